@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Runs one cargo-fuzz target for a number of seconds, on the stable toolchain.
+#
+#   scripts/fuzz.sh TARGET SECONDS [extra libFuzzer args...]
+#   scripts/fuzz.sh parse 60
+#
+# cargo-fuzz asks rustc for `-Z` options (and, with a sanitizer, for
+# `-Zsanitizer`), which only nightly accepts. RUSTC_BOOTSTRAP=1 lets the
+# stable compiler accept them, so no nightly toolchain is needed. cargo-fuzz
+# itself is installed from crates.io when missing.
+#
+# Environment:
+#   FUZZ_SANITIZER   none (default: safe Rust, so speed over ASan) | address | ...
+#   FUZZ_JOBS        libFuzzer -fork=N workers (default 1: one process)
+#
+# The corpus lives in fuzz/corpus/TARGET (git-ignored). For `parse` it is
+# seeded from ../shared/corpus/**/*.ptx (or $PTX2SASS_CORPUS) and examples/,
+# each file once as plain text and once in the edit-script mode (see
+# fuzz/src/lib.rs). Crashes go to fuzz/artifacts/TARGET/; replay one with
+#   RUSTC_BOOTSTRAP=1 cargo fuzz run -s none TARGET fuzz/artifacts/TARGET/crash-...
+set -euo pipefail
+
+if [[ $# -lt 2 ]]; then
+  echo "usage: $0 TARGET SECONDS [libFuzzer args...]" >&2
+  exit 2
+fi
+TARGET="$1"
+SECONDS_TO_RUN="$2"
+shift 2
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+
+if [[ ! -f "fuzz/fuzz_targets/$TARGET.rs" ]]; then
+  echo "fuzz.sh: no target fuzz/fuzz_targets/$TARGET.rs" >&2
+  exit 2
+fi
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "fuzz.sh: installing cargo-fuzz from crates.io" >&2
+  cargo install cargo-fuzz --locked
+fi
+
+CORPUS="fuzz/corpus/$TARGET"
+mkdir -p "$CORPUS"
+
+seed_ptx() {
+  local src_dir="$1" prefix="$2" f name
+  [[ -d "$src_dir" ]] || return 0
+  while IFS= read -r -d '' f; do
+    name="${prefix}$(echo "${f#"$src_dir"/}" | tr '/' '_')"
+    [[ -e "$CORPUS/$name" ]] || cp "$f" "$CORPUS/$name"
+    # Edit-script mode: 0xFF, script length, script, text. The script bytes
+    # are a fixed function of the name, so seeding is reproducible.
+    if [[ ! -e "$CORPUS/edit.$name" ]]; then
+      {
+        printf '\xff\x10'
+        # shellcheck disable=SC2059 # the format is the escaped script bytes
+        printf "$(printf '%s' "$name" | sha256sum | cut -c1-32 | sed 's/../\\x&/g')"
+        cat "$f"
+      } >"$CORPUS/edit.$name"
+    fi
+  done < <(find "$src_dir" -name '*.ptx' -type f -print0)
+}
+
+if [[ "$TARGET" == "parse" ]]; then
+  seed_ptx "${PTX2SASS_CORPUS:-$ROOT/../shared/corpus}" "corpus."
+  seed_ptx "$ROOT/examples" "example."
+fi
+
+ARGS=(-max_total_time="$SECONDS_TO_RUN" -print_final_stats=1)
+# Seeds are up to ~80 KB; longer inputs only slow the search down.
+ARGS+=(-max_len=131072)
+if [[ -f "fuzz/$TARGET.dict" ]]; then
+  ARGS+=(-dict="fuzz/$TARGET.dict")
+elif [[ -f fuzz/ptx.dict && "$TARGET" == parse ]]; then
+  ARGS+=(-dict=fuzz/ptx.dict)
+fi
+if [[ "${FUZZ_JOBS:-1}" -gt 1 ]]; then
+  ARGS+=(-fork="$FUZZ_JOBS")
+fi
+
+export RUSTC_BOOTSTRAP=1
+exec cargo fuzz run --fuzz-dir fuzz -s "${FUZZ_SANITIZER:-none}" --debug-assertions \
+  "$TARGET" "$CORPUS" -- "${ARGS[@]}" "$@"

@@ -1,0 +1,194 @@
+//! `ptx2sass`: a drop-in for NVIDIA's `ptxas` (argument handling only; the
+//! work happens in the library).
+
+use ptx2sass::diag::Diagnostics;
+use ptx2sass::ptx::ast::{Function, FunctionKind, Item, Module, Statement};
+use ptx2sass::ptx::{self, CheckOptions};
+use ptx2sass::target::{Arch, Sm};
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: ptx2sass [options] file.ptx...
+
+options (ptxas-compatible):
+  -arch=<sm_XX|compute_XX>, --gpu-name <arch>  target; compute_XX only parses and checks
+  -o <file>, --output-file <file>              output cubin (default elf.o)
+  -O<0-3>, --opt-level <n>                     optimisation level (default 3)
+  -v, --verbose                                print resource usage
+  -lineinfo, --generate-line-info              keep line information
+  -c, --compile-only                           relocatable output
+  --maxrregcount <n>                           register limit
+  --version, -V                                print version
+ptx2sass options:
+  --summary                                    print one line per function after checking
+";
+
+struct Options {
+    arch: Arch,
+    output: Option<String>,
+    inputs: Vec<String>,
+    summary: bool,
+    verbose: bool,
+}
+
+fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
+    let mut arch = Arch::Real(Sm::new(75)); // ptxas's default target
+    let mut output = None;
+    let mut inputs = Vec::new();
+    let mut summary = false;
+    let mut verbose = false;
+    let mut i = 0;
+    let value = |i: &mut usize, flag: &str| -> Result<String, String> {
+        *i += 1;
+        args.get(*i).cloned().ok_or_else(|| format!("option '{flag}' needs a value"))
+    };
+    while i < args.len() {
+        let a = args[i].as_str();
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
+            _ => (a, None),
+        };
+        let mut take = |i: &mut usize| -> Result<String, String> {
+            match &inline {
+                Some(v) => Ok(v.clone()),
+                None => value(i, flag),
+            }
+        };
+        match flag {
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                return Ok(None);
+            }
+            "--version" | "-V" => {
+                println!("ptx2sass: PTX to SASS compiler\nversion {}", env!("CARGO_PKG_VERSION"));
+                return Ok(None);
+            }
+            "-arch" | "--gpu-name" => {
+                let v = take(&mut i)?;
+                arch = Arch::parse(&v).ok_or_else(|| format!("unknown architecture '{v}'"))?;
+            }
+            "-o" | "--output-file" => output = Some(take(&mut i)?),
+            "-O0" | "-O1" | "-O2" | "-O3" => {}
+            "--opt-level" | "-O" => {
+                let v = take(&mut i)?;
+                if !matches!(v.as_str(), "0" | "1" | "2" | "3") {
+                    return Err(format!("invalid optimisation level '{v}'"));
+                }
+            }
+            "--maxrregcount" | "-maxrregcount" => {
+                let v = take(&mut i)?;
+                v.parse::<u32>().map_err(|_| format!("invalid register count '{v}'"))?;
+            }
+            "-v" | "--verbose" => verbose = true,
+            "-lineinfo" | "--generate-line-info" | "-c" | "--compile-only" | "-g" | "--device-debug" => {}
+            "--summary" => summary = true,
+            _ if a.starts_with('-') && a.len() > 1 => return Err(format!("unknown option '{a}'")),
+            _ => inputs.push(a.to_string()),
+        }
+        i += 1;
+    }
+    if inputs.is_empty() {
+        return Err("no input file".to_string());
+    }
+    Ok(Some(Options { arch, output, inputs, summary, verbose }))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let opts = match parse_args(&args) {
+        Ok(Some(o)) => o,
+        Ok(None) => return ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ptx2sass fatal   : {e}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut failed = false;
+    for path in &opts.inputs {
+        let source = match std::fs::read(path) {
+            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            Err(e) => {
+                eprintln!("ptx2sass fatal   : cannot read '{path}': {e}");
+                failed = true;
+                continue;
+            }
+        };
+        let check_opts = CheckOptions { arch: Some(opts.arch.sm()) };
+        let module = match ptx::parse(&source) {
+            Ok(m) => m,
+            Err(d) => {
+                report(path, &source, &d);
+                failed = true;
+                continue;
+            }
+        };
+        match ptx::check::check(&module, &check_opts) {
+            Ok(warnings) => {
+                if !warnings.is_empty() {
+                    eprint!("{}", warnings.render(path, &source));
+                }
+            }
+            Err(d) => {
+                report(path, &source, &d);
+                failed = true;
+                continue;
+            }
+        }
+        if opts.summary || opts.verbose {
+            print_summary(&module);
+        }
+        if let Arch::Real(sm) = opts.arch {
+            let out = opts.output.as_deref().unwrap_or("elf.o");
+            eprintln!(
+                "ptx2sass fatal   : code generation for {sm} is not implemented yet (the front end parsed and \
+                 checked {path}; no {out} written). Use -arch=compute_XX to parse and check only."
+            );
+            failed = true;
+        }
+    }
+    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+fn report(path: &str, source: &str, d: &Diagnostics) {
+    eprint!("{}", d.render(path, source));
+    eprintln!("ptx2sass fatal   : {} error(s) in '{path}'", d.error_count());
+}
+
+fn print_summary(m: &Module) {
+    let target = m.target.as_ref().and_then(|t| t.sm()).map_or("?".to_string(), |s| s.to_string());
+    for item in &m.items {
+        if let Item::Function(f) = item {
+            println!("{}", summary_line(m, f, &target));
+        }
+    }
+}
+
+fn summary_line(m: &Module, f: &Function, target: &str) -> String {
+    let kind = match f.kind {
+        FunctionKind::Entry => ".entry",
+        FunctionKind::Func => ".func",
+    };
+    let params = f.params.as_ref().map_or(0, |p| p.len());
+    let Some(body) = &f.body else {
+        return format!("{}: {kind} declaration, {params} params, target {target}", m.names.name(f.name));
+    };
+    let (mut insts, mut regs, mut labels) = (0usize, 0u64, 0usize);
+    let mut stack = vec![body];
+    while let Some(b) = stack.pop() {
+        for s in &b.stmts {
+            match s {
+                Statement::Instruction(_) => insts += 1,
+                Statement::Label(..) => labels += 1,
+                Statement::Block(inner) => stack.push(inner),
+                Statement::Variable(v) if v.space == ptx2sass::ptx::ast::StateSpace::Reg => {
+                    regs += v.declarators.iter().map(|d| d.range.map_or(1, u64::from)).sum::<u64>();
+                }
+                _ => {}
+            }
+        }
+    }
+    format!(
+        "{}: {kind}, {params} params, {insts} instructions, {labels} labels, {regs} virtual registers, target {target}",
+        m.names.name(f.name)
+    )
+}

@@ -1,0 +1,883 @@
+//! The PTX abstract syntax tree: everything a module says, typed, with a
+//! [`Span`] on every node and no borrow of the source text.
+//!
+//! Names (registers, variables, labels, functions) are interned into the
+//! module's [`Interner`] in order of first appearance, so two parses of texts
+//! that mean the same program give equal trees. Spans never take part in
+//! equality: nodes hold a [`Loc`], which compares equal to every other `Loc`.
+
+use super::modifier::Modifier;
+use super::opcode::Opcode;
+use crate::diag::Span;
+use crate::target::Sm;
+use std::collections::HashMap;
+
+/// A source location carried by an AST node. Unlike [`Span`], two `Loc`s are
+/// always equal: where a node came from does not change what it means, and
+/// the printer's round trip (`parse(print(parse(x))) == parse(x)`) relies on it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Loc(pub Span);
+
+impl PartialEq for Loc {
+    fn eq(&self, _: &Loc) -> bool {
+        true
+    }
+}
+impl Eq for Loc {}
+
+impl Loc {
+    /// The span.
+    pub fn span(self) -> Span {
+        self.0
+    }
+}
+
+/// An interned name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Symbol(pub u32);
+
+/// The module's name table.
+#[derive(Clone, Debug, Default)]
+pub struct Interner {
+    names: Vec<std::sync::Arc<str>>,
+    map: HashMap<std::sync::Arc<str>, Symbol, FxBuild>,
+}
+
+impl PartialEq for Interner {
+    fn eq(&self, other: &Interner) -> bool {
+        self.names == other.names
+    }
+}
+impl Eq for Interner {}
+
+impl Interner {
+    /// The symbol for `name`, adding it if new.
+    pub fn intern(&mut self, name: &str) -> Symbol {
+        if let Some(&s) = self.map.get(name) {
+            return s;
+        }
+        let s = Symbol(self.names.len() as u32);
+        let shared: std::sync::Arc<str> = name.into();
+        self.names.push(shared.clone());
+        self.map.insert(shared, s);
+        s
+    }
+    /// The symbol for `name` if it was interned.
+    pub fn get(&self, name: &str) -> Option<Symbol> {
+        self.map.get(name).copied()
+    }
+    /// The text of a symbol.
+    pub fn name(&self, s: Symbol) -> &str {
+        &self.names[s.0 as usize]
+    }
+    /// Number of names.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+    /// Whether no name was interned.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// FxHash-style hasher: names are short and trusted to be non-adversarial
+/// for performance (a hostile input only slows parsing, it cannot break it).
+#[derive(Clone, Copy, Default, Debug)]
+pub struct FxBuild;
+impl std::hash::BuildHasher for FxBuild {
+    type Hasher = FxHasher;
+    fn build_hasher(&self) -> FxHasher {
+        FxHasher(0)
+    }
+}
+/// The hasher of [`FxBuild`].
+#[derive(Clone, Copy, Debug)]
+pub struct FxHasher(u64);
+impl std::hash::Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(K);
+        }
+    }
+    fn write_u8(&mut self, b: u8) {
+        self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+/// A whole PTX module.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Module {
+    /// `.version major.minor`.
+    pub version: Option<Version>,
+    /// `.target ...`.
+    pub target: Option<TargetDirective>,
+    /// `.address_size 32|64`.
+    pub address_size: Option<(u32, Loc)>,
+    /// Everything else, in source order.
+    pub items: Vec<Item>,
+    /// Names used anywhere in the module.
+    pub names: Interner,
+}
+
+/// `.version major.minor`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Version {
+    /// Major.
+    pub major: u8,
+    /// Minor.
+    pub minor: u8,
+    /// Where.
+    pub loc: Loc,
+}
+
+impl Version {
+    /// As a comparable pair.
+    pub fn pair(self) -> (u8, u8) {
+        (self.major, self.minor)
+    }
+}
+
+/// One entry of `.target`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TargetEntry {
+    /// `sm_XX[a|f]`.
+    Sm(Sm),
+    /// `texmode_unified`.
+    TexmodeUnified,
+    /// `texmode_independent`.
+    TexmodeIndependent,
+    /// `debug`.
+    Debug,
+    /// `map_f64_to_f32`.
+    MapF64ToF32,
+}
+
+/// `.target a, b, ...`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TargetDirective {
+    /// The entries with their locations.
+    pub entries: Vec<(TargetEntry, Loc)>,
+    /// Where.
+    pub loc: Loc,
+}
+
+impl TargetDirective {
+    /// The SM named, if any.
+    pub fn sm(&self) -> Option<Sm> {
+        self.entries.iter().find_map(|(e, _)| match e {
+            TargetEntry::Sm(sm) => Some(*sm),
+            _ => None,
+        })
+    }
+}
+
+/// A module-level item.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// `.entry` or `.func`, with or without body.
+    Function(Box<Function>),
+    /// Module-scope variable(s).
+    Variable(VarDecl),
+    /// `.file N "name"[, timestamp, size]`.
+    File(FileDirective),
+    /// `.section name { ... }`.
+    Section(Section),
+    /// `.pragma "..." ;`.
+    Pragma(Pragma),
+    /// `.alias alias, aliasee;`.
+    Alias(Alias),
+}
+
+/// Linking directive of a function or variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Linkage {
+    /// None written.
+    #[default]
+    Default,
+    /// `.visible`.
+    Visible,
+    /// `.extern`.
+    Extern,
+    /// `.weak`.
+    Weak,
+    /// `.common`.
+    Common,
+}
+
+/// `.entry` or `.func`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FunctionKind {
+    /// A kernel.
+    Entry,
+    /// A device function.
+    Func,
+}
+
+/// A kernel or device function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// Linking directive.
+    pub linkage: Linkage,
+    /// Kernel or function.
+    pub kind: FunctionKind,
+    /// Return parameters (`.func` only).
+    pub returns: Vec<Param>,
+    /// Name.
+    pub name: Symbol,
+    /// Where the name is.
+    pub name_loc: Loc,
+    /// Parameters; `None` when the parameter list is absent (not just empty).
+    pub params: Option<Vec<Param>>,
+    /// Performance-tuning and other header directives, in order.
+    pub directives: Vec<FunctionDirective>,
+    /// Body; `None` for a declaration (`;`).
+    pub body: Option<Block>,
+    /// Whole function.
+    pub loc: Loc,
+}
+
+/// A directive between a function's header and its body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FunctionDirective {
+    /// `.maxntid x[, y[, z]]`.
+    MaxNtid(Vec<u32>, Loc),
+    /// `.reqntid x[, y[, z]]`.
+    ReqNtid(Vec<u32>, Loc),
+    /// `.minnctapersm n`.
+    MinNctaPerSm(u32, Loc),
+    /// `.maxnctapersm n` (deprecated).
+    MaxNctaPerSm(u32, Loc),
+    /// `.maxnreg n`.
+    MaxNreg(u32, Loc),
+    /// `.noreturn`.
+    NoReturn(Loc),
+    /// `.explicitcluster`.
+    ExplicitCluster(Loc),
+    /// `.reqnctapercluster x[, y[, z]]`.
+    ReqNctaPerCluster(Vec<u32>, Loc),
+    /// `.maxclusterrank n`.
+    MaxClusterRank(u32, Loc),
+    /// `.blocksareclusters`.
+    BlocksAreClusters(Loc),
+    /// `.abi_preserve n`.
+    AbiPreserve(u32, Loc),
+    /// `.abi_preserve_control n`.
+    AbiPreserveControl(u32, Loc),
+    /// `.pragma "..."` in the header.
+    Pragma(Pragma),
+}
+
+/// A parameter of `.entry`/`.func` (or a return value).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// `.param` or `.reg`.
+    pub space: StateSpace,
+    /// `.align N` (before or after the type).
+    pub align: Option<u32>,
+    /// `.vN`.
+    pub vector: Option<u8>,
+    /// Element type.
+    pub ty: VarType,
+    /// `.ptr [.space] [.align N]` attribute.
+    pub ptr: Option<PtrAttr>,
+    /// Name.
+    pub name: Symbol,
+    /// Array dimensions (`[N]`; `None` for `[]`).
+    pub dims: Vec<Option<u64>>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `.ptr` attribute of a kernel pointer parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PtrAttr {
+    /// `.global`, `.shared`, `.const`, `.local` or none (generic).
+    pub space: Option<StateSpace>,
+    /// `.align N`.
+    pub align: Option<u32>,
+}
+
+/// A `{ ... }` statement block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// Statements in order.
+    pub stmts: Vec<Statement>,
+    /// From `{` to `}`.
+    pub loc: Loc,
+}
+
+/// A statement inside a function body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Statement {
+    /// An instruction.
+    Instruction(Instruction),
+    /// `name:`.
+    Label(Symbol, Loc),
+    /// `.reg`, `.local`, `.shared`, `.param`, ... declaration.
+    Variable(VarDecl),
+    /// Nested block.
+    Block(Block),
+    /// `.pragma "..." ;`.
+    Pragma(Pragma),
+    /// `.loc file line col[, function_name f][, inlined_at f l c]`.
+    Loc(LocDirective),
+    /// `name: .branchtargets L1, L2, ...;`.
+    BranchTargets(Symbol, Vec<(Symbol, Loc)>, Loc),
+    /// `name: .calltargets f1, f2, ...;`.
+    CallTargets(Symbol, Vec<(Symbol, Loc)>, Loc),
+    /// `name: .callprototype (ret) _ (params) [.noreturn] [.abi_preserve N]...;`.
+    CallPrototype(Box<CallPrototype>),
+}
+
+/// A `.callprototype` declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallPrototype {
+    /// The label naming the prototype.
+    pub name: Symbol,
+    /// Return parameters.
+    pub returns: Vec<Param>,
+    /// Parameters.
+    pub params: Vec<Param>,
+    /// Trailing directives such as `.noreturn`.
+    pub directives: Vec<FunctionDirective>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `.pragma "text"`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pragma {
+    /// The strings, without quotes or escapes removed.
+    pub strings: Vec<String>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `.alias a, b;`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// The alias.
+    pub alias: Symbol,
+    /// The aliased function.
+    pub aliasee: Symbol,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `.file index "name"[, timestamp, size]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileDirective {
+    /// File index.
+    pub index: u32,
+    /// File name (escapes kept as written).
+    pub name: String,
+    /// Optional modification time and size.
+    pub timestamp_size: Option<(u64, u64)>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `.loc` directive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocDirective {
+    /// File index.
+    pub file: u32,
+    /// Line.
+    pub line: u32,
+    /// Column.
+    pub column: u32,
+    /// `function_name label[+off]`.
+    pub function_name: Option<(Symbol, i64)>,
+    /// `inlined_at file line col`.
+    pub inlined_at: Option<(u32, u32, u32)>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// `.section name { entries }` (DWARF data).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// The section name including its dot, e.g. `.debug_info`.
+    pub name: String,
+    /// Contents.
+    pub entries: Vec<SectionEntry>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// One line of a `.section` body.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SectionEntry {
+    /// `.b8/.b16/.b32/.b64 v, v, ...`.
+    Data(u8, Vec<Expr>, Loc),
+    /// A label inside the section.
+    Label(Symbol, Loc),
+}
+
+/// A state space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum StateSpace {
+    /// `.reg`
+    Reg,
+    /// `.sreg`
+    Sreg,
+    /// `.const`
+    Const,
+    /// `.global`
+    Global,
+    /// `.local`
+    Local,
+    /// `.param` (unqualified)
+    Param,
+    /// `.param::entry`
+    ParamEntry,
+    /// `.param::func`
+    ParamFunc,
+    /// `.shared` (unqualified)
+    Shared,
+    /// `.shared::cta`
+    SharedCta,
+    /// `.shared::cluster`
+    SharedCluster,
+    /// `.tex`
+    Tex,
+}
+
+impl StateSpace {
+    /// All spaces with their spellings.
+    pub const SPELLINGS: &'static [(StateSpace, &'static str)] = &[
+        (StateSpace::Reg, ".reg"),
+        (StateSpace::Sreg, ".sreg"),
+        (StateSpace::Const, ".const"),
+        (StateSpace::Global, ".global"),
+        (StateSpace::Local, ".local"),
+        (StateSpace::Param, ".param"),
+        (StateSpace::ParamEntry, ".param::entry"),
+        (StateSpace::ParamFunc, ".param::func"),
+        (StateSpace::Shared, ".shared"),
+        (StateSpace::SharedCta, ".shared::cta"),
+        (StateSpace::SharedCluster, ".shared::cluster"),
+        (StateSpace::Tex, ".tex"),
+    ];
+    /// Parses a spelling with its dot.
+    pub fn from_spelling(s: &str) -> Option<StateSpace> {
+        Self::SPELLINGS.iter().find(|(_, n)| *n == s).map(|(k, _)| *k)
+    }
+    /// The spelling with its dot.
+    pub fn spelling(self) -> &'static str {
+        Self::SPELLINGS.iter().find(|(k, _)| *k == self).map_or("", |(_, n)| n)
+    }
+}
+
+/// The type of a declared variable or parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarType {
+    /// A fundamental type.
+    Scalar(ScalarType),
+    /// `.texref`
+    TexRef,
+    /// `.samplerref`
+    SamplerRef,
+    /// `.surfref`
+    SurfRef,
+}
+
+/// PTX fundamental and packed types.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum ScalarType {
+    Pred,
+    B1, B8, B16, B32, B64, B128,
+    U8, U16, U32, U64,
+    S4, U4, S8, S16, S32, S64,
+    F16, F16x2, F32, F64,
+    Bf16, Bf16x2, Tf32,
+    E4m3, E5m2, E4m3x2, E5m2x2,
+    E2m1, E2m1x2, E3m2, E3m2x2, E2m3, E2m3x2,
+    Ue8m0, Ue8m0x2, E2m1x4, E4m3x4, E5m2x4, E3m2x4, E2m3x4,
+    S8x4, U8x4, S16x2, U16x2, S2, U2,
+}
+
+/// Broad kind of a scalar type, for PTX's type-compatibility rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeKind {
+    /// `.pred`
+    Pred,
+    /// `.bN`
+    Bits,
+    /// `.uN`
+    Unsigned,
+    /// `.sN`
+    Signed,
+    /// `.fN`, `.bf16`, `.tf32`, fp8/fp6/fp4 and packed float types
+    Float,
+}
+
+impl ScalarType {
+    /// Every type with its spelling.
+    pub const SPELLINGS: &'static [(ScalarType, &'static str)] = &[
+        (ScalarType::Pred, ".pred"),
+        (ScalarType::B1, ".b1"),
+        (ScalarType::B8, ".b8"),
+        (ScalarType::B16, ".b16"),
+        (ScalarType::B32, ".b32"),
+        (ScalarType::B64, ".b64"),
+        (ScalarType::B128, ".b128"),
+        (ScalarType::U8, ".u8"),
+        (ScalarType::U16, ".u16"),
+        (ScalarType::U32, ".u32"),
+        (ScalarType::U64, ".u64"),
+        (ScalarType::S4, ".s4"),
+        (ScalarType::U4, ".u4"),
+        (ScalarType::S8, ".s8"),
+        (ScalarType::S16, ".s16"),
+        (ScalarType::S32, ".s32"),
+        (ScalarType::S64, ".s64"),
+        (ScalarType::F16, ".f16"),
+        (ScalarType::F16x2, ".f16x2"),
+        (ScalarType::F32, ".f32"),
+        (ScalarType::F64, ".f64"),
+        (ScalarType::Bf16, ".bf16"),
+        (ScalarType::Bf16x2, ".bf16x2"),
+        (ScalarType::Tf32, ".tf32"),
+        (ScalarType::E4m3, ".e4m3"),
+        (ScalarType::E5m2, ".e5m2"),
+        (ScalarType::E4m3x2, ".e4m3x2"),
+        (ScalarType::E5m2x2, ".e5m2x2"),
+        (ScalarType::E2m1, ".e2m1"),
+        (ScalarType::E2m1x2, ".e2m1x2"),
+        (ScalarType::E3m2, ".e3m2"),
+        (ScalarType::E3m2x2, ".e3m2x2"),
+        (ScalarType::E2m3, ".e2m3"),
+        (ScalarType::E2m3x2, ".e2m3x2"),
+        (ScalarType::Ue8m0, ".ue8m0"),
+        (ScalarType::Ue8m0x2, ".ue8m0x2"),
+        (ScalarType::E2m1x4, ".e2m1x4"),
+        (ScalarType::E4m3x4, ".e4m3x4"),
+        (ScalarType::E5m2x4, ".e5m2x4"),
+        (ScalarType::E3m2x4, ".e3m2x4"),
+        (ScalarType::E2m3x4, ".e2m3x4"),
+        (ScalarType::S8x4, ".s8x4"),
+        (ScalarType::U8x4, ".u8x4"),
+        (ScalarType::S16x2, ".s16x2"),
+        (ScalarType::U16x2, ".u16x2"),
+        (ScalarType::S2, ".s2"),
+        (ScalarType::U2, ".u2"),
+    ];
+
+    /// Parses a spelling with its dot.
+    pub fn from_spelling(s: &str) -> Option<ScalarType> {
+        Self::SPELLINGS.iter().find(|(_, n)| *n == s).map(|(t, _)| *t)
+    }
+    /// The spelling with its dot.
+    pub fn spelling(self) -> &'static str {
+        Self::SPELLINGS[self as usize].1
+    }
+    /// Size in bits as stored in a register (packed types count whole).
+    pub fn bits(self) -> u32 {
+        use ScalarType::*;
+        match self {
+            Pred | B1 => 1,
+            S2 | U2 => 2,
+            S4 | U4 | E2m1 => 4,
+            E3m2 | E2m3 => 6,
+            B8 | U8 | S8 | E4m3 | E5m2 | Ue8m0 | E2m1x2 => 8,
+            B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 | E3m2x2 | E2m3x2 | Ue8m0x2
+            | E2m1x4 => 16,
+            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 | E4m3x4 | E5m2x4 | E3m2x4
+            | E2m3x4 | S8x4 | U8x4 | S16x2 | U16x2 => 32,
+            B64 | U64 | S64 | F64 => 64,
+            B128 => 128,
+        }
+    }
+    /// The kind for type compatibility.
+    pub fn kind(self) -> TypeKind {
+        use ScalarType::*;
+        match self {
+            Pred => TypeKind::Pred,
+            B1 | B8 | B16 | B32 | B64 | B128 => TypeKind::Bits,
+            U2 | U4 | U8 | U16 | U32 | U64 | U8x4 | U16x2 => TypeKind::Unsigned,
+            S2 | S4 | S8 | S16 | S32 | S64 | S8x4 | S16x2 => TypeKind::Signed,
+            _ => TypeKind::Float,
+        }
+    }
+}
+
+/// A variable declaration, possibly naming several variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VarDecl {
+    /// Linking directive (module scope).
+    pub linkage: Linkage,
+    /// State space.
+    pub space: StateSpace,
+    /// `.attribute(.managed)` and similar.
+    pub attributes: Vec<String>,
+    /// `.align N`.
+    pub align: Option<u32>,
+    /// `.vN`.
+    pub vector: Option<u8>,
+    /// Element type.
+    pub ty: VarType,
+    /// `.ptr` attribute (on `.param` declarations inside bodies).
+    pub ptr: Option<PtrAttr>,
+    /// The declared names.
+    pub declarators: Vec<Declarator>,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// One declared name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declarator {
+    /// Name (for a range `%r<N>`, the prefix `%r`).
+    pub name: Symbol,
+    /// `<N>`: declares `name0` .. `name{N-1}`.
+    pub range: Option<u32>,
+    /// Array dimensions, outermost first; `None` for `[]`.
+    pub dims: Vec<Option<u64>>,
+    /// `= initialiser`.
+    pub init: Option<Initializer>,
+    /// Where the name is.
+    pub loc: Loc,
+}
+
+/// A variable initialiser.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Initializer {
+    /// A constant expression (number, address of a variable, `generic(var)`, arithmetic).
+    Expr(Expr),
+    /// `{ a, b, ... }`.
+    List(Vec<Initializer>, Loc),
+}
+
+/// A constant expression (initialisers, immediates, address offsets).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    /// Integer literal (value as a 64-bit pattern; `unsigned` when written with `U`).
+    Int {
+        /// Bits.
+        value: u64,
+        /// `U` suffix.
+        unsigned: bool,
+        /// Where.
+        loc: Loc,
+    },
+    /// `0fXXXXXXXX`: the bits.
+    F32(u32, Loc),
+    /// `0dXXXXXXXXXXXXXXXX`: the bits.
+    F64(u64, Loc),
+    /// A decimal float literal (`1.5`, `1e-3`): the bits of its f64 value.
+    Decimal(u64, Loc),
+    /// A name (variable address, label, section).
+    Symbol(Symbol, Loc),
+    /// `generic(var)`.
+    Generic(Symbol, Loc),
+    /// Unary operator.
+    Unary(UnaryOp, Box<Expr>, Loc),
+    /// Binary operator.
+    Binary(BinaryOp, Box<Expr>, Box<Expr>, Loc),
+    /// `c ? a : b`.
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>, Loc),
+}
+
+impl Expr {
+    /// Where.
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Int { loc, .. }
+            | Expr::F32(_, loc)
+            | Expr::F64(_, loc)
+            | Expr::Decimal(_, loc)
+            | Expr::Symbol(_, loc)
+            | Expr::Generic(_, loc)
+            | Expr::Unary(_, _, loc)
+            | Expr::Binary(_, _, _, loc)
+            | Expr::Cond(_, _, _, loc) => loc.0,
+        }
+    }
+}
+
+/// Unary operators of constant expressions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+    LogicalNot,
+    Plus,
+}
+
+/// Binary operators of constant expressions (C precedence).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BinaryOp {
+    Mul, Div, Rem, Add, Sub, Shl, Shr, Lt, Gt, Le, Ge, Eq, Ne, And, Xor, Or, LogicalAnd,
+    LogicalOr,
+}
+
+impl BinaryOp {
+    /// Source spelling.
+    pub fn spelling(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Add => "+",
+            Sub => "-",
+            Shl => "<<",
+            Shr => ">>",
+            Lt => "<",
+            Gt => ">",
+            Le => "<=",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            And => "&",
+            Xor => "^",
+            Or => "|",
+            LogicalAnd => "&&",
+            LogicalOr => "||",
+        }
+    }
+    /// Binding strength (higher binds tighter).
+    pub fn precedence(self) -> u8 {
+        use BinaryOp::*;
+        match self {
+            Mul | Div | Rem => 10,
+            Add | Sub => 9,
+            Shl | Shr => 8,
+            Lt | Gt | Le | Ge => 7,
+            Eq | Ne => 6,
+            And => 5,
+            Xor => 4,
+            Or => 3,
+            LogicalAnd => 2,
+            LogicalOr => 1,
+        }
+    }
+}
+
+/// A guard predicate `@p` / `@!p`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Guard {
+    /// `@!p`.
+    pub negated: bool,
+    /// The predicate register.
+    pub reg: Symbol,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// One instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instruction {
+    /// `@p` / `@!p`.
+    pub guard: Option<Guard>,
+    /// The instruction family.
+    pub opcode: Opcode,
+    /// Where the opcode name (with its dotted family words) is.
+    pub opcode_loc: Loc,
+    /// Modifiers after the family name, in source order.
+    pub modifiers: Vec<(Modifier, Loc)>,
+    /// Operands.
+    pub operands: Vec<Operand>,
+    /// From guard to `;`.
+    pub loc: Loc,
+}
+
+impl Instruction {
+    /// Whether a modifier is present.
+    pub fn has(&self, m: Modifier) -> bool {
+        self.modifiers.iter().any(|(x, _)| *x == m)
+    }
+    /// The type modifiers in order.
+    pub fn types(&self) -> impl Iterator<Item = ScalarType> + '_ {
+        self.modifiers.iter().filter_map(|(m, _)| match m {
+            Modifier::Type(t) => Some(*t),
+            _ => None,
+        })
+    }
+    /// The `.vN` modifier, if any.
+    pub fn vector(&self) -> Option<u8> {
+        self.modifiers.iter().find_map(|(m, _)| match m {
+            Modifier::Vector(n) => Some(*n),
+            _ => None,
+        })
+    }
+    /// The state-space modifier, if any.
+    pub fn space(&self) -> Option<StateSpace> {
+        self.modifiers.iter().find_map(|(m, _)| match m {
+            Modifier::Space(s) => Some(*s),
+            _ => None,
+        })
+    }
+}
+
+/// An instruction operand.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operand {
+    /// What.
+    pub kind: OperandKind,
+    /// Where.
+    pub loc: Loc,
+}
+
+/// Vector component selector `.x .y .z .w` (also `.r .g .b .a`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Component {
+    /// `.x` / `.r`
+    X,
+    /// `.y` / `.g`
+    Y,
+    /// `.z` / `.b`
+    Z,
+    /// `.w` / `.a`
+    W,
+}
+
+/// The forms an operand takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OperandKind {
+    /// A register, variable, label or function name, optionally with a
+    /// vector component (`%tid.x`).
+    Name(Symbol, Option<Component>),
+    /// `name+imm` (address of a variable plus offset, in `mov`/`cvta`).
+    NameOffset(Symbol, i64),
+    /// `!p` (negated predicate source).
+    NotPred(Symbol),
+    /// `-r` (negated register source, e.g. in `mma`'s scale operands).
+    NegReg(Symbol),
+    /// `p|q` (the two predicate destinations of `setp`).
+    PredPair(Symbol, Symbol),
+    /// `_` (sink or unused).
+    Sink,
+    /// An immediate (integer, float bits, or constant expression).
+    Imm(Expr),
+    /// `[base]`, `[base+imm]`, `[imm]`.
+    Address(Address),
+    /// `[a, b, ...]` with more than one element (texture, surface, tensor operands).
+    BracketList(Vec<Operand>),
+    /// `{a, b, ...}`.
+    Vector(Vec<Operand>),
+    /// `(a, b, ...)` (call arguments and return values).
+    ParenList(Vec<Operand>),
+}
+
+/// A memory address `[base + offset]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Address {
+    /// Register or variable; `None` for an absolute address.
+    pub base: Option<Symbol>,
+    /// Byte offset.
+    pub offset: i64,
+}

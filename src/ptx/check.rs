@@ -1,0 +1,1159 @@
+//! The PTX checker: the rules `ptxas` enforces before code generation.
+//!
+//! * module header: `.version` first and supported, `.target` next and
+//!   allowed by that version and by `-arch`;
+//! * names: every register, variable, label and function used is declared
+//!   (functions and module variables before use, as `ptxas` requires), no
+//!   duplicate definitions in one scope;
+//! * instructions: the operand count and kinds of the opcode table's
+//!   signature, PTX's type-compatibility rules for registers and immediates
+//!   (strict for arithmetic, relaxed by size for `ld`/`st`/`cvt`), the
+//!   modifiers each family requires or forbids, and the PTX version and
+//!   target each instruction and modifier needs.
+//!
+//! Messages follow `ptxas`'s wording where it has one, so people who know
+//! `ptxas` recognise them.
+
+use super::ast::*;
+use super::modifier::{CmpOp, Modifier, Rounding};
+use super::opcode::Opcode;
+use super::signature::{Role, Signature, signatures};
+use crate::diag::{Diagnostics, Span};
+use crate::target::Sm;
+use std::collections::HashMap as StdHashMap;
+
+type HashMap<K, V> = StdHashMap<K, V, FxBuild>;
+
+/// Highest PTX ISA version accepted (what `ptxas` 13.5 accepts).
+pub const MAX_PTX_VERSION: (u8, u8) = (9, 5);
+
+/// Options of the checker.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CheckOptions {
+    /// The `-arch` SM; `.target` may not exceed it.
+    pub arch: Option<Sm>,
+}
+
+/// Checks a parsed module. Returns the warnings on success and all
+/// diagnostics (errors and warnings) on failure.
+pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics> {
+    let mut c = Checker {
+        m,
+        opts,
+        diags: Diagnostics::new(),
+        module_syms: HashMap::default(),
+        scopes: Vec::new(),
+        labels: HashMap::default(),
+        defined: Default::default(),
+        split: split_names(&m.names),
+        in_entry: false,
+        version: m.version.map_or((0, 0), |v| v.pair()),
+        target: m.target.as_ref().and_then(|t| t.sm()).unwrap_or(Sm::new(0)),
+    };
+    c.header();
+    if !c.diags.has_errors() {
+        c.items();
+    }
+    if c.diags.has_errors() { Err(c.diags) } else { Ok(c.diags) }
+}
+
+/// What a name stands for.
+#[derive(Clone, Copy, Debug)]
+enum Entity {
+    /// A `.reg` variable.
+    Reg(VarInfo),
+    /// An addressable variable (`.global`, `.shared`, `.const`, `.local`, `.param`).
+    Var(VarInfo),
+    /// A function.
+    Func,
+    /// A label (branch target, `.branchtargets`/`.calltargets`/`.callprototype` name).
+    Label,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct VarInfo {
+    space: StateSpace,
+    ty: VarType,
+    vector: Option<u8>,
+    array: bool,
+}
+
+#[derive(Default)]
+struct Scope {
+    names: HashMap<Symbol, Entity>,
+    /// `%r<N>` declarations: prefix → (count, info).
+    ranges: HashMap<Symbol, (u32, VarInfo)>,
+}
+
+struct Checker<'m> {
+    m: &'m Module,
+    opts: &'m CheckOptions,
+    diags: Diagnostics,
+    module_syms: HashMap<Symbol, Entity>,
+    scopes: Vec<Scope>,
+    labels: HashMap<Symbol, Span>,
+    /// For each interned name `%r12`: the prefix `%r` (if interned) and 12.
+    split: Vec<Option<(Symbol, u32)>>,
+    /// Functions whose body was seen.
+    defined: std::collections::HashSet<Symbol, FxBuild>,
+    version: (u8, u8),
+    target: Sm,
+    /// Whether the function being checked is a kernel.
+    in_entry: bool,
+}
+
+/// The type an operand has, as far as type checking cares.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum OperandType {
+    /// A register or special register of this type.
+    Reg(ScalarType),
+    /// A special register that `ptxas` also accepts as 16 bits (`%tid` & co.).
+    LegacySreg,
+    /// Integer literal.
+    IntImm,
+    /// `0f`/`0d` literal.
+    HexFloatImm,
+    /// Decimal float literal.
+    DecFloatImm,
+    /// Address of a variable, `generic(v)`, or a symbol expression (an integer of the address size).
+    Address,
+    /// A label or function name.
+    Label,
+    /// `_`.
+    Sink,
+    /// Anything this checker does not type (bracket lists, unknown names already reported).
+    Unknown,
+}
+
+/// How strictly a register must match the instruction type.
+#[derive(Clone, Copy, PartialEq)]
+enum Policy {
+    /// Arithmetic: same size; kinds per PTX's rules.
+    Strict,
+    /// `ld`, `st`, `cvt`: integer registers may be wider than the type.
+    Relaxed,
+}
+
+fn special_register(name: &str) -> Option<(ScalarType, bool)> {
+    // (type, legacy 16-bit access allowed)
+    Some(match name {
+        "%tid" | "%ntid" | "%ctaid" | "%nctaid" => (ScalarType::U32, true),
+        "%laneid" | "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%lanemask_eq" | "%lanemask_le"
+        | "%lanemask_lt" | "%lanemask_ge" | "%lanemask_gt" | "%clock" | "%clock_hi" | "%globaltimer_lo"
+        | "%globaltimer_hi" | "%total_smem_size" | "%dynamic_smem_size" | "%aggr_smem_size"
+        | "%cluster_ctarank" | "%cluster_nctarank" | "%clusterid" | "%nclusterid" | "%cluster_ctaid"
+        | "%cluster_nctaid" => (ScalarType::U32, false),
+        "%gridid" | "%clock64" | "%globaltimer" | "%current_graph_exec" => (ScalarType::U64, false),
+        "%is_explicit_cluster" => (ScalarType::Pred, false),
+        "%reserved_smem_offset_begin" | "%reserved_smem_offset_end" | "%reserved_smem_offset_cap" => {
+            (ScalarType::B32, false)
+        }
+        _ => {
+            if let Some(n) = name.strip_prefix("%pm") {
+                if let Some(k) = n.strip_suffix("_64") {
+                    if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() && k < "8" {
+                        return Some((ScalarType::U64, false));
+                    }
+                    return None;
+                }
+                if n.len() == 1 && n.as_bytes()[0].is_ascii_digit() && n < "8" {
+                    return Some((ScalarType::U32, false));
+                }
+                return None;
+            }
+            if let Some(n) = name.strip_prefix("%envreg") {
+                if let Ok(k) = n.parse::<u32>() {
+                    if k < 32 && !n.starts_with('0') || n == "0" {
+                        return Some((ScalarType::B32, false));
+                    }
+                }
+                return None;
+            }
+            if let Some(n) = name.strip_prefix("%reserved_smem_offset_") {
+                if n.parse::<u32>().is_ok() {
+                    return Some((ScalarType::B32, false));
+                }
+            }
+            return None;
+        }
+    })
+}
+
+impl<'m> Checker<'m> {
+    fn name(&self, s: Symbol) -> &'m str {
+        self.m.names.name(s)
+    }
+
+    fn error(&mut self, span: Span, msg: impl Into<String>) {
+        if self.diags.error_count() < 100 {
+            self.diags.error(span, msg);
+        }
+    }
+
+    // ---- header -------------------------------------------------------
+
+    fn header(&mut self) {
+        let Some(v) = self.m.version else {
+            self.error(Span::new(0, 0), "missing .version directive at start of file");
+            return;
+        };
+        let first_item_start = self.m.items.first().map(|i| item_span(i).start).unwrap_or(u32::MAX);
+        let tgt_start = self.m.target.as_ref().map_or(u32::MAX, |t| t.loc.0.start);
+        if v.loc.0.start > tgt_start || v.loc.0.start > first_item_start {
+            self.error(v.loc.0, "missing .version directive at start of file");
+            return;
+        }
+        if v.pair() > MAX_PTX_VERSION || v.major < 1 {
+            self.error(
+                v.loc.0,
+                format!(
+                    "unsupported .version {}.{}; current version is '{}.{}'",
+                    v.major, v.minor, MAX_PTX_VERSION.0, MAX_PTX_VERSION.1
+                ),
+            );
+            return;
+        }
+        let Some(t) = &self.m.target else {
+            self.error(v.loc.0, "missing .target directive at start of file");
+            return;
+        };
+        if t.loc.0.start > first_item_start {
+            self.error(t.loc.0, "missing .target directive at start of file");
+            return;
+        }
+        let Some(sm) = t.sm() else {
+            self.error(t.loc.0, ".target must name an SM (sm_XX)");
+            return;
+        };
+        if let Some(req) = min_ptx_for_sm(sm) {
+            if v.pair() < req {
+                self.error(t.loc.0, format!("PTX .version {}.{} does not support .target {sm}", v.major, v.minor));
+            }
+        }
+        if let Some(arch) = self.opts.arch {
+            if sm.number > arch.number {
+                self.error(
+                    t.loc.0,
+                    format!(".target {sm} is higher than the architecture given by -arch ({arch})"),
+                );
+            }
+        }
+        if let Some((_, loc)) = self.m.address_size {
+            if v.pair() < (2, 3) {
+                self.error(loc.0, "feature '.address_size directive' requires PTX ISA .version 2.3 or later");
+            }
+        }
+    }
+
+    // ---- module items ------------------------------------------------
+
+    fn items(&mut self) {
+        for item in &self.m.items {
+            match item {
+                Item::Variable(v) => {
+                    self.check_var_decl(v);
+                    for d in &v.declarators {
+                        let info = VarInfo { space: v.space, ty: v.ty, vector: v.vector, array: !d.dims.is_empty() };
+                        if self.module_syms.insert(d.name, Entity::Var(info)).is_some() && v.linkage != Linkage::Extern {
+                            let n = self.name(d.name);
+                            self.error(d.loc.0, format!("duplicate definition of variable '{n}'"));
+                        }
+                    }
+                }
+                Item::Function(f) => self.function(f),
+                Item::Alias(a) => {
+                    if !matches!(self.module_syms.get(&a.aliasee), Some(Entity::Func)) {
+                        let n = self.name(a.aliasee);
+                        self.error(a.loc.0, format!("unknown function '{n}' in .alias"));
+                    }
+                    self.module_syms.insert(a.alias, Entity::Func);
+                }
+                Item::File(_) | Item::Section(_) | Item::Pragma(_) => {}
+            }
+        }
+    }
+
+    fn check_var_decl(&mut self, v: &VarDecl) {
+        if let Some(n) = v.vector {
+            if !matches!(n, 2 | 4) && !(n == 8 && self.target.number >= 100) {
+                self.error(v.loc.0, format!("illegal vector size: {n}"));
+            }
+        }
+        if v.space == StateSpace::Reg {
+            for d in &v.declarators {
+                if d.init.is_some() {
+                    self.error(d.loc.0, "registers cannot be initialised");
+                }
+            }
+        }
+    }
+
+    fn function(&mut self, f: &'m Function) {
+        let name = self.name(f.name);
+        let has_body = f.body.is_some();
+        match self.module_syms.get(&f.name) {
+            Some(Entity::Func) if has_body && self.defined_bodies_contains(f.name) => {
+                self.error(f.name_loc.0, format!("duplicate definition of function '{name}'"));
+            }
+            Some(Entity::Var(_)) => {
+                self.error(f.name_loc.0, format!("'{name}' is already defined as a variable"));
+            }
+            _ => {}
+        }
+        self.module_syms.insert(f.name, Entity::Func);
+        if has_body {
+            self.mark_defined(f.name);
+        }
+        if f.kind == FunctionKind::Entry {
+            if let Some(d) = f.directives.iter().find(|d| matches!(d, FunctionDirective::NoReturn(_))) {
+                if let FunctionDirective::NoReturn(loc) = d {
+                    self.error(loc.0, ".noreturn is only allowed on .func");
+                }
+            }
+        }
+        let Some(body) = &f.body else { return };
+        self.in_entry = f.kind == FunctionKind::Entry;
+        self.scopes.push(Scope::default());
+        for p in f.returns.iter().chain(f.params.iter().flatten()) {
+            let info = VarInfo { space: p.space, ty: p.ty, vector: p.vector, array: !p.dims.is_empty() };
+            let ent = if p.space == StateSpace::Reg { Entity::Reg(info) } else { Entity::Var(info) };
+            self.declare(p.name, ent, p.loc.0, None);
+        }
+        self.labels.clear();
+        self.collect_labels(body);
+        self.block(body);
+        self.scopes.pop();
+    }
+
+    fn defined_bodies_contains(&self, name: Symbol) -> bool {
+        self.defined.contains(&name)
+    }
+    fn mark_defined(&mut self, name: Symbol) {
+        self.defined.insert(name);
+    }
+
+    fn collect_labels(&mut self, b: &Block) {
+        for s in &b.stmts {
+            let (name, loc) = match s {
+                Statement::Label(n, loc) => (*n, loc.0),
+                Statement::BranchTargets(n, _, loc) | Statement::CallTargets(n, _, loc) => (*n, loc.0),
+                Statement::CallPrototype(p) => (p.name, p.loc.0),
+                Statement::Block(inner) => {
+                    self.collect_labels(inner);
+                    continue;
+                }
+                _ => continue,
+            };
+            if self.labels.insert(name, loc).is_some() {
+                let n = self.name(name);
+                self.error(loc, format!("duplicate definition of label '{n}'"));
+            }
+        }
+    }
+
+    fn declare(&mut self, name: Symbol, ent: Entity, span: Span, range: Option<u32>) {
+        let scope = self.scopes.last_mut().expect("inside a function");
+        let dup = match (range, ent) {
+            (Some(n), Entity::Reg(info)) => scope.ranges.insert(name, (n, info)).is_some(),
+            _ => scope.names.insert(name, ent).is_some(),
+        };
+        if dup {
+            let n = self.name(name);
+            let shown = if range.is_some() { format!("{n}<") } else { n.to_string() };
+            self.error(span, format!("duplicate definition of variable '{shown}'"));
+        }
+    }
+
+    fn lookup(&self, s: Symbol) -> Option<Entity> {
+        for scope in self.scopes.iter().rev() {
+            if let Some(e) = scope.names.get(&s) {
+                return Some(*e);
+            }
+        }
+        if let Some((p, n)) = self.split[s.0 as usize] {
+            for scope in self.scopes.iter().rev() {
+                if let Some((count, info)) = scope.ranges.get(&p) {
+                    if n < *count {
+                        return Some(Entity::Reg(*info));
+                    }
+                }
+            }
+        }
+        if self.labels.contains_key(&s) {
+            return Some(Entity::Label);
+        }
+        self.module_syms.get(&s).copied()
+    }
+
+    // ---- statements ---------------------------------------------------
+
+    fn block(&mut self, b: &'m Block) {
+        for s in &b.stmts {
+            match s {
+                Statement::Variable(v) => {
+                    self.check_var_decl(v);
+                    for d in &v.declarators {
+                        let info = VarInfo { space: v.space, ty: v.ty, vector: v.vector, array: !d.dims.is_empty() };
+                        let ent = if v.space == StateSpace::Reg { Entity::Reg(info) } else { Entity::Var(info) };
+                        self.declare(d.name, ent, d.loc.0, d.range);
+                    }
+                }
+                Statement::Block(inner) => {
+                    self.scopes.push(Scope::default());
+                    self.block(inner);
+                    self.scopes.pop();
+                }
+                Statement::Instruction(i) => self.instruction(i),
+                Statement::BranchTargets(_, ts, _) => {
+                    for (t, loc) in ts {
+                        if !self.labels.contains_key(t) {
+                            let n = self.name(*t);
+                            self.error(loc.0, format!("unknown symbol '{n}'"));
+                        }
+                    }
+                }
+                Statement::CallTargets(_, ts, _) => {
+                    for (t, loc) in ts {
+                        if !matches!(self.module_syms.get(t), Some(Entity::Func)) {
+                            let n = self.name(*t);
+                            self.error(loc.0, format!("unknown function '{n}'"));
+                        }
+                    }
+                }
+                Statement::Label(..) | Statement::Pragma(_) | Statement::Loc(_) | Statement::CallPrototype(_) => {}
+            }
+        }
+    }
+
+    // ---- instructions ---------------------------------------------------
+
+    fn instruction(&mut self, i: &'m Instruction) {
+        let op = i.opcode;
+        let info = op.info();
+        let opname = op.name();
+        if let Some(g) = i.guard {
+            match self.lookup(g.reg) {
+                Some(Entity::Reg(VarInfo { ty: VarType::Scalar(ScalarType::Pred), .. })) => {}
+                None => {
+                    let n = self.name(g.reg);
+                    self.error(g.loc.0, format!("unknown symbol '{n}'"));
+                }
+                _ => self.error(g.loc.0, "predicate expression expected"),
+            }
+        }
+        // Version and target requirements of the family and of its modifiers.
+        self.requirement(i.opcode_loc.0, || format!("instruction '{opname}'"), info.min_ptx, info.min_sm);
+        if !info.modifier_reqs.is_empty() {
+            for (m, loc) in &i.modifiers {
+                let sp = m.spelling();
+                if let Some((_, ptx, sm)) = info.modifier_reqs.iter().find(|(s, _, _)| *s == sp) {
+                    self.requirement(loc.0, || format!("modifier '{sp}' of '{opname}'"), *ptx, *sm);
+                }
+            }
+        }
+        self.modifier_counts(i);
+        // Names used as operands must be declared.
+        for o in &i.operands {
+            self.check_names(o, op);
+        }
+        if self.diags.error_count() >= 100 {
+            return;
+        }
+        self.operand_rules(i);
+        self.family_rules(i);
+        self.signature(i);
+    }
+
+    /// Duplicated modifiers and more than one of a kind that allows one.
+    fn modifier_counts(&mut self, i: &Instruction) {
+        let opname = i.opcode.name();
+        let (mut rounding, mut cmp, mut space) = (0, 0, 0);
+        for (k, (m, loc)) in i.modifiers.iter().enumerate() {
+            match m {
+                Modifier::Rounding(_) => rounding += 1,
+                Modifier::Cmp(_) => cmp += 1,
+                Modifier::Space(_) => space += 1,
+                _ => {}
+            }
+            if matches!(m, Modifier::Type(_) | Modifier::Space(_)) {
+                continue;
+            }
+            if i.modifiers[..k].iter().any(|(x, _)| x == m) {
+                self.error(loc.0, format!("duplicate {} modifier", m.spelling()));
+            }
+        }
+        let span = i.opcode_loc.0;
+        if rounding > 1 {
+            self.error(span, "multiple rounding modifiers specified");
+        }
+        if cmp > 1 {
+            self.error(span, "multiple comparisons set");
+        }
+        // `cvta.to.global`, `isspacep.global`, `ld.global`: one space at most
+        // (`cp.async`-style copies name a destination and a source space).
+        let two_spaces_ok = opname.starts_with("cp") || opname.contains("bulk") || opname.starts_with("tensormap")
+            || opname.starts_with("multimem") || opname == "mbarrier.arrive" || opname.starts_with("st.async")
+            || opname.starts_with("red.async") || opname.starts_with("tcgen05");
+        if space > 1 && !two_spaces_ok {
+            self.error(span, format!("unexpected number of state spaces specified in instruction '{opname}'"));
+        }
+    }
+
+    /// Destination operands must be writable registers; memory operands must
+    /// name memory of the instruction's state space.
+    fn operand_rules(&mut self, i: &Instruction) {
+        let opname = i.opcode.name();
+        let space = i.space();
+        let has_word = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+        let writes_first = !matches!(
+            opname,
+            "st" | "red" | "bar" | "bar.sync" | "bar.arrive" | "bar.red" | "barrier" | "bra" | "brx.idx" | "call" | "ret"
+                | "exit" | "prefetch" | "prefetchu" | "membar" | "fence" | "trap" | "brkpt" | "nanosleep" | "pmevent"
+                | "bar.warp.sync" | "cp.async" | "st.async" | "red.async" | "sust" | "sured" | "mbarrier.init"
+                | "mbarrier.inval" | "wmma.store" | "stmatrix" | "discard" | "applypriority" | "st.bulk"
+        ) && !opname.starts_with("cp.") && !opname.starts_with("multimem.st") && !opname.starts_with("multimem.red");
+        if writes_first {
+            if let Some(o) = i.operands.first() {
+                match &o.kind {
+                    OperandKind::Imm(_) => self.error(o.loc.0, format!("result register required for instruction '{opname}'")),
+                    OperandKind::Name(s, _) if special_register(self.name(*s)).is_some() => {
+                        self.error(o.loc.0, "read-only special register cannot be destination argument")
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if has_word(".nc") && space != Some(StateSpace::Global) {
+            self.error(i.opcode_loc.0, "modifier '.nc' requires .global space");
+        }
+        if !matches!(opname, "ld" | "st" | "ldu" | "atom" | "red" | "prefetch" | "cvta" | "cvta.to") {
+            return;
+        }
+        if opname.starts_with("cvta") {
+            if opname == "cvta.to" && space.is_none() {
+                self.error(i.opcode_loc.0, format!("state space modifier required for instruction '{opname}'"));
+            }
+            return;
+        }
+        for o in &i.operands {
+            let OperandKind::Address(Address { base: Some(b), .. }) = &o.kind else { continue };
+            match self.lookup(*b) {
+                Some(Entity::Var(info)) => {
+                    let var_space = info.space;
+                    let matches_space = match space {
+                        None => false,
+                        Some(s) => same_space(s, var_space),
+                    };
+                    if !matches_space {
+                        self.error(o.loc.0, format!("state space mismatch between instruction and address in instruction '{opname}'"));
+                    } else if opname == "st" && var_space == StateSpace::Param && self.is_kernel_param(*b) {
+                        let n = self.name(*b);
+                        self.error(o.loc.0, format!("illegal to write to function input parameter '{n}'"));
+                    }
+                }
+                Some(Entity::Func) | Some(Entity::Label) => {
+                    let n = self.name(*b);
+                    self.error(o.loc.0, format!("illegal to use symbol '{n}' as address operand"));
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn is_kernel_param(&self, s: Symbol) -> bool {
+        self.scopes.first().is_some_and(|sc| matches!(sc.names.get(&s), Some(Entity::Var(v)) if v.space == StateSpace::Param))
+            && self.in_entry
+    }
+
+    fn requirement(&mut self, span: Span, what: impl Fn() -> String, ptx: (u8, u8), sm: u16) {
+        if self.version < ptx {
+            self.error(span, format!("{} requires PTX ISA .version {}.{} or later", what(), ptx.0, ptx.1));
+        }
+        if self.target.number < sm {
+            self.error(span, format!("{} not supported on .target 'sm_{}' (needs sm_{sm})", what(), self.target.number));
+        }
+    }
+
+    fn check_names(&mut self, o: &Operand, op: Opcode) {
+        let check = |this: &mut Self, s: Symbol, span: Span| {
+            let n = this.name(s);
+            if this.lookup(s).is_none() && special_register(n).is_none() && n != "WARP_SZ" {
+                let _ = op;
+                this.error(span, format!("unknown symbol '{n}'"));
+            }
+        };
+        match &o.kind {
+            OperandKind::Name(s, _) | OperandKind::NameOffset(s, _) | OperandKind::NotPred(s) | OperandKind::NegReg(s) => {
+                check(self, *s, o.loc.0)
+            }
+            OperandKind::PredPair(p, q) => {
+                check(self, *p, o.loc.0);
+                check(self, *q, o.loc.0);
+            }
+            OperandKind::Address(a) => {
+                if let Some(b) = a.base {
+                    check(self, b, o.loc.0);
+                }
+            }
+            OperandKind::Vector(v) | OperandKind::BracketList(v) | OperandKind::ParenList(v) => {
+                for e in v {
+                    self.check_names(e, op);
+                }
+            }
+            OperandKind::Imm(e) => self.check_expr_names(e),
+            OperandKind::Sink => {}
+        }
+    }
+
+    fn check_expr_names(&mut self, e: &Expr) {
+        match e {
+            Expr::Symbol(s, loc) | Expr::Generic(s, loc) => {
+                let n = self.name(*s);
+                if self.lookup(*s).is_none() && n != "WARP_SZ" {
+                    self.error(loc.0, format!("unknown symbol '{n}'"));
+                }
+            }
+            Expr::Unary(_, a, _) => self.check_expr_names(a),
+            Expr::Binary(_, a, b, _) => {
+                self.check_expr_names(a);
+                self.check_expr_names(b);
+            }
+            Expr::Cond(c, a, b, _) => {
+                self.check_expr_names(c);
+                self.check_expr_names(a);
+                self.check_expr_names(b);
+            }
+            _ => {}
+        }
+    }
+
+    /// The type of a (non-vector) operand.
+    fn operand_type(&self, o: &Operand) -> OperandType {
+        match &o.kind {
+            OperandKind::Name(s, comp) => {
+                let n = self.name(*s);
+                if let Some((ty, legacy)) = special_register(n) {
+                    let _ = comp;
+                    return if legacy { OperandType::LegacySreg } else { OperandType::Reg(ty) };
+                }
+                if n == "WARP_SZ" {
+                    return OperandType::IntImm;
+                }
+                match self.lookup(*s) {
+                    Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
+                    Some(Entity::Var(_)) | Some(Entity::Func) => OperandType::Address,
+                    Some(Entity::Label) => OperandType::Label,
+                    _ => OperandType::Unknown,
+                }
+            }
+            OperandKind::NameOffset(..) => OperandType::Address,
+            OperandKind::NotPred(s) => match self.lookup(*s) {
+                Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
+                _ => OperandType::Unknown,
+            },
+            OperandKind::NegReg(s) => match self.lookup(*s) {
+                Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
+                _ => OperandType::Unknown,
+            },
+            OperandKind::PredPair(..) => OperandType::Reg(ScalarType::Pred),
+            OperandKind::Sink => OperandType::Sink,
+            OperandKind::Imm(e) => expr_type(e),
+            _ => OperandType::Unknown,
+        }
+    }
+
+    /// Whether operand type `ot` is acceptable where the instruction expects `want`.
+    fn compatible(&self, ot: OperandType, want: ScalarType, policy: Policy, is_dest: bool) -> bool {
+        use TypeKind::*;
+        match ot {
+            OperandType::Unknown | OperandType::Sink => true,
+            OperandType::Label => false,
+            OperandType::Address => matches!(want.kind(), Bits | Unsigned | Signed) && want.bits() >= 32,
+            OperandType::LegacySreg => {
+                matches!(want.kind(), Bits | Unsigned | Signed) && matches!(want.bits(), 16 | 32)
+            }
+            OperandType::IntImm => !is_dest && matches!(want.kind(), Bits | Unsigned | Signed | Pred),
+            OperandType::HexFloatImm => !is_dest && matches!(want.kind(), Bits | Float),
+            OperandType::DecFloatImm => !is_dest && want.kind() == Float,
+            OperandType::Reg(r) => reg_compatible(r, want, policy),
+        }
+    }
+
+    /// Checks one operand against a role.
+    fn role(&mut self, i: &Instruction, types: &[ScalarType], o: &Operand, role: Role, policy: Policy, is_dest: bool) -> bool {
+        let want = match role {
+            Role::Any => return true,
+            Role::Address => return self.address_operand(o),
+            Role::Label => {
+                return matches!(o.kind, OperandKind::Name(_, None))
+                    && matches!(self.operand_type(o), OperandType::Label | OperandType::Unknown | OperandType::Address);
+            }
+            Role::Pred => ScalarType::Pred,
+            Role::Fixed(t) => t,
+            Role::InstType => match types.last() {
+                Some(t) => *t,
+                None => return true,
+            },
+            Role::Wide => match types.last().and_then(|t| widen(*t)) {
+                Some(t) => t,
+                None => return true,
+            },
+            Role::FirstType => match types.first() {
+                Some(t) => *t,
+                None => return true,
+            },
+            Role::SecondType => match types.get(1) {
+                Some(t) => *t,
+                None => return true,
+            },
+        };
+        let vec = i.vector();
+        match &o.kind {
+            OperandKind::Vector(elems) => {
+                let Some(n) = vec else {
+                    // mov packs/unpacks: element sizes must add up.
+                    if i.opcode.name() == "mov" && want.kind() == TypeKind::Bits {
+                        let mut total = 0;
+                        for e in elems {
+                            match self.operand_type(e) {
+                                OperandType::Reg(t) => total += t.bits(),
+                                OperandType::Sink => {}
+                                _ => return false,
+                            }
+                        }
+                        return total == want.bits() && elems.len() >= 2;
+                    }
+                    let opname = i.opcode.name();
+                    self.error(o.loc.0, format!("vector operand is not allowed for instruction '{opname}'"));
+                    return true;
+                };
+                if elems.len() != n as usize {
+                    let opname = i.opcode.name();
+                    self.error(o.loc.0, format!("argument vector size mismatch for instruction '{opname}'"));
+                    return true;
+                }
+                elems.iter().all(|e| {
+                    let t = self.operand_type(e);
+                    self.compatible(t, want, policy, is_dest)
+                })
+            }
+            _ => {
+                if vec.is_some() && matches!(role, Role::InstType) {
+                    let opname = i.opcode.name();
+                    if is_dest {
+                        self.error(o.loc.0, "result vector expected");
+                    } else {
+                        self.error(o.loc.0, format!("argument vector size mismatch for instruction '{opname}'"));
+                    }
+                    return true;
+                }
+                let t = self.operand_type(o);
+                self.compatible(t, want, policy, is_dest)
+            }
+        }
+    }
+
+    fn address_operand(&mut self, o: &Operand) -> bool {
+        match &o.kind {
+            OperandKind::Address(a) => {
+                if let Some(b) = a.base {
+                    if let Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) = self.lookup(b) {
+                        if !matches!(t.kind(), TypeKind::Bits | TypeKind::Unsigned | TypeKind::Signed) || t.bits() < 32 {
+                            let n = self.name(b);
+                            self.error(
+                                o.loc.0,
+                                format!(
+                                    "illegal to use symbol '{n}' of type {} as address operand; use integer or bit only",
+                                    t.spelling()
+                                ),
+                            );
+                        }
+                    }
+                }
+                true
+            }
+            OperandKind::BracketList(_) => true,
+            _ => false,
+        }
+    }
+
+    /// Operand count and types against the opcode table's signature.
+    fn signature(&mut self, i: &'m Instruction) {
+        let op = i.opcode;
+        let opname = op.name();
+        let sigs = signatures(op);
+        if sigs.is_empty() {
+            return;
+        }
+        let n = i.operands.len();
+        let Some(sig) = sigs.iter().find(|s| s.accepts_count(n)) else {
+            self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
+            return;
+        };
+        let needs_two = sig.uses_second_type();
+        let ntypes = i.types().count();
+        if sig.uses_inst_type() && !needs_two && ntypes != 1 && uses_single_type(opname) {
+            self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
+            return;
+        }
+        if needs_two && ntypes != 2 && uses_single_type(opname) {
+            self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
+            return;
+        }
+        let policy = if matches!(opname, "ld" | "st" | "ldu" | "cvt") { Policy::Relaxed } else { Policy::Strict };
+        let mut types = [ScalarType::Pred; 8];
+        let mut ntypes_kept = 0;
+        for t in i.types().take(8) {
+            types[ntypes_kept] = t;
+            ntypes_kept += 1;
+        }
+        let types = &types[..ntypes_kept];
+        let dests = dest_count(opname, sig);
+        let mut ok = true;
+        for (k, o) in i.operands.iter().enumerate() {
+            let role = sig.role_at(k);
+            let is_dest = k < dests;
+            if !self.role(i, types, o, role, policy, is_dest) {
+                ok = false;
+            }
+        }
+        if !ok {
+            if matches!(sig.role_at(0), Role::Label) && !self.role(i, types, &i.operands[0], Role::Label, policy, false) {
+                self.error(i.operands[0].loc.0, format!("label expected for argument 0 of instruction '{opname}'"));
+            } else {
+                self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
+            }
+        }
+        let _ = Signature::len;
+    }
+
+    /// Modifier requirements and combinations specific to instruction families.
+    fn family_rules(&mut self, i: &Instruction) {
+        let opname = i.opcode.name();
+        let mut type_buf = [ScalarType::Pred; 8];
+        let mut n = 0;
+        for t in i.types().take(8) {
+            type_buf[n] = t;
+            n += 1;
+        }
+        let types = &type_buf[..n];
+        let ty = types.last().copied();
+        let kind = ty.map(|t| t.kind());
+        let rounding = i.modifiers.iter().find_map(|(m, _)| match m {
+            Modifier::Rounding(r) => Some(*r),
+            _ => None,
+        });
+        let has_word = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+        let span = i.opcode_loc.0;
+        let is_float = kind == Some(TypeKind::Float);
+        // `.ftz` only on f32 (and packed half types for some ops).
+        if i.has(Modifier::Ftz) {
+            let ok = types.iter().any(|t| matches!(t, ScalarType::F32 | ScalarType::F16 | ScalarType::F16x2));
+            if !ok {
+                self.error(span, format!("illegal modifier '.ftz' for instruction '{opname}'"));
+            }
+        }
+        match opname {
+            "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "neg" | "abs" => {
+                if let Some(r) = rounding {
+                    if !is_float || r.is_integer() || matches!(r, Rounding::Rna | Rounding::Rs) {
+                        self.error(span, format!("illegal rounding modifier for instruction '{opname}'"));
+                    }
+                }
+            }
+            _ => {}
+        }
+        match opname {
+            "add" | "sub" => {
+                if matches!(kind, Some(TypeKind::Bits) | Some(TypeKind::Pred)) {
+                    self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+                }
+            }
+            "mul" | "mad" => {
+                let mode = ["lo", "hi", "wide"].iter().filter(|w| has_word(&format!(".{w}"))).count();
+                if matches!(kind, Some(TypeKind::Signed | TypeKind::Unsigned)) && mode != 1 {
+                    self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+                } else if is_float && mode != 0 {
+                    let full = if has_word(".lo") { format!("{opname}.lo") } else if has_word(".hi") { format!("{opname}.hi") } else { format!("{opname}.wide") };
+                    self.error(span, format!("unexpected instruction types specified for '{full}'"));
+                } else if matches!(kind, Some(TypeKind::Bits) | Some(TypeKind::Pred)) {
+                    self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+                }
+                if opname == "mad" && is_float && rounding.is_none() {
+                    self.error(span, format!("rounding modifier required for instruction '{opname}'"));
+                }
+            }
+            "fma" => {
+                if rounding.is_none() {
+                    self.error(span, format!("rounding modifier required for instruction '{opname}'"));
+                }
+            }
+            "div" => {
+                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(".approx") && !has_word(".full") {
+                    self.error(span, format!("rounding modifier or '.approx' modifier required for instruction '{opname}'"));
+                }
+                if ty == Some(ScalarType::F64) && rounding.is_none() {
+                    self.error(span, format!("rounding modifier required for instruction '{opname}'"));
+                }
+            }
+            "rcp" | "sqrt" => {
+                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(".approx") {
+                    self.error(span, format!("rounding modifier or '.approx' modifier required for instruction '{opname}'"));
+                }
+                if ty == Some(ScalarType::F64) && rounding.is_none() && !has_word(".approx") {
+                    self.error(span, format!("rounding modifier required for instruction '{opname}'"));
+                }
+            }
+            "ex2" | "lg2" | "sin" | "cos" | "tanh" | "rsqrt" => {
+                if !has_word(".approx") && ty == Some(ScalarType::F32) {
+                    self.error(span, format!(".approx modifier required for instruction '{opname}'"));
+                }
+            }
+            "neg" | "abs" => {
+                if matches!(kind, Some(TypeKind::Unsigned | TypeKind::Bits)) {
+                    self.error(span, format!("instruction '{opname}' applies only to signed numeric types"));
+                }
+            }
+            "rem" => {
+                if is_float {
+                    self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+                }
+            }
+            "atom" | "red" => {
+                const OPS: &[&str] =
+                    &[".and", ".or", ".xor", ".cas", ".exch", ".add", ".inc", ".dec", ".min", ".max"];
+                if !i.modifiers.iter().any(|(m, _)| OPS.contains(&m.spelling())) {
+                    self.error(span, format!("illegal operation '' for instruction '{opname}'"));
+                }
+            }
+            "bar" => {
+                if !i.modifiers.iter().any(|(m, _)| matches!(m.spelling(), ".sync" | ".arrive" | ".red")) {
+                    self.error(span, format!("barrier modifier required for instruction '{opname}'"));
+                }
+            }
+            "min" | "max" => {
+                if matches!(kind, Some(TypeKind::Bits | TypeKind::Pred)) {
+                    self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+                }
+            }
+            "and" | "or" | "xor" | "not" | "cnot" | "shl" => {
+                let ok = match opname {
+                    "and" | "or" | "xor" | "not" => matches!(kind, Some(TypeKind::Bits | TypeKind::Pred)),
+                    _ => kind == Some(TypeKind::Bits),
+                };
+                if !ok && ty.is_some() {
+                    self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+                }
+            }
+            "shr" => {
+                if matches!(kind, Some(TypeKind::Float | TypeKind::Pred)) {
+                    self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+                }
+            }
+            "setp" | "set" => {
+                let cmp = i.modifiers.iter().find_map(|(m, _)| match m {
+                    Modifier::Cmp(c) => Some(*c),
+                    _ => None,
+                });
+                let boolop = i.modifiers.iter().any(|(m, _)| matches!(m, Modifier::Bool(_)));
+                match cmp {
+                    None => self.error(span, format!("comparison modifier required for instruction '{opname}'")),
+                    Some(c) => {
+                        let src = types.last().copied();
+                        let src_kind = src.map(|t| t.kind());
+                        if c.is_unsigned_only() && !matches!(src_kind, Some(TypeKind::Unsigned | TypeKind::Bits))
+                            || c.is_float_only() && src_kind != Some(TypeKind::Float)
+                            || !matches!(c, CmpOp::Eq | CmpOp::Ne) && src_kind == Some(TypeKind::Bits) && !c.is_unsigned_only()
+                        {
+                            self.error(span, "mismatch between instruction type and comparison qualifier");
+                        }
+                    }
+                }
+                let with_c = if opname == "setp" { i.operands.len() == 4 } else { i.operands.len() == 4 };
+                if boolop && !with_c {
+                    self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
+                } else if !boolop && with_c {
+                    self.error(span, format!("boolean operation is required for instruction '{opname}'"));
+                }
+            }
+            "cvt" if types.len() == 2 => {
+                let (d, a) = (types[0], types[1]);
+                let (dk, ak) = (d.kind(), a.kind());
+                let int_round = rounding.is_some_and(|r| r.is_integer());
+                if dk == TypeKind::Float && ak == TypeKind::Float {
+                    if d.bits() < a.bits() && rounding.is_none() && d == ScalarType::F32 {
+                        self.error(span, format!("rounding modifier required for instruction '{opname}'"));
+                    } else if d == a && rounding.is_some() && !int_round {
+                        self.error(span, format!("illegal rounding modifier for instruction '{opname}'"));
+                    }
+                } else if dk != TypeKind::Float && ak == TypeKind::Float {
+                    if rounding.is_none() {
+                        self.error(span, format!("rounding modifier required for instruction '{opname}'"));
+                    }
+                } else if dk == TypeKind::Float && ak != TypeKind::Float && d != ScalarType::F16 && d != ScalarType::Bf16 {
+                    if rounding.is_none() {
+                        self.error(span, format!("rounding modifier required for instruction '{opname}'"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Splits every name into a range prefix and index (`%r12` → `%r`, 12) when
+/// the prefix is itself a name (a `%r<N>` declaration interns it).
+fn split_names(names: &Interner) -> Vec<Option<(Symbol, u32)>> {
+    (0..names.len() as u32)
+        .map(|k| {
+            let name = names.name(Symbol(k));
+            let digits = name.bytes().rev().take_while(|b| b.is_ascii_digit()).count();
+            if digits == 0 || digits == name.len() {
+                return None;
+            }
+            let (prefix, num) = name.split_at(name.len() - digits);
+            if num.len() > 1 && num.starts_with('0') {
+                return None;
+            }
+            Some((names.get(prefix)?, num.parse().ok()?))
+        })
+        .collect()
+}
+
+/// Whether an instruction's state space can address a variable of another.
+fn same_space(inst: StateSpace, var: StateSpace) -> bool {
+    use StateSpace::*;
+    let norm = |s| match s {
+        SharedCta | Shared => Shared,
+        ParamEntry | ParamFunc | Param => Param,
+        other => other,
+    };
+    norm(inst) == norm(var) || (inst == SharedCluster && norm(var) == Shared)
+}
+
+fn item_span(i: &Item) -> Span {
+    match i {
+        Item::Function(f) => f.loc.0,
+        Item::Variable(v) => v.loc.0,
+        Item::File(f) => f.loc.0,
+        Item::Section(s) => s.loc.0,
+        Item::Pragma(p) => p.loc.0,
+        Item::Alias(a) => a.loc.0,
+    }
+}
+
+/// Lowest PTX ISA version that knows each target (PTX ISA manual, "PTX ISA
+/// Version" release notes; checked against ptxas 13.5 for sm_90 and sm_120).
+fn min_ptx_for_sm(sm: Sm) -> Option<(u8, u8)> {
+    Some(match sm.number {
+        10..=13 => (1, 0),
+        20 => (2, 0),
+        21 => (2, 1),
+        30 => (3, 0),
+        32 => (4, 0),
+        35 => (3, 1),
+        37 => (4, 1),
+        50 => (4, 0),
+        52 => (4, 1),
+        53 => (4, 2),
+        60..=62 => (5, 0),
+        70 => (6, 0),
+        72 => (6, 1),
+        75 => (6, 3),
+        80 => (7, 0),
+        86 => (7, 1),
+        87 => (7, 4),
+        88 => (9, 0),
+        89 => (7, 8),
+        90 => (7, 8),
+        100 | 101 => (8, 6),
+        103 => (8, 8),
+        107 | 110 => (9, 0),
+        120 => (8, 7),
+        121 => (8, 8),
+        _ => return None,
+    })
+}
+
+fn expr_type(e: &Expr) -> OperandType {
+    match e {
+        Expr::Int { .. } => OperandType::IntImm,
+        Expr::F32(..) | Expr::F64(..) => OperandType::HexFloatImm,
+        Expr::Decimal(..) => OperandType::DecFloatImm,
+        Expr::Symbol(..) | Expr::Generic(..) => OperandType::Address,
+        Expr::Unary(_, a, _) => expr_type(a),
+        Expr::Binary(_, a, b, _) => match (expr_type(a), expr_type(b)) {
+            (OperandType::IntImm, OperandType::IntImm) => OperandType::IntImm,
+            (x, OperandType::IntImm) | (OperandType::IntImm, x) => x,
+            (x, _) => x,
+        },
+        Expr::Cond(_, a, _, _) => expr_type(a),
+    }
+}
+
+fn widen(t: ScalarType) -> Option<ScalarType> {
+    use ScalarType::*;
+    Some(match t {
+        U16 => U32,
+        S16 => S32,
+        U32 => U64,
+        S32 => S64,
+        B16 => B32,
+        B32 => B64,
+        F32 => F64,
+        _ => return None,
+    })
+}
+
+/// PTX's register-versus-instruction-type rules (PTX ISA "Type checking
+/// rules", verified case by case against ptxas 13.5).
+fn reg_compatible(r: ScalarType, want: ScalarType, policy: Policy) -> bool {
+    use TypeKind::*;
+    let (rk, wk) = (r.kind(), want.kind());
+    if rk == Pred || wk == Pred {
+        return rk == wk;
+    }
+    match policy {
+        Policy::Strict => {
+            if r.bits() != want.bits() {
+                return false;
+            }
+            match wk {
+                Bits => true,
+                Unsigned | Signed => matches!(rk, Bits | Unsigned | Signed),
+                Float => matches!(rk, Bits | Float),
+                Pred => false,
+            }
+        }
+        Policy::Relaxed => match wk {
+            Float => r.bits() == want.bits() && matches!(rk, Bits | Float),
+            Bits => r.bits() >= want.bits() && (rk != Float || r.bits() >= want.bits()),
+            Unsigned | Signed => r.bits() >= want.bits() && matches!(rk, Bits | Unsigned | Signed),
+            Pred => false,
+        },
+    }
+}
+
+/// Families whose type modifiers are counted by the signature (others, such
+/// as `mma` or `tex`, carry several types the signature does not name).
+fn uses_single_type(opname: &str) -> bool {
+    !matches!(
+        opname,
+        "mma" | "wmma.mma" | "wmma.load" | "wmma.store" | "tex" | "tld4" | "suld" | "sust" | "sured" | "dp4a" | "dp2a"
+            | "cvt.pack" | "wgmma.mma_async" | "tcgen05.mma" | "slct" | "vadd" | "vsub" | "vmad" | "vabsdiff"
+            | "vmin" | "vmax" | "vshl" | "vshr" | "vset" | "vadd2" | "vsub2" | "vavrg2" | "vabsdiff2" | "vmin2"
+            | "vmax2" | "vset2" | "vadd4" | "vsub4" | "vavrg4" | "vabsdiff4" | "vmin4" | "vmax4" | "vset4"
+            | "multimem.ld_reduce" | "multimem.st" | "multimem.red" | "cp.reduce.async.bulk" | "red.async"
+            | "mma.sp" | "ldmatrix" | "stmatrix" | "movmatrix" | "cvt" | "set" | "shfl.sync" | "shfl"
+    )
+}
+
+/// How many leading operands are destinations.
+fn dest_count(opname: &str, sig: &Signature) -> usize {
+    match opname {
+        "st" | "red" | "bar.sync" | "bar" | "barrier" | "bra" | "call" | "prefetch" | "prefetchu" | "ret"
+        | "exit" | "st.async" | "red.async" | "sust" | "sured" | "cp.async" | "bar.warp.sync" | "membar"
+        | "fence" | "trap" | "brkpt" | "nanosleep" | "pmevent" | "mbarrier.init" => 0,
+        _ => usize::from(sig.len() > 0),
+    }
+}

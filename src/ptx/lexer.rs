@@ -1,0 +1,457 @@
+//! The PTX lexer: turns source text into a vector of [`Token`]s with spans.
+//!
+//! Tokens borrow nothing: a token is a kind and a byte range, and the parser
+//! slices the source for text. Comments and whitespace are skipped. The lexer
+//! never fails: bytes it cannot use become [`TokenKind::Error`] tokens that
+//! the parser reports with their location.
+
+use crate::diag::Span;
+
+/// What a token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TokenKind {
+    /// Identifier or register: `foo`, `%r1`, `$L__BB0_1`, `_`.
+    Ident,
+    /// A dotted word: `.reg`, `.u32`, `.L2::cache_hint`, `.m16n8k16`, `.1d`.
+    DotWord,
+    /// Integer literal (decimal, `0x`, octal `0..`, `0b`, optional `U`).
+    Int,
+    /// Float literal: `0f` + 8 hex digits, `0d` + 16 hex digits, or decimal with `.`/exponent.
+    Float,
+    /// `"..."`.
+    Str,
+    /// `,`
+    Comma,
+    /// `;`
+    Semi,
+    /// `:`
+    Colon,
+    /// `{`
+    LBrace,
+    /// `}`
+    RBrace,
+    /// `[`
+    LBracket,
+    /// `]`
+    RBracket,
+    /// `(`
+    LParen,
+    /// `)`
+    RParen,
+    /// `<`
+    Lt,
+    /// `>`
+    Gt,
+    /// `<=`
+    Le,
+    /// `>=`
+    Ge,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `==`
+    EqEq,
+    /// `!=`
+    NotEq,
+    /// `=`
+    Eq,
+    /// `@`
+    At,
+    /// `!`
+    Bang,
+    /// `|`
+    Pipe,
+    /// `||`
+    PipePipe,
+    /// `&`
+    Amp,
+    /// `&&`
+    AmpAmp,
+    /// `^`
+    Caret,
+    /// `~`
+    Tilde,
+    /// `+`
+    Plus,
+    /// `-`
+    Minus,
+    /// `*`
+    Star,
+    /// `/`
+    Slash,
+    /// `%` (alone; `%name` is an identifier)
+    Percent,
+    /// `?`
+    Question,
+    /// An unusable byte, an unterminated string or comment.
+    Error,
+    /// End of input.
+    Eof,
+}
+
+/// One token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    /// Kind.
+    pub kind: TokenKind,
+    /// Byte range.
+    pub span: Span,
+}
+
+/// Byte classes for the lexer's dispatch (one table lookup per token start).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Space,
+    IdentStart,
+    Digit,
+    Dot,
+    Percent,
+    Slash,
+    Quote,
+    /// A punctuation byte that may start a two-byte operator.
+    Punct,
+    Other,
+}
+
+const fn class_table() -> [Class; 256] {
+    let mut t = [Class::Other; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c == b' ' || c == b'\t' || c == b'\n' || c == b'\r' || c == 0x0b || c == 0x0c {
+            Class::Space
+        } else if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
+            Class::IdentStart
+        } else if c.is_ascii_digit() {
+            Class::Digit
+        } else if c == b'.' {
+            Class::Dot
+        } else if c == b'%' {
+            Class::Percent
+        } else if c == b'/' {
+            Class::Slash
+        } else if c == b'"' {
+            Class::Quote
+        } else if matches!(
+            c,
+            b',' | b';' | b':' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'<' | b'>' | b'=' | b'@' | b'!' | b'|'
+                | b'&' | b'^' | b'~' | b'+' | b'-' | b'*' | b'?'
+        ) {
+            Class::Punct
+        } else {
+            Class::Other
+        };
+        b += 1;
+    }
+    t
+}
+
+static CLASS: [Class; 256] = class_table();
+
+const fn ident_continue_table() -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+        b += 1;
+    }
+    t
+}
+
+static IDENT_CONTINUE: [bool; 256] = ident_continue_table();
+
+#[inline]
+fn is_ident_continue(b: u8) -> bool {
+    IDENT_CONTINUE[b as usize]
+}
+
+/// Single-byte punctuation, or the two-byte operator it starts.
+fn punct(b: u8, next: u8) -> (TokenKind, usize) {
+    use TokenKind::*;
+    match b {
+        b',' => (Comma, 1),
+        b';' => (Semi, 1),
+        b':' => (Colon, 1),
+        b'{' => (LBrace, 1),
+        b'}' => (RBrace, 1),
+        b'[' => (LBracket, 1),
+        b']' => (RBracket, 1),
+        b'(' => (LParen, 1),
+        b')' => (RParen, 1),
+        b'@' => (At, 1),
+        b'^' => (Caret, 1),
+        b'~' => (Tilde, 1),
+        b'+' => (Plus, 1),
+        b'-' => (Minus, 1),
+        b'*' => (Star, 1),
+        b'?' => (Question, 1),
+        b'<' => match next {
+            b'<' => (Shl, 2),
+            b'=' => (Le, 2),
+            _ => (Lt, 1),
+        },
+        b'>' => match next {
+            b'>' => (Shr, 2),
+            b'=' => (Ge, 2),
+            _ => (Gt, 1),
+        },
+        b'=' => if next == b'=' { (EqEq, 2) } else { (Eq, 1) },
+        b'!' => if next == b'=' { (NotEq, 2) } else { (Bang, 1) },
+        b'|' => if next == b'|' { (PipePipe, 2) } else { (Pipe, 1) },
+        b'&' => if next == b'&' { (AmpAmp, 2) } else { (Amp, 1) },
+        _ => (Error, 1),
+    }
+}
+
+/// Lexes the whole source into a vector. The last token is always
+/// [`TokenKind::Eof`]. (The parser pulls tokens from a [`Lexer`] instead.)
+pub fn lex(source: &str) -> Vec<Token> {
+    let mut lexer = Lexer::new(source);
+    let mut tokens = Vec::new();
+    loop {
+        let t = lexer.next_token();
+        tokens.push(t);
+        if t.kind == TokenKind::Eof {
+            return tokens;
+        }
+    }
+}
+
+/// A pull lexer: one token per call, no buffering.
+pub struct Lexer<'s> {
+    source: &'s str,
+    bytes: &'s [u8],
+    len: usize,
+    pos: usize,
+}
+
+impl<'s> Lexer<'s> {
+    /// A lexer at the start of `source`. Sources of 4 GiB or more are cut
+    /// (spans are 32-bit); the parser rejects them.
+    pub fn new(source: &'s str) -> Lexer<'s> {
+        let bytes = source.as_bytes();
+        Lexer { source, bytes, len: bytes.len().min(u32::MAX as usize - 1), pos: 0 }
+    }
+
+    /// The next token; [`TokenKind::Eof`] forever at the end.
+    pub fn next_token(&mut self) -> Token {
+        let (bytes, len, source) = (self.bytes, self.len, self.source);
+        let mut i = self.pos;
+        while i < len {
+            let b = bytes[i];
+            let start = i;
+            let kind = match CLASS[b as usize] {
+                    Class::Space => {
+                        i += 1;
+                        while i < len && CLASS[bytes[i] as usize] == Class::Space {
+                            i += 1;
+                        }
+                        continue;
+                    }
+                    Class::IdentStart => {
+                        i += 1;
+                        while i < len && is_ident_continue(bytes[i]) {
+                            i += 1;
+                        }
+                        TokenKind::Ident
+                    }
+                    Class::Digit => lex_number(bytes, len, &mut i),
+                    Class::Dot if i + 1 < len && is_ident_continue(bytes[i + 1]) => {
+                        i += 1;
+                        lex_dot_word(bytes, len, &mut i);
+                        TokenKind::DotWord
+                    }
+                    Class::Percent if i + 1 < len && is_ident_continue(bytes[i + 1]) => {
+                        i += 1;
+                        while i < len && is_ident_continue(bytes[i]) {
+                            i += 1;
+                        }
+                        TokenKind::Ident
+                    }
+                    Class::Percent => {
+                        i += 1;
+                        TokenKind::Percent
+                    }
+                    Class::Slash if i + 1 < len && bytes[i + 1] == b'/' => {
+                        while i < len && bytes[i] != b'\n' {
+                            i += 1;
+                        }
+                        continue;
+                    }
+                    Class::Slash if i + 1 < len && bytes[i + 1] == b'*' => {
+                        i += 2;
+                        let mut closed = false;
+                        while i + 1 < len {
+                            if bytes[i] == b'*' && bytes[i + 1] == b'/' {
+                                i += 2;
+                                closed = true;
+                                break;
+                            }
+                            i += 1;
+                        }
+                        if closed {
+                            continue;
+                        }
+                        i = len;
+                        TokenKind::Error
+                    }
+                    Class::Slash => {
+                        i += 1;
+                        TokenKind::Slash
+                    }
+                    Class::Quote => {
+                        i += 1;
+                        let mut closed = false;
+                        while i < len {
+                            match bytes[i] {
+                                b'\\' => i += 2,
+                                b'"' => {
+                                    i += 1;
+                                    closed = true;
+                                    break;
+                                }
+                                b'\n' => break,
+                                _ => i += 1,
+                            }
+                        }
+                        i = i.min(len);
+                        if closed { TokenKind::Str } else { TokenKind::Error }
+                    }
+                    Class::Punct => {
+                        let next = if i + 1 < len { bytes[i + 1] } else { 0 };
+                        let (kind, n) = punct(b, next);
+                        i += n;
+                        kind
+                    }
+                    Class::Dot | Class::Other => {
+                        // One error token per character (not per byte) so spans stay on char boundaries.
+                        i += source[i..].chars().next().map_or(1, |c| c.len_utf8());
+                        TokenKind::Error
+                    }
+                };
+            self.pos = i.min(len);
+            return Token { kind, span: Span::new(start as u32, self.pos as u32) };
+        }
+        self.pos = len;
+        Token { kind: TokenKind::Eof, span: Span::new(len as u32, len as u32) }
+    }
+}
+
+/// A dotted word continues with identifier characters and `::` joins.
+fn lex_dot_word(bytes: &[u8], len: usize, i: &mut usize) {
+    loop {
+        while *i < len && is_ident_continue(bytes[*i]) {
+            *i += 1;
+        }
+        if *i + 2 < len && bytes[*i] == b':' && bytes[*i + 1] == b':' && is_ident_continue(bytes[*i + 2]) {
+            *i += 2;
+            continue;
+        }
+        break;
+    }
+}
+
+fn lex_number(bytes: &[u8], len: usize, i: &mut usize) -> TokenKind {
+    let start = *i;
+    if bytes[start] == b'0' && start + 1 < len {
+        match bytes[start + 1] {
+            b'f' | b'F' | b'd' | b'D' => {
+                let want = if matches!(bytes[start + 1], b'f' | b'F') { 8 } else { 16 };
+                let mut j = start + 2;
+                while j < len && bytes[j].is_ascii_hexdigit() {
+                    j += 1;
+                }
+                if j - (start + 2) == want && !(j < len && is_ident_continue(bytes[j])) {
+                    *i = j;
+                    return TokenKind::Float;
+                }
+                // Not a well-formed hex float: consume the word and let the parser complain.
+                *i = j;
+                while *i < len && is_ident_continue(bytes[*i]) {
+                    *i += 1;
+                }
+                return TokenKind::Error;
+            }
+            b'x' | b'X' | b'b' | b'B' => {
+                *i = start + 2;
+                while *i < len && is_ident_continue(bytes[*i]) {
+                    *i += 1;
+                }
+                return TokenKind::Int;
+            }
+            _ => {}
+        }
+    }
+    while *i < len && bytes[*i].is_ascii_digit() {
+        *i += 1;
+    }
+    let mut float = false;
+    if *i < len && bytes[*i] == b'.' && *i + 1 < len && bytes[*i + 1].is_ascii_digit() {
+        float = true;
+        *i += 1;
+        while *i < len && bytes[*i].is_ascii_digit() {
+            *i += 1;
+        }
+    }
+    if *i < len && (bytes[*i] == b'e' || bytes[*i] == b'E') {
+        let mut j = *i + 1;
+        if j < len && (bytes[j] == b'+' || bytes[j] == b'-') {
+            j += 1;
+        }
+        if j < len && bytes[j].is_ascii_digit() {
+            float = true;
+            while j < len && bytes[j].is_ascii_digit() {
+                j += 1;
+            }
+            *i = j;
+        }
+    }
+    if float {
+        return TokenKind::Float;
+    }
+    // Integer suffix `U`; anything else glued on is an error.
+    if *i < len && (bytes[*i] == b'U' || bytes[*i] == b'u') {
+        *i += 1;
+    }
+    if *i < len && is_ident_continue(bytes[*i]) {
+        while *i < len && is_ident_continue(bytes[*i]) {
+            *i += 1;
+        }
+        return TokenKind::Error;
+    }
+    TokenKind::Int
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str) -> Vec<TokenKind> {
+        lex(s).into_iter().map(|t| t.kind).collect()
+    }
+
+    #[test]
+    fn lexes_instruction() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds("@!%p1 ld.global.L2::64B.u32 %r1, [%rd2+-4]; // c"),
+            vec![At, Bang, Ident, Ident, DotWord, DotWord, DotWord, Ident, Comma, LBracket, Ident, Plus, Minus, Int, RBracket, Semi, Eof]
+        );
+    }
+
+    #[test]
+    fn lexes_numbers() {
+        use TokenKind::*;
+        assert_eq!(kinds("0f3F800000 0d3FF0000000000000 1.5 1e-3 0x1F 017 0b101 42U 9.5"), vec![Float, Float, Float, Float, Int, Int, Int, Int, Float, Eof]);
+        assert_eq!(kinds("0f3F8 12ab"), vec![Error, Error, Eof]);
+    }
+
+    #[test]
+    fn unterminated_things_are_errors() {
+        assert_eq!(kinds("/* x"), vec![TokenKind::Error, TokenKind::Eof]);
+        assert_eq!(kinds("\"abc"), vec![TokenKind::Error, TokenKind::Eof]);
+        assert_eq!(kinds("é"), vec![TokenKind::Error, TokenKind::Eof]);
+    }
+}

@@ -1,0 +1,83 @@
+//! Shared helpers of the crate-level tests: the corpus location and running
+//! the reference `ptxas`.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The shared test corpus (`$PTX2SASS_CORPUS` or `../shared/corpus` next to
+/// the repository). `None` (with a visible skip line) when absent: it lives
+/// outside the repository.
+pub fn corpus_dir(test: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("PTX2SASS_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("SKIPPED (corpus not found at {}; set PTX2SASS_CORPUS): {test}", dir.display());
+        None
+    }
+}
+
+/// Every `.ptx` file under `dir`, sorted.
+pub fn ptx_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else { continue };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "ptx") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Result of running a checker on one file.
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    /// Accepted (exit 0).
+    pub ok: bool,
+    /// Exit code, or `None` when killed by a signal.
+    pub code: Option<i32>,
+    /// First lines of the messages.
+    pub message: String,
+}
+
+fn run(cmd: &mut Command) -> Verdict {
+    match cmd.output() {
+        Ok(out) => {
+            let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+            let message = text.lines().take(3).collect::<Vec<_>>().join(" | ");
+            Verdict { ok: out.status.success(), code: out.status.code(), message }
+        }
+        Err(e) => Verdict { ok: false, code: Some(-1), message: format!("could not run: {e}") },
+    }
+}
+
+/// `ptxas -arch=<arch> file -o /dev/null`.
+pub fn ptxas(ptxas: &Path, arch: &str, file: &Path) -> Verdict {
+    run(Command::new(ptxas).arg(format!("-arch={arch}")).arg(file).arg("-o").arg("/dev/null"))
+}
+
+/// Our binary with the same arguments.
+pub fn ours(arch: &str, file: &Path) -> Verdict {
+    run(Command::new(env!("CARGO_BIN_EXE_ptx2sass")).arg(format!("-arch={arch}")).arg(file))
+}
+
+/// Runs `f` over `items` on all cores, keeping order.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(16);
+    let chunk = items.len().div_ceil(threads).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = items.chunks(chunk).map(|c| s.spawn(|| c.iter().map(&f).collect::<Vec<_>>())).collect();
+        handles.into_iter().flat_map(|h| h.join().expect("worker thread")).collect()
+    })
+}
