@@ -38,7 +38,7 @@ fn checker_gives_ptxas_verdicts() {
     assert!(all.len() > 100);
     for (accept, name, body) in &all {
         let src = program(body);
-        let result = ptx::parse_and_check(&src, &CheckOptions { arch: Some(Sm::new(90)) });
+        let result = ptx::parse_and_check(&src, &CheckOptions { arch: Some(Sm::new(90)), resolve_calls: false });
         if result.is_ok() != *accept {
             let why = match result {
                 Ok(_) => "accepted".to_string(),

@@ -48,7 +48,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
             _ => (a, None),
         };
-        let mut take = |i: &mut usize| -> Result<String, String> {
+        let take = |i: &mut usize| -> Result<String, String> {
             match &inline {
                 Some(v) => Ok(v.clone()),
                 None => value(i, flag),
@@ -113,7 +113,7 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        let check_opts = CheckOptions { arch: Some(opts.arch.sm()) };
+        let check_opts = CheckOptions { arch: Some(opts.arch.sm()), resolve_calls: matches!(opts.arch, Arch::Real(_)) };
         let module = match ptx::parse(&source) {
             Ok(m) => m,
             Err(d) => {

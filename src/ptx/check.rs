@@ -32,6 +32,9 @@ pub const MAX_PTX_VERSION: (u8, u8) = (9, 5);
 pub struct CheckOptions {
     /// The `-arch` SM; `.target` may not exceed it.
     pub arch: Option<Sm>,
+    /// Whether every called function must be defined (code generation;
+    /// `ptxas -arch=compute_XX` only parses and does not resolve calls).
+    pub resolve_calls: bool,
 }
 
 /// Checks a parsed module. Returns the warnings on success and all
@@ -47,6 +50,8 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         defined: Default::default(),
         split: split_names(&m.names),
         in_entry: false,
+        kernel_params: Default::default(),
+        extern_funcs: Default::default(),
         version: m.version.map_or((0, 0), |v| v.pair()),
         target: m.target.as_ref().and_then(|t| t.sm()).unwrap_or(Sm::new(0)),
     };
@@ -100,6 +105,10 @@ struct Checker<'m> {
     target: Sm,
     /// Whether the function being checked is a kernel.
     in_entry: bool,
+    /// The parameters of the kernel being checked.
+    kernel_params: std::collections::HashSet<Symbol, FxBuild>,
+    /// `.extern .func` declarations without a body so far.
+    extern_funcs: std::collections::HashSet<Symbol, FxBuild>,
 }
 
 /// The type an operand has, as far as type checking cares.
@@ -107,6 +116,8 @@ struct Checker<'m> {
 enum OperandType {
     /// A register or special register of this type.
     Reg(ScalarType),
+    /// A vector register (`.reg .v4 .u32 v`) used whole.
+    VecReg(ScalarType, u8),
     /// A special register that `ptxas` also accepts as 16 bits (`%tid` & co.).
     LegacySreg,
     /// Integer literal.
@@ -303,6 +314,9 @@ impl<'m> Checker<'m> {
         self.module_syms.insert(f.name, Entity::Func);
         if has_body {
             self.mark_defined(f.name);
+            self.extern_funcs.remove(&f.name);
+        } else if f.linkage == Linkage::Extern && !SYSTEM_FUNCTIONS.contains(&self.name(f.name)) {
+            self.extern_funcs.insert(f.name);
         }
         if f.kind == FunctionKind::Entry {
             if let Some(d) = f.directives.iter().find(|d| matches!(d, FunctionDirective::NoReturn(_))) {
@@ -313,6 +327,7 @@ impl<'m> Checker<'m> {
         }
         let Some(body) = &f.body else { return };
         self.in_entry = f.kind == FunctionKind::Entry;
+        self.kernel_params = f.params.iter().flatten().map(|p| p.name).collect();
         self.scopes.push(Scope::default());
         for p in f.returns.iter().chain(f.params.iter().flatten()) {
             let info = VarInfo { space: p.space, ty: p.ty, vector: p.vector, array: !p.dims.is_empty() };
@@ -512,6 +527,10 @@ impl<'m> Checker<'m> {
                 | "bar.warp.sync" | "cp.async" | "st.async" | "red.async" | "sust" | "sured" | "mbarrier.init"
                 | "mbarrier.inval" | "wmma.store" | "stmatrix" | "discard" | "applypriority" | "st.bulk"
         ) && !opname.starts_with("cp.") && !opname.starts_with("multimem.st") && !opname.starts_with("multimem.red");
+        let writes_first = writes_first
+            && i.operands.len() >= 2
+            && !opname.starts_with("bar")
+            && !matches!(opname, "setmaxnreg" | "brx.idx" | "stackrestore" | "tcgen05.dealloc");
         if writes_first {
             if let Some(o) = i.operands.first() {
                 match &o.kind {
@@ -541,7 +560,7 @@ impl<'m> Checker<'m> {
                 Some(Entity::Var(info)) => {
                     let var_space = info.space;
                     let matches_space = match space {
-                        None => false,
+                        None => var_space != StateSpace::Param,
                         Some(s) => same_space(s, var_space),
                     };
                     if !matches_space {
@@ -561,8 +580,7 @@ impl<'m> Checker<'m> {
     }
 
     fn is_kernel_param(&self, s: Symbol) -> bool {
-        self.scopes.first().is_some_and(|sc| matches!(sc.names.get(&s), Some(Entity::Var(v)) if v.space == StateSpace::Param))
-            && self.in_entry
+        self.in_entry && self.kernel_params.contains(&s)
     }
 
     fn requirement(&mut self, span: Span, what: impl Fn() -> String, ptx: (u8, u8), sm: u16) {
@@ -640,6 +658,9 @@ impl<'m> Checker<'m> {
                     return OperandType::IntImm;
                 }
                 match self.lookup(*s) {
+                    Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), vector: Some(n), .. })) => {
+                        if comp.is_some() { OperandType::Reg(t) } else { OperandType::VecReg(t, n) }
+                    }
                     Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
                     Some(Entity::Var(_)) | Some(Entity::Func) => OperandType::Address,
                     Some(Entity::Label) => OperandType::Label,
@@ -676,6 +697,8 @@ impl<'m> Checker<'m> {
             OperandType::HexFloatImm => !is_dest && matches!(want.kind(), Bits | Float),
             OperandType::DecFloatImm => !is_dest && want.kind() == Float,
             OperandType::Reg(r) => reg_compatible(r, want, policy),
+            // A whole vector register where a scalar is expected: only as raw bits of the same total size.
+            OperandType::VecReg(t, n) => want.kind() == Bits && t.bits() * n as u32 == want.bits(),
         }
     }
 
@@ -718,8 +741,17 @@ impl<'m> Checker<'m> {
                             match self.operand_type(e) {
                                 OperandType::Reg(t) => total += t.bits(),
                                 OperandType::Sink => {}
+                                OperandType::IntImm if !is_dest => {}
                                 _ => return false,
                             }
+                        }
+                        // Immediates take the size of the register elements.
+                        let regs: Vec<u32> = elems.iter().filter_map(|e| match self.operand_type(e) {
+                            OperandType::Reg(t) => Some(t.bits()),
+                            _ => None,
+                        }).collect();
+                        if let Some(&w) = regs.first() {
+                            total = w * elems.len() as u32;
                         }
                         return total == want.bits() && elems.len() >= 2;
                     }
@@ -738,6 +770,11 @@ impl<'m> Checker<'m> {
                 })
             }
             _ => {
+                if let (Some(n), OperandType::VecReg(t, m)) = (vec, self.operand_type(o)) {
+                    if matches!(role, Role::InstType) {
+                        return n == m && reg_compatible(t, want, policy);
+                    }
+                }
                 if vec.is_some() && matches!(role, Role::InstType) {
                     let opname = i.opcode.name();
                     if is_dest {
@@ -848,10 +885,14 @@ impl<'m> Checker<'m> {
         let is_float = kind == Some(TypeKind::Float);
         // `.ftz` only on f32 (and packed half types for some ops).
         if i.has(Modifier::Ftz) {
-            let ok = types.iter().any(|t| matches!(t, ScalarType::F32 | ScalarType::F16 | ScalarType::F16x2));
+            let approx_f64 = matches!(opname, "rcp" | "rsqrt") && has_word(".approx") && ty == Some(ScalarType::F64);
+            let ok = approx_f64 || types.iter().any(|t| matches!(t, ScalarType::F32 | ScalarType::F16 | ScalarType::F16x2));
             if !ok {
                 self.error(span, format!("illegal modifier '.ftz' for instruction '{opname}'"));
             }
+        }
+        if i.vector() == Some(8) && types.last().is_some_and(|t| t.bits() != 32) {
+            self.error(span, "illegal vector size: 8");
         }
         match opname {
             "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "neg" | "abs" => {
@@ -912,6 +953,24 @@ impl<'m> Checker<'m> {
             "neg" | "abs" => {
                 if matches!(kind, Some(TypeKind::Unsigned | TypeKind::Bits)) {
                     self.error(span, format!("instruction '{opname}' applies only to signed numeric types"));
+                }
+            }
+            "vote" => {
+                if self.target.number >= 70 && self.version >= (6, 4) {
+                    self.error(
+                        span,
+                        format!("instruction 'vote' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4"),
+                    );
+                }
+            }
+            "call" => {
+                for o in &i.operands {
+                    if let OperandKind::Name(f, None) = o.kind {
+                        if self.opts.resolve_calls && self.extern_funcs.contains(&f) {
+                            let n = self.name(f);
+                            self.error(o.loc.0, format!("unresolved extern function '{n}'"));
+                        }
+                    }
                 }
             }
             "rem" => {
@@ -1020,6 +1079,9 @@ fn split_names(names: &Interner) -> Vec<Option<(Symbol, u32)>> {
         .collect()
 }
 
+/// Functions the CUDA driver provides, which `ptxas` resolves without a definition.
+const SYSTEM_FUNCTIONS: &[&str] = &["vprintf", "malloc", "free", "__assertfail", "__nvvm_reflect", "cudaGetParameterBuffer", "cudaLaunchDevice", "cudaGetParameterBufferV2", "cudaLaunchDeviceV2", "cudaDeviceSynchronize"];
+
 /// Whether an instruction's state space can address a variable of another.
 fn same_space(inst: StateSpace, var: StateSpace) -> bool {
     use StateSpace::*;
@@ -1126,7 +1188,7 @@ fn reg_compatible(r: ScalarType, want: ScalarType, policy: Policy) -> bool {
             }
         }
         Policy::Relaxed => match wk {
-            Float => r.bits() == want.bits() && matches!(rk, Bits | Float),
+            Float => (rk == Float && r.bits() == want.bits()) || (rk == Bits && r.bits() >= want.bits()),
             Bits => r.bits() >= want.bits() && (rk != Float || r.bits() >= want.bits()),
             Unsigned | Signed => r.bits() >= want.bits() && matches!(rk, Bits | Unsigned | Signed),
             Pred => false,
@@ -1153,7 +1215,10 @@ fn dest_count(opname: &str, sig: &Signature) -> usize {
     match opname {
         "st" | "red" | "bar.sync" | "bar" | "barrier" | "bra" | "call" | "prefetch" | "prefetchu" | "ret"
         | "exit" | "st.async" | "red.async" | "sust" | "sured" | "cp.async" | "bar.warp.sync" | "membar"
-        | "fence" | "trap" | "brkpt" | "nanosleep" | "pmevent" | "mbarrier.init" => 0,
-        _ => usize::from(sig.len() > 0),
+        | "fence" | "trap" | "brkpt" | "nanosleep" | "pmevent" | "mbarrier.init" | "setmaxnreg" | "brx.idx"
+        | "stackrestore" | "tcgen05.dealloc" => 0,
+        _ if opname.starts_with("bar") => 0,
+        // A lone operand (`cp.async.wait_group 0`) is an input.
+        _ => usize::from(sig.len() > 1),
     }
 }
