@@ -52,6 +52,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         in_entry: false,
         kernel_params: Default::default(),
         extern_funcs: Default::default(),
+        signatures_of: HashMap::default(),
         version: m.version.map_or((0, 0), |v| v.pair()),
         target: m.target.as_ref().and_then(|t| t.sm()).unwrap_or(Sm::new(0)),
     };
@@ -80,7 +81,7 @@ struct VarInfo {
     space: StateSpace,
     ty: VarType,
     vector: Option<u8>,
-    array: bool,
+    dims: Option<u64>,
 }
 
 #[derive(Default)]
@@ -107,6 +108,8 @@ struct Checker<'m> {
     in_entry: bool,
     /// The parameters of the kernel being checked.
     kernel_params: std::collections::HashSet<Symbol, FxBuild>,
+    /// Byte sizes of each function's return and parameter lists.
+    signatures_of: HashMap<Symbol, (Vec<Option<u64>>, Vec<Option<u64>>)>,
     /// `.extern .func` declarations without a body so far.
     extern_funcs: std::collections::HashSet<Symbol, FxBuild>,
 }
@@ -264,7 +267,7 @@ impl<'m> Checker<'m> {
                 Item::Variable(v) => {
                     self.check_var_decl(v);
                     for d in &v.declarators {
-                        let info = VarInfo { space: v.space, ty: v.ty, vector: v.vector, array: !d.dims.is_empty() };
+                        let info = VarInfo { space: v.space, ty: v.ty, vector: v.vector, dims: total_elems(&d.dims) };
                         if self.module_syms.insert(d.name, Entity::Var(info)).is_some() && v.linkage != Linkage::Extern {
                             let n = self.name(d.name);
                             self.error(d.loc.0, format!("duplicate definition of variable '{n}'"));
@@ -279,12 +282,38 @@ impl<'m> Checker<'m> {
                     }
                     self.module_syms.insert(a.alias, Entity::Func);
                 }
-                Item::File(_) | Item::Section(_) | Item::Pragma(_) => {}
+                Item::Section(sec) => self.section(sec),
+                Item::File(_) | Item::Pragma(_) => {}
+            }
+        }
+    }
+
+    /// Integer data in a `.section` must fit its `.bN` width.
+    fn section(&mut self, sec: &Section) {
+        for e in &sec.entries {
+            let SectionEntry::Data(width, values, _) = e else { continue };
+            for v in values {
+                if let Some(x) = super::parser::eval_int(v) {
+                    let fits = *width == 64 || {
+                        let signed = x as i64;
+                        let max = 1i64 << width;
+                        (0..max).contains(&signed) || (-(max / 2)..0).contains(&signed)
+                    };
+                    if !fits {
+                        self.error(v.span(), format!("value out of range for type .b{width} {}", x as i64));
+                    }
+                }
             }
         }
     }
 
     fn check_var_decl(&mut self, v: &VarDecl) {
+        if v.ty == VarType::Scalar(ScalarType::Pred) && v.space != StateSpace::Reg {
+            for d in &v.declarators {
+                let n = self.name(d.name);
+                self.error(d.loc.0, format!("predicate variable '{n}' must be in register state space"));
+            }
+        }
         if let Some(n) = v.vector {
             if !matches!(n, 2 | 4) && !(n == 8 && self.target.number >= 100) {
                 self.error(v.loc.0, format!("illegal vector size: {n}"));
@@ -300,6 +329,8 @@ impl<'m> Checker<'m> {
     }
 
     fn function(&mut self, f: &'m Function) {
+        let sizes = |ps: &[Param]| ps.iter().map(|p| param_bytes(p.ty, p.vector, &p.dims)).collect::<Vec<_>>();
+        self.signatures_of.insert(f.name, (sizes(&f.returns), sizes(f.params.as_deref().unwrap_or(&[]))));
         let name = self.name(f.name);
         let has_body = f.body.is_some();
         match self.module_syms.get(&f.name) {
@@ -330,7 +361,11 @@ impl<'m> Checker<'m> {
         self.kernel_params = f.params.iter().flatten().map(|p| p.name).collect();
         self.scopes.push(Scope::default());
         for p in f.returns.iter().chain(f.params.iter().flatten()) {
-            let info = VarInfo { space: p.space, ty: p.ty, vector: p.vector, array: !p.dims.is_empty() };
+            if p.ty == VarType::Scalar(ScalarType::Pred) && p.space != StateSpace::Reg {
+                let n = self.name(p.name);
+                self.error(p.loc.0, format!("predicate variable '{n}' must be in register state space"));
+            }
+            let info = VarInfo { space: p.space, ty: p.ty, vector: p.vector, dims: total_elems(&p.dims) };
             let ent = if p.space == StateSpace::Reg { Entity::Reg(info) } else { Entity::Var(info) };
             self.declare(p.name, ent, p.loc.0, None);
         }
@@ -408,7 +443,7 @@ impl<'m> Checker<'m> {
                 Statement::Variable(v) => {
                     self.check_var_decl(v);
                     for d in &v.declarators {
-                        let info = VarInfo { space: v.space, ty: v.ty, vector: v.vector, array: !d.dims.is_empty() };
+                        let info = VarInfo { space: v.space, ty: v.ty, vector: v.vector, dims: total_elems(&d.dims) };
                         let ent = if v.space == StateSpace::Reg { Entity::Reg(info) } else { Entity::Var(info) };
                         self.declare(d.name, ent, d.loc.0, d.range);
                     }
@@ -549,7 +584,7 @@ impl<'m> Checker<'m> {
             return;
         }
         if opname.starts_with("cvta") {
-            if opname == "cvta.to" && space.is_none() {
+            if (opname == "cvta.to" || has_word(".to")) && space.is_none() {
                 self.error(i.opcode_loc.0, format!("state space modifier required for instruction '{opname}'"));
             }
             return;
@@ -581,6 +616,38 @@ impl<'m> Checker<'m> {
 
     fn is_kernel_param(&self, s: Symbol) -> bool {
         self.in_entry && self.kernel_params.contains(&s)
+    }
+
+    /// Call arguments and return variables must have the callee's parameter sizes.
+    fn call_arguments(&mut self, i: &Instruction) {
+        let ops = &i.operands;
+        let (rets, target, args) = match ops.as_slice() {
+            [Operand { kind: OperandKind::ParenList(r), .. }, t, rest @ ..] => (Some(r), t, rest.first()),
+            [t, rest @ ..] => (None, t, rest.first()),
+            [] => return,
+        };
+        let OperandKind::Name(f, None) = target.kind else { return };
+        let Some((ret_sizes, param_sizes)) = self.signatures_of.get(&f).cloned() else { return };
+        let check = |this: &mut Self, list: &[Operand], formal: &[Option<u64>]| {
+            for (o, want) in list.iter().zip(formal) {
+                let OperandKind::Name(s, None) = o.kind else { continue };
+                let have = match this.lookup(s) {
+                    Some(Entity::Var(v)) | Some(Entity::Reg(v)) => param_bytes(v.ty, v.vector, &v.dims),
+                    _ => continue,
+                };
+                if let (Some(h), Some(w)) = (have, want) {
+                    if h != *w {
+                        this.error(o.loc.0, "type of argument does not match formal parameter");
+                    }
+                }
+            }
+        };
+        if let Some(r) = rets {
+            check(self, r, &ret_sizes);
+        }
+        if let Some(Operand { kind: OperandKind::ParenList(a), .. }) = args {
+            check(self, a, &param_sizes);
+        }
     }
 
     fn requirement(&mut self, span: Span, what: impl Fn() -> String, ptx: (u8, u8), sm: u16) {
@@ -854,6 +921,16 @@ impl<'m> Checker<'m> {
                 ok = false;
             }
         }
+        // `.wide` destinations (and `mad.wide`'s addend) are twice the type's width.
+        if i.modifiers.iter().any(|(m, _)| m.spelling() == ".wide") && matches!(opname, "mul" | "mad") {
+            for k in if opname == "mad" { &[0usize, 3][..] } else { &[0usize][..] } {
+                if let Some(o) = i.operands.get(*k) {
+                    if !self.role(i, types, o, Role::Wide, Policy::Strict, *k == 0) {
+                        ok = false;
+                    }
+                }
+            }
+        }
         if !ok {
             if matches!(sig.role_at(0), Role::Label) && !self.role(i, types, &i.operands[0], Role::Label, policy, false) {
                 self.error(i.operands[0].loc.0, format!("label expected for argument 0 of instruction '{opname}'"));
@@ -908,6 +985,10 @@ impl<'m> Checker<'m> {
             "add" | "sub" => {
                 if matches!(kind, Some(TypeKind::Bits) | Some(TypeKind::Pred)) {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+                }
+                // Integer saturation exists only for .s32 (PTX ISA; ptxas 13.5 agrees).
+                if i.has(Modifier::Sat) && matches!(kind, Some(TypeKind::Signed | TypeKind::Unsigned)) && ty != Some(ScalarType::S32) {
+                    self.error(span, format!("illegal modifier '.sat' for instruction '{opname}'"));
                 }
             }
             "mul" | "mad" => {
@@ -964,6 +1045,7 @@ impl<'m> Checker<'m> {
                 }
             }
             "call" => {
+                self.call_arguments(i);
                 for o in &i.operands {
                     if let OperandKind::Name(f, None) = o.kind {
                         if self.opts.resolve_calls && self.extern_funcs.contains(&f) {
@@ -981,8 +1063,18 @@ impl<'m> Checker<'m> {
             "atom" | "red" => {
                 const OPS: &[&str] =
                     &[".and", ".or", ".xor", ".cas", ".exch", ".add", ".inc", ".dec", ".min", ".max"];
-                if !i.modifiers.iter().any(|(m, _)| OPS.contains(&m.spelling())) {
-                    self.error(span, format!("illegal operation '' for instruction '{opname}'"));
+                match i.modifiers.iter().map(|(m, _)| m.spelling()).find(|s| OPS.contains(s)) {
+                    None => self.error(span, format!("illegal operation '' for instruction '{opname}'")),
+                    // Arithmetic operations need a numeric type, bitwise ones a bit type.
+                    Some(".add" | ".inc" | ".dec" | ".min" | ".max") if kind == Some(TypeKind::Bits) => {
+                        self.error(span, format!("operation requires a numeric type for instruction '{opname}'"))
+                    }
+                    Some(".and" | ".or" | ".xor" | ".cas" | ".exch")
+                        if opname == "atom" && matches!(kind, Some(TypeKind::Float | TypeKind::Signed | TypeKind::Unsigned)) =>
+                    {
+                        self.error(span, format!("operation requires a .b type for instruction '{opname}'"))
+                    }
+                    _ => {}
                 }
             }
             "bar" => {
@@ -1035,7 +1127,13 @@ impl<'m> Checker<'m> {
                     self.error(span, format!("boolean operation is required for instruction '{opname}'"));
                 }
             }
-            "cvt" if types.len() == 2 => {
+            "cvt" if types.len() != 2 => {
+                self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+            }
+            "cvt.pack" if types.len() == 3 && types[0].kind() == TypeKind::Bits => {
+                self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+            }
+            "cvt" => {
                 let (d, a) = (types[0], types[1]);
                 let (dk, ak) = (d.kind(), a.kind());
                 let int_round = rounding.is_some_and(|r| r.is_integer());
@@ -1077,6 +1175,37 @@ fn split_names(names: &Interner) -> Vec<Option<(Symbol, u32)>> {
             Some((names.get(prefix)?, num.parse().ok()?))
         })
         .collect()
+}
+
+/// Element count of an array declaration (`Some(1)` for a scalar, `None` for `[]`).
+fn total_elems(dims: &[Option<u64>]) -> Option<u64> {
+    dims.iter().try_fold(1u64, |acc, d| d.map(|n| acc.saturating_mul(n)))
+}
+
+/// Size in bytes of a parameter or variable, if known.
+fn param_bytes(ty: VarType, vector: Option<u8>, dims: impl Into<DimsArg>) -> Option<u64> {
+    let VarType::Scalar(t) = ty else { return None };
+    let elems = match dims.into() {
+        DimsArg::List(d) => total_elems(&d)?,
+        DimsArg::Count(c) => c?,
+    };
+    Some(u64::from(t.bits().max(8) / 8) * u64::from(vector.unwrap_or(1)) * elems)
+}
+
+/// Either a declaration's dimension list or an already-multiplied count.
+enum DimsArg {
+    List(Vec<Option<u64>>),
+    Count(Option<u64>),
+}
+impl From<&Vec<Option<u64>>> for DimsArg {
+    fn from(d: &Vec<Option<u64>>) -> DimsArg {
+        DimsArg::List(d.clone())
+    }
+}
+impl From<&Option<u64>> for DimsArg {
+    fn from(c: &Option<u64>) -> DimsArg {
+        DimsArg::Count(*c)
+    }
 }
 
 /// Functions the CUDA driver provides, which `ptxas` resolves without a definition.
