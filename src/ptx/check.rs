@@ -329,7 +329,7 @@ impl<'m> Checker<'m> {
     }
 
     fn function(&mut self, f: &'m Function) {
-        let sizes = |ps: &[Param]| ps.iter().map(|p| param_bytes(p.ty, p.vector, &p.dims)).collect::<Vec<_>>();
+        let sizes = |ps: &[Param]| ps.iter().map(|p| param_bytes(p.ty, p.vector, total_elems(&p.dims))).collect::<Vec<_>>();
         self.signatures_of.insert(f.name, (sizes(&f.returns), sizes(f.params.as_deref().unwrap_or(&[]))));
         let name = self.name(f.name);
         let has_body = f.body.is_some();
@@ -632,7 +632,7 @@ impl<'m> Checker<'m> {
             for (o, want) in list.iter().zip(formal) {
                 let OperandKind::Name(s, None) = o.kind else { continue };
                 let have = match this.lookup(s) {
-                    Some(Entity::Var(v)) | Some(Entity::Reg(v)) => param_bytes(v.ty, v.vector, &v.dims),
+                    Some(Entity::Var(v)) | Some(Entity::Reg(v)) => param_bytes(v.ty, v.vector, v.dims),
                     _ => continue,
                 };
                 if let (Some(h), Some(w)) = (have, want) {
@@ -803,23 +803,21 @@ impl<'m> Checker<'m> {
                 let Some(n) = vec else {
                     // mov packs/unpacks: element sizes must add up.
                     if i.opcode.name() == "mov" && want.kind() == TypeKind::Bits {
-                        let mut total = 0;
+                        // Immediates take the size of the register elements.
+                        let mut width = None;
                         for e in elems {
                             match self.operand_type(e) {
-                                OperandType::Reg(t) => total += t.bits(),
+                                OperandType::Reg(t) => {
+                                    if width.is_none() {
+                                        width = Some(t.bits());
+                                    }
+                                }
                                 OperandType::Sink => {}
                                 OperandType::IntImm if !is_dest => {}
                                 _ => return false,
                             }
                         }
-                        // Immediates take the size of the register elements.
-                        let regs: Vec<u32> = elems.iter().filter_map(|e| match self.operand_type(e) {
-                            OperandType::Reg(t) => Some(t.bits()),
-                            _ => None,
-                        }).collect();
-                        if let Some(&w) = regs.first() {
-                            total = w * elems.len() as u32;
-                        }
+                        let total = width.unwrap_or(0) * elems.len() as u32;
                         return total == want.bits() && elems.len() >= 2;
                     }
                     let opname = i.opcode.name();
@@ -1182,30 +1180,10 @@ fn total_elems(dims: &[Option<u64>]) -> Option<u64> {
     dims.iter().try_fold(1u64, |acc, d| d.map(|n| acc.saturating_mul(n)))
 }
 
-/// Size in bytes of a parameter or variable, if known.
-fn param_bytes(ty: VarType, vector: Option<u8>, dims: impl Into<DimsArg>) -> Option<u64> {
+/// Size in bytes of a parameter or variable of `elems` elements, if known.
+fn param_bytes(ty: VarType, vector: Option<u8>, elems: Option<u64>) -> Option<u64> {
     let VarType::Scalar(t) = ty else { return None };
-    let elems = match dims.into() {
-        DimsArg::List(d) => total_elems(&d)?,
-        DimsArg::Count(c) => c?,
-    };
-    Some(u64::from(t.bits().max(8) / 8) * u64::from(vector.unwrap_or(1)) * elems)
-}
-
-/// Either a declaration's dimension list or an already-multiplied count.
-enum DimsArg {
-    List(Vec<Option<u64>>),
-    Count(Option<u64>),
-}
-impl From<&Vec<Option<u64>>> for DimsArg {
-    fn from(d: &Vec<Option<u64>>) -> DimsArg {
-        DimsArg::List(d.clone())
-    }
-}
-impl From<&Option<u64>> for DimsArg {
-    fn from(c: &Option<u64>) -> DimsArg {
-        DimsArg::Count(*c)
-    }
+    Some(u64::from(t.bits().max(8) / 8) * u64::from(vector.unwrap_or(1)) * elems?)
 }
 
 /// Functions the CUDA driver provides, which `ptxas` resolves without a definition.
