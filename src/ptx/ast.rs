@@ -10,7 +10,6 @@ use super::modifier::Modifier;
 use super::opcode::Opcode;
 use crate::diag::Span;
 use crate::target::Sm;
-use std::collections::HashMap;
 
 /// A source location carried by an AST node. Unlike [`Span`], two `Loc`s are
 /// always equal: where a node came from does not change what it means, and
@@ -36,48 +35,124 @@ impl Loc {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Symbol(pub u32);
 
-/// The module's name table.
+/// The module's name table: every name's text in one arena, and an
+/// open-addressing hash table of symbol indices over it. Interning a name
+/// seen before costs one hash of its bytes and one comparison; a new name
+/// costs no allocation of its own (the arena grows geometrically).
 #[derive(Clone, Debug, Default)]
 pub struct Interner {
-    names: Vec<std::sync::Arc<str>>,
-    map: HashMap<std::sync::Arc<str>, Symbol, FxBuild>,
+    /// The texts of all names, back to back.
+    text: String,
+    /// End offset in `text` of each symbol's name (its start is the previous end).
+    ends: Vec<u32>,
+    /// Each symbol's hash (so growing the table rehashes nothing).
+    hashes: Vec<u32>,
+    /// Hash slots: `symbol + 1`, or 0 when empty. Length is a power of two, at
+    /// most half full.
+    slots: Vec<u32>,
 }
 
 impl PartialEq for Interner {
     fn eq(&self, other: &Interner) -> bool {
-        self.names == other.names
+        self.ends == other.ends && self.text == other.text
     }
 }
 impl Eq for Interner {}
 
 impl Interner {
+    /// An empty table with room for about `names` names of `bytes` total length.
+    pub fn with_capacity(names: usize, bytes: usize) -> Interner {
+        let slots = (names * 2).next_power_of_two().max(16);
+        Interner {
+            text: String::with_capacity(bytes),
+            ends: Vec::with_capacity(names),
+            hashes: Vec::with_capacity(names),
+            slots: vec![0; slots],
+        }
+    }
+
     /// The symbol for `name`, adding it if new.
     pub fn intern(&mut self, name: &str) -> Symbol {
-        if let Some(&s) = self.map.get(name) {
+        let hash = name_hash(name.as_bytes());
+        if let Some(s) = self.find(name, hash) {
             return s;
         }
-        let s = Symbol(self.names.len() as u32);
-        let shared: std::sync::Arc<str> = name.into();
-        self.names.push(shared.clone());
-        self.map.insert(shared, s);
+        let s = Symbol(self.ends.len() as u32);
+        self.text.push_str(name);
+        self.ends.push(self.text.len() as u32);
+        self.hashes.push(hash);
+        if (self.ends.len() + 1) * 2 > self.slots.len() {
+            self.grow();
+        }
+        self.place(s, hash);
         s
     }
+
     /// The symbol for `name` if it was interned.
     pub fn get(&self, name: &str) -> Option<Symbol> {
-        self.map.get(name).copied()
+        self.find(name, name_hash(name.as_bytes()))
     }
+
     /// The text of a symbol.
     pub fn name(&self, s: Symbol) -> &str {
-        &self.names[s.0 as usize]
+        let k = s.0 as usize;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
+        &self.text[start..self.ends[k] as usize]
     }
+
     /// Number of names.
     pub fn len(&self) -> usize {
-        self.names.len()
+        self.ends.len()
     }
+
     /// Whether no name was interned.
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.ends.is_empty()
     }
+
+    fn find(&self, name: &str, hash: u32) -> Option<Symbol> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let slot = self.slots[i];
+            if slot == 0 {
+                return None;
+            }
+            let s = Symbol(slot - 1);
+            if self.hashes[s.0 as usize] == hash && self.name(s) == name {
+                return Some(s);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn place(&mut self, s: Symbol, hash: u32) {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        while self.slots[i] != 0 {
+            i = (i + 1) & mask;
+        }
+        self.slots[i] = s.0 + 1;
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(16);
+        self.slots = vec![0; size];
+        for k in 0..self.ends.len() {
+            self.place(Symbol(k as u32), self.hashes[k]);
+        }
+    }
+}
+
+/// The interner's hash of a name: FxHash-style mixing of 8-byte words, folded
+/// to 32 bits (high bits, which mix best).
+fn name_hash(bytes: &[u8]) -> u32 {
+    let mut h = FxHasher(0);
+    std::hash::Hasher::write(&mut h, bytes);
+    (std::hash::Hasher::finish(&h) >> 32) as u32
 }
 
 /// FxHash-style hasher: names are short and trusted to be non-adversarial

@@ -17,6 +17,7 @@
 use super::ast::*;
 use super::modifier::{CmpOp, Modifier, Rounding};
 use super::opcode::Opcode;
+use super::scopes::ScopedTable;
 use super::signature::{Role, Signature, signatures};
 use crate::diag::{Diagnostics, Span};
 use crate::target::Sm;
@@ -44,11 +45,15 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         m,
         opts,
         diags: Diagnostics::new(),
-        module_syms: HashMap::default(),
-        scopes: Vec::new(),
-        labels: HashMap::default(),
+        module_syms: vec![None; m.names.len()],
+        locals: ScopedTable::new(m.names.len()),
+        ranges: ScopedTable::new(m.names.len()),
+        labels: vec![None; m.names.len()],
+        label_list: Vec::new(),
         defined: Default::default(),
         split: split_names(&m.names),
+        sreg: special_registers(&m.names),
+        warp_sz: m.names.get("WARP_SZ"),
         in_entry: false,
         kernel_params: Default::default(),
         extern_funcs: Default::default(),
@@ -84,22 +89,26 @@ struct VarInfo {
     dims: Option<u64>,
 }
 
-#[derive(Default)]
-struct Scope {
-    names: HashMap<Symbol, Entity>,
-    /// `%r<N>` declarations: prefix → (count, info).
-    ranges: HashMap<Symbol, (u32, VarInfo)>,
-}
-
 struct Checker<'m> {
     m: &'m Module,
     opts: &'m CheckOptions,
     diags: Diagnostics,
-    module_syms: HashMap<Symbol, Entity>,
-    scopes: Vec<Scope>,
-    labels: HashMap<Symbol, Span>,
+    /// Module-scope variables and functions, by symbol.
+    module_syms: Vec<Option<Entity>>,
+    /// Names declared in the function's scopes (parameters, variables).
+    locals: ScopedTable<Entity>,
+    /// `%r<N>` declarations in the function's scopes: prefix → (count, info).
+    ranges: ScopedTable<(u32, VarInfo)>,
+    /// The labels of the function being checked, by symbol.
+    labels: Vec<Option<Span>>,
+    /// The symbols set in `labels` (to clear them for the next function).
+    label_list: Vec<Symbol>,
     /// For each interned name `%r12`: the prefix `%r` (if interned) and 12.
     split: Vec<Option<(Symbol, u32)>>,
+    /// For each interned name, its special-register type if it is one.
+    sreg: Vec<Option<(ScalarType, bool)>>,
+    /// The symbol `WARP_SZ`, if the module uses it.
+    warp_sz: Option<Symbol>,
     /// Functions whose body was seen.
     defined: std::collections::HashSet<Symbol, FxBuild>,
     version: (u8, u8),
@@ -268,7 +277,8 @@ impl<'m> Checker<'m> {
                     self.check_var_decl(v);
                     for d in &v.declarators {
                         let info = VarInfo { space: v.space, ty: v.ty, vector: v.vector, dims: total_elems(&d.dims) };
-                        if self.module_syms.insert(d.name, Entity::Var(info)).is_some() && v.linkage != Linkage::Extern {
+                        let slot = &mut self.module_syms[d.name.0 as usize];
+                        if slot.replace(Entity::Var(info)).is_some() && v.linkage != Linkage::Extern {
                             let n = self.name(d.name);
                             self.error(d.loc.0, format!("duplicate definition of variable '{n}'"));
                         }
@@ -276,11 +286,11 @@ impl<'m> Checker<'m> {
                 }
                 Item::Function(f) => self.function(f),
                 Item::Alias(a) => {
-                    if !matches!(self.module_syms.get(&a.aliasee), Some(Entity::Func)) {
+                    if !matches!(self.module_syms[a.aliasee.0 as usize], Some(Entity::Func)) {
                         let n = self.name(a.aliasee);
                         self.error(a.loc.0, format!("unknown function '{n}' in .alias"));
                     }
-                    self.module_syms.insert(a.alias, Entity::Func);
+                    self.module_syms[a.alias.0 as usize] = Some(Entity::Func);
                 }
                 Item::Section(sec) => self.section(sec),
                 Item::File(_) | Item::Pragma(_) => {}
@@ -333,7 +343,7 @@ impl<'m> Checker<'m> {
         self.signatures_of.insert(f.name, (sizes(&f.returns), sizes(f.params.as_deref().unwrap_or(&[]))));
         let name = self.name(f.name);
         let has_body = f.body.is_some();
-        match self.module_syms.get(&f.name) {
+        match self.module_syms[f.name.0 as usize] {
             Some(Entity::Func) if has_body && self.defined_bodies_contains(f.name) => {
                 self.error(f.name_loc.0, format!("duplicate definition of function '{name}'"));
             }
@@ -342,7 +352,7 @@ impl<'m> Checker<'m> {
             }
             _ => {}
         }
-        self.module_syms.insert(f.name, Entity::Func);
+        self.module_syms[f.name.0 as usize] = Some(Entity::Func);
         if has_body {
             self.mark_defined(f.name);
             self.extern_funcs.remove(&f.name);
@@ -359,7 +369,8 @@ impl<'m> Checker<'m> {
         let Some(body) = &f.body else { return };
         self.in_entry = f.kind == FunctionKind::Entry;
         self.kernel_params = f.params.iter().flatten().map(|p| p.name).collect();
-        self.scopes.push(Scope::default());
+        self.locals.push_scope();
+        self.ranges.push_scope();
         for p in f.returns.iter().chain(f.params.iter().flatten()) {
             if p.ty == VarType::Scalar(ScalarType::Pred) && p.space != StateSpace::Reg {
                 let n = self.name(p.name);
@@ -369,10 +380,13 @@ impl<'m> Checker<'m> {
             let ent = if p.space == StateSpace::Reg { Entity::Reg(info) } else { Entity::Var(info) };
             self.declare(p.name, ent, p.loc.0, None);
         }
-        self.labels.clear();
+        for s in self.label_list.drain(..) {
+            self.labels[s.0 as usize] = None;
+        }
         self.collect_labels(body);
         self.block(body);
-        self.scopes.pop();
+        self.locals.pop_scope();
+        self.ranges.pop_scope();
     }
 
     fn defined_bodies_contains(&self, name: Symbol) -> bool {
@@ -394,7 +408,8 @@ impl<'m> Checker<'m> {
                 }
                 _ => continue,
             };
-            if self.labels.insert(name, loc).is_some() {
+            self.label_list.push(name);
+            if self.labels[name.0 as usize].replace(loc).is_some() {
                 let n = self.name(name);
                 self.error(loc, format!("duplicate definition of label '{n}'"));
             }
@@ -402,10 +417,9 @@ impl<'m> Checker<'m> {
     }
 
     fn declare(&mut self, name: Symbol, ent: Entity, span: Span, range: Option<u32>) {
-        let scope = self.scopes.last_mut().expect("inside a function");
         let dup = match (range, ent) {
-            (Some(n), Entity::Reg(info)) => scope.ranges.insert(name, (n, info)).is_some(),
-            _ => scope.names.insert(name, ent).is_some(),
+            (Some(n), Entity::Reg(info)) => !self.ranges.insert(name, (n, info)),
+            _ => !self.locals.insert(name, ent),
         };
         if dup {
             let n = self.name(name);
@@ -414,25 +428,28 @@ impl<'m> Checker<'m> {
         }
     }
 
+    /// What a name means here: a name declared in an open scope, else a
+    /// register of a `%r<N>` range, else a label, else a module symbol.
     fn lookup(&self, s: Symbol) -> Option<Entity> {
-        for scope in self.scopes.iter().rev() {
-            if let Some(e) = scope.names.get(&s) {
-                return Some(*e);
-            }
+        if let Some(e) = self.locals.get(s) {
+            return Some(e);
         }
         if let Some((p, n)) = self.split[s.0 as usize] {
-            for scope in self.scopes.iter().rev() {
-                if let Some((count, info)) = scope.ranges.get(&p) {
-                    if n < *count {
-                        return Some(Entity::Reg(*info));
-                    }
+            if let Some((count, info)) = self.ranges.get(p) {
+                if n < count {
+                    return Some(Entity::Reg(info));
                 }
             }
         }
-        if self.labels.contains_key(&s) {
+        if self.labels[s.0 as usize].is_some() {
             return Some(Entity::Label);
         }
-        self.module_syms.get(&s).copied()
+        self.module_syms[s.0 as usize]
+    }
+
+    /// The special register a symbol names, if any.
+    fn special_register(&self, s: Symbol) -> Option<(ScalarType, bool)> {
+        self.sreg[s.0 as usize]
     }
 
     // ---- statements ---------------------------------------------------
@@ -449,14 +466,16 @@ impl<'m> Checker<'m> {
                     }
                 }
                 Statement::Block(inner) => {
-                    self.scopes.push(Scope::default());
+                    self.locals.push_scope();
+                    self.ranges.push_scope();
                     self.block(inner);
-                    self.scopes.pop();
+                    self.locals.pop_scope();
+                    self.ranges.pop_scope();
                 }
                 Statement::Instruction(i) => self.instruction(i),
                 Statement::BranchTargets(_, ts, _) => {
                     for (t, loc) in ts {
-                        if !self.labels.contains_key(t) {
+                        if self.labels[t.0 as usize].is_none() {
                             let n = self.name(*t);
                             self.error(loc.0, format!("unknown symbol '{n}'"));
                         }
@@ -464,7 +483,7 @@ impl<'m> Checker<'m> {
                 }
                 Statement::CallTargets(_, ts, _) => {
                     for (t, loc) in ts {
-                        if !matches!(self.module_syms.get(t), Some(Entity::Func)) {
+                        if !matches!(self.module_syms[t.0 as usize], Some(Entity::Func)) {
                             let n = self.name(*t);
                             self.error(loc.0, format!("unknown function '{n}'"));
                         }
@@ -570,7 +589,7 @@ impl<'m> Checker<'m> {
             if let Some(o) = i.operands.first() {
                 match &o.kind {
                     OperandKind::Imm(_) => self.error(o.loc.0, format!("result register required for instruction '{opname}'")),
-                    OperandKind::Name(s, _) if special_register(self.name(*s)).is_some() => {
+                    OperandKind::Name(s, _) if self.special_register(*s).is_some() => {
                         self.error(o.loc.0, "read-only special register cannot be destination argument")
                     }
                     _ => {}
@@ -661,9 +680,9 @@ impl<'m> Checker<'m> {
 
     fn check_names(&mut self, o: &Operand, op: Opcode) {
         let check = |this: &mut Self, s: Symbol, span: Span| {
-            let n = this.name(s);
-            if this.lookup(s).is_none() && special_register(n).is_none() && n != "WARP_SZ" {
+            if this.lookup(s).is_none() && this.special_register(s).is_none() && Some(s) != this.warp_sz {
                 let _ = op;
+                let n = this.name(s);
                 this.error(span, format!("unknown symbol '{n}'"));
             }
         };
@@ -693,8 +712,8 @@ impl<'m> Checker<'m> {
     fn check_expr_names(&mut self, e: &Expr) {
         match e {
             Expr::Symbol(s, loc) | Expr::Generic(s, loc) => {
-                let n = self.name(*s);
-                if self.lookup(*s).is_none() && n != "WARP_SZ" {
+                if self.lookup(*s).is_none() && Some(*s) != self.warp_sz {
+                    let n = self.name(*s);
                     self.error(loc.0, format!("unknown symbol '{n}'"));
                 }
             }
@@ -716,12 +735,10 @@ impl<'m> Checker<'m> {
     fn operand_type(&self, o: &Operand) -> OperandType {
         match &o.kind {
             OperandKind::Name(s, comp) => {
-                let n = self.name(*s);
-                if let Some((ty, legacy)) = special_register(n) {
-                    let _ = comp;
+                if let Some((ty, legacy)) = self.special_register(*s) {
                     return if legacy { OperandType::LegacySreg } else { OperandType::Reg(ty) };
                 }
-                if n == "WARP_SZ" {
+                if Some(*s) == self.warp_sz {
                     return OperandType::IntImm;
                 }
                 match self.lookup(*s) {
@@ -1171,6 +1188,16 @@ fn split_names(names: &Interner) -> Vec<Option<(Symbol, u32)>> {
                 return None;
             }
             Some((names.get(prefix)?, num.parse().ok()?))
+        })
+        .collect()
+}
+
+/// The special-register type of every interned name (`None` for others).
+fn special_registers(names: &Interner) -> Vec<Option<(ScalarType, bool)>> {
+    (0..names.len() as u32)
+        .map(|k| {
+            let name = names.name(Symbol(k));
+            if name.starts_with('%') { special_register(name) } else { None }
         })
         .collect()
 }

@@ -15,6 +15,7 @@ pub mod modifier;
 pub mod opcode;
 pub mod parser;
 pub mod printer;
+pub mod scopes;
 pub mod signature;
 
 pub use check::CheckOptions;

@@ -196,7 +196,7 @@ impl Modifier {
         if allowed.get(word).is_none_or(|w| w & (1u64 << bit) == 0) {
             return None;
         }
-        Some(if is_comparison(opcode) { t.on_comparison[id.0 as usize] } else { t.elsewhere[id.0 as usize] })
+        Some(if opcode.is_comparison() { t.on_comparison[id.0 as usize] } else { t.elsewhere[id.0 as usize] })
     }
 
     /// The typed meaning of a spelling from the table.
@@ -237,13 +237,6 @@ impl Modifier {
         }
         Modifier::Word(id)
     }
-}
-
-/// Instructions whose `.eq`/`.lo`/`.and`... words are comparisons and
-/// boolean combining operators.
-fn is_comparison(op: Opcode) -> bool {
-    let name = op.name();
-    name == "setp" || name == "set" || name.starts_with("vset")
 }
 
 fn lookup<T: Copy>(table: &[(T, &'static str)], s: &str) -> Option<T> {

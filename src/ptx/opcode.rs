@@ -942,6 +942,45 @@ impl Opcode {
     pub fn name(self) -> &'static str {
         self.info().name
     }
+
+    /// Looks up a dotted name or a dotted prefix of one, for the parser's
+    /// longest-match rule: `None` when no family name starts with `name`
+    /// (so no longer candidate can match either).
+    pub fn name_entry(name: &str) -> Option<NameEntry> {
+        name_index().get(name).copied()
+    }
+
+    /// Whether `.eq`/`.lo`/`.and`-like words are comparisons and boolean
+    /// combining operators on this family (`setp`, `set`, `vset*`).
+    pub fn is_comparison(self) -> bool {
+        matches!(self, Opcode::Setp | Opcode::Set | Opcode::Vset | Opcode::Vset2 | Opcode::Vset4)
+    }
+}
+
+/// What a dotted name is in the opcode table (see [`Opcode::name_entry`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameEntry {
+    /// The family with exactly this name, if any.
+    pub opcode: Option<Opcode>,
+    /// Whether some longer family name begins with this name and a dot.
+    pub continues: bool,
+}
+
+/// Every family name and every dotted prefix of one, built once.
+fn name_index() -> &'static std::collections::HashMap<&'static str, NameEntry, super::ast::FxBuild> {
+    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, NameEntry, super::ast::FxBuild>> =
+        std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut index = std::collections::HashMap::default();
+        for &op in Opcode::ALL {
+            let name = op.name();
+            index.entry(name).or_insert(NameEntry { opcode: None, continues: false }).opcode = Some(op);
+            for (k, _) in name.match_indices('.') {
+                index.entry(&name[..k]).or_insert(NameEntry { opcode: None, continues: false }).continues = true;
+            }
+        }
+        index
+    })
 }
 
 static INFO: [OpcodeInfo; 209] = [
