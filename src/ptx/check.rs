@@ -15,7 +15,7 @@
 //! `ptxas` recognise them.
 
 use super::ast::*;
-use super::modifier::{CmpOp, Modifier, Rounding};
+use super::modifier::{CmpOp, Keyword, Modifier, Rounding};
 use super::opcode::Opcode;
 use super::scopes::ScopedTable;
 use super::signature::{Role, Signature, signatures};
@@ -560,10 +560,7 @@ impl<'m> Checker<'m> {
         }
         // `cvta.to.global`, `isspacep.global`, `ld.global`: one space at most
         // (`cp.async`-style copies name a destination and a source space).
-        let two_spaces_ok = opname.starts_with("cp") || opname.contains("bulk") || opname.starts_with("tensormap")
-            || opname.starts_with("multimem") || opname == "mbarrier.arrive" || opname.starts_with("st.async")
-            || opname.starts_with("red.async") || opname.starts_with("tcgen05");
-        if space > 1 && !two_spaces_ok {
+        if space > 1 && !traits(i.opcode).two_spaces_ok {
             self.error(span, format!("unexpected number of state spaces specified in instruction '{opname}'"));
         }
     }
@@ -573,18 +570,9 @@ impl<'m> Checker<'m> {
     fn operand_rules(&mut self, i: &Instruction) {
         let opname = i.opcode.name();
         let space = i.space();
-        let has_word = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
-        let writes_first = !matches!(
-            opname,
-            "st" | "red" | "bar" | "bar.sync" | "bar.arrive" | "bar.red" | "barrier" | "bra" | "brx.idx" | "call" | "ret"
-                | "exit" | "prefetch" | "prefetchu" | "membar" | "fence" | "trap" | "brkpt" | "nanosleep" | "pmevent"
-                | "bar.warp.sync" | "cp.async" | "st.async" | "red.async" | "sust" | "sured" | "mbarrier.init"
-                | "mbarrier.inval" | "wmma.store" | "stmatrix" | "discard" | "applypriority" | "st.bulk"
-        ) && !opname.starts_with("cp.") && !opname.starts_with("multimem.st") && !opname.starts_with("multimem.red");
-        let writes_first = writes_first
-            && i.operands.len() >= 2
-            && !opname.starts_with("bar")
-            && !matches!(opname, "setmaxnreg" | "brx.idx" | "stackrestore" | "tcgen05.dealloc");
+        let w = words();
+        let has_word = |k: Option<Keyword>| k.is_some_and(|k| i.has(Modifier::Word(k)));
+        let writes_first = traits(i.opcode).writes_first && i.operands.len() >= 2;
         if writes_first {
             if let Some(o) = i.operands.first() {
                 match &o.kind {
@@ -596,14 +584,15 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        if has_word(".nc") && space != Some(StateSpace::Global) {
+        if has_word(w.nc) && space != Some(StateSpace::Global) {
             self.error(i.opcode_loc.0, "modifier '.nc' requires .global space");
         }
-        if !matches!(opname, "ld" | "st" | "ldu" | "atom" | "red" | "prefetch" | "cvta" | "cvta.to") {
+        let op = i.opcode;
+        if !matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Atom | Opcode::Red | Opcode::Prefetch | Opcode::Cvta) {
             return;
         }
-        if opname.starts_with("cvta") {
-            if (opname == "cvta.to" || has_word(".to")) && space.is_none() {
+        if op == Opcode::Cvta {
+            if has_word(w.to) && space.is_none() {
                 self.error(i.opcode_loc.0, format!("state space modifier required for instruction '{opname}'"));
             }
             return;
@@ -619,7 +608,7 @@ impl<'m> Checker<'m> {
                     };
                     if !matches_space {
                         self.error(o.loc.0, format!("state space mismatch between instruction and address in instruction '{opname}'"));
-                    } else if opname == "st" && var_space == StateSpace::Param && self.is_kernel_param(*b) {
+                    } else if op == Opcode::St && var_space == StateSpace::Param && self.is_kernel_param(*b) {
                         let n = self.name(*b);
                         self.error(o.loc.0, format!("illegal to write to function input parameter '{n}'"));
                     }
@@ -819,7 +808,7 @@ impl<'m> Checker<'m> {
             OperandKind::Vector(elems) => {
                 let Some(n) = vec else {
                     // mov packs/unpacks: element sizes must add up.
-                    if i.opcode.name() == "mov" && want.kind() == TypeKind::Bits {
+                    if i.opcode == Opcode::Mov && want.kind() == TypeKind::Bits {
                         // Immediates take the size of the register elements.
                         let mut width = None;
                         for e in elems {
@@ -911,15 +900,15 @@ impl<'m> Checker<'m> {
         };
         let needs_two = sig.uses_second_type();
         let ntypes = i.types().count();
-        if sig.uses_inst_type() && !needs_two && ntypes != 1 && uses_single_type(opname) {
+        if sig.uses_inst_type() && !needs_two && ntypes != 1 && traits(op).single_type {
             self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
             return;
         }
-        if needs_two && ntypes != 2 && uses_single_type(opname) {
+        if needs_two && ntypes != 2 && traits(op).single_type {
             self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
             return;
         }
-        let policy = if matches!(opname, "ld" | "st" | "ldu" | "cvt") { Policy::Relaxed } else { Policy::Strict };
+        let policy = if matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Cvt) { Policy::Relaxed } else { Policy::Strict };
         let mut types = [ScalarType::Pred; 8];
         let mut ntypes_kept = 0;
         for t in i.types().take(8) {
@@ -927,7 +916,8 @@ impl<'m> Checker<'m> {
             ntypes_kept += 1;
         }
         let types = &types[..ntypes_kept];
-        let dests = dest_count(opname, sig);
+        // A lone operand (`cp.async.wait_group 0`) is an input.
+        let dests = if traits(op).no_dests { 0 } else { usize::from(sig.len() > 1) };
         let mut ok = true;
         for (k, o) in i.operands.iter().enumerate() {
             let role = sig.role_at(k);
@@ -937,8 +927,9 @@ impl<'m> Checker<'m> {
             }
         }
         // `.wide` destinations (and `mad.wide`'s addend) are twice the type's width.
-        if i.modifiers.iter().any(|(m, _)| m.spelling() == ".wide") && matches!(opname, "mul" | "mad") {
-            for k in if opname == "mad" { &[0usize, 3][..] } else { &[0usize][..] } {
+        let wide = words().wide;
+        if wide.is_some_and(|k| i.has(Modifier::Word(k))) && matches!(op, Opcode::Mul | Opcode::Mad) {
+            for k in if op == Opcode::Mad { &[0usize, 3][..] } else { &[0usize][..] } {
                 if let Some(o) = i.operands.get(*k) {
                     if !self.role(i, types, o, Role::Wide, Policy::Strict, *k == 0) {
                         ok = false;
@@ -958,7 +949,8 @@ impl<'m> Checker<'m> {
 
     /// Modifier requirements and combinations specific to instruction families.
     fn family_rules(&mut self, i: &Instruction) {
-        let opname = i.opcode.name();
+        let op = i.opcode;
+        let opname = op.name();
         let mut type_buf = [ScalarType::Pred; 8];
         let mut n = 0;
         for t in i.types().take(8) {
@@ -972,12 +964,13 @@ impl<'m> Checker<'m> {
             Modifier::Rounding(r) => Some(*r),
             _ => None,
         });
-        let has_word = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+        let w = words();
+        let has_word = |k: Option<Keyword>| k.is_some_and(|k| i.has(Modifier::Word(k)));
         let span = i.opcode_loc.0;
         let is_float = kind == Some(TypeKind::Float);
         // `.ftz` only on f32 (and packed half types for some ops).
         if i.has(Modifier::Ftz) {
-            let approx_f64 = matches!(opname, "rcp" | "rsqrt") && has_word(".approx") && ty == Some(ScalarType::F64);
+            let approx_f64 = matches!(op, Opcode::Rcp | Opcode::Rsqrt) && has_word(w.approx) && ty == Some(ScalarType::F64);
             let ok = approx_f64 || types.iter().any(|t| matches!(t, ScalarType::F32 | ScalarType::F16 | ScalarType::F16x2));
             if !ok {
                 self.error(span, format!("illegal modifier '.ftz' for instruction '{opname}'"));
@@ -986,8 +979,8 @@ impl<'m> Checker<'m> {
         if i.vector() == Some(8) && types.last().is_some_and(|t| t.bits() != 32) {
             self.error(span, "illegal vector size: 8");
         }
-        match opname {
-            "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" | "neg" | "abs" => {
+        match op {
+            Opcode::Add | Opcode::Sub | Opcode::Mul | Opcode::Mad | Opcode::Fma | Opcode::Div | Opcode::Rem | Opcode::Min | Opcode::Max | Opcode::Neg | Opcode::Abs => {
                 if let Some(r) = rounding {
                     if !is_float || r.is_integer() || matches!(r, Rounding::Rna | Rounding::Rs) {
                         self.error(span, format!("illegal rounding modifier for instruction '{opname}'"));
@@ -996,8 +989,8 @@ impl<'m> Checker<'m> {
             }
             _ => {}
         }
-        match opname {
-            "add" | "sub" => {
+        match op {
+            Opcode::Add | Opcode::Sub => {
                 if matches!(kind, Some(TypeKind::Bits) | Some(TypeKind::Pred)) {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 }
@@ -1006,52 +999,52 @@ impl<'m> Checker<'m> {
                     self.error(span, format!("illegal modifier '.sat' for instruction '{opname}'"));
                 }
             }
-            "mul" | "mad" => {
-                let mode = ["lo", "hi", "wide"].iter().filter(|w| has_word(&format!(".{w}"))).count();
+            Opcode::Mul | Opcode::Mad => {
+                let mode = [w.lo, w.hi, w.wide].into_iter().filter(|k| has_word(*k)).count();
                 if matches!(kind, Some(TypeKind::Signed | TypeKind::Unsigned)) && mode != 1 {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 } else if is_float && mode != 0 {
-                    let full = if has_word(".lo") { format!("{opname}.lo") } else if has_word(".hi") { format!("{opname}.hi") } else { format!("{opname}.wide") };
+                    let full = if has_word(w.lo) { format!("{opname}.lo") } else if has_word(w.hi) { format!("{opname}.hi") } else { format!("{opname}.wide") };
                     self.error(span, format!("unexpected instruction types specified for '{full}'"));
                 } else if matches!(kind, Some(TypeKind::Bits) | Some(TypeKind::Pred)) {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 }
-                if opname == "mad" && is_float && rounding.is_none() {
+                if op == Opcode::Mad && is_float && rounding.is_none() {
                     self.error(span, format!("rounding modifier required for instruction '{opname}'"));
                 }
             }
-            "fma" => {
+            Opcode::Fma => {
                 if rounding.is_none() {
                     self.error(span, format!("rounding modifier required for instruction '{opname}'"));
                 }
             }
-            "div" => {
-                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(".approx") && !has_word(".full") {
+            Opcode::Div => {
+                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(w.approx) && !has_word(w.full) {
                     self.error(span, format!("rounding modifier or '.approx' modifier required for instruction '{opname}'"));
                 }
                 if ty == Some(ScalarType::F64) && rounding.is_none() {
                     self.error(span, format!("rounding modifier required for instruction '{opname}'"));
                 }
             }
-            "rcp" | "sqrt" => {
-                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(".approx") {
+            Opcode::Rcp | Opcode::Sqrt => {
+                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(w.approx) {
                     self.error(span, format!("rounding modifier or '.approx' modifier required for instruction '{opname}'"));
                 }
-                if ty == Some(ScalarType::F64) && rounding.is_none() && !has_word(".approx") {
+                if ty == Some(ScalarType::F64) && rounding.is_none() && !has_word(w.approx) {
                     self.error(span, format!("rounding modifier required for instruction '{opname}'"));
                 }
             }
-            "ex2" | "lg2" | "sin" | "cos" | "tanh" | "rsqrt" => {
-                if !has_word(".approx") && ty == Some(ScalarType::F32) {
+            Opcode::Ex2 | Opcode::Lg2 | Opcode::Sin | Opcode::Cos | Opcode::Tanh | Opcode::Rsqrt => {
+                if !has_word(w.approx) && ty == Some(ScalarType::F32) {
                     self.error(span, format!(".approx modifier required for instruction '{opname}'"));
                 }
             }
-            "neg" | "abs" => {
+            Opcode::Neg | Opcode::Abs => {
                 if matches!(kind, Some(TypeKind::Unsigned | TypeKind::Bits)) {
                     self.error(span, format!("instruction '{opname}' applies only to signed numeric types"));
                 }
             }
-            "vote" => {
+            Opcode::Vote => {
                 if self.target.number >= 70 && self.version >= (6, 4) {
                     self.error(
                         span,
@@ -1059,7 +1052,7 @@ impl<'m> Checker<'m> {
                     );
                 }
             }
-            "call" => {
+            Opcode::Call => {
                 self.call_arguments(i);
                 for o in &i.operands {
                     if let OperandKind::Name(f, None) = o.kind {
@@ -1070,12 +1063,12 @@ impl<'m> Checker<'m> {
                     }
                 }
             }
-            "rem" => {
+            Opcode::Rem => {
                 if is_float {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 }
             }
-            "atom" | "red" => {
+            Opcode::Atom | Opcode::Red => {
                 const OPS: &[&str] =
                     &[".and", ".or", ".xor", ".cas", ".exch", ".add", ".inc", ".dec", ".min", ".max"];
                 match i.modifiers.iter().map(|(m, _)| m.spelling()).find(|s| OPS.contains(s)) {
@@ -1085,38 +1078,33 @@ impl<'m> Checker<'m> {
                         self.error(span, format!("operation requires a numeric type for instruction '{opname}'"))
                     }
                     Some(".and" | ".or" | ".xor" | ".cas" | ".exch")
-                        if opname == "atom" && matches!(kind, Some(TypeKind::Float | TypeKind::Signed | TypeKind::Unsigned)) =>
+                        if op == Opcode::Atom && matches!(kind, Some(TypeKind::Float | TypeKind::Signed | TypeKind::Unsigned)) =>
                     {
                         self.error(span, format!("operation requires a .b type for instruction '{opname}'"))
                     }
                     _ => {}
                 }
             }
-            "bar" => {
-                if !i.modifiers.iter().any(|(m, _)| matches!(m.spelling(), ".sync" | ".arrive" | ".red")) {
-                    self.error(span, format!("barrier modifier required for instruction '{opname}'"));
-                }
-            }
-            "min" | "max" => {
+            Opcode::Min | Opcode::Max => {
                 if matches!(kind, Some(TypeKind::Bits | TypeKind::Pred)) {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 }
             }
-            "and" | "or" | "xor" | "not" | "cnot" | "shl" => {
-                let ok = match opname {
-                    "and" | "or" | "xor" | "not" => matches!(kind, Some(TypeKind::Bits | TypeKind::Pred)),
+            Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not | Opcode::Cnot | Opcode::Shl => {
+                let ok = match op {
+                    Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not => matches!(kind, Some(TypeKind::Bits | TypeKind::Pred)),
                     _ => kind == Some(TypeKind::Bits),
                 };
                 if !ok && ty.is_some() {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 }
             }
-            "shr" => {
+            Opcode::Shr => {
                 if matches!(kind, Some(TypeKind::Float | TypeKind::Pred)) {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 }
             }
-            "setp" | "set" => {
+            Opcode::Setp | Opcode::Set => {
                 let cmp = i.modifiers.iter().find_map(|(m, _)| match m {
                     Modifier::Cmp(c) => Some(*c),
                     _ => None,
@@ -1135,20 +1123,20 @@ impl<'m> Checker<'m> {
                         }
                     }
                 }
-                let with_c = if opname == "setp" { i.operands.len() == 4 } else { i.operands.len() == 4 };
+                let with_c = if op == Opcode::Setp { i.operands.len() == 4 } else { i.operands.len() == 4 };
                 if boolop && !with_c {
                     self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
                 } else if !boolop && with_c {
                     self.error(span, format!("boolean operation is required for instruction '{opname}'"));
                 }
             }
-            "cvt" if types.len() != 2 => {
+            Opcode::Cvt if types.len() != 2 => {
                 self.error(span, format!("unexpected instruction types specified for '{opname}'"));
             }
-            "cvt.pack" if types.len() == 3 && types[0].kind() == TypeKind::Bits => {
+            Opcode::CvtPack if types.len() == 3 && types[0].kind() == TypeKind::Bits => {
                 self.error(span, format!("unexpected instruction types specified for '{opname}'"));
             }
-            "cvt" => {
+            Opcode::Cvt => {
                 let (d, a) = (types[0], types[1]);
                 let (dk, ak) = (d.kind(), a.kind());
                 let int_round = rounding.is_some_and(|r| r.is_integer());
@@ -1190,6 +1178,31 @@ fn split_names(names: &Interner) -> Vec<Option<(Symbol, u32)>> {
             Some((names.get(prefix)?, num.parse().ok()?))
         })
         .collect()
+}
+
+/// Modifier words the rules test for, as keyword ids (resolved once; `None`
+/// for a spelling no family allows, which then never matches).
+struct Words {
+    approx: Option<Keyword>,
+    full: Option<Keyword>,
+    lo: Option<Keyword>,
+    hi: Option<Keyword>,
+    wide: Option<Keyword>,
+    nc: Option<Keyword>,
+    to: Option<Keyword>,
+}
+
+fn words() -> &'static Words {
+    static WORDS: std::sync::OnceLock<Words> = std::sync::OnceLock::new();
+    WORDS.get_or_init(|| Words {
+        approx: Keyword::from_spelling(".approx"),
+        full: Keyword::from_spelling(".full"),
+        lo: Keyword::from_spelling(".lo"),
+        hi: Keyword::from_spelling(".hi"),
+        wide: Keyword::from_spelling(".wide"),
+        nc: Keyword::from_spelling(".nc"),
+        to: Keyword::from_spelling(".to"),
+    })
 }
 
 /// The special-register type of every interned name (`None` for others).
@@ -1330,6 +1343,66 @@ fn reg_compatible(r: ScalarType, want: ScalarType, policy: Policy) -> bool {
     }
 }
 
+/// Per-family facts the rules ask on every instruction, derived once from
+/// the family names by the predicates below.
+#[derive(Clone, Copy, Debug)]
+struct FamilyTraits {
+    /// The first of two or more operands is a destination register.
+    writes_first: bool,
+    /// No operand is a destination (stores, branches, barriers, fences...).
+    no_dests: bool,
+    /// The signature counts the type modifiers (see [`uses_single_type`]).
+    single_type: bool,
+    /// Two state-space modifiers are allowed (copies name both ends).
+    two_spaces_ok: bool,
+}
+
+fn traits(op: Opcode) -> FamilyTraits {
+    static TABLE: std::sync::OnceLock<Vec<FamilyTraits>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        Opcode::ALL
+            .iter()
+            .map(|op| {
+                let name = op.name();
+                FamilyTraits {
+                    writes_first: writes_first_operand(name),
+                    no_dests: has_no_destination(name),
+                    single_type: uses_single_type(name),
+                    two_spaces_ok: allows_two_spaces(name),
+                }
+            })
+            .collect()
+    })[op as usize]
+}
+
+/// Whether the family's first operand (of two or more) is written.
+fn writes_first_operand(opname: &str) -> bool {
+    !matches!(
+        opname,
+        "st" | "red" | "bar" | "bar.sync" | "bar.arrive" | "bar.red" | "barrier" | "bra" | "brx.idx" | "call" | "ret"
+            | "exit" | "prefetch" | "prefetchu" | "membar" | "fence" | "trap" | "brkpt" | "nanosleep" | "pmevent"
+            | "bar.warp.sync" | "cp.async" | "st.async" | "red.async" | "sust" | "sured" | "mbarrier.init"
+            | "mbarrier.inval" | "wmma.store" | "stmatrix" | "discard" | "applypriority" | "st.bulk"
+            | "setmaxnreg" | "stackrestore" | "tcgen05.dealloc"
+    ) && !opname.starts_with("cp.")
+        && !opname.starts_with("multimem.st")
+        && !opname.starts_with("multimem.red")
+        && !opname.starts_with("bar")
+}
+
+/// `cvta.to.global`, `isspacep.global`, `ld.global`: one space at most;
+/// `cp.async`-style copies name a destination and a source space.
+fn allows_two_spaces(opname: &str) -> bool {
+    opname.starts_with("cp")
+        || opname.contains("bulk")
+        || opname.starts_with("tensormap")
+        || opname.starts_with("multimem")
+        || opname == "mbarrier.arrive"
+        || opname.starts_with("st.async")
+        || opname.starts_with("red.async")
+        || opname.starts_with("tcgen05")
+}
+
 /// Families whose type modifiers are counted by the signature (others, such
 /// as `mma` or `tex`, carry several types the signature does not name).
 fn uses_single_type(opname: &str) -> bool {
@@ -1344,15 +1417,13 @@ fn uses_single_type(opname: &str) -> bool {
     )
 }
 
-/// How many leading operands are destinations.
-fn dest_count(opname: &str, sig: &Signature) -> usize {
+/// Families none of whose operands is a destination.
+fn has_no_destination(opname: &str) -> bool {
     match opname {
         "st" | "red" | "bar.sync" | "bar" | "barrier" | "bra" | "call" | "prefetch" | "prefetchu" | "ret"
         | "exit" | "st.async" | "red.async" | "sust" | "sured" | "cp.async" | "bar.warp.sync" | "membar"
         | "fence" | "trap" | "brkpt" | "nanosleep" | "pmevent" | "mbarrier.init" | "setmaxnreg" | "brx.idx"
-        | "stackrestore" | "tcgen05.dealloc" => 0,
-        _ if opname.starts_with("bar") => 0,
-        // A lone operand (`cp.async.wait_group 0`) is an input.
-        _ => usize::from(sig.len() > 1),
+        | "stackrestore" | "tcgen05.dealloc" => true,
+        _ => opname.starts_with("bar"),
     }
 }
