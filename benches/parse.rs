@@ -107,3 +107,19 @@ fn parse_and_check(bencher: Bencher) {
         accepted
     });
 }
+
+/// The lexer alone (every token of every file), the floor under `parse`.
+#[divan::bench]
+fn lex(bencher: Bencher) {
+    let set = inputs();
+    bencher.counter(BytesCount::new(set.bytes)).bench(|| {
+        let mut tokens = 0usize;
+        for text in &set.texts {
+            let mut lexer = ptx::lexer::Lexer::new(divan::black_box(text));
+            while lexer.next_token().kind != ptx::lexer::TokenKind::Eof {
+                tokens += 1;
+            }
+        }
+        tokens
+    });
+}

@@ -863,9 +863,9 @@ pub struct Instruction {
     /// Where the opcode name (with its dotted family words) is.
     pub opcode_loc: Loc,
     /// Modifiers after the family name, in source order.
-    pub modifiers: Vec<(Modifier, Loc)>,
+    pub modifiers: Modifiers,
     /// Operands.
-    pub operands: Vec<Operand>,
+    pub operands: Operands,
     /// From guard to `;`.
     pub loc: Loc,
 }
@@ -897,6 +897,13 @@ impl Instruction {
         })
     }
 }
+
+/// An instruction's modifiers: most have at most four, kept inline (no
+/// allocation per instruction).
+pub type Modifiers = smallvec::SmallVec<[(Modifier, Loc); 4]>;
+
+/// An instruction's operands: most have at most three, kept inline.
+pub type Operands = Vec<Operand>;
 
 /// An instruction operand.
 #[derive(Clone, Debug, PartialEq, Eq)]

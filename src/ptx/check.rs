@@ -54,6 +54,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         split: split_names(&m.names),
         sreg: special_registers(&m.names),
         warp_sz: m.names.get("WARP_SZ"),
+        mods: ModSummary::EMPTY,
         in_entry: false,
         kernel_params: Default::default(),
         extern_funcs: Default::default(),
@@ -109,6 +110,8 @@ struct Checker<'m> {
     sreg: Vec<Option<(ScalarType, bool)>>,
     /// The symbol `WARP_SZ`, if the module uses it.
     warp_sz: Option<Symbol>,
+    /// The modifiers of the instruction being checked.
+    mods: ModSummary,
     /// Functions whose body was seen.
     defined: std::collections::HashSet<Symbol, FxBuild>,
     version: (u8, u8),
@@ -146,6 +149,53 @@ enum OperandType {
     Sink,
     /// Anything this checker does not type (bracket lists, unknown names already reported).
     Unknown,
+}
+
+/// What an instruction's modifiers say, gathered in one pass so that the
+/// rules (and the per-operand type checks) do not rescan them.
+#[derive(Clone, Copy, Debug)]
+struct ModSummary {
+    /// The first eight type modifiers, in order.
+    type_buf: [ScalarType; 8],
+    /// How many of `type_buf` are set.
+    kept_types: usize,
+    /// How many type modifiers there are (may exceed eight).
+    ntypes: usize,
+    /// The `.vN` modifier.
+    vector: Option<u8>,
+    /// The first state-space modifier.
+    space: Option<StateSpace>,
+    /// The first rounding modifier.
+    rounding: Option<Rounding>,
+}
+
+impl ModSummary {
+    const EMPTY: ModSummary =
+        ModSummary { type_buf: [ScalarType::Pred; 8], kept_types: 0, ntypes: 0, vector: None, space: None, rounding: None };
+
+    fn of(i: &Instruction) -> ModSummary {
+        let mut s = ModSummary::EMPTY;
+        for (m, _) in &i.modifiers {
+            match *m {
+                Modifier::Type(t) => {
+                    if s.kept_types < 8 {
+                        s.type_buf[s.kept_types] = t;
+                        s.kept_types += 1;
+                    }
+                    s.ntypes += 1;
+                }
+                Modifier::Vector(n) => s.vector = s.vector.or(Some(n)),
+                Modifier::Space(sp) => s.space = s.space.or(Some(sp)),
+                Modifier::Rounding(r) => s.rounding = s.rounding.or(Some(r)),
+                _ => {}
+            }
+        }
+        s
+    }
+
+    fn types(&self) -> &[ScalarType] {
+        &self.type_buf[..self.kept_types]
+    }
 }
 
 /// How strictly a register must match the instruction type.
@@ -497,6 +547,7 @@ impl<'m> Checker<'m> {
     // ---- instructions ---------------------------------------------------
 
     fn instruction(&mut self, i: &'m Instruction) {
+        self.mods = ModSummary::of(i);
         let op = i.opcode;
         let info = op.info();
         let opname = op.name();
@@ -512,10 +563,11 @@ impl<'m> Checker<'m> {
         }
         // Version and target requirements of the family and of its modifiers.
         self.requirement(i.opcode_loc.0, || format!("instruction '{opname}'"), info.min_ptx, info.min_sm);
-        if !info.modifier_reqs.is_empty() {
+        let reqs = modifier_requirements(op);
+        if !reqs.is_empty() {
             for (m, loc) in &i.modifiers {
-                let sp = m.spelling();
-                if let Some((_, ptx, sm)) = info.modifier_reqs.iter().find(|(s, _, _)| *s == sp) {
+                if let Some((_, ptx, sm)) = reqs.iter().find(|(r, _, _)| r == m) {
+                    let sp = m.spelling();
                     self.requirement(loc.0, || format!("modifier '{sp}' of '{opname}'"), *ptx, *sm);
                 }
             }
@@ -569,7 +621,7 @@ impl<'m> Checker<'m> {
     /// name memory of the instruction's state space.
     fn operand_rules(&mut self, i: &Instruction) {
         let opname = i.opcode.name();
-        let space = i.space();
+        let space = self.mods.space;
         let w = words();
         let has_word = |k: Option<Keyword>| k.is_some_and(|k| i.has(Modifier::Word(k)));
         let writes_first = traits(i.opcode).writes_first && i.operands.len() >= 2;
@@ -803,7 +855,7 @@ impl<'m> Checker<'m> {
                 None => return true,
             },
         };
-        let vec = i.vector();
+        let vec = self.mods.vector;
         match &o.kind {
             OperandKind::Vector(elems) => {
                 let Some(n) = vec else {
@@ -899,7 +951,7 @@ impl<'m> Checker<'m> {
             return;
         };
         let needs_two = sig.uses_second_type();
-        let ntypes = i.types().count();
+        let ntypes = self.mods.ntypes;
         if sig.uses_inst_type() && !needs_two && ntypes != 1 && traits(op).single_type {
             self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
             return;
@@ -909,13 +961,8 @@ impl<'m> Checker<'m> {
             return;
         }
         let policy = if matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Cvt) { Policy::Relaxed } else { Policy::Strict };
-        let mut types = [ScalarType::Pred; 8];
-        let mut ntypes_kept = 0;
-        for t in i.types().take(8) {
-            types[ntypes_kept] = t;
-            ntypes_kept += 1;
-        }
-        let types = &types[..ntypes_kept];
+        let mods = self.mods;
+        let types = mods.types();
         // A lone operand (`cp.async.wait_group 0`) is an input.
         let dests = if traits(op).no_dests { 0 } else { usize::from(sig.len() > 1) };
         let mut ok = true;
@@ -951,19 +998,11 @@ impl<'m> Checker<'m> {
     fn family_rules(&mut self, i: &Instruction) {
         let op = i.opcode;
         let opname = op.name();
-        let mut type_buf = [ScalarType::Pred; 8];
-        let mut n = 0;
-        for t in i.types().take(8) {
-            type_buf[n] = t;
-            n += 1;
-        }
-        let types = &type_buf[..n];
+        let mods = self.mods;
+        let types = mods.types();
         let ty = types.last().copied();
         let kind = ty.map(|t| t.kind());
-        let rounding = i.modifiers.iter().find_map(|(m, _)| match m {
-            Modifier::Rounding(r) => Some(*r),
-            _ => None,
-        });
+        let rounding = mods.rounding;
         let w = words();
         let has_word = |k: Option<Keyword>| k.is_some_and(|k| i.has(Modifier::Word(k)));
         let span = i.opcode_loc.0;
@@ -976,7 +1015,7 @@ impl<'m> Checker<'m> {
                 self.error(span, format!("illegal modifier '.ftz' for instruction '{opname}'"));
             }
         }
-        if i.vector() == Some(8) && types.last().is_some_and(|t| t.bits() != 32) {
+        if mods.vector == Some(8) && types.last().is_some_and(|t| t.bits() != 32) {
             self.error(span, "illegal vector size: 8");
         }
         match op {
@@ -1178,6 +1217,24 @@ fn split_names(names: &Interner) -> Vec<Option<(Symbol, u32)>> {
             Some((names.get(prefix)?, num.parse().ok()?))
         })
         .collect()
+}
+
+/// Each family's modifiers that need a newer PTX version or target than the
+/// family itself, as typed modifiers (the opcode table spells them).
+fn modifier_requirements(op: Opcode) -> &'static [(Modifier, (u8, u8), u16)] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<(Modifier, (u8, u8), u16)>>> = std::sync::OnceLock::new();
+    &TABLE.get_or_init(|| {
+        Opcode::ALL
+            .iter()
+            .map(|&op| {
+                op.info()
+                    .modifier_reqs
+                    .iter()
+                    .filter_map(|(sp, ptx, sm)| Some((Modifier::classify(op, sp)?, *ptx, *sm)))
+                    .collect()
+            })
+            .collect()
+    })[op as usize]
 }
 
 /// Modifier words the rules test for, as keyword ids (resolved once; `None`
@@ -1425,5 +1482,26 @@ fn has_no_destination(opname: &str) -> bool {
         | "fence" | "trap" | "brkpt" | "nanosleep" | "pmevent" | "mbarrier.init" | "setmaxnreg" | "brx.idx"
         | "stackrestore" | "tcgen05.dealloc" => true,
         _ => opname.starts_with("bar"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_tables_resolve_every_spelling() {
+        let w = words();
+        for k in [w.approx, w.full, w.lo, w.hi, w.wide, w.nc, w.to] {
+            assert!(k.is_some(), "a word the rules test for is missing from the opcode table");
+        }
+        for &op in Opcode::ALL {
+            assert_eq!(
+                modifier_requirements(op).len(),
+                op.info().modifier_reqs.len(),
+                "a modifier requirement of '{}' names a modifier the family does not allow",
+                op.name()
+            );
+        }
     }
 }

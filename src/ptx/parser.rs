@@ -39,6 +39,7 @@ pub fn parse(source: &str) -> Result<Module, Diagnostics> {
         // Corpus files average one new name per ~60 bytes of text, ~8 bytes each.
         module: Module { names: Interner::with_capacity(source.len() / 48, source.len() / 6), ..Module::default() },
         depth: 0,
+        stmt_stack: Vec::new(),
     };
     if source.len() >= u32::MAX as usize - 1 {
         p.diags.error(Span::new(0, 0), "source file is larger than 4 GiB");
@@ -62,6 +63,8 @@ struct Parser<'s> {
     diags: Diagnostics,
     module: Module,
     depth: u32,
+    /// Statements of the blocks being parsed, innermost last (see `parse_block`).
+    stmt_stack: Vec<Statement>,
 }
 
 /// Directives that begin a module-level item (used to resynchronise).
@@ -773,9 +776,12 @@ impl<'s> Parser<'s> {
     fn parse_block(&mut self) -> PResult<Block> {
         let start = self.expect(TokenKind::LBrace, "'{'")?.span.start;
         self.enter()?;
-        let mut stmts = Vec::new();
+        // Statements collect on the shared stack and move into an exactly
+        // sized vector at the end: no regrowth copies of large blocks.
+        let base = self.stmt_stack.len();
         loop {
             if self.too_many_errors() {
+                self.stmt_stack.truncate(base);
                 self.leave();
                 return Err(());
             }
@@ -786,12 +792,14 @@ impl<'s> Parser<'s> {
                 }
                 TokenKind::Eof => {
                     self.error_expected("'}' closing the block");
+                    self.stmt_stack.truncate(base);
                     self.leave();
                     return Err(());
                 }
                 TokenKind::DotWord if MODULE_ONLY.contains(&self.peek_text()) => {
                     // A module-level directive here means the block was never closed.
                     self.error_expected("'}' closing the block");
+                    self.stmt_stack.truncate(base);
                     self.leave();
                     return Err(());
                 }
@@ -799,7 +807,7 @@ impl<'s> Parser<'s> {
             }
             let before = self.pos;
             match self.parse_statement() {
-                Ok(s) => stmts.push(s),
+                Ok(s) => self.stmt_stack.push(s),
                 Err(()) => {
                     if self.pos == before {
                         self.bump();
@@ -809,6 +817,7 @@ impl<'s> Parser<'s> {
             }
         }
         self.leave();
+        let stmts = self.stmt_stack.drain(base..).collect();
         Ok(Block { stmts, loc: self.loc_from(start) })
     }
 
@@ -946,7 +955,7 @@ impl<'s> Parser<'s> {
         let words = &words[..nwords];
         let (opcode, family_words) = self.match_opcode(op_tok, first, words)?;
         let opcode_end = if family_words > 0 { words[family_words - 1].span.end } else { op_tok.span.end };
-        let mut modifiers = Vec::with_capacity(nwords - family_words);
+        let mut modifiers = Modifiers::new();
         let mut bad = false;
         for &t in &words[family_words..] {
             let text = self.text(t);
@@ -999,8 +1008,8 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn parse_operands(&mut self, opcode: Opcode) -> PResult<Vec<Operand>> {
-        let mut ops = Vec::new();
+    fn parse_operands(&mut self, opcode: Opcode) -> PResult<Operands> {
+        let mut ops = Operands::new();
         if self.at(TokenKind::Semi) {
             return Ok(ops);
         }
