@@ -110,6 +110,12 @@ impl Interner {
         self.ends.is_empty()
     }
 
+    fn name_bytes(&self, s: Symbol) -> &[u8] {
+        let k = s.0 as usize;
+        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
+        &self.text.as_bytes()[start..self.ends[k] as usize]
+    }
+
     fn find(&self, name: &str, hash: u32) -> Option<Symbol> {
         if self.slots.is_empty() {
             return None;
@@ -122,7 +128,7 @@ impl Interner {
                 return None;
             }
             let s = Symbol(slot - 1);
-            if self.hashes[s.0 as usize] == hash && self.name(s) == name {
+            if self.hashes[s.0 as usize] == hash && self.name_bytes(s) == name.as_bytes() {
                 return Some(s);
             }
             i = (i + 1) & mask;
@@ -147,12 +153,24 @@ impl Interner {
     }
 }
 
-/// The interner's hash of a name: FxHash-style mixing of 8-byte words, folded
-/// to 32 bits (high bits, which mix best).
-fn name_hash(bytes: &[u8]) -> u32 {
-    let mut h = FxHasher(0);
-    std::hash::Hasher::write(&mut h, bytes);
-    (std::hash::Hasher::finish(&h) >> 32) as u32
+/// The hash of a name for the interner and [`super::strindex`]: FxHash-style
+/// mixing of whole 8-byte words (the tail zero-padded into one word, then
+/// the length), folded to its high 32 bits, which mix best. Names are short,
+/// so this is one or two multiplications.
+pub(crate) fn name_hash(bytes: &[u8]) -> u32 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = 0u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+    }
+    let tail = chunks.remainder();
+    let mut last = [0u8; 8];
+    last[..tail.len()].copy_from_slice(tail);
+    h = (h.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K);
+    h = (h.rotate_left(5) ^ bytes.len() as u64).wrapping_mul(K);
+    (h >> 32) as u32
 }
 
 /// FxHash-style hasher: names are short and trusted to be non-adversarial

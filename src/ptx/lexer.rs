@@ -223,7 +223,6 @@ pub fn lex(source: &str) -> Vec<Token> {
 pub struct Lexer<'s> {
     source: &'s str,
     bytes: &'s [u8],
-    len: usize,
     pos: usize,
 }
 
@@ -231,13 +230,16 @@ impl<'s> Lexer<'s> {
     /// A lexer at the start of `source`. Sources of 4 GiB or more are cut
     /// (spans are 32-bit); the parser rejects them.
     pub fn new(source: &'s str) -> Lexer<'s> {
-        let bytes = source.as_bytes();
-        Lexer { source, bytes, len: bytes.len().min(u32::MAX as usize - 1), pos: 0 }
+        // The byte slice is cut to `len` so that the scanning loops' `i < len`
+        // tests also prove their indexing in bounds.
+        let len = source.len().min(u32::MAX as usize - 1);
+        Lexer { source, bytes: &source.as_bytes()[..len], pos: 0 }
     }
 
     /// The next token; [`TokenKind::Eof`] forever at the end.
     pub fn next_token(&mut self) -> Token {
-        let (bytes, len, source) = (self.bytes, self.len, self.source);
+        let (bytes, source) = (self.bytes, self.source);
+        let len = bytes.len();
         let mut i = self.pos;
         while i < len {
             let b = bytes[i];

@@ -17,6 +17,7 @@ pub mod parser;
 pub mod printer;
 pub mod scopes;
 pub mod signature;
+pub mod strindex;
 
 pub use check::CheckOptions;
 pub use parser::parse;

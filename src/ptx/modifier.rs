@@ -6,9 +6,9 @@
 //! variants; every other ISA keyword is a [`Keyword`], an index into the
 //! table of spellings the opcode table ([`super::opcode`]) allows.
 
-use super::ast::{FxBuild, ScalarType, StateSpace};
+use super::ast::{ScalarType, StateSpace};
 use super::opcode::Opcode;
-use std::collections::HashMap;
+use super::strindex::StrIndex;
 use std::sync::OnceLock;
 
 /// Rounding modifiers.
@@ -132,7 +132,7 @@ impl Keyword {
     }
     /// Looks a spelling up.
     pub fn from_spelling(s: &str) -> Option<Keyword> {
-        keyword_table().index.get(s).copied()
+        keyword_table().index.get(s)
     }
 }
 
@@ -190,7 +190,7 @@ impl Modifier {
     /// `None` when the instruction does not accept it.
     pub fn classify(opcode: Opcode, spelling: &str) -> Option<Modifier> {
         let t = keyword_table();
-        let id = *t.index.get(spelling)?;
+        let id = t.index.get(spelling)?;
         let allowed = &t.allowed[opcode as usize];
         let (word, bit) = (id.0 as usize / 64, id.0 % 64);
         if allowed.get(word).is_none_or(|w| w & (1u64 << bit) == 0) {
@@ -253,7 +253,7 @@ fn lookup_rev<T: Copy + PartialEq>(table: &[(T, &'static str)], v: T) -> &'stati
 pub struct KeywordTable {
     /// Spellings by keyword index.
     pub spellings: Vec<&'static str>,
-    index: HashMap<&'static str, Keyword, FxBuild>,
+    index: StrIndex<Keyword>,
     /// Per opcode (by discriminant), a bit set over keyword indices.
     allowed: Vec<Vec<u64>>,
     /// Meaning on `setp`/`set`/`vset*`.
@@ -270,13 +270,13 @@ pub fn keyword_table() -> &'static KeywordTable {
             Opcode::ALL.iter().flat_map(|op| op.info().modifiers.iter().copied()).collect();
         spellings.sort_unstable();
         spellings.dedup();
-        let index: HashMap<&'static str, Keyword, FxBuild> =
-            spellings.iter().enumerate().map(|(i, s)| (*s, Keyword(i as u16))).collect();
+        let index = StrIndex::new(spellings.iter().enumerate().map(|(i, s)| (*s, Keyword(i as u16))));
         let words = spellings.len().div_ceil(64);
         let mut allowed = vec![vec![0u64; words]; Opcode::ALL.len()];
         for &op in Opcode::ALL {
             for s in op.info().modifiers {
-                let id = index[s].0 as usize;
+                let Some(Keyword(id)) = index.get(s) else { continue };
+                let id = id as usize;
                 allowed[op as usize][id / 64] |= 1u64 << (id % 64);
             }
         }

@@ -947,7 +947,7 @@ impl Opcode {
     /// longest-match rule: `None` when no family name starts with `name`
     /// (so no longer candidate can match either).
     pub fn name_entry(name: &str) -> Option<NameEntry> {
-        name_index().get(name).copied()
+        name_index().get(name)
     }
 
     /// Whether `.eq`/`.lo`/`.and`-like words are comparisons and boolean
@@ -967,11 +967,10 @@ pub struct NameEntry {
 }
 
 /// Every family name and every dotted prefix of one, built once.
-fn name_index() -> &'static std::collections::HashMap<&'static str, NameEntry, super::ast::FxBuild> {
-    static INDEX: std::sync::OnceLock<std::collections::HashMap<&'static str, NameEntry, super::ast::FxBuild>> =
-        std::sync::OnceLock::new();
+fn name_index() -> &'static super::strindex::StrIndex<NameEntry> {
+    static INDEX: std::sync::OnceLock<super::strindex::StrIndex<NameEntry>> = std::sync::OnceLock::new();
     INDEX.get_or_init(|| {
-        let mut index = std::collections::HashMap::default();
+        let mut index = std::collections::HashMap::<&'static str, NameEntry>::new();
         for &op in Opcode::ALL {
             let name = op.name();
             index.entry(name).or_insert(NameEntry { opcode: None, continues: false }).opcode = Some(op);
@@ -979,7 +978,7 @@ fn name_index() -> &'static std::collections::HashMap<&'static str, NameEntry, s
                 index.entry(&name[..k]).or_insert(NameEntry { opcode: None, continues: false }).continues = true;
             }
         }
-        index
+        super::strindex::StrIndex::new(index)
     })
 }
 

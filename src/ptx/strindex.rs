@@ -1,0 +1,82 @@
+//! A read-only map from fixed strings (the opcode table's names and
+//! modifier spellings) to small values, for the parser's per-token lookups.
+//!
+//! Open addressing over a power-of-two table with the interner's hash of the
+//! bytes: one hash, usually one probe, one comparison of a short string.
+//! Faster here than a general hash map, whose `str` hashing and probing are
+//! built for arbitrary keys.
+
+use super::ast::name_hash;
+
+/// An immutable string-keyed index.
+#[derive(Debug)]
+pub struct StrIndex<V: Copy> {
+    /// `(hash, key, value)` per slot; `None` when empty.
+    slots: Vec<Option<(u32, &'static str, V)>>,
+}
+
+impl<V: Copy> StrIndex<V> {
+    /// Builds the index. A key given twice keeps its last value.
+    pub fn new(entries: impl IntoIterator<Item = (&'static str, V)>) -> StrIndex<V> {
+        let entries: Vec<(&'static str, V)> = entries.into_iter().collect();
+        let size = (entries.len() * 2).next_power_of_two().max(16);
+        let mut index = StrIndex { slots: vec![None; size] };
+        for (key, value) in entries {
+            let hash = name_hash(key.as_bytes());
+            let mask = size - 1;
+            let mut i = hash as usize & mask;
+            loop {
+                match &mut index.slots[i] {
+                    slot @ None => {
+                        *slot = Some((hash, key, value));
+                        break;
+                    }
+                    Some((h, k, v)) if *h == hash && *k == key => {
+                        *v = value;
+                        break;
+                    }
+                    Some(_) => i = (i + 1) & mask,
+                }
+            }
+        }
+        index
+    }
+
+    /// The value of `key`.
+    #[inline]
+    pub fn get(&self, key: &str) -> Option<V> {
+        let hash = name_hash(key.as_bytes());
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            match &self.slots[i] {
+                None => return None,
+                Some((h, k, v)) if *h == hash && k.as_bytes() == key.as_bytes() => return Some(*v),
+                Some(_) => i = (i + 1) & mask,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_every_key_and_nothing_else() {
+        let keys = [".u32", ".s32", ".f32", ".global", ".shared::cta", "cp.async.bulk", "a", ""];
+        let index = StrIndex::new(keys.iter().enumerate().map(|(k, s)| (*s, k)));
+        for (k, s) in keys.iter().enumerate() {
+            assert_eq!(index.get(s), Some(k), "{s}");
+        }
+        assert_eq!(index.get(".u64"), None);
+        assert_eq!(index.get(".u3"), None);
+        assert_eq!(index.get("cp.async"), None);
+    }
+
+    #[test]
+    fn later_duplicates_win() {
+        let index = StrIndex::new([("x", 1), ("x", 2)]);
+        assert_eq!(index.get("x"), Some(2));
+    }
+}
