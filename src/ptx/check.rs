@@ -18,6 +18,7 @@ use super::ast::*;
 use super::modifier::{CmpOp, Keyword, Modifier, Rounding};
 use super::opcode::Opcode;
 use super::scopes::ScopedTable;
+use super::strindex::StrIndex;
 use super::signature::{Role, Signature, signatures};
 use crate::diag::{Diagnostics, Span};
 use crate::target::Sm;
@@ -207,49 +208,75 @@ enum Policy {
     Relaxed,
 }
 
+/// Special registers with a fixed name: (name, type, legacy 16-bit access allowed).
+const SPECIAL_REGISTERS: &[(&str, ScalarType, bool)] = &[
+    ("%tid", ScalarType::U32, true),
+    ("%ntid", ScalarType::U32, true),
+    ("%ctaid", ScalarType::U32, true),
+    ("%nctaid", ScalarType::U32, true),
+    ("%laneid", ScalarType::U32, false),
+    ("%warpid", ScalarType::U32, false),
+    ("%nwarpid", ScalarType::U32, false),
+    ("%smid", ScalarType::U32, false),
+    ("%nsmid", ScalarType::U32, false),
+    ("%lanemask_eq", ScalarType::U32, false),
+    ("%lanemask_le", ScalarType::U32, false),
+    ("%lanemask_lt", ScalarType::U32, false),
+    ("%lanemask_ge", ScalarType::U32, false),
+    ("%lanemask_gt", ScalarType::U32, false),
+    ("%clock", ScalarType::U32, false),
+    ("%clock_hi", ScalarType::U32, false),
+    ("%globaltimer_lo", ScalarType::U32, false),
+    ("%globaltimer_hi", ScalarType::U32, false),
+    ("%total_smem_size", ScalarType::U32, false),
+    ("%dynamic_smem_size", ScalarType::U32, false),
+    ("%aggr_smem_size", ScalarType::U32, false),
+    ("%cluster_ctarank", ScalarType::U32, false),
+    ("%cluster_nctarank", ScalarType::U32, false),
+    ("%clusterid", ScalarType::U32, false),
+    ("%nclusterid", ScalarType::U32, false),
+    ("%cluster_ctaid", ScalarType::U32, false),
+    ("%cluster_nctaid", ScalarType::U32, false),
+    ("%gridid", ScalarType::U64, false),
+    ("%clock64", ScalarType::U64, false),
+    ("%globaltimer", ScalarType::U64, false),
+    ("%current_graph_exec", ScalarType::U64, false),
+    ("%is_explicit_cluster", ScalarType::Pred, false),
+    ("%reserved_smem_offset_begin", ScalarType::B32, false),
+    ("%reserved_smem_offset_end", ScalarType::B32, false),
+    ("%reserved_smem_offset_cap", ScalarType::B32, false),
+];
+
+/// The type of a special register (and whether `ptxas` also accepts it as
+/// 16 bits), or `None` when `name` is not one.
 fn special_register(name: &str) -> Option<(ScalarType, bool)> {
-    // (type, legacy 16-bit access allowed)
-    Some(match name {
-        "%tid" | "%ntid" | "%ctaid" | "%nctaid" => (ScalarType::U32, true),
-        "%laneid" | "%warpid" | "%nwarpid" | "%smid" | "%nsmid" | "%lanemask_eq" | "%lanemask_le"
-        | "%lanemask_lt" | "%lanemask_ge" | "%lanemask_gt" | "%clock" | "%clock_hi" | "%globaltimer_lo"
-        | "%globaltimer_hi" | "%total_smem_size" | "%dynamic_smem_size" | "%aggr_smem_size"
-        | "%cluster_ctarank" | "%cluster_nctarank" | "%clusterid" | "%nclusterid" | "%cluster_ctaid"
-        | "%cluster_nctaid" => (ScalarType::U32, false),
-        "%gridid" | "%clock64" | "%globaltimer" | "%current_graph_exec" => (ScalarType::U64, false),
-        "%is_explicit_cluster" => (ScalarType::Pred, false),
-        "%reserved_smem_offset_begin" | "%reserved_smem_offset_end" | "%reserved_smem_offset_cap" => {
-            (ScalarType::B32, false)
+    static FIXED: std::sync::OnceLock<StrIndex<(ScalarType, bool)>> = std::sync::OnceLock::new();
+    let fixed = FIXED.get_or_init(|| StrIndex::new(SPECIAL_REGISTERS.iter().map(|&(n, t, l)| (n, (t, l)))));
+    if let Some(found) = fixed.get(name) {
+        return Some(found);
+    }
+    // Numbered families: %pm0..%pm7, %pm0_64..%pm7_64, %envreg0..%envreg31,
+    // %reserved_smem_offset_<n>.
+    if let Some(n) = name.strip_prefix("%pm") {
+        if let Some(k) = n.strip_suffix("_64") {
+            return (k.len() == 1 && k.as_bytes()[0].is_ascii_digit() && k < "8").then_some((ScalarType::U64, false));
         }
-        _ => {
-            if let Some(n) = name.strip_prefix("%pm") {
-                if let Some(k) = n.strip_suffix("_64") {
-                    if k.len() == 1 && k.as_bytes()[0].is_ascii_digit() && k < "8" {
-                        return Some((ScalarType::U64, false));
-                    }
-                    return None;
-                }
-                if n.len() == 1 && n.as_bytes()[0].is_ascii_digit() && n < "8" {
-                    return Some((ScalarType::U32, false));
-                }
-                return None;
+        return (n.len() == 1 && n.as_bytes()[0].is_ascii_digit() && n < "8").then_some((ScalarType::U32, false));
+    }
+    if let Some(n) = name.strip_prefix("%envreg") {
+        if let Ok(k) = n.parse::<u32>() {
+            if k < 32 && !n.starts_with('0') || n == "0" {
+                return Some((ScalarType::B32, false));
             }
-            if let Some(n) = name.strip_prefix("%envreg") {
-                if let Ok(k) = n.parse::<u32>() {
-                    if k < 32 && !n.starts_with('0') || n == "0" {
-                        return Some((ScalarType::B32, false));
-                    }
-                }
-                return None;
-            }
-            if let Some(n) = name.strip_prefix("%reserved_smem_offset_") {
-                if n.parse::<u32>().is_ok() {
-                    return Some((ScalarType::B32, false));
-                }
-            }
-            return None;
         }
-    })
+        return None;
+    }
+    if let Some(n) = name.strip_prefix("%reserved_smem_offset_") {
+        if n.parse::<u32>().is_ok() {
+            return Some((ScalarType::B32, false));
+        }
+    }
+    None
 }
 
 impl<'m> Checker<'m> {
@@ -893,9 +920,10 @@ impl<'m> Checker<'m> {
                 })
             }
             _ => {
-                if let (Some(n), OperandType::VecReg(t, m)) = (vec, self.operand_type(o)) {
+                let t = self.operand_type(o);
+                if let (Some(n), OperandType::VecReg(vt, m)) = (vec, t) {
                     if matches!(role, Role::InstType) {
-                        return n == m && reg_compatible(t, want, policy);
+                        return n == m && reg_compatible(vt, want, policy);
                     }
                 }
                 if vec.is_some() && matches!(role, Role::InstType) {
@@ -907,7 +935,6 @@ impl<'m> Checker<'m> {
                     }
                     return true;
                 }
-                let t = self.operand_type(o);
                 self.compatible(t, want, policy, is_dest)
             }
         }
@@ -1488,6 +1515,19 @@ fn has_no_destination(opname: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn special_register_names() {
+        assert_eq!(special_register("%tid"), Some((ScalarType::U32, true)));
+        assert_eq!(special_register("%clock64"), Some((ScalarType::U64, false)));
+        assert_eq!(special_register("%pm3_64"), Some((ScalarType::U64, false)));
+        assert_eq!(special_register("%pm7"), Some((ScalarType::U32, false)));
+        assert_eq!(special_register("%envreg31"), Some((ScalarType::B32, false)));
+        assert_eq!(special_register("%reserved_smem_offset_2"), Some((ScalarType::B32, false)));
+        for not in ["%pm8", "%pm8_64", "%envreg32", "%envreg07", "%r1", "%tidx", "tid"] {
+            assert_eq!(special_register(not), None, "{not}");
+        }
+    }
 
     #[test]
     fn rule_tables_resolve_every_spelling() {
