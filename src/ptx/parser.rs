@@ -252,6 +252,7 @@ impl<'s> Parser<'s> {
         while !self.at(TokenKind::Eof) && !self.too_many_errors() {
             let before = self.pos;
             if self.parse_module_item().is_err() {
+                self.depth = 0;
                 if self.pos == before {
                     self.bump();
                 }
@@ -806,9 +807,12 @@ impl<'s> Parser<'s> {
                 _ => {}
             }
             let before = self.pos;
+            let depth = self.depth;
             match self.parse_statement() {
                 Ok(s) => self.stmt_stack.push(s),
                 Err(()) => {
+                    // A failed statement may have left nesting levels open.
+                    self.depth = depth;
                     if self.pos == before {
                         self.bump();
                     }
@@ -1383,4 +1387,20 @@ pub fn eval_int(e: &Expr) -> Option<u64> {
         }
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn too_deep_statement_does_not_poison_the_rest() {
+        let deep = format!("{}1{}", "(".repeat(300), ")".repeat(300));
+        let src = format!(
+            ".version 8.0\n.target sm_80\n.entry k() {{\n.reg .b32 %r<2>;\nadd.s32 %r1, %r1, {deep};\nadd.s32 %r1, %r1, 1;\nret;\n}}\n"
+        );
+        let diags = parse(&src).expect_err("nesting beyond the bound is an error");
+        let text = format!("{diags:?}");
+        assert_eq!(text.matches("nesting deeper than").count(), 1, "one error, no cascade: {text}");
+    }
 }

@@ -444,6 +444,48 @@ impl<'m> Printer<'m> {
         }
     }
 
+    /// `e`, in parentheses when `paren`.
+    fn operand_expr(&mut self, e: &Expr, paren: bool) {
+        if paren {
+            self.out.push('(');
+            self.bare_expr(e);
+            self.out.push(')');
+        } else {
+            self.bare_expr(e);
+        }
+    }
+
+    /// An expression without enclosing parentheses; its operands get them
+    /// only where precedence or left associativity requires.
+    fn bare_expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Binary(op, a, b, _) => {
+                let prec = op.precedence();
+                let left_paren = match &**a {
+                    Expr::Binary(x, ..) => x.precedence() < prec,
+                    Expr::Cond(..) => true,
+                    _ => false,
+                };
+                let right_paren = match &**b {
+                    Expr::Binary(x, ..) => x.precedence() <= prec,
+                    Expr::Cond(..) => true,
+                    _ => false,
+                };
+                self.operand_expr(a, left_paren);
+                let _ = write!(self.out, " {} ", op.spelling());
+                self.operand_expr(b, right_paren);
+            }
+            Expr::Cond(c, a, b, _) => {
+                self.operand_expr(c, matches!(**c, Expr::Cond(..)));
+                self.out.push_str(" ? ");
+                self.bare_expr(a);
+                self.out.push_str(" : ");
+                self.bare_expr(b);
+            }
+            other => self.expr(other),
+        }
+    }
+
     fn expr(&mut self, e: &Expr) {
         match e {
             Expr::Int { value, unsigned: true, .. } => {
@@ -483,26 +525,62 @@ impl<'m> Printer<'m> {
                     UnaryOp::LogicalNot => "!",
                     UnaryOp::Plus => "+",
                 });
+                self.operand_expr(a, matches!(**a, Expr::Binary(..) | Expr::Cond(..)));
+            }
+            // Operators print with the fewest parentheses that parse back to
+            // the same tree: a chain of a thousand `+` stays flat, so its
+            // printed form nests no deeper than its source (the parser bounds
+            // nesting). A whole binary or conditional expression is still
+            // enclosed once, because an operand such as `(a + 1)` must not
+            // read back as the address form `a+1`.
+            Expr::Binary(..) | Expr::Cond(..) => {
                 self.out.push('(');
-                self.expr(a);
+                self.bare_expr(e);
                 self.out.push(')');
             }
-            Expr::Binary(op, a, b, _) => {
-                self.out.push('(');
-                self.expr(a);
-                let _ = write!(self.out, " {} ", op.spelling());
-                self.expr(b);
-                self.out.push(')');
-            }
-            Expr::Cond(c, a, b, _) => {
-                self.out.push('(');
-                self.expr(c);
-                self.out.push_str(" ? ");
-                self.expr(a);
-                self.out.push_str(" : ");
-                self.expr(b);
-                self.out.push(')');
-            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ptx::{parse, print};
+
+    fn module_with(operand: &str) -> String {
+        format!(".version 8.0\n.target sm_80\n.address_size 64\n.entry k() {{\n.reg .b64 %rd<3>;\nadd.s64 %rd1, %rd2, {operand};\nret;\n}}\n")
+    }
+
+    fn assert_round_trip(src: &str) {
+        let m = parse(src).unwrap_or_else(|d| panic!("source does not parse: {d:?}"));
+        let text = print(&m);
+        let again = parse(&text).unwrap_or_else(|d| panic!("printed module does not parse: {d:?}\n{text}"));
+        assert_eq!(again, m, "printed module means something else:\n{text}");
+        assert_eq!(print(&again), text, "printing is not idempotent");
+    }
+
+    #[test]
+    fn long_operator_chains_print_flat() {
+        // Source nesting within the parser's bound must stay within it when printed.
+        assert_round_trip(&module_with(&format!("{}1", "+".repeat(150))));
+        assert_round_trip(&module_with(&format!("({})", vec!["1"; 1000].join(" + "))));
+        assert_round_trip(&module_with(&format!("({})", vec!["2"; 300].join(" << 1 - "))));
+    }
+
+    #[test]
+    fn precedence_and_associativity_survive() {
+        for e in [
+            "(1 - (2 - 3))",
+            "((1 - 2) - 3)",
+            "(1 * (2 + 3))",
+            "(-(1 + 2) * 3)",
+            "(~-5)",
+            "(--%rd2 * 2)",
+            "(1 ? 2 : 3 ? 4 : 5)",
+            "((1 ? 2 : 3) ? 4 : 5)",
+            "(1 || 2 && 3 | 4 ^ 5 & 6 == 7 < 8 << 9 + 10 * 11)",
+            "(-1 << 2)",
+        ] {
+            assert_round_trip(&module_with(e));
         }
     }
 }
