@@ -590,8 +590,9 @@ impl<'m> Checker<'m> {
         }
         // Version and target requirements of the family and of its modifiers.
         self.requirement(i.opcode_loc.0, || format!("instruction '{opname}'"), info.min_ptx, info.min_sm);
-        let reqs = modifier_requirements(op);
-        if !reqs.is_empty() {
+        let (reqs, highest) = modifier_requirements(op);
+        // Most modules are new enough for every modifier of the family: skip the search.
+        if !reqs.is_empty() && (self.version < highest.0 || self.target.number < highest.1) {
             for (m, loc) in &i.modifiers {
                 if let Some((_, ptx, sm)) = reqs.iter().find(|(r, _, _)| r == m) {
                     let sp = m.spelling();
@@ -1246,22 +1247,30 @@ fn split_names(names: &Interner) -> Vec<Option<(Symbol, u32)>> {
         .collect()
 }
 
+/// A modifier that needs a newer PTX version or target than its family.
+type ModifierRequirement = (Modifier, (u8, u8), u16);
+
 /// Each family's modifiers that need a newer PTX version or target than the
-/// family itself, as typed modifiers (the opcode table spells them).
-fn modifier_requirements(op: Opcode) -> &'static [(Modifier, (u8, u8), u16)] {
-    static TABLE: std::sync::OnceLock<Vec<Vec<(Modifier, (u8, u8), u16)>>> = std::sync::OnceLock::new();
-    &TABLE.get_or_init(|| {
+/// family itself, as typed modifiers (the opcode table spells them), and the
+/// highest version and target among them.
+fn modifier_requirements(op: Opcode) -> (&'static [ModifierRequirement], ((u8, u8), u16)) {
+    static TABLE: std::sync::OnceLock<Vec<(Vec<ModifierRequirement>, ((u8, u8), u16))>> = std::sync::OnceLock::new();
+    let (reqs, highest) = &TABLE.get_or_init(|| {
         Opcode::ALL
             .iter()
             .map(|&op| {
-                op.info()
+                let reqs: Vec<ModifierRequirement> = op
+                    .info()
                     .modifier_reqs
                     .iter()
                     .filter_map(|(sp, ptx, sm)| Some((Modifier::classify(op, sp)?, *ptx, *sm)))
-                    .collect()
+                    .collect();
+                let highest = reqs.iter().fold(((0, 0), 0), |(p, s), (_, ptx, sm)| (p.max(*ptx), s.max(*sm)));
+                (reqs, highest)
             })
             .collect()
-    })[op as usize]
+    })[op as usize];
+    (reqs, *highest)
 }
 
 /// Modifier words the rules test for, as keyword ids (resolved once; `None`
@@ -1537,7 +1546,7 @@ mod tests {
         }
         for &op in Opcode::ALL {
             assert_eq!(
-                modifier_requirements(op).len(),
+                modifier_requirements(op).0.len(),
                 op.info().modifier_reqs.len(),
                 "a modifier requirement of '{}' names a modifier the family does not allow",
                 op.name()

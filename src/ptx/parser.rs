@@ -722,7 +722,8 @@ impl<'s> Parser<'s> {
         let space = StateSpace::from_spelling(self.text(st)).unwrap_or(StateSpace::Global);
         let _ = module_scope;
         let attrs = self.parse_decl_attrs(space == StateSpace::Param)?;
-        let mut declarators = Vec::new();
+        // Nearly every declaration names one variable (`.reg .b32 %r<9>;`).
+        let mut declarators = Vec::with_capacity(1);
         loop {
             let (name, name_loc) = self.ident("a variable name")?;
             let mut range = None;
@@ -1239,9 +1240,16 @@ impl<'s> Parser<'s> {
             self.enter()?;
             let e = self.parse_unary(in_section)?;
             self.leave();
-            // Fold a minus into a literal so that `-1` stays one node.
-            if let (UnaryOp::Neg, Expr::Int { value, unsigned, .. }) = (op, &e) {
-                return Ok(Expr::Int { value: value.wrapping_neg(), unsigned: *unsigned, loc: self.loc_from(start) });
+            // Fold a sign into a literal so that `-1` and `+4` (as in
+            // `[%rd1+4]`) stay one node, with no allocation.
+            match (op, &e) {
+                (UnaryOp::Neg, Expr::Int { value, unsigned, .. }) => {
+                    return Ok(Expr::Int { value: value.wrapping_neg(), unsigned: *unsigned, loc: self.loc_from(start) });
+                }
+                (UnaryOp::Plus, Expr::Int { value, unsigned, .. }) => {
+                    return Ok(Expr::Int { value: *value, unsigned: *unsigned, loc: self.loc_from(start) });
+                }
+                _ => {}
             }
             return Ok(Expr::Unary(op, Box::new(e), self.loc_from(start)));
         }
