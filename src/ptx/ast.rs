@@ -128,7 +128,7 @@ impl Interner {
                 return None;
             }
             let s = Symbol(slot - 1);
-            if self.hashes[s.0 as usize] == hash && self.name_bytes(s) == name.as_bytes() {
+            if self.hashes[s.0 as usize] == hash && same_bytes(self.name_bytes(s), name.as_bytes()) {
                 return Some(s);
             }
             i = (i + 1) & mask;
@@ -150,6 +150,23 @@ impl Interner {
         for k in 0..self.ends.len() {
             self.place(Symbol(k as u32), self.hashes[k]);
         }
+    }
+}
+
+/// Whether two names are equal. Names are short, and a call to the C
+/// library's `memcmp` for each costs more than comparing them here: up to 16
+/// bytes take two (possibly overlapping) 8-byte loads per side.
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3], s[at + 4], s[at + 5], s[at + 6], s[at + 7]]);
+    match n {
+        0..=7 => a.iter().zip(b).all(|(x, y)| x == y),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
     }
 }
 

@@ -6,7 +6,7 @@
 //! Faster here than a general hash map, whose `str` hashing and probing are
 //! built for arbitrary keys.
 
-use super::ast::name_hash;
+use super::ast::{name_hash, same_bytes};
 
 /// An immutable string-keyed index.
 #[derive(Debug)]
@@ -51,7 +51,7 @@ impl<V: Copy> StrIndex<V> {
         loop {
             match &self.slots[i] {
                 None => return None,
-                Some((h, k, v)) if *h == hash && k.as_bytes() == key.as_bytes() => return Some(*v),
+                Some((h, k, v)) if *h == hash && same_bytes(k.as_bytes(), key.as_bytes()) => return Some(*v),
                 Some(_) => i = (i + 1) & mask,
             }
         }
@@ -72,6 +72,20 @@ mod tests {
         assert_eq!(index.get(".u64"), None);
         assert_eq!(index.get(".u3"), None);
         assert_eq!(index.get("cp.async"), None);
+    }
+
+    #[test]
+    fn short_string_comparison_sees_every_byte() {
+        for n in 0..24usize {
+            let a: Vec<u8> = (0..n as u8).map(|b| b'a' + b).collect();
+            assert!(same_bytes(&a, &a.clone()));
+            for k in 0..n {
+                let mut b = a.clone();
+                b[k] ^= 1;
+                assert!(!same_bytes(&a, &b), "length {n}, byte {k}");
+            }
+            assert!(!same_bytes(&a, &a[..n.saturating_sub(1)]) || n == 0);
+        }
     }
 
     #[test]
