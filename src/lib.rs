@@ -3,11 +3,14 @@
 //! The pipeline (see DESIGN.md) runs PTX text through [`ptx`] (parse and
 //! check) and, as later stages land, lowering to the Ori IR, ISLE
 //! legalization and selection, register allocation, scheduling, encoding and
-//! cubin writing. Today the front end is complete.
+//! cubin writing. Today the front end is complete, and [`isa`] holds the
+//! first parts of the machine layer (word fields, control information,
+//! opcode identification per SM).
 
 #![deny(missing_docs)]
 
 pub mod diag;
+pub mod isa;
 pub mod ptx;
 pub mod reference;
 pub mod target;

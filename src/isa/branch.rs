@@ -1,0 +1,86 @@
+//! Branch-offset fields: where a relative branch target lives in the word.
+//!
+//! The target is `address of the next instruction + 4 × offset` (offsets
+//! count 4-byte units; instructions are 16 bytes). Two layouts, measured on
+//! every BRA/CALL.REL/BSSY of the corpus and by bit flips (survey §4.1):
+//! * sm_75–sm_89, and BSSY on every SM: the offset is a signed 48-bit field
+//!   at bits 34–81;
+//! * sm_90 and later (BRA, CALL, ...): the low 8 bits of the offset sit in
+//!   bits 16–23 and the rest, as a signed 48-bit field, at bits 34–81.
+//!
+//! (Mesa NAK switches layouts at sm_100; `nvdisasm` switches at sm_90.)
+
+use super::bits::Field;
+use crate::target::Sm;
+
+const HIGH: Field = Field::bits(34, 81);
+const LOW8: Field = Field::bits(16, 23);
+
+/// Which offset layout a branch instruction uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// Signed offset in bits 34–81.
+    Contiguous,
+    /// Low 8 bits in 16–23, the rest (signed) in 34–81.
+    Split,
+}
+
+/// The layout of a branch-type instruction (`is_bssy`: BSSY keeps the old
+/// layout on every SM; its bits 16–19 name the barrier register).
+pub fn layout(sm: Sm, is_bssy: bool) -> Layout {
+    if sm.number >= 90 && !is_bssy { Layout::Split } else { Layout::Contiguous }
+}
+
+/// The byte offset from the next instruction to the target.
+pub fn decode(word: u128, layout: Layout) -> i64 {
+    let units = match layout {
+        Layout::Contiguous => HIGH.get_signed(word),
+        Layout::Split => (HIGH.get_signed(word) << 8) | LOW8.get(word) as i64,
+    };
+    units * 4
+}
+
+/// `word` with its offset set to `bytes` (a multiple of 4 that fits), or `None`.
+pub fn encode(word: u128, layout: Layout, bytes: i64) -> Option<u128> {
+    if bytes % 4 != 0 {
+        return None;
+    }
+    let units = bytes / 4;
+    match layout {
+        Layout::Contiguous => HIGH.set_signed(word, units),
+        Layout::Split => {
+            let w = LOW8.set(word, (units & 0xff) as u64)?;
+            HIGH.set_signed(w, units >> 8)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::bits::join;
+
+    #[test]
+    fn self_loops_of_both_layouts() {
+        // `BRA` to itself (target = address, offset -16): survey §4.1 words.
+        let sm80 = join(0xfffffff000007947, 0x000fc0000383ffff);
+        assert_eq!(decode(sm80, layout(Sm::new(80), false)), -16);
+        let sm90 = join(0xfffffffc00fc7947, 0x000fc0000383ffff);
+        assert_eq!(decode(sm90, layout(Sm::new(90), false)), -16);
+        // BSSY B0 at 0xd0 to 0x160 on sm_90: offset 0x80, old layout.
+        assert_eq!(decode(join(0x0000008000007945, 0), layout(Sm::new(90), true)), 0x80);
+    }
+
+    #[test]
+    fn encode_inverts_decode() {
+        for layout in [Layout::Contiguous, Layout::Split] {
+            for bytes in [0i64, 4, -4, 0x80, -0x590, 0x7fff_fff0, -(1 << 40)] {
+                let w = encode(join(0x7947, 0), layout, bytes).unwrap();
+                assert_eq!(decode(w, layout), bytes, "{layout:?} {bytes}");
+                assert_eq!(w & 0xfff, 0x947, "the opcode is untouched");
+            }
+            assert_eq!(encode(0, layout, 2), None);
+        }
+        assert_eq!(encode(0, Layout::Contiguous, 1 << 50), None);
+    }
+}

@@ -1,0 +1,17 @@
+//! The SASS machine layer: instruction words of sm_75 and later, their
+//! fields, control information, and (as it grows) the instruction model,
+//! text syntax, encoder and decoder of each encoding family.
+//!
+//! What is here so far, each part checked against `nvdisasm` on every word
+//! ptxas emits for the corpus (`tests/isa_corpus.rs`):
+//! * [`bits`]: 128-bit words and their bit fields;
+//! * [`ctrl`]: the scheduling control fields and their listing prefix;
+//! * [`family`]: which SMs share an encoding and which measured tables apply;
+//! * [`opcode`]: opcode values and the mnemonics they print as, per SM;
+//! * [`branch`]: branch-offset fields, whose layout changes at sm_90.
+
+pub mod bits;
+pub mod branch;
+pub mod ctrl;
+pub mod family;
+pub mod opcode;
