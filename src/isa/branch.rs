@@ -4,7 +4,9 @@
 //! count 4-byte units; instructions are 16 bytes). Two layouts, measured on
 //! every BRA/CALL.REL/BSSY of the corpus and by bit flips (survey §4.1):
 //! * sm_75–sm_89, and BSSY on every SM: the offset is a signed 48-bit field
-//!   at bits 34–81;
+//!   at bits 34–81, except that sm_100+ BSSY uses bit 73 for `.RECONVERGENT`,
+//!   and bit 72 for `.RELIABLE`, so its field ends at bit 71 (38 bits; found by
+//!   `tests/isa_corpus.rs`);
 //! * sm_90 and later (BRA, CALL, ...): the low 8 bits of the offset sit in
 //!   bits 16–23 and the rest, as a signed 48-bit field, at bits 34–81.
 //!
@@ -14,13 +16,14 @@ use super::bits::Field;
 use crate::target::Sm;
 
 const HIGH: Field = Field::bits(34, 81);
+const HIGH_BSSY_SM100: Field = Field::bits(34, 71);
 const LOW8: Field = Field::bits(16, 23);
 
 /// Which offset layout a branch instruction uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
-    /// Signed offset in bits 34–81.
-    Contiguous,
+    /// The signed offset in one field.
+    Contiguous(Field),
     /// Low 8 bits in 16–23, the rest (signed) in 34–81.
     Split,
 }
@@ -28,13 +31,18 @@ pub enum Layout {
 /// The layout of a branch-type instruction (`is_bssy`: BSSY keeps the old
 /// layout on every SM; its bits 16–19 name the barrier register).
 pub fn layout(sm: Sm, is_bssy: bool) -> Layout {
-    if sm.number >= 90 && !is_bssy { Layout::Split } else { Layout::Contiguous }
+    match (sm.number, is_bssy) {
+        (n, true) if n >= 100 => Layout::Contiguous(HIGH_BSSY_SM100),
+        (_, true) => Layout::Contiguous(HIGH),
+        (n, false) if n >= 90 => Layout::Split,
+        _ => Layout::Contiguous(HIGH),
+    }
 }
 
 /// The byte offset from the next instruction to the target.
 pub fn decode(word: u128, layout: Layout) -> i64 {
     let units = match layout {
-        Layout::Contiguous => HIGH.get_signed(word),
+        Layout::Contiguous(field) => field.get_signed(word),
         Layout::Split => (HIGH.get_signed(word) << 8) | LOW8.get(word) as i64,
     };
     units * 4
@@ -47,7 +55,7 @@ pub fn encode(word: u128, layout: Layout, bytes: i64) -> Option<u128> {
     }
     let units = bytes / 4;
     match layout {
-        Layout::Contiguous => HIGH.set_signed(word, units),
+        Layout::Contiguous(field) => field.set_signed(word, units),
         Layout::Split => {
             let w = LOW8.set(word, (units & 0xff) as u64)?;
             HIGH.set_signed(w, units >> 8)
@@ -69,11 +77,17 @@ mod tests {
         assert_eq!(decode(sm90, layout(Sm::new(90), false)), -16);
         // BSSY B0 at 0xd0 to 0x160 on sm_90: offset 0x80, old layout.
         assert_eq!(decode(join(0x0000008000007945, 0), layout(Sm::new(90), true)), 0x80);
+        // sm_120 `BSSY.RECONVERGENT B0, 0x170` at 0xd0: bit 73 is the modifier, not the offset.
+        let reconvergent = join(0x0000009000007945, 0x000fe20003800200);
+        assert_eq!(decode(reconvergent, layout(Sm::new(120), true)), 0x90);
+        // sm_120 `BSSY.RELIABLE B1, 0x1ace0` at 0x1ab40: bit 72 is the modifier.
+        let reliable = join(0x0000019000017945, 0x000fe20003800100);
+        assert_eq!(decode(reliable, layout(Sm::new(120), true)), 0x190);
     }
 
     #[test]
     fn encode_inverts_decode() {
-        for layout in [Layout::Contiguous, Layout::Split] {
+        for layout in [Layout::Contiguous(HIGH), Layout::Split] {
             for bytes in [0i64, 4, -4, 0x80, -0x590, 0x7fff_fff0, -(1 << 40)] {
                 let w = encode(join(0x7947, 0), layout, bytes).unwrap();
                 assert_eq!(decode(w, layout), bytes, "{layout:?} {bytes}");
@@ -81,6 +95,7 @@ mod tests {
             }
             assert_eq!(encode(0, layout, 2), None);
         }
-        assert_eq!(encode(0, Layout::Contiguous, 1 << 50), None);
+        assert_eq!(encode(0, Layout::Contiguous(HIGH), 1 << 50), None);
+        assert_eq!(encode(0, Layout::Contiguous(HIGH_BSSY_SM100), 1 << 40), None);
     }
 }
