@@ -8,7 +8,9 @@
 //! * every BRA and BSSY target ([`isa::branch`]).
 //!
 //! It also checks that the control fields of every word re-encode to the
-//! same bits.
+//! same bits, and, for every word the form table ([`isa::table`]) covers,
+//! that [`isa::inst::Inst`] prints exactly nvdisasm's text and encodes back
+//! to the same 128 bits (the coverage is printed per SM).
 
 mod common;
 
@@ -131,6 +133,7 @@ struct Tally {
     words: usize,
     unrendered: usize,
     mnemonic_checked: usize,
+    decoded: usize,
     branches: usize,
     reuse: usize,
     failures: Vec<String>,
@@ -156,6 +159,20 @@ fn check_word(sm: u16, l: &Listed, t: &mut Tally) {
     if l.text.is_empty() {
         t.unrendered += 1;
         return;
+    }
+    // Full decoding, where the form table covers the word: the same text, and
+    // the same bits when encoded again.
+    if let Ok(inst) = isa::inst::Inst::decode(w, Sm::new(sm)) {
+        t.decoded += 1;
+        let text = inst.text(Sm::new(sm));
+        if text != l.text {
+            fail(t, format!("text: ours `{text}`"));
+        }
+        match inst.encode(Sm::new(sm)) {
+            Ok(again) if again == w => {}
+            Ok(again) => fail(t, format!("re-encodes as {again:#034x}")),
+            Err(e) => fail(t, format!("does not re-encode: {}", e.0)),
+        }
     }
     // Mnemonic.
     let listed = listed_mnemonic(&l.text);
@@ -213,10 +230,12 @@ fn corpus_words_agree_with_nvdisasm() {
             check_word(sm, l, &mut t);
         }
         eprintln!(
-            "sm_{sm}: {compiled}/{} files, {} words ({} without text), mnemonics {}, branch targets {}, .reuse {}, failures {}",
+            "sm_{sm}: {compiled}/{} files, {} words ({} without text), decoded {} ({:.1}%), mnemonics {}, branch targets {}, .reuse {}, failures {}",
             files.len(),
             t.words,
             t.unrendered,
+            t.decoded,
+            100.0 * t.decoded as f64 / t.words.max(1) as f64,
             t.mnemonic_checked,
             t.branches,
             t.reuse,

@@ -8,10 +8,17 @@
 //! * [`ctrl`]: the scheduling control fields and their listing prefix;
 //! * [`family`]: which SMs share an encoding and which measured tables apply;
 //! * [`opcode`]: opcode values and the mnemonics they print as, per SM;
-//! * [`branch`]: branch-offset fields, whose layout changes at sm_90.
+//! * [`branch`]: branch-offset fields, whose layout changes at sm_90;
+//! * [`operand`], [`form`], [`table`], [`inst`]: the instruction model, the
+//!   declarative form table, and decoding, encoding and `nvdisasm`-identical
+//!   printing derived from it (a first set of sm_80–sm_90 instructions).
 
 pub mod bits;
 pub mod branch;
 pub mod ctrl;
 pub mod family;
+pub mod form;
+pub mod inst;
 pub mod opcode;
+pub mod operand;
+pub mod table;

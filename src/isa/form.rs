@@ -1,0 +1,170 @@
+//! The declarative description of an instruction encoding: one [`Form`] per
+//! (mnemonic, operand form, SM range) says where every operand and modifier
+//! lives in the word and how `nvdisasm` spells it. Decoding, encoding and
+//! printing ([`super::inst`]) are derived from it, so the three cannot
+//! drift apart.
+//!
+//! A form explains every bit of the words it matches: the opcode (bits
+//! 0–11), the guard (12–15), its fixed fields, modifier fields and operand
+//! fields, and the control bits (105–125). A word with any other bit set is
+//! not that form, so an unknown variant is reported as undecodable instead
+//! of being printed wrongly.
+
+use super::bits::Field;
+
+/// A single bit position, when a slot has that flag.
+pub type Bit = Option<u8>;
+
+/// A modifier field: the printed spelling (with its dot, or empty for the
+/// default) of each value; values past the list do not decode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModField {
+    /// Where.
+    pub field: Field,
+    /// Spelling per value.
+    pub names: &'static [&'static str],
+}
+
+/// When a predicate operand is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PredShow {
+    /// Always (`ISETP.NE.AND P0, PT, …`).
+    Always,
+    /// Only when it is not `PT` (optional leading carry-out predicates).
+    UnlessTrue,
+}
+
+/// How an operand is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// A general register (255 = RZ) with optional negate / abs / not bits and
+    /// reuse flag (index into the control reuse mask).
+    Gpr {
+        /// Register number.
+        field: Field,
+        /// `-x` bit.
+        neg: Bit,
+        /// `|x|` bit.
+        abs: Bit,
+        /// `~x` bit.
+        not: Bit,
+        /// Reuse-mask bit (0 = operand a, 1 = b, 2 = c).
+        reuse: Option<u8>,
+    },
+    /// A uniform register in a 6-bit field (63 = URZ; sm_75–sm_90).
+    Ur6 {
+        /// Register number.
+        field: Field,
+        /// `-x` bit.
+        neg: Bit,
+        /// `~x` bit.
+        not: Bit,
+    },
+    /// A uniform register as the b operand of form 6: 6-bit field at 32–37
+    /// (63 = URZ; sm_75–sm_90) and bit 91 set.
+    UniformB {
+        /// `-x` bit.
+        neg: Bit,
+        /// `~x` bit.
+        not: Bit,
+    },
+    /// A convergence barrier register `B0`…`B15`.
+    Barrier(Field),
+    /// A predicate (7 = PT) with an optional `!` bit.
+    Pred {
+        /// Register number.
+        field: Field,
+        /// `!p` bit.
+        not: Bit,
+        /// Whether it prints when true.
+        show: PredShow,
+    },
+    /// A 32-bit immediate in bits 32–63, printed in hex, as a signed number
+    /// when `signed` (`-0x18`).
+    Imm32 {
+        /// Print negative values with a minus sign.
+        signed: bool,
+    },
+    /// `c[bank][offset]`: bank in bits 54–58, byte offset in 38–53.
+    CBank {
+        /// `-c[..]` bit.
+        neg: Bit,
+        /// `|c[..]|` bit.
+        abs: Bit,
+        /// `~c[..]` bit.
+        not: Bit,
+    },
+    /// A constant printed in hex (LOP3's lookup table).
+    Hex(Field),
+    /// A special register number (printed by name).
+    SpecialReg(Field),
+}
+
+/// Bank and offset fields of a constant-bank operand.
+pub const CBANK_BANK: Field = Field::bits(54, 58);
+/// Byte offset field of a constant-bank operand.
+pub const CBANK_OFFSET: Field = Field::bits(38, 53);
+/// Register field of [`Slot::UniformB`].
+pub const UNIFORM_B_REG: Field = Field::bits(32, 37);
+/// Bit 91: the b operand is a uniform register.
+pub const UNIFORM_B_FLAG: u8 = 91;
+/// Bits 32–63: 32-bit immediate.
+pub const IMM32: Field = Field::bits(32, 63);
+
+/// One encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Form {
+    /// What `nvdisasm` prints before the variable modifiers (`IADD3.X`).
+    pub name: &'static str,
+    /// Measured SMs it applies to (inclusive range of SM numbers).
+    pub sms: (u16, u16),
+    /// Bits 0–11.
+    pub opcode: u16,
+    /// Other fields with a fixed value.
+    pub fixed: &'static [(Field, u64)],
+    /// Variable modifiers, in printed order.
+    pub mods: &'static [ModField],
+    /// Operands, in printed order.
+    pub slots: &'static [Slot],
+}
+
+impl Slot {
+    /// Every bit the slot's encoding occupies.
+    pub fn mask(&self) -> u128 {
+        let field = |f: Field| (f.max() as u128) << f.start;
+        let bit = |b: Bit| b.map_or(0, |b| 1u128 << b);
+        match *self {
+            Slot::Gpr { field: f, neg, abs, not, .. } => field(f) | bit(neg) | bit(abs) | bit(not),
+            Slot::Ur6 { field: f, neg, not } => field(f) | bit(neg) | bit(not),
+            Slot::UniformB { neg, not } => field(UNIFORM_B_REG) | 1u128 << UNIFORM_B_FLAG | bit(neg) | bit(not),
+            Slot::Barrier(f) => field(f),
+            Slot::Pred { field: f, not, .. } => field(f) | bit(not),
+            Slot::Imm32 { .. } => field(IMM32),
+            Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
+            Slot::Hex(f) | Slot::SpecialReg(f) => field(f),
+        }
+    }
+}
+
+impl Form {
+    /// Every bit the form explains (control bits included).
+    pub fn mask(&self) -> u128 {
+        let field = |f: Field| (f.max() as u128) << f.start;
+        let mut m = field(Field::bits(0, 15)) | field(Field::bits(105, 125));
+        for (f, _) in self.fixed {
+            m |= field(*f);
+        }
+        for md in self.mods {
+            m |= field(md.field);
+        }
+        for s in self.slots {
+            m |= s.mask();
+        }
+        m
+    }
+
+    /// Whether the form applies to a measured SM.
+    pub fn applies_to(&self, measured_sm: u16) -> bool {
+        (self.sms.0..=self.sms.1).contains(&measured_sm)
+    }
+}

@@ -1,0 +1,369 @@
+//! Machine instructions: the model ([`Inst`]), and decoding, encoding and
+//! printing derived from the form table ([`super::table`]).
+//!
+//! An instruction is its [`Form`], the value of each of the form's modifier
+//! fields, one operand per slot, a guard predicate and the control fields.
+//! The printed text is `nvdisasm`'s, byte for byte (checked on every corpus
+//! word the table covers by `tests/isa_corpus.rs`).
+
+use super::bits::Field;
+use super::ctrl::Ctrl;
+use super::family::measured_sm;
+use super::form::{CBANK_BANK, CBANK_OFFSET, Form, IMM32, PredShow, Slot, UNIFORM_B_FLAG, UNIFORM_B_REG};
+use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
+use super::table::forms;
+use crate::target::Sm;
+use std::fmt::Write as _;
+
+const GUARD: Field = Field::bits(12, 14);
+const GUARD_NOT: u8 = 15;
+
+/// One machine instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Inst {
+    /// The encoding.
+    pub form: &'static Form,
+    /// Guard predicate (`PT` when unguarded) and whether it is negated.
+    pub guard: (Reg, bool),
+    /// Value of each of the form's modifier fields.
+    pub mods: Vec<u8>,
+    /// One operand per slot of the form.
+    pub operands: Vec<Operand>,
+    /// Control fields.
+    pub ctrl: Ctrl,
+}
+
+/// Why a word does not decode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// No SM table for this target.
+    UnsupportedSm,
+    /// No form of the table explains every bit of the word.
+    Unknown,
+}
+
+/// Why an instruction does not encode.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EncodeError(pub String);
+
+fn bit(word: u128, b: Option<u8>) -> bool {
+    b.is_some_and(|b| word >> b & 1 == 1)
+}
+
+fn pred_reg(file: RegFile, v: u64) -> Reg {
+    if v == 7 { Reg::zero(file) } else { Reg { file, num: RegNum::Phys(v as u8) } }
+}
+
+/// Decodes a word with a given form, if the form explains it.
+fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
+    if word & !form.mask() != 0 {
+        return None;
+    }
+    if form.fixed.iter().any(|(f, v)| f.get(word) != *v) {
+        return None;
+    }
+    let mut mods = Vec::with_capacity(form.mods.len());
+    for m in form.mods {
+        let v = m.field.get(word) as usize;
+        if v >= m.names.len() {
+            return None;
+        }
+        mods.push(v as u8);
+    }
+    let ctrl = Ctrl::decode(word);
+    let mut reuse_used = 0u8;
+    let mut operands = Vec::with_capacity(form.slots.len());
+    for slot in form.slots {
+        operands.push(match *slot {
+            Slot::Gpr { field, neg, abs, not, reuse } => {
+                let v = field.get(word);
+                let reg = if v == 255 { Reg::zero(RegFile::Gpr) } else { Reg::gpr(v as u8) };
+                let r = reuse.is_some_and(|k| ctrl.reuse >> k & 1 == 1);
+                if let (true, Some(k)) = (r, reuse) {
+                    reuse_used |= 1 << k;
+                }
+                let mods = SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) };
+                Operand::Reg { reg, mods, reuse: r }
+            }
+            Slot::Ur6 { field, neg, not } => {
+                let v = field.get(word);
+                let reg =
+                    if v == 63 { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } };
+                Operand::Reg { reg, mods: SrcMods { neg: bit(word, neg), abs: false, not: bit(word, not) }, reuse: false }
+            }
+            Slot::UniformB { neg, not } => {
+                if word >> UNIFORM_B_FLAG & 1 == 0 {
+                    return None;
+                }
+                let v = UNIFORM_B_REG.get(word);
+                let reg =
+                    if v == 63 { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } };
+                Operand::Reg { reg, mods: SrcMods { neg: bit(word, neg), abs: false, not: bit(word, not) }, reuse: false }
+            }
+            Slot::Barrier(field) => {
+                Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(field.get(word) as u8) }, mods: SrcMods::default(), reuse: false }
+            }
+            Slot::Pred { field, not, .. } => {
+                let reg = pred_reg(RegFile::Pred, field.get(word));
+                Operand::Reg { reg, mods: SrcMods { not: bit(word, not), ..SrcMods::default() }, reuse: false }
+            }
+            Slot::Imm32 { .. } => Operand::Imm(IMM32.get(word) as u32),
+            Slot::CBank { neg, abs, not } => Operand::CBank {
+                bank: CBANK_BANK.get(word) as u8,
+                offset: CBANK_OFFSET.get(word) as u16,
+                mods: SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) },
+            },
+            Slot::Hex(field) => Operand::Hex(field.get(word) as u32),
+            Slot::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
+        });
+    }
+    // Reuse flags only on operands that have them, and only where nvdisasm shows
+    // them (bit 109 set); anything else is not representable in the text.
+    if ctrl.reuse != reuse_used || (ctrl.reuse != 0 && !ctrl.yield_bit) {
+        return None;
+    }
+    // The `;` spacing rule of sm_89+ also looks at bits 102–103, which no form
+    // explains, so they are zero here.
+    let guard = (pred_reg(RegFile::Pred, GUARD.get(word)), word >> GUARD_NOT & 1 == 1);
+    Some(Inst { form, guard, mods, operands, ctrl })
+}
+
+impl Inst {
+    /// Decodes an instruction word for an SM.
+    pub fn decode(word: u128, sm: Sm) -> Result<Inst, DecodeError> {
+        let table_sm = measured_sm(sm).ok_or(DecodeError::UnsupportedSm)?;
+        let opcode = Field::bits(0, 11).get(word) as u16;
+        forms()
+            .iter()
+            .filter(|f| f.opcode == opcode && f.applies_to(table_sm))
+            .find_map(|f| decode_with(f, word))
+            .ok_or(DecodeError::Unknown)
+    }
+
+    /// Encodes the instruction for an SM.
+    pub fn encode(&self, sm: Sm) -> Result<u128, EncodeError> {
+        let err = |m: String| EncodeError(format!("{}: {m}", self.form.name));
+        let form = self.form;
+        let table_sm = measured_sm(sm).ok_or_else(|| err(format!("no encoding tables for {sm}")))?;
+        if !form.applies_to(table_sm) {
+            return Err(err(format!("this form does not exist on {sm}")));
+        }
+        if self.mods.len() != form.mods.len() || self.operands.len() != form.slots.len() {
+            return Err(err("modifier or operand count does not match the form".into()));
+        }
+        let set = |w: u128, f: Field, v: u64, what: &str| f.set(w, v).ok_or_else(|| err(format!("{what} {v} does not fit")));
+        let set_bit = |w: u128, b: Option<u8>, on: bool, what: &str| -> Result<u128, EncodeError> {
+            match (b, on) {
+                (_, false) => Ok(w),
+                (Some(b), true) => Ok(w | 1u128 << b),
+                (None, true) => Err(err(format!("{what} is not available on this operand"))),
+            }
+        };
+        let pred_num = |r: Reg| -> Result<u64, EncodeError> {
+            match (r.file, r.num) {
+                (RegFile::Pred, RegNum::Zero) => Ok(7),
+                (RegFile::Pred, RegNum::Phys(n)) if n < 7 => Ok(n.into()),
+                _ => Err(err(format!("{r} is not a predicate register"))),
+            }
+        };
+        let mut w = set(0, Field::bits(0, 11), form.opcode.into(), "opcode")?;
+        w = set(w, GUARD, pred_num(self.guard.0)?, "guard")?;
+        w = set_bit(w, Some(GUARD_NOT), self.guard.1, "guard negation")?;
+        for (f, v) in form.fixed {
+            w = set(w, *f, *v, "fixed field")?;
+        }
+        for (m, v) in form.mods.iter().zip(&self.mods) {
+            if usize::from(*v) >= m.names.len() {
+                return Err(err(format!("modifier value {v} has no spelling")));
+            }
+            w = set(w, m.field, (*v).into(), "modifier")?;
+        }
+        let mut reuse = 0u8;
+        for (slot, op) in form.slots.iter().zip(&self.operands) {
+            w = match (*slot, *op) {
+                (Slot::Gpr { field, neg, abs, not, reuse: r }, Operand::Reg { reg, mods, reuse: used }) => {
+                    let n = match (reg.file, reg.num) {
+                        (RegFile::Gpr, RegNum::Zero) => 255,
+                        (RegFile::Gpr, RegNum::Phys(n)) if n < 255 => n.into(),
+                        _ => return Err(err(format!("{reg} is not an allocated general register"))),
+                    };
+                    if used {
+                        reuse |= 1 << r.ok_or_else(|| err("this operand has no reuse flag".into()))?;
+                    }
+                    let w = set(w, field, n, "register")?;
+                    let w = set_bit(w, neg, mods.neg, "negation")?;
+                    let w = set_bit(w, abs, mods.abs, "absolute value")?;
+                    set_bit(w, not, mods.not, "bitwise not")?
+                }
+                (Slot::Ur6 { field, neg, not }, Operand::Reg { reg, mods, reuse: false }) => {
+                    let n = match (reg.file, reg.num) {
+                        (RegFile::Uniform, RegNum::Zero) => 63,
+                        (RegFile::Uniform, RegNum::Phys(n)) if n < 63 => n.into(),
+                        _ => return Err(err(format!("{reg} is not an allocated uniform register"))),
+                    };
+                    let w = set(w, field, n, "uniform register")?;
+                    let w = set_bit(w, neg, mods.neg, "negation")?;
+                    set_bit(w, not, mods.not, "bitwise not")?
+                }
+                (Slot::UniformB { neg, not }, Operand::Reg { reg, mods, reuse: false }) => {
+                    let n = match (reg.file, reg.num) {
+                        (RegFile::Uniform, RegNum::Zero) => 63,
+                        (RegFile::Uniform, RegNum::Phys(n)) if n < 63 => n.into(),
+                        _ => return Err(err(format!("{reg} is not an allocated uniform register"))),
+                    };
+                    let w = set(w, UNIFORM_B_REG, n, "uniform register")? | 1u128 << UNIFORM_B_FLAG;
+                    let w = set_bit(w, neg, mods.neg, "negation")?;
+                    set_bit(w, not, mods.not, "bitwise not")?
+                }
+                (Slot::Barrier(field), Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(n) }, reuse: false, .. }) => {
+                    set(w, field, n.into(), "barrier register")?
+                }
+                (Slot::Pred { field, not, .. }, Operand::Reg { reg, mods, reuse: false }) => {
+                    let w = set(w, field, pred_num(reg)?, "predicate")?;
+                    set_bit(w, not, mods.not, "predicate negation")?
+                }
+                (Slot::Imm32 { .. }, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
+                (Slot::CBank { neg, abs, not }, Operand::CBank { bank, offset, mods }) => {
+                    let w = set(w, CBANK_BANK, bank.into(), "constant bank")?;
+                    let w = set(w, CBANK_OFFSET, offset.into(), "constant offset")?;
+                    let w = set_bit(w, neg, mods.neg, "negation")?;
+                    let w = set_bit(w, abs, mods.abs, "absolute value")?;
+                    set_bit(w, not, mods.not, "bitwise not")?
+                }
+                (Slot::Hex(field), Operand::Hex(v)) => set(w, field, v.into(), "constant")?,
+                (Slot::SpecialReg(field), Operand::SpecialReg(v)) => set(w, field, v.into(), "special register")?,
+                (slot, op) => return Err(err(format!("operand {op:?} does not fit slot {slot:?}"))),
+            };
+        }
+        if self.ctrl.reuse != reuse {
+            return Err(err("reuse flags in the control fields differ from the operands' .reuse".into()));
+        }
+        self.ctrl.encode(w).map_err(|e| err(e.0))
+    }
+
+    /// The instruction as `nvdisasm` prints it for `sm` (without address or
+    /// control prefix).
+    pub fn text(&self, sm: Sm) -> String {
+        let mut out = String::new();
+        let (g, neg) = self.guard;
+        if g.num != RegNum::Zero || neg {
+            let _ = write!(out, "@{}{} ", if neg { "!" } else { "" }, g);
+        }
+        out.push_str(self.form.name);
+        for (m, v) in self.form.mods.iter().zip(&self.mods) {
+            out.push_str(m.names[usize::from(*v)]);
+        }
+        let mut first = true;
+        for (slot, op) in self.form.slots.iter().zip(&self.operands) {
+            if let (Slot::Pred { show: PredShow::UnlessTrue, .. }, Operand::Reg { reg, mods, .. }) = (slot, op) {
+                if reg.num == RegNum::Zero && !mods.not {
+                    continue;
+                }
+            }
+            out.push_str(if first { " " } else { ", " });
+            first = false;
+            write_operand(&mut out, slot, op, sm);
+        }
+        out.push_str(if self.ctrl.stall == 0 && self.ctrl.wait == 0 { ";" } else { " ;" });
+        out
+    }
+}
+
+fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm) {
+    match *op {
+        Operand::Reg { reg, mods, reuse } => {
+            out.push_str(if mods.neg { "-" } else { "" });
+            out.push_str(if mods.not { if reg.file == RegFile::Gpr || reg.file == RegFile::Uniform { "~" } else { "!" } } else { "" });
+            if mods.abs {
+                let _ = write!(out, "|{reg}|");
+            } else {
+                let _ = write!(out, "{reg}");
+            }
+            if reuse {
+                out.push_str(".reuse");
+            }
+        }
+        Operand::Imm(v) => match slot {
+            Slot::Imm32 { signed: true } if (v as i32) < 0 => {
+                let _ = write!(out, "-{:#x}", (v as i32).unsigned_abs());
+            }
+            _ => {
+                let _ = write!(out, "{v:#x}");
+            }
+        },
+        Operand::CBank { bank, offset, mods } => {
+            out.push_str(if mods.neg { "-" } else { "" });
+            out.push_str(if mods.not { "~" } else { "" });
+            let text = format!("c[{bank:#x}][{offset:#x}]");
+            if mods.abs {
+                let _ = write!(out, "|{text}|");
+            } else {
+                out.push_str(&text);
+            }
+        }
+        Operand::SpecialReg(n) => out.push_str(&special_register_name(n, sm)),
+        Operand::Hex(v) => {
+            let _ = write!(out, "{v:#x}");
+        }
+        Operand::Target(t) => {
+            let _ = write!(out, "{t:#x}");
+        }
+    }
+}
+
+/// `nvdisasm`'s name of a special register on an SM (survey, Appendix B);
+/// unnamed numbers print as `SR<n>`.
+pub fn special_register_name(n: u8, sm: Sm) -> String {
+    let newer: &[(u8, &str)] = if sm.number >= 90 { super::table::SPECIAL_REGISTERS_SM90 } else { &[] };
+    super::table::SPECIAL_REGISTERS
+        .iter()
+        .chain(newer)
+        .find(|(k, _)| *k == n)
+        .map_or_else(|| format!("SR{n}"), |(_, name)| (*name).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::bits::join;
+
+    fn round_trip(lo: u64, hi: u64, sm: u16, text: &str) -> Inst {
+        let word = join(lo, hi);
+        let inst = Inst::decode(word, Sm::new(sm)).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(inst.text(Sm::new(sm)), text);
+        assert_eq!(inst.encode(Sm::new(sm)), Ok(word), "{text}");
+        inst
+    }
+
+    #[test]
+    fn ptxas_words_print_as_nvdisasm_does() {
+        // Words and texts from ptxas / nvdisasm 13.5 (survey tables and corpus).
+        round_trip(0x0000000004047210, 0x004fc80007ffe005, 80, "IADD3 R4, R4, R0, R5 ;");
+        round_trip(0xffffffe80900780c, 0x000fe40003f62270, 80, "ISETP.EQ.AND P3, PT, R9, -0x18, PT ;");
+        round_trip(0x0000000600051c07, 0x000fca000c000000, 80, "@P1 SEL R5, R0, UR6, !P0 ;");
+        round_trip(0x00000018ff037819, 0x000fc80000011603, 80, "SHF.R.U32.HI R3, RZ, 0x18, R3 ;");
+        round_trip(0x0000000000007918, 0x000fc00000000000, 80, "NOP;");
+        round_trip(0x0000000000007919, 0x000e280000002500, 80, "S2R R0, SR_CTAID.X ;");
+        let x = round_trip(0x80000009ff027210, 0x000fe200007fe4ff, 80, "IADD3.X R2, RZ, ~R9, RZ, P0, !PT ;");
+        assert!(matches!(x.operands[4], Operand::Reg { mods: SrcMods { not: true, .. }, .. }));
+    }
+
+    #[test]
+    fn unexplained_bits_do_not_decode() {
+        // `IADD3 R4, R4, R0, R5` with bit 100 set: no form explains it.
+        let word = join(0x0000000004047210, 0x004fc80007ffe005 | 1 << 36);
+        assert_eq!(Inst::decode(word, Sm::new(80)), Err(DecodeError::Unknown));
+        assert_eq!(Inst::decode(join(0x0000000004047210, 0x004fc80007ffe005), Sm::new(61)), Err(DecodeError::UnsupportedSm));
+    }
+
+    #[test]
+    fn encoding_checks_operands() {
+        let mut inst = Inst::decode(join(0x0000000004047210, 0x004fc80007ffe005), Sm::new(80)).unwrap();
+        inst.operands[0] = Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::Virt(3) });
+        assert!(inst.encode(Sm::new(80)).unwrap_err().0.contains("not an allocated general register"));
+        inst.operands[0] = Operand::Imm(1);
+        assert!(inst.encode(Sm::new(80)).is_err());
+        let ok = Inst::decode(join(0x0000000004047210, 0x004fc80007ffe005), Sm::new(80)).unwrap();
+        assert!(ok.encode(Sm::new(100)).is_err(), "the sm_80 form does not exist on sm_100");
+    }
+}

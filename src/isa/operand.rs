@@ -1,0 +1,123 @@
+//! Operands of machine instructions: registers of the four files (and
+//! barrier registers), physical or virtual, with their source modifiers;
+//! immediates; constant-bank references; special registers.
+//!
+//! Registers are [`RegNum::Phys`] after allocation and in decoded code, and
+//! [`RegNum::Virt`] when instruction selection produces them; the zero
+//! registers (RZ, URZ, PT, UPT) are [`RegNum::Zero`] in every family, so
+//! the family's encoding of them (URZ is 63 up to sm_90 and 255 from
+//! sm_100) stays in the encoder.
+
+use std::fmt;
+
+/// A register file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegFile {
+    /// `R0`…`R254`, `RZ`.
+    Gpr,
+    /// `UR0`…, `URZ`.
+    Uniform,
+    /// `P0`…`P6`, `PT`.
+    Pred,
+    /// `UP0`…`UP6`, `UPT`.
+    UniformPred,
+    /// Convergence barriers `B0`…`B15`.
+    Barrier,
+}
+
+/// Which register of a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RegNum {
+    /// A hardware register.
+    Phys(u8),
+    /// The file's zero / true register (RZ, URZ, PT, UPT).
+    Zero,
+    /// A virtual register (before register allocation).
+    Virt(u32),
+}
+
+/// A register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reg {
+    /// File.
+    pub file: RegFile,
+    /// Number.
+    pub num: RegNum,
+}
+
+impl Reg {
+    /// `R<n>`.
+    pub const fn gpr(n: u8) -> Reg {
+        Reg { file: RegFile::Gpr, num: RegNum::Phys(n) }
+    }
+    /// The zero register of a file.
+    pub const fn zero(file: RegFile) -> Reg {
+        Reg { file, num: RegNum::Zero }
+    }
+}
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (prefix, zero) = match self.file {
+            RegFile::Gpr => ("R", "RZ"),
+            RegFile::Uniform => ("UR", "URZ"),
+            RegFile::Pred => ("P", "PT"),
+            RegFile::UniformPred => ("UP", "UPT"),
+            RegFile::Barrier => ("B", "B?"),
+        };
+        match self.num {
+            RegNum::Phys(n) => write!(f, "{prefix}{n}"),
+            RegNum::Zero => f.write_str(zero),
+            RegNum::Virt(v) => write!(f, "%{prefix}{v}"),
+        }
+    }
+}
+
+/// Modifiers applied to a source operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct SrcMods {
+    /// `-x`.
+    pub neg: bool,
+    /// `|x|`.
+    pub abs: bool,
+    /// `~x` (bitwise) or `!p` (predicate).
+    pub not: bool,
+}
+
+/// One operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    /// A register, with source modifiers and its reuse-cache flag.
+    Reg {
+        /// The register.
+        reg: Reg,
+        /// Source modifiers.
+        mods: SrcMods,
+        /// Keep the value in the operand reuse cache (`.reuse`).
+        reuse: bool,
+    },
+    /// A 32-bit immediate, as its bits (integer or `f32`).
+    Imm(u32),
+    /// `c[bank][offset]`, with source modifiers.
+    CBank {
+        /// Constant bank.
+        bank: u8,
+        /// Byte offset.
+        offset: u16,
+        /// Source modifiers.
+        mods: SrcMods,
+    },
+    /// A special register (`SR_TID.X` is 0x21), by number.
+    SpecialReg(u8),
+    /// A small constant printed in hex (`LOP3`'s lookup table).
+    Hex(u32),
+    /// A branch target: byte offset from the next instruction.
+    Target(i64),
+}
+
+impl Operand {
+    /// A register operand without modifiers.
+    pub const fn reg(reg: Reg) -> Operand {
+        Operand::Reg { reg, mods: SrcMods { neg: false, abs: false, not: false }, reuse: false }
+    }
+}

@@ -1,0 +1,268 @@
+//! The form table: the encodings the decoder, encoder and printer know, as
+//! data (see [`super::form`]). Positions and spellings were measured with
+//! ptxas 13.5 and nvdisasm 13.5 (single-bit flips and field enumerations of
+//! ptxas-emitted words; notes: SASS-ENCODING-SURVEY §2) and every form is
+//! checked against nvdisasm on the corpus by `tests/isa_corpus.rs`.
+//!
+//! Operand slots follow the ALU layout of sm_70+: `a` in bits 24–31, `b`
+//! in 32–39 (or a 32-bit immediate / constant-bank reference in 32–63, or a
+//! uniform register in 32–37 with bit 91 set), `c` in 64–71; bits 9–11 of
+//! the opcode say which (`form 1` b,c registers; `2` c immediate with b in
+//! 64–71; `3` c constant with b in 64–71; `4` b immediate; `5` b constant;
+//! `6` b uniform register).
+//!
+//! So far: the sm_80–sm_90 forms of NOP, EXIT, BSYNC, S2R, MOV, IADD3,
+//! ISETP, LOP3, SEL and SHF.
+
+use super::bits::Field;
+use super::form::{Bit, Form, ModField, PredShow, Slot};
+use std::sync::OnceLock;
+
+const fn f(lo: u8, hi: u8) -> Field {
+    Field::bits(lo, hi)
+}
+
+const fn gpr(lo: u8, neg: Bit, reuse: Option<u8>) -> Slot {
+    Slot::Gpr { field: f(lo, lo + 7), neg, abs: None, not: None, reuse }
+}
+/// A register whose flag bit means bitwise not (`~R9`), as in IADD3.X.
+const fn gpr_not(lo: u8, not: Bit, reuse: Option<u8>) -> Slot {
+    Slot::Gpr { field: f(lo, lo + 7), neg: None, abs: None, not, reuse }
+}
+
+/// The destination register, bits 16–23.
+const RD: Slot = gpr(16, None, None);
+/// Predicate at `lo..lo+2` with its `!` bit after it.
+const fn pred(lo: u8, show: PredShow) -> Slot {
+    Slot::Pred { field: f(lo, lo + 2), not: Some(lo + 3), show }
+}
+/// A predicate field without a negate bit.
+const fn pred_plain(lo: u8, show: PredShow) -> Slot {
+    Slot::Pred { field: f(lo, lo + 2), not: None, show }
+}
+
+/// Sm range of the forms below: sm_75, sm_80, sm_86, sm_89, sm_90.
+const AMPERE_HOPPER: (u16, u16) = (75, 90);
+
+/// The b operand of the ALU forms: register (form 1), immediate (4),
+/// constant (5) or uniform register (6), with the given negate bit.
+const fn b_reg(neg: Bit) -> Slot {
+    gpr(32, neg, Some(1))
+}
+const fn b_cbank(neg: Bit) -> Slot {
+    Slot::CBank { neg, abs: None, not: None }
+}
+const fn b_ur(neg: Bit) -> Slot {
+    Slot::UniformB { neg, not: None }
+}
+
+/// The forms 1, 4, 5 and 6 of an ALU instruction whose b operand is the
+/// variable one, with `pre` operands before it and `post` after it; the b
+/// flag bit is a negation, or a bitwise not when `b_not`.
+#[allow(clippy::too_many_arguments)] // one call per instruction family; named at each call
+fn alu(
+    out: &mut Vec<Form>,
+    name: &'static str,
+    op9: u16,
+    fixed: &'static [(Field, u64)],
+    mods: &'static [ModField],
+    pre: &[Slot],
+    b_neg: Bit,
+    b_not: bool,
+    signed_imm: bool,
+    post: &[Slot],
+) {
+    let (reg, cbank, ur) = if b_not {
+        (gpr_not(32, b_neg, Some(1)), Slot::CBank { neg: None, abs: None, not: b_neg }, Slot::UniformB { neg: None, not: b_neg })
+    } else {
+        (b_reg(b_neg), b_cbank(b_neg), b_ur(b_neg))
+    };
+    for (form, b) in [(0x200, reg), (0x800, Slot::Imm32 { signed: signed_imm }), (0xa00, cbank), (0xc00, ur)] {
+        let slots: Vec<Slot> = pre.iter().copied().chain([b]).chain(post.iter().copied()).collect();
+        out.push(Form { name, sms: AMPERE_HOPPER, opcode: form | op9, fixed, mods, slots: Box::leak(slots.into_boxed_slice()) });
+    }
+}
+
+// ---- modifier fields ----------------------------------------------------
+
+const ISETP_CMP: ModField = ModField { field: f(76, 78), names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T"] };
+const SIGNED_73: ModField = ModField { field: f(73, 73), names: &[".U32", ""] };
+const COMBINE: ModField = ModField { field: f(74, 75), names: &[".AND", ".OR", ".XOR"] };
+const SHF_DIR: ModField = ModField { field: f(76, 76), names: &[".L", ".R"] };
+const SHF_WRAP: ModField = ModField { field: f(75, 75), names: &["", ".W"] };
+const SHF_TYPE: ModField = ModField { field: f(73, 74), names: &[".S64", ".U64", ".S32", ".U32"] };
+const SHF_HI: ModField = ModField { field: f(80, 80), names: &["", ".HI"] };
+
+// ---- fixed fields ---------------------------------------------------------
+
+const NONE: &[(Field, u64)] = &[];
+/// IADD3 without `.X`: bit 74 clear, both carry-in predicates `!PT`.
+const IADD3_PLAIN: &[(Field, u64)] = &[(f(74, 74), 0), (f(77, 80), 0xf), (f(87, 90), 0xf)];
+const IADD3_X: &[(Field, u64)] = &[(f(74, 74), 1)];
+/// ISETP: no `.EX`; bits 68–71 (a predicate operand on sm_75) hold PT.
+const ISETP_FIXED: &[(Field, u64)] = &[(f(72, 72), 0), (f(68, 71), 7)];
+/// MOV: lane mask 0xf (all bytes), which nvdisasm does not print.
+const MOV_FIXED: &[(Field, u64)] = &[(f(72, 75), 0xf)];
+/// LOP3 without `.PAND`.
+const LOP3_FIXED: &[(Field, u64)] = &[(f(80, 80), 0)];
+/// Condition predicate PT of EXIT/BSYNC.
+const COND_PT: &[(Field, u64)] = &[(f(87, 90), 7)];
+
+const BSYNC_SLOTS: &[Slot] = &[Slot::Barrier(f(16, 19))];
+const S2R_SLOTS: &[Slot] = &[RD, Slot::SpecialReg(f(72, 79))];
+
+/// Every form the table knows.
+pub fn forms() -> &'static [Form] {
+    static FORMS: OnceLock<Vec<Form>> = OnceLock::new();
+    FORMS.get_or_init(|| {
+        use PredShow::{Always, UnlessTrue};
+        let simple = |name, opcode, fixed, slots| Form { name, sms: AMPERE_HOPPER, opcode, fixed, mods: &[], slots };
+        let mut v = vec![
+            simple("NOP", 0x918, NONE, &[]),
+            simple("EXIT", 0x94d, COND_PT, &[]),
+            simple("BSYNC", 0x941, COND_PT, BSYNC_SLOTS),
+            simple("S2R", 0x919, NONE, S2R_SLOTS),
+        ];
+        let carry_outs = [RD, pred_plain(81, UnlessTrue), pred_plain(84, UnlessTrue), gpr(24, Some(72), Some(0))];
+        alu(&mut v, "IADD3", 0x010, IADD3_PLAIN, &[], &carry_outs, Some(63), false, true, &[gpr(64, Some(75), Some(2))]);
+        // With a carry in, the negate bits are bitwise nots (`IADD3.X R2, RZ, ~R9, …`).
+        let carry_outs_x = [RD, pred_plain(81, UnlessTrue), pred_plain(84, UnlessTrue), gpr_not(24, Some(72), Some(0))];
+        alu(&mut v, "IADD3.X", 0x010, IADD3_X, &[], &carry_outs_x, Some(63), true, true, &[gpr_not(64, Some(75), Some(2)), pred(87, Always), pred(77, Always)]);
+        alu(
+            &mut v,
+            "ISETP",
+            0x00c,
+            ISETP_FIXED,
+            &[ISETP_CMP, SIGNED_73, COMBINE],
+            &[pred_plain(81, Always), pred_plain(84, Always), gpr(24, None, Some(0))],
+            None,
+            false,
+            true,
+            &[pred(87, Always)],
+        );
+        alu(&mut v, "MOV", 0x002, MOV_FIXED, &[], &[RD], None, false, false, &[]);
+        alu(
+            &mut v,
+            "LOP3.LUT",
+            0x012,
+            LOP3_FIXED,
+            &[],
+            &[pred_plain(81, UnlessTrue), RD, gpr(24, None, Some(0))],
+            None,
+            false,
+            false,
+            &[gpr(64, None, Some(2)), Slot::Hex(f(72, 79)), pred(87, Always)],
+        );
+        alu(&mut v, "SEL", 0x007, NONE, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[pred(87, Always)]);
+        alu(&mut v, "SHF", 0x019, NONE, &[SHF_DIR, SHF_WRAP, SHF_TYPE, SHF_HI], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
+        v
+    })
+}
+
+/// Special-register names by number as `nvdisasm` 13.5 prints them (S2R bits
+/// 72–79, every value enumerated on sm_80: survey Appendix B); other numbers
+/// print as `SR<n>`. [`SPECIAL_REGISTERS_SM90`] adds the names of sm_90 and later.
+pub const SPECIAL_REGISTERS: &[(u8, &str)] = &[
+    (0x0, "SR_LANEID"),
+    (0x1, "SR_CLOCK"),
+    (0x2, "SR_VIRTCFG"),
+    (0x3, "SR_VIRTID"),
+    (0xf, "SR_ORDERING_TICKET"),
+    (0x10, "SR_PRIM_TYPE"),
+    (0x11, "SR_INVOCATION_ID"),
+    (0x12, "SR_Y_DIRECTION"),
+    (0x13, "SR_THREAD_KILL"),
+    (0x14, "SM_SHADER_TYPE"),
+    (0x15, "SR_DIRECTCBEWRITEADDRESSLOW"),
+    (0x16, "SR_DIRECTCBEWRITEADDRESSHIGH"),
+    (0x17, "SR_DIRECTCBEWRITEENABLED"),
+    (0x18, "SR_SW_SCRATCH"),
+    (0x19, "SR_MACHINE_ID_1"),
+    (0x1a, "SR_MACHINE_ID_2"),
+    (0x1b, "SR_MACHINE_ID_3"),
+    (0x1c, "SR_AFFINITY"),
+    (0x1d, "SR_INVOCATION_INFO"),
+    (0x1e, "SR_WSCALEFACTOR_XY"),
+    (0x1f, "SR_WSCALEFACTOR_Z"),
+    (0x20, "SR_TID"),
+    (0x21, "SR_TID.X"),
+    (0x22, "SR_TID.Y"),
+    (0x23, "SR_TID.Z"),
+    (0x25, "SR_CTAID.X"),
+    (0x26, "SR_CTAID.Y"),
+    (0x27, "SR_CTAID.Z"),
+    (0x28, "SR_NTID"),
+    (0x29, "SR_CirQueueIncrMinusOne"),
+    (0x2a, "SR_NLATC"),
+    (0x2c, "SR_SM_SPA_VERSION"),
+    (0x2d, "SR_MULTIPASSSHADERINFO"),
+    (0x2e, "SR_LWINHI"),
+    (0x2f, "SR_SWINHI"),
+    (0x30, "SR_SWINLO"),
+    (0x31, "SR_SWINSZ"),
+    (0x32, "SR_SMEMSZ"),
+    (0x33, "SR_SMEMBANKS"),
+    (0x34, "SR_LWINLO"),
+    (0x35, "SR_LWINSZ"),
+    (0x36, "SR_LMEMLOSZ"),
+    (0x37, "SR_LMEMHIOFF"),
+    (0x38, "SR_EQMASK"),
+    (0x39, "SR_LTMASK"),
+    (0x3a, "SR_LEMASK"),
+    (0x3b, "SR_GTMASK"),
+    (0x3c, "SR_GEMASK"),
+    (0x3d, "SR_REGALLOC"),
+    (0x3e, "SR_BARRIERALLOC"),
+    (0x40, "SR_GLOBALERRORSTATUS"),
+    (0x42, "SR_WARPERRORSTATUS"),
+    (0x43, "SR_VIRTUALSMID"),
+    (0x44, "SR_VIRTUALENGINEID"),
+    (0x50, "SR_CLOCKLO"),
+    (0x51, "SR_CLOCKHI"),
+    (0x52, "SR_GLOBALTIMERLO"),
+    (0x53, "SR_GLOBALTIMERHI"),
+    (0x54, "SR_ESR_PC"),
+    (0x55, "SR_ESR_PC_HI"),
+    (0x60, "SR_HWTASKID"),
+    (0x61, "SR_CIRCULARQUEUEENTRYINDEX"),
+    (0x62, "SR_CIRCULARQUEUEENTRYADDRESSLOW"),
+    (0x63, "SR_CIRCULARQUEUEENTRYADDRESSHIGH"),
+    (0x64, "SR_PM0"),
+    (0x65, "SR_PM_HI0"),
+    (0x66, "SR_PM1"),
+    (0x67, "SR_PM_HI1"),
+    (0x68, "SR_PM2"),
+    (0x69, "SR_PM_HI2"),
+    (0x6a, "SR_PM3"),
+    (0x6b, "SR_PM_HI3"),
+    (0x6c, "SR_PM4"),
+    (0x6d, "SR_PM_HI4"),
+    (0x6e, "SR_PM5"),
+    (0x6f, "SR_PM_HI5"),
+    (0x70, "SR_PM6"),
+    (0x71, "SR_PM_HI6"),
+    (0x72, "SR_PM7"),
+    (0x73, "SR_PM_HI7"),
+    (0x74, "SR_SNAP_PM0"),
+    (0x75, "SR_SNAP_PM_HI0"),
+    (0x76, "SR_SNAP_PM1"),
+    (0x77, "SR_SNAP_PM_HI1"),
+    (0x78, "SR_SNAP_PM2"),
+    (0x79, "SR_SNAP_PM_HI2"),
+    (0x7a, "SR_SNAP_PM3"),
+    (0x7b, "SR_SNAP_PM_HI3"),
+    (0x7c, "SR_SNAP_PM4"),
+    (0x7d, "SR_SNAP_PM_HI4"),
+    (0x7e, "SR_SNAP_PM5"),
+    (0x7f, "SR_SNAP_PM_HI5"),
+    (0x80, "SR_SNAP_PM6"),
+    (0x81, "SR_SNAP_PM_HI6"),
+    (0x82, "SR_SNAP_PM7"),
+    (0x83, "SR_SNAP_PM_HI7"),
+    (0x84, "SR_VARIABLE_RATE"),
+    (0x85, "__HIR0X000"),
+    (0xff, "SRZ"),
+];
+
+/// Special-register names sm_90 and later add (corpus, `nvdisasm` 13.5).
+pub const SPECIAL_REGISTERS_SM90: &[(u8, &str)] = &[(0x88, "SR_CgaCtaId")];
