@@ -111,6 +111,29 @@ pub const UNIFORM_B_FLAG: u8 = 91;
 /// Bits 32–63: 32-bit immediate.
 pub const IMM32: Field = Field::bits(32, 63);
 
+/// A condition on operand values under which `nvdisasm` prints another
+/// name for the same encoding (`IMAD` with `a = b = RZ` is `IMAD.MOV`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AliasWhen {
+    /// The operands in these slots are all the zero register, unmodified.
+    Zero(&'static [usize]),
+    /// The operand in this slot is the immediate 1.
+    ImmOne(usize),
+    /// The operand in the first slot is an immediate power of two other than
+    /// 2^16 (which nvdisasm leaves as `IMAD.U32`) and the one in the second
+    /// slot is the zero register.
+    ImmPow2Zero(usize, usize),
+}
+
+/// An alternative printed name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alias {
+    /// Replaces [`Form::name`] when `when` holds.
+    pub name: &'static str,
+    /// Condition.
+    pub when: AliasWhen,
+}
+
 /// One encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Form {
@@ -124,6 +147,10 @@ pub struct Form {
     pub fixed: &'static [(Field, u64)],
     /// Variable modifiers, in printed order.
     pub mods: &'static [ModField],
+    /// Printed after the modifiers (`.X` of `IMAD.U32.X`).
+    pub suffix: &'static str,
+    /// Other names, the first whose condition holds replacing `name`.
+    pub aliases: &'static [Alias],
     /// Operands, in printed order.
     pub slots: &'static [Slot],
 }

@@ -9,7 +9,7 @@
 use super::bits::Field;
 use super::ctrl::Ctrl;
 use super::family::measured_sm;
-use super::form::{CBANK_BANK, CBANK_OFFSET, Form, IMM32, PredShow, Slot, UNIFORM_B_FLAG, UNIFORM_B_REG};
+use super::form::{AliasWhen, CBANK_BANK, CBANK_OFFSET, Form, IMM32, PredShow, Slot, UNIFORM_B_FLAG, UNIFORM_B_REG};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms;
 use crate::target::Sm;
@@ -249,10 +249,11 @@ impl Inst {
         if g.num != RegNum::Zero || neg {
             let _ = write!(out, "@{}{} ", if neg { "!" } else { "" }, g);
         }
-        out.push_str(self.form.name);
+        out.push_str(self.printed_name());
         for (m, v) in self.form.mods.iter().zip(&self.mods) {
             out.push_str(m.names[usize::from(*v)]);
         }
+        out.push_str(self.form.suffix);
         let mut first = true;
         for (slot, op) in self.form.slots.iter().zip(&self.operands) {
             if let (Slot::Pred { show: PredShow::UnlessTrue, .. }, Operand::Reg { reg, mods, .. }) = (slot, op) {
@@ -266,6 +267,30 @@ impl Inst {
         }
         out.push_str(if self.ctrl.stall == 0 && self.ctrl.wait == 0 { ";" } else { " ;" });
         out
+    }
+}
+
+impl Inst {
+    /// The form's name, or the first alias whose condition holds.
+    fn printed_name(&self) -> &'static str {
+        let zero = |k: usize| {
+            matches!(self.operands.get(k), Some(Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, mods, .. }) if *mods == SrcMods::default())
+        };
+        let imm = |k: usize| match self.operands.get(k) {
+            Some(Operand::Imm(v)) => Some(*v),
+            _ => None,
+        };
+        for a in self.form.aliases {
+            let holds = match a.when {
+                AliasWhen::Zero(slots) => slots.iter().all(|k| zero(*k)),
+                AliasWhen::ImmOne(k) => imm(k) == Some(1),
+                AliasWhen::ImmPow2Zero(k, z) => imm(k).is_some_and(|v| v.is_power_of_two() && v != 1 << 16) && zero(z),
+            };
+            if holds {
+                return a.name;
+            }
+        }
+        self.form.name
     }
 }
 

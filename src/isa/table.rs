@@ -15,7 +15,7 @@
 //! ISETP, LOP3, SEL and SHF.
 
 use super::bits::Field;
-use super::form::{Bit, Form, ModField, PredShow, Slot};
+use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot};
 use std::sync::OnceLock;
 
 const fn f(lo: u8, hi: u8) -> Field {
@@ -79,7 +79,16 @@ fn alu(
     };
     for (form, b) in [(0x200, reg), (0x800, Slot::Imm32 { signed: signed_imm }), (0xa00, cbank), (0xc00, ur)] {
         let slots: Vec<Slot> = pre.iter().copied().chain([b]).chain(post.iter().copied()).collect();
-        out.push(Form { name, sms: AMPERE_HOPPER, opcode: form | op9, fixed, mods, slots: Box::leak(slots.into_boxed_slice()) });
+        out.push(Form {
+            name,
+            sms: AMPERE_HOPPER,
+            opcode: form | op9,
+            fixed,
+            mods,
+            suffix: "",
+            aliases: &[],
+            slots: Box::leak(slots.into_boxed_slice()),
+        });
     }
 }
 
@@ -116,7 +125,7 @@ pub fn forms() -> &'static [Form] {
     static FORMS: OnceLock<Vec<Form>> = OnceLock::new();
     FORMS.get_or_init(|| {
         use PredShow::{Always, UnlessTrue};
-        let simple = |name, opcode, fixed, slots| Form { name, sms: AMPERE_HOPPER, opcode, fixed, mods: &[], slots };
+        let simple = |name, opcode, fixed, slots| Form { name, sms: AMPERE_HOPPER, opcode, fixed, mods: &[], suffix: "", aliases: &[], slots };
         let mut v = vec![
             simple("NOP", 0x918, NONE, &[]),
             simple("EXIT", 0x94d, COND_PT, &[]),
@@ -155,8 +164,67 @@ pub fn forms() -> &'static [Form] {
         );
         alu(&mut v, "SEL", 0x007, NONE, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[pred(87, Always)]);
         alu(&mut v, "SHF", 0x019, NONE, &[SHF_DIR, SHF_WRAP, SHF_TYPE, SHF_HI], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
+        imad(&mut v);
         v
     })
+}
+
+/// IMAD, IMAD.WIDE and IMAD.HI in all seven operand forms, with and without
+/// a carry in (`.X`). Text order: d, carry-out predicate (when not PT), a,
+/// b, c, carry-in predicate (`.X` only). Forms 2, 3 and 7 keep b in bits
+/// 64–71 and put the immediate, constant or uniform register in c.
+fn imad(out: &mut Vec<Form>) {
+    use PredShow::{Always, UnlessTrue};
+    const PLAIN: &[(Field, u64)] = &[(f(74, 74), 0), (f(87, 90), 0xf)];
+    const X: &[(Field, u64)] = &[(f(74, 74), 1)];
+    // nvdisasm's other names for IMAD (corpus): a = b = RZ with c a register,
+    // immediate or constant is IMAD.MOV; b = 1 is IMAD.IADD; b a power of two
+    // with c = RZ is IMAD.SHL, except 2^16 (`IMAD.U32 R6, R4, 0x10000, RZ`).
+    const MOV: &[Alias] = &[Alias { name: "IMAD.MOV", when: AliasWhen::Zero(&[2, 3]) }];
+    const IADD_SHL: &[Alias] = &[
+        Alias { name: "IMAD.IADD", when: AliasWhen::ImmOne(3) },
+        Alias { name: "IMAD.SHL", when: AliasWhen::ImmPow2Zero(3, 4) },
+    ];
+    let a = gpr(24, None, Some(0));
+    let b32 = gpr(32, None, Some(1));
+    let b64 = gpr(64, None, Some(2));
+    let imm = Slot::Imm32 { signed: true };
+    // With a carry in (`.X`) the c flag bit is a bitwise not (`IMAD.X R6, RZ, RZ, ~R13, P0`).
+    for x in [false, true] {
+        let c_flag = |slot_neg: Bit| if x { (None, slot_neg) } else { (slot_neg, None) };
+        let (neg, not) = c_flag(Some(75));
+        let c64 = Slot::Gpr { field: f(64, 71), neg, abs: None, not, reuse: Some(2) };
+        let c_cbank = Slot::CBank { neg, abs: None, not };
+        let c_ur = Slot::UniformB { neg, not };
+        let operand_forms: [(u16, Slot, Slot, &'static [Alias]); 7] = [
+            (0x200, b32, c64, MOV),
+            (0x400, b64, imm, MOV),
+            (0x600, b64, c_cbank, MOV),
+            (0x800, imm, c64, IADD_SHL),
+            (0xa00, b_cbank(None), c64, &[]),
+            (0xc00, b_ur(None), c64, &[]),
+            (0xe00, b64, c_ur, &[]),
+        ];
+        for (op9, name) in [(0x024, "IMAD"), (0x025, "IMAD.WIDE"), (0x027, "IMAD.HI")] {
+            for (form, b, c, aliases) in operand_forms {
+                let aliases = if op9 == 0x024 && !x { aliases } else { &[] };
+                let mut slots = vec![RD, pred_plain(81, UnlessTrue), a, b, c];
+                if x {
+                    slots.push(pred(87, Always));
+                }
+                out.push(Form {
+                    name,
+                    sms: AMPERE_HOPPER,
+                    opcode: form | op9,
+                    fixed: if x { X } else { PLAIN },
+                    mods: &[SIGNED_73],
+                    suffix: if x { ".X" } else { "" },
+                    aliases,
+                    slots: Box::leak(slots.into_boxed_slice()),
+                });
+            }
+        }
+    }
 }
 
 /// Special-register names by number as `nvdisasm` 13.5 prints them (S2R bits
