@@ -164,7 +164,7 @@ fn check_word(sm: u16, l: &Listed, t: &mut Tally) {
     // the same bits when encoded again.
     if let Ok(inst) = isa::inst::Inst::decode(w, Sm::new(sm)) {
         t.decoded += 1;
-        let text = inst.text(Sm::new(sm));
+        let text = inst.text(Sm::new(sm), l.address);
         if text != l.text {
             fail(t, format!("text: ours `{text}`"));
         }

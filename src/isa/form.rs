@@ -96,6 +96,14 @@ pub enum Slot {
     },
     /// A constant printed in hex (LOP3's lookup table).
     Hex(Field),
+    /// A 32-bit floating-point immediate in bits 32–63 (printed as C's
+    /// `%.20g`), or with `f64` the high half of a double (low half zero).
+    Float {
+        /// The bits are the high half of an `f64`.
+        f64: bool,
+    },
+    /// A relative branch target.
+    Target(super::branch::Layout),
     /// A special register number (printed by name).
     SpecialReg(Field),
 }
@@ -169,6 +177,9 @@ impl Slot {
             Slot::Imm32 { .. } => field(IMM32),
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
             Slot::Hex(f) | Slot::SpecialReg(f) => field(f),
+            Slot::Float { .. } => field(IMM32),
+            Slot::Target(super::branch::Layout::Contiguous(f)) => field(f),
+            Slot::Target(super::branch::Layout::Split) => field(Field::bits(16, 23)) | field(Field::bits(34, 81)),
         }
     }
 }

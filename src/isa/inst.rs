@@ -7,6 +7,7 @@
 //! word the table covers by `tests/isa_corpus.rs`).
 
 use super::bits::Field;
+use super::branch;
 use super::ctrl::Ctrl;
 use super::family::measured_sm;
 use super::form::{AliasWhen, CBANK_BANK, CBANK_OFFSET, Form, IMM32, PredShow, Slot, UNIFORM_B_FLAG, UNIFORM_B_REG};
@@ -114,6 +115,13 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
                 mods: SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) },
             },
             Slot::Hex(field) => Operand::Hex(field.get(word) as u32),
+            Slot::Float { f64 } => {
+                let bits = IMM32.get(word) as u32;
+                // Only values nvdisasm is known to print as `%.20g` decode.
+                float_text(bits, f64)?;
+                Operand::Imm(bits)
+            }
+            Slot::Target(layout) => Operand::Target(branch::decode(word, layout)),
             Slot::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
         });
     }
@@ -231,6 +239,10 @@ impl Inst {
                     set_bit(w, not, mods.not, "bitwise not")?
                 }
                 (Slot::Hex(field), Operand::Hex(v)) => set(w, field, v.into(), "constant")?,
+                (Slot::Float { .. }, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
+                (Slot::Target(layout), Operand::Target(t)) => {
+                    branch::encode(w, layout, t).ok_or_else(|| err(format!("branch offset {t} does not fit")))?
+                }
                 (Slot::SpecialReg(field), Operand::SpecialReg(v)) => set(w, field, v.into(), "special register")?,
                 (slot, op) => return Err(err(format!("operand {op:?} does not fit slot {slot:?}"))),
             };
@@ -241,9 +253,9 @@ impl Inst {
         self.ctrl.encode(w).map_err(|e| err(e.0))
     }
 
-    /// The instruction as `nvdisasm` prints it for `sm` (without address or
-    /// control prefix).
-    pub fn text(&self, sm: Sm) -> String {
+    /// The instruction at `address` as `nvdisasm -b` prints it for `sm`
+    /// (without address or control prefix; branch targets are absolute).
+    pub fn text(&self, sm: Sm, address: u64) -> String {
         let mut out = String::new();
         let (g, neg) = self.guard;
         if g.num != RegNum::Zero || neg {
@@ -263,7 +275,7 @@ impl Inst {
             }
             out.push_str(if first { " " } else { ", " });
             first = false;
-            write_operand(&mut out, slot, op, sm);
+            write_operand(&mut out, slot, op, sm, address);
         }
         out.push_str(if self.ctrl.stall == 0 && self.ctrl.wait == 0 { ";" } else { " ;" });
         out
@@ -294,7 +306,7 @@ impl Inst {
     }
 }
 
-fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm) {
+fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u64) {
     match *op {
         Operand::Reg { reg, mods, reuse } => {
             out.push_str(if mods.neg { "-" } else { "" });
@@ -309,6 +321,7 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm) {
             }
         }
         Operand::Imm(v) => match slot {
+            Slot::Float { f64 } => out.push_str(&float_text(v, *f64).unwrap_or_default()),
             Slot::Imm32 { signed: true } if (v as i32) < 0 => {
                 let _ = write!(out, "-{:#x}", (v as i32).unsigned_abs());
             }
@@ -331,8 +344,47 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm) {
             let _ = write!(out, "{v:#x}");
         }
         Operand::Target(t) => {
-            let _ = write!(out, "{t:#x}");
+            let target = address as i64 + 16 + t;
+            if target < 0 {
+                let _ = write!(out, "-{:#x}", target.unsigned_abs());
+            } else {
+                let _ = write!(out, "{target:#x}");
+            }
         }
+    }
+}
+
+/// A floating-point immediate as `nvdisasm` prints it: C's `%.20g` of the
+/// value (`1`, `-0.052303962409496307373`, `5.9604644775390625e-08`), or
+/// `None` where its format is not known yet: magnitudes of 1.23e8 and above
+/// (nvdisasm switches to `%.20e` somewhere below 1e9), infinities and NaNs
+/// (survey §5.4).
+pub fn float_text(bits: u32, high_half_of_f64: bool) -> Option<String> {
+    let v = if high_half_of_f64 { f64::from_bits(u64::from(bits) << 32) } else { f64::from(f32::from_bits(bits)) };
+    if !v.is_finite() || v.abs() >= 1.23e8 {
+        return None;
+    }
+    Some(c_format_g(v, 20))
+}
+
+/// C's `%.{precision}g` of a finite value.
+fn c_format_g(v: f64, precision: usize) -> String {
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0".into() } else { "0".into() };
+    }
+    // `{:.*e}` rounds to `precision` significant digits exactly as printf does.
+    let sci = format!("{:.*e}", precision - 1, v);
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let trim = |s: &str| -> String {
+        if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s.to_string() }
+    };
+    if exp < -4 || exp >= precision as i32 {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exp.unsigned_abs())
+    } else {
+        let decimals = (precision as i32 - 1 - exp).max(0) as usize;
+        trim(&format!("{v:.decimals$}"))
     }
 }
 
@@ -355,7 +407,7 @@ mod tests {
     fn round_trip(lo: u64, hi: u64, sm: u16, text: &str) -> Inst {
         let word = join(lo, hi);
         let inst = Inst::decode(word, Sm::new(sm)).unwrap_or_else(|e| panic!("{text}: {e:?}"));
-        assert_eq!(inst.text(Sm::new(sm)), text);
+        assert_eq!(inst.text(Sm::new(sm), 0), text);
         assert_eq!(inst.encode(Sm::new(sm)), Ok(word), "{text}");
         inst
     }
@@ -370,7 +422,37 @@ mod tests {
         round_trip(0x0000000000007918, 0x000fc00000000000, 80, "NOP;");
         round_trip(0x0000000000007919, 0x000e280000002500, 80, "S2R R0, SR_CTAID.X ;");
         let x = round_trip(0x80000009ff027210, 0x000fe200007fe4ff, 80, "IADD3.X R2, RZ, ~R9, RZ, P0, !PT ;");
+        round_trip(0x3f80000006070421, 0x001fca0000000100, 80, "@P0 FADD R7, -R6, 1 ;");
+        round_trip(0x000000ffff077224, 0x000fc600078e00ff, 80, "IMAD.MOV.U32 R7, RZ, RZ, RZ ;");
+        // `/*00e0*/ @!P0 BRA 0x110 ;` (survey §5.1): the target is absolute.
+        let bra = round_trip(0x0000002000008947, 0x000fea0003800000, 80, "@!P0 BRA 0x30 ;");
+        assert_eq!(bra.text(Sm::new(80), 0xe0), "@!P0 BRA 0x110 ;");
+        round_trip(0x0000460000047ab9, 0x000fd20000000a00, 80, "ULDC.64 UR4, c[0x0][0x118] ;");
         assert!(matches!(x.operands[4], Operand::Reg { mods: SrcMods { not: true, .. }, .. }));
+    }
+
+    #[test]
+    fn float_immediates_print_as_c_does() {
+        // Texts nvdisasm printed for corpus immediates (survey §5.4).
+        for v in [1.0f32, -1.0, 0.70710676908493041992, 2.8853900432586669922, -12583039.0, 1.469367938527859385e-39, -0.00076476467074826359749, 5.9604644775390625e-08] {
+            let expected = match v {
+                1.0 => "1",
+                -1.0 => "-1",
+                -12583039.0 => "-12583039",
+                _ if v == 0.70710676908493041992 => "0.70710676908493041992",
+                _ if v == 2.8853900432586669922 => "2.8853900432586669922",
+                _ if v == 1.469367938527859385e-39 => "1.469367938527859385e-39",
+                _ if v == -0.00076476467074826359749 => "-0.00076476467074826359749",
+                _ => "5.9604644775390625e-08",
+            };
+            assert_eq!(float_text(v.to_bits(), false).as_deref(), Some(expected));
+        }
+        // DFMA's `1` and `-3`: the high half of an f64.
+        assert_eq!(float_text(0x3ff00000, true).as_deref(), Some("1"));
+        assert_eq!(float_text(0xc0080000, true).as_deref(), Some("-3"));
+        // Formats not measured yet are refused, not guessed.
+        assert_eq!(float_text(1e9f32.to_bits(), false), None);
+        assert_eq!(float_text(f32::NAN.to_bits(), false), None);
     }
 
     #[test]

@@ -118,6 +118,11 @@ const LOP3_FIXED: &[(Field, u64)] = &[(f(80, 80), 0)];
 const COND_PT: &[(Field, u64)] = &[(f(87, 90), 7)];
 
 const BSYNC_SLOTS: &[Slot] = &[Slot::Barrier(f(16, 19))];
+/// ULDC: no index register (24–31 zero), 6-bit destination (22–23 zero).
+const ULDC_FIXED: &[(Field, u64)] = &[(f(24, 31), 0), (f(22, 23), 0)];
+const ULDC_SLOTS: &[Slot] = &[Slot::Ur6 { field: f(16, 21), neg: None, not: None }, Slot::CBank { neg: None, abs: None, not: None }];
+/// Load size (LDC/ULDC/LDG/...): 4 is 32 bits, printed as nothing.
+const LOAD_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"] };
 const S2R_SLOTS: &[Slot] = &[RD, Slot::SpecialReg(f(72, 79))];
 
 /// Every form the table knows.
@@ -165,8 +170,90 @@ pub fn forms() -> &'static [Form] {
         alu(&mut v, "SEL", 0x007, NONE, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[pred(87, Always)]);
         alu(&mut v, "SHF", 0x019, NONE, &[SHF_DIR, SHF_WRAP, SHF_TYPE, SHF_HI], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
         imad(&mut v);
+        float_ops(&mut v);
+        control(&mut v);
+        v.push(Form {
+            name: "ULDC",
+            sms: AMPERE_HOPPER,
+            opcode: 0xab9,
+            fixed: ULDC_FIXED,
+            mods: &[LOAD_SIZE],
+            suffix: "",
+            aliases: &[],
+            slots: ULDC_SLOTS,
+        });
         v
     })
+}
+
+/// BRA and BSSY with their relative targets (the offset layout changes at
+/// sm_90 for BRA, not for BSSY), without condition predicate.
+fn control(out: &mut Vec<Form>) {
+    use super::branch::Layout;
+    const OLD: Slot = Slot::Target(Layout::Contiguous(Field::bits(34, 81)));
+    const SPLIT: Slot = Slot::Target(Layout::Split);
+    const COND_PT_FLAGS: &[(Field, u64)] = &[(f(87, 90), 7), (f(32, 33), 0)];
+    let form = |name, sms, opcode, slots: &'static [Slot]| Form { name, sms, opcode, fixed: COND_PT_FLAGS, mods: &[], suffix: "", aliases: &[], slots };
+    out.push(form("BRA", (75, 89), 0x947, &[OLD]));
+    out.push(form("BRA", (90, 90), 0x947, &[SPLIT]));
+    const BSSY_SLOTS: &[Slot] = &[Slot::Barrier(f(16, 19)), OLD];
+    out.push(form("BSSY", AMPERE_HOPPER, 0x945, BSSY_SLOTS));
+}
+
+/// FFMA, FADD, FMUL and DFMA, DADD, DMUL: a and b (and c) with negate and
+/// absolute-value bits (a 72/73, b 63/62, c 75/74), rounding, `.FTZ`,
+/// `.SAT`, `.FMZ` where the float ops have them.
+fn float_ops(out: &mut Vec<Form>) {
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"] };
+    const FMZ: ModField = ModField { field: f(76, 76), names: &["", ".FMZ"] };
+    const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"] };
+    const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"] };
+    let reg = |lo: u8, neg, abs, reuse| Slot::Gpr { field: f(lo, lo + 7), neg, abs, not: None, reuse };
+    let a = reg(24, Some(72), Some(73), Some(0));
+    for (op9, name, f64, mods, three) in [
+        (0x023u16, "FFMA", false, &[FTZ, FMZ, ROUND, SAT][..], true),
+        (0x021, "FADD", false, &[FTZ, ROUND, SAT][..], false),
+        (0x020, "FMUL", false, &[FTZ, FMZ, ROUND, SAT][..], false),
+        (0x02b, "DFMA", true, &[ROUND][..], true),
+        (0x029, "DADD", true, &[ROUND][..], false),
+        (0x028, "DMUL", true, &[ROUND][..], false),
+    ] {
+        let imm = Slot::Float { f64 };
+        let b_reg = reg(32, Some(63), Some(62), Some(1));
+        let b_cb = Slot::CBank { neg: Some(63), abs: Some(62), not: None };
+        let b_ur = Slot::UniformB { neg: Some(63), not: None };
+        // FMUL without scale: bits 84–86 hold 4 (survey §2.3).
+        const FMUL_FIXED: &[(Field, u64)] = &[(f(84, 86), 4)];
+        let fixed: &'static [(Field, u64)] = if name == "FMUL" { FMUL_FIXED } else { &[] };
+        let forms: Vec<(u16, Vec<Slot>)> = if three {
+            let c = reg(64, Some(75), Some(74), Some(2));
+            // Forms 2 and 3 keep b in the c field, with the c field's flag bits.
+            let b64 = reg(64, Some(75), Some(74), Some(2));
+            vec![
+                (0x200, vec![a, b_reg, c]),
+                (0x400, vec![a, b64, imm]),
+                (0x600, vec![a, b64, Slot::CBank { neg: Some(75), abs: Some(74), not: None }]),
+                (0x800, vec![a, imm, c]),
+                (0xa00, vec![a, b_cb, c]),
+                (0xc00, vec![a, b_ur, c]),
+            ]
+        } else {
+            vec![(0x200, vec![a, b_reg]), (0x400, vec![a, imm]), (0x600, vec![a, b_cb]), (0x800, vec![a, imm]), (0xa00, vec![a, b_cb]), (0xc00, vec![a, b_ur])]
+        };
+        for (form, slots) in forms {
+            let slots: Vec<Slot> = [RD].into_iter().chain(slots).collect();
+            out.push(Form {
+                name,
+                sms: AMPERE_HOPPER,
+                opcode: form | op9,
+                fixed,
+                mods,
+                suffix: "",
+                aliases: &[],
+                slots: Box::leak(slots.into_boxed_slice()),
+            });
+        }
+    }
 }
 
 /// IMAD, IMAD.WIDE and IMAD.HI in all seven operand forms, with and without
