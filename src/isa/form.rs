@@ -51,8 +51,9 @@ pub enum Slot {
         /// Reuse-mask bit (0 = operand a, 1 = b, 2 = c).
         reuse: Option<u8>,
     },
-    /// A uniform register in a 6-bit field (63 = URZ; sm_75–sm_90).
-    Ur6 {
+    /// A uniform register; the all-ones value is URZ (63 in the 6-bit
+    /// fields of sm_75–sm_90, 255 in the 8-bit fields of sm_100+).
+    Ur {
         /// Register number.
         field: Field,
         /// `-x` bit.
@@ -60,9 +61,11 @@ pub enum Slot {
         /// `~x` bit.
         not: Bit,
     },
-    /// A uniform register as the b operand of form 6: 6-bit field at 32–37
-    /// (63 = URZ; sm_75–sm_90) and bit 91 set.
+    /// A uniform register as the b (form 6) or c (form 7) operand: a field
+    /// at bit 32 (all ones = URZ) and bit 91 set.
     UniformB {
+        /// Register number (32–37, or 32–39 from sm_100).
+        field: Field,
         /// `-x` bit.
         neg: Bit,
         /// `~x` bit.
@@ -112,8 +115,6 @@ pub enum Slot {
 pub const CBANK_BANK: Field = Field::bits(54, 58);
 /// Byte offset field of a constant-bank operand.
 pub const CBANK_OFFSET: Field = Field::bits(38, 53);
-/// Register field of [`Slot::UniformB`].
-pub const UNIFORM_B_REG: Field = Field::bits(32, 37);
 /// Bit 91: the b operand is a uniform register.
 pub const UNIFORM_B_FLAG: u8 = 91;
 /// Bits 32–63: 32-bit immediate.
@@ -170,8 +171,8 @@ impl Slot {
         let bit = |b: Bit| b.map_or(0, |b| 1u128 << b);
         match *self {
             Slot::Gpr { field: f, neg, abs, not, .. } => field(f) | bit(neg) | bit(abs) | bit(not),
-            Slot::Ur6 { field: f, neg, not } => field(f) | bit(neg) | bit(not),
-            Slot::UniformB { neg, not } => field(UNIFORM_B_REG) | 1u128 << UNIFORM_B_FLAG | bit(neg) | bit(not),
+            Slot::Ur { field: f, neg, not } => field(f) | bit(neg) | bit(not),
+            Slot::UniformB { field: f, neg, not } => field(f) | 1u128 << UNIFORM_B_FLAG | bit(neg) | bit(not),
             Slot::Barrier(f) => field(f),
             Slot::Pred { field: f, not, .. } => field(f) | bit(not),
             Slot::Imm32 { .. } => field(IMM32),

@@ -10,7 +10,7 @@ use super::bits::Field;
 use super::branch;
 use super::ctrl::Ctrl;
 use super::family::measured_sm;
-use super::form::{AliasWhen, CBANK_BANK, CBANK_OFFSET, Form, IMM32, PredShow, Slot, UNIFORM_B_FLAG, UNIFORM_B_REG};
+use super::form::{AliasWhen, CBANK_BANK, CBANK_OFFSET, Form, IMM32, PredShow, Slot, UNIFORM_B_FLAG};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms;
 use crate::target::Sm;
@@ -55,6 +55,20 @@ fn pred_reg(file: RegFile, v: u64) -> Reg {
     if v == 7 { Reg::zero(file) } else { Reg { file, num: RegNum::Phys(v as u8) } }
 }
 
+/// The uniform register a field value names (all ones = URZ).
+fn uniform_reg(field: Field, v: u64) -> Reg {
+    if v == field.max() { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } }
+}
+
+/// The field value of a uniform register, if it is one the field can hold.
+fn uniform_num(field: Field, reg: Reg) -> Option<u64> {
+    match (reg.file, reg.num) {
+        (RegFile::Uniform, RegNum::Zero) => Some(field.max()),
+        (RegFile::Uniform, RegNum::Phys(n)) if u64::from(n) < field.max() => Some(n.into()),
+        _ => None,
+    }
+}
+
 /// Decodes a word with a given form, if the form explains it.
 fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
     if word & !form.mask() != 0 {
@@ -86,19 +100,15 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
                 let mods = SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) };
                 Operand::Reg { reg, mods, reuse: r }
             }
-            Slot::Ur6 { field, neg, not } => {
-                let v = field.get(word);
-                let reg =
-                    if v == 63 { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } };
+            Slot::Ur { field, neg, not } => {
+                let reg = uniform_reg(field, field.get(word));
                 Operand::Reg { reg, mods: SrcMods { neg: bit(word, neg), abs: false, not: bit(word, not) }, reuse: false }
             }
-            Slot::UniformB { neg, not } => {
+            Slot::UniformB { field, neg, not } => {
                 if word >> UNIFORM_B_FLAG & 1 == 0 {
                     return None;
                 }
-                let v = UNIFORM_B_REG.get(word);
-                let reg =
-                    if v == 63 { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } };
+                let reg = uniform_reg(field, field.get(word));
                 Operand::Reg { reg, mods: SrcMods { neg: bit(word, neg), abs: false, not: bit(word, not) }, reuse: false }
             }
             Slot::Barrier(field) => {
@@ -203,23 +213,15 @@ impl Inst {
                     let w = set_bit(w, abs, mods.abs, "absolute value")?;
                     set_bit(w, not, mods.not, "bitwise not")?
                 }
-                (Slot::Ur6 { field, neg, not }, Operand::Reg { reg, mods, reuse: false }) => {
-                    let n = match (reg.file, reg.num) {
-                        (RegFile::Uniform, RegNum::Zero) => 63,
-                        (RegFile::Uniform, RegNum::Phys(n)) if n < 63 => n.into(),
-                        _ => return Err(err(format!("{reg} is not an allocated uniform register"))),
-                    };
+                (Slot::Ur { field, neg, not }, Operand::Reg { reg, mods, reuse: false }) => {
+                    let n = uniform_num(field, reg).ok_or_else(|| err(format!("{reg} is not an allocated uniform register")))?;
                     let w = set(w, field, n, "uniform register")?;
                     let w = set_bit(w, neg, mods.neg, "negation")?;
                     set_bit(w, not, mods.not, "bitwise not")?
                 }
-                (Slot::UniformB { neg, not }, Operand::Reg { reg, mods, reuse: false }) => {
-                    let n = match (reg.file, reg.num) {
-                        (RegFile::Uniform, RegNum::Zero) => 63,
-                        (RegFile::Uniform, RegNum::Phys(n)) if n < 63 => n.into(),
-                        _ => return Err(err(format!("{reg} is not an allocated uniform register"))),
-                    };
-                    let w = set(w, UNIFORM_B_REG, n, "uniform register")? | 1u128 << UNIFORM_B_FLAG;
+                (Slot::UniformB { field, neg, not }, Operand::Reg { reg, mods, reuse: false }) => {
+                    let n = uniform_num(field, reg).ok_or_else(|| err(format!("{reg} is not an allocated uniform register")))?;
+                    let w = set(w, field, n, "uniform register")? | 1u128 << UNIFORM_B_FLAG;
                     let w = set_bit(w, neg, mods.neg, "negation")?;
                     set_bit(w, not, mods.not, "bitwise not")?
                 }
@@ -427,6 +429,9 @@ mod tests {
         // `/*00e0*/ @!P0 BRA 0x110 ;` (survey §5.1): the target is absolute.
         let bra = round_trip(0x0000002000008947, 0x000fea0003800000, 80, "@!P0 BRA 0x30 ;");
         assert_eq!(bra.text(Sm::new(80), 0xe0), "@!P0 BRA 0x110 ;");
+        // sm_120: convergence modifiers of BSSY in bits 72-73 (survey §4.1).
+        let bssy = round_trip(0x0000009000007945, 0x000fe20003800200, 120, "BSSY.RECONVERGENT B0, 0xa0 ;");
+        assert_eq!(bssy.text(Sm::new(120), 0xd0), "BSSY.RECONVERGENT B0, 0x170 ;");
         round_trip(0x0000460000047ab9, 0x000fd20000000a00, 80, "ULDC.64 UR4, c[0x0][0x118] ;");
         assert!(matches!(x.operands[4], Operand::Reg { mods: SrcMods { not: true, .. }, .. }));
     }

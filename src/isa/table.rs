@@ -6,15 +6,23 @@
 //!
 //! Operand slots follow the ALU layout of sm_70+: `a` in bits 24–31, `b`
 //! in 32–39 (or a 32-bit immediate / constant-bank reference in 32–63, or a
-//! uniform register in 32–37 with bit 91 set), `c` in 64–71; bits 9–11 of
-//! the opcode say which (`form 1` b,c registers; `2` c immediate with b in
-//! 64–71; `3` c constant with b in 64–71; `4` b immediate; `5` b constant;
-//! `6` b uniform register).
+//! uniform register in 32–37 — 32–39 from sm_100 — with bit 91 set), `c` in
+//! 64–71; bits 9–11 of the opcode say which (`form 1` b,c registers; `2` c
+//! immediate with b in 64–71; `3` c constant with b in 64–71; `4` b
+//! immediate; `5` b constant; `6` b uniform register; `7` c uniform register
+//! with b in 64–71).
 //!
-//! So far: the sm_80–sm_90 forms of NOP, EXIT, BSYNC, S2R, MOV, IADD3,
-//! ISETP, LOP3, SEL and SHF.
+//! The table is generated for two generations of the same layout
+//! ([`Generation`]): sm_75–sm_90 and sm_100–sm_120, which differ in the width
+//! of uniform-register fields, in IADD3 printing its carry-out predicates
+//! always, in BRA's offset layout (which changes at sm_90 already) and in a
+//! few opcodes (ULDC exists up to sm_90).
+//!
+//! So far: NOP, EXIT, BSYNC, BSSY, BRA, S2R, MOV, IADD3(.X), ISETP, LOP3,
+//! SEL, SHF, IMAD(.WIDE/.HI/.X), ULDC, FFMA, FADD, FMUL, DFMA, DADD, DMUL.
 
 use super::bits::Field;
+use super::branch::Layout;
 use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot};
 use std::sync::OnceLock;
 
@@ -40,20 +48,38 @@ const fn pred(lo: u8, show: PredShow) -> Slot {
 const fn pred_plain(lo: u8, show: PredShow) -> Slot {
     Slot::Pred { field: f(lo, lo + 2), not: None, show }
 }
-
-/// Sm range of the forms below: sm_75, sm_80, sm_86, sm_89, sm_90.
-const AMPERE_HOPPER: (u16, u16) = (75, 90);
-
-/// The b operand of the ALU forms: register (form 1), immediate (4),
-/// constant (5) or uniform register (6), with the given negate bit.
-const fn b_reg(neg: Bit) -> Slot {
-    gpr(32, neg, Some(1))
+const fn cbank(neg: Bit, abs: Bit, not: Bit) -> Slot {
+    Slot::CBank { neg, abs, not }
 }
-const fn b_cbank(neg: Bit) -> Slot {
-    Slot::CBank { neg, abs: None, not: None }
+
+/// What differs between the two generations of the sm_70+ layout.
+#[derive(Clone, Copy)]
+struct Generation {
+    /// Measured SMs covered.
+    sms: (u16, u16),
+    /// Uniform-register fields are 8 bits wide (URZ = 255) instead of 6 (URZ = 63).
+    wide_ur: bool,
 }
-const fn b_ur(neg: Bit) -> Slot {
-    Slot::UniformB { neg, not: None }
+
+const TURING_TO_HOPPER: Generation = Generation { sms: (75, 90), wide_ur: false };
+const BLACKWELL: Generation = Generation { sms: (100, 120), wide_ur: true };
+
+impl Generation {
+    /// A uniform register field starting at `lo`.
+    const fn ur_field(self, lo: u8) -> Field {
+        if self.wide_ur { f(lo, lo + 7) } else { f(lo, lo + 5) }
+    }
+    /// A uniform register as a b or c operand (bits 32–, with bit 91).
+    const fn uniform_b(self, neg: Bit, not: Bit) -> Slot {
+        Slot::UniformB { field: self.ur_field(32), neg, not }
+    }
+    /// How optional carry-out predicates print (always from sm_100).
+    const fn carry_show(self) -> PredShow {
+        if self.wide_ur { PredShow::Always } else { PredShow::UnlessTrue }
+    }
+    fn form(self, name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], mods: &'static [ModField], slots: Vec<Slot>) -> Form {
+        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], slots: Box::leak(slots.into_boxed_slice()) }
+    }
 }
 
 /// The forms 1, 4, 5 and 6 of an ALU instruction whose b operand is the
@@ -62,33 +88,27 @@ const fn b_ur(neg: Bit) -> Slot {
 #[allow(clippy::too_many_arguments)] // one call per instruction family; named at each call
 fn alu(
     out: &mut Vec<Form>,
+    g: Generation,
     name: &'static str,
     op9: u16,
     fixed: &'static [(Field, u64)],
     mods: &'static [ModField],
     pre: &[Slot],
-    b_neg: Bit,
+    b_flag: Bit,
     b_not: bool,
     signed_imm: bool,
     post: &[Slot],
 ) {
-    let (reg, cbank, ur) = if b_not {
-        (gpr_not(32, b_neg, Some(1)), Slot::CBank { neg: None, abs: None, not: b_neg }, Slot::UniformB { neg: None, not: b_neg })
-    } else {
-        (b_reg(b_neg), b_cbank(b_neg), b_ur(b_neg))
-    };
-    for (form, b) in [(0x200, reg), (0x800, Slot::Imm32 { signed: signed_imm }), (0xa00, cbank), (0xc00, ur)] {
+    let (neg, not) = if b_not { (None, b_flag) } else { (b_flag, None) };
+    let b_forms = [
+        (0x200, Slot::Gpr { field: f(32, 39), neg, abs: None, not, reuse: Some(1) }),
+        (0x800, Slot::Imm32 { signed: signed_imm }),
+        (0xa00, cbank(neg, None, not)),
+        (0xc00, g.uniform_b(neg, not)),
+    ];
+    for (form, b) in b_forms {
         let slots: Vec<Slot> = pre.iter().copied().chain([b]).chain(post.iter().copied()).collect();
-        out.push(Form {
-            name,
-            sms: AMPERE_HOPPER,
-            opcode: form | op9,
-            fixed,
-            mods,
-            suffix: "",
-            aliases: &[],
-            slots: Box::leak(slots.into_boxed_slice()),
-        });
+        out.push(g.form(name, form | op9, fixed, mods, slots));
     }
 }
 
@@ -101,6 +121,10 @@ const SHF_DIR: ModField = ModField { field: f(76, 76), names: &[".L", ".R"] };
 const SHF_WRAP: ModField = ModField { field: f(75, 75), names: &["", ".W"] };
 const SHF_TYPE: ModField = ModField { field: f(73, 74), names: &[".S64", ".U64", ".S32", ".U32"] };
 const SHF_HI: ModField = ModField { field: f(80, 80), names: &["", ".HI"] };
+/// Load size (LDC/ULDC/LDG/...): 4 is 32 bits, printed as nothing.
+const LOAD_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"] };
+/// BSSY/BSYNC on sm_100+: bit 72 `.RELIABLE`, bit 73 `.RECONVERGENT`.
+const CONVERGENCE: ModField = ModField { field: f(72, 73), names: &["", ".RELIABLE", ".RECONVERGENT"] };
 
 // ---- fixed fields ---------------------------------------------------------
 
@@ -116,98 +140,84 @@ const MOV_FIXED: &[(Field, u64)] = &[(f(72, 75), 0xf)];
 const LOP3_FIXED: &[(Field, u64)] = &[(f(80, 80), 0)];
 /// Condition predicate PT of EXIT/BSYNC.
 const COND_PT: &[(Field, u64)] = &[(f(87, 90), 7)];
-
-const BSYNC_SLOTS: &[Slot] = &[Slot::Barrier(f(16, 19))];
+/// Condition predicate PT and no `.U`/`.DIV` of BRA/BSSY.
+const BRANCH_FIXED: &[(Field, u64)] = &[(f(87, 90), 7), (f(32, 33), 0)];
 /// ULDC: no index register (24–31 zero), 6-bit destination (22–23 zero).
 const ULDC_FIXED: &[(Field, u64)] = &[(f(24, 31), 0), (f(22, 23), 0)];
-const ULDC_SLOTS: &[Slot] = &[Slot::Ur6 { field: f(16, 21), neg: None, not: None }, Slot::CBank { neg: None, abs: None, not: None }];
-/// Load size (LDC/ULDC/LDG/...): 4 is 32 bits, printed as nothing.
-const LOAD_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"] };
-const S2R_SLOTS: &[Slot] = &[RD, Slot::SpecialReg(f(72, 79))];
 
 /// Every form the table knows.
 pub fn forms() -> &'static [Form] {
     static FORMS: OnceLock<Vec<Form>> = OnceLock::new();
     FORMS.get_or_init(|| {
-        use PredShow::{Always, UnlessTrue};
-        let simple = |name, opcode, fixed, slots| Form { name, sms: AMPERE_HOPPER, opcode, fixed, mods: &[], suffix: "", aliases: &[], slots };
-        let mut v = vec![
-            simple("NOP", 0x918, NONE, &[]),
-            simple("EXIT", 0x94d, COND_PT, &[]),
-            simple("BSYNC", 0x941, COND_PT, BSYNC_SLOTS),
-            simple("S2R", 0x919, NONE, S2R_SLOTS),
-        ];
-        let carry_outs = [RD, pred_plain(81, UnlessTrue), pred_plain(84, UnlessTrue), gpr(24, Some(72), Some(0))];
-        alu(&mut v, "IADD3", 0x010, IADD3_PLAIN, &[], &carry_outs, Some(63), false, true, &[gpr(64, Some(75), Some(2))]);
-        // With a carry in, the negate bits are bitwise nots (`IADD3.X R2, RZ, ~R9, …`).
-        let carry_outs_x = [RD, pred_plain(81, UnlessTrue), pred_plain(84, UnlessTrue), gpr_not(24, Some(72), Some(0))];
-        alu(&mut v, "IADD3.X", 0x010, IADD3_X, &[], &carry_outs_x, Some(63), true, true, &[gpr_not(64, Some(75), Some(2)), pred(87, Always), pred(77, Always)]);
-        alu(
-            &mut v,
-            "ISETP",
-            0x00c,
-            ISETP_FIXED,
-            &[ISETP_CMP, SIGNED_73, COMBINE],
-            &[pred_plain(81, Always), pred_plain(84, Always), gpr(24, None, Some(0))],
-            None,
-            false,
-            true,
-            &[pred(87, Always)],
-        );
-        alu(&mut v, "MOV", 0x002, MOV_FIXED, &[], &[RD], None, false, false, &[]);
-        alu(
-            &mut v,
-            "LOP3.LUT",
-            0x012,
-            LOP3_FIXED,
-            &[],
-            &[pred_plain(81, UnlessTrue), RD, gpr(24, None, Some(0))],
-            None,
-            false,
-            false,
-            &[gpr(64, None, Some(2)), Slot::Hex(f(72, 79)), pred(87, Always)],
-        );
-        alu(&mut v, "SEL", 0x007, NONE, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[pred(87, Always)]);
-        alu(&mut v, "SHF", 0x019, NONE, &[SHF_DIR, SHF_WRAP, SHF_TYPE, SHF_HI], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
-        imad(&mut v);
-        float_ops(&mut v);
-        control(&mut v);
-        v.push(Form {
-            name: "ULDC",
-            sms: AMPERE_HOPPER,
-            opcode: 0xab9,
-            fixed: ULDC_FIXED,
-            mods: &[LOAD_SIZE],
-            suffix: "",
-            aliases: &[],
-            slots: ULDC_SLOTS,
-        });
+        let mut v = Vec::new();
+        for g in [TURING_TO_HOPPER, BLACKWELL] {
+            integer_ops(&mut v, g);
+            imad(&mut v, g);
+            float_ops(&mut v, g);
+            control(&mut v, g);
+        }
+        v.push(TURING_TO_HOPPER.form(
+            "ULDC",
+            0xab9,
+            ULDC_FIXED,
+            &[LOAD_SIZE],
+            vec![Slot::Ur { field: f(16, 21), neg: None, not: None }, cbank(None, None, None)],
+        ));
         v
     })
 }
 
-/// BRA and BSSY with their relative targets (the offset layout changes at
-/// sm_90 for BRA, not for BSSY), without condition predicate.
-fn control(out: &mut Vec<Form>) {
-    use super::branch::Layout;
-    const OLD: Slot = Slot::Target(Layout::Contiguous(Field::bits(34, 81)));
-    const SPLIT: Slot = Slot::Target(Layout::Split);
-    const COND_PT_FLAGS: &[(Field, u64)] = &[(f(87, 90), 7), (f(32, 33), 0)];
-    let form = |name, sms, opcode, slots: &'static [Slot]| Form { name, sms, opcode, fixed: COND_PT_FLAGS, mods: &[], suffix: "", aliases: &[], slots };
-    out.push(form("BRA", (75, 89), 0x947, &[OLD]));
-    out.push(form("BRA", (90, 90), 0x947, &[SPLIT]));
-    const BSSY_SLOTS: &[Slot] = &[Slot::Barrier(f(16, 19)), OLD];
-    out.push(form("BSSY", AMPERE_HOPPER, 0x945, BSSY_SLOTS));
+/// NOP, S2R, MOV, IADD3, ISETP, LOP3, SEL, SHF.
+fn integer_ops(v: &mut Vec<Form>, g: Generation) {
+    use PredShow::{Always, UnlessTrue};
+    v.push(g.form("NOP", 0x918, NONE, &[], vec![]));
+    v.push(g.form("S2R", 0x919, NONE, &[], vec![RD, Slot::SpecialReg(f(72, 79))]));
+    let carry = g.carry_show();
+    let carry_outs = [RD, pred_plain(81, carry), pred_plain(84, carry), gpr(24, Some(72), Some(0))];
+    alu(v, g, "IADD3", 0x010, IADD3_PLAIN, &[], &carry_outs, Some(63), false, true, &[gpr(64, Some(75), Some(2))]);
+    // With a carry in, the negate bits are bitwise nots (`IADD3.X R2, RZ, ~R9, …`).
+    let carry_outs_x = [RD, pred_plain(81, carry), pred_plain(84, carry), gpr_not(24, Some(72), Some(0))];
+    alu(v, g, "IADD3.X", 0x010, IADD3_X, &[], &carry_outs_x, Some(63), true, true, &[gpr_not(64, Some(75), Some(2)), pred(87, Always), pred(77, Always)]);
+    let isetp_pre = [pred_plain(81, Always), pred_plain(84, Always), gpr(24, None, Some(0))];
+    alu(v, g, "ISETP", 0x00c, ISETP_FIXED, &[ISETP_CMP, SIGNED_73, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always)]);
+    alu(v, g, "MOV", 0x002, MOV_FIXED, &[], &[RD], None, false, false, &[]);
+    let lop3_pre = [pred_plain(81, UnlessTrue), RD, gpr(24, None, Some(0))];
+    let lop3_post = [gpr(64, None, Some(2)), Slot::Hex(f(72, 79)), pred(87, Always)];
+    alu(v, g, "LOP3.LUT", 0x012, LOP3_FIXED, &[], &lop3_pre, None, false, false, &lop3_post);
+    alu(v, g, "SEL", 0x007, NONE, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[pred(87, Always)]);
+    let shf_mods: &'static [ModField] = &[SHF_DIR, SHF_WRAP, SHF_TYPE, SHF_HI];
+    alu(v, g, "SHF", 0x019, NONE, shf_mods, &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
+}
+
+/// EXIT, BSYNC, BRA and BSSY. BRA's offset layout changes at sm_90; BSSY
+/// keeps the old one, narrowed on sm_100+ where bits 72–73 are its
+/// convergence modifiers (see [`super::branch`]).
+fn control(v: &mut Vec<Form>, g: Generation) {
+    let barrier = Slot::Barrier(f(16, 19));
+    let old = Slot::Target(Layout::Contiguous(f(34, 81)));
+    v.push(g.form("EXIT", 0x94d, COND_PT, &[], vec![]));
+    if g.wide_ur {
+        v.push(g.form("BSYNC", 0x941, COND_PT, &[CONVERGENCE], vec![barrier]));
+        v.push(g.form("BRA", 0x947, BRANCH_FIXED, &[], vec![Slot::Target(Layout::Split)]));
+        v.push(g.form("BSSY", 0x945, BRANCH_FIXED, &[CONVERGENCE], vec![barrier, Slot::Target(Layout::Contiguous(f(34, 71)))]));
+    } else {
+        v.push(g.form("BSYNC", 0x941, COND_PT, &[], vec![barrier]));
+        v.push(Form { sms: (75, 89), ..g.form("BRA", 0x947, BRANCH_FIXED, &[], vec![old]) });
+        v.push(Form { sms: (90, 90), ..g.form("BRA", 0x947, BRANCH_FIXED, &[], vec![Slot::Target(Layout::Split)]) });
+        v.push(g.form("BSSY", 0x945, BRANCH_FIXED, &[], vec![barrier, old]));
+    }
 }
 
 /// FFMA, FADD, FMUL and DFMA, DADD, DMUL: a and b (and c) with negate and
 /// absolute-value bits (a 72/73, b 63/62, c 75/74), rounding, `.FTZ`,
 /// `.SAT`, `.FMZ` where the float ops have them.
-fn float_ops(out: &mut Vec<Form>) {
+fn float_ops(v: &mut Vec<Form>, g: Generation) {
     const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"] };
     const FMZ: ModField = ModField { field: f(76, 76), names: &["", ".FMZ"] };
     const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"] };
     const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"] };
+    // FMUL without scale: bits 84–86 hold 4 (survey §2.3).
+    const FMUL_FIXED: &[(Field, u64)] = &[(f(84, 86), 4)];
     let reg = |lo: u8, neg, abs, reuse| Slot::Gpr { field: f(lo, lo + 7), neg, abs, not: None, reuse };
     let a = reg(24, Some(72), Some(73), Some(0));
     for (op9, name, f64, mods, three) in [
@@ -220,38 +230,28 @@ fn float_ops(out: &mut Vec<Form>) {
     ] {
         let imm = Slot::Float { f64 };
         let b_reg = reg(32, Some(63), Some(62), Some(1));
-        let b_cb = Slot::CBank { neg: Some(63), abs: Some(62), not: None };
-        let b_ur = Slot::UniformB { neg: Some(63), not: None };
-        // FMUL without scale: bits 84–86 hold 4 (survey §2.3).
-        const FMUL_FIXED: &[(Field, u64)] = &[(f(84, 86), 4)];
-        let fixed: &'static [(Field, u64)] = if name == "FMUL" { FMUL_FIXED } else { &[] };
+        let b_cb = cbank(Some(63), Some(62), None);
+        let b_ur = g.uniform_b(Some(63), None);
+        let fixed: &'static [(Field, u64)] = if name == "FMUL" { FMUL_FIXED } else { NONE };
         let forms: Vec<(u16, Vec<Slot>)> = if three {
             let c = reg(64, Some(75), Some(74), Some(2));
-            // Forms 2 and 3 keep b in the c field, with the c field's flag bits.
+            // Forms 2, 3 and 7 keep b in the c field, with the c field's flag bits.
             let b64 = reg(64, Some(75), Some(74), Some(2));
             vec![
                 (0x200, vec![a, b_reg, c]),
                 (0x400, vec![a, b64, imm]),
-                (0x600, vec![a, b64, Slot::CBank { neg: Some(75), abs: Some(74), not: None }]),
+                (0x600, vec![a, b64, cbank(Some(75), Some(74), None)]),
                 (0x800, vec![a, imm, c]),
                 (0xa00, vec![a, b_cb, c]),
                 (0xc00, vec![a, b_ur, c]),
+                (0xe00, vec![a, b64, g.uniform_b(Some(75), None)]),
             ]
         } else {
             vec![(0x200, vec![a, b_reg]), (0x400, vec![a, imm]), (0x600, vec![a, b_cb]), (0x800, vec![a, imm]), (0xa00, vec![a, b_cb]), (0xc00, vec![a, b_ur])]
         };
         for (form, slots) in forms {
             let slots: Vec<Slot> = [RD].into_iter().chain(slots).collect();
-            out.push(Form {
-                name,
-                sms: AMPERE_HOPPER,
-                opcode: form | op9,
-                fixed,
-                mods,
-                suffix: "",
-                aliases: &[],
-                slots: Box::leak(slots.into_boxed_slice()),
-            });
+            v.push(g.form(name, form | op9, fixed, mods, slots));
         }
     }
 }
@@ -260,7 +260,7 @@ fn float_ops(out: &mut Vec<Form>) {
 /// a carry in (`.X`). Text order: d, carry-out predicate (when not PT), a,
 /// b, c, carry-in predicate (`.X` only). Forms 2, 3 and 7 keep b in bits
 /// 64–71 and put the immediate, constant or uniform register in c.
-fn imad(out: &mut Vec<Form>) {
+fn imad(out: &mut Vec<Form>, g: Generation) {
     use PredShow::{Always, UnlessTrue};
     const PLAIN: &[(Field, u64)] = &[(f(74, 74), 0), (f(87, 90), 0xf)];
     const X: &[(Field, u64)] = &[(f(74, 74), 1)];
@@ -278,19 +278,16 @@ fn imad(out: &mut Vec<Form>) {
     let imm = Slot::Imm32 { signed: true };
     // With a carry in (`.X`) the c flag bit is a bitwise not (`IMAD.X R6, RZ, RZ, ~R13, P0`).
     for x in [false, true] {
-        let c_flag = |slot_neg: Bit| if x { (None, slot_neg) } else { (slot_neg, None) };
-        let (neg, not) = c_flag(Some(75));
+        let (neg, not) = if x { (None, Some(75)) } else { (Some(75), None) };
         let c64 = Slot::Gpr { field: f(64, 71), neg, abs: None, not, reuse: Some(2) };
-        let c_cbank = Slot::CBank { neg, abs: None, not };
-        let c_ur = Slot::UniformB { neg, not };
         let operand_forms: [(u16, Slot, Slot, &'static [Alias]); 7] = [
             (0x200, b32, c64, MOV),
             (0x400, b64, imm, MOV),
-            (0x600, b64, c_cbank, MOV),
+            (0x600, b64, cbank(neg, None, not), MOV),
             (0x800, imm, c64, IADD_SHL),
-            (0xa00, b_cbank(None), c64, &[]),
-            (0xc00, b_ur(None), c64, &[]),
-            (0xe00, b64, c_ur, &[]),
+            (0xa00, cbank(None, None, None), c64, &[]),
+            (0xc00, g.uniform_b(None, None), c64, &[]),
+            (0xe00, b64, g.uniform_b(neg, not), &[]),
         ];
         for (op9, name) in [(0x024, "IMAD"), (0x025, "IMAD.WIDE"), (0x027, "IMAD.HI")] {
             for (form, b, c, aliases) in operand_forms {
@@ -300,14 +297,10 @@ fn imad(out: &mut Vec<Form>) {
                     slots.push(pred(87, Always));
                 }
                 out.push(Form {
-                    name,
-                    sms: AMPERE_HOPPER,
-                    opcode: form | op9,
                     fixed: if x { X } else { PLAIN },
-                    mods: &[SIGNED_73],
                     suffix: if x { ".X" } else { "" },
                     aliases,
-                    slots: Box::leak(slots.into_boxed_slice()),
+                    ..g.form(name, form | op9, NONE, &[SIGNED_73], slots)
                 });
             }
         }
