@@ -9,6 +9,7 @@
 
 #![deny(missing_docs)]
 
+pub mod cubin;
 pub mod diag;
 pub mod isa;
 pub mod ptx;

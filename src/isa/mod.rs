@@ -11,7 +11,8 @@
 //! * [`branch`]: branch-offset fields, whose layout changes at sm_90;
 //! * [`operand`], [`form`], [`table`], [`inst`]: the instruction model, the
 //!   declarative form table, and decoding, encoding and `nvdisasm`-identical
-//!   printing derived from it (a first set of sm_80–sm_90 instructions).
+//!   printing derived from it (a first set of instructions of every family);
+//! * [`listing`]: the text `sass dis` prints.
 
 pub mod bits;
 pub mod branch;
@@ -19,6 +20,7 @@ pub mod ctrl;
 pub mod family;
 pub mod form;
 pub mod inst;
+pub mod listing;
 pub mod opcode;
 pub mod operand;
 pub mod table;

@@ -246,6 +246,9 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
                 (0xc00, vec![a, b_ur, c]),
                 (0xe00, vec![a, b64, g.uniform_b(Some(75), None)]),
             ]
+        } else if name == "DADD" {
+            // DADD's second source sits in the c field (`DADD R6, R2, R4`: R4 in 64–71).
+            vec![(0x200, vec![a, reg(64, Some(75), Some(74), Some(2))])]
         } else {
             vec![(0x200, vec![a, b_reg]), (0x400, vec![a, imm]), (0x600, vec![a, b_cb]), (0x800, vec![a, imm]), (0xa00, vec![a, b_cb]), (0xc00, vec![a, b_ur])]
         };

@@ -1,0 +1,80 @@
+//! The `sass dis` command on raw words and on a cubin from the reference
+//! ptxas: every line it decodes agrees with nvdisasm's text for that word.
+
+mod common;
+
+use std::process::Command;
+
+fn sass(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_sass")).args(args).output().expect("run sass");
+    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn lists_raw_words() {
+    // sm_80 EXIT and `IADD3 R4, R4, R0, R5` (FACTS.md), little-endian, low word first.
+    let words: [(u64, u64); 2] = [(0x000000000000794d, 0x000fea0003800000), (0x0000000004047210, 0x004fc80007ffe005)];
+    let bytes: Vec<u8> = words.iter().flat_map(|(lo, hi)| lo.to_le_bytes().into_iter().chain(hi.to_le_bytes())).collect();
+    let path = std::env::temp_dir().join(format!("ptx2sass-sass-cli-{}.bin", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    let (ok, out, err) = sass(&["dis", "-b", "sm_80", path.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        out,
+        "        /*0000*/ [B------:R-:W-:Y:S05] EXIT ;\n        /*0010*/ [B--2---:R-:W-:-:S04] IADD3 R4, R4, R0, R5 ;\n"
+    );
+    let (ok, _, err) = sass(&["dis", "-b", "sm_61", path.to_str().unwrap()]);
+    assert!(!ok && err.contains("no encoding tables"), "{err}");
+    std::fs::write(&path, [0u8; 17]).unwrap();
+    let (ok, _, err) = sass(&["dis", "-b", "sm_80", path.to_str().unwrap()]);
+    assert!(!ok && err.contains("multiple of 16"), "{err}");
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn lists_a_ptxas_cubin_as_nvdisasm_reads_it() {
+    let Some(ptxas) = ptx2sass::reference::require("ptxas", "lists_a_ptxas_cubin_as_nvdisasm_reads_it") else { return };
+    let Some(nvdisasm) = ptx2sass::reference::require("nvdisasm", "lists_a_ptxas_cubin_as_nvdisasm_reads_it") else { return };
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/saxpy.ptx");
+    let cubin = std::env::temp_dir().join(format!("ptx2sass-sass-cli-{}.cubin", std::process::id()));
+    for sm in ["sm_80", "sm_90", "sm_120"] {
+        let status = Command::new(&ptxas).arg(format!("-arch={sm}")).arg(example).arg("-o").arg(&cubin).status().unwrap();
+        assert!(status.success());
+        let (ok, ours, err) = sass(&["dis", cubin.to_str().unwrap()]);
+        assert!(ok, "{err}");
+        assert!(ours.starts_with(&format!("// {}: {sm}", cubin.display())), "{ours}");
+        // nvdisasm's text per address, function by function (`-raw` prints plain addresses
+        // and unaligned guards... keep its default layout and strip it).
+        let theirs = Command::new(&nvdisasm).arg("-c").arg(&cubin).output().unwrap();
+        let theirs = String::from_utf8_lossy(&theirs.stdout);
+        let instructions = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter_map(|l| {
+                    let rest = l.trim_start().strip_prefix("/*")?;
+                    let (_, rest) = rest.split_once("*/")?;
+                    let rest = rest.trim();
+                    // Drop our control prefix.
+                    let rest = if rest.starts_with('[') { rest.split_once("] ")?.1 } else { rest };
+                    Some(rest.trim_end_matches(|c| c == ' ' || c == '/').trim().to_string())
+                })
+                .collect()
+        };
+        let ours = instructions(&ours);
+        let theirs = instructions(&theirs);
+        assert_eq!(ours.len(), theirs.len(), "{sm}: same number of instructions");
+        let mut decoded = 0;
+        for (o, t) in ours.iter().zip(&theirs) {
+            if o.starts_with(".raw") {
+                continue;
+            }
+            decoded += 1;
+            // nvdisasm prints branch targets of a cubin as labels.
+            if t.contains("`(") {
+                continue;
+            }
+            assert_eq!(o, t, "{sm}");
+        }
+        assert!(decoded * 2 > ours.len(), "{sm}: only {decoded} of {} instructions decoded", ours.len());
+    }
+    let _ = std::fs::remove_file(&cubin);
+}
