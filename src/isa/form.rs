@@ -97,6 +97,13 @@ pub enum Slot {
         /// `~c[..]` bit.
         not: Bit,
     },
+    /// The bank (54–58) and byte offset of LDC/LDCU without index register:
+    /// like [`Slot::CBank`], but offset 0 prints as `c[0x3][RZ]`, and the
+    /// offset field is LDCU's (37–53) or LDC's (38–53).
+    LoadBank {
+        /// Byte offset field.
+        offset: Field,
+    },
     /// A constant printed in hex (LOP3's lookup table).
     Hex(Field),
     /// A 32-bit floating-point immediate in bits 32–63 (printed as C's
@@ -177,6 +184,7 @@ impl Slot {
             Slot::Pred { field: f, not, .. } => field(f) | bit(not),
             Slot::Imm32 { .. } => field(IMM32),
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
+            Slot::LoadBank { offset } => field(CBANK_BANK) | field(offset),
             Slot::Hex(f) | Slot::SpecialReg(f) => field(f),
             Slot::Float { .. } => field(IMM32),
             Slot::Target(super::branch::Layout::Contiguous(f)) => field(f),

@@ -119,6 +119,11 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
                 Operand::Reg { reg, mods: SrcMods { not: bit(word, not), ..SrcMods::default() }, reuse: false }
             }
             Slot::Imm32 { .. } => Operand::Imm(IMM32.get(word) as u32),
+            Slot::LoadBank { offset } => Operand::CBank {
+                bank: CBANK_BANK.get(word) as u8,
+                offset: offset.get(word) as u16,
+                mods: SrcMods::default(),
+            },
             Slot::CBank { neg, abs, not } => Operand::CBank {
                 bank: CBANK_BANK.get(word) as u8,
                 offset: CBANK_OFFSET.get(word) as u16,
@@ -233,6 +238,10 @@ impl Inst {
                     set_bit(w, not, mods.not, "predicate negation")?
                 }
                 (Slot::Imm32 { .. }, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
+                (Slot::LoadBank { offset: field }, Operand::CBank { bank, offset, mods }) if mods == SrcMods::default() => {
+                    let w = set(w, CBANK_BANK, bank.into(), "constant bank")?;
+                    set(w, field, offset.into(), "constant offset")?
+                }
                 (Slot::CBank { neg, abs, not }, Operand::CBank { bank, offset, mods }) => {
                     let w = set(w, CBANK_BANK, bank.into(), "constant bank")?;
                     let w = set(w, CBANK_OFFSET, offset.into(), "constant offset")?;
@@ -334,7 +343,10 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         Operand::CBank { bank, offset, mods } => {
             out.push_str(if mods.neg { "-" } else { "" });
             out.push_str(if mods.not { "~" } else { "" });
-            let text = format!("c[{bank:#x}][{offset:#x}]");
+            let text = match (slot, offset) {
+                (Slot::LoadBank { .. }, 0) => format!("c[{bank:#x}][RZ]"),
+                _ => format!("c[{bank:#x}][{offset:#x}]"),
+            };
             if mods.abs {
                 let _ = write!(out, "|{text}|");
             } else {

@@ -152,6 +152,7 @@ pub fn forms() -> &'static [Form] {
         let mut v = Vec::new();
         for g in [TURING_TO_HOPPER, BLACKWELL] {
             integer_ops(&mut v, g);
+            more_ops(&mut v, g);
             imad(&mut v, g);
             float_ops(&mut v, g);
             control(&mut v, g);
@@ -187,6 +188,72 @@ fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     alu(v, g, "SEL", 0x007, NONE, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[pred(87, Always)]);
     let shf_mods: &'static [ModField] = &[SHF_DIR, SHF_WRAP, SHF_TYPE, SHF_HI];
     alu(v, g, "SHF", 0x019, NONE, shf_mods, &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
+}
+
+/// FSETP, FSEL, FMNMX, MUFU, LEA, PRMT, LDC, S2UR, UMOV, and the ops of
+/// newer SMs (VIADD from sm_90, IADD on sm_120, LDCU from sm_100).
+fn more_ops(v: &mut Vec<Form>, g: Generation) {
+    use PredShow::{Always, UnlessTrue};
+    const FSETP_CMP: ModField = ModField {
+        field: f(76, 79),
+        names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"],
+    };
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"] };
+    const NAN: ModField = ModField { field: f(81, 81), names: &["", ".NAN"] };
+    const MUFU_OP: ModField = ModField {
+        field: f(74, 77),
+        names: &[".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H", ".RSQ64H", ".SQRT", ".TANH"],
+    };
+    /// Plain LEA: no `.HI` (80), no `.X` (74), c unused (RZ), carry-in `!PT`.
+    const LEA_FIXED: &[(Field, u64)] = &[(f(80, 80), 0), (f(73, 74), 0), (f(64, 71), 0xff), (f(87, 90), 0xf)];
+    const LDC_FIXED: &[(Field, u64)] = &[(f(24, 31), 0xff)];
+    const LDCU_FIXED: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(91, 91), 1)];
+    const IADD_FIXED: &[(Field, u64)] = &[(f(87, 90), 0xf)];
+    let a_fp = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: Some(73), not: None, reuse: Some(0) };
+    // The b operand of float ops: register, float immediate, constant, uniform register.
+    let b_fp = |form: u16| match form {
+        0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) },
+        0x800 => Slot::Float { f64: false },
+        0xa00 => cbank(Some(63), Some(62), None),
+        _ => g.uniform_b(Some(63), None),
+    };
+    for form in [0x200u16, 0x800, 0xa00, 0xc00] {
+        let setp = vec![pred_plain(81, Always), pred_plain(84, Always), a_fp, b_fp(form), pred(87, Always)];
+        v.push(g.form("FSETP", form | 0x00b, NONE, &[FSETP_CMP, FTZ, COMBINE], setp));
+        v.push(g.form("FSEL", form | 0x008, NONE, &[FTZ], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
+        v.push(g.form("FMNMX", form | 0x009, NONE, &[FTZ, NAN], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
+    }
+    let mufu_src = |form: u16| match form {
+        0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) },
+        _ => g.uniform_b(Some(63), None),
+    };
+    // The immediate form is left out: its immediate is an f32 or the high
+    // half of an f64 depending on the operation (`MUFU.RCP64H R5, 3`).
+    for form in [0x200u16, 0xc00] {
+        v.push(g.form("MUFU", form | 0x108, NONE, &[MUFU_OP], vec![RD, mufu_src(form)]));
+    }
+    let lea_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
+    alu(v, g, "LEA", 0x011, LEA_FIXED, &[], &lea_pre, Some(63), false, false, &[Slot::Hex(f(75, 79))]);
+    const PRMT_FIXED: &[(Field, u64)] = &[(f(72, 74), 0)];
+    alu(v, g, "PRMT", 0x016, PRMT_FIXED, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
+    let ldc_sms = if g.wide_ur { g.sms } else { (80, 90) };
+    v.push(Form { sms: ldc_sms, ..g.form("LDC", 0xb82, LDC_FIXED, &[LOAD_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53) }]) });
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    v.push(g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))]));
+    v.push(g.form("UMOV", 0x882, NONE, &[], vec![ur_d, Slot::Imm32 { signed: false }]));
+    v.push(g.form("UMOV", 0xc82, NONE, &[], vec![ur_d, g.uniform_b(None, None)]));
+    let viadd_sms = if g.wide_ur { g.sms } else { (90, 90) };
+    v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0x836, NONE, &[], vec![RD, gpr(24, Some(72), Some(0)), Slot::Imm32 { signed: false }]) });
+    v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0xc36, NONE, &[], vec![RD, gpr(24, Some(72), Some(0)), g.uniform_b(Some(63), None)]) });
+    if g.wide_ur {
+        // LDCU's byte offset starts one bit lower than LDC's (`c[0x0][0x360]` has 0x6c00 in bits 32–).
+        v.push(g.form("LDCU", 0x7ac, LDCU_FIXED, &[LOAD_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53) }]));
+        let iadd_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
+        for (form, b) in [(0x200u16, gpr(32, Some(63), Some(1))), (0x800, Slot::Imm32 { signed: true })] {
+            let slots: Vec<Slot> = iadd_pre.iter().copied().chain([b]).collect();
+            v.push(Form { sms: (120, 120), ..g.form("IADD", form | 0x035, IADD_FIXED, &[], slots) });
+        }
+    }
 }
 
 /// EXIT, BSYNC, BRA and BSSY. BRA's offset layout changes at sm_90; BSSY
