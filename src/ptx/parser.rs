@@ -810,7 +810,7 @@ impl<'s> Parser<'s> {
             let before = self.pos;
             let depth = self.depth;
             match self.parse_statement() {
-                Ok(s) => self.stmt_stack.push(s),
+                Ok(()) => {}
                 Err(()) => {
                     // A failed statement may have left nesting levels open.
                     self.depth = depth;
@@ -826,7 +826,18 @@ impl<'s> Parser<'s> {
         Ok(Block { stmts, loc: self.loc_from(start) })
     }
 
-    fn parse_statement(&mut self) -> PResult<Statement> {
+    /// Parses one statement onto the statement stack. Instructions, the bulk
+    /// of every body, are built in place there (see `parse_instruction`).
+    fn parse_statement(&mut self) -> PResult<()> {
+        if matches!(self.peek_kind(), TokenKind::Ident | TokenKind::At) && self.peek_next().kind != TokenKind::Colon {
+            return self.parse_instruction();
+        }
+        let s = self.parse_other_statement()?;
+        self.stmt_stack.push(s);
+        Ok(())
+    }
+
+    fn parse_other_statement(&mut self) -> PResult<Statement> {
         let t = self.peek();
         match t.kind {
             TokenKind::LBrace => Ok(Statement::Block(self.parse_block()?)),
@@ -851,7 +862,6 @@ impl<'s> Parser<'s> {
                 }
             },
             TokenKind::Ident if self.peek_next().kind == TokenKind::Colon => self.parse_label(),
-            TokenKind::Ident | TokenKind::At => Ok(Statement::Instruction(self.parse_instruction()?)),
             _ => {
                 self.error_expected("an instruction, label or declaration");
                 Err(())
@@ -935,7 +945,8 @@ impl<'s> Parser<'s> {
 
     // ---- instructions --------------------------------------------------
 
-    fn parse_instruction(&mut self) -> PResult<Instruction> {
+    /// Parses an instruction and pushes it onto the statement stack.
+    fn parse_instruction(&mut self) -> PResult<()> {
         let start = self.peek().span.start;
         let mut guard = None;
         if self.eat(TokenKind::At) {
@@ -977,14 +988,16 @@ impl<'s> Parser<'s> {
         if bad {
             return Err(());
         }
-        Ok(Instruction {
+        let loc = self.loc_from(start);
+        self.stmt_stack.push(Statement::Instruction(Instruction {
             guard,
             opcode,
             opcode_loc: Loc(Span::new(op_tok.span.start, opcode_end)),
             modifiers,
             operands,
-            loc: self.loc_from(start),
-        })
+            loc,
+        }));
+        Ok(())
     }
 
     /// Longest dotted prefix that names an opcode. The words are glued to the
