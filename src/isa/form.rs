@@ -16,7 +16,8 @@ use super::bits::Field;
 pub type Bit = Option<u8>;
 
 /// A modifier field: the printed spelling (with its dot, or empty for the
-/// default) of each value; values past the list do not decode.
+/// default) of each value; values past the list, and values whose spelling
+/// is [`UNMEASURED`], do not decode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModField {
     /// Where.
@@ -24,6 +25,9 @@ pub struct ModField {
     /// Spelling per value.
     pub names: &'static [&'static str],
 }
+
+/// The spelling of a modifier value not measured yet (such words do not decode).
+pub const UNMEASURED: &str = "?";
 
 /// When a predicate operand is printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,6 +118,23 @@ pub enum Slot {
     },
     /// A relative branch target.
     Target(super::branch::Layout),
+    /// A memory address: base register, signed offset, optional scale of the
+    /// base (`[R9.X8]`) and memory-descriptor uniform register (`desc[UR4]`,
+    /// printed from sm_90 on).
+    Addr {
+        /// Base register field.
+        base: Field,
+        /// The base is a 64-bit pair (`[R2.64]`).
+        wide: bool,
+        /// Signed byte offset field.
+        offset: Field,
+        /// Scale field of the base register.
+        scale: Option<Field>,
+        /// Descriptor register field.
+        desc: Option<Field>,
+        /// Whether `nvdisasm` prints the descriptor.
+        show_desc: bool,
+    },
     /// A special register number (printed by name).
     SpecialReg(Field),
 }
@@ -189,6 +210,9 @@ impl Slot {
             Slot::Float { .. } => field(IMM32),
             Slot::Target(super::branch::Layout::Contiguous(f)) => field(f),
             Slot::Target(super::branch::Layout::Split) => field(Field::bits(16, 23)) | field(Field::bits(34, 81)),
+            Slot::Addr { base, offset, scale, desc, .. } => {
+                field(base) | field(offset) | scale.map_or(0, field) | desc.map_or(0, field)
+            }
         }
     }
 }

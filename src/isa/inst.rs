@@ -10,7 +10,7 @@ use super::bits::Field;
 use super::branch;
 use super::ctrl::Ctrl;
 use super::family::measured_sm;
-use super::form::{AliasWhen, CBANK_BANK, CBANK_OFFSET, Form, IMM32, PredShow, Slot, UNIFORM_B_FLAG};
+use super::form::{AliasWhen, CBANK_BANK, CBANK_OFFSET, Form, IMM32, PredShow, Slot, UNIFORM_B_FLAG, UNMEASURED};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms;
 use crate::target::Sm;
@@ -80,7 +80,7 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
     let mut mods = Vec::with_capacity(form.mods.len());
     for m in form.mods {
         let v = m.field.get(word) as usize;
-        if v >= m.names.len() {
+        if v >= m.names.len() || m.names[v] == UNMEASURED {
             return None;
         }
         mods.push(v as u8);
@@ -137,6 +137,15 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
                 Operand::Imm(bits)
             }
             Slot::Target(layout) => Operand::Target(branch::decode(word, layout)),
+            Slot::Addr { base, offset, scale, desc, .. } => {
+                let b = base.get(word);
+                Operand::Mem {
+                    base: if b == 255 { Reg::zero(RegFile::Gpr) } else { Reg::gpr(b as u8) },
+                    offset: offset.get_signed(word) as i32,
+                    scale: scale.map_or(0, |f| f.get(word) as u8),
+                    desc: desc.map(|f| uniform_reg(f, f.get(word))),
+                }
+            }
             Slot::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
         });
     }
@@ -251,6 +260,28 @@ impl Inst {
                 }
                 (Slot::Hex(field), Operand::Hex(v)) => set(w, field, v.into(), "constant")?,
                 (Slot::Float { .. }, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
+                (Slot::Addr { base: bf, offset: of, scale: sf, desc: df, .. }, Operand::Mem { base, offset, scale, desc }) => {
+                    let b = match (base.file, base.num) {
+                        (RegFile::Gpr, RegNum::Zero) => 255,
+                        (RegFile::Gpr, RegNum::Phys(n)) if n < 255 => n.into(),
+                        _ => return Err(err(format!("{base} is not an allocated general register"))),
+                    };
+                    let w = set(w, bf, b, "address register")?;
+                    let w = of.set_signed(w, offset.into()).ok_or_else(|| err(format!("address offset {offset} does not fit")))?;
+                    let w = match sf {
+                        Some(f) => set(w, f, scale.into(), "address scale")?,
+                        None if scale == 0 => w,
+                        None => return Err(err("this address has no scale".into())),
+                    };
+                    match (df, desc) {
+                        (Some(f), Some(r)) => {
+                            let n = uniform_num(f, r).ok_or_else(|| err(format!("{r} is not a uniform register")))?;
+                            set(w, f, n, "descriptor register")?
+                        }
+                        (None, None) => w,
+                        _ => return Err(err("descriptor register does not match the form".into())),
+                    }
+                }
                 (Slot::Target(layout), Operand::Target(t)) => {
                     branch::encode(w, layout, t).ok_or_else(|| err(format!("branch offset {t} does not fit")))?
                 }
@@ -356,6 +387,38 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         Operand::SpecialReg(n) => out.push_str(&special_register_name(n, sm)),
         Operand::Hex(v) => {
             let _ = write!(out, "{v:#x}");
+        }
+        Operand::Mem { base, offset, scale, desc } => {
+            if let (Slot::Addr { show_desc: true, .. }, Some(d)) = (slot, desc) {
+                let _ = write!(out, "desc[{d}]");
+            }
+            out.push('[');
+            let zero_base = base.num == RegNum::Zero;
+            if !zero_base || offset == 0 {
+                let _ = write!(out, "{base}");
+                if let Slot::Addr { wide: true, .. } = slot {
+                    if !zero_base {
+                        out.push_str(".64");
+                    }
+                }
+                out.push_str(["", ".X4", ".X8", ".X16"][usize::from(scale & 3)]);
+            }
+            match (zero_base, offset) {
+                (_, 0) => {}
+                (true, o) if o > 0 => {
+                    let _ = write!(out, "{o:#x}");
+                }
+                (true, o) => {
+                    let _ = write!(out, "-{:#x}", o.unsigned_abs());
+                }
+                (false, o) if o > 0 => {
+                    let _ = write!(out, "+{o:#x}");
+                }
+                (false, o) => {
+                    let _ = write!(out, "+-{:#x}", o.unsigned_abs());
+                }
+            }
+            out.push(']');
         }
         Operand::Target(t) => {
             let target = address as i64 + 16 + t;

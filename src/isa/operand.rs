@@ -113,6 +113,18 @@ pub enum Operand {
     Hex(u32),
     /// A branch target: byte offset from the next instruction.
     Target(i64),
+    /// A memory address `[base+offset]`, with the uniform register holding
+    /// the global-memory descriptor (`desc[UR4]`) where the instruction has one.
+    Mem {
+        /// Base register (`RZ` for an absolute address).
+        base: Reg,
+        /// Byte offset.
+        offset: i32,
+        /// Scale of the base register (shared memory: 0 none, 1 `.X4`, 2 `.X8`, 3 `.X16`).
+        scale: u8,
+        /// Memory descriptor register.
+        desc: Option<Reg>,
+    },
 }
 
 impl Operand {

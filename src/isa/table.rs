@@ -153,6 +153,7 @@ pub fn forms() -> &'static [Form] {
         for g in [TURING_TO_HOPPER, BLACKWELL] {
             integer_ops(&mut v, g);
             more_ops(&mut v, g);
+            memory_ops(&mut v, g);
             imad(&mut v, g);
             float_ops(&mut v, g);
             control(&mut v, g);
@@ -254,6 +255,61 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
             v.push(Form { sms: (120, 120), ..g.form("IADD", form | 0x035, IADD_FIXED, &[], slots) });
         }
     }
+}
+
+/// Loads and stores: LDG, LD, STG, ST (64-bit addresses with a memory
+/// descriptor, from sm_80; nvdisasm prints the descriptor from sm_90), LDL,
+/// STL, LDS, STS.
+fn memory_ops(v: &mut Vec<Form>, g: Generation) {
+    use super::form::UNMEASURED as U;
+    // Memory order and scope, bits 77–80 (survey §2.3, LDG).
+    const ORDER: ModField = ModField {
+        field: f(77, 80),
+        names: &[
+            "", ".CONSTANT.PRIVATE", ".CONSTANT.CTA", ".CONSTANT.CTA.PRIVATE", ".CONSTANT", ".STRONG.SM", ".STRONG.GPU.PRIVATE",
+            ".STRONG.GPU", ".MMIO.GPU", ".CONSTANT.SM", ".STRONG.SYS", ".CONSTANT.SM.PRIVATE", ".MMIO.SYS", ".CONSTANT.VC",
+            ".CONSTANT.VC.PRIVATE", ".CONSTANT.GPU",
+        ],
+    };
+    // Stores: value 4 is `.STRONG.SM.PRIVATE` (survey); the constant orders are not measured.
+    const STORE_ORDER: ModField =
+        ModField { field: f(77, 80), names: &["", U, U, U, ".STRONG.SM.PRIVATE", ".STRONG.SM", ".STRONG.GPU.PRIVATE", ".STRONG.GPU", ".MMIO.GPU", U, ".STRONG.SYS", U, ".MMIO.SYS"] };
+    // Eviction priority, bits 84–86: 1 is the default; the others' place in the text is not measured.
+    const EVICT: ModField = ModField { field: f(84, 86), names: &[U, ""] };
+    const SCALE: Field = f(78, 79);
+    let global = |desc_lo: u8, show_desc: bool| Slot::Addr {
+        base: f(24, 31),
+        wide: true,
+        offset: f(40, 63),
+        scale: None,
+        desc: Some(g.ur_field(desc_lo)),
+        show_desc,
+    };
+    let local = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false };
+    let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: Some(SCALE), desc: None, show_desc: false };
+    let data = gpr(32, None, None);
+    const LDG_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0)];
+    const LD_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0)];
+    const ST_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(16, 23), 0)];
+    const LOCAL_LOAD: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 91), 0), (f(64, 71), 0)];
+    const LOCAL_STORE: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
+    const SHARED_LOAD: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 91), 0), (f(64, 71), 0)];
+    const SHARED_STORE: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
+    let mods_load: &'static [ModField] = &[EVICT, LOAD_SIZE, ORDER];
+    let mods_store: &'static [ModField] = &[EVICT, LOAD_SIZE, STORE_ORDER];
+    // sm_75 addresses global memory without a descriptor (other bits, `.SYS`);
+    // sm_80–sm_89 have the descriptor but print it only from sm_90.
+    let ranges: &[((u16, u16), bool)] = if g.wide_ur { &[((100, 120), true)] } else { &[((80, 89), false), ((90, 90), true)] };
+    for &(sms, show) in ranges {
+        v.push(Form { sms, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, show)]) });
+        v.push(Form { sms, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, show)]) });
+        v.push(Form { sms, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, show), data]) });
+        v.push(Form { sms, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, show), data]) });
+    }
+    v.push(g.form("LDL", 0x983, LOCAL_LOAD, &[EVICT, LOAD_SIZE], vec![RD, local]));
+    v.push(g.form("STL", 0x387, LOCAL_STORE, &[EVICT, LOAD_SIZE], vec![local, data]));
+    v.push(g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]));
+    v.push(g.form("STS", 0x388, SHARED_STORE, &[LOAD_SIZE], vec![shared, data]));
 }
 
 /// EXIT, BSYNC, BRA and BSSY. BRA's offset layout changes at sm_90; BSSY
