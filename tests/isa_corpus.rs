@@ -10,7 +10,8 @@
 //! It also checks that the control fields of every word re-encode to the
 //! same bits, and, for every word the form table ([`isa::table`]) covers,
 //! that [`isa::inst::Inst`] prints exactly nvdisasm's text and encodes back
-//! to the same 128 bits (the coverage is printed per SM).
+//! to the same 128 bits, and that [`isa::parse`] reads that text back to the
+//! same word (the coverage is printed per SM).
 
 mod common;
 
@@ -172,6 +173,13 @@ fn check_word(sm: u16, l: &Listed, t: &mut Tally) {
             Ok(again) if again == w => {}
             Ok(again) => fail(t, format!("re-encodes as {again:#034x}")),
             Err(e) => fail(t, format!("does not re-encode: {}", e.0)),
+        }
+        // The assembler reads the text back to the same word.
+        match isa::parse::parse_inst(&text, Sm::new(sm), l.address, inst.ctrl).map(|i| i.encode(Sm::new(sm))) {
+            Ok(Ok(again)) if again == w => {}
+            Ok(Ok(again)) => fail(t, format!("assembles as {again:#034x}")),
+            Ok(Err(e)) => fail(t, format!("assembled text does not encode: {}", e.0)),
+            Err(e) => fail(t, format!("does not assemble: {}", e.0)),
         }
     }
     // Mnemonic.

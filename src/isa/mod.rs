@@ -12,7 +12,7 @@
 //! * [`operand`], [`form`], [`table`], [`inst`]: the instruction model, the
 //!   declarative form table, and decoding, encoding and `nvdisasm`-identical
 //!   printing derived from it (a first set of instructions of every family);
-//! * [`listing`]: the text `sass dis` prints.
+//! * [`listing`]: the text `sass dis` prints, and [`parse`], reading it back.
 
 pub mod bits;
 pub mod branch;
@@ -23,4 +23,5 @@ pub mod inst;
 pub mod listing;
 pub mod opcode;
 pub mod operand;
+pub mod parse;
 pub mod table;

@@ -297,14 +297,30 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     const SHARED_STORE: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
     let mods_load: &'static [ModField] = &[EVICT, LOAD_SIZE, ORDER];
     let mods_store: &'static [ModField] = &[EVICT, LOAD_SIZE, STORE_ORDER];
-    // sm_75 addresses global memory without a descriptor (other bits, `.SYS`);
-    // sm_80–sm_89 have the descriptor but print it only from sm_90.
-    let ranges: &[((u16, u16), bool)] = if g.wide_ur { &[((100, 120), true)] } else { &[((80, 89), false), ((90, 90), true)] };
-    for &(sms, show) in ranges {
-        v.push(Form { sms, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, show)]) });
-        v.push(Form { sms, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, show)]) });
-        v.push(Form { sms, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, show), data]) });
-        v.push(Form { sms, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, show), data]) });
+    // sm_75 addresses global memory without a descriptor (other bits, `.SYS`).
+    // sm_80–sm_89 words carry a descriptor register that nvdisasm does not
+    // print; only words using UR4 (what ptxas loads with `ULDC.64 UR4,
+    // c[0x0][0x118]`) decode there, so that the text still says everything.
+    if g.wide_ur {
+        v.push(g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]));
+        v.push(g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]));
+        v.push(g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]));
+        v.push(g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]));
+    } else {
+        let hidden = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: None, show_desc: false };
+        const LDG_UR4: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0), (f(32, 37), 4)];
+        const LD_UR4: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0), (f(32, 37), 4)];
+        const ST_UR4: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(16, 23), 0), (f(64, 69), 4)];
+        let old = (80, 89);
+        v.push(Form { sms: old, ..g.form("LDG.E", 0x981, LDG_UR4, mods_load, vec![RD, hidden]) });
+        v.push(Form { sms: old, ..g.form("LD.E", 0x980, LD_UR4, mods_load, vec![RD, hidden]) });
+        v.push(Form { sms: old, ..g.form("STG.E", 0x986, ST_UR4, mods_store, vec![hidden, data]) });
+        v.push(Form { sms: old, ..g.form("ST.E", 0x985, ST_UR4, mods_store, vec![hidden, data]) });
+        let hopper = (90, 90);
+        v.push(Form { sms: hopper, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]) });
+        v.push(Form { sms: hopper, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]) });
+        v.push(Form { sms: hopper, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]) });
+        v.push(Form { sms: hopper, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]) });
     }
     v.push(g.form("LDL", 0x983, LOCAL_LOAD, &[EVICT, LOAD_SIZE], vec![RD, local]));
     v.push(g.form("STL", 0x387, LOCAL_STORE, &[EVICT, LOAD_SIZE], vec![local, data]));
@@ -369,11 +385,17 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
                 (0xc00, vec![a, b_ur, c]),
                 (0xe00, vec![a, b64, g.uniform_b(Some(75), None)]),
             ]
-        } else if name == "DADD" {
-            // DADD's second source sits in the c field (`DADD R6, R2, R4`: R4 in 64–71).
-            vec![(0x200, vec![a, reg(64, Some(75), Some(74), Some(2))])]
+        } else if matches!(name, "FADD" | "DADD") {
+            // The second source of FADD and DADD takes the c position in the
+            // immediate (2), constant (3) and uniform (7) forms, keeping b's flag
+            // bits; DADD's register form also uses the c field (`DADD R6, R2, R4`).
+            // Forms 4–6, which would print the same text, are not what ptxas emits
+            // and are left out so that text reads back to one word.
+            let reg_form = if name == "DADD" { reg(64, Some(75), Some(74), Some(2)) } else { b_reg };
+            vec![(0x200, vec![a, reg_form]), (0x400, vec![a, imm]), (0x600, vec![a, b_cb]), (0xe00, vec![a, b_ur])]
         } else {
-            vec![(0x200, vec![a, b_reg]), (0x400, vec![a, imm]), (0x600, vec![a, b_cb]), (0x800, vec![a, imm]), (0xa00, vec![a, b_cb]), (0xc00, vec![a, b_ur])]
+            // FMUL, DMUL: forms 1, 4, 5, 6 (ptxas output; forms 2, 3, 7 would print alike).
+            vec![(0x200, vec![a, b_reg]), (0x800, vec![a, imm]), (0xa00, vec![a, b_cb]), (0xc00, vec![a, b_ur])]
         };
         for (form, slots) in forms {
             let slots: Vec<Slot> = [RD].into_iter().chain(slots).collect();

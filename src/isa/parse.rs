@@ -1,0 +1,274 @@
+//! Reading instruction text back: the inverse of [`Inst::text`], derived
+//! from the same form table.
+//!
+//! A line is matched against every form of the SM whose printed name (or
+//! alias) and modifier spellings spell its opcode word; the operands are
+//! then read slot by slot. A candidate is accepted only if printing it gives
+//! the input text again, so what the assembler accepts is exactly what the
+//! printer produces.
+
+use super::ctrl::Ctrl;
+use super::family::measured_sm;
+use super::form::{Form, PredShow, Slot, UNMEASURED};
+use super::inst::{Inst, float_text, special_register_name};
+use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
+use super::table::forms;
+use crate::target::Sm;
+
+/// Why a line does not assemble.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(pub String);
+
+/// Parses one instruction (as [`Inst::text`] prints it, `;` included) at
+/// `address`, with the given control fields.
+pub fn parse_inst(text: &str, sm: Sm, address: u64, ctrl: Ctrl) -> Result<Inst, ParseError> {
+    let table_sm = measured_sm(sm).ok_or_else(|| ParseError(format!("{sm} has no encoding tables")))?;
+    let line = text.trim();
+    let body = line.strip_suffix(';').ok_or_else(|| ParseError("an instruction ends with ';'".into()))?.trim_end();
+    let (guard, body) = match body.strip_prefix('@') {
+        Some(rest) => {
+            let (g, rest) = rest.split_once(' ').ok_or_else(|| ParseError("guard without instruction".into()))?;
+            let (neg, name) = match g.strip_prefix('!') {
+                Some(n) => (true, n),
+                None => (false, g),
+            };
+            let reg = parse_reg(name, RegFile::Pred).ok_or_else(|| ParseError(format!("bad guard predicate '{g}'")))?;
+            ((reg, neg), rest.trim_start())
+        }
+        None => ((Reg::zero(RegFile::Pred), false), body),
+    };
+    let (opcode, operands) = match body.split_once(' ') {
+        Some((o, rest)) => (o, rest.trim()),
+        None => (body, ""),
+    };
+    let operands = split_operands(operands);
+    for form in forms().iter().filter(|f| f.applies_to(table_sm)) {
+        for name in std::iter::once(form.name).chain(form.aliases.iter().map(|a| a.name)) {
+            let Some(rest) = opcode.strip_prefix(name) else { continue };
+            let Some(mods) = match_mods(form, rest) else { continue };
+            let Some(ops) = match_operands(form, &operands, address) else { continue };
+            let reuse = form.slots.iter().zip(&ops).fold(0u8, |acc, (slot, op)| match (slot, op) {
+                (Slot::Gpr { reuse: Some(k), .. }, Operand::Reg { reuse: true, .. }) => acc | 1 << k,
+                _ => acc,
+            });
+            let inst = Inst { form, guard, mods: mods.clone(), operands: ops, ctrl: Ctrl { reuse, ..ctrl } };
+            if inst.text(sm, address) == line {
+                return Ok(inst);
+            }
+        }
+    }
+    Err(ParseError(format!("no {sm} instruction form reads '{line}'")))
+}
+
+/// The modifier values that spell `rest` (what follows the name), in order,
+/// followed by the form's suffix.
+fn match_mods(form: &Form, rest: &str) -> Option<Vec<u8>> {
+    let mut rest = rest;
+    let mut values = Vec::with_capacity(form.mods.len());
+    for m in form.mods {
+        // The longest spelling that the text continues with (".RCP64H" before ".RCP").
+        let best = m
+            .names
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n != UNMEASURED && rest.starts_with(**n) && boundary(&rest[n.len()..]))
+            .max_by_key(|(_, n)| n.len())?;
+        values.push(best.0 as u8);
+        rest = &rest[best.1.len()..];
+    }
+    (rest == form.suffix).then_some(values)
+}
+
+fn boundary(rest: &str) -> bool {
+    rest.is_empty() || rest.starts_with('.')
+}
+
+/// Splits an operand list at top-level `", "` (not inside brackets).
+fn split_operands(text: &str) -> Vec<&str> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let (mut depth, mut start) = (0i32, 0usize);
+    let bytes = text.as_bytes();
+    for (k, &b) in bytes.iter().enumerate() {
+        match b {
+            b'[' => depth += 1,
+            b']' => depth -= 1,
+            b',' if depth == 0 => {
+                out.push(text[start..k].trim());
+                start = k + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(text[start..].trim());
+    out
+}
+
+/// Reads the operands slot by slot; optional predicates (printed only when
+/// not PT) are taken when there are more operands than required slots.
+fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<Vec<Operand>> {
+    let required = form.slots.iter().filter(|s| !matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. })).count();
+    let mut optional_left = texts.len().checked_sub(required)?;
+    let mut it = texts.iter();
+    let mut ops = Vec::with_capacity(form.slots.len());
+    for slot in form.slots {
+        if let Slot::Pred { show: PredShow::UnlessTrue, .. } = slot {
+            if optional_left == 0 {
+                ops.push(Operand::reg(Reg::zero(RegFile::Pred)));
+                continue;
+            }
+            optional_left -= 1;
+        }
+        ops.push(parse_operand(slot, it.next()?, address)?);
+    }
+    it.next().is_none().then_some(ops)
+}
+
+/// `R5`, `RZ`, `UR4`, `URZ`, `P0`, `PT`, `B0`.
+fn parse_reg(text: &str, file: RegFile) -> Option<Reg> {
+    let (prefix, zero) = match file {
+        RegFile::Gpr => ("R", "RZ"),
+        RegFile::Uniform => ("UR", "URZ"),
+        RegFile::Pred => ("P", "PT"),
+        RegFile::UniformPred => ("UP", "UPT"),
+        RegFile::Barrier => ("B", ""),
+    };
+    if text == zero {
+        return Some(Reg::zero(file));
+    }
+    let n: u8 = text.strip_prefix(prefix)?.parse().ok()?;
+    Some(Reg { file, num: RegNum::Phys(n) })
+}
+
+/// Source modifiers in front of an operand, and what remains.
+fn strip_mods(text: &str) -> (SrcMods, &str) {
+    let mut m = SrcMods::default();
+    let mut t = text;
+    if let Some(r) = t.strip_prefix('-') {
+        m.neg = true;
+        t = r;
+    }
+    if let Some(r) = t.strip_prefix('~').or_else(|| t.strip_prefix('!')) {
+        m.not = true;
+        t = r;
+    }
+    if let Some(inner) = t.strip_prefix('|').and_then(|r| r.strip_suffix('|')) {
+        m.abs = true;
+        t = inner;
+    }
+    (m, t)
+}
+
+fn parse_hex(text: &str) -> Option<u64> {
+    u64::from_str_radix(text.strip_prefix("0x")?, 16).ok()
+}
+
+fn parse_signed_hex(text: &str) -> Option<i64> {
+    match text.strip_prefix('-') {
+        Some(h) => parse_hex(h).map(|v| -(v as i64)),
+        None => parse_hex(text).map(|v| v as i64),
+    }
+}
+
+fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
+    Some(match *slot {
+        Slot::Gpr { .. } | Slot::Ur { .. } | Slot::UniformB { .. } | Slot::Pred { .. } | Slot::Barrier(_) => {
+            let file = match slot {
+                Slot::Gpr { .. } => RegFile::Gpr,
+                Slot::Ur { .. } | Slot::UniformB { .. } => RegFile::Uniform,
+                Slot::Pred { .. } => RegFile::Pred,
+                _ => RegFile::Barrier,
+            };
+            // `.reuse` follows the whole operand (`|R5|.reuse`, `-R5.reuse`).
+            let (rest, reuse) = match text.strip_suffix(".reuse") {
+                Some(r) => (r, true),
+                None => (text, false),
+            };
+            let (mods, name) = strip_mods(rest);
+            Operand::Reg { reg: parse_reg(name, file)?, mods, reuse }
+        }
+        Slot::Imm32 { .. } => Operand::Imm(parse_signed_hex(text)? as u32),
+        Slot::Hex(_) => Operand::Hex(parse_hex(text)? as u32),
+        Slot::Float { f64 } => {
+            let v: f64 = text.parse().ok()?;
+            let bits = if f64 { (v.to_bits() >> 32) as u32 } else { (v as f32).to_bits() };
+            float_text(bits, f64)?;
+            Operand::Imm(bits)
+        }
+        Slot::CBank { .. } | Slot::LoadBank { .. } => {
+            let (mods, rest) = strip_mods(text);
+            let inner = rest.strip_prefix("c[")?.strip_suffix(']')?;
+            let (bank, offset) = inner.split_once("][")?;
+            let offset = if offset == "RZ" { 0 } else { parse_hex(offset)? };
+            Operand::CBank { bank: parse_hex(bank)? as u8, offset: offset as u16, mods }
+        }
+        Slot::SpecialReg(_) => {
+            let n = (0..=255u8).find(|n| special_register_name(*n, Sm::new(0)) == text || special_register_name(*n, Sm::new(90)) == text)?;
+            Operand::SpecialReg(n)
+        }
+        Slot::Target(_) => Operand::Target(parse_signed_hex(text)? - address as i64 - 16),
+        Slot::Addr { .. } => {
+            let (desc, rest) = match text.strip_prefix("desc[") {
+                Some(r) => {
+                    let (d, rest) = r.split_once(']')?;
+                    (Some(parse_reg(d, RegFile::Uniform)?), rest)
+                }
+                None => (None, text),
+            };
+            let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
+            let (base_text, offset) = match inner.split_once('+') {
+                Some((b, o)) => (b, parse_signed_hex(o)?),
+                None if inner.starts_with("0x") || inner.starts_with("-0x") => ("", parse_signed_hex(inner)?),
+                None => (inner, 0),
+            };
+            let mut scale = 0;
+            let mut name = base_text.strip_suffix(".64").unwrap_or(base_text);
+            for (k, s) in [(1u8, ".X4"), (2, ".X8"), (3, ".X16")] {
+                if let Some(n) = name.strip_suffix(s) {
+                    scale = k;
+                    name = n;
+                }
+            }
+            let base = if name.is_empty() { Reg::zero(RegFile::Gpr) } else { parse_reg(name, RegFile::Gpr)? };
+            Operand::Mem { base, offset: i32::try_from(offset).ok()?, scale, desc }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::bits::join;
+
+    #[test]
+    fn parses_what_it_prints() {
+        for (lo, hi, sm, address) in [
+            (0x0000000004047210u64, 0x004fc80007ffe005u64, 80u16, 0u64),
+            (0xffffffe80900780c, 0x000fe40003f62270, 80, 0),
+            (0x0000000600051c07, 0x000fca000c000000, 80, 0),
+            (0x80000009ff027210, 0x000fe200007fe4ff, 80, 0),
+            (0x000000ffff077224, 0x000fc600078e00ff, 80, 0),
+            (0x0000002000008947, 0x000fea0003800000, 80, 0xe0),
+            (0x0000000402027981, 0x000ea2000c1e1900, 90, 0),
+            (0x0000009000007945, 0x000fe20003800200, 120, 0xd0),
+            (0xbd563cae07087423, 0x000fc80000000008, 80, 0),
+        ] {
+            let word = join(lo, hi);
+            let inst = Inst::decode(word, Sm::new(sm)).expect("decodes");
+            let text = inst.text(Sm::new(sm), address);
+            let back = parse_inst(&text, Sm::new(sm), address, inst.ctrl).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+            assert_eq!(back.encode(Sm::new(sm)), Ok(word), "{text}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_it_would_not_print() {
+        let c = Ctrl::default();
+        for bad in ["IADD3 R4, R4, R0 ;", "IADD3 R4, R4, R0, R5", "FOO R1 ;", "IADD3 R4, R4, R0, R5  ;", "@Q0 EXIT ;"] {
+            assert!(parse_inst(bad, Sm::new(80), 0, c).is_err(), "{bad}");
+        }
+        assert!(parse_inst("EXIT ;", Sm::new(61), 0, c).is_err());
+    }
+}
