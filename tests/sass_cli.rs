@@ -78,3 +78,48 @@ fn lists_a_ptxas_cubin_as_nvdisasm_reads_it() {
     }
     let _ = std::fs::remove_file(&cubin);
 }
+
+#[test]
+fn assembles_its_own_listings_back_to_ptxas_words() {
+    let Some(ptxas) = ptx2sass::reference::require("ptxas", "assembles_its_own_listings_back_to_ptxas_words") else { return };
+    // (PTX, target): the example for each target, and every nvcc-made corpus
+    // kernel for the target it was made for (the sm_90 PTX also for sm_100).
+    let example = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/saxpy.ptx"));
+    let mut inputs: Vec<(std::path::PathBuf, &str)> =
+        ["sm_80", "sm_90", "sm_100", "sm_120"].iter().map(|sm| (example.clone(), *sm)).collect();
+    if let Some(corpus) = common::corpus_dir("assembles_its_own_listings_back_to_ptxas_words") {
+        for file in common::ptx_files(&corpus.join("kernels")) {
+            let name = file.file_name().unwrap().to_string_lossy().to_string();
+            for (suffix, sm) in [(".sm_80.ptx", "sm_80"), (".sm_90.ptx", "sm_90"), (".sm_90.ptx", "sm_100"), (".sm_120.ptx", "sm_120")] {
+                if name.ends_with(suffix) {
+                    inputs.push((file.clone(), sm));
+                }
+            }
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("ptx2sass-asm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (cubin, listing, bin) = (dir.join("k.cubin"), dir.join("k.sass"), dir.join("k.bin"));
+    let mut checked = 0;
+    for (input, sm) in &inputs {
+        {
+            let ok = Command::new(&ptxas).arg(format!("-arch={sm}")).arg(input).arg("-o").arg(&cubin).output().unwrap().status.success();
+            if !ok {
+                continue;
+            }
+            let (ok, text, err) = sass(&["dis", "--hex", cubin.to_str().unwrap()]);
+            assert!(ok, "{err}");
+            std::fs::write(&listing, &text).unwrap();
+            let (ok, _, err) = sass(&["asm", &format!("-arch={sm}"), listing.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
+            assert!(ok, "{}: {err}", input.display());
+            let code = ptx2sass::cubin::read_code(&std::fs::read(&cubin).unwrap()).unwrap();
+            let expected: Vec<u8> =
+                code.functions.iter().flat_map(|f| ptx2sass::isa::bits::words_to_bytes(&f.words)).collect();
+            assert_eq!(std::fs::read(&bin).unwrap(), expected, "{} for {sm}: listing does not assemble to ptxas's words", input.display());
+            checked += 1;
+        }
+    }
+    assert!(checked * 10 >= inputs.len() * 9, "only {checked} of {} round trips ran", inputs.len());
+    eprintln!("{checked} listings assembled back to ptxas's words");
+    let _ = std::fs::remove_dir_all(&dir);
+}

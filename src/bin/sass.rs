@@ -13,7 +13,9 @@ commands:
   dis [--hex] FILE.cubin         list every function of a cubin
   dis [--hex] -b sm_XX FILE.bin  list raw instruction words (16 bytes each,
                                  little-endian, low 64-bit word first)
-  asm -arch=sm_XX FILE.sass      assemble (not implemented yet)
+  asm -arch=sm_XX FILE.sass -o FILE.bin
+                                 assemble a listing (what `dis` prints) into
+                                 raw instruction words, all functions in order
   run --launch SPEC.json FILE    run in the interpreter (not implemented yet)
 
 Listing lines are `/*address*/ [control] instruction ;`, the instruction as
@@ -35,7 +37,14 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        Some(cmd @ ("asm" | "run")) => {
+        Some("asm") => match asm(&args[1..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("sass asm: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Some(cmd @ "run") => {
             eprintln!("sass: '{cmd}' is not implemented yet");
             ExitCode::from(2)
         }
@@ -85,4 +94,39 @@ fn dis(args: &[String]) -> Result<(), String> {
     }
     print!("{out}");
     Ok(())
+}
+
+fn asm(args: &[String]) -> Result<(), String> {
+    let mut sm = None;
+    let mut output = None;
+    let mut file = None;
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if let Some(name) = a.strip_prefix("-arch=").or_else(|| a.strip_prefix("--gpu-name=")) {
+            sm = Some(Sm::parse_sm(name).ok_or(format!("unknown SM '{name}'"))?);
+        } else if a == "-arch" || a == "-o" {
+            i += 1;
+            let v = args.get(i).ok_or(format!("{a} needs a value"))?;
+            if a == "-o" {
+                output = Some(v.clone());
+            } else {
+                sm = Some(Sm::parse_sm(v).ok_or(format!("unknown SM '{v}'"))?);
+            }
+        } else if a.starts_with('-') {
+            return Err(format!("unknown option '{a}'"));
+        } else {
+            file = Some(a.to_string());
+        }
+        i += 1;
+    }
+    let sm = sm.ok_or("give the target with -arch=sm_XX")?;
+    let file = file.ok_or("no input file")?;
+    let output = output.ok_or("give the output file with -o FILE.bin")?;
+    if output.ends_with(".cubin") {
+        return Err("cubin output is not implemented yet; write raw words (-o FILE.bin)".into());
+    }
+    let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
+    let words = listing::read_listing(&text, sm).map_err(|e| format!("{file}:{}: error: {}", e.line, e.message))?;
+    std::fs::write(&output, bits::words_to_bytes(&words)).map_err(|e| format!("{output}: {e}"))
 }
