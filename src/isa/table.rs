@@ -18,8 +18,12 @@
 //! always, in BRA's offset layout (which changes at sm_90 already) and in a
 //! few opcodes (ULDC exists up to sm_90).
 //!
-//! So far: NOP, EXIT, BSYNC, BSSY, BRA, S2R, MOV, IADD3(.X), ISETP, LOP3,
-//! SEL, SHF, IMAD(.WIDE/.HI/.X), ULDC, FFMA, FADD, FMUL, DFMA, DADD, DMUL.
+//! So far: NOP, EXIT, BSYNC, BSSY, BRA, S2R, S2UR, MOV, UMOV, IADD3(.X),
+//! IADD (sm_120), VIADD, ISETP, LOP3, SEL, SHF, LEA, PRMT, IABS, IMAD
+//! (.WIDE/.HI/.X, with its alias names), R2UR, SHFL, ULDC, LDC, LDCU, FFMA,
+//! FADD, FMUL, FSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST,
+//! LDL, STL, LDS, STS — each in the variants ptxas emits for the corpus
+//! (others print as `.raw` until measured).
 
 use super::bits::Field;
 use super::branch::Layout;
@@ -246,6 +250,25 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     let viadd_sms = if g.wide_ur { g.sms } else { (90, 90) };
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0x836, NONE, &[], vec![RD, gpr(24, Some(72), Some(0)), Slot::Imm32 { signed: false }]) });
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0xc36, NONE, &[], vec![RD, gpr(24, Some(72), Some(0)), g.uniform_b(Some(63), None)]) });
+    // IABS: one source, in the b field.
+    v.push(g.form("IABS", 0x213, NONE, &[], vec![RD, gpr(32, None, Some(1))]));
+    // R2UR: no predicate destination (81–83 PT); opcode 0x3c2 up to sm_89, 0x2ca from sm_90.
+    const R2UR_FIXED: &[(Field, u64)] = &[(f(81, 83), 7)];
+    let r2ur = |sms, opcode| Form { sms, ..g.form("R2UR", opcode, R2UR_FIXED, &[], vec![ur_d, gpr(24, None, Some(0))]) };
+    if g.wide_ur {
+        v.push(r2ur(g.sms, 0x2ca));
+    } else {
+        v.push(r2ur((75, 89), 0x3c2));
+        v.push(r2ur((90, 90), 0x2ca));
+    }
+    // SHFL: mode 58–59, clamp immediate 40–52; lane in a register (b field) or
+    // an immediate (53–57); the predicate destination always prints.
+    const SHFL_MODE: ModField = ModField { field: f(58, 59), names: &[".IDX", ".UP", ".DOWN", ".BFLY"] };
+    let shfl_head = [pred_plain(81, Always), RD, gpr(24, None, Some(0))];
+    let shfl_reg: Vec<Slot> = shfl_head.iter().copied().chain([gpr(32, None, Some(1)), Slot::Hex(f(40, 52))]).collect();
+    let shfl_imm: Vec<Slot> = shfl_head.iter().copied().chain([Slot::Hex(f(53, 57)), Slot::Hex(f(40, 52))]).collect();
+    v.push(g.form("SHFL", 0x589, NONE, &[SHFL_MODE], shfl_reg));
+    v.push(g.form("SHFL", 0xf89, NONE, &[SHFL_MODE], shfl_imm));
     if g.wide_ur {
         // LDCU's byte offset starts one bit lower than LDC's (`c[0x0][0x360]` has 0x6c00 in bits 32–).
         v.push(g.form("LDCU", 0x7ac, LDCU_FIXED, &[LOAD_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53) }]));
