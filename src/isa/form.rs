@@ -116,6 +116,9 @@ pub enum Slot {
         /// The bits are the high half of an `f64`.
         f64: bool,
     },
+    /// Two `f16` immediates in bits 32–63, printed high half first
+    /// (`HFMA2 R0, -RZ, RZ, 15, 0`).
+    Half2,
     /// A relative branch target.
     Target(super::branch::Layout),
     /// A memory address: base register, signed offset, optional scale of the
@@ -207,7 +210,7 @@ impl Slot {
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
             Slot::LoadBank { offset } => field(CBANK_BANK) | field(offset),
             Slot::Hex(f) | Slot::SpecialReg(f) => field(f),
-            Slot::Float { .. } => field(IMM32),
+            Slot::Float { .. } | Slot::Half2 => field(IMM32),
             Slot::Target(super::branch::Layout::Contiguous(f)) => field(f),
             Slot::Target(super::branch::Layout::Split) => field(Field::bits(16, 23)) | field(Field::bits(34, 81)),
             Slot::Addr { base, offset, scale, desc, .. } => {

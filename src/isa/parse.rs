@@ -121,9 +121,41 @@ fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<Vec<Opera
             }
             optional_left -= 1;
         }
+        if let Slot::Half2 = slot {
+            // The pair prints as two list items (`0, 2.384185791015625e-07`).
+            let (hi, lo) = (it.next()?, it.next()?);
+            ops.push(parse_half2(hi, lo)?);
+            continue;
+        }
         ops.push(parse_operand(slot, it.next()?, address)?);
     }
     it.next().is_none().then_some(ops)
+}
+
+/// Two `f16` values (high half first) as the 32-bit immediate of [`Slot::Half2`].
+fn parse_half2(hi: &str, lo: &str) -> Option<Operand> {
+    let bits = f16_bits(hi.parse().ok()?)? << 16 | f16_bits(lo.parse().ok()?)?;
+    (super::inst::half2_text(bits)? == format!("{hi}, {lo}")).then_some(Operand::Imm(bits))
+}
+
+/// The `f16` bit pattern of a value it holds exactly (finite values only).
+fn f16_bits(v: f64) -> Option<u32> {
+    let sign = if v.is_sign_negative() { 0x8000 } else { 0 };
+    let a = v.abs();
+    if a == 0.0 {
+        return Some(sign);
+    }
+    // Subnormals: m * 2^-24 with m < 1024.
+    let m = a * 2f64.powi(24);
+    if m < 1024.0 {
+        return (m.fract() == 0.0).then_some(sign | m as u32);
+    }
+    let e = a.log2().floor() as i32;
+    if !(-14..=15).contains(&e) {
+        return None;
+    }
+    let mant = (a / 2f64.powi(e) - 1.0) * 1024.0;
+    (mant.fract() == 0.0 && (0.0..1024.0).contains(&mant)).then_some(sign | ((e + 15) as u32) << 10 | mant as u32)
 }
 
 /// `R5`, `RZ`, `UR4`, `URZ`, `P0`, `PT`, `B0`.
@@ -191,6 +223,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
         }
         Slot::Imm32 { .. } => Operand::Imm(parse_signed_hex(text)? as u32),
         Slot::Hex(_) => Operand::Hex(parse_hex(text)? as u32),
+        Slot::Half2 => return None,
         Slot::Float { f64 } => {
             let v: f64 = text.parse().ok()?;
             let bits = if f64 { (v.to_bits() >> 32) as u32 } else { (v as f32).to_bits() };
@@ -260,6 +293,15 @@ mod tests {
             let text = inst.text(Sm::new(sm), address);
             let back = parse_inst(&text, Sm::new(sm), address, inst.ctrl).unwrap_or_else(|e| panic!("{text}: {e:?}"));
             assert_eq!(back.encode(Sm::new(sm)), Ok(word), "{text}");
+        }
+    }
+
+    #[test]
+    fn half_immediates_read_back() {
+        for bits in [0x0000_0004u32, 0x4b80_0000, 0x0000_5678, 0x3c00_bc00, 0x0400_03ff] {
+            let text = crate::isa::inst::half2_text(bits).unwrap();
+            let (hi, lo) = text.split_once(", ").unwrap();
+            assert_eq!(parse_half2(hi, lo), Some(Operand::Imm(bits)), "{text}");
         }
     }
 

@@ -158,6 +158,7 @@ pub fn forms() -> &'static [Form] {
             integer_ops(&mut v, g);
             more_ops(&mut v, g);
             memory_ops(&mut v, g);
+            half_ops(&mut v, g);
             imad(&mut v, g);
             float_ops(&mut v, g);
             control(&mut v, g);
@@ -349,6 +350,17 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("STL", 0x387, LOCAL_STORE, &[EVICT, LOAD_SIZE], vec![local, data]));
     v.push(g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]));
     v.push(g.form("STS", 0x388, SHARED_STORE, &[LOAD_SIZE], vec![shared, data]));
+}
+
+/// HFMA2 with two `f16` immediates (form 2, as ptxas uses it to set
+/// constants: `HFMA2.MMA R3, -RZ, RZ, 0, 2.384185791015625e-07`). The
+/// `.MMA` encoding (0x035) exists on sm_80–sm_90.
+fn half_ops(v: &mut Vec<Form>, g: Generation) {
+    let slots = vec![RD, gpr(24, Some(72), Some(0)), gpr(64, Some(75), Some(2)), Slot::Half2];
+    v.push(g.form("HFMA2", 0x431, NONE, &[], slots.clone()));
+    if !g.wide_ur {
+        v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x435, NONE, &[], slots) });
+    }
 }
 
 /// EXIT, BSYNC, BRA and BSSY. BRA's offset layout changes at sm_90; BSSY
