@@ -18,11 +18,11 @@
 //! always, in BRA's offset layout (which changes at sm_90 already) and in a
 //! few opcodes (ULDC exists up to sm_90).
 //!
-//! So far: NOP, EXIT, BSYNC, BSSY, BRA, S2R, S2UR, MOV, UMOV, IADD3(.X),
+//! So far: NOP, EXIT, BSYNC, BSSY, BRA, CALL.REL.NOINC, S2R, S2UR, MOV, UMOV, IADD3(.X),
 //! IADD (sm_120), VIADD, ISETP, LOP3, SEL, SHF, LEA, PRMT, IABS, IMAD
 //! (.WIDE/.HI/.X, with its alias names), R2UR, SHFL, ULDC, LDC, LDCU, FFMA,
 //! FADD, FMUL, FSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST,
-//! LDL, STL, LDS, STS — each in the variants ptxas emits for the corpus
+//! LDL, STL, LDS, STS, HFMA2(.MMA) — each in the variants ptxas emits for the corpus
 //! (others print as `.raw` until measured).
 
 use super::bits::Field;
@@ -370,6 +370,15 @@ fn control(v: &mut Vec<Form>, g: Generation) {
     let barrier = Slot::Barrier(f(16, 19));
     let old = Slot::Target(Layout::Contiguous(f(34, 81)));
     v.push(g.form("EXIT", 0x94d, COND_PT, &[], vec![]));
+    // CALL.REL.NOINC: bit 86 is `.NOINC`; the target is laid out like BRA's.
+    const CALL_FIXED: &[(Field, u64)] = &[(f(87, 90), 7), (f(32, 33), 0), (f(85, 86), 2)];
+    let call_target = if g.wide_ur { Slot::Target(Layout::Split) } else { old };
+    if g.wide_ur {
+        v.push(g.form("CALL.REL.NOINC", 0x944, CALL_FIXED, &[], vec![call_target]));
+    } else {
+        v.push(Form { sms: (75, 89), ..g.form("CALL.REL.NOINC", 0x944, CALL_FIXED, &[], vec![call_target]) });
+        v.push(Form { sms: (90, 90), ..g.form("CALL.REL.NOINC", 0x944, CALL_FIXED, &[], vec![Slot::Target(Layout::Split)]) });
+    }
     if g.wide_ur {
         v.push(g.form("BSYNC", 0x941, COND_PT, &[CONVERGENCE], vec![barrier]));
         v.push(g.form("BRA", 0x947, BRANCH_FIXED, &[], vec![Slot::Target(Layout::Split)]));
