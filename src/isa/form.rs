@@ -24,6 +24,30 @@ pub struct ModField {
     pub field: Field,
     /// Spelling per value.
     pub names: &'static [&'static str],
+    /// A further bit, elsewhere in the word, that is the value's next bit
+    /// (FFMA's `.FTZ` 80 and `.FMZ` 76 are one field: both set is `.INVALID3`).
+    pub extra: Option<u8>,
+}
+
+impl ModField {
+    /// The field's value in a word.
+    pub fn get(&self, word: u128) -> u64 {
+        let high = self.extra.map_or(0, |b| ((word >> b) & 1) as u64);
+        self.field.get(word) | high << self.field.width
+    }
+
+    /// `word` with the field set to `value`, if it fits.
+    pub fn set(&self, word: u128, value: u64) -> Option<u128> {
+        let low = value & self.field.max();
+        let w = self.field.set(word, low)?;
+        match self.extra {
+            Some(b) => {
+                let high = value >> self.field.width;
+                (high <= 1).then(|| (w & !(1u128 << b)) | (u128::from(high) << b))
+            }
+            None => (value == low).then_some(w),
+        }
+    }
 }
 
 /// The spelling of a modifier value not measured yet (such words do not decode).
@@ -157,6 +181,8 @@ pub const IMM32: Field = Field::bits(32, 63);
 pub enum AliasWhen {
     /// The operands in these slots are all the zero register, unmodified.
     Zero(&'static [usize]),
+    /// The operand in one of these slots is the zero register, unmodified.
+    AnyZero(&'static [usize]),
     /// The operand in this slot is the immediate 1.
     ImmOne(usize),
     /// The operand in the first slot is an immediate power of two other than
@@ -191,6 +217,9 @@ pub struct Form {
     pub suffix: &'static str,
     /// Other names, the first whose condition holds replacing `name`.
     pub aliases: &'static [Alias],
+    /// The guard is a uniform predicate (`@UP0`), as on uniform-datapath
+    /// instructions (ULDC, UMOV, S2UR, ...).
+    pub uniform_guard: bool,
     /// Operands, in printed order.
     pub slots: &'static [Slot],
 }
@@ -229,7 +258,7 @@ impl Form {
             m |= field(*f);
         }
         for md in self.mods {
-            m |= field(md.field);
+            m |= field(md.field) | md.extra.map_or(0, |b| 1u128 << b);
         }
         for s in self.slots {
             m |= s.mask();

@@ -79,7 +79,7 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
     }
     let mut mods = Vec::with_capacity(form.mods.len());
     for m in form.mods {
-        let v = m.field.get(word) as usize;
+        let v = m.get(word) as usize;
         if v >= m.names.len() || m.names[v] == UNMEASURED {
             return None;
         }
@@ -213,7 +213,7 @@ impl Inst {
             if usize::from(*v) >= m.names.len() {
                 return Err(err(format!("modifier value {v} has no spelling")));
             }
-            w = set(w, m.field, (*v).into(), "modifier")?;
+            w = m.set(w, (*v).into()).ok_or_else(|| err(format!("modifier value {v} does not fit")))?;
         }
         let mut reuse = 0u8;
         for (slot, op) in form.slots.iter().zip(&self.operands) {
@@ -306,6 +306,8 @@ impl Inst {
         let mut out = String::new();
         let (g, neg) = self.guard;
         if g.num != RegNum::Zero || neg {
+            // Uniform-datapath instructions are guarded by uniform predicates.
+            let g = if self.form.uniform_guard { Reg { file: RegFile::UniformPred, ..g } } else { g };
             let _ = write!(out, "@{}{} ", if neg { "!" } else { "" }, g);
         }
         out.push_str(self.printed_name());
@@ -342,6 +344,7 @@ impl Inst {
         for a in self.form.aliases {
             let holds = match a.when {
                 AliasWhen::Zero(slots) => slots.iter().all(|k| zero(*k)),
+                AliasWhen::AnyZero(slots) => slots.iter().any(|k| zero(*k)),
                 AliasWhen::ImmOne(k) => imm(k) == Some(1),
                 AliasWhen::ImmPow2Zero(k, z) => imm(k).is_some_and(|v| v.is_power_of_two() && v != 1 << 16) && zero(z),
             };
@@ -399,23 +402,22 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
                 let _ = write!(out, "desc[{d}]");
             }
             out.push('[');
-            let zero_base = base.num == RegNum::Zero;
+            // A 64-bit base always prints (`[RZ.64+0x600]`); a 32-bit RZ base
+            // prints only without offset (`[RZ]`, but `[0x10]`).
+            let wide = matches!(slot, Slot::Addr { wide: true, .. });
+            let zero_base = base.num == RegNum::Zero && !wide;
             if !zero_base || offset == 0 {
                 let _ = write!(out, "{base}");
-                if let Slot::Addr { wide: true, .. } = slot {
-                    if !zero_base {
-                        out.push_str(".64");
-                    }
+                if wide {
+                    out.push_str(".64");
                 }
                 out.push_str(["", ".X4", ".X8", ".X16"][usize::from(scale & 3)]);
             }
             match (zero_base, offset) {
                 (_, 0) => {}
-                (true, o) if o > 0 => {
-                    let _ = write!(out, "{o:#x}");
-                }
+                // An absolute address prints as the unsigned 24-bit field (`[0xfff140]`).
                 (true, o) => {
-                    let _ = write!(out, "-{:#x}", o.unsigned_abs());
+                    let _ = write!(out, "{:#x}", (o as u32) & 0xff_ffff);
                 }
                 (false, o) if o > 0 => {
                     let _ = write!(out, "+{o:#x}");

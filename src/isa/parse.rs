@@ -32,7 +32,10 @@ pub fn parse_inst(text: &str, sm: Sm, address: u64, ctrl: Ctrl) -> Result<Inst, 
                 Some(n) => (true, n),
                 None => (false, g),
             };
-            let reg = parse_reg(name, RegFile::Pred).ok_or_else(|| ParseError(format!("bad guard predicate '{g}'")))?;
+            // `@UP0` (uniform instructions) is stored like `@P0`; printing checks the form.
+            let reg = parse_reg(name, RegFile::Pred)
+                .or_else(|| parse_reg(name, RegFile::UniformPred).map(|r| Reg { file: RegFile::Pred, ..r }))
+                .ok_or_else(|| ParseError(format!("bad guard predicate '{g}'")))?;
             ((reg, neg), rest.trim_start())
         }
         None => ((Reg::zero(RegFile::Pred), false), body),
@@ -253,7 +256,8 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
             let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
             let (base_text, offset) = match inner.split_once('+') {
                 Some((b, o)) => (b, parse_signed_hex(o)?),
-                None if inner.starts_with("0x") || inner.starts_with("-0x") => ("", parse_signed_hex(inner)?),
+                // An absolute address is the 24-bit offset field, printed unsigned.
+                None if inner.starts_with("0x") => ("", ((parse_hex(inner)? as i64) << 40) >> 40),
                 None => (inner, 0),
             };
             let mut scale = 0;

@@ -82,7 +82,7 @@ impl Generation {
         if self.wide_ur { PredShow::Always } else { PredShow::UnlessTrue }
     }
     fn form(self, name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], mods: &'static [ModField], slots: Vec<Slot>) -> Form {
-        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], slots: Box::leak(slots.into_boxed_slice()) }
+        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], uniform_guard: false, slots: Box::leak(slots.into_boxed_slice()) }
     }
 }
 
@@ -111,6 +111,10 @@ fn alu(
         (0xc00, g.uniform_b(neg, not)),
     ];
     for (form, b) in b_forms {
+        // sm_100+ has no constant-bank operands in ALU instructions (nvdisasm refuses them).
+        if g.wide_ur && form == 0xa00 {
+            continue;
+        }
         let slots: Vec<Slot> = pre.iter().copied().chain([b]).chain(post.iter().copied()).collect();
         out.push(g.form(name, form | op9, fixed, mods, slots));
     }
@@ -118,17 +122,19 @@ fn alu(
 
 // ---- modifier fields ----------------------------------------------------
 
-const ISETP_CMP: ModField = ModField { field: f(76, 78), names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T"] };
-const SIGNED_73: ModField = ModField { field: f(73, 73), names: &[".U32", ""] };
-const COMBINE: ModField = ModField { field: f(74, 75), names: &[".AND", ".OR", ".XOR"] };
-const SHF_DIR: ModField = ModField { field: f(76, 76), names: &[".L", ".R"] };
-const SHF_WRAP: ModField = ModField { field: f(75, 75), names: &["", ".W"] };
-const SHF_TYPE: ModField = ModField { field: f(73, 74), names: &[".S64", ".U64", ".S32", ".U32"] };
-const SHF_HI: ModField = ModField { field: f(80, 80), names: &["", ".HI"] };
+const ISETP_CMP: ModField = ModField { field: f(76, 78), names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".T"], extra: None };
+const SIGNED_73: ModField = ModField { field: f(73, 73), names: &[".U32", ""], extra: None };
+const COMBINE: ModField = ModField { field: f(74, 75), names: &[".AND", ".OR", ".XOR"], extra: None };
+const SHF_DIR: ModField = ModField { field: f(76, 76), names: &[".L", ".R"], extra: None };
+const SHF_WRAP: ModField = ModField { field: f(75, 75), names: &["", ".W"], extra: None };
+const SHF_TYPE: ModField = ModField { field: f(73, 74), names: &[".S64", ".U64", ".S32", ".U32"], extra: None };
+const SHF_HI: ModField = ModField { field: f(80, 80), names: &["", ".HI"], extra: None };
 /// Load size (LDC/ULDC/LDG/...): 4 is 32 bits, printed as nothing.
-const LOAD_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"] };
+const LOAD_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"], extra: None };
+/// Constant loads (LDC, ULDC, LDCU): sizes up to 64 bits (6 prints `.INVALID6`).
+const CONST_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64"], extra: None };
 /// BSSY/BSYNC on sm_100+: bit 72 `.RELIABLE`, bit 73 `.RECONVERGENT`.
-const CONVERGENCE: ModField = ModField { field: f(72, 73), names: &["", ".RELIABLE", ".RECONVERGENT"] };
+const CONVERGENCE: ModField = ModField { field: f(72, 73), names: &["", ".RELIABLE", ".RECONVERGENT"], extra: None };
 
 // ---- fixed fields ---------------------------------------------------------
 
@@ -163,13 +169,16 @@ pub fn forms() -> &'static [Form] {
             float_ops(&mut v, g);
             control(&mut v, g);
         }
-        v.push(TURING_TO_HOPPER.form(
-            "ULDC",
-            0xab9,
-            ULDC_FIXED,
-            &[LOAD_SIZE],
-            vec![Slot::Ur { field: f(16, 21), neg: None, not: None }, cbank(None, None, None)],
-        ));
+        v.push(Form {
+            uniform_guard: true,
+            ..TURING_TO_HOPPER.form(
+                "ULDC",
+                0xab9,
+                ULDC_FIXED,
+                &[CONST_SIZE],
+                vec![Slot::Ur { field: f(16, 21), neg: None, not: None }, cbank(None, None, None)],
+            )
+        });
         v
     })
 }
@@ -178,7 +187,8 @@ pub fn forms() -> &'static [Form] {
 fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     use PredShow::{Always, UnlessTrue};
     v.push(g.form("NOP", 0x918, NONE, &[], vec![]));
-    v.push(g.form("S2R", 0x919, NONE, &[], vec![RD, Slot::SpecialReg(f(72, 79))]));
+    let sr_sms = if g.wide_ur { g.sms } else { (80, 90) };
+    v.push(Form { sms: sr_sms, ..g.form("S2R", 0x919, NONE, &[], vec![RD, Slot::SpecialReg(f(72, 79))]) });
     let carry = g.carry_show();
     let carry_outs = [RD, pred_plain(81, carry), pred_plain(84, carry), gpr(24, Some(72), Some(0))];
     alu(v, g, "IADD3", 0x010, IADD3_PLAIN, &[], &carry_outs, Some(63), false, true, &[gpr(64, Some(75), Some(2))]);
@@ -203,12 +213,14 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     const FSETP_CMP: ModField = ModField {
         field: f(76, 79),
         names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"],
+        extra: None,
     };
-    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"] };
-    const NAN: ModField = ModField { field: f(81, 81), names: &["", ".NAN"] };
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const NAN: ModField = ModField { field: f(81, 81), names: &["", ".NAN"], extra: None };
     const MUFU_OP: ModField = ModField {
         field: f(74, 77),
         names: &[".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H", ".RSQ64H", ".SQRT", ".TANH"],
+        extra: None,
     };
     /// Plain LEA: no `.HI` (80), no `.X` (74), c unused (RZ), carry-in `!PT`.
     const LEA_FIXED: &[(Field, u64)] = &[(f(80, 80), 0), (f(73, 74), 0), (f(64, 71), 0xff), (f(87, 90), 0xf)];
@@ -224,10 +236,21 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         _ => g.uniform_b(Some(63), None),
     };
     for form in [0x200u16, 0x800, 0xa00, 0xc00] {
+        if g.wide_ur && form == 0xa00 {
+            continue;
+        }
         let setp = vec![pred_plain(81, Always), pred_plain(84, Always), a_fp, b_fp(form), pred(87, Always)];
         v.push(g.form("FSETP", form | 0x00b, NONE, &[FSETP_CMP, FTZ, COMBINE], setp));
         v.push(g.form("FSEL", form | 0x008, NONE, &[FTZ], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
-        v.push(g.form("FMNMX", form | 0x009, NONE, &[FTZ, NAN], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
+        let fmnmx = vec![RD, a_fp, b_fp(form), pred(87, Always)];
+        if g.wide_ur {
+            v.push(g.form("FMNMX", form | 0x009, NONE, &[FTZ, NAN], fmnmx));
+        } else {
+            // sm_75 has no `.NAN` (bit 81 prints nothing there).
+            const NO_NAN: &[(Field, u64)] = &[(f(81, 81), 0)];
+            v.push(Form { sms: (75, 75), ..g.form("FMNMX", form | 0x009, NO_NAN, &[FTZ], fmnmx.clone()) });
+            v.push(Form { sms: (80, 90), ..g.form("FMNMX", form | 0x009, NONE, &[FTZ, NAN], fmnmx) });
+        }
     }
     let mufu_src = |form: u16| match form {
         0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) },
@@ -243,14 +266,18 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     const PRMT_FIXED: &[(Field, u64)] = &[(f(72, 74), 0)];
     alu(v, g, "PRMT", 0x016, PRMT_FIXED, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
     let ldc_sms = if g.wide_ur { g.sms } else { (80, 90) };
-    v.push(Form { sms: ldc_sms, ..g.form("LDC", 0xb82, LDC_FIXED, &[LOAD_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53) }]) });
+    v.push(Form { sms: ldc_sms, ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53) }]) });
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
-    v.push(g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))]));
-    v.push(g.form("UMOV", 0x882, NONE, &[], vec![ur_d, Slot::Imm32 { signed: false }]));
-    v.push(g.form("UMOV", 0xc82, NONE, &[], vec![ur_d, g.uniform_b(None, None)]));
-    let viadd_sms = if g.wide_ur { g.sms } else { (90, 90) };
-    v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0x836, NONE, &[], vec![RD, gpr(24, Some(72), Some(0)), Slot::Imm32 { signed: false }]) });
-    v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0xc36, NONE, &[], vec![RD, gpr(24, Some(72), Some(0)), g.uniform_b(Some(63), None)]) });
+    let uniform = |form: Form| Form { uniform_guard: true, ..form };
+    // Special-register names were measured on sm_80; sm_75 names some differently.
+    let sr_sms = if g.wide_ur { g.sms } else { (80, 90) };
+    v.push(uniform(Form { sms: sr_sms, ..g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))]) }));
+    v.push(uniform(g.form("UMOV", 0x882, NONE, &[], vec![ur_d, Slot::Imm32 { signed: false }])));
+    v.push(uniform(g.form("UMOV", 0xc82, NONE, &[], vec![ur_d, g.uniform_b(None, None)])));
+    // sm_120 prints this encoding as `VIADD.32` (and ptxas uses IADD there).
+    let viadd_sms = if g.wide_ur { (100, 100) } else { (90, 90) };
+    v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0x836, NONE, &[], vec![RD, gpr(24, None, Some(0)), Slot::Imm32 { signed: false }]) });
+    v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0xc36, NONE, &[], vec![RD, gpr(24, None, Some(0)), g.uniform_b(Some(63), None)]) });
     // IABS: one source, in the b field.
     v.push(g.form("IABS", 0x213, NONE, &[], vec![RD, gpr(32, None, Some(1))]));
     // R2UR: no predicate destination (81–83 PT); opcode 0x3c2 up to sm_89, 0x2ca from sm_90.
@@ -264,7 +291,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     }
     // SHFL: mode 58–59, clamp immediate 40–52; lane in a register (b field) or
     // an immediate (53–57); the predicate destination always prints.
-    const SHFL_MODE: ModField = ModField { field: f(58, 59), names: &[".IDX", ".UP", ".DOWN", ".BFLY"] };
+    const SHFL_MODE: ModField = ModField { field: f(58, 59), names: &[".IDX", ".UP", ".DOWN", ".BFLY"], extra: None };
     let shfl_head = [pred_plain(81, Always), RD, gpr(24, None, Some(0))];
     let shfl_reg: Vec<Slot> = shfl_head.iter().copied().chain([gpr(32, None, Some(1)), Slot::Hex(f(40, 52))]).collect();
     let shfl_imm: Vec<Slot> = shfl_head.iter().copied().chain([Slot::Hex(f(53, 57)), Slot::Hex(f(40, 52))]).collect();
@@ -272,7 +299,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("SHFL", 0xf89, NONE, &[SHFL_MODE], shfl_imm));
     if g.wide_ur {
         // LDCU's byte offset starts one bit lower than LDC's (`c[0x0][0x360]` has 0x6c00 in bits 32–).
-        v.push(g.form("LDCU", 0x7ac, LDCU_FIXED, &[LOAD_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53) }]));
+        v.push(Form { uniform_guard: true, ..g.form("LDCU", 0x7ac, LDCU_FIXED, &[CONST_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53) }]) });
         let iadd_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
         for (form, b) in [(0x200u16, gpr(32, Some(63), Some(1))), (0x800, Slot::Imm32 { signed: true })] {
             let slots: Vec<Slot> = iadd_pre.iter().copied().chain([b]).collect();
@@ -294,12 +321,13 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
             ".STRONG.GPU", ".MMIO.GPU", ".CONSTANT.SM", ".STRONG.SYS", ".CONSTANT.SM.PRIVATE", ".MMIO.SYS", ".CONSTANT.VC",
             ".CONSTANT.VC.PRIVATE", ".CONSTANT.GPU",
         ],
+        extra: None,
     };
     // Stores: value 4 is `.STRONG.SM.PRIVATE` (survey); the constant orders are not measured.
     const STORE_ORDER: ModField =
-        ModField { field: f(77, 80), names: &["", U, U, U, ".STRONG.SM.PRIVATE", ".STRONG.SM", ".STRONG.GPU.PRIVATE", ".STRONG.GPU", ".MMIO.GPU", U, ".STRONG.SYS", U, ".MMIO.SYS"] };
+        ModField { field: f(77, 80), names: &["", U, U, U, ".STRONG.SM.PRIVATE", ".STRONG.SM", ".STRONG.GPU.PRIVATE", ".STRONG.GPU", ".MMIO.GPU", U, ".STRONG.SYS", U, ".MMIO.SYS"], extra: None };
     // Eviction priority, bits 84–86: 1 is the default; the others' place in the text is not measured.
-    const EVICT: ModField = ModField { field: f(84, 86), names: &[U, ""] };
+    const EVICT: ModField = ModField { field: f(84, 86), names: &[U, ""], extra: None };
     const SCALE: Field = f(78, 79);
     let global = |desc_lo: u8, show_desc: bool| Slot::Addr {
         base: f(24, 31),
@@ -356,7 +384,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
 /// constants: `HFMA2.MMA R3, -RZ, RZ, 0, 2.384185791015625e-07`). The
 /// `.MMA` encoding (0x035) exists on sm_80–sm_90.
 fn half_ops(v: &mut Vec<Form>, g: Generation) {
-    let slots = vec![RD, gpr(24, Some(72), Some(0)), gpr(64, Some(75), Some(2)), Slot::Half2];
+    let slots = vec![RD, gpr(24, Some(72), Some(0)), gpr(64, None, Some(2)), Slot::Half2];
     v.push(g.form("HFMA2", 0x431, NONE, &[], slots.clone()));
     if !g.wide_ur {
         v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x435, NONE, &[], slots) });
@@ -395,18 +423,19 @@ fn control(v: &mut Vec<Form>, g: Generation) {
 /// absolute-value bits (a 72/73, b 63/62, c 75/74), rounding, `.FTZ`,
 /// `.SAT`, `.FMZ` where the float ops have them.
 fn float_ops(v: &mut Vec<Form>, g: Generation) {
-    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"] };
-    const FMZ: ModField = ModField { field: f(76, 76), names: &["", ".FMZ"] };
-    const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"] };
-    const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"] };
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    // `.FTZ` (80) and `.FMZ` (76) are one field: both set prints `.INVALID3`.
+    const FTZ_FMZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ", ".FMZ", super::form::UNMEASURED], extra: Some(76) };
+    const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"], extra: None };
+    const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"], extra: None };
     // FMUL without scale: bits 84–86 hold 4 (survey §2.3).
     const FMUL_FIXED: &[(Field, u64)] = &[(f(84, 86), 4)];
     let reg = |lo: u8, neg, abs, reuse| Slot::Gpr { field: f(lo, lo + 7), neg, abs, not: None, reuse };
     let a = reg(24, Some(72), Some(73), Some(0));
     for (op9, name, f64, mods, three) in [
-        (0x023u16, "FFMA", false, &[FTZ, FMZ, ROUND, SAT][..], true),
+        (0x023u16, "FFMA", false, &[FTZ_FMZ, ROUND, SAT][..], true),
         (0x021, "FADD", false, &[FTZ, ROUND, SAT][..], false),
-        (0x020, "FMUL", false, &[FTZ, FMZ, ROUND, SAT][..], false),
+        (0x020, "FMUL", false, &[FTZ_FMZ, ROUND, SAT][..], false),
         (0x02b, "DFMA", true, &[ROUND][..], true),
         (0x029, "DADD", true, &[ROUND][..], false),
         (0x028, "DMUL", true, &[ROUND][..], false),
@@ -423,11 +452,12 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
             vec![
                 (0x200, vec![a, b_reg, c]),
                 (0x400, vec![a, b64, imm]),
-                (0x600, vec![a, b64, cbank(Some(75), Some(74), None)]),
+                // Form 3: bits 75/74 belong to b (in the c field); the constant's are 63/62.
+                (0x600, vec![a, b64, cbank(Some(63), Some(62), None)]),
                 (0x800, vec![a, imm, c]),
                 (0xa00, vec![a, b_cb, c]),
                 (0xc00, vec![a, b_ur, c]),
-                (0xe00, vec![a, b64, g.uniform_b(Some(75), None)]),
+                (0xe00, vec![a, b64, g.uniform_b(Some(63), None)]),
             ]
         } else if matches!(name, "FADD" | "DADD") {
             // The second source of FADD and DADD takes the c position in the
@@ -442,6 +472,9 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
             vec![(0x200, vec![a, b_reg]), (0x800, vec![a, imm]), (0xa00, vec![a, b_cb]), (0xc00, vec![a, b_ur])]
         };
         for (form, slots) in forms {
+            if g.wide_ur && slots.iter().any(|s| matches!(s, Slot::CBank { .. })) {
+                continue;
+            }
             let slots: Vec<Slot> = [RD].into_iter().chain(slots).collect();
             v.push(g.form(name, form | op9, fixed, mods, slots));
         }
@@ -459,10 +492,14 @@ fn imad(out: &mut Vec<Form>, g: Generation) {
     // nvdisasm's other names for IMAD (corpus): a = b = RZ with c a register,
     // immediate or constant is IMAD.MOV; b = 1 is IMAD.IADD; b a power of two
     // with c = RZ is IMAD.SHL, except 2^16 (`IMAD.U32 R6, R4, 0x10000, RZ`).
-    const MOV: &[Alias] = &[Alias { name: "IMAD.MOV", when: AliasWhen::Zero(&[2, 3]) }];
+    // Slots of IMAD: d 0, a 1, b 2, c 3.
+    const MOV: &[Alias] = &[Alias { name: "IMAD.MOV", when: AliasWhen::AnyZero(&[1, 2]) }];
+    // With b an immediate or constant, a = RZ is IMAD.MOV (before IADD/SHL).
+    const MOV_A: &[Alias] = &[Alias { name: "IMAD.MOV", when: AliasWhen::AnyZero(&[1]) }];
     const IADD_SHL: &[Alias] = &[
-        Alias { name: "IMAD.IADD", when: AliasWhen::ImmOne(3) },
-        Alias { name: "IMAD.SHL", when: AliasWhen::ImmPow2Zero(3, 4) },
+        Alias { name: "IMAD.MOV", when: AliasWhen::AnyZero(&[1]) },
+        Alias { name: "IMAD.IADD", when: AliasWhen::ImmOne(2) },
+        Alias { name: "IMAD.SHL", when: AliasWhen::ImmPow2Zero(2, 3) },
     ];
     let a = gpr(24, None, Some(0));
     let b32 = gpr(32, None, Some(1));
@@ -475,21 +512,38 @@ fn imad(out: &mut Vec<Form>, g: Generation) {
         let operand_forms: [(u16, Slot, Slot, &'static [Alias]); 7] = [
             (0x200, b32, c64, MOV),
             (0x400, b64, imm, MOV),
-            (0x600, b64, cbank(neg, None, not), MOV),
+            // Forms 3 and 7: the constant's or uniform register's flag is bit 63
+            // (bit 75 would be the c field's, which holds b here).
+            (0x600, b64, cbank(neg.map(|_| 63), None, not.map(|_| 63)), MOV),
             (0x800, imm, c64, IADD_SHL),
-            (0xa00, cbank(None, None, None), c64, &[]),
+            (0xa00, cbank(None, None, None), c64, MOV_A),
             (0xc00, g.uniform_b(None, None), c64, &[]),
-            (0xe00, b64, g.uniform_b(neg, not), &[]),
+            (0xe00, b64, g.uniform_b(neg.map(|_| 63), not.map(|_| 63)), &[]),
         ];
         for (op9, name) in [(0x024, "IMAD"), (0x025, "IMAD.WIDE"), (0x027, "IMAD.HI")] {
             for (form, b, c, aliases) in operand_forms {
+                // nvdisasm refuses IMAD.WIDE and IMAD.HI with an immediate c (form 2),
+                // and constant operands in ALU instructions from sm_100.
+                if form == 0x400 && op9 != 0x024 || g.wide_ur && matches!(form, 0x600 | 0xa00) {
+                    continue;
+                }
                 let aliases = if op9 == 0x024 && !x { aliases } else { &[] };
-                let mut slots = vec![RD, pred_plain(81, UnlessTrue), a, b, c];
+                // Only IMAD.WIDE has a carry-out predicate; IMAD and IMAD.HI keep
+                // bits 81–83 at PT (nvdisasm prints nothing for them).
+                let mut slots = if op9 == 0x025 { vec![RD, pred_plain(81, UnlessTrue), a, b, c] } else { vec![RD, a, b, c] };
                 if x {
                     slots.push(pred(87, Always));
                 }
+                const PLAIN_PT: &[(Field, u64)] = &[(f(74, 74), 0), (f(87, 90), 0xf), (f(81, 83), 7)];
+                const X_PT: &[(Field, u64)] = &[(f(74, 74), 1), (f(81, 83), 7)];
+                let wide = op9 == 0x025;
                 out.push(Form {
-                    fixed: if x { X } else { PLAIN },
+                    fixed: match (x, wide) {
+                        (false, true) => PLAIN,
+                        (true, true) => X,
+                        (false, false) => PLAIN_PT,
+                        (true, false) => X_PT,
+                    },
                     suffix: if x { ".X" } else { "" },
                     aliases,
                     ..g.form(name, form | op9, NONE, &[SIGNED_73], slots)

@@ -1,0 +1,209 @@
+//! The encoder against `nvdisasm` beyond what ptxas emits: for every form of
+//! the table on every measured SM, random instances (modifier values,
+//! registers, immediates, addresses) are encoded, disassembled with
+//! `nvdisasm -b SMxx -hex` in one batch per SM, and the texts compared with
+//! [`Inst::text`]. A batch nvdisasm rejects is bisected to the words it
+//! refuses, which count as failures.
+
+mod common;
+
+use ptx2sass::isa::bits::{join, split};
+use ptx2sass::isa::ctrl::Ctrl;
+use ptx2sass::isa::family::{MEASURED_SMS, nvdisasm_name};
+use ptx2sass::isa::form::{Form, Slot, UNMEASURED};
+use ptx2sass::isa::inst::{Inst, float_text, half2_text};
+use ptx2sass::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
+use ptx2sass::isa::table::{SPECIAL_REGISTERS, forms};
+use ptx2sass::target::Sm;
+use std::path::Path;
+use std::process::Command;
+
+/// Instances per form and SM.
+const PER_FORM: usize = 20;
+
+/// xorshift64*: deterministic, good enough to pick fields.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn bit(&mut self) -> bool {
+        self.next() & 1 == 1
+    }
+}
+
+/// An even general register or RZ (64-bit operands need aligned pairs).
+fn gpr(rng: &mut Rng) -> Reg {
+    if rng.below(8) == 0 { Reg::zero(RegFile::Gpr) } else { Reg::gpr(2 * rng.below(100) as u8) }
+}
+
+fn flags(rng: &mut Rng, neg: bool, abs: bool, not: bool) -> SrcMods {
+    SrcMods { neg: neg && rng.bit(), abs: abs && rng.bit(), not: not && rng.bit() }
+}
+
+fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
+    match *slot {
+        Slot::Gpr { neg, abs, not, .. } => Operand::Reg { reg: gpr(rng), mods: flags(rng, neg.is_some(), abs.is_some(), not.is_some()), reuse: false },
+        Slot::Ur { neg, not, .. } | Slot::UniformB { neg, not, .. } => {
+            let reg = if rng.below(8) == 0 { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) } };
+            Operand::Reg { reg, mods: flags(rng, neg.is_some(), false, not.is_some()), reuse: false }
+        }
+        Slot::Pred { not, .. } => {
+            let n = rng.below(8);
+            let reg = if n == 7 { Reg::zero(RegFile::Pred) } else { Reg { file: RegFile::Pred, num: RegNum::Phys(n as u8) } };
+            Operand::Reg { reg, mods: flags(rng, false, false, not.is_some()), reuse: false }
+        }
+        Slot::Barrier(_) => Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(rng.below(16) as u8) }, mods: SrcMods::default(), reuse: false },
+        Slot::Imm32 { .. } => Operand::Imm(rng.next() as u32),
+        Slot::Float { f64 } => loop {
+            let bits = match rng.below(3) {
+                0 => (rng.below(64) as f32 - 32.0).to_bits(),
+                _ => rng.next() as u32,
+            };
+            if float_text(bits, f64).is_some() {
+                break Operand::Imm(bits);
+            }
+        },
+        Slot::Half2 => loop {
+            let bits = rng.next() as u32;
+            if half2_text(bits).is_some() {
+                break Operand::Imm(bits);
+            }
+        },
+        Slot::CBank { neg, abs, not } => Operand::CBank { bank: rng.below(18) as u8, offset: (16 * rng.below(0x400)) as u16, mods: flags(rng, neg.is_some(), abs.is_some(), not.is_some()) },
+        Slot::LoadBank { .. } => Operand::CBank { bank: rng.below(18) as u8, offset: (16 * rng.below(0x400)) as u16, mods: SrcMods::default() },
+        Slot::Hex(f) => Operand::Hex((rng.next() & f.max()) as u32),
+        Slot::SpecialReg(_) => Operand::SpecialReg(SPECIAL_REGISTERS[rng.below(SPECIAL_REGISTERS.len() as u64) as usize].0),
+        Slot::Target(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
+        Slot::Addr { scale, desc, .. } => Operand::Mem {
+            base: gpr(rng),
+            offset: 16 * (rng.below(0x200) as i32 - 0x100),
+            scale: if scale.is_some() { rng.below(4) as u8 } else { 0 },
+            desc: desc.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) }),
+        },
+    }
+}
+
+fn instance(form: &'static Form, rng: &mut Rng) -> Inst {
+    let mods = form
+        .mods
+        .iter()
+        .map(|m| {
+            let ok: Vec<usize> = (0..m.names.len()).filter(|&k| m.names[k] != UNMEASURED).collect();
+            ok[rng.below(ok.len() as u64) as usize] as u8
+        })
+        .collect();
+    let guard_n = rng.below(8);
+    let guard = if guard_n == 7 { Reg::zero(RegFile::Pred) } else { Reg { file: RegFile::Pred, num: RegNum::Phys(guard_n as u8) } };
+    Inst {
+        form,
+        guard: (guard, guard_n != 7 && rng.bit()),
+        mods,
+        operands: form.slots.iter().map(|s| operand(s, rng)).collect(),
+        ctrl: Ctrl { stall: 1 + rng.below(11) as u8, yield_bit: true, write_sb: None, read_sb: None, wait: 0, reuse: 0 },
+    }
+}
+
+/// What nvdisasm makes of a batch: the text per word, or the address of the
+/// first word it refuses (it stops the whole file there and names it).
+enum Listing {
+    Texts(Vec<String>),
+    Refused(Option<usize>, String),
+}
+
+fn disassemble(nvdisasm: &Path, sm: u16, words: &[u128], scratch: &Path) -> Listing {
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(scratch, bytes).expect("write scratch file");
+    let out = Command::new(nvdisasm).arg("-b").arg(nvdisasm_name(Sm::new(sm))).arg("-hex").arg(scratch).output().expect("run nvdisasm");
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        let at = err.split("at address 0x").nth(1).and_then(|h| usize::from_str_radix(h.trim().split_whitespace().next()?, 16).ok());
+        return Listing::Refused(at.map(|a| a / 16), err.trim().to_string());
+    }
+    let text = String::from_utf8_lossy(&out.stdout);
+    Listing::Texts(
+        text.lines()
+            .filter_map(|l| {
+                let rest = l.trim_start().strip_prefix("/*")?;
+                let (_, rest) = rest.split_once("*/")?;
+                let at = rest.rfind("/* 0x")?;
+                Some(rest[..at].trim().to_string())
+            })
+            .collect(),
+    )
+}
+
+/// Compares a batch with nvdisasm. A word nvdisasm refuses is reported and
+/// replaced by a NOP (keeping every other word's address, which branch
+/// targets depend on), and the batch is read again.
+fn check_batch(nvdisasm: &Path, sm: u16, batch: &mut [(u128, Option<Inst>)], scratch: &Path, failures: &mut Vec<String>) {
+    let nop = join(0x0000000000007918, 0x000fc00000000000);
+    for _ in 0..200 {
+        let words: Vec<u128> = batch.iter().map(|(w, _)| *w).collect();
+        match disassemble(nvdisasm, sm, &words, scratch) {
+            Listing::Texts(texts) => {
+                assert_eq!(texts.len(), batch.len(), "sm_{sm}: nvdisasm listed every word");
+                for (k, ((w, inst), theirs)) in batch.iter().zip(texts).enumerate() {
+                    let Some(inst) = inst else { continue };
+                    let ours = inst.text(Sm::new(sm), 16 * k as u64);
+                    if ours != theirs {
+                        let (lo, hi) = split(*w);
+                        failures.push(format!("sm_{sm} {lo:#018x} {hi:#018x}: ours `{ours}`, nvdisasm `{theirs}`"));
+                    }
+                }
+                return;
+            }
+            Listing::Refused(Some(k), err) if k < batch.len() && batch[k].1.is_some() => {
+                let (lo, hi) = split(batch[k].0);
+                let text = batch[k].1.as_ref().map(|i| i.text(Sm::new(sm), 16 * k as u64)).unwrap_or_default();
+                failures.push(format!("sm_{sm} {lo:#018x} {hi:#018x}: nvdisasm refuses `{text}`: {err}"));
+                batch[k] = (nop, None);
+            }
+            Listing::Refused(_, err) => {
+                failures.push(format!("sm_{sm}: nvdisasm refuses the batch without naming a word: {err}"));
+                return;
+            }
+        }
+    }
+    failures.push(format!("sm_{sm}: gave up after 200 refused words"));
+}
+
+#[test]
+fn random_instances_of_every_form_agree_with_nvdisasm() {
+    let Some(nvdisasm) = ptx2sass::reference::require("nvdisasm", "random_instances_of_every_form_agree_with_nvdisasm") else { return };
+    let scratch = std::env::temp_dir().join(format!("ptx2sass-isa-oracle-{}.bin", std::process::id()));
+    let mut failures = Vec::new();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    // `PTX2SASS_ORACLE_SM=80` limits the run to one SM (for investigating).
+    let only: Option<u16> = std::env::var("PTX2SASS_ORACLE_SM").ok().and_then(|v| v.parse().ok());
+    for &sm in MEASURED_SMS.iter().filter(|s| only.is_none_or(|o| o == **s)) {
+        let mut batch = Vec::new();
+        for form in forms().iter().filter(|f| f.applies_to(sm)) {
+            for _ in 0..PER_FORM {
+                let inst = instance(form, &mut rng);
+                let Ok(word) = inst.encode(Sm::new(sm)) else { continue };
+                // Only canonical instances: the text the decoder gives for the word.
+                let Ok(decoded) = Inst::decode(word, Sm::new(sm)) else {
+                    failures.push(format!("sm_{sm} {}: encoded instance does not decode", form.name));
+                    continue;
+                };
+                batch.push((word, Some(decoded)));
+            }
+        }
+        let mut found = Vec::new();
+        check_batch(&nvdisasm, sm, &mut batch, &scratch, &mut found);
+        eprintln!("sm_{sm}: {} random instances of {} forms, {} disagreements", batch.len(), forms().iter().filter(|f| f.applies_to(sm)).count(), found.len());
+        for f in found.iter().take(usize::MAX) {
+            eprintln!("  {f}");
+        }
+        failures.extend(found);
+    }
+    let _ = std::fs::remove_file(&scratch);
+    assert!(failures.is_empty(), "{} disagreements, first ones:\n{}", failures.len(), failures.iter().take(40).cloned().collect::<Vec<_>>().join("\n"));
+}
