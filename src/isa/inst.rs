@@ -19,6 +19,12 @@ use std::fmt::Write as _;
 const GUARD: Field = Field::bits(12, 14);
 const GUARD_NOT: u8 = 15;
 
+/// The modifier values of an instruction (inline: no allocation to decode).
+pub type ModValues = smallvec::SmallVec<[u8; 6]>;
+
+/// The operands of an instruction (inline up to seven).
+pub type InstOperands = smallvec::SmallVec<[Operand; 7]>;
+
 /// One machine instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Inst {
@@ -27,9 +33,9 @@ pub struct Inst {
     /// Guard predicate (`PT` when unguarded) and whether it is negated.
     pub guard: (Reg, bool),
     /// Value of each of the form's modifier fields.
-    pub mods: Vec<u8>,
+    pub mods: ModValues,
     /// One operand per slot of the form.
-    pub operands: Vec<Operand>,
+    pub operands: InstOperands,
     /// Control fields.
     pub ctrl: Ctrl,
 }
@@ -69,15 +75,28 @@ fn uniform_num(field: Field, reg: Reg) -> Option<u64> {
     }
 }
 
+/// The indices (into [`forms`]) and bit masks of the forms with an opcode
+/// value, in table order: decoding looks at a handful of forms, and rejects
+/// most by their mask, instead of walking the whole table.
+fn forms_with_opcode(opcode: u16) -> &'static [(usize, u128)] {
+    static INDEX: std::sync::OnceLock<Vec<Vec<(usize, u128)>>> = std::sync::OnceLock::new();
+    let index = INDEX.get_or_init(|| {
+        let mut v = vec![Vec::new(); 1 << 12];
+        for (k, f) in forms().iter().enumerate() {
+            v[usize::from(f.opcode & 0xfff)].push((k, f.mask()));
+        }
+        v
+    });
+    &index[usize::from(opcode & 0xfff)]
+}
+
 /// Decodes a word with a given form, if the form explains it.
+/// (The caller has checked that the form's mask covers the word.)
 fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
-    if word & !form.mask() != 0 {
-        return None;
-    }
     if form.fixed.iter().any(|(f, v)| f.get(word) != *v) {
         return None;
     }
-    let mut mods = Vec::with_capacity(form.mods.len());
+    let mut mods = ModValues::new();
     for m in form.mods {
         let v = m.get(word) as usize;
         if v >= m.names.len() || m.names[v] == UNMEASURED {
@@ -87,7 +106,7 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
     }
     let ctrl = Ctrl::decode(word);
     let mut reuse_used = 0u8;
-    let mut operands = Vec::with_capacity(form.slots.len());
+    let mut operands = InstOperands::new();
     for slot in form.slots {
         operands.push(match *slot {
             Slot::Gpr { field, neg, abs, not, reuse } => {
@@ -170,10 +189,10 @@ impl Inst {
     pub fn decode(word: u128, sm: Sm) -> Result<Inst, DecodeError> {
         let table_sm = measured_sm(sm).ok_or(DecodeError::UnsupportedSm)?;
         let opcode = Field::bits(0, 11).get(word) as u16;
-        forms()
+        forms_with_opcode(opcode)
             .iter()
-            .filter(|f| f.opcode == opcode && f.applies_to(table_sm))
-            .find_map(|f| decode_with(f, word))
+            .filter(|&&(k, mask)| word & !mask == 0 && forms()[k].applies_to(table_sm))
+            .find_map(|&(k, _)| decode_with(&forms()[k], word))
             .ok_or(DecodeError::Unknown)
     }
 

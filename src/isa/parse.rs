@@ -10,7 +10,7 @@
 use super::ctrl::Ctrl;
 use super::family::measured_sm;
 use super::form::{Form, PredShow, Slot, UNMEASURED};
-use super::inst::{Inst, float_text, special_register_name};
+use super::inst::{Inst, InstOperands, ModValues, float_text, special_register_name};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms;
 use crate::target::Sm;
@@ -65,9 +65,9 @@ pub fn parse_inst(text: &str, sm: Sm, address: u64, ctrl: Ctrl) -> Result<Inst, 
 
 /// The modifier values that spell `rest` (what follows the name), in order,
 /// followed by the form's suffix.
-fn match_mods(form: &Form, rest: &str) -> Option<Vec<u8>> {
+fn match_mods(form: &Form, rest: &str) -> Option<ModValues> {
     let mut rest = rest;
-    let mut values = Vec::with_capacity(form.mods.len());
+    let mut values = ModValues::new();
     for m in form.mods {
         // The longest spelling that the text continues with (".RCP64H" before ".RCP").
         let best = m
@@ -111,11 +111,11 @@ fn split_operands(text: &str) -> Vec<&str> {
 
 /// Reads the operands slot by slot; optional predicates (printed only when
 /// not PT) are taken when there are more operands than required slots.
-fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<Vec<Operand>> {
+fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<InstOperands> {
     let required = form.slots.iter().filter(|s| !matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. })).count();
     let mut optional_left = texts.len().checked_sub(required)?;
     let mut it = texts.iter();
-    let mut ops = Vec::with_capacity(form.slots.len());
+    let mut ops = InstOperands::new();
     for slot in form.slots {
         if let Slot::Pred { show: PredShow::UnlessTrue, .. } = slot {
             if optional_left == 0 {

@@ -1,0 +1,85 @@
+//! Decoding and encoding speed of the machine layer: the words ptxas emits
+//! for the example kernels (compiled once with the reference `ptxas`, or a
+//! built-in sample of sm_80 words when it is not installed), decoded and
+//! re-encoded per iteration. Reports instructions per second.
+//!
+//! `cargo bench --bench isa`
+
+use divan::Bencher;
+use divan::counter::ItemsCount;
+use ptx2sass::isa::bits::join;
+use ptx2sass::isa::inst::Inst;
+use ptx2sass::target::Sm;
+use std::sync::OnceLock;
+
+fn main() {
+    let (words, origin) = words();
+    eprintln!("isa bench: {} words ({origin})", words.len());
+    divan::main();
+}
+
+/// The benchmark's words (sm_90), loaded once.
+fn words() -> &'static (Vec<u128>, String) {
+    static WORDS: OnceLock<(Vec<u128>, String)> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let ptxas = root.join(".reference/bin/ptxas");
+        let cubin = std::env::temp_dir().join(format!("ptx2sass-isa-bench-{}.cubin", std::process::id()));
+        let compiled = std::process::Command::new(&ptxas)
+            .arg("-arch=sm_90")
+            .arg(root.join("examples/saxpy.ptx"))
+            .arg("-o")
+            .arg(&cubin)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if compiled {
+            if let Ok(code) = std::fs::read(&cubin).map_err(|e| e.to_string()).and_then(|b| ptx2sass::cubin::read_code(&b)) {
+                let _ = std::fs::remove_file(&cubin);
+                let words: Vec<u128> = code.functions.iter().flat_map(|f| f.words.iter().copied()).collect();
+                // Repeat to a size where per-iteration overhead does not matter.
+                let words: Vec<u128> = words.iter().copied().cycle().take(words.len() * 64).collect();
+                return (words, "examples/saxpy.ptx compiled by ptxas for sm_90".to_string());
+            }
+        }
+        let sample = [
+            join(0x0000000004047210, 0x004fc80007ffe005),
+            join(0xffffffe80900780c, 0x000fe40003f62270),
+            join(0x000000ffff077224, 0x000fc600078e00ff),
+            join(0x0000000000007918, 0x000fc00000000000),
+        ];
+        (sample.iter().copied().cycle().take(4096).collect(), "built-in sm_80 sample".to_string())
+    })
+}
+
+fn sm() -> Sm {
+    if words().1.contains("sm_90") { Sm::new(90) } else { Sm::new(80) }
+}
+
+/// `Inst::decode` over every word.
+#[divan::bench]
+fn decode(bencher: Bencher) {
+    let (words, _) = words();
+    let sm = sm();
+    bencher.counter(ItemsCount::new(words.len())).bench(|| {
+        let mut ok = 0usize;
+        for &w in words {
+            ok += Inst::decode(divan::black_box(w), sm).is_ok() as usize;
+        }
+        ok
+    });
+}
+
+/// `Inst::encode` of every decodable word.
+#[divan::bench]
+fn encode(bencher: Bencher) {
+    let (words, _) = words();
+    let sm = sm();
+    let insts: Vec<Inst> = words.iter().filter_map(|&w| Inst::decode(w, sm).ok()).collect();
+    bencher.counter(ItemsCount::new(insts.len())).bench(|| {
+        let mut x = 0u128;
+        for i in &insts {
+            x ^= divan::black_box(i).encode(sm).unwrap_or(0);
+        }
+        x
+    });
+}
