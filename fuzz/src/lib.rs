@@ -24,6 +24,8 @@
 //!    gives the same text (printing is idempotent), the re-parsed module
 //!    equals the first one, and `check` gives the same verdict on both.
 
+pub mod sass;
+
 use arbitrary::{Arbitrary, Unstructured};
 use ptx2sass::ptx;
 

@@ -90,6 +90,34 @@ fn forms_with_opcode(opcode: u16) -> &'static [(usize, u128)] {
     &index[usize::from(opcode & 0xfff)]
 }
 
+/// Whether the text of these operands says everything about them:
+/// * optional predicates print only when not PT, so a shown one after a
+///   hidden one would read back into the wrong slot (and what nvdisasm
+///   prints then is not measured);
+/// * a 32-bit absolute address (`[0x10]`) prints no base, so its base
+///   scale must be zero.
+fn representable(form: &Form, operands: &[Operand]) -> bool {
+    let mut hidden_optional = false;
+    for (slot, op) in form.slots.iter().zip(operands) {
+        match (slot, op) {
+            (Slot::Pred { show: PredShow::UnlessTrue, .. }, Operand::Reg { reg, mods, .. }) => {
+                let hidden = reg.num == RegNum::Zero && !mods.not;
+                if !hidden && hidden_optional {
+                    return false;
+                }
+                hidden_optional |= hidden;
+            }
+            (Slot::Addr { wide: false, .. }, Operand::Mem { base, offset, scale, .. }) => {
+                if base.num == RegNum::Zero && *offset != 0 && *scale != 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    true
+}
+
 /// Decodes a word with a given form, if the form explains it.
 /// (The caller has checked that the form's mask covers the word.)
 fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
@@ -173,6 +201,9 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
             Slot::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
         });
     }
+    if !representable(form, &operands) {
+        return None;
+    }
     // Reuse flags only on operands that have them, and only where nvdisasm shows
     // them (bit 109 set); anything else is not representable in the text.
     if ctrl.reuse != reuse_used || (ctrl.reuse != 0 && !ctrl.yield_bit) {
@@ -206,6 +237,9 @@ impl Inst {
         }
         if self.mods.len() != form.mods.len() || self.operands.len() != form.slots.len() {
             return Err(err("modifier or operand count does not match the form".into()));
+        }
+        if !representable(form, &self.operands) {
+            return Err(err("these operands have no text that reads back to them (a predicate after a hidden PT, or a scaled absolute address)".into()));
         }
         let set = |w: u128, f: Field, v: u64, what: &str| f.set(w, v).ok_or_else(|| err(format!("{what} {v} does not fit")));
         let set_bit = |w: u128, b: Option<u8>, on: bool, what: &str| -> Result<u128, EncodeError> {
