@@ -66,6 +66,15 @@ fn uniform_reg(field: Field, v: u64) -> Reg {
     if v == field.max() { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } }
 }
 
+/// The field value of a general register (RZ is 255), if it is allocated.
+fn gpr_num(reg: Reg) -> Option<u64> {
+    match (reg.file, reg.num) {
+        (RegFile::Gpr, RegNum::Zero) => Some(255),
+        (RegFile::Gpr, RegNum::Phys(n)) if n < 255 => Some(n.into()),
+        _ => None,
+    }
+}
+
 /// The field value of a uniform register, if it is one the field can hold.
 fn uniform_num(field: Field, reg: Reg) -> Option<u64> {
     match (reg.file, reg.num) {
@@ -272,11 +281,7 @@ impl Inst {
         for (slot, op) in form.slots.iter().zip(&self.operands) {
             w = match (*slot, *op) {
                 (Slot::Gpr { field, neg, abs, not, reuse: r }, Operand::Reg { reg, mods, reuse: used }) => {
-                    let n = match (reg.file, reg.num) {
-                        (RegFile::Gpr, RegNum::Zero) => 255,
-                        (RegFile::Gpr, RegNum::Phys(n)) if n < 255 => n.into(),
-                        _ => return Err(err(format!("{reg} is not an allocated general register"))),
-                    };
+                    let n = gpr_num(reg).ok_or_else(|| err(format!("{reg} is not an allocated general register")))?;
                     if used {
                         reuse |= 1 << r.ok_or_else(|| err("this operand has no reuse flag".into()))?;
                     }
@@ -319,11 +324,7 @@ impl Inst {
                 (Slot::Hex(field), Operand::Hex(v)) => set(w, field, v.into(), "constant")?,
                 (Slot::Float { .. } | Slot::Half2, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
                 (Slot::Addr { base: bf, offset: of, scale: sf, desc: df, .. }, Operand::Mem { base, offset, scale, desc }) => {
-                    let b = match (base.file, base.num) {
-                        (RegFile::Gpr, RegNum::Zero) => 255,
-                        (RegFile::Gpr, RegNum::Phys(n)) if n < 255 => n.into(),
-                        _ => return Err(err(format!("{base} is not an allocated general register"))),
-                    };
+                    let b = gpr_num(base).ok_or_else(|| err(format!("{base} is not an allocated general register")))?;
                     let w = set(w, bf, b, "address register")?;
                     let w = of.set_signed(w, offset.into()).ok_or_else(|| err(format!("address offset {offset} does not fit")))?;
                     let w = match sf {
