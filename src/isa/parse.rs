@@ -10,7 +10,8 @@
 use super::ctrl::Ctrl;
 use super::family::measured_sm;
 use super::form::{Form, PredShow, Slot, UNMEASURED};
-use super::inst::{Inst, InstOperands, ModValues, float_text, special_register_name};
+use super::inst::{Inst, InstOperands, ModValues, float_text};
+use super::table::{SPECIAL_REGISTERS, SPECIAL_REGISTERS_SM90};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms;
 use crate::target::Sm;
@@ -241,7 +242,10 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
             Operand::CBank { bank: parse_hex(bank)? as u8, offset: offset as u16, mods }
         }
         Slot::SpecialReg(_) => {
-            let n = (0..=255u8).find(|n| special_register_name(*n, Sm::new(0)) == text || special_register_name(*n, Sm::new(90)) == text)?;
+            // A name from the tables, or `SR<n>`; whether the name is right for
+            // the SM is checked when the candidate is printed again.
+            let named = SPECIAL_REGISTERS.iter().chain(SPECIAL_REGISTERS_SM90).find(|(_, name)| *name == text).map(|(n, _)| *n);
+            let n = named.or_else(|| text.strip_prefix("SR")?.parse().ok())?;
             Operand::SpecialReg(n)
         }
         Slot::Target(_) => Operand::Target(parse_signed_hex(text)? - address as i64 - 16),
