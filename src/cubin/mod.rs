@@ -4,6 +4,10 @@
 //! function. The full model, reader and writer (`.nv.info` records,
 //! constant banks, relocations, symbols) arrive with the cubin stage.
 
+pub mod elf;
+pub mod info;
+pub mod layout;
+
 use crate::isa::bits;
 use crate::target::Sm;
 use object::read::elf::{ElfFile64, FileHeader};

@@ -81,3 +81,24 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
         handles.into_iter().flat_map(|h| h.join().expect("worker thread")).collect()
     })
 }
+
+/// The corpus PTX files ptxas compiles for `sm`: every ZLUDA kernel, and of
+/// the nvcc-made kernels (`name.sm_NN[.variant].ptx`) the ones made for the
+/// highest SM not above `sm`.
+pub fn ptx_inputs_for_sm(corpus: &Path, sm: u16) -> Vec<PathBuf> {
+    let files = ptx_files(corpus);
+    let variant = |p: &Path| -> Option<u16> {
+        let name = p.file_name()?.to_str()?;
+        let rest = name.split(".sm_").nth(1)?;
+        rest.split('.').next()?.parse().ok()
+    };
+    let best = files.iter().filter_map(|p| variant(p)).filter(|v| *v <= sm).max();
+    files
+        .iter()
+        .filter(|p| match variant(p) {
+            None => p.components().any(|c| c.as_os_str() == "zluda"),
+            Some(v) => Some(v) == best,
+        })
+        .cloned()
+        .collect()
+}
