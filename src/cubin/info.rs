@@ -180,11 +180,11 @@ mod tests {
     #[test]
     fn records_from_a_ptxas_cubin_round_trip() {
         // `.nv.info.kern` of a ptxas 13.5 sm_120 cubin (LANGUAGE, CUDA_API_VERSION,
-        // KPARAM_INFO, SPARSE_MMA_MASK, MAXREG_COUNT, NUM_BARRIERS, ...).
+        // EXIT_INSTR_OFFSETS, 0x50, MAXREG_COUNT, NUM_BARRIERS, 0x5f, 0x4a, 0x6b, 0x6d).
         let hex = "04660400030000000437040087000000041c0800400000008001000003500000031bff00024c0100035f0101024a0000036b0100026d0000";
         let bytes: Vec<u8> = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
         let records = read(&bytes).expect("well-formed records");
-        assert_eq!(records.len(), 11);
+        assert_eq!(records.len(), 10);
         assert_eq!(records[1], Attribute::words(attr::CUDA_API_VERSION, &[0x87]));
         assert_eq!(records[2].as_words(), Some(vec![0x40, 0x180]));
         assert_eq!(records[4], Attribute::half(attr::MAXREG_COUNT, 0xff));
