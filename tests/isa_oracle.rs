@@ -11,7 +11,7 @@ use ptx2sass::isa::bits::{join, split};
 use ptx2sass::isa::ctrl::Ctrl;
 use ptx2sass::isa::family::{MEASURED_SMS, nvdisasm_name};
 use ptx2sass::isa::form::{Form, Slot, UNMEASURED};
-use ptx2sass::isa::inst::{Inst, float_text, half2_text};
+use ptx2sass::isa::inst::{Inst, SPECIAL_FLOATS, float_text, half2_text};
 use ptx2sass::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use ptx2sass::isa::table::{SPECIAL_REGISTERS, forms};
 use ptx2sass::target::Sm;
@@ -62,8 +62,12 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         Slot::Barrier(_) => Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(rng.below(16) as u8) }, mods: SrcMods::default(), reuse: false },
         Slot::Imm32 { .. } => Operand::Imm(rng.next() as u32),
         Slot::Float { f64 } => loop {
-            let bits = match rng.below(3) {
+            let bits = match rng.below(4) {
                 0 => (rng.below(64) as f32 - 32.0).to_bits(),
+                1 => {
+                    let specials: Vec<u32> = SPECIAL_FLOATS.iter().filter(|(_, h, _)| *h == f64).map(|(b, _, _)| *b).collect();
+                    specials[rng.below(specials.len() as u64) as usize]
+                }
                 _ => rng.next() as u32,
             };
             if float_text(bits, f64).is_some() {

@@ -638,13 +638,37 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
 }
 
 /// A floating-point immediate as `nvdisasm` prints it: C's `%.20g` of the
-/// value (`1`, `-0.052303962409496307373`, `5.9604644775390625e-08`), or
-/// `None` where its format is not known yet: magnitudes of 1.23e8 and above
-/// (nvdisasm switches to `%.20e` somewhere below 1e9), infinities and NaNs
-/// (survey §5.4).
+/// value (`1`, `-0.052303962409496307373`, `5.9604644775390625e-08`) below
+/// 1e9 in magnitude, `%.20e` from 1e9 on (`1.00000000000000000000e+09`;
+/// 999999936 still prints as `999999936`), and the spellings of
+/// [`SPECIAL_FLOATS`] (`+INF `, with a trailing space). `None` for the NaNs
+/// whose payload the text would lose (measured with nvdisasm 13.5 on FFMA
+/// and DFMA immediates).
 pub fn float_text(bits: u32, high_half_of_f64: bool) -> Option<String> {
-    float_printable(bits, high_half_of_f64).then(|| c_format_g(float_value(bits, high_half_of_f64), 20))
+    if let Some((_, _, text)) = SPECIAL_FLOATS.iter().find(|(b, f, _)| *b == bits && *f == high_half_of_f64) {
+        return Some((*text).to_string());
+    }
+    let v = float_value(bits, high_half_of_f64);
+    if !v.is_finite() {
+        return None;
+    }
+    Some(if v.abs() >= 1e9 { c_format_e(v, 20) } else { c_format_g(v, 20) })
 }
+
+/// Immediates `nvdisasm` spells by name: (bits, high half of an f64, text).
+/// NaNs print as `+QNAN ` / `-QNAN ` / `+SNAN ` / `-SNAN ` whatever their
+/// payload, so only the payloads ptxas emits are representable.
+pub const SPECIAL_FLOATS: &[(u32, bool, &str)] = &[
+    (0x7f80_0000, false, "+INF "),
+    (0xff80_0000, false, "-INF "),
+    (0x8000_0000, false, "-0.0 "),
+    // `FSEL R12, R2, +QNAN , !P0` and `MUFU.RSQ R0, -QNAN` (corpus).
+    (0x7fff_ffff, false, "+QNAN "),
+    (0xffc0_0000, false, "-QNAN "),
+    (0x7ff0_0000, true, "+INF "),
+    (0xfff0_0000, true, "-INF "),
+    (0x8000_0000, true, "-0.0 "),
+];
 
 fn float_value(bits: u32, high_half_of_f64: bool) -> f64 {
     if high_half_of_f64 { f64::from_bits(u64::from(bits) << 32) } else { f64::from(f32::from_bits(bits)) }
@@ -653,37 +677,43 @@ fn float_value(bits: u32, high_half_of_f64: bool) -> f64 {
 /// Whether [`float_text`] knows how `nvdisasm` prints the value (checked
 /// without formatting it: decoding calls this for every float immediate).
 fn float_printable(bits: u32, high_half_of_f64: bool) -> bool {
-    let v = float_value(bits, high_half_of_f64);
-    // Negative zero: the f16 pair prints it as `-0.0 `; unmeasured here.
-    v.is_finite() && v.abs() < 1.23e8 && !(v == 0.0 && v.is_sign_negative())
+    float_value(bits, high_half_of_f64).is_finite() || SPECIAL_FLOATS.iter().any(|(b, f, _)| *b == bits && *f == high_half_of_f64)
 }
 
-/// Whether [`half2_text`] knows how `nvdisasm` prints the pair.
-fn half2_printable(bits: u32) -> bool {
-    let ok = |h: u32| h & 0xffff != 0x8000 && (h >> 10) & 0x1f != 31;
-    ok(bits) && ok(bits >> 16)
+/// C's `%.{precision}e` of a finite value (`1.00000000000000000000e+09`).
+fn c_format_e(v: f64, precision: usize) -> String {
+    let sci = format!("{:.*e}", precision, v);
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs())
 }
 
 /// A pair of `f16` immediates as `nvdisasm` prints them: high half, `", "`,
-/// low half, each as `%.20g` (`0, 2.384185791015625e-07`); `None` for
-/// infinities and NaNs (not measured).
+/// low half, each as `%.20g`, or `-0.0 `, `+INF `, `-INF ` (trailing space);
+/// `None` for NaNs, whose payload the text would lose (`+QNAN `).
 pub fn half2_text(bits: u32) -> Option<String> {
-    let half = |h: u16| -> Option<String> {
+    if !half2_printable(bits) {
+        return None;
+    }
+    let half = |h: u16| -> String {
         let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
         let exp = (h >> 10) & 0x1f;
         let mant = f64::from(h & 0x3ff);
-        if h == 0x8000 {
-            // nvdisasm prints -0 as `-0.0 ` (trailing space): not modelled yet.
-            return None;
+        match (h, exp) {
+            (0x8000, _) => "-0.0 ".into(),
+            (0x7c00, _) => "+INF ".into(),
+            (0xfc00, _) => "-INF ".into(),
+            (_, 0) => c_format_g(sign * mant * 2f64.powi(-24), 20),
+            (_, e) => c_format_g(sign * (1.0 + mant / 1024.0) * 2f64.powi(i32::from(e) - 15), 20),
         }
-        let v = match exp {
-            0 => sign * mant * 2f64.powi(-24),
-            31 => return None,
-            e => sign * (1.0 + mant / 1024.0) * 2f64.powi(i32::from(e) - 15),
-        };
-        Some(c_format_g(v, 20))
     };
-    Some(format!("{}, {}", half((bits >> 16) as u16)?, half(bits as u16)?))
+    Some(format!("{}, {}", half((bits >> 16) as u16), half(bits as u16)))
+}
+
+/// Whether [`half2_text`] knows how `nvdisasm` prints the pair (no NaN).
+fn half2_printable(bits: u32) -> bool {
+    let ok = |h: u32| (h >> 10) & 0x1f != 31 || h & 0x3ff == 0;
+    ok(bits & 0xffff) && ok(bits >> 16 & 0xffff)
 }
 
 /// C's `%.{precision}g` of a finite value.
@@ -772,9 +802,14 @@ mod tests {
         // DFMA's `1` and `-3`: the high half of an f64.
         assert_eq!(float_text(0x3ff00000, true).as_deref(), Some("1"));
         assert_eq!(float_text(0xc0080000, true).as_deref(), Some("-3"));
-        // Formats not measured yet are refused, not guessed.
-        assert_eq!(float_text(1e9f32.to_bits(), false), None);
-        assert_eq!(float_text(f32::NAN.to_bits(), false), None);
+        // From 1e9 on, `%.20e`; specials by name; NaN payloads other than
+        // ptxas's are refused, not guessed.
+        assert_eq!(float_text(999999936f32.to_bits(), false).as_deref(), Some("999999936"));
+        assert_eq!(float_text(1e9f32.to_bits(), false).as_deref(), Some("1.00000000000000000000e+09"));
+        assert_eq!(float_text(1e-45f32.to_bits(), false).as_deref(), Some("1.4012984643248170709e-45"));
+        assert_eq!(float_text(0x4690_0000, true).as_deref(), Some("8.11296384146066816958e+31"));
+        assert_eq!(float_text(f32::INFINITY.to_bits(), false).as_deref(), Some("+INF "));
+        assert_eq!(float_text(0x7fc0_0000, false), None);
     }
 
     #[test]

@@ -10,7 +10,7 @@
 use super::ctrl::Ctrl;
 use super::family::measured_sm;
 use super::form::{Form, PredShow, Slot, UNMEASURED};
-use super::inst::{Inst, InstOperands, ModValues, float_text};
+use super::inst::{Inst, InstOperands, ModValues, SPECIAL_FLOATS, float_text};
 use super::table::{SPECIAL_REGISTERS, SPECIAL_REGISTERS_SM90};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms;
@@ -139,7 +139,10 @@ fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<InstOpera
 /// Two `f16` values (high half first) as the 32-bit immediate of [`Slot::Half2`].
 fn parse_half2(hi: &str, lo: &str) -> Option<Operand> {
     let bits = f16_bits(hi.parse().ok()?)? << 16 | f16_bits(lo.parse().ok()?)?;
-    (super::inst::half2_text(bits)? == format!("{hi}, {lo}")).then_some(Operand::Imm(bits))
+    // Specials print with a trailing space (`-0.0 `), which the operand split trimmed.
+    let text = super::inst::half2_text(bits)?;
+    let (h, l) = text.split_once(", ")?;
+    (h.trim_end() == hi && l.trim_end() == lo).then_some(Operand::Imm(bits))
 }
 
 /// The `f16` bit pattern of a value it holds exactly (finite values only).
@@ -148,6 +151,9 @@ fn f16_bits(v: f64) -> Option<u32> {
     let a = v.abs();
     if a == 0.0 {
         return Some(sign);
+    }
+    if a.is_infinite() {
+        return Some(sign | 0x7c00);
     }
     // Subnormals: m * 2^-24 with m < 1024.
     let m = a * 2f64.powi(24);
@@ -229,8 +235,14 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
         Slot::Hex(_) => Operand::Hex(parse_hex(text)? as u32),
         Slot::Half2 => return None,
         Slot::Float { f64 } => {
-            let v: f64 = text.parse().ok()?;
-            let bits = if f64 { (v.to_bits() >> 32) as u32 } else { (v as f32).to_bits() };
+            let special = SPECIAL_FLOATS.iter().find(|(_, f, t)| *f == f64 && t.trim_end() == text).map(|(b, _, _)| *b);
+            let bits = match special {
+                Some(b) => b,
+                None => {
+                    let v: f64 = text.parse().ok()?;
+                    if f64 { (v.to_bits() >> 32) as u32 } else { (v as f32).to_bits() }
+                }
+            };
             float_text(bits, f64)?;
             Operand::Imm(bits)
         }
