@@ -54,9 +54,10 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
             let reg = if rng.below(8) == 0 { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) } };
             Operand::Reg { reg, mods: flags(rng, neg.is_some(), false, not.is_some()), reuse: false }
         }
-        Slot::Pred { not, .. } => {
+        Slot::Pred { uniform, not, .. } => {
             let n = rng.below(8);
-            let reg = if n == 7 { Reg::zero(RegFile::Pred) } else { Reg { file: RegFile::Pred, num: RegNum::Phys(n as u8) } };
+            let file = if uniform { RegFile::UniformPred } else { RegFile::Pred };
+            let reg = if n == 7 { Reg::zero(file) } else { Reg { file, num: RegNum::Phys(n as u8) } };
             Operand::Reg { reg, mods: flags(rng, false, false, not.is_some()), reuse: false }
         }
         Slot::Barrier(_) => Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(rng.below(16) as u8) }, mods: SrcMods::default(), reuse: false },
@@ -85,6 +86,7 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         Slot::Hex(f) => Operand::Hex((rng.next() & f.max()) as u32),
         Slot::SpecialReg(_) => Operand::SpecialReg(SPECIAL_REGISTERS[rng.below(SPECIAL_REGISTERS.len() as u64) as usize].0),
         Slot::Target(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
+        Slot::AbsTarget(_) => Operand::Target(16 * rng.below(0x1000) as i64),
         Slot::Addr { scale, desc, .. } => Operand::Mem {
             base: gpr(rng),
             offset: 16 * (rng.below(0x200) as i32 - 0x100),

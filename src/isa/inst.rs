@@ -261,8 +261,8 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
             Slot::Barrier(field) => {
                 Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(field.get(word) as u8) }, mods: SrcMods::default(), reuse: false }
             }
-            Slot::Pred { field, not, .. } => {
-                let reg = pred_reg(RegFile::Pred, field.get(word));
+            Slot::Pred { uniform, field, not, .. } => {
+                let reg = pred_reg(if uniform { RegFile::UniformPred } else { RegFile::Pred }, field.get(word));
                 Operand::Reg { reg, mods: SrcMods { not: bit(word, not), ..SrcMods::default() }, reuse: false }
             }
             Slot::Imm32 { .. } => Operand::Imm(IMM32.get(word) as u32),
@@ -293,6 +293,14 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
                 Operand::Imm(bits)
             }
             Slot::Target(layout) => Operand::Target(branch::decode(word, layout)),
+            Slot::AbsTarget(layout) => {
+                // Negative addresses: how nvdisasm prints them is not measured.
+                let t = branch::decode(word, layout);
+                if t < 0 {
+                    return None;
+                }
+                Operand::Target(t)
+            }
             Slot::Addr { base, offset, scale, desc, .. } => {
                 let b = base.get(word);
                 Operand::Mem {
@@ -330,6 +338,7 @@ static EMPTY_FORM: Form = Form {
     mods: &[],
     suffix: "",
     aliases: &[],
+    space_before_last: false,
     uniform_guard: false,
     slots: &[],
 };
@@ -451,8 +460,14 @@ impl Inst {
                 (Slot::Barrier(field), Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(n) }, reuse: false, .. }) => {
                     set(w, field, n.into(), "barrier register")?
                 }
-                (Slot::Pred { field, not, .. }, Operand::Reg { reg, mods, reuse: false }) => {
-                    let w = set(w, field, pred_num(reg)?, "predicate")?;
+                (Slot::Pred { uniform, field, not, .. }, Operand::Reg { reg, mods, reuse: false }) => {
+                    let file = if uniform { RegFile::UniformPred } else { RegFile::Pred };
+                    let n = match (reg.file == file, reg.num) {
+                        (true, RegNum::Zero) => 7,
+                        (true, RegNum::Phys(n)) if n < 7 => u64::from(n),
+                        _ => return Err(Why::NotReg(reg, if uniform { "a uniform predicate register" } else { "a predicate register" })),
+                    };
+                    let w = set(w, field, n, "predicate")?;
                     set_bit(w, not, mods.not, "predicate negation")?
                 }
                 (Slot::Imm32 { .. }, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
@@ -488,6 +503,9 @@ impl Inst {
                     }
                 }
                 (Slot::Target(layout), Operand::Target(t)) => branch::encode(w, layout, t).ok_or(Why::TooBig("branch offset", t as u64))?,
+                (Slot::AbsTarget(layout), Operand::Target(t)) if t >= 0 => {
+                    branch::encode(w, layout, t).ok_or(Why::TooBig("code address", t as u64))?
+                }
                 (Slot::SpecialReg(field), Operand::SpecialReg(v)) => set(w, field, v.into(), "special register")?,
                 _ => return Err(Why::Mismatch(k)),
             };
@@ -514,13 +532,14 @@ impl Inst {
         }
         out.push_str(self.form.suffix);
         let mut first = true;
-        for (slot, op) in self.form.slots.iter().zip(&self.operands) {
+        for (k, (slot, op)) in self.form.slots.iter().zip(&self.operands).enumerate() {
             if let (Slot::Pred { show: PredShow::UnlessTrue, .. }, Operand::Reg { reg, mods, .. }) = (slot, op) {
                 if reg.num == RegNum::Zero && !mods.not {
                     continue;
                 }
             }
-            out.push_str(if first { " " } else { ", " });
+            let last = k + 1 == self.form.slots.len();
+            out.push_str(if first || (last && self.form.space_before_last) { " " } else { ", " });
             first = false;
             write_operand(&mut out, slot, op, sm, address);
         }
@@ -625,6 +644,9 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
                 }
             }
             out.push(']');
+        }
+        Operand::Target(t) if matches!(slot, Slot::AbsTarget(_)) => {
+            let _ = write!(out, "{t:#x}");
         }
         Operand::Target(t) => {
             let target = address as i64 + 16 + t;

@@ -113,14 +113,24 @@ fn split_operands(text: &str) -> Vec<&str> {
 /// Reads the operands slot by slot; optional predicates (printed only when
 /// not PT) are taken when there are more operands than required slots.
 fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<InstOperands> {
+    // `RET.REL.NODEC R2 0x880`: the last two operands are one list item.
+    let mut split_last: Vec<&str>;
+    let texts = if form.space_before_last {
+        split_last = texts.to_vec();
+        let (a, b) = split_last.pop()?.split_once(' ')?;
+        split_last.extend([a, b]);
+        &split_last[..]
+    } else {
+        texts
+    };
     let required = form.slots.iter().filter(|s| !matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. })).count();
     let mut optional_left = texts.len().checked_sub(required)?;
     let mut it = texts.iter();
     let mut ops = InstOperands::new();
     for slot in form.slots {
-        if let Slot::Pred { show: PredShow::UnlessTrue, .. } = slot {
+        if let Slot::Pred { show: PredShow::UnlessTrue, uniform, .. } = slot {
             if optional_left == 0 {
-                ops.push(Operand::reg(Reg::zero(RegFile::Pred)));
+                ops.push(Operand::reg(Reg::zero(if *uniform { RegFile::UniformPred } else { RegFile::Pred })));
                 continue;
             }
             optional_left -= 1;
@@ -220,6 +230,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
             let file = match slot {
                 Slot::Gpr { .. } => RegFile::Gpr,
                 Slot::Ur { .. } | Slot::UniformB { .. } => RegFile::Uniform,
+                Slot::Pred { uniform: true, .. } => RegFile::UniformPred,
                 Slot::Pred { .. } => RegFile::Pred,
                 _ => RegFile::Barrier,
             };
@@ -261,6 +272,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
             Operand::SpecialReg(n)
         }
         Slot::Target(_) => Operand::Target(parse_signed_hex(text)? - address as i64 - 16),
+        Slot::AbsTarget(_) => Operand::Target(parse_hex(text)? as i64),
         Slot::Addr { .. } => {
             let (desc, rest) = match text.strip_prefix("desc[") {
                 Some(r) => {

@@ -27,7 +27,7 @@
 
 use super::bits::Field;
 use super::branch::Layout;
-use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot};
+use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, UNMEASURED};
 use std::sync::OnceLock;
 
 const fn f(lo: u8, hi: u8) -> Field {
@@ -46,11 +46,19 @@ const fn gpr_not(lo: u8, not: Bit, reuse: Option<u8>) -> Slot {
 const RD: Slot = gpr(16, None, None);
 /// Predicate at `lo..lo+2` with its `!` bit after it.
 const fn pred(lo: u8, show: PredShow) -> Slot {
-    Slot::Pred { field: f(lo, lo + 2), not: Some(lo + 3), show }
+    Slot::Pred { uniform: false, field: f(lo, lo + 2), not: Some(lo + 3), show }
 }
 /// A predicate field without a negate bit.
 const fn pred_plain(lo: u8, show: PredShow) -> Slot {
-    Slot::Pred { field: f(lo, lo + 2), not: None, show }
+    Slot::Pred { uniform: false, field: f(lo, lo + 2), not: None, show }
+}
+/// A uniform predicate at `lo..lo+2` with its `!` bit after it.
+const fn upred(lo: u8, show: PredShow) -> Slot {
+    Slot::Pred { uniform: true, field: f(lo, lo + 2), not: Some(lo + 3), show }
+}
+/// A uniform predicate field without a negate bit.
+const fn upred_plain(lo: u8, show: PredShow) -> Slot {
+    Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show }
 }
 const fn cbank(neg: Bit, abs: Bit, not: Bit) -> Slot {
     Slot::CBank { neg, abs, not }
@@ -82,7 +90,7 @@ impl Generation {
         if self.wide_ur { PredShow::Always } else { PredShow::UnlessTrue }
     }
     fn form(self, name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], mods: &'static [ModField], slots: Vec<Slot>) -> Form {
-        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], uniform_guard: false, slots: Box::leak(slots.into_boxed_slice()) }
+        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, slots: Box::leak(slots.into_boxed_slice()) }
     }
 }
 
@@ -395,26 +403,61 @@ fn half_ops(v: &mut Vec<Form>, g: Generation) {
 /// keeps the old one, narrowed on sm_100+ where bits 72–73 are its
 /// convergence modifiers (see [`super::branch`]).
 fn control(v: &mut Vec<Form>, g: Generation) {
+    use PredShow::{Always, UnlessTrue};
     let barrier = Slot::Barrier(f(16, 19));
     let old = Slot::Target(Layout::Contiguous(f(34, 81)));
+    // A condition predicate (87–89, `!` 90) prints first when not PT
+    // (`@!P1 BRA !P2, 0x1b500`, `BRA.U P6, !UP0, …` by bit flips).
+    let cond = pred(87, UnlessTrue);
     v.push(g.form("EXIT", 0x94d, COND_PT, &[], vec![]));
-    // CALL.REL.NOINC: bit 86 is `.NOINC`; the target is laid out like BRA's.
-    const CALL_FIXED: &[(Field, u64)] = &[(f(87, 90), 7), (f(32, 33), 0), (f(85, 86), 2)];
-    let call_target = if g.wide_ur { Slot::Target(Layout::Split) } else { old };
-    if g.wide_ur {
-        v.push(g.form("CALL.REL.NOINC", 0x944, CALL_FIXED, &[], vec![call_target]));
-    } else {
-        v.push(Form { sms: (75, 89), ..g.form("CALL.REL.NOINC", 0x944, CALL_FIXED, &[], vec![call_target]) });
-        v.push(Form { sms: (90, 90), ..g.form("CALL.REL.NOINC", 0x944, CALL_FIXED, &[], vec![Slot::Target(Layout::Split)]) });
+    // Bits 32–33 of BRA: "", `.U`, `.DIV`, `.CONV`; with a uniform register
+    // operand (bit 91) value 0 prints `.INVALID0`; the uniform-predicate
+    // form (0x547, bit 91 set) is `.U` (bit flips of corpus words).
+    const BRA_MODE: ModField = ModField { field: f(32, 33), names: &["", ".U", ".DIV", ".CONV"], extra: None };
+    const BRA_MODE_UR: ModField = ModField { field: f(32, 33), names: &[UNMEASURED, UNMEASURED, ".DIV", ".CONV"], extra: None };
+    const BRA_MODE_UP: ModField = ModField { field: f(32, 33), names: &[UNMEASURED, ".U"], extra: None };
+    // Bits 85–86 (`.INC`, `.DEC`) clear; bit 91 says whether a uniform operand follows.
+    const BRA_PLAIN: &[(Field, u64)] = &[(f(85, 86), 0), (f(91, 91), 0)];
+    const BRA_UNIFORM: &[(Field, u64)] = &[(f(85, 86), 0), (f(91, 91), 1)];
+    // The uniform register of `BRA.DIV UR5`: 24–29 with `~` at 30, or 24–31 from sm_100.
+    let bra_ur = Slot::Ur { field: g.ur_field(24), neg: None, not: if g.wide_ur { None } else { Some(30) } };
+    // RET: bit 85 `.ABS` (else `.REL`), bit 86 `.NODEC`; the return-address
+    // register and the target print without a comma between them.
+    const NODEC: ModField = ModField { field: f(86, 86), names: &["", ".NODEC"], extra: None };
+    const NOINC: ModField = ModField { field: f(86, 86), names: &["", ".NOINC"], extra: None };
+    const REL: &[(Field, u64)] = &[(f(85, 85), 0), (f(91, 91), 0), (f(32, 33), 0)];
+    const ABS: &[(Field, u64)] = &[(f(85, 85), 1), (f(91, 91), 0), (f(32, 33), 0)];
+    const CALL_ABS: &[(Field, u64)] = &[(f(85, 85), 0), (f(91, 91), 0), (f(32, 33), 0)];
+    // CALL.ABS with a register: a zero offset prints nothing, so only it decodes.
+    const CALL_ABS_REG: &[(Field, u64)] = &[(f(85, 85), 0), (f(91, 91), 0), (f(32, 33), 0), (f(16, 23), 0), (f(34, 81), 0)];
+    let ret_reg = gpr(24, None, None);
+    let layouts: &[((u16, u16), Layout)] =
+        if g.wide_ur { &[((100, 120), Layout::Split)] } else { &[((75, 89), Layout::Contiguous(f(34, 81))), ((90, 90), Layout::Split)] };
+    for &(sms, layout) in layouts {
+        let at = |form: Form| Form { sms, ..form };
+        let target = Slot::Target(layout);
+        let abs = Slot::AbsTarget(layout);
+        v.push(at(g.form("BRA", 0x947, BRA_PLAIN, &[BRA_MODE], vec![cond, target])));
+        // sm_75 has neither uniform form (nvdisasm ignores bit 91 and refuses 0x547 there).
+        let from_80 = |form: Form| Form { sms: (form.sms.0.max(80), form.sms.1), ..form };
+        v.push(from_80(at(g.form("BRA", 0x947, BRA_UNIFORM, &[BRA_MODE_UR], vec![cond, bra_ur, target]))));
+        v.push(from_80(at(g.form("BRA", 0x547, BRA_UNIFORM, &[BRA_MODE_UP], vec![cond, upred(24, Always), target]))));
+        v.push(at(g.form("CALL.REL", 0x944, REL, &[NOINC], vec![cond, target])));
+        v.push(at(g.form("CALL.ABS", 0x943, CALL_ABS, &[NOINC], vec![cond, abs])));
+        v.push(at(g.form("CALL.ABS", 0x343, CALL_ABS_REG, &[NOINC], vec![cond, ret_reg])));
+        v.push(Form { space_before_last: true, ..at(g.form("RET.REL", 0x950, REL, &[NODEC], vec![cond, ret_reg, target])) });
+        v.push(Form { space_before_last: true, ..at(g.form("RET.ABS", 0x950, ABS, &[NODEC], vec![cond, ret_reg, abs])) });
     }
+    // BAR.SYNC with an immediate barrier (54–57); a thread count (42–53)
+    // prints only when not zero, so only zero decodes; bit 80 `.DEFER_BLOCKING`.
+    const BAR_FIXED: &[(Field, u64)] = &[(f(42, 53), 0), (f(77, 79), 0)];
+    const DEFER: ModField = ModField { field: f(80, 80), names: &["", ".DEFER_BLOCKING"], extra: None };
+    v.push(g.form("BAR.SYNC", 0xb1d, BAR_FIXED, &[DEFER], vec![Slot::Hex(f(54, 57))]));
     if g.wide_ur {
         v.push(g.form("BSYNC", 0x941, COND_PT, &[CONVERGENCE], vec![barrier]));
-        v.push(g.form("BRA", 0x947, BRANCH_FIXED, &[], vec![Slot::Target(Layout::Split)]));
         v.push(g.form("BSSY", 0x945, BRANCH_FIXED, &[CONVERGENCE], vec![barrier, Slot::Target(Layout::Contiguous(f(34, 71)))]));
     } else {
         v.push(g.form("BSYNC", 0x941, COND_PT, &[], vec![barrier]));
-        v.push(Form { sms: (75, 89), ..g.form("BRA", 0x947, BRANCH_FIXED, &[], vec![old]) });
-        v.push(Form { sms: (90, 90), ..g.form("BRA", 0x947, BRANCH_FIXED, &[], vec![Slot::Target(Layout::Split)]) });
         v.push(g.form("BSSY", 0x945, BRANCH_FIXED, &[], vec![barrier, old]));
     }
 }
