@@ -56,10 +56,7 @@ const fn pred_plain(lo: u8, show: PredShow) -> Slot {
 const fn upred(lo: u8, show: PredShow) -> Slot {
     Slot::Pred { uniform: true, field: f(lo, lo + 2), not: Some(lo + 3), show }
 }
-/// A uniform predicate field without a negate bit.
-const fn upred_plain(lo: u8, show: PredShow) -> Slot {
-    Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show }
-}
+
 const fn cbank(neg: Bit, abs: Bit, not: Bit) -> Slot {
     Slot::CBank { neg, abs, not }
 }
@@ -169,11 +166,14 @@ pub fn forms() -> &'static [Form] {
     FORMS.get_or_init(|| {
         let mut v = Vec::new();
         for g in [TURING_TO_HOPPER, BLACKWELL] {
+            let first = v.len();
             integer_ops(&mut v, g);
             more_ops(&mut v, g);
+            imad(&mut v, g);
+            let twins: Vec<Form> = v[first..].iter().filter_map(|form| uniform_twin(g, form)).collect();
+            v.extend(twins);
             memory_ops(&mut v, g);
             half_ops(&mut v, g);
-            imad(&mut v, g);
             float_ops(&mut v, g);
             control(&mut v, g);
         }
@@ -189,6 +189,33 @@ pub fn forms() -> &'static [Form] {
         });
         v
     })
+}
+
+/// The uniform-datapath twin of an integer ALU form (`UIADD3` of
+/// `IADD3`): opcode + 0x080, every general register a uniform one in the
+/// same field (6 bits up to sm_90, 8 from sm_100), every predicate a uniform
+/// predicate, guarded by a uniform predicate, bit 91 set; only the register and
+/// immediate operand forms (1 and 4) exist (corpus words and bit flips;
+/// Mesa NAK's sm70 encoder also encodes the uniform ops this way).
+fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
+    const NAMES: &[&str] = &["IADD3", "IADD3.X", "ISETP", "LOP3.LUT", "SEL", "SHF", "LEA", "PRMT", "IMAD", "IMAD.WIDE"];
+    if !NAMES.contains(&form.name) || !matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.sms.0 > g.sms.0 {
+        return None;
+    }
+    let slots: Vec<Slot> = form
+        .slots
+        .iter()
+        .map(|s| match *s {
+            Slot::Gpr { field, neg, not, .. } => Slot::Ur { field: g.ur_field(field.start), neg, not },
+            Slot::Pred { field, not, show, .. } => Slot::Pred { uniform: true, field, not, show },
+            other => other,
+        })
+        .collect();
+    let name: &'static str = Box::leak(format!("U{}", form.name).into_boxed_str());
+    // Bit 91 is set in every uniform ALU word (nvdisasm refuses them without it).
+    let fixed: Vec<(Field, u64)> = form.fixed.iter().copied().chain([(f(91, 91), 1)]).collect();
+    let (fixed, slots) = (Box::leak(fixed.into_boxed_slice()), Box::leak(slots.into_boxed_slice()));
+    Some(Form { name, opcode: form.opcode | 0x080, fixed, aliases: &[], uniform_guard: true, slots, ..*form })
 }
 
 /// NOP, S2R, MOV, IADD3, ISETP, LOP3, SEL, SHF.
