@@ -136,6 +136,9 @@ pub enum Slot {
     },
     /// A constant printed in hex (LOP3's lookup table).
     Hex(Field),
+    /// A constant printed in hex, its low bits in one field and its high
+    /// bits in another (PLOP3's lookup table: 64–66 and 72–76).
+    HexSplit(Field, Field),
     /// A 32-bit floating-point immediate in bits 32–63 (printed as C's
     /// `%.20g`), or with `f64` the high half of a double (low half zero).
     Float {
@@ -247,6 +250,7 @@ impl Slot {
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
             Slot::LoadBank { offset } => field(CBANK_BANK) | field(offset),
             Slot::Hex(f) | Slot::SpecialReg(f) => field(f),
+            Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),
             Slot::Target(super::branch::Layout::Contiguous(f)) | Slot::AbsTarget(super::branch::Layout::Contiguous(f)) => field(f),
             Slot::Target(super::branch::Layout::Split) | Slot::AbsTarget(super::branch::Layout::Split) => {

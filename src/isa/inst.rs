@@ -277,6 +277,7 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
                 mods: SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) },
             },
             Slot::Hex(field) => Operand::Hex(field.get(word) as u32),
+            Slot::HexSplit(lo, hi) => Operand::Hex((lo.get(word) | hi.get(word) << lo.width) as u32),
             Slot::Float { f64 } => {
                 let bits = IMM32.get(word) as u32;
                 // Only values nvdisasm is known to print as `%.20g` decode.
@@ -483,6 +484,10 @@ impl Inst {
                     set_bit(w, not, mods.not, "bitwise not")?
                 }
                 (Slot::Hex(field), Operand::Hex(v)) => set(w, field, v.into(), "constant")?,
+                (Slot::HexSplit(lo, hi), Operand::Hex(v)) => {
+                    let w = set(w, lo, u64::from(v) & lo.max(), "constant")?;
+                    set(w, hi, u64::from(v) >> lo.width, "constant")?
+                }
                 (Slot::Float { .. } | Slot::Half2, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
                 (Slot::Addr { base: bf, offset: of, scale: sf, desc: df, .. }, Operand::Mem { base, offset, scale, desc }) => {
                     let b = gpr_num(base).ok_or(Why::NotReg(base, "an allocated general register"))?;

@@ -198,7 +198,10 @@ pub fn forms() -> &'static [Form] {
 /// immediate operand forms (1 and 4) exist (corpus words and bit flips;
 /// Mesa NAK's sm70 encoder also encodes the uniform ops this way).
 fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
-    const NAMES: &[&str] = &["IADD3", "IADD3.X", "ISETP", "LOP3.LUT", "SEL", "SHF", "LEA", "PRMT", "IMAD", "IMAD.WIDE"];
+    const NAMES: &[&str] = &[
+        "IADD3", "IADD3.X", "ISETP", "LOP3.LUT", "SEL", "SHF", "LEA", "LEA.HI", "LEA.HI.X", "LEA.HI.SX32", "LEA.HI.X.SX32", "LEA.X", "PRMT", "IMAD",
+        "IMAD.WIDE",
+    ];
     if !NAMES.contains(&form.name) || !matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.sms.0 > g.sms.0 {
         return None;
     }
@@ -298,6 +301,32 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     }
     let lea_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
     alu(v, g, "LEA", 0x011, LEA_FIXED, &[], &lea_pre, Some(63), false, false, &[Slot::Hex(f(75, 79))]);
+    // The other LEAs (bit flips of corpus words): bit 80 `.HI` (c at 64–71
+    // printed), bit 74 `.X` (carry-in predicate 87–90 printed, and the a/b
+    // flag bits 72/63 print as `~`), bit 73 `.SX32` (c not printed, RZ).
+    const LEA_HI: &[(Field, u64)] = &[(f(80, 80), 1), (f(73, 74), 0), (f(87, 90), 0xf)];
+    const LEA_HI_X: &[(Field, u64)] = &[(f(80, 80), 1), (f(73, 74), 2)];
+    const LEA_HI_SX32: &[(Field, u64)] = &[(f(80, 80), 1), (f(73, 74), 1), (f(64, 71), 0xff), (f(87, 90), 0xf)];
+    const LEA_HI_X_SX32: &[(Field, u64)] = &[(f(80, 80), 1), (f(73, 74), 3), (f(64, 71), 0xff)];
+    const LEA_X: &[(Field, u64)] = &[(f(80, 80), 0), (f(73, 74), 2), (f(64, 71), 0xff)];
+    let shift = Slot::Hex(f(75, 79));
+    let c = gpr(64, None, Some(2));
+    let lea_x_pre = [RD, pred_plain(81, UnlessTrue), gpr_not(24, Some(72), Some(0))];
+    alu(v, g, "LEA.HI", 0x011, LEA_HI, &[], &lea_pre, Some(63), false, false, &[c, shift]);
+    alu(v, g, "LEA.HI.X", 0x011, LEA_HI_X, &[], &lea_x_pre, Some(63), true, false, &[c, shift, pred(87, Always)]);
+    alu(v, g, "LEA.HI.SX32", 0x011, LEA_HI_SX32, &[], &lea_pre, Some(63), false, false, &[shift]);
+    alu(v, g, "LEA.HI.X.SX32", 0x011, LEA_HI_X_SX32, &[], &lea_x_pre, Some(63), true, false, &[shift, pred(87, Always)]);
+    alu(v, g, "LEA.X", 0x011, LEA_X, &[], &lea_x_pre, Some(63), true, false, &[shift, pred(87, Always)]);
+    // PLOP3.LUT (0x81c) and UPLOP3.LUT (0x89c): destinations 81, 84; sources
+    // 87, 77, 68 with `!` bits 90, 80, 71; lookup table 64–66 and 72–76; a
+    // second constant in 16–23; bit 67 (which would make c uniform) clear.
+    const PLOP3_FIXED: &[(Field, u64)] = &[(f(67, 67), 0)];
+    let lut = [Slot::HexSplit(f(64, 66), f(72, 76)), Slot::Hex(f(16, 23))];
+    for (name, opcode, uniform) in [("PLOP3.LUT", 0x81c, false), ("UPLOP3.LUT", 0x89c, true)] {
+        let p = |lo: u8, not: bool| Slot::Pred { uniform, field: f(lo, lo + 2), not: not.then_some(lo + 3), show: Always };
+        let slots = vec![p(81, false), p(84, false), p(87, true), p(77, true), p(68, true), lut[0], lut[1]];
+        v.push(Form { uniform_guard: uniform, ..g.form(name, opcode, PLOP3_FIXED, &[], slots) });
+    }
     const PRMT_FIXED: &[(Field, u64)] = &[(f(72, 74), 0)];
     alu(v, g, "PRMT", 0x016, PRMT_FIXED, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
     let ldc_sms = if g.wide_ur { g.sms } else { (80, 90) };
