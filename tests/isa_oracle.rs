@@ -85,7 +85,7 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         Slot::LoadBank { .. } => Operand::CBank { bank: rng.below(18) as u8, offset: (16 * rng.below(0x400)) as u16, mods: SrcMods::default() },
         Slot::Hex(f) => Operand::Hex((rng.next() & f.max()) as u32),
         Slot::HexSplit(lo, hi) => Operand::Hex((rng.next() & ((1 << (lo.width + hi.width)) - 1)) as u32),
-        Slot::SpecialReg(_) => Operand::SpecialReg(SPECIAL_REGISTERS[rng.below(SPECIAL_REGISTERS.len() as u64) as usize].0),
+        Slot::SpecialReg(_) => Operand::SpecialReg(rng.below(256) as u8),
         Slot::Target(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
         Slot::AbsTarget(_) => Operand::Target(16 * rng.below(0x1000) as i64),
         Slot::Addr { scale, desc, .. } => Operand::Mem {

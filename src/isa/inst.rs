@@ -637,9 +637,10 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
             }
             match (zero_base, offset) {
                 (_, 0) => {}
-                // An absolute address prints as the unsigned 24-bit field (`[0xfff140]`).
+                // An absolute address prints as the unsigned offset field (`[0xfff140]`).
                 (true, o) => {
-                    let _ = write!(out, "{:#x}", (o as u32) & 0xff_ffff);
+                    let width = if let Slot::Addr { offset, .. } = slot { offset.max() } else { 0xff_ffff };
+                    let _ = write!(out, "{:#x}", u64::from(o as u32) & width);
                 }
                 (false, o) if o > 0 => {
                     let _ = write!(out, "+{o:#x}");
@@ -764,15 +765,20 @@ fn c_format_g(v: f64, precision: usize) -> String {
     }
 }
 
-/// `nvdisasm`'s name of a special register on an SM (survey, Appendix B);
-/// unnamed numbers print as `SR<n>`.
+/// `nvdisasm`'s name of a special register on an SM (survey, Appendix B,
+/// and [`super::table::SPECIAL_REGISTERS_BY_SM`]); unnamed numbers print as `SR<n>`.
 pub fn special_register_name(n: u8, sm: Sm) -> String {
-    let newer: &[(u8, &str)] = if sm.number >= 90 { super::table::SPECIAL_REGISTERS_SM90 } else { &[] };
-    super::table::SPECIAL_REGISTERS
-        .iter()
-        .chain(newer)
-        .find(|(k, _)| *k == n)
-        .map_or_else(|| format!("SR{n}"), |(_, name)| (*name).to_string())
+    let table_sm = measured_sm(sm).unwrap_or(sm.number);
+    let changed = super::table::SPECIAL_REGISTERS_BY_SM.iter().find(|(k, (lo, hi), _)| *k == n && (*lo..=*hi).contains(&table_sm));
+    changed
+        .map(|(_, _, name)| *name)
+        .or_else(|| super::table::SPECIAL_REGISTERS.iter().find(|(k, _)| *k == n).map(|(_, name)| *name))
+        .map_or_else(|| format!("SR{n}"), str::to_string)
+}
+
+/// The number of a special register by its name on an SM (`SR<n>` included).
+pub fn special_register_number(name: &str, sm: Sm) -> Option<u8> {
+    (0..=255u8).find(|&n| special_register_name(n, sm) == name)
 }
 
 #[cfg(test)]

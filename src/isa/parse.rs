@@ -11,7 +11,6 @@ use super::ctrl::Ctrl;
 use super::family::measured_sm;
 use super::form::{Form, PredShow, Slot, UNMEASURED};
 use super::inst::{Inst, InstOperands, ModValues, SPECIAL_FLOATS, float_text};
-use super::table::{SPECIAL_REGISTERS, SPECIAL_REGISTERS_SM90};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms;
 use crate::target::Sm;
@@ -50,7 +49,7 @@ pub fn parse_inst(text: &str, sm: Sm, address: u64, ctrl: Ctrl) -> Result<Inst, 
         for name in std::iter::once(form.name).chain(form.aliases.iter().map(|a| a.name)) {
             let Some(rest) = opcode.strip_prefix(name) else { continue };
             let Some(mods) = match_mods(form, rest) else { continue };
-            let Some(ops) = match_operands(form, &operands, address) else { continue };
+            let Some(ops) = match_operands(form, &operands, address, sm) else { continue };
             let reuse = form.slots.iter().zip(&ops).fold(0u8, |acc, (slot, op)| match (slot, op) {
                 (Slot::Gpr { reuse: Some(k), .. }, Operand::Reg { reuse: true, .. }) => acc | 1 << k,
                 _ => acc,
@@ -112,7 +111,7 @@ fn split_operands(text: &str) -> Vec<&str> {
 
 /// Reads the operands slot by slot; optional predicates (printed only when
 /// not PT) are taken when there are more operands than required slots.
-fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<InstOperands> {
+fn match_operands(form: &Form, texts: &[&str], address: u64, sm: Sm) -> Option<InstOperands> {
     // `RET.REL.NODEC R2 0x880`: the last two operands are one list item.
     let mut split_last: Vec<&str>;
     let texts = if form.space_before_last {
@@ -141,7 +140,7 @@ fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<InstOpera
             ops.push(parse_half2(hi, lo)?);
             continue;
         }
-        ops.push(parse_operand(slot, it.next()?, address)?);
+        ops.push(parse_operand(slot, it.next()?, address, sm)?);
     }
     it.next().is_none().then_some(ops)
 }
@@ -224,7 +223,7 @@ fn parse_signed_hex(text: &str) -> Option<i64> {
     }
 }
 
-fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
+fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operand> {
     Some(match *slot {
         Slot::Gpr { .. } | Slot::Ur { .. } | Slot::UniformB { .. } | Slot::Pred { .. } | Slot::Barrier(_) => {
             let file = match slot {
@@ -265,11 +264,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
             Operand::CBank { bank: parse_hex(bank)? as u8, offset: offset as u16, mods }
         }
         Slot::SpecialReg(_) => {
-            // A name from the tables, or `SR<n>`; whether the name is right for
-            // the SM is checked when the candidate is printed again.
-            let named = SPECIAL_REGISTERS.iter().chain(SPECIAL_REGISTERS_SM90).find(|(_, name)| *name == text).map(|(n, _)| *n);
-            let n = named.or_else(|| text.strip_prefix("SR")?.parse().ok())?;
-            Operand::SpecialReg(n)
+            Operand::SpecialReg(super::inst::special_register_number(text, sm)?)
         }
         Slot::Target(_) => Operand::Target(parse_signed_hex(text)? - address as i64 - 16),
         Slot::AbsTarget(_) => Operand::Target(parse_hex(text)? as i64),
@@ -284,8 +279,11 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
             let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
             let (base_text, offset) = match inner.split_once('+') {
                 Some((b, o)) => (b, parse_signed_hex(o)?),
-                // An absolute address is the 24-bit offset field, printed unsigned.
-                None if inner.starts_with("0x") => ("", ((parse_hex(inner)? as i64) << 40) >> 40),
+                // An absolute address is the offset field, printed unsigned.
+                None if inner.starts_with("0x") => {
+                    let shift = if let Slot::Addr { offset, .. } = slot { 64 - u32::from(offset.width) } else { 40 };
+                    ("", ((parse_hex(inner)? as i64) << shift) >> shift)
+                }
                 None => (inner, 0),
             };
             let mut scale = 0;

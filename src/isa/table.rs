@@ -225,8 +225,7 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
 fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     use PredShow::{Always, UnlessTrue};
     v.push(g.form("NOP", 0x918, NONE, &[], vec![]));
-    let sr_sms = if g.wide_ur { g.sms } else { (80, 90) };
-    v.push(Form { sms: sr_sms, ..g.form("S2R", 0x919, NONE, &[], vec![RD, Slot::SpecialReg(f(72, 79))]) });
+    v.push(g.form("S2R", 0x919, NONE, &[], vec![RD, Slot::SpecialReg(f(72, 79))]));
     let carry = g.carry_show();
     let carry_outs = [RD, pred_plain(81, carry), pred_plain(84, carry), gpr(24, Some(72), Some(0))];
     alu(v, g, "IADD3", 0x010, IADD3_PLAIN, &[], &carry_outs, Some(63), false, true, &[gpr(64, Some(75), Some(2))]);
@@ -333,9 +332,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     v.push(Form { sms: ldc_sms, ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53) }]) });
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
-    // Special-register names were measured on sm_80; sm_75 names some differently.
-    let sr_sms = if g.wide_ur { g.sms } else { (80, 90) };
-    v.push(uniform(Form { sms: sr_sms, ..g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))]) }));
+    v.push(uniform(g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))])));
     v.push(uniform(g.form("UMOV", 0x882, NONE, &[], vec![ur_d, Slot::Imm32 { signed: false }])));
     v.push(uniform(g.form("UMOV", 0xc82, NONE, &[], vec![ur_d, g.uniform_b(None, None)])));
     // sm_120 prints this encoding as `VIADD.32` (and ptxas uses IADD there).
@@ -432,6 +429,41 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: old, ..g.form("LD.E", 0x980, LD_UR4, mods_load, vec![RD, hidden]) });
         v.push(Form { sms: old, ..g.form("STG.E", 0x986, ST_UR4, mods_store, vec![hidden, data]) });
         v.push(Form { sms: old, ..g.form("ST.E", 0x985, ST_UR4, mods_store, vec![hidden, data]) });
+        // sm_75: no descriptor; 32-bit base register names printed without
+        // `.64` (bit 72 `.E` is the 64-bit address); memory order and scope
+        // in 77–80 spelled differently, `.PRIVATE` in bit 76; LDG/STG (0x381,
+        // 0x386) take a 24-bit offset at 40–63, LD/ST (0x980, 0x385) a
+        // 32-bit one at 32–63 (ST's data register at 64–71). Every value of
+        // the modifier fields enumerated with nvdisasm on corpus words.
+        const ORDER_75: ModField = ModField {
+            field: f(77, 80),
+            names: &[
+                ".CONSTANT.CTA", ".CONSTANT.SM", ".CONSTANT.GPU", ".CONSTANT.SYS", ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM",
+                ".STRONG.GPU", ".STRONG.SYS", ".MMIO.CTA", ".MMIO.SM", ".MMIO.GPU", ".MMIO.SYS",
+            ],
+            extra: None,
+        };
+        // Values 0–3 print `.INVALID0.<scope>`.
+        const STORE_ORDER_75: ModField = ModField {
+            field: f(77, 80),
+            names: &[U, U, U, U, ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM", ".STRONG.GPU", ".STRONG.SYS", ".MMIO.CTA", ".MMIO.SM", ".MMIO.GPU", ".MMIO.SYS"],
+            extra: None,
+        };
+        const EVICT_75: ModField = ModField { field: f(84, 86), names: &[".EF", "", ".EL", ".LU", ".EU", ".NA"], extra: None };
+        const SIZE_75: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".U.128"], extra: None };
+        const PRIVATE: ModField = ModField { field: f(76, 76), names: &["", ".PRIVATE"], extra: None };
+        let load_75: &'static [ModField] = &[EVICT_75, SIZE_75, ORDER_75, PRIVATE];
+        let store_75: &'static [ModField] = &[EVICT_75, SIZE_75, STORE_ORDER_75, PRIVATE];
+        let addr_75 = |offset: Field| Slot::Addr { base: f(24, 31), wide: false, offset, scale: None, desc: None, show_desc: false };
+        const LDG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 91), 0), (f(64, 71), 0)];
+        const LD_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0)];
+        const STG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
+        const ST_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(16, 23), 0)];
+        let turing = (75, 75);
+        v.push(Form { sms: turing, ..g.form("LDG.E", 0x381, LDG_75, load_75, vec![RD, addr_75(f(40, 63))]) });
+        v.push(Form { sms: turing, ..g.form("STG.E", 0x386, STG_75, store_75, vec![addr_75(f(40, 63)), data]) });
+        v.push(Form { sms: turing, ..g.form("LD.E", 0x980, LD_75, load_75, vec![RD, addr_75(f(32, 63))]) });
+        v.push(Form { sms: turing, ..g.form("ST.E", 0x385, ST_75, store_75, vec![addr_75(f(32, 63)), gpr(64, None, None)]) });
         let hopper = (90, 90);
         v.push(Form { sms: hopper, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]) });
         v.push(Form { sms: hopper, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]) });
@@ -654,7 +686,7 @@ fn imad(out: &mut Vec<Form>, g: Generation) {
 
 /// Special-register names by number as `nvdisasm` 13.5 prints them (S2R bits
 /// 72–79, every value enumerated on sm_80: survey Appendix B); other numbers
-/// print as `SR<n>`. [`SPECIAL_REGISTERS_SM90`] adds the names of sm_90 and later.
+/// print as `SR<n>`. [`SPECIAL_REGISTERS_BY_SM`] has the names that differ by SM.
 pub const SPECIAL_REGISTERS: &[(u8, &str)] = &[
     (0x0, "SR_LANEID"),
     (0x1, "SR_CLOCK"),
@@ -757,5 +789,19 @@ pub const SPECIAL_REGISTERS: &[(u8, &str)] = &[
     (0xff, "SRZ"),
 ];
 
-/// Special-register names sm_90 and later add (corpus, `nvdisasm` 13.5).
-pub const SPECIAL_REGISTERS_SM90: &[(u8, &str)] = &[(0x88, "SR_CgaCtaId")];
+/// Special-register names that differ from [`SPECIAL_REGISTERS`] on some
+/// measured SMs: (number, SMs, name). Every number enumerated with S2R on
+/// sm_75, 80, 90, 100 and 120 (`nvdisasm` 13.5).
+pub const SPECIAL_REGISTERS_BY_SM: &[(u8, (u16, u16), &str)] = &[
+    (0x18, (75, 75), "SR_MACHINE_ID_0"),
+    (0x41, (90, 120), "SR_CGAERRORSTATUS"),
+    (0x86, (90, 90), "SR_WARPGROUP_INFO"),
+    (0x87, (90, 90), "SR_WARPGROUPID"),
+    (0x88, (90, 120), "SR_CgaCtaId"),
+    (0x89, (90, 120), "SR_GpcLocalCgaId"),
+    (0x8a, (100, 120), "SR_CgaSize"),
+    (0x8b, (90, 120), "SR_CTARegPoolSz"),
+    (0x8d, (100, 120), "SR_TMemSz"),
+    (0x8e, (120, 120), "SR_CONTEXT_SAVE_ADDR_LO"),
+    (0x8f, (120, 120), "SR_CONTEXT_SAVE_ADDR_HI"),
+];
