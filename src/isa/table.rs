@@ -210,6 +210,8 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
         .iter()
         .map(|s| match *s {
             Slot::Gpr { field, neg, not, .. } => Slot::Ur { field: g.ur_field(field.start), neg, not },
+            // UISETP.EX prints its 68–71 predicate even when it is UPT, on sm_75 too.
+            Slot::Pred { field, not, .. } if field.start == 68 => Slot::Pred { uniform: true, field, not, show: PredShow::Always },
             Slot::Pred { field, not, show, .. } => Slot::Pred { uniform: true, field, not, show },
             other => other,
         })
@@ -234,6 +236,16 @@ fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     alu(v, g, "IADD3.X", 0x010, IADD3_X, &[], &carry_outs_x, Some(63), true, true, &[gpr_not(64, Some(75), Some(2)), pred(87, Always), pred(77, Always)]);
     let isetp_pre = [pred_plain(81, Always), pred_plain(84, Always), gpr(24, None, Some(0))];
     alu(v, g, "ISETP", 0x00c, ISETP_FIXED, &[ISETP_CMP, SIGNED_73, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always)]);
+    // `.EX` (bit 72): the comparison continues one of the low halves, whose
+    // result predicate (68–70, `!` 71) prints last (corpus words).
+    const ISETP_EX: &[(Field, u64)] = &[(f(72, 72), 1)];
+    // sm_75 prints that predicate only when it is not PT.
+    let ex_sms: &[((u16, u16), PredShow)] = if g.wide_ur { &[((100, 120), Always)] } else { &[((75, 75), UnlessTrue), ((80, 90), Always)] };
+    for &(sms, show) in ex_sms {
+        let mut ex = Vec::new();
+        alu(&mut ex, g, "ISETP", 0x00c, ISETP_EX, &[ISETP_CMP, SIGNED_73, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always), pred(68, show)]);
+        v.extend(ex.into_iter().map(|form| Form { sms, suffix: ".EX", ..form }));
+    }
     alu(v, g, "MOV", 0x002, MOV_FIXED, &[], &[RD], None, false, false, &[]);
     let lop3_pre = [pred_plain(81, UnlessTrue), RD, gpr(24, None, Some(0))];
     let lop3_post = [gpr(64, None, Some(2)), Slot::Hex(f(72, 79)), pred(87, Always)];
@@ -659,15 +671,16 @@ fn imad(out: &mut Vec<Form>, g: Generation) {
                     continue;
                 }
                 let aliases = if op9 == 0x024 && !x { aliases } else { &[] };
-                // Only IMAD.WIDE has a carry-out predicate; IMAD and IMAD.HI keep
-                // bits 81–83 at PT (nvdisasm prints nothing for them).
-                let mut slots = if op9 == 0x025 { vec![RD, pred_plain(81, UnlessTrue), a, b, c] } else { vec![RD, a, b, c] };
+                // IMAD.WIDE and IMAD.HI have a carry-out predicate (`IMAD.HI.U32
+                // R10, P0, R12, R7, R10`); IMAD keeps bits 81–83 at PT (nvdisasm
+                // prints nothing for them).
+                let mut slots = if op9 != 0x024 { vec![RD, pred_plain(81, UnlessTrue), a, b, c] } else { vec![RD, a, b, c] };
                 if x {
                     slots.push(pred(87, Always));
                 }
                 const PLAIN_PT: &[(Field, u64)] = &[(f(74, 74), 0), (f(87, 90), 0xf), (f(81, 83), 7)];
                 const X_PT: &[(Field, u64)] = &[(f(74, 74), 1), (f(81, 83), 7)];
-                let wide = op9 == 0x025;
+                let wide = op9 != 0x024;
                 out.push(Form {
                     fixed: match (x, wide) {
                         (false, true) => PLAIN,
