@@ -374,9 +374,11 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         // LDCU's byte offset starts one bit lower than LDC's (`c[0x0][0x360]` has 0x6c00 in bits 32–).
         v.push(Form { uniform_guard: true, ..g.form("LDCU", 0x7ac, LDCU_FIXED, &[CONST_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53) }]) });
         let iadd_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
-        for (form, b) in [(0x200u16, gpr(32, Some(63), Some(1))), (0x800, Slot::Imm32 { signed: true })] {
+        // Bit 73 is `.64` (`IADD.64 R8, R6, 0x1`, corpus); form 6 takes a uniform register.
+        const WIDE_64: ModField = ModField { field: f(73, 73), names: &["", ".64"], extra: None };
+        for (form, b) in [(0x200u16, gpr(32, Some(63), Some(1))), (0x800, Slot::Imm32 { signed: true }), (0xc00, g.uniform_b(Some(63), None))] {
             let slots: Vec<Slot> = iadd_pre.iter().copied().chain([b]).collect();
-            v.push(Form { sms: (120, 120), ..g.form("IADD", form | 0x035, IADD_FIXED, &[], slots) });
+            v.push(Form { sms: (120, 120), ..g.form("IADD", form | 0x035, IADD_FIXED, &[WIDE_64], slots) });
         }
     }
 }
