@@ -13,7 +13,7 @@ use ptx2sass::isa::family::{MEASURED_SMS, nvdisasm_name};
 use ptx2sass::isa::form::{Form, Slot, UNMEASURED};
 use ptx2sass::isa::inst::{Inst, SPECIAL_FLOATS, float_text, half2_text};
 use ptx2sass::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
-use ptx2sass::isa::table::{SPECIAL_REGISTERS, forms};
+use ptx2sass::isa::table::forms;
 use ptx2sass::target::Sm;
 use std::path::Path;
 use std::process::Command;

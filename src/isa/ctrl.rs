@@ -80,6 +80,7 @@ impl fmt::Display for CtrlError {
 impl Ctrl {
     /// Reads the control fields of a word. Scoreboard numbers 6 (which no
     /// tool emits) read as scoreboard 6, so `encode` gives the same bits back.
+    #[inline]
     pub fn decode(word: u128) -> Ctrl {
         let sb = |v: u64| if v == 7 { None } else { Some(v as u8) };
         Ctrl {

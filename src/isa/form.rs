@@ -31,12 +31,14 @@ pub struct ModField {
 
 impl ModField {
     /// The field's value in a word.
+    #[inline]
     pub fn get(&self, word: u128) -> u64 {
         let high = self.extra.map_or(0, |b| ((word >> b) & 1) as u64);
         self.field.get(word) | high << self.field.width
     }
 
     /// `word` with the field set to `value`, if it fits.
+    #[inline]
     pub fn set(&self, word: u128, value: u64) -> Option<u128> {
         let low = value & self.field.max();
         let w = self.field.set(word, low)?;

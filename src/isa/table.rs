@@ -18,12 +18,18 @@
 //! always, in BRA's offset layout (which changes at sm_90 already) and in a
 //! few opcodes (ULDC exists up to sm_90).
 //!
-//! So far: NOP, EXIT, BSYNC, BSSY, BRA, CALL.REL.NOINC, S2R, S2UR, MOV, UMOV, IADD3(.X),
-//! IADD (sm_120), VIADD, ISETP, LOP3, SEL, SHF, LEA, PRMT, IABS, IMAD
-//! (.WIDE/.HI/.X, with its alias names), R2UR, SHFL, ULDC, LDC, LDCU, FFMA,
-//! FADD, FMUL, FSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST,
-//! LDL, STL, LDS, STS, HFMA2(.MMA) — each in the variants ptxas emits for the corpus
-//! (others print as `.raw` until measured).
+//! So far: NOP, EXIT, BSYNC, BSSY, BRA (condition predicate, `.U`, `.DIV`,
+//! `.CONV`, uniform register and uniform predicate forms), CALL.REL,
+//! CALL.ABS, RET.REL, RET.ABS, BAR.SYNC, S2R, S2UR, MOV, UMOV, IADD3(.X),
+//! IADD(.64) (sm_120), VIADD, ISETP(.EX), LOP3, PLOP3, UPLOP3, SEL, SHF, LEA
+//! (.HI/.X/.SX32), PRMT, IABS, IMAD (.WIDE/.HI/.X, with its alias names), the
+//! uniform twins of the integer ALU forms (UIADD3, UISETP, ULOP3, USEL,
+//! USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC, LDCU, FFMA, FADD, FMUL,
+//! FSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75
+//! without descriptor; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA) — each in the
+//! variants ptxas emits for the corpus. What the corpus holds beyond that is
+//! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
+//! words as `.raw`).
 
 use super::bits::Field;
 use super::branch::Layout;
