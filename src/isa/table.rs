@@ -290,6 +290,28 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         0xa00 => cbank(Some(63), Some(62), None),
         _ => g.uniform_b(Some(63), None),
     };
+    // DSETP's comparisons: FSETP's, but 0 and 15 print `.MIN` and `.MAX` (oracle).
+    const DSETP_CMP: ModField = ModField {
+        field: f(76, 79),
+        names: &[".MIN", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".MAX"],
+        extra: None,
+    };
+    // DSETP (0x02a): FSETP's fields without `.FTZ`; like DADD, its second
+    // source takes the c position in the immediate (an f64 high half),
+    // constant and uniform forms (2, 3, 7), keeping b's flag bits 63/62.
+    let b_dp = |form: u16| match form {
+        0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) },
+        0x400 => Slot::Float { f64: true },
+        0x600 => cbank(Some(63), Some(62), None),
+        _ => g.uniform_b(Some(63), None),
+    };
+    for form in [0x200u16, 0x400, 0x600, 0xe00] {
+        if g.wide_ur && form == 0x600 {
+            continue;
+        }
+        let setp = vec![pred_plain(81, Always), pred_plain(84, Always), a_fp, b_dp(form), pred(87, Always)];
+        v.push(g.form("DSETP", form | 0x02a, NONE, &[DSETP_CMP, COMBINE], setp));
+    }
     for form in [0x200u16, 0x800, 0xa00, 0xc00] {
         if g.wide_ur && form == 0xa00 {
             continue;
