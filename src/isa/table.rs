@@ -21,11 +21,11 @@
 //! So far: NOP, EXIT, BSYNC, BSSY, BRA (condition predicate, `.U`, `.DIV`,
 //! `.CONV`, uniform register and uniform predicate forms), CALL.REL,
 //! CALL.ABS, RET.REL, RET.ABS, BAR.SYNC, S2R, S2UR, MOV, UMOV, IADD3(.X),
-//! IADD(.64) (sm_120), VIADD, ISETP(.EX), LOP3, PLOP3, UPLOP3, SEL, SHF, LEA
+//! IADD(.64) (sm_120), VIADD, ISETP(.EX), LOP3, PLOP3, UPLOP3, SEL, SHF, POPC, BREV, FLO, LEA
 //! (.HI/.X/.SX32), PRMT, IABS, IMAD (.WIDE/.HI/.X, with its alias names), the
 //! uniform twins of the integer ALU forms (UIADD3, UISETP, ULOP3, USEL,
 //! USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC, LDCU, FFMA, FADD, FMUL,
-//! FSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75
+//! FSETP, DSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75
 //! without descriptor; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA) — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
@@ -379,6 +379,15 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     let viadd_sms = if g.wide_ur { (100, 100) } else { (90, 90) };
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0x836, NONE, &[], vec![RD, gpr(24, None, Some(0)), Slot::Imm32 { signed: false }]) });
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0xc36, NONE, &[], vec![RD, gpr(24, None, Some(0)), g.uniform_b(Some(63), None)]) });
+    // POPC, BREV, FLO: one source in the b position (bit 63 prints `~`);
+    // FLO's bit 73 is signedness (`.U32` when clear), bit 74 `.SH`, and its
+    // 81–83 (a predicate result) hold PT (corpus words, bit flips).
+    alu(v, g, "POPC", 0x109, NONE, &[], &[RD], Some(63), true, false, &[]);
+    // BREV has no `~` (nvdisasm ignores its bit 63).
+    alu(v, g, "BREV", 0x101, NONE, &[], &[RD], None, false, false, &[]);
+    const FLO_SH: ModField = ModField { field: f(74, 74), names: &["", ".SH"], extra: None };
+    const FLO_FIXED: &[(Field, u64)] = &[(f(81, 83), 7)];
+    alu(v, g, "FLO", 0x100, FLO_FIXED, &[SIGNED_73, FLO_SH], &[RD], Some(63), true, false, &[]);
     // IABS: one source, in the b field.
     v.push(g.form("IABS", 0x213, NONE, &[], vec![RD, gpr(32, None, Some(1))]));
     // R2UR: no predicate destination (81–83 PT); opcode 0x3c2 up to sm_89, 0x2ca from sm_90.
