@@ -1,7 +1,9 @@
-//! Decoding and encoding speed of the machine layer: the words ptxas emits
-//! for the example kernels (compiled once with the reference `ptxas`, or a
-//! built-in sample of sm_80 words when it is not installed), decoded and
-//! re-encoded per iteration. Reports instructions per second.
+//! Decoding and encoding speed of the machine layer: the sm_90 words ptxas
+//! emits for the whole corpus that the form table decodes (from the encoding
+//! corpus `target/encoding-corpus`, which `scripts/encoding-corpus.sh` or
+//! `tests/isa_corpus.rs` makes), else for the example kernel (compiled with
+//! the reference `ptxas`), else a built-in sample of sm_80 words; decoded
+//! and re-encoded per iteration. Reports instructions per second.
 //!
 //! `cargo bench --bench isa`
 
@@ -23,6 +25,12 @@ fn words() -> &'static (Vec<u128>, String) {
     static WORDS: OnceLock<(Vec<u128>, String)> = OnceLock::new();
     WORDS.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        if let Ok(listing) = std::fs::read_to_string(root.join("target/encoding-corpus/sm_90.lst")) {
+            let words: Vec<u128> = listing_words(&listing).into_iter().filter(|w| Inst::decode(*w, Sm::new(90)).is_ok()).collect();
+            if !words.is_empty() {
+                return (words, "every sm_90 corpus word the table decodes (target/encoding-corpus)".to_string());
+            }
+        }
         let ptxas = root.join(".reference/bin/ptxas");
         let cubin = std::env::temp_dir().join(format!("ptx2sass-isa-bench-{}.cubin", std::process::id()));
         let compiled = std::process::Command::new(&ptxas)
@@ -51,6 +59,23 @@ fn words() -> &'static (Vec<u128>, String) {
     })
 }
 
+/// The instruction words of an `nvdisasm -hex` listing (low word on the
+/// instruction's line, high word on the next).
+fn listing_words(text: &str) -> Vec<u128> {
+    let hex = |s: &str| -> Option<u64> { u64::from_str_radix(s.trim().strip_prefix("/* 0x")?.strip_suffix("*/")?.trim(), 16).ok() };
+    let mut words = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        // `/*0040*/  TEXT ;  /* 0x… */`: an address, then the low word.
+        let Some((address, rest)) = line.trim_start().strip_prefix("/*").and_then(|r| r.split_once("*/")) else { continue };
+        let (Ok(_), Some(at)) = (u64::from_str_radix(address, 16), rest.rfind("/* 0x")) else { continue };
+        if let (Some(lo), Some(hi)) = (hex(&rest[at..]), lines.next().and_then(hex)) {
+            words.push(join(lo, hi));
+        }
+    }
+    words
+}
+
 fn sm() -> Sm {
     if words().1.contains("sm_90") { Sm::new(90) } else { Sm::new(80) }
 }
@@ -64,6 +89,23 @@ fn decode(bencher: Bencher) {
         let mut ok = 0usize;
         for &w in words {
             ok += Inst::decode(divan::black_box(w), sm).is_ok() as usize;
+        }
+        ok
+    });
+}
+
+/// `Inst::decode_from` over every word, into one instruction (the decoder
+/// without moving its result).
+#[divan::bench]
+fn decode_from(bencher: Bencher) {
+    let (words, _) = words();
+    let sm = sm();
+    bencher.counter(ItemsCount::new(words.len())).bench(|| {
+        let mut inst = Inst::empty();
+        let mut ok = 0usize;
+        for &w in words {
+            ok += inst.decode_from(divan::black_box(w), sm).is_ok() as usize;
+            divan::black_box(&inst);
         }
         ok
     });

@@ -11,9 +11,9 @@ use ptx2sass::isa::bits::{join, split};
 use ptx2sass::isa::ctrl::Ctrl;
 use ptx2sass::isa::family::{MEASURED_SMS, nvdisasm_name};
 use ptx2sass::isa::form::{Form, Slot, UNMEASURED};
-use ptx2sass::isa::inst::{Inst, float_text, half2_text};
+use ptx2sass::isa::inst::{Inst, SPECIAL_FLOATS, float_text, half2_text};
 use ptx2sass::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
-use ptx2sass::isa::table::{SPECIAL_REGISTERS, forms};
+use ptx2sass::isa::table::forms;
 use ptx2sass::target::Sm;
 use std::path::Path;
 use std::process::Command;
@@ -54,16 +54,21 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
             let reg = if rng.below(8) == 0 { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) } };
             Operand::Reg { reg, mods: flags(rng, neg.is_some(), false, not.is_some()), reuse: false }
         }
-        Slot::Pred { not, .. } => {
+        Slot::Pred { uniform, not, .. } => {
             let n = rng.below(8);
-            let reg = if n == 7 { Reg::zero(RegFile::Pred) } else { Reg { file: RegFile::Pred, num: RegNum::Phys(n as u8) } };
+            let file = if uniform { RegFile::UniformPred } else { RegFile::Pred };
+            let reg = if n == 7 { Reg::zero(file) } else { Reg { file, num: RegNum::Phys(n as u8) } };
             Operand::Reg { reg, mods: flags(rng, false, false, not.is_some()), reuse: false }
         }
         Slot::Barrier(_) => Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(rng.below(16) as u8) }, mods: SrcMods::default(), reuse: false },
         Slot::Imm32 { .. } => Operand::Imm(rng.next() as u32),
         Slot::Float { f64 } => loop {
-            let bits = match rng.below(3) {
+            let bits = match rng.below(4) {
                 0 => (rng.below(64) as f32 - 32.0).to_bits(),
+                1 => {
+                    let specials: Vec<u32> = SPECIAL_FLOATS.iter().filter(|(_, h, _)| *h == f64).map(|(b, _, _)| *b).collect();
+                    specials[rng.below(specials.len() as u64) as usize]
+                }
                 _ => rng.next() as u32,
             };
             if float_text(bits, f64).is_some() {
@@ -79,8 +84,10 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         Slot::CBank { neg, abs, not } => Operand::CBank { bank: rng.below(18) as u8, offset: (16 * rng.below(0x400)) as u16, mods: flags(rng, neg.is_some(), abs.is_some(), not.is_some()) },
         Slot::LoadBank { .. } => Operand::CBank { bank: rng.below(18) as u8, offset: (16 * rng.below(0x400)) as u16, mods: SrcMods::default() },
         Slot::Hex(f) => Operand::Hex((rng.next() & f.max()) as u32),
-        Slot::SpecialReg(_) => Operand::SpecialReg(SPECIAL_REGISTERS[rng.below(SPECIAL_REGISTERS.len() as u64) as usize].0),
+        Slot::HexSplit(lo, hi) => Operand::Hex((rng.next() & ((1 << (lo.width + hi.width)) - 1)) as u32),
+        Slot::SpecialReg(_) => Operand::SpecialReg(rng.below(256) as u8),
         Slot::Target(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
+        Slot::AbsTarget(_) => Operand::Target(16 * rng.below(0x1000) as i64),
         Slot::Addr { scale, desc, .. } => Operand::Mem {
             base: gpr(rng),
             offset: 16 * (rng.below(0x200) as i32 - 0x100),

@@ -26,16 +26,19 @@ impl Field {
     }
 
     /// The largest value the field holds.
+    #[inline]
     pub const fn max(self) -> u64 {
         if self.width >= 64 { u64::MAX } else { (1u64 << self.width) - 1 }
     }
 
     /// The field's value in `word`.
+    #[inline]
     pub const fn get(self, word: u128) -> u64 {
         ((word >> self.start) as u64) & self.max()
     }
 
     /// The field's value read as a two's-complement signed number.
+    #[inline]
     pub const fn get_signed(self, word: u128) -> i64 {
         let v = self.get(word);
         let shift = 64 - self.width as u32;
@@ -43,6 +46,7 @@ impl Field {
     }
 
     /// `word` with the field set to `value`; `None` when the value does not fit.
+    #[inline]
     pub const fn set(self, word: u128, value: u64) -> Option<u128> {
         if value > self.max() {
             return None;
@@ -52,6 +56,7 @@ impl Field {
     }
 
     /// `word` with the field set to the signed `value`; `None` when it does not fit.
+    #[inline]
     pub const fn set_signed(self, word: u128, value: i64) -> Option<u128> {
         let shift = 64 - self.width as u32;
         if ((value << shift) >> shift) != value {

@@ -40,6 +40,7 @@ pub fn layout(sm: Sm, is_bssy: bool) -> Layout {
 }
 
 /// The byte offset from the next instruction to the target.
+#[inline]
 pub fn decode(word: u128, layout: Layout) -> i64 {
     let units = match layout {
         Layout::Contiguous(field) => field.get_signed(word),
@@ -49,6 +50,7 @@ pub fn decode(word: u128, layout: Layout) -> i64 {
 }
 
 /// `word` with its offset set to `bytes` (a multiple of 4 that fits), or `None`.
+#[inline]
 pub fn encode(word: u128, layout: Layout, bytes: i64) -> Option<u128> {
     if bytes % 4 != 0 {
         return None;

@@ -44,6 +44,8 @@ const WRITE_SB: Field = Field::bits(110, 112);
 const READ_SB: Field = Field::bits(113, 115);
 const WAIT: Field = Field::bits(116, 121);
 const REUSE: Field = Field::bits(122, 125);
+/// Bits 105–125, all the control fields.
+const CTRL_BITS: u128 = ((1u128 << 21) - 1) << 105;
 
 /// Number of scoreboards.
 pub const SCOREBOARDS: u8 = 6;
@@ -78,6 +80,7 @@ impl fmt::Display for CtrlError {
 impl Ctrl {
     /// Reads the control fields of a word. Scoreboard numbers 6 (which no
     /// tool emits) read as scoreboard 6, so `encode` gives the same bits back.
+    #[inline]
     pub fn decode(word: u128) -> Ctrl {
         let sb = |v: u64| if v == 7 { None } else { Some(v as u8) };
         Ctrl {
@@ -91,19 +94,45 @@ impl Ctrl {
     }
 
     /// Writes the control fields into a word (other bits are kept).
+    #[inline]
     pub fn encode(self, word: u128) -> Result<u128, CtrlError> {
+        match self.field_bits() {
+            Some(bits) => Ok(word & !CTRL_BITS | bits),
+            None => Err(self.error()),
+        }
+    }
+
+    /// Bits 105–125 holding the fields, if every field fits.
+    #[inline]
+    fn field_bits(self) -> Option<u128> {
+        let sb = |v: Option<u8>| match v {
+            None => Some(7u128),
+            Some(n) if n < 7 => Some(u128::from(n)),
+            Some(_) => None,
+        };
+        if self.stall > 15 || self.wait >= 1 << WAIT.width || self.reuse >= 1 << REUSE.width {
+            return None;
+        }
+        Some(
+            u128::from(self.stall) << STALL.start
+                | u128::from(self.yield_bit) << YIELD.start
+                | sb(self.write_sb)? << WRITE_SB.start
+                | sb(self.read_sb)? << READ_SB.start
+                | u128::from(self.wait) << WAIT.start
+                | u128::from(self.reuse) << REUSE.start,
+        )
+    }
+
+    /// Which field does not fit.
+    fn error(self) -> CtrlError {
         let bad = |what: &str, v: u8| CtrlError(format!("{what} {v} does not fit its control field"));
-        let sb = |v: Option<u8>| v.map_or(Some(7), |n| (n < 7).then_some(n as u64));
-        let w = STALL.set(word, self.stall.into()).ok_or_else(|| bad("stall", self.stall))?;
-        let w = YIELD.set(w, self.yield_bit.into()).ok_or_else(|| bad("yield", 2))?;
-        let w = sb(self.write_sb)
-            .and_then(|v| WRITE_SB.set(w, v))
-            .ok_or_else(|| bad("write scoreboard", self.write_sb.unwrap_or(7)))?;
-        let w = sb(self.read_sb)
-            .and_then(|v| READ_SB.set(w, v))
-            .ok_or_else(|| bad("read scoreboard", self.read_sb.unwrap_or(7)))?;
-        let w = WAIT.set(w, self.wait.into()).ok_or_else(|| bad("wait mask", self.wait))?;
-        REUSE.set(w, self.reuse.into()).ok_or_else(|| bad("reuse mask", self.reuse))
+        match self {
+            Ctrl { stall: s @ 16.., .. } => bad("stall", s),
+            Ctrl { write_sb: Some(n @ 7..), .. } => bad("write scoreboard", n),
+            Ctrl { read_sb: Some(n @ 7..), .. } => bad("read scoreboard", n),
+            Ctrl { wait: n @ 64.., .. } => bad("wait mask", n),
+            Ctrl { reuse: n, .. } => bad("reuse mask", n),
+        }
     }
 
     /// Parses the text form (`[B--2---:R-:W1:Y:S04]`, brackets included).

@@ -31,12 +31,14 @@ pub struct ModField {
 
 impl ModField {
     /// The field's value in a word.
+    #[inline]
     pub fn get(&self, word: u128) -> u64 {
         let high = self.extra.map_or(0, |b| ((word >> b) & 1) as u64);
         self.field.get(word) | high << self.field.width
     }
 
     /// `word` with the field set to `value`, if it fits.
+    #[inline]
     pub fn set(&self, word: u128, value: u64) -> Option<u128> {
         let low = value & self.field.max();
         let w = self.field.set(word, low)?;
@@ -101,8 +103,10 @@ pub enum Slot {
     },
     /// A convergence barrier register `B0`…`B15`.
     Barrier(Field),
-    /// A predicate (7 = PT) with an optional `!` bit.
+    /// A predicate (7 = PT, or UPT) with an optional `!` bit.
     Pred {
+        /// A uniform predicate (`UP0`…`UP6`, `UPT`) instead of `P0`…`PT`.
+        uniform: bool,
         /// Register number.
         field: Field,
         /// `!p` bit.
@@ -134,6 +138,9 @@ pub enum Slot {
     },
     /// A constant printed in hex (LOP3's lookup table).
     Hex(Field),
+    /// A constant printed in hex, its low bits in one field and its high
+    /// bits in another (PLOP3's lookup table: 64–66 and 72–76).
+    HexSplit(Field, Field),
     /// A 32-bit floating-point immediate in bits 32–63 (printed as C's
     /// `%.20g`), or with `f64` the high half of a double (low half zero).
     Float {
@@ -145,6 +152,9 @@ pub enum Slot {
     Half2,
     /// A relative branch target.
     Target(super::branch::Layout),
+    /// An absolute code address (`RET.ABS.NODEC R20 0x0`, `CALL.ABS.NOINC
+    /// 0x0`), in the same fields as a relative target, printed as it is.
+    AbsTarget(super::branch::Layout),
     /// A memory address: base register, signed offset, optional scale of the
     /// base (`[R9.X8]`) and memory-descriptor uniform register (`desc[UR4]`,
     /// printed from sm_90 on).
@@ -217,6 +227,9 @@ pub struct Form {
     pub suffix: &'static str,
     /// Other names, the first whose condition holds replacing `name`.
     pub aliases: &'static [Alias],
+    /// The last operand follows the one before it after a space, not `", "`
+    /// (`RET.REL.NODEC R2 0x880`).
+    pub space_before_last: bool,
     /// The guard is a uniform predicate (`@UP0`), as on uniform-datapath
     /// instructions (ULDC, UMOV, S2UR, ...).
     pub uniform_guard: bool,
@@ -239,9 +252,12 @@ impl Slot {
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
             Slot::LoadBank { offset } => field(CBANK_BANK) | field(offset),
             Slot::Hex(f) | Slot::SpecialReg(f) => field(f),
+            Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),
-            Slot::Target(super::branch::Layout::Contiguous(f)) => field(f),
-            Slot::Target(super::branch::Layout::Split) => field(Field::bits(16, 23)) | field(Field::bits(34, 81)),
+            Slot::Target(super::branch::Layout::Contiguous(f)) | Slot::AbsTarget(super::branch::Layout::Contiguous(f)) => field(f),
+            Slot::Target(super::branch::Layout::Split) | Slot::AbsTarget(super::branch::Layout::Split) => {
+                field(Field::bits(16, 23)) | field(Field::bits(34, 81))
+            }
             Slot::Addr { base, offset, scale, desc, .. } => {
                 field(base) | field(offset) | scale.map_or(0, field) | desc.map_or(0, field)
             }

@@ -9,7 +9,8 @@
 use super::bits::Field;
 use super::branch;
 use super::ctrl::Ctrl;
-use super::family::measured_sm;
+use super::family::{MEASURED_SMS, measured_sm};
+use super::inline::Inline;
 use super::form::{AliasWhen, CBANK_BANK, CBANK_OFFSET, Form, IMM32, PredShow, Slot, UNIFORM_B_FLAG, UNMEASURED};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms;
@@ -20,10 +21,11 @@ const GUARD: Field = Field::bits(12, 14);
 const GUARD_NOT: u8 = 15;
 
 /// The modifier values of an instruction (inline: no allocation to decode).
-pub type ModValues = smallvec::SmallVec<[u8; 6]>;
+pub type ModValues = Inline<u8, 6>;
 
-/// The operands of an instruction (inline up to seven).
-pub type InstOperands = smallvec::SmallVec<[Operand; 7]>;
+/// The operands of an instruction (inline, up to eight: `IADD3.X` has two
+/// carry-out and two carry-in predicates).
+pub type InstOperands = Inline<Operand, 8>;
 
 /// One machine instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +54,24 @@ pub enum DecodeError {
 /// Why an instruction does not encode.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EncodeError(pub String);
+
+/// Why an instruction does not encode, as a small value (the encoder's
+/// fast path builds no strings).
+#[derive(Clone, Copy, Debug)]
+enum Why {
+    NoTables,
+    NotOnSm,
+    Counts,
+    NoText,
+    TooBig(&'static str, u64),
+    NoFlag(&'static str),
+    NotReg(Reg, &'static str),
+    NoSpelling(u8),
+    Descriptor,
+    Mismatch(usize),
+    Reuse,
+    Ctrl,
+}
 
 fn bit(word: u128, b: Option<u8>) -> bool {
     b.is_some_and(|b| word >> b & 1 == 1)
@@ -84,19 +104,91 @@ fn uniform_num(field: Field, reg: Reg) -> Option<u64> {
     }
 }
 
-/// The indices (into [`forms`]) and bit masks of the forms with an opcode
-/// value, in table order: decoding looks at a handful of forms, and rejects
-/// most by their mask, instead of walking the whole table.
-fn forms_with_opcode(opcode: u16) -> &'static [(usize, u128)] {
-    static INDEX: std::sync::OnceLock<Vec<Vec<(usize, u128)>>> = std::sync::OnceLock::new();
-    let index = INDEX.get_or_init(|| {
-        let mut v = vec![Vec::new(); 1 << 12];
-        for (k, f) in forms().iter().enumerate() {
-            v[usize::from(f.opcode & 0xfff)].push((k, f.mask()));
+/// A form as decoding tries it: the bits it explains, and its fixed
+/// fields folded into one mask and value.
+struct Candidate {
+    form: &'static Form,
+    /// Every bit the form explains.
+    mask: u128,
+    /// The bits of the fixed fields, and their values.
+    fixed_mask: u128,
+    fixed_value: u128,
+    /// Whether [`representable`] can refuse an instance (the form has an
+    /// optional predicate or a 32-bit address).
+    check_text: bool,
+    /// Per modifier field, bit `v` set when value `v` has a measured spelling.
+    mod_ok: [u32; ModValues::CAPACITY],
+}
+
+/// The forms of each measured SM by opcode value (bits 0–11), in table
+/// order: decoding looks at the handful of forms of one opcode on one SM,
+/// and rejects most by their masks.
+struct DecodeIndex {
+    /// One per form of [`forms`], in table order.
+    candidates: Vec<Candidate>,
+    /// Indices into `candidates`, grouped by SM and opcode.
+    by_opcode: Vec<u16>,
+    /// `by_opcode[starts[k]..starts[k + 1]]` for `k = sm_index << 12 | opcode`.
+    starts: Vec<u32>,
+}
+
+impl Candidate {
+    fn of(form: &'static Form) -> Candidate {
+        let (mut fixed_mask, mut fixed_value) = (0u128, 0u128);
+        for (f, v) in form.fixed {
+            assert!(*v <= f.max(), "{}: fixed value {v} does not fit its field", form.name);
+            fixed_mask |= u128::from(f.max()) << f.start;
+            fixed_value |= u128::from(*v) << f.start;
         }
-        v
-    });
-    &index[usize::from(opcode & 0xfff)]
+        let check_text = form.slots.iter().any(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. }));
+        let mut mod_ok = [0u32; ModValues::CAPACITY];
+        for (ok, m) in mod_ok.iter_mut().zip(form.mods) {
+            for (v, name) in m.names.iter().enumerate().take(32) {
+                if *name != UNMEASURED {
+                    *ok |= 1 << v;
+                }
+            }
+        }
+        assert!(
+            form.mods.len() <= ModValues::CAPACITY && form.slots.len() <= InstOperands::CAPACITY,
+            "{}: too many modifiers or operands",
+            form.name
+        );
+        Candidate { form, mask: form.mask(), fixed_mask, fixed_value, check_text, mod_ok }
+    }
+}
+
+fn decode_index() -> &'static DecodeIndex {
+    static INDEX: std::sync::OnceLock<DecodeIndex> = std::sync::OnceLock::new();
+    INDEX.get_or_init(|| {
+        let candidates: Vec<Candidate> = forms().iter().map(Candidate::of).collect();
+        let mut by_opcode = Vec::new();
+        let mut starts = vec![0u32];
+        for &sm in MEASURED_SMS {
+            let mut lists: Vec<Vec<u16>> = vec![Vec::new(); 1 << 12];
+            for (k, f) in forms().iter().enumerate().filter(|(_, f)| f.applies_to(sm)) {
+                lists[usize::from(f.opcode & 0xfff)].push(k as u16);
+            }
+            for list in lists {
+                by_opcode.extend(list);
+                starts.push(by_opcode.len() as u32);
+            }
+        }
+        DecodeIndex { candidates, by_opcode, starts }
+    })
+}
+
+/// The precomputed facts of a form of [`forms`] (`None` for another form).
+fn candidate(form: &'static Form) -> Option<&'static Candidate> {
+    let table = forms();
+    let offset = (form as *const Form as usize).checked_sub(table.as_ptr() as usize)?;
+    let c = decode_index().candidates.get(offset / std::mem::size_of::<Form>())?;
+    std::ptr::eq(c.form, form).then_some(c)
+}
+
+/// The index of a measured SM in [`MEASURED_SMS`].
+fn sm_index(table_sm: u16) -> usize {
+    MEASURED_SMS.iter().position(|&s| s == table_sm).unwrap_or(0)
 }
 
 /// Whether the text of these operands says everything about them:
@@ -127,25 +219,24 @@ fn representable(form: &Form, operands: &[Operand]) -> bool {
     true
 }
 
-/// Decodes a word with a given form, if the form explains it.
-/// (The caller has checked that the form's mask covers the word.)
-fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
-    if form.fixed.iter().any(|(f, v)| f.get(word) != *v) {
-        return None;
-    }
-    let mut mods = ModValues::new();
-    for m in form.mods {
-        let v = m.get(word) as usize;
-        if v >= m.names.len() || m.names[v] == UNMEASURED {
+/// Decodes a word with a candidate form into `out`; whether the form
+/// explains the word. (The caller has checked the mask and fixed fields.)
+#[inline]
+fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
+    let form = c.form;
+    let mods = out.mods.resize_for_write(form.mods.len())?;
+    for ((m, ok), dst) in form.mods.iter().zip(c.mod_ok).zip(mods) {
+        let v = m.get(word);
+        if v >= 32 || ok >> v & 1 == 0 {
             return None;
         }
-        mods.push(v as u8);
+        *dst = v as u8;
     }
     let ctrl = Ctrl::decode(word);
     let mut reuse_used = 0u8;
-    let mut operands = InstOperands::new();
-    for slot in form.slots {
-        operands.push(match *slot {
+    let operands = out.operands.resize_for_write(form.slots.len())?;
+    for (slot, dst) in form.slots.iter().zip(operands.iter_mut()) {
+        *dst = match *slot {
             Slot::Gpr { field, neg, abs, not, reuse } => {
                 let v = field.get(word);
                 let reg = if v == 255 { Reg::zero(RegFile::Gpr) } else { Reg::gpr(v as u8) };
@@ -170,8 +261,8 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
             Slot::Barrier(field) => {
                 Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(field.get(word) as u8) }, mods: SrcMods::default(), reuse: false }
             }
-            Slot::Pred { field, not, .. } => {
-                let reg = pred_reg(RegFile::Pred, field.get(word));
+            Slot::Pred { uniform, field, not, .. } => {
+                let reg = pred_reg(if uniform { RegFile::UniformPred } else { RegFile::Pred }, field.get(word));
                 Operand::Reg { reg, mods: SrcMods { not: bit(word, not), ..SrcMods::default() }, reuse: false }
             }
             Slot::Imm32 { .. } => Operand::Imm(IMM32.get(word) as u32),
@@ -186,18 +277,31 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
                 mods: SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) },
             },
             Slot::Hex(field) => Operand::Hex(field.get(word) as u32),
+            Slot::HexSplit(lo, hi) => Operand::Hex((lo.get(word) | hi.get(word) << lo.width) as u32),
             Slot::Float { f64 } => {
                 let bits = IMM32.get(word) as u32;
                 // Only values nvdisasm is known to print as `%.20g` decode.
-                float_text(bits, f64)?;
+                if !float_printable(bits, f64) {
+                    return None;
+                }
                 Operand::Imm(bits)
             }
             Slot::Half2 => {
                 let bits = IMM32.get(word) as u32;
-                half2_text(bits)?;
+                if !half2_printable(bits) {
+                    return None;
+                }
                 Operand::Imm(bits)
             }
             Slot::Target(layout) => Operand::Target(branch::decode(word, layout)),
+            Slot::AbsTarget(layout) => {
+                // Negative addresses: how nvdisasm prints them is not measured.
+                let t = branch::decode(word, layout);
+                if t < 0 {
+                    return None;
+                }
+                Operand::Target(t)
+            }
             Slot::Addr { base, offset, scale, desc, .. } => {
                 let b = base.get(word);
                 Operand::Mem {
@@ -208,9 +312,9 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
                 }
             }
             Slot::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
-        });
+        };
     }
-    if !representable(form, &operands) {
+    if c.check_text && !representable(form, operands) {
         return None;
     }
     // Reuse flags only on operands that have them, and only where nvdisasm shows
@@ -220,70 +324,122 @@ fn decode_with(form: &'static Form, word: u128) -> Option<Inst> {
     }
     // The `;` spacing rule of sm_89+ also looks at bits 102–103, which no form
     // explains, so they are zero here.
-    let guard = (pred_reg(RegFile::Pred, GUARD.get(word)), word >> GUARD_NOT & 1 == 1);
-    Some(Inst { form, guard, mods, operands, ctrl })
+    out.form = form;
+    out.guard = (pred_reg(RegFile::Pred, GUARD.get(word)), word >> GUARD_NOT & 1 == 1);
+    out.ctrl = ctrl;
+    Some(())
 }
+
+/// A form no SM has, which [`Inst::empty`] holds (it does not encode).
+static EMPTY_FORM: Form = Form {
+    name: "NOP",
+    sms: (0, 0),
+    opcode: 0x918,
+    fixed: &[],
+    mods: &[],
+    suffix: "",
+    aliases: &[],
+    space_before_last: false,
+    uniform_guard: false,
+    slots: &[],
+};
 
 impl Inst {
     /// Decodes an instruction word for an SM.
     pub fn decode(word: u128, sm: Sm) -> Result<Inst, DecodeError> {
+        let mut inst = Inst::empty();
+        inst.decode_from(word, sm)?;
+        Ok(inst)
+    }
+
+    /// Decodes an instruction word for an SM into `self` (the fast path of
+    /// [`Inst::decode`]: no instruction is moved). On error `self` holds
+    /// some valid instruction, not necessarily the one it held.
+    pub fn decode_from(&mut self, word: u128, sm: Sm) -> Result<(), DecodeError> {
         let table_sm = measured_sm(sm).ok_or(DecodeError::UnsupportedSm)?;
-        let opcode = Field::bits(0, 11).get(word) as u16;
-        forms_with_opcode(opcode)
-            .iter()
-            .filter(|&&(k, mask)| word & !mask == 0 && forms()[k].applies_to(table_sm))
-            .find_map(|&(k, _)| decode_with(&forms()[k], word))
-            .ok_or(DecodeError::Unknown)
+        let index = decode_index();
+        let k = sm_index(table_sm) << 12 | (word & 0xfff) as usize;
+        let (start, end) = (index.starts[k] as usize, index.starts[k + 1] as usize);
+        for &i in &index.by_opcode[start..end] {
+            let c = &index.candidates[usize::from(i)];
+            if word & !c.mask == 0 && word & c.fixed_mask == c.fixed_value && decode_with(c, word, self).is_some() {
+                return Ok(());
+            }
+        }
+        // Leave no partial instruction behind.
+        *self = Inst::empty();
+        Err(DecodeError::Unknown)
+    }
+
+    /// `NOP` with no control fields set: the instruction a decode starts from.
+    pub fn empty() -> Inst {
+        Inst { form: &EMPTY_FORM, guard: (Reg::zero(RegFile::Pred), false), mods: ModValues::new(), operands: InstOperands::new(), ctrl: Ctrl::default() }
     }
 
     /// Encodes the instruction for an SM.
     pub fn encode(&self, sm: Sm) -> Result<u128, EncodeError> {
-        let err = |m: String| EncodeError(format!("{}: {m}", self.form.name));
+        self.encode_word(sm).map_err(|why| EncodeError(format!("{}: {}", self.form.name, self.explain(why, sm))))
+    }
+
+    /// The message of an encoding error.
+    fn explain(&self, why: Why, sm: Sm) -> String {
+        match why {
+            Why::NoTables => format!("no encoding tables for {sm}"),
+            Why::NotOnSm => format!("this form does not exist on {sm}"),
+            Why::Counts => "modifier or operand count does not match the form".into(),
+            Why::NoText => "these operands have no text that reads back to them (a predicate after a hidden PT, or a scaled absolute address)".into(),
+            Why::TooBig(what, v) => format!("{what} {v:#x} does not fit"),
+            Why::NoFlag(what) => format!("{what} is not available on this operand"),
+            Why::NotReg(reg, what) => format!("{reg} is not {what}"),
+            Why::NoSpelling(v) => format!("modifier value {v} has no spelling"),
+            Why::Descriptor => "descriptor register does not match the form".into(),
+            Why::Mismatch(k) => format!("operand {:?} does not fit slot {:?}", self.operands[k], self.form.slots[k]),
+            Why::Reuse => "reuse flags in the control fields differ from the operands' .reuse".into(),
+            Why::Ctrl => self.ctrl.encode(0).err().map_or_else(|| "control fields".into(), |e| e.0),
+        }
+    }
+
+    /// [`Inst::encode`] with a small error value (the message is built
+    /// only when it is wanted).
+    fn encode_word(&self, sm: Sm) -> Result<u128, Why> {
         let form = self.form;
-        let table_sm = measured_sm(sm).ok_or_else(|| err(format!("no encoding tables for {sm}")))?;
+        let table_sm = measured_sm(sm).ok_or(Why::NoTables)?;
         if !form.applies_to(table_sm) {
-            return Err(err(format!("this form does not exist on {sm}")));
+            return Err(Why::NotOnSm);
         }
+        let c = candidate(form).ok_or(Why::NotOnSm)?;
         if self.mods.len() != form.mods.len() || self.operands.len() != form.slots.len() {
-            return Err(err("modifier or operand count does not match the form".into()));
+            return Err(Why::Counts);
         }
-        if !representable(form, &self.operands) {
-            return Err(err("these operands have no text that reads back to them (a predicate after a hidden PT, or a scaled absolute address)".into()));
+        if c.check_text && !representable(form, &self.operands) {
+            return Err(Why::NoText);
         }
-        let set = |w: u128, f: Field, v: u64, what: &str| f.set(w, v).ok_or_else(|| err(format!("{what} {v} does not fit")));
-        let set_bit = |w: u128, b: Option<u8>, on: bool, what: &str| -> Result<u128, EncodeError> {
-            match (b, on) {
-                (_, false) => Ok(w),
-                (Some(b), true) => Ok(w | 1u128 << b),
-                (None, true) => Err(err(format!("{what} is not available on this operand"))),
-            }
+        let set = |w: u128, f: Field, v: u64, what: &'static str| f.set(w, v).ok_or(Why::TooBig(what, v));
+        let set_bit = |w: u128, b: Option<u8>, on: bool, what: &'static str| match (b, on) {
+            (_, false) => Ok(w),
+            (Some(b), true) => Ok(w | 1u128 << b),
+            (None, true) => Err(Why::NoFlag(what)),
         };
-        let pred_num = |r: Reg| -> Result<u64, EncodeError> {
-            match (r.file, r.num) {
-                (RegFile::Pred, RegNum::Zero) => Ok(7),
-                (RegFile::Pred, RegNum::Phys(n)) if n < 7 => Ok(n.into()),
-                _ => Err(err(format!("{r} is not a predicate register"))),
-            }
+        let pred_num = |r: Reg| match (r.file, r.num) {
+            (RegFile::Pred, RegNum::Zero) => Ok(7),
+            (RegFile::Pred, RegNum::Phys(n)) if n < 7 => Ok(u64::from(n)),
+            _ => Err(Why::NotReg(r, "a predicate register")),
         };
-        let mut w = set(0, Field::bits(0, 11), form.opcode.into(), "opcode")?;
-        w = set(w, GUARD, pred_num(self.guard.0)?, "guard")?;
+        let mut w = u128::from(form.opcode & 0xfff) | u128::from(pred_num(self.guard.0)?) << GUARD.start | c.fixed_value;
         w = set_bit(w, Some(GUARD_NOT), self.guard.1, "guard negation")?;
-        for (f, v) in form.fixed {
-            w = set(w, *f, *v, "fixed field")?;
-        }
         for (m, v) in form.mods.iter().zip(&self.mods) {
             if usize::from(*v) >= m.names.len() {
-                return Err(err(format!("modifier value {v} has no spelling")));
+                return Err(Why::NoSpelling(*v));
             }
-            w = m.set(w, (*v).into()).ok_or_else(|| err(format!("modifier value {v} does not fit")))?;
+            w = m.set(w, (*v).into()).ok_or(Why::TooBig("modifier value", u64::from(*v)))?;
         }
         let mut reuse = 0u8;
-        for (slot, op) in form.slots.iter().zip(&self.operands) {
+        for (k, (slot, op)) in form.slots.iter().zip(&self.operands).enumerate() {
             w = match (*slot, *op) {
                 (Slot::Gpr { field, neg, abs, not, reuse: r }, Operand::Reg { reg, mods, reuse: used }) => {
-                    let n = gpr_num(reg).ok_or_else(|| err(format!("{reg} is not an allocated general register")))?;
+                    let n = gpr_num(reg).ok_or(Why::NotReg(reg, "an allocated general register"))?;
                     if used {
-                        reuse |= 1 << r.ok_or_else(|| err("this operand has no reuse flag".into()))?;
+                        reuse |= 1 << r.ok_or(Why::NoFlag("a reuse flag"))?;
                     }
                     let w = set(w, field, n, "register")?;
                     let w = set_bit(w, neg, mods.neg, "negation")?;
@@ -291,13 +447,13 @@ impl Inst {
                     set_bit(w, not, mods.not, "bitwise not")?
                 }
                 (Slot::Ur { field, neg, not }, Operand::Reg { reg, mods, reuse: false }) => {
-                    let n = uniform_num(field, reg).ok_or_else(|| err(format!("{reg} is not an allocated uniform register")))?;
+                    let n = uniform_num(field, reg).ok_or(Why::NotReg(reg, "an allocated uniform register"))?;
                     let w = set(w, field, n, "uniform register")?;
                     let w = set_bit(w, neg, mods.neg, "negation")?;
                     set_bit(w, not, mods.not, "bitwise not")?
                 }
                 (Slot::UniformB { field, neg, not }, Operand::Reg { reg, mods, reuse: false }) => {
-                    let n = uniform_num(field, reg).ok_or_else(|| err(format!("{reg} is not an allocated uniform register")))?;
+                    let n = uniform_num(field, reg).ok_or(Why::NotReg(reg, "an allocated uniform register"))?;
                     let w = set(w, field, n, "uniform register")? | 1u128 << UNIFORM_B_FLAG;
                     let w = set_bit(w, neg, mods.neg, "negation")?;
                     set_bit(w, not, mods.not, "bitwise not")?
@@ -305,8 +461,14 @@ impl Inst {
                 (Slot::Barrier(field), Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(n) }, reuse: false, .. }) => {
                     set(w, field, n.into(), "barrier register")?
                 }
-                (Slot::Pred { field, not, .. }, Operand::Reg { reg, mods, reuse: false }) => {
-                    let w = set(w, field, pred_num(reg)?, "predicate")?;
+                (Slot::Pred { uniform, field, not, .. }, Operand::Reg { reg, mods, reuse: false }) => {
+                    let file = if uniform { RegFile::UniformPred } else { RegFile::Pred };
+                    let n = match (reg.file == file, reg.num) {
+                        (true, RegNum::Zero) => 7,
+                        (true, RegNum::Phys(n)) if n < 7 => u64::from(n),
+                        _ => return Err(Why::NotReg(reg, if uniform { "a uniform predicate register" } else { "a predicate register" })),
+                    };
+                    let w = set(w, field, n, "predicate")?;
                     set_bit(w, not, mods.not, "predicate negation")?
                 }
                 (Slot::Imm32 { .. }, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
@@ -322,36 +484,41 @@ impl Inst {
                     set_bit(w, not, mods.not, "bitwise not")?
                 }
                 (Slot::Hex(field), Operand::Hex(v)) => set(w, field, v.into(), "constant")?,
+                (Slot::HexSplit(lo, hi), Operand::Hex(v)) => {
+                    let w = set(w, lo, u64::from(v) & lo.max(), "constant")?;
+                    set(w, hi, u64::from(v) >> lo.width, "constant")?
+                }
                 (Slot::Float { .. } | Slot::Half2, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
                 (Slot::Addr { base: bf, offset: of, scale: sf, desc: df, .. }, Operand::Mem { base, offset, scale, desc }) => {
-                    let b = gpr_num(base).ok_or_else(|| err(format!("{base} is not an allocated general register")))?;
+                    let b = gpr_num(base).ok_or(Why::NotReg(base, "an allocated general register"))?;
                     let w = set(w, bf, b, "address register")?;
-                    let w = of.set_signed(w, offset.into()).ok_or_else(|| err(format!("address offset {offset} does not fit")))?;
+                    let w = of.set_signed(w, offset.into()).ok_or(Why::TooBig("address offset", offset as u32 as u64))?;
                     let w = match sf {
                         Some(f) => set(w, f, scale.into(), "address scale")?,
                         None if scale == 0 => w,
-                        None => return Err(err("this address has no scale".into())),
+                        None => return Err(Why::NoFlag("an address scale")),
                     };
                     match (df, desc) {
                         (Some(f), Some(r)) => {
-                            let n = uniform_num(f, r).ok_or_else(|| err(format!("{r} is not a uniform register")))?;
+                            let n = uniform_num(f, r).ok_or(Why::NotReg(r, "a uniform register"))?;
                             set(w, f, n, "descriptor register")?
                         }
                         (None, None) => w,
-                        _ => return Err(err("descriptor register does not match the form".into())),
+                        _ => return Err(Why::Descriptor),
                     }
                 }
-                (Slot::Target(layout), Operand::Target(t)) => {
-                    branch::encode(w, layout, t).ok_or_else(|| err(format!("branch offset {t} does not fit")))?
+                (Slot::Target(layout), Operand::Target(t)) => branch::encode(w, layout, t).ok_or(Why::TooBig("branch offset", t as u64))?,
+                (Slot::AbsTarget(layout), Operand::Target(t)) if t >= 0 => {
+                    branch::encode(w, layout, t).ok_or(Why::TooBig("code address", t as u64))?
                 }
                 (Slot::SpecialReg(field), Operand::SpecialReg(v)) => set(w, field, v.into(), "special register")?,
-                (slot, op) => return Err(err(format!("operand {op:?} does not fit slot {slot:?}"))),
+                _ => return Err(Why::Mismatch(k)),
             };
         }
         if self.ctrl.reuse != reuse {
-            return Err(err("reuse flags in the control fields differ from the operands' .reuse".into()));
+            return Err(Why::Reuse);
         }
-        self.ctrl.encode(w).map_err(|e| err(e.0))
+        self.ctrl.encode(w).map_err(|_| Why::Ctrl)
     }
 
     /// The instruction at `address` as `nvdisasm -b` prints it for `sm`
@@ -370,13 +537,14 @@ impl Inst {
         }
         out.push_str(self.form.suffix);
         let mut first = true;
-        for (slot, op) in self.form.slots.iter().zip(&self.operands) {
+        for (k, (slot, op)) in self.form.slots.iter().zip(&self.operands).enumerate() {
             if let (Slot::Pred { show: PredShow::UnlessTrue, .. }, Operand::Reg { reg, mods, .. }) = (slot, op) {
                 if reg.num == RegNum::Zero && !mods.not {
                     continue;
                 }
             }
-            out.push_str(if first { " " } else { ", " });
+            let last = k + 1 == self.form.slots.len();
+            out.push_str(if first || (last && self.form.space_before_last) { " " } else { ", " });
             first = false;
             write_operand(&mut out, slot, op, sm, address);
         }
@@ -469,9 +637,10 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
             }
             match (zero_base, offset) {
                 (_, 0) => {}
-                // An absolute address prints as the unsigned 24-bit field (`[0xfff140]`).
+                // An absolute address prints as the unsigned offset field (`[0xfff140]`).
                 (true, o) => {
-                    let _ = write!(out, "{:#x}", (o as u32) & 0xff_ffff);
+                    let width = if let Slot::Addr { offset, .. } = slot { offset.max() } else { 0xff_ffff };
+                    let _ = write!(out, "{:#x}", u64::from(o as u32) & width);
                 }
                 (false, o) if o > 0 => {
                     let _ = write!(out, "+{o:#x}");
@@ -481,6 +650,9 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
                 }
             }
             out.push(']');
+        }
+        Operand::Target(t) if matches!(slot, Slot::AbsTarget(_)) => {
+            let _ = write!(out, "{t:#x}");
         }
         Operand::Target(t) => {
             let target = address as i64 + 16 + t;
@@ -494,39 +666,82 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
 }
 
 /// A floating-point immediate as `nvdisasm` prints it: C's `%.20g` of the
-/// value (`1`, `-0.052303962409496307373`, `5.9604644775390625e-08`), or
-/// `None` where its format is not known yet: magnitudes of 1.23e8 and above
-/// (nvdisasm switches to `%.20e` somewhere below 1e9), infinities and NaNs
-/// (survey §5.4).
+/// value (`1`, `-0.052303962409496307373`, `5.9604644775390625e-08`) below
+/// 1e9 in magnitude, `%.20e` from 1e9 on (`1.00000000000000000000e+09`;
+/// 999999936 still prints as `999999936`), and the spellings of
+/// [`SPECIAL_FLOATS`] (`+INF `, with a trailing space). `None` for the NaNs
+/// whose payload the text would lose (measured with nvdisasm 13.5 on FFMA
+/// and DFMA immediates).
 pub fn float_text(bits: u32, high_half_of_f64: bool) -> Option<String> {
-    let v = if high_half_of_f64 { f64::from_bits(u64::from(bits) << 32) } else { f64::from(f32::from_bits(bits)) };
-    // Negative zero: the f16 pair prints it as `-0.0 `; unmeasured here.
-    if !v.is_finite() || v.abs() >= 1.23e8 || (v == 0.0 && v.is_sign_negative()) {
+    if let Some((_, _, text)) = SPECIAL_FLOATS.iter().find(|(b, f, _)| *b == bits && *f == high_half_of_f64) {
+        return Some((*text).to_string());
+    }
+    let v = float_value(bits, high_half_of_f64);
+    if !v.is_finite() {
         return None;
     }
-    Some(c_format_g(v, 20))
+    Some(if v.abs() >= 1e9 { c_format_e(v, 20) } else { c_format_g(v, 20) })
+}
+
+/// Immediates `nvdisasm` spells by name: (bits, high half of an f64, text).
+/// NaNs print as `+QNAN ` / `-QNAN ` / `+SNAN ` / `-SNAN ` whatever their
+/// payload, so only the payloads ptxas emits are representable.
+pub const SPECIAL_FLOATS: &[(u32, bool, &str)] = &[
+    (0x7f80_0000, false, "+INF "),
+    (0xff80_0000, false, "-INF "),
+    (0x8000_0000, false, "-0.0 "),
+    // `FSEL R12, R2, +QNAN , !P0` and `MUFU.RSQ R0, -QNAN` (corpus).
+    (0x7fff_ffff, false, "+QNAN "),
+    (0xffc0_0000, false, "-QNAN "),
+    (0x7ff0_0000, true, "+INF "),
+    (0xfff0_0000, true, "-INF "),
+    (0x8000_0000, true, "-0.0 "),
+];
+
+fn float_value(bits: u32, high_half_of_f64: bool) -> f64 {
+    if high_half_of_f64 { f64::from_bits(u64::from(bits) << 32) } else { f64::from(f32::from_bits(bits)) }
+}
+
+/// Whether [`float_text`] knows how `nvdisasm` prints the value (checked
+/// without formatting it: decoding calls this for every float immediate).
+fn float_printable(bits: u32, high_half_of_f64: bool) -> bool {
+    float_value(bits, high_half_of_f64).is_finite() || SPECIAL_FLOATS.iter().any(|(b, f, _)| *b == bits && *f == high_half_of_f64)
+}
+
+/// C's `%.{precision}e` of a finite value (`1.00000000000000000000e+09`).
+fn c_format_e(v: f64, precision: usize) -> String {
+    let sci = format!("{:.*e}", precision, v);
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    format!("{mantissa}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.unsigned_abs())
 }
 
 /// A pair of `f16` immediates as `nvdisasm` prints them: high half, `", "`,
-/// low half, each as `%.20g` (`0, 2.384185791015625e-07`); `None` for
-/// infinities and NaNs (not measured).
+/// low half, each as `%.20g`, or `-0.0 `, `+INF `, `-INF ` (trailing space);
+/// `None` for NaNs, whose payload the text would lose (`+QNAN `).
 pub fn half2_text(bits: u32) -> Option<String> {
-    let half = |h: u16| -> Option<String> {
+    if !half2_printable(bits) {
+        return None;
+    }
+    let half = |h: u16| -> String {
         let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
         let exp = (h >> 10) & 0x1f;
         let mant = f64::from(h & 0x3ff);
-        if h == 0x8000 {
-            // nvdisasm prints -0 as `-0.0 ` (trailing space): not modelled yet.
-            return None;
+        match (h, exp) {
+            (0x8000, _) => "-0.0 ".into(),
+            (0x7c00, _) => "+INF ".into(),
+            (0xfc00, _) => "-INF ".into(),
+            (_, 0) => c_format_g(sign * mant * 2f64.powi(-24), 20),
+            (_, e) => c_format_g(sign * (1.0 + mant / 1024.0) * 2f64.powi(i32::from(e) - 15), 20),
         }
-        let v = match exp {
-            0 => sign * mant * 2f64.powi(-24),
-            31 => return None,
-            e => sign * (1.0 + mant / 1024.0) * 2f64.powi(i32::from(e) - 15),
-        };
-        Some(c_format_g(v, 20))
     };
-    Some(format!("{}, {}", half((bits >> 16) as u16)?, half(bits as u16)?))
+    Some(format!("{}, {}", half((bits >> 16) as u16), half(bits as u16)))
+}
+
+/// Whether [`half2_text`] knows how `nvdisasm` prints the pair (no NaN).
+fn half2_printable(bits: u32) -> bool {
+    let ok = |h: u32| (h >> 10) & 0x1f != 31 || h & 0x3ff == 0;
+    ok(bits & 0xffff) && ok(bits >> 16 & 0xffff)
 }
 
 /// C's `%.{precision}g` of a finite value.
@@ -550,15 +765,20 @@ fn c_format_g(v: f64, precision: usize) -> String {
     }
 }
 
-/// `nvdisasm`'s name of a special register on an SM (survey, Appendix B);
-/// unnamed numbers print as `SR<n>`.
+/// `nvdisasm`'s name of a special register on an SM (survey, Appendix B,
+/// and [`super::table::SPECIAL_REGISTERS_BY_SM`]); unnamed numbers print as `SR<n>`.
 pub fn special_register_name(n: u8, sm: Sm) -> String {
-    let newer: &[(u8, &str)] = if sm.number >= 90 { super::table::SPECIAL_REGISTERS_SM90 } else { &[] };
-    super::table::SPECIAL_REGISTERS
-        .iter()
-        .chain(newer)
-        .find(|(k, _)| *k == n)
-        .map_or_else(|| format!("SR{n}"), |(_, name)| (*name).to_string())
+    let table_sm = measured_sm(sm).unwrap_or(sm.number);
+    let changed = super::table::SPECIAL_REGISTERS_BY_SM.iter().find(|(k, (lo, hi), _)| *k == n && (*lo..=*hi).contains(&table_sm));
+    changed
+        .map(|(_, _, name)| *name)
+        .or_else(|| super::table::SPECIAL_REGISTERS.iter().find(|(k, _)| *k == n).map(|(_, name)| *name))
+        .map_or_else(|| format!("SR{n}"), str::to_string)
+}
+
+/// The number of a special register by its name on an SM (`SR<n>` included).
+pub fn special_register_number(name: &str, sm: Sm) -> Option<u8> {
+    (0..=255u8).find(|&n| special_register_name(n, sm) == name)
 }
 
 #[cfg(test)]
@@ -615,9 +835,14 @@ mod tests {
         // DFMA's `1` and `-3`: the high half of an f64.
         assert_eq!(float_text(0x3ff00000, true).as_deref(), Some("1"));
         assert_eq!(float_text(0xc0080000, true).as_deref(), Some("-3"));
-        // Formats not measured yet are refused, not guessed.
-        assert_eq!(float_text(1e9f32.to_bits(), false), None);
-        assert_eq!(float_text(f32::NAN.to_bits(), false), None);
+        // From 1e9 on, `%.20e`; specials by name; NaN payloads other than
+        // ptxas's are refused, not guessed.
+        assert_eq!(float_text(999999936f32.to_bits(), false).as_deref(), Some("999999936"));
+        assert_eq!(float_text(1e9f32.to_bits(), false).as_deref(), Some("1.00000000000000000000e+09"));
+        assert_eq!(float_text(1e-45f32.to_bits(), false).as_deref(), Some("1.4012984643248170709e-45"));
+        assert_eq!(float_text(0x4690_0000, true).as_deref(), Some("8.11296384146066816958e+31"));
+        assert_eq!(float_text(f32::INFINITY.to_bits(), false).as_deref(), Some("+INF "));
+        assert_eq!(float_text(0x7fc0_0000, false), None);
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod branch;
 pub mod ctrl;
 pub mod family;
 pub mod form;
+pub mod inline;
 pub mod inst;
 pub mod listing;
 pub mod opcode;

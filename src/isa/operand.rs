@@ -127,6 +127,13 @@ pub enum Operand {
     },
 }
 
+impl Default for Operand {
+    /// The immediate 0 (what an empty operand list is filled with).
+    fn default() -> Operand {
+        Operand::Imm(0)
+    }
+}
+
 impl Operand {
     /// A register operand without modifiers.
     pub const fn reg(reg: Reg) -> Operand {

@@ -10,8 +10,7 @@
 use super::ctrl::Ctrl;
 use super::family::measured_sm;
 use super::form::{Form, PredShow, Slot, UNMEASURED};
-use super::inst::{Inst, InstOperands, ModValues, float_text};
-use super::table::{SPECIAL_REGISTERS, SPECIAL_REGISTERS_SM90};
+use super::inst::{Inst, InstOperands, ModValues, SPECIAL_FLOATS, float_text};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms;
 use crate::target::Sm;
@@ -50,12 +49,12 @@ pub fn parse_inst(text: &str, sm: Sm, address: u64, ctrl: Ctrl) -> Result<Inst, 
         for name in std::iter::once(form.name).chain(form.aliases.iter().map(|a| a.name)) {
             let Some(rest) = opcode.strip_prefix(name) else { continue };
             let Some(mods) = match_mods(form, rest) else { continue };
-            let Some(ops) = match_operands(form, &operands, address) else { continue };
+            let Some(ops) = match_operands(form, &operands, address, sm) else { continue };
             let reuse = form.slots.iter().zip(&ops).fold(0u8, |acc, (slot, op)| match (slot, op) {
                 (Slot::Gpr { reuse: Some(k), .. }, Operand::Reg { reuse: true, .. }) => acc | 1 << k,
                 _ => acc,
             });
-            let inst = Inst { form, guard, mods: mods.clone(), operands: ops, ctrl: Ctrl { reuse, ..ctrl } };
+            let inst = Inst { form, guard, mods, operands: ops, ctrl: Ctrl { reuse, ..ctrl } };
             if inst.text(sm, address) == line {
                 return Ok(inst);
             }
@@ -112,15 +111,25 @@ fn split_operands(text: &str) -> Vec<&str> {
 
 /// Reads the operands slot by slot; optional predicates (printed only when
 /// not PT) are taken when there are more operands than required slots.
-fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<InstOperands> {
+fn match_operands(form: &Form, texts: &[&str], address: u64, sm: Sm) -> Option<InstOperands> {
+    // `RET.REL.NODEC R2 0x880`: the last two operands are one list item.
+    let mut split_last: Vec<&str>;
+    let texts = if form.space_before_last {
+        split_last = texts.to_vec();
+        let (a, b) = split_last.pop()?.split_once(' ')?;
+        split_last.extend([a, b]);
+        &split_last[..]
+    } else {
+        texts
+    };
     let required = form.slots.iter().filter(|s| !matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. })).count();
     let mut optional_left = texts.len().checked_sub(required)?;
     let mut it = texts.iter();
     let mut ops = InstOperands::new();
     for slot in form.slots {
-        if let Slot::Pred { show: PredShow::UnlessTrue, .. } = slot {
+        if let Slot::Pred { show: PredShow::UnlessTrue, uniform, .. } = slot {
             if optional_left == 0 {
-                ops.push(Operand::reg(Reg::zero(RegFile::Pred)));
+                ops.push(Operand::reg(Reg::zero(if *uniform { RegFile::UniformPred } else { RegFile::Pred })));
                 continue;
             }
             optional_left -= 1;
@@ -131,7 +140,7 @@ fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<InstOpera
             ops.push(parse_half2(hi, lo)?);
             continue;
         }
-        ops.push(parse_operand(slot, it.next()?, address)?);
+        ops.push(parse_operand(slot, it.next()?, address, sm)?);
     }
     it.next().is_none().then_some(ops)
 }
@@ -139,7 +148,10 @@ fn match_operands(form: &Form, texts: &[&str], address: u64) -> Option<InstOpera
 /// Two `f16` values (high half first) as the 32-bit immediate of [`Slot::Half2`].
 fn parse_half2(hi: &str, lo: &str) -> Option<Operand> {
     let bits = f16_bits(hi.parse().ok()?)? << 16 | f16_bits(lo.parse().ok()?)?;
-    (super::inst::half2_text(bits)? == format!("{hi}, {lo}")).then_some(Operand::Imm(bits))
+    // Specials print with a trailing space (`-0.0 `), which the operand split trimmed.
+    let text = super::inst::half2_text(bits)?;
+    let (h, l) = text.split_once(", ")?;
+    (h.trim_end() == hi && l.trim_end() == lo).then_some(Operand::Imm(bits))
 }
 
 /// The `f16` bit pattern of a value it holds exactly (finite values only).
@@ -148,6 +160,9 @@ fn f16_bits(v: f64) -> Option<u32> {
     let a = v.abs();
     if a == 0.0 {
         return Some(sign);
+    }
+    if a.is_infinite() {
+        return Some(sign | 0x7c00);
     }
     // Subnormals: m * 2^-24 with m < 1024.
     let m = a * 2f64.powi(24);
@@ -208,12 +223,13 @@ fn parse_signed_hex(text: &str) -> Option<i64> {
     }
 }
 
-fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
+fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operand> {
     Some(match *slot {
         Slot::Gpr { .. } | Slot::Ur { .. } | Slot::UniformB { .. } | Slot::Pred { .. } | Slot::Barrier(_) => {
             let file = match slot {
                 Slot::Gpr { .. } => RegFile::Gpr,
                 Slot::Ur { .. } | Slot::UniformB { .. } => RegFile::Uniform,
+                Slot::Pred { uniform: true, .. } => RegFile::UniformPred,
                 Slot::Pred { .. } => RegFile::Pred,
                 _ => RegFile::Barrier,
             };
@@ -226,11 +242,17 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
             Operand::Reg { reg: parse_reg(name, file)?, mods, reuse }
         }
         Slot::Imm32 { .. } => Operand::Imm(parse_signed_hex(text)? as u32),
-        Slot::Hex(_) => Operand::Hex(parse_hex(text)? as u32),
+        Slot::Hex(_) | Slot::HexSplit(..) => Operand::Hex(parse_hex(text)? as u32),
         Slot::Half2 => return None,
         Slot::Float { f64 } => {
-            let v: f64 = text.parse().ok()?;
-            let bits = if f64 { (v.to_bits() >> 32) as u32 } else { (v as f32).to_bits() };
+            let special = SPECIAL_FLOATS.iter().find(|(_, f, t)| *f == f64 && t.trim_end() == text).map(|(b, _, _)| *b);
+            let bits = match special {
+                Some(b) => b,
+                None => {
+                    let v: f64 = text.parse().ok()?;
+                    if f64 { (v.to_bits() >> 32) as u32 } else { (v as f32).to_bits() }
+                }
+            };
             float_text(bits, f64)?;
             Operand::Imm(bits)
         }
@@ -242,13 +264,10 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
             Operand::CBank { bank: parse_hex(bank)? as u8, offset: offset as u16, mods }
         }
         Slot::SpecialReg(_) => {
-            // A name from the tables, or `SR<n>`; whether the name is right for
-            // the SM is checked when the candidate is printed again.
-            let named = SPECIAL_REGISTERS.iter().chain(SPECIAL_REGISTERS_SM90).find(|(_, name)| *name == text).map(|(n, _)| *n);
-            let n = named.or_else(|| text.strip_prefix("SR")?.parse().ok())?;
-            Operand::SpecialReg(n)
+            Operand::SpecialReg(super::inst::special_register_number(text, sm)?)
         }
         Slot::Target(_) => Operand::Target(parse_signed_hex(text)? - address as i64 - 16),
+        Slot::AbsTarget(_) => Operand::Target(parse_hex(text)? as i64),
         Slot::Addr { .. } => {
             let (desc, rest) = match text.strip_prefix("desc[") {
                 Some(r) => {
@@ -260,8 +279,11 @@ fn parse_operand(slot: &Slot, text: &str, address: u64) -> Option<Operand> {
             let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
             let (base_text, offset) = match inner.split_once('+') {
                 Some((b, o)) => (b, parse_signed_hex(o)?),
-                // An absolute address is the 24-bit offset field, printed unsigned.
-                None if inner.starts_with("0x") => ("", ((parse_hex(inner)? as i64) << 40) >> 40),
+                // An absolute address is the offset field, printed unsigned.
+                None if inner.starts_with("0x") => {
+                    let shift = if let Slot::Addr { offset, .. } = slot { 64 - u32::from(offset.width) } else { 40 };
+                    ("", ((parse_hex(inner)? as i64) << shift) >> shift)
+                }
                 None => (inner, 0),
             };
             let mut scale = 0;

@@ -18,16 +18,22 @@
 //! always, in BRA's offset layout (which changes at sm_90 already) and in a
 //! few opcodes (ULDC exists up to sm_90).
 //!
-//! So far: NOP, EXIT, BSYNC, BSSY, BRA, CALL.REL.NOINC, S2R, S2UR, MOV, UMOV, IADD3(.X),
-//! IADD (sm_120), VIADD, ISETP, LOP3, SEL, SHF, LEA, PRMT, IABS, IMAD
-//! (.WIDE/.HI/.X, with its alias names), R2UR, SHFL, ULDC, LDC, LDCU, FFMA,
-//! FADD, FMUL, FSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST,
-//! LDL, STL, LDS, STS, HFMA2(.MMA) — each in the variants ptxas emits for the corpus
-//! (others print as `.raw` until measured).
+//! So far: NOP, EXIT, BSYNC, BSSY, BRA (condition predicate, `.U`, `.DIV`,
+//! `.CONV`, uniform register and uniform predicate forms), CALL.REL,
+//! CALL.ABS, RET.REL, RET.ABS, BAR.SYNC, S2R, S2UR, MOV, UMOV, IADD3(.X),
+//! IADD(.64) (sm_120), VIADD, ISETP(.EX), LOP3, PLOP3, UPLOP3, SEL, SHF, POPC, BREV, FLO, LEA
+//! (.HI/.X/.SX32), PRMT, IABS, IMAD (.WIDE/.HI/.X, with its alias names), the
+//! uniform twins of the integer ALU forms (UIADD3, UISETP, ULOP3, USEL,
+//! USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC, LDCU, FFMA, FADD, FMUL,
+//! FSETP, DSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75
+//! without descriptor; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA) — each in the
+//! variants ptxas emits for the corpus. What the corpus holds beyond that is
+//! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
+//! words as `.raw`).
 
 use super::bits::Field;
 use super::branch::Layout;
-use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot};
+use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, UNMEASURED};
 use std::sync::OnceLock;
 
 const fn f(lo: u8, hi: u8) -> Field {
@@ -46,12 +52,17 @@ const fn gpr_not(lo: u8, not: Bit, reuse: Option<u8>) -> Slot {
 const RD: Slot = gpr(16, None, None);
 /// Predicate at `lo..lo+2` with its `!` bit after it.
 const fn pred(lo: u8, show: PredShow) -> Slot {
-    Slot::Pred { field: f(lo, lo + 2), not: Some(lo + 3), show }
+    Slot::Pred { uniform: false, field: f(lo, lo + 2), not: Some(lo + 3), show }
 }
 /// A predicate field without a negate bit.
 const fn pred_plain(lo: u8, show: PredShow) -> Slot {
-    Slot::Pred { field: f(lo, lo + 2), not: None, show }
+    Slot::Pred { uniform: false, field: f(lo, lo + 2), not: None, show }
 }
+/// A uniform predicate at `lo..lo+2` with its `!` bit after it.
+const fn upred(lo: u8, show: PredShow) -> Slot {
+    Slot::Pred { uniform: true, field: f(lo, lo + 2), not: Some(lo + 3), show }
+}
+
 const fn cbank(neg: Bit, abs: Bit, not: Bit) -> Slot {
     Slot::CBank { neg, abs, not }
 }
@@ -82,7 +93,7 @@ impl Generation {
         if self.wide_ur { PredShow::Always } else { PredShow::UnlessTrue }
     }
     fn form(self, name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], mods: &'static [ModField], slots: Vec<Slot>) -> Form {
-        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], uniform_guard: false, slots: Box::leak(slots.into_boxed_slice()) }
+        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, slots: Box::leak(slots.into_boxed_slice()) }
     }
 }
 
@@ -161,11 +172,14 @@ pub fn forms() -> &'static [Form] {
     FORMS.get_or_init(|| {
         let mut v = Vec::new();
         for g in [TURING_TO_HOPPER, BLACKWELL] {
+            let first = v.len();
             integer_ops(&mut v, g);
             more_ops(&mut v, g);
+            imad(&mut v, g);
+            let twins: Vec<Form> = v[first..].iter().filter_map(|form| uniform_twin(g, form)).collect();
+            v.extend(twins);
             memory_ops(&mut v, g);
             half_ops(&mut v, g);
-            imad(&mut v, g);
             float_ops(&mut v, g);
             control(&mut v, g);
         }
@@ -183,12 +197,43 @@ pub fn forms() -> &'static [Form] {
     })
 }
 
+/// The uniform-datapath twin of an integer ALU form (`UIADD3` of
+/// `IADD3`): opcode + 0x080, every general register a uniform one in the
+/// same field (6 bits up to sm_90, 8 from sm_100), every predicate a uniform
+/// predicate, guarded by a uniform predicate, bit 91 set; only the register and
+/// immediate operand forms (1 and 4) exist (corpus words and bit flips;
+/// Mesa NAK's sm70 encoder also encodes the uniform ops this way).
+fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
+    const NAMES: &[&str] = &[
+        "IADD3", "IADD3.X", "ISETP", "LOP3.LUT", "SEL", "SHF", "LEA", "LEA.HI", "LEA.HI.X", "LEA.HI.SX32", "LEA.HI.X.SX32", "LEA.X", "PRMT", "IMAD",
+        "IMAD.WIDE",
+    ];
+    if !NAMES.contains(&form.name) || !matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.sms.0 > g.sms.0 {
+        return None;
+    }
+    let slots: Vec<Slot> = form
+        .slots
+        .iter()
+        .map(|s| match *s {
+            Slot::Gpr { field, neg, not, .. } => Slot::Ur { field: g.ur_field(field.start), neg, not },
+            // UISETP.EX prints its 68–71 predicate even when it is UPT, on sm_75 too.
+            Slot::Pred { field, not, .. } if field.start == 68 => Slot::Pred { uniform: true, field, not, show: PredShow::Always },
+            Slot::Pred { field, not, show, .. } => Slot::Pred { uniform: true, field, not, show },
+            other => other,
+        })
+        .collect();
+    let name: &'static str = Box::leak(format!("U{}", form.name).into_boxed_str());
+    // Bit 91 is set in every uniform ALU word (nvdisasm refuses them without it).
+    let fixed: Vec<(Field, u64)> = form.fixed.iter().copied().chain([(f(91, 91), 1)]).collect();
+    let (fixed, slots) = (Box::leak(fixed.into_boxed_slice()), Box::leak(slots.into_boxed_slice()));
+    Some(Form { name, opcode: form.opcode | 0x080, fixed, aliases: &[], uniform_guard: true, slots, ..*form })
+}
+
 /// NOP, S2R, MOV, IADD3, ISETP, LOP3, SEL, SHF.
 fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     use PredShow::{Always, UnlessTrue};
     v.push(g.form("NOP", 0x918, NONE, &[], vec![]));
-    let sr_sms = if g.wide_ur { g.sms } else { (80, 90) };
-    v.push(Form { sms: sr_sms, ..g.form("S2R", 0x919, NONE, &[], vec![RD, Slot::SpecialReg(f(72, 79))]) });
+    v.push(g.form("S2R", 0x919, NONE, &[], vec![RD, Slot::SpecialReg(f(72, 79))]));
     let carry = g.carry_show();
     let carry_outs = [RD, pred_plain(81, carry), pred_plain(84, carry), gpr(24, Some(72), Some(0))];
     alu(v, g, "IADD3", 0x010, IADD3_PLAIN, &[], &carry_outs, Some(63), false, true, &[gpr(64, Some(75), Some(2))]);
@@ -197,6 +242,16 @@ fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     alu(v, g, "IADD3.X", 0x010, IADD3_X, &[], &carry_outs_x, Some(63), true, true, &[gpr_not(64, Some(75), Some(2)), pred(87, Always), pred(77, Always)]);
     let isetp_pre = [pred_plain(81, Always), pred_plain(84, Always), gpr(24, None, Some(0))];
     alu(v, g, "ISETP", 0x00c, ISETP_FIXED, &[ISETP_CMP, SIGNED_73, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always)]);
+    // `.EX` (bit 72): the comparison continues one of the low halves, whose
+    // result predicate (68–70, `!` 71) prints last (corpus words).
+    const ISETP_EX: &[(Field, u64)] = &[(f(72, 72), 1)];
+    // sm_75 prints that predicate only when it is not PT.
+    let ex_sms: &[((u16, u16), PredShow)] = if g.wide_ur { &[((100, 120), Always)] } else { &[((75, 75), UnlessTrue), ((80, 90), Always)] };
+    for &(sms, show) in ex_sms {
+        let mut ex = Vec::new();
+        alu(&mut ex, g, "ISETP", 0x00c, ISETP_EX, &[ISETP_CMP, SIGNED_73, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always), pred(68, show)]);
+        v.extend(ex.into_iter().map(|form| Form { sms, suffix: ".EX", ..form }));
+    }
     alu(v, g, "MOV", 0x002, MOV_FIXED, &[], &[RD], None, false, false, &[]);
     let lop3_pre = [pred_plain(81, UnlessTrue), RD, gpr(24, None, Some(0))];
     let lop3_post = [gpr(64, None, Some(2)), Slot::Hex(f(72, 79)), pred(87, Always)];
@@ -235,6 +290,28 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         0xa00 => cbank(Some(63), Some(62), None),
         _ => g.uniform_b(Some(63), None),
     };
+    // DSETP's comparisons: FSETP's, but 0 and 15 print `.MIN` and `.MAX` (oracle).
+    const DSETP_CMP: ModField = ModField {
+        field: f(76, 79),
+        names: &[".MIN", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".MAX"],
+        extra: None,
+    };
+    // DSETP (0x02a): FSETP's fields without `.FTZ`; like DADD, its second
+    // source takes the c position in the immediate (an f64 high half),
+    // constant and uniform forms (2, 3, 7), keeping b's flag bits 63/62.
+    let b_dp = |form: u16| match form {
+        0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) },
+        0x400 => Slot::Float { f64: true },
+        0x600 => cbank(Some(63), Some(62), None),
+        _ => g.uniform_b(Some(63), None),
+    };
+    for form in [0x200u16, 0x400, 0x600, 0xe00] {
+        if g.wide_ur && form == 0x600 {
+            continue;
+        }
+        let setp = vec![pred_plain(81, Always), pred_plain(84, Always), a_fp, b_dp(form), pred(87, Always)];
+        v.push(g.form("DSETP", form | 0x02a, NONE, &[DSETP_CMP, COMBINE], setp));
+    }
     for form in [0x200u16, 0x800, 0xa00, 0xc00] {
         if g.wide_ur && form == 0xa00 {
             continue;
@@ -263,21 +340,54 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     }
     let lea_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
     alu(v, g, "LEA", 0x011, LEA_FIXED, &[], &lea_pre, Some(63), false, false, &[Slot::Hex(f(75, 79))]);
+    // The other LEAs (bit flips of corpus words): bit 80 `.HI` (c at 64–71
+    // printed), bit 74 `.X` (carry-in predicate 87–90 printed, and the a/b
+    // flag bits 72/63 print as `~`), bit 73 `.SX32` (c not printed, RZ).
+    const LEA_HI: &[(Field, u64)] = &[(f(80, 80), 1), (f(73, 74), 0), (f(87, 90), 0xf)];
+    const LEA_HI_X: &[(Field, u64)] = &[(f(80, 80), 1), (f(73, 74), 2)];
+    const LEA_HI_SX32: &[(Field, u64)] = &[(f(80, 80), 1), (f(73, 74), 1), (f(64, 71), 0xff), (f(87, 90), 0xf)];
+    const LEA_HI_X_SX32: &[(Field, u64)] = &[(f(80, 80), 1), (f(73, 74), 3), (f(64, 71), 0xff)];
+    const LEA_X: &[(Field, u64)] = &[(f(80, 80), 0), (f(73, 74), 2), (f(64, 71), 0xff)];
+    let shift = Slot::Hex(f(75, 79));
+    let c = gpr(64, None, Some(2));
+    let lea_x_pre = [RD, pred_plain(81, UnlessTrue), gpr_not(24, Some(72), Some(0))];
+    alu(v, g, "LEA.HI", 0x011, LEA_HI, &[], &lea_pre, Some(63), false, false, &[c, shift]);
+    alu(v, g, "LEA.HI.X", 0x011, LEA_HI_X, &[], &lea_x_pre, Some(63), true, false, &[c, shift, pred(87, Always)]);
+    alu(v, g, "LEA.HI.SX32", 0x011, LEA_HI_SX32, &[], &lea_pre, Some(63), false, false, &[shift]);
+    alu(v, g, "LEA.HI.X.SX32", 0x011, LEA_HI_X_SX32, &[], &lea_x_pre, Some(63), true, false, &[shift, pred(87, Always)]);
+    alu(v, g, "LEA.X", 0x011, LEA_X, &[], &lea_x_pre, Some(63), true, false, &[shift, pred(87, Always)]);
+    // PLOP3.LUT (0x81c) and UPLOP3.LUT (0x89c): destinations 81, 84; sources
+    // 87, 77, 68 with `!` bits 90, 80, 71; lookup table 64–66 and 72–76; a
+    // second constant in 16–23; bit 67 (which would make c uniform) clear.
+    const PLOP3_FIXED: &[(Field, u64)] = &[(f(67, 67), 0)];
+    let lut = [Slot::HexSplit(f(64, 66), f(72, 76)), Slot::Hex(f(16, 23))];
+    for (name, opcode, uniform) in [("PLOP3.LUT", 0x81c, false), ("UPLOP3.LUT", 0x89c, true)] {
+        let p = |lo: u8, not: bool| Slot::Pred { uniform, field: f(lo, lo + 2), not: not.then_some(lo + 3), show: Always };
+        let slots = vec![p(81, false), p(84, false), p(87, true), p(77, true), p(68, true), lut[0], lut[1]];
+        v.push(Form { uniform_guard: uniform, ..g.form(name, opcode, PLOP3_FIXED, &[], slots) });
+    }
     const PRMT_FIXED: &[(Field, u64)] = &[(f(72, 74), 0)];
     alu(v, g, "PRMT", 0x016, PRMT_FIXED, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
     let ldc_sms = if g.wide_ur { g.sms } else { (80, 90) };
     v.push(Form { sms: ldc_sms, ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53) }]) });
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
-    // Special-register names were measured on sm_80; sm_75 names some differently.
-    let sr_sms = if g.wide_ur { g.sms } else { (80, 90) };
-    v.push(uniform(Form { sms: sr_sms, ..g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))]) }));
+    v.push(uniform(g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))])));
     v.push(uniform(g.form("UMOV", 0x882, NONE, &[], vec![ur_d, Slot::Imm32 { signed: false }])));
     v.push(uniform(g.form("UMOV", 0xc82, NONE, &[], vec![ur_d, g.uniform_b(None, None)])));
     // sm_120 prints this encoding as `VIADD.32` (and ptxas uses IADD there).
     let viadd_sms = if g.wide_ur { (100, 100) } else { (90, 90) };
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0x836, NONE, &[], vec![RD, gpr(24, None, Some(0)), Slot::Imm32 { signed: false }]) });
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0xc36, NONE, &[], vec![RD, gpr(24, None, Some(0)), g.uniform_b(Some(63), None)]) });
+    // POPC, BREV, FLO: one source in the b position (bit 63 prints `~`);
+    // FLO's bit 73 is signedness (`.U32` when clear), bit 74 `.SH`, and its
+    // 81–83 (a predicate result) hold PT (corpus words, bit flips).
+    alu(v, g, "POPC", 0x109, NONE, &[], &[RD], Some(63), true, false, &[]);
+    // BREV has no `~` (nvdisasm ignores its bit 63).
+    alu(v, g, "BREV", 0x101, NONE, &[], &[RD], None, false, false, &[]);
+    const FLO_SH: ModField = ModField { field: f(74, 74), names: &["", ".SH"], extra: None };
+    const FLO_FIXED: &[(Field, u64)] = &[(f(81, 83), 7)];
+    alu(v, g, "FLO", 0x100, FLO_FIXED, &[SIGNED_73, FLO_SH], &[RD], Some(63), true, false, &[]);
     // IABS: one source, in the b field.
     v.push(g.form("IABS", 0x213, NONE, &[], vec![RD, gpr(32, None, Some(1))]));
     // R2UR: no predicate destination (81–83 PT); opcode 0x3c2 up to sm_89, 0x2ca from sm_90.
@@ -301,9 +411,11 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         // LDCU's byte offset starts one bit lower than LDC's (`c[0x0][0x360]` has 0x6c00 in bits 32–).
         v.push(Form { uniform_guard: true, ..g.form("LDCU", 0x7ac, LDCU_FIXED, &[CONST_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53) }]) });
         let iadd_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
-        for (form, b) in [(0x200u16, gpr(32, Some(63), Some(1))), (0x800, Slot::Imm32 { signed: true })] {
+        // Bit 73 is `.64` (`IADD.64 R8, R6, 0x1`, corpus); form 6 takes a uniform register.
+        const WIDE_64: ModField = ModField { field: f(73, 73), names: &["", ".64"], extra: None };
+        for (form, b) in [(0x200u16, gpr(32, Some(63), Some(1))), (0x800, Slot::Imm32 { signed: true }), (0xc00, g.uniform_b(Some(63), None))] {
             let slots: Vec<Slot> = iadd_pre.iter().copied().chain([b]).collect();
-            v.push(Form { sms: (120, 120), ..g.form("IADD", form | 0x035, IADD_FIXED, &[], slots) });
+            v.push(Form { sms: (120, 120), ..g.form("IADD", form | 0x035, IADD_FIXED, &[WIDE_64], slots) });
         }
     }
 }
@@ -368,6 +480,41 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: old, ..g.form("LD.E", 0x980, LD_UR4, mods_load, vec![RD, hidden]) });
         v.push(Form { sms: old, ..g.form("STG.E", 0x986, ST_UR4, mods_store, vec![hidden, data]) });
         v.push(Form { sms: old, ..g.form("ST.E", 0x985, ST_UR4, mods_store, vec![hidden, data]) });
+        // sm_75: no descriptor; 32-bit base register names printed without
+        // `.64` (bit 72 `.E` is the 64-bit address); memory order and scope
+        // in 77–80 spelled differently, `.PRIVATE` in bit 76; LDG/STG (0x381,
+        // 0x386) take a 24-bit offset at 40–63, LD/ST (0x980, 0x385) a
+        // 32-bit one at 32–63 (ST's data register at 64–71). Every value of
+        // the modifier fields enumerated with nvdisasm on corpus words.
+        const ORDER_75: ModField = ModField {
+            field: f(77, 80),
+            names: &[
+                ".CONSTANT.CTA", ".CONSTANT.SM", ".CONSTANT.GPU", ".CONSTANT.SYS", ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM",
+                ".STRONG.GPU", ".STRONG.SYS", ".MMIO.CTA", ".MMIO.SM", ".MMIO.GPU", ".MMIO.SYS",
+            ],
+            extra: None,
+        };
+        // Values 0–3 print `.INVALID0.<scope>`.
+        const STORE_ORDER_75: ModField = ModField {
+            field: f(77, 80),
+            names: &[U, U, U, U, ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM", ".STRONG.GPU", ".STRONG.SYS", ".MMIO.CTA", ".MMIO.SM", ".MMIO.GPU", ".MMIO.SYS"],
+            extra: None,
+        };
+        const EVICT_75: ModField = ModField { field: f(84, 86), names: &[".EF", "", ".EL", ".LU", ".EU", ".NA"], extra: None };
+        const SIZE_75: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".U.128"], extra: None };
+        const PRIVATE: ModField = ModField { field: f(76, 76), names: &["", ".PRIVATE"], extra: None };
+        let load_75: &'static [ModField] = &[EVICT_75, SIZE_75, ORDER_75, PRIVATE];
+        let store_75: &'static [ModField] = &[EVICT_75, SIZE_75, STORE_ORDER_75, PRIVATE];
+        let addr_75 = |offset: Field| Slot::Addr { base: f(24, 31), wide: false, offset, scale: None, desc: None, show_desc: false };
+        const LDG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 91), 0), (f(64, 71), 0)];
+        const LD_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0)];
+        const STG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
+        const ST_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(16, 23), 0)];
+        let turing = (75, 75);
+        v.push(Form { sms: turing, ..g.form("LDG.E", 0x381, LDG_75, load_75, vec![RD, addr_75(f(40, 63))]) });
+        v.push(Form { sms: turing, ..g.form("STG.E", 0x386, STG_75, store_75, vec![addr_75(f(40, 63)), data]) });
+        v.push(Form { sms: turing, ..g.form("LD.E", 0x980, LD_75, load_75, vec![RD, addr_75(f(32, 63))]) });
+        v.push(Form { sms: turing, ..g.form("ST.E", 0x385, ST_75, store_75, vec![addr_75(f(32, 63)), gpr(64, None, None)]) });
         let hopper = (90, 90);
         v.push(Form { sms: hopper, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]) });
         v.push(Form { sms: hopper, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]) });
@@ -395,26 +542,61 @@ fn half_ops(v: &mut Vec<Form>, g: Generation) {
 /// keeps the old one, narrowed on sm_100+ where bits 72–73 are its
 /// convergence modifiers (see [`super::branch`]).
 fn control(v: &mut Vec<Form>, g: Generation) {
+    use PredShow::{Always, UnlessTrue};
     let barrier = Slot::Barrier(f(16, 19));
     let old = Slot::Target(Layout::Contiguous(f(34, 81)));
+    // A condition predicate (87–89, `!` 90) prints first when not PT
+    // (`@!P1 BRA !P2, 0x1b500`, `BRA.U P6, !UP0, …` by bit flips).
+    let cond = pred(87, UnlessTrue);
     v.push(g.form("EXIT", 0x94d, COND_PT, &[], vec![]));
-    // CALL.REL.NOINC: bit 86 is `.NOINC`; the target is laid out like BRA's.
-    const CALL_FIXED: &[(Field, u64)] = &[(f(87, 90), 7), (f(32, 33), 0), (f(85, 86), 2)];
-    let call_target = if g.wide_ur { Slot::Target(Layout::Split) } else { old };
-    if g.wide_ur {
-        v.push(g.form("CALL.REL.NOINC", 0x944, CALL_FIXED, &[], vec![call_target]));
-    } else {
-        v.push(Form { sms: (75, 89), ..g.form("CALL.REL.NOINC", 0x944, CALL_FIXED, &[], vec![call_target]) });
-        v.push(Form { sms: (90, 90), ..g.form("CALL.REL.NOINC", 0x944, CALL_FIXED, &[], vec![Slot::Target(Layout::Split)]) });
+    // Bits 32–33 of BRA: "", `.U`, `.DIV`, `.CONV`; with a uniform register
+    // operand (bit 91) value 0 prints `.INVALID0`; the uniform-predicate
+    // form (0x547, bit 91 set) is `.U` (bit flips of corpus words).
+    const BRA_MODE: ModField = ModField { field: f(32, 33), names: &["", ".U", ".DIV", ".CONV"], extra: None };
+    const BRA_MODE_UR: ModField = ModField { field: f(32, 33), names: &[UNMEASURED, UNMEASURED, ".DIV", ".CONV"], extra: None };
+    const BRA_MODE_UP: ModField = ModField { field: f(32, 33), names: &[UNMEASURED, ".U"], extra: None };
+    // Bits 85–86 (`.INC`, `.DEC`) clear; bit 91 says whether a uniform operand follows.
+    const BRA_PLAIN: &[(Field, u64)] = &[(f(85, 86), 0), (f(91, 91), 0)];
+    const BRA_UNIFORM: &[(Field, u64)] = &[(f(85, 86), 0), (f(91, 91), 1)];
+    // The uniform register of `BRA.DIV UR5`: 24–29 with `~` at 30, or 24–31 from sm_100.
+    let bra_ur = Slot::Ur { field: g.ur_field(24), neg: None, not: if g.wide_ur { None } else { Some(30) } };
+    // RET: bit 85 `.ABS` (else `.REL`), bit 86 `.NODEC`; the return-address
+    // register and the target print without a comma between them.
+    const NODEC: ModField = ModField { field: f(86, 86), names: &["", ".NODEC"], extra: None };
+    const NOINC: ModField = ModField { field: f(86, 86), names: &["", ".NOINC"], extra: None };
+    const REL: &[(Field, u64)] = &[(f(85, 85), 0), (f(91, 91), 0), (f(32, 33), 0)];
+    const ABS: &[(Field, u64)] = &[(f(85, 85), 1), (f(91, 91), 0), (f(32, 33), 0)];
+    const CALL_ABS: &[(Field, u64)] = &[(f(85, 85), 0), (f(91, 91), 0), (f(32, 33), 0)];
+    // CALL.ABS with a register: a zero offset prints nothing, so only it decodes.
+    const CALL_ABS_REG: &[(Field, u64)] = &[(f(85, 85), 0), (f(91, 91), 0), (f(32, 33), 0), (f(16, 23), 0), (f(34, 81), 0)];
+    let ret_reg = gpr(24, None, None);
+    let layouts: &[((u16, u16), Layout)] =
+        if g.wide_ur { &[((100, 120), Layout::Split)] } else { &[((75, 89), Layout::Contiguous(f(34, 81))), ((90, 90), Layout::Split)] };
+    for &(sms, layout) in layouts {
+        let at = |form: Form| Form { sms, ..form };
+        let target = Slot::Target(layout);
+        let abs = Slot::AbsTarget(layout);
+        v.push(at(g.form("BRA", 0x947, BRA_PLAIN, &[BRA_MODE], vec![cond, target])));
+        // sm_75 has neither uniform form (nvdisasm ignores bit 91 and refuses 0x547 there).
+        let from_80 = |form: Form| Form { sms: (form.sms.0.max(80), form.sms.1), ..form };
+        v.push(from_80(at(g.form("BRA", 0x947, BRA_UNIFORM, &[BRA_MODE_UR], vec![cond, bra_ur, target]))));
+        v.push(from_80(at(g.form("BRA", 0x547, BRA_UNIFORM, &[BRA_MODE_UP], vec![cond, upred(24, Always), target]))));
+        v.push(at(g.form("CALL.REL", 0x944, REL, &[NOINC], vec![cond, target])));
+        v.push(at(g.form("CALL.ABS", 0x943, CALL_ABS, &[NOINC], vec![cond, abs])));
+        v.push(at(g.form("CALL.ABS", 0x343, CALL_ABS_REG, &[NOINC], vec![cond, ret_reg])));
+        v.push(Form { space_before_last: true, ..at(g.form("RET.REL", 0x950, REL, &[NODEC], vec![cond, ret_reg, target])) });
+        v.push(Form { space_before_last: true, ..at(g.form("RET.ABS", 0x950, ABS, &[NODEC], vec![cond, ret_reg, abs])) });
     }
+    // BAR.SYNC with an immediate barrier (54–57); a thread count (42–53)
+    // prints only when not zero, so only zero decodes; bit 80 `.DEFER_BLOCKING`.
+    const BAR_FIXED: &[(Field, u64)] = &[(f(42, 53), 0), (f(77, 79), 0)];
+    const DEFER: ModField = ModField { field: f(80, 80), names: &["", ".DEFER_BLOCKING"], extra: None };
+    v.push(g.form("BAR.SYNC", 0xb1d, BAR_FIXED, &[DEFER], vec![Slot::Hex(f(54, 57))]));
     if g.wide_ur {
         v.push(g.form("BSYNC", 0x941, COND_PT, &[CONVERGENCE], vec![barrier]));
-        v.push(g.form("BRA", 0x947, BRANCH_FIXED, &[], vec![Slot::Target(Layout::Split)]));
         v.push(g.form("BSSY", 0x945, BRANCH_FIXED, &[CONVERGENCE], vec![barrier, Slot::Target(Layout::Contiguous(f(34, 71)))]));
     } else {
         v.push(g.form("BSYNC", 0x941, COND_PT, &[], vec![barrier]));
-        v.push(Form { sms: (75, 89), ..g.form("BRA", 0x947, BRANCH_FIXED, &[], vec![old]) });
-        v.push(Form { sms: (90, 90), ..g.form("BRA", 0x947, BRANCH_FIXED, &[], vec![Slot::Target(Layout::Split)]) });
         v.push(g.form("BSSY", 0x945, BRANCH_FIXED, &[], vec![barrier, old]));
     }
 }
@@ -528,15 +710,16 @@ fn imad(out: &mut Vec<Form>, g: Generation) {
                     continue;
                 }
                 let aliases = if op9 == 0x024 && !x { aliases } else { &[] };
-                // Only IMAD.WIDE has a carry-out predicate; IMAD and IMAD.HI keep
-                // bits 81–83 at PT (nvdisasm prints nothing for them).
-                let mut slots = if op9 == 0x025 { vec![RD, pred_plain(81, UnlessTrue), a, b, c] } else { vec![RD, a, b, c] };
+                // IMAD.WIDE and IMAD.HI have a carry-out predicate (`IMAD.HI.U32
+                // R10, P0, R12, R7, R10`); IMAD keeps bits 81–83 at PT (nvdisasm
+                // prints nothing for them).
+                let mut slots = if op9 != 0x024 { vec![RD, pred_plain(81, UnlessTrue), a, b, c] } else { vec![RD, a, b, c] };
                 if x {
                     slots.push(pred(87, Always));
                 }
                 const PLAIN_PT: &[(Field, u64)] = &[(f(74, 74), 0), (f(87, 90), 0xf), (f(81, 83), 7)];
                 const X_PT: &[(Field, u64)] = &[(f(74, 74), 1), (f(81, 83), 7)];
-                let wide = op9 == 0x025;
+                let wide = op9 != 0x024;
                 out.push(Form {
                     fixed: match (x, wide) {
                         (false, true) => PLAIN,
@@ -555,7 +738,7 @@ fn imad(out: &mut Vec<Form>, g: Generation) {
 
 /// Special-register names by number as `nvdisasm` 13.5 prints them (S2R bits
 /// 72–79, every value enumerated on sm_80: survey Appendix B); other numbers
-/// print as `SR<n>`. [`SPECIAL_REGISTERS_SM90`] adds the names of sm_90 and later.
+/// print as `SR<n>`. [`SPECIAL_REGISTERS_BY_SM`] has the names that differ by SM.
 pub const SPECIAL_REGISTERS: &[(u8, &str)] = &[
     (0x0, "SR_LANEID"),
     (0x1, "SR_CLOCK"),
@@ -658,5 +841,19 @@ pub const SPECIAL_REGISTERS: &[(u8, &str)] = &[
     (0xff, "SRZ"),
 ];
 
-/// Special-register names sm_90 and later add (corpus, `nvdisasm` 13.5).
-pub const SPECIAL_REGISTERS_SM90: &[(u8, &str)] = &[(0x88, "SR_CgaCtaId")];
+/// Special-register names that differ from [`SPECIAL_REGISTERS`] on some
+/// measured SMs: (number, SMs, name). Every number enumerated with S2R on
+/// sm_75, 80, 90, 100 and 120 (`nvdisasm` 13.5).
+pub const SPECIAL_REGISTERS_BY_SM: &[(u8, (u16, u16), &str)] = &[
+    (0x18, (75, 75), "SR_MACHINE_ID_0"),
+    (0x41, (90, 120), "SR_CGAERRORSTATUS"),
+    (0x86, (90, 90), "SR_WARPGROUP_INFO"),
+    (0x87, (90, 90), "SR_WARPGROUPID"),
+    (0x88, (90, 120), "SR_CgaCtaId"),
+    (0x89, (90, 120), "SR_GpcLocalCgaId"),
+    (0x8a, (100, 120), "SR_CgaSize"),
+    (0x8b, (90, 120), "SR_CTARegPoolSz"),
+    (0x8d, (100, 120), "SR_TMemSz"),
+    (0x8e, (120, 120), "SR_CONTEXT_SAVE_ADDR_LO"),
+    (0x8f, (120, 120), "SR_CONTEXT_SAVE_ADDR_HI"),
+];
