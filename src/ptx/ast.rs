@@ -242,6 +242,58 @@ pub struct Module {
     pub items: Vec<Item>,
     /// Names used anywhere in the module.
     pub names: Interner,
+    /// Every instruction's operands, each instruction's (and each operand
+    /// list's) a contiguous [`OperandList`] run; see [`Module::operands`].
+    pub operand_pool: Vec<Operand>,
+}
+
+impl Module {
+    /// The operands of a list (an instruction's, or a `{...}`, `[...]` or
+    /// `(...)` operand's elements).
+    #[inline]
+    pub fn operands(&self, list: OperandList) -> &[Operand] {
+        self.operand_pool.get(list.range()).unwrap_or(&[])
+    }
+
+    /// Appends operands to the pool and returns their list (for building
+    /// instructions in code).
+    pub fn push_operands(&mut self, ops: impl IntoIterator<Item = Operand>) -> OperandList {
+        let start = self.operand_pool.len();
+        self.operand_pool.extend(ops);
+        OperandList::new(start, self.operand_pool.len() - start)
+    }
+}
+
+/// A run of operands in [`Module::operand_pool`]. Operands live in one
+/// module-wide vector rather than one vector per instruction: parsing then
+/// allocates nothing per instruction, and dropping a module frees one block.
+/// Two lists compare equal when they name the same run, so equal modules
+/// (which fill their pools in the same order) have equal instructions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OperandList {
+    /// Index of the first operand in the pool.
+    pub start: u32,
+    /// Number of operands.
+    pub len: u32,
+}
+
+impl OperandList {
+    /// The run `start..start + len` (saturated to 32 bits).
+    pub fn new(start: usize, len: usize) -> OperandList {
+        OperandList { start: start.min(u32::MAX as usize) as u32, len: len.min(u32::MAX as usize) as u32 }
+    }
+    /// Number of operands.
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+    /// Whether the list is empty.
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+    /// The pool indices.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.start as usize + self.len as usize
+    }
 }
 
 /// `.version major.minor`.
@@ -905,8 +957,8 @@ pub struct Instruction {
     pub opcode_loc: Loc,
     /// Modifiers after the family name, in source order.
     pub modifiers: Modifiers,
-    /// Operands.
-    pub operands: Operands,
+    /// Operands, in [`Module::operand_pool`].
+    pub operands: OperandList,
     /// From guard to `;`.
     pub loc: Loc,
 }
@@ -942,9 +994,6 @@ impl Instruction {
 /// An instruction's modifiers: most have at most four, kept inline (no
 /// allocation per instruction).
 pub type Modifiers = smallvec::SmallVec<[(Modifier, Loc); 4]>;
-
-/// An instruction's operands: most have at most three, kept inline.
-pub type Operands = Vec<Operand>;
 
 /// An instruction operand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -989,11 +1038,11 @@ pub enum OperandKind {
     /// `[base]`, `[base+imm]`, `[imm]`.
     Address(Address),
     /// `[a, b, ...]` with more than one element (texture, surface, tensor operands).
-    BracketList(Vec<Operand>),
+    BracketList(OperandList),
     /// `{a, b, ...}`.
-    Vector(Vec<Operand>),
+    Vector(OperandList),
     /// `(a, b, ...)` (call arguments and return values).
-    ParenList(Vec<Operand>),
+    ParenList(OperandList),
 }
 
 /// A memory address `[base + offset]`.

@@ -602,7 +602,7 @@ impl<'m> Checker<'m> {
         }
         self.modifier_counts(i);
         // Names used as operands must be declared.
-        for o in &i.operands {
+        for o in self.m.operands(i.operands) {
             self.check_names(o, op);
         }
         if self.diags.error_count() >= 100 {
@@ -652,9 +652,10 @@ impl<'m> Checker<'m> {
         let space = self.mods.space;
         let w = words();
         let has_word = |k: Option<Keyword>| k.is_some_and(|k| i.has(Modifier::Word(k)));
-        let writes_first = traits(i.opcode).writes_first && i.operands.len() >= 2;
+        let operands = self.m.operands(i.operands);
+        let writes_first = traits(i.opcode).writes_first && operands.len() >= 2;
         if writes_first {
-            if let Some(o) = i.operands.first() {
+            if let Some(o) = operands.first() {
                 match &o.kind {
                     OperandKind::Imm(_) => self.error(o.loc.0, format!("result register required for instruction '{opname}'")),
                     OperandKind::Name(s, _) if self.special_register(*s).is_some() => {
@@ -677,7 +678,7 @@ impl<'m> Checker<'m> {
             }
             return;
         }
-        for o in &i.operands {
+        for o in operands {
             let OperandKind::Address(Address { base: Some(b), .. }) = &o.kind else { continue };
             match self.lookup(*b) {
                 Some(Entity::Var(info)) => {
@@ -708,16 +709,16 @@ impl<'m> Checker<'m> {
 
     /// Call arguments and return variables must have the callee's parameter sizes.
     fn call_arguments(&mut self, i: &Instruction) {
-        let ops = &i.operands;
-        let (rets, target, args) = match ops.as_slice() {
+        let ops = self.m.operands(i.operands);
+        let (rets, target, args) = match ops {
             [Operand { kind: OperandKind::ParenList(r), .. }, t, rest @ ..] => (Some(r), t, rest.first()),
             [t, rest @ ..] => (None, t, rest.first()),
             [] => return,
         };
         let OperandKind::Name(f, None) = target.kind else { return };
         let Some((ret_sizes, param_sizes)) = self.signatures_of.get(&f).cloned() else { return };
-        let check = |this: &mut Self, list: &[Operand], formal: &[Option<u64>]| {
-            for (o, want) in list.iter().zip(formal) {
+        let check = |this: &mut Self, list: OperandList, formal: &[Option<u64>]| {
+            for (o, want) in this.m.operands(list).iter().zip(formal) {
                 let OperandKind::Name(s, None) = o.kind else { continue };
                 let have = match this.lookup(s) {
                     Some(Entity::Var(v)) | Some(Entity::Reg(v)) => param_bytes(v.ty, v.vector, v.dims),
@@ -731,10 +732,10 @@ impl<'m> Checker<'m> {
             }
         };
         if let Some(r) = rets {
-            check(self, r, &ret_sizes);
+            check(self, *r, &ret_sizes);
         }
         if let Some(Operand { kind: OperandKind::ParenList(a), .. }) = args {
-            check(self, a, &param_sizes);
+            check(self, *a, &param_sizes);
         }
     }
 
@@ -769,7 +770,7 @@ impl<'m> Checker<'m> {
                 }
             }
             OperandKind::Vector(v) | OperandKind::BracketList(v) | OperandKind::ParenList(v) => {
-                for e in v {
+                for e in self.m.operands(*v) {
                     self.check_names(e, op);
                 }
             }
@@ -886,6 +887,7 @@ impl<'m> Checker<'m> {
         let vec = self.mods.vector;
         match &o.kind {
             OperandKind::Vector(elems) => {
+                let elems = self.m.operands(*elems);
                 let Some(n) = vec else {
                     // mov packs/unpacks: element sizes must add up.
                     if i.opcode == Opcode::Mov && want.kind() == TypeKind::Bits {
@@ -973,7 +975,8 @@ impl<'m> Checker<'m> {
         if sigs.is_empty() {
             return;
         }
-        let n = i.operands.len();
+        let operands = self.m.operands(i.operands);
+        let n = operands.len();
         let Some(sig) = sigs.iter().find(|s| s.accepts_count(n)) else {
             self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
             return;
@@ -994,7 +997,7 @@ impl<'m> Checker<'m> {
         // A lone operand (`cp.async.wait_group 0`) is an input.
         let dests = if traits(op).no_dests { 0 } else { usize::from(sig.len() > 1) };
         let mut ok = true;
-        for (k, o) in i.operands.iter().enumerate() {
+        for (k, o) in operands.iter().enumerate() {
             let role = sig.role_at(k);
             let is_dest = k < dests;
             if !self.role(i, types, o, role, policy, is_dest) {
@@ -1005,7 +1008,7 @@ impl<'m> Checker<'m> {
         let wide = words().wide;
         if wide.is_some_and(|k| i.has(Modifier::Word(k))) && matches!(op, Opcode::Mul | Opcode::Mad) {
             for k in if op == Opcode::Mad { &[0usize, 3][..] } else { &[0usize][..] } {
-                if let Some(o) = i.operands.get(*k) {
+                if let Some(o) = operands.get(*k) {
                     if !self.role(i, types, o, Role::Wide, Policy::Strict, *k == 0) {
                         ok = false;
                     }
@@ -1013,8 +1016,8 @@ impl<'m> Checker<'m> {
             }
         }
         if !ok {
-            if matches!(sig.role_at(0), Role::Label) && !self.role(i, types, &i.operands[0], Role::Label, policy, false) {
-                self.error(i.operands[0].loc.0, format!("label expected for argument 0 of instruction '{opname}'"));
+            if matches!(sig.role_at(0), Role::Label) && !self.role(i, types, &operands[0], Role::Label, policy, false) {
+                self.error(operands[0].loc.0, format!("label expected for argument 0 of instruction '{opname}'"));
             } else {
                 self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
             }
@@ -1121,7 +1124,7 @@ impl<'m> Checker<'m> {
             }
             Opcode::Call => {
                 self.call_arguments(i);
-                for o in &i.operands {
+                for o in self.m.operands(i.operands) {
                     if let OperandKind::Name(f, None) = o.kind {
                         if self.opts.resolve_calls && self.extern_funcs.contains(&f) {
                             let n = self.name(f);

@@ -37,9 +37,19 @@ pub fn parse(source: &str) -> Result<Module, Diagnostics> {
         pos: 0,
         diags: Diagnostics::new(),
         // Corpus files average one new name per ~60 bytes of text, ~8 bytes each.
-        module: Module { names: Interner::with_capacity(source.len() / 48, source.len() / 6), ..Module::default() },
+        // Corpus files average one new name per ~60 bytes of text, ~8 bytes
+        // each, and one operand per ~18 bytes: sized so that neither table
+        // is regrown (and copied) on typical input.
+        module: Module {
+            names: Interner::with_capacity(source.len() / 48, source.len() / 6),
+            operand_pool: Vec::with_capacity(source.len() / 16),
+            ..Module::default()
+        },
         depth: 0,
-        stmt_stack: Vec::new(),
+        // A body's statements pile up here before moving into its block:
+        // about one per 35 bytes of text (capped, for huge inputs).
+        stmt_stack: Vec::with_capacity((source.len() / 32).min(1 << 14)),
+        op_stack: Vec::with_capacity(16),
     };
     if source.len() >= u32::MAX as usize - 1 {
         p.diags.error(Span::new(0, 0), "source file is larger than 4 GiB");
@@ -65,6 +75,8 @@ struct Parser<'s> {
     depth: u32,
     /// Statements of the blocks being parsed, innermost last (see `parse_block`).
     stmt_stack: Vec<Statement>,
+    /// Operands of the lists being parsed, innermost last (see `finish_list`).
+    op_stack: Vec<Operand>,
 }
 
 /// Directives that begin a module-level item (used to resynchronise).
@@ -1026,51 +1038,60 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn parse_operands(&mut self, opcode: Opcode) -> PResult<Operands> {
-        let mut ops = Operands::new();
+    fn parse_operands(&mut self, opcode: Opcode) -> PResult<OperandList> {
+        // Instructions do not nest: whatever a failed one left here is garbage.
+        self.op_stack.clear();
         if self.at(TokenKind::Semi) {
-            return Ok(ops);
+            return Ok(OperandList::new(self.module.operand_pool.len(), 0));
         }
         let is_call = opcode == Opcode::Call;
         loop {
-            ops.push(self.parse_operand(is_call)?);
+            self.parse_operand(is_call)?;
             if !self.eat(TokenKind::Comma) {
                 break;
             }
         }
-        Ok(ops)
+        Ok(self.finish_list(0))
     }
 
-    fn parse_operand(&mut self, is_call: bool) -> PResult<Operand> {
+    /// Moves the operands parsed since `base` into the module's pool as one
+    /// run. Lists close innermost first, so a list's elements (each already
+    /// holding its own nested lists) are contiguous at the top of the stack.
+    fn finish_list(&mut self, base: usize) -> OperandList {
+        let pool = &mut self.module.operand_pool;
+        let start = pool.len();
+        pool.extend(self.op_stack.drain(base..));
+        OperandList::new(start, pool.len() - start)
+    }
+
+    /// Parses `first, second, ...` up to `close` into a pooled list.
+    fn parse_operand_list(&mut self, close: TokenKind, what: &str, allow_empty: bool) -> PResult<OperandList> {
+        let base = self.op_stack.len();
+        if !(allow_empty && self.at(close)) {
+            loop {
+                self.parse_operand(false)?;
+                if !self.eat(TokenKind::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(close, what)?;
+        Ok(self.finish_list(base))
+    }
+
+    /// Parses one operand onto the operand stack.
+    fn parse_operand(&mut self, is_call: bool) -> PResult<()> {
         let t = self.peek();
         let start = t.span.start;
         self.enter()?;
         let kind = match t.kind {
             TokenKind::LBrace => {
                 self.bump();
-                let mut elems = Vec::new();
-                loop {
-                    elems.push(self.parse_operand(false)?);
-                    if !self.eat(TokenKind::Comma) {
-                        break;
-                    }
-                }
-                self.expect(TokenKind::RBrace, "',' or '}' in a vector operand")?;
-                OperandKind::Vector(elems)
+                OperandKind::Vector(self.parse_operand_list(TokenKind::RBrace, "',' or '}' in a vector operand", false)?)
             }
             TokenKind::LParen if is_call => {
                 self.bump();
-                let mut elems = Vec::new();
-                if !self.at(TokenKind::RParen) {
-                    loop {
-                        elems.push(self.parse_operand(false)?);
-                        if !self.eat(TokenKind::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(TokenKind::RParen, "',' or ')'")?;
-                OperandKind::ParenList(elems)
+                OperandKind::ParenList(self.parse_operand_list(TokenKind::RParen, "',' or ')'", true)?)
             }
             TokenKind::LBracket => self.parse_bracket()?,
             TokenKind::Bang => {
@@ -1094,7 +1115,9 @@ impl<'s> Parser<'s> {
             }
         };
         self.leave();
-        Ok(Operand { kind, loc: self.loc_from(start) })
+        let loc = self.loc_from(start);
+        self.op_stack.push(Operand { kind, loc });
+        Ok(())
     }
 
     fn parse_name_operand(&mut self) -> PResult<OperandKind> {
@@ -1167,15 +1190,7 @@ impl<'s> Parser<'s> {
             self.expect(TokenKind::RBracket, "']' closing the address")?;
             return Ok(OperandKind::Address(Address { base: None, offset: v as i64 }));
         }
-        let mut elems = Vec::new();
-        loop {
-            elems.push(self.parse_operand(false)?);
-            if !self.eat(TokenKind::Comma) {
-                break;
-            }
-        }
-        self.expect(TokenKind::RBracket, "',' or ']'")?;
-        Ok(OperandKind::BracketList(elems))
+        Ok(OperandKind::BracketList(self.parse_operand_list(TokenKind::RBracket, "',' or ']'", false)?))
     }
 
     // ---- constant expressions --------------------------------------------
