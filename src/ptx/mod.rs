@@ -12,6 +12,7 @@ pub mod ast;
 pub mod check;
 pub mod lexer;
 pub mod modifier;
+mod namekey;
 pub mod opcode;
 pub mod parser;
 pub mod printer;
