@@ -168,14 +168,52 @@ struct ModSummary {
     space: Option<StateSpace>,
     /// The first rounding modifier.
     rounding: Option<Rounding>,
+    /// The first comparison.
+    cmp: Option<CmpOp>,
+    /// Whether a boolean combining operator is given.
+    boolop: bool,
+    /// `.ftz`.
+    ftz: bool,
+    /// `.sat`.
+    sat: bool,
+    /// The rule words present ([`APPROX`], [`FULL`], ...).
+    words: u8,
+    /// How many rounding, comparison and state-space modifiers there are.
+    nrounding: u8,
+    ncmp: u8,
+    nspace: u8,
+    /// Whether some modifier other than a type or space is given twice
+    /// (then `modifier_counts` finds which).
+    repeated: bool,
 }
 
 impl ModSummary {
-    const EMPTY: ModSummary =
-        ModSummary { type_buf: [ScalarType::Pred; 8], kept_types: 0, ntypes: 0, vector: None, space: None, rounding: None };
+    const EMPTY: ModSummary = ModSummary {
+        type_buf: [ScalarType::Pred; 8],
+        kept_types: 0,
+        ntypes: 0,
+        vector: None,
+        space: None,
+        rounding: None,
+        cmp: None,
+        boolop: false,
+        ftz: false,
+        sat: false,
+        words: 0,
+        nrounding: 0,
+        ncmp: 0,
+        nspace: 0,
+        repeated: false,
+    };
 
     fn of(i: &Instruction) -> ModSummary {
         let mut s = ModSummary::EMPTY;
+        let bits = word_bits();
+        // Modifiers other than types and spaces seen so far, to notice a
+        // repeated one without comparing every pair (the rare repeat is
+        // then located by `modifier_counts`).
+        let mut seen: [Modifier; 8] = [Modifier::Ftz; 8];
+        let mut nseen = 0;
         for (m, _) in &i.modifiers {
             match *m {
                 Modifier::Type(t) => {
@@ -184,11 +222,33 @@ impl ModSummary {
                         s.kept_types += 1;
                     }
                     s.ntypes += 1;
+                    continue;
+                }
+                Modifier::Space(sp) => {
+                    s.space = s.space.or(Some(sp));
+                    s.nspace = s.nspace.saturating_add(1);
+                    continue;
                 }
                 Modifier::Vector(n) => s.vector = s.vector.or(Some(n)),
-                Modifier::Space(sp) => s.space = s.space.or(Some(sp)),
-                Modifier::Rounding(r) => s.rounding = s.rounding.or(Some(r)),
-                _ => {}
+                Modifier::Rounding(r) => {
+                    s.rounding = s.rounding.or(Some(r));
+                    s.nrounding = s.nrounding.saturating_add(1);
+                }
+                Modifier::Cmp(c) => {
+                    s.cmp = s.cmp.or(Some(c));
+                    s.ncmp = s.ncmp.saturating_add(1);
+                }
+                Modifier::Bool(_) => s.boolop = true,
+                Modifier::Ftz => s.ftz = true,
+                Modifier::Sat => s.sat = true,
+                Modifier::Word(k) => s.words |= bits.get(k.0 as usize).copied().unwrap_or(0),
+                Modifier::Sem(_) | Modifier::Scope(_) => {}
+            }
+            if nseen == seen.len() || seen[..nseen].contains(m) {
+                s.repeated = true;
+            } else {
+                seen[nseen] = *m;
+                nseen += 1;
             }
         }
         s
@@ -196,6 +256,11 @@ impl ModSummary {
 
     fn types(&self) -> &[ScalarType] {
         &self.type_buf[..self.kept_types]
+    }
+
+    /// Whether a rule word ([`APPROX`], [`FULL`], ...) is present.
+    fn has(&self, word: u8) -> bool {
+        self.words & word != 0
     }
 }
 
@@ -615,32 +680,28 @@ impl<'m> Checker<'m> {
 
     /// Duplicated modifiers and more than one of a kind that allows one.
     fn modifier_counts(&mut self, i: &Instruction) {
-        let opname = i.opcode.name();
-        let (mut rounding, mut cmp, mut space) = (0, 0, 0);
-        for (k, (m, loc)) in i.modifiers.iter().enumerate() {
-            match m {
-                Modifier::Rounding(_) => rounding += 1,
-                Modifier::Cmp(_) => cmp += 1,
-                Modifier::Space(_) => space += 1,
-                _ => {}
-            }
-            if matches!(m, Modifier::Type(_) | Modifier::Space(_)) {
-                continue;
-            }
-            if i.modifiers[..k].iter().any(|(x, _)| x == m) {
-                self.error(loc.0, format!("duplicate {} modifier", m.spelling()));
+        let mods = self.mods;
+        if mods.repeated {
+            for (k, (m, loc)) in i.modifiers.iter().enumerate() {
+                if matches!(m, Modifier::Type(_) | Modifier::Space(_)) {
+                    continue;
+                }
+                if i.modifiers[..k].iter().any(|(x, _)| x == m) {
+                    self.error(loc.0, format!("duplicate {} modifier", m.spelling()));
+                }
             }
         }
         let span = i.opcode_loc.0;
-        if rounding > 1 {
+        if mods.nrounding > 1 {
             self.error(span, "multiple rounding modifiers specified");
         }
-        if cmp > 1 {
+        if mods.ncmp > 1 {
             self.error(span, "multiple comparisons set");
         }
         // `cvta.to.global`, `isspacep.global`, `ld.global`: one space at most
         // (`cp.async`-style copies name a destination and a source space).
-        if space > 1 && !traits(i.opcode).two_spaces_ok {
+        if mods.nspace > 1 && !traits(i.opcode).two_spaces_ok {
+            let opname = i.opcode.name();
             self.error(span, format!("unexpected number of state spaces specified in instruction '{opname}'"));
         }
     }
@@ -650,8 +711,6 @@ impl<'m> Checker<'m> {
     fn operand_rules(&mut self, i: &Instruction) {
         let opname = i.opcode.name();
         let space = self.mods.space;
-        let w = words();
-        let has_word = |k: Option<Keyword>| k.is_some_and(|k| i.has(Modifier::Word(k)));
         let operands = self.m.operands(i.operands);
         let writes_first = traits(i.opcode).writes_first && operands.len() >= 2;
         if writes_first {
@@ -665,7 +724,7 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        if has_word(w.nc) && space != Some(StateSpace::Global) {
+        if self.mods.has(NC) && space != Some(StateSpace::Global) {
             self.error(i.opcode_loc.0, "modifier '.nc' requires .global space");
         }
         let op = i.opcode;
@@ -673,7 +732,7 @@ impl<'m> Checker<'m> {
             return;
         }
         if op == Opcode::Cvta {
-            if has_word(w.to) && space.is_none() {
+            if self.mods.has(TO) && space.is_none() {
                 self.error(i.opcode_loc.0, format!("state space modifier required for instruction '{opname}'"));
             }
             return;
@@ -1005,8 +1064,7 @@ impl<'m> Checker<'m> {
             }
         }
         // `.wide` destinations (and `mad.wide`'s addend) are twice the type's width.
-        let wide = words().wide;
-        if wide.is_some_and(|k| i.has(Modifier::Word(k))) && matches!(op, Opcode::Mul | Opcode::Mad) {
+        if mods.has(WIDE) && matches!(op, Opcode::Mul | Opcode::Mad) {
             for k in if op == Opcode::Mad { &[0usize, 3][..] } else { &[0usize][..] } {
                 if let Some(o) = operands.get(*k) {
                     if !self.role(i, types, o, Role::Wide, Policy::Strict, *k == 0) {
@@ -1034,13 +1092,12 @@ impl<'m> Checker<'m> {
         let ty = types.last().copied();
         let kind = ty.map(|t| t.kind());
         let rounding = mods.rounding;
-        let w = words();
-        let has_word = |k: Option<Keyword>| k.is_some_and(|k| i.has(Modifier::Word(k)));
+        let has_word = |bit: u8| mods.has(bit);
         let span = i.opcode_loc.0;
         let is_float = kind == Some(TypeKind::Float);
         // `.ftz` only on f32 (and packed half types for some ops).
-        if i.has(Modifier::Ftz) {
-            let approx_f64 = matches!(op, Opcode::Rcp | Opcode::Rsqrt) && has_word(w.approx) && ty == Some(ScalarType::F64);
+        if mods.ftz {
+            let approx_f64 = matches!(op, Opcode::Rcp | Opcode::Rsqrt) && has_word(APPROX) && ty == Some(ScalarType::F64);
             let ok = approx_f64 || types.iter().any(|t| matches!(t, ScalarType::F32 | ScalarType::F16 | ScalarType::F16x2));
             if !ok {
                 self.error(span, format!("illegal modifier '.ftz' for instruction '{opname}'"));
@@ -1065,16 +1122,16 @@ impl<'m> Checker<'m> {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 }
                 // Integer saturation exists only for .s32 (PTX ISA; ptxas 13.5 agrees).
-                if i.has(Modifier::Sat) && matches!(kind, Some(TypeKind::Signed | TypeKind::Unsigned)) && ty != Some(ScalarType::S32) {
+                if mods.sat && matches!(kind, Some(TypeKind::Signed | TypeKind::Unsigned)) && ty != Some(ScalarType::S32) {
                     self.error(span, format!("illegal modifier '.sat' for instruction '{opname}'"));
                 }
             }
             Opcode::Mul | Opcode::Mad => {
-                let mode = [w.lo, w.hi, w.wide].into_iter().filter(|k| has_word(*k)).count();
+                let mode = [LO, HI, WIDE].into_iter().filter(|k| has_word(*k)).count();
                 if matches!(kind, Some(TypeKind::Signed | TypeKind::Unsigned)) && mode != 1 {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 } else if is_float && mode != 0 {
-                    let full = if has_word(w.lo) { format!("{opname}.lo") } else if has_word(w.hi) { format!("{opname}.hi") } else { format!("{opname}.wide") };
+                    let full = if has_word(LO) { format!("{opname}.lo") } else if has_word(HI) { format!("{opname}.hi") } else { format!("{opname}.wide") };
                     self.error(span, format!("unexpected instruction types specified for '{full}'"));
                 } else if matches!(kind, Some(TypeKind::Bits) | Some(TypeKind::Pred)) {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
@@ -1089,7 +1146,7 @@ impl<'m> Checker<'m> {
                 }
             }
             Opcode::Div => {
-                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(w.approx) && !has_word(w.full) {
+                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(APPROX) && !has_word(FULL) {
                     self.error(span, format!("rounding modifier or '.approx' modifier required for instruction '{opname}'"));
                 }
                 if ty == Some(ScalarType::F64) && rounding.is_none() {
@@ -1097,15 +1154,15 @@ impl<'m> Checker<'m> {
                 }
             }
             Opcode::Rcp | Opcode::Sqrt => {
-                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(w.approx) {
+                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(APPROX) {
                     self.error(span, format!("rounding modifier or '.approx' modifier required for instruction '{opname}'"));
                 }
-                if ty == Some(ScalarType::F64) && rounding.is_none() && !has_word(w.approx) {
+                if ty == Some(ScalarType::F64) && rounding.is_none() && !has_word(APPROX) {
                     self.error(span, format!("rounding modifier required for instruction '{opname}'"));
                 }
             }
             Opcode::Ex2 | Opcode::Lg2 | Opcode::Sin | Opcode::Cos | Opcode::Tanh | Opcode::Rsqrt => {
-                if !has_word(w.approx) && ty == Some(ScalarType::F32) {
+                if !has_word(APPROX) && ty == Some(ScalarType::F32) {
                     self.error(span, format!(".approx modifier required for instruction '{opname}'"));
                 }
             }
@@ -1175,11 +1232,7 @@ impl<'m> Checker<'m> {
                 }
             }
             Opcode::Setp | Opcode::Set => {
-                let cmp = i.modifiers.iter().find_map(|(m, _)| match m {
-                    Modifier::Cmp(c) => Some(*c),
-                    _ => None,
-                });
-                let boolop = i.modifiers.iter().any(|(m, _)| matches!(m, Modifier::Bool(_)));
+                let (cmp, boolop) = (mods.cmp, mods.boolop);
                 match cmp {
                     None => self.error(span, format!("comparison modifier required for instruction '{opname}'")),
                     Some(c) => {
@@ -1298,6 +1351,31 @@ fn words() -> &'static Words {
         wide: Keyword::from_spelling(".wide"),
         nc: Keyword::from_spelling(".nc"),
         to: Keyword::from_spelling(".to"),
+    })
+}
+
+/// Bits of [`ModSummary::words`]: the rule words, one bit each.
+const APPROX: u8 = 1;
+const FULL: u8 = 2;
+const LO: u8 = 4;
+const HI: u8 = 8;
+const WIDE: u8 = 16;
+const NC: u8 = 32;
+const TO: u8 = 64;
+
+/// For each keyword id, its rule-word bit (0 for the other keywords), so
+/// that summarising an instruction's modifiers is one table read per word.
+fn word_bits() -> &'static [u8] {
+    static BITS: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BITS.get_or_init(|| {
+        let w = words();
+        let mut bits = vec![0u8; super::modifier::keyword_table().spellings.len()];
+        for (k, bit) in [(w.approx, APPROX), (w.full, FULL), (w.lo, LO), (w.hi, HI), (w.wide, WIDE), (w.nc, NC), (w.to, TO)] {
+            if let Some(k) = k {
+                bits[k.0 as usize] |= bit;
+            }
+        }
+        bits
     })
 }
 
