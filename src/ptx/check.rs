@@ -56,6 +56,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         sreg: special_registers(&m.names),
         warp_sz: m.names.get("WARP_SZ"),
         mods: ModSummary::EMPTY,
+        resolved: [OperandType::Unknown; MAX_RESOLVED],
         in_entry: false,
         kernel_params: Default::default(),
         extern_funcs: Default::default(),
@@ -113,6 +114,9 @@ struct Checker<'m> {
     warp_sz: Option<Symbol>,
     /// The modifiers of the instruction being checked.
     mods: ModSummary,
+    /// The types of the first [`MAX_RESOLVED`] operands of the instruction
+    /// being checked (see `resolve`).
+    resolved: [OperandType; MAX_RESOLVED],
     /// Functions whose body was seen.
     defined: std::collections::HashSet<Symbol, FxBuild>,
     version: (u8, u8),
@@ -150,6 +154,23 @@ enum OperandType {
     Sink,
     /// Anything this checker does not type (bracket lists, unknown names already reported).
     Unknown,
+}
+
+/// How many operand types an instruction keeps from name resolution (more
+/// operands, as `mma` has, are typed again when needed).
+const MAX_RESOLVED: usize = 8;
+
+/// The type of a name that means `e`, with vector component `comp`.
+fn entity_type(e: Option<Entity>, comp: Option<Component>) -> OperandType {
+    match e {
+        Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), vector: Some(n), .. })) => {
+            if comp.is_some() { OperandType::Reg(t) } else { OperandType::VecReg(t, n) }
+        }
+        Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
+        Some(Entity::Var(_)) | Some(Entity::Func) => OperandType::Address,
+        Some(Entity::Label) => OperandType::Label,
+        _ => OperandType::Unknown,
+    }
 }
 
 /// What an instruction's modifiers say, gathered in one pass so that the
@@ -666,10 +687,17 @@ impl<'m> Checker<'m> {
             }
         }
         self.modifier_counts(i);
-        // Names used as operands must be declared.
-        for o in self.m.operands(i.operands) {
-            self.check_names(o, op);
+        // Names used as operands must be declared; each operand's type is
+        // worked out in the same lookup, for the signature check below.
+        let operands = self.m.operands(i.operands);
+        let mut resolved = [OperandType::Unknown; MAX_RESOLVED];
+        for (k, o) in operands.iter().enumerate() {
+            let t = self.resolve(o, op);
+            if let Some(slot) = resolved.get_mut(k) {
+                *slot = t;
+            }
         }
+        self.resolved = resolved;
         if self.diags.error_count() >= 100 {
             return;
         }
@@ -861,6 +889,56 @@ impl<'m> Checker<'m> {
     }
 
     /// The type of a (non-vector) operand.
+    /// Reports the undeclared names of an operand (as `check_names`) and
+    /// returns its type (as `operand_type`), looking each name up once.
+    fn resolve(&mut self, o: &Operand, op: Opcode) -> OperandType {
+        let known = |this: &mut Self, s: Symbol, e: Option<Entity>| {
+            if e.is_none() && this.special_register(s).is_none() && Some(s) != this.warp_sz {
+                let n = this.name(s);
+                this.error(o.loc.0, format!("unknown symbol '{n}'"));
+            }
+        };
+        let scalar_reg = |e: Option<Entity>| match e {
+            Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
+            _ => OperandType::Unknown,
+        };
+        match o.kind {
+            OperandKind::Name(s, comp) => {
+                if let Some((ty, legacy)) = self.special_register(s) {
+                    return if legacy { OperandType::LegacySreg } else { OperandType::Reg(ty) };
+                }
+                if Some(s) == self.warp_sz {
+                    return OperandType::IntImm;
+                }
+                let e = self.lookup(s);
+                known(self, s, e);
+                entity_type(e, comp)
+            }
+            OperandKind::NameOffset(s, _) => {
+                let e = self.lookup(s);
+                known(self, s, e);
+                OperandType::Address
+            }
+            OperandKind::NotPred(s) | OperandKind::NegReg(s) => {
+                let e = self.lookup(s);
+                known(self, s, e);
+                scalar_reg(e)
+            }
+            _ => {
+                self.check_names(o, op);
+                self.operand_type(o)
+            }
+        }
+    }
+
+    /// The type of operand `k` of the instruction being checked.
+    fn resolved_type(&self, operands: &[Operand], k: usize) -> OperandType {
+        match self.resolved.get(k) {
+            Some(t) => *t,
+            None => operands.get(k).map_or(OperandType::Unknown, |o| self.operand_type(o)),
+        }
+    }
+
     fn operand_type(&self, o: &Operand) -> OperandType {
         match &o.kind {
             OperandKind::Name(s, comp) => {
@@ -870,15 +948,7 @@ impl<'m> Checker<'m> {
                 if Some(*s) == self.warp_sz {
                     return OperandType::IntImm;
                 }
-                match self.lookup(*s) {
-                    Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), vector: Some(n), .. })) => {
-                        if comp.is_some() { OperandType::Reg(t) } else { OperandType::VecReg(t, n) }
-                    }
-                    Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
-                    Some(Entity::Var(_)) | Some(Entity::Func) => OperandType::Address,
-                    Some(Entity::Label) => OperandType::Label,
-                    _ => OperandType::Unknown,
-                }
+                entity_type(self.lookup(*s), *comp)
             }
             OperandKind::NameOffset(..) => OperandType::Address,
             OperandKind::NotPred(s) => match self.lookup(*s) {
@@ -916,13 +986,15 @@ impl<'m> Checker<'m> {
     }
 
     /// Checks one operand against a role.
-    fn role(&mut self, i: &Instruction, types: &[ScalarType], o: &Operand, role: Role, policy: Policy, is_dest: bool) -> bool {
+    /// Checks one operand, of type `ot`, against a role.
+    #[allow(clippy::too_many_arguments)]
+    fn role(&mut self, i: &Instruction, types: &[ScalarType], o: &Operand, ot: OperandType, role: Role, policy: Policy, is_dest: bool) -> bool {
         let want = match role {
             Role::Any => return true,
             Role::Address => return self.address_operand(o),
             Role::Label => {
                 return matches!(o.kind, OperandKind::Name(_, None))
-                    && matches!(self.operand_type(o), OperandType::Label | OperandType::Unknown | OperandType::Address);
+                    && matches!(ot, OperandType::Label | OperandType::Unknown | OperandType::Address);
             }
             Role::Pred => ScalarType::Pred,
             Role::Fixed(t) => t,
@@ -982,7 +1054,7 @@ impl<'m> Checker<'m> {
                 })
             }
             _ => {
-                let t = self.operand_type(o);
+                let t = ot;
                 if let (Some(n), OperandType::VecReg(vt, m)) = (vec, t) {
                     if matches!(role, Role::InstType) {
                         return n == m && reg_compatible(vt, want, policy);
@@ -1059,7 +1131,8 @@ impl<'m> Checker<'m> {
         for (k, o) in operands.iter().enumerate() {
             let role = sig.role_at(k);
             let is_dest = k < dests;
-            if !self.role(i, types, o, role, policy, is_dest) {
+            let ot = self.resolved_type(operands, k);
+            if !self.role(i, types, o, ot, role, policy, is_dest) {
                 ok = false;
             }
         }
@@ -1067,14 +1140,16 @@ impl<'m> Checker<'m> {
         if mods.has(WIDE) && matches!(op, Opcode::Mul | Opcode::Mad) {
             for k in if op == Opcode::Mad { &[0usize, 3][..] } else { &[0usize][..] } {
                 if let Some(o) = operands.get(*k) {
-                    if !self.role(i, types, o, Role::Wide, Policy::Strict, *k == 0) {
+                    let ot = self.resolved_type(operands, *k);
+                    if !self.role(i, types, o, ot, Role::Wide, Policy::Strict, *k == 0) {
                         ok = false;
                     }
                 }
             }
         }
         if !ok {
-            if matches!(sig.role_at(0), Role::Label) && !self.role(i, types, &operands[0], Role::Label, policy, false) {
+            let ot = self.resolved_type(operands, 0);
+            if matches!(sig.role_at(0), Role::Label) && !self.role(i, types, &operands[0], ot, Role::Label, policy, false) {
                 self.error(operands[0].loc.0, format!("label expected for argument 0 of instruction '{opname}'"));
             } else {
                 self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
