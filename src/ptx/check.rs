@@ -1364,16 +1364,19 @@ impl<'m> Checker<'m> {
 fn split_names(names: &Interner) -> Vec<Option<(Symbol, u32)>> {
     (0..names.len() as u32)
         .map(|k| {
-            let name = names.name(Symbol(k));
-            let digits = name.bytes().rev().take_while(|b| b.is_ascii_digit()).count();
-            if digits == 0 || digits == name.len() {
+            let text = names.name(Symbol(k));
+            let name = text.as_bytes();
+            // The decimal suffix, read from the end (no leading zeros, 32 bits).
+            let mut at = name.len();
+            while at > 0 && name[at - 1].is_ascii_digit() {
+                at -= 1;
+            }
+            let digits = &name[at..];
+            if digits.is_empty() || at == 0 || digits.len() > 10 || (digits.len() > 1 && digits[0] == b'0') {
                 return None;
             }
-            let (prefix, num) = name.split_at(name.len() - digits);
-            if num.len() > 1 && num.starts_with('0') {
-                return None;
-            }
-            Some((names.get(prefix)?, num.parse().ok()?))
+            let num = digits.iter().try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add(u32::from(d - b'0')))?;
+            Some((names.get(text.get(..at)?)?, num))
         })
         .collect()
 }

@@ -1105,6 +1105,24 @@ impl<'s> Parser<'s> {
                 OperandKind::NegReg(s)
             }
             TokenKind::Ident => self.parse_name_operand()?,
+            // A lone integer (`4`, `0x10`), the common immediate: no
+            // expression parse when no operator follows it.
+            TokenKind::Int
+                if matches!(
+                    self.peek_next().kind,
+                    TokenKind::Comma | TokenKind::Semi | TokenKind::RBrace | TokenKind::RBracket | TokenKind::RParen
+                ) =>
+            {
+                self.bump();
+                match parse_int(self.text(t)) {
+                    Some((value, unsigned)) => OperandKind::Imm(Expr::Int { value, unsigned, loc: Loc(t.span) }),
+                    None => {
+                        self.leave();
+                        self.error(t.span, format!("invalid integer literal '{}'", self.text(t)));
+                        return Err(());
+                    }
+                }
+            }
             TokenKind::Int | TokenKind::Float | TokenKind::Minus | TokenKind::Plus | TokenKind::Tilde | TokenKind::LParen => {
                 OperandKind::Imm(self.parse_expr(false)?)
             }
