@@ -690,14 +690,12 @@ impl<'m> Checker<'m> {
         // Names used as operands must be declared; each operand's type is
         // worked out in the same lookup, for the signature check below.
         let operands = self.m.operands(i.operands);
-        let mut resolved = [OperandType::Unknown; MAX_RESOLVED];
         for (k, o) in operands.iter().enumerate() {
             let t = self.resolve(o, op);
-            if let Some(slot) = resolved.get_mut(k) {
+            if let Some(slot) = self.resolved.get_mut(k) {
                 *slot = t;
             }
         }
-        self.resolved = resolved;
         if self.diags.error_count() >= 100 {
             return;
         }
@@ -1566,9 +1564,29 @@ fn widen(t: ScalarType) -> Option<ScalarType> {
     })
 }
 
+/// [`reg_rule`] for every pair of types and both policies, worked out once:
+/// the checker asks it for nearly every operand.
+fn reg_compatible(r: ScalarType, want: ScalarType, policy: Policy) -> bool {
+    const N: usize = ScalarType::SPELLINGS.len();
+    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = vec![false; 2 * N * N];
+        for (p, policy) in [Policy::Strict, Policy::Relaxed].into_iter().enumerate() {
+            for &(r, _) in ScalarType::SPELLINGS {
+                for &(w, _) in ScalarType::SPELLINGS {
+                    t[(p * N + r as usize) * N + w as usize] = reg_rule(r, w, policy);
+                }
+            }
+        }
+        t
+    });
+    let p = usize::from(policy == Policy::Relaxed);
+    table.get((p * N + r as usize) * N + want as usize).copied().unwrap_or_else(|| reg_rule(r, want, policy))
+}
+
 /// PTX's register-versus-instruction-type rules (PTX ISA "Type checking
 /// rules", verified case by case against ptxas 13.5).
-fn reg_compatible(r: ScalarType, want: ScalarType, policy: Policy) -> bool {
+fn reg_rule(r: ScalarType, want: ScalarType, policy: Policy) -> bool {
     use TypeKind::*;
     let (rk, wk) = (r.kind(), want.kind());
     if rk == Pred || wk == Pred {
