@@ -10,6 +10,7 @@
 
 pub mod ast;
 pub mod check;
+mod headcache;
 pub mod lexer;
 pub mod modifier;
 mod namekey;

@@ -8,6 +8,7 @@
 //! stack, and every loop consumes a token per iteration, so none can hang.
 
 use super::ast::*;
+use super::headcache::{Head, HeadCache, MAX_MODS};
 use super::lexer::{Lexer, Token, TokenKind};
 use super::modifier::Modifier;
 use super::opcode::Opcode;
@@ -50,12 +51,14 @@ pub fn parse(source: &str) -> Result<Module, Diagnostics> {
         // about one per 35 bytes of text (capped, for huge inputs).
         stmt_stack: Vec::with_capacity((source.len() / 32).min(1 << 14)),
         op_stack: Vec::with_capacity(16),
+        heads: HeadCache::take(),
     };
     if source.len() >= u32::MAX as usize - 1 {
         p.diags.error(Span::new(0, 0), "source file is larger than 4 GiB");
         return Err(p.diags);
     }
     p.parse_module();
+    p.heads.put_back();
     if p.diags.has_errors() { Err(p.diags) } else { Ok(p.module) }
 }
 
@@ -77,6 +80,8 @@ struct Parser<'s> {
     stmt_stack: Vec<Statement>,
     /// Operands of the lists being parsed, innermost last (see `finish_list`).
     op_stack: Vec<Operand>,
+    /// Instruction heads already worked out (see [`super::headcache`]).
+    heads: Box<HeadCache>,
 }
 
 /// Directives that begin a module-level item (used to resynchronise).
@@ -834,7 +839,15 @@ impl<'s> Parser<'s> {
             }
         }
         self.leave();
-        let stmts = self.stmt_stack.drain(base..).collect();
+        // One block copy into an exactly sized vector (a draining iterator
+        // would move the statements one by one).
+        let stmts = if base == 0 {
+            let mut v = Vec::with_capacity(self.stmt_stack.len());
+            v.append(&mut self.stmt_stack);
+            v
+        } else {
+            self.stmt_stack.split_off(base)
+        };
         Ok(Block { stmts, loc: self.loc_from(start) })
     }
 
@@ -981,23 +994,36 @@ impl<'s> Parser<'s> {
             nwords += 1;
         }
         let words = &words[..nwords];
-        let (opcode, family_words) = self.match_opcode(op_tok, first, words)?;
+        // The head's text: the opcode and its glued words are contiguous.
+        let head_end = words.last().map_or(op_tok.span.end, |w| w.span.end);
+        let head_text = &self.src.as_bytes()[op_tok.span.start as usize..head_end as usize];
+        let (head, good) = match self.heads.get(head_text) {
+            Some(h) => (h, true),
+            None => {
+                let (h, good) = self.work_out_head(op_tok, first, words)?;
+                if good && words.len() - h.family_words as usize <= MAX_MODS {
+                    self.heads.insert(head_text, h);
+                }
+                (h, good)
+            }
+        };
+        let (opcode, family_words) = (head.opcode, head.family_words as usize);
         let opcode_end = if family_words > 0 { words[family_words - 1].span.end } else { op_tok.span.end };
         let mut modifiers = Modifiers::new();
-        let mut bad = false;
-        for &t in &words[family_words..] {
-            let text = self.text(t);
-            match Modifier::classify(opcode, text) {
-                Some(m) => modifiers.push((m, Loc(t.span))),
-                None => {
-                    self.error(t.span, format!("unknown modifier '{text}' for instruction '{}'", opcode.name()));
-                    bad = true;
+        for (m, t) in head.mods[..head.nmods as usize].iter().zip(&words[family_words..]) {
+            modifiers.push((*m, Loc(t.span)));
+        }
+        if good && head.nmods as usize != words.len() - family_words {
+            // More modifiers than a head holds: classify the rest here.
+            for &t in &words[family_words + head.nmods as usize..] {
+                if let Some(m) = Modifier::classify(opcode, self.text(t)) {
+                    modifiers.push((m, Loc(t.span)));
                 }
             }
         }
         let operands = self.parse_operands(opcode)?;
         self.expect(TokenKind::Semi, "';' after the instruction")?;
-        if bad {
+        if !good {
             return Err(());
         }
         let loc = self.loc_from(start);
@@ -1010,6 +1036,32 @@ impl<'s> Parser<'s> {
             loc,
         }));
         Ok(())
+    }
+
+    /// The family and modifiers of an instruction head not in the memo, and
+    /// whether every modifier is known. Unknown modifiers are reported (all
+    /// of them); the caller still parses the operands, so that their errors
+    /// are reported too, before failing the statement.
+    fn work_out_head(&mut self, op_tok: Token, first: &str, words: &[Token]) -> PResult<(Head, bool)> {
+        let (opcode, family_words) = self.match_opcode(op_tok, first, words)?;
+        let mut head = Head { opcode, family_words: family_words as u8, nmods: 0, mods: [Modifier::Ftz; MAX_MODS] };
+        let mut bad = false;
+        for &t in &words[family_words..] {
+            let text = self.text(t);
+            match Modifier::classify(opcode, text) {
+                Some(m) => {
+                    if let Some(slot) = head.mods.get_mut(head.nmods as usize) {
+                        *slot = m;
+                        head.nmods += 1;
+                    }
+                }
+                None => {
+                    self.error(t.span, format!("unknown modifier '{text}' for instruction '{}'", opcode.name()));
+                    bad = true;
+                }
+            }
+        }
+        Ok((head, !bad))
     }
 
     /// Longest dotted prefix that names an opcode. The words are glued to the
@@ -1060,7 +1112,13 @@ impl<'s> Parser<'s> {
     fn finish_list(&mut self, base: usize) -> OperandList {
         let pool = &mut self.module.operand_pool;
         let start = pool.len();
-        pool.extend(self.op_stack.drain(base..));
+        // `append` moves the elements with one block copy; a draining
+        // iterator would move them one by one.
+        if base == 0 {
+            pool.append(&mut self.op_stack);
+        } else {
+            pool.append(&mut self.op_stack.split_off(base));
+        }
         OperandList::new(start, pool.len() - start)
     }
 
