@@ -109,6 +109,16 @@ impl Interner {
         &self.text[start..self.ends[k] as usize]
     }
 
+    /// Every name's text, in symbol order.
+    pub fn names(&self) -> impl Iterator<Item = &str> + '_ {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let s = self.text.get(start..end as usize).unwrap_or("");
+            start = end as usize;
+            s
+        })
+    }
+
     /// Number of names.
     pub fn len(&self) -> usize {
         self.ends.len()

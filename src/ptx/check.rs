@@ -42,6 +42,7 @@ pub struct CheckOptions {
 /// Checks a parsed module. Returns the warnings on success and all
 /// diagnostics (errors and warnings) on failure.
 pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics> {
+    let (split, sreg) = name_facts(&m.names);
     let mut c = Checker {
         m,
         opts,
@@ -52,8 +53,8 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         labels: vec![None; m.names.len()],
         label_list: Vec::new(),
         defined: Default::default(),
-        split: split_names(&m.names),
-        sreg: special_registers(&m.names),
+        split,
+        sreg,
         warp_sz: m.names.get("WARP_SZ"),
         mods: ModSummary::EMPTY,
         resolved: [OperandType::Unknown; MAX_RESOLVED],
@@ -1357,26 +1358,51 @@ impl<'m> Checker<'m> {
     }
 }
 
-/// Splits every name into a range prefix and index (`%r12` → `%r`, 12) when
-/// the prefix is itself a name (a `%r<N>` declaration interns it).
-fn split_names(names: &Interner) -> Vec<Option<(Symbol, u32)>> {
-    (0..names.len() as u32)
-        .map(|k| {
-            let text = names.name(Symbol(k));
-            let name = text.as_bytes();
-            // The decimal suffix, read from the end (no leading zeros, 32 bits).
-            let mut at = name.len();
-            while at > 0 && name[at - 1].is_ascii_digit() {
-                at -= 1;
+/// What the checker needs to know of every interned name, worked out in
+/// one pass over the name table: its split into a range prefix and index
+/// (`%r12` → `%r`, 12) when the prefix is itself a name (a `%r<N>`
+/// declaration interns it), and its special-register type if it is one.
+fn name_facts(names: &Interner) -> (Vec<Option<(Symbol, u32)>>, Vec<Option<(ScalarType, bool)>>) {
+    let mut split = Vec::with_capacity(names.len());
+    let mut sreg = Vec::with_capacity(names.len());
+    // The last few prefixes looked up: names of one range cluster together
+    // (`%r1`, `%r2`, `%rd1`, `%r3`...), so most lookups are repeats.
+    let mut recent: [(&str, Option<Symbol>); 4] = [("", None); 4];
+    let mut next_recent = 0;
+    for text in names.names() {
+        let name = text.as_bytes();
+        // The decimal suffix, read from the end.
+        let mut at = name.len();
+        while at > 0 && name[at - 1].is_ascii_digit() {
+            at -= 1;
+        }
+        let digits = &name[at..];
+        // Register-like names (`%r12`, `%fd3`: one or two letters and a
+        // number) are never special registers, except `%pm0`..`%pm7`.
+        let register_like = name.first() == Some(&b'%') && !digits.is_empty() && (2..=3).contains(&at) && &name[..at] != b"%pm";
+        sreg.push(if name.first() == Some(&b'%') && !register_like { special_register(text) } else { None });
+        // The index: no leading zeros, 32 bits.
+        if digits.is_empty() || at == 0 || digits.len() > 10 || (digits.len() > 1 && digits[0] == b'0') {
+            split.push(None);
+            continue;
+        }
+        let Some(num) = digits.iter().try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add(u32::from(d - b'0'))) else {
+            split.push(None);
+            continue;
+        };
+        let prefix = &text[..at];
+        let found = match recent.iter().find(|(p, _)| *p == prefix) {
+            Some(&(_, s)) => s,
+            None => {
+                let s = names.get(prefix);
+                recent[next_recent] = (prefix, s);
+                next_recent = (next_recent + 1) % recent.len();
+                s
             }
-            let digits = &name[at..];
-            if digits.is_empty() || at == 0 || digits.len() > 10 || (digits.len() > 1 && digits[0] == b'0') {
-                return None;
-            }
-            let num = digits.iter().try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add(u32::from(d - b'0')))?;
-            Some((names.get(text.get(..at)?)?, num))
-        })
-        .collect()
+        };
+        split.push(found.map(|p| (p, num)));
+    }
+    (split, sreg)
 }
 
 /// A modifier that needs a newer PTX version or target than its family.
@@ -1453,16 +1479,6 @@ fn word_bits() -> &'static [u8] {
         }
         bits
     })
-}
-
-/// The special-register type of every interned name (`None` for others).
-fn special_registers(names: &Interner) -> Vec<Option<(ScalarType, bool)>> {
-    (0..names.len() as u32)
-        .map(|k| {
-            let name = names.name(Symbol(k));
-            if name.starts_with('%') { special_register(name) } else { None }
-        })
-        .collect()
 }
 
 /// Element count of an array declaration (`Some(1)` for a scalar, `None` for `[]`).
