@@ -15,6 +15,7 @@
 //! `ptxas` recognise them.
 
 use super::ast::*;
+use super::headmemo::{HeadKey, HeadMemo};
 use super::modifier::{CmpOp, Keyword, Modifier, Rounding};
 use super::opcode::Opcode;
 use super::scopes::ScopedTable;
@@ -22,6 +23,7 @@ use super::strindex::StrIndex;
 use super::signature::{Role, Signature, signatures};
 use crate::diag::{Diagnostics, Span};
 use crate::target::Sm;
+use std::cell::Cell;
 use std::collections::HashMap as StdHashMap;
 
 type HashMap<K, V> = StdHashMap<K, V, FxBuild>;
@@ -44,6 +46,7 @@ pub struct CheckOptions {
 pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics> {
     let (split, sreg) = name_facts(&m.names);
     let mut c = Checker {
+        memo: MEMO.with(Cell::take).unwrap_or_else(|| Box::new(HeadMemo::new())),
         m,
         opts,
         diags: Diagnostics::new(),
@@ -69,7 +72,15 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
     if !c.diags.has_errors() {
         c.items();
     }
+    MEMO.with(|cell| cell.set(Some(c.memo)));
     if c.diags.has_errors() { Err(c.diags) } else { Ok(c.diags) }
+}
+
+thread_local! {
+    /// The head memo between checks (see [`super::headmemo`]): a check
+    /// takes it and puts it back, so that one module's heads speed up the
+    /// next module's at no thread-local access per instruction.
+    static MEMO: Cell<Option<Box<HeadMemo<ModSummary>>>> = const { Cell::new(None) };
 }
 
 /// What a name stands for.
@@ -95,6 +106,8 @@ struct VarInfo {
 
 struct Checker<'m> {
     m: &'m Module,
+    /// Heads whose head-only rules passed, with their modifier summaries.
+    memo: Box<HeadMemo<ModSummary>>,
     opts: &'m CheckOptions,
     diags: Diagnostics,
     /// Module-scope variables and functions, by symbol.
@@ -661,10 +674,20 @@ impl<'m> Checker<'m> {
     // ---- instructions ---------------------------------------------------
 
     fn instruction(&mut self, i: &'m Instruction) {
-        self.mods = ModSummary::of(i);
         let op = i.opcode;
-        let info = op.info();
-        let opname = op.name();
+        // A head seen before whose head-only rules passed skips them (they
+        // would pass again). Calls' rules read the callee's declaration, so
+        // calls are not memoised.
+        let key = if op == Opcode::Call {
+            None
+        } else {
+            HeadKey::new(self.version, self.target.number, op, i.operands.len(), &i.modifiers)
+        };
+        let known = key.as_ref().and_then(|k| self.memo.get(k));
+        self.mods = known.unwrap_or_else(|| ModSummary::of(i));
+        let head_ok = known.is_some();
+        // Errors reported by head-only rules (a head with any is not memoised).
+        let mut head_errors = 0;
         if let Some(g) = i.guard {
             match self.lookup(g.reg) {
                 Some(Entity::Reg(VarInfo { ty: VarType::Scalar(ScalarType::Pred), .. })) => {}
@@ -675,19 +698,12 @@ impl<'m> Checker<'m> {
                 _ => self.error(g.loc.0, "predicate expression expected"),
             }
         }
-        // Version and target requirements of the family and of its modifiers.
-        self.requirement(i.opcode_loc.0, || format!("instruction '{opname}'"), info.min_ptx, info.min_sm);
-        let (reqs, highest) = modifier_requirements(op);
-        // Most modules are new enough for every modifier of the family: skip the search.
-        if !reqs.is_empty() && (self.version < highest.0 || self.target.number < highest.1) {
-            for (m, loc) in &i.modifiers {
-                if let Some((_, ptx, sm)) = reqs.iter().find(|(r, _, _)| r == m) {
-                    let sp = m.spelling();
-                    self.requirement(loc.0, || format!("modifier '{sp}' of '{opname}'"), *ptx, *sm);
-                }
-            }
+        if !head_ok {
+            let before = self.diags.error_count();
+            self.head_requirements(i);
+            self.modifier_counts(i);
+            head_errors += self.diags.error_count() - before;
         }
-        self.modifier_counts(i);
         // Names used as operands must be declared; each operand's type is
         // worked out in the same lookup, for the signature check below.
         let operands = self.m.operands(i.operands);
@@ -700,9 +716,37 @@ impl<'m> Checker<'m> {
         if self.diags.error_count() >= 100 {
             return;
         }
-        self.operand_rules(i);
-        self.family_rules(i);
-        self.signature(i);
+        self.operand_rules(i, head_ok, &mut head_errors);
+        if !head_ok {
+            let before = self.diags.error_count();
+            self.family_rules(i);
+            head_errors += self.diags.error_count() - before;
+        }
+        self.signature(i, head_ok, &mut head_errors);
+        // Below the error limit no error went unrecorded, so the count is exact.
+        if let Some(k) = key {
+            if !head_ok && head_errors == 0 && self.diags.error_count() < 100 {
+                self.memo.insert(k, self.mods);
+            }
+        }
+    }
+
+    /// Version and target requirements of the family and of its modifiers.
+    fn head_requirements(&mut self, i: &Instruction) {
+        let op = i.opcode;
+        let info = op.info();
+        let opname = op.name();
+        self.requirement(i.opcode_loc.0, || format!("instruction '{opname}'"), info.min_ptx, info.min_sm);
+        let (reqs, highest) = modifier_requirements(op);
+        // Most modules are new enough for every modifier of the family: skip the search.
+        if !reqs.is_empty() && (self.version < highest.0 || self.target.number < highest.1) {
+            for (m, loc) in &i.modifiers {
+                if let Some((_, ptx, sm)) = reqs.iter().find(|(r, _, _)| r == m) {
+                    let sp = m.spelling();
+                    self.requirement(loc.0, || format!("modifier '{sp}' of '{opname}'"), *ptx, *sm);
+                }
+            }
+        }
     }
 
     /// Duplicated modifiers and more than one of a kind that allows one.
@@ -734,8 +778,9 @@ impl<'m> Checker<'m> {
     }
 
     /// Destination operands must be writable registers; memory operands must
-    /// name memory of the instruction's state space.
-    fn operand_rules(&mut self, i: &Instruction) {
+    /// name memory of the instruction's state space. (`head_ok` and
+    /// `head_errors` as in `instruction`.)
+    fn operand_rules(&mut self, i: &Instruction, head_ok: bool, head_errors: &mut usize) {
         let opname = i.opcode.name();
         let space = self.mods.space;
         let operands = self.m.operands(i.operands);
@@ -751,17 +796,18 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        if self.mods.has(NC) && space != Some(StateSpace::Global) {
-            self.error(i.opcode_loc.0, "modifier '.nc' requires .global space");
-        }
         let op = i.opcode;
-        if !matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Atom | Opcode::Red | Opcode::Prefetch | Opcode::Cvta) {
-            return;
-        }
-        if op == Opcode::Cvta {
-            if self.mods.has(TO) && space.is_none() {
-                self.error(i.opcode_loc.0, format!("state space modifier required for instruction '{opname}'"));
+        if !head_ok {
+            if self.mods.has(NC) && space != Some(StateSpace::Global) {
+                self.error(i.opcode_loc.0, "modifier '.nc' requires .global space");
+                *head_errors += 1;
             }
+            if op == Opcode::Cvta && self.mods.has(TO) && space.is_none() {
+                self.error(i.opcode_loc.0, format!("state space modifier required for instruction '{opname}'"));
+                *head_errors += 1;
+            }
+        }
+        if !matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Atom | Opcode::Red | Opcode::Prefetch) {
             return;
         }
         for o in operands {
@@ -1097,8 +1143,10 @@ impl<'m> Checker<'m> {
         }
     }
 
-    /// Operand count and types against the opcode table's signature.
-    fn signature(&mut self, i: &'m Instruction) {
+    /// Operand count and types against the opcode table's signature. The
+    /// count and the type modifiers are head-only rules (`head_ok` and
+    /// `head_errors` as in `instruction`).
+    fn signature(&mut self, i: &'m Instruction, head_ok: bool, head_errors: &mut usize) {
         let op = i.opcode;
         let opname = op.name();
         let sigs = signatures(op);
@@ -1109,17 +1157,19 @@ impl<'m> Checker<'m> {
         let n = operands.len();
         let Some(sig) = sigs.iter().find(|s| s.accepts_count(n)) else {
             self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
+            *head_errors += 1;
             return;
         };
-        let needs_two = sig.uses_second_type();
-        let ntypes = self.mods.ntypes;
-        if sig.uses_inst_type() && !needs_two && ntypes != 1 && traits(op).single_type {
-            self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
-            return;
-        }
-        if needs_two && ntypes != 2 && traits(op).single_type {
-            self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
-            return;
+        if !head_ok {
+            let needs_two = sig.uses_second_type();
+            let ntypes = self.mods.ntypes;
+            if sig.uses_inst_type() && !needs_two && ntypes != 1 && traits(op).single_type
+                || needs_two && ntypes != 2 && traits(op).single_type
+            {
+                self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
+                *head_errors += 1;
+                return;
+            }
         }
         let policy = if matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Cvt) { Policy::Relaxed } else { Policy::Strict };
         let mods = self.mods;

@@ -11,6 +11,7 @@
 pub mod ast;
 pub mod check;
 mod headcache;
+mod headmemo;
 pub mod lexer;
 pub mod modifier;
 mod namekey;
