@@ -7,6 +7,7 @@
 //! equality: nodes hold a [`Loc`], which compares equal to every other `Loc`.
 
 use super::modifier::Modifier;
+use super::namekey::NameKey;
 use super::opcode::Opcode;
 use crate::diag::Span;
 use crate::target::Sm;
@@ -37,16 +38,17 @@ pub struct Symbol(pub u32);
 
 /// The module's name table: every name's text in one arena, and an
 /// open-addressing hash table of symbol indices over it. Interning a name
-/// seen before costs one hash of its bytes and one comparison; a new name
-/// costs no allocation of its own (the arena grows geometrically).
+/// seen before costs one [`NameKey`] and usually one probe and one key
+/// comparison; a new name costs no allocation of its own (the arena grows
+/// geometrically).
 #[derive(Clone, Debug, Default)]
 pub struct Interner {
     /// The texts of all names, back to back.
     text: String,
     /// End offset in `text` of each symbol's name (its start is the previous end).
     ends: Vec<u32>,
-    /// Each symbol's hash (so growing the table rehashes nothing).
-    hashes: Vec<u32>,
+    /// Each symbol's key (its hash included, so growing the table rehashes nothing).
+    keys: Vec<NameKey>,
     /// Hash slots: `symbol + 1`, or 0 when empty. Length is a power of two, at
     /// most half full.
     slots: Vec<u32>,
@@ -66,31 +68,38 @@ impl Interner {
         Interner {
             text: String::with_capacity(bytes),
             ends: Vec::with_capacity(names),
-            hashes: Vec::with_capacity(names),
+            keys: Vec::with_capacity(names),
             slots: vec![0; slots],
         }
     }
 
     /// The symbol for `name`, adding it if new.
+    #[inline]
     pub fn intern(&mut self, name: &str) -> Symbol {
-        let hash = name_hash(name.as_bytes());
-        if let Some(s) = self.find(name, hash) {
-            return s;
+        let key = NameKey::new(name.as_bytes());
+        match self.find(name, key) {
+            Ok(s) => s,
+            Err(slot) => self.add(name, key, slot),
         }
+    }
+
+    /// Adds a name that `find` did not find; `slot` is the empty slot it ended on.
+    fn add(&mut self, name: &str, key: NameKey, slot: usize) -> Symbol {
         let s = Symbol(self.ends.len() as u32);
         self.text.push_str(name);
         self.ends.push(self.text.len() as u32);
-        self.hashes.push(hash);
+        self.keys.push(key);
         if (self.ends.len() + 1) * 2 > self.slots.len() {
             self.grow();
+        } else {
+            self.slots[slot] = s.0 + 1;
         }
-        self.place(s, hash);
         s
     }
 
     /// The symbol for `name` if it was interned.
     pub fn get(&self, name: &str) -> Option<Symbol> {
-        self.find(name, name_hash(name.as_bytes()))
+        self.find(name, NameKey::new(name.as_bytes())).ok()
     }
 
     /// The text of a symbol.
@@ -98,6 +107,16 @@ impl Interner {
         let k = s.0 as usize;
         let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
         &self.text[start..self.ends[k] as usize]
+    }
+
+    /// Every name's text, in symbol order.
+    pub fn names(&self) -> impl Iterator<Item = &str> + '_ {
+        let mut start = 0;
+        self.ends.iter().map(move |&end| {
+            let s = self.text.get(start..end as usize).unwrap_or("");
+            start = end as usize;
+            s
+        })
     }
 
     /// Number of names.
@@ -111,25 +130,23 @@ impl Interner {
     }
 
     fn name_bytes(&self, s: Symbol) -> &[u8] {
-        let k = s.0 as usize;
-        let start = if k == 0 { 0 } else { self.ends[k - 1] as usize };
-        &self.text.as_bytes()[start..self.ends[k] as usize]
+        self.name(s).as_bytes()
     }
 
-    fn find(&self, name: &str, hash: u32) -> Option<Symbol> {
-        if self.slots.is_empty() {
-            return None;
-        }
-        let mask = self.slots.len() - 1;
-        let mut i = hash as usize & mask;
+    /// The symbol of `name`, or the empty slot where it would go.
+    #[inline]
+    fn find(&self, name: &str, key: NameKey) -> Result<Symbol, usize> {
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut i = key.hash as usize & mask;
         loop {
-            let slot = self.slots[i];
+            let Some(&slot) = self.slots.get(i) else { return Err(i) };
             if slot == 0 {
-                return None;
+                return Err(i);
             }
             let s = Symbol(slot - 1);
-            if self.hashes[s.0 as usize] == hash && same_bytes(self.name_bytes(s), name.as_bytes()) {
-                return Some(s);
+            let k = self.keys[s.0 as usize];
+            if k.matches(key) && (key.is_exact() || self.name_bytes(s) == name.as_bytes()) {
+                return Ok(s);
             }
             i = (i + 1) & mask;
         }
@@ -144,56 +161,15 @@ impl Interner {
         self.slots[i] = s.0 + 1;
     }
 
+    /// Doubles the slot table and places every symbol again (the one just
+    /// added included).
     fn grow(&mut self) {
         let size = (self.slots.len() * 2).max(16);
         self.slots = vec![0; size];
         for k in 0..self.ends.len() {
-            self.place(Symbol(k as u32), self.hashes[k]);
+            self.place(Symbol(k as u32), self.keys[k].hash);
         }
     }
-}
-
-/// Whether two names are equal. Names are short, and a call to the C
-/// library's `memcmp` for each costs more than comparing them here: up to 16
-/// bytes take two (possibly overlapping) 8-byte loads per side.
-#[inline]
-pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    let word = |s: &[u8], at: usize| u64::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3], s[at + 4], s[at + 5], s[at + 6], s[at + 7]]);
-    match n {
-        0..=7 => a.iter().zip(b).all(|(x, y)| x == y),
-        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
-        _ => a == b,
-    }
-}
-
-/// The hash of a name for the interner and [`super::strindex`]: FxHash-style
-/// mixing of whole 8-byte words, then of the 0–7 remaining bytes read as at
-/// most two overlapping loads (no byte loop, no call to `memcpy`), then of the
-/// length; folded to its high 32 bits, which mix best. Names are short, so
-/// this is one to three multiplications.
-pub(crate) fn name_hash(bytes: &[u8]) -> u32 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = 0u64;
-    let mut chunks = bytes.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-    }
-    let t = chunks.remainder();
-    let n = t.len();
-    let u32_at = |k: usize| u64::from(u32::from_le_bytes([t[k], t[k + 1], t[k + 2], t[k + 3]]));
-    let tail = match n {
-        0 => 0,
-        1..=3 => u64::from(t[0]) | u64::from(t[n / 2]) << 8 | u64::from(t[n - 1]) << 16,
-        _ => u32_at(0) | u32_at(n - 4) << 32,
-    };
-    h = (h.rotate_left(5) ^ tail).wrapping_mul(K);
-    h = (h.rotate_left(5) ^ bytes.len() as u64).wrapping_mul(K);
-    (h >> 32) as u32
 }
 
 /// FxHash-style hasher: names are short and trusted to be non-adversarial
@@ -242,6 +218,58 @@ pub struct Module {
     pub items: Vec<Item>,
     /// Names used anywhere in the module.
     pub names: Interner,
+    /// Every instruction's operands, each instruction's (and each operand
+    /// list's) a contiguous [`OperandList`] run; see [`Module::operands`].
+    pub operand_pool: Vec<Operand>,
+}
+
+impl Module {
+    /// The operands of a list (an instruction's, or a `{...}`, `[...]` or
+    /// `(...)` operand's elements).
+    #[inline]
+    pub fn operands(&self, list: OperandList) -> &[Operand] {
+        self.operand_pool.get(list.range()).unwrap_or(&[])
+    }
+
+    /// Appends operands to the pool and returns their list (for building
+    /// instructions in code).
+    pub fn push_operands(&mut self, ops: impl IntoIterator<Item = Operand>) -> OperandList {
+        let start = self.operand_pool.len();
+        self.operand_pool.extend(ops);
+        OperandList::new(start, self.operand_pool.len() - start)
+    }
+}
+
+/// A run of operands in [`Module::operand_pool`]. Operands live in one
+/// module-wide vector rather than one vector per instruction: parsing then
+/// allocates nothing per instruction, and dropping a module frees one block.
+/// Two lists compare equal when they name the same run, so equal modules
+/// (which fill their pools in the same order) have equal instructions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OperandList {
+    /// Index of the first operand in the pool.
+    pub start: u32,
+    /// Number of operands.
+    pub len: u32,
+}
+
+impl OperandList {
+    /// The run `start..start + len` (saturated to 32 bits).
+    pub fn new(start: usize, len: usize) -> OperandList {
+        OperandList { start: start.min(u32::MAX as usize) as u32, len: len.min(u32::MAX as usize) as u32 }
+    }
+    /// Number of operands.
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+    /// Whether the list is empty.
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+    /// The pool indices.
+    pub fn range(self) -> std::ops::Range<usize> {
+        self.start as usize..self.start as usize + self.len as usize
+    }
 }
 
 /// `.version major.minor`.
@@ -905,8 +933,8 @@ pub struct Instruction {
     pub opcode_loc: Loc,
     /// Modifiers after the family name, in source order.
     pub modifiers: Modifiers,
-    /// Operands.
-    pub operands: Operands,
+    /// Operands, in [`Module::operand_pool`].
+    pub operands: OperandList,
     /// From guard to `;`.
     pub loc: Loc,
 }
@@ -942,9 +970,6 @@ impl Instruction {
 /// An instruction's modifiers: most have at most four, kept inline (no
 /// allocation per instruction).
 pub type Modifiers = smallvec::SmallVec<[(Modifier, Loc); 4]>;
-
-/// An instruction's operands: most have at most three, kept inline.
-pub type Operands = Vec<Operand>;
 
 /// An instruction operand.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -989,11 +1014,11 @@ pub enum OperandKind {
     /// `[base]`, `[base+imm]`, `[imm]`.
     Address(Address),
     /// `[a, b, ...]` with more than one element (texture, surface, tensor operands).
-    BracketList(Vec<Operand>),
+    BracketList(OperandList),
     /// `{a, b, ...}`.
-    Vector(Vec<Operand>),
+    Vector(OperandList),
     /// `(a, b, ...)` (call arguments and return values).
-    ParenList(Vec<Operand>),
+    ParenList(OperandList),
 }
 
 /// A memory address `[base + offset]`.

@@ -15,6 +15,7 @@
 //! `ptxas` recognise them.
 
 use super::ast::*;
+use super::headmemo::{HeadKey, HeadMemo};
 use super::modifier::{CmpOp, Keyword, Modifier, Rounding};
 use super::opcode::Opcode;
 use super::scopes::ScopedTable;
@@ -22,6 +23,7 @@ use super::strindex::StrIndex;
 use super::signature::{Role, Signature, signatures};
 use crate::diag::{Diagnostics, Span};
 use crate::target::Sm;
+use std::cell::Cell;
 use std::collections::HashMap as StdHashMap;
 
 type HashMap<K, V> = StdHashMap<K, V, FxBuild>;
@@ -42,7 +44,9 @@ pub struct CheckOptions {
 /// Checks a parsed module. Returns the warnings on success and all
 /// diagnostics (errors and warnings) on failure.
 pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics> {
+    let (split, sreg) = name_facts(&m.names);
     let mut c = Checker {
+        memo: MEMO.with(Cell::take).unwrap_or_else(|| Box::new(HeadMemo::new())),
         m,
         opts,
         diags: Diagnostics::new(),
@@ -52,10 +56,11 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         labels: vec![None; m.names.len()],
         label_list: Vec::new(),
         defined: Default::default(),
-        split: split_names(&m.names),
-        sreg: special_registers(&m.names),
+        split,
+        sreg,
         warp_sz: m.names.get("WARP_SZ"),
         mods: ModSummary::EMPTY,
+        resolved: [OperandType::Unknown; MAX_RESOLVED],
         in_entry: false,
         kernel_params: Default::default(),
         extern_funcs: Default::default(),
@@ -67,7 +72,15 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
     if !c.diags.has_errors() {
         c.items();
     }
+    MEMO.with(|cell| cell.set(Some(c.memo)));
     if c.diags.has_errors() { Err(c.diags) } else { Ok(c.diags) }
+}
+
+thread_local! {
+    /// The head memo between checks (see [`super::headmemo`]): a check
+    /// takes it and puts it back, so that one module's heads speed up the
+    /// next module's at no thread-local access per instruction.
+    static MEMO: Cell<Option<Box<HeadMemo<ModSummary>>>> = const { Cell::new(None) };
 }
 
 /// What a name stands for.
@@ -93,6 +106,8 @@ struct VarInfo {
 
 struct Checker<'m> {
     m: &'m Module,
+    /// Heads whose head-only rules passed, with their modifier summaries.
+    memo: Box<HeadMemo<ModSummary>>,
     opts: &'m CheckOptions,
     diags: Diagnostics,
     /// Module-scope variables and functions, by symbol.
@@ -113,6 +128,9 @@ struct Checker<'m> {
     warp_sz: Option<Symbol>,
     /// The modifiers of the instruction being checked.
     mods: ModSummary,
+    /// The types of the first [`MAX_RESOLVED`] operands of the instruction
+    /// being checked (see `resolve`).
+    resolved: [OperandType; MAX_RESOLVED],
     /// Functions whose body was seen.
     defined: std::collections::HashSet<Symbol, FxBuild>,
     version: (u8, u8),
@@ -152,6 +170,23 @@ enum OperandType {
     Unknown,
 }
 
+/// How many operand types an instruction keeps from name resolution (more
+/// operands, as `mma` has, are typed again when needed).
+const MAX_RESOLVED: usize = 8;
+
+/// The type of a name that means `e`, with vector component `comp`.
+fn entity_type(e: Option<Entity>, comp: Option<Component>) -> OperandType {
+    match e {
+        Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), vector: Some(n), .. })) => {
+            if comp.is_some() { OperandType::Reg(t) } else { OperandType::VecReg(t, n) }
+        }
+        Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
+        Some(Entity::Var(_)) | Some(Entity::Func) => OperandType::Address,
+        Some(Entity::Label) => OperandType::Label,
+        _ => OperandType::Unknown,
+    }
+}
+
 /// What an instruction's modifiers say, gathered in one pass so that the
 /// rules (and the per-operand type checks) do not rescan them.
 #[derive(Clone, Copy, Debug)]
@@ -168,14 +203,52 @@ struct ModSummary {
     space: Option<StateSpace>,
     /// The first rounding modifier.
     rounding: Option<Rounding>,
+    /// The first comparison.
+    cmp: Option<CmpOp>,
+    /// Whether a boolean combining operator is given.
+    boolop: bool,
+    /// `.ftz`.
+    ftz: bool,
+    /// `.sat`.
+    sat: bool,
+    /// The rule words present ([`APPROX`], [`FULL`], ...).
+    words: u8,
+    /// How many rounding, comparison and state-space modifiers there are.
+    nrounding: u8,
+    ncmp: u8,
+    nspace: u8,
+    /// Whether some modifier other than a type or space is given twice
+    /// (then `modifier_counts` finds which).
+    repeated: bool,
 }
 
 impl ModSummary {
-    const EMPTY: ModSummary =
-        ModSummary { type_buf: [ScalarType::Pred; 8], kept_types: 0, ntypes: 0, vector: None, space: None, rounding: None };
+    const EMPTY: ModSummary = ModSummary {
+        type_buf: [ScalarType::Pred; 8],
+        kept_types: 0,
+        ntypes: 0,
+        vector: None,
+        space: None,
+        rounding: None,
+        cmp: None,
+        boolop: false,
+        ftz: false,
+        sat: false,
+        words: 0,
+        nrounding: 0,
+        ncmp: 0,
+        nspace: 0,
+        repeated: false,
+    };
 
     fn of(i: &Instruction) -> ModSummary {
         let mut s = ModSummary::EMPTY;
+        let bits = word_bits();
+        // Modifiers other than types and spaces seen so far, to notice a
+        // repeated one without comparing every pair (the rare repeat is
+        // then located by `modifier_counts`).
+        let mut seen: [Modifier; 8] = [Modifier::Ftz; 8];
+        let mut nseen = 0;
         for (m, _) in &i.modifiers {
             match *m {
                 Modifier::Type(t) => {
@@ -184,11 +257,33 @@ impl ModSummary {
                         s.kept_types += 1;
                     }
                     s.ntypes += 1;
+                    continue;
+                }
+                Modifier::Space(sp) => {
+                    s.space = s.space.or(Some(sp));
+                    s.nspace = s.nspace.saturating_add(1);
+                    continue;
                 }
                 Modifier::Vector(n) => s.vector = s.vector.or(Some(n)),
-                Modifier::Space(sp) => s.space = s.space.or(Some(sp)),
-                Modifier::Rounding(r) => s.rounding = s.rounding.or(Some(r)),
-                _ => {}
+                Modifier::Rounding(r) => {
+                    s.rounding = s.rounding.or(Some(r));
+                    s.nrounding = s.nrounding.saturating_add(1);
+                }
+                Modifier::Cmp(c) => {
+                    s.cmp = s.cmp.or(Some(c));
+                    s.ncmp = s.ncmp.saturating_add(1);
+                }
+                Modifier::Bool(_) => s.boolop = true,
+                Modifier::Ftz => s.ftz = true,
+                Modifier::Sat => s.sat = true,
+                Modifier::Word(k) => s.words |= bits.get(k.0 as usize).copied().unwrap_or(0),
+                Modifier::Sem(_) | Modifier::Scope(_) => {}
+            }
+            if nseen == seen.len() || seen[..nseen].contains(m) {
+                s.repeated = true;
+            } else {
+                seen[nseen] = *m;
+                nseen += 1;
             }
         }
         s
@@ -196,6 +291,11 @@ impl ModSummary {
 
     fn types(&self) -> &[ScalarType] {
         &self.type_buf[..self.kept_types]
+    }
+
+    /// Whether a rule word ([`APPROX`], [`FULL`], ...) is present.
+    fn has(&self, word: u8) -> bool {
+        self.words & word != 0
     }
 }
 
@@ -574,10 +674,20 @@ impl<'m> Checker<'m> {
     // ---- instructions ---------------------------------------------------
 
     fn instruction(&mut self, i: &'m Instruction) {
-        self.mods = ModSummary::of(i);
         let op = i.opcode;
-        let info = op.info();
-        let opname = op.name();
+        // A head seen before whose head-only rules passed skips them (they
+        // would pass again). Calls' rules read the callee's declaration, so
+        // calls are not memoised.
+        let key = if op == Opcode::Call {
+            None
+        } else {
+            HeadKey::new(self.version, self.target.number, op, i.operands.len(), &i.modifiers)
+        };
+        let known = key.as_ref().and_then(|k| self.memo.get(k));
+        self.mods = known.unwrap_or_else(|| ModSummary::of(i));
+        let head_ok = known.is_some();
+        // Errors reported by head-only rules (a head with any is not memoised).
+        let mut head_errors = 0;
         if let Some(g) = i.guard {
             match self.lookup(g.reg) {
                 Some(Entity::Reg(VarInfo { ty: VarType::Scalar(ScalarType::Pred), .. })) => {}
@@ -588,7 +698,44 @@ impl<'m> Checker<'m> {
                 _ => self.error(g.loc.0, "predicate expression expected"),
             }
         }
-        // Version and target requirements of the family and of its modifiers.
+        if !head_ok {
+            let before = self.diags.error_count();
+            self.head_requirements(i);
+            self.modifier_counts(i);
+            head_errors += self.diags.error_count() - before;
+        }
+        // Names used as operands must be declared; each operand's type is
+        // worked out in the same lookup, for the signature check below.
+        let operands = self.m.operands(i.operands);
+        for (k, o) in operands.iter().enumerate() {
+            let t = self.resolve(o, op);
+            if let Some(slot) = self.resolved.get_mut(k) {
+                *slot = t;
+            }
+        }
+        if self.diags.error_count() >= 100 {
+            return;
+        }
+        self.operand_rules(i, head_ok, &mut head_errors);
+        if !head_ok {
+            let before = self.diags.error_count();
+            self.family_rules(i);
+            head_errors += self.diags.error_count() - before;
+        }
+        self.signature(i, head_ok, &mut head_errors);
+        // Below the error limit no error went unrecorded, so the count is exact.
+        if let Some(k) = key {
+            if !head_ok && head_errors == 0 && self.diags.error_count() < 100 {
+                self.memo.insert(k, self.mods);
+            }
+        }
+    }
+
+    /// Version and target requirements of the family and of its modifiers.
+    fn head_requirements(&mut self, i: &Instruction) {
+        let op = i.opcode;
+        let info = op.info();
+        let opname = op.name();
         self.requirement(i.opcode_loc.0, || format!("instruction '{opname}'"), info.min_ptx, info.min_sm);
         let (reqs, highest) = modifier_requirements(op);
         // Most modules are new enough for every modifier of the family: skip the search.
@@ -600,61 +747,46 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        self.modifier_counts(i);
-        // Names used as operands must be declared.
-        for o in &i.operands {
-            self.check_names(o, op);
-        }
-        if self.diags.error_count() >= 100 {
-            return;
-        }
-        self.operand_rules(i);
-        self.family_rules(i);
-        self.signature(i);
     }
 
     /// Duplicated modifiers and more than one of a kind that allows one.
     fn modifier_counts(&mut self, i: &Instruction) {
-        let opname = i.opcode.name();
-        let (mut rounding, mut cmp, mut space) = (0, 0, 0);
-        for (k, (m, loc)) in i.modifiers.iter().enumerate() {
-            match m {
-                Modifier::Rounding(_) => rounding += 1,
-                Modifier::Cmp(_) => cmp += 1,
-                Modifier::Space(_) => space += 1,
-                _ => {}
-            }
-            if matches!(m, Modifier::Type(_) | Modifier::Space(_)) {
-                continue;
-            }
-            if i.modifiers[..k].iter().any(|(x, _)| x == m) {
-                self.error(loc.0, format!("duplicate {} modifier", m.spelling()));
+        let mods = self.mods;
+        if mods.repeated {
+            for (k, (m, loc)) in i.modifiers.iter().enumerate() {
+                if matches!(m, Modifier::Type(_) | Modifier::Space(_)) {
+                    continue;
+                }
+                if i.modifiers[..k].iter().any(|(x, _)| x == m) {
+                    self.error(loc.0, format!("duplicate {} modifier", m.spelling()));
+                }
             }
         }
         let span = i.opcode_loc.0;
-        if rounding > 1 {
+        if mods.nrounding > 1 {
             self.error(span, "multiple rounding modifiers specified");
         }
-        if cmp > 1 {
+        if mods.ncmp > 1 {
             self.error(span, "multiple comparisons set");
         }
         // `cvta.to.global`, `isspacep.global`, `ld.global`: one space at most
         // (`cp.async`-style copies name a destination and a source space).
-        if space > 1 && !traits(i.opcode).two_spaces_ok {
+        if mods.nspace > 1 && !traits(i.opcode).two_spaces_ok {
+            let opname = i.opcode.name();
             self.error(span, format!("unexpected number of state spaces specified in instruction '{opname}'"));
         }
     }
 
     /// Destination operands must be writable registers; memory operands must
-    /// name memory of the instruction's state space.
-    fn operand_rules(&mut self, i: &Instruction) {
+    /// name memory of the instruction's state space. (`head_ok` and
+    /// `head_errors` as in `instruction`.)
+    fn operand_rules(&mut self, i: &Instruction, head_ok: bool, head_errors: &mut usize) {
         let opname = i.opcode.name();
         let space = self.mods.space;
-        let w = words();
-        let has_word = |k: Option<Keyword>| k.is_some_and(|k| i.has(Modifier::Word(k)));
-        let writes_first = traits(i.opcode).writes_first && i.operands.len() >= 2;
+        let operands = self.m.operands(i.operands);
+        let writes_first = traits(i.opcode).writes_first && operands.len() >= 2;
         if writes_first {
-            if let Some(o) = i.operands.first() {
+            if let Some(o) = operands.first() {
                 match &o.kind {
                     OperandKind::Imm(_) => self.error(o.loc.0, format!("result register required for instruction '{opname}'")),
                     OperandKind::Name(s, _) if self.special_register(*s).is_some() => {
@@ -664,20 +796,21 @@ impl<'m> Checker<'m> {
                 }
             }
         }
-        if has_word(w.nc) && space != Some(StateSpace::Global) {
-            self.error(i.opcode_loc.0, "modifier '.nc' requires .global space");
-        }
         let op = i.opcode;
-        if !matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Atom | Opcode::Red | Opcode::Prefetch | Opcode::Cvta) {
-            return;
-        }
-        if op == Opcode::Cvta {
-            if has_word(w.to) && space.is_none() {
-                self.error(i.opcode_loc.0, format!("state space modifier required for instruction '{opname}'"));
+        if !head_ok {
+            if self.mods.has(NC) && space != Some(StateSpace::Global) {
+                self.error(i.opcode_loc.0, "modifier '.nc' requires .global space");
+                *head_errors += 1;
             }
+            if op == Opcode::Cvta && self.mods.has(TO) && space.is_none() {
+                self.error(i.opcode_loc.0, format!("state space modifier required for instruction '{opname}'"));
+                *head_errors += 1;
+            }
+        }
+        if !matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Atom | Opcode::Red | Opcode::Prefetch) {
             return;
         }
-        for o in &i.operands {
+        for o in operands {
             let OperandKind::Address(Address { base: Some(b), .. }) = &o.kind else { continue };
             match self.lookup(*b) {
                 Some(Entity::Var(info)) => {
@@ -708,16 +841,16 @@ impl<'m> Checker<'m> {
 
     /// Call arguments and return variables must have the callee's parameter sizes.
     fn call_arguments(&mut self, i: &Instruction) {
-        let ops = &i.operands;
-        let (rets, target, args) = match ops.as_slice() {
+        let ops = self.m.operands(i.operands);
+        let (rets, target, args) = match ops {
             [Operand { kind: OperandKind::ParenList(r), .. }, t, rest @ ..] => (Some(r), t, rest.first()),
             [t, rest @ ..] => (None, t, rest.first()),
             [] => return,
         };
         let OperandKind::Name(f, None) = target.kind else { return };
         let Some((ret_sizes, param_sizes)) = self.signatures_of.get(&f).cloned() else { return };
-        let check = |this: &mut Self, list: &[Operand], formal: &[Option<u64>]| {
-            for (o, want) in list.iter().zip(formal) {
+        let check = |this: &mut Self, list: OperandList, formal: &[Option<u64>]| {
+            for (o, want) in this.m.operands(list).iter().zip(formal) {
                 let OperandKind::Name(s, None) = o.kind else { continue };
                 let have = match this.lookup(s) {
                     Some(Entity::Var(v)) | Some(Entity::Reg(v)) => param_bytes(v.ty, v.vector, v.dims),
@@ -731,10 +864,10 @@ impl<'m> Checker<'m> {
             }
         };
         if let Some(r) = rets {
-            check(self, r, &ret_sizes);
+            check(self, *r, &ret_sizes);
         }
         if let Some(Operand { kind: OperandKind::ParenList(a), .. }) = args {
-            check(self, a, &param_sizes);
+            check(self, *a, &param_sizes);
         }
     }
 
@@ -769,7 +902,7 @@ impl<'m> Checker<'m> {
                 }
             }
             OperandKind::Vector(v) | OperandKind::BracketList(v) | OperandKind::ParenList(v) => {
-                for e in v {
+                for e in self.m.operands(*v) {
                     self.check_names(e, op);
                 }
             }
@@ -801,6 +934,56 @@ impl<'m> Checker<'m> {
     }
 
     /// The type of a (non-vector) operand.
+    /// Reports the undeclared names of an operand (as `check_names`) and
+    /// returns its type (as `operand_type`), looking each name up once.
+    fn resolve(&mut self, o: &Operand, op: Opcode) -> OperandType {
+        let known = |this: &mut Self, s: Symbol, e: Option<Entity>| {
+            if e.is_none() && this.special_register(s).is_none() && Some(s) != this.warp_sz {
+                let n = this.name(s);
+                this.error(o.loc.0, format!("unknown symbol '{n}'"));
+            }
+        };
+        let scalar_reg = |e: Option<Entity>| match e {
+            Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
+            _ => OperandType::Unknown,
+        };
+        match o.kind {
+            OperandKind::Name(s, comp) => {
+                if let Some((ty, legacy)) = self.special_register(s) {
+                    return if legacy { OperandType::LegacySreg } else { OperandType::Reg(ty) };
+                }
+                if Some(s) == self.warp_sz {
+                    return OperandType::IntImm;
+                }
+                let e = self.lookup(s);
+                known(self, s, e);
+                entity_type(e, comp)
+            }
+            OperandKind::NameOffset(s, _) => {
+                let e = self.lookup(s);
+                known(self, s, e);
+                OperandType::Address
+            }
+            OperandKind::NotPred(s) | OperandKind::NegReg(s) => {
+                let e = self.lookup(s);
+                known(self, s, e);
+                scalar_reg(e)
+            }
+            _ => {
+                self.check_names(o, op);
+                self.operand_type(o)
+            }
+        }
+    }
+
+    /// The type of operand `k` of the instruction being checked.
+    fn resolved_type(&self, operands: &[Operand], k: usize) -> OperandType {
+        match self.resolved.get(k) {
+            Some(t) => *t,
+            None => operands.get(k).map_or(OperandType::Unknown, |o| self.operand_type(o)),
+        }
+    }
+
     fn operand_type(&self, o: &Operand) -> OperandType {
         match &o.kind {
             OperandKind::Name(s, comp) => {
@@ -810,15 +993,7 @@ impl<'m> Checker<'m> {
                 if Some(*s) == self.warp_sz {
                     return OperandType::IntImm;
                 }
-                match self.lookup(*s) {
-                    Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), vector: Some(n), .. })) => {
-                        if comp.is_some() { OperandType::Reg(t) } else { OperandType::VecReg(t, n) }
-                    }
-                    Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
-                    Some(Entity::Var(_)) | Some(Entity::Func) => OperandType::Address,
-                    Some(Entity::Label) => OperandType::Label,
-                    _ => OperandType::Unknown,
-                }
+                entity_type(self.lookup(*s), *comp)
             }
             OperandKind::NameOffset(..) => OperandType::Address,
             OperandKind::NotPred(s) => match self.lookup(*s) {
@@ -856,13 +1031,15 @@ impl<'m> Checker<'m> {
     }
 
     /// Checks one operand against a role.
-    fn role(&mut self, i: &Instruction, types: &[ScalarType], o: &Operand, role: Role, policy: Policy, is_dest: bool) -> bool {
+    /// Checks one operand, of type `ot`, against a role.
+    #[allow(clippy::too_many_arguments)]
+    fn role(&mut self, i: &Instruction, types: &[ScalarType], o: &Operand, ot: OperandType, role: Role, policy: Policy, is_dest: bool) -> bool {
         let want = match role {
             Role::Any => return true,
             Role::Address => return self.address_operand(o),
             Role::Label => {
                 return matches!(o.kind, OperandKind::Name(_, None))
-                    && matches!(self.operand_type(o), OperandType::Label | OperandType::Unknown | OperandType::Address);
+                    && matches!(ot, OperandType::Label | OperandType::Unknown | OperandType::Address);
             }
             Role::Pred => ScalarType::Pred,
             Role::Fixed(t) => t,
@@ -886,6 +1063,7 @@ impl<'m> Checker<'m> {
         let vec = self.mods.vector;
         match &o.kind {
             OperandKind::Vector(elems) => {
+                let elems = self.m.operands(*elems);
                 let Some(n) = vec else {
                     // mov packs/unpacks: element sizes must add up.
                     if i.opcode == Opcode::Mov && want.kind() == TypeKind::Bits {
@@ -921,7 +1099,7 @@ impl<'m> Checker<'m> {
                 })
             }
             _ => {
-                let t = self.operand_type(o);
+                let t = ot;
                 if let (Some(n), OperandType::VecReg(vt, m)) = (vec, t) {
                     if matches!(role, Role::InstType) {
                         return n == m && reg_compatible(vt, want, policy);
@@ -965,28 +1143,33 @@ impl<'m> Checker<'m> {
         }
     }
 
-    /// Operand count and types against the opcode table's signature.
-    fn signature(&mut self, i: &'m Instruction) {
+    /// Operand count and types against the opcode table's signature. The
+    /// count and the type modifiers are head-only rules (`head_ok` and
+    /// `head_errors` as in `instruction`).
+    fn signature(&mut self, i: &'m Instruction, head_ok: bool, head_errors: &mut usize) {
         let op = i.opcode;
         let opname = op.name();
         let sigs = signatures(op);
         if sigs.is_empty() {
             return;
         }
-        let n = i.operands.len();
+        let operands = self.m.operands(i.operands);
+        let n = operands.len();
         let Some(sig) = sigs.iter().find(|s| s.accepts_count(n)) else {
             self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
+            *head_errors += 1;
             return;
         };
-        let needs_two = sig.uses_second_type();
-        let ntypes = self.mods.ntypes;
-        if sig.uses_inst_type() && !needs_two && ntypes != 1 && traits(op).single_type {
-            self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
-            return;
-        }
-        if needs_two && ntypes != 2 && traits(op).single_type {
-            self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
-            return;
+        if !head_ok {
+            let needs_two = sig.uses_second_type();
+            let ntypes = self.mods.ntypes;
+            if sig.uses_inst_type() && !needs_two && ntypes != 1 && traits(op).single_type
+                || needs_two && ntypes != 2 && traits(op).single_type
+            {
+                self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
+                *head_errors += 1;
+                return;
+            }
         }
         let policy = if matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Cvt) { Policy::Relaxed } else { Policy::Strict };
         let mods = self.mods;
@@ -994,27 +1177,29 @@ impl<'m> Checker<'m> {
         // A lone operand (`cp.async.wait_group 0`) is an input.
         let dests = if traits(op).no_dests { 0 } else { usize::from(sig.len() > 1) };
         let mut ok = true;
-        for (k, o) in i.operands.iter().enumerate() {
+        for (k, o) in operands.iter().enumerate() {
             let role = sig.role_at(k);
             let is_dest = k < dests;
-            if !self.role(i, types, o, role, policy, is_dest) {
+            let ot = self.resolved_type(operands, k);
+            if !self.role(i, types, o, ot, role, policy, is_dest) {
                 ok = false;
             }
         }
         // `.wide` destinations (and `mad.wide`'s addend) are twice the type's width.
-        let wide = words().wide;
-        if wide.is_some_and(|k| i.has(Modifier::Word(k))) && matches!(op, Opcode::Mul | Opcode::Mad) {
+        if mods.has(WIDE) && matches!(op, Opcode::Mul | Opcode::Mad) {
             for k in if op == Opcode::Mad { &[0usize, 3][..] } else { &[0usize][..] } {
-                if let Some(o) = i.operands.get(*k) {
-                    if !self.role(i, types, o, Role::Wide, Policy::Strict, *k == 0) {
+                if let Some(o) = operands.get(*k) {
+                    let ot = self.resolved_type(operands, *k);
+                    if !self.role(i, types, o, ot, Role::Wide, Policy::Strict, *k == 0) {
                         ok = false;
                     }
                 }
             }
         }
         if !ok {
-            if matches!(sig.role_at(0), Role::Label) && !self.role(i, types, &i.operands[0], Role::Label, policy, false) {
-                self.error(i.operands[0].loc.0, format!("label expected for argument 0 of instruction '{opname}'"));
+            let ot = self.resolved_type(operands, 0);
+            if matches!(sig.role_at(0), Role::Label) && !self.role(i, types, &operands[0], ot, Role::Label, policy, false) {
+                self.error(operands[0].loc.0, format!("label expected for argument 0 of instruction '{opname}'"));
             } else {
                 self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
             }
@@ -1031,13 +1216,12 @@ impl<'m> Checker<'m> {
         let ty = types.last().copied();
         let kind = ty.map(|t| t.kind());
         let rounding = mods.rounding;
-        let w = words();
-        let has_word = |k: Option<Keyword>| k.is_some_and(|k| i.has(Modifier::Word(k)));
+        let has_word = |bit: u8| mods.has(bit);
         let span = i.opcode_loc.0;
         let is_float = kind == Some(TypeKind::Float);
         // `.ftz` only on f32 (and packed half types for some ops).
-        if i.has(Modifier::Ftz) {
-            let approx_f64 = matches!(op, Opcode::Rcp | Opcode::Rsqrt) && has_word(w.approx) && ty == Some(ScalarType::F64);
+        if mods.ftz {
+            let approx_f64 = matches!(op, Opcode::Rcp | Opcode::Rsqrt) && has_word(APPROX) && ty == Some(ScalarType::F64);
             let ok = approx_f64 || types.iter().any(|t| matches!(t, ScalarType::F32 | ScalarType::F16 | ScalarType::F16x2));
             if !ok {
                 self.error(span, format!("illegal modifier '.ftz' for instruction '{opname}'"));
@@ -1062,16 +1246,16 @@ impl<'m> Checker<'m> {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 }
                 // Integer saturation exists only for .s32 (PTX ISA; ptxas 13.5 agrees).
-                if i.has(Modifier::Sat) && matches!(kind, Some(TypeKind::Signed | TypeKind::Unsigned)) && ty != Some(ScalarType::S32) {
+                if mods.sat && matches!(kind, Some(TypeKind::Signed | TypeKind::Unsigned)) && ty != Some(ScalarType::S32) {
                     self.error(span, format!("illegal modifier '.sat' for instruction '{opname}'"));
                 }
             }
             Opcode::Mul | Opcode::Mad => {
-                let mode = [w.lo, w.hi, w.wide].into_iter().filter(|k| has_word(*k)).count();
+                let mode = [LO, HI, WIDE].into_iter().filter(|k| has_word(*k)).count();
                 if matches!(kind, Some(TypeKind::Signed | TypeKind::Unsigned)) && mode != 1 {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 } else if is_float && mode != 0 {
-                    let full = if has_word(w.lo) { format!("{opname}.lo") } else if has_word(w.hi) { format!("{opname}.hi") } else { format!("{opname}.wide") };
+                    let full = if has_word(LO) { format!("{opname}.lo") } else if has_word(HI) { format!("{opname}.hi") } else { format!("{opname}.wide") };
                     self.error(span, format!("unexpected instruction types specified for '{full}'"));
                 } else if matches!(kind, Some(TypeKind::Bits) | Some(TypeKind::Pred)) {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
@@ -1086,7 +1270,7 @@ impl<'m> Checker<'m> {
                 }
             }
             Opcode::Div => {
-                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(w.approx) && !has_word(w.full) {
+                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(APPROX) && !has_word(FULL) {
                     self.error(span, format!("rounding modifier or '.approx' modifier required for instruction '{opname}'"));
                 }
                 if ty == Some(ScalarType::F64) && rounding.is_none() {
@@ -1094,15 +1278,15 @@ impl<'m> Checker<'m> {
                 }
             }
             Opcode::Rcp | Opcode::Sqrt => {
-                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(w.approx) {
+                if ty == Some(ScalarType::F32) && rounding.is_none() && !has_word(APPROX) {
                     self.error(span, format!("rounding modifier or '.approx' modifier required for instruction '{opname}'"));
                 }
-                if ty == Some(ScalarType::F64) && rounding.is_none() && !has_word(w.approx) {
+                if ty == Some(ScalarType::F64) && rounding.is_none() && !has_word(APPROX) {
                     self.error(span, format!("rounding modifier required for instruction '{opname}'"));
                 }
             }
             Opcode::Ex2 | Opcode::Lg2 | Opcode::Sin | Opcode::Cos | Opcode::Tanh | Opcode::Rsqrt => {
-                if !has_word(w.approx) && ty == Some(ScalarType::F32) {
+                if !has_word(APPROX) && ty == Some(ScalarType::F32) {
                     self.error(span, format!(".approx modifier required for instruction '{opname}'"));
                 }
             }
@@ -1121,7 +1305,7 @@ impl<'m> Checker<'m> {
             }
             Opcode::Call => {
                 self.call_arguments(i);
-                for o in &i.operands {
+                for o in self.m.operands(i.operands) {
                     if let OperandKind::Name(f, None) = o.kind {
                         if self.opts.resolve_calls && self.extern_funcs.contains(&f) {
                             let n = self.name(f);
@@ -1172,11 +1356,7 @@ impl<'m> Checker<'m> {
                 }
             }
             Opcode::Setp | Opcode::Set => {
-                let cmp = i.modifiers.iter().find_map(|(m, _)| match m {
-                    Modifier::Cmp(c) => Some(*c),
-                    _ => None,
-                });
-                let boolop = i.modifiers.iter().any(|(m, _)| matches!(m, Modifier::Bool(_)));
+                let (cmp, boolop) = (mods.cmp, mods.boolop);
                 match cmp {
                     None => self.error(span, format!("comparison modifier required for instruction '{opname}'")),
                     Some(c) => {
@@ -1228,23 +1408,51 @@ impl<'m> Checker<'m> {
     }
 }
 
-/// Splits every name into a range prefix and index (`%r12` → `%r`, 12) when
-/// the prefix is itself a name (a `%r<N>` declaration interns it).
-fn split_names(names: &Interner) -> Vec<Option<(Symbol, u32)>> {
-    (0..names.len() as u32)
-        .map(|k| {
-            let name = names.name(Symbol(k));
-            let digits = name.bytes().rev().take_while(|b| b.is_ascii_digit()).count();
-            if digits == 0 || digits == name.len() {
-                return None;
+/// What the checker needs to know of every interned name, worked out in
+/// one pass over the name table: its split into a range prefix and index
+/// (`%r12` → `%r`, 12) when the prefix is itself a name (a `%r<N>`
+/// declaration interns it), and its special-register type if it is one.
+fn name_facts(names: &Interner) -> (Vec<Option<(Symbol, u32)>>, Vec<Option<(ScalarType, bool)>>) {
+    let mut split = Vec::with_capacity(names.len());
+    let mut sreg = Vec::with_capacity(names.len());
+    // The last few prefixes looked up: names of one range cluster together
+    // (`%r1`, `%r2`, `%rd1`, `%r3`...), so most lookups are repeats.
+    let mut recent: [(&str, Option<Symbol>); 4] = [("", None); 4];
+    let mut next_recent = 0;
+    for text in names.names() {
+        let name = text.as_bytes();
+        // The decimal suffix, read from the end.
+        let mut at = name.len();
+        while at > 0 && name[at - 1].is_ascii_digit() {
+            at -= 1;
+        }
+        let digits = &name[at..];
+        // Register-like names (`%r12`, `%fd3`: one or two letters and a
+        // number) are never special registers, except `%pm0`..`%pm7`.
+        let register_like = name.first() == Some(&b'%') && !digits.is_empty() && (2..=3).contains(&at) && &name[..at] != b"%pm";
+        sreg.push(if name.first() == Some(&b'%') && !register_like { special_register(text) } else { None });
+        // The index: no leading zeros, 32 bits.
+        if digits.is_empty() || at == 0 || digits.len() > 10 || (digits.len() > 1 && digits[0] == b'0') {
+            split.push(None);
+            continue;
+        }
+        let Some(num) = digits.iter().try_fold(0u32, |n, d| n.checked_mul(10)?.checked_add(u32::from(d - b'0'))) else {
+            split.push(None);
+            continue;
+        };
+        let prefix = &text[..at];
+        let found = match recent.iter().find(|(p, _)| *p == prefix) {
+            Some(&(_, s)) => s,
+            None => {
+                let s = names.get(prefix);
+                recent[next_recent] = (prefix, s);
+                next_recent = (next_recent + 1) % recent.len();
+                s
             }
-            let (prefix, num) = name.split_at(name.len() - digits);
-            if num.len() > 1 && num.starts_with('0') {
-                return None;
-            }
-            Some((names.get(prefix)?, num.parse().ok()?))
-        })
-        .collect()
+        };
+        split.push(found.map(|p| (p, num)));
+    }
+    (split, sreg)
 }
 
 /// A modifier that needs a newer PTX version or target than its family.
@@ -1298,14 +1506,29 @@ fn words() -> &'static Words {
     })
 }
 
-/// The special-register type of every interned name (`None` for others).
-fn special_registers(names: &Interner) -> Vec<Option<(ScalarType, bool)>> {
-    (0..names.len() as u32)
-        .map(|k| {
-            let name = names.name(Symbol(k));
-            if name.starts_with('%') { special_register(name) } else { None }
-        })
-        .collect()
+/// Bits of [`ModSummary::words`]: the rule words, one bit each.
+const APPROX: u8 = 1;
+const FULL: u8 = 2;
+const LO: u8 = 4;
+const HI: u8 = 8;
+const WIDE: u8 = 16;
+const NC: u8 = 32;
+const TO: u8 = 64;
+
+/// For each keyword id, its rule-word bit (0 for the other keywords), so
+/// that summarising an instruction's modifiers is one table read per word.
+fn word_bits() -> &'static [u8] {
+    static BITS: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BITS.get_or_init(|| {
+        let w = words();
+        let mut bits = vec![0u8; super::modifier::keyword_table().spellings.len()];
+        for (k, bit) in [(w.approx, APPROX), (w.full, FULL), (w.lo, LO), (w.hi, HI), (w.wide, WIDE), (w.nc, NC), (w.to, TO)] {
+            if let Some(k) = k {
+                bits[k.0 as usize] |= bit;
+            }
+        }
+        bits
+    })
 }
 
 /// Element count of an array declaration (`Some(1)` for a scalar, `None` for `[]`).
@@ -1407,9 +1630,29 @@ fn widen(t: ScalarType) -> Option<ScalarType> {
     })
 }
 
+/// [`reg_rule`] for every pair of types and both policies, worked out once:
+/// the checker asks it for nearly every operand.
+fn reg_compatible(r: ScalarType, want: ScalarType, policy: Policy) -> bool {
+    const N: usize = ScalarType::SPELLINGS.len();
+    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = vec![false; 2 * N * N];
+        for (p, policy) in [Policy::Strict, Policy::Relaxed].into_iter().enumerate() {
+            for &(r, _) in ScalarType::SPELLINGS {
+                for &(w, _) in ScalarType::SPELLINGS {
+                    t[(p * N + r as usize) * N + w as usize] = reg_rule(r, w, policy);
+                }
+            }
+        }
+        t
+    });
+    let p = usize::from(policy == Policy::Relaxed);
+    table.get((p * N + r as usize) * N + want as usize).copied().unwrap_or_else(|| reg_rule(r, want, policy))
+}
+
 /// PTX's register-versus-instruction-type rules (PTX ISA "Type checking
 /// rules", verified case by case against ptxas 13.5).
-fn reg_compatible(r: ScalarType, want: ScalarType, policy: Policy) -> bool {
+fn reg_rule(r: ScalarType, want: ScalarType, policy: Policy) -> bool {
     use TypeKind::*;
     let (rk, wk) = (r.kind(), want.kind());
     if rk == Pred || wk == Pred {

@@ -237,122 +237,151 @@ impl<'s> Lexer<'s> {
     }
 
     /// The next token; [`TokenKind::Eof`] forever at the end.
+    ///
+    /// The common tokens (names, dotted words, punctuation) and whitespace
+    /// are handled here; comments, numbers, strings and stray bytes go to
+    /// out-of-line helpers, which keeps this function small enough to be
+    /// cheap to call once per token.
     pub fn next_token(&mut self) -> Token {
-        let (bytes, source) = (self.bytes, self.source);
+        let bytes = self.bytes;
         let len = bytes.len();
         let mut i = self.pos;
-        while i < len {
-            let b = bytes[i];
+        loop {
+            let Some(&b) = bytes.get(i) else {
+                self.pos = len;
+                return Token { kind: TokenKind::Eof, span: Span::new(len as u32, len as u32) };
+            };
             let start = i;
             let kind = match CLASS[b as usize] {
-                    Class::Space => {
-                        i += 1;
-                        while i < len && CLASS[bytes[i] as usize] == Class::Space {
-                            i += 1;
-                        }
+                Class::Space => {
+                    i += 1;
+                    continue;
+                }
+                Class::IdentStart => {
+                    i = scan_ident(bytes, i + 1);
+                    TokenKind::Ident
+                }
+                Class::Percent if bytes.get(i + 1).is_some_and(|&c| is_ident_continue(c)) => {
+                    i = scan_ident(bytes, i + 2);
+                    TokenKind::Ident
+                }
+                Class::Dot if bytes.get(i + 1).is_some_and(|&c| is_ident_continue(c)) => {
+                    i = scan_dot_word(bytes, i + 1);
+                    TokenKind::DotWord
+                }
+                Class::Punct => {
+                    let next = bytes.get(i + 1).copied().unwrap_or(0);
+                    let (kind, n) = punct(b, next);
+                    i += n;
+                    kind
+                }
+                Class::Slash if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => match skip_comment(bytes, i) {
+                    Some(end) => {
+                        i = end;
                         continue;
                     }
-                    Class::IdentStart => {
-                        i += 1;
-                        while i < len && is_ident_continue(bytes[i]) {
-                            i += 1;
-                        }
-                        TokenKind::Ident
-                    }
-                    Class::Digit => lex_number(bytes, len, &mut i),
-                    Class::Dot if i + 1 < len && is_ident_continue(bytes[i + 1]) => {
-                        i += 1;
-                        lex_dot_word(bytes, len, &mut i);
-                        TokenKind::DotWord
-                    }
-                    Class::Percent if i + 1 < len && is_ident_continue(bytes[i + 1]) => {
-                        i += 1;
-                        while i < len && is_ident_continue(bytes[i]) {
-                            i += 1;
-                        }
-                        TokenKind::Ident
-                    }
-                    Class::Percent => {
-                        i += 1;
-                        TokenKind::Percent
-                    }
-                    Class::Slash if i + 1 < len && bytes[i + 1] == b'/' => {
-                        while i < len && bytes[i] != b'\n' {
-                            i += 1;
-                        }
-                        continue;
-                    }
-                    Class::Slash if i + 1 < len && bytes[i + 1] == b'*' => {
-                        i += 2;
-                        let mut closed = false;
-                        while i + 1 < len {
-                            if bytes[i] == b'*' && bytes[i + 1] == b'/' {
-                                i += 2;
-                                closed = true;
-                                break;
-                            }
-                            i += 1;
-                        }
-                        if closed {
-                            continue;
-                        }
+                    None => {
                         i = len;
                         TokenKind::Error
                     }
-                    Class::Slash => {
-                        i += 1;
-                        TokenKind::Slash
-                    }
-                    Class::Quote => {
-                        i += 1;
-                        let mut closed = false;
-                        while i < len {
-                            match bytes[i] {
-                                b'\\' => i += 2,
-                                b'"' => {
-                                    i += 1;
-                                    closed = true;
-                                    break;
-                                }
-                                b'\n' => break,
-                                _ => i += 1,
-                            }
-                        }
-                        i = i.min(len);
-                        if closed { TokenKind::Str } else { TokenKind::Error }
-                    }
-                    Class::Punct => {
-                        let next = if i + 1 < len { bytes[i + 1] } else { 0 };
-                        let (kind, n) = punct(b, next);
-                        i += n;
-                        kind
-                    }
-                    Class::Dot | Class::Other => {
-                        // One error token per character (not per byte) so spans stay on char boundaries.
-                        i += source[i..].chars().next().map_or(1, |c| c.len_utf8());
-                        TokenKind::Error
-                    }
-                };
+                },
+                _ => {
+                    let (kind, end) = self.rare_token(i);
+                    i = end;
+                    kind
+                }
+            };
             self.pos = i.min(len);
             return Token { kind, span: Span::new(start as u32, self.pos as u32) };
         }
-        self.pos = len;
-        Token { kind: TokenKind::Eof, span: Span::new(len as u32, len as u32) }
+    }
+
+    /// Numbers, strings, a lone `%` or `/`, and bytes no token starts with:
+    /// the kind and the end of the token at `i`.
+    #[inline(never)]
+    fn rare_token(&self, mut i: usize) -> (TokenKind, usize) {
+        let (bytes, source) = (self.bytes, self.source);
+        let len = bytes.len();
+        let kind = match CLASS[bytes[i] as usize] {
+            Class::Digit => lex_number(bytes, len, &mut i),
+            Class::Percent => {
+                i += 1;
+                TokenKind::Percent
+            }
+            Class::Slash => {
+                i += 1;
+                TokenKind::Slash
+            }
+            Class::Quote => {
+                i += 1;
+                let mut closed = false;
+                while i < len {
+                    match bytes[i] {
+                        b'\\' => i += 2,
+                        b'"' => {
+                            i += 1;
+                            closed = true;
+                            break;
+                        }
+                        b'\n' => break,
+                        _ => i += 1,
+                    }
+                }
+                i = i.min(len);
+                if closed { TokenKind::Str } else { TokenKind::Error }
+            }
+            _ => {
+                // One error token per character (not per byte) so spans stay on char boundaries.
+                i += source[i..].chars().next().map_or(1, |c| c.len_utf8());
+                TokenKind::Error
+            }
+        };
+        (kind, i)
     }
 }
 
-/// A dotted word continues with identifier characters and `::` joins.
-fn lex_dot_word(bytes: &[u8], len: usize, i: &mut usize) {
+/// The end of the identifier characters from `i`.
+#[inline(always)]
+fn scan_ident(bytes: &[u8], mut i: usize) -> usize {
+    while bytes.get(i).is_some_and(|&c| is_ident_continue(c)) {
+        i += 1;
+    }
+    i
+}
+
+/// The end of a dotted word whose first character after the dot is at `i`:
+/// identifier characters and `::` joins.
+#[inline(always)]
+fn scan_dot_word(bytes: &[u8], mut i: usize) -> usize {
     loop {
-        while *i < len && is_ident_continue(bytes[*i]) {
-            *i += 1;
-        }
-        if *i + 2 < len && bytes[*i] == b':' && bytes[*i + 1] == b':' && is_ident_continue(bytes[*i + 2]) {
-            *i += 2;
+        i = scan_ident(bytes, i);
+        if bytes.get(i) == Some(&b':') && bytes.get(i + 1) == Some(&b':') && bytes.get(i + 2).is_some_and(|&c| is_ident_continue(c)) {
+            i += 2;
             continue;
         }
-        break;
+        return i;
     }
+}
+
+/// The end of the comment starting at `i` (`//` to the line end, or a
+/// closed `/* */`); `None` for an unterminated block comment.
+#[inline(never)]
+fn skip_comment(bytes: &[u8], mut i: usize) -> Option<usize> {
+    let len = bytes.len();
+    if bytes.get(i + 1) == Some(&b'/') {
+        while i < len && bytes[i] != b'\n' {
+            i += 1;
+        }
+        return Some(i);
+    }
+    i += 2;
+    while i + 1 < len {
+        if bytes[i] == b'*' && bytes[i + 1] == b'/' {
+            return Some(i + 2);
+        }
+        i += 1;
+    }
+    None
 }
 
 fn lex_number(bytes: &[u8], len: usize, i: &mut usize) -> TokenKind {

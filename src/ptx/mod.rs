@@ -10,8 +10,11 @@
 
 pub mod ast;
 pub mod check;
+mod headcache;
+mod headmemo;
 pub mod lexer;
 pub mod modifier;
+mod namekey;
 pub mod opcode;
 pub mod parser;
 pub mod printer;

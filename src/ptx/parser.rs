@@ -8,6 +8,7 @@
 //! stack, and every loop consumes a token per iteration, so none can hang.
 
 use super::ast::*;
+use super::headcache::{Head, HeadCache, MAX_MODS};
 use super::lexer::{Lexer, Token, TokenKind};
 use super::modifier::Modifier;
 use super::opcode::Opcode;
@@ -37,15 +38,27 @@ pub fn parse(source: &str) -> Result<Module, Diagnostics> {
         pos: 0,
         diags: Diagnostics::new(),
         // Corpus files average one new name per ~60 bytes of text, ~8 bytes each.
-        module: Module { names: Interner::with_capacity(source.len() / 48, source.len() / 6), ..Module::default() },
+        // Corpus files average one new name per ~60 bytes of text, ~8 bytes
+        // each, and one operand per ~18 bytes: sized so that neither table
+        // is regrown (and copied) on typical input.
+        module: Module {
+            names: Interner::with_capacity(source.len() / 48, source.len() / 6),
+            operand_pool: Vec::with_capacity(source.len() / 16),
+            ..Module::default()
+        },
         depth: 0,
-        stmt_stack: Vec::new(),
+        // A body's statements pile up here before moving into its block:
+        // about one per 35 bytes of text (capped, for huge inputs).
+        stmt_stack: Vec::with_capacity((source.len() / 32).min(1 << 14)),
+        op_stack: Vec::with_capacity(16),
+        heads: HeadCache::take(),
     };
     if source.len() >= u32::MAX as usize - 1 {
         p.diags.error(Span::new(0, 0), "source file is larger than 4 GiB");
         return Err(p.diags);
     }
     p.parse_module();
+    p.heads.put_back();
     if p.diags.has_errors() { Err(p.diags) } else { Ok(p.module) }
 }
 
@@ -65,6 +78,10 @@ struct Parser<'s> {
     depth: u32,
     /// Statements of the blocks being parsed, innermost last (see `parse_block`).
     stmt_stack: Vec<Statement>,
+    /// Operands of the lists being parsed, innermost last (see `finish_list`).
+    op_stack: Vec<Operand>,
+    /// Instruction heads already worked out (see [`super::headcache`]).
+    heads: Box<HeadCache>,
 }
 
 /// Directives that begin a module-level item (used to resynchronise).
@@ -822,7 +839,15 @@ impl<'s> Parser<'s> {
             }
         }
         self.leave();
-        let stmts = self.stmt_stack.drain(base..).collect();
+        // One block copy into an exactly sized vector (a draining iterator
+        // would move the statements one by one).
+        let stmts = if base == 0 {
+            let mut v = Vec::with_capacity(self.stmt_stack.len());
+            v.append(&mut self.stmt_stack);
+            v
+        } else {
+            self.stmt_stack.split_off(base)
+        };
         Ok(Block { stmts, loc: self.loc_from(start) })
     }
 
@@ -969,23 +994,36 @@ impl<'s> Parser<'s> {
             nwords += 1;
         }
         let words = &words[..nwords];
-        let (opcode, family_words) = self.match_opcode(op_tok, first, words)?;
+        // The head's text: the opcode and its glued words are contiguous.
+        let head_end = words.last().map_or(op_tok.span.end, |w| w.span.end);
+        let head_text = &self.src.as_bytes()[op_tok.span.start as usize..head_end as usize];
+        let (head, good) = match self.heads.get(head_text) {
+            Some(h) => (h, true),
+            None => {
+                let (h, good) = self.work_out_head(op_tok, first, words)?;
+                if good && words.len() - h.family_words as usize <= MAX_MODS {
+                    self.heads.insert(head_text, h);
+                }
+                (h, good)
+            }
+        };
+        let (opcode, family_words) = (head.opcode, head.family_words as usize);
         let opcode_end = if family_words > 0 { words[family_words - 1].span.end } else { op_tok.span.end };
         let mut modifiers = Modifiers::new();
-        let mut bad = false;
-        for &t in &words[family_words..] {
-            let text = self.text(t);
-            match Modifier::classify(opcode, text) {
-                Some(m) => modifiers.push((m, Loc(t.span))),
-                None => {
-                    self.error(t.span, format!("unknown modifier '{text}' for instruction '{}'", opcode.name()));
-                    bad = true;
+        for (m, t) in head.mods[..head.nmods as usize].iter().zip(&words[family_words..]) {
+            modifiers.push((*m, Loc(t.span)));
+        }
+        if good && head.nmods as usize != words.len() - family_words {
+            // More modifiers than a head holds: classify the rest here.
+            for &t in &words[family_words + head.nmods as usize..] {
+                if let Some(m) = Modifier::classify(opcode, self.text(t)) {
+                    modifiers.push((m, Loc(t.span)));
                 }
             }
         }
         let operands = self.parse_operands(opcode)?;
         self.expect(TokenKind::Semi, "';' after the instruction")?;
-        if bad {
+        if !good {
             return Err(());
         }
         let loc = self.loc_from(start);
@@ -998,6 +1036,32 @@ impl<'s> Parser<'s> {
             loc,
         }));
         Ok(())
+    }
+
+    /// The family and modifiers of an instruction head not in the memo, and
+    /// whether every modifier is known. Unknown modifiers are reported (all
+    /// of them); the caller still parses the operands, so that their errors
+    /// are reported too, before failing the statement.
+    fn work_out_head(&mut self, op_tok: Token, first: &str, words: &[Token]) -> PResult<(Head, bool)> {
+        let (opcode, family_words) = self.match_opcode(op_tok, first, words)?;
+        let mut head = Head { opcode, family_words: family_words as u8, nmods: 0, mods: [Modifier::Ftz; MAX_MODS] };
+        let mut bad = false;
+        for &t in &words[family_words..] {
+            let text = self.text(t);
+            match Modifier::classify(opcode, text) {
+                Some(m) => {
+                    if let Some(slot) = head.mods.get_mut(head.nmods as usize) {
+                        *slot = m;
+                        head.nmods += 1;
+                    }
+                }
+                None => {
+                    self.error(t.span, format!("unknown modifier '{text}' for instruction '{}'", opcode.name()));
+                    bad = true;
+                }
+            }
+        }
+        Ok((head, !bad))
     }
 
     /// Longest dotted prefix that names an opcode. The words are glued to the
@@ -1026,51 +1090,66 @@ impl<'s> Parser<'s> {
         }
     }
 
-    fn parse_operands(&mut self, opcode: Opcode) -> PResult<Operands> {
-        let mut ops = Operands::new();
+    fn parse_operands(&mut self, opcode: Opcode) -> PResult<OperandList> {
+        // Instructions do not nest: whatever a failed one left here is garbage.
+        self.op_stack.clear();
         if self.at(TokenKind::Semi) {
-            return Ok(ops);
+            return Ok(OperandList::new(self.module.operand_pool.len(), 0));
         }
         let is_call = opcode == Opcode::Call;
         loop {
-            ops.push(self.parse_operand(is_call)?);
+            self.parse_operand(is_call)?;
             if !self.eat(TokenKind::Comma) {
                 break;
             }
         }
-        Ok(ops)
+        Ok(self.finish_list(0))
     }
 
-    fn parse_operand(&mut self, is_call: bool) -> PResult<Operand> {
+    /// Moves the operands parsed since `base` into the module's pool as one
+    /// run. Lists close innermost first, so a list's elements (each already
+    /// holding its own nested lists) are contiguous at the top of the stack.
+    fn finish_list(&mut self, base: usize) -> OperandList {
+        let pool = &mut self.module.operand_pool;
+        let start = pool.len();
+        // `append` moves the elements with one block copy; a draining
+        // iterator would move them one by one.
+        if base == 0 {
+            pool.append(&mut self.op_stack);
+        } else {
+            pool.append(&mut self.op_stack.split_off(base));
+        }
+        OperandList::new(start, pool.len() - start)
+    }
+
+    /// Parses `first, second, ...` up to `close` into a pooled list.
+    fn parse_operand_list(&mut self, close: TokenKind, what: &str, allow_empty: bool) -> PResult<OperandList> {
+        let base = self.op_stack.len();
+        if !(allow_empty && self.at(close)) {
+            loop {
+                self.parse_operand(false)?;
+                if !self.eat(TokenKind::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(close, what)?;
+        Ok(self.finish_list(base))
+    }
+
+    /// Parses one operand onto the operand stack.
+    fn parse_operand(&mut self, is_call: bool) -> PResult<()> {
         let t = self.peek();
         let start = t.span.start;
         self.enter()?;
         let kind = match t.kind {
             TokenKind::LBrace => {
                 self.bump();
-                let mut elems = Vec::new();
-                loop {
-                    elems.push(self.parse_operand(false)?);
-                    if !self.eat(TokenKind::Comma) {
-                        break;
-                    }
-                }
-                self.expect(TokenKind::RBrace, "',' or '}' in a vector operand")?;
-                OperandKind::Vector(elems)
+                OperandKind::Vector(self.parse_operand_list(TokenKind::RBrace, "',' or '}' in a vector operand", false)?)
             }
             TokenKind::LParen if is_call => {
                 self.bump();
-                let mut elems = Vec::new();
-                if !self.at(TokenKind::RParen) {
-                    loop {
-                        elems.push(self.parse_operand(false)?);
-                        if !self.eat(TokenKind::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(TokenKind::RParen, "',' or ')'")?;
-                OperandKind::ParenList(elems)
+                OperandKind::ParenList(self.parse_operand_list(TokenKind::RParen, "',' or ')'", true)?)
             }
             TokenKind::LBracket => self.parse_bracket()?,
             TokenKind::Bang => {
@@ -1084,6 +1163,24 @@ impl<'s> Parser<'s> {
                 OperandKind::NegReg(s)
             }
             TokenKind::Ident => self.parse_name_operand()?,
+            // A lone integer (`4`, `0x10`), the common immediate: no
+            // expression parse when no operator follows it.
+            TokenKind::Int
+                if matches!(
+                    self.peek_next().kind,
+                    TokenKind::Comma | TokenKind::Semi | TokenKind::RBrace | TokenKind::RBracket | TokenKind::RParen
+                ) =>
+            {
+                self.bump();
+                match parse_int(self.text(t)) {
+                    Some((value, unsigned)) => OperandKind::Imm(Expr::Int { value, unsigned, loc: Loc(t.span) }),
+                    None => {
+                        self.leave();
+                        self.error(t.span, format!("invalid integer literal '{}'", self.text(t)));
+                        return Err(());
+                    }
+                }
+            }
             TokenKind::Int | TokenKind::Float | TokenKind::Minus | TokenKind::Plus | TokenKind::Tilde | TokenKind::LParen => {
                 OperandKind::Imm(self.parse_expr(false)?)
             }
@@ -1094,7 +1191,9 @@ impl<'s> Parser<'s> {
             }
         };
         self.leave();
-        Ok(Operand { kind, loc: self.loc_from(start) })
+        let loc = self.loc_from(start);
+        self.op_stack.push(Operand { kind, loc });
+        Ok(())
     }
 
     fn parse_name_operand(&mut self) -> PResult<OperandKind> {
@@ -1167,15 +1266,7 @@ impl<'s> Parser<'s> {
             self.expect(TokenKind::RBracket, "']' closing the address")?;
             return Ok(OperandKind::Address(Address { base: None, offset: v as i64 }));
         }
-        let mut elems = Vec::new();
-        loop {
-            elems.push(self.parse_operand(false)?);
-            if !self.eat(TokenKind::Comma) {
-                break;
-            }
-        }
-        self.expect(TokenKind::RBracket, "',' or ']'")?;
-        Ok(OperandKind::BracketList(elems))
+        Ok(OperandKind::BracketList(self.parse_operand_list(TokenKind::RBracket, "',' or ']'", false)?))
     }
 
     // ---- constant expressions --------------------------------------------

@@ -369,16 +369,16 @@ impl<'m> Printer<'m> {
         for (m, _) in &i.modifiers {
             self.out.push_str(m.spelling());
         }
-        for (k, op) in i.operands.iter().enumerate() {
+        for (k, op) in self.m.operands(i.operands).iter().enumerate() {
             self.out.push_str(if k == 0 { " " } else { ", " });
             self.operand(op);
         }
         self.out.push(';');
     }
 
-    fn operand_list(&mut self, open: char, close: char, ops: &[Operand]) {
+    fn operand_list(&mut self, open: char, close: char, ops: OperandList) {
         self.out.push(open);
-        for (k, op) in ops.iter().enumerate() {
+        for (k, op) in self.m.operands(ops).iter().enumerate() {
             if k > 0 {
                 self.out.push_str(", ");
             }
@@ -430,9 +430,9 @@ impl<'m> Printer<'m> {
                 }
                 self.out.push(']');
             }
-            OperandKind::BracketList(v) => self.operand_list('[', ']', v),
-            OperandKind::Vector(v) => self.operand_list('{', '}', v),
-            OperandKind::ParenList(v) => self.operand_list('(', ')', v),
+            OperandKind::BracketList(v) => self.operand_list('[', ']', *v),
+            OperandKind::Vector(v) => self.operand_list('{', '}', *v),
+            OperandKind::ParenList(v) => self.operand_list('(', ')', *v),
         }
     }
 

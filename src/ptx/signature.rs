@@ -45,14 +45,33 @@ pub enum Repeat {
     Many,
 }
 
-/// One alternative operand list.
+/// One alternative operand list, with the facts the checker asks of it on
+/// every instruction worked out when it is built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Signature {
     /// Slots in order.
     pub slots: Vec<(Role, Repeat)>,
+    /// Number of slots that must be present.
+    required: usize,
+    /// Whether the last slot repeats.
+    many: bool,
+    /// Whether a slot names `T2`.
+    second_type: bool,
+    /// Whether a slot names `T` or `W`.
+    inst_type: bool,
 }
 
 impl Signature {
+    /// A signature of these slots.
+    pub fn new(slots: Vec<(Role, Repeat)>) -> Signature {
+        Signature {
+            required: slots.iter().filter(|(_, r)| *r == Repeat::One).count(),
+            many: slots.iter().any(|(_, r)| *r == Repeat::Many),
+            second_type: slots.iter().any(|(r, _)| *r == Role::SecondType),
+            inst_type: slots.iter().any(|(r, _)| matches!(r, Role::InstType | Role::Wide)),
+            slots,
+        }
+    }
     /// Number of slots.
     pub fn len(&self) -> usize {
         self.slots.len()
@@ -62,22 +81,22 @@ impl Signature {
         self.slots.is_empty()
     }
     /// Whether `n` operands fit.
+    #[inline]
     pub fn accepts_count(&self, n: usize) -> bool {
-        let required = self.slots.iter().filter(|(_, r)| *r == Repeat::One).count();
-        let many = self.slots.iter().any(|(_, r)| *r == Repeat::Many);
-        n >= required && (many || n <= self.slots.len())
+        n >= self.required && (self.many || n <= self.slots.len())
     }
     /// The role of operand `k` (the last slot repeats for `*`).
+    #[inline]
     pub fn role_at(&self, k: usize) -> Role {
         self.slots.get(k).or(self.slots.last()).map_or(Role::Any, |(r, _)| *r)
     }
     /// Whether a slot names `T2`.
     pub fn uses_second_type(&self) -> bool {
-        self.slots.iter().any(|(r, _)| *r == Role::SecondType)
+        self.second_type
     }
     /// Whether a slot names `T` or `W`.
     pub fn uses_inst_type(&self) -> bool {
-        self.slots.iter().any(|(r, _)| matches!(r, Role::InstType | Role::Wide))
+        self.inst_type
     }
 }
 
@@ -85,7 +104,7 @@ impl Signature {
 pub fn parse_signatures(text: &str) -> Option<Vec<Signature>> {
     let mut out = Vec::new();
     if text.trim().is_empty() {
-        out.push(Signature { slots: Vec::new() });
+        out.push(Signature::new(Vec::new()));
         return Some(out);
     }
     for alt in text.split('|') {
@@ -111,7 +130,7 @@ pub fn parse_signatures(text: &str) -> Option<Vec<Signature>> {
             };
             slots.push((role, rep));
         }
-        out.push(Signature { slots });
+        out.push(Signature::new(slots));
     }
     Some(out)
 }

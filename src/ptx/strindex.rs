@@ -1,18 +1,18 @@
 //! A read-only map from fixed strings (the opcode table's names and
 //! modifier spellings) to small values, for the parser's per-token lookups.
 //!
-//! Open addressing over a power-of-two table with the interner's hash of the
-//! bytes: one hash, usually one probe, one comparison of a short string.
+//! Open addressing over a power-of-two table of [`NameKey`]s: one key, usually
+//! one probe, one comparison of two packed words.
 //! Faster here than a general hash map, whose `str` hashing and probing are
 //! built for arbitrary keys.
 
-use super::ast::{name_hash, same_bytes};
+use super::namekey::{NameKey, same_name};
 
 /// An immutable string-keyed index.
 #[derive(Debug)]
 pub struct StrIndex<V: Copy> {
-    /// `(hash, key, value)` per slot; `None` when empty.
-    slots: Vec<Option<(u32, &'static str, V)>>,
+    /// `(key, name, value)` per slot; `None` when empty.
+    slots: Vec<Option<(NameKey, &'static str, V)>>,
 }
 
 impl<V: Copy> StrIndex<V> {
@@ -22,16 +22,16 @@ impl<V: Copy> StrIndex<V> {
         let size = (entries.len() * 2).next_power_of_two().max(16);
         let mut index = StrIndex { slots: vec![None; size] };
         for (key, value) in entries {
-            let hash = name_hash(key.as_bytes());
+            let packed = NameKey::new(key.as_bytes());
             let mask = size - 1;
-            let mut i = hash as usize & mask;
+            let mut i = packed.hash as usize & mask;
             loop {
                 match &mut index.slots[i] {
                     slot @ None => {
-                        *slot = Some((hash, key, value));
+                        *slot = Some((packed, key, value));
                         break;
                     }
-                    Some((h, k, v)) if *h == hash && *k == key => {
+                    Some((_, k, v)) if *k == key => {
                         *v = value;
                         break;
                     }
@@ -45,13 +45,13 @@ impl<V: Copy> StrIndex<V> {
     /// The value of `key`.
     #[inline]
     pub fn get(&self, key: &str) -> Option<V> {
-        let hash = name_hash(key.as_bytes());
+        let packed = NameKey::new(key.as_bytes());
         let mask = self.slots.len() - 1;
-        let mut i = hash as usize & mask;
+        let mut i = packed.hash as usize & mask;
         loop {
             match &self.slots[i] {
                 None => return None,
-                Some((h, k, v)) if *h == hash && same_bytes(k.as_bytes(), key.as_bytes()) => return Some(*v),
+                Some((p, k, v)) if same_name(*p, k.as_bytes(), packed, key.as_bytes()) => return Some(*v),
                 Some(_) => i = (i + 1) & mask,
             }
         }
@@ -72,20 +72,6 @@ mod tests {
         assert_eq!(index.get(".u64"), None);
         assert_eq!(index.get(".u3"), None);
         assert_eq!(index.get("cp.async"), None);
-    }
-
-    #[test]
-    fn short_string_comparison_sees_every_byte() {
-        for n in 0..24usize {
-            let a: Vec<u8> = (0..n as u8).map(|b| b'a' + b).collect();
-            assert!(same_bytes(&a, &a.clone()));
-            for k in 0..n {
-                let mut b = a.clone();
-                b[k] ^= 1;
-                assert!(!same_bytes(&a, &b), "length {n}, byte {k}");
-            }
-            assert!(!same_bytes(&a, &a[..n.saturating_sub(1)]) || n == 0);
-        }
     }
 
     #[test]
