@@ -226,9 +226,10 @@ impl StringTable {
         tail
     }
 
-    /// Adds `name` unless the table can already refer to it.
+    /// Adds `name` unless the table holds it already (as a whole string:
+    /// ptxas does not share tails, so neither does this).
     pub fn intern(&mut self, name: &str) {
-        if self.offset_of(name).is_none() {
+        if !self.strings.iter().any(|s| s == name) {
             self.strings.push(name.to_string());
         }
     }

@@ -1,0 +1,652 @@
+//! What a compiled module is, as later stages describe it, and how it
+//! becomes a cubin laid out the way ptxas lays out the same program.
+//!
+//! [`Module`] holds kernels with their code, parameters, resource counts and
+//! the instruction offsets the driver wants to know about; [`build`] turns
+//! it into an [`Elf`] (written by [`super::elf::write`]). The section order,
+//! symbol order, attribute records and their order follow ptxas 13.5 for
+//! kernels of this shape (measured on its cubins; `tests/cubin_build.rs`
+//! compares against it):
+//! * sm_90 and later: `.shstrtab .strtab .symtab .debug_frame
+//!   .note.nv.tkinfo .note.nv.cuinfo .nv.info .nv.compat .nv.info.<k>…
+//!   .nv.callgraph [.rela.text.<k>] .rela.debug_frame .text.<k>…
+//!   [.nv.shared.<k>] .nv.shared.reserved.0 .nv.constant0.<k>…`;
+//! * before sm_90: no `.nv.compat`, `.nv.rel.action` and `.rel.debug_frame`
+//!   instead of `.rela`, the parameter banks before the code, and the
+//!   register count also in the code section's `sh_info` (bits 24–31).
+//!
+//! ptxas lists the kernels in the reverse of their PTX order; [`Module`]
+//! keeps them in file order, so a compiler reverses them when it wants
+//! ptxas's layout. Not modelled yet (the next steps of the cubin work):
+//! separately compiled device functions and calls across sections, global
+//! and `.const` variables (`.nv.global*`, `.nv.constant3/4`) with their
+//! relocations, textures, and the sm_100+ `.nv.merc.*` / `.nv.capmerc.*`
+//! sections.
+
+use super::elf::{self, Content, Elf, Header, Placement, Rela, Section, StringTable, Symbol};
+use super::info::{Attribute, attr};
+use object::elf as e;
+
+/// A module ready to be written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Module {
+    /// The SM the code is for (`e_flags`).
+    pub sm: u32,
+    /// The virtual architecture the PTX named (`.target`; `.note.nv.cuinfo`).
+    pub virtual_sm: u32,
+    /// What `.note.nv.tkinfo` says made the file.
+    pub tool: ToolInfo,
+    /// Kernels in file order.
+    pub kernels: Vec<Kernel>,
+}
+
+/// The producing tool, as `.note.nv.tkinfo` records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolInfo {
+    /// Tool name (`ptxas`).
+    pub name: String,
+    /// Version line.
+    pub version: String,
+    /// Build identification.
+    pub branch: String,
+    /// Command-line arguments.
+    pub arguments: String,
+}
+
+impl Default for ToolInfo {
+    fn default() -> Self {
+        ToolInfo {
+            name: "ptx2sass".into(),
+            version: concat!("ptx2sass ", env!("CARGO_PKG_VERSION")).into(),
+            branch: String::new(),
+            arguments: String::new(),
+        }
+    }
+}
+
+/// One kernel parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// Byte offset in the parameter block.
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+}
+
+/// One `.entry`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kernel {
+    /// Its name.
+    pub name: String,
+    /// Instruction words.
+    pub code: Vec<u128>,
+    /// Parameters in declaration order.
+    pub params: Vec<Param>,
+    /// General registers used (`EIATTR_REGCOUNT`).
+    pub registers: u32,
+    /// Named barriers used (`EIATTR_NUM_BARRIERS`, omitted when 0).
+    pub barriers: u32,
+    /// Static shared memory the kernel declares, in bytes (the reserved
+    /// area of sm_90+ is added by [`build`]).
+    pub shared_bytes: u64,
+    /// Per-thread local frame (`EIATTR_FRAME_SIZE`).
+    pub frame_size: u32,
+    /// Minimum stack (`EIATTR_MIN_STACK_SIZE`).
+    pub min_stack_size: u32,
+    /// `.maxnreg` (`EIATTR_MAXREG_COUNT`; ptxas writes 0xff when absent).
+    pub max_registers: Option<u32>,
+    /// `.reqntid` (`EIATTR_REQNTID`).
+    pub required_threads: Option<[u32; 3]>,
+    /// `.maxntid` (`EIATTR_MAX_THREADS`).
+    pub max_threads: Option<[u32; 3]>,
+    /// Byte offsets of every `EXIT`.
+    pub exit_offsets: Vec<u32>,
+}
+
+/// The first parameter's offset in constant bank 0 (FACTS.md: 0x160 up to
+/// sm_89, 0x210 on sm_90, 0x380 from sm_100).
+pub fn param_base(sm: u32) -> u32 {
+    match sm {
+        ..90 => 0x160,
+        90..100 => 0x210,
+        _ => 0x380,
+    }
+}
+
+/// Shared memory ptxas reserves at the start of every block from sm_90 on
+/// (user variables start after it).
+pub fn reserved_shared(sm: u32) -> u64 {
+    if sm >= 90 { 0x400 } else { 0 }
+}
+
+/// `e_flags` as ptxas 13.5 writes them (FACTS.md): the SM in bits 8–15, 0x06
+/// in the top byte, low byte 0x04 up to sm_90 and 0x02 from sm_100.
+pub fn elf_flags(sm: u32) -> u32 {
+    0x0600_0000 | (sm << 8) | if sm >= 100 { 0x02 } else { 0x04 }
+}
+
+/// `.nv.compat` as ptxas 13.5 writes it (the same records for every kernel
+/// shape measured; `0x07` only from sm_100).
+fn compat_records(sm: u32) -> Vec<Attribute> {
+    let mut r = vec![Attribute::byte(0x09, 0), Attribute::byte(0x0c, 0), Attribute::byte(0x02, 1), Attribute::half(0x0d, 0x0101)];
+    if sm >= 100 {
+        r.push(Attribute::half(0x07, 0x0101));
+    }
+    r.push(Attribute::byte(0x03, 0));
+    r.push(Attribute::words(0x0b, &[if sm >= 100 { 0x50 } else { 0 }, 0]));
+    r.push(Attribute::half(0x0e, 0x0440));
+    r
+}
+
+/// `.nv.callgraph`: ptxas writes four `<0, -n>` entries for the CUDA
+/// runtime's reserved callees even when nothing is called.
+fn callgraph() -> Vec<u8> {
+    let mut out = Vec::new();
+    for n in 1..=4i32 {
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&(-n).to_le_bytes());
+    }
+    out
+}
+
+/// The `.debug_frame` CIE every ptxas cubin starts with (bytes measured on
+/// ptxas 13.5 output: version 3, code alignment 4, data alignment -4,
+/// return address column 0xffffffff (unsigned LEB128), CFA = R1 + 0).
+const CIE: [u8; 40] = [
+    0xff, 0xff, 0xff, 0xff, 0x24, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x03, 0x00, 0x04, 0x7c, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0c, 0x81, 0x80,
+    0x80, 0x28, 0x00, 0x08, 0xff, 0x81, 0x80, 0x28,
+];
+const CIE_TAIL: [u8; 8] = [0x08, 0x81, 0x80, 0x80, 0x28, 0x00, 0x00, 0x00];
+
+/// One FDE per kernel covering its code; the CFA rule never changes in a
+/// kernel without calls, so the instructions only restate it after the
+/// first exit (ptxas's form: advance to the first EXIT, advance one
+/// instruction, `DW_CFA_def_cfa R1, 0`).
+fn fde(code_bytes: u64, first_exit: Option<u32>) -> Vec<u8> {
+    let mut body = Vec::new();
+    body.extend_from_slice(&0u64.to_le_bytes()); // CIE pointer (64-bit DWARF)
+    body.extend_from_slice(&0u64.to_le_bytes()); // initial location (relocated)
+    body.extend_from_slice(&code_bytes.to_le_bytes());
+    if let Some(exit) = first_exit {
+        body.push(0x04); // DW_CFA_advance_loc4
+        body.extend_from_slice(&(exit / 4).to_le_bytes());
+        body.push(0x04);
+        body.extend_from_slice(&4u32.to_le_bytes());
+        body.extend_from_slice(&[0x0c, 0x81, 0x80, 0x80, 0x28, 0x00]); // def_cfa R1, 0
+    }
+    while (body.len() + 4) % 8 != 0 {
+        body.push(0); // DW_CFA_nop
+    }
+    let mut out = vec![0xff, 0xff, 0xff, 0xff]; // 64-bit DWARF: u64 length follows
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// `.note.nv.tkinfo` (note type 2000, "NVIDIA Corp"): a version word, then
+/// offsets of four NUL-terminated strings in a string area (layout measured
+/// on ptxas 13.5 output).
+fn tool_note(tool: &ToolInfo) -> elf::Note {
+    let mut strings = vec![0u8];
+    let mut offsets = Vec::new();
+    for s in [&tool.name, &tool.version, &tool.branch, &tool.arguments] {
+        offsets.push(strings.len() as u32);
+        strings.extend_from_slice(s.as_bytes());
+        strings.push(0);
+    }
+    let mut desc = Vec::new();
+    desc.extend_from_slice(&2u32.to_le_bytes()); // note version
+    desc.extend_from_slice(&0u32.to_le_bytes());
+    for o in offsets {
+        desc.extend_from_slice(&o.to_le_bytes());
+    }
+    desc.extend_from_slice(&strings);
+    desc.resize(desc.len().next_multiple_of(4), 0); // ptxas counts the padding
+    elf::Note { name: b"NVIDIA Corp".to_vec(), kind: 2000, desc }
+}
+
+/// `.note.nv.cuinfo` (note type 1000): version 2, the virtual SM, and the
+/// toolkit version 13.5 as 0x87 (measured).
+fn cuda_note(virtual_sm: u32) -> elf::Note {
+    let mut desc = Vec::new();
+    desc.extend_from_slice(&2u16.to_le_bytes());
+    desc.extend_from_slice(&(virtual_sm as u16).to_le_bytes());
+    desc.extend_from_slice(&0x87u32.to_le_bytes());
+    elf::Note { name: b"NVIDIA Corp".to_vec(), kind: 1000, desc }
+}
+
+/// Why a module cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError(pub String);
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Section and symbol lists under construction.
+struct Builder {
+    sections: Vec<Section>,
+    symbols: Vec<Symbol>,
+    section_names: StringTable,
+    strings: StringTable,
+}
+
+impl Builder {
+    fn section(&mut self, name: &str, kind: u32, flags: u64, align: u64, content: Content) -> u32 {
+        self.section_names.intern(name);
+        self.sections.push(Section { name: name.into(), kind, flags, addr: 0, link: 0, info: 0, align, entsize: 0, content, placement: Placement::Next });
+        self.sections.len() as u32
+    }
+
+    fn get(&mut self, index: u32) -> &mut Section {
+        &mut self.sections[index as usize - 1]
+    }
+
+    fn symbol(&mut self, name: Option<&str>, info: u8, other: u8, section: u16, size: u64) -> u32 {
+        if let Some(n) = name {
+            self.strings.intern(n);
+        }
+        self.symbols.push(Symbol { name: name.map(str::to_string), info, other, section, value: 0, size });
+        self.symbols.len() as u32
+    }
+
+    fn section_symbol(&mut self, section: u32) -> u32 {
+        let name = self.sections[section as usize - 1].name.clone();
+        self.symbol(Some(&name), e::STT_SECTION.0, 0, section as u16, 0)
+    }
+}
+
+const STO_CUDA_ENTRY: u8 = 0x10;
+const R_CUDA_64: u32 = 2;
+const SHF_CUDA_NOTE_OS: u64 = 0x100_0000 | 0x40;
+
+/// Builds the cubin of `module`.
+pub fn build(module: &Module) -> Result<Elf, BuildError> {
+    let sm = module.sm;
+    if !(75..=121).contains(&sm) {
+        return Err(BuildError(format!("sm_{sm} is outside sm_75..sm_121")));
+    }
+    if module.kernels.is_empty() {
+        return Err(BuildError("a module needs at least one kernel".into()));
+    }
+    for k in &module.kernels {
+        let bytes: u64 = k.params.iter().map(|p| u64::from(p.offset) + u64::from(p.size)).max().unwrap_or(0);
+        if bytes > 0x7ff8 {
+            return Err(BuildError(format!("kernel {}: {bytes} bytes of parameters exceed the 32 KiB bank", k.name)));
+        }
+    }
+    let modern = sm >= 90;
+    let mut b = Builder { sections: Vec::new(), symbols: Vec::new(), section_names: StringTable::default(), strings: StringTable::default() };
+    let shstrtab = b.section(".shstrtab", e::SHT_STRTAB.0, 0, 1, Content::Shstrtab);
+    let strtab = b.section(".strtab", e::SHT_STRTAB.0, 0, 1, Content::Strtab);
+    let symtab = b.section(".symtab", e::SHT_SYMTAB.0, 0, 8, Content::Symtab);
+    let _ = shstrtab;
+    b.get(symtab).link = strtab;
+    b.get(symtab).entsize = 24;
+    let debug_frame = b.section(".debug_frame", e::SHT_PROGBITS.0, 0, 1, Content::Bytes(Vec::new()));
+    let tkinfo = b.section(".note.nv.tkinfo", e::SHT_NOTE.0, 0x200_0000, 4, Content::Notes(vec![tool_note(&module.tool)]));
+    let cuinfo = b.section(".note.nv.cuinfo", e::SHT_NOTE.0, if modern { SHF_CUDA_NOTE_OS } else { 0x100_0000 }, 4, Content::Notes(vec![cuda_note(module.virtual_sm)]));
+    b.get(cuinfo).link = tkinfo;
+    if modern {
+        b.get(cuinfo).info = 8;
+    }
+    let info = b.section(".nv.info", elf::SHT_CUDA_INFO, 0, 4, Content::Info(Vec::new()));
+    b.get(info).link = symtab;
+    if modern {
+        b.section(".nv.compat", elf::SHT_CUDA_COMPAT_INFO, 0, 4, Content::Info(compat_records(sm)));
+    }
+    let kernel_infos: Vec<u32> = module
+        .kernels
+        .iter()
+        .map(|k| {
+            let i = b.section(&format!(".nv.info.{}", k.name), elf::SHT_CUDA_INFO, u64::from(e::SHF_INFO_LINK.0), 4, Content::Info(Vec::new()));
+            b.get(i).link = symtab;
+            i
+        })
+        .collect();
+    let callgraph_section = b.section(".nv.callgraph", 0x7000_0001, 0, 4, Content::Bytes(callgraph()));
+    b.get(callgraph_section).link = symtab;
+    b.get(callgraph_section).entsize = 8;
+    if !modern {
+        // `.nv.rel.action` (type 0x7000000b): the same 16 bytes in every
+        // pre-sm_90 ptxas cubin measured.
+        let action = b.section(".nv.rel.action", 0x7000_000b, 0, 8, Content::Bytes(vec![0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36]));
+        b.get(action).entsize = 8;
+    }
+    // ptxas opens an (empty) relocation section for the code of a kernel
+    // with shared memory on sm_90+.
+    let code_rels: Vec<Option<u32>> = module
+        .kernels
+        .iter()
+        .map(|k| {
+            (modern && k.shared_bytes > 0).then(|| {
+                let r = b.section(&format!(".rela.text.{}", k.name), e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
+                b.get(r).link = symtab;
+                b.get(r).entsize = 24;
+                r
+            })
+        })
+        .collect();
+    let frame_rel = if modern {
+        let r = b.section(".rela.debug_frame", e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
+        b.get(r).entsize = 24;
+        r
+    } else {
+        let r = b.section(".rel.debug_frame", e::SHT_REL.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Bytes(Vec::new()));
+        b.get(r).entsize = 16;
+        r
+    };
+    b.get(frame_rel).link = symtab;
+    b.get(frame_rel).info = debug_frame;
+
+    let text_flags = u64::from(e::SHF_ALLOC.0 | e::SHF_EXECINSTR.0);
+    let bank_flags = u64::from(e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0);
+    let bank = |b: &mut Builder, k: &Kernel| {
+        let size = u64::from(param_base(sm)) + k.params.iter().map(|p| u64::from(p.offset + p.size)).max().unwrap_or(0);
+        b.section(&format!(".nv.constant0.{}", k.name), e::SHT_PROGBITS.0, bank_flags, 4, Content::Bytes(vec![0; size as usize]))
+    };
+    let mut banks = Vec::new();
+    if !modern {
+        for k in &module.kernels {
+            banks.push(bank(&mut b, k));
+        }
+    }
+    let mut texts = Vec::new();
+    for k in &module.kernels {
+        let code: Vec<u8> = k.code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let t = b.section(&format!(".text.{}", k.name), e::SHT_PROGBITS.0, text_flags, 128, Content::Bytes(code));
+        b.get(t).link = symtab;
+        texts.push(t);
+    }
+    let mut shared = vec![None; module.kernels.len()];
+    for (i, k) in module.kernels.iter().enumerate() {
+        if k.shared_bytes > 0 {
+            let size = reserved_shared(sm) + k.shared_bytes;
+            let s = b.section(&format!(".nv.shared.{}", k.name), e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0), 4, Content::NoBits(size));
+            b.get(s).info = texts[i];
+            shared[i] = Some(s);
+        }
+    }
+    let reserved = modern.then(|| b.section(".nv.shared.reserved.0", e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0), 1, Content::NoBits(if sm >= 100 { 0x40 } else { 0 })));
+    if modern {
+        for k in &module.kernels {
+            banks.push(bank(&mut b, k));
+        }
+    }
+    for (i, &t) in texts.iter().enumerate() {
+        if let Some(r) = code_rels[i] {
+            b.get(r).info = t;
+        }
+        b.get(kernel_infos[i]).info = t;
+        b.get(banks[i]).info = t;
+    }
+
+    // Symbols: local section symbols first (notes, code and shared memory per
+    // kernel, pre-sm_90 banks, frame and call graph), then the kernels, then
+    // the sm_90+ reserved-shared-memory symbols and the banks.
+    b.section_symbol(tkinfo);
+    b.section_symbol(cuinfo);
+    for (i, &t) in texts.iter().enumerate() {
+        b.section_symbol(t);
+        if !modern {
+            b.section_symbol(banks[i]);
+        }
+        if let Some(s) = shared[i] {
+            b.section_symbol(s);
+        }
+    }
+    let frame_symbol = b.section_symbol(debug_frame);
+    b.section_symbol(callgraph_section);
+    if !modern {
+        let action = b.sections.iter().position(|s| s.name == ".nv.rel.action").map_or(0, |p| p as u32 + 1);
+        b.section_symbol(action);
+    }
+    let _ = frame_symbol;
+    let mut kernel_symbols = Vec::new();
+    for (i, k) in module.kernels.iter().enumerate() {
+        let size = k.code.len() as u64 * 16;
+        kernel_symbols.push(b.symbol(Some(&k.name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[i] as u16, size));
+    }
+    if let Some(reserved) = reserved {
+        b.symbol(Some(".nv.reservedSmem.offset0"), (e::STB_WEAK.0 << 4) | e::STT_OBJECT.0, 0, 0, 4);
+        b.symbols.last_mut().expect("just pushed").value = 0;
+        b.symbol(Some("__nv_reservedSMEM_offset_0_alias"), (e::STB_WEAK.0 << 4) | e::STT_NOTYPE.0, 0xa0, reserved as u16, 0);
+        if sm >= 100 {
+            b.symbols.last_mut().expect("just pushed").value = 0x40;
+            let offset0 = b.symbols.len() - 2;
+            b.symbols[offset0].value = 0x40;
+        }
+        if shared.iter().any(Option::is_some) {
+            // ptxas leaves a nameless internal symbol where it dropped
+            // `.nv.reservedSmem.cap`, and the name in the string table.
+            b.strings.intern(".nv.reservedSmem.cap");
+            b.symbol(None, 0, e::STV_INTERNAL.0, 0, 0);
+        }
+    }
+    let mut bank_symbols = vec![0; banks.len()];
+    if modern {
+        for (i, &bank) in banks.iter().enumerate() {
+            bank_symbols[i] = b.section_symbol(bank);
+        }
+    } else {
+        for (i, bank) in banks.iter().enumerate() {
+            bank_symbols[i] = b.symbols.iter().position(|s| s.section as u32 == *bank && s.info == e::STT_SECTION.0).map_or(0, |p| p as u32 + 1);
+        }
+    }
+    let symbol_count = b.symbols.len() as u32 + 1;
+    b.get(symtab).info = if modern { symbol_count } else { kernel_symbols[0] };
+
+    // Attribute records.
+    let mut module_records = Vec::new();
+    for (i, k) in module.kernels.iter().enumerate() {
+        let s = kernel_symbols[i];
+        module_records.push(Attribute::words(attr::REGCOUNT, &[s, k.registers]));
+        module_records.push(Attribute::words(attr::FRAME_SIZE, &[s, k.frame_size]));
+        module_records.push(Attribute::words(attr::MIN_STACK_SIZE, &[s, k.min_stack_size]));
+    }
+    b.get(info).content = Content::Info(module_records);
+    for (i, k) in module.kernels.iter().enumerate() {
+        let records = kernel_records(sm, k, bank_symbols[i]);
+        b.get(kernel_infos[i]).content = Content::Info(records);
+        if !modern {
+            b.get(texts[i]).info = (k.registers << 24) | kernel_symbols[i];
+        } else {
+            b.get(texts[i]).info = kernel_symbols[i];
+        }
+    }
+
+    // Frame description entries, one per kernel, relocated to the kernel.
+    let mut frame = CIE.to_vec();
+    frame.extend_from_slice(&CIE_TAIL);
+    let mut relocations = Vec::new();
+    for (i, k) in module.kernels.iter().enumerate() {
+        relocations.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
+        frame.extend_from_slice(&fde(k.code.len() as u64 * 16, k.exit_offsets.first().copied()));
+    }
+    b.get(debug_frame).content = Content::Bytes(frame);
+    b.get(frame_rel).content = if modern {
+        Content::Rela(relocations)
+    } else {
+        Content::Bytes(relocations.iter().flat_map(|r| r.offset.to_le_bytes().into_iter().chain(((u64::from(r.symbol) << 32) | u64::from(r.kind)).to_le_bytes())).collect())
+    };
+
+    // ptxas names a `.symtab_shndx` section, drops it and zeroes its name,
+    // which stays at the end of the name table (14 zero bytes).
+    if modern {
+        b.section_names.strings.extend(std::iter::repeat_n(String::new(), ".symtab_shndx".len() + 1));
+    }
+
+    Ok(Elf {
+        header: Header { os_abi: elf::OSABI_CUDA13, abi_version: 8, file_type: e::ET_EXEC.0, flags: elf_flags(sm), entry: 0 },
+        sections: b.sections,
+        symbols: b.symbols,
+        strings: b.strings,
+        section_names: b.section_names,
+    })
+}
+
+/// A kernel's `.nv.info.<k>` records in ptxas's order for its SM.
+fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
+    let param_bytes = k.params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
+    let mut r = vec![Attribute::words(attr::LANGUAGE, &[3]), Attribute::words(attr::CUDA_API_VERSION, &[0x87])];
+    let kparams: Vec<Attribute> = k
+        .params
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(ordinal, p)| {
+            // index 0, ordinal and offset as u16s, then 0x1f000 (CBANK
+            // space, cbank 0x1f) | size << 18 (FACTS.md).
+            Attribute::words(attr::KPARAM_INFO, &[0, (ordinal as u32) | (p.offset << 16), 0x1f000 | (p.size << 18)])
+        })
+        .collect();
+    let param_cbank = Attribute::words(attr::PARAM_CBANK, &[bank_symbol, (param_bytes << 16) | param_base(sm)]);
+    let exits = Attribute::words(attr::EXIT_INSTR_OFFSETS, &k.exit_offsets);
+    let maxreg = Attribute::half(attr::MAXREG_COUNT, k.max_registers.unwrap_or(0xff) as u16);
+    if sm >= 90 {
+        r.extend(kparams);
+        r.push(Attribute::half(0x50, 0)); // SPARSE_MMA_MASK
+        r.push(maxreg);
+        if k.barriers > 0 {
+            r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
+        }
+        r.push(Attribute::half(0x5f, 0x0101));
+        if sm >= 100 {
+            r.push(Attribute::byte(0x4a, 0));
+        }
+        r.push(exits);
+        r.push(Attribute::half(attr::CBANK_PARAM_SIZE, param_bytes as u16));
+        r.push(param_cbank);
+        r.push(Attribute::words(attr::SW_WAR, &[if sm >= 100 { 0 } else { 8 }]));
+        r.push(Attribute::half(0x6b, 1)); // NVSAL_SW_WAR
+        r.push(Attribute::byte(0x6d, 0)); // PREEXIT_USED
+    } else {
+        r.push(Attribute::none(0x35));
+        r.push(param_cbank);
+        r.push(Attribute::half(attr::CBANK_PARAM_SIZE, param_bytes as u16));
+        r.extend(kparams);
+        r.push(maxreg);
+        if k.barriers > 0 {
+            r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
+        }
+        r.push(Attribute::half(0x5f, 0));
+        r.push(exits);
+    }
+    if let Some([x, y, z]) = k.required_threads {
+        r.push(Attribute::words(attr::REQNTID, &[x, y, z]));
+    }
+    if let Some([x, y, z]) = k.max_threads {
+        r.push(Attribute::words(attr::MAX_THREADS, &[x, y, z]));
+    }
+    r
+}
+
+/// Sections [`build`] writes (or knows to leave out: the sm_100+ merc
+/// copies); a cubin with any other is outside what [`Module`] describes.
+fn modelled_section(name: &str) -> bool {
+    const FIXED: &[&str] = &[
+        ".shstrtab",
+        ".strtab",
+        ".symtab",
+        ".debug_frame",
+        ".note.nv.tkinfo",
+        ".note.nv.cuinfo",
+        ".nv.info",
+        ".nv.compat",
+        ".nv.callgraph",
+        ".nv.rel.action",
+        ".rela.debug_frame",
+        ".rel.debug_frame",
+        ".nv.shared.reserved.0",
+    ];
+    const PER_KERNEL: &[&str] = &[".nv.info.", ".text.", ".nv.constant0.", ".nv.shared.", ".rela.text.", ".nv.merc.", ".nv.capmerc."];
+    FIXED.contains(&name) || PER_KERNEL.iter().any(|p| name.starts_with(p))
+}
+
+/// Reads a cubin back into a [`Module`], for the shape [`build`] writes:
+/// kernels only (no device functions of their own, globals, constants or
+/// textures). `Err` names what is outside that shape.
+pub fn from_elf(file: &Elf) -> Result<Module, String> {
+    let sm = file.sm().ok_or("e_flags name no SM")?;
+    if let Some(s) = file.sections.iter().find(|s| !modelled_section(&s.name)) {
+        return Err(format!("section {} is not modelled", s.name));
+    }
+    let mut virtual_sm = sm;
+    let mut tool = ToolInfo::default();
+    for s in &file.sections {
+        let Content::Notes(notes) = &s.content else { continue };
+        for n in notes {
+            if s.name == ".note.nv.cuinfo" && n.desc.len() >= 4 {
+                virtual_sm = u32::from(u16::from_le_bytes([n.desc[2], n.desc[3]]));
+            }
+            if s.name == ".note.nv.tkinfo" && n.desc.len() >= 24 {
+                let word = |i: usize| u32::from_le_bytes([n.desc[i], n.desc[i + 1], n.desc[i + 2], n.desc[i + 3]]) as usize;
+                let area = &n.desc[24..];
+                let text = |o: usize| area.get(o..).map(|t| String::from_utf8_lossy(&t[..t.iter().position(|&c| c == 0).unwrap_or(t.len())]).into_owned()).unwrap_or_default();
+                tool = ToolInfo { name: text(word(8)), version: text(word(12)), branch: text(word(16)), arguments: text(word(20)) };
+            }
+        }
+    }
+    let module_records: &[Attribute] = match file.section_index(".nv.info").and_then(|i| file.section(i)).map(|s| &s.content) {
+        Some(Content::Info(r)) => r,
+        _ => &[],
+    };
+    let mut kernels = Vec::new();
+    for (index, s) in file.sections.iter().enumerate() {
+        let Some(name) = s.name.strip_prefix(".text.") else { continue };
+        let Content::Bytes(code) = &s.content else { return Err(format!("{} has no code bytes", s.name)) };
+        let symbol = file
+            .symbols
+            .iter()
+            .position(|y| y.name.as_deref() == Some(name) && y.section as usize == index + 1)
+            .ok_or_else(|| format!("no symbol for kernel {name}"))? as u32
+            + 1;
+        if file.symbols[symbol as usize - 1].other & STO_CUDA_ENTRY == 0 {
+            return Err(format!("{name} is a device function, not a kernel"));
+        }
+        let per_function = |attr: u8| module_records.iter().filter(|r| r.attr == attr).filter_map(Attribute::as_words).find(|w| w.len() == 2 && w[0] == symbol).map_or(0, |w| w[1]);
+        let records: &[Attribute] = match file.section_index(&format!(".nv.info.{name}")).and_then(|i| file.section(i)).map(|s| &s.content) {
+            Some(Content::Info(r)) => r,
+            _ => return Err(format!("no .nv.info.{name}")),
+        };
+        let words = |attr: u8| records.iter().find(|r| r.attr == attr).and_then(Attribute::as_words);
+        let mut params: Vec<(u32, Param)> = records
+            .iter()
+            .filter(|r| r.attr == attr::KPARAM_INFO)
+            .filter_map(Attribute::as_words)
+            .filter(|w| w.len() == 3)
+            .map(|w| (w[1] & 0xffff, Param { offset: w[1] >> 16, size: (w[2] >> 18) & 0x3fff }))
+            .collect();
+        params.sort_by_key(|(ordinal, _)| *ordinal);
+        let barriers = records.iter().find_map(|r| match (r.attr, &r.value) {
+            (attr::NUM_BARRIERS, super::info::Value::Byte(b)) => Some(u32::from(*b)),
+            _ => None,
+        });
+        let max_registers = records.iter().find_map(|r| match (r.attr, &r.value) {
+            (attr::MAXREG_COUNT, super::info::Value::Half(h)) if *h != 0xff => Some(u32::from(*h)),
+            _ => None,
+        });
+        let triple = |attr: u8| words(attr).filter(|w| w.len() == 3).map(|w| [w[0], w[1], w[2]]);
+        let shared_bytes = file
+            .section_index(&format!(".nv.shared.{name}"))
+            .and_then(|i| file.section(i))
+            .map_or(0, |s| s.size(file).saturating_sub(reserved_shared(sm)));
+        kernels.push(Kernel {
+            name: name.to_string(),
+            code: crate::isa::bits::words_from_bytes(code).ok_or_else(|| format!("{} is not whole instructions", s.name))?,
+            params: params.into_iter().map(|(_, p)| p).collect(),
+            registers: per_function(attr::REGCOUNT),
+            barriers: barriers.unwrap_or(0),
+            shared_bytes,
+            frame_size: per_function(attr::FRAME_SIZE),
+            min_stack_size: per_function(attr::MIN_STACK_SIZE),
+            max_registers,
+            required_threads: triple(attr::REQNTID),
+            max_threads: triple(attr::MAX_THREADS),
+            exit_offsets: words(attr::EXIT_INSTR_OFFSETS).unwrap_or_default(),
+        });
+    }
+    Ok(Module { sm, virtual_sm, tool, kernels })
+}

@@ -1,0 +1,104 @@
+//! The module builder against ptxas: every corpus cubin whose shape
+//! [`ptx2sass::cubin::module`] describes (kernels only) is read back into a
+//! `Module`, built again, and compared with ptxas's file part by part:
+//! the section headers (name, type, flags, link, info, alignment, entry
+//! size, size), the attribute records of every `.nv.info*` section, the
+//! symbols, and whole sections' bytes. The sm_100+ `.nv.merc.*` and
+//! `.nv.capmerc.*` sections are not written by the builder and not compared.
+
+mod common;
+
+use ptx2sass::cubin::elf::{self, Content, Elf};
+use ptx2sass::cubin::module;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::Command;
+
+const SMS: &[u16] = &[75, 80, 89, 90, 100, 120];
+
+fn compared(elf: &Elf) -> Vec<&elf::Section> {
+    elf.sections.iter().filter(|s| !s.name.starts_with(".nv.merc.") && !s.name.starts_with(".nv.capmerc.")).collect()
+}
+
+/// Each part that differs, by name.
+fn differences(theirs: &Elf, ours: &Elf) -> Vec<String> {
+    let mut out = Vec::new();
+    let (a, b) = (compared(theirs), compared(ours));
+    let header = |s: &elf::Section, e: &Elf| (s.name.clone(), s.kind, s.flags, s.link, s.info, s.align, s.entsize, s.size(e));
+    let ha: Vec<_> = a.iter().map(|s| header(s, theirs)).collect();
+    let hb: Vec<_> = b.iter().map(|s| header(s, ours)).collect();
+    if ha != hb {
+        out.push("section headers".to_string());
+    }
+    for s in &a {
+        let Some(o) = b.iter().find(|o| o.name == s.name) else { continue };
+        match (&s.content, &o.content) {
+            (Content::Info(x), Content::Info(y)) if x != y => out.push(format!("records of {}", s.name)),
+            (Content::Info(_), Content::Info(_)) => {}
+            _ if s.name == ".note.nv.tkinfo" => {}
+            _ if s.bytes(theirs) != o.bytes(ours) => out.push(format!("bytes of {}", s.name)),
+            _ => {}
+        }
+    }
+    let symbols = |e: &Elf| e.symbols.iter().filter(|s| s.name.as_deref().is_none_or(|n| !n.starts_with(".nv.merc"))).cloned().collect::<Vec<_>>();
+    if symbols(theirs) != symbols(ours) {
+        out.push("symbols".to_string());
+    }
+    out
+}
+
+#[test]
+fn built_modules_match_ptxas() {
+    let Some(corpus) = common::corpus_dir("built_modules_match_ptxas") else { return };
+    let Some(ptxas) = ptx2sass::reference::require("ptxas", "built_modules_match_ptxas") else { return };
+    let scratch = std::env::temp_dir().join(format!("ptx2sass-cubin-build-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch dir");
+    let mut failures = Vec::new();
+    for &sm in SMS {
+        let files = common::ptx_inputs_for_sm(&corpus, sm);
+        let jobs: Vec<(usize, &PathBuf)> = files.iter().enumerate().collect();
+        let results = common::par_map(&jobs, |(k, file)| -> Option<Result<Vec<String>, String>> {
+            let cubin = scratch.join(format!("{sm}-{k}.cubin"));
+            let ok = Command::new(&ptxas).arg(format!("-arch=sm_{sm}")).arg(file).arg("-o").arg(&cubin).output().is_ok_and(|o| o.status.success());
+            if !ok {
+                return None;
+            }
+            let bytes = std::fs::read(&cubin).ok()?;
+            let _ = std::fs::remove_file(&cubin);
+            let theirs = elf::read(&bytes).expect("ptxas cubins read").elf;
+            let Ok(m) = module::from_elf(&theirs) else { return Some(Err(String::new())) };
+            let ours = match module::build(&m) {
+                Ok(e) => e,
+                Err(e) => return Some(Ok(vec![format!("build failed: {e}")])),
+            };
+            Some(Ok(differences(&theirs, &ours)))
+        });
+        let mut tally: BTreeMap<String, usize> = BTreeMap::new();
+        let (mut modelled, mut exact, mut other) = (0, 0, 0);
+        for (file, r) in files.iter().zip(results) {
+            match r {
+                None => {}
+                Some(Err(_)) => other += 1,
+                Some(Ok(diffs)) => {
+                    modelled += 1;
+                    if diffs.is_empty() {
+                        exact += 1;
+                    }
+                    for d in diffs {
+                        if d.starts_with("build failed") {
+                            failures.push(format!("sm_{sm} {}: {d}", file.display()));
+                        }
+                        let kind = d.split(" of ").next().unwrap_or(&d).to_string();
+                        *tally.entry(kind).or_default() += 1;
+                    }
+                }
+            }
+        }
+        println!("sm_{sm}: {modelled} kernel-only cubins ({other} of other shapes), {exact} built identically (bar the tool note); differing parts: {tally:?}");
+        if modelled == 0 {
+            failures.push(format!("sm_{sm}: no corpus cubin has the modelled shape"));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(failures.is_empty(), "{failures:#?}");
+}
