@@ -162,17 +162,32 @@ const CIE_TAIL: [u8; 8] = [0x08, 0x81, 0x80, 0x80, 0x28, 0x00, 0x00, 0x00];
 /// kernel without calls, so the instructions only restate it after the
 /// first exit (ptxas's form: advance to the first EXIT, advance one
 /// instruction, `DW_CFA_def_cfa R1, 0`).
-fn fde(code_bytes: u64, first_exit: Option<u32>) -> Vec<u8> {
+fn fde(sm: u32, code_bytes: u64, first_exit: Option<u32>) -> Vec<u8> {
     let mut body = Vec::new();
     body.extend_from_slice(&0u64.to_le_bytes()); // CIE pointer (64-bit DWARF)
     body.extend_from_slice(&0u64.to_le_bytes()); // initial location (relocated)
     body.extend_from_slice(&code_bytes.to_le_bytes());
-    if let Some(exit) = first_exit {
-        body.push(0x04); // DW_CFA_advance_loc4
-        body.extend_from_slice(&(exit / 4).to_le_bytes());
-        body.push(0x04);
-        body.extend_from_slice(&4u32.to_le_bytes());
-        body.extend_from_slice(&[0x0c, 0x81, 0x80, 0x80, 0x28, 0x00]); // def_cfa R1, 0
+    match first_exit {
+        Some(exit) if sm >= 90 => {
+            body.push(0x04); // DW_CFA_advance_loc4
+            body.extend_from_slice(&(exit / 4).to_le_bytes());
+            body.push(0x04);
+            body.extend_from_slice(&4u32.to_le_bytes());
+            body.extend_from_slice(&[0x0c, 0x81, 0x80, 0x80, 0x28, 0x00]); // def_cfa R1, 0
+        }
+        Some(exit) => {
+            // Before sm_90 ptxas first steps over the instruction that loads
+            // the stack pointer, and ends with an advance of 0x3ffffffc units
+            // (-16 bytes in 30 bits; bytes as measured).
+            body.push(0x04);
+            body.extend_from_slice(&4u32.to_le_bytes());
+            body.push(0x04);
+            body.extend_from_slice(&(exit / 4).to_le_bytes());
+            body.extend_from_slice(&[0x0c, 0x81, 0x80, 0x80, 0x28, 0x00]);
+            body.push(0x04);
+            body.extend_from_slice(&0x3fff_fffcu32.to_le_bytes());
+        }
+        None => {}
     }
     while (body.len() + 4) % 8 != 0 {
         body.push(0); // DW_CFA_nop
@@ -463,7 +478,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     let mut relocations = Vec::new();
     for (i, k) in module.kernels.iter().enumerate() {
         relocations.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
-        frame.extend_from_slice(&fde(k.code.len() as u64 * 16, k.exit_offsets.first().copied()));
+        frame.extend_from_slice(&fde(sm, k.code.len() as u64 * 16, k.exit_offsets.first().copied()));
     }
     b.get(debug_frame).content = Content::Bytes(frame);
     b.get(frame_rel).content = if modern {
@@ -471,6 +486,39 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     } else {
         Content::Bytes(relocations.iter().flat_map(|r| r.offset.to_le_bytes().into_iter().chain(((u64::from(r.symbol) << 32) | u64::from(r.kind)).to_le_bytes())).collect())
     };
+
+    if !modern {
+        // Below sm_90 ptxas's name table holds the names of every section it
+        // prepared, in preparation order, used or not, and its symbol string
+        // table is a copy of it followed by the symbol names (measured).
+        // The two differ in where a kernel's bank and its relocation section
+        // go (measured).
+        let prepared = |bank_first: bool| {
+            let mut names = StringTable::default();
+            for n in [".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info"] {
+                names.intern(n);
+            }
+            let banks: [&str; 2] = if bank_first { [".nv.constant0.", ".rel.nv.constant0."] } else { [".rel.nv.constant0.", ".nv.constant0."] };
+            for k in &module.kernels {
+                for prefix in [".text.", ".nv.info.", ".nv.shared."].into_iter().chain(banks) {
+                    names.intern(&format!("{prefix}{}", k.name));
+                }
+            }
+            for n in [".debug_frame", ".rel.debug_frame", ".rela.debug_frame", ".nv.callgraph", ".nv.prototype", ".nv.rel.action"] {
+                names.intern(n);
+            }
+            names
+        };
+        let names = prepared(true);
+        let mut strings = prepared(false);
+        for s in &b.symbols {
+            if let Some(n) = &s.name {
+                strings.intern(n);
+            }
+        }
+        b.section_names = names;
+        b.strings = strings;
+    }
 
     // ptxas names a `.symtab_shndx` section, drops it and zeroes its name,
     // which stays at the end of the name table (14 zero bytes).
