@@ -13,9 +13,12 @@ commands:
   dis [--hex] FILE.cubin         list every function of a cubin
   dis [--hex] -b sm_XX FILE.bin  list raw instruction words (16 bytes each,
                                  little-endian, low 64-bit word first)
+  asm -arch=sm_XX FILE.sass -o FILE.cubin
+                                 assemble a listing with kernel directives
+                                 (what `dis` prints for a cubin) into a cubin
   asm -arch=sm_XX FILE.sass -o FILE.bin
-                                 assemble a listing (what `dis` prints) into
-                                 raw instruction words, all functions in order
+                                 assemble a listing into raw instruction
+                                 words, all functions in order
   run --launch SPEC.json FILE    run in the interpreter (not implemented yet)
 
 Listing lines are `/*address*/ [control] instruction ;`, the instruction as
@@ -86,9 +89,26 @@ fn dis(args: &[String]) -> Result<(), String> {
             let code = cubin::read_code(&bytes).map_err(|e| format!("{file}: {e}"))?;
             let sm = code.sm.ok_or(format!("{file}: e_flags name no SM this tool knows; give one with -b"))?;
             out.push_str(&format!("// {file}: {sm}\n"));
-            for f in &code.functions {
-                out.push_str(&format!("\n{}:\n", f.name));
-                listing::write_listing(&mut out, &f.words, sm, 0, hex);
+            // Kernel directives where the cubin has the shape the module
+            // model describes, so that `sass asm -o X.cubin` can rebuild it.
+            let module = cubin::elf::read(&bytes).map_err(|e| format!("{file}: {e}")).and_then(|r| cubin::module::from_elf(&r.elf));
+            match module {
+                Ok(m) => {
+                    cubin::listing::write_module_header(&mut out, &m);
+                    for k in &m.kernels {
+                        out.push('\n');
+                        cubin::listing::write_kernel_header(&mut out, k);
+                        out.push_str(&format!("{}:\n", k.name));
+                        listing::write_listing(&mut out, &k.code, sm, 0, hex);
+                    }
+                }
+                Err(why) => {
+                    out.push_str(&format!("// no kernel directives: {why}\n"));
+                    for f in &code.functions {
+                        out.push_str(&format!("\n{}:\n", f.name));
+                        listing::write_listing(&mut out, &f.words, sm, 0, hex);
+                    }
+                }
             }
         }
     }
@@ -122,11 +142,16 @@ fn asm(args: &[String]) -> Result<(), String> {
     }
     let sm = sm.ok_or("give the target with -arch=sm_XX")?;
     let file = file.ok_or("no input file")?;
-    let output = output.ok_or("give the output file with -o FILE.bin")?;
-    if output.ends_with(".cubin") {
-        return Err("cubin output is not implemented yet; write raw words (-o FILE.bin)".into());
-    }
+    let output = output.ok_or("give the output file with -o FILE.cubin or -o FILE.bin")?;
     let text = std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))?;
-    let words = listing::read_listing(&text, sm).map_err(|e| format!("{file}:{}: error: {}", e.line, e.message))?;
-    std::fs::write(&output, bits::words_to_bytes(&words)).map_err(|e| format!("{output}: {e}"))
+    let located = |e: cubin::listing::ListingError| format!("{file}:{}: error: {}", e.line, e.message);
+    let bytes = if output.ends_with(".cubin") {
+        family::measured_sm(sm).ok_or(format!("{sm} has no encoding tables"))?;
+        let module = cubin::listing::read_module(&text, sm).map_err(located)?;
+        let elf = cubin::module::build(&module).map_err(|e| format!("{file}: error: {e}"))?;
+        cubin::elf::write(&elf)
+    } else {
+        bits::words_to_bytes(&cubin::listing::read_words(&text, sm).map_err(located)?)
+    };
+    std::fs::write(&output, bytes).map_err(|e| format!("{output}: {e}"))
 }

@@ -7,6 +7,7 @@
 pub mod elf;
 pub mod info;
 pub mod layout;
+pub mod listing;
 pub mod module;
 
 use crate::isa::bits;

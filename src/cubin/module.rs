@@ -571,7 +571,13 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         r.push(Attribute::half(0x6b, 1)); // NVSAL_SW_WAR
         r.push(Attribute::byte(0x6d, 0)); // PREEXIT_USED
     } else {
-        r.push(Attribute::none(0x35));
+        // Per-SM workaround records before the parameters (measured: sm_75
+        // adds SW_WAR 1 after LANGUAGE, sm_80–88 the flag 0x35, sm_89 none).
+        match sm {
+            75..80 => r.insert(1, Attribute::words(attr::SW_WAR, &[1])),
+            80..89 => r.push(Attribute::none(0x35)),
+            _ => {}
+        }
         r.push(param_cbank);
         r.push(Attribute::half(attr::CBANK_PARAM_SIZE, param_bytes as u16));
         r.extend(kparams);

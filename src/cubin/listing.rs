@@ -1,0 +1,300 @@
+//! Module listings: the text `sass dis` prints for a cubin and `sass asm`
+//! turns back into one. A listing is the instruction listing of
+//! [`crate::isa::listing`] with directives that describe each kernel the
+//! way [`Module`] does:
+//!
+//! ```text
+//! .target sm_90            // optional; `sass asm -arch=` must agree
+//! .virtual sm_75           // optional: the PTX target (`.note.nv.cuinfo`)
+//! .tool "ptx2sass" "ptx2sass 0.1.0" "" ""   // optional: `.note.nv.tkinfo`
+//!                          // (name, version, build, arguments)
+//!
+//! .kernel saxpy            // starts a kernel; its code follows
+//! .param 0x0 8             // parameter: byte offset and size, in order
+//! .param 0x8 4
+//! .registers 10            // required
+//! .barriers 1              // optional, default 0
+//! .shared 0x100            // optional static shared bytes (sm_90+ adds its reserve)
+//! .frame 0                 // optional local frame bytes
+//! .min_stack 0             // optional
+//! .maxnreg 64              // optional (.maxnreg)
+//! .reqntid 128 1 1         // optional (.reqntid)
+//! .maxntid 256 1 1         // optional (.maxntid)
+//! .exits 0x50              // optional: EXIT offsets; found in the code when absent
+//! saxpy:
+//!         /*0000*/ [B------:R-:W-:-:S02] MOV R1, c[0x0][0x28] ;
+//! ```
+//!
+//! Numbers are decimal or `0x` hexadecimal; `//` starts a comment. A line
+//! `name:` is a label; addresses restart at 0 for each kernel.
+
+use super::module::{Kernel, Module, Param, ToolInfo};
+use crate::isa::{self, listing as code_listing};
+use crate::target::Sm;
+
+/// A listing line that does not assemble.
+pub type ListingError = code_listing::ListingError;
+
+/// One kernel block of a listing before it becomes a [`Kernel`].
+struct Block {
+    name: Option<String>,
+    line: usize,
+    directives: Vec<(usize, Vec<String>)>,
+    /// The code lines, other lines blanked so line numbers stay right.
+    code: String,
+}
+
+/// What a listing holds: module directives and kernel blocks.
+struct Parsed {
+    target: Option<(usize, String)>,
+    virtual_sm: Option<(usize, String)>,
+    tool: Option<(usize, String)>,
+    blocks: Vec<Block>,
+}
+
+fn parse(text: &str) -> Parsed {
+    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, blocks: Vec::new() };
+    let mut current = Block { name: None, line: 1, directives: Vec::new(), code: String::new() };
+    for (k, raw) in text.lines().enumerate() {
+        let line_no = k + 1;
+        let line = raw.split("//").next().unwrap_or("").trim();
+        let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+        match words.first().map(String::as_str) {
+            None => {}
+            Some(".kernel") => {
+                let done = std::mem::replace(&mut current, Block { name: words.get(1).cloned(), line: line_no, directives: Vec::new(), code: String::new() });
+                if done.name.is_some() || !done.code.trim().is_empty() {
+                    parsed.blocks.push(done);
+                }
+                // Keep line numbering: the new block's code starts with blank lines.
+                current.code.push_str(&"\n".repeat(line_no));
+                if words.len() != 2 {
+                    current.directives.push((line_no, vec![".kernel".into()]));
+                }
+                continue;
+            }
+            Some(".target") if current.name.is_none() => parsed.target = Some((line_no, words.get(1).cloned().unwrap_or_default())),
+            Some(".virtual") if current.name.is_none() => parsed.virtual_sm = Some((line_no, words.get(1).cloned().unwrap_or_default())),
+            Some(".tool") if current.name.is_none() => parsed.tool = Some((line_no, raw.trim().trim_start_matches(".tool").to_string())),
+            Some(d) if d.starts_with('.') && d != ".raw" => current.directives.push((line_no, words)),
+            _ => {
+                current.code.push_str(raw);
+                current.code.push('\n');
+                continue;
+            }
+        }
+        current.code.push('\n');
+    }
+    if current.name.is_some() || !current.code.trim().is_empty() {
+        parsed.blocks.push(current);
+    }
+    parsed
+}
+
+fn number(line: usize, text: Option<&String>, what: &str) -> Result<u64, ListingError> {
+    let err = |message: String| ListingError { line, message };
+    let t = text.ok_or_else(|| err(format!("{what} is missing")))?;
+    let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => t.parse(),
+    };
+    parsed.map_err(|_| err(format!("{what} '{t}' is not a number")))
+}
+
+fn number_u32(line: usize, text: Option<&String>, what: &str) -> Result<u32, ListingError> {
+    let n = number(line, text, what)?;
+    u32::try_from(n).map_err(|_| ListingError { line, message: format!("{what} {n} does not fit 32 bits") })
+}
+
+fn sm_named(line: usize, name: &str) -> Result<Sm, ListingError> {
+    Sm::parse_sm(name).ok_or_else(|| ListingError { line, message: format!("unknown SM '{name}'") })
+}
+
+/// The instruction words of every block, in listing order (what `sass asm
+/// -o FILE.bin` writes); directives are checked for form only.
+pub fn read_words(text: &str, sm: Sm) -> Result<Vec<u128>, ListingError> {
+    let parsed = parse(text);
+    let mut words = Vec::new();
+    for b in &parsed.blocks {
+        words.extend(code_listing::read_listing(&b.code, sm)?);
+    }
+    Ok(words)
+}
+
+/// Reads a module listing for `sm`.
+pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
+    let parsed = parse(text);
+    if let Some((line, name)) = &parsed.target {
+        let named = sm_named(*line, name)?;
+        if named != sm {
+            return Err(ListingError { line: *line, message: format!("the listing is for {named}, not {sm}") });
+        }
+    }
+    let number_of = |s: Sm| u32::from(s.number);
+    let virtual_sm = match &parsed.virtual_sm {
+        Some((line, name)) => number_of(sm_named(*line, name)?),
+        None => number_of(sm),
+    };
+    let tool = match &parsed.tool {
+        Some((line, text)) => parse_tool(*line, text)?,
+        None => ToolInfo::default(),
+    };
+    let mut kernels = Vec::new();
+    for b in parsed.blocks {
+        let Some(name) = b.name else {
+            let line = b.code.lines().position(|l| !l.trim().is_empty()).map_or(1, |p| p + 1);
+            return Err(ListingError { line, message: "code outside a kernel: start it with '.kernel NAME'".into() });
+        };
+        let code = code_listing::read_listing(&b.code, sm)?;
+        let mut kernel = Kernel {
+            name,
+            code,
+            params: Vec::new(),
+            registers: 0,
+            barriers: 0,
+            shared_bytes: 0,
+            frame_size: 0,
+            min_stack_size: 0,
+            max_registers: None,
+            required_threads: None,
+            max_threads: None,
+            exit_offsets: Vec::new(),
+        };
+        let mut registers = None;
+        let mut exits = None;
+        for (line, words) in &b.directives {
+            let arg = |i: usize, what: &str| number_u32(*line, words.get(i), what);
+            let triple = || -> Result<[u32; 3], ListingError> { Ok([arg(1, "x")?, arg(2, "y")?, arg(3, "z")?]) };
+            match words[0].as_str() {
+                ".kernel" => return Err(ListingError { line: *line, message: "'.kernel' takes one name".into() }),
+                ".param" => kernel.params.push(Param { offset: arg(1, "parameter offset")?, size: arg(2, "parameter size")? }),
+                ".registers" => registers = Some(arg(1, "register count")?),
+                ".barriers" => kernel.barriers = arg(1, "barrier count")?,
+                ".shared" => kernel.shared_bytes = number(*line, words.get(1), "shared bytes")?,
+                ".frame" => kernel.frame_size = arg(1, "frame size")?,
+                ".min_stack" => kernel.min_stack_size = arg(1, "minimum stack size")?,
+                ".maxnreg" => kernel.max_registers = Some(arg(1, "register limit")?),
+                ".reqntid" => kernel.required_threads = Some(triple()?),
+                ".maxntid" => kernel.max_threads = Some(triple()?),
+                ".exits" => exits = Some(words[1..].iter().map(|w| number_u32(*line, Some(w), "exit offset")).collect::<Result<Vec<_>, _>>()?),
+                ".target" | ".virtual" => return Err(ListingError { line: *line, message: format!("'{}' belongs before the first '.kernel'", words[0]) }),
+                other => return Err(ListingError { line: *line, message: format!("unknown directive '{other}'") }),
+            }
+        }
+        kernel.registers = registers.ok_or_else(|| ListingError { line: b.line, message: format!("kernel {} needs '.registers N'", kernel.name) })?;
+        kernel.exit_offsets = match exits {
+            Some(e) => e,
+            None => (0u32..).zip(&kernel.code).filter(|(_, w)| isa::opcode::mnemonic(**w, sm) == Some("EXIT")).map(|(i, _)| i * 16).collect(),
+        };
+        kernels.push(kernel);
+    }
+    if kernels.is_empty() {
+        return Err(ListingError { line: 1, message: "the listing has no kernel".into() });
+    }
+    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels })
+}
+
+/// `"name" "version" "build" "arguments"` (no quotes inside the strings).
+fn parse_tool(line: usize, text: &str) -> Result<ToolInfo, ListingError> {
+    let err = || ListingError { line, message: "'.tool' takes four quoted strings: name, version, build, arguments".into() };
+    let mut fields = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        let body = rest.strip_prefix('"').ok_or_else(err)?;
+        let end = body.find('"').ok_or_else(err)?;
+        fields.push(body[..end].to_string());
+        rest = body[end + 1..].trim_start();
+    }
+    let [name, version, branch, arguments] = <[String; 4]>::try_from(fields).map_err(|_| err())?;
+    Ok(ToolInfo { name, version, branch, arguments })
+}
+
+/// Writes the module directives (`.target`, `.virtual`, `.tool`).
+pub fn write_module_header(out: &mut String, m: &Module) {
+    out.push_str(&format!(".target sm_{}\n.virtual sm_{}\n", m.sm, m.virtual_sm));
+    let t = &m.tool;
+    let fields = [&t.name, &t.version, &t.branch, &t.arguments];
+    if fields.iter().all(|f| !f.contains(['"', '\n'])) {
+        out.push_str(&format!(".tool \"{}\" \"{}\" \"{}\" \"{}\"\n", t.name, t.version, t.branch, t.arguments));
+    }
+}
+
+/// Writes the directives of one kernel (the code follows, written by the caller).
+pub fn write_kernel_header(out: &mut String, k: &Kernel) {
+    out.push_str(&format!(".kernel {}\n", k.name));
+    for p in &k.params {
+        out.push_str(&format!(".param {:#x} {}\n", p.offset, p.size));
+    }
+    out.push_str(&format!(".registers {}\n", k.registers));
+    if k.barriers > 0 {
+        out.push_str(&format!(".barriers {}\n", k.barriers));
+    }
+    if k.shared_bytes > 0 {
+        out.push_str(&format!(".shared {:#x}\n", k.shared_bytes));
+    }
+    if k.frame_size > 0 {
+        out.push_str(&format!(".frame {:#x}\n", k.frame_size));
+    }
+    if k.min_stack_size > 0 {
+        out.push_str(&format!(".min_stack {:#x}\n", k.min_stack_size));
+    }
+    if let Some(n) = k.max_registers {
+        out.push_str(&format!(".maxnreg {n}\n"));
+    }
+    if let Some([x, y, z]) = k.required_threads {
+        out.push_str(&format!(".reqntid {x} {y} {z}\n"));
+    }
+    if let Some([x, y, z]) = k.max_threads {
+        out.push_str(&format!(".maxntid {x} {y} {z}\n"));
+    }
+    let exits: Vec<String> = k.exit_offsets.iter().map(|e| format!("{e:#x}")).collect();
+    out.push_str(&format!(".exits {}\n", exits.join(" ")));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LISTING: &str = "\
+.target sm_90
+.virtual sm_75
+.kernel k2          // a kernel
+.param 0x0 8
+.param 8 4
+.registers 8
+.shared 0x80
+k2:
+        /*0000*/ [B------:R-:W-:-:S01] NOP ;
+        /*0010*/ [B------:R-:W-:-:S05] EXIT ;
+";
+
+    #[test]
+    fn reads_directives_and_finds_exits() {
+        let sm = Sm::parse_sm("sm_90").unwrap();
+        let m = read_module(LISTING, sm).expect("listing reads");
+        assert_eq!((m.sm, m.virtual_sm), (90, 75));
+        let k = &m.kernels[0];
+        assert_eq!(k.params, vec![Param { offset: 0, size: 8 }, Param { offset: 8, size: 4 }]);
+        assert_eq!((k.registers, k.shared_bytes, k.code.len()), (8, 0x80, 2));
+        assert_eq!(k.exit_offsets, vec![0x10]);
+        let mut header = String::new();
+        write_kernel_header(&mut header, k);
+        assert!(header.starts_with(".kernel k2\n.param 0x0 8\n.param 0x8 4\n.registers 8\n.shared 0x80\n.exits 0x10\n"), "{header}");
+    }
+
+    #[test]
+    fn errors_name_the_line() {
+        let sm = Sm::parse_sm("sm_90").unwrap();
+        let e = read_module(&LISTING.replace(".registers 8", ".registers eight"), sm).unwrap_err();
+        assert_eq!(e.line, 6);
+        assert!(e.message.contains("'eight'"), "{}", e.message);
+        let e = read_module(&LISTING.replace(".shared 0x80", ".bogus 1"), sm).unwrap_err();
+        assert_eq!(e.line, 7);
+        let e = read_module(&LISTING.replace(".registers 8\n", ""), sm).unwrap_err();
+        assert!(e.message.contains("needs '.registers N'"), "{}", e.message);
+        let e = read_module(&LISTING.replace("EXIT", "EXITT"), sm).unwrap_err();
+        assert_eq!(e.line, 10);
+        let e = read_module(LISTING, Sm::parse_sm("sm_80").unwrap()).unwrap_err();
+        assert_eq!(e.line, 1);
+    }
+}
