@@ -68,6 +68,16 @@ if [[ "$TARGET" == "parse" ]]; then
   seed_ptx "$ROOT/examples" "example."
 fi
 
+# read_cubin starts from ptxas's cubins of the examples for a few SMs.
+if [[ "$TARGET" == "read_cubin" && -x "$ROOT/.reference/bin/ptxas" ]]; then
+  for f in "$ROOT"/examples/*.ptx; do
+    for sm in 75 80 90 100 120; do
+      out="$CORPUS/$(basename "$f" .ptx).sm_$sm.cubin"
+      [[ -e "$out" ]] || "$ROOT/.reference/bin/ptxas" -arch=sm_$sm "$f" -o "$out" || true
+    done
+  done
+fi
+
 ARGS=(-max_total_time="$SECONDS_TO_RUN" -print_final_stats=1)
 # Seeds are up to ~80 KB; longer inputs only slow the search down.
 ARGS+=(-max_len=131072)

@@ -24,6 +24,7 @@
 //!    gives the same text (printing is idempotent), the re-parsed module
 //!    equals the first one, and `check` gives the same verdict on both.
 
+pub mod cubin;
 pub mod sass;
 
 use arbitrary::{Arbitrary, Unstructured};

@@ -504,7 +504,7 @@ pub fn read(data: &[u8]) -> Result<Read, ReadError> {
     };
 
     if let Some(index) = symtab_index {
-        read_symbols(&mut elf, index, data, &raw, &mut anomalies)?;
+        read_symbols(&mut elf, index, shstrndx, data, &raw, &mut anomalies)?;
     }
     check_section_names(&mut elf, &raw, &names, &mut anomalies);
     layout::infer_placements(&mut elf, &raw, &mut anomalies);
@@ -545,9 +545,12 @@ fn typed_content(index: u32, kind: u32, name: &str, shstrndx: u32, bytes: Vec<u8
 }
 
 /// Reads the symbol table at header index `index` and its string table.
-fn read_symbols(elf: &mut Elf, index: u32, data: &[u8], raw: &[elf::SectionHeader64<LE>], anomalies: &mut Vec<String>) -> Result<(), ReadError> {
+fn read_symbols(elf: &mut Elf, index: u32, shstrndx: u32, data: &[u8], raw: &[elf::SectionHeader64<LE>], anomalies: &mut Vec<String>) -> Result<(), ReadError> {
     let h = &raw[index as usize];
     let link = h.sh_link.get(LE);
+    if link == index || link == shstrndx {
+        return Err(error("the symbol table's string table must be a section of its own"));
+    }
     let strtab_header = raw.get(link as usize).filter(|_| link != 0).ok_or_else(|| error("symbol table has no string table"))?;
     let strtab = slice(data, strtab_header.sh_offset.get(LE), strtab_header.sh_size.get(LE), "symbol string table")?;
     let table = slice(data, h.sh_offset.get(LE), h.sh_size.get(LE), "symbol table")?;
@@ -567,8 +570,9 @@ fn read_symbols(elf: &mut Elf, index: u32, data: &[u8], raw: &[elf::SectionHeade
     }
     for (i, s) in syms.iter().enumerate().skip(1) {
         let offset = s.st_name.get(LE);
-        let name = if offset == 0 { None } else { name_at(offset) };
-        if offset != 0 && name.is_none() {
+        // An empty name at a non-zero offset is the same as no name.
+        let name = if offset == 0 { None } else { name_at(offset).filter(|n| !n.is_empty()) };
+        if offset != 0 && StringTable::name_at(&strtab, offset).is_none() {
             anomalies.push(format!("symbol {i}: name offset {offset:#x} is outside the string table"));
         }
         elf.symbols.push(Symbol {
@@ -590,7 +594,8 @@ fn read_symbols(elf: &mut Elf, index: u32, data: &[u8], raw: &[elf::SectionHeade
     for (i, s) in syms.iter().enumerate().skip(1) {
         let offset = s.st_name.get(LE);
         if offset != 0 {
-            let written = elf.symbols[i - 1].name.as_deref().and_then(|n| elf.strings.offset_of(n));
+            let written = elf.symbols[i - 1].name.as_deref().and_then(|n| elf.strings.offset_of(n)).unwrap_or(0);
+            let written = Some(written);
             if written != Some(offset) {
                 anomalies.push(format!("symbol {i}: name offset {offset:#x}, the writer's is {written:x?}"));
             }
@@ -696,4 +701,89 @@ pub fn write(elf: &Elf) -> Vec<u8> {
         out.extend_from_slice(pod::bytes_of(&p.to_elf(phoff, segments.len())));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cubin::module::{self, Kernel, Module, Param, ToolInfo};
+
+    fn sample() -> Vec<u8> {
+        let kernel = Kernel {
+            name: "k".into(),
+            code: vec![0x7918, 0x794d],
+            params: vec![Param { offset: 0, size: 8 }],
+            registers: 8,
+            barriers: 0,
+            shared_bytes: 0,
+            frame_size: 0,
+            min_stack_size: 0,
+            max_registers: None,
+            required_threads: None,
+            max_threads: None,
+            exit_offsets: vec![0x10],
+        };
+        let m = Module { sm: 90, virtual_sm: 90, tool: ToolInfo::default(), kernels: vec![kernel] };
+        write(&module::build(&m).expect("builds"))
+    }
+
+    fn header_offset(file: &[u8], index: usize) -> usize {
+        let shoff = u64::from_le_bytes(file[0x28..0x30].try_into().unwrap()) as usize;
+        shoff + 64 * index
+    }
+
+    fn contents(e: &Elf) -> Vec<(String, Vec<u8>)> {
+        e.sections.iter().map(|s| (s.name.clone(), s.bytes(e))).collect()
+    }
+
+    #[test]
+    fn a_built_module_reads_back_without_anomalies() {
+        let file = sample();
+        let read = read(&file).expect("reads");
+        assert!(read.anomalies.is_empty(), "{:?}", read.anomalies);
+        assert_eq!(write(&read.elf), file);
+    }
+
+    #[test]
+    fn section_data_over_the_file_header_is_moved_not_lost() {
+        // Found by the read_cubin fuzz target: a section at offset 0 was
+        // written over the ELF header.
+        let mut file = sample();
+        let first = read(&file).unwrap().elf;
+        let index = first.section_index(".debug_frame").unwrap() as usize;
+        let at = header_offset(&file, index) + 24; // sh_offset
+        let size = first.section(index as u32).unwrap().size(&first) as usize;
+        let original = file[0..size].to_vec();
+        file[at..at + 8].copy_from_slice(&0u64.to_le_bytes());
+        let damaged = read(&file).expect("still reads");
+        assert!(damaged.anomalies.iter().any(|a| a.contains("overlaps")), "{:?}", damaged.anomalies);
+        assert_eq!(damaged.elf.section(index as u32).unwrap().bytes(&damaged.elf), original);
+        let again = read(&write(&damaged.elf)).expect("written file reads");
+        assert_eq!(contents(&again.elf), contents(&damaged.elf));
+    }
+
+    #[test]
+    fn a_symbol_table_that_is_its_own_string_table_is_refused() {
+        let mut file = sample();
+        let e = read(&file).unwrap().elf;
+        let symtab = e.sections.iter().position(|s| matches!(s.content, Content::Symtab)).unwrap() + 1;
+        let at = header_offset(&file, symtab) + 40; // sh_link
+        file[at..at + 4].copy_from_slice(&(symtab as u32).to_le_bytes());
+        assert!(read(&file).unwrap_err().0.contains("string table"));
+    }
+
+    #[test]
+    fn an_empty_name_at_a_nonzero_offset_is_no_name() {
+        let mut file = sample();
+        let e = read(&file).unwrap().elf;
+        let symtab = e.sections.iter().position(|s| matches!(s.content, Content::Symtab)).unwrap() + 1;
+        let sym_offset = u64::from_le_bytes(file[header_offset(&file, symtab) + 24..][..8].try_into().unwrap()) as usize;
+        let strtab_size = e.strings.bytes().len() as u32;
+        // Symbol 1's st_name -> the table's final NUL.
+        file[sym_offset + 24..sym_offset + 28].copy_from_slice(&(strtab_size - 1).to_le_bytes());
+        let damaged = read(&file).unwrap();
+        assert_eq!(damaged.elf.symbols[0].name, None);
+        let again = read(&write(&damaged.elf)).unwrap();
+        assert_eq!(again.elf.symbols, damaged.elf.symbols);
+    }
 }

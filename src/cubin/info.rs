@@ -127,7 +127,6 @@ pub mod attr {
     pub const KPARAM_INFO: u8 = 0x17;
     pub const MAXREG_COUNT: u8 = 0x1b;
     pub const EXIT_INSTR_OFFSETS: u8 = 0x1c;
-    pub const S2RCTAID_INSTR_OFFSETS: u8 = 0x1d;
     pub const REQNTID: u8 = 0x10;
     pub const MAX_THREADS: u8 = 0x05;
     pub const FRAME_SIZE: u8 = 0x11;
@@ -139,33 +138,51 @@ pub mod attr {
     pub const LANGUAGE: u8 = 0x66;
 }
 
-/// Attribute names as `cuobjdump -elf` (CUDA 13.5) prints them, by number.
-/// Collected from its output on ptxas cubins of the corpus and of small
-/// probes; a number missing here prints as `EIATTR_0x..`.
+/// Attribute names as `cuobjdump -elf` (CUDA 13.5) prints them, by number:
+/// collected by matching its output with the records of ptxas's cubins for
+/// the corpus (sm_75, sm_90, sm_120) and of `.reqntid`/`.maxntid` probes.
+/// A number missing here prints as `EIATTR_0x..`; 0x5f is one cuobjdump
+/// itself calls "unknown Attribute".
 pub const ATTRIBUTE_NAMES: &[(u8, &str)] = &[
-    (0x02, "EIATTR_IMAGE_SLOT"),
-    (0x04, "EIATTR_CTAIDZ_USED"),
     (0x05, "EIATTR_MAX_THREADS"),
-    (0x08, "EIATTR_SAMPLER_INIT"),
-    (0x09, "EIATTR_TEXID_SAMPID_MAP"),
     (0x0a, "EIATTR_PARAM_CBANK"),
-    (0x0c, "EIATTR_SMEM_PARAM_SIZE"),
+    (0x0f, "EIATTR_EXTERNS"),
     (0x10, "EIATTR_REQNTID"),
     (0x11, "EIATTR_FRAME_SIZE"),
     (0x12, "EIATTR_MIN_STACK_SIZE"),
+    (0x15, "EIATTR_BINDLESS_TEXTURE_BANK"),
+    (0x16, "EIATTR_BINDLESS_SURFACE_BANK"),
     (0x17, "EIATTR_KPARAM_INFO"),
     (0x19, "EIATTR_CBANK_PARAM_SIZE"),
     (0x1b, "EIATTR_MAXREG_COUNT"),
     (0x1c, "EIATTR_EXIT_INSTR_OFFSETS"),
-    (0x1d, "EIATTR_S2RCTAID_INSTR_OFFSETS"),
-    (0x23, "EIATTR_CRS_STACK_SIZE"),
-    (0x25, "EIATTR_EXTERNS"),
+    (0x1e, "EIATTR_CRS_STACK_SIZE"),
+    (0x28, "EIATTR_COOP_GROUP_INSTR_OFFSETS"),
+    (0x29, "EIATTR_COOP_GROUP_MASK_REGIDS"),
     (0x2f, "EIATTR_REGCOUNT"),
     (0x31, "EIATTR_INT_WARP_WIDE_INSTR_OFFSETS"),
+    (0x34, "EIATTR_INDIRECT_BRANCH_TARGETS"),
     (0x36, "EIATTR_SW_WAR"),
     (0x37, "EIATTR_CUDA_API_VERSION"),
+    (0x46, "EIATTR_SYSCALL_OFFSETS"),
+    (0x4a, "EIATTR_VRC_CTA_INIT_COUNT"),
     (0x4c, "EIATTR_NUM_BARRIERS"),
+    (0x50, "EIATTR_SPARSE_MMA_MASK"),
+    (0x53, "EIATTR_GEN_ERRBAR_AT_EXIT"),
     (0x66, "EIATTR_LANGUAGE"),
+    (0x6b, "EIATTR_NVSAL_SW_WAR"),
+    (0x6d, "EIATTR_PREEXIT_USED"),
+];
+
+/// `.nv.compat` record names, collected the same way (0x07 and 0x0d are
+/// "unknown Attribute" to cuobjdump).
+pub const COMPAT_ATTRIBUTE_NAMES: &[(u8, &str)] = &[
+    (0x02, "EICOMPAT_ATTR_ISA_CLASS"),
+    (0x03, "EICOMPAT_ATTR_INST_TENSORMAP_V1"),
+    (0x09, "EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET"),
+    (0x0b, "EICOMPAT_ATTR_CAN_FASTPATH_FINALIZE"),
+    (0x0c, "EICOMPAT_ATTR_CUDA_INTERNAL_TARGET"),
+    (0x0e, "EICOMPAT_ATTR_FINALIZER_VERSION"),
 ];
 
 /// The name of attribute number `attr`, when known.

@@ -30,8 +30,12 @@ pub struct Placed {
     pub end: u64,
 }
 
+/// `n` rounded up to `align`. Only power-of-two alignments up to 4 KiB are
+/// honoured (ptxas uses at most 128); any other `sh_addralign` value, which
+/// ELF does not allow anyway, places the section unaligned, so that a
+/// damaged file cannot make the writer lay out an enormous one.
 fn align_up(n: u64, align: u64) -> u64 {
-    if align <= 1 { n } else { n.div_ceil(align) * align }
+    if align <= 1 || !align.is_power_of_two() || align > 4096 { n } else { n.next_multiple_of(align) }
 }
 
 fn is_nobits(kind: u32) -> bool {
@@ -54,8 +58,11 @@ pub fn place(elf: &Elf, contents: &[Vec<u8>]) -> Placed {
             }
             Placement::Shares(index) => offsets.get(index as usize - 1).copied().unwrap_or(cursor),
             Placement::At(at) => {
+                // Where the sections before it grew (a string table that had
+                // to be rebuilt), it moves up rather than overlap them.
+                let at = if at >= cursor { at } else { align_up(cursor, s.align) };
                 if !is_nobits(s.kind) {
-                    cursor = cursor.max(at + bytes.len() as u64);
+                    cursor = at + bytes.len() as u64;
                 }
                 at
             }
@@ -199,10 +206,16 @@ pub fn infer_placements(elf: &mut Elf, raw: &[elf::SectionHeader64<LE>], anomali
             Placement::Next
         } else if let Some(j) = shared {
             Placement::Shares(j as u32 + 1)
-        } else {
+        } else if offset >= cursor {
             anomalies.push(format!("section {} ({}) at {offset:#x}, the writer would put it at {expected:#x}", i + 1, s.name));
-            cursor = cursor.max(offset + size);
+            cursor = offset + size;
             Placement::At(offset)
+        } else {
+            // Overlapping an earlier section or the file header: keep the
+            // contents, lay the section out in sequence.
+            anomalies.push(format!("section {} ({}) at {offset:#x} overlaps earlier data; written at {expected:#x}", i + 1, s.name));
+            cursor = expected + size;
+            Placement::Next
         };
         elf.sections[i].placement = placement;
     }

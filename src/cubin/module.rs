@@ -565,6 +565,7 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
             r.push(Attribute::byte(0x4a, 0));
         }
         r.push(exits);
+        push_thread_limits(&mut r, k);
         r.push(Attribute::half(attr::CBANK_PARAM_SIZE, param_bytes as u16));
         r.push(param_cbank);
         r.push(Attribute::words(attr::SW_WAR, &[if sm >= 100 { 0 } else { 8 }]));
@@ -587,14 +588,20 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         }
         r.push(Attribute::half(0x5f, 0));
         r.push(exits);
+        push_thread_limits(&mut r, k);
     }
+    r
+}
+
+/// `.reqntid` and `.maxntid` records (after the exit offsets, measured on
+/// sm_90).
+fn push_thread_limits(r: &mut Vec<Attribute>, k: &Kernel) {
     if let Some([x, y, z]) = k.required_threads {
         r.push(Attribute::words(attr::REQNTID, &[x, y, z]));
     }
     if let Some([x, y, z]) = k.max_threads {
         r.push(Attribute::words(attr::MAX_THREADS, &[x, y, z]));
     }
-    r
 }
 
 /// Sections [`build`] writes (or knows to leave out: the sm_100+ merc

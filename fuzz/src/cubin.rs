@@ -1,0 +1,33 @@
+//! Properties of the cubin reader and writer on arbitrary bytes: reading
+//! never panics, and what was read writes back to a file that reads again
+//! with the same sections, symbols and string tables (the writer's layout
+//! may differ from a file that is not ptxas-shaped, the content may not).
+
+use ptx2sass::cubin::elf;
+
+/// Largest section data the property writes back (keeps memory bounded for
+/// inputs whose `NOBITS`-only offsets are huge; such files are read fine).
+const WRITE_LIMIT: u64 = 1 << 24;
+
+/// Checks the properties on one input.
+pub fn check_cubin_properties(data: &[u8]) {
+    let Ok(read) = elf::read(data) else { return };
+    let first = read.elf;
+    let placed_end: u64 = first
+        .sections
+        .iter()
+        .map(|s| match s.placement {
+            elf::Placement::At(at) => at.saturating_add(s.size(&first)),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0);
+    if placed_end > WRITE_LIMIT {
+        return;
+    }
+    let written = elf::write(&first);
+    let again = elf::read(&written).unwrap_or_else(|e| panic!("a written cubin does not read back: {e}"));
+    let content = |e: &elf::Elf| -> Vec<(String, u32, u64, Vec<u8>)> { e.sections.iter().map(|s| (s.name.clone(), s.kind, s.flags, s.bytes(e))).collect() };
+    assert_eq!(content(&first), content(&again.elf), "sections change on a write/read round trip");
+    assert_eq!(first.symbols, again.elf.symbols, "symbols change on a write/read round trip");
+}
