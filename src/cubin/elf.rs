@@ -457,6 +457,7 @@ pub fn read(data: &[u8]) -> Result<Read, ReadError> {
     }
     let shstrndx = u32::from(header.e_shstrndx.get(LE).0);
     let names = match raw.get(shstrndx as usize) {
+        Some(h) if h.sh_type.get(LE).0 == elf::SHT_NOBITS.0 => return Err(error("the section name table has no bytes (NOBITS)")),
         Some(h) if shstrndx != 0 => slice(data, h.sh_offset.get(LE), h.sh_size.get(LE), "section name table")?,
         _ => return Err(error("no section name table")),
     };

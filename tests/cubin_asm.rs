@@ -1,0 +1,147 @@
+//! Hand-written listings assembled by `sass asm -o X.cubin` against ptxas's
+//! cubin for the equivalent PTX: the reference `cuobjdump -elf` and
+//! `nvdisasm` must accept ours, and ours must have the same sections (name,
+//! type, flags, link, info, alignment, size), the same attribute records and
+//! the same symbols as ptxas's, the `.note.nv.tkinfo` tool note aside (ours
+//! names ptx2sass). The listings are written here by hand, in the
+//! instruction selection ptxas makes for the PTX, so that the code (and so
+//! the code-dependent records) can agree.
+
+use ptx2sass::cubin::elf::{self, Content, Elf};
+use std::path::Path;
+use std::process::Command;
+
+/// A kernel storing its `u32` parameter through its pointer parameter.
+const STORE_PTX: &str = "\
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry k2(.param .u64 p, .param .u32 n)
+{
+  .reg .b64 %rd<3>; .reg .b32 %r<2>;
+  ld.param.u64 %rd1, [p];
+  ld.param.u32 %r1, [n];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2], %r1;
+  ret;
+}
+";
+
+const STORE_SM90: &str = "\
+.target sm_90
+.virtual sm_75
+.kernel k2
+.param 0x0 8
+.param 0x8 4
+.registers 8
+k2:
+  [B------:R-:W-:Y:S08] LDC R1, c[0x0][0x28] ;
+  [B------:R-:W0:Y:S01] LDC R5, c[0x0][0x218] ;
+  [B------:R-:W-:-:S07] ULDC.64 UR4, c[0x0][0x208] ;
+  [B------:R-:W0:Y:S02] LDC.64 R2, c[0x0][0x210] ;
+  [B0-----:R-:W-:Y:S01] STG.E desc[UR4][R2.64], R5 ;
+  [B------:R-:W-:Y:S05] EXIT ;
+  [B------:R-:W-:-:S00] BRA 0x60;
+  NOP_PADDING
+";
+
+/// A kernel using shared memory and a barrier.
+const SHARED_PTX: &str = "\
+.version 9.0
+.target sm_75
+.address_size 64
+.visible .entry k3(.param .u64 p)
+{
+  .reg .b64 %rd<3>; .reg .b32 %r<4>;
+  .shared .align 4 .b32 sh[32];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, sh;
+  add.s32 %r3, %r3, %r2;
+  st.shared.u32 [%r3], %r1;
+  bar.sync 0;
+  ld.shared.u32 %r1, [%r3+4];
+  ld.param.u64 %rd1, [p];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2], %r1;
+  ret;
+}
+";
+
+const SHARED_SM90: &str = "\
+.target sm_90
+.virtual sm_75
+.kernel k3
+.param 0x0 8
+.registers 10
+.barriers 1
+.shared 0x80
+k3:
+  [B------:R-:W-:Y:S01] LDC R1, c[0x0][0x28] ;
+  [B------:R-:W0:Y:S07] S2R R7, SR_TID.X ;
+  [B------:R-:W1:Y:S01] S2UR UR5, SR_CgaCtaId ;
+  [B------:R-:W-:-:S07] UMOV UR4, 0x400 ;
+  [B------:R-:W2:Y:S01] LDC.64 R2, c[0x0][0x210] ;
+  /* ULEA UR4, UR5, UR4, 0x18 (no form in the table yet) */
+  [B-1----:R-:W-:-:S06] .raw 0x0000000405047291, 0x002fcc000f8ec03f ;
+  [B0-----:R-:W-:Y:S01] LEA R0, R7, UR4, 0x2 ;
+  [B------:R-:W-:-:S04] ULDC.64 UR4, c[0x0][0x208] ;
+  [B------:R-:W-:Y:S01] STS [R0], R7 ;
+  [B------:R-:W-:Y:S06] BAR.SYNC.DEFER_BLOCKING 0x0 ;
+  [B------:R-:W2:Y:S04] LDS R5, [R0+0x4] ;
+  [B--2---:R-:W-:Y:S01] STG.E desc[UR4][R2.64], R5 ;
+  [B------:R-:W-:Y:S05] EXIT ;
+  [B------:R-:W-:-:S00] BRA 0xd0;
+  NOP_PADDING
+";
+
+/// `NOP_PADDING` stands for the `nops` NOPs ptxas pads the code with.
+fn expand(listing: &str, nops: usize) -> String {
+    listing.replace("NOP_PADDING", &"  NOP;\n".repeat(nops))
+}
+
+fn sections(e: &Elf) -> Vec<(String, u32, u64, u32, u32, u64, u64)> {
+    e.sections.iter().filter(|s| !s.name.starts_with(".nv.merc.") && !s.name.starts_with(".nv.capmerc.")).map(|s| (s.name.clone(), s.kind, s.flags, s.link, s.info, s.align, s.size(e))).collect()
+}
+
+fn records(e: &Elf) -> Vec<(String, Vec<ptx2sass::cubin::info::Attribute>)> {
+    e.sections
+        .iter()
+        .filter_map(|s| match &s.content {
+            Content::Info(r) if !s.name.starts_with(".nv.merc.") => Some((s.name.clone(), r.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn check(name: &str, ptx: &str, listing: &str, nops: usize, dir: &Path, ptxas: &Path, cuobjdump: &Path, nvdisasm: &Path) {
+    let (ptx_file, theirs_file, listing_file, ours_file) = (dir.join(format!("{name}.ptx")), dir.join(format!("{name}.ptxas.cubin")), dir.join(format!("{name}.sass")), dir.join(format!("{name}.cubin")));
+    std::fs::write(&ptx_file, ptx).unwrap();
+    assert!(Command::new(ptxas).arg("-arch=sm_90").arg(&ptx_file).arg("-o").arg(&theirs_file).status().unwrap().success());
+    std::fs::write(&listing_file, expand(listing, nops)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sass")).args(["asm", "-arch=sm_90"]).arg(&listing_file).arg("-o").arg(&ours_file).output().unwrap();
+    assert!(out.status.success(), "{name}: sass asm failed: {}", String::from_utf8_lossy(&out.stderr));
+    for (tool, args) in [(cuobjdump, &["-elf"][..]), (nvdisasm, &["-hex"][..])] {
+        let run = Command::new(tool).args(args).arg(&ours_file).output().unwrap();
+        assert!(run.status.success() && run.stderr.is_empty(), "{name}: {} refuses our cubin: {}", tool.display(), String::from_utf8_lossy(&run.stderr));
+    }
+    let theirs = elf::read(&std::fs::read(&theirs_file).unwrap()).unwrap().elf;
+    let ours = elf::read(&std::fs::read(&ours_file).unwrap()).unwrap().elf;
+    let tool_note = |v: Vec<(String, u32, u64, u32, u32, u64, u64)>| v.into_iter().filter(|s| s.0 != ".note.nv.tkinfo").collect::<Vec<_>>();
+    assert_eq!(tool_note(sections(&ours)), tool_note(sections(&theirs)), "{name}: sections");
+    assert_eq!(records(&ours), records(&theirs), "{name}: attribute records");
+    assert_eq!(ours.symbols, theirs.symbols, "{name}: symbols");
+    let text = |e: &Elf| e.sections.iter().find(|s| s.name.starts_with(".text.")).map(|s| s.bytes(e));
+    assert_eq!(text(&ours), text(&theirs), "{name}: code");
+}
+
+#[test]
+fn hand_written_listings_build_the_cubins_ptxas_builds() {
+    let tools: Vec<_> = ["ptxas", "cuobjdump", "nvdisasm"].iter().filter_map(|t| ptx2sass::reference::require(t, "hand_written_listings_build_the_cubins_ptxas_builds")).collect();
+    let [ptxas, cuobjdump, nvdisasm] = &tools[..] else { return };
+    let dir = std::env::temp_dir().join(format!("ptx2sass-cubin-asm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    check("store", STORE_PTX, STORE_SM90, 9, &dir, ptxas, cuobjdump, nvdisasm);
+    check("shared", SHARED_PTX, SHARED_SM90, 10, &dir, ptxas, cuobjdump, nvdisasm);
+    let _ = std::fs::remove_dir_all(&dir);
+}
