@@ -1,4 +1,6 @@
-//! Hand-written listings assembled by `sass asm -o X.cubin` against ptxas's
+//! Hand-written listings assembled by `sass asm -o X.cubin` (a kernel with
+//! parameters; one with shared memory and a barrier; one with initialised,
+//! zero-initialised and constant variables) against ptxas's
 //! cubin for the equivalent PTX: the reference `cuobjdump -elf` and
 //! `nvdisasm` must accept ours, and ours must have the same sections (name,
 //! type, flags, link, info, alignment, size), the same attribute records and
@@ -95,6 +97,67 @@ k3:
   NOP_PADDING
 ";
 
+/// A kernel reading initialised, zero-initialised and constant variables.
+const GLOBALS_PTX: &str = "\
+.version 9.0
+.target sm_75
+.address_size 64
+.global .align 4 .u32 gcount = 5;
+.global .align 8 .b8 gtab[16] = {1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16};
+.global .align 4 .u32 gzero;
+.const .align 4 .f32 cscale = 0f40000000;
+.visible .entry kg(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .b64 %rd<6>; .reg .f32 %f<3>;
+  ld.global.u32 %r1, [gcount];
+  ld.global.u32 %r2, [gtab+4];
+  ld.global.u32 %r3, [gzero];
+  add.s32 %r1, %r1, %r2;
+  add.s32 %r1, %r1, %r3;
+  ld.const.f32 %f1, [cscale];
+  cvt.rn.f32.u32 %f2, %r1;
+  mul.f32 %f2, %f2, %f1;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.f32 [%rd2], %f2;
+  ret;
+}
+";
+
+const GLOBALS_SM90: &str = "\
+.target sm_90
+.virtual sm_75
+.global gcount 0x10 0x4 4 05000000
+.global gtab 0x0 0x10 8 0102030405060708090a0b0c0d0e0f10
+.global gzero 0x0 0x4 4
+.const cscale 0x0 0x4 4 00000040
+.address gcount
+.address gtab
+.address gzero
+.kernel kg
+.param 0x0 8
+.registers 14
+kg:
+  [B------:R-:W-:Y:S08] LDC R1, c[0x0][0x28] ;
+  [B------:R-:W0:Y:S01] LDC.64 R2, c[0x4][RZ] ;
+  [B------:R-:W-:Y:S01] ULDC.64 UR4, c[0x0][0x208] ;
+  [B------:R-:W-:-:S06] ULDC UR6, c[0x3][0x0] ;
+  [B------:R-:W1:Y:S08] LDC.64 R8, c[0x4][0x8] ;
+  [B------:R-:W2:Y:S01] LDC.64 R4, c[0x4][0x10] ;
+  [B0-----:R-:W3:Y:S04] LDG.E R2, desc[UR4][R2.64] ;
+  [B-1----:R-:W3:Y:S04] LDG.E R9, desc[UR4][R8.64+0x4] ;
+  [B--2---:R-:W3:Y:S01] LDG.E R4, desc[UR4][R4.64] ;
+  [B------:R-:W0:Y:S01] LDC.64 R6, c[0x0][0x210] ;
+  [B---3--:R-:W-:-:S04] IADD3 R0, R4, R2, R9 ;
+  /* I2F.U32 R0, R0 */
+  [B------:R-:W-:-:S05] .raw 0x0000000000007245, 0x000fca0000201000 ;
+  [B------:R-:W-:-:S05] FMUL R11, R0, UR6 ;
+  [B0-----:R-:W-:Y:S01] STG.E desc[UR4][R6.64], R11 ;
+  [B------:R-:W-:Y:S05] EXIT ;
+  [B------:R-:W-:-:S00] BRA 0xf0;
+  NOP_PADDING
+";
+
 /// `NOP_PADDING` stands for the `nops` NOPs ptxas pads the code with.
 fn expand(listing: &str, nops: usize) -> String {
     listing.replace("NOP_PADDING", &"  NOP;\n".repeat(nops))
@@ -143,5 +206,6 @@ fn hand_written_listings_build_the_cubins_ptxas_builds() {
     std::fs::create_dir_all(&dir).unwrap();
     check("store", STORE_PTX, STORE_SM90, 9, &dir, ptxas, cuobjdump, nvdisasm);
     check("shared", SHARED_PTX, SHARED_SM90, 10, &dir, ptxas, cuobjdump, nvdisasm);
+    check("globals", GLOBALS_PTX, GLOBALS_SM90, 8, &dir, ptxas, cuobjdump, nvdisasm);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -724,7 +724,7 @@ mod tests {
             max_threads: None,
             exit_offsets: vec![0x10],
         };
-        let m = Module { sm: 90, virtual_sm: 90, tool: ToolInfo::default(), kernels: vec![kernel] };
+        let m = Module { sm: 90, virtual_sm: 90, tool: ToolInfo::default(), kernels: vec![kernel], globals: Vec::new(), constants: Vec::new(), global_addresses: Vec::new() };
         write(&module::build(&m).expect("builds"))
     }
 

@@ -35,7 +35,7 @@ pub struct Placed {
 /// ELF does not allow anyway, places the section unaligned, so that a
 /// damaged file cannot make the writer lay out an enormous one.
 fn align_up(n: u64, align: u64) -> u64 {
-    if align <= 1 || !align.is_power_of_two() || align > 4096 { n } else { n.next_multiple_of(align) }
+    if align <= 1 || !align.is_power_of_two() || align > 4096 { n } else { n.checked_next_multiple_of(align).unwrap_or(u64::MAX) }
 }
 
 fn is_nobits(kind: u32) -> bool {
@@ -156,10 +156,11 @@ pub fn segments(elf: &Elf, placed: &Placed) -> Vec<Segment> {
         let size = s.size(elf);
         // File bytes count from where they are; shared memory (NOBITS) is
         // appended to the run's memory image at its alignment.
+        // (Saturating: a damaged file may claim any NOBITS size.)
         if is_nobits(s.kind) {
-            memory = align_up(memory, s.align) + size;
+            memory = align_up(memory, s.align).saturating_add(size);
         } else {
-            load.file_size = load.file_size.max(offset + size - load.offset);
+            load.file_size = load.file_size.max((offset + size).saturating_sub(load.offset));
             memory = memory.max(load.file_size);
         }
         load.memory_size = memory;

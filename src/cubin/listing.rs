@@ -8,6 +8,11 @@
 //! .virtual sm_75           // optional: the PTX target (`.note.nv.cuinfo`)
 //! .tool "ptx2sass" "ptx2sass 0.1.0" "" ""   // optional: `.note.nv.tkinfo`
 //!                          // (name, version, build, arguments)
+//! .global gtab 0x0 0x10 8 0102030405060708090a0b0c0d0e0f10
+//!                          // name, offset, size, alignment, [visible], [bytes]
+//! .global gzero 0x0 0x4 4  // no bytes: zero-initialised (.nv.global)
+//! .const cscale 0x0 0x4 4 00000040        // constant bank 3
+//! .address gtab            // the next 8-byte entry of constant bank 4
 //!
 //! .kernel saxpy            // starts a kernel; its code follows
 //! .param 0x0 8             // parameter: byte offset and size, in order
@@ -28,7 +33,7 @@
 //! Numbers are decimal or `0x` hexadecimal; `//` starts a comment. A line
 //! `name:` is a label; addresses restart at 0 for each kernel.
 
-use super::module::{Kernel, Module, Param, ToolInfo};
+use super::module::{Kernel, Module, Param, ToolInfo, Variable};
 use crate::isa::{self, listing as code_listing};
 use crate::target::Sm;
 
@@ -49,11 +54,13 @@ struct Parsed {
     target: Option<(usize, String)>,
     virtual_sm: Option<(usize, String)>,
     tool: Option<(usize, String)>,
+    /// `.global`, `.const` and `.address` lines.
+    variables: Vec<(usize, Vec<String>)>,
     blocks: Vec<Block>,
 }
 
 fn parse(text: &str) -> Parsed {
-    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, blocks: Vec::new() };
+    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, variables: Vec::new(), blocks: Vec::new() };
     let mut current = Block { name: None, line: 1, directives: Vec::new(), code: String::new() };
     for (k, raw) in text.lines().enumerate() {
         let line_no = k + 1;
@@ -75,6 +82,7 @@ fn parse(text: &str) -> Parsed {
             }
             Some(".target") if current.name.is_none() => parsed.target = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".virtual") if current.name.is_none() => parsed.virtual_sm = Some((line_no, words.get(1).cloned().unwrap_or_default())),
+            Some(".global" | ".const" | ".address") if current.name.is_none() => parsed.variables.push((line_no, words)),
             Some(".tool") if current.name.is_none() => parsed.tool = Some((line_no, raw.trim().trim_start_matches(".tool").to_string())),
             Some(d) if d.starts_with('.') && d != ".raw" => current.directives.push((line_no, words)),
             _ => {
@@ -139,6 +147,7 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
         Some((line, text)) => parse_tool(*line, text)?,
         None => ToolInfo::default(),
     };
+    let (globals, constants, addresses) = read_variables(&parsed.variables)?;
     let mut kernels = Vec::new();
     for b in parsed.blocks {
         let Some(name) = b.name else {
@@ -191,7 +200,57 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
     if kernels.is_empty() {
         return Err(ListingError { line: 1, message: "the listing has no kernel".into() });
     }
-    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels })
+    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels, globals, constants, global_addresses: addresses })
+}
+
+/// `.global NAME OFFSET SIZE ALIGN [visible] [HEX]`, `.const` (same, the
+/// bytes required) and `.address NAME` lines.
+fn read_variables(lines: &[(usize, Vec<String>)]) -> Result<(Vec<Variable>, Vec<Variable>, Vec<String>), ListingError> {
+    let (mut globals, mut constants, mut addresses) = (Vec::new(), Vec::new(), Vec::new());
+    for (line, words) in lines {
+        let line = *line;
+        if words[0] == ".address" {
+            match &words[..] {
+                [_, name] => addresses.push(name.clone()),
+                _ => return Err(ListingError { line, message: "'.address' takes one global's name".into() }),
+            }
+            continue;
+        }
+        let name = words.get(1).cloned().ok_or(ListingError { line, message: format!("'{}' needs a name", words[0]) })?;
+        let offset = number(line, words.get(2), "offset")?;
+        let size = number(line, words.get(3), "size")?;
+        let align = number(line, words.get(4), "alignment")?;
+        let mut rest = &words[5.min(words.len())..];
+        let visible = rest.first().is_some_and(|w| w == "visible");
+        if visible {
+            rest = &rest[1..];
+        }
+        let init = match rest {
+            [] => None,
+            [hex] => Some(parse_hex(hex).ok_or(ListingError { line, message: format!("'{hex}' is not hex bytes") })?),
+            _ => return Err(ListingError { line, message: "too many fields".into() }),
+        };
+        if init.as_ref().is_some_and(|i| i.len() as u64 != size) {
+            return Err(ListingError { line, message: format!("{name}: the initial bytes are not {size} bytes") });
+        }
+        let v = Variable { name, offset, size, align, init, visible };
+        if words[0] == ".const" {
+            if v.init.is_none() {
+                return Err(ListingError { line, message: "'.const' needs its bytes".into() });
+            }
+            constants.push(v);
+        } else {
+            globals.push(v);
+        }
+    }
+    Ok((globals, constants, addresses))
+}
+
+fn parse_hex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
 }
 
 /// `"name" "version" "build" "arguments"` (no quotes inside the strings).
@@ -216,6 +275,22 @@ pub fn write_module_header(out: &mut String, m: &Module) {
     let fields = [&t.name, &t.version, &t.branch, &t.arguments];
     if fields.iter().all(|f| !f.contains(['"', '\n'])) {
         out.push_str(&format!(".tool \"{}\" \"{}\" \"{}\" \"{}\"\n", t.name, t.version, t.branch, t.arguments));
+    }
+    for (directive, vars) in [(".global", &m.globals), (".const", &m.constants)] {
+        for v in vars {
+            out.push_str(&format!("{directive} {} {:#x} {:#x} {}", v.name, v.offset, v.size, v.align));
+            if v.visible {
+                out.push_str(" visible");
+            }
+            if let Some(init) = &v.init {
+                out.push(' ');
+                out.extend(init.iter().map(|b| format!("{b:02x}")));
+            }
+            out.push('\n');
+        }
+    }
+    for name in &m.global_addresses {
+        out.push_str(&format!(".address {name}\n"));
     }
 }
 

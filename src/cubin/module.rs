@@ -15,13 +15,19 @@
 //!   instead of `.rela`, the parameter banks before the code, and the
 //!   register count also in the code section's `sh_info` (bits 24–31).
 //!
+//! Module variables go to `.nv.global.init` / `.nv.global` (globals),
+//! `.nv.constant3` (`.const`) and, for the addresses the code loads,
+//! `.nv.constant4` with one `R_CUDA_64` relocation per entry.
+//!
 //! ptxas lists the kernels in the reverse of their PTX order; [`Module`]
 //! keeps them in file order, so a compiler reverses them when it wants
 //! ptxas's layout. Not modelled yet (the next steps of the cubin work):
-//! separately compiled device functions and calls across sections, global
-//! and `.const` variables (`.nv.global*`, `.nv.constant3/4`) with their
-//! relocations, textures, and the sm_100+ `.nv.merc.*` / `.nv.capmerc.*`
-//! sections.
+//! device functions with sections of their own and calls across sections
+//! (and the local `$kernel$function` symbols of functions ptxas copies into
+//! a kernel), relocations in code, textures and surfaces, `.nv.constant2`
+//! jump tables, debug sections beyond `.debug_frame`, `ptxas -c`
+//! relocatable output, and the sm_100+ `.nv.merc.*` / `.nv.capmerc.*`
+//! sections (whether the driver needs them is open: no sm_100 GPU here).
 
 use super::elf::{self, Content, Elf, Header, Placement, Rela, Section, StringTable, Symbol};
 use super::info::{Attribute, attr};
@@ -38,6 +44,33 @@ pub struct Module {
     pub tool: ToolInfo,
     /// Kernels in file order.
     pub kernels: Vec<Kernel>,
+    /// `.global` variables: initialised ones in `.nv.global.init`, the rest
+    /// in `.nv.global` (offsets within those sections).
+    pub globals: Vec<Variable>,
+    /// `.const` variables, in constant bank 3 (`.nv.constant3`).
+    pub constants: Vec<Variable>,
+    /// Names of the globals whose addresses constant bank 4 holds, 8 bytes
+    /// each in this order (where the code loads them from); also the order
+    /// in which the variables' symbols are listed (ptxas lists them as the
+    /// code first uses them).
+    pub global_addresses: Vec<String>,
+}
+
+/// A module-scope variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    /// Its name.
+    pub name: String,
+    /// Byte offset in its section.
+    pub offset: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Alignment in bytes.
+    pub align: u64,
+    /// Initial bytes (`size` of them); `None` for zero-initialised globals.
+    pub init: Option<Vec<u8>>,
+    /// `.visible` (a GLOBAL symbol) rather than file-local.
+    pub visible: bool,
 }
 
 /// The producing tool, as `.note.nv.tkinfo` records it.
@@ -286,6 +319,19 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     if module.kernels.is_empty() {
         return Err(BuildError("a module needs at least one kernel".into()));
     }
+    for v in module.globals.iter().chain(&module.constants) {
+        if v.init.as_ref().is_some_and(|i| i.len() as u64 != v.size) {
+            return Err(BuildError(format!("variable {}: {} initial bytes for {} bytes", v.name, v.init.as_ref().map_or(0, Vec::len), v.size)));
+        }
+        if v.size > 1 << 32 || v.offset > 1 << 32 || !v.align.is_power_of_two() {
+            return Err(BuildError(format!("variable {}: offset, size or alignment out of range", v.name)));
+        }
+    }
+    for name in &module.global_addresses {
+        if !module.globals.iter().any(|g| &g.name == name) {
+            return Err(BuildError(format!("constant bank 4 holds the address of {name}, which is not a global")));
+        }
+    }
     for k in &module.kernels {
         let bytes: u64 = k.params.iter().map(|p| u64::from(p.offset) + u64::from(p.size)).max().unwrap_or(0);
         if bytes > 0x7ff8 {
@@ -344,6 +390,13 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             })
         })
         .collect();
+    let address_rel = (!module.global_addresses.is_empty()).then(|| {
+        let (name, kind, entsize) = if modern { (".rela.nv.constant4", e::SHT_RELA.0, 24) } else { (".rel.nv.constant4", e::SHT_REL.0, 16) };
+        let r = b.section(name, kind, u64::from(e::SHF_INFO_LINK.0), 8, Content::Bytes(Vec::new()));
+        b.get(r).link = symtab;
+        b.get(r).entsize = entsize;
+        r
+    });
     let frame_rel = if modern {
         let r = b.section(".rela.debug_frame", e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
         b.get(r).entsize = 24;
@@ -356,6 +409,26 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     b.get(frame_rel).link = symtab;
     b.get(frame_rel).info = debug_frame;
 
+    let image = |vars: &[&Variable]| -> Vec<u8> {
+        let end = vars.iter().map(|v| v.offset + v.size).max().unwrap_or(0);
+        let mut bytes = vec![0u8; end as usize];
+        for v in vars {
+            if let Some(init) = &v.init {
+                bytes[v.offset as usize..(v.offset + v.size) as usize].copy_from_slice(init);
+            }
+        }
+        bytes
+    };
+    let max_align = |vars: &[&Variable], floor: u64| vars.iter().map(|v| v.align).max().unwrap_or(floor).max(floor);
+    let address_bank = address_rel.map(|r| {
+        let bank = b.section(".nv.constant4", e::SHT_PROGBITS.0, u64::from(e::SHF_ALLOC.0), 8, Content::Bytes(vec![0; module.global_addresses.len() * 8]));
+        b.get(r).info = bank;
+        bank
+    });
+    let constant_vars: Vec<&Variable> = module.constants.iter().collect();
+    let constant_bank = (!constant_vars.is_empty()).then(|| b.section(".nv.constant3", e::SHT_PROGBITS.0, u64::from(e::SHF_ALLOC.0), max_align(&constant_vars, 4), Content::Bytes(image(&constant_vars))));
+    let initialised: Vec<&Variable> = module.globals.iter().filter(|v| v.init.is_some()).collect();
+    let zeroed: Vec<&Variable> = module.globals.iter().filter(|v| v.init.is_none()).collect();
     let text_flags = u64::from(e::SHF_ALLOC.0 | e::SHF_EXECINSTR.0);
     let bank_flags = u64::from(e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0);
     let bank = |b: &mut Builder, k: &Kernel| {
@@ -375,6 +448,15 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         b.get(t).link = symtab;
         texts.push(t);
     }
+    let data_flags = u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0);
+    let init_section = (!initialised.is_empty()).then(|| b.section(".nv.global.init", e::SHT_PROGBITS.0, data_flags, max_align(&initialised, 1), Content::Bytes(image(&initialised))));
+    let zeroed_size = zeroed.iter().map(|v| v.offset + v.size).max().unwrap_or(0);
+    // Below sm_90 `.nv.global` follows `.nv.global.init` directly; from
+    // sm_90 on it comes after `.nv.shared.reserved.0` (measured).
+    let mut zero_section = None;
+    if !modern && !zeroed.is_empty() {
+        zero_section = Some(b.section(".nv.global", e::SHT_NOBITS.0, data_flags, max_align(&zeroed, 1), Content::NoBits(zeroed_size)));
+    }
     let mut shared = vec![None; module.kernels.len()];
     for (i, k) in module.kernels.iter().enumerate() {
         if k.shared_bytes > 0 {
@@ -385,6 +467,9 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         }
     }
     let reserved = modern.then(|| b.section(".nv.shared.reserved.0", e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0), 1, Content::NoBits(if sm >= 100 { 0x40 } else { 0 })));
+    if modern && !zeroed.is_empty() {
+        zero_section = Some(b.section(".nv.global", e::SHT_NOBITS.0, data_flags, max_align(&zeroed, 1), Content::NoBits(zeroed_size)));
+    }
     if modern {
         for k in &module.kernels {
             banks.push(bank(&mut b, k));
@@ -403,8 +488,40 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     // the sm_90+ reserved-shared-memory symbols and the banks.
     b.section_symbol(tkinfo);
     b.section_symbol(cuinfo);
+    let mut variable_symbols = std::collections::HashMap::new();
+    // The names of the variable symbols in order, and whether each is a
+    // section's (pre-sm_90 string tables list them).
+    let mut walk: Vec<(String, bool)> = Vec::new();
     for (i, &t) in texts.iter().enumerate() {
         b.section_symbol(t);
+        if i == 0 {
+            // The variables, as the code first uses them: each section's
+            // symbol before its first variable, bank 4's after the first
+            // variable whose address it holds (measured).
+            let mut order: Vec<&Variable> = module.global_addresses.iter().filter_map(|n| module.globals.iter().find(|g| &g.name == n)).collect();
+            order.extend(module.globals.iter().filter(|g| !module.global_addresses.contains(&g.name)));
+            order.extend(&module.constants);
+            let mut opened = std::collections::HashSet::new();
+            for v in order {
+                let is_constant = module.constants.iter().any(|c| std::ptr::eq(c, v));
+                let section = if is_constant { constant_bank } else if v.init.is_some() { init_section } else { zero_section }.expect("the variable's section exists");
+                if opened.insert(section) {
+                    b.section_symbol(section);
+                    walk.push((b.sections[section as usize - 1].name.clone(), true));
+                }
+                walk.push((v.name.clone(), false));
+                let binding = if v.visible { e::STB_GLOBAL.0 } else { e::STB_LOCAL.0 };
+                let symbol = b.symbol(Some(&v.name), (binding << 4) | e::STT_OBJECT.0, 0, section as u16, v.size);
+                b.symbols.last_mut().expect("just pushed").value = v.offset;
+                variable_symbols.insert(v.name.clone(), symbol);
+                if let Some(bank) = address_bank.filter(|_| !is_constant && module.global_addresses.contains(&v.name)) {
+                    if opened.insert(bank) {
+                        b.section_symbol(bank);
+                        walk.push((".nv.constant4".into(), true));
+                    }
+                }
+            }
+        }
         if !modern {
             b.section_symbol(banks[i]);
         }
@@ -453,6 +570,13 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     let symbol_count = b.symbols.len() as u32 + 1;
     b.get(symtab).info = if modern { symbol_count } else { kernel_symbols[0] };
 
+    // Bank 4 entries point at their globals; ptxas lists the relocations
+    // from the last entry to the first (measured).
+    if let Some(r) = address_rel {
+        let entries: Vec<Rela> = module.global_addresses.iter().enumerate().rev().map(|(i, n)| Rela { offset: i as u64 * 8, symbol: variable_symbols[n], kind: R_CUDA_64, addend: 0 }).collect();
+        b.get(r).content = if modern { Content::Rela(entries) } else { Content::Bytes(rel_bytes(&entries)) };
+    }
+
     // Attribute records.
     let mut module_records = Vec::new();
     for (i, k) in module.kernels.iter().enumerate() {
@@ -481,11 +605,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         frame.extend_from_slice(&fde(sm, k.code.len() as u64 * 16, k.exit_offsets.first().copied()));
     }
     b.get(debug_frame).content = Content::Bytes(frame);
-    b.get(frame_rel).content = if modern {
-        Content::Rela(relocations)
-    } else {
-        Content::Bytes(relocations.iter().flat_map(|r| r.offset.to_le_bytes().into_iter().chain(((u64::from(r.symbol) << 32) | u64::from(r.kind)).to_le_bytes())).collect())
-    };
+    b.get(frame_rel).content = if modern { Content::Rela(relocations) } else { Content::Bytes(rel_bytes(&relocations)) };
 
     if !modern {
         // Below sm_90 ptxas's name table holds the names of every section it
@@ -493,24 +613,38 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         // table is a copy of it followed by the symbol names (measured).
         // The two differ in where a kernel's bank and its relocation section
         // go (measured).
-        let prepared = |bank_first: bool| {
+        let prepared = |bank_first: bool, with_variables: bool| {
             let mut names = StringTable::default();
             for n in [".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info"] {
                 names.intern(n);
             }
             let banks: [&str; 2] = if bank_first { [".nv.constant0.", ".rel.nv.constant0."] } else { [".rel.nv.constant0.", ".nv.constant0."] };
-            for k in &module.kernels {
-                for prefix in [".text.", ".nv.info.", ".nv.shared."].into_iter().chain(banks) {
+            for (i, k) in module.kernels.iter().enumerate() {
+                for prefix in [".text.", ".nv.info.", ".nv.shared."] {
+                    names.intern(&format!("{prefix}{}", k.name));
+                }
+                if i == 0 {
+                    for (n, is_section) in &walk {
+                        if *is_section || with_variables {
+                            names.intern(n);
+                        }
+                    }
+                }
+                for prefix in banks {
                     names.intern(&format!("{prefix}{}", k.name));
                 }
             }
-            for n in [".debug_frame", ".rel.debug_frame", ".rela.debug_frame", ".nv.callgraph", ".nv.prototype", ".nv.rel.action"] {
+            names.intern(".debug_frame");
+            if !module.global_addresses.is_empty() {
+                names.intern(".rel.nv.constant4");
+            }
+            for n in [".rel.debug_frame", ".rela.debug_frame", ".nv.callgraph", ".nv.prototype", ".nv.rel.action"] {
                 names.intern(n);
             }
             names
         };
-        let names = prepared(true);
-        let mut strings = prepared(false);
+        let names = prepared(true, false);
+        let mut strings = prepared(false, true);
         for s in &b.symbols {
             if let Some(n) = &s.name {
                 strings.intern(n);
@@ -533,6 +667,11 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         strings: b.strings,
         section_names: b.section_names,
     })
+}
+
+/// `Elf64_Rel` entries (no addend), as pre-sm_90 cubins hold them.
+fn rel_bytes(entries: &[Rela]) -> Vec<u8> {
+    entries.iter().flat_map(|r| r.offset.to_le_bytes().into_iter().chain(((u64::from(r.symbol) << 32) | u64::from(r.kind)).to_le_bytes())).collect()
 }
 
 /// A kernel's `.nv.info.<k>` records in ptxas's order for its SM.
@@ -621,14 +760,20 @@ fn modelled_section(name: &str) -> bool {
         ".rela.debug_frame",
         ".rel.debug_frame",
         ".nv.shared.reserved.0",
+        ".nv.global",
+        ".nv.global.init",
+        ".nv.constant3",
+        ".nv.constant4",
+        ".rela.nv.constant4",
+        ".rel.nv.constant4",
     ];
     const PER_KERNEL: &[&str] = &[".nv.info.", ".text.", ".nv.constant0.", ".nv.shared.", ".rela.text.", ".nv.merc.", ".nv.capmerc."];
     FIXED.contains(&name) || PER_KERNEL.iter().any(|p| name.starts_with(p))
 }
 
 /// Reads a cubin back into a [`Module`], for the shape [`build`] writes:
-/// kernels only (no device functions of their own, globals, constants or
-/// textures). `Err` names what is outside that shape.
+/// kernels with globals, `.const` data and bank-4 address tables (no
+/// device functions of their own, textures or other banks). `Err` names what is outside that shape.
 pub fn from_elf(file: &Elf) -> Result<Module, String> {
     let sm = file.sm().ok_or("e_flags name no SM")?;
     if let Some(s) = file.sections.iter().find(|s| !modelled_section(&s.name)) {
@@ -709,5 +854,62 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
             exit_offsets: words(attr::EXIT_INSTR_OFFSETS).unwrap_or_default(),
         });
     }
-    Ok(Module { sm, virtual_sm, tool, kernels })
+    let (globals, constants, global_addresses) = read_variables(file)?;
+    Ok(Module { sm, virtual_sm, tool, kernels, globals, constants, global_addresses })
+}
+
+/// The variables of `.nv.global.init`, `.nv.global` and `.nv.constant3`,
+/// and the globals whose addresses `.nv.constant4` holds.
+fn read_variables(file: &Elf) -> Result<(Vec<Variable>, Vec<Variable>, Vec<String>), String> {
+    let section_of = |name: &str| file.section_index(name);
+    let (init, zero, constant, addresses) = (section_of(".nv.global.init"), section_of(".nv.global"), section_of(".nv.constant3"), section_of(".nv.constant4"));
+    let mut globals = Vec::new();
+    let mut constants = Vec::new();
+    for sym in &file.symbols {
+        if sym.info & 0xf != e::STT_OBJECT.0 || sym.section == 0 {
+            continue;
+        }
+        let index = u32::from(sym.section);
+        let Some(name) = sym.name.clone() else { continue };
+        let bytes = |section: u32| -> Option<Vec<u8>> {
+            let s = file.section(section)?;
+            let b = s.bytes(file);
+            b.get(sym.value as usize..(sym.value.checked_add(sym.size)?) as usize).map(<[u8]>::to_vec)
+        };
+        let visible = sym.info >> 4 == e::STB_GLOBAL.0;
+        let align = file.section(index).map_or(1, |s| s.align.max(1));
+        // ptxas does not record a variable's own alignment; the section's
+        // is the largest, and the largest power of two dividing the offset
+        // bounds it.
+        let align = if sym.value == 0 { align } else { align.min(1 << sym.value.trailing_zeros()) };
+        let variable = |init| Variable { name: name.clone(), offset: sym.value, size: sym.size, align, init, visible };
+        if Some(index) == init {
+            globals.push(variable(Some(bytes(index).ok_or_else(|| format!("variable {name} lies outside .nv.global.init"))?)));
+        } else if Some(index) == zero {
+            globals.push(variable(None));
+        } else if Some(index) == constant {
+            constants.push(variable(Some(bytes(index).ok_or_else(|| format!("variable {name} lies outside .nv.constant3"))?)));
+        }
+    }
+    let mut global_addresses = Vec::new();
+    if let Some(bank) = addresses {
+        let relocations = file.sections.iter().find(|s| (s.name == ".rela.nv.constant4" || s.name == ".rel.nv.constant4") && s.info == bank);
+        let mut entries: Vec<(u64, u32)> = match relocations.map(|s| &s.content) {
+            Some(Content::Rela(r)) => r.iter().map(|r| (r.offset, r.symbol)).collect(),
+            Some(Content::Bytes(b)) => b.chunks_exact(16).map(|c| (u64::from_le_bytes(c[..8].try_into().expect("8 bytes")), u32::from_le_bytes(c[12..16].try_into().expect("4 bytes")))).collect(),
+            _ => return Err("constant bank 4 without relocations".into()),
+        };
+        entries.sort();
+        for (i, (offset, symbol)) in entries.into_iter().enumerate() {
+            if offset != i as u64 * 8 {
+                return Err("constant bank 4 is not a dense table of addresses".into());
+            }
+            let name = file.symbols.get((symbol as usize).wrapping_sub(1)).and_then(|s| s.name.clone()).ok_or("bank 4 relocation without a symbol")?;
+            if !globals.iter().any(|g| g.name == name) {
+                return Err(format!("constant bank 4 holds the address of {name}, which is not a variable of the module"));
+            }
+            global_addresses.push(name);
+        }
+    }
+    Ok((globals, constants, global_addresses))
 }
