@@ -13,7 +13,6 @@ use ptx2sass::cubin::elf::{self, Content, Elf};
 use ptx2sass::cubin::{listing, module};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::Command;
 
 const SMS: &[u16] = &[75, 80, 89, 90, 100, 120];
 
@@ -60,8 +59,7 @@ fn built_modules_match_ptxas() {
         let jobs: Vec<(usize, &PathBuf)> = files.iter().enumerate().collect();
         let results = common::par_map(&jobs, |(k, file)| -> Option<Result<Vec<String>, String>> {
             let cubin = scratch.join(format!("{sm}-{k}.cubin"));
-            let ok = Command::new(&ptxas).arg(format!("-arch=sm_{sm}")).arg(file).arg("-o").arg(&cubin).output().is_ok_and(|o| o.status.success());
-            if !ok {
+            if !common::compile_cubin(&ptxas, sm, file, &cubin) {
                 return None;
             }
             let bytes = std::fs::read(&cubin).ok()?;

@@ -32,14 +32,7 @@ fn tool_output(tool: &Path, args: &[&str], file: &Path) -> String {
 
 fn round_trip(ptxas: &Path, cuobjdump: &Path, nvdisasm: &Path, sm: u16, file: &Path, scratch: &Path) -> Outcome {
     let cubin = scratch.join("ptxas.cubin");
-    let ok = Command::new(ptxas)
-        .arg(format!("-arch=sm_{sm}"))
-        .arg(file)
-        .arg("-o")
-        .arg(&cubin)
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
+    if !common::compile_cubin(ptxas, sm, file, &cubin) {
         return Outcome::NotCompiled;
     }
     let original = std::fs::read(&cubin).expect("ptxas wrote the cubin");

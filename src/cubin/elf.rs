@@ -710,20 +710,9 @@ mod tests {
     use crate::cubin::module::{self, Kernel, Module, Param, ToolInfo};
 
     fn sample() -> Vec<u8> {
-        let kernel = Kernel {
-            name: "k".into(),
-            code: vec![0x7918, 0x794d],
-            params: vec![Param { offset: 0, size: 8 }],
-            registers: 8,
-            barriers: 0,
-            shared_bytes: 0,
-            frame_size: 0,
-            min_stack_size: 0,
-            max_registers: None,
-            required_threads: None,
-            max_threads: None,
-            exit_offsets: vec![0x10],
-        };
+        let mut kernel = Kernel::new("k", vec![0x7918, 0x794d], 8);
+        kernel.params = vec![Param { offset: 0, size: 8 }];
+        kernel.exit_offsets = vec![0x10];
         let m = Module { sm: 90, virtual_sm: 90, tool: ToolInfo::default(), kernels: vec![kernel], globals: Vec::new(), constants: Vec::new(), global_addresses: Vec::new() };
         write(&module::build(&m).expect("builds"))
     }

@@ -155,20 +155,7 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
             return Err(ListingError { line, message: "code outside a kernel: start it with '.kernel NAME'".into() });
         };
         let code = code_listing::read_listing(&b.code, sm)?;
-        let mut kernel = Kernel {
-            name,
-            code,
-            params: Vec::new(),
-            registers: 0,
-            barriers: 0,
-            shared_bytes: 0,
-            frame_size: 0,
-            min_stack_size: 0,
-            max_registers: None,
-            required_threads: None,
-            max_threads: None,
-            exit_offsets: Vec::new(),
-        };
+        let mut kernel = Kernel::new(name, code, 0);
         let mut registers = None;
         let mut exits = None;
         for (line, words) in &b.directives {

@@ -136,6 +136,28 @@ pub struct Kernel {
     pub exit_offsets: Vec<u32>,
 }
 
+impl Kernel {
+    /// A kernel with its code and register count and nothing else: no
+    /// parameters, barriers, shared memory, frame or launch bounds, and
+    /// no exits recorded.
+    pub fn new(name: impl Into<String>, code: Vec<u128>, registers: u32) -> Kernel {
+        Kernel {
+            name: name.into(),
+            code,
+            params: Vec::new(),
+            registers,
+            barriers: 0,
+            shared_bytes: 0,
+            frame_size: 0,
+            min_stack_size: 0,
+            max_registers: None,
+            required_threads: None,
+            max_threads: None,
+            exit_offsets: Vec::new(),
+        }
+    }
+}
+
 /// The first parameter's offset in constant bank 0 (FACTS.md: 0x160 up to
 /// sm_89, 0x210 on sm_90, 0x380 from sm_100).
 pub fn param_base(sm: u32) -> u32 {

@@ -72,6 +72,12 @@ pub fn ours(arch: &str, file: &Path) -> Verdict {
     run(Command::new(env!("CARGO_BIN_EXE_ptx2sass")).arg(format!("-arch={arch}")).arg(file))
 }
 
+/// Compiles `file` for `sm_<sm>` with the reference `ptxas` into `cubin`;
+/// false when ptxas rejects it.
+pub fn compile_cubin(ptxas: &Path, sm: u16, file: &Path, cubin: &Path) -> bool {
+    Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(file).arg("-o").arg(cubin).output().is_ok_and(|o| o.status.success())
+}
+
 /// Runs `f` over `items` on all cores, keeping order.
 pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get()).min(16);
