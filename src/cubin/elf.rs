@@ -453,7 +453,7 @@ pub fn read(data: &[u8]) -> Result<Read, ReadError> {
     }
     let mut raw = Vec::with_capacity(shnum as usize);
     for i in 0..shnum {
-        raw.push(get::<elf::SectionHeader64<LE>>(data, shoff + 64 * i, "section header")?);
+        raw.push(get::<elf::SectionHeader64<LE>>(data, shoff.saturating_add(64 * i), "section header")?);
     }
     let shstrndx = u32::from(header.e_shstrndx.get(LE).0);
     let names = match raw.get(shstrndx as usize) {
@@ -748,6 +748,20 @@ mod tests {
         let damaged = read(&file).expect("still reads");
         assert!(damaged.anomalies.iter().any(|a| a.contains("overlaps")), "{:?}", damaged.anomalies);
         assert_eq!(damaged.elf.section(index as u32).unwrap().bytes(&damaged.elf), original);
+        let again = read(&write(&damaged.elf)).expect("written file reads");
+        assert_eq!(contents(&again.elf), contents(&damaged.elf));
+    }
+
+    #[test]
+    fn a_nobits_section_far_past_the_end_does_not_overflow_the_layout() {
+        // Found by the read_cubin fuzz target: the placement cursor followed
+        // a NOBITS section to an offset near 2^64 and overflowed.
+        let mut file = sample();
+        let e = read(&file).unwrap().elf;
+        let index = e.section_index(".nv.shared.reserved.0").unwrap() as usize;
+        let at = header_offset(&file, index) + 24;
+        file[at..at + 8].copy_from_slice(&(u64::MAX - 8).to_le_bytes());
+        let damaged = read(&file).expect("still reads");
         let again = read(&write(&damaged.elf)).expect("written file reads");
         assert_eq!(contents(&again.elf), contents(&damaged.elf));
     }

@@ -202,20 +202,28 @@ pub fn infer_placements(elf: &mut Elf, raw: &[elf::SectionHeader64<LE>], anomali
                 })
             })
             .flatten();
+        // NOBITS sections never move the cursor (as in `place`), whatever
+        // offset a damaged file gives them.
         let placement = if offset == expected {
-            cursor = expected + size;
+            if !nobits {
+                cursor = expected.saturating_add(size);
+            }
             Placement::Next
         } else if let Some(j) = shared {
             Placement::Shares(j as u32 + 1)
         } else if offset >= cursor {
             anomalies.push(format!("section {} ({}) at {offset:#x}, the writer would put it at {expected:#x}", i + 1, s.name));
-            cursor = offset + size;
+            if !nobits {
+                cursor = offset.saturating_add(size);
+            }
             Placement::At(offset)
         } else {
             // Overlapping an earlier section or the file header: keep the
             // contents, lay the section out in sequence.
             anomalies.push(format!("section {} ({}) at {offset:#x} overlaps earlier data; written at {expected:#x}", i + 1, s.name));
-            cursor = expected + size;
+            if !nobits {
+                cursor = expected.saturating_add(size);
+            }
             Placement::Next
         };
         elf.sections[i].placement = placement;
@@ -236,8 +244,8 @@ pub fn check_file_layout(elf: &Elf, data: &[u8], header: &elf::FileHeader64<LE>,
     let phoff = header.e_phoff.get(LE);
     let mut read = Vec::new();
     for i in 0..phnum {
-        let at = phoff + 56 * i;
-        let Some(bytes) = usize::try_from(at).ok().and_then(|a| data.get(a..a + 56)) else {
+        let at = phoff.saturating_add(56 * i);
+        let Some(bytes) = usize::try_from(at).ok().and_then(|a| data.get(a..a.checked_add(56)?)) else {
             anomalies.push("program headers run past the end of the file".into());
             return;
         };
