@@ -553,6 +553,9 @@ fn read_symbols(elf: &mut Elf, index: u32, shstrndx: u32, data: &[u8], raw: &[el
         return Err(error("the symbol table's string table must be a section of its own"));
     }
     let strtab_header = raw.get(link as usize).filter(|_| link != 0).ok_or_else(|| error("symbol table has no string table"))?;
+    if strtab_header.sh_type.get(LE).0 == elf::SHT_NOBITS.0 {
+        return Err(error("the symbol string table has no bytes (NOBITS)"));
+    }
     let strtab = slice(data, strtab_header.sh_offset.get(LE), strtab_header.sh_size.get(LE), "symbol string table")?;
     let table = slice(data, h.sh_offset.get(LE), h.sh_size.get(LE), "symbol table")?;
     let count = table.len() / 24;
