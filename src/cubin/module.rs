@@ -188,7 +188,14 @@ fn compat_records(sm: u32) -> Vec<Attribute> {
         r.push(Attribute::half(0x07, 0x0101));
     }
     r.push(Attribute::byte(0x03, 0));
-    r.push(Attribute::words(0x0b, &[if sm >= 100 { 0x50 } else { 0 }, 0]));
+    // CAN_FASTPATH_FINALIZE: 0 on sm_90, 9 on sm_100, 0x50 on sm_120
+    // (measured; SMs in between take their family's value).
+    let fastpath = match sm {
+        ..100 => 0,
+        100..120 => 9,
+        _ => 0x50,
+    };
+    r.push(Attribute::words(0x0b, &[fastpath, 0]));
     r.push(Attribute::half(0x0e, 0x0440));
     r
 }
@@ -729,7 +736,7 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         push_thread_limits(&mut r, k);
         r.push(Attribute::half(attr::CBANK_PARAM_SIZE, param_bytes as u16));
         r.push(param_cbank);
-        r.push(Attribute::words(attr::SW_WAR, &[if sm >= 100 { 0 } else { 8 }]));
+        r.push(Attribute::words(attr::SW_WAR, &[if sm >= 120 { 0 } else { 8 }])); // measured on 90, 100, 120
         r.push(Attribute::half(0x6b, 1)); // NVSAL_SW_WAR
         r.push(Attribute::byte(0x6d, 0)); // PREEXIT_USED
     } else {
