@@ -1,6 +1,7 @@
 //! The cubin container against ptxas: every corpus kernel is compiled by the
 //! reference `ptxas` for sm_75, 80, 89, 90, 100 and 120; each cubin is read
-//! by [`ptx2sass::cubin::elf::read`] and written back by
+//! (and every fourth also with `-c`, relocatable) by
+//! [`ptx2sass::cubin::elf::read`] and written back by
 //! [`ptx2sass::cubin::elf::write`]. The written file must be byte-identical
 //! (the count is printed per SM). For diagnosis, a file that is not is also
 //! compared through `cuobjdump -elf` and `nvdisasm`, and the reader must
@@ -30,9 +31,9 @@ fn tool_output(tool: &Path, args: &[&str], file: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).replace(&file.display().to_string(), "FILE") + &String::from_utf8_lossy(&out.stderr)
 }
 
-fn round_trip(ptxas: &Path, cuobjdump: &Path, nvdisasm: &Path, sm: u16, file: &Path, scratch: &Path) -> Outcome {
+fn round_trip(ptxas: &Path, cuobjdump: &Path, nvdisasm: &Path, sm: u16, file: &Path, options: &[&str], scratch: &Path) -> Outcome {
     let cubin = scratch.join("ptxas.cubin");
-    if !common::compile_cubin(ptxas, sm, file, &cubin) {
+    if !common::compile_cubin_with(ptxas, sm, file, &cubin, options) {
         return Outcome::NotCompiled;
     }
     let original = std::fs::read(&cubin).expect("ptxas wrote the cubin");
@@ -75,16 +76,19 @@ fn ptxas_cubins_are_written_back_identically() {
     let only: Option<u16> = std::env::var("PTX2SASS_CUBIN_SM").ok().and_then(|v| v.parse().ok());
     for &sm in SMS.iter().filter(|&&sm| only.is_none_or(|o| o == sm)) {
         let files = common::ptx_inputs_for_sm(&corpus, sm);
-        let jobs: Vec<(usize, &PathBuf)> = files.iter().enumerate().collect();
-        let outcomes = common::par_map(&jobs, |(k, file)| {
+        // Every file as an executable cubin, every fourth also relocatable
+        // (`ptxas -c`: no program headers, CUDA section types for data
+        // without file bytes).
+        let jobs: Vec<(usize, &PathBuf, &[&str])> = files.iter().enumerate().map(|(k, f)| (k, f, &[][..])).chain(files.iter().enumerate().step_by(4).map(|(k, f)| (k + files.len(), f, &["-c"][..]))).collect();
+        let outcomes = common::par_map(&jobs, |(k, file, options)| {
             let scratch = scratch_root.join(format!("{sm}-{k}"));
             std::fs::create_dir_all(&scratch).expect("scratch dir");
-            let outcome = round_trip(ptxas, cuobjdump, nvdisasm, sm, file, &scratch);
+            let outcome = round_trip(ptxas, cuobjdump, nvdisasm, sm, file, options, &scratch);
             let _ = std::fs::remove_dir_all(&scratch);
             outcome
         });
         let (mut compiled, mut identical, mut equivalent) = (0, 0, 0);
-        for (file, outcome) in files.iter().zip(outcomes) {
+        for ((_, file, _), outcome) in jobs.iter().zip(outcomes) {
             match outcome {
                 Outcome::NotCompiled => continue,
                 Outcome::Identical => identical += 1,

@@ -98,7 +98,8 @@ pub struct Section {
 pub enum Content {
     /// Bytes this layer does not interpret (code, constant banks, DWARF…).
     Bytes(Vec<u8>),
-    /// `SHT_NOBITS`: only a size.
+    /// `SHT_NOBITS` (or a CUDA type without file bytes, see
+    /// [`layout::is_nobits`]): only a size.
     NoBits(u64),
     /// `.nv.info`-format attribute records.
     Info(Vec<Attribute>),
@@ -457,7 +458,7 @@ pub fn read(data: &[u8]) -> Result<Read, ReadError> {
     }
     let shstrndx = u32::from(header.e_shstrndx.get(LE).0);
     let names = match raw.get(shstrndx as usize) {
-        Some(h) if h.sh_type.get(LE).0 == elf::SHT_NOBITS.0 => return Err(error("the section name table has no bytes (NOBITS)")),
+        Some(h) if layout::is_nobits(h.sh_type.get(LE).0) => return Err(error("the section name table has no bytes (NOBITS)")),
         Some(h) if shstrndx != 0 => slice(data, h.sh_offset.get(LE), h.sh_size.get(LE), "section name table")?,
         _ => return Err(error("no section name table")),
     };
@@ -470,7 +471,7 @@ pub fn read(data: &[u8]) -> Result<Read, ReadError> {
         let kind = h.sh_type.get(LE).0;
         let size = h.sh_size.get(LE);
         let offset = h.sh_offset.get(LE);
-        let content = if kind == elf::SHT_NOBITS.0 {
+        let content = if layout::is_nobits(kind) {
             Content::NoBits(size)
         } else {
             let bytes = slice(data, offset, size, &format!("section {name}"))?;
@@ -553,7 +554,7 @@ fn read_symbols(elf: &mut Elf, index: u32, shstrndx: u32, data: &[u8], raw: &[el
         return Err(error("the symbol table's string table must be a section of its own"));
     }
     let strtab_header = raw.get(link as usize).filter(|_| link != 0).ok_or_else(|| error("symbol table has no string table"))?;
-    if strtab_header.sh_type.get(LE).0 == elf::SHT_NOBITS.0 {
+    if layout::is_nobits(strtab_header.sh_type.get(LE).0) {
         return Err(error("the symbol string table has no bytes (NOBITS)"));
     }
     let strtab = slice(data, strtab_header.sh_offset.get(LE), strtab_header.sh_size.get(LE), "symbol string table")?;
@@ -672,7 +673,9 @@ pub fn write(elf: &Elf) -> Vec<u8> {
         e_shoff: U64::new(LE, shoff),
         e_flags: U32::new(LE, elf::FileFlags(elf.header.flags)),
         e_ehsize: U16::new(LE, 64),
-        e_phentsize: U16::new(LE, if segments.is_empty() { 0 } else { 56 }),
+        // ptxas below sm_90 gives the entry size even without program
+        // headers (`ptxas -c`); from sm_90 on only with them (measured).
+        e_phentsize: U16::new(LE, if segments.is_empty() && elf.sm().is_none_or(|sm| sm >= 90) { 0 } else { 56 }),
         e_phnum: U16::new(LE, segments.len() as u16),
         e_shentsize: U16::new(LE, 64),
         e_shnum: U16::new(LE, shnum as u16),
@@ -680,7 +683,7 @@ pub fn write(elf: &Elf) -> Vec<u8> {
     };
     out[..64].copy_from_slice(pod::bytes_of(&header));
     for ((s, bytes), &offset) in elf.sections.iter().zip(&contents).zip(&placed.offsets) {
-        if s.kind != elf::SHT_NOBITS.0 && !matches!(s.placement, Placement::Shares(_)) {
+        if !layout::is_nobits(s.kind) && !matches!(s.placement, Placement::Shares(_)) {
             out[offset as usize..offset as usize + bytes.len()].copy_from_slice(bytes);
         }
     }

@@ -38,8 +38,12 @@ fn align_up(n: u64, align: u64) -> u64 {
     if align <= 1 || !align.is_power_of_two() || align > 4096 { n } else { n.checked_next_multiple_of(align).unwrap_or(u64::MAX) }
 }
 
-fn is_nobits(kind: u32) -> bool {
-    kind == elf::SHT_NOBITS.0
+/// Whether sections of type `kind` have a size but no bytes in the file:
+/// `SHT_NOBITS`, and in relocatable cubins (`ptxas -c`) the CUDA types
+/// ptxas gives zero-initialised globals (0x70000007) and shared memory
+/// (0x7000000a), and sm_100+ `.nv.merc.nv.shared.*` (0x70000015) (measured).
+pub fn is_nobits(kind: u32) -> bool {
+    matches!(kind, 8 | 0x7000_0007 | 0x7000_000a | 0x7000_0015)
 }
 
 /// Lays out section data (the rules in the module docs).
@@ -140,7 +144,7 @@ pub fn segments(elf: &Elf, placed: &Placed) -> Vec<Segment> {
     let mut memory = 0u64;
     let mut run_flags = None;
     for (s, &offset) in elf.sections.iter().zip(&placed.offsets) {
-        if matches!(s.placement, Placement::Shares(_)) || (s.kind != elf::SHT_PROGBITS.0 && !is_nobits(s.kind)) {
+        if matches!(s.placement, Placement::Shares(_)) || (s.kind != elf::SHT_PROGBITS.0 && s.kind != elf::SHT_NOBITS.0) {
             continue;
         }
         let Some(mut flags) = permissions(s.flags) else { continue };

@@ -75,7 +75,12 @@ pub fn ours(arch: &str, file: &Path) -> Verdict {
 /// Compiles `file` for `sm_<sm>` with the reference `ptxas` into `cubin`;
 /// false when ptxas rejects it.
 pub fn compile_cubin(ptxas: &Path, sm: u16, file: &Path, cubin: &Path) -> bool {
-    Command::new(ptxas).arg(format!("-arch=sm_{sm}")).arg(file).arg("-o").arg(cubin).output().is_ok_and(|o| o.status.success())
+    compile_cubin_with(ptxas, sm, file, cubin, &[])
+}
+
+/// [`compile_cubin`] with extra ptxas options (`-c` for a relocatable cubin).
+pub fn compile_cubin_with(ptxas: &Path, sm: u16, file: &Path, cubin: &Path, options: &[&str]) -> bool {
+    Command::new(ptxas).arg(format!("-arch=sm_{sm}")).args(options).arg(file).arg("-o").arg(cubin).output().is_ok_and(|o| o.status.success())
 }
 
 /// Runs `f` over `items` on all cores, keeping order.
