@@ -91,7 +91,9 @@ fn dis(args: &[String]) -> Result<(), String> {
             out.push_str(&format!("// {file}: {sm}\n"));
             // Kernel directives where the cubin has the shape the module
             // model describes, so that `sass asm -o X.cubin` can rebuild it.
-            let module = cubin::elf::read(&bytes).map_err(|e| format!("{file}: {e}")).and_then(|r| cubin::module::from_elf(&r.elf));
+            let container = cubin::elf::read(&bytes).map(|r| r.elf).ok();
+            let module = container.as_ref().ok_or_else(|| "not a well-formed cubin".to_string()).and_then(cubin::module::from_elf);
+            let code_of = |out: &mut String, name: &str, words: &[u128]| write_code(out, container.as_ref(), name, words, sm, hex);
             match module {
                 Ok(m) => {
                     cubin::listing::write_module_header(&mut out, &m);
@@ -99,14 +101,14 @@ fn dis(args: &[String]) -> Result<(), String> {
                         out.push('\n');
                         cubin::listing::write_kernel_header(&mut out, k);
                         out.push_str(&format!("{}:\n", k.name));
-                        listing::write_listing(&mut out, &k.code, sm, 0, hex);
+                        code_of(&mut out, &k.name, &k.code);
                     }
                 }
                 Err(why) => {
                     out.push_str(&format!("// no kernel directives: {why}\n"));
                     for f in &code.functions {
                         out.push_str(&format!("\n{}:\n", f.name));
-                        listing::write_listing(&mut out, &f.words, sm, 0, hex);
+                        code_of(&mut out, &f.name, &f.words);
                     }
                 }
             }
@@ -114,6 +116,34 @@ fn dis(args: &[String]) -> Result<(), String> {
     }
     print!("{out}");
     Ok(())
+}
+
+/// The listing of one function's code, with a comment line where a device
+/// function ptxas placed inside it starts (a local FUNC symbol of its
+/// section, such as `$kernel$callee`). Comments do not change what `sass asm`
+/// reads, so the listing still assembles to the same words.
+fn write_code(out: &mut String, file: Option<&cubin::elf::Elf>, function: &str, words: &[u128], sm: Sm, hex: bool) {
+    let mut starts: Vec<(u64, &str, u64)> = Vec::new();
+    if let Some(index) = file.and_then(|f| f.section_index(&format!(".text.{function}"))) {
+        for sym in &file.expect("index found in it").symbols {
+            let is_function = sym.info & 0xf == object::elf::STT_FUNC.0;
+            if let (true, Some(name)) = (is_function && u32::from(sym.section) == index && sym.value > 0, sym.name.as_deref()) {
+                starts.push((sym.value, name, sym.size));
+            }
+        }
+    }
+    starts.sort();
+    let mut from = 0usize;
+    for (offset, name, size) in starts {
+        let at = ((offset / 16) as usize).min(words.len());
+        if at < from {
+            continue;
+        }
+        listing::write_listing(out, &words[from..at], sm, from as u64 * 16, hex);
+        out.push_str(&format!("        // device function {name} (at 0x{offset:x}, {size:#x} bytes)\n"));
+        from = at;
+    }
+    listing::write_listing(out, &words[from..], sm, from as u64 * 16, hex);
 }
 
 fn asm(args: &[String]) -> Result<(), String> {
