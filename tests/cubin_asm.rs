@@ -209,3 +209,49 @@ fn hand_written_listings_build_the_cubins_ptxas_builds() {
     check("globals", GLOBALS_PTX, GLOBALS_SM90, 8, &dir, ptxas, cuobjdump, nvdisasm);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A kernel calling a device function that ptxas places inside it.
+const CALL_PTX: &str = "\
+.version 9.0
+.target sm_75
+.address_size 64
+.func (.reg .b32 r) addone(.reg .b32 a)
+{
+  add.s32 r, a, 1;
+  ret;
+}
+.visible .entry kc(.param .u64 out)
+{
+  .reg .b32 %r<3>; .reg .b64 %rd<3>;
+  mov.u32 %r1, %tid.x;
+  call (%r2), addone, (%r1);
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  st.global.u32 [%rd2], %r2;
+  ret;
+}
+";
+
+#[test]
+fn listings_mark_device_functions_inside_kernels() {
+    let Some(ptxas) = ptx2sass::reference::require("ptxas", "listings_mark_device_functions_inside_kernels") else { return };
+    let dir = std::env::temp_dir().join(format!("ptx2sass-cubin-call-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (ptx, cubin, listing, bin) = (dir.join("c.ptx"), dir.join("c.cubin"), dir.join("c.sass"), dir.join("c.bin"));
+    std::fs::write(&ptx, CALL_PTX).unwrap();
+    assert!(Command::new(&ptxas).arg("-arch=sm_90").arg(&ptx).arg("-o").arg(&cubin).status().unwrap().success());
+    let file = elf::read(&std::fs::read(&cubin).unwrap()).unwrap().elf;
+    // Where ptxas put the callee: a local FUNC symbol in the kernel's section.
+    let callee = file.symbols.iter().find(|s| s.name.as_deref() == Some("$kc$addone")).expect("ptxas names the callee $kc$addone");
+    let out = Command::new(env!("CARGO_BIN_EXE_sass")).arg("dis").arg(&cubin).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let marker = format!("// device function $kc$addone (at {:#x}, {:#x} bytes)", callee.value, callee.size);
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let at = lines.iter().position(|l| *l == marker).unwrap_or_else(|| panic!("no '{marker}' in\n{text}"));
+    assert!(lines[at + 1].starts_with(&format!("/*{:04x}*/", callee.value)), "the marker precedes the callee's first instruction: {}", lines[at + 1]);
+    std::fs::write(&listing, &text).unwrap();
+    assert!(Command::new(env!("CARGO_BIN_EXE_sass")).args(["asm", "-arch=sm_90"]).arg(&listing).arg("-o").arg(&bin).status().unwrap().success());
+    let code = file.sections.iter().find(|s| s.name == ".text.kc").unwrap().bytes(&file);
+    assert_eq!(std::fs::read(&bin).unwrap(), code, "the marked listing assembles to ptxas's words");
+    let _ = std::fs::remove_dir_all(&dir);
+}
