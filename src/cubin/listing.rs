@@ -114,6 +114,11 @@ fn number_u32(line: usize, text: Option<&String>, what: &str) -> Result<u32, Lis
     u32::try_from(n).map_err(|_| ListingError { line, message: format!("{what} {n} does not fit 32 bits") })
 }
 
+/// `n`, unless it exceeds the hardware's `limit` of `what`.
+fn bounded(line: usize, n: u32, limit: u32, what: &str) -> Result<u32, ListingError> {
+    if n > limit { Err(ListingError { line, message: format!("{n} {what}: the limit is {limit}") }) } else { Ok(n) }
+}
+
 fn sm_named(line: usize, name: &str) -> Result<Sm, ListingError> {
     Sm::parse_sm(name).ok_or_else(|| ListingError { line, message: format!("unknown SM '{name}'") })
 }
@@ -164,12 +169,12 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
             match words[0].as_str() {
                 ".kernel" => return Err(ListingError { line: *line, message: "'.kernel' takes one name".into() }),
                 ".param" => kernel.params.push(Param { offset: arg(1, "parameter offset")?, size: arg(2, "parameter size")? }),
-                ".registers" => registers = Some(arg(1, "register count")?),
-                ".barriers" => kernel.barriers = arg(1, "barrier count")?,
+                ".registers" => registers = Some(bounded(*line, arg(1, "register count")?, 255, "registers")?),
+                ".barriers" => kernel.barriers = bounded(*line, arg(1, "barrier count")?, 16, "barriers")?,
                 ".shared" => kernel.shared_bytes = number(*line, words.get(1), "shared bytes")?,
                 ".frame" => kernel.frame_size = arg(1, "frame size")?,
                 ".min_stack" => kernel.min_stack_size = arg(1, "minimum stack size")?,
-                ".maxnreg" => kernel.max_registers = Some(arg(1, "register limit")?),
+                ".maxnreg" => kernel.max_registers = Some(bounded(*line, arg(1, "register limit")?, 255, "registers")?),
                 ".reqntid" => kernel.required_threads = Some(triple()?),
                 ".maxntid" => kernel.max_threads = Some(triple()?),
                 ".exits" => exits = Some(words[1..].iter().map(|w| number_u32(*line, Some(w), "exit offset")).collect::<Result<Vec<_>, _>>()?),
@@ -350,6 +355,8 @@ k2:
         let e = read_module(&LISTING.replace(".registers 8", ".registers eight"), sm).unwrap_err();
         assert_eq!(e.line, 6);
         assert!(e.message.contains("'eight'"), "{}", e.message);
+        let e = read_module(&LISTING.replace(".registers 8", ".registers 256"), sm).unwrap_err();
+        assert_eq!((e.line, e.message.as_str()), (6, "256 registers: the limit is 255"));
         let e = read_module(&LISTING.replace(".shared 0x80", ".bogus 1"), sm).unwrap_err();
         assert_eq!(e.line, 7);
         let e = read_module(&LISTING.replace(".registers 8\n", ""), sm).unwrap_err();

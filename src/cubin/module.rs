@@ -366,6 +366,16 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         if bytes > 0x7ff8 {
             return Err(BuildError(format!("kernel {}: {bytes} bytes of parameters exceed the 32 KiB bank", k.name)));
         }
+        // Hardware limits: 255 general registers, 16 named barriers.
+        if k.registers > 255 || k.max_registers.is_some_and(|m| m > 255) {
+            return Err(BuildError(format!("kernel {}: more than 255 registers", k.name)));
+        }
+        if k.barriers > 16 {
+            return Err(BuildError(format!("kernel {}: {} barriers (at most 16)", k.name, k.barriers)));
+        }
+        if k.name.is_empty() || k.name.contains(['\0', ' ']) {
+            return Err(BuildError(format!("kernel name '{}' cannot be a symbol", k.name)));
+        }
     }
     let modern = sm >= 90;
     let mut b = Builder { sections: Vec::new(), symbols: Vec::new(), section_names: StringTable::default(), strings: StringTable::default() };
