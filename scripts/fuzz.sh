@@ -78,6 +78,18 @@ if [[ "$TARGET" == "read_cubin" && -x "$ROOT/.reference/bin/ptxas" ]]; then
   done
 fi
 
+# read_listing starts from listings of those cubins (a leading SM selector byte).
+if [[ "$TARGET" == "read_listing" && -x "$ROOT/target/release/sass" && -x "$ROOT/.reference/bin/ptxas" ]]; then
+  for f in "$ROOT"/examples/*.ptx; do
+    out="$CORPUS/$(basename "$f" .ptx).sm_90.sass"
+    if [[ ! -e "$out" ]]; then
+      tmp="$(mktemp)"
+      "$ROOT/.reference/bin/ptxas" -arch=sm_90 "$f" -o "$tmp" && { printf '\x02'; "$ROOT/target/release/sass" dis "$tmp"; } >"$out" || true
+      rm -f "$tmp"
+    fi
+  done
+fi
+
 ARGS=(-max_total_time="$SECONDS_TO_RUN" -print_final_stats=1)
 # Seeds are up to ~80 KB; longer inputs only slow the search down.
 ARGS+=(-max_len=131072)

@@ -31,3 +31,19 @@ pub fn check_cubin_properties(data: &[u8]) {
     assert_eq!(content(&first), content(&again.elf), "sections change on a write/read round trip");
     assert_eq!(first.symbols, again.elf.symbols, "symbols change on a write/read round trip");
 }
+
+/// Properties of module listings (`sass asm -o X.cubin`) on arbitrary text:
+/// reading never panics, and a listing that reads builds a cubin (or says
+/// why not) that reads back to the same module.
+pub fn check_listing_properties(data: &[u8]) {
+    use ptx2sass::cubin::{listing, module};
+    use ptx2sass::target::Sm;
+    let Some((&selector, text)) = data.split_first() else { return };
+    let Ok(text) = std::str::from_utf8(text) else { return };
+    let sm = Sm::new([75, 80, 90, 100, 120][usize::from(selector) % 5]);
+    let Ok(m) = listing::read_module(text, sm) else { return };
+    let Ok(built) = module::build(&m) else { return };
+    let bytes = elf::write(&built);
+    let again = elf::read(&bytes).unwrap_or_else(|e| panic!("a built cubin does not read: {e}"));
+    assert!(again.anomalies.is_empty(), "a built cubin breaks the layout rules: {:?}", again.anomalies);
+}
