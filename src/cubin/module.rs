@@ -224,9 +224,9 @@ const CIE_TAIL: [u8; 8] = [0x08, 0x81, 0x80, 0x80, 0x28, 0x00, 0x00, 0x00];
 /// kernel without calls, so the instructions only restate it after the
 /// first exit (ptxas's form: advance to the first EXIT, advance one
 /// instruction, `DW_CFA_def_cfa R1, 0`).
-fn fde(sm: u32, code_bytes: u64, first_exit: Option<u32>) -> Vec<u8> {
+fn fde(sm: u32, cie_at: u64, code_bytes: u64, first_exit: Option<u32>) -> Vec<u8> {
     let mut body = Vec::new();
-    body.extend_from_slice(&0u64.to_le_bytes()); // CIE pointer (64-bit DWARF)
+    body.extend_from_slice(&cie_at.to_le_bytes()); // CIE pointer (64-bit DWARF)
     body.extend_from_slice(&0u64.to_le_bytes()); // initial location (relocated)
     body.extend_from_slice(&code_bytes.to_le_bytes());
     match first_exit {
@@ -575,11 +575,11 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         b.section_symbol(action);
     }
     let _ = frame_symbol;
+    // The kernels' symbols; on sm_90+ the reserved-shared-memory symbols
+    // come right after the first kernel's (measured with two kernels).
     let mut kernel_symbols = Vec::new();
-    for (i, k) in module.kernels.iter().enumerate() {
-        let size = k.code.len() as u64 * 16;
-        kernel_symbols.push(b.symbol(Some(&k.name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[i] as u16, size));
-    }
+    let first_size = module.kernels[0].code.len() as u64 * 16;
+    kernel_symbols.push(b.symbol(Some(&module.kernels[0].name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[0] as u16, first_size));
     if let Some(reserved) = reserved {
         b.symbol(Some(".nv.reservedSmem.offset0"), (e::STB_WEAK.0 << 4) | e::STT_OBJECT.0, 0, 0, 4);
         b.symbols.last_mut().expect("just pushed").value = 0;
@@ -595,6 +595,10 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             b.strings.intern(".nv.reservedSmem.cap");
             b.symbol(None, 0, e::STV_INTERNAL.0, 0, 0);
         }
+    }
+    for (i, k) in module.kernels.iter().enumerate().skip(1) {
+        let size = k.code.len() as u64 * 16;
+        kernel_symbols.push(b.symbol(Some(&k.name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[i] as u16, size));
     }
     let mut bank_symbols = vec![0; banks.len()];
     if modern {
@@ -617,12 +621,17 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     }
 
     // Attribute records.
+    // `.nv.info`: register count and frame size from the last kernel to the
+    // first, then the minimum stack sizes from the first to the last
+    // (measured with two kernels; ptxas walks its call graph so).
     let mut module_records = Vec::new();
-    for (i, k) in module.kernels.iter().enumerate() {
+    for (i, k) in module.kernels.iter().enumerate().rev() {
         let s = kernel_symbols[i];
         module_records.push(Attribute::words(attr::REGCOUNT, &[s, k.registers]));
         module_records.push(Attribute::words(attr::FRAME_SIZE, &[s, k.frame_size]));
-        module_records.push(Attribute::words(attr::MIN_STACK_SIZE, &[s, k.min_stack_size]));
+    }
+    for (i, k) in module.kernels.iter().enumerate() {
+        module_records.push(Attribute::words(attr::MIN_STACK_SIZE, &[kernel_symbols[i], k.min_stack_size]));
     }
     b.get(info).content = Content::Info(module_records);
     for (i, k) in module.kernels.iter().enumerate() {
@@ -636,14 +645,19 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     }
 
     // Frame description entries, one per kernel, relocated to the kernel.
-    let mut frame = CIE.to_vec();
-    frame.extend_from_slice(&CIE_TAIL);
+    // Each kernel's FDE follows a copy of the CIE of its own (measured with
+    // two kernels), and points at that copy.
+    let mut frame = Vec::new();
     let mut relocations = Vec::new();
     for (i, k) in module.kernels.iter().enumerate() {
+        let cie_at = frame.len() as u64;
+        frame.extend_from_slice(&CIE);
+        frame.extend_from_slice(&CIE_TAIL);
         relocations.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
-        frame.extend_from_slice(&fde(sm, k.code.len() as u64 * 16, k.exit_offsets.first().copied()));
+        frame.extend_from_slice(&fde(sm, cie_at, k.code.len() as u64 * 16, k.exit_offsets.first().copied()));
     }
     b.get(debug_frame).content = Content::Bytes(frame);
+    relocations.reverse(); // ptxas lists them from the last entry
     b.get(frame_rel).content = if modern { Content::Rela(relocations) } else { Content::Bytes(rel_bytes(&relocations)) };
 
     if !modern {
