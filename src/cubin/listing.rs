@@ -13,6 +13,7 @@
 //! .global gzero 0x0 0x4 4  // no bytes: zero-initialised (.nv.global)
 //! .const cscale 0x0 0x4 4 00000040        // constant bank 3
 //! .address gtab            // the next 8-byte entry of constant bank 4
+//! .isa_class 2             // optional (.nv.compat ISA class; default 1)
 //!
 //! .kernel saxpy            // starts a kernel; its code follows
 //! .param 0x0 8             // parameter: byte offset and size, in order
@@ -54,13 +55,14 @@ struct Parsed {
     target: Option<(usize, String)>,
     virtual_sm: Option<(usize, String)>,
     tool: Option<(usize, String)>,
+    isa_class: Option<(usize, String)>,
     /// `.global`, `.const` and `.address` lines.
     variables: Vec<(usize, Vec<String>)>,
     blocks: Vec<Block>,
 }
 
 fn parse(text: &str) -> Parsed {
-    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, variables: Vec::new(), blocks: Vec::new() };
+    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, isa_class: None, variables: Vec::new(), blocks: Vec::new() };
     let mut current = Block { name: None, line: 1, directives: Vec::new(), code: String::new() };
     for (k, raw) in text.lines().enumerate() {
         let line_no = k + 1;
@@ -83,6 +85,7 @@ fn parse(text: &str) -> Parsed {
             Some(".target") if current.name.is_none() => parsed.target = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".virtual") if current.name.is_none() => parsed.virtual_sm = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".global" | ".const" | ".address") if current.name.is_none() => parsed.variables.push((line_no, words)),
+            Some(".isa_class") if current.name.is_none() => parsed.isa_class = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".tool") if current.name.is_none() => parsed.tool = Some((line_no, raw.trim().trim_start_matches(".tool").to_string())),
             Some(d) if d.starts_with('.') && d != ".raw" => current.directives.push((line_no, words)),
             _ => {
@@ -192,7 +195,11 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
     if kernels.is_empty() {
         return Err(ListingError { line: 1, message: "the listing has no kernel".into() });
     }
-    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels, globals, constants, global_addresses: addresses })
+    let isa_class = match &parsed.isa_class {
+        Some((line, text)) => u8::try_from(number(*line, Some(text), "ISA class")?).map_err(|_| ListingError { line: *line, message: format!("ISA class {text} does not fit a byte") })?,
+        None => 1,
+    };
+    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels, globals, constants, global_addresses: addresses, isa_class })
 }
 
 /// `.global NAME OFFSET SIZE ALIGN [visible] [HEX]`, `.const` (same, the
@@ -267,6 +274,9 @@ pub fn write_module_header(out: &mut String, m: &Module) {
     let fields = [&t.name, &t.version, &t.branch, &t.arguments];
     if fields.iter().all(|f| !f.contains(['"', '\n'])) {
         out.push_str(&format!(".tool \"{}\" \"{}\" \"{}\" \"{}\"\n", t.name, t.version, t.branch, t.arguments));
+    }
+    if m.isa_class != 1 {
+        out.push_str(&format!(".isa_class {}\n", m.isa_class));
     }
     for (directive, vars) in [(".global", &m.globals), (".const", &m.constants)] {
         for v in vars {

@@ -54,6 +54,10 @@ pub struct Module {
     /// in which the variables' symbols are listed (ptxas lists them as the
     /// code first uses them).
     pub global_addresses: Vec<String>,
+    /// `.nv.compat` ISA class (EICOMPAT_ATTR_ISA_CLASS): 1, or 2 when the
+    /// code uses architecture-specific instructions (measured on sm_90
+    /// kernels converting to e4m3 pairs).
+    pub isa_class: u8,
 }
 
 /// A module-scope variable.
@@ -182,8 +186,8 @@ pub fn elf_flags(sm: u32) -> u32 {
 
 /// `.nv.compat` as ptxas 13.5 writes it (the same records for every kernel
 /// shape measured; `0x07` only from sm_100).
-fn compat_records(sm: u32) -> Vec<Attribute> {
-    let mut r = vec![Attribute::byte(0x09, 0), Attribute::byte(0x0c, 0), Attribute::byte(0x02, 1), Attribute::half(0x0d, 0x0101)];
+fn compat_records(sm: u32, isa_class: u8) -> Vec<Attribute> {
+    let mut r = vec![Attribute::byte(0x09, 0), Attribute::byte(0x0c, 0), Attribute::byte(0x02, isa_class), Attribute::half(0x0d, 0x0101)];
     if sm >= 100 {
         r.push(Attribute::half(0x07, 0x0101));
     }
@@ -395,7 +399,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     let info = b.section(".nv.info", elf::SHT_CUDA_INFO, 0, 4, Content::Info(Vec::new()));
     b.get(info).link = symtab;
     if modern {
-        b.section(".nv.compat", elf::SHT_CUDA_COMPAT_INFO, 0, 4, Content::Info(compat_records(sm)));
+        b.section(".nv.compat", elf::SHT_CUDA_COMPAT_INFO, 0, 4, Content::Info(compat_records(sm, module.isa_class)));
     }
     let kernel_infos: Vec<u32> = module
         .kernels
@@ -908,7 +912,14 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
         });
     }
     let (globals, constants, global_addresses) = read_variables(file)?;
-    Ok(Module { sm, virtual_sm, tool, kernels, globals, constants, global_addresses })
+    let isa_class = match file.section_index(".nv.compat").and_then(|i| file.section(i)).map(|s| &s.content) {
+        Some(Content::Info(records)) => records.iter().find_map(|r| match (r.attr, &r.value) {
+            (0x02, super::info::Value::Byte(b)) => Some(*b),
+            _ => None,
+        }),
+        _ => None,
+    };
+    Ok(Module { sm, virtual_sm, tool, kernels, globals, constants, global_addresses, isa_class: isa_class.unwrap_or(1) })
 }
 
 /// The variables of `.nv.global.init`, `.nv.global` and `.nv.constant3`,
