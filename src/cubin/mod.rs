@@ -1,10 +1,19 @@
 //! Cubins: NVIDIA's ELF container for GPU code.
 //!
-//! So far only what `sass dis` needs: the target SM and the code of every
-//! function. The full model, reader and writer (`.nv.info` records,
-//! constant banks, relocations, symbols) arrive with the cubin stage.
+//! Two levels:
+//! * [`elf`] (with [`layout`] and [`info`]): the container as ptxas writes
+//!   it, read losslessly and written back byte for byte;
+//! * [`module`]: what a compiled module is (kernels, parameters, resources,
+//!   variables), [`build`] to lay one out as ptxas would, [`extract`] to read
+//!   one back from a ptxas cubin, and [`listing`] for its text form in
+//!   `sass dis` / `sass asm`.
+//!
+//! [`read_code`] is the quick path for tools that only need the SM and the
+//! code of every function.
 
+pub mod build;
 pub mod elf;
+pub mod extract;
 pub mod info;
 pub mod layout;
 pub mod listing;

@@ -1,0 +1,638 @@
+//! Writes a [`Module`] as a cubin laid out the way ptxas lays out the same
+//! program. The section order, symbol order, attribute records and their
+//! order follow ptxas 13.5 (measured on its cubins; `tests/cubin_build.rs`
+//! compares against it):
+//! * sm_90 and later: `.shstrtab .strtab .symtab .debug_frame
+//!   .note.nv.tkinfo .note.nv.cuinfo .nv.info .nv.compat .nv.info.<k>…
+//!   .nv.callgraph [.rela.text.<k>] [.rela.nv.constant4] .rela.debug_frame
+//!   [.nv.constant4] [.nv.constant3] .text.<k>… [.nv.global.init]
+//!   [.nv.shared.<k>] .nv.shared.reserved.0 [.nv.global] .nv.constant0.<k>…`;
+//! * before sm_90: no `.nv.compat`, `.nv.rel.action` and `.rel.*` instead
+//!   of `.rela.*`, the parameter banks before the code, and the register
+//!   count also in the code section's `sh_info` (bits 24–31).
+//!
+//! Module variables go to `.nv.global.init` / `.nv.global` (globals),
+//! `.nv.constant3` (`.const`) and, for the addresses the code loads,
+//! `.nv.constant4` with one `R_CUDA_64` relocation per entry.
+
+use super::elf::{self, Content, Elf, Header, Placement, Rela, Section, StringTable, Symbol};
+use super::info::{Attribute, attr};
+use super::module::{Kernel, Module, ToolInfo, Variable, elf_flags, param_base, reserved_shared};
+use object::elf as e;
+
+/// `.nv.compat` as ptxas 13.5 writes it (the same records for every kernel
+/// shape measured; `0x07` only from sm_100).
+fn compat_records(sm: u32, isa_class: u8) -> Vec<Attribute> {
+    let mut r = vec![Attribute::byte(0x09, 0), Attribute::byte(0x0c, 0), Attribute::byte(0x02, isa_class), Attribute::half(0x0d, 0x0101)];
+    if sm >= 100 {
+        r.push(Attribute::half(0x07, 0x0101));
+    }
+    r.push(Attribute::byte(0x03, 0));
+    // CAN_FASTPATH_FINALIZE: 0 on sm_90, 9 on sm_100, 0x50 on sm_120
+    // (measured; SMs in between take their family's value).
+    let fastpath = match sm {
+        ..100 => 0,
+        100..120 => 9,
+        _ => 0x50,
+    };
+    r.push(Attribute::words(0x0b, &[fastpath, 0]));
+    r.push(Attribute::half(0x0e, 0x0440));
+    r
+}
+
+/// `.nv.callgraph`: ptxas writes four `<0, -n>` entries for the CUDA
+/// runtime's reserved callees even when nothing is called.
+fn callgraph() -> Vec<u8> {
+    let mut out = Vec::new();
+    for n in 1..=4i32 {
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&(-n).to_le_bytes());
+    }
+    out
+}
+
+/// The `.debug_frame` CIE every ptxas cubin starts with (bytes measured on
+/// ptxas 13.5 output: version 3, code alignment 4, data alignment -4,
+/// return address column 0xffffffff (unsigned LEB128), CFA = R1 + 0).
+const CIE: [u8; 40] = [
+    0xff, 0xff, 0xff, 0xff, 0x24, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x03, 0x00, 0x04, 0x7c, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x0c, 0x81, 0x80,
+    0x80, 0x28, 0x00, 0x08, 0xff, 0x81, 0x80, 0x28,
+];
+const CIE_TAIL: [u8; 8] = [0x08, 0x81, 0x80, 0x80, 0x28, 0x00, 0x00, 0x00];
+
+/// One FDE per kernel covering its code; the CFA rule never changes in a
+/// kernel without calls, so the instructions only restate it after the
+/// first exit (ptxas's form: advance to the first EXIT, advance one
+/// instruction, `DW_CFA_def_cfa R1, 0`).
+fn fde(sm: u32, cie_at: u64, code_bytes: u64, first_exit: Option<u32>) -> Vec<u8> {
+    let mut body = Vec::new();
+    body.extend_from_slice(&cie_at.to_le_bytes()); // CIE pointer (64-bit DWARF)
+    body.extend_from_slice(&0u64.to_le_bytes()); // initial location (relocated)
+    body.extend_from_slice(&code_bytes.to_le_bytes());
+    match first_exit {
+        Some(exit) if sm >= 90 => {
+            body.push(0x04); // DW_CFA_advance_loc4
+            body.extend_from_slice(&(exit / 4).to_le_bytes());
+            body.push(0x04);
+            body.extend_from_slice(&4u32.to_le_bytes());
+            body.extend_from_slice(&[0x0c, 0x81, 0x80, 0x80, 0x28, 0x00]); // def_cfa R1, 0
+        }
+        Some(exit) => {
+            // Before sm_90 ptxas first steps over the instruction that loads
+            // the stack pointer, and ends with an advance of 0x3ffffffc units
+            // (-16 bytes in 30 bits; bytes as measured).
+            body.push(0x04);
+            body.extend_from_slice(&4u32.to_le_bytes());
+            body.push(0x04);
+            body.extend_from_slice(&(exit / 4).to_le_bytes());
+            body.extend_from_slice(&[0x0c, 0x81, 0x80, 0x80, 0x28, 0x00]);
+            body.push(0x04);
+            body.extend_from_slice(&0x3fff_fffcu32.to_le_bytes());
+        }
+        None => {}
+    }
+    while (body.len() + 4) % 8 != 0 {
+        body.push(0); // DW_CFA_nop
+    }
+    let mut out = vec![0xff, 0xff, 0xff, 0xff]; // 64-bit DWARF: u64 length follows
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// `.note.nv.tkinfo` (note type 2000, "NVIDIA Corp"): a version word, then
+/// offsets of four NUL-terminated strings in a string area (layout measured
+/// on ptxas 13.5 output).
+fn tool_note(tool: &ToolInfo) -> elf::Note {
+    let mut strings = vec![0u8];
+    let mut offsets = Vec::new();
+    for s in [&tool.name, &tool.version, &tool.branch, &tool.arguments] {
+        offsets.push(strings.len() as u32);
+        strings.extend_from_slice(s.as_bytes());
+        strings.push(0);
+    }
+    let mut desc = Vec::new();
+    desc.extend_from_slice(&2u32.to_le_bytes()); // note version
+    desc.extend_from_slice(&0u32.to_le_bytes());
+    for o in offsets {
+        desc.extend_from_slice(&o.to_le_bytes());
+    }
+    desc.extend_from_slice(&strings);
+    desc.resize(desc.len().next_multiple_of(4), 0); // ptxas counts the padding
+    elf::Note { name: b"NVIDIA Corp".to_vec(), kind: 2000, desc }
+}
+
+/// `.note.nv.cuinfo` (note type 1000): version 2, the virtual SM, and the
+/// toolkit version 13.5 as 0x87 (measured).
+fn cuda_note(virtual_sm: u32) -> elf::Note {
+    let mut desc = Vec::new();
+    desc.extend_from_slice(&2u16.to_le_bytes());
+    desc.extend_from_slice(&(virtual_sm as u16).to_le_bytes());
+    desc.extend_from_slice(&0x87u32.to_le_bytes());
+    elf::Note { name: b"NVIDIA Corp".to_vec(), kind: 1000, desc }
+}
+
+/// Why a module cannot be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError(pub String);
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Section and symbol lists under construction.
+struct Builder {
+    sections: Vec<Section>,
+    symbols: Vec<Symbol>,
+    section_names: StringTable,
+    strings: StringTable,
+}
+
+impl Builder {
+    fn section(&mut self, name: &str, kind: u32, flags: u64, align: u64, content: Content) -> u32 {
+        self.section_names.intern(name);
+        self.sections.push(Section { name: name.into(), kind, flags, addr: 0, link: 0, info: 0, align, entsize: 0, content, placement: Placement::Next });
+        self.sections.len() as u32
+    }
+
+    fn get(&mut self, index: u32) -> &mut Section {
+        &mut self.sections[index as usize - 1]
+    }
+
+    fn symbol(&mut self, name: Option<&str>, info: u8, other: u8, section: u16, size: u64) -> u32 {
+        if let Some(n) = name {
+            self.strings.intern(n);
+        }
+        self.symbols.push(Symbol { name: name.map(str::to_string), info, other, section, value: 0, size });
+        self.symbols.len() as u32
+    }
+
+    fn section_symbol(&mut self, section: u32) -> u32 {
+        let name = self.sections[section as usize - 1].name.clone();
+        self.symbol(Some(&name), e::STT_SECTION.0, 0, section as u16, 0)
+    }
+}
+
+/// `st_other` of a kernel symbol (CUDA's entry flag).
+pub(crate) const STO_CUDA_ENTRY: u8 = 0x10;
+const R_CUDA_64: u32 = 2;
+const SHF_CUDA_NOTE_OS: u64 = 0x100_0000 | 0x40;
+
+/// Builds the cubin of `module`.
+pub fn build(module: &Module) -> Result<Elf, BuildError> {
+    let sm = module.sm;
+    if !(75..=121).contains(&sm) {
+        return Err(BuildError(format!("sm_{sm} is outside sm_75..sm_121")));
+    }
+    if module.kernels.is_empty() {
+        return Err(BuildError("a module needs at least one kernel".into()));
+    }
+    for v in module.globals.iter().chain(&module.constants) {
+        if v.init.as_ref().is_some_and(|i| i.len() as u64 != v.size) {
+            return Err(BuildError(format!("variable {}: {} initial bytes for {} bytes", v.name, v.init.as_ref().map_or(0, Vec::len), v.size)));
+        }
+        if v.size > 1 << 32 || v.offset > 1 << 32 || !v.align.is_power_of_two() {
+            return Err(BuildError(format!("variable {}: offset, size or alignment out of range", v.name)));
+        }
+    }
+    for name in &module.global_addresses {
+        if !module.globals.iter().any(|g| &g.name == name) {
+            return Err(BuildError(format!("constant bank 4 holds the address of {name}, which is not a global")));
+        }
+    }
+    for k in &module.kernels {
+        let bytes: u64 = k.params.iter().map(|p| u64::from(p.offset) + u64::from(p.size)).max().unwrap_or(0);
+        if bytes > 0x7ff8 {
+            return Err(BuildError(format!("kernel {}: {bytes} bytes of parameters exceed the 32 KiB bank", k.name)));
+        }
+        // Hardware limits: 255 general registers, 16 named barriers.
+        if k.registers > 255 || k.max_registers.is_some_and(|m| m > 255) {
+            return Err(BuildError(format!("kernel {}: more than 255 registers", k.name)));
+        }
+        if k.barriers > 16 {
+            return Err(BuildError(format!("kernel {}: {} barriers (at most 16)", k.name, k.barriers)));
+        }
+        if k.name.is_empty() || k.name.contains(['\0', ' ']) {
+            return Err(BuildError(format!("kernel name '{}' cannot be a symbol", k.name)));
+        }
+    }
+    let modern = sm >= 90;
+    let mut b = Builder { sections: Vec::new(), symbols: Vec::new(), section_names: StringTable::default(), strings: StringTable::default() };
+    let shstrtab = b.section(".shstrtab", e::SHT_STRTAB.0, 0, 1, Content::Shstrtab);
+    let strtab = b.section(".strtab", e::SHT_STRTAB.0, 0, 1, Content::Strtab);
+    let symtab = b.section(".symtab", e::SHT_SYMTAB.0, 0, 8, Content::Symtab);
+    let _ = shstrtab;
+    b.get(symtab).link = strtab;
+    b.get(symtab).entsize = 24;
+    let debug_frame = b.section(".debug_frame", e::SHT_PROGBITS.0, 0, 1, Content::Bytes(Vec::new()));
+    let tkinfo = b.section(".note.nv.tkinfo", e::SHT_NOTE.0, 0x200_0000, 4, Content::Notes(vec![tool_note(&module.tool)]));
+    let cuinfo = b.section(".note.nv.cuinfo", e::SHT_NOTE.0, if modern { SHF_CUDA_NOTE_OS } else { 0x100_0000 }, 4, Content::Notes(vec![cuda_note(module.virtual_sm)]));
+    b.get(cuinfo).link = tkinfo;
+    if modern {
+        b.get(cuinfo).info = 8;
+    }
+    let info = b.section(".nv.info", elf::SHT_CUDA_INFO, 0, 4, Content::Info(Vec::new()));
+    b.get(info).link = symtab;
+    if modern {
+        b.section(".nv.compat", elf::SHT_CUDA_COMPAT_INFO, 0, 4, Content::Info(compat_records(sm, module.isa_class)));
+    }
+    let kernel_infos: Vec<u32> = module
+        .kernels
+        .iter()
+        .map(|k| {
+            let i = b.section(&format!(".nv.info.{}", k.name), elf::SHT_CUDA_INFO, u64::from(e::SHF_INFO_LINK.0), 4, Content::Info(Vec::new()));
+            b.get(i).link = symtab;
+            i
+        })
+        .collect();
+    let callgraph_section = b.section(".nv.callgraph", 0x7000_0001, 0, 4, Content::Bytes(callgraph()));
+    b.get(callgraph_section).link = symtab;
+    b.get(callgraph_section).entsize = 8;
+    if !modern {
+        // `.nv.rel.action` (type 0x7000000b): the same 16 bytes in every
+        // pre-sm_90 ptxas cubin measured.
+        let action = b.section(".nv.rel.action", 0x7000_000b, 0, 8, Content::Bytes(vec![0x73, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x25, 0, 0x05, 0x36]));
+        b.get(action).entsize = 8;
+    }
+    // ptxas opens an (empty) relocation section for the code of a kernel
+    // with shared memory on sm_90+.
+    let code_rels: Vec<Option<u32>> = module
+        .kernels
+        .iter()
+        .map(|k| {
+            (modern && k.shared_bytes > 0).then(|| {
+                let r = b.section(&format!(".rela.text.{}", k.name), e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
+                b.get(r).link = symtab;
+                b.get(r).entsize = 24;
+                r
+            })
+        })
+        .collect();
+    let address_rel = (!module.global_addresses.is_empty()).then(|| {
+        let (name, kind, entsize) = if modern { (".rela.nv.constant4", e::SHT_RELA.0, 24) } else { (".rel.nv.constant4", e::SHT_REL.0, 16) };
+        let r = b.section(name, kind, u64::from(e::SHF_INFO_LINK.0), 8, Content::Bytes(Vec::new()));
+        b.get(r).link = symtab;
+        b.get(r).entsize = entsize;
+        r
+    });
+    let frame_rel = if modern {
+        let r = b.section(".rela.debug_frame", e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
+        b.get(r).entsize = 24;
+        r
+    } else {
+        let r = b.section(".rel.debug_frame", e::SHT_REL.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Bytes(Vec::new()));
+        b.get(r).entsize = 16;
+        r
+    };
+    b.get(frame_rel).link = symtab;
+    b.get(frame_rel).info = debug_frame;
+
+    let image = |vars: &[&Variable]| -> Vec<u8> {
+        let end = vars.iter().map(|v| v.offset + v.size).max().unwrap_or(0);
+        let mut bytes = vec![0u8; end as usize];
+        for v in vars {
+            if let Some(init) = &v.init {
+                bytes[v.offset as usize..(v.offset + v.size) as usize].copy_from_slice(init);
+            }
+        }
+        bytes
+    };
+    let max_align = |vars: &[&Variable], floor: u64| vars.iter().map(|v| v.align).max().unwrap_or(floor).max(floor);
+    let address_bank = address_rel.map(|r| {
+        let bank = b.section(".nv.constant4", e::SHT_PROGBITS.0, u64::from(e::SHF_ALLOC.0), 8, Content::Bytes(vec![0; module.global_addresses.len() * 8]));
+        b.get(r).info = bank;
+        bank
+    });
+    let constant_vars: Vec<&Variable> = module.constants.iter().collect();
+    let constant_bank = (!constant_vars.is_empty()).then(|| b.section(".nv.constant3", e::SHT_PROGBITS.0, u64::from(e::SHF_ALLOC.0), max_align(&constant_vars, 4), Content::Bytes(image(&constant_vars))));
+    let initialised: Vec<&Variable> = module.globals.iter().filter(|v| v.init.is_some()).collect();
+    let zeroed: Vec<&Variable> = module.globals.iter().filter(|v| v.init.is_none()).collect();
+    let text_flags = u64::from(e::SHF_ALLOC.0 | e::SHF_EXECINSTR.0);
+    let bank_flags = u64::from(e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0);
+    let bank = |b: &mut Builder, k: &Kernel| {
+        let size = u64::from(param_base(sm)) + k.params.iter().map(|p| u64::from(p.offset + p.size)).max().unwrap_or(0);
+        b.section(&format!(".nv.constant0.{}", k.name), e::SHT_PROGBITS.0, bank_flags, 4, Content::Bytes(vec![0; size as usize]))
+    };
+    let mut banks = Vec::new();
+    if !modern {
+        for k in &module.kernels {
+            banks.push(bank(&mut b, k));
+        }
+    }
+    let mut texts = Vec::new();
+    for k in &module.kernels {
+        let code: Vec<u8> = k.code.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let t = b.section(&format!(".text.{}", k.name), e::SHT_PROGBITS.0, text_flags, 128, Content::Bytes(code));
+        b.get(t).link = symtab;
+        texts.push(t);
+    }
+    let data_flags = u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0);
+    let init_section = (!initialised.is_empty()).then(|| b.section(".nv.global.init", e::SHT_PROGBITS.0, data_flags, max_align(&initialised, 1), Content::Bytes(image(&initialised))));
+    let zeroed_size = zeroed.iter().map(|v| v.offset + v.size).max().unwrap_or(0);
+    // Below sm_90 `.nv.global` follows `.nv.global.init` directly; from
+    // sm_90 on it comes after `.nv.shared.reserved.0` (measured).
+    let mut zero_section = None;
+    if !modern && !zeroed.is_empty() {
+        zero_section = Some(b.section(".nv.global", e::SHT_NOBITS.0, data_flags, max_align(&zeroed, 1), Content::NoBits(zeroed_size)));
+    }
+    let mut shared = vec![None; module.kernels.len()];
+    for (i, k) in module.kernels.iter().enumerate() {
+        if k.shared_bytes > 0 {
+            let size = reserved_shared(sm) + k.shared_bytes;
+            let s = b.section(&format!(".nv.shared.{}", k.name), e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0), 4, Content::NoBits(size));
+            b.get(s).info = texts[i];
+            shared[i] = Some(s);
+        }
+    }
+    let reserved = modern.then(|| b.section(".nv.shared.reserved.0", e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0), 1, Content::NoBits(if sm >= 100 { 0x40 } else { 0 })));
+    if modern && !zeroed.is_empty() {
+        zero_section = Some(b.section(".nv.global", e::SHT_NOBITS.0, data_flags, max_align(&zeroed, 1), Content::NoBits(zeroed_size)));
+    }
+    if modern {
+        for k in &module.kernels {
+            banks.push(bank(&mut b, k));
+        }
+    }
+    for (i, &t) in texts.iter().enumerate() {
+        if let Some(r) = code_rels[i] {
+            b.get(r).info = t;
+        }
+        b.get(kernel_infos[i]).info = t;
+        b.get(banks[i]).info = t;
+    }
+
+    // Symbols: local section symbols first (notes, code and shared memory per
+    // kernel, pre-sm_90 banks, frame and call graph), then the kernels, then
+    // the sm_90+ reserved-shared-memory symbols and the banks.
+    b.section_symbol(tkinfo);
+    b.section_symbol(cuinfo);
+    let mut variable_symbols = std::collections::HashMap::new();
+    // The names of the variable symbols in order, and whether each is a
+    // section's (pre-sm_90 string tables list them).
+    let mut walk: Vec<(String, bool)> = Vec::new();
+    for (i, &t) in texts.iter().enumerate() {
+        b.section_symbol(t);
+        if i == 0 {
+            // The variables, as the code first uses them: each section's
+            // symbol before its first variable, bank 4's after the first
+            // variable whose address it holds (measured).
+            let mut order: Vec<&Variable> = module.global_addresses.iter().filter_map(|n| module.globals.iter().find(|g| &g.name == n)).collect();
+            order.extend(module.globals.iter().filter(|g| !module.global_addresses.contains(&g.name)));
+            order.extend(&module.constants);
+            let mut opened = std::collections::HashSet::new();
+            for v in order {
+                let is_constant = module.constants.iter().any(|c| std::ptr::eq(c, v));
+                let section = if is_constant { constant_bank } else if v.init.is_some() { init_section } else { zero_section }.expect("the variable's section exists");
+                if opened.insert(section) {
+                    b.section_symbol(section);
+                    walk.push((b.sections[section as usize - 1].name.clone(), true));
+                }
+                walk.push((v.name.clone(), false));
+                let binding = if v.visible { e::STB_GLOBAL.0 } else { e::STB_LOCAL.0 };
+                let symbol = b.symbol(Some(&v.name), (binding << 4) | e::STT_OBJECT.0, 0, section as u16, v.size);
+                b.symbols.last_mut().expect("just pushed").value = v.offset;
+                variable_symbols.insert(v.name.clone(), symbol);
+                if let Some(bank) = address_bank.filter(|_| !is_constant && module.global_addresses.contains(&v.name)) {
+                    if opened.insert(bank) {
+                        b.section_symbol(bank);
+                        walk.push((".nv.constant4".into(), true));
+                    }
+                }
+            }
+        }
+        if !modern {
+            b.section_symbol(banks[i]);
+        }
+        if let Some(s) = shared[i] {
+            b.section_symbol(s);
+        }
+    }
+    let frame_symbol = b.section_symbol(debug_frame);
+    b.section_symbol(callgraph_section);
+    if !modern {
+        let action = b.sections.iter().position(|s| s.name == ".nv.rel.action").map_or(0, |p| p as u32 + 1);
+        b.section_symbol(action);
+    }
+    let _ = frame_symbol;
+    // The kernels' symbols; on sm_90+ the reserved-shared-memory symbols
+    // come right after the first kernel's (measured with two kernels).
+    let mut kernel_symbols = Vec::new();
+    let first_size = module.kernels[0].code.len() as u64 * 16;
+    kernel_symbols.push(b.symbol(Some(&module.kernels[0].name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[0] as u16, first_size));
+    if let Some(reserved) = reserved {
+        b.symbol(Some(".nv.reservedSmem.offset0"), (e::STB_WEAK.0 << 4) | e::STT_OBJECT.0, 0, 0, 4);
+        b.symbols.last_mut().expect("just pushed").value = 0;
+        b.symbol(Some("__nv_reservedSMEM_offset_0_alias"), (e::STB_WEAK.0 << 4) | e::STT_NOTYPE.0, 0xa0, reserved as u16, 0);
+        if sm >= 100 {
+            b.symbols.last_mut().expect("just pushed").value = 0x40;
+            let offset0 = b.symbols.len() - 2;
+            b.symbols[offset0].value = 0x40;
+        }
+        if shared.iter().any(Option::is_some) {
+            // ptxas leaves a nameless internal symbol where it dropped
+            // `.nv.reservedSmem.cap`, and the name in the string table.
+            b.strings.intern(".nv.reservedSmem.cap");
+            b.symbol(None, 0, e::STV_INTERNAL.0, 0, 0);
+        }
+    }
+    for (i, k) in module.kernels.iter().enumerate().skip(1) {
+        let size = k.code.len() as u64 * 16;
+        kernel_symbols.push(b.symbol(Some(&k.name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[i] as u16, size));
+    }
+    let mut bank_symbols = vec![0; banks.len()];
+    if modern {
+        for (i, &bank) in banks.iter().enumerate() {
+            bank_symbols[i] = b.section_symbol(bank);
+        }
+    } else {
+        for (i, bank) in banks.iter().enumerate() {
+            bank_symbols[i] = b.symbols.iter().position(|s| s.section as u32 == *bank && s.info == e::STT_SECTION.0).map_or(0, |p| p as u32 + 1);
+        }
+    }
+    let symbol_count = b.symbols.len() as u32 + 1;
+    b.get(symtab).info = if modern { symbol_count } else { kernel_symbols[0] };
+
+    // Bank 4 entries point at their globals; ptxas lists the relocations
+    // from the last entry to the first (measured).
+    if let Some(r) = address_rel {
+        let entries: Vec<Rela> = module.global_addresses.iter().enumerate().rev().map(|(i, n)| Rela { offset: i as u64 * 8, symbol: variable_symbols[n], kind: R_CUDA_64, addend: 0 }).collect();
+        b.get(r).content = if modern { Content::Rela(entries) } else { Content::Bytes(rel_bytes(&entries)) };
+    }
+
+    // Attribute records.
+    // `.nv.info`: register count and frame size from the last kernel to the
+    // first, then the minimum stack sizes from the first to the last
+    // (measured with two kernels; ptxas walks its call graph so).
+    let mut module_records = Vec::new();
+    for (i, k) in module.kernels.iter().enumerate().rev() {
+        let s = kernel_symbols[i];
+        module_records.push(Attribute::words(attr::REGCOUNT, &[s, k.registers]));
+        module_records.push(Attribute::words(attr::FRAME_SIZE, &[s, k.frame_size]));
+    }
+    for (i, k) in module.kernels.iter().enumerate() {
+        module_records.push(Attribute::words(attr::MIN_STACK_SIZE, &[kernel_symbols[i], k.min_stack_size]));
+    }
+    b.get(info).content = Content::Info(module_records);
+    for (i, k) in module.kernels.iter().enumerate() {
+        let records = kernel_records(sm, k, bank_symbols[i]);
+        b.get(kernel_infos[i]).content = Content::Info(records);
+        if !modern {
+            b.get(texts[i]).info = (k.registers << 24) | kernel_symbols[i];
+        } else {
+            b.get(texts[i]).info = kernel_symbols[i];
+        }
+    }
+
+    // Frame description entries, one per kernel, relocated to the kernel.
+    // Each kernel's FDE follows a copy of the CIE of its own (measured with
+    // two kernels), and points at that copy.
+    let mut frame = Vec::new();
+    let mut relocations = Vec::new();
+    for (i, k) in module.kernels.iter().enumerate() {
+        let cie_at = frame.len() as u64;
+        frame.extend_from_slice(&CIE);
+        frame.extend_from_slice(&CIE_TAIL);
+        relocations.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
+        frame.extend_from_slice(&fde(sm, cie_at, k.code.len() as u64 * 16, k.exit_offsets.first().copied()));
+    }
+    b.get(debug_frame).content = Content::Bytes(frame);
+    relocations.reverse(); // ptxas lists them from the last entry
+    b.get(frame_rel).content = if modern { Content::Rela(relocations) } else { Content::Bytes(rel_bytes(&relocations)) };
+
+    if !modern {
+        // Below sm_90 ptxas's name table holds the names of every section it
+        // prepared, in preparation order, used or not, and its symbol string
+        // table is a copy of it followed by the symbol names (measured).
+        // The two differ in where a kernel's bank and its relocation section
+        // go (measured).
+        let prepared = |bank_first: bool, with_variables: bool| {
+            let mut names = StringTable::default();
+            for n in [".shstrtab", ".strtab", ".symtab", ".symtab_shndx", ".note.nv.tkinfo", ".note.nv.cuinfo", ".nv.info"] {
+                names.intern(n);
+            }
+            let banks: [&str; 2] = if bank_first { [".nv.constant0.", ".rel.nv.constant0."] } else { [".rel.nv.constant0.", ".nv.constant0."] };
+            for (i, k) in module.kernels.iter().enumerate() {
+                for prefix in [".text.", ".nv.info.", ".nv.shared."] {
+                    names.intern(&format!("{prefix}{}", k.name));
+                }
+                if i == 0 {
+                    for (n, is_section) in &walk {
+                        if *is_section || with_variables {
+                            names.intern(n);
+                        }
+                    }
+                }
+                for prefix in banks {
+                    names.intern(&format!("{prefix}{}", k.name));
+                }
+            }
+            names.intern(".debug_frame");
+            if !module.global_addresses.is_empty() {
+                names.intern(".rel.nv.constant4");
+            }
+            for n in [".rel.debug_frame", ".rela.debug_frame", ".nv.callgraph", ".nv.prototype", ".nv.rel.action"] {
+                names.intern(n);
+            }
+            names
+        };
+        let names = prepared(true, false);
+        let mut strings = prepared(false, true);
+        for s in &b.symbols {
+            if let Some(n) = &s.name {
+                strings.intern(n);
+            }
+        }
+        b.section_names = names;
+        b.strings = strings;
+    }
+
+    // ptxas names a `.symtab_shndx` section, drops it and zeroes its name,
+    // which stays at the end of the name table (14 zero bytes).
+    if modern {
+        b.section_names.strings.extend(std::iter::repeat_n(String::new(), ".symtab_shndx".len() + 1));
+    }
+
+    Ok(Elf {
+        header: Header { os_abi: elf::OSABI_CUDA13, abi_version: 8, file_type: e::ET_EXEC.0, flags: elf_flags(sm), entry: 0 },
+        sections: b.sections,
+        symbols: b.symbols,
+        strings: b.strings,
+        section_names: b.section_names,
+    })
+}
+
+/// `Elf64_Rel` entries (no addend), as pre-sm_90 cubins hold them.
+fn rel_bytes(entries: &[Rela]) -> Vec<u8> {
+    entries.iter().flat_map(|r| r.offset.to_le_bytes().into_iter().chain(((u64::from(r.symbol) << 32) | u64::from(r.kind)).to_le_bytes())).collect()
+}
+
+/// A kernel's `.nv.info.<k>` records in ptxas's order for its SM.
+fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
+    let param_bytes = k.params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
+    let mut r = vec![Attribute::words(attr::LANGUAGE, &[3]), Attribute::words(attr::CUDA_API_VERSION, &[0x87])];
+    let kparams: Vec<Attribute> = k
+        .params
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(ordinal, p)| {
+            // index 0, ordinal and offset as u16s, then 0x1f000 (CBANK
+            // space, cbank 0x1f) | size << 18 (FACTS.md).
+            Attribute::words(attr::KPARAM_INFO, &[0, (ordinal as u32) | (p.offset << 16), 0x1f000 | (p.size << 18)])
+        })
+        .collect();
+    let param_cbank = Attribute::words(attr::PARAM_CBANK, &[bank_symbol, (param_bytes << 16) | param_base(sm)]);
+    let exits = Attribute::words(attr::EXIT_INSTR_OFFSETS, &k.exit_offsets);
+    let maxreg = Attribute::half(attr::MAXREG_COUNT, k.max_registers.unwrap_or(0xff) as u16);
+    if sm >= 90 {
+        r.extend(kparams);
+        r.push(Attribute::half(0x50, 0)); // SPARSE_MMA_MASK
+        r.push(maxreg);
+        if k.barriers > 0 {
+            r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
+        }
+        r.push(Attribute::half(0x5f, 0x0101));
+        if sm >= 100 {
+            r.push(Attribute::byte(0x4a, 0));
+        }
+        r.push(exits);
+        push_thread_limits(&mut r, k);
+        r.push(Attribute::half(attr::CBANK_PARAM_SIZE, param_bytes as u16));
+        r.push(param_cbank);
+        r.push(Attribute::words(attr::SW_WAR, &[if sm >= 120 { 0 } else { 8 }])); // measured on 90, 100, 120
+        r.push(Attribute::half(0x6b, 1)); // NVSAL_SW_WAR
+        r.push(Attribute::byte(0x6d, 0)); // PREEXIT_USED
+    } else {
+        // Per-SM workaround records before the parameters (measured: sm_75
+        // adds SW_WAR 1 after LANGUAGE, sm_80–88 the flag 0x35, sm_89 none).
+        match sm {
+            75..80 => r.insert(1, Attribute::words(attr::SW_WAR, &[1])),
+            80..89 => r.push(Attribute::none(0x35)),
+            _ => {}
+        }
+        r.push(param_cbank);
+        r.push(Attribute::half(attr::CBANK_PARAM_SIZE, param_bytes as u16));
+        r.extend(kparams);
+        r.push(maxreg);
+        if k.barriers > 0 {
+            r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
+        }
+        r.push(Attribute::half(0x5f, 0));
+        r.push(exits);
+        push_thread_limits(&mut r, k);
+    }
+    r
+}
+
+/// `.reqntid` and `.maxntid` records (after the exit offsets, measured on
+/// sm_90).
+fn push_thread_limits(r: &mut Vec<Attribute>, k: &Kernel) {
+    if let Some([x, y, z]) = k.required_threads {
+        r.push(Attribute::words(attr::REQNTID, &[x, y, z]));
+    }
+    if let Some([x, y, z]) = k.max_threads {
+        r.push(Attribute::words(attr::MAX_THREADS, &[x, y, z]));
+    }
+}

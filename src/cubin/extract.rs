@@ -1,0 +1,186 @@
+//! Reads a ptxas cubin back into a [`Module`], for the shape
+//! [`super::build::build`] writes.
+
+use super::build::STO_CUDA_ENTRY;
+use super::elf::{Content, Elf};
+use super::info::{Attribute, attr};
+use super::module::{Kernel, Module, Param, ToolInfo, Variable, reserved_shared};
+use object::elf as e;
+
+/// Sections [`build`] writes (or knows to leave out: the sm_100+ merc
+/// copies); a cubin with any other is outside what [`Module`] describes.
+fn modelled_section(name: &str) -> bool {
+    const FIXED: &[&str] = &[
+        ".shstrtab",
+        ".strtab",
+        ".symtab",
+        ".debug_frame",
+        ".note.nv.tkinfo",
+        ".note.nv.cuinfo",
+        ".nv.info",
+        ".nv.compat",
+        ".nv.callgraph",
+        ".nv.rel.action",
+        ".rela.debug_frame",
+        ".rel.debug_frame",
+        ".nv.shared.reserved.0",
+        ".nv.global",
+        ".nv.global.init",
+        ".nv.constant3",
+        ".nv.constant4",
+        ".rela.nv.constant4",
+        ".rel.nv.constant4",
+    ];
+    const PER_KERNEL: &[&str] = &[".nv.info.", ".text.", ".nv.constant0.", ".nv.shared.", ".rela.text.", ".nv.merc.", ".nv.capmerc."];
+    FIXED.contains(&name) || PER_KERNEL.iter().any(|p| name.starts_with(p))
+}
+
+/// Reads a cubin back into a [`Module`], for the shape [`build`] writes:
+/// kernels with globals, `.const` data and bank-4 address tables (no
+/// device functions of their own, textures or other banks). `Err` names what is outside that shape.
+pub fn from_elf(file: &Elf) -> Result<Module, String> {
+    let sm = file.sm().ok_or("e_flags name no SM")?;
+    if let Some(s) = file.sections.iter().find(|s| !modelled_section(&s.name)) {
+        return Err(format!("section {} is not modelled", s.name));
+    }
+    let mut virtual_sm = sm;
+    let mut tool = ToolInfo::default();
+    for s in &file.sections {
+        let Content::Notes(notes) = &s.content else { continue };
+        for n in notes {
+            if s.name == ".note.nv.cuinfo" && n.desc.len() >= 4 {
+                virtual_sm = u32::from(u16::from_le_bytes([n.desc[2], n.desc[3]]));
+            }
+            if s.name == ".note.nv.tkinfo" && n.desc.len() >= 24 {
+                let word = |i: usize| u32::from_le_bytes([n.desc[i], n.desc[i + 1], n.desc[i + 2], n.desc[i + 3]]) as usize;
+                let area = &n.desc[24..];
+                let text = |o: usize| area.get(o..).map(|t| String::from_utf8_lossy(&t[..t.iter().position(|&c| c == 0).unwrap_or(t.len())]).into_owned()).unwrap_or_default();
+                tool = ToolInfo { name: text(word(8)), version: text(word(12)), branch: text(word(16)), arguments: text(word(20)) };
+            }
+        }
+    }
+    let module_records: &[Attribute] = match file.section_index(".nv.info").and_then(|i| file.section(i)).map(|s| &s.content) {
+        Some(Content::Info(r)) => r,
+        _ => &[],
+    };
+    let mut kernels = Vec::new();
+    for (index, s) in file.sections.iter().enumerate() {
+        let Some(name) = s.name.strip_prefix(".text.") else { continue };
+        let Content::Bytes(code) = &s.content else { return Err(format!("{} has no code bytes", s.name)) };
+        let symbol = file
+            .symbols
+            .iter()
+            .position(|y| y.name.as_deref() == Some(name) && y.section as usize == index + 1)
+            .ok_or_else(|| format!("no symbol for kernel {name}"))? as u32
+            + 1;
+        if file.symbols[symbol as usize - 1].other & STO_CUDA_ENTRY == 0 {
+            return Err(format!("{name} is a device function, not a kernel"));
+        }
+        let per_function = |attr: u8| module_records.iter().filter(|r| r.attr == attr).filter_map(Attribute::as_words).find(|w| w.len() == 2 && w[0] == symbol).map_or(0, |w| w[1]);
+        let records: &[Attribute] = match file.section_index(&format!(".nv.info.{name}")).and_then(|i| file.section(i)).map(|s| &s.content) {
+            Some(Content::Info(r)) => r,
+            _ => return Err(format!("no .nv.info.{name}")),
+        };
+        let words = |attr: u8| records.iter().find(|r| r.attr == attr).and_then(Attribute::as_words);
+        let mut params: Vec<(u32, Param)> = records
+            .iter()
+            .filter(|r| r.attr == attr::KPARAM_INFO)
+            .filter_map(Attribute::as_words)
+            .filter(|w| w.len() == 3)
+            .map(|w| (w[1] & 0xffff, Param { offset: w[1] >> 16, size: (w[2] >> 18) & 0x3fff }))
+            .collect();
+        params.sort_by_key(|(ordinal, _)| *ordinal);
+        let barriers = records.iter().find_map(|r| match (r.attr, &r.value) {
+            (attr::NUM_BARRIERS, super::info::Value::Byte(b)) => Some(u32::from(*b)),
+            _ => None,
+        });
+        let max_registers = records.iter().find_map(|r| match (r.attr, &r.value) {
+            (attr::MAXREG_COUNT, super::info::Value::Half(h)) if *h != 0xff => Some(u32::from(*h)),
+            _ => None,
+        });
+        let triple = |attr: u8| words(attr).filter(|w| w.len() == 3).map(|w| [w[0], w[1], w[2]]);
+        let shared_bytes = file
+            .section_index(&format!(".nv.shared.{name}"))
+            .and_then(|i| file.section(i))
+            .map_or(0, |s| s.size(file).saturating_sub(reserved_shared(sm)));
+        kernels.push(Kernel {
+            name: name.to_string(),
+            code: crate::isa::bits::words_from_bytes(code).ok_or_else(|| format!("{} is not whole instructions", s.name))?,
+            params: params.into_iter().map(|(_, p)| p).collect(),
+            registers: per_function(attr::REGCOUNT),
+            barriers: barriers.unwrap_or(0),
+            shared_bytes,
+            frame_size: per_function(attr::FRAME_SIZE),
+            min_stack_size: per_function(attr::MIN_STACK_SIZE),
+            max_registers,
+            required_threads: triple(attr::REQNTID),
+            max_threads: triple(attr::MAX_THREADS),
+            exit_offsets: words(attr::EXIT_INSTR_OFFSETS).unwrap_or_default(),
+        });
+    }
+    let (globals, constants, global_addresses) = read_variables(file)?;
+    let isa_class = match file.section_index(".nv.compat").and_then(|i| file.section(i)).map(|s| &s.content) {
+        Some(Content::Info(records)) => records.iter().find_map(|r| match (r.attr, &r.value) {
+            (0x02, super::info::Value::Byte(b)) => Some(*b),
+            _ => None,
+        }),
+        _ => None,
+    };
+    Ok(Module { sm, virtual_sm, tool, kernels, globals, constants, global_addresses, isa_class: isa_class.unwrap_or(1) })
+}
+
+/// The variables of `.nv.global.init`, `.nv.global` and `.nv.constant3`,
+/// and the globals whose addresses `.nv.constant4` holds.
+fn read_variables(file: &Elf) -> Result<(Vec<Variable>, Vec<Variable>, Vec<String>), String> {
+    let section_of = |name: &str| file.section_index(name);
+    let (init, zero, constant, addresses) = (section_of(".nv.global.init"), section_of(".nv.global"), section_of(".nv.constant3"), section_of(".nv.constant4"));
+    let mut globals = Vec::new();
+    let mut constants = Vec::new();
+    for sym in &file.symbols {
+        if sym.info & 0xf != e::STT_OBJECT.0 || sym.section == 0 {
+            continue;
+        }
+        let index = u32::from(sym.section);
+        let Some(name) = sym.name.clone() else { continue };
+        let bytes = |section: u32| -> Option<Vec<u8>> {
+            let s = file.section(section)?;
+            let b = s.bytes(file);
+            b.get(sym.value as usize..(sym.value.checked_add(sym.size)?) as usize).map(<[u8]>::to_vec)
+        };
+        let visible = sym.info >> 4 == e::STB_GLOBAL.0;
+        let align = file.section(index).map_or(1, |s| s.align.max(1));
+        // ptxas does not record a variable's own alignment; the section's
+        // is the largest, and the largest power of two dividing the offset
+        // bounds it.
+        let align = if sym.value == 0 { align } else { align.min(1 << sym.value.trailing_zeros()) };
+        let variable = |init| Variable { name: name.clone(), offset: sym.value, size: sym.size, align, init, visible };
+        if Some(index) == init {
+            globals.push(variable(Some(bytes(index).ok_or_else(|| format!("variable {name} lies outside .nv.global.init"))?)));
+        } else if Some(index) == zero {
+            globals.push(variable(None));
+        } else if Some(index) == constant {
+            constants.push(variable(Some(bytes(index).ok_or_else(|| format!("variable {name} lies outside .nv.constant3"))?)));
+        }
+    }
+    let mut global_addresses = Vec::new();
+    if let Some(bank) = addresses {
+        let relocations = file.sections.iter().find(|s| (s.name == ".rela.nv.constant4" || s.name == ".rel.nv.constant4") && s.info == bank);
+        let mut entries: Vec<(u64, u32)> = match relocations.map(|s| &s.content) {
+            Some(Content::Rela(r)) => r.iter().map(|r| (r.offset, r.symbol)).collect(),
+            Some(Content::Bytes(b)) => b.chunks_exact(16).map(|c| (u64::from_le_bytes(c[..8].try_into().expect("8 bytes")), u32::from_le_bytes(c[12..16].try_into().expect("4 bytes")))).collect(),
+            _ => return Err("constant bank 4 without relocations".into()),
+        };
+        entries.sort();
+        for (i, (offset, symbol)) in entries.into_iter().enumerate() {
+            if offset != i as u64 * 8 {
+                return Err("constant bank 4 is not a dense table of addresses".into());
+            }
+            let name = file.symbols.get((symbol as usize).wrapping_sub(1)).and_then(|s| s.name.clone()).ok_or("bank 4 relocation without a symbol")?;
+            if !globals.iter().any(|g| g.name == name) {
+                return Err(format!("constant bank 4 holds the address of {name}, which is not a variable of the module"));
+            }
+            global_addresses.push(name);
+        }
+    }
+    Ok((globals, constants, global_addresses))
+}
