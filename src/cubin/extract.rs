@@ -7,7 +7,7 @@ use super::info::{Attribute, attr};
 use super::module::{Kernel, Module, Param, ToolInfo, Variable, reserved_shared};
 use object::elf as e;
 
-/// Sections [`build`] writes (or knows to leave out: the sm_100+ merc
+/// Sections [`build`](super::build::build) writes (or knows to leave out: the sm_100+ merc
 /// copies); a cubin with any other is outside what [`Module`] describes.
 fn modelled_section(name: &str) -> bool {
     const FIXED: &[&str] = &[
@@ -35,7 +35,7 @@ fn modelled_section(name: &str) -> bool {
     FIXED.contains(&name) || PER_KERNEL.iter().any(|p| name.starts_with(p))
 }
 
-/// Reads a cubin back into a [`Module`], for the shape [`build`] writes:
+/// Reads a cubin back into a [`Module`], for the shape [`build`](super::build::build) writes:
 /// kernels with globals, `.const` data and bank-4 address tables (no
 /// device functions of their own, textures or other banks). `Err` names what is outside that shape.
 pub fn from_elf(file: &Elf) -> Result<Module, String> {

@@ -2,7 +2,7 @@
 //! their code, parameters, resource counts and the instruction offsets the
 //! driver wants to know about, and the module's variables.
 //!
-//! [`build`] (in `build.rs`) turns a [`Module`] into an [`super::elf::Elf`]
+//! [`build()`] (in `build.rs`) turns a [`Module`] into an [`super::elf::Elf`]
 //! laid out the way ptxas lays out the same program; [`from_elf`] (in
 //! `extract.rs`) reads a ptxas cubin of this shape back into one.
 //!
