@@ -20,6 +20,7 @@ pub mod parser;
 pub mod printer;
 pub mod scopes;
 pub mod signature;
+mod spelling;
 mod sigplan;
 pub mod strindex;
 
