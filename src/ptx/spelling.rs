@@ -53,6 +53,15 @@ mod tests {
     use crate::ptx::ast::{ScalarType, StateSpace};
 
     #[test]
+    fn packing_keeps_length_and_bytes_apart() {
+        assert_ne!(pack(b".u32"), pack(b".u32\0"));
+        assert_ne!(pack(b""), pack(b"\0"));
+        assert_ne!(pack(b".u32"), pack(b".u23"));
+        assert_eq!(pack(b"12345678"), LONG);
+        assert_ne!(pack(b"1234567"), LONG);
+    }
+
+    #[test]
     fn every_spelling_is_found_and_nothing_else() {
         for &(t, s) in ScalarType::SPELLINGS {
             assert_eq!(ScalarType::from_spelling(s), Some(t), "{s}");
