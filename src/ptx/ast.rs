@@ -614,7 +614,8 @@ impl StateSpace {
     ];
     /// Parses a spelling with its dot.
     pub fn from_spelling(s: &str) -> Option<StateSpace> {
-        Self::SPELLINGS.iter().find(|(_, n)| *n == s).map(|(k, _)| *k)
+        const PACKED: [u64; StateSpace::SPELLINGS.len()] = super::spelling::pack_all(StateSpace::SPELLINGS);
+        super::spelling::find(s, Self::SPELLINGS, &PACKED)
     }
     /// The spelling with its dot.
     pub fn spelling(self) -> &'static str {
@@ -720,7 +721,8 @@ impl ScalarType {
 
     /// Parses a spelling with its dot.
     pub fn from_spelling(s: &str) -> Option<ScalarType> {
-        Self::SPELLINGS.iter().find(|(_, n)| *n == s).map(|(t, _)| *t)
+        const PACKED: [u64; ScalarType::SPELLINGS.len()] = super::spelling::pack_all(ScalarType::SPELLINGS);
+        super::spelling::find(s, Self::SPELLINGS, &PACKED)
     }
     /// The spelling with its dot.
     pub fn spelling(self) -> &'static str {

@@ -21,6 +21,7 @@ use super::opcode::Opcode;
 use super::scopes::ScopedTable;
 use super::strindex::StrIndex;
 use super::signature::{Role, Signature, signatures};
+use super::sigplan::{PLAN_OPS, SigPlan, Slot};
 use crate::diag::{Diagnostics, Span};
 use crate::target::Sm;
 use std::cell::Cell;
@@ -220,6 +221,9 @@ struct ModSummary {
     /// Whether some modifier other than a type or space is given twice
     /// (then `modifier_counts` finds which).
     repeated: bool,
+    /// The signature check planned for the head, once it has passed (see
+    /// [`super::sigplan`]).
+    plan: Option<SigPlan>,
 }
 
 impl ModSummary {
@@ -239,6 +243,7 @@ impl ModSummary {
         ncmp: 0,
         nspace: 0,
         repeated: false,
+        plan: None,
     };
 
     fn of(i: &Instruction) -> ModSummary {
@@ -1148,6 +1153,10 @@ impl<'m> Checker<'m> {
     /// `head_errors` as in `instruction`).
     fn signature(&mut self, i: &'m Instruction, head_ok: bool, head_errors: &mut usize) {
         let op = i.opcode;
+        if let Some(plan) = self.mods.plan.filter(|p| head_ok && usize::from(p.len) == i.operands.len()) {
+            self.planned_signature(i, &plan);
+            return;
+        }
         let opname = op.name();
         let sigs = signatures(op);
         if sigs.is_empty() {
@@ -1197,14 +1206,61 @@ impl<'m> Checker<'m> {
             }
         }
         if !ok {
-            let ot = self.resolved_type(operands, 0);
-            if matches!(sig.role_at(0), Role::Label) && !self.role(i, types, &operands[0], ot, Role::Label, policy, false) {
-                self.error(operands[0].loc.0, format!("label expected for argument 0 of instruction '{opname}'"));
-            } else {
-                self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
+            self.signature_mismatch(i, operands, sig, policy);
+        }
+        if !head_ok && n <= PLAN_OPS && mods.vector.is_none() && !(mods.has(WIDE) && matches!(op, Opcode::Mul | Opcode::Mad)) {
+            // Plan the head's later occurrences (kept only if the head passes;
+            // vector heads and `.wide` products keep the full path).
+            let mut slots = [Slot::Pass; PLAN_OPS];
+            for (k, slot) in slots.iter_mut().enumerate().take(n) {
+                *slot = SigPlan::slot(sig.role_at(k), types, widen);
             }
+            self.mods.plan = Some(SigPlan { slots, len: n as u8, dests: dests as u8, relaxed: policy == Policy::Relaxed });
         }
         let _ = Signature::len;
+    }
+
+    /// Reports a signature mismatch (a misplaced label, or the arguments).
+    #[cold]
+    fn signature_mismatch(&mut self, i: &Instruction, operands: &[Operand], sig: &Signature, policy: Policy) {
+        let opname = i.opcode.name();
+        let mods = self.mods;
+        let types = mods.types();
+        let ot = self.resolved_type(operands, 0);
+        if matches!(sig.role_at(0), Role::Label) && !self.role(i, types, &operands[0], ot, Role::Label, policy, false) {
+            self.error(operands[0].loc.0, format!("label expected for argument 0 of instruction '{opname}'"));
+        } else {
+            self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
+        }
+    }
+
+    /// The signature check of a memoised head, from its plan: the same
+    /// verdicts and errors as `signature`'s full path.
+    fn planned_signature(&mut self, i: &'m Instruction, plan: &SigPlan) {
+        let operands = self.m.operands(i.operands);
+        let policy = if plan.relaxed { Policy::Relaxed } else { Policy::Strict };
+        let mods = self.mods;
+        let types = mods.types();
+        let mut ok = true;
+        for (k, (o, slot)) in operands.iter().zip(&plan.slots).enumerate() {
+            let is_dest = k < usize::from(plan.dests);
+            let ot = self.resolved_type(operands, k);
+            let good = match *slot {
+                Slot::Pass => true,
+                // A plain operand (no vector anywhere): what `role` would do.
+                Slot::Want(want, _) if !matches!(o.kind, OperandKind::Vector(_)) => self.compatible(ot, want, policy, is_dest),
+                Slot::Want(_, role) | Slot::Role(role) => self.role(i, types, o, ot, role, policy, is_dest),
+            };
+            ok &= good;
+        }
+        if !ok {
+            // Rare: find the signature again for the report (the plan was
+            // made from it, so it is there).
+            let n = operands.len();
+            if let Some(sig) = signatures(i.opcode).iter().find(|s| s.accepts_count(n)) {
+                self.signature_mismatch(i, operands, sig, policy);
+            }
+        }
     }
 
     /// Modifier requirements and combinations specific to instruction families.
@@ -1778,6 +1834,21 @@ mod tests {
         assert_eq!(special_register("%reserved_smem_offset_2"), Some((ScalarType::B32, false)));
         for not in ["%pm8", "%pm8_64", "%envreg32", "%envreg07", "%r1", "%tidx", "tid"] {
             assert_eq!(special_register(not), None, "{not}");
+        }
+    }
+
+    #[test]
+    fn planned_heads_still_report_operand_errors() {
+        // The second and third `add.s32` reuse the first one's plan; their
+        // bad operands must be reported as on the full path.
+        let src = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() {\n\
+                   .reg .b32 %r<4>;\n.reg .f32 %f<2>;\n.reg .pred %p;\n\
+                   add.s32 %r1, %r2, %r3;\nadd.s32 %r1, %f1, %r3;\nadd.s32 %p, %r2, 1;\nadd.s32 %r1, %r2, 7;\nret;\n}\n";
+        let m = crate::ptx::parse(src).expect("parses");
+        for _ in 0..2 {
+            let errs = check(&m, &CheckOptions::default()).expect_err("operand errors");
+            let text = format!("{errs:?}");
+            assert_eq!(text.matches("arguments mismatch for instruction 'add'").count(), 2, "{text}");
         }
     }
 

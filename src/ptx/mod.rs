@@ -20,6 +20,8 @@ pub mod parser;
 pub mod printer;
 pub mod scopes;
 pub mod signature;
+mod spelling;
+mod sigplan;
 pub mod strindex;
 
 pub use check::CheckOptions;

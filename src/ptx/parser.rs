@@ -1273,6 +1273,19 @@ impl<'s> Parser<'s> {
 
     /// A constant expression. `in_section` also allows section names (`.debug_abbrev`) as symbols.
     fn parse_expr(&mut self, in_section: bool) -> PResult<Expr> {
+        // A lone literal or name before a separator (most immediates and
+        // section data): read it directly rather than through the
+        // precedence levels, which would find no operator and return the
+        // same node. The depth test keeps their nesting limit.
+        if matches!(self.peek_kind(), TokenKind::Int | TokenKind::Float | TokenKind::Ident)
+            && matches!(
+                self.peek_next().kind,
+                TokenKind::Comma | TokenKind::Semi | TokenKind::RBrace | TokenKind::RBracket | TokenKind::RParen
+            )
+            && self.depth < MAX_DEPTH
+        {
+            return self.parse_primary(in_section);
+        }
         let start = self.peek().span.start;
         let c = self.parse_binary(1, in_section)?;
         if self.at(TokenKind::Question) {
@@ -1437,6 +1450,12 @@ struct DeclAttrs {
 /// Parses an integer literal: decimal, `0x` hex, `0b` binary, leading-`0`
 /// octal, optional `U` suffix. Returns the 64-bit pattern and whether `U` was given.
 pub fn parse_int(text: &str) -> Option<(u64, bool)> {
+    // Most literals are short plain decimals (`0`, `4`, `256`): up to 19
+    // digits cannot overflow, so they are summed directly.
+    let b = text.as_bytes();
+    if !b.is_empty() && b.len() <= 19 && (b[0] != b'0' || b.len() == 1) && b.iter().all(u8::is_ascii_digit) {
+        return Some((b.iter().fold(0u64, |v, d| v * 10 + u64::from(d - b'0')), false));
+    }
     let (body, unsigned) = match text.strip_suffix(['U', 'u']) {
         Some(b) => (b, true),
         None => (text, false),
@@ -1504,6 +1523,19 @@ pub fn eval_int(e: &Expr) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn integer_literals_short_and_long() {
+        assert_eq!(parse_int("0"), Some((0, false)));
+        assert_eq!(parse_int("256"), Some((256, false)));
+        assert_eq!(parse_int("010"), Some((8, false)));
+        assert_eq!(parse_int("9999999999999999999"), Some((9_999_999_999_999_999_999, false)));
+        assert_eq!(parse_int("18446744073709551615"), Some((u64::MAX, false)));
+        assert_eq!(parse_int("18446744073709551616"), None);
+        assert_eq!(parse_int("7U"), Some((7, true)));
+        assert_eq!(parse_int("0x10"), Some((16, false)));
+        assert_eq!(parse_int(""), None);
+    }
 
     #[test]
     fn too_deep_statement_does_not_poison_the_rest() {
