@@ -26,7 +26,7 @@
 //! uniform twins of the integer ALU forms (UIADD3, UISETP, ULOP3, USEL,
 //! USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC, LDCU, FFMA, FADD, FMUL,
 //! FSETP, DSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75
-//! without descriptor; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA) — each in the
+//! without descriptor; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA), and the conversions F2I, I2F, I2FP, F2F, FRND ([`convert`]) — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
 //! words as `.raw`).
@@ -35,6 +35,8 @@ use super::bits::Field;
 use super::branch::Layout;
 use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, UNMEASURED};
 use std::sync::OnceLock;
+
+mod convert;
 
 const fn f(lo: u8, hi: u8) -> Field {
     Field::bits(lo, hi)
@@ -181,6 +183,7 @@ pub fn forms() -> &'static [Form] {
             memory_ops(&mut v, g);
             half_ops(&mut v, g);
             float_ops(&mut v, g);
+            convert::conversions(&mut v, g);
             control(&mut v, g);
         }
         v.push(Form {
