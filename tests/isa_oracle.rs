@@ -90,7 +90,8 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         Slot::SpecialReg(_) => Operand::SpecialReg(rng.below(256) as u8),
         Slot::Target(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
         Slot::AbsTarget(_) => Operand::Target(16 * rng.below(0x1000) as i64),
-        Slot::Addr { scale, desc, .. } => Operand::Mem {
+        Slot::Addr { scale, desc, uniform, .. } => Operand::Mem {
+            uniform: uniform.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) }),
             base: gpr(rng),
             offset: 16 * (rng.below(0x200) as i32 - 0x100),
             scale: if scale.is_some() { rng.below(4) as u8 } else { 0 },

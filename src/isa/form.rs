@@ -169,8 +169,12 @@ pub enum Slot {
         scale: Option<Field>,
         /// Descriptor register field.
         desc: Option<Field>,
-        /// Whether `nvdisasm` prints the descriptor.
+        /// Whether `nvdisasm` prints the descriptor (sm_80–sm_89 words carry
+        /// one it does not print: see [`super::parse`] for how text reads back).
         show_desc: bool,
+        /// A uniform register added to the address (`[R8.64+UR6]`, `[UR4+0x2]`
+        /// on sm_75; a zero base register is then not printed).
+        uniform: Option<Field>,
     },
     /// A special register number (printed by name).
     SpecialReg(Field),
@@ -258,8 +262,8 @@ impl Slot {
             Slot::Target(super::branch::Layout::Split) | Slot::AbsTarget(super::branch::Layout::Split) => {
                 field(Field::bits(16, 23)) | field(Field::bits(34, 81))
             }
-            Slot::Addr { base, offset, scale, desc, .. } => {
-                field(base) | field(offset) | scale.map_or(0, field) | desc.map_or(0, field)
+            Slot::Addr { base, offset, scale, desc, uniform, .. } => {
+                field(base) | field(offset) | scale.map_or(0, field) | desc.map_or(0, field) | uniform.map_or(0, field)
             }
         }
     }

@@ -18,6 +18,9 @@ use crate::target::Sm;
 use std::fmt::Write as _;
 
 const GUARD: Field = Field::bits(12, 14);
+/// The memory descriptor a text without one stands for where nvdisasm does
+/// not print it (sm_80–sm_89): UR4, the register ptxas loads it into.
+pub const HIDDEN_DESC: Reg = Reg { file: RegFile::Uniform, num: RegNum::Phys(4) };
 const GUARD_NOT: u8 = 15;
 
 /// The modifier values of an instruction (inline: no allocation to decode).
@@ -302,9 +305,10 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
                 }
                 Operand::Target(t)
             }
-            Slot::Addr { base, offset, scale, desc, .. } => {
+            Slot::Addr { base, offset, scale, desc, uniform, .. } => {
                 let b = base.get(word);
                 Operand::Mem {
+                    uniform: uniform.map(|f| uniform_reg(f, f.get(word))),
                     base: if b == 255 { Reg::zero(RegFile::Gpr) } else { Reg::gpr(b as u8) },
                     offset: offset.get_signed(word) as i32,
                     scale: scale.map_or(0, |f| f.get(word) as u8),
@@ -489,7 +493,7 @@ impl Inst {
                     set(w, hi, u64::from(v) >> lo.width, "constant")?
                 }
                 (Slot::Float { .. } | Slot::Half2, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
-                (Slot::Addr { base: bf, offset: of, scale: sf, desc: df, .. }, Operand::Mem { base, offset, scale, desc }) => {
+                (Slot::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, .. }, Operand::Mem { base, offset, scale, desc, uniform }) => {
                     let b = gpr_num(base).ok_or(Why::NotReg(base, "an allocated general register"))?;
                     let w = set(w, bf, b, "address register")?;
                     let w = of.set_signed(w, offset.into()).ok_or(Why::TooBig("address offset", offset as u32 as u64))?;
@@ -498,10 +502,18 @@ impl Inst {
                         None if scale == 0 => w,
                         None => return Err(Why::NoFlag("an address scale")),
                     };
-                    match (df, desc) {
+                    let w = match (df, desc) {
                         (Some(f), Some(r)) => {
                             let n = uniform_num(f, r).ok_or(Why::NotReg(r, "a uniform register"))?;
                             set(w, f, n, "descriptor register")?
+                        }
+                        (None, None) => w,
+                        _ => return Err(Why::Descriptor),
+                    };
+                    match (uf, uniform) {
+                        (Some(f), Some(r)) => {
+                            let n = uniform_num(f, r).ok_or(Why::NotReg(r, "a uniform register"))?;
+                            set(w, f, n, "address uniform register")?
                         }
                         (None, None) => w,
                         _ => return Err(Why::Descriptor),
@@ -524,6 +536,18 @@ impl Inst {
     /// The instruction at `address` as `nvdisasm -b` prints it for `sm`
     /// (without address or control prefix; branch targets are absolute).
     pub fn text(&self, sm: Sm, address: u64) -> String {
+        self.text_with(sm, address, false)
+    }
+
+    /// [`Inst::text`], except that a memory descriptor nvdisasm does not
+    /// print (sm_80–sm_89) is written out (`desc[UR6][R2.64]`) when it is
+    /// not UR4, the one its absence reads back as: text that always reads
+    /// back to the same word, which `sass dis` prints and `sass asm` reads.
+    pub fn listing_text(&self, sm: Sm, address: u64) -> String {
+        self.text_with(sm, address, true)
+    }
+
+    fn text_with(&self, sm: Sm, address: u64, explicit_desc: bool) -> String {
         let mut out = String::new();
         let (g, neg) = self.guard;
         if g.num != RegNum::Zero || neg {
@@ -546,7 +570,7 @@ impl Inst {
             let last = k + 1 == self.form.slots.len();
             out.push_str(if first || (last && self.form.space_before_last) { " " } else { ", " });
             first = false;
-            write_operand(&mut out, slot, op, sm, address);
+            write_operand(&mut out, slot, op, sm, address, explicit_desc);
         }
         out.push_str(if self.ctrl.stall == 0 && self.ctrl.wait == 0 { ";" } else { " ;" });
         out
@@ -578,7 +602,7 @@ impl Inst {
     }
 }
 
-fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u64) {
+fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u64, explicit_desc: bool) {
     match *op {
         Operand::Reg { reg, mods, reuse } => {
             out.push_str(if mods.neg { "-" } else { "" });
@@ -619,16 +643,24 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         Operand::Hex(v) => {
             let _ = write!(out, "{v:#x}");
         }
-        Operand::Mem { base, offset, scale, desc } => {
-            if let (Slot::Addr { show_desc: true, .. }, Some(d)) = (slot, desc) {
-                let _ = write!(out, "desc[{d}]");
+        Operand::Mem { base, offset, scale, desc, uniform } => {
+            if let (Slot::Addr { show_desc, .. }, Some(d)) = (slot, desc) {
+                if *show_desc || explicit_desc && d != HIDDEN_DESC {
+                    let _ = write!(out, "desc[{d}]");
+                }
             }
             out.push('[');
-            // A 64-bit base always prints (`[RZ.64+0x600]`); a 32-bit RZ base
-            // prints only without offset (`[RZ]`, but `[0x10]`).
+            // A 64-bit base always prints (`[RZ.64+0x600]`) unless a uniform
+            // register is added (`[UR4+0x2]`); a 32-bit RZ base prints only
+            // without offset (`[RZ]`, but `[0x10]`).
             let wide = matches!(slot, Slot::Addr { wide: true, .. });
             let zero_base = base.num == RegNum::Zero && !wide;
-            if !zero_base || offset == 0 {
+            if let Some(u) = uniform {
+                if base.num != RegNum::Zero {
+                    let _ = write!(out, "{base}{}+", if wide { ".64" } else { "" });
+                }
+                let _ = write!(out, "{u}");
+            } else if !zero_base || offset == 0 {
                 let _ = write!(out, "{base}");
                 if wide {
                     out.push_str(".64");

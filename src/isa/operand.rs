@@ -124,6 +124,8 @@ pub enum Operand {
         scale: u8,
         /// Memory descriptor register.
         desc: Option<Reg>,
+        /// A uniform register added to the address (`[R8.64+UR6]`).
+        uniform: Option<Reg>,
     },
 }
 

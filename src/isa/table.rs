@@ -451,9 +451,10 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: Some(g.ur_field(desc_lo)),
         show_desc,
+        uniform: None,
     };
-    let local = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false };
-    let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: Some(SCALE), desc: None, show_desc: false };
+    let local = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None };
+    let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: Some(SCALE), desc: None, show_desc: false, uniform: None };
     let data = gpr(32, None, None);
     const LDG_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0)];
     const LD_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0)];
@@ -465,24 +466,23 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     let mods_load: &'static [ModField] = &[EVICT, LOAD_SIZE, ORDER];
     let mods_store: &'static [ModField] = &[EVICT, LOAD_SIZE, STORE_ORDER];
     // sm_75 addresses global memory without a descriptor (other bits, `.SYS`).
-    // sm_80–sm_89 words carry a descriptor register that nvdisasm does not
-    // print; only words using UR4 (what ptxas loads with `ULDC.64 UR4,
-    // c[0x0][0x118]`) decode there, so that the text still says everything.
+    // sm_80–sm_89 words carry a descriptor register (loads 32–37, stores
+    // 64–69) that nvdisasm does not print. Such words decode with the
+    // register kept in the operand, so that they encode back exactly; their
+    // text, nvdisasm's, does not say which register it is, and reading it
+    // back assumes UR4 (what ptxas loads with `ULDC.64 UR4, c[0x0][0x118]`),
+    // so only for UR4 does text give the word again ([`super::parse`]).
     if g.wide_ur {
         v.push(g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]));
         v.push(g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]));
         v.push(g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]));
         v.push(g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]));
     } else {
-        let hidden = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: None, show_desc: false };
-        const LDG_UR4: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0), (f(32, 37), 4)];
-        const LD_UR4: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0), (f(32, 37), 4)];
-        const ST_UR4: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(16, 23), 0), (f(64, 69), 4)];
         let old = (80, 89);
-        v.push(Form { sms: old, ..g.form("LDG.E", 0x981, LDG_UR4, mods_load, vec![RD, hidden]) });
-        v.push(Form { sms: old, ..g.form("LD.E", 0x980, LD_UR4, mods_load, vec![RD, hidden]) });
-        v.push(Form { sms: old, ..g.form("STG.E", 0x986, ST_UR4, mods_store, vec![hidden, data]) });
-        v.push(Form { sms: old, ..g.form("ST.E", 0x985, ST_UR4, mods_store, vec![hidden, data]) });
+        v.push(Form { sms: old, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, false)]) });
+        v.push(Form { sms: old, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, false)]) });
+        v.push(Form { sms: old, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, false), data]) });
+        v.push(Form { sms: old, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, false), data]) });
         // sm_75: no descriptor; 32-bit base register names printed without
         // `.64` (bit 72 `.E` is the 64-bit address); memory order and scope
         // in 77–80 spelled differently, `.PRIVATE` in bit 76; LDG/STG (0x381,
@@ -508,7 +508,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         const PRIVATE: ModField = ModField { field: f(76, 76), names: &["", ".PRIVATE"], extra: None };
         let load_75: &'static [ModField] = &[EVICT_75, SIZE_75, ORDER_75, PRIVATE];
         let store_75: &'static [ModField] = &[EVICT_75, SIZE_75, STORE_ORDER_75, PRIVATE];
-        let addr_75 = |offset: Field| Slot::Addr { base: f(24, 31), wide: false, offset, scale: None, desc: None, show_desc: false };
+        let addr_75 = |offset: Field| Slot::Addr { base: f(24, 31), wide: false, offset, scale: None, desc: None, show_desc: false, uniform: None };
         const LDG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 91), 0), (f(64, 71), 0)];
         const LD_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0)];
         const STG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
@@ -518,6 +518,28 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: turing, ..g.form("STG.E", 0x386, STG_75, store_75, vec![addr_75(f(40, 63)), data]) });
         v.push(Form { sms: turing, ..g.form("LD.E", 0x980, LD_75, load_75, vec![RD, addr_75(f(32, 63))]) });
         v.push(Form { sms: turing, ..g.form("ST.E", 0x385, ST_75, store_75, vec![addr_75(f(32, 63)), gpr(64, None, None)]) });
+        // Opcodes 0x981, 0x986, 0x980, 0x985 with bit 91: a uniform register
+        // is added to the address (loads:
+        // 32–37; stores: 64–69, the data register then in 32–39) and the
+        // offset is 24 bits at 40–63 for all four; bit 90 makes the base
+        // 64-bit (`[R8.64+UR6]`; clear, `.U32`, not modelled); a zero base
+        // is not printed (`[UR6+0x2]`). Bit flips of corpus words.
+        let addr_75u = |lo: u8| Slot::Addr {
+            base: f(24, 31),
+            wide: true,
+            offset: f(40, 63),
+            scale: None,
+            desc: None,
+            show_desc: false,
+            uniform: Some(f(lo, lo + 5)),
+        };
+        const LDG_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
+        const LD_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
+        const ST_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(16, 23), 0), (f(70, 71), 0)];
+        v.push(Form { sms: turing, ..g.form("LDG.E", 0x981, LDG_75U, load_75, vec![RD, addr_75u(32)]) });
+        v.push(Form { sms: turing, ..g.form("STG.E", 0x986, ST_75U, store_75, vec![addr_75u(64), data]) });
+        v.push(Form { sms: turing, ..g.form("LD.E", 0x980, LD_75U, load_75, vec![RD, addr_75u(32)]) });
+        v.push(Form { sms: turing, ..g.form("ST.E", 0x985, ST_75U, store_75, vec![addr_75u(64), data]) });
         let hopper = (90, 90);
         v.push(Form { sms: hopper, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]) });
         v.push(Form { sms: hopper, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]) });
