@@ -84,7 +84,14 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
             }
         },
         Slot::CBank { neg, abs, not } => Operand::CBank { bank: rng.below(18) as u8, offset: (16 * rng.below(0x400)) as u16, mods: flags(rng, neg.is_some(), abs.is_some(), not.is_some()) },
-        Slot::LoadBank { .. } => Operand::CBank { bank: rng.below(18) as u8, offset: (16 * rng.below(0x400)) as u16, mods: SrcMods::default() },
+        Slot::LoadBank { uniform, .. } => {
+            let file = if uniform { RegFile::Uniform } else { RegFile::Gpr };
+            let (index, offset) = match rng.below(3) {
+                0 => (Reg::zero(file), 16 * rng.below(0x400) as i32),
+                _ => (Reg { file, num: RegNum::Phys(2 * rng.below(30) as u8) }, 4 * (rng.below(0x800) as i32 - 0x400)),
+            };
+            Operand::ConstAddr { bank: rng.below(18) as u8, index, offset }
+        }
         Slot::Hex(f) => Operand::Hex((rng.next() & f.max()) as u32),
         Slot::HexSplit(lo, hi) => Operand::Hex((rng.next() & ((1 << (lo.width + hi.width)) - 1)) as u32),
         Slot::SpecialReg(_) => Operand::SpecialReg(rng.below(256) as u8),

@@ -129,12 +129,17 @@ pub enum Slot {
         /// `~c[..]` bit.
         not: Bit,
     },
-    /// The bank (54–58) and byte offset of LDC/LDCU without index register:
-    /// like [`Slot::CBank`], but offset 0 prints as `c[0x3][RZ]`, and the
-    /// offset field is LDCU's (37–53) or LDC's (38–53).
+    /// The bank (54–58), index register (24–31) and byte offset of LDC and
+    /// LDCU: `c[0x3][R16+0x4]` (offset signed), `c[0x3][0x10]` with the zero
+    /// register (offset unsigned), `c[0x3][RZ]` (LDCU: `URZ`) when both are
+    /// zero. The offset field is LDCU's (37–53) or LDC's (38–53).
     LoadBank {
         /// Byte offset field.
         offset: Field,
+        /// Index register field.
+        index: Field,
+        /// The index is a uniform register (LDCU).
+        uniform: bool,
     },
     /// A constant printed in hex (LOP3's lookup table).
     Hex(Field),
@@ -254,7 +259,7 @@ impl Slot {
             Slot::Pred { field: f, not, .. } => field(f) | bit(not),
             Slot::Imm32 { .. } => field(IMM32),
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
-            Slot::LoadBank { offset } => field(CBANK_BANK) | field(offset),
+            Slot::LoadBank { offset, index, .. } => field(CBANK_BANK) | field(offset) | field(index),
             Slot::Hex(f) | Slot::SpecialReg(f) => field(f),
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),

@@ -143,7 +143,7 @@ impl Candidate {
             fixed_mask |= u128::from(f.max()) << f.start;
             fixed_value |= u128::from(*v) << f.start;
         }
-        let check_text = form.slots.iter().any(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. }));
+        let check_text = form.slots.iter().any(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. } | Slot::Addr { uniform: Some(_), .. }));
         let mut mod_ok = [0u32; ModValues::CAPACITY];
         for (ok, m) in mod_ok.iter_mut().zip(form.mods) {
             for (v, name) in m.names.iter().enumerate().take(32) {
@@ -211,8 +211,9 @@ fn representable(form: &Form, operands: &[Operand]) -> bool {
                 }
                 hidden_optional |= hidden;
             }
-            (Slot::Addr { wide: false, .. }, Operand::Mem { base, offset, scale, .. }) => {
-                if base.num == RegNum::Zero && *offset != 0 && *scale != 0 {
+            // A zero base is not printed with a uniform register either.
+            (Slot::Addr { wide, .. }, Operand::Mem { base, offset, scale, uniform, .. }) => {
+                if base.num == RegNum::Zero && *scale != 0 && (*offset != 0 && !wide || uniform.is_some()) {
                     return false;
                 }
             }
@@ -269,11 +270,16 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
                 Operand::Reg { reg, mods: SrcMods { not: bit(word, not), ..SrcMods::default() }, reuse: false }
             }
             Slot::Imm32 { .. } => Operand::Imm(IMM32.get(word) as u32),
-            Slot::LoadBank { offset } => Operand::CBank {
-                bank: CBANK_BANK.get(word) as u8,
-                offset: offset.get(word) as u16,
-                mods: SrcMods::default(),
-            },
+            Slot::LoadBank { offset, index, uniform } => {
+                let v = index.get(word);
+                let index = match (uniform, v) {
+                    (true, _) => uniform_reg(index, v),
+                    (false, 255) => Reg::zero(RegFile::Gpr),
+                    (false, n) => Reg::gpr(n as u8),
+                };
+                let offset = if index.num == RegNum::Zero { offset.get(word) as i32 } else { offset.get_signed(word) as i32 };
+                Operand::ConstAddr { bank: CBANK_BANK.get(word) as u8, index, offset }
+            }
             Slot::CBank { neg, abs, not } => Operand::CBank {
                 bank: CBANK_BANK.get(word) as u8,
                 offset: CBANK_OFFSET.get(word) as u16,
@@ -476,9 +482,20 @@ impl Inst {
                     set_bit(w, not, mods.not, "predicate negation")?
                 }
                 (Slot::Imm32 { .. }, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
-                (Slot::LoadBank { offset: field }, Operand::CBank { bank, offset, mods }) if mods == SrcMods::default() => {
+                (Slot::LoadBank { offset: field, index: index_field, uniform }, Operand::ConstAddr { bank, index, offset }) => {
+                    let n = if uniform {
+                        uniform_num(index_field, index).ok_or(Why::NotReg(index, "an allocated uniform register"))?
+                    } else {
+                        gpr_num(index).ok_or(Why::NotReg(index, "an allocated general register"))?
+                    };
                     let w = set(w, CBANK_BANK, bank.into(), "constant bank")?;
-                    set(w, field, offset.into(), "constant offset")?
+                    let w = set(w, index_field, n, "index register")?;
+                    if index.num == RegNum::Zero {
+                        let v = u64::try_from(offset).map_err(|_| Why::TooBig("constant offset", offset as u32 as u64))?;
+                        set(w, field, v, "constant offset")?
+                    } else {
+                        field.set_signed(w, offset.into()).ok_or(Why::TooBig("constant offset", offset as u32 as u64))?
+                    }
                 }
                 (Slot::CBank { neg, abs, not }, Operand::CBank { bank, offset, mods }) => {
                     let w = set(w, CBANK_BANK, bank.into(), "constant bank")?;
@@ -629,15 +646,33 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         Operand::CBank { bank, offset, mods } => {
             out.push_str(if mods.neg { "-" } else { "" });
             out.push_str(if mods.not { "~" } else { "" });
-            let text = match (slot, offset) {
-                (Slot::LoadBank { .. }, 0) => format!("c[{bank:#x}][RZ]"),
-                _ => format!("c[{bank:#x}][{offset:#x}]"),
-            };
+            let text = format!("c[{bank:#x}][{offset:#x}]");
             if mods.abs {
                 let _ = write!(out, "|{text}|");
             } else {
                 out.push_str(&text);
             }
+        }
+        Operand::ConstAddr { bank, index, offset } => {
+            let _ = write!(out, "c[{bank:#x}][");
+            match (index.num == RegNum::Zero, offset) {
+                (true, 0) => {
+                    let _ = write!(out, "{index}");
+                }
+                (true, o) => {
+                    let _ = write!(out, "{o:#x}");
+                }
+                (false, 0) => {
+                    let _ = write!(out, "{index}");
+                }
+                (false, o) if o > 0 => {
+                    let _ = write!(out, "{index}+{o:#x}");
+                }
+                (false, o) => {
+                    let _ = write!(out, "{index}+-{:#x}", o.unsigned_abs());
+                }
+            }
+            out.push(']');
         }
         Operand::SpecialReg(n) => out.push_str(&special_register_name(n, sm)),
         Operand::Hex(v) => {
@@ -654,10 +689,10 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
             // register is added (`[UR4+0x2]`); a 32-bit RZ base prints only
             // without offset (`[RZ]`, but `[0x10]`).
             let wide = matches!(slot, Slot::Addr { wide: true, .. });
-            let zero_base = base.num == RegNum::Zero && !wide;
+            let zero_base = base.num == RegNum::Zero && !wide && uniform.is_none();
             if let Some(u) = uniform {
                 if base.num != RegNum::Zero {
-                    let _ = write!(out, "{base}{}+", if wide { ".64" } else { "" });
+                    let _ = write!(out, "{base}{}{}+", if wide { ".64" } else { "" }, ["", ".X4", ".X8", ".X16"][usize::from(scale & 3)]);
                 }
                 let _ = write!(out, "{u}");
             } else if !zero_base || offset == 0 {

@@ -107,6 +107,15 @@ pub enum Operand {
         /// Source modifiers.
         mods: SrcMods,
     },
+    /// A constant-bank load address `c[bank][index+offset]` (LDC, LDCU).
+    ConstAddr {
+        /// Constant bank.
+        bank: u8,
+        /// Index register (the zero register for none).
+        index: Reg,
+        /// Byte offset (signed with an index register).
+        offset: i32,
+    },
     /// A special register (`SR_TID.X` is 0x21), by number.
     SpecialReg(u8),
     /// A small constant printed in hex (`LOP3`'s lookup table).

@@ -256,7 +256,18 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
             float_text(bits, f64)?;
             Operand::Imm(bits)
         }
-        Slot::CBank { .. } | Slot::LoadBank { .. } => {
+        Slot::LoadBank { uniform, .. } => {
+            let inner = text.strip_prefix("c[")?.strip_suffix(']')?;
+            let (bank, rest) = inner.split_once("][")?;
+            let file = if uniform { RegFile::Uniform } else { RegFile::Gpr };
+            let (index, offset) = match rest.split_once('+') {
+                Some((r, o)) => (parse_reg(r, file)?, parse_signed_hex(o)?),
+                None if rest.starts_with("0x") => (Reg::zero(file), parse_hex(rest)? as i64),
+                None => (parse_reg(rest, file)?, 0),
+            };
+            Operand::ConstAddr { bank: parse_hex(bank)? as u8, index, offset: i32::try_from(offset).ok()? }
+        }
+        Slot::CBank { .. } => {
             let (mods, rest) = strip_mods(text);
             let inner = rest.strip_prefix("c[")?.strip_suffix(']')?;
             let (bank, offset) = inner.split_once("][")?;

@@ -24,9 +24,9 @@
 //! IADD(.64) (sm_120), VIADD, ISETP(.EX), LOP3, PLOP3, UPLOP3, SEL, SHF, POPC, BREV, FLO, LEA
 //! (.HI/.X/.SX32), PRMT, IABS, IMAD (.WIDE/.HI/.X, with its alias names), the
 //! uniform twins of the integer ALU forms (UIADD3, UISETP, ULOP3, USEL,
-//! USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC, LDCU, FFMA, FADD, FMUL,
+//! USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC and LDCU (index registers included), FFMA, FADD, FMUL,
 //! FSETP, DSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75
-//! without descriptor; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA), and the conversions F2I, I2F, I2FP, F2F, FRND ([`convert`]) — each in the
+//! without descriptor, or with a uniform register added; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA), and the conversions F2I, I2F, I2FP, F2F, FRND ([`convert`]) — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
 //! words as `.raw`).
@@ -282,8 +282,10 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     };
     /// Plain LEA: no `.HI` (80), no `.X` (74), c unused (RZ), carry-in `!PT`.
     const LEA_FIXED: &[(Field, u64)] = &[(f(80, 80), 0), (f(73, 74), 0), (f(64, 71), 0xff), (f(87, 90), 0xf)];
-    const LDC_FIXED: &[(Field, u64)] = &[(f(24, 31), 0xff)];
-    const LDCU_FIXED: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(91, 91), 1)];
+    const LDC_FIXED: &[(Field, u64)] = &[];
+    const LDCU_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
+    // LDCU loads up to 128 bits (`LDCU.128 UR8, c[0x0][0x390]`, corpus).
+    const LDCU_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"], extra: None };
     const IADD_FIXED: &[(Field, u64)] = &[(f(87, 90), 0xf)];
     let a_fp = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: Some(73), not: None, reuse: Some(0) };
     // The b operand of float ops: register, float immediate, constant, uniform register.
@@ -371,8 +373,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     }
     const PRMT_FIXED: &[(Field, u64)] = &[(f(72, 74), 0)];
     alu(v, g, "PRMT", 0x016, PRMT_FIXED, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
-    let ldc_sms = if g.wide_ur { g.sms } else { (80, 90) };
-    v.push(Form { sms: ldc_sms, ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53) }]) });
+    v.push(Form { ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53), index: f(24, 31), uniform: false }]) });
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
     v.push(uniform(g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))])));
@@ -412,7 +413,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("SHFL", 0xf89, NONE, &[SHFL_MODE], shfl_imm));
     if g.wide_ur {
         // LDCU's byte offset starts one bit lower than LDC's (`c[0x0][0x360]` has 0x6c00 in bits 32–).
-        v.push(Form { uniform_guard: true, ..g.form("LDCU", 0x7ac, LDCU_FIXED, &[CONST_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53) }]) });
+        v.push(Form { uniform_guard: true, ..g.form("LDCU", 0x7ac, LDCU_FIXED, &[LDCU_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53), index: g.ur_field(24), uniform: true }]) });
         let iadd_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
         // Bit 73 is `.64` (`IADD.64 R8, R6, 0x1`, corpus); form 6 takes a uniform register.
         const WIDE_64: ModField = ModField { field: f(73, 73), names: &["", ".64"], extra: None };
@@ -548,8 +549,36 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     }
     v.push(g.form("LDL", 0x983, LOCAL_LOAD, &[EVICT, LOAD_SIZE], vec![RD, local]));
     v.push(g.form("STL", 0x387, LOCAL_STORE, &[EVICT, LOAD_SIZE], vec![local, data]));
-    v.push(g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]));
+    // sm_75 prints bit 76 of LDS as `.U` (later SMs ignore it; bit flips).
+    const LDS_U: ModField = ModField { field: f(76, 76), names: &["", ".U"], extra: None };
+    const SHARED_LOAD_75: &[(Field, u64)] = &[(f(72, 72), 0), (f(77, 77), 0), (f(80, 91), 0), (f(64, 71), 0)];
+    if g.wide_ur {
+        v.push(g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]));
+    } else {
+        v.push(Form { sms: (75, 75), ..g.form("LDS", 0x984, SHARED_LOAD_75, &[LDS_U, LOAD_SIZE], vec![RD, shared]) });
+        v.push(Form { sms: (80, 90), ..g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]) });
+    }
     v.push(g.form("STS", 0x388, SHARED_STORE, &[LOAD_SIZE], vec![shared, data]));
+    // Bit 91 (STS: opcode 0x988): a uniform register is added to the address (LDS 32–, STS 64–,
+    // STS's data then in 32–39), `[R2+UR7]`, or `[UR4]` with a zero base
+    // (corpus words, bit flips).
+    let shared_u = |lo: u8| Slot::Addr {
+        base: f(24, 31),
+        wide: false,
+        offset: f(40, 63),
+        scale: Some(SCALE),
+        desc: None,
+        show_desc: false,
+        uniform: Some(g.ur_field(lo)),
+    };
+    const LDS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
+    const STS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0)];
+    // With 6-bit uniform fields the two bits above them stay clear.
+    const LDS_UR6: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
+    const STS_UR6: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0), (f(70, 71), 0)];
+    let (lds_u, sts_u) = if g.wide_ur { (LDS_UR, STS_UR) } else { (LDS_UR6, STS_UR6) };
+    v.push(g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]));
+    v.push(g.form("STS", 0x988, sts_u, &[LOAD_SIZE], vec![shared_u(64), data]));
 }
 
 /// HFMA2 with two `f16` immediates (form 2, as ptxas uses it to set
