@@ -198,7 +198,7 @@ fn sm_index(table_sm: u16) -> usize {
 /// * optional predicates print only when not PT, so a shown one after a
 ///   hidden one would read back into the wrong slot (and what nvdisasm
 ///   prints then is not measured);
-/// * a 32-bit absolute address (`[0x10]`) prints no base, so its base
+/// * a 32-bit zero base (`[RZ]`, `[0x10]`) prints no scale, so its
 ///   scale must be zero.
 fn representable(form: &Form, operands: &[Operand]) -> bool {
     let mut hidden_optional = false;
@@ -211,9 +211,10 @@ fn representable(form: &Form, operands: &[Operand]) -> bool {
                 }
                 hidden_optional |= hidden;
             }
-            // A zero base is not printed with a uniform register either.
-            (Slot::Addr { wide, .. }, Operand::Mem { base, offset, scale, uniform, .. }) => {
-                if base.num == RegNum::Zero && *scale != 0 && (*offset != 0 && !wide || uniform.is_some()) {
+            // Nor is the scale of a zero 32-bit base (`[RZ]`, oracle), nor a
+            // zero base with a uniform register.
+            (Slot::Addr { wide, .. }, Operand::Mem { base, scale, uniform, .. }) => {
+                if base.num == RegNum::Zero && *scale != 0 && (!wide || uniform.is_some()) {
                     return false;
                 }
             }

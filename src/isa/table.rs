@@ -26,7 +26,9 @@
 //! uniform twins of the integer ALU forms (UIADD3, UISETP, ULOP3, USEL,
 //! USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC and LDCU (index registers included), FFMA, FADD, FMUL,
 //! FSETP, DSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75
-//! without descriptor, or with a uniform register added; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA), and the conversions F2I, I2F, I2FP, F2F, FRND ([`convert`]) — each in the
+//! without descriptor, or with a uniform register added; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA), the conversions F2I, I2F, I2FP, F2F, FRND ([`convert`]), and BMOV, FCHK,
+//! IMNMX, VIMNMX, VOTE, VOTEU, SHFL with a clamp register and MUFU with an
+//! immediate ([`misc`]) — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
 //! words as `.raw`).
@@ -37,6 +39,7 @@ use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, UNMEASU
 use std::sync::OnceLock;
 
 mod convert;
+mod misc;
 
 const fn f(lo: u8, hi: u8) -> Field {
     Field::bits(lo, hi)
@@ -184,6 +187,7 @@ pub fn forms() -> &'static [Form] {
             half_ops(&mut v, g);
             float_ops(&mut v, g);
             convert::conversions(&mut v, g);
+            misc::misc_ops(&mut v, g);
             control(&mut v, g);
         }
         v.push(Form {

@@ -1,0 +1,112 @@
+//! BMOV, FCHK, IMNMX, VIMNMX, VOTE, VOTEU, the SHFL forms with a clamp
+//! register, and MUFU with an immediate. Fields from single-bit flips and
+//! field enumerations of corpus words with nvdisasm 13.5 (sm_80, sm_90).
+
+use super::{Generation, NONE, RD, SIGNED_73, alu, cbank, f, gpr, pred, pred_plain};
+use crate::isa::bits::Field;
+use crate::isa::form::{Form, ModField, PredShow, Slot, UNMEASURED as U};
+
+/// The forms of this module.
+pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
+    use PredShow::Always;
+    // ---- BMOV.32: a convergence barrier (24–27; larger values name other
+    // state, not modelled) to a register (0x355, bit 84 `.CLEAR`), or a
+    // register (32–39) to a barrier (0x356, bit 84 `.PQUAD`).
+    const CLEAR: ModField = ModField { field: f(84, 84), names: &["", ".CLEAR"], extra: None };
+    const PQUAD: ModField = ModField { field: f(84, 84), names: &["", ".PQUAD"], extra: None };
+    let barrier = Slot::Barrier(f(24, 27));
+    const FROM_B: &[(Field, u64)] = &[(f(28, 31), 0)];
+    const TO_B: &[(Field, u64)] = &[(f(28, 31), 0), (f(16, 23), 0)];
+    v.push(g.form("BMOV.32", 0x355, FROM_B, &[CLEAR], vec![RD, barrier]));
+    v.push(g.form("BMOV.32", 0x356, TO_B, &[PQUAD], vec![barrier, gpr(32, None, Some(1))]));
+
+    // ---- FCHK P, a, b: predicate 81–83, a with `-` 72 and `|x|` 73, b in
+    // forms 1, 4 (f32), 5, 6 with `-` 63 and `|x|` 62; 16–23 unused.
+    const FCHK_FIXED: &[(Field, u64)] = &[(f(16, 23), 0)];
+    let a_fp = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: Some(73), not: None, reuse: Some(0) };
+    for (form, b) in [
+        (0x200u16, Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) }),
+        (0x800, Slot::Float { f64: false }),
+        (0xa00, cbank(Some(63), Some(62), None)),
+        (0xc00, g.uniform_b(Some(63), None)),
+    ] {
+        if g.wide_ur && form == 0xa00 {
+            continue;
+        }
+        v.push(g.form("FCHK", form | 0x102, FCHK_FIXED, &[], vec![pred_plain(81, Always), a_fp, b]));
+    }
+
+    // ---- IMNMX (up to sm_90): d, a, b, and the predicate choosing min or max
+    // (87–90); bit 73 signedness.
+    if !g.wide_ur {
+        let mut imnmx = Vec::new();
+        alu(&mut imnmx, g, "IMNMX", 0x017, NONE, &[SIGNED_73], &[RD, gpr(24, None, Some(0))], None, false, true, &[pred(87, Always)]);
+        v.extend(imnmx.into_iter().map(|form| Form { sms: (75, 89), ..form }));
+    }
+
+    // ---- VIMNMX (sm_90+, 0x048): bit 72 signedness (sm_120 spells signed
+    // `.S32`); its two predicate results (81–83, 84–86) print on sm_100
+    // only; elsewhere they hold PT (other values print `???7`).
+    if g.wide_ur || g.sms.1 >= 90 {
+        const SIGN_90: &[ModField] = &[ModField { field: f(72, 72), names: &[".U32", ""], extra: None }];
+        const SIGN_120: &[ModField] = &[ModField { field: f(72, 72), names: &[".U32", ".S32"], extra: None }];
+        let (sign_90, sign_120) = (SIGN_90, SIGN_120);
+        const PT_PT: &[(Field, u64)] = &[(f(73, 73), 0), (f(76, 76), 0), (f(81, 86), 0x3f)];
+        const PREDS: &[(Field, u64)] = &[(f(73, 73), 0), (f(76, 76), 0)];
+        let a = gpr(24, None, Some(0));
+        let variants: Vec<((u16, u16), &'static [ModField], &'static [(Field, u64)], Vec<Slot>)> = if g.wide_ur {
+            vec![
+                ((100, 100), sign_90, PREDS, vec![RD, pred_plain(81, Always), pred_plain(84, Always), a]),
+                ((120, 120), sign_120, PT_PT, vec![RD, a]),
+            ]
+        } else {
+            vec![((90, 90), sign_90, PT_PT, vec![RD, a])]
+        };
+        for (sms, mods, fixed, pre) in variants {
+            let mut out = Vec::new();
+            alu(&mut out, g, "VIMNMX", 0x048, fixed, mods, &pre, None, false, true, &[pred(87, Always)]);
+            v.extend(out.into_iter().map(|form| Form { sms, ..form }));
+        }
+    }
+
+    // ---- VOTE (0x806) and VOTEU (0x886): mode 72–73, predicate result
+    // 81–83, source predicate 87–90; the destination register is not
+    // printed when it is RZ (URZ), so that form comes first.
+    const VOTE_MODE: ModField = ModField { field: f(72, 73), names: &[".ALL", ".ANY", ".EQ", U], extra: None };
+    const NO_D: &[(Field, u64)] = &[(f(16, 23), 0xff)];
+    let src = pred(87, Always);
+    v.push(g.form("VOTE", 0x806, NO_D, &[VOTE_MODE], vec![pred_plain(81, Always), src]));
+    v.push(g.form("VOTE", 0x806, NONE, &[VOTE_MODE], vec![RD, pred_plain(81, Always), src]));
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    let up = Slot::Pred { uniform: true, field: f(81, 83), not: None, show: Always };
+    // VOTEU is guarded by a general predicate.
+    let voteu = |fixed, slots| g.form("VOTEU", 0x886, fixed, &[VOTE_MODE], slots);
+    const NO_UD6: &[(Field, u64)] = &[(f(16, 21), 0x3f), (f(22, 23), 0)];
+    const UD6: &[(Field, u64)] = &[(f(22, 23), 0)];
+    let (no_ud, ud) = if g.wide_ur { (NO_D, NONE) } else { (NO_UD6, UD6) };
+    v.push(voteu(no_ud, vec![up, src]));
+    v.push(voteu(ud, vec![ur_d, up, src]));
+
+    // ---- SHFL with the clamp in a register (64–71): lane immediate
+    // (0x989, 53–57) or register (0x389, 32–39).
+    const SHFL_MODE: ModField = ModField { field: f(58, 59), names: &[".IDX", ".UP", ".DOWN", ".BFLY"], extra: None };
+    let head = [pred_plain(81, Always), RD, gpr(24, None, Some(0))];
+    let clamp = gpr(64, None, Some(2));
+    const SHFL_IMM_LANE: &[(Field, u64)] = &[(f(32, 52), 0)];
+    const SHFL_REG_LANE: &[(Field, u64)] = &[(f(40, 57), 0)];
+    let imm_lane: Vec<Slot> = head.iter().copied().chain([Slot::Hex(f(53, 57)), clamp]).collect();
+    let reg_lane: Vec<Slot> = head.iter().copied().chain([gpr(32, None, Some(1)), clamp]).collect();
+    v.push(g.form("SHFL", 0x989, SHFL_IMM_LANE, &[SHFL_MODE], imm_lane));
+    v.push(g.form("SHFL", 0x389, SHFL_REG_LANE, &[SHFL_MODE], reg_lane));
+
+    // ---- MUFU with an immediate (0x908): an f32, or for `.RCP64H` and
+    // `.RSQ64H` the high half of an f64 (`MUFU.RCP64H R5, 3`).
+    const MUFU_F32: ModField = ModField {
+        field: f(74, 77),
+        names: &[".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", U, U, ".SQRT", ".TANH"],
+        extra: None,
+    };
+    const MUFU_F64H: ModField = ModField { field: f(74, 77), names: &[U, U, U, U, U, U, ".RCP64H", ".RSQ64H"], extra: None };
+    v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F32], vec![RD, Slot::Float { f64: false }]));
+    v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F64H], vec![RD, Slot::Float { f64: true }]));
+}
