@@ -118,12 +118,24 @@ fn instance(form: &'static Form, rng: &mut Rng) -> Inst {
         .collect();
     let guard_n = rng.below(8);
     let guard = if guard_n == 7 { Reg::zero(RegFile::Pred) } else { Reg { file: RegFile::Pred, num: RegNum::Phys(guard_n as u8) } };
+    // Reuse flags at random on the operands that have one (nvdisasm shows them
+    // with the yield bit set), so that each slot's reuse-flag index is checked.
+    let mut operands: Vec<Operand> = form.slots.iter().map(|s| operand(s, rng)).collect();
+    let mut reuse = 0u8;
+    for (slot, op) in form.slots.iter().zip(operands.iter_mut()) {
+        if let (Slot::Gpr { reuse: Some(k), .. }, Operand::Reg { reuse: r, .. }) = (slot, op) {
+            if rng.below(4) == 0 {
+                *r = true;
+                reuse |= 1 << k;
+            }
+        }
+    }
     Inst {
         form,
         guard: (guard, guard_n != 7 && rng.bit()),
         mods,
-        operands: form.slots.iter().map(|s| operand(s, rng)).collect(),
-        ctrl: Ctrl { stall: 1 + rng.below(11) as u8, yield_bit: true, write_sb: None, read_sb: None, wait: 0, reuse: 0 },
+        operands: operands.into_iter().collect(),
+        ctrl: Ctrl { stall: 1 + rng.below(11) as u8, yield_bit: true, write_sb: None, read_sb: None, wait: 0, reuse },
     }
 }
 

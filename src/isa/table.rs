@@ -190,6 +190,22 @@ pub fn forms() -> &'static [Form] {
             misc::misc_ops(&mut v, g);
             control(&mut v, g);
         }
+        for form in &mut v {
+            strip_reuse(form);
+        }
+        // sm_120 shows no reuse flags on the f64 instructions (oracle): their
+        // Blackwell forms split into sm_100 and a flagless sm_120 copy.
+        let f64_ops = ["DSETP", "DFMA", "DADD", "DMUL"];
+        let mut sm120 = Vec::new();
+        for form in &mut v {
+            if form.sms == BLACKWELL.sms && f64_ops.contains(&form.name) {
+                form.sms = (100, 100);
+                let mut copy = Form { sms: (120, 120), ..*form };
+                strip_all_reuse(&mut copy);
+                sm120.push(copy);
+            }
+        }
+        v.extend(sm120);
         v.push(Form {
             uniform_guard: true,
             ..TURING_TO_HOPPER.form(
@@ -202,6 +218,35 @@ pub fn forms() -> &'static [Form] {
         });
         v
     })
+}
+
+/// Instructions whose register operands have no reuse flag: nvdisasm
+/// prints no `.reuse` for them whatever the flags say (oracle, every SM),
+/// so a word with one set is not theirs.
+const NO_REUSE: &[&str] = &["POPC", "BREV", "FLO", "MUFU", "SHFL", "R2UR", "F2F", "F2I", "I2F", "FRND", "FCHK", "BMOV"];
+
+/// Removes the reuse flags of a form of [`NO_REUSE`].
+fn strip_reuse(form: &mut Form) {
+    let head = form.name.split('.').next().unwrap_or("");
+    if NO_REUSE.contains(&head) {
+        strip_all_reuse(form);
+    }
+}
+
+/// Removes the reuse flags of every register operand of a form.
+fn strip_all_reuse(form: &mut Form) {
+    if !form.slots.iter().any(|s| matches!(s, Slot::Gpr { reuse: Some(_), .. })) {
+        return;
+    }
+    let slots: Vec<Slot> = form
+        .slots
+        .iter()
+        .map(|s| match *s {
+            Slot::Gpr { field, neg, abs, not, .. } => Slot::Gpr { field, neg, abs, not, reuse: None },
+            other => other,
+        })
+        .collect();
+    form.slots = Box::leak(slots.into_boxed_slice());
 }
 
 /// The uniform-datapath twin of an integer ALU form (`UIADD3` of
@@ -231,7 +276,17 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
         .collect();
     let name: &'static str = Box::leak(format!("U{}", form.name).into_boxed_str());
     // Bit 91 is set in every uniform ALU word (nvdisasm refuses them without it).
-    let fixed: Vec<(Field, u64)> = form.fixed.iter().copied().chain([(f(91, 91), 1)]).collect();
+    // A fixed general register RZ (LEA's unused c, 64–71) is URZ in the
+    // uniform-register field (ULEA words hold 0x3f in 64–69 up to sm_90).
+    let fixed: Vec<(Field, u64)> = form
+        .fixed
+        .iter()
+        .flat_map(|&(field, value)| match (field.start, field.width, value) {
+            (64, 8, 0xff) if !g.wide_ur => vec![(f(64, 69), 0x3f), (f(70, 71), 0)],
+            _ => vec![(field, value)],
+        })
+        .chain([(f(91, 91), 1)])
+        .collect();
     let (fixed, slots) = (Box::leak(fixed.into_boxed_slice()), Box::leak(slots.into_boxed_slice()));
     Some(Form { name, opcode: form.opcode | 0x080, fixed, aliases: &[], uniform_guard: true, slots, ..*form })
 }
@@ -309,7 +364,8 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     // source takes the c position in the immediate (an f64 high half),
     // constant and uniform forms (2, 3, 7), keeping b's flag bits 63/62.
     let b_dp = |form: u16| match form {
-        0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) },
+        // nvdisasm refuses a reuse flag on DSETP's b (oracle).
+        0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: None },
         0x400 => Slot::Float { f64: true },
         0x600 => cbank(Some(63), Some(62), None),
         _ => g.uniform_b(Some(63), None),
@@ -589,7 +645,8 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
 /// constants: `HFMA2.MMA R3, -RZ, RZ, 0, 2.384185791015625e-07`). The
 /// `.MMA` encoding (0x035) exists on sm_80–sm_90.
 fn half_ops(v: &mut Vec<Form>, g: Generation) {
-    let slots = vec![RD, gpr(24, Some(72), Some(0)), gpr(64, None, Some(2)), Slot::Half2];
+    // b sits in the c field here but keeps b's reuse flag (oracle).
+    let slots = vec![RD, gpr(24, Some(72), Some(0)), gpr(64, None, Some(1)), Slot::Half2];
     v.push(g.form("HFMA2", 0x431, NONE, &[], slots.clone()));
     if !g.wide_ur {
         v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x435, NONE, &[], slots) });
@@ -688,7 +745,8 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
         let forms: Vec<(u16, Vec<Slot>)> = if three {
             let c = reg(64, Some(75), Some(74), Some(2));
             // Forms 2, 3 and 7 keep b in the c field, with the c field's flag bits.
-            let b64 = reg(64, Some(75), Some(74), Some(2));
+            // b in the c field keeps b's reuse flag (index 1; oracle).
+            let b64 = reg(64, Some(75), Some(74), Some(1));
             vec![
                 (0x200, vec![a, b_reg, c]),
                 (0x400, vec![a, b64, imm]),
@@ -705,7 +763,9 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
             // bits; DADD's register form also uses the c field (`DADD R6, R2, R4`).
             // Forms 4–6, which would print the same text, are not what ptxas emits
             // and are left out so that text reads back to one word.
-            let reg_form = if name == "DADD" { reg(64, Some(75), Some(74), Some(2)) } else { b_reg };
+            // FADD's register in the b field has the c operand's reuse flag (index 2,
+            // corpus words and oracle), as DADD's in the c field.
+            let reg_form = if name == "DADD" { reg(64, Some(75), Some(74), Some(2)) } else { reg(32, Some(63), Some(62), Some(2)) };
             vec![(0x200, vec![a, reg_form]), (0x400, vec![a, imm]), (0x600, vec![a, b_cb]), (0xe00, vec![a, b_ur])]
         } else {
             // FMUL, DMUL: forms 1, 4, 5, 6 (ptxas output; forms 2, 3, 7 would print alike).
@@ -743,7 +803,8 @@ fn imad(out: &mut Vec<Form>, g: Generation) {
     ];
     let a = gpr(24, None, Some(0));
     let b32 = gpr(32, None, Some(1));
-    let b64 = gpr(64, None, Some(2));
+    // b in the c field (forms 2, 3, 7) keeps b's reuse flag (index 1; oracle).
+    let b64 = gpr(64, None, Some(1));
     let imm = Slot::Imm32 { signed: true };
     // With a carry in (`.X`) the c flag bit is a bitwise not (`IMAD.X R6, RZ, RZ, ~R13, P0`).
     for x in [false, true] {
