@@ -109,4 +109,68 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     const MUFU_F64H: ModField = ModField { field: f(74, 77), names: &[U, U, U, U, U, U, ".RCP64H", ".RSQ64H"], extra: None };
     v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F32], vec![RD, Slot::Float { f64: false }]));
     v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F64H], vec![RD, Slot::Float { f64: true }]));
+
+    control_misc(v, g);
+}
+
+/// CS2R, WARPSYNC, YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT, BPT.TRAP,
+/// SGXT and LEPC (bit flips and field enumerations of corpus words, sm_80).
+fn control_misc(v: &mut Vec<Form>, g: Generation) {
+    use PredShow::UnlessTrue;
+    // CS2R: a special register (72–79, S2R's names) into a register pair, or
+    // one register with `.32` (bit 80 clear).
+    const CS2R_SIZE: ModField = ModField { field: f(80, 80), names: &[".32", ""], extra: None };
+    v.push(g.form("CS2R", 0x805, NONE, &[CS2R_SIZE], vec![RD, Slot::SpecialReg(f(72, 79))]));
+    // WARPSYNC, YIELD, NANOSLEEP: a condition predicate (87–90) printed first
+    // when not PT; WARPSYNC's mask immediate (0x948) prints `.ALL` when zero,
+    // or a register (0x348, 32–39); NANOSLEEP's duration immediate (0x95d).
+    let cond = pred(87, UnlessTrue);
+    const ZERO_IMM_PT: &[(Field, u64)] = &[(f(32, 63), 0), (f(87, 90), 7)];
+    const COND_PT: &[(Field, u64)] = &[(f(87, 90), 7)];
+    const NO_COLLECTIVE: &[(Field, u64)] = &[(f(86, 86), 0)];
+    // 0x948 takes a mask immediate up to sm_89 and is `WARPSYNC.ALL` from
+    // sm_90, whatever its 32–63 and 87–90 hold (oracle; kept zero and PT).
+    if g.wide_ur {
+        v.push(g.form("WARPSYNC.ALL", 0x948, ZERO_IMM_PT, &[], vec![]));
+    } else {
+        v.push(Form { sms: (90, 90), ..g.form("WARPSYNC.ALL", 0x948, ZERO_IMM_PT, &[], vec![]) });
+        v.push(Form { sms: (75, 89), ..g.form("WARPSYNC", 0x948, COND_PT, &[], vec![Slot::Imm32 { signed: false }]) });
+    }
+    // The mask register: 32–39 up to sm_89, 24–31 from sm_90 (oracle).
+    if g.wide_ur {
+        v.push(g.form("WARPSYNC", 0x348, NO_COLLECTIVE, &[], vec![cond, gpr(24, None, None)]));
+    } else {
+        v.push(Form { sms: (75, 89), ..g.form("WARPSYNC", 0x348, NO_COLLECTIVE, &[], vec![cond, gpr(32, None, None)]) });
+        v.push(Form { sms: (90, 90), ..g.form("WARPSYNC", 0x348, NO_COLLECTIVE, &[], vec![cond, gpr(24, None, None)]) });
+    }
+    v.push(g.form("YIELD", 0x946, NONE, &[], vec![cond]));
+    const NANOSLEEP_FIXED: &[(Field, u64)] = &[(f(83, 86), 0)];
+    v.push(g.form("NANOSLEEP", 0x95d, NANOSLEEP_FIXED, &[], vec![cond, Slot::Imm32 { signed: false }]));
+    v.push(g.form("ERRBAR", 0x9ab, NONE, &[], vec![]));
+    // MEMBAR: semantics 79–80, scope 76–78 (values 4, 6, 7 print `.INVALIDn`).
+    // sm_75 has no `.MMIO` (3 prints `.INVALID3`).
+    const MEMBAR_SEM: ModField = ModField { field: f(79, 80), names: &[".SC", ".ALL", "", ".MMIO"], extra: None };
+    const MEMBAR_SEM_75: ModField = ModField { field: f(79, 80), names: &[".SC", ".ALL", "", U], extra: None };
+    const MEMBAR_SCOPE: ModField = ModField { field: f(76, 78), names: &[".CTA", ".SM", ".GPU", ".SYS", U, ".VC"], extra: None };
+    if g.wide_ur {
+        v.push(g.form("MEMBAR", 0x992, NONE, &[MEMBAR_SEM, MEMBAR_SCOPE], vec![]));
+    } else {
+        v.push(Form { sms: (75, 75), ..g.form("MEMBAR", 0x992, NONE, &[MEMBAR_SEM_75, MEMBAR_SCOPE], vec![]) });
+        v.push(Form { sms: (80, 90), ..g.form("MEMBAR", 0x992, NONE, &[MEMBAR_SEM, MEMBAR_SCOPE], vec![]) });
+    }
+    // B2R.RESULT: bits 78–79 = 1, the result predicate 81–83.
+    const B2R_RESULT: &[(Field, u64)] = &[(f(78, 79), 1)];
+    v.push(g.form("B2R.RESULT", 0x31c, B2R_RESULT, &[], vec![RD, pred_plain(81, UnlessTrue)]));
+    // BPT.TRAP: code in 34–36 (zero prints no operand; bits above ignored),
+    // bits 84–85 = 3 (`.TRAP`).
+    const TRAP: &[(Field, u64)] = &[(f(84, 86), 3), (f(32, 33), 0)];
+    const TRAP_ZERO: &[(Field, u64)] = &[(f(84, 86), 3), (f(32, 36), 0)];
+    v.push(g.form("BPT.TRAP", 0x95c, TRAP_ZERO, &[], vec![]));
+    v.push(g.form("BPT.TRAP", 0x95c, TRAP, &[], vec![Slot::Hex(f(34, 36))]));
+    // SGXT: d, a, b (forms 1, 4, 5, 6); bit 73 signedness, bit 75 `.W`.
+    const SGXT_W: ModField = ModField { field: f(75, 75), names: &["", ".W"], extra: None };
+    alu(v, g, "SGXT", 0x01a, NONE, &[SGXT_W, SIGNED_73], &[RD, gpr(24, None, Some(0))], None, false, false, &[]);
+    // LEPC: the address of the next instruction (0x34e). (The 0x94e form
+    // with a target does not use BRA's offset layout: not modelled.)
+    v.push(g.form("LEPC", 0x34e, NONE, &[], vec![RD]));
 }
