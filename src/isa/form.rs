@@ -143,6 +143,9 @@ pub enum Slot {
     },
     /// A constant printed in hex (LOP3's lookup table).
     Hex(Field),
+    /// A 64-bit immediate, printed in hex (`MOV.64 R10, 0xfff8000000000000`:
+    /// bits 24–87 on sm_120).
+    Imm64(Field),
     /// A constant printed in hex, its low bits in one field and its high
     /// bits in another (PLOP3's lookup table: 64–66 and 72–76).
     HexSplit(Field, Field),
@@ -260,7 +263,7 @@ impl Slot {
             Slot::Imm32 { .. } => field(IMM32),
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
             Slot::LoadBank { offset, index, .. } => field(CBANK_BANK) | field(offset) | field(index),
-            Slot::Hex(f) | Slot::SpecialReg(f) => field(f),
+            Slot::Hex(f) | Slot::SpecialReg(f) | Slot::Imm64(f) => field(f),
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),
             Slot::Target(super::branch::Layout::Contiguous(f)) | Slot::AbsTarget(super::branch::Layout::Contiguous(f)) => field(f),

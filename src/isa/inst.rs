@@ -287,6 +287,7 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
                 mods: SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) },
             },
             Slot::Hex(field) => Operand::Hex(field.get(word) as u32),
+            Slot::Imm64(field) => Operand::Imm64(field.get(word)),
             Slot::HexSplit(lo, hi) => Operand::Hex((lo.get(word) | hi.get(word) << lo.width) as u32),
             Slot::Float { f64 } => {
                 let bits = IMM32.get(word) as u32;
@@ -506,6 +507,7 @@ impl Inst {
                     set_bit(w, not, mods.not, "bitwise not")?
                 }
                 (Slot::Hex(field), Operand::Hex(v)) => set(w, field, v.into(), "constant")?,
+                (Slot::Imm64(field), Operand::Imm64(v)) => set(w, field, v, "immediate")?,
                 (Slot::HexSplit(lo, hi), Operand::Hex(v)) => {
                     let w = set(w, lo, u64::from(v) & lo.max(), "constant")?;
                     set(w, hi, u64::from(v) >> lo.width, "constant")?
@@ -677,6 +679,9 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         }
         Operand::SpecialReg(n) => out.push_str(&special_register_name(n, sm)),
         Operand::Hex(v) => {
+            let _ = write!(out, "{v:#x}");
+        }
+        Operand::Imm64(v) => {
             let _ = write!(out, "{v:#x}");
         }
         Operand::Mem { base, offset, scale, desc, uniform } => {

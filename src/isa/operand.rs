@@ -120,6 +120,8 @@ pub enum Operand {
     SpecialReg(u8),
     /// A small constant printed in hex (`LOP3`'s lookup table).
     Hex(u32),
+    /// A 64-bit immediate (`MOV.64`).
+    Imm64(u64),
     /// A branch target: byte offset from the next instruction.
     Target(i64),
     /// A memory address `[base+offset]`, with the uniform register holding

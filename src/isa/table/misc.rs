@@ -2,7 +2,7 @@
 //! register, and MUFU with an immediate. Fields from single-bit flips and
 //! field enumerations of corpus words with nvdisasm 13.5 (sm_80, sm_90).
 
-use super::{Generation, NONE, RD, SIGNED_73, alu, cbank, f, gpr, pred, pred_plain};
+use super::{COMBINE, Generation, ISETP_CMP, NONE, RD, SIGNED_73, alu, cbank, f, gpr, gpr_not, pred, pred_plain};
 use crate::isa::bits::Field;
 use crate::isa::form::{Form, ModField, PredShow, Slot, UNMEASURED as U};
 
@@ -111,6 +111,63 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F64H], vec![RD, Slot::Float { f64: true }]));
 
     control_misc(v, g);
+    if g.wide_ur {
+        blackwell_ops(v, g);
+    }
+}
+
+/// Forms of sm_100/sm_120 only: MOV.64 and UMOV.64 (a 64-bit immediate in
+/// 24–87, or MOV.64 of a register pair with bit 80), IADD with a carry in
+/// (bit 74 `.X`), 64-bit ISETP (bit 80; `.U64`/`.S64` by bit 73), and LDL and
+/// STL with a uniform register added (bit 91; LDL's in 32–39, STL's in
+/// 64–71 with the data in 32–39). Corpus words and bit flips (sm_120).
+fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
+    use PredShow::{Always, UnlessTrue};
+    let sm120 = |form: Form| Form { sms: (120, 120), ..form };
+    let imm64 = Slot::Imm64(f(24, 87));
+    v.push(sm120(g.form("MOV.64", 0x402, NONE, &[], vec![RD, imm64])));
+    const MOV64_REG: &[(Field, u64)] = &[(f(72, 75), 0xf), (f(80, 80), 1)];
+    v.push(sm120(g.form("MOV.64", 0x202, MOV64_REG, &[], vec![RD, gpr(32, None, Some(1))])));
+    v.push(sm120(g.form("MOV.64", 0xc02, MOV64_REG, &[], vec![RD, g.uniform_b(None, None)])));
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
+    v.push(Form { uniform_guard: true, ..sm120(g.form("UMOV.64", 0x482, UNIFORM, &[], vec![ur_d, imm64])) });
+    // IADD.X: carry in 87–90 printed last, the a and b flag bits are `~`.
+    const IADD_X: &[(Field, u64)] = &[(f(74, 74), 1)];
+    const WIDE_64: ModField = ModField { field: f(73, 73), names: &["", ".64"], extra: None };
+    let pre = [RD, pred_plain(81, UnlessTrue), gpr_not(24, Some(72), Some(0))];
+    for (form, b) in [
+        (0x200u16, gpr_not(32, Some(63), Some(1))),
+        (0x800, Slot::Imm32 { signed: true }),
+        (0xc00, g.uniform_b(None, Some(63))),
+    ] {
+        let slots: Vec<Slot> = pre.iter().copied().chain([b, pred(87, Always)]).collect();
+        v.push(Form { suffix: ".X", ..sm120(g.form("IADD", form | 0x035, IADD_X, &[WIDE_64], slots)) });
+    }
+    // 64-bit ISETP.
+    const ISETP64: &[(Field, u64)] = &[(f(72, 72), 0), (f(68, 71), 7), (f(80, 80), 1)];
+    const SIGNED64: ModField = ModField { field: f(73, 73), names: &[".U64", ".S64"], extra: None };
+    let isetp_pre = [pred_plain(81, Always), pred_plain(84, Always), gpr(24, None, Some(0))];
+    let mut isetp = Vec::new();
+    alu(&mut isetp, g, "ISETP", 0x00c, ISETP64, &[ISETP_CMP, SIGNED64, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always)]);
+    v.extend(isetp.into_iter().map(sm120));
+    // LDL and STL with a uniform register.
+    const SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"], extra: None };
+    let local_u = |lo: u8| Slot::Addr {
+        base: f(24, 31),
+        wide: false,
+        offset: f(40, 63),
+        scale: None,
+        desc: None,
+        show_desc: false,
+        uniform: Some(g.ur_field(lo)),
+    };
+    // Eviction priority 84–86: 1 is the default (as for LDL without one).
+    const EVICT: ModField = ModField { field: f(84, 86), names: &[U, ""], extra: None };
+    const LDL_U: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
+    const STL_U: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 90), 0), (f(91, 91), 1), (f(16, 23), 0)];
+    v.push(sm120(g.form("LDL", 0x983, LDL_U, &[EVICT, SIZE], vec![RD, local_u(32)])));
+    v.push(sm120(g.form("STL", 0x987, STL_U, &[EVICT, SIZE], vec![local_u(64), gpr(32, None, None)])));
 }
 
 /// CS2R, WARPSYNC, YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT, BPT.TRAP,
