@@ -111,6 +111,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F64H], vec![RD, Slot::Float { f64: true }]));
 
     control_misc(v, g);
+    f2fp(v, g);
     if g.wide_ur {
         blackwell_ops(v, g);
     }
@@ -230,4 +231,33 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     // LEPC: the address of the next instruction (0x34e). (The 0x94e form
     // with a target does not use BRA's offset layout: not modelled.)
     v.push(g.form("LEPC", 0x34e, NONE, &[], vec![RD]));
+}
+
+/// F2FP.PACK_AB (0x03e, sm_80+): two f32 sources a and b packed into one
+/// register of two halves; bit 77 `.SATFINITE`, 75 `.RELU`, 76 BF16 instead
+/// of F16 (spelled `.BF16` / nothing up to sm_86, `.BF16.F32` / `.F16.F32`
+/// from sm_89), rounding 79–80 (3 `.RZ`, 1 and 2 not measured) after
+/// `.PACK_AB`; c (64–71) unused, 86–90 (the FP8 forms) clear. Field
+/// enumerations of a corpus word (sm_80, sm_90).
+fn f2fp(v: &mut Vec<Form>, g: Generation) {
+    const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SATFINITE"], extra: None };
+    const RELU: ModField = ModField { field: f(75, 75), names: &["", ".RELU"], extra: None };
+    const TYPE_80: ModField = ModField { field: f(76, 76), names: &[".PACK_AB", ".BF16.PACK_AB"], extra: None };
+    const TYPE_90: ModField = ModField { field: f(76, 76), names: &[".F16.F32.PACK_AB", ".BF16.F32.PACK_AB"], extra: None };
+    const ROUND: ModField = ModField { field: f(79, 80), names: &["", U, U, ".RZ"], extra: None };
+    const FIXED: &[(Field, u64)] = &[(f(64, 71), 0xff), (f(72, 74), 0), (f(78, 78), 0), (f(81, 90), 0)];
+    let variants: &[((u16, u16), &'static [ModField])] = if g.wide_ur {
+        &[((100, 120), &[SAT, RELU, TYPE_90, ROUND])]
+    } else {
+        &[((80, 86), &[SAT, RELU, TYPE_80, ROUND]), ((89, 90), &[SAT, RELU, TYPE_90, ROUND])]
+    };
+    let a = gpr(24, None, Some(0));
+    for &(sms, mods) in variants {
+        for (form, b) in [(0x200u16, gpr(32, None, Some(1))), (0xa00, cbank(None, None, None)), (0xc00, g.uniform_b(None, None))] {
+            if g.wide_ur && form == 0xa00 {
+                continue;
+            }
+            v.push(Form { sms, ..g.form("F2FP", form | 0x03e, FIXED, mods, vec![RD, a, b]) });
+        }
+    }
 }
