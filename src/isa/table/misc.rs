@@ -112,6 +112,14 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
 
     control_misc(v, g);
     f2fp(v, g);
+    // REDUX (0x3c4, sm_80+): a warp reduction of a register (24–31) into a
+    // uniform register; operation 78–80 (0 is AND, printed as nothing; 6, 7
+    // print `.INVALIDn`), bit 73 `.S32` (field enumeration, sm_90).
+    const REDUX_OP: ModField = ModField { field: f(78, 80), names: &["", ".OR", ".XOR", ".SUM", ".MIN", ".MAX"], extra: None };
+    const REDUX_SIGN: ModField = ModField { field: f(73, 73), names: &["", ".S32"], extra: None };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    let redux_fixed = if g.wide_ur { NONE } else { UD6 };
+    v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("REDUX", 0x3c4, redux_fixed, &[REDUX_OP, REDUX_SIGN], vec![ur_d, gpr(24, None, None)]) });
     if g.wide_ur {
         blackwell_ops(v, g);
     }
@@ -145,6 +153,14 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
         let slots: Vec<Slot> = pre.iter().copied().chain([b, pred(87, Always)]).collect();
         v.push(Form { suffix: ".X", ..sm120(g.form("IADD", form | 0x035, IADD_X, &[WIDE_64], slots)) });
     }
+    // FMNMX3 (0x276): the minimum or maximum of three f32 registers, a with
+    // `-` 72 and `|x|` 73, b with 63/62, c with 75/74; `.FTZ` 80, `.NAN` 81;
+    // the predicate 87–90 chooses (bit flips, sm_100).
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const NAN: ModField = ModField { field: f(81, 81), names: &["", ".NAN"], extra: None };
+    let fp = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
+    let slots = vec![RD, fp(24, 72, 73, 0), fp(32, 63, 62, 1), fp(64, 75, 74, 2), pred(87, Always)];
+    v.push(Form { sms: (100, 100), ..g.form("FMNMX3", 0x276, NONE, &[FTZ, NAN], slots) });
     // 64-bit ISETP.
     const ISETP64: &[(Field, u64)] = &[(f(72, 72), 0), (f(68, 71), 7), (f(80, 80), 1)];
     const SIGNED64: ModField = ModField { field: f(73, 73), names: &[".U64", ".S64"], extra: None };
