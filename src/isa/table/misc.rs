@@ -112,6 +112,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
 
     control_misc(v, g);
     f2fp(v, g);
+    reductions(v, g);
     // REDUX (0x3c4, sm_80+): a warp reduction of a register (24–31) into a
     // uniform register; operation 78–80 (0 is AND, printed as nothing; 6, 7
     // print `.INVALIDn`), bit 73 `.S32` (field enumeration, sm_90).
@@ -275,5 +276,66 @@ fn f2fp(v: &mut Vec<Form>, g: Generation) {
             }
             v.push(Form { sms, ..g.form("F2FP", form | 0x03e, FIXED, mods, vec![RD, a, b]) });
         }
+    }
+}
+
+/// RED (sm_80–sm_89) / REDG (sm_90+), opcode 0x98e: a reduction on global
+/// memory, `[R2.64]` (bit 91; bit 90 set) with the data register in 32–39
+/// and the descriptor register in 64– (printed from sm_90); operation
+/// 87–89, operand type 73–76 (values past 6 print `.INVALIDn`), memory order
+/// and scope 77–80 (LDG's spellings), eviction priority 84–86 (1, the
+/// default, measured). Bit 71 (up to sm_90) or 81 (sm_100+) is set: clear,
+/// the register is added to the address instead. Field enumerations of
+/// corpus words (sm_80, sm_90, sm_100).
+fn reductions(v: &mut Vec<Form>, g: Generation) {
+    const OP: ModField = ModField { field: f(87, 89), names: &[".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR"], extra: None };
+    // Operand types: sm_80–sm_89 (values past 6 print `.INVALIDn`); from
+    // sm_90 floats have their own opcode (0x9a6) and 0x98e keeps four.
+    const TYPE_80: ModField =
+        ModField { field: f(73, 76), names: &["", ".S32", ".64", ".F32.FTZ.RN", ".F16x2.RN", ".S64", ".F64.RN"], extra: None };
+    const TYPE_90: ModField = ModField { field: f(73, 76), names: &["", ".S32", ".64", ".S64"], extra: None };
+    const EVICT: ModField = ModField { field: f(84, 86), names: &[U, ""], extra: None };
+    // The memory orders that LDG's and STG's spellings agree on (sm_89 spells
+    // 4 as a store does, sm_80 as a load does; the others not measured).
+    const ORDER: ModField = ModField {
+        field: f(77, 80),
+        names: &["", U, U, U, U, ".STRONG.SM", ".STRONG.GPU.PRIVATE", ".STRONG.GPU", ".MMIO.GPU", U, ".STRONG.SYS", U, ".MMIO.SYS"],
+        extra: None,
+    };
+    // REDG on floats (0x9a6, sm_90+): operation 88–89, bit 87 clear (set, the
+    // type prints `.INVALID25`), type 73–76.
+    const FOP: ModField = ModField { field: f(88, 89), names: &[".ADD", ".MIN", ".MAX"], extra: None };
+    const FTYPE: ModField = ModField {
+        field: f(73, 76),
+        names: &[
+            ".F16x2.RN", ".F16x4.RN", ".F16x8.RN", ".BF16x2.RN", ".BF16x4.RN", ".BF16x8.RN", U, U, U, ".F32.FTZ.RN", ".F32x2.FTZ.RN",
+            ".F32x4.FTZ.RN", ".F32.RN", ".F32x2.RN", ".F32x4.RN", ".F64.RN",
+        ],
+        extra: None,
+    };
+    let mods_80: &'static [ModField] = &[OP, EVICT, TYPE_80, ORDER];
+    let mods: &'static [ModField] = &[OP, EVICT, TYPE_90, ORDER];
+    let fmods: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
+    let addr = |show_desc: bool| Slot::Addr {
+        base: f(24, 31),
+        wide: true,
+        offset: f(40, 63),
+        scale: None,
+        desc: Some(g.ur_field(64)),
+        show_desc,
+        uniform: None,
+    };
+    const FIXED_6: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 70), 0), (f(71, 71), 1), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 3)];
+    const FIXED_8: &[(Field, u64)] = &[(f(16, 23), 0), (f(72, 72), 1), (f(81, 81), 1), (f(82, 83), 0), (f(90, 91), 3)];
+    const FFIXED_6: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 70), 0), (f(71, 71), 1), (f(72, 72), 1), (f(81, 83), 0), (f(87, 87), 0), (f(90, 91), 3)];
+    const FFIXED_8: &[(Field, u64)] = &[(f(16, 23), 0), (f(72, 72), 1), (f(81, 81), 1), (f(82, 83), 0), (f(87, 87), 0), (f(90, 91), 3)];
+    let data = gpr(32, None, None);
+    if g.wide_ur {
+        v.push(g.form("REDG.E", 0x98e, FIXED_8, mods, vec![addr(true), data]));
+        v.push(g.form("REDG.E", 0x9a6, FFIXED_8, fmods, vec![addr(true), data]));
+    } else {
+        v.push(Form { sms: (80, 89), ..g.form("RED.E", 0x98e, FIXED_6, mods_80, vec![addr(false), data]) });
+        v.push(Form { sms: (90, 90), ..g.form("REDG.E", 0x98e, FIXED_6, mods, vec![addr(true), data]) });
+        v.push(Form { sms: (90, 90), ..g.form("REDG.E", 0x9a6, FFIXED_6, fmods, vec![addr(true), data]) });
     }
 }
