@@ -183,6 +183,9 @@ pub enum Slot {
         /// A uniform register added to the address (`[R8.64+UR6]`, `[UR4+0x2]`
         /// on sm_75; a zero base register is then not printed).
         uniform: Option<Field>,
+        /// Whether the base may be the zero register (nvdisasm refuses
+        /// sm_80–sm_89 ATOMG with `[RZ.64]`).
+        zero_base: bool,
     },
     /// A special register number (printed by name).
     SpecialReg(Field),

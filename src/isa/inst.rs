@@ -143,7 +143,7 @@ impl Candidate {
             fixed_mask |= u128::from(f.max()) << f.start;
             fixed_value |= u128::from(*v) << f.start;
         }
-        let check_text = form.slots.iter().any(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. } | Slot::Addr { uniform: Some(_), .. }));
+        let check_text = form.slots.iter().any(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. } | Slot::Addr { uniform: Some(_), .. } | Slot::Addr { zero_base: false, .. }));
         let mut mod_ok = [0u32; ModValues::CAPACITY];
         for (ok, m) in mod_ok.iter_mut().zip(form.mods) {
             for (v, name) in m.names.iter().enumerate().take(32) {
@@ -199,7 +199,7 @@ fn sm_index(table_sm: u16) -> usize {
 ///   hidden one would read back into the wrong slot (and what nvdisasm
 ///   prints then is not measured);
 /// * a 32-bit zero base (`[RZ]`, `[0x10]`) prints no scale, so its
-///   scale must be zero.
+///   scale must be zero; some addresses take no zero base at all.
 fn representable(form: &Form, operands: &[Operand]) -> bool {
     let mut hidden_optional = false;
     for (slot, op) in form.slots.iter().zip(operands) {
@@ -213,8 +213,8 @@ fn representable(form: &Form, operands: &[Operand]) -> bool {
             }
             // Nor is the scale of a zero 32-bit base (`[RZ]`, oracle), nor a
             // zero base with a uniform register.
-            (Slot::Addr { wide, .. }, Operand::Mem { base, scale, uniform, .. }) => {
-                if base.num == RegNum::Zero && *scale != 0 && (!wide || uniform.is_some()) {
+            (Slot::Addr { wide, zero_base, .. }, Operand::Mem { base, scale, uniform, .. }) => {
+                if base.num == RegNum::Zero && (*scale != 0 && (!wide || uniform.is_some()) || !zero_base) {
                     return false;
                 }
             }
@@ -399,7 +399,7 @@ impl Inst {
             Why::NoTables => format!("no encoding tables for {sm}"),
             Why::NotOnSm => format!("this form does not exist on {sm}"),
             Why::Counts => "modifier or operand count does not match the form".into(),
-            Why::NoText => "these operands have no text that reads back to them (a predicate after a hidden PT, or a scaled absolute address)".into(),
+            Why::NoText => "these operands have no text that reads back to them (a predicate after a hidden PT, a scaled zero base, or a zero base where the instruction takes none)".into(),
             Why::TooBig(what, v) => format!("{what} {v:#x} does not fit"),
             Why::NoFlag(what) => format!("{what} is not available on this operand"),
             Why::NotReg(reg, what) => format!("{reg} is not {what}"),

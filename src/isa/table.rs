@@ -29,7 +29,7 @@
 //! without descriptor, or with a uniform register added; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA), the conversions F2I, I2F, I2FP, F2F, FRND ([`convert`]), and BMOV, FCHK,
 //! IMNMX, VIMNMX, VOTE, VOTEU, SHFL with a clamp register and MUFU with an
 //! immediate, CS2R, WARPSYNC, YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT,
-//! BPT.TRAP, SGXT, LEPC, F2FP.PACK_AB, REDUX, RED/REDG, FMNMX3 (sm_100), and on sm_120 MOV.64, UMOV.64, IADD.X, 64-bit
+//! BPT.TRAP, SGXT, LEPC, F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, FMNMX3 (sm_100), and on sm_120 MOV.64, UMOV.64, IADD.X, 64-bit
 //! ISETP, LDL/STL with a uniform register ([`misc`]) — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
@@ -514,10 +514,10 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: Some(g.ur_field(desc_lo)),
         show_desc,
-        uniform: None,
+        uniform: None, zero_base: true,
     };
-    let local = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None };
-    let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: Some(SCALE), desc: None, show_desc: false, uniform: None };
+    let local = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+    let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: Some(SCALE), desc: None, show_desc: false, uniform: None, zero_base: true };
     let data = gpr(32, None, None);
     const LDG_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0)];
     const LD_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0)];
@@ -571,7 +571,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         const PRIVATE: ModField = ModField { field: f(76, 76), names: &["", ".PRIVATE"], extra: None };
         let load_75: &'static [ModField] = &[EVICT_75, SIZE_75, ORDER_75, PRIVATE];
         let store_75: &'static [ModField] = &[EVICT_75, SIZE_75, STORE_ORDER_75, PRIVATE];
-        let addr_75 = |offset: Field| Slot::Addr { base: f(24, 31), wide: false, offset, scale: None, desc: None, show_desc: false, uniform: None };
+        let addr_75 = |offset: Field| Slot::Addr { base: f(24, 31), wide: false, offset, scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
         const LDG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 91), 0), (f(64, 71), 0)];
         const LD_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0)];
         const STG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
@@ -595,6 +595,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
             desc: None,
             show_desc: false,
             uniform: Some(f(lo, lo + 5)),
+            zero_base: true,
         };
         const LDG_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
         const LD_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
@@ -631,7 +632,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         scale: Some(SCALE),
         desc: None,
         show_desc: false,
-        uniform: Some(g.ur_field(lo)),
+        uniform: Some(g.ur_field(lo)), zero_base: true,
     };
     const LDS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
     const STS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0)];

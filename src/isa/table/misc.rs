@@ -178,7 +178,7 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: None,
         show_desc: false,
-        uniform: Some(g.ur_field(lo)),
+        uniform: Some(g.ur_field(lo)), zero_base: true,
     };
     // Eviction priority 84–86: 1 is the default (as for LDL without one).
     const EVICT: ModField = ModField { field: f(84, 86), names: &[U, ""], extra: None };
@@ -323,13 +323,49 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: Some(g.ur_field(64)),
         show_desc,
-        uniform: None,
+        uniform: None, zero_base: true,
     };
     const FIXED_6: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 70), 0), (f(71, 71), 1), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 3)];
     const FIXED_8: &[(Field, u64)] = &[(f(16, 23), 0), (f(72, 72), 1), (f(81, 81), 1), (f(82, 83), 0), (f(90, 91), 3)];
     const FFIXED_6: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 70), 0), (f(71, 71), 1), (f(72, 72), 1), (f(81, 83), 0), (f(87, 87), 0), (f(90, 91), 3)];
     const FFIXED_8: &[(Field, u64)] = &[(f(16, 23), 0), (f(72, 72), 1), (f(81, 81), 1), (f(82, 83), 0), (f(87, 87), 0), (f(90, 91), 3)];
     let data = gpr(32, None, None);
+    // ATOMG (0x9a8): RED's layout with a result register (16–23) and a
+    // predicate result (81–83, printed always); operation 87–90 (9
+    // `.SAFEADD`), type 73–75; bit 70 set (clear: refused), bit 76 set on
+    // sm_100+ (corpus words, field enumerations on sm_90).
+    const AOP: ModField = ModField {
+        field: f(87, 90),
+        names: &[".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH", ".SAFEADD"],
+        extra: None,
+    };
+    const ATYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32", ".64", ".S64", ".128"], extra: None };
+    const ATYPE_80: ModField =
+        ModField { field: f(73, 75), names: &["", ".S32", ".64", ".F32.FTZ.RN", ".F16x2.RN", ".S64", ".F64.RN"], extra: None };
+    let amods: &'static [ModField] = &[AOP, EVICT, ATYPE, ORDER];
+    let amods_80: &'static [ModField] = &[AOP, EVICT, ATYPE_80, ORDER];
+    const AFIXED_6: &[(Field, u64)] = &[(f(70, 71), 3), (f(72, 72), 1), (f(76, 76), 0), (f(91, 91), 1)];
+    // sm_100+: the descriptor flag is bit 76 (clear: the register is added
+    // to the address); bit 63 is set (clear: refused), the offset 23 bits.
+    const AFIXED_8: &[(Field, u64)] = &[(f(63, 63), 1), (f(72, 72), 1), (f(76, 76), 1), (f(91, 91), 1)];
+    let aslots = |show: bool| vec![pred_plain(81, PredShow::Always), RD, addr(show), data];
+    if g.wide_ur {
+        let addr23 = Slot::Addr {
+            base: f(24, 31),
+            wide: true,
+            offset: f(40, 62),
+            scale: None,
+            desc: Some(g.ur_field(64)),
+            show_desc: true,
+            uniform: None, zero_base: true,
+        };
+        v.push(g.form("ATOMG.E", 0x9a8, AFIXED_8, amods, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
+    } else {
+        // sm_80–sm_89 refuse a zero base register here (oracle).
+        let no_rz = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false };
+        v.push(Form { sms: (80, 89), ..g.form("ATOMG.E", 0x9a8, AFIXED_6, amods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) });
+        v.push(Form { sms: (90, 90), ..g.form("ATOMG.E", 0x9a8, AFIXED_6, amods, aslots(true)) });
+    }
     if g.wide_ur {
         v.push(g.form("REDG.E", 0x98e, FIXED_8, mods, vec![addr(true), data]));
         v.push(g.form("REDG.E", 0x9a6, FFIXED_8, fmods, vec![addr(true), data]));
