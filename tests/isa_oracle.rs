@@ -98,6 +98,7 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         Slot::SpecialReg(_) => Operand::SpecialReg(rng.below(256) as u8),
         Slot::Target(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
         Slot::AbsTarget(_) => Operand::Target(16 * rng.below(0x1000) as i64),
+        Slot::RelOffset(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
         Slot::Addr { scale, desc, uniform, .. } => Operand::Mem {
             uniform: uniform.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) }),
             base: gpr(rng),

@@ -163,6 +163,9 @@ pub enum Slot {
     /// An absolute code address (`RET.ABS.NODEC R20 0x0`, `CALL.ABS.NOINC
     /// 0x0`), in the same fields as a relative target, printed as it is.
     AbsTarget(super::branch::Layout),
+    /// A branch offset printed as it is, relative to the next instruction
+    /// and signed (`BRX R4 -0x1a0`), in the fields of a relative target.
+    RelOffset(super::branch::Layout),
     /// A memory address: base register, signed offset, optional scale of the
     /// base (`[R9.X8]`) and memory-descriptor uniform register (`desc[UR4]`,
     /// printed from sm_90 on).
@@ -269,8 +272,10 @@ impl Slot {
             Slot::Hex(f) | Slot::SpecialReg(f) | Slot::Imm64(f) => field(f),
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),
-            Slot::Target(super::branch::Layout::Contiguous(f)) | Slot::AbsTarget(super::branch::Layout::Contiguous(f)) => field(f),
-            Slot::Target(super::branch::Layout::Split) | Slot::AbsTarget(super::branch::Layout::Split) => {
+            Slot::Target(super::branch::Layout::Contiguous(f))
+            | Slot::AbsTarget(super::branch::Layout::Contiguous(f))
+            | Slot::RelOffset(super::branch::Layout::Contiguous(f)) => field(f),
+            Slot::Target(super::branch::Layout::Split) | Slot::AbsTarget(super::branch::Layout::Split) | Slot::RelOffset(super::branch::Layout::Split) => {
                 field(Field::bits(16, 23)) | field(Field::bits(34, 81))
             }
             Slot::Addr { base, offset, scale, desc, uniform, .. } => {

@@ -305,6 +305,7 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
                 Operand::Imm(bits)
             }
             Slot::Target(layout) => Operand::Target(branch::decode(word, layout)),
+            Slot::RelOffset(layout) => Operand::Target(branch::decode(word, layout)),
             Slot::AbsTarget(layout) => {
                 // Negative addresses: how nvdisasm prints them is not measured.
                 let t = branch::decode(word, layout);
@@ -540,6 +541,7 @@ impl Inst {
                     }
                 }
                 (Slot::Target(layout), Operand::Target(t)) => branch::encode(w, layout, t).ok_or(Why::TooBig("branch offset", t as u64))?,
+                (Slot::RelOffset(layout), Operand::Target(t)) => branch::encode(w, layout, t).ok_or(Why::TooBig("branch offset", t as u64))?,
                 (Slot::AbsTarget(layout), Operand::Target(t)) if t >= 0 => {
                     branch::encode(w, layout, t).ok_or(Why::TooBig("code address", t as u64))?
                 }
@@ -723,6 +725,13 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
                 }
             }
             out.push(']');
+        }
+        Operand::Target(t) if matches!(slot, Slot::RelOffset(_)) => {
+            if t < 0 {
+                let _ = write!(out, "-{:#x}", t.unsigned_abs());
+            } else {
+                let _ = write!(out, "{t:#x}");
+            }
         }
         Operand::Target(t) if matches!(slot, Slot::AbsTarget(_)) => {
             let _ = write!(out, "{t:#x}");

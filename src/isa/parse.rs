@@ -280,6 +280,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         }
         Slot::Target(_) => Operand::Target(parse_signed_hex(text)? - address as i64 - 16),
         Slot::AbsTarget(_) => Operand::Target(parse_hex(text)? as i64),
+        Slot::RelOffset(_) => Operand::Target(parse_signed_hex(text)?),
         Slot::Addr { offset: offset_field, desc: desc_field, uniform: uniform_field, .. } => {
             let (desc, rest) = match text.strip_prefix("desc[") {
                 Some(r) => {

@@ -29,7 +29,9 @@
 //! without descriptor, or with a uniform register added; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA), the conversions F2I, I2F, I2FP, F2F, FRND ([`convert`]), and BMOV, FCHK,
 //! IMNMX, VIMNMX, VOTE, VOTEU, SHFL with a clamp register and MUFU with an
 //! immediate, CS2R, WARPSYNC, YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT,
-//! BPT.TRAP, SGXT, LEPC, F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, FMNMX3 (sm_100), and on sm_120 MOV.64, UMOV.64, IADD.X, 64-bit
+//! BPT.TRAP, SGXT, LEPC, F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, IABS (all sources),
+//! PLOP3 with a uniform predicate, UFLO, UPOPC, BREAK, BRX, CGAERRBAR,
+//! ENDCOLLECTIVE, CCTL.IVALL, FMNMX3 (sm_100), and on sm_120 MOV.64, UMOV.64, IADD.X, 64-bit
 //! ISETP, LDL/STL with a uniform register ([`misc`]) — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such

@@ -4,6 +4,7 @@
 
 use super::{COMBINE, Generation, ISETP_CMP, NONE, RD, SIGNED_73, alu, cbank, f, gpr, gpr_not, pred, pred_plain};
 use crate::isa::bits::Field;
+use crate::isa::branch::Layout;
 use crate::isa::form::{Form, ModField, PredShow, Slot, UNMEASURED as U};
 
 /// The forms of this module.
@@ -111,6 +112,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F64H], vec![RD, Slot::Float { f64: true }]));
 
     control_misc(v, g);
+    more_misc(v, g);
     f2fp(v, g);
     reductions(v, g);
     // REDUX (0x3c4, sm_80+): a warp reduction of a register (24–31) into a
@@ -374,4 +376,62 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: (90, 90), ..g.form("REDG.E", 0x98e, FIXED_6, mods, vec![addr(true), data]) });
         v.push(Form { sms: (90, 90), ..g.form("REDG.E", 0x9a6, FFIXED_6, fmods, vec![addr(true), data]) });
     }
+}
+
+/// IABS with an immediate, constant or uniform source; PLOP3 with a uniform
+/// predicate as its third source; UFLO and UPOPC; BREAK; BRX; CGAERRBAR and
+/// ENDCOLLECTIVE (sm_90+); CCTL.IVALL (corpus words and bit flips).
+fn more_misc(v: &mut Vec<Form>, g: Generation) {
+    use PredShow::{Always, UnlessTrue};
+    for (form, b) in [(0x800u16, Slot::Imm32 { signed: true }), (0xa00, cbank(None, None, None)), (0xc00, g.uniform_b(None, None))] {
+        if g.wide_ur && form == 0xa00 {
+            continue;
+        }
+        v.push(g.form("IABS", form | 0x013, NONE, &[], vec![RD, b]));
+    }
+    // PLOP3.LUT with bit 67 set: the third source (68–70, `!` 71) is a
+    // uniform predicate (`PLOP3.LUT P0, PT, PT, PT, UP0, 0x80, 0x0`).
+    const PLOP3_UP: &[(Field, u64)] = &[(f(67, 67), 1)];
+    let p = |lo: u8, not: bool| Slot::Pred { uniform: false, field: f(lo, lo + 2), not: not.then_some(lo + 3), show: Always };
+    let up = Slot::Pred { uniform: true, field: f(68, 70), not: Some(71), show: Always };
+    let lut = [Slot::HexSplit(f(64, 66), f(72, 76)), Slot::Hex(f(16, 23))];
+    v.push(g.form("PLOP3.LUT", 0x81c, PLOP3_UP, &[], vec![p(81, false), p(84, false), p(87, true), p(77, true), up, lut[0], lut[1]]));
+    // UFLO (0x2bd) and UPOPC (0x2bf): FLO and POPC of a uniform register
+    // (32–) into one; bit 91 set; UFLO's 81–83 hold UPT.
+    const FLO_SH: ModField = ModField { field: f(74, 74), names: &["", ".SH"], extra: None };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, not: Some(63) };
+    const UFLO_FIXED: &[(Field, u64)] = &[(f(81, 83), 7), (f(91, 91), 1)];
+    const UPOPC_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
+    let uniform = |form: Form| Form { uniform_guard: true, ..form };
+    v.push(uniform(g.form("UFLO", 0x2bd, UFLO_FIXED, &[SIGNED_73, FLO_SH], vec![ur_d, ur_b])));
+    v.push(uniform(g.form("UPOPC", 0x2bf, UPOPC_FIXED, &[], vec![ur_d, ur_b])));
+    // BREAK (0x942): a convergence barrier (16–19); condition 87–90 PT;
+    // sm_100+ bit 72 `.RELIABLE`.
+    const COND_PT: &[(Field, u64)] = &[(f(87, 90), 7)];
+    const RELIABLE: ModField = ModField { field: f(72, 72), names: &["", ".RELIABLE"], extra: None };
+    let barrier = Slot::Barrier(f(16, 19));
+    if g.wide_ur {
+        v.push(g.form("BREAK", 0x942, COND_PT, &[RELIABLE], vec![barrier]));
+    } else {
+        v.push(g.form("BREAK", 0x942, COND_PT, &[], vec![barrier]));
+    }
+    // BRX (0x949): an indirect branch to a register (24–31) plus an offset
+    // from the next instruction, printed signed after a space; BRA's
+    // offset layouts; condition 87–90 printed first when not PT.
+    let layouts: &[((u16, u16), Layout)] =
+        if g.wide_ur { &[((100, 120), Layout::Split)] } else { &[((75, 89), Layout::Contiguous(f(34, 81))), ((90, 90), Layout::Split)] };
+    const BRX_FIXED: &[(Field, u64)] = &[(f(32, 33), 0), (f(85, 86), 0), (f(91, 91), 0)];
+    for &(sms, layout) in layouts {
+        let slots = vec![pred(87, UnlessTrue), gpr(24, None, None), Slot::RelOffset(layout)];
+        v.push(Form { sms, space_before_last: true, ..g.form("BRX", 0x949, BRX_FIXED, &[], slots) });
+    }
+    if g.wide_ur || g.sms.1 >= 90 {
+        let sms = (g.sms.0.max(90), g.sms.1);
+        v.push(Form { sms, ..g.form("CGAERRBAR", 0x5ab, NONE, &[], vec![]) });
+        v.push(Form { sms, ..g.form("ENDCOLLECTIVE", 0x91b, COND_PT, &[], vec![]) });
+    }
+    // CCTL.IVALL: invalidate all cache lines (no address: 24–31 RZ, bit 89).
+    const IVALL: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(87, 91), 4)];
+    v.push(g.form("CCTL.IVALL", 0x98f, IVALL, &[], vec![]));
 }
