@@ -156,6 +156,23 @@ const CONST_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8",
 /// BSSY/BSYNC on sm_100+: bit 72 `.RELIABLE`, bit 73 `.RECONVERGENT`.
 const CONVERGENCE: ModField = ModField { field: f(72, 73), names: &["", ".RELIABLE", ".RECONVERGENT"], extra: None };
 
+// ---- sm_75 memory-access spellings (every value enumerated with nvdisasm
+// on corpus words; used by LDG/STG/LD/ST and the sm_75 reductions) -------
+
+/// Memory order and scope, bits 77–80, as sm_75 spells them.
+pub(super) const ORDER_75: ModField = ModField {
+    field: f(77, 80),
+    names: &[
+    ".CONSTANT.CTA", ".CONSTANT.SM", ".CONSTANT.GPU", ".CONSTANT.SYS", ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM",
+    ".STRONG.GPU", ".STRONG.SYS", ".MMIO.CTA", ".MMIO.SM", ".MMIO.GPU", ".MMIO.SYS",
+    ],
+    extra: None,
+};
+/// Eviction priority, bits 84–86, as sm_75 spells it.
+pub(super) const EVICT_75: ModField = ModField { field: f(84, 86), names: &[".EF", "", ".EL", ".LU", ".EU", ".NA"], extra: None };
+/// Bit 76 `.PRIVATE` (sm_75).
+pub(super) const PRIVATE: ModField = ModField { field: f(76, 76), names: &["", ".PRIVATE"], extra: None };
+
 // ---- fixed fields ---------------------------------------------------------
 
 const NONE: &[(Field, u64)] = &[];
@@ -554,23 +571,13 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         // 0x386) take a 24-bit offset at 40–63, LD/ST (0x980, 0x385) a
         // 32-bit one at 32–63 (ST's data register at 64–71). Every value of
         // the modifier fields enumerated with nvdisasm on corpus words.
-        const ORDER_75: ModField = ModField {
-            field: f(77, 80),
-            names: &[
-                ".CONSTANT.CTA", ".CONSTANT.SM", ".CONSTANT.GPU", ".CONSTANT.SYS", ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM",
-                ".STRONG.GPU", ".STRONG.SYS", ".MMIO.CTA", ".MMIO.SM", ".MMIO.GPU", ".MMIO.SYS",
-            ],
-            extra: None,
-        };
         // Values 0–3 print `.INVALID0.<scope>`.
         const STORE_ORDER_75: ModField = ModField {
             field: f(77, 80),
             names: &[U, U, U, U, ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM", ".STRONG.GPU", ".STRONG.SYS", ".MMIO.CTA", ".MMIO.SM", ".MMIO.GPU", ".MMIO.SYS"],
             extra: None,
         };
-        const EVICT_75: ModField = ModField { field: f(84, 86), names: &[".EF", "", ".EL", ".LU", ".EU", ".NA"], extra: None };
         const SIZE_75: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".U.128"], extra: None };
-        const PRIVATE: ModField = ModField { field: f(76, 76), names: &["", ".PRIVATE"], extra: None };
         let load_75: &'static [ModField] = &[EVICT_75, SIZE_75, ORDER_75, PRIVATE];
         let store_75: &'static [ModField] = &[EVICT_75, SIZE_75, STORE_ORDER_75, PRIVATE];
         let addr_75 = |offset: Field| Slot::Addr { base: f(24, 31), wide: false, offset, scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };

@@ -368,6 +368,36 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: (80, 89), ..g.form("ATOMG.E", 0x9a8, AFIXED_6, amods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) });
         v.push(Form { sms: (90, 90), ..g.form("ATOMG.E", 0x9a8, AFIXED_6, amods, aslots(true)) });
     }
+    // sm_75: the uniform register (64–69) is added to the address (`[UR4]`,
+    // `[R2.64+UR4]`), bits 70–71 clear for RED and 70 set for ATOMG; types
+    // 73–75, `.PRIVATE` 76, sm_75's order and eviction spellings.
+    if !g.wide_ur {
+        use super::{EVICT_75, PRIVATE};
+        // Orders without `.CONSTANT` and `.MMIO` (those print `.INVALID0`, `.INVALID3`).
+        const ORDER_75: ModField = ModField {
+            field: f(77, 80),
+            names: &[U, U, U, U, ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM", ".STRONG.GPU", ".STRONG.SYS"],
+            extra: None,
+        };
+        let addr_75 = Slot::Addr {
+            base: f(24, 31),
+            wide: true,
+            offset: f(40, 63),
+            scale: None,
+            desc: None,
+            show_desc: false,
+            uniform: Some(f(64, 69)),
+            zero_base: true,
+        };
+        const TYPE_75: ModField =
+            ModField { field: f(73, 75), names: &["", ".S32", ".64", ".F32.FTZ.RN", ".F16x2.RN", ".S64", ".F64.RN"], extra: None };
+        const RED_75: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 71), 0), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 3)];
+        const ATOMG_75: &[(Field, u64)] = &[(f(70, 71), 1), (f(72, 72), 1), (f(91, 91), 1)];
+        let turing = |form: Form| Form { sms: (75, 75), ..form };
+        v.push(turing(g.form("RED.E", 0x98e, RED_75, &[OP, EVICT_75, TYPE_75, ORDER_75, PRIVATE], vec![addr_75, data])));
+        let slots = vec![pred_plain(81, PredShow::Always), RD, addr_75, data];
+        v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75, PRIVATE], slots)));
+    }
     if g.wide_ur {
         v.push(g.form("REDG.E", 0x98e, FIXED_8, mods, vec![addr(true), data]));
         v.push(g.form("REDG.E", 0x9a6, FFIXED_8, fmods, vec![addr(true), data]));
@@ -422,7 +452,10 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     let layouts: &[((u16, u16), Layout)] =
         if g.wide_ur { &[((100, 120), Layout::Split)] } else { &[((75, 89), Layout::Contiguous(f(34, 81))), ((90, 90), Layout::Split)] };
     const BRX_FIXED: &[(Field, u64)] = &[(f(32, 33), 0), (f(85, 86), 0), (f(91, 91), 0)];
+    // A zero offset prints nothing (oracle): that form comes first.
+    const BRX_ZERO: &[(Field, u64)] = &[(f(32, 33), 0), (f(85, 86), 0), (f(91, 91), 0), (f(16, 23), 0), (f(34, 81), 0)];
     for &(sms, layout) in layouts {
+        v.push(Form { sms, ..g.form("BRX", 0x949, BRX_ZERO, &[], vec![pred(87, UnlessTrue), gpr(24, None, None)]) });
         let slots = vec![pred(87, UnlessTrue), gpr(24, None, None), Slot::RelOffset(layout)];
         v.push(Form { sms, space_before_last: true, ..g.form("BRX", 0x949, BRX_FIXED, &[], slots) });
     }
