@@ -146,6 +146,9 @@ pub enum Slot {
     /// A 64-bit immediate, printed in hex (`MOV.64 R10, 0xfff8000000000000`:
     /// bits 24–87 on sm_120).
     Imm64(Field),
+    /// A signed immediate as wide as its field, printed `-0x…` when
+    /// negative (SEL.64's 33 bits 32–64 on sm_120: `-0xfffffffb`).
+    SImm(Field),
     /// A constant printed in hex, its low bits in one field and its high
     /// bits in another (PLOP3's lookup table: 64–66 and 72–76).
     HexSplit(Field, Field),
@@ -253,6 +256,9 @@ pub struct Form {
     pub uniform_guard: bool,
     /// Operands, in printed order.
     pub slots: &'static [Slot],
+    /// Slots whose register may not be the zero register (nvdisasm prints
+    /// `???255` for it: sm_75 ATOMG.E.CAS's compare value).
+    pub nonzero: &'static [usize],
 }
 
 impl Slot {
@@ -269,7 +275,7 @@ impl Slot {
             Slot::Imm32 { .. } => field(IMM32),
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
             Slot::LoadBank { offset, index, .. } => field(CBANK_BANK) | field(offset) | field(index),
-            Slot::Hex(f) | Slot::SpecialReg(f) | Slot::Imm64(f) => field(f),
+            Slot::Hex(f) | Slot::SpecialReg(f) | Slot::Imm64(f) | Slot::SImm(f) => field(f),
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),
             Slot::Target(super::branch::Layout::Contiguous(f))

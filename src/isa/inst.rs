@@ -143,7 +143,7 @@ impl Candidate {
             fixed_mask |= u128::from(f.max()) << f.start;
             fixed_value |= u128::from(*v) << f.start;
         }
-        let check_text = form.slots.iter().any(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. } | Slot::Addr { uniform: Some(_), .. } | Slot::Addr { zero_base: false, .. }));
+        let check_text = !form.nonzero.is_empty() || form.slots.iter().any(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. } | Slot::Addr { uniform: Some(_), .. } | Slot::Addr { zero_base: false, .. }));
         let mut mod_ok = [0u32; ModValues::CAPACITY];
         for (ok, m) in mod_ok.iter_mut().zip(form.mods) {
             for (v, name) in m.names.iter().enumerate().take(32) {
@@ -199,8 +199,14 @@ fn sm_index(table_sm: u16) -> usize {
 ///   hidden one would read back into the wrong slot (and what nvdisasm
 ///   prints then is not measured);
 /// * a 32-bit zero base (`[RZ]`, `[0x10]`) prints no scale, so its
-///   scale must be zero; some addresses take no zero base at all.
+///   scale must be zero; some addresses take no zero base at all;
+/// * the form's [`Form::nonzero`] slots do not hold a zero register.
 fn representable(form: &Form, operands: &[Operand]) -> bool {
+    for &k in form.nonzero {
+        if matches!(operands.get(k), Some(Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. })) {
+            return false;
+        }
+    }
     let mut hidden_optional = false;
     for (slot, op) in form.slots.iter().zip(operands) {
         match (slot, op) {
@@ -288,6 +294,7 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
             },
             Slot::Hex(field) => Operand::Hex(field.get(word) as u32),
             Slot::Imm64(field) => Operand::Imm64(field.get(word)),
+            Slot::SImm(field) => Operand::Imm64(field.get_signed(word) as u64),
             Slot::HexSplit(lo, hi) => Operand::Hex((lo.get(word) | hi.get(word) << lo.width) as u32),
             Slot::Float { f64 } => {
                 let bits = IMM32.get(word) as u32;
@@ -353,6 +360,7 @@ static EMPTY_FORM: Form = Form {
     suffix: "",
     aliases: &[],
     space_before_last: false,
+    nonzero: &[],
     uniform_guard: false,
     slots: &[],
 };
@@ -400,7 +408,7 @@ impl Inst {
             Why::NoTables => format!("no encoding tables for {sm}"),
             Why::NotOnSm => format!("this form does not exist on {sm}"),
             Why::Counts => "modifier or operand count does not match the form".into(),
-            Why::NoText => "these operands have no text that reads back to them (a predicate after a hidden PT, a scaled zero base, or a zero base where the instruction takes none)".into(),
+            Why::NoText => "these operands have no text that reads back to them (a predicate after a hidden PT, a scaled zero base, or a zero register where the instruction takes none)".into(),
             Why::TooBig(what, v) => format!("{what} {v:#x} does not fit"),
             Why::NoFlag(what) => format!("{what} is not available on this operand"),
             Why::NotReg(reg, what) => format!("{reg} is not {what}"),
@@ -509,6 +517,7 @@ impl Inst {
                 }
                 (Slot::Hex(field), Operand::Hex(v)) => set(w, field, v.into(), "constant")?,
                 (Slot::Imm64(field), Operand::Imm64(v)) => set(w, field, v, "immediate")?,
+                (Slot::SImm(field), Operand::Imm64(v)) => field.set_signed(w, v as i64).ok_or(Why::TooBig("immediate", v))?,
                 (Slot::HexSplit(lo, hi), Operand::Hex(v)) => {
                     let w = set(w, lo, u64::from(v) & lo.max(), "constant")?;
                     set(w, hi, u64::from(v) >> lo.width, "constant")?
@@ -682,6 +691,9 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         Operand::SpecialReg(n) => out.push_str(&special_register_name(n, sm)),
         Operand::Hex(v) => {
             let _ = write!(out, "{v:#x}");
+        }
+        Operand::Imm64(v) if matches!(slot, Slot::SImm(_)) && (v as i64) < 0 => {
+            let _ = write!(out, "-{:#x}", (v as i64).unsigned_abs());
         }
         Operand::Imm64(v) => {
             let _ = write!(out, "{v:#x}");

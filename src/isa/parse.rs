@@ -244,6 +244,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         Slot::Imm32 { .. } => Operand::Imm(parse_signed_hex(text)? as u32),
         Slot::Hex(_) | Slot::HexSplit(..) => Operand::Hex(parse_hex(text)? as u32),
         Slot::Imm64(_) => Operand::Imm64(parse_hex(text)?),
+        Slot::SImm(_) => Operand::Imm64(parse_signed_hex(text)? as u64),
         Slot::Half2 => return None,
         Slot::Float { f64 } => {
             let special = SPECIAL_FLOATS.iter().find(|(_, f, t)| *f == f64 && t.trim_end() == text).map(|(b, _, _)| *b);

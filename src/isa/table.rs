@@ -29,9 +29,9 @@
 //! without descriptor, or with a uniform register added; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA), the conversions F2I, I2F, I2FP, F2F, FRND ([`convert`]), and BMOV, FCHK,
 //! IMNMX, VIMNMX, VOTE, VOTEU, SHFL with a clamp register and MUFU with an
 //! immediate, CS2R, WARPSYNC, YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT,
-//! BPT.TRAP, SGXT, LEPC, F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, IABS (all sources),
+//! BPT.TRAP, SGXT, LEPC, F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, ATOMG.E.CAS, IABS (all sources),
 //! PLOP3 with a uniform predicate, UFLO, UPOPC, BREAK, BRX, CGAERRBAR,
-//! ENDCOLLECTIVE, CCTL.IVALL, FMNMX3 (sm_100), and on sm_120 MOV.64, UMOV.64, IADD.X, 64-bit
+//! ENDCOLLECTIVE, CCTL.IVALL, FMNMX3 (sm_100), and on sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit
 //! ISETP, LDL/STL with a uniform register ([`misc`]) — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
@@ -102,7 +102,7 @@ impl Generation {
         if self.wide_ur { PredShow::Always } else { PredShow::UnlessTrue }
     }
     fn form(self, name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], mods: &'static [ModField], slots: Vec<Slot>) -> Form {
-        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, slots: Box::leak(slots.into_boxed_slice()) }
+        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, nonzero: &[], slots: Box::leak(slots.into_boxed_slice()) }
     }
 }
 

@@ -164,6 +164,13 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     let fp = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
     let slots = vec![RD, fp(24, 72, 73, 0), fp(32, 63, 62, 1), fp(64, 75, 74, 2), pred(87, Always)];
     v.push(Form { sms: (100, 100), ..g.form("FMNMX3", 0x276, NONE, &[FTZ, NAN], slots) });
+    // SEL.64: a register b (0x607) or a signed 33-bit immediate in 32–64
+    // (0x407; corpus words, bit flips).
+    const SEL64_REG: &[(Field, u64)] = &[(f(64, 71), 0)];
+    const SEL64_IMM: &[(Field, u64)] = &[(f(65, 71), 0)];
+    let a = gpr(24, None, Some(0));
+    v.push(sm120(g.form("SEL.64", 0x607, SEL64_REG, &[], vec![RD, a, gpr(32, None, Some(1)), pred(87, Always)])));
+    v.push(sm120(g.form("SEL.64", 0x407, SEL64_IMM, &[], vec![RD, a, Slot::SImm(f(32, 64)), pred(87, Always)])));
     // 64-bit ISETP.
     const ISETP64: &[(Field, u64)] = &[(f(72, 72), 0), (f(68, 71), 7), (f(80, 80), 1)];
     const SIGNED64: ModField = ModField { field: f(73, 73), names: &[".U64", ".S64"], extra: None };
@@ -315,6 +322,12 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         ],
         extra: None,
     };
+    // sm_75's orders without `.CONSTANT` and `.MMIO` (those print `.INVALID0`, `.INVALID3`).
+    const ORDER_75_RED: ModField = ModField {
+        field: f(77, 80),
+        names: &[U, U, U, U, ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM", ".STRONG.GPU", ".STRONG.SYS"],
+        extra: None,
+    };
     let mods_80: &'static [ModField] = &[OP, EVICT, TYPE_80, ORDER];
     let mods: &'static [ModField] = &[OP, EVICT, TYPE_90, ORDER];
     let fmods: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
@@ -373,12 +386,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     // 73–75, `.PRIVATE` 76, sm_75's order and eviction spellings.
     if !g.wide_ur {
         use super::{EVICT_75, PRIVATE};
-        // Orders without `.CONSTANT` and `.MMIO` (those print `.INVALID0`, `.INVALID3`).
-        const ORDER_75: ModField = ModField {
-            field: f(77, 80),
-            names: &[U, U, U, U, ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM", ".STRONG.GPU", ".STRONG.SYS"],
-            extra: None,
-        };
+
         let addr_75 = Slot::Addr {
             base: f(24, 31),
             wide: true,
@@ -394,9 +402,34 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         const RED_75: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 71), 0), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 3)];
         const ATOMG_75: &[(Field, u64)] = &[(f(70, 71), 1), (f(72, 72), 1), (f(91, 91), 1)];
         let turing = |form: Form| Form { sms: (75, 75), ..form };
-        v.push(turing(g.form("RED.E", 0x98e, RED_75, &[OP, EVICT_75, TYPE_75, ORDER_75, PRIVATE], vec![addr_75, data])));
+        v.push(turing(g.form("RED.E", 0x98e, RED_75, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_75, data])));
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr_75, data];
-        v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75, PRIVATE], slots)));
+        v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
+    }
+    // ATOMG.E.CAS (0x3a9): compare (32–39) and swap (64–71) at a 32-bit
+    // register address `[R2]` (no descriptor), type 73–75 (corpus words).
+    let cas_addr = Slot::Addr {
+        base: f(24, 31),
+        wide: false,
+        offset: f(40, 63),
+        scale: None,
+        desc: None,
+        show_desc: false,
+        uniform: None,
+        zero_base: true,
+    };
+    const CAS_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 0), (f(87, 91), 0)];
+    // Types other than these print `.INVALIDn` (oracle).
+    const CAS_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32", ".64"], extra: None };
+    let cas_slots = vec![pred_plain(81, PredShow::Always), RD, cas_addr, data, gpr(64, None, None)];
+    if g.wide_ur {
+        v.push(g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots));
+    } else {
+        use super::{EVICT_75, PRIVATE};
+        const CAS_FIXED_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(87, 91), 0)];
+        v.push(Form { sms: (75, 75), nonzero: &[3], ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED_75, &[EVICT_75, CAS_TYPE, ORDER_75_RED, PRIVATE], cas_slots.clone()) });
+        v.push(Form { sms: (80, 89), ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots.clone()) });
+        v.push(Form { sms: (90, 90), ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots) });
     }
     if g.wide_ur {
         v.push(g.form("REDG.E", 0x98e, FIXED_8, mods, vec![addr(true), data]));
