@@ -497,6 +497,38 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms, ..g.form("CGAERRBAR", 0x5ab, NONE, &[], vec![]) });
         v.push(Form { sms, ..g.form("ENDCOLLECTIVE", 0x91b, COND_PT, &[], vec![]) });
     }
+    // BAR.RED (0xb1d with 77–79 = 2): a barrier (54–57) that also reduces a
+    // predicate (87–90, printed always); operation 74–75, bit 80
+    // `.DEFER_BLOCKING`; a thread count (42–53) prints only when not zero,
+    // so only zero decodes (bit flips, sm_80).
+    const RED_OP: ModField = ModField { field: f(74, 75), names: &[".POPC", ".AND", ".OR"], extra: None };
+    const DEFER: ModField = ModField { field: f(80, 80), names: &["", ".DEFER_BLOCKING"], extra: None };
+    const BAR_RED: &[(Field, u64)] = &[(f(42, 53), 0), (f(77, 79), 2)];
+    v.push(g.form("BAR.RED", 0xb1d, BAR_RED, &[RED_OP, DEFER], vec![Slot::Hex(f(54, 57)), pred(87, Always)]));
+    // ATOMS (0x38c): an atomic on shared memory, `[R2.X4+0x10]` (scale
+    // 78–79), data 32–39, operation 87–90, type 73–75; with bit 91 (0x98c)
+    // a uniform register (64–) is added to the address (corpus words, bit
+    // flips, sm_80).
+    const ATOMS_OP: ModField =
+        ModField { field: f(87, 90), names: &[".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH"], extra: None };
+    const ATOMS_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32", ".64"], extra: None };
+    let shared = |uniform: Option<Field>| Slot::Addr {
+        base: f(24, 31),
+        wide: false,
+        offset: f(40, 63),
+        scale: Some(f(78, 79)),
+        desc: None,
+        show_desc: false,
+        uniform,
+        zero_base: true,
+    };
+    const ATOMS_FIXED: &[(Field, u64)] = &[(f(64, 71), 0), (f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 0)];
+    const ATOMS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 1)];
+    const ATOMS_UR6: &[(Field, u64)] = &[(f(70, 71), 0), (f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 1)];
+    let data = gpr(32, None, None);
+    v.push(g.form("ATOMS", 0x38c, ATOMS_FIXED, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]));
+    let ur_fixed = if g.wide_ur { ATOMS_UR } else { ATOMS_UR6 };
+    v.push(g.form("ATOMS", 0x98c, ur_fixed, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(Some(g.ur_field(64))), data]));
     // CCTL.IVALL: invalidate all cache lines (no address: 24–31 RZ, bit 89).
     const IVALL: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(87, 91), 4)];
     v.push(g.form("CCTL.IVALL", 0x98f, IVALL, &[], vec![]));
