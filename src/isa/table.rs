@@ -31,7 +31,7 @@
 //! immediate, CS2R, WARPSYNC, YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT,
 //! BPT.TRAP, SGXT, LEPC, F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, ATOMG.E.CAS, IABS (all sources),
 //! PLOP3 with a uniform predicate, UFLO, UPOPC, BREAK, BRX, CGAERRBAR,
-//! ENDCOLLECTIVE, CCTL.IVALL, BAR.RED, ATOMS, FMNMX3 (sm_100), and on sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit
+//! ENDCOLLECTIVE, CCTL.IVALL, BAR.RED, ATOMS, ATOMS.POPC.INC.32, FMNMX3 (sm_100), and on sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit
 //! ISETP, LDL/STL with a uniform register ([`misc`]) — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such

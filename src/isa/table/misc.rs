@@ -529,6 +529,12 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("ATOMS", 0x38c, ATOMS_FIXED, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]));
     let ur_fixed = if g.wide_ur { ATOMS_UR } else { ATOMS_UR6 };
     v.push(g.form("ATOMS", 0x98c, ur_fixed, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(Some(g.ur_field(64))), data]));
+    // ATOMS.POPC.INC.32 (0xf8c; 87–91 = 0x1b): count the active threads into
+    // shared memory, `[R0+URZ]` (the uniform register printed even when
+    // zero); no data operand (corpus words, bit flips, sm_120).
+    const POPC_INC: &[(Field, u64)] = &[(f(32, 39), 0), (f(72, 77), 0), (f(80, 86), 0), (f(87, 91), 0x1b)];
+    let popc_inc = |sms| Form { sms, ..g.form("ATOMS.POPC.INC.32", 0xf8c, POPC_INC, &[], vec![RD, shared(Some(g.ur_field(64)))]) };
+    v.push(if g.wide_ur { popc_inc(g.sms) } else { popc_inc((90, 90)) });
     // CCTL.IVALL: invalidate all cache lines (no address: 24–31 RZ, bit 89).
     const IVALL: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(87, 91), 4)];
     v.push(g.form("CCTL.IVALL", 0x98f, IVALL, &[], vec![]));
