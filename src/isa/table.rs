@@ -13,7 +13,7 @@
 //! with b in 64–71).
 //!
 //! The table is generated for two generations of the same layout
-//! ([`Generation`]): sm_75–sm_90 and sm_100–sm_120, which differ in the width
+//! (`Generation`): sm_75–sm_90 and sm_100–sm_120, which differ in the width
 //! of uniform-register fields, in IADD3 printing its carry-out predicates
 //! always, in BRA's offset layout (which changes at sm_90 already) and in a
 //! few opcodes (ULDC exists up to sm_90).
@@ -21,18 +21,22 @@
 //! So far: NOP, EXIT, BSYNC, BSSY, BRA (condition predicate, `.U`, `.DIV`,
 //! `.CONV`, uniform register and uniform predicate forms), CALL.REL,
 //! CALL.ABS, RET.REL, RET.ABS, BAR.SYNC, S2R, S2UR, MOV, UMOV, IADD3(.X),
-//! IADD(.64) (sm_120), VIADD, ISETP(.EX), LOP3, PLOP3, UPLOP3, SEL, SHF, POPC, BREV, FLO, LEA
-//! (.HI/.X/.SX32), PRMT, IABS, IMAD (.WIDE/.HI/.X, with its alias names), the
-//! uniform twins of the integer ALU forms (UIADD3, UISETP, ULOP3, USEL,
-//! USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC and LDCU (index registers included), FFMA, FADD, FMUL,
-//! FSETP, DSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75
-//! without descriptor, or with a uniform register added; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA), the conversions F2I, I2F, I2FP, F2F, FRND ([`convert`]), and BMOV, FCHK,
-//! IMNMX, VIMNMX, VOTE, VOTEU, SHFL with a clamp register and MUFU with an
-//! immediate, CS2R, WARPSYNC, YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT,
-//! BPT.TRAP, SGXT, LEPC, F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, ATOMG.E.CAS, IABS (all sources),
-//! PLOP3 with a uniform predicate, UFLO, UPOPC, BREAK, BRX, CGAERRBAR,
-//! ENDCOLLECTIVE, CCTL.IVALL, BAR.RED, ATOMS, ATOMS.POPC.INC.32, FMNMX3 (sm_100), and on sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit
-//! ISETP, LDL/STL with a uniform register ([`misc`]) — each in the
+//! IADD(.64) (sm_120), VIADD, ISETP(.EX), LOP3, PLOP3, UPLOP3, SEL, SHF,
+//! POPC, BREV, FLO, LEA (.HI/.X/.SX32), PRMT, IABS, IMAD (.WIDE/.HI/.X, with
+//! its alias names), the uniform twins of the integer ALU forms (UIADD3,
+//! UISETP, ULOP3, USEL, USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC and
+//! LDCU (index registers included), FFMA, FADD, FMUL, FSETP, DSETP, FSEL,
+//! FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75 without
+//! descriptor, or with a uniform register added; sm_80+), LDL, STL, LDS,
+//! STS, HFMA2(.MMA); the conversions F2I, I2F, I2FP, F2F, FRND
+//! (`table/convert.rs`); and (`table/misc.rs`) BMOV, FCHK, IMNMX, VIMNMX, VOTE, VOTEU,
+//! SHFL with a clamp register, MUFU with an immediate, CS2R, WARPSYNC,
+//! YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT, BPT.TRAP, SGXT, LEPC,
+//! F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, ATOMG.E.CAS, ATOMS,
+//! ATOMS.POPC.INC.32, BAR.RED, PLOP3 with a uniform predicate, UFLO, UPOPC,
+//! BREAK, BRX, CGAERRBAR, ENDCOLLECTIVE, CCTL.IVALL, FMNMX3 (sm_100), and on
+//! sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit ISETP, LDL/STL with a
+//! uniform register — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
 //! words as `.raw`).
