@@ -141,6 +141,8 @@ struct Tally {
     decoded: usize,
     branches: usize,
     reuse: usize,
+    /// Words whose descriptor register the text does not show and is not UR4.
+    hidden_descriptors: usize,
     failures: Vec<String>,
 }
 
@@ -180,9 +182,21 @@ fn check_word(sm: u16, l: &Listed, t: &mut Tally) -> bool {
             Ok(again) => fail(t, format!("re-encodes as {again:#034x}")),
             Err(e) => fail(t, format!("does not re-encode: {}", e.0)),
         }
-        // The assembler reads the text back to the same word.
+        // The assembler reads the text back to the same word, except for a
+        // descriptor register nvdisasm does not print (sm_80–sm_89), which
+        // text reads back as UR4.
+        let expected = with_printed_descriptor(inst).encode(Sm::new(sm)).unwrap_or(w);
+        if expected != w {
+            t.hidden_descriptors += 1;
+            // The listing's text, which spells such a descriptor out, reads back exactly.
+            let listed = inst.listing_text(Sm::new(sm), l.address);
+            match isa::parse::parse_inst(&listed, Sm::new(sm), l.address, inst.ctrl).map(|i| i.encode(Sm::new(sm))) {
+                Ok(Ok(again)) if again == w => {}
+                other => fail(t, format!("listing text `{listed}` reads back as {other:?}")),
+            }
+        }
         match isa::parse::parse_inst(&text, Sm::new(sm), l.address, inst.ctrl).map(|i| i.encode(Sm::new(sm))) {
-            Ok(Ok(again)) if again == w => {}
+            Ok(Ok(again)) if again == expected => {}
             Ok(Ok(again)) => fail(t, format!("assembles as {again:#034x}")),
             Ok(Err(e)) => fail(t, format!("assembled text does not encode: {}", e.0)),
             Err(e) => fail(t, format!("does not assemble: {}", e.0)),
@@ -285,6 +299,20 @@ fn corpus_listing(sm: u16, corpus: &Path, ptxas: &Path, nvdisasm: &Path, scratch
     (listing, compiled, files.len())
 }
 
+/// The instruction with every descriptor register that nvdisasm does not
+/// print replaced by UR4 (what reading its text back gives).
+fn with_printed_descriptor(inst: &isa::inst::Inst) -> isa::inst::Inst {
+    use isa::form::Slot;
+    use isa::operand::{Operand, Reg, RegFile, RegNum};
+    let mut out = inst.clone();
+    for (slot, op) in inst.form.slots.iter().zip(out.operands.iter_mut()) {
+        if let (Slot::Addr { show_desc: false, desc: Some(_), .. }, Operand::Mem { desc, .. }) = (slot, op) {
+            *desc = Some(Reg { file: RegFile::Uniform, num: RegNum::Phys(4) });
+        }
+    }
+    out
+}
+
 /// A known gap: words of some SMs that the machine layer does not decode
 /// yet, named by nvdisasm's mnemonic (`RET`: every variant) or mnemonic
 /// with modifiers (`RET.REL.NODEC`), with the reason.
@@ -355,7 +383,7 @@ fn corpus_words_agree_with_nvdisasm() {
             }
         }
         eprintln!(
-            "sm_{sm}: {compiled}/{files} files, {} words ({} without text), decoded {} ({:.2}%), known gaps {} ({:.2}%), mnemonics {}, branch targets {}, .reuse {}, failures {}",
+            "sm_{sm}: {compiled}/{files} files, {} words ({} without text), decoded {} ({:.2}%), known gaps {} ({:.2}%), mnemonics {}, branch targets {}, .reuse {}, hidden descriptors other than UR4 {}, failures {}",
             t.words,
             t.unrendered,
             t.decoded,
@@ -365,9 +393,14 @@ fn corpus_words_agree_with_nvdisasm() {
             t.mnemonic_checked,
             t.branches,
             t.reuse,
+            t.hidden_descriptors,
             t.failures.len()
         );
         let _ = std::fs::write(cache_dir().join(format!("undecoded-sm_{sm}.txt")), undecoded);
+        // The acceptance limit: known gaps are at most 0.5% of each SM's words.
+        if gap_words * 200 > t.words {
+            uncovered.push(format!("sm_{sm}: known gaps are {gap_words} of {} words, above 0.5%", t.words));
+        }
         let mut by_count: Vec<_> = missing.into_iter().collect();
         by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         for (key, n) in &by_count {

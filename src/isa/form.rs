@@ -129,15 +129,26 @@ pub enum Slot {
         /// `~c[..]` bit.
         not: Bit,
     },
-    /// The bank (54–58) and byte offset of LDC/LDCU without index register:
-    /// like [`Slot::CBank`], but offset 0 prints as `c[0x3][RZ]`, and the
-    /// offset field is LDCU's (37–53) or LDC's (38–53).
+    /// The bank (54–58), index register (24–31) and byte offset of LDC and
+    /// LDCU: `c[0x3][R16+0x4]` (offset signed), `c[0x3][0x10]` with the zero
+    /// register (offset unsigned), `c[0x3][RZ]` (LDCU: `URZ`) when both are
+    /// zero. The offset field is LDCU's (37–53) or LDC's (38–53).
     LoadBank {
         /// Byte offset field.
         offset: Field,
+        /// Index register field.
+        index: Field,
+        /// The index is a uniform register (LDCU).
+        uniform: bool,
     },
     /// A constant printed in hex (LOP3's lookup table).
     Hex(Field),
+    /// A 64-bit immediate, printed in hex (`MOV.64 R10, 0xfff8000000000000`:
+    /// bits 24–87 on sm_120).
+    Imm64(Field),
+    /// A signed immediate as wide as its field, printed `-0x…` when
+    /// negative (SEL.64's 33 bits 32–64 on sm_120: `-0xfffffffb`).
+    SImm(Field),
     /// A constant printed in hex, its low bits in one field and its high
     /// bits in another (PLOP3's lookup table: 64–66 and 72–76).
     HexSplit(Field, Field),
@@ -155,6 +166,9 @@ pub enum Slot {
     /// An absolute code address (`RET.ABS.NODEC R20 0x0`, `CALL.ABS.NOINC
     /// 0x0`), in the same fields as a relative target, printed as it is.
     AbsTarget(super::branch::Layout),
+    /// A branch offset printed as it is, relative to the next instruction
+    /// and signed (`BRX R4 -0x1a0`), in the fields of a relative target.
+    RelOffset(super::branch::Layout),
     /// A memory address: base register, signed offset, optional scale of the
     /// base (`[R9.X8]`) and memory-descriptor uniform register (`desc[UR4]`,
     /// printed from sm_90 on).
@@ -169,8 +183,15 @@ pub enum Slot {
         scale: Option<Field>,
         /// Descriptor register field.
         desc: Option<Field>,
-        /// Whether `nvdisasm` prints the descriptor.
+        /// Whether `nvdisasm` prints the descriptor (sm_80–sm_89 words carry
+        /// one it does not print: see [`super::parse`] for how text reads back).
         show_desc: bool,
+        /// A uniform register added to the address (`[R8.64+UR6]`, `[UR4+0x2]`
+        /// on sm_75; a zero base register is then not printed).
+        uniform: Option<Field>,
+        /// Whether the base may be the zero register (nvdisasm refuses
+        /// sm_80–sm_89 ATOMG with `[RZ.64]`).
+        zero_base: bool,
     },
     /// A special register number (printed by name).
     SpecialReg(Field),
@@ -235,6 +256,9 @@ pub struct Form {
     pub uniform_guard: bool,
     /// Operands, in printed order.
     pub slots: &'static [Slot],
+    /// Slots whose register may not be the zero register (nvdisasm prints
+    /// `???255` for it: sm_75 ATOMG.E.CAS's compare value).
+    pub nonzero: &'static [usize],
 }
 
 impl Slot {
@@ -250,16 +274,18 @@ impl Slot {
             Slot::Pred { field: f, not, .. } => field(f) | bit(not),
             Slot::Imm32 { .. } => field(IMM32),
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
-            Slot::LoadBank { offset } => field(CBANK_BANK) | field(offset),
-            Slot::Hex(f) | Slot::SpecialReg(f) => field(f),
+            Slot::LoadBank { offset, index, .. } => field(CBANK_BANK) | field(offset) | field(index),
+            Slot::Hex(f) | Slot::SpecialReg(f) | Slot::Imm64(f) | Slot::SImm(f) => field(f),
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),
-            Slot::Target(super::branch::Layout::Contiguous(f)) | Slot::AbsTarget(super::branch::Layout::Contiguous(f)) => field(f),
-            Slot::Target(super::branch::Layout::Split) | Slot::AbsTarget(super::branch::Layout::Split) => {
+            Slot::Target(super::branch::Layout::Contiguous(f))
+            | Slot::AbsTarget(super::branch::Layout::Contiguous(f))
+            | Slot::RelOffset(super::branch::Layout::Contiguous(f)) => field(f),
+            Slot::Target(super::branch::Layout::Split) | Slot::AbsTarget(super::branch::Layout::Split) | Slot::RelOffset(super::branch::Layout::Split) => {
                 field(Field::bits(16, 23)) | field(Field::bits(34, 81))
             }
-            Slot::Addr { base, offset, scale, desc, .. } => {
-                field(base) | field(offset) | scale.map_or(0, field) | desc.map_or(0, field)
+            Slot::Addr { base, offset, scale, desc, uniform, .. } => {
+                field(base) | field(offset) | scale.map_or(0, field) | desc.map_or(0, field) | uniform.map_or(0, field)
             }
         }
     }

@@ -18,6 +18,9 @@ use crate::target::Sm;
 use std::fmt::Write as _;
 
 const GUARD: Field = Field::bits(12, 14);
+/// The memory descriptor a text without one stands for where nvdisasm does
+/// not print it (sm_80–sm_89): UR4, the register ptxas loads it into.
+pub const HIDDEN_DESC: Reg = Reg { file: RegFile::Uniform, num: RegNum::Phys(4) };
 const GUARD_NOT: u8 = 15;
 
 /// The modifier values of an instruction (inline: no allocation to decode).
@@ -140,7 +143,7 @@ impl Candidate {
             fixed_mask |= u128::from(f.max()) << f.start;
             fixed_value |= u128::from(*v) << f.start;
         }
-        let check_text = form.slots.iter().any(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. }));
+        let check_text = !form.nonzero.is_empty() || form.slots.iter().any(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. } | Slot::Addr { uniform: Some(_), .. } | Slot::Addr { zero_base: false, .. }));
         let mut mod_ok = [0u32; ModValues::CAPACITY];
         for (ok, m) in mod_ok.iter_mut().zip(form.mods) {
             for (v, name) in m.names.iter().enumerate().take(32) {
@@ -195,9 +198,15 @@ fn sm_index(table_sm: u16) -> usize {
 /// * optional predicates print only when not PT, so a shown one after a
 ///   hidden one would read back into the wrong slot (and what nvdisasm
 ///   prints then is not measured);
-/// * a 32-bit absolute address (`[0x10]`) prints no base, so its base
-///   scale must be zero.
+/// * a 32-bit zero base (`[RZ]`, `[0x10]`) prints no scale, so its
+///   scale must be zero; some addresses take no zero base at all;
+/// * the form's [`Form::nonzero`] slots do not hold a zero register.
 fn representable(form: &Form, operands: &[Operand]) -> bool {
+    for &k in form.nonzero {
+        if matches!(operands.get(k), Some(Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. })) {
+            return false;
+        }
+    }
     let mut hidden_optional = false;
     for (slot, op) in form.slots.iter().zip(operands) {
         match (slot, op) {
@@ -208,8 +217,10 @@ fn representable(form: &Form, operands: &[Operand]) -> bool {
                 }
                 hidden_optional |= hidden;
             }
-            (Slot::Addr { wide: false, .. }, Operand::Mem { base, offset, scale, .. }) => {
-                if base.num == RegNum::Zero && *offset != 0 && *scale != 0 {
+            // Nor is the scale of a zero 32-bit base (`[RZ]`, oracle), nor a
+            // zero base with a uniform register.
+            (Slot::Addr { wide, zero_base, .. }, Operand::Mem { base, scale, uniform, .. }) => {
+                if base.num == RegNum::Zero && (*scale != 0 && (!wide || uniform.is_some()) || !zero_base) {
                     return false;
                 }
             }
@@ -266,17 +277,24 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
                 Operand::Reg { reg, mods: SrcMods { not: bit(word, not), ..SrcMods::default() }, reuse: false }
             }
             Slot::Imm32 { .. } => Operand::Imm(IMM32.get(word) as u32),
-            Slot::LoadBank { offset } => Operand::CBank {
-                bank: CBANK_BANK.get(word) as u8,
-                offset: offset.get(word) as u16,
-                mods: SrcMods::default(),
-            },
+            Slot::LoadBank { offset, index, uniform } => {
+                let v = index.get(word);
+                let index = match (uniform, v) {
+                    (true, _) => uniform_reg(index, v),
+                    (false, 255) => Reg::zero(RegFile::Gpr),
+                    (false, n) => Reg::gpr(n as u8),
+                };
+                let offset = if index.num == RegNum::Zero { offset.get(word) as i32 } else { offset.get_signed(word) as i32 };
+                Operand::ConstAddr { bank: CBANK_BANK.get(word) as u8, index, offset }
+            }
             Slot::CBank { neg, abs, not } => Operand::CBank {
                 bank: CBANK_BANK.get(word) as u8,
                 offset: CBANK_OFFSET.get(word) as u16,
                 mods: SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) },
             },
             Slot::Hex(field) => Operand::Hex(field.get(word) as u32),
+            Slot::Imm64(field) => Operand::Imm64(field.get(word)),
+            Slot::SImm(field) => Operand::Imm64(field.get_signed(word) as u64),
             Slot::HexSplit(lo, hi) => Operand::Hex((lo.get(word) | hi.get(word) << lo.width) as u32),
             Slot::Float { f64 } => {
                 let bits = IMM32.get(word) as u32;
@@ -294,6 +312,7 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
                 Operand::Imm(bits)
             }
             Slot::Target(layout) => Operand::Target(branch::decode(word, layout)),
+            Slot::RelOffset(layout) => Operand::Target(branch::decode(word, layout)),
             Slot::AbsTarget(layout) => {
                 // Negative addresses: how nvdisasm prints them is not measured.
                 let t = branch::decode(word, layout);
@@ -302,9 +321,10 @@ fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
                 }
                 Operand::Target(t)
             }
-            Slot::Addr { base, offset, scale, desc, .. } => {
+            Slot::Addr { base, offset, scale, desc, uniform, .. } => {
                 let b = base.get(word);
                 Operand::Mem {
+                    uniform: uniform.map(|f| uniform_reg(f, f.get(word))),
                     base: if b == 255 { Reg::zero(RegFile::Gpr) } else { Reg::gpr(b as u8) },
                     offset: offset.get_signed(word) as i32,
                     scale: scale.map_or(0, |f| f.get(word) as u8),
@@ -340,6 +360,7 @@ static EMPTY_FORM: Form = Form {
     suffix: "",
     aliases: &[],
     space_before_last: false,
+    nonzero: &[],
     uniform_guard: false,
     slots: &[],
 };
@@ -387,7 +408,7 @@ impl Inst {
             Why::NoTables => format!("no encoding tables for {sm}"),
             Why::NotOnSm => format!("this form does not exist on {sm}"),
             Why::Counts => "modifier or operand count does not match the form".into(),
-            Why::NoText => "these operands have no text that reads back to them (a predicate after a hidden PT, or a scaled absolute address)".into(),
+            Why::NoText => "these operands have no text that reads back to them (a predicate after a hidden PT, a scaled zero base, or a zero register where the instruction takes none)".into(),
             Why::TooBig(what, v) => format!("{what} {v:#x} does not fit"),
             Why::NoFlag(what) => format!("{what} is not available on this operand"),
             Why::NotReg(reg, what) => format!("{reg} is not {what}"),
@@ -472,9 +493,20 @@ impl Inst {
                     set_bit(w, not, mods.not, "predicate negation")?
                 }
                 (Slot::Imm32 { .. }, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
-                (Slot::LoadBank { offset: field }, Operand::CBank { bank, offset, mods }) if mods == SrcMods::default() => {
+                (Slot::LoadBank { offset: field, index: index_field, uniform }, Operand::ConstAddr { bank, index, offset }) => {
+                    let n = if uniform {
+                        uniform_num(index_field, index).ok_or(Why::NotReg(index, "an allocated uniform register"))?
+                    } else {
+                        gpr_num(index).ok_or(Why::NotReg(index, "an allocated general register"))?
+                    };
                     let w = set(w, CBANK_BANK, bank.into(), "constant bank")?;
-                    set(w, field, offset.into(), "constant offset")?
+                    let w = set(w, index_field, n, "index register")?;
+                    if index.num == RegNum::Zero {
+                        let v = u64::try_from(offset).map_err(|_| Why::TooBig("constant offset", offset as u32 as u64))?;
+                        set(w, field, v, "constant offset")?
+                    } else {
+                        field.set_signed(w, offset.into()).ok_or(Why::TooBig("constant offset", offset as u32 as u64))?
+                    }
                 }
                 (Slot::CBank { neg, abs, not }, Operand::CBank { bank, offset, mods }) => {
                     let w = set(w, CBANK_BANK, bank.into(), "constant bank")?;
@@ -484,12 +516,14 @@ impl Inst {
                     set_bit(w, not, mods.not, "bitwise not")?
                 }
                 (Slot::Hex(field), Operand::Hex(v)) => set(w, field, v.into(), "constant")?,
+                (Slot::Imm64(field), Operand::Imm64(v)) => set(w, field, v, "immediate")?,
+                (Slot::SImm(field), Operand::Imm64(v)) => field.set_signed(w, v as i64).ok_or(Why::TooBig("immediate", v))?,
                 (Slot::HexSplit(lo, hi), Operand::Hex(v)) => {
                     let w = set(w, lo, u64::from(v) & lo.max(), "constant")?;
                     set(w, hi, u64::from(v) >> lo.width, "constant")?
                 }
                 (Slot::Float { .. } | Slot::Half2, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
-                (Slot::Addr { base: bf, offset: of, scale: sf, desc: df, .. }, Operand::Mem { base, offset, scale, desc }) => {
+                (Slot::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, .. }, Operand::Mem { base, offset, scale, desc, uniform }) => {
                     let b = gpr_num(base).ok_or(Why::NotReg(base, "an allocated general register"))?;
                     let w = set(w, bf, b, "address register")?;
                     let w = of.set_signed(w, offset.into()).ok_or(Why::TooBig("address offset", offset as u32 as u64))?;
@@ -498,16 +532,25 @@ impl Inst {
                         None if scale == 0 => w,
                         None => return Err(Why::NoFlag("an address scale")),
                     };
-                    match (df, desc) {
+                    let w = match (df, desc) {
                         (Some(f), Some(r)) => {
                             let n = uniform_num(f, r).ok_or(Why::NotReg(r, "a uniform register"))?;
                             set(w, f, n, "descriptor register")?
                         }
                         (None, None) => w,
                         _ => return Err(Why::Descriptor),
+                    };
+                    match (uf, uniform) {
+                        (Some(f), Some(r)) => {
+                            let n = uniform_num(f, r).ok_or(Why::NotReg(r, "a uniform register"))?;
+                            set(w, f, n, "address uniform register")?
+                        }
+                        (None, None) => w,
+                        _ => return Err(Why::Descriptor),
                     }
                 }
                 (Slot::Target(layout), Operand::Target(t)) => branch::encode(w, layout, t).ok_or(Why::TooBig("branch offset", t as u64))?,
+                (Slot::RelOffset(layout), Operand::Target(t)) => branch::encode(w, layout, t).ok_or(Why::TooBig("branch offset", t as u64))?,
                 (Slot::AbsTarget(layout), Operand::Target(t)) if t >= 0 => {
                     branch::encode(w, layout, t).ok_or(Why::TooBig("code address", t as u64))?
                 }
@@ -524,6 +567,18 @@ impl Inst {
     /// The instruction at `address` as `nvdisasm -b` prints it for `sm`
     /// (without address or control prefix; branch targets are absolute).
     pub fn text(&self, sm: Sm, address: u64) -> String {
+        self.text_with(sm, address, false)
+    }
+
+    /// [`Inst::text`], except that a memory descriptor nvdisasm does not
+    /// print (sm_80–sm_89) is written out (`desc[UR6][R2.64]`) when it is
+    /// not UR4, the one its absence reads back as: text that always reads
+    /// back to the same word, which `sass dis` prints and `sass asm` reads.
+    pub fn listing_text(&self, sm: Sm, address: u64) -> String {
+        self.text_with(sm, address, true)
+    }
+
+    fn text_with(&self, sm: Sm, address: u64, explicit_desc: bool) -> String {
         let mut out = String::new();
         let (g, neg) = self.guard;
         if g.num != RegNum::Zero || neg {
@@ -546,7 +601,7 @@ impl Inst {
             let last = k + 1 == self.form.slots.len();
             out.push_str(if first || (last && self.form.space_before_last) { " " } else { ", " });
             first = false;
-            write_operand(&mut out, slot, op, sm, address);
+            write_operand(&mut out, slot, op, sm, address, explicit_desc);
         }
         out.push_str(if self.ctrl.stall == 0 && self.ctrl.wait == 0 { ";" } else { " ;" });
         out
@@ -578,7 +633,7 @@ impl Inst {
     }
 }
 
-fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u64) {
+fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u64, explicit_desc: bool) {
     match *op {
         Operand::Reg { reg, mods, reuse } => {
             out.push_str(if mods.neg { "-" } else { "" });
@@ -605,30 +660,62 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         Operand::CBank { bank, offset, mods } => {
             out.push_str(if mods.neg { "-" } else { "" });
             out.push_str(if mods.not { "~" } else { "" });
-            let text = match (slot, offset) {
-                (Slot::LoadBank { .. }, 0) => format!("c[{bank:#x}][RZ]"),
-                _ => format!("c[{bank:#x}][{offset:#x}]"),
-            };
+            let text = format!("c[{bank:#x}][{offset:#x}]");
             if mods.abs {
                 let _ = write!(out, "|{text}|");
             } else {
                 out.push_str(&text);
             }
         }
+        Operand::ConstAddr { bank, index, offset } => {
+            let _ = write!(out, "c[{bank:#x}][");
+            match (index.num == RegNum::Zero, offset) {
+                (true, 0) => {
+                    let _ = write!(out, "{index}");
+                }
+                (true, o) => {
+                    let _ = write!(out, "{o:#x}");
+                }
+                (false, 0) => {
+                    let _ = write!(out, "{index}");
+                }
+                (false, o) if o > 0 => {
+                    let _ = write!(out, "{index}+{o:#x}");
+                }
+                (false, o) => {
+                    let _ = write!(out, "{index}+-{:#x}", o.unsigned_abs());
+                }
+            }
+            out.push(']');
+        }
         Operand::SpecialReg(n) => out.push_str(&special_register_name(n, sm)),
         Operand::Hex(v) => {
             let _ = write!(out, "{v:#x}");
         }
-        Operand::Mem { base, offset, scale, desc } => {
-            if let (Slot::Addr { show_desc: true, .. }, Some(d)) = (slot, desc) {
-                let _ = write!(out, "desc[{d}]");
+        Operand::Imm64(v) if matches!(slot, Slot::SImm(_)) && (v as i64) < 0 => {
+            let _ = write!(out, "-{:#x}", (v as i64).unsigned_abs());
+        }
+        Operand::Imm64(v) => {
+            let _ = write!(out, "{v:#x}");
+        }
+        Operand::Mem { base, offset, scale, desc, uniform } => {
+            if let (Slot::Addr { show_desc, .. }, Some(d)) = (slot, desc) {
+                if *show_desc || explicit_desc && d != HIDDEN_DESC {
+                    let _ = write!(out, "desc[{d}]");
+                }
             }
             out.push('[');
-            // A 64-bit base always prints (`[RZ.64+0x600]`); a 32-bit RZ base
-            // prints only without offset (`[RZ]`, but `[0x10]`).
+            // A 64-bit base always prints (`[RZ.64+0x600]`) unless a uniform
+            // register is added (`[UR4+0x2]`); a 32-bit RZ base prints only
+            // without offset (`[RZ]`, but `[0x10]`).
             let wide = matches!(slot, Slot::Addr { wide: true, .. });
-            let zero_base = base.num == RegNum::Zero && !wide;
-            if !zero_base || offset == 0 {
+            let zero_base = base.num == RegNum::Zero && !wide && uniform.is_none();
+            if let Some(u) = uniform {
+                if base.num != RegNum::Zero {
+                    let _ = write!(out, "{base}{}{}+", if wide { ".64" } else { "" }, ["", ".X4", ".X8", ".X16"][usize::from(scale & 3)]);
+                }
+                let _ = write!(out, "{u}");
+            } else if !zero_base || offset == 0 {
                 let _ = write!(out, "{base}");
                 if wide {
                     out.push_str(".64");
@@ -650,6 +737,13 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
                 }
             }
             out.push(']');
+        }
+        Operand::Target(t) if matches!(slot, Slot::RelOffset(_)) => {
+            if t < 0 {
+                let _ = write!(out, "-{:#x}", t.unsigned_abs());
+            } else {
+                let _ = write!(out, "{t:#x}");
+            }
         }
         Operand::Target(t) if matches!(slot, Slot::AbsTarget(_)) => {
             let _ = write!(out, "{t:#x}");

@@ -5,7 +5,10 @@
 //!         /*0000*/ [B------:R-:W-:Y:S05] IMAD.MOV.U32 R1, RZ, RZ, c[0x0][0x28] ;
 //! ```
 //! Each line holds the address, the control prefix ([`super::ctrl`]) and the
-//! instruction as `nvdisasm` prints it (branch targets absolute). A word the
+//! instruction as `nvdisasm` prints it (branch targets absolute), except
+//! that a memory descriptor nvdisasm leaves out (sm_80–sm_89) is written
+//! when it is not UR4 ([`Inst::listing_text`]), so that the line reads back
+//! to the same word. A word the
 //! decoder does not know yet prints its two 64-bit halves, `.raw 0x<lo>,
 //! 0x<hi> ;`, so a listing always says exactly what the words are. With
 //! `hex`, each line is followed by `/* 0x<lo> */` and a second line with
@@ -39,7 +42,7 @@ pub fn write_listing(out: &mut String, words: &[u128], sm: Sm, base: u64, hex: b
             let text = match Inst::decode(w, sm) {
                 Ok(inst) => {
                     cov.decoded += 1;
-                    inst.text(sm, address)
+                    inst.listing_text(sm, address)
                 }
                 Err(_) => {
                     let (lo, hi) = split(w);

@@ -107,10 +107,21 @@ pub enum Operand {
         /// Source modifiers.
         mods: SrcMods,
     },
+    /// A constant-bank load address `c[bank][index+offset]` (LDC, LDCU).
+    ConstAddr {
+        /// Constant bank.
+        bank: u8,
+        /// Index register (the zero register for none).
+        index: Reg,
+        /// Byte offset (signed with an index register).
+        offset: i32,
+    },
     /// A special register (`SR_TID.X` is 0x21), by number.
     SpecialReg(u8),
     /// A small constant printed in hex (`LOP3`'s lookup table).
     Hex(u32),
+    /// A 64-bit immediate (`MOV.64`).
+    Imm64(u64),
     /// A branch target: byte offset from the next instruction.
     Target(i64),
     /// A memory address `[base+offset]`, with the uniform register holding
@@ -124,6 +135,8 @@ pub enum Operand {
         scale: u8,
         /// Memory descriptor register.
         desc: Option<Reg>,
+        /// A uniform register added to the address (`[R8.64+UR6]`).
+        uniform: Option<Reg>,
     },
 }
 

@@ -55,7 +55,7 @@ pub fn parse_inst(text: &str, sm: Sm, address: u64, ctrl: Ctrl) -> Result<Inst, 
                 _ => acc,
             });
             let inst = Inst { form, guard, mods, operands: ops, ctrl: Ctrl { reuse, ..ctrl } };
-            if inst.text(sm, address) == line {
+            if inst.listing_text(sm, address) == line {
                 return Ok(inst);
             }
         }
@@ -243,6 +243,8 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         }
         Slot::Imm32 { .. } => Operand::Imm(parse_signed_hex(text)? as u32),
         Slot::Hex(_) | Slot::HexSplit(..) => Operand::Hex(parse_hex(text)? as u32),
+        Slot::Imm64(_) => Operand::Imm64(parse_hex(text)?),
+        Slot::SImm(_) => Operand::Imm64(parse_signed_hex(text)? as u64),
         Slot::Half2 => return None,
         Slot::Float { f64 } => {
             let special = SPECIAL_FLOATS.iter().find(|(_, f, t)| *f == f64 && t.trim_end() == text).map(|(b, _, _)| *b);
@@ -256,7 +258,18 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
             float_text(bits, f64)?;
             Operand::Imm(bits)
         }
-        Slot::CBank { .. } | Slot::LoadBank { .. } => {
+        Slot::LoadBank { uniform, .. } => {
+            let inner = text.strip_prefix("c[")?.strip_suffix(']')?;
+            let (bank, rest) = inner.split_once("][")?;
+            let file = if uniform { RegFile::Uniform } else { RegFile::Gpr };
+            let (index, offset) = match rest.split_once('+') {
+                Some((r, o)) => (parse_reg(r, file)?, parse_signed_hex(o)?),
+                None if rest.starts_with("0x") => (Reg::zero(file), parse_hex(rest)? as i64),
+                None => (parse_reg(rest, file)?, 0),
+            };
+            Operand::ConstAddr { bank: parse_hex(bank)? as u8, index, offset: i32::try_from(offset).ok()? }
+        }
+        Slot::CBank { .. } => {
             let (mods, rest) = strip_mods(text);
             let inner = rest.strip_prefix("c[")?.strip_suffix(']')?;
             let (bank, offset) = inner.split_once("][")?;
@@ -268,24 +281,41 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         }
         Slot::Target(_) => Operand::Target(parse_signed_hex(text)? - address as i64 - 16),
         Slot::AbsTarget(_) => Operand::Target(parse_hex(text)? as i64),
-        Slot::Addr { .. } => {
+        Slot::RelOffset(_) => Operand::Target(parse_signed_hex(text)?),
+        Slot::Addr { offset: offset_field, desc: desc_field, uniform: uniform_field, .. } => {
             let (desc, rest) = match text.strip_prefix("desc[") {
                 Some(r) => {
                     let (d, rest) = r.split_once(']')?;
                     (Some(parse_reg(d, RegFile::Uniform)?), rest)
                 }
+                // A descriptor nvdisasm does not print (sm_80–sm_89) is UR4,
+                // the one ptxas uses: the text of a word with another one
+                // does not say which (see `table::memory_ops`).
+                None if desc_field.is_some() => (Some(super::inst::HIDDEN_DESC), text),
                 None => (None, text),
             };
             let inner = rest.strip_prefix('[')?.strip_suffix(']')?;
-            let (base_text, offset) = match inner.split_once('+') {
-                Some((b, o)) => (b, parse_signed_hex(o)?),
-                // An absolute address is the offset field, printed unsigned.
-                None if inner.starts_with("0x") => {
-                    let shift = if let Slot::Addr { offset, .. } = slot { 64 - u32::from(offset.width) } else { 40 };
-                    ("", ((parse_hex(inner)? as i64) << shift) >> shift)
+            // `base`, `UR`, offset, joined by `+` (`[R8.64+UR6+0x2]`, `[R4+-0x4]`).
+            let (mut base_text, mut offset, mut uniform) = ("", 0i64, None);
+            for (k, part) in inner.split('+').enumerate() {
+                if part.starts_with("UR") && uniform_field.is_some() && uniform.is_none() {
+                    uniform = Some(parse_reg(part, RegFile::Uniform)?);
+                } else if part.starts_with("0x") || part.starts_with("-0x") {
+                    offset = parse_signed_hex(part)?;
+                } else if k == 0 {
+                    base_text = part;
+                } else {
+                    return None;
                 }
-                None => (inner, 0),
-            };
+            }
+            // An absolute address is the offset field, printed unsigned.
+            if base_text.is_empty() && uniform.is_none() && inner.starts_with("0x") {
+                let shift = 64 - u32::from(offset_field.width);
+                offset = ((parse_hex(inner)? as i64) << shift) >> shift;
+            }
+            if uniform_field.is_some() && uniform.is_none() {
+                return None;
+            }
             let mut scale = 0;
             let mut name = base_text.strip_suffix(".64").unwrap_or(base_text);
             for (k, s) in [(1u8, ".X4"), (2, ".X8"), (3, ".X16")] {
@@ -295,7 +325,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
                 }
             }
             let base = if name.is_empty() { Reg::zero(RegFile::Gpr) } else { parse_reg(name, RegFile::Gpr)? };
-            Operand::Mem { base, offset: i32::try_from(offset).ok()?, scale, desc }
+            Operand::Mem { base, offset: i32::try_from(offset).ok()?, scale, desc, uniform }
         }
     })
 }
@@ -324,6 +354,26 @@ mod tests {
             let back = parse_inst(&text, Sm::new(sm), address, inst.ctrl).unwrap_or_else(|e| panic!("{text}: {e:?}"));
             assert_eq!(back.encode(Sm::new(sm)), Ok(word), "{text}");
         }
+    }
+
+    #[test]
+    fn hidden_descriptors_read_back_as_ur4() {
+        // sm_80 `LDG.E R0, [R2.64]` with UR6 as its (unprinted) descriptor:
+        // decoding keeps UR6 and encodes the word again; its text reads back
+        // with UR4, the word with 4 in bits 32-37.
+        let word = join(0x0000000602007981, 0x0000a2000c1e1900);
+        let inst = Inst::decode(word, Sm::new(80)).unwrap();
+        assert_eq!(inst.encode(Sm::new(80)), Ok(word));
+        let text = inst.text(Sm::new(80), 0);
+        assert_eq!(text, "LDG.E R0, [R2.64] ;");
+        let back = parse_inst(&text, Sm::new(80), 0, inst.ctrl).unwrap().encode(Sm::new(80)).unwrap();
+        assert_eq!(back, join(0x0000000402007981, 0x0000a2000c1e1900));
+        // The listing spells the descriptor out, and that text reads back exactly.
+        let listed = inst.listing_text(Sm::new(80), 0);
+        assert_eq!(listed, "LDG.E R0, desc[UR6][R2.64] ;");
+        assert_eq!(parse_inst(&listed, Sm::new(80), 0, inst.ctrl).unwrap().encode(Sm::new(80)), Ok(word));
+        // An explicit UR4 is not what the printer writes, so it is refused.
+        assert!(parse_inst("LDG.E R0, desc[UR4][R2.64] ;", Sm::new(80), 0, inst.ctrl).is_err());
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! with b in 64–71).
 //!
 //! The table is generated for two generations of the same layout
-//! ([`Generation`]): sm_75–sm_90 and sm_100–sm_120, which differ in the width
+//! (`Generation`): sm_75–sm_90 and sm_100–sm_120, which differ in the width
 //! of uniform-register fields, in IADD3 printing its carry-out predicates
 //! always, in BRA's offset layout (which changes at sm_90 already) and in a
 //! few opcodes (ULDC exists up to sm_90).
@@ -21,12 +21,22 @@
 //! So far: NOP, EXIT, BSYNC, BSSY, BRA (condition predicate, `.U`, `.DIV`,
 //! `.CONV`, uniform register and uniform predicate forms), CALL.REL,
 //! CALL.ABS, RET.REL, RET.ABS, BAR.SYNC, S2R, S2UR, MOV, UMOV, IADD3(.X),
-//! IADD(.64) (sm_120), VIADD, ISETP(.EX), LOP3, PLOP3, UPLOP3, SEL, SHF, POPC, BREV, FLO, LEA
-//! (.HI/.X/.SX32), PRMT, IABS, IMAD (.WIDE/.HI/.X, with its alias names), the
-//! uniform twins of the integer ALU forms (UIADD3, UISETP, ULOP3, USEL,
-//! USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC, LDCU, FFMA, FADD, FMUL,
-//! FSETP, DSETP, FSEL, FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75
-//! without descriptor; sm_80+), LDL, STL, LDS, STS, HFMA2(.MMA) — each in the
+//! IADD(.64) (sm_120), VIADD, ISETP(.EX), LOP3, PLOP3, UPLOP3, SEL, SHF,
+//! POPC, BREV, FLO, LEA (.HI/.X/.SX32), PRMT, IABS, IMAD (.WIDE/.HI/.X, with
+//! its alias names), the uniform twins of the integer ALU forms (UIADD3,
+//! UISETP, ULOP3, USEL, USHF, ULEA, UPRMT, UIMAD), R2UR, SHFL, ULDC, LDC and
+//! LDCU (index registers included), FFMA, FADD, FMUL, FSETP, DSETP, FSEL,
+//! FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75 without
+//! descriptor, or with a uniform register added; sm_80+), LDL, STL, LDS,
+//! STS, HFMA2(.MMA); the conversions F2I, I2F, I2FP, F2F, FRND
+//! (`table/convert.rs`); and (`table/misc.rs`) BMOV, FCHK, IMNMX, VIMNMX, VOTE, VOTEU,
+//! SHFL with a clamp register, MUFU with an immediate, CS2R, WARPSYNC,
+//! YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT, BPT.TRAP, SGXT, LEPC,
+//! F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, ATOMG.E.CAS, ATOMS,
+//! ATOMS.POPC.INC.32, BAR.RED, PLOP3 with a uniform predicate, UFLO, UPOPC,
+//! BREAK, BRX, CGAERRBAR, ENDCOLLECTIVE, CCTL.IVALL, FMNMX3 (sm_100), and on
+//! sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit ISETP, LDL/STL with a
+//! uniform register — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
 //! words as `.raw`).
@@ -35,6 +45,9 @@ use super::bits::Field;
 use super::branch::Layout;
 use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, UNMEASURED};
 use std::sync::OnceLock;
+
+mod convert;
+mod misc;
 
 const fn f(lo: u8, hi: u8) -> Field {
     Field::bits(lo, hi)
@@ -93,7 +106,7 @@ impl Generation {
         if self.wide_ur { PredShow::Always } else { PredShow::UnlessTrue }
     }
     fn form(self, name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], mods: &'static [ModField], slots: Vec<Slot>) -> Form {
-        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, slots: Box::leak(slots.into_boxed_slice()) }
+        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, nonzero: &[], slots: Box::leak(slots.into_boxed_slice()) }
     }
 }
 
@@ -147,6 +160,23 @@ const CONST_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8",
 /// BSSY/BSYNC on sm_100+: bit 72 `.RELIABLE`, bit 73 `.RECONVERGENT`.
 const CONVERGENCE: ModField = ModField { field: f(72, 73), names: &["", ".RELIABLE", ".RECONVERGENT"], extra: None };
 
+// ---- sm_75 memory-access spellings (every value enumerated with nvdisasm
+// on corpus words; used by LDG/STG/LD/ST and the sm_75 reductions) -------
+
+/// Memory order and scope, bits 77–80, as sm_75 spells them.
+pub(super) const ORDER_75: ModField = ModField {
+    field: f(77, 80),
+    names: &[
+    ".CONSTANT.CTA", ".CONSTANT.SM", ".CONSTANT.GPU", ".CONSTANT.SYS", ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM",
+    ".STRONG.GPU", ".STRONG.SYS", ".MMIO.CTA", ".MMIO.SM", ".MMIO.GPU", ".MMIO.SYS",
+    ],
+    extra: None,
+};
+/// Eviction priority, bits 84–86, as sm_75 spells it.
+pub(super) const EVICT_75: ModField = ModField { field: f(84, 86), names: &[".EF", "", ".EL", ".LU", ".EU", ".NA"], extra: None };
+/// Bit 76 `.PRIVATE` (sm_75).
+pub(super) const PRIVATE: ModField = ModField { field: f(76, 76), names: &["", ".PRIVATE"], extra: None };
+
 // ---- fixed fields ---------------------------------------------------------
 
 const NONE: &[(Field, u64)] = &[];
@@ -181,8 +211,26 @@ pub fn forms() -> &'static [Form] {
             memory_ops(&mut v, g);
             half_ops(&mut v, g);
             float_ops(&mut v, g);
+            convert::conversions(&mut v, g);
+            misc::misc_ops(&mut v, g);
             control(&mut v, g);
         }
+        for form in &mut v {
+            strip_reuse(form);
+        }
+        // sm_120 shows no reuse flags on the f64 instructions (oracle): their
+        // Blackwell forms split into sm_100 and a flagless sm_120 copy.
+        let f64_ops = ["DSETP", "DFMA", "DADD", "DMUL"];
+        let mut sm120 = Vec::new();
+        for form in &mut v {
+            if form.sms == BLACKWELL.sms && f64_ops.contains(&form.name) {
+                form.sms = (100, 100);
+                let mut copy = Form { sms: (120, 120), ..*form };
+                strip_all_reuse(&mut copy);
+                sm120.push(copy);
+            }
+        }
+        v.extend(sm120);
         v.push(Form {
             uniform_guard: true,
             ..TURING_TO_HOPPER.form(
@@ -195,6 +243,35 @@ pub fn forms() -> &'static [Form] {
         });
         v
     })
+}
+
+/// Instructions whose register operands have no reuse flag: nvdisasm
+/// prints no `.reuse` for them whatever the flags say (oracle, every SM),
+/// so a word with one set is not theirs.
+const NO_REUSE: &[&str] = &["POPC", "BREV", "FLO", "MUFU", "SHFL", "R2UR", "F2F", "F2I", "I2F", "FRND", "FCHK", "BMOV"];
+
+/// Removes the reuse flags of a form of [`NO_REUSE`].
+fn strip_reuse(form: &mut Form) {
+    let head = form.name.split('.').next().unwrap_or("");
+    if NO_REUSE.contains(&head) {
+        strip_all_reuse(form);
+    }
+}
+
+/// Removes the reuse flags of every register operand of a form.
+fn strip_all_reuse(form: &mut Form) {
+    if !form.slots.iter().any(|s| matches!(s, Slot::Gpr { reuse: Some(_), .. })) {
+        return;
+    }
+    let slots: Vec<Slot> = form
+        .slots
+        .iter()
+        .map(|s| match *s {
+            Slot::Gpr { field, neg, abs, not, .. } => Slot::Gpr { field, neg, abs, not, reuse: None },
+            other => other,
+        })
+        .collect();
+    form.slots = Box::leak(slots.into_boxed_slice());
 }
 
 /// The uniform-datapath twin of an integer ALU form (`UIADD3` of
@@ -224,7 +301,17 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
         .collect();
     let name: &'static str = Box::leak(format!("U{}", form.name).into_boxed_str());
     // Bit 91 is set in every uniform ALU word (nvdisasm refuses them without it).
-    let fixed: Vec<(Field, u64)> = form.fixed.iter().copied().chain([(f(91, 91), 1)]).collect();
+    // A fixed general register RZ (LEA's unused c, 64–71) is URZ in the
+    // uniform-register field (ULEA words hold 0x3f in 64–69 up to sm_90).
+    let fixed: Vec<(Field, u64)> = form
+        .fixed
+        .iter()
+        .flat_map(|&(field, value)| match (field.start, field.width, value) {
+            (64, 8, 0xff) if !g.wide_ur => vec![(f(64, 69), 0x3f), (f(70, 71), 0)],
+            _ => vec![(field, value)],
+        })
+        .chain([(f(91, 91), 1)])
+        .collect();
     let (fixed, slots) = (Box::leak(fixed.into_boxed_slice()), Box::leak(slots.into_boxed_slice()));
     Some(Form { name, opcode: form.opcode | 0x080, fixed, aliases: &[], uniform_guard: true, slots, ..*form })
 }
@@ -279,8 +366,10 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     };
     /// Plain LEA: no `.HI` (80), no `.X` (74), c unused (RZ), carry-in `!PT`.
     const LEA_FIXED: &[(Field, u64)] = &[(f(80, 80), 0), (f(73, 74), 0), (f(64, 71), 0xff), (f(87, 90), 0xf)];
-    const LDC_FIXED: &[(Field, u64)] = &[(f(24, 31), 0xff)];
-    const LDCU_FIXED: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(91, 91), 1)];
+    const LDC_FIXED: &[(Field, u64)] = &[];
+    const LDCU_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
+    // LDCU loads up to 128 bits (`LDCU.128 UR8, c[0x0][0x390]`, corpus).
+    const LDCU_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"], extra: None };
     const IADD_FIXED: &[(Field, u64)] = &[(f(87, 90), 0xf)];
     let a_fp = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: Some(73), not: None, reuse: Some(0) };
     // The b operand of float ops: register, float immediate, constant, uniform register.
@@ -300,7 +389,8 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     // source takes the c position in the immediate (an f64 high half),
     // constant and uniform forms (2, 3, 7), keeping b's flag bits 63/62.
     let b_dp = |form: u16| match form {
-        0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) },
+        // nvdisasm refuses a reuse flag on DSETP's b (oracle).
+        0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: None },
         0x400 => Slot::Float { f64: true },
         0x600 => cbank(Some(63), Some(62), None),
         _ => g.uniform_b(Some(63), None),
@@ -368,8 +458,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     }
     const PRMT_FIXED: &[(Field, u64)] = &[(f(72, 74), 0)];
     alu(v, g, "PRMT", 0x016, PRMT_FIXED, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
-    let ldc_sms = if g.wide_ur { g.sms } else { (80, 90) };
-    v.push(Form { sms: ldc_sms, ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53) }]) });
+    v.push(Form { ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53), index: f(24, 31), uniform: false }]) });
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
     v.push(uniform(g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))])));
@@ -409,7 +498,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("SHFL", 0xf89, NONE, &[SHFL_MODE], shfl_imm));
     if g.wide_ur {
         // LDCU's byte offset starts one bit lower than LDC's (`c[0x0][0x360]` has 0x6c00 in bits 32–).
-        v.push(Form { uniform_guard: true, ..g.form("LDCU", 0x7ac, LDCU_FIXED, &[CONST_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53) }]) });
+        v.push(Form { uniform_guard: true, ..g.form("LDCU", 0x7ac, LDCU_FIXED, &[LDCU_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53), index: g.ur_field(24), uniform: true }]) });
         let iadd_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
         // Bit 73 is `.64` (`IADD.64 R8, R6, 0x1`, corpus); form 6 takes a uniform register.
         const WIDE_64: ModField = ModField { field: f(73, 73), names: &["", ".64"], extra: None };
@@ -448,9 +537,10 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: Some(g.ur_field(desc_lo)),
         show_desc,
+        uniform: None, zero_base: true,
     };
-    let local = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false };
-    let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: Some(SCALE), desc: None, show_desc: false };
+    let local = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+    let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: Some(SCALE), desc: None, show_desc: false, uniform: None, zero_base: true };
     let data = gpr(32, None, None);
     const LDG_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0)];
     const LD_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0)];
@@ -462,50 +552,39 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     let mods_load: &'static [ModField] = &[EVICT, LOAD_SIZE, ORDER];
     let mods_store: &'static [ModField] = &[EVICT, LOAD_SIZE, STORE_ORDER];
     // sm_75 addresses global memory without a descriptor (other bits, `.SYS`).
-    // sm_80–sm_89 words carry a descriptor register that nvdisasm does not
-    // print; only words using UR4 (what ptxas loads with `ULDC.64 UR4,
-    // c[0x0][0x118]`) decode there, so that the text still says everything.
+    // sm_80–sm_89 words carry a descriptor register (loads 32–37, stores
+    // 64–69) that nvdisasm does not print. Such words decode with the
+    // register kept in the operand, so that they encode back exactly; their
+    // text, nvdisasm's, does not say which register it is, and reading it
+    // back assumes UR4 (what ptxas loads with `ULDC.64 UR4, c[0x0][0x118]`),
+    // so only for UR4 does text give the word again ([`super::parse`]).
     if g.wide_ur {
         v.push(g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]));
         v.push(g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]));
         v.push(g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]));
         v.push(g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]));
     } else {
-        let hidden = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: None, show_desc: false };
-        const LDG_UR4: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0), (f(32, 37), 4)];
-        const LD_UR4: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0), (f(32, 37), 4)];
-        const ST_UR4: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(16, 23), 0), (f(64, 69), 4)];
         let old = (80, 89);
-        v.push(Form { sms: old, ..g.form("LDG.E", 0x981, LDG_UR4, mods_load, vec![RD, hidden]) });
-        v.push(Form { sms: old, ..g.form("LD.E", 0x980, LD_UR4, mods_load, vec![RD, hidden]) });
-        v.push(Form { sms: old, ..g.form("STG.E", 0x986, ST_UR4, mods_store, vec![hidden, data]) });
-        v.push(Form { sms: old, ..g.form("ST.E", 0x985, ST_UR4, mods_store, vec![hidden, data]) });
+        v.push(Form { sms: old, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, false)]) });
+        v.push(Form { sms: old, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, false)]) });
+        v.push(Form { sms: old, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, false), data]) });
+        v.push(Form { sms: old, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, false), data]) });
         // sm_75: no descriptor; 32-bit base register names printed without
         // `.64` (bit 72 `.E` is the 64-bit address); memory order and scope
         // in 77–80 spelled differently, `.PRIVATE` in bit 76; LDG/STG (0x381,
         // 0x386) take a 24-bit offset at 40–63, LD/ST (0x980, 0x385) a
         // 32-bit one at 32–63 (ST's data register at 64–71). Every value of
         // the modifier fields enumerated with nvdisasm on corpus words.
-        const ORDER_75: ModField = ModField {
-            field: f(77, 80),
-            names: &[
-                ".CONSTANT.CTA", ".CONSTANT.SM", ".CONSTANT.GPU", ".CONSTANT.SYS", ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM",
-                ".STRONG.GPU", ".STRONG.SYS", ".MMIO.CTA", ".MMIO.SM", ".MMIO.GPU", ".MMIO.SYS",
-            ],
-            extra: None,
-        };
         // Values 0–3 print `.INVALID0.<scope>`.
         const STORE_ORDER_75: ModField = ModField {
             field: f(77, 80),
             names: &[U, U, U, U, ".CTA", ".SM", ".GPU", ".SYS", ".STRONG.CTA", ".STRONG.SM", ".STRONG.GPU", ".STRONG.SYS", ".MMIO.CTA", ".MMIO.SM", ".MMIO.GPU", ".MMIO.SYS"],
             extra: None,
         };
-        const EVICT_75: ModField = ModField { field: f(84, 86), names: &[".EF", "", ".EL", ".LU", ".EU", ".NA"], extra: None };
         const SIZE_75: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".U.128"], extra: None };
-        const PRIVATE: ModField = ModField { field: f(76, 76), names: &["", ".PRIVATE"], extra: None };
         let load_75: &'static [ModField] = &[EVICT_75, SIZE_75, ORDER_75, PRIVATE];
         let store_75: &'static [ModField] = &[EVICT_75, SIZE_75, STORE_ORDER_75, PRIVATE];
-        let addr_75 = |offset: Field| Slot::Addr { base: f(24, 31), wide: false, offset, scale: None, desc: None, show_desc: false };
+        let addr_75 = |offset: Field| Slot::Addr { base: f(24, 31), wide: false, offset, scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
         const LDG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 91), 0), (f(64, 71), 0)];
         const LD_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0)];
         const STG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
@@ -515,6 +594,29 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: turing, ..g.form("STG.E", 0x386, STG_75, store_75, vec![addr_75(f(40, 63)), data]) });
         v.push(Form { sms: turing, ..g.form("LD.E", 0x980, LD_75, load_75, vec![RD, addr_75(f(32, 63))]) });
         v.push(Form { sms: turing, ..g.form("ST.E", 0x385, ST_75, store_75, vec![addr_75(f(32, 63)), gpr(64, None, None)]) });
+        // Opcodes 0x981, 0x986, 0x980, 0x985 with bit 91: a uniform register
+        // is added to the address (loads:
+        // 32–37; stores: 64–69, the data register then in 32–39) and the
+        // offset is 24 bits at 40–63 for all four; bit 90 makes the base
+        // 64-bit (`[R8.64+UR6]`; clear, `.U32`, not modelled); a zero base
+        // is not printed (`[UR6+0x2]`). Bit flips of corpus words.
+        let addr_75u = |lo: u8| Slot::Addr {
+            base: f(24, 31),
+            wide: true,
+            offset: f(40, 63),
+            scale: None,
+            desc: None,
+            show_desc: false,
+            uniform: Some(f(lo, lo + 5)),
+            zero_base: true,
+        };
+        const LDG_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
+        const LD_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
+        const ST_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(16, 23), 0), (f(70, 71), 0)];
+        v.push(Form { sms: turing, ..g.form("LDG.E", 0x981, LDG_75U, load_75, vec![RD, addr_75u(32)]) });
+        v.push(Form { sms: turing, ..g.form("STG.E", 0x986, ST_75U, store_75, vec![addr_75u(64), data]) });
+        v.push(Form { sms: turing, ..g.form("LD.E", 0x980, LD_75U, load_75, vec![RD, addr_75u(32)]) });
+        v.push(Form { sms: turing, ..g.form("ST.E", 0x985, ST_75U, store_75, vec![addr_75u(64), data]) });
         let hopper = (90, 90);
         v.push(Form { sms: hopper, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]) });
         v.push(Form { sms: hopper, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]) });
@@ -523,15 +625,44 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     }
     v.push(g.form("LDL", 0x983, LOCAL_LOAD, &[EVICT, LOAD_SIZE], vec![RD, local]));
     v.push(g.form("STL", 0x387, LOCAL_STORE, &[EVICT, LOAD_SIZE], vec![local, data]));
-    v.push(g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]));
+    // sm_75 prints bit 76 of LDS as `.U` (later SMs ignore it; bit flips).
+    const LDS_U: ModField = ModField { field: f(76, 76), names: &["", ".U"], extra: None };
+    const SHARED_LOAD_75: &[(Field, u64)] = &[(f(72, 72), 0), (f(77, 77), 0), (f(80, 91), 0), (f(64, 71), 0)];
+    if g.wide_ur {
+        v.push(g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]));
+    } else {
+        v.push(Form { sms: (75, 75), ..g.form("LDS", 0x984, SHARED_LOAD_75, &[LDS_U, LOAD_SIZE], vec![RD, shared]) });
+        v.push(Form { sms: (80, 90), ..g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]) });
+    }
     v.push(g.form("STS", 0x388, SHARED_STORE, &[LOAD_SIZE], vec![shared, data]));
+    // Bit 91 (STS: opcode 0x988): a uniform register is added to the address (LDS 32–, STS 64–,
+    // STS's data then in 32–39), `[R2+UR7]`, or `[UR4]` with a zero base
+    // (corpus words, bit flips).
+    let shared_u = |lo: u8| Slot::Addr {
+        base: f(24, 31),
+        wide: false,
+        offset: f(40, 63),
+        scale: Some(SCALE),
+        desc: None,
+        show_desc: false,
+        uniform: Some(g.ur_field(lo)), zero_base: true,
+    };
+    const LDS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
+    const STS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0)];
+    // With 6-bit uniform fields the two bits above them stay clear.
+    const LDS_UR6: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
+    const STS_UR6: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0), (f(70, 71), 0)];
+    let (lds_u, sts_u) = if g.wide_ur { (LDS_UR, STS_UR) } else { (LDS_UR6, STS_UR6) };
+    v.push(g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]));
+    v.push(g.form("STS", 0x988, sts_u, &[LOAD_SIZE], vec![shared_u(64), data]));
 }
 
 /// HFMA2 with two `f16` immediates (form 2, as ptxas uses it to set
 /// constants: `HFMA2.MMA R3, -RZ, RZ, 0, 2.384185791015625e-07`). The
 /// `.MMA` encoding (0x035) exists on sm_80–sm_90.
 fn half_ops(v: &mut Vec<Form>, g: Generation) {
-    let slots = vec![RD, gpr(24, Some(72), Some(0)), gpr(64, None, Some(2)), Slot::Half2];
+    // b sits in the c field here but keeps b's reuse flag (oracle).
+    let slots = vec![RD, gpr(24, Some(72), Some(0)), gpr(64, None, Some(1)), Slot::Half2];
     v.push(g.form("HFMA2", 0x431, NONE, &[], slots.clone()));
     if !g.wide_ur {
         v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x435, NONE, &[], slots) });
@@ -630,7 +761,8 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
         let forms: Vec<(u16, Vec<Slot>)> = if three {
             let c = reg(64, Some(75), Some(74), Some(2));
             // Forms 2, 3 and 7 keep b in the c field, with the c field's flag bits.
-            let b64 = reg(64, Some(75), Some(74), Some(2));
+            // b in the c field keeps b's reuse flag (index 1; oracle).
+            let b64 = reg(64, Some(75), Some(74), Some(1));
             vec![
                 (0x200, vec![a, b_reg, c]),
                 (0x400, vec![a, b64, imm]),
@@ -647,7 +779,9 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
             // bits; DADD's register form also uses the c field (`DADD R6, R2, R4`).
             // Forms 4–6, which would print the same text, are not what ptxas emits
             // and are left out so that text reads back to one word.
-            let reg_form = if name == "DADD" { reg(64, Some(75), Some(74), Some(2)) } else { b_reg };
+            // FADD's register in the b field has the c operand's reuse flag (index 2,
+            // corpus words and oracle), as DADD's in the c field.
+            let reg_form = if name == "DADD" { reg(64, Some(75), Some(74), Some(2)) } else { reg(32, Some(63), Some(62), Some(2)) };
             vec![(0x200, vec![a, reg_form]), (0x400, vec![a, imm]), (0x600, vec![a, b_cb]), (0xe00, vec![a, b_ur])]
         } else {
             // FMUL, DMUL: forms 1, 4, 5, 6 (ptxas output; forms 2, 3, 7 would print alike).
@@ -685,7 +819,8 @@ fn imad(out: &mut Vec<Form>, g: Generation) {
     ];
     let a = gpr(24, None, Some(0));
     let b32 = gpr(32, None, Some(1));
-    let b64 = gpr(64, None, Some(2));
+    // b in the c field (forms 2, 3, 7) keeps b's reuse flag (index 1; oracle).
+    let b64 = gpr(64, None, Some(1));
     let imm = Slot::Imm32 { signed: true };
     // With a carry in (`.X`) the c flag bit is a bitwise not (`IMAD.X R6, RZ, RZ, ~R13, P0`).
     for x in [false, true] {

@@ -1,0 +1,204 @@
+//! Conversions: F2I, I2F, I2FP, F2F and FRND, each with one source in the b
+//! position (register, immediate, constant or uniform register: forms 1, 4,
+//! 5, 6). Fields (single-bit flips and field enumerations of corpus words
+//! with nvdisasm 13.5 on sm_80 and sm_90):
+//! * destination type 75–76 (F2F, FRND: 75–77) and source type 84–85,
+//!   each a size (0 = 8, 1 = 16, 2 = 32, 3 = 64 bits; for floats 1 = F16,
+//!   2 = F32, 3 = F64, and F2F's destination 4 = BF16); the integer side's
+//!   signedness is bit 72 (F2I) or bit 74 (I2F, I2FP);
+//! * rounding 78–79, `.FTZ` 80, F2I's `.NTZ` 77;
+//! * the float source's `|x|` 62 and `-x` 63 (nvdisasm ignores them on
+//!   integer sources, so they stay clear there);
+//! * a second opcode for conversions with a 64-bit side (F2I 0x311, I2F
+//!   0x312, F2F 0x310, FRND 0x313), on which a 32-bit-only combination is
+//!   refused.
+//!
+//! Only the type combinations nvdisasm accepts are spelled; the others stay
+//! [`UNMEASURED`] and do not decode. Immediates are spelled as the source
+//! type says (an `f32`, the high half of an `f64`, or a hex integer, signed
+//! when the source is): F16 sources and 8- and 16-bit integer sources
+//! take no immediate here, as their printing is not measured.
+
+use super::{Generation, RD, cbank, f};
+use crate::isa::bits::Field;
+use crate::isa::form::{Form, ModField, Slot, UNMEASURED as U};
+
+/// A static list of spellings, `names[v]` for each `(v, name)` and
+/// [`U`] elsewhere.
+fn names(len: usize, spelled: &[(usize, &'static str)]) -> &'static [&'static str] {
+    let mut out = vec![U; len];
+    for &(v, s) in spelled {
+        out[v] = s;
+    }
+    Box::leak(out.into_boxed_slice())
+}
+
+fn leak_fixed(fixed: Vec<(Field, u64)>) -> &'static [(Field, u64)] {
+    Box::leak(fixed.into_boxed_slice())
+}
+
+fn leak_mods(mods: Vec<ModField>) -> &'static [ModField] {
+    Box::leak(mods.into_boxed_slice())
+}
+
+const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"], extra: None };
+const ROUND_INT: ModField = ModField { field: f(78, 79), names: &["", ".FLOOR", ".CEIL", ".TRUNC"], extra: None };
+const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+const NTZ: ModField = ModField { field: f(77, 77), names: &["", ".NTZ"], extra: None };
+
+/// The source operand of a conversion.
+#[derive(Clone, Copy)]
+enum Source {
+    /// A float: register with `-`/`|x|`, immediate `f32` or `f64` high half.
+    Float,
+    /// An integer: no source modifiers; immediate in hex.
+    Int,
+}
+
+/// Pushes the register, constant and uniform forms (1, 5, 6) of a
+/// conversion, and the immediate form (4) for each `(fixed, mods, slot)`.
+#[allow(clippy::too_many_arguments)] // one call per opcode and type layout
+fn push(
+    v: &mut Vec<Form>,
+    g: Generation,
+    sms: (u16, u16),
+    name: &'static str,
+    op9: u16,
+    fixed: &[(Field, u64)],
+    mods: &'static [ModField],
+    cbank_mods: Option<&'static [ModField]>,
+    src: Source,
+    imms: &[(Vec<(Field, u64)>, &'static [ModField], Slot)],
+) {
+    // a (24–31), c (64–71) unused; 81–83 and 86–90 clear (nvdisasm ignores them).
+    let common = [(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0)];
+    let (neg, abs) = match src {
+        Source::Float => (Some(63), Some(62)),
+        Source::Int => (None, None),
+    };
+    // Integer sources: bits 60–63 (byte select of 8-bit sources) clear.
+    let int_fixed: &[(Field, u64)] = match src {
+        Source::Float => &[],
+        Source::Int => &[(f(60, 63), 0)],
+    };
+    let all: Vec<(Field, u64)> = common.iter().chain(fixed).chain(int_fixed).copied().collect();
+    let all = leak_fixed(all);
+    let reg = Slot::Gpr { field: f(32, 39), neg, abs, not: None, reuse: Some(1) };
+    let at = |form: Form| Form { sms, ..form };
+    v.push(at(g.form(name, 0x200 | op9, all, mods, vec![RD, reg])));
+    // sm_100+ has no constant-bank operands in ALU instructions.
+    if let (false, Some(m)) = (g.wide_ur, cbank_mods) {
+        v.push(at(g.form(name, 0xa00 | op9, all, m, vec![RD, cbank(neg, abs, None)])));
+    }
+    v.push(at(g.form(name, 0xc00 | op9, all, mods, vec![RD, g.uniform_b(neg, None)])));
+    for (extra, mods, slot) in imms {
+        let fixed: Vec<(Field, u64)> = common.iter().chain(fixed).chain(extra).copied().collect();
+        v.push(at(g.form(name, 0x800 | op9, leak_fixed(fixed), mods, vec![RD, *slot])));
+    }
+}
+
+/// F2I, I2F, I2FP, F2F, FRND.
+pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
+    let sms = g.sms;
+    let f32_imm = Slot::Float { f64: false };
+    let f64_imm = Slot::Float { f64: true };
+
+    // ---- F2I: destination size 75–76 with signedness 72 (value + 4 when signed).
+    let int_dst = |spelled: &[(usize, &'static str)]| ModField { field: f(75, 76), names: names(8, spelled), extra: Some(72) };
+    let dst32 = [(0, ".U8"), (1, ".U16"), (2, ".U32"), (4, ".S8"), (5, ".S16"), (6, "")];
+    let dst64 = [(3, ".U64"), (7, ".S64")];
+    let float_src = |spelled: &[(usize, &'static str)]| ModField { field: f(84, 85), names: names(4, spelled), extra: None };
+    let f2i_fixed = [(f(73, 74), 0)];
+    // 0x105: F16/F32 to at most 32 bits.
+    let mods = |dst: ModField, src: ModField| leak_mods(vec![FTZ, dst, src, ROUND_INT, NTZ]);
+    let d32 = int_dst(&dst32);
+    let imm_f32 = vec![(vec![], mods(d32, float_src(&[(2, "")])), f32_imm)];
+    // Constant operands of F16 sources print as `c[0x8] [0x2ed0]`: not modelled.
+    push(v, g, sms, "F2I", 0x105, &f2i_fixed, mods(d32, float_src(&[(1, ".F16"), (2, "")])), Some(imm_f32[0].1), Source::Float, &imm_f32);
+    // 0x111: from F64 to any size, or from F16/F32 to 64 bits.
+    let all_dst: Vec<(usize, &'static str)> = dst32.iter().chain(&dst64).copied().collect();
+    let dall = int_dst(&all_dst);
+    let from_f64 = mods(dall, float_src(&[(3, ".F64")]));
+    push(v, g, sms, "F2I", 0x111, &f2i_fixed, from_f64, Some(from_f64), Source::Float, &[(vec![], from_f64, f64_imm)]);
+    let d64 = int_dst(&dst64);
+    let imm = vec![(vec![], mods(d64, float_src(&[(2, "")])), f32_imm)];
+    push(v, g, sms, "F2I", 0x111, &f2i_fixed, mods(d64, float_src(&[(1, ".F16"), (2, "")])), Some(imm[0].1), Source::Float, &imm);
+
+    // ---- I2F: destination float 75–76, source size 84–85 with signedness 74.
+    let float_dst = |spelled: &[(usize, &'static str)]| ModField { field: f(75, 76), names: names(4, spelled), extra: None };
+    let int_src = |spelled: &[(usize, &'static str)]| ModField { field: f(84, 85), names: names(8, spelled), extra: Some(74) };
+    // Immediates: the signedness fixed, so that the immediate prints signed or not.
+    let int_src_of = |spelled: &[(usize, &'static str)], signed: bool| {
+        let only: Vec<(usize, &'static str)> = spelled.iter().filter(|(k, _)| (*k >= 4) == signed).map(|&(k, s)| (k & 3, s)).collect();
+        ModField { field: f(84, 85), names: names(4, &only), extra: None }
+    };
+    let src32 = [(0, ".U8"), (1, ".U16"), (2, ".U32"), (4, ".S8"), (5, ".S16"), (6, "")];
+    let src64 = [(3, ".U64"), (7, ".S64")];
+    let i2f_fixed = [(f(72, 73), 0), (f(77, 77), 0), (f(80, 80), 0)];
+    let i2f_mods = |dst: ModField, src: ModField| leak_mods(vec![dst, src, ROUND]);
+    let imms = |dst: ModField, spelled: &[(usize, &'static str)]| -> Vec<(Vec<(Field, u64)>, &'static [ModField], Slot)> {
+        // Only 32- and 64-bit sources take an immediate here.
+        let wide: Vec<(usize, &'static str)> = spelled.iter().filter(|(k, _)| k & 3 >= 2).copied().collect();
+        [false, true]
+            .into_iter()
+            .filter(|s| wide.iter().any(|(k, _)| (*k >= 4) == *s))
+            .map(|signed| (vec![(f(74, 74), u64::from(signed))], i2f_mods(dst, int_src_of(&wide, signed)), Slot::Imm32 { signed }))
+            .collect()
+    };
+    let f32_dst = float_dst(&[(1, ".F16"), (2, "")]);
+    // Constant operands of 8- and 16-bit sources print as `c[0x8] [0x2ed0]`: not modelled.
+    let wide = |spelled: &[(usize, &'static str)]| -> Vec<(usize, &'static str)> { spelled.iter().filter(|(k, _)| k & 3 >= 2).copied().collect() };
+    push(v, g, sms, "I2F", 0x106, &i2f_fixed, i2f_mods(f32_dst, int_src(&src32)), Some(i2f_mods(f32_dst, int_src(&wide(&src32)))), Source::Int, &imms(f32_dst, &src32));
+    let all_src: Vec<(usize, &'static str)> = src32.iter().chain(&src64).copied().collect();
+    let f64_dst = float_dst(&[(3, ".F64")]);
+    push(v, g, sms, "I2F", 0x112, &i2f_fixed, i2f_mods(f64_dst, int_src(&all_src)), Some(i2f_mods(f64_dst, int_src(&wide(&all_src)))), Source::Int, &imms(f64_dst, &all_src));
+    push(v, g, sms, "I2F", 0x112, &i2f_fixed, i2f_mods(f32_dst, int_src(&src64)), Some(i2f_mods(f32_dst, int_src(&src64))), Source::Int, &imms(f32_dst, &src64));
+
+    // ---- I2FP (sm_86+): F32 from a 32-bit integer; destination 75–77 and
+    // both types always printed; 78–79 clear (other values print `.INVALIDn`).
+    let i2fp_sms = (sms.0.max(86), sms.1);
+    let i2fp_dst = ModField { field: f(75, 77), names: names(8, &[(2, ".F32")]), extra: None };
+    let i2fp_src = [(2, ".U32"), (6, ".S32")];
+    let i2fp_fixed = [(f(72, 73), 0), (f(78, 80), 0)];
+    let i2fp_mods = |src: ModField| leak_mods(vec![i2fp_dst, src]);
+    let i2fp_imms: Vec<_> = [false, true]
+        .into_iter()
+        .map(|signed| (vec![(f(74, 74), u64::from(signed))], i2fp_mods(int_src_of(&i2fp_src, signed)), Slot::Imm32 { signed }))
+        .collect();
+    push(v, g, i2fp_sms, "I2FP", 0x045, &i2fp_fixed, i2fp_mods(int_src(&i2fp_src)), Some(i2fp_mods(int_src(&i2fp_src))), Source::Int, &i2fp_imms);
+
+    // ---- F2F: one form per destination (75–77), the pair printed by the source field (84–85).
+    let f2f = |v: &mut Vec<Form>, sms: (u16, u16), op9: u16, dst: u64, pairs: &[(usize, &'static str)]| {
+        let pair = ModField { field: f(84, 85), names: names(4, pairs), extra: None };
+        let m = leak_mods(vec![FTZ, pair, ROUND]);
+        let imms: Vec<_> = pairs
+            .iter()
+            .filter(|(src, _)| *src >= 2)
+            .map(|&(src, s)| {
+                let only = ModField { field: f(84, 85), names: names(4, &[(src, s)]), extra: None };
+                (vec![], leak_mods(vec![FTZ, only, ROUND]), if src == 3 { f64_imm } else { f32_imm })
+            })
+            .collect();
+        let wide: Vec<(usize, &'static str)> = pairs.iter().filter(|(src, _)| *src >= 2).copied().collect();
+        let cb = (!wide.is_empty()).then(|| leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &wide), extra: None }, ROUND]));
+        push(v, g, sms, "F2F", op9, &[(f(75, 77), dst), (f(72, 74), 0)], m, cb, Source::Float, &imms);
+    };
+    f2f(v, sms, 0x104, 2, &[(1, ".F32.F16")]);
+    f2f(v, sms, 0x104, 1, &[(2, ".F16.F32")]);
+    // BF16 from sm_80 (sm_75 prints nothing for it).
+    f2f(v, (sms.0.max(80), sms.1), 0x104, 4, &[(2, ".BF16.F32")]);
+    f2f(v, sms, 0x110, 3, &[(1, ".F64.F16"), (2, ".F64.F32")]);
+    f2f(v, sms, 0x110, 1, &[(3, ".F16.F64")]);
+    f2f(v, sms, 0x110, 2, &[(3, ".F32.F64")]);
+
+    // ---- FRND: same type on both sides (75–76 = 84–85); bit 77 clear.
+    for (op9, ty, text) in [(0x107u16, 1u64, ".F16"), (0x107, 2, ""), (0x113, 3, ".F64")] {
+        let m = leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &[(ty as usize, text)]), extra: None }, ROUND_INT]);
+        let imm = match ty {
+            2 => vec![(vec![], m, f32_imm)],
+            3 => vec![(vec![], m, f64_imm)],
+            _ => vec![],
+        };
+        push(v, g, sms, "FRND", op9, &[(f(75, 77), ty), (f(72, 74), 0)], m, (ty >= 2).then_some(m), Source::Float, &imm);
+    }
+}
