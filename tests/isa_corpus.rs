@@ -33,25 +33,6 @@ struct Listed {
     text: String,
 }
 
-/// The corpus PTX files to compile for `sm`: every ZLUDA kernel, and of the
-/// nvcc-made kernels the variant for the highest SM not above `sm`.
-fn inputs_for(corpus: &Path, sm: u16) -> Vec<PathBuf> {
-    let files = common::ptx_files(corpus);
-    let variant = |p: &Path| -> Option<u16> {
-        let name = p.file_name()?.to_str()?;
-        let rest = name.split(".sm_").nth(1)?;
-        rest.split('.').next()?.parse().ok()
-    };
-    let best = files.iter().filter_map(|p| variant(p)).filter(|v| *v <= sm).max();
-    files
-        .iter()
-        .filter(|p| match variant(p) {
-            None => p.components().any(|c| c.as_os_str() == "zluda"),
-            Some(v) => Some(v) == best,
-        })
-        .cloned()
-        .collect()
-}
 
 /// The `.text.*` section bytes of every file ptxas compiles for `sm`, back to back.
 fn compiled_text(ptxas: &Path, sm: u16, files: &[PathBuf], scratch: &Path) -> (Vec<u8>, usize) {
@@ -270,7 +251,7 @@ fn stamp(sm: u16, tools: &[&Path], corpus: &Path, files: &[PathBuf]) -> String {
 /// when its stamp is current (and `PTX2SASS_ENCODING_CORPUS_REBUILD` is
 /// unset), else compiled now and stored there.
 fn corpus_listing(sm: u16, corpus: &Path, ptxas: &Path, nvdisasm: &Path, scratch: &Path) -> (String, usize, usize) {
-    let files = inputs_for(corpus, sm);
+    let files = common::ptx_inputs_for_sm(corpus, sm);
     let cache = cache_dir();
     let stamp = stamp(sm, &[ptxas, nvdisasm], corpus, &files);
     let (stamp_file, listing_file) = (cache.join(format!("sm_{sm}.stamp")), cache.join(format!("sm_{sm}.lst")));
