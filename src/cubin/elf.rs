@@ -227,6 +227,19 @@ impl StringTable {
         tail
     }
 
+    /// A resolver for many names at once: a map of every string's first
+    /// offset, built in one pass, so resolving n names costs O(n) rather
+    /// than a scan each ([`StringTable::offset_of`] for tail-shared names).
+    pub fn resolver(&self) -> impl Fn(&str) -> Option<u32> + '_ {
+        let mut first = std::collections::HashMap::with_capacity(self.strings.len());
+        let mut offset = 1u32;
+        for s in &self.strings {
+            first.entry(s.as_str()).or_insert(offset);
+            offset += s.len() as u32 + 1;
+        }
+        move |name: &str| if name.is_empty() { Some(0) } else { first.get(name).copied().or_else(|| self.offset_of(name)) }
+    }
+
     /// Adds `name` unless the table holds it already (as a whole string:
     /// ptxas does not share tails, so neither does this).
     pub fn intern(&mut self, name: &str) {
@@ -328,8 +341,9 @@ impl Elf {
     fn symtab_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity((self.symbols.len() + 1) * 24);
         out.extend_from_slice(pod::bytes_of(&elf::Sym64::<LE>::default()));
+        let resolve = self.strings.resolver();
         for s in &self.symbols {
-            let name = s.name.as_deref().and_then(|n| self.strings.offset_of(n)).unwrap_or(0);
+            let name = s.name.as_deref().and_then(&resolve).unwrap_or(0);
             let sym = elf::Sym64::<LE> {
                 st_name: U32::new(LE, name),
                 st_info: elf::SymbolInfo(s.info),
@@ -647,7 +661,8 @@ fn check_section_names(elf: &mut Elf, raw: &[elf::SectionHeader64<LE>], names: &
 pub fn write(elf: &Elf) -> Vec<u8> {
     let contents: Vec<Vec<u8>> = elf.sections.iter().map(|s| s.bytes(elf)).collect();
     let placed = layout::place(elf, &contents);
-    let name_offsets: Vec<u32> = elf.sections.iter().map(|s| elf.section_names.offset_of(&s.name).unwrap_or(0)).collect();
+    let resolve = elf.section_names.resolver();
+    let name_offsets: Vec<u32> = elf.sections.iter().map(|s| resolve(&s.name).unwrap_or(0)).collect();
     let shstrndx = elf.sections.iter().position(|s| matches!(s.content, Content::Shstrtab)).map_or(0, |i| i + 1);
 
     let segments = layout::segments(elf, &placed);
@@ -688,8 +703,7 @@ pub fn write(elf: &Elf) -> Vec<u8> {
         }
     }
     out.extend_from_slice(&[0u8; 64]);
-    for (((s, bytes), &offset), &name) in elf.sections.iter().zip(&contents).zip(&placed.offsets).zip(&name_offsets) {
-        let size = if let Content::NoBits(n) = s.content { n } else { bytes.len() as u64 };
+    for (((s, &size), &offset), &name) in elf.sections.iter().zip(&placed.sizes).zip(&placed.offsets).zip(&name_offsets) {
         let h = elf::SectionHeader64::<LE> {
             sh_name: U32::new(LE, name),
             sh_type: U32::new(LE, elf::SectionType(s.kind)),

@@ -26,6 +26,8 @@ use object::endian::{U32, U64};
 pub struct Placed {
     /// `sh_offset` of each section.
     pub offsets: Vec<u64>,
+    /// `sh_size` of each section (bytes written, or the `NOBITS` size).
+    pub sizes: Vec<u64>,
     /// One past the last byte of section data.
     pub end: u64,
 }
@@ -76,7 +78,8 @@ pub fn place(elf: &Elf, contents: &[Vec<u8>]) -> Placed {
         }
         offsets.push(offset);
     }
-    Placed { offsets, end: end.max(cursor) }
+    let sizes = elf.sections.iter().zip(contents).map(|(s, b)| if let Content::NoBits(n) = s.content { n } else { b.len() as u64 }).collect();
+    Placed { offsets, sizes, end: end.max(cursor) }
 }
 
 /// The file offset of the section header table: right after the section
@@ -143,7 +146,7 @@ pub fn segments(elf: &Elf, placed: &Placed) -> Vec<Segment> {
     let mut loads: Vec<Segment> = Vec::new();
     let mut memory = 0u64;
     let mut run_flags = None;
-    for (s, &offset) in elf.sections.iter().zip(&placed.offsets) {
+    for (index, (s, &offset)) in elf.sections.iter().zip(&placed.offsets).enumerate() {
         if matches!(s.placement, Placement::Shares(_)) || (s.kind != elf::SHT_PROGBITS.0 && s.kind != elf::SHT_NOBITS.0) {
             continue;
         }
@@ -157,7 +160,7 @@ pub fn segments(elf: &Elf, placed: &Placed) -> Vec<Segment> {
             loads.push(Segment { kind: elf::PT_LOAD.0, flags, offset, file_size: 0, memory_size: 0 });
         }
         let load = loads.last_mut().expect("a run was just started");
-        let size = s.size(elf);
+        let size = placed.sizes[index];
         // File bytes count from where they are; shared memory (NOBITS) is
         // appended to the run's memory image at its alignment.
         // (Saturating: a damaged file may claim any NOBITS size.)
