@@ -86,14 +86,14 @@ fn dis(args: &[String]) -> Result<(), String> {
             listing::write_listing(&mut out, &words, sm, 0, hex);
         }
         None => {
-            let code = cubin::read_code(&bytes).map_err(|e| format!("{file}: {e}"))?;
+            let container = cubin::elf::read(&bytes).map_err(|e| format!("{file}: {e}"))?.elf;
+            let code = cubin::code_of(&container).map_err(|e| format!("{file}: {e}"))?;
             let sm = code.sm.ok_or(format!("{file}: e_flags name no SM this tool knows; give one with -b"))?;
             out.push_str(&format!("// {file}: {sm}\n"));
             // Kernel directives where the cubin has the shape the module
             // model describes, so that `sass asm -o X.cubin` can rebuild it.
-            let container = cubin::elf::read(&bytes).map(|r| r.elf).ok();
-            let module = container.as_ref().ok_or_else(|| "not a well-formed cubin".to_string()).and_then(cubin::module::from_elf);
-            let code_of = |out: &mut String, name: &str, words: &[u128]| write_code(out, container.as_ref(), name, words, sm, hex);
+            let module = cubin::module::from_elf(&container);
+            let code_of = |out: &mut String, name: &str, words: &[u128]| write_code(out, &container, name, words, sm, hex);
             match module {
                 Ok(m) => {
                     cubin::listing::write_module_header(&mut out, &m);
@@ -122,10 +122,10 @@ fn dis(args: &[String]) -> Result<(), String> {
 /// function ptxas placed inside it starts (a local FUNC symbol of its
 /// section, such as `$kernel$callee`). Comments do not change what `sass asm`
 /// reads, so the listing still assembles to the same words.
-fn write_code(out: &mut String, file: Option<&cubin::elf::Elf>, function: &str, words: &[u128], sm: Sm, hex: bool) {
+fn write_code(out: &mut String, file: &cubin::elf::Elf, function: &str, words: &[u128], sm: Sm, hex: bool) {
     let mut starts: Vec<(u64, &str, u64)> = Vec::new();
-    if let Some(index) = file.and_then(|f| f.section_index(&format!(".text.{function}"))) {
-        for sym in &file.expect("index found in it").symbols {
+    if let Some(index) = file.section_index(&format!(".text.{function}")) {
+        for sym in &file.symbols {
             let is_function = sym.info & 0xf == object::elf::STT_FUNC.0;
             if let (true, Some(name)) = (is_function && u32::from(sym.section) == index && sym.value > 0, sym.name.as_deref()) {
                 starts.push((sym.value, name, sym.size));
