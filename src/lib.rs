@@ -11,6 +11,7 @@
 
 pub mod cubin;
 pub mod diag;
+pub mod interp;
 pub mod isa;
 pub mod ptx;
 pub mod reference;

@@ -1,0 +1,1 @@
+//! The ZLUDA conformance corpus (being written).

@@ -1,0 +1,1 @@
+//! The PTX interpreter (being written).

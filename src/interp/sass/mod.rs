@@ -1,0 +1,1 @@
+//! The SASS interpreter (being written).
