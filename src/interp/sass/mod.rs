@@ -1,1 +1,4 @@
 //! The SASS interpreter (being written).
+
+pub mod hazard;
+pub mod latency;

@@ -1,0 +1,450 @@
+//! The SASS hazard checker: re-derives, from the control codes of the code
+//! as it issues, whether every register dependence is covered, as the
+//! hardware of sm_70 and later requires (it does not interlock).
+//!
+//! The model (Volta+ control codes, see [`crate::isa::ctrl`]):
+//! * an instruction's stall count delays the next issue of the warp by that
+//!   many cycles; the checker assumes nothing else delays it (a scoreboard
+//!   wait may take no time at all), so its clock is the least possible one;
+//! * a fixed-latency producer's result may be read no earlier than the
+//!   latency of [`super::latency`] for (register file, producer class,
+//!   consumer class) after its issue;
+//! * a producer that sets write scoreboard `s` has its result registers
+//!   pending on `s` until an instruction waits on `s` (wait-mask bit); reading
+//!   (RAW) or overwriting (WAW) such a register before the wait is a hazard;
+//! * an instruction that sets read scoreboard `s` holds its source registers
+//!   until a wait on `s`; overwriting one of them before (WAR) is a hazard;
+//! * a producer of a variable-latency class (no fixed latency measured on the
+//!   SM) that sets no write scoreboard makes its result unreadable.
+//!
+//! Not modelled (no evidence in the corpus to measure them): fixed-latency
+//! WAW and WAR orderings (in-order pipelines; the tables have no numbers for
+//! them), sources of variable-latency instructions read after issue
+//! without a read scoreboard, `DEPBAR.LE` counts (ptxas emits them only after
+//! `LDGDEPBAR`, which the instruction model does not decode), and the
+//! convergence-barrier registers `B0`…`B15`.
+//!
+//! [`HazardInfo`] does the classification once per static instruction;
+//! [`WarpHazards::issue`] is the per-issue check, a few bit tests and table
+//! lookups per register.
+
+use super::latency::{self, CLASSES, Class, File, NEEDS_SCOREBOARD, Table};
+use crate::isa::ctrl::SCOREBOARDS;
+use crate::isa::form::{Form, Slot};
+use crate::isa::inst::Inst;
+use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
+use crate::target::Sm;
+
+/// Register units: R0–R254 at 0, UR0–UR254 at 256, P0–P6 at 512, UP0–UP6 at 520.
+const UNITS: usize = 528;
+const UR_BASE: u16 = 256;
+const P_BASE: u16 = 512;
+const UP_BASE: u16 = 520;
+const WORDS: usize = UNITS.div_ceil(64);
+const MAX_READS: usize = 16;
+const MAX_WRITES: usize = 8;
+/// `write_class` of a register with no fixed-latency write in flight.
+const NO_CLASS: u8 = u8::MAX;
+
+/// The register unit of one 32-bit register (or predicate).
+fn unit(reg: Reg) -> Option<u16> {
+    let RegNum::Phys(n) = reg.num else { return None };
+    let n = u16::from(n);
+    match reg.file {
+        RegFile::Gpr if n < 255 => Some(n),
+        RegFile::Uniform if n < 255 => Some(UR_BASE + n),
+        RegFile::Pred if n < 7 => Some(P_BASE + n),
+        RegFile::UniformPred if n < 7 => Some(UP_BASE + n),
+        _ => None,
+    }
+}
+
+fn file_of(unit: u16) -> File {
+    match unit {
+        u if u < UR_BASE => File::R,
+        u if u < P_BASE => File::Ur,
+        u if u < UP_BASE => File::P,
+        _ => File::Up,
+    }
+}
+
+fn unit_name(unit: u16) -> String {
+    match file_of(unit) {
+        File::R => format!("R{unit}"),
+        File::Ur => format!("UR{}", unit - UR_BASE),
+        File::P => format!("P{}", unit - P_BASE),
+        File::Up => format!("UP{}", unit - UP_BASE),
+    }
+}
+
+/// Register widths of an instruction's operands, in 32-bit registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    /// Width of a general or uniform register result.
+    dst: u8,
+    /// Width of the general or uniform register source at printed source
+    /// position 0–3 (positions count every source operand but predicates).
+    src: [u8; 4],
+}
+
+/// The operand widths of a mnemonic with its modifiers (`LDG.E.64`,
+/// `F2F.F64.F32`): what the ISA reference (and the register pairs ptxas
+/// allocates in the corpus) shows each form reads and writes.
+fn shape(mnemonic: &str) -> Shape {
+    let tokens: Vec<&str> = mnemonic.split('.').collect();
+    let has = |t: &str| tokens.contains(&t);
+    let base = tokens.first().copied().unwrap_or("");
+    let all = |w: u8| Shape { dst: w, src: [w; 4] };
+    // Memory access size, from the size modifier.
+    let size = if has("128") || tokens.iter().any(|t| t.ends_with("x8") || t.ends_with("x4") && t.starts_with("F32")) {
+        4
+    } else if has("64") || has("S64") || has("U64") || has("F64") || tokens.iter().any(|t| t.ends_with("x4") || t.starts_with("F32x2")) {
+        2
+    } else {
+        1
+    };
+    // Float conversion types in order: destination, then source.
+    let types: Vec<&str> = tokens.iter().copied().filter(|t| matches!(*t, "F64" | "F32" | "F16" | "BF16")).collect();
+    let one = Shape { dst: 1, src: [1; 4] };
+    match base {
+        "DFMA" | "DADD" | "DMUL" | "DMNMX" => all(2),
+        "DSETP" => Shape { dst: 1, src: [2; 4] },
+        "IMAD" | "UIMAD" if has("WIDE") => Shape { dst: 2, src: [1, 1, 2, 1] },
+        "LDG" | "LD" | "LDS" | "LDL" | "LDC" | "LDCU" | "ULDC" => Shape { dst: size, src: [1; 4] },
+        // Address first, then the data.
+        "STG" | "ST" | "STS" | "STL" | "ATOMG" | "ATOMS" | "ATOM" | "RED" | "REDG" => Shape { dst: size, src: [1, size, size, size] },
+        "F2F" => Shape { dst: if types.first() == Some(&"F64") { 2 } else { 1 }, src: [if types.get(1) == Some(&"F64") { 2 } else { 1 }; 4] },
+        "F2I" => Shape { dst: if has("S64") || has("U64") { 2 } else { 1 }, src: [if has("F64") { 2 } else { 1 }; 4] },
+        "I2F" => Shape { dst: if has("F64") { 2 } else { 1 }, src: [if has("S64") || has("U64") { 2 } else { 1 }; 4] },
+        "FRND" if has("F64") => all(2),
+        "CS2R" => Shape { dst: if has("32") { 1 } else { 2 }, src: [1; 4] },
+        "LEPC" => Shape { dst: 2, src: [1; 4] },
+        "MOV" | "UMOV" | "SEL" | "USEL" | "IADD" if has("64") => all(2),
+        "ISETP" | "UISETP" if has("U64") || has("S64") => Shape { dst: 1, src: [2; 4] },
+        _ => one,
+    }
+}
+
+/// Whether a slot is a destination: the result register field (bits 16–23)
+/// and the two predicate result fields (81–83, 84–86), as every form of the
+/// table places them.
+fn is_destination(slot: &Slot) -> bool {
+    match slot {
+        Slot::Gpr { field, .. } | Slot::Ur { field, .. } => field.start == 16,
+        Slot::Pred { field, .. } => field.start == 81 || field.start == 84,
+        _ => false,
+    }
+}
+
+/// The mnemonic with its modifiers (form name, modifier spellings, suffix).
+pub fn mnemonic(inst: &Inst) -> String {
+    let mut m = inst.form.name.to_string();
+    for (field, &v) in inst.form.mods.iter().zip(inst.mods.iter()) {
+        m += field.names.get(usize::from(v)).copied().unwrap_or("");
+    }
+    m + inst.form.suffix
+}
+
+/// What the checker needs of one static instruction: its class and the
+/// register units it reads and writes.
+#[derive(Clone, Debug)]
+pub struct HazardInfo {
+    class: Class,
+    form: &'static Form,
+    guard: Option<u16>,
+    reads: [u16; MAX_READS],
+    n_reads: u8,
+    writes: [u16; MAX_WRITES],
+    n_writes: u8,
+}
+
+impl HazardInfo {
+    /// Classifies an instruction for an SM (the SM does not change the
+    /// classification today; it is part of the interface because which
+    /// classes are variable-latency is per SM, in the tables).
+    pub fn of(inst: &Inst, _sm: Sm) -> HazardInfo {
+        let m = mnemonic(inst);
+        let shape = shape(&m);
+        let mut info = HazardInfo {
+            class: Class::of_mnemonic(&m),
+            form: inst.form,
+            // Uniform instructions' guards (`@UP0`) decode as `P` registers.
+            guard: unit(if inst.form.uniform_guard { Reg { file: RegFile::UniformPred, ..inst.guard.0 } } else { inst.guard.0 }),
+            reads: [0; MAX_READS],
+            n_reads: 0,
+            writes: [0; MAX_WRITES],
+            n_writes: 0,
+        };
+        let mut position = 0usize;
+        for (slot, op) in inst.form.slots.iter().zip(inst.operands.iter()) {
+            match *op {
+                Operand::Reg { reg, .. } => {
+                    let wide = matches!(reg.file, RegFile::Gpr | RegFile::Uniform);
+                    if is_destination(slot) {
+                        info.push_write(reg, if wide { shape.dst } else { 1 });
+                    } else {
+                        let width = if wide { shape.src.get(position).copied().unwrap_or(1) } else { 1 };
+                        if reg.file != RegFile::Barrier {
+                            info.push_read(reg, width);
+                        }
+                        if reg.file != RegFile::Pred && reg.file != RegFile::UniformPred {
+                            position += 1;
+                        }
+                    }
+                }
+                Operand::Mem { base, desc, uniform, .. } => {
+                    let wide = matches!(slot, Slot::Addr { wide: true, .. });
+                    info.push_read(base, if wide { 2 } else { 1 });
+                    if let Some(d) = desc {
+                        info.push_read(d, 2);
+                    }
+                    if let Some(u) = uniform {
+                        info.push_read(u, 1);
+                    }
+                    position += 1;
+                }
+                Operand::ConstAddr { index, .. } => {
+                    info.push_read(index, 1);
+                    position += 1;
+                }
+                // Immediates, constant-bank operands, special registers, targets.
+                _ => position += 1,
+            }
+        }
+        info
+    }
+
+    fn push_read(&mut self, reg: Reg, width: u8) {
+        let Some(u) = unit(reg) else { return };
+        for k in 0..u16::from(width) {
+            if let (Some(slot), true) = (self.reads.get_mut(usize::from(self.n_reads)), same_file(u, u + k)) {
+                *slot = u + k;
+                self.n_reads += 1;
+            }
+        }
+    }
+
+    fn push_write(&mut self, reg: Reg, width: u8) {
+        let Some(u) = unit(reg) else { return };
+        for k in 0..u16::from(width) {
+            if let (Some(slot), true) = (self.writes.get_mut(usize::from(self.n_writes)), same_file(u, u + k)) {
+                *slot = u + k;
+                self.n_writes += 1;
+            }
+        }
+    }
+
+    /// The instruction's class.
+    pub fn class(&self) -> Class {
+        self.class
+    }
+
+    /// Register units read by the operands (the guard is not among them):
+    /// see [`HazardInfo::unit_name`].
+    pub fn reads(&self) -> &[u16] {
+        &self.reads[..usize::from(self.n_reads)]
+    }
+
+    /// Register units written.
+    pub fn writes(&self) -> &[u16] {
+        &self.writes[..usize::from(self.n_writes)]
+    }
+
+    /// The guard predicate's unit, when the instruction is guarded.
+    pub fn guard(&self) -> Option<u16> {
+        self.guard
+    }
+
+    /// The name of a register unit (`R4`, `UR6`, `P0`, `UP1`).
+    pub fn unit_name(unit: u16) -> String {
+        unit_name(unit)
+    }
+}
+
+/// Whether `unit` is still a register of the file `start` is in (a pair or
+/// quad that would run past R254, UR254, P6 or UP6 is cut there).
+fn same_file(start: u16, unit: u16) -> bool {
+    let end = match file_of(start) {
+        File::R => 255,
+        File::Ur => UR_BASE + 255,
+        File::P => P_BASE + 7,
+        File::Up => UP_BASE + 7,
+    };
+    unit < end
+}
+
+type Bits = [u64; WORDS];
+
+#[inline]
+fn test(bits: &Bits, unit: u16) -> bool {
+    bits[usize::from(unit >> 6)] >> (unit & 63) & 1 == 1
+}
+
+#[inline]
+fn set(bits: &mut Bits, unit: u16) {
+    bits[usize::from(unit >> 6)] |= 1 << (unit & 63);
+}
+
+/// The last instruction that set a scoreboard (for messages).
+#[derive(Clone, Copy, Debug)]
+struct Setter {
+    form: Option<&'static Form>,
+    issued: u64,
+}
+
+/// The hazard state of one warp.
+#[derive(Clone, Debug)]
+pub struct WarpHazards {
+    table: &'static Table,
+    /// Least issue cycle of the next instruction.
+    cycle: u64,
+    /// Instructions issued so far.
+    issued: u64,
+    /// Per scoreboard, the units whose result is pending on it.
+    pending_write: [Bits; SCOREBOARDS as usize],
+    /// Per scoreboard, the units still to be read by an instruction that set it.
+    pending_read: [Bits; SCOREBOARDS as usize],
+    any_write: Bits,
+    any_read: Bits,
+    write_setter: [Setter; SCOREBOARDS as usize],
+    read_setter: [Setter; SCOREBOARDS as usize],
+    /// Issue cycle, class and form of the last fixed-latency writer of each unit.
+    write_cycle: [u64; UNITS],
+    write_class: [u8; UNITS],
+    writer: [Option<&'static Form>; UNITS],
+}
+
+impl WarpHazards {
+    /// A warp at its first instruction: nothing pending.
+    pub fn new(sm: Sm) -> WarpHazards {
+        let none = Setter { form: None, issued: 0 };
+        WarpHazards {
+            table: latency::table(sm),
+            cycle: 0,
+            issued: 0,
+            pending_write: [[0; WORDS]; SCOREBOARDS as usize],
+            pending_read: [[0; WORDS]; SCOREBOARDS as usize],
+            any_write: [0; WORDS],
+            any_read: [0; WORDS],
+            write_setter: [none; SCOREBOARDS as usize],
+            read_setter: [none; SCOREBOARDS as usize],
+            write_cycle: [0; UNITS],
+            write_class: [NO_CLASS; UNITS],
+            writer: [None; UNITS],
+        }
+    }
+
+    /// Called once per issued warp-instruction, in the warp's dynamic issue order, BEFORE its effects apply.
+    /// Returns a description of the first uncovered hazard.
+    #[inline]
+    pub fn issue(&mut self, info: &HazardInfo, inst: &Inst) -> Result<(), String> {
+        let ctrl = inst.ctrl;
+        let cycle = self.cycle;
+        if ctrl.wait != 0 {
+            self.wait(ctrl.wait);
+        }
+        if let Some(g) = info.guard {
+            self.check_read(info, g)?;
+        }
+        for &r in info.reads() {
+            self.check_read(info, r)?;
+        }
+        for &w in info.writes() {
+            if test(&self.any_write, w) {
+                return Err(self.scoreboard_message(w, "overwritten", true));
+            }
+            if test(&self.any_read, w) {
+                return Err(self.scoreboard_message(w, "overwritten", false));
+            }
+        }
+        // Effects.
+        if let Some(s) = ctrl.read_sb.filter(|s| *s < SCOREBOARDS) {
+            let s = usize::from(s);
+            for &r in info.reads() {
+                set(&mut self.pending_read[s], r);
+                set(&mut self.any_read, r);
+            }
+            self.read_setter[s] = Setter { form: Some(info.form), issued: self.issued };
+        }
+        match ctrl.write_sb.filter(|s| *s < SCOREBOARDS) {
+            Some(s) => {
+                let s = usize::from(s);
+                for &w in info.writes() {
+                    set(&mut self.pending_write[s], w);
+                    set(&mut self.any_write, w);
+                    self.write_class[usize::from(w)] = NO_CLASS;
+                }
+                self.write_setter[s] = Setter { form: Some(info.form), issued: self.issued };
+            }
+            None => {
+                for &w in info.writes() {
+                    let w = usize::from(w);
+                    self.write_cycle[w] = cycle;
+                    self.write_class[w] = info.class as u8;
+                    self.writer[w] = Some(info.form);
+                }
+            }
+        }
+        self.cycle = cycle + u64::from(ctrl.stall);
+        self.issued += 1;
+        Ok(())
+    }
+
+    /// Releases the scoreboards of a wait mask.
+    fn wait(&mut self, mask: u8) {
+        for s in 0..usize::from(SCOREBOARDS) {
+            if mask >> s & 1 == 1 {
+                self.pending_write[s] = [0; WORDS];
+                self.pending_read[s] = [0; WORDS];
+            }
+        }
+        self.any_write = [0; WORDS];
+        self.any_read = [0; WORDS];
+        for s in 0..usize::from(SCOREBOARDS) {
+            for k in 0..WORDS {
+                self.any_write[k] |= self.pending_write[s][k];
+                self.any_read[k] |= self.pending_read[s][k];
+            }
+        }
+    }
+
+    #[inline]
+    fn check_read(&self, info: &HazardInfo, r: u16) -> Result<(), String> {
+        if test(&self.any_write, r) {
+            return Err(self.scoreboard_message(r, "read", true));
+        }
+        let class = self.write_class[usize::from(r)];
+        if class == NO_CLASS {
+            return Ok(());
+        }
+        let producer = Class::ALL[usize::from(class) % CLASSES];
+        let needed = self.table.latency(file_of(r), producer, info.class);
+        let distance = self.cycle - self.write_cycle[usize::from(r)];
+        if distance >= u64::from(needed) {
+            return Ok(());
+        }
+        let writer = self.writer[usize::from(r)].map_or("?", |f| f.name);
+        if needed == NEEDS_SCOREBOARD {
+            return Err(format!("{} read but {writer} (variable latency on sm_{}) set no write scoreboard", unit_name(r), self.table.sm));
+        }
+        Err(format!("{} read {distance} cycles after {writer} (needs {needed})", unit_name(r)))
+    }
+
+    fn scoreboard_message(&self, unit: u16, what: &str, write: bool) -> String {
+        let pending = if write { &self.pending_write } else { &self.pending_read };
+        let s = (0..usize::from(SCOREBOARDS)).find(|s| test(&pending[*s], unit)).unwrap_or(0);
+        let setter = if write { self.write_setter[s] } else { self.read_setter[s] };
+        let name = setter.form.map_or("?", |f| f.name);
+        let ago = self.issued - setter.issued;
+        let role = if write { "" } else { " reading it" };
+        format!("{} {what} while scoreboard {s} ({name}{role}, {ago} instructions earlier) not waited for", unit_name(unit))
+    }
+
+    /// The least issue cycle of the next instruction (the stall counts so far).
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+}
+
+#[cfg(test)]
+mod tests;
