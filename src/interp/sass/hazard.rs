@@ -13,9 +13,18 @@
 //!   pending on `s` until an instruction waits on `s` (wait-mask bit); reading
 //!   (RAW) or overwriting (WAW) such a register before the wait is a hazard;
 //! * an instruction that sets read scoreboard `s` holds its source registers
-//!   until a wait on `s`; overwriting one of them before (WAR) is a hazard;
-//! * a producer of a variable-latency class (no fixed latency measured on the
-//!   SM) that sets no write scoreboard makes its result unreadable.
+//!   until a wait on `s` (or on its write scoreboard: a completed instruction
+//!   has read its sources); overwriting one of them before (WAR) is a hazard,
+//!   unless the writer is a later instruction of the same in-order queue.
+//!   Only general registers are held: uniform registers and predicates are
+//!   read at issue;
+//! * variable-latency units complete in order ([`queue`]): a producer that
+//!   sets no write scoreboard has its result ready once a later
+//!   instruction of the same queue sets a write scoreboard and that
+//!   scoreboard is waited on (ptxas relies on this: `LDS R7` without a
+//!   scoreboard, `LDS R2` with `W0`, a wait on 0, then a read of R7);
+//!   otherwise, for a class with no fixed latency measured on the SM
+//!   (variable latency), its result is unreadable.
 //!
 //! Not modelled (no evidence in the corpus to measure them): fixed-latency
 //! WAW and WAR orderings (in-order pipelines; the tables have no numbers for
@@ -136,6 +145,43 @@ fn is_destination(slot: &Slot) -> bool {
     }
 }
 
+/// Queues of variable-latency units whose results arrive in issue order,
+/// as ptxas's code relies on (see the module documentation): the
+/// transcendental/conversion unit (MUFU, F2I/I2F/F2F/FRND/FCHK, FLO, POPC,
+/// BREV share one: ptxas covers an `I2F` without a scoreboard by a wait on a
+/// later `MUFU`'s), the double-precision unit, and one queue per memory or
+/// other variable-latency opcode. 0: fixed-latency classes (no queue).
+const QUEUES: &[(&str, u8)] = &[
+    ("LDS", 3),
+    ("LDG", 4),
+    ("LD", 5),
+    ("LDL", 6),
+    ("LDC", 7),
+    ("LDCU", 7),
+    ("ATOMS", 8),
+    ("ATOMG", 9),
+    ("ATOM", 10),
+    ("S2R", 11),
+    ("S2UR", 12),
+    ("SHFL", 13),
+    ("REDUX", 14),
+    ("B2R", 15),
+    ("BMOV", 16),
+];
+/// Number of queue identifiers (0 included; 17: any other variable-latency opcode).
+const QUEUE_IDS: usize = 18;
+
+/// The in-order queue of an instruction (0 for none).
+pub fn queue(mnemonic: &str, class: Class) -> u8 {
+    let base = mnemonic.split('.').next().unwrap_or("");
+    match class {
+        Class::Mufu | Class::Conv | Class::Bitop => 1,
+        Class::Fp64 => 2,
+        Class::Mem | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUES.iter().find(|(m, _)| *m == base).map_or(17, |(_, q)| *q),
+        _ => 0,
+    }
+}
+
 /// The mnemonic with its modifiers (form name, modifier spellings, suffix).
 pub fn mnemonic(inst: &Inst) -> String {
     let mut m = inst.form.name.to_string();
@@ -150,6 +196,7 @@ pub fn mnemonic(inst: &Inst) -> String {
 #[derive(Clone, Debug)]
 pub struct HazardInfo {
     class: Class,
+    queue: u8,
     form: &'static Form,
     guard: Option<u16>,
     reads: [u16; MAX_READS],
@@ -165,8 +212,10 @@ impl HazardInfo {
     pub fn of(inst: &Inst, _sm: Sm) -> HazardInfo {
         let m = mnemonic(inst);
         let shape = shape(&m);
+        let class = Class::of_mnemonic(&m);
         let mut info = HazardInfo {
-            class: Class::of_mnemonic(&m),
+            class,
+            queue: queue(&m, class),
             form: inst.form,
             // Uniform instructions' guards (`@UP0`) decode as `P` registers.
             guard: unit(if inst.form.uniform_guard { Reg { file: RegFile::UniformPred, ..inst.guard.0 } } else { inst.guard.0 }),
@@ -239,6 +288,11 @@ impl HazardInfo {
         self.class
     }
 
+    /// The in-order queue of the instruction's unit ([`queue`]; 0: none).
+    pub fn queue(&self) -> u8 {
+        self.queue
+    }
+
     /// Register units read by the operands (the guard is not among them):
     /// see [`HazardInfo::unit_name`].
     pub fn reads(&self) -> &[u16] {
@@ -285,6 +339,18 @@ fn set(bits: &mut Bits, unit: u16) {
     bits[usize::from(unit >> 6)] |= 1 << (unit & 63);
 }
 
+/// Calls `f` with every unit whose bit is set.
+#[inline]
+fn for_each_unit(bits: &Bits, mut f: impl FnMut(u16)) {
+    for (k, &word) in bits.iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            f((k as u16) << 6 | w.trailing_zeros() as u16);
+            w &= w - 1;
+        }
+    }
+}
+
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
 struct Setter {
@@ -312,7 +378,30 @@ pub struct WarpHazards {
     write_cycle: [u64; UNITS],
     write_class: [u8; UNITS],
     writer: [Option<&'static Form>; UNITS],
+    /// Per unit: 0, or the queue of an unscoreboarded variable-latency
+    /// result not yet attached to a scoreboard, or `ATTACHED | s` once a
+    /// later instruction of its queue set write scoreboard `s`.
+    orphan: [u8; UNITS],
+    /// Candidates of `orphan` per queue and per scoreboard (stale bits are
+    /// skipped by checking `orphan`).
+    orphans: [Bits; QUEUE_IDS],
+    attached: [Bits; SCOREBOARDS as usize],
+    /// Per write scoreboard `w`, the sources of instructions that set `w`
+    /// and a read scoreboard: their completion implies the reads are done.
+    read_by_write: [Bits; SCOREBOARDS as usize],
+    /// Queue of the last instruction that set each read scoreboard.
+    read_queue: [u8; SCOREBOARDS as usize],
+    /// Per unit and read scoreboard holding it: the write scoreboards of the
+    /// instructions holding it (bit 6: one without), all of which must be
+    /// waited on to release it without a wait on the read scoreboard.
+    read_holders: [[u8; SCOREBOARDS as usize]; UNITS],
 }
+
+/// `read_holders` bit of a reader with no write scoreboard.
+const NO_WRITE_SB: u8 = 1 << 6;
+
+/// Tag of an orphan attached to a scoreboard.
+const ATTACHED: u8 = 0x80;
 
 impl WarpHazards {
     /// A warp at its first instruction: nothing pending.
@@ -331,6 +420,12 @@ impl WarpHazards {
             write_cycle: [0; UNITS],
             write_class: [NO_CLASS; UNITS],
             writer: [None; UNITS],
+            orphan: [0; UNITS],
+            orphans: [[0; WORDS]; QUEUE_IDS],
+            attached: [[0; WORDS]; SCOREBOARDS as usize],
+            read_by_write: [[0; WORDS]; SCOREBOARDS as usize],
+            read_queue: [0; SCOREBOARDS as usize],
+            read_holders: [[0; SCOREBOARDS as usize]; UNITS],
         }
     }
 
@@ -353,35 +448,57 @@ impl WarpHazards {
             if test(&self.any_write, w) {
                 return Err(self.scoreboard_message(w, "overwritten", true));
             }
-            if test(&self.any_read, w) {
+            if test(&self.any_read, w) && !self.read_before(info, ctrl.write_sb, w) {
                 return Err(self.scoreboard_message(w, "overwritten", false));
             }
         }
         // Effects.
         if let Some(s) = ctrl.read_sb.filter(|s| *s < SCOREBOARDS) {
             let s = usize::from(s);
-            for &r in info.reads() {
+            // Uniform registers and predicates are read at issue: ptxas
+            // overwrites them right after an instruction that holds a read
+            // scoreboard (`DFMA R4, R2, UR6, R4` then `UMOV UR6, …`).
+            for &r in info.reads().iter().filter(|r| **r < UR_BASE) {
+                if !test(&self.pending_read[s], r) {
+                    self.read_holders[usize::from(r)][s] = 0;
+                }
                 set(&mut self.pending_read[s], r);
                 set(&mut self.any_read, r);
+                match ctrl.write_sb.filter(|w| *w < SCOREBOARDS && usize::from(*w) != s) {
+                    Some(w) => {
+                        set(&mut self.read_by_write[usize::from(w)], r);
+                        self.read_holders[usize::from(r)][s] |= 1 << w;
+                    }
+                    None => self.read_holders[usize::from(r)][s] |= NO_WRITE_SB,
+                }
             }
             self.read_setter[s] = Setter { form: Some(info.form), issued: self.issued };
+            self.read_queue[s] = info.queue;
         }
         match ctrl.write_sb.filter(|s| *s < SCOREBOARDS) {
             Some(s) => {
+                if info.queue != 0 {
+                    self.attach(info.queue, s);
+                }
                 let s = usize::from(s);
                 for &w in info.writes() {
                     set(&mut self.pending_write[s], w);
                     set(&mut self.any_write, w);
                     self.write_class[usize::from(w)] = NO_CLASS;
+                    self.orphan[usize::from(w)] = 0;
                 }
                 self.write_setter[s] = Setter { form: Some(info.form), issued: self.issued };
             }
             None => {
                 for &w in info.writes() {
-                    let w = usize::from(w);
-                    self.write_cycle[w] = cycle;
-                    self.write_class[w] = info.class as u8;
-                    self.writer[w] = Some(info.form);
+                    let u = usize::from(w);
+                    self.write_cycle[u] = cycle;
+                    self.write_class[u] = info.class as u8;
+                    self.writer[u] = Some(info.form);
+                    self.orphan[u] = info.queue;
+                    if info.queue != 0 {
+                        set(&mut self.orphans[usize::from(info.queue)], w);
+                    }
                 }
             }
         }
@@ -390,12 +507,52 @@ impl WarpHazards {
         Ok(())
     }
 
+    /// Whether every instruction still to read `unit` does so before a
+    /// scoreboarded write of `info` can land: they are all of its in-order
+    /// queue (`LDG.E R2, [R2.64]` after `LDG.E R5, [R2.64]`).
+    fn read_before(&self, info: &HazardInfo, write_sb: Option<u8>, unit: u16) -> bool {
+        info.queue != 0 && write_sb.is_some() && (0..usize::from(SCOREBOARDS)).all(|s| !test(&self.pending_read[s], unit) || self.read_queue[s] == info.queue)
+    }
+
+    /// Attaches the unattached orphans of queue `q` to scoreboard `s`, set
+    /// by a later instruction of the queue.
+    fn attach(&mut self, q: u8, s: u8) {
+        let bits = std::mem::replace(&mut self.orphans[usize::from(q)], [0; WORDS]);
+        for_each_unit(&bits, |u| {
+            if self.orphan[usize::from(u)] == q {
+                self.orphan[usize::from(u)] = ATTACHED | s;
+                set(&mut self.attached[usize::from(s)], u);
+            }
+        });
+    }
+
     /// Releases the scoreboards of a wait mask.
     fn wait(&mut self, mask: u8) {
         for s in 0..usize::from(SCOREBOARDS) {
             if mask >> s & 1 == 1 {
                 self.pending_write[s] = [0; WORDS];
                 self.pending_read[s] = [0; WORDS];
+                // A completed instruction has read its sources (possibly
+                // held by another scoreboard): ptxas waits on the write
+                // scoreboard alone before overwriting them.
+                let done = std::mem::replace(&mut self.read_by_write[s], [0; WORDS]);
+                for_each_unit(&done, |u| {
+                    for (r, holders) in self.read_holders[usize::from(u)].iter_mut().enumerate() {
+                        if *holders >> s & 1 == 1 {
+                            *holders &= !(1 << s);
+                            if *holders == 0 {
+                                self.pending_read[r][usize::from(u >> 6)] &= !(1 << (u & 63));
+                            }
+                        }
+                    }
+                });
+                let bits = std::mem::replace(&mut self.attached[s], [0; WORDS]);
+                for_each_unit(&bits, |u| {
+                    if self.orphan[usize::from(u)] == ATTACHED | s as u8 {
+                        self.orphan[usize::from(u)] = 0;
+                        self.write_class[usize::from(u)] = NO_CLASS;
+                    }
+                });
             }
         }
         self.any_write = [0; WORDS];
@@ -425,7 +582,7 @@ impl WarpHazards {
         }
         let writer = self.writer[usize::from(r)].map_or("?", |f| f.name);
         if needed == NEEDS_SCOREBOARD {
-            return Err(format!("{} read but {writer} (variable latency on sm_{}) set no write scoreboard", unit_name(r), self.table.sm));
+            return Err(format!("{} read but {writer} (variable latency on sm_{}) set no write scoreboard, nor was a later one of its unit waited for", unit_name(r), self.table.sm));
         }
         Err(format!("{} read {distance} cycles after {writer} (needs {needed})", unit_name(r)))
     }
@@ -444,6 +601,16 @@ impl WarpHazards {
     pub fn cycle(&self) -> u64 {
         self.cycle
     }
+}
+
+/// Whether code was scheduled at all: `false` when no instruction sets a
+/// stall count, a scoreboard or a wait (what ptxas emits for debug
+/// compilations, `-G` or `.target sm_XX, debug`, whose cubins carry the
+/// debug `e_flags`). Such code relies on the hardware running it without
+/// overlap and is outside this checker's model: a caller checks a
+/// function with it before checking its instructions.
+pub fn scheduled<'a>(code: impl IntoIterator<Item = &'a Inst>) -> bool {
+    code.into_iter().any(|i| i.ctrl.stall != 0 || i.ctrl.wait != 0 || i.ctrl.write_sb.is_some() || i.ctrl.read_sb.is_some())
 }
 
 #[cfg(test)]

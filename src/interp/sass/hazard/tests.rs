@@ -99,7 +99,12 @@ fn scoreboards_cover_variable_latency() {
 #[test]
 fn variable_latency_without_a_scoreboard_is_flagged() {
     let err = run(80, &[("[B------:R-:W-:-:S15]", "MUFU.RCP R6, R6 ;"), ("[B------:R-:W-:-:S15]", "NOP ;"), ("[B------:R-:W-:-:S01]", "FADD R7, R6, R6 ;")]).unwrap_err();
-    assert_eq!(err, (2, "R6 read but MUFU (variable latency on sm_80) set no write scoreboard".to_string()));
+    assert_eq!(err, (2, "R6 read but MUFU (variable latency on sm_80) set no write scoreboard, nor was a later one of its unit waited for".to_string()));
+    // A later MUFU's scoreboard, once waited for, covers it (in-order unit).
+    assert_eq!(run(80, &[("[B------:R-:W-:-:S01]", "MUFU.RCP R6, R6 ;"), ("[B------:R-:W0:-:S01]", "MUFU.EX2 R8, R8 ;"), ("[B0-----:R-:W-:-:S01]", "FADD R7, R6, R6 ;")]), Ok(()));
+    // But not an earlier one's, nor one of another unit.
+    assert!(run(80, &[("[B------:R-:W0:-:S01]", "MUFU.EX2 R8, R8 ;"), ("[B------:R-:W-:-:S01]", "MUFU.RCP R6, R6 ;"), ("[B0-----:R-:W-:-:S01]", "FADD R7, R6, R6 ;")]).is_err());
+    assert!(run(80, &[("[B------:R-:W-:-:S01]", "MUFU.RCP R6, R6 ;"), ("[B------:R-:W0:-:S01]", "LDG.E R8, [R2.64] ;"), ("[B0-----:R-:W-:-:S01]", "FADD R7, R6, R6 ;")]).is_err());
     // With a scoreboard and a wait it is fine.
     assert_eq!(run(80, &[("[B------:R-:W1:-:S01]", "MUFU.RCP R6, R6 ;"), ("[B-1----:R-:W-:-:S01]", "FADD R7, R6, R6 ;")]), Ok(()));
 }
