@@ -1010,7 +1010,8 @@ def vector_loads():
     n = 1003
     spec(nm, "scale_float4_tail", [2], [128], [hexbuf(f32s(mixed(r, n, -10, 10))), zerobuf(4 * n), f32(0.5), s32(n)],
          "2x128 threads, n = 1003: 250 float4s (threads 250..255 idle) and a scalar tail of 3 (threads 0..2)")
-    spec(nm, "int2_swap_add", G1, B1, [rndbuf(8 * n, 230), zerobuf(8 * n), s32(N1)],
+    n = N1
+    spec(nm, "int2_swap_add", G1, B1, [rndbuf(8 * n, 230), zerobuf(8 * n), s32(n)],
          ONE_D + " int2s; random values (the +-1 wraps at the extremes)")
     r = rng_for(nm, "complex_mul_float2")
     spec(nm, "complex_mul_float2", G1, B1,
