@@ -63,6 +63,8 @@ struct Warp {
     all: u32,
     first_thread: u32,
     hz: WarpHazards,
+    /// Each thread's input to the CTA barrier reduction it waits at.
+    bar_pred: u32,
 }
 
 /// What the CTA shares.
@@ -73,6 +75,7 @@ struct Cta<'a> {
     block: [u32; 3],
     loaded: &'a Loaded,
     bar_result: (u32, bool, bool),
+    bar_kind: u8,
 }
 
 /// The run's counters.
@@ -190,7 +193,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
         for cy in 0..spec.grid[1] {
             for cx in 0..spec.grid[0] {
                 let shared = super::load::shared_region(loaded, spec.shared_bytes)?;
-                let mut cta = Cta { shared, local: vec![Vec::new(); threads as usize], ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false) };
+                let mut cta = Cta { shared, local: vec![Vec::new(); threads as usize], ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0 };
                 let mut ws: Vec<Warp> = (0..warps)
                     .map(|k| {
                         let n = (threads - 32 * k).min(32);
@@ -202,7 +205,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
                         let mut p = [0u32; PRED_ROWS];
                         p[PT as usize] = u32::MAX;
                         p[UPT as usize] = u32::MAX;
-                        Warp { r, p, b: [0; 16], groups: vec![Group { pc: 0, mask: all, wait: Wait::None }], exited: 0, all, first_thread: 32 * k, hz: WarpHazards::new(loaded.sm) }
+                        Warp { r, p, b: [0; 16], groups: vec![Group { pc: 0, mask: all, wait: Wait::None }], exited: 0, all, first_thread: 32 * k, hz: WarpHazards::new(loaded.sm), bar_pred: 0 }
                     })
                     .collect();
                 run_cta(program, &mut cta, &mut ws, memory, options, counters)?;
@@ -237,8 +240,7 @@ fn run_cta(program: &Program, cta: &mut Cta, ws: &mut [Warp], memory: &mut crate
             let (mut count, mut and, mut or) = (0u32, true, false);
             for w in ws.iter() {
                 for g in &w.groups {
-                    // The barrier's reduction inputs were stashed in P_SINK-free rows: see Op::Bar.
-                    let m = g.mask & w.r[R_SINK as usize + 1][0];
+                    let m = g.mask & w.bar_pred;
                     count += m.count_ones();
                     and &= m == g.mask;
                     or |= m != 0;
@@ -354,6 +356,9 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         }
         let guard = program.insts.get(pc as usize).map_or(u32::MAX, |inst| guard_mask(w, inst));
         let exec = group_mask & guard;
+        if options.trace {
+            trace(program, cta, w, pc, exec);
+        }
         match step(program, cta, w, gi, pc, exec, op, memory) {
             Ok(()) => {}
             Err(e) => {
@@ -364,6 +369,14 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         }
     }
     Ok(issued)
+}
+
+fn trace(program: &Program, cta: &Cta, w: &Warp, pc: u32, exec: u32) {
+    let text = program.insts.get(pc as usize).map_or_else(String::new, |i| i.text(cta.loaded.sm, u64::from(pc) * 16));
+    let l = exec.trailing_zeros().min(31) as usize;
+    let regs: Vec<String> = (0..16).map(|r| format!("{:x}", w.r[r][l])).collect();
+    let preds: Vec<String> = (0..7).map(|p| format!("{}", w.p[p] >> l & 1)).collect();
+    eprintln!("w{} {:04x} exec {exec:08x} {text:<50} R0-15 {} P {}", w.first_thread / 32, pc * 16, regs.join(" "), preds.join(""));
 }
 
 fn site(cta: &Cta, pc: u32) -> Site {
@@ -554,9 +567,11 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                         cm |= ((full >> 64) as u32 & 1) << l;
                     }
                     _ => {
-                        let hi = (prod >> 32) + u64::from(w.ri(c, l)) + cy;
-                        w.set(d, l, hi as u32);
-                        cm |= ((hi >> 32) as u32 & 1) << l;
+                        // (a * b + c.64) >> 32, c being the register pair.
+                        let cv = apply64(w.r64(c, l), c.m);
+                        let full = u128::from(prod) + u128::from(cv) + u128::from(cy);
+                        w.set(d, l, (full >> 32) as u32);
+                        cm |= ((full >> 96) as u32 & 1) << l;
                     }
                 }
             }
@@ -1081,6 +1096,18 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
             return Ok(());
         }
+        Op::BraConv { target, cond, mask, conv } => {
+            let live = !w.exited & w.all;
+            let m = if exec != 0 { w.ri(mask, exec.trailing_zeros() as usize) } else { 0 };
+            let converged = m & live & !w.groups[gi].mask == 0;
+            let taken = exec & w.pm(cond) & if converged == conv { u32::MAX } else { 0 };
+            if taken == 0 {
+                advance(w, gi);
+            } else {
+                jump_lanes(w, gi, taken, |_, _| target);
+            }
+            return Ok(());
+        }
         Op::Brx { a, base } => {
             jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);
             return Ok(());
@@ -1135,10 +1162,11 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             if exec != g.mask {
                 return Err(InterpError::new(ErrorKind::Unsupported, "a predicated CTA barrier with some threads of the group guarded off"));
             }
-            // The reduction input of each thread, kept in the sink row until release.
             let pred = red.map_or(0, |(_, p)| w.pm(p));
-            let row = R_SINK as usize + 1;
-            w.r[row][0] = (w.r[row][0] & !exec) | (pred & exec);
+            w.bar_pred = (w.bar_pred & !exec) | (pred & exec);
+            if let Some((kind, _)) = red {
+                cta.bar_kind = kind;
+            }
             w.groups[gi].wait = Wait::Bar;
             merge(&mut w.groups);
             return Ok(());
@@ -1149,9 +1177,12 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 w.set(d, l, count);
             }
             // AND and OR reductions read their result as a predicate.
-            let v = if and && or { u32::MAX } else if or && !and { u32::MAX } else { 0 };
-            let v = if and { u32::MAX } else { v };
-            w.setp(p, exec, v);
+            let v = match cta.bar_kind {
+                1 => and,
+                2 => or,
+                _ => count != 0,
+            };
+            w.setp(p, exec, if v { u32::MAX } else { 0 });
         }
         Op::Shfl { pd, d, a, b, c, mode } => {
             let mut vals = [0u32; 32];

@@ -44,11 +44,14 @@ pub struct Options {
     pub step_budget: u64,
     /// Hazard checking.
     pub hazards: HazardCheck,
+    /// Print every issued instruction with the first lane's registers
+    /// (debugging aid, to stderr).
+    pub trace: bool,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { step_budget: 100_000_000, hazards: HazardCheck::Fail }
+        Options { step_budget: 100_000_000, hazards: HazardCheck::Fail, trace: false }
     }
 }
 

@@ -289,6 +289,9 @@ pub enum Op {
     Atom { d: u16, addr: Addr, b: u16, c: u16, op: AtomOp, ty: AtomType, space: Space },
     AtomsPopcInc { d: u16, addr: Addr },
     Bra { target: u32, cond: P, uniform: bool },
+    /// `BRA.DIV URm` (taken unless every live thread of the mask runs here)
+    /// and `BRA.CONV URm` (taken when they all do).
+    BraConv { target: u32, cond: P, mask: S, conv: bool },
     Brx { a: S, base: u32 },
     Bssy { b: u8 },
     Bsync { b: u8 },
@@ -530,7 +533,8 @@ impl Translator<'_> {
                 let x = has("X");
                 if has("WIDE") || has("HI") {
                     let kind = if has("WIDE") { 1 } else { 2 };
-                    let cw = if kind == 1 { 2 } else { 1 };
+                    // Both read c as a 64-bit pair (IMAD.HI adds it before taking the high word).
+                    let cw = 2;
                     let ci = if x { Some(self.psrc(o(5)?)?) } else { None };
                     Op::Imad { d: self.dst(o(0)?)?, co: self.pdst(o(1)?)?, a: self.src(o(2)?, sl(2), 1)?, b: self.src(o(3)?, sl(3), 1)?, c: self.src(o(4)?, sl(4), cw)?, signed, kind, ci }
                 } else {
@@ -734,6 +738,9 @@ impl Translator<'_> {
                 let uniform = has("U") || has("DIV");
                 let t = target(n - 1)?;
                 // Forms: (cond pred, target), (uniform pred, cond pred, target), (pred, UR, target).
+                if let (3, Some(Operand::Reg { reg: Reg { file: RegFile::Uniform, .. }, .. })) = (n, ops.get(1)) {
+                    return Ok(Op::BraConv { target: t / 16, cond: self.psrc(o(0)?)?, mask: self.src(o(1)?, sl(1), 1)?, conv: has("CONV") });
+                }
                 let cond = match (n, ops.first()) {
                     (3, Some(Operand::Reg { reg: Reg { file: RegFile::Pred | RegFile::UniformPred, .. }, .. })) => match o(1)? {
                         Operand::Reg { reg: Reg { file: RegFile::Pred | RegFile::UniformPred, .. }, .. } => {
