@@ -189,26 +189,45 @@ pub fn run_grid(program: &Program, loaded: &mut Loaded, spec: &crate::interp::La
 
 #[allow(clippy::too_many_arguments)]
 fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec, options: &Options, counters: &mut Counters, memory: &mut crate::interp::memory::GlobalMemory, threads: u32, warps: u32) -> Result<(), InterpError> {
+    // Register arrays are allocated once and reused by every CTA (a new
+    // CTA's registers hold what the last one left: undefined on hardware,
+    // deterministic here); the constant rows are never written.
+    let mut ws: Vec<Warp> = (0..warps)
+        .map(|k| {
+            let n = (threads - 32 * k).min(32);
+            let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+            let mut r = vec![[0u32; 32]; program.rows.total()];
+            for (i, v) in program.rows.constants.iter().enumerate() {
+                r[CONST_BASE as usize + i] = [*v; 32];
+            }
+            Warp { r, p: [0; PRED_ROWS], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: WarpHazards::new(loaded.sm), bar_pred: 0 }
+        })
+        .collect();
+    let mut shared = super::load::shared_region(loaded, spec.shared_bytes)?;
+    let mut local: Vec<Vec<u8>> = vec![Vec::new(); threads as usize];
     for cz in 0..spec.grid[2] {
         for cy in 0..spec.grid[1] {
             for cx in 0..spec.grid[0] {
-                let shared = super::load::shared_region(loaded, spec.shared_bytes)?;
-                let mut cta = Cta { shared, local: vec![Vec::new(); threads as usize], ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0 };
-                let mut ws: Vec<Warp> = (0..warps)
-                    .map(|k| {
-                        let n = (threads - 32 * k).min(32);
-                        let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
-                        let mut r = vec![[0u32; 32]; program.rows.total()];
-                        for (i, v) in program.rows.constants.iter().enumerate() {
-                            r[CONST_BASE as usize + i] = [*v; 32];
-                        }
-                        let mut p = [0u32; PRED_ROWS];
-                        p[PT as usize] = u32::MAX;
-                        p[UPT as usize] = u32::MAX;
-                        Warp { r, p, b: [0; 16], groups: vec![Group { pc: 0, mask: all, wait: Wait::None }], exited: 0, all, first_thread: 32 * k, hz: WarpHazards::new(loaded.sm), bar_pred: 0 }
-                    })
-                    .collect();
-                run_cta(program, &mut cta, &mut ws, memory, options, counters)?;
+                shared.data.fill(0);
+                for l in local.iter_mut() {
+                    l.fill(0);
+                }
+                let mut cta = Cta { shared: std::mem::replace(&mut shared, Region::new(0, Vec::new(), "shared")), local: std::mem::take(&mut local), ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0 };
+                for w in ws.iter_mut() {
+                    w.p = [0; PRED_ROWS];
+                    w.p[PT as usize] = u32::MAX;
+                    w.p[UPT as usize] = u32::MAX;
+                    w.b = [0; 16];
+                    w.groups.clear();
+                    w.groups.push(Group { pc: 0, mask: w.all, wait: Wait::None });
+                    w.exited = 0;
+                    w.bar_pred = 0;
+                    w.hz = WarpHazards::new(loaded.sm);
+                }
+                let result = run_cta(program, &mut cta, &mut ws, memory, options, counters);
+                shared = cta.shared;
+                local = cta.local;
+                result?;
             }
         }
     }
