@@ -394,6 +394,43 @@ fn ptxas_code_has_no_hazards() {
         eprintln!("  {f}");
     }
     assert!(failures.is_empty(), "{} hazards reported in ptxas code", failures.len());
+    issue_speed(codes);
+}
+
+/// Prints the time per [`WarpHazards::issue`] call: one warp per SM runs
+/// every chain of the corpus back to back (three `NOP`s waiting on every
+/// scoreboard and stalling 15 cycles between chains), as an interpreter's
+/// warp would (the budget is 20 M warp-instructions per second with
+/// checking on: 50 ns for everything an instruction costs).
+fn issue_speed(codes: &[Code]) {
+    let mut runs = Vec::new();
+    for code in codes {
+        let sm = Sm::new(code.sm);
+        let ctrl = ptx2sass::isa::ctrl::Ctrl::parse("[B012345:R-:W-:-:S15]").expect("control prefix");
+        let nop = ptx2sass::isa::parse::parse_inst("NOP ;", sm, 0, ctrl).expect("NOP");
+        let nop_info = HazardInfo::of(&nop, sm);
+        let mut run: Vec<(Inst, HazardInfo)> = Vec::new();
+        for f in &code.functions {
+            for path in paths(f).0 {
+                run.extend(path.iter().map(|&x| (inst(&f[x]).0.clone(), inst(&f[x]).1.clone())));
+                run.extend(std::iter::repeat_n((nop.clone(), nop_info.clone()), 3));
+            }
+        }
+        runs.push((sm, run));
+    }
+    let (mut issued, mut flagged) = (0u64, 0u64);
+    let start = std::time::Instant::now();
+    for _ in 0..10 {
+        for (sm, run) in &runs {
+            let mut warp = WarpHazards::new(*sm);
+            for (i, h) in run {
+                flagged += u64::from(warp.issue(h, i).is_err());
+                issued += 1;
+            }
+        }
+    }
+    let elapsed = start.elapsed();
+    eprintln!("issue(): {issued} calls in {elapsed:?}, {:.1} ns per call, {flagged} flagged", elapsed.as_nanos() as f64 / issued as f64);
 }
 
 /// One way of breaking a block, and where.

@@ -37,7 +37,7 @@
 //! [`WarpHazards::issue`] is the per-issue check, a few bit tests and table
 //! lookups per register.
 
-use super::latency::{self, CLASSES, Class, File, NEEDS_SCOREBOARD, Table};
+use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
 use crate::isa::ctrl::SCOREBOARDS;
 use crate::isa::form::{Form, Slot};
 use crate::isa::inst::Inst;
@@ -49,7 +49,6 @@ const UNITS: usize = 528;
 const UR_BASE: u16 = 256;
 const P_BASE: u16 = 512;
 const UP_BASE: u16 = 520;
-const WORDS: usize = UNITS.div_ceil(64);
 const MAX_READS: usize = 16;
 const MAX_WRITES: usize = 8;
 /// `write_class` of a register with no fixed-latency write in flight.
@@ -68,13 +67,11 @@ fn unit(reg: Reg) -> Option<u16> {
     }
 }
 
+#[inline]
 fn file_of(unit: u16) -> File {
-    match unit {
-        u if u < UR_BASE => File::R,
-        u if u < P_BASE => File::Ur,
-        u if u < UP_BASE => File::P,
-        _ => File::Up,
-    }
+    // Branch-free: R and UR are 256 units each, P and UP 8 each.
+    const FILES: [File; 4] = [File::R, File::Ur, File::P, File::Up];
+    FILES[usize::from((unit >> 8).min(2) + u16::from(unit >= UP_BASE))]
 }
 
 fn unit_name(unit: u16) -> String {
@@ -284,27 +281,32 @@ impl HazardInfo {
     }
 
     /// The instruction's class.
+    #[inline]
     pub fn class(&self) -> Class {
         self.class
     }
 
     /// The in-order queue of the instruction's unit ([`queue`]; 0: none).
+    #[inline]
     pub fn queue(&self) -> u8 {
         self.queue
     }
 
     /// Register units read by the operands (the guard is not among them):
     /// see [`HazardInfo::unit_name`].
+    #[inline]
     pub fn reads(&self) -> &[u16] {
         &self.reads[..usize::from(self.n_reads)]
     }
 
     /// Register units written.
+    #[inline]
     pub fn writes(&self) -> &[u16] {
         &self.writes[..usize::from(self.n_writes)]
     }
 
     /// The guard predicate's unit, when the instruction is guarded.
+    #[inline]
     pub fn guard(&self) -> Option<u16> {
         self.guard
     }
@@ -327,35 +329,65 @@ fn same_file(start: u16, unit: u16) -> bool {
     unit < end
 }
 
-type Bits = [u64; WORDS];
-
-#[inline]
-fn test(bits: &Bits, unit: u16) -> bool {
-    bits[usize::from(unit >> 6)] >> (unit & 63) & 1 == 1
+/// What the checker knows of one register unit.
+#[derive(Clone, Copy, Debug)]
+struct UnitState {
+    /// Issue cycle of the last fixed-latency (or unscoreboarded) writer.
+    write_cycle: u64,
+    /// Its class, or [`NO_CLASS`] when no such result is in flight.
+    write_class: u8,
+    /// Write scoreboard the unit's result is pending on, or [`NONE`].
+    write_sb: u8,
+    /// Read scoreboards holding the unit (bit `s`).
+    read_sbs: u8,
+    /// 0, or the queue of an unscoreboarded variable-latency result not yet
+    /// attached to a scoreboard, or `ATTACHED | s` once a later instruction
+    /// of its queue set write scoreboard `s`.
+    orphan: u8,
+    /// Per read scoreboard holding the unit: the write scoreboards of the
+    /// instructions holding it (bit 6: one without), all of which must be
+    /// waited on to release it without a wait on the read scoreboard.
+    read_holders: [u8; SCOREBOARDS as usize],
 }
 
-#[inline]
-fn set(bits: &mut Bits, unit: u16) {
-    bits[usize::from(unit >> 6)] |= 1 << (unit & 63);
-}
+const NONE: u8 = u8::MAX;
+/// `read_holders` bit of a reader with no write scoreboard.
+const NO_WRITE_SB: u8 = 1 << 6;
+/// Tag of an orphan attached to a scoreboard.
+const ATTACHED: u8 = 0x80;
+/// Length past which a scoreboard's unit list drops its stale entries (code
+/// that sets a scoreboard in a loop and never waits on it).
+const COMPACT_AT: usize = 4096;
 
-/// Calls `f` with every unit whose bit is set.
-#[inline]
-fn for_each_unit(bits: &Bits, mut f: impl FnMut(u16)) {
-    for (k, &word) in bits.iter().enumerate() {
-        let mut w = word;
-        while w != 0 {
-            f((k as u16) << 6 | w.trailing_zeros() as u16);
-            w &= w - 1;
-        }
-    }
-}
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, write_sb: NONE, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize] };
 
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
 struct Setter {
     form: Option<&'static Form>,
     issued: u64,
+}
+
+/// Per scoreboard: the units it concerns, released by a wait on it. Lists
+/// may hold stale entries (a unit rewritten since); the unit's state says
+/// whether an entry still applies.
+#[derive(Clone, Debug, Default)]
+struct Lists {
+    /// Units whose result is pending on it.
+    written: Vec<u16>,
+    /// Units it holds for reading.
+    read: Vec<u16>,
+    /// Units read by instructions that set it as write scoreboard and
+    /// another as read scoreboard (their completion implies the read).
+    read_by_write: Vec<u16>,
+    /// Orphans attached to it.
+    attached: Vec<u16>,
+}
+
+impl Lists {
+    fn longest(&self) -> usize {
+        self.written.len().max(self.read.len()).max(self.read_by_write.len()).max(self.attached.len())
+    }
 }
 
 /// The hazard state of one warp.
@@ -366,42 +398,17 @@ pub struct WarpHazards {
     cycle: u64,
     /// Instructions issued so far.
     issued: u64,
-    /// Per scoreboard, the units whose result is pending on it.
-    pending_write: [Bits; SCOREBOARDS as usize],
-    /// Per scoreboard, the units still to be read by an instruction that set it.
-    pending_read: [Bits; SCOREBOARDS as usize],
-    any_write: Bits,
-    any_read: Bits,
+    units: Box<[UnitState; UNITS]>,
+    /// Form of the last unscoreboarded writer of each unit (for messages).
+    writer: Box<[Option<&'static Form>; UNITS]>,
+    lists: [Lists; SCOREBOARDS as usize],
+    /// Unattached orphans per queue.
+    orphans: [Vec<u16>; QUEUE_IDS],
     write_setter: [Setter; SCOREBOARDS as usize],
     read_setter: [Setter; SCOREBOARDS as usize],
-    /// Issue cycle, class and form of the last fixed-latency writer of each unit.
-    write_cycle: [u64; UNITS],
-    write_class: [u8; UNITS],
-    writer: [Option<&'static Form>; UNITS],
-    /// Per unit: 0, or the queue of an unscoreboarded variable-latency
-    /// result not yet attached to a scoreboard, or `ATTACHED | s` once a
-    /// later instruction of its queue set write scoreboard `s`.
-    orphan: [u8; UNITS],
-    /// Candidates of `orphan` per queue and per scoreboard (stale bits are
-    /// skipped by checking `orphan`).
-    orphans: [Bits; QUEUE_IDS],
-    attached: [Bits; SCOREBOARDS as usize],
-    /// Per write scoreboard `w`, the sources of instructions that set `w`
-    /// and a read scoreboard: their completion implies the reads are done.
-    read_by_write: [Bits; SCOREBOARDS as usize],
     /// Queue of the last instruction that set each read scoreboard.
     read_queue: [u8; SCOREBOARDS as usize],
-    /// Per unit and read scoreboard holding it: the write scoreboards of the
-    /// instructions holding it (bit 6: one without), all of which must be
-    /// waited on to release it without a wait on the read scoreboard.
-    read_holders: [[u8; SCOREBOARDS as usize]; UNITS],
 }
-
-/// `read_holders` bit of a reader with no write scoreboard.
-const NO_WRITE_SB: u8 = 1 << 6;
-
-/// Tag of an orphan attached to a scoreboard.
-const ATTACHED: u8 = 0x80;
 
 impl WarpHazards {
     /// A warp at its first instruction: nothing pending.
@@ -411,21 +418,13 @@ impl WarpHazards {
             table: latency::table(sm),
             cycle: 0,
             issued: 0,
-            pending_write: [[0; WORDS]; SCOREBOARDS as usize],
-            pending_read: [[0; WORDS]; SCOREBOARDS as usize],
-            any_write: [0; WORDS],
-            any_read: [0; WORDS],
+            units: Box::new([FRESH; UNITS]),
+            writer: Box::new([None; UNITS]),
+            lists: Default::default(),
+            orphans: Default::default(),
             write_setter: [none; SCOREBOARDS as usize],
             read_setter: [none; SCOREBOARDS as usize],
-            write_cycle: [0; UNITS],
-            write_class: [NO_CLASS; UNITS],
-            writer: [None; UNITS],
-            orphan: [0; UNITS],
-            orphans: [[0; WORDS]; QUEUE_IDS],
-            attached: [[0; WORDS]; SCOREBOARDS as usize],
-            read_by_write: [[0; WORDS]; SCOREBOARDS as usize],
             read_queue: [0; SCOREBOARDS as usize],
-            read_holders: [[0; SCOREBOARDS as usize]; UNITS],
         }
     }
 
@@ -444,60 +443,53 @@ impl WarpHazards {
         for &r in info.reads() {
             self.check_read(info, r)?;
         }
+        let write_sb = ctrl.write_sb.filter(|s| *s < SCOREBOARDS);
         for &w in info.writes() {
-            if test(&self.any_write, w) {
+            let u = &self.units[usize::from(w)];
+            if u.write_sb != NONE {
                 return Err(self.scoreboard_message(w, "overwritten", true));
             }
-            if test(&self.any_read, w) && !self.read_before(info, ctrl.write_sb, w) {
+            if u.read_sbs != 0 && !self.read_before(info, write_sb, u.read_sbs) {
                 return Err(self.scoreboard_message(w, "overwritten", false));
             }
         }
-        // Effects.
         if let Some(s) = ctrl.read_sb.filter(|s| *s < SCOREBOARDS) {
-            let s = usize::from(s);
-            // Uniform registers and predicates are read at issue: ptxas
-            // overwrites them right after an instruction that holds a read
-            // scoreboard (`DFMA R4, R2, UR6, R4` then `UMOV UR6, …`).
-            for &r in info.reads().iter().filter(|r| **r < UR_BASE) {
-                if !test(&self.pending_read[s], r) {
-                    self.read_holders[usize::from(r)][s] = 0;
-                }
-                set(&mut self.pending_read[s], r);
-                set(&mut self.any_read, r);
-                match ctrl.write_sb.filter(|w| *w < SCOREBOARDS && usize::from(*w) != s) {
-                    Some(w) => {
-                        set(&mut self.read_by_write[usize::from(w)], r);
-                        self.read_holders[usize::from(r)][s] |= 1 << w;
-                    }
-                    None => self.read_holders[usize::from(r)][s] |= NO_WRITE_SB,
-                }
-            }
-            self.read_setter[s] = Setter { form: Some(info.form), issued: self.issued };
-            self.read_queue[s] = info.queue;
+            self.hold_reads(info, s, write_sb);
         }
-        match ctrl.write_sb.filter(|s| *s < SCOREBOARDS) {
+        match write_sb {
             Some(s) => {
                 if info.queue != 0 {
                     self.attach(info.queue, s);
                 }
-                let s = usize::from(s);
+                let list = &mut self.lists[usize::from(s)].written;
                 for &w in info.writes() {
-                    set(&mut self.pending_write[s], w);
-                    set(&mut self.any_write, w);
-                    self.write_class[usize::from(w)] = NO_CLASS;
-                    self.orphan[usize::from(w)] = 0;
+                    let u = &mut self.units[usize::from(w)];
+                    u.write_sb = s;
+                    u.write_class = NO_CLASS;
+                    u.orphan = 0;
+                    list.push(w);
                 }
-                self.write_setter[s] = Setter { form: Some(info.form), issued: self.issued };
+                self.write_setter[usize::from(s)] = Setter { form: Some(info.form), issued: self.issued };
+                if self.lists[usize::from(s)].longest() > COMPACT_AT {
+                    self.compact(s);
+                }
             }
             None => {
                 for &w in info.writes() {
-                    let u = usize::from(w);
-                    self.write_cycle[u] = cycle;
-                    self.write_class[u] = info.class as u8;
-                    self.writer[u] = Some(info.form);
-                    self.orphan[u] = info.queue;
+                    let u = &mut self.units[usize::from(w)];
+                    u.write_cycle = cycle;
+                    u.write_class = info.class as u8;
+                    u.orphan = info.queue;
+                    self.writer[usize::from(w)] = Some(info.form);
                     if info.queue != 0 {
-                        set(&mut self.orphans[usize::from(info.queue)], w);
+                        let orphans = &mut self.orphans[usize::from(info.queue)];
+                        orphans.push(w);
+                        if orphans.len() > COMPACT_AT {
+                            let units = &self.units;
+                            orphans.sort_unstable();
+                            orphans.dedup();
+                            orphans.retain(|w| units[usize::from(*w)].orphan == info.queue);
+                        }
                     }
                 }
             }
@@ -507,76 +499,130 @@ impl WarpHazards {
         Ok(())
     }
 
-    /// Whether every instruction still to read `unit` does so before a
-    /// scoreboarded write of `info` can land: they are all of its in-order
-    /// queue (`LDG.E R2, [R2.64]` after `LDG.E R5, [R2.64]`).
-    fn read_before(&self, info: &HazardInfo, write_sb: Option<u8>, unit: u16) -> bool {
-        info.queue != 0 && write_sb.is_some() && (0..usize::from(SCOREBOARDS)).all(|s| !test(&self.pending_read[s], unit) || self.read_queue[s] == info.queue)
+    /// Holds the general registers an instruction reads on read scoreboard
+    /// `s`. Uniform registers and predicates are read at issue: ptxas
+    /// overwrites them right after an instruction that holds a read
+    /// scoreboard (`DFMA R4, R2, UR6, R4` then `UMOV UR6, …`).
+    #[inline]
+    fn hold_reads(&mut self, info: &HazardInfo, s: u8, write_sb: Option<u8>) {
+        let by_write = write_sb.filter(|w| *w != s);
+        let lists = &mut self.lists;
+        for &r in info.reads().iter().filter(|r| **r < UR_BASE) {
+            let u = &mut self.units[usize::from(r)];
+            if u.read_sbs >> s & 1 == 0 {
+                u.read_sbs |= 1 << s;
+                u.read_holders[usize::from(s)] = 0;
+                lists[usize::from(s)].read.push(r);
+            }
+            match by_write {
+                Some(w) => {
+                    u.read_holders[usize::from(s)] |= 1 << w;
+                    lists[usize::from(w)].read_by_write.push(r);
+                }
+                None => u.read_holders[usize::from(s)] |= NO_WRITE_SB,
+            }
+        }
+        self.read_setter[usize::from(s)] = Setter { form: Some(info.form), issued: self.issued };
+        self.read_queue[usize::from(s)] = info.queue;
+        if self.lists[usize::from(s)].longest() > COMPACT_AT {
+            self.compact(s);
+        }
+    }
+
+    /// Whether every instruction still to read a unit (held by the read
+    /// scoreboards `read_sbs`) does so before a scoreboarded write of `info`
+    /// can land: they are all of its in-order queue (`LDG.E R2, [R2.64]`
+    /// after `LDG.E R5, [R2.64]`).
+    fn read_before(&self, info: &HazardInfo, write_sb: Option<u8>, read_sbs: u8) -> bool {
+        info.queue != 0 && write_sb.is_some() && (0..usize::from(SCOREBOARDS)).all(|s| read_sbs >> s & 1 == 0 || self.read_queue[s] == info.queue)
     }
 
     /// Attaches the unattached orphans of queue `q` to scoreboard `s`, set
     /// by a later instruction of the queue.
+    #[inline]
     fn attach(&mut self, q: u8, s: u8) {
-        let bits = std::mem::replace(&mut self.orphans[usize::from(q)], [0; WORDS]);
-        for_each_unit(&bits, |u| {
-            if self.orphan[usize::from(u)] == q {
-                self.orphan[usize::from(u)] = ATTACHED | s;
-                set(&mut self.attached[usize::from(s)], u);
+        let orphans = &mut self.orphans[usize::from(q)];
+        let attached = &mut self.lists[usize::from(s)].attached;
+        for w in orphans.drain(..) {
+            let u = &mut self.units[usize::from(w)];
+            if u.orphan == q {
+                u.orphan = ATTACHED | s;
+                attached.push(w);
             }
-        });
+        }
     }
 
     /// Releases the scoreboards of a wait mask.
+    #[inline]
     fn wait(&mut self, mask: u8) {
-        for s in 0..usize::from(SCOREBOARDS) {
-            if mask >> s & 1 == 1 {
-                self.pending_write[s] = [0; WORDS];
-                self.pending_read[s] = [0; WORDS];
-                // A completed instruction has read its sources (possibly
-                // held by another scoreboard): ptxas waits on the write
-                // scoreboard alone before overwriting them.
-                let done = std::mem::replace(&mut self.read_by_write[s], [0; WORDS]);
-                for_each_unit(&done, |u| {
-                    for (r, holders) in self.read_holders[usize::from(u)].iter_mut().enumerate() {
-                        if *holders >> s & 1 == 1 {
-                            *holders &= !(1 << s);
-                            if *holders == 0 {
-                                self.pending_read[r][usize::from(u >> 6)] &= !(1 << (u & 63));
-                            }
+        for s in 0..SCOREBOARDS {
+            if mask >> s & 1 == 0 {
+                continue;
+            }
+            let lists = &mut self.lists[usize::from(s)];
+            let units = &mut self.units;
+            for w in lists.written.drain(..) {
+                let u = &mut units[usize::from(w)];
+                if u.write_sb == s {
+                    u.write_sb = NONE;
+                }
+            }
+            for r in lists.read.drain(..) {
+                units[usize::from(r)].read_sbs &= !(1 << s);
+            }
+            // A completed instruction has read its sources (possibly held by
+            // another scoreboard): ptxas waits on the write scoreboard alone
+            // before overwriting them.
+            for r in lists.read_by_write.drain(..) {
+                let u = &mut units[usize::from(r)];
+                for (k, holders) in u.read_holders.iter_mut().enumerate() {
+                    if u.read_sbs >> k & 1 == 1 && *holders >> s & 1 == 1 {
+                        *holders &= !(1 << s);
+                        if *holders == 0 {
+                            u.read_sbs &= !(1 << k);
                         }
                     }
-                });
-                let bits = std::mem::replace(&mut self.attached[s], [0; WORDS]);
-                for_each_unit(&bits, |u| {
-                    if self.orphan[usize::from(u)] == ATTACHED | s as u8 {
-                        self.orphan[usize::from(u)] = 0;
-                        self.write_class[usize::from(u)] = NO_CLASS;
-                    }
-                });
+                }
+            }
+            for w in lists.attached.drain(..) {
+                let u = &mut units[usize::from(w)];
+                if u.orphan == ATTACHED | s {
+                    u.orphan = 0;
+                    u.write_class = NO_CLASS;
+                }
             }
         }
-        self.any_write = [0; WORDS];
-        self.any_read = [0; WORDS];
-        for s in 0..usize::from(SCOREBOARDS) {
-            for k in 0..WORDS {
-                self.any_write[k] |= self.pending_write[s][k];
-                self.any_read[k] |= self.pending_read[s][k];
-            }
+    }
+
+    /// Drops stale entries of scoreboard `s`'s lists when they grow long.
+    #[cold]
+    fn compact(&mut self, s: u8) {
+        let lists = &mut self.lists[usize::from(s)];
+        let units = &self.units;
+        lists.written.sort_unstable();
+        lists.written.dedup();
+        lists.written.retain(|w| units[usize::from(*w)].write_sb == s);
+        for list in [&mut lists.read, &mut lists.read_by_write] {
+            list.sort_unstable();
+            list.dedup();
+            list.retain(|r| units[usize::from(*r)].read_sbs != 0);
         }
+        lists.attached.sort_unstable();
+        lists.attached.dedup();
+        lists.attached.retain(|w| units[usize::from(*w)].orphan == ATTACHED | s);
     }
 
     #[inline]
     fn check_read(&self, info: &HazardInfo, r: u16) -> Result<(), String> {
-        if test(&self.any_write, r) {
+        let u = &self.units[usize::from(r)];
+        if u.write_sb != NONE {
             return Err(self.scoreboard_message(r, "read", true));
         }
-        let class = self.write_class[usize::from(r)];
-        if class == NO_CLASS {
+        if u.write_class == NO_CLASS {
             return Ok(());
         }
-        let producer = Class::ALL[usize::from(class) % CLASSES];
-        let needed = self.table.latency(file_of(r), producer, info.class);
-        let distance = self.cycle - self.write_cycle[usize::from(r)];
+        let needed = self.table.latency_by_index(file_of(r), u.write_class, info.class);
+        let distance = self.cycle - u.write_cycle;
         if distance >= u64::from(needed) {
             return Ok(());
         }
@@ -588,8 +634,9 @@ impl WarpHazards {
     }
 
     fn scoreboard_message(&self, unit: u16, what: &str, write: bool) -> String {
-        let pending = if write { &self.pending_write } else { &self.pending_read };
-        let s = (0..usize::from(SCOREBOARDS)).find(|s| test(&pending[*s], unit)).unwrap_or(0);
+        let u = &self.units[usize::from(unit)];
+        let s = if write { u.write_sb } else { u.read_sbs.trailing_zeros() as u8 };
+        let s = usize::from(s).min(usize::from(SCOREBOARDS) - 1);
         let setter = if write { self.write_setter[s] } else { self.read_setter[s] };
         let name = setter.form.map_or("?", |f| f.name);
         let ago = self.issued - setter.issued;

@@ -355,6 +355,13 @@ impl Table {
     pub fn latency(&self, file: File, producer: Class, consumer: Class) -> u8 {
         self.effective[file as usize][producer as usize][consumer as usize]
     }
+
+    /// [`Table::latency`] with the producer class as its number
+    /// (`Class as u8`); [`NEEDS_SCOREBOARD`] for a number that is no class.
+    #[inline]
+    pub fn latency_by_index(&self, file: File, producer: u8, consumer: Class) -> u8 {
+        self.effective[file as usize].get(usize::from(producer)).map_or(NEEDS_SCOREBOARD, |row| row[consumer as usize])
+    }
 }
 
 /// The data file of each measured SM.
