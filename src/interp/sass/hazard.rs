@@ -30,12 +30,14 @@
 //! WAW and WAR orderings (in-order pipelines; the tables have no numbers for
 //! them), sources of variable-latency instructions read after issue
 //! without a read scoreboard, `DEPBAR.LE` counts (ptxas emits them only after
-//! `LDGDEPBAR`, which the instruction model does not decode), and the
-//! convergence-barrier registers `B0`…`B15`.
+//! `LDGDEPBAR`, which the instruction model does not decode), extra cycles
+//! of taken branches (ptxas's code needs none on the paths the tests replay),
+//! and the convergence-barrier registers `B0`…`B15`. Code compiled for
+//! debugging has no schedule at all ([`scheduled`]) and is outside the model.
 //!
 //! [`HazardInfo`] does the classification once per static instruction;
-//! [`WarpHazards::issue`] is the per-issue check, a few bit tests and table
-//! lookups per register.
+//! [`WarpHazards::issue`] is the per-issue check: a look at the state of
+//! each register the instruction names, and a few list pushes.
 
 use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
 use crate::isa::ctrl::SCOREBOARDS;
@@ -647,6 +649,67 @@ impl WarpHazards {
     /// The least issue cycle of the next instruction (the stall counts so far).
     pub fn cycle(&self) -> u64 {
         self.cycle
+    }
+
+    /// Merges the state of another thread group of the same warp into this
+    /// one, at reconvergence.
+    ///
+    /// Divergent groups of a warp write disjoint lanes, so a dependence
+    /// between an instruction of one and an instruction of the other is no
+    /// hazard (ptxas's code has such pairs: `STS [R9], R0` holding R0 on one
+    /// path, `IMAD R0, …` without a wait on the other). An interpreter that
+    /// interleaves groups gives each its own state — a clone of the warp's at
+    /// the divergence — and joins them where they reconverge. The join keeps
+    /// everything either side has in flight: pending scoreboards, held
+    /// reads, unscoreboarded results, the later write of each register and
+    /// the later clock.
+    pub fn join(&mut self, other: &WarpHazards) {
+        self.cycle = self.cycle.max(other.cycle);
+        self.issued = self.issued.max(other.issued);
+        for (k, (mine, theirs)) in self.units.iter_mut().zip(other.units.iter()).enumerate() {
+            if mine.write_sb == NONE {
+                mine.write_sb = theirs.write_sb;
+            }
+            if theirs.write_class != NO_CLASS && (mine.write_class == NO_CLASS || theirs.write_cycle > mine.write_cycle) {
+                mine.write_cycle = theirs.write_cycle;
+                mine.write_class = theirs.write_class;
+                self.writer[k] = other.writer[k];
+            }
+            if mine.orphan == 0 {
+                mine.orphan = theirs.orphan;
+            }
+            for (s, (h, t)) in mine.read_holders.iter_mut().zip(theirs.read_holders).enumerate() {
+                match (mine.read_sbs >> s & 1, theirs.read_sbs >> s & 1) {
+                    (1, 1) => *h |= t,
+                    (0, 1) => *h = t,
+                    _ => {}
+                }
+            }
+            mine.read_sbs |= theirs.read_sbs;
+        }
+        for (mine, theirs) in self.lists.iter_mut().zip(&other.lists) {
+            mine.written.extend_from_slice(&theirs.written);
+            mine.read.extend_from_slice(&theirs.read);
+            mine.read_by_write.extend_from_slice(&theirs.read_by_write);
+            mine.attached.extend_from_slice(&theirs.attached);
+        }
+        for (mine, theirs) in self.orphans.iter_mut().zip(&other.orphans) {
+            mine.extend_from_slice(theirs);
+        }
+        for s in 0..usize::from(SCOREBOARDS) {
+            if other.write_setter[s].issued > self.write_setter[s].issued {
+                self.write_setter[s] = other.write_setter[s];
+            }
+            if other.read_setter[s].issued > self.read_setter[s].issued {
+                self.read_setter[s] = other.read_setter[s];
+                self.read_queue[s] = other.read_queue[s];
+            }
+        }
+        for s in 0..SCOREBOARDS {
+            if self.lists[usize::from(s)].longest() > COMPACT_AT {
+                self.compact(s);
+            }
+        }
     }
 }
 

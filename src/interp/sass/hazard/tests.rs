@@ -114,3 +114,69 @@ fn uniform_guards_are_uniform_predicates() {
     let i = inst(90, "[B------:R-:W-:-:S01]", "@UP0 UMOV UR4, 0x1 ;");
     assert_eq!(HazardInfo::of(&i, Sm::new(90)).guard().map(HazardInfo::unit_name), Some("UP0".to_string()));
 }
+
+#[test]
+fn completion_releases_what_an_instruction_read() {
+    // DADD holds R6 on read scoreboard 0 and writes on 2: a wait on 2 alone
+    // covers overwriting R6 (ptxas does this, sm_80).
+    let dadd = ("[B------:R0:W2:-:S06]", "DADD R8, |R6|, R12 ;");
+    assert_eq!(run(80, &[dadd, ("[B--2---:R-:W-:-:S04]", "MOV R6, 0x1 ;")]), Ok(()));
+    assert!(run(80, &[dadd, ("[B-1----:R-:W-:-:S04]", "MOV R6, 0x1 ;")]).is_err());
+    // But not when another instruction, whose write scoreboard was not
+    // waited on, holds it too.
+    let second = ("[B------:R0:W3:-:S06]", "DADD R10, R6, R12 ;");
+    let err = run(80, &[dadd, second, ("[B--2---:R-:W-:-:S04]", "MOV R6, 0x1 ;")]).unwrap_err();
+    assert!(err.1.starts_with("R6 overwritten while scoreboard 0 (DADD reading it"), "{err:?}");
+    assert_eq!(run(80, &[dadd, second, ("[B--23--:R-:W-:-:S04]", "MOV R6, 0x1 ;")]), Ok(()));
+}
+
+#[test]
+fn loads_of_one_queue_read_before_a_later_one_writes() {
+    // `LDG R5, [R2.64]` holds R2/R3; a later LDG may overwrite R2 (the
+    // global-load queue reads in order), an ALU op may not.
+    let first = ("[B------:R0:W5:-:S01]", "LDG.E R5, [R2.64] ;");
+    assert_eq!(run(80, &[first, ("[B------:R-:W4:-:S01]", "LDG.E R2, [R2.64+0x4] ;")]), Ok(()));
+    assert!(run(80, &[first, ("[B------:R-:W-:-:S04]", "IADD3 R2, R2, 0x4, RZ ;")]).is_err());
+    // Nor a load of another queue.
+    assert!(run(80, &[first, ("[B------:R-:W4:-:S01]", "LDS R2, [R7] ;")]).is_err());
+}
+
+#[test]
+fn uniform_registers_are_read_at_issue() {
+    // A read scoreboard does not hold UR6 (ptxas rewrites it right away).
+    assert_eq!(run(80, &[("[B------:R0:W1:-:S01]", "DFMA R4, R2, UR6, R4 ;"), ("[B------:R-:W-:-:S01]", "UMOV UR6, 0x1 ;")]), Ok(()));
+}
+
+#[test]
+fn debug_code_is_unscheduled() {
+    // nvdisasm writes `X;` when stall and wait mask are zero.
+    let zero = inst(80, "[B------:R-:W-:-:S00]", "IADD3 R4, R2, R3, RZ;");
+    let scheduled_one = inst(80, "[B------:R-:W-:-:S04]", "IADD3 R4, R2, R3, RZ ;");
+    assert!(!scheduled([&zero, &zero]));
+    assert!(scheduled([&zero, &scheduled_one]));
+}
+
+#[test]
+fn divergent_groups_are_checked_apart_and_joined() {
+    let sm = Sm::new(120);
+    let issue = |w: &mut WarpHazards, ctrl: &str, text: &str| {
+        let i = inst(120, ctrl, text);
+        w.issue(&HazardInfo::of(&i, sm), &i)
+    };
+    // scan_inclusive_hs on sm_120: one path stores R0 holding it on read
+    // scoreboard 0, the other overwrites R0 without waiting.
+    let mut a = WarpHazards::new(sm);
+    let mut b = a.clone();
+    issue(&mut a, "[B------:R0:W-:Y:S01]", "STS [R9], R0 ;").unwrap();
+    issue(&mut b, "[B------:R-:W-:Y:S02]", "IMAD R0, R0, 0x800, R7 ;").unwrap();
+    // After reconvergence both sides' state is in flight.
+    a.join(&b);
+    let err = issue(&mut a, "[B------:R-:W-:Y:S01]", "MOV R0, RZ ;").unwrap_err();
+    assert!(err.starts_with("R0 overwritten while scoreboard 0"), "{err}");
+    let mut a = WarpHazards::new(sm);
+    let mut b = a.clone();
+    issue(&mut b, "[B------:R-:W1:Y:S01]", "LDS R3, [R2] ;").unwrap();
+    a.join(&b);
+    assert!(issue(&mut a, "[B------:R-:W-:Y:S01]", "MOV R4, R3 ;").unwrap_err().starts_with("R3 read while scoreboard 1"));
+    assert!(issue(&mut a, "[B-1----:R-:W-:Y:S01]", "MOV R4, R3 ;").is_ok());
+}
