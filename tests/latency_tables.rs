@@ -1,8 +1,11 @@
 //! The latency tables and the hazard checker against ptxas's own code.
 //!
 //! Every corpus PTX file is compiled with the reference `ptxas` for each
-//! measured SM (cached under `target/hazard-corpus`), each function's words
-//! decoded with [`Inst::decode`], and split into straight-line blocks.
+//! measured SM (the encoding corpus of `tests/isa_corpus.rs` when current,
+//! else compiled here and cached under `target/hazard-corpus`), each
+//! function's words decoded with [`Inst::decode`] (functions compiled for
+//! debugging, with no schedule, left out), and split into straight-line
+//! blocks.
 //! * `tables_are_measured_from_ptxas`: the measurement tool. In every block,
 //!   for each register a producer without a write scoreboard writes and a
 //!   later instruction reads, the stall cycles between the two are a
@@ -64,16 +67,77 @@ fn stamp(sm: u16, ptxas: &Path, corpus: &Path, files: &[PathBuf]) -> String {
     out
 }
 
+/// The encoding corpus of `tests/isa_corpus.rs` (which runs first), when
+/// its listing of `sm` is current: the same compiled words, split back into
+/// functions (each `.text` section ends in a branch to itself and `NOP`
+/// padding). Its stamp is rebuilt here the way that test builds it.
+fn encoding_corpus_words(sm: u16, ptxas: &Path, corpus: &Path, files: &[PathBuf]) -> Option<Vec<Vec<u128>>> {
+    let nvdisasm = ptx2sass::reference::find("nvdisasm")?;
+    let dir = std::env::var_os("PTX2SASS_ENCODING_CORPUS").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/encoding-corpus"));
+    let meta = |p: &Path| -> String {
+        let m = std::fs::metadata(p).ok();
+        let size = m.as_ref().map_or(0, |m| m.len());
+        let time = m.and_then(|m| m.modified().ok()).and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_secs());
+        format!("{size} {time}")
+    };
+    let mut expected = format!("sm_{sm}\n");
+    for t in [ptxas, nvdisasm.as_path()] {
+        expected += &format!("{} {}\n", t.display(), meta(t));
+    }
+    for f in files {
+        expected += &format!("{} {}\n", f.strip_prefix(corpus).unwrap_or(f).display(), meta(f));
+    }
+    let stamp = std::fs::read_to_string(dir.join(format!("sm_{sm}.stamp"))).ok()?;
+    if stamp.split_once('\n')?.1 != expected {
+        return None;
+    }
+    let listing = std::fs::read_to_string(dir.join(format!("sm_{sm}.lst"))).ok()?;
+    let words = hex_listing_words(&listing)?;
+    let mut functions: Vec<Vec<u128>> = vec![Vec::new()];
+    let mut padding = false;
+    for (k, &w) in words.iter().enumerate() {
+        let inst = Inst::decode(w, Sm::new(sm)).ok();
+        let is_nop = inst.as_ref().is_some_and(|i| i.form.name == "NOP");
+        if padding && !is_nop {
+            functions.push(Vec::new());
+            padding = false;
+        }
+        functions.last_mut()?.push(w);
+        if inst.as_ref().is_some_and(|i| i.form.name == "BRA" && target(i, k) == Some(k)) {
+            padding = true;
+        }
+    }
+    Some(functions.into_iter().filter(|f| !f.is_empty()).collect())
+}
+
+/// The words of an `nvdisasm -hex` listing: each instruction line ends in
+/// `/* 0x<low word> */`, and the next line holds `/* 0x<high word> */`.
+fn hex_listing_words(text: &str) -> Option<Vec<u128>> {
+    let hex = |s: &str| -> Option<u64> { u64::from_str_radix(s.trim().strip_prefix("/* 0x")?.strip_suffix("*/")?.trim(), 16).ok() };
+    let mut words = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.trim_start().strip_prefix("/*") else { continue };
+        let Some(at) = rest.rfind("/* 0x").filter(|_| rest.split_once("*/").is_some_and(|(a, _)| u64::from_str_radix(a, 16).is_ok())) else { continue };
+        let lo = hex(&rest[at..])?;
+        let hi = hex(lines.next()?)?;
+        words.push(ptx2sass::isa::bits::join(lo, hi));
+    }
+    Some(words)
+}
+
 /// The `.text.*` sections of every corpus file compiled for `sm`, one per
-/// function: from the cache when its stamp is current, else compiled now.
+/// function: from the encoding corpus or this test's cache when current,
+/// else compiled now (and cached).
 fn functions_words(sm: u16, ptxas: &Path, corpus: &Path) -> Vec<Vec<u128>> {
     let files = common::ptx_inputs_for_sm(corpus, sm);
+    if let Some(functions) = encoding_corpus_words(sm, ptxas, corpus, &files) {
+        return functions;
+    }
     let stamp = stamp(sm, ptxas, corpus, &files);
     let (stamp_file, words_file) = (cache_dir().join(format!("sm_{sm}.stamp")), cache_dir().join(format!("sm_{sm}.words")));
-    if std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp) {
-        if let Ok(text) = std::fs::read_to_string(&words_file) {
-            return parse_words(&text);
-        }
+    if let (true, Ok(text)) = (std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp), std::fs::read_to_string(&words_file)) {
+        return parse_words(&text);
     }
     let scratch = std::env::temp_dir().join(format!("ptx2sass-hazard-{}-{sm}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch directory");
@@ -208,8 +272,8 @@ fn blocks(f: &[Decoded]) -> Vec<(usize, usize)> {
     }
     let mut out = Vec::new();
     let mut start = 0;
-    for k in 1..=f.len() {
-        if leader[k] {
+    for (k, &lead) in leader.iter().enumerate().skip(1) {
+        if lead {
             if f[start].is_some() {
                 out.push((start, k));
             }
@@ -468,10 +532,8 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
             if u64::from(need) != cycles[j] - cycles[p] {
                 continue;
             }
-            if let Some(k) = (p..j).rev().find(|&k| inst(&block[k]).0.ctrl.stall > 0) {
-                if seen_stall.insert(k) {
-                    out.push(("stall", Mutation::Stall { at: start + k }));
-                }
+            if let Some(k) = (p..j).rev().find(|&k| inst(&block[k]).0.ctrl.stall > 0).filter(|k| seen_stall.insert(*k)) {
+                out.push(("stall", Mutation::Stall { at: start + k }));
             }
         }
     }
@@ -499,14 +561,14 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
                 }
             }
             // A reader whose write scoreboard was waited on before i has read.
-            pend_r.retain(|&(_, w, _, q)| !w.is_some_and(|w| (q + 1..i).any(|k| inst(&block[k]).0.ctrl.wait >> w & 1 == 1)));
+            pend_r.retain(|&(_, w, _, q)| w.is_none_or(|w| (q + 1..i).all(|k| inst(&block[k]).0.ctrl.wait >> w & 1 == 0)));
             for (j, dj) in block.iter().enumerate().skip(i) {
                 let (ij, hj) = inst(dj);
                 if j > i && ij.ctrl.wait >> s & 1 == 1 {
                     break;
                 }
                 // Waits of j itself and of instructions between count.
-                pend_r.retain(|&(_, w, _, _)| !w.is_some_and(|w| ij.ctrl.wait >> w & 1 == 1));
+                pend_r.retain(|&(_, w, _, _)| w.is_none_or(|w| ij.ctrl.wait >> w & 1 == 0));
                 let touches_w = hj.guard().into_iter().chain(hj.reads().iter().copied()).chain(hj.writes().iter().copied()).any(|u| pend_w.contains(&u));
                 let same_queue_load = ij.ctrl.write_sb.is_some() && hj.queue() != 0;
                 let touches_r = hj.writes().iter().any(|u| pend_r.iter().any(|&(r, _, q, _)| r == *u && !(same_queue_load && q == hj.queue())));
