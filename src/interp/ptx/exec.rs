@@ -444,16 +444,26 @@ impl<'p> Machine<'p> {
         if !f.defined || f.entry {
             return self.builtin(cta, shared, idx, inst, f, rets, args, clock);
         }
-        // Argument values, read in the caller's frame.
-        let mut values: Vec<Vec<u8>> = Vec::with_capacity(args.len());
+        // Argument values, read in the caller's frame: bytes for `.param`
+        // parameters, register values for `.reg` ones.
+        let mut values: Vec<Result<Vec<u8>, Vec<u64>>> = Vec::with_capacity(args.len());
         for (k, a) in args.iter().enumerate() {
-            let size = match f.params.get(k) {
-                Some(ParamLoc::Mem { size, .. }) => *size as usize,
-                Some(ParamLoc::Reg(_)) => 8,
+            let v = match f.params.get(k) {
+                Some(ParamLoc::Mem { size, .. }) => Ok(self.lane(cta, shared, idx, clock, inst, |l| l.operand_bytes(a, *size as usize))?),
+                Some(ParamLoc::Reg(_, n)) => {
+                    let elems: Vec<Opnd> = match a {
+                        Opnd::Vec(v) => v.clone(),
+                        o => vec![o.clone()],
+                    };
+                    let mut regs = Vec::with_capacity(*n as usize);
+                    for e in elems.iter().take(*n as usize) {
+                        regs.push(self.lane(cta, shared, idx, clock, inst, |l| l.get(e, ScalarType::B64))?);
+                    }
+                    Err(regs)
+                }
                 None => return Err(at(inst, ErrorKind::Launch, format!("call passes {} arguments to '{}', which takes {}", args.len(), f.name, f.params.len()))),
             };
-            let bytes = self.lane(cta, shared, idx, clock, inst, |l| l.operand_bytes(a, size))?;
-            values.push(bytes);
+            values.push(v);
         }
         let t = &mut cta.threads[idx];
         if t.frames.len() >= MAX_CALL_DEPTH {
@@ -468,13 +478,20 @@ impl<'p> Machine<'p> {
         t.regs.resize(reg_base as usize + f.nregs as usize, 0);
         t.local.data.resize(new_len as usize, 0);
         t.frames.push(Frame { func: callee, pc: 0, reg_base, local_base });
-        for (k, bytes) in values.into_iter().enumerate() {
-            match &f.params[k] {
-                ParamLoc::Reg(slot) => t.regs[reg_base as usize + *slot as usize] = crate::interp::memory::le_u64(&bytes),
-                ParamLoc::Mem { var, .. } => {
+        for (k, v) in values.into_iter().enumerate() {
+            match (&f.params[k], v) {
+                (ParamLoc::Reg(slot, _), Err(regs)) => {
+                    for (j, r) in regs.into_iter().enumerate() {
+                        if let Some(x) = t.regs.get_mut(reg_base as usize + *slot as usize + j) {
+                            *x = r;
+                        }
+                    }
+                }
+                (ParamLoc::Mem { var, .. }, Ok(bytes)) => {
                     let at_ = local_base + prog.vars[*var as usize].addr;
                     let _ = t.local.write(at_, &bytes, 1, "local");
                 }
+                _ => {}
             }
         }
         Ok(())
@@ -516,7 +533,25 @@ impl<'p> Machine<'p> {
         };
         for (k, r) in rets.iter().enumerate() {
             let bytes: Vec<u8> = match f.returns.get(k) {
-                Some(ParamLoc::Reg(slot)) => t.regs.get(frame.reg_base as usize + *slot as usize).copied().unwrap_or(0).to_le_bytes().to_vec(),
+                Some(ParamLoc::Reg(slot, n)) => {
+                    // Register returns go to registers (a vector to its elements).
+                    let dsts: Vec<Opnd> = match r {
+                        Opnd::Vec(v) => v.clone(),
+                        o => vec![o.clone()],
+                    };
+                    for (j, d) in dsts.iter().enumerate().take(*n as usize) {
+                        let v = t.regs.get(frame.reg_base as usize + *slot as usize + j).copied().unwrap_or(0);
+                        if let Opnd::Reg(ds) = d {
+                            if let Some(x) = t.regs.get_mut(caller.reg_base as usize + *ds as usize) {
+                                *x = v;
+                            }
+                        }
+                    }
+                    if !matches!(r, Opnd::Var(..)) {
+                        continue;
+                    }
+                    t.regs.get(frame.reg_base as usize + *slot as usize).copied().unwrap_or(0).to_le_bytes().to_vec()
+                }
                 Some(ParamLoc::Mem { var, size }) => {
                     let a = frame.local_base + prog.vars[*var as usize].addr;
                     t.local.read(a, *size as usize, 1, "local").map(<[u8]>::to_vec).unwrap_or_default()
@@ -749,6 +784,7 @@ impl Lane<'_> {
             Opnd::Sreg(s, c) => self.sreg(*s, *c),
             Opnd::Var(v, off) => self.var_addr(*v).wrapping_add(*off as u64),
             Opnd::Func(f) => FUNC_BASE + *f as u64 * 16,
+            Opnd::Addr(Base::Reg(s), off) => self.reg(*s).wrapping_add(*off as u64),
             Opnd::Sink => 0,
             Opnd::Vec(v) => {
                 // A packed vector source: elements of width bits/len, low first.

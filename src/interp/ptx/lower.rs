@@ -311,8 +311,9 @@ impl Var {
 /// A parameter or return value of a function.
 #[derive(Clone, Debug)]
 pub enum ParamLoc {
-    /// A `.reg` parameter: a register slot.
-    Reg(u32),
+    /// A `.reg` parameter: its first register slot and how many (a `.vN`
+    /// parameter has N).
+    Reg(u32, u8),
     /// A `.param` parameter: a variable in the frame (or the kernel block).
     Mem {
         /// The variable.
@@ -568,10 +569,11 @@ impl Lowerer<'_> {
             let size = elem.saturating_mul(count).min(MAX_VAR_BYTES);
             let align = p.align.map(|a| a as u64).unwrap_or(elem).clamp(1, 4096).next_power_of_two();
             if p.space == StateSpace::Reg {
+                let n = p.vector.unwrap_or(1).max(1);
                 let slot = *nregs;
-                *nregs += 1;
-                scope[0].insert(p.name, Binding::Reg(slot, 1));
-                return Ok(ParamLoc::Reg(slot));
+                *nregs += n as u32;
+                scope[0].insert(p.name, Binding::Reg(slot, n));
+                return Ok(ParamLoc::Reg(slot, n));
             }
             let id = this.prog.vars.len() as u32;
             let var = if entry {
@@ -795,6 +797,7 @@ impl Lowerer<'_> {
             }
             OperandKind::NameOffset(s, off) => match self.lookup(ctx, *s) {
                 Some(Binding::Var(v)) => Opnd::Var(v, *off),
+                Some(Binding::Reg(slot, _)) => Opnd::Addr(Base::Reg(slot), *off),
                 _ => match self.funcs.get(s) {
                     Some(&fi) => Opnd::Func(fi),
                     None => return Err(err(ErrorKind::Malformed, span, format!("'{}' is not a variable", self.m.names.name(*s)))),

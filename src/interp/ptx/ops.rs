@@ -439,13 +439,15 @@ fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64]) -> R<u64> {
             }
         }
         Opcode::Sub | Opcode::Subc => {
-            let bin = if inst.op == Opcode::Subc { l.t.cc & 1 } else { 0 };
+            // The GPU subtracts as a + !b + carry-in (1 for `sub`), so the
+            // carry flag afterwards is "no borrow", as the hardware leaves it.
+            let cin = if inst.op == Opcode::Subc { l.t.cc & 1 } else { 1 };
             if inst.sat && ty == ScalarType::S32 {
                 sat_s32(sa - sb)
             } else {
-                let full = (a as u128).wrapping_sub(b as u128).wrapping_sub(bin as u128);
+                let full = (a as u128) + ((!b & m) as u128) + cin as u128;
                 if inst.has(f::CC) {
-                    l.t.cc = ((a as u128) < (b as u128) + bin as u128) as u64;
+                    l.t.cc = ((full >> bits) & 1) as u64;
                 }
                 (full as u64) & m
             }
