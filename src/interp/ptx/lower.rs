@@ -381,7 +381,7 @@ pub fn type_bytes(t: ScalarType) -> u64 {
 #[derive(Clone, Copy)]
 enum Binding {
     Reg(u32, u8),
-    Range(u32),
+    Range(u32, u8),
     Var(u32),
 }
 
@@ -645,7 +645,7 @@ impl Lowerer<'_> {
                 StateSpace::Reg => {
                     let n = d.vector.unwrap_or(1).max(1);
                     let b = match decl.range {
-                        Some(count) => Binding::Range(count),
+                        Some(count) => Binding::Range(count, n),
                         None => {
                             let slot = ctx.nregs;
                             ctx.nregs += n as u32;
@@ -703,14 +703,14 @@ impl Lowerer<'_> {
             }
             let p = self.m.names.get(prefix)?;
             for sc in ctx.scope.iter().rev() {
-                if let Some(Binding::Range(count)) = sc.get(&p) {
-                    if n < *count {
+                if let Some(&Binding::Range(count, width)) = sc.get(&p) {
+                    if n < count {
                         let next = ctx.nregs;
                         let slot = *ctx.ranges.entry(s).or_insert(next);
                         if slot == next {
-                            ctx.nregs += 1;
+                            ctx.nregs += width as u32;
                         }
-                        return Some(Binding::Reg(slot, 1));
+                        return Some(Binding::Reg(slot, width));
                     }
                     return None;
                 }
@@ -791,7 +791,7 @@ impl Lowerer<'_> {
                         }
                     }
                     Some(Binding::Var(v)) => Opnd::Var(v, 0),
-                    Some(Binding::Range(_)) => return Err(err(ErrorKind::Malformed, span, "a register range used as a register")),
+                    Some(Binding::Range(..)) => return Err(err(ErrorKind::Malformed, span, "a register range used as a register")),
                     None => self.name_operand(*s, c, ctx, span)?,
                 }
             }
