@@ -23,7 +23,7 @@ MASK64 = (1 << 64) - 1
 SCALARS = {
     # kind: (struct format, size)
     "u8": ("<B", 1), "s8": ("<b", 1),
-    "u16": ("<H", 2), "s16": ("<h", 2), "f16": ("<H", 2),
+    "u16": ("<H", 2), "s16": ("<h", 2), "f16": ("<H", 2), "bf16": ("<H", 2),
     "u32": ("<I", 4), "s32": ("<i", 4), "f32": ("<I", 4),
     "u64": ("<Q", 8), "s64": ("<q", 8), "f64": ("<Q", 8),
 }
@@ -155,10 +155,13 @@ def main(argv):
     image = open(argv[1], "rb").read()
     try:
         spec = json.load(open(argv[2]))
+        # One to three numbers each, missing ones are 1 (as src/interp/launch.rs reads them).
         grid = [int(x) for x in spec.get("grid", [1, 1, 1])]
         block = [int(x) for x in spec.get("block", [1, 1, 1])]
-        if len(grid) != 3 or len(block) != 3:
-            raise SpecError("grid and block take three numbers each")
+        if not (1 <= len(grid) <= 3 and 1 <= len(block) <= 3):
+            raise SpecError("grid and block take one to three numbers each")
+        grid += [1] * (3 - len(grid))
+        block += [1] * (3 - len(block))
         host_args = []  # (index, bytes or None for a buffer, buffer bytes)
         for index, p in enumerate(spec["params"]):
             kind = p.get("kind")
@@ -168,6 +171,12 @@ def main(argv):
                 host_args.append((index, bytes.fromhex(p["hex"]), None))
             elif kind == "buffer":
                 host_args.append((index, None, buffer_bytes(p, index)))
+            elif kind == "same":
+                # The address of an earlier buffer parameter, passed again.
+                earlier = int(p["param"])
+                if not (0 <= earlier < index) or host_args[earlier][2] is None:
+                    raise SpecError(f"param {index}: {earlier} is not an earlier buffer parameter")
+                host_args.append((index, ("same", earlier), None))
             else:
                 raise SpecError(f"param {index}: unknown kind '{kind}'")
     except (KeyError, ValueError, SpecError) as e:
@@ -182,7 +191,9 @@ def main(argv):
         pointers = {}
         arg_addresses = []
         for index, value, data in host_args:
-            if data is not None:
+            if isinstance(value, tuple):
+                value = struct.pack("<Q", pointers[value[1]][0])
+            elif data is not None:
                 pointer = driver.alloc(len(data))
                 driver.upload(pointer, data)
                 pointers[index] = (pointer, len(data))
