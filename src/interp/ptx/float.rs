@@ -423,9 +423,9 @@ mod tests {
 
     #[test]
     fn directed_rounding_brackets_the_value() {
-        // 1/3 in f32 under each mode: RZ and RM give the lower neighbour,
-        // RP the upper, RN the nearest (the lower one: 0x3eaaaaab is nearer
-        // for 1/3? 1/3 = 0x3eaaaaaa.aaa..., so RN rounds up).
+        // 1/3 in f32 is 0x3eaaaaaa.aaa... in units of the last place: RZ
+        // and RM give the lower neighbour, RP and RN (fraction above half)
+        // the upper.
         let e = div(1.0, 3.0);
         assert_eq!(e.round(F32, Mode::Zero), 0x3eaa_aaaa);
         assert_eq!(e.round(F32, Mode::Down), 0x3eaa_aaaa);
@@ -434,9 +434,13 @@ mod tests {
         let n = div(-1.0, 3.0);
         assert_eq!(n.round(F32, Mode::Down), 0xbeaa_aaab);
         assert_eq!(n.round(F32, Mode::Zero), 0xbeaa_aaaa);
-        // f64: 1/3 rounded down differs from the nearest by one ulp.
-        assert_eq!(div(1.0, 3.0).round(F64, Mode::Up), (1.0f64 / 3.0).to_bits());
-        assert_eq!(div(1.0, 3.0).round(F64, Mode::Down), (1.0f64 / 3.0).to_bits() - 1);
+        // f64: 1/3 = 0x3fd5555555555555 and a remainder below half an ulp
+        // (the pattern 0101... continues), so nearest is down and up is one more.
+        assert_eq!((1.0f64 / 3.0).to_bits(), 0x3fd5_5555_5555_5555);
+        assert_eq!(div(1.0, 3.0).round(F64, Mode::Up), 0x3fd5_5555_5555_5556);
+        assert_eq!(div(1.0, 3.0).round(F64, Mode::Down), 0x3fd5_5555_5555_5555);
+        assert_eq!(div(-1.0, 3.0).round(F64, Mode::Zero), 0xbfd5_5555_5555_5555);
+        assert_eq!(div(-1.0, 3.0).round(F64, Mode::Down), 0xbfd5_5555_5555_5556);
         // Overflow: RZ gives the max finite.
         assert_eq!(mul(3e38, 10.0).round(F32, Mode::Zero), 0x7f7f_ffff);
         assert_eq!(mul(3e38, 10.0).round(F32, Mode::Nearest), 0x7f80_0000);

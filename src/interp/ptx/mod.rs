@@ -116,3 +116,6 @@ pub fn run(module: &Module, spec: &LaunchSpec, options: &Options) -> Result<Outc
     result?;
     Ok(Outcome { launch, warp_instructions: steps })
 }
+
+#[cfg(test)]
+mod tests;
