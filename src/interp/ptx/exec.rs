@@ -21,7 +21,7 @@
 //! ends with a deadlock error naming a waiting thread.
 
 use super::layout::{self, Space, LOCAL_WINDOW, PARAM_WINDOW};
-use super::lower::{Base, Func, Imm, Inst, Opnd, ParamLoc, Program, Sreg, VarSpace};
+use super::lower::{opn, Base, Func, Imm, Inst, Opnd, ParamLoc, Program, Sreg, VarSpace};
 use super::{ops, warp};
 use crate::interp::error::{ErrorKind, InterpError, Site};
 use crate::interp::memory::{GlobalMemory, MemFault, Region};
@@ -33,7 +33,7 @@ use std::cmp::Ordering;
 pub const SLICE: u32 = 256;
 
 /// Bytes of local memory one thread may use (frames of all active calls).
-pub const MAX_LOCAL_BYTES: usize = 1 << 20;
+pub const MAX_LOCAL_BYTES: usize = 1 << 18;
 
 /// Call depth limit (a runaway recursion ends with an error, not a crash).
 pub const MAX_CALL_DEPTH: usize = 4096;
@@ -237,27 +237,43 @@ impl<'p> Machine<'p> {
         let lo = w * 32;
         let hi = (lo + 32).min(cta.threads.len());
         let mut done = 0;
+        // The group stays the same while the warp is converged and runs
+        // straight-line code: every lane advances by one.
+        let mut cached: Option<u32> = None;
         while done < SLICE {
-            // The group: runnable threads at the least position.
-            let mut lead: Option<usize> = None;
-            for i in lo..hi {
-                if cta.threads[i].state != State::Run {
-                    continue;
+            let group = match cached {
+                Some(g) => g,
+                None => {
+                    // The group: runnable threads at the least position.
+                    let mut lead: Option<usize> = None;
+                    let mut runnable = 0u32;
+                    for i in lo..hi {
+                        if cta.threads[i].state != State::Run {
+                            continue;
+                        }
+                        runnable |= 1 << (i - lo);
+                        lead = match lead {
+                            None => Some(i),
+                            Some(l) if position(&cta.threads[i], &cta.threads[l]) == Ordering::Less => Some(i),
+                            keep => keep,
+                        };
+                    }
+                    let Some(lead) = lead else { break };
+                    let mut group: u32 = 1 << (lead - lo);
+                    for i in lanes(runnable & !group) {
+                        if position(&cta.threads[lo + i as usize], &cta.threads[lead]) == Ordering::Equal {
+                            group |= 1 << i;
+                        }
+                    }
+                    if group == runnable {
+                        cached = Some(group);
+                    }
+                    group
                 }
-                lead = match lead {
-                    None => Some(i),
-                    Some(l) if position(&cta.threads[i], &cta.threads[l]) == Ordering::Less => Some(i),
-                    keep => keep,
-                };
+            };
+            if !self.step(cta, shared, lo, hi, group)? {
+                cached = None;
             }
-            let Some(lead) = lead else { break };
-            let mut group: u32 = 0;
-            for i in lo..hi {
-                if cta.threads[i].state == State::Run && (i == lead || position(&cta.threads[i], &cta.threads[lead]) == Ordering::Equal) {
-                    group |= 1 << (i - lo);
-                }
-            }
-            self.step(cta, shared, lo, hi, group)?;
             done += 1;
         }
         Ok(done)
@@ -265,7 +281,9 @@ impl<'p> Machine<'p> {
 
     /// Executes the instruction the `group` of lanes (of the warp starting
     /// at thread `lo`) is at.
-    fn step(&mut self, cta: &mut Cta, shared: &mut Region, lo: usize, hi: usize, group: u32) -> Result<(), InterpError> {
+    /// Returns whether the group simply advanced by one instruction
+    /// (no branch, call, return, exit or barrier).
+    fn step(&mut self, cta: &mut Cta, shared: &mut Region, lo: usize, hi: usize, group: u32) -> Result<bool, InterpError> {
         let prog = self.prog;
         let lead = lo + group.trailing_zeros() as usize;
         let frame = *cta.threads[lead].frames.last().ok_or_else(|| InterpError::new(ErrorKind::Malformed, "a running thread without a frame"))?;
@@ -275,7 +293,7 @@ impl<'p> Machine<'p> {
             for i in lanes(group) {
                 self.ret(cta, lo + i as usize, None)?;
             }
-            return Ok(());
+            return Ok(false);
         };
         self.steps += 1;
         if self.steps > self.budget {
@@ -307,7 +325,7 @@ impl<'p> Machine<'p> {
                         f.pc = if active & (1 << i) != 0 { target } else { f.pc + 1 };
                     }
                 }
-                return Ok(());
+                return Ok(false);
             }
             Opcode::BrxIdx => {
                 let list = match inst.ops.get(1) {
@@ -317,7 +335,7 @@ impl<'p> Machine<'p> {
                 for i in lanes(group) {
                     let idx = lo + i as usize;
                     let target = if active & (1 << i) != 0 {
-                        let v = self.lane(cta, shared, idx, clock, inst, |l| l.get(&inst.ops[0], ScalarType::U32))? as usize;
+                        let v = self.lane(cta, shared, idx, clock, inst, |l| l.get(opn(inst, 0)?, ScalarType::U32))? as usize;
                         *list.get(v).ok_or_else(|| at(inst, ErrorKind::Trap, format!("brx.idx index {v} outside its {} targets", list.len())).in_thread(cta.ctaid, cta.threads[idx].tid))?
                     } else {
                         frame.pc + 1
@@ -326,7 +344,7 @@ impl<'p> Machine<'p> {
                         f.pc = target;
                     }
                 }
-                return Ok(());
+                return Ok(false);
             }
             Opcode::Call => {
                 for i in lanes(group) {
@@ -337,7 +355,7 @@ impl<'p> Machine<'p> {
                         advance(&mut cta.threads[idx]);
                     }
                 }
-                return Ok(());
+                return Ok(false);
             }
             Opcode::Ret => {
                 for i in lanes(group) {
@@ -348,7 +366,7 @@ impl<'p> Machine<'p> {
                         advance(&mut cta.threads[idx]);
                     }
                 }
-                return Ok(());
+                return Ok(false);
             }
             Opcode::Exit => {
                 for i in lanes(group) {
@@ -360,7 +378,7 @@ impl<'p> Machine<'p> {
                     }
                 }
                 cta.try_release(self.prog);
-                return Ok(());
+                return Ok(false);
             }
             Opcode::Trap | Opcode::Brkpt => {
                 if active != 0 {
@@ -371,7 +389,8 @@ impl<'p> Machine<'p> {
             Opcode::BarSync | Opcode::BarCtaSync | Opcode::BarrierSync | Opcode::BarrierCtaSync | Opcode::BarArrive | Opcode::BarCtaArrive
             | Opcode::BarrierArrive | Opcode::BarrierCtaArrive | Opcode::BarRed | Opcode::BarCtaRed | Opcode::BarrierRed
             | Opcode::BarrierCtaRed => {
-                return self.barrier(cta, shared, lo, group, active, inst, clock);
+                self.barrier(cta, shared, lo, group, active, inst, clock)?;
+                return Ok(false);
             }
             Opcode::ShflSync | Opcode::Shfl | Opcode::VoteSync | Opcode::Vote | Opcode::Match | Opcode::ReduxSync | Opcode::Activemask
             | Opcode::ElectSync | Opcode::Ldmatrix | Opcode::Mma => {
@@ -389,7 +408,7 @@ impl<'p> Machine<'p> {
         for i in lanes(group) {
             advance(&mut cta.threads[lo + i as usize]);
         }
-        Ok(())
+        Ok(true)
     }
 
     /// Runs `body` with a lane view of thread `idx`, attaching the thread to errors.
@@ -526,7 +545,9 @@ impl<'p> Machine<'p> {
         };
         let f = &prog.funcs[frame.func as usize];
         // The call instruction names where the return values go.
-        let call = &prog.funcs[caller.func as usize].insts[caller.pc as usize];
+        let Some(call) = prog.funcs[caller.func as usize].insts.get(caller.pc as usize) else {
+            return Err(InterpError::new(ErrorKind::Malformed, "return to a call site that does not exist"));
+        };
         let rets: &[Opnd] = match call.ops.first() {
             Some(Opnd::List(v)) if call.ops.len() > 1 => v,
             _ => &[],

@@ -118,9 +118,9 @@ impl Format {
         } else if self.ieee_specials && exp == (1 << self.exp_bits) - 1 {
             f64::INFINITY
         } else if exp == 0 {
-            man as f64 * 2f64.powi(1 - self.bias() - self.man_bits as i32)
+            man as f64 * pow2(1 - self.bias() - self.man_bits as i32)
         } else {
-            ((1u64 << self.man_bits) | man) as f64 * 2f64.powi(exp - self.bias() - self.man_bits as i32)
+            ((1u64 << self.man_bits) | man) as f64 * pow2(exp - self.bias() - self.man_bits as i32)
         };
         if neg {
             -mag
@@ -137,6 +137,12 @@ impl Format {
             bits
         }
     }
+}
+
+/// `2^k` for the exponents the formats here need (normal in f64).
+#[inline]
+fn pow2(k: i32) -> f64 {
+    f64::from_bits(((k.clamp(-1022, 1023) + 1023) as u64) << 52)
 }
 
 /// Rounds `x + tail` to `fmt` under `mode`, where `x` is an f64 and `tail`
@@ -400,7 +406,18 @@ fn tail_of(rem: f64, value: f64, divisor_sign: f64) -> f64 {
 
 impl Exact {
     /// The value rounded to `fmt`.
+    #[inline]
     pub fn round(self, fmt: Format, mode: Mode) -> u64 {
+        if mode == Mode::Nearest && fmt == F32 {
+            // Fast path: the host's f64→f32 conversion rounds `hi` to nearest
+            // correctly; only when `hi` is exactly halfway between two f32
+            // values (low 29 bits 1000...0) can `lo` change the result, and
+            // below f32's normal range the halfway bit sits elsewhere.
+            let a = self.hi.abs();
+            if a >= f32::MIN_POSITIVE as f64 && a <= f32::MAX as f64 && self.hi.to_bits() & ((1 << 29) - 1) != 1 << 28 {
+                return (self.hi as f32).to_bits() as u64;
+            }
+        }
         round_to(self.hi, self.lo, fmt, mode, false)
     }
 }

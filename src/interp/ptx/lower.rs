@@ -267,6 +267,14 @@ impl Inst {
     }
 }
 
+/// Operand `i` of an instruction, or a malformed-program error (the
+/// checker guarantees operand counts; this keeps an unchecked module from
+/// panicking the interpreter).
+#[inline]
+pub fn opn(inst: &Inst, i: usize) -> Result<&Opnd, InterpError> {
+    inst.ops.get(i).ok_or_else(|| err(ErrorKind::Malformed, inst.span, format!("{} needs operand {}", inst.op.name(), i + 1)))
+}
+
 /// Where a variable lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VarSpace {
@@ -387,7 +395,7 @@ enum Binding {
 
 /// Lowers `module`, placing its global variables in `memory`.
 pub fn lower(module: &Module, memory: &mut GlobalMemory) -> Result<Program, InterpError> {
-    let mut lw = Lowerer { m: module, prog: Program::default(), funcs: HashMap::new(), globals: HashMap::new(), memory };
+    let mut lw = Lowerer { m: module, prog: Program::default(), funcs: HashMap::new(), globals: HashMap::new(), memory, global_bytes: 0 };
     // Functions first (so variables' initialisers and call operands can name them).
     for item in &module.items {
         if let Item::Function(fun) = item {
@@ -466,13 +474,14 @@ struct Lowerer<'a> {
     funcs: HashMap<Symbol, u32>,
     globals: HashMap<Symbol, u32>,
     memory: &'a mut GlobalMemory,
+    global_bytes: u64,
 }
 
 type PendingInit = (u32, ScalarType, Initializer, Span);
 
 /// The largest variable the interpreter lays out (keeps a hostile `[1<<60]`
 /// declaration from asking for all of memory).
-const MAX_VAR_BYTES: u64 = 1 << 28;
+const MAX_VAR_BYTES: u64 = 1 << 26;
 
 impl Lowerer<'_> {
     fn decl_sizes(&self, d: &VarDecl, decl: &ast::Declarator, init_len: Option<u64>) -> Result<(u64, u64, ScalarType), InterpError> {
@@ -522,10 +531,17 @@ impl Lowerer<'_> {
         let id = self.prog.vars.len() as u32;
         let var = match space {
             StateSpace::Global => {
+                self.global_bytes = self.global_bytes.saturating_add(size);
+                if self.global_bytes > MAX_VAR_BYTES {
+                    return Err(err(ErrorKind::Unsupported, span, "module .global variables larger than the interpreter lays out"));
+                }
                 let addr = self.memory.allocate(vec![0; size as usize], format!("global var {id}"));
                 Var { space: VarSpace::Global, addr, size }
             }
             StateSpace::Const => {
+                if self.prog.konst.len() as u64 + size > MAX_VAR_BYTES {
+                    return Err(err(ErrorKind::Unsupported, span, "constant bank larger than the interpreter lays out"));
+                }
                 let at = (self.prog.konst.len() as u64).div_ceil(align) * align;
                 self.prog.konst.resize((at + size) as usize, 0);
                 Var { space: VarSpace::Const, addr: at, size }

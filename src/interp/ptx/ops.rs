@@ -17,7 +17,7 @@
 use super::exec::Lane;
 use super::float::{self, Exact, Format, Mode};
 use super::layout::{self, Space};
-use super::lower::{f, type_bytes, Imm, Inst, Opnd};
+use super::lower::{f, opn, type_bytes, Imm, Inst, Opnd};
 use crate::interp::error::{ErrorKind, InterpError, Site};
 use crate::ptx::ast::{ScalarType, StateSpace, TypeKind};
 use crate::ptx::modifier::{CmpOp, Rounding};
@@ -203,9 +203,9 @@ pub fn exec(l: &mut Lane, inst: &Inst) -> R<()> {
         s[i] = l.get(&ops[i + 1], t)?;
     }
     let v = if is_float(ty) && !matches!(inst.op, Opcode::Selp | Opcode::Slct | Opcode::Mov | Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not) {
-        float_op(inst, ty, &s[..nsrc.min(4)])?
+        float_op(inst, ty, &s, nsrc.min(4))?
     } else {
-        int_op(l, inst, ty, &s[..nsrc.min(4)])?
+        int_op(l, inst, ty, &s)?
     };
     if inst.op == Opcode::Testp || (inst.op == Opcode::Selp && false) {
         return l.set(op(0)?, v);
@@ -243,7 +243,8 @@ fn fopts(inst: &Inst) -> FOpts {
     FOpts { mode: mode_of(inst.rnd), ftz: inst.ftz, sat: inst.sat }
 }
 
-fn float_op(inst: &Inst, ty: ScalarType, s: &[u64]) -> R<u64> {
+fn float_op(inst: &Inst, ty: ScalarType, all: &[u64; 4], n: usize) -> R<u64> {
+    let s = &all[..n];
     let o = fopts(inst);
     let (fmt, _, _) = float_format(ty).ok_or_else(|| unsupported(inst, &format!("on {}", ty.spelling())))?;
     let r = match inst.op {
@@ -285,7 +286,7 @@ fn float_op(inst: &Inst, ty: ScalarType, s: &[u64]) -> R<u64> {
             let (_, n, w) = float_format(ty).unwrap_or((fmt, 1, 32));
             let mut out = 0;
             for k in 0..n {
-                let mut b = (s[0] >> (k * w)) & mask(w);
+                let mut b = (all[0] >> (k * w)) & mask(w);
                 if o.ftz {
                     b = fmt.flush(b);
                 }
@@ -300,13 +301,13 @@ fn float_op(inst: &Inst, ty: ScalarType, s: &[u64]) -> R<u64> {
             }
             Some(out)
         }
-        Opcode::Min | Opcode::Max => Some(minmax(inst, ty, s)),
+        Opcode::Min | Opcode::Max => Some(minmax(inst, ty, all)),
         Opcode::Copysign => {
             let sb = fmt.sign_bit();
-            Some((s[1] & !sb) | (s[0] & sb))
+            Some((all[1] & !sb) | (all[0] & sb))
         }
         Opcode::Testp => {
-            let b = s[0];
+            let b = all[0];
             let v = fmt.to_f64(b);
             let r = if inst.has(f::FINITE) {
                 v.is_finite()
@@ -416,13 +417,11 @@ fn minmax(inst: &Inst, ty: ScalarType, s: &[u64]) -> u64 {
     out
 }
 
-fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64]) -> R<u64> {
+fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64; 4]) -> R<u64> {
     let bits = ty.bits().min(64);
     let m = mask(bits);
     let sg = signed(ty);
-    let a = s.first().copied().unwrap_or(0) & m;
-    let b = s.get(1).copied().unwrap_or(0) & m;
-    let c = s.get(2).copied().unwrap_or(0);
+    let (a, b, c) = (s[0] & m, s[1] & m, s[2]);
     let (sa, sb) = (sext(a, bits), sext(b, bits));
     let sat_s32 = |v: i64| -> u64 { (v.clamp(i32::MIN as i64, i32::MAX as i64) as u64) & m };
     Ok(match inst.op {
@@ -490,7 +489,7 @@ fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64]) -> R<u64> {
             }
         }
         Opcode::Sad => {
-            let d = if sg { (sa - sb).unsigned_abs() } else { a.abs_diff(b) };
+            let d = if sg { ((sa as i128 - sb as i128).unsigned_abs()) as u64 } else { a.abs_diff(b) };
             d.wrapping_add(c) & m
         }
         Opcode::Div => {
@@ -753,7 +752,7 @@ fn prmt(inst: &Inst, a: u32, b: u32, c: u32) -> u32 {
     }
 }
 
-fn video(inst: &Inst, s: &[u64]) -> R<u64> {
+fn video(inst: &Inst, s: &[u64; 4]) -> R<u64> {
     let (td, ta, tb) = (inst.ty_at(0), inst.ty_at(1), inst.ty_at(2));
     let ext = |v: u64, t: ScalarType| -> i64 { if signed(t) { sext(v, 32) } else { (v & 0xffff_ffff) as i64 } };
     let (a, b) = (ext(s[0], ta), ext(s[1], tb));
@@ -794,12 +793,13 @@ fn video(inst: &Inst, s: &[u64]) -> R<u64> {
             v.clamp(0, u32::MAX as i64)
         }
     };
-    let c = if s.len() > 2 { ext(s[2], td) } else { 0 };
-    let r = if inst.has(f::ADD) && s.len() > 2 {
+    let has_c = inst.ops.len() > 3;
+    let c = ext(s[2], td);
+    let r = if inst.has(f::ADD) && has_c {
         sat(sat(r) + c)
-    } else if inst.has(f::MIN) && s.len() > 2 {
+    } else if inst.has(f::MIN) && has_c {
         sat(r).min(c)
-    } else if inst.has(f::MAX) && s.len() > 2 {
+    } else if inst.has(f::MAX) && has_c {
         sat(r).max(c)
     } else {
         sat(r)
@@ -810,7 +810,7 @@ fn video(inst: &Inst, s: &[u64]) -> R<u64> {
 fn setp(l: &mut Lane, inst: &Inst) -> R<()> {
     // setp: d[|q], a, b [, c]; set: d, a, b [, c].
     let st = if inst.op == Opcode::Set { inst.ty_at(1) } else { inst.ty() };
-    let (a, b) = (l.get(&inst.ops[1], st)?, l.get(inst.ops.get(2).unwrap_or(&Opnd::Sink), st)?);
+    let (a, b) = (l.get(opn(inst, 1)?, st)?, l.get(inst.ops.get(2).unwrap_or(&Opnd::Sink), st)?);
     let c = match inst.ops.get(3) {
         Some(o) => Some(l.get(o, ScalarType::Pred)? & 1 != 0),
         None => None,
@@ -866,7 +866,7 @@ fn setp(l: &mut Lane, inst: &Inst) -> R<()> {
     };
     if inst.op == Opcode::Setp {
         let t = combine(lanes[0]);
-        match &inst.ops[0] {
+        match opn(inst, 0)? {
             Opnd::PredPair(p, q) => {
                 l.set_reg(*p, t as u64);
                 let nq = match c {
@@ -910,7 +910,7 @@ fn setp(l: &mut Lane, inst: &Inst) -> R<()> {
     } else {
         0
     };
-    l.set(&inst.ops[0], v)
+    l.set(opn(inst, 0)?, v)
 }
 
 fn fcmp(cmp: CmpOp, x: f64, y: f64) -> bool {
@@ -936,7 +936,7 @@ fn fcmp(cmp: CmpOp, x: f64, y: f64) -> bool {
 
 fn mov(l: &mut Lane, inst: &Inst) -> R<()> {
     let ty = inst.ty();
-    let (d, s) = (&inst.ops[0], inst.ops.get(1).unwrap_or(&Opnd::Sink));
+    let (d, s) = (opn(inst, 0)?, inst.ops.get(1).unwrap_or(&Opnd::Sink));
     match (d, s) {
         (Opnd::Vec(ds), Opnd::Vec(ss)) => {
             let vals: Vec<u64> = ss.iter().map(|x| l.get(x, ty)).collect::<R<_>>()?;
@@ -950,7 +950,7 @@ fn mov(l: &mut Lane, inst: &Inst) -> R<()> {
             let n = ds.len().max(1) as u32;
             let w = ty.bits() / n;
             for (k, dd) in ds.iter().enumerate() {
-                l.set(dd, (v >> (w * k as u32)) & mask(w))?;
+                l.set(dd, v.checked_shr(w * k as u32).unwrap_or(0) & mask(w))?;
             }
             Ok(())
         }
@@ -975,10 +975,10 @@ fn load(l: &mut Lane, inst: &Inst) -> R<()> {
     let ty = inst.ty();
     let es = type_bytes(ty) as usize;
     let n = inst.vec.max(1) as usize;
-    let (space, addr) = l.address(&inst.ops[1], inst.space)?;
+    let (space, addr) = l.address(opn(inst, 1)?, inst.space)?;
     let total = es * n;
     let bytes = l.read(space, addr, total, total.min(16) as u64)?;
-    match &inst.ops[0] {
+    match opn(inst, 0)? {
         Opnd::Vec(ds) => {
             for (k, d) in ds.iter().enumerate().take(n) {
                 let v = crate::interp::memory::le_u64(&bytes[k * es..(k + 1) * es]);
@@ -997,7 +997,7 @@ fn store(l: &mut Lane, inst: &Inst) -> R<()> {
     let ty = inst.ty();
     let es = type_bytes(ty) as usize;
     let n = inst.vec.max(1) as usize;
-    let (space, addr) = l.address(&inst.ops[0], inst.space)?;
+    let (space, addr) = l.address(opn(inst, 0)?, inst.space)?;
     let mut bytes = Vec::with_capacity(es * n);
     match inst.ops.get(1) {
         Some(Opnd::Vec(ss)) => {
@@ -1023,8 +1023,8 @@ fn cp_async(l: &mut Lane, inst: &Inst) -> R<()> {
         Some(o @ (Opnd::Imm(_) | Opnd::Reg(_))) => (l.get(o, ScalarType::U32)? as usize).min(size),
         _ => size,
     };
-    let (ds, da) = l.address(&inst.ops[0], Some(StateSpace::Shared))?;
-    let (ss, sa) = l.address(&inst.ops[1], Some(StateSpace::Global))?;
+    let (ds, da) = l.address(opn(inst, 0)?, Some(StateSpace::Shared))?;
+    let (ss, sa) = l.address(opn(inst, 1)?, Some(StateSpace::Global))?;
     let mut data = l.read(ss, sa, src_size, 1)?;
     data.resize(size, 0);
     l.write(ds, da, &data, size.min(16) as u64)
@@ -1034,7 +1034,7 @@ fn atomic(l: &mut Lane, inst: &Inst) -> R<()> {
     let ty = inst.ty();
     let es = type_bytes(ty) as usize;
     let is_red = inst.op == Opcode::Red;
-    let (addr_op, srcs) = if is_red { (&inst.ops[0], &inst.ops[1..]) } else { (&inst.ops[1], &inst.ops[2..]) };
+    let (addr_op, srcs) = if is_red { (opn(inst, 0)?, inst.ops.get(1..).unwrap_or(&[])) } else { (opn(inst, 1)?, inst.ops.get(2..).unwrap_or(&[])) };
     let (space, addr) = l.address(addr_op, inst.space)?;
     let b = l.get(srcs.first().unwrap_or(&Opnd::Sink), ty)?;
     let c = match srcs.get(1) {
@@ -1099,7 +1099,7 @@ fn atomic(l: &mut Lane, inst: &Inst) -> R<()> {
     };
     cell.copy_from_slice(&new.to_le_bytes()[..es]);
     if !is_red {
-        l.set(&inst.ops[0], extend(old, ty))?;
+        l.set(opn(inst, 0)?, extend(old, ty))?;
     }
     Ok(())
 }
@@ -1110,14 +1110,14 @@ fn cvt(l: &mut Lane, inst: &Inst) -> R<()> {
     let nsrc = inst.ops.len().saturating_sub(1);
     // Two-source packing forms: cvt.rn.f16x2.f32 d, a, b (a → upper half).
     if nsrc == 2 {
-        let a = l.get(&inst.ops[1], st)?;
-        let b = l.get(&inst.ops[2], st)?;
+        let a = l.get(opn(inst, 1)?, st)?;
+        let b = l.get(opn(inst, 2)?, st)?;
         let (fmt, _, w) = float_format(dt).ok_or_else(|| unsupported(inst, "packing type"))?;
         let one = |x: u64| -> u64 { cvt_float(inst, st, fmt, x) };
         let v = (one(a) << w) | one(b);
-        return l.set(&inst.ops[0], v);
+        return l.set(opn(inst, 0)?, v);
     }
-    let a = l.get(&inst.ops[1], st)?;
+    let a = l.get(opn(inst, 1)?, st)?;
     // Unpacking widening forms: cvt.rn.f16x2.e4m3x2 d, a.
     if let (Some((dfmt, 2, dw)), Some((sfmt, 2, sw))) = (float_format(dt), float_format(st)) {
         let mut out = 0;
@@ -1127,7 +1127,7 @@ fn cvt(l: &mut Lane, inst: &Inst) -> R<()> {
             let v = if inst.has(f::RELU) { relu(ScalarType::F16, v) } else { v };
             out |= v << (k * dw);
         }
-        return l.set(&inst.ops[0], out);
+        return l.set(opn(inst, 0)?, out);
     }
     let v = match (float_format(dt), float_format(st)) {
         (Some((dfmt, 1, _)), Some(_)) => cvt_float(inst, st, dfmt, a),
@@ -1172,11 +1172,12 @@ fn cvt(l: &mut Lane, inst: &Inst) -> R<()> {
             if v.is_nan() {
                 0
             } else if signed(dt) {
-                let (lo, hi) = (-(2f64.powi(bits as i32 - 1)), 2f64.powi(bits as i32 - 1) - 1.0);
+                let half = (1u64 << (bits - 1)) as f64;
+                let (lo, hi) = (-half, half - 1.0);
                 let c = if r < lo { i64::MIN >> (64 - bits) } else if r > hi { i64::MAX >> (64 - bits) } else { r as i64 };
                 (c as u64) & mask(bits)
             } else {
-                let hi = 2f64.powi(bits as i32) - 1.0;
+                let hi = mask(bits) as f64;
                 if r <= 0.0 {
                     0
                 } else if r >= hi {
@@ -1202,7 +1203,7 @@ fn cvt(l: &mut Lane, inst: &Inst) -> R<()> {
         }
         _ => return Err(unsupported(inst, &format!("from {} to {}", st.spelling(), dt.spelling()))),
     };
-    l.set(&inst.ops[0], v)
+    l.set(opn(inst, 0)?, v)
 }
 
 /// Float to float conversion of one value.
@@ -1249,8 +1250,8 @@ fn cvt_pack(l: &mut Lane, inst: &Inst) -> R<()> {
     // low bits above both.
     let dt = inst.ty_at(0);
     let w = dt.bits();
-    let a = sext(l.get(&inst.ops[1], ScalarType::S32)?, 32);
-    let b = sext(l.get(&inst.ops[2], ScalarType::S32)?, 32);
+    let a = sext(l.get(opn(inst, 1)?, ScalarType::S32)?, 32);
+    let b = sext(l.get(opn(inst, 2)?, ScalarType::S32)?, 32);
     let c = match inst.ops.get(3) {
         Some(o) => l.get(o, ScalarType::B32)?,
         None => 0,
@@ -1259,7 +1260,7 @@ fn cvt_pack(l: &mut Lane, inst: &Inst) -> R<()> {
     let sa = (a.clamp(lo, hi) as u64) & mask(w);
     let sb = (b.clamp(lo, hi) as u64) & mask(w);
     let v = ((c << (2 * w)) | (sa << w) | sb) & 0xffff_ffff;
-    l.set(&inst.ops[0], v)
+    l.set(opn(inst, 0)?, v)
 }
 
 /// `Imm` passthrough for other modules.

@@ -16,7 +16,7 @@
 //! the last bit for sums needing more than f64's precision.
 
 use super::exec::{lanes, Cta, Machine};
-use super::lower::{f, Inst, Opnd};
+use super::lower::{opn, f, Inst, Opnd};
 use super::ops::{mask, sext};
 use super::float::{self, Mode};
 use crate::interp::error::{ErrorKind, InterpError, Site};
@@ -50,7 +50,7 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
     match inst.op {
         Opcode::Activemask => {
             for i in lanes(active) {
-                m.lane(cta, shared, lo + i as usize, clock, inst, |l| l.set(&inst.ops[0], active as u64))?;
+                m.lane(cta, shared, lo + i as usize, clock, inst, |l| l.set(opn(inst, 0)?, active as u64))?;
             }
         }
         Opcode::ShflSync | Opcode::Shfl => {
@@ -78,7 +78,7 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
                 };
                 let src = if ok && (0..n as i64).contains(&j) { j as usize } else { i as usize };
                 let v = a[src] & 0xffff_ffff;
-                m.lane(cta, shared, lo + i as usize, clock, inst, |l| match &inst.ops[0] {
+                m.lane(cta, shared, lo + i as usize, clock, inst, |l| match opn(inst, 0)? {
                     Opnd::PredPair(d, p) => {
                         l.set_reg(*d, v);
                         l.set_reg(*p, ok as u64);
@@ -106,7 +106,7 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
                 (ballot == active || ballot == 0) as u64
             };
             for i in lanes(active) {
-                m.lane(cta, shared, lo + i as usize, clock, inst, |l| l.set(&inst.ops[0], v))?;
+                m.lane(cta, shared, lo + i as usize, clock, inst, |l| l.set(opn(inst, 0)?, v))?;
             }
         }
         Opcode::Match => {
@@ -122,7 +122,7 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
                 } else {
                     (same, true)
                 };
-                m.lane(cta, shared, lo + i as usize, clock, inst, |l| match &inst.ops[0] {
+                m.lane(cta, shared, lo + i as usize, clock, inst, |l| match opn(inst, 0)? {
                     Opnd::PredPair(dd, pp) => {
                         l.set_reg(*dd, d as u64);
                         l.set_reg(*pp, p as u64);
@@ -158,13 +158,13 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
                 return Err(unsupported(inst, "operation"));
             };
             for i in lanes(active) {
-                m.lane(cta, shared, lo + i as usize, clock, inst, |l| l.set(&inst.ops[0], v))?;
+                m.lane(cta, shared, lo + i as usize, clock, inst, |l| l.set(opn(inst, 0)?, v))?;
             }
         }
         Opcode::ElectSync => {
             let leader = active.trailing_zeros();
             for i in lanes(active) {
-                m.lane(cta, shared, lo + i as usize, clock, inst, |l| match &inst.ops[0] {
+                m.lane(cta, shared, lo + i as usize, clock, inst, |l| match opn(inst, 0)? {
                     Opnd::PredPair(d, p) => {
                         l.set_reg(*d, leader as u64);
                         l.set_reg(*p, (i == leader) as u64);
@@ -205,7 +205,7 @@ fn ldmatrix(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, acti
         for (r, row) in mat.iter_mut().enumerate() {
             let lane = 8 * k + r;
             let bytes = m.lane(cta, shared, lo + lane, clock, inst, |l| {
-                let (sp, a) = l.address(&inst.ops[1], inst.space)?;
+                let (sp, a) = l.address(opn(inst, 1)?, inst.space)?;
                 l.read(sp, a, 16, 16)
             })?;
             for (e, x) in row.iter_mut().enumerate() {
@@ -213,7 +213,7 @@ fn ldmatrix(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, acti
             }
         }
     }
-    let dsts: Vec<Opnd> = match &inst.ops[0] {
+    let dsts: Vec<Opnd> = match opn(inst, 0)? {
         Opnd::Vec(v) => v.clone(),
         d => vec![d.clone()],
     };
@@ -244,7 +244,7 @@ fn mma(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, active: u
         return Err(unsupported(inst, "form"));
     }
     let (td, ta, tb, tc) = (inst.types[0], inst.types[1], inst.types[2], inst.types[3]);
-    let (dv, av, bv, cv) = (vec_ops(&inst.ops[0]), vec_ops(&inst.ops[1]), vec_ops(&inst.ops[2]), vec_ops(&inst.ops[3]));
+    let (dv, av, bv, cv) = (vec_ops(opn(inst, 0)?), vec_ops(opn(inst, 1)?), vec_ops(opn(inst, 2)?), vec_ops(opn(inst, 3)?));
     let read = |m: &mut Machine, cta: &mut Cta, shared: &mut Region, ops: &[Opnd]| -> R<Vec<Vec<u64>>> {
         let mut out = vec![Vec::new(); 32];
         for (lane, o) in out.iter_mut().enumerate() {
