@@ -453,13 +453,16 @@ fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64; 4]) -> R<u64> {
         }
         Opcode::Mul | Opcode::Mad | Opcode::Madc => {
             let wide = inst.has(f::WIDE);
-            let p: i128 = if sg { sa as i128 * sb as i128 } else { a as i128 * b as i128 };
+            // The full product fits in 128 bits either way.
+            let ps = (sa as i128).wrapping_mul(sb as i128);
+            let pu = (a as u128).wrapping_mul(b as u128);
+            let p: u128 = if sg { ps as u128 } else { pu };
             let r: u128 = if wide {
-                (p as u128) & mask(2 * bits) as u128
+                p & mask(2 * bits) as u128
             } else if inst.has(f::HI) {
-                ((p >> bits) as u128) & m as u128
+                (if sg { (ps >> bits) as u128 } else { pu >> bits }) & m as u128
             } else {
-                (p as u128) & m as u128
+                p & m as u128
             };
             if inst.op == Opcode::Mul {
                 r as u64
@@ -1214,7 +1217,7 @@ fn cvt_float(inst: &Inst, st: ScalarType, dfmt: Format, a: u64) -> u64 {
         x = sfmt.flush(x);
     }
     if sfmt.is_nan(x) {
-        return dfmt.canonical_nan();
+        return widen_nan(sfmt, dfmt, x);
     }
     let v = sfmt.to_f64(x);
     let satfinite = inst.has(f::SATFINITE);
@@ -1242,6 +1245,19 @@ fn cvt_float(inst: &Inst, st: ScalarType, dfmt: Format, a: u64) -> u64 {
         r = 0;
     }
     r
+}
+
+/// A NaN converted between formats: a widening conversion keeps the sign
+/// and payload bit for bit (as the exact shift compilers emit for bf16→f32
+/// does, so `cvt.f32.bf16` and `mov.b32 %f, {0, %h}` agree); a narrowing
+/// one gives the canonical NaN.
+fn widen_nan(sfmt: Format, dfmt: Format, x: u64) -> u64 {
+    if !dfmt.ieee_specials || !sfmt.ieee_specials || dfmt.man_bits < sfmt.man_bits || dfmt.exp_bits < sfmt.exp_bits {
+        return dfmt.canonical_nan();
+    }
+    let sign = if x & sfmt.sign_bit() != 0 { dfmt.sign_bit() } else { 0 };
+    let payload = (x & mask(sfmt.man_bits)) << (dfmt.man_bits - sfmt.man_bits);
+    sign | dfmt.infinity() | payload
 }
 
 fn cvt_pack(l: &mut Lane, inst: &Inst) -> R<()> {
