@@ -872,10 +872,9 @@ fn setp(l: &mut Lane, inst: &Inst) -> R<()> {
         match opn(inst, 0)? {
             Opnd::PredPair(p, q) => {
                 l.set_reg(*p, t as u64);
-                let nq = match c {
-                    None => !lanes[0],
-                    Some(_) => combine(!lanes[0]),
-                };
+                // Packed halves: p the low, q the high half's result;
+                // scalars: q the complement.
+                let nq = if lanes.len() == 2 { combine(lanes[1]) } else { combine(!lanes[0]) };
                 l.set_reg(*q, nq as u64);
             }
             o => {
@@ -1133,6 +1132,19 @@ fn cvt(l: &mut Lane, inst: &Inst) -> R<()> {
         return l.set(opn(inst, 0)?, out);
     }
     let v = match (float_format(dt), float_format(st)) {
+        _ if dt == ScalarType::Tf32 && st == ScalarType::F32 => {
+            // tf32: f32's exponent with a 10-bit mantissa, kept in the f32
+            // layout with the low 13 bits clear.
+            const TF32: Format = Format { exp_bits: 8, man_bits: 10, ieee_specials: true };
+            let x = a & 0xffff_ffff;
+            if float::F32.is_nan(x) {
+                0x7fff_ffff
+            } else {
+                let mode = if inst.rnd == Some(Rounding::Rna) { Mode::NearestAway } else { mode_of(inst.rnd) };
+                let r = float::round_to(f32::from_bits(x as u32) as f64, 0.0, TF32, mode, inst.has(f::SATFINITE));
+                ((r & 0x3ffff) << 13) | (((r >> 18) & 1) << 31)
+            }
+        }
         (Some((dfmt, 1, _)), Some(_)) => cvt_float(inst, st, dfmt, a),
         (Some((dfmt, 1, _)), None) => {
             // Integer to float.

@@ -414,3 +414,24 @@ fn launch_errors_are_values() {
     let spec = LaunchSpec { kernel: "nope".into(), grid: [1; 3], block: [1; 3], shared_bytes: 0, params: vec![] };
     assert_eq!(run(&module, &spec, &Options::default()).unwrap_err().kind, ErrorKind::Launch);
 }
+
+#[test]
+fn packed_half_comparisons_and_tf32() {
+    // setp on f16x2 writes the low half's result to p and the high half's
+    // to q; cvt.rna.tf32.f32 keeps 10 mantissa bits, ties away from zero.
+    let code = "
+  mov.b32 %b1, 0x3c004000;
+  mov.b32 %b2, 0x3e003e00;
+  setp.lt.f16x2 %p1|%p2, %b1, %b2;
+  selp.u32 %r3, 1, 0, %p1;
+  selp.u32 %r4, 2, 0, %p2;
+  mov.b32 %f1, 0x3f801000;
+  cvt.rna.tf32.f32 %b5, %f1;
+  mov.b32 %r5, %b5;
+  add.u32 %r15, %r3, %r4;
+  add.u32 %r15, %r15, %r5;";
+    let out = words(&run_k(&per_thread(code, ".reg .b32 %b<8>;"), 1, 1, 4, vec![]).unwrap());
+    // Low halves: 2.0 < 1.5 false; high: 1.0 < 1.5 true. 0x3f801000 is
+    // exactly halfway between 0x3f800000 and 0x3f802000: away from zero.
+    assert_eq!(out, [2 + 0x3f80_2000]);
+}
