@@ -156,7 +156,11 @@ fn mem_err(inst: &Inst, f: MemFault) -> InterpError {
 }
 
 /// Compares two threads' positions (see the module doc).
+#[inline]
 fn position(a: &Thread, b: &Thread) -> Ordering {
+    if let ([x], [y]) = (a.frames.as_slice(), b.frames.as_slice()) {
+        return (x.pc, x.func).cmp(&(y.pc, y.func));
+    }
     for (x, y) in a.frames.iter().zip(&b.frames) {
         match (x.pc, x.func).cmp(&(y.pc, y.func)) {
             Ordering::Equal => continue,
@@ -914,6 +918,11 @@ impl Lane<'_> {
 
     /// Reads `size` bytes.
     pub fn read(&mut self, space: Space, addr: u64, size: usize, align: u64) -> Result<Vec<u8>, InterpError> {
+        self.read_slice(space, addr, size, align).map(<[u8]>::to_vec)
+    }
+
+    /// The `size` bytes at `addr`, borrowed (no copy).
+    pub fn read_slice(&self, space: Space, addr: u64, size: usize, align: u64) -> Result<&[u8], InterpError> {
         let r = match space {
             Space::Global => self.mem.global.read(addr, size, align),
             Space::Shared => self.mem.shared.read(addr, size, align, "shared"),
@@ -921,7 +930,7 @@ impl Lane<'_> {
             Space::Const => self.mem.konst.read(addr, size, align, "const"),
             Space::Param => self.mem.kparam.read(addr, size, align, "param"),
         };
-        r.map(<[u8]>::to_vec).map_err(InterpError::from)
+        r.map_err(InterpError::from)
     }
 
     /// Writes bytes.

@@ -979,18 +979,21 @@ fn load(l: &mut Lane, inst: &Inst) -> R<()> {
     let n = inst.vec.max(1) as usize;
     let (space, addr) = l.address(opn(inst, 1)?, inst.space)?;
     let total = es * n;
-    let bytes = l.read(space, addr, total, total.min(16) as u64)?;
+    // Up to 8 elements of up to 8 bytes: no allocation per load.
+    let mut vals = [0u64; 8];
+    {
+        let bytes = l.read_slice(space, addr, total, total.min(16) as u64)?;
+        for (k, v) in vals.iter_mut().enumerate().take(n.min(8)) {
+            *v = extend(crate::interp::memory::le_u64(bytes.get(k * es..(k + 1) * es).unwrap_or(&[])), ty);
+        }
+    }
     match opn(inst, 0)? {
         Opnd::Vec(ds) => {
-            for (k, d) in ds.iter().enumerate().take(n) {
-                let v = crate::interp::memory::le_u64(&bytes[k * es..(k + 1) * es]);
-                l.set(d, extend(v, ty))?;
+            for (d, v) in ds.iter().zip(vals).take(n) {
+                l.set(d, v)?;
             }
         }
-        d => {
-            let v = crate::interp::memory::le_u64(&bytes);
-            l.set(d, extend(v, ty))?;
-        }
+        d => l.set(d, vals[0])?,
     }
     Ok(())
 }
@@ -1000,7 +1003,7 @@ fn store(l: &mut Lane, inst: &Inst) -> R<()> {
     let es = type_bytes(ty) as usize;
     let n = inst.vec.max(1) as usize;
     let (space, addr) = l.address(opn(inst, 0)?, inst.space)?;
-    let mut bytes = Vec::with_capacity(es * n);
+    let mut bytes: smallvec::SmallVec<[u8; 64]> = smallvec::SmallVec::new();
     match inst.ops.get(1) {
         Some(Opnd::Vec(ss)) => {
             for s in ss.iter().take(n) {
