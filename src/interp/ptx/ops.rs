@@ -418,6 +418,9 @@ fn minmax(inst: &Inst, ty: ScalarType, s: &[u64]) -> u64 {
 }
 
 fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64; 4]) -> R<u64> {
+    if matches!(ty, ScalarType::U16x2 | ScalarType::S16x2 | ScalarType::U8x4 | ScalarType::S8x4 | ScalarType::B128) {
+        return Err(unsupported(inst, &format!("on {}", ty.spelling())));
+    }
     let bits = ty.bits().min(64);
     let m = mask(bits);
     let sg = signed(ty);

@@ -435,3 +435,23 @@ fn packed_half_comparisons_and_tf32() {
     // exactly halfway between 0x3f800000 and 0x3f802000: away from zero.
     assert_eq!(out, [2 + 0x3f80_2000]);
 }
+
+#[test]
+fn shuffles_from_exited_lanes_read_zero() {
+    // Lanes 16..31 return before the shuffle; lanes below read lane+16.
+    let body = ".visible .entry k(.param .u64 out) {
+  .reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p1;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r0, %tid.x;
+  setp.ge.u32 %p1, %r0, 16;
+  @%p1 ret;
+  add.u32 %r1, %r0, 1;
+  shfl.sync.down.b32 %r2, %r1, 16, 31, 0xffff;
+  mul.wide.u32 %rd2, %r0, 4;
+  add.s64 %rd2, %rd1, %rd2;
+  st.global.u32 [%rd2], %r2;
+  ret;
+}";
+    let out = words(&run_k(body, 1, 32, 64, vec![]).unwrap());
+    assert_eq!(&out[..16], &[0; 16]);
+}

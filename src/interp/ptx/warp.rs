@@ -39,6 +39,10 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
         ($k:expr, $ty:expr, $mask:expr) => {{
             let mut v = [0u64; 32];
             for i in lanes($mask) {
+                // A lane that has exited has no registers left: it reads as 0.
+                if cta.threads[lo + i as usize].frames.is_empty() {
+                    continue;
+                }
                 if let Some(op) = inst.ops.get($k) {
                     v[i as usize] = m.lane(cta, shared, lo + i as usize, clock, inst, |l| l.get(op, $ty))?;
                 }
