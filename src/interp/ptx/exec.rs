@@ -314,8 +314,6 @@ impl<'p> Machine<'p> {
                 }
             }
         }
-        let info = |lane: u32| LaneInfo { lane, warp: (lo / 32) as u32, ctaid: cta.ctaid, clock: 0 };
-        let _ = info;
         let clock = self.steps;
         match inst.op {
             Opcode::Bra => {
@@ -832,13 +830,7 @@ impl Lane<'_> {
         match op {
             Opnd::Reg(s) => self.set_reg(*s, v),
             Opnd::Sink => {}
-            Opnd::Vec(list) => {
-                // Unpack: equal-width elements, low first.
-                let n = list.len().max(1) as u32;
-                let bits = 64 / n;
-                let _ = bits;
-                return Err(InterpError::new(ErrorKind::Unsupported, "vector destination here"));
-            }
+            Opnd::Vec(_) => return Err(InterpError::new(ErrorKind::Unsupported, "a vector destination here")),
             _ => return Err(InterpError::new(ErrorKind::Malformed, "destination is not a register")),
         }
         Ok(())

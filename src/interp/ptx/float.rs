@@ -83,7 +83,7 @@ impl Format {
     /// The canonical NaN PTX produces in this format (all mantissa bits set,
     /// sign clear: 0x7fffffff for f32, 0x7fff for f16).
     pub fn canonical_nan(self) -> u64 {
-        ((1u64 << (self.exp_bits + self.man_bits)) - 1) & !0
+        (1u64 << (self.exp_bits + self.man_bits)) - 1
     }
 
     /// Whether `bits` is a NaN.

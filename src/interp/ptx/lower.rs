@@ -673,7 +673,7 @@ impl Lowerer<'_> {
                     }
                 }
                 StateSpace::Local | StateSpace::Param | StateSpace::ParamFunc => {
-                    let (size, align, ty) = self.decl_sizes(d, decl, self.init_len(&decl.init))?;
+                    let (size, align, _) = self.decl_sizes(d, decl, self.init_len(&decl.init))?;
                     let at = ctx.frame.div_ceil(align) * align;
                     ctx.frame = at + size;
                     if ctx.frame > MAX_VAR_BYTES {
@@ -681,7 +681,6 @@ impl Lowerer<'_> {
                     }
                     let id = self.prog.vars.len() as u32;
                     self.prog.vars.push(Var { space: VarSpace::Frame, addr: at, size });
-                    let _ = ty;
                     if let Some(top) = ctx.scope.last_mut() {
                         top.insert(decl.name, Binding::Var(id));
                     }
@@ -889,21 +888,13 @@ impl Lowerer<'_> {
         if let Some((_, r)) = SREGS.iter().find(|(n, _)| *n == name) {
             return Ok(Opnd::Sreg(*r, comp));
         }
-        if let Some(k) = name.strip_prefix("%envreg").and_then(|n| n.parse::<u32>().ok()) {
-            let _ = k;
-            return Ok(Opnd::Sreg(Sreg::Zero, 0));
-        }
-        if name.starts_with("%pm") {
+        if name.strip_prefix("%envreg").is_some_and(|n| n.parse::<u32>().is_ok()) || name.starts_with("%pm") {
             return Ok(Opnd::Sreg(Sreg::Zero, 0));
         }
         if name == "WARP_SZ" {
             return Ok(Opnd::Imm(Imm::Int(32)));
         }
-        // A label defined in the function but out of the numbering (e.g. on
-        // a callprototype) or a prototype name: not read as a value.
-        if ctx.is_known_proto(s) {
-            return Ok(Opnd::Sink);
-        }
+        // Anything else (a `.callprototype` label): not read as a value.
         Ok(Opnd::Sink)
     }
 
@@ -1074,12 +1065,6 @@ struct FnCtx {
     labels: HashMap<Symbol, u32>,
     targets: HashMap<Symbol, Vec<Symbol>>,
     ranges: HashMap<Symbol, u32>,
-}
-
-impl FnCtx {
-    fn is_known_proto(&self, _s: Symbol) -> bool {
-        true
-    }
 }
 
 fn collect_labels(stmts: &[Statement], labels: &mut HashMap<Symbol, u32>, targets: &mut HashMap<Symbol, Vec<Symbol>>, count: &mut u32) {

@@ -573,7 +573,7 @@ fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64; 4]) -> R<u64> {
         Opcode::Bmsk => {
             let (pos, width) = (a as u32, b as u32);
             let (pos, width) = if inst.has(f::WRAP) { (pos & 31, width & 31) } else { (pos.min(32), width.min(32)) };
-            ((mask(width) << pos) & 0xffff_ffff) as u64
+            (mask(width) << pos) & 0xffff_ffff
         }
         Opcode::Szext => {
             let pos = if inst.has(f::WRAP) { (b & 31) as u32 } else { (b as u32).min(32) };
@@ -747,9 +747,7 @@ fn prmt(inst: &Inst, a: u32, b: u32, c: u32) -> u32 {
         let s = [n, n.max(1), n.max(2), n.max(3)];
         mode_sel(s)
     } else if inst.has(f::ECR) {
-        let s = [n.min(0), n.min(1), n.min(2), n];
-        let s = [s[0].min(n), s[1].min(n), s[2].min(n), n];
-        mode_sel([s[0], s[1], s[2], s[3]])
+        mode_sel([0, n.min(1), n.min(2), n])
     } else if inst.has(f::RC16) {
         let k = (c & 1) * 2;
         mode_sel([k, k + 1, k, k + 1])
