@@ -48,7 +48,7 @@ pub fn measured_sm(sm: Sm) -> Option<u16> {
 /// [`measured_sm`] of an SM number.
 const fn measured_number(n: u16) -> Option<u16> {
     Some(match n {
-        75 | 80 | 86 | 89 | 90 | 100 | 120 => n,
+        n if is_measured(n) => n,
         87 | 88 => 86,
         101 | 103 | 107 | 110 => 100,
         121 => 120,
@@ -56,8 +56,21 @@ const fn measured_number(n: u16) -> Option<u16> {
     })
 }
 
+/// Whether `n` is in [`MEASURED_SMS`].
+const fn is_measured(n: u16) -> bool {
+    let mut k = 0;
+    while k < MEASURED_SMS.len() {
+        if MEASURED_SMS[k] == n {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
 /// Position in [`MEASURED_SMS`] of each SM number's measured SM (`NONE`
-/// for SMs without tables): decoding looks it up for every word.
+/// for SMs without tables), for numbers below 128: decoding looks it up
+/// for every word.
 const MEASURED_INDEX: [u8; 128] = {
     let mut index = [NONE; 128];
     let mut n = 0;
@@ -81,7 +94,9 @@ const NONE: u8 = u8::MAX;
 pub fn measured_index(sm: Sm) -> Option<usize> {
     match MEASURED_INDEX.get(usize::from(sm.number)) {
         Some(&k) if k != NONE => Some(usize::from(k)),
-        _ => None,
+        Some(_) => None,
+        // Past the table (no such SM yet): search.
+        None => measured_sm(sm).and_then(|m| MEASURED_SMS.iter().position(|&s| s == m)),
     }
 }
 

@@ -365,3 +365,41 @@ pub(super) fn plans() -> &'static Plans {
     })
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_form_has_its_plan_and_is_a_candidate_where_it_applies() {
+        let plans = plans();
+        for (k, form) in forms().iter().enumerate() {
+            let plan = plans.of(form).expect("a plan for every form");
+            assert!(std::ptr::eq(plan.form, form) && std::ptr::eq(plan, &plans.plans[k]));
+            assert_eq!((plan.mods.len(), plan.steps.len()), (form.mods.len(), form.slots.len()), "{}", form.name);
+            for (s, &sm) in MEASURED_SMS.iter().enumerate() {
+                let listed = plans.candidates(s, form.opcode).any(|p| std::ptr::eq(p.form, form));
+                assert_eq!(listed, form.applies_to(sm), "{} on sm_{sm}", form.name);
+            }
+        }
+        // A form outside the table has no plan.
+        let copy: &'static Form = Box::leak(Box::new(forms()[0]));
+        assert!(plans.of(copy).is_none());
+    }
+
+    #[test]
+    fn resolved_fields_read_and_write_as_fields_do() {
+        let word: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        for (start, width) in [(0, 1), (12, 3), (32, 32), (24, 64), (34, 48), (64, 8), (105, 21)] {
+            let (field, fld) = (Field::new(start, width), Fld::of(Field::new(start, width)));
+            assert_eq!(fld.get(word), field.get(word));
+            assert_eq!(fld.get_signed(word), field.get_signed(word));
+            let v = field.get(word);
+            assert_eq!(fld.put(0, v), field.set(0, v));
+            assert_eq!(fld.put_signed(0, field.get_signed(word)), field.set_signed(0, field.get_signed(word)));
+            if width < 64 {
+                assert_eq!(fld.put(0, field.max() + 1), None);
+            }
+        }
+    }
+}
