@@ -36,24 +36,32 @@ use std::sync::OnceLock;
 /// decodes and reading it needs no test for absence.
 pub(super) const NO_BIT: u8 = 127;
 
-/// A field with its mask precomputed ([`Field::max`] branches on the width).
+/// A field of 1 to 64 bits, whose mask is computed without a branch
+/// ([`Field::max`] tests for 64 bits). Two bytes, so that plans stay small
+/// (encoding a list of instructions reads a plan per instruction).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Fld {
     pub start: u8,
     pub width: u8,
-    pub max: u64,
 }
 
 impl Fld {
     /// The resolved form of a field.
     pub const fn of(f: Field) -> Fld {
-        Fld { start: f.start, width: f.width, max: f.max() }
+        assert!(f.width >= 1 && f.width <= 64, "fields are 1 to 64 bits wide");
+        Fld { start: f.start, width: f.width }
+    }
+
+    /// The largest value the field holds.
+    #[inline(always)]
+    pub fn max(self) -> u64 {
+        u64::MAX >> (64 - u32::from(self.width))
     }
 
     /// The field's value in `word`.
     #[inline(always)]
     pub fn get(self, word: u128) -> u64 {
-        (word >> self.start) as u64 & self.max
+        (word >> self.start) as u64 & self.max()
     }
 
     /// The value read as a two's-complement number.
@@ -67,14 +75,14 @@ impl Fld {
     /// fits (the fields of a form are disjoint: see [`Plan::of`]).
     #[inline(always)]
     pub fn put(self, word: u128, value: u64) -> Option<u128> {
-        (value <= self.max).then(|| word | u128::from(value) << self.start)
+        (value <= self.max()).then(|| word | u128::from(value) << self.start)
     }
 
     /// [`Fld::put`] of a signed value.
     #[inline(always)]
     pub fn put_signed(self, word: u128, value: i64) -> Option<u128> {
         let shift = 64 - u32::from(self.width);
-        ((value << shift) >> shift == value).then(|| word | u128::from(value as u64 & self.max) << self.start)
+        ((value << shift) >> shift == value).then(|| word | u128::from(value as u64 & self.max()) << self.start)
     }
 }
 

@@ -85,7 +85,7 @@ impl Plan {
                         return false;
                     }
                     let mods = if any_flags { SrcMods { neg: bit(word, neg), abs: false, not: bit(word, not) } } else { SrcMods::default() };
-                    *dst = Operand::Reg { reg: uniform(field.get(word), field.max), mods, reuse: false };
+                    *dst = Operand::Reg { reg: uniform(field.get(word), field.max()), mods, reuse: false };
                 }
                 Step::Imm32(ImmCheck::Any) => *dst = Operand::Imm(IMM32.get(word) as u32),
                 Step::Hex(field) => *dst = Operand::Hex(field.get(word) as u32),
@@ -144,7 +144,7 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
         },
         Step::LoadBank { offset, index, uniform: is_uniform } => {
             let v = index.get(word);
-            let index = if is_uniform { uniform(v, index.max) } else { gpr(v) };
+            let index = if is_uniform { uniform(v, index.max()) } else { gpr(v) };
             let offset = if index.num == RegNum::Zero { offset.get(word) as i32 } else { offset.get_signed(word) as i32 };
             Operand::ConstAddr { bank: CBANK_BANK.get(word) as u8, index, offset }
         }
@@ -171,11 +171,11 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
                 return false;
             }
             Operand::Mem {
-                uniform: added.map(|f| uniform(f.get(word), f.max)),
+                uniform: added.map(|f| uniform(f.get(word), f.max())),
                 base,
                 offset: offset.get_signed(word) as i32,
                 scale,
-                desc: desc.map(|f| uniform(f.get(word), f.max)),
+                desc: desc.map(|f| uniform(f.get(word), f.max())),
             }
         }
         Step::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),

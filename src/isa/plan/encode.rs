@@ -93,7 +93,7 @@ impl Plan {
             // has one) in the extra bit; a value wider than that does not fit.
             let value = u64::from(v);
             let high = value >> m.field.width;
-            w |= u128::from(value & m.field.max) << m.field.start;
+            w |= u128::from(value & m.field.max()) << m.field.start;
             if high != 0 {
                 if m.extra == NO_BIT || high > 1 {
                     return Err(Why::TooBig("modifier value", value));
@@ -129,7 +129,7 @@ impl Plan {
                 }
                 Step::Ur { field, neg, not, flag_b } => {
                     let Operand::Reg { reg, mods, reuse: false } = *op else { return Err(Why::Mismatch(k)) };
-                    let n = uniform_num(field.max, reg).ok_or(Why::NotReg(reg, "an allocated uniform register"))?;
+                    let n = uniform_num(field.max(), reg).ok_or(Why::NotReg(reg, "an allocated uniform register"))?;
                     let w = put(w, field, n, "uniform register")? | u128::from(flag_b) << UNIFORM_B_FLAG;
                     let w = put_bit(w, neg, mods.neg, "negation")?;
                     put_bit(w, not, mods.not, "bitwise not")?
@@ -158,7 +158,7 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
         }
         (Step::LoadBank { offset: field, index: index_field, uniform }, Operand::ConstAddr { bank, index, offset }) => {
             let n = if uniform {
-                uniform_num(index_field.max, index).ok_or(Why::NotReg(index, "an allocated uniform register"))?
+                uniform_num(index_field.max(), index).ok_or(Why::NotReg(index, "an allocated uniform register"))?
             } else {
                 gpr_num(index).ok_or(Why::NotReg(index, "an allocated general register"))?
             };
@@ -181,7 +181,7 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
         (Step::Imm64(field), Operand::Imm64(v)) => put(w, field, v, "immediate")?,
         (Step::SImm(field), Operand::Imm64(v)) => field.put_signed(w, v as i64).ok_or(Why::TooBig("immediate", v))?,
         (Step::HexSplit(lo, hi), Operand::Hex(v)) => {
-            let w = put(w, lo, u64::from(v) & lo.max, "constant")?;
+            let w = put(w, lo, u64::from(v) & lo.max(), "constant")?;
             put(w, hi, u64::from(v) >> lo.width, "constant")?
         }
         (Step::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, .. }, Operand::Mem { base, offset, scale, desc, uniform }) => {
@@ -195,7 +195,7 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
             };
             let w = match (df, desc) {
                 (Some(f), Some(r)) => {
-                    let n = uniform_num(f.max, r).ok_or(Why::NotReg(r, "a uniform register"))?;
+                    let n = uniform_num(f.max(), r).ok_or(Why::NotReg(r, "a uniform register"))?;
                     put(w, f, n, "descriptor register")?
                 }
                 (None, None) => w,
@@ -203,7 +203,7 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
             };
             match (uf, uniform) {
                 (Some(f), Some(r)) => {
-                    let n = uniform_num(f.max, r).ok_or(Why::NotReg(r, "a uniform register"))?;
+                    let n = uniform_num(f.max(), r).ok_or(Why::NotReg(r, "a uniform register"))?;
                     put(w, f, n, "address uniform register")?
                 }
                 (None, None) => w,
