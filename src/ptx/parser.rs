@@ -9,11 +9,12 @@
 
 use super::ast::*;
 use super::headcache::{Head, HeadCache, MAX_MODS};
-use super::lexer::{Lexer, Token, TokenKind};
+use super::lexer::{Token, TokenKind, lex_into};
 use super::modifier::Modifier;
 use super::opcode::Opcode;
 use crate::diag::{Diagnostics, Span};
 use crate::target::Sm;
+use std::cell::Cell;
 
 /// Most errors reported before the parser gives up on a file.
 pub const MAX_ERRORS: usize = 50;
@@ -24,16 +25,24 @@ pub const MAX_DEPTH: u32 = 200;
 
 type PResult<T> = Result<T, ()>;
 
+thread_local! {
+    /// The token buffer between parses: a parse takes it and puts it back,
+    /// so its capacity (and its warm cache lines) serve the next file.
+    static TOKENS: Cell<Vec<Token>> = const { Cell::new(Vec::new()) };
+}
+
 /// Parses a whole module.
 pub fn parse(source: &str) -> Result<Module, Diagnostics> {
-    let mut lexer = Lexer::new(source);
-    let cur = lexer.next_token();
-    let next = lexer.next_token();
+    let mut toks = TOKENS.with(Cell::take);
+    lex_into(source, &mut toks);
+    // A second end token, so that the lookahead after the first is in the buffer.
+    let eof = toks[toks.len() - 1];
+    toks.push(eof);
     let mut p = Parser {
         src: source,
-        lexer,
-        cur,
-        next,
+        cur: toks[0],
+        next: toks[1],
+        toks,
         prev_end: 0,
         pos: 0,
         diags: Diagnostics::new(),
@@ -59,19 +68,21 @@ pub fn parse(source: &str) -> Result<Module, Diagnostics> {
     }
     p.parse_module();
     p.heads.put_back();
+    TOKENS.with(|c| c.set(std::mem::take(&mut p.toks)));
     if p.diags.has_errors() { Err(p.diags) } else { Ok(p.module) }
 }
 
 struct Parser<'s> {
     src: &'s str,
-    lexer: Lexer<'s>,
+    /// Every token of the file, then two [`TokenKind::Eof`]s.
+    toks: Vec<Token>,
     /// The current token.
     cur: Token,
     /// One token of lookahead after `cur`.
     next: Token,
     /// End of the last consumed token.
     prev_end: u32,
-    /// Number of tokens consumed (to detect progress).
+    /// Number of tokens consumed (to detect progress): `cur` is `toks[pos]`.
     pos: usize,
     diags: Diagnostics,
     module: Module,
@@ -110,7 +121,9 @@ impl<'s> Parser<'s> {
             self.pos += 1;
             self.prev_end = t.span.end;
             self.cur = self.next;
-            self.next = self.lexer.next_token();
+            // Always in bounds (`cur` was not the first end token, so
+            // `pos + 1` is at most the second); past them it would be the end.
+            self.next = self.toks.get(self.pos + 1).copied().unwrap_or(self.cur);
         }
         t
     }
