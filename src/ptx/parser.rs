@@ -25,15 +25,27 @@ pub const MAX_DEPTH: u32 = 200;
 
 type PResult<T> = Result<T, ()>;
 
+/// The parser's working buffers, kept between parses: a parse takes them
+/// and puts them back (empty), so their capacity, and their warm cache
+/// lines, serve the next file instead of being allocated and regrown.
+#[derive(Default)]
+struct Scratch {
+    toks: Vec<Token>,
+    stmts: Vec<Statement>,
+    ops: Vec<Operand>,
+}
+
 thread_local! {
-    /// The token buffer between parses: a parse takes it and puts it back,
-    /// so its capacity (and its warm cache lines) serve the next file.
-    static TOKENS: Cell<Vec<Token>> = const { Cell::new(Vec::new()) };
+    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
 }
 
 /// Parses a whole module.
 pub fn parse(source: &str) -> Result<Module, Diagnostics> {
-    let mut toks = TOKENS.with(Cell::take);
+    let Scratch { mut toks, mut stmts, mut ops } = SCRATCH.with(Cell::take);
+    // A body's statements pile up on `stmts` before moving into its block:
+    // about one per 35 bytes of text (capped, for huge inputs).
+    stmts.reserve((source.len() / 32).min(1 << 14));
+    ops.reserve(16);
     lex_into(source, &mut toks);
     // A second end token, so that the lookahead after the first is in the buffer.
     let eof = toks[toks.len() - 1];
@@ -46,20 +58,18 @@ pub fn parse(source: &str) -> Result<Module, Diagnostics> {
         prev_end: 0,
         pos: 0,
         diags: Diagnostics::new(),
-        // Corpus files average one new name per ~60 bytes of text, ~8 bytes each.
         // Corpus files average one new name per ~60 bytes of text, ~8 bytes
-        // each, and one operand per ~18 bytes: sized so that neither table
-        // is regrown (and copied) on typical input.
+        // each, and one operand per ~18 bytes (no file denser than one per
+        // 12): sized so that neither table is regrown (and copied) on
+        // typical input.
         module: Module {
             names: Interner::with_capacity(source.len() / 48, source.len() / 6),
-            operand_pool: Vec::with_capacity(source.len() / 16),
+            operand_pool: Vec::with_capacity(source.len() / 12),
             ..Module::default()
         },
         depth: 0,
-        // A body's statements pile up here before moving into its block:
-        // about one per 35 bytes of text (capped, for huge inputs).
-        stmt_stack: Vec::with_capacity((source.len() / 32).min(1 << 14)),
-        op_stack: Vec::with_capacity(16),
+        stmt_stack: stmts,
+        op_stack: ops,
         heads: HeadCache::take(),
     };
     if source.len() >= u32::MAX as usize - 1 {
@@ -68,7 +78,15 @@ pub fn parse(source: &str) -> Result<Module, Diagnostics> {
     }
     p.parse_module();
     p.heads.put_back();
-    TOKENS.with(|c| c.set(std::mem::take(&mut p.toks)));
+    // Whatever a failed statement left on the stacks is dropped here.
+    p.stmt_stack.clear();
+    p.op_stack.clear();
+    let scratch = Scratch {
+        toks: std::mem::take(&mut p.toks),
+        stmts: std::mem::take(&mut p.stmt_stack),
+        ops: std::mem::take(&mut p.op_stack),
+    };
+    SCRATCH.with(|c| c.set(scratch));
     if p.diags.has_errors() { Err(p.diags) } else { Ok(p.module) }
 }
 
