@@ -870,13 +870,19 @@ impl<'s> Parser<'s> {
             }
         }
         self.leave();
-        // One block copy into an exactly sized vector (a draining iterator
-        // would move the statements one by one).
         let stmts = if base == 0 {
-            let mut v = Vec::with_capacity(self.stmt_stack.len());
-            v.append(&mut self.stmt_stack);
+            // An outermost block (a function body) takes the stack itself,
+            // trimmed to size (shrinking reallocates in place: no copy of
+            // the statements), and a new stack, sized for the rest of the
+            // file, takes its place.
+            let rest = self.src.len().saturating_sub(self.prev_end as usize);
+            let fresh = Vec::with_capacity((rest / 32).clamp(16, 1 << 14));
+            let mut v = std::mem::replace(&mut self.stmt_stack, fresh);
+            v.shrink_to_fit();
             v
         } else {
+            // A nested block: one block copy (a draining iterator would
+            // move the statements one by one).
             self.stmt_stack.split_off(base)
         };
         Ok(Block { stmts, loc: self.loc_from(start) })
