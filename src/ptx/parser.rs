@@ -42,9 +42,13 @@ thread_local! {
 /// Parses a whole module.
 pub fn parse(source: &str) -> Result<Module, Diagnostics> {
     let Scratch { mut toks, mut stmts, mut ops } = SCRATCH.with(Cell::take);
-    // A body's statements pile up on `stmts` before moving into its block:
-    // about one per 35 bytes of text (capped, for huge inputs).
-    stmts.reserve((source.len() / 32).min(1 << 14));
+    // A body's statements pile up on `stmts` before moving into its block
+    // (see `parse_block`). A stack too small is replaced, not grown: it is
+    // empty, and regrowing would copy its old allocation for nothing.
+    let want = stmt_capacity(source.len());
+    if stmts.capacity() < want {
+        stmts = Vec::with_capacity(want);
+    }
     ops.reserve(16);
     lex_into(source, &mut toks);
     // A second end token, so that the lookahead after the first is in the buffer.
@@ -876,7 +880,7 @@ impl<'s> Parser<'s> {
             // the statements), and a new stack, sized for the rest of the
             // file, takes its place.
             let rest = self.src.len().saturating_sub(self.prev_end as usize);
-            let fresh = Vec::with_capacity((rest / 32).clamp(16, 1 << 14));
+            let fresh = Vec::with_capacity(stmt_capacity(rest));
             let mut v = std::mem::replace(&mut self.stmt_stack, fresh);
             v.shrink_to_fit();
             v
@@ -1471,6 +1475,13 @@ impl<'s> Parser<'s> {
             }
         }
     }
+}
+
+/// Room for the statements of `bytes` of text: corpus bodies average one
+/// statement per ~35 bytes and none is denser than one per 24; capped for
+/// huge inputs, which then regrow the stack as usual.
+fn stmt_capacity(bytes: usize) -> usize {
+    (bytes / 20).clamp(16, 1 << 14)
 }
 
 /// Directives that can only appear at module level.
