@@ -1021,7 +1021,6 @@ impl<'s> Parser<'s> {
             guard = Some(Guard { negated, reg, loc: self.loc_from(start) });
         }
         let op_tok = self.expect(TokenKind::Ident, "an instruction")?;
-        let first = self.text(op_tok);
         // Dotted words glued to the opcode: family words, then modifiers.
         let mut words = [op_tok; MAX_WORDS];
         let mut nwords = 0;
@@ -1041,7 +1040,7 @@ impl<'s> Parser<'s> {
         let (head, good) = match self.heads.get(head_text) {
             Some(h) => (h, true),
             None => {
-                let (h, good) = self.work_out_head(op_tok, first, words)?;
+                let (h, good) = self.work_out_head(op_tok, words)?;
                 if good && words.len() - h.family_words as usize <= MAX_MODS {
                     self.heads.insert(head_text, h);
                 }
@@ -1083,7 +1082,8 @@ impl<'s> Parser<'s> {
     /// whether every modifier is known. Unknown modifiers are reported (all
     /// of them); the caller still parses the operands, so that their errors
     /// are reported too, before failing the statement.
-    fn work_out_head(&mut self, op_tok: Token, first: &str, words: &[Token]) -> PResult<(Head, bool)> {
+    fn work_out_head(&mut self, op_tok: Token, words: &[Token]) -> PResult<(Head, bool)> {
+        let first = self.text(op_tok);
         let (opcode, family_words) = self.match_opcode(op_tok, first, words)?;
         let mut head = Head { opcode, family_words: family_words as u8, nmods: 0, mods: [Modifier::Ftz; MAX_MODS] };
         let mut bad = false;
