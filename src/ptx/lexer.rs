@@ -244,6 +244,12 @@ pub fn lex_into(source: &str, out: &mut Vec<Token>) {
     let lexer = Lexer::new(source);
     let bytes = lexer.bytes;
     let len = bytes.len();
+    // Tokens gather in a small local batch that is appended to the vector
+    // when full: a store into the batch needs no capacity test and no
+    // reload of the vector's fields, which the loop has no registers left
+    // to keep.
+    let mut batch = [Token { kind: TokenKind::Eof, span: Span::new(0, 0) }; 64];
+    let mut nbatch = 0;
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
         // Whitespace is a third of the bytes that reach here: a compare
@@ -322,8 +328,18 @@ pub fn lex_into(source: &str, out: &mut Vec<Token>) {
                 kind
             }
         };
-        toks.push(Token { kind, span: Span::new(start as u32, i as u32) });
+        let tok = Token { kind, span: Span::new(start as u32, i as u32) };
+        match batch.get_mut(nbatch) {
+            Some(slot) => *slot = tok,
+            None => {
+                toks.extend_from_slice(&batch);
+                batch[0] = tok;
+                nbatch = 0;
+            }
+        }
+        nbatch += 1;
     }
+    toks.extend_from_slice(&batch[..nbatch]);
     toks.push(Token { kind: TokenKind::Eof, span: Span::new(len as u32, len as u32) });
     *out = toks;
 }
