@@ -1022,7 +1022,10 @@ impl<'s> Parser<'s> {
         }
         let op_tok = self.expect(TokenKind::Ident, "an instruction")?;
         // Dotted words glued to the opcode: family words, then modifiers.
-        let mut words = [op_tok; MAX_WORDS];
+        // They are read in place from the token buffer (`words_at..`), not
+        // copied out: a local array of them cost more to set up per
+        // instruction than the rest of the head's handling.
+        let words_at = self.pos;
         let mut nwords = 0;
         while self.at(TokenKind::DotWord) && self.peek().span.start == self.prev_end() {
             let t = self.bump();
@@ -1030,23 +1033,26 @@ impl<'s> Parser<'s> {
                 self.error(t.span, format!("more than {MAX_WORDS} modifiers on one instruction"));
                 return Err(());
             }
-            words[nwords] = t;
             nwords += 1;
         }
-        let words = &words[..nwords];
-        // The head's text: the opcode and its glued words are contiguous.
-        let head_end = words.last().map_or(op_tok.span.end, |w| w.span.end);
+        // The head's text: the opcode and its glued words are contiguous,
+        // and the last word (when there is one) was the last token consumed.
+        let head_end = if nwords > 0 { self.prev_end() } else { op_tok.span.end };
         let head_text = &self.src.as_bytes()[op_tok.span.start as usize..head_end as usize];
         let (head, good) = match self.heads.get(head_text) {
             Some(h) => (h, true),
             None => {
-                let (h, good) = self.work_out_head(op_tok, words)?;
+                // A memo miss (rare): working the head out reports errors,
+                // so it gets its own copy of the words.
+                let words = self.toks.get(words_at..words_at + nwords).unwrap_or(&[]).to_vec();
+                let (h, good) = self.work_out_head(op_tok, &words)?;
                 if good && words.len() - h.family_words as usize <= MAX_MODS {
                     self.heads.insert(head_text, h);
                 }
                 (h, good)
             }
         };
+        let words = self.toks.get(words_at..words_at + nwords).unwrap_or(&[]);
         let (opcode, family_words) = (head.opcode, head.family_words as usize);
         let opcode_end = if family_words > 0 { words[family_words - 1].span.end } else { op_tok.span.end };
         let mut modifiers = Modifiers::new();
