@@ -1507,8 +1507,18 @@ pub fn parse_int(text: &str) -> Option<(u64, bool)> {
     // Most literals are short plain decimals (`0`, `4`, `256`): up to 19
     // digits cannot overflow, so they are summed directly.
     let b = text.as_bytes();
-    if !b.is_empty() && b.len() <= 19 && (b[0] != b'0' || b.len() == 1) && b.iter().all(u8::is_ascii_digit) {
-        return Some((b.iter().fold(0u64, |v, d| v * 10 + u64::from(d - b'0')), false));
+    if !b.is_empty() && b.len() <= 19 && (b[0] != b'0' || b.len() == 1) {
+        // Digits are checked and summed in one pass.
+        let mut v = 0u64;
+        let mut plain = true;
+        for &c in b {
+            let d = c.wrapping_sub(b'0');
+            plain &= d <= 9;
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+        }
+        if plain {
+            return Some((v, false));
+        }
     }
     let (body, unsigned) = match text.strip_suffix(['U', 'u']) {
         Some(b) => (b, true),
