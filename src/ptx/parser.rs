@@ -878,9 +878,12 @@ impl<'s> Parser<'s> {
             // An outermost block (a function body) takes the stack itself,
             // trimmed to size (shrinking reallocates in place: no copy of
             // the statements), and a new stack, sized for the rest of the
-            // file, takes its place.
+            // file, takes its place. The new stack stays under the
+            // allocator's mmap threshold (about 128 KiB), so a file of many
+            // functions costs no system call per function; a longer body
+            // regrows it as usual.
             let rest = self.src.len().saturating_sub(self.prev_end as usize);
-            let fresh = Vec::with_capacity(stmt_capacity(rest));
+            let fresh = Vec::with_capacity(stmt_capacity(rest).min(FRESH_STACK_MAX));
             let mut v = std::mem::replace(&mut self.stmt_stack, fresh);
             v.shrink_to_fit();
             v
@@ -1482,6 +1485,10 @@ impl<'s> Parser<'s> {
         }
     }
 }
+
+/// Most statements a replacement statement stack starts with (112-byte
+/// statements: just under 128 KiB).
+const FRESH_STACK_MAX: usize = 1100;
 
 /// Room for the statements of `bytes` of text: corpus bodies average one
 /// statement per ~35 bytes and none is denser than one per 24; capped for
