@@ -279,15 +279,10 @@ pub fn lex_into(source: &str, out: &mut Vec<Token>) {
                     TokenKind::Percent
                 }
             }
-            Class::Dot => {
-                if bytes.get(i + 1).is_some_and(|&c| is_ident_continue(c)) {
-                    i = scan_dot_word(bytes, i + 2);
-                    TokenKind::DotWord
-                } else {
-                    let (kind, end) = lexer.rare_token(i);
-                    i = end;
-                    kind
-                }
+            // `.name`; a lone `.` goes to the rare path (an error token).
+            Class::Dot if bytes.get(i + 1).is_some_and(|&c| is_ident_continue(c)) => {
+                i = scan_dot_word(bytes, i + 2);
+                TokenKind::DotWord
             }
             Class::Punct => {
                 let next = bytes.get(i + 1).copied().unwrap_or(0);
