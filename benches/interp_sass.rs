@@ -2,14 +2,17 @@
 //! `collatz_steps`, a data-dependent loop) compiled by the reference ptxas
 //! for sm_90 and run under its launch spec (`tests/data/launch`), hazard
 //! checking on. Reports warp-instructions per second (divan's item counter
-//! counts one item per interpreted warp-instruction).
+//! counts one item per interpreted warp-instruction), twice: `whole_run`
+//! loads, decodes and translates the cubin every time as
+//! [`ptx2sass::interp::sass::run`] does; `steady_state` translates once and
+//! measures execution alone (the figure for long-running kernels).
 //!
 //! `cargo bench --bench interp_sass`
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
 use ptx2sass::interp::LaunchSpec;
-use ptx2sass::interp::sass::{HazardCheck, Options, run};
+use ptx2sass::interp::sass::{HazardCheck, Options, exec, load, run, translate};
 use std::sync::OnceLock;
 
 fn main() {
@@ -45,7 +48,17 @@ fn options() -> Options {
 }
 
 #[divan::bench]
-fn collatz_steps_sm90(bencher: Bencher) {
+fn whole_run(bencher: Bencher) {
     let Some((cubin, spec, steps)) = kernel() else { return };
     bencher.counter(ItemsCount::new(*steps)).bench(|| run(divan::black_box(cubin), spec, &options()).map(|o| o.warp_instructions));
+}
+
+#[divan::bench]
+fn steady_state(bencher: Bencher) {
+    let Some((cubin, spec, steps)) = kernel() else { return };
+    let Ok(mut loaded) = load::load(cubin, spec) else { return };
+    let Ok(program) = translate(&loaded) else { return };
+    // The kernel overwrites its whole output each run, so runs on the same
+    // device memory repeat the same work.
+    bencher.counter(ItemsCount::new(*steps)).bench_local(|| exec::run_grid(divan::black_box(&program), &mut loaded, spec, &options()).map(|c| c.steps));
 }

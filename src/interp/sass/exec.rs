@@ -35,6 +35,9 @@ pub struct Program {
     pub insts: Vec<Inst>,
     /// Hazard facts per instruction.
     pub infos: Vec<HazardInfo>,
+    /// Guard predicate per instruction (read without touching the decoded
+    /// instruction on the hot path).
+    pub guards: Vec<P>,
     /// Constant row values.
     pub rows: Rows,
 }
@@ -88,6 +91,30 @@ pub struct Counters {
 
 const QUANTUM: u32 = 4096;
 
+/// The row read for a register outside the array (never, after translation).
+static ZERO_ROW: [u32; 32] = [0; 32];
+
+/// Bit `l` of a lane mask, by lane.
+const LANE_BITS: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut l = 0;
+    while l < 32 {
+        t[l] = 1 << l;
+        l += 1;
+    }
+    t
+};
+
+/// The lane mask of the lanes where `f` holds (vectorizable form).
+#[inline(always)]
+fn mask_of(f: impl Fn(usize) -> bool) -> u32 {
+    let mut m = 0u32;
+    for (l, &bit) in LANE_BITS.iter().enumerate() {
+        m |= bit & u32::from(f(l)).wrapping_neg();
+    }
+    m
+}
+
 #[inline]
 fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
@@ -111,6 +138,39 @@ impl Warp {
             v.wrapping_neg()
         } else {
             v
+        }
+    }
+    /// A source row with integer modifiers applied, borrowed from the
+    /// register array when it has none (the common case: no copy).
+    #[inline(always)]
+    fn src<'a>(&'a self, s: S, tmp: &'a mut [u32; 32]) -> &'a [u32; 32] {
+        let row = self.r.get(s.r as usize).unwrap_or(&ZERO_ROW);
+        if s.m & (NOT | NEG) == 0 {
+            return row;
+        }
+        for (t, &v) in tmp.iter_mut().zip(row.iter()) {
+            *t = if s.m & NOT != 0 { !v } else { v.wrapping_neg() };
+        }
+        tmp
+    }
+    /// A source row as stored, all lanes.
+    #[inline(always)]
+    fn row(&self, r: u16) -> [u32; 32] {
+        self.r.get(r as usize).copied().unwrap_or([0; 32])
+    }
+    /// Writes the lanes of `exec` of row `d` from `out`.
+    #[inline(always)]
+    fn put(&mut self, d: u16, exec: u32, out: &[u32; 32]) {
+        let Some(dst) = self.r.get_mut(d as usize) else { return };
+        if exec == u32::MAX {
+            *dst = *out;
+        } else {
+            // Branch-free blend with a per-lane bit table (vectorizes
+            // without per-lane variable shifts).
+            for ((x, &o), &bit) in dst.iter_mut().zip(out.iter()).zip(LANE_BITS.iter()) {
+                let m = u32::from(exec & bit != 0).wrapping_neg();
+                *x = (*x & !m) | (o & m);
+            }
         }
     }
     #[inline]
@@ -332,15 +392,22 @@ fn release(w: &mut Warp, force: bool) -> bool {
 fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::interp::memory::GlobalMemory, options: &Options, counters: &mut Counters) -> Result<u32, InterpError> {
     let mut issued = 0u32;
     while issued < QUANTUM {
-        // The runnable group with the lowest PC.
-        let mut gi = usize::MAX;
-        let mut best = u32::MAX;
-        for (i, g) in w.groups.iter().enumerate() {
-            if g.wait == Wait::None && g.pc < best {
-                best = g.pc;
-                gi = i;
+        // The runnable group with the lowest PC (a converged warp has one
+        // group: no scan).
+        let (gi, best) = match w.groups.as_slice() {
+            [g] if g.wait == Wait::None => (0, g.pc),
+            groups => {
+                let mut gi = usize::MAX;
+                let mut best = u32::MAX;
+                for (i, g) in groups.iter().enumerate() {
+                    if g.wait == Wait::None && g.pc < best {
+                        best = g.pc;
+                        gi = i;
+                    }
+                }
+                (gi, best)
             }
-        }
+        };
         if gi == usize::MAX {
             if w.groups.is_empty() || w.groups.iter().all(|g| g.wait == Wait::Bar) {
                 return Ok(issued);
@@ -373,7 +440,7 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
                 }
             }
         }
-        let guard = program.insts.get(pc as usize).map_or(u32::MAX, |inst| guard_mask(w, inst));
+        let guard = program.guards.get(pc as usize).map_or(u32::MAX, |&p| w.pm(p));
         let exec = group_mask & guard;
         if options.trace {
             trace(program, cta, w, pc, exec);
@@ -402,24 +469,23 @@ fn site(cta: &Cta, pc: u32) -> Site {
     Site::Sass { function: cta.loaded.name.clone(), offset: pc.wrapping_mul(16) }
 }
 
-#[inline]
-fn guard_mask(w: &Warp, inst: &Inst) -> u32 {
-    let (reg, not) = inst.guard;
-    use crate::isa::operand::RegNum;
-    let row = match reg.num {
-        RegNum::Phys(n) if n < 7 => if inst.form.uniform_guard { UP_BASE + n } else { n },
-        _ => PT,
-    };
-    let v = w.p[row as usize];
-    if not { !v } else { v }
-}
-
 /// Advances the group to `pc + 1`, merging with a group already there.
 #[inline]
 fn advance(w: &mut Warp, gi: usize) {
     w.groups[gi].pc += 1;
     if w.groups.len() > 1 {
-        merge(&mut w.groups);
+        merge_into(&mut w.groups, gi);
+    }
+}
+
+/// Merges group `gi` with another group at the same PC and wait state
+/// (only `gi` moved, so no other pair can have met).
+#[inline]
+fn merge_into(groups: &mut Vec<Group>, gi: usize) {
+    let g = groups[gi];
+    if let Some(j) = groups.iter().enumerate().position(|(j, o)| j != gi && o.pc == g.pc && o.wait == g.wait) {
+        groups[j].mask |= g.mask;
+        groups.swap_remove(gi);
     }
 }
 
@@ -500,38 +566,50 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
         }
         Op::Mov { d, a, n } => {
-            for l in lanes(exec) {
-                for k in 0..u16::from(n) {
-                    let v = w.raw(S { r: a.r + k, m: 0 }, l);
-                    w.set(d + k, l, v);
-                }
+            for k in 0..u16::from(n) {
+                let v = w.row(a.r + k);
+                w.put(d + k, exec, &v);
             }
         }
-        Op::Iadd3 { d, co, a, b, c, ci } => {
-            let (mut c0, mut c1) = (0u32, 0u32);
-            let opnd = |w: &Warp, s: S, l: usize| -> u64 {
-                let v = w.raw(s, l);
-                if s.m & NEG != 0 {
-                    u64::from(!v) + 1
-                } else if s.m & NOT != 0 {
-                    u64::from(!v)
-                } else {
-                    u64::from(v)
-                }
-            };
-            let cin = ci.map(|[p, q]| (w.pm(p), w.pm(q)));
-            for l in lanes(exec) {
-                let mut sum = opnd(w, a, l) + opnd(w, b, l) + opnd(w, c, l);
-                if let Some((p, q)) = cin {
-                    sum += u64::from(p >> l & 1) + u64::from(q >> l & 1);
-                }
-                // A negated operand enters as 2^32 - x, so a subtraction carries
-                // (does not borrow) exactly when bit 32 is set.
-                let carry = sum >> 32;
-                w.set(d, l, sum as u32);
-                c0 |= ((carry & 1) as u32) << l;
-                c1 |= ((carry >> 1 & 1) as u32) << l;
+        Op::Iadd3 { d, co: [P_SINK, P_SINK], a, b, c, ci: None } => {
+            // No carry out wanted: 32-bit wrapping sums (-x is 2^32 - x).
+            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (x, y, z) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
+            let mut out = [0u32; 32];
+            for l in 0..32 {
+                out[l] = x[l].wrapping_add(y[l]).wrapping_add(z[l]);
             }
+            w.put(d, exec, &out);
+        }
+        Op::Iadd3 { d, co, a, b, c, ci } => {
+            // A negated operand enters as 2^32 - x (as 33 bits), so a
+            // subtraction carries (does not borrow) exactly when bit 32 is set.
+            let wide = |s: S, row: [u32; 32]| -> [u64; 32] {
+                let mut o = [0u64; 32];
+                for (x, &v) in o.iter_mut().zip(row.iter()) {
+                    *x = if s.m & NEG != 0 {
+                        u64::from(!v) + 1
+                    } else if s.m & NOT != 0 {
+                        u64::from(!v)
+                    } else {
+                        u64::from(v)
+                    };
+                }
+                o
+            };
+            let (x, y, z) = (wide(a, w.row(a.r)), wide(b, w.row(b.r)), wide(c, w.row(c.r)));
+            let (p, q) = ci.map_or((0, 0), |[p, q]| (w.pm(p), w.pm(q)));
+            let mut sums = [0u64; 32];
+            for l in 0..32 {
+                sums[l] = x[l] + y[l] + z[l] + u64::from(p & LANE_BITS[l] != 0) + u64::from(q & LANE_BITS[l] != 0);
+            }
+            let mut out = [0u32; 32];
+            for l in 0..32 {
+                out[l] = sums[l] as u32;
+            }
+            let c0 = mask_of(|l| sums[l] >> 32 & 1 != 0);
+            let c1 = mask_of(|l| sums[l] >> 33 & 1 != 0);
+            w.put(d, exec, &out);
             w.setp(co[0], exec, c0);
             w.setp(co[1], exec, c1);
         }
@@ -566,6 +644,18 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
             w.setp(co, exec, cm);
         }
+        Op::Imad { d, a, b, c, signed, kind: 0, co: _, ci } => {
+            let cin = ci.map_or(0, |p| w.pm(p));
+            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (x, y, z) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
+            let mut out = [0u32; 32];
+            // The low word of the product is the same signed or unsigned.
+            let _ = signed;
+            for l in 0..32 {
+                out[l] = x[l].wrapping_mul(y[l]).wrapping_add(z[l]).wrapping_add(u32::from(cin & LANE_BITS[l] != 0));
+            }
+            w.put(d, exec, &out);
+        }
         Op::Imad { d, a, b, c, signed, kind, co, ci } => {
             let cin = ci.map(|p| w.pm(p));
             let mut cm = 0u32;
@@ -573,57 +663,47 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 let (x, y) = (w.ri(a, l), w.ri(b, l));
                 let cy = u64::from(cin.is_some_and(|p| p >> l & 1 == 1));
                 let prod: u64 = if signed { (i64::from(x as i32) * i64::from(y as i32)) as u64 } else { u64::from(x) * u64::from(y) };
-                match kind {
-                    0 => {
-                        let v = prod.wrapping_add(u64::from(w.ri(c, l))).wrapping_add(cy);
-                        w.set(d, l, v as u32);
-                    }
-                    1 => {
-                        let cv = w.r64(c, l);
-                        let cv = if c.m & NEG != 0 { cv.wrapping_neg() } else if c.m & NOT != 0 { !cv } else { cv };
-                        let full = u128::from(prod) + u128::from(cv) + u128::from(cy);
-                        w.set64(d, l, full as u64);
-                        cm |= ((full >> 64) as u32 & 1) << l;
-                    }
-                    _ => {
-                        // (a * b + c.64) >> 32, c being the register pair.
-                        let cv = apply64(w.r64(c, l), c.m);
-                        let full = u128::from(prod) + u128::from(cv) + u128::from(cy);
-                        w.set(d, l, (full >> 32) as u32);
-                        cm |= ((full >> 96) as u32 & 1) << l;
-                    }
+                let cv = apply64(w.r64(c, l), c.m);
+                let full = u128::from(prod) + u128::from(cv) + u128::from(cy);
+                if kind == 1 {
+                    w.set64(d, l, full as u64);
+                    cm |= ((full >> 64) as u32 & 1) << l;
+                } else {
+                    // (a * b + c.64) >> 32, c being the register pair.
+                    w.set(d, l, (full >> 32) as u32);
+                    cm |= ((full >> 96) as u32 & 1) << l;
                 }
             }
             w.setp(co, exec, cm);
         }
         Op::Lea { d, co, a, b, c, s, hi, sx, ci } => {
-            let cin = ci.map(|p| w.pm(p));
+            let cin = ci.map_or(0, |p| w.pm(p));
+            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (av, bv, cv) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
+            let mut out = [0u32; 32];
             let mut cm = 0u32;
-            for l in lanes(exec) {
-                let av = w.ri(a, l);
+            for l in 0..32 {
                 let shifted: u32 = if hi {
-                    let high = if sx { ((av as i32) >> 31) as u32 } else { w.ri(c, l) };
-                    let v = (u64::from(high) << 32 | u64::from(av)) << s;
+                    let high = if sx { ((av[l] as i32) >> 31) as u32 } else { cv[l] };
+                    let v = (u64::from(high) << 32 | u64::from(av[l])) << s;
                     (v >> 32) as u32
                 } else {
-                    ((u64::from(av)) << s) as u32
+                    ((u64::from(av[l])) << s) as u32
                 };
-                let sum = u64::from(shifted) + u64::from(w.ri(b, l)) + u64::from(cin.is_some_and(|p| p >> l & 1 == 1));
-                w.set(d, l, sum as u32);
+                let sum = u64::from(shifted) + u64::from(bv[l]) + u64::from(cin >> l & 1);
+                out[l] = sum as u32;
                 cm |= ((sum >> 32) as u32 & 1) << l;
             }
+            w.put(d, exec, &out);
             w.setp(co, exec, cm);
         }
         Op::Lop3 { d, pd, a, b, c, lut, pin } => {
-            let mut pm = 0u32;
             let pinm = w.pm(pin);
-            for l in lanes(exec) {
-                let (x, y, z) = (w.ri(a, l), w.ri(b, l), w.ri(c, l));
-                let v = lop3(x, y, z, lut);
-                w.set(d, l, v);
-                pm |= u32::from(v != 0 || pinm >> l & 1 == 1) << l;
-            }
-            w.setp(pd, exec, pm);
+            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let v = lop3_rows(w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc), lut);
+            let nz = mask_of(|l| v[l] != 0);
+            w.put(d, exec, &v);
+            w.setp(pd, exec, nz | pinm);
         }
         Op::Plop3 { d, a, b, c, lut } => {
             let (x, y, z) = (w.pm(a), w.pm(b), w.pm(c));
@@ -632,12 +712,15 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Sel { d, a, b, p, n } => {
             let pm = w.pm(p);
-            for l in lanes(exec) {
-                let s = if pm >> l & 1 == 1 { a } else { b };
-                for k in 0..u16::from(n) {
-                    let v = w.raw(S { r: s.r + k, m: 0 }, l);
-                    w.set(d + k, l, v);
+            for k in 0..u16::from(n) {
+                let (mut ta, mut tb) = ([0; 32], [0; 32]);
+                let (x, y) = (w.src(S { r: a.r + k, m: 0 }, &mut ta), w.src(S { r: b.r + k, m: 0 }, &mut tb));
+                let mut out = [0u32; 32];
+                for l in 0..32 {
+                    let m = u32::from(pm & LANE_BITS[l] != 0).wrapping_neg();
+                    out[l] = (x[l] & m) | (y[l] & !m);
                 }
+                w.put(d + k, exec, &out);
             }
         }
         Op::Fsel { d, a, b, p } => {
@@ -648,8 +731,11 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
         }
         Op::Shf { d, a, b, c, left, hi, wrap, bits64, signed } => {
-            for l in lanes(exec) {
-                let (lo, sh, high) = (w.ri(a, l), w.ri(b, l), w.ri(c, l));
+            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (av, bv, cv) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
+            let mut out = [0u32; 32];
+            for l in 0..32 {
+                let (lo, sh, high) = (av[l], bv[l], cv[l]);
                 let limit = if bits64 { 64 } else { 32 };
                 let s = if wrap { sh & (limit - 1) } else { sh.min(limit) };
                 let v = u64::from(high) << 32 | u64::from(lo);
@@ -663,15 +749,9 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 } else {
                     v >> s
                 };
-                let out = if left {
-                    if hi { (r >> 32) as u32 } else { r as u32 }
-                } else if hi {
-                    (r >> 32) as u32
-                } else {
-                    r as u32
-                };
-                w.set(d, l, out);
+                out[l] = if hi { (r >> 32) as u32 } else { r as u32 };
             }
+            w.put(d, exec, &out);
         }
         Op::Prmt { d, a, b, c } => {
             for l in lanes(exec) {
@@ -757,48 +837,42 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Isetp { d, a, b, cmp, signed, wide, bop, pin, ex } => {
             let pinm = w.pm(pin);
-            let exm = ex.map(|p| w.pm(p));
             let mut r = 0u32;
-            for l in lanes(exec) {
-                let ord = if wide {
-                    let (x, y) = (w.r64(a, l), w.r64(b, l));
-                    let (x, y) = (apply64(x, a.m), apply64(y, b.m));
-                    if signed { (x as i64).cmp(&(y as i64)) } else { x.cmp(&y) }
-                } else {
-                    let (x, y) = (w.ri(a, l), w.ri(b, l));
-                    match exm {
-                        // .EX: the high words of a 64-bit comparison; equality defers to the
-                        // low words' result given as the extra predicate.
-                        Some(e) => {
-                            let o = if signed { (x as i32).cmp(&(y as i32)) } else { x.cmp(&y) };
-                            let _ = e;
-                            o
-                        }
-                        None => {
-                            if signed {
-                                (x as i32).cmp(&(y as i32))
-                            } else {
-                                x.cmp(&y)
-                            }
-                        }
-                    }
+            if wide {
+                for l in lanes(exec) {
+                    let (x, y) = (apply64(w.r64(a, l), a.m), apply64(w.r64(b, l), b.m));
+                    let ord = if signed { (x as i64).cmp(&(y as i64)) } else { x.cmp(&y) };
+                    r |= u32::from(icmp(cmp, ord)) << l;
+                }
+            } else {
+                let (mut ta, mut tb) = ([0; 32], [0; 32]);
+                let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
+                // Unsigned order is signed order with the sign bits flipped.
+                let flip = if signed { 0 } else { 0x8000_0000u32 };
+                let lt = mask_of(|l| ((x[l] ^ flip) as i32) < ((y[l] ^ flip) as i32));
+                let eq = mask_of(|l| x[l] == y[l]);
+                let gt = !lt & !eq;
+                r = match cmp {
+                    0 => 0,
+                    1 => lt,
+                    2 => eq,
+                    3 => lt | eq,
+                    4 => gt,
+                    5 => !eq,
+                    6 => gt | eq,
+                    _ => u32::MAX,
                 };
-                let v = match exm {
-                    Some(e) if ord == std::cmp::Ordering::Equal => {
-                        let low = e >> l & 1 == 1;
-                        // The low-word predicate is the same comparison of the low words.
-                        match cmp {
-                            2 => low,     // EQ: low equal
-                            5 => low,     // NE: low differ
-                            1 | 3 => low, // LT / LE of low words
-                            4 | 6 => low, // GT / GE
-                            0 => false,
-                            _ => true,
-                        }
-                    }
-                    _ => icmp(cmp, ord),
-                };
-                r |= u32::from(v) << l;
+                // .EX: the high words of a 64-bit comparison; where they are
+                // equal the result is the low words' comparison, given as the
+                // extra predicate (EQ/NE/LT/LE/GT/GE all take it as is).
+                if let Some(p) = ex {
+                    let low = match cmp {
+                        0 => 0,
+                        1..=6 => w.pm(p),
+                        _ => u32::MAX,
+                    };
+                    r = (r & !eq) | (low & eq);
+                }
             }
             let (p0, p1) = combine(r, pinm, bop);
             w.setp(d[0], exec, p0);
@@ -1397,6 +1471,20 @@ fn canon32(v: f32) -> u32 {
 #[inline]
 fn canon64(v: f64) -> u64 {
     if v.is_nan() { 0x7fff_ffff_ffff_ffff } else { v.to_bits() }
+}
+
+/// LOP3 over whole rows: the union of the minterms the table selects.
+fn lop3_rows(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], lut: u8) -> [u32; 32] {
+    let mut r = [0u32; 32];
+    for k in 0..8u32 {
+        if lut >> k & 1 == 1 {
+            let (na, nb, nc) = (if k & 4 != 0 { 0 } else { u32::MAX }, if k & 2 != 0 { 0 } else { u32::MAX }, if k & 1 != 0 { 0 } else { u32::MAX });
+            for l in 0..32 {
+                r[l] |= (a[l] ^ na) & (b[l] ^ nb) & (c[l] ^ nc);
+            }
+        }
+    }
+    r
 }
 
 fn lop3(a: u32, b: u32, c: u32, lut: u8) -> u32 {

@@ -83,17 +83,20 @@ pub fn translate(loaded: &load::Loaded) -> Result<exec::Program, InterpError> {
     let mut ops = Vec::with_capacity(loaded.words.len());
     let mut insts = Vec::with_capacity(loaded.words.len());
     let mut infos = Vec::with_capacity(loaded.words.len());
+    let mut guards = Vec::with_capacity(loaded.words.len());
     for (k, &word) in loaded.words.iter().enumerate() {
         match Inst::decode(word, loaded.sm) {
             Ok(inst) => {
                 ops.push(t.translate(&inst, (k * 16) as u32));
                 infos.push(hazard_impl::HazardInfo::of(&inst, loaded.sm));
+                guards.push(op::guard_of(&inst));
                 insts.push(inst);
             }
             Err(_) => {
                 ops.push(op::Op::Unsupported(format!("undecodable instruction word {word:#034x}").into_boxed_str()));
                 let nop = Inst::empty();
                 infos.push(hazard_impl::HazardInfo::of(&nop, loaded.sm));
+                guards.push(op::P::TRUE);
                 insts.push(nop);
             }
         }
@@ -101,5 +104,5 @@ pub fn translate(loaded: &load::Loaded) -> Result<exec::Program, InterpError> {
             return Err(InterpError::new(ErrorKind::Unsupported, "too many distinct constant operands"));
         }
     }
-    Ok(exec::Program { ops, insts, infos, rows: t.rows })
+    Ok(exec::Program { ops, insts, infos, guards, rows: t.rows })
 }

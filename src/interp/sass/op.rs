@@ -311,6 +311,23 @@ pub enum Op {
     Flou { d: u16, a: S },
 }
 
+/// The guard predicate of an instruction as a predicate row (uniform
+/// instructions are guarded by uniform predicates).
+pub fn guard_of(inst: &Inst) -> P {
+    let (reg, not) = inst.guard;
+    let r = match reg.num {
+        RegNum::Phys(n) if n < 7 => {
+            if inst.form.uniform_guard {
+                UP_BASE + n
+            } else {
+                n
+            }
+        }
+        _ => PT,
+    };
+    P { r, not }
+}
+
 /// Why an instruction cannot be translated.
 pub fn unsupported(inst: &Inst, sm: Sm) -> Op {
     Op::Unsupported(format!("instruction not modelled: {}", inst.text(sm, 0).trim_end_matches(';').trim_end()).into_boxed_str())
@@ -723,7 +740,9 @@ impl Translator<'_> {
                     _ => (self.dst(o(0)?)?, 1),
                 };
                 let mut addr = self.addr(o(ai)?)?;
-                addr.wide = matches!(sl(ai), Slot::Addr { wide: true, .. });
+                // `.E` is a 64-bit address even where the text prints `[R2]`
+                // (ATOMG.E.CAS has no `.64` on its address operand).
+                addr.wide = matches!(sl(ai), Slot::Addr { wide: true, .. }) || (space != Space::Shared && has("E"));
                 let reg = |k: usize| -> R<u16> {
                     match o(k)? {
                         Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad),
