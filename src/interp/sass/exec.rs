@@ -73,7 +73,7 @@ struct Warp {
 /// What the CTA shares.
 struct Cta<'a> {
     shared: Region,
-    local: Vec<Vec<u8>>,
+    local: Vec<LocalMem>,
     ctaid: [u32; 3],
     block: [u32; 3],
     loaded: &'a Loaded,
@@ -264,13 +264,13 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
         })
         .collect();
     let mut shared = super::load::shared_region(loaded, spec.shared_bytes)?;
-    let mut local: Vec<Vec<u8>> = vec![Vec::new(); threads as usize];
+    let mut local: Vec<LocalMem> = (0..threads).map(|_| LocalMem::new(loaded.local_bytes)).collect();
     for cz in 0..spec.grid[2] {
         for cy in 0..spec.grid[1] {
             for cx in 0..spec.grid[0] {
                 shared.data.fill(0);
                 for l in local.iter_mut() {
-                    l.fill(0);
+                    l.reset();
                 }
                 let mut cta = Cta { shared: std::mem::replace(&mut shared, Region::new(0, Vec::new(), "shared")), local: std::mem::take(&mut local), ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0 };
                 for w in ws.iter_mut() {
@@ -733,24 +733,22 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         Op::Shf { d, a, b, c, left, hi, wrap, bits64, signed } => {
             let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
             let (av, bv, cv) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
-            let mut out = [0u32; 32];
-            for l in 0..32 {
-                let (lo, sh, high) = (av[l], bv[l], cv[l]);
-                let limit = if bits64 { 64 } else { 32 };
-                let s = if wrap { sh & (limit - 1) } else { sh.min(limit) };
-                let v = u64::from(high) << 32 | u64::from(lo);
-                let r: u64 = if left {
-                    if s >= 64 { 0 } else { v << s }
-                } else if signed {
-                    let sv = if bits64 { v as i64 } else { i64::from(high as i32) << 32 | i64::from(lo) };
-                    (sv >> s.min(63)) as u64
-                } else if s >= 64 {
-                    0
-                } else {
-                    v >> s
-                };
-                out[l] = if hi { (r >> 32) as u32 } else { r as u32 };
-            }
+            // One loop per shape, each free of per-lane shape tests.
+            let out = match (left, hi, wrap, bits64, signed) {
+                (true, false, false, false, _) => shf_rows::<true, false, false, false, false>(av, bv, cv),
+                (true, true, false, false, _) => shf_rows::<true, true, false, false, false>(av, bv, cv),
+                (true, false, true, false, _) => shf_rows::<true, false, true, false, false>(av, bv, cv),
+                (true, true, true, false, _) => shf_rows::<true, true, true, false, false>(av, bv, cv),
+                (false, false, false, false, false) => shf_rows::<false, false, false, false, false>(av, bv, cv),
+                (false, true, false, false, false) => shf_rows::<false, true, false, false, false>(av, bv, cv),
+                (false, false, false, true, false) => shf_rows::<false, false, false, true, false>(av, bv, cv),
+                (false, true, false, true, false) => shf_rows::<false, true, false, true, false>(av, bv, cv),
+                (false, false, false, false, true) => shf_rows::<false, false, false, false, true>(av, bv, cv),
+                (false, true, false, false, true) => shf_rows::<false, true, false, false, true>(av, bv, cv),
+                (false, false, false, true, true) => shf_rows::<false, false, false, true, true>(av, bv, cv),
+                (false, true, false, true, true) => shf_rows::<false, true, false, true, true>(av, bv, cv),
+                (l, h, wr, b64, sg) => shf_rows_any(av, bv, cv, l, h, wr, b64, sg),
+            };
             w.put(d, exec, &out);
         }
         Op::Prmt { d, a, b, c } => {
@@ -1473,6 +1471,46 @@ fn canon64(v: f64) -> u64 {
     if v.is_nan() { 0x7fff_ffff_ffff_ffff } else { v.to_bits() }
 }
 
+/// One funnel shift of SHF: `high:lo` shifted by `sh` (clamped, or wrapped
+/// with `.W`), the low or high word.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn shf1(lo: u32, sh: u32, high: u32, left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool) -> u32 {
+    let limit = if bits64 { 64 } else { 32 };
+    let s = if wrap { sh & (limit - 1) } else { sh.min(limit) };
+    let v = u64::from(high) << 32 | u64::from(lo);
+    let r: u64 = if left {
+        if s >= 64 { 0 } else { v << s }
+    } else if signed {
+        let sv = if bits64 { v as i64 } else { i64::from(high as i32) << 32 | i64::from(lo) };
+        (sv >> s.min(63)) as u64
+    } else if s >= 64 {
+        0
+    } else {
+        v >> s
+    };
+    if hi { (r >> 32) as u32 } else { r as u32 }
+}
+
+/// SHF over whole rows, one shape.
+#[inline(always)]
+fn shf_rows<const LEFT: bool, const HI: bool, const WRAP: bool, const B64: bool, const SIGNED: bool>(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]) -> [u32; 32] {
+    let mut out = [0u32; 32];
+    for l in 0..32 {
+        out[l] = shf1(a[l], b[l], c[l], LEFT, HI, WRAP, B64, SIGNED);
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn shf_rows_any(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool) -> [u32; 32] {
+    let mut out = [0u32; 32];
+    for l in 0..32 {
+        out[l] = shf1(a[l], b[l], c[l], left, hi, wrap, bits64, signed);
+    }
+    out
+}
+
 /// LOP3 over whole rows: the union of the minterms the table selects.
 fn lop3_rows(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], lut: u8) -> [u32; 32] {
     let mut r = [0u32; 32];
@@ -1580,13 +1618,46 @@ fn resolve(space: Space, at: u64) -> (Space, u64) {
     }
 }
 
-fn local_region<'a>(cta: &'a mut Cta, thread: usize) -> Result<&'a mut Vec<u8>, InterpError> {
-    let size = cta.loaded.local_bytes as usize;
-    let slot = cta.local.get_mut(thread).ok_or_else(|| InterpError::new(ErrorKind::Malformed, "thread index out of range"))?;
-    if slot.is_empty() {
-        *slot = vec![0; size];
+/// One thread's local memory: `size` bytes of which only the top part the
+/// thread has touched is stored (the stack and frames grow down from the
+/// top, where the initial stack pointer points), zero until written. A
+/// recursive kernel's driver-sized stack so costs only what it uses.
+#[derive(Clone, Debug)]
+struct LocalMem {
+    size: u64,
+    /// The bytes `[size - data.len(), size)`.
+    data: Vec<u8>,
+}
+
+impl LocalMem {
+    fn new(size: u32) -> LocalMem {
+        LocalMem { size: u64::from(size), data: Vec::new() }
     }
-    Ok(slot)
+
+    /// Back to all zeros (a new CTA).
+    fn reset(&mut self) {
+        self.data.fill(0);
+    }
+
+    /// The `n` bytes at `at`, checked and materialized.
+    fn bytes(&mut self, at: u64, n: usize, align: u64) -> Result<&mut [u8], InterpError> {
+        if align > 1 && at % align != 0 {
+            return Err(fault(MemFault { address: at, size: n as u64, kind: FaultKind::Misaligned, space: "local" }));
+        }
+        if at.checked_add(n as u64).is_none_or(|e| e > self.size) {
+            return Err(fault(MemFault { address: at, size: n as u64, kind: FaultKind::OutOfBounds, space: "local" }));
+        }
+        let base = self.size - self.data.len() as u64;
+        if at < base {
+            // Grow downward at least geometrically (amortized copies).
+            let want = (self.size - at).max(2 * self.data.len() as u64).max(256).min(self.size);
+            let mut grown = vec![0u8; (want - self.data.len() as u64) as usize];
+            grown.extend_from_slice(&self.data);
+            self.data = grown;
+        }
+        let off = (at - (self.size - self.data.len() as u64)) as usize;
+        Ok(&mut self.data[off..off + n])
+    }
 }
 
 fn read_mem(cta: &mut Cta, memory: &crate::interp::memory::GlobalMemory, space: Space, thread: usize, at: u64, out: &mut [u8]) -> Result<(), InterpError> {
@@ -1595,11 +1666,7 @@ fn read_mem(cta: &mut Cta, memory: &crate::interp::memory::GlobalMemory, space: 
     match resolve(space, at) {
         (Space::Global | Space::Generic, a) => out.copy_from_slice(memory.read(a, n, align).map_err(fault)?),
         (Space::Shared, a) => out.copy_from_slice(cta.shared.read(a, n, align, "shared").map_err(fault)?),
-        (Space::Local, a) => {
-            let region = local_region(cta, thread)?;
-            let r = check_local(region.len(), a, n, align)?;
-            out.copy_from_slice(&region[r..r + n]);
-        }
+        (Space::Local, a) => out.copy_from_slice(local_of(cta, thread)?.bytes(a, n, align)?),
     }
     Ok(())
 }
@@ -1610,23 +1677,13 @@ fn write_mem(cta: &mut Cta, memory: &mut crate::interp::memory::GlobalMemory, sp
     match resolve(space, at) {
         (Space::Global | Space::Generic, a) => memory.write(a, bytes, align).map_err(fault)?,
         (Space::Shared, a) => cta.shared.write(a, bytes, align, "shared").map_err(fault)?,
-        (Space::Local, a) => {
-            let region = local_region(cta, thread)?;
-            let r = check_local(region.len(), a, n, align)?;
-            region[r..r + n].copy_from_slice(bytes);
-        }
+        (Space::Local, a) => local_of(cta, thread)?.bytes(a, n, align)?.copy_from_slice(bytes),
     }
     Ok(())
 }
 
-fn check_local(len: usize, at: u64, n: usize, align: u64) -> Result<usize, InterpError> {
-    if align > 1 && at % align != 0 {
-        return Err(fault(MemFault { address: at, size: n as u64, kind: FaultKind::Misaligned, space: "local" }));
-    }
-    if at.checked_add(n as u64).is_none_or(|e| e > len as u64) {
-        return Err(fault(MemFault { address: at, size: n as u64, kind: FaultKind::OutOfBounds, space: "local" }));
-    }
-    Ok(at as usize)
+fn local_of<'a>(cta: &'a mut Cta, thread: usize) -> Result<&'a mut LocalMem, InterpError> {
+    cta.local.get_mut(thread).ok_or_else(|| InterpError::new(ErrorKind::Malformed, "thread index out of range"))
 }
 
 fn atom_apply(op: AtomOp, ty: AtomType, old: u64, b: u64, c: u64) -> u64 {
