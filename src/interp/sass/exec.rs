@@ -105,12 +105,20 @@ const LANE_BITS: [u32; 32] = {
     t
 };
 
-/// The lane mask of the lanes where `f` holds (vectorizable form).
+/// The lane mask of the lanes where `f` holds: one byte per lane (a
+/// vectorizable compare), then each 8 bytes of 0/1 packed into 8 bits by
+/// one multiplication (byte `i` times `0x80 >> (7 - i)` lands on bit
+/// `56 + i`, no two products overlapping).
 #[inline(always)]
 fn mask_of(f: impl Fn(usize) -> bool) -> u32 {
+    let mut bytes = [0u8; 32];
+    for (l, b) in bytes.iter_mut().enumerate() {
+        *b = u8::from(f(l));
+    }
     let mut m = 0u32;
-    for (l, &bit) in LANE_BITS.iter().enumerate() {
-        m |= bit & u32::from(f(l)).wrapping_neg();
+    for (k, chunk) in bytes.chunks_exact(8).enumerate() {
+        let v = u64::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7]]);
+        m |= ((v.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * k);
     }
     m
 }
@@ -367,16 +375,27 @@ fn merge(groups: &mut Vec<Group>) {
 fn release(w: &mut Warp, force: bool) -> bool {
     let live = !w.exited & w.all;
     let mut any = false;
-    let held: u32 = w.groups.iter().filter(|g| matches!(g.wait, Wait::Bsync(_) | Wait::Warpsync(_))).fold(0, |m, g| m | g.mask);
+    // Threads held at a BSYNC of each barrier, and at any WARPSYNC: a BSYNC
+    // of Bn lets go once every live thread of Bn waits at a BSYNC of Bn (not
+    // merely at some convergence point: another path may still have to
+    // finish its own inner reconvergence first).
+    let mut at_bsync = [0u32; 16];
+    let mut at_warpsync = 0u32;
+    for g in &w.groups {
+        match g.wait {
+            Wait::Bsync(n) => at_bsync[usize::from(n & 15)] |= g.mask,
+            Wait::Warpsync(_) => at_warpsync |= g.mask,
+            _ => {}
+        }
+    }
     let b = w.b;
     for g in w.groups.iter_mut() {
-        let need = match g.wait {
-            Wait::Bsync(n) => b[n as usize] & live,
-            Wait::Warpsync(m) => m & live,
+        let (need, there) = match g.wait {
+            Wait::Bsync(n) => (b[usize::from(n & 15)] & live, at_bsync[usize::from(n & 15)]),
+            Wait::Warpsync(m) => (m & live, at_warpsync),
             _ => continue,
         };
-        let at_same: u32 = held;
-        if force || need & !at_same == 0 {
+        if force || need & !there == 0 {
             g.wait = Wait::None;
             g.pc += 1;
             any = true;
@@ -1750,5 +1769,44 @@ fn atom_apply(op: AtomOp, ty: AtomType, old: u64, b: u64, c: u64) -> u64 {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_masks_pack_one_bit_per_lane() {
+        // Bit by bit, as a plain loop would build them.
+        for seed in [0u32, 1, 0x8000_0000, 0xdead_beef, 0x1234_5678, u32::MAX, 0x0f0f_00ff] {
+            assert_eq!(mask_of(|l| seed >> l & 1 == 1), seed);
+        }
+        assert_eq!(mask_of(|l| l % 3 == 0), 0x4924_9249);
+    }
+
+    #[test]
+    fn lop3_rows_match_the_table_lane_by_lane() {
+        let a: [u32; 32] = std::array::from_fn(|l| (l as u32).wrapping_mul(0x9e37_79b9));
+        let b: [u32; 32] = std::array::from_fn(|l| (l as u32) ^ 0x5555_aaaa);
+        let c: [u32; 32] = std::array::from_fn(|l| !(l as u32) << 3);
+        for lut in [0x00u8, 0xc0, 0xfc, 0x96, 0xe8, 0xf8, 0x3c, 0xff] {
+            let rows = lop3_rows(&a, &b, &c, lut);
+            for l in 0..32 {
+                assert_eq!(rows[l], lop3(a[l], b[l], c[l], lut), "lut {lut:#x} lane {l}");
+            }
+        }
+    }
+
+    #[test]
+    fn local_memory_grows_down_and_reads_zero() {
+        let mut m = LocalMem::new(4096);
+        m.bytes(4092, 4, 4).map(|b| b.copy_from_slice(&[1, 2, 3, 4])).ok();
+        assert_eq!(m.bytes(16, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![0; 4]));
+        assert_eq!(m.bytes(4092, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![1, 2, 3, 4]));
+        assert!(m.bytes(4094, 4, 2).is_err(), "past the end");
+        assert!(m.bytes(2, 4, 4).is_err(), "misaligned");
+        m.reset();
+        assert_eq!(m.bytes(4092, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![0; 4]));
     }
 }
