@@ -105,20 +105,13 @@ const LANE_BITS: [u32; 32] = {
     t
 };
 
-/// The lane mask of the lanes where `f` holds: one byte per lane (a
-/// vectorizable compare), then each 8 bytes of 0/1 packed into 8 bits by
-/// one multiplication (byte `i` times `0x80 >> (7 - i)` lands on bit
-/// `56 + i`, no two products overlapping).
+/// The lane mask of the lanes where `f` holds (vectorizable form: the
+/// compiler makes vector compares and a move-mask of it).
 #[inline(always)]
 fn mask_of(f: impl Fn(usize) -> bool) -> u32 {
-    let mut bytes = [0u8; 32];
-    for (l, b) in bytes.iter_mut().enumerate() {
-        *b = u8::from(f(l));
-    }
     let mut m = 0u32;
-    for (k, chunk) in bytes.chunks_exact(8).enumerate() {
-        let v = u64::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3], chunk[4], chunk[5], chunk[6], chunk[7]]);
-        m |= ((v.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * k);
+    for (l, &bit) in LANE_BITS.iter().enumerate() {
+        m |= bit & u32::from(f(l)).wrapping_neg();
     }
     m
 }
@@ -489,7 +482,7 @@ fn site(cta: &Cta, pc: u32) -> Site {
 }
 
 /// Advances the group to `pc + 1`, merging with a group already there.
-#[inline]
+#[inline(always)]
 fn advance(w: &mut Warp, gi: usize) {
     w.groups[gi].pc += 1;
     if w.groups.len() > 1 {
@@ -499,7 +492,7 @@ fn advance(w: &mut Warp, gi: usize) {
 
 /// Merges group `gi` with another group at the same PC and wait state
 /// (only `gi` moved, so no other pair can have met).
-#[inline]
+#[inline(always)]
 fn merge_into(groups: &mut Vec<Group>, gi: usize) {
     let g = groups[gi];
     if let Some(j) = groups.iter().enumerate().position(|(j, o)| j != gi && o.pc == g.pc && o.wait == g.wait) {
