@@ -1373,6 +1373,135 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 w.set(d, l, if v == 0 { u32::MAX } else { 31 - v.leading_zeros() });
             }
         }
+        Op::Bmsk { d, a, b, wrap } => {
+            for l in lanes(exec) {
+                let (pos, len) = (w.ri(a, l), w.ri(b, l));
+                let (pos, len) = if wrap { (pos & 31, len & 31) } else { (pos.min(32), len.min(32)) };
+                let ones = if len >= 32 { u64::MAX } else { (1u64 << len) - 1 };
+                w.set(d, l, (ones << pos) as u32);
+            }
+        }
+        Op::Idp { d, a, b, c, two, hi, a_signed, b_signed } => {
+            for l in lanes(exec) {
+                let (x, y, z) = (w.ri(a, l), w.ri(b, l), w.ri(c, l));
+                let bb = |k: u32| -> i64 {
+                    let v = (y >> (8 * k)) as u8;
+                    if b_signed { i64::from(v as i8) } else { i64::from(v) }
+                };
+                let sum: i64 = if two {
+                    let first = if hi { 2 } else { 0 };
+                    (0..2)
+                        .map(|k| {
+                            let h = (x >> (16 * k)) as u16;
+                            let h = if a_signed { i64::from(h as i16) } else { i64::from(h) };
+                            h * bb(first + k)
+                        })
+                        .sum()
+                } else {
+                    (0..4)
+                        .map(|k| {
+                            let v = (x >> (8 * k)) as u8;
+                            let v = if a_signed { i64::from(v as i8) } else { i64::from(v) };
+                            v * bb(k)
+                        })
+                        .sum()
+                };
+                w.set(d, l, (sum as u32).wrapping_add(z));
+            }
+        }
+        Op::I2ip { d, a, b, c, dst_signed, src_signed } => {
+            for l in lanes(exec) {
+                let sat = |v: u32| -> u32 {
+                    let v = if src_signed { i64::from(v as i32) } else { i64::from(v) };
+                    let (lo, hi) = if dst_signed { (-128, 127) } else { (0, 255) };
+                    (v.clamp(lo, hi) as u32) & 0xff
+                };
+                let v = (w.ri(c, l) << 16) | (sat(w.ri(a, l)) << 8) | sat(w.ri(b, l));
+                w.set(d, l, v);
+            }
+        }
+        Op::F2fp8 { d, a, b, c, fmt } => {
+            for l in lanes(exec) {
+                let hi = fmt.encode_satfinite(f64::from(w.rf(a, l)));
+                let lo = fmt.encode_satfinite(f64::from(w.rf(b, l)));
+                let v = (w.ri(c, l) & 0xffff_0000) | u32::from(hi) << 8 | u32::from(lo);
+                w.set(d, l, v);
+            }
+        }
+        Op::F2fpUnpack { d, a, fmt } => {
+            for l in lanes(exec) {
+                let v = w.ri(a, l);
+                let h = |byte: u32| -> u32 {
+                    let x = fmt.decode(byte as u8);
+                    if x.is_nan() { 0x7fff } else { u32::from(num::f64_to_f16(x, Round::Nearest)) }
+                };
+                w.set(d, l, h(v & 0xff) | h((v >> 8) & 0xff) << 16);
+            }
+        }
+        Op::Match { d, pd, a, wide, all } => {
+            let key = |w: &Warp, l: usize| if wide { w.r64(a, l) } else { u64::from(w.raw(a, l)) };
+            let mut same_all = true;
+            let first = if exec != 0 { Some(key(w, exec.trailing_zeros() as usize)) } else { None };
+            let mut out = [0u32; 32];
+            for l in lanes(exec) {
+                let k = key(w, l);
+                let m = lanes(exec).filter(|&o| key(w, o) == k).fold(0u32, |m, o| m | 1 << o);
+                out[l] = m;
+                same_all &= Some(k) == first;
+            }
+            for l in lanes(exec) {
+                let v = if all { if same_all { exec } else { 0 } } else { out[l] };
+                w.set(d, l, v);
+            }
+            if all {
+                w.setp(pd, exec, if same_all { u32::MAX } else { 0 });
+            }
+        }
+        Op::Ldsm { d, addr, n, trans } => {
+            // Lanes 8k..8k+7 address the rows of matrix k.
+            let rows: Vec<u64> = (0..32).map(|l| address(w, &addr, l)).collect();
+            let mut out = vec![[0u32; 32]; usize::from(n)];
+            for l in lanes(exec) {
+                for k in 0..usize::from(n) {
+                    let v = if trans {
+                        let mut v = 0u32;
+                        for e in 0..2 {
+                            let at = rows[8 * k + (l % 4) * 2 + e] + (l / 4) as u64 * 2;
+                            let mut buf = [0u8; 2];
+                            read_mem(cta, memory, Space::Shared, 0, at, &mut buf)?;
+                            v |= u32::from(u16::from_le_bytes(buf)) << (16 * e);
+                        }
+                        v
+                    } else {
+                        let at = rows[8 * k + l / 4] + (l % 4) as u64 * 4;
+                        let mut buf = [0u8; 4];
+                        read_mem(cta, memory, Space::Shared, 0, at, &mut buf)?;
+                        u32::from_le_bytes(buf)
+                    };
+                    out[k][l] = v;
+                }
+            }
+            for (k, row) in out.iter().enumerate() {
+                w.put(d + k as u16, exec, row);
+            }
+        }
+        Op::Ldgsts { dst, src, bytes } => {
+            for l in lanes(exec) {
+                let (from, to) = (address(w, &src, l), address(w, &dst, l));
+                let n = usize::from(bytes);
+                let mut buf = [0u8; 16];
+                read_mem(cta, memory, Space::Global, 0, from, &mut buf[..n])?;
+                write_mem(cta, memory, Space::Shared, 0, to, &buf[..n])?;
+            }
+        }
+        Op::Mma { d, a, b, c, kind } => {
+            let (ka, kb, kc) = kind.registers();
+            let rows = |r: u16, k: usize| -> Vec<[u32; 32]> { (0..k).map(|i| w.row(r + i as u16)).collect() };
+            let out = super::matrix::mma(kind, &rows(a, ka), &rows(b, kb), &rows(c, kc));
+            for (k, row) in out.iter().enumerate() {
+                w.put(d + k as u16, exec, row);
+            }
+        }
     }
     advance(w, gi);
     Ok(())

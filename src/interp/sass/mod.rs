@@ -7,7 +7,8 @@
 //!   and translated into a compact executable form;
 //! * [`exec`]: the machine — register files, memory spaces, warps and the
 //!   reconvergence model (documented there);
-//! * [`num`]: number formats, rounding modes and MUFU approximations.
+//! * [`num`]: number formats, rounding modes and MUFU approximations;
+//! * [`matrix`]: the warp-wide matrix multiply-accumulate.
 //!
 //! Everything the interpreter cannot do, or that the program does wrong,
 //! is an [`InterpError`] with the instruction's site (function and byte
@@ -15,6 +16,7 @@
 
 pub mod exec;
 pub mod load;
+pub mod matrix;
 pub mod num;
 pub mod op;
 
