@@ -668,6 +668,27 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
             w.put(d, exec, &out);
         }
+        Op::Imad { d, a, b, c, signed: false, kind: 1, co, ci } => {
+            // IMAD.WIDE.U32 over whole rows: a·b + c (a register pair) + carry.
+            let cin = ci.map_or(0, |p| w.pm(p));
+            let (mut ta, mut tb) = ([0; 32], [0; 32]);
+            let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
+            let (clo, chi) = (w.row(c.r), w.row(c.r.saturating_add(1)));
+            let mut lo = [0u32; 32];
+            let mut hi = [0u32; 32];
+            let mut carry = [false; 32];
+            for l in 0..32 {
+                let cv = apply64(u64::from(clo[l]) | u64::from(chi[l]) << 32, c.m);
+                let (s1, o1) = (u64::from(x[l]) * u64::from(y[l])).overflowing_add(cv);
+                let (s2, o2) = s1.overflowing_add(u64::from(cin & LANE_BITS[l] != 0));
+                lo[l] = s2 as u32;
+                hi[l] = (s2 >> 32) as u32;
+                carry[l] = o1 | o2;
+            }
+            w.put(d, exec, &lo);
+            w.put(d.saturating_add(1), exec, &hi);
+            w.setp(co, exec, mask_of(|l| carry[l]));
+        }
         Op::Imad { d, a, b, c, signed, kind, co, ci } => {
             let cin = ci.map(|p| w.pm(p));
             let mut cm = 0u32;
@@ -859,17 +880,19 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
                 // Unsigned order is signed order with the sign bits flipped.
                 let flip = if signed { 0 } else { 0x8000_0000u32 };
-                let lt = mask_of(|l| ((x[l] ^ flip) as i32) < ((y[l] ^ flip) as i32));
-                let eq = mask_of(|l| x[l] == y[l]);
-                let gt = !lt & !eq;
+                let lt = |x: &[u32; 32], y: &[u32; 32]| mask_of(|l| ((x[l] ^ flip) as i32) < ((y[l] ^ flip) as i32));
+                // Only the masks the comparison needs (EQ/NE the equality, the
+                // orders one strict comparison each) unless .EX needs equality.
+                let need_eq = ex.is_some() || matches!(cmp, 2 | 5);
+                let eq = if need_eq { mask_of(|l| x[l] == y[l]) } else { 0 };
                 r = match cmp {
                     0 => 0,
-                    1 => lt,
+                    1 => lt(x, y),
                     2 => eq,
-                    3 => lt | eq,
-                    4 => gt,
+                    3 => !lt(y, x),
+                    4 => lt(y, x),
                     5 => !eq,
-                    6 => gt | eq,
+                    6 => !lt(x, y),
                     _ => u32::MAX,
                 };
                 // .EX: the high words of a 64-bit comparison; where they are
