@@ -15,6 +15,8 @@
 //! offset) and the thread; nothing panics on any input.
 
 pub mod exec;
+pub mod hazard;
+pub mod latency;
 pub mod load;
 pub mod matrix;
 pub mod num;
