@@ -25,7 +25,7 @@ use crate::interp::memory::{FaultKind, MemFault, Region};
 use crate::interp::{ErrorKind, InterpError, Site};
 use crate::isa::inst::Inst;
 
-use super::hazard_impl::{HazardInfo, WarpHazards};
+use super::hazard::{HazardInfo, WarpHazards};
 
 /// A translated program.
 pub struct Program {

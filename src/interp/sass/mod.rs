@@ -22,8 +22,6 @@ pub mod matrix;
 pub mod num;
 pub mod op;
 
-mod hazard_stub;
-use hazard_stub as hazard_impl;
 
 use crate::interp::{ErrorKind, InterpError, Launch, LaunchSpec};
 use crate::isa::inst::Inst;
@@ -92,14 +90,14 @@ pub fn translate(loaded: &load::Loaded) -> Result<exec::Program, InterpError> {
         match Inst::decode(word, loaded.sm) {
             Ok(inst) => {
                 ops.push(t.translate(&inst, (k * 16) as u32));
-                infos.push(hazard_impl::HazardInfo::of(&inst, loaded.sm));
+                infos.push(hazard::HazardInfo::of(&inst, loaded.sm));
                 guards.push(op::guard_of(&inst));
                 insts.push(inst);
             }
             Err(_) => {
                 ops.push(op::Op::Unsupported(format!("undecodable instruction word {word:#034x}").into_boxed_str()));
                 let nop = Inst::empty();
-                infos.push(hazard_impl::HazardInfo::of(&nop, loaded.sm));
+                infos.push(hazard::HazardInfo::of(&nop, loaded.sm));
                 guards.push(op::P::TRUE);
                 insts.push(nop);
             }
