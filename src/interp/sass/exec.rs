@@ -59,7 +59,9 @@ struct Group {
 
 struct Warp {
     r: Vec<[u32; 32]>,
-    p: [u32; PRED_ROWS],
+    /// Predicate rows (the array is a power of two long so that a masked
+    /// index needs no bounds check; rows past [`PRED_ROWS`] are unused).
+    p: [u32; 32],
     b: [u32; 16],
     groups: Vec<Group>,
     exited: u32,
@@ -209,7 +211,7 @@ impl Warp {
     }
     #[inline]
     fn pm(&self, p: P) -> u32 {
-        let v = self.p[p.r as usize];
+        let v = self.p[usize::from(p.r & 31)];
         if p.not { !v } else { v }
     }
     #[inline]
@@ -225,7 +227,7 @@ impl Warp {
     }
     #[inline]
     fn setp(&mut self, d: u8, mask: u32, v: u32) {
-        let row = &mut self.p[d as usize];
+        let row = &mut self.p[usize::from(d & 31)];
         *row = (*row & !mask) | (v & mask);
     }
 }
@@ -261,7 +263,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
             for (i, v) in program.rows.constants.iter().enumerate() {
                 r[CONST_BASE as usize + i] = [*v; 32];
             }
-            Warp { r, p: [0; PRED_ROWS], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: WarpHazards::new(loaded.sm), bar_pred: 0 }
+            Warp { r, p: [0; 32], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: WarpHazards::new(loaded.sm), bar_pred: 0 }
         })
         .collect();
     let mut shared = super::load::shared_region(loaded, spec.shared_bytes)?;
@@ -275,7 +277,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
                 }
                 let mut cta = Cta { shared: std::mem::replace(&mut shared, Region::new(0, Vec::new(), "shared")), local: std::mem::take(&mut local), ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0 };
                 for w in ws.iter_mut() {
-                    w.p = [0; PRED_ROWS];
+                    w.p = [0; 32];
                     w.p[PT as usize] = u32::MAX;
                     w.p[UPT as usize] = u32::MAX;
                     w.b = [0; 16];
