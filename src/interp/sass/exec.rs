@@ -16,6 +16,16 @@
 //! `BAR.SYNC` holds a thread until every non-exited thread of the CTA is
 //! at a CTA barrier. When no group of a warp can run, threads held at
 //! convergence points are released (the hardware would too, or hang).
+//!
+//! Speed: the common integer instructions compute whole rows (all 32 lanes,
+//! sources borrowed from the register array, no per-lane tests) and blend
+//! the result into the destination under the execution mask; lane masks
+//! (carries, comparisons) are built branch-free. Idle lanes' results are
+//! discarded, which is safe for these instructions (no memory, no faults).
+//! Memory and rarer instructions loop over the active lanes only. Local
+//! memory is materialized from the top down as threads touch it, so a
+//! driver-sized stack (recursion) costs what it uses. Hazards are checked
+//! with one checker state per warp, in the order the groups issue.
 
 use super::load::{LOCAL_WINDOW_HI, Loaded, SHARED_WINDOW_HI};
 use super::num::{self, Round};
