@@ -16,6 +16,16 @@
 //! `BAR.SYNC` holds a thread until every non-exited thread of the CTA is
 //! at a CTA barrier. When no group of a warp can run, threads held at
 //! convergence points are released (the hardware would too, or hang).
+//!
+//! Speed: the common integer instructions compute whole rows (all 32 lanes,
+//! sources borrowed from the register array, no per-lane tests) and blend
+//! the result into the destination under the execution mask; lane masks
+//! (carries, comparisons) are built branch-free. Idle lanes' results are
+//! discarded, which is safe for these instructions (no memory, no faults).
+//! Memory and rarer instructions loop over the active lanes only. Local
+//! memory is materialized from the top down as threads touch it, so a
+//! driver-sized stack (recursion) costs what it uses. Hazards are checked
+//! with one checker state per warp, in the order the groups issue.
 
 use super::load::{LOCAL_WINDOW_HI, Loaded, SHARED_WINDOW_HI};
 use super::num::{self, Round};
@@ -25,7 +35,7 @@ use crate::interp::memory::{FaultKind, MemFault, Region};
 use crate::interp::{ErrorKind, InterpError, Site};
 use crate::isa::inst::Inst;
 
-use super::hazard_impl::{HazardInfo, WarpHazards};
+use super::hazard::{HazardInfo, WarpHazards};
 
 /// A translated program.
 pub struct Program {
@@ -35,6 +45,9 @@ pub struct Program {
     pub insts: Vec<Inst>,
     /// Hazard facts per instruction.
     pub infos: Vec<HazardInfo>,
+    /// Guard predicate per instruction (read without touching the decoded
+    /// instruction on the hot path).
+    pub guards: Vec<P>,
     /// Constant row values.
     pub rows: Rows,
 }
@@ -56,7 +69,9 @@ struct Group {
 
 struct Warp {
     r: Vec<[u32; 32]>,
-    p: [u32; PRED_ROWS],
+    /// Predicate rows (the array is a power of two long so that a masked
+    /// index needs no bounds check; rows past [`PRED_ROWS`] are unused).
+    p: [u32; 32],
     b: [u32; 16],
     groups: Vec<Group>,
     exited: u32,
@@ -70,7 +85,7 @@ struct Warp {
 /// What the CTA shares.
 struct Cta<'a> {
     shared: Region,
-    local: Vec<Vec<u8>>,
+    local: Vec<LocalMem>,
     ctaid: [u32; 3],
     block: [u32; 3],
     loaded: &'a Loaded,
@@ -87,6 +102,31 @@ pub struct Counters {
 }
 
 const QUANTUM: u32 = 4096;
+
+/// The row read for a register outside the array (never, after translation).
+static ZERO_ROW: [u32; 32] = [0; 32];
+
+/// Bit `l` of a lane mask, by lane.
+const LANE_BITS: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut l = 0;
+    while l < 32 {
+        t[l] = 1 << l;
+        l += 1;
+    }
+    t
+};
+
+/// The lane mask of the lanes where `f` holds (vectorizable form: the
+/// compiler makes vector compares and a move-mask of it).
+#[inline(always)]
+fn mask_of(f: impl Fn(usize) -> bool) -> u32 {
+    let mut m = 0u32;
+    for (l, &bit) in LANE_BITS.iter().enumerate() {
+        m |= bit & u32::from(f(l)).wrapping_neg();
+    }
+    m
+}
 
 #[inline]
 fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
@@ -111,6 +151,39 @@ impl Warp {
             v.wrapping_neg()
         } else {
             v
+        }
+    }
+    /// A source row with integer modifiers applied, borrowed from the
+    /// register array when it has none (the common case: no copy).
+    #[inline(always)]
+    fn src<'a>(&'a self, s: S, tmp: &'a mut [u32; 32]) -> &'a [u32; 32] {
+        let row = self.r.get(s.r as usize).unwrap_or(&ZERO_ROW);
+        if s.m & (NOT | NEG) == 0 {
+            return row;
+        }
+        for (t, &v) in tmp.iter_mut().zip(row.iter()) {
+            *t = if s.m & NOT != 0 { !v } else { v.wrapping_neg() };
+        }
+        tmp
+    }
+    /// A source row as stored, all lanes.
+    #[inline(always)]
+    fn row(&self, r: u16) -> [u32; 32] {
+        self.r.get(r as usize).copied().unwrap_or([0; 32])
+    }
+    /// Writes the lanes of `exec` of row `d` from `out`.
+    #[inline(always)]
+    fn put(&mut self, d: u16, exec: u32, out: &[u32; 32]) {
+        let Some(dst) = self.r.get_mut(d as usize) else { return };
+        if exec == u32::MAX {
+            *dst = *out;
+        } else {
+            // Branch-free blend with a per-lane bit table (vectorizes
+            // without per-lane variable shifts).
+            for ((x, &o), &bit) in dst.iter_mut().zip(out.iter()).zip(LANE_BITS.iter()) {
+                let m = u32::from(exec & bit != 0).wrapping_neg();
+                *x = (*x & !m) | (o & m);
+            }
         }
     }
     #[inline]
@@ -148,7 +221,7 @@ impl Warp {
     }
     #[inline]
     fn pm(&self, p: P) -> u32 {
-        let v = self.p[p.r as usize];
+        let v = self.p[usize::from(p.r & 31)];
         if p.not { !v } else { v }
     }
     #[inline]
@@ -164,7 +237,7 @@ impl Warp {
     }
     #[inline]
     fn setp(&mut self, d: u8, mask: u32, v: u32) {
-        let row = &mut self.p[d as usize];
+        let row = &mut self.p[usize::from(d & 31)];
         *row = (*row & !mask) | (v & mask);
     }
 }
@@ -200,21 +273,21 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
             for (i, v) in program.rows.constants.iter().enumerate() {
                 r[CONST_BASE as usize + i] = [*v; 32];
             }
-            Warp { r, p: [0; PRED_ROWS], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: WarpHazards::new(loaded.sm), bar_pred: 0 }
+            Warp { r, p: [0; 32], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: WarpHazards::new(loaded.sm), bar_pred: 0 }
         })
         .collect();
     let mut shared = super::load::shared_region(loaded, spec.shared_bytes)?;
-    let mut local: Vec<Vec<u8>> = vec![Vec::new(); threads as usize];
+    let mut local: Vec<LocalMem> = (0..threads).map(|_| LocalMem::new(loaded.local_bytes)).collect();
     for cz in 0..spec.grid[2] {
         for cy in 0..spec.grid[1] {
             for cx in 0..spec.grid[0] {
                 shared.data.fill(0);
                 for l in local.iter_mut() {
-                    l.fill(0);
+                    l.reset();
                 }
                 let mut cta = Cta { shared: std::mem::replace(&mut shared, Region::new(0, Vec::new(), "shared")), local: std::mem::take(&mut local), ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0 };
                 for w in ws.iter_mut() {
-                    w.p = [0; PRED_ROWS];
+                    w.p = [0; 32];
                     w.p[PT as usize] = u32::MAX;
                     w.p[UPT as usize] = u32::MAX;
                     w.b = [0; 16];
@@ -307,16 +380,27 @@ fn merge(groups: &mut Vec<Group>) {
 fn release(w: &mut Warp, force: bool) -> bool {
     let live = !w.exited & w.all;
     let mut any = false;
-    let held: u32 = w.groups.iter().filter(|g| matches!(g.wait, Wait::Bsync(_) | Wait::Warpsync(_))).fold(0, |m, g| m | g.mask);
+    // Threads held at a BSYNC of each barrier, and at any WARPSYNC: a BSYNC
+    // of Bn lets go once every live thread of Bn waits at a BSYNC of Bn (not
+    // merely at some convergence point: another path may still have to
+    // finish its own inner reconvergence first).
+    let mut at_bsync = [0u32; 16];
+    let mut at_warpsync = 0u32;
+    for g in &w.groups {
+        match g.wait {
+            Wait::Bsync(n) => at_bsync[usize::from(n & 15)] |= g.mask,
+            Wait::Warpsync(_) => at_warpsync |= g.mask,
+            _ => {}
+        }
+    }
     let b = w.b;
     for g in w.groups.iter_mut() {
-        let need = match g.wait {
-            Wait::Bsync(n) => b[n as usize] & live,
-            Wait::Warpsync(m) => m & live,
+        let (need, there) = match g.wait {
+            Wait::Bsync(n) => (b[usize::from(n & 15)] & live, at_bsync[usize::from(n & 15)]),
+            Wait::Warpsync(m) => (m & live, at_warpsync),
             _ => continue,
         };
-        let at_same: u32 = held;
-        if force || need & !at_same == 0 {
+        if force || need & !there == 0 {
             g.wait = Wait::None;
             g.pc += 1;
             any = true;
@@ -332,15 +416,22 @@ fn release(w: &mut Warp, force: bool) -> bool {
 fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::interp::memory::GlobalMemory, options: &Options, counters: &mut Counters) -> Result<u32, InterpError> {
     let mut issued = 0u32;
     while issued < QUANTUM {
-        // The runnable group with the lowest PC.
-        let mut gi = usize::MAX;
-        let mut best = u32::MAX;
-        for (i, g) in w.groups.iter().enumerate() {
-            if g.wait == Wait::None && g.pc < best {
-                best = g.pc;
-                gi = i;
+        // The runnable group with the lowest PC (a converged warp has one
+        // group: no scan).
+        let (gi, best) = match w.groups.as_slice() {
+            [g] if g.wait == Wait::None => (0, g.pc),
+            groups => {
+                let mut gi = usize::MAX;
+                let mut best = u32::MAX;
+                for (i, g) in groups.iter().enumerate() {
+                    if g.wait == Wait::None && g.pc < best {
+                        best = g.pc;
+                        gi = i;
+                    }
+                }
+                (gi, best)
             }
-        }
+        };
         if gi == usize::MAX {
             if w.groups.is_empty() || w.groups.iter().all(|g| g.wait == Wait::Bar) {
                 return Ok(issued);
@@ -373,7 +464,7 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
                 }
             }
         }
-        let guard = program.insts.get(pc as usize).map_or(u32::MAX, |inst| guard_mask(w, inst));
+        let guard = program.guards.get(pc as usize).map_or(u32::MAX, |&p| w.pm(p));
         let exec = group_mask & guard;
         if options.trace {
             trace(program, cta, w, pc, exec);
@@ -402,24 +493,23 @@ fn site(cta: &Cta, pc: u32) -> Site {
     Site::Sass { function: cta.loaded.name.clone(), offset: pc.wrapping_mul(16) }
 }
 
-#[inline]
-fn guard_mask(w: &Warp, inst: &Inst) -> u32 {
-    let (reg, not) = inst.guard;
-    use crate::isa::operand::RegNum;
-    let row = match reg.num {
-        RegNum::Phys(n) if n < 7 => if inst.form.uniform_guard { UP_BASE + n } else { n },
-        _ => PT,
-    };
-    let v = w.p[row as usize];
-    if not { !v } else { v }
-}
-
 /// Advances the group to `pc + 1`, merging with a group already there.
-#[inline]
+#[inline(always)]
 fn advance(w: &mut Warp, gi: usize) {
     w.groups[gi].pc += 1;
     if w.groups.len() > 1 {
-        merge(&mut w.groups);
+        merge_into(&mut w.groups, gi);
+    }
+}
+
+/// Merges group `gi` with another group at the same PC and wait state
+/// (only `gi` moved, so no other pair can have met).
+#[inline(always)]
+fn merge_into(groups: &mut Vec<Group>, gi: usize) {
+    let g = groups[gi];
+    if let Some(j) = groups.iter().enumerate().position(|(j, o)| j != gi && o.pc == g.pc && o.wait == g.wait) {
+        groups[j].mask |= g.mask;
+        groups.swap_remove(gi);
     }
 }
 
@@ -500,38 +590,50 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
         }
         Op::Mov { d, a, n } => {
-            for l in lanes(exec) {
-                for k in 0..u16::from(n) {
-                    let v = w.raw(S { r: a.r + k, m: 0 }, l);
-                    w.set(d + k, l, v);
-                }
+            for k in 0..u16::from(n) {
+                let v = w.row(a.r + k);
+                w.put(d + k, exec, &v);
             }
         }
-        Op::Iadd3 { d, co, a, b, c, ci } => {
-            let (mut c0, mut c1) = (0u32, 0u32);
-            let opnd = |w: &Warp, s: S, l: usize| -> u64 {
-                let v = w.raw(s, l);
-                if s.m & NEG != 0 {
-                    u64::from(!v) + 1
-                } else if s.m & NOT != 0 {
-                    u64::from(!v)
-                } else {
-                    u64::from(v)
-                }
-            };
-            let cin = ci.map(|[p, q]| (w.pm(p), w.pm(q)));
-            for l in lanes(exec) {
-                let mut sum = opnd(w, a, l) + opnd(w, b, l) + opnd(w, c, l);
-                if let Some((p, q)) = cin {
-                    sum += u64::from(p >> l & 1) + u64::from(q >> l & 1);
-                }
-                // A negated operand enters as 2^32 - x, so a subtraction carries
-                // (does not borrow) exactly when bit 32 is set.
-                let carry = sum >> 32;
-                w.set(d, l, sum as u32);
-                c0 |= ((carry & 1) as u32) << l;
-                c1 |= ((carry >> 1 & 1) as u32) << l;
+        Op::Iadd3 { d, co: [P_SINK, P_SINK], a, b, c, ci: None } => {
+            // No carry out wanted: 32-bit wrapping sums (-x is 2^32 - x).
+            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (x, y, z) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
+            let mut out = [0u32; 32];
+            for l in 0..32 {
+                out[l] = x[l].wrapping_add(y[l]).wrapping_add(z[l]);
             }
+            w.put(d, exec, &out);
+        }
+        Op::Iadd3 { d, co, a, b, c, ci } => {
+            // A negated operand enters as 2^32 - x (as 33 bits), so a
+            // subtraction carries (does not borrow) exactly when bit 32 is set.
+            let wide = |s: S, row: [u32; 32]| -> [u64; 32] {
+                let mut o = [0u64; 32];
+                for (x, &v) in o.iter_mut().zip(row.iter()) {
+                    *x = if s.m & NEG != 0 {
+                        u64::from(!v) + 1
+                    } else if s.m & NOT != 0 {
+                        u64::from(!v)
+                    } else {
+                        u64::from(v)
+                    };
+                }
+                o
+            };
+            let (x, y, z) = (wide(a, w.row(a.r)), wide(b, w.row(b.r)), wide(c, w.row(c.r)));
+            let (p, q) = ci.map_or((0, 0), |[p, q]| (w.pm(p), w.pm(q)));
+            let mut sums = [0u64; 32];
+            for l in 0..32 {
+                sums[l] = x[l] + y[l] + z[l] + u64::from(p & LANE_BITS[l] != 0) + u64::from(q & LANE_BITS[l] != 0);
+            }
+            let mut out = [0u32; 32];
+            for l in 0..32 {
+                out[l] = sums[l] as u32;
+            }
+            let c0 = mask_of(|l| sums[l] >> 32 & 1 != 0);
+            let c1 = mask_of(|l| sums[l] >> 33 & 1 != 0);
+            w.put(d, exec, &out);
             w.setp(co[0], exec, c0);
             w.setp(co[1], exec, c1);
         }
@@ -566,6 +668,39 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
             w.setp(co, exec, cm);
         }
+        Op::Imad { d, a, b, c, signed, kind: 0, co: _, ci } => {
+            let cin = ci.map_or(0, |p| w.pm(p));
+            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (x, y, z) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
+            let mut out = [0u32; 32];
+            // The low word of the product is the same signed or unsigned.
+            let _ = signed;
+            for l in 0..32 {
+                out[l] = x[l].wrapping_mul(y[l]).wrapping_add(z[l]).wrapping_add(u32::from(cin & LANE_BITS[l] != 0));
+            }
+            w.put(d, exec, &out);
+        }
+        Op::Imad { d, a, b, c, signed: false, kind: 1, co, ci } => {
+            // IMAD.WIDE.U32 over whole rows: a·b + c (a register pair) + carry.
+            let cin = ci.map_or(0, |p| w.pm(p));
+            let (mut ta, mut tb) = ([0; 32], [0; 32]);
+            let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
+            let (clo, chi) = (w.row(c.r), w.row(c.r.saturating_add(1)));
+            let mut lo = [0u32; 32];
+            let mut hi = [0u32; 32];
+            let mut carry = [false; 32];
+            for l in 0..32 {
+                let cv = apply64(u64::from(clo[l]) | u64::from(chi[l]) << 32, c.m);
+                let (s1, o1) = (u64::from(x[l]) * u64::from(y[l])).overflowing_add(cv);
+                let (s2, o2) = s1.overflowing_add(u64::from(cin & LANE_BITS[l] != 0));
+                lo[l] = s2 as u32;
+                hi[l] = (s2 >> 32) as u32;
+                carry[l] = o1 | o2;
+            }
+            w.put(d, exec, &lo);
+            w.put(d.saturating_add(1), exec, &hi);
+            w.setp(co, exec, mask_of(|l| carry[l]));
+        }
         Op::Imad { d, a, b, c, signed, kind, co, ci } => {
             let cin = ci.map(|p| w.pm(p));
             let mut cm = 0u32;
@@ -573,57 +708,47 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 let (x, y) = (w.ri(a, l), w.ri(b, l));
                 let cy = u64::from(cin.is_some_and(|p| p >> l & 1 == 1));
                 let prod: u64 = if signed { (i64::from(x as i32) * i64::from(y as i32)) as u64 } else { u64::from(x) * u64::from(y) };
-                match kind {
-                    0 => {
-                        let v = prod.wrapping_add(u64::from(w.ri(c, l))).wrapping_add(cy);
-                        w.set(d, l, v as u32);
-                    }
-                    1 => {
-                        let cv = w.r64(c, l);
-                        let cv = if c.m & NEG != 0 { cv.wrapping_neg() } else if c.m & NOT != 0 { !cv } else { cv };
-                        let full = u128::from(prod) + u128::from(cv) + u128::from(cy);
-                        w.set64(d, l, full as u64);
-                        cm |= ((full >> 64) as u32 & 1) << l;
-                    }
-                    _ => {
-                        // (a * b + c.64) >> 32, c being the register pair.
-                        let cv = apply64(w.r64(c, l), c.m);
-                        let full = u128::from(prod) + u128::from(cv) + u128::from(cy);
-                        w.set(d, l, (full >> 32) as u32);
-                        cm |= ((full >> 96) as u32 & 1) << l;
-                    }
+                let cv = apply64(w.r64(c, l), c.m);
+                let full = u128::from(prod) + u128::from(cv) + u128::from(cy);
+                if kind == 1 {
+                    w.set64(d, l, full as u64);
+                    cm |= ((full >> 64) as u32 & 1) << l;
+                } else {
+                    // (a * b + c.64) >> 32, c being the register pair.
+                    w.set(d, l, (full >> 32) as u32);
+                    cm |= ((full >> 96) as u32 & 1) << l;
                 }
             }
             w.setp(co, exec, cm);
         }
         Op::Lea { d, co, a, b, c, s, hi, sx, ci } => {
-            let cin = ci.map(|p| w.pm(p));
+            let cin = ci.map_or(0, |p| w.pm(p));
+            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (av, bv, cv) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
+            let mut out = [0u32; 32];
             let mut cm = 0u32;
-            for l in lanes(exec) {
-                let av = w.ri(a, l);
+            for l in 0..32 {
                 let shifted: u32 = if hi {
-                    let high = if sx { ((av as i32) >> 31) as u32 } else { w.ri(c, l) };
-                    let v = (u64::from(high) << 32 | u64::from(av)) << s;
+                    let high = if sx { ((av[l] as i32) >> 31) as u32 } else { cv[l] };
+                    let v = (u64::from(high) << 32 | u64::from(av[l])) << s;
                     (v >> 32) as u32
                 } else {
-                    ((u64::from(av)) << s) as u32
+                    ((u64::from(av[l])) << s) as u32
                 };
-                let sum = u64::from(shifted) + u64::from(w.ri(b, l)) + u64::from(cin.is_some_and(|p| p >> l & 1 == 1));
-                w.set(d, l, sum as u32);
+                let sum = u64::from(shifted) + u64::from(bv[l]) + u64::from(cin >> l & 1);
+                out[l] = sum as u32;
                 cm |= ((sum >> 32) as u32 & 1) << l;
             }
+            w.put(d, exec, &out);
             w.setp(co, exec, cm);
         }
         Op::Lop3 { d, pd, a, b, c, lut, pin } => {
-            let mut pm = 0u32;
             let pinm = w.pm(pin);
-            for l in lanes(exec) {
-                let (x, y, z) = (w.ri(a, l), w.ri(b, l), w.ri(c, l));
-                let v = lop3(x, y, z, lut);
-                w.set(d, l, v);
-                pm |= u32::from(v != 0 || pinm >> l & 1 == 1) << l;
-            }
-            w.setp(pd, exec, pm);
+            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let v = lop3_rows(w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc), lut);
+            let nz = mask_of(|l| v[l] != 0);
+            w.put(d, exec, &v);
+            w.setp(pd, exec, nz | pinm);
         }
         Op::Plop3 { d, a, b, c, lut } => {
             let (x, y, z) = (w.pm(a), w.pm(b), w.pm(c));
@@ -632,12 +757,15 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Sel { d, a, b, p, n } => {
             let pm = w.pm(p);
-            for l in lanes(exec) {
-                let s = if pm >> l & 1 == 1 { a } else { b };
-                for k in 0..u16::from(n) {
-                    let v = w.raw(S { r: s.r + k, m: 0 }, l);
-                    w.set(d + k, l, v);
+            for k in 0..u16::from(n) {
+                let (mut ta, mut tb) = ([0; 32], [0; 32]);
+                let (x, y) = (w.src(S { r: a.r + k, m: 0 }, &mut ta), w.src(S { r: b.r + k, m: 0 }, &mut tb));
+                let mut out = [0u32; 32];
+                for l in 0..32 {
+                    let m = u32::from(pm & LANE_BITS[l] != 0).wrapping_neg();
+                    out[l] = (x[l] & m) | (y[l] & !m);
                 }
+                w.put(d + k, exec, &out);
             }
         }
         Op::Fsel { d, a, b, p } => {
@@ -648,30 +776,25 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
         }
         Op::Shf { d, a, b, c, left, hi, wrap, bits64, signed } => {
-            for l in lanes(exec) {
-                let (lo, sh, high) = (w.ri(a, l), w.ri(b, l), w.ri(c, l));
-                let limit = if bits64 { 64 } else { 32 };
-                let s = if wrap { sh & (limit - 1) } else { sh.min(limit) };
-                let v = u64::from(high) << 32 | u64::from(lo);
-                let r: u64 = if left {
-                    if s >= 64 { 0 } else { v << s }
-                } else if signed {
-                    let sv = if bits64 { v as i64 } else { i64::from(high as i32) << 32 | i64::from(lo) };
-                    (sv >> s.min(63)) as u64
-                } else if s >= 64 {
-                    0
-                } else {
-                    v >> s
-                };
-                let out = if left {
-                    if hi { (r >> 32) as u32 } else { r as u32 }
-                } else if hi {
-                    (r >> 32) as u32
-                } else {
-                    r as u32
-                };
-                w.set(d, l, out);
-            }
+            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (av, bv, cv) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
+            // One loop per shape, each free of per-lane shape tests.
+            let out = match (left, hi, wrap, bits64, signed) {
+                (true, false, false, false, _) => shf_rows::<true, false, false, false, false>(av, bv, cv),
+                (true, true, false, false, _) => shf_rows::<true, true, false, false, false>(av, bv, cv),
+                (true, false, true, false, _) => shf_rows::<true, false, true, false, false>(av, bv, cv),
+                (true, true, true, false, _) => shf_rows::<true, true, true, false, false>(av, bv, cv),
+                (false, false, false, false, false) => shf_rows::<false, false, false, false, false>(av, bv, cv),
+                (false, true, false, false, false) => shf_rows::<false, true, false, false, false>(av, bv, cv),
+                (false, false, false, true, false) => shf_rows::<false, false, false, true, false>(av, bv, cv),
+                (false, true, false, true, false) => shf_rows::<false, true, false, true, false>(av, bv, cv),
+                (false, false, false, false, true) => shf_rows::<false, false, false, false, true>(av, bv, cv),
+                (false, true, false, false, true) => shf_rows::<false, true, false, false, true>(av, bv, cv),
+                (false, false, false, true, true) => shf_rows::<false, false, false, true, true>(av, bv, cv),
+                (false, true, false, true, true) => shf_rows::<false, true, false, true, true>(av, bv, cv),
+                (l, h, wr, b64, sg) => shf_rows_any(av, bv, cv, l, h, wr, b64, sg),
+            };
+            w.put(d, exec, &out);
         }
         Op::Prmt { d, a, b, c } => {
             for l in lanes(exec) {
@@ -757,48 +880,44 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Isetp { d, a, b, cmp, signed, wide, bop, pin, ex } => {
             let pinm = w.pm(pin);
-            let exm = ex.map(|p| w.pm(p));
             let mut r = 0u32;
-            for l in lanes(exec) {
-                let ord = if wide {
-                    let (x, y) = (w.r64(a, l), w.r64(b, l));
-                    let (x, y) = (apply64(x, a.m), apply64(y, b.m));
-                    if signed { (x as i64).cmp(&(y as i64)) } else { x.cmp(&y) }
-                } else {
-                    let (x, y) = (w.ri(a, l), w.ri(b, l));
-                    match exm {
-                        // .EX: the high words of a 64-bit comparison; equality defers to the
-                        // low words' result given as the extra predicate.
-                        Some(e) => {
-                            let o = if signed { (x as i32).cmp(&(y as i32)) } else { x.cmp(&y) };
-                            let _ = e;
-                            o
-                        }
-                        None => {
-                            if signed {
-                                (x as i32).cmp(&(y as i32))
-                            } else {
-                                x.cmp(&y)
-                            }
-                        }
-                    }
+            if wide {
+                for l in lanes(exec) {
+                    let (x, y) = (apply64(w.r64(a, l), a.m), apply64(w.r64(b, l), b.m));
+                    let ord = if signed { (x as i64).cmp(&(y as i64)) } else { x.cmp(&y) };
+                    r |= u32::from(icmp(cmp, ord)) << l;
+                }
+            } else {
+                let (mut ta, mut tb) = ([0; 32], [0; 32]);
+                let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
+                // Unsigned order is signed order with the sign bits flipped.
+                let flip = if signed { 0 } else { 0x8000_0000u32 };
+                let lt = |x: &[u32; 32], y: &[u32; 32]| mask_of(|l| ((x[l] ^ flip) as i32) < ((y[l] ^ flip) as i32));
+                // Only the masks the comparison needs (EQ/NE the equality, the
+                // orders one strict comparison each) unless .EX needs equality.
+                let need_eq = ex.is_some() || matches!(cmp, 2 | 5);
+                let eq = if need_eq { mask_of(|l| x[l] == y[l]) } else { 0 };
+                r = match cmp {
+                    0 => 0,
+                    1 => lt(x, y),
+                    2 => eq,
+                    3 => !lt(y, x),
+                    4 => lt(y, x),
+                    5 => !eq,
+                    6 => !lt(x, y),
+                    _ => u32::MAX,
                 };
-                let v = match exm {
-                    Some(e) if ord == std::cmp::Ordering::Equal => {
-                        let low = e >> l & 1 == 1;
-                        // The low-word predicate is the same comparison of the low words.
-                        match cmp {
-                            2 => low,     // EQ: low equal
-                            5 => low,     // NE: low differ
-                            1 | 3 => low, // LT / LE of low words
-                            4 | 6 => low, // GT / GE
-                            0 => false,
-                            _ => true,
-                        }
-                    }
-                    _ => icmp(cmp, ord),
-                };
-                r |= u32::from(v) << l;
+                // .EX: the high words of a 64-bit comparison; where they are
+                // equal the result is the low words' comparison, given as the
+                // extra predicate (EQ/NE/LT/LE/GT/GE all take it as is).
+                if let Some(p) = ex {
+                    let low = match cmp {
+                        0 => 0,
+                        1..=6 => w.pm(p),
+                        _ => u32::MAX,
+                    };
+                    r = (r & !eq) | (low & eq);
+                }
             }
             let (p0, p1) = combine(r, pinm, bop);
             w.setp(d[0], exec, p0);
@@ -1289,6 +1408,135 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 w.set(d, l, if v == 0 { u32::MAX } else { 31 - v.leading_zeros() });
             }
         }
+        Op::Bmsk { d, a, b, wrap } => {
+            for l in lanes(exec) {
+                let (pos, len) = (w.ri(a, l), w.ri(b, l));
+                let (pos, len) = if wrap { (pos & 31, len & 31) } else { (pos.min(32), len.min(32)) };
+                let ones = if len >= 32 { u64::MAX } else { (1u64 << len) - 1 };
+                w.set(d, l, (ones << pos) as u32);
+            }
+        }
+        Op::Idp { d, a, b, c, two, hi, a_signed, b_signed } => {
+            for l in lanes(exec) {
+                let (x, y, z) = (w.ri(a, l), w.ri(b, l), w.ri(c, l));
+                let bb = |k: u32| -> i64 {
+                    let v = (y >> (8 * k)) as u8;
+                    if b_signed { i64::from(v as i8) } else { i64::from(v) }
+                };
+                let sum: i64 = if two {
+                    let first = if hi { 2 } else { 0 };
+                    (0..2)
+                        .map(|k| {
+                            let h = (x >> (16 * k)) as u16;
+                            let h = if a_signed { i64::from(h as i16) } else { i64::from(h) };
+                            h * bb(first + k)
+                        })
+                        .sum()
+                } else {
+                    (0..4)
+                        .map(|k| {
+                            let v = (x >> (8 * k)) as u8;
+                            let v = if a_signed { i64::from(v as i8) } else { i64::from(v) };
+                            v * bb(k)
+                        })
+                        .sum()
+                };
+                w.set(d, l, (sum as u32).wrapping_add(z));
+            }
+        }
+        Op::I2ip { d, a, b, c, dst_signed, src_signed } => {
+            for l in lanes(exec) {
+                let sat = |v: u32| -> u32 {
+                    let v = if src_signed { i64::from(v as i32) } else { i64::from(v) };
+                    let (lo, hi) = if dst_signed { (-128, 127) } else { (0, 255) };
+                    (v.clamp(lo, hi) as u32) & 0xff
+                };
+                let v = (w.ri(c, l) << 16) | (sat(w.ri(a, l)) << 8) | sat(w.ri(b, l));
+                w.set(d, l, v);
+            }
+        }
+        Op::F2fp8 { d, a, b, c, fmt } => {
+            for l in lanes(exec) {
+                let hi = fmt.encode_satfinite(f64::from(w.rf(a, l)));
+                let lo = fmt.encode_satfinite(f64::from(w.rf(b, l)));
+                let v = (w.ri(c, l) & 0xffff_0000) | u32::from(hi) << 8 | u32::from(lo);
+                w.set(d, l, v);
+            }
+        }
+        Op::F2fpUnpack { d, a, fmt } => {
+            for l in lanes(exec) {
+                let v = w.ri(a, l);
+                let h = |byte: u32| -> u32 {
+                    let x = fmt.decode(byte as u8);
+                    if x.is_nan() { 0x7fff } else { u32::from(num::f64_to_f16(x, Round::Nearest)) }
+                };
+                w.set(d, l, h(v & 0xff) | h((v >> 8) & 0xff) << 16);
+            }
+        }
+        Op::Match { d, pd, a, wide, all } => {
+            let key = |w: &Warp, l: usize| if wide { w.r64(a, l) } else { u64::from(w.raw(a, l)) };
+            let mut same_all = true;
+            let first = if exec != 0 { Some(key(w, exec.trailing_zeros() as usize)) } else { None };
+            let mut out = [0u32; 32];
+            for l in lanes(exec) {
+                let k = key(w, l);
+                let m = lanes(exec).filter(|&o| key(w, o) == k).fold(0u32, |m, o| m | 1 << o);
+                out[l] = m;
+                same_all &= Some(k) == first;
+            }
+            for l in lanes(exec) {
+                let v = if all { if same_all { exec } else { 0 } } else { out[l] };
+                w.set(d, l, v);
+            }
+            if all {
+                w.setp(pd, exec, if same_all { u32::MAX } else { 0 });
+            }
+        }
+        Op::Ldsm { d, addr, n, trans } => {
+            // Lanes 8k..8k+7 address the rows of matrix k.
+            let rows: Vec<u64> = (0..32).map(|l| address(w, &addr, l)).collect();
+            let mut out = vec![[0u32; 32]; usize::from(n)];
+            for l in lanes(exec) {
+                for k in 0..usize::from(n) {
+                    let v = if trans {
+                        let mut v = 0u32;
+                        for e in 0..2 {
+                            let at = rows[8 * k + (l % 4) * 2 + e] + (l / 4) as u64 * 2;
+                            let mut buf = [0u8; 2];
+                            read_mem(cta, memory, Space::Shared, 0, at, &mut buf)?;
+                            v |= u32::from(u16::from_le_bytes(buf)) << (16 * e);
+                        }
+                        v
+                    } else {
+                        let at = rows[8 * k + l / 4] + (l % 4) as u64 * 4;
+                        let mut buf = [0u8; 4];
+                        read_mem(cta, memory, Space::Shared, 0, at, &mut buf)?;
+                        u32::from_le_bytes(buf)
+                    };
+                    out[k][l] = v;
+                }
+            }
+            for (k, row) in out.iter().enumerate() {
+                w.put(d + k as u16, exec, row);
+            }
+        }
+        Op::Ldgsts { dst, src, bytes } => {
+            for l in lanes(exec) {
+                let (from, to) = (address(w, &src, l), address(w, &dst, l));
+                let n = usize::from(bytes);
+                let mut buf = [0u8; 16];
+                read_mem(cta, memory, Space::Global, 0, from, &mut buf[..n])?;
+                write_mem(cta, memory, Space::Shared, 0, to, &buf[..n])?;
+            }
+        }
+        Op::Mma { d, a, b, c, kind } => {
+            let (ka, kb, kc) = kind.registers();
+            let rows = |r: u16, k: usize| -> Vec<[u32; 32]> { (0..k).map(|i| w.row(r + i as u16)).collect() };
+            let out = super::matrix::mma(kind, &rows(a, ka), &rows(b, kb), &rows(c, kc));
+            for (k, row) in out.iter().enumerate() {
+                w.put(d + k as u16, exec, row);
+            }
+        }
     }
     advance(w, gi);
     Ok(())
@@ -1399,6 +1647,60 @@ fn canon64(v: f64) -> u64 {
     if v.is_nan() { 0x7fff_ffff_ffff_ffff } else { v.to_bits() }
 }
 
+/// One funnel shift of SHF: `high:lo` shifted by `sh` (clamped, or wrapped
+/// with `.W`), the low or high word.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn shf1(lo: u32, sh: u32, high: u32, left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool) -> u32 {
+    let limit = if bits64 { 64 } else { 32 };
+    let s = if wrap { sh & (limit - 1) } else { sh.min(limit) };
+    let v = u64::from(high) << 32 | u64::from(lo);
+    let r: u64 = if left {
+        if s >= 64 { 0 } else { v << s }
+    } else if signed {
+        let sv = if bits64 { v as i64 } else { i64::from(high as i32) << 32 | i64::from(lo) };
+        (sv >> s.min(63)) as u64
+    } else if s >= 64 {
+        0
+    } else {
+        v >> s
+    };
+    if hi { (r >> 32) as u32 } else { r as u32 }
+}
+
+/// SHF over whole rows, one shape.
+#[inline(always)]
+fn shf_rows<const LEFT: bool, const HI: bool, const WRAP: bool, const B64: bool, const SIGNED: bool>(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]) -> [u32; 32] {
+    let mut out = [0u32; 32];
+    for l in 0..32 {
+        out[l] = shf1(a[l], b[l], c[l], LEFT, HI, WRAP, B64, SIGNED);
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn shf_rows_any(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool) -> [u32; 32] {
+    let mut out = [0u32; 32];
+    for l in 0..32 {
+        out[l] = shf1(a[l], b[l], c[l], left, hi, wrap, bits64, signed);
+    }
+    out
+}
+
+/// LOP3 over whole rows: the union of the minterms the table selects.
+fn lop3_rows(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], lut: u8) -> [u32; 32] {
+    let mut r = [0u32; 32];
+    for k in 0..8u32 {
+        if lut >> k & 1 == 1 {
+            let (na, nb, nc) = (if k & 4 != 0 { 0 } else { u32::MAX }, if k & 2 != 0 { 0 } else { u32::MAX }, if k & 1 != 0 { 0 } else { u32::MAX });
+            for l in 0..32 {
+                r[l] |= (a[l] ^ na) & (b[l] ^ nb) & (c[l] ^ nc);
+            }
+        }
+    }
+    r
+}
+
 fn lop3(a: u32, b: u32, c: u32, lut: u8) -> u32 {
     let mut r = 0u32;
     for k in 0..8u32 {
@@ -1492,13 +1794,46 @@ fn resolve(space: Space, at: u64) -> (Space, u64) {
     }
 }
 
-fn local_region<'a>(cta: &'a mut Cta, thread: usize) -> Result<&'a mut Vec<u8>, InterpError> {
-    let size = cta.loaded.local_bytes as usize;
-    let slot = cta.local.get_mut(thread).ok_or_else(|| InterpError::new(ErrorKind::Malformed, "thread index out of range"))?;
-    if slot.is_empty() {
-        *slot = vec![0; size];
+/// One thread's local memory: `size` bytes of which only the top part the
+/// thread has touched is stored (the stack and frames grow down from the
+/// top, where the initial stack pointer points), zero until written. A
+/// recursive kernel's driver-sized stack so costs only what it uses.
+#[derive(Clone, Debug)]
+struct LocalMem {
+    size: u64,
+    /// The bytes `[size - data.len(), size)`.
+    data: Vec<u8>,
+}
+
+impl LocalMem {
+    fn new(size: u32) -> LocalMem {
+        LocalMem { size: u64::from(size), data: Vec::new() }
     }
-    Ok(slot)
+
+    /// Back to all zeros (a new CTA).
+    fn reset(&mut self) {
+        self.data.fill(0);
+    }
+
+    /// The `n` bytes at `at`, checked and materialized.
+    fn bytes(&mut self, at: u64, n: usize, align: u64) -> Result<&mut [u8], InterpError> {
+        if align > 1 && at % align != 0 {
+            return Err(fault(MemFault { address: at, size: n as u64, kind: FaultKind::Misaligned, space: "local" }));
+        }
+        if at.checked_add(n as u64).is_none_or(|e| e > self.size) {
+            return Err(fault(MemFault { address: at, size: n as u64, kind: FaultKind::OutOfBounds, space: "local" }));
+        }
+        let base = self.size - self.data.len() as u64;
+        if at < base {
+            // Grow downward at least geometrically (amortized copies).
+            let want = (self.size - at).max(2 * self.data.len() as u64).max(256).min(self.size);
+            let mut grown = vec![0u8; (want - self.data.len() as u64) as usize];
+            grown.extend_from_slice(&self.data);
+            self.data = grown;
+        }
+        let off = (at - (self.size - self.data.len() as u64)) as usize;
+        Ok(&mut self.data[off..off + n])
+    }
 }
 
 fn read_mem(cta: &mut Cta, memory: &crate::interp::memory::GlobalMemory, space: Space, thread: usize, at: u64, out: &mut [u8]) -> Result<(), InterpError> {
@@ -1507,11 +1842,7 @@ fn read_mem(cta: &mut Cta, memory: &crate::interp::memory::GlobalMemory, space: 
     match resolve(space, at) {
         (Space::Global | Space::Generic, a) => out.copy_from_slice(memory.read(a, n, align).map_err(fault)?),
         (Space::Shared, a) => out.copy_from_slice(cta.shared.read(a, n, align, "shared").map_err(fault)?),
-        (Space::Local, a) => {
-            let region = local_region(cta, thread)?;
-            let r = check_local(region.len(), a, n, align)?;
-            out.copy_from_slice(&region[r..r + n]);
-        }
+        (Space::Local, a) => out.copy_from_slice(local_of(cta, thread)?.bytes(a, n, align)?),
     }
     Ok(())
 }
@@ -1522,23 +1853,13 @@ fn write_mem(cta: &mut Cta, memory: &mut crate::interp::memory::GlobalMemory, sp
     match resolve(space, at) {
         (Space::Global | Space::Generic, a) => memory.write(a, bytes, align).map_err(fault)?,
         (Space::Shared, a) => cta.shared.write(a, bytes, align, "shared").map_err(fault)?,
-        (Space::Local, a) => {
-            let region = local_region(cta, thread)?;
-            let r = check_local(region.len(), a, n, align)?;
-            region[r..r + n].copy_from_slice(bytes);
-        }
+        (Space::Local, a) => local_of(cta, thread)?.bytes(a, n, align)?.copy_from_slice(bytes),
     }
     Ok(())
 }
 
-fn check_local(len: usize, at: u64, n: usize, align: u64) -> Result<usize, InterpError> {
-    if align > 1 && at % align != 0 {
-        return Err(fault(MemFault { address: at, size: n as u64, kind: FaultKind::Misaligned, space: "local" }));
-    }
-    if at.checked_add(n as u64).is_none_or(|e| e > len as u64) {
-        return Err(fault(MemFault { address: at, size: n as u64, kind: FaultKind::OutOfBounds, space: "local" }));
-    }
-    Ok(at as usize)
+fn local_of<'a>(cta: &'a mut Cta, thread: usize) -> Result<&'a mut LocalMem, InterpError> {
+    cta.local.get_mut(thread).ok_or_else(|| InterpError::new(ErrorKind::Malformed, "thread index out of range"))
 }
 
 fn atom_apply(op: AtomOp, ty: AtomType, old: u64, b: u64, c: u64) -> u64 {
@@ -1605,5 +1926,44 @@ fn atom_apply(op: AtomOp, ty: AtomType, old: u64, b: u64, c: u64) -> u64 {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lane_masks_pack_one_bit_per_lane() {
+        // Bit by bit, as a plain loop would build them.
+        for seed in [0u32, 1, 0x8000_0000, 0xdead_beef, 0x1234_5678, u32::MAX, 0x0f0f_00ff] {
+            assert_eq!(mask_of(|l| seed >> l & 1 == 1), seed);
+        }
+        assert_eq!(mask_of(|l| l % 3 == 0), 0x4924_9249);
+    }
+
+    #[test]
+    fn lop3_rows_match_the_table_lane_by_lane() {
+        let a: [u32; 32] = std::array::from_fn(|l| (l as u32).wrapping_mul(0x9e37_79b9));
+        let b: [u32; 32] = std::array::from_fn(|l| (l as u32) ^ 0x5555_aaaa);
+        let c: [u32; 32] = std::array::from_fn(|l| !(l as u32) << 3);
+        for lut in [0x00u8, 0xc0, 0xfc, 0x96, 0xe8, 0xf8, 0x3c, 0xff] {
+            let rows = lop3_rows(&a, &b, &c, lut);
+            for l in 0..32 {
+                assert_eq!(rows[l], lop3(a[l], b[l], c[l], lut), "lut {lut:#x} lane {l}");
+            }
+        }
+    }
+
+    #[test]
+    fn local_memory_grows_down_and_reads_zero() {
+        let mut m = LocalMem::new(4096);
+        m.bytes(4092, 4, 4).map(|b| b.copy_from_slice(&[1, 2, 3, 4])).ok();
+        assert_eq!(m.bytes(16, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![0; 4]));
+        assert_eq!(m.bytes(4092, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![1, 2, 3, 4]));
+        assert!(m.bytes(4094, 4, 2).is_err(), "past the end");
+        assert!(m.bytes(2, 4, 4).is_err(), "misaligned");
+        m.reset();
+        assert_eq!(m.bytes(4092, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![0; 4]));
     }
 }

@@ -7,7 +7,8 @@
 //!   and translated into a compact executable form;
 //! * [`exec`]: the machine — register files, memory spaces, warps and the
 //!   reconvergence model (documented there);
-//! * [`num`]: number formats, rounding modes and MUFU approximations.
+//! * [`num`]: number formats, rounding modes and MUFU approximations;
+//! * [`matrix`]: the warp-wide matrix multiply-accumulate.
 //!
 //! Everything the interpreter cannot do, or that the program does wrong,
 //! is an [`InterpError`] with the instruction's site (function and byte
@@ -17,11 +18,10 @@ pub mod exec;
 pub mod hazard;
 pub mod latency;
 pub mod load;
+pub mod matrix;
 pub mod num;
 pub mod op;
 
-mod hazard_stub;
-use hazard_stub as hazard_impl;
 
 use crate::interp::{ErrorKind, InterpError, Launch, LaunchSpec};
 use crate::isa::inst::Inst;
@@ -85,17 +85,20 @@ pub fn translate(loaded: &load::Loaded) -> Result<exec::Program, InterpError> {
     let mut ops = Vec::with_capacity(loaded.words.len());
     let mut insts = Vec::with_capacity(loaded.words.len());
     let mut infos = Vec::with_capacity(loaded.words.len());
+    let mut guards = Vec::with_capacity(loaded.words.len());
     for (k, &word) in loaded.words.iter().enumerate() {
         match Inst::decode(word, loaded.sm) {
             Ok(inst) => {
                 ops.push(t.translate(&inst, (k * 16) as u32));
-                infos.push(hazard_impl::HazardInfo::of(&inst, loaded.sm));
+                infos.push(hazard::HazardInfo::of(&inst, loaded.sm));
+                guards.push(op::guard_of(&inst));
                 insts.push(inst);
             }
             Err(_) => {
                 ops.push(op::Op::Unsupported(format!("undecodable instruction word {word:#034x}").into_boxed_str()));
                 let nop = Inst::empty();
-                infos.push(hazard_impl::HazardInfo::of(&nop, loaded.sm));
+                infos.push(hazard::HazardInfo::of(&nop, loaded.sm));
+                guards.push(op::P::TRUE);
                 insts.push(nop);
             }
         }
@@ -103,5 +106,5 @@ pub fn translate(loaded: &load::Loaded) -> Result<exec::Program, InterpError> {
             return Err(InterpError::new(ErrorKind::Unsupported, "too many distinct constant operands"));
         }
     }
-    Ok(exec::Program { ops, insts, infos, rows: t.rows })
+    Ok(exec::Program { ops, insts, infos, guards, rows: t.rows })
 }

@@ -386,6 +386,73 @@ pub fn mufu(op: Mufu, bits: u32) -> u32 {
     if r.is_nan() { 0x7fff_ffff } else { r.to_bits() }
 }
 
+/// An 8-bit float format of F2FP (sm_89+): `E4M3` (bias 7, no
+/// infinities, `S.1111.111` the only NaN, largest finite 448) or `E5M2`
+/// (bias 15, IEEE-like: infinities and NaNs at exponent 31, largest finite
+/// 57344). Facts: PTX ISA, "Alternate Floating Point Data Formats".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fp8 {
+    /// 4 exponent bits, 3 mantissa bits.
+    E4M3,
+    /// 5 exponent bits, 2 mantissa bits.
+    E5M2,
+}
+
+impl Fp8 {
+    fn shape(self) -> (u32, u32, i32) {
+        match self {
+            Fp8::E4M3 => (4, 3, 7),
+            Fp8::E5M2 => (5, 2, 15),
+        }
+    }
+
+    /// The value of a code (NaN for the NaN codes, infinities for E5M2's).
+    pub fn decode(self, code: u8) -> f64 {
+        let (e, m, bias) = self.shape();
+        let sign = if code & 0x80 != 0 { -1.0 } else { 1.0 };
+        let exp = (u32::from(code) >> m) & ((1 << e) - 1);
+        let man = u32::from(code) & ((1 << m) - 1);
+        let top = (1 << e) - 1;
+        match self {
+            Fp8::E4M3 if exp == top && man == (1 << m) - 1 => return f64::NAN,
+            Fp8::E5M2 if exp == top => return if man == 0 { sign * f64::INFINITY } else { f64::NAN },
+            _ => {}
+        }
+        let scale = |k: i32| 2f64.powi(k);
+        if exp == 0 {
+            sign * f64::from(man) * scale(1 - bias - m as i32)
+        } else {
+            sign * (1.0 + f64::from(man) / f64::from(1u32 << m)) * scale(exp as i32 - bias)
+        }
+    }
+
+    /// `x` rounded to nearest-even, saturated to the largest finite value
+    /// (`.SATFINITE`, infinities included); NaN gives the NaN code `0x7f`.
+    pub fn encode_satfinite(self, x: f64) -> u8 {
+        if x.is_nan() {
+            return 0x7f;
+        }
+        let sign = if x.is_sign_negative() { 0x80u8 } else { 0 };
+        let a = x.abs();
+        // The finite codes of one sign increase with their value: pick the
+        // nearest, ties to the even code.
+        let mut best = 0u8;
+        let mut best_err = f64::INFINITY;
+        for code in 0u8..0x80 {
+            let v = self.decode(code);
+            if !v.is_finite() {
+                continue;
+            }
+            let err = (v - a).abs();
+            if err < best_err || (err == best_err && code & 1 == 0) {
+                best = code;
+                best_err = err;
+            }
+        }
+        sign | best
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -427,5 +494,26 @@ mod tests {
         assert_eq!(float_to_int(3e9, Round::Zero, 32, true), 0x7fff_ffff);
         assert_eq!(float_to_int(-3.0, Round::Zero, 32, false), 0);
         assert_eq!(float_to_int(f64::NAN, Round::Zero, 32, true), 0);
+    }
+
+    #[test]
+    fn fp8_codes_round_trip_and_saturate() {
+        // E5M2 is the high byte of an f16 (PTX ISA): its values are those.
+        for code in 0u8..=0xff {
+            let v = Fp8::E5M2.decode(code);
+            let h = f16_to_f64(u16::from(code) << 8);
+            assert!(v == h || (v.is_nan() && h.is_nan()), "e5m2 {code:#x}: {v} vs {h}");
+        }
+        assert_eq!(Fp8::E4M3.decode(0x7e), 448.0);
+        assert_eq!(Fp8::E4M3.decode(0x01), 2f64.powi(-9));
+        assert_eq!(Fp8::E4M3.decode(0x38), 1.0);
+        assert!(Fp8::E4M3.decode(0x7f).is_nan());
+        assert_eq!(Fp8::E4M3.encode_satfinite(1.0), 0x38);
+        assert_eq!(Fp8::E4M3.encode_satfinite(-1e9), 0xfe);
+        assert_eq!(Fp8::E4M3.encode_satfinite(f64::INFINITY), 0x7e);
+        assert_eq!(Fp8::E5M2.encode_satfinite(1e9), 0x7b);
+        // 1.0625 lies halfway between 1.0 (0x38, even) and 1.125 (0x39).
+        assert_eq!(Fp8::E4M3.encode_satfinite(1.0625), 0x38);
+        assert_eq!(Fp8::E4M3.encode_satfinite(1.1875), 0x3a);
     }
 }

@@ -16,7 +16,8 @@
 //! PT, a sink, then UP0–UP6, UPT, a sink (a uniform predicate is all ones
 //! or all zeros).
 
-use super::num::{Mufu, Round};
+use super::matrix::MmaKind;
+use super::num::{Fp8, Mufu, Round};
 use crate::isa::form::Slot;
 use crate::isa::inst::Inst;
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
@@ -309,6 +310,45 @@ pub enum Op {
     Vote { d: u16, pd: u8, p: P, mode: VoteMode, uniform: bool },
     Redux { d: u16, a: S, op: u8, signed: bool },
     Flou { d: u16, a: S },
+    /// BMSK: `b` one bits from bit `a` (clamped, or wrapped with `.W`).
+    Bmsk { d: u16, a: S, b: S, wrap: bool },
+    /// IDP.4A / IDP.2A.{LO,HI}: dot product of packed integers plus `c`.
+    Idp { d: u16, a: S, b: S, c: S, two: bool, hi: bool, a_signed: bool, b_signed: bool },
+    /// I2IP.{U8,S8}.{S32,U32}.SAT: `a` and `b` saturated to 8 bits, packed
+    /// over the low half of `c`.
+    I2ip { d: u16, a: S, b: S, c: S, dst_signed: bool, src_signed: bool },
+    /// F2FP.SATFINITE.{E4M3,E5M2}.F32.PACK_AB_MERGE_C: `a` to the high
+    /// byte, `b` to the low byte, over `c`'s high half.
+    F2fp8 { d: u16, a: S, b: S, c: S, fmt: Fp8 },
+    /// F2FP.F16.{E4M3,E5M2}.UNPACK_B: two 8-bit floats to an f16 pair.
+    F2fpUnpack { d: u16, a: S, fmt: Fp8 },
+    /// MATCH.ANY / MATCH.ALL (32 or 64 bits).
+    Match { d: u16, pd: u8, a: S, wide: bool, all: bool },
+    /// LDSM: `n` 8×8 matrices of 16-bit elements from shared memory, rows
+    /// addressed by lanes, optionally transposed.
+    Ldsm { d: u16, addr: Addr, n: u8, trans: bool },
+    /// LDGSTS: a global-to-shared copy (done at once: the DEPBAR that
+    /// waits for it then has nothing left to wait for).
+    Ldgsts { dst: Addr, src: Addr, bytes: u8 },
+    /// HMMA / IMMA.
+    Mma { d: u16, a: u16, b: u16, c: u16, kind: MmaKind },
+}
+
+/// The guard predicate of an instruction as a predicate row (uniform
+/// instructions are guarded by uniform predicates).
+pub fn guard_of(inst: &Inst) -> P {
+    let (reg, not) = inst.guard;
+    let r = match reg.num {
+        RegNum::Phys(n) if n < 7 => {
+            if inst.form.uniform_guard {
+                UP_BASE + n
+            } else {
+                n
+            }
+        }
+        _ => PT,
+    };
+    P { r, not }
 }
 
 /// Why an instruction cannot be translated.
@@ -659,6 +699,16 @@ impl Translator<'_> {
                 let w = if from.bits == 64 { 2 } else { 1 };
                 Op::I2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd() }
             }
+            "F2FP" if has("E4M3") || has("E5M2") => {
+                let fmt = if has("E4M3") { Fp8::E4M3 } else { Fp8::E5M2 };
+                if has("UNPACK_B") {
+                    Op::F2fpUnpack { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, fmt }
+                } else if has("PACK_AB_MERGE_C") && has("SATFINITE") {
+                    Op::F2fp8 { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, fmt }
+                } else {
+                    return Err(Bad);
+                }
+            }
             "F2FP" => {
                 let bf16 = has("BF16");
                 Op::F2fp { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, bf16, relu: has("RELU"), satfinite: has("SATFINITE"), rnd: rnd() }
@@ -723,7 +773,9 @@ impl Translator<'_> {
                     _ => (self.dst(o(0)?)?, 1),
                 };
                 let mut addr = self.addr(o(ai)?)?;
-                addr.wide = matches!(sl(ai), Slot::Addr { wide: true, .. });
+                // `.E` is a 64-bit address even where the text prints `[R2]`
+                // (ATOMG.E.CAS has no `.64` on its address operand).
+                addr.wide = matches!(sl(ai), Slot::Addr { wide: true, .. }) || (space != Space::Shared && has("E"));
                 let reg = |k: usize| -> R<u16> {
                     match o(k)? {
                         Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad),
@@ -836,6 +888,77 @@ impl Translator<'_> {
                 let uniform = base == "VOTEU";
                 let (d, pd, p) = if n == 3 { (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.psrc(o(2)?)?) } else { (if uniform { UR_SINK } else { R_SINK }, self.pdst(o(0)?)?, self.psrc(o(1)?)?) };
                 Op::Vote { d, pd, p, mode, uniform }
+            }
+            "BMSK" | "UBMSK" => Op::Bmsk { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has("W") },
+            "IDP" => {
+                let two = has("2A");
+                let ints: Vec<IntFmt> = toks.iter().filter_map(|t| int_fmt(t)).collect();
+                let (ta, tb) = match ints.as_slice() {
+                    [a, b] => (*a, *b),
+                    _ => return Err(Bad),
+                };
+                Op::Idp { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, two, hi: has("HI"), a_signed: ta.signed, b_signed: tb.signed }
+            }
+            "I2IP" => {
+                let ints: Vec<IntFmt> = toks.iter().filter_map(|t| int_fmt(t)).collect();
+                let (to, from) = match ints.as_slice() {
+                    [to, from] if to.bits == 8 && from.bits == 32 && has("SAT") => (*to, *from),
+                    _ => return Err(Bad),
+                };
+                Op::I2ip { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, dst_signed: to.signed, src_signed: from.signed }
+            }
+            "MATCH" => {
+                let all = has("ALL");
+                let wide = has("U64");
+                let w = if wide { 2 } else { 1 };
+                if all {
+                    Op::Match { pd: self.pdst(o(0)?)?, d: self.dst(o(1)?)?, a: self.src(o(2)?, sl(2), w)?, wide, all }
+                } else {
+                    Op::Match { pd: P_SINK, d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, wide, all }
+                }
+            }
+            "LDSM" => {
+                let n = if has("4") { 4 } else if has("2") { 2 } else { 1 };
+                if !has("16") {
+                    return Err(Bad);
+                }
+                let mut addr = self.addr(o(1)?)?;
+                addr.wide = false;
+                Op::Ldsm { d: self.dst(o(0)?)?, addr, n, trans: has("MT88") }
+            }
+            "LDGSTS" => {
+                let mut dst = self.addr(o(0)?)?;
+                dst.wide = false;
+                let mut src = self.addr(o(1)?)?;
+                src.wide = matches!(sl(1), Slot::Addr { wide: true, .. }) || has("E");
+                Op::Ldgsts { dst, src, bytes: width(&toks).bytes }
+            }
+            "HMMA" | "IMMA" => {
+                let kind = if base == "IMMA" {
+                    if !has("16832") {
+                        return Err(Bad);
+                    }
+                    let ints: Vec<IntFmt> = toks.iter().filter_map(|t| int_fmt(t)).collect();
+                    match ints.as_slice() {
+                        [a, b] if a.bits == 8 && b.bits == 8 => MmaKind::Int8 { a_signed: a.signed, b_signed: b.signed },
+                        _ => return Err(Bad),
+                    }
+                } else if !has("16816") {
+                    return Err(Bad);
+                } else if has("F32") {
+                    MmaKind::HalfF32 { bf16: has("BF16") }
+                } else if has("F16") && !has("BF16") {
+                    MmaKind::HalfF16
+                } else {
+                    return Err(Bad);
+                };
+                let reg = |k: usize| -> R<u16> {
+                    match o(k)? {
+                        Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad),
+                        _ => Err(Bad),
+                    }
+                };
+                Op::Mma { d: self.dst(o(0)?)?, a: reg(1)?, b: reg(2)?, c: reg(3)?, kind }
             }
             "REDUX" => {
                 let op = match toks.first().copied() {
