@@ -34,9 +34,80 @@
 //! Numbers are decimal or `0x` hexadecimal; `//` starts a comment. A line
 //! `name:` is a label; addresses restart at 0 for each kernel.
 
+use super::elf::{self, Elf};
 use super::module::{Kernel, Module, Param, ToolInfo, Variable};
+use super::section_listing;
 use crate::isa::{self, listing as code_listing};
 use crate::target::Sm;
+
+/// Writes the listing of a cubin (`file`, read from `original`): the module
+/// form when [`super::module::build`] writes exactly `original` again from
+/// the module [`super::module::from_elf`] reads, else the section form of
+/// [`section_listing`] (a comment says why). Either reads back with [`read`].
+pub fn write_cubin(out: &mut String, file: &Elf, original: &[u8], sm: Sm, hex: bool) {
+    let why = match super::module::from_elf(file) {
+        Err(why) => why,
+        Ok(m) if !tool_printable(&m.tool) => "the tool note has quotes or line breaks".into(),
+        Ok(m) => match super::module::build(&m) {
+            Err(e) => format!("the module does not build: {e}"),
+            Ok(built) if elf::write(&built) != original => "the module model does not reproduce the file".into(),
+            Ok(_) => {
+                write_module_header(out, &m);
+                for k in &m.kernels {
+                    out.push('\n');
+                    write_kernel_header(out, k);
+                    out.push_str(&format!("{}:\n", k.name));
+                    write_code(out, file, &k.name, &k.code, sm, hex);
+                }
+                return;
+            }
+        },
+    };
+    out.push_str(&format!(".target {sm}\n// section listing: {why}\n"));
+    section_listing::write(out, file, hex);
+}
+
+/// Reads either form of listing for `sm` into the cubin it describes.
+pub fn read(text: &str, sm: Sm) -> Result<Elf, ListingError> {
+    if section_listing::is_section_listing(text) {
+        return section_listing::read(text, sm);
+    }
+    let module = read_module(text, sm)?;
+    super::module::build(&module).map_err(|e| ListingError { line: 1, message: e.0 })
+}
+
+/// The listing of one function's code, with a comment line where a device
+/// function ptxas placed inside it starts (a local FUNC symbol of its
+/// section, such as `$kernel$callee`). Comments do not change what is read
+/// back, so the listing still assembles to the same words.
+pub fn write_code(out: &mut String, file: &Elf, section: &str, words: &[u128], sm: Sm, hex: bool) {
+    let section = if section.starts_with(".text.") { section.to_string() } else { format!(".text.{section}") };
+    let mut starts: Vec<(u64, &str, u64)> = Vec::new();
+    if let Some(index) = file.section_index(&section) {
+        for sym in &file.symbols {
+            let is_function = sym.info & 0xf == object::elf::STT_FUNC.0;
+            if let (true, Some(name)) = (is_function && u32::from(sym.section) == index && sym.value > 0, sym.name.as_deref()) {
+                starts.push((sym.value, name, sym.size));
+            }
+        }
+    }
+    starts.sort();
+    let mut from = 0usize;
+    for (offset, name, size) in starts {
+        let at = usize::try_from(offset / 16).unwrap_or(usize::MAX).min(words.len());
+        if at < from {
+            continue;
+        }
+        code_listing::write_listing(out, &words[from..at], sm, from as u64 * 16, hex);
+        out.push_str(&format!("        // device function {name:?} (at {offset:#x}, {size:#x} bytes)\n"));
+        from = at;
+    }
+    code_listing::write_listing(out, &words[from..], sm, from as u64 * 16, hex);
+}
+
+fn tool_printable(t: &ToolInfo) -> bool {
+    [&t.name, &t.version, &t.branch, &t.arguments].iter().all(|f| !f.contains(['"', '\n', '\r']))
+}
 
 /// A listing line that does not assemble.
 pub type ListingError = code_listing::ListingError;
@@ -271,8 +342,7 @@ fn parse_tool(line: usize, text: &str) -> Result<ToolInfo, ListingError> {
 pub fn write_module_header(out: &mut String, m: &Module) {
     out.push_str(&format!(".target sm_{}\n.virtual sm_{}\n", m.sm, m.virtual_sm));
     let t = &m.tool;
-    let fields = [&t.name, &t.version, &t.branch, &t.arguments];
-    if fields.iter().all(|f| !f.contains(['"', '\n'])) {
+    if tool_printable(t) {
         out.push_str(&format!(".tool \"{}\" \"{}\" \"{}\" \"{}\"\n", t.name, t.version, t.branch, t.arguments));
     }
     if m.isa_class != 1 {
