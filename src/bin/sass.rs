@@ -95,7 +95,9 @@ fn dis(args: &[String]) -> Result<(), String> {
             cubin::listing::write_cubin(&mut out, &container, &bytes, sm, hex);
         }
     }
-    print!("{out}");
+    // A closed pipe (`sass dis X | head`) ends the output quietly.
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
     Ok(())
 }
 

@@ -431,10 +431,17 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             b.symbols[offset0].value = 0x40;
         }
         if shared.iter().any(Option::is_some) {
-            // ptxas leaves a nameless internal symbol where it dropped
-            // `.nv.reservedSmem.cap`, and the name in the string table.
-            b.strings.intern(".nv.reservedSmem.cap");
-            b.symbol(None, 0, e::STV_INTERNAL.0, 0, 0);
+            if sm >= 100 {
+                // From sm_100 on the cap is a symbol: the 1 KiB reserve
+                // (measured).
+                b.symbol(Some(".nv.reservedSmem.cap"), (e::STB_WEAK.0 << 4) | e::STT_OBJECT.0, 0, 0, 4);
+                b.symbols.last_mut().expect("just pushed").value = 0x400;
+            } else {
+                // ptxas leaves a nameless internal symbol where it dropped
+                // `.nv.reservedSmem.cap`, and the name in the string table.
+                b.strings.intern(".nv.reservedSmem.cap");
+                b.symbol(None, 0, e::STV_INTERNAL.0, 0, 0);
+            }
         }
     }
     for (i, k) in module.kernels.iter().enumerate().skip(1) {
@@ -548,10 +555,21 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         b.strings = strings;
     }
 
+    // The sm_100+ merc sections, carried as they are, after everything else.
+    for s in &module.merc {
+        b.section_names.intern(&s.name);
+        b.sections.push(s.clone());
+    }
+
     // ptxas names a `.symtab_shndx` section, drops it and zeroes its name,
-    // which stays at the end of the name table (14 zero bytes).
+    // which stays at the end of the name table (14 zero bytes); with merc
+    // sections also `.nv.merc.symtab_shndx` (22 more, measured).
     if modern {
-        b.section_names.strings.extend(std::iter::repeat_n(String::new(), ".symtab_shndx".len() + 1));
+        let mut dropped = ".symtab_shndx".len() + 1;
+        if module.merc.iter().any(|s| s.name == ".nv.merc.symtab") {
+            dropped += ".nv.merc.symtab_shndx".len() + 1;
+        }
+        b.section_names.strings.extend(std::iter::repeat_n(String::new(), dropped));
     }
 
     Ok(Elf {

@@ -31,8 +31,14 @@ fn modelled_section(name: &str) -> bool {
         ".rela.nv.constant4",
         ".rel.nv.constant4",
     ];
-    const PER_KERNEL: &[&str] = &[".nv.info.", ".text.", ".nv.constant0.", ".nv.shared.", ".rela.text.", ".nv.merc.", ".nv.capmerc."];
-    FIXED.contains(&name) || PER_KERNEL.iter().any(|p| name.starts_with(p))
+    const PER_KERNEL: &[&str] = &[".nv.info.", ".text.", ".nv.constant0.", ".nv.shared.", ".rela.text."];
+    FIXED.contains(&name) || PER_KERNEL.iter().any(|p| name.starts_with(p)) || is_merc(name)
+}
+
+/// The sm_100+ sections for the driver's finalisation, which the model
+/// carries unread ([`Module::merc`]).
+fn is_merc(name: &str) -> bool {
+    name.starts_with(".nv.merc.") || name.starts_with(".nv.capmerc.")
 }
 
 /// Reads a cubin back into a [`Module`], for the shape [`build`](super::build::build) writes:
@@ -43,6 +49,13 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
     if let Some(s) = file.sections.iter().find(|s| !modelled_section(&s.name)) {
         return Err(format!("section {} is not modelled", s.name));
     }
+    // The merc sections come last (ptxas appends them); the builder puts
+    // them back there.
+    let first_merc = file.sections.iter().position(|s| is_merc(&s.name)).unwrap_or(file.sections.len());
+    if let Some(s) = file.sections[first_merc..].iter().find(|s| !is_merc(&s.name)) {
+        return Err(format!("section {} follows the merc sections", s.name));
+    }
+    let merc = file.sections[first_merc..].to_vec();
     let mut virtual_sm = sm;
     let mut tool = ToolInfo::default();
     for s in &file.sections {
@@ -126,7 +139,7 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
         }),
         _ => None,
     };
-    Ok(Module { sm, virtual_sm, tool, kernels, globals, constants, global_addresses, isa_class: isa_class.unwrap_or(1) })
+    Ok(Module { sm, virtual_sm, tool, kernels, globals, constants, global_addresses, isa_class: isa_class.unwrap_or(1), merc })
 }
 
 /// The variables of `.nv.global.init`, `.nv.global` and `.nv.constant3`,

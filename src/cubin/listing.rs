@@ -33,6 +33,16 @@
 //!
 //! Numbers are decimal or `0x` hexadecimal; `//` starts a comment. A line
 //! `name:` is a label; addresses restart at 0 for each kernel.
+//!
+//! On sm_100+ the module directives are followed by the `.nv.merc.*` /
+//! `.nv.capmerc.*` sections the module carries unread
+//! ([`Module::merc`]), written in the syntax of a [`section_listing`]
+//! (`.section` lines with `.bytes`, `.record`, `.rela`, `.nobits` content).
+//!
+//! A cubin the module form does not describe exactly (device functions,
+//! jump tables, textures, debug sections, records the model lacks) is
+//! listed as a whole [`section_listing`]; [`write_cubin`] picks the form
+//! and [`read`] reads either.
 
 use super::elf::{self, Elf};
 use super::module::{Kernel, Module, Param, ToolInfo, Variable};
@@ -129,11 +139,13 @@ struct Parsed {
     isa_class: Option<(usize, String)>,
     /// `.global`, `.const` and `.address` lines.
     variables: Vec<(usize, Vec<String>)>,
+    /// The lines of the carried merc sections.
+    merc: Vec<(usize, String)>,
     blocks: Vec<Block>,
 }
 
 fn parse(text: &str) -> Parsed {
-    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, isa_class: None, variables: Vec::new(), blocks: Vec::new() };
+    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, isa_class: None, variables: Vec::new(), merc: Vec::new(), blocks: Vec::new() };
     let mut current = Block { name: None, line: 1, directives: Vec::new(), code: String::new() };
     for (k, raw) in text.lines().enumerate() {
         let line_no = k + 1;
@@ -156,6 +168,8 @@ fn parse(text: &str) -> Parsed {
             Some(".target") if current.name.is_none() => parsed.target = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".virtual") if current.name.is_none() => parsed.virtual_sm = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".global" | ".const" | ".address") if current.name.is_none() => parsed.variables.push((line_no, words)),
+            // The merc sections a module carries (section-listing syntax).
+            Some(".section" | ".bytes" | ".record" | ".rela" | ".note" | ".nobits" | ".derived") if current.name.is_none() => parsed.merc.push((line_no, raw.to_string())),
             Some(".isa_class") if current.name.is_none() => parsed.isa_class = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".tool") if current.name.is_none() => parsed.tool = Some((line_no, raw.trim().trim_start_matches(".tool").to_string())),
             Some(d) if d.starts_with('.') && d != ".raw" => current.directives.push((line_no, words)),
@@ -227,6 +241,7 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
         None => ToolInfo::default(),
     };
     let (globals, constants, addresses) = read_variables(&parsed.variables)?;
+    let merc = section_listing::read_sections(parsed.merc.iter().map(|(line, text)| (*line, text.as_str())), sm)?;
     let mut kernels = Vec::new();
     for b in parsed.blocks {
         let Some(name) = b.name else {
@@ -270,7 +285,7 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
         Some((line, text)) => u8::try_from(number(*line, Some(text), "ISA class")?).map_err(|_| ListingError { line: *line, message: format!("ISA class {text} does not fit a byte") })?,
         None => 1,
     };
-    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels, globals, constants, global_addresses: addresses, isa_class })
+    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels, globals, constants, global_addresses: addresses, isa_class, merc })
 }
 
 /// `.global NAME OFFSET SIZE ALIGN [visible] [HEX]`, `.const` (same, the
@@ -363,6 +378,10 @@ pub fn write_module_header(out: &mut String, m: &Module) {
     }
     for name in &m.global_addresses {
         out.push_str(&format!(".address {name}\n"));
+    }
+    if !m.merc.is_empty() {
+        out.push_str("// the merc sections, carried as they are (section-listing syntax)\n");
+        section_listing::write_sections(out, None, &m.merc, false);
     }
 }
 

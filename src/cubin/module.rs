@@ -12,9 +12,11 @@
 //! device functions with sections of their own and calls across sections
 //! (and the local `$kernel$function` symbols of functions ptxas copies into
 //! a kernel), relocations in code, textures and surfaces, `.nv.constant2`
-//! jump tables, debug sections beyond `.debug_frame`, and the sm_100+
-//! `.nv.merc.*` / `.nv.capmerc.*` sections (whether the driver needs them
-//! is open: no sm_100 GPU here).
+//! jump tables and debug sections beyond `.debug_frame`. The sm_100+
+//! `.nv.merc.*` / `.nv.capmerc.*` sections are carried as they are
+//! ([`Module::merc`]): they describe the code again in the form the driver
+//! finalises (a symbol table, frame, records and relocations of their own,
+//! and the code in the capmerc encoding), which nothing here derives yet.
 
 pub use super::build::{BuildError, build};
 pub use super::extract::from_elf;
@@ -45,6 +47,11 @@ pub struct Module {
     /// code uses architecture-specific instructions (measured on sm_90
     /// kernels converting to e4m3 pairs).
     pub isa_class: u8,
+    /// The sm_100+ `.nv.merc.*` and `.nv.capmerc.*` sections, written as
+    /// they are after the sections [`build`] lays out (their links and
+    /// symbol references are header and table indices of the whole file).
+    /// Empty below sm_100.
+    pub merc: Vec<super::elf::Section>,
 }
 
 /// A module-scope variable.

@@ -38,7 +38,7 @@
 //! for none. Section and symbol references are header and table indices,
 //! as in the file.
 
-use super::elf::{Content, Elf, Header, Note, Placement, Rela, Section, StringTable, Symbol};
+use super::elf::{Content, Elf, Header, Note, Placement, Rela, SHT_CUDA_COMPAT_INFO, Section, StringTable, Symbol};
 use super::info::{self, Attribute, Value};
 use crate::isa::listing as code_listing;
 use crate::isa::{bits, family};
@@ -56,19 +56,22 @@ pub fn is_section_listing(text: &str) -> bool {
 /// encoding tables print as instructions (`hex` adds the words).
 pub fn write(out: &mut String, file: &Elf, hex: bool) {
     let h = &file.header;
-    let sm = file.sm().and_then(|n| Sm::parse_number(&n.to_string())).filter(|&sm| family::measured_sm(sm).is_some());
     out.push_str(&format!(".elf type {} osabi {:#x} abi {} flags {:#x} entry {:#x}\n", h.file_type, h.os_abi, h.abi_version, h.flags, h.entry));
-    for s in &file.strings.strings {
-        out.push_str(&format!(".string {s:?}\n"));
-    }
-    for s in &file.section_names.strings {
-        out.push_str(&format!(".section_name {s:?}\n"));
-    }
+    write_strings(out, ".string", &file.strings.strings);
+    write_strings(out, ".section_name", &file.section_names.strings);
     for (i, y) in file.symbols.iter().enumerate() {
         let name = y.name.as_ref().map_or_else(|| "-".to_string(), |n| format!("{n:?}"));
         out.push_str(&format!(".symbol {name} {:#x} {:#x} {} {:#x} {:#x}   // {}\n", y.info, y.other, y.section, y.value, y.size, i + 1));
     }
-    for (i, s) in file.sections.iter().enumerate() {
+    write_sections(out, Some(file), &file.sections, hex);
+}
+
+/// Writes `sections` as `.section` blocks (what [`read_sections`] reads):
+/// those of `file` (with header index comments, and code as instructions),
+/// or with no file, sections to be carried as they are (all content raw).
+pub fn write_sections(out: &mut String, file: Option<&Elf>, sections: &[Section], hex: bool) {
+    let sm = file.and_then(|f| f.sm()).and_then(|n| Sm::parse_number(&n.to_string())).filter(|&sm| family::measured_sm(sm).is_some());
+    for (i, s) in sections.iter().enumerate() {
         out.push_str(&format!("\n.section {:?} {:#x} {:#x} {} {} {} {}", s.name, s.kind, s.flags, s.link, s.info, s.align, s.entsize));
         if s.addr != 0 {
             out.push_str(&format!(" addr {:#x}", s.addr));
@@ -78,16 +81,34 @@ pub fn write(out: &mut String, file: &Elf, hex: bool) {
             Placement::Shares(n) => out.push_str(&format!(" shares {n}")),
             Placement::At(at) => out.push_str(&format!(" at {at:#x}")),
         }
-        out.push_str(&format!("   // {}\n", i + 1));
+        match file {
+            Some(_) => out.push_str(&format!("   // {}\n", i + 1)),
+            None => out.push('\n'),
+        }
         write_content(out, file, s, sm, hex);
     }
 }
 
-fn write_content(out: &mut String, file: &Elf, s: &Section, sm: Option<Sm>, hex: bool) {
+/// One line per string; a run of equal strings (the zeroed names of
+/// dropped sections) as one line with a count.
+fn write_strings(out: &mut String, directive: &str, strings: &[String]) {
+    let mut i = 0;
+    while i < strings.len() {
+        let run = strings[i..].iter().take_while(|s| **s == strings[i]).count();
+        if run > 1 {
+            out.push_str(&format!("{directive} {:?} {run}\n", strings[i]));
+        } else {
+            out.push_str(&format!("{directive} {:?}\n", strings[i]));
+        }
+        i += run;
+    }
+}
+
+fn write_content(out: &mut String, file: Option<&Elf>, s: &Section, sm: Option<Sm>, hex: bool) {
     match &s.content {
         Content::Bytes(b) if b.is_empty() => {}
-        Content::Bytes(b) => match (sm, s.name.starts_with(".text.")) {
-            (Some(sm), true) if b.len() % 16 == 0 => {
+        Content::Bytes(b) => match (sm, file, s.name.starts_with(".text.")) {
+            (Some(sm), Some(file), true) if b.len() % 16 == 0 => {
                 let words = bits::words_from_bytes(b).unwrap_or_default();
                 super::listing::write_code(out, file, &s.name, &words, sm, hex);
             }
@@ -96,7 +117,11 @@ fn write_content(out: &mut String, file: &Elf, s: &Section, sm: Option<Sm>, hex:
         Content::NoBits(n) => out.push_str(&format!(".nobits {n:#x}\n")),
         Content::Info(records) => {
             for r in records {
-                out.push_str(&format!(".record {} {}\n", r.name(), record_value(r)));
+                let name = match s.kind {
+                    SHT_CUDA_COMPAT_INFO => info::COMPAT_ATTRIBUTE_NAMES.iter().find(|(n, _)| *n == r.attr).map(|(_, t)| t.to_string()),
+                    _ => None,
+                };
+                out.push_str(&format!(".record {} {}\n", name.unwrap_or_else(|| r.name()), record_value(r)));
             }
         }
         Content::Rela(entries) => {
@@ -310,19 +335,53 @@ struct Open {
     /// Line of the `.section` directive; code lines are numbered from it.
     line: usize,
     code: String,
+    /// The listing line the next line of `code` stands for.
+    next_line: usize,
     has_code: bool,
 }
 
 /// Reads a section listing for `sm` back into the file it describes.
 pub fn read(text: &str, sm: Sm) -> Result<Elf, ListingError> {
-    let mut header = None;
-    let mut strings = StringTable::default();
-    let mut section_names = StringTable::default();
-    let mut symbols = Vec::new();
+    let mut parts = FileParts::default();
+    let sections = read_lines(text.lines().enumerate().map(|(k, l)| (k + 1, l)), sm, Some(&mut parts))?;
+    let header = parts.header.ok_or(ListingError { line: 1, message: "a section listing needs an '.elf' line".into() })?;
+    let file = Elf { header, sections, symbols: parts.symbols, strings: parts.strings, section_names: parts.section_names };
+    if file.sm() != Some(u32::from(sm.number)) {
+        return Err(ListingError { line: 1, message: format!("the '.elf' flags name {}, not {sm}", file.sm().map_or("no SM".into(), |n| format!("sm_{n}"))) });
+    }
+    Ok(file)
+}
+
+/// Reads `.section` blocks (numbered lines of a larger listing: the merc
+/// sections a module listing carries).
+pub fn read_sections<'a>(lines: impl Iterator<Item = (usize, &'a str)>, sm: Sm) -> Result<Vec<Section>, ListingError> {
+    read_lines(lines, sm, None)
+}
+
+/// What a section listing says besides its sections.
+#[derive(Default)]
+struct FileParts {
+    header: Option<Header>,
+    strings: StringTable,
+    section_names: StringTable,
+    symbols: Vec<Symbol>,
+}
+
+/// Most strings one `.string` / `.section_name` table may hold (ptxas's
+/// hold tens to hundreds; the bound keeps a hostile count from exhausting
+/// memory).
+const MAX_STRINGS: u64 = 1 << 20;
+
+/// Largest file offset `at` may place a section at (64 MiB, far beyond any
+/// ptxas cubin; the writer fills the gap with zeros).
+const MAX_OFFSET: u64 = 1 << 26;
+
+/// The sections of numbered listing lines; file-level directives go to
+/// `parts` (an error where there is none).
+fn read_lines<'a>(lines: impl Iterator<Item = (usize, &'a str)>, sm: Sm, mut parts: Option<&mut FileParts>) -> Result<Vec<Section>, ListingError> {
     let mut sections = Vec::new();
     let mut open: Option<Open> = None;
-    for (k, raw) in text.lines().enumerate() {
-        let line = k + 1;
+    for (line, raw) in lines {
         let trimmed = raw.trim_start();
         let is_directive = trimmed.starts_with('.') && !trimmed.starts_with(".raw");
         if !is_directive {
@@ -333,8 +392,14 @@ pub fn read(text: &str, sm: Sm) -> Result<Elf, ListingError> {
                     if !content.is_empty() && !content.starts_with("//") {
                         o.has_code = true;
                     }
+                    // Blank lines keep the numbering of the listing.
+                    while o.next_line < line {
+                        o.code.push('\n');
+                        o.next_line += 1;
+                    }
                     o.code.push_str(raw);
                     o.code.push('\n');
+                    o.next_line = line + 1;
                 }
                 None => {
                     let content = trimmed.split("//").next().unwrap_or("").trim();
@@ -345,102 +410,112 @@ pub fn read(text: &str, sm: Sm) -> Result<Elf, ListingError> {
             }
             continue;
         }
-        if let Some(o) = &mut open {
-            o.code.push('\n');
-        }
         let words = words_of(raw).map_err(|message| ListingError { line, message })?;
         let Some(Word::Plain(directive)) = words.first() else { continue };
         let mut a = Args { line, words: &words[1..], at: 0 };
-        match directive.as_str() {
-            ".target" => {
-                let name = a.next("SM")?.text().to_string();
-                let named = Sm::parse_sm(&name).ok_or_else(|| a.err(format!("unknown SM '{name}'")))?;
-                if named != sm {
-                    return Err(a.err(format!("the listing is for {named}, not {sm}")));
-                }
-            }
-            ".elf" => {
-                let mut h = Header { os_abi: 0, abi_version: 0, file_type: 0, flags: 0, entry: 0 };
-                while !a.rest().is_empty() {
-                    let key = a.next("field")?.text().to_string();
-                    match key.as_str() {
-                        "type" => h.file_type = a.small("type")?,
-                        "osabi" => h.os_abi = a.small("osabi")?,
-                        "abi" => h.abi_version = a.small("abi")?,
-                        "flags" => h.flags = a.small("flags")?,
-                        "entry" => h.entry = a.number("entry")?,
-                        other => return Err(a.err(format!("unknown header field '{other}'"))),
+        let file_level = matches!(directive.as_str(), ".target" | ".elf" | ".string" | ".section_name" | ".symbol");
+        if file_level {
+            let Some(p) = parts.as_deref_mut() else { return Err(a.err(format!("'{directive}' belongs in a section listing"))) };
+            file_directive(&mut a, directive, p, sm)?;
+            continue;
+        }
+        if directive != ".section" {
+            let Some(o) = &mut open else { return Err(a.err(format!("'{directive}' outside a section"))) };
+            read_content(&mut a, directive, o)?;
+            continue;
+        }
+        if let Some(o) = open.take() {
+            sections.push(close(o, sm)?);
+        }
+        let name = a.string("section name")?;
+        let mut section = Section {
+            name,
+            kind: a.small("sh_type")?,
+            flags: a.number("sh_flags")?,
+            addr: 0,
+            link: a.small("sh_link")?,
+            info: a.small("sh_info")?,
+            align: a.number("sh_addralign")?,
+            entsize: a.number("sh_entsize")?,
+            content: Content::Bytes(Vec::new()),
+            placement: Placement::Next,
+        };
+        while !a.rest().is_empty() {
+            let key = a.next("field")?.text().to_string();
+            match key.as_str() {
+                "addr" => section.addr = a.number("address")?,
+                "shares" => {
+                    let n: u32 = a.small("section index")?;
+                    if n == 0 {
+                        return Err(a.err("'shares' names a section by its header index, from 1".into()));
                     }
+                    section.placement = Placement::Shares(n);
                 }
-                header = Some(h);
-            }
-            ".string" => {
-                strings.strings.push(a.string("string")?);
-                a.done()?;
-            }
-            ".section_name" => {
-                section_names.strings.push(a.string("section name")?);
-                a.done()?;
-            }
-            ".symbol" => {
-                let name = match a.next("symbol name")? {
-                    Word::Quoted(s) => Some(s),
-                    Word::Plain(p) if p == "-" => None,
-                    Word::Plain(p) => return Err(a.err(format!("symbol name '{p}' must be quoted (or '-' for none)"))),
-                };
-                let symbol = Symbol { name, info: a.small("st_info")?, other: a.small("st_other")?, section: a.small("st_shndx")?, value: a.number("st_value")?, size: a.number("st_size")? };
-                a.done()?;
-                symbols.push(symbol);
-            }
-            ".section" => {
-                if let Some(o) = open.take() {
-                    sections.push(close(o, sm)?);
-                }
-                let name = a.string("section name")?;
-                let mut section = Section {
-                    name,
-                    kind: a.small("sh_type")?,
-                    flags: a.number("sh_flags")?,
-                    addr: 0,
-                    link: a.small("sh_link")?,
-                    info: a.small("sh_info")?,
-                    align: a.number("sh_addralign")?,
-                    entsize: a.number("sh_entsize")?,
-                    content: Content::Bytes(Vec::new()),
-                    placement: Placement::Next,
-                };
-                while !a.rest().is_empty() {
-                    let key = a.next("field")?.text().to_string();
-                    match key.as_str() {
-                        "addr" => section.addr = a.number("address")?,
-                        "shares" => {
-                            let n: u32 = a.small("section index")?;
-                            if n == 0 || n as usize > sections.len() {
-                                return Err(a.err(format!("'shares {n}' must name an earlier section")));
-                            }
-                            section.placement = Placement::Shares(n);
-                        }
-                        "at" => section.placement = Placement::At(a.number("file offset")?),
-                        other => return Err(a.err(format!("unknown section field '{other}'"))),
+                "at" => {
+                    let at = a.number("file offset")?;
+                    if at > MAX_OFFSET {
+                        return Err(a.err(format!("file offset {at:#x} is beyond {MAX_OFFSET:#x}")));
                     }
+                    section.placement = Placement::At(at);
                 }
-                open = Some(Open { section, content: None, line, code: String::new(), has_code: false });
-            }
-            other => {
-                let Some(o) = &mut open else { return Err(a.err(format!("'{other}' outside a section"))) };
-                read_content(&mut a, other, o)?;
+                other => return Err(a.err(format!("unknown section field '{other}'"))),
             }
         }
+        open = Some(Open { section, content: None, line, code: String::new(), next_line: line + 1, has_code: false });
     }
     if let Some(o) = open.take() {
         sections.push(close(o, sm)?);
     }
-    let header = header.ok_or(ListingError { line: 1, message: "a section listing needs an '.elf' line".into() })?;
-    let file = Elf { header, sections, symbols, strings, section_names };
-    if file.sm() != Some(u32::from(sm.number)) {
-        return Err(ListingError { line: 1, message: format!("the '.elf' flags name {}, not {sm}", file.sm().map_or("no SM".into(), |n| format!("sm_{n}"))) });
+    Ok(sections)
+}
+
+/// `.target`, `.elf`, `.string`, `.section_name` and `.symbol`.
+fn file_directive(a: &mut Args<'_>, directive: &str, p: &mut FileParts, sm: Sm) -> Result<(), ListingError> {
+    match directive {
+        ".target" => {
+            let name = a.next("SM")?.text().to_string();
+            let named = Sm::parse_sm(&name).ok_or_else(|| a.err(format!("unknown SM '{name}'")))?;
+            if named != sm {
+                return Err(a.err(format!("the listing is for {named}, not {sm}")));
+            }
+        }
+        ".elf" => {
+            let mut h = Header { os_abi: 0, abi_version: 0, file_type: 0, flags: 0, entry: 0 };
+            while !a.rest().is_empty() {
+                let key = a.next("field")?.text().to_string();
+                match key.as_str() {
+                    "type" => h.file_type = a.small("type")?,
+                    "osabi" => h.os_abi = a.small("osabi")?,
+                    "abi" => h.abi_version = a.small("abi")?,
+                    "flags" => h.flags = a.small("flags")?,
+                    "entry" => h.entry = a.number("entry")?,
+                    other => return Err(a.err(format!("unknown header field '{other}'"))),
+                }
+            }
+            p.header = Some(h);
+        }
+        ".string" | ".section_name" => {
+            let s = a.string("string")?;
+            let count = if a.rest().is_empty() { 1 } else { a.number("count")? };
+            a.done()?;
+            let table = if directive == ".string" { &mut p.strings } else { &mut p.section_names };
+            if count > MAX_STRINGS - (table.strings.len() as u64).min(MAX_STRINGS) {
+                return Err(a.err(format!("more than {MAX_STRINGS} strings in one table")));
+            }
+            table.strings.extend(std::iter::repeat_n(s, count as usize));
+        }
+        _ => {
+            let name = match a.next("symbol name")? {
+                Word::Quoted(s) => Some(s),
+                Word::Plain(p) if p == "-" => None,
+                Word::Plain(p) => return Err(a.err(format!("symbol name '{p}' must be quoted (or '-' for none)"))),
+            };
+            let symbol = Symbol { name, info: a.small("st_info")?, other: a.small("st_other")?, section: a.small("st_shndx")?, value: a.number("st_value")?, size: a.number("st_size")? };
+            a.done()?;
+            p.symbols.push(symbol);
+        }
     }
-    Ok(file)
+    Ok(())
 }
 
 /// One content line of the open section.
