@@ -8,6 +8,7 @@
 //! `.nv.capmerc.*` sections are not written by the builder and not compared.
 
 mod common;
+mod cubin_cache;
 
 use ptx2sass::cubin::elf::{self, Content, Elf};
 use ptx2sass::cubin::{listing, module};
@@ -51,19 +52,13 @@ fn differences(theirs: &Elf, ours: &Elf) -> Vec<String> {
 fn built_modules_match_ptxas() {
     let Some(corpus) = common::corpus_dir("built_modules_match_ptxas") else { return };
     let Some(ptxas) = ptx2sass::reference::require("ptxas", "built_modules_match_ptxas") else { return };
-    let scratch = std::env::temp_dir().join(format!("ptx2sass-cubin-build-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).expect("scratch dir");
     let mut failures = Vec::new();
     for &sm in SMS {
         let files = common::ptx_inputs_for_sm(&corpus, sm);
         let jobs: Vec<(usize, &PathBuf)> = files.iter().enumerate().collect();
         let results = common::par_map(&jobs, |(k, file)| -> Option<Result<Vec<String>, String>> {
-            let cubin = scratch.join(format!("{sm}-{k}.cubin"));
-            if !common::compile_cubin(&ptxas, sm, file, &cubin) {
-                return None;
-            }
-            let bytes = std::fs::read(&cubin).ok()?;
-            let _ = std::fs::remove_file(&cubin);
+            let _ = k;
+            let bytes = cubin_cache::ptxas_cubin(&ptxas, &corpus, sm, file)?;
             let theirs = elf::read(&bytes).expect("ptxas cubins read").elf;
             let Ok(m) = module::from_elf(&theirs) else { return Some(Err(String::new())) };
             // The listing `sass dis` prints must read back to the same module
@@ -118,6 +113,5 @@ fn built_modules_match_ptxas() {
             failures.push(format!("sm_{sm}: no corpus cubin has the modelled shape"));
         }
     }
-    let _ = std::fs::remove_dir_all(&scratch);
     assert!(failures.is_empty(), "{failures:#?}");
 }

@@ -7,11 +7,10 @@
 //! ptxas's file, or else have the same `.text` sections and the same
 //! `cuobjdump -elf` output; the counts are printed per SM.
 //!
-//! ptxas's cubins are cached under the target directory
-//! (`CARGO_TARGET_TMPDIR/ptxas-cache`, refreshed when the PTX is newer),
-//! so that a second run only reads them.
+//! ptxas's cubins come from the cache of `cubin_cache`.
 
 mod common;
+mod cubin_cache;
 
 use ptx2sass::cubin::{elf, listing};
 use ptx2sass::target::Sm;
@@ -19,33 +18,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const SMS: &[u16] = &[75, 80, 89, 90, 100, 120];
-
-/// ptxas's cubin of `file` for `sm`, from the cache or made now; `None`
-/// when ptxas rejects the file.
-fn ptxas_cubin(ptxas: &Path, corpus: &Path, sm: u16, file: &Path) -> Option<Vec<u8>> {
-    let relative = file.strip_prefix(corpus).unwrap_or(file).to_string_lossy().replace(['/', '\\'], "__");
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ptxas-cache").join(format!("sm_{sm}"));
-    std::fs::create_dir_all(&dir).expect("cache dir");
-    let cubin = dir.join(format!("{relative}.cubin"));
-    let rejected = dir.join(format!("{relative}.rejected"));
-    let source_time = std::fs::metadata(file).and_then(|m| m.modified()).ok();
-    let fresh = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok().is_some_and(|t| source_time.is_some_and(|s| t >= s));
-    if fresh(&rejected) {
-        return None;
-    }
-    if !fresh(&cubin) {
-        // Compile to a private name, then rename: parallel runs never see
-        // half a file.
-        let partial = dir.join(format!("{relative}.{}.partial", std::process::id()));
-        if !common::compile_cubin(ptxas, sm, file, &partial) {
-            let _ = std::fs::remove_file(&partial);
-            std::fs::write(&rejected, b"").expect("cache marker");
-            return None;
-        }
-        std::fs::rename(&partial, &cubin).expect("cache file");
-    }
-    std::fs::read(&cubin).ok()
-}
 
 /// What became of one cubin.
 #[derive(Debug)]
@@ -106,7 +78,7 @@ fn every_corpus_cubin_reassembles() {
     for &sm in SMS {
         let files = common::ptx_inputs_for_sm(&corpus, sm);
         let jobs: Vec<(usize, &PathBuf)> = files.iter().enumerate().collect();
-        let outcomes = common::par_map(&jobs, |(k, file)| match ptxas_cubin(ptxas, &corpus, sm, file) {
+        let outcomes = common::par_map(&jobs, |(k, file)| match cubin_cache::ptxas_cubin(ptxas, &corpus, sm, file) {
             None => Outcome::NotCompiled,
             Some(bytes) => reassemble(&bytes, sm, cuobjdump, &scratch.join(format!("{sm}-{k}.cubin"))),
         });

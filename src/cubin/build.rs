@@ -17,7 +17,7 @@
 
 use super::elf::{self, Content, Elf, Header, Placement, Rela, Section, StringTable, Symbol};
 use super::info::{Attribute, attr};
-use super::module::{Kernel, Module, ToolInfo, Variable, elf_flags, param_base, reserved_shared};
+use super::module::{Function, Kernel, Module, ToolInfo, Variable, elf_flags, param_base, reserved_shared};
 use object::elf as e;
 
 /// `.nv.compat` as ptxas 13.5 writes it (the same records for every kernel
@@ -64,7 +64,7 @@ const CIE_TAIL: [u8; 8] = [0x08, 0x81, 0x80, 0x80, 0x28, 0x00, 0x00, 0x00];
 /// kernel without calls, so the instructions only restate it after the
 /// first exit (ptxas's form: advance to the first EXIT, advance one
 /// instruction, `DW_CFA_def_cfa R1, 0`).
-fn fde(sm: u32, cie_at: u64, code_bytes: u64, first_exit: Option<u32>) -> Vec<u8> {
+pub(crate) fn fde(sm: u32, cie_at: u64, code_bytes: u64, first_exit: Option<u32>) -> Vec<u8> {
     let mut body = Vec::new();
     body.extend_from_slice(&cie_at.to_le_bytes()); // CIE pointer (64-bit DWARF)
     body.extend_from_slice(&0u64.to_le_bytes()); // initial location (relocated)
@@ -98,6 +98,68 @@ fn fde(sm: u32, cie_at: u64, code_bytes: u64, first_exit: Option<u32>) -> Vec<u8
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
     out.extend_from_slice(&body);
     out
+}
+
+/// A frame description entry with given call-frame instructions (padded
+/// with `DW_CFA_nop` to a multiple of 8 bytes, as ptxas pads).
+fn frame_entry(cie_at: u64, range: u64, program: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    body.extend_from_slice(&cie_at.to_le_bytes());
+    body.extend_from_slice(&0u64.to_le_bytes()); // initial location (relocated)
+    body.extend_from_slice(&range.to_le_bytes());
+    body.extend_from_slice(program);
+    while (body.len() + 4) % 8 != 0 {
+        body.push(0);
+    }
+    let mut out = vec![0xff, 0xff, 0xff, 0xff];
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// A register operand in ptxas's DWARF: the register number with 0x28 in
+/// bits 21–27, as a 4-byte ULEB128 (measured: R1 is `81 80 80 28`).
+fn dwarf_register(r: u32) -> [u8; 4] {
+    let v = (r & 0x1f_ffff) | (0x28 << 21);
+    [(v & 0x7f) as u8 | 0x80, ((v >> 7) & 0x7f) as u8 | 0x80, ((v >> 14) & 0x7f) as u8 | 0x80, (v >> 21) as u8]
+}
+
+/// The CIE of a device function whose return address arrives in
+/// `return_register`, and the offset in it of the address its expression
+/// holds (relocated to the kernel): return address column R256, CFA = R1,
+/// R255, R1 and the return register unchanged, and R256 = that address +
+/// the return register (bytes measured on ptxas 13.5 output).
+pub(crate) fn function_cie(return_register: u32) -> (Vec<u8>, u64) {
+    let ra = dwarf_register(256);
+    let ret = dwarf_register(return_register);
+    let mut body = Vec::new();
+    body.extend_from_slice(&u64::MAX.to_le_bytes()); // CIE id
+    body.extend_from_slice(&[0x03, 0x00, 0x04, 0x7c]); // version 3, no augmentation, factors 4 and -4
+    body.extend_from_slice(&ra);
+    body.push(0x0c); // DW_CFA_def_cfa R1, 0
+    body.extend_from_slice(&dwarf_register(1));
+    body.push(0);
+    for r in [dwarf_register(255), dwarf_register(1), ret] {
+        body.push(0x08); // DW_CFA_same_value
+        body.extend_from_slice(&r);
+    }
+    body.push(0x16); // DW_CFA_val_expression R256, 16-byte block
+    body.extend_from_slice(&ra);
+    body.push(16);
+    body.push(0x03); // DW_OP_addr
+    let address_at = 12 + body.len() as u64;
+    body.extend_from_slice(&0u64.to_le_bytes());
+    body.push(0x92); // DW_OP_bregx ret, 0
+    body.extend_from_slice(&ret);
+    body.push(0);
+    body.push(0x22); // DW_OP_plus
+    while (body.len() + 4) % 8 != 0 {
+        body.push(0);
+    }
+    let mut out = vec![0xff, 0xff, 0xff, 0xff];
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&body);
+    (out, address_at)
 }
 
 /// `.note.nv.tkinfo` (note type 2000, "NVIDIA Corp"): a version word, then
@@ -214,6 +276,12 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         if k.barriers > 16 {
             return Err(BuildError(format!("kernel {}: {} barriers (at most 16)", k.name, k.barriers)));
         }
+        let code_bytes = k.code.len() as u64 * 16;
+        for f in &k.functions {
+            if u64::from(f.offset) + u64::from(f.size) > code_bytes || f.offset == 0 || f.name.is_empty() || f.name.contains(['\0', ' ']) {
+                return Err(BuildError(format!("kernel {}: device function '{}' must be named and lie inside the kernel's code after its start", k.name, f.name)));
+            }
+        }
         if k.name.is_empty() || k.name.contains(['\0', ' ']) {
             return Err(BuildError(format!("kernel name '{}' cannot be a symbol", k.name)));
         }
@@ -257,12 +325,12 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         b.get(action).entsize = 8;
     }
     // ptxas opens an (empty) relocation section for the code of a kernel
-    // with shared memory on sm_90+.
+    // with shared memory or device functions on sm_90+.
     let code_rels: Vec<Option<u32>> = module
         .kernels
         .iter()
         .map(|k| {
-            (modern && k.shared_bytes > 0).then(|| {
+            (modern && (k.shared_bytes > 0 || !k.functions.is_empty())).then(|| {
                 let r = b.section(&format!(".rela.text.{}", k.name), e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
                 b.get(r).link = symtab;
                 b.get(r).entsize = 24;
@@ -372,8 +440,20 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     // The names of the variable symbols in order, and whether each is a
     // section's (pre-sm_90 string tables list them).
     let mut walk: Vec<(String, bool)> = Vec::new();
+    // Device functions' symbols by kernel and function.
+    let mut function_symbols: Vec<Vec<u32>> = module.kernels.iter().map(|k| vec![0; k.functions.len()]).collect();
+    let function_symbol = |b: &mut Builder, t: u32, f: &Function, binding: u8| {
+        let symbol = b.symbol(Some(&f.name), (binding << 4) | e::STT_FUNC.0, 0, t as u16, u64::from(f.size));
+        b.symbols.last_mut().expect("just pushed").value = u64::from(f.offset);
+        symbol
+    };
     for (i, &t) in texts.iter().enumerate() {
         b.section_symbol(t);
+        // File-local device functions follow their section's symbol
+        // (measured: ptxas's `$__internal_N_$…` subroutines).
+        for (j, f) in module.kernels[i].functions.iter().enumerate().filter(|(_, f)| !f.visible) {
+            function_symbols[i][j] = function_symbol(&mut b, t, f, e::STB_LOCAL.0);
+        }
         if i == 0 {
             // The variables, as the code first uses them: each section's
             // symbol before its first variable, bank 4's after the first
@@ -448,6 +528,12 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         let size = k.code.len() as u64 * 16;
         kernel_symbols.push(b.symbol(Some(&k.name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[i] as u16, size));
     }
+    // Visible device functions follow the kernels (measured with one kernel).
+    for (i, k) in module.kernels.iter().enumerate() {
+        for (j, f) in k.functions.iter().enumerate().filter(|(_, f)| f.visible) {
+            function_symbols[i][j] = function_symbol(&mut b, texts[i], f, e::STB_GLOBAL.0);
+        }
+    }
     let mut bank_symbols = vec![0; banks.len()];
     if modern {
         for (i, &bank) in banks.iter().enumerate() {
@@ -476,6 +562,11 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     for (i, k) in module.kernels.iter().enumerate().rev() {
         let s = kernel_symbols[i];
         module_records.push(Attribute::words(attr::REGCOUNT, &[s, k.registers]));
+        // The kernel's device functions' frames come before its own, the
+        // last function first (measured).
+        for (j, f) in k.functions.iter().enumerate().rev() {
+            module_records.push(Attribute::words(attr::FRAME_SIZE, &[function_symbols[i][j], f.frame_size]));
+        }
         module_records.push(Attribute::words(attr::FRAME_SIZE, &[s, k.frame_size]));
     }
     for (i, k) in module.kernels.iter().enumerate() {
@@ -495,17 +586,35 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     // Frame description entries, one per kernel, relocated to the kernel.
     // Each kernel's FDE follows a copy of the CIE of its own (measured with
     // two kernels), and points at that copy.
+    // A device function's entry follows a CIE of its own, which says where
+    // its return address is; the CIE's address expression is relocated to
+    // the kernel (measured).
     let mut frame = Vec::new();
     let mut relocations = Vec::new();
+    let mut cie_relocations = Vec::new();
     for (i, k) in module.kernels.iter().enumerate() {
         let cie_at = frame.len() as u64;
         frame.extend_from_slice(&CIE);
         frame.extend_from_slice(&CIE_TAIL);
         relocations.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
-        frame.extend_from_slice(&fde(sm, cie_at, k.code.len() as u64 * 16, k.exit_offsets.first().copied()));
+        // The kernel's own code ends where its first device function starts.
+        let own = k.functions.iter().map(|f| u64::from(f.offset)).min().unwrap_or(k.code.len() as u64 * 16);
+        frame.extend_from_slice(&match &k.frame_program {
+            Some(program) => frame_entry(cie_at, own, program),
+            None => fde(sm, cie_at, own, k.exit_offsets.first().copied()),
+        });
+        for f in &k.functions {
+            let cie_at = frame.len() as u64;
+            let (cie, address_at) = function_cie(f.return_register);
+            cie_relocations.push(Rela { offset: cie_at + address_at, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
+            frame.extend_from_slice(&cie);
+            relocations.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: i64::from(f.offset) });
+            frame.extend_from_slice(&frame_entry(cie_at, u64::from(f.size), &f.frame_program));
+        }
     }
     b.get(debug_frame).content = Content::Bytes(frame);
     relocations.reverse(); // ptxas lists them from the last entry
+    relocations.extend(cie_relocations); // then the CIEs' (measured with one)
     b.get(frame_rel).content = if modern { Content::Rela(relocations) } else { Content::Bytes(rel_bytes(&relocations)) };
 
     if !modern {
@@ -603,6 +712,16 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         .collect();
     let param_cbank = Attribute::words(attr::PARAM_CBANK, &[bank_symbol, (param_bytes << 16) | param_base(sm)]);
     let exits = Attribute::words(attr::EXIT_INSTR_OFFSETS, &k.exit_offsets);
+    let crs = k.crs_stack_size.map(|n| Attribute::words(attr::CRS_STACK_SIZE, &[n]));
+    // Instruction-offset lists before the exits, in this order (measured on
+    // sm_80 and sm_90).
+    let mut offset_lists = Vec::new();
+    let lists = [(attr::INT_WARP_WIDE_INSTR_OFFSETS, &k.warp_wide_offsets), (attr::COOP_GROUP_MASK_REGIDS, &k.coop_group_mask_registers), (attr::COOP_GROUP_INSTR_OFFSETS, &k.coop_group_offsets)];
+    for (attribute, list) in lists {
+        if !list.is_empty() {
+            offset_lists.push(Attribute::words(attribute, list));
+        }
+    }
     let maxreg = Attribute::half(attr::MAXREG_COUNT, k.max_registers.unwrap_or(0xff) as u16);
     if sm >= 90 {
         r.extend(kparams);
@@ -615,7 +734,9 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         if sm >= 100 {
             r.push(Attribute::byte(0x4a, 0));
         }
+        r.extend(offset_lists);
         r.push(exits);
+        r.extend(crs);
         push_thread_limits(&mut r, k);
         r.push(Attribute::half(attr::CBANK_PARAM_SIZE, param_bytes as u16));
         r.push(param_cbank);
@@ -638,7 +759,9 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
             r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
         }
         r.push(Attribute::half(0x5f, 0));
+        r.extend(offset_lists);
         r.push(exits);
+        r.extend(crs);
         push_thread_limits(&mut r, k);
     }
     r

@@ -1,10 +1,10 @@
 //! Reads a ptxas cubin back into a [`Module`], for the shape
 //! [`super::build::build`] writes.
 
-use super::build::STO_CUDA_ENTRY;
+use super::build::{STO_CUDA_ENTRY, function_cie};
 use super::elf::{Content, Elf};
 use super::info::{Attribute, attr};
-use super::module::{Kernel, Module, Param, ToolInfo, Variable, reserved_shared};
+use super::module::{Function, Kernel, Module, Param, ToolInfo, Variable, reserved_shared};
 use object::elf as e;
 
 /// Sections [`build`](super::build::build) writes (or knows to leave out: the sm_100+ merc
@@ -129,7 +129,15 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
             required_threads: triple(attr::REQNTID),
             max_threads: triple(attr::MAX_THREADS),
             exit_offsets: words(attr::EXIT_INSTR_OFFSETS).unwrap_or_default(),
+            warp_wide_offsets: words(attr::INT_WARP_WIDE_INSTR_OFFSETS).unwrap_or_default(),
+            coop_group_offsets: words(attr::COOP_GROUP_INSTR_OFFSETS).unwrap_or_default(),
+            coop_group_mask_registers: words(attr::COOP_GROUP_MASK_REGIDS).unwrap_or_default(),
+            crs_stack_size: words(attr::CRS_STACK_SIZE).and_then(|w| w.first().copied()),
+            frame_program: None,
+            functions: Vec::new(),
         });
+        let kernel = kernels.last_mut().expect("just pushed");
+        read_functions(file, sm, index as u32 + 1, symbol, module_records, kernel)?;
     }
     let (globals, constants, global_addresses) = read_variables(file)?;
     let isa_class = match file.section_index(".nv.compat").and_then(|i| file.section(i)).map(|s| &s.content) {
@@ -196,4 +204,84 @@ fn read_variables(file: &Elf) -> Result<(Vec<Variable>, Vec<Variable>, Vec<Strin
         }
     }
     Ok((globals, constants, global_addresses))
+}
+
+/// The `.debug_frame` entries (64-bit DWARF: `ffffffff`, a u64 length, the
+/// body) by offset; `None` when the bytes are not such a sequence.
+fn frame_entries(bytes: &[u8]) -> Option<Vec<(u64, &[u8])>> {
+    let mut out = Vec::new();
+    let mut at = 0usize;
+    while at < bytes.len() {
+        if bytes.get(at..at + 4)? != [0xff; 4] {
+            return None;
+        }
+        let length = usize::try_from(u64::from_le_bytes(bytes.get(at + 4..at + 12)?.try_into().ok()?)).ok()?;
+        let body = bytes.get(at + 12..at.checked_add(12)?.checked_add(length)?)?;
+        out.push((at as u64, body));
+        at += 12 + length;
+    }
+    Some(out)
+}
+
+/// The `.debug_frame` relocations as (offset, symbol, addend); `.rel`
+/// entries (below sm_90) keep the addend in the relocated bytes.
+fn frame_relocations(file: &Elf, frame: &[u8]) -> Vec<(u64, u32, i64)> {
+    let Some(section) = file.sections.iter().find(|s| s.name == ".rela.debug_frame" || s.name == ".rel.debug_frame") else { return Vec::new() };
+    match &section.content {
+        Content::Rela(r) => r.iter().map(|r| (r.offset, r.symbol, r.addend)).collect(),
+        Content::Bytes(b) => b
+            .chunks_exact(16)
+            .map(|c| {
+                let offset = u64::from_le_bytes(c[..8].try_into().expect("8 bytes"));
+                let symbol = u32::from_le_bytes(c[12..16].try_into().expect("4 bytes"));
+                let implicit = usize::try_from(offset).ok().and_then(|o| frame.get(o..o.checked_add(8)?)).map_or(0, |a| i64::from_le_bytes(a.try_into().expect("8 bytes")));
+                (offset, symbol, implicit)
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The device functions in a kernel's section (FUNC symbols of the
+/// section other than the kernel's) and the kernel's and their
+/// `.debug_frame` programs.
+fn read_functions(file: &Elf, sm: u32, section: u32, kernel_symbol: u32, module_records: &[Attribute], kernel: &mut Kernel) -> Result<(), String> {
+    let frame = file.section_index(".debug_frame").and_then(|i| file.section(i)).map(|s| s.bytes(file)).unwrap_or_default();
+    let entries = frame_entries(&frame).unwrap_or_default();
+    let relocations = frame_relocations(file, &frame);
+    // The entry relocated to the kernel's symbol plus `addend`: its CIE
+    // offset and its call-frame instructions.
+    let entry = |addend: i64| -> Option<(u64, &[u8])> {
+        let (at, _, _) = relocations.iter().find(|(_, s, a)| *s == kernel_symbol && *a == addend)?;
+        let (_, body) = entries.iter().find(|(o, _)| o + 12 + 8 == *at)?;
+        Some((u64::from_le_bytes(body.get(..8)?.try_into().ok()?), body.get(24..)?))
+    };
+    for (i, y) in file.symbols.iter().enumerate() {
+        if y.info & 0xf != e::STT_FUNC.0 || u32::from(y.section) != section || y.other & STO_CUDA_ENTRY != 0 {
+            continue;
+        }
+        let name = y.name.clone().ok_or("a nameless device function")?;
+        let symbol = i as u32 + 1;
+        let frame_size = module_records.iter().filter(|r| r.attr == attr::FRAME_SIZE).filter_map(Attribute::as_words).find(|w| w.len() == 2 && w[0] == symbol).map_or(0, |w| w[1]);
+        let (offset, size) = (u32::try_from(y.value).map_err(|_| format!("{name}: offset out of range"))?, u32::try_from(y.size).map_err(|_| format!("{name}: size out of range"))?);
+        let (cie_at, program) = entry(i64::from(offset)).ok_or_else(|| format!("device function {name} has no frame entry"))?;
+        let cie = entries.iter().find(|(o, _)| *o == cie_at).map(|(_, b)| *b).ok_or_else(|| format!("device function {name}: no CIE at {cie_at:#x}"))?;
+        // The return register is the third DW_CFA_same_value operand.
+        let register = cie.get(33..37).map(|r| (u32::from(r[0] & 0x7f) | u32::from(r[1] & 0x7f) << 7 | u32::from(r[2] & 0x7f) << 14) & 0x1f_ffff).unwrap_or(0);
+        let whole = frame.get(cie_at as usize..cie_at as usize + 12 + cie.len()).unwrap_or_default();
+        if function_cie(register).0 != whole {
+            return Err(format!("device function {name}: its frame CIE is not the modelled one"));
+        }
+        let visible = y.info >> 4 == e::STB_GLOBAL.0;
+        kernel.functions.push(Function { name, offset, size, visible, frame_size, return_register: register, frame_program: program.to_vec() });
+    }
+    kernel.functions.sort_by_key(|f| f.offset);
+    if let Some((cie_at, program)) = entry(0) {
+        let own = kernel.functions.first().map_or(kernel.code.len() as u64 * 16, |f| u64::from(f.offset));
+        let derived = super::build::fde(sm, cie_at, own, kernel.exit_offsets.first().copied());
+        if derived.get(12 + 24..) != Some(program) {
+            kernel.frame_program = Some(program.to_vec());
+        }
+    }
+    Ok(())
 }

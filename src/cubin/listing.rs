@@ -27,6 +27,18 @@
 //! .reqntid 128 1 1         // optional (.reqntid)
 //! .maxntid 256 1 1         // optional (.maxntid)
 //! .exits 0x50              // optional: EXIT offsets; found in the code when absent
+//! .warp_wide 0xd0 0x1c0    // optional: warp-wide instruction offsets
+//! .coop_group 0xe0 0x100   // optional: cooperative-group instruction offsets
+//! .coop_group_masks 0xffffffff 0xffffffff   // and their mask registers
+//! .crs_stack 0x0           // optional: EIATTR_CRS_STACK_SIZE
+//! .frame_program 04100000000c818080280004   // optional: the kernel's
+//!                          // .debug_frame call-frame instructions (hex;
+//!                          // derived from the exits when absent)
+//! .function $saxpy$f 0xb0 0x150 0x0 R0 0408000000 visible
+//!                          // a device function in the kernel's code:
+//!                          // name, offset, size, frame size, return-address
+//!                          // register, its call-frame instructions, and
+//!                          // `visible` for a GLOBAL symbol
 //! saxpy:
 //!         /*0000*/ [B------:R-:W-:-:S02] MOV R1, c[0x0][0x28] ;
 //! ```
@@ -45,7 +57,7 @@
 //! and [`read`] reads either.
 
 use super::elf::{self, Elf};
-use super::module::{Kernel, Module, Param, ToolInfo, Variable};
+use super::module::{Function, Kernel, Module, Param, ToolInfo, Variable};
 use super::section_listing;
 use crate::isa::{self, listing as code_listing};
 use crate::target::Sm;
@@ -266,7 +278,13 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
                 ".maxnreg" => kernel.max_registers = Some(bounded(*line, arg(1, "register limit")?, 255, "registers")?),
                 ".reqntid" => kernel.required_threads = Some(triple()?),
                 ".maxntid" => kernel.max_threads = Some(triple()?),
-                ".exits" => exits = Some(words[1..].iter().map(|w| number_u32(*line, Some(w), "exit offset")).collect::<Result<Vec<_>, _>>()?),
+                ".exits" => exits = Some(numbers(*line, &words[1..], "exit offset")?),
+                ".warp_wide" => kernel.warp_wide_offsets = numbers(*line, &words[1..], "instruction offset")?,
+                ".coop_group" => kernel.coop_group_offsets = numbers(*line, &words[1..], "instruction offset")?,
+                ".coop_group_masks" => kernel.coop_group_mask_registers = numbers(*line, &words[1..], "mask register")?,
+                ".crs_stack" => kernel.crs_stack_size = Some(arg(1, "CRS stack size")?),
+                ".frame_program" => kernel.frame_program = Some(hex_arg(*line, words.get(1), "call-frame instructions")?),
+                ".function" => kernel.functions.push(read_function(*line, words)?),
                 ".target" | ".virtual" => return Err(ListingError { line: *line, message: format!("'{}' belongs before the first '.kernel'", words[0]) }),
                 other => return Err(ListingError { line: *line, message: format!("unknown directive '{other}'") }),
             }
@@ -329,6 +347,40 @@ fn read_variables(lines: &[(usize, Vec<String>)]) -> Result<(Vec<Variable>, Vec<
         }
     }
     Ok((globals, constants, addresses))
+}
+
+/// Every word as a 32-bit number.
+fn numbers(line: usize, words: &[String], what: &str) -> Result<Vec<u32>, ListingError> {
+    words.iter().map(|w| number_u32(line, Some(w), what)).collect()
+}
+
+fn hex_arg(line: usize, text: Option<&String>, what: &str) -> Result<Vec<u8>, ListingError> {
+    let t = text.ok_or_else(|| ListingError { line, message: format!("{what} are missing") })?;
+    if t == "-" {
+        return Ok(Vec::new());
+    }
+    parse_hex(t).ok_or_else(|| ListingError { line, message: format!("{what} '{t}' are not hex bytes") })
+}
+
+/// `.function NAME OFFSET SIZE FRAME_SIZE RETURN_REGISTER PROGRAM [visible]`.
+fn read_function(line: usize, words: &[String]) -> Result<Function, ListingError> {
+    let name = words.get(1).cloned().ok_or(ListingError { line, message: "'.function' needs a name".into() })?;
+    let visible = match words.get(7).map(String::as_str) {
+        None => false,
+        Some("visible") if words.len() == 8 => true,
+        Some(other) => return Err(ListingError { line, message: format!("unexpected '{other}'") }),
+    };
+    let register = words.get(5).ok_or(ListingError { line, message: "the return register is missing".into() })?;
+    let return_register = register.strip_prefix('R').and_then(|n| n.parse().ok()).filter(|&n: &u32| n < 256).ok_or_else(|| ListingError { line, message: format!("return register '{register}' is not R0..R255") })?;
+    Ok(Function {
+        name,
+        offset: number_u32(line, words.get(2), "function offset")?,
+        size: number_u32(line, words.get(3), "function size")?,
+        visible,
+        frame_size: number_u32(line, words.get(4), "frame size")?,
+        return_register,
+        frame_program: hex_arg(line, words.get(6), "call-frame instructions")?,
+    })
 }
 
 fn parse_hex(text: &str) -> Option<Vec<u8>> {
@@ -413,8 +465,23 @@ pub fn write_kernel_header(out: &mut String, k: &Kernel) {
     if let Some([x, y, z]) = k.max_threads {
         out.push_str(&format!(".maxntid {x} {y} {z}\n"));
     }
-    let exits: Vec<String> = k.exit_offsets.iter().map(|e| format!("{e:#x}")).collect();
-    out.push_str(&format!(".exits {}\n", exits.join(" ")));
+    let list = |l: &[u32]| l.iter().map(|e| format!("{e:#x}")).collect::<Vec<_>>().join(" ");
+    out.push_str(&format!(".exits {}\n", list(&k.exit_offsets)));
+    for (directive, l) in [(".warp_wide", &k.warp_wide_offsets), (".coop_group", &k.coop_group_offsets), (".coop_group_masks", &k.coop_group_mask_registers)] {
+        if !l.is_empty() {
+            out.push_str(&format!("{directive} {}\n", list(l)));
+        }
+    }
+    if let Some(n) = k.crs_stack_size {
+        out.push_str(&format!(".crs_stack {n:#x}\n"));
+    }
+    let hex = |b: &[u8]| if b.is_empty() { "-".to_string() } else { b.iter().map(|x| format!("{x:02x}")).collect() };
+    if let Some(p) = &k.frame_program {
+        out.push_str(&format!(".frame_program {}\n", hex(p)));
+    }
+    for f in &k.functions {
+        out.push_str(&format!(".function {} {:#x} {:#x} {:#x} R{} {}{}\n", f.name, f.offset, f.size, f.frame_size, f.return_register, hex(&f.frame_program), if f.visible { " visible" } else { "" }));
+    }
 }
 
 #[cfg(test)]

@@ -132,6 +132,47 @@ pub struct Kernel {
     pub max_threads: Option<[u32; 3]>,
     /// Byte offsets of every `EXIT`.
     pub exit_offsets: Vec<u32>,
+    /// Byte offsets of the warp-wide instructions (`EIATTR_INT_WARP_WIDE_INSTR_OFFSETS`).
+    pub warp_wide_offsets: Vec<u32>,
+    /// Byte offsets of the cooperative-group instructions (warp
+    /// synchronisation, shuffles: `EIATTR_COOP_GROUP_INSTR_OFFSETS`).
+    pub coop_group_offsets: Vec<u32>,
+    /// `EIATTR_COOP_GROUP_MASK_REGIDS`: per cooperative-group instruction,
+    /// the register holding its mask (0xffffffff: none, a full mask).
+    pub coop_group_mask_registers: Vec<u32>,
+    /// `EIATTR_CRS_STACK_SIZE` (ptxas writes it for kernels that call, and
+    /// some others).
+    pub crs_stack_size: Option<u32>,
+    /// The call-frame instructions of the kernel's `.debug_frame` entry
+    /// (DWARF `DW_CFA_*` bytes, padding included) where they are not the
+    /// ones [`build`] derives from the exits: ptxas writes them from its
+    /// call and stack analysis, which nothing here reproduces yet.
+    pub frame_program: Option<Vec<u8>>,
+    /// Device functions ptxas placed in the kernel's section after the
+    /// kernel's own code (a kernel's callees, copied into each caller).
+    pub functions: Vec<Function>,
+}
+
+/// A device function inside a kernel's code section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// Its symbol (`$kernel$callee`, or `$__internal_N_$…` for ptxas's
+    /// own subroutines).
+    pub name: String,
+    /// Byte offset in the kernel's code.
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+    /// A GLOBAL symbol (a `.visible` callee), else LOCAL.
+    pub visible: bool,
+    /// `EIATTR_FRAME_SIZE`.
+    pub frame_size: u32,
+    /// The register holding the return address on entry (`CALL` puts it in
+    /// R0 … as the caller chose); its `.debug_frame` CIE names it.
+    pub return_register: u32,
+    /// The call-frame instructions of its `.debug_frame` entry (padding
+    /// included), as [`Kernel::frame_program`].
+    pub frame_program: Vec<u8>,
 }
 
 impl Kernel {
@@ -152,6 +193,12 @@ impl Kernel {
             required_threads: None,
             max_threads: None,
             exit_offsets: Vec::new(),
+            warp_wide_offsets: Vec::new(),
+            coop_group_offsets: Vec::new(),
+            coop_group_mask_registers: Vec::new(),
+            crs_stack_size: None,
+            frame_program: None,
+            functions: Vec::new(),
         }
     }
 }
