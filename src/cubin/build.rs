@@ -609,7 +609,9 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             cie_relocations.push(Rela { offset: cie_at + address_at, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
             frame.extend_from_slice(&cie);
             relocations.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: i64::from(f.offset) });
-            frame.extend_from_slice(&frame_entry(cie_at, u64::from(f.size), &f.frame_program));
+            let mut entry = frame_entry(cie_at, u64::from(f.size), &f.frame_program);
+            entry[20..28].copy_from_slice(&f.frame_location.to_le_bytes());
+            frame.extend_from_slice(&entry);
         }
     }
     b.get(debug_frame).content = Content::Bytes(frame);

@@ -251,10 +251,10 @@ fn read_functions(file: &Elf, sm: u32, section: u32, kernel_symbol: u32, module_
     let relocations = frame_relocations(file, &frame);
     // The entry relocated to the kernel's symbol plus `addend`: its CIE
     // offset and its call-frame instructions.
-    let entry = |addend: i64| -> Option<(u64, &[u8])> {
+    let entry = |addend: i64| -> Option<(u64, &[u8], u64)> {
         let (at, _, _) = relocations.iter().find(|(_, s, a)| *s == kernel_symbol && *a == addend)?;
         let (_, body) = entries.iter().find(|(o, _)| o + 12 + 8 == *at)?;
-        Some((u64::from_le_bytes(body.get(..8)?.try_into().ok()?), body.get(24..)?))
+        Some((u64::from_le_bytes(body.get(..8)?.try_into().ok()?), body.get(24..)?, u64::from_le_bytes(body.get(8..16)?.try_into().ok()?)))
     };
     for (i, y) in file.symbols.iter().enumerate() {
         if y.info & 0xf != e::STT_FUNC.0 || u32::from(y.section) != section || y.other & STO_CUDA_ENTRY != 0 {
@@ -264,7 +264,7 @@ fn read_functions(file: &Elf, sm: u32, section: u32, kernel_symbol: u32, module_
         let symbol = i as u32 + 1;
         let frame_size = module_records.iter().filter(|r| r.attr == attr::FRAME_SIZE).filter_map(Attribute::as_words).find(|w| w.len() == 2 && w[0] == symbol).map_or(0, |w| w[1]);
         let (offset, size) = (u32::try_from(y.value).map_err(|_| format!("{name}: offset out of range"))?, u32::try_from(y.size).map_err(|_| format!("{name}: size out of range"))?);
-        let (cie_at, program) = entry(i64::from(offset)).ok_or_else(|| format!("device function {name} has no frame entry"))?;
+        let (cie_at, program, frame_location) = entry(i64::from(offset)).ok_or_else(|| format!("device function {name} has no frame entry"))?;
         let cie = entries.iter().find(|(o, _)| *o == cie_at).map(|(_, b)| *b).ok_or_else(|| format!("device function {name}: no CIE at {cie_at:#x}"))?;
         // The return register is the third DW_CFA_same_value operand.
         let register = cie.get(33..37).map(|r| (u32::from(r[0] & 0x7f) | u32::from(r[1] & 0x7f) << 7 | u32::from(r[2] & 0x7f) << 14) & 0x1f_ffff).unwrap_or(0);
@@ -273,10 +273,10 @@ fn read_functions(file: &Elf, sm: u32, section: u32, kernel_symbol: u32, module_
             return Err(format!("device function {name}: its frame CIE is not the modelled one"));
         }
         let visible = y.info >> 4 == e::STB_GLOBAL.0;
-        kernel.functions.push(Function { name, offset, size, visible, frame_size, return_register: register, frame_program: program.to_vec() });
+        kernel.functions.push(Function { name, offset, size, visible, frame_size, return_register: register, frame_program: program.to_vec(), frame_location });
     }
     kernel.functions.sort_by_key(|f| f.offset);
-    if let Some((cie_at, program)) = entry(0) {
+    if let Some((cie_at, program, _)) = entry(0) {
         let own = kernel.functions.first().map_or(kernel.code.len() as u64 * 16, |f| u64::from(f.offset));
         let derived = super::build::fde(sm, cie_at, own, kernel.exit_offsets.first().copied());
         if derived.get(12 + 24..) != Some(program) {

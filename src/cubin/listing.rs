@@ -34,11 +34,13 @@
 //! .frame_program 04100000000c818080280004   // optional: the kernel's
 //!                          // .debug_frame call-frame instructions (hex;
 //!                          // derived from the exits when absent)
-//! .function $saxpy$f 0xb0 0x150 0x0 R0 0408000000 visible
+//! .function $saxpy$f 0xb0 0x150 0x0 R0 0x100 0408000000 visible
 //!                          // a device function in the kernel's code:
 //!                          // name, offset, size, frame size, return-address
-//!                          // register, its call-frame instructions, and
-//!                          // `visible` for a GLOBAL symbol
+//!                          // register, the initial-location bytes of its
+//!                          // frame entry, its call-frame instructions
+//!                          // (hex, `-` for none), and `visible` for a
+//!                          // GLOBAL symbol
 //! saxpy:
 //!         /*0000*/ [B------:R-:W-:-:S02] MOV R1, c[0x0][0x28] ;
 //! ```
@@ -121,7 +123,7 @@ pub fn write_code(out: &mut String, file: &Elf, section: &str, words: &[u128], s
             continue;
         }
         code_listing::write_listing(out, &words[from..at], sm, from as u64 * 16, hex);
-        out.push_str(&format!("        // device function {name:?} (at {offset:#x}, {size:#x} bytes)\n"));
+        out.push_str(&format!("        // device function {} (at {offset:#x}, {size:#x} bytes)\n", name.escape_debug()));
         from = at;
     }
     code_listing::write_listing(out, &words[from..], sm, from as u64 * 16, hex);
@@ -362,12 +364,12 @@ fn hex_arg(line: usize, text: Option<&String>, what: &str) -> Result<Vec<u8>, Li
     parse_hex(t).ok_or_else(|| ListingError { line, message: format!("{what} '{t}' are not hex bytes") })
 }
 
-/// `.function NAME OFFSET SIZE FRAME_SIZE RETURN_REGISTER PROGRAM [visible]`.
+/// `.function NAME OFFSET SIZE FRAME_SIZE RETURN_REGISTER LOCATION PROGRAM [visible]`.
 fn read_function(line: usize, words: &[String]) -> Result<Function, ListingError> {
     let name = words.get(1).cloned().ok_or(ListingError { line, message: "'.function' needs a name".into() })?;
-    let visible = match words.get(7).map(String::as_str) {
+    let visible = match words.get(8).map(String::as_str) {
         None => false,
-        Some("visible") if words.len() == 8 => true,
+        Some("visible") if words.len() == 9 => true,
         Some(other) => return Err(ListingError { line, message: format!("unexpected '{other}'") }),
     };
     let register = words.get(5).ok_or(ListingError { line, message: "the return register is missing".into() })?;
@@ -379,7 +381,8 @@ fn read_function(line: usize, words: &[String]) -> Result<Function, ListingError
         visible,
         frame_size: number_u32(line, words.get(4), "frame size")?,
         return_register,
-        frame_program: hex_arg(line, words.get(6), "call-frame instructions")?,
+        frame_location: number(line, words.get(6), "frame location")?,
+        frame_program: hex_arg(line, words.get(7), "call-frame instructions")?,
     })
 }
 
@@ -480,7 +483,7 @@ pub fn write_kernel_header(out: &mut String, k: &Kernel) {
         out.push_str(&format!(".frame_program {}\n", hex(p)));
     }
     for f in &k.functions {
-        out.push_str(&format!(".function {} {:#x} {:#x} {:#x} R{} {}{}\n", f.name, f.offset, f.size, f.frame_size, f.return_register, hex(&f.frame_program), if f.visible { " visible" } else { "" }));
+        out.push_str(&format!(".function {} {:#x} {:#x} {:#x} R{} {:#x} {}{}\n", f.name, f.offset, f.size, f.frame_size, f.return_register, f.frame_location, hex(&f.frame_program), if f.visible { " visible" } else { "" }));
     }
 }
 

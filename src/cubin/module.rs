@@ -173,6 +173,11 @@ pub struct Function {
     /// The call-frame instructions of its `.debug_frame` entry (padding
     /// included), as [`Kernel::frame_program`].
     pub frame_program: Vec<u8>,
+    /// The bytes of that entry's initial-location field, to which the
+    /// relocation adds the kernel's address and the function's offset:
+    /// ptxas leaves the offset of the function's closing self-branch there
+    /// on sm_90 (measured; the `RELA` addend says where the function is).
+    pub frame_location: u64,
 }
 
 impl Kernel {
