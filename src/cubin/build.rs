@@ -330,7 +330,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         .kernels
         .iter()
         .map(|k| {
-            (modern && (k.shared_bytes > 0 || !k.functions.is_empty())).then(|| {
+            (modern && (has_shared(k) || !k.functions.is_empty())).then(|| {
                 let r = b.section(&format!(".rela.text.{}", k.name), e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
                 b.get(r).link = symtab;
                 b.get(r).entsize = 24;
@@ -405,16 +405,21 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     if !modern && !zeroed.is_empty() {
         zero_section = Some(b.section(".nv.global", e::SHT_NOBITS.0, data_flags, max_align(&zeroed, 1), Content::NoBits(zeroed_size)));
     }
+    // The shared-memory sections; on sm_90+ the reserved area's comes after
+    // the first kernel's (measured with several kernels).
     let mut shared = vec![None; module.kernels.len()];
+    let mut reserved = None;
     for (i, k) in module.kernels.iter().enumerate() {
-        if k.shared_bytes > 0 {
+        if has_shared(k) {
             let size = reserved_shared(sm) + k.shared_bytes;
-            let s = b.section(&format!(".nv.shared.{}", k.name), e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0), 4, Content::NoBits(size));
+            let s = b.section(&format!(".nv.shared.{}", k.name), e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0), k.shared_align, Content::NoBits(size));
             b.get(s).info = texts[i];
             shared[i] = Some(s);
         }
+        if i == 0 && modern {
+            reserved = Some(b.section(".nv.shared.reserved.0", e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0), 1, Content::NoBits(if sm >= 100 { 0x40 } else { 0 })));
+        }
     }
-    let reserved = modern.then(|| b.section(".nv.shared.reserved.0", e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0), 1, Content::NoBits(if sm >= 100 { 0x40 } else { 0 })));
     if modern && !zeroed.is_empty() {
         zero_section = Some(b.section(".nv.global", e::SHT_NOBITS.0, data_flags, max_align(&zeroed, 1), Content::NoBits(zeroed_size)));
     }
@@ -510,23 +515,32 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             let offset0 = b.symbols.len() - 2;
             b.symbols[offset0].value = 0x40;
         }
-        if shared.iter().any(Option::is_some) {
-            if sm >= 100 {
-                // From sm_100 on the cap is a symbol: the 1 KiB reserve
-                // (measured).
-                b.symbol(Some(".nv.reservedSmem.cap"), (e::STB_WEAK.0 << 4) | e::STT_OBJECT.0, 0, 0, 4);
-                b.symbols.last_mut().expect("just pushed").value = 0x400;
-            } else {
-                // ptxas leaves a nameless internal symbol where it dropped
-                // `.nv.reservedSmem.cap`, and the name in the string table.
-                b.strings.intern(".nv.reservedSmem.cap");
-                b.symbol(None, 0, e::STV_INTERNAL.0, 0, 0);
-            }
+    }
+    // ptxas's reserved-shared-memory cap follows the first kernel with
+    // shared memory (measured).
+    let cap_after = shared.iter().position(Option::is_some);
+    let cap = |b: &mut Builder| {
+        if sm >= 100 {
+            // From sm_100 on the cap is a symbol: the 1 KiB reserve
+            // (measured).
+            b.symbol(Some(".nv.reservedSmem.cap"), (e::STB_WEAK.0 << 4) | e::STT_OBJECT.0, 0, 0, 4);
+            b.symbols.last_mut().expect("just pushed").value = 0x400;
+        } else {
+            // ptxas leaves a nameless internal symbol where it dropped
+            // `.nv.reservedSmem.cap`, and the name in the string table.
+            b.strings.intern(".nv.reservedSmem.cap");
+            b.symbol(None, 0, e::STV_INTERNAL.0, 0, 0);
         }
+    };
+    if modern && cap_after == Some(0) {
+        cap(&mut b);
     }
     for (i, k) in module.kernels.iter().enumerate().skip(1) {
         let size = k.code.len() as u64 * 16;
         kernel_symbols.push(b.symbol(Some(&k.name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[i] as u16, size));
+        if modern && cap_after == Some(i) {
+            cap(&mut b);
+        }
     }
     // Visible device functions follow the kernels (measured with one kernel).
     for (i, k) in module.kernels.iter().enumerate() {
@@ -709,7 +723,7 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         .map(|(ordinal, p)| {
             // index 0, ordinal and offset as u16s, then 0x1f000 (CBANK
             // space, cbank 0x1f) | size << 18 (FACTS.md).
-            Attribute::words(attr::KPARAM_INFO, &[0, (ordinal as u32) | (p.offset << 16), 0x1f000 | (p.size << 18)])
+            Attribute::words(attr::KPARAM_INFO, &[0, (ordinal as u32) | (p.offset << 16), 0x1f000 | (p.size << 18) | u32::from(p.flags & 0xfff)])
         })
         .collect();
     let param_cbank = Attribute::words(attr::PARAM_CBANK, &[bank_symbol, (param_bytes << 16) | param_base(sm)]);
@@ -733,10 +747,10 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
             r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
         }
         r.push(Attribute::half(0x5f, 0x0101));
-        if sm >= 100 {
-            r.push(Attribute::byte(0x4a, 0));
-        }
         r.extend(offset_lists);
+        if sm >= 100 {
+            r.push(Attribute::byte(0x4a, 0)); // after the offset lists (measured)
+        }
         r.push(exits);
         r.extend(crs);
         push_thread_limits(&mut r, k);
@@ -767,6 +781,11 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         push_thread_limits(&mut r, k);
     }
     r
+}
+
+/// Whether the kernel gets a `.nv.shared.<k>` section.
+fn has_shared(k: &Kernel) -> bool {
+    k.shared_bytes > 0 || k.dynamic_shared
 }
 
 /// `.reqntid` and `.maxntid` records (after the exit offsets, measured on

@@ -95,13 +95,16 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
             _ => return Err(format!("no .nv.info.{name}")),
         };
         let words = |attr: u8| records.iter().find(|r| r.attr == attr).and_then(Attribute::as_words);
-        let mut params: Vec<(u32, Param)> = records
-            .iter()
-            .filter(|r| r.attr == attr::KPARAM_INFO)
-            .filter_map(Attribute::as_words)
-            .filter(|w| w.len() == 3)
-            .map(|w| (w[1] & 0xffff, Param { offset: w[1] >> 16, size: (w[2] >> 18) & 0x3fff }))
-            .collect();
+        let mut params: Vec<(u32, Param)> = Vec::new();
+        for r in records.iter().filter(|r| r.attr == attr::KPARAM_INFO) {
+            let w = r.as_words().filter(|w| w.len() == 3).ok_or_else(|| format!("{name}: a parameter record of another form"))?;
+            let param = Param { offset: w[1] >> 16, size: (w[2] >> 18) & 0x3fff, flags: (w[2] & 0xfff) as u16 };
+            // Index 0, constant bank 0x1f: the only form the builder writes.
+            if w[0] != 0 || w[2] != 0x1f000 | param.size << 18 | u32::from(param.flags) {
+                return Err(format!("{name}: parameter record {w:x?} is not modelled"));
+            }
+            params.push((w[1] & 0xffff, param));
+        }
         params.sort_by_key(|(ordinal, _)| *ordinal);
         let barriers = records.iter().find_map(|r| match (r.attr, &r.value) {
             (attr::NUM_BARRIERS, super::info::Value::Byte(b)) => Some(u32::from(*b)),
@@ -112,10 +115,8 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
             _ => None,
         });
         let triple = |attr: u8| words(attr).filter(|w| w.len() == 3).map(|w| [w[0], w[1], w[2]]);
-        let shared_bytes = file
-            .section_index(&format!(".nv.shared.{name}"))
-            .and_then(|i| file.section(i))
-            .map_or(0, |s| s.size(file).saturating_sub(reserved_shared(sm)));
+        let shared = file.section_index(&format!(".nv.shared.{name}")).and_then(|i| file.section(i));
+        let shared_bytes = shared.map_or(0, |s| s.size(file).saturating_sub(reserved_shared(sm)));
         kernels.push(Kernel {
             name: name.to_string(),
             code: crate::isa::bits::words_from_bytes(code).ok_or_else(|| format!("{} is not whole instructions", s.name))?,
@@ -123,6 +124,8 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
             registers: per_function(attr::REGCOUNT),
             barriers: barriers.unwrap_or(0),
             shared_bytes,
+            shared_align: shared.map_or(4, |s| s.align),
+            dynamic_shared: shared.is_some() && shared_bytes == 0,
             frame_size: per_function(attr::FRAME_SIZE),
             min_stack_size: per_function(attr::MIN_STACK_SIZE),
             max_registers,

@@ -16,11 +16,16 @@
 //! .isa_class 2             // optional (.nv.compat ISA class; default 1)
 //!
 //! .kernel saxpy            // starts a kernel; its code follows
-//! .param 0x0 8             // parameter: byte offset and size, in order
+//! .param 0x0 8             // parameter: byte offset and size, in order,
+//!                          // [flags: low bits of its KPARAM_INFO record,
+//!                          // 0x500 on sm_120 pointers]
 //! .param 0x8 4
 //! .registers 10            // required
 //! .barriers 1              // optional, default 0
 //! .shared 0x100            // optional static shared bytes (sm_90+ adds its reserve)
+//! .shared_align 16         // optional: the shared section's alignment (default 4)
+//! .dynamic_shared          // optional: the kernel uses .extern shared memory
+//!                          // (a shared section even without static bytes)
 //! .frame 0                 // optional local frame bytes
 //! .min_stack 0             // optional
 //! .maxnreg 64              // optional (.maxnreg)
@@ -271,10 +276,21 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
             let triple = || -> Result<[u32; 3], ListingError> { Ok([arg(1, "x")?, arg(2, "y")?, arg(3, "z")?]) };
             match words[0].as_str() {
                 ".kernel" => return Err(ListingError { line: *line, message: "'.kernel' takes one name".into() }),
-                ".param" => kernel.params.push(Param { offset: arg(1, "parameter offset")?, size: arg(2, "parameter size")? }),
+                ".param" => {
+                    let flags = if words.len() > 3 { u16::try_from(arg(3, "parameter flags")?).ok().filter(|f| *f < 0x1000).ok_or(ListingError { line: *line, message: "parameter flags are 12 bits".into() })? } else { 0 };
+                    kernel.params.push(Param { offset: arg(1, "parameter offset")?, size: arg(2, "parameter size")?, flags });
+                }
                 ".registers" => registers = Some(bounded(*line, arg(1, "register count")?, 255, "registers")?),
                 ".barriers" => kernel.barriers = bounded(*line, arg(1, "barrier count")?, 16, "barriers")?,
                 ".shared" => kernel.shared_bytes = number(*line, words.get(1), "shared bytes")?,
+                ".shared_align" => {
+                    let align = number(*line, words.get(1), "shared alignment")?;
+                    if !align.is_power_of_two() || align > 4096 {
+                        return Err(ListingError { line: *line, message: format!("shared alignment {align} is not a power of two up to 4096") });
+                    }
+                    kernel.shared_align = align;
+                }
+                ".dynamic_shared" => kernel.dynamic_shared = true,
                 ".frame" => kernel.frame_size = arg(1, "frame size")?,
                 ".min_stack" => kernel.min_stack_size = arg(1, "minimum stack size")?,
                 ".maxnreg" => kernel.max_registers = Some(bounded(*line, arg(1, "register limit")?, 255, "registers")?),
@@ -444,7 +460,11 @@ pub fn write_module_header(out: &mut String, m: &Module) {
 pub fn write_kernel_header(out: &mut String, k: &Kernel) {
     out.push_str(&format!(".kernel {}\n", k.name));
     for p in &k.params {
-        out.push_str(&format!(".param {:#x} {}\n", p.offset, p.size));
+        out.push_str(&format!(".param {:#x} {}", p.offset, p.size));
+        if p.flags != 0 {
+            out.push_str(&format!(" {:#x}", p.flags));
+        }
+        out.push('\n');
     }
     out.push_str(&format!(".registers {}\n", k.registers));
     if k.barriers > 0 {
@@ -452,6 +472,12 @@ pub fn write_kernel_header(out: &mut String, k: &Kernel) {
     }
     if k.shared_bytes > 0 {
         out.push_str(&format!(".shared {:#x}\n", k.shared_bytes));
+    }
+    if k.shared_align != 4 {
+        out.push_str(&format!(".shared_align {}\n", k.shared_align));
+    }
+    if k.dynamic_shared {
+        out.push_str(".dynamic_shared\n");
     }
     if k.frame_size > 0 {
         out.push_str(&format!(".frame {:#x}\n", k.frame_size));
@@ -510,7 +536,7 @@ k2:
         let m = read_module(LISTING, sm).expect("listing reads");
         assert_eq!((m.sm, m.virtual_sm), (90, 75));
         let k = &m.kernels[0];
-        assert_eq!(k.params, vec![Param { offset: 0, size: 8 }, Param { offset: 8, size: 4 }]);
+        assert_eq!(k.params, vec![Param::new(0, 8), Param::new(8, 4)]);
         assert_eq!((k.registers, k.shared_bytes, k.code.len()), (8, 0x80, 2));
         assert_eq!(k.exit_offsets, vec![0x10]);
         let mut header = String::new();

@@ -102,6 +102,17 @@ pub struct Param {
     pub offset: u32,
     /// Size in bytes.
     pub size: u32,
+    /// The low 12 bits of its `EIATTR_KPARAM_INFO` flags word: 0 up to
+    /// sm_100; sm_120 sets 0x500 on the 8-byte parameters the code uses as
+    /// global pointers (measured).
+    pub flags: u16,
+}
+
+impl Param {
+    /// A parameter without flags.
+    pub fn new(offset: u32, size: u32) -> Param {
+        Param { offset, size, flags: 0 }
+    }
 }
 
 /// One `.entry`.
@@ -120,6 +131,13 @@ pub struct Kernel {
     /// Static shared memory the kernel declares, in bytes (the reserved
     /// area of sm_90+ is added by [`build`]).
     pub shared_bytes: u64,
+    /// Alignment of the kernel's `.nv.shared.<k>` section (4, or the
+    /// largest alignment its shared variables ask for).
+    pub shared_align: u64,
+    /// The kernel uses dynamically sized (`.extern .shared`) memory: ptxas
+    /// writes its shared section (the reserve only) even without static
+    /// shared memory. Recorded only where it changes the file.
+    pub dynamic_shared: bool,
     /// Per-thread local frame (`EIATTR_FRAME_SIZE`).
     pub frame_size: u32,
     /// Minimum stack (`EIATTR_MIN_STACK_SIZE`).
@@ -192,6 +210,8 @@ impl Kernel {
             registers,
             barriers: 0,
             shared_bytes: 0,
+            shared_align: 4,
+            dynamic_shared: false,
             frame_size: 0,
             min_stack_size: 0,
             max_registers: None,
