@@ -454,8 +454,14 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     };
     for (i, &t) in texts.iter().enumerate() {
         b.section_symbol(t);
-        // File-local device functions follow their section's symbol
-        // (measured: ptxas's `$__internal_N_$…` subroutines).
+        // A static shared section's symbol follows the code's; a shared
+        // section holding only the reserve (an `.extern .shared` kernel
+        // without static shared memory) has none (measured).
+        if let Some(s) = shared[i].filter(|_| module.kernels[i].shared_bytes > 0) {
+            b.section_symbol(s);
+        }
+        // Then the file-local device functions (ptxas's `$__internal_N_$…`
+        // subroutines; measured), before a pre-sm_90 bank's symbol.
         for (j, f) in module.kernels[i].functions.iter().enumerate().filter(|(_, f)| !f.visible) {
             function_symbols[i][j] = function_symbol(&mut b, t, f, e::STB_LOCAL.0);
         }
@@ -489,9 +495,6 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         }
         if !modern {
             b.section_symbol(banks[i]);
-        }
-        if let Some(s) = shared[i] {
-            b.section_symbol(s);
         }
     }
     let frame_symbol = b.section_symbol(debug_frame);
@@ -602,35 +605,40 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     // two kernels), and points at that copy.
     // A device function's entry follows a CIE of its own, which says where
     // its return address is; the CIE's address expression is relocated to
-    // the kernel (measured).
+    // the kernel (measured). ptxas lists the relocations kernel by kernel
+    // from the last: its functions' entries (last first), its own entry,
+    // its functions' CIEs (last first).
     let mut frame = Vec::new();
-    let mut relocations = Vec::new();
-    let mut cie_relocations = Vec::new();
+    let mut groups = Vec::new();
     for (i, k) in module.kernels.iter().enumerate() {
         let cie_at = frame.len() as u64;
         frame.extend_from_slice(&CIE);
         frame.extend_from_slice(&CIE_TAIL);
-        relocations.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
+        let own_entry = Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 };
         // The kernel's own code ends where its first device function starts.
         let own = k.functions.iter().map(|f| u64::from(f.offset)).min().unwrap_or(k.code.len() as u64 * 16);
         frame.extend_from_slice(&match &k.frame_program {
             Some(program) => frame_entry(cie_at, own, program),
             None => fde(sm, cie_at, own, k.exit_offsets.first().copied()),
         });
+        let (mut entries, mut cies) = (Vec::new(), Vec::new());
         for f in &k.functions {
             let cie_at = frame.len() as u64;
             let (cie, address_at) = function_cie(f.return_register);
-            cie_relocations.push(Rela { offset: cie_at + address_at, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
+            cies.push(Rela { offset: cie_at + address_at, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
             frame.extend_from_slice(&cie);
-            relocations.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: i64::from(f.offset) });
+            entries.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: i64::from(f.offset) });
             let mut entry = frame_entry(cie_at, u64::from(f.size), &f.frame_program);
             entry[20..28].copy_from_slice(&f.frame_location.to_le_bytes());
             frame.extend_from_slice(&entry);
         }
+        let mut group: Vec<Rela> = entries.into_iter().rev().collect();
+        group.push(own_entry);
+        group.extend(cies.into_iter().rev());
+        groups.push(group);
     }
     b.get(debug_frame).content = Content::Bytes(frame);
-    relocations.reverse(); // ptxas lists them from the last entry
-    relocations.extend(cie_relocations); // then the CIEs' (measured with one)
+    let relocations: Vec<Rela> = groups.into_iter().rev().flatten().collect();
     b.get(frame_rel).content = if modern { Content::Rela(relocations) } else { Content::Bytes(rel_bytes(&relocations)) };
 
     if !modern {
@@ -727,7 +735,8 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         })
         .collect();
     let param_cbank = Attribute::words(attr::PARAM_CBANK, &[bank_symbol, (param_bytes << 16) | param_base(sm)]);
-    let exits = Attribute::words(attr::EXIT_INSTR_OFFSETS, &k.exit_offsets);
+    // No record for a kernel without an EXIT (one that ends in a trap).
+    let exits = (!k.exit_offsets.is_empty()).then(|| Attribute::words(attr::EXIT_INSTR_OFFSETS, &k.exit_offsets));
     let crs = k.crs_stack_size.map(|n| Attribute::words(attr::CRS_STACK_SIZE, &[n]));
     // Instruction-offset lists before the exits, in this order (measured on
     // sm_80 and sm_90).
@@ -751,7 +760,7 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         if sm >= 100 {
             r.push(Attribute::byte(0x4a, 0)); // after the offset lists (measured)
         }
-        r.push(exits);
+        r.extend(exits);
         r.extend(crs);
         push_thread_limits(&mut r, k);
         r.push(Attribute::half(attr::CBANK_PARAM_SIZE, param_bytes as u16));
@@ -776,7 +785,7 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         }
         r.push(Attribute::half(0x5f, 0));
         r.extend(offset_lists);
-        r.push(exits);
+        r.extend(exits);
         r.extend(crs);
         push_thread_limits(&mut r, k);
     }
