@@ -237,6 +237,10 @@ impl Builder {
     }
 }
 
+/// How `e_flags` differ with line information: top byte 0x0a, not 0x06
+/// (measured with `ptxas -lineinfo`).
+const LINE_INFO_FLAGS: u32 = 0x0c00_0000;
+
 /// `st_other` of a kernel symbol (CUDA's entry flag).
 pub(crate) const STO_CUDA_ENTRY: u8 = 0x10;
 const R_CUDA_64: u32 = 2;
@@ -287,6 +291,9 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         }
     }
     let modern = sm >= 90;
+    if !modern && !module.line_info.is_empty() {
+        return Err(BuildError("line information below sm_90 is not modelled".into()));
+    }
     let mut b = Builder { sections: Vec::new(), symbols: Vec::new(), section_names: StringTable::default(), strings: StringTable::default() };
     let shstrtab = b.section(".shstrtab", e::SHT_STRTAB.0, 0, 1, Content::Shstrtab);
     let strtab = b.section(".strtab", e::SHT_STRTAB.0, 0, 1, Content::Strtab);
@@ -295,16 +302,18 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     b.get(symtab).link = strtab;
     b.get(symtab).entsize = 24;
     let debug_frame = b.section(".debug_frame", e::SHT_PROGBITS.0, 0, 1, Content::Bytes(Vec::new()));
+    // Line information follows the frame (measured with -lineinfo).
+    let line_sections: Vec<u32> = module.line_info.iter().map(|d| b.section(&d.name, e::SHT_PROGBITS.0, 0, 1, Content::Bytes(d.bytes.clone()))).collect();
     let tkinfo = b.section(".note.nv.tkinfo", e::SHT_NOTE.0, 0x200_0000, 4, Content::Notes(vec![tool_note(&module.tool)]));
     let cuinfo = b.section(".note.nv.cuinfo", e::SHT_NOTE.0, if modern { SHF_CUDA_NOTE_OS } else { 0x100_0000 }, 4, Content::Notes(vec![cuda_note(module.virtual_sm)]));
     b.get(cuinfo).link = tkinfo;
-    if modern {
-        b.get(cuinfo).info = 8;
-    }
     let info = b.section(".nv.info", elf::SHT_CUDA_INFO, 0, 4, Content::Info(Vec::new()));
     b.get(info).link = symtab;
     if modern {
-        b.section(".nv.compat", elf::SHT_CUDA_COMPAT_INFO, 0, 4, Content::Info(compat_records(sm, module.isa_class)));
+        // The note's sh_info is the index of `.nv.compat` (8 without line
+        // information, measured).
+        let compat = b.section(".nv.compat", elf::SHT_CUDA_COMPAT_INFO, 0, 4, Content::Info(compat_records(sm, module.isa_class)));
+        b.get(cuinfo).info = compat;
     }
     let kernel_infos: Vec<u32> = module
         .kernels
@@ -345,6 +354,20 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         b.get(r).entsize = entsize;
         r
     });
+    let line_rels: Vec<Option<u32>> = module
+        .line_info
+        .iter()
+        .zip(&line_sections)
+        .map(|(d, &section)| {
+            (!d.relocations.is_empty()).then(|| {
+                let r = b.section(&format!(".rela{}", d.name), e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
+                b.get(r).link = symtab;
+                b.get(r).info = section;
+                b.get(r).entsize = 24;
+                r
+            })
+        })
+        .collect();
     let frame_rel = if modern {
         let r = b.section(".rela.debug_frame", e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
         b.get(r).entsize = 24;
@@ -498,6 +521,9 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         }
     }
     let frame_symbol = b.section_symbol(debug_frame);
+    for &s in &line_sections {
+        b.section_symbol(s);
+    }
     b.section_symbol(callgraph_section);
     if !modern {
         let action = b.sections.iter().position(|s| s.name == ".nv.rel.action").map_or(0, |p| p as u32 + 1);
@@ -638,6 +664,16 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         groups.push(group);
     }
     b.get(debug_frame).content = Content::Bytes(frame);
+    // Line-information relocations name kernels and device functions.
+    for (d, r) in module.line_info.iter().zip(&line_rels) {
+        let Some(r) = *r else { continue };
+        let mut entries = Vec::new();
+        for a in &d.relocations {
+            let symbol = b.symbols.iter().position(|y| y.name.as_deref() == Some(a.symbol.as_str()) && y.info & 0xf == e::STT_FUNC.0).ok_or_else(|| BuildError(format!("{}: no function {} to relocate to", d.name, a.symbol)))?;
+            entries.push(Rela { offset: a.offset, symbol: symbol as u32 + 1, kind: a.kind, addend: a.addend });
+        }
+        b.get(r).content = Content::Rela(entries);
+    }
     let relocations: Vec<Rela> = groups.into_iter().rev().flatten().collect();
     b.get(frame_rel).content = if modern { Content::Rela(relocations) } else { Content::Bytes(rel_bytes(&relocations)) };
 
@@ -706,7 +742,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     }
 
     Ok(Elf {
-        header: Header { os_abi: elf::OSABI_CUDA13, abi_version: 8, file_type: e::ET_EXEC.0, flags: elf_flags(sm), entry: 0 },
+        header: Header { os_abi: elf::OSABI_CUDA13, abi_version: 8, file_type: e::ET_EXEC.0, flags: elf_flags(sm) ^ if module.line_info.is_empty() { 0 } else { LINE_INFO_FLAGS }, entry: 0 },
         sections: b.sections,
         symbols: b.symbols,
         strings: b.strings,

@@ -4,7 +4,7 @@
 use super::build::{STO_CUDA_ENTRY, function_cie};
 use super::elf::{Content, Elf};
 use super::info::{Attribute, attr};
-use super::module::{Function, Kernel, Module, Param, ToolInfo, Variable, reserved_shared};
+use super::module::{CodeAddress, DebugSection, Function, Kernel, Module, Param, ToolInfo, Variable, reserved_shared};
 use object::elf as e;
 
 /// Sections [`build`](super::build::build) writes (or knows to leave out: the sm_100+ merc
@@ -32,7 +32,42 @@ fn modelled_section(name: &str) -> bool {
         ".rel.nv.constant4",
     ];
     const PER_KERNEL: &[&str] = &[".nv.info.", ".text.", ".nv.constant0.", ".nv.shared.", ".rela.text."];
-    FIXED.contains(&name) || PER_KERNEL.iter().any(|p| name.starts_with(p)) || is_merc(name)
+    FIXED.contains(&name) || PER_KERNEL.iter().any(|p| name.starts_with(p)) || is_merc(name) || LINE_INFO.iter().any(|l| name == *l || name.strip_prefix(".rela") == Some(l))
+}
+
+/// The line-information sections the model carries ([`Module::line_info`]),
+/// in the order ptxas writes them.
+const LINE_INFO: &[&str] = &[".debug_line", ".debug_str", ".nv_debug_line_sass", ".nv_debug_ptx_txt"];
+
+/// The line-information sections and their relocations (by symbol name).
+fn read_line_info(file: &Elf) -> Result<Vec<DebugSection>, String> {
+    let mut out = Vec::new();
+    for (index, s) in file.sections.iter().enumerate() {
+        if !LINE_INFO.contains(&s.name.as_str()) {
+            continue;
+        }
+        if (s.kind, s.flags, s.link, s.info, s.align, s.entsize) != (e::SHT_PROGBITS.0, 0, 0, 0, 1, 0) {
+            return Err(format!("section {} has a header the model does not write", s.name));
+        }
+        let Content::Bytes(bytes) = &s.content else { return Err(format!("section {} holds no bytes", s.name)) };
+        let mut relocations = Vec::new();
+        if let Some(r) = file.sections.iter().find(|r| r.name == format!(".rela{}", s.name)) {
+            let Content::Rela(entries) = &r.content else { return Err(format!("{} is not Elf64_Rela entries", r.name)) };
+            if r.info as usize != index + 1 {
+                return Err(format!("{} does not apply to {}", r.name, s.name));
+            }
+            for entry in entries {
+                let y = file.symbols.get((entry.symbol as usize).wrapping_sub(1)).filter(|y| y.info & 0xf == e::STT_FUNC.0).ok_or_else(|| format!("{}: a relocation to something other than a function", r.name))?;
+                let symbol = y.name.clone().ok_or_else(|| format!("{}: a relocation to a nameless function", r.name))?;
+                relocations.push(CodeAddress { offset: entry.offset, symbol, kind: entry.kind, addend: entry.addend });
+            }
+        }
+        out.push(DebugSection { name: s.name.clone(), bytes: bytes.clone(), relocations });
+    }
+    if !out.is_empty() && file.sm().is_some_and(|sm| sm < 90) {
+        return Err("line information below sm_90 is not modelled".into());
+    }
+    Ok(out)
 }
 
 /// The sm_100+ sections for the driver's finalisation, which the model
@@ -150,7 +185,7 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
         }),
         _ => None,
     };
-    Ok(Module { sm, virtual_sm, tool, kernels, globals, constants, global_addresses, isa_class: isa_class.unwrap_or(1), merc })
+    Ok(Module { sm, virtual_sm, tool, kernels, globals, constants, global_addresses, isa_class: isa_class.unwrap_or(1), line_info: read_line_info(file)?, merc })
 }
 
 /// The variables of `.nv.global.init`, `.nv.global` and `.nv.constant3`,

@@ -53,6 +53,11 @@
 //! Numbers are decimal or `0x` hexadecimal; `//` starts a comment. A line
 //! `name:` is a label; addresses restart at 0 for each kernel.
 //!
+//! Line information (`ptxas -lineinfo`, [`Module::line_info`]) is carried
+//! as bytes: `.debug .debug_line` starts a section, `.debug_bytes HEX` lines
+//! hold its bytes, `.debug_reloc OFFSET SYMBOL TYPE ADDEND` its relocations
+//! (to a kernel or device function).
+//!
 //! On sm_100+ the module directives are followed by the `.nv.merc.*` /
 //! `.nv.capmerc.*` sections the module carries unread
 //! ([`Module::merc`]), written in the syntax of a [`section_listing`]
@@ -64,7 +69,7 @@
 //! and [`read`] reads either.
 
 use super::elf::{self, Elf};
-use super::module::{Function, Kernel, Module, Param, ToolInfo, Variable};
+use super::module::{CodeAddress, DebugSection, Function, Kernel, Module, Param, ToolInfo, Variable};
 use super::section_listing;
 use crate::isa::{self, listing as code_listing};
 use crate::target::Sm;
@@ -158,13 +163,15 @@ struct Parsed {
     isa_class: Option<(usize, String)>,
     /// `.global`, `.const` and `.address` lines.
     variables: Vec<(usize, Vec<String>)>,
+    /// `.debug`, `.debug_bytes` and `.debug_reloc` lines.
+    debug: Vec<(usize, Vec<String>)>,
     /// The lines of the carried merc sections.
     merc: Vec<(usize, String)>,
     blocks: Vec<Block>,
 }
 
 fn parse(text: &str) -> Parsed {
-    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, isa_class: None, variables: Vec::new(), merc: Vec::new(), blocks: Vec::new() };
+    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, isa_class: None, variables: Vec::new(), debug: Vec::new(), merc: Vec::new(), blocks: Vec::new() };
     let mut current = Block { name: None, line: 1, directives: Vec::new(), code: String::new() };
     for (k, raw) in text.lines().enumerate() {
         let line_no = k + 1;
@@ -187,6 +194,7 @@ fn parse(text: &str) -> Parsed {
             Some(".target") if current.name.is_none() => parsed.target = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".virtual") if current.name.is_none() => parsed.virtual_sm = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".global" | ".const" | ".address") if current.name.is_none() => parsed.variables.push((line_no, words)),
+            Some(".debug" | ".debug_bytes" | ".debug_reloc") if current.name.is_none() => parsed.debug.push((line_no, words)),
             // The merc sections a module carries (section-listing syntax).
             Some(".section" | ".bytes" | ".record" | ".rela" | ".note" | ".nobits" | ".derived") if current.name.is_none() => parsed.merc.push((line_no, raw.to_string())),
             Some(".isa_class") if current.name.is_none() => parsed.isa_class = Some((line_no, words.get(1).cloned().unwrap_or_default())),
@@ -260,6 +268,7 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
         None => ToolInfo::default(),
     };
     let (globals, constants, addresses) = read_variables(&parsed.variables)?;
+    let line_info = read_line_info(&parsed.debug)?;
     let merc = section_listing::read_sections(parsed.merc.iter().map(|(line, text)| (*line, text.as_str())), sm)?;
     let mut kernels = Vec::new();
     for b in parsed.blocks {
@@ -321,7 +330,7 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
         Some((line, text)) => u8::try_from(number(*line, Some(text), "ISA class")?).map_err(|_| ListingError { line: *line, message: format!("ISA class {text} does not fit a byte") })?,
         None => 1,
     };
-    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels, globals, constants, global_addresses: addresses, isa_class, merc })
+    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels, globals, constants, global_addresses: addresses, isa_class, line_info, merc })
 }
 
 /// `.global NAME OFFSET SIZE ALIGN [visible] [HEX]`, `.const` (same, the
@@ -402,6 +411,36 @@ fn read_function(line: usize, words: &[String]) -> Result<Function, ListingError
     })
 }
 
+/// `.debug NAME`, then `.debug_bytes HEX` (concatenated) and
+/// `.debug_reloc OFFSET SYMBOL TYPE ADDEND` lines for it.
+fn read_line_info(lines: &[(usize, Vec<String>)]) -> Result<Vec<DebugSection>, ListingError> {
+    let mut out: Vec<DebugSection> = Vec::new();
+    for (line, words) in lines {
+        let line = *line;
+        let err = |message: String| ListingError { line, message };
+        if words[0] == ".debug" {
+            let [_, name] = &words[..] else { return Err(err("'.debug' takes a section name".into())) };
+            out.push(DebugSection { name: name.clone(), bytes: Vec::new(), relocations: Vec::new() });
+            continue;
+        }
+        let Some(section) = out.last_mut() else { return Err(err(format!("'{}' before '.debug NAME'", words[0]))) };
+        if words[0] == ".debug_bytes" {
+            section.bytes.extend(hex_arg(line, words.get(1), "bytes")?);
+            if words.len() > 2 {
+                return Err(err("'.debug_bytes' takes one hex string".into()));
+            }
+            continue;
+        }
+        let [_, offset, symbol, kind, addend] = &words[..] else { return Err(err("'.debug_reloc' takes an offset, a symbol, a type and an addend".into())) };
+        let addend = match addend.strip_prefix('-') {
+            Some(n) => number(line, Some(&n.to_string()), "addend")?.wrapping_neg() as i64,
+            None => number(line, Some(addend), "addend")? as i64,
+        };
+        section.relocations.push(CodeAddress { offset: number(line, Some(offset), "offset")?, symbol: symbol.clone(), kind: number_u32(line, Some(kind), "relocation type")?, addend });
+    }
+    Ok(out)
+}
+
 fn parse_hex(text: &str) -> Option<Vec<u8>> {
     if text.len() % 2 != 0 {
         return None;
@@ -449,6 +488,17 @@ pub fn write_module_header(out: &mut String, m: &Module) {
     }
     for name in &m.global_addresses {
         out.push_str(&format!(".address {name}\n"));
+    }
+    for d in &m.line_info {
+        out.push_str(&format!(".debug {}\n", d.name));
+        for chunk in d.bytes.chunks(32) {
+            out.push_str(".debug_bytes ");
+            out.extend(chunk.iter().map(|b| format!("{b:02x}")));
+            out.push('\n');
+        }
+        for r in &d.relocations {
+            out.push_str(&format!(".debug_reloc {:#x} {} {} {}\n", r.offset, r.symbol, r.kind, r.addend));
+        }
     }
     if !m.merc.is_empty() {
         out.push_str("// the merc sections, carried as they are (section-listing syntax)\n");

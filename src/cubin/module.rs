@@ -47,11 +47,40 @@ pub struct Module {
     /// code uses architecture-specific instructions (measured on sm_90
     /// kernels converting to e4m3 pairs).
     pub isa_class: u8,
+    /// Line information (`ptxas -lineinfo`): `.debug_line`, `.debug_str`,
+    /// `.nv_debug_line_sass`, `.nv_debug_ptx_txt`, in this order, carried
+    /// as bytes with their relocations (sm_90+ only so far).
+    pub line_info: Vec<DebugSection>,
     /// The sm_100+ `.nv.merc.*` and `.nv.capmerc.*` sections, written as
     /// they are after the sections [`build`] lays out (their links and
     /// symbol references are header and table indices of the whole file).
     /// Empty below sm_100.
     pub merc: Vec<super::elf::Section>,
+}
+
+/// A debug section carried as bytes, with the addresses in it the loader
+/// relocates (code addresses of kernels and device functions).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DebugSection {
+    /// Its name (`.debug_line`).
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Its relocations (`.rela<name>`), in file order.
+    pub relocations: Vec<CodeAddress>,
+}
+
+/// A relocated code address in a debug section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeAddress {
+    /// Byte offset in the section.
+    pub offset: u64,
+    /// The kernel or device function whose address it is.
+    pub symbol: String,
+    /// `R_CUDA_*` type (`R_CUDA_64`, 2, in every corpus cubin).
+    pub kind: u32,
+    /// Added to the address.
+    pub addend: i64,
 }
 
 /// A module-scope variable.
