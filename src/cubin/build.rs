@@ -237,10 +237,6 @@ impl Builder {
     }
 }
 
-/// How `e_flags` differ with line information: top byte 0x0a, not 0x06
-/// (measured with `ptxas -lineinfo`).
-const LINE_INFO_FLAGS: u32 = 0x0c00_0000;
-
 /// `st_other` of a kernel symbol (CUDA's entry flag).
 pub(crate) const STO_CUDA_ENTRY: u8 = 0x10;
 const R_CUDA_64: u32 = 2;
@@ -742,7 +738,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     }
 
     Ok(Elf {
-        header: Header { os_abi: elf::OSABI_CUDA13, abi_version: 8, file_type: e::ET_EXEC.0, flags: elf_flags(sm) ^ if module.line_info.is_empty() { 0 } else { LINE_INFO_FLAGS }, entry: 0 },
+        header: Header { os_abi: elf::OSABI_CUDA13, abi_version: 8, file_type: e::ET_EXEC.0, flags: (elf_flags(sm) & 0x00ff_ffff) | u32::from(module.flags_top) << 24, entry: 0 },
         sections: b.sections,
         symbols: b.symbols,
         strings: b.strings,

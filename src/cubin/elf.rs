@@ -733,7 +733,7 @@ mod tests {
         let mut kernel = Kernel::new("k", vec![0x7918, 0x794d], 8);
         kernel.params = vec![Param::new(0, 8)];
         kernel.exit_offsets = vec![0x10];
-        let m = Module { sm: 90, virtual_sm: 90, tool: ToolInfo::default(), kernels: vec![kernel], globals: Vec::new(), constants: Vec::new(), global_addresses: Vec::new(), isa_class: 1, line_info: Vec::new(), merc: Vec::new() };
+        let m = Module { sm: 90, virtual_sm: 90, tool: ToolInfo::default(), kernels: vec![kernel], globals: Vec::new(), constants: Vec::new(), global_addresses: Vec::new(), isa_class: 1, flags_top: 6, line_info: Vec::new(), merc: Vec::new() };
         write(&module::build(&m).expect("builds"))
     }
 

@@ -185,7 +185,7 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
         }),
         _ => None,
     };
-    Ok(Module { sm, virtual_sm, tool, kernels, globals, constants, global_addresses, isa_class: isa_class.unwrap_or(1), line_info: read_line_info(file)?, merc })
+    Ok(Module { sm, virtual_sm, tool, kernels, globals, constants, global_addresses, isa_class: isa_class.unwrap_or(1), flags_top: (file.header.flags >> 24) as u8, line_info: read_line_info(file)?, merc })
 }
 
 /// The variables of `.nv.global.init`, `.nv.global` and `.nv.constant3`,

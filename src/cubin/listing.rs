@@ -14,6 +14,8 @@
 //! .const cscale 0x0 0x4 4 00000040        // constant bank 3
 //! .address gtab            // the next 8-byte entry of constant bank 4
 //! .isa_class 2             // optional (.nv.compat ISA class; default 1)
+//! .elf_flags_top 0x9       // optional: e_flags bits 24-31 (default 0x6;
+//!                          // other values with line information)
 //!
 //! .kernel saxpy            // starts a kernel; its code follows
 //! .param 0x0 8             // parameter: byte offset and size, in order,
@@ -161,6 +163,7 @@ struct Parsed {
     virtual_sm: Option<(usize, String)>,
     tool: Option<(usize, String)>,
     isa_class: Option<(usize, String)>,
+    flags_top: Option<(usize, String)>,
     /// `.global`, `.const` and `.address` lines.
     variables: Vec<(usize, Vec<String>)>,
     /// `.debug`, `.debug_bytes` and `.debug_reloc` lines.
@@ -171,7 +174,7 @@ struct Parsed {
 }
 
 fn parse(text: &str) -> Parsed {
-    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, isa_class: None, variables: Vec::new(), debug: Vec::new(), merc: Vec::new(), blocks: Vec::new() };
+    let mut parsed = Parsed { target: None, virtual_sm: None, tool: None, isa_class: None, flags_top: None, variables: Vec::new(), debug: Vec::new(), merc: Vec::new(), blocks: Vec::new() };
     let mut current = Block { name: None, line: 1, directives: Vec::new(), code: String::new() };
     for (k, raw) in text.lines().enumerate() {
         let line_no = k + 1;
@@ -197,6 +200,7 @@ fn parse(text: &str) -> Parsed {
             Some(".debug" | ".debug_bytes" | ".debug_reloc") if current.name.is_none() => parsed.debug.push((line_no, words)),
             // The merc sections a module carries (section-listing syntax).
             Some(".section" | ".bytes" | ".record" | ".rela" | ".note" | ".nobits" | ".derived") if current.name.is_none() => parsed.merc.push((line_no, raw.to_string())),
+            Some(".elf_flags_top") if current.name.is_none() => parsed.flags_top = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".isa_class") if current.name.is_none() => parsed.isa_class = Some((line_no, words.get(1).cloned().unwrap_or_default())),
             Some(".tool") if current.name.is_none() => parsed.tool = Some((line_no, raw.trim().trim_start_matches(".tool").to_string())),
             Some(d) if d.starts_with('.') && d != ".raw" => current.directives.push((line_no, words)),
@@ -269,6 +273,10 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
     };
     let (globals, constants, addresses) = read_variables(&parsed.variables)?;
     let line_info = read_line_info(&parsed.debug)?;
+    let flags_top = match &parsed.flags_top {
+        Some((line, text)) => u8::try_from(number(*line, Some(text), "flags byte")?).map_err(|_| ListingError { line: *line, message: format!("{text} does not fit a byte") })?,
+        None => 6,
+    };
     let merc = section_listing::read_sections(parsed.merc.iter().map(|(line, text)| (*line, text.as_str())), sm)?;
     let mut kernels = Vec::new();
     for b in parsed.blocks {
@@ -330,7 +338,7 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
         Some((line, text)) => u8::try_from(number(*line, Some(text), "ISA class")?).map_err(|_| ListingError { line: *line, message: format!("ISA class {text} does not fit a byte") })?,
         None => 1,
     };
-    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels, globals, constants, global_addresses: addresses, isa_class, line_info, merc })
+    Ok(Module { sm: number_of(sm), virtual_sm, tool, kernels, globals, constants, global_addresses: addresses, isa_class, flags_top, line_info, merc })
 }
 
 /// `.global NAME OFFSET SIZE ALIGN [visible] [HEX]`, `.const` (same, the
@@ -472,6 +480,9 @@ pub fn write_module_header(out: &mut String, m: &Module) {
     }
     if m.isa_class != 1 {
         out.push_str(&format!(".isa_class {}\n", m.isa_class));
+    }
+    if m.flags_top != 6 {
+        out.push_str(&format!(".elf_flags_top {:#x}\n", m.flags_top));
     }
     for (directive, vars) in [(".global", &m.globals), (".const", &m.constants)] {
         for v in vars {

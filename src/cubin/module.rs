@@ -47,6 +47,9 @@ pub struct Module {
     /// code uses architecture-specific instructions (measured on sm_90
     /// kernels converting to e4m3 pairs).
     pub isa_class: u8,
+    /// The top byte of `e_flags`: 0x06, except with line information (0x09
+    /// or 0x0a measured, 0x0b with `-g`; what its bits mean is not known).
+    pub flags_top: u8,
     /// Line information (`ptxas -lineinfo`): `.debug_line`, `.debug_str`,
     /// `.nv_debug_line_sass`, `.nv_debug_ptx_txt`, in this order, carried
     /// as bytes with their relocations (sm_90+ only so far).
