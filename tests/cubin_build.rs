@@ -4,8 +4,9 @@
 //! the section headers (name, type, flags, link, info, alignment, entry
 //! size, size), the attribute records of every `.nv.info*` section, the
 //! symbols, and whole sections' bytes. The listing `sass dis` prints for
-//! each such cubin must read back to the same module. The sm_100+ `.nv.merc.*` and
-//! `.nv.capmerc.*` sections are not written by the builder and not compared.
+//! each such cubin must read back to the same module. The sm_100+
+//! `.nv.merc.*` and `.nv.capmerc.*` sections, which the module carries as
+//! they are, are not compared.
 
 mod common;
 mod cubin_cache;
@@ -103,10 +104,11 @@ fn built_modules_match_ptxas() {
             }
         }
         println!("sm_{sm}: {modelled} cubins of the modelled shape ({other} of other shapes), {exact} built identically (bar the tool note); differing parts: {tally:?}");
-        // Measured when written: 132/198, 144/219, 144/219, 137/229 for
-        // sm_75, 80, 89, 90; a drop below half means a layout rule broke.
-        // sm_100+ are not compared whole: the merc sections are not written.
-        if sm < 100 && exact * 2 < modelled {
+        // Measured when written: 172/194, 190/215, 190/215, 250/254,
+        // 243/254, 216/226 for sm_75, 80, 89, 90, 100, 120 (the sm_100+
+        // merc sections are carried, not compared); a drop below 85% means
+        // a layout rule broke.
+        if exact * 100 < modelled * 85 {
             failures.push(format!("sm_{sm}: only {exact} of {modelled} built identically"));
         }
         if modelled == 0 {
