@@ -11,6 +11,11 @@
 //!   of `.rela.*`, the parameter banks before the code, and the register
 //!   count also in the code section's `sh_info` (bits 24–31).
 //!
+//! Line information goes right after `.debug_frame` (its relocation
+//! sections before `.rela.debug_frame`), the sm_100+ merc sections after
+//! everything else; device functions in a kernel's code get symbols, frame
+//! sizes and `.debug_frame` entries of their own.
+//!
 //! Module variables go to `.nv.global.init` / `.nv.global` (globals),
 //! `.nv.constant3` (`.const`) and, for the addresses the code loads,
 //! `.nv.constant4` with one `R_CUDA_64` relocation per entry.

@@ -8,15 +8,21 @@
 //!
 //! ptxas lists the kernels in the reverse of their PTX order; [`Module`]
 //! keeps them in file order, so a compiler reverses them when it wants
-//! ptxas's layout. Not modelled yet (the next steps of the cubin work):
-//! device functions with sections of their own and calls across sections
-//! (and the local `$kernel$function` symbols of functions ptxas copies into
-//! a kernel), relocations in code, textures and surfaces, `.nv.constant2`
-//! jump tables and debug sections beyond `.debug_frame`. The sm_100+
-//! `.nv.merc.*` / `.nv.capmerc.*` sections are carried as they are
-//! ([`Module::merc`]): they describe the code again in the form the driver
-//! finalises (a symbol table, frame, records and relocations of their own,
-//! and the code in the capmerc encoding), which nothing here derives yet.
+//! ptxas's layout. Device functions ptxas copies into a kernel's section
+//! are [`Function`]s of that kernel. Parts whose derivation is not known
+//! are carried as data, named: a kernel's or function's call-frame
+//! instructions ([`Kernel::frame_program`], [`Function::frame_program`]),
+//! line information ([`Module::line_info`]) and the sm_100+
+//! `.nv.merc.*` / `.nv.capmerc.*` sections ([`Module::merc`]: the code
+//! again in the form the driver finalises, with a symbol table, frame,
+//! records and relocations of its own, which nothing here derives yet).
+//!
+//! Not modelled yet (such cubins are listed section by section, see
+//! [`super::section_listing`]): device functions with sections of their
+//! own and calls across sections (`ptxas -c`), relocations in code (calls
+//! to `vprintf`, function pointers), textures and surfaces, `.nv.constant2`
+//! jump tables, `-G` debug information, and a few symbol and section
+//! orders of multi-kernel files with variables.
 
 pub use super::build::{BuildError, build};
 pub use super::extract::from_elf;
