@@ -110,6 +110,10 @@ fn write_content(out: &mut String, file: Option<&Elf>, s: &Section, sm: Option<S
         Content::Bytes(b) => match (sm, file, s.name.starts_with(".text.")) {
             (Some(sm), Some(file), true) if b.len() % 16 == 0 => {
                 let words = bits::words_from_bytes(b).unwrap_or_default();
+                // A label restarts the addresses (also for `sass asm -o X.bin`,
+                // which reads the code of every section in order).
+                let label: String = s.name[".text.".len()..].chars().map(|c| if c.is_whitespace() { '_' } else { c }).collect();
+                out.push_str(&format!("{label}:\n"));
                 super::listing::write_code(out, file, &s.name, &words, sm, hex);
             }
             _ => write_bytes(out, b),
