@@ -12,6 +12,7 @@
 pub mod cubin;
 pub mod diag;
 pub mod interp;
+pub mod ir;
 pub mod isa;
 pub mod ptx;
 pub mod reference;

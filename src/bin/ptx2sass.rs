@@ -21,6 +21,9 @@ options (ptxas-compatible):
   --version, -V                                print version
 ptx2sass options:
   --summary                                    print one line per function after checking
+  --run <spec.json>                            run a kernel in the PTX interpreter (launch spec
+                                               as for scripts/gpu-run.py); prints the output
+                                               buffers as `param N: <hex>` lines
 ";
 
 struct Options {
@@ -29,6 +32,7 @@ struct Options {
     inputs: Vec<String>,
     summary: bool,
     verbose: bool,
+    run: Option<String>,
 }
 
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
@@ -37,6 +41,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut inputs = Vec::new();
     let mut summary = false;
     let mut verbose = false;
+    let mut run = None;
     let mut i = 0;
     let value = |i: &mut usize, flag: &str| -> Result<String, String> {
         *i += 1;
@@ -82,6 +87,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             "-v" | "--verbose" => verbose = true,
             "-lineinfo" | "--generate-line-info" | "-c" | "--compile-only" | "-g" | "--device-debug" => {}
             "--summary" => summary = true,
+            "--run" => run = Some(take(&mut i)?),
             _ if a.starts_with('-') && a.len() > 1 => return Err(format!("unknown option '{a}'")),
             _ => inputs.push(a.to_string()),
         }
@@ -90,7 +96,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     if inputs.is_empty() {
         return Err("no input file".to_string());
     }
-    Ok(Some(Options { arch, output, inputs, summary, verbose }))
+    Ok(Some(Options { arch, output, inputs, summary, verbose, run }))
 }
 
 fn main() -> ExitCode {
@@ -137,6 +143,12 @@ fn main() -> ExitCode {
         if opts.summary || opts.verbose {
             print_summary(&module);
         }
+        if let Some(spec_path) = &opts.run {
+            if !run_kernel(path, &source, &module, spec_path) {
+                failed = true;
+            }
+            continue;
+        }
         if let Arch::Real(sm) = opts.arch {
             let out = opts.output.as_deref().unwrap_or("elf.o");
             eprintln!(
@@ -147,6 +159,29 @@ fn main() -> ExitCode {
         }
     }
     if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// `--run`: interprets the launch and prints the output buffers; false on
+/// failure (reported on stderr with the PTX location).
+fn run_kernel(path: &str, source: &str, module: &Module, spec_path: &str) -> bool {
+    use ptx2sass::interp::{self, LaunchSpec};
+    let spec = match std::fs::read_to_string(spec_path).map_err(|e| e.to_string()).and_then(|t| LaunchSpec::from_json(&t).map_err(|e| e.to_string())) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("ptx2sass fatal   : {spec_path}: {e}");
+            return false;
+        }
+    };
+    match interp::ptx::run(module, &spec, &Default::default()) {
+        Ok(out) => {
+            print!("{}", out.launch.outputs_text());
+            true
+        }
+        Err(e) => {
+            eprintln!("{}", e.render(path, source));
+            false
+        }
+    }
 }
 
 fn report(path: &str, source: &str, d: &Diagnostics) {

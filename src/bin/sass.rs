@@ -20,7 +20,10 @@ commands:
   asm -arch=sm_XX FILE.sass -o FILE.bin
                                  assemble a listing into raw instruction
                                  words, all functions in order
-  run --launch SPEC.json FILE    run in the interpreter (not implemented yet)
+  run --launch SPEC.json [--hazards fail|report|off] [--steps N] FILE.cubin
+                                 run one kernel in the SASS interpreter and
+                                 print its output buffers (`param N: <hex>`,
+                                 as scripts/gpu-run.py does)
 
 Listing lines are `/*address*/ [control] instruction ;`, the instruction as
 nvdisasm prints it; words the decoder does not know yet print as
@@ -48,10 +51,7 @@ fn main() -> ExitCode {
                 ExitCode::from(1)
             }
         },
-        Some(cmd @ "run") => {
-            eprintln!("sass: '{cmd}' is not implemented yet");
-            ExitCode::from(2)
-        }
+        Some("run") => run(&args[1..]),
         Some(other) => {
             eprintln!("sass: unknown command '{other}'\n{USAGE}");
             ExitCode::from(2)
@@ -137,4 +137,74 @@ fn asm(args: &[String]) -> Result<(), String> {
         bits::words_to_bytes(&cubin::listing::read_words(&text, sm).map_err(located)?)
     };
     std::fs::write(&output, bytes).map_err(|e| format!("{output}: {e}"))
+}
+
+/// `sass run`: exit status 2 for bad arguments or a bad spec, 1 when the
+/// run fails (fault, hazard, unsupported instruction), 0 otherwise.
+fn run(args: &[String]) -> ExitCode {
+    use ptx2sass::interp::{LaunchSpec, sass};
+    let mut spec_path = None;
+    let mut file = None;
+    let mut options = sass::Options::default();
+    let mut i = 0;
+    let usage = |e: String| {
+        eprintln!("sass run: {e}");
+        ExitCode::from(2)
+    };
+    while i < args.len() {
+        let a = args[i].as_str();
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (a, None),
+        };
+        let mut value = || -> Option<String> {
+            inline.clone().or_else(|| {
+                i += 1;
+                args.get(i).cloned()
+            })
+        };
+        match flag {
+            "--launch" => match value() {
+                Some(v) => spec_path = Some(v),
+                None => return usage("--launch needs a spec file".into()),
+            },
+            "--hazards" => {
+                options.hazards = match value().as_deref() {
+                    Some("fail") => sass::HazardCheck::Fail,
+                    Some("report") => sass::HazardCheck::Report,
+                    Some("off") => sass::HazardCheck::Off,
+                    other => return usage(format!("--hazards takes fail, report or off, not {other:?}")),
+                }
+            }
+            "--steps" => match value().and_then(|v| v.parse().ok()) {
+                Some(n) => options.step_budget = n,
+                None => return usage("--steps needs a number".into()),
+            },
+            _ if a.starts_with('-') => return usage(format!("unknown option '{a}'")),
+            _ => file = Some(a.to_string()),
+        }
+        i += 1;
+    }
+    let (Some(spec_path), Some(file)) = (spec_path, file) else { return usage("needs --launch SPEC.json and a cubin".into()) };
+    let spec = match std::fs::read_to_string(&spec_path).map_err(|e| e.to_string()).and_then(|t| LaunchSpec::from_json(&t).map_err(|e| e.to_string())) {
+        Ok(s) => s,
+        Err(e) => return usage(format!("{spec_path}: {e}")),
+    };
+    let bytes = match std::fs::read(&file) {
+        Ok(b) => b,
+        Err(e) => return usage(format!("{file}: {e}")),
+    };
+    match sass::run(&bytes, &spec, &options) {
+        Ok(out) => {
+            for h in &out.hazards {
+                eprintln!("sass run: {file}: {h}");
+            }
+            print!("{}", out.launch.outputs_text());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("sass run: {file}: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

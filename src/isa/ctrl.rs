@@ -103,7 +103,7 @@ impl Ctrl {
     }
 
     /// Bits 105–125 holding the fields, if every field fits.
-    #[inline]
+    #[inline(always)]
     fn field_bits(self) -> Option<u128> {
         let sb = |v: Option<u8>| match v {
             None => Some(7u128),

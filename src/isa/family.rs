@@ -42,13 +42,62 @@ pub const MEASURED_SMS: &[u16] = &[75, 80, 86, 89, 90, 100, 120];
 /// the nearest measured SM of its family (sm_87/88 → sm_86, sm_101–110 →
 /// sm_100, sm_121 → sm_120: assumed, not yet checked with `nvdisasm`).
 pub fn measured_sm(sm: Sm) -> Option<u16> {
-    Some(match sm.number {
-        n if MEASURED_SMS.contains(&n) => n,
+    measured_number(sm.number)
+}
+
+/// [`measured_sm`] of an SM number.
+const fn measured_number(n: u16) -> Option<u16> {
+    Some(match n {
+        n if is_measured(n) => n,
         87 | 88 => 86,
         101 | 103 | 107 | 110 => 100,
         121 => 120,
         _ => return None,
     })
+}
+
+/// Whether `n` is in [`MEASURED_SMS`].
+const fn is_measured(n: u16) -> bool {
+    let mut k = 0;
+    while k < MEASURED_SMS.len() {
+        if MEASURED_SMS[k] == n {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
+/// Position in [`MEASURED_SMS`] of each SM number's measured SM (`NONE`
+/// for SMs without tables), for numbers below 128: decoding looks it up
+/// for every word.
+const MEASURED_INDEX: [u8; 128] = {
+    let mut index = [NONE; 128];
+    let mut n = 0;
+    while n < 128 {
+        if let Some(m) = measured_number(n as u16) {
+            let mut k = 0;
+            while MEASURED_SMS[k] != m {
+                k += 1;
+            }
+            index[n] = k as u8;
+        }
+        n += 1;
+    }
+    index
+};
+const NONE: u8 = u8::MAX;
+
+/// The position in [`MEASURED_SMS`] of the measured SM whose tables apply
+/// to `sm` ([`measured_sm`]).
+#[inline]
+pub fn measured_index(sm: Sm) -> Option<usize> {
+    match MEASURED_INDEX.get(usize::from(sm.number)) {
+        Some(&k) if k != NONE => Some(usize::from(k)),
+        Some(_) => None,
+        // Past the table (no such SM yet): search.
+        None => measured_sm(sm).and_then(|m| MEASURED_SMS.iter().position(|&s| s == m)),
+    }
 }
 
 /// The `nvdisasm -b` name of an SM (`SM90A` for `sm_90a`).
@@ -71,6 +120,10 @@ mod tests {
         assert_eq!(measured_sm(Sm::new(103)), Some(100));
         assert_eq!(measured_sm(Sm::new(120)), Some(120));
         assert_eq!(measured_sm(Sm::new(61)), None);
+        for n in 0..300 {
+            let sm = Sm::new(n);
+            assert_eq!(measured_index(sm).map(|k| MEASURED_SMS[k]), measured_sm(sm), "sm_{n}");
+        }
         assert_eq!(nvdisasm_name(Sm { number: 100, variant: SmVariant::Family }), "SM100F");
     }
 }

@@ -1,27 +1,24 @@
 //! Machine instructions: the model ([`Inst`]), and decoding, encoding and
-//! printing derived from the form table ([`super::table`]).
+//! printing derived from the form table ([`super::table`]); decoding and
+//! encoding run the table's compiled forms (`plan`).
 //!
 //! An instruction is its [`Form`], the value of each of the form's modifier
 //! fields, one operand per slot, a guard predicate and the control fields.
 //! The printed text is `nvdisasm`'s, byte for byte (checked on every corpus
 //! word the table covers by `tests/isa_corpus.rs`).
 
-use super::bits::Field;
-use super::branch;
 use super::ctrl::Ctrl;
-use super::family::{MEASURED_SMS, measured_sm};
+use super::family::{MEASURED_SMS, measured_index, measured_sm};
+use super::form::{AliasWhen, Form, PredShow, Slot};
 use super::inline::Inline;
-use super::form::{AliasWhen, CBANK_BANK, CBANK_OFFSET, Form, IMM32, PredShow, Slot, UNIFORM_B_FLAG, UNMEASURED};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
-use super::table::forms;
+use super::plan::plans;
 use crate::target::Sm;
 use std::fmt::Write as _;
 
-const GUARD: Field = Field::bits(12, 14);
 /// The memory descriptor a text without one stands for where nvdisasm does
 /// not print it (sm_80–sm_89): UR4, the register ptxas loads it into.
 pub const HIDDEN_DESC: Reg = Reg { file: RegFile::Uniform, num: RegNum::Phys(4) };
-const GUARD_NOT: u8 = 15;
 
 /// The modifier values of an instruction (inline: no allocation to decode).
 pub type ModValues = Inline<u8, 6>;
@@ -61,7 +58,7 @@ pub struct EncodeError(pub String);
 /// Why an instruction does not encode, as a small value (the encoder's
 /// fast path builds no strings).
 #[derive(Clone, Copy, Debug)]
-enum Why {
+pub(super) enum Why {
     NoTables,
     NotOnSm,
     Counts,
@@ -76,124 +73,6 @@ enum Why {
     Ctrl,
 }
 
-fn bit(word: u128, b: Option<u8>) -> bool {
-    b.is_some_and(|b| word >> b & 1 == 1)
-}
-
-fn pred_reg(file: RegFile, v: u64) -> Reg {
-    if v == 7 { Reg::zero(file) } else { Reg { file, num: RegNum::Phys(v as u8) } }
-}
-
-/// The uniform register a field value names (all ones = URZ).
-fn uniform_reg(field: Field, v: u64) -> Reg {
-    if v == field.max() { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } }
-}
-
-/// The field value of a general register (RZ is 255), if it is allocated.
-fn gpr_num(reg: Reg) -> Option<u64> {
-    match (reg.file, reg.num) {
-        (RegFile::Gpr, RegNum::Zero) => Some(255),
-        (RegFile::Gpr, RegNum::Phys(n)) if n < 255 => Some(n.into()),
-        _ => None,
-    }
-}
-
-/// The field value of a uniform register, if it is one the field can hold.
-fn uniform_num(field: Field, reg: Reg) -> Option<u64> {
-    match (reg.file, reg.num) {
-        (RegFile::Uniform, RegNum::Zero) => Some(field.max()),
-        (RegFile::Uniform, RegNum::Phys(n)) if u64::from(n) < field.max() => Some(n.into()),
-        _ => None,
-    }
-}
-
-/// A form as decoding tries it: the bits it explains, and its fixed
-/// fields folded into one mask and value.
-struct Candidate {
-    form: &'static Form,
-    /// Every bit the form explains.
-    mask: u128,
-    /// The bits of the fixed fields, and their values.
-    fixed_mask: u128,
-    fixed_value: u128,
-    /// Whether [`representable`] can refuse an instance (the form has an
-    /// optional predicate or a 32-bit address).
-    check_text: bool,
-    /// Per modifier field, bit `v` set when value `v` has a measured spelling.
-    mod_ok: [u32; ModValues::CAPACITY],
-}
-
-/// The forms of each measured SM by opcode value (bits 0–11), in table
-/// order: decoding looks at the handful of forms of one opcode on one SM,
-/// and rejects most by their masks.
-struct DecodeIndex {
-    /// One per form of [`forms`], in table order.
-    candidates: Vec<Candidate>,
-    /// Indices into `candidates`, grouped by SM and opcode.
-    by_opcode: Vec<u16>,
-    /// `by_opcode[starts[k]..starts[k + 1]]` for `k = sm_index << 12 | opcode`.
-    starts: Vec<u32>,
-}
-
-impl Candidate {
-    fn of(form: &'static Form) -> Candidate {
-        let (mut fixed_mask, mut fixed_value) = (0u128, 0u128);
-        for (f, v) in form.fixed {
-            assert!(*v <= f.max(), "{}: fixed value {v} does not fit its field", form.name);
-            fixed_mask |= u128::from(f.max()) << f.start;
-            fixed_value |= u128::from(*v) << f.start;
-        }
-        let check_text = !form.nonzero.is_empty() || form.slots.iter().any(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. } | Slot::Addr { uniform: Some(_), .. } | Slot::Addr { zero_base: false, .. }));
-        let mut mod_ok = [0u32; ModValues::CAPACITY];
-        for (ok, m) in mod_ok.iter_mut().zip(form.mods) {
-            for (v, name) in m.names.iter().enumerate().take(32) {
-                if *name != UNMEASURED {
-                    *ok |= 1 << v;
-                }
-            }
-        }
-        assert!(
-            form.mods.len() <= ModValues::CAPACITY && form.slots.len() <= InstOperands::CAPACITY,
-            "{}: too many modifiers or operands",
-            form.name
-        );
-        Candidate { form, mask: form.mask(), fixed_mask, fixed_value, check_text, mod_ok }
-    }
-}
-
-fn decode_index() -> &'static DecodeIndex {
-    static INDEX: std::sync::OnceLock<DecodeIndex> = std::sync::OnceLock::new();
-    INDEX.get_or_init(|| {
-        let candidates: Vec<Candidate> = forms().iter().map(Candidate::of).collect();
-        let mut by_opcode = Vec::new();
-        let mut starts = vec![0u32];
-        for &sm in MEASURED_SMS {
-            let mut lists: Vec<Vec<u16>> = vec![Vec::new(); 1 << 12];
-            for (k, f) in forms().iter().enumerate().filter(|(_, f)| f.applies_to(sm)) {
-                lists[usize::from(f.opcode & 0xfff)].push(k as u16);
-            }
-            for list in lists {
-                by_opcode.extend(list);
-                starts.push(by_opcode.len() as u32);
-            }
-        }
-        DecodeIndex { candidates, by_opcode, starts }
-    })
-}
-
-/// The precomputed facts of a form of [`forms`] (`None` for another form).
-fn candidate(form: &'static Form) -> Option<&'static Candidate> {
-    let table = forms();
-    let offset = (form as *const Form as usize).checked_sub(table.as_ptr() as usize)?;
-    let c = decode_index().candidates.get(offset / std::mem::size_of::<Form>())?;
-    std::ptr::eq(c.form, form).then_some(c)
-}
-
-/// The index of a measured SM in [`MEASURED_SMS`].
-fn sm_index(table_sm: u16) -> usize {
-    MEASURED_SMS.iter().position(|&s| s == table_sm).unwrap_or(0)
-}
-
 /// Whether the text of these operands says everything about them:
 /// * optional predicates print only when not PT, so a shown one after a
 ///   hidden one would read back into the wrong slot (and what nvdisasm
@@ -201,7 +80,7 @@ fn sm_index(table_sm: u16) -> usize {
 /// * a 32-bit zero base (`[RZ]`, `[0x10]`) prints no scale, so its
 ///   scale must be zero; some addresses take no zero base at all;
 /// * the form's [`Form::nonzero`] slots do not hold a zero register.
-fn representable(form: &Form, operands: &[Operand]) -> bool {
+pub(super) fn representable(form: &Form, operands: &[Operand]) -> bool {
     for &k in form.nonzero {
         if matches!(operands.get(k), Some(Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. })) {
             return false;
@@ -230,126 +109,6 @@ fn representable(form: &Form, operands: &[Operand]) -> bool {
     true
 }
 
-/// Decodes a word with a candidate form into `out`; whether the form
-/// explains the word. (The caller has checked the mask and fixed fields.)
-#[inline]
-fn decode_with(c: &Candidate, word: u128, out: &mut Inst) -> Option<()> {
-    let form = c.form;
-    let mods = out.mods.resize_for_write(form.mods.len())?;
-    for ((m, ok), dst) in form.mods.iter().zip(c.mod_ok).zip(mods) {
-        let v = m.get(word);
-        if v >= 32 || ok >> v & 1 == 0 {
-            return None;
-        }
-        *dst = v as u8;
-    }
-    let ctrl = Ctrl::decode(word);
-    let mut reuse_used = 0u8;
-    let operands = out.operands.resize_for_write(form.slots.len())?;
-    for (slot, dst) in form.slots.iter().zip(operands.iter_mut()) {
-        *dst = match *slot {
-            Slot::Gpr { field, neg, abs, not, reuse } => {
-                let v = field.get(word);
-                let reg = if v == 255 { Reg::zero(RegFile::Gpr) } else { Reg::gpr(v as u8) };
-                let r = reuse.is_some_and(|k| ctrl.reuse >> k & 1 == 1);
-                if let (true, Some(k)) = (r, reuse) {
-                    reuse_used |= 1 << k;
-                }
-                let mods = SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) };
-                Operand::Reg { reg, mods, reuse: r }
-            }
-            Slot::Ur { field, neg, not } => {
-                let reg = uniform_reg(field, field.get(word));
-                Operand::Reg { reg, mods: SrcMods { neg: bit(word, neg), abs: false, not: bit(word, not) }, reuse: false }
-            }
-            Slot::UniformB { field, neg, not } => {
-                if word >> UNIFORM_B_FLAG & 1 == 0 {
-                    return None;
-                }
-                let reg = uniform_reg(field, field.get(word));
-                Operand::Reg { reg, mods: SrcMods { neg: bit(word, neg), abs: false, not: bit(word, not) }, reuse: false }
-            }
-            Slot::Barrier(field) => {
-                Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(field.get(word) as u8) }, mods: SrcMods::default(), reuse: false }
-            }
-            Slot::Pred { uniform, field, not, .. } => {
-                let reg = pred_reg(if uniform { RegFile::UniformPred } else { RegFile::Pred }, field.get(word));
-                Operand::Reg { reg, mods: SrcMods { not: bit(word, not), ..SrcMods::default() }, reuse: false }
-            }
-            Slot::Imm32 { .. } => Operand::Imm(IMM32.get(word) as u32),
-            Slot::LoadBank { offset, index, uniform } => {
-                let v = index.get(word);
-                let index = match (uniform, v) {
-                    (true, _) => uniform_reg(index, v),
-                    (false, 255) => Reg::zero(RegFile::Gpr),
-                    (false, n) => Reg::gpr(n as u8),
-                };
-                let offset = if index.num == RegNum::Zero { offset.get(word) as i32 } else { offset.get_signed(word) as i32 };
-                Operand::ConstAddr { bank: CBANK_BANK.get(word) as u8, index, offset }
-            }
-            Slot::CBank { neg, abs, not } => Operand::CBank {
-                bank: CBANK_BANK.get(word) as u8,
-                offset: CBANK_OFFSET.get(word) as u16,
-                mods: SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) },
-            },
-            Slot::Hex(field) => Operand::Hex(field.get(word) as u32),
-            Slot::Imm64(field) => Operand::Imm64(field.get(word)),
-            Slot::SImm(field) => Operand::Imm64(field.get_signed(word) as u64),
-            Slot::HexSplit(lo, hi) => Operand::Hex((lo.get(word) | hi.get(word) << lo.width) as u32),
-            Slot::Float { f64 } => {
-                let bits = IMM32.get(word) as u32;
-                // Only values nvdisasm is known to print as `%.20g` decode.
-                if !float_printable(bits, f64) {
-                    return None;
-                }
-                Operand::Imm(bits)
-            }
-            Slot::Half2 => {
-                let bits = IMM32.get(word) as u32;
-                if !half2_printable(bits) {
-                    return None;
-                }
-                Operand::Imm(bits)
-            }
-            Slot::Target(layout) => Operand::Target(branch::decode(word, layout)),
-            Slot::RelOffset(layout) => Operand::Target(branch::decode(word, layout)),
-            Slot::AbsTarget(layout) => {
-                // Negative addresses: how nvdisasm prints them is not measured.
-                let t = branch::decode(word, layout);
-                if t < 0 {
-                    return None;
-                }
-                Operand::Target(t)
-            }
-            Slot::Addr { base, offset, scale, desc, uniform, .. } => {
-                let b = base.get(word);
-                Operand::Mem {
-                    uniform: uniform.map(|f| uniform_reg(f, f.get(word))),
-                    base: if b == 255 { Reg::zero(RegFile::Gpr) } else { Reg::gpr(b as u8) },
-                    offset: offset.get_signed(word) as i32,
-                    scale: scale.map_or(0, |f| f.get(word) as u8),
-                    desc: desc.map(|f| uniform_reg(f, f.get(word))),
-                }
-            }
-            Slot::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
-        };
-    }
-    if c.check_text && !representable(form, operands) {
-        return None;
-    }
-    // Reuse flags only on operands that have them, and only where nvdisasm shows
-    // them (bit 109 set); anything else is not representable in the text.
-    if ctrl.reuse != reuse_used || (ctrl.reuse != 0 && !ctrl.yield_bit) {
-        return None;
-    }
-    // The `;` spacing rule of sm_89+ also looks at bits 102–103, which no form
-    // explains, so they are zero here.
-    out.form = form;
-    out.guard = (pred_reg(RegFile::Pred, GUARD.get(word)), word >> GUARD_NOT & 1 == 1);
-    out.ctrl = ctrl;
-    Some(())
-}
-
 /// A form no SM has, which [`Inst::empty`] holds (it does not encode).
 static EMPTY_FORM: Form = Form {
     name: "NOP",
@@ -367,6 +126,9 @@ static EMPTY_FORM: Form = Form {
 
 impl Inst {
     /// Decodes an instruction word for an SM.
+    // Inline: the caller's result is then decoded in place instead of being
+    // copied there (an instruction is over 400 bytes).
+    #[inline]
     pub fn decode(word: u128, sm: Sm) -> Result<Inst, DecodeError> {
         let mut inst = Inst::empty();
         inst.decode_from(word, sm)?;
@@ -377,13 +139,9 @@ impl Inst {
     /// [`Inst::decode`]: no instruction is moved). On error `self` holds
     /// some valid instruction, not necessarily the one it held.
     pub fn decode_from(&mut self, word: u128, sm: Sm) -> Result<(), DecodeError> {
-        let table_sm = measured_sm(sm).ok_or(DecodeError::UnsupportedSm)?;
-        let index = decode_index();
-        let k = sm_index(table_sm) << 12 | (word & 0xfff) as usize;
-        let (start, end) = (index.starts[k] as usize, index.starts[k + 1] as usize);
-        for &i in &index.by_opcode[start..end] {
-            let c = &index.candidates[usize::from(i)];
-            if word & !c.mask == 0 && word & c.fixed_mask == c.fixed_value && decode_with(c, word, self).is_some() {
+        let sm_index = measured_index(sm).ok_or(DecodeError::UnsupportedSm)?;
+        for plan in plans().candidates(sm_index, word as u16) {
+            if plan.decode(word, self) {
                 return Ok(());
             }
         }
@@ -393,6 +151,7 @@ impl Inst {
     }
 
     /// `NOP` with no control fields set: the instruction a decode starts from.
+    #[inline]
     pub fn empty() -> Inst {
         Inst { form: &EMPTY_FORM, guard: (Reg::zero(RegFile::Pred), false), mods: ModValues::new(), operands: InstOperands::new(), ctrl: Ctrl::default() }
     }
@@ -423,145 +182,11 @@ impl Inst {
     /// [`Inst::encode`] with a small error value (the message is built
     /// only when it is wanted).
     fn encode_word(&self, sm: Sm) -> Result<u128, Why> {
-        let form = self.form;
-        let table_sm = measured_sm(sm).ok_or(Why::NoTables)?;
-        if !form.applies_to(table_sm) {
+        let table_sm = measured_index(sm).map(|k| MEASURED_SMS[k]).ok_or(Why::NoTables)?;
+        if !self.form.applies_to(table_sm) {
             return Err(Why::NotOnSm);
         }
-        let c = candidate(form).ok_or(Why::NotOnSm)?;
-        if self.mods.len() != form.mods.len() || self.operands.len() != form.slots.len() {
-            return Err(Why::Counts);
-        }
-        if c.check_text && !representable(form, &self.operands) {
-            return Err(Why::NoText);
-        }
-        let set = |w: u128, f: Field, v: u64, what: &'static str| f.set(w, v).ok_or(Why::TooBig(what, v));
-        let set_bit = |w: u128, b: Option<u8>, on: bool, what: &'static str| match (b, on) {
-            (_, false) => Ok(w),
-            (Some(b), true) => Ok(w | 1u128 << b),
-            (None, true) => Err(Why::NoFlag(what)),
-        };
-        let pred_num = |r: Reg| match (r.file, r.num) {
-            (RegFile::Pred, RegNum::Zero) => Ok(7),
-            (RegFile::Pred, RegNum::Phys(n)) if n < 7 => Ok(u64::from(n)),
-            _ => Err(Why::NotReg(r, "a predicate register")),
-        };
-        let mut w = u128::from(form.opcode & 0xfff) | u128::from(pred_num(self.guard.0)?) << GUARD.start | c.fixed_value;
-        w = set_bit(w, Some(GUARD_NOT), self.guard.1, "guard negation")?;
-        for (m, v) in form.mods.iter().zip(&self.mods) {
-            if usize::from(*v) >= m.names.len() {
-                return Err(Why::NoSpelling(*v));
-            }
-            w = m.set(w, (*v).into()).ok_or(Why::TooBig("modifier value", u64::from(*v)))?;
-        }
-        let mut reuse = 0u8;
-        for (k, (slot, op)) in form.slots.iter().zip(&self.operands).enumerate() {
-            w = match (*slot, *op) {
-                (Slot::Gpr { field, neg, abs, not, reuse: r }, Operand::Reg { reg, mods, reuse: used }) => {
-                    let n = gpr_num(reg).ok_or(Why::NotReg(reg, "an allocated general register"))?;
-                    if used {
-                        reuse |= 1 << r.ok_or(Why::NoFlag("a reuse flag"))?;
-                    }
-                    let w = set(w, field, n, "register")?;
-                    let w = set_bit(w, neg, mods.neg, "negation")?;
-                    let w = set_bit(w, abs, mods.abs, "absolute value")?;
-                    set_bit(w, not, mods.not, "bitwise not")?
-                }
-                (Slot::Ur { field, neg, not }, Operand::Reg { reg, mods, reuse: false }) => {
-                    let n = uniform_num(field, reg).ok_or(Why::NotReg(reg, "an allocated uniform register"))?;
-                    let w = set(w, field, n, "uniform register")?;
-                    let w = set_bit(w, neg, mods.neg, "negation")?;
-                    set_bit(w, not, mods.not, "bitwise not")?
-                }
-                (Slot::UniformB { field, neg, not }, Operand::Reg { reg, mods, reuse: false }) => {
-                    let n = uniform_num(field, reg).ok_or(Why::NotReg(reg, "an allocated uniform register"))?;
-                    let w = set(w, field, n, "uniform register")? | 1u128 << UNIFORM_B_FLAG;
-                    let w = set_bit(w, neg, mods.neg, "negation")?;
-                    set_bit(w, not, mods.not, "bitwise not")?
-                }
-                (Slot::Barrier(field), Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(n) }, reuse: false, .. }) => {
-                    set(w, field, n.into(), "barrier register")?
-                }
-                (Slot::Pred { uniform, field, not, .. }, Operand::Reg { reg, mods, reuse: false }) => {
-                    let file = if uniform { RegFile::UniformPred } else { RegFile::Pred };
-                    let n = match (reg.file == file, reg.num) {
-                        (true, RegNum::Zero) => 7,
-                        (true, RegNum::Phys(n)) if n < 7 => u64::from(n),
-                        _ => return Err(Why::NotReg(reg, if uniform { "a uniform predicate register" } else { "a predicate register" })),
-                    };
-                    let w = set(w, field, n, "predicate")?;
-                    set_bit(w, not, mods.not, "predicate negation")?
-                }
-                (Slot::Imm32 { .. }, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
-                (Slot::LoadBank { offset: field, index: index_field, uniform }, Operand::ConstAddr { bank, index, offset }) => {
-                    let n = if uniform {
-                        uniform_num(index_field, index).ok_or(Why::NotReg(index, "an allocated uniform register"))?
-                    } else {
-                        gpr_num(index).ok_or(Why::NotReg(index, "an allocated general register"))?
-                    };
-                    let w = set(w, CBANK_BANK, bank.into(), "constant bank")?;
-                    let w = set(w, index_field, n, "index register")?;
-                    if index.num == RegNum::Zero {
-                        let v = u64::try_from(offset).map_err(|_| Why::TooBig("constant offset", offset as u32 as u64))?;
-                        set(w, field, v, "constant offset")?
-                    } else {
-                        field.set_signed(w, offset.into()).ok_or(Why::TooBig("constant offset", offset as u32 as u64))?
-                    }
-                }
-                (Slot::CBank { neg, abs, not }, Operand::CBank { bank, offset, mods }) => {
-                    let w = set(w, CBANK_BANK, bank.into(), "constant bank")?;
-                    let w = set(w, CBANK_OFFSET, offset.into(), "constant offset")?;
-                    let w = set_bit(w, neg, mods.neg, "negation")?;
-                    let w = set_bit(w, abs, mods.abs, "absolute value")?;
-                    set_bit(w, not, mods.not, "bitwise not")?
-                }
-                (Slot::Hex(field), Operand::Hex(v)) => set(w, field, v.into(), "constant")?,
-                (Slot::Imm64(field), Operand::Imm64(v)) => set(w, field, v, "immediate")?,
-                (Slot::SImm(field), Operand::Imm64(v)) => field.set_signed(w, v as i64).ok_or(Why::TooBig("immediate", v))?,
-                (Slot::HexSplit(lo, hi), Operand::Hex(v)) => {
-                    let w = set(w, lo, u64::from(v) & lo.max(), "constant")?;
-                    set(w, hi, u64::from(v) >> lo.width, "constant")?
-                }
-                (Slot::Float { .. } | Slot::Half2, Operand::Imm(v)) => set(w, IMM32, v.into(), "immediate")?,
-                (Slot::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, .. }, Operand::Mem { base, offset, scale, desc, uniform }) => {
-                    let b = gpr_num(base).ok_or(Why::NotReg(base, "an allocated general register"))?;
-                    let w = set(w, bf, b, "address register")?;
-                    let w = of.set_signed(w, offset.into()).ok_or(Why::TooBig("address offset", offset as u32 as u64))?;
-                    let w = match sf {
-                        Some(f) => set(w, f, scale.into(), "address scale")?,
-                        None if scale == 0 => w,
-                        None => return Err(Why::NoFlag("an address scale")),
-                    };
-                    let w = match (df, desc) {
-                        (Some(f), Some(r)) => {
-                            let n = uniform_num(f, r).ok_or(Why::NotReg(r, "a uniform register"))?;
-                            set(w, f, n, "descriptor register")?
-                        }
-                        (None, None) => w,
-                        _ => return Err(Why::Descriptor),
-                    };
-                    match (uf, uniform) {
-                        (Some(f), Some(r)) => {
-                            let n = uniform_num(f, r).ok_or(Why::NotReg(r, "a uniform register"))?;
-                            set(w, f, n, "address uniform register")?
-                        }
-                        (None, None) => w,
-                        _ => return Err(Why::Descriptor),
-                    }
-                }
-                (Slot::Target(layout), Operand::Target(t)) => branch::encode(w, layout, t).ok_or(Why::TooBig("branch offset", t as u64))?,
-                (Slot::RelOffset(layout), Operand::Target(t)) => branch::encode(w, layout, t).ok_or(Why::TooBig("branch offset", t as u64))?,
-                (Slot::AbsTarget(layout), Operand::Target(t)) if t >= 0 => {
-                    branch::encode(w, layout, t).ok_or(Why::TooBig("code address", t as u64))?
-                }
-                (Slot::SpecialReg(field), Operand::SpecialReg(v)) => set(w, field, v.into(), "special register")?,
-                _ => return Err(Why::Mismatch(k)),
-            };
-        }
-        if self.ctrl.reuse != reuse {
-            return Err(Why::Reuse);
-        }
-        self.ctrl.encode(w).map_err(|_| Why::Ctrl)
+        plans().of(self.form).ok_or(Why::NotOnSm)?.encode(self)
     }
 
     /// The instruction at `address` as `nvdisasm -b` prints it for `sm`
@@ -798,7 +423,7 @@ fn float_value(bits: u32, high_half_of_f64: bool) -> f64 {
 
 /// Whether [`float_text`] knows how `nvdisasm` prints the value (checked
 /// without formatting it: decoding calls this for every float immediate).
-fn float_printable(bits: u32, high_half_of_f64: bool) -> bool {
+pub(super) fn float_printable(bits: u32, high_half_of_f64: bool) -> bool {
     float_value(bits, high_half_of_f64).is_finite() || SPECIAL_FLOATS.iter().any(|(b, f, _)| *b == bits && *f == high_half_of_f64)
 }
 
@@ -833,7 +458,7 @@ pub fn half2_text(bits: u32) -> Option<String> {
 }
 
 /// Whether [`half2_text`] knows how `nvdisasm` prints the pair (no NaN).
-fn half2_printable(bits: u32) -> bool {
+pub(super) fn half2_printable(bits: u32) -> bool {
     let ok = |h: u32| (h >> 10) & 0x1f != 31 || h & 0x3ff == 0;
     ok(bits & 0xffff) && ok(bits >> 16 & 0xffff)
 }

@@ -11,7 +11,9 @@
 //! * [`branch`]: branch-offset fields, whose layout changes at sm_90;
 //! * [`operand`], [`form`], [`table`], [`inst`]: the instruction model, the
 //!   declarative form table, and decoding, encoding and `nvdisasm`-identical
-//!   printing derived from it (a first set of instructions of every family);
+//!   printing derived from it (a first set of instructions of every family),
+//!   with `plan` compiling each form once into what decoding and encoding
+//!   run per word;
 //! * [`listing`]: the text `sass dis` prints, and [`parse`], reading it back.
 
 pub mod bits;
@@ -25,4 +27,5 @@ pub mod listing;
 pub mod opcode;
 pub mod operand;
 pub mod parse;
+mod plan;
 pub mod table;

@@ -612,6 +612,9 @@ impl<'m> Checker<'m> {
 
     /// What a name means here: a name declared in an open scope, else a
     /// register of a `%r<N>` range, else a label, else a module symbol.
+    // Always inlined: every operand name is looked up, usually hitting
+    // the first or second table.
+    #[inline(always)]
     fn lookup(&self, s: Symbol) -> Option<Entity> {
         if let Some(e) = self.locals.get(s) {
             return Some(e);
@@ -1017,6 +1020,9 @@ impl<'m> Checker<'m> {
     }
 
     /// Whether operand type `ot` is acceptable where the instruction expects `want`.
+    // Always inlined: it runs once per operand, and most calls are a
+    // few compares once the operand type is known.
+    #[inline(always)]
     fn compatible(&self, ot: OperandType, want: ScalarType, policy: Policy, is_dest: bool) -> bool {
         use TypeKind::*;
         match ot {

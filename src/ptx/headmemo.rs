@@ -43,13 +43,17 @@ impl HeadKey {
     }
 
     fn slot(&self) -> usize {
-        // Only the words in use (the rest are zero in every key of this length).
-        let used = 2 + (self.words[1] & 0xff) as usize;
-        let mut h: u64 = 0;
-        for &w in self.words.iter().take(used) {
-            h = (h.rotate_left(5) ^ u64::from(w)).wrapping_mul(0x517c_c1b7_2722_0a95);
+        // Every word, in pairs, each pair through its own multiplier: no
+        // loop and no dependence between the products (unused words are
+        // zero, so they add nothing but a multiply).
+        const K: [u64; 5] = [0x517c_c1b7_2722_0a95, 0x9e37_79b9_7f4a_7c15, 0xc2b2_ae3d_27d4_eb4f, 0x1656_67b1_9e37_79f9, 0x27d4_eb2f_1656_67c5];
+        let w = &self.words;
+        let mut h = 0u64;
+        for (k, pair) in w.chunks_exact(2).enumerate() {
+            h ^= (u64::from(pair[0]) | u64::from(pair[1]) << 32).wrapping_mul(K[k % K.len()]);
         }
-        (h >> 40) as usize % SLOTS
+        // The top bits of a product mix all of its input.
+        ((h.rotate_left(23) ^ h).wrapping_mul(K[0]) >> (64 - SLOTS.trailing_zeros())) as usize
     }
 }
 

@@ -9,11 +9,12 @@
 
 use super::ast::*;
 use super::headcache::{Head, HeadCache, MAX_MODS};
-use super::lexer::{Lexer, Token, TokenKind};
+use super::lexer::{Token, TokenKind, lex_into};
 use super::modifier::Modifier;
 use super::opcode::Opcode;
 use crate::diag::{Diagnostics, Span};
 use crate::target::Sm;
+use std::cell::Cell;
 
 /// Most errors reported before the parser gives up on a file.
 pub const MAX_ERRORS: usize = 50;
@@ -24,33 +25,55 @@ pub const MAX_DEPTH: u32 = 200;
 
 type PResult<T> = Result<T, ()>;
 
+/// The parser's working buffers, kept between parses: a parse takes them
+/// and puts them back (empty), so their capacity, and their warm cache
+/// lines, serve the next file instead of being allocated and regrown.
+#[derive(Default)]
+struct Scratch {
+    toks: Vec<Token>,
+    stmts: Vec<Statement>,
+    ops: Vec<Operand>,
+}
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = Cell::new(Scratch::default());
+}
+
 /// Parses a whole module.
 pub fn parse(source: &str) -> Result<Module, Diagnostics> {
-    let mut lexer = Lexer::new(source);
-    let cur = lexer.next_token();
-    let next = lexer.next_token();
+    let Scratch { mut toks, mut stmts, mut ops } = SCRATCH.with(Cell::take);
+    // A body's statements pile up on `stmts` before moving into its block
+    // (see `parse_block`). A stack too small is replaced, not grown: it is
+    // empty, and regrowing would copy its old allocation for nothing.
+    let want = stmt_capacity(source.len());
+    if stmts.capacity() < want {
+        stmts = Vec::with_capacity(want);
+    }
+    ops.reserve(16);
+    lex_into(source, &mut toks);
+    // A second end token, so that the lookahead after the first is in the buffer.
+    let eof = toks[toks.len() - 1];
+    toks.push(eof);
     let mut p = Parser {
         src: source,
-        lexer,
-        cur,
-        next,
+        cur: toks[0],
+        next: toks[1],
+        toks,
         prev_end: 0,
         pos: 0,
         diags: Diagnostics::new(),
-        // Corpus files average one new name per ~60 bytes of text, ~8 bytes each.
         // Corpus files average one new name per ~60 bytes of text, ~8 bytes
-        // each, and one operand per ~18 bytes: sized so that neither table
-        // is regrown (and copied) on typical input.
+        // each, and one operand per ~18 bytes (no file denser than one per
+        // 12): sized so that neither table is regrown (and copied) on
+        // typical input.
         module: Module {
             names: Interner::with_capacity(source.len() / 48, source.len() / 6),
-            operand_pool: Vec::with_capacity(source.len() / 16),
+            operand_pool: Vec::with_capacity(source.len() / 12),
             ..Module::default()
         },
         depth: 0,
-        // A body's statements pile up here before moving into its block:
-        // about one per 35 bytes of text (capped, for huge inputs).
-        stmt_stack: Vec::with_capacity((source.len() / 32).min(1 << 14)),
-        op_stack: Vec::with_capacity(16),
+        stmt_stack: stmts,
+        op_stack: ops,
         heads: HeadCache::take(),
     };
     if source.len() >= u32::MAX as usize - 1 {
@@ -59,19 +82,29 @@ pub fn parse(source: &str) -> Result<Module, Diagnostics> {
     }
     p.parse_module();
     p.heads.put_back();
+    // Whatever a failed statement left on the stacks is dropped here.
+    p.stmt_stack.clear();
+    p.op_stack.clear();
+    let scratch = Scratch {
+        toks: std::mem::take(&mut p.toks),
+        stmts: std::mem::take(&mut p.stmt_stack),
+        ops: std::mem::take(&mut p.op_stack),
+    };
+    SCRATCH.with(|c| c.set(scratch));
     if p.diags.has_errors() { Err(p.diags) } else { Ok(p.module) }
 }
 
 struct Parser<'s> {
     src: &'s str,
-    lexer: Lexer<'s>,
+    /// Every token of the file, then two [`TokenKind::Eof`]s.
+    toks: Vec<Token>,
     /// The current token.
     cur: Token,
     /// One token of lookahead after `cur`.
     next: Token,
     /// End of the last consumed token.
     prev_end: u32,
-    /// Number of tokens consumed (to detect progress).
+    /// Number of tokens consumed (to detect progress): `cur` is `toks[pos]`.
     pos: usize,
     diags: Diagnostics,
     module: Module,
@@ -110,7 +143,9 @@ impl<'s> Parser<'s> {
             self.pos += 1;
             self.prev_end = t.span.end;
             self.cur = self.next;
-            self.next = self.lexer.next_token();
+            // Always in bounds (`cur` was not the first end token, so
+            // `pos + 1` is at most the second); past them it would be the end.
+            self.next = self.toks.get(self.pos + 1).copied().unwrap_or(self.cur);
         }
         t
     }
@@ -839,13 +874,22 @@ impl<'s> Parser<'s> {
             }
         }
         self.leave();
-        // One block copy into an exactly sized vector (a draining iterator
-        // would move the statements one by one).
         let stmts = if base == 0 {
-            let mut v = Vec::with_capacity(self.stmt_stack.len());
-            v.append(&mut self.stmt_stack);
+            // An outermost block (a function body) takes the stack itself,
+            // trimmed to size (shrinking reallocates in place: no copy of
+            // the statements), and a new stack, sized for the rest of the
+            // file, takes its place. The new stack stays under the
+            // allocator's mmap threshold (about 128 KiB), so a file of many
+            // functions costs no system call per function; a longer body
+            // regrows it as usual.
+            let rest = self.src.len().saturating_sub(self.prev_end as usize);
+            let fresh = Vec::with_capacity(stmt_capacity(rest).min(FRESH_STACK_MAX));
+            let mut v = std::mem::replace(&mut self.stmt_stack, fresh);
+            v.shrink_to_fit();
             v
         } else {
+            // A nested block: one block copy (a draining iterator would
+            // move the statements one by one).
             self.stmt_stack.split_off(base)
         };
         Ok(Block { stmts, loc: self.loc_from(start) })
@@ -980,9 +1024,11 @@ impl<'s> Parser<'s> {
             guard = Some(Guard { negated, reg, loc: self.loc_from(start) });
         }
         let op_tok = self.expect(TokenKind::Ident, "an instruction")?;
-        let first = self.text(op_tok);
         // Dotted words glued to the opcode: family words, then modifiers.
-        let mut words = [op_tok; MAX_WORDS];
+        // They are read in place from the token buffer (`words_at..`), not
+        // copied out: a local array of them cost more to set up per
+        // instruction than the rest of the head's handling.
+        let words_at = self.pos;
         let mut nwords = 0;
         while self.at(TokenKind::DotWord) && self.peek().span.start == self.prev_end() {
             let t = self.bump();
@@ -990,23 +1036,26 @@ impl<'s> Parser<'s> {
                 self.error(t.span, format!("more than {MAX_WORDS} modifiers on one instruction"));
                 return Err(());
             }
-            words[nwords] = t;
             nwords += 1;
         }
-        let words = &words[..nwords];
-        // The head's text: the opcode and its glued words are contiguous.
-        let head_end = words.last().map_or(op_tok.span.end, |w| w.span.end);
+        // The head's text: the opcode and its glued words are contiguous,
+        // and the last word (when there is one) was the last token consumed.
+        let head_end = if nwords > 0 { self.prev_end() } else { op_tok.span.end };
         let head_text = &self.src.as_bytes()[op_tok.span.start as usize..head_end as usize];
         let (head, good) = match self.heads.get(head_text) {
             Some(h) => (h, true),
             None => {
-                let (h, good) = self.work_out_head(op_tok, first, words)?;
+                // A memo miss (rare): working the head out reports errors,
+                // so it gets its own copy of the words.
+                let words = self.toks.get(words_at..words_at + nwords).unwrap_or(&[]).to_vec();
+                let (h, good) = self.work_out_head(op_tok, &words)?;
                 if good && words.len() - h.family_words as usize <= MAX_MODS {
                     self.heads.insert(head_text, h);
                 }
                 (h, good)
             }
         };
+        let words = self.toks.get(words_at..words_at + nwords).unwrap_or(&[]);
         let (opcode, family_words) = (head.opcode, head.family_words as usize);
         let opcode_end = if family_words > 0 { words[family_words - 1].span.end } else { op_tok.span.end };
         let mut modifiers = Modifiers::new();
@@ -1042,7 +1091,8 @@ impl<'s> Parser<'s> {
     /// whether every modifier is known. Unknown modifiers are reported (all
     /// of them); the caller still parses the operands, so that their errors
     /// are reported too, before failing the statement.
-    fn work_out_head(&mut self, op_tok: Token, first: &str, words: &[Token]) -> PResult<(Head, bool)> {
+    fn work_out_head(&mut self, op_tok: Token, words: &[Token]) -> PResult<(Head, bool)> {
+        let first = self.text(op_tok);
         let (opcode, family_words) = self.match_opcode(op_tok, first, words)?;
         let mut head = Head { opcode, family_words: family_words as u8, nmods: 0, mods: [Modifier::Ftz; MAX_MODS] };
         let mut bad = false;
@@ -1436,6 +1486,17 @@ impl<'s> Parser<'s> {
     }
 }
 
+/// Most statements a replacement statement stack starts with (112-byte
+/// statements: just under 128 KiB).
+const FRESH_STACK_MAX: usize = 1100;
+
+/// Room for the statements of `bytes` of text: corpus bodies average one
+/// statement per ~35 bytes and none is denser than one per 24; capped for
+/// huge inputs, which then regrow the stack as usual.
+fn stmt_capacity(bytes: usize) -> usize {
+    (bytes / 20).clamp(16, 1 << 14)
+}
+
 /// Directives that can only appear at module level.
 const MODULE_ONLY: &[&str] = &[".version", ".target", ".address_size", ".entry", ".func", ".file", ".section"];
 
@@ -1453,8 +1514,18 @@ pub fn parse_int(text: &str) -> Option<(u64, bool)> {
     // Most literals are short plain decimals (`0`, `4`, `256`): up to 19
     // digits cannot overflow, so they are summed directly.
     let b = text.as_bytes();
-    if !b.is_empty() && b.len() <= 19 && (b[0] != b'0' || b.len() == 1) && b.iter().all(u8::is_ascii_digit) {
-        return Some((b.iter().fold(0u64, |v, d| v * 10 + u64::from(d - b'0')), false));
+    if !b.is_empty() && b.len() <= 19 && (b[0] != b'0' || b.len() == 1) {
+        // Digits are checked and summed in one pass.
+        let mut v = 0u64;
+        let mut plain = true;
+        for &c in b {
+            let d = c.wrapping_sub(b'0');
+            plain &= d <= 9;
+            v = v.wrapping_mul(10).wrapping_add(u64::from(d));
+        }
+        if plain {
+            return Some((v, false));
+        }
     }
     let (body, unsigned) = match text.strip_suffix(['U', 'u']) {
         Some(b) => (b, true),

@@ -1,0 +1,480 @@
+//! Bit-exact floating point for the PTX interpreter: rounding an exact (or
+//! exactly bracketed) value to any binary format under any IEEE rounding
+//! mode, the formats PTX names (f64, f32, f16, bf16, tf32, e4m3, e5m2), and
+//! the arithmetic of `add/sub/mul/fma/div/sqrt/rcp` with directed rounding.
+//!
+//! How directed rounding is made exact: every f32/f16/bf16 operation is
+//! computed in f64 as `r + e`, where `r` is the f64 result and `e` the exact
+//! error term (TwoSum for sums, exact products of f32 inputs, FMA residuals
+//! for quotients and roots); [`round_to`] then rounds the true value using
+//! `r`'s bits and the sign of `e` as a sticky bit. f64 operations get the
+//! same treatment against f64 itself: the round-to-nearest result is
+//! computed by the host and moved one ulp toward the true value when the
+//! error term says the mode wants the other neighbour. The only inexact
+//! case is f64 `fma` with directed rounding, whose error term is the sum of
+//! two exact error terms, rounded (its sign is right except when the two
+//! nearly cancel).
+
+/// IEEE rounding of a result (PTX `.rn .rz .rm .rp` and `.rna`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// To nearest, ties to even.
+    Nearest,
+    /// Toward zero.
+    Zero,
+    /// Toward minus infinity.
+    Down,
+    /// Toward plus infinity.
+    Up,
+    /// To nearest, ties away from zero.
+    NearestAway,
+}
+
+/// A binary floating-point format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Format {
+    /// Exponent bits.
+    pub exp_bits: u32,
+    /// Stored mantissa bits.
+    pub man_bits: u32,
+    /// Whether the all-ones exponent means infinity/NaN (false for e4m3,
+    /// whose only NaN is S.1111.111 and which has no infinity).
+    pub ieee_specials: bool,
+}
+
+/// IEEE binary64.
+pub const F64: Format = Format { exp_bits: 11, man_bits: 52, ieee_specials: true };
+/// IEEE binary32.
+pub const F32: Format = Format { exp_bits: 8, man_bits: 23, ieee_specials: true };
+/// IEEE binary16.
+pub const F16: Format = Format { exp_bits: 5, man_bits: 10, ieee_specials: true };
+/// bfloat16.
+pub const BF16: Format = Format { exp_bits: 8, man_bits: 7, ieee_specials: true };
+/// OCP FP8 E5M2 (IEEE-like).
+pub const E5M2: Format = Format { exp_bits: 5, man_bits: 2, ieee_specials: true };
+/// OCP FP8 E4M3 (no infinity, NaN is the all-ones pattern, max 448).
+pub const E4M3: Format = Format { exp_bits: 4, man_bits: 3, ieee_specials: false };
+
+impl Format {
+    fn bias(self) -> i32 {
+        (1 << (self.exp_bits - 1)) - 1
+    }
+    /// The sign bit.
+    pub fn sign_bit(self) -> u64 {
+        1u64 << (self.exp_bits + self.man_bits)
+    }
+    /// Largest finite magnitude's bits.
+    pub fn max_finite(self) -> u64 {
+        if self.ieee_specials {
+            (((1u64 << self.exp_bits) - 2) << self.man_bits) | ((1u64 << self.man_bits) - 1)
+        } else {
+            // e4m3: exponent all ones with mantissa 110.
+            (((1u64 << self.exp_bits) - 1) << self.man_bits) | ((1u64 << self.man_bits) - 2)
+        }
+    }
+    /// Infinity's bits (the max finite value where there is none).
+    pub fn infinity(self) -> u64 {
+        if self.ieee_specials {
+            ((1u64 << self.exp_bits) - 1) << self.man_bits
+        } else {
+            self.max_finite()
+        }
+    }
+    /// The canonical NaN PTX produces in this format (all mantissa bits set,
+    /// sign clear: 0x7fffffff for f32, 0x7fff for f16).
+    pub fn canonical_nan(self) -> u64 {
+        (1u64 << (self.exp_bits + self.man_bits)) - 1
+    }
+
+    /// Whether `bits` is a NaN.
+    pub fn is_nan(self, bits: u64) -> bool {
+        let mag = bits & (self.sign_bit() - 1);
+        if self.ieee_specials {
+            mag > self.infinity()
+        } else {
+            mag == (1u64 << (self.exp_bits + self.man_bits)) - 1
+        }
+    }
+
+    /// Whether `bits` is subnormal (nonzero with a zero exponent).
+    pub fn is_subnormal(self, bits: u64) -> bool {
+        let mag = bits & (self.sign_bit() - 1);
+        mag != 0 && mag < (1u64 << self.man_bits)
+    }
+
+    /// The exact value of `bits` as f64 (every format here fits).
+    pub fn to_f64(self, bits: u64) -> f64 {
+        if self == F64 {
+            return f64::from_bits(bits);
+        }
+        if self == F32 {
+            return f32::from_bits(bits as u32) as f64;
+        }
+        let neg = bits & self.sign_bit() != 0;
+        let exp = ((bits >> self.man_bits) & ((1 << self.exp_bits) - 1)) as i32;
+        let man = bits & ((1 << self.man_bits) - 1);
+        let mag = if self.is_nan(bits) {
+            f64::NAN
+        } else if self.ieee_specials && exp == (1 << self.exp_bits) - 1 {
+            f64::INFINITY
+        } else if exp == 0 {
+            man as f64 * pow2(1 - self.bias() - self.man_bits as i32)
+        } else {
+            ((1u64 << self.man_bits) | man) as f64 * pow2(exp - self.bias() - self.man_bits as i32)
+        };
+        if neg {
+            -mag
+        } else {
+            mag
+        }
+    }
+
+    /// Flushes a subnormal to a zero of the same sign (`.ftz`).
+    pub fn flush(self, bits: u64) -> u64 {
+        if self.is_subnormal(bits) {
+            bits & self.sign_bit()
+        } else {
+            bits
+        }
+    }
+}
+
+/// `2^k` for the exponents the formats here need (normal in f64).
+#[inline]
+fn pow2(k: i32) -> f64 {
+    f64::from_bits(((k.clamp(-1022, 1023) + 1023) as u64) << 52)
+}
+
+/// Rounds `x + tail` to `fmt` under `mode`, where `x` is an f64 and `tail`
+/// an error term far below `x`'s last bit (only its sign matters; 0 when
+/// `x` is exact). `satfinite` clamps overflow to the largest finite value
+/// (and NaN to NaN). Returns the bits.
+pub fn round_to(x: f64, tail: f64, fmt: Format, mode: Mode, satfinite: bool) -> u64 {
+    if x.is_nan() {
+        return fmt.canonical_nan();
+    }
+    let neg = x.is_sign_negative();
+    let sign = if neg { fmt.sign_bit() } else { 0 };
+    let overflow = |sign: u64| -> u64 {
+        let to_inf = match mode {
+            Mode::Nearest | Mode::NearestAway => true,
+            Mode::Zero => false,
+            Mode::Up => sign == 0,
+            Mode::Down => sign != 0,
+        };
+        if to_inf && !satfinite {
+            sign | fmt.infinity()
+        } else {
+            sign | fmt.max_finite()
+        }
+    };
+    if x.is_infinite() {
+        return if satfinite { sign | fmt.max_finite() } else { sign | fmt.infinity() };
+    }
+    if fmt == F64 {
+        return round_f64(x, tail, mode);
+    }
+    let a = x.abs();
+    // Tail's sign relative to the magnitude.
+    let tail = if tail.is_nan() { 0.0 } else { tail };
+    let mag_tail: i32 = if tail == 0.0 {
+        0
+    } else if (tail > 0.0) != neg {
+        1
+    } else {
+        -1
+    };
+    if a == 0.0 {
+        // The tail is relative to x; a zero x with a tail only comes from
+        // an exact zero sum, which IEEE signs by the mode.
+        return sign;
+    }
+    // a = m * 2^e with m a 53-bit integer whose top bit is set.
+    let raw = a.to_bits();
+    let (mut m, mut e) = if raw >> 52 == 0 { (raw, -1074i32) } else { ((raw & ((1 << 52) - 1)) | (1 << 52), ((raw >> 52) as i32) - 1075) };
+    while m < (1 << 52) {
+        m <<= 1;
+        e -= 1;
+    }
+    let top = e + 52; // floor(log2 a)
+    let bias = fmt.bias();
+    let emin = 1 - bias;
+    let mb = fmt.man_bits as i32;
+    let emax = if fmt.ieee_specials { bias } else { bias + 1 };
+    if top > emax {
+        return overflow(sign);
+    }
+    let q = if top < emin { emin - mb } else { top - mb };
+    let shift = q - e;
+    let (mut kept, rem_class) = if shift <= 0 {
+        (m << (-shift) as u32, 0i32) // exact
+    } else if shift > 60 {
+        (0u64, -2) // far below half, nonzero
+    } else {
+        let kept = m >> shift;
+        let r = m & ((1u64 << shift) - 1);
+        let half = 1u64 << (shift - 1);
+        let class = if r == 0 {
+            0
+        } else if r < half {
+            -2
+        } else if r == half {
+            -1 // exact tie (before the tail)
+        } else {
+            2
+        };
+        (kept, class)
+    };
+    // Fold the tail into a classification of the dropped fraction:
+    // 0 exact, 1 below half, 2 tie, 3 above half.
+    let frac = match (rem_class, mag_tail) {
+        (0, 0) => 0,
+        (0, 1) => 1,
+        (0, _) => {
+            // Just below `kept`: step down, the fraction is just below one.
+            kept -= 1;
+            3
+        }
+        (-2, _) => 1,
+        (-1, 0) => 2,
+        (-1, 1) => 3,
+        (-1, _) => 1,
+        _ => 3,
+    };
+    let up = match mode {
+        Mode::Zero => false,
+        Mode::Nearest => frac == 3 || (frac == 2 && kept & 1 == 1),
+        Mode::NearestAway => frac >= 2,
+        Mode::Up => frac != 0 && !neg,
+        Mode::Down => frac != 0 && neg,
+    };
+    if up {
+        kept += 1;
+    }
+    let mut q = q;
+    if kept >= 1u64 << (mb + 1) {
+        kept >>= 1;
+        q += 1;
+    }
+    if kept == 0 {
+        return sign;
+    }
+    let bits = if kept >= 1u64 << mb {
+        let biased = q + mb + bias;
+        let max_biased = if fmt.ieee_specials { (1 << fmt.exp_bits) - 2 } else { (1 << fmt.exp_bits) - 1 };
+        if biased > max_biased {
+            return overflow(sign);
+        }
+        let b = ((biased as u64) << mb) | (kept - (1u64 << mb));
+        if !fmt.ieee_specials && b > fmt.max_finite() {
+            return overflow(sign);
+        }
+        b
+    } else {
+        kept
+    };
+    sign | bits
+}
+
+/// `x + tail` rounded to f64: `x` is the round-to-nearest result.
+fn round_f64(x: f64, tail: f64, mode: Mode) -> u64 {
+    if tail == 0.0 || tail.is_nan() || !x.is_finite() {
+        return x.to_bits();
+    }
+    let r = match mode {
+        Mode::Nearest | Mode::NearestAway => x,
+        Mode::Zero => {
+            if (tail > 0.0) != (x > 0.0) && x != 0.0 {
+                toward_zero(x)
+            } else {
+                x
+            }
+        }
+        Mode::Up => {
+            if tail > 0.0 {
+                next_up(x)
+            } else {
+                x
+            }
+        }
+        Mode::Down => {
+            if tail < 0.0 {
+                next_down(x)
+            } else {
+                x
+            }
+        }
+    };
+    r.to_bits()
+}
+
+fn next_up(x: f64) -> f64 {
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    let b = x.to_bits();
+    f64::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+
+fn next_down(x: f64) -> f64 {
+    -next_up(-x)
+}
+
+fn toward_zero(x: f64) -> f64 {
+    if x > 0.0 {
+        next_down(x)
+    } else {
+        next_up(x)
+    }
+}
+
+/// Exact sum as `(rounded, error)` (Knuth's TwoSum).
+pub fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    let err = (a - (s - bb)) + (b - bb);
+    (s, if err.is_finite() { err } else { 0.0 })
+}
+
+/// An exact-or-bracketed result: value `hi`, error `lo`.
+#[derive(Clone, Copy, Debug)]
+pub struct Exact {
+    /// The f64 result.
+    pub hi: f64,
+    /// The error term's sign (and rough size).
+    pub lo: f64,
+}
+
+/// `a + b` exactly bracketed.
+pub fn add(a: f64, b: f64) -> Exact {
+    let (hi, lo) = two_sum(a, b);
+    Exact { hi, lo }
+}
+
+/// `a * b` exactly bracketed.
+pub fn mul(a: f64, b: f64) -> Exact {
+    let hi = a * b;
+    let lo = if hi.is_finite() { a.mul_add(b, -hi) } else { 0.0 };
+    Exact { hi, lo }
+}
+
+/// `a * b + c` (f64 inputs); exact when `a*b` fits in f64 (inputs of at
+/// most 26 significant bits, e.g. f32 values).
+pub fn fma(a: f64, b: f64, c: f64) -> Exact {
+    let hi = a.mul_add(b, c);
+    if !hi.is_finite() {
+        return Exact { hi, lo: 0.0 };
+    }
+    let p = a * b;
+    let pe = a.mul_add(b, -p);
+    let (s, se) = two_sum(p, c);
+    // hi is the correctly rounded a*b+c; the remainder (s - hi) + se + pe.
+    let lo = ((s - hi) + se) + pe;
+    Exact { hi, lo }
+}
+
+/// `a / b` exactly bracketed.
+pub fn div(a: f64, b: f64) -> Exact {
+    let hi = a / b;
+    if !hi.is_finite() || hi == 0.0 {
+        return Exact { hi, lo: 0.0 };
+    }
+    let rem = (-hi).mul_add(b, a); // a - hi*b, exact
+    Exact { hi, lo: tail_of(rem, rem / b, b.signum()) }
+}
+
+/// `sqrt(a)` exactly bracketed.
+pub fn sqrt(a: f64) -> Exact {
+    let hi = a.sqrt();
+    if !hi.is_finite() || hi == 0.0 {
+        return Exact { hi, lo: 0.0 };
+    }
+    let rem = (-hi).mul_add(hi, a); // a - hi^2, exact
+    Exact { hi, lo: tail_of(rem, rem / (2.0 * hi), 1.0) }
+}
+
+/// A tail value, keeping its sign when it underflows to zero.
+fn tail_of(rem: f64, value: f64, divisor_sign: f64) -> f64 {
+    if rem == 0.0 || rem.is_nan() {
+        0.0
+    } else if value != 0.0 {
+        value
+    } else {
+        rem.signum() * divisor_sign * f64::from_bits(1)
+    }
+}
+
+impl Exact {
+    /// The value rounded to `fmt`.
+    #[inline]
+    pub fn round(self, fmt: Format, mode: Mode) -> u64 {
+        if mode == Mode::Nearest && fmt == F32 {
+            // Fast path: the host's f64→f32 conversion rounds `hi` to nearest
+            // correctly; only when `hi` is exactly halfway between two f32
+            // values (low 29 bits 1000...0) can `lo` change the result, and
+            // below f32's normal range the halfway bit sits elsewhere.
+            let a = self.hi.abs();
+            if a >= f32::MIN_POSITIVE as f64 && a <= f32::MAX as f64 && self.hi.to_bits() & ((1 << 29) - 1) != 1 << 28 {
+                return (self.hi as f32).to_bits() as u64;
+            }
+        }
+        round_to(self.hi, self.lo, fmt, mode, false)
+    }
+}
+
+/// Rounds an f64 value (exact) to `fmt`.
+pub fn from_f64(x: f64, fmt: Format, mode: Mode) -> u64 {
+    round_to(x, 0.0, fmt, mode, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rounds_like_the_host_to_nearest() {
+        for &x in &[1.0f64, 1.0 + f64::EPSILON, 0.1, -3.7e-40, 1e-46, 3.4028235677973366e38, 3.5e38, -0.0, 5.877471754111438e-39] {
+            assert_eq!(round_to(x, 0.0, F32, Mode::Nearest, false) as u32, (x as f32).to_bits(), "{x}");
+        }
+    }
+
+    #[test]
+    fn directed_rounding_brackets_the_value() {
+        // 1/3 in f32 is 0x3eaaaaaa.aaa... in units of the last place: RZ
+        // and RM give the lower neighbour, RP and RN (fraction above half)
+        // the upper.
+        let e = div(1.0, 3.0);
+        assert_eq!(e.round(F32, Mode::Zero), 0x3eaa_aaaa);
+        assert_eq!(e.round(F32, Mode::Down), 0x3eaa_aaaa);
+        assert_eq!(e.round(F32, Mode::Up), 0x3eaa_aaab);
+        assert_eq!(e.round(F32, Mode::Nearest), 0x3eaa_aaab);
+        let n = div(-1.0, 3.0);
+        assert_eq!(n.round(F32, Mode::Down), 0xbeaa_aaab);
+        assert_eq!(n.round(F32, Mode::Zero), 0xbeaa_aaaa);
+        // f64: 1/3 = 0x3fd5555555555555 and a remainder below half an ulp
+        // (the pattern 0101... continues), so nearest is down and up is one more.
+        assert_eq!((1.0f64 / 3.0).to_bits(), 0x3fd5_5555_5555_5555);
+        assert_eq!(div(1.0, 3.0).round(F64, Mode::Up), 0x3fd5_5555_5555_5556);
+        assert_eq!(div(1.0, 3.0).round(F64, Mode::Down), 0x3fd5_5555_5555_5555);
+        assert_eq!(div(-1.0, 3.0).round(F64, Mode::Zero), 0xbfd5_5555_5555_5555);
+        assert_eq!(div(-1.0, 3.0).round(F64, Mode::Down), 0xbfd5_5555_5555_5556);
+        // Overflow: RZ gives the max finite.
+        assert_eq!(mul(3e38, 10.0).round(F32, Mode::Zero), 0x7f7f_ffff);
+        assert_eq!(mul(3e38, 10.0).round(F32, Mode::Nearest), 0x7f80_0000);
+    }
+
+    #[test]
+    fn small_formats() {
+        assert_eq!(from_f64(1.0, F16, Mode::Nearest), 0x3c00);
+        assert_eq!(from_f64(65520.0, F16, Mode::Nearest), 0x7c00);
+        assert_eq!(from_f64(65519.0, F16, Mode::Nearest), 0x7bff);
+        assert_eq!(from_f64(1.0, BF16, Mode::Nearest), 0x3f80);
+        assert_eq!(round_to(1000.0, 0.0, E4M3, Mode::Nearest, true), 0x7e);
+        assert_eq!(from_f64(448.0, E4M3, Mode::Nearest), 0x7e);
+        assert_eq!(F16.to_f64(0x0001), 2f64.powi(-24));
+        assert_eq!(E4M3.to_f64(0x7e), 448.0);
+        assert!(E4M3.is_nan(0x7f));
+        assert_eq!(round_to(1e6, 0.0, E5M2, Mode::Nearest, true), 0x7b);
+        assert_eq!(F32.canonical_nan(), 0x7fff_ffff);
+    }
+}

@@ -1,0 +1,1609 @@
+//! The machine: CTAs run one after another; in a CTA, warps take turns (a
+//! warp runs until it blocks or its time slice ends); in a warp, threads
+//! are grouped by program counter.
+//!
+//! Reconvergence model (Volta+ independent thread scheduling): every
+//! thread has its own PC; a warp keeps its runnable threads as groups of
+//! threads sharing a PC and issues, each step, the group with the lowest
+//! PC (so threads that diverged at a branch meet again where their paths
+//! join, and structured code runs converged). A group executes one
+//! instruction for all its threads whose guard holds; a branch that only
+//! some of them take splits it; groups reaching the same PC merge.
+//! `BSSY Bn` records the issuing threads in convergence barrier Bn;
+//! `BSYNC Bn` holds a thread until every non-exited thread of Bn waits at
+//! a BSYNC of Bn; `BREAK Bn` takes threads out of Bn; `WARPSYNC mask`
+//! holds a thread until every non-exited thread of the mask is there.
+//! `BAR.SYNC` holds a thread until every non-exited thread of the CTA is
+//! at a CTA barrier. When no group of a warp can run, threads held at
+//! convergence points are released (the hardware would too, or hang).
+
+use super::load::{LOCAL_WINDOW_HI, Loaded, SHARED_WINDOW_HI};
+use super::num::{self, Round};
+use super::op::*;
+use super::{HazardCheck, Options};
+use crate::interp::memory::{FaultKind, MemFault, Region};
+use crate::interp::{ErrorKind, InterpError, Site};
+use crate::isa::inst::Inst;
+
+use super::hazard_impl::{HazardInfo, WarpHazards};
+
+/// A translated program.
+pub struct Program {
+    /// One op per instruction word.
+    pub ops: Vec<Op>,
+    /// The decoded instructions (for the hazard checker).
+    pub insts: Vec<Inst>,
+    /// Hazard facts per instruction.
+    pub infos: Vec<HazardInfo>,
+    /// Constant row values.
+    pub rows: Rows,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    None,
+    Bsync(u8),
+    Warpsync(u32),
+    Bar,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    pc: u32,
+    mask: u32,
+    wait: Wait,
+}
+
+struct Warp {
+    r: Vec<[u32; 32]>,
+    p: [u32; PRED_ROWS],
+    b: [u32; 16],
+    groups: Vec<Group>,
+    exited: u32,
+    all: u32,
+    first_thread: u32,
+    hz: WarpHazards,
+    /// Each thread's input to the CTA barrier reduction it waits at.
+    bar_pred: u32,
+}
+
+/// What the CTA shares.
+struct Cta<'a> {
+    shared: Region,
+    local: Vec<Vec<u8>>,
+    ctaid: [u32; 3],
+    block: [u32; 3],
+    loaded: &'a Loaded,
+    bar_result: (u32, bool, bool),
+    bar_kind: u8,
+}
+
+/// The run's counters.
+pub struct Counters {
+    /// Warp-instructions issued.
+    pub steps: u64,
+    /// Hazards reported.
+    pub hazards: Vec<InterpError>,
+}
+
+const QUANTUM: u32 = 4096;
+
+#[inline]
+fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if m == 0 {
+            None
+        } else {
+            let l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            Some(l)
+        }
+    })
+}
+
+impl Warp {
+    #[inline]
+    fn ri(&self, s: S, l: usize) -> u32 {
+        let v = self.r[s.r as usize][l];
+        if s.m & NOT != 0 {
+            !v
+        } else if s.m & NEG != 0 {
+            v.wrapping_neg()
+        } else {
+            v
+        }
+    }
+    #[inline]
+    fn raw(&self, s: S, l: usize) -> u32 {
+        self.r[s.r as usize][l]
+    }
+    #[inline]
+    fn rf(&self, s: S, l: usize) -> f32 {
+        let mut v = self.r[s.r as usize][l];
+        if s.m & ABS != 0 {
+            v &= 0x7fff_ffff;
+        }
+        if s.m & NEG != 0 {
+            v ^= 0x8000_0000;
+        }
+        f32::from_bits(v)
+    }
+    #[inline]
+    fn r64(&self, s: S, l: usize) -> u64 {
+        let r = s.r as usize;
+        let lo = self.r[r][l];
+        let hi = self.r.get(r + 1).map_or(0, |row| row[l]);
+        u64::from(lo) | u64::from(hi) << 32
+    }
+    #[inline]
+    fn rd(&self, s: S, l: usize) -> f64 {
+        let mut v = self.r64(s, l);
+        if s.m & ABS != 0 {
+            v &= !(1 << 63);
+        }
+        if s.m & NEG != 0 {
+            v ^= 1 << 63;
+        }
+        f64::from_bits(v)
+    }
+    #[inline]
+    fn pm(&self, p: P) -> u32 {
+        let v = self.p[p.r as usize];
+        if p.not { !v } else { v }
+    }
+    #[inline]
+    fn set(&mut self, d: u16, l: usize, v: u32) {
+        if let Some(row) = self.r.get_mut(d as usize) {
+            row[l] = v;
+        }
+    }
+    #[inline]
+    fn set64(&mut self, d: u16, l: usize, v: u64) {
+        self.set(d, l, v as u32);
+        self.set(d.saturating_add(1), l, (v >> 32) as u32);
+    }
+    #[inline]
+    fn setp(&mut self, d: u8, mask: u32, v: u32) {
+        let row = &mut self.p[d as usize];
+        *row = (*row & !mask) | (v & mask);
+    }
+}
+
+fn fault(f: MemFault) -> InterpError {
+    InterpError::from(f)
+}
+
+/// Runs every CTA of the launch.
+pub fn run_grid(program: &Program, loaded: &mut Loaded, spec: &crate::interp::LaunchSpec, options: &Options) -> Result<Counters, InterpError> {
+    let mut counters = Counters { steps: 0, hazards: Vec::new() };
+    let threads = spec.threads_per_cta();
+    if threads == 0 {
+        return Ok(counters);
+    }
+    let warps = threads.div_ceil(32);
+    let mut memory = std::mem::take(&mut loaded.launch.memory);
+    let result = run_ctas(program, loaded, spec, options, &mut counters, &mut memory, threads, warps);
+    loaded.launch.memory = memory;
+    result.map(|()| counters)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec, options: &Options, counters: &mut Counters, memory: &mut crate::interp::memory::GlobalMemory, threads: u32, warps: u32) -> Result<(), InterpError> {
+    // Register arrays are allocated once and reused by every CTA (a new
+    // CTA's registers hold what the last one left: undefined on hardware,
+    // deterministic here); the constant rows are never written.
+    let mut ws: Vec<Warp> = (0..warps)
+        .map(|k| {
+            let n = (threads - 32 * k).min(32);
+            let all = if n == 32 { u32::MAX } else { (1u32 << n) - 1 };
+            let mut r = vec![[0u32; 32]; program.rows.total()];
+            for (i, v) in program.rows.constants.iter().enumerate() {
+                r[CONST_BASE as usize + i] = [*v; 32];
+            }
+            Warp { r, p: [0; PRED_ROWS], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: WarpHazards::new(loaded.sm), bar_pred: 0 }
+        })
+        .collect();
+    let mut shared = super::load::shared_region(loaded, spec.shared_bytes)?;
+    let mut local: Vec<Vec<u8>> = vec![Vec::new(); threads as usize];
+    for cz in 0..spec.grid[2] {
+        for cy in 0..spec.grid[1] {
+            for cx in 0..spec.grid[0] {
+                shared.data.fill(0);
+                for l in local.iter_mut() {
+                    l.fill(0);
+                }
+                let mut cta = Cta { shared: std::mem::replace(&mut shared, Region::new(0, Vec::new(), "shared")), local: std::mem::take(&mut local), ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0 };
+                for w in ws.iter_mut() {
+                    w.p = [0; PRED_ROWS];
+                    w.p[PT as usize] = u32::MAX;
+                    w.p[UPT as usize] = u32::MAX;
+                    w.b = [0; 16];
+                    w.groups.clear();
+                    w.groups.push(Group { pc: 0, mask: w.all, wait: Wait::None });
+                    w.exited = 0;
+                    w.bar_pred = 0;
+                    w.hz = WarpHazards::new(loaded.sm);
+                }
+                let result = run_cta(program, &mut cta, &mut ws, memory, options, counters);
+                shared = cta.shared;
+                local = cta.local;
+                result?;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn run_cta(program: &Program, cta: &mut Cta, ws: &mut [Warp], memory: &mut crate::interp::memory::GlobalMemory, options: &Options, counters: &mut Counters) -> Result<(), InterpError> {
+    loop {
+        let mut progressed = false;
+        let mut live = false;
+        for w in ws.iter_mut() {
+            if w.groups.is_empty() {
+                continue;
+            }
+            live = true;
+            let n = run_warp(program, cta, w, memory, options, counters)?;
+            progressed |= n > 0;
+        }
+        if !live {
+            return Ok(());
+        }
+        if !progressed {
+            // Every live thread waits at a CTA barrier: release it.
+            let all_at_bar = ws.iter().all(|w| w.groups.iter().all(|g| g.wait == Wait::Bar));
+            if !all_at_bar {
+                let w = ws.iter().find(|w| w.groups.iter().any(|g| g.wait != Wait::Bar)).map_or(0, |w| w.first_thread);
+                return Err(InterpError::new(ErrorKind::Deadlock, "threads wait at barriers that can never complete").in_thread(cta.ctaid, tid_of(cta.block, w)));
+            }
+            let (mut count, mut and, mut or) = (0u32, true, false);
+            for w in ws.iter() {
+                for g in &w.groups {
+                    let m = g.mask & w.bar_pred;
+                    count += m.count_ones();
+                    and &= m == g.mask;
+                    or |= m != 0;
+                }
+            }
+            cta.bar_result = (count, and, or);
+            for w in ws.iter_mut() {
+                for g in &mut w.groups {
+                    g.wait = Wait::None;
+                    g.pc += 1;
+                }
+                merge(&mut w.groups);
+            }
+        }
+    }
+}
+
+fn tid_of(block: [u32; 3], linear: u32) -> [u32; 3] {
+    let bx = block[0].max(1);
+    let by = block[1].max(1);
+    [linear % bx, (linear / bx) % by, linear / (bx * by)]
+}
+
+/// Merges groups at the same PC with the same wait state.
+fn merge(groups: &mut Vec<Group>) {
+    if groups.len() < 2 {
+        return;
+    }
+    let mut i = 0;
+    while i < groups.len() {
+        let mut j = i + 1;
+        while j < groups.len() {
+            if groups[j].pc == groups[i].pc && groups[j].wait == groups[i].wait {
+                groups[i].mask |= groups[j].mask;
+                groups.swap_remove(j);
+            } else {
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+}
+
+/// Releases held threads whose condition now holds; with `force`, all.
+fn release(w: &mut Warp, force: bool) -> bool {
+    let live = !w.exited & w.all;
+    let mut any = false;
+    let held: u32 = w.groups.iter().filter(|g| matches!(g.wait, Wait::Bsync(_) | Wait::Warpsync(_))).fold(0, |m, g| m | g.mask);
+    let b = w.b;
+    for g in w.groups.iter_mut() {
+        let need = match g.wait {
+            Wait::Bsync(n) => b[n as usize] & live,
+            Wait::Warpsync(m) => m & live,
+            _ => continue,
+        };
+        let at_same: u32 = held;
+        if force || need & !at_same == 0 {
+            g.wait = Wait::None;
+            g.pc += 1;
+            any = true;
+        }
+    }
+    if any {
+        merge(&mut w.groups);
+    }
+    any
+}
+
+/// Runs one warp for up to a time slice; the number of instructions issued.
+fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::interp::memory::GlobalMemory, options: &Options, counters: &mut Counters) -> Result<u32, InterpError> {
+    let mut issued = 0u32;
+    while issued < QUANTUM {
+        // The runnable group with the lowest PC.
+        let mut gi = usize::MAX;
+        let mut best = u32::MAX;
+        for (i, g) in w.groups.iter().enumerate() {
+            if g.wait == Wait::None && g.pc < best {
+                best = g.pc;
+                gi = i;
+            }
+        }
+        if gi == usize::MAX {
+            if w.groups.is_empty() || w.groups.iter().all(|g| g.wait == Wait::Bar) {
+                return Ok(issued);
+            }
+            if !release(w, false) && !release(w, true) {
+                return Ok(issued);
+            }
+            continue;
+        }
+        if counters.steps >= options.step_budget {
+            return Err(InterpError::new(ErrorKind::StepBudget, format!("step budget of {} warp-instructions exhausted", options.step_budget)).at(site(cta, best)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + w.groups[gi].mask.trailing_zeros())));
+        }
+        counters.steps += 1;
+        issued += 1;
+        let pc = best;
+        let group_mask = w.groups[gi].mask;
+        let Some(op) = program.ops.get(pc as usize) else {
+            return Err(InterpError::new(ErrorKind::Malformed, "execution ran past the end of the function").at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros())));
+        };
+        if options.hazards != HazardCheck::Off {
+            if let (Some(info), Some(inst)) = (program.infos.get(pc as usize), program.insts.get(pc as usize)) {
+                if let Err(message) = w.hz.issue(info, inst) {
+                    let e = InterpError::new(ErrorKind::Hazard, message).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros()));
+                    if options.hazards == HazardCheck::Fail {
+                        return Err(e);
+                    }
+                    if counters.hazards.len() < 1000 {
+                        counters.hazards.push(e);
+                    }
+                }
+            }
+        }
+        let guard = program.insts.get(pc as usize).map_or(u32::MAX, |inst| guard_mask(w, inst));
+        let exec = group_mask & guard;
+        if options.trace {
+            trace(program, cta, w, pc, exec);
+        }
+        match step(program, cta, w, gi, pc, exec, op, memory) {
+            Ok(()) => {}
+            Err(e) => {
+                let lane = if exec != 0 { exec.trailing_zeros() } else { group_mask.trailing_zeros() };
+                let e = if e.site.is_none() { e.at(site(cta, pc)) } else { e };
+                return Err(if e.thread.is_none() { e.in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + lane)) } else { e });
+            }
+        }
+    }
+    Ok(issued)
+}
+
+fn trace(program: &Program, cta: &Cta, w: &Warp, pc: u32, exec: u32) {
+    let text = program.insts.get(pc as usize).map_or_else(String::new, |i| i.text(cta.loaded.sm, u64::from(pc) * 16));
+    let l = exec.trailing_zeros().min(31) as usize;
+    let regs: Vec<String> = (0..16).map(|r| format!("{:x}", w.r[r][l])).collect();
+    let preds: Vec<String> = (0..7).map(|p| format!("{}", w.p[p] >> l & 1)).collect();
+    eprintln!("w{} {:04x} exec {exec:08x} {text:<50} R0-15 {} P {}", w.first_thread / 32, pc * 16, regs.join(" "), preds.join(""));
+}
+
+fn site(cta: &Cta, pc: u32) -> Site {
+    Site::Sass { function: cta.loaded.name.clone(), offset: pc.wrapping_mul(16) }
+}
+
+#[inline]
+fn guard_mask(w: &Warp, inst: &Inst) -> u32 {
+    let (reg, not) = inst.guard;
+    use crate::isa::operand::RegNum;
+    let row = match reg.num {
+        RegNum::Phys(n) if n < 7 => if inst.form.uniform_guard { UP_BASE + n } else { n },
+        _ => PT,
+    };
+    let v = w.p[row as usize];
+    if not { !v } else { v }
+}
+
+/// Advances the group to `pc + 1`, merging with a group already there.
+#[inline]
+fn advance(w: &mut Warp, gi: usize) {
+    w.groups[gi].pc += 1;
+    if w.groups.len() > 1 {
+        merge(&mut w.groups);
+    }
+}
+
+/// Moves the lanes of group `gi` to per-lane targets (instruction indices).
+fn jump_lanes(w: &mut Warp, gi: usize, exec: u32, target: impl Fn(&Warp, usize) -> u32) {
+    let g = w.groups[gi];
+    let mut moved: Vec<(u32, u32)> = Vec::new();
+    for l in lanes(exec) {
+        let t = target(w, l);
+        match moved.iter_mut().find(|(pc, _)| *pc == t) {
+            Some((_, m)) => *m |= 1 << l,
+            None => moved.push((t, 1 << l)),
+        }
+    }
+    let rest = g.mask & !exec;
+    w.groups.swap_remove(gi);
+    if rest != 0 {
+        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None });
+    }
+    for (pc, mask) in moved {
+        w.groups.push(Group { pc, mask, wait: Wait::None });
+    }
+    merge(&mut w.groups);
+}
+
+/// Special register values.
+fn special(cta: &Cta, w: &Warp, sr: u8, l: usize, steps: u64) -> u32 {
+    let t = w.first_thread + l as u32;
+    let tid = tid_of(cta.block, t);
+    let lane = l as u32;
+    match sr {
+        0x0 => lane,
+        0x1 | 0x50 | 0x52 => steps as u32,
+        0x51 | 0x53 => (steps >> 32) as u32,
+        0x20 => tid[0] | tid[1] << 16 | tid[2] << 26,
+        0x21..=0x23 => tid[(sr - 0x21) as usize],
+        0x25..=0x27 => cta.ctaid[(sr - 0x25) as usize],
+        0x2e => LOCAL_WINDOW_HI,
+        0x2f => SHARED_WINDOW_HI,
+        0x38 => 1 << lane,
+        0x39 => (1u32 << lane) - 1,
+        0x3a => ((1u64 << (lane + 1)) - 1) as u32,
+        0x3b => !(((1u64 << (lane + 1)) - 1) as u32),
+        0x3c => !((1u32 << lane) - 1),
+        _ => 0,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
+    let _ = program;
+    match *op {
+        Op::Nop => {}
+        Op::Unsupported(ref m) => return Err(InterpError::new(ErrorKind::Unsupported, m.to_string())),
+        Op::Exit => {
+            if exec != 0 {
+                w.exited |= exec;
+                let g = &mut w.groups[gi];
+                g.mask &= !exec;
+                if g.mask == 0 {
+                    w.groups.swap_remove(gi);
+                    if !w.groups.is_empty() {
+                        release(w, false);
+                    }
+                    return Ok(());
+                }
+                release(w, false);
+                // `gi` may have moved after a release; find the group at pc again.
+                if let Some(i) = w.groups.iter().position(|g| g.pc == pc && g.wait == Wait::None) {
+                    advance(w, i);
+                }
+                return Ok(());
+            }
+        }
+        Op::Trap => {
+            if exec != 0 {
+                return Err(InterpError::new(ErrorKind::Trap, "BPT.TRAP executed"));
+            }
+        }
+        Op::Mov { d, a, n } => {
+            for l in lanes(exec) {
+                for k in 0..u16::from(n) {
+                    let v = w.raw(S { r: a.r + k, m: 0 }, l);
+                    w.set(d + k, l, v);
+                }
+            }
+        }
+        Op::Iadd3 { d, co, a, b, c, ci } => {
+            let (mut c0, mut c1) = (0u32, 0u32);
+            let opnd = |w: &Warp, s: S, l: usize| -> u64 {
+                let v = w.raw(s, l);
+                if s.m & NEG != 0 {
+                    u64::from(!v) + 1
+                } else if s.m & NOT != 0 {
+                    u64::from(!v)
+                } else {
+                    u64::from(v)
+                }
+            };
+            let cin = ci.map(|[p, q]| (w.pm(p), w.pm(q)));
+            for l in lanes(exec) {
+                let mut sum = opnd(w, a, l) + opnd(w, b, l) + opnd(w, c, l);
+                if let Some((p, q)) = cin {
+                    sum += u64::from(p >> l & 1) + u64::from(q >> l & 1);
+                }
+                // A negated operand enters as 2^32 - x, so a subtraction carries
+                // (does not borrow) exactly when bit 32 is set.
+                let carry = sum >> 32;
+                w.set(d, l, sum as u32);
+                c0 |= ((carry & 1) as u32) << l;
+                c1 |= ((carry >> 1 & 1) as u32) << l;
+            }
+            w.setp(co[0], exec, c0);
+            w.setp(co[1], exec, c1);
+        }
+        Op::Iadd64 { d, co, a, b, ci, wide } => {
+            let mut cm = 0u32;
+            let cin = ci.map(|p| w.pm(p));
+            for l in lanes(exec) {
+                let x = |s: S| -> u128 {
+                    let v = if wide { w.r64(s, l) } else { u64::from(w.raw(s, l)) };
+                    let bits = if wide { 64 } else { 32 };
+                    let m = num::mask(bits) as u128;
+                    if s.m & NEG != 0 {
+                        ((!u128::from(v)) & m) + 1
+                    } else if s.m & NOT != 0 {
+                        (!u128::from(v)) & m
+                    } else {
+                        u128::from(v)
+                    }
+                };
+                let mut sum = x(a) + x(b);
+                if let Some(p) = cin {
+                    sum += u128::from(p >> l & 1);
+                }
+                let bits = if wide { 64 } else { 32 };
+                let carry = sum >> bits;
+                if wide {
+                    w.set64(d, l, sum as u64);
+                } else {
+                    w.set(d, l, sum as u32);
+                }
+                cm |= ((carry & 1) as u32) << l;
+            }
+            w.setp(co, exec, cm);
+        }
+        Op::Imad { d, a, b, c, signed, kind, co, ci } => {
+            let cin = ci.map(|p| w.pm(p));
+            let mut cm = 0u32;
+            for l in lanes(exec) {
+                let (x, y) = (w.ri(a, l), w.ri(b, l));
+                let cy = u64::from(cin.is_some_and(|p| p >> l & 1 == 1));
+                let prod: u64 = if signed { (i64::from(x as i32) * i64::from(y as i32)) as u64 } else { u64::from(x) * u64::from(y) };
+                match kind {
+                    0 => {
+                        let v = prod.wrapping_add(u64::from(w.ri(c, l))).wrapping_add(cy);
+                        w.set(d, l, v as u32);
+                    }
+                    1 => {
+                        let cv = w.r64(c, l);
+                        let cv = if c.m & NEG != 0 { cv.wrapping_neg() } else if c.m & NOT != 0 { !cv } else { cv };
+                        let full = u128::from(prod) + u128::from(cv) + u128::from(cy);
+                        w.set64(d, l, full as u64);
+                        cm |= ((full >> 64) as u32 & 1) << l;
+                    }
+                    _ => {
+                        // (a * b + c.64) >> 32, c being the register pair.
+                        let cv = apply64(w.r64(c, l), c.m);
+                        let full = u128::from(prod) + u128::from(cv) + u128::from(cy);
+                        w.set(d, l, (full >> 32) as u32);
+                        cm |= ((full >> 96) as u32 & 1) << l;
+                    }
+                }
+            }
+            w.setp(co, exec, cm);
+        }
+        Op::Lea { d, co, a, b, c, s, hi, sx, ci } => {
+            let cin = ci.map(|p| w.pm(p));
+            let mut cm = 0u32;
+            for l in lanes(exec) {
+                let av = w.ri(a, l);
+                let shifted: u32 = if hi {
+                    let high = if sx { ((av as i32) >> 31) as u32 } else { w.ri(c, l) };
+                    let v = (u64::from(high) << 32 | u64::from(av)) << s;
+                    (v >> 32) as u32
+                } else {
+                    ((u64::from(av)) << s) as u32
+                };
+                let sum = u64::from(shifted) + u64::from(w.ri(b, l)) + u64::from(cin.is_some_and(|p| p >> l & 1 == 1));
+                w.set(d, l, sum as u32);
+                cm |= ((sum >> 32) as u32 & 1) << l;
+            }
+            w.setp(co, exec, cm);
+        }
+        Op::Lop3 { d, pd, a, b, c, lut, pin } => {
+            let mut pm = 0u32;
+            let pinm = w.pm(pin);
+            for l in lanes(exec) {
+                let (x, y, z) = (w.ri(a, l), w.ri(b, l), w.ri(c, l));
+                let v = lop3(x, y, z, lut);
+                w.set(d, l, v);
+                pm |= u32::from(v != 0 || pinm >> l & 1 == 1) << l;
+            }
+            w.setp(pd, exec, pm);
+        }
+        Op::Plop3 { d, a, b, c, lut } => {
+            let (x, y, z) = (w.pm(a), w.pm(b), w.pm(c));
+            w.setp(d[0], exec, lop3(x, y, z, lut[0]));
+            w.setp(d[1], exec, lop3(x, y, z, lut[1]));
+        }
+        Op::Sel { d, a, b, p, n } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let s = if pm >> l & 1 == 1 { a } else { b };
+                for k in 0..u16::from(n) {
+                    let v = w.raw(S { r: s.r + k, m: 0 }, l);
+                    w.set(d + k, l, v);
+                }
+            }
+        }
+        Op::Fsel { d, a, b, p } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let v = if pm >> l & 1 == 1 { w.rf(a, l) } else { w.rf(b, l) };
+                w.set(d, l, v.to_bits());
+            }
+        }
+        Op::Shf { d, a, b, c, left, hi, wrap, bits64, signed } => {
+            for l in lanes(exec) {
+                let (lo, sh, high) = (w.ri(a, l), w.ri(b, l), w.ri(c, l));
+                let limit = if bits64 { 64 } else { 32 };
+                let s = if wrap { sh & (limit - 1) } else { sh.min(limit) };
+                let v = u64::from(high) << 32 | u64::from(lo);
+                let r: u64 = if left {
+                    if s >= 64 { 0 } else { v << s }
+                } else if signed {
+                    let sv = if bits64 { v as i64 } else { i64::from(high as i32) << 32 | i64::from(lo) };
+                    (sv >> s.min(63)) as u64
+                } else if s >= 64 {
+                    0
+                } else {
+                    v >> s
+                };
+                let out = if left {
+                    if hi { (r >> 32) as u32 } else { r as u32 }
+                } else if hi {
+                    (r >> 32) as u32
+                } else {
+                    r as u32
+                };
+                w.set(d, l, out);
+            }
+        }
+        Op::Prmt { d, a, b, c } => {
+            for l in lanes(exec) {
+                let (x, sel, y) = (w.ri(a, l), w.ri(b, l), w.ri(c, l));
+                let bytes = (u64::from(y) << 32 | u64::from(x)).to_le_bytes();
+                let mut out = 0u32;
+                for k in 0..4 {
+                    let s = (sel >> (4 * k)) & 0xf;
+                    let mut byte = bytes[(s & 7) as usize];
+                    if s & 8 != 0 {
+                        byte = if byte & 0x80 != 0 { 0xff } else { 0 };
+                    }
+                    out |= u32::from(byte) << (8 * k);
+                }
+                w.set(d, l, out);
+            }
+        }
+        Op::Iabs { d, a } => {
+            for l in lanes(exec) {
+                let v = w.ri(a, l);
+                w.set(d, l, (v as i32).unsigned_abs());
+            }
+        }
+        Op::Popc { d, a } => {
+            for l in lanes(exec) {
+                let v = w.ri(a, l).count_ones();
+                w.set(d, l, v);
+            }
+        }
+        Op::Brev { d, a } => {
+            for l in lanes(exec) {
+                let v = w.ri(a, l).reverse_bits();
+                w.set(d, l, v);
+            }
+        }
+        Op::Flo { d, a, signed, sh } => {
+            for l in lanes(exec) {
+                let mut v = w.ri(a, l);
+                if signed && (v as i32) < 0 {
+                    v = !v;
+                }
+                let r = if v == 0 {
+                    u32::MAX
+                } else if sh {
+                    v.leading_zeros()
+                } else {
+                    31 - v.leading_zeros()
+                };
+                w.set(d, l, r);
+            }
+        }
+        Op::Sgxt { d, a, b, wrap, signed } => {
+            for l in lanes(exec) {
+                let (v, n) = (w.ri(a, l), w.ri(b, l));
+                let n = if wrap { n & 31 } else { n.min(32) };
+                let r = if n == 0 {
+                    0
+                } else if n >= 32 {
+                    v
+                } else if signed {
+                    (((v << (32 - n)) as i32) >> (32 - n)) as u32
+                } else {
+                    v & ((1u32 << n) - 1)
+                };
+                w.set(d, l, r);
+            }
+        }
+        Op::Imnmx { d, a, b, p, signed } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = (w.ri(a, l), w.ri(b, l));
+                let min = pm >> l & 1 == 1;
+                let r = if signed {
+                    let (x, y) = (x as i32, y as i32);
+                    (if min { x.min(y) } else { x.max(y) }) as u32
+                } else if min {
+                    x.min(y)
+                } else {
+                    x.max(y)
+                };
+                w.set(d, l, r);
+            }
+        }
+        Op::Isetp { d, a, b, cmp, signed, wide, bop, pin, ex } => {
+            let pinm = w.pm(pin);
+            let exm = ex.map(|p| w.pm(p));
+            let mut r = 0u32;
+            for l in lanes(exec) {
+                let ord = if wide {
+                    let (x, y) = (w.r64(a, l), w.r64(b, l));
+                    let (x, y) = (apply64(x, a.m), apply64(y, b.m));
+                    if signed { (x as i64).cmp(&(y as i64)) } else { x.cmp(&y) }
+                } else {
+                    let (x, y) = (w.ri(a, l), w.ri(b, l));
+                    match exm {
+                        // .EX: the high words of a 64-bit comparison; equality defers to the
+                        // low words' result given as the extra predicate.
+                        Some(e) => {
+                            let o = if signed { (x as i32).cmp(&(y as i32)) } else { x.cmp(&y) };
+                            let _ = e;
+                            o
+                        }
+                        None => {
+                            if signed {
+                                (x as i32).cmp(&(y as i32))
+                            } else {
+                                x.cmp(&y)
+                            }
+                        }
+                    }
+                };
+                let v = match exm {
+                    Some(e) if ord == std::cmp::Ordering::Equal => {
+                        let low = e >> l & 1 == 1;
+                        // The low-word predicate is the same comparison of the low words.
+                        match cmp {
+                            2 => low,     // EQ: low equal
+                            5 => low,     // NE: low differ
+                            1 | 3 => low, // LT / LE of low words
+                            4 | 6 => low, // GT / GE
+                            0 => false,
+                            _ => true,
+                        }
+                    }
+                    _ => icmp(cmp, ord),
+                };
+                r |= u32::from(v) << l;
+            }
+            let (p0, p1) = combine(r, pinm, bop);
+            w.setp(d[0], exec, p0);
+            w.setp(d[1], exec, p1);
+        }
+        Op::Fsetp { d, a, b, cmp, ftz, bop, pin, f64 } => {
+            let pinm = w.pm(pin);
+            let mut r = 0u32;
+            for l in lanes(exec) {
+                let (x, y) = if f64 {
+                    (w.rd(a, l), w.rd(b, l))
+                } else {
+                    let (mut x, mut y) = (w.rf(a, l), w.rf(b, l));
+                    if ftz {
+                        x = num::ftz32(x);
+                        y = num::ftz32(y);
+                    }
+                    (f64::from(x), f64::from(y))
+                };
+                r |= u32::from(fcmp(cmp, x, y)) << l;
+            }
+            let (p0, p1) = combine(r, pinm, bop);
+            w.setp(d[0], exec, p0);
+            w.setp(d[1], exec, p1);
+        }
+        Op::Fadd { d, a, b, rnd, ftz, sat } => {
+            for l in lanes(exec) {
+                let (x, y) = fin(w.rf(a, l), w.rf(b, l), ftz);
+                let v = fout(num::add32(x, y, rnd), ftz, sat);
+                w.set(d, l, v);
+            }
+        }
+        Op::Fmul { d, a, b, rnd, ftz, sat } => {
+            for l in lanes(exec) {
+                let (x, y) = fin(w.rf(a, l), w.rf(b, l), ftz);
+                let v = fout(num::mul32(x, y, rnd), ftz, sat);
+                w.set(d, l, v);
+            }
+        }
+        Op::Ffma { d, a, b, c, rnd, ftz, sat } => {
+            for l in lanes(exec) {
+                let (x, y) = fin(w.rf(a, l), w.rf(b, l), ftz);
+                let z = if ftz { num::ftz32(w.rf(c, l)) } else { w.rf(c, l) };
+                let v = fout(num::fma32(x, y, z, rnd), ftz, sat);
+                w.set(d, l, v);
+            }
+        }
+        Op::Fmnmx { d, a, b, p, ftz, nan } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = fin(w.rf(a, l), w.rf(b, l), ftz);
+                let min = pm >> l & 1 == 1;
+                let v = if x.is_nan() || y.is_nan() {
+                    if nan || x.is_nan() && y.is_nan() {
+                        0x7fff_ffff
+                    } else if x.is_nan() {
+                        y.to_bits()
+                    } else {
+                        x.to_bits()
+                    }
+                } else if x == y && x == 0.0 {
+                    // -0 < +0 for min and max.
+                    let neg = if min { x.is_sign_negative() || y.is_sign_negative() } else { x.is_sign_negative() && y.is_sign_negative() };
+                    if neg { 0x8000_0000 } else { 0 }
+                } else if min {
+                    x.min(y).to_bits()
+                } else {
+                    x.max(y).to_bits()
+                };
+                w.set(d, l, v);
+            }
+        }
+        Op::Dadd { d, a, b, rnd } => {
+            for l in lanes(exec) {
+                let v = num::add64(w.rd(a, l), w.rd(b, l), rnd);
+                w.set64(d, l, canon64(v));
+            }
+        }
+        Op::Dmul { d, a, b, rnd } => {
+            for l in lanes(exec) {
+                let v = num::mul64(w.rd(a, l), w.rd(b, l), rnd);
+                w.set64(d, l, canon64(v));
+            }
+        }
+        Op::Dfma { d, a, b, c, rnd } => {
+            for l in lanes(exec) {
+                let v = num::fma64(w.rd(a, l), w.rd(b, l), w.rd(c, l), rnd);
+                w.set64(d, l, canon64(v));
+            }
+        }
+        Op::Mufu { d, a, op } => {
+            for l in lanes(exec) {
+                let x = w.rf(a, l).to_bits();
+                w.set(d, l, num::mufu(op, x));
+            }
+        }
+        Op::Fchk { p, a, b } => {
+            // Whether a / b needs the slow path: ptxas's division checks for
+            // denormal, huge or special operands; this model takes the slow
+            // path whenever the quotient's fast form could be inexact in range.
+            let mut r = 0u32;
+            for l in lanes(exec) {
+                let (x, y) = (w.rf(a, l), w.rf(b, l));
+                let ex = |v: f32| ((v.to_bits() >> 23) & 0xff) as i32;
+                let slow = !x.is_normal() && x != 0.0 || !y.is_normal() || ex(x) - ex(y) >= 126 || ex(x) - ex(y) <= -126 || ex(y) >= 253 || ex(x) >= 253 || ex(x) <= 24;
+                r |= u32::from(slow) << l;
+            }
+            w.setp(p, exec, r);
+        }
+        Op::Hfma2 { d, a, b, c } => {
+            for l in lanes(exec) {
+                let (x, y, z) = (w.raw(a, l), w.raw(b, l), w.raw(c, l));
+                let mut out = 0u32;
+                for half in 0..2 {
+                    let h = |v: u32, m: u8| -> f64 {
+                        let mut bits = (v >> (16 * half)) as u16;
+                        if m & ABS != 0 {
+                            bits &= 0x7fff;
+                        }
+                        if m & NEG != 0 {
+                            bits ^= 0x8000;
+                        }
+                        num::f16_to_f64(bits)
+                    };
+                    let r = h(x, a.m) * h(y, b.m) + h(z, c.m);
+                    out |= u32::from(num::f64_to_f16(r, Round::Nearest)) << (16 * half);
+                }
+                w.set(d, l, out);
+            }
+        }
+        Op::F2f { d, a, from, to, rnd, ftz } => {
+            for l in lanes(exec) {
+                let x = read_fmt(w, a, l, from, ftz);
+                match to {
+                    Fmt::F64 => w.set64(d, l, x.to_bits()),
+                    Fmt::F32 => {
+                        let v = num::f64_to_f32(x, rnd);
+                        let v = if ftz { num::ftz32(v) } else { v };
+                        w.set(d, l, canon32(v));
+                    }
+                    Fmt::F16 => w.set(d, l, u32::from(num::f64_to_f16(x, rnd))),
+                    Fmt::Bf16 => w.set(d, l, u32::from(num::f64_to_bf16(x, rnd))),
+                }
+            }
+        }
+        Op::F2i { d, a, from, to, rnd, ftz } => {
+            for l in lanes(exec) {
+                let x = read_fmt(w, a, l, from, ftz);
+                let v = num::float_to_int(x, rnd, u32::from(to.bits), to.signed);
+                if to.bits == 64 {
+                    w.set64(d, l, v);
+                } else {
+                    let v = if to.signed && to.bits < 32 { sext(v, to.bits) } else { v as u32 };
+                    w.set(d, l, v);
+                }
+            }
+        }
+        Op::I2f { d, a, from, to, rnd } => {
+            for l in lanes(exec) {
+                let raw = if from.bits == 64 { w.r64(a, l) } else { u64::from(w.raw(a, l)) };
+                let raw = raw & num::mask(u32::from(from.bits));
+                let exact: i128 = if from.signed {
+                    let sh = 64 - u32::from(from.bits);
+                    i128::from(((raw << sh) as i64) >> sh)
+                } else {
+                    i128::from(raw)
+                };
+                match to {
+                    Fmt::F64 => w.set64(d, l, int_to_f64(exact, rnd).to_bits()),
+                    Fmt::F32 => {
+                        let v = int_to_f32(exact, rnd);
+                        w.set(d, l, v.to_bits());
+                    }
+                    Fmt::F16 => w.set(d, l, u32::from(num::f64_to_f16(int_to_f64(exact, Round::Nearest), rnd))),
+                    Fmt::Bf16 => w.set(d, l, u32::from(num::f64_to_bf16(int_to_f64(exact, Round::Nearest), rnd))),
+                }
+            }
+        }
+        Op::F2fp { d, a, b, bf16, relu, satfinite, rnd } => {
+            for l in lanes(exec) {
+                let conv = |v: f32| -> u32 {
+                    let mut x = f64::from(v);
+                    if relu && (x < 0.0 || x.is_nan()) {
+                        x = if x.is_nan() { x } else { 0.0 };
+                    }
+                    let h = if bf16 { num::f64_to_bf16(x, rnd) } else { num::f64_to_f16(x, rnd) };
+                    let h = if satfinite && !x.is_nan() {
+                        let inf = if bf16 { 0x7f80 } else { 0x7c00 };
+                        if h & 0x7fff == inf { (h & 0x8000) | (inf - 1) } else { h }
+                    } else {
+                        h
+                    };
+                    u32::from(h)
+                };
+                let v = conv(w.rf(a, l)) << 16 | conv(w.rf(b, l));
+                w.set(d, l, v);
+            }
+        }
+        Op::Frnd { d, a, fmt, rnd, ftz } => {
+            for l in lanes(exec) {
+                let x = read_fmt(w, a, l, fmt, ftz);
+                let r = num::round_int(x, rnd);
+                match fmt {
+                    Fmt::F64 => w.set64(d, l, r.to_bits()),
+                    Fmt::F16 => w.set(d, l, u32::from(num::f64_to_f16(r, Round::Nearest))),
+                    _ => w.set(d, l, canon32(r as f32)),
+                }
+            }
+        }
+        Op::S2r { d, sr } => {
+            let steps = pc as u64;
+            for l in lanes(exec) {
+                let v = special(cta, w, sr, l, steps);
+                w.set(d, l, v);
+            }
+        }
+        Op::Cs2r { d, sr, n } => {
+            for l in lanes(exec) {
+                let v = special(cta, w, sr, l, pc as u64);
+                w.set(d, l, v);
+                if n == 2 {
+                    let hi = if sr == 0x50 { special(cta, w, 0x51, l, pc as u64) } else { 0 };
+                    w.set(d + 1, l, hi);
+                }
+            }
+        }
+        Op::R2ur { d, a } => {
+            if exec != 0 {
+                let v = w.ri(a, exec.trailing_zeros() as usize);
+                for l in 0..32 {
+                    w.set(d, l, v);
+                }
+            }
+        }
+        Op::Ldc { d, bank, index, offset, w: width } => {
+            let data = cta.loaded.banks.get(usize::from(bank)).map_or(&[][..], Vec::as_slice);
+            for l in lanes(exec) {
+                let at = i64::from(w.raw(S { r: index, m: 0 }, l) as i32) + i64::from(offset);
+                let n = usize::from(width.bytes);
+                let bytes = usize::try_from(at).ok().and_then(|at| data.get(at..at + n)).ok_or_else(|| fault(MemFault { address: at as u64, size: n as u64, kind: FaultKind::OutOfBounds, space: "constant" }))?;
+                write_loaded(w, d, l, bytes, width);
+            }
+        }
+        Op::Ld { d, addr, w: width, space } => {
+            for l in lanes(exec) {
+                let at = address(w, &addr, l);
+                let n = usize::from(width.bytes);
+                let mut buf = [0u8; 16];
+                read_mem(cta, memory, space, w.first_thread as usize + l, at, &mut buf[..n])?;
+                write_loaded(w, d, l, &buf[..n], width);
+            }
+        }
+        Op::St { s, addr, w: width, space } => {
+            for l in lanes(exec) {
+                let at = address(w, &addr, l);
+                let n = usize::from(width.bytes);
+                let mut buf = [0u8; 16];
+                for k in 0..n.div_ceil(4) {
+                    let v = w.raw(S { r: s + k as u16, m: 0 }, l).to_le_bytes();
+                    let take = (n - 4 * k).min(4);
+                    buf[4 * k..4 * k + take].copy_from_slice(&v[..take]);
+                }
+                write_mem(cta, memory, space, w.first_thread as usize + l, at, &buf[..n])?;
+            }
+        }
+        Op::Atom { d, addr, b, c, op: aop, ty, space } => {
+            for l in lanes(exec) {
+                let at = address(w, &addr, l);
+                let wide = matches!(ty, AtomType::U64 | AtomType::S64 | AtomType::F64);
+                let n = if wide { 8 } else { 4 };
+                let mut buf = [0u8; 8];
+                read_mem(cta, memory, space, w.first_thread as usize + l, at, &mut buf[..n])?;
+                let old = u64::from_le_bytes(buf);
+                let bv = if wide { w.r64(S { r: b, m: 0 }, l) } else { u64::from(w.raw(S { r: b, m: 0 }, l)) };
+                let cv = if wide { w.r64(S { r: c, m: 0 }, l) } else { u64::from(w.raw(S { r: c, m: 0 }, l)) };
+                let new = atom_apply(aop, ty, old, bv, cv);
+                write_mem(cta, memory, space, w.first_thread as usize + l, at, &new.to_le_bytes()[..n])?;
+                if wide {
+                    w.set64(d, l, old);
+                } else {
+                    w.set(d, l, old as u32);
+                }
+            }
+        }
+        Op::AtomsPopcInc { d, addr } => {
+            // One increment by the number of participating lanes; each lane gets
+            // the old value plus its rank among them.
+            if exec != 0 {
+                let first = exec.trailing_zeros() as usize;
+                let at = address(w, &addr, first);
+                let mut buf = [0u8; 4];
+                read_mem(cta, memory, Space::Shared, 0, at, &mut buf)?;
+                let old = u32::from_le_bytes(buf);
+                write_mem(cta, memory, Space::Shared, 0, at, &old.wrapping_add(exec.count_ones()).to_le_bytes())?;
+                for l in lanes(exec) {
+                    let rank = (exec & ((1u32 << l) - 1)).count_ones();
+                    w.set(d, l, old.wrapping_add(rank));
+                }
+            }
+        }
+        Op::Bra { target, cond, uniform: _ } => {
+            let taken = exec & w.pm(cond);
+            let g = w.groups[gi];
+            if taken == g.mask {
+                w.groups[gi].pc = target;
+                merge(&mut w.groups);
+            } else if taken == 0 {
+                advance(w, gi);
+            } else {
+                w.groups[gi].mask = g.mask & !taken;
+                w.groups[gi].pc += 1;
+                w.groups.push(Group { pc: target, mask: taken, wait: Wait::None });
+                merge(&mut w.groups);
+            }
+            return Ok(());
+        }
+        Op::BraConv { target, cond, mask, conv } => {
+            let live = !w.exited & w.all;
+            let m = if exec != 0 { w.ri(mask, exec.trailing_zeros() as usize) } else { 0 };
+            let converged = m & live & !w.groups[gi].mask == 0;
+            let taken = exec & w.pm(cond) & if converged == conv { u32::MAX } else { 0 };
+            if taken == 0 {
+                advance(w, gi);
+            } else {
+                jump_lanes(w, gi, taken, |_, _| target);
+            }
+            return Ok(());
+        }
+        Op::Brx { a, base } => {
+            jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);
+            return Ok(());
+        }
+        Op::Call { target } => {
+            jump_lanes(w, gi, exec, |_, _| target);
+            return Ok(());
+        }
+        Op::CallReg { a } => {
+            jump_lanes(w, gi, exec, |w, l| w.ri(a, l) / 16);
+            return Ok(());
+        }
+        Op::Ret { a, base } => {
+            jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);
+            return Ok(());
+        }
+        Op::Bssy { b } => {
+            w.b[b as usize] = w.groups[gi].mask;
+        }
+        Op::Break { b } => {
+            w.b[b as usize] &= !exec;
+        }
+        Op::BmovToR { d, b, clear } => {
+            let v = w.b[b as usize];
+            for l in lanes(exec) {
+                w.set(d, l, v);
+            }
+            if clear {
+                w.b[b as usize] = 0;
+            }
+        }
+        Op::BmovToB { b, a } => {
+            if exec != 0 {
+                w.b[b as usize] = w.ri(a, exec.trailing_zeros() as usize);
+            }
+        }
+        Op::Bsync { b } => {
+            if exec != 0 {
+                hold(w, gi, exec, Wait::Bsync(b));
+                return Ok(());
+            }
+        }
+        Op::Warpsync { a } => {
+            if exec != 0 {
+                let m = w.ri(a, exec.trailing_zeros() as usize);
+                hold(w, gi, exec, Wait::Warpsync(m));
+                return Ok(());
+            }
+        }
+        Op::Bar { id: _, red } => {
+            let g = w.groups[gi];
+            if exec != g.mask {
+                return Err(InterpError::new(ErrorKind::Unsupported, "a predicated CTA barrier with some threads of the group guarded off"));
+            }
+            let pred = red.map_or(0, |(_, p)| w.pm(p));
+            w.bar_pred = (w.bar_pred & !exec) | (pred & exec);
+            if let Some((kind, _)) = red {
+                cta.bar_kind = kind;
+            }
+            w.groups[gi].wait = Wait::Bar;
+            merge(&mut w.groups);
+            return Ok(());
+        }
+        Op::B2r { d, p } => {
+            let (count, and, or) = cta.bar_result;
+            for l in lanes(exec) {
+                w.set(d, l, count);
+            }
+            // AND and OR reductions read their result as a predicate.
+            let v = match cta.bar_kind {
+                1 => and,
+                2 => or,
+                _ => count != 0,
+            };
+            w.setp(p, exec, if v { u32::MAX } else { 0 });
+        }
+        Op::Shfl { pd, d, a, b, c, mode } => {
+            let mut vals = [0u32; 32];
+            let mut ok = 0u32;
+            for l in lanes(exec) {
+                vals[l] = w.ri(a, l);
+            }
+            let mut out = [0u32; 32];
+            for l in lanes(exec) {
+                let (bv, cv) = (w.ri(b, l), w.ri(c, l));
+                let lane = l as i32;
+                let clamp = (cv & 0x1f) as i32;
+                let segmask = ((cv >> 8) & 0x1f) as i32;
+                let min_lane = lane & segmask;
+                let max_lane = min_lane | (clamp & !segmask);
+                let bv = (bv & 0x1f) as i32;
+                let (j, pval) = match mode {
+                    ShflMode::Up => (lane - bv, lane - bv >= max_lane),
+                    ShflMode::Down => (lane + bv, lane + bv <= max_lane),
+                    ShflMode::Bfly => (lane ^ bv, (lane ^ bv) <= max_lane),
+                    ShflMode::Idx => {
+                        let j = min_lane | (bv & !segmask);
+                        (j, j <= max_lane)
+                    }
+                };
+                let src = if pval && (0..32).contains(&j) { j as usize } else { l };
+                out[l] = if exec >> src & 1 == 1 { vals[src] } else { vals[l] };
+                ok |= u32::from(pval) << l;
+            }
+            for l in lanes(exec) {
+                w.set(d, l, out[l]);
+            }
+            w.setp(pd, exec, ok);
+        }
+        Op::Vote { d, pd, p, mode, uniform } => {
+            let pm = w.pm(p) & exec;
+            let res = match mode {
+                VoteMode::All => pm == exec,
+                VoteMode::Any => pm != 0,
+                VoteMode::Eq => pm == 0 || pm == exec,
+            };
+            let res_mask = if res { u32::MAX } else { 0 };
+            if uniform {
+                if exec != 0 {
+                    for l in 0..32 {
+                        w.set(d, l, pm);
+                    }
+                    w.setp(pd, u32::MAX, res_mask);
+                }
+            } else {
+                for l in lanes(exec) {
+                    w.set(d, l, pm);
+                }
+                w.setp(pd, exec, res_mask);
+            }
+        }
+        Op::Redux { d, a, op, signed } => {
+            if exec != 0 {
+                let mut acc: Option<u32> = None;
+                for l in lanes(exec) {
+                    let v = w.ri(a, l);
+                    acc = Some(match acc {
+                        None => v,
+                        Some(x) => match op {
+                            0 => x & v,
+                            1 => x | v,
+                            2 => x ^ v,
+                            3 => x.wrapping_add(v),
+                            4 if signed => (x as i32).min(v as i32) as u32,
+                            4 => x.min(v),
+                            5 if signed => (x as i32).max(v as i32) as u32,
+                            _ => x.max(v),
+                        },
+                    });
+                }
+                let v = acc.unwrap_or(0);
+                for l in 0..32 {
+                    w.set(d, l, v);
+                }
+            }
+        }
+        Op::Flou { d, a } => {
+            for l in lanes(exec) {
+                let v = w.ri(a, l);
+                w.set(d, l, if v == 0 { u32::MAX } else { 31 - v.leading_zeros() });
+            }
+        }
+    }
+    advance(w, gi);
+    Ok(())
+}
+
+/// Holds the executing lanes of a group at a convergence point (the
+/// guarded-off ones go on).
+fn hold(w: &mut Warp, gi: usize, exec: u32, wait: Wait) {
+    let g = w.groups[gi];
+    let rest = g.mask & !exec;
+    w.groups[gi].mask = exec;
+    w.groups[gi].wait = wait;
+    if rest != 0 {
+        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None });
+    }
+    merge(&mut w.groups);
+    release(w, false);
+}
+
+fn apply64(v: u64, m: u8) -> u64 {
+    if m & NOT != 0 {
+        !v
+    } else if m & NEG != 0 {
+        v.wrapping_neg()
+    } else {
+        v
+    }
+}
+
+fn sext(v: u64, bits: u8) -> u32 {
+    let sh = 64 - u32::from(bits);
+    (((v << sh) as i64) >> sh) as u32
+}
+
+fn int_to_f64(v: i128, mode: Round) -> f64 {
+    let r = v as f64;
+    if mode == Round::Nearest || r as i128 == v {
+        return r;
+    }
+    let err = (v - r as i128) as f64;
+    let up = |x: f64| if x == 0.0 { f64::from_bits(1) } else if x > 0.0 { f64::from_bits(x.to_bits() + 1) } else { f64::from_bits(x.to_bits() - 1) };
+    let down = |x: f64| -up(-x);
+    match mode {
+        Round::Up if err > 0.0 => up(r),
+        Round::Down if err < 0.0 => down(r),
+        Round::Zero if (r > 0.0 && err < 0.0) || (r < 0.0 && err > 0.0) => if r > 0.0 { down(r) } else { up(r) },
+        _ => r,
+    }
+}
+
+fn int_to_f32(v: i128, mode: Round) -> f32 {
+    // Integers of up to 64 bits: the f64 value is exact below 2^53; above it
+    // round once to f64 (toward zero, keeping a sticky bit) and then to f32.
+    let r = v as f64;
+    if r as i128 == v {
+        return num::f64_to_f32(r, mode);
+    }
+    let t = int_to_f64(v, Round::Zero);
+    let sticky = f64::from_bits(t.to_bits() | 1);
+    num::f64_to_f32(sticky, mode)
+}
+
+fn read_fmt(w: &Warp, a: S, l: usize, f: Fmt, ftz: bool) -> f64 {
+    match f {
+        Fmt::F64 => w.rd(a, l),
+        Fmt::F32 => {
+            let x = w.rf(a, l);
+            f64::from(if ftz { num::ftz32(x) } else { x })
+        }
+        Fmt::F16 => {
+            let mut h = w.raw(a, l) as u16;
+            if a.m & ABS != 0 {
+                h &= 0x7fff;
+            }
+            if a.m & NEG != 0 {
+                h ^= 0x8000;
+            }
+            num::f16_to_f64(h)
+        }
+        Fmt::Bf16 => num::bf16_to_f64(w.raw(a, l) as u16),
+    }
+}
+
+#[inline]
+fn fin(x: f32, y: f32, ftz: bool) -> (f32, f32) {
+    if ftz { (num::ftz32(x), num::ftz32(y)) } else { (x, y) }
+}
+
+#[inline]
+fn fout(v: f32, ftz: bool, sat: bool) -> u32 {
+    let v = if sat {
+        if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
+    } else {
+        v
+    };
+    let v = if ftz { num::ftz32(v) } else { v };
+    canon32(v)
+}
+
+/// NaN results are the canonical NaN (0x7fffffff) on the hardware.
+#[inline]
+fn canon32(v: f32) -> u32 {
+    if v.is_nan() { 0x7fff_ffff } else { v.to_bits() }
+}
+
+#[inline]
+fn canon64(v: f64) -> u64 {
+    if v.is_nan() { 0x7fff_ffff_ffff_ffff } else { v.to_bits() }
+}
+
+fn lop3(a: u32, b: u32, c: u32, lut: u8) -> u32 {
+    let mut r = 0u32;
+    for k in 0..8u32 {
+        if lut >> k & 1 == 1 {
+            let ma = if k & 4 != 0 { a } else { !a };
+            let mb = if k & 2 != 0 { b } else { !b };
+            let mc = if k & 1 != 0 { c } else { !c };
+            r |= ma & mb & mc;
+        }
+    }
+    r
+}
+
+fn icmp(cmp: Cmp, o: std::cmp::Ordering) -> bool {
+    use std::cmp::Ordering::*;
+    match cmp {
+        0 => false,
+        1 => o == Less,
+        2 => o == Equal,
+        3 => o != Greater,
+        4 => o == Greater,
+        5 => o != Equal,
+        6 => o != Less,
+        _ => true,
+    }
+}
+
+fn fcmp(cmp: Cmp, x: f64, y: f64) -> bool {
+    let unordered = x.is_nan() || y.is_nan();
+    match cmp {
+        0 => false,
+        1 => x < y,
+        2 => x == y,
+        3 => x <= y,
+        4 => x > y,
+        5 => !unordered && x != y,
+        6 => x >= y,
+        7 => !unordered,
+        8 => unordered,
+        9 => unordered || x < y,
+        10 => unordered || x == y,
+        11 => unordered || x <= y,
+        12 => unordered || x > y,
+        13 => unordered || x != y,
+        14 => unordered || x >= y,
+        _ => true,
+    }
+}
+
+/// The two predicate results of a comparison `r` combined with `pin`.
+fn combine(r: u32, pin: u32, bop: u8) -> (u32, u32) {
+    match bop {
+        0 => (r & pin, !r & pin),
+        1 => (r | pin, !r | pin),
+        _ => (r ^ pin, !r ^ pin),
+    }
+}
+
+fn address(w: &Warp, a: &Addr, l: usize) -> u64 {
+    let base = if a.wide { w.r64(S { r: a.base, m: 0 }, l) } else { u64::from(w.raw(S { r: a.base, m: 0 }, l)) };
+    let ur = if a.wide { w.r64(S { r: a.ur, m: 0 }, l) } else { u64::from(w.raw(S { r: a.ur, m: 0 }, l)) };
+    let v = (base << a.shift).wrapping_add(ur).wrapping_add(a.offset as i64 as u64);
+    if a.wide { v } else { v & 0xffff_ffff }
+}
+
+fn write_loaded(w: &mut Warp, d: u16, l: usize, bytes: &[u8], width: super::op::Width) {
+    match bytes.len() {
+        1 => w.set(d, l, if width.signed { bytes[0] as i8 as i32 as u32 } else { u32::from(bytes[0]) }),
+        2 => {
+            let v = u16::from_le_bytes([bytes[0], bytes[1]]);
+            w.set(d, l, if width.signed { v as i16 as i32 as u32 } else { u32::from(v) });
+        }
+        n => {
+            for k in 0..n / 4 {
+                let v = u32::from_le_bytes([bytes[4 * k], bytes[4 * k + 1], bytes[4 * k + 2], bytes[4 * k + 3]]);
+                w.set(d + k as u16, l, v);
+            }
+        }
+    }
+}
+
+/// Resolves a generic address to a space and address within it.
+fn resolve(space: Space, at: u64) -> (Space, u64) {
+    if space != Space::Generic {
+        return (space, at);
+    }
+    match (at >> 32) as u32 {
+        SHARED_WINDOW_HI => (Space::Shared, at & 0xffff_ffff),
+        LOCAL_WINDOW_HI => (Space::Local, at & 0xffff_ffff),
+        _ => (Space::Global, at),
+    }
+}
+
+fn local_region<'a>(cta: &'a mut Cta, thread: usize) -> Result<&'a mut Vec<u8>, InterpError> {
+    let size = cta.loaded.local_bytes as usize;
+    let slot = cta.local.get_mut(thread).ok_or_else(|| InterpError::new(ErrorKind::Malformed, "thread index out of range"))?;
+    if slot.is_empty() {
+        *slot = vec![0; size];
+    }
+    Ok(slot)
+}
+
+fn read_mem(cta: &mut Cta, memory: &crate::interp::memory::GlobalMemory, space: Space, thread: usize, at: u64, out: &mut [u8]) -> Result<(), InterpError> {
+    let n = out.len();
+    let align = n.min(16) as u64;
+    match resolve(space, at) {
+        (Space::Global | Space::Generic, a) => out.copy_from_slice(memory.read(a, n, align).map_err(fault)?),
+        (Space::Shared, a) => out.copy_from_slice(cta.shared.read(a, n, align, "shared").map_err(fault)?),
+        (Space::Local, a) => {
+            let region = local_region(cta, thread)?;
+            let r = check_local(region.len(), a, n, align)?;
+            out.copy_from_slice(&region[r..r + n]);
+        }
+    }
+    Ok(())
+}
+
+fn write_mem(cta: &mut Cta, memory: &mut crate::interp::memory::GlobalMemory, space: Space, thread: usize, at: u64, bytes: &[u8]) -> Result<(), InterpError> {
+    let n = bytes.len();
+    let align = n.min(16) as u64;
+    match resolve(space, at) {
+        (Space::Global | Space::Generic, a) => memory.write(a, bytes, align).map_err(fault)?,
+        (Space::Shared, a) => cta.shared.write(a, bytes, align, "shared").map_err(fault)?,
+        (Space::Local, a) => {
+            let region = local_region(cta, thread)?;
+            let r = check_local(region.len(), a, n, align)?;
+            region[r..r + n].copy_from_slice(bytes);
+        }
+    }
+    Ok(())
+}
+
+fn check_local(len: usize, at: u64, n: usize, align: u64) -> Result<usize, InterpError> {
+    if align > 1 && at % align != 0 {
+        return Err(fault(MemFault { address: at, size: n as u64, kind: FaultKind::Misaligned, space: "local" }));
+    }
+    if at.checked_add(n as u64).is_none_or(|e| e > len as u64) {
+        return Err(fault(MemFault { address: at, size: n as u64, kind: FaultKind::OutOfBounds, space: "local" }));
+    }
+    Ok(at as usize)
+}
+
+fn atom_apply(op: AtomOp, ty: AtomType, old: u64, b: u64, c: u64) -> u64 {
+    let f32v = |x: u64| f32::from_bits(x as u32);
+    match op {
+        AtomOp::Exch => b,
+        AtomOp::Cas => {
+            let eq = match ty {
+                AtomType::U64 | AtomType::S64 | AtomType::F64 => old == b,
+                _ => old as u32 == b as u32,
+            };
+            if eq { c } else { old }
+        }
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+        AtomOp::Inc => {
+            let (o, b) = (old as u32, b as u32);
+            u64::from(if o >= b { 0 } else { o + 1 })
+        }
+        AtomOp::Dec => {
+            let (o, b) = (old as u32, b as u32);
+            u64::from(if o == 0 || o > b { b } else { o - 1 })
+        }
+        AtomOp::Add => match ty {
+            AtomType::F32 => u64::from((f32v(old) + f32v(b)).to_bits()),
+            AtomType::F64 => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+            AtomType::F16x2 => {
+                let mut r = 0u32;
+                for h in 0..2 {
+                    let x = num::f16_to_f64((old >> (16 * h)) as u16) + num::f16_to_f64((b >> (16 * h)) as u16);
+                    r |= u32::from(num::f64_to_f16(x, Round::Nearest)) << (16 * h);
+                }
+                u64::from(r)
+            }
+            AtomType::U64 | AtomType::S64 => old.wrapping_add(b),
+            _ => u64::from((old as u32).wrapping_add(b as u32)),
+        },
+        AtomOp::Min | AtomOp::Max => {
+            let min = op == AtomOp::Min;
+            match ty {
+                AtomType::S32 => {
+                    let (x, y) = (old as i32, b as i32);
+                    u64::from((if min { x.min(y) } else { x.max(y) }) as u32)
+                }
+                AtomType::S64 => {
+                    let (x, y) = (old as i64, b as i64);
+                    (if min { x.min(y) } else { x.max(y) }) as u64
+                }
+                AtomType::U64 => {
+                    if min {
+                        old.min(b)
+                    } else {
+                        old.max(b)
+                    }
+                }
+                AtomType::F32 => {
+                    let (x, y) = (f32v(old), f32v(b));
+                    u64::from((if min { x.min(y) } else { x.max(y) }).to_bits())
+                }
+                _ => {
+                    let (x, y) = (old as u32, b as u32);
+                    u64::from(if min { x.min(y) } else { x.max(y) })
+                }
+            }
+        }
+    }
+}

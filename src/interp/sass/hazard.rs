@@ -1,0 +1,727 @@
+//! The SASS hazard checker: re-derives, from the control codes of the code
+//! as it issues, whether every register dependence is covered, as the
+//! hardware of sm_70 and later requires (it does not interlock).
+//!
+//! The model (Volta+ control codes, see [`crate::isa::ctrl`]):
+//! * an instruction's stall count delays the next issue of the warp by that
+//!   many cycles; the checker assumes nothing else delays it (a scoreboard
+//!   wait may take no time at all), so its clock is the least possible one;
+//! * a fixed-latency producer's result may be read no earlier than the
+//!   latency of [`super::latency`] for (register file, producer class,
+//!   consumer class) after its issue;
+//! * a producer that sets write scoreboard `s` has its result registers
+//!   pending on `s` until an instruction waits on `s` (wait-mask bit); reading
+//!   (RAW) or overwriting (WAW) such a register before the wait is a hazard;
+//! * an instruction that sets read scoreboard `s` holds its source registers
+//!   until a wait on `s` (or on its write scoreboard: a completed instruction
+//!   has read its sources); overwriting one of them before (WAR) is a hazard,
+//!   unless the writer is a later instruction of the same in-order queue.
+//!   Only general registers are held: uniform registers and predicates are
+//!   read at issue;
+//! * variable-latency units complete in order ([`queue`]): a producer that
+//!   sets no write scoreboard has its result ready once a later
+//!   instruction of the same queue sets a write scoreboard and that
+//!   scoreboard is waited on (ptxas relies on this: `LDS R7` without a
+//!   scoreboard, `LDS R2` with `W0`, a wait on 0, then a read of R7);
+//!   otherwise, for a class with no fixed latency measured on the SM
+//!   (variable latency), its result is unreadable.
+//!
+//! Not modelled (no evidence in the corpus to measure them): fixed-latency
+//! WAW and WAR orderings (in-order pipelines; the tables have no numbers for
+//! them), sources of variable-latency instructions read after issue
+//! without a read scoreboard, `DEPBAR.LE` counts (ptxas emits them only after
+//! `LDGDEPBAR`, which the instruction model does not decode), extra cycles
+//! of taken branches (ptxas's code needs none on the paths the tests replay),
+//! and the convergence-barrier registers `B0`…`B15`. Code compiled for
+//! debugging has no schedule at all ([`scheduled`]) and is outside the model.
+//!
+//! [`HazardInfo`] does the classification once per static instruction;
+//! [`WarpHazards::issue`] is the per-issue check: a look at the state of
+//! each register the instruction names, and a few list pushes.
+
+use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
+use crate::isa::ctrl::SCOREBOARDS;
+use crate::isa::form::{Form, Slot};
+use crate::isa::inst::Inst;
+use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
+use crate::target::Sm;
+
+/// Register units: R0–R254 at 0, UR0–UR254 at 256, P0–P6 at 512, UP0–UP6 at 520.
+const UNITS: usize = 528;
+const UR_BASE: u16 = 256;
+const P_BASE: u16 = 512;
+const UP_BASE: u16 = 520;
+const MAX_READS: usize = 16;
+const MAX_WRITES: usize = 8;
+/// `write_class` of a register with no fixed-latency write in flight.
+const NO_CLASS: u8 = u8::MAX;
+
+/// The register unit of one 32-bit register (or predicate).
+fn unit(reg: Reg) -> Option<u16> {
+    let RegNum::Phys(n) = reg.num else { return None };
+    let n = u16::from(n);
+    match reg.file {
+        RegFile::Gpr if n < 255 => Some(n),
+        RegFile::Uniform if n < 255 => Some(UR_BASE + n),
+        RegFile::Pred if n < 7 => Some(P_BASE + n),
+        RegFile::UniformPred if n < 7 => Some(UP_BASE + n),
+        _ => None,
+    }
+}
+
+#[inline]
+fn file_of(unit: u16) -> File {
+    // Branch-free: R and UR are 256 units each, P and UP 8 each.
+    const FILES: [File; 4] = [File::R, File::Ur, File::P, File::Up];
+    FILES[usize::from((unit >> 8).min(2) + u16::from(unit >= UP_BASE))]
+}
+
+fn unit_name(unit: u16) -> String {
+    match file_of(unit) {
+        File::R => format!("R{unit}"),
+        File::Ur => format!("UR{}", unit - UR_BASE),
+        File::P => format!("P{}", unit - P_BASE),
+        File::Up => format!("UP{}", unit - UP_BASE),
+    }
+}
+
+/// Register widths of an instruction's operands, in 32-bit registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    /// Width of a general or uniform register result.
+    dst: u8,
+    /// Width of the general or uniform register source at printed source
+    /// position 0–3 (positions count every source operand but predicates).
+    src: [u8; 4],
+}
+
+/// The operand widths of a mnemonic with its modifiers (`LDG.E.64`,
+/// `F2F.F64.F32`): what the ISA reference (and the register pairs ptxas
+/// allocates in the corpus) shows each form reads and writes.
+fn shape(mnemonic: &str) -> Shape {
+    let tokens: Vec<&str> = mnemonic.split('.').collect();
+    let has = |t: &str| tokens.contains(&t);
+    let base = tokens.first().copied().unwrap_or("");
+    let all = |w: u8| Shape { dst: w, src: [w; 4] };
+    // Memory access size, from the size modifier.
+    let size = if has("128") || tokens.iter().any(|t| t.ends_with("x8") || t.ends_with("x4") && t.starts_with("F32")) {
+        4
+    } else if has("64") || has("S64") || has("U64") || has("F64") || tokens.iter().any(|t| t.ends_with("x4") || t.starts_with("F32x2")) {
+        2
+    } else {
+        1
+    };
+    // Float conversion types in order: destination, then source.
+    let types: Vec<&str> = tokens.iter().copied().filter(|t| matches!(*t, "F64" | "F32" | "F16" | "BF16")).collect();
+    let one = Shape { dst: 1, src: [1; 4] };
+    match base {
+        "DFMA" | "DADD" | "DMUL" | "DMNMX" => all(2),
+        "DSETP" => Shape { dst: 1, src: [2; 4] },
+        "IMAD" | "UIMAD" if has("WIDE") => Shape { dst: 2, src: [1, 1, 2, 1] },
+        "LDG" | "LD" | "LDS" | "LDL" | "LDC" | "LDCU" | "ULDC" => Shape { dst: size, src: [1; 4] },
+        // Address first, then the data.
+        "STG" | "ST" | "STS" | "STL" | "ATOMG" | "ATOMS" | "ATOM" | "RED" | "REDG" => Shape { dst: size, src: [1, size, size, size] },
+        "F2F" => Shape { dst: if types.first() == Some(&"F64") { 2 } else { 1 }, src: [if types.get(1) == Some(&"F64") { 2 } else { 1 }; 4] },
+        "F2I" => Shape { dst: if has("S64") || has("U64") { 2 } else { 1 }, src: [if has("F64") { 2 } else { 1 }; 4] },
+        "I2F" => Shape { dst: if has("F64") { 2 } else { 1 }, src: [if has("S64") || has("U64") { 2 } else { 1 }; 4] },
+        "FRND" if has("F64") => all(2),
+        "CS2R" => Shape { dst: if has("32") { 1 } else { 2 }, src: [1; 4] },
+        "LEPC" => Shape { dst: 2, src: [1; 4] },
+        "MOV" | "UMOV" | "SEL" | "USEL" | "IADD" if has("64") => all(2),
+        "ISETP" | "UISETP" if has("U64") || has("S64") => Shape { dst: 1, src: [2; 4] },
+        _ => one,
+    }
+}
+
+/// Whether a slot is a destination: the result register field (bits 16–23)
+/// and the two predicate result fields (81–83, 84–86), as every form of the
+/// table places them.
+fn is_destination(slot: &Slot) -> bool {
+    match slot {
+        Slot::Gpr { field, .. } | Slot::Ur { field, .. } => field.start == 16,
+        Slot::Pred { field, .. } => field.start == 81 || field.start == 84,
+        _ => false,
+    }
+}
+
+/// Queues of variable-latency units whose results arrive in issue order,
+/// as ptxas's code relies on (see the module documentation): the
+/// transcendental/conversion unit (MUFU, F2I/I2F/F2F/FRND/FCHK, FLO, POPC,
+/// BREV share one: ptxas covers an `I2F` without a scoreboard by a wait on a
+/// later `MUFU`'s), the double-precision unit, and one queue per memory or
+/// other variable-latency opcode. 0: fixed-latency classes (no queue).
+const QUEUES: &[(&str, u8)] = &[
+    ("LDS", 3),
+    ("LDG", 4),
+    ("LD", 5),
+    ("LDL", 6),
+    ("LDC", 7),
+    ("LDCU", 7),
+    ("ATOMS", 8),
+    ("ATOMG", 9),
+    ("ATOM", 10),
+    ("S2R", 11),
+    ("S2UR", 12),
+    ("SHFL", 13),
+    ("REDUX", 14),
+    ("B2R", 15),
+    ("BMOV", 16),
+];
+/// Number of queue identifiers (0 included; 17: any other variable-latency opcode).
+const QUEUE_IDS: usize = 18;
+
+/// The in-order queue of an instruction (0 for none).
+pub fn queue(mnemonic: &str, class: Class) -> u8 {
+    let base = mnemonic.split('.').next().unwrap_or("");
+    match class {
+        Class::Mufu | Class::Conv | Class::Bitop => 1,
+        Class::Fp64 => 2,
+        Class::Mem | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUES.iter().find(|(m, _)| *m == base).map_or(17, |(_, q)| *q),
+        _ => 0,
+    }
+}
+
+/// The mnemonic with its modifiers (form name, modifier spellings, suffix).
+pub fn mnemonic(inst: &Inst) -> String {
+    let mut m = inst.form.name.to_string();
+    for (field, &v) in inst.form.mods.iter().zip(inst.mods.iter()) {
+        m += field.names.get(usize::from(v)).copied().unwrap_or("");
+    }
+    m + inst.form.suffix
+}
+
+/// What the checker needs of one static instruction: its class and the
+/// register units it reads and writes.
+#[derive(Clone, Debug)]
+pub struct HazardInfo {
+    class: Class,
+    queue: u8,
+    form: &'static Form,
+    guard: Option<u16>,
+    reads: [u16; MAX_READS],
+    n_reads: u8,
+    writes: [u16; MAX_WRITES],
+    n_writes: u8,
+}
+
+impl HazardInfo {
+    /// Classifies an instruction for an SM (the SM does not change the
+    /// classification today; it is part of the interface because which
+    /// classes are variable-latency is per SM, in the tables).
+    pub fn of(inst: &Inst, _sm: Sm) -> HazardInfo {
+        let m = mnemonic(inst);
+        let shape = shape(&m);
+        let class = Class::of_mnemonic(&m);
+        let mut info = HazardInfo {
+            class,
+            queue: queue(&m, class),
+            form: inst.form,
+            // Uniform instructions' guards (`@UP0`) decode as `P` registers.
+            guard: unit(if inst.form.uniform_guard { Reg { file: RegFile::UniformPred, ..inst.guard.0 } } else { inst.guard.0 }),
+            reads: [0; MAX_READS],
+            n_reads: 0,
+            writes: [0; MAX_WRITES],
+            n_writes: 0,
+        };
+        let mut position = 0usize;
+        for (slot, op) in inst.form.slots.iter().zip(inst.operands.iter()) {
+            match *op {
+                Operand::Reg { reg, .. } => {
+                    let wide = matches!(reg.file, RegFile::Gpr | RegFile::Uniform);
+                    if is_destination(slot) {
+                        info.push_write(reg, if wide { shape.dst } else { 1 });
+                    } else {
+                        let width = if wide { shape.src.get(position).copied().unwrap_or(1) } else { 1 };
+                        if reg.file != RegFile::Barrier {
+                            info.push_read(reg, width);
+                        }
+                        if reg.file != RegFile::Pred && reg.file != RegFile::UniformPred {
+                            position += 1;
+                        }
+                    }
+                }
+                Operand::Mem { base, desc, uniform, .. } => {
+                    let wide = matches!(slot, Slot::Addr { wide: true, .. });
+                    info.push_read(base, if wide { 2 } else { 1 });
+                    if let Some(d) = desc {
+                        info.push_read(d, 2);
+                    }
+                    if let Some(u) = uniform {
+                        info.push_read(u, 1);
+                    }
+                    position += 1;
+                }
+                Operand::ConstAddr { index, .. } => {
+                    info.push_read(index, 1);
+                    position += 1;
+                }
+                // Immediates, constant-bank operands, special registers, targets.
+                _ => position += 1,
+            }
+        }
+        info
+    }
+
+    fn push_read(&mut self, reg: Reg, width: u8) {
+        let Some(u) = unit(reg) else { return };
+        for k in 0..u16::from(width) {
+            if let (Some(slot), true) = (self.reads.get_mut(usize::from(self.n_reads)), same_file(u, u + k)) {
+                *slot = u + k;
+                self.n_reads += 1;
+            }
+        }
+    }
+
+    fn push_write(&mut self, reg: Reg, width: u8) {
+        let Some(u) = unit(reg) else { return };
+        for k in 0..u16::from(width) {
+            if let (Some(slot), true) = (self.writes.get_mut(usize::from(self.n_writes)), same_file(u, u + k)) {
+                *slot = u + k;
+                self.n_writes += 1;
+            }
+        }
+    }
+
+    /// The instruction's class.
+    #[inline]
+    pub fn class(&self) -> Class {
+        self.class
+    }
+
+    /// The in-order queue of the instruction's unit ([`queue`]; 0: none).
+    #[inline]
+    pub fn queue(&self) -> u8 {
+        self.queue
+    }
+
+    /// Register units read by the operands (the guard is not among them):
+    /// see [`HazardInfo::unit_name`].
+    #[inline]
+    pub fn reads(&self) -> &[u16] {
+        &self.reads[..usize::from(self.n_reads)]
+    }
+
+    /// Register units written.
+    #[inline]
+    pub fn writes(&self) -> &[u16] {
+        &self.writes[..usize::from(self.n_writes)]
+    }
+
+    /// The guard predicate's unit, when the instruction is guarded.
+    #[inline]
+    pub fn guard(&self) -> Option<u16> {
+        self.guard
+    }
+
+    /// The name of a register unit (`R4`, `UR6`, `P0`, `UP1`).
+    pub fn unit_name(unit: u16) -> String {
+        unit_name(unit)
+    }
+}
+
+/// Whether `unit` is still a register of the file `start` is in (a pair or
+/// quad that would run past R254, UR254, P6 or UP6 is cut there).
+fn same_file(start: u16, unit: u16) -> bool {
+    let end = match file_of(start) {
+        File::R => 255,
+        File::Ur => UR_BASE + 255,
+        File::P => P_BASE + 7,
+        File::Up => UP_BASE + 7,
+    };
+    unit < end
+}
+
+/// What the checker knows of one register unit.
+#[derive(Clone, Copy, Debug)]
+struct UnitState {
+    /// Issue cycle of the last fixed-latency (or unscoreboarded) writer.
+    write_cycle: u64,
+    /// Its class, or [`NO_CLASS`] when no such result is in flight.
+    write_class: u8,
+    /// Write scoreboard the unit's result is pending on, or [`NONE`].
+    write_sb: u8,
+    /// Read scoreboards holding the unit (bit `s`).
+    read_sbs: u8,
+    /// 0, or the queue of an unscoreboarded variable-latency result not yet
+    /// attached to a scoreboard, or `ATTACHED | s` once a later instruction
+    /// of its queue set write scoreboard `s`.
+    orphan: u8,
+    /// Per read scoreboard holding the unit: the write scoreboards of the
+    /// instructions holding it (bit 6: one without), all of which must be
+    /// waited on to release it without a wait on the read scoreboard.
+    read_holders: [u8; SCOREBOARDS as usize],
+}
+
+const NONE: u8 = u8::MAX;
+/// `read_holders` bit of a reader with no write scoreboard.
+const NO_WRITE_SB: u8 = 1 << 6;
+/// Tag of an orphan attached to a scoreboard.
+const ATTACHED: u8 = 0x80;
+/// Length past which a scoreboard's unit list drops its stale entries (code
+/// that sets a scoreboard in a loop and never waits on it).
+const COMPACT_AT: usize = 4096;
+
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, write_sb: NONE, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize] };
+
+/// The last instruction that set a scoreboard (for messages).
+#[derive(Clone, Copy, Debug)]
+struct Setter {
+    form: Option<&'static Form>,
+    issued: u64,
+}
+
+/// Per scoreboard: the units it concerns, released by a wait on it. Lists
+/// may hold stale entries (a unit rewritten since); the unit's state says
+/// whether an entry still applies.
+#[derive(Clone, Debug, Default)]
+struct Lists {
+    /// Units whose result is pending on it.
+    written: Vec<u16>,
+    /// Units it holds for reading.
+    read: Vec<u16>,
+    /// Units read by instructions that set it as write scoreboard and
+    /// another as read scoreboard (their completion implies the read).
+    read_by_write: Vec<u16>,
+    /// Orphans attached to it.
+    attached: Vec<u16>,
+}
+
+impl Lists {
+    fn longest(&self) -> usize {
+        self.written.len().max(self.read.len()).max(self.read_by_write.len()).max(self.attached.len())
+    }
+}
+
+/// The hazard state of one warp.
+#[derive(Clone, Debug)]
+pub struct WarpHazards {
+    table: &'static Table,
+    /// Least issue cycle of the next instruction.
+    cycle: u64,
+    /// Instructions issued so far.
+    issued: u64,
+    units: Box<[UnitState; UNITS]>,
+    /// Form of the last unscoreboarded writer of each unit (for messages).
+    writer: Box<[Option<&'static Form>; UNITS]>,
+    lists: [Lists; SCOREBOARDS as usize],
+    /// Unattached orphans per queue.
+    orphans: [Vec<u16>; QUEUE_IDS],
+    write_setter: [Setter; SCOREBOARDS as usize],
+    read_setter: [Setter; SCOREBOARDS as usize],
+    /// Queue of the last instruction that set each read scoreboard.
+    read_queue: [u8; SCOREBOARDS as usize],
+}
+
+impl WarpHazards {
+    /// A warp at its first instruction: nothing pending.
+    pub fn new(sm: Sm) -> WarpHazards {
+        let none = Setter { form: None, issued: 0 };
+        WarpHazards {
+            table: latency::table(sm),
+            cycle: 0,
+            issued: 0,
+            units: Box::new([FRESH; UNITS]),
+            writer: Box::new([None; UNITS]),
+            lists: Default::default(),
+            orphans: Default::default(),
+            write_setter: [none; SCOREBOARDS as usize],
+            read_setter: [none; SCOREBOARDS as usize],
+            read_queue: [0; SCOREBOARDS as usize],
+        }
+    }
+
+    /// Called once per issued warp-instruction, in the warp's dynamic issue order, BEFORE its effects apply.
+    /// Returns a description of the first uncovered hazard.
+    #[inline]
+    pub fn issue(&mut self, info: &HazardInfo, inst: &Inst) -> Result<(), String> {
+        let ctrl = inst.ctrl;
+        let cycle = self.cycle;
+        if ctrl.wait != 0 {
+            self.wait(ctrl.wait);
+        }
+        if let Some(g) = info.guard {
+            self.check_read(info, g)?;
+        }
+        for &r in info.reads() {
+            self.check_read(info, r)?;
+        }
+        let write_sb = ctrl.write_sb.filter(|s| *s < SCOREBOARDS);
+        for &w in info.writes() {
+            let u = &self.units[usize::from(w)];
+            if u.write_sb != NONE {
+                return Err(self.scoreboard_message(w, "overwritten", true));
+            }
+            if u.read_sbs != 0 && !self.read_before(info, write_sb, u.read_sbs) {
+                return Err(self.scoreboard_message(w, "overwritten", false));
+            }
+        }
+        if let Some(s) = ctrl.read_sb.filter(|s| *s < SCOREBOARDS) {
+            self.hold_reads(info, s, write_sb);
+        }
+        match write_sb {
+            Some(s) => {
+                if info.queue != 0 {
+                    self.attach(info.queue, s);
+                }
+                let list = &mut self.lists[usize::from(s)].written;
+                for &w in info.writes() {
+                    let u = &mut self.units[usize::from(w)];
+                    u.write_sb = s;
+                    u.write_class = NO_CLASS;
+                    u.orphan = 0;
+                    list.push(w);
+                }
+                self.write_setter[usize::from(s)] = Setter { form: Some(info.form), issued: self.issued };
+                if self.lists[usize::from(s)].longest() > COMPACT_AT {
+                    self.compact(s);
+                }
+            }
+            None => {
+                for &w in info.writes() {
+                    let u = &mut self.units[usize::from(w)];
+                    u.write_cycle = cycle;
+                    u.write_class = info.class as u8;
+                    u.orphan = info.queue;
+                    self.writer[usize::from(w)] = Some(info.form);
+                    if info.queue != 0 {
+                        let orphans = &mut self.orphans[usize::from(info.queue)];
+                        orphans.push(w);
+                        if orphans.len() > COMPACT_AT {
+                            let units = &self.units;
+                            orphans.sort_unstable();
+                            orphans.dedup();
+                            orphans.retain(|w| units[usize::from(*w)].orphan == info.queue);
+                        }
+                    }
+                }
+            }
+        }
+        self.cycle = cycle + u64::from(ctrl.stall);
+        self.issued += 1;
+        Ok(())
+    }
+
+    /// Holds the general registers an instruction reads on read scoreboard
+    /// `s`. Uniform registers and predicates are read at issue: ptxas
+    /// overwrites them right after an instruction that holds a read
+    /// scoreboard (`DFMA R4, R2, UR6, R4` then `UMOV UR6, …`).
+    #[inline]
+    fn hold_reads(&mut self, info: &HazardInfo, s: u8, write_sb: Option<u8>) {
+        let by_write = write_sb.filter(|w| *w != s);
+        let lists = &mut self.lists;
+        for &r in info.reads().iter().filter(|r| **r < UR_BASE) {
+            let u = &mut self.units[usize::from(r)];
+            if u.read_sbs >> s & 1 == 0 {
+                u.read_sbs |= 1 << s;
+                u.read_holders[usize::from(s)] = 0;
+                lists[usize::from(s)].read.push(r);
+            }
+            match by_write {
+                Some(w) => {
+                    u.read_holders[usize::from(s)] |= 1 << w;
+                    lists[usize::from(w)].read_by_write.push(r);
+                }
+                None => u.read_holders[usize::from(s)] |= NO_WRITE_SB,
+            }
+        }
+        self.read_setter[usize::from(s)] = Setter { form: Some(info.form), issued: self.issued };
+        self.read_queue[usize::from(s)] = info.queue;
+        if self.lists[usize::from(s)].longest() > COMPACT_AT {
+            self.compact(s);
+        }
+    }
+
+    /// Whether every instruction still to read a unit (held by the read
+    /// scoreboards `read_sbs`) does so before a scoreboarded write of `info`
+    /// can land: they are all of its in-order queue (`LDG.E R2, [R2.64]`
+    /// after `LDG.E R5, [R2.64]`).
+    fn read_before(&self, info: &HazardInfo, write_sb: Option<u8>, read_sbs: u8) -> bool {
+        info.queue != 0 && write_sb.is_some() && (0..usize::from(SCOREBOARDS)).all(|s| read_sbs >> s & 1 == 0 || self.read_queue[s] == info.queue)
+    }
+
+    /// Attaches the unattached orphans of queue `q` to scoreboard `s`, set
+    /// by a later instruction of the queue.
+    #[inline]
+    fn attach(&mut self, q: u8, s: u8) {
+        let orphans = &mut self.orphans[usize::from(q)];
+        let attached = &mut self.lists[usize::from(s)].attached;
+        for w in orphans.drain(..) {
+            let u = &mut self.units[usize::from(w)];
+            if u.orphan == q {
+                u.orphan = ATTACHED | s;
+                attached.push(w);
+            }
+        }
+    }
+
+    /// Releases the scoreboards of a wait mask.
+    #[inline]
+    fn wait(&mut self, mask: u8) {
+        for s in 0..SCOREBOARDS {
+            if mask >> s & 1 == 0 {
+                continue;
+            }
+            let lists = &mut self.lists[usize::from(s)];
+            let units = &mut self.units;
+            for w in lists.written.drain(..) {
+                let u = &mut units[usize::from(w)];
+                if u.write_sb == s {
+                    u.write_sb = NONE;
+                }
+            }
+            for r in lists.read.drain(..) {
+                units[usize::from(r)].read_sbs &= !(1 << s);
+            }
+            // A completed instruction has read its sources (possibly held by
+            // another scoreboard): ptxas waits on the write scoreboard alone
+            // before overwriting them.
+            for r in lists.read_by_write.drain(..) {
+                let u = &mut units[usize::from(r)];
+                for (k, holders) in u.read_holders.iter_mut().enumerate() {
+                    if u.read_sbs >> k & 1 == 1 && *holders >> s & 1 == 1 {
+                        *holders &= !(1 << s);
+                        if *holders == 0 {
+                            u.read_sbs &= !(1 << k);
+                        }
+                    }
+                }
+            }
+            for w in lists.attached.drain(..) {
+                let u = &mut units[usize::from(w)];
+                if u.orphan == ATTACHED | s {
+                    u.orphan = 0;
+                    u.write_class = NO_CLASS;
+                }
+            }
+        }
+    }
+
+    /// Drops stale entries of scoreboard `s`'s lists when they grow long.
+    #[cold]
+    fn compact(&mut self, s: u8) {
+        let lists = &mut self.lists[usize::from(s)];
+        let units = &self.units;
+        lists.written.sort_unstable();
+        lists.written.dedup();
+        lists.written.retain(|w| units[usize::from(*w)].write_sb == s);
+        for list in [&mut lists.read, &mut lists.read_by_write] {
+            list.sort_unstable();
+            list.dedup();
+            list.retain(|r| units[usize::from(*r)].read_sbs != 0);
+        }
+        lists.attached.sort_unstable();
+        lists.attached.dedup();
+        lists.attached.retain(|w| units[usize::from(*w)].orphan == ATTACHED | s);
+    }
+
+    #[inline]
+    fn check_read(&self, info: &HazardInfo, r: u16) -> Result<(), String> {
+        let u = &self.units[usize::from(r)];
+        if u.write_sb != NONE {
+            return Err(self.scoreboard_message(r, "read", true));
+        }
+        if u.write_class == NO_CLASS {
+            return Ok(());
+        }
+        let needed = self.table.latency_by_index(file_of(r), u.write_class, info.class);
+        let distance = self.cycle - u.write_cycle;
+        if distance >= u64::from(needed) {
+            return Ok(());
+        }
+        let writer = self.writer[usize::from(r)].map_or("?", |f| f.name);
+        if needed == NEEDS_SCOREBOARD {
+            return Err(format!("{} read but {writer} (variable latency on sm_{}) set no write scoreboard, nor was a later one of its unit waited for", unit_name(r), self.table.sm));
+        }
+        Err(format!("{} read {distance} cycles after {writer} (needs {needed})", unit_name(r)))
+    }
+
+    fn scoreboard_message(&self, unit: u16, what: &str, write: bool) -> String {
+        let u = &self.units[usize::from(unit)];
+        let s = if write { u.write_sb } else { u.read_sbs.trailing_zeros() as u8 };
+        let s = usize::from(s).min(usize::from(SCOREBOARDS) - 1);
+        let setter = if write { self.write_setter[s] } else { self.read_setter[s] };
+        let name = setter.form.map_or("?", |f| f.name);
+        let ago = self.issued - setter.issued;
+        let role = if write { "" } else { " reading it" };
+        format!("{} {what} while scoreboard {s} ({name}{role}, {ago} instructions earlier) not waited for", unit_name(unit))
+    }
+
+    /// The least issue cycle of the next instruction (the stall counts so far).
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Merges the state of another thread group of the same warp into this
+    /// one, at reconvergence.
+    ///
+    /// Divergent groups of a warp write disjoint lanes, so a dependence
+    /// between an instruction of one and an instruction of the other is no
+    /// hazard (ptxas's code has such pairs: `STS [R9], R0` holding R0 on one
+    /// path, `IMAD R0, …` without a wait on the other). An interpreter that
+    /// interleaves groups gives each its own state — a clone of the warp's at
+    /// the divergence — and joins them where they reconverge. The join keeps
+    /// everything either side has in flight: pending scoreboards, held
+    /// reads, unscoreboarded results, the later write of each register and
+    /// the later clock.
+    pub fn join(&mut self, other: &WarpHazards) {
+        self.cycle = self.cycle.max(other.cycle);
+        self.issued = self.issued.max(other.issued);
+        for (k, (mine, theirs)) in self.units.iter_mut().zip(other.units.iter()).enumerate() {
+            if mine.write_sb == NONE {
+                mine.write_sb = theirs.write_sb;
+            }
+            if theirs.write_class != NO_CLASS && (mine.write_class == NO_CLASS || theirs.write_cycle > mine.write_cycle) {
+                mine.write_cycle = theirs.write_cycle;
+                mine.write_class = theirs.write_class;
+                self.writer[k] = other.writer[k];
+            }
+            if mine.orphan == 0 {
+                mine.orphan = theirs.orphan;
+            }
+            for (s, (h, t)) in mine.read_holders.iter_mut().zip(theirs.read_holders).enumerate() {
+                match (mine.read_sbs >> s & 1, theirs.read_sbs >> s & 1) {
+                    (1, 1) => *h |= t,
+                    (0, 1) => *h = t,
+                    _ => {}
+                }
+            }
+            mine.read_sbs |= theirs.read_sbs;
+        }
+        for (mine, theirs) in self.lists.iter_mut().zip(&other.lists) {
+            mine.written.extend_from_slice(&theirs.written);
+            mine.read.extend_from_slice(&theirs.read);
+            mine.read_by_write.extend_from_slice(&theirs.read_by_write);
+            mine.attached.extend_from_slice(&theirs.attached);
+        }
+        for (mine, theirs) in self.orphans.iter_mut().zip(&other.orphans) {
+            mine.extend_from_slice(theirs);
+        }
+        for s in 0..usize::from(SCOREBOARDS) {
+            if other.write_setter[s].issued > self.write_setter[s].issued {
+                self.write_setter[s] = other.write_setter[s];
+            }
+            if other.read_setter[s].issued > self.read_setter[s].issued {
+                self.read_setter[s] = other.read_setter[s];
+                self.read_queue[s] = other.read_queue[s];
+            }
+        }
+        for s in 0..SCOREBOARDS {
+            if self.lists[usize::from(s)].longest() > COMPACT_AT {
+                self.compact(s);
+            }
+        }
+    }
+}
+
+/// Whether code was scheduled at all: `false` when no instruction sets a
+/// stall count, a scoreboard or a wait (what ptxas emits for debug
+/// compilations, `-G` or `.target sm_XX, debug`, whose cubins carry the
+/// debug `e_flags`). Such code relies on the hardware running it without
+/// overlap and is outside this checker's model: a caller checks a
+/// function with it before checking its instructions.
+pub fn scheduled<'a>(code: impl IntoIterator<Item = &'a Inst>) -> bool {
+    code.into_iter().any(|i| i.ctrl.stall != 0 || i.ctrl.wait != 0 || i.ctrl.write_sb.is_some() || i.ctrl.read_sb.is_some())
+}
+
+#[cfg(test)]
+mod tests;

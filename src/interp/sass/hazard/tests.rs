@@ -1,0 +1,182 @@
+//! Hand-built instruction sequences: what each rule of the checker flags
+//! and accepts. Latencies come from the measured tables, so the sequences
+//! read them instead of repeating numbers.
+
+use super::*;
+use crate::isa::ctrl::Ctrl;
+use crate::isa::parse::parse_inst;
+
+/// One instruction from its listing text and control prefix.
+fn inst(sm: u16, ctrl: &str, text: &str) -> Inst {
+    let ctrl = Ctrl::parse(ctrl).unwrap_or_else(|e| panic!("{ctrl}: {}", e.0));
+    parse_inst(text, Sm::new(sm), 0, ctrl).unwrap_or_else(|e| panic!("`{text}`: {}", e.0))
+}
+
+/// Runs a sequence on a fresh warp; the index and message of the first hazard.
+fn run(sm: u16, code: &[(&str, &str)]) -> Result<(), (usize, String)> {
+    let mut warp = WarpHazards::new(Sm::new(sm));
+    for (k, (ctrl, text)) in code.iter().enumerate() {
+        let i = inst(sm, ctrl, text);
+        warp.issue(&HazardInfo::of(&i, Sm::new(sm)), &i).map_err(|m| (k, m))?;
+    }
+    Ok(())
+}
+
+fn names(units: &[u16]) -> Vec<String> {
+    units.iter().map(|u| HazardInfo::unit_name(*u)).collect()
+}
+
+#[test]
+fn operands_are_classified_with_their_widths() {
+    let sm = Sm::new(80);
+    let i = inst(80, "[B------:R-:W-:-:S04]", "IMAD.WIDE R2, R7, 0x4, R4 ;");
+    let h = HazardInfo::of(&i, sm);
+    assert_eq!((names(h.reads()), names(h.writes()), h.class()), (vec!["R7".into(), "R4".into(), "R5".into()], vec!["R2".into(), "R3".into()], Class::ImadWide));
+    let i = inst(80, "[B------:R-:W-:-:S04]", "DFMA R4, R6, R8, R10 ;");
+    assert_eq!(names(HazardInfo::of(&i, sm).reads()), ["R6", "R7", "R8", "R9", "R10", "R11"]);
+    assert_eq!(names(HazardInfo::of(&i, sm).writes()), ["R4", "R5"]);
+    // The descriptor nvdisasm does not print on sm_80 is UR4.
+    let i = inst(80, "[B------:R-:W2:-:S04]", "LDG.E.128 R8, [R2.64] ;");
+    assert_eq!(names(HazardInfo::of(&i, sm).reads()), ["R2", "R3", "UR4", "UR5"]);
+    assert_eq!(names(HazardInfo::of(&i, sm).writes()), ["R8", "R9", "R10", "R11"]);
+    let i = inst(80, "[B------:R-:W-:-:S04]", "@!P1 STG.E.64 [R2.64], R6 ;");
+    let h = HazardInfo::of(&i, sm);
+    assert_eq!((names(h.reads()), h.writes().len(), h.guard().map(HazardInfo::unit_name)), (vec!["R2".into(), "R3".into(), "UR4".into(), "UR5".into(), "R6".into(), "R7".into()], 0, Some("P1".to_string())));
+    let i = inst(80, "[B------:R-:W-:-:S04]", "ISETP.GE.U32.AND P0, PT, R2, UR6, PT ;");
+    let h = HazardInfo::of(&i, sm);
+    assert_eq!((names(h.reads()), names(h.writes())), (vec!["R2".into(), "UR6".into()], vec!["P0".into()]));
+    let i = inst(80, "[B------:R-:W-:-:S04]", "F2F.F64.F32 R8, R17 ;");
+    assert_eq!((names(HazardInfo::of(&i, sm).reads()), names(HazardInfo::of(&i, sm).writes())), (vec!["R17".into()], vec!["R8".into(), "R9".into()]));
+    let i = inst(80, "[B------:R-:W-:-:S04]", "IADD3.X R5, RZ, R5, RZ, P1, !PT ;");
+    assert_eq!(names(HazardInfo::of(&i, sm).reads()), ["R5", "P1"]);
+}
+
+#[test]
+fn fixed_latency_needs_its_stall_cycles() {
+    let need = latency::table(Sm::new(80)).latency(File::R, Class::Alu, Class::Alu);
+    assert!((1..16).contains(&need), "measured IADD3 → IADD3 latency on sm_80: {need}");
+    let producer = format!("[B------:R-:W-:-:S{need:02}]");
+    assert_eq!(run(80, &[(&producer, "IADD3 R4, R2, R3, RZ ;"), ("[B------:R-:W-:-:S01]", "IADD3 R5, R4, 0x1, RZ ;")]), Ok(()));
+    let short = format!("[B------:R-:W-:-:S{:02}]", need - 1);
+    let err = run(80, &[(&short, "IADD3 R4, R2, R3, RZ ;"), ("[B------:R-:W-:-:S01]", "IADD3 R5, R4, 0x1, RZ ;")]).unwrap_err();
+    assert_eq!(err, (1, format!("R4 read {} cycles after IADD3 (needs {need})", need - 1)));
+    // Stalls of instructions in between count.
+    let one = "[B------:R-:W-:-:S01]";
+    let mut code = vec![(one, "IADD3 R4, R2, R3, RZ ;")];
+    code.extend(std::iter::repeat_n((one, "IADD3 R9, R2, R3, RZ ;"), usize::from(need) - 1));
+    code.push((one, "IADD3 R5, R4, 0x1, RZ ;"));
+    assert_eq!(run(80, &code), Ok(()));
+    code.remove(1);
+    assert!(run(80, &code).is_err());
+    // Predicates too.
+    let p_need = latency::table(Sm::new(80)).latency(File::P, Class::Alu, Class::Alu);
+    let short = format!("[B------:R-:W-:-:S{:02}]", p_need - 1);
+    let err = run(80, &[(&short, "ISETP.NE.AND P0, PT, R2, RZ, PT ;"), (one, "@P0 IADD3 R5, R4, 0x1, RZ ;")]).unwrap_err();
+    assert!(err.1.starts_with("P0 read"), "{err:?}");
+}
+
+#[test]
+fn scoreboards_cover_variable_latency() {
+    let ldg = ("[B------:R-:W2:-:S01]", "LDG.E R2, [R2.64] ;");
+    // RAW: the consumer waits on scoreboard 2.
+    assert_eq!(run(80, &[ldg, ("[B--2---:R-:W-:-:S04]", "IADD3 R4, R2, 0x1, RZ ;")]), Ok(()));
+    let err = run(80, &[ldg, ("[B-1----:R-:W-:-:S04]", "IADD3 R4, R2, 0x1, RZ ;")]).unwrap_err();
+    assert_eq!(err, (1, "R2 read while scoreboard 2 (LDG.E, 1 instructions earlier) not waited for".to_string()));
+    // WAW: overwriting the pending result.
+    let err = run(80, &[ldg, ("[B------:R-:W-:-:S04]", "MOV R2, 0x1 ;")]).unwrap_err();
+    assert!(err.1.starts_with("R2 overwritten while scoreboard 2"), "{err:?}");
+    // A wait by any earlier instruction releases it.
+    assert_eq!(run(80, &[ldg, ("[B--2---:R-:W-:-:S01]", "NOP ;"), ("[B------:R-:W-:-:S04]", "MOV R2, 0x1 ;")]), Ok(()));
+    // WAR: a store's data register, held by its read scoreboard.
+    let stg = ("[B------:R0:W-:-:S01]", "STG.E [R2.64], R5 ;");
+    let err = run(80, &[stg, ("[B------:R-:W-:-:S04]", "MOV R5, 0x1 ;")]).unwrap_err();
+    assert!(err.1.starts_with("R5 overwritten while scoreboard 0 (STG.E reading it"), "{err:?}");
+    assert_eq!(run(80, &[stg, ("[B0-----:R-:W-:-:S04]", "MOV R5, 0x1 ;")]), Ok(()));
+    // Reading a register a store reads is no hazard.
+    assert_eq!(run(80, &[stg, ("[B------:R-:W-:-:S04]", "IADD3 R6, R5, 0x1, RZ ;")]), Ok(()));
+}
+
+#[test]
+fn variable_latency_without_a_scoreboard_is_flagged() {
+    let err = run(80, &[("[B------:R-:W-:-:S15]", "MUFU.RCP R6, R6 ;"), ("[B------:R-:W-:-:S15]", "NOP ;"), ("[B------:R-:W-:-:S01]", "FADD R7, R6, R6 ;")]).unwrap_err();
+    assert_eq!(err, (2, "R6 read but MUFU (variable latency on sm_80) set no write scoreboard, nor was a later one of its unit waited for".to_string()));
+    // A later MUFU's scoreboard, once waited for, covers it (in-order unit).
+    assert_eq!(run(80, &[("[B------:R-:W-:-:S01]", "MUFU.RCP R6, R6 ;"), ("[B------:R-:W0:-:S01]", "MUFU.EX2 R8, R8 ;"), ("[B0-----:R-:W-:-:S01]", "FADD R7, R6, R6 ;")]), Ok(()));
+    // But not an earlier one's, nor one of another unit.
+    assert!(run(80, &[("[B------:R-:W0:-:S01]", "MUFU.EX2 R8, R8 ;"), ("[B------:R-:W-:-:S01]", "MUFU.RCP R6, R6 ;"), ("[B0-----:R-:W-:-:S01]", "FADD R7, R6, R6 ;")]).is_err());
+    assert!(run(80, &[("[B------:R-:W-:-:S01]", "MUFU.RCP R6, R6 ;"), ("[B------:R-:W0:-:S01]", "LDG.E R8, [R2.64] ;"), ("[B0-----:R-:W-:-:S01]", "FADD R7, R6, R6 ;")]).is_err());
+    // With a scoreboard and a wait it is fine.
+    assert_eq!(run(80, &[("[B------:R-:W1:-:S01]", "MUFU.RCP R6, R6 ;"), ("[B-1----:R-:W-:-:S01]", "FADD R7, R6, R6 ;")]), Ok(()));
+}
+
+#[test]
+fn uniform_guards_are_uniform_predicates() {
+    let i = inst(90, "[B------:R-:W-:-:S01]", "@UP0 UMOV UR4, 0x1 ;");
+    assert_eq!(HazardInfo::of(&i, Sm::new(90)).guard().map(HazardInfo::unit_name), Some("UP0".to_string()));
+}
+
+#[test]
+fn completion_releases_what_an_instruction_read() {
+    // DADD holds R6 on read scoreboard 0 and writes on 2: a wait on 2 alone
+    // covers overwriting R6 (ptxas does this, sm_80).
+    let dadd = ("[B------:R0:W2:-:S06]", "DADD R8, |R6|, R12 ;");
+    assert_eq!(run(80, &[dadd, ("[B--2---:R-:W-:-:S04]", "MOV R6, 0x1 ;")]), Ok(()));
+    assert!(run(80, &[dadd, ("[B-1----:R-:W-:-:S04]", "MOV R6, 0x1 ;")]).is_err());
+    // But not when another instruction, whose write scoreboard was not
+    // waited on, holds it too.
+    let second = ("[B------:R0:W3:-:S06]", "DADD R10, R6, R12 ;");
+    let err = run(80, &[dadd, second, ("[B--2---:R-:W-:-:S04]", "MOV R6, 0x1 ;")]).unwrap_err();
+    assert!(err.1.starts_with("R6 overwritten while scoreboard 0 (DADD reading it"), "{err:?}");
+    assert_eq!(run(80, &[dadd, second, ("[B--23--:R-:W-:-:S04]", "MOV R6, 0x1 ;")]), Ok(()));
+}
+
+#[test]
+fn loads_of_one_queue_read_before_a_later_one_writes() {
+    // `LDG R5, [R2.64]` holds R2/R3; a later LDG may overwrite R2 (the
+    // global-load queue reads in order), an ALU op may not.
+    let first = ("[B------:R0:W5:-:S01]", "LDG.E R5, [R2.64] ;");
+    assert_eq!(run(80, &[first, ("[B------:R-:W4:-:S01]", "LDG.E R2, [R2.64+0x4] ;")]), Ok(()));
+    assert!(run(80, &[first, ("[B------:R-:W-:-:S04]", "IADD3 R2, R2, 0x4, RZ ;")]).is_err());
+    // Nor a load of another queue.
+    assert!(run(80, &[first, ("[B------:R-:W4:-:S01]", "LDS R2, [R7] ;")]).is_err());
+}
+
+#[test]
+fn uniform_registers_are_read_at_issue() {
+    // A read scoreboard does not hold UR6 (ptxas rewrites it right away).
+    assert_eq!(run(80, &[("[B------:R0:W1:-:S01]", "DFMA R4, R2, UR6, R4 ;"), ("[B------:R-:W-:-:S01]", "UMOV UR6, 0x1 ;")]), Ok(()));
+}
+
+#[test]
+fn debug_code_is_unscheduled() {
+    // nvdisasm writes `X;` when stall and wait mask are zero.
+    let zero = inst(80, "[B------:R-:W-:-:S00]", "IADD3 R4, R2, R3, RZ;");
+    let scheduled_one = inst(80, "[B------:R-:W-:-:S04]", "IADD3 R4, R2, R3, RZ ;");
+    assert!(!scheduled([&zero, &zero]));
+    assert!(scheduled([&zero, &scheduled_one]));
+}
+
+#[test]
+fn divergent_groups_are_checked_apart_and_joined() {
+    let sm = Sm::new(120);
+    let issue = |w: &mut WarpHazards, ctrl: &str, text: &str| {
+        let i = inst(120, ctrl, text);
+        w.issue(&HazardInfo::of(&i, sm), &i)
+    };
+    // scan_inclusive_hs on sm_120: one path stores R0 holding it on read
+    // scoreboard 0, the other overwrites R0 without waiting.
+    let mut a = WarpHazards::new(sm);
+    let mut b = a.clone();
+    issue(&mut a, "[B------:R0:W-:Y:S01]", "STS [R9], R0 ;").unwrap();
+    issue(&mut b, "[B------:R-:W-:Y:S02]", "IMAD R0, R0, 0x800, R7 ;").unwrap();
+    // After reconvergence both sides' state is in flight.
+    a.join(&b);
+    let err = issue(&mut a, "[B------:R-:W-:Y:S01]", "MOV R0, RZ ;").unwrap_err();
+    assert!(err.starts_with("R0 overwritten while scoreboard 0"), "{err}");
+    let mut a = WarpHazards::new(sm);
+    let mut b = a.clone();
+    issue(&mut b, "[B------:R-:W1:Y:S01]", "LDS R3, [R2] ;").unwrap();
+    a.join(&b);
+    assert!(issue(&mut a, "[B------:R-:W-:Y:S01]", "MOV R4, R3 ;").unwrap_err().starts_with("R3 read while scoreboard 1"));
+    assert!(issue(&mut a, "[B-1----:R-:W-:Y:S01]", "MOV R4, R3 ;").is_ok());
+}

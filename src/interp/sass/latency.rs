@@ -1,0 +1,480 @@
+//! Per-SM latency tables for the SASS hazard checker ([`super::hazard`]):
+//! the instruction classes, and for each SM the least number of cycles a
+//! fixed-latency producer of each class must issue before a consumer of
+//! each class reads its result, per register file.
+//!
+//! The numbers are data (`latency/sm_XX.tsv`), measured from the reference
+//! `ptxas` 13.5 output over the corpus by `tests/latency_tables.rs`: in
+//! every straight-line basic block, for every register a fixed-latency
+//! producer (one that sets no write scoreboard) writes and a later
+//! instruction reads, with no scoreboard wait in between, the sum of the
+//! stall counts between the two is a distance `ptxas` considered safe; the
+//! minimum over the corpus per (file, producer class, consumer class) is
+//! the table entry. `ptxas` is trusted, so the table never flags its code;
+//! it may be stricter than the hardware where `ptxas` never went lower.
+//! The same test rewrites the files (`PTX2SASS_BLESS=1`) and fails when
+//! they differ from a fresh measurement.
+//!
+//! Cross-check: the typical latencies measured this way (4 cycles for
+//! integer ALU and single-precision producers on every SM, 5 for IMAD on
+//! sm_75–89 and sm_120, 4 on sm_90/100) agree with the dependent-issue
+//! latency of about 4 cycles that the Volta and Turing microbenchmark
+//! studies of Jia et al. report for such instructions (arXiv 1804.06826,
+//! 1903.07486); the numbers here are ptxas's, not re-measured on hardware.
+//!
+//! A class with no entry at all on an SM is one `ptxas` never consumed
+//! without a scoreboard there: variable latency. A pair the corpus never
+//! showed, or showed fewer than [`RELIABLE`] times, takes the producer's
+//! typical latency (see [`Table::from_entries`]).
+
+use crate::isa::family::{MEASURED_SMS, measured_sm};
+use crate::target::Sm;
+use std::sync::OnceLock;
+
+/// A group of opcodes that share a pipeline and, as far as the corpus
+/// shows, latencies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Class {
+    /// Integer ALU: IADD3, IADD, LOP3, SHF, LEA, SEL, ISETP, PRMT, IABS,
+    /// IMNMX, VIMNMX, VIADD, SGXT, PLOP3, LEPC, …
+    Alu,
+    /// IMAD and IMAD.HI (the FMA pipe).
+    Imad,
+    /// IMAD.WIDE (a register-pair result).
+    ImadWide,
+    /// MOV, MOV.64, CS2R.
+    Mov,
+    /// Single precision: FFMA, FADD, FMUL, FSEL, FSETP, FMNMX.
+    Fp32,
+    /// Packed half precision: HFMA2, HADD2, HMUL2, HSETP2, …
+    Half,
+    /// Double precision: DFMA, DADD, DMUL, DSETP.
+    Fp64,
+    /// Conversions through the conversion unit: F2I, I2F, F2F, FRND, and FCHK.
+    Conv,
+    /// Conversions on the ALU/FMA pipes: I2FP, F2FP.
+    ConvFast,
+    /// Transcendentals: MUFU.
+    Mufu,
+    /// Bit counting: FLO, POPC, BREV.
+    Bitop,
+    /// The uniform datapath: UIADD3, UMOV, ULOP3, ULEA, UISETP, R2UR, …
+    Uniform,
+    /// ULDC (uniform constant load).
+    Uldc,
+    /// LDC, LDCU (constant loads into vector or uniform registers).
+    Ldc,
+    /// Memory: loads, stores, atomics, reductions.
+    Mem,
+    /// Special registers: S2R, S2UR.
+    Sreg,
+    /// Warp-wide exchange: SHFL, REDUX, MATCH.
+    Shfl,
+    /// VOTE, VOTEU.
+    Vote,
+    /// Convergence-barrier registers: B2R, BMOV.
+    Misc,
+    /// Branches, barriers, and other control: BRA, EXIT, RET, BAR, …
+    Control,
+}
+
+/// Number of classes.
+pub const CLASSES: usize = 20;
+
+impl Class {
+    /// Every class, in table order.
+    pub const ALL: [Class; CLASSES] = [
+        Class::Alu,
+        Class::Imad,
+        Class::ImadWide,
+        Class::Mov,
+        Class::Fp32,
+        Class::Half,
+        Class::Fp64,
+        Class::Conv,
+        Class::ConvFast,
+        Class::Mufu,
+        Class::Bitop,
+        Class::Uniform,
+        Class::Uldc,
+        Class::Ldc,
+        Class::Mem,
+        Class::Sreg,
+        Class::Shfl,
+        Class::Vote,
+        Class::Misc,
+        Class::Control,
+    ];
+
+    /// The name used in the data files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Class::Alu => "alu",
+            Class::Imad => "imad",
+            Class::ImadWide => "imad_wide",
+            Class::Mov => "mov",
+            Class::Fp32 => "fp32",
+            Class::Half => "half",
+            Class::Fp64 => "fp64",
+            Class::Conv => "conv",
+            Class::ConvFast => "conv_fast",
+            Class::Mufu => "mufu",
+            Class::Bitop => "bitop",
+            Class::Uniform => "uniform",
+            Class::Uldc => "uldc",
+            Class::Ldc => "ldc",
+            Class::Mem => "mem",
+            Class::Sreg => "sreg",
+            Class::Shfl => "shfl",
+            Class::Vote => "vote",
+            Class::Misc => "misc",
+            Class::Control => "control",
+        }
+    }
+
+    /// The class of a data-file name.
+    pub fn from_name(name: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// The class of an instruction by its mnemonic with modifiers
+    /// (`IMAD.WIDE.U32`, `LDG.E.64`); unknown mnemonics are [`Class::Alu`].
+    pub fn of_mnemonic(mnemonic: &str) -> Class {
+        let base = mnemonic.split('.').next().unwrap_or("");
+        if base == "IMAD" {
+            return if mnemonic.split('.').any(|t| t == "WIDE") { Class::ImadWide } else { Class::Imad };
+        }
+        MNEMONIC_CLASSES.iter().find(|(m, _)| *m == base).map_or(Class::Alu, |(_, c)| *c)
+    }
+}
+
+/// Mnemonic (without modifiers) → class, for every class but [`Class::Alu`]
+/// (the default) and IMAD (split by `.WIDE`).
+const MNEMONIC_CLASSES: &[(&str, Class)] = &[
+    ("MOV", Class::Mov),
+    ("CS2R", Class::Mov),
+    ("FFMA", Class::Fp32),
+    ("FADD", Class::Fp32),
+    ("FMUL", Class::Fp32),
+    ("FSEL", Class::Fp32),
+    ("FSETP", Class::Fp32),
+    ("FSET", Class::Fp32),
+    ("FMNMX", Class::Fp32),
+    ("FMNMX3", Class::Fp32),
+    ("FSWZADD", Class::Fp32),
+    ("HFMA2", Class::Half),
+    ("HADD2", Class::Half),
+    ("HMUL2", Class::Half),
+    ("HSET2", Class::Half),
+    ("HSETP2", Class::Half),
+    ("HMNMX2", Class::Half),
+    ("DFMA", Class::Fp64),
+    ("DADD", Class::Fp64),
+    ("DMUL", Class::Fp64),
+    ("DSETP", Class::Fp64),
+    ("DMNMX", Class::Fp64),
+    ("F2I", Class::Conv),
+    ("I2F", Class::Conv),
+    ("F2F", Class::Conv),
+    ("FRND", Class::Conv),
+    ("FCHK", Class::Conv),
+    ("I2FP", Class::ConvFast),
+    ("F2FP", Class::ConvFast),
+    ("MUFU", Class::Mufu),
+    ("FLO", Class::Bitop),
+    ("POPC", Class::Bitop),
+    ("BREV", Class::Bitop),
+    ("UIADD3", Class::Uniform),
+    ("UIADD", Class::Uniform),
+    ("UMOV", Class::Uniform),
+    ("ULOP3", Class::Uniform),
+    ("USHF", Class::Uniform),
+    ("ULEA", Class::Uniform),
+    ("UISETP", Class::Uniform),
+    ("USEL", Class::Uniform),
+    ("UPRMT", Class::Uniform),
+    ("UIMAD", Class::Uniform),
+    ("UFLO", Class::Uniform),
+    ("UPOPC", Class::Uniform),
+    ("UBREV", Class::Uniform),
+    ("UPLOP3", Class::Uniform),
+    ("USGXT", Class::Uniform),
+    ("R2UR", Class::Uniform),
+    ("ULDC", Class::Uldc),
+    ("LDC", Class::Ldc),
+    ("LDCU", Class::Ldc),
+    ("LDG", Class::Mem),
+    ("LD", Class::Mem),
+    ("LDS", Class::Mem),
+    ("LDL", Class::Mem),
+    ("LDSM", Class::Mem),
+    ("LDGSTS", Class::Mem),
+    ("STG", Class::Mem),
+    ("ST", Class::Mem),
+    ("STS", Class::Mem),
+    ("STL", Class::Mem),
+    ("ATOM", Class::Mem),
+    ("ATOMG", Class::Mem),
+    ("ATOMS", Class::Mem),
+    ("RED", Class::Mem),
+    ("REDG", Class::Mem),
+    ("CCTL", Class::Mem),
+    ("S2R", Class::Sreg),
+    ("S2UR", Class::Sreg),
+    ("SHFL", Class::Shfl),
+    ("REDUX", Class::Shfl),
+    ("CREDUX", Class::Shfl),
+    ("MATCH", Class::Shfl),
+    ("VOTE", Class::Vote),
+    ("VOTEU", Class::Vote),
+    ("B2R", Class::Misc),
+    ("BMOV", Class::Misc),
+    ("BRA", Class::Control),
+    ("BRX", Class::Control),
+    ("JMP", Class::Control),
+    ("CALL", Class::Control),
+    ("RET", Class::Control),
+    ("EXIT", Class::Control),
+    ("BSSY", Class::Control),
+    ("BSYNC", Class::Control),
+    ("BREAK", Class::Control),
+    ("WARPSYNC", Class::Control),
+    ("YIELD", Class::Control),
+    ("NANOSLEEP", Class::Control),
+    ("BAR", Class::Control),
+    ("MEMBAR", Class::Control),
+    ("ERRBAR", Class::Control),
+    ("CGAERRBAR", Class::Control),
+    ("ENDCOLLECTIVE", Class::Control),
+    ("BPT", Class::Control),
+    ("NOP", Class::Control),
+    ("DEPBAR", Class::Control),
+    ("LDGDEPBAR", Class::Control),
+];
+
+/// A register file, as the tables distinguish them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum File {
+    /// General registers.
+    R,
+    /// Uniform registers.
+    Ur,
+    /// Predicates.
+    P,
+    /// Uniform predicates.
+    Up,
+}
+
+impl File {
+    /// Every file, in table order.
+    pub const ALL: [File; 4] = [File::R, File::Ur, File::P, File::Up];
+
+    /// The name used in the data files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            File::R => "R",
+            File::Ur => "UR",
+            File::P => "P",
+            File::Up => "UP",
+        }
+    }
+
+    /// The file of a data-file name.
+    pub fn from_name(name: &str) -> Option<File> {
+        File::ALL.into_iter().find(|f| f.name() == name)
+    }
+}
+
+/// One measured entry of a data file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Register file of the dependence.
+    pub file: File,
+    /// Class of the writer.
+    pub producer: Class,
+    /// Class of the reader.
+    pub consumer: Class,
+    /// Least distance in cycles ptxas left.
+    pub cycles: u8,
+    /// How many dependences were measured.
+    pub observations: u32,
+}
+
+/// Observations from which a measured minimum is taken as it is.
+pub const RELIABLE: u32 = 20;
+
+/// Latency value meaning "no fixed latency is known: the producer needs a
+/// write scoreboard".
+pub const NEEDS_SCOREBOARD: u8 = u8::MAX;
+
+/// The latency table of one SM, with the fallbacks filled in.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// The measured SM.
+    pub sm: u16,
+    /// `effective[file][producer][consumer]`: cycles, or [`NEEDS_SCOREBOARD`].
+    effective: [[[u8; CLASSES]; CLASSES]; 4],
+    /// The entries as measured.
+    pub entries: Vec<Entry>,
+}
+
+impl Table {
+    /// Builds a table from measured entries.
+    ///
+    /// A minimum over few observations says more about where ptxas happened
+    /// to place the reader than about the pipeline (`mov → mov: 20 cycles`
+    /// from 2 dependences on sm_86, against 4–5 for every well-observed
+    /// consumer of MOV), and ptxas's own code elsewhere goes below it. So an
+    /// entry with fewer than [`RELIABLE`] observations is lowered to the
+    /// producer's typical latency (its most-observed entry in the same file,
+    /// else in any file) when that is lower; a pair never observed takes the
+    /// typical latency.
+    pub fn from_entries(sm: u16, entries: Vec<Entry>) -> Table {
+        let mut measured = [[[None::<(u8, u32)>; CLASSES]; CLASSES]; 4];
+        for e in &entries {
+            let slot = &mut measured[e.file as usize][e.producer as usize][e.consumer as usize];
+            *slot = Some(slot.map_or((e.cycles, e.observations), |(c, n)| (c.min(e.cycles), n + e.observations)));
+        }
+        // The most-observed entry of a row (ties: the lower latency).
+        let typical = |row: &[Option<(u8, u32)>; CLASSES]| row.iter().flatten().copied().max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c))).map(|(c, _)| c);
+        let mut effective = [[[NEEDS_SCOREBOARD; CLASSES]; CLASSES]; 4];
+        for p in 0..CLASSES {
+            let any_file = (0..4).flat_map(|f| measured[f][p].iter().flatten().copied()).max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c))).map(|(c, _)| c);
+            for f in 0..4 {
+                let Some(fallback) = typical(&measured[f][p]).or(any_file) else { continue };
+                for c in 0..CLASSES {
+                    effective[f][p][c] = match measured[f][p][c] {
+                        Some((cycles, n)) if n >= RELIABLE => cycles,
+                        Some((cycles, _)) => cycles.min(fallback),
+                        None => fallback,
+                    };
+                }
+            }
+        }
+        Table { sm, effective, entries }
+    }
+
+    /// The cycles a consumer must issue after a fixed-latency producer, or
+    /// [`NEEDS_SCOREBOARD`] when the producer class has no fixed latency here.
+    #[inline]
+    pub fn latency(&self, file: File, producer: Class, consumer: Class) -> u8 {
+        self.effective[file as usize][producer as usize][consumer as usize]
+    }
+
+    /// [`Table::latency`] with the producer class as its number
+    /// (`Class as u8`); [`NEEDS_SCOREBOARD`] for a number that is no class.
+    #[inline]
+    pub fn latency_by_index(&self, file: File, producer: u8, consumer: Class) -> u8 {
+        self.effective[file as usize].get(usize::from(producer)).map_or(NEEDS_SCOREBOARD, |row| row[consumer as usize])
+    }
+}
+
+/// The data file of each measured SM.
+const DATA: &[(u16, &str)] = &[
+    (75, include_str!("latency/sm_75.tsv")),
+    (80, include_str!("latency/sm_80.tsv")),
+    (86, include_str!("latency/sm_86.tsv")),
+    (89, include_str!("latency/sm_89.tsv")),
+    (90, include_str!("latency/sm_90.tsv")),
+    (100, include_str!("latency/sm_100.tsv")),
+    (120, include_str!("latency/sm_120.tsv")),
+];
+
+/// The data file text of a measured SM (for the measuring test).
+pub fn data_file(measured: u16) -> Option<&'static str> {
+    DATA.iter().find(|(s, _)| *s == measured).map(|(_, t)| *t)
+}
+
+/// Parses a data file: `file producer consumer cycles observations` lines
+/// separated by tabs; `#` starts a comment line.
+pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || format!("line {}: `{line}` is not `file producer consumer cycles observations`", n + 1);
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [file, producer, consumer, cycles, observations] = cols[..] else { return Err(bad()) };
+        out.push(Entry {
+            file: File::from_name(file).ok_or_else(bad)?,
+            producer: Class::from_name(producer).ok_or_else(bad)?,
+            consumer: Class::from_name(consumer).ok_or_else(bad)?,
+            cycles: cycles.parse().ok().filter(|c| *c != NEEDS_SCOREBOARD).ok_or_else(bad)?,
+            observations: observations.parse().map_err(|_| bad())?,
+        });
+    }
+    Ok(out)
+}
+
+/// The table for an SM: its measured SM's, or for an SM outside the
+/// measured families the nearest measured SM below it (sm_75 below that).
+pub fn table(sm: Sm) -> &'static Table {
+    static TABLES: OnceLock<Vec<Table>> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        DATA.iter()
+            // A malformed file (ruled out by the tests) gives an empty table:
+            // every producer then needs a scoreboard, the strict side.
+            .map(|(sm, text)| Table::from_entries(*sm, parse(text).unwrap_or_default()))
+            .collect()
+    });
+    let want = measured_sm(sm).unwrap_or_else(|| MEASURED_SMS.iter().copied().filter(|m| *m <= sm.number).max().unwrap_or(75));
+    tables.iter().find(|t| t.sm == want).unwrap_or(&tables[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_files_parse() {
+        for (sm, text) in DATA {
+            let entries = parse(text).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
+            assert!(!entries.is_empty(), "sm_{sm}: no entries");
+            assert!(text.contains("measured from ptxas"), "sm_{sm}: the file names its source");
+        }
+    }
+
+    #[test]
+    fn classes_by_mnemonic() {
+        assert_eq!(Class::of_mnemonic("IMAD.WIDE.U32"), Class::ImadWide);
+        assert_eq!(Class::of_mnemonic("IMAD.MOV.U32"), Class::Imad);
+        assert_eq!(Class::of_mnemonic("LDG.E.64"), Class::Mem);
+        assert_eq!(Class::of_mnemonic("IADD3.X"), Class::Alu);
+        assert_eq!(Class::of_mnemonic("DSETP.GT.AND"), Class::Fp64);
+        assert_eq!(Class::of_mnemonic("ULDC.64"), Class::Uldc);
+        for c in Class::ALL {
+            assert_eq!(Class::from_name(c.name()), Some(c));
+        }
+        assert_eq!(Class::ALL.len(), CLASSES);
+    }
+
+    #[test]
+    fn rare_and_missing_pairs_take_the_typical_latency() {
+        let e = |file, producer, consumer, cycles, observations| Entry { file, producer, consumer, cycles, observations };
+        let t = Table::from_entries(
+            80,
+            vec![
+                e(File::R, Class::Alu, Class::Alu, 4, 100),
+                e(File::R, Class::Alu, Class::Mem, 6, 50),
+                e(File::R, Class::Alu, Class::Mov, 9, 2),
+                e(File::R, Class::Alu, Class::Fp32, 3, 2),
+                e(File::P, Class::Fp32, Class::Control, 13, 20),
+            ],
+        );
+        // Well observed: as measured, even above the typical latency.
+        assert_eq!((t.latency(File::R, Class::Alu, Class::Alu), t.latency(File::R, Class::Alu, Class::Mem)), (4, 6));
+        // Rarely observed: lowered to the typical one, never raised.
+        assert_eq!((t.latency(File::R, Class::Alu, Class::Mov), t.latency(File::R, Class::Alu, Class::Fp32)), (4, 3));
+        // Never observed: the typical latency of the file, else of any file.
+        assert_eq!(t.latency(File::R, Class::Alu, Class::Conv), 4);
+        assert_eq!(t.latency(File::P, Class::Alu, Class::Control), 4);
+        assert_eq!(t.latency(File::R, Class::Fp32, Class::Alu), 13);
+        assert_eq!(t.latency(File::R, Class::Mufu, Class::Alu), NEEDS_SCOREBOARD);
+        assert!(parse("R\talu\talu\t4\n").is_err());
+        assert!(parse("R\talu\tnope\t4\t1\n").is_err());
+    }
+}

@@ -1,0 +1,431 @@
+//! Number formats and rounding for the SASS interpreter: `f16` / `bf16`
+//! conversions, IEEE rounding modes other than round-to-nearest, flushing
+//! of subnormals, float-to-integer conversion, and the multi-function unit
+//! (MUFU) approximations.
+//!
+//! Directed rounding (`.RZ`, `.RM`, `.RP`) is derived from the
+//! round-to-nearest result and its exact error (TwoSum for additions, a
+//! fused multiply-add for products): the nearest result moves one unit in
+//! the last place when the error points the other way. That is exact for
+//! additions and multiplications; fused multiply-adds use the same rule
+//! with the error of the `f64` evaluation (exact whenever the `f64` result
+//! is).
+//!
+//! MUFU results are computed exactly (in `f64`) and rounded to the format:
+//! the hardware's approximations differ from that by an ulp or two, which
+//! the conformance tests list where it shows.
+
+/// A rounding mode (the `.RN`/`.RZ`/`.RM`/`.RP` of SASS, in encoding order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// To nearest, ties to even.
+    Nearest,
+    /// Toward −∞.
+    Down,
+    /// Toward +∞.
+    Up,
+    /// Toward zero.
+    Zero,
+}
+
+/// Flushes an `f32` subnormal to a zero of the same sign.
+#[inline]
+pub fn ftz32(x: f32) -> f32 {
+    if x.is_subnormal() { f32::from_bits(x.to_bits() & 0x8000_0000) } else { x }
+}
+
+/// The next `f32` toward +∞.
+fn up32(x: f32) -> f32 {
+    if x.is_nan() || x == f32::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f32::from_bits(1);
+    }
+    let b = x.to_bits();
+    f32::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+
+/// The next `f32` toward −∞.
+fn down32(x: f32) -> f32 {
+    -up32(-x)
+}
+
+fn up64(x: f64) -> f64 {
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x == 0.0 {
+        return f64::from_bits(1);
+    }
+    let b = x.to_bits();
+    f64::from_bits(if x > 0.0 { b + 1 } else { b - 1 })
+}
+
+fn down64(x: f64) -> f64 {
+    -up64(-x)
+}
+
+/// Moves a nearest result `r` with exact error `e` (exact = r + e) to the
+/// result of another rounding mode.
+fn adjust32(r: f32, e: f64, mode: Round) -> f32 {
+    if e == 0.0 || !r.is_finite() && !matches!(mode, Round::Zero) {
+        return r;
+    }
+    match mode {
+        Round::Nearest => r,
+        Round::Up if e > 0.0 => up32(r),
+        Round::Down if e < 0.0 => down32(r),
+        Round::Zero if r.is_infinite() => {
+            if r > 0.0 {
+                f32::MAX
+            } else {
+                -f32::MAX
+            }
+        }
+        Round::Zero if r > 0.0 && e < 0.0 => down32(r),
+        Round::Zero if r < 0.0 && e > 0.0 => up32(r),
+        _ => r,
+    }
+}
+
+fn adjust64(r: f64, e: f64, mode: Round) -> f64 {
+    if e == 0.0 || !r.is_finite() {
+        return r;
+    }
+    match mode {
+        Round::Nearest => r,
+        Round::Up if e > 0.0 => up64(r),
+        Round::Down if e < 0.0 => down64(r),
+        Round::Zero if r > 0.0 && e < 0.0 => down64(r),
+        Round::Zero if r < 0.0 && e > 0.0 => up64(r),
+        _ => r,
+    }
+}
+
+/// The exact error of `a + b` rounded to `f64` (TwoSum).
+fn two_sum_err(a: f64, b: f64, s: f64) -> f64 {
+    let bb = s - a;
+    (a - (s - bb)) + (b - bb)
+}
+
+/// `a + b` in `f32` with a rounding mode.
+pub fn add32(a: f32, b: f32, mode: Round) -> f32 {
+    let r = a + b;
+    if mode == Round::Nearest || !r.is_finite() {
+        return if mode == Round::Zero && r.is_infinite() && a.is_finite() && b.is_finite() { adjust32(r, -r as f64, mode) } else { r };
+    }
+    // The f64 sum of two f32 is exact unless exponents are far apart; the
+    // error of rounding it to f32 plus that error is the total.
+    let s = a as f64 + b as f64;
+    let e1 = two_sum_err(a as f64, b as f64, s);
+    let e = (s - r as f64) + e1;
+    if r == 0.0 && e == 0.0 && mode == Round::Down && (a != 0.0 || b != 0.0) {
+        return -0.0;
+    }
+    adjust32(r, e, mode)
+}
+
+/// `a * b` in `f32` with a rounding mode (the `f64` product is exact).
+pub fn mul32(a: f32, b: f32, mode: Round) -> f32 {
+    let p = a as f64 * b as f64;
+    let r = p as f32;
+    if mode == Round::Nearest {
+        return r;
+    }
+    adjust32(r, p - r as f64, mode)
+}
+
+/// `a * b + c` in `f32`, one rounding.
+pub fn fma32(a: f32, b: f32, c: f32, mode: Round) -> f32 {
+    let r = a.mul_add(b, c);
+    if mode == Round::Nearest {
+        return r;
+    }
+    let p = a as f64 * b as f64;
+    let s = p + c as f64;
+    let e1 = two_sum_err(p, c as f64, s);
+    adjust32(r, (s - r as f64) + e1, mode)
+}
+
+/// `a + b` in `f64` with a rounding mode.
+pub fn add64(a: f64, b: f64, mode: Round) -> f64 {
+    let s = a + b;
+    if mode == Round::Nearest {
+        return s;
+    }
+    adjust64(s, two_sum_err(a, b, s), mode)
+}
+
+/// `a * b` in `f64` with a rounding mode.
+pub fn mul64(a: f64, b: f64, mode: Round) -> f64 {
+    let p = a * b;
+    if mode == Round::Nearest {
+        return p;
+    }
+    adjust64(p, a.mul_add(b, -p), mode)
+}
+
+/// `a * b + c` in `f64` (one rounding; directed modes approximate the
+/// error by the product's and the sum's).
+pub fn fma64(a: f64, b: f64, c: f64, mode: Round) -> f64 {
+    let r = a.mul_add(b, c);
+    if mode == Round::Nearest {
+        return r;
+    }
+    let p = a * b;
+    let pe = a.mul_add(b, -p);
+    let s = p + c;
+    let e = two_sum_err(p, c, s) + pe + (s - r);
+    adjust64(r, e, mode)
+}
+
+/// An `f64` rounded to `f32` with a rounding mode.
+pub fn f64_to_f32(x: f64, mode: Round) -> f32 {
+    let r = x as f32;
+    if mode == Round::Nearest || x.is_nan() {
+        return r;
+    }
+    if r.is_infinite() && x.is_finite() {
+        return match (mode, x > 0.0) {
+            (Round::Zero, true) | (Round::Down, true) => f32::MAX,
+            (Round::Zero, false) | (Round::Up, false) => -f32::MAX,
+            _ => r,
+        };
+    }
+    adjust32(r, x - r as f64, mode)
+}
+
+/// Bits of an `f16` from an `f64`, rounded with a mode.
+pub fn f64_to_f16(x: f64, mode: Round) -> u16 {
+    to_small(x, mode, 5, 10)
+}
+
+/// Bits of a `bf16` from an `f64`, rounded with a mode.
+pub fn f64_to_bf16(x: f64, mode: Round) -> u16 {
+    to_small(x, mode, 8, 7)
+}
+
+/// Rounds `x` to a binary format with `ebits` exponent bits and `mbits`
+/// fraction bits (at most 16 bits in all).
+fn to_small(x: f64, mode: Round, ebits: u32, mbits: u32) -> u16 {
+    let sign: u16 = if x.is_sign_negative() { 1 << (ebits + mbits) } else { 0 };
+    let emax_field = (1u32 << ebits) - 1;
+    if x.is_nan() {
+        // The canonical quiet NaN.
+        return ((emax_field << mbits) | (1 << (mbits - 1))) as u16 | sign;
+    }
+    let inf = (emax_field << mbits) as u16 | sign;
+    if x.is_infinite() {
+        return inf;
+    }
+    let a = x.abs();
+    if a == 0.0 {
+        return sign;
+    }
+    let bias = (1i32 << (ebits - 1)) - 1;
+    // Exponent of a, and the quantum (value of the last fraction bit).
+    let e = (a.log2().floor() as i32).max(1 - bias);
+    let mut e = e;
+    // log2 may be off by one near powers of two.
+    if 2f64.powi(e) > a && e > 1 - bias {
+        e -= 1;
+    }
+    if 2f64.powi(e + 1) <= a {
+        e += 1;
+    }
+    let quantum = 2f64.powi(e - mbits as i32);
+    let scaled = a / quantum; // exact (power of two scaling)
+    let floor = scaled.floor();
+    let frac = scaled - floor;
+    let negative = sign != 0;
+    let up = match mode {
+        Round::Nearest => frac > 0.5 || frac == 0.5 && floor % 2.0 == 1.0,
+        Round::Zero => false,
+        Round::Up => frac > 0.0 && !negative,
+        Round::Down => frac > 0.0 && negative,
+    };
+    let m = floor as u64 + u64::from(up);
+    // m counts quanta of 2^(e - mbits); value = m * quantum.
+    let value_exp = e; // exponent the quantum belongs to
+    let (field_e, field_m) = if value_exp == 1 - bias && m < (1 << mbits) {
+        (0u64, m) // subnormal
+    } else {
+        let mut exp = (value_exp + bias) as u64;
+        let mut mm = m;
+        if mm >= (2 << mbits) {
+            mm >>= 1;
+            exp += 1;
+        }
+        (exp, mm & ((1 << mbits) - 1))
+    };
+    if field_e >= u64::from(emax_field) {
+        // Overflow: infinity, or the largest finite value when rounding away from it.
+        let toward_inf = match mode {
+            Round::Nearest => true,
+            Round::Zero => false,
+            Round::Up => !negative,
+            Round::Down => negative,
+        };
+        return if toward_inf { inf } else { inf - 1 };
+    }
+    sign | ((field_e << mbits) | field_m) as u16
+}
+
+/// The value of `f16` bits.
+pub fn f16_to_f64(h: u16) -> f64 {
+    small_to_f64(h, 5, 10)
+}
+
+/// The value of `bf16` bits.
+pub fn bf16_to_f64(h: u16) -> f64 {
+    f64::from(f32::from_bits(u32::from(h) << 16))
+}
+
+fn small_to_f64(h: u16, ebits: u32, mbits: u32) -> f64 {
+    let sign = if h >> (ebits + mbits) & 1 == 1 { -1.0 } else { 1.0 };
+    let e = (u32::from(h) >> mbits) & ((1 << ebits) - 1);
+    let m = f64::from(u32::from(h) & ((1 << mbits) - 1));
+    let bias = (1i32 << (ebits - 1)) - 1;
+    if e == (1 << ebits) - 1 {
+        return if m == 0.0 { sign * f64::INFINITY } else { f64::NAN };
+    }
+    if e == 0 {
+        return sign * m * 2f64.powi(1 - bias - mbits as i32);
+    }
+    sign * (1.0 + m / f64::from(1u32 << mbits)) * 2f64.powi(e as i32 - bias)
+}
+
+/// Rounds to an integral value in a float format's arithmetic.
+pub fn round_int(x: f64, mode: Round) -> f64 {
+    match mode {
+        Round::Nearest => x.round_ties_even(),
+        Round::Down => x.floor(),
+        Round::Up => x.ceil(),
+        Round::Zero => x.trunc(),
+    }
+}
+
+/// Float to integer: rounded with `mode`, saturated to the range of a
+/// `bits`-bit integer (signed or not); NaN gives 0.
+pub fn float_to_int(x: f64, mode: Round, bits: u32, signed: bool) -> u64 {
+    if x.is_nan() {
+        return 0;
+    }
+    let r = round_int(x, mode);
+    if signed {
+        let max = if bits == 64 { i64::MAX } else { (1i64 << (bits - 1)) - 1 };
+        let min = if bits == 64 { i64::MIN } else { -(1i64 << (bits - 1)) };
+        let v = if r >= max as f64 { max } else if r <= min as f64 { min } else { r as i64 };
+        v as u64 & mask(bits)
+    } else {
+        let max = mask(bits);
+        if r >= max as f64 {
+            max
+        } else if r <= 0.0 {
+            0
+        } else {
+            r as u64
+        }
+    }
+}
+
+/// All ones in the low `bits` bits.
+pub fn mask(bits: u32) -> u64 {
+    if bits >= 64 { u64::MAX } else { (1u64 << bits) - 1 }
+}
+
+/// The multi-function unit's operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mufu {
+    /// cos(2πx).
+    Cos,
+    /// sin(2πx).
+    Sin,
+    /// 2^x.
+    Ex2,
+    /// log2(x).
+    Lg2,
+    /// 1/x.
+    Rcp,
+    /// 1/√x.
+    Rsq,
+    /// High word of 1/x for the double whose high word is the input.
+    Rcp64h,
+    /// High word of 1/√x for the double whose high word is the input.
+    Rsq64h,
+    /// √x.
+    Sqrt,
+    /// tanh(x).
+    Tanh,
+}
+
+/// One MUFU operation on a 32-bit input (subnormal inputs flush to zero,
+/// as the unit does).
+pub fn mufu(op: Mufu, bits: u32) -> u32 {
+    let hi64 = |f: fn(f64) -> f64| -> u32 {
+        let x = f64::from_bits(u64::from(bits) << 32);
+        (f(x).to_bits() >> 32) as u32
+    };
+    let x = f64::from(ftz32(f32::from_bits(bits)));
+    let r = match op {
+        Mufu::Rcp64h => return hi64(|x| 1.0 / x),
+        Mufu::Rsq64h => return hi64(|x| 1.0 / x.sqrt()),
+        // The hardware's sine and cosine take the angle in turns (ptxas
+        // multiplies by 1/2π first).
+        Mufu::Cos => (x * std::f64::consts::TAU).cos(),
+        Mufu::Sin => (x * std::f64::consts::TAU).sin(),
+        Mufu::Ex2 => x.exp2(),
+        Mufu::Lg2 => x.log2(),
+        Mufu::Rcp => 1.0 / x,
+        Mufu::Rsq => 1.0 / x.sqrt(),
+        Mufu::Sqrt => x.sqrt(),
+        Mufu::Tanh => x.tanh(),
+    };
+    let r = ftz32(r as f32);
+    if r.is_nan() { 0x7fff_ffff } else { r.to_bits() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn half_conversions_round_and_saturate() {
+        // 1.0, 65504 (largest), 2^-24 (smallest subnormal), from IEEE 754 binary16.
+        assert_eq!(f64_to_f16(1.0, Round::Nearest), 0x3c00);
+        assert_eq!(f64_to_f16(65504.0, Round::Nearest), 0x7bff);
+        assert_eq!(f64_to_f16(65520.0, Round::Nearest), 0x7c00);
+        assert_eq!(f64_to_f16(65520.0, Round::Zero), 0x7bff);
+        assert_eq!(f64_to_f16(2f64.powi(-24), Round::Nearest), 0x0001);
+        assert_eq!(f64_to_f16(-0.0, Round::Nearest), 0x8000);
+        assert_eq!(f64_to_f16(1.0 + 2f64.powi(-11), Round::Nearest), 0x3c00, "tie to even");
+        assert_eq!(f64_to_f16(1.0 + 3.0 * 2f64.powi(-11), Round::Nearest), 0x3c02, "tie to even, up");
+        assert_eq!(f64_to_f16(1.0 + 2f64.powi(-12), Round::Up), 0x3c01);
+        assert_eq!(f16_to_f64(0x3555), 0.333251953125);
+        assert_eq!(f16_to_f64(0x0001), 2f64.powi(-24));
+        assert_eq!(f64_to_bf16(1.0, Round::Nearest), 0x3f80);
+        assert_eq!(bf16_to_f64(0x4049), 3.140625);
+        for h in 0..=0xffffu16 {
+            let v = f16_to_f64(h);
+            if !v.is_nan() {
+                assert_eq!(f64_to_f16(v, Round::Nearest), h, "{h:#x}");
+            }
+        }
+    }
+
+    #[test]
+    fn directed_rounding_moves_by_one_ulp_when_inexact() {
+        let third = add32(1.0, 2f32.powi(-30), Round::Up);
+        assert_eq!(third, up32(1.0));
+        assert_eq!(add32(1.0, 2f32.powi(-30), Round::Down), 1.0);
+        assert_eq!(add32(1.0, -(2f32.powi(-30)), Round::Zero), down32(1.0));
+        assert_eq!(mul32(3.0, 1.0 / 3.0, Round::Nearest), 1.0);
+        assert_eq!(f64_to_f32(1.0 / 3.0, Round::Zero).to_bits(), 0x3eaa_aaaa);
+        assert_eq!(f64_to_f32(1.0 / 3.0, Round::Up).to_bits(), 0x3eaa_aaab);
+        assert_eq!(float_to_int(-1.5, Round::Nearest, 32, true), (-2i64) as u64 & 0xffff_ffff);
+        assert_eq!(float_to_int(3e9, Round::Zero, 32, true), 0x7fff_ffff);
+        assert_eq!(float_to_int(-3.0, Round::Zero, 32, false), 0);
+        assert_eq!(float_to_int(f64::NAN, Round::Zero, 32, true), 0);
+    }
+}

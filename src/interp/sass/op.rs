@@ -1,0 +1,943 @@
+//! The executable form of SASS instructions: [`Op`], one per static
+//! instruction, with every operand resolved to a row of the warp's register
+//! array (see [`Rows`]) so that the interpreter's main loop does no decoding.
+//!
+//! Translation reads an [`Inst`] the way `nvdisasm` text reads: the
+//! mnemonic and its dot-separated modifiers, then the operands in printed
+//! order. Constant-bank operands are constants for the whole launch, so they
+//! become constant rows, like immediates.
+//!
+//! Register rows of a warp (each row holds one 32-bit value per lane):
+//! `R0..R254` are rows 0–254; four rows of zeros stand for RZ (read as a
+//! pair or quad too); four sink rows take writes to RZ; the uniform file
+//! follows the same way; then one row per distinct constant operand. A
+//! uniform register is a row whose lanes all hold the same value: uniform
+//! instructions execute on all 32 lanes. Predicates are lane masks: P0–P6,
+//! PT, a sink, then UP0–UP6, UPT, a sink (a uniform predicate is all ones
+//! or all zeros).
+
+use super::num::{Mufu, Round};
+use crate::isa::form::Slot;
+use crate::isa::inst::Inst;
+use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
+use crate::target::Sm;
+
+/// Row of R0.
+pub const R_BASE: u16 = 0;
+/// Rows of zeros read as RZ.
+pub const RZ: u16 = 255;
+/// Rows written for RZ.
+pub const R_SINK: u16 = 259;
+/// Row of UR0.
+pub const UR_BASE: u16 = 263;
+/// Rows of zeros read as URZ.
+pub const URZ: u16 = UR_BASE + 255;
+/// Rows written for URZ.
+pub const UR_SINK: u16 = URZ + 4;
+/// The first constant row.
+pub const CONST_BASE: u16 = UR_SINK + 4;
+
+/// Predicate rows.
+pub const PT: u8 = 7;
+/// Predicate sink.
+pub const P_SINK: u8 = 8;
+/// Row of UP0.
+pub const UP_BASE: u8 = 9;
+/// UPT.
+pub const UPT: u8 = 16;
+/// Uniform predicate sink.
+pub const UP_SINK: u8 = 17;
+/// Predicate rows in all.
+pub const PRED_ROWS: usize = 18;
+
+/// Source modifier bits.
+pub const NEG: u8 = 1;
+/// `|x|`.
+pub const ABS: u8 = 2;
+/// `~x`.
+pub const NOT: u8 = 4;
+
+/// A source operand: a row and modifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct S {
+    /// Row.
+    pub r: u16,
+    /// Modifier bits.
+    pub m: u8,
+}
+
+/// A predicate source: row and negation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct P {
+    /// Predicate row.
+    pub r: u8,
+    /// `!p`.
+    pub not: bool,
+}
+
+impl P {
+    /// PT.
+    pub const TRUE: P = P { r: PT, not: false };
+}
+
+/// The constant rows a program needs (values for all lanes).
+#[derive(Clone, Debug, Default)]
+pub struct Rows {
+    /// Value of each constant row.
+    pub constants: Vec<u32>,
+}
+
+impl Rows {
+    fn constant(&mut self, v: u32) -> u16 {
+        self.constant_pair(&[v])
+    }
+    /// Consecutive constant rows holding `vs` (for pair operands).
+    fn constant_pair(&mut self, vs: &[u32]) -> u16 {
+        if let Some(i) = self.constants.windows(vs.len()).position(|w| w == vs) {
+            return CONST_BASE + i as u16;
+        }
+        let at = self.constants.len();
+        self.constants.extend_from_slice(vs);
+        CONST_BASE + at as u16
+    }
+    /// Total rows of a warp's register array.
+    pub fn total(&self) -> usize {
+        CONST_BASE as usize + self.constants.len()
+    }
+}
+
+/// Comparison of ISETP / FSETP / DSETP, by encoding value.
+pub type Cmp = u8;
+
+/// Memory spaces of loads and stores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// Global (LDG/STG).
+    Global,
+    /// Generic (LD/ST).
+    Generic,
+    /// Shared (LDS/STS).
+    Shared,
+    /// Local (LDL/STL).
+    Local,
+}
+
+/// An address operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Addr {
+    /// Base row (RZ rows for none).
+    pub base: u16,
+    /// Whether the base is a 64-bit pair.
+    pub wide: bool,
+    /// Byte offset.
+    pub offset: i32,
+    /// Uniform register row added (URZ rows for none).
+    pub ur: u16,
+    /// Scale shift of the base (`.X4` is 2).
+    pub shift: u8,
+}
+
+/// Access width and extension of a load or store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Width {
+    /// Bytes: 1, 2, 4, 8 or 16.
+    pub bytes: u8,
+    /// Sign-extend sub-word loads.
+    pub signed: bool,
+}
+
+/// Atomic operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomOp {
+    /// Add (integer or float).
+    Add,
+    /// Minimum.
+    Min,
+    /// Maximum.
+    Max,
+    /// Increment modulo.
+    Inc,
+    /// Decrement modulo.
+    Dec,
+    /// And.
+    And,
+    /// Or.
+    Or,
+    /// Xor.
+    Xor,
+    /// Exchange.
+    Exch,
+    /// Compare and swap.
+    Cas,
+}
+
+/// Operand type of an atomic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomType {
+    /// u32.
+    U32,
+    /// s32.
+    S32,
+    /// u64.
+    U64,
+    /// s64.
+    S64,
+    /// f32.
+    F32,
+    /// f64.
+    F64,
+    /// f16x2.
+    F16x2,
+}
+
+/// Float formats of conversions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fmt {
+    /// f16.
+    F16,
+    /// bf16.
+    Bf16,
+    /// f32.
+    F32,
+    /// f64.
+    F64,
+}
+
+/// Integer formats of conversions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntFmt {
+    /// Bits.
+    pub bits: u8,
+    /// Signed.
+    pub signed: bool,
+}
+
+/// Shuffle modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShflMode {
+    /// Indexed.
+    Idx,
+    /// Up.
+    Up,
+    /// Down.
+    Down,
+    /// Butterfly.
+    Bfly,
+}
+
+/// Vote modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoteMode {
+    /// All.
+    All,
+    /// Any.
+    Any,
+    /// All equal.
+    Eq,
+}
+
+/// One executable instruction.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(missing_docs)]
+pub enum Op {
+    Nop,
+    Exit,
+    Trap,
+    /// Executing it is an error (undecodable word, unmodelled instruction).
+    Unsupported(Box<str>),
+    Mov { d: u16, a: S, n: u8 },
+    Iadd3 { d: u16, co: [u8; 2], a: S, b: S, c: S, ci: Option<[P; 2]> },
+    Iadd64 { d: u16, co: u8, a: S, b: S, ci: Option<P>, wide: bool },
+    Imad { d: u16, a: S, b: S, c: S, signed: bool, kind: u8, co: u8, ci: Option<P> },
+    Lea { d: u16, co: u8, a: S, b: S, c: S, s: u8, hi: bool, sx: bool, ci: Option<P> },
+    Lop3 { d: u16, pd: u8, a: S, b: S, c: S, lut: u8, pin: P },
+    Plop3 { d: [u8; 2], a: P, b: P, c: P, lut: [u8; 2] },
+    Sel { d: u16, a: S, b: S, p: P, n: u8 },
+    Shf { d: u16, a: S, b: S, c: S, left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool },
+    Prmt { d: u16, a: S, b: S, c: S },
+    Iabs { d: u16, a: S },
+    Popc { d: u16, a: S },
+    Brev { d: u16, a: S },
+    Flo { d: u16, a: S, signed: bool, sh: bool },
+    Sgxt { d: u16, a: S, b: S, wrap: bool, signed: bool },
+    Imnmx { d: u16, a: S, b: S, p: P, signed: bool },
+    Isetp { d: [u8; 2], a: S, b: S, cmp: Cmp, signed: bool, wide: bool, bop: u8, pin: P, ex: Option<P> },
+    Fsetp { d: [u8; 2], a: S, b: S, cmp: Cmp, ftz: bool, bop: u8, pin: P, f64: bool },
+    Fadd { d: u16, a: S, b: S, rnd: Round, ftz: bool, sat: bool },
+    Fmul { d: u16, a: S, b: S, rnd: Round, ftz: bool, sat: bool },
+    Ffma { d: u16, a: S, b: S, c: S, rnd: Round, ftz: bool, sat: bool },
+    Fmnmx { d: u16, a: S, b: S, p: P, ftz: bool, nan: bool },
+    Fsel { d: u16, a: S, b: S, p: P },
+    Dadd { d: u16, a: S, b: S, rnd: Round },
+    Dmul { d: u16, a: S, b: S, rnd: Round },
+    Dfma { d: u16, a: S, b: S, c: S, rnd: Round },
+    Mufu { d: u16, a: S, op: Mufu },
+    Fchk { p: u8, a: S, b: S },
+    Hfma2 { d: u16, a: S, b: S, c: S },
+    F2f { d: u16, a: S, from: Fmt, to: Fmt, rnd: Round, ftz: bool },
+    F2i { d: u16, a: S, from: Fmt, to: IntFmt, rnd: Round, ftz: bool },
+    I2f { d: u16, a: S, from: IntFmt, to: Fmt, rnd: Round },
+    F2fp { d: u16, a: S, b: S, bf16: bool, relu: bool, satfinite: bool, rnd: Round },
+    Frnd { d: u16, a: S, fmt: Fmt, rnd: Round, ftz: bool },
+    S2r { d: u16, sr: u8 },
+    Cs2r { d: u16, sr: u8, n: u8 },
+    /// R2UR: the value of the first active lane, to all lanes.
+    R2ur { d: u16, a: S },
+    Ldc { d: u16, bank: u8, index: u16, offset: i32, w: Width },
+    Ld { d: u16, addr: Addr, w: Width, space: Space },
+    St { s: u16, addr: Addr, w: Width, space: Space },
+    Atom { d: u16, addr: Addr, b: u16, c: u16, op: AtomOp, ty: AtomType, space: Space },
+    AtomsPopcInc { d: u16, addr: Addr },
+    Bra { target: u32, cond: P, uniform: bool },
+    /// `BRA.DIV URm` (taken unless every live thread of the mask runs here)
+    /// and `BRA.CONV URm` (taken when they all do).
+    BraConv { target: u32, cond: P, mask: S, conv: bool },
+    Brx { a: S, base: u32 },
+    Bssy { b: u8 },
+    Bsync { b: u8 },
+    Break { b: u8 },
+    BmovToR { d: u16, b: u8, clear: bool },
+    BmovToB { b: u8, a: S },
+    Warpsync { a: S },
+    Call { target: u32 },
+    /// Call through a register pair holding a byte offset.
+    CallReg { a: S },
+    Ret { a: S, base: u32 },
+    Bar { id: S, red: Option<(u8, P)> },
+    B2r { d: u16, p: u8 },
+    Shfl { pd: u8, d: u16, a: S, b: S, c: S, mode: ShflMode },
+    Vote { d: u16, pd: u8, p: P, mode: VoteMode, uniform: bool },
+    Redux { d: u16, a: S, op: u8, signed: bool },
+    Flou { d: u16, a: S },
+}
+
+/// Why an instruction cannot be translated.
+pub fn unsupported(inst: &Inst, sm: Sm) -> Op {
+    Op::Unsupported(format!("instruction not modelled: {}", inst.text(sm, 0).trim_end_matches(';').trim_end()).into_boxed_str())
+}
+
+/// A translator for one program: constant rows accumulate in `rows`.
+pub struct Translator<'a> {
+    /// Constant rows.
+    pub rows: Rows,
+    /// Constant banks (for constant operands).
+    pub banks: &'a [Vec<u8>],
+    /// The SM.
+    pub sm: Sm,
+}
+
+fn bank_word(banks: &[Vec<u8>], bank: u8, offset: u32) -> u32 {
+    let Some(b) = banks.get(usize::from(bank)) else { return 0 };
+    let at = offset as usize;
+    match b.get(at..at + 4) {
+        Some(w) => u32::from_le_bytes([w[0], w[1], w[2], w[3]]),
+        None => 0,
+    }
+}
+
+fn mods_bits(m: crate::isa::operand::SrcMods) -> u8 {
+    (if m.neg { NEG } else { 0 }) | (if m.abs { ABS } else { 0 }) | (if m.not { NOT } else { 0 })
+}
+
+/// Read row of a register.
+fn read_row(reg: Reg) -> Option<u16> {
+    match (reg.file, reg.num) {
+        (RegFile::Gpr, RegNum::Phys(n)) if n < 255 => Some(R_BASE + u16::from(n)),
+        (RegFile::Gpr, RegNum::Zero) => Some(RZ),
+        (RegFile::Uniform, RegNum::Phys(n)) if n < 255 => Some(UR_BASE + u16::from(n)),
+        (RegFile::Uniform, RegNum::Zero) => Some(URZ),
+        _ => None,
+    }
+}
+
+/// Write row of a register.
+fn write_row(reg: Reg) -> Option<u16> {
+    match (reg.file, reg.num) {
+        (RegFile::Gpr, RegNum::Zero) => Some(R_SINK),
+        (RegFile::Uniform, RegNum::Zero) => Some(UR_SINK),
+        _ => read_row(reg),
+    }
+}
+
+fn pred_row(reg: Reg, write: bool) -> Option<u8> {
+    match (reg.file, reg.num) {
+        (RegFile::Pred, RegNum::Phys(n)) if n < 7 => Some(n),
+        (RegFile::Pred, RegNum::Zero) => Some(if write { P_SINK } else { PT }),
+        (RegFile::UniformPred, RegNum::Phys(n)) if n < 7 => Some(UP_BASE + n),
+        (RegFile::UniformPred, RegNum::Zero) => Some(if write { UP_SINK } else { UPT }),
+        _ => None,
+    }
+}
+
+struct Bad;
+
+type R<T> = Result<T, Bad>;
+
+impl Translator<'_> {
+    /// A source operand (`width` 32-bit words: constants become as many rows).
+    fn src(&mut self, op: &Operand, slot: &Slot, width: usize) -> R<S> {
+        match *op {
+            Operand::Reg { reg, mods, .. } => Ok(S { r: read_row(reg).ok_or(Bad)?, m: mods_bits(mods) }),
+            Operand::Imm(v) => {
+                let f64_high = matches!(slot, Slot::Float { f64: true });
+                if width == 2 {
+                    // A 64-bit immediate operand is the high half of an f64 (low half zero),
+                    // or a sign-extended 32-bit integer.
+                    let pair = if f64_high { [0, v] } else { [v, if (v as i32) < 0 { u32::MAX } else { 0 }] };
+                    Ok(S { r: self.rows.constant_pair(&pair), m: 0 })
+                } else {
+                    Ok(S { r: self.rows.constant(v), m: 0 })
+                }
+            }
+            Operand::Hex(v) => Ok(S { r: self.rows.constant(v), m: 0 }),
+            Operand::Imm64(v) => Ok(S { r: self.rows.constant_pair(&[v as u32, (v >> 32) as u32]), m: 0 }),
+            Operand::CBank { bank, offset, mods } => {
+                let vs: Vec<u32> = (0..width.max(1)).map(|k| bank_word(self.banks, bank, u32::from(offset) + 4 * k as u32)).collect();
+                Ok(S { r: self.rows.constant_pair(&vs), m: mods_bits(mods) })
+            }
+            _ => Err(Bad),
+        }
+    }
+
+    fn dst(&self, op: &Operand) -> R<u16> {
+        match *op {
+            Operand::Reg { reg, .. } => write_row(reg).ok_or(Bad),
+            _ => Err(Bad),
+        }
+    }
+
+    fn pdst(&self, op: &Operand) -> R<u8> {
+        match *op {
+            Operand::Reg { reg, .. } => pred_row(reg, true).ok_or(Bad),
+            _ => Err(Bad),
+        }
+    }
+
+    fn psrc(&self, op: &Operand) -> R<P> {
+        match *op {
+            Operand::Reg { reg, mods, .. } => Ok(P { r: pred_row(reg, false).ok_or(Bad)?, not: mods.not }),
+            _ => Err(Bad),
+        }
+    }
+
+    fn addr(&self, op: &Operand) -> R<Addr> {
+        match *op {
+            Operand::Mem { base, offset, scale, uniform, .. } => Ok(Addr {
+                base: read_row(base).ok_or(Bad)?,
+                wide: false,
+                offset,
+                ur: match uniform {
+                    Some(u) => read_row(u).ok_or(Bad)?,
+                    None => URZ,
+                },
+                shift: if scale == 0 { 0 } else { scale + 1 },
+            }),
+            _ => Err(Bad),
+        }
+    }
+
+    /// Translates one instruction at byte `offset`.
+    pub fn translate(&mut self, inst: &Inst, offset: u32) -> Op {
+        match self.translate_inner(inst, offset) {
+            Ok(op) => op,
+            Err(Bad) => unsupported(inst, self.sm),
+        }
+    }
+
+    fn translate_inner(&mut self, inst: &Inst, offset: u32) -> R<Op> {
+        let form = inst.form;
+        let mut full = String::from(form.name);
+        for (m, v) in form.mods.iter().zip(&inst.mods) {
+            full.push_str(m.names.get(usize::from(*v)).copied().unwrap_or(""));
+        }
+        full.push_str(form.suffix);
+        let mut parts = full.split('.');
+        let base = parts.next().unwrap_or("");
+        let toks: Vec<&str> = parts.collect();
+        let has = |t: &str| toks.contains(&t);
+        let ops: &[Operand] = &inst.operands;
+        let slots = form.slots;
+        let n = ops.len();
+        let sl = |k: usize| -> &Slot { slots.get(k).unwrap_or(&Slot::Imm32 { signed: false }) };
+        let o = |k: usize| -> R<&Operand> { ops.get(k).ok_or(Bad) };
+        let next = offset.wrapping_add(16);
+        let target = |k: usize| -> R<u32> {
+            match o(k)? {
+                Operand::Target(t) => {
+                    let abs = match sl(k) {
+                        Slot::AbsTarget(_) => *t,
+                        _ => i64::from(next) + t,
+                    };
+                    u32::try_from(abs).map_err(|_| Bad)
+                }
+                _ => Err(Bad),
+            }
+        };
+        let rnd = || {
+            if has("RZ") {
+                Round::Zero
+            } else if has("RM") {
+                Round::Down
+            } else if has("RP") {
+                Round::Up
+            } else {
+                Round::Nearest
+            }
+        };
+        let int_rnd = || {
+            if has("FLOOR") {
+                Round::Down
+            } else if has("CEIL") {
+                Round::Up
+            } else if has("TRUNC") {
+                Round::Zero
+            } else {
+                Round::Nearest
+            }
+        };
+        let mod_value = |k: usize| -> u8 { inst.mods.get(k).copied().unwrap_or(0) };
+        let bop = |name: &str| -> u8 {
+            if name.contains(".OR") {
+                1
+            } else if name.contains(".XOR") {
+                2
+            } else {
+                0
+            }
+        };
+        Ok(match base {
+            "NOP" | "MEMBAR" | "ERRBAR" | "CCTL" | "YIELD" | "NANOSLEEP" | "CGAERRBAR" | "ENDCOLLECTIVE" | "DEPBAR" | "LDGDEPBAR" => Op::Nop,
+            "EXIT" => Op::Exit,
+            "BPT" => Op::Trap,
+            "MOV" | "UMOV" => {
+                let w = if has("64") { 2 } else { 1 };
+                Op::Mov { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, n: w as u8 }
+            }
+            "IADD3" | "UIADD3" => {
+                let (d, p0, p1, a, b, c) = (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.pdst(o(2)?)?, self.src(o(3)?, sl(3), 1)?, self.src(o(4)?, sl(4), 1)?, self.src(o(5)?, sl(5), 1)?);
+                let ci = if has("X") { Some([self.psrc(o(6)?)?, self.psrc(o(7)?)?]) } else { None };
+                Op::Iadd3 { d, co: [p0, p1], a, b, c, ci }
+            }
+            "IADD" => {
+                let wide = has("64");
+                let w = if wide { 2 } else { 1 };
+                let ci = if has("X") { Some(self.psrc(o(4)?)?) } else { None };
+                Op::Iadd64 { d: self.dst(o(0)?)?, co: self.pdst(o(1)?)?, a: self.src(o(2)?, sl(2), w)?, b: self.src(o(3)?, sl(3), w)?, ci, wide }
+            }
+            "VIADD" => {
+                let z = S { r: RZ, m: 0 };
+                Op::Iadd3 { d: self.dst(o(0)?)?, co: [P_SINK, P_SINK], a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: z, ci: None }
+            }
+            "IMAD" | "UIMAD" => {
+                let signed = !has("U32");
+                let x = has("X");
+                if has("WIDE") || has("HI") {
+                    let kind = if has("WIDE") { 1 } else { 2 };
+                    // Both read c as a 64-bit pair (IMAD.HI adds it before taking the high word).
+                    let cw = 2;
+                    let ci = if x { Some(self.psrc(o(5)?)?) } else { None };
+                    Op::Imad { d: self.dst(o(0)?)?, co: self.pdst(o(1)?)?, a: self.src(o(2)?, sl(2), 1)?, b: self.src(o(3)?, sl(3), 1)?, c: self.src(o(4)?, sl(4), cw)?, signed, kind, ci }
+                } else {
+                    let ci = if x { Some(self.psrc(o(4)?)?) } else { None };
+                    Op::Imad { d: self.dst(o(0)?)?, co: P_SINK, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, signed, kind: 0, ci }
+                }
+            }
+            "LEA" | "ULEA" => {
+                let hi = has("HI");
+                let sx = has("SX32");
+                let x = has("X");
+                let (d, co, a, b) = (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.src(o(2)?, sl(2), 1)?, self.src(o(3)?, sl(3), 1)?);
+                let mut k = 4;
+                let c = if hi && !sx {
+                    k += 1;
+                    self.src(o(4)?, sl(4), 1)?
+                } else {
+                    S { r: RZ, m: 0 }
+                };
+                let s = match o(k)? {
+                    Operand::Hex(v) => (*v & 63) as u8,
+                    _ => return Err(Bad),
+                };
+                let ci = if x { Some(self.psrc(o(k + 1)?)?) } else { None };
+                Op::Lea { d, co, a, b, c, s, hi, sx, ci }
+            }
+            "LOP3" | "ULOP3" => {
+                let lut = match o(5)? {
+                    Operand::Hex(v) => *v as u8,
+                    _ => return Err(Bad),
+                };
+                Op::Lop3 { pd: self.pdst(o(0)?)?, d: self.dst(o(1)?)?, a: self.src(o(2)?, sl(2), 1)?, b: self.src(o(3)?, sl(3), 1)?, c: self.src(o(4)?, sl(4), 1)?, lut, pin: self.psrc(o(6)?)? }
+            }
+            "PLOP3" | "UPLOP3" => {
+                let (l0, l1) = match (o(5)?, o(6)?) {
+                    (Operand::Hex(a), Operand::Hex(b)) => (*a as u8, *b as u8),
+                    _ => return Err(Bad),
+                };
+                Op::Plop3 { d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?], a: self.psrc(o(2)?)?, b: self.psrc(o(3)?)?, c: self.psrc(o(4)?)?, lut: [l0, l1] }
+            }
+            "SEL" | "USEL" => {
+                let w = if has("64") { 2 } else { 1 };
+                Op::Sel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, b: self.src(o(2)?, sl(2), w)?, p: self.psrc(o(3)?)?, n: w as u8 }
+            }
+            "FSEL" => Op::Fsel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)? },
+            "SHF" | "USHF" => {
+                let bits64 = has("S64") || has("U64");
+                let signed = has("S64") || has("S32");
+                Op::Shf { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, left: has("L"), hi: has("HI"), wrap: has("W"), bits64, signed }
+            }
+            "PRMT" | "UPRMT" if toks.is_empty() => Op::Prmt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)? },
+            "IABS" => Op::Iabs { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            "POPC" | "UPOPC" => Op::Popc { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            "BREV" | "UBREV" => Op::Brev { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            "FLO" | "UFLO" => Op::Flo { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, signed: !has("U32"), sh: has("SH") },
+            "SGXT" => Op::Sgxt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has("W"), signed: !has("U32") },
+            "IMNMX" | "VIMNMX" if n == 4 => Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: !has("U32") },
+            "ISETP" | "UISETP" => {
+                let wide = has("U64") || has("S64");
+                let w = if wide { 2 } else { 1 };
+                let ex = if has("EX") { Some(self.psrc(o(5)?)?) } else { None };
+                Op::Isetp {
+                    d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?],
+                    a: self.src(o(2)?, sl(2), w)?,
+                    b: self.src(o(3)?, sl(3), w)?,
+                    cmp: mod_value(0) & 7,
+                    signed: !(has("U32") || has("U64")),
+                    wide,
+                    bop: bop(&full),
+                    pin: self.psrc(o(4)?)?,
+                    ex,
+                }
+            }
+            "FSETP" | "DSETP" => {
+                let f64 = base == "DSETP";
+                let w = if f64 { 2 } else { 1 };
+                Op::Fsetp { d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?], a: self.src(o(2)?, sl(2), w)?, b: self.src(o(3)?, sl(3), w)?, cmp: mod_value(0) & 15, ftz: has("FTZ"), bop: bop(&full), pin: self.psrc(o(4)?)?, f64 }
+            }
+            "FADD" => Op::Fadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has("FTZ"), sat: has("SAT") },
+            "FMUL" => Op::Fmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has("FTZ") || has("FMZ"), sat: has("SAT") },
+            "FFMA" => Op::Ffma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, rnd: rnd(), ftz: has("FTZ") || has("FMZ"), sat: has("SAT") },
+            "FMNMX" => Op::Fmnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, ftz: has("FTZ"), nan: has("NAN") },
+            "DADD" => Op::Dadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, rnd: rnd() },
+            "DMUL" => Op::Dmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, rnd: rnd() },
+            "DFMA" => Op::Dfma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, c: self.src(o(3)?, sl(3), 2)?, rnd: rnd() },
+            "MUFU" => {
+                let op = match toks.first().copied() {
+                    Some("COS") => Mufu::Cos,
+                    Some("SIN") => Mufu::Sin,
+                    Some("EX2") => Mufu::Ex2,
+                    Some("LG2") => Mufu::Lg2,
+                    Some("RCP") => Mufu::Rcp,
+                    Some("RSQ") => Mufu::Rsq,
+                    Some("RCP64H") => Mufu::Rcp64h,
+                    Some("RSQ64H") => Mufu::Rsq64h,
+                    Some("SQRT") => Mufu::Sqrt,
+                    Some("TANH") => Mufu::Tanh,
+                    _ => return Err(Bad),
+                };
+                Op::Mufu { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, op }
+            }
+            "FCHK" => Op::Fchk { p: self.pdst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)? },
+            "HFMA2" if toks.is_empty() || toks == ["MMA"] => Op::Hfma2 { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)? },
+            "F2F" => {
+                let fmts: Vec<Fmt> = toks.iter().filter_map(|t| fmt(t)).collect();
+                let (to, from) = match fmts.as_slice() {
+                    [to, from] => (*to, *from),
+                    _ => return Err(Bad),
+                };
+                let w = if from == Fmt::F64 { 2 } else { 1 };
+                Op::F2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd(), ftz: has("FTZ") }
+            }
+            "F2I" => {
+                let to = toks.iter().find_map(|t| int_fmt(t)).unwrap_or(IntFmt { bits: 32, signed: true });
+                let from = toks.iter().find_map(|t| fmt(t)).unwrap_or(Fmt::F32);
+                let w = if from == Fmt::F64 { 2 } else { 1 };
+                Op::F2i { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: int_rnd(), ftz: has("FTZ") }
+            }
+            "I2F" | "I2FP" => {
+                let to = toks.iter().find_map(|t| fmt(t)).unwrap_or(Fmt::F32);
+                let from = toks.iter().find_map(|t| int_fmt(t)).unwrap_or(IntFmt { bits: 32, signed: true });
+                let w = if from.bits == 64 { 2 } else { 1 };
+                Op::I2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd() }
+            }
+            "F2FP" => {
+                let bf16 = has("BF16");
+                Op::F2fp { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, bf16, relu: has("RELU"), satfinite: has("SATFINITE"), rnd: rnd() }
+            }
+            "FRND" => {
+                let fmt = toks.iter().find_map(|t| fmt(t)).unwrap_or(Fmt::F32);
+                let w = if fmt == Fmt::F64 { 2 } else { 1 };
+                Op::Frnd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, fmt, rnd: int_rnd(), ftz: has("FTZ") }
+            }
+            "S2R" | "S2UR" => match o(1)? {
+                Operand::SpecialReg(sr) => Op::S2r { d: self.dst(o(0)?)?, sr: *sr },
+                _ => return Err(Bad),
+            },
+            "CS2R" => match o(1)? {
+                Operand::SpecialReg(sr) => Op::Cs2r { d: self.dst(o(0)?)?, sr: *sr, n: if has("32") { 1 } else { 2 } },
+                _ => return Err(Bad),
+            },
+            "R2UR" => Op::R2ur { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            "ULDC" => {
+                let w = width(&toks);
+                match o(1)? {
+                    Operand::CBank { bank, offset, .. } => Op::Ldc { d: self.dst(o(0)?)?, bank: *bank, index: URZ, offset: i32::from(*offset), w },
+                    _ => return Err(Bad),
+                }
+            }
+            "LDC" | "LDCU" => {
+                let w = width(&toks);
+                match o(1)? {
+                    Operand::ConstAddr { bank, index, offset } => Op::Ldc { d: self.dst(o(0)?)?, bank: *bank, index: read_row(*index).ok_or(Bad)?, offset: *offset, w },
+                    _ => return Err(Bad),
+                }
+            }
+            "LDG" | "LD" | "LDS" | "LDL" => {
+                let space = space(base);
+                let mut addr = self.addr(o(1)?)?;
+                addr.wide = matches!(sl(1), Slot::Addr { wide: true, .. });
+                Op::Ld { d: self.dst(o(0)?)?, addr, w: width(&toks), space }
+            }
+            "STG" | "ST" | "STS" | "STL" => {
+                let space = space(base);
+                let mut addr = self.addr(o(0)?)?;
+                addr.wide = matches!(sl(0), Slot::Addr { wide: true, .. });
+                let s = match o(1)? {
+                    Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad)?,
+                    _ => return Err(Bad),
+                };
+                Op::St { s, addr, w: width(&toks), space }
+            }
+            "ATOMG" | "ATOMS" | "RED" | "REDG" | "ATOM" => {
+                if base == "ATOMS" && has("POPC") {
+                    let mut addr = self.addr(o(1)?)?;
+                    addr.wide = false;
+                    return Ok(Op::AtomsPopcInc { d: self.dst(o(0)?)?, addr });
+                }
+                let space = if base == "ATOMS" { Space::Shared } else if base == "ATOM" { Space::Generic } else { Space::Global };
+                let op = atom_op(&toks).ok_or(Bad)?;
+                let ty = atom_type(&toks);
+                // Operand lists: ATOMG (Pred, Rd, [a], Rb[, Rc]); ATOMS (Rd, [a], Rb); RED (addr, Rb).
+                let (d, ai) = match (base, sl(0)) {
+                    ("RED" | "REDG", _) => (R_SINK, 0),
+                    (_, Slot::Pred { .. }) => (self.dst(o(1)?)?, 2),
+                    _ => (self.dst(o(0)?)?, 1),
+                };
+                let mut addr = self.addr(o(ai)?)?;
+                addr.wide = matches!(sl(ai), Slot::Addr { wide: true, .. });
+                let reg = |k: usize| -> R<u16> {
+                    match o(k)? {
+                        Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad),
+                        _ => Err(Bad),
+                    }
+                };
+                let b = reg(ai + 1)?;
+                let c = if op == AtomOp::Cas { reg(ai + 2)? } else { RZ };
+                Op::Atom { d, addr, b, c, op, ty, space }
+            }
+            "BRA" => {
+                let uniform = has("U") || has("DIV");
+                let t = target(n - 1)?;
+                // Forms: (cond pred, target), (uniform pred, cond pred, target), (pred, UR, target).
+                if let (3, Some(Operand::Reg { reg: Reg { file: RegFile::Uniform, .. }, .. })) = (n, ops.get(1)) {
+                    return Ok(Op::BraConv { target: t / 16, cond: self.psrc(o(0)?)?, mask: self.src(o(1)?, sl(1), 1)?, conv: has("CONV") });
+                }
+                let cond = match (n, ops.first()) {
+                    (3, Some(Operand::Reg { reg: Reg { file: RegFile::Pred | RegFile::UniformPred, .. }, .. })) => match o(1)? {
+                        Operand::Reg { reg: Reg { file: RegFile::Pred | RegFile::UniformPred, .. }, .. } => {
+                            let a = self.psrc(o(0)?)?;
+                            let b = self.psrc(o(1)?)?;
+                            if b != P::TRUE && a != P::TRUE {
+                                return Err(Bad);
+                            }
+                            if a == P::TRUE { b } else { a }
+                        }
+                        _ => return Err(Bad),
+                    },
+                    (2, _) => self.psrc(o(0)?)?,
+                    _ => return Err(Bad),
+                };
+                Op::Bra { target: t / 16, cond, uniform }
+            }
+            "BRX" => {
+                let (a, rel) = match n {
+                    2 => (self.src(o(1)?, sl(1), 1)?, 0i64),
+                    3 => (self.src(o(1)?, sl(1), 1)?, match o(2)? {
+                        Operand::Target(t) => *t,
+                        _ => return Err(Bad),
+                    }),
+                    _ => return Err(Bad),
+                };
+                if self.psrc(o(0)?)? != P::TRUE {
+                    return Err(Bad);
+                }
+                Op::Brx { a, base: u32::try_from(i64::from(next) + rel).map_err(|_| Bad)? }
+            }
+            "BSSY" => Op::Bssy { b: barrier(o(0)?)? },
+            "BSYNC" => Op::Bsync { b: barrier(o(0)?)? },
+            "BREAK" => Op::Break { b: barrier(o(0)?)? },
+            "BMOV" => match (o(0)?, o(1)?) {
+                (Operand::Reg { reg: Reg { file: RegFile::Barrier, .. }, .. }, a) => Op::BmovToB { b: barrier(o(0)?)?, a: self.src(a, sl(1), 1)? },
+                (d, b) => Op::BmovToR { d: self.dst(d)?, b: barrier(b)?, clear: has("CLEAR") },
+            },
+            "WARPSYNC" => {
+                if has("ALL") {
+                    Op::Warpsync { a: S { r: self.rows.constant(u32::MAX), m: 0 } }
+                } else if n == 1 {
+                    Op::Warpsync { a: self.src(o(0)?, sl(0), 1)? }
+                } else {
+                    Op::Warpsync { a: self.src(o(1)?, sl(1), 1)? }
+                }
+            }
+            "CALL" => {
+                if self.psrc(o(0)?)? != P::TRUE {
+                    return Err(Bad);
+                }
+                match o(1)? {
+                    Operand::Target(_) => Op::Call { target: target(1)? / 16 },
+                    Operand::Reg { .. } => Op::CallReg { a: self.src(o(1)?, sl(1), 1)? },
+                    _ => return Err(Bad),
+                }
+            }
+            "RET" => {
+                if self.psrc(o(0)?)? != P::TRUE {
+                    return Err(Bad);
+                }
+                let base = if has("ABS") { 0 } else { target(2)? };
+                Op::Ret { a: self.src(o(1)?, sl(1), 1)?, base }
+            }
+            "BAR" => {
+                let id = self.src(o(0)?, sl(0), 1)?;
+                if has("RED") {
+                    let kind = if has("POPC") { 0 } else if has("AND") { 1 } else { 2 };
+                    Op::Bar { id, red: Some((kind, self.psrc(o(1)?)?)) }
+                } else if has("SYNC") {
+                    Op::Bar { id, red: None }
+                } else {
+                    return Err(Bad);
+                }
+            }
+            "B2R" => Op::B2r { d: self.dst(o(0)?)?, p: self.pdst(o(1)?)? },
+            "SHFL" => {
+                let mode = match toks.first().copied() {
+                    Some("IDX") => ShflMode::Idx,
+                    Some("UP") => ShflMode::Up,
+                    Some("DOWN") => ShflMode::Down,
+                    _ => ShflMode::Bfly,
+                };
+                Op::Shfl { pd: self.pdst(o(0)?)?, d: self.dst(o(1)?)?, a: self.src(o(2)?, sl(2), 1)?, b: self.src(o(3)?, sl(3), 1)?, c: self.src(o(4)?, sl(4), 1)?, mode }
+            }
+            "VOTE" | "VOTEU" => {
+                let mode = match toks.first().copied() {
+                    Some("ALL") => VoteMode::All,
+                    Some("ANY") => VoteMode::Any,
+                    Some("EQ") => VoteMode::Eq,
+                    _ => return Err(Bad),
+                };
+                let uniform = base == "VOTEU";
+                let (d, pd, p) = if n == 3 { (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.psrc(o(2)?)?) } else { (if uniform { UR_SINK } else { R_SINK }, self.pdst(o(0)?)?, self.psrc(o(1)?)?) };
+                Op::Vote { d, pd, p, mode, uniform }
+            }
+            "REDUX" => {
+                let op = match toks.first().copied() {
+                    None | Some("S32") => 0, // AND
+                    Some("OR") => 1,
+                    Some("XOR") => 2,
+                    Some("SUM") => 3,
+                    Some("MIN") => 4,
+                    Some("MAX") => 5,
+                    _ => return Err(Bad),
+                };
+                Op::Redux { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, op, signed: has("S32") }
+            }
+            _ => return Err(Bad),
+        })
+    }
+}
+
+fn barrier(op: &Operand) -> R<u8> {
+    match op {
+        Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(n) }, .. } if *n < 16 => Ok(*n),
+        _ => Err(Bad),
+    }
+}
+
+fn space(base: &str) -> Space {
+    match base {
+        "LDG" | "STG" => Space::Global,
+        "LDS" | "STS" => Space::Shared,
+        "LDL" | "STL" => Space::Local,
+        _ => Space::Generic,
+    }
+}
+
+fn width(toks: &[&str]) -> Width {
+    for t in toks {
+        let w = match *t {
+            "U8" => Width { bytes: 1, signed: false },
+            "S8" => Width { bytes: 1, signed: true },
+            "U16" => Width { bytes: 2, signed: false },
+            "S16" => Width { bytes: 2, signed: true },
+            "64" => Width { bytes: 8, signed: false },
+            "128" => Width { bytes: 16, signed: false },
+            _ => continue,
+        };
+        return w;
+    }
+    Width { bytes: 4, signed: false }
+}
+
+fn fmt(t: &str) -> Option<Fmt> {
+    Some(match t {
+        "F16" => Fmt::F16,
+        "BF16" => Fmt::Bf16,
+        "F32" => Fmt::F32,
+        "F64" => Fmt::F64,
+        _ => return None,
+    })
+}
+
+fn int_fmt(t: &str) -> Option<IntFmt> {
+    let (signed, bits) = match t.as_bytes().first()? {
+        b'U' => (false, t.get(1..)?.parse::<u8>().ok()?),
+        b'S' => (true, t.get(1..)?.parse::<u8>().ok()?),
+        _ => return None,
+    };
+    matches!(bits, 8 | 16 | 32 | 64).then_some(IntFmt { bits, signed })
+}
+
+fn atom_op(toks: &[&str]) -> Option<AtomOp> {
+    for t in toks {
+        return Some(match *t {
+            "ADD" => AtomOp::Add,
+            "MIN" => AtomOp::Min,
+            "MAX" => AtomOp::Max,
+            "INC" => AtomOp::Inc,
+            "DEC" => AtomOp::Dec,
+            "AND" => AtomOp::And,
+            "OR" => AtomOp::Or,
+            "XOR" => AtomOp::Xor,
+            "EXCH" => AtomOp::Exch,
+            "CAS" => AtomOp::Cas,
+            _ => continue,
+        });
+    }
+    None
+}
+
+fn atom_type(toks: &[&str]) -> AtomType {
+    if toks.contains(&"F32") {
+        AtomType::F32
+    } else if toks.contains(&"F64") {
+        AtomType::F64
+    } else if toks.contains(&"F16x2") {
+        AtomType::F16x2
+    } else if toks.contains(&"S64") {
+        AtomType::S64
+    } else if toks.contains(&"64") {
+        AtomType::U64
+    } else if toks.contains(&"S32") {
+        AtomType::S32
+    } else {
+        AtomType::U32
+    }
+}

@@ -1,0 +1,413 @@
+//! Compiled forms: every [`Form`] of the table turned, once, into a [`Plan`]
+//! that decoding and encoding run per word, and the index that finds the
+//! plans a word may be.
+//!
+//! A [`Form`] says what an encoding is in the terms the table is written
+//! in (fields, optional flag bits, printing rules); running it directly
+//! means re-deriving the same masks, shifts and checks for every word. A
+//! plan holds them resolved: each field as a shift and a mask, each
+//! optional flag as a bit position (bit 127 standing for "none", a bit no
+//! decodable word has set), the form's fixed fields folded into one mask
+//! and value, the modifier values that have a spelling as a bit set, and
+//! the checks of [`Inst::text`](super::inst::Inst::text)'s readability
+//! rules marked on the operands they concern. [`decode`] and [`encode`]
+//! run plans; what they accept and produce is exactly what the form
+//! describes (`tests/isa_corpus.rs`, `tests/isa_oracle.rs` and the fuzz
+//! properties check it against `nvdisasm` and against each other).
+//!
+//! The index groups the plans of each measured SM by opcode value (bits
+//! 0–11), in table order: decoding looks at the one or two plans of a
+//! word's opcode and rejects most by their masks.
+
+pub(super) mod decode;
+pub(super) mod encode;
+
+use super::bits::Field;
+use super::branch::Layout;
+use super::family::MEASURED_SMS;
+use super::form::{Form, ModField, PredShow, Slot, UNMEASURED};
+use super::inst::{InstOperands, ModValues};
+use super::operand::RegFile;
+use super::table::forms;
+use std::sync::OnceLock;
+
+/// The "no such bit" position of an optional flag: bit 127, which no form
+/// explains (control bits end at 125), so it is clear in every word that
+/// decodes and reading it needs no test for absence.
+pub(super) const NO_BIT: u8 = 127;
+
+/// A field of 1 to 64 bits, whose mask is computed without a branch
+/// ([`Field::max`] tests for 64 bits). Two bytes, so that plans stay small
+/// (encoding a list of instructions reads a plan per instruction).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fld {
+    pub start: u8,
+    pub width: u8,
+}
+
+impl Fld {
+    /// The resolved form of a field.
+    pub const fn of(f: Field) -> Fld {
+        assert!(f.width >= 1 && f.width <= 64, "fields are 1 to 64 bits wide");
+        Fld { start: f.start, width: f.width }
+    }
+
+    /// The largest value the field holds.
+    #[inline(always)]
+    pub fn max(self) -> u64 {
+        u64::MAX >> (64 - u32::from(self.width))
+    }
+
+    /// The field's value in `word`.
+    #[inline(always)]
+    pub fn get(self, word: u128) -> u64 {
+        (word >> self.start) as u64 & self.max()
+    }
+
+    /// The value read as a two's-complement number.
+    #[inline(always)]
+    pub fn get_signed(self, word: u128) -> i64 {
+        let shift = 64 - u32::from(self.width);
+        ((self.get(word) << shift) as i64) >> shift
+    }
+
+    /// `word`, whose field is clear, with the field holding `value`, if it
+    /// fits (the fields of a form are disjoint: see [`Plan::of`]).
+    #[inline(always)]
+    pub fn put(self, word: u128, value: u64) -> Option<u128> {
+        (value <= self.max()).then(|| word | u128::from(value) << self.start)
+    }
+
+    /// [`Fld::put`] of a signed value.
+    #[inline(always)]
+    pub fn put_signed(self, word: u128, value: i64) -> Option<u128> {
+        let shift = 64 - u32::from(self.width);
+        ((value << shift) >> shift == value).then(|| word | u128::from(value as u64 & self.max()) << self.start)
+    }
+}
+
+/// Whether bit `b` of `word` is set ([`NO_BIT`] reads as clear in decodable words).
+#[inline(always)]
+pub(super) fn bit(word: u128, b: u8) -> bool {
+    (word >> b) as u8 & 1 == 1
+}
+
+fn flag(b: Option<u8>) -> u8 {
+    b.unwrap_or(NO_BIT)
+}
+
+/// A modifier field, resolved.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ModStep {
+    pub field: Fld,
+    /// The value's next bit, or [`NO_BIT`].
+    pub extra: u8,
+    /// Bit `v` set when value `v` has a measured spelling (decodes).
+    pub ok: u32,
+    /// Number of spellings (values from it on do not encode).
+    pub names: u16,
+}
+
+impl ModStep {
+    /// The value in `word` (as [`ModField::get`]).
+    #[inline(always)]
+    pub fn get(self, word: u128) -> u64 {
+        let low = self.field.get(word);
+        // Few fields have an extra bit: test for it rather than read bit 127.
+        if self.extra == NO_BIT { low } else { low | u64::from(bit(word, self.extra)) << self.field.width }
+    }
+}
+
+/// One operand's encoding, resolved (one per [`Slot`] kind; flags are bit
+/// positions or [`NO_BIT`]). An explicit tag byte makes dispatch one load.
+#[derive(Clone, Copy, Debug)]
+#[repr(u8)]
+pub(super) enum Step {
+    /// [`Slot::Gpr`]; `reuse` is the reuse-mask index or [`NO_BIT`].
+    Gpr { field: Fld, neg: u8, abs: u8, not: u8, reuse: u8 },
+    /// [`Slot::Ur`], or with `flag_b` [`Slot::UniformB`] (bit 91 set).
+    Ur { field: Fld, neg: u8, not: u8, flag_b: bool },
+    /// [`Slot::Barrier`].
+    Barrier(Fld),
+    /// [`Slot::Pred`]; `optional`: printed only when not true.
+    Pred { file: RegFile, field: Fld, not: u8, optional: bool },
+    /// [`Slot::Imm32`], [`Slot::Float`] and [`Slot::Half2`] (bits 32–63);
+    /// the printability check of the last two.
+    Imm32(ImmCheck),
+    /// [`Slot::CBank`].
+    CBank { neg: u8, abs: u8, not: u8 },
+    /// [`Slot::LoadBank`].
+    LoadBank { offset: Fld, index: Fld, uniform: bool },
+    /// [`Slot::Hex`].
+    Hex(Fld),
+    /// [`Slot::HexSplit`].
+    HexSplit(Fld, Fld),
+    /// [`Slot::Imm64`].
+    Imm64(Fld),
+    /// [`Slot::SImm`].
+    SImm(Fld),
+    /// [`Slot::Target`] and [`Slot::RelOffset`].
+    Target(Layout),
+    /// [`Slot::AbsTarget`].
+    AbsTarget(Layout),
+    /// [`Slot::Addr`]; `wide`, `zero_base` as there.
+    Addr { base: Fld, offset: Fld, scale: Option<Fld>, desc: Option<Fld>, uniform: Option<Fld>, wide: bool, zero_base: bool },
+    /// [`Slot::SpecialReg`].
+    SpecialReg(Fld),
+}
+
+/// Which immediates decode ([`Step::Imm32`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ImmCheck {
+    /// Any bits.
+    Any,
+    /// A float `nvdisasm` prints as a number or a known name.
+    Float { f64: bool },
+    /// A pair of halves without NaN.
+    Half2,
+}
+
+impl Step {
+    fn of(slot: Slot) -> Step {
+        match slot {
+            Slot::Gpr { field, neg, abs, not, reuse } => {
+                Step::Gpr { field: Fld::of(field), neg: flag(neg), abs: flag(abs), not: flag(not), reuse: flag(reuse) }
+            }
+            Slot::Ur { field, neg, not } => Step::Ur { field: Fld::of(field), neg: flag(neg), not: flag(not), flag_b: false },
+            Slot::UniformB { field, neg, not } => Step::Ur { field: Fld::of(field), neg: flag(neg), not: flag(not), flag_b: true },
+            Slot::Barrier(f) => Step::Barrier(Fld::of(f)),
+            Slot::Pred { uniform, field, not, show } => Step::Pred {
+                file: if uniform { RegFile::UniformPred } else { RegFile::Pred },
+                field: Fld::of(field),
+                not: flag(not),
+                optional: show == PredShow::UnlessTrue,
+            },
+            Slot::Imm32 { .. } => Step::Imm32(ImmCheck::Any),
+            Slot::Float { f64 } => Step::Imm32(ImmCheck::Float { f64 }),
+            Slot::Half2 => Step::Imm32(ImmCheck::Half2),
+            Slot::CBank { neg, abs, not } => Step::CBank { neg: flag(neg), abs: flag(abs), not: flag(not) },
+            Slot::LoadBank { offset, index, uniform } => Step::LoadBank { offset: Fld::of(offset), index: Fld::of(index), uniform },
+            Slot::Hex(f) => Step::Hex(Fld::of(f)),
+            Slot::HexSplit(lo, hi) => Step::HexSplit(Fld::of(lo), Fld::of(hi)),
+            Slot::Imm64(f) => Step::Imm64(Fld::of(f)),
+            Slot::SImm(f) => Step::SImm(Fld::of(f)),
+            Slot::Target(layout) | Slot::RelOffset(layout) => Step::Target(layout),
+            Slot::AbsTarget(layout) => Step::AbsTarget(layout),
+            Slot::Addr { base, wide, offset, scale, desc, uniform, zero_base, .. } => Step::Addr {
+                base: Fld::of(base),
+                offset: Fld::of(offset),
+                scale: scale.map(Fld::of),
+                desc: desc.map(Fld::of),
+                uniform: uniform.map(Fld::of),
+                wide,
+                zero_base,
+            },
+            Slot::SpecialReg(f) => Step::SpecialReg(Fld::of(f)),
+        }
+    }
+}
+
+/// A form, compiled.
+pub(super) struct Plan {
+    pub form: &'static Form,
+    /// Every bit the form explains.
+    pub mask: u128,
+    /// The bits of the fixed fields, and their values.
+    pub fixed_mask: u128,
+    pub fixed_value: u128,
+    /// The opcode and fixed fields: the word encoding starts from.
+    pub base: u128,
+    /// Whether some operand values have no readable text (optional
+    /// predicates, zero bases, [`Form::nonzero`]): encoding checks them first.
+    pub check_text: bool,
+    /// Every negate, absolute-value and not bit of the operands.
+    pub flags: u128,
+    pub mods: &'static [ModStep],
+    pub steps: &'static [Step],
+}
+
+impl Plan {
+    fn of(form: &'static Form, mods: &'static [ModStep], steps: &'static [Step]) -> Plan {
+        let (mut fixed_mask, mut fixed_value) = (0u128, 0u128);
+        for (f, v) in form.fixed {
+            assert!(*v <= f.max(), "{}: fixed value {v} does not fit its field", form.name);
+            fixed_mask |= u128::from(f.max()) << f.start;
+            fixed_value |= u128::from(*v) << f.start;
+        }
+        let mask = form.mask();
+        assert!(mask >> NO_BIT == 0, "{}: bit {NO_BIT} stands for no flag bit", form.name);
+        assert!(disjoint(form), "{}: two of its fields share a bit", form.name);
+        let check_text = !form.nonzero.is_empty()
+            || form.slots.iter().any(|s| {
+                matches!(
+                    s,
+                    Slot::Pred { show: PredShow::UnlessTrue, .. } | Slot::Addr { wide: false, .. } | Slot::Addr { uniform: Some(_), .. } | Slot::Addr { zero_base: false, .. }
+                )
+            });
+        let base = u128::from(form.opcode & 0xfff) | fixed_value;
+        let bits = |bs: &[u8]| bs.iter().filter(|&&b| b != NO_BIT).fold(0u128, |m, &b| m | 1 << b);
+        let flags = steps.iter().fold(0u128, |m, step| {
+            m | match *step {
+                Step::Gpr { neg, abs, not, .. } | Step::CBank { neg, abs, not } => bits(&[neg, abs, not]),
+                Step::Ur { neg, not, .. } => bits(&[neg, not]),
+                Step::Pred { not, .. } => bits(&[not]),
+                _ => 0,
+            }
+        });
+        Plan { form, mask, fixed_mask, fixed_value, base, check_text, flags, mods, steps }
+    }
+}
+
+/// Whether no two of a form's fields (opcode and guard, control bits,
+/// fixed fields, modifiers, operands) share a bit: then encoding can OR
+/// each value into a word that starts with the fixed bits only.
+fn disjoint(form: &Form) -> bool {
+    let field = |f: Field| u128::from(f.max()) << f.start;
+    let parts = [field(Field::bits(0, 15)), field(Field::bits(105, 125))]
+        .into_iter()
+        .chain(form.fixed.iter().map(|(f, _)| field(*f)))
+        .chain(form.mods.iter().map(|m| field(m.field) | m.extra.map_or(0, |b| 1u128 << b)))
+        .chain(form.slots.iter().map(Slot::mask));
+    let mut seen = 0u128;
+    for part in parts {
+        if seen & part != 0 {
+            return false;
+        }
+        seen |= part;
+    }
+    true
+}
+
+fn mod_step(m: &ModField) -> ModStep {
+    let mut ok = 0u32;
+    for (v, name) in m.names.iter().enumerate().take(32) {
+        if *name != UNMEASURED {
+            ok |= 1 << v;
+        }
+    }
+    ModStep { field: Fld::of(m.field), extra: flag(m.extra), ok, names: m.names.len().min(usize::from(u16::MAX)) as u16 }
+}
+
+/// Every plan, and the plans of each measured SM by opcode value.
+pub(super) struct Plans {
+    /// One per form of [`forms`], in table order.
+    pub plans: Vec<Plan>,
+    /// The address where [`forms`] starts (finding a form's plan needs no
+    /// second lookup).
+    table: usize,
+    /// Indices into `plans`, grouped by SM and opcode.
+    by_opcode: Vec<u16>,
+    /// For `k = sm_index << 12 | opcode`, where its group starts in
+    /// `by_opcode` (high 24 bits) and how many plans it has (low 8 bits):
+    /// one load per word, and an index the array's length bounds.
+    groups: Box<[u32; GROUPS]>,
+}
+
+/// One group per measured SM and opcode value.
+const GROUPS: usize = 8 << 12;
+
+impl Plans {
+    /// The plans a word of opcode value `opcode` may be on the measured SM
+    /// of index `sm_index` (into [`MEASURED_SMS`]), in table order.
+    #[inline]
+    pub fn candidates(&self, sm_index: usize, opcode: u16) -> impl Iterator<Item = &Plan> {
+        let group = self.groups[(sm_index << 12 | usize::from(opcode & 0xfff)) % GROUPS] as usize;
+        let (start, len) = (group >> 8, group & 0xff);
+        self.by_opcode.get(start..start + len).unwrap_or(&[]).iter().map(|&i| &self.plans[usize::from(i)])
+    }
+
+    /// The plan of a form of [`forms`] (`None` for another form).
+    #[inline]
+    pub fn of(&self, form: &'static Form) -> Option<&Plan> {
+        let offset = (form as *const Form as usize).checked_sub(self.table)?;
+        let plan = self.plans.get(offset / std::mem::size_of::<Form>())?;
+        std::ptr::eq(plan.form, form).then_some(plan)
+    }
+}
+
+/// The plans, compiled on first use.
+pub(super) fn plans() -> &'static Plans {
+    static PLANS: OnceLock<Plans> = OnceLock::new();
+    PLANS.get_or_init(|| {
+        let table = forms();
+        // All steps in one allocation, in table order, so that a plan's
+        // steps are contiguous and near its neighbours'.
+        let mods: &'static [ModStep] = Box::leak(table.iter().flat_map(|f| f.mods.iter().map(mod_step)).collect::<Vec<_>>().into_boxed_slice());
+        let steps: &'static [Step] = Box::leak(
+            table
+                .iter()
+                .flat_map(|f| f.slots.iter().map(|s| Step::of(*s)))
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        );
+        let (mut m, mut s) = (0, 0);
+        let plans: Vec<Plan> = table
+            .iter()
+            .map(|form| {
+                assert!(
+                    form.mods.len() <= ModValues::CAPACITY && form.slots.len() <= InstOperands::CAPACITY,
+                    "{}: too many modifiers or operands",
+                    form.name
+                );
+                let plan = Plan::of(form, &mods[m..m + form.mods.len()], &steps[s..s + form.slots.len()]);
+                (m, s) = (m + form.mods.len(), s + form.slots.len());
+                plan
+            })
+            .collect();
+        assert!(plans.len() <= usize::from(u16::MAX), "plan indices are 16-bit");
+        assert!(MEASURED_SMS.len() << 12 <= GROUPS, "one group per SM and opcode");
+        let mut by_opcode = Vec::new();
+        let mut groups = Box::new([0u32; GROUPS]);
+        for (s, &sm) in MEASURED_SMS.iter().enumerate() {
+            let mut lists: Vec<Vec<u16>> = vec![Vec::new(); 1 << 12];
+            for (k, f) in table.iter().enumerate().filter(|(_, f)| f.applies_to(sm)) {
+                lists[usize::from(f.opcode & 0xfff)].push(k as u16);
+            }
+            for (opcode, list) in lists.into_iter().enumerate() {
+                assert!(list.len() < 1 << 8 && by_opcode.len() < 1 << 24, "group too large to pack");
+                groups[s << 12 | opcode] = (by_opcode.len() as u32) << 8 | list.len() as u32;
+                by_opcode.extend(list);
+            }
+        }
+        Plans { plans, table: table.as_ptr() as usize, by_opcode, groups }
+    })
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_form_has_its_plan_and_is_a_candidate_where_it_applies() {
+        let plans = plans();
+        for (k, form) in forms().iter().enumerate() {
+            let plan = plans.of(form).expect("a plan for every form");
+            assert!(std::ptr::eq(plan.form, form) && std::ptr::eq(plan, &plans.plans[k]));
+            assert_eq!((plan.mods.len(), plan.steps.len()), (form.mods.len(), form.slots.len()), "{}", form.name);
+            for (s, &sm) in MEASURED_SMS.iter().enumerate() {
+                let listed = plans.candidates(s, form.opcode).any(|p| std::ptr::eq(p.form, form));
+                assert_eq!(listed, form.applies_to(sm), "{} on sm_{sm}", form.name);
+            }
+        }
+        // A form outside the table has no plan.
+        let copy: &'static Form = Box::leak(Box::new(forms()[0]));
+        assert!(plans.of(copy).is_none());
+    }
+
+    #[test]
+    fn resolved_fields_read_and_write_as_fields_do() {
+        let word: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
+        for (start, width) in [(0, 1), (12, 3), (32, 32), (24, 64), (34, 48), (64, 8), (105, 21)] {
+            let (field, fld) = (Field::new(start, width), Fld::of(Field::new(start, width)));
+            assert_eq!(fld.get(word), field.get(word));
+            assert_eq!(fld.get_signed(word), field.get_signed(word));
+            let v = field.get(word);
+            assert_eq!(fld.put(0, v), field.set(0, v));
+            assert_eq!(fld.put_signed(0, field.get_signed(word)), field.set_signed(0, field.get_signed(word)));
+            if width < 64 {
+                assert_eq!(fld.put(0, field.max() + 1), None);
+            }
+        }
+    }
+}

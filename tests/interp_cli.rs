@@ -1,0 +1,62 @@
+//! The interpreters from the command line: `ptx2sass --run SPEC FILE.ptx`
+//! and `sass run --launch SPEC FILE.cubin` on the README's example, both
+//! printing `param N: <hex>` lines with saxpy's result worked out here.
+
+use std::process::Command;
+
+fn expected_line() -> String {
+    // examples/saxpy.launch.json: n = 100, a = 2, x = 1, 2, 3, 4 repeating,
+    // y = 0.5; element i becomes a*x[i] + y[i] (exact in f32).
+    let bytes: Vec<u8> = (0..100).flat_map(|i| (2.0f32 * (1 + i % 4) as f32 + 0.5).to_le_bytes()).collect();
+    format!("param 3: {}\n", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>())
+}
+
+fn root() -> std::path::PathBuf {
+    std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn ptx2sass_runs_the_example_in_the_ptx_interpreter() {
+    let out = Command::new(env!("CARGO_BIN_EXE_ptx2sass"))
+        .current_dir(root())
+        .args(["-arch=sm_90", "--run", "examples/saxpy.launch.json", "examples/saxpy.ptx"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected_line());
+}
+
+#[test]
+fn sass_run_runs_ptxas_cubin_in_the_sass_interpreter() {
+    let Some(ptxas) = ptx2sass::reference::require("ptxas", "sass_run_runs_ptxas_cubin_in_the_sass_interpreter") else { return };
+    let cubin = std::env::temp_dir().join(format!("ptx2sass-interp-cli-{}.cubin", std::process::id()));
+    let ok = Command::new(ptxas).arg("-arch=sm_90").arg(root().join("examples/saxpy.ptx")).arg("-o").arg(&cubin).status().is_ok_and(|s| s.success());
+    assert!(ok, "ptxas compiles the example");
+    let out = Command::new(env!("CARGO_BIN_EXE_sass")).current_dir(root()).args(["run", "--launch", "examples/saxpy.launch.json"]).arg(&cubin).output().expect("runs");
+    let _ = std::fs::remove_file(&cubin);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), expected_line());
+}
+
+#[test]
+fn bad_specs_and_faults_are_errors_with_exit_status() {
+    let dir = std::env::temp_dir().join(format!("ptx2sass-interp-cli-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"kernel": "saxpy", "grid": [1], "block": [1], "params": [{"kind": "q8"}]}"#).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ptx2sass")).current_dir(root()).arg("-arch=sm_90").arg("--run").arg(&bad).arg("examples/saxpy.ptx").output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("params[0].kind"), "{}", String::from_utf8_lossy(&out.stderr));
+    // y too small for n = 100: the first thread past it faults, reported
+    // with the PTX line of the load.
+    let small = dir.join("small.json");
+    let spec = std::fs::read_to_string(root().join("examples/saxpy.launch.json")).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&spec).unwrap();
+    v["params"][3] = serde_json::json!({"kind": "buffer", "bytes": 64, "fill": "zero", "output": true});
+    std::fs::write(&small, v.to_string()).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ptx2sass")).current_dir(root()).arg("-arch=sm_90").arg("--run").arg(&small).arg("examples/saxpy.ptx").output().unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("examples/saxpy.ptx:43:") && err.contains("memory fault") && err.contains("out-of-bounds"), "{err}");
+}

@@ -1,0 +1,620 @@
+//! The latency tables and the hazard checker against ptxas's own code.
+//!
+//! Every corpus PTX file is compiled with the reference `ptxas` for each
+//! measured SM (the encoding corpus of `tests/isa_corpus.rs` when current,
+//! else compiled here and cached under `target/hazard-corpus`), each
+//! function's words decoded with [`Inst::decode`] (functions compiled for
+//! debugging, with no schedule, left out), and split into straight-line
+//! blocks.
+//! * `tables_are_measured_from_ptxas`: the measurement tool. In every block,
+//!   for each register a producer without a write scoreboard writes and a
+//!   later instruction reads, the stall cycles between the two are a
+//!   distance ptxas considered safe; the least per (file, producer class,
+//!   consumer class) must be exactly what `src/interp/sass/latency/sm_XX.tsv`
+//!   holds. `PTX2SASS_BLESS=1` rewrites the files from the measurement.
+//! * `ptxas_code_has_no_hazards`: every block, every fall-through chain of
+//!   blocks and every branch edge (a block ending in a branch, then the
+//!   target block) replayed through [`WarpHazards`] reports nothing.
+//! * `mutants_are_flagged`: ptxas code made wrong in the three ways the
+//!   checker exists to catch — a stall count below the latency of a
+//!   dependent pair, a wait-mask bit a consumer (RAW/WAW) needs cleared, a
+//!   wait on a read scoreboard a later writer (WAR) needs cleared — is
+//!   flagged, on every measured SM.
+
+mod common;
+
+use object::{Object, ObjectSection};
+use ptx2sass::interp::sass::hazard::{self, HazardInfo, WarpHazards};
+use ptx2sass::interp::sass::latency::{self, Class, File};
+use ptx2sass::isa::ctrl::SCOREBOARDS;
+use ptx2sass::isa::inst::Inst;
+use ptx2sass::isa::operand::Operand;
+use ptx2sass::target::Sm;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+const SMS: &[u16] = ptx2sass::isa::family::MEASURED_SMS;
+
+/// One decoded instruction (`None`: a word the model does not decode).
+type Decoded = Option<(Inst, HazardInfo)>;
+
+/// The code of one SM: the functions, each its instructions in order.
+struct Code {
+    sm: u16,
+    functions: Vec<Vec<Decoded>>,
+    /// The ptxas release (`13.5`).
+    release: String,
+}
+
+fn cache_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("target/hazard-corpus")
+}
+
+/// What a cached corpus was made from (tools and inputs, sizes and times).
+fn stamp(sm: u16, ptxas: &Path, corpus: &Path, files: &[PathBuf]) -> String {
+    let meta = |p: &Path| -> String {
+        let m = std::fs::metadata(p).ok();
+        let size = m.as_ref().map_or(0, |m| m.len());
+        let time = m.and_then(|m| m.modified().ok()).and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_secs());
+        format!("{size} {time}")
+    };
+    let mut out = format!("sm_{sm} {} {}\n", ptxas.display(), meta(ptxas));
+    for f in files {
+        out += &format!("{} {}\n", f.strip_prefix(corpus).unwrap_or(f).display(), meta(f));
+    }
+    out
+}
+
+/// The encoding corpus of `tests/isa_corpus.rs` (which runs first), when
+/// its listing of `sm` is current: the same compiled words, split back into
+/// functions (each `.text` section ends in a branch to itself and `NOP`
+/// padding). Its stamp is rebuilt here the way that test builds it.
+fn encoding_corpus_words(sm: u16, ptxas: &Path, corpus: &Path, files: &[PathBuf]) -> Option<Vec<Vec<u128>>> {
+    let nvdisasm = ptx2sass::reference::find("nvdisasm")?;
+    let dir = std::env::var_os("PTX2SASS_ENCODING_CORPUS").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/encoding-corpus"));
+    let meta = |p: &Path| -> String {
+        let m = std::fs::metadata(p).ok();
+        let size = m.as_ref().map_or(0, |m| m.len());
+        let time = m.and_then(|m| m.modified().ok()).and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_secs());
+        format!("{size} {time}")
+    };
+    let mut expected = format!("sm_{sm}\n");
+    for t in [ptxas, nvdisasm.as_path()] {
+        expected += &format!("{} {}\n", t.display(), meta(t));
+    }
+    for f in files {
+        expected += &format!("{} {}\n", f.strip_prefix(corpus).unwrap_or(f).display(), meta(f));
+    }
+    let stamp = std::fs::read_to_string(dir.join(format!("sm_{sm}.stamp"))).ok()?;
+    if stamp.split_once('\n')?.1 != expected {
+        return None;
+    }
+    let listing = std::fs::read_to_string(dir.join(format!("sm_{sm}.lst"))).ok()?;
+    let words = hex_listing_words(&listing)?;
+    let mut functions: Vec<Vec<u128>> = vec![Vec::new()];
+    let mut padding = false;
+    for (k, &w) in words.iter().enumerate() {
+        let inst = Inst::decode(w, Sm::new(sm)).ok();
+        let is_nop = inst.as_ref().is_some_and(|i| i.form.name == "NOP");
+        if padding && !is_nop {
+            functions.push(Vec::new());
+            padding = false;
+        }
+        functions.last_mut()?.push(w);
+        if inst.as_ref().is_some_and(|i| i.form.name == "BRA" && target(i, k) == Some(k)) {
+            padding = true;
+        }
+    }
+    Some(functions.into_iter().filter(|f| !f.is_empty()).collect())
+}
+
+/// The words of an `nvdisasm -hex` listing: each instruction line ends in
+/// `/* 0x<low word> */`, and the next line holds `/* 0x<high word> */`.
+fn hex_listing_words(text: &str) -> Option<Vec<u128>> {
+    let hex = |s: &str| -> Option<u64> { u64::from_str_radix(s.trim().strip_prefix("/* 0x")?.strip_suffix("*/")?.trim(), 16).ok() };
+    let mut words = Vec::new();
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let Some(rest) = line.trim_start().strip_prefix("/*") else { continue };
+        let Some(at) = rest.rfind("/* 0x").filter(|_| rest.split_once("*/").is_some_and(|(a, _)| u64::from_str_radix(a, 16).is_ok())) else { continue };
+        let lo = hex(&rest[at..])?;
+        let hi = hex(lines.next()?)?;
+        words.push(ptx2sass::isa::bits::join(lo, hi));
+    }
+    Some(words)
+}
+
+/// The `.text.*` sections of every corpus file compiled for `sm`, one per
+/// function: from the encoding corpus or this test's cache when current,
+/// else compiled now (and cached).
+fn functions_words(sm: u16, ptxas: &Path, corpus: &Path) -> Vec<Vec<u128>> {
+    let files = common::ptx_inputs_for_sm(corpus, sm);
+    if let Some(functions) = encoding_corpus_words(sm, ptxas, corpus, &files) {
+        return functions;
+    }
+    let stamp = stamp(sm, ptxas, corpus, &files);
+    let (stamp_file, words_file) = (cache_dir().join(format!("sm_{sm}.stamp")), cache_dir().join(format!("sm_{sm}.words")));
+    if let (true, Ok(text)) = (std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp), std::fs::read_to_string(&words_file)) {
+        return parse_words(&text);
+    }
+    let scratch = std::env::temp_dir().join(format!("ptx2sass-hazard-{}-{sm}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch directory");
+    let per_file: Vec<Vec<Vec<u128>>> = common::par_map(&files.iter().enumerate().collect::<Vec<_>>(), |(k, file)| {
+        let cubin = scratch.join(format!("{k}.cubin"));
+        if !common::compile_cubin(ptxas, sm, file, &cubin) {
+            return Vec::new();
+        }
+        let Ok(data) = std::fs::read(&cubin) else { return Vec::new() };
+        let elf = object::File::parse(&*data).expect("ptxas writes ELF");
+        let mut out = Vec::new();
+        for section in elf.sections() {
+            if section.name().is_ok_and(|n| n.starts_with(".text.")) {
+                let bytes = section.data().expect("section data");
+                out.push(ptx2sass::isa::bits::words_from_bytes(bytes).expect("whole words"));
+            }
+        }
+        out
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    let functions: Vec<Vec<u128>> = per_file.into_iter().flatten().collect();
+    let mut text = String::new();
+    for f in &functions {
+        text += "function\n";
+        for w in f {
+            text += &format!("{w:032x}\n");
+        }
+    }
+    // The cache is an optimisation: failing to write it is not an error.
+    if std::fs::create_dir_all(cache_dir()).is_ok() && std::fs::write(&words_file, text).is_ok() {
+        let _ = std::fs::write(&stamp_file, stamp);
+    }
+    functions
+}
+
+fn parse_words(text: &str) -> Vec<Vec<u128>> {
+    let mut out: Vec<Vec<u128>> = Vec::new();
+    for line in text.lines() {
+        if line == "function" {
+            out.push(Vec::new());
+        } else if let (Some(f), Ok(w)) = (out.last_mut(), u128::from_str_radix(line, 16)) {
+            f.push(w);
+        }
+    }
+    out
+}
+
+fn ptxas_release(ptxas: &Path) -> String {
+    let out = Command::new(ptxas).arg("--version").output().map(|o| String::from_utf8_lossy(&o.stdout).into_owned()).unwrap_or_default();
+    out.split("release ").nth(1).and_then(|r| r.split(',').next()).unwrap_or("?").to_string()
+}
+
+/// The decoded corpus of every measured SM (`None` when the corpus or
+/// ptxas is missing: the tests then skip).
+fn corpus() -> Option<&'static Vec<Code>> {
+    static CODE: OnceLock<Option<Vec<Code>>> = OnceLock::new();
+    CODE.get_or_init(|| {
+        let corpus = common::corpus_dir("latency_tables")?;
+        let ptxas = ptx2sass::reference::require("ptxas", "latency_tables")?;
+        let release = ptxas_release(&ptxas);
+        Some(
+            SMS.iter()
+                .map(|&sm| {
+                    let words = functions_words(sm, &ptxas, &corpus);
+                    let functions = common::par_map(&words, |f| {
+                        f.iter()
+                            .map(|&w| Inst::decode(w, Sm::new(sm)).ok().map(|i| {
+                                let h = HazardInfo::of(&i, Sm::new(sm));
+                                (i, h)
+                            }))
+                            .collect()
+                    });
+                    // Debug compilations (all control fields zero) are outside the model.
+                    let functions = functions.into_iter().filter(|f: &Vec<Decoded>| hazard::scheduled(f.iter().flatten().map(|d| &d.0))).collect();
+                    Code { sm, functions, release: release.clone() }
+                })
+                .collect(),
+        )
+    })
+    .as_ref()
+}
+
+/// Whether an instruction transfers control (ends a straight-line block).
+fn ends_block(i: &Inst) -> bool {
+    matches!(i.form.name.split('.').next(), Some("BRA" | "BRX" | "JMP" | "EXIT" | "RET" | "CALL" | "BSYNC" | "BREAK" | "WARPSYNC" | "BPT"))
+}
+
+/// Whether execution can go on at the next instruction with the state it left.
+fn falls_through(i: &Inst) -> bool {
+    let name = i.form.name.split('.').next().unwrap_or("");
+    let unconditional = i.guard.0.num == ptx2sass::isa::operand::RegNum::Zero && !i.guard.1;
+    match name {
+        "BRA" | "BRX" | "JMP" | "EXIT" | "RET" => !unconditional,
+        // The callee changes the state in ways a replay does not follow.
+        "CALL" => false,
+        _ => true,
+    }
+}
+
+/// The in-function targets of a branch-like instruction (BRA, BSSY, CALL.REL).
+fn target(i: &Inst, index: usize) -> Option<usize> {
+    let name = i.form.name.split('.').next()?;
+    if !matches!(name, "BRA" | "BSSY" | "CALL") {
+        return None;
+    }
+    i.operands.iter().find_map(|op| match op {
+        Operand::Target(off) => usize::try_from((index as i64 + 1) * 16 + off).ok().filter(|a| a % 16 == 0).map(|a| a / 16),
+        _ => None,
+    })
+}
+
+/// Straight-line blocks of a function: `(start, end)` index ranges (end
+/// exclusive), every instruction decoded.
+fn blocks(f: &[Decoded]) -> Vec<(usize, usize)> {
+    let mut leader = vec![false; f.len() + 1];
+    leader[0] = true;
+    for (k, d) in f.iter().enumerate() {
+        match d {
+            None => {
+                leader[k] = true;
+                leader[k + 1] = true;
+            }
+            Some((i, _)) => {
+                if ends_block(i) {
+                    leader[k + 1] = true;
+                }
+                if let Some(t) = target(i, k).filter(|t| *t < f.len()) {
+                    leader[t] = true;
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    let mut start = 0;
+    for (k, &lead) in leader.iter().enumerate().skip(1) {
+        if lead {
+            if f[start].is_some() {
+                out.push((start, k));
+            }
+            start = k;
+        }
+    }
+    out
+}
+
+/// The straight-line paths of a function the tests replay: fall-through
+/// chains (blocks run on while control can fall through, with the state
+/// they leave), and branch edges (a block ending in a branch, then the block
+/// it branches to).
+fn paths(f: &[Decoded]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
+    let blocks = blocks(f);
+    let mut chains = Vec::new();
+    let mut k = 0;
+    while k < blocks.len() {
+        let mut j = k;
+        while j + 1 < blocks.len() && blocks[j].1 == blocks[j + 1].0 && falls_through(inst(&f[blocks[j].1 - 1]).0) {
+            j += 1;
+        }
+        chains.push((blocks[k].0..blocks[j].1).collect());
+        k = j + 1;
+    }
+    let mut edges = Vec::new();
+    for &(start, end) in &blocks {
+        let (last, _) = inst(&f[end - 1]);
+        let Some(t) = target(last, end - 1).filter(|_| last.form.name.starts_with("BRA")) else { continue };
+        let Some(&(ts, te)) = blocks.iter().find(|b| b.0 == t) else { continue };
+        edges.push((start..end).chain(ts..te).collect());
+    }
+    (chains, edges)
+}
+
+fn inst(d: &Decoded) -> (&Inst, &HazardInfo) {
+    let (i, h) = d.as_ref().expect("blocks hold decoded instructions");
+    (i, h)
+}
+
+/// Measured distances: (file, producer, consumer) → (least cycles, count).
+type Distances = BTreeMap<(File, Class, Class), (u64, u32)>;
+
+fn file_of(name: &str) -> File {
+    match name.as_bytes() {
+        [b'U', b'R', ..] => File::Ur,
+        [b'U', b'P', ..] => File::Up,
+        [b'P', ..] => File::P,
+        _ => File::R,
+    }
+}
+
+/// Least stall distances of fixed-latency dependences in straight-line blocks.
+fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize) {
+    let mut dist = Distances::new();
+    let mut sb_use: BTreeMap<Class, (u32, u32)> = BTreeMap::new();
+    let (mut insts, mut nblocks) = (0, 0);
+    for f in &code.functions {
+        insts += f.iter().flatten().count();
+        for d in f.iter().flatten() {
+            if !d.1.writes().is_empty() {
+                let e = sb_use.entry(d.1.class()).or_default();
+                if d.0.ctrl.write_sb.is_some() { e.0 += 1 } else { e.1 += 1 }
+            }
+        }
+        nblocks += blocks(f).len();
+        for path in paths(f).0 {
+            // Unit → (issue cycle, class, queue, scoreboard its queue attached it to).
+            let mut last: BTreeMap<u16, (u64, Class, u8, Option<u8>)> = BTreeMap::new();
+            let mut cycle = 0u64;
+            for &x in &path {
+                let (i, h) = inst(&f[x]);
+                // An orphan attached to a scoreboard waited on now is covered.
+                last.retain(|_, (_, _, _, sb)| !sb.is_some_and(|s| i.ctrl.wait >> s & 1 == 1));
+                for r in h.guard().into_iter().chain(h.reads().iter().copied()) {
+                    if let Some(&(c, producer, _, _)) = last.get(&r) {
+                        let e = dist.entry((file_of(&HazardInfo::unit_name(r)), producer, h.class())).or_insert((u64::MAX, 0));
+                        e.0 = e.0.min(cycle - c);
+                        e.1 += 1;
+                    }
+                }
+                if let (Some(s), q @ 1..) = (i.ctrl.write_sb, h.queue()) {
+                    for (_, (_, _, queue, sb)) in last.iter_mut() {
+                        if *queue == q && sb.is_none() {
+                            *sb = Some(s);
+                        }
+                    }
+                }
+                for &w in h.writes() {
+                    if i.ctrl.write_sb.is_none() {
+                        last.insert(w, (cycle, h.class(), h.queue(), None));
+                    } else {
+                        last.remove(&w);
+                    }
+                }
+                cycle += u64::from(i.ctrl.stall);
+            }
+        }
+    }
+    (dist, sb_use, insts, nblocks)
+}
+
+/// The data file text for a measurement.
+fn table_text(code: &Code) -> String {
+    let (dist, sb_use, insts, nblocks) = measure(code);
+    let mut out = format!(
+        "# Fixed-latency RAW latencies on sm_{}: measured from ptxas {} output over {insts} corpus\n\
+         # instructions ({} functions, {nblocks} basic blocks) by tests/latency_tables.rs\n\
+         # (PTX2SASS_BLESS=1 re-measures). cycles: the least stall-cycle sum ptxas left between\n\
+         # an instruction that sets no write scoreboard and a reader of its result on a\n\
+         # straight-line path (blocks that fall through into each other); observations: how\n\
+         # many such dependences the corpus has.\n\
+         # file\tproducer\tconsumer\tcycles\tobservations\n",
+        code.sm,
+        code.release,
+        code.functions.len()
+    );
+    for ((file, p, c), (cycles, n)) in &dist {
+        out += &format!("{}\t{}\t{}\t{cycles}\t{n}\n", file.name(), p.name(), c.name());
+    }
+    out += "# Write-scoreboard use per class (instructions with a register result):\n# class: with a write scoreboard / without\n";
+    for (class, (with, without)) in &sb_use {
+        out += &format!("#   {}: {with} / {without}\n", class.name());
+    }
+    out
+}
+
+#[test]
+fn tables_are_measured_from_ptxas() {
+    let Some(codes) = corpus() else { return };
+    let bless = std::env::var_os("PTX2SASS_BLESS").is_some();
+    let mut stale = Vec::new();
+    for code in codes {
+        let text = table_text(code);
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("src/interp/sass/latency/sm_{}.tsv", code.sm));
+        if latency::data_file(code.sm) != Some(text.as_str()) {
+            if bless {
+                std::fs::write(&path, &text).expect("write the table");
+            } else {
+                stale.push(format!("sm_{}", code.sm));
+            }
+        }
+    }
+    assert!(stale.is_empty(), "the latency tables of {} differ from a fresh measurement (PTX2SASS_BLESS=1 rewrites them)", stale.join(", "));
+}
+
+/// Replays instructions through a fresh warp; the first hazard, with where.
+fn replay<'a>(sm: u16, code: impl Iterator<Item = (usize, &'a Inst, &'a HazardInfo)>) -> Result<(), String> {
+    let mut warp = WarpHazards::new(Sm::new(sm));
+    for (k, i, h) in code {
+        warp.issue(h, i).map_err(|m| format!("/*{:04x}*/ {}: {m}", k * 16, i.text(Sm::new(sm), k as u64 * 16)))?;
+    }
+    Ok(())
+}
+
+#[test]
+fn ptxas_code_has_no_hazards() {
+    let Some(codes) = corpus() else { return };
+    let mut failures = Vec::new();
+    for code in codes {
+        let (mut chains, mut edges, mut nblocks, mut insts) = (0, 0, 0, 0);
+        for (n, f) in code.functions.iter().enumerate() {
+            nblocks += blocks(f).len();
+            let (chain_paths, edge_paths) = paths(f);
+            for (what, paths) in [("chain", chain_paths), ("branch edge", edge_paths)] {
+                for path in paths {
+                    if what == "chain" {
+                        chains += 1;
+                        insts += path.len();
+                    } else {
+                        edges += 1;
+                    }
+                    if let Err(m) = replay(code.sm, path.iter().map(|&x| (x, inst(&f[x]).0, inst(&f[x]).1))) {
+                        failures.push(format!("sm_{} function {n} ({what}): {m}", code.sm));
+                    }
+                }
+            }
+        }
+        eprintln!("sm_{}: {nblocks} blocks, {chains} fall-through chains ({insts} instructions), {edges} branch edges replayed", code.sm);
+    }
+    for f in failures.iter().take(40) {
+        eprintln!("  {f}");
+    }
+    assert!(failures.is_empty(), "{} hazards reported in ptxas code", failures.len());
+    issue_speed(codes);
+}
+
+/// Prints the time per [`WarpHazards::issue`] call: one warp per SM runs
+/// every chain of the corpus back to back (three `NOP`s waiting on every
+/// scoreboard and stalling 15 cycles between chains), as an interpreter's
+/// warp would (the budget is 20 M warp-instructions per second with
+/// checking on: 50 ns for everything an instruction costs).
+fn issue_speed(codes: &[Code]) {
+    let mut runs = Vec::new();
+    for code in codes {
+        let sm = Sm::new(code.sm);
+        let ctrl = ptx2sass::isa::ctrl::Ctrl::parse("[B012345:R-:W-:-:S15]").expect("control prefix");
+        let nop = ptx2sass::isa::parse::parse_inst("NOP ;", sm, 0, ctrl).expect("NOP");
+        let nop_info = HazardInfo::of(&nop, sm);
+        let mut run: Vec<(Inst, HazardInfo)> = Vec::new();
+        for f in &code.functions {
+            for path in paths(f).0 {
+                run.extend(path.iter().map(|&x| (inst(&f[x]).0.clone(), inst(&f[x]).1.clone())));
+                run.extend(std::iter::repeat_n((nop.clone(), nop_info.clone()), 3));
+            }
+        }
+        runs.push((sm, run));
+    }
+    let (mut issued, mut flagged) = (0u64, 0u64);
+    let start = std::time::Instant::now();
+    for _ in 0..10 {
+        for (sm, run) in &runs {
+            let mut warp = WarpHazards::new(*sm);
+            for (i, h) in run {
+                flagged += u64::from(warp.issue(h, i).is_err());
+                issued += 1;
+            }
+        }
+    }
+    let elapsed = start.elapsed();
+    eprintln!("issue(): {issued} calls in {elapsed:?}, {:.1} ns per call, {flagged} flagged", elapsed.as_nanos() as f64 / issued as f64);
+}
+
+/// One way of breaking a block, and where.
+#[derive(Debug)]
+enum Mutation {
+    /// Lower the stall count of instruction `at` by one.
+    Stall { at: usize },
+    /// Clear wait bit `sb` of instruction `at`.
+    Wait { at: usize, sb: u8 },
+}
+
+/// The mutations of a block that must be flagged, found by scanning the
+/// block (independently of the checker's state machine): `(kind, mutation)`.
+fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'static str, Mutation)> {
+    let table = latency::table(Sm::new(sm));
+    let mut out = Vec::new();
+    let block = &f[start..end];
+    // Stalls: a fixed-latency dependence at exactly the table's latency.
+    let mut cycles = vec![0u64; block.len() + 1];
+    for (k, d) in block.iter().enumerate() {
+        cycles[k + 1] = cycles[k] + u64::from(inst(d).0.ctrl.stall);
+    }
+    let mut seen_stall = std::collections::BTreeSet::new();
+    for (j, d) in block.iter().enumerate() {
+        let (_, hj) = inst(d);
+        for r in hj.guard().into_iter().chain(hj.reads().iter().copied()) {
+            // The last writer of r before j.
+            let Some(p) = (0..j).rev().find(|&p| inst(&block[p]).1.writes().contains(&r)) else { continue };
+            let (ip, hp) = inst(&block[p]);
+            // Scoreboarded results, and unscoreboarded ones a queue may cover.
+            if ip.ctrl.write_sb.is_some() || hp.queue() != 0 {
+                continue;
+            }
+            let need = table.latency(file_of(&HazardInfo::unit_name(r)), hp.class(), hj.class());
+            if u64::from(need) != cycles[j] - cycles[p] {
+                continue;
+            }
+            if let Some(k) = (p..j).rev().find(|&k| inst(&block[k]).0.ctrl.stall > 0).filter(|k| seen_stall.insert(*k)) {
+                out.push(("stall", Mutation::Stall { at: start + k }));
+            }
+        }
+    }
+    // Waits: instruction i waits on s, and an instruction j >= i (with no
+    // wait on s in between) touches a register pending on s at i.
+    for (i, d) in block.iter().enumerate() {
+        let wait = inst(d).0.ctrl.wait;
+        for s in 0..SCOREBOARDS {
+            if wait >> s & 1 == 0 {
+                continue;
+            }
+            // Results pending on s; general registers held for reading by s,
+            // with the reader's own write scoreboard and queue.
+            let (mut pend_w, mut pend_r) = (Vec::new(), Vec::new());
+            for q in (0..i).rev() {
+                let (iq, hq) = inst(&block[q]);
+                if iq.ctrl.write_sb == Some(s) {
+                    pend_w.extend_from_slice(hq.writes());
+                }
+                if iq.ctrl.read_sb == Some(s) {
+                    pend_r.extend(hq.reads().iter().filter(|u| HazardInfo::unit_name(**u).starts_with('R')).map(|u| (*u, iq.ctrl.write_sb, hq.queue(), q)));
+                }
+                if iq.ctrl.wait >> s & 1 == 1 {
+                    break;
+                }
+            }
+            // A reader whose write scoreboard was waited on before i has read.
+            pend_r.retain(|&(_, w, _, q)| w.is_none_or(|w| (q + 1..i).all(|k| inst(&block[k]).0.ctrl.wait >> w & 1 == 0)));
+            for (j, dj) in block.iter().enumerate().skip(i) {
+                let (ij, hj) = inst(dj);
+                if j > i && ij.ctrl.wait >> s & 1 == 1 {
+                    break;
+                }
+                // Waits of j itself and of instructions between count.
+                pend_r.retain(|&(_, w, _, _)| w.is_none_or(|w| ij.ctrl.wait >> w & 1 == 0));
+                let touches_w = hj.guard().into_iter().chain(hj.reads().iter().copied()).chain(hj.writes().iter().copied()).any(|u| pend_w.contains(&u));
+                let same_queue_load = ij.ctrl.write_sb.is_some() && hj.queue() != 0;
+                let touches_r = hj.writes().iter().any(|u| pend_r.iter().any(|&(r, _, q, _)| r == *u && !(same_queue_load && q == hj.queue())));
+                if touches_w || touches_r {
+                    out.push((if touches_w { "wait (RAW/WAW)" } else { "wait (WAR)" }, Mutation::Wait { at: start + i, sb: s }));
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn mutants_are_flagged() {
+    let Some(codes) = corpus() else { return };
+    let mut missed = Vec::new();
+    for code in codes {
+        let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+        for (n, f) in code.functions.iter().enumerate() {
+            for b in blocks(f) {
+                for (kind, m) in mutations(code.sm, f, b) {
+                    let mut insts: Vec<(usize, Inst, &HazardInfo)> = (b.0..b.1).map(|x| (x, inst(&f[x]).0.clone(), inst(&f[x]).1)).collect();
+                    match m {
+                        Mutation::Stall { at } => insts[at - b.0].1.ctrl.stall -= 1,
+                        Mutation::Wait { at, sb } => insts[at - b.0].1.ctrl.wait &= !(1 << sb),
+                    }
+                    let flagged = replay(code.sm, insts.iter().map(|(x, i, h)| (*x, i, *h))).is_err();
+                    let e = counts.entry(kind).or_default();
+                    e.0 += 1;
+                    if flagged {
+                        e.1 += 1;
+                    } else if missed.len() < 40 {
+                        missed.push(format!("sm_{} function {n}: {kind} mutant {m:?} of block {:#x}..{:#x} not flagged", code.sm, b.0 * 16, b.1 * 16));
+                    }
+                }
+            }
+        }
+        let summary: Vec<String> = counts.iter().map(|(k, (n, f))| format!("{k}: {f}/{n} flagged")).collect();
+        eprintln!("sm_{}: {}", code.sm, summary.join(", "));
+        for kind in ["stall", "wait (RAW/WAW)", "wait (WAR)"] {
+            assert!(counts.get(kind).is_some_and(|(n, _)| *n >= 10), "sm_{}: fewer than 10 `{kind}` mutants", code.sm);
+        }
+    }
+    for m in &missed {
+        eprintln!("  {m}");
+    }
+    assert!(missed.is_empty(), "mutants not flagged");
+}

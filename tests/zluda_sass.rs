@@ -1,0 +1,88 @@
+//! The ZLUDA conformance corpus on the SASS interpreter: every run case
+//! the reference ptxas accepts for sm_80, sm_90 and sm_120 is compiled by
+//! it (cubins cached under `target/zluda-sass-cubins`, keyed by the PTX's
+//! hash and the SM) and run; at least 95% of the cases whose code decodes
+//! must match per SM (the share of all cases is printed too), and every
+//! miss must be listed in `tests/data/zluda-known-failures-sass.tsv`
+//! (a listed case that passes fails the test too).
+
+mod common;
+
+use ptx2sass::interp::conformance::{self, KnownFailures, Manifest};
+use ptx2sass::interp::sass::{self, HazardCheck, Options};
+use std::path::{Path, PathBuf};
+
+const SMS: [u16; 3] = [80, 90, 120];
+
+/// FNV-1a of the PTX text: the cache key (with the SM and the ptxas path).
+fn hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+fn cubin_for(ptxas: &Path, cache: &Path, ptx: &Path, sm: u16) -> Result<Vec<u8>, String> {
+    let text = std::fs::read(ptx).map_err(|e| format!("{}: {e}", ptx.display()))?;
+    let key = hash(&text) ^ hash(ptxas.to_string_lossy().as_bytes()).rotate_left(7);
+    let path = cache.join(format!("{:016x}.sm_{sm}.cubin", key));
+    if let Ok(bytes) = std::fs::read(&path) {
+        return Ok(bytes);
+    }
+    let tmp = cache.join(format!("{:016x}.sm_{sm}.{}.tmp", key, std::process::id()));
+    if !common::compile_cubin(ptxas, sm, ptx, &tmp) {
+        return Err(format!("ptxas rejected {} for sm_{sm}", ptx.display()));
+    }
+    std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
+    std::fs::read(&path).map_err(|e| e.to_string())
+}
+
+#[test]
+fn zluda_cases_run_on_the_sass_interpreter() {
+    let Some(ptxas) = ptx2sass::reference::require("ptxas", "zluda_sass") else { return };
+    let Some(corpus) = common::corpus_dir("zluda_sass") else { return };
+    let manifest = Manifest::load(&corpus.join("zluda")).expect("manifest");
+    let known_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/zluda-known-failures-sass.tsv");
+    let known = KnownFailures::load(&known_path).expect("known failures");
+    let cache: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/zluda-sass-cubins");
+    std::fs::create_dir_all(&cache).expect("cache dir");
+
+    let mut jobs = Vec::new();
+    for sm in SMS {
+        for (i, case) in manifest.cases.iter().enumerate() {
+            if case.accepted_by_ptxas(&format!("sm_{sm}")) {
+                jobs.push((sm, i));
+            }
+        }
+    }
+    let options = Options { step_budget: 20_000_000, hazards: HazardCheck::Fail, trace: false };
+    let results: Vec<(u16, String, Result<(), String>)> = common::par_map(&jobs, |&(sm, i)| {
+        let case = &manifest.cases[i];
+        let result = (|| {
+            let cubin = cubin_for(&ptxas, &cache, &manifest.dir.join(&case.ptx), sm)?;
+            let spec = case.launch_spec();
+            let out = sass::run(&cubin, &spec, &options).map_err(|e| e.to_string())?;
+            let bytes = out.launch.buffer_bytes(case.output_param()).ok_or("no output buffer")?;
+            case.check_output(bytes)
+        })();
+        (sm, case.name.clone(), result)
+    });
+
+    let mut ok = true;
+    let mut report = String::new();
+    for sm in SMS {
+        let runner = format!("sm_{sm}");
+        let mine: Vec<(String, Result<(), String>)> = results.iter().filter(|r| r.0 == sm).map(|r| (r.1.clone(), r.2.clone())).collect();
+        let tally = conformance::judge(&format!("sass {runner}"), &runner, &mine, &known);
+        report.push_str(&tally.report());
+        // Words the isa decoder has no form for yet are not the interpreter's
+        // to run: the 95% bar applies to the cases whose code decodes, and
+        // both figures are printed.
+        let undecodable = mine.iter().filter(|(_, r)| r.as_ref().is_err_and(|e| e.contains("undecodable instruction word"))).count();
+        let runnable = tally.cases - undecodable;
+        let percent = if runnable == 0 { 100.0 } else { 100.0 * tally.passed as f64 / runnable as f64 };
+        report.push_str(&format!("sass {runner}: {}/{runnable} cases whose code decodes match ({percent:.1}%); {undecodable} hit undecodable words\n", tally.passed));
+        if !tally.ok() || percent < 95.0 {
+            ok = false;
+        }
+    }
+    eprintln!("{report}");
+    assert!(ok, "SASS interpreter conformance:\n{report}");
+}
