@@ -78,15 +78,22 @@ if [[ "$TARGET" == "read_cubin" && -x "$ROOT/.reference/bin/ptxas" ]]; then
   done
 fi
 
-# read_listing starts from listings of those cubins (a leading SM selector byte).
+# read_listing starts from listings of those cubins (a leading SM selector
+# byte): the module form for sm_90, sm_90 with line information and sm_100
+# (with its carried merc sections), the section form for a relocatable
+# (`-c`) sm_90 cubin.
 if [[ "$TARGET" == "read_listing" && -x "$ROOT/target/release/sass" && -x "$ROOT/.reference/bin/ptxas" ]]; then
   for f in "$ROOT"/examples/*.ptx; do
-    out="$CORPUS/$(basename "$f" .ptx).sm_90.sass"
-    if [[ ! -e "$out" ]]; then
-      tmp="$(mktemp)"
-      "$ROOT/.reference/bin/ptxas" -arch=sm_90 "$f" -o "$tmp" && { printf '\x02'; "$ROOT/target/release/sass" dis "$tmp"; } >"$out" || true
-      rm -f "$tmp"
-    fi
+    for variant in "90 \x02" "100 \x03" "90 \x02 -lineinfo" "90 \x02 -c"; do
+      read -r sm selector option <<<"$variant"
+      out="$CORPUS/$(basename "$f" .ptx).sm_$sm${option:+.${option#-}}.sass"
+      if [[ ! -e "$out" ]]; then
+        tmp="$(mktemp)"
+        # shellcheck disable=SC2086 # the option is one word or none
+        "$ROOT/.reference/bin/ptxas" -arch=sm_$sm $option "$f" -o "$tmp" && { printf "$selector"; "$ROOT/target/release/sass" dis "$tmp"; } >"$out" || true
+        rm -f "$tmp"
+      fi
+    done
   done
 fi
 

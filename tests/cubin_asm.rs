@@ -1,10 +1,11 @@
 //! Hand-written listings assembled by `sass asm -o X.cubin` (a kernel with
 //! parameters; one with shared memory and a barrier; one with initialised,
-//! zero-initialised and constant variables) against ptxas's
+//! zero-initialised and constant variables; one calling a device function)
+//! against ptxas's
 //! cubin for the equivalent PTX: the reference `cuobjdump -elf` and
 //! `nvdisasm` must accept ours, and ours must have the same sections (name,
-//! type, flags, link, info, alignment, size), the same attribute records and
-//! the same symbols as ptxas's, the `.note.nv.tkinfo` tool note aside (ours
+//! type, flags, link, info, alignment, size, bytes), the same attribute
+//! records and the same symbols as ptxas's, the `.note.nv.tkinfo` tool note aside (ours
 //! names ptx2sass). The listings are written here by hand, in the
 //! instruction selection ptxas makes for the PTX, so that the code (and so
 //! the code-dependent records) can agree.
@@ -158,6 +159,35 @@ kg:
   NOP_PADDING
 ";
 
+/// [`CALL_PTX`] by hand: the callee ptxas copies into the kernel's section
+/// (`$kc$addone`, at 0x80), its return address in R2. The kernel's
+/// call-frame program and the callee's frame entry are ptxas's (the model
+/// carries them; see `cubin::module::Function`).
+const CALL_SM90: &str = "\
+.target sm_90
+.virtual sm_75
+.kernel kc
+.param 0x0 8
+.registers 8
+.crs_stack 0x0
+.frame_program 04100000000c8180802800040c00000000000000
+.function $kc$addone 0x80 0x100 0x0 R2 0xb0 -
+kc:
+  [B------:R-:W-:Y:S01] LDC R1, c[0x0][0x28] ;
+  [B------:R-:W0:Y:S01] S2R R5, SR_TID.X ;
+  [B------:R-:W-:Y:S01] MOV R2, 0x50 ;
+  [B------:R-:W-:-:S06] ULDC.64 UR4, c[0x0][0x208] ;
+  [B0-----:R-:W-:Y:S05] CALL.REL.NOINC 0x80 ;
+  [B------:R-:W0:Y:S02] LDC.64 R2, c[0x0][0x210] ;
+  [B0-----:R-:W-:Y:S01] STG.E desc[UR4][R2.64], R5 ;
+  [B------:R-:W-:Y:S05] EXIT ;
+  [B------:R-:W-:Y:S01] HFMA2.MMA R3, -RZ, RZ, 0, 0 ;
+  [B------:R-:W-:-:S05] VIADD R5, R5, 0x1 ;
+  [B------:R-:W-:Y:S05] RET.REL.NODEC R2 0x0 ;
+  [B------:R-:W-:-:S00] BRA 0xb0;
+  NOP_PADDING
+";
+
 /// `NOP_PADDING` stands for the `nops` NOPs ptxas pads the code with.
 fn expand(listing: &str, nops: usize) -> String {
     listing.replace("NOP_PADDING", &"  NOP;\n".repeat(nops))
@@ -196,6 +226,13 @@ fn check(name: &str, ptx: &str, listing: &str, nops: usize, dir: &Path, ptxas: &
     assert_eq!(ours.symbols, theirs.symbols, "{name}: symbols");
     let text = |e: &Elf| e.sections.iter().find(|s| s.name.starts_with(".text.")).map(|s| s.bytes(e));
     assert_eq!(text(&ours), text(&theirs), "{name}: code");
+    // Every other section's bytes too (frames, relocations, banks), the
+    // tool note and the sm_100+ merc copies aside.
+    for (a, b) in ours.sections.iter().zip(&theirs.sections) {
+        if a.name != ".note.nv.tkinfo" && !a.name.starts_with(".nv.merc.") && !a.name.starts_with(".nv.capmerc.") {
+            assert_eq!(a.bytes(&ours), b.bytes(&theirs), "{name}: bytes of {}", a.name);
+        }
+    }
 }
 
 #[test]
@@ -207,6 +244,7 @@ fn hand_written_listings_build_the_cubins_ptxas_builds() {
     check("store", STORE_PTX, STORE_SM90, 9, &dir, ptxas, cuobjdump, nvdisasm);
     check("shared", SHARED_PTX, SHARED_SM90, 10, &dir, ptxas, cuobjdump, nvdisasm);
     check("globals", GLOBALS_PTX, GLOBALS_SM90, 8, &dir, ptxas, cuobjdump, nvdisasm);
+    check("call", CALL_PTX, CALL_SM90, 12, &dir, ptxas, cuobjdump, nvdisasm);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,6 +1,7 @@
 //! The cubin container against ptxas: every corpus kernel is compiled by the
 //! reference `ptxas` for sm_75, 80, 89, 90, 100 and 120; each cubin is read
-//! (and every fourth also with `-c`, relocatable) by
+//! (the executable cubins through the cache of `cubin_cache`; every fourth
+//! also with `-c`, relocatable, compiled here) by
 //! [`ptx2sass::cubin::elf::read`] and written back by
 //! [`ptx2sass::cubin::elf::write`]. The written file must be byte-identical
 //! (the count is printed per SM). For diagnosis, a file that is not is also
@@ -8,6 +9,7 @@
 //! report why it could not reproduce it.
 
 mod common;
+mod cubin_cache;
 
 use ptx2sass::cubin::elf;
 use std::path::{Path, PathBuf};
@@ -31,9 +33,14 @@ fn tool_output(tool: &Path, args: &[&str], file: &Path) -> String {
     String::from_utf8_lossy(&out.stdout).replace(&file.display().to_string(), "FILE") + &String::from_utf8_lossy(&out.stderr)
 }
 
-fn round_trip(ptxas: &Path, cuobjdump: &Path, nvdisasm: &Path, sm: u16, file: &Path, options: &[&str], scratch: &Path) -> Outcome {
+fn round_trip(ptxas: &Path, cuobjdump: &Path, nvdisasm: &Path, sm: u16, (corpus, file): (&Path, &Path), options: &[&str], scratch: &Path) -> Outcome {
     let cubin = scratch.join("ptxas.cubin");
-    if !common::compile_cubin_with(ptxas, sm, file, &cubin, options) {
+    // Executable cubins come from the shared cache; relocatable ones are
+    // made here.
+    if options.is_empty() {
+        let Some(bytes) = cubin_cache::ptxas_cubin(ptxas, corpus, sm, file) else { return Outcome::NotCompiled };
+        std::fs::write(&cubin, bytes).expect("scratch file");
+    } else if !common::compile_cubin_with(ptxas, sm, file, &cubin, options) {
         return Outcome::NotCompiled;
     }
     let original = std::fs::read(&cubin).expect("ptxas wrote the cubin");
@@ -83,7 +90,7 @@ fn ptxas_cubins_are_written_back_identically() {
         let outcomes = common::par_map(&jobs, |(k, file, options)| {
             let scratch = scratch_root.join(format!("{sm}-{k}"));
             std::fs::create_dir_all(&scratch).expect("scratch dir");
-            let outcome = round_trip(ptxas, cuobjdump, nvdisasm, sm, file, options, &scratch);
+            let outcome = round_trip(ptxas, cuobjdump, nvdisasm, sm, (&corpus, file), options, &scratch);
             let _ = std::fs::remove_dir_all(&scratch);
             outcome
         });

@@ -32,15 +32,26 @@ pub fn check_cubin_properties(data: &[u8]) {
     assert_eq!(first.symbols, again.elf.symbols, "symbols change on a write/read round trip");
 }
 
-/// Properties of module listings (`sass asm -o X.cubin`) on arbitrary text:
-/// reading never panics, and a listing that reads builds a cubin (or says
-/// why not) that reads back to the same module.
+/// Properties of cubin listings (`sass asm -o X.cubin`) on arbitrary text:
+/// reading either form never panics; a module listing that reads builds a
+/// cubin (or says why not) that reads back without layout anomalies; a
+/// section listing that reads writes a file, and a file that reads back
+/// lists again (`sass dis`) without panicking.
 pub fn check_listing_properties(data: &[u8]) {
-    use ptx2sass::cubin::{listing, module};
+    use ptx2sass::cubin::{listing, module, section_listing};
     use ptx2sass::target::Sm;
     let Some((&selector, text)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(text) else { return };
     let sm = Sm::new([75, 80, 90, 100, 120][usize::from(selector) % 5]);
+    if section_listing::is_section_listing(text) {
+        let Ok(file) = listing::read(text, sm) else { return };
+        let bytes = elf::write(&file);
+        if let Ok(again) = elf::read(&bytes) {
+            let mut out = String::new();
+            listing::write_cubin(&mut out, &again.elf, &bytes, sm, false);
+        }
+        return;
+    }
     let Ok(m) = listing::read_module(text, sm) else { return };
     let Ok(built) = module::build(&m) else { return };
     let bytes = elf::write(&built);

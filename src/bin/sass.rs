@@ -14,8 +14,9 @@ commands:
   dis [--hex] -b sm_XX FILE.bin  list raw instruction words (16 bytes each,
                                  little-endian, low 64-bit word first)
   asm -arch=sm_XX FILE.sass -o FILE.cubin
-                                 assemble a listing with kernel directives
-                                 (what `dis` prints for a cubin) into a cubin
+                                 assemble a listing with kernel directives or
+                                 a section listing (what `dis` prints for a
+                                 cubin) into a cubin
   asm -arch=sm_XX FILE.sass -o FILE.bin
                                  assemble a listing into raw instruction
                                  words, all functions in order
@@ -87,63 +88,17 @@ fn dis(args: &[String]) -> Result<(), String> {
         }
         None => {
             let container = cubin::elf::read(&bytes).map_err(|e| format!("{file}: {e}"))?.elf;
-            let code = cubin::code_of(&container).map_err(|e| format!("{file}: {e}"))?;
-            let sm = code.sm.ok_or(format!("{file}: e_flags name no SM this tool knows; give one with -b"))?;
+            let sm = container.sm().and_then(|n| Sm::parse_number(&n.to_string())).ok_or(format!("{file}: e_flags name no SM this tool knows; give one with -b"))?;
             out.push_str(&format!("// {file}: {sm}\n"));
-            // Kernel directives where the cubin has the shape the module
-            // model describes, so that `sass asm -o X.cubin` can rebuild it.
-            let module = cubin::module::from_elf(&container);
-            let code_of = |out: &mut String, name: &str, words: &[u128]| write_code(out, &container, name, words, sm, hex);
-            match module {
-                Ok(m) => {
-                    cubin::listing::write_module_header(&mut out, &m);
-                    for k in &m.kernels {
-                        out.push('\n');
-                        cubin::listing::write_kernel_header(&mut out, k);
-                        out.push_str(&format!("{}:\n", k.name));
-                        code_of(&mut out, &k.name, &k.code);
-                    }
-                }
-                Err(why) => {
-                    out.push_str(&format!("// no kernel directives: {why}\n"));
-                    for f in &code.functions {
-                        out.push_str(&format!("\n{}:\n", f.name));
-                        code_of(&mut out, &f.name, &f.words);
-                    }
-                }
-            }
+            // The module form where the module model rebuilds the file
+            // exactly, else the section form: both read back with `asm`.
+            cubin::listing::write_cubin(&mut out, &container, &bytes, sm, hex);
         }
     }
-    print!("{out}");
+    // A closed pipe (`sass dis X | head`) ends the output quietly.
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
     Ok(())
-}
-
-/// The listing of one function's code, with a comment line where a device
-/// function ptxas placed inside it starts (a local FUNC symbol of its
-/// section, such as `$kernel$callee`). Comments do not change what `sass asm`
-/// reads, so the listing still assembles to the same words.
-fn write_code(out: &mut String, file: &cubin::elf::Elf, function: &str, words: &[u128], sm: Sm, hex: bool) {
-    let mut starts: Vec<(u64, &str, u64)> = Vec::new();
-    if let Some(index) = file.section_index(&format!(".text.{function}")) {
-        for sym in &file.symbols {
-            let is_function = sym.info & 0xf == object::elf::STT_FUNC.0;
-            if let (true, Some(name)) = (is_function && u32::from(sym.section) == index && sym.value > 0, sym.name.as_deref()) {
-                starts.push((sym.value, name, sym.size));
-            }
-        }
-    }
-    starts.sort();
-    let mut from = 0usize;
-    for (offset, name, size) in starts {
-        let at = ((offset / 16) as usize).min(words.len());
-        if at < from {
-            continue;
-        }
-        listing::write_listing(out, &words[from..at], sm, from as u64 * 16, hex);
-        out.push_str(&format!("        // device function {name} (at 0x{offset:x}, {size:#x} bytes)\n"));
-        from = at;
-    }
-    listing::write_listing(out, &words[from..], sm, from as u64 * 16, hex);
 }
 
 fn asm(args: &[String]) -> Result<(), String> {
@@ -177,9 +132,7 @@ fn asm(args: &[String]) -> Result<(), String> {
     let located = |e: cubin::listing::ListingError| format!("{file}:{}: error: {}", e.line, e.message);
     let bytes = if output.ends_with(".cubin") {
         family::measured_sm(sm).ok_or(format!("{sm} has no encoding tables"))?;
-        let module = cubin::listing::read_module(&text, sm).map_err(located)?;
-        let elf = cubin::module::build(&module).map_err(|e| format!("{file}: error: {e}"))?;
-        cubin::elf::write(&elf)
+        cubin::elf::write(&cubin::listing::read(&text, sm).map_err(located)?)
     } else {
         bits::words_to_bytes(&cubin::listing::read_words(&text, sm).map_err(located)?)
     };

@@ -11,13 +11,18 @@
 //!   of `.rela.*`, the parameter banks before the code, and the register
 //!   count also in the code section's `sh_info` (bits 24–31).
 //!
+//! Line information goes right after `.debug_frame` (its relocation
+//! sections before `.rela.debug_frame`), the sm_100+ merc sections after
+//! everything else; device functions in a kernel's code get symbols, frame
+//! sizes and `.debug_frame` entries of their own.
+//!
 //! Module variables go to `.nv.global.init` / `.nv.global` (globals),
 //! `.nv.constant3` (`.const`) and, for the addresses the code loads,
 //! `.nv.constant4` with one `R_CUDA_64` relocation per entry.
 
 use super::elf::{self, Content, Elf, Header, Placement, Rela, Section, StringTable, Symbol};
 use super::info::{Attribute, attr};
-use super::module::{Kernel, Module, ToolInfo, Variable, elf_flags, param_base, reserved_shared};
+use super::module::{Function, Kernel, Module, ToolInfo, Variable, elf_flags, param_base, reserved_shared};
 use object::elf as e;
 
 /// `.nv.compat` as ptxas 13.5 writes it (the same records for every kernel
@@ -64,7 +69,7 @@ const CIE_TAIL: [u8; 8] = [0x08, 0x81, 0x80, 0x80, 0x28, 0x00, 0x00, 0x00];
 /// kernel without calls, so the instructions only restate it after the
 /// first exit (ptxas's form: advance to the first EXIT, advance one
 /// instruction, `DW_CFA_def_cfa R1, 0`).
-fn fde(sm: u32, cie_at: u64, code_bytes: u64, first_exit: Option<u32>) -> Vec<u8> {
+pub(crate) fn fde(sm: u32, cie_at: u64, code_bytes: u64, first_exit: Option<u32>) -> Vec<u8> {
     let mut body = Vec::new();
     body.extend_from_slice(&cie_at.to_le_bytes()); // CIE pointer (64-bit DWARF)
     body.extend_from_slice(&0u64.to_le_bytes()); // initial location (relocated)
@@ -98,6 +103,68 @@ fn fde(sm: u32, cie_at: u64, code_bytes: u64, first_exit: Option<u32>) -> Vec<u8
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
     out.extend_from_slice(&body);
     out
+}
+
+/// A frame description entry with given call-frame instructions (padded
+/// with `DW_CFA_nop` to a multiple of 8 bytes, as ptxas pads).
+fn frame_entry(cie_at: u64, range: u64, program: &[u8]) -> Vec<u8> {
+    let mut body = Vec::new();
+    body.extend_from_slice(&cie_at.to_le_bytes());
+    body.extend_from_slice(&0u64.to_le_bytes()); // initial location (relocated)
+    body.extend_from_slice(&range.to_le_bytes());
+    body.extend_from_slice(program);
+    while (body.len() + 4) % 8 != 0 {
+        body.push(0);
+    }
+    let mut out = vec![0xff, 0xff, 0xff, 0xff];
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&body);
+    out
+}
+
+/// A register operand in ptxas's DWARF: the register number with 0x28 in
+/// bits 21–27, as a 4-byte ULEB128 (measured: R1 is `81 80 80 28`).
+fn dwarf_register(r: u32) -> [u8; 4] {
+    let v = (r & 0x1f_ffff) | (0x28 << 21);
+    [(v & 0x7f) as u8 | 0x80, ((v >> 7) & 0x7f) as u8 | 0x80, ((v >> 14) & 0x7f) as u8 | 0x80, (v >> 21) as u8]
+}
+
+/// The CIE of a device function whose return address arrives in
+/// `return_register`, and the offset in it of the address its expression
+/// holds (relocated to the kernel): return address column R256, CFA = R1,
+/// R255, R1 and the return register unchanged, and R256 = that address +
+/// the return register (bytes measured on ptxas 13.5 output).
+pub(crate) fn function_cie(return_register: u32) -> (Vec<u8>, u64) {
+    let ra = dwarf_register(256);
+    let ret = dwarf_register(return_register);
+    let mut body = Vec::new();
+    body.extend_from_slice(&u64::MAX.to_le_bytes()); // CIE id
+    body.extend_from_slice(&[0x03, 0x00, 0x04, 0x7c]); // version 3, no augmentation, factors 4 and -4
+    body.extend_from_slice(&ra);
+    body.push(0x0c); // DW_CFA_def_cfa R1, 0
+    body.extend_from_slice(&dwarf_register(1));
+    body.push(0);
+    for r in [dwarf_register(255), dwarf_register(1), ret] {
+        body.push(0x08); // DW_CFA_same_value
+        body.extend_from_slice(&r);
+    }
+    body.push(0x16); // DW_CFA_val_expression R256, 16-byte block
+    body.extend_from_slice(&ra);
+    body.push(16);
+    body.push(0x03); // DW_OP_addr
+    let address_at = 12 + body.len() as u64;
+    body.extend_from_slice(&0u64.to_le_bytes());
+    body.push(0x92); // DW_OP_bregx ret, 0
+    body.extend_from_slice(&ret);
+    body.push(0);
+    body.push(0x22); // DW_OP_plus
+    while (body.len() + 4) % 8 != 0 {
+        body.push(0);
+    }
+    let mut out = vec![0xff, 0xff, 0xff, 0xff];
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&body);
+    (out, address_at)
 }
 
 /// `.note.nv.tkinfo` (note type 2000, "NVIDIA Corp"): a version word, then
@@ -214,11 +281,20 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         if k.barriers > 16 {
             return Err(BuildError(format!("kernel {}: {} barriers (at most 16)", k.name, k.barriers)));
         }
+        let code_bytes = k.code.len() as u64 * 16;
+        for f in &k.functions {
+            if u64::from(f.offset) + u64::from(f.size) > code_bytes || f.offset == 0 || f.name.is_empty() || f.name.contains(['\0', ' ']) {
+                return Err(BuildError(format!("kernel {}: device function '{}' must be named and lie inside the kernel's code after its start", k.name, f.name)));
+            }
+        }
         if k.name.is_empty() || k.name.contains(['\0', ' ']) {
             return Err(BuildError(format!("kernel name '{}' cannot be a symbol", k.name)));
         }
     }
     let modern = sm >= 90;
+    if !modern && !module.line_info.is_empty() {
+        return Err(BuildError("line information below sm_90 is not modelled".into()));
+    }
     let mut b = Builder { sections: Vec::new(), symbols: Vec::new(), section_names: StringTable::default(), strings: StringTable::default() };
     let shstrtab = b.section(".shstrtab", e::SHT_STRTAB.0, 0, 1, Content::Shstrtab);
     let strtab = b.section(".strtab", e::SHT_STRTAB.0, 0, 1, Content::Strtab);
@@ -227,16 +303,18 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     b.get(symtab).link = strtab;
     b.get(symtab).entsize = 24;
     let debug_frame = b.section(".debug_frame", e::SHT_PROGBITS.0, 0, 1, Content::Bytes(Vec::new()));
+    // Line information follows the frame (measured with -lineinfo).
+    let line_sections: Vec<u32> = module.line_info.iter().map(|d| b.section(&d.name, e::SHT_PROGBITS.0, 0, 1, Content::Bytes(d.bytes.clone()))).collect();
     let tkinfo = b.section(".note.nv.tkinfo", e::SHT_NOTE.0, 0x200_0000, 4, Content::Notes(vec![tool_note(&module.tool)]));
     let cuinfo = b.section(".note.nv.cuinfo", e::SHT_NOTE.0, if modern { SHF_CUDA_NOTE_OS } else { 0x100_0000 }, 4, Content::Notes(vec![cuda_note(module.virtual_sm)]));
     b.get(cuinfo).link = tkinfo;
-    if modern {
-        b.get(cuinfo).info = 8;
-    }
     let info = b.section(".nv.info", elf::SHT_CUDA_INFO, 0, 4, Content::Info(Vec::new()));
     b.get(info).link = symtab;
     if modern {
-        b.section(".nv.compat", elf::SHT_CUDA_COMPAT_INFO, 0, 4, Content::Info(compat_records(sm, module.isa_class)));
+        // The note's sh_info is the index of `.nv.compat` (8 without line
+        // information, measured).
+        let compat = b.section(".nv.compat", elf::SHT_CUDA_COMPAT_INFO, 0, 4, Content::Info(compat_records(sm, module.isa_class)));
+        b.get(cuinfo).info = compat;
     }
     let kernel_infos: Vec<u32> = module
         .kernels
@@ -257,12 +335,12 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         b.get(action).entsize = 8;
     }
     // ptxas opens an (empty) relocation section for the code of a kernel
-    // with shared memory on sm_90+.
+    // with shared memory or device functions on sm_90+.
     let code_rels: Vec<Option<u32>> = module
         .kernels
         .iter()
         .map(|k| {
-            (modern && k.shared_bytes > 0).then(|| {
+            (modern && (has_shared(k) || !k.functions.is_empty())).then(|| {
                 let r = b.section(&format!(".rela.text.{}", k.name), e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
                 b.get(r).link = symtab;
                 b.get(r).entsize = 24;
@@ -277,6 +355,20 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         b.get(r).entsize = entsize;
         r
     });
+    let line_rels: Vec<Option<u32>> = module
+        .line_info
+        .iter()
+        .zip(&line_sections)
+        .map(|(d, &section)| {
+            (!d.relocations.is_empty()).then(|| {
+                let r = b.section(&format!(".rela{}", d.name), e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
+                b.get(r).link = symtab;
+                b.get(r).info = section;
+                b.get(r).entsize = 24;
+                r
+            })
+        })
+        .collect();
     let frame_rel = if modern {
         let r = b.section(".rela.debug_frame", e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
         b.get(r).entsize = 24;
@@ -337,16 +429,21 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     if !modern && !zeroed.is_empty() {
         zero_section = Some(b.section(".nv.global", e::SHT_NOBITS.0, data_flags, max_align(&zeroed, 1), Content::NoBits(zeroed_size)));
     }
+    // The shared-memory sections; on sm_90+ the reserved area's comes after
+    // the first kernel's (measured with several kernels).
     let mut shared = vec![None; module.kernels.len()];
+    let mut reserved = None;
     for (i, k) in module.kernels.iter().enumerate() {
-        if k.shared_bytes > 0 {
+        if has_shared(k) {
             let size = reserved_shared(sm) + k.shared_bytes;
-            let s = b.section(&format!(".nv.shared.{}", k.name), e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0), 4, Content::NoBits(size));
+            let s = b.section(&format!(".nv.shared.{}", k.name), e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0), k.shared_align, Content::NoBits(size));
             b.get(s).info = texts[i];
             shared[i] = Some(s);
         }
+        if i == 0 && modern {
+            reserved = Some(b.section(".nv.shared.reserved.0", e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0), 1, Content::NoBits(if sm >= 100 { 0x40 } else { 0 })));
+        }
     }
-    let reserved = modern.then(|| b.section(".nv.shared.reserved.0", e::SHT_NOBITS.0, u64::from(e::SHF_WRITE.0 | e::SHF_ALLOC.0), 1, Content::NoBits(if sm >= 100 { 0x40 } else { 0 })));
     if modern && !zeroed.is_empty() {
         zero_section = Some(b.section(".nv.global", e::SHT_NOBITS.0, data_flags, max_align(&zeroed, 1), Content::NoBits(zeroed_size)));
     }
@@ -372,8 +469,26 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     // The names of the variable symbols in order, and whether each is a
     // section's (pre-sm_90 string tables list them).
     let mut walk: Vec<(String, bool)> = Vec::new();
+    // Device functions' symbols by kernel and function.
+    let mut function_symbols: Vec<Vec<u32>> = module.kernels.iter().map(|k| vec![0; k.functions.len()]).collect();
+    let function_symbol = |b: &mut Builder, t: u32, f: &Function, binding: u8| {
+        let symbol = b.symbol(Some(&f.name), (binding << 4) | e::STT_FUNC.0, 0, t as u16, u64::from(f.size));
+        b.symbols.last_mut().expect("just pushed").value = u64::from(f.offset);
+        symbol
+    };
     for (i, &t) in texts.iter().enumerate() {
         b.section_symbol(t);
+        // A static shared section's symbol follows the code's; a shared
+        // section holding only the reserve (an `.extern .shared` kernel
+        // without static shared memory) has none (measured).
+        if let Some(s) = shared[i].filter(|_| module.kernels[i].shared_bytes > 0) {
+            b.section_symbol(s);
+        }
+        // Then the file-local device functions (ptxas's `$__internal_N_$…`
+        // subroutines; measured), before a pre-sm_90 bank's symbol.
+        for (j, f) in module.kernels[i].functions.iter().enumerate().filter(|(_, f)| !f.visible) {
+            function_symbols[i][j] = function_symbol(&mut b, t, f, e::STB_LOCAL.0);
+        }
         if i == 0 {
             // The variables, as the code first uses them: each section's
             // symbol before its first variable, bank 4's after the first
@@ -405,11 +520,11 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         if !modern {
             b.section_symbol(banks[i]);
         }
-        if let Some(s) = shared[i] {
-            b.section_symbol(s);
-        }
     }
     let frame_symbol = b.section_symbol(debug_frame);
+    for &s in &line_sections {
+        b.section_symbol(s);
+    }
     b.section_symbol(callgraph_section);
     if !modern {
         let action = b.sections.iter().position(|s| s.name == ".nv.rel.action").map_or(0, |p| p as u32 + 1);
@@ -430,16 +545,38 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             let offset0 = b.symbols.len() - 2;
             b.symbols[offset0].value = 0x40;
         }
-        if shared.iter().any(Option::is_some) {
+    }
+    // ptxas's reserved-shared-memory cap follows the first kernel with
+    // shared memory (measured).
+    let cap_after = shared.iter().position(Option::is_some);
+    let cap = |b: &mut Builder| {
+        if sm >= 100 {
+            // From sm_100 on the cap is a symbol: the 1 KiB reserve
+            // (measured).
+            b.symbol(Some(".nv.reservedSmem.cap"), (e::STB_WEAK.0 << 4) | e::STT_OBJECT.0, 0, 0, 4);
+            b.symbols.last_mut().expect("just pushed").value = 0x400;
+        } else {
             // ptxas leaves a nameless internal symbol where it dropped
             // `.nv.reservedSmem.cap`, and the name in the string table.
             b.strings.intern(".nv.reservedSmem.cap");
             b.symbol(None, 0, e::STV_INTERNAL.0, 0, 0);
         }
+    };
+    if modern && cap_after == Some(0) {
+        cap(&mut b);
     }
     for (i, k) in module.kernels.iter().enumerate().skip(1) {
         let size = k.code.len() as u64 * 16;
         kernel_symbols.push(b.symbol(Some(&k.name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[i] as u16, size));
+        if modern && cap_after == Some(i) {
+            cap(&mut b);
+        }
+    }
+    // Visible device functions follow the kernels (measured with one kernel).
+    for (i, k) in module.kernels.iter().enumerate() {
+        for (j, f) in k.functions.iter().enumerate().filter(|(_, f)| f.visible) {
+            function_symbols[i][j] = function_symbol(&mut b, texts[i], f, e::STB_GLOBAL.0);
+        }
     }
     let mut bank_symbols = vec![0; banks.len()];
     if modern {
@@ -469,6 +606,11 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     for (i, k) in module.kernels.iter().enumerate().rev() {
         let s = kernel_symbols[i];
         module_records.push(Attribute::words(attr::REGCOUNT, &[s, k.registers]));
+        // The kernel's device functions' frames come before its own, the
+        // last function first (measured).
+        for (j, f) in k.functions.iter().enumerate().rev() {
+            module_records.push(Attribute::words(attr::FRAME_SIZE, &[function_symbols[i][j], f.frame_size]));
+        }
         module_records.push(Attribute::words(attr::FRAME_SIZE, &[s, k.frame_size]));
     }
     for (i, k) in module.kernels.iter().enumerate() {
@@ -488,17 +630,52 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     // Frame description entries, one per kernel, relocated to the kernel.
     // Each kernel's FDE follows a copy of the CIE of its own (measured with
     // two kernels), and points at that copy.
+    // A device function's entry follows a CIE of its own, which says where
+    // its return address is; the CIE's address expression is relocated to
+    // the kernel (measured). ptxas lists the relocations kernel by kernel
+    // from the last: its functions' entries (last first), its own entry,
+    // its functions' CIEs (last first).
     let mut frame = Vec::new();
-    let mut relocations = Vec::new();
+    let mut groups = Vec::new();
     for (i, k) in module.kernels.iter().enumerate() {
         let cie_at = frame.len() as u64;
         frame.extend_from_slice(&CIE);
         frame.extend_from_slice(&CIE_TAIL);
-        relocations.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
-        frame.extend_from_slice(&fde(sm, cie_at, k.code.len() as u64 * 16, k.exit_offsets.first().copied()));
+        let own_entry = Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 };
+        // The kernel's own code ends where its first device function starts.
+        let own = k.functions.iter().map(|f| u64::from(f.offset)).min().unwrap_or(k.code.len() as u64 * 16);
+        frame.extend_from_slice(&match &k.frame_program {
+            Some(program) => frame_entry(cie_at, own, program),
+            None => fde(sm, cie_at, own, k.exit_offsets.first().copied()),
+        });
+        let (mut entries, mut cies) = (Vec::new(), Vec::new());
+        for f in &k.functions {
+            let cie_at = frame.len() as u64;
+            let (cie, address_at) = function_cie(f.return_register);
+            cies.push(Rela { offset: cie_at + address_at, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: 0 });
+            frame.extend_from_slice(&cie);
+            entries.push(Rela { offset: frame.len() as u64 + 12 + 8, symbol: kernel_symbols[i], kind: R_CUDA_64, addend: i64::from(f.offset) });
+            let mut entry = frame_entry(cie_at, u64::from(f.size), &f.frame_program);
+            entry[20..28].copy_from_slice(&f.frame_location.to_le_bytes());
+            frame.extend_from_slice(&entry);
+        }
+        let mut group: Vec<Rela> = entries.into_iter().rev().collect();
+        group.push(own_entry);
+        group.extend(cies.into_iter().rev());
+        groups.push(group);
     }
     b.get(debug_frame).content = Content::Bytes(frame);
-    relocations.reverse(); // ptxas lists them from the last entry
+    // Line-information relocations name kernels and device functions.
+    for (d, r) in module.line_info.iter().zip(&line_rels) {
+        let Some(r) = *r else { continue };
+        let mut entries = Vec::new();
+        for a in &d.relocations {
+            let symbol = b.symbols.iter().position(|y| y.name.as_deref() == Some(a.symbol.as_str()) && y.info & 0xf == e::STT_FUNC.0).ok_or_else(|| BuildError(format!("{}: no function {} to relocate to", d.name, a.symbol)))?;
+            entries.push(Rela { offset: a.offset, symbol: symbol as u32 + 1, kind: a.kind, addend: a.addend });
+        }
+        b.get(r).content = Content::Rela(entries);
+    }
+    let relocations: Vec<Rela> = groups.into_iter().rev().flatten().collect();
     b.get(frame_rel).content = if modern { Content::Rela(relocations) } else { Content::Bytes(rel_bytes(&relocations)) };
 
     if !modern {
@@ -548,14 +725,25 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         b.strings = strings;
     }
 
+    // The sm_100+ merc sections, carried as they are, after everything else.
+    for s in &module.merc {
+        b.section_names.intern(&s.name);
+        b.sections.push(s.clone());
+    }
+
     // ptxas names a `.symtab_shndx` section, drops it and zeroes its name,
-    // which stays at the end of the name table (14 zero bytes).
+    // which stays at the end of the name table (14 zero bytes); with merc
+    // sections also `.nv.merc.symtab_shndx` (22 more, measured).
     if modern {
-        b.section_names.strings.extend(std::iter::repeat_n(String::new(), ".symtab_shndx".len() + 1));
+        let mut dropped = ".symtab_shndx".len() + 1;
+        if module.merc.iter().any(|s| s.name == ".nv.merc.symtab") {
+            dropped += ".nv.merc.symtab_shndx".len() + 1;
+        }
+        b.section_names.strings.extend(std::iter::repeat_n(String::new(), dropped));
     }
 
     Ok(Elf {
-        header: Header { os_abi: elf::OSABI_CUDA13, abi_version: 8, file_type: e::ET_EXEC.0, flags: elf_flags(sm), entry: 0 },
+        header: Header { os_abi: elf::OSABI_CUDA13, abi_version: 8, file_type: e::ET_EXEC.0, flags: (elf_flags(sm) & 0x00ff_ffff) | u32::from(module.flags_top) << 24, entry: 0 },
         sections: b.sections,
         symbols: b.symbols,
         strings: b.strings,
@@ -580,11 +768,22 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         .map(|(ordinal, p)| {
             // index 0, ordinal and offset as u16s, then 0x1f000 (CBANK
             // space, cbank 0x1f) | size << 18 (FACTS.md).
-            Attribute::words(attr::KPARAM_INFO, &[0, (ordinal as u32) | (p.offset << 16), 0x1f000 | (p.size << 18)])
+            Attribute::words(attr::KPARAM_INFO, &[0, (ordinal as u32) | (p.offset << 16), 0x1f000 | (p.size << 18) | u32::from(p.flags & 0xfff)])
         })
         .collect();
     let param_cbank = Attribute::words(attr::PARAM_CBANK, &[bank_symbol, (param_bytes << 16) | param_base(sm)]);
-    let exits = Attribute::words(attr::EXIT_INSTR_OFFSETS, &k.exit_offsets);
+    // No record for a kernel without an EXIT (one that ends in a trap).
+    let exits = (!k.exit_offsets.is_empty()).then(|| Attribute::words(attr::EXIT_INSTR_OFFSETS, &k.exit_offsets));
+    let crs = k.crs_stack_size.map(|n| Attribute::words(attr::CRS_STACK_SIZE, &[n]));
+    // Instruction-offset lists before the exits, in this order (measured on
+    // sm_80 and sm_90).
+    let mut offset_lists = Vec::new();
+    let lists = [(attr::INT_WARP_WIDE_INSTR_OFFSETS, &k.warp_wide_offsets), (attr::COOP_GROUP_MASK_REGIDS, &k.coop_group_mask_registers), (attr::COOP_GROUP_INSTR_OFFSETS, &k.coop_group_offsets)];
+    for (attribute, list) in lists {
+        if !list.is_empty() {
+            offset_lists.push(Attribute::words(attribute, list));
+        }
+    }
     let maxreg = Attribute::half(attr::MAXREG_COUNT, k.max_registers.unwrap_or(0xff) as u16);
     if sm >= 90 {
         r.extend(kparams);
@@ -594,10 +793,12 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
             r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
         }
         r.push(Attribute::half(0x5f, 0x0101));
+        r.extend(offset_lists);
         if sm >= 100 {
-            r.push(Attribute::byte(0x4a, 0));
+            r.push(Attribute::byte(0x4a, 0)); // after the offset lists (measured)
         }
-        r.push(exits);
+        r.extend(exits);
+        r.extend(crs);
         push_thread_limits(&mut r, k);
         r.push(Attribute::half(attr::CBANK_PARAM_SIZE, param_bytes as u16));
         r.push(param_cbank);
@@ -620,10 +821,17 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
             r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
         }
         r.push(Attribute::half(0x5f, 0));
-        r.push(exits);
+        r.extend(offset_lists);
+        r.extend(exits);
+        r.extend(crs);
         push_thread_limits(&mut r, k);
     }
     r
+}
+
+/// Whether the kernel gets a `.nv.shared.<k>` section.
+fn has_shared(k: &Kernel) -> bool {
+    k.shared_bytes > 0 || k.dynamic_shared
 }
 
 /// `.reqntid` and `.maxntid` records (after the exit offsets, measured on

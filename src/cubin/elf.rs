@@ -731,9 +731,9 @@ mod tests {
 
     fn sample() -> Vec<u8> {
         let mut kernel = Kernel::new("k", vec![0x7918, 0x794d], 8);
-        kernel.params = vec![Param { offset: 0, size: 8 }];
+        kernel.params = vec![Param::new(0, 8)];
         kernel.exit_offsets = vec![0x10];
-        let m = Module { sm: 90, virtual_sm: 90, tool: ToolInfo::default(), kernels: vec![kernel], globals: Vec::new(), constants: Vec::new(), global_addresses: Vec::new(), isa_class: 1 };
+        let m = Module { sm: 90, virtual_sm: 90, tool: ToolInfo::default(), kernels: vec![kernel], globals: Vec::new(), constants: Vec::new(), global_addresses: Vec::new(), isa_class: 1, flags_top: 6, line_info: Vec::new(), merc: Vec::new() };
         write(&module::build(&m).expect("builds"))
     }
 

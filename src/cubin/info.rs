@@ -130,6 +130,10 @@ pub mod attr {
     pub const REQNTID: u8 = 0x10;
     pub const MAX_THREADS: u8 = 0x05;
     pub const FRAME_SIZE: u8 = 0x11;
+    pub const CRS_STACK_SIZE: u8 = 0x1e;
+    pub const COOP_GROUP_INSTR_OFFSETS: u8 = 0x28;
+    pub const COOP_GROUP_MASK_REGIDS: u8 = 0x29;
+    pub const INT_WARP_WIDE_INSTR_OFFSETS: u8 = 0x31;
     pub const MIN_STACK_SIZE: u8 = 0x12;
     pub const REGCOUNT: u8 = 0x2f;
     pub const SW_WAR: u8 = 0x36;

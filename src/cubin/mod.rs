@@ -6,7 +6,8 @@
 //! * [`module`]: what a compiled module is (kernels, parameters, resources,
 //!   variables), [`build`] to lay one out as ptxas would, [`extract`] to read
 //!   one back from a ptxas cubin, and [`listing`] for its text form in
-//!   `sass dis` / `sass asm`.
+//!   `sass dis` / `sass asm`; [`section_listing`] is the text form of any
+//!   other cubin, section by section (code still as instructions).
 //!
 //! [`read_code`] is the quick path for tools that only need the SM and the
 //! code of every function.
@@ -18,6 +19,7 @@ pub mod info;
 pub mod layout;
 pub mod listing;
 pub mod module;
+pub mod section_listing;
 
 use crate::isa::bits;
 use crate::target::Sm;

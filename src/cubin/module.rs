@@ -8,13 +8,21 @@
 //!
 //! ptxas lists the kernels in the reverse of their PTX order; [`Module`]
 //! keeps them in file order, so a compiler reverses them when it wants
-//! ptxas's layout. Not modelled yet (the next steps of the cubin work):
-//! device functions with sections of their own and calls across sections
-//! (and the local `$kernel$function` symbols of functions ptxas copies into
-//! a kernel), relocations in code, textures and surfaces, `.nv.constant2`
-//! jump tables, debug sections beyond `.debug_frame`, and the sm_100+
-//! `.nv.merc.*` / `.nv.capmerc.*` sections (whether the driver needs them
-//! is open: no sm_100 GPU here).
+//! ptxas's layout. Device functions ptxas copies into a kernel's section
+//! are [`Function`]s of that kernel. Parts whose derivation is not known
+//! are carried as data, named: a kernel's or function's call-frame
+//! instructions ([`Kernel::frame_program`], [`Function::frame_program`]),
+//! line information ([`Module::line_info`]) and the sm_100+
+//! `.nv.merc.*` / `.nv.capmerc.*` sections ([`Module::merc`]: the code
+//! again in the form the driver finalises, with a symbol table, frame,
+//! records and relocations of its own, which nothing here derives yet).
+//!
+//! Not modelled yet (such cubins are listed section by section, see
+//! [`super::section_listing`]): device functions with sections of their
+//! own and calls across sections (`ptxas -c`), relocations in code (calls
+//! to `vprintf`, function pointers), textures and surfaces, `.nv.constant2`
+//! jump tables, `-G` debug information, and a few symbol and section
+//! orders of multi-kernel files with variables.
 
 pub use super::build::{BuildError, build};
 pub use super::extract::from_elf;
@@ -45,6 +53,43 @@ pub struct Module {
     /// code uses architecture-specific instructions (measured on sm_90
     /// kernels converting to e4m3 pairs).
     pub isa_class: u8,
+    /// The top byte of `e_flags`: 0x06, except with line information (0x09
+    /// or 0x0a measured, 0x0b with `-g`; what its bits mean is not known).
+    pub flags_top: u8,
+    /// Line information (`ptxas -lineinfo`): `.debug_line`, `.debug_str`,
+    /// `.nv_debug_line_sass`, `.nv_debug_ptx_txt`, in this order, carried
+    /// as bytes with their relocations (sm_90+ only so far).
+    pub line_info: Vec<DebugSection>,
+    /// The sm_100+ `.nv.merc.*` and `.nv.capmerc.*` sections, written as
+    /// they are after the sections [`build`] lays out (their links and
+    /// symbol references are header and table indices of the whole file).
+    /// Empty below sm_100.
+    pub merc: Vec<super::elf::Section>,
+}
+
+/// A debug section carried as bytes, with the addresses in it the loader
+/// relocates (code addresses of kernels and device functions).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DebugSection {
+    /// Its name (`.debug_line`).
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// Its relocations (`.rela<name>`), in file order.
+    pub relocations: Vec<CodeAddress>,
+}
+
+/// A relocated code address in a debug section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeAddress {
+    /// Byte offset in the section.
+    pub offset: u64,
+    /// The kernel or device function whose address it is.
+    pub symbol: String,
+    /// `R_CUDA_*` type (`R_CUDA_64`, 2, in every corpus cubin).
+    pub kind: u32,
+    /// Added to the address.
+    pub addend: i64,
 }
 
 /// A module-scope variable.
@@ -95,6 +140,17 @@ pub struct Param {
     pub offset: u32,
     /// Size in bytes.
     pub size: u32,
+    /// The low 12 bits of its `EIATTR_KPARAM_INFO` flags word: 0 up to
+    /// sm_100; sm_120 sets 0x500 on the 8-byte parameters the code uses as
+    /// global pointers (measured).
+    pub flags: u16,
+}
+
+impl Param {
+    /// A parameter without flags.
+    pub fn new(offset: u32, size: u32) -> Param {
+        Param { offset, size, flags: 0 }
+    }
 }
 
 /// One `.entry`.
@@ -113,6 +169,13 @@ pub struct Kernel {
     /// Static shared memory the kernel declares, in bytes (the reserved
     /// area of sm_90+ is added by [`build`]).
     pub shared_bytes: u64,
+    /// Alignment of the kernel's `.nv.shared.<k>` section (4, or the
+    /// largest alignment its shared variables ask for).
+    pub shared_align: u64,
+    /// The kernel uses dynamically sized (`.extern .shared`) memory: ptxas
+    /// writes its shared section (the reserve only) even without static
+    /// shared memory. Recorded only where it changes the file.
+    pub dynamic_shared: bool,
     /// Per-thread local frame (`EIATTR_FRAME_SIZE`).
     pub frame_size: u32,
     /// Minimum stack (`EIATTR_MIN_STACK_SIZE`).
@@ -125,6 +188,52 @@ pub struct Kernel {
     pub max_threads: Option<[u32; 3]>,
     /// Byte offsets of every `EXIT`.
     pub exit_offsets: Vec<u32>,
+    /// Byte offsets of the warp-wide instructions (`EIATTR_INT_WARP_WIDE_INSTR_OFFSETS`).
+    pub warp_wide_offsets: Vec<u32>,
+    /// Byte offsets of the cooperative-group instructions (warp
+    /// synchronisation, shuffles: `EIATTR_COOP_GROUP_INSTR_OFFSETS`).
+    pub coop_group_offsets: Vec<u32>,
+    /// `EIATTR_COOP_GROUP_MASK_REGIDS`: per cooperative-group instruction,
+    /// the register holding its mask (0xffffffff: none, a full mask).
+    pub coop_group_mask_registers: Vec<u32>,
+    /// `EIATTR_CRS_STACK_SIZE` (ptxas writes it for kernels that call, and
+    /// some others).
+    pub crs_stack_size: Option<u32>,
+    /// The call-frame instructions of the kernel's `.debug_frame` entry
+    /// (DWARF `DW_CFA_*` bytes, padding included) where they are not the
+    /// ones [`build`] derives from the exits: ptxas writes them from its
+    /// call and stack analysis, which nothing here reproduces yet.
+    pub frame_program: Option<Vec<u8>>,
+    /// Device functions ptxas placed in the kernel's section after the
+    /// kernel's own code (a kernel's callees, copied into each caller).
+    pub functions: Vec<Function>,
+}
+
+/// A device function inside a kernel's code section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// Its symbol (`$kernel$callee`, or `$__internal_N_$…` for ptxas's
+    /// own subroutines).
+    pub name: String,
+    /// Byte offset in the kernel's code.
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+    /// A GLOBAL symbol (a `.visible` callee), else LOCAL.
+    pub visible: bool,
+    /// `EIATTR_FRAME_SIZE`.
+    pub frame_size: u32,
+    /// The register holding the return address on entry (`CALL` puts it in
+    /// R0 … as the caller chose); its `.debug_frame` CIE names it.
+    pub return_register: u32,
+    /// The call-frame instructions of its `.debug_frame` entry (padding
+    /// included), as [`Kernel::frame_program`].
+    pub frame_program: Vec<u8>,
+    /// The bytes of that entry's initial-location field, to which the
+    /// relocation adds the kernel's address and the function's offset:
+    /// ptxas leaves the offset of the function's closing self-branch there
+    /// on sm_90 (measured; the `RELA` addend says where the function is).
+    pub frame_location: u64,
 }
 
 impl Kernel {
@@ -139,12 +248,20 @@ impl Kernel {
             registers,
             barriers: 0,
             shared_bytes: 0,
+            shared_align: 4,
+            dynamic_shared: false,
             frame_size: 0,
             min_stack_size: 0,
             max_registers: None,
             required_threads: None,
             max_threads: None,
             exit_offsets: Vec::new(),
+            warp_wide_offsets: Vec::new(),
+            coop_group_offsets: Vec::new(),
+            coop_group_mask_registers: Vec::new(),
+            crs_stack_size: None,
+            frame_program: None,
+            functions: Vec::new(),
         }
     }
 }
