@@ -484,9 +484,9 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
 fn trace(program: &Program, cta: &Cta, w: &Warp, pc: u32, exec: u32) {
     let text = program.insts.get(pc as usize).map_or_else(String::new, |i| i.text(cta.loaded.sm, u64::from(pc) * 16));
     let l = exec.trailing_zeros().min(31) as usize;
-    let regs: Vec<String> = (0..16).map(|r| format!("{:x}", w.r[r][l])).collect();
+    let regs: Vec<String> = (0..24).map(|r| format!("{:x}", w.r[r][l])).collect();
     let preds: Vec<String> = (0..7).map(|p| format!("{}", w.p[p] >> l & 1)).collect();
-    eprintln!("w{} {:04x} exec {exec:08x} {text:<50} R0-15 {} P {}", w.first_thread / 32, pc * 16, regs.join(" "), preds.join(""));
+    eprintln!("w{} {:04x} exec {exec:08x} {text:<50} R0-23 {} P {}", w.first_thread / 32, pc * 16, regs.join(" "), preds.join(""));
 }
 
 fn site(cta: &Cta, pc: u32) -> Site {
@@ -715,8 +715,9 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                     cm |= ((full >> 64) as u32 & 1) << l;
                 } else {
                     // (a * b + c.64) >> 32, c being the register pair.
-                    w.set(d, l, (full >> 32) as u32);
-                    cm |= ((full >> 96) as u32 & 1) << l;
+                    let (v, carry) = imad_hi(full);
+                    w.set(d, l, v);
+                    cm |= u32::from(carry) << l;
                 }
             }
             w.setp(co, exec, cm);
@@ -1952,9 +1953,28 @@ fn iadd3_carry_preds(sum: u64) -> (bool, bool) {
     (carry >= 1, carry >= 2)
 }
 
+/// `IMAD.HI`'s result word and carry-out from the full sum a·b + c.64 (+
+/// carry-in): the word is bits 32..63 and the carry is bit 64, the carry
+/// out of that word (ptxas chains it into `IADD3.X` when it builds the high
+/// half of a 128-bit product in its 64-bit division routine).
+fn imad_hi(full: u128) -> (u32, bool) {
+    ((full >> 32) as u32, full >> 64 & 1 == 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn imad_hi_carries_out_of_bit_63() {
+        // int64_math.i64_mul_div, x / 1: 0xffffffff * 0xda13d4de plus the
+        // pair 0x78f438cd_611f9c10 is 0x1_53080daa_870bc732 (worked by
+        // hand), so the word is 0x53080daa and the carry is set.
+        let full = 0xffff_ffffu128 * 0xda13_d4de + 0x78f4_38cd_611f_9c10;
+        assert_eq!(full, 0x1_5308_0daa_870b_c732);
+        assert_eq!(imad_hi(full), (0x5308_0daa, true));
+        assert_eq!(imad_hi(0xffff_ffff_ffff_ffff), (0xffff_ffff, false));
+    }
 
     #[test]
     fn saturation_gives_positive_zero_for_nan_and_negative_zero() {
