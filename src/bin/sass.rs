@@ -20,7 +20,7 @@ commands:
   asm -arch=sm_XX FILE.sass -o FILE.bin
                                  assemble a listing into raw instruction
                                  words, all functions in order
-  run --launch SPEC.json [--hazards fail|report|off] [--steps N] FILE.cubin
+  run --launch SPEC.json [--hazards fail|report|off] [--steps N] [--trace] FILE.cubin
                                  run one kernel in the SASS interpreter and
                                  print its output buffers (`param N: <hex>`,
                                  as scripts/gpu-run.py does)
@@ -176,6 +176,7 @@ fn run(args: &[String]) -> ExitCode {
                     other => return usage(format!("--hazards takes fail, report or off, not {other:?}")),
                 }
             }
+            "--trace" => options.trace = true,
             "--steps" => match value().and_then(|v| v.parse().ok()) {
                 Some(n) => options.step_budget = n,
                 None => return usage("--steps needs a number".into()),

@@ -1233,7 +1233,9 @@ fn cvt_float(inst: &Inst, st: ScalarType, dfmt: Format, a: u64) -> u64 {
         x = sfmt.flush(x);
     }
     if sfmt.is_nan(x) {
-        return widen_nan(sfmt, dfmt, x);
+        // `.sat` flushes NaN results to +0.0 (PTX ISA, cvt), before any
+        // NaN format conversion.
+        return if inst.sat { 0 } else { widen_nan(sfmt, dfmt, x) };
     }
     let v = sfmt.to_f64(x);
     let satfinite = inst.has(f::SATFINITE);

@@ -455,3 +455,26 @@ fn shuffles_from_exited_lanes_read_zero() {
     let out = words(&run_k(body, 1, 32, 64, vec![]).unwrap());
     assert_eq!(&out[..16], &[0; 16]);
 }
+
+#[test]
+fn cvt_sat_flushes_nan_and_negative_zero_to_positive_zero() {
+    // PTX ISA (cvt): `.sat` limits a float result to [0.0, 1.0] and flushes
+    // NaN results to +0.0; libdevice documents __saturatef's interval as
+    // [+0.0, 1.0], so -0.0 saturates to +0.0 too.
+    let code = "
+  and.b32 %r1, %r0, 3;
+  mov.b32 %f1, 0x7fc00000;
+  mov.b32 %f2, 0x80000000;
+  mov.f32 %f3, 0f40000000;
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 cvt.sat.f32.f32 %f4, %f1;
+  setp.eq.u32 %p1, %r1, 1;
+  @%p1 cvt.sat.f32.f32 %f4, %f2;
+  setp.eq.u32 %p1, %r1, 2;
+  @%p1 cvt.sat.f32.f32 %f4, %f3;
+  setp.eq.u32 %p1, %r1, 3;
+  @%p1 mov.b32 %f4, 0xffffffff;
+  mov.b32 %r15, %f4;";
+    let out = words(&run_k(&per_thread(code, ""), 1, 4, 16, vec![]).unwrap());
+    assert_eq!(out, [0, 0, 0x3f80_0000, 0xffff_ffff]);
+}

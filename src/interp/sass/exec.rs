@@ -484,9 +484,9 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
 fn trace(program: &Program, cta: &Cta, w: &Warp, pc: u32, exec: u32) {
     let text = program.insts.get(pc as usize).map_or_else(String::new, |i| i.text(cta.loaded.sm, u64::from(pc) * 16));
     let l = exec.trailing_zeros().min(31) as usize;
-    let regs: Vec<String> = (0..16).map(|r| format!("{:x}", w.r[r][l])).collect();
+    let regs: Vec<String> = (0..24).map(|r| format!("{:x}", w.r[r][l])).collect();
     let preds: Vec<String> = (0..7).map(|p| format!("{}", w.p[p] >> l & 1)).collect();
-    eprintln!("w{} {:04x} exec {exec:08x} {text:<50} R0-15 {} P {}", w.first_thread / 32, pc * 16, regs.join(" "), preds.join(""));
+    eprintln!("w{} {:04x} exec {exec:08x} {text:<50} R0-23 {} P {}", w.first_thread / 32, pc * 16, regs.join(" "), preds.join(""));
 }
 
 fn site(cta: &Cta, pc: u32) -> Site {
@@ -631,8 +631,8 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             for l in 0..32 {
                 out[l] = sums[l] as u32;
             }
-            let c0 = mask_of(|l| sums[l] >> 32 & 1 != 0);
-            let c1 = mask_of(|l| sums[l] >> 33 & 1 != 0);
+            let c0 = mask_of(|l| iadd3_carry_preds(sums[l]).0);
+            let c1 = mask_of(|l| iadd3_carry_preds(sums[l]).1);
             w.put(d, exec, &out);
             w.setp(co[0], exec, c0);
             w.setp(co[1], exec, c1);
@@ -715,8 +715,9 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                     cm |= ((full >> 64) as u32 & 1) << l;
                 } else {
                     // (a * b + c.64) >> 32, c being the register pair.
-                    w.set(d, l, (full >> 32) as u32);
-                    cm |= ((full >> 96) as u32 & 1) << l;
+                    let (v, carry) = imad_hi(full);
+                    w.set(d, l, v);
+                    cm |= u32::from(carry) << l;
                 }
             }
             w.setp(co, exec, cm);
@@ -1203,17 +1204,23 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
         }
         Op::AtomsPopcInc { d, addr } => {
-            // One increment by the number of participating lanes; each lane gets
-            // the old value plus its rank among them.
-            if exec != 0 {
-                let first = exec.trailing_zeros() as usize;
+            // Lanes may name different words (ptxas emits this for
+            // `atomicAdd(&shared[i], 1)` with per-lane i, e.g. a histogram):
+            // each distinct word is incremented once by the number of lanes
+            // naming it, and each lane gets that word's old value plus its
+            // rank among those lanes (lowest lane first).
+            let mut left = exec;
+            while left != 0 {
+                let first = left.trailing_zeros() as usize;
                 let at = address(w, &addr, first);
+                let same = mask_of(|l| left & LANE_BITS[l] != 0 && address(w, &addr, l) == at);
+                left &= !same;
                 let mut buf = [0u8; 4];
                 read_mem(cta, memory, Space::Shared, 0, at, &mut buf)?;
                 let old = u32::from_le_bytes(buf);
-                write_mem(cta, memory, Space::Shared, 0, at, &old.wrapping_add(exec.count_ones()).to_le_bytes())?;
-                for l in lanes(exec) {
-                    let rank = (exec & ((1u32 << l) - 1)).count_ones();
+                write_mem(cta, memory, Space::Shared, 0, at, &old.wrapping_add(same.count_ones()).to_le_bytes())?;
+                for l in lanes(same) {
+                    let rank = (same & ((1u32 << l) - 1)).count_ones();
                     w.set(d, l, old.wrapping_add(rank));
                 }
             }
@@ -1628,7 +1635,10 @@ fn fin(x: f32, y: f32, ftz: bool) -> (f32, f32) {
 #[inline]
 fn fout(v: f32, ftz: bool, sat: bool) -> u32 {
     let v = if sat {
-        if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) }
+        // Clamped to [+0.0, 1.0]: NaN and -0.0 both give +0.0 (libdevice's
+        // __nv_saturatef, which is this modifier, documents the interval as
+        // [+0.0, 1.0] and NaN → 0; PTX ISA: NaN results flush to +0).
+        if v.is_nan() || v <= 0.0 { 0.0 } else { v.min(1.0) }
     } else {
         v
     };
@@ -1929,9 +1939,68 @@ fn atom_apply(op: AtomOp, ty: AtomType, old: u64, b: u64, c: u64) -> u64 {
     }
 }
 
+/// The two carry-out predicates of `IADD3 Rd, Pa, Pb, …` for a full sum.
+///
+/// The carry (0, 1 or 2) is counted in unary, not written as two binary
+/// digits: `IADD3.X` adds each of its two carry-in predicates with weight
+/// one (ptxas pairs a lone `IMAD.HI.U32 … P1` carry with a lone `IADD3 … P2`
+/// carry as `IADD3.X …, P2, P1` in int64_math's sm_90 cubin), and ptxas
+/// feeds a three-way `IADD3 R, P0, P1, …`'s pair straight into
+/// `IADD3.X …, P0, P1`, so a carry of two must set both. A carry of three
+/// (three negated zeros) cannot be expressed and sets both.
+fn iadd3_carry_preds(sum: u64) -> (bool, bool) {
+    let carry = sum >> 32;
+    (carry >= 1, carry >= 2)
+}
+
+/// `IMAD.HI`'s result word and carry-out from the full sum a·b + c.64 (+
+/// carry-in): the word is bits 32..63 and the carry is bit 64, the carry
+/// out of that word (ptxas chains it into `IADD3.X` when it builds the high
+/// half of a 128-bit product in its 64-bit division routine).
+fn imad_hi(full: u128) -> (u32, bool) {
+    ((full >> 32) as u32, full >> 64 & 1 == 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn imad_hi_carries_out_of_bit_63() {
+        // int64_math.i64_mul_div, x / 1: 0xffffffff * 0xda13d4de plus the
+        // pair 0x78f438cd_611f9c10 is 0x1_53080daa_870bc732 (worked by
+        // hand), so the word is 0x53080daa and the carry is set.
+        let full = 0xffff_ffffu128 * 0xda13_d4de + 0x78f4_38cd_611f_9c10;
+        assert_eq!(full, 0x1_5308_0daa_870b_c732);
+        assert_eq!(imad_hi(full), (0x5308_0daa, true));
+        assert_eq!(imad_hi(0xffff_ffff_ffff_ffff), (0xffff_ffff, false));
+    }
+
+    #[test]
+    fn saturation_gives_positive_zero_for_nan_and_negative_zero() {
+        // fast_math.fast_intrinsics: __saturatef(-2.108 * 0.0) is -0.0
+        // before saturation; NaN products saturate to +0.0.
+        assert_eq!(fout(-0.0, false, true), 0);
+        assert_eq!(fout(f32::NAN, false, true), 0);
+        assert_eq!(fout(-3.0, false, true), 0);
+        assert_eq!(fout(0.25, false, true), 0x3e80_0000);
+        assert_eq!(fout(7.0, false, true), 0x3f80_0000);
+        assert_eq!(fout(-0.0, false, false), 0x8000_0000);
+    }
+
+    #[test]
+    fn iadd3_carry_of_two_sets_both_predicates() {
+        // casts.widen_sum, element 489: (s8)-17 + (u8)130 + (s16)-101 as
+        // 32-bit words 0xffffffef + 0x82 + 0xffffff9b = 2^33 + 12, whose high
+        // words -1 + -1 plus the carries must give 0 (the true sum is 12).
+        let sum = 0xffff_ffefu64 + 0x82 + 0xffff_ff9b;
+        let (p0, p1) = iadd3_carry_preds(sum);
+        assert_eq!((sum as u32, p0, p1), (12, true, true));
+        let hi = 0xffff_ffffu32.wrapping_add(0xffff_ffff).wrapping_add(u32::from(p0)).wrapping_add(u32::from(p1));
+        assert_eq!(hi, 0);
+        assert_eq!(iadd3_carry_preds(0xffff_ffff), (false, false));
+        assert_eq!(iadd3_carry_preds(1 << 32), (true, false));
+    }
 
     #[test]
     fn lane_masks_pack_one_bit_per_lane() {

@@ -212,8 +212,12 @@ fn to_small(x: f64, mode: Round, ebits: u32, mbits: u32) -> u16 {
     let sign: u16 = if x.is_sign_negative() { 1 << (ebits + mbits) } else { 0 };
     let emax_field = (1u32 << ebits) - 1;
     if x.is_nan() {
-        // The canonical quiet NaN.
-        return ((emax_field << mbits) | (1 << (mbits - 1))) as u16 | sign;
+        // The hardware's canonical NaN: sign clear, every fraction bit set
+        // (0x7fff for both f16 and bf16), whatever the input NaN's sign or
+        // payload. PTX ISA calls it the canonical NaN; CUDA's host emulation
+        // of __float2half / __float2bfloat16 returns 0x7fff for any NaN to
+        // match the device.
+        return ((emax_field << mbits) | ((1 << mbits) - 1)) as u16;
     }
     let inf = (emax_field << mbits) as u16 | sign;
     if x.is_infinite() {
@@ -473,6 +477,10 @@ mod tests {
         assert_eq!(f16_to_f64(0x0001), 2f64.powi(-24));
         assert_eq!(f64_to_bf16(1.0, Round::Nearest), 0x3f80);
         assert_eq!(bf16_to_f64(0x4049), 3.140625);
+        // Any NaN, negative or with a payload, becomes the canonical 0x7fff.
+        assert_eq!(f64_to_bf16(f64::from(f32::from_bits(0xffc0_0001)), Round::Nearest), 0x7fff);
+        assert_eq!(f64_to_f16(-f64::NAN, Round::Nearest), 0x7fff);
+        assert_eq!(f64_to_f16(f64::NAN, Round::Zero), 0x7fff);
         for h in 0..=0xffffu16 {
             let v = f16_to_f64(h);
             if !v.is_nan() {
