@@ -46,7 +46,10 @@ use super::branch::Layout;
 use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, UNMEASURED};
 use std::sync::OnceLock;
 
+mod bitops;
 mod convert;
+mod half;
+mod matrix;
 mod misc;
 
 const fn f(lo: u8, hi: u8) -> Field {
@@ -213,6 +216,9 @@ pub fn forms() -> &'static [Form] {
             float_ops(&mut v, g);
             convert::conversions(&mut v, g);
             misc::misc_ops(&mut v, g);
+            matrix::matrix_ops(&mut v, g);
+            bitops::bit_ops(&mut v, g);
+            half::half_ops(&mut v, g);
             control(&mut v, g);
         }
         for form in &mut v {
