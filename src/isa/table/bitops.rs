@@ -32,15 +32,26 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     // result size (16, 2, 4 bits: not modelled); nvdisasm ignores 74–75,
     // which ptxas sets in some words: those words print like the others and
     // stay undecoded, so that text reads back to one word.
+    // From sm_90 bit 74 is `.SAT` (clear, nvdisasm prints none; oracle).
     const PACK: &[(Field, u64)] = &[(f(72, 75), 0), (f(77, 78), 0)];
+    const PACK_90: &[(Field, u64)] = &[(f(72, 73), 0), (f(75, 75), 0), (f(77, 78), 0)];
     const SIGN: ModField = ModField { field: f(76, 76), names: &[".U8", ".S8"], extra: None };
-    v.push(Form { suffix: ".S32.SAT", ..g.form("I2IP", 0x239, PACK, &[SIGN], vec![RD, a, b, gpr(64, None, Some(2))]) });
+    const SAT: ModField = ModField { field: f(74, 74), names: &[".S32", ".S32.SAT"], extra: None };
+    let c = gpr(64, None, Some(2));
+    if g.wide_ur {
+        v.push(g.form("I2IP", 0x239, PACK_90, &[SIGN, SAT], vec![RD, a, b, c]));
+    } else {
+        v.push(Form { sms: (75, 89), suffix: ".S32.SAT", ..g.form("I2IP", 0x239, PACK, &[SIGN], vec![RD, a, b, c]) });
+        v.push(Form { sms: (90, 90), ..g.form("I2IP", 0x239, PACK_90, &[SIGN, SAT], vec![RD, a, b, c]) });
+    }
     // ---- MATCH (0x3a1): the lanes holding the same value as a; bit 73
     // `.U64`; bit 79 `.ANY` (else `.ALL`, with a predicate result 81–83).
     const U64: ModField = ModField { field: f(73, 73), names: &["", ".U64"], extra: None };
     const ANY: &[(Field, u64)] = &[(f(79, 79), 1), (f(81, 83), 7)];
     const ALL: &[(Field, u64)] = &[(f(79, 79), 0)];
+    // Its source has no reuse flag (oracle).
     let from_80 = |form: Form| Form { sms: (g.sms.0.max(80), g.sms.1), ..form };
-    v.push(from_80(g.form("MATCH.ANY", 0x3a1, ANY, &[U64], vec![RD, a])));
-    v.push(from_80(g.form("MATCH.ALL", 0x3a1, ALL, &[U64], vec![pred_plain(81, PredShow::Always), RD, a])));
+    let src = gpr(24, None, None);
+    v.push(from_80(g.form("MATCH.ANY", 0x3a1, ANY, &[U64], vec![RD, src])));
+    v.push(from_80(g.form("MATCH.ALL", 0x3a1, ALL, &[U64], vec![pred_plain(81, PredShow::Always), RD, src])));
 }

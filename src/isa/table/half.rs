@@ -19,8 +19,15 @@ pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
     const FIXED: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0)];
     let reg = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
     let slots = vec![RD, reg(24, 72, 73, 0), reg(32, 63, 62, 1), reg(64, 84, 83, 2)];
-    v.push(g.form("HFMA2", 0x231, FIXED, &[TYPE, FTZ_FMZ, SAT], slots.clone()));
-    if !g.wide_ur {
-        v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x235, FIXED, &[TYPE, FTZ_FMZ, SAT], slots) });
+    // sm_75 has no `.BF16_V2`, nor HFMA2.MMA before sm_90 (bit 85 prints
+    // nothing there: kept 0; oracle).
+    const NO_BF16: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0), (f(85, 85), 0)];
+    if g.wide_ur {
+        v.push(g.form("HFMA2", 0x231, FIXED, &[TYPE, FTZ_FMZ, SAT], slots));
+    } else {
+        v.push(Form { sms: (75, 75), ..g.form("HFMA2", 0x231, NO_BF16, &[FTZ_FMZ, SAT], slots.clone()) });
+        v.push(Form { sms: (80, 90), ..g.form("HFMA2", 0x231, FIXED, &[TYPE, FTZ_FMZ, SAT], slots.clone()) });
+        v.push(Form { sms: (80, 89), ..g.form("HFMA2.MMA", 0x235, NO_BF16, &[FTZ_FMZ, SAT], slots.clone()) });
+        v.push(Form { sms: (90, 90), ..g.form("HFMA2.MMA", 0x235, FIXED, &[TYPE, FTZ_FMZ, SAT], slots) });
     }
 }
