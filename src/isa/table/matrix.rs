@@ -22,9 +22,16 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const F32: &[(Field, u64)] = &[(f(72, 72), 0), (f(73, 73), 0), (f(63, 63), 0), (f(75, 76), 3), (f(78, 78), 0), (f(83, 83), 0)];
     const F16: &[(Field, u64)] = &[(f(72, 72), 0), (f(73, 73), 0), (f(63, 63), 0), (f(75, 76), 1), (f(78, 78), 0), (f(82, 83), 0)];
     const INPUT: ModField = ModField { field: f(82, 82), names: &["", ".BF16"], extra: None };
-    let slots = vec![RD, gpr(24, None, Some(0)), gpr(32, None, Some(1)), gpr(64, None, Some(2))];
-    v.push(from_80(g.form("HMMA.16816.F32", 0x23c, F32, &[INPUT], slots.clone())));
-    v.push(from_80(g.form("HMMA.16816.F16", 0x23c, F16, &[], slots)));
+    // c has no reuse flag (nvdisasm refuses one: oracle).
+    let slots = vec![RD, gpr(24, None, Some(0)), gpr(32, None, Some(1)), gpr(64, None, None)];
+    // sm_120 refuses reuse flags on a and b under the oracle's control
+    // fields (not understood yet): there the forms have none.
+    let plain = vec![RD, gpr(24, None, None), gpr(32, None, None), gpr(64, None, None)];
+    let hmma_sms: &[((u16, u16), &Vec<Slot>)] = if g.wide_ur { &[((100, 100), &slots), ((120, 120), &plain)] } else { &[((80, 90), &slots)] };
+    for &(sms, slots) in hmma_sms {
+        v.push(Form { sms, ..g.form("HMMA.16816.F32", 0x23c, F32, &[INPUT], slots.clone()) });
+        v.push(Form { sms, ..g.form("HMMA.16816.F16", 0x23c, F16, &[], slots.clone()) });
+    }
     // ---- LDSM (0x83b): d, a shared address (base 24–31, signed offset
     // 40–63; with RZ nvdisasm prints the offset signed, which the address
     // slot does not: not decoded); element size 75–77 (0 `.16`; others print nothing or
