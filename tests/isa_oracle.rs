@@ -124,6 +124,17 @@ fn instance(form: &'static Form, rng: &mut Rng) -> Inst {
     // Reuse flags at random on the operands that have one (nvdisasm shows them
     // with the yield bit set), so that each slot's reuse-flag index is checked.
     let mut operands: Vec<Operand> = form.slots.iter().map(|s| operand(s, rng)).collect();
+    // Tensor-core register tuples must be aligned (nvdisasm refuses an HMMA
+    // whose tuples start at a register that is not a multiple of 4, or RZ).
+    if form.name.starts_with("HMMA") {
+        for op in operands.iter_mut() {
+            if let Operand::Reg { reg, .. } = op {
+                if reg.file == RegFile::Gpr {
+                    *reg = Reg::gpr(4 * rng.below(50) as u8);
+                }
+            }
+        }
+    }
     let mut reuse = 0u8;
     for (slot, op) in form.slots.iter().zip(operands.iter_mut()) {
         if let (Slot::Gpr { reuse: Some(k), .. }, Operand::Reg { reuse: r, .. }) = (slot, op) {

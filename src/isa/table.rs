@@ -34,7 +34,11 @@
 //! YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT, BPT.TRAP, SGXT, LEPC,
 //! F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, ATOMG.E.CAS, ATOMS,
 //! ATOMS.POPC.INC.32, BAR.RED, PLOP3 with a uniform predicate, UFLO, UPOPC,
-//! BREAK, BRX, CGAERRBAR, ENDCOLLECTIVE, CCTL.IVALL, FMNMX3 (sm_100), and on
+//! BREAK, BRX, CGAERRBAR, ENDCOLLECTIVE, CCTL.IVALL, FMNMX3 (sm_100), ATOM.E
+//! and ATOM.E.CAS (generic atomics), ATOMS.CAS/.CAST(.SPIN), F2FP fp8
+//! pack/unpack, LDGDEPBAR, UI2F; HMMA (m16n8k16) and LDSM (`table/matrix.rs`);
+//! BMSK, IDP, I2IP, MATCH (`table/bitops.rs`); HFMA2 register forms
+//! (`table/half.rs`); and on
 //! sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit ISETP, LDL/STL with a
 //! uniform register — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
@@ -46,7 +50,10 @@ use super::branch::Layout;
 use super::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, UNMEASURED};
 use std::sync::OnceLock;
 
+mod bitops;
 mod convert;
+mod half;
+mod matrix;
 mod misc;
 
 const fn f(lo: u8, hi: u8) -> Field {
@@ -213,6 +220,9 @@ pub fn forms() -> &'static [Form] {
             float_ops(&mut v, g);
             convert::conversions(&mut v, g);
             misc::misc_ops(&mut v, g);
+            matrix::matrix_ops(&mut v, g);
+            bitops::bit_ops(&mut v, g);
+            half::half_ops(&mut v, g);
             control(&mut v, g);
         }
         for form in &mut v {

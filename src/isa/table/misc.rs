@@ -257,6 +257,20 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     // LEPC: the address of the next instruction (0x34e). (The 0x94e form
     // with a target does not use BRA's offset layout: not modelled.)
     v.push(g.form("LEPC", 0x34e, NONE, &[], vec![RD]));
+    // LDGDEPBAR (0x9af, sm_80+): closes a group of LDGSTS copies (no operands).
+    v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("LDGDEPBAR", 0x9af, NONE, &[], vec![]) });
+    // UI2F with an immediate (0x85a, sm_100+): I2F on the uniform datapath;
+    // bit 74 signedness (`.U32` when clear), 75–77 the f32 result (2),
+    // rounding 78–79, source size 84–85 (2: 32 bits), bit 91 set (bit flips
+    // of a ZLUDA word, sm_120).
+    if g.wide_ur {
+        // Only `.U32`: a signed source prints its immediate signed (oracle).
+        // sm_100 refuses it (oracle).
+        const UI2F_FIXED_U32: &[(Field, u64)] = &[(f(74, 74), 0), (f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
+        const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"], extra: None };
+        let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F.U32", 0x85a, UI2F_FIXED_U32, &[ROUND], vec![ur_d, Slot::Imm32 { signed: false }]) });
+    }
 }
 
 /// F2FP.PACK_AB (0x03e, sm_80+): two f32 sources a and b packed into one
@@ -286,6 +300,21 @@ fn f2fp(v: &mut Vec<Form>, g: Generation) {
             v.push(Form { sms, ..g.form("F2FP", form | 0x03e, FIXED, mods, vec![RD, a, b]) });
         }
     }
+    // FP8 (sm_89+, register form 0x23e; bit flips of ZLUDA's cvt words on
+    // sm_90): 86–88 = 2 with bit 78 and bit 90 set packs a and b into two
+    // e4m3 / e5m2 values (bit 76) merged into c (`.PACK_AB_MERGE_C`); with
+    // bits 73–74 and 89 instead, the two fp8 values of b (bit 73 e4m3) are
+    // unpacked to f16 or bf16 (bit 76; a and c RZ). Bits 79–81 print
+    // `.???n` and 72 a half of c or b: kept 0.
+    let sms = (g.sms.0.max(89), g.sms.1);
+    const FP8: ModField = ModField { field: f(76, 76), names: &[".E5M2.F32.PACK_AB_MERGE_C", ".E4M3.F32.PACK_AB_MERGE_C"], extra: None };
+    const PACK_FIXED: &[(Field, u64)] = &[(f(72, 74), 0), (f(78, 78), 1), (f(79, 81), 0), (f(86, 88), 2), (f(89, 90), 2)];
+    v.push(Form { sms, ..g.form("F2FP", 0x23e, PACK_FIXED, &[SAT, RELU, FP8], vec![RD, a, gpr(32, None, Some(1)), gpr(64, None, Some(2))]) });
+    // (nvdisasm refuses the bf16 results, bit 76, on sm_120: oracle.)
+    const FROM: ModField = ModField { field: f(73, 73), names: &[".F16.E5M2.UNPACK_B", ".F16.E4M3.UNPACK_B"], extra: None };
+    const UNPACK_FIXED: &[(Field, u64)] =
+        &[(f(24, 31), 0xff), (f(64, 71), 0xff), (f(72, 72), 0), (f(74, 74), 1), (f(76, 78), 0), (f(79, 81), 0), (f(86, 88), 0), (f(89, 90), 1)];
+    v.push(Form { sms, ..g.form("F2FP", 0x23e, UNPACK_FIXED, &[RELU, FROM], vec![RD, gpr(32, None, Some(1))]) });
 }
 
 /// RED (sm_80–sm_89) / REDG (sm_90+), opcode 0x98e: a reduction on global
@@ -363,6 +392,12 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     // sm_100+: the descriptor flag is bit 76 (clear: the register is added
     // to the address); bit 63 is set (clear: refused), the offset 23 bits.
     const AFIXED_8: &[(Field, u64)] = &[(f(63, 63), 1), (f(72, 72), 1), (f(76, 76), 1), (f(91, 91), 1)];
+    // ATOM.E (0x98a): the generic-address atomic, in ATOMG's layout without
+    // `.SAFEADD` (9 prints `.INVALID9`; bit flips of ZLUDA's atom_inc
+    // words, sm_80, sm_90, sm_120, and the oracle).
+    const ATOM_OP: ModField = ModField { field: f(87, 90), names: &[".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH"], extra: None };
+    let atom_mods: &'static [ModField] = &[ATOM_OP, EVICT, ATYPE, ORDER];
+    let atom_mods_80: &'static [ModField] = &[ATOM_OP, EVICT, ATYPE_80, ORDER];
     let aslots = |show: bool| vec![pred_plain(81, PredShow::Always), RD, addr(show), data];
     if g.wide_ur {
         let addr23 = Slot::Addr {
@@ -374,12 +409,16 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
             show_desc: true,
             uniform: None, zero_base: true,
         };
-        v.push(g.form("ATOMG.E", 0x9a8, AFIXED_8, amods, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
+        for (name, opcode, mods) in [("ATOMG.E", 0x9a8, amods), ("ATOM.E", 0x98a, atom_mods)] {
+            v.push(g.form(name, opcode, AFIXED_8, mods, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
+        }
     } else {
         // sm_80–sm_89 refuse a zero base register here (oracle).
         let no_rz = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false };
-        v.push(Form { sms: (80, 89), ..g.form("ATOMG.E", 0x9a8, AFIXED_6, amods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) });
-        v.push(Form { sms: (90, 90), ..g.form("ATOMG.E", 0x9a8, AFIXED_6, amods, aslots(true)) });
+        for (name, opcode, mods_80, mods) in [("ATOMG.E", 0x9a8, amods_80, amods), ("ATOM.E", 0x98a, atom_mods_80, atom_mods)] {
+            v.push(Form { sms: (80, 89), ..g.form(name, opcode, AFIXED_6, mods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) });
+            v.push(Form { sms: (90, 90), ..g.form(name, opcode, AFIXED_6, mods, aslots(true)) });
+        }
     }
     // sm_75: the uniform register (64–69) is added to the address (`[UR4]`,
     // `[R2.64+UR4]`), bits 70–71 clear for RED and 70 set for ATOMG; types
@@ -422,6 +461,10 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     // Types other than these print `.INVALIDn` (oracle).
     const CAS_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32", ".64"], extra: None };
     let cas_slots = vec![pred_plain(81, PredShow::Always), RD, cas_addr, data, gpr(64, None, None)];
+    // ATOM.E.CAS (0x38b): the generic-address compare-and-swap, in
+    // ATOMG.E.CAS's layout from sm_80 (bit flips of ZLUDA's atom_cas words).
+    let atom_cas = |sms| Form { sms, ..g.form("ATOM.E.CAS", 0x38b, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots.clone()) };
+    v.push(atom_cas((g.sms.0.max(80), g.sms.1)));
     if g.wide_ur {
         v.push(g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots));
     } else {
@@ -529,6 +572,23 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("ATOMS", 0x38c, ATOMS_FIXED, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]));
     let ur_fixed = if g.wide_ur { ATOMS_UR } else { ATOMS_UR6 };
     v.push(g.form("ATOMS", 0x98c, ur_fixed, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(Some(g.ur_field(64))), data]));
+    // ATOMS.CAS / .CAST / .CAST.SPIN: compare (32–39) and store (64–71) at
+    // a shared address, the old value into a register (0x38d) or, for
+    // `.CAST`, the success into a predicate (0x58d, 81–83; 16–23 zero);
+    // kind 87–88 (0 also prints `.CAS` on 0x38d, `.???0` on 0x58d: not
+    // decoded), type 73–75 (bit flips of ZLUDA's atom_add_float words,
+    // sm_80, sm_90, sm_120).
+    const CAS_KIND: ModField = ModField { field: f(87, 88), names: &[U, ".CAST", ".CAS", ".CAST.SPIN"], extra: None };
+    const CAST_KIND: ModField = ModField { field: f(87, 88), names: &[U, ".CAST", U, ".CAST.SPIN"], extra: None };
+    // (sm_80–sm_89 print no `.128`; only sm_120 takes 0x58d, without `.64`: oracle.)
+    const CAS_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32", ".64"], extra: None };
+    const CAST_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32"], extra: None };
+    const CAST_P: &[(Field, u64)] = &[(f(16, 23), 0)];
+    let from = |sm: u16, form: Form| Form { sms: (g.sms.0.max(sm), g.sms.1), ..form };
+    v.push(from(80, g.form("ATOMS", 0x38d, NONE, &[CAS_KIND, CAS_TYPE], vec![RD, shared(None), data, gpr(64, None, None)])));
+    if g.wide_ur {
+        v.push(from(120, g.form("ATOMS", 0x58d, CAST_P, &[CAST_KIND, CAST_TYPE], vec![pred_plain(81, Always), shared(None), data, gpr(64, None, None)])));
+    }
     // ATOMS.POPC.INC.32 (0xf8c; 87–91 = 0x1b): count the active threads into
     // shared memory, `[R0+URZ]` (the uniform register printed even when
     // zero); no data operand (corpus words, bit flips, sm_120).

@@ -1,0 +1,57 @@
+//! Integer forms for PTX's bit-field, dot-product, pack and warp-match
+//! instructions: BMSK (`bmsk`, `bfi`), IDP.4A / IDP.2A (`dp4a`, `dp2a`),
+//! I2IP (`cvt.pack.sat`) and MATCH (`match.sync`). Fields from single-bit
+//! flips and field enumerations of the words ptxas emits for ZLUDA's tests
+//! (sm_80, sm_90, sm_120, nvdisasm 13.5).
+
+use super::{Generation, RD, f, gpr, pred_plain};
+use crate::isa::bits::Field;
+use crate::isa::form::{Form, ModField, PredShow};
+
+/// The forms of this module.
+pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
+    let a = gpr(24, None, Some(0));
+    let b = gpr(32, None, Some(1));
+    // ---- BMSK (0x21b): a mask of b bits from bit a; bit 75 `.W` (wrap).
+    const WRAP: ModField = ModField { field: f(75, 75), names: &["", ".W"], extra: None };
+    v.push(g.form("BMSK", 0x21b, &[], &[WRAP], vec![RD, a, b]));
+    // ---- IDP (0x226): d = c + dot(a, b); bit 76 chooses 2A (bit 77 `.HI`
+    // half of b) over 4A; signedness of a 73, of b 74; `-c` 75.
+    let c = gpr(64, Some(75), Some(2));
+    const A8: ModField = ModField { field: f(73, 73), names: &[".U8", ".S8"], extra: None };
+    const B8: ModField = ModField { field: f(74, 74), names: &[".U8", ".S8"], extra: None };
+    const A16: ModField = ModField { field: f(73, 73), names: &[".U16", ".S16"], extra: None };
+    const HALF: ModField = ModField { field: f(77, 77), names: &[".LO", ".HI"], extra: None };
+    const FOUR: &[(Field, u64)] = &[(f(76, 77), 0)];
+    const TWO: &[(Field, u64)] = &[(f(76, 76), 1)];
+    v.push(g.form("IDP.4A", 0x226, FOUR, &[A8, B8], vec![RD, a, b, c]));
+    v.push(g.form("IDP.2A", 0x226, TWO, &[HALF, A16, B8], vec![RD, a, b, gpr(64, Some(75), Some(2))]));
+    // ---- I2IP (0x239): a and b saturated to 8 bits and packed with the
+    // high half of c; bit 76 signedness. Bits 72–73 select a half of c
+    // (`R6.H1`: an operand suffix, not modelled: kept 0); 77–78 the
+    // result size (16, 2, 4 bits: not modelled); nvdisasm ignores 74–75,
+    // which ptxas sets in some words: those words print like the others and
+    // stay undecoded, so that text reads back to one word.
+    // From sm_90 bit 74 is `.SAT` (clear, nvdisasm prints none; oracle).
+    const PACK: &[(Field, u64)] = &[(f(72, 75), 0), (f(77, 78), 0)];
+    const PACK_90: &[(Field, u64)] = &[(f(72, 73), 0), (f(75, 75), 0), (f(77, 78), 0)];
+    const SIGN: ModField = ModField { field: f(76, 76), names: &[".U8", ".S8"], extra: None };
+    const SAT: ModField = ModField { field: f(74, 74), names: &[".S32", ".S32.SAT"], extra: None };
+    let c = gpr(64, None, Some(2));
+    if g.wide_ur {
+        v.push(g.form("I2IP", 0x239, PACK_90, &[SIGN, SAT], vec![RD, a, b, c]));
+    } else {
+        v.push(Form { sms: (75, 89), suffix: ".S32.SAT", ..g.form("I2IP", 0x239, PACK, &[SIGN], vec![RD, a, b, c]) });
+        v.push(Form { sms: (90, 90), ..g.form("I2IP", 0x239, PACK_90, &[SIGN, SAT], vec![RD, a, b, c]) });
+    }
+    // ---- MATCH (0x3a1): the lanes holding the same value as a; bit 73
+    // `.U64`; bit 79 `.ANY` (else `.ALL`, with a predicate result 81–83).
+    const U64: ModField = ModField { field: f(73, 73), names: &["", ".U64"], extra: None };
+    const ANY: &[(Field, u64)] = &[(f(79, 79), 1), (f(81, 83), 7)];
+    const ALL: &[(Field, u64)] = &[(f(79, 79), 0)];
+    // Its source has no reuse flag (oracle).
+    let from_80 = |form: Form| Form { sms: (g.sms.0.max(80), g.sms.1), ..form };
+    let src = gpr(24, None, None);
+    v.push(from_80(g.form("MATCH.ANY", 0x3a1, ANY, &[U64], vec![RD, src])));
+    v.push(from_80(g.form("MATCH.ALL", 0x3a1, ALL, &[U64], vec![pred_plain(81, PredShow::Always), RD, src])));
+}
