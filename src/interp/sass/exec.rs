@@ -1028,7 +1028,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
             w.setp(p, exec, r);
         }
-        Op::Hfma2 { d, a, b, c } => {
+        Op::Hfma2 { d, a, b, c, bf16 } => {
             for l in lanes(exec) {
                 let (x, y, z) = (w.raw(a, l), w.raw(b, l), w.raw(c, l));
                 let mut out = 0u32;
@@ -1041,10 +1041,14 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                         if m & NEG != 0 {
                             bits ^= 0x8000;
                         }
-                        num::f16_to_f64(bits)
+                        if bf16 { num::bf16_to_f64(bits) } else { num::f16_to_f64(bits) }
                     };
+                    // The product of two halves is exact in f64; the sum is
+                    // exact for f16 and for bf16 unless the exponents are
+                    // more than ~37 apart (then rounded twice).
                     let r = h(x, a.m) * h(y, b.m) + h(z, c.m);
-                    out |= u32::from(num::f64_to_f16(r, Round::Nearest)) << (16 * half);
+                    let bits = if bf16 { num::f64_to_bf16(r, Round::Nearest) } else { num::f64_to_f16(r, Round::Nearest) };
+                    out |= u32::from(bits) << (16 * half);
                 }
                 w.set(d, l, out);
             }

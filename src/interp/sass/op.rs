@@ -274,7 +274,7 @@ pub enum Op {
     Dfma { d: u16, a: S, b: S, c: S, rnd: Round },
     Mufu { d: u16, a: S, op: Mufu },
     Fchk { p: u8, a: S, b: S },
-    Hfma2 { d: u16, a: S, b: S, c: S },
+    Hfma2 { d: u16, a: S, b: S, c: S, bf16: bool },
     F2f { d: u16, a: S, from: Fmt, to: Fmt, rnd: Round, ftz: bool },
     F2i { d: u16, a: S, from: Fmt, to: IntFmt, rnd: Round, ftz: bool },
     I2f { d: u16, a: S, from: IntFmt, to: Fmt, rnd: Round },
@@ -677,7 +677,14 @@ impl Translator<'_> {
                 Op::Mufu { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, op }
             }
             "FCHK" => Op::Fchk { p: self.pdst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)? },
-            "HFMA2" if toks.is_empty() || toks == ["MMA"] => Op::Hfma2 { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)? },
+            // `.MMA` only names the pipe; `.BF16_V2` makes both halves bf16.
+            "HFMA2" if toks.iter().all(|t| matches!(*t, "MMA" | "BF16_V2")) => Op::Hfma2 {
+                d: self.dst(o(0)?)?,
+                a: self.src(o(1)?, sl(1), 1)?,
+                b: self.src(o(2)?, sl(2), 1)?,
+                c: self.src(o(3)?, sl(3), 1)?,
+                bf16: toks.contains(&"BF16_V2"),
+            },
             "F2F" => {
                 let fmts: Vec<Fmt> = toks.iter().filter_map(|t| fmt(t)).collect();
                 let (to, from) = match fmts.as_slice() {
