@@ -1545,10 +1545,19 @@ pub fn parse_int(text: &str) -> Option<(u64, bool)> {
 
 /// Folds an integer constant expression (64-bit wrapping arithmetic).
 pub fn eval_int(e: &Expr) -> Option<u64> {
+    fold_int(e, &mut |_| None)
+}
+
+/// Folds an integer constant expression (64-bit wrapping arithmetic; the
+/// signed operators compare and divide as `i64`), asking `leaf` for the
+/// value of every operand that is not an integer literal or an operator
+/// (symbols, float bit patterns); `None` from `leaf`, a division by zero or
+/// an overflowing division makes the whole expression unfoldable.
+pub fn fold_int(e: &Expr, leaf: &mut dyn FnMut(&Expr) -> Option<u64>) -> Option<u64> {
     Some(match e {
         Expr::Int { value, .. } => *value,
         Expr::Unary(op, a, _) => {
-            let a = eval_int(a)?;
+            let a = fold_int(a, leaf)?;
             match op {
                 UnaryOp::Neg => a.wrapping_neg(),
                 UnaryOp::Plus => a,
@@ -1557,7 +1566,7 @@ pub fn eval_int(e: &Expr) -> Option<u64> {
             }
         }
         Expr::Binary(op, a, b, _) => {
-            let (a, b) = (eval_int(a)?, eval_int(b)?);
+            let (a, b) = (fold_int(a, leaf)?, fold_int(b, leaf)?);
             let (sa, sb) = (a as i64, b as i64);
             match op {
                 BinaryOp::Mul => a.wrapping_mul(b),
@@ -1581,13 +1590,13 @@ pub fn eval_int(e: &Expr) -> Option<u64> {
             }
         }
         Expr::Cond(c, a, b, _) => {
-            if eval_int(c)? != 0 {
-                eval_int(a)?
+            if fold_int(c, leaf)? != 0 {
+                fold_int(a, leaf)?
             } else {
-                eval_int(b)?
+                fold_int(b, leaf)?
             }
         }
-        _ => return None,
+        other => leaf(other)?,
     })
 }
 

@@ -15,7 +15,7 @@ use crate::diag::Span;
 use crate::interp::error::{ErrorKind, InterpError, Site};
 use crate::interp::memory::GlobalMemory;
 use crate::ptx::ast::{
-    self, BinaryOp, Expr, FunctionKind, Initializer, Item, Module, OperandKind, ScalarType, StateSpace, Statement, Symbol,
+    self, Expr, FunctionKind, Initializer, Item, Module, OperandKind, ScalarType, StateSpace, Statement, Symbol,
     UnaryOp, VarDecl, VarType,
 };
 use crate::ptx::modifier::{BoolOp, CmpOp, Modifier, Rounding};
@@ -1007,54 +1007,14 @@ pub fn float_imm_bits(imm: Imm, ty: ScalarType) -> u64 {
     }
 }
 
-/// Evaluates an integer constant expression.
+/// Evaluates an integer constant expression: the front end's folding,
+/// with symbols resolved by `resolve` and float literals as their bits.
 fn eval(e: &Expr, resolve: &mut dyn FnMut(Symbol) -> Option<u64>) -> Option<u64> {
-    Some(match e {
-        Expr::Int { value, .. } => *value,
-        Expr::F32(b, _) => *b as u64,
-        Expr::F64(b, _) | Expr::Decimal(b, _) => *b,
-        Expr::Symbol(s, _) => resolve(*s)?,
-        Expr::Generic(s, _) => resolve(*s)?,
-        Expr::Unary(op, a, _) => {
-            let a = eval(a, resolve)?;
-            match op {
-                UnaryOp::Neg => a.wrapping_neg(),
-                UnaryOp::Not => !a,
-                UnaryOp::LogicalNot => (a == 0) as u64,
-                UnaryOp::Plus => a,
-            }
-        }
-        Expr::Binary(op, a, b, _) => {
-            let (a, b) = (eval(a, resolve)?, eval(b, resolve)?);
-            let (sa, sb) = (a as i64, b as i64);
-            match op {
-                BinaryOp::Mul => a.wrapping_mul(b),
-                BinaryOp::Div => sa.checked_div(sb)? as u64,
-                BinaryOp::Rem => sa.checked_rem(sb)? as u64,
-                BinaryOp::Add => a.wrapping_add(b),
-                BinaryOp::Sub => a.wrapping_sub(b),
-                BinaryOp::Shl => a.checked_shl(b as u32).unwrap_or(0),
-                BinaryOp::Shr => sa.checked_shr(b as u32).unwrap_or(if sa < 0 { -1 } else { 0 }) as u64,
-                BinaryOp::Lt => (sa < sb) as u64,
-                BinaryOp::Gt => (sa > sb) as u64,
-                BinaryOp::Le => (sa <= sb) as u64,
-                BinaryOp::Ge => (sa >= sb) as u64,
-                BinaryOp::Eq => (a == b) as u64,
-                BinaryOp::Ne => (a != b) as u64,
-                BinaryOp::And => a & b,
-                BinaryOp::Xor => a ^ b,
-                BinaryOp::Or => a | b,
-                BinaryOp::LogicalAnd => (a != 0 && b != 0) as u64,
-                BinaryOp::LogicalOr => (a != 0 || b != 0) as u64,
-            }
-        }
-        Expr::Cond(c, a, b, _) => {
-            if eval(c, resolve)? != 0 {
-                eval(a, resolve)?
-            } else {
-                eval(b, resolve)?
-            }
-        }
+    crate::ptx::parser::fold_int(e, &mut |leaf| match leaf {
+        Expr::F32(b, _) => Some(*b as u64),
+        Expr::F64(b, _) | Expr::Decimal(b, _) => Some(*b),
+        Expr::Symbol(s, _) | Expr::Generic(s, _) => resolve(*s),
+        _ => None,
     })
 }
 
