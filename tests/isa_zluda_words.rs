@@ -1,5 +1,5 @@
 //! Words ptxas 13.5 emits for the ZLUDA conformance corpus
-//! (`/work/shared/corpus/zluda`) in the forms added for it (tensor-core,
+//! (`../shared/corpus/zluda`) in the forms added for it (tensor-core,
 //! dot-product, pack, match, generic and shared atomics, fp8 conversions,
 //! packed-half register forms), with the text nvdisasm 13.5 prints for
 //! them: each decodes to that text, encodes back to the same 128 bits, and

@@ -16,80 +16,35 @@
 //! `#` starts a comment. A miss not listed fails the runner, and so does a
 //! listed case that passes (the list stays honest).
 
-use super::launch::{Fill, LaunchSpec, ParamSpec};
+use super::launch::{Fill, LaunchSpec, ParamSpec, ScalarKind};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-/// Element types of the manifest's arrays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum ElemType {
-    U8,
-    U16,
-    U32,
-    U64,
-    I8,
-    I16,
-    I32,
-    I64,
-    F16,
-    Bf16,
-    F32,
-    F64,
+/// An element type of the manifest's arrays: Rust's spellings (`i32`),
+/// which are the launch spec's scalar kinds with `s` for `i`.
+fn parse_elem_type(s: &str) -> Option<ScalarKind> {
+    match s.strip_prefix('i') {
+        Some(bits) => ScalarKind::parse(&format!("s{bits}")),
+        None => ScalarKind::parse(s),
+    }
 }
 
-impl ElemType {
-    fn parse(s: &str) -> Option<ElemType> {
-        use ElemType::*;
-        Some(match s {
-            "u8" => U8,
-            "u16" => U16,
-            "u32" => U32,
-            "u64" => U64,
-            "i8" => I8,
-            "i16" => I16,
-            "i32" => I32,
-            "i64" => I64,
-            "f16" => F16,
-            "bf16" => Bf16,
-            "f32" => F32,
-            "f64" => F64,
-            _ => return None,
-        })
-    }
-
-    /// Size in bytes.
-    pub fn size(self) -> usize {
-        use ElemType::*;
-        match self {
-            U8 | I8 => 1,
-            U16 | I16 | F16 | Bf16 => 2,
-            U32 | I32 | F32 => 4,
-            U64 | I64 | F64 => 8,
+/// Whether two elements' bit patterns are equal as Rust's `==` on the type
+/// sees them.
+pub fn elements_equal(ty: ScalarKind, a: u64, b: u64) -> bool {
+    match ty {
+        ScalarKind::F32 => f32::from_bits(a as u32) == f32::from_bits(b as u32),
+        ScalarKind::F64 => f64::from_bits(a) == f64::from_bits(b),
+        ScalarKind::F16 | ScalarKind::Bf16 => {
+            // Same rule on 16-bit floats: a NaN equals nothing, zeros of
+            // either sign are equal, otherwise the bits decide.
+            let (exp_mask, man_mask) = if ty == ScalarKind::F16 { (0x7c00, 0x03ff) } else { (0x7f80, 0x007f) };
+            let nan = |x: u64| x & exp_mask == exp_mask && x & man_mask != 0;
+            let zero = |x: u64| x & 0x7fff == 0;
+            !nan(a) && !nan(b) && (a == b || (zero(a) && zero(b)))
         }
-    }
-
-    /// Whether two elements' bit patterns are equal as Rust's `==` on the
-    /// type sees them.
-    pub fn equal(self, a: u64, b: u64) -> bool {
-        match self {
-            ElemType::F32 => f32::from_bits(a as u32) == f32::from_bits(b as u32),
-            ElemType::F64 => f64::from_bits(a) == f64::from_bits(b),
-            ElemType::F16 | ElemType::Bf16 => {
-                // Same rule on 16-bit floats: a NaN equals nothing, zeros of
-                // either sign are equal, otherwise the bits decide.
-                let (exp_mask, man_mask) = if self == ElemType::F16 { (0x7c00, 0x03ff) } else { (0x7f80, 0x007f) };
-                let nan = |x: u64| x & exp_mask == exp_mask && x & man_mask != 0;
-                let zero = |x: u64| x & 0x7fff == 0;
-                !nan(a) && !nan(b) && (a == b || (zero(a) && zero(b)))
-            }
-            _ => a == b,
-        }
-    }
-
-    fn is_float(self) -> bool {
-        matches!(self, ElemType::F16 | ElemType::Bf16 | ElemType::F32 | ElemType::F64)
+        _ => a == b,
     }
 }
 
@@ -97,7 +52,7 @@ impl ElemType {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Array {
     /// Element type.
-    pub ty: ElemType,
+    pub ty: ScalarKind,
     /// Element count.
     pub count: usize,
     /// The elements, little-endian.
@@ -106,7 +61,7 @@ pub struct Array {
 
 impl Array {
     fn from_value(v: &Value, what: &str) -> Result<Array, String> {
-        let ty = v.get("type").and_then(Value::as_str).and_then(ElemType::parse).ok_or(format!("{what}.type: missing or unknown"))?;
+        let ty = v.get("type").and_then(Value::as_str).and_then(parse_elem_type).ok_or(format!("{what}.type: missing or unknown"))?;
         let values = v.get("values").and_then(Value::as_array).ok_or(format!("{what}.values: missing"))?;
         let mut bytes = Vec::with_capacity(values.len() * ty.size());
         for (i, x) in values.iter().enumerate() {
@@ -253,7 +208,7 @@ impl Case {
         for i in 0..want.count {
             let got = super::memory::le_u64(&bytes[i * n..(i + 1) * n]);
             let expected = want.element(i);
-            if !want.ty.equal(got, expected) {
+            if !elements_equal(want.ty, got, expected) {
                 bad.push((i, got, expected));
             }
         }
@@ -264,7 +219,7 @@ impl Case {
         let mut msg = format!("{} of {} elements differ:", bad.len(), want.count);
         for (i, got, expected) in bad.iter().take(4) {
             let _ = write!(msg, " [{i}] got {got:#0w$x} expected {expected:#0w$x}", w = width + 2);
-            if want.ty.is_float() && n == 4 {
+            if want.ty == ScalarKind::F32 {
                 let _ = write!(msg, " ({} vs {})", f32::from_bits(*got as u32), f32::from_bits(*expected as u32));
             }
         }
@@ -403,14 +358,18 @@ mod tests {
 
     #[test]
     fn float_equality_is_rusts() {
-        assert!(ElemType::F32.equal(0x8000_0000, 0));
-        assert!(!ElemType::F32.equal(0x7fc0_0000, 0x7fc0_0000));
-        assert!(!ElemType::U32.equal(0x8000_0000, 0));
-        assert!(ElemType::F16.equal(0x8000, 0x0000));
-        assert!(!ElemType::F16.equal(0x7e00, 0x7e00));
-        assert!(ElemType::F16.equal(0x7c00, 0x7c00), "infinities are equal");
-        assert!(!ElemType::Bf16.equal(0x7fc0, 0x7fc0));
-        assert!(ElemType::F64.equal(1u64 << 63, 0));
+        use ScalarKind::*;
+        assert!(elements_equal(F32, 0x8000_0000, 0));
+        assert!(!elements_equal(F32, 0x7fc0_0000, 0x7fc0_0000));
+        assert!(!elements_equal(U32, 0x8000_0000, 0));
+        assert!(elements_equal(F16, 0x8000, 0x0000));
+        assert!(!elements_equal(F16, 0x7e00, 0x7e00));
+        assert!(elements_equal(F16, 0x7c00, 0x7c00), "infinities are equal");
+        assert!(!elements_equal(Bf16, 0x7fc0, 0x7fc0));
+        assert!(elements_equal(F64, 1u64 << 63, 0));
+        assert_eq!(parse_elem_type("i16"), Some(S16));
+        assert_eq!(parse_elem_type("bf16"), Some(Bf16));
+        assert_eq!(parse_elem_type("q8"), None);
     }
 
     #[test]
