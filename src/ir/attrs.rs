@@ -1,0 +1,477 @@
+//! Instruction attributes: the typed variants of an opcode (data type,
+//! rounding, comparison, state space…), shared by both opcode layers.
+//!
+//! An instruction's attributes print as dotted words after its opcode
+//! (`add.s32`, `setp.lt.and.f32`, `cvt.rn.f32.s64`, `ld.global.v2.u32`) in
+//! the fixed order of [`Attrs::words`]; [`Attrs::apply_word`] reads one
+//! word back, so the text form round-trips. Words that are not attributes
+//! belong to the opcode's name (`bar.sync`, `IMAD.WIDE`).
+
+use std::fmt::Write as _;
+
+macro_rules! spelled_enum {
+    ($(#[$doc:meta])* $name:ident { $($(#[$vdoc:meta])* $var:ident = $text:literal,)* }) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name {
+            $($(#[$vdoc])* $var,)*
+        }
+
+        impl $name {
+            /// Every value with its word (without the dot).
+            pub const ALL: &'static [($name, &'static str)] = &[$(($name::$var, $text),)*];
+            /// The word (without the dot).
+            pub fn word(self) -> &'static str {
+                $name::ALL[self as usize].1
+            }
+            /// The value spelled `word` (without the dot).
+            pub fn from_word(word: &str) -> Option<$name> {
+                $name::ALL.iter().find(|(_, w)| *w == word).map(|(v, _)| *v)
+            }
+        }
+    };
+}
+
+spelled_enum! {
+    /// A data type: what the bits of a value mean to an operation.
+    DataType {
+        /// `.pred`.
+        Pred = "pred",
+        /// `.b8`.
+        B8 = "b8",
+        /// `.b16`.
+        B16 = "b16",
+        /// `.b32`.
+        B32 = "b32",
+        /// `.b64`.
+        B64 = "b64",
+        /// `.b128`.
+        B128 = "b128",
+        /// `.u8`.
+        U8 = "u8",
+        /// `.u16`.
+        U16 = "u16",
+        /// `.u32`.
+        U32 = "u32",
+        /// `.u64`.
+        U64 = "u64",
+        /// `.s8`.
+        S8 = "s8",
+        /// `.s16`.
+        S16 = "s16",
+        /// `.s32`.
+        S32 = "s32",
+        /// `.s64`.
+        S64 = "s64",
+        /// `.f16`.
+        F16 = "f16",
+        /// `.f16x2`.
+        F16x2 = "f16x2",
+        /// `.bf16`.
+        Bf16 = "bf16",
+        /// `.bf16x2`.
+        Bf16x2 = "bf16x2",
+        /// `.f32`.
+        F32 = "f32",
+        /// `.f64`.
+        F64 = "f64",
+    }
+}
+
+impl DataType {
+    /// Width in bits (1 for `.pred`).
+    pub fn bits(self) -> u32 {
+        use DataType::*;
+        match self {
+            Pred => 1,
+            B8 | U8 | S8 => 8,
+            B16 | U16 | S16 | F16 | Bf16 => 16,
+            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 => 32,
+            B64 | U64 | S64 | F64 => 64,
+            B128 => 128,
+        }
+    }
+    /// Whether the type is a signed integer.
+    pub fn is_signed(self) -> bool {
+        matches!(self, DataType::S8 | DataType::S16 | DataType::S32 | DataType::S64)
+    }
+    /// Whether the type is a float (scalar or packed).
+    pub fn is_float(self) -> bool {
+        use DataType::*;
+        matches!(self, F16 | F16x2 | Bf16 | Bf16x2 | F32 | F64)
+    }
+    /// Whether the type is an integer or untyped bits.
+    pub fn is_integer(self) -> bool {
+        !self.is_float() && self != DataType::Pred
+    }
+}
+
+spelled_enum! {
+    /// Rounding.
+    Round {
+        /// To nearest even.
+        Rn = "rn",
+        /// Toward zero.
+        Rz = "rz",
+        /// Toward minus infinity.
+        Rm = "rm",
+        /// Toward plus infinity.
+        Rp = "rp",
+        /// To nearest integral value, ties to even.
+        Rni = "rni",
+        /// To integral value toward zero.
+        Rzi = "rzi",
+        /// To integral value toward minus infinity.
+        Rmi = "rmi",
+        /// To integral value toward plus infinity.
+        Rpi = "rpi",
+    }
+}
+
+spelled_enum! {
+    /// Comparisons (PTX's set, which the SASS compares also take).
+    Cmp {
+        /// `==` (ordered for floats).
+        Eq = "eq",
+        /// `!=` (ordered).
+        Ne = "ne",
+        /// `<`.
+        Lt = "lt",
+        /// `<=`.
+        Le = "le",
+        /// `>`.
+        Gt = "gt",
+        /// `>=`.
+        Ge = "ge",
+        /// Unsigned `<`.
+        Lo = "lo",
+        /// Unsigned `<=`.
+        Ls = "ls",
+        /// Unsigned `>`.
+        Hi = "hi",
+        /// Unsigned `>=`.
+        Hs = "hs",
+        /// `==` or unordered.
+        Equ = "equ",
+        /// `!=` or unordered.
+        Neu = "neu",
+        /// `<` or unordered.
+        Ltu = "ltu",
+        /// `<=` or unordered.
+        Leu = "leu",
+        /// `>` or unordered.
+        Gtu = "gtu",
+        /// `>=` or unordered.
+        Geu = "geu",
+        /// Both ordered.
+        Num = "num",
+        /// Either NaN.
+        Nan = "nan",
+    }
+}
+
+spelled_enum! {
+    /// How a comparison's result combines with a predicate operand.
+    BoolOp {
+        /// `.and`.
+        And = "and",
+        /// `.or`.
+        Or = "or",
+        /// `.xor`.
+        Xor = "xor",
+    }
+}
+
+spelled_enum! {
+    /// Which part of a product an integer multiply keeps.
+    MulMode {
+        /// The low half (same width as the operands).
+        Lo = "lo",
+        /// The high half.
+        Hi = "hi",
+        /// The whole double-width product.
+        Wide = "wide",
+    }
+}
+
+spelled_enum! {
+    /// A state space of a memory access or address.
+    Space {
+        /// Generic addressing.
+        Generic = "generic",
+        /// `.global`.
+        Global = "global",
+        /// `.shared` (this CTA's).
+        Shared = "shared",
+        /// `.local`.
+        Local = "local",
+        /// `.param` (kernel parameters live in constant bank 0).
+        Param = "param",
+        /// `.const` (the module's constant bank).
+        Const = "const",
+    }
+}
+
+spelled_enum! {
+    /// A special register PTX reads (`%tid.x` is `tid_x`).
+    SpecialReg {
+        /// `%tid.x`.
+        TidX = "tid_x",
+        /// `%tid.y`.
+        TidY = "tid_y",
+        /// `%tid.z`.
+        TidZ = "tid_z",
+        /// `%ntid.x`.
+        NtidX = "ntid_x",
+        /// `%ntid.y`.
+        NtidY = "ntid_y",
+        /// `%ntid.z`.
+        NtidZ = "ntid_z",
+        /// `%ctaid.x`.
+        CtaidX = "ctaid_x",
+        /// `%ctaid.y`.
+        CtaidY = "ctaid_y",
+        /// `%ctaid.z`.
+        CtaidZ = "ctaid_z",
+        /// `%nctaid.x`.
+        NctaidX = "nctaid_x",
+        /// `%nctaid.y`.
+        NctaidY = "nctaid_y",
+        /// `%nctaid.z`.
+        NctaidZ = "nctaid_z",
+        /// `%laneid`.
+        LaneId = "laneid",
+        /// `%warpid`.
+        WarpId = "warpid",
+        /// `%nwarpid`.
+        NwarpId = "nwarpid",
+        /// `%smid`.
+        SmId = "smid",
+        /// `%nsmid`.
+        NsmId = "nsmid",
+        /// `%gridid`.
+        GridId = "gridid",
+        /// `%lanemask_eq`.
+        LanemaskEq = "lanemask_eq",
+        /// `%lanemask_le`.
+        LanemaskLe = "lanemask_le",
+        /// `%lanemask_lt`.
+        LanemaskLt = "lanemask_lt",
+        /// `%lanemask_ge`.
+        LanemaskGe = "lanemask_ge",
+        /// `%lanemask_gt`.
+        LanemaskGt = "lanemask_gt",
+        /// `%clock`.
+        Clock = "clock",
+        /// `%clock64`.
+        Clock64 = "clock64",
+        /// `%globaltimer`.
+        GlobalTimer = "globaltimer",
+        /// `%dynamic_smem_size`.
+        DynamicSmemSize = "dynamic_smem_size",
+        /// `%total_smem_size`.
+        TotalSmemSize = "total_smem_size",
+    }
+}
+
+spelled_enum! {
+    /// The function of a `MUFU`.
+    MufuFunc {
+        /// Reciprocal.
+        Rcp = "rcp",
+        /// Reciprocal square root.
+        Rsq = "rsq",
+        /// Square root.
+        Sqrt = "sqrt",
+        /// Sine.
+        Sin = "sin",
+        /// Cosine.
+        Cos = "cos",
+        /// Base-2 exponential.
+        Ex2 = "ex2",
+        /// Base-2 logarithm.
+        Lg2 = "lg2",
+        /// Reciprocal of a double's high word.
+        Rcp64h = "rcp64h",
+        /// Reciprocal square root of a double's high word.
+        Rsq64h = "rsq64h",
+        /// Hyperbolic tangent.
+        Tanh = "tanh",
+    }
+}
+
+/// The attributes of one instruction. Every field has a "not present"
+/// value, the default; which fields an opcode reads is its own business
+/// (the verifier checks the combinations it relies on).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Attrs {
+    /// Operation type (`add.s32`), or destination type of a conversion.
+    pub ty: Option<DataType>,
+    /// Source type of a conversion (`cvt.f32.s32` has `s32` here).
+    pub src_ty: Option<DataType>,
+    /// Rounding.
+    pub round: Option<Round>,
+    /// Comparison.
+    pub cmp: Option<Cmp>,
+    /// Combining operation of a compare.
+    pub combine: Option<BoolOp>,
+    /// Integer multiply mode; `hi` also selects `IMAD.HI` / `SHF.*.HI`.
+    pub mul: Option<MulMode>,
+    /// State space of a memory access or address conversion.
+    pub space: Option<Space>,
+    /// Special register read.
+    pub sreg: Option<SpecialReg>,
+    /// MUFU function.
+    pub mufu: Option<MufuFunc>,
+    /// Vector width of a memory access (1, 2, 4 or 8; 0 for scalar).
+    pub vector: u8,
+    /// Flush subnormals to zero.
+    pub ftz: bool,
+    /// Saturate.
+    pub sat: bool,
+    /// `.approx`.
+    pub approx: bool,
+    /// `.full`.
+    pub full: bool,
+    /// `.volatile` memory access.
+    pub volatile: bool,
+    /// `cvta.to`: generic to the state space (else state space to generic).
+    pub to: bool,
+    /// The branch condition or combining predicate is negated.
+    pub negated: bool,
+    /// Extended (carry-using) integer operation: `IADD3.X`, `ISETP.EX`.
+    pub x: bool,
+    /// Funnel shift to the left (`SHF.L`; right otherwise).
+    pub left: bool,
+}
+
+/// The boolean attributes with their words, in print order.
+const FLAGS: &[(&str, fn(&Attrs) -> bool, fn(&mut Attrs))] = &[
+    ("ftz", |a| a.ftz, |a| a.ftz = true),
+    ("sat", |a| a.sat, |a| a.sat = true),
+    ("approx", |a| a.approx, |a| a.approx = true),
+    ("full", |a| a.full, |a| a.full = true),
+    ("volatile", |a| a.volatile, |a| a.volatile = true),
+    ("to", |a| a.to, |a| a.to = true),
+    ("not", |a| a.negated, |a| a.negated = true),
+    ("x", |a| a.x, |a| a.x = true),
+    ("l", |a| a.left, |a| a.left = true),
+];
+
+impl Attrs {
+    /// Attributes with just an operation type.
+    pub fn typed(ty: DataType) -> Attrs {
+        Attrs { ty: Some(ty), ..Attrs::default() }
+    }
+
+    /// The words of the attributes, each with its leading dot, in the
+    /// canonical order: `to`, space, special register, comparison,
+    /// combine, multiply mode, MUFU function, rounding, flags, vector,
+    /// type, source type.
+    pub fn words(&self) -> String {
+        let mut out = String::new();
+        let mut word = |w: &str| {
+            out.push('.');
+            out.push_str(w);
+        };
+        if let Some(s) = self.space {
+            word(s.word());
+        }
+        if let Some(s) = self.sreg {
+            word(s.word());
+        }
+        if let Some(c) = self.cmp {
+            word(c.word());
+        }
+        if let Some(c) = self.combine {
+            word(c.word());
+        }
+        if let Some(m) = self.mul {
+            word(m.word());
+        }
+        if let Some(m) = self.mufu {
+            word(m.word());
+        }
+        if let Some(r) = self.round {
+            word(r.word());
+        }
+        for (w, get, _) in FLAGS {
+            if get(self) {
+                word(w);
+            }
+        }
+        if self.vector != 0 {
+            let _ = write!(out, ".v{}", self.vector);
+        }
+        if let Some(t) = self.ty {
+            out.push('.');
+            out.push_str(t.word());
+        }
+        if let Some(t) = self.src_ty {
+            out.push('.');
+            out.push_str(t.word());
+        }
+        out
+    }
+
+    /// Applies one word (without its dot) of an instruction whose opcode
+    /// takes a multiply mode or not (see [`Opcode::takes_mul_mode`]). A
+    /// type word fills `ty` first and `src_ty` second. Returns false for a
+    /// word that is no attribute or sets a field twice.
+    ///
+    /// [`Opcode::takes_mul_mode`]: super::opcode::Opcode::takes_mul_mode
+    pub fn apply_word(&mut self, word: &str, multiplies: bool) -> bool {
+        fn set<T>(slot: &mut Option<T>, v: T) -> bool {
+            if slot.is_some() {
+                return false;
+            }
+            *slot = Some(v);
+            true
+        }
+        if let Some(t) = DataType::from_word(word) {
+            return if self.ty.is_none() { set(&mut self.ty, t) } else { set(&mut self.src_ty, t) };
+        }
+        if let Some(v) = Space::from_word(word) {
+            return set(&mut self.space, v);
+        }
+        if let Some(v) = SpecialReg::from_word(word) {
+            return set(&mut self.sreg, v);
+        }
+        // `hi` and `lo` are both a comparison and a multiply mode; the
+        // opcode decides (`mul.hi` against `setp.hi`).
+        if let Some(v) = MulMode::from_word(word).filter(|_| multiplies) {
+            return set(&mut self.mul, v);
+        }
+        if let Some(v) = Cmp::from_word(word) {
+            return set(&mut self.cmp, v);
+        }
+        if let Some(v) = BoolOp::from_word(word) {
+            return set(&mut self.combine, v);
+        }
+        if let Some(v) = MulMode::from_word(word) {
+            return set(&mut self.mul, v);
+        }
+        if let Some(v) = MufuFunc::from_word(word) {
+            return set(&mut self.mufu, v);
+        }
+        if let Some(v) = Round::from_word(word) {
+            return set(&mut self.round, v);
+        }
+        for (w, get, put) in FLAGS {
+            if *w == word {
+                if get(self) {
+                    return false;
+                }
+                put(self);
+                return true;
+            }
+        }
+        if let Some(n) = word.strip_prefix('v').and_then(|n| n.parse::<u8>().ok()) {
+            if matches!(n, 1 | 2 | 4 | 8) && self.vector == 0 {
+                self.vector = n;
+                return true;
+            }
+        }
+        false
+    }
+}

@@ -1,0 +1,65 @@
+//! A module of the Ori IR: the target, its functions and its module-scope
+//! variables (`.global`, `.const`, `.shared` declared outside functions).
+
+use super::attrs::Space;
+use super::entity::PrimaryMap;
+use super::function::Function;
+use crate::target::Sm;
+
+crate::ir_entity!(
+    /// A function of a module ([`super::Opcode::Call`]'s immediate).
+    FuncId,
+    "fn"
+);
+crate::ir_entity!(
+    /// A module-scope variable ([`super::Opcode::SymAddr`]'s immediate).
+    GlobalId,
+    "g"
+);
+
+/// A module-scope variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GlobalVar {
+    /// Name.
+    pub name: String,
+    /// `global`, `const` or `shared`.
+    pub space: Space,
+    /// Size in bytes (0 for `extern .shared` arrays of unknown size).
+    pub size: u64,
+    /// Alignment in bytes.
+    pub align: u32,
+    /// Initial bytes (empty: zero-filled / uninitialised); shorter than
+    /// `size` means the rest is zero.
+    pub init: Vec<u8>,
+    /// Whether the variable is visible outside the module.
+    pub visible: bool,
+}
+
+/// A module.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Module {
+    /// The target SM.
+    pub sm: Sm,
+    /// Functions, kernels and device functions; one without blocks is a
+    /// declaration (`.extern`).
+    pub functions: PrimaryMap<FuncId, Function>,
+    /// Module-scope variables.
+    pub globals: PrimaryMap<GlobalId, GlobalVar>,
+}
+
+impl Module {
+    /// An empty module for a target.
+    pub fn new(sm: Sm) -> Module {
+        Module { sm, functions: PrimaryMap::new(), globals: PrimaryMap::new() }
+    }
+
+    /// The function named `name`.
+    pub fn function_by_name(&self, name: &str) -> Option<FuncId> {
+        self.functions.iter().find(|(_, f)| f.name == name).map(|(id, _)| id)
+    }
+
+    /// The variable named `name`.
+    pub fn global_by_name(&self, name: &str) -> Option<GlobalId> {
+        self.globals.iter().find(|(_, g)| g.name == name).map(|(id, _)| id)
+    }
+}

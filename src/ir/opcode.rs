@@ -1,0 +1,293 @@
+//! Opcodes of the Ori IR, in two layers, and the facts every stage asks
+//! about them (DESIGN.md, "The Ori IR").
+//!
+//! * The **PTX layer** is what lowering produces: one opcode per PTX
+//!   operation family, its variants in the instruction's [`Attrs`]
+//!   (`add.s32` is [`Opcode::Add`] with type `s32`).
+//! * The **SASS layer** is what legalization produces: one opcode per
+//!   machine operation (`IADD3`, `LOP3`, `FFMA`, `LDG`…), operands still SSA
+//!   values; selection turns them into `isa::Inst` with encodable operands.
+//! * **Shared** opcodes are legal at every stage: constants, copies,
+//!   register-pair plumbing, calls and the terminators (control flow stays
+//!   structural until emission).
+//!
+//! After legalization no PTX-layer opcode may remain; the verifier checks
+//! it (ptxas's "SetAfterLegalization").
+//!
+//! Every opcode's text name, layer and class are one row of [`OPCODES`].
+//!
+//! [`Attrs`]: super::attrs::Attrs
+
+/// Which layer an opcode belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Layer {
+    /// Legal at every stage.
+    Shared,
+    /// Produced by lowering; removed by legalization.
+    Ptx,
+    /// Produced by legalization; selected into machine instructions.
+    Sass,
+}
+
+/// What an opcode does beyond computing its results, which decides what
+/// optimizations and the verifier may assume.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Class {
+    /// Results depend only on the arguments; no side effect.
+    Pure,
+    /// Reads memory.
+    Load,
+    /// Writes (or reads and writes) memory.
+    Store,
+    /// A synchronisation or other side effect without memory operands.
+    Effect,
+    /// Calls a function.
+    Call,
+    /// Ends a block.
+    Terminator,
+}
+
+macro_rules! opcodes {
+    ($($(#[$doc:meta])* $name:ident = $text:literal, $layer:ident, $class:ident;)*) => {
+        /// An Ori opcode (see the module documentation for the layers).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Opcode {
+            $($(#[$doc])* $name,)*
+        }
+
+        /// Every opcode with its text name, layer and class, in
+        /// declaration order (the index is the opcode's discriminant).
+        pub const OPCODES: &[(Opcode, &str, Layer, Class)] = &[
+            $((Opcode::$name, $text, Layer::$layer, Class::$class),)*
+        ];
+    };
+}
+
+opcodes! {
+    // ---- shared -------------------------------------------------------
+    /// A constant: the instruction's immediate, as the result's bits.
+    Iconst = "iconst", Shared, Pure;
+    /// The address of a module variable (the immediate is its
+    /// [`GlobalVar`](super::module::GlobalVar) index) plus the offset in
+    /// the attributes.
+    SymAddr = "symaddr", Shared, Pure;
+    /// A copy of one value.
+    Copy = "copy", Shared, Pure;
+    /// The low 32 bits of a 64-bit value (or register `imm` of a wider one).
+    Extract = "extract", Shared, Pure;
+    /// A 64- or 128-bit value made of 32-bit parts, low part first.
+    Concat = "concat", Shared, Pure;
+    /// Calls the module function whose index is the immediate.
+    Call = "call", Shared, Call;
+    /// Continues at a block, passing arguments to its parameters.
+    Jump = "jump", Shared, Terminator;
+    /// Continues at the first destination when the predicate argument
+    /// holds (is false with the `negated` attribute), else at the second.
+    Brif = "brif", Shared, Terminator;
+    /// Returns from a device function (the arguments are the returns).
+    Return = "return", Shared, Terminator;
+    /// Ends the thread.
+    Exit = "exit", Shared, Terminator;
+    /// Marks a point control never reaches (traps on the machine).
+    Trap = "trap", Shared, Terminator;
+
+    // ---- PTX layer (lowering's output) ----------------------------------
+    /// `add`.
+    Add = "add", Ptx, Pure;
+    /// `sub`.
+    Sub = "sub", Ptx, Pure;
+    /// `mul` (`.lo/.hi/.wide` in the attributes; float `mul` too).
+    Mul = "mul", Ptx, Pure;
+    /// `mad` (`.lo/.hi/.wide`).
+    Mad = "mad", Ptx, Pure;
+    /// `fma`.
+    Fma = "fma", Ptx, Pure;
+    /// `div`.
+    Div = "div", Ptx, Pure;
+    /// `rem`.
+    Rem = "rem", Ptx, Pure;
+    /// `abs`.
+    Abs = "abs", Ptx, Pure;
+    /// `neg`.
+    Neg = "neg", Ptx, Pure;
+    /// `min`.
+    Min = "min", Ptx, Pure;
+    /// `max`.
+    Max = "max", Ptx, Pure;
+    /// `and`.
+    And = "and", Ptx, Pure;
+    /// `or`.
+    Or = "or", Ptx, Pure;
+    /// `xor`.
+    Xor = "xor", Ptx, Pure;
+    /// `not`.
+    Not = "not", Ptx, Pure;
+    /// `shl`.
+    Shl = "shl", Ptx, Pure;
+    /// `shr`.
+    Shr = "shr", Ptx, Pure;
+    /// `setp` (one predicate result; `p|q` lowers to two).
+    Setp = "setp", Ptx, Pure;
+    /// `set` (a 0/-1 or 0/1.0 register result).
+    Set = "set", Ptx, Pure;
+    /// `selp`.
+    Selp = "selp", Ptx, Pure;
+    /// `cvt` (destination type `ty`, source type `src_ty`).
+    Cvt = "cvt", Ptx, Pure;
+    /// `cvta` / `cvta.to` (the direction in `to_generic`).
+    Cvta = "cvta", Ptx, Pure;
+    /// `ld` from the attribute's state space at `address + offset`.
+    Ld = "ld", Ptx, Load;
+    /// `st` of the value arguments to `address + offset`.
+    St = "st", Ptx, Store;
+    /// A special register read (`%tid.x`…; which one in `sreg`).
+    Sreg = "sreg", Ptx, Pure;
+    /// `bar.sync` / `barrier.sync` (barrier number and thread count args).
+    BarSync = "bar.sync", Ptx, Effect;
+
+    // ---- SASS layer (legalization's output) -----------------------------
+    /// `IADD3 d, a, b, c` (with `.X`: plus carry-in predicates).
+    Iadd3 = "IADD3", Sass, Pure;
+    /// `IMAD d, a, b, c` (`.HI`, `.U32` in the attributes).
+    Imad = "IMAD", Sass, Pure;
+    /// `IMAD.WIDE d64, a, b, c64`.
+    ImadWide = "IMAD.WIDE", Sass, Pure;
+    /// `LOP3.LUT d, a, b, c, lut` (the table is the immediate).
+    Lop3 = "LOP3", Sass, Pure;
+    /// `PLOP3.LUT p, a, b, c, lut` on predicates.
+    Plop3 = "PLOP3", Sass, Pure;
+    /// `SHF.L/R d, lo, shift, hi` (funnel shift).
+    Shf = "SHF", Sass, Pure;
+    /// `ISETP.cmp.combine p, a, b, c` (`.EX` with carry for 64 bits).
+    Isetp = "ISETP", Sass, Pure;
+    /// `IMNMX d, a, b, p`.
+    Imnmx = "IMNMX", Sass, Pure;
+    /// `IABS d, a`.
+    Iabs = "IABS", Sass, Pure;
+    /// `SEL d, a, b, p`.
+    Sel = "SEL", Sass, Pure;
+    /// `FSEL d, a, b, p`.
+    Fsel = "FSEL", Sass, Pure;
+    /// `MOV d, a`.
+    Mov = "MOV", Sass, Pure;
+    /// `PRMT d, a, sel, b`.
+    Prmt = "PRMT", Sass, Pure;
+    /// `FADD d, a, b`.
+    Fadd = "FADD", Sass, Pure;
+    /// `FMUL d, a, b`.
+    Fmul = "FMUL", Sass, Pure;
+    /// `FFMA d, a, b, c`.
+    Ffma = "FFMA", Sass, Pure;
+    /// `FMNMX d, a, b, p`.
+    Fmnmx = "FMNMX", Sass, Pure;
+    /// `FSETP.cmp.combine p, a, b, c`.
+    Fsetp = "FSETP", Sass, Pure;
+    /// `FSET.BF.cmp d, a, b` (a 1.0/0.0 result).
+    Fset = "FSET", Sass, Pure;
+    /// `MUFU.func d, a`.
+    Mufu = "MUFU", Sass, Pure;
+    /// `DADD d64, a64, b64`.
+    Dadd = "DADD", Sass, Pure;
+    /// `DMUL d64, a64, b64`.
+    Dmul = "DMUL", Sass, Pure;
+    /// `DFMA d64, a64, b64, c64`.
+    Dfma = "DFMA", Sass, Pure;
+    /// `DSETP.cmp.combine p, a64, b64, c`.
+    Dsetp = "DSETP", Sass, Pure;
+    /// `I2F` (destination `ty`, source `src_ty`).
+    I2f = "I2F", Sass, Pure;
+    /// `F2I`.
+    F2i = "F2I", Sass, Pure;
+    /// `F2F`.
+    F2f = "F2F", Sass, Pure;
+    /// `I2I` (narrowing with saturation).
+    I2i = "I2I", Sass, Pure;
+    /// `FRND` (float to integral float).
+    Frnd = "FRND", Sass, Pure;
+    /// `LDG` (global load).
+    Ldg = "LDG", Sass, Load;
+    /// `STG`.
+    Stg = "STG", Sass, Store;
+    /// `LDS` (shared).
+    Lds = "LDS", Sass, Load;
+    /// `STS`.
+    Sts = "STS", Sass, Store;
+    /// `LDL` (local).
+    Ldl = "LDL", Sass, Load;
+    /// `STL`.
+    Stl = "STL", Sass, Store;
+    /// `LD` (generic address).
+    Ldgen = "LD", Sass, Load;
+    /// `ST` (generic address).
+    Stgen = "ST", Sass, Store;
+    /// `LDC` (constant bank, the bank in the attributes).
+    Ldc = "LDC", Sass, Load;
+    /// `S2R d, SR_*`.
+    S2r = "S2R", Sass, Pure;
+    /// `CS2R d64, SR_*` (clock and other 64-bit special registers).
+    Cs2r = "CS2R", Sass, Pure;
+    /// `BAR.SYNC`.
+    Bar = "BAR", Sass, Effect;
+}
+
+impl Opcode {
+    fn row(self) -> &'static (Opcode, &'static str, Layer, Class) {
+        // The table is in declaration order (checked by a test).
+        &OPCODES[self as usize]
+    }
+    /// The text name.
+    pub fn name(self) -> &'static str {
+        self.row().1
+    }
+    /// The layer.
+    pub fn layer(self) -> Layer {
+        self.row().2
+    }
+    /// The class.
+    pub fn class(self) -> Class {
+        self.row().3
+    }
+    /// Whether the opcode ends a block.
+    pub fn is_terminator(self) -> bool {
+        self.class() == Class::Terminator
+    }
+    /// Whether the opcode has effects beyond its results (so dead-code
+    /// elimination must keep it).
+    pub fn has_side_effects(self) -> bool {
+        matches!(self.class(), Class::Store | Class::Effect | Class::Call | Class::Terminator)
+    }
+    /// Whether the opcode reads [`Attrs::mul`](super::attrs::Attrs::mul)
+    /// (which decides whether the words `hi`/`lo` are a multiply mode or a
+    /// comparison).
+    pub fn takes_mul_mode(self) -> bool {
+        matches!(self, Opcode::Mul | Opcode::Mad | Opcode::Imad | Opcode::Shf)
+    }
+    /// The opcode with this text name.
+    pub fn from_name(name: &str) -> Option<Opcode> {
+        OPCODES.iter().find(|row| row.1 == name).map(|row| row.0)
+    }
+}
+
+impl std::fmt::Display for Opcode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_rows_are_in_declaration_order_and_names_unique() {
+        for (i, row) in OPCODES.iter().enumerate() {
+            assert_eq!(row.0 as usize, i, "{}", row.1);
+            assert_eq!(Opcode::from_name(row.1), Some(row.0));
+        }
+        assert_eq!(Opcode::Iadd3.layer(), Layer::Sass);
+        assert_eq!(Opcode::Add.layer(), Layer::Ptx);
+        assert!(Opcode::Brif.is_terminator() && !Opcode::Ld.is_terminator());
+        assert!(Opcode::St.has_side_effects() && !Opcode::Ld.has_side_effects());
+        assert_eq!(Opcode::from_name("ADD"), None);
+    }
+}
