@@ -16,4 +16,5 @@ pub mod ir;
 pub mod isa;
 pub mod ptx;
 pub mod reference;
+pub mod select;
 pub mod target;
