@@ -137,3 +137,6 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
     }
     Ok(MachFunction { name: func.name.clone(), sm, blocks, vregs: ctx.vregs })
 }
+
+#[cfg(test)]
+mod tests;
