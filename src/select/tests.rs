@@ -291,3 +291,133 @@ fn errors_are_values_with_the_instruction() {
     assert!(e.message.contains("register barrier"), "{e}");
     assert!(select_function(&f, Sm::new(61)).is_err());
 }
+
+/// Every machine instruction the tests above select, with its virtual
+/// registers replaced by physical ones (aligned to the value's width),
+/// must encode, and nvdisasm must print the word as `Inst::text` does.
+#[test]
+fn selected_instructions_encode_and_print_as_nvdisasm_does() {
+    use crate::isa::ctrl::Ctrl;
+    use crate::isa::family::nvdisasm_name;
+    use crate::isa::inst::Inst as MInst;
+    use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
+    let Some(nvdisasm) = crate::reference::require("nvdisasm", "selected_instructions_encode_and_print_as_nvdisasm_does") else { return };
+    let functions = [add_xor_compare(), min_max_kernel(), float_kernel()];
+    let phys = |r: &mut Reg, width: u8| {
+        if let RegNum::Virt(n) = r.num {
+            let w = u32::from(width.max(1));
+            r.num = RegNum::Phys(match r.file {
+                RegFile::Gpr => (w * (n % 40) + 4) as u8,
+                RegFile::Uniform => (2 * (n % 20) + 4) as u8,
+                _ => (n % 6) as u8,
+            });
+        }
+    };
+    let scratch = std::env::temp_dir().join(format!("ptx2sass-select-oracle-{}.bin", std::process::id()));
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for sm in SMS {
+        let sm = Sm::new(sm);
+        let mut insts: Vec<MInst> = Vec::new();
+        for f in &functions {
+            let m = select_function(f, sm).unwrap_or_else(|e| panic!("{e}"));
+            for block in &m.blocks {
+                for mi in &block.insts {
+                    let (super::MachKind::Inst(i) | super::MachKind::Branch { inst: i, .. } | super::MachKind::Call { inst: i, .. }) = &mi.kind else { continue };
+                    let mut i = i.clone();
+                    let width = |r: &Reg| match r.num {
+                        RegNum::Virt(n) => m.vregs.get(n as usize).map_or(1, |t| t.regs()),
+                        _ => 1,
+                    };
+                    for op in i.operands.iter_mut() {
+                        match op {
+                            Operand::Reg { reg, .. } => phys(reg, width(&reg.clone())),
+                            Operand::Mem { base, desc, .. } => {
+                                let w = width(base);
+                                phys(base, w);
+                                if let Some(d) = desc {
+                                    phys(d, 2);
+                                }
+                            }
+                            Operand::ConstAddr { index, .. } => phys(index, 1),
+                            _ => {}
+                        }
+                    }
+                    phys(&mut i.guard.0, 1);
+                    i.ctrl = Ctrl { stall: 1, yield_bit: true, ..Ctrl::default() };
+                    insts.push(i);
+                }
+            }
+        }
+        let mut words = Vec::new();
+        for i in &insts {
+            match i.encode(sm) {
+                Ok(w) => words.push(w),
+                Err(e) => failures.push(format!("{sm} `{}` does not encode: {}", i.text(sm, 0), e.0)),
+            }
+        }
+        if words.len() != insts.len() {
+            continue;
+        }
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        std::fs::write(&scratch, bytes).expect("scratch file");
+        let out = std::process::Command::new(&nvdisasm).arg("-b").arg(nvdisasm_name(sm)).arg("-hex").arg(&scratch).output().expect("run nvdisasm");
+        let listing = String::from_utf8_lossy(&out.stdout);
+        let mut texts = vec![None; insts.len()];
+        for l in listing.lines() {
+            let Some(rest) = l.trim_start().strip_prefix("/*") else { continue };
+            let Some((address, rest)) = rest.split_once("*/") else { continue };
+            let Some(at) = rest.rfind("/* 0x") else { continue };
+            if let Some(t) = usize::from_str_radix(address, 16).ok().and_then(|a| texts.get_mut(a / 16)) {
+                *t = Some(rest[..at].trim().to_string());
+            }
+        }
+        for (k, (i, theirs)) in insts.iter().zip(texts).enumerate() {
+            let ours = i.text(sm, 16 * k as u64);
+            checked += 1;
+            if theirs.as_deref() != Some(ours.as_str()) {
+                failures.push(format!("{sm}: ours `{ours}`, nvdisasm `{theirs:?}` ({})", String::from_utf8_lossy(&out.stderr).trim()));
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&scratch);
+    assert!(checked > 50 && failures.is_empty(), "{checked} checked; {}", failures.join("\n"));
+}
+
+fn min_max_kernel() -> Function {
+    kernel(|b, [p, n, m]| {
+        let tid = sreg(b, SpecialReg::TidX);
+        let mn = op(b, Opcode::Imnmx, Attrs::typed(DataType::U32), &[tid, n], 0, Type::R32);
+        let mx = op(b, Opcode::Imnmx, Attrs { negated: true, ..Attrs::typed(DataType::S32) }, &[mn, m], 0, Type::R32);
+        let four = b.iconst(Type::R32, 4);
+        let w = op(b, Opcode::ImadWide, Attrs::typed(DataType::U32), &[tid, four, p], 0, Type::R64);
+        let sh = op(b, Opcode::Shf, Attrs { left: true, ..Attrs::typed(DataType::U32) }, &[mx, four, mx], 0, Type::R32);
+        let mut ld = InstData::new(Opcode::Ldg, Attrs { ty: Some(DataType::U32), vector: 2, ..Attrs::default() });
+        ld.args = [w].into_iter().collect();
+        ld.offset = 8;
+        let li = b.ins(ld, &[Type::R32, Type::R32]);
+        let (x, y) = (b.func.insts[li].results[0], b.func.insts[li].results[1]);
+        let s = op(b, Opcode::Iadd3, Attrs::default(), &[x, y, sh], 0, Type::R32);
+        let mut st = InstData::new(Opcode::Stg, Attrs { ty: Some(DataType::U32), ..Attrs::default() });
+        st.args = [w, s].into_iter().collect();
+        b.ins(st, &[]);
+    })
+}
+
+fn float_kernel() -> Function {
+    kernel(|b, [_, n, _]| {
+        let tid = sreg(b, SpecialReg::TidX);
+        let one = b.iconst(Type::R32, 1.0f32.to_bits() as u64);
+        let x = op(b, Opcode::Fadd, Attrs { neg: 1, ..Attrs::default() }, &[tid, one], 0, Type::R32);
+        let y = op(b, Opcode::Fmul, Attrs::default(), &[x, n], 0, Type::R32);
+        let mut lt = Attrs::default();
+        lt.cmp = Some(Cmp::Lt);
+        let p = op(b, Opcode::Fsetp, lt, &[y, one], 0, Type::P);
+        let z = op(b, Opcode::Fsel, Attrs::default(), &[x, y, p], 0, Type::R32);
+        let r = op(b, Opcode::Mufu, Attrs { mufu: Some(crate::ir::MufuFunc::Rcp), ..Attrs::default() }, &[z], 0, Type::R32);
+        let i = op(b, Opcode::F2i, Attrs { ty: Some(DataType::S32), src_ty: Some(DataType::F32), round: Some(crate::ir::Round::Rzi), ..Attrs::default() }, &[r], 0, Type::R32);
+        let mut st = InstData::new(Opcode::Sts, Attrs { ty: Some(DataType::U32), ..Attrs::default() });
+        st.args = [tid, i].into_iter().collect();
+        b.ins(st, &[]);
+    })
+}
