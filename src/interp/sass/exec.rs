@@ -201,6 +201,29 @@ impl Warp {
         }
         f32::from_bits(v)
     }
+    /// The halves (low lane first) of a packed-half source: swizzled
+    /// (`.H0_H0`, `.H1_H1`), then `|x|` and `-x` applied to each.
+    #[inline]
+    fn halves(&self, s: S, l: usize) -> [u16; 2] {
+        let v = self.raw(s, l);
+        let (lo, hi) = (v as u16, (v >> 16) as u16);
+        let mut h = if s.m & H0H0 != 0 {
+            [lo, lo]
+        } else if s.m & H1H1 != 0 {
+            [hi, hi]
+        } else {
+            [lo, hi]
+        };
+        for x in &mut h {
+            if s.m & ABS != 0 {
+                *x &= 0x7fff;
+            }
+            if s.m & NEG != 0 {
+                *x ^= 0x8000;
+            }
+        }
+        h
+    }
     #[inline]
     fn r64(&self, s: S, l: usize) -> u64 {
         let r = s.r as usize;
@@ -756,6 +779,12 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             w.setp(d[0], exec, lop3(x, y, z, lut[0]));
             w.setp(d[1], exec, lop3(x, y, z, lut[1]));
         }
+        Op::Plop3Sign { d, a, b, c, lut } => {
+            let sign = |s: S| mask_of(|l| w.raw(s, l) >> 31 == 1);
+            let (x, y, z) = (sign(a), sign(b), sign(c));
+            w.setp(d[0], exec, lop3(x, y, z, lut[0]));
+            w.setp(d[1], exec, lop3(x, y, z, lut[1]));
+        }
         Op::Sel { d, a, b, p, n } => {
             let pm = w.pm(p);
             for k in 0..u16::from(n) {
@@ -1049,6 +1078,36 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                     let r = h(x, a.m) * h(y, b.m) + h(z, c.m);
                     let bits = if bf16 { num::f64_to_bf16(r, Round::Nearest) } else { num::f64_to_f16(r, Round::Nearest) };
                     out |= u32::from(bits) << (16 * half);
+                }
+                w.set(d, l, out);
+            }
+        }
+        Op::Hmnmx2 { d, a, b, p, bf16, ftz, nan } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = (w.halves(a, l), w.halves(b, l));
+                let min = pm >> l & 1 == 1;
+                let mut out = 0u32;
+                for k in 0..2 {
+                    let (hx, hy) = if ftz { (num::ftz_half(x[k], bf16), num::ftz_half(y[k], bf16)) } else { (x[k], y[k]) };
+                    out |= u32::from(num::min_max_half(hx, hy, min, bf16, nan)) << (16 * k);
+                }
+                w.set(d, l, out);
+            }
+        }
+        Op::Hset2 { d, a, b, cmp, p, bop, bf, ftz } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = (w.halves(a, l), w.halves(b, l));
+                let pin = pm >> l & 1;
+                let mut out = 0u32;
+                for k in 0..2 {
+                    let (hx, hy) = if ftz { (num::ftz_half(x[k], false), num::ftz_half(y[k], false)) } else { (x[k], y[k]) };
+                    let r = u32::from(fcmp(cmp, num::f16_to_f64(hx), num::f16_to_f64(hy)));
+                    let (set, _) = combine(r, pin, bop);
+                    // `.BF`: 1.0 in f16.
+                    let half = if set & 1 == 0 { 0 } else if bf { 0x3c00 } else { 0xffff };
+                    out |= half << (16 * k);
                 }
                 w.set(d, l, out);
             }
