@@ -67,7 +67,7 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     const MNMX_SWZ: [OperandSuffix; 2] = ab_swizzles(3);
     const MNMX_SWZ_XORSIGN: [OperandSuffix; 2] = ab_swizzles(4);
     let (mods, suffixes): (&'static [ModField], &'static [OperandSuffix]) = if g.wide_ur { (MNMX_MODS_XORSIGN, &MNMX_SWZ_XORSIGN) } else { (MNMX_MODS, &MNMX_SWZ) };
-    v.push(Form { operand_suffixes: suffixes, ..from_80(g.form("HMNMX2", 0x240, MNMX_FIXED, mods, slots.clone())) });
+    v.push(Form { operand_suffixes: suffixes, ..from_80(g.form("HMNMX2", 0x240, MNMX_FIXED, mods, slots)) });
     // HSET2 (0x233): a mask (or 1.0 with `.BF`, bit 71) per half where the
     // comparison (76–79, FSETP's) combined with the predicate holds; 80
     // `.FTZ`, 69–70 the combination. 64–65 (`.BF16_V2` from sm_90) kept 0.
@@ -80,5 +80,8 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     const COMBINE: ModField = ModField { field: f(69, 70), names: &[".AND", ".OR", ".XOR"], extra: None };
     const SET_FIXED: &[(Field, u64)] = &[(f(64, 65), 0)];
     const SET_SWZ: [OperandSuffix; 2] = ab_swizzles(4);
-    v.push(Form { operand_suffixes: &SET_SWZ, ..from_80(g.form("HSET2", 0x233, SET_FIXED, &[BF, CMP, FTZ, COMBINE, SWZ[0], SWZ[1]], slots)) });
+    // nvdisasm refuses a reuse flag on HSET2's b (oracle, every SM).
+    let b_no_reuse = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: None };
+    let set_slots = vec![RD, a, b_no_reuse, pred(87, PredShow::Always)];
+    v.push(Form { operand_suffixes: &SET_SWZ, ..from_80(g.form("HSET2", 0x233, SET_FIXED, &[BF, CMP, FTZ, COMBINE, SWZ[0], SWZ[1]], set_slots)) });
 }
