@@ -1266,6 +1266,29 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 }
             }
         }
+        Op::AtomsCast { d, pd, addr, b, c, wide } => {
+            // Lanes in order, each seeing the stores of the lanes before it.
+            let n = if wide { 8 } else { 4 };
+            let mut success = 0u32;
+            for l in lanes(exec) {
+                let at = address(w, &addr, l);
+                let mut buf = [0u8; 8];
+                read_mem(cta, memory, Space::Shared, 0, at, &mut buf[..n])?;
+                let old = u64::from_le_bytes(buf);
+                let (bv, cv) = if wide {
+                    (w.r64(S { r: b, m: 0 }, l), w.r64(S { r: c, m: 0 }, l))
+                } else {
+                    (u64::from(w.raw(S { r: b, m: 0 }, l)), u64::from(w.raw(S { r: c, m: 0 }, l)))
+                };
+                let stored = old == bv;
+                if stored {
+                    write_mem(cta, memory, Space::Shared, 0, at, &cv.to_le_bytes()[..n])?;
+                }
+                success |= u32::from(stored) << l;
+                w.set(d, l, u32::from(stored));
+            }
+            w.setp(pd, exec, success);
+        }
         Op::AtomsPopcInc { d, addr } => {
             // Lanes may name different words (ptxas emits this for
             // `atomicAdd(&shared[i], 1)` with per-lane i, e.g. a histogram):

@@ -300,6 +300,10 @@ pub enum Op {
     St { s: u16, addr: Addr, w: Width, space: Space },
     Atom { d: u16, addr: Addr, b: u16, c: u16, op: AtomOp, ty: AtomType, space: Space },
     AtomsPopcInc { d: u16, addr: Addr },
+    /// ATOMS.CAST(.SPIN): where the shared word (pair with `wide`) at
+    /// `addr` equals `b`, store `c`; the success (1 or 0) to `d`, or to the
+    /// predicate `pd` (sm_120's form; the other destination is a sink).
+    AtomsCast { d: u16, pd: u8, addr: Addr, b: u16, c: u16, wide: bool },
     Bra { target: u32, cond: P, uniform: bool },
     /// `BRA.DIV URm` (taken unless every live thread of the mask runs here)
     /// and `BRA.CONV URm` (taken when they all do).
@@ -821,6 +825,21 @@ impl Translator<'_> {
                     return Ok(Op::AtomsPopcInc { d: self.dst(o(0)?)?, addr });
                 }
                 let space = if base == "ATOMS" { Space::Shared } else if base == "ATOM" { Space::Generic } else { Space::Global };
+                if base == "ATOMS" && has("CAST") {
+                    let (d, pd) = match sl(0) {
+                        Slot::Pred { .. } => (R_SINK, self.pdst(o(0)?)?),
+                        _ => (self.dst(o(0)?)?, P_SINK),
+                    };
+                    let mut addr = self.addr(o(1)?)?;
+                    addr.wide = false;
+                    let reg = |k: usize| -> R<u16> {
+                        match o(k)? {
+                            Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad),
+                            _ => Err(Bad),
+                        }
+                    };
+                    return Ok(Op::AtomsCast { d, pd, addr, b: reg(2)?, c: reg(3)?, wide: has("64") });
+                }
                 let op = atom_op(&toks).ok_or(Bad)?;
                 let ty = atom_type(&toks);
                 // Operand lists: ATOMG (Pred, Rd, [a], Rb[, Rc]); ATOMS (Rd, [a], Rb); RED (addr, Rb).
