@@ -295,7 +295,10 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
         "IADD3", "IADD3.X", "ISETP", "LOP3.LUT", "SEL", "SHF", "LEA", "LEA.HI", "LEA.HI.X", "LEA.HI.SX32", "LEA.HI.X.SX32", "LEA.X", "PRMT", "IMAD",
         "IMAD.WIDE",
     ];
-    if !NAMES.contains(&form.name) || !matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.sms.0 > g.sms.0 {
+    // Forms of a later SM than the generation's first have no twin, except
+    // ISETP.EX, whose sm_75 form differs from sm_80–sm_90's only in how it
+    // prints (UISETP.EX, corpus words of sm_80 and sm_90).
+    if !NAMES.contains(&form.name) || !matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.sms.0 > g.sms.0 && form.suffix != ".EX" {
         return None;
     }
     let slots: Vec<Slot> = form
