@@ -481,6 +481,14 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     let viadd_sms = if g.wide_ur { (100, 100) } else { (90, 90) };
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0x836, NONE, &[], vec![RD, gpr(24, None, Some(0)), Slot::Imm32 { signed: false }]) });
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0xc36, NONE, &[], vec![RD, gpr(24, None, Some(0)), g.uniform_b(Some(63), None)]) });
+    // VIADD with two registers (0x236, sm_120; sm_100 prints the same words
+    // without modifiers): lane type 73–75, bit 80 `.ISAT` (saturating),
+    // 72 and 63 negate a and b (bit flips of add.sat.s32's word).
+    if g.wide_ur {
+        const LANES: ModField = ModField { field: f(73, 75), names: &[".32", ".16x2", ".S32", ".S16x2", ".U8x4", ".S8x4", UNMEASURED, UNMEASURED], extra: None };
+        const ISAT: ModField = ModField { field: f(80, 80), names: &["", ".ISAT"], extra: None };
+        v.push(Form { sms: (120, 120), ..g.form("VIADD", 0x236, NONE, &[LANES, ISAT], vec![RD, gpr(24, Some(72), Some(0)), gpr(32, Some(63), Some(1))]) });
+    }
     // POPC, BREV, FLO: one source in the b position (bit 63 prints `~`);
     // FLO's bit 73 is signedness (`.U32` when clear), bit 74 `.SH`, and its
     // 81–83 (a predicate result) hold PT (corpus words, bit flips).

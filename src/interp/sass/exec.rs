@@ -766,6 +766,12 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             w.put(d, exec, &out);
             w.setp(co, exec, cm);
         }
+        Op::IaddSat { d, a, b } => {
+            let (mut ta, mut tb) = ([0; 32], [0; 32]);
+            let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
+            let out: [u32; 32] = std::array::from_fn(|l| (x[l] as i32).saturating_add(y[l] as i32) as u32);
+            w.put(d, exec, &out);
+        }
         Op::Lop3 { d, pd, a, b, c, lut, pin } => {
             let pinm = w.pm(pin);
             let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);

@@ -253,6 +253,8 @@ pub enum Op {
     Mov { d: u16, a: S, n: u8 },
     Iadd3 { d: u16, co: [u8; 2], a: S, b: S, c: S, ci: Option<[P; 2]> },
     Iadd64 { d: u16, co: u8, a: S, b: S, ci: Option<P>, wide: bool },
+    /// VIADD.S32.ISAT: `a + b` clamped to the signed 32-bit range.
+    IaddSat { d: u16, a: S, b: S },
     Imad { d: u16, a: S, b: S, c: S, signed: bool, kind: u8, co: u8, ci: Option<P> },
     Lea { d: u16, co: u8, a: S, b: S, c: S, s: u8, hi: bool, sx: bool, ci: Option<P> },
     Lop3 { d: u16, pd: u8, a: S, b: S, c: S, lut: u8, pin: P },
@@ -592,7 +594,12 @@ impl Translator<'_> {
                 let ci = if has("X") { Some(self.psrc(o(4)?)?) } else { None };
                 Op::Iadd64 { d: self.dst(o(0)?)?, co: self.pdst(o(1)?)?, a: self.src(o(2)?, sl(2), w)?, b: self.src(o(3)?, sl(3), w)?, ci, wide }
             }
-            "VIADD" => {
+            // `.S32.ISAT`: a saturating signed add; other lane types are not modelled.
+            "VIADD" if has("ISAT") => match toks.as_slice() {
+                ["S32", "ISAT"] => Op::IaddSat { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)? },
+                _ => return Err(Bad),
+            },
+            "VIADD" if toks.iter().all(|t| *t == "32") => {
                 let z = S { r: RZ, m: 0 };
                 Op::Iadd3 { d: self.dst(o(0)?)?, co: [P_SINK, P_SINK], a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: z, ci: None }
             }
