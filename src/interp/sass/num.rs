@@ -494,6 +494,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn half_min_max_as_fmnmx() {
+        // f16 bits: 1.0 = 0x3c00, -2.0 = 0xc000, +0 = 0, -0 = 0x8000, NaN 0x7e00.
+        assert_eq!(min_max_half(0x3c00, 0xc000, true, false, false), 0xc000);
+        assert_eq!(min_max_half(0x3c00, 0xc000, false, false, false), 0x3c00);
+        assert_eq!(min_max_half(0x0000, 0x8000, true, false, false), 0x8000);
+        assert_eq!(min_max_half(0x0000, 0x8000, false, false, false), 0x0000);
+        assert_eq!(min_max_half(0x7e00, 0x3c00, true, false, false), 0x3c00);
+        assert_eq!(min_max_half(0x7e00, 0x3c00, true, false, true), 0x7fff);
+        // bf16 bits: 1.0 = 0x3f80, 2.0 = 0x4000.
+        assert_eq!(min_max_half(0x4000, 0x3f80, true, true, false), 0x3f80);
+        // A subnormal f16 (0x0001) flushes to +0, a normal one stays.
+        assert_eq!((ftz_half(0x0001, false), ftz_half(0x8001, false), ftz_half(0x0400, false)), (0, 0x8000, 0x0400));
+    }
+
+    #[test]
     fn half_conversions_round_and_saturate() {
         // 1.0, 65504 (largest), 2^-24 (smallest subnormal), from IEEE 754 binary16.
         assert_eq!(f64_to_f16(1.0, Round::Nearest), 0x3c00);
