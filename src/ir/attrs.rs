@@ -343,6 +343,12 @@ pub struct Attrs {
     pub x: bool,
     /// Funnel shift to the left (`SHF.L`; right otherwise).
     pub left: bool,
+    /// SASS operand negation: bit `i` negates argument `i` (`-R2` of
+    /// `IADD3`/`FADD`/`FFMA`/`DADD`…; on the carry-using `IADD3.X` the
+    /// same bit is the bitwise complement `~R2`, as the machine spells it).
+    pub neg: u8,
+    /// SASS operand absolute value: bit `i` takes `|argument i|`.
+    pub abs: u8,
 }
 
 /// The boolean attributes with their words, in print order.
@@ -366,8 +372,9 @@ impl Attrs {
 
     /// The words of the attributes, each with its leading dot, in the
     /// canonical order: `to`, space, special register, comparison,
-    /// combine, multiply mode, MUFU function, rounding, flags, vector,
-    /// type, source type.
+    /// combine, multiply mode, MUFU function, rounding, flags, operand
+    /// negation and absolute-value masks (`.neg2`, `.abs1`), vector, type,
+    /// source type.
     pub fn words(&self) -> String {
         let mut out = String::new();
         let mut word = |w: &str| {
@@ -399,6 +406,12 @@ impl Attrs {
             if get(self) {
                 word(w);
             }
+        }
+        if self.neg != 0 {
+            let _ = write!(out, ".neg{}", self.neg);
+        }
+        if self.abs != 0 {
+            let _ = write!(out, ".abs{}", self.abs);
         }
         if self.vector != 0 {
             let _ = write!(out, ".v{}", self.vector);
@@ -463,6 +476,16 @@ impl Attrs {
                     return false;
                 }
                 put(self);
+                return true;
+            }
+        }
+        // Operand masks: `neg<mask>` / `abs<mask>` with a non-zero mask.
+        for (prefix, slot) in [("neg", &mut self.neg), ("abs", &mut self.abs)] {
+            if let Some(n) = word.strip_prefix(prefix).and_then(|n| n.parse::<u8>().ok()) {
+                if n == 0 || *slot != 0 {
+                    return false;
+                }
+                *slot = n;
                 return true;
             }
         }

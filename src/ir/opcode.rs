@@ -228,6 +228,15 @@ opcodes! {
     Cs2r = "CS2R", Sass, Pure;
     /// `BAR.SYNC`.
     Bar = "BAR", Sass, Effect;
+    /// Integer division (`ty` s32/u32/s64/u64): a pseudo operation kept
+    /// whole through optimization and expanded by late legalization.
+    Idiv = "IDIV", Sass, Pure;
+    /// Integer remainder (`ty` s32/u32/s64/u64): a pseudo operation like
+    /// [`Opcode::Idiv`].
+    Irem = "IREM", Sass, Pure;
+    /// Float division (`ty` f32/f64 with `.approx`, `.full` or a rounding):
+    /// a pseudo operation like [`Opcode::Idiv`].
+    Fdiv = "FDIV", Sass, Pure;
 }
 
 impl Opcode {
