@@ -386,10 +386,13 @@ macro_rules! ori_context_body {
                     };
                     InstView::Compare { op, dst, kind, cmp, a: *x, b: *y, combine, c }
                 }
-                (Opcode::Cvt, [x]) => InstView::Convert { op, dst: kind_of!(a.ty), src: kind_of!(a.src_ty), a: *x },
-                (Opcode::Ld | Opcode::St, _) => {
-                    InstView::Memory { op, space: a.space.unwrap_or(crate::ir::Space::Generic), kind: kind_of!(a.ty) }
-                }
+                (Opcode::Cvt, [x]) => InstView::Convert { op, dst: kind_of!(a.ty), src: kind_of!(a.src_ty), sat: a.sat, a: *x },
+                (Opcode::Ld | Opcode::St, _) => InstView::Memory {
+                    op,
+                    space: a.space.unwrap_or(crate::ir::Space::Generic),
+                    kind: kind_of!(a.ty),
+                    addressed: !args.is_empty(),
+                },
                 (_, []) => InstView::Nullary { op, kind: kind_of!(a.ty) },
                 (_, [x]) => InstView::Unary { op, kind: kind_of!(a.ty), a: *x },
                 (_, [x, y]) => InstView::Binary { op, kind: kind_of!(a.ty), a: *x, b: *y },
@@ -429,6 +432,13 @@ macro_rules! ori_context_body {
         }
         fn sm_at_least(&mut self, n: u32) -> Option<Unit> {
             (u32::from(self.sm.number) >= n).then_some(())
+        }
+        fn unit(&mut self) -> Unit {}
+        fn is_kernel(&mut self) -> Option<Unit> {
+            (self.src.kind == Some(crate::ir::FunctionKind::Kernel)).then_some(())
+        }
+        fn sr_number(&mut self, r: &SpecialReg) -> Option<u64> {
+            facts::sr_number(*r, self.sm).map(u64::from)
         }
         fn param_base(&mut self) -> u32 {
             facts::param_base(self.sm)

@@ -1,6 +1,36 @@
 //! Target facts legalization needs, as tables.
 
+use crate::ir::SpecialReg;
 use crate::target::Sm;
+
+/// The machine special register `S2R` reads for each PTX one that has a
+/// direct counterpart (names as nvdisasm prints them; the numbers come from
+/// the instruction model's table, [`crate::isa::inst::special_register_number`]).
+/// Registers not listed are read otherwise (constant bank, `CS2R`).
+pub const SREG_NAMES: &[(SpecialReg, &str)] = &[
+    (SpecialReg::TidX, "SR_TID.X"),
+    (SpecialReg::TidY, "SR_TID.Y"),
+    (SpecialReg::TidZ, "SR_TID.Z"),
+    (SpecialReg::CtaidX, "SR_CTAID.X"),
+    (SpecialReg::CtaidY, "SR_CTAID.Y"),
+    (SpecialReg::CtaidZ, "SR_CTAID.Z"),
+    (SpecialReg::LaneId, "SR_LANEID"),
+    (SpecialReg::SmId, "SR_VIRTUALSMID"),
+    (SpecialReg::LanemaskEq, "SR_EQMASK"),
+    (SpecialReg::LanemaskLt, "SR_LTMASK"),
+    (SpecialReg::LanemaskLe, "SR_LEMASK"),
+    (SpecialReg::LanemaskGt, "SR_GTMASK"),
+    (SpecialReg::LanemaskGe, "SR_GEMASK"),
+    (SpecialReg::Clock, "SR_CLOCKLO"),
+    (SpecialReg::Clock64, "SR_CLOCKLO"),
+    (SpecialReg::GlobalTimer, "SR_GLOBALTIMERLO"),
+];
+
+/// The S2R number of `reg` on `sm`, if it is read with S2R/CS2R.
+pub fn sr_number(reg: SpecialReg, sm: Sm) -> Option<u8> {
+    let name = SREG_NAMES.iter().find(|(r, _)| *r == reg)?.1;
+    crate::isa::inst::special_register_number(name, sm)
+}
 
 /// Byte offset of the kernel parameter block in constant bank 0, from the
 /// first SM number it holds for: ptxas 13.5 reads the first parameter of
