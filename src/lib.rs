@@ -15,6 +15,7 @@ pub mod interp;
 pub mod ir;
 pub mod isa;
 pub mod legalize;
+pub mod lower;
 pub mod ptx;
 pub mod reference;
 pub mod target;

@@ -1,0 +1,667 @@
+//! One function body: the walk over its statements, the control-flow
+//! graph (blocks at labels, after branches and after terminators), block
+//! sealing, declarations, guards, calls and returns.
+//!
+//! The body is first flattened into a list of [`Event`]s (nested `{ }`
+//! blocks become scope pushes and pops), so labels are known before any
+//! branch to them, and each label block's predecessors can be counted: a
+//! block is sealed when its last incoming edge is emitted.
+
+use super::error::LowerError;
+use super::names::Binding;
+use super::types::{bytes_value_type, scalar_value_type};
+use super::{func_of, globals, ModuleCx};
+use crate::diag::Span;
+use crate::ir::entity::EntityRef;
+use crate::ir::{Attrs, Block, FuncId, Function, FunctionBuilder, Guard, Inst, InstData, Opcode, SrcLoc, Type, Value, Variable};
+use crate::ptx::ast::{self, FxBuild, Instruction, OperandKind, StateSpace, Statement, Symbol, VarType};
+use crate::ptx::opcode::Opcode as P;
+use smallvec::SmallVec;
+use std::collections::HashMap;
+
+/// A statement of the flattened body.
+#[derive(Clone, Copy)]
+enum Event<'a> {
+    Inst(&'a Instruction),
+    Label(Symbol),
+    Decl(&'a ast::VarDecl),
+    Push,
+    Pop,
+    Loc(&'a ast::LocDirective),
+}
+
+fn flatten<'a>(stmts: &'a [Statement], out: &mut Vec<Event<'a>>) {
+    for s in stmts {
+        match s {
+            Statement::Instruction(i) => out.push(Event::Inst(i)),
+            Statement::Label(l, _) => out.push(Event::Label(*l)),
+            Statement::Variable(d) => out.push(Event::Decl(d)),
+            Statement::Block(b) => {
+                out.push(Event::Push);
+                flatten(&b.stmts, out);
+                out.push(Event::Pop);
+            }
+            Statement::Loc(l) => out.push(Event::Loc(l)),
+            Statement::Pragma(_) | Statement::BranchTargets(..) | Statement::CallTargets(..) | Statement::CallPrototype(_) => {}
+        }
+    }
+}
+
+/// A label's block and its incoming edges (counted up front, and seen so
+/// far).
+struct LabelInfo {
+    block: Block,
+    total: u32,
+    seen: u32,
+}
+
+/// Where a return value lives.
+#[derive(Clone, Copy)]
+enum RetSlot {
+    Var(Variable),
+    Vec { id: u32, n: u8, ty: Type, bits: u16 },
+}
+
+/// The state of lowering one function.
+pub(super) struct FnLower<'c, 'a, 'f> {
+    pub cx: &'c mut ModuleCx<'a>,
+    pub b: FunctionBuilder<'f>,
+    /// The function's name, for errors.
+    pub name: &'a str,
+    kernel: bool,
+    returns: Vec<RetSlot>,
+    /// Variables of range elements and vector components, by declaration
+    /// number and index.
+    elems: HashMap<(u32, u32), Variable, FxBuild>,
+    next_decl: u32,
+    labels: HashMap<Symbol, u32, FxBuild>,
+    label_info: Vec<LabelInfo>,
+    /// Whether the current block can take more instructions.
+    open: bool,
+    /// Instructions emitted for the PTX instruction being lowered.
+    pub emitted: SmallVec<[Inst; 8]>,
+    /// Register assignments of the PTX instruction being lowered, applied
+    /// after it (so its reads see the old values).
+    pub pending: SmallVec<[(Variable, Value); 4]>,
+    debug: (u32, u32, u32),
+    /// Bytes of `.local` frame declared so far.
+    pub frame: u32,
+    pub errors: Vec<LowerError>,
+}
+
+/// Lowers `f`'s body into `func` (whose signature is already filled in);
+/// returns the errors.
+pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, body: &'a ast::Block, fid: FuncId, func: &mut Function) -> Vec<LowerError> {
+    let m = cx.m;
+    let name = m.names.name(f.name);
+    let mut events = Vec::with_capacity(body.stmts.len() + 8);
+    flatten(&body.stmts, &mut events);
+    let kernel = f.kind == ast::FunctionKind::Entry;
+    let b = FunctionBuilder::new(func);
+    cx.scope.push_scope();
+    let mut l = FnLower {
+        cx,
+        b,
+        name,
+        kernel,
+        returns: Vec::new(),
+        elems: HashMap::default(),
+        next_decl: 0,
+        labels: HashMap::default(),
+        label_info: Vec::new(),
+        open: true,
+        emitted: SmallVec::new(),
+        pending: SmallVec::new(),
+        debug: (0, 0, 0),
+        frame: 0,
+        errors: Vec::new(),
+    };
+    l.run(f, fid, &events);
+    let frame = l.frame;
+    let errors = std::mem::take(&mut l.errors);
+    l.cx.scope.pop_scope();
+    let FnLower { b, .. } = l;
+    b.finish();
+    func.local_bytes = frame;
+    errors
+}
+
+impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
+    /// An error at `span` in this function.
+    pub fn error(&self, span: Span, message: impl Into<String>) -> LowerError {
+        LowerError { span, function: self.name.to_string(), message: message.into() }
+    }
+
+    /// The unsupported-instruction error for `i`, naming it with its
+    /// modifiers.
+    pub fn unsupported(&self, i: &Instruction) -> LowerError {
+        let mut text = String::from(i.opcode.name());
+        for (m, _) in &i.modifiers {
+            text.push_str(m.spelling());
+        }
+        self.error(i.loc.span(), format!("unsupported in lowering: {text}"))
+    }
+
+    fn run(&mut self, f: &ast::Function, fid: FuncId, events: &[Event<'a>]) {
+        // Blocks: the entry, then one per label (label `k` is block k + 1).
+        let entry = self.b.create_block();
+        for e in events {
+            if let Event::Label(s) = *e {
+                let block = self.b.create_block();
+                if self.labels.insert(s, self.label_info.len() as u32).is_none() {
+                    self.label_info.push(LabelInfo { block, total: 0, seen: 0 });
+                }
+            }
+        }
+        self.count_edges(events);
+        self.b.switch_to_block(entry);
+        self.b.seal_block(entry);
+        self.params(f, fid);
+        for (k, e) in events.iter().enumerate() {
+            match *e {
+                Event::Label(s) => {
+                    let Some(&n) = self.labels.get(&s) else { continue };
+                    let target = self.label_info[n as usize].block;
+                    if self.open {
+                        self.b.jump(target, &[]);
+                        self.edge(target);
+                    }
+                    self.b.switch_to_block(target);
+                    self.open = true;
+                    if self.label_info[n as usize].total == 0 {
+                        self.b.seal_block(target);
+                    }
+                }
+                Event::Push => self.cx.scope.push_scope(),
+                Event::Pop => self.cx.scope.pop_scope(),
+                Event::Decl(d) => {
+                    if let Err(e) = self.decl(d) {
+                        self.errors.push(e);
+                    }
+                }
+                Event::Loc(l) => self.debug = (l.file, l.line, l.column),
+                Event::Inst(i) => {
+                    if !self.open {
+                        // Code after an unconditional terminator.
+                        let block = self.b.create_block();
+                        self.b.switch_to_block(block);
+                        self.b.seal_block(block);
+                        self.open = true;
+                    }
+                    self.set_srcloc(i);
+                    self.emitted.clear();
+                    self.pending.clear();
+                    if let Err(e) = self.inst(i, &events[k + 1..]) {
+                        self.errors.push(e);
+                    }
+                }
+            }
+        }
+        if self.open {
+            // Falling off the end returns.
+            if let Err(e) = self.ret_terminator(f.loc.span()) {
+                self.errors.push(e);
+            }
+        }
+    }
+
+    fn set_srcloc(&mut self, i: &Instruction) {
+        let (line, col) = match &self.cx.lines {
+            Some((map, src)) => map.line_col(src, i.loc.span().start),
+            None => (0, 0),
+        };
+        let (debug_file, debug_line, debug_col) = self.debug;
+        self.b.set_srcloc(SrcLoc { line, col, debug_file, debug_line, debug_col });
+    }
+
+    /// Counts each label block's incoming edges: branches to it, and the
+    /// fall-through from the code before it.
+    fn count_edges(&mut self, events: &[Event]) {
+        let mut falls = true;
+        for e in events {
+            match *e {
+                Event::Label(s) => {
+                    if let (true, Some(&n)) = (falls, self.labels.get(&s)) {
+                        self.label_info[n as usize].total += 1;
+                    }
+                    falls = true;
+                }
+                Event::Inst(i) => {
+                    let guarded = i.guard.is_some();
+                    match i.opcode {
+                        P::Bra => {
+                            if let Some(n) = self.branch_label(i) {
+                                self.label_info[n as usize].total += 1;
+                            }
+                            falls = guarded;
+                        }
+                        P::Ret | P::Exit | P::Trap => falls = guarded,
+                        _ => falls = true,
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The label index a `bra` names.
+    fn branch_label(&self, i: &Instruction) -> Option<u32> {
+        match &self.cx.m.operands(i.operands).first()?.kind {
+            OperandKind::Name(s, None) => self.labels.get(s).copied(),
+            _ => None,
+        }
+    }
+
+    /// Records an edge into `target`, sealing it when it was the last.
+    fn edge(&mut self, target: Block) {
+        let n = target.index().wrapping_sub(1);
+        let Some(info) = self.label_info.get_mut(n) else { return };
+        info.seen += 1;
+        if self.cx.seal_early && info.seen == info.total {
+            self.b.seal_block(target);
+        }
+    }
+
+    /// Parameters and return values: bindings, and for a device function
+    /// the entry block's parameters.
+    fn params(&mut self, f: &ast::Function, fid: FuncId) {
+        let sig = self.cx.sigs.get(fid.index()).cloned().unwrap_or_default();
+        let entry = self.b.current_block();
+        for (k, p) in f.params.iter().flatten().enumerate() {
+            if self.kernel {
+                self.cx.scope.insert(p.name, Binding::KernelParam(k as u32));
+                continue;
+            }
+            let Some(&ty) = sig.params.get(k) else { continue };
+            let Some(entry) = entry else { continue };
+            let value = self.b.append_block_param(entry, ty);
+            match self.param_binding(p, ty) {
+                Binding::VecReg { id, n, ty: et, bits } => {
+                    let parts = self.unpack(value, n, bits);
+                    for (c, v) in parts.into_iter().enumerate() {
+                        let var = self.elem_var(id, c as u32, et);
+                        let v = self.coerce_or_zero(v, et);
+                        self.b.def_var(var, v);
+                    }
+                }
+                Binding::Reg(var) | Binding::ParamVar { var, .. } => self.b.def_var(var, value),
+                _ => {}
+            }
+        }
+        for (k, r) in f.returns.iter().enumerate() {
+            let Some(&ty) = sig.returns.get(k) else { continue };
+            let slot = match self.param_binding(r, ty) {
+                Binding::VecReg { id, n, ty, bits } => RetSlot::Vec { id, n, ty, bits },
+                Binding::Reg(var) | Binding::ParamVar { var, .. } => RetSlot::Var(var),
+                _ => continue,
+            };
+            self.returns.push(slot);
+        }
+        // Each instruction emitted so far (vector unpacking) belongs to the
+        // prologue, not to the first PTX instruction.
+        self.emitted.clear();
+    }
+
+    /// Declares the variable(s) of a device-function parameter or return
+    /// value and binds its name.
+    fn param_binding(&mut self, p: &ast::Param, ty: Type) -> Binding {
+        let binding = match (p.space, p.vector, p.ty) {
+            (StateSpace::Reg, Some(n), VarType::Scalar(t)) if n > 1 => {
+                let id = self.new_decl();
+                let et = scalar_value_type(t).unwrap_or(Type::R32);
+                Binding::VecReg { id, n, ty: et, bits: t.bits() as u16 }
+            }
+            (StateSpace::Reg, ..) => Binding::Reg(self.b.declare_var(ty)),
+            _ => {
+                let size = ty.bits() / 8;
+                let size = globals::layout(p.ty, p.vector, p.align, &p.dims, None).map_or(size, |l| l.size as u32);
+                Binding::ParamVar { var: self.b.declare_var(ty), size }
+            }
+        };
+        self.cx.scope.insert(p.name, binding);
+        binding
+    }
+
+    fn new_decl(&mut self) -> u32 {
+        self.next_decl += 1;
+        self.next_decl - 1
+    }
+
+    /// The variable of element `index` of range or vector `id`.
+    pub fn elem_var(&mut self, id: u32, index: u32, ty: Type) -> Variable {
+        if let Some(&v) = self.elems.get(&(id, index)) {
+            return v;
+        }
+        let v = self.b.declare_var(ty);
+        self.elems.insert((id, index), v);
+        v
+    }
+
+    /// A declaration in the body.
+    fn decl(&mut self, d: &ast::VarDecl) -> Result<(), LowerError> {
+        let span = d.loc.span();
+        for decl in &d.declarators {
+            let binding = match d.space {
+                StateSpace::Reg => {
+                    let VarType::Scalar(t) = d.ty else { return Err(self.error(span, "unsupported in lowering: non-scalar register")) };
+                    let ty = scalar_value_type(t).ok_or_else(|| self.error(span, format!("unsupported in lowering: {} register", t.spelling())))?;
+                    if !decl.dims.is_empty() {
+                        return Err(self.error(decl.loc.span(), "unsupported in lowering: register array"));
+                    }
+                    match (decl.range, d.vector) {
+                        (Some(count), None | Some(1)) => Binding::Range { id: self.new_decl(), count, ty },
+                        (None, Some(n)) if n > 1 => Binding::VecReg { id: self.new_decl(), n, ty, bits: t.bits() as u16 },
+                        (None, _) => Binding::Reg(self.b.declare_var(ty)),
+                        (Some(_), Some(_)) => return Err(self.error(decl.loc.span(), "unsupported in lowering: range of vector registers")),
+                    }
+                }
+                StateSpace::Local => {
+                    let l = globals::layout(d.ty, d.vector, d.align, &decl.dims, decl.init.as_ref()).map_err(|m| self.error(decl.loc.span(), m))?;
+                    if decl.init.is_some() {
+                        return Err(self.error(decl.loc.span(), "unsupported in lowering: initialised .local variable"));
+                    }
+                    let at = u64::from(self.frame).div_ceil(u64::from(l.align)) * u64::from(l.align);
+                    let end = u32::try_from(at + l.size).map_err(|_| self.error(decl.loc.span(), "frame larger than 4 GiB"))?;
+                    self.frame = end;
+                    Binding::Frame { offset: at as u32 }
+                }
+                StateSpace::Param | StateSpace::ParamFunc => {
+                    let l = globals::layout(d.ty, d.vector, d.align, &decl.dims, None).map_err(|m| self.error(decl.loc.span(), m))?;
+                    let size = l.size as u32;
+                    let ty = bytes_value_type(size).ok_or_else(|| self.error(decl.loc.span(), format!("unsupported in lowering: .param variable of {size} bytes (at most 16 are passed in registers)")))?;
+                    Binding::ParamVar { var: self.b.declare_var(ty), size }
+                }
+                StateSpace::Global | StateSpace::Const | StateSpace::Shared | StateSpace::SharedCta => {
+                    let base = self.cx.m.names.name(decl.name);
+                    let name = self.unique_global_name(base);
+                    let g = globals::global_var(d, decl, name.clone()).map_err(|m| self.error(decl.loc.span(), m))?;
+                    self.cx.global_names.insert(name);
+                    Binding::Global(self.cx.globals.push(g))
+                }
+                other => return Err(self.error(span, format!("unsupported in lowering: {} declaration", other.spelling()))),
+            };
+            self.cx.scope.insert(decl.name, binding);
+        }
+        Ok(())
+    }
+
+    /// A module-unique name for a function-scope variable: its own name if
+    /// free, else qualified by the function (and numbered if need be).
+    fn unique_global_name(&self, base: &str) -> String {
+        if !self.cx.global_names.contains(base) {
+            return base.to_string();
+        }
+        let qualified = format!("{}.{base}", self.name);
+        if !self.cx.global_names.contains(&qualified) {
+            return qualified;
+        }
+        (1u32..).map(|n| format!("{qualified}.{n}")).find(|c| !self.cx.global_names.contains(c)).unwrap_or(qualified)
+    }
+
+    /// Lowers one instruction; `rest` is what follows it (for the
+    /// fall-through of a conditional branch).
+    fn inst(&mut self, i: &Instruction, rest: &[Event]) -> Result<(), LowerError> {
+        match i.opcode {
+            P::Bra => return self.bra(i, rest),
+            P::Ret | P::Exit | P::Trap => {
+                let span = i.loc.span();
+                self.check_plain_terminator(i)?;
+                let op = i.opcode;
+                return self.maybe_guarded_terminator(i, rest, move |l| match op {
+                    P::Ret => l.ret_terminator(span),
+                    P::Exit => {
+                        l.b.exit();
+                        Ok(())
+                    }
+                    _ => {
+                        l.b.ins(InstData::new(Opcode::Trap, Attrs::default()), &[]);
+                        Ok(())
+                    }
+                });
+            }
+            _ => {}
+        }
+        let guard = match &i.guard {
+            Some(g) => Some(Guard { pred: self.pred_var_value(g.reg, g.loc.span())?, negated: g.negated }),
+            None => None,
+        };
+        self.body(i)?;
+        if let Some(g) = guard {
+            self.apply_guard(g)?;
+        }
+        for (var, v) in std::mem::take(&mut self.pending) {
+            self.b.def_var(var, v);
+        }
+        Ok(())
+    }
+
+    /// `ret`/`exit`/`trap` take no modifiers but `.uni`.
+    fn check_plain_terminator(&self, i: &Instruction) -> Result<(), LowerError> {
+        if super::types::attrs(&i.modifiers).is_err() || !self.cx.m.operands(i.operands).is_empty() {
+            return Err(self.unsupported(i));
+        }
+        Ok(())
+    }
+
+    /// The value of a predicate register.
+    pub fn pred_var_value(&mut self, s: Symbol, span: Span) -> Result<Value, LowerError> {
+        let var = self.reg_var(s, None, span)?;
+        if self.b.var_type(var) != Type::P {
+            return Err(self.error(span, format!("'{}' is not a predicate", self.cx.m.names.name(s))));
+        }
+        Ok(self.b.use_var(var))
+    }
+
+    /// The block control falls through to after a conditional branch: the
+    /// next label's block when only declarations stand between, else a new
+    /// block (returned with `true`).
+    fn fallthrough(&mut self, rest: &[Event]) -> (Block, bool) {
+        for e in rest {
+            match *e {
+                Event::Label(s) => {
+                    if let Some(&n) = self.labels.get(&s) {
+                        return (self.label_info[n as usize].block, false);
+                    }
+                }
+                Event::Inst(_) => break,
+                _ => {}
+            }
+        }
+        (self.b.create_block(), true)
+    }
+
+    /// Continues in the fall-through block after a conditional branch.
+    fn enter_fallthrough(&mut self, fall: Block, fresh: bool) {
+        if fresh {
+            self.b.switch_to_block(fall);
+            self.b.seal_block(fall);
+            self.open = true;
+        } else {
+            self.edge(fall);
+            self.open = false;
+        }
+    }
+
+    fn bra(&mut self, i: &Instruction, rest: &[Event]) -> Result<(), LowerError> {
+        if super::types::attrs(&i.modifiers).is_err() {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.cx.m.operands(i.operands);
+        let target = match (ops.len(), self.branch_label(i)) {
+            (1, Some(n)) => self.label_info[n as usize].block,
+            _ => return Err(self.error(i.loc.span(), "unsupported in lowering: bra to something other than a label")),
+        };
+        match &i.guard {
+            None => {
+                self.b.jump(target, &[]);
+                self.edge(target);
+                self.open = false;
+            }
+            Some(g) => {
+                let pred = self.pred_var_value(g.reg, g.loc.span())?;
+                let (fall, fresh) = self.fallthrough(rest);
+                self.b.brif(pred, g.negated, target, &[], fall, &[]);
+                self.edge(target);
+                self.enter_fallthrough(fall, fresh);
+            }
+        }
+        Ok(())
+    }
+
+    /// A terminator, behind a conditional branch to a block of its own when
+    /// guarded.
+    fn maybe_guarded_terminator(&mut self, i: &Instruction, rest: &[Event], emit: impl FnOnce(&mut Self) -> Result<(), LowerError>) -> Result<(), LowerError> {
+        match &i.guard {
+            None => {
+                emit(self)?;
+                self.open = false;
+            }
+            Some(g) => {
+                let pred = self.pred_var_value(g.reg, g.loc.span())?;
+                let own = self.b.create_block();
+                let (fall, fresh) = self.fallthrough(rest);
+                self.b.brif(pred, g.negated, own, &[], fall, &[]);
+                self.b.switch_to_block(own);
+                self.b.seal_block(own);
+                emit(self)?;
+                self.enter_fallthrough(fall, fresh);
+            }
+        }
+        Ok(())
+    }
+
+    /// `Exit` for a kernel, `Return` with the return values for a device
+    /// function.
+    fn ret_terminator(&mut self, _span: Span) -> Result<(), LowerError> {
+        if self.kernel {
+            self.b.exit();
+            return Ok(());
+        }
+        let mut values: SmallVec<[Value; 4]> = SmallVec::new();
+        for slot in self.returns.clone() {
+            values.push(match slot {
+                RetSlot::Var(var) => self.b.use_var(var),
+                RetSlot::Vec { id, n, ty, bits } => {
+                    let parts: SmallVec<[Value; 4]> = (0..n).map(|c| {
+                        let var = self.elem_var(id, u32::from(c), ty);
+                        self.b.use_var(var)
+                    }).collect();
+                    self.pack(&parts, bits)
+                }
+            });
+        }
+        self.b.ret(&values);
+        Ok(())
+    }
+
+    /// Puts the guard on what the instruction emitted, so that where the
+    /// guard is false every destination register keeps its old value.
+    ///
+    /// When one instruction produced every assigned value (the usual
+    /// case: `@p add`, `@p ld`), it carries the guard and takes the
+    /// registers' old values as `prior`. Otherwise every instruction with
+    /// side effects is guarded and each assignment becomes a guarded
+    /// `copy` of the new value over the old.
+    fn apply_guard(&mut self, g: Guard) -> Result<(), LowerError> {
+        let emitted = std::mem::take(&mut self.emitted);
+        let pending = std::mem::take(&mut self.pending);
+        let single = pending.first().and_then(|&(_, v)| self.b.func.value_inst(v)).filter(|&x| {
+            emitted.contains(&x)
+                && pending.iter().all(|&(_, v)| self.b.func.value_inst(v) == Some(x))
+                && emitted.iter().all(|&e| e == x || !self.b.func.insts[e].opcode.has_side_effects() && self.b.func.insts[e].opcode.class() != crate::ir::Class::Load)
+        });
+        if let Some(x) = single {
+            let results = self.b.func.insts[x].results.clone();
+            let mut prior: SmallVec<[Value; 1]> = SmallVec::new();
+            for r in results {
+                let old = match pending.iter().find(|&&(_, v)| v == r) {
+                    Some(&(var, _)) => self.b.use_var(var),
+                    None => self.zero_before(x, self.b.func.value_type(r)),
+                };
+                prior.push(old);
+            }
+            self.b.set_guard(x, g, &prior);
+            self.pending = pending;
+            return Ok(());
+        }
+        for &e in &emitted {
+            let op = self.b.func.insts[e].opcode;
+            if op.has_side_effects() || op.class() == crate::ir::Class::Load {
+                let results = self.b.func.insts[e].results.clone();
+                let prior: SmallVec<[Value; 1]> = results.iter().map(|&r| {
+                    let ty = self.b.func.value_type(r);
+                    self.zero_before(e, ty)
+                }).collect();
+                self.b.set_guard(e, g, &prior);
+            }
+        }
+        let mut out: SmallVec<[(Variable, Value); 4]> = SmallVec::new();
+        for (var, v) in pending {
+            let old = self.b.use_var(var);
+            let ty = self.b.func.value_type(v);
+            let mut data = InstData::new(Opcode::Copy, Attrs::default());
+            data.args.push(v);
+            let copy = self.b.ins(data, &[ty]);
+            self.b.set_guard(copy, g, &[old]);
+            out.push((var, self.b.func.insts[copy].results[0]));
+        }
+        self.pending = out;
+        Ok(())
+    }
+
+    /// A zero constant placed just before `inst` in the current block (the
+    /// `prior` of a guarded result no register receives).
+    fn zero_before(&mut self, inst: Inst, ty: Type) -> Value {
+        let zero = self.b.func.create_inst(InstData::new(Opcode::Iconst, Attrs::default()), &[ty]);
+        if let Some(block) = self.b.current_block() {
+            let insts = &mut self.b.func.blocks[block].insts;
+            let at = insts.iter().position(|&i| i == inst).unwrap_or(insts.len());
+            insts.insert(at, zero);
+        }
+        self.b.func.insts[zero].results[0]
+    }
+
+    /// `call`: arguments from `.param` variables (or registers), results
+    /// into them.
+    pub fn call(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let span = i.loc.span();
+        if super::types::attrs(&i.modifiers).is_err() {
+            return Err(self.unsupported(i));
+        }
+        let m = self.cx.m;
+        let ops = m.operands(i.operands);
+        let (rets, rest) = match ops.first().map(|o| &o.kind) {
+            Some(OperandKind::ParenList(l)) => (m.operands(*l), &ops[1..]),
+            _ => (&[][..], ops),
+        };
+        let callee = match rest.first().map(|o| &o.kind) {
+            Some(OperandKind::Name(s, None)) => func_of(self.cx, *s),
+            _ => None,
+        };
+        let Some(callee) = callee else { return Err(self.error(span, "unsupported in lowering: indirect call")) };
+        let args = match rest.get(1).map(|o| &o.kind) {
+            Some(OperandKind::ParenList(l)) => m.operands(*l),
+            None => &[],
+            Some(_) => return Err(self.error(span, "unsupported in lowering: call with a prototype")),
+        };
+        if rest.len() > 2 {
+            return Err(self.error(span, "unsupported in lowering: call with a prototype"));
+        }
+        let sig = self.cx.sigs.get(callee.index()).cloned().unwrap_or_default();
+        if args.len() != sig.params.len() || rets.len() != sig.returns.len() {
+            return Err(self.error(span, "call arguments do not match the callee's parameters"));
+        }
+        let mut data = InstData::new(Opcode::Call, Attrs::default());
+        data.imm = callee.index() as u64;
+        for (a, &ty) in args.iter().zip(&sig.params) {
+            let v = self.read_whole(a, ty)?;
+            data.args.push(v);
+        }
+        let inst = self.emit(data, &sig.returns);
+        let results = self.b.func.insts[inst].results.clone();
+        for (r, v) in rets.iter().zip(results) {
+            self.write_whole(r, v)?;
+        }
+        Ok(())
+    }
+}

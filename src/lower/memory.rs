@@ -1,0 +1,320 @@
+//! Memory access: `ld`, `st` and `cvta`, and the address operands
+//! `[reg+off]`, `[var+off]`, `[param+off]`.
+//!
+//! A load or store in a real state space becomes `Ld`/`St` with the
+//! address value as the first argument and the constant offset in
+//! `offset`; a variable's address is a `SymAddr` (in the variable's own
+//! space; a generic access to a non-global variable converts it with
+//! `Cvta`). Kernel parameters are read with an address-less `Ld` of space
+//! `param` at the parameter's offset. `.param` variables held in registers
+//! (device-function parameters, call arguments and results) are not memory
+//! at all: loading one reads (a 32-bit-aligned part or a low sub-word of)
+//! the variable, storing one redefines it.
+
+use super::error::LowerError;
+use super::function::FnLower;
+use super::names::Binding;
+use super::operands::Place;
+use super::types::{self, scalar_value_type};
+use crate::diag::Span;
+use crate::ir::{Attrs, DataType, InstData, Opcode, Space, Type, Value, Variable};
+use crate::ptx::ast::{Address, Instruction, Operand, OperandKind, ScalarType, TypeKind};
+use smallvec::SmallVec;
+
+/// What an address operand designates.
+enum Addr {
+    /// Memory at `base + offset` in a state space.
+    Mem { base: Value, offset: i64 },
+    /// The kernel parameter block at `offset`.
+    KernelParam { offset: i64 },
+    /// Bytes `offset..` of a `.param` variable held in a register.
+    ParamVar { var: Variable, offset: i64 },
+}
+
+impl<'a> FnLower<'_, 'a, '_> {
+    /// The element type of a load or store (one type, no `.b128` vectors).
+    fn mem_type(&self, i: &Instruction) -> Result<ScalarType, LowerError> {
+        let mut ts = i.types();
+        match (ts.next(), ts.next()) {
+            (Some(t), None) if types::data_type(t).is_some() && t != ScalarType::Pred => Ok(t),
+            _ => Err(self.unsupported(i)),
+        }
+    }
+
+    /// `ld[.space][.volatile][.vN].type d, [a]`.
+    pub fn ld(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ty = self.mem_type(i)?;
+        let ops = self.operands_n(i, 2)?;
+        let span = i.loc.span();
+        let places = self.dests(&ops[0])?;
+        let n = usize::from(attrs.vector.max(1));
+        if places.len() != n {
+            return Err(self.error(span, "the destination does not match the vector width"));
+        }
+        let elem = scalar_value_type(ty).ok_or_else(|| self.unsupported(i))?;
+        let signed = ty.kind() == TypeKind::Signed;
+        let space = attrs.space.unwrap_or(Space::Generic);
+        let mut attrs = attrs;
+        attrs.space = Some(space);
+        match self.address(&ops[1], space)? {
+            Addr::Mem { base, offset } => {
+                let mut data = InstData::new(Opcode::Ld, attrs);
+                data.args.push(base);
+                data.offset = self.offset32(offset, span)?;
+                let inst = self.emit(data, &vec![elem; n]);
+                let results = self.b.func.insts[inst].results.clone();
+                for (p, v) in places.into_iter().zip(results) {
+                    self.assign(p, v, signed, span)?;
+                }
+            }
+            Addr::KernelParam { offset } => {
+                let mut data = InstData::new(Opcode::Ld, attrs);
+                data.offset = self.offset32(offset, span)?;
+                let inst = self.emit(data, &vec![elem; n]);
+                let results = self.b.func.insts[inst].results.clone();
+                for (p, v) in places.into_iter().zip(results) {
+                    self.assign(p, v, signed, span)?;
+                }
+            }
+            Addr::ParamVar { var, offset } => {
+                let whole = self.b.use_var(var);
+                let bytes = i64::from(ty.bits().div_ceil(8));
+                for (k, p) in places.into_iter().enumerate() {
+                    let v = self.piece(whole, offset + k as i64 * bytes, ty, span)?;
+                    self.assign(p, v, signed, span)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `st[.space][.volatile][.vN].type [a], b`.
+    pub fn st(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ty = self.mem_type(i)?;
+        let ops = self.operands_n(i, 2)?;
+        let span = i.loc.span();
+        let n = usize::from(attrs.vector.max(1));
+        let values = self.store_values(&ops[1], ty, n)?;
+        let space = attrs.space.unwrap_or(Space::Generic);
+        let mut attrs = attrs;
+        attrs.space = Some(space);
+        match self.address(&ops[0], space)? {
+            Addr::Mem { base, offset } => {
+                let mut data = InstData::new(Opcode::St, attrs);
+                data.args.push(base);
+                data.args.extend(values);
+                data.offset = self.offset32(offset, span)?;
+                self.emit(data, &[]);
+            }
+            Addr::KernelParam { .. } => return Err(self.error(span, "unsupported in lowering: store to a kernel parameter")),
+            Addr::ParamVar { var, offset } => {
+                let mut whole = self.b.use_var(var);
+                let bytes = i64::from(ty.bits().div_ceil(8));
+                for (k, v) in values.into_iter().enumerate() {
+                    whole = self.insert(whole, offset + k as i64 * bytes, ty, v, span)?;
+                }
+                self.assign(Place::Var(var), whole, false, span)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The values a store writes: `{a, b}`, a `.vN` register, or one value.
+    fn store_values(&mut self, op: &Operand, ty: ScalarType, n: usize) -> Result<SmallVec<[Value; 4]>, LowerError> {
+        let span = op.loc.span();
+        let values: SmallVec<[Value; 4]> = match &op.kind {
+            OperandKind::Vector(list) => {
+                let m = self.cx.m;
+                let mut out = SmallVec::new();
+                for o in m.operands(*list) {
+                    out.push(self.read(o, ty)?);
+                }
+                out
+            }
+            OperandKind::Name(s, None) if n > 1 => match self.resolve(*s) {
+                Some(Binding::VecReg { id, n: k, ty: et, .. }) => {
+                    let mut out = SmallVec::new();
+                    for c in 0..k {
+                        let var = self.elem_var(id, u32::from(c), et);
+                        let v = self.b.use_var(var);
+                        let want = scalar_value_type(ty).unwrap_or(Type::R32);
+                        out.push(self.coerce(v, want, false, span)?);
+                    }
+                    out
+                }
+                _ => return Err(self.error(span, "a vector store needs a vector of values")),
+            },
+            _ => smallvec::smallvec![self.read(op, ty)?],
+        };
+        if values.len() != n {
+            return Err(self.error(span, "the stored values do not match the vector width"));
+        }
+        Ok(values)
+    }
+
+    fn offset32(&self, offset: i64, span: Span) -> Result<i32, LowerError> {
+        i32::try_from(offset).map_err(|_| self.error(span, "address offset does not fit 32 bits"))
+    }
+
+    /// Resolves an address operand for an access in `space`.
+    fn address(&mut self, op: &Operand, space: Space) -> Result<Addr, LowerError> {
+        let span = op.loc.span();
+        let OperandKind::Address(Address { base, offset }) = &op.kind else {
+            return Err(self.error(span, "unsupported in lowering: address operand form"));
+        };
+        let offset = *offset;
+        let Some(s) = *base else {
+            // An absolute address.
+            let ty = if matches!(space, Space::Shared | Space::Local) { Type::R32 } else { Type::R64 };
+            let base = self.iconst(ty, offset as u64);
+            return Ok(Addr::Mem { base, offset: 0 });
+        };
+        let m = self.cx.m;
+        let name = || m.names.name(s).to_string();
+        match self.resolve(s) {
+            Some(Binding::Reg(var)) => {
+                if space == Space::Param {
+                    return Err(self.error(span, "unsupported in lowering: .param access through a register address"));
+                }
+                let base = self.b.use_var(var);
+                if self.b.func.value_type(base).file().is_predicate() {
+                    return Err(self.error(span, "a predicate used as an address"));
+                }
+                Ok(Addr::Mem { base, offset })
+            }
+            Some(Binding::KernelParam(k)) if space == Space::Param => {
+                let at = self.b.func.params.get(k as usize).map_or(0, |p| i64::from(p.offset));
+                Ok(Addr::KernelParam { offset: at + offset })
+            }
+            Some(Binding::ParamVar { var, .. }) if space == Space::Param => Ok(Addr::ParamVar { var, offset }),
+            Some(Binding::Global(g)) => {
+                let own = self.cx.globals.get(g).map_or(Space::Global, |v| v.space);
+                if space == own {
+                    let ty = if own == Space::Shared { Type::R32 } else { Type::R64 };
+                    let base = self.sym_addr(g, 0, ty, span)?;
+                    Ok(Addr::Mem { base, offset })
+                } else if space == Space::Generic {
+                    let a = self.sym_addr(g, 0, Type::R64, span)?;
+                    let base = if own == Space::Global { a } else { self.to_generic(a, own) };
+                    Ok(Addr::Mem { base, offset })
+                } else {
+                    Err(self.error(span, format!("'{}' is in .{}, not .{}", name(), own.word(), space.word())))
+                }
+            }
+            Some(Binding::Frame { offset: slot }) => match space {
+                Space::Local => {
+                    let base = self.frame_addr(i64::from(slot), Type::R32, span)?;
+                    Ok(Addr::Mem { base, offset })
+                }
+                Space::Generic => {
+                    let a = self.frame_addr(i64::from(slot), Type::R64, span)?;
+                    let base = self.to_generic(a, Space::Local);
+                    Ok(Addr::Mem { base, offset })
+                }
+                _ => Err(self.error(span, format!("'{}' is in .local, not .{}", name(), space.word()))),
+            },
+            Some(Binding::KernelParam(_) | Binding::ParamVar { .. }) => {
+                Err(self.error(span, format!("unsupported in lowering: .{} access to parameter '{}'", space.word(), name())))
+            }
+            _ => Err(self.error(span, format!("'{}' is not an address", name()))),
+        }
+    }
+
+    /// `cvta` of a 64-bit address in `space` to a generic one.
+    fn to_generic(&mut self, a: Value, space: Space) -> Value {
+        let attrs = Attrs { space: Some(space), ty: Some(DataType::U64), ..Attrs::default() };
+        self.op(Opcode::Cvta, attrs, &[a], Type::R64)
+    }
+
+    /// `cvta[.to].space.size d, a`.
+    pub fn cvta(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let mut ts = i.types();
+        let ty = match (ts.next(), ts.next()) {
+            (Some(t @ (ScalarType::U32 | ScalarType::U64)), None) => t,
+            _ => return Err(self.unsupported(i)),
+        };
+        if !matches!(attrs.space, Some(Space::Global | Space::Shared | Space::Local | Space::Const | Space::Param)) {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.operands_n(i, 2)?;
+        let a = self.read(&ops[1], ty)?;
+        let v = self.op(Opcode::Cvta, attrs, &[a], scalar_value_type(ty).unwrap_or(Type::R64));
+        self.write(&ops[0], v, false)
+    }
+
+    /// Bytes `offset..` of a `.param` value, as a value of type `ty`:
+    /// whole 32-bit parts, or a sub-word zero- or sign-extended.
+    fn piece(&mut self, whole: Value, offset: i64, ty: ScalarType, span: Span) -> Result<Value, LowerError> {
+        let wty = self.b.func.value_type(whole);
+        let size = i64::from(wty.regs()) * 4;
+        let bits = ty.bits();
+        let bytes = i64::from(bits.div_ceil(8));
+        if offset < 0 || offset + bytes > size {
+            return Err(self.error(span, "access outside the parameter"));
+        }
+        if bits >= 32 {
+            if offset % 4 != 0 {
+                return Err(self.error(span, "unsupported in lowering: unaligned .param access"));
+            }
+            if offset == 0 && bits == wty.bits() {
+                return Ok(whole);
+            }
+            let first = (offset / 4) as u8;
+            let parts: SmallVec<[Value; 4]> = (0..(bits / 32) as u8).map(|k| self.extract(whole, first + k)).collect();
+            return Ok(self.concat(&parts));
+        }
+        let word = self.extract(whole, (offset / 4) as u8);
+        let shift = (offset % 4) * 8;
+        let mut v = word;
+        if shift > 0 {
+            let c = self.iconst(Type::R32, shift as u64);
+            v = self.op(Opcode::Shr, Attrs::typed(DataType::U32), &[v, c], Type::R32);
+        }
+        if ty.kind() == TypeKind::Signed {
+            let src = if bits <= 8 { DataType::S8 } else { DataType::S16 };
+            let attrs = Attrs { ty: Some(DataType::S32), src_ty: Some(src), ..Attrs::default() };
+            Ok(self.op(Opcode::Cvt, attrs, &[v], Type::R32))
+        } else {
+            let m = self.iconst(Type::R32, (1u64 << bits) - 1);
+            Ok(self.op(Opcode::And, Attrs::typed(DataType::B32), &[v, m], Type::R32))
+        }
+    }
+
+    /// `whole` with bytes `offset..` replaced by `v` (of type `ty`).
+    fn insert(&mut self, whole: Value, offset: i64, ty: ScalarType, v: Value, span: Span) -> Result<Value, LowerError> {
+        let wty = self.b.func.value_type(whole);
+        let size = i64::from(wty.regs()) * 4;
+        let bits = ty.bits();
+        let bytes = i64::from(bits.div_ceil(8));
+        if offset < 0 || offset + bytes > size {
+            return Err(self.error(span, "access outside the parameter"));
+        }
+        if offset == 0 && (bits >= wty.bits() || wty.regs() == 1 && bits >= 32) {
+            return self.coerce(v, wty, false, span);
+        }
+        let mut words: SmallVec<[Value; 4]> = (0..wty.regs()).map(|k| self.extract(whole, k)).collect();
+        let at = (offset / 4) as usize;
+        if bits >= 32 {
+            if offset % 4 != 0 {
+                return Err(self.error(span, "unsupported in lowering: unaligned .param access"));
+            }
+            for k in 0..(bits / 32) as usize {
+                words[at + k] = self.extract(v, k as u8);
+            }
+        } else {
+            let shift = ((offset % 4) * 8) as u64;
+            let mask = (1u64 << bits) - 1;
+            let keep = self.iconst(Type::R32, !(mask << shift) & 0xffff_ffff);
+            let kept = self.op(Opcode::And, Attrs::typed(DataType::B32), &[words[at], keep], Type::R32);
+            let m = self.iconst(Type::R32, mask);
+            let low = self.extract(v, 0);
+            let mut new = self.op(Opcode::And, Attrs::typed(DataType::B32), &[low, m], Type::R32);
+            if shift > 0 {
+                let c = self.iconst(Type::R32, shift);
+                new = self.op(Opcode::Shl, Attrs::typed(DataType::B32), &[new, c], Type::R32);
+            }
+            words[at] = self.op(Opcode::Or, Attrs::typed(DataType::B32), &[kept, new], Type::R32);
+        }
+        Ok(self.concat(&words))
+    }
+}

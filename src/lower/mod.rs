@@ -1,0 +1,285 @@
+//! PTX → Ori lowering: turns a parsed (and checked) PTX module into raw
+//! Ori IR of the PTX opcode layer (DESIGN.md, "The Ori IR").
+//!
+//! This module owns the translation of PTX's program structure into Ori's:
+//!
+//! * **SSA** from PTX's mutable registers, through the builder's variables
+//!   ([`crate::ir::FunctionBuilder`]): every register (each element of a
+//!   `%r<N>` range, each component of a `.vN` register) is a variable; a
+//!   guarded instruction's results take the registers' previous values as
+//!   `prior` values.
+//! * **Control flow** from labels and branches: a block per label, a
+//!   fall-through block after each conditional branch, a block for code
+//!   after an unconditional terminator; blocks are sealed as soon as their
+//!   last predecessor is emitted (the predecessors are counted up front).
+//! * **Parameters and state spaces**: kernel parameters are slots of the
+//!   parameter block (`Function::params`, natural or `.align` alignment,
+//!   offsets from 0) read by `ld.param` with no address; device-function
+//!   parameters are the entry block's parameters, and every `.param`
+//!   variable of a device function or of a call sequence is a register
+//!   variable (`st.param` defines it, `ld.param` reads it, `call` passes and
+//!   defines them). Module variables (and function-scope `.shared`,
+//!   `.global`, `.const`) become [`crate::ir::GlobalVar`]s; `.local`
+//!   variables are slots of the function's frame.
+//! * **Special registers**, **calls**, and **`.loc`** positions (with the
+//!   PTX line and column when the source text is given) on instructions.
+//!
+//! Entry points: [`lower_module`] (all or nothing), [`lower_module_with_source`]
+//! (the same, with PTX line/column on every instruction), and
+//! [`lower_module_partial`], which returns the module with every function
+//! that lowered, plus every error (an unsupported instruction does not stop
+//! the rest of its function from being examined, so all problems are
+//! reported at once). Errors carry the offending instruction's span and
+//! render like the front end's diagnostics ([`LowerErrors::render`]).
+//! Lowering never panics on any module, checked or not.
+//!
+//! Scope (issue 6): integer and float arithmetic, logic and shifts, `setp`
+//! `set` `selp` `mov` `cvt` `cvta`, `ld`/`st` in every state space, `bra`
+//! `ret` `exit` `trap` `call`, special registers and `bar.sync`. Every other
+//! instruction is an error `unsupported in lowering: <name with modifiers>`.
+//! Which modifiers are dropped as mere hints is listed in [`types`].
+
+mod error;
+mod function;
+mod globals;
+mod memory;
+mod names;
+mod operands;
+mod ops;
+mod types;
+#[cfg(test)]
+mod tests;
+
+pub use error::{LowerError, LowerErrors};
+
+use crate::diag::{LineMap, Span};
+use crate::ir::entity::{EntityRef, PrimaryMap};
+use crate::ir::{self, FuncId, GlobalId, GlobalVar, Param, Type};
+use crate::ptx::ast::{self, FunctionKind, Item, StateSpace, Symbol};
+use crate::ptx::scopes::ScopedTable;
+use crate::target::Sm;
+use names::{Binding, NameFacts};
+use std::collections::HashSet;
+
+/// The result of [`lower_module_partial`].
+#[derive(Clone, Debug)]
+pub struct Lowered {
+    /// The module. A function whose lowering failed keeps its signature
+    /// but has no blocks (it reads as a declaration).
+    pub module: ir::Module,
+    /// Every problem, in source order per function.
+    pub errors: Vec<LowerError>,
+}
+
+/// Lowers a module for `sm`. Instructions carry `.loc` positions but no
+/// PTX line/column (use [`lower_module_with_source`] for those).
+pub fn lower_module(module: &ast::Module, sm: Sm) -> Result<ir::Module, LowerErrors> {
+    finish(lower_module_partial(module, sm, None))
+}
+
+/// Lowers a module parsed from `source`, recording each instruction's PTX
+/// line and column in its [`ir::SrcLoc`].
+pub fn lower_module_with_source(module: &ast::Module, sm: Sm, source: &str) -> Result<ir::Module, LowerErrors> {
+    finish(lower_module_partial(module, sm, Some(source)))
+}
+
+fn finish(l: Lowered) -> Result<ir::Module, LowerErrors> {
+    if l.errors.is_empty() { Ok(l.module) } else { Err(LowerErrors { errors: l.errors }) }
+}
+
+/// Lowers every function it can; see [`Lowered`].
+pub fn lower_module_partial(module: &ast::Module, sm: Sm, source: Option<&str>) -> Lowered {
+    lower_with(module, sm, source, true)
+}
+
+/// Lowering with blocks sealed as soon as their predecessors are known
+/// (`seal_early`) or all at the end; both give the same IR (the builder
+/// removes the redundant parameters the late form makes). Kept for the
+/// measurement in the lowering benchmark.
+#[doc(hidden)]
+pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early: bool) -> Lowered {
+    let mut cx = ModuleCx {
+        m: module,
+        facts: NameFacts::new(&module.names),
+        scope: ScopedTable::new(module.names.len()),
+        funcs: vec![None; module.names.len()],
+        sigs: Vec::new(),
+        globals: PrimaryMap::new(),
+        global_names: HashSet::new(),
+        lines: source.map(|s| (LineMap::new(s), s)),
+        seal_early,
+        errors: Vec::new(),
+    };
+    let mut out = ir::Module::new(sm);
+    cx.scope.push_scope();
+    // Functions first: calls and variables may name any of them.
+    for item in &module.items {
+        if let Item::Function(f) = item {
+            cx.register_function(f, &mut out);
+        }
+    }
+    for item in &module.items {
+        match item {
+            Item::Variable(d) => cx.module_variable(d),
+            Item::Alias(a) => cx.errors.push(LowerError {
+                span: a.loc.span(),
+                function: String::new(),
+                message: "unsupported in lowering: .alias".into(),
+            }),
+            _ => {}
+        }
+    }
+    let mut done = vec![false; out.functions.len()];
+    for item in &module.items {
+        let Item::Function(f) = item else { continue };
+        let (Some(body), Some(fid)) = (&f.body, cx.funcs.get(f.name.0 as usize).copied().flatten()) else { continue };
+        if std::mem::replace(&mut done[fid.index()], true) {
+            continue;
+        }
+        let mut func = std::mem::take(&mut out.functions[fid]);
+        let errors = function::lower_function(&mut cx, f, body, fid, &mut func);
+        if !errors.is_empty() {
+            // Keep the signature; drop the half-built body.
+            let mut shell = ir::Function::new(func.name.clone(), func.kind.unwrap_or(ir::FunctionKind::Device));
+            shell.params = std::mem::take(&mut func.params);
+            shell.returns = std::mem::take(&mut func.returns);
+            shell.bounds = std::mem::take(&mut func.bounds);
+            func = shell;
+            cx.errors.extend(errors);
+        }
+        out.functions[fid] = func;
+    }
+    out.globals = std::mem::take(&mut cx.globals);
+    Lowered { module: out, errors: cx.errors }
+}
+
+/// A function's signature in value types.
+#[derive(Clone, Debug, Default)]
+struct Sig {
+    params: Vec<Type>,
+    returns: Vec<Type>,
+}
+
+/// Module-wide state of one lowering.
+struct ModuleCx<'a> {
+    m: &'a ast::Module,
+    facts: NameFacts,
+    /// Name bindings: module variables at depth 1, function bodies inside.
+    scope: ScopedTable<Binding>,
+    /// The function each symbol names.
+    funcs: Vec<Option<FuncId>>,
+    /// Signatures by function index.
+    sigs: Vec<Sig>,
+    globals: PrimaryMap<GlobalId, GlobalVar>,
+    global_names: HashSet<String>,
+    lines: Option<(LineMap, &'a str)>,
+    seal_early: bool,
+    errors: Vec<LowerError>,
+}
+
+impl ModuleCx<'_> {
+    fn module_error(&mut self, span: Span, message: String) {
+        self.errors.push(LowerError { span, function: String::new(), message });
+    }
+
+    /// Adds a function's shell (name, kind, parameters, returns) the first
+    /// time its name is seen.
+    fn register_function(&mut self, f: &ast::Function, out: &mut ir::Module) {
+        let Some(slot) = self.funcs.get(f.name.0 as usize) else { return };
+        if slot.is_some() {
+            return;
+        }
+        let name = self.m.names.name(f.name).to_string();
+        let kernel = f.kind == FunctionKind::Entry;
+        let mut func = ir::Function::new(name.clone(), if kernel { ir::FunctionKind::Kernel } else { ir::FunctionKind::Device });
+        let mut sig = Sig::default();
+        let mut offset: u64 = 0;
+        for p in f.params.iter().flatten() {
+            match param_layout(p) {
+                Ok((size, align, ty)) => {
+                    let at = offset.div_ceil(u64::from(align)) * u64::from(align);
+                    offset = at + u64::from(size);
+                    func.params.push(Param {
+                        name: self.m.names.name(p.name).to_string(),
+                        size,
+                        align,
+                        offset: u32::try_from(at).unwrap_or(u32::MAX),
+                        pointer: p.ptr.is_some(),
+                    });
+                    sig.params.push(ty);
+                }
+                Err(msg) => self.errors.push(LowerError { span: p.loc.span(), function: name.clone(), message: msg }),
+            }
+        }
+        if kernel && f.params.iter().flatten().any(|p| p.space == StateSpace::Reg) {
+            self.errors.push(LowerError { span: f.name_loc.span(), function: name.clone(), message: "kernel parameters must be .param".into() });
+        }
+        for r in &f.returns {
+            match param_layout(r) {
+                Ok((_, _, ty)) => sig.returns.push(ty),
+                Err(msg) => self.errors.push(LowerError { span: r.loc.span(), function: name.clone(), message: msg }),
+            }
+        }
+        func.returns = sig.returns.clone();
+        func.bounds = bounds(&f.directives);
+        let id = out.functions.push(func);
+        self.sigs.push(sig);
+        if let Some(slot) = self.funcs.get_mut(f.name.0 as usize) {
+            *slot = Some(id);
+        }
+    }
+
+    /// A module-scope variable declaration.
+    fn module_variable(&mut self, d: &ast::VarDecl) {
+        for decl in &d.declarators {
+            let name = self.m.names.name(decl.name).to_string();
+            match globals::global_var(d, decl, name.clone()) {
+                Ok(g) => {
+                    self.global_names.insert(name);
+                    let id = self.globals.push(g);
+                    self.scope.insert(decl.name, Binding::Global(id));
+                }
+                Err(msg) => self.module_error(decl.loc.span(), msg),
+            }
+        }
+    }
+}
+
+/// Size, alignment and value type of a parameter or return value.
+fn param_layout(p: &ast::Param) -> Result<(u32, u32, Type), String> {
+    let l = globals::layout(p.ty, p.vector, p.align, &p.dims, None)?;
+    let size = u32::try_from(l.size).unwrap_or(u32::MAX);
+    let ty = if p.space == StateSpace::Reg {
+        types::value_type(l.elem.bits() * u32::from(p.vector.unwrap_or(1).max(1)))
+    } else {
+        types::bytes_value_type(size)
+    };
+    let ty = ty.ok_or_else(|| format!("unsupported in lowering: parameter of {size} bytes (at most 16 are passed in registers)"))?;
+    Ok((size, l.align, ty))
+}
+
+fn bounds(directives: &[ast::FunctionDirective]) -> ir::LaunchBounds {
+    let dims = |v: &[u32]| {
+        let mut d = [1u32; 3];
+        for (slot, &x) in d.iter_mut().zip(v) {
+            *slot = x;
+        }
+        d
+    };
+    let mut b = ir::LaunchBounds::default();
+    for d in directives {
+        match d {
+            ast::FunctionDirective::MaxNtid(v, _) => b.max_ntid = Some(dims(v)),
+            ast::FunctionDirective::ReqNtid(v, _) => b.req_ntid = Some(dims(v)),
+            ast::FunctionDirective::MinNctaPerSm(n, _) => b.min_ctas_per_sm = Some(*n),
+            ast::FunctionDirective::MaxNreg(n, _) => b.max_regs = Some(*n),
+            _ => {}
+        }
+    }
+    b
+}
+
+/// The symbol's function, if it names one.
+fn func_of(cx: &ModuleCx, s: Symbol) -> Option<FuncId> {
+    cx.funcs.get(s.0 as usize).copied().flatten()
+}

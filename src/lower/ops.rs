@@ -1,0 +1,316 @@
+//! The value-computing instructions: arithmetic, logic, shifts,
+//! comparisons, selection, `mov` (with vector packing) and `cvt`, plus the
+//! dispatch of every non-control instruction to its lowering.
+//!
+//! Each PTX instruction becomes one PTX-layer Ori instruction of the same
+//! family, its modifiers in the attributes (see [`super::types::attrs`]);
+//! operands are read at the width of the instruction's type.
+
+use super::error::LowerError;
+use super::function::FnLower;
+use super::types::{self, inverse_cmp, inverse_int_cmp, scalar_value_type, widened};
+use crate::ir::{Attrs, MulMode, Opcode, Type, Value};
+use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType, TypeKind};
+use crate::ptx::opcode::Opcode as P;
+
+/// The instruction's type modifiers: the first and the second (if any).
+fn ptx_types(i: &Instruction) -> (Option<ScalarType>, Option<ScalarType>) {
+    let mut t = i.types();
+    (t.next(), t.next())
+}
+
+impl<'a> FnLower<'_, 'a, '_> {
+    /// Lowers a non-control instruction (emitting into the current block
+    /// and leaving register assignments in `pending`).
+    pub fn body(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
+        match i.opcode {
+            P::Add => self.arith(i, Opcode::Add, attrs, 2),
+            P::Sub => self.arith(i, Opcode::Sub, attrs, 2),
+            P::Div => self.arith(i, Opcode::Div, attrs, 2),
+            P::Rem => self.arith(i, Opcode::Rem, attrs, 2),
+            P::Min => self.arith(i, Opcode::Min, attrs, 2),
+            P::Max => self.arith(i, Opcode::Max, attrs, 2),
+            P::And => self.arith(i, Opcode::And, attrs, 2),
+            P::Or => self.arith(i, Opcode::Or, attrs, 2),
+            P::Xor => self.arith(i, Opcode::Xor, attrs, 2),
+            P::Abs => self.arith(i, Opcode::Abs, attrs, 1),
+            P::Neg => self.arith(i, Opcode::Neg, attrs, 1),
+            P::Not => self.arith(i, Opcode::Not, attrs, 1),
+            P::Fma => self.arith(i, Opcode::Fma, attrs, 3),
+            P::Mul => self.mul(i, Opcode::Mul, attrs, 2),
+            P::Mad => self.mul(i, Opcode::Mad, attrs, 3),
+            P::Shl => self.shift(i, Opcode::Shl, attrs),
+            P::Shr => self.shift(i, Opcode::Shr, attrs),
+            P::Setp => self.setp(i, attrs),
+            P::Set => self.set(i, attrs),
+            P::Selp => self.selp(i, attrs),
+            P::Mov => self.mov(i, attrs),
+            P::Cvt => self.cvt(i, attrs),
+            P::Cvta => self.cvta(i, attrs),
+            P::Ld => self.ld(i, attrs),
+            P::St => self.st(i, attrs),
+            P::Call => self.call(i),
+            P::BarSync | P::BarCtaSync | P::BarrierSync | P::BarrierCtaSync => self.bar_sync(i, attrs),
+            _ => Err(self.unsupported(i)),
+        }
+    }
+
+    /// The operands, checked to number `n`.
+    pub fn operands_n(&self, i: &Instruction, n: usize) -> Result<&'a [Operand], LowerError> {
+        let m: &'a crate::ptx::ast::Module = self.cx.m;
+        let ops = m.operands(i.operands);
+        if ops.len() != n {
+            return Err(self.error(i.loc.span(), format!("{} takes {n} operands", i.opcode.name())));
+        }
+        Ok(ops)
+    }
+
+    /// The single type of an instruction, or unsupported.
+    fn one_type(&self, i: &Instruction) -> Result<ScalarType, LowerError> {
+        match ptx_types(i) {
+            (Some(t), None) if types::data_type(t).is_some() => Ok(t),
+            _ => Err(self.unsupported(i)),
+        }
+    }
+
+    /// `d = op(a[, b[, c]])`, all of the instruction's type.
+    fn arith(&mut self, i: &Instruction, opcode: Opcode, attrs: Attrs, n: usize) -> Result<(), LowerError> {
+        let ty = self.one_type(i)?;
+        if attrs.mul.is_some() || attrs.vector != 0 || attrs.space.is_some() {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.operands_n(i, n + 1)?;
+        let result = scalar_value_type(ty).ok_or_else(|| self.unsupported(i))?;
+        let mut args: smallvec::SmallVec<[Value; 3]> = smallvec::SmallVec::new();
+        for o in &ops[1..] {
+            args.push(self.read(o, ty)?);
+        }
+        let v = self.op(opcode, attrs, &args, result);
+        self.write(&ops[0], v, ty.kind() == TypeKind::Signed)
+    }
+
+    /// `mul`/`mad` with `.lo/.hi/.wide` (`.wide` doubles the result and,
+    /// for `mad`, the addend).
+    fn mul(&mut self, i: &Instruction, opcode: Opcode, attrs: Attrs, n: usize) -> Result<(), LowerError> {
+        let ty = self.one_type(i)?;
+        let ops = self.operands_n(i, n + 1)?;
+        let is_int = !matches!(ty.kind(), TypeKind::Float);
+        let wide = attrs.mul == Some(MulMode::Wide);
+        let result_ty = if wide { widened(ty).ok_or_else(|| self.unsupported(i))? } else { ty };
+        if attrs.vector != 0 {
+            return Err(self.unsupported(i));
+        }
+        let mut attrs = attrs;
+        if is_int && attrs.mul.is_none() {
+            // An integer multiply without a mode keeps the low half.
+            attrs.mul = Some(MulMode::Lo);
+        }
+        let mut args: smallvec::SmallVec<[Value; 3]> = smallvec::SmallVec::new();
+        args.push(self.read(&ops[1], ty)?);
+        args.push(self.read(&ops[2], ty)?);
+        if n == 3 {
+            args.push(self.read(&ops[3], result_ty)?);
+        }
+        let result = scalar_value_type(result_ty).ok_or_else(|| self.unsupported(i))?;
+        let v = self.op(opcode, attrs, &args, result);
+        self.write(&ops[0], v, ty.kind() == TypeKind::Signed)
+    }
+
+    /// `shl`/`shr`: the shift amount is always `.u32`.
+    fn shift(&mut self, i: &Instruction, opcode: Opcode, attrs: Attrs) -> Result<(), LowerError> {
+        let ty = self.one_type(i)?;
+        let ops = self.operands_n(i, 3)?;
+        let a = self.read(&ops[1], ty)?;
+        let b = self.read(&ops[2], ScalarType::U32)?;
+        let result = scalar_value_type(ty).ok_or_else(|| self.unsupported(i))?;
+        let v = self.op(opcode, attrs, &[a, b], result);
+        self.write(&ops[0], v, ty.kind() == TypeKind::Signed)
+    }
+
+    /// Reads a combining predicate operand (`p` or `!p`): the value and
+    /// whether it is negated.
+    fn combine_operand(&mut self, o: &Operand) -> Result<(Value, bool), LowerError> {
+        match &o.kind {
+            OperandKind::NotPred(s) => Ok((self.pred_var_value(*s, o.loc.span())?, true)),
+            _ => Ok((self.read(o, ScalarType::Pred)?, false)),
+        }
+    }
+
+    /// `setp.cmp[.bop].type p[|q], a, b[, c]`: `p` is one `Setp`; `q`
+    /// (the negated comparison, combined the same way) another.
+    fn setp(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ty = self.one_type(i)?;
+        let m = self.cx.m;
+        let ops = m.operands(i.operands);
+        let combined = attrs.combine.is_some();
+        if ops.len() != if combined { 4 } else { 3 } || attrs.cmp.is_none() {
+            return Err(self.unsupported(i));
+        }
+        let a = self.read(&ops[1], ty)?;
+        let b = self.read(&ops[2], ty)?;
+        let mut args: smallvec::SmallVec<[Value; 3]> = smallvec::smallvec![a, b];
+        let mut attrs = attrs;
+        if combined {
+            let (c, negated) = self.combine_operand(&ops[3])?;
+            args.push(c);
+            attrs.negated = negated;
+        }
+        let (p, q) = match &ops[0].kind {
+            OperandKind::PredPair(p, q) => (OperandKind::Name(*p, None), Some(OperandKind::Name(*q, None))),
+            other => (other.clone(), None),
+        };
+        let pv = self.op(Opcode::Setp, attrs, &args, Type::P);
+        self.write(&Operand { kind: p, loc: ops[0].loc }, pv, false)?;
+        if let Some(q) = q {
+            let mut inv = attrs;
+            inv.cmp = attrs.cmp.map(|c| if ty.kind() == TypeKind::Float { inverse_cmp(c) } else { inverse_int_cmp(c) });
+            let qv = self.op(Opcode::Setp, inv, &args, Type::P);
+            self.write(&Operand { kind: q, loc: ops[0].loc }, qv, false)?;
+        }
+        Ok(())
+    }
+
+    /// `set.cmp[.bop].dtype.stype d, a, b[, c]`.
+    fn set(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let (Some(dty), Some(sty)) = ptx_types(i) else { return Err(self.unsupported(i)) };
+        let m = self.cx.m;
+        let ops = m.operands(i.operands);
+        let combined = attrs.combine.is_some();
+        if ops.len() != if combined { 4 } else { 3 } || attrs.cmp.is_none() {
+            return Err(self.unsupported(i));
+        }
+        let a = self.read(&ops[1], sty)?;
+        let b = self.read(&ops[2], sty)?;
+        let mut args: smallvec::SmallVec<[Value; 3]> = smallvec::smallvec![a, b];
+        let mut attrs = attrs;
+        if combined {
+            let (c, negated) = self.combine_operand(&ops[3])?;
+            args.push(c);
+            attrs.negated = negated;
+        }
+        let result = scalar_value_type(dty).ok_or_else(|| self.unsupported(i))?;
+        let v = self.op(Opcode::Set, attrs, &args, result);
+        self.write(&ops[0], v, false)
+    }
+
+    /// `selp.type d, a, b, p`.
+    fn selp(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ty = self.one_type(i)?;
+        let ops = self.operands_n(i, 4)?;
+        let a = self.read(&ops[1], ty)?;
+        let b = self.read(&ops[2], ty)?;
+        let p = self.read(&ops[3], ScalarType::Pred)?;
+        let result = scalar_value_type(ty).ok_or_else(|| self.unsupported(i))?;
+        let v = self.op(Opcode::Selp, attrs, &[a, b, p], result);
+        self.write(&ops[0], v, ty.kind() == TypeKind::Signed)
+    }
+
+    /// `mov`: a copy (no instruction: the destination register just names
+    /// the source's value), a constant, an address, a special register —
+    /// or packing a vector into a wider register (`mov.b64 %rd, {%r1, %r2}`
+    /// is a `Concat`) and unpacking one (`Extract`s).
+    fn mov(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ty = self.one_type(i)?;
+        let ops = self.operands_n(i, 2)?;
+        let span = i.loc.span();
+        let n = attrs.vector;
+        let signed = ty.kind() == TypeKind::Signed;
+        match (&ops[0].kind, &ops[1].kind) {
+            // Element-wise vector move.
+            (_, OperandKind::Vector(src)) if n > 1 => {
+                let places = self.dests(&ops[0])?;
+                let srcs = self.cx.m.operands(*src);
+                if places.len() != srcs.len() {
+                    return Err(self.error(span, "vector operands of different lengths"));
+                }
+                for (p, s) in places.into_iter().zip(srcs) {
+                    let v = self.read(s, ty)?;
+                    self.assign(p, v, signed, span)?;
+                }
+                Ok(())
+            }
+            (_, _) if n > 1 => {
+                // A vector register moved whole.
+                let places = self.dests(&ops[0])?;
+                let packed = self.read(&ops[1], wide_bits(ty.bits() * u32::from(n)))?;
+                let parts = self.unpack(packed, n, ty.bits() as u16);
+                for (p, v) in places.into_iter().zip(parts) {
+                    self.assign(p, v, signed, span)?;
+                }
+                Ok(())
+            }
+            // Pack: `mov.b64 %rd, {%r1, %r2}`.
+            (_, OperandKind::Vector(src)) => {
+                let srcs = self.cx.m.operands(*src);
+                let k = srcs.len() as u32;
+                if k == 0 || ty.bits() % k != 0 {
+                    return Err(self.error(span, "vector does not divide the destination type"));
+                }
+                let elem = wide_bits(ty.bits() / k);
+                let mut vals: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
+                for s in srcs {
+                    vals.push(self.read(s, elem)?);
+                }
+                let v = self.pack(&vals, (ty.bits() / k) as u16);
+                self.write(&ops[0], v, false)
+            }
+            // Unpack: `mov.b64 {%r1, %r2}, %rd`.
+            (OperandKind::Vector(dst), _) => {
+                let dsts = self.cx.m.operands(*dst);
+                let k = dsts.len() as u32;
+                if k == 0 || ty.bits() % k != 0 {
+                    return Err(self.error(span, "vector does not divide the source type"));
+                }
+                let v = self.read(&ops[1], ty)?;
+                let parts = self.unpack(v, k as u8, (ty.bits() / k) as u16);
+                for (d, part) in dsts.iter().zip(parts) {
+                    self.write(d, part, false)?;
+                }
+                Ok(())
+            }
+            _ => {
+                let v = self.read(&ops[1], ty)?;
+                self.write(&ops[0], v, signed)
+            }
+        }
+    }
+
+    /// `cvt[.rnd][.ftz][.sat].dtype.atype d, a`.
+    fn cvt(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let (Some(dty), Some(sty)) = ptx_types(i) else { return Err(self.unsupported(i)) };
+        let ops = self.operands_n(i, 2).map_err(|_| self.unsupported(i))?;
+        let a = self.read(&ops[1], sty)?;
+        let result = scalar_value_type(dty).ok_or_else(|| self.unsupported(i))?;
+        let v = self.op(Opcode::Cvt, attrs, &[a], result);
+        self.write(&ops[0], v, dty.kind() == TypeKind::Signed)
+    }
+
+    /// `bar.sync a[, b]` / `barrier.sync[.aligned] a[, b]`.
+    fn bar_sync(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let m = self.cx.m;
+        let ops = m.operands(i.operands);
+        if ops.is_empty() || ops.len() > 2 || attrs != Attrs::default() {
+            return Err(self.unsupported(i));
+        }
+        let mut data = crate::ir::InstData::new(Opcode::BarSync, Attrs::default());
+        for o in ops {
+            let v = self.read(o, ScalarType::U32)?;
+            data.args.push(v);
+        }
+        self.emit(data, &[]);
+        Ok(())
+    }
+}
+
+/// An untyped PTX type of `bits` bits (for moving vector elements whose
+/// own type is not named).
+pub(super) fn wide_bits(bits: u32) -> ScalarType {
+    match bits {
+        0..=8 => ScalarType::B8,
+        9..=16 => ScalarType::B16,
+        17..=32 => ScalarType::B32,
+        33..=64 => ScalarType::B64,
+        _ => ScalarType::B128,
+    }
+}

@@ -1,0 +1,285 @@
+//! PTX → Ori lowering over the corpus: every ZLUDA kernel for sm_75, 80,
+//! 90, 100 and 120, and every nvcc-made kernel of the `kernels` corpus
+//! (its sm_90 PTX). A kernel lowers when it and every function it calls
+//! lower; the lowered functions must pass the structural checks below. The
+//! kernels that do not lower are listed, with the first error that stops
+//! each, in `tests/data/lower-zluda-unsupported.tsv` and
+//! `tests/data/lower-kernels-unsupported.tsv`: the test fails when a
+//! kernel newly fails, newly lowers, or fails for another reason.
+//! `BLESS=1` rewrites the lists (review the diff).
+
+mod common;
+
+use ptx2sass::ir::cfg::DominatorTree;
+use ptx2sass::ir::entity::EntityRef;
+use ptx2sass::ir::{Block, Function, FunctionKind, Module, Opcode, Type, Value, ValueDef};
+use ptx2sass::lower::lower_module_partial;
+use ptx2sass::target::Sm;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const SMS: [u16; 5] = [75, 80, 90, 100, 120];
+
+/// Structural checks of a lowered function (until the IR verifier lands):
+/// one terminator per block, at its end; every branch names a block of the
+/// layout with one argument per parameter; every used value is defined,
+/// by an instruction placed in a block or a parameter, in a block that
+/// dominates the use (or earlier in the same block); guarded results have
+/// priors of their types; call arguments match the callee.
+fn check_function(m: &Module, f: &Function) -> Result<(), String> {
+    let Some(entry) = f.entry() else { return Ok(()) };
+    let n = f.blocks.len();
+    let succs = |b: Block| f.successors(b).collect::<Vec<_>>();
+    let dom = DominatorTree::compute(entry, n, succs);
+    let mut def_block: Vec<Option<(Block, usize)>> = vec![None; f.values.len()];
+    let mut in_layout = vec![false; n];
+    for &b in &f.layout {
+        in_layout[b.index()] = true;
+        for &p in &f.blocks[b].params {
+            def_block[p.index()] = Some((b, 0));
+        }
+        for (pos, &i) in f.blocks[b].insts.iter().enumerate() {
+            for &r in &f.insts[i].results {
+                def_block[r.index()] = Some((b, pos + 1));
+            }
+        }
+    }
+    for &b in &f.layout {
+        let insts = &f.blocks[b].insts;
+        let Some((&last, body)) = insts.split_last() else { return Err(format!("{b} is empty")) };
+        if !f.insts[last].opcode.is_terminator() {
+            return Err(format!("{b} does not end with a terminator"));
+        }
+        if let Some(&t) = body.iter().find(|&&i| f.insts[i].opcode.is_terminator()) {
+            return Err(format!("{b}: terminator {t} before the end"));
+        }
+        for (pos, &i) in insts.iter().enumerate() {
+            let d = &f.insts[i];
+            let used_at = |v: Value| -> Result<(), String> {
+                let Some((db, dpos)) = def_block.get(v.index()).copied().flatten() else {
+                    return Err(format!("{i} ({}) uses {v}, which is not defined in the layout", d.opcode));
+                };
+                let ok = if db == b { dpos <= pos } else { !dom.is_reachable(b) || dom.dominates(db, b) };
+                if ok { Ok(()) } else { Err(format!("{i} ({}) uses {v}, whose definition does not dominate it", d.opcode)) }
+            };
+            for v in d.args.iter().chain(d.guard.as_ref().map(|g| &g.pred)).chain(&d.prior) {
+                used_at(*v)?;
+            }
+            if let Some(g) = d.guard {
+                if f.value_type(g.pred) != Type::P {
+                    return Err(format!("{i}: guard is not a predicate"));
+                }
+                if !d.results.is_empty() && d.prior.len() != d.results.len() {
+                    return Err(format!("{i}: guarded with {} results but {} priors", d.results.len(), d.prior.len()));
+                }
+                for (r, p) in d.results.iter().zip(&d.prior) {
+                    if f.value_type(*r) != f.value_type(*p) {
+                        return Err(format!("{i}: prior {p} of another type than {r}"));
+                    }
+                }
+            }
+            for dest in &d.dests {
+                if !in_layout[dest.block.index()] {
+                    return Err(format!("{i} branches to {} outside the layout", dest.block));
+                }
+                let params = &f.blocks[dest.block].params;
+                if params.len() != dest.args.len() {
+                    return Err(format!("{i} passes {} arguments to {} with {} parameters", dest.args.len(), dest.block, params.len()));
+                }
+                for (a, p) in dest.args.iter().zip(params) {
+                    // A block argument is used at the end of this block.
+                    let Some((db, _)) = def_block.get(a.index()).copied().flatten() else {
+                        return Err(format!("{i} passes undefined {a}"));
+                    };
+                    if db != b && dom.is_reachable(b) && !dom.dominates(db, b) {
+                        return Err(format!("{i} passes {a}, whose definition does not dominate the branch"));
+                    }
+                    if f.value_type(*a) != f.value_type(*p) {
+                        return Err(format!("{i} passes {a} of another type than {p}"));
+                    }
+                }
+            }
+            if d.opcode == Opcode::Call {
+                let callee = m.functions.get(ptx2sass::ir::FuncId::new(d.imm as usize)).ok_or(format!("{i} calls no function"))?;
+                if callee.returns.len() != d.results.len() {
+                    return Err(format!("{i}: {} results for {} returns", d.results.len(), callee.returns.len()));
+                }
+            }
+            if d.opcode == Opcode::Return && f.kind == Some(FunctionKind::Device) {
+                let types: Vec<Type> = d.args.iter().map(|&v| f.value_type(v)).collect();
+                if types != f.returns {
+                    return Err(format!("{i} returns {types:?}, the signature says {:?}", f.returns));
+                }
+            }
+        }
+    }
+    // Results defined once.
+    for (v, data) in f.values.iter() {
+        if let ValueDef::Result(i, k) = data.def {
+            if f.insts[i].results.get(k as usize) != Some(&v) {
+                return Err(format!("{v}: definition table disagrees with {i}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Every kernel of one file with the reason it does not lower (`None`
+/// when it lowers and checks), for one SM.
+fn kernels_of(path: &Path, sm: u16) -> Result<Vec<(String, Option<String>)>, String> {
+    let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let module = ptx2sass::ptx::parse(&src).map_err(|_| "parse error".to_string())?;
+    ptx2sass::ptx::check(&module, &Default::default()).map_err(|_| "check error".to_string())?;
+    let lowered = lower_module_partial(&module, Sm::new(sm), Some(&src));
+    let m = &lowered.module;
+    // First error of each function.
+    let mut first: BTreeMap<&str, String> = BTreeMap::new();
+    for e in &lowered.errors {
+        first.entry(e.function.as_str()).or_insert_with(|| e.message.clone());
+    }
+    if let Some(e) = first.get("") {
+        return Err(format!("module: {e}"));
+    }
+    for (_, f) in m.functions.iter() {
+        if !first.contains_key(f.name.as_str()) {
+            if let Err(e) = check_function(m, f) {
+                first.insert(f.name.as_str(), format!("malformed IR: {e}"));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (_, f) in m.functions.iter().filter(|(_, f)| f.kind == Some(FunctionKind::Kernel)) {
+        // The kernel and everything it calls.
+        let mut seen = BTreeSet::new();
+        let mut stack = vec![f.name.as_str()];
+        let mut reason = None;
+        while let Some(name) = stack.pop() {
+            if !seen.insert(name) {
+                continue;
+            }
+            if let Some(e) = first.get(name) {
+                reason = Some(if name == f.name { e.clone() } else { format!("{e} (in callee {name})") });
+                break;
+            }
+            let Some(id) = m.function_by_name(name) else { continue };
+            let g = &m.functions[id];
+            for &b in &g.layout {
+                for &i in &g.blocks[b].insts {
+                    if g.insts[i].opcode == Opcode::Call {
+                        if let Some(c) = m.functions.get(ptx2sass::ir::FuncId::new(g.insts[i].imm as usize)) {
+                            stack.push(c.name.as_str());
+                        }
+                    }
+                }
+            }
+        }
+        out.push((f.name.clone(), reason));
+    }
+    Ok(out)
+}
+
+/// `file<TAB>kernel<TAB>reason` lines of the kernels that do not lower.
+type Verdicts = BTreeSet<(String, String, String)>;
+
+fn run(files: &[PathBuf], sms: &[u16]) -> (usize, usize, Verdicts) {
+    let per_file = common::par_map(files, |p| {
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let mut total = 0;
+        let mut ok = 0;
+        let mut bad = Verdicts::new();
+        for &sm in sms {
+            match kernels_of(p, sm) {
+                Ok(ks) => {
+                    for (k, reason) in ks {
+                        total += 1;
+                        match reason {
+                            None => ok += 1,
+                            Some(r) => {
+                                bad.insert((name.clone(), k, r));
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    bad.insert((name.clone(), "-".into(), e));
+                }
+            }
+        }
+        (total, ok, bad)
+    });
+    let mut total = 0;
+    let mut ok = 0;
+    let mut bad = Verdicts::new();
+    for (t, o, b) in per_file {
+        total += t;
+        ok += o;
+        bad.extend(b);
+    }
+    (total / sms.len(), ok / sms.len(), bad)
+}
+
+fn compare(list: &str, header: &str, got: &Verdicts) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(list);
+    let text: String = got.iter().map(|(f, k, r)| format!("{f}\t{k}\t{r}\n")).collect();
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&path, format!("{header}{text}")).expect("write the list");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    let want: Verdicts = expected
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .filter_map(|l| {
+            let mut it = l.splitn(3, '\t');
+            Some((it.next()?.to_string(), it.next()?.to_string(), it.next()?.to_string()))
+        })
+        .collect();
+    let new: Vec<_> = got.difference(&want).collect();
+    let gone: Vec<_> = want.difference(got).collect();
+    assert!(
+        new.is_empty() && gone.is_empty(),
+        "{list}: newly failing or changed: {new:#?}\nno longer failing this way: {gone:#?}\n(BLESS=1 rewrites the list)"
+    );
+}
+
+/// The reasons of a list, counted (the summary in the output).
+fn summary(bad: &Verdicts) -> String {
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    for (_, _, r) in bad {
+        *counts.entry(r.split(" (in callee").next().unwrap_or(r).to_string()).or_default() += 1;
+    }
+    let mut v: Vec<_> = counts.into_iter().collect();
+    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    v.iter().map(|(r, n)| format!("  {n:4}  {r}\n")).collect()
+}
+
+#[test]
+fn zluda_kernels_lower_for_every_target() {
+    let Some(corpus) = common::corpus_dir("zluda_kernels_lower_for_every_target") else { return };
+    let files = common::ptx_files(&corpus.join("zluda/ptx"));
+    assert!(files.len() >= 200, "{} ZLUDA files", files.len());
+    let (total, ok, bad) = run(&files, &SMS);
+    println!("ZLUDA: {ok} of {total} kernels lower and check for sm_75/80/90/100/120; stopped by:\n{}", summary(&bad));
+    compare(
+        "lower-zluda-unsupported.tsv",
+        "# ZLUDA kernels that do not lower (tests/lower_zluda.rs): file<TAB>kernel<TAB>first error\n# (`-` as kernel: the file does not parse or check). BLESS=1 cargo test --test lower_zluda rewrites it.\n",
+        &bad,
+    );
+}
+
+#[test]
+fn nvcc_kernels_lower() {
+    let Some(corpus) = common::corpus_dir("nvcc_kernels_lower") else { return };
+    let files: Vec<PathBuf> = common::ptx_files(&corpus.join("kernels"))
+        .into_iter()
+        .filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".sm_90.ptx")))
+        .collect();
+    assert!(files.len() >= 30, "{} sm_90 files", files.len());
+    let (total, ok, bad) = run(&files, &[90]);
+    println!("kernels corpus (sm_90 PTX): {ok} of {total} kernels lower and check; stopped by:\n{}", summary(&bad));
+    compare(
+        "lower-kernels-unsupported.tsv",
+        "# nvcc-made kernels (corpus/kernels/*.sm_90.ptx) that do not lower (tests/lower_zluda.rs):\n# file<TAB>kernel<TAB>first error. BLESS=1 cargo test --test lower_zluda rewrites it.\n",
+        &bad,
+    );
+}
