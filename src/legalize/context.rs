@@ -484,8 +484,14 @@ macro_rules! ori_context_body {
                 self.note_problem("the offset does not fit 32 bits");
                 return Output::new(&[]);
             };
-            let args: SmallVec<[Value; 4]> = data.args.iter().map(|&v| self.map[v].unwrap_or(v)).collect();
+            let mut args: SmallVec<[Value; 4]> = data.args.iter().map(|&v| self.map[v].unwrap_or(v)).collect();
             let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
+            // Shared, local and constant-bank accesses take 32-bit
+            // addresses: the low word of a 64-bit one (the window offset).
+            let narrow = matches!(*op, Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldc);
+            if let Some(addr) = args.first_mut().filter(|a| narrow && self.dst.value_type(**a).regs() == 2) {
+                *addr = self.push(Opcode::Extract, Attrs::default(), &[*addr], 0, &[Type::R32])[0];
+            }
             if types.len() > 8 {
                 self.note_problem("more than eight results");
             }

@@ -13,6 +13,8 @@ pub struct LegalizeError {
     pub inst: Inst,
     /// Its opcode and attributes as text (`div.rn.f64`).
     pub op: String,
+    /// The whole instruction as the IR printer writes it.
+    pub text: String,
     /// Its source location.
     pub loc: SrcLoc,
     /// The target.
@@ -29,6 +31,7 @@ impl LegalizeError {
             function: func.name.clone(),
             inst,
             op: op_text(data.opcode, &data.attrs),
+            text: crate::ir::print::print_inst(func, inst),
             loc: func.locs[inst],
             sm,
             reason: reason.into(),
@@ -43,7 +46,7 @@ fn op_text(opcode: Opcode, attrs: &Attrs) -> String {
 
 impl fmt::Display for LegalizeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {} for {} on {} (in {}, {})", self.loc.line, self.loc.col, self.reason, self.op, self.sm, self.function, self.inst)
+        write!(f, "{}:{}: {} for {} on {}: `{}` (in {})", self.loc.line, self.loc.col, self.reason, self.op, self.sm, self.text, self.function)
     }
 }
 

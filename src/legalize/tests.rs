@@ -70,6 +70,7 @@ fn attrs(ty: DataType, f: impl FnOnce(&mut Attrs)) -> Attrs {
 /// left out), checking no PTX-layer operation remains anywhere.
 fn legalized(f: &Function, sm: u16) -> Vec<String> {
     let out = legalize(f, Sm::new(sm)).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
+    verified(&out, sm);
     let mut ops = Vec::new();
     for &b in &out.layout {
         for &i in &out.blocks[b].insts {
@@ -82,6 +83,17 @@ fn legalized(f: &Function, sm: u16) -> Vec<String> {
         }
     }
     ops
+}
+
+/// Runs the verifier at the legal stage (which also rejects PTX-layer
+/// operations).
+fn verified(f: &Function, sm: u16) {
+    let mut m = crate::ir::Module::new(Sm::new(sm));
+    m.functions.push(f.clone());
+    if let Err(errors) = crate::ir::verify::verify_module(&m, crate::ir::verify::Stage::Legal) {
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        panic!("sm_{sm}: {}", text.join("\n"));
+    }
 }
 
 /// Checks the operations on every SM.
