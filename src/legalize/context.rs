@@ -418,6 +418,9 @@ macro_rules! ori_context_body {
         fn inst_sreg(&mut self) -> SpecialReg {
             self.cur_data().attrs.sreg.unwrap_or(SpecialReg::TidX)
         }
+        fn inst_space(&mut self) -> crate::ir::Space {
+            self.cur_data().attrs.space.unwrap_or(crate::ir::Space::Generic)
+        }
         fn inst_approx(&mut self) -> Option<Unit> {
             self.cur_data().attrs.approx.then_some(())
         }
@@ -439,6 +442,16 @@ macro_rules! ori_context_body {
         }
         fn sr_number(&mut self, r: &SpecialReg) -> Option<u64> {
             facts::sr_number(*r, self.sm).map(u64::from)
+        }
+        fn sreg_cbank_offset(&mut self, r: &SpecialReg) -> Option<u32> {
+            facts::sreg_cbank_offset(*r, self.sm)
+        }
+        fn cbank(&mut self, bank: u32, offset: u32, ty: Type) -> Value {
+            let ty_attr = if ty.regs() == 2 { DataType::U64 } else { DataType::U32 };
+            let v = self.push(Opcode::Ldc, Attrs::typed(ty_attr), &[], u64::from(bank), &[ty])[0];
+            let last = *self.emitted.last().unwrap_or(&self.cur);
+            self.dst.insts[last].offset = i32::try_from(offset).unwrap_or(i32::MAX);
+            v
         }
         fn param_base(&mut self) -> u32 {
             facts::param_base(self.sm)

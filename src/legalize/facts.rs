@@ -44,6 +44,34 @@ pub fn param_base(sm: Sm) -> u32 {
     PARAM_BASE.iter().rev().find(|(from, _)| sm.number >= *from).map_or(PARAM_BASE[0].1, |(_, base)| *base)
 }
 
+/// Byte offset in constant bank 0 of the launch dimensions (`%ntid.x`;
+/// `.y`, `.z` follow at +4, +8, then `%nctaid.x/y/z` at +0xc, +0x10,
+/// +0x14), from the first SM number it holds for: ptxas 13.5 reads
+/// `%ntid.x` at c[0x0][0x0] and `%nctaid.x` at c[0x0][0xc] on sm_75..sm_90,
+/// at c[0x0][0x360] and c[0x0][0x370] on sm_100 and sm_120.
+pub const LAUNCH_DIMS_BASE: &[(u16, u32)] = &[(75, 0x0), (100, 0x360)];
+
+/// Where `%ntid`/`%nctaid` live in constant bank 0 on `sm`.
+pub fn sreg_cbank_offset(reg: SpecialReg, sm: Sm) -> Option<u32> {
+    let slot = match reg {
+        SpecialReg::NtidX => 0,
+        SpecialReg::NtidY => 1,
+        SpecialReg::NtidZ => 2,
+        SpecialReg::NctaidX => 3,
+        SpecialReg::NctaidY => 4,
+        SpecialReg::NctaidZ => 5,
+        _ => return None,
+    };
+    let base = LAUNCH_DIMS_BASE.iter().rev().find(|(from, _)| sm.number >= *from).map_or(LAUNCH_DIMS_BASE[0].1, |(_, b)| *b);
+    Some(base + 4 * slot)
+}
+
+/// Byte offset in constant bank 0 of the 64-bit generic address of this
+/// CTA's shared-memory window on sm_75..sm_89: ptxas 13.5 converts
+/// `cvta.shared.u64` by adding c[0x0][0x18] (a pair) and
+/// `cvta.to.shared.u64` by subtracting it.
+pub const SHARED_WINDOW_CBANK: u32 = 0x18;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,5 +83,14 @@ mod tests {
         assert_eq!(param_base(Sm::new(90)), 0x210);
         assert_eq!(param_base(Sm::new(100)), 0x380);
         assert_eq!(param_base(Sm::new(120)), 0x380);
+    }
+
+    #[test]
+    fn launch_dimensions_by_generation() {
+        assert_eq!(sreg_cbank_offset(SpecialReg::NtidX, Sm::new(80)), Some(0x0));
+        assert_eq!(sreg_cbank_offset(SpecialReg::NctaidX, Sm::new(90)), Some(0xc));
+        assert_eq!(sreg_cbank_offset(SpecialReg::NtidX, Sm::new(100)), Some(0x360));
+        assert_eq!(sreg_cbank_offset(SpecialReg::NctaidX, Sm::new(120)), Some(0x370));
+        assert_eq!(sreg_cbank_offset(SpecialReg::TidX, Sm::new(120)), None);
     }
 }

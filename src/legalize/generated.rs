@@ -9,6 +9,8 @@ mod scope {
     pub(crate) use super::super::context::{Args, Output, Unit, ValuePair};
     pub(crate) use crate::ir::{Attrs, BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, SpecialReg, Type, Value};
 
+    pub(crate) use super::super::facts::SHARED_WINDOW_CBANK as SHARED_WINDOW;
+
     /// `$R32` and the other type constants of the prelude.
     pub(crate) const R32: Type = Type::R32;
     pub(crate) const R64: Type = Type::R64;
