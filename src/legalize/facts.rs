@@ -44,25 +44,25 @@ pub fn param_base(sm: Sm) -> u32 {
     PARAM_BASE.iter().rev().find(|(from, _)| sm.number >= *from).map_or(PARAM_BASE[0].1, |(_, base)| *base)
 }
 
-/// Byte offset in constant bank 0 of the launch dimensions (`%ntid.x`;
-/// `.y`, `.z` follow at +4, +8, then `%nctaid.x/y/z` at +0xc, +0x10,
-/// +0x14), from the first SM number it holds for: ptxas 13.5 reads
-/// `%ntid.x` at c[0x0][0x0] and `%nctaid.x` at c[0x0][0xc] on sm_75..sm_90,
-/// at c[0x0][0x360] and c[0x0][0x370] on sm_100 and sm_120.
-pub const LAUNCH_DIMS_BASE: &[(u16, u32)] = &[(75, 0x0), (100, 0x360)];
+/// Byte offsets in constant bank 0 of the launch dimensions, from the
+/// first SM number they hold for: (SM, `%ntid.x`, `%nctaid.x`), `.y`/`.z`
+/// following at +4/+8. ptxas 13.5 reads `%ntid.x` at c[0x0][0x0] and
+/// `%nctaid.x` at c[0x0][0xc] on sm_75..sm_90, at c[0x0][0x360] and
+/// c[0x0][0x370] on sm_100 and sm_120.
+pub const LAUNCH_DIMS: &[(u16, u32, u32)] = &[(75, 0x0, 0xc), (100, 0x360, 0x370)];
 
 /// Where `%ntid`/`%nctaid` live in constant bank 0 on `sm`.
 pub fn sreg_cbank_offset(reg: SpecialReg, sm: Sm) -> Option<u32> {
-    let slot = match reg {
-        SpecialReg::NtidX => 0,
-        SpecialReg::NtidY => 1,
-        SpecialReg::NtidZ => 2,
-        SpecialReg::NctaidX => 3,
-        SpecialReg::NctaidY => 4,
-        SpecialReg::NctaidZ => 5,
+    let row = LAUNCH_DIMS.iter().rev().find(|r| sm.number >= r.0).unwrap_or(&LAUNCH_DIMS[0]);
+    let (base, slot) = match reg {
+        SpecialReg::NtidX => (row.1, 0),
+        SpecialReg::NtidY => (row.1, 1),
+        SpecialReg::NtidZ => (row.1, 2),
+        SpecialReg::NctaidX => (row.2, 0),
+        SpecialReg::NctaidY => (row.2, 1),
+        SpecialReg::NctaidZ => (row.2, 2),
         _ => return None,
     };
-    let base = LAUNCH_DIMS_BASE.iter().rev().find(|(from, _)| sm.number >= *from).map_or(LAUNCH_DIMS_BASE[0].1, |(_, b)| *b);
     Some(base + 4 * slot)
 }
 
