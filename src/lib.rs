@@ -14,6 +14,7 @@ pub mod diag;
 pub mod interp;
 pub mod ir;
 pub mod isa;
+pub mod legalize;
 pub mod lower;
 pub mod ptx;
 pub mod reference;

@@ -343,12 +343,11 @@ pub struct Attrs {
     pub x: bool,
     /// Funnel shift to the left (`SHF.L`; right otherwise).
     pub left: bool,
-    /// Source modifiers of SASS-layer operations: bit `k` negates
-    /// argument `k` (`-x` for arithmetic, `~x` for the bitwise and carry
-    /// (`.X`) forms, `!p` for a predicate argument). Printed `.neg<mask>`.
+    /// SASS operand negation: bit `i` negates argument `i` (`-R2` of
+    /// `IADD3`/`FADD`/`FFMA`/`DADD`…; on the carry-using `IADD3.X` the
+    /// same bit is the bitwise complement `~R2`, as the machine spells it).
     pub neg: u8,
-    /// Bit `k`: the absolute value of argument `k` (`|x|`, float
-    /// operations). Printed `.abs<mask>`.
+    /// SASS operand absolute value: bit `i` takes `|argument i|`.
     pub abs: u8,
 }
 
@@ -373,8 +372,9 @@ impl Attrs {
 
     /// The words of the attributes, each with its leading dot, in the
     /// canonical order: `to`, space, special register, comparison,
-    /// combine, multiply mode, MUFU function, rounding, flags, vector,
-    /// source modifiers, type, source type.
+    /// combine, multiply mode, MUFU function, rounding, flags, operand
+    /// negation and absolute-value masks (`.neg2`, `.abs1`), vector, type,
+    /// source type.
     pub fn words(&self) -> String {
         let mut out = String::new();
         let mut word = |w: &str| {
@@ -407,14 +407,14 @@ impl Attrs {
                 word(w);
             }
         }
-        if self.vector != 0 {
-            let _ = write!(out, ".v{}", self.vector);
-        }
         if self.neg != 0 {
             let _ = write!(out, ".neg{}", self.neg);
         }
         if self.abs != 0 {
             let _ = write!(out, ".abs{}", self.abs);
+        }
+        if self.vector != 0 {
+            let _ = write!(out, ".v{}", self.vector);
         }
         if let Some(t) = self.ty {
             out.push('.');
@@ -479,13 +479,13 @@ impl Attrs {
                 return true;
             }
         }
-        for (prefix, field) in [("neg", 0), ("abs", 1)] {
-            if let Some(mask) = word.strip_prefix(prefix).and_then(|n| n.parse::<u8>().ok()).filter(|m| *m != 0) {
-                let slot = if field == 0 { &mut self.neg } else { &mut self.abs };
-                if *slot != 0 {
+        // Operand masks: `neg<mask>` / `abs<mask>` with a non-zero mask.
+        for (prefix, slot) in [("neg", &mut self.neg), ("abs", &mut self.abs)] {
+            if let Some(n) = word.strip_prefix(prefix).and_then(|n| n.parse::<u8>().ok()) {
+                if n == 0 || *slot != 0 {
                     return false;
                 }
-                *slot = mask;
+                *slot = n;
                 return true;
             }
         }

@@ -228,6 +228,22 @@ opcodes! {
     Cs2r = "CS2R", Sass, Pure;
     /// `BAR.SYNC`.
     Bar = "BAR", Sass, Effect;
+    /// Integer division (`ty` s32/u32/s64/u64): a pseudo operation kept
+    /// whole through optimization and expanded by late legalization.
+    Idiv = "IDIV", Sass, Pure;
+    /// Integer remainder (`ty` s32/u32/s64/u64): a pseudo operation like
+    /// [`Opcode::Idiv`].
+    Irem = "IREM", Sass, Pure;
+    /// Float division (`ty` f32/f64 with `.approx`, `.full` or a rounding):
+    /// a pseudo operation like [`Opcode::Idiv`].
+    Fdiv = "FDIV", Sass, Pure;
+    /// `I2FP.F32.{S32,U32}`: the integer-to-float conversion sm_90 and
+    /// later use for 32-bit sources (ptxas 13.5 emits it there instead of
+    /// `I2F`).
+    I2fp = "I2FP", Sass, Pure;
+    /// `VIMNMX d, a, b, m`: the integer minimum/maximum of sm_90 and later
+    /// (replacing `IMNMX`), operands as [`Opcode::Imnmx`].
+    Vimnmx = "VIMNMX", Sass, Pure;
 }
 
 impl Opcode {

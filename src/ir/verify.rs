@@ -194,6 +194,11 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::I2i, &[S], &[T]),
     (Opcode::Frnd, &[T], &[T]),
     (Opcode::Cs2r, &[], &[W64]),
+    (Opcode::Idiv, &[T, T], &[T]),
+    (Opcode::Irem, &[T, T], &[T]),
+    (Opcode::Fdiv, &[T, T], &[T]),
+    (Opcode::I2fp, &[S], &[T]),
+    (Opcode::Vimnmx, &[W32, W32, Pred], &[W32]),
 ];
 
 /// Special registers that are 64 bits wide (PTX ISA, "Special
@@ -570,6 +575,8 @@ impl Cx<'_> {
                         Opcode::Set => (S, T),
                         Opcode::Fset => (W32, W32),
                         Opcode::Dsetp => (W64, Pred),
+                        // sm_120's ISETP.S64/U64 compares pairs.
+                        Opcode::Isetp if a.ty.is_some_and(|t| t.bits() == 64) => (W64, Pred),
                         _ => (W32, Pred),
                     };
                     let mut s = Sig::new(&[src, src], &[res]);

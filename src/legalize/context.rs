@@ -1,0 +1,595 @@
+//! The legalization driver and the ISLE context: walks a function, asks the
+//! ISLE program for each instruction's expansion, and builds the new
+//! function (values renamed, guards kept).
+//!
+//! **Guards.** A guarded instruction's expansion is emitted unguarded and
+//! its results merged with the prior values afterwards (`SEL` per 32-bit
+//! word, `PLOP3` for predicates), except for the instructions that must not
+//! run where the guard is false: loads, stores, barriers and calls keep the
+//! guard (a load's result then takes the prior value where the guard is
+//! false, so it needs no merge). When the expansion is a single
+//! instruction producing the results, that instruction is guarded instead,
+//! which is what ptxas emits for predicated arithmetic. Executing the
+//! pure part of an expansion speculatively is safe: SASS arithmetic never
+//! traps, and it keeps multi-instruction expansions free of partially
+//! written temporaries.
+//!
+//! Shared opcodes (constants, copies, pairs, calls, branches) are legal at
+//! every stage and are copied without asking the rules.
+
+use super::LegalizeError;
+use super::facts;
+use crate::ir::entity::{EntityRef, SecondaryMap};
+use crate::ir::{Attrs, Block, DataType, Function, Guard, Inst, InstData, Layer, MulMode, Opcode, Round, SpecialReg, Type, Value};
+use crate::target::Sm;
+use smallvec::SmallVec;
+use std::collections::HashMap;
+
+/// The ISLE `Unit` type.
+pub(crate) type Unit = ();
+
+/// An operand list (ISLE `Args`): up to four values.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Args {
+    vals: [Value; 4],
+    len: u8,
+}
+
+impl Args {
+    fn new(vals: &[Value]) -> Args {
+        let mut a = Args { vals: [Value::new(0); 4], len: 0 };
+        for (slot, &v) in a.vals.iter_mut().zip(vals) {
+            *slot = v;
+            a.len += 1;
+        }
+        a
+    }
+    fn as_slice(&self) -> &[Value] {
+        &self.vals[..usize::from(self.len)]
+    }
+}
+
+/// Two results of one instruction (ISLE `ValuePair`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ValuePair(Value, Value);
+
+/// The results of a legalized instruction (ISLE `Output`), in its result
+/// order; `overflow` when a rule produced more than fit (reported as an
+/// error, never truncated silently).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Output {
+    vals: [Value; 8],
+    len: u8,
+    overflow: bool,
+}
+
+impl Output {
+    fn new(vals: &[Value]) -> Output {
+        let mut o = Output { vals: [Value::new(0); 8], len: 0, overflow: vals.len() > 8 };
+        for (slot, &v) in o.vals.iter_mut().zip(vals) {
+            *slot = v;
+            o.len += 1;
+        }
+        o
+    }
+    fn as_slice(&self) -> &[Value] {
+        &self.vals[..usize::from(self.len)]
+    }
+}
+
+/// Which ISLE program a run uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Program {
+    /// `legalize`: every PTX-layer instruction must match a rule.
+    Early,
+    /// `legalize_late`: pseudo operations must match a rule; everything
+    /// else is copied.
+    Late,
+}
+
+/// The state of one legalization run (the ISLE context).
+pub(crate) struct Lowerer<'a> {
+    src: &'a Function,
+    sm: Sm,
+    dst: Function,
+    /// New value of each old value.
+    map: SecondaryMap<Value, Option<Value>>,
+    /// The instruction being legalized.
+    cur: Inst,
+    /// The block being filled.
+    block: Block,
+    /// Instructions emitted for the current instruction, in order.
+    emitted: Vec<Inst>,
+    /// Constants already made in the current block.
+    consts: HashMap<(Type, u64), Value>,
+    /// A problem met while emitting (reported after the rule returns).
+    problem: Option<String>,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(src: &'a Function, sm: Sm) -> Lowerer<'a> {
+        let dst = Function {
+            name: src.name.clone(),
+            kind: src.kind,
+            params: src.params.clone(),
+            returns: src.returns.clone(),
+            bounds: src.bounds.clone(),
+            local_bytes: src.local_bytes,
+            ..Function::default()
+        };
+        Lowerer {
+            src,
+            sm,
+            dst,
+            map: SecondaryMap::with_default(None),
+            cur: Inst::new(0),
+            block: Block::new(0),
+            emitted: Vec::new(),
+            consts: HashMap::new(),
+            problem: None,
+        }
+    }
+
+    /// Legalizes `src` for `sm` with one program.
+    pub(crate) fn run(src: &'a Function, sm: Sm, program: Program) -> Result<Function, LegalizeError> {
+        let mut cx = Lowerer::new(src, sm);
+        // Same blocks (same indices), same parameters, same layout.
+        for (b, data) in src.blocks.iter() {
+            let nb = cx.dst.create_block();
+            debug_assert_eq!(nb, b);
+            for &p in &data.params {
+                let np = cx.dst.append_block_param(nb, src.value_type(p));
+                cx.map[p] = Some(np);
+            }
+        }
+        cx.dst.layout = src.layout.clone();
+        // Dominators before the blocks they dominate, so every value is
+        // renamed before its uses; unreachable blocks last.
+        let mut order = match src.entry() {
+            Some(entry) => crate::ir::cfg::reverse_post_order(entry, src.blocks.len(), |b| src.successors(b).collect()),
+            None => Vec::new(),
+        };
+        let mut seen = SecondaryMap::with_default(false);
+        for &b in &order {
+            seen[b] = true;
+        }
+        order.extend(src.layout.iter().copied().filter(|&b| !seen[b]));
+        for b in order {
+            cx.block = b;
+            cx.consts.clear();
+            for &inst in &src.blocks[b].insts {
+                cx.legalize_inst(inst, program)?;
+            }
+        }
+        Ok(cx.dst)
+    }
+
+    fn error(&self, inst: Inst, reason: impl Into<String>) -> LegalizeError {
+        LegalizeError::new(self.src, inst, self.sm, reason)
+    }
+
+    /// The new value of an old one.
+    fn renamed(&self, v: Value) -> Option<Value> {
+        self.map[v]
+    }
+
+    fn legalize_inst(&mut self, inst: Inst, program: Program) -> Result<(), LegalizeError> {
+        let data = &self.src.insts[inst];
+        // Every operand must already have its new value.
+        if let Some(v) = data.uses().find(|&v| self.renamed(v).is_none()) {
+            return Err(self.error(inst, format!("operand {v} is used before it is defined")));
+        }
+        let rules_apply = match program {
+            Program::Early => data.opcode.layer() == Layer::Ptx,
+            Program::Late => matches!(data.opcode, Opcode::Idiv | Opcode::Irem | Opcode::Fdiv),
+        };
+        if !rules_apply {
+            self.copy_inst(inst);
+            return Ok(());
+        }
+        self.cur = inst;
+        self.emitted.clear();
+        self.problem = None;
+        let out = match program {
+            Program::Early => super::generated::legalize::constructor_lower(self, inst),
+            Program::Late => super::generated::legalize_late::constructor_lower_late(self, inst),
+        };
+        if let Some(problem) = self.problem.take() {
+            return Err(self.error(inst, problem));
+        }
+        let Some(out) = out else {
+            let what = if program == Program::Early { "no legalization rule" } else { "no late legalization rule" };
+            return Err(self.error(inst, what));
+        };
+        let data = &self.src.insts[inst];
+        let types_match = out.as_slice().len() == data.results.len()
+            && out.as_slice().iter().zip(&data.results).all(|(&n, &o)| self.dst.value_type(n) == self.src.value_type(o));
+        if out.overflow || !types_match {
+            return Err(self.error(inst, "the legalization rule's results do not match the instruction's"));
+        }
+        let results: SmallVec<[Value; 4]> = match data.guard {
+            None => out.as_slice().iter().copied().collect(),
+            Some(g) => self.apply_guard(inst, g, out.as_slice()),
+        };
+        for (&old, &new) in self.src.insts[inst].results.iter().zip(&results) {
+            self.map[old] = Some(new);
+        }
+        Ok(())
+    }
+
+    /// Copies an instruction that needs no legalization, renaming its
+    /// values.
+    fn copy_inst(&mut self, inst: Inst) {
+        let mut data = self.src.insts[inst].clone();
+        for v in data.uses_mut() {
+            *v = self.map[*v].unwrap_or(*v);
+        }
+        let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
+        let new = self.dst.create_inst(data, &types);
+        self.dst.append_inst(self.block, new);
+        self.dst.locs[new] = self.src.locs[inst];
+        for (i, &old) in self.src.insts[inst].results.iter().enumerate() {
+            self.map[old] = Some(self.dst.insts[new].results[i]);
+        }
+    }
+
+    /// Applies the guard of `inst` to its expansion (see the module
+    /// documentation) and returns the values of its results.
+    fn apply_guard(&mut self, inst: Inst, guard: Guard, out: &[Value]) -> SmallVec<[Value; 4]> {
+        let guard = Guard { pred: self.map[guard.pred].unwrap_or(guard.pred), negated: guard.negated };
+        let prior: SmallVec<[Value; 4]> = self.src.insts[inst].prior.iter().map(|&p| self.map[p].unwrap_or(p)).collect();
+        let real: Vec<Inst> = self.emitted.iter().copied().filter(|&i| self.dst.insts[i].opcode != Opcode::Iconst).collect();
+        // One instruction computing exactly the results: guard it.
+        if let [only] = real[..] {
+            if self.dst.insts[only].results[..] == *out {
+                let data = &mut self.dst.insts[only];
+                data.guard = Some(guard);
+                data.prior = prior.iter().copied().collect();
+                return out.iter().copied().collect();
+            }
+        }
+        let mut results: SmallVec<[Value; 4]> = out.iter().copied().collect();
+        let mut merged = vec![false; out.len()];
+        for &i in &real {
+            let opcode = self.dst.insts[i].opcode;
+            if !opcode.has_side_effects() && opcode.class() != crate::ir::Class::Load {
+                continue;
+            }
+            let res: SmallVec<[Value; 1]> = self.dst.insts[i].results.clone();
+            let mut inst_prior: SmallVec<[Value; 1]> = SmallVec::new();
+            for &r in &res {
+                let pos = out.iter().position(|&o| o == r);
+                match pos {
+                    Some(k) if !merged[k] => {
+                        merged[k] = true;
+                        inst_prior.push(prior[k]);
+                    }
+                    // An intermediate result: its value where the guard is
+                    // false is never used (everything downstream is merged).
+                    _ => inst_prior.push(self.zero_before(i, self.dst.value_type(r))),
+                }
+            }
+            let data = &mut self.dst.insts[i];
+            data.guard = Some(guard);
+            data.prior = inst_prior;
+        }
+        for k in 0..out.len() {
+            if !merged[k] {
+                results[k] = self.merge(guard, out[k], prior[k]);
+            }
+        }
+        results
+    }
+
+    /// A zero of type `ty` defined before instruction `before` of the
+    /// current block.
+    fn zero_before(&mut self, before: Inst, ty: Type) -> Value {
+        let mut data = InstData::new(Opcode::Iconst, Attrs::default());
+        data.imm = 0;
+        let z = self.dst.create_inst(data, &[ty]);
+        self.dst.locs[z] = self.src.locs[self.cur];
+        let insts = &mut self.dst.blocks[self.block].insts;
+        let at = insts.iter().position(|&i| i == before).unwrap_or(insts.len());
+        insts.insert(at, z);
+        self.dst.insts[z].results[0]
+    }
+
+    /// `guard ? new : prior`, word by word.
+    fn merge(&mut self, guard: Guard, new: Value, prior: Value) -> Value {
+        let (t, f) = if guard.negated { (prior, new) } else { (new, prior) };
+        let ty = self.dst.value_type(new);
+        if ty.file().is_predicate() {
+            // (g & t) | (!g & f) with a = g, b = t, c = f.
+            return self.push(Opcode::Plop3, Attrs::default(), &[guard.pred, t, f], 0xca, &[Type::P])[0];
+        }
+        let words = u64::from(ty.regs());
+        if words == 1 {
+            return self.push(Opcode::Sel, Attrs::default(), &[t, f, guard.pred], 0, &[Type::R32])[0];
+        }
+        let mut parts: SmallVec<[Value; 4]> = SmallVec::new();
+        for w in 0..words {
+            let tw = self.push(Opcode::Extract, Attrs::default(), &[t], w, &[Type::R32])[0];
+            let fw = self.push(Opcode::Extract, Attrs::default(), &[f], w, &[Type::R32])[0];
+            parts.push(self.push(Opcode::Sel, Attrs::default(), &[tw, fw, guard.pred], 0, &[Type::R32])[0]);
+        }
+        self.push(Opcode::Concat, Attrs::default(), &parts, 0, &[ty])[0]
+    }
+
+    /// Appends a new instruction to the current block.
+    fn push(&mut self, opcode: Opcode, attrs: Attrs, args: &[Value], imm: u64, types: &[Type]) -> SmallVec<[Value; 1]> {
+        let mut data = InstData::new(opcode, attrs);
+        data.args.extend_from_slice(args);
+        data.imm = imm;
+        let inst = self.dst.create_inst(data, types);
+        self.dst.append_inst(self.block, inst);
+        self.dst.locs[inst] = self.src.locs[self.cur];
+        self.emitted.push(inst);
+        self.dst.insts[inst].results.clone()
+    }
+
+    fn cur_data(&self) -> &InstData {
+        &self.src.insts[self.cur]
+    }
+
+    fn note_problem(&mut self, problem: impl Into<String>) {
+        if self.problem.is_none() {
+            self.problem = Some(problem.into());
+        }
+    }
+}
+
+/// The ISLE kind of an operation type.
+macro_rules! kind_of {
+    ($ty:expr) => {{
+        use crate::ir::DataType as D;
+        match $ty {
+            None => Kind::Untyped,
+            Some(D::Pred) => Kind::Pred,
+            Some(D::B8) => Kind::Int { bits: 8, sign: Sign::Bits },
+            Some(D::U8) => Kind::Int { bits: 8, sign: Sign::Unsigned },
+            Some(D::S8) => Kind::Int { bits: 8, sign: Sign::Signed },
+            Some(D::B16) => Kind::Int { bits: 16, sign: Sign::Bits },
+            Some(D::U16) => Kind::Int { bits: 16, sign: Sign::Unsigned },
+            Some(D::S16) => Kind::Int { bits: 16, sign: Sign::Signed },
+            Some(D::B32) => Kind::Int { bits: 32, sign: Sign::Bits },
+            Some(D::U32) => Kind::Int { bits: 32, sign: Sign::Unsigned },
+            Some(D::S32) => Kind::Int { bits: 32, sign: Sign::Signed },
+            Some(D::B64) => Kind::Long { sign: Sign::Bits },
+            Some(D::U64) => Kind::Long { sign: Sign::Unsigned },
+            Some(D::S64) => Kind::Long { sign: Sign::Signed },
+            Some(D::B128) => Kind::Quad,
+            Some(D::F16 | D::F16x2 | D::Bf16 | D::Bf16x2) => Kind::Half,
+            Some(D::F32) => Kind::F32,
+            Some(D::F64) => Kind::F64,
+        }
+    }};
+}
+
+/// The body of the ISLE `Context` trait shared by the programs that emit
+/// Ori (prelude.isle + emit_ori.isle). Each generated module has its own
+/// trait and its own `InstView`/`Kind`/`Sign` enums, so the body is
+/// expanded once per program, where those names are in scope.
+macro_rules! ori_context_body {
+    () => {
+        fn inst_view(&mut self, inst: Inst) -> InstView {
+            let data = &self.src.insts[inst];
+            let a = &data.attrs;
+            let args: SmallVec<[Value; 4]> = data.args.iter().map(|&v| self.map[v].unwrap_or(v)).collect();
+            let op = data.opcode;
+            match (op, &args[..]) {
+                (Opcode::Setp | Opcode::Set, [x, y, rest @ ..]) if rest.len() <= 1 => {
+                    let Some(cmp) = a.cmp else { return InstView::Other { op } };
+                    let (dst, kind) = if op == Opcode::Setp { (Kind::Pred, kind_of!(a.ty)) } else { (kind_of!(a.ty), kind_of!(a.src_ty)) };
+                    let (combine, c) = match rest {
+                        [c] => (a.combine.unwrap_or(crate::ir::BoolOp::And), *c),
+                        _ => (crate::ir::BoolOp::And, self.iconst(Type::P, 1)),
+                    };
+                    InstView::Compare { op, dst, kind, cmp, a: *x, b: *y, combine, c }
+                }
+                (Opcode::Cvt, [x]) => InstView::Convert { op, dst: kind_of!(a.ty), src: kind_of!(a.src_ty), sat: a.sat, a: *x },
+                (Opcode::Ld | Opcode::St, _) => InstView::Memory {
+                    op,
+                    space: a.space.unwrap_or(crate::ir::Space::Generic),
+                    kind: kind_of!(a.ty),
+                    addressed: !args.is_empty(),
+                },
+                (_, []) => InstView::Nullary { op, kind: kind_of!(a.ty) },
+                (_, [x]) => InstView::Unary { op, kind: kind_of!(a.ty), a: *x },
+                (_, [x, y]) => InstView::Binary { op, kind: kind_of!(a.ty), a: *x, b: *y },
+                (_, [x, y, z]) => InstView::Ternary { op, kind: kind_of!(a.ty), a: *x, b: *y, c: *z },
+                _ => InstView::Other { op },
+            }
+        }
+        fn inst_attrs(&mut self) -> Attrs {
+            self.cur_data().attrs
+        }
+        fn inst_ty(&mut self) -> DataType {
+            self.cur_data().attrs.ty.unwrap_or(DataType::B32)
+        }
+        fn inst_src_ty(&mut self) -> DataType {
+            self.cur_data().attrs.src_ty.unwrap_or(DataType::B32)
+        }
+        fn inst_mul(&mut self) -> MulMode {
+            self.cur_data().attrs.mul.unwrap_or(MulMode::Lo)
+        }
+        fn inst_round(&mut self) -> Round {
+            self.cur_data().attrs.round.unwrap_or(Round::Rn)
+        }
+        fn inst_sreg(&mut self) -> SpecialReg {
+            self.cur_data().attrs.sreg.unwrap_or(SpecialReg::TidX)
+        }
+        fn inst_space(&mut self) -> crate::ir::Space {
+            self.cur_data().attrs.space.unwrap_or(crate::ir::Space::Generic)
+        }
+        fn inst_approx(&mut self) -> Option<Unit> {
+            self.cur_data().attrs.approx.then_some(())
+        }
+        fn inst_full(&mut self) -> Option<Unit> {
+            self.cur_data().attrs.full.then_some(())
+        }
+        fn inst_sat(&mut self) -> Option<Unit> {
+            self.cur_data().attrs.sat.then_some(())
+        }
+        fn inst_to(&mut self) -> Option<Unit> {
+            self.cur_data().attrs.to.then_some(())
+        }
+        fn sm_at_least(&mut self, n: u32) -> Option<Unit> {
+            (u32::from(self.sm.number) >= n).then_some(())
+        }
+        fn unit(&mut self) -> Unit {}
+        fn is_kernel(&mut self) -> Option<Unit> {
+            (self.src.kind == Some(crate::ir::FunctionKind::Kernel)).then_some(())
+        }
+        fn sr_number(&mut self, r: &SpecialReg) -> Option<u64> {
+            facts::sr_number(*r, self.sm).map(u64::from)
+        }
+        fn sreg_cbank_offset(&mut self, r: &SpecialReg) -> Option<u32> {
+            facts::sreg_cbank_offset(*r, self.sm)
+        }
+        fn cbank(&mut self, bank: u32, offset: u32, ty: Type) -> Value {
+            let ty_attr = if ty.regs() == 2 { DataType::U64 } else { DataType::U32 };
+            let v = self.push(Opcode::Ldc, Attrs::typed(ty_attr), &[], u64::from(bank), &[ty])[0];
+            let last = *self.emitted.last().unwrap_or(&self.cur);
+            self.dst.insts[last].offset = i32::try_from(offset).unwrap_or(i32::MAX);
+            v
+        }
+        fn param_base(&mut self) -> u32 {
+            facts::param_base(self.sm)
+        }
+        fn args0(&mut self) -> Args {
+            Args::new(&[])
+        }
+        fn args1(&mut self, a: Value) -> Args {
+            Args::new(&[a])
+        }
+        fn args2(&mut self, a: Value, b: Value) -> Args {
+            Args::new(&[a, b])
+        }
+        fn args3(&mut self, a: Value, b: Value, c: Value) -> Args {
+            Args::new(&[a, b, c])
+        }
+        fn args4(&mut self, a: Value, b: Value, c: Value, d: Value) -> Args {
+            Args::new(&[a, b, c, d])
+        }
+        fn pair_0(&mut self, p: ValuePair) -> Value {
+            p.0
+        }
+        fn pair_1(&mut self, p: ValuePair) -> Value {
+            p.1
+        }
+        fn out(&mut self, v: Value) -> Output {
+            Output::new(&[v])
+        }
+        fn out_none(&mut self) -> Output {
+            Output::new(&[])
+        }
+        fn emit(&mut self, op: &Opcode, attrs: Attrs, args: Args, imm: u64, ty: Type) -> Value {
+            self.push(*op, attrs, args.as_slice(), imm, &[ty])[0]
+        }
+        fn emit2(&mut self, op: &Opcode, attrs: Attrs, args: Args, imm: u64, ty0: Type, ty1: Type) -> ValuePair {
+            let r = self.push(*op, attrs, args.as_slice(), imm, &[ty0, ty1]);
+            ValuePair(r[0], r[1])
+        }
+        fn reemit(&mut self, op: &Opcode, attrs: Attrs, imm: u64, delta: u32) -> Output {
+            let data = self.cur_data();
+            let offset = i64::from(data.offset) + i64::from(delta);
+            let Ok(offset) = i32::try_from(offset) else {
+                self.note_problem("the offset does not fit 32 bits");
+                return Output::new(&[]);
+            };
+            let mut args: SmallVec<[Value; 4]> = data.args.iter().map(|&v| self.map[v].unwrap_or(v)).collect();
+            let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
+            // Shared, local and constant-bank accesses take 32-bit
+            // addresses: the low word of a 64-bit one (the window offset).
+            let narrow = matches!(*op, Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldc);
+            if let Some(addr) = args.first_mut().filter(|a| narrow && self.dst.value_type(**a).regs() == 2) {
+                *addr = self.push(Opcode::Extract, Attrs::default(), &[*addr], 0, &[Type::R32])[0];
+            }
+            if types.len() > 8 {
+                self.note_problem("more than eight results");
+            }
+            let results = self.push(*op, attrs, &args, imm, &types);
+            let last = *self.emitted.last().unwrap_or(&self.cur);
+            self.dst.insts[last].offset = offset;
+            Output::new(&results)
+        }
+        fn iconst(&mut self, ty: Type, bits: u64) -> Value {
+            if let Some(&v) = self.consts.get(&(ty, bits)) {
+                return v;
+            }
+            let v = self.push(Opcode::Iconst, Attrs::default(), &[], bits, &[ty])[0];
+            self.consts.insert((ty, bits), v);
+            v
+        }
+        fn attrs_none(&mut self) -> Attrs {
+            Attrs::default()
+        }
+        fn with_ty(&mut self, a: Attrs, t: &DataType) -> Attrs {
+            Attrs { ty: Some(*t), ..a }
+        }
+        fn with_src_ty(&mut self, a: Attrs, t: &DataType) -> Attrs {
+            Attrs { src_ty: Some(*t), ..a }
+        }
+        fn with_cmp(&mut self, a: Attrs, c: &crate::ir::Cmp) -> Attrs {
+            Attrs { cmp: Some(*c), ..a }
+        }
+        fn with_combine(&mut self, a: Attrs, c: &crate::ir::BoolOp) -> Attrs {
+            Attrs { combine: Some(*c), ..a }
+        }
+        fn with_mul(&mut self, a: Attrs, m: &MulMode) -> Attrs {
+            Attrs { mul: Some(*m), ..a }
+        }
+        fn with_mufu(&mut self, a: Attrs, f: &crate::ir::MufuFunc) -> Attrs {
+            Attrs { mufu: Some(*f), ..a }
+        }
+        fn with_round(&mut self, a: Attrs, r: &Round) -> Attrs {
+            Attrs { round: Some(*r), ..a }
+        }
+        fn with_neg(&mut self, a: Attrs, mask: u8) -> Attrs {
+            Attrs { neg: a.neg | mask, ..a }
+        }
+        fn with_abs(&mut self, a: Attrs, mask: u8) -> Attrs {
+            Attrs { abs: a.abs | mask, ..a }
+        }
+        fn with_x(&mut self, a: Attrs) -> Attrs {
+            Attrs { x: true, ..a }
+        }
+        fn with_left(&mut self, a: Attrs) -> Attrs {
+            Attrs { left: true, ..a }
+        }
+        fn with_ftz(&mut self, a: Attrs) -> Attrs {
+            Attrs { ftz: true, ..a }
+        }
+        fn fp_attrs(&mut self) -> Attrs {
+            let s = self.cur_data().attrs;
+            Attrs { round: Some(s.round.unwrap_or(Round::Rn)), ftz: s.ftz, sat: s.sat, ..Attrs::default() }
+        }
+        fn mem_attrs(&mut self) -> Attrs {
+            let s = self.cur_data().attrs;
+            Attrs { ty: s.ty, vector: s.vector, volatile: s.volatile, ..Attrs::default() }
+        }
+        fn cmp_attrs(&mut self) -> Attrs {
+            let s = self.cur_data().attrs;
+            Attrs { ftz: s.ftz, negated: s.negated, ..Attrs::default() }
+        }
+        fn value_type(&mut self, v: Value) -> Type {
+            self.dst.value_type(v)
+        }
+    };
+}
+
+mod early {
+    use super::*;
+    use crate::legalize::generated::legalize::{Context, InstView, Kind, Sign};
+    impl Context for Lowerer<'_> {
+        ori_context_body!();
+    }
+}
+
+mod late {
+    use super::*;
+    use crate::legalize::generated::legalize_late::{Context, InstView, Kind, Sign};
+    impl Context for Lowerer<'_> {
+        ori_context_body!();
+    }
+}

@@ -1,0 +1,96 @@
+//! Target facts legalization needs, as tables.
+
+use crate::ir::SpecialReg;
+use crate::target::Sm;
+
+/// The machine special register `S2R` reads for each PTX one that has a
+/// direct counterpart (names as nvdisasm prints them; the numbers come from
+/// the instruction model's table, [`crate::isa::inst::special_register_number`]).
+/// Registers not listed are read otherwise (constant bank, `CS2R`).
+pub const SREG_NAMES: &[(SpecialReg, &str)] = &[
+    (SpecialReg::TidX, "SR_TID.X"),
+    (SpecialReg::TidY, "SR_TID.Y"),
+    (SpecialReg::TidZ, "SR_TID.Z"),
+    (SpecialReg::CtaidX, "SR_CTAID.X"),
+    (SpecialReg::CtaidY, "SR_CTAID.Y"),
+    (SpecialReg::CtaidZ, "SR_CTAID.Z"),
+    (SpecialReg::LaneId, "SR_LANEID"),
+    (SpecialReg::SmId, "SR_VIRTUALSMID"),
+    (SpecialReg::LanemaskEq, "SR_EQMASK"),
+    (SpecialReg::LanemaskLt, "SR_LTMASK"),
+    (SpecialReg::LanemaskLe, "SR_LEMASK"),
+    (SpecialReg::LanemaskGt, "SR_GTMASK"),
+    (SpecialReg::LanemaskGe, "SR_GEMASK"),
+    (SpecialReg::Clock, "SR_CLOCKLO"),
+    (SpecialReg::Clock64, "SR_CLOCKLO"),
+    (SpecialReg::GlobalTimer, "SR_GLOBALTIMERLO"),
+];
+
+/// The S2R number of `reg` on `sm`, if it is read with S2R/CS2R.
+pub fn sr_number(reg: SpecialReg, sm: Sm) -> Option<u8> {
+    let name = SREG_NAMES.iter().find(|(r, _)| *r == reg)?.1;
+    crate::isa::inst::special_register_number(name, sm)
+}
+
+/// Byte offset of the kernel parameter block in constant bank 0, from the
+/// first SM number it holds for: ptxas 13.5 reads the first parameter of
+/// `.entry k(.param .u64 p)` at `c[0x0][0x160]` on sm_75..sm_89,
+/// `c[0x0][0x210]` on sm_90 and `c[0x0][0x380]` on sm_100 and later
+/// (`ptxas -arch=sm_XX` then `cuobjdump -sass`).
+pub const PARAM_BASE: &[(u16, u32)] = &[(75, 0x160), (90, 0x210), (100, 0x380)];
+
+/// The parameter block's offset on `sm` (the sm_75 value below sm_75).
+pub fn param_base(sm: Sm) -> u32 {
+    PARAM_BASE.iter().rev().find(|(from, _)| sm.number >= *from).map_or(PARAM_BASE[0].1, |(_, base)| *base)
+}
+
+/// Byte offsets in constant bank 0 of the launch dimensions, from the
+/// first SM number they hold for: (SM, `%ntid.x`, `%nctaid.x`), `.y`/`.z`
+/// following at +4/+8. ptxas 13.5 reads `%ntid.x` at c[0x0][0x0] and
+/// `%nctaid.x` at c[0x0][0xc] on sm_75..sm_90, at c[0x0][0x360] and
+/// c[0x0][0x370] on sm_100 and sm_120.
+pub const LAUNCH_DIMS: &[(u16, u32, u32)] = &[(75, 0x0, 0xc), (100, 0x360, 0x370)];
+
+/// Where `%ntid`/`%nctaid` live in constant bank 0 on `sm`.
+pub fn sreg_cbank_offset(reg: SpecialReg, sm: Sm) -> Option<u32> {
+    let row = LAUNCH_DIMS.iter().rev().find(|r| sm.number >= r.0).unwrap_or(&LAUNCH_DIMS[0]);
+    let (base, slot) = match reg {
+        SpecialReg::NtidX => (row.1, 0),
+        SpecialReg::NtidY => (row.1, 1),
+        SpecialReg::NtidZ => (row.1, 2),
+        SpecialReg::NctaidX => (row.2, 0),
+        SpecialReg::NctaidY => (row.2, 1),
+        SpecialReg::NctaidZ => (row.2, 2),
+        _ => return None,
+    };
+    Some(base + 4 * slot)
+}
+
+/// Byte offset in constant bank 0 of the 64-bit generic address of this
+/// CTA's shared-memory window on sm_75..sm_89: ptxas 13.5 converts
+/// `cvta.shared.u64` by adding c[0x0][0x18] (a pair) and
+/// `cvta.to.shared.u64` by subtracting it.
+pub const SHARED_WINDOW_CBANK: u32 = 0x18;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn param_base_by_generation() {
+        assert_eq!(param_base(Sm::new(75)), 0x160);
+        assert_eq!(param_base(Sm::new(89)), 0x160);
+        assert_eq!(param_base(Sm::new(90)), 0x210);
+        assert_eq!(param_base(Sm::new(100)), 0x380);
+        assert_eq!(param_base(Sm::new(120)), 0x380);
+    }
+
+    #[test]
+    fn launch_dimensions_by_generation() {
+        assert_eq!(sreg_cbank_offset(SpecialReg::NtidX, Sm::new(80)), Some(0x0));
+        assert_eq!(sreg_cbank_offset(SpecialReg::NctaidX, Sm::new(90)), Some(0xc));
+        assert_eq!(sreg_cbank_offset(SpecialReg::NtidX, Sm::new(100)), Some(0x360));
+        assert_eq!(sreg_cbank_offset(SpecialReg::NctaidX, Sm::new(120)), Some(0x370));
+        assert_eq!(sreg_cbank_offset(SpecialReg::TidX, Sm::new(120)), None);
+    }
+}
