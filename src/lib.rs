@@ -11,6 +11,7 @@
 
 pub mod cubin;
 pub mod diag;
+pub mod driver;
 pub mod interp;
 pub mod ir;
 pub mod isa;
