@@ -15,7 +15,7 @@
 //! `ptxas` recognise them.
 
 use super::ast::*;
-use super::headmemo::{HeadKey, HeadMemo};
+use super::headmemo::{HeadKey, HeadMemo, Needs};
 use super::modifier::{CmpOp, Keyword, Modifier, Rounding};
 use super::opcode::Opcode;
 use super::scopes::ScopedTable;
@@ -684,14 +684,16 @@ impl<'m> Checker<'m> {
     fn instruction(&mut self, i: &'m Instruction) {
         let op = i.opcode;
         // A head seen before whose head-only rules passed skips them (they
-        // would pass again). Calls' rules read the callee's declaration, so
-        // calls are not memoised.
-        let key = if op == Opcode::Call {
+        // would pass again). Calls' rules read the callee's declaration, and
+        // `vote` is refused from a version and target upward (the memo
+        // holds only rules that a newer module also passes), so neither is
+        // memoised.
+        let key = if matches!(op, Opcode::Call | Opcode::Vote) {
             None
         } else {
-            HeadKey::new(self.version, self.target.number, op, i.operands.len(), &i.modifiers)
+            HeadKey::new(op, i.operands.len(), &i.modifiers)
         };
-        let known = key.as_ref().and_then(|k| self.memo.get(k));
+        let known = key.as_ref().and_then(|k| self.memo.get(k, self.version, self.target.number));
         self.mods = known.unwrap_or_else(|| ModSummary::of(i));
         let head_ok = known.is_some();
         // Errors reported by head-only rules (a head with any is not memoised).
@@ -734,7 +736,7 @@ impl<'m> Checker<'m> {
         // Below the error limit no error went unrecorded, so the count is exact.
         if let Some(k) = key {
             if !head_ok && head_errors == 0 && self.diags.error_count() < 100 {
-                self.memo.insert(k, self.mods);
+                self.memo.insert(k, head_needs(i), self.mods);
             }
         }
     }
@@ -1517,6 +1519,21 @@ fn name_facts(names: &Interner) -> (Vec<Option<(Symbol, u32)>>, Vec<Option<(Scal
     (split, sreg)
 }
 
+/// The lowest PTX version and target `head_requirements` accepts for an
+/// instruction's head: the highest of its family's and its modifiers'.
+fn head_needs(i: &Instruction) -> Needs {
+    let info = i.opcode.info();
+    let mut needs = Needs { ptx: info.min_ptx, sm: info.min_sm };
+    let (reqs, _) = modifier_requirements(i.opcode);
+    for (m, _) in &i.modifiers {
+        if let Some((_, ptx, sm)) = reqs.iter().find(|(r, _, _)| r == m) {
+            needs.ptx = needs.ptx.max(*ptx);
+            needs.sm = needs.sm.max(*sm);
+        }
+    }
+    needs
+}
+
 /// A modifier that needs a newer PTX version or target than its family.
 type ModifierRequirement = (Modifier, (u8, u8), u16);
 
@@ -1855,6 +1872,37 @@ mod tests {
             let errs = check(&m, &CheckOptions::default()).expect_err("operand errors");
             let text = format!("{errs:?}");
             assert_eq!(text.matches("arguments mismatch for instruction 'add'").count(), 2, "{text}");
+        }
+    }
+
+    /// A head that passed in one module is remembered for every module at
+    /// or above its requirements, and only for those: the same head in an
+    /// older module or on a lower target is still refused.
+    #[test]
+    fn memoised_heads_keep_their_requirements() {
+        let module = |version: &str, target: &str, body: &str| {
+            let src = format!(
+                ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k() {{\n\
+                 .reg .b32 %r<4>;\n.reg .pred %p<2>;\n{body}\nret;\n}}\n"
+            );
+            crate::ptx::parse(&src).expect("parses")
+        };
+        let checks = |m: &Module| check(m, &CheckOptions::default()).map(|_| ()).map_err(|e| format!("{e:?}"));
+        let add = "add.u16x2 %r1, %r2, %r3;";
+        for _ in 0..2 {
+            assert_eq!(checks(&module("8.0", "sm_90", add)), Ok(()));
+            assert_eq!(checks(&module("8.8", "sm_100", add)), Ok(()));
+            let low_target = checks(&module("8.0", "sm_80", add)).expect_err("needs sm_90");
+            assert!(low_target.contains("not supported on .target 'sm_80'"), "{low_target}");
+            let low_version = checks(&module("7.8", "sm_90", add)).expect_err("needs PTX 8.0");
+            assert!(low_version.contains("requires PTX ISA .version 8.0"), "{low_version}");
+        }
+        // `vote` without `.sync` is refused from PTX 6.4 on sm_70 upward.
+        let vote = "vote.all.pred %p1, %p0;";
+        for _ in 0..2 {
+            assert_eq!(checks(&module("6.3", "sm_70", vote)), Ok(()));
+            let newer = checks(&module("6.4", "sm_70", vote)).expect_err("vote needs .sync");
+            assert!(newer.contains("without '.sync'"), "{newer}");
         }
     }
 
