@@ -16,6 +16,7 @@
 
 use super::ast::*;
 use super::headmemo::{HeadKey, HeadMemo, Needs};
+use super::namekey::{NameKey, same_name};
 use super::modifier::{CmpOp, Keyword, Modifier, Rounding};
 use super::opcode::Opcode;
 use super::scopes::ScopedTable;
@@ -55,7 +56,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         locals: ScopedTable::new(m.names.len()),
         ranges: ScopedTable::new(m.names.len()),
         labels: vec![None; m.names.len()],
-        label_list: Vec::new(),
+        label_list: Vec::with_capacity(64),
         defined: Default::default(),
         split,
         sreg,
@@ -1481,7 +1482,9 @@ fn name_facts(names: &Interner) -> (Vec<Option<(Symbol, u32)>>, Vec<Option<(Scal
     let mut sreg = Vec::with_capacity(names.len());
     // The last few prefixes looked up: names of one range cluster together
     // (`%r1`, `%r2`, `%rd1`, `%r3`...), so most lookups are repeats.
-    let mut recent: [(&str, Option<Symbol>); 4] = [("", None); 4];
+    // Compared by packed key: a string comparison per entry was a call to
+    // `memcmp` per name.
+    let mut recent: [(NameKey, &str, Option<Symbol>); 4] = [(NameKey::new(b""), "", None); 4];
     let mut next_recent = 0;
     for text in names.names() {
         let name = text.as_bytes();
@@ -1505,11 +1508,12 @@ fn name_facts(names: &Interner) -> (Vec<Option<(Symbol, u32)>>, Vec<Option<(Scal
             continue;
         };
         let prefix = &text[..at];
-        let found = match recent.iter().find(|(p, _)| *p == prefix) {
-            Some(&(_, s)) => s,
+        let key = NameKey::new(prefix.as_bytes());
+        let found = match recent.iter().find(|(k, p, _)| same_name(*k, p.as_bytes(), key, prefix.as_bytes())) {
+            Some(&(_, _, s)) => s,
             None => {
-                let s = names.get(prefix);
-                recent[next_recent] = (prefix, s);
+                let s = names.get_keyed(prefix, key);
+                recent[next_recent] = (key, prefix, s);
                 next_recent = (next_recent + 1) % recent.len();
                 s
             }
