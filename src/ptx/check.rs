@@ -64,7 +64,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         mods: ModSummary::EMPTY,
         resolved: [OperandType::Unknown; MAX_RESOLVED],
         in_entry: false,
-        kernel_params: Default::default(),
+        kernel_params: Vec::new(),
         extern_funcs: Default::default(),
         signatures_of: HashMap::default(),
         version: m.version.map_or((0, 0), |v| v.pair()),
@@ -140,9 +140,11 @@ struct Checker<'m> {
     /// Whether the function being checked is a kernel.
     in_entry: bool,
     /// The parameters of the kernel being checked.
-    kernel_params: std::collections::HashSet<Symbol, FxBuild>,
+    kernel_params: Vec<Symbol>,
     /// Byte sizes of each function's return and parameter lists.
-    signatures_of: HashMap<Symbol, (Vec<Option<u64>>, Vec<Option<u64>>)>,
+    /// (The declaration itself: the sizes are worked out only for calls,
+    /// which are few next to the functions declared.)
+    signatures_of: HashMap<Symbol, &'m Function>,
     /// `.extern .func` declarations without a body so far.
     extern_funcs: std::collections::HashSet<Symbol, FxBuild>,
 }
@@ -522,8 +524,7 @@ impl<'m> Checker<'m> {
     }
 
     fn function(&mut self, f: &'m Function) {
-        let sizes = |ps: &[Param]| ps.iter().map(|p| param_bytes(p.ty, p.vector, total_elems(&p.dims))).collect::<Vec<_>>();
-        self.signatures_of.insert(f.name, (sizes(&f.returns), sizes(f.params.as_deref().unwrap_or(&[]))));
+        self.signatures_of.insert(f.name, f);
         let name = self.name(f.name);
         let has_body = f.body.is_some();
         match self.module_syms[f.name.0 as usize] {
@@ -551,7 +552,9 @@ impl<'m> Checker<'m> {
         }
         let Some(body) = &f.body else { return };
         self.in_entry = f.kind == FunctionKind::Entry;
-        self.kernel_params = f.params.iter().flatten().map(|p| p.name).collect();
+        // Reused between functions: one allocation per check, not per function.
+        self.kernel_params.clear();
+        self.kernel_params.extend(f.params.iter().flatten().map(|p| p.name));
         self.locals.push_scope();
         self.ranges.push_scope();
         for p in f.returns.iter().chain(f.params.iter().flatten()) {
@@ -859,26 +862,27 @@ impl<'m> Checker<'m> {
             [] => return,
         };
         let OperandKind::Name(f, None) = target.kind else { return };
-        let Some((ret_sizes, param_sizes)) = self.signatures_of.get(&f).cloned() else { return };
-        let check = |this: &mut Self, list: OperandList, formal: &[Option<u64>]| {
-            for (o, want) in this.m.operands(list).iter().zip(formal) {
+        let Some(&callee) = self.signatures_of.get(&f) else { return };
+        let check = |this: &mut Self, list: OperandList, formal: &[Param]| {
+            for (o, p) in this.m.operands(list).iter().zip(formal) {
+                let want = param_bytes(p.ty, p.vector, total_elems(&p.dims));
                 let OperandKind::Name(s, None) = o.kind else { continue };
                 let have = match this.lookup(s) {
                     Some(Entity::Var(v)) | Some(Entity::Reg(v)) => param_bytes(v.ty, v.vector, v.dims),
                     _ => continue,
                 };
                 if let (Some(h), Some(w)) = (have, want) {
-                    if h != *w {
+                    if h != w {
                         this.error(o.loc.0, "type of argument does not match formal parameter");
                     }
                 }
             }
         };
         if let Some(r) = rets {
-            check(self, *r, &ret_sizes);
+            check(self, *r, &callee.returns);
         }
         if let Some(Operand { kind: OperandKind::ParenList(a), .. }) = args {
-            check(self, *a, &param_sizes);
+            check(self, *a, callee.params.as_deref().unwrap_or(&[]));
         }
     }
 
