@@ -198,9 +198,9 @@ struct ModSummary {
     /// The first eight type modifiers, in order.
     type_buf: [ScalarType; 8],
     /// How many of `type_buf` are set.
-    kept_types: usize,
+    kept_types: u8,
     /// How many type modifiers there are (may exceed eight).
-    ntypes: usize,
+    ntypes: u8,
     /// The `.vN` modifier.
     vector: Option<u8>,
     /// The first state-space modifier.
@@ -260,11 +260,11 @@ impl ModSummary {
         for (m, _) in &i.modifiers {
             match *m {
                 Modifier::Type(t) => {
-                    if s.kept_types < 8 {
-                        s.type_buf[s.kept_types] = t;
+                    if let Some(slot) = s.type_buf.get_mut(usize::from(s.kept_types)) {
+                        *slot = t;
                         s.kept_types += 1;
                     }
-                    s.ntypes += 1;
+                    s.ntypes = s.ntypes.saturating_add(1);
                     continue;
                 }
                 Modifier::Space(sp) => {
@@ -298,7 +298,7 @@ impl ModSummary {
     }
 
     fn types(&self) -> &[ScalarType] {
-        &self.type_buf[..self.kept_types]
+        &self.type_buf[..usize::from(self.kept_types)]
     }
 
     /// Whether a rule word ([`APPROX`], [`FULL`], ...) is present.
@@ -1252,8 +1252,10 @@ impl<'m> Checker<'m> {
     fn planned_signature(&mut self, i: &'m Instruction, plan: &SigPlan) {
         let operands = self.m.operands(i.operands);
         let policy = if plan.relaxed { Policy::Relaxed } else { Policy::Strict };
-        let mods = self.mods;
-        let types = mods.types();
+        // Only the types are copied out of the summary (for `role`, which
+        // borrows the checker mutably), not the whole summary.
+        let (type_buf, kept) = (self.mods.type_buf, usize::from(self.mods.kept_types));
+        let types = type_buf.get(..kept).unwrap_or(&[]);
         let mut ok = true;
         for (k, (o, slot)) in operands.iter().zip(&plan.slots).enumerate() {
             let is_dest = k < usize::from(plan.dests);
