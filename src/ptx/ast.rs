@@ -102,6 +102,11 @@ impl Interner {
         self.find(name, NameKey::new(name.as_bytes())).ok()
     }
 
+    /// [`Interner::get`] for a caller that has the name's key already.
+    pub(crate) fn get_keyed(&self, name: &str, key: NameKey) -> Option<Symbol> {
+        self.find(name, key).ok()
+    }
+
     /// The text of a symbol.
     pub fn name(&self, s: Symbol) -> &str {
         let k = s.0 as usize;

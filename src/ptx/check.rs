@@ -15,7 +15,8 @@
 //! `ptxas` recognise them.
 
 use super::ast::*;
-use super::headmemo::{HeadKey, HeadMemo};
+use super::headmemo::{HeadKey, HeadMemo, Needs};
+use super::namekey::{NameKey, same_name};
 use super::modifier::{CmpOp, Keyword, Modifier, Rounding};
 use super::opcode::Opcode;
 use super::scopes::ScopedTable;
@@ -55,7 +56,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         locals: ScopedTable::new(m.names.len()),
         ranges: ScopedTable::new(m.names.len()),
         labels: vec![None; m.names.len()],
-        label_list: Vec::new(),
+        label_list: Vec::with_capacity(64),
         defined: Default::default(),
         split,
         sreg,
@@ -63,7 +64,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         mods: ModSummary::EMPTY,
         resolved: [OperandType::Unknown; MAX_RESOLVED],
         in_entry: false,
-        kernel_params: Default::default(),
+        kernel_params: Vec::new(),
         extern_funcs: Default::default(),
         signatures_of: HashMap::default(),
         version: m.version.map_or((0, 0), |v| v.pair()),
@@ -139,9 +140,11 @@ struct Checker<'m> {
     /// Whether the function being checked is a kernel.
     in_entry: bool,
     /// The parameters of the kernel being checked.
-    kernel_params: std::collections::HashSet<Symbol, FxBuild>,
+    kernel_params: Vec<Symbol>,
     /// Byte sizes of each function's return and parameter lists.
-    signatures_of: HashMap<Symbol, (Vec<Option<u64>>, Vec<Option<u64>>)>,
+    /// (The declaration itself: the sizes are worked out only for calls,
+    /// which are few next to the functions declared.)
+    signatures_of: HashMap<Symbol, &'m Function>,
     /// `.extern .func` declarations without a body so far.
     extern_funcs: std::collections::HashSet<Symbol, FxBuild>,
 }
@@ -195,9 +198,9 @@ struct ModSummary {
     /// The first eight type modifiers, in order.
     type_buf: [ScalarType; 8],
     /// How many of `type_buf` are set.
-    kept_types: usize,
+    kept_types: u8,
     /// How many type modifiers there are (may exceed eight).
-    ntypes: usize,
+    ntypes: u8,
     /// The `.vN` modifier.
     vector: Option<u8>,
     /// The first state-space modifier.
@@ -257,11 +260,11 @@ impl ModSummary {
         for (m, _) in &i.modifiers {
             match *m {
                 Modifier::Type(t) => {
-                    if s.kept_types < 8 {
-                        s.type_buf[s.kept_types] = t;
+                    if let Some(slot) = s.type_buf.get_mut(usize::from(s.kept_types)) {
+                        *slot = t;
                         s.kept_types += 1;
                     }
-                    s.ntypes += 1;
+                    s.ntypes = s.ntypes.saturating_add(1);
                     continue;
                 }
                 Modifier::Space(sp) => {
@@ -295,7 +298,7 @@ impl ModSummary {
     }
 
     fn types(&self) -> &[ScalarType] {
-        &self.type_buf[..self.kept_types]
+        &self.type_buf[..usize::from(self.kept_types)]
     }
 
     /// Whether a rule word ([`APPROX`], [`FULL`], ...) is present.
@@ -521,8 +524,7 @@ impl<'m> Checker<'m> {
     }
 
     fn function(&mut self, f: &'m Function) {
-        let sizes = |ps: &[Param]| ps.iter().map(|p| param_bytes(p.ty, p.vector, total_elems(&p.dims))).collect::<Vec<_>>();
-        self.signatures_of.insert(f.name, (sizes(&f.returns), sizes(f.params.as_deref().unwrap_or(&[]))));
+        self.signatures_of.insert(f.name, f);
         let name = self.name(f.name);
         let has_body = f.body.is_some();
         match self.module_syms[f.name.0 as usize] {
@@ -550,7 +552,9 @@ impl<'m> Checker<'m> {
         }
         let Some(body) = &f.body else { return };
         self.in_entry = f.kind == FunctionKind::Entry;
-        self.kernel_params = f.params.iter().flatten().map(|p| p.name).collect();
+        // Reused between functions: one allocation per check, not per function.
+        self.kernel_params.clear();
+        self.kernel_params.extend(f.params.iter().flatten().map(|p| p.name));
         self.locals.push_scope();
         self.ranges.push_scope();
         for p in f.returns.iter().chain(f.params.iter().flatten()) {
@@ -684,14 +688,16 @@ impl<'m> Checker<'m> {
     fn instruction(&mut self, i: &'m Instruction) {
         let op = i.opcode;
         // A head seen before whose head-only rules passed skips them (they
-        // would pass again). Calls' rules read the callee's declaration, so
-        // calls are not memoised.
-        let key = if op == Opcode::Call {
+        // would pass again). Calls' rules read the callee's declaration, and
+        // `vote` is refused from a version and target upward (the memo
+        // holds only rules that a newer module also passes), so neither is
+        // memoised.
+        let key = if matches!(op, Opcode::Call | Opcode::Vote) {
             None
         } else {
-            HeadKey::new(self.version, self.target.number, op, i.operands.len(), &i.modifiers)
+            HeadKey::new(op, i.operands.len(), &i.modifiers)
         };
-        let known = key.as_ref().and_then(|k| self.memo.get(k));
+        let known = key.as_ref().and_then(|k| self.memo.get(k, self.version, self.target.number));
         self.mods = known.unwrap_or_else(|| ModSummary::of(i));
         let head_ok = known.is_some();
         // Errors reported by head-only rules (a head with any is not memoised).
@@ -734,7 +740,7 @@ impl<'m> Checker<'m> {
         // Below the error limit no error went unrecorded, so the count is exact.
         if let Some(k) = key {
             if !head_ok && head_errors == 0 && self.diags.error_count() < 100 {
-                self.memo.insert(k, self.mods);
+                self.memo.insert(k, head_needs(i), self.mods);
             }
         }
     }
@@ -856,26 +862,27 @@ impl<'m> Checker<'m> {
             [] => return,
         };
         let OperandKind::Name(f, None) = target.kind else { return };
-        let Some((ret_sizes, param_sizes)) = self.signatures_of.get(&f).cloned() else { return };
-        let check = |this: &mut Self, list: OperandList, formal: &[Option<u64>]| {
-            for (o, want) in this.m.operands(list).iter().zip(formal) {
+        let Some(&callee) = self.signatures_of.get(&f) else { return };
+        let check = |this: &mut Self, list: OperandList, formal: &[Param]| {
+            for (o, p) in this.m.operands(list).iter().zip(formal) {
+                let want = param_bytes(p.ty, p.vector, total_elems(&p.dims));
                 let OperandKind::Name(s, None) = o.kind else { continue };
                 let have = match this.lookup(s) {
                     Some(Entity::Var(v)) | Some(Entity::Reg(v)) => param_bytes(v.ty, v.vector, v.dims),
                     _ => continue,
                 };
                 if let (Some(h), Some(w)) = (have, want) {
-                    if h != *w {
+                    if h != w {
                         this.error(o.loc.0, "type of argument does not match formal parameter");
                     }
                 }
             }
         };
         if let Some(r) = rets {
-            check(self, *r, &ret_sizes);
+            check(self, *r, &callee.returns);
         }
         if let Some(Operand { kind: OperandKind::ParenList(a), .. }) = args {
-            check(self, *a, &param_sizes);
+            check(self, *a, callee.params.as_deref().unwrap_or(&[]));
         }
     }
 
@@ -1245,8 +1252,10 @@ impl<'m> Checker<'m> {
     fn planned_signature(&mut self, i: &'m Instruction, plan: &SigPlan) {
         let operands = self.m.operands(i.operands);
         let policy = if plan.relaxed { Policy::Relaxed } else { Policy::Strict };
-        let mods = self.mods;
-        let types = mods.types();
+        // Only the types are copied out of the summary (for `role`, which
+        // borrows the checker mutably), not the whole summary.
+        let (type_buf, kept) = (self.mods.type_buf, usize::from(self.mods.kept_types));
+        let types = type_buf.get(..kept).unwrap_or(&[]);
         let mut ok = true;
         for (k, (o, slot)) in operands.iter().zip(&plan.slots).enumerate() {
             let is_dest = k < usize::from(plan.dests);
@@ -1479,7 +1488,9 @@ fn name_facts(names: &Interner) -> (Vec<Option<(Symbol, u32)>>, Vec<Option<(Scal
     let mut sreg = Vec::with_capacity(names.len());
     // The last few prefixes looked up: names of one range cluster together
     // (`%r1`, `%r2`, `%rd1`, `%r3`...), so most lookups are repeats.
-    let mut recent: [(&str, Option<Symbol>); 4] = [("", None); 4];
+    // Compared by packed key: a string comparison per entry was a call to
+    // `memcmp` per name.
+    let mut recent: [(NameKey, &str, Option<Symbol>); 4] = [(NameKey::new(b""), "", None); 4];
     let mut next_recent = 0;
     for text in names.names() {
         let name = text.as_bytes();
@@ -1503,11 +1514,12 @@ fn name_facts(names: &Interner) -> (Vec<Option<(Symbol, u32)>>, Vec<Option<(Scal
             continue;
         };
         let prefix = &text[..at];
-        let found = match recent.iter().find(|(p, _)| *p == prefix) {
-            Some(&(_, s)) => s,
+        let key = NameKey::new(prefix.as_bytes());
+        let found = match recent.iter().find(|(k, p, _)| same_name(*k, p.as_bytes(), key, prefix.as_bytes())) {
+            Some(&(_, _, s)) => s,
             None => {
-                let s = names.get(prefix);
-                recent[next_recent] = (prefix, s);
+                let s = names.get_keyed(prefix, key);
+                recent[next_recent] = (key, prefix, s);
                 next_recent = (next_recent + 1) % recent.len();
                 s
             }
@@ -1515,6 +1527,21 @@ fn name_facts(names: &Interner) -> (Vec<Option<(Symbol, u32)>>, Vec<Option<(Scal
         split.push(found.map(|p| (p, num)));
     }
     (split, sreg)
+}
+
+/// The lowest PTX version and target `head_requirements` accepts for an
+/// instruction's head: the highest of its family's and its modifiers'.
+fn head_needs(i: &Instruction) -> Needs {
+    let info = i.opcode.info();
+    let mut needs = Needs { ptx: info.min_ptx, sm: info.min_sm };
+    let (reqs, _) = modifier_requirements(i.opcode);
+    for (m, _) in &i.modifiers {
+        if let Some((_, ptx, sm)) = reqs.iter().find(|(r, _, _)| r == m) {
+            needs.ptx = needs.ptx.max(*ptx);
+            needs.sm = needs.sm.max(*sm);
+        }
+    }
+    needs
 }
 
 /// A modifier that needs a newer PTX version or target than its family.
@@ -1855,6 +1882,37 @@ mod tests {
             let errs = check(&m, &CheckOptions::default()).expect_err("operand errors");
             let text = format!("{errs:?}");
             assert_eq!(text.matches("arguments mismatch for instruction 'add'").count(), 2, "{text}");
+        }
+    }
+
+    /// A head that passed in one module is remembered for every module at
+    /// or above its requirements, and only for those: the same head in an
+    /// older module or on a lower target is still refused.
+    #[test]
+    fn memoised_heads_keep_their_requirements() {
+        let module = |version: &str, target: &str, body: &str| {
+            let src = format!(
+                ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k() {{\n\
+                 .reg .b32 %r<4>;\n.reg .pred %p<2>;\n{body}\nret;\n}}\n"
+            );
+            crate::ptx::parse(&src).expect("parses")
+        };
+        let checks = |m: &Module| check(m, &CheckOptions::default()).map(|_| ()).map_err(|e| format!("{e:?}"));
+        let add = "add.u16x2 %r1, %r2, %r3;";
+        for _ in 0..2 {
+            assert_eq!(checks(&module("8.0", "sm_90", add)), Ok(()));
+            assert_eq!(checks(&module("8.8", "sm_100", add)), Ok(()));
+            let low_target = checks(&module("8.0", "sm_80", add)).expect_err("needs sm_90");
+            assert!(low_target.contains("not supported on .target 'sm_80'"), "{low_target}");
+            let low_version = checks(&module("7.8", "sm_90", add)).expect_err("needs PTX 8.0");
+            assert!(low_version.contains("requires PTX ISA .version 8.0"), "{low_version}");
+        }
+        // `vote` without `.sync` is refused from PTX 6.4 on sm_70 upward.
+        let vote = "vote.all.pred %p1, %p0;";
+        for _ in 0..2 {
+            assert_eq!(checks(&module("6.3", "sm_70", vote)), Ok(()));
+            let newer = checks(&module("6.4", "sm_70", vote)).expect_err("vote needs .sync");
+            assert!(newer.contains("without '.sync'"), "{newer}");
         }
     }
 

@@ -8,8 +8,11 @@
 //! head out is a pure function of its text, so the parser looks it up here
 //! first and only works out heads it has not seen (or that were evicted).
 //!
-//! The table is direct-mapped (a new head overwrites whatever shared its
-//! slot) and holds heads of at most [`MAX_HEAD`] bytes with at most
+//! The table is two-way set-associative: a head may sit in either slot of
+//! its set, and a new head takes the first slot, moving the one there to
+//! the second (whatever was in the second is dropped). Two frequent heads
+//! that hash to one set (`mov.b32` and `add.s32` did, direct-mapped) then
+//! both stay. It holds heads of at most [`MAX_HEAD`] bytes with at most
 //! [`MAX_MODS`] modifiers; longer ones are simply not memoised. It lives in
 //! a thread-local between parses, so that one file's heads speed up the
 //! next; a parse takes it out and puts it back, paying no thread-local
@@ -24,8 +27,8 @@ use std::cell::Cell;
 pub(crate) const MAX_HEAD: usize = 40;
 /// Most modifiers of a memoised head.
 pub(crate) const MAX_MODS: usize = 6;
-/// Number of slots (a power of two).
-const SLOTS: usize = 512;
+/// Number of sets (a power of two), of two slots each.
+const SETS: usize = 512;
 
 /// What a head means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,7 +62,7 @@ thread_local! {
 impl HeadCache {
     /// This thread's table (a new, empty one if another parse holds it).
     pub(crate) fn take() -> Box<HeadCache> {
-        CACHE.with(Cell::take).unwrap_or_else(|| Box::new(HeadCache { slots: vec![None; SLOTS].into_boxed_slice() }))
+        CACHE.with(Cell::take).unwrap_or_else(|| Box::new(HeadCache { slots: vec![None; 2 * SETS].into_boxed_slice() }))
     }
 
     /// Hands the table back to this thread for the next parse.
@@ -74,8 +77,9 @@ impl HeadCache {
             return None;
         }
         let key = NameKey::new(text);
-        let e = self.slots.get(key.hash as usize % SLOTS)?.as_ref()?;
-        (e.key.matches(key) && (key.is_exact() || e.text.get(..text.len()) == Some(text))).then_some(e.head)
+        let set = self.slots.get(set_of(key)..set_of(key) + 2)?;
+        let hit = |e: &Entry| e.key.matches(key) && (key.is_exact() || e.text.get(..text.len()) == Some(text));
+        set.iter().flatten().find(|e| hit(e)).map(|e| e.head)
     }
 
     /// Memoises the meaning of `text` (ignored when too long).
@@ -86,10 +90,16 @@ impl HeadCache {
         let mut buf = [0u8; MAX_HEAD];
         buf[..text.len()].copy_from_slice(text);
         let key = NameKey::new(text);
-        if let Some(slot) = self.slots.get_mut(key.hash as usize % SLOTS) {
-            *slot = Some(Entry { key, text: buf, head });
+        if let Some([first, second]) = self.slots.get_mut(set_of(key)..set_of(key) + 2) {
+            *second = first.take();
+            *first = Some(Entry { key, text: buf, head });
         }
     }
+}
+
+/// The index of the first slot of a key's set.
+fn set_of(key: NameKey) -> usize {
+    (key.hash as usize % SETS) * 2
 }
 
 #[cfg(test)]
@@ -113,5 +123,24 @@ mod tests {
         assert_eq!(c.get(b"add.s3"), None);
         assert_eq!(c.get(long), None, "heads over MAX_HEAD bytes are not memoised");
         c.put_back();
+    }
+
+    /// Two heads of one set both stay; a third drops the older of them.
+    #[test]
+    fn a_set_keeps_its_two_latest_heads() {
+        let set = |t: &str| set_of(NameKey::new(t.as_bytes()));
+        let texts: Vec<String> = (0..100_000).map(|k| format!("add.s{k}")).collect();
+        let first = &texts[0];
+        let same: Vec<&String> = texts[1..].iter().filter(|t| set(t) == set(first)).take(2).collect();
+        assert_eq!(same.len(), 2, "100000 texts over {SETS} sets give two more for a set");
+        let mut c = HeadCache { slots: vec![None; 2 * SETS].into_boxed_slice() };
+        c.insert(first.as_bytes(), head(Opcode::Add));
+        c.insert(same[0].as_bytes(), head(Opcode::Sub));
+        assert_eq!(c.get(first.as_bytes()), Some(head(Opcode::Add)));
+        assert_eq!(c.get(same[0].as_bytes()), Some(head(Opcode::Sub)));
+        c.insert(same[1].as_bytes(), head(Opcode::Mul));
+        assert_eq!(c.get(first.as_bytes()), None, "the older head of the set is dropped");
+        assert_eq!(c.get(same[0].as_bytes()), Some(head(Opcode::Sub)));
+        assert_eq!(c.get(same[1].as_bytes()), Some(head(Opcode::Mul)));
     }
 }

@@ -1,6 +1,6 @@
 //! A memo for the checker: instruction heads (family, modifiers, operand
-//! count, under one PTX version and target) whose head-only rules, those
-//! that look at nothing but the head, already passed.
+//! count) whose head-only rules, those that look at nothing but the head
+//! and the module's PTX version and target, already passed.
 //!
 //! Those rules (version and target requirements, modifier combinations,
 //! the types a family allows, the signature's type count) give the same
@@ -10,39 +10,52 @@
 //! operands. Heads that failed are never remembered, so every failing
 //! instruction is still reported.
 //!
-//! Direct-mapped (a new head overwrites the one sharing its slot); heads
-//! with more than [`MAX_MODS`] modifiers are not memoised.
+//! The version and target are not part of the key: the only head-only
+//! rules that read them are minimum requirements, so a head that passed
+//! keeps the highest version and target it requires, and it stands for
+//! every module at or above them. (Rules that forbid something from a
+//! version or target upward would break this; the checker does not memoise
+//! the heads they apply to.) One entry then serves a head in modules of
+//! every target, where a key per version and target needed three times
+//! as many entries for the corpus and thrashed the table.
+//!
+//! Two-way set-associative: a new head takes the first slot of its set and
+//! moves the head there to the second (dropping the one in the second).
+//! Heads with more than [`MAX_MODS`] modifiers are not memoised.
 
 use super::modifier::Modifier;
 use super::opcode::Opcode;
 
 /// Most modifiers of a memoised head.
 pub(crate) const MAX_MODS: usize = 8;
-/// Number of slots (a power of two).
-const SLOTS: usize = 512;
+/// Number of sets (a power of two), of two slots each.
+const SETS: usize = 512;
 
-/// What identifies a head: everything the head-only rules read.
+/// What identifies a head: everything the head-only rules read but the
+/// version and target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct HeadKey {
+    /// Family, operand count and modifier count, then one word per
+    /// modifier; a word pair past the last modifier is zero.
     words: [u32; MAX_MODS + 2],
 }
 
 impl HeadKey {
     /// The key of a head; `None` when it has too many modifiers.
-    pub(crate) fn new(version: (u8, u8), target: u16, opcode: Opcode, operands: usize, mods: &[(Modifier, impl Copy)]) -> Option<HeadKey> {
+    pub(crate) fn new(opcode: Opcode, operands: usize, mods: &[(Modifier, impl Copy)]) -> Option<HeadKey> {
         if mods.len() > MAX_MODS || operands > 0xff {
             return None;
         }
         let mut words = [0u32; MAX_MODS + 2];
-        words[0] = u32::from(version.0) << 24 | u32::from(version.1) << 16 | u32::from(target);
-        words[1] = (opcode as u32) << 16 | (operands as u32) << 8 | mods.len() as u32;
-        for (w, (m, _)) in words[2..].iter_mut().zip(mods) {
+        words[0] = (opcode as u32) << 16 | (operands as u32) << 8 | mods.len() as u32;
+        for (w, (m, _)) in words[1..].iter_mut().zip(mods) {
             *w = code(*m);
         }
         Some(HeadKey { words })
     }
 
-    fn slot(&self) -> usize {
+    /// The first slot of the key's set.
+    fn set(&self) -> usize {
         // Every word, in pairs, each pair through its own multiplier: no
         // loop and no dependence between the products (unused words are
         // zero, so they add nothing but a multiply).
@@ -53,8 +66,18 @@ impl HeadKey {
             h ^= (u64::from(pair[0]) | u64::from(pair[1]) << 32).wrapping_mul(K[k % K.len()]);
         }
         // The top bits of a product mix all of its input.
-        ((h.rotate_left(23) ^ h).wrapping_mul(K[0]) >> (64 - SLOTS.trailing_zeros())) as usize
+        2 * ((h.rotate_left(23) ^ h).wrapping_mul(K[0]) >> (64 - SETS.trailing_zeros())) as usize
     }
+}
+
+/// The lowest PTX version and target for which a memoised head's
+/// head-only rules pass: the highest of its requirements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Needs {
+    /// PTX ISA version.
+    pub(crate) ptx: (u8, u8),
+    /// SM number.
+    pub(crate) sm: u16,
 }
 
 /// A modifier as one number (kind in the high half, value in the low).
@@ -75,30 +98,45 @@ fn code(m: Modifier) -> u32 {
     kind << 16 | value
 }
 
+/// One remembered head.
+#[derive(Clone, Copy)]
+struct Entry<V: Copy> {
+    key: HeadKey,
+    needs: Needs,
+    value: V,
+}
+
 /// The memo: heads that passed, with a value the checker keeps for each.
 pub(crate) struct HeadMemo<V: Copy> {
-    slots: Vec<Option<(HeadKey, V)>>,
+    slots: Vec<Option<Entry<V>>>,
 }
 
 impl<V: Copy> HeadMemo<V> {
     /// An empty memo.
     pub(crate) fn new() -> HeadMemo<V> {
-        HeadMemo { slots: vec![None; SLOTS] }
+        HeadMemo { slots: vec![None; 2 * SETS] }
     }
 
-    /// The value remembered for a head that passed, if any.
+    /// The value remembered for a head that passed, if any, when its
+    /// verdict holds for a module of PTX version `ptx` and target `sm`.
     #[inline]
-    pub(crate) fn get(&self, key: &HeadKey) -> Option<V> {
-        match self.slots.get(key.slot()) {
-            Some(Some((k, v))) if k == key => Some(*v),
-            _ => None,
-        }
+    pub(crate) fn get(&self, key: &HeadKey, ptx: (u8, u8), sm: u16) -> Option<V> {
+        let set = self.slots.get(key.set()..key.set() + 2)?;
+        let e = set.iter().flatten().find(|e| e.key == *key)?;
+        (ptx >= e.needs.ptx && sm >= e.needs.sm).then_some(e.value)
     }
 
-    /// Remembers that a head passed.
-    pub(crate) fn insert(&mut self, key: HeadKey, value: V) {
-        if let Some(slot) = self.slots.get_mut(key.slot()) {
-            *slot = Some((key, value));
+    /// Remembers that a head passed, in a module that meets `needs`.
+    pub(crate) fn insert(&mut self, key: HeadKey, needs: Needs, value: V) {
+        if let Some([first, second]) = self.slots.get_mut(key.set()..key.set() + 2) {
+            // A head already here is replaced, not duplicated.
+            if second.is_some_and(|e| e.key == key) {
+                *second = None;
+            }
+            if !first.is_some_and(|e| e.key == key) {
+                *second = first.take();
+            }
+            *first = Some(Entry { key, needs, value });
         }
     }
 }
@@ -108,22 +146,59 @@ mod tests {
     use super::*;
     use crate::ptx::ast::ScalarType;
 
+    const ANY: Needs = Needs { ptx: (1, 0), sm: 0 };
+
     #[test]
     fn keys_differ_in_every_part() {
         let m = |t| [(Modifier::Type(t), ())];
-        let base = HeadKey::new((8, 0), 80, Opcode::Add, 3, &m(ScalarType::S32)).unwrap();
+        let base = HeadKey::new(Opcode::Add, 3, &m(ScalarType::S32)).unwrap();
         let mut memo = HeadMemo::new();
-        memo.insert(base, 7u8);
-        assert_eq!(memo.get(&base), Some(7));
+        memo.insert(base, ANY, 7u8);
+        assert_eq!(memo.get(&base, (8, 0), 80), Some(7));
         for other in [
-            HeadKey::new((8, 1), 80, Opcode::Add, 3, &m(ScalarType::S32)),
-            HeadKey::new((8, 0), 90, Opcode::Add, 3, &m(ScalarType::S32)),
-            HeadKey::new((8, 0), 80, Opcode::Sub, 3, &m(ScalarType::S32)),
-            HeadKey::new((8, 0), 80, Opcode::Add, 2, &m(ScalarType::S32)),
-            HeadKey::new((8, 0), 80, Opcode::Add, 3, &m(ScalarType::U32)),
-            HeadKey::new((8, 0), 80, Opcode::Add, 3, &[] as &[(Modifier, ())]),
+            HeadKey::new(Opcode::Sub, 3, &m(ScalarType::S32)),
+            HeadKey::new(Opcode::Add, 2, &m(ScalarType::S32)),
+            HeadKey::new(Opcode::Add, 3, &m(ScalarType::U32)),
+            HeadKey::new(Opcode::Add, 3, &[] as &[(Modifier, ())]),
         ] {
-            assert_ne!(memo.get(&other.unwrap()), Some(7));
+            assert_ne!(memo.get(&other.unwrap(), (8, 0), 80), Some(7));
         }
+    }
+
+    /// A verdict stands for modules at or above the head's needs only.
+    #[test]
+    fn verdicts_hold_from_the_needs_upward() {
+        let key = HeadKey::new(Opcode::Add, 3, &[(Modifier::Type(ScalarType::S32), ())]).unwrap();
+        let mut memo = HeadMemo::new();
+        memo.insert(key, Needs { ptx: (7, 8), sm: 80 }, 1u8);
+        assert_eq!(memo.get(&key, (7, 8), 80), Some(1));
+        assert_eq!(memo.get(&key, (8, 0), 120), Some(1));
+        assert_eq!(memo.get(&key, (7, 7), 90), None, "below the version");
+        assert_eq!(memo.get(&key, (6, 9), 90), None, "below the version");
+        assert_eq!(memo.get(&key, (8, 0), 75), None, "below the target");
+        // Remembering the head again replaces its entry.
+        memo.insert(key, Needs { ptx: (6, 0), sm: 50 }, 2u8);
+        assert_eq!(memo.get(&key, (6, 9), 75), Some(2));
+        let copies = memo.slots.iter().flatten().filter(|e| e.key == key).count();
+        assert_eq!(copies, 1);
+    }
+
+    /// Two heads of one set both stay; a third drops the older of them.
+    #[test]
+    fn a_set_keeps_its_two_latest_heads() {
+        // 65536 distinct keys: every operand count with every `.vN`.
+        let key = |n: usize| HeadKey::new(Opcode::Add, n % 256, &[(Modifier::Vector((n / 256) as u8), ())]).unwrap();
+        let first = key(0);
+        let same: Vec<HeadKey> = (1..65536).map(key).filter(|k| k.set() == first.set()).take(2).collect();
+        assert_eq!(same.len(), 2);
+        let mut memo = HeadMemo::new();
+        memo.insert(first, ANY, 0u8);
+        memo.insert(same[0], ANY, 1);
+        assert_eq!(memo.get(&first, (8, 0), 80), Some(0));
+        assert_eq!(memo.get(&same[0], (8, 0), 80), Some(1));
+        memo.insert(same[1], ANY, 2);
+        assert_eq!(memo.get(&first, (8, 0), 80), None);
+        assert_eq!(memo.get(&same[0], (8, 0), 80), Some(1));
+        assert_eq!(memo.get(&same[1], (8, 0), 80), Some(2));
     }
 }

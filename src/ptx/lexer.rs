@@ -114,7 +114,10 @@ enum Class {
     Percent,
     Slash,
     Quote,
-    /// A punctuation byte that may start a two-byte operator.
+    /// A punctuation byte that is a token by itself (`,`, `;`, `[`, ...):
+    /// its kind comes from [`SINGLE`].
+    Single,
+    /// A punctuation byte that may start a two-byte operator (`<`, `=`, ...).
     Punct,
     Other,
 }
@@ -138,11 +141,9 @@ const fn class_table() -> [Class; 256] {
             Class::Slash
         } else if c == b'"' {
             Class::Quote
-        } else if matches!(
-            c,
-            b',' | b';' | b':' | b'{' | b'}' | b'[' | b']' | b'(' | b')' | b'<' | b'>' | b'=' | b'@' | b'!' | b'|'
-                | b'&' | b'^' | b'~' | b'+' | b'-' | b'*' | b'?'
-        ) {
+        } else if !matches!(single_kind(c), TokenKind::Error) {
+            Class::Single
+        } else if matches!(c, b'<' | b'>' | b'=' | b'!' | b'|' | b'&') {
             Class::Punct
         } else {
             Class::Other
@@ -181,27 +182,50 @@ fn is_ident_continue(b: u8) -> bool {
     IDENT_CONTINUE[b as usize]
 }
 
-/// Single-byte punctuation, or the two-byte operator it starts.
+/// The kind of a byte that is a token by itself; [`TokenKind::Error`] for
+/// any other byte.
+const fn single_kind(b: u8) -> TokenKind {
+    use TokenKind::*;
+    match b {
+        b',' => Comma,
+        b';' => Semi,
+        b':' => Colon,
+        b'{' => LBrace,
+        b'}' => RBrace,
+        b'[' => LBracket,
+        b']' => RBracket,
+        b'(' => LParen,
+        b')' => RParen,
+        b'@' => At,
+        b'^' => Caret,
+        b'~' => Tilde,
+        b'+' => Plus,
+        b'-' => Minus,
+        b'*' => Star,
+        b'?' => Question,
+        _ => Error,
+    }
+}
+
+const fn single_table() -> [TokenKind; 256] {
+    let mut t = [TokenKind::Error; 256];
+    let mut b = 0;
+    while b < 256 {
+        t[b] = single_kind(b as u8);
+        b += 1;
+    }
+    t
+}
+
+/// [`single_kind`] as a table: a single-byte token's kind is one load,
+/// where a `match` over the punctuation was a second jump table.
+static SINGLE: [TokenKind; 256] = single_table();
+
+/// The operator a byte of [`Class::Punct`] starts, and its length.
 #[inline(always)]
 fn punct(b: u8, next: u8) -> (TokenKind, usize) {
     use TokenKind::*;
     match b {
-        b',' => (Comma, 1),
-        b';' => (Semi, 1),
-        b':' => (Colon, 1),
-        b'{' => (LBrace, 1),
-        b'}' => (RBrace, 1),
-        b'[' => (LBracket, 1),
-        b']' => (RBracket, 1),
-        b'(' => (LParen, 1),
-        b')' => (RParen, 1),
-        b'@' => (At, 1),
-        b'^' => (Caret, 1),
-        b'~' => (Tilde, 1),
-        b'+' => (Plus, 1),
-        b'-' => (Minus, 1),
-        b'*' => (Star, 1),
-        b'?' => (Question, 1),
         b'<' => match next {
             b'<' => (Shl, 2),
             b'=' => (Le, 2),
@@ -220,6 +244,14 @@ fn punct(b: u8, next: u8) -> (TokenKind, usize) {
     }
 }
 
+/// What the lexer finds at a position: a token and where it ends, or
+/// something skipped (whitespace, a comment) and where it ends.
+#[derive(Clone, Copy)]
+enum Step {
+    Token(TokenKind, usize),
+    Skip(usize),
+}
+
 /// Lexes the whole source into a vector. The last token is always
 /// [`TokenKind::Eof`].
 pub fn lex(source: &str) -> Vec<Token> {
@@ -229,10 +261,10 @@ pub fn lex(source: &str) -> Vec<Token> {
 }
 
 /// Replaces the contents of `out` with the tokens of `source`, ending with
-/// one [`TokenKind::Eof`]: exactly the tokens [`Lexer::next_token`] returns,
-/// found by a loop specialised for the common shapes (`%r12`, `.u32`,
-/// `ld`, `,`, `4`) that keeps its position in a register. Reusing `out`
-/// across files (as the parser does) saves regrowing the buffer for each.
+/// one [`TokenKind::Eof`]: exactly the tokens [`Lexer::next_token`] returns
+/// (both run the same per-token step), found by a loop that keeps its
+/// position in a register. Reusing `out` across files (as the parser does)
+/// saves regrowing the buffer for each.
 pub fn lex_into(source: &str, out: &mut Vec<Token>) {
     // Pushing onto a local vector lets its pointer and length live in
     // registers; through `out` they would be reloaded and stored per token.
@@ -259,68 +291,14 @@ pub fn lex_into(source: &str, out: &mut Vec<Token>) {
             continue;
         }
         let start = i;
-        let kind = match CLASS[b as usize] {
-            Class::Space => {
-                i += 1;
-                continue;
-            }
-            Class::IdentStart => {
-                i = scan_ident(bytes, i + 1);
-                TokenKind::Ident
-            }
-            // `%name`, or a lone `%` when no name character follows.
-            Class::Percent => {
-                let end = scan_ident(bytes, i + 1);
-                if end > i + 1 {
-                    i = end;
-                    TokenKind::Ident
-                } else {
-                    i += 1;
-                    TokenKind::Percent
-                }
-            }
-            // `.name`; a lone `.` goes to the rare path (an error token).
-            Class::Dot if bytes.get(i + 1).is_some_and(|&c| is_ident_continue(c)) => {
-                i = scan_dot_word(bytes, i + 2);
-                TokenKind::DotWord
-            }
-            Class::Punct => {
-                let next = bytes.get(i + 1).copied().unwrap_or(0);
-                let (kind, n) = punct(b, next);
-                i += n;
-                kind
-            }
-            // A plain decimal integer (`0`, `4`, `256`) ends at a byte that
-            // cannot continue a number; anything else (`0x1F`, `1.5`,
-            // `0f3F800000`, `42U`) takes the full number scanner.
-            Class::Digit => {
-                let end = scan_digits(bytes, i + 1);
-                match bytes.get(end) {
-                    Some(&c) if is_ident_continue(c) || c == b'.' => {
-                        let (kind, end) = lexer.rare_token(i);
-                        i = end;
-                        kind
-                    }
-                    _ => {
-                        i = end;
-                        TokenKind::Int
-                    }
-                }
-            }
-            Class::Slash if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => match skip_comment(bytes, i) {
-                Some(end) => {
-                    i = end;
-                    continue;
-                }
-                None => {
-                    i = len;
-                    TokenKind::Error
-                }
-            },
-            _ => {
-                let (kind, end) = lexer.rare_token(i);
+        let kind = match lexer.step(i, b) {
+            Step::Token(kind, end) => {
                 i = end;
                 kind
+            }
+            Step::Skip(end) => {
+                i = end;
+                continue;
             }
         };
         let tok = Token { kind, span: Span::new(start as u32, i as u32) };
@@ -361,12 +339,6 @@ impl<'s> Lexer<'s> {
         self.scan()
     }
 
-    /// The body of [`Lexer::next_token`], inlined into [`lex_into`]'s loop.
-    ///
-    /// The common tokens (names, dotted words, punctuation) and whitespace
-    /// are handled here; comments, numbers, strings and stray bytes go to
-    /// out-of-line helpers, which keeps the inlined loop small.
-    #[inline(always)]
     fn scan(&mut self) -> Token {
         let bytes = self.bytes;
         let len = bytes.len();
@@ -376,63 +348,75 @@ impl<'s> Lexer<'s> {
                 self.pos = len;
                 return Token { kind: TokenKind::Eof, span: Span::new(len as u32, len as u32) };
             };
-            let start = i;
-            let kind = match CLASS[b as usize] {
-                Class::Space => {
-                    i += 1;
-                    continue;
+            match self.step(i, b) {
+                Step::Token(kind, end) => {
+                    self.pos = end.min(len);
+                    return Token { kind, span: Span::new(i as u32, self.pos as u32) };
                 }
-                Class::IdentStart => {
-                    i = scan_ident(bytes, i + 1);
-                    TokenKind::Ident
-                }
-                Class::Percent if bytes.get(i + 1).is_some_and(|&c| is_ident_continue(c)) => {
-                    i = scan_ident(bytes, i + 2);
-                    TokenKind::Ident
-                }
-                Class::Dot if bytes.get(i + 1).is_some_and(|&c| is_ident_continue(c)) => {
-                    i = scan_dot_word(bytes, i + 1);
-                    TokenKind::DotWord
-                }
-                Class::Punct => {
-                    let next = bytes.get(i + 1).copied().unwrap_or(0);
-                    let (kind, n) = punct(b, next);
-                    i += n;
-                    kind
-                }
-                Class::Slash if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => match skip_comment(bytes, i) {
-                    Some(end) => {
-                        i = end;
-                        continue;
-                    }
-                    None => {
-                        i = len;
-                        TokenKind::Error
-                    }
-                },
-                _ => {
-                    let (kind, end) = self.rare_token(i);
-                    i = end;
-                    kind
-                }
-            };
-            self.pos = i.min(len);
-            return Token { kind, span: Span::new(start as u32, self.pos as u32) };
+                Step::Skip(end) => i = end,
+            }
         }
     }
 
-    /// Numbers, strings, a lone `%` or `/`, and bytes no token starts with:
-    /// the kind and the end of the token at `i`.
+    /// The token (or the whitespace or comment) at `i`, whose byte is `b`:
+    /// the one scanner behind both [`lex_into`] and [`Lexer::next_token`].
+    ///
+    /// The common tokens (names, dotted words, punctuation, plain decimal
+    /// integers) are handled here; other numbers, strings and stray bytes
+    /// go to an out-of-line helper, which keeps the inlined loop small.
+    #[inline(always)]
+    fn step(&self, i: usize, b: u8) -> Step {
+        let bytes = self.bytes;
+        match CLASS[b as usize] {
+            Class::Space => Step::Skip(i + 1),
+            Class::IdentStart => Step::Token(TokenKind::Ident, scan_ident(bytes, i + 1)),
+            // `%name`, or a lone `%` when no name character follows.
+            Class::Percent => {
+                let end = scan_ident(bytes, i + 1);
+                if end > i + 1 { Step::Token(TokenKind::Ident, end) } else { Step::Token(TokenKind::Percent, i + 1) }
+            }
+            // `.name`; a lone `.` goes to the rare path (an error token).
+            Class::Dot if bytes.get(i + 1).is_some_and(|&c| is_ident_continue(c)) => {
+                Step::Token(TokenKind::DotWord, scan_dot_word(bytes, i + 2))
+            }
+            Class::Single => Step::Token(SINGLE[b as usize], i + 1),
+            Class::Punct => {
+                let next = bytes.get(i + 1).copied().unwrap_or(0);
+                let (kind, n) = punct(b, next);
+                Step::Token(kind, i + n)
+            }
+            // A plain decimal integer (`0`, `4`, `256`) ends at a byte that
+            // cannot continue a number; anything else (`0x1F`, `1.5`,
+            // `0f3F800000`, `42U`) takes the full number scanner.
+            Class::Digit => {
+                let end = scan_digits(bytes, i + 1);
+                match bytes.get(end) {
+                    Some(&c) if is_ident_continue(c) || c == b'.' => {
+                        let (kind, end) = self.rare_token(i);
+                        Step::Token(kind, end)
+                    }
+                    _ => Step::Token(TokenKind::Int, end),
+                }
+            }
+            Class::Slash if matches!(bytes.get(i + 1), Some(b'/' | b'*')) => match skip_comment(bytes, i) {
+                Some(end) => Step::Skip(end),
+                None => Step::Token(TokenKind::Error, bytes.len()),
+            },
+            _ => {
+                let (kind, end) = self.rare_token(i);
+                Step::Token(kind, end)
+            }
+        }
+    }
+
+    /// Numbers other than plain decimals, strings, a lone `/`, and bytes
+    /// no token starts with: the kind and the end of the token at `i`.
     #[inline(never)]
     fn rare_token(&self, mut i: usize) -> (TokenKind, usize) {
         let (bytes, source) = (self.bytes, self.source);
         let len = bytes.len();
         let kind = match CLASS[bytes[i] as usize] {
             Class::Digit => lex_number(bytes, len, &mut i),
-            Class::Percent => {
-                i += 1;
-                TokenKind::Percent
-            }
             Class::Slash => {
                 i += 1;
                 TokenKind::Slash
@@ -614,6 +598,20 @@ mod tests {
             kinds("@!%p1 ld.global.L2::64B.u32 %r1, [%rd2+-4]; // c"),
             vec![At, Bang, Ident, Ident, DotWord, DotWord, DotWord, Ident, Comma, LBracket, Ident, Plus, Minus, Int, RBracket, Semi, Eof]
         );
+    }
+
+    #[test]
+    fn lexes_every_punctuation_token() {
+        use TokenKind::*;
+        assert_eq!(
+            kinds(", ; : { } [ ] ( ) @ ^ ~ + - * ? < > <= >= << >> == != = ! | || & && / %"),
+            vec![
+                Comma, Semi, Colon, LBrace, RBrace, LBracket, RBracket, LParen, RParen, At, Caret, Tilde, Plus, Minus,
+                Star, Question, Lt, Gt, Le, Ge, Shl, Shr, EqEq, NotEq, Eq, Bang, Pipe, PipePipe, Amp, AmpAmp, Slash,
+                Percent, Eof
+            ]
+        );
+        assert_eq!(kinds("a,b;%r1"), vec![Ident, Comma, Ident, Semi, Ident, Eof]);
     }
 
     #[test]

@@ -48,7 +48,12 @@ impl NameKey {
                 k += 8;
             }
         }
-        NameKey { a, b, len: n.min(u32::MAX as usize) as u32, hash: (h >> 32) as u32 }
+        // A product's high bits mix all of its input, its low bits only the
+        // input's low bits; tables index by the hash's low bits, so those
+        // must come from the top of `h`. (Taking `h >> 32` made names that
+        // differ only in their last bytes, `ld.param.u32` and `ld.param.u64`,
+        // share the low bits and so a slot.)
+        NameKey { a, b, len: n.min(u32::MAX as usize) as u32, hash: h.swap_bytes() as u32 }
     }
 
     /// Whether the key determines its name (so equal keys are equal names).
@@ -90,6 +95,24 @@ mod tests {
                 let c = &a[..n - 1];
                 assert!(!same_name(ka, &a, NameKey::new(c), c), "length {n} against a prefix");
             }
+        }
+    }
+
+    /// Names that differ in one byte (any byte, the last ones included)
+    /// rarely share the hash's low bits, which tables index by.
+    #[test]
+    fn low_hash_bits_see_every_byte() {
+        for n in 1..40usize {
+            let a: Vec<u8> = (0..n as u8).map(|b| b'a' + b % 26).collect();
+            let mut same = 0;
+            for k in 0..n {
+                for bit in 0..7 {
+                    let mut b = a.clone();
+                    b[k] ^= 1 << bit;
+                    same += usize::from(NameKey::new(&a).hash & 0xfff == NameKey::new(&b).hash & 0xfff);
+                }
+            }
+            assert!(same <= 1, "length {n}: {same} of {} one-bit changes keep the low 12 bits", n * 7);
         }
     }
 

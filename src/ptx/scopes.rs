@@ -23,7 +23,9 @@ pub struct ScopedTable<T: Copy> {
 impl<T: Copy> ScopedTable<T> {
     /// A table for symbols `0..len`, with no scope open.
     pub fn new(len: usize) -> ScopedTable<T> {
-        ScopedTable { slots: vec![None; len], undo: Vec::new(), marks: Vec::new() }
+        // Every declaration logs the binding it replaces: room for a
+        // typical function's declarations, so the log is not regrown.
+        ScopedTable { slots: vec![None; len], undo: Vec::with_capacity(len.min(256)), marks: Vec::with_capacity(8) }
     }
 
     /// Opens a scope.
