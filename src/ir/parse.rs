@@ -147,11 +147,11 @@ fn lex(text: &str) -> Result<Vec<Token>, IrParseError> {
                 cur.next();
                 let mut s = String::new();
                 loop {
+                    let here = (cur.line, cur.col);
                     match cur.next() {
                         None | Some('\n') => return Err(err(at, "unterminated string".into())),
                         Some('"') => break,
                         Some('\\') => {
-                            let here = (cur.line, cur.col);
                             match cur.next() {
                                 Some('"') => s.push('"'),
                                 Some('\\') => s.push('\\'),
@@ -1231,7 +1231,7 @@ block0:
             ("target sm_90\nkernel fn0 \"k\" () {\nblock0:\n    v0:r32 = ld.global.u32 v0\n}\n", (4, 14), "address"),
             ("target sm_90\nkernel fn0 \"k\" () {\nblock0:\n    st.global.u32 [+4], v0, v0\n}\n", (4, 5), "address"),
             ("target sm_90\nglobal g0 \"x\" global size 4 align 4 init 0x100\n", (2, 42), "0xff"),
-            ("target sm_90\nkernel fn0 \"k\" () local 4 local 8 {\n", (2, 28), "twice"),
+            ("target sm_90\nkernel fn0 \"k\" () local 4 local 8 {\n", (2, 27), "twice"),
             ("target sm_90\nkernel fn0 \"\\q\" () ;\n", (2, 13), "escape"),
             ("target sm_90\nkernel fn0 \"k\" () {\nblock0:\n    inst3: exit\n}\n", (4, 5), "inst0 is missing"),
         ];
