@@ -812,3 +812,192 @@ fn describe(k: K, a: &Attrs) -> String {
         Err(m) => format!("({m})"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::parse::parse_module;
+    use crate::ir::parse::tests::SAMPLE;
+
+    /// The messages of verifying a module written as text (at `Raw`).
+    fn messages(text: &str, stage: Stage) -> Vec<String> {
+        let m = parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        match verify_module(&m, stage) {
+            Ok(()) => Vec::new(),
+            Err(es) => es.iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    /// A kernel whose body is `body` (plus a helper `fn1` taking a 4- and
+    /// an 8-byte parameter and returning an `r32`, and a variable `g0`).
+    fn kernel(body: &str) -> String {
+        format!(
+            "target sm_90\nglobal g0 \"g\" global size 8 align 8\nkernel fn0 \"k\" () local 8 {{\n{body}}}\n\
+             func fn1 \"h\" (a: 4 align 4 at 0, b: 8 align 8 at 8) -> (r32) {{\nblock0(v0:r32, v1:r64):\n    return v0\n}}\n"
+        )
+    }
+
+    /// Verifying `body` fails with a message containing `what`, naming the
+    /// kernel.
+    #[track_caller]
+    fn fails(body: &str, what: &str) {
+        let ms = messages(&kernel(body), Stage::Raw);
+        assert!(ms.iter().any(|m| m.contains(what) && m.starts_with("function \"k\"")), "expected {what:?}, got {ms:#?}\n{body}");
+    }
+
+    #[track_caller]
+    fn passes(body: &str) {
+        let ms = messages(&kernel(body), Stage::Raw);
+        assert!(ms.is_empty(), "{ms:#?}\n{body}");
+    }
+
+    #[test]
+    fn sample_is_raw_but_not_legal() {
+        assert_eq!(messages(SAMPLE, Stage::Raw), Vec::<String>::new());
+        let legal = messages(SAMPLE, Stage::Legal);
+        // ld, add, setp, add, st.
+        assert_eq!(legal.len(), 5, "{legal:#?}");
+        assert!(legal.iter().all(|m| m.contains("PTX-layer")));
+        assert!(legal[0].contains("block0, `v0:r64 = ld.param.u64 [+0]`"), "{}", legal[0]);
+    }
+
+    #[test]
+    fn valid_bodies_pass() {
+        passes("block0:\n    v0:r32 = iconst 0x1\n    v1:r64 = iconst 0x2\n    v2:r32 = call fn1(v0, v1)\n    v3:r64 = mul.wide.u32 v2, v0\n    v4:r64 = mad.wide.s32 v0, v2, v3\n    v5:r32 = mul.lo.s32 v0, v0\n    exit\n");
+        passes("block0:\n    v0:r32 = iconst 0x1\n    v1:p = iconst 0x1\n    v2:r32, v3:p = IADD3 v0, v0, v0\n    v4:r32 = IADD3.x v0, v0, v0, v3, v1\n    v5:p = ISETP.lt.and.x v0, v0, v1, v3\n    v6:r64 = IMAD.WIDE v0, v0, v7\n    v7:r64 = iconst 0x0\n    exit\n".replace("v6:r64 = IMAD.WIDE v0, v0, v7\n    v7:r64 = iconst 0x0", "v7:r64 = iconst 0x0\n    v6:r64 = IMAD.WIDE v0, v0, v7").as_str());
+        passes("block0:\n    v0:r64 = symaddr g0\n    v1:r32, v2:r32 = ld.global.v2.f32 [v0+8]\n    st.global.v2.f32 [v0], v1, v2\n    v3:r128 = LDG.v4.u32 [v0]\n    STG.v4.u32 [v0+16], v3\n    v4:r32 = symaddr.local frame+4\n    v5:r32 = LDL.u32 [v4]\n    STS.u8 [v4], v5\n    v6:r64 = sreg.clock64\n    v7:r32 = sreg.tid_x\n    bar.sync v7\n    v8:p = setp.lt.and.f32 v1, v2, v9\n    v9:p = iconst 0x0\n    exit\n".replace("    v8:p = setp.lt.and.f32 v1, v2, v9\n    v9:p = iconst 0x0\n", "    v9:p = iconst 0x0\n    v8:p = setp.lt.and.f32 v1, v2, v9\n").as_str());
+        // A use in an unreachable block needs no dominating definition.
+        passes("block0:\n    v0:r32 = iconst 0x1\n    exit\nblock1:\n    v1:r32 = add.s32 v2, v2\n    exit\nblock2:\n    v2:r32 = iconst 0x1\n    exit\n");
+    }
+
+    #[test]
+    fn structure_errors() {
+        fails("block0:\n    v0:r32 = iconst 0x1\n", "does not end with a terminator");
+        fails("block0:\n    exit\n    exit\n", "terminator before the end");
+        fails("block0:\nblock1:\n    exit\n", "block is empty");
+        fails("block0:\n    jump block1(v0)\nunplaced block1(v0:r32):\n    exit\n", "not in the layout");
+        fails("block0:\n    v0:r32 = iconst 0x1\n    jump block1(v0, v0)\nblock1(v1:r32):\n    exit\n", "passes 2 arguments to block1");
+        fails("block0:\n    v0:r64 = iconst 0x1\n    jump block1(v0)\nblock1(v1:r32):\n    exit\n", "has not the type of its parameter");
+        fails("block0:\n    v0:p = iconst 0x1\n    brif v0, block1\nblock1:\n    exit\n", "1 destinations (`brif` takes 2)");
+        fails("block0:\n    v0:r32 = iconst 0x1\n    exit block0\n", "(`exit` takes 0)");
+        let ms = messages("target sm_90\nfunction fn0 \"f\" () {\nunplaced block0:\n    exit\n}\n", Stage::Raw);
+        assert!(ms[0].contains("at least one block in the layout"), "{ms:?}");
+        let ms = messages("target sm_90\nfunction fn0 \"f\" () {\nunplaced:\n    exit\n}\n", Stage::Raw);
+        assert!(ms[0].contains("declaration (no blocks) has instructions"), "{ms:?}");
+    }
+
+    #[test]
+    fn ssa_errors() {
+        // Diamond: block3 uses a value of block1, which does not dominate it.
+        fails(
+            "block0:\n    v0:p = iconst 0x1\n    brif v0, block1, block2\nblock1:\n    v1:r32 = iconst 0x1\n    jump block3\nblock2:\n    jump block3\nblock3:\n    v2:r32 = add.s32 v1, v1\n    exit\n",
+            "v1, whose definition in block1 does not dominate",
+        );
+        fails("block0:\n    v0:r32 = add.s32 v1, v1\n    v1:r32 = iconst 0x1\n    exit\n", "uses v1 before its definition");
+        fails("block0:\n    v0:r32 = add.s32 v0, v0\n    exit\n", "uses v0 before its definition");
+        fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nunplaced:\n    v1:r32 = iconst 0x1\n", "in no block of the layout");
+        fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nunplaced block1(v1:r32):\n    exit\n", "parameter of block1, which is not in the layout");
+        fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nunused v1:r32 param block0 0\n", "not parameter 0 of block0");
+        // A reachable use of a value of an unreachable block.
+        fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nblock1:\n    v1:r32 = iconst 0x1\n    exit\n", "does not dominate");
+    }
+
+    #[test]
+    fn guard_errors() {
+        fails("block0:\n    v0:r32 = iconst 0x1\n    @v0 exit\n", "guard v0 is not a predicate");
+        fails("block0:\n    v0:p = iconst 0x1\n    v1:r32 = iconst 0x1\n    @v0 v2:r32 = add.s32 v1, v1\n    exit\n", "0 prior values for 1 results");
+        fails("block0:\n    v0:p = iconst 0x1\n    v1:r64 = iconst 0x1\n    v3:r32 = iconst 0x1\n    @!v0 v2:r32 = add.s32 v3, v3 else v1\n    exit\n", "prior value 0 (v1) has not the type");
+        fails("block0:\n    v0:r32 = iconst 0x1\n    v1:r32 = add.s32 v0, v0 else v0\n    exit\n", "prior values without a guard");
+    }
+
+    #[test]
+    fn operand_errors() {
+        let c = "block0:\n    v0:r32 = iconst 0x1\n    v1:r64 = iconst 0x1\n    v2:p = iconst 0x1\n";
+        let check = |line: &str, what: &str| fails(&format!("{c}    {line}\n    exit\n"), what);
+        check("v3:r32 = add.s32 v0", "takes 2 arguments and 1 results, not 1 and 1");
+        check("v3:r32 = add.s64 v0, v0", "argument 0 (v0:r32) should be 64-bit");
+        check("v3:r64 = add.s64 v1, v1, v1", "takes 2 arguments");
+        check("v3:r32 = add v0, v0", "`add` needs a type");
+        check("v3:r32 = mul.wide.s32 v0, v0", "result 0 (v3:r32) should be 64-bit");
+        check("v3:p = setp.lt.and.s32 v0, v0", "takes 3 arguments");
+        check("v3:p = setp.s32 v0, v0", "needs a comparison");
+        check("v3:r32 = cvt.f32 v1", "needs a source type");
+        check("v3:r32 = cvt.f32.f64 v0", "argument 0 (v0:r32) should be 64-bit");
+        check("v3:r32 = selp.b32 v0, v0, v0", "argument 2 (v0:r32) should be a predicate");
+        check("v3:r32 = IADD3.x v0, v0, v0", "takes 4 to 5 arguments");
+        check("v3:r32 = IADD3 v0, v0, v0, v2", "takes 3 arguments");
+        check("v3:r32 = LOP3 v0, v0, v0, #0x100", "lookup table 0x100 is over 0xff");
+        check("v3:r32 = extract v1, #0x2", "extracts part 2 of a value of 2 registers");
+        check("v3:r64 = concat v0, v0, v0", "takes 2 arguments");
+        check("v3:r64 = copy v0", "copies a r32 into a r64");
+        check("v3:r64 = sreg.tid_x", "should be 32-bit");
+        check("v3:r32 = S2R", "needs a special register");
+        check("v3:r32 = MUFU.rcp v1", "should be 32-bit");
+        check("v3:r32 = DADD v1, v1", "should be 64-bit");
+        check("v3:p = iconst 0x1, v0", "takes no arguments");
+    }
+
+    #[test]
+    fn memory_errors() {
+        let c = "block0:\n    v0:r32 = iconst 0x1\n    v1:r64 = iconst 0x1\n";
+        let check = |line: &str, what: &str| fails(&format!("{c}    {line}\n    exit\n"), what);
+        check("v2:r32 = ld.global.u32 [+0]", "needs an address");
+        check("v2:r32 = ld.u32 [v1]", "needs a state space");
+        check("v2:r32 = ld.global [v1]", "needs a type");
+        check("v2:r32 = ld.global.v2.u32 [v1]", "moves 2 values, not 1");
+        check("v2:r64 = ld.global.u32 [v1]", "result 0 (v2:r64) should be 32-bit");
+        check("st.global.v2.u32 [v1], v0", "moves 2 values, not 1");
+        check("v2:r32 = LDS.u32 [v1]", "address v1:r64 should be 32-bit");
+        check("v2:r32 = LDG.u32 [v0]", "address v0:r32 should be 64-bit");
+        check("v2:r64 = LDG.v4.u32 [v1]", "should be 128 bits");
+        check("v2:r32 = st.global.u32 [v1], v0", "has results");
+    }
+
+    #[test]
+    fn module_reference_errors() {
+        let c = "block0:\n    v0:r32 = iconst 0x1\n    v1:r64 = iconst 0x1\n";
+        let check = |line: &str, what: &str| fails(&format!("{c}    {line}\n    exit\n"), what);
+        check("v2:r32 = call fn1(v0)", "passes 1 arguments; \"h\" takes 2");
+        check("v2:r32 = call fn1(v1, v1)", "argument 0 (v1:r64) does not fit parameter `a` of 4 bytes");
+        check("call fn1(v0, v1)", "has 0 results; \"h\" returns 1");
+        check("v2:r64 = call fn1(v0, v1)", "result 0 (v2) is not a r32");
+        check("call fn7()", "calls fn7, which does not exist");
+        check("v2:r64 = symaddr g1", "variable g1 does not exist");
+        check("v2:r32 = symaddr.local frame+12", "outside the 8 bytes");
+        let ret = |body: &str, what: &str| {
+            let text = format!("target sm_90\nfunc fn0 \"d\" (a: 4 align 4 at 0) -> (r32) {{\n{body}}}\n");
+            let ms = messages(&text, Stage::Raw);
+            assert!(ms.iter().any(|m| m.contains(what)), "expected {what:?}, got {ms:#?}");
+        };
+        ret("block0(v0:r32):\n    return\n", "returns 0 values; the function returns 1");
+        ret("block0(v0:r32):\n    v1:r64 = iconst 0x0\n    return v1\n", "return value 0 (v1) is not a r32");
+        ret("block0:\n    v0:r32 = iconst 0x0\n    return v0\n", "entry block has 0 parameters but the function 1");
+        ret("block0(v0:r64):\n    v1:r32 = iconst 0x0\n    return v1\n", "does not match parameter `a` of 4 bytes");
+        fails("block0(v0:r32):\n    exit\n", "kernel's entry block has parameters");
+    }
+
+    #[test]
+    fn corrupt_storage_is_reported_not_panicked_on() {
+        let base = parse_module(&kernel("block0:\n    v0:r32 = iconst 0x1\n    jump block1(v0)\nblock1(v1:r32):\n    exit\n")).unwrap();
+        assert_eq!(verify_module(&base, Stage::Raw), Ok(()));
+        let k = FuncId::new(0);
+        let run = |edit: &dyn Fn(&mut Function), what: &str| {
+            let mut m = base.clone();
+            edit(&mut m.functions[k]);
+            let es = verify_function_id(&m, k, Stage::Raw).expect_err(what);
+            assert!(es.iter().any(|e| e.to_string().contains(what)), "expected {what:?}, got {es:#?}");
+        };
+        run(&|f| f.layout.clear(), "at least one block in the layout");
+        run(&|f| f.layout.push(Block::new(0)), "appears twice in the layout");
+        run(&|f| f.layout.push(Block::new(9)), "names block9, which does not exist");
+        run(&|f| f.blocks[Block::new(1)].insts.insert(0, Inst::new(0)), "placed twice");
+        run(&|f| f.blocks[Block::new(1)].insts.insert(0, Inst::new(99)), "inst99 does not exist");
+        run(&|f| f.insts[Inst::new(1)].dests[0].args[0] = Value::new(42), "uses v42, which does not exist");
+        run(&|f| f.values[Value::new(0)].def = ValueDef::Result(Inst::new(1), 0), "whose definition says");
+        run(&|f| f.values[Value::new(1)].def = ValueDef::Param(Block::new(0), 0), "whose definition says");
+        run(&|f| f.blocks[Block::new(1)].params[0] = Value::new(77), "parameter v77 does not exist");
+        run(&|f| f.insts[Inst::new(0)].results[0] = Value::new(77), "result v77 does not exist");
+        run(&|f| f.insts[Inst::new(1)].dests[0].block = Block::new(5), "branches to block5");
+        assert!(verify_function_id(&base, FuncId::new(5), Stage::Raw).is_err());
+    }
+}
