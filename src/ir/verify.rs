@@ -400,7 +400,13 @@ impl Cx<'_> {
         }
         // SSA: definitions exist, are placed and dominate.
         let reachable = dt.is_reachable(block);
+        let mut seen: SmallVec<[Value; 8]> = SmallVec::new();
         for v in d.uses() {
+            // One report per value, however often the instruction uses it.
+            if seen.contains(&v) {
+                continue;
+            }
+            seen.push(v);
             let Some(vd) = f.values.get(v) else { continue };
             let problem = match vd.def {
                 ValueDef::Param(db, n) => {
