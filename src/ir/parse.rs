@@ -407,22 +407,20 @@ impl Parser {
     /// An identifier `prefix<N>`.
     fn entity(&mut self, prefix: &str, what: &str) -> Result<(u64, Pos), IrParseError> {
         let at = self.here();
-        if let Tok::Ident(s) = self.peek() {
-            if let Some(n) = entity_number(s, prefix) {
+        if let Tok::Ident(s) = self.peek()
+            && let Some(n) = entity_number(s, prefix) {
                 self.bump();
                 return Ok((n, at));
             }
-        }
         Err(self.expected(what))
     }
 
     fn ty(&mut self) -> Result<Type, IrParseError> {
-        if let Tok::Ident(s) = self.peek() {
-            if let Some(t) = Type::parse(s) {
+        if let Tok::Ident(s) = self.peek()
+            && let Some(t) = Type::parse(s) {
                 self.bump();
                 return Ok(t);
             }
-        }
         Err(self.expected("a type (r32 r64 r128 ur32 ur64 ur128 p up)"))
     }
 
@@ -783,14 +781,13 @@ impl Parser {
                             return Err(self.error_at(at, "the `[address]` operand must come first, once"));
                         }
                         mem = Some(false);
-                        if let Tok::Ident(s) = self.peek() {
-                            if entity_number(s, "v").is_some() {
+                        if let Tok::Ident(s) = self.peek()
+                            && entity_number(s, "v").is_some() {
                                 let (n, vat) = self.entity("v", "a value")?;
                                 uses.push((n, vat));
                                 data.args.push(Value::new(n as usize));
                                 mem = Some(true);
                             }
-                        }
                         let off = if self.is_punct('+') || self.is_punct('-') { self.signed()? } else { 0 };
                         set_offset(self, &mut offset, off, at)?;
                         self.expect_punct(']')?;

@@ -372,11 +372,10 @@ impl Cx<'_> {
                     return;
                 }
                 for (n, (&v, p)) in params.iter().zip(&f.params).enumerate() {
-                    if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v)) {
-                        if !self.fits(t, k, &Attrs::default()) {
+                    if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v))
+                        && !self.fits(t, k, &Attrs::default()) {
                             self.err(Some(entry), None, format!("entry parameter {n} ({v}:{t}) does not match parameter `{}` of {} bytes", p.name, p.size));
                         }
-                    }
                 }
             }
             _ => {}
@@ -520,11 +519,10 @@ impl Cx<'_> {
                 }
                 Opcode::Copy => {
                     let t = d.args.first().and_then(|&v| self.ty(v));
-                    if let (Some(t), Some(r)) = (t, d.results.first().and_then(|&v| self.ty(v))) {
-                        if width(t) != width(r) || t.file().is_predicate() != r.file().is_predicate() {
+                    if let (Some(t), Some(r)) = (t, d.results.first().and_then(|&v| self.ty(v)))
+                        && (width(t) != width(r) || t.file().is_predicate() != r.file().is_predicate()) {
                             out.push(format!("copies a {t} into a {r}"));
                         }
-                    }
                     if nargs != 1 || nres != 1 {
                         out.push(format!("`copy` takes 1 argument and 1 result, not {nargs} and {nres}"));
                     }
@@ -665,11 +663,10 @@ impl Cx<'_> {
         let kinds = |fixed: &[K], opt: &[K]| fixed.iter().chain(opt).copied().collect::<Vec<K>>();
         for (what, vals, ks) in [("argument", &d.args[..], kinds(&sig.args, &sig.opt_args)), ("result", &d.results[..], kinds(&sig.results, &sig.opt_results))] {
             for (n, (&v, &k)) in vals.iter().zip(&ks).enumerate() {
-                if let Some(t) = self.ty(v) {
-                    if !self.fits(t, k, a) {
+                if let Some(t) = self.ty(v)
+                    && !self.fits(t, k, a) {
                         out.push(format!("{what} {n} ({v}:{t}) should be {}", describe(k, a)));
                     }
-                }
             }
         }
     }
@@ -684,11 +681,10 @@ impl Cx<'_> {
             out.push(format!("passes {} arguments; \"{}\" takes {}", d.args.len(), callee.name, callee.params.len()));
         } else {
             for (n, (&v, p)) in d.args.iter().zip(&callee.params).enumerate() {
-                if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v)) {
-                    if !self.fits(t, k, &Attrs::default()) {
+                if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v))
+                    && !self.fits(t, k, &Attrs::default()) {
                         out.push(format!("argument {n} ({v}:{t}) does not fit parameter `{}` of {} bytes", p.name, p.size));
                     }
-                }
             }
         }
         if d.results.len() != callee.returns.len() {
@@ -733,11 +729,10 @@ impl Cx<'_> {
         }
         if with_addr {
             let v = d.args[0];
-            if let Some(t) = self.ty(v) {
-                if !self.fits(t, addr, a) {
+            if let Some(t) = self.ty(v)
+                && !self.fits(t, addr, a) {
                     out.push(format!("address {v}:{t} should be {}", describe(addr, a)));
                 }
-            }
         }
         if load && d.args.len() > 1 {
             out.push(format!("`{op}` takes one address argument, not {}", d.args.len()));
@@ -749,20 +744,18 @@ impl Cx<'_> {
         let wide = op.layer() == Layer::Sass && values.len() == 1 && a.vector > 1;
         if wide {
             let bits = u32::from(a.vector) * ty.bits();
-            if let Some(t) = self.ty(values[0]) {
-                if t.bits() != bits || t.file().is_predicate() {
+            if let Some(t) = self.ty(values[0])
+                && (t.bits() != bits || t.file().is_predicate()) {
                     out.push(format!("{data_what} {} should be {bits} bits (v{} of {})", values[0], a.vector, ty.word()));
                 }
-            }
         } else if values.len() != n {
             out.push(format!("`{op}{}` moves {n} values, not {}", a.words(), values.len()));
         } else {
             for (k, &v) in values.iter().enumerate() {
-                if let Some(t) = self.ty(v) {
-                    if !self.fits(t, elem, a) {
+                if let Some(t) = self.ty(v)
+                    && !self.fits(t, elem, a) {
                         out.push(format!("{data_what} {k} ({v}:{t}) should be {}", describe(elem, a)));
                     }
-                }
             }
         }
         out
