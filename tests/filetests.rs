@@ -17,7 +17,7 @@
 use std::path::{Path, PathBuf};
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use ptx2sass::ir::{parse_module_for, print_module, verify_module, Stage};
+use ptx2sass::ir::{Stage, parse_module_for, print_module, verify_module};
 use ptx2sass::target::Sm;
 
 /// A stage: (target, source text) → output text.

@@ -373,9 +373,14 @@ impl Cx<'_> {
                 }
                 for (n, (&v, p)) in params.iter().zip(&f.params).enumerate() {
                     if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v))
-                        && !self.fits(t, k, &Attrs::default()) {
-                            self.err(Some(entry), None, format!("entry parameter {n} ({v}:{t}) does not match parameter `{}` of {} bytes", p.name, p.size));
-                        }
+                        && !self.fits(t, k, &Attrs::default())
+                    {
+                        self.err(
+                            Some(entry),
+                            None,
+                            format!("entry parameter {n} ({v}:{t}) does not match parameter `{}` of {} bytes", p.name, p.size),
+                        );
+                    }
                 }
             }
             _ => {}
@@ -425,10 +430,9 @@ impl Cx<'_> {
                     } else {
                         match self.place.get(di.index()).copied().flatten() {
                             None => Some(format!("uses {v}, defined by an instruction in no block of the layout")),
-                            Some((db, dpos)) if db == block => {
-                                (dpos >= pos).then(|| format!("uses {v} before its definition in the same block"))
-                            }
-                            Some((db, _)) => (reachable && !dt.dominates(db, block)).then(|| format!("uses {v}, whose definition in {db} does not dominate this use")),
+                            Some((db, dpos)) if db == block => (dpos >= pos).then(|| format!("uses {v} before its definition in the same block")),
+                            Some((db, _)) => (reachable && !dt.dominates(db, block))
+                                .then(|| format!("uses {v}, whose definition in {db} does not dominate this use")),
                         }
                     }
                 }
@@ -471,7 +475,11 @@ impl Cx<'_> {
                 continue;
             };
             if target.params.len() != dest.args.len() {
-                self.err(here.0, here.1, format!("passes {} arguments to {}, which has {} parameters", dest.args.len(), dest.block, target.params.len()));
+                self.err(
+                    here.0,
+                    here.1,
+                    format!("passes {} arguments to {}, which has {} parameters", dest.args.len(), dest.block, target.params.len()),
+                );
                 continue;
             }
             for (n, (&a, &p)) in dest.args.iter().zip(&target.params).enumerate() {
@@ -520,9 +528,10 @@ impl Cx<'_> {
                 Opcode::Copy => {
                     let t = d.args.first().and_then(|&v| self.ty(v));
                     if let (Some(t), Some(r)) = (t, d.results.first().and_then(|&v| self.ty(v)))
-                        && (width(t) != width(r) || t.file().is_predicate() != r.file().is_predicate()) {
-                            out.push(format!("copies a {t} into a {r}"));
-                        }
+                        && (width(t) != width(r) || t.file().is_predicate() != r.file().is_predicate())
+                    {
+                        out.push(format!("copies a {t} into a {r}"));
+                    }
                     if nargs != 1 || nres != 1 {
                         out.push(format!("`copy` takes 1 argument and 1 result, not {nargs} and {nres}"));
                     }
@@ -625,7 +634,17 @@ impl Cx<'_> {
                     Sig::new(&[], &[if wide { W64 } else { W32 }])
                 }
                 Opcode::BarSync | Opcode::Bar => Sig { opt_args: [W32, W32].into_iter().collect(), ..Sig::default() },
-                Opcode::Ld | Opcode::St | Opcode::Ldg | Opcode::Stg | Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldgen | Opcode::Stgen | Opcode::Ldc => {
+                Opcode::Ld
+                | Opcode::St
+                | Opcode::Ldg
+                | Opcode::Stg
+                | Opcode::Lds
+                | Opcode::Sts
+                | Opcode::Ldl
+                | Opcode::Stl
+                | Opcode::Ldgen
+                | Opcode::Stgen
+                | Opcode::Ldc => {
                     return self.memory(d);
                 }
                 _ => {
@@ -661,12 +680,15 @@ impl Cx<'_> {
             return;
         }
         let kinds = |fixed: &[K], opt: &[K]| fixed.iter().chain(opt).copied().collect::<Vec<K>>();
-        for (what, vals, ks) in [("argument", &d.args[..], kinds(&sig.args, &sig.opt_args)), ("result", &d.results[..], kinds(&sig.results, &sig.opt_results))] {
+        for (what, vals, ks) in
+            [("argument", &d.args[..], kinds(&sig.args, &sig.opt_args)), ("result", &d.results[..], kinds(&sig.results, &sig.opt_results))]
+        {
             for (n, (&v, &k)) in vals.iter().zip(&ks).enumerate() {
                 if let Some(t) = self.ty(v)
-                    && !self.fits(t, k, a) {
-                        out.push(format!("{what} {n} ({v}:{t}) should be {}", describe(k, a)));
-                    }
+                    && !self.fits(t, k, a)
+                {
+                    out.push(format!("{what} {n} ({v}:{t}) should be {}", describe(k, a)));
+                }
             }
         }
     }
@@ -682,9 +704,10 @@ impl Cx<'_> {
         } else {
             for (n, (&v, p)) in d.args.iter().zip(&callee.params).enumerate() {
                 if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v))
-                    && !self.fits(t, k, &Attrs::default()) {
-                        out.push(format!("argument {n} ({v}:{t}) does not fit parameter `{}` of {} bytes", p.name, p.size));
-                    }
+                    && !self.fits(t, k, &Attrs::default())
+                {
+                    out.push(format!("argument {n} ({v}:{t}) does not fit parameter `{}` of {} bytes", p.name, p.size));
+                }
             }
         }
         if d.results.len() != callee.returns.len() {
@@ -730,9 +753,10 @@ impl Cx<'_> {
         if with_addr {
             let v = d.args[0];
             if let Some(t) = self.ty(v)
-                && !self.fits(t, addr, a) {
-                    out.push(format!("address {v}:{t} should be {}", describe(addr, a)));
-                }
+                && !self.fits(t, addr, a)
+            {
+                out.push(format!("address {v}:{t} should be {}", describe(addr, a)));
+            }
         }
         if load && d.args.len() > 1 {
             out.push(format!("`{op}` takes one address argument, not {}", d.args.len()));
@@ -745,17 +769,19 @@ impl Cx<'_> {
         if wide {
             let bits = u32::from(a.vector) * ty.bits();
             if let Some(t) = self.ty(values[0])
-                && (t.bits() != bits || t.file().is_predicate()) {
-                    out.push(format!("{data_what} {} should be {bits} bits (v{} of {})", values[0], a.vector, ty.word()));
-                }
+                && (t.bits() != bits || t.file().is_predicate())
+            {
+                out.push(format!("{data_what} {} should be {bits} bits (v{} of {})", values[0], a.vector, ty.word()));
+            }
         } else if values.len() != n {
             out.push(format!("`{op}{}` moves {n} values, not {}", a.words(), values.len()));
         } else {
             for (k, &v) in values.iter().enumerate() {
                 if let Some(t) = self.ty(v)
-                    && !self.fits(t, elem, a) {
-                        out.push(format!("{data_what} {k} ({v}:{t}) should be {}", describe(elem, a)));
-                    }
+                    && !self.fits(t, elem, a)
+                {
+                    out.push(format!("{data_what} {k} ({v}:{t}) should be {}", describe(elem, a)));
+                }
             }
         }
         out
@@ -862,11 +888,15 @@ mod tests {
 
     #[test]
     fn valid_bodies_pass() {
-        passes("block0:\n    v0:r32 = iconst 0x1\n    v1:r64 = iconst 0x2\n    v2:r32 = call fn1(v0, v1)\n    v3:r64 = mul.wide.u32 v2, v0\n    v4:r64 = mad.wide.s32 v0, v2, v3\n    v5:r32 = mul.lo.s32 v0, v0\n    exit\n");
+        passes(
+            "block0:\n    v0:r32 = iconst 0x1\n    v1:r64 = iconst 0x2\n    v2:r32 = call fn1(v0, v1)\n    v3:r64 = mul.wide.u32 v2, v0\n    v4:r64 = mad.wide.s32 v0, v2, v3\n    v5:r32 = mul.lo.s32 v0, v0\n    exit\n",
+        );
         passes("block0:\n    v0:r32 = iconst 0x1\n    v1:p = iconst 0x1\n    v2:r32, v3:p = IADD3 v0, v0, v0\n    v4:r32 = IADD3.x v0, v0, v0, v3, v1\n    v5:p = ISETP.lt.and.x v0, v0, v1, v3\n    v6:r64 = IMAD.WIDE v0, v0, v7\n    v7:r64 = iconst 0x0\n    exit\n".replace("v6:r64 = IMAD.WIDE v0, v0, v7\n    v7:r64 = iconst 0x0", "v7:r64 = iconst 0x0\n    v6:r64 = IMAD.WIDE v0, v0, v7").as_str());
         passes("block0:\n    v0:r64 = symaddr g0\n    v1:r32, v2:r32 = ld.global.v2.f32 [v0+8]\n    st.global.v2.f32 [v0], v1, v2\n    v3:r128 = LDG.v4.u32 [v0]\n    STG.v4.u32 [v0+16], v3\n    v4:r32 = symaddr.local frame+4\n    v5:r32 = LDL.u32 [v4]\n    STS.u8 [v4], v5\n    v6:r64 = sreg.clock64\n    v7:r32 = sreg.tid_x\n    bar.sync v7\n    v8:p = setp.lt.and.f32 v1, v2, v9\n    v9:p = iconst 0x0\n    exit\n".replace("    v8:p = setp.lt.and.f32 v1, v2, v9\n    v9:p = iconst 0x0\n", "    v9:p = iconst 0x0\n    v8:p = setp.lt.and.f32 v1, v2, v9\n").as_str());
         // A use in an unreachable block needs no dominating definition.
-        passes("block0:\n    v0:r32 = iconst 0x1\n    exit\nblock1:\n    v1:r32 = add.s32 v2, v2\n    exit\nblock2:\n    v2:r32 = iconst 0x1\n    exit\n");
+        passes(
+            "block0:\n    v0:r32 = iconst 0x1\n    exit\nblock1:\n    v1:r32 = add.s32 v2, v2\n    exit\nblock2:\n    v2:r32 = iconst 0x1\n    exit\n",
+        );
     }
 
     #[test]
@@ -895,7 +925,10 @@ mod tests {
         fails("block0:\n    v0:r32 = add.s32 v1, v1\n    v1:r32 = iconst 0x1\n    exit\n", "uses v1 before its definition");
         fails("block0:\n    v0:r32 = add.s32 v0, v0\n    exit\n", "uses v0 before its definition");
         fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nunplaced:\n    v1:r32 = iconst 0x1\n", "in no block of the layout");
-        fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nunplaced block1(v1:r32):\n    exit\n", "parameter of block1, which is not in the layout");
+        fails(
+            "block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nunplaced block1(v1:r32):\n    exit\n",
+            "parameter of block1, which is not in the layout",
+        );
         fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nunused v1:r32 param block0 0\n", "not parameter 0 of block0");
         // A reachable use of a value of an unreachable block.
         fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nblock1:\n    v1:r32 = iconst 0x1\n    exit\n", "does not dominate");
@@ -905,7 +938,10 @@ mod tests {
     fn guard_errors() {
         fails("block0:\n    v0:r32 = iconst 0x1\n    @v0 exit\n", "guard v0 is not a predicate");
         fails("block0:\n    v0:p = iconst 0x1\n    v1:r32 = iconst 0x1\n    @v0 v2:r32 = add.s32 v1, v1\n    exit\n", "0 prior values for 1 results");
-        fails("block0:\n    v0:p = iconst 0x1\n    v1:r64 = iconst 0x1\n    v3:r32 = iconst 0x1\n    @!v0 v2:r32 = add.s32 v3, v3 else v1\n    exit\n", "prior value 0 (v1) has not the type");
+        fails(
+            "block0:\n    v0:p = iconst 0x1\n    v1:r64 = iconst 0x1\n    v3:r32 = iconst 0x1\n    @!v0 v2:r32 = add.s32 v3, v3 else v1\n    exit\n",
+            "prior value 0 (v1) has not the type",
+        );
         fails("block0:\n    v0:r32 = iconst 0x1\n    v1:r32 = add.s32 v0, v0 else v0\n    exit\n", "prior values without a guard");
     }
 
