@@ -23,7 +23,7 @@
 //! 4. **Guards**: a guard is a `p`/`up` value; `prior` has one value per
 //!    result, of the result's type, and only guarded instructions have it.
 //! 5. **Operands**: per opcode, the number of arguments and results and
-//!    each one's register file and width ([`PLAIN`] for opcodes whose
+//!    each one's register file and width (`PLAIN` for opcodes whose
 //!    operands follow from their type attributes alone, code for the
 //!    families with variants). Data operands accept either file of a width
 //!    (`r32` or `ur32`), predicates either predicate file, since uniform
