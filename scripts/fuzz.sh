@@ -68,6 +68,15 @@ if [[ "$TARGET" == "parse" ]]; then
   seed_ptx "$ROOT/examples" "example."
 fi
 
+# parse_ir starts from the Ori IR filetests (comments and expectations
+# included: the parser skips them).
+if [[ "$TARGET" == "parse_ir" ]]; then
+  while IFS= read -r -d '' f; do
+    name="filetest.$(echo "${f#"$ROOT"/filetests/}" | tr '/' '_')"
+    [[ -e "$CORPUS/$name" ]] || cp "$f" "$CORPUS/$name"
+  done < <(find "$ROOT/filetests" -name '*.ori' -type f -print0)
+fi
+
 # read_cubin starts from ptxas's cubins of the examples for a few SMs.
 if [[ "$TARGET" == "read_cubin" && -x "$ROOT/.reference/bin/ptxas" ]]; then
   for f in "$ROOT"/examples/*.ptx; do

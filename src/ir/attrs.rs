@@ -498,3 +498,112 @@ impl Attrs {
         false
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads a `words()` string back.
+    fn read(words: &str, multiplies: bool) -> Option<Attrs> {
+        let mut a = Attrs::default();
+        for w in words.strip_prefix('.')?.split('.') {
+            if !a.apply_word(w, multiplies) {
+                return None;
+            }
+        }
+        Some(a)
+    }
+
+    #[track_caller]
+    fn round_trips(a: Attrs, multiplies: bool) {
+        let w = a.words();
+        assert_eq!(read(&w, multiplies), Some(a), "{w}");
+    }
+
+    #[test]
+    fn every_value_of_every_field_round_trips() {
+        for &(t, word) in DataType::ALL {
+            let a = Attrs::typed(t);
+            assert_eq!(a.words(), format!(".{word}"));
+            round_trips(a, false);
+            round_trips(a, true);
+            // As the source type of a conversion, after a destination type.
+            round_trips(Attrs { src_ty: Some(t), ..Attrs::typed(DataType::F32) }, false);
+        }
+        for &(v, _) in Round::ALL {
+            round_trips(Attrs { round: Some(v), ..Attrs::default() }, false);
+        }
+        for &(v, word) in Cmp::ALL {
+            // `hi`/`lo` read as comparisons only where the opcode does not
+            // multiply.
+            let a = Attrs { cmp: Some(v), ..Attrs::default() };
+            round_trips(a, false);
+            if !matches!(word, "hi" | "lo") {
+                round_trips(a, true);
+            }
+        }
+        for &(v, _) in BoolOp::ALL {
+            round_trips(Attrs { combine: Some(v), ..Attrs::default() }, false);
+        }
+        for &(v, _) in MulMode::ALL {
+            round_trips(Attrs { mul: Some(v), ..Attrs::default() }, true);
+        }
+        for &(v, _) in Space::ALL {
+            round_trips(Attrs { space: Some(v), ..Attrs::default() }, false);
+        }
+        for &(v, _) in SpecialReg::ALL {
+            round_trips(Attrs { sreg: Some(v), ..Attrs::default() }, false);
+        }
+        for &(v, _) in MufuFunc::ALL {
+            round_trips(Attrs { mufu: Some(v), ..Attrs::default() }, false);
+        }
+        for n in [1, 2, 4, 8] {
+            round_trips(Attrs { vector: n, ..Attrs::default() }, false);
+        }
+        for (word, _, put) in FLAGS {
+            let mut a = Attrs::default();
+            put(&mut a);
+            assert_eq!(a.words(), format!(".{word}"));
+            round_trips(a, false);
+        }
+    }
+
+    #[test]
+    fn canonical_order() {
+        let mut a = Attrs::typed(DataType::F32);
+        a.cmp = Some(Cmp::Lt);
+        a.combine = Some(BoolOp::And);
+        a.ftz = true;
+        assert_eq!(a.words(), ".lt.and.ftz.f32");
+        let cvt = Attrs { round: Some(Round::Rn), src_ty: Some(DataType::S64), ..Attrs::typed(DataType::F32) };
+        assert_eq!(cvt.words(), ".rn.f32.s64");
+        let ld = Attrs { space: Some(Space::Global), vector: 2, volatile: true, ..Attrs::typed(DataType::U32) };
+        assert_eq!(ld.words(), ".global.volatile.v2.u32");
+        let mut all = Attrs { space: Some(Space::Shared), mul: Some(MulMode::Hi), ..Attrs::default() };
+        for (_, _, put) in FLAGS {
+            put(&mut all);
+        }
+        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l");
+        round_trips(all, true);
+        // Words in another order read the same.
+        assert_eq!(read(".f32.and.ftz.lt", false), Some(a));
+    }
+
+    #[test]
+    fn bad_words_are_refused() {
+        let mut a = Attrs::default();
+        assert!(a.apply_word("s32", false) && a.apply_word("u64", false));
+        assert!(!a.apply_word("f32", false), "a third type");
+        assert!(!Attrs::default().apply_word("v3", false));
+        assert!(!Attrs::default().apply_word("v16", false));
+        assert!(!Attrs::default().apply_word("S32", false));
+        assert!(!Attrs::default().apply_word("", false));
+        assert_eq!(read(".lt.gt", false), None);
+        assert_eq!(read(".v2.v4", false), None);
+        assert_eq!(read(".ftz.ftz", false), None);
+        assert_eq!(read(".lo.hi", true), None, "two multiply modes");
+        // `hi` is a multiply mode for multiplies, a comparison otherwise.
+        assert_eq!(read(".hi", true).and_then(|a| a.mul), Some(MulMode::Hi));
+        assert_eq!(read(".hi", false).and_then(|a| a.cmp), Some(Cmp::Hi));
+    }
+}

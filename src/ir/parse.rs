@@ -147,33 +147,31 @@ fn lex(text: &str) -> Result<Vec<Token>, IrParseError> {
                 cur.next();
                 let mut s = String::new();
                 loop {
+                    let here = (cur.line, cur.col);
                     match cur.next() {
                         None | Some('\n') => return Err(err(at, "unterminated string".into())),
                         Some('"') => break,
-                        Some('\\') => {
-                            let here = (cur.line, cur.col);
-                            match cur.next() {
-                                Some('"') => s.push('"'),
-                                Some('\\') => s.push('\\'),
-                                Some('n') => s.push('\n'),
-                                Some('t') => s.push('\t'),
-                                Some('u') if cur.peek() == Some('{') => {
-                                    cur.next();
-                                    let mut hex = String::new();
-                                    while let Some(h) = cur.next() {
-                                        if h == '}' || hex.len() > 8 {
-                                            break;
-                                        }
-                                        hex.push(h);
+                        Some('\\') => match cur.next() {
+                            Some('"') => s.push('"'),
+                            Some('\\') => s.push('\\'),
+                            Some('n') => s.push('\n'),
+                            Some('t') => s.push('\t'),
+                            Some('u') if cur.peek() == Some('{') => {
+                                cur.next();
+                                let mut hex = String::new();
+                                while let Some(h) = cur.next() {
+                                    if h == '}' || hex.len() > 8 {
+                                        break;
                                     }
-                                    match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
-                                        Some(ch) => s.push(ch),
-                                        None => return Err(err(here, format!("bad escape \\u{{{hex}}}"))),
-                                    }
+                                    hex.push(h);
                                 }
-                                _ => return Err(err(here, "bad escape in string".into())),
+                                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                                    Some(ch) => s.push(ch),
+                                    None => return Err(err(here, format!("bad escape \\u{{{hex}}}"))),
+                                }
                             }
-                        }
+                            _ => return Err(err(here, "bad escape in string".into())),
+                        },
                         Some(c) => s.push(c),
                     }
                 }
@@ -407,21 +405,21 @@ impl Parser {
     /// An identifier `prefix<N>`.
     fn entity(&mut self, prefix: &str, what: &str) -> Result<(u64, Pos), IrParseError> {
         let at = self.here();
-        if let Tok::Ident(s) = self.peek() {
-            if let Some(n) = entity_number(s, prefix) {
-                self.bump();
-                return Ok((n, at));
-            }
+        if let Tok::Ident(s) = self.peek()
+            && let Some(n) = entity_number(s, prefix)
+        {
+            self.bump();
+            return Ok((n, at));
         }
         Err(self.expected(what))
     }
 
     fn ty(&mut self) -> Result<Type, IrParseError> {
-        if let Tok::Ident(s) = self.peek() {
-            if let Some(t) = Type::parse(s) {
-                self.bump();
-                return Ok(t);
-            }
+        if let Tok::Ident(s) = self.peek()
+            && let Some(t) = Type::parse(s)
+        {
+            self.bump();
+            return Ok(t);
         }
         Err(self.expected("a type (r32 r64 r128 ur32 ur64 ur128 p up)"))
     }
@@ -783,13 +781,13 @@ impl Parser {
                             return Err(self.error_at(at, "the `[address]` operand must come first, once"));
                         }
                         mem = Some(false);
-                        if let Tok::Ident(s) = self.peek() {
-                            if entity_number(s, "v").is_some() {
-                                let (n, vat) = self.entity("v", "a value")?;
-                                uses.push((n, vat));
-                                data.args.push(Value::new(n as usize));
-                                mem = Some(true);
-                            }
+                        if let Tok::Ident(s) = self.peek()
+                            && entity_number(s, "v").is_some()
+                        {
+                            let (n, vat) = self.entity("v", "a value")?;
+                            uses.push((n, vat));
+                            data.args.push(Value::new(n as usize));
+                            mem = Some(true);
                         }
                         let off = if self.is_punct('+') || self.is_punct('-') { self.signed()? } else { 0 };
                         set_offset(self, &mut offset, off, at)?;
@@ -928,8 +926,13 @@ impl Parser {
         for (v, ty, def, at) in &unused {
             let small = |x: u64| u32::try_from(x).map_err(|_| self.error_at(*at, format!("{x} is too large")));
             let def = match *def {
-                UnusedDef::Param(b, n) => ValueDef::Param(Block::new(small(b)? as usize), small(n)?.try_into().map_err(|_| self.error_at(*at, "parameter number over 65535"))?),
-                UnusedDef::Result(i, n) => ValueDef::Result(Inst::new(small(i)? as usize), small(n)?.try_into().map_err(|_| self.error_at(*at, "result number over 65535"))?),
+                UnusedDef::Param(b, n) => ValueDef::Param(
+                    Block::new(small(b)? as usize),
+                    small(n)?.try_into().map_err(|_| self.error_at(*at, "parameter number over 65535"))?,
+                ),
+                UnusedDef::Result(i, n) => {
+                    ValueDef::Result(Inst::new(small(i)? as usize), small(n)?.try_into().map_err(|_| self.error_at(*at, "result number over 65535"))?)
+                }
             };
             defs.push((*v, *at, ValueData { ty: *ty, def }));
         }
@@ -973,11 +976,7 @@ impl Parser {
 
 /// Checks that the numbers are exactly `0..n`, each once, and returns the
 /// positions in number order.
-fn dense(
-    items: impl Iterator<Item = (u64, Pos)>,
-    prefix: &str,
-    err: impl Fn(Pos, String) -> IrParseError,
-) -> Result<Vec<usize>, IrParseError> {
+fn dense(items: impl Iterator<Item = (u64, Pos)>, prefix: &str, err: impl Fn(Pos, String) -> IrParseError) -> Result<Vec<usize>, IrParseError> {
     let mut v: Vec<(u64, Pos, usize)> = items.enumerate().map(|(i, (n, p))| (n, p, i)).collect();
     v.sort_by_key(|x| (x.0, x.2));
     for (k, w) in v.iter().enumerate() {
@@ -1199,7 +1198,8 @@ block0:
         // address): the parser must say where.
         let e = parse_module(text).unwrap_err();
         assert_eq!((e.line, e.col), (6, 40), "{e}");
-        let good = text.replace("v1:r32 = ld.local.v2.f32 [v0-8], v2:r32 ; two results? no: one per line", "v1:r32, v2:r32 = ld.local.v2.f32 [v0-8]\n    trap");
+        let good = text
+            .replace("v1:r32 = ld.local.v2.f32 [v0-8], v2:r32 ; two results? no: one per line", "v1:r32, v2:r32 = ld.local.v2.f32 [v0-8]\n    trap");
         let m = parse_module(&good).unwrap();
         assert_eq!(m.sm.to_string(), "sm_100a");
         assert_eq!(m.globals[crate::ir::GlobalId::new(0)].name, "a \"q\" \\ \u{7}");
@@ -1231,7 +1231,7 @@ block0:
             ("target sm_90\nkernel fn0 \"k\" () {\nblock0:\n    v0:r32 = ld.global.u32 v0\n}\n", (4, 14), "address"),
             ("target sm_90\nkernel fn0 \"k\" () {\nblock0:\n    st.global.u32 [+4], v0, v0\n}\n", (4, 5), "address"),
             ("target sm_90\nglobal g0 \"x\" global size 4 align 4 init 0x100\n", (2, 42), "0xff"),
-            ("target sm_90\nkernel fn0 \"k\" () local 4 local 8 {\n", (2, 28), "twice"),
+            ("target sm_90\nkernel fn0 \"k\" () local 4 local 8 {\n", (2, 27), "twice"),
             ("target sm_90\nkernel fn0 \"\\q\" () ;\n", (2, 13), "escape"),
             ("target sm_90\nkernel fn0 \"k\" () {\nblock0:\n    inst3: exit\n}\n", (4, 5), "inst0 is missing"),
         ];
@@ -1242,7 +1242,8 @@ block0:
         }
         // A store of one value with two value operands names the address
         // in the bracket (once v0 exists).
-        let e = parse_module("target sm_90\nkernel fn0 \"k\" () {\nblock0:\n    v0:r64 = iconst 0x0\n    st.global.u32 [+4], v0, v0\n}\n").unwrap_err();
+        let e =
+            parse_module("target sm_90\nkernel fn0 \"k\" () {\nblock0:\n    v0:r64 = iconst 0x0\n    st.global.u32 [+4], v0, v0\n}\n").unwrap_err();
         assert!(e.message.contains("address"), "{e}");
     }
 

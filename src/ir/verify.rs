@@ -23,7 +23,7 @@
 //! 4. **Guards**: a guard is a `p`/`up` value; `prior` has one value per
 //!    result, of the result's type, and only guarded instructions have it.
 //! 5. **Operands**: per opcode, the number of arguments and results and
-//!    each one's register file and width ([`PLAIN`] for opcodes whose
+//!    each one's register file and width (`PLAIN` for opcodes whose
 //!    operands follow from their type attributes alone, code for the
 //!    families with variants). Data operands accept either file of a width
 //!    (`r32` or `ur32`), predicates either predicate file, since uniform
@@ -377,10 +377,14 @@ impl Cx<'_> {
                     return;
                 }
                 for (n, (&v, p)) in params.iter().zip(&f.params).enumerate() {
-                    if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v)) {
-                        if !self.fits(t, k, &Attrs::default()) {
-                            self.err(Some(entry), None, format!("entry parameter {n} ({v}:{t}) does not match parameter `{}` of {} bytes", p.name, p.size));
-                        }
+                    if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v))
+                        && !self.fits(t, k, &Attrs::default())
+                    {
+                        self.err(
+                            Some(entry),
+                            None,
+                            format!("entry parameter {n} ({v}:{t}) does not match parameter `{}` of {} bytes", p.name, p.size),
+                        );
                     }
                 }
             }
@@ -405,7 +409,13 @@ impl Cx<'_> {
         }
         // SSA: definitions exist, are placed and dominate.
         let reachable = dt.is_reachable(block);
+        let mut seen: SmallVec<[Value; 8]> = SmallVec::new();
         for v in d.uses() {
+            // One report per value, however often the instruction uses it.
+            if seen.contains(&v) {
+                continue;
+            }
+            seen.push(v);
             let Some(vd) = f.values.get(v) else { continue };
             let problem = match vd.def {
                 ValueDef::Param(db, n) => {
@@ -425,10 +435,9 @@ impl Cx<'_> {
                     } else {
                         match self.place.get(di.index()).copied().flatten() {
                             None => Some(format!("uses {v}, defined by an instruction in no block of the layout")),
-                            Some((db, dpos)) if db == block => {
-                                (dpos >= pos).then(|| format!("uses {v} before its definition in the same block"))
-                            }
-                            Some((db, _)) => (reachable && !dt.dominates(db, block)).then(|| format!("uses {v}, whose definition in {db} does not dominate this use")),
+                            Some((db, dpos)) if db == block => (dpos >= pos).then(|| format!("uses {v} before its definition in the same block")),
+                            Some((db, _)) => (reachable && !dt.dominates(db, block))
+                                .then(|| format!("uses {v}, whose definition in {db} does not dominate this use")),
                         }
                     }
                 }
@@ -471,7 +480,11 @@ impl Cx<'_> {
                 continue;
             };
             if target.params.len() != dest.args.len() {
-                self.err(here.0, here.1, format!("passes {} arguments to {}, which has {} parameters", dest.args.len(), dest.block, target.params.len()));
+                self.err(
+                    here.0,
+                    here.1,
+                    format!("passes {} arguments to {}, which has {} parameters", dest.args.len(), dest.block, target.params.len()),
+                );
                 continue;
             }
             for (n, (&a, &p)) in dest.args.iter().zip(&target.params).enumerate() {
@@ -519,10 +532,10 @@ impl Cx<'_> {
                 }
                 Opcode::Copy => {
                     let t = d.args.first().and_then(|&v| self.ty(v));
-                    if let (Some(t), Some(r)) = (t, d.results.first().and_then(|&v| self.ty(v))) {
-                        if width(t) != width(r) || t.file().is_predicate() != r.file().is_predicate() {
-                            out.push(format!("copies a {t} into a {r}"));
-                        }
+                    if let (Some(t), Some(r)) = (t, d.results.first().and_then(|&v| self.ty(v)))
+                        && (width(t) != width(r) || t.file().is_predicate() != r.file().is_predicate())
+                    {
+                        out.push(format!("copies a {t} into a {r}"));
                     }
                     if nargs != 1 || nres != 1 {
                         out.push(format!("`copy` takes 1 argument and 1 result, not {nargs} and {nres}"));
@@ -628,7 +641,17 @@ impl Cx<'_> {
                     Sig::new(&[], &[if wide { W64 } else { W32 }])
                 }
                 Opcode::BarSync | Opcode::Bar => Sig { opt_args: [W32, W32].into_iter().collect(), ..Sig::default() },
-                Opcode::Ld | Opcode::St | Opcode::Ldg | Opcode::Stg | Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldgen | Opcode::Stgen | Opcode::Ldc => {
+                Opcode::Ld
+                | Opcode::St
+                | Opcode::Ldg
+                | Opcode::Stg
+                | Opcode::Lds
+                | Opcode::Sts
+                | Opcode::Ldl
+                | Opcode::Stl
+                | Opcode::Ldgen
+                | Opcode::Stgen
+                | Opcode::Ldc => {
                     return self.memory(d);
                 }
                 _ => {
@@ -664,12 +687,14 @@ impl Cx<'_> {
             return;
         }
         let kinds = |fixed: &[K], opt: &[K]| fixed.iter().chain(opt).copied().collect::<Vec<K>>();
-        for (what, vals, ks) in [("argument", &d.args[..], kinds(&sig.args, &sig.opt_args)), ("result", &d.results[..], kinds(&sig.results, &sig.opt_results))] {
+        for (what, vals, ks) in
+            [("argument", &d.args[..], kinds(&sig.args, &sig.opt_args)), ("result", &d.results[..], kinds(&sig.results, &sig.opt_results))]
+        {
             for (n, (&v, &k)) in vals.iter().zip(&ks).enumerate() {
-                if let Some(t) = self.ty(v) {
-                    if !self.fits(t, k, a) {
-                        out.push(format!("{what} {n} ({v}:{t}) should be {}", describe(k, a)));
-                    }
+                if let Some(t) = self.ty(v)
+                    && !self.fits(t, k, a)
+                {
+                    out.push(format!("{what} {n} ({v}:{t}) should be {}", describe(k, a)));
                 }
             }
         }
@@ -685,10 +710,10 @@ impl Cx<'_> {
             out.push(format!("passes {} arguments; \"{}\" takes {}", d.args.len(), callee.name, callee.params.len()));
         } else {
             for (n, (&v, p)) in d.args.iter().zip(&callee.params).enumerate() {
-                if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v)) {
-                    if !self.fits(t, k, &Attrs::default()) {
-                        out.push(format!("argument {n} ({v}:{t}) does not fit parameter `{}` of {} bytes", p.name, p.size));
-                    }
+                if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v))
+                    && !self.fits(t, k, &Attrs::default())
+                {
+                    out.push(format!("argument {n} ({v}:{t}) does not fit parameter `{}` of {} bytes", p.name, p.size));
                 }
             }
         }
@@ -734,10 +759,10 @@ impl Cx<'_> {
         }
         if with_addr {
             let v = d.args[0];
-            if let Some(t) = self.ty(v) {
-                if !self.fits(t, addr, a) {
-                    out.push(format!("address {v}:{t} should be {}", describe(addr, a)));
-                }
+            if let Some(t) = self.ty(v)
+                && !self.fits(t, addr, a)
+            {
+                out.push(format!("address {v}:{t} should be {}", describe(addr, a)));
             }
         }
         if load && d.args.len() > 1 {
@@ -750,19 +775,19 @@ impl Cx<'_> {
         let wide = op.layer() == Layer::Sass && values.len() == 1 && a.vector > 1;
         if wide {
             let bits = u32::from(a.vector) * ty.bits();
-            if let Some(t) = self.ty(values[0]) {
-                if t.bits() != bits || t.file().is_predicate() {
-                    out.push(format!("{data_what} {} should be {bits} bits (v{} of {})", values[0], a.vector, ty.word()));
-                }
+            if let Some(t) = self.ty(values[0])
+                && (t.bits() != bits || t.file().is_predicate())
+            {
+                out.push(format!("{data_what} {} should be {bits} bits (v{} of {})", values[0], a.vector, ty.word()));
             }
         } else if values.len() != n {
             out.push(format!("`{op}{}` moves {n} values, not {}", a.words(), values.len()));
         } else {
             for (k, &v) in values.iter().enumerate() {
-                if let Some(t) = self.ty(v) {
-                    if !self.fits(t, elem, a) {
-                        out.push(format!("{data_what} {k} ({v}:{t}) should be {}", describe(elem, a)));
-                    }
+                if let Some(t) = self.ty(v)
+                    && !self.fits(t, elem, a)
+                {
+                    out.push(format!("{data_what} {k} ({v}:{t}) should be {}", describe(elem, a)));
                 }
             }
         }
@@ -817,5 +842,204 @@ fn describe(k: K, a: &Attrs) -> String {
         Ok(w) if w.as_slice() == [1] => "a predicate".into(),
         Ok(w) => w.iter().map(|b| format!("{b}-bit")).collect::<Vec<_>>().join(" or "),
         Err(m) => format!("({m})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::parse::parse_module;
+    use crate::ir::parse::tests::SAMPLE;
+
+    /// The messages of verifying a module written as text (at `Raw`).
+    fn messages(text: &str, stage: Stage) -> Vec<String> {
+        let m = parse_module(text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        match verify_module(&m, stage) {
+            Ok(()) => Vec::new(),
+            Err(es) => es.iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    /// A kernel whose body is `body` (plus a helper `fn1` taking a 4- and
+    /// an 8-byte parameter and returning an `r32`, and a variable `g0`).
+    fn kernel(body: &str) -> String {
+        format!(
+            "target sm_90\nglobal g0 \"g\" global size 8 align 8\nkernel fn0 \"k\" () local 8 {{\n{body}}}\n\
+             func fn1 \"h\" (a: 4 align 4 at 0, b: 8 align 8 at 8) -> (r32) {{\nblock0(v0:r32, v1:r64):\n    return v0\n}}\n"
+        )
+    }
+
+    /// Verifying `body` fails with a message containing `what`, naming the
+    /// kernel.
+    #[track_caller]
+    fn fails(body: &str, what: &str) {
+        let ms = messages(&kernel(body), Stage::Raw);
+        assert!(ms.iter().any(|m| m.contains(what) && m.starts_with("function \"k\"")), "expected {what:?}, got {ms:#?}\n{body}");
+    }
+
+    #[track_caller]
+    fn passes(body: &str) {
+        let ms = messages(&kernel(body), Stage::Raw);
+        assert!(ms.is_empty(), "{ms:#?}\n{body}");
+    }
+
+    #[test]
+    fn sample_is_raw_but_not_legal() {
+        assert_eq!(messages(SAMPLE, Stage::Raw), Vec::<String>::new());
+        let legal = messages(SAMPLE, Stage::Legal);
+        // ld, add, setp, add, st.
+        assert_eq!(legal.len(), 5, "{legal:#?}");
+        assert!(legal.iter().all(|m| m.contains("PTX-layer")));
+        assert!(legal[0].contains("block0, `v0:r64 = ld.param.u64 [+0]`"), "{}", legal[0]);
+    }
+
+    #[test]
+    fn valid_bodies_pass() {
+        passes(
+            "block0:\n    v0:r32 = iconst 0x1\n    v1:r64 = iconst 0x2\n    v2:r32 = call fn1(v0, v1)\n    v3:r64 = mul.wide.u32 v2, v0\n    v4:r64 = mad.wide.s32 v0, v2, v3\n    v5:r32 = mul.lo.s32 v0, v0\n    exit\n",
+        );
+        passes("block0:\n    v0:r32 = iconst 0x1\n    v1:p = iconst 0x1\n    v2:r32, v3:p = IADD3 v0, v0, v0\n    v4:r32 = IADD3.x v0, v0, v0, v3, v1\n    v5:p = ISETP.lt.and.x v0, v0, v1, v3\n    v6:r64 = IMAD.WIDE v0, v0, v7\n    v7:r64 = iconst 0x0\n    exit\n".replace("v6:r64 = IMAD.WIDE v0, v0, v7\n    v7:r64 = iconst 0x0", "v7:r64 = iconst 0x0\n    v6:r64 = IMAD.WIDE v0, v0, v7").as_str());
+        passes("block0:\n    v0:r64 = symaddr g0\n    v1:r32, v2:r32 = ld.global.v2.f32 [v0+8]\n    st.global.v2.f32 [v0], v1, v2\n    v3:r128 = LDG.v4.u32 [v0]\n    STG.v4.u32 [v0+16], v3\n    v4:r32 = symaddr.local frame+4\n    v5:r32 = LDL.u32 [v4]\n    STS.u8 [v4], v5\n    v6:r64 = sreg.clock64\n    v7:r32 = sreg.tid_x\n    bar.sync v7\n    v8:p = setp.lt.and.f32 v1, v2, v9\n    v9:p = iconst 0x0\n    exit\n".replace("    v8:p = setp.lt.and.f32 v1, v2, v9\n    v9:p = iconst 0x0\n", "    v9:p = iconst 0x0\n    v8:p = setp.lt.and.f32 v1, v2, v9\n").as_str());
+        // A use in an unreachable block needs no dominating definition.
+        passes(
+            "block0:\n    v0:r32 = iconst 0x1\n    exit\nblock1:\n    v1:r32 = add.s32 v2, v2\n    exit\nblock2:\n    v2:r32 = iconst 0x1\n    exit\n",
+        );
+    }
+
+    #[test]
+    fn structure_errors() {
+        fails("block0:\n    v0:r32 = iconst 0x1\n", "does not end with a terminator");
+        fails("block0:\n    exit\n    exit\n", "terminator before the end");
+        fails("block0:\nblock1:\n    exit\n", "block is empty");
+        fails("block0:\n    jump block1(v0)\nunplaced block1(v0:r32):\n    exit\n", "not in the layout");
+        fails("block0:\n    v0:r32 = iconst 0x1\n    jump block1(v0, v0)\nblock1(v1:r32):\n    exit\n", "passes 2 arguments to block1");
+        fails("block0:\n    v0:r64 = iconst 0x1\n    jump block1(v0)\nblock1(v1:r32):\n    exit\n", "has not the type of its parameter");
+        fails("block0:\n    v0:p = iconst 0x1\n    brif v0, block1\nblock1:\n    exit\n", "1 destinations (`brif` takes 2)");
+        fails("block0:\n    v0:r32 = iconst 0x1\n    exit block0\n", "(`exit` takes 0)");
+        let ms = messages("target sm_90\nfunction fn0 \"f\" () {\nunplaced block0:\n    exit\n}\n", Stage::Raw);
+        assert!(ms[0].contains("at least one block in the layout"), "{ms:?}");
+        let ms = messages("target sm_90\nfunction fn0 \"f\" () {\nunplaced:\n    exit\n}\n", Stage::Raw);
+        assert!(ms[0].contains("declaration (no blocks) has instructions"), "{ms:?}");
+    }
+
+    #[test]
+    fn ssa_errors() {
+        // Diamond: block3 uses a value of block1, which does not dominate it.
+        fails(
+            "block0:\n    v0:p = iconst 0x1\n    brif v0, block1, block2\nblock1:\n    v1:r32 = iconst 0x1\n    jump block3\nblock2:\n    jump block3\nblock3:\n    v2:r32 = add.s32 v1, v1\n    exit\n",
+            "v1, whose definition in block1 does not dominate",
+        );
+        fails("block0:\n    v0:r32 = add.s32 v1, v1\n    v1:r32 = iconst 0x1\n    exit\n", "uses v1 before its definition");
+        fails("block0:\n    v0:r32 = add.s32 v0, v0\n    exit\n", "uses v0 before its definition");
+        fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nunplaced:\n    v1:r32 = iconst 0x1\n", "in no block of the layout");
+        fails(
+            "block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nunplaced block1(v1:r32):\n    exit\n",
+            "parameter of block1, which is not in the layout",
+        );
+        fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nunused v1:r32 param block0 0\n", "not parameter 0 of block0");
+        // A reachable use of a value of an unreachable block.
+        fails("block0:\n    v0:r32 = add.s32 v1, v1\n    exit\nblock1:\n    v1:r32 = iconst 0x1\n    exit\n", "does not dominate");
+    }
+
+    #[test]
+    fn guard_errors() {
+        fails("block0:\n    v0:r32 = iconst 0x1\n    @v0 exit\n", "guard v0 is not a predicate");
+        fails("block0:\n    v0:p = iconst 0x1\n    v1:r32 = iconst 0x1\n    @v0 v2:r32 = add.s32 v1, v1\n    exit\n", "0 prior values for 1 results");
+        fails(
+            "block0:\n    v0:p = iconst 0x1\n    v1:r64 = iconst 0x1\n    v3:r32 = iconst 0x1\n    @!v0 v2:r32 = add.s32 v3, v3 else v1\n    exit\n",
+            "prior value 0 (v1) has not the type",
+        );
+        fails("block0:\n    v0:r32 = iconst 0x1\n    v1:r32 = add.s32 v0, v0 else v0\n    exit\n", "prior values without a guard");
+    }
+
+    #[test]
+    fn operand_errors() {
+        let c = "block0:\n    v0:r32 = iconst 0x1\n    v1:r64 = iconst 0x1\n    v2:p = iconst 0x1\n";
+        let check = |line: &str, what: &str| fails(&format!("{c}    {line}\n    exit\n"), what);
+        check("v3:r32 = add.s32 v0", "takes 2 arguments and 1 results, not 1 and 1");
+        check("v3:r32 = add.s64 v0, v0", "argument 0 (v0:r32) should be 64-bit");
+        check("v3:r64 = add.s64 v1, v1, v1", "takes 2 arguments");
+        check("v3:r32 = add v0, v0", "`add` needs a type");
+        check("v3:r32 = mul.wide.s32 v0, v0", "result 0 (v3:r32) should be 64-bit");
+        check("v3:p = setp.lt.and.s32 v0, v0", "takes 3 arguments");
+        check("v3:p = setp.s32 v0, v0", "needs a comparison");
+        check("v3:r32 = cvt.f32 v1", "needs a source type");
+        check("v3:r32 = cvt.f32.f64 v0", "argument 0 (v0:r32) should be 64-bit");
+        check("v3:r32 = selp.b32 v0, v0, v0", "argument 2 (v0:r32) should be a predicate");
+        check("v3:r32 = IADD3.x v0, v0, v0", "takes 4 to 5 arguments");
+        check("v3:r32 = IADD3 v0, v0, v0, v2", "takes 3 arguments");
+        check("v3:r32 = LOP3 v0, v0, v0, #0x100", "lookup table 0x100 is over 0xff");
+        check("v3:r32 = extract v1, #0x2", "extracts part 2 of a value of 2 registers");
+        check("v3:r64 = concat v0, v0, v0", "takes 2 arguments");
+        check("v3:r64 = copy v0", "copies a r32 into a r64");
+        check("v3:r64 = sreg.tid_x", "should be 32-bit");
+        check("v3:r32 = S2R", "needs a special register");
+        check("v3:r32 = MUFU.rcp v1", "should be 32-bit");
+        check("v3:r32 = DADD v1, v1", "should be 64-bit");
+        check("v3:p = iconst 0x1, v0", "takes no arguments");
+    }
+
+    #[test]
+    fn memory_errors() {
+        let c = "block0:\n    v0:r32 = iconst 0x1\n    v1:r64 = iconst 0x1\n";
+        let check = |line: &str, what: &str| fails(&format!("{c}    {line}\n    exit\n"), what);
+        check("v2:r32 = ld.global.u32 [+0]", "needs an address");
+        check("v2:r32 = ld.u32 [v1]", "needs a state space");
+        check("v2:r32 = ld.global [v1]", "needs a type");
+        check("v2:r32 = ld.global.v2.u32 [v1]", "moves 2 values, not 1");
+        check("v2:r64 = ld.global.u32 [v1]", "result 0 (v2:r64) should be 32-bit");
+        check("st.global.v2.u32 [v1], v0", "moves 2 values, not 1");
+        check("v2:r32 = LDS.u32 [v1]", "address v1:r64 should be 32-bit");
+        check("v2:r32 = LDG.u32 [v0]", "address v0:r32 should be 64-bit");
+        check("v2:r64 = LDG.v4.u32 [v1]", "should be 128 bits");
+        check("v2:r32 = st.global.u32 [v1], v0", "has results");
+    }
+
+    #[test]
+    fn module_reference_errors() {
+        let c = "block0:\n    v0:r32 = iconst 0x1\n    v1:r64 = iconst 0x1\n";
+        let check = |line: &str, what: &str| fails(&format!("{c}    {line}\n    exit\n"), what);
+        check("v2:r32 = call fn1(v0)", "passes 1 arguments; \"h\" takes 2");
+        check("v2:r32 = call fn1(v1, v1)", "argument 0 (v1:r64) does not fit parameter `a` of 4 bytes");
+        check("call fn1(v0, v1)", "has 0 results; \"h\" returns 1");
+        check("v2:r64 = call fn1(v0, v1)", "result 0 (v2) is not a r32");
+        check("call fn7()", "calls fn7, which does not exist");
+        check("v2:r64 = symaddr g1", "variable g1 does not exist");
+        check("v2:r32 = symaddr.local frame+12", "outside the 8 bytes");
+        let ret = |body: &str, what: &str| {
+            let text = format!("target sm_90\nfunc fn0 \"d\" (a: 4 align 4 at 0) -> (r32) {{\n{body}}}\n");
+            let ms = messages(&text, Stage::Raw);
+            assert!(ms.iter().any(|m| m.contains(what)), "expected {what:?}, got {ms:#?}");
+        };
+        ret("block0(v0:r32):\n    return\n", "returns 0 values; the function returns 1");
+        ret("block0(v0:r32):\n    v1:r64 = iconst 0x0\n    return v1\n", "return value 0 (v1) is not a r32");
+        ret("block0:\n    v0:r32 = iconst 0x0\n    return v0\n", "entry block has 0 parameters but the function 1");
+        ret("block0(v0:r64):\n    v1:r32 = iconst 0x0\n    return v1\n", "does not match parameter `a` of 4 bytes");
+        fails("block0(v0:r32):\n    exit\n", "kernel's entry block has parameters");
+    }
+
+    #[test]
+    fn corrupt_storage_is_reported_not_panicked_on() {
+        let base = parse_module(&kernel("block0:\n    v0:r32 = iconst 0x1\n    jump block1(v0)\nblock1(v1:r32):\n    exit\n")).unwrap();
+        assert_eq!(verify_module(&base, Stage::Raw), Ok(()));
+        let k = FuncId::new(0);
+        let run = |edit: &dyn Fn(&mut Function), what: &str| {
+            let mut m = base.clone();
+            edit(&mut m.functions[k]);
+            let es = verify_function_id(&m, k, Stage::Raw).expect_err(what);
+            assert!(es.iter().any(|e| e.to_string().contains(what)), "expected {what:?}, got {es:#?}");
+        };
+        run(&|f| f.layout.clear(), "at least one block in the layout");
+        run(&|f| f.layout.push(Block::new(0)), "appears twice in the layout");
+        run(&|f| f.layout.push(Block::new(9)), "names block9, which does not exist");
+        run(&|f| f.blocks[Block::new(1)].insts.insert(0, Inst::new(0)), "placed twice");
+        run(&|f| f.blocks[Block::new(1)].insts.insert(0, Inst::new(99)), "inst99 does not exist");
+        run(&|f| f.insts[Inst::new(1)].dests[0].args[0] = Value::new(42), "uses v42, which does not exist");
+        run(&|f| f.values[Value::new(0)].def = ValueDef::Result(Inst::new(1), 0), "whose definition says");
+        run(&|f| f.values[Value::new(1)].def = ValueDef::Param(Block::new(0), 0), "whose definition says");
+        run(&|f| f.blocks[Block::new(1)].params[0] = Value::new(77), "parameter v77 does not exist");
+        run(&|f| f.insts[Inst::new(0)].results[0] = Value::new(77), "result v77 does not exist");
+        run(&|f| f.insts[Inst::new(1)].dests[0].block = Block::new(5), "branches to block5");
+        assert!(verify_function_id(&base, FuncId::new(5), Stage::Raw).is_err());
     }
 }
