@@ -18,13 +18,14 @@ use std::path::{Path, PathBuf};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use ptx2sass::ir::{Stage, parse_module_for, print_module, verify_module};
+use ptx2sass::driver::{self, Options};
 use ptx2sass::target::Sm;
 
 /// A stage: (target, source text) → output text.
 type StageFn = fn(Sm, &str) -> Result<String, String>;
 
 /// The stages a filetest can name, by their `test:` word.
-const STAGES: &[(&str, StageFn)] = &[("parse", stage_parse)];
+const STAGES: &[(&str, StageFn)] = &[("parse", stage_parse), ("lower", stage_lower), ("legalize", stage_legalize), ("select", stage_select)];
 
 /// Runs the stage `test` on `input` for `sm`.
 fn run_stage(test: &str, sm: Sm, input: &str) -> Result<String, String> {
@@ -49,6 +50,47 @@ fn stage_parse(sm: Sm, input: &str) -> Result<String, String> {
         return Err(format!("printing is not stable:\n{text}"));
     }
     Ok(text)
+}
+
+/// PTX text parsed, checked and lowered (verifier on): the raw module, or
+/// every error.
+fn lowered(sm: Sm, input: &str) -> Result<ptx2sass::ir::Module, String> {
+    let ast = ptx2sass::ptx::parse_and_check(input, &Default::default()).map_err(|d| d.render("input.ptx", input))?;
+    let (raw, errors) = driver::lower(&ast, sm, Some(input), Options { verify: true });
+    if errors.is_empty() { Ok(raw) } else { Err(errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n")) }
+}
+
+/// `test: lower`: PTX is lowered to raw Ori, verified, and printed.
+fn stage_lower(sm: Sm, input: &str) -> Result<String, String> {
+    Ok(print_module(&lowered(sm, input)?))
+}
+
+/// `test: legalize`: PTX is lowered and legalized (early and late) for the
+/// target; every defined function is verified at the legal stage and
+/// printed.
+fn stage_legalize(sm: Sm, input: &str) -> Result<String, String> {
+    let raw = lowered(sm, input)?;
+    let mut legal = raw.clone();
+    for (id, f) in raw.functions.iter() {
+        if !f.layout.is_empty() {
+            legal.functions[id] = driver::legalize_function(&raw, id, Options { verify: true }).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(print_module(&legal))
+}
+
+/// `test: select`: PTX through lowering, legalization and selection; the
+/// machine functions (virtual registers) are printed.
+fn stage_select(sm: Sm, input: &str) -> Result<String, String> {
+    let raw = lowered(sm, input)?;
+    let mut out = String::new();
+    for (id, f) in raw.functions.iter() {
+        if !f.layout.is_empty() {
+            let mach = driver::compile_function(&raw, id, Options { verify: true }).map_err(|e| e.to_string())?;
+            out.push_str(&mach.text());
+        }
+    }
+    Ok(out)
 }
 
 /// One file, split into header, source and expectations.

@@ -4,10 +4,9 @@
 //! instruction), and the operand terms: what each Ori operand can become
 //! (its [`Class`]) and making the machine operand for a slot.
 
-use super::facts;
 use super::mach::{MachInst, MachKind, VReg, vreg_reg};
 use crate::ir::entity::EntityRef;
-use crate::ir::{Function, Inst, InstData, Opcode, Space, Type, Value, ValueDef};
+use crate::ir::{Function, Inst, InstData, Opcode, Type, Value, ValueDef};
 use crate::isa::inst::{Inst as MInst, float_text};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use crate::target::Sm;
@@ -125,14 +124,16 @@ impl<'f> SelectCtx<'f> {
         (d.opcode == Opcode::Iconst && d.guard.is_none()).then_some((d.imm, self.func.value_type(v)))
     }
 
-    /// The byte offset in constant bank 0 of a kernel parameter a value
-    /// is loaded from (an unguarded `Ldc` of the parameter space without
-    /// an address), with the value's type.
+    /// The byte offset in constant bank 0 a value is loaded from (an
+    /// unguarded `Ldc` of bank 0 — the Ldc's immediate is the bank, its
+    /// offset the absolute byte offset, as legalization writes them:
+    /// kernel parameters, launch dimensions — without an index register),
+    /// with the value's type.
     pub fn param(&self, v: Value) -> Option<(u32, Type)> {
         let inst = self.func.value_inst(v)?;
         let d = &self.func.insts[inst];
-        let is_param = d.opcode == Opcode::Ldc && d.guard.is_none() && d.args.is_empty() && d.attrs.space == Some(Space::Param) && d.results.len() == 1;
-        let off = u32::try_from(d.offset).ok()?.checked_add(facts::param_base(self.sm)?)?;
+        let is_param = d.opcode == Opcode::Ldc && d.imm == 0 && d.guard.is_none() && d.args.is_empty() && d.results.len() == 1;
+        let off = u32::try_from(d.offset).ok()?;
         (is_param && off < 0x1_0000).then_some((off, self.func.value_type(v)))
     }
 

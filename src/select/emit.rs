@@ -620,17 +620,15 @@ impl SelectCtx<'_> {
         let d = self.data();
         let ty = d.results.first().map_or(Type::R32, |r| self.func.value_type(*r));
         let size = if ty == Type::R64 { ".64" } else { d.attrs.ty.filter(|t| t.bits() < 32).map_or("", |t| int_size(t)) };
-        let (bank, base) = match d.attrs.space {
-            Some(Space::Param) => (0u8, facts::param_base(self.sm).unwrap_or(0)),
-            _ => (3, 0),
-        };
+        // The immediate is the bank, the offset absolute (legalization's
+        // convention: parameters at the SM's base in bank 0, `.const` in 3).
+        let Ok(bank) = u8::try_from(d.imm) else { return self.fail("constant bank number out of range") };
         let index = match d.args.first() {
             Some(&a) if self.func.value_type(a) == Type::R32 => self.use_value(a),
             Some(_) => return self.fail("LDC takes a 32-bit index"),
             None => Reg::zero(RegFile::Gpr),
         };
-        let offset = i64::from(d.offset) + i64::from(base);
-        let ops = [self.result(0, rz()), Operand::ConstAddr { bank, index, offset: offset as i32 }];
+        let ops = [self.result(0, rz()), Operand::ConstAddr { bank, index, offset: d.offset }];
         self.emit(&format!("LDC{size}"), &ops);
     }
 

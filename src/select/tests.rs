@@ -3,7 +3,7 @@
 //! (checked with `-O3` on sm_75, 80, 90, 100, 120), on virtual registers.
 
 use super::select_function;
-use crate::ir::{Attrs, Cmp, DataType, Function, FunctionBuilder, FunctionKind, InstData, Opcode, Param, Space, SpecialReg, Type, Value};
+use crate::ir::{Attrs, Cmp, DataType, Function, FunctionBuilder, FunctionKind, InstData, Opcode, Param, SpecialReg, Type, Value};
 use crate::target::Sm;
 
 const SMS: [u16; 5] = [75, 80, 90, 100, 120];
@@ -21,7 +21,9 @@ fn kernel(body: impl FnOnce(&mut FunctionBuilder, [Value; 3])) -> Function {
     b.seal_block(entry);
     let mut params = Vec::new();
     for (off, ty) in [(0, Type::R64), (8, Type::R32), (12, Type::R32)] {
-        let mut d = InstData::new(Opcode::Ldc, Attrs { space: Some(Space::Param), ty: Some(if ty == Type::R64 { DataType::U64 } else { DataType::U32 }), ..Attrs::default() });
+        let mut d = InstData::new(Opcode::Ldc, Attrs { ty: Some(if ty == Type::R64 { DataType::U64 } else { DataType::U32 }), ..Attrs::default() });
+        // Bank 0, offset relative to the parameter block: `for_sm` adds
+        // the SM's base, as legalization would have.
         d.offset = off;
         params.push(b.ins_value(d, ty));
     }
@@ -31,8 +33,23 @@ fn kernel(body: impl FnOnce(&mut FunctionBuilder, [Value; 3])) -> Function {
     f
 }
 
+/// The fixture as legalization would have made it for `sm`: bank-0
+/// loads at absolute offsets (the parameter block's base added).
+fn for_sm(f: &Function, sm: u16) -> Function {
+    let mut f = f.clone();
+    let base = crate::legalize::facts::param_base(Sm::new(sm)) as i32;
+    let insts: Vec<_> = f.insts.keys().collect();
+    for i in insts {
+        let d = &mut f.insts[i];
+        if d.opcode == Opcode::Ldc && d.imm == 0 {
+            d.offset += base;
+        }
+    }
+    f
+}
+
 fn text(f: &Function, sm: u16) -> String {
-    match select_function(f, Sm::new(sm)) {
+    match select_function(&for_sm(f, sm), Sm::new(sm)) {
         Ok(m) => m.text(),
         Err(e) => format!("error: {e}"),
     }
@@ -235,7 +252,7 @@ fn control_flow_keeps_blocks_and_arguments() {
     b.seal_block(done);
     b.ret(&[next]);
     b.finish();
-    let m = select_function(&f, Sm::new(80)).unwrap();
+    let m = select_function(&for_sm(&f, 80), Sm::new(80)).unwrap();
     let expected = "\
 bb0:
     MOV %R0, 0x0
@@ -287,7 +304,7 @@ fn errors_are_values_with_the_instruction() {
         st.args = [n].into_iter().collect();
         b.ins(st, &[]);
     });
-    let e = select_function(&f, Sm::new(80)).unwrap_err();
+    let e = select_function(&for_sm(&f, 80), Sm::new(80)).unwrap_err();
     assert!(e.message.contains("register barrier"), "{e}");
     assert!(select_function(&f, Sm::new(61)).is_err());
 }
@@ -320,7 +337,7 @@ fn selected_instructions_encode_and_print_as_nvdisasm_does() {
         let sm = Sm::new(sm);
         let mut insts: Vec<MInst> = Vec::new();
         for f in &functions {
-            let m = select_function(f, sm).unwrap_or_else(|e| panic!("{e}"));
+            let m = select_function(&for_sm(f, sm.number), sm).unwrap_or_else(|e| panic!("{e}"));
             for block in &m.blocks {
                 for mi in &block.insts {
                     let (super::MachKind::Inst(i) | super::MachKind::Branch { inst: i, .. } | super::MachKind::Call { inst: i, .. }) = &mi.kind else { continue };
