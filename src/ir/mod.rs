@@ -8,7 +8,9 @@
 //!   values, module-scope variables;
 //! * [`builder`]: the public construction API (with SSA construction from
 //!   mutable variables);
-//! * [`cfg`]: predecessors, reverse post-order, dominators.
+//! * [`cfg`]: predecessors, reverse post-order, dominators;
+//! * [`print`], [`parse`]: the stable text form and its parser;
+//! * [`verify`]: the invariants checked between stages.
 
 pub mod attrs;
 pub mod builder;
@@ -17,11 +19,17 @@ pub mod entity;
 pub mod function;
 pub mod module;
 pub mod opcode;
+pub mod parse;
+pub mod print;
 pub mod types;
+pub mod verify;
 
 pub use attrs::{Attrs, BoolOp, Cmp, DataType, MufuFunc, MulMode, Round, Space, SpecialReg};
 pub use builder::{FunctionBuilder, Variable};
 pub use function::{Block, BlockCall, BlockData, Function, FunctionKind, Guard, Inst, InstData, LaunchBounds, Param, SrcLoc, Value, ValueData, ValueDef};
 pub use module::{FuncId, GlobalId, GlobalVar, Module};
 pub use opcode::{Class, Layer, Opcode};
+pub use parse::{parse_function, parse_module, parse_module_for, IrParseError};
+pub use print::{print_function, print_inst, print_module};
 pub use types::{RegFile, Type};
+pub use verify::{verify_function, verify_function_id, verify_module, Stage, VerifyError};

@@ -1,0 +1,814 @@
+//! The verifier: the invariants every stage of the pipeline relies on,
+//! checked between stages in debug builds and in tests.
+//!
+//! [`verify_function`] checks, in this order (a failed structural check
+//! stops the later ones, which would only repeat it):
+//!
+//! 1. **Storage**: a definition (a function with blocks) has a non-empty
+//!    layout of valid, distinct blocks; every placed instruction exists and
+//!    sits in exactly one block; every block parameter and result is a
+//!    value whose recorded definition is that parameter or result.
+//! 2. **Blocks**: each block of the layout ends with exactly one terminator
+//!    and has none before it; destinations are blocks of the layout, with
+//!    one argument per parameter of the same type; `jump` has one
+//!    destination, `brif` two, every other opcode none.
+//! 3. **SSA**: every value used exists and is defined by a placed
+//!    instruction or a block parameter of the layout, and its definition
+//!    dominates the use (in the same block: an earlier instruction, or a
+//!    parameter). Uses in blocks unreachable from the entry are checked
+//!    for existence, placement and same-block order only: dominance means
+//!    nothing there, and such blocks are removed before anything that
+//!    needs it (the choice Cranelift's verifier makes too). Branch
+//!    arguments are uses at the terminator.
+//! 4. **Guards**: a guard is a `p`/`up` value; `prior` has one value per
+//!    result, of the result's type, and only guarded instructions have it.
+//! 5. **Operands**: per opcode, the number of arguments and results and
+//!    each one's register file and width ([`PLAIN`] for opcodes whose
+//!    operands follow from their type attributes alone, code for the
+//!    families with variants). Data operands accept either file of a width
+//!    (`r32` or `ur32`), predicates either predicate file, since uniform
+//!    files come from a later analysis. Widths: a type attribute of at
+//!    most 32 bits is a 32-bit value, 64 bits a pair, 128 a quad, `.pred`
+//!    a predicate. Carries: `IADD3` takes one or two carry-in predicates
+//!    after its three sources exactly when it has `.x`, and may define up
+//!    to two carry-out predicates after its result; `IMAD`/`IMAD.WIDE`
+//!    take one carry-in with `.x`; `ISETP` takes the combined predicate
+//!    when it has a combining operation, then one carry-in with `.x`
+//!    (`.EX`). Memory operations follow the IR conventions (address
+//!    first; none only for `.param` accesses); SASS loads and stores may
+//!    move a vector as one wide value (`LDG.128` into an `r128`). Addresses
+//!    of `LDS`/`STS`/`LDL`/`STL` are 32-bit, of `LDG`/`STG`/`LD`/`ST`
+//!    64-bit.
+//! 6. **Module references**: `call` names a function of the module and
+//!    matches its parameters (by size: 4 bytes or less is 32-bit, 8 a pair,
+//!    16 a quad; other sizes are not checked) and return types; `symaddr`
+//!    names a variable (except a `.local` frame slot); `return` matches the
+//!    function's return types.
+//! 7. **Entry**: a kernel's entry block has no parameters; a device
+//!    function's entry parameters match its `params` by size.
+//! 8. **Stage**: at [`Stage::Legal`] no PTX-layer opcode remains (ptxas's
+//!    "SetAfterLegalization").
+//!
+//! Errors name the function, the block and the instruction (printed) and
+//! say what is wrong. The verifier never panics, whatever the indices in
+//! the function.
+
+use std::fmt;
+
+use smallvec::SmallVec;
+
+use super::attrs::{Attrs, DataType, Space, SpecialReg};
+use super::cfg::DominatorTree;
+use super::entity::EntityRef;
+use super::function::{Block, Function, FunctionKind, Inst, InstData, Value, ValueDef};
+use super::module::{FuncId, Module};
+use super::opcode::{Layer, Opcode};
+use super::print::{has_address, print_inst};
+use super::types::Type;
+
+/// Which invariants hold at a point of the pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// After lowering: opcodes of any layer.
+    Raw,
+    /// After legalization: no PTX-layer opcode left.
+    Legal,
+}
+
+/// One violated invariant.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyError {
+    /// The function's name.
+    pub function: String,
+    /// The block, when the error is inside one.
+    pub block: Option<Block>,
+    /// The instruction, when the error is about one.
+    pub inst: Option<Inst>,
+    /// The instruction as printed (empty without one).
+    pub text: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "function \"{}\"", self.function)?;
+        if let Some(b) = self.block {
+            write!(f, ", {b}")?;
+        }
+        if self.inst.is_some() {
+            write!(f, ", `{}`", self.text)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Verifies every function of a module.
+pub fn verify_module(module: &Module, stage: Stage) -> Result<(), Vec<VerifyError>> {
+    let mut errors = Vec::new();
+    for (_, f) in module.functions.iter() {
+        if let Err(e) = verify_function(module, f, stage) {
+            errors.extend(e);
+        }
+    }
+    if errors.is_empty() { Ok(()) } else { Err(errors) }
+}
+
+/// Verifies one function (of `module`, whose functions and variables its
+/// calls and addresses refer to).
+pub fn verify_function(module: &Module, func: &Function, stage: Stage) -> Result<(), Vec<VerifyError>> {
+    let mut cx = Cx { module, f: func, errors: Vec::new(), place: vec![None; func.insts.len()], in_layout: vec![false; func.blocks.len()] };
+    cx.run(stage);
+    if cx.errors.is_empty() { Ok(()) } else { Err(cx.errors) }
+}
+
+/// Verifies function `id` of a module (an error if there is none).
+pub fn verify_function_id(module: &Module, id: FuncId, stage: Stage) -> Result<(), Vec<VerifyError>> {
+    match module.functions.get(id) {
+        Some(f) => verify_function(module, f, stage),
+        None => Err(vec![VerifyError { function: id.to_string(), block: None, inst: None, text: String::new(), message: "no such function".into() }]),
+    }
+}
+
+/// An operand kind: which types an argument or result may have.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum K {
+    /// 32 bits (`r32`/`ur32`).
+    W32,
+    /// 64 bits.
+    W64,
+    /// 128 bits.
+    W128,
+    /// A predicate (`p`/`up`).
+    Pred,
+    /// The width of the type attribute.
+    T,
+    /// The width of the source-type attribute.
+    S,
+    /// Twice the width of the type attribute (wide multiplies).
+    Wide,
+    /// An address: 32 or 64 bits.
+    Addr,
+}
+
+use K::{Pred, S, T, W32, W64};
+
+/// Operands of the opcodes that depend on nothing but their type
+/// attributes: (opcode, arguments, results).
+const PLAIN: &[(Opcode, &[K], &[K])] = &[
+    (Opcode::Add, &[T, T], &[T]),
+    (Opcode::Sub, &[T, T], &[T]),
+    (Opcode::Fma, &[T, T, T], &[T]),
+    (Opcode::Div, &[T, T], &[T]),
+    (Opcode::Rem, &[T, T], &[T]),
+    (Opcode::Abs, &[T], &[T]),
+    (Opcode::Neg, &[T], &[T]),
+    (Opcode::Min, &[T, T], &[T]),
+    (Opcode::Max, &[T, T], &[T]),
+    (Opcode::And, &[T, T], &[T]),
+    (Opcode::Or, &[T, T], &[T]),
+    (Opcode::Xor, &[T, T], &[T]),
+    (Opcode::Not, &[T], &[T]),
+    (Opcode::Shl, &[T, W32], &[T]),
+    (Opcode::Shr, &[T, W32], &[T]),
+    (Opcode::Selp, &[T, T, Pred], &[T]),
+    (Opcode::Cvt, &[S], &[T]),
+    (Opcode::Cvta, &[T], &[T]),
+    (Opcode::Shf, &[W32, W32, W32], &[W32]),
+    (Opcode::Imnmx, &[W32, W32, Pred], &[W32]),
+    (Opcode::Iabs, &[W32], &[W32]),
+    (Opcode::Sel, &[W32, W32, Pred], &[W32]),
+    (Opcode::Fsel, &[W32, W32, Pred], &[W32]),
+    (Opcode::Mov, &[W32], &[W32]),
+    (Opcode::Fadd, &[W32, W32], &[W32]),
+    (Opcode::Fmul, &[W32, W32], &[W32]),
+    (Opcode::Ffma, &[W32, W32, W32], &[W32]),
+    (Opcode::Fmnmx, &[W32, W32, Pred], &[W32]),
+    (Opcode::Mufu, &[W32], &[W32]),
+    (Opcode::Dadd, &[W64, W64], &[W64]),
+    (Opcode::Dmul, &[W64, W64], &[W64]),
+    (Opcode::Dfma, &[W64, W64, W64], &[W64]),
+    (Opcode::I2f, &[S], &[T]),
+    (Opcode::F2i, &[S], &[T]),
+    (Opcode::F2f, &[S], &[T]),
+    (Opcode::I2i, &[S], &[T]),
+    (Opcode::Frnd, &[T], &[T]),
+    (Opcode::Cs2r, &[], &[W64]),
+];
+
+/// Special registers that are 64 bits wide (PTX ISA, "Special
+/// Registers": `%clock64`, `%globaltimer` and `%gridid` are `.u64`).
+const WIDE_SREGS: &[SpecialReg] = &[SpecialReg::Clock64, SpecialReg::GlobalTimer, SpecialReg::GridId];
+
+/// The operand shape an instruction must have.
+#[derive(Default)]
+struct Sig {
+    args: SmallVec<[K; 6]>,
+    /// Trailing optional arguments (a prefix of them may be present).
+    opt_args: SmallVec<[K; 2]>,
+    results: SmallVec<[K; 2]>,
+    /// Trailing optional results.
+    opt_results: SmallVec<[K; 2]>,
+}
+
+impl Sig {
+    fn new(args: &[K], results: &[K]) -> Sig {
+        Sig { args: args.iter().copied().collect(), results: results.iter().copied().collect(), ..Sig::default() }
+    }
+}
+
+/// The class of a type ignoring uniformity: bits, or 1 for predicates.
+fn width(t: Type) -> u32 {
+    t.bits()
+}
+
+fn data_kind(ty: DataType) -> K {
+    match ty.bits() {
+        1 => K::Pred,
+        0..=32 => K::W32,
+        64 => K::W64,
+        _ => K::W128,
+    }
+}
+
+struct Cx<'a> {
+    module: &'a Module,
+    f: &'a Function,
+    errors: Vec<VerifyError>,
+    /// Where each instruction is placed: (block, position).
+    place: Vec<Option<(Block, usize)>>,
+    in_layout: Vec<bool>,
+}
+
+impl Cx<'_> {
+    fn err(&mut self, block: Option<Block>, inst: Option<Inst>, message: impl Into<String>) {
+        let text = inst.map(|i| print_inst(self.f, i)).unwrap_or_default();
+        self.errors.push(VerifyError { function: self.f.name.clone(), block, inst, text, message: message.into() });
+    }
+
+    fn ty(&self, v: Value) -> Option<Type> {
+        self.f.values.get(v).map(|d| d.ty)
+    }
+
+    fn run(&mut self, stage: Stage) {
+        let f = self.f;
+        if f.blocks.is_empty() && f.layout.is_empty() {
+            if !f.insts.is_empty() {
+                self.err(None, None, "a declaration (no blocks) has instructions");
+            }
+            return;
+        }
+        if !self.storage() {
+            return;
+        }
+        self.terminators();
+        let Some(entry) = f.entry() else { return };
+        let succ = |b: Block| -> Vec<Block> {
+            let Some(data) = f.blocks.get(b) else { return Vec::new() };
+            let Some(last) = data.insts.last().and_then(|&i| f.insts.get(i)) else { return Vec::new() };
+            if last.opcode.is_terminator() { last.dests.iter().map(|d| d.block).collect() } else { Vec::new() }
+        };
+        let dt = DominatorTree::compute(entry, f.blocks.len(), succ);
+        for &block in &f.layout {
+            for (pos, &inst) in f.blocks[block].insts.iter().enumerate() {
+                self.inst(stage, &dt, block, pos, inst);
+            }
+        }
+        self.entry(entry);
+    }
+
+    /// Check 1; false when later checks cannot run.
+    fn storage(&mut self) -> bool {
+        let f = self.f;
+        let before = self.errors.len();
+        if f.layout.is_empty() {
+            self.err(None, None, "a definition needs at least one block in the layout");
+            return false;
+        }
+        for &block in &f.layout {
+            if !f.blocks.is_valid(block) {
+                self.err(None, None, format!("the layout names {block}, which does not exist"));
+                continue;
+            }
+            if std::mem::replace(&mut self.in_layout[block.index()], true) {
+                self.err(Some(block), None, "the block appears twice in the layout");
+                continue;
+            }
+            for (pos, &inst) in f.blocks[block].insts.iter().enumerate() {
+                match self.place.get_mut(inst.index()) {
+                    None => self.err(Some(block), None, format!("{inst} does not exist")),
+                    Some(Some((other, _))) => {
+                        let other = *other;
+                        self.err(Some(block), Some(inst), format!("the instruction is placed twice (also in {other})"));
+                    }
+                    Some(slot) => *slot = Some((block, pos)),
+                }
+            }
+        }
+        if self.errors.len() > before {
+            return false;
+        }
+        for &block in &f.layout {
+            for (n, &p) in f.blocks[block].params.iter().enumerate() {
+                match f.values.get(p) {
+                    None => self.err(Some(block), None, format!("parameter {p} does not exist")),
+                    Some(d) if d.def != ValueDef::Param(block, n as u16) => {
+                        self.err(Some(block), None, format!("parameter {n} is {p}, whose definition says {:?}", d.def))
+                    }
+                    _ => {}
+                }
+            }
+            for &inst in &f.blocks[block].insts {
+                for (n, &r) in f.insts[inst].results.iter().enumerate() {
+                    match f.values.get(r) {
+                        None => self.err(Some(block), Some(inst), format!("result {r} does not exist")),
+                        Some(d) if d.def != ValueDef::Result(inst, n as u16) => {
+                            self.err(Some(block), Some(inst), format!("result {n} is {r}, whose definition says {:?}", d.def))
+                        }
+                        _ => {}
+                    }
+                }
+                for v in f.insts[inst].uses() {
+                    if !f.values.is_valid(v) {
+                        self.err(Some(block), Some(inst), format!("uses {v}, which does not exist"));
+                    }
+                }
+            }
+        }
+        self.errors.len() == before
+    }
+
+    /// Check 2 (terminator placement).
+    fn terminators(&mut self) {
+        let f = self.f;
+        for &block in &f.layout {
+            let insts = &f.blocks[block].insts;
+            let Some((&last, rest)) = insts.split_last() else {
+                self.err(Some(block), None, "the block is empty (it needs a terminator)");
+                continue;
+            };
+            for &inst in rest {
+                if f.insts[inst].opcode.is_terminator() {
+                    self.err(Some(block), Some(inst), "a terminator before the end of the block");
+                }
+            }
+            if !f.insts[last].opcode.is_terminator() {
+                self.err(Some(block), Some(last), "the block does not end with a terminator");
+            }
+        }
+    }
+
+    /// Check 7.
+    fn entry(&mut self, entry: Block) {
+        let f = self.f;
+        let params = &f.blocks[entry].params;
+        match f.kind {
+            Some(FunctionKind::Kernel) if !params.is_empty() => {
+                self.err(Some(entry), None, "a kernel's entry block has parameters (kernel parameters are loaded from the parameter bank)")
+            }
+            Some(FunctionKind::Device) => {
+                if params.len() != f.params.len() {
+                    self.err(Some(entry), None, format!("the entry block has {} parameters but the function {}", params.len(), f.params.len()));
+                    return;
+                }
+                for (n, (&v, p)) in params.iter().zip(&f.params).enumerate() {
+                    if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v)) {
+                        if !self.fits(t, k, &Attrs::default()) {
+                            self.err(Some(entry), None, format!("entry parameter {n} ({v}:{t}) does not match parameter `{}` of {} bytes", p.name, p.size));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether a type is of a kind (the attributes give `T`, `S`, `Wide`).
+    fn fits(&self, t: Type, k: K, a: &Attrs) -> bool {
+        match resolve(k, a) {
+            Ok(bits) => bits.contains(&width(t)) && (width(t) == 1) == t.file().is_predicate(),
+            Err(_) => false,
+        }
+    }
+
+    fn inst(&mut self, stage: Stage, dt: &DominatorTree<Block>, block: Block, pos: usize, inst: Inst) {
+        let f = self.f;
+        let d = &f.insts[inst];
+        let here = (Some(block), Some(inst));
+        if stage == Stage::Legal && d.opcode.layer() == Layer::Ptx {
+            self.err(here.0, here.1, "a PTX-layer opcode after legalization");
+        }
+        // SSA: definitions exist, are placed and dominate.
+        let reachable = dt.is_reachable(block);
+        for v in d.uses() {
+            let Some(vd) = f.values.get(v) else { continue };
+            let problem = match vd.def {
+                ValueDef::Param(db, n) => {
+                    if f.blocks.get(db).and_then(|b| b.params.get(usize::from(n))) != Some(&v) {
+                        Some(format!("uses {v}, which is not parameter {n} of {db} as its definition says"))
+                    } else if !self.in_layout.get(db.index()).copied().unwrap_or(false) {
+                        Some(format!("uses {v}, a parameter of {db}, which is not in the layout"))
+                    } else if reachable && !dt.dominates(db, block) {
+                        Some(format!("uses {v}, whose definition in {db} does not dominate this use"))
+                    } else {
+                        None
+                    }
+                }
+                ValueDef::Result(di, n) => {
+                    if f.insts.get(di).and_then(|i| i.results.get(usize::from(n))) != Some(&v) {
+                        Some(format!("uses {v}, which is not result {n} of {di} as its definition says"))
+                    } else {
+                        match self.place.get(di.index()).copied().flatten() {
+                            None => Some(format!("uses {v}, defined by an instruction in no block of the layout")),
+                            Some((db, dpos)) if db == block => {
+                                (dpos >= pos).then(|| format!("uses {v} before its definition in the same block"))
+                            }
+                            Some((db, _)) => (reachable && !dt.dominates(db, block)).then(|| format!("uses {v}, whose definition in {db} does not dominate this use")),
+                        }
+                    }
+                }
+            };
+            if let Some(p) = problem {
+                self.err(here.0, here.1, p);
+            }
+        }
+        // Guards and prior values.
+        if let Some(g) = d.guard {
+            if self.ty(g.pred).is_some_and(|t| !t.file().is_predicate()) {
+                self.err(here.0, here.1, format!("the guard {} is not a predicate", g.pred));
+            }
+            if !d.prior.is_empty() || !d.results.is_empty() {
+                if d.prior.len() != d.results.len() {
+                    self.err(here.0, here.1, format!("{} prior values for {} results", d.prior.len(), d.results.len()));
+                } else {
+                    for (n, (&p, &r)) in d.prior.iter().zip(&d.results).enumerate() {
+                        if self.ty(p) != self.ty(r) {
+                            self.err(here.0, here.1, format!("prior value {n} ({p}) has not the type of its result ({r})"));
+                        }
+                    }
+                }
+            }
+        } else if !d.prior.is_empty() {
+            self.err(here.0, here.1, "prior values without a guard");
+        }
+        // Destinations.
+        let want = match d.opcode {
+            Opcode::Jump => 1,
+            Opcode::Brif => 2,
+            _ => 0,
+        };
+        if d.dests.len() != want {
+            self.err(here.0, here.1, format!("{} destinations (`{}` takes {want})", d.dests.len(), d.opcode));
+        }
+        for dest in &d.dests {
+            let Some(target) = f.blocks.get(dest.block).filter(|_| self.in_layout[dest.block.index()]) else {
+                self.err(here.0, here.1, format!("branches to {}, which is not in the layout", dest.block));
+                continue;
+            };
+            if target.params.len() != dest.args.len() {
+                self.err(here.0, here.1, format!("passes {} arguments to {}, which has {} parameters", dest.args.len(), dest.block, target.params.len()));
+                continue;
+            }
+            for (n, (&a, &p)) in dest.args.iter().zip(&target.params).enumerate() {
+                if self.ty(a) != self.ty(p) {
+                    self.err(here.0, here.1, format!("argument {n} to {} ({a}) has not the type of its parameter {p}", dest.block));
+                }
+            }
+        }
+        for m in self.operands(d) {
+            self.err(here.0, here.1, m);
+        }
+    }
+
+    /// Check 5 and 6: the messages for one instruction's operands.
+    fn operands(&self, d: &InstData) -> Vec<String> {
+        let mut out = Vec::new();
+        let a = &d.attrs;
+        let (op, nargs, nres) = (d.opcode, d.args.len(), d.results.len());
+        let need = |out: &mut Vec<String>, ok: bool, what: &str| {
+            if !ok {
+                out.push(format!("`{op}` needs {what}"));
+            }
+        };
+        let combine = usize::from(a.combine.is_some());
+        let carry = usize::from(a.x);
+        let sig = if let Some(&(_, args, results)) = PLAIN.iter().find(|r| r.0 == op) {
+            Sig::new(args, results)
+        } else {
+            match op {
+                Opcode::Iconst => {
+                    if nargs != 0 || nres != 1 {
+                        out.push(format!("`iconst` takes no arguments and 1 result, not {nargs} and {nres}"));
+                    }
+                    return out;
+                }
+                Opcode::SymAddr => {
+                    if a.space == Some(Space::Local) {
+                        if d.offset < 0 || d.offset as u32 > self.f.local_bytes {
+                            out.push(format!("frame offset {} is outside the {} bytes of local variables", d.offset, self.f.local_bytes));
+                        }
+                    } else if usize::try_from(d.imm).map_or(true, |i| i >= self.module.globals.len()) {
+                        out.push(format!("variable g{} does not exist", d.imm));
+                    }
+                    Sig::new(&[], &[K::Addr])
+                }
+                Opcode::Copy => {
+                    let t = d.args.first().and_then(|&v| self.ty(v));
+                    if let (Some(t), Some(r)) = (t, d.results.first().and_then(|&v| self.ty(v))) {
+                        if width(t) != width(r) || t.file().is_predicate() != r.file().is_predicate() {
+                            out.push(format!("copies a {t} into a {r}"));
+                        }
+                    }
+                    if nargs != 1 || nres != 1 {
+                        out.push(format!("`copy` takes 1 argument and 1 result, not {nargs} and {nres}"));
+                    }
+                    return out;
+                }
+                Opcode::Extract => {
+                    let regs = d.args.first().and_then(|&v| self.ty(v)).map_or(0, |t| t.regs());
+                    if d.imm >= u64::from(regs) {
+                        out.push(format!("extracts part {} of a value of {regs} registers", d.imm));
+                    }
+                    let src = if regs == 4 { K::W128 } else { K::W64 };
+                    Sig::new(&[src], &[W32])
+                }
+                Opcode::Concat => {
+                    let r = if nargs == 4 { K::W128 } else { K::W64 };
+                    if nargs == 4 { Sig::new(&[W32; 4], &[r]) } else { Sig::new(&[W32; 2], &[r]) }
+                }
+                Opcode::Call => return self.call(d),
+                Opcode::Jump | Opcode::Exit | Opcode::Trap => Sig::default(),
+                Opcode::Brif => Sig::new(&[Pred], &[]),
+                Opcode::Return => {
+                    if nres != 0 {
+                        out.push("`return` has results".into());
+                    }
+                    let kernel = self.f.kind == Some(FunctionKind::Kernel);
+                    if nargs != self.f.returns.len() && !(kernel && nargs == 0) {
+                        out.push(format!("returns {nargs} values; the function returns {}", self.f.returns.len()));
+                    } else {
+                        for (n, (&v, &t)) in d.args.iter().zip(&self.f.returns).enumerate() {
+                            if self.ty(v).is_some_and(|vt| width(vt) != width(t) || vt.file().is_predicate() != t.file().is_predicate()) {
+                                out.push(format!("return value {n} ({v}) is not a {t}"));
+                            }
+                        }
+                    }
+                    return out;
+                }
+                Opcode::Mul => {
+                    let w = if a.mul == Some(super::attrs::MulMode::Wide) { K::Wide } else { T };
+                    Sig::new(&[T, T], &[w])
+                }
+                Opcode::Mad => {
+                    let w = if a.mul == Some(super::attrs::MulMode::Wide) { K::Wide } else { T };
+                    Sig::new(&[T, T, w], &[w])
+                }
+                Opcode::Setp | Opcode::Fsetp | Opcode::Dsetp | Opcode::Set | Opcode::Fset | Opcode::Isetp => {
+                    need(&mut out, a.cmp.is_some(), "a comparison");
+                    let (src, res) = match op {
+                        Opcode::Setp => (T, Pred),
+                        Opcode::Set => (S, T),
+                        Opcode::Fset => (W32, W32),
+                        Opcode::Dsetp => (W64, Pred),
+                        _ => (W32, Pred),
+                    };
+                    let mut s = Sig::new(&[src, src], &[res]);
+                    s.args.extend(std::iter::repeat_n(Pred, combine));
+                    if op == Opcode::Isetp {
+                        s.args.extend(std::iter::repeat_n(Pred, carry));
+                    } else if a.x {
+                        out.push(format!("`{op}` has no `.x` form"));
+                    }
+                    if matches!(op, Opcode::Isetp | Opcode::Fsetp | Opcode::Dsetp) {
+                        s.opt_results.push(Pred);
+                    }
+                    s
+                }
+                Opcode::Iadd3 => {
+                    let mut s = Sig::new(&[W32, W32, W32], &[W32]);
+                    if a.x {
+                        s.args.push(Pred);
+                        s.opt_args.push(Pred);
+                    }
+                    s.opt_results.extend([Pred, Pred]);
+                    s
+                }
+                Opcode::Imad | Opcode::ImadWide => {
+                    let (c, r) = if op == Opcode::Imad { (W32, W32) } else { (W64, W64) };
+                    let mut s = Sig::new(&[W32, W32, c], &[r]);
+                    s.args.extend(std::iter::repeat_n(Pred, carry));
+                    s
+                }
+                Opcode::Lop3 | Opcode::Plop3 => {
+                    if d.imm > 0xff {
+                        out.push(format!("lookup table {:#x} is over 0xff", d.imm));
+                    }
+                    let mut s = if op == Opcode::Lop3 { Sig::new(&[W32, W32, W32], &[W32]) } else { Sig::new(&[Pred, Pred, Pred], &[Pred]) };
+                    if op == Opcode::Lop3 {
+                        s.opt_args.push(Pred);
+                    }
+                    s.opt_results.push(Pred);
+                    s
+                }
+                Opcode::Prmt => {
+                    let mut s = Sig::new(&[W32, W32], &[W32]);
+                    s.opt_args.push(W32);
+                    s
+                }
+                Opcode::Sreg | Opcode::S2r => {
+                    need(&mut out, a.sreg.is_some(), "a special register");
+                    let wide = a.sreg.is_some_and(|r| WIDE_SREGS.contains(&r)) && op == Opcode::Sreg;
+                    Sig::new(&[], &[if wide { W64 } else { W32 }])
+                }
+                Opcode::BarSync | Opcode::Bar => Sig { opt_args: [W32, W32].into_iter().collect(), ..Sig::default() },
+                Opcode::Ld | Opcode::St | Opcode::Ldg | Opcode::Stg | Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldgen | Opcode::Stgen | Opcode::Ldc => {
+                    return self.memory(d);
+                }
+                _ => {
+                    out.push(format!("no operand rule for `{op}`"));
+                    return out;
+                }
+            }
+        };
+        self.match_sig(d, &sig, &mut out);
+        out
+    }
+
+    /// Compares the operands with a signature.
+    fn match_sig(&self, d: &InstData, sig: &Sig, out: &mut Vec<String>) {
+        let a = &d.attrs;
+        let (nargs, nres) = (d.args.len(), d.results.len());
+        for k in sig.args.iter().chain(&sig.opt_args).chain(&sig.results).chain(&sig.opt_results) {
+            if let Err(m) = resolve(*k, a) {
+                out.push(format!("`{}` needs {m}", d.opcode));
+                return;
+            }
+        }
+        let arity = |n: usize, fixed: usize, opt: usize| n >= fixed && n <= fixed + opt;
+        if !arity(nargs, sig.args.len(), sig.opt_args.len()) || !arity(nres, sig.results.len(), sig.opt_results.len()) {
+            let range = |fixed: usize, opt: usize| if opt == 0 { fixed.to_string() } else { format!("{fixed} to {}", fixed + opt) };
+            out.push(format!(
+                "`{}{}` takes {} arguments and {} results, not {nargs} and {nres}",
+                d.opcode,
+                a.words(),
+                range(sig.args.len(), sig.opt_args.len()),
+                range(sig.results.len(), sig.opt_results.len())
+            ));
+            return;
+        }
+        let kinds = |fixed: &[K], opt: &[K]| fixed.iter().chain(opt).copied().collect::<Vec<K>>();
+        for (what, vals, ks) in [("argument", &d.args[..], kinds(&sig.args, &sig.opt_args)), ("result", &d.results[..], kinds(&sig.results, &sig.opt_results))] {
+            for (n, (&v, &k)) in vals.iter().zip(&ks).enumerate() {
+                if let Some(t) = self.ty(v) {
+                    if !self.fits(t, k, a) {
+                        out.push(format!("{what} {n} ({v}:{t}) should be {}", describe(k, a)));
+                    }
+                }
+            }
+        }
+    }
+
+    fn call(&self, d: &InstData) -> Vec<String> {
+        let mut out = Vec::new();
+        let Some(callee) = usize::try_from(d.imm).ok().and_then(|i| self.module.functions.get(FuncId::new(i))) else {
+            out.push(format!("calls fn{}, which does not exist", d.imm));
+            return out;
+        };
+        if d.args.len() != callee.params.len() {
+            out.push(format!("passes {} arguments; \"{}\" takes {}", d.args.len(), callee.name, callee.params.len()));
+        } else {
+            for (n, (&v, p)) in d.args.iter().zip(&callee.params).enumerate() {
+                if let (Some(k), Some(t)) = (size_kind(p.size), self.ty(v)) {
+                    if !self.fits(t, k, &Attrs::default()) {
+                        out.push(format!("argument {n} ({v}:{t}) does not fit parameter `{}` of {} bytes", p.name, p.size));
+                    }
+                }
+            }
+        }
+        if d.results.len() != callee.returns.len() {
+            out.push(format!("has {} results; \"{}\" returns {}", d.results.len(), callee.name, callee.returns.len()));
+        } else {
+            for (n, (&v, &t)) in d.results.iter().zip(&callee.returns).enumerate() {
+                if self.ty(v).is_some_and(|vt| width(vt) != width(t) || vt.file().is_predicate() != t.file().is_predicate()) {
+                    out.push(format!("result {n} ({v}) is not a {t} as \"{}\" returns", callee.name));
+                }
+            }
+        }
+        out
+    }
+
+    /// Loads and stores of both layers.
+    fn memory(&self, d: &InstData) -> Vec<String> {
+        let mut out = Vec::new();
+        let a = &d.attrs;
+        let op = d.opcode;
+        let Some(ty) = a.ty else {
+            out.push(format!("`{op}` needs a type"));
+            return out;
+        };
+        if op.layer() == Layer::Ptx && a.space.is_none() {
+            out.push(format!("`{op}` needs a state space"));
+        }
+        let load = op.class() == super::opcode::Class::Load;
+        let n = usize::from(a.vector.max(1));
+        let addr = match op {
+            Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen => K::W64,
+            Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldc => K::W32,
+            _ => K::Addr,
+        };
+        let data_what = if load { "result" } else { "argument" };
+        // The address: absent only for `.param` accesses (and LDC without an
+        // index register).
+        let may_omit = a.space == Some(Space::Param) || op == Opcode::Ldc;
+        let with_addr = has_address(op, a, d.args.len());
+        let values: &[Value] = if load { &d.results } else { &d.args[usize::from(with_addr)..] };
+        if !with_addr && !may_omit {
+            out.push(format!("`{op}` needs an address"));
+        }
+        if with_addr {
+            let v = d.args[0];
+            if let Some(t) = self.ty(v) {
+                if !self.fits(t, addr, a) {
+                    out.push(format!("address {v}:{t} should be {}", describe(addr, a)));
+                }
+            }
+        }
+        if load && d.args.len() > 1 {
+            out.push(format!("`{op}` takes one address argument, not {}", d.args.len()));
+        }
+        if !load && !d.results.is_empty() {
+            out.push(format!("`{op}` has results"));
+        }
+        let elem = data_kind(ty);
+        let wide = op.layer() == Layer::Sass && values.len() == 1 && a.vector > 1;
+        if wide {
+            let bits = u32::from(a.vector) * ty.bits();
+            if let Some(t) = self.ty(values[0]) {
+                if t.bits() != bits || t.file().is_predicate() {
+                    out.push(format!("{data_what} {} should be {bits} bits (v{} of {})", values[0], a.vector, ty.word()));
+                }
+            }
+        } else if values.len() != n {
+            out.push(format!("`{op}{}` moves {n} values, not {}", a.words(), values.len()));
+        } else {
+            for (k, &v) in values.iter().enumerate() {
+                if let Some(t) = self.ty(v) {
+                    if !self.fits(t, elem, a) {
+                        out.push(format!("{data_what} {k} ({v}:{t}) should be {}", describe(elem, a)));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The kind of a value passed for a parameter of `size` bytes, when it is
+/// a register.
+fn size_kind(size: u32) -> Option<K> {
+    match size {
+        1..=4 => Some(K::W32),
+        8 => Some(K::W64),
+        16 => Some(K::W128),
+        _ => None,
+    }
+}
+
+/// The widths (1 for predicates) a kind allows, or what attribute it lacks.
+fn resolve(k: K, a: &Attrs) -> Result<SmallVec<[u32; 2]>, &'static str> {
+    let of = |t: DataType| -> SmallVec<[u32; 2]> {
+        match data_kind(t) {
+            K::Pred => [1].into_iter().collect(),
+            K::W32 => [32].into_iter().collect(),
+            K::W64 => [64].into_iter().collect(),
+            _ => [128].into_iter().collect(),
+        }
+    };
+    Ok(match k {
+        K::W32 => [32].into_iter().collect(),
+        K::W64 => [64].into_iter().collect(),
+        K::W128 => [128].into_iter().collect(),
+        K::Pred => [1].into_iter().collect(),
+        K::Addr => [32, 64].into_iter().collect(),
+        K::T => of(a.ty.ok_or("a type")?),
+        K::S => of(a.src_ty.ok_or("a source type")?),
+        K::Wide => {
+            let t = a.ty.ok_or("a type")?;
+            match t.bits() {
+                1 => return Err("a non-predicate type"),
+                0..=16 => [32].into_iter().collect(),
+                32 => [64].into_iter().collect(),
+                _ => [128].into_iter().collect(),
+            }
+        }
+    })
+}
+
+/// How a kind reads in a message.
+fn describe(k: K, a: &Attrs) -> String {
+    match resolve(k, a) {
+        Ok(w) if w.as_slice() == [1] => "a predicate".into(),
+        Ok(w) => w.iter().map(|b| format!("{b}-bit")).collect::<Vec<_>>().join(" or "),
+        Err(m) => format!("({m})"),
+    }
+}
