@@ -15,7 +15,12 @@ fn parse(src: &str) -> ast::Module {
 
 fn lower(src: &str) -> ir::Module {
     let m = parse(src);
-    lower_module_with_source(&m, Sm::new(90), src).unwrap_or_else(|e| panic!("{}", e.render("t.ptx", src)))
+    let out = lower_module_with_source(&m, Sm::new(90), src).unwrap_or_else(|e| panic!("{}", e.render("t.ptx", src)));
+    if let Err(errors) = crate::ir::verify::verify_module(&out, crate::ir::verify::Stage::Raw) {
+        let text: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        panic!("lowered IR does not verify:\n{}\n{}", text.join("\n"), crate::ir::print::print_module(&out));
+    }
+    out
 }
 
 fn module(body: &str) -> String {
@@ -46,30 +51,9 @@ fn const_of(f: &Function, v: Value) -> u64 {
     f.value_const(v).unwrap_or_else(|| panic!("{v} is not a constant:\n{}", dump(f)))
 }
 
-/// A debugging dump for failure messages.
+/// The printed function, for failure messages.
 fn dump(f: &Function) -> String {
-    let mut s = String::new();
-    for &b in &f.layout {
-        let params: Vec<String> = f.blocks[b].params.iter().map(|p| format!("{p}: {}", f.value_type(*p))).collect();
-        s += &format!("{b}({}):\n", params.join(", "));
-        for &i in &f.blocks[b].insts {
-            let d = &f.insts[i];
-            let g = d.guard.map_or(String::new(), |g| format!("@{}{} ", if g.negated { "!" } else { "" }, g.pred));
-            let res: Vec<String> = d.results.iter().map(|r| r.to_string()).collect();
-            s += &format!(
-                "  {g}{} = {}{} {:?} imm={} off={} prior={:?} dests={:?}\n",
-                res.join(", "),
-                d.opcode,
-                d.attrs.words(),
-                d.args,
-                d.imm,
-                d.offset,
-                d.prior,
-                d.dests.iter().map(|c| (c.block, c.args.clone())).collect::<Vec<_>>()
-            );
-        }
-    }
-    s
+    crate::ir::print::print_function(crate::ir::FuncId::new(0), f)
 }
 
 const LOOP: &str = "
