@@ -51,6 +51,8 @@ fn flatten<'a>(stmts: &'a [Statement], out: &mut Vec<Event<'a>>) {
 /// far).
 struct LabelInfo {
     block: Block,
+    /// The event that defines the label (a repeated label is ignored).
+    at: usize,
     total: u32,
     seen: u32,
 }
@@ -148,12 +150,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     fn run(&mut self, f: &ast::Function, fid: FuncId, events: &[Event<'a>]) {
         // Blocks: the entry, then one per label (label `k` is block k + 1).
         let entry = self.b.create_block();
-        for e in events {
+        for (k, e) in events.iter().enumerate() {
             if let Event::Label(s) = *e {
-                let block = self.b.create_block();
-                if self.labels.insert(s, self.label_info.len() as u32).is_none() {
-                    self.label_info.push(LabelInfo { block, total: 0, seen: 0 });
+                if self.labels.contains_key(&s) {
+                    let name = self.cx.m.names.name(s);
+                    self.errors.push(self.error(f.loc.span(), format!("label {name} defined twice")));
+                    continue;
                 }
+                let block = self.b.create_block();
+                self.labels.insert(s, self.label_info.len() as u32);
+                self.label_info.push(LabelInfo { block, at: k, total: 0, seen: 0 });
             }
         }
         self.count_edges(events);
@@ -164,6 +170,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             match *e {
                 Event::Label(s) => {
                     let Some(&n) = self.labels.get(&s) else { continue };
+                    if self.label_info[n as usize].at != k {
+                        continue;
+                    }
                     let target = self.label_info[n as usize].block;
                     if self.open {
                         self.b.jump(target, &[]);
@@ -221,11 +230,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// fall-through from the code before it.
     fn count_edges(&mut self, events: &[Event]) {
         let mut falls = true;
-        for e in events {
+        for (k, e) in events.iter().enumerate() {
             match *e {
                 Event::Label(s) => {
                     if let (true, Some(&n)) = (falls, self.labels.get(&s)) {
-                        self.label_info[n as usize].total += 1;
+                        if self.label_info[n as usize].at == k {
+                            self.label_info[n as usize].total += 1;
+                        }
                     }
                     falls = true;
                 }

@@ -558,3 +558,12 @@ fn block_indices_start_with_the_entry() {
     let f = func(&m, "count");
     assert_eq!(f.entry(), Some(Block::new(0)));
 }
+
+#[test]
+fn a_label_defined_twice_is_an_error() {
+    let src = module(".visible .entry k()\n{\nL:\n    bra L;\nL:\n    ret;\n}\n");
+    let m = crate::ptx::parse(&src).expect("parses");
+    let l = lower_module_partial(&m, Sm::new(90), None);
+    let msgs: Vec<&str> = l.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(msgs, ["label L defined twice"]);
+}
