@@ -233,10 +233,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         for (k, e) in events.iter().enumerate() {
             match *e {
                 Event::Label(s) => {
-                    if let (true, Some(&n)) = (falls, self.labels.get(&s)) {
-                        if self.label_info[n as usize].at == k {
-                            self.label_info[n as usize].total += 1;
-                        }
+                    if let (true, Some(&n)) = (falls, self.labels.get(&s))
+                        && self.label_info[n as usize].at == k
+                    {
+                        self.label_info[n as usize].total += 1;
                     }
                     falls = true;
                 }

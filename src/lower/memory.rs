@@ -195,7 +195,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                     Ok(Addr::Mem { base, offset })
                 } else if space == Space::Generic {
                     let a = self.sym_addr(g, 0, Type::R64, span)?;
-                    let base = if own == Space::Global { a } else { self.to_generic(a, own) };
+                    let base = if own == Space::Global { a } else { self.generic_of(a, own) };
                     Ok(Addr::Mem { base, offset })
                 } else {
                     Err(self.error(span, format!("'{}' is in .{}, not .{}", name(), own.word(), space.word())))
@@ -208,7 +208,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 }
                 Space::Generic => {
                     let a = self.frame_addr(i64::from(slot), Type::R64, span)?;
-                    let base = self.to_generic(a, Space::Local);
+                    let base = self.generic_of(a, Space::Local);
                     Ok(Addr::Mem { base, offset })
                 }
                 _ => Err(self.error(span, format!("'{}' is in .local, not .{}", name(), space.word()))),
@@ -221,7 +221,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `cvta` of a 64-bit address in `space` to a generic one.
-    fn to_generic(&mut self, a: Value, space: Space) -> Value {
+    fn generic_of(&mut self, a: Value, space: Space) -> Value {
         let attrs = Attrs { space: Some(space), ty: Some(DataType::U64), ..Attrs::default() };
         self.op(Opcode::Cvta, attrs, &[a], Type::R64)
     }

@@ -266,7 +266,7 @@ fn kernel_parameters_are_laid_out_by_alignment() {
     let f = func(&m, "k");
     let layout: Vec<(u32, u32, u32)> = f.params.iter().map(|p| (p.offset, p.size, p.align)).collect();
     assert_eq!(layout, [(0, 4, 4), (8, 8, 8), (16, 20, 16), (36, 1, 1), (40, 8, 8)]);
-    assert_eq!(f.params[4].pointer, true);
+    assert!(f.params[4].pointer);
     assert_eq!(f.params[0].name, "a");
 }
 
