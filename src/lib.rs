@@ -17,4 +17,5 @@ pub mod isa;
 pub mod lower;
 pub mod ptx;
 pub mod reference;
+pub mod select;
 pub mod target;

@@ -1,10 +1,11 @@
 //! The ZLUDA conformance corpus on the SASS interpreter: every run case
 //! the reference ptxas accepts for sm_80, sm_90 and sm_120 is compiled by
 //! it (cubins cached under `target/zluda-sass-cubins`, keyed by the PTX's
-//! hash and the SM) and run; at least 95% of the cases whose code decodes
-//! must match per SM (the share of all cases is printed too), and every
-//! miss must be listed in `tests/data/zluda-known-failures-sass.tsv`
-//! (a listed case that passes fails the test too).
+//! hash and the SM) and run; at least 95% of them must match per SM, a
+//! case whose code does not decode counting as a miss (the share of all
+//! the manifest's run cases is printed too), and every miss must be listed
+//! in `tests/data/zluda-known-failures-sass.tsv` (a listed case that
+//! passes fails the test too).
 
 mod common;
 
@@ -72,13 +73,17 @@ fn zluda_cases_run_on_the_sass_interpreter() {
         let mine: Vec<(String, Result<(), String>)> = results.iter().filter(|r| r.0 == sm).map(|r| (r.1.clone(), r.2.clone())).collect();
         let tally = conformance::judge(&format!("sass {runner}"), &runner, &mine, &known);
         report.push_str(&tally.report());
-        // Words the isa decoder has no form for yet are not the interpreter's
-        // to run: the 95% bar applies to the cases whose code decodes, and
-        // both figures are printed.
+        // Every case ptxas compiles for the SM counts, those that stop at a
+        // word the isa decoder has no form for as misses. A case ptxas
+        // rejects for the SM (its PTX needs a newer one) has no code to run:
+        // it is outside the bar but inside the share of all run cases.
+        let all = manifest.cases.len();
         let undecodable = mine.iter().filter(|(_, r)| r.as_ref().is_err_and(|e| e.contains("undecodable instruction word"))).count();
-        let runnable = tally.cases - undecodable;
-        let percent = if runnable == 0 { 100.0 } else { 100.0 * tally.passed as f64 / runnable as f64 };
-        report.push_str(&format!("sass {runner}: {}/{runnable} cases whose code decodes match ({percent:.1}%); {undecodable} hit undecodable words\n", tally.passed));
+        let percent = if tally.cases == 0 { 100.0 } else { 100.0 * tally.passed as f64 / tally.cases as f64 };
+        report.push_str(&format!(
+            "sass {runner}: {}/{} compiled cases match ({percent:.1}%; {undecodable} stop at undecodable words); {}/{all} of all run cases\n",
+            tally.passed, tally.cases, tally.passed
+        ));
         if !tally.ok() || percent < 95.0 {
             ok = false;
         }

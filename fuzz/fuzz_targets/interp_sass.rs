@@ -38,8 +38,8 @@ fuzz_target!(|data: &[u8]| {
     let sm = SMS[usize::from(sm) % SMS.len()];
     let words: Vec<u128> = code.chunks_exact(16).take(64).map(|c| u128::from_le_bytes(c.try_into().unwrap_or([0; 16]))).collect();
     let mut kernel = Kernel::new("k", words, 32);
-    kernel.params = vec![Param { offset: 0, size: 8 }, Param { offset: 8, size: 8 }];
-    let module = Module { sm, virtual_sm: sm, tool: ToolInfo::default(), kernels: vec![kernel], globals: vec![], constants: vec![], global_addresses: vec![], isa_class: 1 };
+    kernel.params = vec![Param::new(0, 8), Param::new(8, 8)];
+    let module = Module { sm, virtual_sm: sm, tool: ToolInfo::default(), kernels: vec![kernel], globals: vec![], constants: vec![], global_addresses: vec![], isa_class: 1, flags_top: 0x06, line_info: vec![], merc: vec![] };
     let Ok(elf) = build(&module) else { return };
     let cubin = ptx2sass::cubin::elf::write(&elf);
     let _ = run(&cubin, &spec, &options);

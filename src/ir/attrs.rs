@@ -343,6 +343,13 @@ pub struct Attrs {
     pub x: bool,
     /// Funnel shift to the left (`SHF.L`; right otherwise).
     pub left: bool,
+    /// Source modifiers of SASS-layer operations: bit `k` negates
+    /// argument `k` (`-x` for arithmetic, `~x` for the bitwise and carry
+    /// (`.X`) forms, `!p` for a predicate argument). Printed `.neg<mask>`.
+    pub neg: u8,
+    /// Bit `k`: the absolute value of argument `k` (`|x|`, float
+    /// operations). Printed `.abs<mask>`.
+    pub abs: u8,
 }
 
 /// The boolean attributes with their words, in print order.
@@ -367,7 +374,7 @@ impl Attrs {
     /// The words of the attributes, each with its leading dot, in the
     /// canonical order: `to`, space, special register, comparison,
     /// combine, multiply mode, MUFU function, rounding, flags, vector,
-    /// type, source type.
+    /// source modifiers, type, source type.
     pub fn words(&self) -> String {
         let mut out = String::new();
         let mut word = |w: &str| {
@@ -402,6 +409,12 @@ impl Attrs {
         }
         if self.vector != 0 {
             let _ = write!(out, ".v{}", self.vector);
+        }
+        if self.neg != 0 {
+            let _ = write!(out, ".neg{}", self.neg);
+        }
+        if self.abs != 0 {
+            let _ = write!(out, ".abs{}", self.abs);
         }
         if let Some(t) = self.ty {
             out.push('.');
@@ -463,6 +476,16 @@ impl Attrs {
                     return false;
                 }
                 put(self);
+                return true;
+            }
+        }
+        for (prefix, field) in [("neg", 0), ("abs", 1)] {
+            if let Some(mask) = word.strip_prefix(prefix).and_then(|n| n.parse::<u8>().ok()).filter(|m| *m != 0) {
+                let slot = if field == 0 { &mut self.neg } else { &mut self.abs };
+                if *slot != 0 {
+                    return false;
+                }
+                *slot = mask;
                 return true;
             }
         }

@@ -231,6 +231,37 @@ pub struct Alias {
     pub when: AliasWhen,
 }
 
+/// Text that `nvdisasm` prints after an operand (after its `.reuse`):
+/// the half-lane swizzles of packed-half sources (`R0.H0_H0`, `R5.F32`),
+/// matrix layouts (`R4.ROW`), register signs (`R0.SIGN`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperandSuffix {
+    /// The spelling of a modifier, which stays in [`Form::mods`] (decoded
+    /// and encoded as any other; only where it prints differs).
+    Mod {
+        /// Index into [`Form::mods`].
+        modifier: u8,
+        /// Index into [`Form::slots`].
+        slot: u8,
+    },
+    /// A text that is always there (no bits: the form fixes them).
+    Text {
+        /// The text, with its dot.
+        text: &'static str,
+        /// Index into [`Form::slots`].
+        slot: u8,
+    },
+}
+
+impl OperandSuffix {
+    /// The slot it follows.
+    pub fn slot(self) -> usize {
+        match self {
+            OperandSuffix::Mod { slot, .. } | OperandSuffix::Text { slot, .. } => usize::from(slot),
+        }
+    }
+}
+
 /// One encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Form {
@@ -259,6 +290,9 @@ pub struct Form {
     /// Slots whose register may not be the zero register (nvdisasm prints
     /// `???255` for it: sm_75 ATOMG.E.CAS's compare value).
     pub nonzero: &'static [usize],
+    /// What prints after operands (modifiers printed there rather than
+    /// after the name, and fixed texts).
+    pub operand_suffixes: &'static [OperandSuffix],
 }
 
 impl Slot {
@@ -306,6 +340,16 @@ impl Form {
             m |= s.mask();
         }
         m
+    }
+
+    /// Whether modifier `m` prints after an operand ([`Form::operand_suffixes`]).
+    pub fn is_operand_mod(&self, m: usize) -> bool {
+        self.operand_suffixes.iter().any(|s| matches!(*s, OperandSuffix::Mod { modifier, .. } if usize::from(modifier) == m))
+    }
+
+    /// What prints after the operand of slot `k`, if anything.
+    pub fn operand_suffix_of(&self, k: usize) -> Option<OperandSuffix> {
+        self.operand_suffixes.iter().copied().find(|s| s.slot() == k)
     }
 
     /// Whether the form applies to a measured SM.

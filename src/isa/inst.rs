@@ -9,7 +9,7 @@
 
 use super::ctrl::Ctrl;
 use super::family::{MEASURED_SMS, measured_index, measured_sm};
-use super::form::{AliasWhen, Form, PredShow, Slot};
+use super::form::{AliasWhen, Form, OperandSuffix, PredShow, Slot};
 use super::inline::Inline;
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::plan::plans;
@@ -122,6 +122,7 @@ static EMPTY_FORM: Form = Form {
     nonzero: &[],
     uniform_guard: false,
     slots: &[],
+    operand_suffixes: &[],
 };
 
 impl Inst {
@@ -211,11 +212,7 @@ impl Inst {
             let g = if self.form.uniform_guard { Reg { file: RegFile::UniformPred, ..g } } else { g };
             let _ = write!(out, "@{}{} ", if neg { "!" } else { "" }, g);
         }
-        out.push_str(self.printed_name());
-        for (m, v) in self.form.mods.iter().zip(&self.mods) {
-            out.push_str(m.names[usize::from(*v)]);
-        }
-        out.push_str(self.form.suffix);
+        out.push_str(&self.mnemonic());
         let mut first = true;
         for (k, (slot, op)) in self.form.slots.iter().zip(&self.operands).enumerate() {
             if let (Slot::Pred { show: PredShow::UnlessTrue, .. }, Operand::Reg { reg, mods, .. }) = (slot, op) {
@@ -227,6 +224,7 @@ impl Inst {
             out.push_str(if first || (last && self.form.space_before_last) { " " } else { ", " });
             first = false;
             write_operand(&mut out, slot, op, sm, address, explicit_desc);
+            out.push_str(self.operand_suffix(k));
         }
         out.push_str(if self.ctrl.stall == 0 && self.ctrl.wait == 0 { ";" } else { " ;" });
         out
@@ -234,6 +232,32 @@ impl Inst {
 }
 
 impl Inst {
+    /// The printed name with the modifiers that follow it and the form's
+    /// suffix (`IADD3.X`, `HMNMX2.BF16_V2`): everything before the
+    /// operands, without the guard.
+    pub fn mnemonic(&self) -> String {
+        let mut out = String::from(self.printed_name());
+        for (k, (m, v)) in self.form.mods.iter().zip(&self.mods).enumerate() {
+            if !self.form.is_operand_mod(k) {
+                out.push_str(m.names.get(usize::from(*v)).copied().unwrap_or(""));
+            }
+        }
+        out.push_str(self.form.suffix);
+        out
+    }
+
+    /// What prints after the operand of slot `k` (`.H0_H0`, `.SIGN`), or `""`.
+    pub fn operand_suffix(&self, k: usize) -> &'static str {
+        match self.form.operand_suffix_of(k) {
+            Some(OperandSuffix::Mod { modifier, .. }) => {
+                let m = usize::from(modifier);
+                self.form.mods.get(m).and_then(|f| f.names.get(usize::from(*self.mods.get(m)?))).copied().unwrap_or("")
+            }
+            Some(OperandSuffix::Text { text, .. }) => text,
+            None => "",
+        }
+    }
+
     /// The form's name, or the first alias whose condition holds.
     fn printed_name(&self) -> &'static str {
         let zero = |k: usize| {

@@ -14,10 +14,12 @@
 //!   printing derived from it (a first set of instructions of every family),
 //!   with `plan` compiling each form once into what decoding and encoding
 //!   run per word;
-//! * [`listing`]: the text `sass dis` prints, and [`parse`], reading it back.
+//! * [`listing`]: the text `sass dis` prints, and [`parse`], reading it back;
+//! * [`build`]: instructions made by name and operands (instruction selection).
 
 pub mod bits;
 pub mod branch;
+pub mod build;
 pub mod ctrl;
 pub mod family;
 pub mod form;

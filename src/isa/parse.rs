@@ -9,7 +9,7 @@
 
 use super::ctrl::Ctrl;
 use super::family::measured_sm;
-use super::form::{Form, PredShow, Slot, UNMEASURED};
+use super::form::{Form, OperandSuffix, PredShow, Slot, UNMEASURED};
 use super::inst::{Inst, InstOperands, ModValues, SPECIAL_FLOATS, float_text};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms;
@@ -48,8 +48,8 @@ pub fn parse_inst(text: &str, sm: Sm, address: u64, ctrl: Ctrl) -> Result<Inst, 
     for form in forms().iter().filter(|f| f.applies_to(table_sm)) {
         for name in std::iter::once(form.name).chain(form.aliases.iter().map(|a| a.name)) {
             let Some(rest) = opcode.strip_prefix(name) else { continue };
-            let Some(mods) = match_mods(form, rest) else { continue };
-            let Some(ops) = match_operands(form, &operands, address, sm) else { continue };
+            let Some(mut mods) = match_mods(form, rest) else { continue };
+            let Some(ops) = match_operands(form, &operands, &mut mods, address, sm) else { continue };
             let reuse = form.slots.iter().zip(&ops).fold(0u8, |acc, (slot, op)| match (slot, op) {
                 (Slot::Gpr { reuse: Some(k), .. }, Operand::Reg { reuse: true, .. }) => acc | 1 << k,
                 _ => acc,
@@ -64,11 +64,16 @@ pub fn parse_inst(text: &str, sm: Sm, address: u64, ctrl: Ctrl) -> Result<Inst, 
 }
 
 /// The modifier values that spell `rest` (what follows the name), in order,
-/// followed by the form's suffix.
+/// followed by the form's suffix. Modifiers printed after an operand are 0
+/// here ([`match_operands`] reads them).
 fn match_mods(form: &Form, rest: &str) -> Option<ModValues> {
     let mut rest = rest;
     let mut values = ModValues::new();
-    for m in form.mods {
+    for (k, m) in form.mods.iter().enumerate() {
+        if form.is_operand_mod(k) {
+            values.push(0);
+            continue;
+        }
         // The longest spelling that the text continues with (".RCP64H" before ".RCP").
         let best = m
             .names
@@ -109,9 +114,26 @@ fn split_operands(text: &str) -> Vec<&str> {
     out
 }
 
+/// The operand text without the modifier the form prints after it, and
+/// that modifier's value (the longest spelling the text ends with, else
+/// the value spelled by nothing).
+fn strip_operand_mod<'t>(form: &Form, m: usize, text: &'t str) -> Option<(&'t str, u8)> {
+    let names = form.mods.get(m)?.names;
+    let spelled = names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| !n.is_empty() && **n != UNMEASURED && text.ends_with(**n))
+        .max_by_key(|(_, n)| n.len());
+    match spelled {
+        Some((v, n)) => Some((&text[..text.len() - n.len()], v as u8)),
+        None => Some((text, names.iter().position(|n| n.is_empty())? as u8)),
+    }
+}
+
 /// Reads the operands slot by slot; optional predicates (printed only when
 /// not PT) are taken when there are more operands than required slots.
-fn match_operands(form: &Form, texts: &[&str], address: u64, sm: Sm) -> Option<InstOperands> {
+/// Modifiers printed after an operand are read into `mods`.
+fn match_operands(form: &Form, texts: &[&str], mods: &mut ModValues, address: u64, sm: Sm) -> Option<InstOperands> {
     // `RET.REL.NODEC R2 0x880`: the last two operands are one list item.
     let mut split_last: Vec<&str>;
     let texts = if form.space_before_last {
@@ -126,7 +148,7 @@ fn match_operands(form: &Form, texts: &[&str], address: u64, sm: Sm) -> Option<I
     let mut optional_left = texts.len().checked_sub(required)?;
     let mut it = texts.iter();
     let mut ops = InstOperands::new();
-    for slot in form.slots {
+    for (k, slot) in form.slots.iter().enumerate() {
         if let Slot::Pred { show: PredShow::UnlessTrue, uniform, .. } = slot {
             if optional_left == 0 {
                 ops.push(Operand::reg(Reg::zero(if *uniform { RegFile::UniformPred } else { RegFile::Pred })));
@@ -140,7 +162,18 @@ fn match_operands(form: &Form, texts: &[&str], address: u64, sm: Sm) -> Option<I
             ops.push(parse_half2(hi, lo)?);
             continue;
         }
-        ops.push(parse_operand(slot, it.next()?, address, sm)?);
+        let mut text = *it.next()?;
+        match form.operand_suffix_of(k) {
+            Some(OperandSuffix::Mod { modifier, .. }) => {
+                let m = usize::from(modifier);
+                let (rest, v) = strip_operand_mod(form, m, text)?;
+                *mods.get_mut(m)? = v;
+                text = rest;
+            }
+            Some(OperandSuffix::Text { text: suffix, .. }) => text = text.strip_suffix(suffix)?,
+            None => {}
+        }
+        ops.push(parse_operand(slot, text, address, sm)?);
     }
     it.next().is_none().then_some(ops)
 }

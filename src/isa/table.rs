@@ -36,11 +36,13 @@
 //! ATOMS.POPC.INC.32, BAR.RED, PLOP3 with a uniform predicate, UFLO, UPOPC,
 //! BREAK, BRX, CGAERRBAR, ENDCOLLECTIVE, CCTL.IVALL, FMNMX3 (sm_100), ATOM.E
 //! and ATOM.E.CAS (generic atomics), ATOMS.CAS/.CAST(.SPIN), F2FP fp8
-//! pack/unpack, LDGDEPBAR, UI2F; HMMA (m16n8k16) and LDSM (`table/matrix.rs`);
-//! BMSK, IDP, I2IP, MATCH (`table/bitops.rs`); HFMA2 register forms
-//! (`table/half.rs`); and on
+//! pack/unpack, LDGDEPBAR, UI2F, PLOP3.LUT of register signs (`R0.SIGN`);
+//! HMMA (m16n8k16), IMMA (m16n8k32, `R4.ROW`/`R2.COL`) and LDSM
+//! (`table/matrix.rs`); BMSK, IDP, I2IP, MATCH (`table/bitops.rs`); HFMA2
+//! register forms, HMNMX2 and HSET2 with half swizzles (`R0.H0_H0`,
+//! `table/half.rs`); and on
 //! sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit ISETP, LDL/STL with a
-//! uniform register — each in the
+//! uniform register, VIADD with two registers (`.S32.ISAT`) — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
 //! words as `.raw`).
@@ -113,7 +115,7 @@ impl Generation {
         if self.wide_ur { PredShow::Always } else { PredShow::UnlessTrue }
     }
     fn form(self, name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], mods: &'static [ModField], slots: Vec<Slot>) -> Form {
-        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, nonzero: &[], slots: Box::leak(slots.into_boxed_slice()) }
+        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, nonzero: &[], operand_suffixes: &[], slots: Box::leak(slots.into_boxed_slice()) }
     }
 }
 
@@ -295,7 +297,10 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
         "IADD3", "IADD3.X", "ISETP", "LOP3.LUT", "SEL", "SHF", "LEA", "LEA.HI", "LEA.HI.X", "LEA.HI.SX32", "LEA.HI.X.SX32", "LEA.X", "PRMT", "IMAD",
         "IMAD.WIDE",
     ];
-    if !NAMES.contains(&form.name) || !matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.sms.0 > g.sms.0 {
+    // Forms of a later SM than the generation's first have no twin, except
+    // ISETP.EX, whose sm_75 form differs from sm_80–sm_90's only in how it
+    // prints (UISETP.EX, corpus words of sm_80 and sm_90).
+    if !NAMES.contains(&form.name) || !matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.sms.0 > g.sms.0 && form.suffix != ".EX" {
         return None;
     }
     let slots: Vec<Slot> = form
@@ -478,6 +483,14 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     let viadd_sms = if g.wide_ur { (100, 100) } else { (90, 90) };
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0x836, NONE, &[], vec![RD, gpr(24, None, Some(0)), Slot::Imm32 { signed: false }]) });
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0xc36, NONE, &[], vec![RD, gpr(24, None, Some(0)), g.uniform_b(Some(63), None)]) });
+    // VIADD with two registers (0x236, sm_120; sm_100 prints the same words
+    // without modifiers): lane type 73–75, bit 80 `.ISAT` (saturating),
+    // 72 and 63 negate a and b (bit flips of add.sat.s32's word).
+    if g.wide_ur {
+        const LANES: ModField = ModField { field: f(73, 75), names: &[".32", ".16x2", ".S32", ".S16x2", ".U8x4", ".S8x4", UNMEASURED, UNMEASURED], extra: None };
+        const ISAT: ModField = ModField { field: f(80, 80), names: &["", ".ISAT"], extra: None };
+        v.push(Form { sms: (120, 120), ..g.form("VIADD", 0x236, NONE, &[LANES, ISAT], vec![RD, gpr(24, Some(72), Some(0)), gpr(32, Some(63), Some(1))]) });
+    }
     // POPC, BREV, FLO: one source in the b position (bit 63 prints `~`);
     // FLO's bit 73 is signedness (`.U32` when clear), bit 74 `.SH`, and its
     // 81–83 (a predicate result) hold PT (corpus words, bit flips).

@@ -201,6 +201,29 @@ impl Warp {
         }
         f32::from_bits(v)
     }
+    /// The halves (low lane first) of a packed-half source: swizzled
+    /// (`.H0_H0`, `.H1_H1`), then `|x|` and `-x` applied to each.
+    #[inline]
+    fn halves(&self, s: S, l: usize) -> [u16; 2] {
+        let v = self.raw(s, l);
+        let (lo, hi) = (v as u16, (v >> 16) as u16);
+        let mut h = if s.m & H0H0 != 0 {
+            [lo, lo]
+        } else if s.m & H1H1 != 0 {
+            [hi, hi]
+        } else {
+            [lo, hi]
+        };
+        for x in &mut h {
+            if s.m & ABS != 0 {
+                *x &= 0x7fff;
+            }
+            if s.m & NEG != 0 {
+                *x ^= 0x8000;
+            }
+        }
+        h
+    }
     #[inline]
     fn r64(&self, s: S, l: usize) -> u64 {
         let r = s.r as usize;
@@ -743,6 +766,12 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             w.put(d, exec, &out);
             w.setp(co, exec, cm);
         }
+        Op::IaddSat { d, a, b } => {
+            let (mut ta, mut tb) = ([0; 32], [0; 32]);
+            let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
+            let out: [u32; 32] = std::array::from_fn(|l| (x[l] as i32).saturating_add(y[l] as i32) as u32);
+            w.put(d, exec, &out);
+        }
         Op::Lop3 { d, pd, a, b, c, lut, pin } => {
             let pinm = w.pm(pin);
             let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
@@ -753,6 +782,12 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Plop3 { d, a, b, c, lut } => {
             let (x, y, z) = (w.pm(a), w.pm(b), w.pm(c));
+            w.setp(d[0], exec, lop3(x, y, z, lut[0]));
+            w.setp(d[1], exec, lop3(x, y, z, lut[1]));
+        }
+        Op::Plop3Sign { d, a, b, c, lut } => {
+            let sign = |s: S| mask_of(|l| w.raw(s, l) >> 31 == 1);
+            let (x, y, z) = (sign(a), sign(b), sign(c));
             w.setp(d[0], exec, lop3(x, y, z, lut[0]));
             w.setp(d[1], exec, lop3(x, y, z, lut[1]));
         }
@@ -1053,6 +1088,36 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 w.set(d, l, out);
             }
         }
+        Op::Hmnmx2 { d, a, b, p, bf16, ftz, nan } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = (w.halves(a, l), w.halves(b, l));
+                let min = pm >> l & 1 == 1;
+                let mut out = 0u32;
+                for k in 0..2 {
+                    let (hx, hy) = if ftz { (num::ftz_half(x[k], bf16), num::ftz_half(y[k], bf16)) } else { (x[k], y[k]) };
+                    out |= u32::from(num::min_max_half(hx, hy, min, bf16, nan)) << (16 * k);
+                }
+                w.set(d, l, out);
+            }
+        }
+        Op::Hset2 { d, a, b, cmp, p, bop, bf, ftz } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = (w.halves(a, l), w.halves(b, l));
+                let pin = pm >> l & 1;
+                let mut out = 0u32;
+                for k in 0..2 {
+                    let (hx, hy) = if ftz { (num::ftz_half(x[k], false), num::ftz_half(y[k], false)) } else { (x[k], y[k]) };
+                    let r = u32::from(fcmp(cmp, num::f16_to_f64(hx), num::f16_to_f64(hy)));
+                    let (set, _) = combine(r, pin, bop);
+                    // `.BF`: 1.0 in f16.
+                    let half = if set & 1 == 0 { 0 } else if bf { 0x3c00 } else { 0xffff };
+                    out |= half << (16 * k);
+                }
+                w.set(d, l, out);
+            }
+        }
         Op::F2f { d, a, from, to, rnd, ftz } => {
             for l in lanes(exec) {
                 let x = read_fmt(w, a, l, from, ftz);
@@ -1206,6 +1271,29 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                     w.set(d, l, old as u32);
                 }
             }
+        }
+        Op::AtomsCast { d, pd, addr, b, c, wide } => {
+            // Lanes in order, each seeing the stores of the lanes before it.
+            let n = if wide { 8 } else { 4 };
+            let mut success = 0u32;
+            for l in lanes(exec) {
+                let at = address(w, &addr, l);
+                let mut buf = [0u8; 8];
+                read_mem(cta, memory, Space::Shared, 0, at, &mut buf[..n])?;
+                let old = u64::from_le_bytes(buf);
+                let (bv, cv) = if wide {
+                    (w.r64(S { r: b, m: 0 }, l), w.r64(S { r: c, m: 0 }, l))
+                } else {
+                    (u64::from(w.raw(S { r: b, m: 0 }, l)), u64::from(w.raw(S { r: c, m: 0 }, l)))
+                };
+                let stored = old == bv;
+                if stored {
+                    write_mem(cta, memory, Space::Shared, 0, at, &cv.to_le_bytes()[..n])?;
+                }
+                success |= u32::from(stored) << l;
+                w.set(d, l, u32::from(stored));
+            }
+            w.setp(pd, exec, success);
         }
         Op::AtomsPopcInc { d, addr } => {
             // Lanes may name different words (ptxas emits this for

@@ -183,9 +183,13 @@ pub fn queue(mnemonic: &str, class: Class) -> u8 {
 
 /// The mnemonic with its modifiers (form name, modifier spellings, suffix).
 pub fn mnemonic(inst: &Inst) -> String {
+    // The form's name, not an alias (`IMAD.MOV` is an IMAD): the latency
+    // tables are keyed by it. Operand suffixes (`.H0_H0`) are not part of it.
     let mut m = inst.form.name.to_string();
-    for (field, &v) in inst.form.mods.iter().zip(inst.mods.iter()) {
-        m += field.names.get(usize::from(v)).copied().unwrap_or("");
+    for (k, (field, &v)) in inst.form.mods.iter().zip(inst.mods.iter()).enumerate() {
+        if !inst.form.is_operand_mod(k) {
+            m += field.names.get(usize::from(v)).copied().unwrap_or("");
+        }
     }
     m + inst.form.suffix
 }

@@ -286,6 +286,38 @@ pub fn bf16_to_f64(h: u16) -> f64 {
     f64::from(f32::from_bits(u32::from(h) << 16))
 }
 
+/// The value of a half (`f16`, or `bf16` with `bf16`).
+pub fn half_to_f64(h: u16, bf16: bool) -> f64 {
+    if bf16 { bf16_to_f64(h) } else { f16_to_f64(h) }
+}
+
+/// A half's subnormals flushed to a zero of the same sign.
+pub fn ftz_half(h: u16, bf16: bool) -> u16 {
+    let exponent = if bf16 { 0x7f80 } else { 0x7c00 };
+    if h & exponent == 0 { h & 0x8000 } else { h }
+}
+
+/// HMNMX2 on one lane: the minimum (`min`) or maximum of two halves, as
+/// FMNMX does it for `f32`: a NaN operand yields the other one; two NaNs,
+/// or any NaN with `.NAN`, the canonical NaN 0x7fff; −0 is below +0.
+pub fn min_max_half(x: u16, y: u16, min: bool, bf16: bool, nan: bool) -> u16 {
+    let (a, b) = (half_to_f64(x, bf16), half_to_f64(y, bf16));
+    if a.is_nan() || b.is_nan() {
+        return if nan || a.is_nan() && b.is_nan() {
+            0x7fff
+        } else if a.is_nan() {
+            y
+        } else {
+            x
+        };
+    }
+    if a == 0.0 && b == 0.0 {
+        let negative = if min { (x | y) & 0x8000 != 0 } else { x & y & 0x8000 != 0 };
+        return if negative { 0x8000 } else { 0 };
+    }
+    if (a < b) == min { x } else { y }
+}
+
 fn small_to_f64(h: u16, ebits: u32, mbits: u32) -> f64 {
     let sign = if h >> (ebits + mbits) & 1 == 1 { -1.0 } else { 1.0 };
     let e = (u32::from(h) >> mbits) & ((1 << ebits) - 1);
@@ -460,6 +492,21 @@ impl Fp8 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn half_min_max_as_fmnmx() {
+        // f16 bits: 1.0 = 0x3c00, -2.0 = 0xc000, +0 = 0, -0 = 0x8000, NaN 0x7e00.
+        assert_eq!(min_max_half(0x3c00, 0xc000, true, false, false), 0xc000);
+        assert_eq!(min_max_half(0x3c00, 0xc000, false, false, false), 0x3c00);
+        assert_eq!(min_max_half(0x0000, 0x8000, true, false, false), 0x8000);
+        assert_eq!(min_max_half(0x0000, 0x8000, false, false, false), 0x0000);
+        assert_eq!(min_max_half(0x7e00, 0x3c00, true, false, false), 0x3c00);
+        assert_eq!(min_max_half(0x7e00, 0x3c00, true, false, true), 0x7fff);
+        // bf16 bits: 1.0 = 0x3f80, 2.0 = 0x4000.
+        assert_eq!(min_max_half(0x4000, 0x3f80, true, true, false), 0x3f80);
+        // A subnormal f16 (0x0001) flushes to +0, a normal one stays.
+        assert_eq!((ftz_half(0x0001, false), ftz_half(0x8001, false), ftz_half(0x0400, false)), (0, 0x8000, 0x0400));
+    }
 
     #[test]
     fn half_conversions_round_and_saturate() {

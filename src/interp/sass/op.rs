@@ -57,6 +57,10 @@ pub const NEG: u8 = 1;
 pub const ABS: u8 = 2;
 /// `~x`.
 pub const NOT: u8 = 4;
+/// Packed-half sources: both lanes read the low half (`R0.H0_H0`).
+pub const H0H0: u8 = 8;
+/// Packed-half sources: both lanes read the high half (`R0.H1_H1`).
+pub const H1H1: u8 = 16;
 
 /// A source operand: a row and modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -249,6 +253,8 @@ pub enum Op {
     Mov { d: u16, a: S, n: u8 },
     Iadd3 { d: u16, co: [u8; 2], a: S, b: S, c: S, ci: Option<[P; 2]> },
     Iadd64 { d: u16, co: u8, a: S, b: S, ci: Option<P>, wide: bool },
+    /// VIADD.S32.ISAT: `a + b` clamped to the signed 32-bit range.
+    IaddSat { d: u16, a: S, b: S },
     Imad { d: u16, a: S, b: S, c: S, signed: bool, kind: u8, co: u8, ci: Option<P> },
     Lea { d: u16, co: u8, a: S, b: S, c: S, s: u8, hi: bool, sx: bool, ci: Option<P> },
     Lop3 { d: u16, pd: u8, a: S, b: S, c: S, lut: u8, pin: P },
@@ -275,6 +281,13 @@ pub enum Op {
     Mufu { d: u16, a: S, op: Mufu },
     Fchk { p: u8, a: S, b: S },
     Hfma2 { d: u16, a: S, b: S, c: S, bf16: bool },
+    /// HMNMX2: per half, the minimum (`p` true) or the maximum of `a` and `b`.
+    Hmnmx2 { d: u16, a: S, b: S, p: P, bf16: bool, ftz: bool, nan: bool },
+    /// HSET2: per half, all ones (1.0 with `bf`) where the comparison
+    /// combined with `p` holds, else 0.
+    Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool },
+    /// PLOP3.LUT of the sign bits of three registers.
+    Plop3Sign { d: [u8; 2], a: S, b: S, c: S, lut: [u8; 2] },
     F2f { d: u16, a: S, from: Fmt, to: Fmt, rnd: Round, ftz: bool },
     F2i { d: u16, a: S, from: Fmt, to: IntFmt, rnd: Round, ftz: bool },
     I2f { d: u16, a: S, from: IntFmt, to: Fmt, rnd: Round },
@@ -289,6 +302,10 @@ pub enum Op {
     St { s: u16, addr: Addr, w: Width, space: Space },
     Atom { d: u16, addr: Addr, b: u16, c: u16, op: AtomOp, ty: AtomType, space: Space },
     AtomsPopcInc { d: u16, addr: Addr },
+    /// ATOMS.CAST(.SPIN): where the shared word (pair with `wide`) at
+    /// `addr` equals `b`, store `c`; the success (1 or 0) to `d`, or to the
+    /// predicate `pd` (sm_120's form; the other destination is a sink).
+    AtomsCast { d: u16, pd: u8, addr: Addr, b: u16, c: u16, wide: bool },
     Bra { target: u32, cond: P, uniform: bool },
     /// `BRA.DIV URm` (taken unless every live thread of the mask runs here)
     /// and `BRA.CONV URm` (taken when they all do).
@@ -487,8 +504,11 @@ impl Translator<'_> {
     fn translate_inner(&mut self, inst: &Inst, offset: u32) -> R<Op> {
         let form = inst.form;
         let mut full = String::from(form.name);
-        for (m, v) in form.mods.iter().zip(&inst.mods) {
-            full.push_str(m.names.get(usize::from(*v)).copied().unwrap_or(""));
+        for (k, (m, v)) in form.mods.iter().zip(&inst.mods).enumerate() {
+            // Operand suffixes (`.H0_H0`) are read per operand.
+            if !form.is_operand_mod(k) {
+                full.push_str(m.names.get(usize::from(*v)).copied().unwrap_or(""));
+            }
         }
         full.push_str(form.suffix);
         let mut parts = full.split('.');
@@ -536,6 +556,16 @@ impl Translator<'_> {
             }
         };
         let mod_value = |k: usize| -> u8 { inst.mods.get(k).copied().unwrap_or(0) };
+        // A packed-half source with the swizzle printed after operand `k`.
+        let half_src = |s: S, k: usize| -> R<S> {
+            let swizzle = match inst.operand_suffix(k) {
+                "" => 0,
+                ".H0_H0" => H0H0,
+                ".H1_H1" => H1H1,
+                _ => return Err(Bad),
+            };
+            Ok(S { m: s.m | swizzle, ..s })
+        };
         let bop = |name: &str| -> u8 {
             if name.contains(".OR") {
                 1
@@ -564,7 +594,12 @@ impl Translator<'_> {
                 let ci = if has("X") { Some(self.psrc(o(4)?)?) } else { None };
                 Op::Iadd64 { d: self.dst(o(0)?)?, co: self.pdst(o(1)?)?, a: self.src(o(2)?, sl(2), w)?, b: self.src(o(3)?, sl(3), w)?, ci, wide }
             }
-            "VIADD" => {
+            // `.S32.ISAT`: a saturating signed add; other lane types are not modelled.
+            "VIADD" if has("ISAT") => match toks.as_slice() {
+                ["S32", "ISAT"] => Op::IaddSat { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)? },
+                _ => return Err(Bad),
+            },
+            "VIADD" if toks.iter().all(|t| *t == "32") => {
                 let z = S { r: RZ, m: 0 };
                 Op::Iadd3 { d: self.dst(o(0)?)?, co: [P_SINK, P_SINK], a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: z, ci: None }
             }
@@ -607,6 +642,13 @@ impl Translator<'_> {
                     _ => return Err(Bad),
                 };
                 Op::Lop3 { pd: self.pdst(o(0)?)?, d: self.dst(o(1)?)?, a: self.src(o(2)?, sl(2), 1)?, b: self.src(o(3)?, sl(3), 1)?, c: self.src(o(4)?, sl(4), 1)?, lut, pin: self.psrc(o(6)?)? }
+            }
+            "PLOP3" if matches!(sl(2), Slot::Gpr { .. }) => {
+                let (l0, l1) = match (o(5)?, o(6)?) {
+                    (Operand::Hex(a), Operand::Hex(b)) => (*a as u8, *b as u8),
+                    _ => return Err(Bad),
+                };
+                Op::Plop3Sign { d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?], a: self.src(o(2)?, sl(2), 1)?, b: self.src(o(3)?, sl(3), 1)?, c: self.src(o(4)?, sl(4), 1)?, lut: [l0, l1] }
             }
             "PLOP3" | "UPLOP3" => {
                 let (l0, l1) = match (o(5)?, o(6)?) {
@@ -685,6 +727,25 @@ impl Translator<'_> {
                 c: self.src(o(3)?, sl(3), 1)?,
                 bf16: toks.contains(&"BF16_V2"),
             },
+            "HMNMX2" if !has("XORSIGN") => Op::Hmnmx2 {
+                d: self.dst(o(0)?)?,
+                a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
+                b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
+                p: self.psrc(o(3)?)?,
+                bf16: has("BF16_V2"),
+                ftz: has("FTZ"),
+                nan: has("NAN"),
+            },
+            "HSET2" => Op::Hset2 {
+                d: self.dst(o(0)?)?,
+                a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
+                b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
+                cmp: mod_value(1) & 15,
+                p: self.psrc(o(3)?)?,
+                bop: bop(&full),
+                bf: has("BF"),
+                ftz: has("FTZ"),
+            },
             "F2F" => {
                 let fmts: Vec<Fmt> = toks.iter().filter_map(|t| fmt(t)).collect();
                 let (to, from) = match fmts.as_slice() {
@@ -700,7 +761,7 @@ impl Translator<'_> {
                 let w = if from == Fmt::F64 { 2 } else { 1 };
                 Op::F2i { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: int_rnd(), ftz: has("FTZ") }
             }
-            "I2F" | "I2FP" => {
+            "I2F" | "I2FP" | "UI2F" => {
                 let to = toks.iter().find_map(|t| fmt(t)).unwrap_or(Fmt::F32);
                 let from = toks.iter().find_map(|t| int_fmt(t)).unwrap_or(IntFmt { bits: 32, signed: true });
                 let w = if from.bits == 64 { 2 } else { 1 };
@@ -771,6 +832,21 @@ impl Translator<'_> {
                     return Ok(Op::AtomsPopcInc { d: self.dst(o(0)?)?, addr });
                 }
                 let space = if base == "ATOMS" { Space::Shared } else if base == "ATOM" { Space::Generic } else { Space::Global };
+                if base == "ATOMS" && has("CAST") {
+                    let (d, pd) = match sl(0) {
+                        Slot::Pred { .. } => (R_SINK, self.pdst(o(0)?)?),
+                        _ => (self.dst(o(0)?)?, P_SINK),
+                    };
+                    let mut addr = self.addr(o(1)?)?;
+                    addr.wide = false;
+                    let reg = |k: usize| -> R<u16> {
+                        match o(k)? {
+                            Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad),
+                            _ => Err(Bad),
+                        }
+                    };
+                    return Ok(Op::AtomsCast { d, pd, addr, b: reg(2)?, c: reg(3)?, wide: has("64") });
+                }
                 let op = atom_op(&toks).ok_or(Bad)?;
                 let ty = atom_type(&toks);
                 // Operand lists: ATOMG (Pred, Rd, [a], Rb[, Rc]); ATOMS (Rd, [a], Rb); RED (addr, Rb).

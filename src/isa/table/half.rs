@@ -1,13 +1,26 @@
 //! Packed-half register forms: HFMA2 and HFMA2.MMA with three registers
-//! (`fma.rn.f16x2`, `fma.rn.bf16x2`). Source swizzles (`.H0_H0`, `.F32`:
-//! a 74–75, b 60–61, c 81–82) are operand suffixes the model has no slot
-//! for: only the default (nothing printed) decodes. Fields from single-bit
-//! flips of the words ptxas emits for ZLUDA's fma tests (sm_80, sm_90,
-//! sm_120, nvdisasm 13.5).
+//! (`fma.rn.f16x2`, `fma.rn.bf16x2`), HMNMX2 (`min`/`max` of halves) and
+//! HSET2 (`set` of halves). Source swizzles (`R0.H0_H0`, `R5.F32`: a
+//! 74–75, b 60–61, HFMA2's c 81–82) print after their operand
+//! ([`OperandSuffix`]). Fields from single-bit flips of the words ptxas
+//! emits for ZLUDA's fma, min/max and set tests (sm_80, sm_90, sm_120,
+//! nvdisasm 13.5).
 
-use super::{Generation, RD, f};
+use super::{Generation, RD, f, pred};
 use crate::isa::bits::Field;
-use crate::isa::form::{Form, ModField, Slot, UNMEASURED as U};
+use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot, UNMEASURED as U};
+
+/// A source's half-lane swizzle: 0 the pair as it is (nothing printed),
+/// 2 the low half in both lanes, 3 the high half in both. 1 prints `.F32`
+/// on sm_80 and `.INVALID1` from sm_90 on: not decoded.
+const fn swizzle(lo: u8) -> ModField {
+    ModField { field: f(lo, lo + 1), names: &["", U, ".H0_H0", ".H1_H1"], extra: None }
+}
+
+/// The a (slot 1) and b (slot 2) swizzles, as modifiers `a` and `a + 1`.
+const fn ab_swizzles(a: u8) -> [OperandSuffix; 2] {
+    [OperandSuffix::Mod { modifier: a, slot: 1 }, OperandSuffix::Mod { modifier: a + 1, slot: 2 }]
+}
 
 /// The forms of this module.
 pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
@@ -30,4 +43,45 @@ pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: (80, 89), ..g.form("HFMA2.MMA", 0x235, NO_BF16, &[FTZ_FMZ, SAT], slots.clone()) });
         v.push(Form { sms: (90, 90), ..g.form("HFMA2.MMA", 0x235, FIXED, &[TYPE, FTZ_FMZ, SAT], slots) });
     }
+    min_max_set(v, g);
+}
+
+/// HMNMX2 and HSET2 with two register sources (sm_80+).
+fn min_max_set(v: &mut Vec<Form>, g: Generation) {
+    let from_80 = |form: Form| Form { sms: (g.sms.0.max(80), g.sms.1), ..form };
+    let a = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: Some(73), not: None, reuse: Some(0) };
+    let b = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) };
+    let slots = vec![RD, a, b, pred(87, PredShow::Always)];
+    // HMNMX2 (0x240): the predicate picks min (true) or max; bit 85
+    // `.BF16_V2`, 80 `.FTZ`, 81 `.NAN`, from sm_100 82 `.XORSIGN`
+    // (printed in that order); 78 prints `.F32` on sm_80 (`.INVALID1`
+    // later): kept 0.
+    const BF16_V2: ModField = ModField { field: f(85, 85), names: &["", ".BF16_V2"], extra: None };
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const NAN: ModField = ModField { field: f(81, 81), names: &["", ".NAN"], extra: None };
+    const XORSIGN: ModField = ModField { field: f(82, 82), names: &["", ".XORSIGN"], extra: None };
+    const MNMX_FIXED: &[(Field, u64)] = &[(f(78, 78), 0)];
+    const SWZ: [ModField; 2] = [swizzle(74), swizzle(60)];
+    const MNMX_MODS: &[ModField] = &[BF16_V2, FTZ, NAN, SWZ[0], SWZ[1]];
+    const MNMX_MODS_XORSIGN: &[ModField] = &[BF16_V2, FTZ, NAN, XORSIGN, SWZ[0], SWZ[1]];
+    const MNMX_SWZ: [OperandSuffix; 2] = ab_swizzles(3);
+    const MNMX_SWZ_XORSIGN: [OperandSuffix; 2] = ab_swizzles(4);
+    let (mods, suffixes): (&'static [ModField], &'static [OperandSuffix]) = if g.wide_ur { (MNMX_MODS_XORSIGN, &MNMX_SWZ_XORSIGN) } else { (MNMX_MODS, &MNMX_SWZ) };
+    v.push(Form { operand_suffixes: suffixes, ..from_80(g.form("HMNMX2", 0x240, MNMX_FIXED, mods, slots)) });
+    // HSET2 (0x233): a mask (or 1.0 with `.BF`, bit 71) per half where the
+    // comparison (76–79, FSETP's) combined with the predicate holds; 80
+    // `.FTZ`, 69–70 the combination. 64–65 (`.BF16_V2` from sm_90) kept 0.
+    const BF: ModField = ModField { field: f(71, 71), names: &["", ".BF"], extra: None };
+    const CMP: ModField = ModField {
+        field: f(76, 79),
+        names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"],
+        extra: None,
+    };
+    const COMBINE: ModField = ModField { field: f(69, 70), names: &[".AND", ".OR", ".XOR"], extra: None };
+    const SET_FIXED: &[(Field, u64)] = &[(f(64, 65), 0)];
+    const SET_SWZ: [OperandSuffix; 2] = ab_swizzles(4);
+    // nvdisasm refuses a reuse flag on HSET2's b (oracle, every SM).
+    let b_no_reuse = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: None };
+    let set_slots = vec![RD, a, b_no_reuse, pred(87, PredShow::Always)];
+    v.push(Form { operand_suffixes: &SET_SWZ, ..from_80(g.form("HSET2", 0x233, SET_FIXED, &[BF, CMP, FTZ, COMBINE, SWZ[0], SWZ[1]], set_slots)) });
 }

@@ -7,7 +7,7 @@
 
 use super::{Generation, RD, f, gpr};
 use crate::isa::bits::Field;
-use crate::isa::form::{Form, ModField, Slot, UNMEASURED as U};
+use crate::isa::form::{Form, ModField, OperandSuffix, Slot, UNMEASURED as U};
 
 /// The forms of this module.
 pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
@@ -31,6 +31,21 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     for &(sms, slots) in hmma_sms {
         v.push(Form { sms, ..g.form("HMMA.16816.F32", 0x23c, F32, &[INPUT], slots.clone()) });
         v.push(Form { sms, ..g.form("HMMA.16816.F16", 0x23c, F16, &[], slots.clone()) });
+    }
+    // ---- IMMA (0x237): d, a, b, c like HMMA; the shape is 75 with 85–86
+    // as its high bits (5 `.16832`, 4 `.16816`, others `.INVALIDn`), 76–77 and 78–79 the types of a and b (0 `.U8`, 1
+    // `.S8`; 83 and 84 extend them to 4-bit types), bit 73 a's layout (0
+    // `.ROW`) and 74 b's (1 `.COL`), printed after those operands (the
+    // other values print `.???`); 72 the sparse form, 82 `.SAT`, 87–90 a
+    // uniform predicate on sm_120: all kept 0.
+    const IMMA_FIXED: &[(Field, u64)] = &[(f(72, 72), 0), (f(75, 75), 1), (f(82, 85), 0), (f(86, 86), 1), (f(87, 90), 0)];
+    const INT8: ModField = ModField { field: f(76, 77), names: &[".U8", ".S8", U, U], extra: None };
+    const INT8_B: ModField = ModField { field: f(78, 79), names: &[".U8", ".S8", U, U], extra: None };
+    const ROW: ModField = ModField { field: f(73, 73), names: &[".ROW", U], extra: None };
+    const COL: ModField = ModField { field: f(74, 74), names: &[U, ".COL"], extra: None };
+    const LAYOUTS: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 2, slot: 1 }, OperandSuffix::Mod { modifier: 3, slot: 2 }];
+    for &(sms, slots) in hmma_sms {
+        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16832", 0x237, IMMA_FIXED, &[INT8, INT8_B, ROW, COL], slots.clone()) });
     }
     // ---- LDSM (0x83b): d, a shared address (base 24–31, signed offset
     // 40–63; with RZ nvdisasm prints the offset signed, which the address

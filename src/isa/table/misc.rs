@@ -5,7 +5,7 @@
 use super::{COMBINE, Generation, ISETP_CMP, NONE, RD, SIGNED_73, alu, cbank, f, gpr, gpr_not, pred, pred_plain};
 use crate::isa::bits::Field;
 use crate::isa::branch::Layout;
-use crate::isa::form::{Form, ModField, PredShow, Slot, UNMEASURED as U};
+use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot, UNMEASURED as U};
 
 /// The forms of this module.
 pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
@@ -502,6 +502,14 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     let up = Slot::Pred { uniform: true, field: f(68, 70), not: Some(71), show: Always };
     let lut = [Slot::HexSplit(f(64, 66), f(72, 76)), Slot::Hex(f(16, 23))];
     v.push(g.form("PLOP3.LUT", 0x81c, PLOP3_UP, &[], vec![p(81, false), p(84, false), p(87, true), p(77, true), up, lut[0], lut[1]]));
+    // PLOP3.LUT of register signs (0x21f): the sources are the sign bits of
+    // a (24), b (32) and c (64), printed `R0.SIGN`; the lookup table is
+    // 72–79, the second constant 16–23 (bit flips of add.sat.s32 words,
+    // every SM).
+    const SIGNS: &[OperandSuffix] =
+        &[OperandSuffix::Text { text: ".SIGN", slot: 2 }, OperandSuffix::Text { text: ".SIGN", slot: 3 }, OperandSuffix::Text { text: ".SIGN", slot: 4 }];
+    let signs = vec![p(81, false), p(84, false), gpr(24, None, Some(0)), gpr(32, None, Some(1)), gpr(64, None, Some(2)), Slot::Hex(f(72, 79)), Slot::Hex(f(16, 23))];
+    v.push(Form { operand_suffixes: SIGNS, ..g.form("PLOP3.LUT", 0x21f, NONE, &[], signs) });
     // UFLO (0x2bd) and UPOPC (0x2bf): FLO and POPC of a uniform register
     // (32–) into one; bit 91 set; UFLO's 81–83 hold UPT.
     const FLO_SH: ModField = ModField { field: f(74, 74), names: &["", ".SH"], extra: None };

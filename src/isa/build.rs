@@ -1,0 +1,249 @@
+//! Building machine instructions by name: the one door through which
+//! instruction selection (and anything else that creates code rather than
+//! decoding it) makes an [`Inst`].
+//!
+//! [`Inst::build`] takes the text nvdisasm prints for the opcode and its
+//! modifiers (`"IADD3.X"`, `"ISETP.GE.U32.AND"`, `"LDG.E.64"`), a guard and
+//! the operands, and finds the form of the SM's table whose name and
+//! modifier spellings spell that text and whose slots accept the operands'
+//! kinds (a register of the right file with modifiers the slot has bits
+//! for, an immediate, a constant-bank reference, an address…). The
+//! name-to-forms step is cached per measured SM, so selecting a function
+//! does not re-scan the table for every instruction.
+//!
+//! Operands are given in printed order, one per slot; optional predicates
+//! that print only when not `PT` (IADD3's carry-outs before sm_100) may be
+//! left out, and are then `PT`. Registers may be virtual: the form is
+//! chosen by kinds, so an instruction on virtual registers becomes
+//! encodable once allocation replaces them.
+
+use super::ctrl::Ctrl;
+use super::family::{MEASURED_SMS, measured_index};
+use super::form::{Form, PredShow, Slot, UNMEASURED};
+use super::inst::{Inst, InstOperands, ModValues, float_text, half2_text};
+use super::operand::{Operand, Reg, RegFile, SrcMods};
+use super::table::forms;
+use crate::target::Sm;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{OnceLock, RwLock};
+
+/// Why no instruction was built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BuildError {
+    /// The SM has no encoding tables.
+    UnsupportedSm(Sm),
+    /// No form of the SM spells this opcode text.
+    UnknownName(String),
+    /// Forms spell the text, but none takes these operands.
+    NoForm {
+        /// The opcode text.
+        name: String,
+        /// The operands, as debug text.
+        operands: String,
+    },
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BuildError::UnsupportedSm(sm) => write!(f, "{sm} has no encoding tables"),
+            BuildError::UnknownName(n) => write!(f, "no instruction form is spelled '{n}'"),
+            BuildError::NoForm { name, operands } => write!(f, "no form of '{name}' takes the operands {operands}"),
+        }
+    }
+}
+
+/// The forms (with the modifier values that spell the text) of one opcode
+/// text on one measured SM.
+type Candidates = Vec<(&'static Form, ModValues)>;
+
+/// Per measured SM (index into [`MEASURED_SMS`]): opcode text → candidates.
+fn cache() -> &'static [RwLock<HashMap<Box<str>, Candidates>>] {
+    static CACHE: OnceLock<Vec<RwLock<HashMap<Box<str>, Candidates>>>> = OnceLock::new();
+    CACHE.get_or_init(|| MEASURED_SMS.iter().map(|_| RwLock::new(HashMap::new())).collect())
+}
+
+/// The forms of the measured SM `sm_index` that spell `text`, with their
+/// modifier values.
+fn candidates(sm_index: usize, text: &str) -> Candidates {
+    let table_sm = MEASURED_SMS[sm_index];
+    let mut out = Candidates::new();
+    for form in forms().iter().filter(|f| f.applies_to(table_sm)) {
+        let Some(rest) = text.strip_prefix(form.name) else { continue };
+        if let Some(mods) = spell_mods(form, rest) {
+            out.push((form, mods));
+        }
+    }
+    out
+}
+
+/// The modifier values that spell `rest` (the text after the form's name)
+/// followed by the form's suffix. Every split is tried, as spellings may
+/// be prefixes of each other (`.RCP` and `.RCP64H`) or empty.
+fn spell_mods(form: &Form, rest: &str) -> Option<ModValues> {
+    fn go(form: &Form, k: usize, rest: &str, values: &mut Vec<u8>) -> bool {
+        let Some(m) = form.mods.get(k) else { return rest == form.suffix };
+        for (v, name) in m.names.iter().enumerate() {
+            if *name == UNMEASURED || !rest.starts_with(name) {
+                continue;
+            }
+            let after = &rest[name.len()..];
+            if !(after.is_empty() || after.starts_with('.')) {
+                continue;
+            }
+            values.push(v as u8);
+            if go(form, k + 1, after, values) {
+                return true;
+            }
+            values.truncate(k);
+        }
+        false
+    }
+    let mut values = Vec::with_capacity(form.mods.len());
+    (form.mods.len() <= ModValues::CAPACITY && go(form, 0, rest, &mut values)).then(|| values.into_iter().collect())
+}
+
+/// Whether a slot's flag bit allows a modifier.
+fn allowed(mods: SrcMods, neg: bool, abs: bool, not: bool) -> bool {
+    (!mods.neg || neg) && (!mods.abs || abs) && (!mods.not || not)
+}
+
+/// Whether an operand is of a kind the slot encodes.
+fn fits(slot: &Slot, op: &Operand) -> bool {
+    match (*slot, *op) {
+        (Slot::Gpr { neg, abs, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Gpr && allowed(mods, neg.is_some(), abs.is_some(), not.is_some()),
+        (Slot::Ur { neg, not, .. } | Slot::UniformB { neg, not, .. }, Operand::Reg { reg, mods, .. }) => {
+            reg.file == RegFile::Uniform && allowed(mods, neg.is_some(), false, not.is_some())
+        }
+        (Slot::Pred { uniform, not, .. }, Operand::Reg { reg, mods, .. }) => {
+            reg.file == if uniform { RegFile::UniformPred } else { RegFile::Pred } && allowed(mods, false, false, not.is_some())
+        }
+        (Slot::Barrier(_), Operand::Reg { reg, .. }) => reg.file == RegFile::Barrier,
+        (Slot::Imm32 { .. }, Operand::Imm(_)) => true,
+        (Slot::Float { f64 }, Operand::Imm(v)) => float_text(v, f64).is_some(),
+        (Slot::Half2, Operand::Imm(v)) => half2_text(v).is_some(),
+        (Slot::CBank { neg, abs, not }, Operand::CBank { mods, .. }) => allowed(mods, neg.is_some(), abs.is_some(), not.is_some()),
+        (Slot::LoadBank { uniform, .. }, Operand::ConstAddr { index, .. }) => index.file == if uniform { RegFile::Uniform } else { RegFile::Gpr },
+        (Slot::SpecialReg(_), Operand::SpecialReg(_)) => true,
+        (Slot::Hex(f), Operand::Hex(v)) => u64::from(v) <= f.max(),
+        (Slot::HexSplit(lo, hi), Operand::Hex(v)) => u64::from(v) < 1u64 << (lo.width + hi.width),
+        (Slot::Imm64(_) | Slot::SImm(_), Operand::Imm64(_)) => true,
+        (Slot::Target(_) | Slot::AbsTarget(_) | Slot::RelOffset(_), Operand::Target(_)) => true,
+        (Slot::Addr { offset, scale, desc, uniform, .. }, Operand::Mem { base, offset: o, scale: s, desc: d, uniform: u }) => {
+            let half = 1i64 << (offset.width - 1);
+            base.file == RegFile::Gpr
+                && (-half..half).contains(&i64::from(o))
+                && (s == 0 || scale.is_some())
+                && desc.is_some() == d.is_some()
+                && uniform.is_some() == u.is_some()
+        }
+        _ => false,
+    }
+}
+
+/// The operands for every slot of `form` from the given ones: as they are
+/// when there is one per slot, else with the optional (shown unless `PT`)
+/// predicates set to `PT`, when leaving those out makes the count right.
+fn fill(form: &Form, given: &[Operand]) -> Option<InstOperands> {
+    if given.len() > InstOperands::CAPACITY {
+        return None;
+    }
+    if given.len() == form.slots.len() {
+        return Some(given.iter().copied().collect());
+    }
+    let optional = form.slots.iter().filter(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. })).count();
+    if given.len() + optional != form.slots.len() {
+        return None;
+    }
+    let mut it = given.iter();
+    let mut out = InstOperands::new();
+    for slot in form.slots {
+        match slot {
+            Slot::Pred { show: PredShow::UnlessTrue, uniform, .. } => {
+                out.push(Operand::reg(Reg::zero(if *uniform { RegFile::UniformPred } else { RegFile::Pred })));
+            }
+            _ => out.push(*it.next()?),
+        }
+    }
+    Some(out)
+}
+
+impl Inst {
+    /// Builds the instruction spelled `text` (opcode and modifiers as
+    /// nvdisasm prints them) for `sm`, guarded by `guard` (a predicate and
+    /// whether it is negated; `None` for always), with `operands` in printed
+    /// order. The first form (in table order) whose slots take the operands'
+    /// kinds is used.
+    pub fn build(sm: Sm, text: &str, guard: Option<(Reg, bool)>, operands: &[Operand]) -> Result<Inst, BuildError> {
+        let sm_index = measured_index(sm).ok_or(BuildError::UnsupportedSm(sm))?;
+        let lock = &cache()[sm_index];
+        let found = {
+            let map = lock.read().unwrap_or_else(|e| e.into_inner());
+            map.get(text).and_then(|c| choose(c, operands))
+        };
+        let (form, mods, ops) = match found {
+            Some(hit) => hit,
+            None => {
+                let mut map = lock.write().unwrap_or_else(|e| e.into_inner());
+                let list = map.entry(text.into()).or_insert_with(|| candidates(sm_index, text));
+                if list.is_empty() {
+                    return Err(BuildError::UnknownName(text.to_string()));
+                }
+                choose(list, operands).ok_or_else(|| BuildError::NoForm { name: text.to_string(), operands: format!("{operands:?}") })?
+            }
+        };
+        let guard = guard.unwrap_or((Reg::zero(RegFile::Pred), false));
+        Ok(Inst { form, guard, mods, operands: ops, ctrl: Ctrl::default() })
+    }
+}
+
+/// The first candidate whose slots take the operands.
+fn choose(list: &Candidates, operands: &[Operand]) -> Option<(&'static Form, ModValues, InstOperands)> {
+    list.iter().find_map(|(form, mods)| {
+        let ops = fill(form, operands)?;
+        form.slots.iter().zip(ops.iter()).all(|(s, o)| fits(s, o)).then_some((*form, *mods, ops))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::operand::RegNum;
+
+    fn r(n: u8) -> Operand {
+        Operand::reg(Reg::gpr(n))
+    }
+    fn rz() -> Operand {
+        Operand::reg(Reg::zero(RegFile::Gpr))
+    }
+    fn pt() -> Operand {
+        Operand::reg(Reg::zero(RegFile::Pred))
+    }
+
+    #[test]
+    fn builds_by_name_and_operand_kinds() {
+        let sm = Sm::new(80);
+        let i = Inst::build(sm, "IADD3", None, &[r(4), r(4), r(0), r(5)]).unwrap();
+        assert_eq!(i.text(sm, 0), "IADD3 R4, R4, R0, R5;");
+        assert!(i.encode(sm).is_ok());
+        let i = Inst::build(sm, "IADD3", None, &[r(4), r(4), Operand::Imm(0x12345), rz()]).unwrap();
+        assert_eq!(i.text(sm, 0), "IADD3 R4, R4, 0x12345, RZ;");
+        let i = Inst::build(sm, "IADD3", None, &[r(4), r(4), Operand::CBank { bank: 0, offset: 0x168, mods: SrcMods::default() }, rz()]).unwrap();
+        assert_eq!(i.text(sm, 0), "IADD3 R4, R4, c[0x0][0x168], RZ;");
+        // sm_100: no constant-bank ALU form; carry-outs always printed.
+        let e = Inst::build(Sm::new(100), "IADD3", None, &[r(4), r(4), Operand::CBank { bank: 0, offset: 0x168, mods: SrcMods::default() }, rz()]);
+        assert!(matches!(e, Err(BuildError::NoForm { .. })));
+        let i = Inst::build(Sm::new(100), "IADD3", None, &[r(4), pt(), pt(), r(4), r(2), rz()]).unwrap();
+        assert_eq!(i.text(Sm::new(100), 0), "IADD3 R4, PT, PT, R4, R2, RZ;");
+        let g = Some((Reg { file: RegFile::Pred, num: RegNum::Phys(0) }, true));
+        let i = Inst::build(sm, "ISETP.GE.U32.AND", g, &[Operand::reg(Reg { file: RegFile::Pred, num: RegNum::Phys(1) }), pt(), r(2), Operand::Imm(1000), pt()]).unwrap();
+        assert_eq!(i.text(sm, 0), "@!P0 ISETP.GE.U32.AND P1, PT, R2, 0x3e8, PT;");
+        assert!(matches!(Inst::build(sm, "IADD4", None, &[]), Err(BuildError::UnknownName(_))));
+        // Virtual registers choose the same form; they print with `%`.
+        let v = Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::Virt(12) });
+        let i = Inst::build(sm, "MOV", None, &[v, Operand::Imm(7)]).unwrap();
+        assert_eq!(i.text(sm, 0), "MOV %R12, 0x7;");
+        assert!(Inst::build(Sm::new(61), "MOV", None, &[v, Operand::Imm(7)]).is_err());
+    }
+}

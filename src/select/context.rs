@@ -1,0 +1,297 @@
+//! The selection context: the state the ISLE program's extern terms read
+//! and write (the Ori function, the virtual registers, which values are
+//! needed in registers, the instructions emitted for the current Ori
+//! instruction), and the operand terms: what each Ori operand can become
+//! (its [`Class`]) and making the machine operand for a slot.
+
+use super::facts;
+use super::mach::{MachInst, MachKind, VReg, vreg_reg};
+use crate::ir::entity::EntityRef;
+use crate::ir::{Function, Inst, InstData, Opcode, Space, Type, Value, ValueDef};
+use crate::isa::inst::{Inst as MInst, float_text};
+use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
+use crate::target::Sm;
+use smallvec::SmallVec;
+
+/// An operand of an Ori instruction: its value and source modifiers
+/// (already in the form the slot spells them: `~` for bitwise and carry
+/// operands, `!` for predicates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arg {
+    /// The value.
+    pub value: Value,
+    /// Modifiers.
+    pub mods: SrcMods,
+}
+
+/// What an operand can become in one kind of slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// Zero: the zero register fits every register slot.
+    Zero,
+    /// A constant that fits the slot's immediate.
+    Imm,
+    /// A kernel parameter (constant bank 0): a `c[0x0][…]` operand or a
+    /// uniform register.
+    Param,
+    /// Anything else: a register.
+    Reg,
+}
+
+/// How global and generic memory accesses address memory on the SM.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemModel {
+    /// A 64-bit address alone (sm_75).
+    NoDesc,
+    /// A 64-bit address and the memory descriptor (sm_80 on).
+    Desc,
+}
+
+/// The selection state of one function.
+pub struct SelectCtx<'f> {
+    /// The function being selected.
+    pub func: &'f Function,
+    /// Target.
+    pub sm: Sm,
+    /// Type of every virtual register (the first ones are the values').
+    pub vregs: Vec<Type>,
+    /// Per value: some selected instruction reads it from a register.
+    pub needed: Vec<bool>,
+    /// What the current Ori instruction became, in order.
+    pub out: Vec<MachInst>,
+    /// The Ori instruction being selected.
+    pub cur: Inst,
+    /// The first error met while selecting the current instruction.
+    pub error: Option<String>,
+    /// The global-memory descriptor (sm_80 on), loaded once in the entry block.
+    pub desc: Option<VReg>,
+}
+
+impl<'f> SelectCtx<'f> {
+    /// A context for `func` on `sm`.
+    pub fn new(func: &'f Function, sm: Sm) -> SelectCtx<'f> {
+        SelectCtx {
+            func,
+            sm,
+            vregs: func.values.iter().map(|(_, d)| d.ty).collect(),
+            needed: vec![false; func.values.len()],
+            out: Vec::new(),
+            cur: Inst::new(0),
+            error: None,
+            desc: None,
+        }
+    }
+
+    /// The current instruction's data.
+    pub fn data(&self) -> &'f InstData {
+        &self.func.insts[self.cur]
+    }
+
+    /// Records an error (the first one is kept).
+    pub fn fail(&mut self, message: impl Into<String>) {
+        if self.error.is_none() {
+            self.error = Some(message.into());
+        }
+    }
+
+    /// The virtual register of a value.
+    pub fn vreg(&self, v: Value) -> VReg {
+        VReg(v.index() as u32)
+    }
+
+    /// A fresh virtual register.
+    pub fn fresh(&mut self, ty: Type) -> VReg {
+        self.vregs.push(ty);
+        VReg(self.vregs.len() as u32 - 1)
+    }
+
+    /// The isa register of a virtual register.
+    pub fn reg_of(&self, v: VReg) -> Reg {
+        vreg_reg(v, self.vregs.get(v.0 as usize).copied().unwrap_or(Type::R32))
+    }
+
+    /// Marks a value as read from its register and returns the register.
+    pub fn use_value(&mut self, v: Value) -> Reg {
+        if let Some(n) = self.needed.get_mut(v.index()) {
+            *n = true;
+        }
+        self.reg_of(self.vreg(v))
+    }
+
+    /// The constant a value is (an unguarded `iconst`), with its type.
+    pub fn constant(&self, v: Value) -> Option<(u64, Type)> {
+        let inst = self.func.value_inst(v)?;
+        let d = &self.func.insts[inst];
+        (d.opcode == Opcode::Iconst && d.guard.is_none()).then_some((d.imm, self.func.value_type(v)))
+    }
+
+    /// The byte offset in constant bank 0 of a kernel parameter a value
+    /// is loaded from (an unguarded `Ldc` of the parameter space without
+    /// an address), with the value's type.
+    pub fn param(&self, v: Value) -> Option<(u32, Type)> {
+        let inst = self.func.value_inst(v)?;
+        let d = &self.func.insts[inst];
+        let is_param = d.opcode == Opcode::Ldc && d.guard.is_none() && d.args.is_empty() && d.attrs.space == Some(Space::Param) && d.results.len() == 1;
+        let off = u32::try_from(d.offset).ok()?.checked_add(facts::param_base(self.sm)?)?;
+        (is_param && off < 0x1_0000).then_some((off, self.func.value_type(v)))
+    }
+
+    /// The `k`-th argument of the current instruction as an operand.
+    pub fn arg(&self, k: usize) -> Option<Arg> {
+        let d = self.data();
+        let value = *d.args.get(k)?;
+        let bit = 1u8.checked_shl(k as u32).unwrap_or(0);
+        let neg = d.attrs.neg & bit != 0;
+        let abs = d.attrs.abs & bit != 0;
+        let predicate = self.func.value_type(value).file().is_predicate();
+        // Carry forms and bitwise operations spell negation as `~`, predicates as `!`.
+        let bitwise = predicate || matches!(d.opcode, Opcode::Lop3 | Opcode::Plop3) || (d.attrs.x && matches!(d.opcode, Opcode::Iadd3 | Opcode::Imad | Opcode::ImadWide));
+        let mods = if bitwise { SrcMods { not: neg, ..SrcMods::default() } } else { SrcMods { neg, abs, not: false } };
+        Some(Arg { value, mods })
+    }
+
+    // ---- classes -------------------------------------------------------
+
+    /// The class of an operand for an integer slot.
+    pub fn class_int(&self, a: Arg) -> Class {
+        if a.mods.abs {
+            return Class::Reg;
+        }
+        if let Some((bits, ty)) = self.constant(a.value) {
+            return match ty {
+                _ if bits == 0 && !a.mods.not => Class::Zero,
+                Type::R32 => Class::Imm,
+                _ => Class::Reg,
+            };
+        }
+        if self.param(a.value).is_some() { Class::Param } else { Class::Reg }
+    }
+
+    /// The class of an operand for an f32 slot.
+    pub fn class_f32(&self, a: Arg) -> Class {
+        if let Some((bits, ty)) = self.constant(a.value) {
+            return match ty {
+                _ if bits == 0 => Class::Zero,
+                Type::R32 if float_text(apply_float_mods(bits as u32, a.mods), false).is_some() => Class::Imm,
+                _ => Class::Reg,
+            };
+        }
+        if self.param(a.value).is_some() { Class::Param } else { Class::Reg }
+    }
+
+    /// The class of an operand for an f64 slot.
+    pub fn class_f64(&self, a: Arg) -> Class {
+        if let Some((bits, ty)) = self.constant(a.value) {
+            return match ty {
+                _ if bits == 0 => Class::Zero,
+                Type::R64 if bits as u32 == 0 && float_text(apply_float_mods((bits >> 32) as u32, a.mods), true).is_some() => Class::Imm,
+                _ => Class::Reg,
+            };
+        }
+        if self.param(a.value).is_some() { Class::Param } else { Class::Reg }
+    }
+
+    // ---- operands ------------------------------------------------------
+
+    /// A register operand (RZ for a zero constant).
+    pub fn src_reg(&mut self, a: Arg) -> Operand {
+        if let Some((0, ty)) = self.constant(a.value) {
+            if !ty.file().is_predicate() {
+                return Operand::Reg { reg: Reg::zero(RegFile::Gpr), mods: a.mods, reuse: false };
+            }
+        }
+        let reg = self.use_value(a.value);
+        Operand::Reg { reg, mods: a.mods, reuse: false }
+    }
+
+    /// A predicate operand (PT or !PT for a constant).
+    pub fn src_pred(&mut self, a: Arg) -> Operand {
+        if let Some((bits, ty)) = self.constant(a.value) {
+            if ty.file().is_predicate() {
+                let not = (bits == 0) != a.mods.not;
+                return Operand::Reg { reg: Reg::zero(RegFile::Pred), mods: SrcMods { not, ..SrcMods::default() }, reuse: false };
+            }
+        }
+        let reg = self.use_value(a.value);
+        Operand::Reg { reg, mods: SrcMods { not: a.mods.not || a.mods.neg, ..SrcMods::default() }, reuse: false }
+    }
+
+    /// An integer immediate (negation and bitwise not folded in).
+    pub fn src_imm_int(&mut self, a: Arg) -> Operand {
+        let bits = self.constant(a.value).map_or(0, |(b, _)| b as u32);
+        let bits = if a.mods.neg { bits.wrapping_neg() } else { bits };
+        Operand::Imm(if a.mods.not { !bits } else { bits })
+    }
+
+    /// An f32 immediate (sign modifiers folded in).
+    pub fn src_imm_f32(&mut self, a: Arg) -> Operand {
+        let bits = self.constant(a.value).map_or(0, |(b, _)| b as u32);
+        Operand::Imm(apply_float_mods(bits, a.mods))
+    }
+
+    /// The high half of an f64 immediate whose low half is zero.
+    pub fn src_imm_f64(&mut self, a: Arg) -> Operand {
+        let bits = self.constant(a.value).map_or(0, |(b, _)| (b >> 32) as u32);
+        Operand::Imm(apply_float_mods(bits, a.mods))
+    }
+
+    /// A kernel parameter as a constant-bank operand.
+    pub fn src_cbank(&mut self, a: Arg) -> Operand {
+        match self.param(a.value) {
+            Some((off, _)) => Operand::CBank { bank: 0, offset: off as u16, mods: a.mods },
+            None => self.src_reg(a),
+        }
+    }
+
+    /// A kernel parameter loaded into a fresh uniform register.
+    pub fn src_uniform_param(&mut self, a: Arg) -> Operand {
+        let Some((off, ty)) = self.param(a.value) else { return self.src_reg(a) };
+        let ur = self.fresh(ty.with_uniformity(true));
+        let size = if ty == Type::R64 { ".64" } else { "" };
+        let bank = Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() };
+        let addr = Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: off as i32 };
+        let dst = Operand::reg(self.reg_of(ur));
+        // The table says which uniform constant load the SM has (ULDC up to
+        // sm_90, LDCU from sm_100): whichever builds.
+        let inst = MInst::build(self.sm, &format!("LDCU{size}"), None, &[dst, addr]).or_else(|_| MInst::build(self.sm, &format!("ULDC{size}"), None, &[dst, bank]));
+        match inst {
+            Ok(i) => self.out.push(MachInst { kind: MachKind::Inst(i), defs: [ur].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new() }),
+            Err(e) => self.fail(e.to_string()),
+        }
+        Operand::Reg { reg: self.reg_of(ur), mods: a.mods, reuse: false }
+    }
+}
+
+/// Applies `|x|` then `-x` to the bits of a float (or a double's high half).
+pub fn apply_float_mods(bits: u32, mods: SrcMods) -> u32 {
+    let bits = if mods.abs { bits & 0x7fff_ffff } else { bits };
+    if mods.neg { bits ^ 0x8000_0000 } else { bits }
+}
+
+/// Whether a virtual register appears in an operand, and which.
+pub fn operand_vregs(op: &Operand, out: &mut SmallVec<[VReg; 4]>) {
+    let mut push = |r: &Reg| {
+        if let RegNum::Virt(n) = r.num {
+            out.push(VReg(n));
+        }
+    };
+    match op {
+        Operand::Reg { reg, .. } => push(reg),
+        Operand::ConstAddr { index, .. } => push(index),
+        Operand::Mem { base, desc, uniform, .. } => {
+            push(base);
+            if let Some(d) = desc {
+                push(d);
+            }
+            if let Some(u) = uniform {
+                push(u);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a value is a block parameter (for the driver's liveness).
+pub fn is_param(func: &Function, v: Value) -> bool {
+    matches!(func.values[v].def, ValueDef::Param(..))
+}

@@ -1,0 +1,976 @@
+//! The emitters: the extern terms of the selection program that spell a
+//! machine opcode from an Ori instruction's attributes and build the
+//! `isa::Inst` (through [`crate::isa::inst::Inst::build`]) with the
+//! operands the rules chose, plus the Ori readers the rules match on.
+//!
+//! The shapes of the SASS-layer Ori instructions accepted here (arguments
+//! beyond the first three are read by the emitters):
+//! * `IADD3 a, b, c [, cin0 [, cin1]]` → `d [, cout0 [, cout1]]`; `.X` with carry-ins;
+//! * `IMAD a, b, c [, cin]` → `d [, cout]` (`.HI` with `mul = hi`); `IMAD.WIDE a, b, c64` → `d64`;
+//!   `.U32` when the type is unsigned;
+//! * `LOP3 a, b, c [, p]` (table in `imm`) → `d [, pout]`; `PLOP3 a, b, c` → `p [, q]`;
+//! * `SHF lo, shift, hi` (`.l` for left, `mul = hi` for `.HI`, type u32/s32/u64/s64);
+//! * `ISETP/FSETP/DSETP a, b [, c [, cin]]` (`cmp`, `combine`, `.x`) → `p`;
+//! * `IMNMX/FMNMX a, b [, p]`: `p` true (or absent) is the minimum; without
+//!   `p`, the `negated` attribute asks for the maximum;
+//! * `SEL/FSEL a, b, p`; `MOV a`; `IABS a`; `MUFU a`; `PRMT a, sel, c` or
+//!   `PRMT a, c` with the selector in `imm`; FADD/FMUL/DADD/DMUL `a, b`;
+//!   FFMA/DFMA `a, b, c`; conversions `a` (`ty` destination, `src_ty` source);
+//! * loads `addr` → N results (a vector load's elements), stores `addr, v…`;
+//!   `LDC` of a kernel parameter has no address (the offset is the
+//!   parameter's); `S2R`/`CS2R` read `sreg`; `BAR id`.
+//!
+//! Source modifiers are the `neg`/`abs` attribute masks.
+
+use super::context::{Arg, Class, SelectCtx, operand_vregs};
+use super::facts;
+use super::generated::{Context, MemModel, Src, Unit};
+use super::mach::{MBlock, MachInst, MachKind, VReg};
+use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
+use crate::isa::inst::Inst as MInst;
+use crate::isa::operand::{Operand, Reg, RegFile, SrcMods};
+use smallvec::SmallVec;
+
+fn pt() -> Operand {
+    Operand::reg(Reg::zero(RegFile::Pred))
+}
+fn not_pt() -> Operand {
+    Operand::Reg { reg: Reg::zero(RegFile::Pred), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false }
+}
+fn rz() -> Operand {
+    Operand::reg(Reg::zero(RegFile::Gpr))
+}
+
+/// nvdisasm's integer comparison spelling and whether it is unsigned.
+fn int_cmp(cmp: Cmp, mirrored: bool) -> Option<(&'static str, bool)> {
+    let cmp = if mirrored { mirror(cmp) } else { cmp };
+    Some(match cmp {
+        Cmp::Eq => (".EQ", false),
+        Cmp::Ne => (".NE", false),
+        Cmp::Lt => (".LT", false),
+        Cmp::Le => (".LE", false),
+        Cmp::Gt => (".GT", false),
+        Cmp::Ge => (".GE", false),
+        Cmp::Lo => (".LT", true),
+        Cmp::Ls => (".LE", true),
+        Cmp::Hi => (".GT", true),
+        Cmp::Hs => (".GE", true),
+        _ => return None,
+    })
+}
+
+/// The comparison with its operands exchanged.
+fn mirror(cmp: Cmp) -> Cmp {
+    match cmp {
+        Cmp::Lt => Cmp::Gt,
+        Cmp::Gt => Cmp::Lt,
+        Cmp::Le => Cmp::Ge,
+        Cmp::Ge => Cmp::Le,
+        Cmp::Lo => Cmp::Hi,
+        Cmp::Hi => Cmp::Lo,
+        Cmp::Ls => Cmp::Hs,
+        Cmp::Hs => Cmp::Ls,
+        Cmp::Ltu => Cmp::Gtu,
+        Cmp::Gtu => Cmp::Ltu,
+        Cmp::Leu => Cmp::Geu,
+        Cmp::Geu => Cmp::Leu,
+        other => other,
+    }
+}
+
+fn float_cmp(cmp: Cmp, mirrored: bool) -> &'static str {
+    let cmp = if mirrored { mirror(cmp) } else { cmp };
+    match cmp {
+        Cmp::Eq => ".EQ",
+        Cmp::Ne => ".NE",
+        Cmp::Lt | Cmp::Lo => ".LT",
+        Cmp::Le | Cmp::Ls => ".LE",
+        Cmp::Gt | Cmp::Hi => ".GT",
+        Cmp::Ge | Cmp::Hs => ".GE",
+        Cmp::Equ => ".EQU",
+        Cmp::Neu => ".NEU",
+        Cmp::Ltu => ".LTU",
+        Cmp::Leu => ".LEU",
+        Cmp::Gtu => ".GTU",
+        Cmp::Geu => ".GEU",
+        Cmp::Num => ".NUM",
+        Cmp::Nan => ".NAN",
+    }
+}
+
+fn combine(op: Option<BoolOp>) -> &'static str {
+    match op {
+        Some(BoolOp::Or) => ".OR",
+        Some(BoolOp::Xor) => ".XOR",
+        _ => ".AND",
+    }
+}
+
+fn round(r: Option<Round>) -> &'static str {
+    match r {
+        Some(Round::Rm) => ".RM",
+        Some(Round::Rp) => ".RP",
+        Some(Round::Rz) => ".RZ",
+        _ => "",
+    }
+}
+
+fn round_int(r: Option<Round>) -> &'static str {
+    match r {
+        Some(Round::Rmi | Round::Rm) => ".FLOOR",
+        Some(Round::Rpi | Round::Rp) => ".CEIL",
+        Some(Round::Rzi | Round::Rz) => ".TRUNC",
+        _ => "",
+    }
+}
+
+fn flag(on: bool, text: &'static str) -> &'static str {
+    if on { text } else { "" }
+}
+
+fn unsigned(ty: Option<DataType>) -> bool {
+    ty.is_some_and(|t| !t.is_signed() && !t.is_float())
+}
+
+/// Integer size spelling of conversions (`.U8`…, `""` for s32, `.S64`).
+fn int_size(t: DataType) -> &'static str {
+    match (t.bits(), t.is_signed()) {
+        (8, false) => ".U8",
+        (8, true) => ".S8",
+        (16, false) => ".U16",
+        (16, true) => ".S16",
+        (32, false) => ".U32",
+        (32, true) => "",
+        (_, false) => ".U64",
+        (_, true) => ".S64",
+    }
+}
+
+/// Float type spelling of conversions (`.F16`, `""` for f32, `.F64`).
+fn float_size(t: DataType) -> &'static str {
+    match t {
+        DataType::F16 => ".F16",
+        DataType::Bf16 => ".BF16",
+        DataType::F64 => ".F64",
+        _ => "",
+    }
+}
+
+/// Float type spelling of F2F pairs (always written: `.F32.F16`).
+fn float_name(t: DataType) -> &'static str {
+    match t {
+        DataType::F16 => ".F16",
+        DataType::Bf16 => ".BF16",
+        DataType::F64 => ".F64",
+        _ => ".F32",
+    }
+}
+
+/// Memory access size spelling for an element type and vector width.
+fn access_size(elem: DataType, n: u32) -> Option<&'static str> {
+    Some(match (elem.bits() * n.max(1), elem.is_signed() && n <= 1) {
+        (8, false) => ".U8",
+        (8, true) => ".S8",
+        (16, false) => ".U16",
+        (16, true) => ".S16",
+        (32, _) => "",
+        (64, _) => ".64",
+        (128, _) => ".128",
+        _ => return None,
+    })
+}
+
+fn mufu_name(f: MufuFunc) -> &'static str {
+    match f {
+        MufuFunc::Rcp => ".RCP",
+        MufuFunc::Rsq => ".RSQ",
+        MufuFunc::Sqrt => ".SQRT",
+        MufuFunc::Sin => ".SIN",
+        MufuFunc::Cos => ".COS",
+        MufuFunc::Ex2 => ".EX2",
+        MufuFunc::Lg2 => ".LG2",
+        MufuFunc::Rcp64h => ".RCP64H",
+        MufuFunc::Rsq64h => ".RSQ64H",
+        MufuFunc::Tanh => ".TANH",
+    }
+}
+
+/// The table of a three-input function with inputs `x` and `y` exchanged,
+/// where input `k` contributes bit `k` of the row index (a = 2, b = 1, c = 0).
+fn lut_swap(lut: u32, x: u32, y: u32) -> u32 {
+    let mut out = 0;
+    for row in 0..8u32 {
+        let (bx, by) = ((row >> x) & 1, (row >> y) & 1);
+        let src = (row & !(1 << x) & !(1 << y)) | (by << x) | (bx << y);
+        out |= ((lut >> src) & 1) << row;
+    }
+    out
+}
+
+impl SelectCtx<'_> {
+    /// The guard of the current instruction as an isa guard.
+    fn guard(&mut self) -> Option<(Reg, bool)> {
+        let g = self.data().guard?;
+        let r = self.use_value(g.pred);
+        Some((r, g.negated))
+    }
+
+    /// Result `k` of the current instruction as an operand, or `absent`.
+    fn result(&self, k: usize, absent: Operand) -> Operand {
+        match self.data().results.get(k) {
+            Some(v) => Operand::reg(self.reg_of(self.vreg(*v))),
+            None => absent,
+        }
+    }
+
+    /// Predicate argument `k` as an operand (`absent` when missing).
+    fn pred_arg(&mut self, k: usize, absent: Operand) -> Operand {
+        match self.arg(k) {
+            Some(a) => self.src_pred(a),
+            None => absent,
+        }
+    }
+
+    /// Builds `name` with `ops`, guarded as the current instruction, and
+    /// records it with the current instruction's results as definitions.
+    fn emit(&mut self, name: &str, ops: &[Operand]) {
+        let guard = self.guard();
+        match MInst::build(self.sm, name, guard, ops) {
+            Ok(inst) => self.push_main(MachKind::Inst(inst), &[]),
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+
+    /// Records the main instruction of the current Ori instruction: its
+    /// definitions are the results, its uses the virtual registers of its
+    /// operands and guard plus `extra`, and each kept (prior) value tied
+    /// to its result.
+    fn push_main(&mut self, kind: MachKind, extra: &[VReg]) {
+        let defs: SmallVec<[VReg; 2]> = self.data().results.iter().map(|v| self.vreg(*v)).collect();
+        let mut regs = SmallVec::<[VReg; 4]>::new();
+        if let MachKind::Inst(i) | MachKind::Branch { inst: i, .. } | MachKind::Call { inst: i, .. } = &kind {
+            for op in i.operands.iter() {
+                operand_vregs(op, &mut regs);
+            }
+            operand_vregs(&Operand::reg(i.guard.0), &mut regs);
+        }
+        let mut uses: SmallVec<[VReg; 4]> = SmallVec::new();
+        for r in regs.into_iter().chain(extra.iter().copied()) {
+            if !defs.contains(&r) && !uses.contains(&r) {
+                uses.push(r);
+            }
+        }
+        let mut tied = SmallVec::new();
+        let prior = self.data().prior.clone();
+        for (k, p) in prior.iter().enumerate() {
+            self.use_value(*p);
+            let u = self.vreg(*p);
+            let at = match uses.iter().position(|x| *x == u) {
+                Some(at) => at,
+                None => {
+                    uses.push(u);
+                    uses.len() - 1
+                }
+            };
+            tied.push((k as u8, at as u8));
+        }
+        self.out.push(MachInst { kind, defs, uses, tied });
+    }
+
+    /// Records a helper instruction (not the current instruction's result).
+    fn push_helper(&mut self, name: &str, ops: &[Operand], defs: &[VReg]) {
+        match MInst::build(self.sm, name, None, ops) {
+            Ok(inst) => {
+                let mut uses = SmallVec::new();
+                for op in inst.operands.iter() {
+                    operand_vregs(op, &mut uses);
+                }
+                uses.retain(|u| !defs.contains(u));
+                self.out.push(MachInst { kind: MachKind::Inst(inst), defs: defs.iter().copied().collect(), uses, tied: SmallVec::new() });
+            }
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+
+    fn pseudo(&mut self, kind: MachKind, defs: &[VReg], uses: &[VReg]) {
+        self.out.push(MachInst { kind, defs: defs.iter().copied().collect(), uses: uses.iter().copied().collect(), tied: SmallVec::new() });
+    }
+
+    /// Pseudo instructions take no guard (predication applies to machine
+    /// instructions).
+    fn no_guard(&mut self) -> bool {
+        if self.data().guard.is_some() {
+            self.fail(format!("guarded {} is not selected (guard the machine instructions instead)", self.data().opcode));
+            return false;
+        }
+        true
+    }
+
+    // ---- shared opcodes ----------------------------------------------------
+
+    fn select_iconst(&mut self) {
+        let d = self.data();
+        let Some(&res) = d.results.first() else { return };
+        let ty = self.func.value_type(res);
+        let bits = d.imm;
+        match ty.file() {
+            crate::ir::RegFile::P | crate::ir::RegFile::Up => {
+                let lut = if bits != 0 { 0xff } else { 0 };
+                let ops = [self.result(0, pt()), pt(), pt(), pt(), pt(), Operand::Hex(lut), Operand::Hex(0)];
+                self.emit("PLOP3.LUT", &ops);
+            }
+            _ if ty.regs() == 1 => {
+                let ops = [self.result(0, rz()), Operand::Imm(bits as u32)];
+                self.emit("MOV", &ops);
+            }
+            _ => {
+                if !self.no_guard() {
+                    return;
+                }
+                // Wider constants: one MOV per 32-bit part, then the parts joined.
+                let n = usize::from(ty.regs());
+                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
+                for k in 0..n {
+                    let word = if k < 2 { (bits >> (32 * k)) as u32 } else { 0 };
+                    let t = self.fresh(Type::R32);
+                    self.push_helper("MOV", &[Operand::reg(self.reg_of(t)), Operand::Imm(word)], &[t]);
+                    parts.push(t);
+                }
+                let dst = self.vreg(res);
+                self.pseudo(MachKind::Concat, &[dst], &parts);
+            }
+        }
+    }
+
+    fn select_copy(&mut self) {
+        let d = self.data();
+        let (Some(&src), Some(&dst)) = (d.args.first(), d.results.first()) else { return self.fail("copy without operand") };
+        if self.func.value_type(dst) == Type::R32 {
+            let s = self.use_value(src);
+            let ops = [self.result(0, rz()), Operand::reg(s)];
+            return self.emit("MOV", &ops);
+        }
+        if self.no_guard() {
+            self.use_value(src);
+            let (s, t) = (self.vreg(src), self.vreg(dst));
+            self.pseudo(MachKind::Copy, &[t], &[s]);
+        }
+    }
+
+    fn select_extract(&mut self) {
+        let d = self.data();
+        let (Some(&src), Some(&dst)) = (d.args.first(), d.results.first()) else { return self.fail("extract without operand") };
+        let part = d.imm as u8;
+        if self.no_guard() {
+            self.use_value(src);
+            let (s, t) = (self.vreg(src), self.vreg(dst));
+            self.pseudo(MachKind::Extract { part }, &[t], &[s]);
+        }
+    }
+
+    fn select_concat(&mut self) {
+        let d = self.data();
+        let Some(&dst) = d.results.first() else { return };
+        if !self.no_guard() {
+            return;
+        }
+        let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
+        for &a in d.args.iter() {
+            // A zero part is RZ, which no virtual register names: a MOV makes one.
+            if let Some((0, _)) = self.constant(a) {
+                let t = self.fresh(Type::R32);
+                self.push_helper("MOV", &[Operand::reg(self.reg_of(t)), rz()], &[t]);
+                parts.push(t);
+            } else {
+                self.use_value(a);
+                parts.push(self.vreg(a));
+            }
+        }
+        let t = self.vreg(dst);
+        self.pseudo(MachKind::Concat, &[t], &parts);
+    }
+
+    fn select_symaddr(&mut self) {
+        let d = self.data();
+        if d.attrs.space == Some(Space::Local) {
+            // A frame slot: the stack pointer (R1, reserved) plus the slot's offset.
+            let ops = [self.result(0, rz()), pt(), pt(), Operand::reg(Reg::gpr(1)), Operand::Imm(d.offset as u32), rz()];
+            return self.emit("IADD3", &ops);
+        }
+        if self.no_guard() {
+            let Some(&dst) = d.results.first() else { return };
+            let t = self.vreg(dst);
+            self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: d.offset }, &[t], &[]);
+        }
+    }
+
+    fn branch(&mut self, guard: Option<(Reg, bool)>, target: MBlock, extra: &[VReg]) {
+        match MInst::build(self.sm, "BRA", guard, &[Operand::Target(0)]) {
+            Ok(inst) => {
+                let mut uses = SmallVec::<[VReg; 4]>::new();
+                operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
+                uses.extend(extra.iter().copied());
+                self.out.push(MachInst { kind: MachKind::Branch { inst, target }, defs: SmallVec::new(), uses, tied: SmallVec::new() });
+            }
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+
+    /// Marks branch arguments as needed; returns their registers.
+    fn dest_args(&mut self, k: usize) -> Vec<VReg> {
+        let args: Vec<_> = self.data().dests.get(k).map(|d| d.args.to_vec()).unwrap_or_default();
+        args.into_iter()
+            .map(|a| {
+                self.use_value(a);
+                self.vreg(a)
+            })
+            .collect()
+    }
+
+    fn select_terminator(&mut self, block_index: &dyn Fn(crate::ir::Block) -> MBlock) {
+        let d = self.data();
+        match d.opcode {
+            Opcode::Jump => {
+                let Some(dest) = d.dests.first() else { return self.fail("jump without destination") };
+                let args = self.dest_args(0);
+                self.branch(None, block_index(dest.block), &args);
+            }
+            Opcode::Brif => {
+                let (Some(taken), Some(other), Some(&cond)) = (d.dests.first(), d.dests.get(1), d.args.first()) else {
+                    return self.fail("brif needs a condition and two destinations");
+                };
+                let c = self.use_value(cond);
+                let taken_args = self.dest_args(0);
+                let other_args = self.dest_args(1);
+                self.branch(Some((c, d.attrs.negated)), block_index(taken.block), &taken_args);
+                self.branch(None, block_index(other.block), &other_args);
+            }
+            Opcode::Exit => self.emit("EXIT", &[]),
+            Opcode::Trap => self.emit("BPT.TRAP", &[Operand::Hex(1)]),
+            Opcode::Return => {
+                // The return address is in R20 (ptxas's convention for
+                // `CALL.REL.NOINC`); the returned values are uses placed by
+                // the calling convention at allocation.
+                let vals: Vec<VReg> = d.args.iter().map(|a| {
+                    self.use_value(*a);
+                    self.vreg(*a)
+                }).collect();
+                match MInst::build(self.sm, "RET.REL.NODEC", None, &[Operand::reg(Reg::gpr(20)), Operand::Target(0)]) {
+                    Ok(inst) => self.push_main(MachKind::Inst(inst), &vals),
+                    Err(e) => self.fail(e.to_string()),
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn select_call(&mut self) {
+        let d = self.data();
+        let args: Vec<VReg> = d.args.iter().map(|a| {
+            self.use_value(*a);
+            self.vreg(*a)
+        }).collect();
+        let guard = self.guard();
+        match MInst::build(self.sm, "CALL.REL.NOINC", guard, &[Operand::Target(0)]) {
+            Ok(inst) => self.push_main(MachKind::Call { inst, callee: d.imm as u32 }, &args),
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+
+    // ---- memory ----------------------------------------------------------
+
+    /// The address operand of the current memory instruction (argument 0
+    /// plus the offset), folding frame slots (`[R1+x]`) and constants
+    /// (`[RZ+x]`), and adding an offset that does not fit the 24-bit field
+    /// to a 32-bit base with IADD3.
+    fn address(&mut self, desc: bool) -> Option<Operand> {
+        let d = self.data();
+        let Some(&addr) = d.args.first() else {
+            self.fail("memory access without address");
+            return None;
+        };
+        let mut offset = i64::from(d.offset);
+        let base = if let Some(sym) = self.func.value_inst(addr).map(|i| &self.func.insts[i]).filter(|s| s.opcode == Opcode::SymAddr && s.attrs.space == Some(Space::Local) && s.guard.is_none()) {
+            offset += i64::from(sym.offset);
+            Reg::gpr(1)
+        } else if let Some((c, _)) = self.constant(addr) {
+            offset += c as i64;
+            Reg::zero(RegFile::Gpr)
+        } else {
+            self.use_value(addr)
+        };
+        let wide = self.func.value_type(addr) == Type::R64;
+        let base = if (-(1 << 23)..1 << 23).contains(&offset) {
+            base
+        } else if !wide {
+            let t = self.fresh(Type::R32);
+            self.push_helper("IADD3", &[Operand::reg(self.reg_of(t)), pt(), pt(), Operand::reg(base), Operand::Imm(offset as u32), rz()], &[t]);
+            offset = 0;
+            self.reg_of(t)
+        } else {
+            self.fail(format!("address offset {offset:#x} does not fit a 64-bit address's 24-bit field"));
+            return None;
+        };
+        let desc = if desc { Some(self.descriptor()) } else { None };
+        Some(Operand::Mem { base, offset: offset as i32, scale: 0, desc, uniform: None })
+    }
+
+    /// The memory descriptor register (one per function).
+    fn descriptor(&mut self) -> Reg {
+        let v = match self.desc {
+            Some(v) => v,
+            None => {
+                let v = self.fresh(Type::UR64);
+                self.desc = Some(v);
+                v
+            }
+        };
+        self.reg_of(v)
+    }
+
+    fn select_memory(&mut self, model: MemModel) {
+        let d = self.data();
+        let Some(elem) = d.attrs.ty else { return self.fail(format!("{} without an element type", d.opcode)) };
+        let n = u32::from(d.attrs.vector.max(1));
+        let Some(size) = access_size(elem, n) else { return self.fail(format!("no {}-bit access", elem.bits() * n)) };
+        let desc = model == MemModel::Desc;
+        let global = matches!(d.opcode, Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen);
+        // sm_75 spells the default (weak) order of global accesses `.SYS`.
+        let order = match (global, desc, d.attrs.volatile) {
+            (true, _, true) => ".STRONG.SYS",
+            (true, false, false) => ".SYS",
+            _ => "",
+        };
+        let (name, load) = match d.opcode {
+            Opcode::Ldg => (format!("LDG.E{size}{order}"), true),
+            Opcode::Ldgen => (format!("LD.E{size}{order}"), true),
+            Opcode::Stg => (format!("STG.E{size}{order}"), false),
+            Opcode::Stgen => (format!("ST.E{size}{order}"), false),
+            Opcode::Lds => (format!("LDS{size}"), true),
+            Opcode::Sts => (format!("STS{size}"), false),
+            Opcode::Ldl => (format!("LDL{size}"), true),
+            Opcode::Stl => (format!("STL{size}"), false),
+            _ => return,
+        };
+        let Some(addr) = self.address(desc && global) else { return };
+        let total = (elem.bits() * n).max(32);
+        let wide = Type::new(crate::ir::RegFile::R, (total / 32) as u8).unwrap_or(Type::R32);
+        if load {
+            let results = d.results.clone();
+            if results.len() == 1 && self.func.value_type(results[0]) == wide {
+                let ops = [self.result(0, rz()), addr];
+                return self.emit(&name, &ops);
+            }
+            // A vector: one wide load, then its parts.
+            if !self.no_guard() {
+                return;
+            }
+            let t = self.fresh(wide);
+            self.push_helper(&name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
+            self.split(t, &results);
+        } else {
+            let values: Vec<_> = d.args.iter().skip(1).copied().collect();
+            let data = if values.len() == 1 && self.func.value_type(values[0]) == wide {
+                self.use_value(values[0])
+            } else {
+                let t = self.fresh(wide);
+                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
+                for v in values {
+                    self.use_value(v);
+                    let ty = self.func.value_type(v);
+                    if ty.regs() == 1 {
+                        parts.push(self.vreg(v));
+                    } else {
+                        for k in 0..ty.regs() {
+                            let p = self.fresh(Type::R32);
+                            self.pseudo(MachKind::Extract { part: k }, &[p], &[self.vreg(v)]);
+                            parts.push(p);
+                        }
+                    }
+                }
+                self.pseudo(MachKind::Concat, &[t], &parts);
+                self.reg_of(t)
+            };
+            self.emit(&name, &[addr, Operand::reg(data)]);
+        }
+    }
+
+    /// Extracts the results (each one or more 32-bit parts) from a wide register.
+    fn split(&mut self, wide: VReg, results: &[crate::ir::Value]) {
+        let mut part = 0u8;
+        for &r in results {
+            let ty = self.func.value_type(r);
+            let dst = self.vreg(r);
+            if ty.regs() == 1 {
+                self.pseudo(MachKind::Extract { part }, &[dst], &[wide]);
+            } else {
+                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
+                for k in 0..ty.regs() {
+                    let p = self.fresh(Type::R32);
+                    self.pseudo(MachKind::Extract { part: part + k }, &[p], &[wide]);
+                    parts.push(p);
+                }
+                self.pseudo(MachKind::Concat, &[dst], &parts);
+            }
+            part += ty.regs();
+        }
+    }
+
+    fn select_ldc(&mut self) {
+        let d = self.data();
+        let ty = d.results.first().map_or(Type::R32, |r| self.func.value_type(*r));
+        let size = if ty == Type::R64 { ".64" } else { d.attrs.ty.filter(|t| t.bits() < 32).map_or("", |t| int_size(t)) };
+        let (bank, base) = match d.attrs.space {
+            Some(Space::Param) => (0u8, facts::param_base(self.sm).unwrap_or(0)),
+            _ => (3, 0),
+        };
+        let index = match d.args.first() {
+            Some(&a) if self.func.value_type(a) == Type::R32 => self.use_value(a),
+            Some(_) => return self.fail("LDC takes a 32-bit index"),
+            None => Reg::zero(RegFile::Gpr),
+        };
+        let offset = i64::from(d.offset) + i64::from(base);
+        let ops = [self.result(0, rz()), Operand::ConstAddr { bank, index, offset: offset as i32 }];
+        self.emit(&format!("LDC{size}"), &ops);
+    }
+
+    fn select_sreg(&mut self) {
+        let d = self.data();
+        let Some(name) = d.attrs.sreg.and_then(facts::special_reg_name) else {
+            return self.fail(format!("special register {:?} is not read with S2R", d.attrs.sreg));
+        };
+        let Some(n) = crate::isa::inst::special_register_number(name, self.sm) else { return self.fail(format!("{name} unknown on {}", self.sm)) };
+        let wide = d.results.first().is_some_and(|r| self.func.value_type(*r) == Type::R64);
+        let ops = [self.result(0, rz()), Operand::SpecialReg(n)];
+        match (d.opcode, wide) {
+            (Opcode::Cs2r, true) => self.emit("CS2R", &ops),
+            (Opcode::Cs2r, false) => self.emit("CS2R.32", &ops),
+            _ => self.emit("S2R", &ops),
+        }
+    }
+
+    fn select_bar(&mut self) {
+        let d = self.data();
+        let id = d.args.first().and_then(|a| self.constant(*a)).map(|c| c.0);
+        match (id, d.args.len()) {
+            (Some(id), 1) if id < 16 => self.emit("BAR.SYNC.DEFER_BLOCKING", &[Operand::Hex(id as u32)]),
+            _ => self.fail("BAR with a register barrier or a thread count has no form yet"),
+        }
+    }
+
+    /// The conversion's opcode text.
+    fn conversion_name(&self) -> Option<String> {
+        let d = self.data();
+        let (dst, src) = (d.attrs.ty?, d.attrs.src_ty?);
+        let ftz = flag(d.attrs.ftz, ".FTZ");
+        Some(match d.opcode {
+            Opcode::I2f => format!("I2F{}{}{}", float_size(dst), int_size(src), round(d.attrs.round)),
+            Opcode::F2i => {
+                let ntz = flag(matches!(d.attrs.round, Some(Round::Rzi | Round::Rz)), ".NTZ");
+                format!("F2I{ftz}{}{}{}{ntz}", int_size(dst), float_size(src), round_int(d.attrs.round))
+            }
+            Opcode::F2f => format!("F2F{ftz}{}{}{}", float_name(dst), float_name(src), round(d.attrs.round)),
+            Opcode::Frnd => format!("FRND{ftz}{}{}", float_size(dst), round_int(d.attrs.round)),
+            Opcode::I2i => format!("I2I{}{}{}", int_size(dst), int_size(src), flag(d.attrs.sat, ".SAT")),
+            _ => return None,
+        })
+    }
+}
+
+impl Context for SelectCtx<'_> {
+    fn unit(&mut self) -> Unit {}
+    fn sm_at_least(&mut self, n: u32) -> Option<Unit> {
+        (u32::from(self.sm.number) >= n).then_some(())
+    }
+    fn sm_below(&mut self, n: u32) -> Option<Unit> {
+        (u32::from(self.sm.number) < n).then_some(())
+    }
+    fn sm_is(&mut self, n: u32) -> Option<Unit> {
+        (crate::isa::family::measured_sm(self.sm).map(u32::from) == Some(n)).then_some(())
+    }
+    fn inst_opcode(&mut self, i: Inst) -> Opcode {
+        self.func.insts[i].opcode
+    }
+    fn inst_args1(&mut self, i: Inst) -> Option<Arg> {
+        (i == self.cur).then_some(())?;
+        self.arg(0)
+    }
+    fn inst_args2(&mut self, i: Inst) -> Option<(Arg, Arg)> {
+        (i == self.cur).then_some(())?;
+        Some((self.arg(0)?, self.arg(1)?))
+    }
+    fn inst_args3(&mut self, i: Inst) -> Option<(Arg, Arg, Arg)> {
+        (i == self.cur).then_some(())?;
+        Some((self.arg(0)?, self.arg(1)?, self.arg(2)?))
+    }
+    fn inst_lut(&mut self, i: Inst) -> u32 {
+        (self.func.insts[i].imm & 0xff) as u32
+    }
+    fn inst_imm32(&mut self, i: Inst) -> u32 {
+        self.func.insts[i].imm as u32
+    }
+    fn imad_c_imm(&mut self, i: Inst) -> Option<Unit> {
+        let d = &self.func.insts[i];
+        (d.opcode == Opcode::Imad && d.attrs.mul != Some(MulMode::Hi)).then_some(())
+    }
+    fn param_load(&mut self, i: Inst) -> Option<Unit> {
+        let r = *self.func.insts[i].results.first()?;
+        self.param(r).map(|_| ())
+    }
+    fn result_r32(&mut self, i: Inst) -> Option<Unit> {
+        let r = *self.func.insts[i].results.first()?;
+        (self.func.value_type(r) == Type::R32).then_some(())
+    }
+    fn prmt_imm_selector(&mut self, i: Inst) -> Option<Unit> {
+        (self.func.insts[i].args.len() == 2).then_some(())
+    }
+    fn class_int(&mut self, a: Arg) -> Class {
+        SelectCtx::class_int(self, a)
+    }
+    fn class_f32(&mut self, a: Arg) -> Class {
+        SelectCtx::class_f32(self, a)
+    }
+    fn class_f64(&mut self, a: Arg) -> Class {
+        SelectCtx::class_f64(self, a)
+    }
+    fn src_reg(&mut self, a: Arg) -> Src {
+        SelectCtx::src_reg(self, a)
+    }
+    fn src_pred(&mut self, a: Arg) -> Src {
+        SelectCtx::src_pred(self, a)
+    }
+    fn src_imm_int(&mut self, a: Arg) -> Src {
+        SelectCtx::src_imm_int(self, a)
+    }
+    fn src_imm_f32(&mut self, a: Arg) -> Src {
+        SelectCtx::src_imm_f32(self, a)
+    }
+    fn src_imm_f64(&mut self, a: Arg) -> Src {
+        SelectCtx::src_imm_f64(self, a)
+    }
+    fn src_imm_u32(&mut self, v: u32) -> Src {
+        Operand::Imm(v)
+    }
+    fn src_cbank(&mut self, a: Arg) -> Src {
+        SelectCtx::src_cbank(self, a)
+    }
+    fn src_uniform_param(&mut self, a: Arg) -> Src {
+        SelectCtx::src_uniform_param(self, a)
+    }
+    fn lut_swap_ab(&mut self, lut: u32) -> u32 {
+        lut_swap(lut, 2, 1)
+    }
+    fn lut_swap_bc(&mut self, lut: u32) -> u32 {
+        lut_swap(lut, 1, 0)
+    }
+    fn uses_descriptor(&mut self, o: &Opcode) -> Option<Unit> {
+        matches!(*o, Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen).then_some(())
+    }
+    fn memory_access(&mut self, o: &Opcode) -> Option<Unit> {
+        matches!(*o, Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen | Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl).then_some(())
+    }
+
+    fn emit_iadd3(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
+        let x = self.data().attrs.x;
+        let mut ops = vec![self.result(0, rz()), self.result(1, pt()), self.result(2, pt()), a, b, c];
+        if x {
+            let (c0, c1) = (self.pred_arg(3, not_pt()), self.pred_arg(4, not_pt()));
+            ops.extend([c0, c1]);
+        }
+        self.emit(if x { "IADD3.X" } else { "IADD3" }, &ops);
+    }
+    fn emit_imad(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
+        let d = self.data();
+        let head = match (d.opcode, d.attrs.mul) {
+            (Opcode::ImadWide, _) => "IMAD.WIDE",
+            (_, Some(MulMode::Hi)) => "IMAD.HI",
+            _ => "IMAD",
+        };
+        let name = format!("{head}{}{}", flag(unsigned(d.attrs.ty), ".U32"), flag(d.attrs.x, ".X"));
+        let mut ops = vec![self.result(0, rz())];
+        if head != "IMAD" {
+            ops.push(self.result(1, pt()));
+        }
+        ops.extend([a, b, c]);
+        if d.attrs.x {
+            ops.push(self.pred_arg(3, not_pt()));
+        }
+        self.emit(&name, &ops);
+    }
+    fn emit_lop3(&mut self, _: Inst, a: Src, b: Src, c: Src, lut: u32) -> Unit {
+        let p = self.pred_arg(3, not_pt());
+        let ops = [self.result(1, pt()), self.result(0, rz()), a, b, c, Operand::Hex(lut), p];
+        self.emit("LOP3.LUT", &ops);
+    }
+    fn emit_plop3(&mut self, _: Inst, a: Src, b: Src, c: Src, lut: u32) -> Unit {
+        let ops = [self.result(0, pt()), self.result(1, pt()), a, b, c, Operand::Hex(lut), Operand::Hex(0)];
+        self.emit("PLOP3.LUT", &ops);
+    }
+    fn emit_shf(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
+        let d = self.data();
+        let ty = match d.attrs.ty {
+            Some(DataType::S64) => ".S64",
+            Some(DataType::U64 | DataType::B64) => ".U64",
+            Some(DataType::S32) => ".S32",
+            _ => ".U32",
+        };
+        let name = format!("SHF{}{ty}{}", if d.attrs.left { ".L" } else { ".R" }, flag(d.attrs.mul == Some(MulMode::Hi), ".HI"));
+        let ops = [self.result(0, rz()), a, b, c];
+        self.emit(&name, &ops);
+    }
+    fn emit_setp(&mut self, _: Inst, a: Src, b: Src, mirrored: bool) -> Unit {
+        let d = self.data();
+        let Some(cmp) = d.attrs.cmp else { return self.fail(format!("{} without comparison", d.opcode)) };
+        let comb = combine(d.attrs.combine);
+        let name = match d.opcode {
+            Opcode::Isetp => {
+                let Some((c, u)) = int_cmp(cmp, mirrored) else { return self.fail(format!("ISETP has no {cmp:?}")) };
+                format!("ISETP{c}{}{comb}{}", flag(u || unsigned(d.attrs.ty), ".U32"), flag(d.attrs.x, ".EX"))
+            }
+            Opcode::Fsetp => format!("FSETP{}{}{comb}", float_cmp(cmp, mirrored), flag(d.attrs.ftz, ".FTZ")),
+            _ => format!("DSETP{}{comb}", float_cmp(cmp, mirrored)),
+        };
+        let c = self.pred_arg(2, pt());
+        let mut ops = vec![self.result(0, pt()), self.result(1, pt()), a, b, c];
+        if d.attrs.x {
+            ops.push(self.pred_arg(3, pt()));
+        }
+        self.emit(&name, &ops);
+    }
+    fn emit_minmax(&mut self, _: Inst, a: Src, b: Src, _preds: bool) -> Unit {
+        let d = self.data();
+        let p = self.min_pred();
+        let ops = [self.result(0, rz()), a, b, p];
+        self.emit(&format!("IMNMX{}", flag(unsigned(d.attrs.ty), ".U32")), &ops);
+    }
+    fn emit_vimnmx(&mut self, _: Inst, a: Src, b: Src, preds: bool) -> Unit {
+        let d = self.data();
+        let p = self.min_pred();
+        let mut ops = vec![self.result(0, rz())];
+        if preds {
+            ops.extend([pt(), pt()]);
+        }
+        ops.extend([a, b, p]);
+        if unsigned(d.attrs.ty) {
+            return self.emit("VIMNMX.U32", &ops);
+        }
+        // The signed form's spelling differs by SM (`.S32` on sm_120): the table's.
+        let guard = self.guard();
+        match MInst::build(self.sm, "VIMNMX", guard, &ops).or_else(|_| MInst::build(self.sm, "VIMNMX.S32", guard, &ops)) {
+            Ok(i) => self.push_main(MachKind::Inst(i), &[]),
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+    fn emit_fmnmx(&mut self, _: Inst, a: Src, b: Src) -> Unit {
+        let p = self.min_pred();
+        let ops = [self.result(0, rz()), a, b, p];
+        let ftz = flag(self.data().attrs.ftz, ".FTZ");
+        self.emit(&format!("FMNMX{ftz}"), &ops);
+    }
+    fn emit_sel(&mut self, _: Inst, a: Src, b: Src, inverted: bool) -> Unit {
+        let mut p = self.pred_arg(2, pt());
+        if let (true, Operand::Reg { mods, .. }) = (inverted, &mut p) {
+            mods.not = !mods.not;
+        }
+        let ops = [self.result(0, rz()), a, b, p];
+        let name = if self.data().opcode == Opcode::Fsel { format!("FSEL{}", flag(self.data().attrs.ftz, ".FTZ")) } else { "SEL".to_string() };
+        self.emit(&name, &ops);
+    }
+    fn emit_unary(&mut self, _: Inst, s: Src) -> Unit {
+        let d = self.data();
+        let name = match d.opcode {
+            Opcode::Mov => "MOV".to_string(),
+            Opcode::Iabs => "IABS".to_string(),
+            Opcode::Mufu => match d.attrs.mufu {
+                Some(f) => format!("MUFU{}", mufu_name(f)),
+                None => return self.fail("MUFU without function"),
+            },
+            _ => match self.conversion_name() {
+                Some(n) => n,
+                None => return self.fail(format!("{} needs destination and source types", d.opcode)),
+            },
+        };
+        let ops = [self.result(0, rz()), s];
+        self.emit(&name, &ops);
+    }
+    fn emit_binary(&mut self, _: Inst, a: Src, b: Src) -> Unit {
+        let d = self.data();
+        let (ftz, sat, rnd) = (flag(d.attrs.ftz, ".FTZ"), flag(d.attrs.sat, ".SAT"), round(d.attrs.round));
+        let name = match d.opcode {
+            Opcode::Fadd => format!("FADD{ftz}{rnd}{sat}"),
+            Opcode::Fmul => format!("FMUL{ftz}{rnd}{sat}"),
+            Opcode::Dadd => format!("DADD{rnd}"),
+            Opcode::Dmul => format!("DMUL{rnd}"),
+            Opcode::Fset => format!("FSET.BF{}{ftz}{}", float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false), combine(d.attrs.combine)),
+            other => return self.fail(format!("{other} is not a two-source operation")),
+        };
+        let ops = [self.result(0, rz()), a, b];
+        self.emit(&name, &ops);
+    }
+    fn emit_ternary(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
+        let d = self.data();
+        let (ftz, sat, rnd) = (flag(d.attrs.ftz, ".FTZ"), flag(d.attrs.sat, ".SAT"), round(d.attrs.round));
+        let name = match d.opcode {
+            Opcode::Ffma => format!("FFMA{ftz}{rnd}{sat}"),
+            Opcode::Dfma => format!("DFMA{rnd}"),
+            Opcode::Prmt => "PRMT".to_string(),
+            other => return self.fail(format!("{other} is not a three-source operation")),
+        };
+        let ops = [self.result(0, rz()), a, b, c];
+        self.emit(&name, &ops);
+    }
+    fn emit_param_mov(&mut self, i: Inst) -> Unit {
+        let Some(&r) = self.func.insts[i].results.first() else { return };
+        let Some((off, _)) = self.param(r) else { return self.select_ldc() };
+        let ops = [self.result(0, rz()), Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }];
+        self.emit("MOV", &ops);
+    }
+    fn emit_memory(&mut self, _: Inst, model: &MemModel) -> Unit {
+        self.select_memory(*model);
+    }
+    fn emit_direct(&mut self, _: Inst) -> Unit {
+        match self.data().opcode {
+            Opcode::Iconst => self.select_iconst(),
+            Opcode::Copy => self.select_copy(),
+            Opcode::Extract => self.select_extract(),
+            Opcode::Concat => self.select_concat(),
+            Opcode::SymAddr => self.select_symaddr(),
+            Opcode::Call => self.select_call(),
+            Opcode::Ldc => self.select_ldc(),
+            Opcode::S2r | Opcode::Cs2r => self.select_sreg(),
+            Opcode::Bar => self.select_bar(),
+            op if op.is_terminator() => self.fail("terminators are selected by the driver"),
+            op => self.fail(format!("no selection rule for {op} with these operands")),
+        }
+    }
+}
+
+impl SelectCtx<'_> {
+    /// The predicate choosing the minimum: argument 2, else PT (or !PT
+    /// for the maximum, the `negated` attribute).
+    fn min_pred(&mut self) -> Operand {
+        let neg = self.data().attrs.negated;
+        self.pred_arg(2, if neg { not_pt() } else { pt() })
+    }
+
+    /// Selects a terminator (called by the driver, which knows the block numbering).
+    pub fn terminator(&mut self, block_index: &dyn Fn(crate::ir::Block) -> MBlock) {
+        self.select_terminator(block_index)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lut_swap;
+
+    #[test]
+    fn lut_permutations_compute_the_same_function() {
+        // a & ~b: 0xf0 & ~0xcc = 0x30; with a and b exchanged, b & ~a = 0xcc & ~0xf0 = 0x0c.
+        assert_eq!(lut_swap(0x30, 2, 1), 0x0c);
+        // a ^ c = 0x5a; exchanging b and c gives a ^ b = 0x3c.
+        assert_eq!(lut_swap(0x5a, 1, 0), 0x3c);
+        // Symmetric functions do not change.
+        assert_eq!(lut_swap(0x96, 2, 1), 0x96);
+        assert_eq!(lut_swap(0xe8, 1, 0), 0xe8);
+    }
+}

@@ -1,0 +1,16 @@
+//! The selection program compiled from `isle/select.isle` (and its
+//! prelude) by the build script, and the names its code refers to.
+
+#![allow(missing_docs, dead_code, unreachable_code, unreachable_patterns, unused_imports, unused_variables, non_snake_case, unused_mut, irrefutable_let_patterns, unused_assignments, non_camel_case_types, clippy::all)]
+
+pub use crate::ir::Inst;
+pub use crate::ir::Opcode;
+pub use super::context::{Arg, Class, MemModel};
+/// A machine operand (legal for the slot it was made for).
+pub type Src = crate::isa::operand::Operand;
+/// ISLE's unit.
+pub type Unit = ();
+
+extern crate alloc;
+
+include!(concat!(env!("OUT_DIR"), "/isle_select.rs"));
