@@ -61,7 +61,8 @@ impl<'a> FnLower<'_, 'a, '_> {
                 let mut data = InstData::new(Opcode::Ld, attrs);
                 data.args.push(base);
                 data.offset = self.offset32(offset, span)?;
-                let inst = self.emit(data, &vec![elem; n]);
+                let types: SmallVec<[Type; 4]> = smallvec::smallvec![elem; n];
+                let inst = self.emit(data, &types);
                 let results = self.b.func.insts[inst].results.clone();
                 for (p, v) in places.into_iter().zip(results) {
                     self.assign(p, v, signed, span)?;
@@ -70,7 +71,8 @@ impl<'a> FnLower<'_, 'a, '_> {
             Addr::KernelParam { offset } => {
                 let mut data = InstData::new(Opcode::Ld, attrs);
                 data.offset = self.offset32(offset, span)?;
-                let inst = self.emit(data, &vec![elem; n]);
+                let types: SmallVec<[Type; 4]> = smallvec::smallvec![elem; n];
+                let inst = self.emit(data, &types);
                 let results = self.b.func.insts[inst].results.clone();
                 for (p, v) in places.into_iter().zip(results) {
                     self.assign(p, v, signed, span)?;
