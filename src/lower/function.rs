@@ -51,6 +51,8 @@ fn flatten<'a>(stmts: &'a [Statement], out: &mut Vec<Event<'a>>) {
 /// far).
 struct LabelInfo {
     block: Block,
+    /// The event that defines the label (a repeated label is ignored).
+    at: usize,
     total: u32,
     seen: u32,
 }
@@ -70,10 +72,12 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     pub name: &'a str,
     kernel: bool,
     returns: Vec<RetSlot>,
-    /// Variables of range elements and vector components, by declaration
-    /// number and index.
+    /// Variables of range elements and vector components: declaration
+    /// `id`'s element `k` is `slots[bases[id] + k]` (declared on first
+    /// use), or, for ranges too large to give a slot each, in `elems`.
+    slots: Vec<Option<Variable>>,
+    bases: Vec<u32>,
     elems: HashMap<(u32, u32), Variable, FxBuild>,
-    next_decl: u32,
     labels: HashMap<Symbol, u32, FxBuild>,
     label_info: Vec<LabelInfo>,
     /// Whether the current block can take more instructions.
@@ -105,8 +109,9 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         name,
         kernel,
         returns: Vec::new(),
+        slots: Vec::new(),
+        bases: Vec::new(),
         elems: HashMap::default(),
-        next_decl: 0,
         labels: HashMap::default(),
         label_info: Vec::new(),
         open: true,
@@ -145,12 +150,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     fn run(&mut self, f: &ast::Function, fid: FuncId, events: &[Event<'a>]) {
         // Blocks: the entry, then one per label (label `k` is block k + 1).
         let entry = self.b.create_block();
-        for e in events {
+        for (k, e) in events.iter().enumerate() {
             if let Event::Label(s) = *e {
-                let block = self.b.create_block();
-                if self.labels.insert(s, self.label_info.len() as u32).is_none() {
-                    self.label_info.push(LabelInfo { block, total: 0, seen: 0 });
+                if self.labels.contains_key(&s) {
+                    let name = self.cx.m.names.name(s);
+                    self.errors.push(self.error(f.loc.span(), format!("label {name} defined twice")));
+                    continue;
                 }
+                let block = self.b.create_block();
+                self.labels.insert(s, self.label_info.len() as u32);
+                self.label_info.push(LabelInfo { block, at: k, total: 0, seen: 0 });
             }
         }
         self.count_edges(events);
@@ -161,6 +170,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             match *e {
                 Event::Label(s) => {
                     let Some(&n) = self.labels.get(&s) else { continue };
+                    if self.label_info[n as usize].at != k {
+                        continue;
+                    }
                     let target = self.label_info[n as usize].block;
                     if self.open {
                         self.b.jump(target, &[]);
@@ -218,10 +230,12 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// fall-through from the code before it.
     fn count_edges(&mut self, events: &[Event]) {
         let mut falls = true;
-        for e in events {
+        for (k, e) in events.iter().enumerate() {
             match *e {
                 Event::Label(s) => {
-                    if let (true, Some(&n)) = (falls, self.labels.get(&s)) {
+                    if let (true, Some(&n)) = (falls, self.labels.get(&s))
+                        && self.label_info[n as usize].at == k
+                    {
                         self.label_info[n as usize].total += 1;
                     }
                     falls = true;
@@ -307,7 +321,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     fn param_binding(&mut self, p: &ast::Param, ty: Type) -> Binding {
         let binding = match (p.space, p.vector, p.ty) {
             (StateSpace::Reg, Some(n), VarType::Scalar(t)) if n > 1 => {
-                let id = self.new_decl();
+                let id = self.new_decl(u32::from(n));
                 let et = scalar_value_type(t).unwrap_or(Type::R32);
                 Binding::VecReg { id, n, ty: et, bits: t.bits() as u16 }
             }
@@ -322,13 +336,36 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         binding
     }
 
-    fn new_decl(&mut self) -> u32 {
-        self.next_decl += 1;
-        self.next_decl - 1
+    /// Numbers a register declaration of `count` elements.
+    fn new_decl(&mut self, count: u32) -> u32 {
+        // Ranges up to this size get a slot per element (a hostile
+        // `%r<4000000000>` falls back to the map).
+        const MAX_SLOTS: u32 = 1 << 16;
+        let base = if count <= MAX_SLOTS {
+            let base = self.slots.len() as u32;
+            self.slots.resize(self.slots.len() + count as usize, None);
+            base
+        } else {
+            u32::MAX
+        };
+        self.bases.push(base);
+        self.bases.len() as u32 - 1
     }
 
     /// The variable of element `index` of range or vector `id`.
     pub fn elem_var(&mut self, id: u32, index: u32, ty: Type) -> Variable {
+        let base = self.bases.get(id as usize).copied().unwrap_or(u32::MAX);
+        if base != u32::MAX {
+            let at = base as usize + index as usize;
+            if let Some(&Some(v)) = self.slots.get(at) {
+                return v;
+            }
+            let v = self.b.declare_var(ty);
+            if let Some(slot) = self.slots.get_mut(at) {
+                *slot = Some(v);
+            }
+            return v;
+        }
         if let Some(&v) = self.elems.get(&(id, index)) {
             return v;
         }
@@ -349,8 +386,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         return Err(self.error(decl.loc.span(), "unsupported in lowering: register array"));
                     }
                     match (decl.range, d.vector) {
-                        (Some(count), None | Some(1)) => Binding::Range { id: self.new_decl(), count, ty },
-                        (None, Some(n)) if n > 1 => Binding::VecReg { id: self.new_decl(), n, ty, bits: t.bits() as u16 },
+                        (Some(count), None | Some(1)) => Binding::Range { id: self.new_decl(count), count, ty },
+                        (None, Some(n)) if n > 1 => Binding::VecReg { id: self.new_decl(u32::from(n)), n, ty, bits: t.bits() as u16 },
                         (None, _) => Binding::Reg(self.b.declare_var(ty)),
                         (Some(_), Some(_)) => return Err(self.error(decl.loc.span(), "unsupported in lowering: range of vector registers")),
                     }

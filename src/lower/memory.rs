@@ -61,7 +61,8 @@ impl<'a> FnLower<'_, 'a, '_> {
                 let mut data = InstData::new(Opcode::Ld, attrs);
                 data.args.push(base);
                 data.offset = self.offset32(offset, span)?;
-                let inst = self.emit(data, &vec![elem; n]);
+                let types: SmallVec<[Type; 4]> = smallvec::smallvec![elem; n];
+                let inst = self.emit(data, &types);
                 let results = self.b.func.insts[inst].results.clone();
                 for (p, v) in places.into_iter().zip(results) {
                     self.assign(p, v, signed, span)?;
@@ -70,7 +71,8 @@ impl<'a> FnLower<'_, 'a, '_> {
             Addr::KernelParam { offset } => {
                 let mut data = InstData::new(Opcode::Ld, attrs);
                 data.offset = self.offset32(offset, span)?;
-                let inst = self.emit(data, &vec![elem; n]);
+                let types: SmallVec<[Type; 4]> = smallvec::smallvec![elem; n];
+                let inst = self.emit(data, &types);
                 let results = self.b.func.insts[inst].results.clone();
                 for (p, v) in places.into_iter().zip(results) {
                     self.assign(p, v, signed, span)?;
@@ -195,7 +197,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                     Ok(Addr::Mem { base, offset })
                 } else if space == Space::Generic {
                     let a = self.sym_addr(g, 0, Type::R64, span)?;
-                    let base = if own == Space::Global { a } else { self.to_generic(a, own) };
+                    let base = if own == Space::Global { a } else { self.generic_of(a, own) };
                     Ok(Addr::Mem { base, offset })
                 } else {
                     Err(self.error(span, format!("'{}' is in .{}, not .{}", name(), own.word(), space.word())))
@@ -208,7 +210,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 }
                 Space::Generic => {
                     let a = self.frame_addr(i64::from(slot), Type::R64, span)?;
-                    let base = self.to_generic(a, Space::Local);
+                    let base = self.generic_of(a, Space::Local);
                     Ok(Addr::Mem { base, offset })
                 }
                 _ => Err(self.error(span, format!("'{}' is in .local, not .{}", name(), space.word()))),
@@ -221,7 +223,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `cvta` of a 64-bit address in `space` to a generic one.
-    fn to_generic(&mut self, a: Value, space: Space) -> Value {
+    fn generic_of(&mut self, a: Value, space: Space) -> Value {
         let attrs = Attrs { space: Some(space), ty: Some(DataType::U64), ..Attrs::default() };
         self.op(Opcode::Cvta, attrs, &[a], Type::R64)
     }

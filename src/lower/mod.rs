@@ -195,7 +195,7 @@ impl ModuleCx<'_> {
         let mut sig = Sig::default();
         let mut offset: u64 = 0;
         for p in f.params.iter().flatten() {
-            match param_layout(p) {
+            match param_layout(p, kernel) {
                 Ok((size, align, ty)) => {
                     let at = offset.div_ceil(u64::from(align)) * u64::from(align);
                     offset = at + u64::from(size);
@@ -215,7 +215,7 @@ impl ModuleCx<'_> {
             self.errors.push(LowerError { span: f.name_loc.span(), function: name.clone(), message: "kernel parameters must be .param".into() });
         }
         for r in &f.returns {
-            match param_layout(r) {
+            match param_layout(r, false) {
                 Ok((_, _, ty)) => sig.returns.push(ty),
                 Err(msg) => self.errors.push(LowerError { span: r.loc.span(), function: name.clone(), message: msg }),
             }
@@ -245,11 +245,14 @@ impl ModuleCx<'_> {
     }
 }
 
-/// Size, alignment and value type of a parameter or return value.
-fn param_layout(p: &ast::Param) -> Result<(u32, u32, Type), String> {
+/// Size, alignment and value type of a parameter or return value (a
+/// kernel parameter stays in memory: its value type is not used).
+fn param_layout(p: &ast::Param, kernel: bool) -> Result<(u32, u32, Type), String> {
     let l = globals::layout(p.ty, p.vector, p.align, &p.dims, None)?;
     let size = u32::try_from(l.size).unwrap_or(u32::MAX);
-    let ty = if p.space == StateSpace::Reg {
+    let ty = if kernel {
+        Some(Type::R32)
+    } else if p.space == StateSpace::Reg {
         types::value_type(l.elem.bits() * u32::from(p.vector.unwrap_or(1).max(1)))
     } else {
         types::bytes_value_type(size)

@@ -233,6 +233,19 @@ impl<'a> FnLower<'_, 'a, '_> {
             (_, _) if n > 1 => {
                 // A vector register moved whole.
                 let places = self.dests(&ops[0])?;
+                if let OperandKind::Name(s, None) = ops[1].kind
+                    && let Some(super::names::Binding::VecReg { id, n: k, ty: et, .. }) = self.resolve(s)
+                    && k == n
+                    && places.len() == usize::from(n)
+                {
+                    // Register to register: element by element.
+                    for (c, p) in places.into_iter().enumerate() {
+                        let var = self.elem_var(id, c as u32, et);
+                        let v = self.b.use_var(var);
+                        self.assign(p, v, signed, span)?;
+                    }
+                    return Ok(());
+                }
                 let packed = self.read(&ops[1], wide_bits(ty.bits() * u32::from(n)))?;
                 let parts = self.unpack(packed, n, ty.bits() as u16);
                 for (p, v) in places.into_iter().zip(parts) {
