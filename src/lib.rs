@@ -12,6 +12,7 @@
 pub mod cubin;
 pub mod diag;
 pub mod driver;
+pub mod fxhash;
 pub mod interp;
 pub mod ir;
 pub mod isa;

@@ -49,7 +49,11 @@
 //! assert_eq!(func.blocks[body].params.len(), 1);
 //! ```
 
-use std::collections::HashMap;
+use crate::fxhash::FxBuild;
+use std::collections::HashMap as StdHashMap;
+
+/// The builder's maps: keys are entity indices, so a fast hasher.
+type HashMap<K, V> = StdHashMap<K, V, FxBuild>;
 
 use super::attrs::Attrs;
 use super::entity::{EntityRef, SecondaryMap};
@@ -107,12 +111,12 @@ impl<'f> FunctionBuilder<'f> {
             current: None,
             srcloc: SrcLoc::default(),
             var_types: Vec::new(),
-            defs: HashMap::new(),
+            defs: HashMap::default(),
             preds: SecondaryMap::with_default(Vec::new()),
             sealed: SecondaryMap::with_default(false),
             in_layout,
             incomplete: SecondaryMap::with_default(Vec::new()),
-            made: HashMap::new(),
+            made: HashMap::default(),
             pending: Vec::new(),
         }
     }
@@ -408,7 +412,7 @@ impl<'f> FunctionBuilder<'f> {
     }
 
     fn remove_redundant_params(&mut self) {
-        let mut alias: HashMap<Value, Value> = HashMap::new();
+        let mut alias: HashMap<Value, Value> = HashMap::default();
         fn resolve(alias: &HashMap<Value, Value>, mut v: Value) -> Value {
             while let Some(&next) = alias.get(&v) {
                 v = next;

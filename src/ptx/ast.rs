@@ -179,38 +179,7 @@ impl Interner {
     }
 }
 
-/// FxHash-style hasher: names are short and trusted to be non-adversarial
-/// for performance (a hostile input only slows parsing, it cannot break it).
-#[derive(Clone, Copy, Default, Debug)]
-pub struct FxBuild;
-impl std::hash::BuildHasher for FxBuild {
-    type Hasher = FxHasher;
-    fn build_hasher(&self) -> FxHasher {
-        FxHasher(0)
-    }
-}
-/// The hasher of [`FxBuild`].
-#[derive(Clone, Copy, Debug)]
-pub struct FxHasher(u64);
-impl std::hash::Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x517c_c1b7_2722_0a95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(K);
-        }
-    }
-    fn write_u8(&mut self, b: u8) {
-        self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
+pub use crate::fxhash::{FxBuild, FxHasher};
 
 /// A whole PTX module.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
