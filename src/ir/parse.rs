@@ -524,9 +524,9 @@ impl<'a> Parser<'a> {
 
     fn function(&mut self) -> Result<Function, IrParseError> {
         let kind = match self.bump() {
-            Tok::Ident(k) if k == "kernel" => Some(FunctionKind::Kernel),
-            Tok::Ident(k) if k == "func" => Some(FunctionKind::Device),
-            Tok::Ident(k) if k == "function" => None,
+            Tok::Ident("kernel") => Some(FunctionKind::Kernel),
+            Tok::Ident("func") => Some(FunctionKind::Device),
+            Tok::Ident("function") => None,
             _ => return Err(self.error("expected `kernel`, `func` or `function`")),
         };
         self.entity("fn", "a function number (`fnN`)")?;
