@@ -62,8 +62,12 @@ fn run_file(path: &Path, sm: u16) -> (usize, usize, Vec<(String, String)>) {
 /// The reason without its location and operands: the stage and the
 /// operation (for the summary).
 fn reason_key(r: &str) -> String {
-    let r = r.split_once(": ").map_or(r, |(_, rest)| rest);
-    r.split('`').next().unwrap_or(r).chars().take(90).collect()
+    // "sm_XX: stage: function: message (in function)"
+    let mut parts = r.splitn(4, ": ");
+    let (_, stage, _, message) = (parts.next(), parts.next().unwrap_or(""), parts.next(), parts.next().unwrap_or(r));
+    let message = message.split(" (in ").next().unwrap_or(message);
+    let message = message.split('`').next().unwrap_or(message);
+    format!("{stage}: {}", message.chars().take(80).collect::<String>())
 }
 
 #[test]

@@ -72,9 +72,10 @@ pub fn parse_function(text: &str) -> Result<Function, IrParseError> {
 // ---- lexer ----------------------------------------------------------------
 
 #[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Ident(String),
-    Num(String),
+enum Tok<'a> {
+    Ident(&'a str),
+    Num(&'a str),
+    /// A string literal, escapes resolved.
     Str(String),
     Punct(char),
     Arrow,
@@ -85,131 +86,125 @@ enum Tok {
 }
 
 #[derive(Clone, Debug)]
-struct Token {
-    tok: Tok,
+struct Token<'a> {
+    tok: Tok<'a>,
     line: u32,
     col: u32,
 }
 
-fn is_ident_start(c: char) -> bool {
-    c.is_ascii_alphabetic() || matches!(c, '_' | '$' | '%')
+fn is_ident_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'%' | b'.')
 }
 
-fn is_ident_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '_' | '$' | '%' | '.')
-}
-
-/// Characters with their position.
-struct Cursor<'a> {
-    chars: std::iter::Peekable<std::str::Chars<'a>>,
-    line: u32,
-    col: u32,
-}
-
-impl Cursor<'_> {
-    fn peek(&mut self) -> Option<char> {
-        self.chars.peek().copied()
-    }
-    fn next(&mut self) -> Option<char> {
-        let c = self.chars.next()?;
-        if c == '\n' {
-            self.line = self.line.saturating_add(1);
-            self.col = 1;
-        } else {
-            self.col = self.col.saturating_add(1);
-        }
-        Some(c)
-    }
-}
-
-fn lex(text: &str) -> Result<Vec<Token>, IrParseError> {
-    let mut out = Vec::new();
-    let mut cur = Cursor { chars: text.chars().peekable(), line: 1, col: 1 };
+/// Splits the text into tokens. Identifiers, numbers and punctuation are
+/// ASCII and scanned by bytes (tokens borrow from the text); other
+/// characters only occur in strings, comments and whitespace.
+fn lex(text: &str) -> Result<Vec<Token<'_>>, IrParseError> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(text.len() / 4);
+    let (mut i, mut line, mut col) = (0usize, 1u32, 1u32);
     let err = |(line, col): Pos, message: String| IrParseError { line, col, message };
-    while let Some(c) = cur.peek() {
-        let at = (cur.line, cur.col);
+    while i < bytes.len() {
+        let at = (line, col);
         let tok = |tok| Token { tok, line: at.0, col: at.1 };
-        match c {
-            '\n' => {
-                cur.next();
+        let b = bytes[i];
+        // Scans bytes while `pred` holds, from `i`; returns the end.
+        let scan = |from: usize, pred: fn(u8) -> bool| from + bytes[from..].iter().take_while(|&&c| pred(c)).count();
+        match b {
+            b'\n' => {
                 out.push(tok(Tok::Newline));
+                i += 1;
+                line = line.saturating_add(1);
+                col = 1;
             }
-            c if c.is_whitespace() => {
-                cur.next();
+            b' ' | b'\t' | b'\r' => {
+                i += 1;
+                col = col.saturating_add(1);
             }
-            ';' => {
+            b';' => {
                 out.push(tok(Tok::Semi));
-                while cur.peek().is_some_and(|c| c != '\n') {
-                    cur.next();
-                }
+                // The comment runs to the newline (columns restart there).
+                i = scan(i, |c| c != b'\n');
             }
-            '"' => {
-                cur.next();
+            b'"' => {
                 let mut s = String::new();
-                loop {
-                    let here = (cur.line, cur.col);
-                    match cur.next() {
-                        None | Some('\n') => return Err(err(at, "unterminated string".into())),
-                        Some('"') => break,
-                        Some('\\') => match cur.next() {
-                            Some('"') => s.push('"'),
-                            Some('\\') => s.push('\\'),
-                            Some('n') => s.push('\n'),
-                            Some('t') => s.push('\t'),
-                            Some('u') if cur.peek() == Some('{') => {
-                                cur.next();
-                                let mut hex = String::new();
-                                while let Some(h) = cur.next() {
-                                    if h == '}' || hex.len() > 8 {
-                                        break;
+                let mut chars = text[i + 1..].char_indices();
+                let mut here = (line, col.saturating_add(1));
+                let end = loop {
+                    let Some((k, c)) = chars.next() else { return Err(err(at, "unterminated string".into())) };
+                    let pos = here;
+                    here.1 = here.1.saturating_add(1);
+                    match c {
+                        '\n' => return Err(err(at, "unterminated string".into())),
+                        '"' => break i + 1 + k + 1,
+                        '\\' => {
+                            let e = chars.next().map(|(_, e)| e);
+                            here.1 = here.1.saturating_add(1);
+                            match e {
+                                Some('"') => s.push('"'),
+                                Some('\\') => s.push('\\'),
+                                Some('n') => s.push('\n'),
+                                Some('t') => s.push('\t'),
+                                Some('u') => {
+                                    let rest = chars.as_str();
+                                    let hex = rest.strip_prefix('{').and_then(|r| r.split_once('}')).map(|(h, _)| h).filter(|h| h.len() <= 8);
+                                    match hex.and_then(|h| u32::from_str_radix(h, 16).ok()).and_then(char::from_u32) {
+                                        Some(ch) => {
+                                            s.push(ch);
+                                            let n = hex.map_or(0, |h| h.len() + 2);
+                                            for _ in 0..n {
+                                                chars.next();
+                                            }
+                                            here.1 = here.1.saturating_add(n as u32);
+                                        }
+                                        None => return Err(err(pos, "bad \\u{…} escape in string".into())),
                                     }
-                                    hex.push(h);
                                 }
-                                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
-                                    Some(ch) => s.push(ch),
-                                    None => return Err(err(here, format!("bad escape \\u{{{hex}}}"))),
-                                }
+                                _ => return Err(err(pos, "bad escape in string".into())),
                             }
-                            _ => return Err(err(here, "bad escape in string".into())),
-                        },
-                        Some(c) => s.push(c),
+                        }
+                        c => s.push(c),
                     }
-                }
+                };
                 out.push(tok(Tok::Str(s)));
+                col = here.1;
+                i = end;
             }
-            '-' => {
-                cur.next();
-                if cur.peek() == Some('>') {
-                    cur.next();
-                    out.push(tok(Tok::Arrow));
-                } else {
-                    out.push(tok(Tok::Punct('-')));
+            b'-' if bytes.get(i + 1) == Some(&b'>') => {
+                out.push(tok(Tok::Arrow));
+                i += 2;
+                col = col.saturating_add(2);
+            }
+            b'0'..=b'9' => {
+                let end = scan(i, |c| c.is_ascii_alphanumeric() || c == b'_');
+                out.push(tok(Tok::Num(&text[i..end])));
+                col = col.saturating_add((end - i) as u32);
+                i = end;
+            }
+            b if b.is_ascii_alphabetic() || matches!(b, b'_' | b'$' | b'%') => {
+                let end = scan(i, is_ident_byte);
+                out.push(tok(Tok::Ident(&text[i..end])));
+                col = col.saturating_add((end - i) as u32);
+                i = end;
+            }
+            b'(' | b')' | b'{' | b'}' | b'[' | b']' | b',' | b':' | b'=' | b'@' | b'!' | b'+' | b'#' | b'-' => {
+                out.push(tok(Tok::Punct(b as char)));
+                i += 1;
+                col = col.saturating_add(1);
+            }
+            _ => {
+                // A character outside the syntax: whitespace is skipped,
+                // anything else is an error.
+                let c = text[i..].chars().next().unwrap_or('\u{fffd}');
+                if !c.is_whitespace() {
+                    return Err(err(at, format!("unexpected character {c:?}")));
                 }
+                i += c.len_utf8();
+                col = col.saturating_add(1);
             }
-            c if c.is_ascii_digit() => {
-                let mut s = String::new();
-                while let Some(d) = cur.peek().filter(|d| d.is_ascii_alphanumeric() || *d == '_') {
-                    s.push(d);
-                    cur.next();
-                }
-                out.push(tok(Tok::Num(s)));
-            }
-            c if is_ident_start(c) => {
-                let mut s = String::new();
-                while let Some(d) = cur.peek().filter(|d| is_ident_char(*d)) {
-                    s.push(d);
-                    cur.next();
-                }
-                out.push(tok(Tok::Ident(s)));
-            }
-            '(' | ')' | '{' | '}' | '[' | ']' | ',' | ':' | '=' | '@' | '!' | '+' | '#' => {
-                cur.next();
-                out.push(tok(Tok::Punct(c)));
-            }
-            c => return Err(err(at, format!("unexpected character {c:?}"))),
         }
     }
-    out.push(Token { tok: Tok::Eof, line: cur.line, col: cur.col });
+    out.push(Token { tok: Tok::Eof, line, col });
     Ok(out)
 }
 
@@ -257,21 +252,21 @@ enum UnusedDef {
     Result(u64, u64),
 }
 
-struct Parser {
-    toks: Vec<Token>,
+struct Parser<'a> {
+    toks: Vec<Token<'a>>,
     pos: usize,
 }
 
-impl Parser {
-    fn new(text: &str) -> Result<Parser, IrParseError> {
+impl<'a> Parser<'a> {
+    fn new(text: &'a str) -> Result<Parser<'a>, IrParseError> {
         Ok(Parser { toks: lex(text)?, pos: 0 })
     }
 
-    fn peek(&self) -> &Tok {
+    fn peek(&self) -> &Tok<'a> {
         self.toks.get(self.pos).map_or(&Tok::Eof, |t| &t.tok)
     }
 
-    fn peek_at(&self, n: usize) -> &Tok {
+    fn peek_at(&self, n: usize) -> &Tok<'a> {
         self.toks.get(self.pos + n).map_or(&Tok::Eof, |t| &t.tok)
     }
 
@@ -279,7 +274,7 @@ impl Parser {
         self.toks.get(self.pos).or(self.toks.last()).map_or((1, 1), |t| (t.line, t.col))
     }
 
-    fn bump(&mut self) -> Tok {
+    fn bump(&mut self) -> Tok<'a> {
         let t = self.peek().clone();
         if self.pos < self.toks.len() {
             self.pos += 1;
@@ -329,7 +324,7 @@ impl Parser {
     }
 
     fn is_keyword(&self, k: &str) -> bool {
-        matches!(self.peek(), Tok::Ident(s) if s == k)
+        matches!(self.peek(), Tok::Ident(s) if *s == k)
     }
 
     fn expect_keyword(&mut self, k: &str) -> Result<(), IrParseError> {
@@ -442,7 +437,7 @@ impl Parser {
             let at = self.here();
             match self.peek() {
                 Tok::Eof => break,
-                Tok::Ident(k) if k == "target" => {
+                Tok::Ident(k) if *k == "target" => {
                     self.bump();
                     if sm.is_some() {
                         return Err(self.error_at(at, "a second `target` line"));
@@ -456,7 +451,7 @@ impl Parser {
                     sm = Some(parsed);
                     self.expect_eol()?;
                 }
-                Tok::Ident(k) if k == "global" => {
+                Tok::Ident(k) if *k == "global" => {
                     self.bump();
                     let (n, at) = self.entity("g", "a variable number (`gN`)")?;
                     if n != module.globals.len() as u64 {
@@ -465,7 +460,7 @@ impl Parser {
                     let g = self.global()?;
                     module.globals.push(g);
                 }
-                Tok::Ident(k) if matches!(k.as_str(), "kernel" | "func" | "function") => {
+                Tok::Ident(k) if matches!(*k, "kernel" | "func" | "function") => {
                     if sm.is_none() && default_sm.is_none() {
                         return Err(self.error_at(at, "the module must start with a `target` line"));
                     }
@@ -529,9 +524,9 @@ impl Parser {
 
     fn function(&mut self) -> Result<Function, IrParseError> {
         let kind = match self.bump() {
-            Tok::Ident(k) if k == "kernel" => Some(FunctionKind::Kernel),
-            Tok::Ident(k) if k == "func" => Some(FunctionKind::Device),
-            Tok::Ident(k) if k == "function" => None,
+            Tok::Ident("kernel") => Some(FunctionKind::Kernel),
+            Tok::Ident("func") => Some(FunctionKind::Device),
+            Tok::Ident("function") => None,
             _ => return Err(self.error("expected `kernel`, `func` or `function`")),
         };
         self.entity("fn", "a function number (`fnN`)")?;
@@ -560,7 +555,7 @@ impl Parser {
                     return Ok(f);
                 }
                 Tok::Arrow => "->",
-                Tok::Ident(k) => match k.as_str() {
+                Tok::Ident(k) => match *k {
                     "local" => "local",
                     "maxntid" => "maxntid",
                     "reqntid" => "reqntid",
@@ -603,7 +598,8 @@ impl Parser {
 
     fn param(&mut self) -> Result<Param, IrParseError> {
         let name = match self.peek() {
-            Tok::Ident(s) | Tok::Str(s) => s.clone(),
+            Tok::Ident(s) => s.to_string(),
+            Tok::Str(s) => s.clone(),
             _ => return Err(self.expected("a parameter name")),
         };
         self.bump();
@@ -639,7 +635,7 @@ impl Parser {
                     break;
                 }
                 Tok::Eof => return Err(self.error("expected `}` (the function's body is not closed)")),
-                Tok::Ident(s) if s == "unplaced" => {
+                Tok::Ident(s) if *s == "unplaced" => {
                     self.bump();
                     if self.eat_punct(':') {
                         self.expect_eol()?;
@@ -744,18 +740,23 @@ impl Parser {
         let at = self.here();
         let Tok::Ident(mnemonic) = self.peek().clone() else { return Err(self.expected("an opcode")) };
         self.bump();
-        let words: Vec<&str> = mnemonic.split('.').collect();
-        let (opcode, used) = match (words.len() >= 2).then(|| Opcode::from_name(&words[..2].join("."))).flatten() {
-            Some(op) => (op, 2),
-            None => match Opcode::from_name(words[0]) {
-                Some(op) => (op, 1),
-                None => return Err(self.error_at(at, format!("unknown opcode `{}`", words[0]))),
+        // Candidate names end at the second or the first dot.
+        let dots: SmallVec<[usize; 2]> = mnemonic.match_indices('.').take(2).map(|(k, _)| k).collect();
+        let two = dots.get(1).map_or(mnemonic, |&k| &mnemonic[..k]);
+        let one = dots.first().map_or(mnemonic, |&k| &mnemonic[..k]);
+        let (opcode, name_len) = match Opcode::from_name(two).filter(|_| !dots.is_empty()) {
+            Some(op) => (op, two.len()),
+            None => match Opcode::from_name(one) {
+                Some(op) => (op, one.len()),
+                None => return Err(self.error_at(at, format!("unknown opcode `{one}`"))),
             },
         };
         let mut attrs = Attrs::default();
-        for w in &words[used..] {
-            if !attrs.apply_word(w, opcode.takes_mul_mode()) {
-                return Err(self.error_at(at, format!("`.{w}` is not an attribute here (unknown, or its field is set twice)")));
+        if let Some(words) = mnemonic[name_len..].strip_prefix('.') {
+            for w in words.split('.') {
+                if !attrs.apply_word(w, opcode.takes_mul_mode()) {
+                    return Err(self.error_at(at, format!("`.{w}` is not an attribute here (unknown, or its field is set twice)")));
+                }
             }
         }
         let mut data = InstData::new(opcode, attrs);
@@ -1234,6 +1235,9 @@ block0:
             ("target sm_90\nkernel fn0 \"k\" () local 4 local 8 {\n", (2, 27), "twice"),
             ("target sm_90\nkernel fn0 \"\\q\" () ;\n", (2, 13), "escape"),
             ("target sm_90\nkernel fn0 \"k\" () {\nblock0:\n    inst3: exit\n}\n", (4, 5), "inst0 is missing"),
+            // Columns count characters, not bytes.
+            ("target sm_90\nkernel fn0 \"αβ\" () €\n", (2, 20), "unexpected character"),
+            ("target sm_90\nkernel fn0 \"α\\u{110000}\" ()\n", (2, 14), "escape"),
         ];
         for (text, pos, msg) in cases {
             let e = parse_module(text).expect_err(text);

@@ -218,11 +218,34 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Copies an instruction that needs no legalization, renaming its
-    /// values.
+    /// values. A guarded pure shared instruction with a result wider than
+    /// one register (a 64-bit constant or copy) is copied unguarded and
+    /// merged with its prior values word by word: selection makes such
+    /// values of several machine instructions, which one guard cannot
+    /// cover.
     fn copy_inst(&mut self, inst: Inst) {
         let mut data = self.src.insts[inst].clone();
         for v in data.uses_mut() {
             *v = self.map[*v].unwrap_or(*v);
+        }
+        let wide = data.results.iter().any(|&r| self.src.value_type(r).regs() > 1);
+        if let Some(guard) = data.guard.filter(|_| wide && data.opcode.class() == crate::ir::Class::Pure) {
+            let prior: SmallVec<[Value; 1]> = std::mem::take(&mut data.prior);
+            data.guard = None;
+            let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
+            let new = self.dst.create_inst(data, &types);
+            self.dst.append_inst(self.block, new);
+            self.dst.locs[new] = self.src.locs[inst];
+            self.cur = inst;
+            for (i, &old) in self.src.insts[inst].results.iter().enumerate() {
+                let value = self.dst.insts[new].results[i];
+                let merged = match prior.get(i) {
+                    Some(&p) => self.merge(guard, value, p),
+                    None => value,
+                };
+                self.map[old] = Some(merged);
+            }
+            return;
         }
         let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
         let new = self.dst.create_inst(data, &types);

@@ -663,6 +663,8 @@ impl SelectCtx<'_> {
         let ftz = flag(d.attrs.ftz, ".FTZ");
         Some(match d.opcode {
             Opcode::I2f => format!("I2F{}{}{}", float_size(dst), int_size(src), round(d.attrs.round)),
+            // sm_90+: I2FP.F32.S32 (the 32-bit conversion without a size field).
+            Opcode::I2fp => format!("I2FP{}{}{}", float_size(dst), int_size(src), round(d.attrs.round)),
             Opcode::F2i => {
                 let ntz = flag(matches!(d.attrs.round, Some(Round::Rzi | Round::Rz)), ".NTZ");
                 format!("F2I{ftz}{}{}{}{ntz}", int_size(dst), float_size(src), round_int(d.attrs.round))
