@@ -12,6 +12,8 @@
 //! target/release/deps/lower-* --bench lower_early --sample-count 1
 //! --sample-size 1` (divide by the calls callgrind reports).
 
+mod common;
+use common::ptx_files;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -73,24 +75,6 @@ fn count_insts(m: &Module) -> usize {
         .sum()
 }
 
-/// Every `.ptx` file under `dir`, sorted (empty when `dir` is missing).
-fn ptx_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "ptx") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn run(bencher: Bencher, seal_early: bool) {
     let set = inputs();
