@@ -1,4 +1,5 @@
-//! Lowering throughput: PTX → Ori for every `.ptx` file of the shared
+//! Middle-end throughput: lowering (PTX → Ori), and lowering plus
+//! legalization plus selection (`lower_legalize_select`), for every `.ptx` file of the shared
 //! corpus (`../shared/corpus`, or `$PTX2SASS_CORPUS`; `examples/*.ptx` when
 //! the corpus is absent) that parses and checks. Parsing happens once,
 //! outside the timing; one iteration lowers every module. The counter is
@@ -11,6 +12,8 @@
 //! target/release/deps/lower-* --bench lower_early --sample-count 1
 //! --sample-size 1` (divide by the calls callgrind reports).
 
+mod common;
+use common::ptx_files;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
@@ -72,24 +75,6 @@ fn count_insts(m: &Module) -> usize {
         .sum()
 }
 
-/// Every `.ptx` file under `dir`, sorted (empty when `dir` is missing).
-fn ptx_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&d) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "ptx") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 fn run(bencher: Bencher, seal_early: bool) {
     let set = inputs();
@@ -113,4 +98,43 @@ fn lower_early(bencher: Bencher) {
 #[divan::bench]
 fn lower_late(bencher: Bencher) {
     run(bencher, false);
+}
+
+/// The modules whose every function gets through lowering, legalization
+/// and selection for sm_90, with their PTX instruction count: the input of
+/// the middle-end benchmark (a module that stops at some stage would
+/// measure only part of the pipeline).
+fn compilable() -> &'static (Vec<&'static Module>, usize) {
+    static SET: OnceLock<(Vec<&'static Module>, usize)> = OnceLock::new();
+    SET.get_or_init(|| {
+        let options = ptx2sass::driver::Options { verify: false };
+        let modules: Vec<&'static Module> = inputs()
+            .modules
+            .iter()
+            .filter(|m| {
+                let (machine, errors) = ptx2sass::driver::compile_module(m, Sm::new(90), None, options);
+                errors.is_empty() && machine.iter().any(Option::is_some)
+            })
+            .collect();
+        let insts = modules.iter().map(|m| count_insts(m)).sum();
+        eprintln!("lower_legalize_select bench: {} modules ({insts} PTX instructions) compile through selection for sm_90", modules.len());
+        (modules, insts)
+    })
+}
+
+/// Lowering, early and late legalization and selection (no verifier) for
+/// sm_90 over every module that gets through all of them: the middle of
+/// the compiler's throughput in PTX instructions per second.
+#[divan::bench]
+fn lower_legalize_select(bencher: Bencher) {
+    let (modules, insts) = compilable();
+    let options = ptx2sass::driver::Options { verify: false };
+    bencher.counter(ItemsCount::new(*insts)).bench(|| {
+        let mut machine_insts = 0usize;
+        for m in modules {
+            let (machine, _) = ptx2sass::driver::compile_module(divan::black_box(m), Sm::new(90), None, options);
+            machine_insts += machine.iter().flatten().map(|f| f.blocks.iter().map(|b| b.insts.len()).sum::<usize>()).sum::<usize>();
+        }
+        machine_insts
+    });
 }

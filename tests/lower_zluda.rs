@@ -10,6 +10,8 @@
 
 mod common;
 
+use common::verdicts::{Verdicts, compare};
+
 use ptx2sass::ir::entity::EntityRef;
 use ptx2sass::ir::verify::{verify_function, Stage};
 use ptx2sass::ir::{Function, FunctionKind, Module, Opcode};
@@ -105,8 +107,6 @@ fn sealing_agrees(path: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `file<TAB>kernel<TAB>reason` lines of the kernels that do not lower.
-type Verdicts = BTreeSet<(String, String, String)>;
 
 fn run(files: &[PathBuf], sms: &[u16]) -> (usize, usize, Verdicts) {
     let per_file = common::par_map(files, |p| {
@@ -148,48 +148,13 @@ fn run(files: &[PathBuf], sms: &[u16]) -> (usize, usize, Verdicts) {
     (total / sms.len(), ok / sms.len(), bad)
 }
 
-fn compare(list: &str, header: &str, got: &Verdicts) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(list);
-    let text: String = got.iter().map(|(f, k, r)| format!("{f}\t{k}\t{r}\n")).collect();
-    if std::env::var_os("BLESS").is_some() {
-        std::fs::write(&path, format!("{header}{text}")).expect("write the list");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    let want: Verdicts = expected
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .filter_map(|l| {
-            let mut it = l.splitn(3, '\t');
-            Some((it.next()?.to_string(), it.next()?.to_string(), it.next()?.to_string()))
-        })
-        .collect();
-    let new: Vec<_> = got.difference(&want).collect();
-    let gone: Vec<_> = want.difference(got).collect();
-    assert!(
-        new.is_empty() && gone.is_empty(),
-        "{list}: newly failing or changed: {new:#?}\nno longer failing this way: {gone:#?}\n(BLESS=1 rewrites the list)"
-    );
-}
-
-/// The reasons of a list, counted (the summary in the output).
-fn summary(bad: &Verdicts) -> String {
-    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
-    for (_, _, r) in bad {
-        *counts.entry(r.split(" (in callee").next().unwrap_or(r).to_string()).or_default() += 1;
-    }
-    let mut v: Vec<_> = counts.into_iter().collect();
-    v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    v.iter().map(|(r, n)| format!("  {n:4}  {r}\n")).collect()
-}
-
 #[test]
 fn zluda_kernels_lower_for_every_target() {
     let Some(corpus) = common::corpus_dir("zluda_kernels_lower_for_every_target") else { return };
     let files = common::ptx_files(&corpus.join("zluda/ptx"));
     assert!(files.len() >= 200, "{} ZLUDA files", files.len());
     let (total, ok, bad) = run(&files, &SMS);
-    println!("ZLUDA: {ok} of {total} kernels lower and check for sm_75/80/90/100/120; stopped by:\n{}", summary(&bad));
+    println!("ZLUDA: {ok} of {total} kernels lower and check for sm_75/80/90/100/120; stopped by:\n{}", common::verdicts::summary(&bad, |r| r.split(" (in callee").next().unwrap_or(r).to_string()));
     compare(
         "lower-zluda-unsupported.tsv",
         "# ZLUDA kernels that do not lower (tests/lower_zluda.rs): file<TAB>kernel<TAB>first error\n# (`-` as kernel: the file does not parse or check). BLESS=1 cargo test --test lower_zluda rewrites it.\n",
@@ -206,7 +171,7 @@ fn nvcc_kernels_lower() {
         .collect();
     assert!(files.len() >= 30, "{} sm_90 files", files.len());
     let (total, ok, bad) = run(&files, &[90]);
-    println!("kernels corpus (sm_90 PTX): {ok} of {total} kernels lower and check; stopped by:\n{}", summary(&bad));
+    println!("kernels corpus (sm_90 PTX): {ok} of {total} kernels lower and check; stopped by:\n{}", common::verdicts::summary(&bad, |r| r.split(" (in callee").next().unwrap_or(r).to_string()));
     compare(
         "lower-kernels-unsupported.tsv",
         "# nvcc-made kernels (corpus/kernels/*.sm_90.ptx) that do not lower (tests/lower_zluda.rs):\n# file<TAB>kernel<TAB>first error. BLESS=1 cargo test --test lower_zluda rewrites it.\n",

@@ -521,7 +521,13 @@ pub fn special_register_name(n: u8, sm: Sm) -> String {
 
 /// The number of a special register by its name on an SM (`SR<n>` included).
 pub fn special_register_number(name: &str, sm: Sm) -> Option<u8> {
-    (0..=255u8).find(|&n| special_register_name(n, sm) == name)
+    // Only the numbers some table spells `name` (or `SR<n>`) can qualify;
+    // each is confirmed against the name the SM gives it (a number renamed
+    // on this SM no longer answers to its common name).
+    let by_sm = super::table::SPECIAL_REGISTERS_BY_SM.iter().filter(|(_, _, n)| *n == name).map(|(k, _, _)| *k);
+    let common = super::table::SPECIAL_REGISTERS.iter().filter(|(_, n)| *n == name).map(|(k, _)| *k);
+    let numbered = name.strip_prefix("SR").and_then(|d| d.parse::<u8>().ok());
+    by_sm.chain(common).chain(numbered).filter(|&k| special_register_name(k, sm) == name).min()
 }
 
 #[cfg(test)]

@@ -23,7 +23,6 @@
 //! Source modifiers are the `neg`/`abs` attribute masks.
 
 use super::context::{Arg, Class, SelectCtx, operand_vregs};
-use super::facts;
 use super::generated::{Context, MemModel, Src, Unit};
 use super::mach::{MBlock, MachInst, MachKind, VReg};
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
@@ -634,10 +633,8 @@ impl SelectCtx<'_> {
 
     fn select_sreg(&mut self) {
         let d = self.data();
-        let Some(name) = d.attrs.sreg.and_then(facts::special_reg_name) else {
-            return self.fail(format!("special register {:?} is not read with S2R", d.attrs.sreg));
-        };
-        let Some(n) = crate::isa::inst::special_register_number(name, self.sm) else { return self.fail(format!("{name} unknown on {}", self.sm)) };
+        // Legalization put the register's number on this SM in the immediate.
+        let Ok(n) = u8::try_from(d.imm) else { return self.fail(format!("special register number {} out of range", d.imm)) };
         let wide = d.results.first().is_some_and(|r| self.func.value_type(*r) == Type::R64);
         let ops = [self.result(0, rz()), Operand::SpecialReg(n)];
         match (d.opcode, wide) {

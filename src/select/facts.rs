@@ -1,7 +1,8 @@
 //! Facts about the targets that selection needs, as tables: where the
-//! driver puts kernel parameters, the global-memory descriptor and the
-//! stack pointer in constant bank 0, and which special register each PTX
-//! special register reads.
+//! driver puts the global-memory descriptor and the stack pointer in
+//! constant bank 0 (the parameter block's base and the special register
+//! numbers are legalization's facts, `crate::legalize::facts`, already
+//! applied to the instructions selection sees).
 //!
 //! Offsets measured with ptxas 13.5 (`-O0` and `-O3` of a kernel with
 //! parameters and a global store on sm_75, 80, 90, 100, 120): parameters at
@@ -10,11 +11,7 @@
 //! `LDCU.64 …, c[0x0][0x358]` (sm_100+); the stack pointer `c[0x0][0x28]`
 //! (up to sm_90) and `0x37c` (sm_100+).
 
-use crate::ir::SpecialReg;
 use crate::target::Sm;
-
-/// (first SM, last SM, byte offset of the parameter block in bank 0).
-pub const PARAM_BASE: &[(u16, u16, u32)] = &[(75, 89, 0x160), (90, 99, 0x210), (100, 199, 0x380)];
 
 /// (first SM, last SM, byte offset of the 64-bit global-memory descriptor).
 /// sm_75 addresses global memory without one.
@@ -23,35 +20,8 @@ pub const DESC_OFFSET: &[(u16, u16, u32)] = &[(80, 89, 0x118), (90, 99, 0x208), 
 /// (first SM, last SM, byte offset of the initial stack pointer).
 pub const STACK_OFFSET: &[(u16, u16, u32)] = &[(75, 99, 0x28), (100, 199, 0x37c)];
 
-/// PTX special registers read with S2R (32 bits) or CS2R (64 bits), and
-/// the name nvdisasm gives the SASS one (`isa::table::SPECIAL_REGISTERS`).
-/// `%ntid`, `%nctaid` and the shared-memory sizes live in constant bank 0
-/// (legalization loads them), so they are not here.
-pub const SPECIAL_REGS: &[(SpecialReg, &str)] = &[
-    (SpecialReg::TidX, "SR_TID.X"),
-    (SpecialReg::TidY, "SR_TID.Y"),
-    (SpecialReg::TidZ, "SR_TID.Z"),
-    (SpecialReg::CtaidX, "SR_CTAID.X"),
-    (SpecialReg::CtaidY, "SR_CTAID.Y"),
-    (SpecialReg::CtaidZ, "SR_CTAID.Z"),
-    (SpecialReg::LaneId, "SR_LANEID"),
-    (SpecialReg::LanemaskEq, "SR_EQMASK"),
-    (SpecialReg::LanemaskLe, "SR_LEMASK"),
-    (SpecialReg::LanemaskLt, "SR_LTMASK"),
-    (SpecialReg::LanemaskGe, "SR_GEMASK"),
-    (SpecialReg::LanemaskGt, "SR_GTMASK"),
-    (SpecialReg::Clock, "SR_CLOCKLO"),
-    (SpecialReg::Clock64, "SR_CLOCKLO"),
-    (SpecialReg::GlobalTimer, "SR_GLOBALTIMERLO"),
-];
-
 fn lookup(table: &[(u16, u16, u32)], sm: Sm) -> Option<u32> {
     table.iter().find(|(lo, hi, _)| (*lo..=*hi).contains(&sm.number)).map(|r| r.2)
-}
-
-/// Offset of the kernel parameter block in constant bank 0.
-pub fn param_base(sm: Sm) -> Option<u32> {
-    lookup(PARAM_BASE, sm)
 }
 
 /// Offset of the global-memory descriptor, on SMs that use one.
@@ -64,7 +34,3 @@ pub fn stack_offset(sm: Sm) -> Option<u32> {
     lookup(STACK_OFFSET, sm)
 }
 
-/// The SASS name of a PTX special register.
-pub fn special_reg_name(r: SpecialReg) -> Option<&'static str> {
-    SPECIAL_REGS.iter().find(|(s, _)| *s == r).map(|(_, n)| *n)
-}

@@ -34,7 +34,8 @@ fn kernel(body: impl FnOnce(&mut FunctionBuilder, [Value; 3])) -> Function {
 }
 
 /// The fixture as legalization would have made it for `sm`: bank-0
-/// loads at absolute offsets (the parameter block's base added).
+/// loads at absolute offsets (the parameter block's base added), special
+/// registers by their number on the SM.
 fn for_sm(f: &Function, sm: u16) -> Function {
     let mut f = f.clone();
     let base = crate::legalize::facts::param_base(Sm::new(sm)) as i32;
@@ -43,6 +44,10 @@ fn for_sm(f: &Function, sm: u16) -> Function {
         let d = &mut f.insts[i];
         if d.opcode == Opcode::Ldc && d.imm == 0 {
             d.offset += base;
+        }
+        // Legalization writes the special register's number on the SM.
+        if let (Opcode::S2r | Opcode::Cs2r, Some(r)) = (d.opcode, d.attrs.sreg) {
+            d.imm = crate::legalize::facts::sr_number(r, Sm::new(sm)).map_or(0, u64::from);
         }
     }
     f
