@@ -661,7 +661,7 @@ impl SelectCtx<'_> {
         Some(match d.opcode {
             Opcode::I2f => format!("I2F{}{}{}", float_size(dst), int_size(src), round(d.attrs.round)),
             // sm_90+: I2FP.F32.S32 (the 32-bit conversion without a size field).
-            Opcode::I2fp => format!("I2FP{}{}{}", float_size(dst), int_size(src), round(d.attrs.round)),
+            Opcode::I2fp => format!("I2FP.F32{}{}", if src.is_signed() { ".S32" } else { ".U32" }, round(d.attrs.round)),
             Opcode::F2i => {
                 let ntz = flag(matches!(d.attrs.round, Some(Round::Rzi | Round::Rz)), ".NTZ");
                 format!("F2I{ftz}{}{}{}{ntz}", int_size(dst), float_size(src), round_int(d.attrs.round))
@@ -827,7 +827,14 @@ impl Context for SelectCtx<'_> {
             Opcode::Fsetp => format!("FSETP{}{}{comb}", float_cmp(cmp, mirrored), flag(d.attrs.ftz, ".FTZ")),
             _ => format!("DSETP{}{comb}", float_cmp(cmp, mirrored)),
         };
-        let c = self.pred_arg(2, pt());
+        let mut c = self.pred_arg(2, pt());
+        // Legalization marks a negated combined predicate (`setp.eq.or
+        // p, a, b, !q`) with the `negated` attribute.
+        if d.attrs.negated {
+            if let Operand::Reg { mods, .. } = &mut c {
+                mods.not = !mods.not;
+            }
+        }
         let mut ops = vec![self.result(0, pt()), self.result(1, pt()), a, b, c];
         if d.attrs.x {
             ops.push(self.pred_arg(3, pt()));
