@@ -627,7 +627,22 @@ impl SelectCtx<'_> {
             Some(_) => return self.fail("LDC takes a 32-bit index"),
             None => Reg::zero(RegFile::Gpr),
         };
-        let ops = [self.result(0, rz()), Operand::ConstAddr { bank, index, offset: d.offset }];
+        let addr = Operand::ConstAddr { bank, index, offset: d.offset };
+        let results = d.results.clone();
+        if results.len() > 1 {
+            // A vector (`ld.const.v2.u32`): one 64-bit load, then its parts.
+            let words: u32 = results.iter().map(|&r| u32::from(self.func.value_type(r).regs())).sum();
+            if words != 2 {
+                return self.fail(format!("no {}-bit constant-bank load", 32 * words));
+            }
+            if !self.no_guard() {
+                return;
+            }
+            let t = self.fresh(Type::R64);
+            self.push_helper("LDC.64", &[Operand::reg(self.reg_of(t)), addr], &[t]);
+            return self.split(t, &results);
+        }
+        let ops = [self.result(0, rz()), addr];
         self.emit(&format!("LDC{size}"), &ops);
     }
 
