@@ -393,8 +393,22 @@ impl SelectCtx<'_> {
         let d = self.data();
         if d.attrs.space == Some(Space::Local) {
             // A frame slot: the stack pointer (R1, reserved) plus the slot's offset.
-            let ops = [self.result(0, rz()), pt(), pt(), Operand::reg(Reg::gpr(1)), Operand::Imm(d.offset as u32), rz()];
-            return self.emit("IADD3", &ops);
+            let sum = [pt(), pt(), Operand::reg(Reg::gpr(1)), Operand::Imm(d.offset as u32), rz()];
+            let Some(&dst) = d.results.first() else { return };
+            if self.func.value_type(dst) != Type::R64 {
+                let ops = [self.result(0, rz()), sum[0], sum[1], sum[2], sum[3], sum[4]];
+                return self.emit("IADD3", &ops);
+            }
+            // In a 64-bit register (`mov.u64 %rd, local_array`): the
+            // local-window address, high word zero.
+            if !self.no_guard() {
+                return;
+            }
+            let (lo, hi) = (self.fresh(Type::R32), self.fresh(Type::R32));
+            self.push_helper("IADD3", &[Operand::reg(self.reg_of(lo)), sum[0], sum[1], sum[2], sum[3], sum[4]], &[lo]);
+            self.push_helper("MOV", &[Operand::reg(self.reg_of(hi)), rz()], &[hi]);
+            let t = self.vreg(dst);
+            return self.pseudo(MachKind::Concat, &[t], &[lo, hi]);
         }
         if self.no_guard() {
             let Some(&dst) = d.results.first() else { return };
