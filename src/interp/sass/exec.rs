@@ -33,23 +33,32 @@ use super::op::*;
 use super::{HazardCheck, Options};
 use crate::interp::memory::{FaultKind, MemFault, Region};
 use crate::interp::{ErrorKind, InterpError, Site};
+use crate::isa::ctrl::Ctrl;
 use crate::isa::inst::Inst;
 
 use super::hazard::{HazardInfo, WarpHazards};
 
 /// A translated program.
 pub struct Program {
-    /// One op per instruction word.
-    pub ops: Vec<Op>,
-    /// The decoded instructions (for the hazard checker).
+    /// What issuing each instruction word needs, by instruction index.
+    pub code: Vec<Code>,
+    /// The decoded instructions (for traces).
     pub insts: Vec<Inst>,
-    /// Hazard facts per instruction.
-    pub infos: Vec<HazardInfo>,
-    /// Guard predicate per instruction (read without touching the decoded
-    /// instruction on the hot path).
-    pub guards: Vec<P>,
     /// Constant row values.
     pub rows: Rows,
+}
+
+/// Everything the issue loop reads for one instruction, in one place (one
+/// bounds check and one cache line or two per issue, not one per table).
+pub struct Code {
+    /// The executable form.
+    pub op: Op,
+    /// The guard predicate.
+    pub guard: P,
+    /// The control codes (for the hazard checker).
+    pub ctrl: Ctrl,
+    /// Hazard facts.
+    pub hz: HazardInfo,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +150,25 @@ fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
     })
 }
 
+/// Scratch space for a source row with modifiers applied (written before
+/// it is read, so never initialized beforehand).
+type Tmp = std::mem::MaybeUninit<[u32; 32]>;
+
+/// Writes the lanes of `exec` of `dst` from `out`.
+#[inline(always)]
+fn blend(dst: &mut [u32; 32], out: &[u32; 32], exec: u32) {
+    if exec == u32::MAX {
+        *dst = *out;
+    } else {
+        // Branch-free blend with a per-lane bit table (vectorizes without
+        // per-lane variable shifts).
+        for ((x, &o), &bit) in dst.iter_mut().zip(out.iter()).zip(LANE_BITS.iter()) {
+            let m = u32::from(exec & bit != 0).wrapping_neg();
+            *x = (*x & !m) | (o & m);
+        }
+    }
+}
+
 impl Warp {
     #[inline]
     fn ri(&self, s: S, l: usize) -> u32 {
@@ -156,15 +184,26 @@ impl Warp {
     /// A source row with integer modifiers applied, borrowed from the
     /// register array when it has none (the common case: no copy).
     #[inline(always)]
-    fn src<'a>(&'a self, s: S, tmp: &'a mut [u32; 32]) -> &'a [u32; 32] {
+    fn src<'a>(&'a self, s: S, tmp: &'a mut Tmp) -> &'a [u32; 32] {
         let row = self.r.get(s.r as usize).unwrap_or(&ZERO_ROW);
         if s.m & (NOT | NEG) == 0 {
             return row;
         }
-        for (t, &v) in tmp.iter_mut().zip(row.iter()) {
-            *t = if s.m & NOT != 0 { !v } else { v.wrapping_neg() };
+        let not = s.m & NOT != 0;
+        tmp.write(std::array::from_fn(|l| if not { !row[l] } else { row[l].wrapping_neg() }))
+    }
+    /// Copies the lanes of `exec` of row `a` into row `d` (no temporary).
+    #[inline(always)]
+    fn copy_row(&mut self, d: u16, a: u16, exec: u32) {
+        if d == a {
+            return;
         }
-        tmp
+        let Ok([dst, src]) = self.r.get_disjoint_mut([d as usize, a as usize]) else {
+            // A source outside the array reads as zeros.
+            self.put(d, exec, &ZERO_ROW);
+            return;
+        };
+        blend(dst, src, exec);
     }
     /// A source row as stored, all lanes.
     #[inline(always)]
@@ -175,16 +214,7 @@ impl Warp {
     #[inline(always)]
     fn put(&mut self, d: u16, exec: u32, out: &[u32; 32]) {
         let Some(dst) = self.r.get_mut(d as usize) else { return };
-        if exec == u32::MAX {
-            *dst = *out;
-        } else {
-            // Branch-free blend with a per-lane bit table (vectorizes
-            // without per-lane variable shifts).
-            for ((x, &o), &bit) in dst.iter_mut().zip(out.iter()).zip(LANE_BITS.iter()) {
-                let m = u32::from(exec & bit != 0).wrapping_neg();
-                *x = (*x & !m) | (o & m);
-            }
-        }
+        blend(dst, out, exec);
     }
     #[inline]
     fn raw(&self, s: S, l: usize) -> u32 {
@@ -318,7 +348,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
                     w.groups.push(Group { pc: 0, mask: w.all, wait: Wait::None });
                     w.exited = 0;
                     w.bar_pred = 0;
-                    w.hz = WarpHazards::new(loaded.sm);
+                    w.hz.reset();
                 }
                 let result = run_cta(program, &mut cta, &mut ws, memory, options, counters);
                 shared = cta.shared;
@@ -437,6 +467,8 @@ fn release(w: &mut Warp, force: bool) -> bool {
 
 /// Runs one warp for up to a time slice; the number of instructions issued.
 fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::interp::memory::GlobalMemory, options: &Options, counters: &mut Counters) -> Result<u32, InterpError> {
+    let check = options.hazards != HazardCheck::Off;
+    let budget = options.step_budget;
     let mut issued = 0u32;
     while issued < QUANTUM {
         // The runnable group with the lowest PC (a converged warp has one
@@ -455,7 +487,7 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
                 (gi, best)
             }
         };
-        if gi == usize::MAX {
+        let Some(&Group { mask: group_mask, .. }) = w.groups.get(gi) else {
             if w.groups.is_empty() || w.groups.iter().all(|g| g.wait == Wait::Bar) {
                 return Ok(issued);
             }
@@ -463,42 +495,35 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
                 return Ok(issued);
             }
             continue;
-        }
-        if counters.steps >= options.step_budget {
-            return Err(InterpError::new(ErrorKind::StepBudget, format!("step budget of {} warp-instructions exhausted", options.step_budget)).at(site(cta, best)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + w.groups[gi].mask.trailing_zeros())));
+        };
+        let pc = best;
+        if counters.steps >= budget {
+            return Err(InterpError::new(ErrorKind::StepBudget, format!("step budget of {budget} warp-instructions exhausted")).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros())));
         }
         counters.steps += 1;
         issued += 1;
-        let pc = best;
-        let group_mask = w.groups[gi].mask;
-        let Some(op) = program.ops.get(pc as usize) else {
+        let Some(code) = program.code.get(pc as usize) else {
             return Err(InterpError::new(ErrorKind::Malformed, "execution ran past the end of the function").at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros())));
         };
-        if options.hazards != HazardCheck::Off {
-            if let (Some(info), Some(inst)) = (program.infos.get(pc as usize), program.insts.get(pc as usize)) {
-                if let Err(message) = w.hz.issue(info, inst) {
-                    let e = InterpError::new(ErrorKind::Hazard, message).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros()));
-                    if options.hazards == HazardCheck::Fail {
-                        return Err(e);
-                    }
-                    if counters.hazards.len() < 1000 {
-                        counters.hazards.push(e);
-                    }
+        if check {
+            if let Err(message) = w.hz.issue_ctrl(&code.hz, code.ctrl) {
+                let e = InterpError::new(ErrorKind::Hazard, message).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros()));
+                if options.hazards == HazardCheck::Fail {
+                    return Err(e);
+                }
+                if counters.hazards.len() < 1000 {
+                    counters.hazards.push(e);
                 }
             }
         }
-        let guard = program.guards.get(pc as usize).map_or(u32::MAX, |&p| w.pm(p));
-        let exec = group_mask & guard;
+        let exec = group_mask & w.pm(code.guard);
         if options.trace {
             trace(program, cta, w, pc, exec);
         }
-        match step(program, cta, w, gi, pc, exec, op, memory) {
-            Ok(()) => {}
-            Err(e) => {
-                let lane = if exec != 0 { exec.trailing_zeros() } else { group_mask.trailing_zeros() };
-                let e = if e.site.is_none() { e.at(site(cta, pc)) } else { e };
-                return Err(if e.thread.is_none() { e.in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + lane)) } else { e });
-            }
+        if let Err(e) = step(cta, w, gi, pc, exec, &code.op, memory) {
+            let lane = if exec != 0 { exec.trailing_zeros() } else { group_mask.trailing_zeros() };
+            let e = if e.site.is_none() { e.at(site(cta, pc)) } else { e };
+            return Err(if e.thread.is_none() { e.in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + lane)) } else { e });
         }
     }
     Ok(issued)
@@ -539,12 +564,19 @@ fn merge_into(groups: &mut Vec<Group>, gi: usize) {
 /// Moves the lanes of group `gi` to per-lane targets (instruction indices).
 fn jump_lanes(w: &mut Warp, gi: usize, exec: u32, target: impl Fn(&Warp, usize) -> u32) {
     let g = w.groups[gi];
-    let mut moved: Vec<(u32, u32)> = Vec::new();
+    // At most one target per lane: a fixed array, no allocation.
+    let mut moved = [(0u32, 0u32); 32];
+    let mut n = 0;
     for l in lanes(exec) {
         let t = target(w, l);
-        match moved.iter_mut().find(|(pc, _)| *pc == t) {
+        match moved[..n].iter_mut().find(|(pc, _)| *pc == t) {
             Some((_, m)) => *m |= 1 << l,
-            None => moved.push((t, 1 << l)),
+            None => {
+                if let Some(slot) = moved.get_mut(n) {
+                    *slot = (t, 1 << l);
+                    n += 1;
+                }
+            }
         }
     }
     let rest = g.mask & !exec;
@@ -552,7 +584,7 @@ fn jump_lanes(w: &mut Warp, gi: usize, exec: u32, target: impl Fn(&Warp, usize) 
     if rest != 0 {
         w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None });
     }
-    for (pc, mask) in moved {
+    for &(pc, mask) in &moved[..n] {
         w.groups.push(Group { pc, mask, wait: Wait::None });
     }
     merge(&mut w.groups);
@@ -581,9 +613,7 @@ fn special(cta: &Cta, w: &Warp, sr: u8, l: usize, steps: u64) -> u32 {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
-    let _ = program;
+fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
     match *op {
         Op::Nop => {}
         Op::Unsupported(ref m) => return Err(InterpError::new(ErrorKind::Unsupported, m.to_string())),
@@ -614,13 +644,12 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Mov { d, a, n } => {
             for k in 0..u16::from(n) {
-                let v = w.row(a.r + k);
-                w.put(d + k, exec, &v);
+                w.copy_row(d + k, a.r + k, exec);
             }
         }
         Op::Iadd3 { d, co: [P_SINK, P_SINK], a, b, c, ci: None } => {
             // No carry out wanted: 32-bit wrapping sums (-x is 2^32 - x).
-            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (mut ta, mut tb, mut tc) = (Tmp::uninit(), Tmp::uninit(), Tmp::uninit());
             let (x, y, z) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
             let mut out = [0u32; 32];
             for l in 0..32 {
@@ -693,7 +722,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Imad { d, a, b, c, signed, kind: 0, co: _, ci } => {
             let cin = ci.map_or(0, |p| w.pm(p));
-            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (mut ta, mut tb, mut tc) = (Tmp::uninit(), Tmp::uninit(), Tmp::uninit());
             let (x, y, z) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
             let mut out = [0u32; 32];
             // The low word of the product is the same signed or unsigned.
@@ -706,7 +735,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         Op::Imad { d, a, b, c, signed: false, kind: 1, co, ci } => {
             // IMAD.WIDE.U32 over whole rows: a·b + c (a register pair) + carry.
             let cin = ci.map_or(0, |p| w.pm(p));
-            let (mut ta, mut tb) = ([0; 32], [0; 32]);
+            let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
             let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
             let (clo, chi) = (w.row(c.r), w.row(c.r.saturating_add(1)));
             let mut lo = [0u32; 32];
@@ -747,7 +776,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Lea { d, co, a, b, c, s, hi, sx, ci } => {
             let cin = ci.map_or(0, |p| w.pm(p));
-            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (mut ta, mut tb, mut tc) = (Tmp::uninit(), Tmp::uninit(), Tmp::uninit());
             let (av, bv, cv) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
             let mut out = [0u32; 32];
             let mut cm = 0u32;
@@ -767,14 +796,14 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             w.setp(co, exec, cm);
         }
         Op::IaddSat { d, a, b } => {
-            let (mut ta, mut tb) = ([0; 32], [0; 32]);
+            let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
             let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
             let out: [u32; 32] = std::array::from_fn(|l| (x[l] as i32).saturating_add(y[l] as i32) as u32);
             w.put(d, exec, &out);
         }
         Op::Lop3 { d, pd, a, b, c, lut, pin } => {
             let pinm = w.pm(pin);
-            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (mut ta, mut tb, mut tc) = (Tmp::uninit(), Tmp::uninit(), Tmp::uninit());
             let v = lop3_rows(w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc), lut);
             let nz = mask_of(|l| v[l] != 0);
             w.put(d, exec, &v);
@@ -794,7 +823,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         Op::Sel { d, a, b, p, n } => {
             let pm = w.pm(p);
             for k in 0..u16::from(n) {
-                let (mut ta, mut tb) = ([0; 32], [0; 32]);
+                let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
                 let (x, y) = (w.src(S { r: a.r + k, m: 0 }, &mut ta), w.src(S { r: b.r + k, m: 0 }, &mut tb));
                 let mut out = [0u32; 32];
                 for l in 0..32 {
@@ -812,7 +841,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
         }
         Op::Shf { d, a, b, c, left, hi, wrap, bits64, signed } => {
-            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (mut ta, mut tb, mut tc) = (Tmp::uninit(), Tmp::uninit(), Tmp::uninit());
             let (av, bv, cv) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
             // One loop per shape, each free of per-lane shape tests.
             let out = match (left, hi, wrap, bits64, signed) {
@@ -924,7 +953,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                     r |= u32::from(icmp(cmp, ord)) << l;
                 }
             } else {
-                let (mut ta, mut tb) = ([0; 32], [0; 32]);
+                let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
                 let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
                 // Unsigned order is signed order with the sign bits flipped.
                 let flip = if signed { 0 } else { 0x8000_0000u32 };
@@ -1231,26 +1260,37 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 write_loaded(w, d, l, bytes, width);
             }
         }
+        Op::Ld { d, addr, w: width @ Width { bytes: 4, .. }, space: Space::Local } => {
+            // Stack traffic (spills, frames of calls): a word the thread
+            // has touched before is read in place; anything else (first
+            // touch, a fault) takes the general path.
+            for l in lanes(exec) {
+                let at = address(w, &addr, l);
+                match cta.local.get(w.first_thread as usize + l).and_then(|m| m.word(at)) {
+                    Some(v) => w.set(d, l, v),
+                    None => load_lane(cta, memory, w, d, at, width, Space::Local, l)?,
+                }
+            }
+        }
         Op::Ld { d, addr, w: width, space } => {
             for l in lanes(exec) {
                 let at = address(w, &addr, l);
-                let n = usize::from(width.bytes);
-                let mut buf = [0u8; 16];
-                read_mem(cta, memory, space, w.first_thread as usize + l, at, &mut buf[..n])?;
-                write_loaded(w, d, l, &buf[..n], width);
+                load_lane(cta, memory, w, d, at, width, space, l)?;
+            }
+        }
+        Op::St { s, addr, w: width @ Width { bytes: 4, .. }, space: Space::Local } => {
+            for l in lanes(exec) {
+                let at = address(w, &addr, l);
+                let v = w.raw(S { r: s, m: 0 }, l);
+                if !cta.local.get_mut(w.first_thread as usize + l).is_some_and(|m| m.set_word(at, v)) {
+                    store_lane(cta, memory, w, s, at, width, Space::Local, l)?;
+                }
             }
         }
         Op::St { s, addr, w: width, space } => {
             for l in lanes(exec) {
                 let at = address(w, &addr, l);
-                let n = usize::from(width.bytes);
-                let mut buf = [0u8; 16];
-                for k in 0..n.div_ceil(4) {
-                    let v = w.raw(S { r: s + k as u16, m: 0 }, l).to_le_bytes();
-                    let take = (n - 4 * k).min(4);
-                    buf[4 * k..4 * k + take].copy_from_slice(&v[..take]);
-                }
-                write_mem(cta, memory, space, w.first_thread as usize + l, at, &buf[..n])?;
+                store_lane(cta, memory, w, s, at, width, space, l)?;
             }
         }
         Op::Atom { d, addr, b, c, op: aop, ty, space } => {
@@ -1861,6 +1901,7 @@ fn combine(r: u32, pin: u32, bop: u8) -> (u32, u32) {
     }
 }
 
+#[inline(always)]
 fn address(w: &Warp, a: &Addr, l: usize) -> u64 {
     let base = if a.wide { w.r64(S { r: a.base, m: 0 }, l) } else { u64::from(w.raw(S { r: a.base, m: 0 }, l)) };
     let ur = if a.wide { w.r64(S { r: a.ur, m: 0 }, l) } else { u64::from(w.raw(S { r: a.ur, m: 0 }, l)) };
@@ -1882,6 +1923,31 @@ fn write_loaded(w: &mut Warp, d: u16, l: usize, bytes: &[u8], width: super::op::
             }
         }
     }
+}
+
+/// Loads lane `l`'s `width` bytes at `at` of `space` into its rows from `d`.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn load_lane(cta: &mut Cta, memory: &crate::interp::memory::GlobalMemory, w: &mut Warp, d: u16, at: u64, width: super::op::Width, space: Space, l: usize) -> Result<(), InterpError> {
+    let n = usize::from(width.bytes);
+    let mut buf = [0u8; 16];
+    read_mem(cta, memory, space, w.first_thread as usize + l, at, &mut buf[..n])?;
+    write_loaded(w, d, l, &buf[..n], width);
+    Ok(())
+}
+
+/// Stores lane `l`'s `width` bytes from rows `s`… at `at` of `space`.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn store_lane(cta: &mut Cta, memory: &mut crate::interp::memory::GlobalMemory, w: &Warp, s: u16, at: u64, width: super::op::Width, space: Space, l: usize) -> Result<(), InterpError> {
+    let n = usize::from(width.bytes);
+    let mut buf = [0u8; 16];
+    for k in 0..n.div_ceil(4) {
+        let v = w.raw(S { r: s + k as u16, m: 0 }, l).to_le_bytes();
+        let take = (n - 4 * k).min(4);
+        buf[4 * k..4 * k + take].copy_from_slice(&v[..take]);
+    }
+    write_mem(cta, memory, space, w.first_thread as usize + l, at, &buf[..n])
 }
 
 /// Resolves a generic address to a space and address within it.
@@ -1915,6 +1981,40 @@ impl LocalMem {
     /// Back to all zeros (a new CTA).
     fn reset(&mut self) {
         self.data.fill(0);
+    }
+
+    /// The word at `at` when it is aligned and already stored (the fast
+    /// path of stack traffic); `None` sends the access to
+    /// [`LocalMem::bytes`], which materializes or faults.
+    #[inline(always)]
+    fn word(&self, at: u64) -> Option<u32> {
+        let off = self.stored_word(at)?;
+        let b = self.data.get(off..off + 4)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// Writes the word at `at` when it is aligned and already stored;
+    /// `false` (nothing written) sends the access to [`LocalMem::bytes`].
+    #[inline(always)]
+    fn set_word(&mut self, at: u64, v: u32) -> bool {
+        let Some(off) = self.stored_word(at) else { return false };
+        match self.data.get_mut(off..off + 4) {
+            Some(b) => {
+                b.copy_from_slice(&v.to_le_bytes());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The offset in `data` of an aligned word that lies wholly in it.
+    #[inline(always)]
+    fn stored_word(&self, at: u64) -> Option<usize> {
+        let base = self.size - self.data.len() as u64;
+        if at & 3 != 0 || at < base || at.checked_add(4)? > self.size {
+            return None;
+        }
+        Some((at - base) as usize)
     }
 
     /// The `n` bytes at `at`, checked and materialized.
@@ -2126,5 +2226,24 @@ mod tests {
         assert!(m.bytes(2, 4, 4).is_err(), "misaligned");
         m.reset();
         assert_eq!(m.bytes(4092, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![0; 4]));
+    }
+
+    #[test]
+    fn local_word_fast_path_only_takes_stored_aligned_words() {
+        let mut m = LocalMem::new(4096);
+        assert_eq!(m.word(4092), None, "nothing stored yet");
+        assert!(!m.set_word(4092, 7), "nothing stored yet");
+        m.bytes(4092, 4, 4).map(|b| b.copy_from_slice(&[0x78, 0x56, 0x34, 0x12])).ok();
+        assert_eq!(m.word(4092), Some(0x1234_5678));
+        assert!(m.set_word(4092, 0xdead_beef));
+        assert_eq!(m.bytes(4092, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![0xef, 0xbe, 0xad, 0xde]));
+        // Stored (the first touch materialized at least 256 bytes) but
+        // misaligned, or past the end: the general path decides.
+        assert_eq!(m.word(4090), None);
+        assert!(!m.set_word(4094, 1));
+        assert_eq!(m.word(4096), None);
+        assert_eq!(m.word(u64::MAX - 3), None);
+        assert_eq!(m.word(3840), Some(0), "materialized below the first touch");
+        assert_eq!(m.word(16), None, "not materialized");
     }
 }

@@ -40,7 +40,7 @@
 //! each register the instruction names, and a few list pushes.
 
 use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
-use crate::isa::ctrl::SCOREBOARDS;
+use crate::isa::ctrl::{Ctrl, SCOREBOARDS};
 use crate::isa::form::{Form, Slot};
 use crate::isa::inst::Inst;
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
@@ -434,11 +434,39 @@ impl WarpHazards {
         }
     }
 
+    /// Back to a warp at its first instruction (what [`WarpHazards::new`]
+    /// gives), keeping the allocations.
+    pub fn reset(&mut self) {
+        let none = Setter { form: None, issued: 0 };
+        self.cycle = 0;
+        self.issued = 0;
+        self.units.fill(FRESH);
+        self.writer.fill(None);
+        for l in &mut self.lists {
+            l.written.clear();
+            l.read.clear();
+            l.read_by_write.clear();
+            l.attached.clear();
+        }
+        for o in &mut self.orphans {
+            o.clear();
+        }
+        self.write_setter = [none; SCOREBOARDS as usize];
+        self.read_setter = [none; SCOREBOARDS as usize];
+        self.read_queue = [0; SCOREBOARDS as usize];
+    }
+
     /// Called once per issued warp-instruction, in the warp's dynamic issue order, BEFORE its effects apply.
     /// Returns a description of the first uncovered hazard.
     #[inline]
     pub fn issue(&mut self, info: &HazardInfo, inst: &Inst) -> Result<(), String> {
-        let ctrl = inst.ctrl;
+        self.issue_ctrl(info, inst.ctrl)
+    }
+
+    /// [`WarpHazards::issue`] with the instruction's control codes given
+    /// apart (an interpreter keeps them beside its own form of the code).
+    #[inline(always)]
+    pub fn issue_ctrl(&mut self, info: &HazardInfo, ctrl: Ctrl) -> Result<(), String> {
         let cycle = self.cycle;
         if ctrl.wait != 0 {
             self.wait(ctrl.wait);
@@ -618,25 +646,32 @@ impl WarpHazards {
         lists.attached.retain(|w| units[usize::from(*w)].orphan == ATTACHED | s);
     }
 
-    #[inline]
+    /// Whether unit `r` may be read now; the common outcome (no hazard)
+    /// inline, the message out of line.
+    #[inline(always)]
     fn check_read(&self, info: &HazardInfo, r: u16) -> Result<(), String> {
         let u = &self.units[usize::from(r)];
-        if u.write_sb != NONE {
-            return Err(self.scoreboard_message(r, "read", true));
-        }
-        if u.write_class == NO_CLASS {
+        if u.write_sb == NONE && (u.write_class == NO_CLASS || self.cycle - u.write_cycle >= u64::from(self.table.latency_by_index(file_of(r), u.write_class, info.class))) {
             return Ok(());
+        }
+        Err(self.read_message(info, r))
+    }
+
+    /// The description of the hazard [`WarpHazards::check_read`] found.
+    #[cold]
+    #[inline(never)]
+    fn read_message(&self, info: &HazardInfo, r: u16) -> String {
+        let u = &self.units[usize::from(r)];
+        if u.write_sb != NONE {
+            return self.scoreboard_message(r, "read", true);
         }
         let needed = self.table.latency_by_index(file_of(r), u.write_class, info.class);
         let distance = self.cycle - u.write_cycle;
-        if distance >= u64::from(needed) {
-            return Ok(());
-        }
         let writer = self.writer[usize::from(r)].map_or("?", |f| f.name);
         if needed == NEEDS_SCOREBOARD {
-            return Err(format!("{} read but {writer} (variable latency on sm_{}) set no write scoreboard, nor was a later one of its unit waited for", unit_name(r), self.table.sm));
+            return format!("{} read but {writer} (variable latency on sm_{}) set no write scoreboard, nor was a later one of its unit waited for", unit_name(r), self.table.sm);
         }
-        Err(format!("{} read {distance} cycles after {writer} (needs {needed})", unit_name(r)))
+        format!("{} read {distance} cycles after {writer} (needs {needed})", unit_name(r))
     }
 
     fn scoreboard_message(&self, unit: u16, what: &str, write: bool) -> String {
