@@ -143,7 +143,9 @@ fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
         if m == 0 {
             None
         } else {
-            let l = m.trailing_zeros() as usize;
+            // Below 32 for a nonzero mask; the mask tells the compiler so
+            // (no bounds checks on per-lane arrays).
+            let l = m.trailing_zeros() as usize & 31;
             m &= m - 1;
             Some(l)
         }
@@ -469,6 +471,7 @@ fn release(w: &mut Warp, force: bool) -> bool {
 fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::interp::memory::GlobalMemory, options: &Options, counters: &mut Counters) -> Result<u32, InterpError> {
     let check = options.hazards != HazardCheck::Off;
     let budget = options.step_budget;
+    let wide = wide_vectors();
     let mut issued = 0u32;
     while issued < QUANTUM {
         // The runnable group with the lowest PC (a converged warp has one
@@ -520,7 +523,7 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         if options.trace {
             trace(program, cta, w, pc, exec);
         }
-        if let Err(e) = step(cta, w, gi, pc, exec, &code.op, memory) {
+        if let Err(e) = step(cta, w, gi, pc, exec, &code.op, memory, wide) {
             let lane = if exec != 0 { exec.trailing_zeros() } else { group_mask.trailing_zeros() };
             let e = if e.site.is_none() { e.at(site(cta, pc)) } else { e };
             return Err(if e.thread.is_none() { e.in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + lane)) } else { e });
@@ -613,7 +616,51 @@ fn special(cta: &Cta, w: &Warp, sr: u8, l: usize, steps: u64) -> u32 {
     }
 }
 
-fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
+/// Whether this CPU runs [`step_avx2`].
+fn wide_vectors() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Executes one instruction for the lanes of `exec` of group `gi`
+/// ([`step_body`]), compiled for 256-bit vectors when `wide` (the whole-row
+/// loops then take half the instructions; see [`wide_vectors`]).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, wide: bool) -> Result<(), InterpError> {
+    #[cfg(target_arch = "x86_64")]
+    if wide {
+        // SAFETY: `wide` is `wide_vectors()`, so the CPU has AVX2, the only
+        // requirement of `step_avx2`.
+        return unsafe { step_avx2(cta, w, gi, pc, exec, op, memory) };
+    }
+    let _ = wide;
+    step_narrow(cta, w, gi, pc, exec, op, memory)
+}
+
+/// [`step_body`] for any CPU of the target.
+#[inline(never)]
+fn step_narrow(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
+    step_body(cta, w, gi, pc, exec, op, memory)
+}
+
+/// [`step_body`] compiled with AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+fn step_avx2(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
+    step_body(cta, w, gi, pc, exec, op, memory)
+}
+
+/// Executes one instruction.
+#[inline(always)]
+fn step_body(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
     match *op {
         Op::Nop => {}
         Op::Unsupported(ref m) => return Err(InterpError::new(ErrorKind::Unsupported, m.to_string())),
@@ -731,6 +778,23 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 out[l] = x[l].wrapping_mul(y[l]).wrapping_add(z[l]).wrapping_add(u32::from(cin & LANE_BITS[l] != 0));
             }
             w.put(d, exec, &out);
+        }
+        Op::Imad { d, a, b, c: c @ S { m: 0, .. }, signed: false, kind: 1, co: P_SINK, ci: None } => {
+            // IMAD.WIDE.U32 with no carry in or out (address arithmetic):
+            // a·b + c as 64-bit sums, rows borrowed.
+            let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
+            let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
+            let clo = w.r.get(c.r as usize).unwrap_or(&ZERO_ROW);
+            let chi = w.r.get(c.r.saturating_add(1) as usize).unwrap_or(&ZERO_ROW);
+            let mut lo = [0u32; 32];
+            let mut hi = [0u32; 32];
+            for l in 0..32 {
+                let sum = (u64::from(x[l]) * u64::from(y[l])).wrapping_add(u64::from(clo[l]) | u64::from(chi[l]) << 32);
+                lo[l] = sum as u32;
+                hi[l] = (sum >> 32) as u32;
+            }
+            w.put(d, exec, &lo);
+            w.put(d.saturating_add(1), exec, &hi);
         }
         Op::Imad { d, a, b, c, signed: false, kind: 1, co, ci } => {
             // IMAD.WIDE.U32 over whole rows: a·b + c (a register pair) + carry.
@@ -1264,33 +1328,45 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             // Stack traffic (spills, frames of calls): a word the thread
             // has touched before is read in place; anything else (first
             // touch, a fault) takes the general path.
-            for l in lanes(exec) {
-                let at = address(w, &addr, l);
-                match cta.local.get(w.first_thread as usize + l).and_then(|m| m.word(at)) {
-                    Some(v) => w.set(d, l, v),
-                    None => load_lane(cta, memory, w, d, at, width, Space::Local, l)?,
+            let at = addresses(w, &addr, exec);
+            let threads = cta.local.get(w.first_thread as usize..).unwrap_or_default();
+            let mut slow = exec;
+            if let Some(dst) = w.r.get_mut(d as usize) {
+                for l in lanes(exec) {
+                    if let Some(v) = threads.get(l).and_then(|m| m.word(at[l])) {
+                        dst[l] = v;
+                        slow &= !(1 << l);
+                    }
                 }
+            }
+            for l in lanes(slow) {
+                load_lane(cta, memory, w, d, at[l], width, Space::Local, l)?;
             }
         }
         Op::Ld { d, addr, w: width, space } => {
+            let at = addresses(w, &addr, exec);
             for l in lanes(exec) {
-                let at = address(w, &addr, l);
-                load_lane(cta, memory, w, d, at, width, space, l)?;
+                load_lane(cta, memory, w, d, at[l], width, space, l)?;
             }
         }
         Op::St { s, addr, w: width @ Width { bytes: 4, .. }, space: Space::Local } => {
+            let at = addresses(w, &addr, exec);
+            let src = w.r.get(s as usize).unwrap_or(&ZERO_ROW);
+            let threads = cta.local.get_mut(w.first_thread as usize..).unwrap_or_default();
+            let mut slow = 0u32;
             for l in lanes(exec) {
-                let at = address(w, &addr, l);
-                let v = w.raw(S { r: s, m: 0 }, l);
-                if !cta.local.get_mut(w.first_thread as usize + l).is_some_and(|m| m.set_word(at, v)) {
-                    store_lane(cta, memory, w, s, at, width, Space::Local, l)?;
+                if !threads.get_mut(l).is_some_and(|m| m.set_word(at[l], src[l])) {
+                    slow |= 1 << l;
                 }
+            }
+            for l in lanes(slow) {
+                store_lane(cta, memory, w, s, at[l], width, Space::Local, l)?;
             }
         }
         Op::St { s, addr, w: width, space } => {
+            let at = addresses(w, &addr, exec);
             for l in lanes(exec) {
-                let at = address(w, &addr, l);
-                store_lane(cta, memory, w, s, at, width, space, l)?;
+                store_lane(cta, memory, w, s, at[l], width, space, l)?;
             }
         }
         Op::Atom { d, addr, b, c, op: aop, ty, space } => {
@@ -1821,6 +1897,7 @@ fn shf_rows<const LEFT: bool, const HI: bool, const WRAP: bool, const B64: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn shf_rows_any(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool) -> [u32; 32] {
     let mut out = [0u32; 32];
     for l in 0..32 {
@@ -1830,6 +1907,7 @@ fn shf_rows_any(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], left: bool, hi: boo
 }
 
 /// LOP3 over whole rows: the union of the minterms the table selects.
+#[inline(always)]
 fn lop3_rows(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], lut: u8) -> [u32; 32] {
     let mut r = [0u32; 32];
     for k in 0..8u32 {
@@ -1899,6 +1977,23 @@ fn combine(r: u32, pin: u32, bop: u8) -> (u32, u32) {
         1 => (r | pin, !r | pin),
         _ => (r ^ pin, !r ^ pin),
     }
+}
+
+/// The addresses of the lanes of `exec` (the others are 0), with the
+/// operand rows looked up once.
+#[inline(always)]
+fn addresses(w: &Warp, a: &Addr, exec: u32) -> [u64; 32] {
+    let row = |r: u16| w.r.get(r as usize).unwrap_or(&ZERO_ROW);
+    let hi = |r: u16| if a.wide { r.checked_add(1).map_or(&ZERO_ROW, row) } else { &ZERO_ROW };
+    let (base_lo, base_hi, ur_lo, ur_hi) = (row(a.base), hi(a.base), row(a.ur), hi(a.ur));
+    let keep = if a.wide { u64::MAX } else { 0xffff_ffff };
+    let mut at = [0u64; 32];
+    for l in lanes(exec) {
+        let base = u64::from(base_lo[l]) | u64::from(base_hi[l]) << 32;
+        let ur = u64::from(ur_lo[l]) | u64::from(ur_hi[l]) << 32;
+        at[l] = (base << a.shift).wrapping_add(ur).wrapping_add(a.offset as i64 as u64) & keep;
+    }
+    at
 }
 
 #[inline(always)]

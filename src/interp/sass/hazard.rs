@@ -39,7 +39,7 @@
 //! [`WarpHazards::issue`] is the per-issue check: a look at the state of
 //! each register the instruction names, and a few list pushes.
 
-use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
+use super::latency::{self, Class, File, NEEDS_SCOREBOARD, ROW_WIDTH, ROWS, Table};
 use crate::isa::ctrl::{Ctrl, SCOREBOARDS};
 use crate::isa::form::{Form, Slot};
 use crate::isa::inst::Inst;
@@ -206,6 +206,8 @@ pub struct HazardInfo {
     n_reads: u8,
     writes: [u16; MAX_WRITES],
     n_writes: u8,
+    /// Per write, the latency row of its result ([`Table::row_index`]).
+    write_rows: [u8; MAX_WRITES],
 }
 
 impl HazardInfo {
@@ -226,6 +228,7 @@ impl HazardInfo {
             n_reads: 0,
             writes: [0; MAX_WRITES],
             n_writes: 0,
+            write_rows: [0; MAX_WRITES],
         };
         let mut position = 0usize;
         for (slot, op) in inst.form.slots.iter().zip(inst.operands.iter()) {
@@ -262,6 +265,9 @@ impl HazardInfo {
                 // Immediates, constant-bank operands, special registers, targets.
                 _ => position += 1,
             }
+        }
+        for (row, &w) in info.write_rows.iter_mut().zip(&info.writes[..usize::from(info.n_writes)]) {
+            *row = Table::row_index(file_of(w), class);
         }
         info
     }
@@ -342,6 +348,9 @@ struct UnitState {
     write_cycle: u64,
     /// Its class, or [`NO_CLASS`] when no such result is in flight.
     write_class: u8,
+    /// The latency row of (the unit's file, `write_class`) in
+    /// [`Table::rows`]; 0 (no latency) with [`NO_CLASS`].
+    lat_row: u8,
     /// Write scoreboard the unit's result is pending on, or [`NONE`].
     write_sb: u8,
     /// Read scoreboards holding the unit (bit `s`).
@@ -365,7 +374,7 @@ const ATTACHED: u8 = 0x80;
 /// that sets a scoreboard in a loop and never waits on it).
 const COMPACT_AT: usize = 4096;
 
-const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, write_sb: NONE, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize] };
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize] };
 
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
@@ -500,6 +509,7 @@ impl WarpHazards {
                     let u = &mut self.units[usize::from(w)];
                     u.write_sb = s;
                     u.write_class = NO_CLASS;
+                    u.lat_row = 0;
                     u.orphan = 0;
                     list.push(w);
                 }
@@ -509,10 +519,11 @@ impl WarpHazards {
                 }
             }
             None => {
-                for &w in info.writes() {
+                for (&w, &row) in info.writes().iter().zip(&info.write_rows) {
                     let u = &mut self.units[usize::from(w)];
                     u.write_cycle = cycle;
                     u.write_class = info.class as u8;
+                    u.lat_row = row;
                     u.orphan = info.queue;
                     self.writer[usize::from(w)] = Some(info.form);
                     if info.queue != 0 {
@@ -589,10 +600,11 @@ impl WarpHazards {
     /// Releases the scoreboards of a wait mask.
     #[inline]
     fn wait(&mut self, mask: u8) {
-        for s in 0..SCOREBOARDS {
-            if mask >> s & 1 == 0 {
-                continue;
-            }
+        // The scoreboards of the mask, lowest first.
+        let mut left = mask & ((1 << SCOREBOARDS) - 1);
+        while left != 0 {
+            let s = left.trailing_zeros() as u8;
+            left &= left - 1;
             let lists = &mut self.lists[usize::from(s)];
             let units = &mut self.units;
             for w in lists.written.drain(..) {
@@ -623,6 +635,7 @@ impl WarpHazards {
                 if u.orphan == ATTACHED | s {
                     u.orphan = 0;
                     u.write_class = NO_CLASS;
+                    u.lat_row = 0;
                 }
             }
         }
@@ -651,7 +664,10 @@ impl WarpHazards {
     #[inline(always)]
     fn check_read(&self, info: &HazardInfo, r: u16) -> Result<(), String> {
         let u = &self.units[usize::from(r)];
-        if u.write_sb == NONE && (u.write_class == NO_CLASS || self.cycle - u.write_cycle >= u64::from(self.table.latency_by_index(file_of(r), u.write_class, info.class))) {
+        // One byte per dependence: the unit's latency row (all zeros when
+        // no fixed-latency result is in flight) at the reader's class.
+        let needed = self.table.rows()[usize::from(u.lat_row) & (ROWS - 1)][info.class as usize & (ROW_WIDTH - 1)];
+        if u.write_sb == NONE && self.cycle.saturating_sub(u.write_cycle) >= u64::from(needed) {
             return Ok(());
         }
         Err(self.read_message(info, r))
@@ -712,6 +728,7 @@ impl WarpHazards {
             if theirs.write_class != NO_CLASS && (mine.write_class == NO_CLASS || theirs.write_cycle > mine.write_cycle) {
                 mine.write_cycle = theirs.write_cycle;
                 mine.write_class = theirs.write_class;
+                mine.lat_row = theirs.lat_row;
                 self.writer[k] = other.writer[k];
             }
             if mine.orphan == 0 {
