@@ -100,6 +100,8 @@ struct Cta<'a> {
     loaded: &'a Loaded,
     bar_result: (u32, bool, bool),
     bar_kind: u8,
+    /// Whether instructions run as [`step_avx2`] (the CPU has AVX2).
+    wide: bool,
 }
 
 /// The run's counters.
@@ -303,6 +305,12 @@ fn fault(f: MemFault) -> InterpError {
 
 /// Runs every CTA of the launch.
 pub fn run_grid(program: &Program, loaded: &mut Loaded, spec: &crate::interp::LaunchSpec, options: &Options) -> Result<Counters, InterpError> {
+    run_grid_with(program, loaded, spec, options, wide_vectors())
+}
+
+/// [`run_grid`] with the choice of compiled code made (`wide`: the AVX2
+/// one, which the CPU must have).
+fn run_grid_with(program: &Program, loaded: &mut Loaded, spec: &crate::interp::LaunchSpec, options: &Options, wide: bool) -> Result<Counters, InterpError> {
     let mut counters = Counters { steps: 0, hazards: Vec::new() };
     let threads = spec.threads_per_cta();
     if threads == 0 {
@@ -310,13 +318,13 @@ pub fn run_grid(program: &Program, loaded: &mut Loaded, spec: &crate::interp::La
     }
     let warps = threads.div_ceil(32);
     let mut memory = std::mem::take(&mut loaded.launch.memory);
-    let result = run_ctas(program, loaded, spec, options, &mut counters, &mut memory, threads, warps);
+    let result = run_ctas(program, loaded, spec, options, &mut counters, &mut memory, threads, warps, wide && wide_vectors());
     loaded.launch.memory = memory;
     result.map(|()| counters)
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec, options: &Options, counters: &mut Counters, memory: &mut crate::interp::memory::GlobalMemory, threads: u32, warps: u32) -> Result<(), InterpError> {
+fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec, options: &Options, counters: &mut Counters, memory: &mut crate::interp::memory::GlobalMemory, threads: u32, warps: u32, wide: bool) -> Result<(), InterpError> {
     // Register arrays are allocated once and reused by every CTA (a new
     // CTA's registers hold what the last one left: undefined on hardware,
     // deterministic here); the constant rows are never written.
@@ -340,7 +348,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
                 for l in local.iter_mut() {
                     l.reset();
                 }
-                let mut cta = Cta { shared: std::mem::replace(&mut shared, Region::new(0, Vec::new(), "shared")), local: std::mem::take(&mut local), ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0 };
+                let mut cta = Cta { shared: std::mem::replace(&mut shared, Region::new(0, Vec::new(), "shared")), local: std::mem::take(&mut local), ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0, wide };
                 for w in ws.iter_mut() {
                     w.p = [0; 32];
                     w.p[PT as usize] = u32::MAX;
@@ -471,7 +479,7 @@ fn release(w: &mut Warp, force: bool) -> bool {
 fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::interp::memory::GlobalMemory, options: &Options, counters: &mut Counters) -> Result<u32, InterpError> {
     let check = options.hazards != HazardCheck::Off;
     let budget = options.step_budget;
-    let wide = wide_vectors();
+    let wide = cta.wide;
     let mut issued = 0u32;
     while issued < QUANTUM {
         // The runnable group with the lowest PC (a converged warp has one
@@ -636,8 +644,9 @@ fn wide_vectors() -> bool {
 fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, wide: bool) -> Result<(), InterpError> {
     #[cfg(target_arch = "x86_64")]
     if wide {
-        // SAFETY: `wide` is `wide_vectors()`, so the CPU has AVX2, the only
-        // requirement of `step_avx2`.
+        // SAFETY: `wide` is set only where `wide_vectors()` holds (see
+        // `run_grid_with`), so the CPU has AVX2, the only requirement of
+        // `step_avx2`.
         return unsafe { step_avx2(cta, w, gi, pc, exec, op, memory) };
     }
     let _ = wide;
@@ -2321,6 +2330,52 @@ mod tests {
         assert!(m.bytes(2, 4, 4).is_err(), "misaligned");
         m.reset();
         assert_eq!(m.bytes(4092, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![0; 4]));
+    }
+
+    /// Both compilations of the instruction code give the same run:
+    /// outputs, issue counts and outcome, on corpus kernels covering the
+    /// row and per-lane paths (integer, 64-bit, float, half, double, local
+    /// and shared memory, divergence and calls).
+    #[test]
+    fn narrow_and_wide_code_agree() {
+        if !wide_vectors() {
+            return;
+        }
+        let Some(ptxas) = crate::reference::find("ptxas") else { return };
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let kernels = [
+            ("early_exit", "collatz_steps"),
+            ("recursion", "rec_fib"),
+            ("activations", "gelu_erf"),
+            ("bitops", "bit_counts64"),
+            ("half_ops", "h2_axpy"),
+            ("int64_math", "i64_mul_div"),
+            ("double_math", "dp_horner"),
+            ("local_array", "thread_hist"),
+            ("histogram", "histogram256"),
+            ("casts", "rounding_modes"),
+        ];
+        let mut compared = 0;
+        for (file, kernel) in kernels {
+            let ptx = root.join(format!("../shared/corpus/kernels/{file}.sm_90.ptx"));
+            let Ok(json) = std::fs::read_to_string(root.join(format!("tests/data/launch/{file}.{kernel}.json"))) else { continue };
+            let cubin = std::env::temp_dir().join(format!("ptx2sass-exec-wide-{}-{file}.cubin", std::process::id()));
+            let ok = std::process::Command::new(&ptxas).arg("-arch=sm_90").arg(&ptx).arg("-o").arg(&cubin).output().is_ok_and(|o| o.status.success());
+            let bytes = std::fs::read(&cubin).ok().filter(|_| ok);
+            let _ = std::fs::remove_file(&cubin);
+            let Some(bytes) = bytes else { continue };
+            let spec = crate::interp::LaunchSpec::from_json(&json).expect("launch spec");
+            let run = |wide: bool| {
+                let mut loaded = super::super::load::load(&bytes, &spec).expect("load");
+                let program = super::super::translate(&loaded).expect("translate");
+                let counters = run_grid_with(&program, &mut loaded, &spec, &Options::default(), wide);
+                (counters.map(|c| (c.steps, c.hazards.len())).map_err(|e| e.to_string()), loaded.launch.outputs_text())
+            };
+            let (wide, narrow) = (run(true), run(false));
+            assert_eq!(wide, narrow, "{file}.{kernel}");
+            compared += usize::from(wide.0.is_ok());
+        }
+        assert!(compared >= 8, "only {compared} kernels ran");
     }
 
     #[test]
