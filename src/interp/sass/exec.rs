@@ -24,8 +24,13 @@
 //! discarded, which is safe for these instructions (no memory, no faults).
 //! Memory and rarer instructions loop over the active lanes only. Local
 //! memory is materialized from the top down as threads touch it, so a
-//! driver-sized stack (recursion) costs what it uses. Hazards are checked
-//! with one checker state per warp, in the order the groups issue.
+//! driver-sized stack (recursion) costs what it uses; a 4-byte `LDL`/`STL`
+//! of a word already there is read or written in place. Everything issuing
+//! an instruction reads is in one [`Code`] record per instruction. The
+//! instruction code is compiled twice, for the target's baseline and for
+//! AVX2 (256-bit rows), and the run picks the AVX2 copy when the CPU has
+//! it. Hazards are checked with one checker state per warp, in the order
+//! the groups issue.
 
 use super::load::{LOCAL_WINDOW_HI, Loaded, SHARED_WINDOW_HI};
 use super::num::{self, Round};
