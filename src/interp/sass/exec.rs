@@ -521,15 +521,13 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         let Some(code) = program.code.get(pc as usize) else {
             return Err(InterpError::new(ErrorKind::Malformed, "execution ran past the end of the function").at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros())));
         };
-        if check {
-            if let Err(message) = w.hz.issue_ctrl(&code.hz, code.ctrl) {
-                let e = InterpError::new(ErrorKind::Hazard, message).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros()));
-                if options.hazards == HazardCheck::Fail {
-                    return Err(e);
-                }
-                if counters.hazards.len() < 1000 {
-                    counters.hazards.push(e);
-                }
+        if check && let Err(message) = w.hz.issue_ctrl(&code.hz, code.ctrl) {
+            let e = InterpError::new(ErrorKind::Hazard, message).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros()));
+            if options.hazards == HazardCheck::Fail {
+                return Err(e);
+            }
+            if counters.hazards.len() < 1000 {
+                counters.hazards.push(e);
             }
         }
         let exec = group_mask & w.pm(code.guard);
