@@ -486,24 +486,19 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
     let budget = options.step_budget;
     let wide = cta.wide;
     let mut issued = 0u32;
+    // After an instruction that only advanced its group, that group is
+    // still the one to issue from while its PC stays below the other
+    // runnable groups' (which did not change): no scan.
+    let mut last: Option<(usize, u32)> = None;
     while issued < QUANTUM {
-        // The runnable group with the lowest PC (a converged warp has one
-        // group: no scan).
-        let (gi, best) = match w.groups.as_slice() {
-            [g] if g.wait == Wait::None => (0, g.pc),
-            groups => {
-                let mut gi = usize::MAX;
-                let mut best = u32::MAX;
-                for (i, g) in groups.iter().enumerate() {
-                    if g.wait == Wait::None && g.pc < best {
-                        best = g.pc;
-                        gi = i;
-                    }
-                }
-                (gi, best)
-            }
+        let (gi, best, limit) = match (w.groups.as_slice(), last) {
+            // A converged warp has one group: no scan.
+            ([g], _) if g.wait == Wait::None => (0, g.pc, u32::MAX),
+            (groups, Some((gi, limit))) if groups.get(gi).is_some_and(|g| g.wait == Wait::None && g.pc < limit) => (gi, groups[gi].pc, limit),
+            (groups, _) => select(groups),
         };
         let Some(&Group { mask: group_mask, .. }) = w.groups.get(gi) else {
+            last = None;
             if w.groups.is_empty() || w.groups.iter().all(|g| g.wait == Wait::Bar) {
                 return Ok(issued);
             }
@@ -514,15 +509,15 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         };
         let pc = best;
         if counters.steps >= budget {
-            return Err(InterpError::new(ErrorKind::StepBudget, format!("step budget of {budget} warp-instructions exhausted")).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros())));
+            return Err(issue_error(cta, w, pc, group_mask, ErrorKind::StepBudget, format!("step budget of {budget} warp-instructions exhausted")));
         }
         counters.steps += 1;
         issued += 1;
         let Some(code) = program.code.get(pc as usize) else {
-            return Err(InterpError::new(ErrorKind::Malformed, "execution ran past the end of the function").at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros())));
+            return Err(issue_error(cta, w, pc, group_mask, ErrorKind::Malformed, "execution ran past the end of the function".into()));
         };
         if check && let Err(message) = w.hz.issue_ctrl(&code.hz, code.ctrl) {
-            let e = InterpError::new(ErrorKind::Hazard, message).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros()));
+            let e = issue_error(cta, w, pc, group_mask, ErrorKind::Hazard, message);
             if options.hazards == HazardCheck::Fail {
                 return Err(e);
             }
@@ -534,13 +529,29 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         if options.trace {
             trace(program, cta, w, pc, exec);
         }
-        if let Err(e) = step(cta, w, gi, pc, exec, &code.op, memory, wide) {
-            let lane = if exec != 0 { exec.trailing_zeros() } else { group_mask.trailing_zeros() };
-            let e = if e.site.is_none() { e.at(site(cta, pc)) } else { e };
-            return Err(if e.thread.is_none() { e.in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + lane)) } else { e });
+        match step(cta, w, gi, pc, exec, &code.op, memory, limit, wide) {
+            Ok(plain) => last = if plain { Some((gi, limit)) } else { None },
+            Err(e) => return Err(located(cta, w, pc, if exec != 0 { exec } else { group_mask }, e)),
         }
     }
     Ok(issued)
+}
+
+/// An error of issuing at `pc`, in the first thread of `mask` (out of line:
+/// the issue loop keeps its registers).
+#[cold]
+#[inline(never)]
+fn issue_error(cta: &Cta, w: &Warp, pc: u32, mask: u32, kind: ErrorKind, message: String) -> InterpError {
+    InterpError::new(kind, message).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + mask.trailing_zeros()))
+}
+
+/// An instruction's error with the site and thread filled in where it has
+/// none (the first thread of `mask`).
+#[cold]
+#[inline(never)]
+fn located(cta: &Cta, w: &Warp, pc: u32, mask: u32, e: InterpError) -> InterpError {
+    let e = if e.site.is_none() { e.at(site(cta, pc)) } else { e };
+    if e.thread.is_none() { e.in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + mask.trailing_zeros())) } else { e }
 }
 
 fn trace(program: &Program, cta: &Cta, w: &Warp, pc: u32, exec: u32) {
@@ -562,6 +573,43 @@ fn advance(w: &mut Warp, gi: usize) {
     if w.groups.len() > 1 {
         merge_into(&mut w.groups, gi);
     }
+}
+
+/// [`advance`] for the end of an instruction that changed no group, given
+/// `limit`, the lowest PC of the other runnable groups: below it no group
+/// can be met (only runnable groups merge with a runnable one), so there
+/// is nothing to look for. `true` when no merge happened (the groups are
+/// as they were but for group `gi`'s PC).
+#[inline(always)]
+fn advance_plain(w: &mut Warp, gi: usize, limit: u32) -> bool {
+    let n = w.groups.len();
+    let Some(g) = w.groups.get_mut(gi) else { return false };
+    g.pc += 1;
+    if g.pc < limit || n == 1 {
+        return true;
+    }
+    merge_into(&mut w.groups, gi);
+    w.groups.len() == n
+}
+
+/// The runnable group to issue from: the one with the lowest PC (the first
+/// such, by index), its PC, and the lowest PC of the other runnable groups
+/// (`u32::MAX` when none); `usize::MAX` for the group when none can run.
+#[inline(always)]
+fn select(groups: &[Group]) -> (usize, u32, u32) {
+    let (mut gi, mut best, mut second) = (usize::MAX, u32::MAX, u32::MAX);
+    for (i, g) in groups.iter().enumerate() {
+        if g.wait == Wait::None {
+            if g.pc < best {
+                second = best;
+                best = g.pc;
+                gi = i;
+            } else if g.pc < second {
+                second = g.pc;
+            }
+        }
+    }
+    (gi, best, second)
 }
 
 /// Merges group `gi` with another group at the same PC and wait state
@@ -644,35 +692,40 @@ fn wide_vectors() -> bool {
 /// loops then take half the instructions; see [`wide_vectors`]).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, wide: bool) -> Result<(), InterpError> {
+fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, limit: u32, wide: bool) -> Result<bool, InterpError> {
     #[cfg(target_arch = "x86_64")]
     if wide {
         // SAFETY: `wide` is set only where `wide_vectors()` holds (see
         // `run_grid_with`), so the CPU has AVX2, the only requirement of
         // `step_avx2`.
-        return unsafe { step_avx2(cta, w, gi, pc, exec, op, memory) };
+        return unsafe { step_avx2(cta, w, gi, pc, exec, op, memory, limit) };
     }
     let _ = wide;
-    step_narrow(cta, w, gi, pc, exec, op, memory)
+    step_narrow(cta, w, gi, pc, exec, op, memory, limit)
 }
 
 /// [`step_body`] for any CPU of the target.
+#[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn step_narrow(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
-    step_body(cta, w, gi, pc, exec, op, memory)
+fn step_narrow(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, limit: u32) -> Result<bool, InterpError> {
+    step_body(cta, w, gi, pc, exec, op, memory, limit)
 }
 
 /// [`step_body`] compiled with AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
 #[inline(never)]
-fn step_avx2(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
-    step_body(cta, w, gi, pc, exec, op, memory)
+fn step_avx2(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, limit: u32) -> Result<bool, InterpError> {
+    step_body(cta, w, gi, pc, exec, op, memory, limit)
 }
 
-/// Executes one instruction.
+/// Executes one instruction; `true` when all it did to the groups was
+/// advance group `gi` by one instruction, merging nothing (`limit`: the
+/// lowest PC of the other runnable groups, see [`advance_plain`]).
+#[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn step_body(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
+fn step_body(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, limit: u32) -> Result<bool, InterpError> {
     match *op {
         Op::Nop => {}
         Op::Unsupported(ref m) => return Err(InterpError::new(ErrorKind::Unsupported, m.to_string())),
@@ -686,14 +739,14 @@ fn step_body(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op
                     if !w.groups.is_empty() {
                         release(w, false);
                     }
-                    return Ok(());
+                    return Ok(false);
                 }
                 release(w, false);
                 // `gi` may have moved after a release; find the group at pc again.
                 if let Some(i) = w.groups.iter().position(|g| g.pc == pc && g.wait == Wait::None) {
                     advance(w, i);
                 }
-                return Ok(());
+                return Ok(false);
             }
         }
         Op::Trap => {
@@ -1459,7 +1512,7 @@ fn step_body(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op
                 w.groups.push(Group { pc: target, mask: taken, wait: Wait::None });
                 merge(&mut w.groups);
             }
-            return Ok(());
+            return Ok(false);
         }
         Op::BraConv { target, cond, mask, conv } => {
             let live = !w.exited & w.all;
@@ -1471,23 +1524,23 @@ fn step_body(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op
             } else {
                 jump_lanes(w, gi, taken, |_, _| target);
             }
-            return Ok(());
+            return Ok(false);
         }
         Op::Brx { a, base } => {
             jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);
-            return Ok(());
+            return Ok(false);
         }
         Op::Call { target } => {
             jump_lanes(w, gi, exec, |_, _| target);
-            return Ok(());
+            return Ok(false);
         }
         Op::CallReg { a } => {
             jump_lanes(w, gi, exec, |w, l| w.ri(a, l) / 16);
-            return Ok(());
+            return Ok(false);
         }
         Op::Ret { a, base } => {
             jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);
-            return Ok(());
+            return Ok(false);
         }
         Op::Bssy { b } => {
             w.b[b as usize] = w.groups[gi].mask;
@@ -1512,14 +1565,14 @@ fn step_body(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op
         Op::Bsync { b } => {
             if exec != 0 {
                 hold(w, gi, exec, Wait::Bsync(b));
-                return Ok(());
+                return Ok(false);
             }
         }
         Op::Warpsync { a } => {
             if exec != 0 {
                 let m = w.ri(a, exec.trailing_zeros() as usize);
                 hold(w, gi, exec, Wait::Warpsync(m));
-                return Ok(());
+                return Ok(false);
             }
         }
         Op::Bar { id: _, red } => {
@@ -1534,7 +1587,7 @@ fn step_body(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op
             }
             w.groups[gi].wait = Wait::Bar;
             merge(&mut w.groups);
-            return Ok(());
+            return Ok(false);
         }
         Op::B2r { d, p } => {
             let (count, and, or) = cta.bar_result;
@@ -1765,8 +1818,7 @@ fn step_body(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op
             }
         }
     }
-    advance(w, gi);
-    Ok(())
+    Ok(advance_plain(w, gi, limit))
 }
 
 /// Holds the executing lanes of a group at a convergence point (the
