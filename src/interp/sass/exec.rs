@@ -26,11 +26,10 @@
 //! memory is materialized from the top down as threads touch it, so a
 //! driver-sized stack (recursion) costs what it uses; a 4-byte `LDL`/`STL`
 //! of a word already there is read or written in place. Everything issuing
-//! an instruction reads is in one [`Code`] record per instruction. The
-//! instruction code is compiled twice, for the target's baseline and for
-//! AVX2 (256-bit rows), and the run picks the AVX2 copy when the CPU has
-//! it. Hazards are checked with one checker state per warp, in the order
-//! the groups issue.
+//! an instruction reads is in one [`Code`] record per instruction; while a
+//! group only advances and stays below the warp's other runnable groups it
+//! issues again without a scan. Hazards are checked with one checker state
+//! per warp, in the order the groups issue.
 
 use super::load::{LOCAL_WINDOW_HI, Loaded, SHARED_WINDOW_HI};
 use super::num::{self, Round};
@@ -105,8 +104,6 @@ struct Cta<'a> {
     loaded: &'a Loaded,
     bar_result: (u32, bool, bool),
     bar_kind: u8,
-    /// Whether instructions run as [`step_avx2`] (the CPU has AVX2).
-    wide: bool,
 }
 
 /// The run's counters.
@@ -310,12 +307,6 @@ fn fault(f: MemFault) -> InterpError {
 
 /// Runs every CTA of the launch.
 pub fn run_grid(program: &Program, loaded: &mut Loaded, spec: &crate::interp::LaunchSpec, options: &Options) -> Result<Counters, InterpError> {
-    run_grid_with(program, loaded, spec, options, wide_vectors())
-}
-
-/// [`run_grid`] with the choice of compiled code made (`wide`: the AVX2
-/// one, which the CPU must have).
-fn run_grid_with(program: &Program, loaded: &mut Loaded, spec: &crate::interp::LaunchSpec, options: &Options, wide: bool) -> Result<Counters, InterpError> {
     let mut counters = Counters { steps: 0, hazards: Vec::new() };
     let threads = spec.threads_per_cta();
     if threads == 0 {
@@ -323,13 +314,13 @@ fn run_grid_with(program: &Program, loaded: &mut Loaded, spec: &crate::interp::L
     }
     let warps = threads.div_ceil(32);
     let mut memory = std::mem::take(&mut loaded.launch.memory);
-    let result = run_ctas(program, loaded, spec, options, &mut counters, &mut memory, threads, warps, wide && wide_vectors());
+    let result = run_ctas(program, loaded, spec, options, &mut counters, &mut memory, threads, warps);
     loaded.launch.memory = memory;
     result.map(|()| counters)
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec, options: &Options, counters: &mut Counters, memory: &mut crate::interp::memory::GlobalMemory, threads: u32, warps: u32, wide: bool) -> Result<(), InterpError> {
+fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec, options: &Options, counters: &mut Counters, memory: &mut crate::interp::memory::GlobalMemory, threads: u32, warps: u32) -> Result<(), InterpError> {
     // Register arrays are allocated once and reused by every CTA (a new
     // CTA's registers hold what the last one left: undefined on hardware,
     // deterministic here); the constant rows are never written.
@@ -353,7 +344,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
                 for l in local.iter_mut() {
                     l.reset();
                 }
-                let mut cta = Cta { shared: std::mem::replace(&mut shared, Region::new(0, Vec::new(), "shared")), local: std::mem::take(&mut local), ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0, wide };
+                let mut cta = Cta { shared: std::mem::replace(&mut shared, Region::new(0, Vec::new(), "shared")), local: std::mem::take(&mut local), ctaid: [cx, cy, cz], block: spec.block, loaded, bar_result: (0, true, false), bar_kind: 0 };
                 for w in ws.iter_mut() {
                     w.p = [0; 32];
                     w.p[PT as usize] = u32::MAX;
@@ -484,7 +475,6 @@ fn release(w: &mut Warp, force: bool) -> bool {
 fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::interp::memory::GlobalMemory, options: &Options, counters: &mut Counters) -> Result<u32, InterpError> {
     let check = options.hazards != HazardCheck::Off;
     let budget = options.step_budget;
-    let wide = cta.wide;
     let mut issued = 0u32;
     // After an instruction that only advanced its group, that group is
     // still the one to issue from while its PC stays below the other
@@ -529,7 +519,7 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         if options.trace {
             trace(program, cta, w, pc, exec);
         }
-        match step(cta, w, gi, pc, exec, &code.op, memory, limit, wide) {
+        match step(cta, w, gi, pc, exec, &code.op, memory, limit) {
             Ok(plain) => last = if plain { Some((gi, limit)) } else { None },
             Err(e) => return Err(located(cta, w, pc, if exec != 0 { exec } else { group_mask }, e)),
         }
@@ -675,57 +665,11 @@ fn special(cta: &Cta, w: &Warp, sr: u8, l: usize, steps: u64) -> u32 {
     }
 }
 
-/// Whether this CPU runs [`step_avx2`].
-fn wide_vectors() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::arch::is_x86_feature_detected!("avx2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
-/// Executes one instruction for the lanes of `exec` of group `gi`
-/// ([`step_body`]), compiled for 256-bit vectors when `wide` (the whole-row
-/// loops then take half the instructions; see [`wide_vectors`]).
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, limit: u32, wide: bool) -> Result<bool, InterpError> {
-    #[cfg(target_arch = "x86_64")]
-    if wide {
-        // SAFETY: `wide` is set only where `wide_vectors()` holds (see
-        // `run_grid_with`), so the CPU has AVX2, the only requirement of
-        // `step_avx2`.
-        return unsafe { step_avx2(cta, w, gi, pc, exec, op, memory, limit) };
-    }
-    let _ = wide;
-    step_narrow(cta, w, gi, pc, exec, op, memory, limit)
-}
-
-/// [`step_body`] for any CPU of the target.
-#[allow(clippy::too_many_arguments)]
-#[inline(never)]
-fn step_narrow(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, limit: u32) -> Result<bool, InterpError> {
-    step_body(cta, w, gi, pc, exec, op, memory, limit)
-}
-
-/// [`step_body`] compiled with AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)]
-#[inline(never)]
-fn step_avx2(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, limit: u32) -> Result<bool, InterpError> {
-    step_body(cta, w, gi, pc, exec, op, memory, limit)
-}
-
 /// Executes one instruction; `true` when all it did to the groups was
 /// advance group `gi` by one instruction, merging nothing (`limit`: the
 /// lowest PC of the other runnable groups, see [`advance_plain`]).
 #[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn step_body(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, limit: u32) -> Result<bool, InterpError> {
+fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, limit: u32) -> Result<bool, InterpError> {
     match *op {
         Op::Nop => {}
         Op::Unsupported(ref m) => return Err(InterpError::new(ErrorKind::Unsupported, m.to_string())),
@@ -2385,52 +2329,6 @@ mod tests {
         assert!(m.bytes(2, 4, 4).is_err(), "misaligned");
         m.reset();
         assert_eq!(m.bytes(4092, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![0; 4]));
-    }
-
-    /// Both compilations of the instruction code give the same run:
-    /// outputs, issue counts and outcome, on corpus kernels covering the
-    /// row and per-lane paths (integer, 64-bit, float, half, double, local
-    /// and shared memory, divergence and calls).
-    #[test]
-    fn narrow_and_wide_code_agree() {
-        if !wide_vectors() {
-            return;
-        }
-        let Some(ptxas) = crate::reference::find("ptxas") else { return };
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let kernels = [
-            ("early_exit", "collatz_steps"),
-            ("recursion", "rec_fib"),
-            ("activations", "gelu_erf"),
-            ("bitops", "bit_counts64"),
-            ("half_ops", "h2_axpy"),
-            ("int64_math", "i64_mul_div"),
-            ("double_math", "dp_horner"),
-            ("local_array", "thread_hist"),
-            ("histogram", "histogram256"),
-            ("casts", "rounding_modes"),
-        ];
-        let mut compared = 0;
-        for (file, kernel) in kernels {
-            let ptx = root.join(format!("../shared/corpus/kernels/{file}.sm_90.ptx"));
-            let Ok(json) = std::fs::read_to_string(root.join(format!("tests/data/launch/{file}.{kernel}.json"))) else { continue };
-            let cubin = std::env::temp_dir().join(format!("ptx2sass-exec-wide-{}-{file}.cubin", std::process::id()));
-            let ok = std::process::Command::new(&ptxas).arg("-arch=sm_90").arg(&ptx).arg("-o").arg(&cubin).output().is_ok_and(|o| o.status.success());
-            let bytes = std::fs::read(&cubin).ok().filter(|_| ok);
-            let _ = std::fs::remove_file(&cubin);
-            let Some(bytes) = bytes else { continue };
-            let spec = crate::interp::LaunchSpec::from_json(&json).expect("launch spec");
-            let run = |wide: bool| {
-                let mut loaded = super::super::load::load(&bytes, &spec).expect("load");
-                let program = super::super::translate(&loaded).expect("translate");
-                let counters = run_grid_with(&program, &mut loaded, &spec, &Options::default(), wide);
-                (counters.map(|c| (c.steps, c.hazards.len())).map_err(|e| e.to_string()), loaded.launch.outputs_text())
-            };
-            let (wide, narrow) = (run(true), run(false));
-            assert_eq!(wide, narrow, "{file}.{kernel}");
-            compared += usize::from(wide.0.is_ok());
-        }
-        assert!(compared >= 8, "only {compared} kernels ran");
     }
 
     #[test]
