@@ -26,10 +26,9 @@
 //! memory is materialized from the top down as threads touch it, so a
 //! driver-sized stack (recursion) costs what it uses; a 4-byte `LDL`/`STL`
 //! of a word already there is read or written in place. Everything issuing
-//! an instruction reads is in one [`Code`] record per instruction; while a
-//! group only advances and stays below the warp's other runnable groups it
-//! issues again without a scan. Hazards are checked with one checker state
-//! per warp, in the order the groups issue.
+//! an instruction reads is in one [`Code`] record per instruction. Hazards
+//! are checked with one checker state per warp, in the order the groups
+//! issue.
 
 use super::load::{LOCAL_WINDOW_HI, Loaded, SHARED_WINDOW_HI};
 use super::num::{self, Round};
@@ -476,19 +475,24 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
     let check = options.hazards != HazardCheck::Off;
     let budget = options.step_budget;
     let mut issued = 0u32;
-    // After an instruction that only advanced its group, that group is
-    // still the one to issue from while its PC stays below the other
-    // runnable groups' (which did not change): no scan.
-    let mut last: Option<(usize, u32)> = None;
     while issued < QUANTUM {
-        let (gi, best, limit) = match (w.groups.as_slice(), last) {
-            // A converged warp has one group: no scan.
-            ([g], _) if g.wait == Wait::None => (0, g.pc, u32::MAX),
-            (groups, Some((gi, limit))) if groups.get(gi).is_some_and(|g| g.wait == Wait::None && g.pc < limit) => (gi, groups[gi].pc, limit),
-            (groups, _) => select(groups),
+        // The runnable group with the lowest PC (a converged warp has one
+        // group: no scan).
+        let (gi, best) = match w.groups.as_slice() {
+            [g] if g.wait == Wait::None => (0, g.pc),
+            groups => {
+                let mut gi = usize::MAX;
+                let mut best = u32::MAX;
+                for (i, g) in groups.iter().enumerate() {
+                    if g.wait == Wait::None && g.pc < best {
+                        best = g.pc;
+                        gi = i;
+                    }
+                }
+                (gi, best)
+            }
         };
         let Some(&Group { mask: group_mask, .. }) = w.groups.get(gi) else {
-            last = None;
             if w.groups.is_empty() || w.groups.iter().all(|g| g.wait == Wait::Bar) {
                 return Ok(issued);
             }
@@ -519,9 +523,8 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         if options.trace {
             trace(program, cta, w, pc, exec);
         }
-        match step(cta, w, gi, pc, exec, &code.op, memory, limit) {
-            Ok(plain) => last = if plain { Some((gi, limit)) } else { None },
-            Err(e) => return Err(located(cta, w, pc, if exec != 0 { exec } else { group_mask }, e)),
+        if let Err(e) = step(cta, w, gi, pc, exec, &code.op, memory) {
+            return Err(located(cta, w, pc, if exec != 0 { exec } else { group_mask }, e));
         }
     }
     Ok(issued)
@@ -563,43 +566,6 @@ fn advance(w: &mut Warp, gi: usize) {
     if w.groups.len() > 1 {
         merge_into(&mut w.groups, gi);
     }
-}
-
-/// [`advance`] for the end of an instruction that changed no group, given
-/// `limit`, the lowest PC of the other runnable groups: below it no group
-/// can be met (only runnable groups merge with a runnable one), so there
-/// is nothing to look for. `true` when no merge happened (the groups are
-/// as they were but for group `gi`'s PC).
-#[inline(always)]
-fn advance_plain(w: &mut Warp, gi: usize, limit: u32) -> bool {
-    let n = w.groups.len();
-    let Some(g) = w.groups.get_mut(gi) else { return false };
-    g.pc += 1;
-    if g.pc < limit || n == 1 {
-        return true;
-    }
-    merge_into(&mut w.groups, gi);
-    w.groups.len() == n
-}
-
-/// The runnable group to issue from: the one with the lowest PC (the first
-/// such, by index), its PC, and the lowest PC of the other runnable groups
-/// (`u32::MAX` when none); `usize::MAX` for the group when none can run.
-#[inline(always)]
-fn select(groups: &[Group]) -> (usize, u32, u32) {
-    let (mut gi, mut best, mut second) = (usize::MAX, u32::MAX, u32::MAX);
-    for (i, g) in groups.iter().enumerate() {
-        if g.wait == Wait::None {
-            if g.pc < best {
-                second = best;
-                best = g.pc;
-                gi = i;
-            } else if g.pc < second {
-                second = g.pc;
-            }
-        }
-    }
-    (gi, best, second)
 }
 
 /// Merges group `gi` with another group at the same PC and wait state
@@ -665,11 +631,9 @@ fn special(cta: &Cta, w: &Warp, sr: u8, l: usize, steps: u64) -> u32 {
     }
 }
 
-/// Executes one instruction; `true` when all it did to the groups was
-/// advance group `gi` by one instruction, merging nothing (`limit`: the
-/// lowest PC of the other runnable groups, see [`advance_plain`]).
+/// Executes one instruction for the lanes of `exec` of group `gi`.
 #[allow(clippy::too_many_arguments)]
-fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory, limit: u32) -> Result<bool, InterpError> {
+fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
     match *op {
         Op::Nop => {}
         Op::Unsupported(ref m) => return Err(InterpError::new(ErrorKind::Unsupported, m.to_string())),
@@ -683,14 +647,14 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                     if !w.groups.is_empty() {
                         release(w, false);
                     }
-                    return Ok(false);
+                    return Ok(());
                 }
                 release(w, false);
                 // `gi` may have moved after a release; find the group at pc again.
                 if let Some(i) = w.groups.iter().position(|g| g.pc == pc && g.wait == Wait::None) {
                     advance(w, i);
                 }
-                return Ok(false);
+                return Ok(());
             }
         }
         Op::Trap => {
@@ -1456,7 +1420,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.groups.push(Group { pc: target, mask: taken, wait: Wait::None });
                 merge(&mut w.groups);
             }
-            return Ok(false);
+            return Ok(());
         }
         Op::BraConv { target, cond, mask, conv } => {
             let live = !w.exited & w.all;
@@ -1468,23 +1432,23 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             } else {
                 jump_lanes(w, gi, taken, |_, _| target);
             }
-            return Ok(false);
+            return Ok(());
         }
         Op::Brx { a, base } => {
             jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);
-            return Ok(false);
+            return Ok(());
         }
         Op::Call { target } => {
             jump_lanes(w, gi, exec, |_, _| target);
-            return Ok(false);
+            return Ok(());
         }
         Op::CallReg { a } => {
             jump_lanes(w, gi, exec, |w, l| w.ri(a, l) / 16);
-            return Ok(false);
+            return Ok(());
         }
         Op::Ret { a, base } => {
             jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);
-            return Ok(false);
+            return Ok(());
         }
         Op::Bssy { b } => {
             w.b[b as usize] = w.groups[gi].mask;
@@ -1509,14 +1473,14 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
         Op::Bsync { b } => {
             if exec != 0 {
                 hold(w, gi, exec, Wait::Bsync(b));
-                return Ok(false);
+                return Ok(());
             }
         }
         Op::Warpsync { a } => {
             if exec != 0 {
                 let m = w.ri(a, exec.trailing_zeros() as usize);
                 hold(w, gi, exec, Wait::Warpsync(m));
-                return Ok(false);
+                return Ok(());
             }
         }
         Op::Bar { id: _, red } => {
@@ -1531,7 +1495,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             }
             w.groups[gi].wait = Wait::Bar;
             merge(&mut w.groups);
-            return Ok(false);
+            return Ok(());
         }
         Op::B2r { d, p } => {
             let (count, and, or) = cta.bar_result;
@@ -1762,7 +1726,8 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             }
         }
     }
-    Ok(advance_plain(w, gi, limit))
+    advance(w, gi);
+    Ok(())
 }
 
 /// Holds the executing lanes of a group at a convergence point (the
