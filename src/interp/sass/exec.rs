@@ -24,8 +24,11 @@
 //! discarded, which is safe for these instructions (no memory, no faults).
 //! Memory and rarer instructions loop over the active lanes only. Local
 //! memory is materialized from the top down as threads touch it, so a
-//! driver-sized stack (recursion) costs what it uses. Hazards are checked
-//! with one checker state per warp, in the order the groups issue.
+//! driver-sized stack (recursion) costs what it uses; a 4-byte `LDL`/`STL`
+//! of a word already there is read or written in place. Everything issuing
+//! an instruction reads is in one [`Code`] record per instruction. Hazards
+//! are checked with one checker state per warp, in the order the groups
+//! issue.
 
 use super::load::{LOCAL_WINDOW_HI, Loaded, SHARED_WINDOW_HI};
 use super::num::{self, Round};
@@ -33,23 +36,32 @@ use super::op::*;
 use super::{HazardCheck, Options};
 use crate::interp::memory::{FaultKind, MemFault, Region};
 use crate::interp::{ErrorKind, InterpError, Site};
+use crate::isa::ctrl::Ctrl;
 use crate::isa::inst::Inst;
 
 use super::hazard::{HazardInfo, WarpHazards};
 
 /// A translated program.
 pub struct Program {
-    /// One op per instruction word.
-    pub ops: Vec<Op>,
-    /// The decoded instructions (for the hazard checker).
+    /// What issuing each instruction word needs, by instruction index.
+    pub code: Vec<Code>,
+    /// The decoded instructions (for traces).
     pub insts: Vec<Inst>,
-    /// Hazard facts per instruction.
-    pub infos: Vec<HazardInfo>,
-    /// Guard predicate per instruction (read without touching the decoded
-    /// instruction on the hot path).
-    pub guards: Vec<P>,
     /// Constant row values.
     pub rows: Rows,
+}
+
+/// Everything the issue loop reads for one instruction, in one place (one
+/// bounds check and one cache line or two per issue, not one per table).
+pub struct Code {
+    /// The executable form.
+    pub op: Op,
+    /// The guard predicate.
+    pub guard: P,
+    /// The control codes (for the hazard checker).
+    pub ctrl: Ctrl,
+    /// Hazard facts.
+    pub hz: HazardInfo,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,11 +146,32 @@ fn lanes(mut m: u32) -> impl Iterator<Item = usize> {
         if m == 0 {
             None
         } else {
-            let l = m.trailing_zeros() as usize;
+            // Below 32 for a nonzero mask; the mask tells the compiler so
+            // (no bounds checks on per-lane arrays).
+            let l = m.trailing_zeros() as usize & 31;
             m &= m - 1;
             Some(l)
         }
     })
+}
+
+/// Scratch space for a source row with modifiers applied (written before
+/// it is read, so never initialized beforehand).
+type Tmp = std::mem::MaybeUninit<[u32; 32]>;
+
+/// Writes the lanes of `exec` of `dst` from `out`.
+#[inline(always)]
+fn blend(dst: &mut [u32; 32], out: &[u32; 32], exec: u32) {
+    if exec == u32::MAX {
+        *dst = *out;
+    } else {
+        // Branch-free blend with a per-lane bit table (vectorizes without
+        // per-lane variable shifts).
+        for ((x, &o), &bit) in dst.iter_mut().zip(out.iter()).zip(LANE_BITS.iter()) {
+            let m = u32::from(exec & bit != 0).wrapping_neg();
+            *x = (*x & !m) | (o & m);
+        }
+    }
 }
 
 impl Warp {
@@ -156,15 +189,26 @@ impl Warp {
     /// A source row with integer modifiers applied, borrowed from the
     /// register array when it has none (the common case: no copy).
     #[inline(always)]
-    fn src<'a>(&'a self, s: S, tmp: &'a mut [u32; 32]) -> &'a [u32; 32] {
+    fn src<'a>(&'a self, s: S, tmp: &'a mut Tmp) -> &'a [u32; 32] {
         let row = self.r.get(s.r as usize).unwrap_or(&ZERO_ROW);
         if s.m & (NOT | NEG) == 0 {
             return row;
         }
-        for (t, &v) in tmp.iter_mut().zip(row.iter()) {
-            *t = if s.m & NOT != 0 { !v } else { v.wrapping_neg() };
+        let not = s.m & NOT != 0;
+        tmp.write(std::array::from_fn(|l| if not { !row[l] } else { row[l].wrapping_neg() }))
+    }
+    /// Copies the lanes of `exec` of row `a` into row `d` (no temporary).
+    #[inline(always)]
+    fn copy_row(&mut self, d: u16, a: u16, exec: u32) {
+        if d == a {
+            return;
         }
-        tmp
+        let Ok([dst, src]) = self.r.get_disjoint_mut([d as usize, a as usize]) else {
+            // A source outside the array reads as zeros.
+            self.put(d, exec, &ZERO_ROW);
+            return;
+        };
+        blend(dst, src, exec);
     }
     /// A source row as stored, all lanes.
     #[inline(always)]
@@ -175,16 +219,7 @@ impl Warp {
     #[inline(always)]
     fn put(&mut self, d: u16, exec: u32, out: &[u32; 32]) {
         let Some(dst) = self.r.get_mut(d as usize) else { return };
-        if exec == u32::MAX {
-            *dst = *out;
-        } else {
-            // Branch-free blend with a per-lane bit table (vectorizes
-            // without per-lane variable shifts).
-            for ((x, &o), &bit) in dst.iter_mut().zip(out.iter()).zip(LANE_BITS.iter()) {
-                let m = u32::from(exec & bit != 0).wrapping_neg();
-                *x = (*x & !m) | (o & m);
-            }
-        }
+        blend(dst, out, exec);
     }
     #[inline]
     fn raw(&self, s: S, l: usize) -> u32 {
@@ -318,7 +353,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
                     w.groups.push(Group { pc: 0, mask: w.all, wait: Wait::None });
                     w.exited = 0;
                     w.bar_pred = 0;
-                    w.hz = WarpHazards::new(loaded.sm);
+                    w.hz.reset();
                 }
                 let result = run_cta(program, &mut cta, &mut ws, memory, options, counters);
                 shared = cta.shared;
@@ -437,6 +472,8 @@ fn release(w: &mut Warp, force: bool) -> bool {
 
 /// Runs one warp for up to a time slice; the number of instructions issued.
 fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::interp::memory::GlobalMemory, options: &Options, counters: &mut Counters) -> Result<u32, InterpError> {
+    let check = options.hazards != HazardCheck::Off;
+    let budget = options.step_budget;
     let mut issued = 0u32;
     while issued < QUANTUM {
         // The runnable group with the lowest PC (a converged warp has one
@@ -455,7 +492,7 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
                 (gi, best)
             }
         };
-        if gi == usize::MAX {
+        let Some(&Group { mask: group_mask, .. }) = w.groups.get(gi) else {
             if w.groups.is_empty() || w.groups.iter().all(|g| g.wait == Wait::Bar) {
                 return Ok(issued);
             }
@@ -463,45 +500,51 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
                 return Ok(issued);
             }
             continue;
-        }
-        if counters.steps >= options.step_budget {
-            return Err(InterpError::new(ErrorKind::StepBudget, format!("step budget of {} warp-instructions exhausted", options.step_budget)).at(site(cta, best)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + w.groups[gi].mask.trailing_zeros())));
+        };
+        let pc = best;
+        if counters.steps >= budget {
+            return Err(issue_error(cta, w, pc, group_mask, ErrorKind::StepBudget, format!("step budget of {budget} warp-instructions exhausted")));
         }
         counters.steps += 1;
         issued += 1;
-        let pc = best;
-        let group_mask = w.groups[gi].mask;
-        let Some(op) = program.ops.get(pc as usize) else {
-            return Err(InterpError::new(ErrorKind::Malformed, "execution ran past the end of the function").at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros())));
+        let Some(code) = program.code.get(pc as usize) else {
+            return Err(issue_error(cta, w, pc, group_mask, ErrorKind::Malformed, "execution ran past the end of the function".into()));
         };
-        if options.hazards != HazardCheck::Off {
-            if let (Some(info), Some(inst)) = (program.infos.get(pc as usize), program.insts.get(pc as usize)) {
-                if let Err(message) = w.hz.issue(info, inst) {
-                    let e = InterpError::new(ErrorKind::Hazard, message).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + group_mask.trailing_zeros()));
-                    if options.hazards == HazardCheck::Fail {
-                        return Err(e);
-                    }
-                    if counters.hazards.len() < 1000 {
-                        counters.hazards.push(e);
-                    }
-                }
+        if check && let Err(message) = w.hz.issue_ctrl(&code.hz, code.ctrl) {
+            let e = issue_error(cta, w, pc, group_mask, ErrorKind::Hazard, message);
+            if options.hazards == HazardCheck::Fail {
+                return Err(e);
+            }
+            if counters.hazards.len() < 1000 {
+                counters.hazards.push(e);
             }
         }
-        let guard = program.guards.get(pc as usize).map_or(u32::MAX, |&p| w.pm(p));
-        let exec = group_mask & guard;
+        let exec = group_mask & w.pm(code.guard);
         if options.trace {
             trace(program, cta, w, pc, exec);
         }
-        match step(program, cta, w, gi, pc, exec, op, memory) {
-            Ok(()) => {}
-            Err(e) => {
-                let lane = if exec != 0 { exec.trailing_zeros() } else { group_mask.trailing_zeros() };
-                let e = if e.site.is_none() { e.at(site(cta, pc)) } else { e };
-                return Err(if e.thread.is_none() { e.in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + lane)) } else { e });
-            }
+        if let Err(e) = step(cta, w, gi, pc, exec, &code.op, memory) {
+            return Err(located(cta, w, pc, if exec != 0 { exec } else { group_mask }, e));
         }
     }
     Ok(issued)
+}
+
+/// An error of issuing at `pc`, in the first thread of `mask` (out of line:
+/// the issue loop keeps its registers).
+#[cold]
+#[inline(never)]
+fn issue_error(cta: &Cta, w: &Warp, pc: u32, mask: u32, kind: ErrorKind, message: String) -> InterpError {
+    InterpError::new(kind, message).at(site(cta, pc)).in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + mask.trailing_zeros()))
+}
+
+/// An instruction's error with the site and thread filled in where it has
+/// none (the first thread of `mask`).
+#[cold]
+#[inline(never)]
+fn located(cta: &Cta, w: &Warp, pc: u32, mask: u32, e: InterpError) -> InterpError {
+    let e = if e.site.is_none() { e.at(site(cta, pc)) } else { e };
+    if e.thread.is_none() { e.in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + mask.trailing_zeros())) } else { e }
 }
 
 fn trace(program: &Program, cta: &Cta, w: &Warp, pc: u32, exec: u32) {
@@ -539,12 +582,19 @@ fn merge_into(groups: &mut Vec<Group>, gi: usize) {
 /// Moves the lanes of group `gi` to per-lane targets (instruction indices).
 fn jump_lanes(w: &mut Warp, gi: usize, exec: u32, target: impl Fn(&Warp, usize) -> u32) {
     let g = w.groups[gi];
-    let mut moved: Vec<(u32, u32)> = Vec::new();
+    // At most one target per lane: a fixed array, no allocation.
+    let mut moved = [(0u32, 0u32); 32];
+    let mut n = 0;
     for l in lanes(exec) {
         let t = target(w, l);
-        match moved.iter_mut().find(|(pc, _)| *pc == t) {
+        match moved[..n].iter_mut().find(|(pc, _)| *pc == t) {
             Some((_, m)) => *m |= 1 << l,
-            None => moved.push((t, 1 << l)),
+            None => {
+                if let Some(slot) = moved.get_mut(n) {
+                    *slot = (t, 1 << l);
+                    n += 1;
+                }
+            }
         }
     }
     let rest = g.mask & !exec;
@@ -552,7 +602,7 @@ fn jump_lanes(w: &mut Warp, gi: usize, exec: u32, target: impl Fn(&Warp, usize) 
     if rest != 0 {
         w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None });
     }
-    for (pc, mask) in moved {
+    for &(pc, mask) in &moved[..n] {
         w.groups.push(Group { pc, mask, wait: Wait::None });
     }
     merge(&mut w.groups);
@@ -581,9 +631,9 @@ fn special(cta: &Cta, w: &Warp, sr: u8, l: usize, steps: u64) -> u32 {
     }
 }
 
+/// Executes one instruction for the lanes of `exec` of group `gi`.
 #[allow(clippy::too_many_arguments)]
-fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
-    let _ = program;
+fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
     match *op {
         Op::Nop => {}
         Op::Unsupported(ref m) => return Err(InterpError::new(ErrorKind::Unsupported, m.to_string())),
@@ -614,13 +664,12 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Mov { d, a, n } => {
             for k in 0..u16::from(n) {
-                let v = w.row(a.r + k);
-                w.put(d + k, exec, &v);
+                w.copy_row(d + k, a.r + k, exec);
             }
         }
         Op::Iadd3 { d, co: [P_SINK, P_SINK], a, b, c, ci: None } => {
             // No carry out wanted: 32-bit wrapping sums (-x is 2^32 - x).
-            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (mut ta, mut tb, mut tc) = (Tmp::uninit(), Tmp::uninit(), Tmp::uninit());
             let (x, y, z) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
             let mut out = [0u32; 32];
             for l in 0..32 {
@@ -693,7 +742,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Imad { d, a, b, c, signed, kind: 0, co: _, ci } => {
             let cin = ci.map_or(0, |p| w.pm(p));
-            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (mut ta, mut tb, mut tc) = (Tmp::uninit(), Tmp::uninit(), Tmp::uninit());
             let (x, y, z) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
             let mut out = [0u32; 32];
             // The low word of the product is the same signed or unsigned.
@@ -703,10 +752,27 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
             w.put(d, exec, &out);
         }
+        Op::Imad { d, a, b, c: c @ S { m: 0, .. }, signed: false, kind: 1, co: P_SINK, ci: None } => {
+            // IMAD.WIDE.U32 with no carry in or out (address arithmetic):
+            // a·b + c as 64-bit sums, rows borrowed.
+            let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
+            let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
+            let clo = w.r.get(c.r as usize).unwrap_or(&ZERO_ROW);
+            let chi = w.r.get(c.r.saturating_add(1) as usize).unwrap_or(&ZERO_ROW);
+            let mut lo = [0u32; 32];
+            let mut hi = [0u32; 32];
+            for l in 0..32 {
+                let sum = (u64::from(x[l]) * u64::from(y[l])).wrapping_add(u64::from(clo[l]) | u64::from(chi[l]) << 32);
+                lo[l] = sum as u32;
+                hi[l] = (sum >> 32) as u32;
+            }
+            w.put(d, exec, &lo);
+            w.put(d.saturating_add(1), exec, &hi);
+        }
         Op::Imad { d, a, b, c, signed: false, kind: 1, co, ci } => {
             // IMAD.WIDE.U32 over whole rows: a·b + c (a register pair) + carry.
             let cin = ci.map_or(0, |p| w.pm(p));
-            let (mut ta, mut tb) = ([0; 32], [0; 32]);
+            let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
             let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
             let (clo, chi) = (w.row(c.r), w.row(c.r.saturating_add(1)));
             let mut lo = [0u32; 32];
@@ -747,7 +813,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         }
         Op::Lea { d, co, a, b, c, s, hi, sx, ci } => {
             let cin = ci.map_or(0, |p| w.pm(p));
-            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (mut ta, mut tb, mut tc) = (Tmp::uninit(), Tmp::uninit(), Tmp::uninit());
             let (av, bv, cv) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
             let mut out = [0u32; 32];
             let mut cm = 0u32;
@@ -767,14 +833,14 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             w.setp(co, exec, cm);
         }
         Op::IaddSat { d, a, b } => {
-            let (mut ta, mut tb) = ([0; 32], [0; 32]);
+            let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
             let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
             let out: [u32; 32] = std::array::from_fn(|l| (x[l] as i32).saturating_add(y[l] as i32) as u32);
             w.put(d, exec, &out);
         }
         Op::Lop3 { d, pd, a, b, c, lut, pin } => {
             let pinm = w.pm(pin);
-            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (mut ta, mut tb, mut tc) = (Tmp::uninit(), Tmp::uninit(), Tmp::uninit());
             let v = lop3_rows(w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc), lut);
             let nz = mask_of(|l| v[l] != 0);
             w.put(d, exec, &v);
@@ -794,7 +860,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
         Op::Sel { d, a, b, p, n } => {
             let pm = w.pm(p);
             for k in 0..u16::from(n) {
-                let (mut ta, mut tb) = ([0; 32], [0; 32]);
+                let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
                 let (x, y) = (w.src(S { r: a.r + k, m: 0 }, &mut ta), w.src(S { r: b.r + k, m: 0 }, &mut tb));
                 let mut out = [0u32; 32];
                 for l in 0..32 {
@@ -812,7 +878,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
             }
         }
         Op::Shf { d, a, b, c, left, hi, wrap, bits64, signed } => {
-            let (mut ta, mut tb, mut tc) = ([0; 32], [0; 32], [0; 32]);
+            let (mut ta, mut tb, mut tc) = (Tmp::uninit(), Tmp::uninit(), Tmp::uninit());
             let (av, bv, cv) = (w.src(a, &mut ta), w.src(b, &mut tb), w.src(c, &mut tc));
             // One loop per shape, each free of per-lane shape tests.
             let out = match (left, hi, wrap, bits64, signed) {
@@ -924,7 +990,7 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                     r |= u32::from(icmp(cmp, ord)) << l;
                 }
             } else {
-                let (mut ta, mut tb) = ([0; 32], [0; 32]);
+                let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
                 let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
                 // Unsigned order is signed order with the sign bits flipped.
                 let flip = if signed { 0 } else { 0x8000_0000u32 };
@@ -1231,26 +1297,49 @@ fn step(program: &Program, cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec
                 write_loaded(w, d, l, bytes, width);
             }
         }
+        Op::Ld { d, addr, w: width @ Width { bytes: 4, .. }, space: Space::Local } => {
+            // Stack traffic (spills, frames of calls): a word the thread
+            // has touched before is read in place; anything else (first
+            // touch, a fault) takes the general path.
+            let at = addresses(w, &addr, exec);
+            let threads = cta.local.get(w.first_thread as usize..).unwrap_or_default();
+            let mut slow = exec;
+            if let Some(dst) = w.r.get_mut(d as usize) {
+                for l in lanes(exec) {
+                    if let Some(v) = threads.get(l).and_then(|m| m.word(at[l])) {
+                        dst[l] = v;
+                        slow &= !(1 << l);
+                    }
+                }
+            }
+            for l in lanes(slow) {
+                load_lane(cta, memory, w, d, at[l], width, Space::Local, l)?;
+            }
+        }
         Op::Ld { d, addr, w: width, space } => {
+            let at = addresses(w, &addr, exec);
             for l in lanes(exec) {
-                let at = address(w, &addr, l);
-                let n = usize::from(width.bytes);
-                let mut buf = [0u8; 16];
-                read_mem(cta, memory, space, w.first_thread as usize + l, at, &mut buf[..n])?;
-                write_loaded(w, d, l, &buf[..n], width);
+                load_lane(cta, memory, w, d, at[l], width, space, l)?;
+            }
+        }
+        Op::St { s, addr, w: width @ Width { bytes: 4, .. }, space: Space::Local } => {
+            let at = addresses(w, &addr, exec);
+            let src = w.r.get(s as usize).unwrap_or(&ZERO_ROW);
+            let threads = cta.local.get_mut(w.first_thread as usize..).unwrap_or_default();
+            let mut slow = 0u32;
+            for l in lanes(exec) {
+                if !threads.get_mut(l).is_some_and(|m| m.set_word(at[l], src[l])) {
+                    slow |= 1 << l;
+                }
+            }
+            for l in lanes(slow) {
+                store_lane(cta, memory, w, s, at[l], width, Space::Local, l)?;
             }
         }
         Op::St { s, addr, w: width, space } => {
+            let at = addresses(w, &addr, exec);
             for l in lanes(exec) {
-                let at = address(w, &addr, l);
-                let n = usize::from(width.bytes);
-                let mut buf = [0u8; 16];
-                for k in 0..n.div_ceil(4) {
-                    let v = w.raw(S { r: s + k as u16, m: 0 }, l).to_le_bytes();
-                    let take = (n - 4 * k).min(4);
-                    buf[4 * k..4 * k + take].copy_from_slice(&v[..take]);
-                }
-                write_mem(cta, memory, space, w.first_thread as usize + l, at, &buf[..n])?;
+                store_lane(cta, memory, w, s, at[l], width, space, l)?;
             }
         }
         Op::Atom { d, addr, b, c, op: aop, ty, space } => {
@@ -1781,6 +1870,7 @@ fn shf_rows<const LEFT: bool, const HI: bool, const WRAP: bool, const B64: bool,
 }
 
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn shf_rows_any(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool) -> [u32; 32] {
     let mut out = [0u32; 32];
     for l in 0..32 {
@@ -1790,6 +1880,7 @@ fn shf_rows_any(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], left: bool, hi: boo
 }
 
 /// LOP3 over whole rows: the union of the minterms the table selects.
+#[inline(always)]
 fn lop3_rows(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], lut: u8) -> [u32; 32] {
     let mut r = [0u32; 32];
     for k in 0..8u32 {
@@ -1861,6 +1952,24 @@ fn combine(r: u32, pin: u32, bop: u8) -> (u32, u32) {
     }
 }
 
+/// The addresses of the lanes of `exec` (the others are 0), with the
+/// operand rows looked up once.
+#[inline(always)]
+fn addresses(w: &Warp, a: &Addr, exec: u32) -> [u64; 32] {
+    let row = |r: u16| w.r.get(r as usize).unwrap_or(&ZERO_ROW);
+    let hi = |r: u16| if a.wide { r.checked_add(1).map_or(&ZERO_ROW, row) } else { &ZERO_ROW };
+    let (base_lo, base_hi, ur_lo, ur_hi) = (row(a.base), hi(a.base), row(a.ur), hi(a.ur));
+    let keep = if a.wide { u64::MAX } else { 0xffff_ffff };
+    let mut at = [0u64; 32];
+    for l in lanes(exec) {
+        let base = u64::from(base_lo[l]) | u64::from(base_hi[l]) << 32;
+        let ur = u64::from(ur_lo[l]) | u64::from(ur_hi[l]) << 32;
+        at[l] = (base << a.shift).wrapping_add(ur).wrapping_add(a.offset as i64 as u64) & keep;
+    }
+    at
+}
+
+#[inline(always)]
 fn address(w: &Warp, a: &Addr, l: usize) -> u64 {
     let base = if a.wide { w.r64(S { r: a.base, m: 0 }, l) } else { u64::from(w.raw(S { r: a.base, m: 0 }, l)) };
     let ur = if a.wide { w.r64(S { r: a.ur, m: 0 }, l) } else { u64::from(w.raw(S { r: a.ur, m: 0 }, l)) };
@@ -1882,6 +1991,31 @@ fn write_loaded(w: &mut Warp, d: u16, l: usize, bytes: &[u8], width: super::op::
             }
         }
     }
+}
+
+/// Loads lane `l`'s `width` bytes at `at` of `space` into its rows from `d`.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn load_lane(cta: &mut Cta, memory: &crate::interp::memory::GlobalMemory, w: &mut Warp, d: u16, at: u64, width: super::op::Width, space: Space, l: usize) -> Result<(), InterpError> {
+    let n = usize::from(width.bytes);
+    let mut buf = [0u8; 16];
+    read_mem(cta, memory, space, w.first_thread as usize + l, at, &mut buf[..n])?;
+    write_loaded(w, d, l, &buf[..n], width);
+    Ok(())
+}
+
+/// Stores lane `l`'s `width` bytes from rows `s`… at `at` of `space`.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn store_lane(cta: &mut Cta, memory: &mut crate::interp::memory::GlobalMemory, w: &Warp, s: u16, at: u64, width: super::op::Width, space: Space, l: usize) -> Result<(), InterpError> {
+    let n = usize::from(width.bytes);
+    let mut buf = [0u8; 16];
+    for k in 0..n.div_ceil(4) {
+        let v = w.raw(S { r: s + k as u16, m: 0 }, l).to_le_bytes();
+        let take = (n - 4 * k).min(4);
+        buf[4 * k..4 * k + take].copy_from_slice(&v[..take]);
+    }
+    write_mem(cta, memory, space, w.first_thread as usize + l, at, &buf[..n])
 }
 
 /// Resolves a generic address to a space and address within it.
@@ -1915,6 +2049,40 @@ impl LocalMem {
     /// Back to all zeros (a new CTA).
     fn reset(&mut self) {
         self.data.fill(0);
+    }
+
+    /// The word at `at` when it is aligned and already stored (the fast
+    /// path of stack traffic); `None` sends the access to
+    /// [`LocalMem::bytes`], which materializes or faults.
+    #[inline(always)]
+    fn word(&self, at: u64) -> Option<u32> {
+        let off = self.stored_word(at)?;
+        let b = self.data.get(off..off + 4)?;
+        Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+    }
+
+    /// Writes the word at `at` when it is aligned and already stored;
+    /// `false` (nothing written) sends the access to [`LocalMem::bytes`].
+    #[inline(always)]
+    fn set_word(&mut self, at: u64, v: u32) -> bool {
+        let Some(off) = self.stored_word(at) else { return false };
+        match self.data.get_mut(off..off + 4) {
+            Some(b) => {
+                b.copy_from_slice(&v.to_le_bytes());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The offset in `data` of an aligned word that lies wholly in it.
+    #[inline(always)]
+    fn stored_word(&self, at: u64) -> Option<usize> {
+        let base = self.size - self.data.len() as u64;
+        if at & 3 != 0 || at < base || at.checked_add(4)? > self.size {
+            return None;
+        }
+        Some((at - base) as usize)
     }
 
     /// The `n` bytes at `at`, checked and materialized.
@@ -2126,5 +2294,24 @@ mod tests {
         assert!(m.bytes(2, 4, 4).is_err(), "misaligned");
         m.reset();
         assert_eq!(m.bytes(4092, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![0; 4]));
+    }
+
+    #[test]
+    fn local_word_fast_path_only_takes_stored_aligned_words() {
+        let mut m = LocalMem::new(4096);
+        assert_eq!(m.word(4092), None, "nothing stored yet");
+        assert!(!m.set_word(4092, 7), "nothing stored yet");
+        m.bytes(4092, 4, 4).map(|b| b.copy_from_slice(&[0x78, 0x56, 0x34, 0x12])).ok();
+        assert_eq!(m.word(4092), Some(0x1234_5678));
+        assert!(m.set_word(4092, 0xdead_beef));
+        assert_eq!(m.bytes(4092, 4, 4).map(|b| b.to_vec()).ok(), Some(vec![0xef, 0xbe, 0xad, 0xde]));
+        // Stored (the first touch materialized at least 256 bytes) but
+        // misaligned, or past the end: the general path decides.
+        assert_eq!(m.word(4090), None);
+        assert!(!m.set_word(4094, 1));
+        assert_eq!(m.word(4096), None);
+        assert_eq!(m.word(u64::MAX - 3), None);
+        assert_eq!(m.word(3840), Some(0), "materialized below the first touch");
+        assert_eq!(m.word(16), None, "not materialized");
     }
 }

@@ -39,8 +39,8 @@
 //! [`WarpHazards::issue`] is the per-issue check: a look at the state of
 //! each register the instruction names, and a few list pushes.
 
-use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
-use crate::isa::ctrl::SCOREBOARDS;
+use super::latency::{self, Class, File, NEEDS_SCOREBOARD, ROW_WIDTH, ROWS, Table};
+use crate::isa::ctrl::{Ctrl, SCOREBOARDS};
 use crate::isa::form::{Form, Slot};
 use crate::isa::inst::Inst;
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
@@ -206,6 +206,8 @@ pub struct HazardInfo {
     n_reads: u8,
     writes: [u16; MAX_WRITES],
     n_writes: u8,
+    /// Per write, the latency row of its result ([`Table::row_index`]).
+    write_rows: [u8; MAX_WRITES],
 }
 
 impl HazardInfo {
@@ -226,6 +228,7 @@ impl HazardInfo {
             n_reads: 0,
             writes: [0; MAX_WRITES],
             n_writes: 0,
+            write_rows: [0; MAX_WRITES],
         };
         let mut position = 0usize;
         for (slot, op) in inst.form.slots.iter().zip(inst.operands.iter()) {
@@ -262,6 +265,9 @@ impl HazardInfo {
                 // Immediates, constant-bank operands, special registers, targets.
                 _ => position += 1,
             }
+        }
+        for (row, &w) in info.write_rows.iter_mut().zip(&info.writes[..usize::from(info.n_writes)]) {
+            *row = Table::row_index(file_of(w), class);
         }
         info
     }
@@ -342,6 +348,9 @@ struct UnitState {
     write_cycle: u64,
     /// Its class, or [`NO_CLASS`] when no such result is in flight.
     write_class: u8,
+    /// The latency row of (the unit's file, `write_class`) in
+    /// [`Table::rows`]; 0 (no latency) with [`NO_CLASS`].
+    lat_row: u8,
     /// Write scoreboard the unit's result is pending on, or [`NONE`].
     write_sb: u8,
     /// Read scoreboards holding the unit (bit `s`).
@@ -365,7 +374,7 @@ const ATTACHED: u8 = 0x80;
 /// that sets a scoreboard in a loop and never waits on it).
 const COMPACT_AT: usize = 4096;
 
-const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, write_sb: NONE, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize] };
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize] };
 
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
@@ -434,11 +443,39 @@ impl WarpHazards {
         }
     }
 
+    /// Back to a warp at its first instruction (what [`WarpHazards::new`]
+    /// gives), keeping the allocations.
+    pub fn reset(&mut self) {
+        let none = Setter { form: None, issued: 0 };
+        self.cycle = 0;
+        self.issued = 0;
+        self.units.fill(FRESH);
+        self.writer.fill(None);
+        for l in &mut self.lists {
+            l.written.clear();
+            l.read.clear();
+            l.read_by_write.clear();
+            l.attached.clear();
+        }
+        for o in &mut self.orphans {
+            o.clear();
+        }
+        self.write_setter = [none; SCOREBOARDS as usize];
+        self.read_setter = [none; SCOREBOARDS as usize];
+        self.read_queue = [0; SCOREBOARDS as usize];
+    }
+
     /// Called once per issued warp-instruction, in the warp's dynamic issue order, BEFORE its effects apply.
     /// Returns a description of the first uncovered hazard.
     #[inline]
     pub fn issue(&mut self, info: &HazardInfo, inst: &Inst) -> Result<(), String> {
-        let ctrl = inst.ctrl;
+        self.issue_ctrl(info, inst.ctrl)
+    }
+
+    /// [`WarpHazards::issue`] with the instruction's control codes given
+    /// apart (an interpreter keeps them beside its own form of the code).
+    #[inline(always)]
+    pub fn issue_ctrl(&mut self, info: &HazardInfo, ctrl: Ctrl) -> Result<(), String> {
         let cycle = self.cycle;
         if ctrl.wait != 0 {
             self.wait(ctrl.wait);
@@ -472,6 +509,7 @@ impl WarpHazards {
                     let u = &mut self.units[usize::from(w)];
                     u.write_sb = s;
                     u.write_class = NO_CLASS;
+                    u.lat_row = 0;
                     u.orphan = 0;
                     list.push(w);
                 }
@@ -481,10 +519,11 @@ impl WarpHazards {
                 }
             }
             None => {
-                for &w in info.writes() {
+                for (&w, &row) in info.writes().iter().zip(&info.write_rows) {
                     let u = &mut self.units[usize::from(w)];
                     u.write_cycle = cycle;
                     u.write_class = info.class as u8;
+                    u.lat_row = row;
                     u.orphan = info.queue;
                     self.writer[usize::from(w)] = Some(info.form);
                     if info.queue != 0 {
@@ -561,10 +600,11 @@ impl WarpHazards {
     /// Releases the scoreboards of a wait mask.
     #[inline]
     fn wait(&mut self, mask: u8) {
-        for s in 0..SCOREBOARDS {
-            if mask >> s & 1 == 0 {
-                continue;
-            }
+        // The scoreboards of the mask, lowest first.
+        let mut left = mask & ((1 << SCOREBOARDS) - 1);
+        while left != 0 {
+            let s = left.trailing_zeros() as u8;
+            left &= left - 1;
             let lists = &mut self.lists[usize::from(s)];
             let units = &mut self.units;
             for w in lists.written.drain(..) {
@@ -595,6 +635,7 @@ impl WarpHazards {
                 if u.orphan == ATTACHED | s {
                     u.orphan = 0;
                     u.write_class = NO_CLASS;
+                    u.lat_row = 0;
                 }
             }
         }
@@ -618,25 +659,35 @@ impl WarpHazards {
         lists.attached.retain(|w| units[usize::from(*w)].orphan == ATTACHED | s);
     }
 
-    #[inline]
+    /// Whether unit `r` may be read now; the common outcome (no hazard)
+    /// inline, the message out of line.
+    #[inline(always)]
     fn check_read(&self, info: &HazardInfo, r: u16) -> Result<(), String> {
         let u = &self.units[usize::from(r)];
-        if u.write_sb != NONE {
-            return Err(self.scoreboard_message(r, "read", true));
-        }
-        if u.write_class == NO_CLASS {
+        // One byte per dependence: the unit's latency row (all zeros when
+        // no fixed-latency result is in flight) at the reader's class.
+        let needed = self.table.rows()[usize::from(u.lat_row) & (ROWS - 1)][info.class as usize & (ROW_WIDTH - 1)];
+        if u.write_sb == NONE && self.cycle.saturating_sub(u.write_cycle) >= u64::from(needed) {
             return Ok(());
+        }
+        Err(self.read_message(info, r))
+    }
+
+    /// The description of the hazard [`WarpHazards::check_read`] found.
+    #[cold]
+    #[inline(never)]
+    fn read_message(&self, info: &HazardInfo, r: u16) -> String {
+        let u = &self.units[usize::from(r)];
+        if u.write_sb != NONE {
+            return self.scoreboard_message(r, "read", true);
         }
         let needed = self.table.latency_by_index(file_of(r), u.write_class, info.class);
         let distance = self.cycle - u.write_cycle;
-        if distance >= u64::from(needed) {
-            return Ok(());
-        }
         let writer = self.writer[usize::from(r)].map_or("?", |f| f.name);
         if needed == NEEDS_SCOREBOARD {
-            return Err(format!("{} read but {writer} (variable latency on sm_{}) set no write scoreboard, nor was a later one of its unit waited for", unit_name(r), self.table.sm));
+            return format!("{} read but {writer} (variable latency on sm_{}) set no write scoreboard, nor was a later one of its unit waited for", unit_name(r), self.table.sm);
         }
-        Err(format!("{} read {distance} cycles after {writer} (needs {needed})", unit_name(r)))
+        format!("{} read {distance} cycles after {writer} (needs {needed})", unit_name(r))
     }
 
     fn scoreboard_message(&self, unit: u16, what: &str, write: bool) -> String {
@@ -677,6 +728,7 @@ impl WarpHazards {
             if theirs.write_class != NO_CLASS && (mine.write_class == NO_CLASS || theirs.write_cycle > mine.write_cycle) {
                 mine.write_cycle = theirs.write_cycle;
                 mine.write_class = theirs.write_class;
+                mine.lat_row = theirs.lat_row;
                 self.writer[k] = other.writer[k];
             }
             if mine.orphan == 0 {

@@ -318,7 +318,17 @@ pub struct Table {
     effective: [[[u8; CLASSES]; CLASSES]; 4],
     /// The entries as measured.
     pub entries: Vec<Entry>,
+    /// `effective` by [`Table::row_index`] (see [`Table::rows`]).
+    rows: Box<[[u8; ROW_WIDTH]; ROWS]>,
 }
+
+/// Rows of [`Table::rows`]: a power of two above `1 + 4 * CLASSES`, so that
+/// a masked row index needs no bounds check.
+pub const ROWS: usize = 128;
+/// Columns of a row of [`Table::rows`] (a power of two, at least
+/// [`CLASSES`]).
+pub const ROW_WIDTH: usize = 32;
+const _: () = assert!(4 * CLASSES < ROWS && CLASSES <= ROW_WIDTH);
 
 impl Table {
     /// Builds a table from measured entries.
@@ -353,7 +363,30 @@ impl Table {
                 }
             }
         }
-        Table { sm, effective, entries }
+        let mut rows = Box::new([[0u8; ROW_WIDTH]; ROWS]);
+        for (f, by_producer) in effective.iter().enumerate() {
+            for (p, by_consumer) in by_producer.iter().enumerate() {
+                rows[1 + f * CLASSES + p][..CLASSES].copy_from_slice(by_consumer);
+            }
+        }
+        Table { sm, effective, entries, rows }
+    }
+
+    /// The row of [`Table::rows`] holding the consumer latencies of a
+    /// producer class writing a register file.
+    #[inline]
+    pub fn row_index(file: File, producer: Class) -> u8 {
+        (1 + file as usize * CLASSES + producer as usize) as u8
+    }
+
+    /// The latencies as rows indexed by one byte: row 0 is all zeros (no
+    /// fixed-latency result in flight), row [`Table::row_index`] has the
+    /// cycles each consumer class must issue after that producer (columns
+    /// by `Class as usize`; those past [`CLASSES`] unused). A checker keeps
+    /// a row index per register and reads one byte per dependence.
+    #[inline]
+    pub fn rows(&self) -> &[[u8; ROW_WIDTH]; ROWS] {
+        &self.rows
     }
 
     /// The cycles a consumer must issue after a fixed-latency producer, or

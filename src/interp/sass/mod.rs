@@ -82,29 +82,18 @@ pub fn translate(loaded: &load::Loaded) -> Result<exec::Program, InterpError> {
         return Err(InterpError::new(ErrorKind::Malformed, "the kernel is too large"));
     }
     let mut t = op::Translator { rows: op::Rows::default(), banks: &loaded.banks, sm: loaded.sm };
-    let mut ops = Vec::with_capacity(loaded.words.len());
+    let mut code = Vec::with_capacity(loaded.words.len());
     let mut insts = Vec::with_capacity(loaded.words.len());
-    let mut infos = Vec::with_capacity(loaded.words.len());
-    let mut guards = Vec::with_capacity(loaded.words.len());
     for (k, &word) in loaded.words.iter().enumerate() {
-        match Inst::decode(word, loaded.sm) {
-            Ok(inst) => {
-                ops.push(t.translate(&inst, (k * 16) as u32));
-                infos.push(hazard::HazardInfo::of(&inst, loaded.sm));
-                guards.push(op::guard_of(&inst));
-                insts.push(inst);
-            }
-            Err(_) => {
-                ops.push(op::Op::Unsupported(format!("undecodable instruction word {word:#034x}").into_boxed_str()));
-                let nop = Inst::empty();
-                infos.push(hazard::HazardInfo::of(&nop, loaded.sm));
-                guards.push(op::P::TRUE);
-                insts.push(nop);
-            }
-        }
+        let (op, inst) = match Inst::decode(word, loaded.sm) {
+            Ok(inst) => (t.translate(&inst, (k * 16) as u32), inst),
+            Err(_) => (op::Op::Unsupported(format!("undecodable instruction word {word:#034x}").into_boxed_str()), Inst::empty()),
+        };
+        code.push(exec::Code { op, guard: op::guard_of(&inst), ctrl: inst.ctrl, hz: hazard::HazardInfo::of(&inst, loaded.sm) });
+        insts.push(inst);
         if t.rows.total() > u16::MAX as usize - 8 {
             return Err(InterpError::new(ErrorKind::Unsupported, "too many distinct constant operands"));
         }
     }
-    Ok(exec::Program { ops, insts, infos, guards, rows: t.rows })
+    Ok(exec::Program { code, insts, rows: t.rows })
 }
