@@ -137,12 +137,11 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
     }
 
-    /// `setp.cmp[.bop].type p[|q], a, b[, c]`: `p` is one `Setp`; `q`
-    /// (the negated comparison, combined the same way) another.
-    fn setp(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
-        let ty = self.one_type(i)?;
-        let m = self.cx.m;
-        let ops = m.operands(i.operands);
+    /// The operands of a comparison `d, a, b[, c]` (`setp`, `set`): `a`
+    /// and `b` read as `ty`, and with a combining operation the predicate
+    /// `c` (its `!` becomes the `negated` attribute).
+    fn compare_args(&mut self, i: &Instruction, mut attrs: Attrs, ty: ScalarType) -> Result<(smallvec::SmallVec<[Value; 3]>, Attrs), LowerError> {
+        let ops = self.cx.m.operands(i.operands);
         let combined = attrs.combine.is_some();
         if ops.len() != if combined { 4 } else { 3 } || attrs.cmp.is_none() {
             return Err(self.unsupported(i));
@@ -150,12 +149,20 @@ impl<'a> FnLower<'_, 'a, '_> {
         let a = self.read(&ops[1], ty)?;
         let b = self.read(&ops[2], ty)?;
         let mut args: smallvec::SmallVec<[Value; 3]> = smallvec::smallvec![a, b];
-        let mut attrs = attrs;
         if combined {
             let (c, negated) = self.combine_operand(&ops[3])?;
             args.push(c);
             attrs.negated = negated;
         }
+        Ok((args, attrs))
+    }
+
+    /// `setp.cmp[.bop].type p[|q], a, b[, c]`: `p` is one `Setp`; `q`
+    /// (the negated comparison, combined the same way) another.
+    fn setp(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ty = self.one_type(i)?;
+        let ops = self.cx.m.operands(i.operands);
+        let (args, attrs) = self.compare_args(i, attrs, ty)?;
         let (p, q) = match &ops[0].kind {
             OperandKind::PredPair(p, q) => (OperandKind::Name(*p, None), Some(OperandKind::Name(*q, None))),
             other => (other.clone(), None),
@@ -174,21 +181,8 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// `set.cmp[.bop].dtype.stype d, a, b[, c]`.
     fn set(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
         let (Some(dty), Some(sty)) = ptx_types(i) else { return Err(self.unsupported(i)) };
-        let m = self.cx.m;
-        let ops = m.operands(i.operands);
-        let combined = attrs.combine.is_some();
-        if ops.len() != if combined { 4 } else { 3 } || attrs.cmp.is_none() {
-            return Err(self.unsupported(i));
-        }
-        let a = self.read(&ops[1], sty)?;
-        let b = self.read(&ops[2], sty)?;
-        let mut args: smallvec::SmallVec<[Value; 3]> = smallvec::smallvec![a, b];
-        let mut attrs = attrs;
-        if combined {
-            let (c, negated) = self.combine_operand(&ops[3])?;
-            args.push(c);
-            attrs.negated = negated;
-        }
+        let ops = self.cx.m.operands(i.operands);
+        let (args, attrs) = self.compare_args(i, attrs, sty)?;
         let result = scalar_value_type(dty).ok_or_else(|| self.unsupported(i))?;
         let v = self.op(Opcode::Set, attrs, &args, result);
         self.write(&ops[0], v, false)
