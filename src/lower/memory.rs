@@ -56,28 +56,11 @@ impl<'a> FnLower<'_, 'a, '_> {
         let space = attrs.space.unwrap_or(Space::Generic);
         let mut attrs = attrs;
         attrs.space = Some(space);
-        match self.address(&ops[1], space)? {
-            Addr::Mem { base, offset } => {
-                let mut data = InstData::new(Opcode::Ld, attrs);
-                data.args.push(base);
-                data.offset = self.offset32(offset, span)?;
-                let types: SmallVec<[Type; 4]> = smallvec::smallvec![elem; n];
-                let inst = self.emit(data, &types);
-                let results = self.b.func.insts[inst].results.clone();
-                for (p, v) in places.into_iter().zip(results) {
-                    self.assign(p, v, signed, span)?;
-                }
-            }
-            Addr::KernelParam { offset } => {
-                let mut data = InstData::new(Opcode::Ld, attrs);
-                data.offset = self.offset32(offset, span)?;
-                let types: SmallVec<[Type; 4]> = smallvec::smallvec![elem; n];
-                let inst = self.emit(data, &types);
-                let results = self.b.func.insts[inst].results.clone();
-                for (p, v) in places.into_iter().zip(results) {
-                    self.assign(p, v, signed, span)?;
-                }
-            }
+        // A memory address, or a kernel parameter (read without one); a
+        // `.param` variable is a register variable, read piece by piece.
+        let (base, offset) = match self.address(&ops[1], space)? {
+            Addr::Mem { base, offset } => (Some(base), offset),
+            Addr::KernelParam { offset } => (None, offset),
             Addr::ParamVar { var, offset } => {
                 let whole = self.b.use_var(var);
                 let bytes = i64::from(ty.bits().div_ceil(8));
@@ -85,7 +68,17 @@ impl<'a> FnLower<'_, 'a, '_> {
                     let v = self.piece(whole, offset + k as i64 * bytes, ty, span)?;
                     self.assign(p, v, signed, span)?;
                 }
+                return Ok(());
             }
+        };
+        let mut data = InstData::new(Opcode::Ld, attrs);
+        data.args.extend(base);
+        data.offset = self.offset32(offset, span)?;
+        let types: SmallVec<[Type; 4]> = smallvec::smallvec![elem; n];
+        let inst = self.emit(data, &types);
+        let results = self.b.func.insts[inst].results.clone();
+        for (p, v) in places.into_iter().zip(results) {
+            self.assign(p, v, signed, span)?;
         }
         Ok(())
     }
