@@ -77,6 +77,10 @@ impl Output {
     }
 }
 
+/// An open slow path: its join block, the join's parameter, and the
+/// constants made before the branch.
+type OpenJoin = (Block, Value, HashMap<(Type, u64), Value>);
+
 /// Which ISLE program a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Program {
@@ -107,7 +111,7 @@ pub(crate) struct Lowerer<'a> {
     /// Open slow paths (innermost last): the join block, its parameter,
     /// and the constants known before the branch (the only ones that
     /// dominate the join).
-    joins: Vec<(Block, Value, HashMap<(Type, u64), Value>)>,
+    joins: Vec<OpenJoin>,
 }
 
 impl<'a> Lowerer<'a> {

@@ -71,13 +71,13 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
             let ftz = |x: f32| if at.ftz { num::ftz32(x) } else { x };
             let f32r = |x: f32| u64::from(ftz(x).to_bits());
             let m = mode(at.round);
-            if let Some(g) = d.guard {
-                if (val[g.pred.index()] != 0) == g.negated {
-                    for (r, p) in d.results.iter().zip(&d.prior) {
-                        val[r.index()] = val[p.index()];
-                    }
-                    continue;
+            if let Some(g) = d.guard
+                && (val[g.pred.index()] != 0) == g.negated
+            {
+                for (r, p) in d.results.iter().zip(&d.prior) {
+                    val[r.index()] = val[p.index()];
                 }
+                continue;
             }
             let mut res = [0u64; 2];
             match d.opcode {
@@ -162,7 +162,7 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                         Mufu::Rcp | Mufu::Rsq => {
                             let x = f64::from(num::ftz32(f32::from_bits(a[0] as u32)));
                             let e = if op == Mufu::Rcp { 1.0 / x } else { 1.0 / x.sqrt() };
-                            let side = if k % 2 == 0 { NRound::Down } else { NRound::Up };
+                            let side = if k.is_multiple_of(2) { NRound::Down } else { NRound::Up };
                             let j = num::ftz32(num::f64_to_f32(e, side));
                             if j.is_finite() && j != 0.0 { j.to_bits() } else { r }
                         }
