@@ -255,6 +255,7 @@ fn run_name(run: usize) -> &'static str {
 pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated, String> {
     let limit = options.max_registers.unwrap_or(layout::MAX_GPR).clamp(16, layout::MAX_GPR);
     let p = pressure_of(prog);
+    let has_calls = prog.insts.iter().any(|i| matches!(i.kind, PKind::Call { .. }));
     // UR and P first: whether they spill decides the R scratch register.
     let mut layout = Layout::default();
     let mut u_counts = [p[Kind::U1 as usize], p[Kind::U2 as usize], p[Kind::P as usize].min(MAX_PRED)];
@@ -266,7 +267,9 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         let out = run_one(prog, 1, &layout, options.check)?;
         let spilled = out.slots > 0;
         u_out = Some(out);
-        if !spilled {
+        // Spills around calls come from their clobbers, not from the
+        // region sizes.
+        if !spilled || has_calls {
             break;
         }
         // Grow the regions that still have room.
@@ -300,7 +303,7 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         layout.units[0] = units;
         layout.scratch = scratch;
         let out = run_one(prog, 0, &layout, options.check)?;
-        if out.slots == 0 || attempt == 4 {
+        if out.slots == 0 || attempt == 4 || has_calls {
             r_out = Some(out);
             break;
         }
