@@ -82,6 +82,45 @@ pub struct Allocated {
     pub spill_loads: u32,
 }
 
+impl Allocated {
+    /// The text form: a line of counts, then one line per instruction as
+    /// nvdisasm prints it, branch targets as block names, calls as
+    /// `funcN`, patched immediates by what they stand for.
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "// {} R, {} UR, frame {} bytes, spill stores {} bytes, spill loads {} bytes\n",
+            self.gpr_count, self.ugpr_count, self.frame_bytes, self.spill_stores, self.spill_loads
+        );
+        for (k, block) in self.blocks.iter().enumerate() {
+            out.push_str(&format!("bb{k}:\n"));
+            for inst in &block.insts {
+                let text = inst.inst().text(self.sm, 0);
+                let text = text.trim_end().trim_end_matches(';').trim_end();
+                let line = match inst {
+                    AllocInst::Inst(_) => text.to_string(),
+                    AllocInst::Branch { target, .. } => format!("{} bb{target}", without_last(text)),
+                    AllocInst::Call { callee, .. } => format!("{} func{callee}", without_last(text)),
+                    AllocInst::ReturnAddress { .. } => format!("{} <return address>", without_last(text)),
+                    AllocInst::SymAddr { global, offset, high, .. } => {
+                        format!("{} {}(global{global}{offset:+#x})", without_last(text), if *high { "32@hi" } else { "32@lo" })
+                    }
+                };
+                out.push_str(&format!("    {line}\n"));
+            }
+        }
+        out
+    }
+}
+
+/// An instruction's text without its last operand (a branch target or an
+/// immediate that emission patches).
+fn without_last(text: &str) -> &str {
+    match text.rsplit_once(' ') {
+        Some((head, _)) => head,
+        None => text,
+    }
+}
+
 /// A block of allocated code.
 #[derive(Clone, Debug, Default)]
 pub struct AllocBlock {

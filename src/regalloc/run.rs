@@ -336,7 +336,7 @@ fn spilled_classes(out: &RunOut) -> [bool; 3] {
 fn pressure_of(prog: &Prog) -> [u32; 7] {
     let mut p = layout::pressure(prog);
     // Fixed registers and reuse constraints need a little room to move.
-    for k in [Kind::R1, Kind::R2, Kind::R4, Kind::U1, Kind::U2] {
+    for k in [Kind::R1, Kind::R2, Kind::R4] {
         if p[k as usize] > 0 {
             p[k as usize] += 1;
         }
