@@ -207,15 +207,6 @@ fn run_one(prog: &Prog, run: usize, layout: &Layout, check: bool) -> Result<RunO
         Ok(Err(e)) => return Err(format!("regalloc2 ({}): {e:?}", run_name(run))),
         Err(_) => return Err(format!("regalloc2 ({}) cannot meet the constraints", run_name(run))),
     };
-    if std::env::var_os("RA_DEBUG").is_some() {
-        for (b, block) in prog.blocks.iter().enumerate() {
-            eprintln!("block {b} succs {:?} preds {:?} params {:?}", func.succs[b], func.preds[b], func.params[b]);
-            for i in block.start..block.end {
-                eprintln!("  inst {i}: {:?} ops {:?} allocs {:?}", std::mem::discriminant(&prog.insts[i as usize].kind), func.inst_operands(Inst::new(i as usize)), out.inst_allocs(Inst::new(i as usize)));
-            }
-        }
-        eprintln!("edits {:?}", out.edits);
-    }
     if check {
         let mut checker = regalloc2::checker::Checker::new(&func, &env);
         checker.prepare(&out);
