@@ -25,7 +25,7 @@ use ptx2sass::target::Sm;
 type StageFn = fn(Sm, &str) -> Result<String, String>;
 
 /// The stages a filetest can name, by their `test:` word.
-const STAGES: &[(&str, StageFn)] = &[("parse", stage_parse), ("lower", stage_lower), ("legalize", stage_legalize), ("select", stage_select)];
+const STAGES: &[(&str, StageFn)] = &[("parse", stage_parse), ("lower", stage_lower), ("legalize", stage_legalize), ("select", stage_select), ("regalloc", stage_regalloc)];
 
 /// Runs the stage `test` on `input` for `sm`.
 fn run_stage(test: &str, sm: Sm, input: &str) -> Result<String, String> {
@@ -88,6 +88,26 @@ fn stage_select(sm: Sm, input: &str) -> Result<String, String> {
         if !f.layout.is_empty() {
             let mach = driver::compile_function(&raw, id, Options { verify: true }).map_err(|e| e.to_string())?;
             out.push_str(&mach.text());
+        }
+    }
+    Ok(out)
+}
+
+/// `test: regalloc`: PTX through selection and register allocation
+/// (regalloc2's checker on); the allocated functions are printed, each
+/// after a line with its name.
+fn stage_regalloc(sm: Sm, input: &str) -> Result<String, String> {
+    let raw = lowered(sm, input)?;
+    let mut out = String::new();
+    for (id, f) in raw.functions.iter() {
+        if !f.layout.is_empty() {
+            let mach = driver::compile_function(&raw, id, Options { verify: true }).map_err(|e| e.to_string())?;
+            // `// maxrregcount: N` in the file limits the registers.
+            let max_registers = input.lines().find_map(|l| l.trim().strip_prefix("// maxrregcount:")).and_then(|n| n.trim().parse().ok());
+            let options = ptx2sass::regalloc::RegallocOptions { max_registers, check: true };
+            let a = ptx2sass::regalloc::allocate(&mach, &options).map_err(|e| e.to_string())?;
+            out.push_str(&format!("// function {}\n", a.name));
+            out.push_str(&a.text());
         }
     }
     Ok(out)
