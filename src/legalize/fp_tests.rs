@@ -87,11 +87,18 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                 Opcode::Iadd3 => {
                     let op = |k: usize| -> u64 {
                         let x = a[k] as u32;
-                        u64::from(if at.neg & (1 << k) == 0 { x } else if at.x { !x } else { x.wrapping_neg() })
+                        // -x is ~x + 1 (a zero negated carries out).
+                        if at.neg & (1 << k) == 0 {
+                            u64::from(x)
+                        } else if at.x {
+                            u64::from(!x)
+                        } else {
+                            u64::from(!x) + 1
+                        }
                     };
                     let cin = if at.x { a.get(3).copied().unwrap_or(0) } else { 0 };
                     let s = op(0) + op(1) + op(2) + cin;
-                    res = [s & 0xffff_ffff, u64::from(s >> 32 != 0)];
+                    res = [s & 0xffff_ffff, (s >> 32) & 1];
                 }
                 Opcode::Imad => {
                     let signed = at.ty == Some(DataType::S32);
@@ -105,6 +112,21 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                         let idx = ((a[0] >> bit) & 1) << 2 | ((a[1] >> bit) & 1) << 1 | ((a[2] >> bit) & 1);
                         res[0] |= ((d.imm >> idx) & 1) << bit;
                     }
+                }
+                Opcode::Isetp if at.x => {
+                    // The high-word step of a 64-bit compare: equal high
+                    // words defer to the low words' predicate.
+                    let (x, y) = (a[0] as u32, a[1] as u32);
+                    let ord = if at.ty == Some(DataType::S32) { (x as i32).cmp(&(y as i32)) } else { x.cmp(&y) };
+                    use std::cmp::Ordering::*;
+                    let k = a[3] != 0;
+                    let t = match at.cmp {
+                        Some(Cmp::Eq) => ord == Equal && k,
+                        Some(Cmp::Ne) => ord != Equal || k,
+                        Some(Cmp::Lt | Cmp::Le) => ord == Less || (ord == Equal && k),
+                        _ => ord == Greater || (ord == Equal && k),
+                    };
+                    res[0] = u64::from(t && (a[2] != 0) != at.negated);
                 }
                 Opcode::Isetp => {
                     let (x, y) = (a[0] as u32, a[1] as u32);
@@ -177,11 +199,28 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                 Opcode::Dfma => res[0] = num::fma64(f64::from_bits(fmod(0, 63)), f64::from_bits(fmod(1, 63)), f64::from_bits(fmod(2, 63)), m).to_bits(),
                 Opcode::F2f if at.ty == Some(DataType::F64) => res[0] = f64::from(f32v(a[0])).to_bits(),
                 Opcode::F2f => res[0] = u64::from(num::f64_to_f32(f64::from_bits(a[0]), m).to_bits()),
+                Opcode::ImadWide => {
+                    let p = if at.ty == Some(DataType::S32) { (a[0] as i32 as i64 * a[1] as i32 as i64) as u64 } else { a[0] * a[1] };
+                    res[0] = p.wrapping_add(a[2]);
+                }
+                Opcode::I2f if at.src_ty == Some(DataType::U64) => {
+                    // Exactly rounded: the f64 nearest may itself be rounded.
+                    let c = a[0] as f64;
+                    let mut r = num::f64_to_f32(c, m);
+                    let exact = |r: f32| f64::from(r) as u128;
+                    if m == NRound::Up && exact(r) < u128::from(a[0]) {
+                        r = f32::from_bits(r.to_bits() + 1);
+                    }
+                    res[0] = u64::from(r.to_bits());
+                }
                 Opcode::I2f => {
                     let x = if at.src_ty == Some(DataType::S32) { f64::from(a[0] as i32) } else { a[0] as f64 };
                     res[0] = u64::from(num::f64_to_f32(x, m).to_bits());
                 }
-                Opcode::F2i => res[0] = num::float_to_int(f64::from(ftz(f32v(a[0]))), m, 32, at.ty == Some(DataType::S32)),
+                Opcode::F2i => {
+                    let bits = if matches!(at.ty, Some(DataType::U64 | DataType::S64)) { 64 } else { 32 };
+                    res[0] = num::float_to_int(f64::from(ftz(f32v(a[0]))), m, bits, matches!(at.ty, Some(DataType::S32 | DataType::S64)));
+                }
                 Opcode::Frnd if at.ty == Some(DataType::F64) => res[0] = num::round_int(f64::from_bits(a[0]), m).to_bits(),
                 Opcode::Imnmx | Opcode::Vimnmx => {
                     let (x, y) = (a[0] as u32, a[1] as u32);
@@ -577,5 +616,39 @@ fn f64_reference_rounding_agrees_with_the_host() {
         }
         let x = f64::from_bits(a);
         assert!(sqrt64_ref(x, NRound::Nearest) == x.sqrt().to_bits() || x.sqrt().is_nan(), "sqrt {x:e}");
+    }
+}
+
+#[test]
+fn integer_division_64_matches_ptxas_semantics() {
+    let mut xs: Vec<u64> = inputs64(120, 0x6464_0000_0000_0064);
+    xs.extend([0, 1, 2, 3, 7, 10, u64::MAX, u64::MAX - 1, 1 << 63, (1 << 63) - 1, (1 << 63) + 1, 0xffff_ffff, 0x1_0000_0000, 0x1_0000_0001, 0xffff_ffff_0000_0000, 0x8000_0000, (-10i64) as u64]);
+    // Small values and values of 32 bits or fewer as well.
+    let mut x = 0x1234_5678u64;
+    for _ in 0..40 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        xs.push(x >> (x % 60));
+    }
+    for (op, ty) in [(Opcode::Div, DataType::U64), (Opcode::Rem, DataType::U64), (Opcode::Div, DataType::S64), (Opcode::Rem, DataType::S64)] {
+        let f = expand(&function(op, Attrs::typed(ty), Type::R64, 2), 90);
+        for &a in &xs {
+            for &b in &xs {
+                // A zero divisor gives all ones (ptxas's SEL ..., 0xffffffff
+                // on both words); INT64_MIN / -1 wraps.
+                let want = match (op, ty, b) {
+                    (_, _, 0) => u64::MAX,
+                    (Opcode::Div, DataType::U64, _) => a / b,
+                    (Opcode::Rem, DataType::U64, _) => a % b,
+                    (Opcode::Div, _, _) => (a as i64).wrapping_div(b as i64) as u64,
+                    _ => (a as i64).wrapping_rem(b as i64) as u64,
+                };
+                for jitter in [0, 0x11] {
+                    let got = run(&f, &[a, b], jitter);
+                    assert_eq!(got, want, "{op}.{ty:?} {a:#x}, {b:#x} (jitter {jitter:#x})");
+                }
+            }
+        }
     }
 }
