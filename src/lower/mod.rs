@@ -42,6 +42,7 @@
 mod error;
 mod function;
 mod globals;
+mod intops;
 mod memory;
 mod names;
 mod operands;
