@@ -623,11 +623,11 @@ mod early {
         fn field_mask(&mut self, pos: u64, len: u64) -> u64 {
             field_mask(pos, len)
         }
-        fn make_pair(&mut self, a: Value, b: Value) -> ValuePair {
-            ValuePair(a, b)
+        fn out2(&mut self, a: Value, b: Value) -> Output {
+            Output::new(&[a, b])
         }
-        fn carry_result(&mut self, v: Value, carry: Value) -> Output {
-            if self.cur_data().results.len() == 2 { Output::new(&[v, carry]) } else { Output::new(&[v]) }
+        fn inst_carries(&mut self) -> bool {
+            self.cur_data().results.len() == 2
         }
         fn with_wrap(&mut self, a: Attrs) -> Attrs {
             Attrs { wrap: true, ..a }

@@ -140,6 +140,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         LowerError { span, function: self.name.to_string(), message: message.into() }
     }
 
+    /// Whether the function is a kernel (`.entry`).
+    pub fn is_kernel(&self) -> bool {
+        self.kernel
+    }
+
     /// The unsupported-instruction error for `i`, naming it with its
     /// modifiers.
     pub fn unsupported(&self, i: &Instruction) -> LowerError {

@@ -948,7 +948,17 @@ impl Context for SelectCtx<'_> {
             Opcode::Sgxt => format!("SGXT{}{}", flag(d.attrs.wrap, ".W"), flag(unsigned(d.attrs.ty), ".U32")),
             other => return self.fail(format!("{other} is not a two-source operation")),
         };
-        let ops = [self.result(0, rz()), a, b];
+        let mut ops = vec![self.result(0, rz()), a, b];
+        if d.opcode == Opcode::Fset {
+            // FSET.BF's combined predicate (PT without one), `!` where
+            // legalization marked it negated.
+            let negated = d.attrs.negated;
+            let mut c = self.pred_arg(2, pt());
+            if let (true, Operand::Reg { mods, .. }) = (negated, &mut c) {
+                mods.not = !mods.not;
+            }
+            ops.push(c);
+        }
         self.emit(&name, &ops);
     }
     fn emit_ternary(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
