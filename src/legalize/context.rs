@@ -743,3 +743,28 @@ mod late {
         ori_context_body!();
     }
 }
+
+#[cfg(test)]
+mod intops_tests {
+    use super::{field_mask, int_bound};
+
+    #[test]
+    fn bit_field_masks_clamp_like_bmsk() {
+        assert_eq!(field_mask(4, 8), 0xff0);
+        assert_eq!(field_mask(0, 32), 0xffff_ffff);
+        assert_eq!(field_mask(0, 200), 0xffff_ffff);
+        assert_eq!(field_mask(28, 8), 0xf000_0000, "cut at bit 31");
+        assert_eq!(field_mask(32, 8), 0, "a field past the word");
+        assert_eq!(field_mask(5, 0), 0);
+    }
+
+    #[test]
+    fn integer_range_bounds_as_words() {
+        assert_eq!(int_bound(8, true, true), 0x7f);
+        assert_eq!(int_bound(8, true, false), 0xffff_ff80);
+        assert_eq!(int_bound(16, false, true), 0xffff);
+        assert_eq!(int_bound(16, false, false), 0);
+        assert_eq!(int_bound(16, true, false), 0xffff_8000);
+        assert_eq!(int_bound(32, true, true), 0x7fff_ffff);
+    }
+}
