@@ -326,9 +326,13 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
             _ => vec![(field, value)],
         })
         .chain([(f(91, 91), 1)])
+        // UPRMT has no mode field: nvdisasm prints PRMT's mode values in
+        // 72–74 as nothing or `.???1` there (oracle); kept 0.
+        .chain((form.name == "PRMT").then_some((f(72, 74), 0)))
         .collect();
+    let mods = if form.name == "PRMT" { &[][..] } else { form.mods };
     let (fixed, slots) = (Box::leak(fixed.into_boxed_slice()), Box::leak(slots.into_boxed_slice()));
-    Some(Form { name, opcode: form.opcode | 0x080, fixed, aliases: &[], uniform_guard: true, slots, ..*form })
+    Some(Form { name, opcode: form.opcode | 0x080, fixed, mods, aliases: &[], uniform_guard: true, slots, ..*form })
 }
 
 /// NOP, S2R, MOV, IADD3, ISETP, LOP3, SEL, SHF.
