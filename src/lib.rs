@@ -20,5 +20,6 @@ pub mod legalize;
 pub mod lower;
 pub mod ptx;
 pub mod reference;
+pub mod sched;
 pub mod select;
 pub mod target;
