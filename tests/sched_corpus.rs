@@ -200,38 +200,3 @@ fn rescheduled_zluda_cases_run() {
     }
     assert!(failures.is_empty(), "{} rescheduled cases fail", failures.len());
 }
-
-#[test]
-fn debug_functions() {
-    let cache = cache();
-    let mut n = 0;
-    for e in std::fs::read_dir(&cache).unwrap().take(20) {
-        let p = e.unwrap().path();
-        let data = std::fs::read(&p).unwrap();
-        let f = functions(&data);
-        let sm: u16 = p.to_string_lossy().split(".sm_").nth(1).unwrap().split('.').next().unwrap().parse().unwrap();
-        for (name, w) in &f {
-            let r = one(w, sm);
-            eprintln!("{} {name} {} {:?}", p.display(), w.len(), r.as_ref().map(|o| o.is_some()));
-        }
-        n += f.len();
-    }
-    eprintln!("{n}");
-}
-
-#[test]
-fn debug_one() {
-    let p = std::env::var("SCHED_DEBUG").unwrap();
-    let sm: u16 = p.split(".sm_").nth(1).unwrap().split('.').next().unwrap().parse().unwrap();
-    let s = Sm::new(sm);
-    let data = std::fs::read(&p).unwrap();
-    for (name, w) in functions(&data) {
-        let code: Vec<Inst> = w.iter().map(|&w| Inst::decode(w, s).unwrap()).collect();
-        let (ours, _) = linear::reschedule(&code, s, &SchedOptions::default()).unwrap();
-        eprintln!("== {name}");
-        for (k, (a, b)) in code.iter().zip(ours.iter().chain(std::iter::repeat(&ours[0]))).enumerate() {
-            eprintln!("{:04x} {} {:50} | {} {}", k * 16, a.ctrl, a.text(s, k as u64 * 16), b.ctrl, b.text(s, k as u64 * 16));
-        }
-        eprintln!("{:?}", check(&ours, s).err().map(|h| h.iter().map(|h| h.to_string()).collect::<Vec<_>>()));
-    }
-}

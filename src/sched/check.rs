@@ -23,10 +23,13 @@
 //! join is the conservative side (a hazard on any path is one). Cycles are
 //! the least the stall counts give; a taken branch adds nothing.
 //!
-//! Control flow: BRA to its target (and on when guarded), EXIT and RET end
-//! a path (RET goes on at every instruction after a CALL), CALL goes to its
-//! callee, BRX/JMX/JMP to every block. Device functions inside the code are
-//! reached through their CALLs.
+//! Control flow: BRA to its target (and on when guarded), EXIT ends a
+//! path, CALL goes to its callee, RET to the instruction after every CALL
+//! of its function (the nearest callee entry before it), BRX/JMX (jump
+//! tables, whose targets are data) to every later block of its function
+//! that control cannot fall into and that is not inside a convergence
+//! region (BSSY…) opened after the BRX — where ptxas lays out the cases —,
+//! JMP to every block. Device functions inside the code are reached through their CALLs.
 
 use super::info::{HazardInfo, UNITS, UR_BASE, base_name, unit_name};
 use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
@@ -199,14 +202,15 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
     let n = code.len();
     let mut leader = vec![false; n + 1];
     leader[0] = true;
-    let mut returns = Vec::new();
+    // (callee entry, return site) of every CALL with a target in the code.
+    let mut calls: Vec<(Option<usize>, usize)> = Vec::new();
     for (k, inst) in code.iter().enumerate() {
         let base = base_name(inst);
         if ends_block(base) {
             leader[k + 1] = true;
         }
         if base == "CALL" {
-            returns.push(k + 1);
+            calls.push((target_of(inst, k, n), k + 1));
         }
         if matches!(base, "BRA" | "BSSY" | "CALL") {
             if let Some(t) = target_of(inst, k, n) {
@@ -248,7 +252,11 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
                 }
             }
             "RET" => {
-                s.extend(returns.iter().filter_map(|&r| block_of(r)));
+                // Back to the callers of the function the RET is in: the
+                // one whose entry (a CALL target) is the nearest before it;
+                // every return site when no entry is.
+                let entry = calls.iter().filter_map(|c| c.0).filter(|&e| e <= k).max();
+                s.extend(calls.iter().filter(|c| entry.is_none() || c.0 == entry || c.0.is_none()).filter_map(|c| block_of(c.1)));
                 if !unconditional(last) {
                     s.extend(next);
                 }
@@ -257,7 +265,19 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
                 Some(t) => s.push(t),
                 None => s.extend(next),
             },
-            "BRX" | "JMP" | "JMX" => s.extend(0..blocks.len()),
+            // Jump tables (the targets are data in a constant bank): every
+            // later block that control cannot fall into, where ptxas puts
+            // the cases (each after the previous case's branch out).
+            "BRX" | "JMX" => s.extend((b + 1..blocks.len()).filter(|&t| {
+                let next_function = calls.iter().filter_map(|c| c.0).filter(|&e| e > k).min().unwrap_or(n);
+                let before = &code[blocks[t].0 - 1];
+                // Not into a convergence region opened after the BRX.
+                let inside = (k + 1..blocks[t].0).any(|j| base_name(&code[j]) == "BSSY" && target_of(&code[j], j, n).is_some_and(|r| r > blocks[t].0));
+                blocks[t].0 < next_function && !inside &&
+                    matches!(base_name(before), "BRA" | "BRX" | "JMX" | "JMP" | "EXIT" | "RET")
+                    && unconditional(before)
+            })),
+            "JMP" => s.extend(0..blocks.len()),
             _ => s.extend(next),
         }
         s.sort_unstable();
