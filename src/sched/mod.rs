@@ -165,3 +165,6 @@ fn has_virtual(inst: &Inst) -> bool {
             _ => false,
         })
 }
+
+#[cfg(test)]
+mod tests;
