@@ -36,49 +36,120 @@ struct Unit {
 const FREE: Unit = Unit { fixed: None, ready: NEVER, wsb: 0, rsb: 0 };
 
 /// The state at a point of the code; cycles are absolute within the block
-/// being assigned, relative to the block start in entry states.
+/// being assigned. One dense state is reused for every block; the states
+/// passed between blocks are sparse ([`Exit`]).
 #[derive(Clone, Debug)]
 struct State {
     units: Vec<Unit>,
+    /// Per scoreboard: units that got its bit (some may have lost it since).
+    lists: [Vec<u16>; SCOREBOARDS as usize],
     /// Per scoreboard: the queue of its last setter (0 none or unknown).
     queue: [u8; SCOREBOARDS as usize],
     /// Per scoreboard: when it was last set (for least-recently-set eviction).
     set_at: [i64; SCOREBOARDS as usize],
 }
 
-impl State {
-    fn empty() -> State {
-        State { units: vec![FREE; UNITS], queue: [0; SCOREBOARDS as usize], set_at: [NEVER; SCOREBOARDS as usize] }
-    }
+/// The state a block leaves to its successors, relative to the cycle they
+/// may issue: the units with something pending.
+#[derive(Clone, Debug, Default)]
+struct Exit {
+    units: Vec<(u16, Unit)>,
+    queue: [u8; SCOREBOARDS as usize],
+    set_at: [i64; SCOREBOARDS as usize],
+}
 
-    /// Scoreboards something waits on.
-    fn busy(&self) -> u8 {
-        self.units.iter().fold(0, |m, u| m | u.wsb | u.rsb)
-    }
-
-    fn wait(&mut self, mask: u8) {
-        if mask == 0 {
-            return;
+impl Exit {
+    fn join(&mut self, other: &Exit) {
+        let mut merged: Vec<(u16, Unit)> = Vec::with_capacity(self.units.len() + other.units.len());
+        let (mut a, mut b) = (std::mem::take(&mut self.units).into_iter().peekable(), other.units.iter().copied().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) if x.0 == y.0 => {
+                    let (u, mut p) = a.next().expect("peeked");
+                    let (_, q) = b.next().expect("peeked");
+                    p.ready = p.ready.max(q.ready);
+                    p.wsb |= q.wsb;
+                    p.rsb |= q.rsb;
+                    (u, p)
+                }
+                (Some(x), Some(y)) if x.0 < y.0 => a.next().expect("peeked"),
+                (Some(_), Some(_)) | (None, Some(_)) => b.next().expect("peeked"),
+                (Some(_), None) => a.next().expect("peeked"),
+                (None, None) => break,
+            };
+            merged.push(next);
         }
-        for u in &mut self.units {
-            u.wsb &= !mask;
-            u.rsb &= !mask;
-        }
-    }
-
-    /// Joins another entry state into this one.
-    fn join(&mut self, other: &State) {
-        for (a, b) in self.units.iter_mut().zip(&other.units) {
-            a.ready = a.ready.max(b.ready);
-            a.wsb |= b.wsb;
-            a.rsb |= b.rsb;
-        }
+        self.units = merged;
         for s in 0..usize::from(SCOREBOARDS) {
             if self.queue[s] != other.queue[s] {
                 self.queue[s] = 0;
             }
             self.set_at[s] = self.set_at[s].max(other.set_at[s]);
         }
+    }
+}
+
+impl State {
+    fn new() -> State {
+        State { units: vec![FREE; UNITS], lists: Default::default(), queue: [0; SCOREBOARDS as usize], set_at: [NEVER; SCOREBOARDS as usize] }
+    }
+
+    /// Back to `entry` (the previous block left its units in `lists` or
+    /// with fixed results; everything is reset).
+    fn load(&mut self, entry: &Exit) {
+        self.units.fill(FREE);
+        for l in &mut self.lists {
+            l.clear();
+        }
+        for &(u, unit) in &entry.units {
+            self.units[usize::from(u)] = unit;
+            for s in 0..SCOREBOARDS {
+                if (unit.wsb | unit.rsb) >> s & 1 == 1 {
+                    self.lists[usize::from(s)].push(u);
+                }
+            }
+        }
+        self.queue = entry.queue;
+        self.set_at = entry.set_at;
+    }
+
+    /// Scoreboards something waits on.
+    fn busy(&mut self) -> u8 {
+        let mut mask = 0;
+        for s in 0..SCOREBOARDS {
+            let bit = 1 << s;
+            let units = &self.units;
+            let list = &mut self.lists[usize::from(s)];
+            if list.len() > 64 {
+                list.retain(|&u| (units[usize::from(u)].wsb | units[usize::from(u)].rsb) & bit != 0);
+            }
+            if list.iter().any(|&u| (units[usize::from(u)].wsb | units[usize::from(u)].rsb) & bit != 0) {
+                mask |= bit;
+            }
+        }
+        mask
+    }
+
+    fn wait(&mut self, mask: u8) {
+        for s in 0..SCOREBOARDS {
+            if mask >> s & 1 == 1 {
+                for u in self.lists[usize::from(s)].drain(..) {
+                    let unit = &mut self.units[usize::from(u)];
+                    unit.wsb &= !(1 << s);
+                    unit.rsb &= !(1 << s);
+                }
+            }
+        }
+    }
+
+    fn set_write(&mut self, u: u16, s: u8) {
+        self.units[usize::from(u)].wsb = 1 << s;
+        self.lists[usize::from(s)].push(u);
+    }
+
+    fn hold_read(&mut self, u: u16, s: u8) {
+        self.units[usize::from(u)].rsb |= 1 << s;
+        self.lists[usize::from(s)].push(u);
     }
 }
 
@@ -122,17 +193,18 @@ fn drains(base: &str, back_edge: bool) -> bool {
 }
 
 /// Sets the control fields of every block.
-pub fn assign(blocks: &mut [Block], sm: Sm, stats: &mut SchedStats) -> Result<(), SchedError> {
+pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &mut SchedStats) -> Result<(), SchedError> {
     let table = latency::table(sm);
     let rows = row_max(table);
     let nop = crate::isa::parse::parse_inst("NOP ;", sm, 0, Ctrl { stall: 1, ..Ctrl::default() }).map_err(|e| SchedError { block: 0, inst: 0, message: format!("no NOP on {sm}: {}", e.0) })?;
-    let mut entry: Vec<Option<State>> = vec![None; blocks.len()];
+    let mut entry: Vec<Option<Exit>> = vec![None; blocks.len()];
+    let mut st = State::new();
     for b in 0..blocks.len() {
         let back_edge = blocks[b].succs.iter().any(|&s| s <= b);
         stats.drained_blocks += usize::from(back_edge);
-        let state = entry[b].take().unwrap_or_else(State::empty);
+        st.load(&entry[b].take().unwrap_or_default());
         let insts = std::mem::take(&mut blocks[b].insts);
-        let (insts, exit) = assign_block(table, &rows, sm, &nop, insts, state, back_edge, !blocks[b].succs.is_empty(), stats);
+        let (insts, exit) = assign_block(table, &rows, &nop, insts, &infos[b], &mut st, back_edge, !blocks[b].succs.is_empty(), stats);
         blocks[b].insts = insts;
         for &s in &blocks[b].succs.clone() {
             if s > b {
@@ -149,8 +221,7 @@ pub fn assign(blocks: &mut [Block], sm: Sm, stats: &mut SchedStats) -> Result<()
 /// Assigns one block; returns its instructions (NOPs inserted) and the
 /// state it leaves, relative to the cycle its successor may issue.
 #[allow(clippy::too_many_arguments)]
-fn assign_block(table: &Table, rows: &[u8], sm: Sm, nop: &Inst, insts: Vec<Inst>, mut st: State, back_edge: bool, has_succs: bool, stats: &mut SchedStats) -> (Vec<Inst>, State) {
-    let infos: Vec<HazardInfo> = insts.iter().map(|i| HazardInfo::of(i, sm)).collect();
+fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos: &[HazardInfo], st: &mut State, back_edge: bool, has_succs: bool, stats: &mut SchedStats) -> (Vec<Inst>, Exit) {
     // Per instruction, whether a later instruction of the block overwrites
     // one of its general-register sources.
     let mut overwritten = vec![false; insts.len()];
@@ -192,14 +263,14 @@ fn assign_block(table: &Table, rows: &[u8], sm: Sm, nop: &Inst, insts: Vec<Inst>
             wait |= st.busy();
         }
         if is_opaque || after_opaque {
-            at = at.max(settled(&st, rows));
+            at = at.max(settled(st, rows));
         }
         if after_opaque {
             at = at.max(last_issue + OPAQUE_SETTLE);
         }
         if drains(base, back_edge) {
             // Its own stall (at most 15) must cover what is still in flight.
-            at = at.max(settled(&st, rows) - 15);
+            at = at.max(settled(st, rows) - 15);
         }
         after_opaque = is_opaque;
         // Scoreboards: waited ones are free again.
@@ -259,7 +330,7 @@ fn assign_block(table: &Table, rows: &[u8], sm: Sm, nop: &Inst, insts: Vec<Inst>
         st.wait(wait);
         if let Some(r) = read_sb {
             for &u in h.reads().iter().filter(|&&u| u < UR_BASE) {
-                st.units[usize::from(u)].rsb |= 1 << r;
+                st.hold_read(u, r);
             }
             st.queue[usize::from(r)] = h.queue();
             st.set_at[usize::from(r)] = issue;
@@ -269,8 +340,8 @@ fn assign_block(table: &Table, rows: &[u8], sm: Sm, nop: &Inst, insts: Vec<Inst>
             u.ready = NEVER;
             match write_sb {
                 Some(s) => {
-                    u.wsb = 1 << s;
                     u.fixed = None;
+                    st.set_write(w, s);
                 }
                 None => u.fixed = Some((issue, row)),
             }
@@ -293,7 +364,7 @@ fn assign_block(table: &Table, rows: &[u8], sm: Sm, nop: &Inst, insts: Vec<Inst>
         if drains(base, back_edge) {
             // The path that leaves here finds everything settled (`at`
             // kept this within one stall field).
-            next_min = next_min.max(settled(&st, rows));
+            next_min = next_min.max(settled(st, rows));
         }
     }
     // The last instruction's stall: its own minimum, or, at a drain, until
@@ -302,7 +373,7 @@ fn assign_block(table: &Table, rows: &[u8], sm: Sm, nop: &Inst, insts: Vec<Inst>
     if let Some(last) = out.last_mut() {
         let lb = base_name(last);
         if drains(lb, back_edge) || after_opaque {
-            end = end.max(settled(&st, rows)).min(last_issue + 15);
+            end = end.max(settled(st, rows)).min(last_issue + 15);
         }
         last.ctrl.stall = (end - last_issue).clamp(1, 15) as u8;
         last.ctrl.yield_bit = (1..=11).contains(&last.ctrl.stall);
@@ -312,16 +383,21 @@ fn assign_block(table: &Table, rows: &[u8], sm: Sm, nop: &Inst, insts: Vec<Inst>
     stats.stall_cycles += out.iter().map(|i| u64::from(i.ctrl.stall)).sum::<u64>();
     // The exit state, relative to `end`: fixed results become a cycle from
     // which every reader may read.
-    for u in &mut st.units {
+    let mut exit = Exit { units: Vec::new(), queue: st.queue, set_at: st.set_at };
+    for (n, u) in st.units.iter().enumerate() {
+        let mut u = *u;
         if let Some((t, row)) = u.fixed.take() {
             u.ready = u.ready.max(t + i64::from(rows[usize::from(row)]));
         }
         u.ready = if u.ready <= end { NEVER } else { u.ready - end };
+        if u != FREE {
+            exit.units.push((n as u16, u));
+        }
     }
-    for s in &mut st.set_at {
+    for s in &mut exit.set_at {
         *s = if *s == NEVER { NEVER } else { *s - end };
     }
-    (out, st)
+    (out, exit)
 }
 
 /// The cycle by which every fixed-latency result in flight is readable by

@@ -163,6 +163,13 @@ pub fn mnemonic(inst: &Inst) -> String {
     m + inst.form.suffix
 }
 
+/// A memo for [`HazardInfo::of_cached`]: per form and modifier values,
+/// the operand widths, class and queue its mnemonic gives.
+#[derive(Default, Debug)]
+pub struct InfoCache {
+    map: std::collections::HashMap<(usize, [u8; 6], u8), (Shape, Class, u8), crate::fxhash::FxBuild>,
+}
+
 /// What the checker needs of one static instruction: its class and the
 /// register units it reads and writes.
 #[derive(Clone, Debug)]
@@ -185,11 +192,32 @@ impl HazardInfo {
     /// classes are variable-latency is per SM, in the tables).
     pub fn of(inst: &Inst, _sm: Sm) -> HazardInfo {
         let m = mnemonic(inst);
-        let shape = shape(&m);
         let class = Class::of_mnemonic(&m);
+        HazardInfo::with(inst, shape(&m), class, queue(&m, class))
+    }
+
+    /// [`HazardInfo::of`], with what the mnemonic decides looked up in
+    /// `cache` (the mnemonic is built once per form and modifier values).
+    pub fn of_cached(inst: &Inst, sm: Sm, cache: &mut InfoCache) -> HazardInfo {
+        let mut key = (inst.form as *const Form as usize, [0u8; 6], inst.mods.len() as u8);
+        for (k, v) in key.1.iter_mut().zip(inst.mods.iter()) {
+            *k = *v;
+        }
+        match cache.map.get(&key) {
+            Some(&(shape, class, queue)) => HazardInfo::with(inst, shape, class, queue),
+            None => {
+                let info = HazardInfo::of(inst, sm);
+                let m = mnemonic(inst);
+                cache.map.insert(key, (self::shape(&m), info.class, info.queue));
+                info
+            }
+        }
+    }
+
+    fn with(inst: &Inst, shape: Shape, class: Class, queue: u8) -> HazardInfo {
         let mut info = HazardInfo {
             class,
-            queue: queue(&m, class),
+            queue,
             form: inst.form,
             // Uniform instructions' guards (`@UP0`) decode as `P` registers.
             guard: unit(if inst.form.uniform_guard { Reg { file: RegFile::UniformPred, ..inst.guard.0 } } else { inst.guard.0 }),

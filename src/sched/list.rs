@@ -41,11 +41,11 @@ fn raw_latency(table: &Table, unit: u16, p: &HazardInfo, p_base: &str, c: &Hazar
     }
 }
 
-/// Reorders `insts` in place; returns how many instructions moved.
-pub fn reorder(insts: &mut Vec<Inst>, sm: Sm) -> usize {
+/// Reorders `insts` (and their `infos`) in place; returns how many
+/// instructions moved.
+pub fn reorder(insts: &mut Vec<Inst>, infos: &mut Vec<HazardInfo>, sm: Sm) -> usize {
     let table = latency::table(sm);
-    let infos: Vec<HazardInfo> = insts.iter().map(|i| HazardInfo::of(i, sm)).collect();
-    let fences: Vec<bool> = insts.iter().zip(&infos).map(|(i, h)| fence(i, h.class())).collect();
+    let fences: Vec<bool> = insts.iter().zip(infos.iter()).map(|(i, h)| fence(i, h.class())).collect();
     let mut order: Vec<usize> = (0..insts.len()).collect();
     let mut start = 0;
     while start < insts.len() {
@@ -66,6 +66,7 @@ pub fn reorder(insts: &mut Vec<Inst>, sm: Sm) -> usize {
     if moved > 0 {
         let mut old: Vec<Option<Inst>> = std::mem::take(insts).into_iter().map(Some).collect();
         *insts = order.iter().filter_map(|&x| old[x].take()).collect();
+        *infos = order.iter().map(|&x| infos[x].clone()).collect();
     }
     moved
 }

@@ -145,12 +145,14 @@ pub fn schedule(blocks: &mut [Block], sm: Sm, options: &SchedOptions) -> Result<
         }
     }
     let mut stats = SchedStats::default();
+    let mut cache = info::InfoCache::default();
+    let mut infos: Vec<Vec<info::HazardInfo>> = blocks.iter().map(|b| b.insts.iter().map(|i| info::HazardInfo::of_cached(i, sm, &mut cache)).collect()).collect();
     if options.reorder {
-        for block in blocks.iter_mut() {
-            stats.moved += list::reorder(&mut block.insts, sm);
+        for (block, infos) in blocks.iter_mut().zip(infos.iter_mut()) {
+            stats.moved += list::reorder(&mut block.insts, infos, sm);
         }
     }
-    codes::assign(blocks, sm, &mut stats)?;
+    codes::assign(blocks, &infos, sm, &mut stats)?;
     Ok(stats)
 }
 
