@@ -41,6 +41,9 @@ const FREE: Unit = Unit { fixed: None, ready: NEVER, wsb: 0, rsb: 0 };
 #[derive(Clone, Debug)]
 struct State {
     units: Vec<Unit>,
+    /// Units changed since the block started (with repeats): the only ones
+    /// to reset and to scan for the exit state.
+    touched: Vec<u16>,
     /// Per scoreboard: units that got its bit (some may have lost it since).
     lists: [Vec<u16>; SCOREBOARDS as usize],
     /// Per scoreboard: the queue of its last setter (0 none or unknown).
@@ -91,18 +94,21 @@ impl Exit {
 
 impl State {
     fn new() -> State {
-        State { units: vec![FREE; UNITS], lists: Default::default(), queue: [0; SCOREBOARDS as usize], set_at: [NEVER; SCOREBOARDS as usize] }
+        State { units: vec![FREE; UNITS], touched: Vec::new(), lists: Default::default(), queue: [0; SCOREBOARDS as usize], set_at: [NEVER; SCOREBOARDS as usize] }
     }
 
     /// Back to `entry` (the previous block left its units in `lists` or
     /// with fixed results; everything is reset).
     fn load(&mut self, entry: &Exit) {
-        self.units.fill(FREE);
+        for u in self.touched.drain(..) {
+            self.units[usize::from(u)] = FREE;
+        }
         for l in &mut self.lists {
             l.clear();
         }
         for &(u, unit) in &entry.units {
             self.units[usize::from(u)] = unit;
+            self.touched.push(u);
             for s in 0..SCOREBOARDS {
                 if (unit.wsb | unit.rsb) >> s & 1 == 1 {
                     self.lists[usize::from(s)].push(u);
@@ -144,11 +150,13 @@ impl State {
 
     fn set_write(&mut self, u: u16, s: u8) {
         self.units[usize::from(u)].wsb = 1 << s;
+        self.touched.push(u);
         self.lists[usize::from(s)].push(u);
     }
 
     fn hold_read(&mut self, u: u16, s: u8) {
         self.units[usize::from(u)].rsb |= 1 << s;
+        self.touched.push(u);
         self.lists[usize::from(s)].push(u);
     }
 }
@@ -336,6 +344,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
             st.set_at[usize::from(r)] = issue;
         }
         for (&w, &row) in h.writes().iter().zip(h.write_rows.iter()) {
+            st.touched.push(w);
             let u = &mut st.units[usize::from(w)];
             u.ready = NEVER;
             match write_sb {
@@ -384,14 +393,16 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
     // The exit state, relative to `end`: fixed results become a cycle from
     // which every reader may read.
     let mut exit = Exit { units: Vec::new(), queue: st.queue, set_at: st.set_at };
-    for (n, u) in st.units.iter().enumerate() {
-        let mut u = *u;
+    st.touched.sort_unstable();
+    st.touched.dedup();
+    for &n in &st.touched {
+        let mut u = st.units[usize::from(n)];
         if let Some((t, row)) = u.fixed.take() {
             u.ready = u.ready.max(t + i64::from(rows[usize::from(row)]));
         }
         u.ready = if u.ready <= end { NEVER } else { u.ready - end };
         if u != FREE {
-            exit.units.push((n as u16, u));
+            exit.units.push((n, u));
         }
     }
     for s in &mut exit.set_at {
@@ -403,7 +414,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
 /// The cycle by which every fixed-latency result in flight is readable by
 /// any consumer.
 fn settled(st: &State, rows: &[u8]) -> i64 {
-    st.units.iter().map(|u| u.fixed.map_or(u.ready, |(t, row)| u.ready.max(t + i64::from(rows[usize::from(row)])))).max().unwrap_or(NEVER)
+    st.touched.iter().map(|&n| &st.units[usize::from(n)]).map(|u| u.fixed.map_or(u.ready, |(t, row)| u.ready.max(t + i64::from(rows[usize::from(row)])))).max().unwrap_or(NEVER)
 }
 
 const _: () = assert!(CLASSES < 256);

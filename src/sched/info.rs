@@ -199,6 +199,9 @@ impl HazardInfo {
     /// [`HazardInfo::of`], with what the mnemonic decides looked up in
     /// `cache` (the mnemonic is built once per form and modifier values).
     pub fn of_cached(inst: &Inst, sm: Sm, cache: &mut InfoCache) -> HazardInfo {
+        if cache.map.len() > 4096 {
+            cache.map.clear();
+        }
         let mut key = (inst.form as *const Form as usize, [0u8; 6], inst.mods.len() as u8);
         for (k, v) in key.1.iter_mut().zip(inst.mods.iter()) {
             *k = *v;
@@ -206,10 +209,12 @@ impl HazardInfo {
         match cache.map.get(&key) {
             Some(&(shape, class, queue)) => HazardInfo::with(inst, shape, class, queue),
             None => {
-                let info = HazardInfo::of(inst, sm);
                 let m = mnemonic(inst);
-                cache.map.insert(key, (self::shape(&m), info.class, info.queue));
-                info
+                let (shape, class) = (self::shape(&m), Class::of_mnemonic(&m));
+                let _ = sm;
+                let q = queue(&m, class);
+                cache.map.insert(key, (shape, class, q));
+                HazardInfo::with(inst, shape, class, q)
             }
         }
     }

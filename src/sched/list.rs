@@ -11,7 +11,9 @@
 //! themselves move freely). Priority: the longest latency-weighted path to
 //! the end of the stretch, then the original order.
 
-use super::info::{HazardInfo, UNITS, base_name, fence, file_of, memory_access, Space};
+use super::info::{HazardInfo, Space, base_name, fence, file_of, memory_access};
+use crate::fxhash::FxBuild;
+use std::collections::HashMap;
 use super::latency::{self, Class, NEEDS_SCOREBOARD, Table};
 use crate::isa::inst::Inst;
 use crate::target::Sm;
@@ -83,8 +85,9 @@ fn schedule_stretch(table: &Table, insts: &[Inst], infos: &[HazardInfo]) -> Vec<
     let n = insts.len();
     let bases: Vec<&str> = insts.iter().map(base_name).collect();
     let mut succs: Vec<Vec<Edge>> = vec![Vec::new(); n];
-    let mut last_write: Vec<u32> = vec![u32::MAX; UNITS];
-    let mut readers: Vec<Vec<u32>> = vec![Vec::new(); UNITS];
+    // Stretches are short: maps of the units they touch, not per-unit arrays.
+    let mut last_write: HashMap<u16, u32, FxBuild> = HashMap::default();
+    let mut readers: HashMap<u16, Vec<u32>, FxBuild> = HashMap::default();
     let mut mem: Vec<(u32, Space, bool)> = Vec::new();
     let add = |succs: &mut Vec<Vec<Edge>>, from: u32, to: usize, latency: u32| {
         if from as usize != to {
@@ -93,22 +96,20 @@ fn schedule_stretch(table: &Table, insts: &[Inst], infos: &[HazardInfo]) -> Vec<
     };
     for (j, h) in infos.iter().enumerate() {
         for r in h.guard().into_iter().chain(h.reads().iter().copied()) {
-            let p = last_write[usize::from(r)];
-            if p != u32::MAX {
+            if let Some(&p) = last_write.get(&r) {
                 let l = raw_latency(table, r, &infos[p as usize], bases[p as usize], h);
                 add(&mut succs, p, j, l);
             }
-            readers[usize::from(r)].push(j as u32);
+            readers.entry(r).or_default().push(j as u32);
         }
         for &w in h.writes() {
-            let p = last_write[usize::from(w)];
-            if p != u32::MAX {
+            if let Some(&p) = last_write.get(&w) {
                 add(&mut succs, p, j, 1);
             }
-            for q in std::mem::take(&mut readers[usize::from(w)]) {
+            for q in readers.remove(&w).unwrap_or_default() {
                 add(&mut succs, q, j, 0);
             }
-            last_write[usize::from(w)] = j as u32;
+            last_write.insert(w, j as u32);
         }
         if let Some((space, _, writes)) = memory_access(bases[j]) {
             for &(k, s, w) in &mem {
