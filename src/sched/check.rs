@@ -286,6 +286,13 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
     (blocks, succs)
 }
 
+/// The dense state of the block being run, reused across blocks: only
+/// the units touched since the block began are reset.
+struct Scratch {
+    units: Vec<Obl>,
+    touched: Vec<u16>,
+}
+
 /// The per-instruction facts the checker uses.
 struct Facts<'a> {
     table: &'static Table,
@@ -311,7 +318,9 @@ pub fn check(code: &[Inst], sm: Sm) -> Result<(), Vec<Hazard>> {
     for c in Class::ALL {
         variable[c as usize] = File::ALL.iter().all(|&f| table.latency(f, c, Class::Alu) == NEEDS_SCOREBOARD);
     }
-    let facts = Facts { table, code, infos: code.iter().map(|i| HazardInfo::of(i, sm)).collect(), row_max, variable };
+    let mut cache = super::info::InfoCache::default();
+    let facts = Facts { table, code, infos: code.iter().map(|i| HazardInfo::of_cached(i, sm, &mut cache)).collect(), row_max, variable };
+    let mut scratch = Scratch { units: vec![fresh(); UNITS], touched: Vec::new() };
     let (blocks, succs) = cfg(code);
     let mut entry: Vec<Option<Edge>> = vec![None; blocks.len()];
     let mut has_pred = vec![false; blocks.len()];
@@ -334,7 +343,7 @@ pub fn check(code: &[Inst], sm: Sm) -> Result<(), Vec<Hazard>> {
             break;
         }
         let Some(state) = entry[b].clone() else { continue };
-        let exit = run_block(&facts, blocks[b], state, &mut None);
+        let exit = run_block(&facts, &mut scratch, blocks[b], state, &mut None);
         for &s in &succs[b] {
             let changed = match &mut entry[s] {
                 Some(e) => {
@@ -356,7 +365,7 @@ pub fn check(code: &[Inst], sm: Sm) -> Result<(), Vec<Hazard>> {
     let mut hazards = Vec::new();
     for (b, &range) in blocks.iter().enumerate() {
         if let Some(state) = entry[b].clone() {
-            run_block(&facts, range, state, &mut Some(&mut hazards));
+            run_block(&facts, &mut scratch, range, state, &mut Some(&mut hazards));
         }
     }
     if hazards.is_empty() { Ok(()) } else { Err(hazards) }
@@ -364,10 +373,14 @@ pub fn check(code: &[Inst], sm: Sm) -> Result<(), Vec<Hazard>> {
 
 /// Runs one block from its entry state; returns the exit state and, when
 /// asked, records the hazards found.
-fn run_block(f: &Facts, (start, end): (usize, usize), entry: Edge, hazards: &mut Option<&mut Vec<Hazard>>) -> Edge {
-    let mut units: Vec<Obl> = vec![fresh(); UNITS];
+fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), entry: Edge, hazards: &mut Option<&mut Vec<Hazard>>) -> Edge {
+    let Scratch { units, touched } = scratch;
+    for u in touched.drain(..) {
+        units[usize::from(u)] = fresh();
+    }
     for (u, o) in entry.units {
         units[usize::from(u)] = o;
+        touched.push(u);
     }
     let mut read_queue = entry.read_queue;
     let mut cycle: i64 = 0;
@@ -380,7 +393,12 @@ fn run_block(f: &Facts, (start, end): (usize, usize), entry: Edge, hazards: &mut
         // Waits.
         let mask = ctrl.wait & ((1 << SCOREBOARDS) - 1);
         if mask != 0 {
-            for u in units.iter_mut() {
+            if touched.len() > 256 {
+                touched.sort_unstable();
+                touched.dedup();
+            }
+            for u in touched.iter().map(|&n| usize::from(n)) {
+                let u = &mut units[u];
                 u.wsb &= !mask;
                 u.orph_att &= !mask;
                 for s in 0..usize::from(SCOREBOARDS) {
@@ -442,6 +460,7 @@ fn run_block(f: &Facts, (start, end): (usize, usize), entry: Edge, hazards: &mut
                     u.rsb |= 1 << s;
                     u.holders[usize::from(s)] = 0;
                 }
+                touched.push(r);
                 u.holders[usize::from(s)] |= bit;
                 u.by_r = k as u32;
             }
@@ -451,7 +470,8 @@ fn run_block(f: &Facts, (start, end): (usize, usize), entry: Edge, hazards: &mut
             Some(s) => {
                 if h.queue() != 0 {
                     let q = queue_bit(h.queue());
-                    for u in units.iter_mut() {
+                    for u in touched.iter().map(|&n| usize::from(n)) {
+                        let u = &mut units[u];
                         if u.orph_q & q != 0 {
                             u.orph_q &= !q;
                             u.orph_att |= 1 << s;
@@ -459,6 +479,7 @@ fn run_block(f: &Facts, (start, end): (usize, usize), entry: Edge, hazards: &mut
                     }
                 }
                 for &w in h.writes() {
+                    touched.push(w);
                     let u = &mut units[usize::from(w)];
                     u.wsb = 1 << s;
                     u.fixed.clear();
@@ -469,6 +490,7 @@ fn run_block(f: &Facts, (start, end): (usize, usize), entry: Edge, hazards: &mut
             }
             None => {
                 for (&w, &row) in h.writes().iter().zip(h.write_rows.iter()) {
+                    touched.push(w);
                     let u = &mut units[usize::from(w)];
                     u.fixed.clear();
                     u.orph_att = 0;
@@ -486,13 +508,16 @@ fn run_block(f: &Facts, (start, end): (usize, usize), entry: Edge, hazards: &mut
     }
     // Relative to the block end; results already readable by anyone dropped.
     let mut out = Edge { units: Vec::new(), read_queue };
-    for (n, mut u) in units.into_iter().enumerate() {
+    touched.sort_unstable();
+    touched.dedup();
+    for &n in touched.iter() {
+        let mut u = units[usize::from(n)].clone();
         u.fixed.retain(|(row, t, _)| {
             *t -= cycle;
             *t + f.row_max[usize::from(*row)] > 0
         });
         if !u.is_empty() {
-            out.units.push((n as u16, u));
+            out.units.push((n, u));
         }
     }
     out
