@@ -31,6 +31,7 @@ const SMS: [u16; 3] = [80, 90, 120];
 struct Tally {
     functions: usize,
     skipped: usize,
+    unscheduled: usize,
     insts: usize,
     ours_insts: usize,
     ptxas_stall: u64,
@@ -52,12 +53,12 @@ fn functions(cubin: &[u8]) -> Vec<(String, Vec<u128>)> {
 }
 
 /// Decodes, checks, reschedules, re-encodes and checks one function.
-/// `Ok(None)`: outside the test (undecodable words, or no schedule).
-fn one(words: &[u128], sm: u16) -> Result<Option<Done>, String> {
+/// `Ok(Err(why))`: outside the test (undecodable words, or no schedule).
+fn one(words: &[u128], sm: u16) -> Result<Result<Done, Skip>, String> {
     let s = Sm::new(sm);
-    let Ok(code) = words.iter().map(|&w| Inst::decode(w, s)).collect::<Result<Vec<_>, _>>() else { return Ok(None) };
+    let Ok(code) = words.iter().map(|&w| Inst::decode(w, s)).collect::<Result<Vec<_>, _>>() else { return Ok(Err(Skip::Undecodable)) };
     if !ptx2sass::interp::sass::hazard::scheduled(&code) {
-        return Ok(None);
+        return Ok(Err(Skip::Unscheduled));
     }
     if let Err(h) = check(&code, s) {
         return Err(format!("ptxas's code rejected: {} hazards, first {}", h.len(), h[0]));
@@ -70,7 +71,7 @@ fn one(words: &[u128], sm: u16) -> Result<Option<Done>, String> {
         return Err(format!("rescheduled code rejected: {} hazards: {}", h.len(), text.join("; ")));
     }
     let ptxas_stall = code.iter().map(|i| u64::from(i.ctrl.stall)).sum();
-    Ok(Some(Done { words: new_words, ptxas_stall, ours_stall: stats.stall_cycles, nops: stats.nops, mutants: mutants(&back, s) }))
+    Ok(Ok(Done { words: new_words, ptxas_stall, ours_stall: stats.stall_cycles, nops: stats.nops, mutants: mutants(&back, s) }))
 }
 
 /// Mutants of our schedule the checker must flag, as (kind, made, flagged):
@@ -100,6 +101,15 @@ fn mutants(code: &[Inst], s: Sm) -> [(usize, usize); 2] {
 
 fn is_branch(i: &Inst) -> bool {
     ptx2sass::sched::info::branch_like(ptx2sass::sched::info::base_name(i))
+}
+
+/// Why a function is outside the test.
+#[derive(Clone, Copy)]
+enum Skip {
+    /// A word the instruction model does not decode.
+    Undecodable,
+    /// Compiled for debugging: no control fields at all.
+    Unscheduled,
 }
 
 /// What one rescheduled function gave.
@@ -133,7 +143,7 @@ fn ptxas_code_rescheduled_passes_the_checker() {
         let Ok(cubin) = common::cached_cubin(&ptxas, &cache, file, *sm) else { return (*sm, t) };
         for (name, words) in functions(&cubin) {
             match one(&words, *sm) {
-                Ok(Some(d)) => {
+                Ok(Ok(d)) => {
                     t.functions += 1;
                     t.insts += words.len();
                     t.ours_insts += d.words.len();
@@ -145,7 +155,8 @@ fn ptxas_code_rescheduled_passes_the_checker() {
                         a.1 += b.1;
                     }
                 }
-                Ok(None) => t.skipped += 1,
+                Ok(Err(Skip::Undecodable)) => t.skipped += 1,
+                Ok(Err(Skip::Unscheduled)) => t.unscheduled += 1,
                 Err(e) => t.failures.push(format!("sm_{sm} {} {name}: {e}", file.file_name().map_or("?".into(), |n| n.to_string_lossy()))),
             }
         }
@@ -157,6 +168,7 @@ fn ptxas_code_rescheduled_passes_the_checker() {
         for (_, t) in results.iter().filter(|r| r.0 == sm) {
             all.functions += t.functions;
             all.skipped += t.skipped;
+            all.unscheduled += t.unscheduled;
             all.insts += t.insts;
             all.ours_insts += t.ours_insts;
             all.ptxas_stall += t.ptxas_stall;
@@ -169,9 +181,10 @@ fn ptxas_code_rescheduled_passes_the_checker() {
             failures.extend(t.failures.iter().cloned());
         }
         eprintln!(
-            "sm_{sm}: {} functions ({} skipped: undecodable or unscheduled), {} instructions (ours {}, {} NOPs inserted); stall cycles ptxas {} ours {} ({:.3}x)",
+            "sm_{sm}: {} functions ({} skipped with undecodable words, {} unscheduled debug code), {} instructions (ours {}, {} NOPs inserted); stall cycles ptxas {} ours {} ({:.3}x)",
             all.functions,
             all.skipped,
+            all.unscheduled,
             all.insts,
             all.ours_insts,
             all.nops,

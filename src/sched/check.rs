@@ -212,21 +212,23 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
         if base == "CALL" {
             calls.push((target_of(inst, k, n), k + 1));
         }
-        if matches!(base, "BRA" | "BSSY" | "CALL") {
-            if let Some(t) = target_of(inst, k, n) {
-                leader[t] = true;
-            }
+        if let Some(t) = target_of(inst, k, n).filter(|_| matches!(base, "BRA" | "BSSY" | "CALL")) {
+            leader[t] = true;
         }
     }
     let mut blocks = Vec::new();
     let mut start = 0;
-    for k in 1..=n {
-        if leader[k] || k == n {
+    for (k, &lead) in leader.iter().enumerate().skip(1) {
+        if lead || k == n {
             blocks.push((start, k));
             start = k;
         }
     }
-    let block_of = |at: usize| blocks.iter().position(|b| b.0 == at);
+    let mut index = vec![None; n + 1];
+    for (b, r) in blocks.iter().enumerate() {
+        index[r.0] = Some(b);
+    }
+    let block_of = |at: usize| index.get(at).copied().flatten();
     let mut succs = vec![Vec::new(); blocks.len()];
     for (b, &(_, end)) in blocks.iter().enumerate() {
         let last = &code[end - 1];
@@ -235,12 +237,9 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
         let s = &mut succs[b];
         match base_name(last) {
             "BRA" => {
-                if !never(last) {
-                    match target_of(last, k, n).and_then(block_of) {
-                        Some(t) => s.push(t),
-                        // A branch out of the code: nothing to follow.
-                        None => {}
-                    }
+                // (A branch out of the code has nothing to follow.)
+                if let Some(t) = target_of(last, k, n).and_then(block_of).filter(|_| !never(last)) {
+                    s.push(t);
                 }
                 if !unconditional(last) {
                     s.extend(next);

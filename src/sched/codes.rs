@@ -305,8 +305,8 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
             *taken |= 1 << s;
             s
         };
-        let write_sb = needs_write.then(|| pick(&mut taken, &mut wait, &st, None));
-        let read_sb = needs_read.then(|| pick(&mut taken, &mut wait, &st, write_sb));
+        let write_sb = needs_write.then(|| pick(&mut taken, &mut wait, st, None));
+        let read_sb = needs_read.then(|| pick(&mut taken, &mut wait, st, write_sb));
         // A wait for an evicted scoreboard may cover what an earlier pick
         // thought busy; harmless (the pick stays valid).
         // Issue: pad with NOPs where one stall field is not enough (and at

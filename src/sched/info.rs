@@ -167,8 +167,11 @@ pub fn mnemonic(inst: &Inst) -> String {
 /// the operand widths, class and queue its mnemonic gives.
 #[derive(Default, Debug)]
 pub struct InfoCache {
-    map: std::collections::HashMap<(usize, [u8; 6], u8), (Shape, Class, u8), crate::fxhash::FxBuild>,
+    map: std::collections::HashMap<FormKey, (Shape, Class, u8), crate::fxhash::FxBuild>,
 }
+
+/// A form (by address) with its modifier values and their count.
+type FormKey = (usize, [u8; 6], u8);
 
 /// What the checker needs of one static instruction: its class and the
 /// register units it reads and writes.

@@ -14,7 +14,11 @@ use crate::target::Sm;
 /// scheduling did.
 pub fn reschedule(code: &[Inst], sm: Sm, options: &SchedOptions) -> Result<(Vec<Inst>, SchedStats), SchedError> {
     let (ranges, succs) = cfg(code);
-    let block_at = |at: usize| ranges.iter().position(|r| r.0 == at);
+    let mut index = vec![None; code.len() + 1];
+    for (b, r) in ranges.iter().enumerate() {
+        index[r.0] = Some(b);
+    }
+    let block_at = |at: usize| index.get(at).copied().flatten();
     // Per block, the target block of each target-bearing instruction in
     // order (they keep their order: the scheduler moves nothing across them).
     let mut targets: Vec<Vec<Option<usize>>> = Vec::with_capacity(ranges.len());
@@ -50,13 +54,11 @@ pub fn reschedule(code: &[Inst], sm: Sm, options: &SchedOptions) -> Result<(Vec<
         let mut next_target = targets[b].iter();
         for inst in block.insts {
             let mut inst = inst;
-            if has_target(&inst) {
-                if let Some(Some(t)) = next_target.next() {
-                    let here = out.len() as i64;
-                    for op in inst.operands.iter_mut() {
-                        if let Operand::Target(off) = op {
-                            *off = (starts[*t] as i64 - (here + 1)) * 16;
-                        }
+            if let Some(Some(t)) = has_target(&inst).then(|| next_target.next()).flatten() {
+                let here = out.len() as i64;
+                for op in inst.operands.iter_mut() {
+                    if let Operand::Target(off) = op {
+                        *off = (starts[*t] as i64 - (here + 1)) * 16;
                     }
                 }
             }
