@@ -23,7 +23,8 @@ const NEVER: i64 = i64::MIN / 4;
 /// What the pass knows of one register unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Unit {
-    /// The last fixed-latency write in this block: issue cycle and latency row.
+    /// The last fixed-latency write: issue cycle and latency row (in an
+    /// exit state, relative to the block end).
     fixed: Option<(i64, u8)>,
     /// The cycle from which any reader may read (results from predecessors).
     ready: i64,
@@ -53,7 +54,9 @@ struct State {
 }
 
 /// The state a block leaves to its successors, relative to the cycle they
-/// may issue: the units with something pending.
+/// may issue: the units with something pending. A unit that two
+/// predecessors left with results of different classes gets the later
+/// cycle from which any reader may read.
 #[derive(Clone, Debug, Default)]
 struct Exit {
     units: Vec<(u16, Unit)>,
@@ -62,7 +65,7 @@ struct Exit {
 }
 
 impl Exit {
-    fn join(&mut self, other: &Exit) {
+    fn join(&mut self, other: &Exit, rows: &[u8]) {
         let mut merged: Vec<(u16, Unit)> = Vec::with_capacity(self.units.len() + other.units.len());
         let (mut a, mut b) = (std::mem::take(&mut self.units).into_iter().peekable(), other.units.iter().copied().peekable());
         loop {
@@ -71,6 +74,16 @@ impl Exit {
                     let (u, mut p) = a.next().expect("peeked");
                     let (_, q) = b.next().expect("peeked");
                     p.ready = p.ready.max(q.ready);
+                    p.fixed = match (p.fixed, q.fixed) {
+                        (Some((t, r)), Some((t2, r2))) if r == r2 => Some((t.max(t2), r)),
+                        (Some((t, r)), Some((t2, r2))) => {
+                            // Two producer classes: from the later of the
+                            // two cycles any reader may read.
+                            p.ready = p.ready.max(t + i64::from(rows[usize::from(r)])).max(t2 + i64::from(rows[usize::from(r2)]));
+                            None
+                        }
+                        (f, None) | (None, f) => f,
+                    };
                     p.wsb |= q.wsb;
                     p.rsb |= q.rsb;
                     (u, p)
@@ -217,7 +230,7 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
         for &s in &blocks[b].succs.clone() {
             if s > b {
                 match &mut entry[s] {
-                    Some(e) => e.join(&exit),
+                    Some(e) => e.join(&exit, &rows),
                     slot @ None => *slot = Some(exit.clone()),
                 }
             }
@@ -397,9 +410,9 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
     st.touched.dedup();
     for &n in &st.touched {
         let mut u = st.units[usize::from(n)];
-        if let Some((t, row)) = u.fixed.take() {
-            u.ready = u.ready.max(t + i64::from(rows[usize::from(row)]));
-        }
+        // Fixed results still in flight keep their producer's row (readers
+        // of other classes may need fewer cycles), relative to `end`.
+        u.fixed = u.fixed.filter(|(t, row)| t + i64::from(rows[usize::from(*row)]) > end).map(|(t, row)| (t - end, row));
         u.ready = if u.ready <= end { NEVER } else { u.ready - end };
         if u != FREE {
             exit.units.push((n, u));

@@ -30,8 +30,11 @@
 //!
 //! ## Across blocks
 //! Blocks are visited in layout order. A block starts with the join of the
-//! states its earlier predecessors left (pending scoreboards, and for each
-//! register the cycle from which any reader may read it). A block with a
+//! states its earlier predecessors left (pending scoreboards and held
+//! reads, and each fixed-latency result in flight with its producer's class
+//! and cycle; where predecessors disagree on the class, the cycle from
+//! which any reader may read). A block whose first instruction must wait
+//! for such a result starts with a NOP carrying the stall. A block with a
 //! successor at or before it in the layout (a loop's back edge) settles
 //! everything at each of its branches: the branch waits on every pending
 //! scoreboard and stalls until every fixed-latency result is written, so
