@@ -220,12 +220,37 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
     let nop = crate::isa::parse::parse_inst("NOP ;", sm, 0, Ctrl { stall: 1, ..Ctrl::default() }).map_err(|e| SchedError { block: 0, inst: 0, message: format!("no NOP on {sm}: {}", e.0) })?;
     let mut entry: Vec<Option<Exit>> = vec![None; blocks.len()];
     let mut st = State::new();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
+    for (b, block) in blocks.iter().enumerate() {
+        for &s in &block.succs {
+            preds[s].push(b);
+        }
+    }
     for b in 0..blocks.len() {
         let back_edge = blocks[b].succs.iter().any(|&s| s <= b);
         stats.drained_blocks += usize::from(back_edge);
         st.load(&entry[b].take().unwrap_or_default());
         let insts = std::mem::take(&mut blocks[b].insts);
-        let (insts, exit) = assign_block(table, &rows, &nop, insts, &infos[b], &mut st, back_edge, !blocks[b].succs.is_empty(), stats);
+        // The last stalls of the earlier predecessors (the later ones, back
+        // edges, settle everything) may grow instead of a NOP starting
+        // this block.
+        let earlier = || preds[b].iter().copied().filter(|&p| p < b);
+        let slack = if earlier().all(|p| !blocks[p].insts.is_empty()) {
+            earlier().filter_map(|p| blocks[p].insts.last()).map(|l| 15 - i64::from(l.ctrl.stall)).min().unwrap_or(0)
+        } else {
+            0
+        };
+        let mut borrowed = 0;
+        let (insts, exit) = assign_block(table, &rows, &nop, insts, &infos[b], &mut st, back_edge, !blocks[b].succs.is_empty(), slack, &mut borrowed, stats);
+        if borrowed > 0 {
+            for p in preds[b].iter().copied().filter(|&p| p < b) {
+                if let Some(last) = blocks[p].insts.last_mut() {
+                    last.ctrl.stall += borrowed as u8;
+                    last.ctrl.yield_bit = false;
+                    stats.stall_cycles += borrowed as u64;
+                }
+            }
+        }
         blocks[b].insts = insts;
         for &s in &blocks[b].succs.clone() {
             if s > b {
@@ -242,7 +267,11 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
 /// Assigns one block; returns its instructions (NOPs inserted) and the
 /// state it leaves, relative to the cycle its successor may issue.
 #[allow(clippy::too_many_arguments)]
-fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos: &[HazardInfo], st: &mut State, back_edge: bool, has_succs: bool, stats: &mut SchedStats) -> (Vec<Inst>, Exit) {
+///
+/// `slack`: cycles the last stalls of all the block's earlier
+/// predecessors may still grow by; the cycles taken from them
+/// come back in `borrowed`.
+fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos: &[HazardInfo], st: &mut State, back_edge: bool, has_succs: bool, slack: i64, borrowed: &mut i64, stats: &mut SchedStats) -> (Vec<Inst>, Exit) {
     // Per instruction, whether a later instruction of the block overwrites
     // one of its general-register sources.
     let mut overwritten = vec![false; insts.len()];
@@ -326,9 +355,14 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
         // the start of a block whose predecessor left results in flight).
         let tight = at > next_min;
         if out.is_empty() && at > 0 {
-            out.push(Inst { ctrl: Ctrl { stall: 1, ..Ctrl::default() }, ..nop.clone() });
-            stats.nops += 1;
-            last_issue = 0;
+            if at <= slack {
+                // The predecessors' last stalls grow instead.
+                *borrowed = at;
+            } else {
+                out.push(Inst { ctrl: Ctrl { stall: 1, ..Ctrl::default() }, ..nop.clone() });
+                stats.nops += 1;
+                last_issue = 0;
+            }
         }
         if let Some(prev) = out.last_mut() {
             let mut gap = at - last_issue;
