@@ -21,5 +21,6 @@ pub mod lower;
 pub mod ptx;
 pub mod reference;
 pub mod regalloc;
+pub mod sched;
 pub mod select;
 pub mod target;

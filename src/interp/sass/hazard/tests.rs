@@ -5,6 +5,7 @@
 use super::*;
 use crate::isa::ctrl::Ctrl;
 use crate::isa::parse::parse_inst;
+use crate::sched::latency::{Class, File};
 
 /// One instruction from its listing text and control prefix.
 fn inst(sm: u16, ctrl: &str, text: &str) -> Inst {
