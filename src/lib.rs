@@ -12,6 +12,7 @@
 pub mod cubin;
 pub mod diag;
 pub mod driver;
+pub mod emit;
 pub mod fxhash;
 pub mod interp;
 pub mod ir;
@@ -20,5 +21,7 @@ pub mod legalize;
 pub mod lower;
 pub mod ptx;
 pub mod reference;
+pub mod regalloc;
+pub mod sched;
 pub mod select;
 pub mod target;
