@@ -226,12 +226,13 @@ pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result
 }
 
 /// Compiles a checked module to a cubin: every kernel through every stage.
-/// Device functions are compiled as part of the kernels that call them
-/// (today: only kernels without calls are supported). Errors name the
-/// stage and the function.
+/// Calls of device functions are inlined first ([`crate::opt::inline`]);
+/// a kernel that still calls (recursion) is not supported yet. Errors name
+/// the stage and the function.
 pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
     use crate::emit::{self, EmitOptions, variables::Variables};
-    let (raw, mut errors) = lower(module, sm, source, options);
+    let (mut raw, mut errors) = lower(module, sm, source, options);
+    crate::opt::inline::inline_calls(&mut raw);
     let mut vars = Variables::new(&raw);
     let mut kernels = Vec::new();
     let mut reports = Vec::new();

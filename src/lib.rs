@@ -19,6 +19,7 @@ pub mod ir;
 pub mod isa;
 pub mod legalize;
 pub mod lower;
+pub mod opt;
 pub mod ptx;
 pub mod reference;
 pub mod regalloc;
