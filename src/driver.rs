@@ -208,6 +208,8 @@ pub struct KernelReport {
     pub cbank0_bytes: u32,
     /// Instructions, the end marker and padding excluded.
     pub instructions: usize,
+    /// The kernel's code words (end marker and padding included).
+    pub words: Vec<u128>,
 }
 
 /// A compiled module.
@@ -257,6 +259,7 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
                     shared_bytes: k.kernel.shared_bytes,
                     cbank0_bytes: crate::cubin::module::param_base(u32::from(sm.number)) + params_end,
                     instructions: k.code.body,
+                    words: k.code.words.clone(),
                 });
                 kernels.push(k.kernel);
             }
