@@ -1,40 +1,251 @@
-//! Placeholder for the register allocator's output types (the allocator
-//! lands from its own branch; emission is written against these).
-#![allow(missing_docs)]
-use crate::isa::inst::Inst;
-use crate::target::Sm;
+//! Register allocation: machine functions on virtual registers
+//! ([`MachFunction`]) to code on physical registers ([`Allocated`]), with
+//! the unmodified `regalloc2` crate (DESIGN.md, "Register allocation with
+//! regalloc2").
+//!
+//! # Regions
+//! regalloc2 knows three classes of at most 64 registers each and no
+//! aliasing. Each register file is therefore carved into *regions* of one
+//! width, a region being one regalloc2 class whose units are physical
+//! registers (singles), aligned pairs or aligned quads ([`layout`]). Three
+//! regalloc2 runs cover the four files ([`Kind`]):
+//! * R: 32-bit singles, 64-bit pairs, 128-bit quads;
+//! * UR and P: uniform singles, uniform pairs, predicates;
+//! * UP: uniform predicates.
+//!
+//! Every run sees the same instructions and blocks ([`prep`]), so their
+//! moves merge by program point. Region sizes come from the function's
+//! pressure (the most values of one kind live at once) and grow when
+//! regalloc2 spills while the register limit leaves room. R0 is a single
+//! and R1 is the stack pointer, never allocated; RZ/URZ/PT/UPT are not
+//! registers of any class.
+//!
+//! Moving a value between widths (`EXTRACT`, `CONCAT`, `COPY` of the
+//! selection) costs one MOV per 32-bit part whose registers differ: the
+//! regions of different widths never overlap. A `COPY` within one width is
+//! a reuse constraint, so it costs nothing unless both values stay live.
+//!
+//! # Frame
+//! R1 holds the stack pointer: a kernel loads it first (`MOV R1,
+//! c[0x0][0x28]` up to sm_89, `LDC R1, c[0x0][0x28]` on sm_90 and
+//! `c[0x0][0x37c]` from sm_100, as ptxas does) and lowers it by the frame
+//! size; a device function lowers it on entry and raises it again before
+//! each `RET`. The frame holds the function's `.local` variables from
+//! `[R1]`, then the spill slots (16-byte aligned): R values spill with
+//! `STL`/`LDL` of their width; UR values and predicates spill through a
+//! scratch R register reserved for the purpose (`MOV`/`R2UR`, `SEL`/`ISETP`).
+//!
+//! # Calling convention
+//! All functions of a module are compiled together, so the convention is
+//! ours ([`abi`]):
+//! * the return address is the pair R2:R3 (`RET.REL.NODEC R2`); the caller
+//!   writes it just before the call ([`AllocInst::ReturnAddress`] then
+//!   `MOV R3, RZ`);
+//! * arguments, and then results, are passed as 32-bit words in R4, R5, …
+//!   (a 64-bit value in two consecutive words, low first, no alignment);
+//!   predicates are not passed;
+//! * every allocatable register of every file is caller-saved (a call
+//!   clobbers them all); R1 is preserved by the callee.
 
+pub mod abi;
+pub mod layout;
+pub mod prep;
+mod rewrite;
+mod run;
+
+use crate::ir::Type;
+use crate::isa::inst::Inst as MInst;
+use crate::select::MachFunction;
+use crate::target::Sm;
+use std::fmt;
+
+/// A function after register allocation: physical registers everywhere.
+#[derive(Clone, Debug)]
 pub struct Allocated {
+    /// Symbol name.
     pub name: String,
+    /// Target.
     pub sm: Sm,
+    /// Blocks in layout order, entry first (with the edge blocks that split
+    /// critical edges).
     pub blocks: Vec<AllocBlock>,
+    /// Highest R register number used + 1 (R1, the stack pointer, counts).
     pub gpr_count: u32,
+    /// Highest UR register number used + 1 (0 when none).
     pub ugpr_count: u32,
+    /// Per-thread local memory frame in bytes (`.local` variables and
+    /// spill slots), 0 when none.
     pub frame_bytes: u32,
+    /// Spill stores (`STL` instructions written for spills).
     pub spill_stores: u32,
+    /// Spill loads (`LDL` instructions written for reloads).
     pub spill_loads: u32,
 }
+
+/// A block of allocated code.
+#[derive(Clone, Debug, Default)]
 pub struct AllocBlock {
+    /// Instructions; the branches last.
     pub insts: Vec<AllocInst>,
 }
+
+/// One instruction of allocated code.
+#[derive(Clone, Debug)]
 pub enum AllocInst {
-    Inst(Inst),
-    Branch { inst: Inst, target: usize },
-    Call { inst: Inst, callee: u32 },
-    SymAddr { inst: Inst, global: u32, offset: i32 },
+    /// A machine instruction, every register physical.
+    Inst(MInst),
+    /// A branch; `target` indexes [`Allocated::blocks`] (emission fills the
+    /// offset and drops a `BRA` to the next block).
+    Branch {
+        /// The `BRA`, possibly guarded.
+        inst: MInst,
+        /// Destination block.
+        target: usize,
+    },
+    /// A call of module function `callee` (arguments and results placed
+    /// by the calling convention, module documentation).
+    Call {
+        /// The `CALL.REL.NOINC`.
+        inst: MInst,
+        /// Callee's function index.
+        callee: u32,
+    },
+    /// `inst` is a MOV of an immediate into R2, the low word of the return
+    /// address; emission patches the immediate with the byte offset of the
+    /// instruction that follows the next [`AllocInst::Call`] (as ptxas's
+    /// `MOV R4, 0x80` before its `CALL.REL.NOINC`).
+    ReturnAddress {
+        /// The MOV.
+        inst: MInst,
+    },
+    /// `inst` is a MOV of an immediate into the destination; emission
+    /// patches the immediate with the address of module variable `global`
+    /// plus `offset`: its low word, or its high word when `high` (a 64-bit
+    /// address is two of these, low then high, as ptxas's `32@lo(x)` and
+    /// `32@hi(x)`).
+    SymAddr {
+        /// The MOV.
+        inst: MInst,
+        /// Variable index.
+        global: u32,
+        /// Byte offset.
+        offset: i32,
+        /// The high word of the address (else the low word).
+        high: bool,
+    },
 }
 
-#[derive(Clone, Debug, Default)]
-pub struct RegallocOptions {
-    pub max_registers: Option<u32>,
-}
-#[derive(Clone, Debug)]
-pub struct RegallocError(pub String);
-impl std::fmt::Display for RegallocError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+impl AllocInst {
+    /// The machine instruction.
+    pub fn inst(&self) -> &MInst {
+        match self {
+            AllocInst::Inst(i) | AllocInst::Branch { inst: i, .. } | AllocInst::Call { inst: i, .. } | AllocInst::ReturnAddress { inst: i } | AllocInst::SymAddr { inst: i, .. } => i,
+        }
     }
 }
-pub fn allocate(_f: &crate::select::MachFunction, _o: &RegallocOptions) -> Result<Allocated, RegallocError> {
-    Err(RegallocError("register allocation is not available yet".into()))
+
+/// Options of the allocator.
+#[derive(Clone, Copy, Debug)]
+pub struct RegallocOptions {
+    /// The most R registers the function may use (`--maxrregcount`; R1
+    /// counts), at least 16; `None` for the hardware's 255.
+    pub max_registers: Option<u32>,
+    /// Run regalloc2's checker on every run's result (on in tests and
+    /// debug builds).
+    pub check: bool,
 }
+
+impl Default for RegallocOptions {
+    fn default() -> Self {
+        RegallocOptions { max_registers: None, check: cfg!(debug_assertions) }
+    }
+}
+
+/// Why a function could not be allocated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegallocError {
+    /// The function.
+    pub function: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for RegallocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "register allocation of {}: {}", self.function, self.message)
+    }
+}
+
+impl std::error::Error for RegallocError {}
+
+/// The kind of a virtual register: its file and width, which decide its
+/// regalloc2 run and class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// A 32-bit R register.
+    R1,
+    /// An aligned R pair.
+    R2,
+    /// An aligned R quad.
+    R4,
+    /// A 32-bit UR register.
+    U1,
+    /// An aligned UR pair.
+    U2,
+    /// A predicate.
+    P,
+    /// A uniform predicate.
+    Up,
+}
+
+/// The kinds of each run, by regalloc2 class (Int, Float, Vector).
+pub const RUNS: [&[Kind]; 3] = [&[Kind::R1, Kind::R2, Kind::R4], &[Kind::U1, Kind::U2, Kind::P], &[Kind::Up]];
+
+impl Kind {
+    /// The kind of a value type (`UR128` has none).
+    pub fn of(ty: Type) -> Option<Kind> {
+        use crate::ir::RegFile as F;
+        Some(match (ty.file(), ty.regs()) {
+            (F::R, 1) => Kind::R1,
+            (F::R, 2) => Kind::R2,
+            (F::R, 4) => Kind::R4,
+            (F::Ur, 1) => Kind::U1,
+            (F::Ur, 2) => Kind::U2,
+            (F::P, _) => Kind::P,
+            (F::Up, _) => Kind::Up,
+            _ => return None,
+        })
+    }
+
+    /// (run, class index) of the kind.
+    pub fn slot(self) -> (usize, usize) {
+        match self {
+            Kind::R1 => (0, 0),
+            Kind::R2 => (0, 1),
+            Kind::R4 => (0, 2),
+            Kind::U1 => (1, 0),
+            Kind::U2 => (1, 1),
+            Kind::P => (1, 2),
+            Kind::Up => (2, 0),
+        }
+    }
+
+    /// Registers per unit.
+    pub fn width(self) -> u32 {
+        match self {
+            Kind::R2 | Kind::U2 => 2,
+            Kind::R4 => 4,
+            _ => 1,
+        }
+    }
+}
+
+/// Allocates registers for a machine function.
+pub fn allocate(f: &MachFunction, options: &RegallocOptions) -> Result<Allocated, RegallocError> {
+    let fail = |message: String| RegallocError { function: f.name.clone(), message };
+    let prog = prep::prepare(f).map_err(fail)?;
+    run::allocate_prog(&prog, options).map_err(fail)
+}
+
+#[cfg(test)]
+mod tests;

@@ -469,7 +469,7 @@ impl SelectCtx<'_> {
                     self.vreg(*a)
                 }).collect();
                 match MInst::build(self.sm, "RET.REL.NODEC", None, &[Operand::reg(Reg::gpr(20)), Operand::Target(0)]) {
-                    Ok(inst) => self.push_main(MachKind::Inst(inst), &vals),
+                    Ok(inst) => self.push_abi(MachKind::Inst(inst), vals),
                     Err(e) => self.fail(e.to_string()),
                 }
             }
@@ -485,9 +485,28 @@ impl SelectCtx<'_> {
         }).collect();
         let guard = self.guard();
         match MInst::build(self.sm, "CALL.REL.NOINC", guard, &[Operand::Target(0)]) {
-            Ok(inst) => self.push_main(MachKind::Call { inst, callee: d.imm as u32 }, &args),
+            Ok(inst) => self.push_abi(MachKind::Call { inst, callee: d.imm as u32 }, args),
             Err(e) => self.fail(e.to_string()),
         }
+    }
+
+    /// Records a call or return: the uses are the passed values in order,
+    /// repeats kept (the calling convention places each one), then the
+    /// guard's register when it is virtual.
+    fn push_abi(&mut self, kind: MachKind, vals: Vec<VReg>) {
+        let defs: SmallVec<[VReg; 2]> = self.data().results.iter().map(|v| self.vreg(*v)).collect();
+        let mut uses: SmallVec<[VReg; 4]> = vals.into_iter().collect();
+        if let MachKind::Inst(i) | MachKind::Call { inst: i, .. } = &kind {
+            let mut guard = SmallVec::<[VReg; 4]>::new();
+            operand_vregs(&Operand::reg(i.guard.0), &mut guard);
+            uses.extend(guard);
+        }
+        let tied = if self.data().prior.is_empty() {
+            SmallVec::new()
+        } else {
+            return self.fail("a guarded call with results is not supported");
+        };
+        self.out.push(MachInst { kind, defs, uses, tied });
     }
 
     // ---- memory ----------------------------------------------------------

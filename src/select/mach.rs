@@ -114,6 +114,12 @@ pub struct MachFunction {
     pub blocks: Vec<MachBlock>,
     /// Type of each virtual register.
     pub vregs: Vec<Type>,
+    /// Whether the function is a kernel (`.entry`); device functions
+    /// (`.func`) are called and return.
+    pub kernel: bool,
+    /// Bytes of the function's `.local` variables at the bottom of its
+    /// frame (addressed from R1).
+    pub local_bytes: u32,
 }
 
 /// The isa register naming virtual register `v` of type `ty`.

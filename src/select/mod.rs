@@ -135,7 +135,8 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
             Err(e) => return Err(error(None, e.to_string())),
         }
     }
-    Ok(MachFunction { name: func.name.clone(), sm, blocks, vregs: ctx.vregs })
+    let kernel = func.kind != Some(crate::ir::FunctionKind::Device);
+    Ok(MachFunction { name: func.name.clone(), sm, blocks, vregs: ctx.vregs, kernel, local_bytes: func.local_bytes })
 }
 
 #[cfg(test)]

@@ -1,0 +1,215 @@
+//! Regions: how many units each regalloc2 class gets ([`pressure`]) and
+//! which physical registers they are ([`Layout`]).
+//!
+//! R: the convention's low registers (R0, R2…, up to the highest word a
+//! call or the function's own parameters use) are singles; then the
+//! spill scratch register when the UR/P run needs one; then the quads at
+//! the lowest free 4-aligned groups, the pairs at the lowest free aligned
+//! pairs, and the remaining singles in the lowest free registers. R1 is
+//! never a unit. UR: pairs, then singles, in UR0…UR62. P and UP: P0…P6.
+
+use super::Kind;
+use super::prep::Prog;
+
+/// Most units of one regalloc2 class.
+pub const MAX_UNITS: u32 = 64;
+
+/// R registers a function may use at most (R255 is RZ).
+pub const MAX_GPR: u32 = 255;
+
+/// UR registers used (UR63 is URZ up to sm_90; from sm_100 the file is
+/// larger, but regalloc2's classes hold 64 units anyway).
+pub const MAX_UGPR: u32 = 63;
+
+/// Predicates P0–P6 (P7 is PT), and the same for UP.
+pub const MAX_PRED: u32 = 7;
+
+/// The most values of each kind live at once (index: `Kind as usize`).
+pub fn pressure(prog: &Prog) -> [u32; 7] {
+    let nv = prog.kinds.len();
+    let nb = prog.blocks.len();
+    // Liveness: live-in sets per block, iterated to a fixed point.
+    let mut live_in: Vec<Vec<bool>> = vec![Vec::new(); nb];
+    let mut changed = true;
+    let mut rounds = 0;
+    while changed && rounds < 64 {
+        changed = false;
+        rounds += 1;
+        for b in (0..nb).rev() {
+            let live = block_live_out(prog, b, &live_in, nv);
+            let live = walk(prog, b, live);
+            if live != live_in[b] {
+                live_in[b] = live;
+                changed = true;
+            }
+        }
+    }
+    let mut max = [0u32; 7];
+    let kind = |v: u32| prog.kinds.get(v as usize).map_or(0, |k| *k as usize);
+    for b in 0..nb {
+        let mut live = block_live_out(prog, b, &live_in, nv);
+        let mut count = [0u32; 7];
+        for (v, on) in live.iter().enumerate() {
+            if *on {
+                count[kind(v as u32)] += 1;
+            }
+        }
+        let block = &prog.blocks[b];
+        for i in (block.start..block.end).rev() {
+            let inst = &prog.insts[i as usize];
+            let mut at = count;
+            for d in inst.defs() {
+                if !live[d.vreg as usize] {
+                    at[kind(d.vreg)] += 1;
+                }
+            }
+            for k in 0..7 {
+                max[k] = max[k].max(at[k]);
+            }
+            for d in inst.defs() {
+                if std::mem::replace(&mut live[d.vreg as usize], false) {
+                    count[kind(d.vreg)] -= 1;
+                }
+            }
+            for u in inst.uses() {
+                if !std::mem::replace(&mut live[u.vreg as usize], true) {
+                    count[kind(u.vreg)] += 1;
+                }
+            }
+            for k in 0..7 {
+                max[k] = max[k].max(count[k]);
+            }
+        }
+    }
+    max
+}
+
+/// The values live at the end of block `b` (before its branch's
+/// arguments are read): the successors' live-in values that are not
+/// their parameters, and the arguments.
+fn block_live_out(prog: &Prog, b: usize, live_in: &[Vec<bool>], nv: usize) -> Vec<bool> {
+    let mut live = vec![false; nv];
+    let block = &prog.blocks[b];
+    for (k, &s) in block.succs.iter().enumerate() {
+        let succ = &prog.blocks[s as usize];
+        if let Some(l) = live_in.get(s as usize) {
+            for (v, on) in l.iter().enumerate() {
+                if *on && !succ.params.contains(&(v as u32)) {
+                    live[v] = true;
+                }
+            }
+        }
+        for &a in block.args.get(k).map(Vec::as_slice).unwrap_or(&[]) {
+            if let Some(x) = live.get_mut(a as usize) {
+                *x = true;
+            }
+        }
+    }
+    live
+}
+
+/// Walks block `b` backwards from `live` (its live-out set); returns the
+/// live-in set (parameters excluded).
+fn walk(prog: &Prog, b: usize, mut live: Vec<bool>) -> Vec<bool> {
+    let block = &prog.blocks[b];
+    for i in (block.start..block.end).rev() {
+        let inst = &prog.insts[i as usize];
+        for d in inst.defs() {
+            live[d.vreg as usize] = false;
+        }
+        for u in inst.uses() {
+            live[u.vreg as usize] = true;
+        }
+    }
+    for p in &block.params {
+        live[*p as usize] = false;
+    }
+    live
+}
+
+/// The physical registers of each run's classes: `units[run][class]` is
+/// the first physical register of each unit.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// Per run, per class, the base register of each unit.
+    pub units: [[Vec<u8>; 3]; 3],
+    /// The R register reserved for UR/P spills.
+    pub scratch: Option<u8>,
+}
+
+impl Layout {
+    /// The class index (unit number) of physical R register `r` among
+    /// the singles.
+    pub fn single_unit(&self, r: u8) -> Option<usize> {
+        self.units[0][0].iter().position(|u| *u == r)
+    }
+
+    /// The physical base register of unit `u` of `kind`.
+    pub fn phys(&self, kind: Kind, u: usize) -> Option<u8> {
+        let (run, class) = kind.slot();
+        self.units[run][class].get(u).copied()
+    }
+}
+
+/// Places the R regions: `counts` are units of singles, pairs and quads;
+/// registers `0..abi_top` (but R1) must be singles; `limit` bounds the
+/// register numbers (R1 included). `None` when they do not fit.
+pub fn place_r(counts: [u32; 3], abi_top: u32, scratch: bool, limit: u32) -> Option<([Vec<u8>; 3], Option<u8>)> {
+    let limit = limit.min(MAX_GPR) as usize;
+    let mut used = [false; 256];
+    used[1] = true;
+    for u in used.iter_mut().skip(limit) {
+        *u = true;
+    }
+    let mut singles = Vec::new();
+    for r in 0..abi_top as usize {
+        if r != 1 {
+            if r >= limit {
+                return None;
+            }
+            used[r] = true;
+            singles.push(r as u8);
+        }
+    }
+    let take = |width: usize, used: &mut [bool; 256]| -> Option<u8> {
+        let base = (0..256).step_by(width).find(|&b| b + width <= 256 && (b..b + width).all(|r| !used[r]))?;
+        for r in base..base + width {
+            used[r] = true;
+        }
+        Some(base as u8)
+    };
+    let scratch = if scratch { Some(take(1, &mut used)?) } else { None };
+    let mut quads = Vec::new();
+    for _ in 0..counts[2].min(MAX_UNITS) {
+        quads.push(take(4, &mut used)?);
+    }
+    let mut pairs = Vec::new();
+    for _ in 0..counts[1].min(MAX_UNITS) {
+        pairs.push(take(2, &mut used)?);
+    }
+    while (singles.len() as u32) < counts[0].min(MAX_UNITS) {
+        singles.push(take(1, &mut used)?);
+    }
+    singles.sort_unstable();
+    Some(([singles, pairs, quads], scratch))
+}
+
+/// Places the UR regions (pairs, then singles) and the predicates.
+pub fn place_u(counts: [u32; 3]) -> Option<[Vec<u8>; 3]> {
+    let mut used = [false; MAX_UGPR as usize];
+    let mut pairs = Vec::new();
+    for _ in 0..counts[1] {
+        let b = (0..MAX_UGPR as usize - 1).step_by(2).find(|&b| !used[b] && !used[b + 1])?;
+        used[b] = true;
+        used[b + 1] = true;
+        pairs.push(b as u8);
+    }
+    let mut singles = Vec::new();
+    for _ in 0..counts[0] {
+        let r = (0..MAX_UGPR as usize).find(|&r| !used[r])?;
+        used[r] = true;
+        singles.push(r as u8);
+    }
+    let preds = (0..counts[2].min(MAX_PRED) as u8).collect();
+    Some([singles, pairs, preds])
+}

@@ -1,0 +1,578 @@
+//! The program regalloc2 sees ([`Prog`]), built from a machine function:
+//!
+//! * a new entry block first, holding the prologue's place and, in a
+//!   device function, the definition of the parameters in their
+//!   convention registers (regalloc2 wants an entry block without
+//!   parameters or predecessors);
+//! * critical edges split by edge blocks (an unconditional `BRA` passing
+//!   the edge's arguments), placed just before their destination;
+//! * a block's terminator as one regalloc2 instruction: a conditional
+//!   branch (`@P BRA taken` then `BRA other`) is one instruction, so that
+//!   no move can land between its two branches;
+//! * calls and returns with their values split into 32-bit words in
+//!   fixed registers ([`super::abi`]), through `EXTRACT` and `CONCAT`
+//!   pseudo instructions;
+//! * every operand as a regalloc2 operand: definitions, uses (each
+//!   register once per instruction), fixed registers, and reuse
+//!   constraints for ties and copies.
+
+use super::Kind;
+use super::abi;
+use crate::isa::inst::Inst as MInst;
+use crate::isa::operand::{Operand, RegNum};
+use crate::select::{MachFunction, MachInst, MachKind};
+use crate::target::Sm;
+use smallvec::{SmallVec, smallvec};
+
+/// One operand of a regalloc2 instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Op {
+    /// Virtual register.
+    pub vreg: u32,
+    /// A definition (else a use).
+    pub def: bool,
+    /// Fixed physical R register (calling convention).
+    pub fixed: Option<u8>,
+    /// For a definition: takes the register of operand `k` (a use).
+    pub reuse: Option<u8>,
+}
+
+impl Op {
+    fn def(vreg: u32) -> Op {
+        Op { vreg, def: true, fixed: None, reuse: None }
+    }
+    fn use_(vreg: u32) -> Op {
+        Op { vreg, def: false, fixed: None, reuse: None }
+    }
+}
+
+/// What a regalloc2 instruction stands for.
+#[derive(Clone, Debug)]
+pub enum PKind {
+    /// A machine instruction (its virtual registers are the operands).
+    Inst(MInst),
+    /// An unconditional branch to a block of the program.
+    Branch {
+        /// The `BRA`.
+        inst: MInst,
+        /// Destination.
+        target: u32,
+    },
+    /// `@P BRA taken` then `BRA other`.
+    CondBranch {
+        /// The guarded branch.
+        first: MInst,
+        /// Its destination.
+        taken: u32,
+        /// The unconditional branch.
+        second: MInst,
+        /// Its destination.
+        other: u32,
+    },
+    /// A call; operands are the fixed argument words (uses), the guard,
+    /// and the fixed result words (definitions).
+    Call {
+        /// The `CALL.REL.NOINC`.
+        inst: MInst,
+        /// Callee.
+        callee: u32,
+    },
+    /// `RET`: uses the return address and the result words, fixed.
+    Ret(MInst),
+    /// `defs[0] = uses[0]` (a reuse constraint unless the kinds differ or
+    /// the copy must be real).
+    Copy,
+    /// `defs[0]` = part `part` of `uses[0]`.
+    Extract {
+        /// 32-bit part.
+        part: u8,
+    },
+    /// `defs[0]` = the uses, low first.
+    Concat,
+    /// `defs[0]` = address of a module variable.
+    SymAddr {
+        /// Variable index.
+        global: u32,
+        /// Byte offset.
+        offset: i32,
+    },
+    /// The entry's definition of the return address and parameter words.
+    Params,
+}
+
+/// A regalloc2 instruction.
+#[derive(Clone, Debug)]
+pub struct PInst {
+    /// What it stands for.
+    pub kind: PKind,
+    /// Operands: definitions first, then uses.
+    pub ops: SmallVec<[Op; 6]>,
+}
+
+impl PInst {
+    /// The definitions.
+    pub fn defs(&self) -> impl Iterator<Item = &Op> {
+        self.ops.iter().filter(|o| o.def)
+    }
+    /// The uses.
+    pub fn uses(&self) -> impl Iterator<Item = &Op> {
+        self.ops.iter().filter(|o| !o.def)
+    }
+}
+
+/// A block of the program.
+#[derive(Clone, Debug, Default)]
+pub struct PBlock {
+    /// Parameters.
+    pub params: Vec<u32>,
+    /// Instruction range.
+    pub start: u32,
+    /// End of the instruction range (exclusive).
+    pub end: u32,
+    /// Successors.
+    pub succs: SmallVec<[u32; 2]>,
+    /// Predecessors.
+    pub preds: SmallVec<[u32; 2]>,
+    /// Arguments per successor.
+    pub args: SmallVec<[Vec<u32>; 2]>,
+}
+
+/// The program regalloc2 allocates.
+#[derive(Clone, Debug)]
+pub struct Prog {
+    /// Function name.
+    pub name: String,
+    /// Target.
+    pub sm: Sm,
+    /// A kernel (else a device function).
+    pub kernel: bool,
+    /// Bytes of `.local` variables.
+    pub local_bytes: u32,
+    /// Kind of each virtual register.
+    pub kinds: Vec<Kind>,
+    /// Blocks; index 0 is the entry, the order is the layout.
+    pub blocks: Vec<PBlock>,
+    /// Instructions, block after block.
+    pub insts: Vec<PInst>,
+    /// Registers below this one are singles (R0, R2, R3, …): the
+    /// convention's registers; 0 when the function passes nothing.
+    pub abi_top: u32,
+}
+
+/// Builds the program of a machine function.
+pub fn prepare(f: &MachFunction) -> Result<Prog, String> {
+    let mut kinds = Vec::with_capacity(f.vregs.len() + 16);
+    for (v, ty) in f.vregs.iter().enumerate() {
+        kinds.push(Kind::of(*ty).ok_or_else(|| format!("virtual register {v} has type {ty}, which has no register class"))?);
+    }
+    if f.blocks.is_empty() {
+        return Err("function without blocks".into());
+    }
+    let n = f.blocks.len();
+    for (b, block) in f.blocks.iter().enumerate() {
+        if block.succs.iter().any(|s| s.0 as usize >= n) || block.succ_args.len() != block.succs.len() {
+            return Err(format!("block {b} has a successor out of range"));
+        }
+    }
+    // Predecessor counts (the new entry adds one to the old entry).
+    let mut npreds = vec![0u32; n];
+    npreds[0] = 1;
+    for block in &f.blocks {
+        for s in &block.succs {
+            npreds[s.0 as usize] += 1;
+        }
+    }
+    // New block numbers: entry 0, then per original block itself and the
+    // edge blocks that split its critical out-edges (an edge block after
+    // its predecessor: every block but the entry then follows one of its
+    // predecessors, which regalloc2's checker needs).
+    let mut edge_index: Vec<SmallVec<[Option<u32>; 2]>> = f.blocks.iter().map(|b| smallvec![None; b.succs.len()]).collect();
+    let mut index = vec![0u32; n];
+    let mut order: Vec<Source> = vec![Source::Entry];
+    for b in block_order(f) {
+        index[b] = order.len() as u32;
+        order.push(Source::Block(b));
+        let block = &f.blocks[b];
+        if block.succs.len() > 1 {
+            for k in (0..block.succs.len()).rev() {
+                if npreds[block.succs[k].0 as usize] > 1 {
+                    edge_index[b][k] = Some(order.len() as u32);
+                    order.push(Source::Edge(b, k));
+                }
+            }
+        }
+    }
+    let mut b = Builder { kinds, insts: Vec::new(), sm: f.sm, abi_top: 0, ra: None };
+    let mut blocks: Vec<PBlock> = Vec::with_capacity(order.len());
+    for src in &order {
+        let start = b.insts.len() as u32;
+        let mut pb = PBlock { start, ..PBlock::default() };
+        match *src {
+            Source::Entry => {
+                let params: Vec<u32> = f.blocks[0].params.iter().map(|v| v.0).collect();
+                let args = if f.kernel {
+                    if !params.is_empty() {
+                        return Err("a kernel's entry block has parameters".into());
+                    }
+                    Vec::new()
+                } else {
+                    b.entry_params(&params)?
+                };
+                b.branch(index[0]);
+                pb.succs.push(index[0]);
+                pb.args.push(args);
+            }
+            Source::Edge(p, k) => {
+                let target = f.blocks[p].succs[k].0 as usize;
+                b.branch(index[target]);
+                pb.succs.push(index[target]);
+                pb.args.push(f.blocks[p].succ_args[k].iter().map(|v| v.0).collect());
+            }
+            Source::Block(o) => {
+                let block = &f.blocks[o];
+                pb.params = block.params.iter().map(|v| v.0).collect();
+                let nb = block.succs.len();
+                if nb > 2 {
+                    return Err(format!("block {o} has {nb} successors"));
+                }
+                let body = block.insts.len().checked_sub(nb.max(1)).ok_or_else(|| format!("block {o} has no terminator"))?;
+                for inst in &block.insts[..body] {
+                    b.inst(inst, f.kernel)?;
+                }
+                let term = &block.insts[body..];
+                let dest = |k: usize| edge_index[o][k].unwrap_or(index[block.succs[k].0 as usize]);
+                match (term, nb) {
+                    ([last], 0) => {
+                        if !matches!(last.kind, MachKind::Inst(_)) {
+                            return Err(format!("block {o} ends in a branch without successors"));
+                        }
+                        b.inst(last, f.kernel)?;
+                    }
+                    ([MachInst { kind: MachKind::Branch { inst, .. }, .. }], 1) => {
+                        if inst.guard.0.num != RegNum::Zero || inst.guard.1 {
+                            return Err(format!("block {o} ends in a guarded branch"));
+                        }
+                        b.push(PKind::Branch { inst: inst.clone(), target: dest(0) }, SmallVec::new());
+                    }
+                    ([MachInst { kind: MachKind::Branch { inst: first, .. }, .. }, MachInst { kind: MachKind::Branch { inst: second, .. }, .. }], 2) => {
+                        let mut ops = SmallVec::new();
+                        if let RegNum::Virt(v) = first.guard.0.num {
+                            ops.push(Op::use_(v));
+                        }
+                        b.push(PKind::CondBranch { first: first.clone(), taken: dest(0), second: second.clone(), other: dest(1) }, ops);
+                    }
+                    _ => return Err(format!("block {o} does not end in its branches")),
+                }
+                for k in 0..nb {
+                    pb.succs.push(dest(k));
+                    // A split edge passes its arguments from the edge block.
+                    pb.args.push(if edge_index[o][k].is_some() { Vec::new() } else { block.succ_args[k].iter().map(|v| v.0).collect() });
+                }
+            }
+        }
+        pb.end = b.insts.len() as u32;
+        blocks.push(pb);
+    }
+    for k in 0..blocks.len() {
+        for s in blocks[k].succs.clone() {
+            blocks[s as usize].preds.push(k as u32);
+        }
+    }
+    let Builder { kinds, insts, abi_top, .. } = b;
+    // Every register named must have a type (regalloc2 indexes by it).
+    let nv = kinds.len() as u32;
+    let bad = insts.iter().flat_map(|i| i.ops.iter().map(|o| o.vreg)).chain(blocks.iter().flat_map(|b| b.params.iter().chain(b.args.iter().flatten()).copied())).find(|v| *v >= nv);
+    if let Some(v) = bad {
+        return Err(format!("virtual register {v} has no type"));
+    }
+    Ok(Prog { name: f.name.clone(), sm: f.sm, kernel: f.kernel, local_bytes: f.local_bytes, kinds, blocks, insts, abi_top })
+}
+
+/// The original blocks in layout order, or in reverse post-order when
+/// some block comes before all of its predecessors in the layout.
+fn block_order(f: &MachFunction) -> Vec<usize> {
+    let n = f.blocks.len();
+    let mut seen = vec![false; n];
+    seen[0] = true;
+    let layout_ok = (0..n).all(|b| {
+        let ok = seen[b];
+        for s in &f.blocks[b].succs {
+            seen[s.0 as usize] = true;
+        }
+        ok
+    });
+    if layout_ok {
+        return (0..n).collect();
+    }
+    // Iterative depth-first post-order from the entry.
+    let mut visited = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    let mut stack = vec![(0usize, 0usize)];
+    visited[0] = true;
+    while let Some((b, k)) = stack.pop() {
+        if let Some(s) = f.blocks[b].succs.get(k) {
+            stack.push((b, k + 1));
+            let s = s.0 as usize;
+            if !visited[s] {
+                visited[s] = true;
+                stack.push((s, 0));
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post.extend((0..n).filter(|b| !visited[*b]));
+    post
+}
+
+/// Where a block of the program comes from.
+enum Source {
+    Entry,
+    Edge(usize, usize),
+    Block(usize),
+}
+
+struct Builder {
+    kinds: Vec<Kind>,
+    insts: Vec<PInst>,
+    sm: Sm,
+    abi_top: u32,
+    /// The return address's registers (device functions).
+    ra: Option<[u32; 2]>,
+}
+
+impl Builder {
+    fn fresh(&mut self, kind: Kind) -> u32 {
+        self.kinds.push(kind);
+        (self.kinds.len() - 1) as u32
+    }
+
+    fn kind(&self, v: u32) -> Result<Kind, String> {
+        self.kinds.get(v as usize).copied().ok_or_else(|| format!("virtual register {v} has no type"))
+    }
+
+    fn push(&mut self, kind: PKind, ops: SmallVec<[Op; 6]>) {
+        self.insts.push(PInst { kind, ops });
+    }
+
+    fn branch(&mut self, target: u32) {
+        if let Ok(inst) = MInst::build(self.sm, "BRA", None, &[Operand::Target(0)]) {
+            self.push(PKind::Branch { inst, target }, SmallVec::new());
+        }
+    }
+
+    fn note_word(&mut self, reg: u8) {
+        self.abi_top = self.abi_top.max(u32::from(reg) + 1);
+    }
+
+    /// The convention's register of word `k`.
+    fn word(&mut self, k: u32) -> Result<u8, String> {
+        let r = abi::word_reg(k).ok_or_else(|| format!("more than {} words of arguments or results", abi::MAX_WORDS))?;
+        self.note_word(r);
+        Ok(r)
+    }
+
+    /// The 32-bit words of values (EXTRACT pseudo instructions for the
+    /// wide ones, a copy for a repeated value).
+    fn words_of(&mut self, vals: &[u32]) -> Result<Vec<u32>, String> {
+        let mut words = Vec::new();
+        for &v in vals {
+            match self.kind(v)? {
+                Kind::R1 => {
+                    if words.contains(&v) {
+                        let t = self.fresh(Kind::R1);
+                        self.push(PKind::Copy, smallvec![Op::def(t), Op::use_(v)]);
+                        words.push(t);
+                    } else {
+                        words.push(v);
+                    }
+                }
+                k @ (Kind::R2 | Kind::R4) => {
+                    for part in 0..k.width() {
+                        let t = self.fresh(Kind::R1);
+                        self.push(PKind::Extract { part: part as u8 }, smallvec![Op::def(t), Op::use_(v)]);
+                        words.push(t);
+                    }
+                }
+                k => return Err(format!("a {k:?} value is passed to or from a function (only R values are)")),
+            }
+        }
+        Ok(words)
+    }
+
+    /// Fresh single registers for the words of values of these kinds, and
+    /// the CONCATs that rebuild the wide ones after `at` (returned as the
+    /// values to use).
+    fn split_defs(&mut self, vals: &[u32]) -> Result<(Vec<u32>, Vec<(u32, Vec<u32>)>), String> {
+        let mut words = Vec::new();
+        let mut joins = Vec::new();
+        for &v in vals {
+            match self.kind(v)? {
+                Kind::R1 => words.push(v),
+                k @ (Kind::R2 | Kind::R4) => {
+                    let parts: Vec<u32> = (0..k.width()).map(|_| self.fresh(Kind::R1)).collect();
+                    words.extend(&parts);
+                    joins.push((v, parts));
+                }
+                k => return Err(format!("a {k:?} value is passed to or from a function (only R values are)")),
+            }
+        }
+        Ok((words, joins))
+    }
+
+    fn concat(&mut self, joins: Vec<(u32, Vec<u32>)>) {
+        for (v, parts) in joins {
+            let mut ops: SmallVec<[Op; 6]> = smallvec![Op::def(v)];
+            ops.extend(parts.into_iter().map(Op::use_));
+            self.push(PKind::Concat, ops);
+        }
+    }
+
+    /// The device function's entry: defines the return address and the
+    /// parameter words in their registers; returns the arguments for the
+    /// old entry block's parameters.
+    fn entry_params(&mut self, params: &[u32]) -> Result<Vec<u32>, String> {
+        let ra = [self.fresh(Kind::R1), self.fresh(Kind::R1)];
+        self.note_word(abi::RETURN_ADDRESS + 1);
+        let mut ops: SmallVec<[Op; 6]> = SmallVec::new();
+        ops.push(Op { fixed: Some(abi::RETURN_ADDRESS), ..Op::def(ra[0]) });
+        ops.push(Op { fixed: Some(abi::RETURN_ADDRESS + 1), ..Op::def(ra[1]) });
+        // Fresh registers: the parameters themselves are defined by the
+        // old entry block.
+        let mut fresh = Vec::with_capacity(params.len());
+        for &p in params {
+            let k = self.kind(p)?;
+            fresh.push(self.fresh(k));
+        }
+        let (words, joins) = self.split_defs(&fresh)?;
+        for (k, w) in words.iter().enumerate() {
+            ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::def(*w) });
+        }
+        self.push(PKind::Params, ops);
+        self.concat(joins);
+        self.ra = Some(ra);
+        Ok(fresh)
+    }
+
+    /// One non-terminator instruction (or an `EXIT`/`RET` terminator).
+    fn inst(&mut self, m: &MachInst, kernel: bool) -> Result<(), String> {
+        let defs: Vec<u32> = m.defs.iter().map(|v| v.0).collect();
+        let raw_uses: Vec<u32> = m.uses.iter().map(|v| v.0).collect();
+        match &m.kind {
+            MachKind::Call { inst, callee } => {
+                let guard = match inst.guard.0.num {
+                    RegNum::Virt(g) => Some(g),
+                    _ => None,
+                };
+                let nargs = raw_uses.len() - usize::from(guard.is_some());
+                let words = self.words_of(&raw_uses[..nargs])?;
+                let (results, joins) = self.split_defs(&defs)?;
+                let mut ops: SmallVec<[Op; 6]> = SmallVec::new();
+                for (k, w) in results.iter().enumerate() {
+                    ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::def(*w) });
+                }
+                for (k, w) in words.iter().enumerate() {
+                    ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::use_(*w) });
+                }
+                if let Some(g) = guard {
+                    ops.push(Op::use_(g));
+                }
+                self.note_word(abi::RETURN_ADDRESS + 1);
+                self.push(PKind::Call { inst: inst.clone(), callee: *callee }, ops);
+                self.concat(joins);
+            }
+            MachKind::Inst(inst) if inst.form.name.starts_with("RET") => {
+                if kernel {
+                    return Err("RET in a kernel".into());
+                }
+                let ra = self.ra.ok_or("RET without a return address")?;
+                let words = self.words_of(&raw_uses)?;
+                let mut ops: SmallVec<[Op; 6]> = SmallVec::new();
+                ops.push(Op { fixed: Some(abi::RETURN_ADDRESS), ..Op::use_(ra[0]) });
+                ops.push(Op { fixed: Some(abi::RETURN_ADDRESS + 1), ..Op::use_(ra[1]) });
+                for (k, w) in words.iter().enumerate() {
+                    ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::use_(*w) });
+                }
+                self.push(PKind::Ret(inst.clone()), ops);
+            }
+            MachKind::Branch { .. } => return Err("a branch before the end of its block".into()),
+            kind => {
+                let pkind = match kind {
+                    MachKind::Inst(i) => PKind::Inst(i.clone()),
+                    MachKind::Copy => PKind::Copy,
+                    MachKind::Extract { part } => PKind::Extract { part: *part },
+                    MachKind::Concat => PKind::Concat,
+                    MachKind::SymAddr { global, offset } => PKind::SymAddr { global: *global, offset: *offset },
+                    MachKind::Call { .. } | MachKind::Branch { .. } => unreachable_kind()?,
+                };
+                let mut ops: SmallVec<[Op; 6]> = defs.iter().map(|d| Op::def(*d)).collect();
+                // Each register once among the uses.
+                let mut use_at: Vec<u8> = Vec::with_capacity(raw_uses.len());
+                for &u in &raw_uses {
+                    let at = match ops.iter().position(|o| !o.def && o.vreg == u) {
+                        Some(k) => k,
+                        None => {
+                            ops.push(Op::use_(u));
+                            ops.len() - 1
+                        }
+                    };
+                    use_at.push(at as u8);
+                }
+                for &(d, u) in &m.tied {
+                    let (Some(op), Some(&at)) = (ops.get(usize::from(d)), use_at.get(usize::from(u))) else {
+                        return Err("a tie names a missing operand".into());
+                    };
+                    if self.kind(op.vreg)? != self.kind(ops[usize::from(at)].vreg)? {
+                        return Err("a tie between registers of different kinds".into());
+                    }
+                    if ops.iter().any(|o| o.reuse == Some(at)) {
+                        // Two results keeping the same value: copy it first.
+                        let k = self.kind(ops[usize::from(at)].vreg)?;
+                        let t = self.fresh(k);
+                        self.insts.push(PInst { kind: PKind::Copy, ops: smallvec![Op::def(t), Op::use_(ops[usize::from(at)].vreg)] });
+                        ops.push(Op::use_(t));
+                        let at2 = (ops.len() - 1) as u8;
+                        ops[usize::from(d)].reuse = Some(at2);
+                        // The instruction reads the original; the copy only
+                        // provides the second result's register.
+                        continue;
+                    }
+                    ops[usize::from(d)].reuse = Some(at);
+                }
+                if matches!(pkind, PKind::Copy) && ops.len() == 2 && self.kind(ops[0].vreg)? == self.kind(ops[1].vreg)? {
+                    ops[0].reuse = Some(1);
+                }
+                self.push(pkind, ops);
+            }
+        }
+        Ok(())
+    }
+}
+
+fn unreachable_kind() -> Result<PKind, String> {
+    Err("internal: unexpected instruction kind".into())
+}
+
+/// The virtual registers an operand names.
+pub fn operand_virts(op: &Operand, out: &mut SmallVec<[u32; 4]>) {
+    let mut push = |r: &crate::isa::operand::Reg| {
+        if let RegNum::Virt(n) = r.num {
+            out.push(n);
+        }
+    };
+    match op {
+        Operand::Reg { reg, .. } => push(reg),
+        Operand::ConstAddr { index, .. } => push(index),
+        Operand::Mem { base, desc, uniform, .. } => {
+            push(base);
+            if let Some(d) = desc {
+                push(d);
+            }
+            if let Some(u) = uniform {
+                push(u);
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,399 @@
+//! From regalloc2's answers to code on physical registers: virtual
+//! registers replaced by their allocation at each instruction, the moves
+//! and spills regalloc2 asks for as instructions, the pseudo instructions
+//! expanded, the prologue and the frame.
+
+use super::layout::Layout;
+use super::prep::{PKind, Prog};
+use super::run::RunOut;
+use super::{AllocBlock, AllocInst, Allocated, Kind, abi};
+use crate::isa::inst::Inst as MInst;
+use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
+use crate::select::facts::stack_offset;
+use crate::target::Sm;
+use regalloc2::{Allocation, ProgPoint};
+use smallvec::SmallVec;
+
+/// The output under construction.
+struct Out<'a> {
+    sm: Sm,
+    layout: &'a Layout,
+    /// Byte offset of each run's spill area in the frame.
+    slot_base: [u32; 3],
+    insts: Vec<AllocInst>,
+    gpr_top: u32,
+    ugpr_top: u32,
+    spill_stores: u32,
+    spill_loads: u32,
+}
+
+fn reg(file: RegFile, n: u8) -> Reg {
+    Reg { file, num: RegNum::Phys(n) }
+}
+
+fn r(n: u8) -> Operand {
+    Operand::reg(reg(RegFile::Gpr, n))
+}
+
+fn zero(file: RegFile) -> Operand {
+    Operand::reg(Reg::zero(file))
+}
+
+fn file_of(kind: Kind) -> RegFile {
+    match kind {
+        Kind::R1 | Kind::R2 | Kind::R4 => RegFile::Gpr,
+        Kind::U1 | Kind::U2 => RegFile::Uniform,
+        Kind::P => RegFile::Pred,
+        Kind::Up => RegFile::UniformPred,
+    }
+}
+
+fn mem(offset: u32) -> Operand {
+    Operand::Mem { base: reg(RegFile::Gpr, 1), offset: offset as i32, scale: 0, desc: None, uniform: None }
+}
+
+impl Out<'_> {
+    fn build(&self, name: &str, ops: &[Operand]) -> Result<MInst, String> {
+        MInst::build(self.sm, name, None, ops).map_err(|e| format!("{name}: {e}"))
+    }
+
+    fn emit(&mut self, name: &str, ops: &[Operand]) -> Result<(), String> {
+        let i = self.build(name, ops)?;
+        self.insts.push(AllocInst::Inst(i));
+        Ok(())
+    }
+
+    /// Notes the registers of a value of `kind` at `base` as used.
+    fn note(&mut self, kind: Kind, base: u8) {
+        let top = u32::from(base) + kind.width();
+        match file_of(kind) {
+            RegFile::Gpr => self.gpr_top = self.gpr_top.max(top),
+            RegFile::Uniform => self.ugpr_top = self.ugpr_top.max(top),
+            _ => {}
+        }
+    }
+
+    /// The base register of unit `u` of `kind`.
+    fn phys(&mut self, kind: Kind, u: usize) -> Result<u8, String> {
+        let p = self.layout.phys(kind, u).ok_or_else(|| format!("unit {u} of {kind:?} is outside the layout"))?;
+        self.note(kind, p);
+        Ok(p)
+    }
+
+    fn scratch(&mut self) -> Result<u8, String> {
+        let s = self.layout.scratch.ok_or("a UR or predicate spill without a scratch register")?;
+        self.note(Kind::R1, s);
+        Ok(s)
+    }
+
+    /// Copies one 32-bit (or predicate) register to another, across files
+    /// where an instruction does it.
+    fn mov_word(&mut self, dst: Reg, src: Reg) -> Result<(), String> {
+        if dst == src {
+            return Ok(());
+        }
+        let (d, s) = (Operand::reg(dst), Operand::reg(src));
+        match (dst.file, src.file) {
+            (RegFile::Gpr, RegFile::Gpr | RegFile::Uniform) => self.emit("MOV", &[d, s]),
+            (RegFile::Uniform, RegFile::Uniform) => self.emit("UMOV", &[d, s]),
+            (RegFile::Uniform, RegFile::Gpr) => self.emit("R2UR", &[d, s]),
+            (RegFile::Pred, RegFile::Pred) => {
+                let pt = zero(RegFile::Pred);
+                self.emit("PLOP3.LUT", &[d, pt, s, pt, pt, Operand::Hex(0x80), Operand::Hex(0)])
+            }
+            (RegFile::UniformPred, RegFile::UniformPred) => {
+                let upt = zero(RegFile::UniformPred);
+                self.emit("UPLOP3.LUT", &[d, upt, s, upt, upt, Operand::Hex(0x80), Operand::Hex(0)])
+            }
+            _ => Err(format!("no copy from {src} to {dst}")),
+        }
+    }
+
+    /// A value of `kind` copied between registers, word by word.
+    fn mov(&mut self, kind: Kind, dst: u8, src: u8) -> Result<(), String> {
+        let file = file_of(kind);
+        for k in 0..kind.width() as u8 {
+            self.mov_word(reg(file, dst + k), reg(file, src + k))?;
+        }
+        Ok(())
+    }
+
+    /// A value of `kind` in register `src` stored to the frame at `off`.
+    fn spill(&mut self, kind: Kind, src: u8, off: u32) -> Result<(), String> {
+        match kind {
+            Kind::R1 => self.emit("STL", &[mem(off), r(src)])?,
+            Kind::R2 => self.emit("STL.64", &[mem(off), r(src)])?,
+            Kind::R4 => self.emit("STL.128", &[mem(off), r(src)])?,
+            Kind::U1 | Kind::U2 => {
+                let s = self.scratch()?;
+                for k in 0..kind.width() as u8 {
+                    self.emit("MOV", &[r(s), Operand::reg(reg(RegFile::Uniform, src + k))])?;
+                    self.emit("STL", &[mem(off + 4 * u32::from(k)), r(s)])?;
+                }
+            }
+            Kind::P => {
+                let s = self.scratch()?;
+                let p = Operand::Reg { reg: reg(RegFile::Pred, src), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
+                // s = P ? 1 : 0 (SEL picks its first source when the predicate holds).
+                self.emit("SEL", &[r(s), zero(RegFile::Gpr), Operand::Imm(1), p])?;
+                self.emit("STL", &[mem(off), r(s)])?;
+            }
+            Kind::Up => return Err("a uniform predicate spill (not supported)".into()),
+        }
+        self.spill_stores += 4 * kind.width();
+        Ok(())
+    }
+
+    /// A value of `kind` loaded from the frame at `off` into `dst`.
+    fn reload(&mut self, kind: Kind, dst: u8, off: u32) -> Result<(), String> {
+        match kind {
+            Kind::R1 => self.emit("LDL", &[r(dst), mem(off)])?,
+            Kind::R2 => self.emit("LDL.64", &[r(dst), mem(off)])?,
+            Kind::R4 => self.emit("LDL.128", &[r(dst), mem(off)])?,
+            Kind::U1 | Kind::U2 => {
+                let s = self.scratch()?;
+                for k in 0..kind.width() as u8 {
+                    self.emit("LDL", &[r(s), mem(off + 4 * u32::from(k))])?;
+                    self.emit("R2UR", &[Operand::reg(reg(RegFile::Uniform, dst + k)), r(s)])?;
+                }
+            }
+            Kind::P => {
+                let s = self.scratch()?;
+                let pt = zero(RegFile::Pred);
+                self.emit("LDL", &[r(s), mem(off)])?;
+                self.emit("ISETP.NE.AND", &[Operand::reg(reg(RegFile::Pred, dst)), pt, r(s), zero(RegFile::Gpr), pt])?;
+            }
+            Kind::Up => return Err("a uniform predicate reload (not supported)".into()),
+        }
+        self.spill_loads += 4 * kind.width();
+        Ok(())
+    }
+
+    /// One of regalloc2's moves.
+    fn edit(&mut self, run: usize, from: Allocation, to: Allocation, kind: Kind) -> Result<(), String> {
+        let (_, class) = kind.slot();
+        match (from.as_reg(), to.as_reg(), from.as_stack(), to.as_stack()) {
+            (Some(f), Some(t), _, _) => {
+                let (f, t) = (self.phys(kind, f.hw_enc())?, self.phys(kind, t.hw_enc())?);
+                self.mov(kind, t, f)
+            }
+            (Some(f), None, _, Some(slot)) => {
+                let f = self.phys(kind, f.hw_enc())?;
+                let off = self.slot_base[run] + 4 * slot.index() as u32;
+                self.spill(kind, f, off)
+            }
+            (None, Some(t), Some(slot), _) => {
+                let t = self.phys(kind, t.hw_enc())?;
+                let off = self.slot_base[run] + 4 * slot.index() as u32;
+                self.reload(kind, t, off)
+            }
+            _ => Err(format!("an unexpected move of class {class}")),
+        }
+    }
+}
+
+/// Replaces the virtual registers of `inst` by their registers in `map`.
+fn substitute(inst: &MInst, map: &[(u32, Reg)]) -> Result<MInst, String> {
+    let find = |x: &mut Reg| -> Result<(), String> {
+        if let RegNum::Virt(v) = x.num {
+            let (_, p) = map.iter().find(|(m, _)| *m == v).ok_or_else(|| format!("virtual register {v} of {} has no allocation", inst.form.name))?;
+            x.num = p.num;
+        }
+        Ok(())
+    };
+    let mut out = inst.clone();
+    find(&mut out.guard.0)?;
+    for op in out.operands.iter_mut() {
+        match op {
+            Operand::Reg { reg, .. } => find(reg)?,
+            Operand::ConstAddr { index, .. } => find(index)?,
+            Operand::Mem { base, desc, uniform, .. } => {
+                find(base)?;
+                if let Some(d) = desc {
+                    find(d)?;
+                }
+                if let Some(u) = uniform {
+                    find(u)?;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(out)
+}
+
+fn align16(x: u32) -> u32 {
+    x.div_ceil(16) * 16
+}
+
+/// Builds the allocated function.
+pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Allocated, String> {
+    let base_r = align16(prog.local_bytes);
+    let base_u = align16(base_r + 4 * runs[0].slots);
+    let base_up = align16(base_u + 4 * runs[1].slots);
+    let end = base_up + 4 * runs[2].slots;
+    let frame = if end == 0 { 0 } else { align16(end) };
+    let mut out = Out { sm: prog.sm, layout, slot_base: [base_r, base_u, base_up], insts: Vec::new(), gpr_top: 2, ugpr_top: 0, spill_stores: 0, spill_loads: 0 };
+    // Moves of all runs in program order.
+    let mut moves: Vec<(ProgPoint, usize, Allocation, Allocation, Kind)> = Vec::new();
+    for run in &runs {
+        moves.extend(run.moves.iter().map(|(p, f, t, k)| (*p, run.run, *f, *t, *k)));
+    }
+    moves.sort_by_key(|m| m.0);
+    let mut next_move = 0;
+    let mut blocks = Vec::with_capacity(prog.blocks.len());
+    for (b, block) in prog.blocks.iter().enumerate() {
+        if b == 0 {
+            prologue(&mut out, prog, frame)?;
+        }
+        for i in block.start..block.end {
+            let inst = regalloc2::Inst::new(i as usize);
+            while let Some(&(p, run, f, t, k)) = moves.get(next_move) {
+                if p > ProgPoint::before(inst) {
+                    break;
+                }
+                out.edit(run, f, t, k)?;
+                next_move += 1;
+            }
+            // This instruction's registers.
+            let mut map: SmallVec<[(u32, Reg); 8]> = SmallVec::new();
+            let mut kinds: SmallVec<[(u32, Kind, u8); 8]> = SmallVec::new();
+            for run in &runs {
+                for &(v, u) in &run.allocs[i as usize] {
+                    let kind = prog.kinds[v as usize];
+                    let p = out.phys(kind, u)?;
+                    map.push((v, reg(file_of(kind), p)));
+                    kinds.push((v, kind, p));
+                }
+            }
+            expand(&mut out, prog, i as usize, &map, &kinds, frame)?;
+            while let Some(&(p, run, f, t, k)) = moves.get(next_move) {
+                if p > ProgPoint::after(inst) {
+                    break;
+                }
+                out.edit(run, f, t, k)?;
+                next_move += 1;
+            }
+        }
+        blocks.push(AllocBlock { insts: std::mem::take(&mut out.insts) });
+    }
+    Ok(Allocated {
+        name: prog.name.clone(),
+        sm: prog.sm,
+        blocks,
+        gpr_count: out.gpr_top,
+        ugpr_count: out.ugpr_top,
+        frame_bytes: frame,
+        spill_stores: out.spill_stores,
+        spill_loads: out.spill_loads,
+    })
+}
+
+/// The stack pointer's set-up: loaded in a kernel, lowered by the frame.
+fn prologue(out: &mut Out, prog: &Prog, frame: u32) -> Result<(), String> {
+    if prog.kernel {
+        let off = stack_offset(prog.sm).ok_or("no stack pointer offset for this SM")?;
+        if prog.sm.number < 90 {
+            out.emit("MOV", &[r(1), Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }])?;
+        } else {
+            out.emit("LDC", &[r(1), Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Gpr), offset: off as i32 }])?;
+        }
+    }
+    if frame > 0 {
+        adjust_sp(out, -(frame as i32))?;
+    }
+    Ok(())
+}
+
+fn adjust_sp(out: &mut Out, by: i32) -> Result<(), String> {
+    let pt = zero(RegFile::Pred);
+    out.emit("IADD3", &[r(1), pt, pt, r(1), Operand::Imm(by as u32), zero(RegFile::Gpr)])
+}
+
+/// One regalloc2 instruction as machine instructions.
+fn expand(out: &mut Out, prog: &Prog, i: usize, map: &[(u32, Reg)], kinds: &[(u32, Kind, u8)], frame: u32) -> Result<(), String> {
+    let inst = &prog.insts[i];
+    let at = |v: u32| kinds.iter().find(|k| k.0 == v).map(|k| (k.1, k.2)).ok_or_else(|| format!("virtual register {v} has no allocation"));
+    let def = || inst.defs().next().map(|o| o.vreg).ok_or("a pseudo instruction without a result");
+    match &inst.kind {
+        PKind::Inst(m) => {
+            let s = substitute(m, map)?;
+            out.insts.push(AllocInst::Inst(s));
+        }
+        PKind::Branch { inst: m, target } => out.insts.push(AllocInst::Branch { inst: substitute(m, map)?, target: *target as usize }),
+        PKind::CondBranch { first, taken, second, other } => {
+            out.insts.push(AllocInst::Branch { inst: substitute(first, map)?, target: *taken as usize });
+            out.insts.push(AllocInst::Branch { inst: substitute(second, map)?, target: *other as usize });
+        }
+        PKind::Call { inst: m, callee } => {
+            let ra = out.build("MOV", &[r(abi::RETURN_ADDRESS), Operand::Imm(0)])?;
+            out.insts.push(AllocInst::ReturnAddress { inst: ra });
+            out.emit("MOV", &[r(abi::RETURN_ADDRESS + 1), zero(RegFile::Gpr)])?;
+            out.note(Kind::R2, abi::RETURN_ADDRESS);
+            out.insts.push(AllocInst::Call { inst: substitute(m, map)?, callee: *callee });
+        }
+        PKind::Ret(m) => {
+            if frame > 0 {
+                adjust_sp(out, frame as i32)?;
+            }
+            let mut s = substitute(m, map)?;
+            for op in s.operands.iter_mut() {
+                if let Operand::Reg { reg: x, .. } = op {
+                    if x.file == RegFile::Gpr {
+                        *x = reg(RegFile::Gpr, abi::RETURN_ADDRESS);
+                        break;
+                    }
+                }
+            }
+            out.insts.push(AllocInst::Inst(s));
+        }
+        PKind::Params => {}
+        PKind::Copy => {
+            let (dk, d) = at(def()?)?;
+            let src = inst.uses().next().ok_or("a copy without a source")?.vreg;
+            let (sk, s) = at(src)?;
+            if dk.width() != sk.width() {
+                return Err("a copy between values of different widths".into());
+            }
+            for k in 0..dk.width() as u8 {
+                out.mov_word(reg(file_of(dk), d + k), reg(file_of(sk), s + k))?;
+            }
+        }
+        PKind::Extract { part } => {
+            let (dk, d) = at(def()?)?;
+            let src = inst.uses().next().ok_or("an extract without a source")?.vreg;
+            let (sk, s) = at(src)?;
+            if u32::from(*part) + dk.width() > sk.width() {
+                return Err(format!("part {part} of a {sk:?} value"));
+            }
+            for k in 0..dk.width() as u8 {
+                out.mov_word(reg(file_of(dk), d + k), reg(file_of(sk), s + part + k))?;
+            }
+        }
+        PKind::Concat => {
+            let (dk, d) = at(def()?)?;
+            let mut word = 0u8;
+            for u in inst.uses() {
+                let (sk, s) = at(u.vreg)?;
+                for k in 0..sk.width() as u8 {
+                    if u32::from(word) >= dk.width() {
+                        return Err("a concatenation wider than its result".into());
+                    }
+                    out.mov_word(reg(file_of(dk), d + word), reg(file_of(sk), s + k))?;
+                    word += 1;
+                }
+            }
+        }
+        PKind::SymAddr { global, offset } => {
+            let (dk, d) = at(def()?)?;
+            if file_of(dk) != RegFile::Gpr {
+                return Err("a variable's address in a uniform register".into());
+            }
+            for k in 0..dk.width().min(2) as u8 {
+                let m = out.build("MOV", &[r(d + k), Operand::Imm(0)])?;
+                out.insts.push(AllocInst::SymAddr { inst: m, global: *global, offset: *offset, high: k == 1 });
+            }
+        }
+    }
+    Ok(())
+}

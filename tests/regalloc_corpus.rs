@@ -1,0 +1,119 @@
+//! Register allocation over the corpus (issue 7, item 1): every function of
+//! the ZLUDA corpus and of `../shared/corpus/kernels` that gets through
+//! `driver::compile_function` is allocated for sm_75, 80, 90, 100 and 120
+//! with regalloc2's checker on, and every resulting instruction must
+//! encode for its SM and name no virtual register. The functions that do
+//! not allocate are listed in `tests/data/regalloc-unsupported.tsv` (the
+//! test fails when that list changes; `BLESS=1` rewrites it).
+
+mod common;
+
+use common::verdicts::{Verdicts, compare, summary};
+use ptx2sass::driver::{self, Options};
+use ptx2sass::isa::operand::{Operand, RegNum};
+use ptx2sass::regalloc::{Allocated, RegallocOptions, allocate};
+use ptx2sass::target::Sm;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const SMS: [u16; 5] = [75, 80, 90, 100, 120];
+
+#[derive(Default, Clone, Copy)]
+struct Counts {
+    selected: usize,
+    allocated: usize,
+    insts: usize,
+    spilled: usize,
+}
+
+/// Why an allocated function is wrong, if it is.
+fn check(a: &Allocated) -> Option<String> {
+    for block in &a.blocks {
+        for i in &block.insts {
+            let inst = i.inst();
+            let virt = |r: &ptx2sass::isa::operand::Reg| matches!(r.num, RegNum::Virt(_));
+            let mut bad = virt(&inst.guard.0);
+            for op in inst.operands.iter() {
+                bad |= match op {
+                    Operand::Reg { reg, .. } => virt(reg),
+                    Operand::ConstAddr { index, .. } => virt(index),
+                    Operand::Mem { base, desc, uniform, .. } => virt(base) || desc.as_ref().is_some_and(virt) || uniform.as_ref().is_some_and(virt),
+                    _ => false,
+                };
+            }
+            if bad {
+                return Some(format!("a virtual register left in {}", inst.text(a.sm, 0)));
+            }
+            if let Err(e) = inst.encode(a.sm) {
+                return Some(format!("does not encode: {} ({})", inst.text(a.sm, 0), e.0));
+            }
+        }
+    }
+    None
+}
+
+fn run_file(path: &Path, sm: u16) -> (Counts, Vec<(String, String)>) {
+    let mut counts = Counts::default();
+    let Ok(src) = std::fs::read_to_string(path) else { return (counts, Vec::new()) };
+    let Ok(module) = ptx2sass::ptx::parse_and_check(&src, &Default::default()) else { return (counts, Vec::new()) };
+    let options = Options { verify: false };
+    let (raw, _) = driver::lower(&module, Sm::new(sm), Some(&src), options);
+    let mut bad = Vec::new();
+    for (id, f) in raw.functions.iter() {
+        if f.layout.is_empty() {
+            continue;
+        }
+        let Ok(mach) = driver::compile_function(&raw, id, options) else { continue };
+        counts.selected += 1;
+        match allocate(&mach, &RegallocOptions { max_registers: None, check: true }) {
+            Ok(a) => match check(&a) {
+                None => {
+                    counts.allocated += 1;
+                    counts.insts += a.blocks.iter().map(|b| b.insts.len()).sum::<usize>();
+                    counts.spilled += usize::from(a.spill_stores > 0);
+                }
+                Some(why) => bad.push((f.name.clone(), format!("sm_{sm}: {why}"))),
+            },
+            Err(e) => bad.push((f.name.clone(), format!("sm_{sm}: {}", e.message))),
+        }
+    }
+    (counts, bad)
+}
+
+fn files(corpus: &Path) -> Vec<PathBuf> {
+    let mut files = common::ptx_files(&corpus.join("zluda/ptx"));
+    files.extend(common::ptx_files(&corpus.join("kernels")));
+    files
+}
+
+#[test]
+fn corpus_functions_allocate_and_encode() {
+    let Some(corpus) = common::corpus_dir("corpus_functions_allocate_and_encode") else { return };
+    let files = files(&corpus);
+    assert!(files.len() >= 200, "{} corpus files", files.len());
+    let results = common::par_map(&files, |p| {
+        let name = p.strip_prefix(&corpus).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        SMS.map(|sm| (name.clone(), sm, run_file(p, sm)))
+    });
+    let mut per_sm: BTreeMap<u16, Counts> = BTreeMap::new();
+    let mut got = Verdicts::new();
+    for (name, sm, (c, bad)) in results.into_iter().flatten() {
+        let e = per_sm.entry(sm).or_default();
+        e.selected += c.selected;
+        e.allocated += c.allocated;
+        e.insts += c.insts;
+        e.spilled += c.spilled;
+        for (f, r) in bad {
+            got.insert((name.clone(), f, r));
+        }
+    }
+    for (sm, c) in &per_sm {
+        println!("sm_{sm}: {} of {} selected functions allocated (checker on, every instruction encodes; {} instructions, {} functions spill)", c.allocated, c.selected, c.insts, c.spilled);
+    }
+    println!("not allocated:\n{}", summary(&got, |r| r.split(": ").nth(1).unwrap_or(r).chars().take(70).collect()));
+    compare(
+        "regalloc-unsupported.tsv",
+        "# Corpus functions that select but do not allocate (tests/regalloc_corpus.rs):\n# file<TAB>function<TAB>sm: reason. BLESS=1 cargo test --release --test regalloc_corpus rewrites it.\n",
+        &got,
+    );
+}
