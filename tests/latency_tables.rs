@@ -10,7 +10,7 @@
 //!   for each register a producer without a write scoreboard writes and a
 //!   later instruction reads, the stall cycles between the two are a
 //!   distance ptxas considered safe; the least per (file, producer class,
-//!   consumer class) must be exactly what `src/interp/sass/latency/sm_XX.tsv`
+//!   consumer class) must be exactly what `src/sched/latency/sm_XX.tsv`
 //!   holds. `PTX2SASS_BLESS=1` rewrites the files from the measurement.
 //! * `ptxas_code_has_no_hazards`: every block, every fall-through chain of
 //!   blocks and every branch edge (a block ending in a branch, then the
@@ -25,7 +25,7 @@ mod common;
 
 use object::{Object, ObjectSection};
 use ptx2sass::interp::sass::hazard::{self, HazardInfo, WarpHazards};
-use ptx2sass::interp::sass::latency::{self, Class, File};
+use ptx2sass::sched::latency::{self, Class, File};
 use ptx2sass::isa::ctrl::SCOREBOARDS;
 use ptx2sass::isa::inst::Inst;
 use ptx2sass::isa::operand::Operand;
@@ -408,7 +408,7 @@ fn tables_are_measured_from_ptxas() {
     let mut stale = Vec::new();
     for code in codes {
         let text = table_text(code);
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("src/interp/sass/latency/sm_{}.tsv", code.sm));
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("src/sched/latency/sm_{}.tsv", code.sm));
         if latency::data_file(code.sm) != Some(text.as_str()) {
             if bless {
                 std::fs::write(&path, &text).expect("write the table");

@@ -13,27 +13,8 @@ use ptx2sass::interp::conformance::{self, KnownFailures, Manifest};
 use ptx2sass::interp::sass::{self, HazardCheck, Options};
 use std::path::{Path, PathBuf};
 
+
 const SMS: [u16; 3] = [80, 90, 120];
-
-/// FNV-1a of the PTX text: the cache key (with the SM and the ptxas path).
-fn hash(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
-}
-
-fn cubin_for(ptxas: &Path, cache: &Path, ptx: &Path, sm: u16) -> Result<Vec<u8>, String> {
-    let text = std::fs::read(ptx).map_err(|e| format!("{}: {e}", ptx.display()))?;
-    let key = hash(&text) ^ hash(ptxas.to_string_lossy().as_bytes()).rotate_left(7);
-    let path = cache.join(format!("{:016x}.sm_{sm}.cubin", key));
-    if let Ok(bytes) = std::fs::read(&path) {
-        return Ok(bytes);
-    }
-    let tmp = cache.join(format!("{:016x}.sm_{sm}.{}.tmp", key, std::process::id()));
-    if !common::compile_cubin(ptxas, sm, ptx, &tmp) {
-        return Err(format!("ptxas rejected {} for sm_{sm}", ptx.display()));
-    }
-    std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
-    std::fs::read(&path).map_err(|e| e.to_string())
-}
 
 #[test]
 fn zluda_cases_run_on_the_sass_interpreter() {
@@ -57,7 +38,7 @@ fn zluda_cases_run_on_the_sass_interpreter() {
     let results: Vec<(u16, String, Result<(), String>)> = common::par_map(&jobs, |&(sm, i)| {
         let case = &manifest.cases[i];
         let result = (|| {
-            let cubin = cubin_for(&ptxas, &cache, &manifest.dir.join(&case.ptx), sm)?;
+            let cubin = common::cached_cubin(&ptxas, &cache, &manifest.dir.join(&case.ptx), sm)?;
             let spec = case.launch_spec();
             let out = sass::run(&cubin, &spec, &options).map_err(|e| e.to_string())?;
             let bytes = out.launch.buffer_bytes(case.output_param()).ok_or("no output buffer")?;

@@ -115,3 +115,26 @@ pub fn ptx_inputs_for_sm(corpus: &Path, sm: u16) -> Vec<PathBuf> {
         .cloned()
         .collect()
 }
+
+/// FNV-1a of the PTX text: the cache key of [`cached_cubin`] (with the SM
+/// and the ptxas path).
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// The cubin ptxas makes of `ptx` for `sm_<sm>`, cached under `cache`
+/// (keyed by the PTX's hash, the ptxas path and the SM).
+pub fn cached_cubin(ptxas: &Path, cache: &Path, ptx: &Path, sm: u16) -> Result<Vec<u8>, String> {
+    let text = std::fs::read(ptx).map_err(|e| format!("{}: {e}", ptx.display()))?;
+    let key = fnv(&text) ^ fnv(ptxas.to_string_lossy().as_bytes()).rotate_left(7);
+    let path = cache.join(format!("{:016x}.sm_{sm}.cubin", key));
+    if let Ok(bytes) = std::fs::read(&path) {
+        return Ok(bytes);
+    }
+    let tmp = cache.join(format!("{:016x}.sm_{sm}.{}.tmp", key, std::process::id()));
+    if !compile_cubin(ptxas, sm, ptx, &tmp) {
+        return Err(format!("ptxas rejected {} for sm_{sm}", ptx.display()));
+    }
+    std::fs::rename(&tmp, &path).map_err(|e| e.to_string())?;
+    std::fs::read(&path).map_err(|e| e.to_string())
+}

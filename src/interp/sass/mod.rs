@@ -16,7 +16,6 @@
 
 pub mod exec;
 pub mod hazard;
-pub mod latency;
 pub mod load;
 pub mod matrix;
 pub mod num;

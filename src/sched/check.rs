@@ -1,0 +1,492 @@
+//! The static hazard checker: takes final linear code (branch targets
+//! resolved as encoded), re-derives the control-flow graph from the
+//! branches and, by a dataflow over it, every RAW/WAR/WAW dependence that
+//! the control fields leave uncovered, with the latency tables.
+//!
+//! It applies the rules of the SASS interpreter's dynamic checker
+//! ([`crate::interp::sass::hazard`], whose documentation states the
+//! model) to every path at once: the state at a block entry is the join of
+//! what every predecessor leaves, each pending obligation kept until it is
+//! met on all paths. An obligation is one of
+//! * a fixed-latency result: (latency row, issue cycle) — readable once
+//!   the table's latency has passed;
+//! * a result pending on write scoreboards — readable, and overwritable,
+//!   once they are all waited for;
+//! * a variable-latency result set without a scoreboard (an "orphan") —
+//!   covered when a later instruction of its in-order queue sets a write
+//!   scoreboard and that one is waited for;
+//! * a general register held by a read scoreboard — overwritable once it is
+//!   waited for, or once every holder's write scoreboard is.
+//!
+//! Only the scheduler's code and ptxas's code are judged here, so where
+//! the dynamic checker follows one path and this one joins several, the
+//! join is the conservative side (a hazard on any path is one). Cycles are
+//! the least the stall counts give; a taken branch adds nothing.
+//!
+//! Control flow: BRA to its target (and on when guarded), EXIT and RET end
+//! a path (RET goes on at every instruction after a CALL), CALL goes to its
+//! callee, BRX/JMX/JMP to every block. Device functions inside the code are
+//! reached through their CALLs.
+
+use super::info::{HazardInfo, UNITS, UR_BASE, base_name, unit_name};
+use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
+use crate::isa::ctrl::SCOREBOARDS;
+use crate::isa::inst::Inst;
+use crate::isa::operand::{Operand, RegNum};
+use crate::target::Sm;
+use smallvec::SmallVec;
+use std::fmt;
+
+/// The kind of an uncovered dependence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HazardKind {
+    /// A read of a result not yet written.
+    Raw,
+    /// An overwrite of a register an earlier instruction may not have read yet.
+    War,
+    /// An overwrite of a register whose earlier result is still pending.
+    Waw,
+}
+
+/// One uncovered dependence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hazard {
+    /// Index of the instruction that reads or overwrites too early.
+    pub consumer: usize,
+    /// Index of the instruction it depends on (on some path).
+    pub producer: Option<usize>,
+    /// The register (`R4`, `UR6`, `P0`, `UP1`).
+    pub register: String,
+    /// The kind.
+    pub kind: HazardKind,
+    /// Why, in words.
+    pub why: String,
+}
+
+impl fmt::Display for Hazard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let kind = match self.kind {
+            HazardKind::Raw => "RAW",
+            HazardKind::War => "WAR",
+            HazardKind::Waw => "WAW",
+        };
+        write!(f, "/*{:04x}*/ {kind} on {}", self.consumer * 16, self.register)?;
+        if let Some(p) = self.producer {
+            write!(f, " (after /*{:04x}*/)", p * 16)?;
+        }
+        write!(f, ": {}", self.why)
+    }
+}
+
+/// Bit of `holders` for a read held by an instruction with no write scoreboard.
+const NO_WRITE_SB: u8 = 1 << 6;
+const NONE: u32 = u32::MAX;
+
+/// Obligations of one register unit.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+struct Obl {
+    /// Fixed-latency results in flight: (latency row, issue cycle, producer).
+    fixed: SmallVec<[(u8, i64, u32); 1]>,
+    /// Write scoreboards the result is pending on.
+    wsb: u8,
+    /// Queues with an unattached orphan result (bit per queue).
+    orph_q: u32,
+    /// Scoreboards an attached orphan waits on.
+    orph_att: u8,
+    /// The producer of the pending (scoreboarded or orphan) result.
+    by_w: u32,
+    /// Read scoreboards holding the unit.
+    rsb: u8,
+    /// Per held read scoreboard: the write scoreboards of its holders.
+    holders: [u8; SCOREBOARDS as usize],
+    /// The last holder.
+    by_r: u32,
+}
+
+impl Obl {
+    fn is_empty(&self) -> bool {
+        self.fixed.is_empty() && self.wsb == 0 && self.orph_q == 0 && self.orph_att == 0 && self.rsb == 0
+    }
+
+    fn join(&mut self, o: &Obl) {
+        for &(row, t, by) in &o.fixed {
+            match self.fixed.iter_mut().find(|f| f.0 == row) {
+                Some(f) if f.1 < t => *f = (row, t, by),
+                Some(_) => {}
+                None => self.fixed.push((row, t, by)),
+            }
+        }
+        if self.by_w == NONE {
+            self.by_w = o.by_w;
+        }
+        self.wsb |= o.wsb;
+        self.orph_q |= o.orph_q;
+        self.orph_att |= o.orph_att;
+        for s in 0..usize::from(SCOREBOARDS) {
+            match (self.rsb >> s & 1, o.rsb >> s & 1) {
+                (1, 1) => self.holders[s] |= o.holders[s],
+                (0, 1) => self.holders[s] = o.holders[s],
+                _ => {}
+            }
+        }
+        if self.by_r == NONE || self.rsb == 0 {
+            self.by_r = o.by_r;
+        }
+        self.rsb |= o.rsb;
+    }
+}
+
+fn fresh() -> Obl {
+    Obl { by_w: NONE, by_r: NONE, ..Obl::default() }
+}
+
+/// A state at a block boundary: the units with obligations (cycles
+/// relative to the boundary), and per read scoreboard the queues of its
+/// last setters.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+struct Edge {
+    units: Vec<(u16, Obl)>,
+    read_queue: [u32; SCOREBOARDS as usize],
+}
+
+impl Edge {
+    fn join(&mut self, o: &Edge) {
+        let mut merged: Vec<(u16, Obl)> = Vec::with_capacity(self.units.len() + o.units.len());
+        let (mut a, mut b) = (std::mem::take(&mut self.units).into_iter().peekable(), o.units.iter().peekable());
+        loop {
+            match (a.peek(), b.peek()) {
+                (Some(x), Some(y)) if x.0 == y.0 => {
+                    let (u, mut ob) = a.next().expect("peeked");
+                    ob.join(&b.next().expect("peeked").1);
+                    merged.push((u, ob));
+                }
+                (Some(x), Some(y)) if x.0 < y.0 => merged.push(a.next().expect("peeked")),
+                (Some(_), Some(_)) | (None, Some(_)) => merged.push(b.next().expect("peeked").clone()),
+                (Some(_), None) => merged.push(a.next().expect("peeked")),
+                (None, None) => break,
+            }
+        }
+        self.units = merged;
+        for (m, t) in self.read_queue.iter_mut().zip(o.read_queue) {
+            *m |= t;
+        }
+    }
+}
+
+/// Whether an instruction ends a block.
+fn ends_block(base: &str) -> bool {
+    matches!(base, "BRA" | "BRX" | "JMP" | "JMX" | "EXIT" | "RET" | "CALL")
+}
+
+/// The in-code target of an instruction's target operand, as an index.
+pub(crate) fn target_of(inst: &Inst, index: usize, len: usize) -> Option<usize> {
+    inst.operands.iter().find_map(|op| match op {
+        Operand::Target(off) => usize::try_from((index as i64 + 1) * 16 + off).ok().filter(|a| a % 16 == 0).map(|a| a / 16).filter(|&t| t < len),
+        _ => None,
+    })
+}
+
+fn unconditional(inst: &Inst) -> bool {
+    inst.guard.0.num == RegNum::Zero && !inst.guard.1
+}
+
+fn never(inst: &Inst) -> bool {
+    inst.guard.0.num == RegNum::Zero && inst.guard.1
+}
+
+/// The blocks (index ranges, in order) and their successors.
+pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
+    let n = code.len();
+    let mut leader = vec![false; n + 1];
+    leader[0] = true;
+    let mut returns = Vec::new();
+    for (k, inst) in code.iter().enumerate() {
+        let base = base_name(inst);
+        if ends_block(base) {
+            leader[k + 1] = true;
+        }
+        if base == "CALL" {
+            returns.push(k + 1);
+        }
+        if matches!(base, "BRA" | "BSSY" | "CALL") {
+            if let Some(t) = target_of(inst, k, n) {
+                leader[t] = true;
+            }
+        }
+    }
+    let mut blocks = Vec::new();
+    let mut start = 0;
+    for k in 1..=n {
+        if leader[k] || k == n {
+            blocks.push((start, k));
+            start = k;
+        }
+    }
+    let block_of = |at: usize| blocks.iter().position(|b| b.0 == at);
+    let mut succs = vec![Vec::new(); blocks.len()];
+    for (b, &(_, end)) in blocks.iter().enumerate() {
+        let last = &code[end - 1];
+        let k = end - 1;
+        let next = (end < n).then_some(b + 1);
+        let s = &mut succs[b];
+        match base_name(last) {
+            "BRA" => {
+                if !never(last) {
+                    match target_of(last, k, n).and_then(block_of) {
+                        Some(t) => s.push(t),
+                        // A branch out of the code: nothing to follow.
+                        None => {}
+                    }
+                }
+                if !unconditional(last) {
+                    s.extend(next);
+                }
+            }
+            "EXIT" => {
+                if !unconditional(last) {
+                    s.extend(next);
+                }
+            }
+            "RET" => {
+                s.extend(returns.iter().filter_map(|&r| block_of(r)));
+                if !unconditional(last) {
+                    s.extend(next);
+                }
+            }
+            "CALL" => match target_of(last, k, n).and_then(block_of) {
+                Some(t) => s.push(t),
+                None => s.extend(next),
+            },
+            "BRX" | "JMP" | "JMX" => s.extend(0..blocks.len()),
+            _ => s.extend(next),
+        }
+        s.sort_unstable();
+        s.dedup();
+    }
+    (blocks, succs)
+}
+
+/// The per-instruction facts the checker uses.
+struct Facts<'a> {
+    table: &'static Table,
+    code: &'a [Inst],
+    infos: Vec<HazardInfo>,
+    /// Per latency row: the largest latency to any consumer (0 for none).
+    row_max: Vec<i64>,
+    /// Per class: whether it has no fixed latency on the SM.
+    variable: [bool; latency::CLASSES],
+}
+
+/// Checks final linear code; every uncovered dependence is a [`Hazard`].
+pub fn check(code: &[Inst], sm: Sm) -> Result<(), Vec<Hazard>> {
+    let table = latency::table(sm);
+    let mut row_max = vec![0i64; 256];
+    for f in File::ALL {
+        for p in Class::ALL {
+            let m = Class::ALL.iter().map(|&c| table.latency(f, p, c)).filter(|&l| l != NEEDS_SCOREBOARD).max().unwrap_or(0);
+            row_max[usize::from(Table::row_index(f, p))] = i64::from(m);
+        }
+    }
+    let mut variable = [false; latency::CLASSES];
+    for c in Class::ALL {
+        variable[c as usize] = File::ALL.iter().all(|&f| table.latency(f, c, Class::Alu) == NEEDS_SCOREBOARD);
+    }
+    let facts = Facts { table, code, infos: code.iter().map(|i| HazardInfo::of(i, sm)).collect(), row_max, variable };
+    let (blocks, succs) = cfg(code);
+    let mut entry: Vec<Option<Edge>> = vec![None; blocks.len()];
+    let mut has_pred = vec![false; blocks.len()];
+    for s in succs.iter().flatten() {
+        has_pred[*s] = true;
+    }
+    for (b, e) in entry.iter_mut().enumerate() {
+        if b == 0 || !has_pred[b] {
+            *e = Some(Edge::default());
+        }
+    }
+    // Iterate to a fixpoint: entries only grow (joins), over a finite lattice.
+    let mut work: Vec<usize> = (0..blocks.len()).rev().collect();
+    let mut queued = vec![true; blocks.len()];
+    let mut rounds = 0usize;
+    while let Some(b) = work.pop() {
+        queued[b] = false;
+        rounds += 1;
+        if rounds > 64 * blocks.len() + 64 {
+            break;
+        }
+        let Some(state) = entry[b].clone() else { continue };
+        let exit = run_block(&facts, blocks[b], state, &mut None);
+        for &s in &succs[b] {
+            let changed = match &mut entry[s] {
+                Some(e) => {
+                    let before = e.clone();
+                    e.join(&exit);
+                    *e != before
+                }
+                slot @ None => {
+                    *slot = Some(exit.clone());
+                    true
+                }
+            };
+            if changed && !queued[s] {
+                queued[s] = true;
+                work.push(s);
+            }
+        }
+    }
+    let mut hazards = Vec::new();
+    for (b, &range) in blocks.iter().enumerate() {
+        if let Some(state) = entry[b].clone() {
+            run_block(&facts, range, state, &mut Some(&mut hazards));
+        }
+    }
+    if hazards.is_empty() { Ok(()) } else { Err(hazards) }
+}
+
+/// Runs one block from its entry state; returns the exit state and, when
+/// asked, records the hazards found.
+fn run_block(f: &Facts, (start, end): (usize, usize), entry: Edge, hazards: &mut Option<&mut Vec<Hazard>>) -> Edge {
+    let mut units: Vec<Obl> = vec![fresh(); UNITS];
+    for (u, o) in entry.units {
+        units[usize::from(u)] = o;
+    }
+    let mut read_queue = entry.read_queue;
+    let mut cycle: i64 = 0;
+    let rows = f.table.rows();
+    for k in start..end {
+        let inst = &f.code[k];
+        let h = &f.infos[k];
+        let ctrl = inst.ctrl;
+        let class = h.class();
+        // Waits.
+        let mask = ctrl.wait & ((1 << SCOREBOARDS) - 1);
+        if mask != 0 {
+            for u in units.iter_mut() {
+                u.wsb &= !mask;
+                u.orph_att &= !mask;
+                for s in 0..usize::from(SCOREBOARDS) {
+                    if u.rsb >> s & 1 == 0 {
+                        continue;
+                    }
+                    if mask >> s & 1 == 1 {
+                        u.rsb &= !(1 << s);
+                        u.holders[s] = 0;
+                    } else {
+                        u.holders[s] &= !mask;
+                        if u.holders[s] == 0 {
+                            u.rsb &= !(1 << s);
+                        }
+                    }
+                }
+            }
+        }
+        let write_sb = ctrl.write_sb.filter(|s| *s < SCOREBOARDS);
+        if let Some(out) = hazards.as_deref_mut() {
+            let mut report = |unit: u16, kind: HazardKind, producer: u32, why: String| {
+                if !out.iter().any(|x| x.consumer == k && x.register == unit_name(unit)) {
+                    out.push(Hazard { consumer: k, producer: (producer != NONE).then_some(producer as usize), register: unit_name(unit), kind, why });
+                }
+            };
+            for r in h.guard().into_iter().chain(h.reads().iter().copied()) {
+                let u = &units[usize::from(r)];
+                if u.wsb != 0 {
+                    report(r, HazardKind::Raw, u.by_w, format!("read while its result is pending on scoreboard(s) {:#b} not waited for", u.wsb));
+                }
+                if u.orph_q != 0 || u.orph_att != 0 {
+                    report(r, HazardKind::Raw, u.by_w, "read while a variable-latency result set without a scoreboard is not covered by a wait on a later one of its unit".into());
+                }
+                for &(row, t, by) in &u.fixed {
+                    let need = rows[usize::from(row)][class as usize];
+                    if need != NEEDS_SCOREBOARD && cycle - t < i64::from(need) {
+                        report(r, HazardKind::Raw, by, format!("read {} cycles after its producer issued (needs {need})", cycle - t));
+                    }
+                }
+            }
+            for &w in h.writes() {
+                let u = &units[usize::from(w)];
+                if u.wsb != 0 {
+                    report(w, HazardKind::Waw, u.by_w, format!("overwritten while its result is pending on scoreboard(s) {:#b} not waited for", u.wsb));
+                }
+                if u.rsb != 0 && !read_before(h, write_sb, u.rsb, &read_queue) {
+                    report(w, HazardKind::War, u.by_r, format!("overwritten while held by read scoreboard(s) {:#b} not waited for", u.rsb));
+                }
+            }
+        }
+        if let Some(s) = ctrl.read_sb.filter(|s| *s < SCOREBOARDS) {
+            let bit = match write_sb {
+                Some(w) if w != s => 1 << w,
+                _ => NO_WRITE_SB,
+            };
+            for &r in h.reads().iter().filter(|&&r| r < UR_BASE) {
+                let u = &mut units[usize::from(r)];
+                if u.rsb >> s & 1 == 0 {
+                    u.rsb |= 1 << s;
+                    u.holders[usize::from(s)] = 0;
+                }
+                u.holders[usize::from(s)] |= bit;
+                u.by_r = k as u32;
+            }
+            read_queue[usize::from(s)] = queue_bit(h.queue());
+        }
+        match write_sb {
+            Some(s) => {
+                if h.queue() != 0 {
+                    let q = queue_bit(h.queue());
+                    for u in units.iter_mut() {
+                        if u.orph_q & q != 0 {
+                            u.orph_q &= !q;
+                            u.orph_att |= 1 << s;
+                        }
+                    }
+                }
+                for &w in h.writes() {
+                    let u = &mut units[usize::from(w)];
+                    u.wsb = 1 << s;
+                    u.fixed.clear();
+                    u.orph_q = 0;
+                    u.orph_att = 0;
+                    u.by_w = k as u32;
+                }
+            }
+            None => {
+                for (&w, &row) in h.writes().iter().zip(h.write_rows.iter()) {
+                    let u = &mut units[usize::from(w)];
+                    u.fixed.clear();
+                    u.orph_att = 0;
+                    if f.variable[class as usize] {
+                        u.orph_q = queue_bit(h.queue());
+                    } else {
+                        u.orph_q = 0;
+                        u.fixed.push((row, cycle, k as u32));
+                    }
+                    u.by_w = k as u32;
+                }
+            }
+        }
+        cycle += i64::from(ctrl.stall);
+    }
+    // Relative to the block end; results already readable by anyone dropped.
+    let mut out = Edge { units: Vec::new(), read_queue };
+    for (n, mut u) in units.into_iter().enumerate() {
+        u.fixed.retain(|(row, t, _)| {
+            *t -= cycle;
+            *t + f.row_max[usize::from(*row)] > 0
+        });
+        if !u.is_empty() {
+            out.units.push((n as u16, u));
+        }
+    }
+    out
+}
+
+/// The bit of a queue (queue 0, no unit, has bit 0: such an orphan is
+/// never covered).
+fn queue_bit(q: u8) -> u32 {
+    1u32 << q.min(31)
+}
+
+/// Whether every instruction holding a unit for reading reads it before a
+/// scoreboarded write of the same in-order queue lands (the dynamic
+/// checker's rule, with the queues of all paths).
+fn read_before(h: &HazardInfo, write_sb: Option<u8>, rsb: u8, read_queue: &[u32; SCOREBOARDS as usize]) -> bool {
+    h.queue() != 0 && write_sb.is_some() && (0..usize::from(SCOREBOARDS)).all(|s| rsb >> s & 1 == 0 || read_queue[s] == queue_bit(h.queue()))
+}

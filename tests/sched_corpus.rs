@@ -1,0 +1,237 @@
+//! The scheduler and the static hazard checker on ptxas's own code, before
+//! our compiler can make any: every corpus PTX file (the ZLUDA cases and
+//! `corpus/kernels`) compiled by the reference ptxas for sm_80, sm_90 and
+//! sm_120 (cubins cached with `tests/zluda_sass.rs`'s), each function
+//! decoded, its control fields cleared, split into blocks at branch
+//! targets, rescheduled ([`ptx2sass::sched::linear::reschedule`]) and
+//! re-encoded. Then
+//! 1. [`check`] accepts every rescheduled function;
+//! 2. [`check`] accepts ptxas's original code (it must not reject ptxas);
+//! 3. the SASS interpreter, hazard checking on, runs the rescheduled code
+//!    of every ZLUDA run case whose original code gives the expected output,
+//!    and gets the expected output too.
+//!
+//! It prints, per SM, the stall cycles of ptxas's schedules and of ours
+//! (sum of the stall fields over every function) and the checker's verdicts.
+
+mod common;
+
+use object::{Object, ObjectSection};
+use ptx2sass::interp::conformance::Manifest;
+use ptx2sass::interp::sass::{self, HazardCheck, Options};
+use ptx2sass::isa::inst::Inst;
+use ptx2sass::sched::{SchedOptions, check, linear};
+use ptx2sass::target::Sm;
+use std::path::{Path, PathBuf};
+
+const SMS: [u16; 3] = [80, 90, 120];
+
+/// What one function gave.
+#[derive(Default)]
+struct Tally {
+    functions: usize,
+    skipped: usize,
+    insts: usize,
+    ours_insts: usize,
+    ptxas_stall: u64,
+    ours_stall: u64,
+    nops: usize,
+    failures: Vec<String>,
+}
+
+/// The words of every `.text.*` section of a cubin.
+fn functions(cubin: &[u8]) -> Vec<(String, Vec<u128>)> {
+    let Ok(elf) = object::File::parse(cubin) else { return Vec::new() };
+    elf.sections()
+        .filter_map(|s| {
+            let name = s.name().ok()?.strip_prefix(".text.")?.to_string();
+            Some((name, ptx2sass::isa::bits::words_from_bytes(s.data().ok()?)?))
+        })
+        .collect()
+}
+
+/// Decodes, checks, reschedules, re-encodes and checks one function.
+/// `Ok(None)`: outside the test (undecodable words, or no schedule).
+fn one(words: &[u128], sm: u16) -> Result<Option<(Vec<u128>, u64, u64, usize)>, String> {
+    let s = Sm::new(sm);
+    let Ok(code) = words.iter().map(|&w| Inst::decode(w, s)).collect::<Result<Vec<_>, _>>() else { return Ok(None) };
+    if !ptx2sass::interp::sass::hazard::scheduled(&code) {
+        return Ok(None);
+    }
+    if let Err(h) = check(&code, s) {
+        return Err(format!("ptxas's code rejected: {} hazards, first {}", h.len(), h[0]));
+    }
+    let (ours, stats) = linear::reschedule(&code, s, &SchedOptions::default()).map_err(|e| format!("schedule: {e}"))?;
+    let new_words = ours.iter().map(|i| i.encode(s)).collect::<Result<Vec<_>, _>>().map_err(|e| format!("encode: {}", e.0))?;
+    let back = new_words.iter().map(|&w| Inst::decode(w, s)).collect::<Result<Vec<_>, _>>().map_err(|_| "re-encoded word does not decode".to_string())?;
+    if let Err(h) = check(&back, s) {
+        let text: Vec<String> = h.iter().take(3).map(|h| format!("{h} [{}]", back[h.consumer].text(s, h.consumer as u64 * 16))).collect();
+        return Err(format!("rescheduled code rejected: {} hazards: {}", h.len(), text.join("; ")));
+    }
+    let ptxas_stall = code.iter().map(|i| u64::from(i.ctrl.stall)).sum();
+    Ok(Some((new_words, ptxas_stall, stats.stall_cycles, stats.nops)))
+}
+
+fn cache() -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/zluda-sass-cubins");
+    std::fs::create_dir_all(&dir).expect("cache dir");
+    dir
+}
+
+#[test]
+fn ptxas_code_rescheduled_passes_the_checker() {
+    let Some(ptxas) = ptx2sass::reference::require("ptxas", "sched_corpus") else { return };
+    let Some(corpus) = common::corpus_dir("sched_corpus") else { return };
+    let cache = cache();
+    let mut jobs = Vec::new();
+    for sm in SMS {
+        for f in common::ptx_inputs_for_sm(&corpus, sm) {
+            jobs.push((sm, f));
+        }
+    }
+    let results: Vec<(u16, Tally)> = common::par_map(&jobs, |(sm, file)| {
+        let mut t = Tally::default();
+        let Ok(cubin) = common::cached_cubin(&ptxas, &cache, file, *sm) else { return (*sm, t) };
+        for (name, words) in functions(&cubin) {
+            match one(&words, *sm) {
+                Ok(Some((new, ps, os, nops))) => {
+                    t.functions += 1;
+                    t.insts += words.len();
+                    t.ours_insts += new.len();
+                    t.ptxas_stall += ps;
+                    t.ours_stall += os;
+                    t.nops += nops;
+                }
+                Ok(None) => t.skipped += 1,
+                Err(e) => t.failures.push(format!("sm_{sm} {} {name}: {e}", file.file_name().map_or("?".into(), |n| n.to_string_lossy()))),
+            }
+        }
+        (*sm, t)
+    });
+    let mut failures = Vec::new();
+    for sm in SMS {
+        let mut all = Tally::default();
+        for (_, t) in results.iter().filter(|r| r.0 == sm) {
+            all.functions += t.functions;
+            all.skipped += t.skipped;
+            all.insts += t.insts;
+            all.ours_insts += t.ours_insts;
+            all.ptxas_stall += t.ptxas_stall;
+            all.ours_stall += t.ours_stall;
+            all.nops += t.nops;
+            failures.extend(t.failures.iter().cloned());
+        }
+        eprintln!(
+            "sm_{sm}: {} functions ({} skipped: undecodable or unscheduled), {} instructions (ours {}, {} NOPs inserted); stall cycles ptxas {} ours {} ({:.3}x)",
+            all.functions,
+            all.skipped,
+            all.insts,
+            all.ours_insts,
+            all.nops,
+            all.ptxas_stall,
+            all.ours_stall,
+            all.ours_stall as f64 / all.ptxas_stall.max(1) as f64
+        );
+        assert!(all.functions > 50, "sm_{sm}: too few functions checked");
+    }
+    for f in failures.iter().take(30) {
+        eprintln!("  {f}");
+    }
+    assert!(failures.is_empty(), "{} functions failed", failures.len());
+}
+
+/// Runs a kernel's code (`words`, or the cubin's own) on a case.
+fn run_case(cubin: &[u8], case: &ptx2sass::interp::conformance::Case, words: Option<Vec<u128>>) -> Result<(), String> {
+    let spec = case.launch_spec();
+    let mut loaded = sass::load::load(cubin, &spec).map_err(|e| e.to_string())?;
+    if let Some(w) = words {
+        loaded.words = w;
+    }
+    let program = sass::translate(&loaded).map_err(|e| e.to_string())?;
+    let options = Options { step_budget: 20_000_000, hazards: HazardCheck::Fail, trace: false };
+    sass::exec::run_grid(&program, &mut loaded, &spec, &options).map_err(|e| e.to_string())?;
+    let bytes = loaded.launch.buffer_bytes(case.output_param()).ok_or("no output buffer")?;
+    case.check_output(bytes)
+}
+
+#[test]
+fn rescheduled_zluda_cases_run() {
+    let Some(ptxas) = ptx2sass::reference::require("ptxas", "sched_corpus") else { return };
+    let Some(corpus) = common::corpus_dir("sched_corpus") else { return };
+    let manifest = Manifest::load(&corpus.join("zluda")).expect("manifest");
+    let cache = cache();
+    let mut jobs = Vec::new();
+    for sm in SMS {
+        for (i, case) in manifest.cases.iter().enumerate() {
+            if case.accepted_by_ptxas(&format!("sm_{sm}")) {
+                jobs.push((sm, i));
+            }
+        }
+    }
+    // (sm, original passed, rescheduled result)
+    let results: Vec<(u16, bool, Result<(), String>)> = common::par_map(&jobs, |&(sm, i)| {
+        let case = &manifest.cases[i];
+        let Ok(cubin) = common::cached_cubin(&ptxas, &cache, &manifest.dir.join(&case.ptx), sm) else { return (sm, false, Ok(())) };
+        if run_case(&cubin, case, None).is_err() {
+            return (sm, false, Ok(()));
+        }
+        let result = (|| {
+            let spec = case.launch_spec();
+            let loaded = sass::load::load(&cubin, &spec).map_err(|e| e.to_string())?;
+            let s = Sm::new(sm);
+            let code = loaded.words.iter().map(|&w| Inst::decode(w, s)).collect::<Result<Vec<_>, _>>().map_err(|_| "undecodable".to_string())?;
+            let (ours, _) = linear::reschedule(&code, s, &SchedOptions::default()).map_err(|e| e.to_string())?;
+            let words = ours.iter().map(|i| i.encode(s)).collect::<Result<Vec<_>, _>>().map_err(|e| e.0)?;
+            run_case(&cubin, case, Some(words)).map_err(|e| format!("{}: {e}", case.name))
+        })();
+        (sm, true, result)
+    });
+    let mut failures = Vec::new();
+    for sm in SMS {
+        let mine: Vec<_> = results.iter().filter(|r| r.0 == sm).collect();
+        let base = mine.iter().filter(|r| r.1).count();
+        let ok = mine.iter().filter(|r| r.1 && r.2.is_ok()).count();
+        eprintln!("sm_{sm}: {ok}/{base} rescheduled cases give the expected output ({} cases, {} failing with ptxas's own code)", mine.len(), mine.len() - base);
+        assert!(base > 50, "sm_{sm}: too few cases ran");
+        failures.extend(mine.iter().filter_map(|r| r.2.as_ref().err().map(|e| format!("sm_{sm} {e}"))));
+    }
+    for f in failures.iter().take(30) {
+        eprintln!("  {f}");
+    }
+    assert!(failures.is_empty(), "{} rescheduled cases fail", failures.len());
+}
+
+#[test]
+fn debug_functions() {
+    let cache = cache();
+    let mut n = 0;
+    for e in std::fs::read_dir(&cache).unwrap().take(20) {
+        let p = e.unwrap().path();
+        let data = std::fs::read(&p).unwrap();
+        let f = functions(&data);
+        let sm: u16 = p.to_string_lossy().split(".sm_").nth(1).unwrap().split('.').next().unwrap().parse().unwrap();
+        for (name, w) in &f {
+            let r = one(w, sm);
+            eprintln!("{} {name} {} {:?}", p.display(), w.len(), r.as_ref().map(|o| o.is_some()));
+        }
+        n += f.len();
+    }
+    eprintln!("{n}");
+}
+
+#[test]
+fn debug_one() {
+    let p = std::env::var("SCHED_DEBUG").unwrap();
+    let sm: u16 = p.split(".sm_").nth(1).unwrap().split('.').next().unwrap().parse().unwrap();
+    let s = Sm::new(sm);
+    let data = std::fs::read(&p).unwrap();
+    for (name, w) in functions(&data) {
+        let code: Vec<Inst> = w.iter().map(|&w| Inst::decode(w, s).unwrap()).collect();
+        let (ours, _) = linear::reschedule(&code, s, &SchedOptions::default()).unwrap();
+        eprintln!("== {name}");
+        for (k, (a, b)) in code.iter().zip(ours.iter().chain(std::iter::repeat(&ours[0]))).enumerate() {
+            eprintln!("{:04x} {} {:50} | {} {}", k * 16, a.ctrl, a.text(s, k as u64 * 16), b.ctrl, b.text(s, k as u64 * 16));
+        }
+        eprintln!("{:?}", check(&ours, s).err().map(|h| h.iter().map(|h| h.to_string()).collect::<Vec<_>>()));
+    }
+}
