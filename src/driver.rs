@@ -223,7 +223,7 @@ pub struct Compiled {
 
 /// Allocates registers for a selected function.
 pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result<crate::regalloc::Allocated, StageError> {
-    let ra = crate::regalloc::RegallocOptions { max_registers: options.max_registers };
+    let ra = crate::regalloc::RegallocOptions { max_registers: options.max_registers, ..Default::default() };
     crate::regalloc::allocate(mach, &ra).map_err(|e| StageError { stage: Stage::Regalloc, function: mach.name.clone(), message: e.to_string() })
 }
 

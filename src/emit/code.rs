@@ -63,42 +63,133 @@ fn destination(inst: &Inst) -> Result<Reg, String> {
     }
 }
 
+/// Whether an allocated instruction passes control on unconditionally.
+fn alloc_ends_flow(inst: &AllocInst) -> bool {
+    match inst {
+        AllocInst::Branch { inst, .. } => unguarded(inst),
+        AllocInst::Inst(i) => ends_flow(i),
+        _ => false,
+    }
+}
+
+/// The block layout emission keeps: branches to blocks that only branch on
+/// are sent to the final destination (critical-edge blocks the allocator
+/// left empty), and blocks no path reaches any more are dropped. Returns,
+/// per allocated block, its final destination, and the kept blocks in
+/// order.
+fn thread_and_prune(func: &Allocated) -> (Vec<usize>, Vec<usize>) {
+    let n = func.blocks.len();
+    let only_jump: Vec<Option<usize>> = func
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| match b.insts.as_slice() {
+            [AllocInst::Branch { inst, target }] if unguarded(inst) && *target != k && *target < n => Some(*target),
+            _ => None,
+        })
+        .collect();
+    let resolve = |mut t: usize| {
+        for _ in 0..n {
+            match only_jump[t] {
+                Some(next) => t = next,
+                None => break,
+            }
+        }
+        t
+    };
+    let dest: Vec<usize> = (0..n).map(resolve).collect();
+    let mut reachable = vec![false; n];
+    let mut work = vec![0usize];
+    while let Some(k) = work.pop() {
+        if k >= n || reachable[k] {
+            continue;
+        }
+        reachable[k] = true;
+        let b = &func.blocks[k];
+        for i in &b.insts {
+            if let AllocInst::Branch { target, .. } = i {
+                work.push(dest[*target]);
+            }
+        }
+        if !b.insts.last().is_some_and(alloc_ends_flow) {
+            work.push(k + 1);
+        }
+    }
+    let kept = (0..n).filter(|&k| reachable[k]).collect();
+    (dest, kept)
+}
+
+/// The block target a `BRA` holds before resolution.
+fn target_block(inst: &Inst) -> Option<usize> {
+    inst.operands.iter().find_map(|o| match o {
+        Operand::Target(t) => usize::try_from(*t).ok(),
+        _ => None,
+    })
+}
+
+/// Drops an unconditional branch to the next block at the end of a block,
+/// and turns `@P BRA next; BRA other` into `@!P BRA other`.
+fn drop_branches_to_next(insts: &mut Vec<Inst>, next: usize) -> Result<(), String> {
+    let is_bra = |i: &Inst| base_name(i) == "BRA";
+    if insts.last().is_some_and(|l| is_bra(l) && unguarded(l) && target_block(l) == Some(next)) {
+        insts.pop();
+        return Ok(());
+    }
+    let n = insts.len();
+    if n >= 2 && is_bra(&insts[n - 1]) && unguarded(&insts[n - 1]) && is_bra(&insts[n - 2]) && !unguarded(&insts[n - 2]) && target_block(&insts[n - 2]) == Some(next) {
+        let other = target_block(&insts[n - 1]).ok_or("a branch without a target")?;
+        insts.pop();
+        let cond = &mut insts[n - 2];
+        cond.guard.1 = !cond.guard.1;
+        set_target(cond, other as i64)?;
+    }
+    Ok(())
+}
+
 /// Builds the code of `func`.
 pub fn function_code(func: &Allocated, module: &ir::Module, vars: &mut Variables, window: &SharedWindow, check: bool) -> Result<Code, String> {
     let sm = func.sm;
     let n = func.blocks.len();
-    let mut blocks: Vec<Block> = Vec::with_capacity(n);
-    for (k, block) in func.blocks.iter().enumerate() {
+    if let Some(bad) = func.blocks.iter().flat_map(|b| &b.insts).find_map(|i| match i {
+        AllocInst::Branch { target, .. } if *target >= n => Some(*target),
+        _ => None,
+    }) {
+        return Err(format!("branch to block {bad} of {n}"));
+    }
+    let (dest, kept) = thread_and_prune(func);
+    // Index of each kept block in the final layout.
+    let mut position = vec![usize::MAX; n];
+    for (p, &k) in kept.iter().enumerate() {
+        position[k] = p;
+    }
+    let mut blocks: Vec<Block> = Vec::with_capacity(kept.len());
+    for (p, &k) in kept.iter().enumerate() {
+        let block = &func.blocks[k];
         let mut insts = Vec::with_capacity(block.insts.len());
         let mut succs: SmallVec<[usize; 2]> = SmallVec::new();
-        let last = block.insts.len().saturating_sub(1);
-        for (j, inst) in block.insts.iter().enumerate() {
+        for inst in &block.insts {
             match inst {
                 AllocInst::Inst(i) => insts.push(i.clone()),
                 AllocInst::Branch { inst, target } => {
-                    if *target >= n {
-                        return Err(format!("branch to block {target} of {n}"));
-                    }
-                    if !succs.contains(target) {
-                        succs.push(*target);
-                    }
-                    if j == last && *target == k + 1 && unguarded(inst) {
-                        continue;
+                    let to = position[dest[*target]];
+                    if !succs.contains(&to) {
+                        succs.push(to);
                     }
                     let mut b = inst.clone();
-                    set_target(&mut b, *target as i64)?;
+                    set_target(&mut b, to as i64)?;
                     insts.push(b);
                 }
-                AllocInst::Call { .. } => return Err("calls are not supported by emission yet".into()),
-                AllocInst::SymAddr { inst, global, offset } => {
-                    let mut i = vars.materialise(module, window, *global, *offset, destination(inst)?, sm)?;
+                AllocInst::Call { .. } | AllocInst::ReturnAddress { .. } => return Err("calls are not supported by emission yet".into()),
+                AllocInst::SymAddr { inst, global, offset, high } => {
+                    let mut i = vars.materialise(module, window, *global, *offset, *high, destination(inst)?, sm)?;
                     i.guard = inst.guard;
                     insts.push(i);
                 }
             }
         }
-        if k + 1 < n && !insts.last().is_some_and(ends_flow) && !succs.contains(&(k + 1)) {
-            succs.push(k + 1);
+        drop_branches_to_next(&mut insts, p + 1)?;
+        if p + 1 < kept.len() && !insts.last().is_some_and(ends_flow) && !succs.contains(&(p + 1)) {
+            succs.push(p + 1);
         }
         blocks.push(Block { insts, succs });
     }

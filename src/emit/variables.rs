@@ -17,7 +17,7 @@ use crate::cubin::module::{Variable, reserved_shared};
 use crate::ir::entity::EntityRef;
 use crate::ir::{self, GlobalId, Space};
 use crate::isa::inst::Inst;
-use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
+use crate::isa::operand::{Operand, Reg, RegFile};
 use crate::target::Sm;
 use std::collections::BTreeMap;
 
@@ -120,12 +120,16 @@ impl Variables {
     }
 
     /// The instruction that puts the address of variable `global` plus
-    /// `offset` into the register `dst` names (the low register of a pair
-    /// for a 64-bit address).
-    pub fn materialise(&mut self, module: &ir::Module, window: &SharedWindow, global: u32, offset: i32, dst: Reg, sm: Sm) -> Result<Inst, String> {
+    /// `offset` into the register `dst` names: its low 32-bit word, or its
+    /// high word when `high`. Shared and constant-bank addresses are 32-bit
+    /// offsets (high word zero); a global's address is loaded from its
+    /// bank 4 slot, each word on its own (the two registers need not be a
+    /// pair).
+    pub fn materialise(&mut self, module: &ir::Module, window: &SharedWindow, global: u32, offset: i32, high: bool, dst: Reg, sm: Sm) -> Result<Inst, String> {
         let g = module.globals.get(GlobalId::new(global as usize)).ok_or_else(|| format!("address of an unknown variable {global}"))?;
         let mov = |value: u32| Inst::build(sm, "MOV", None, &[Operand::reg(dst), Operand::Imm(value)]).map_err(|e| e.to_string());
         match g.space {
+            Space::Shared | Space::Const if high => mov(0),
             Space::Shared => {
                 let base = window.offsets.get(&global).ok_or_else(|| format!("shared variable {} is outside the kernel's window", g.name))?;
                 mov(base.wrapping_add(offset as u32))
@@ -138,8 +142,8 @@ impl Variables {
                 if offset != 0 {
                     return Err(format!("the address of {}{offset:+} (a global plus an offset) is not supported yet", g.name));
                 }
-                if !matches!(dst.num, RegNum::Phys(n) if n % 2 == 0) || dst.file != RegFile::Gpr {
-                    return Err(format!("the address of {} needs an aligned register pair, got {dst}", g.name));
+                if dst.file != RegFile::Gpr {
+                    return Err(format!("the address of {} needs a general register, got {dst}", g.name));
                 }
                 let slot = match self.global_addresses.iter().position(|n| *n == g.name) {
                     Some(k) => k,
@@ -148,8 +152,8 @@ impl Variables {
                         self.global_addresses.len() - 1
                     }
                 };
-                let addr = Operand::ConstAddr { bank: 4, index: Reg::zero(RegFile::Gpr), offset: (slot * 8) as i32 };
-                Inst::build(sm, "LDC.64", None, &[Operand::reg(dst), addr]).map_err(|e| e.to_string())
+                let addr = Operand::ConstAddr { bank: 4, index: Reg::zero(RegFile::Gpr), offset: (slot * 8 + if high { 4 } else { 0 }) as i32 };
+                Inst::build(sm, "LDC", None, &[Operand::reg(dst), addr]).map_err(|e| e.to_string())
             }
             other => Err(format!("the address of a {other:?} variable ({}) is not supported", g.name)),
         }
