@@ -22,7 +22,8 @@ options (ptxas-compatible):
 ptx2sass options:
   --summary                                    print one line per function after checking
   --dump-ir=<stage>                            print each function after a stage: lower, legalize,
-                                               select, sass (the final code, as `sass dis` prints it)
+                                               select, regalloc, sass (the final code, as `sass dis`
+                                               prints it)
   --run <spec.json>                            run a kernel in the PTX interpreter (launch spec
                                                as for scripts/gpu-run.py); prints the output
                                                buffers as `param N: <hex>` lines
@@ -177,7 +178,7 @@ fn main() -> ExitCode {
     if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
-const DUMP_STAGES: [&str; 4] = ["lower", "legalize", "select", "sass"];
+const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass"];
 
 /// Compiles to a cubin, writes it, prints what `-v` and `--dump-ir=sass`
 /// ask for; false on failure.
@@ -260,7 +261,10 @@ fn dump_ir(module: &Module, sm: Sm, source: &str, stage: &str) -> bool {
         let text = match stage {
             "lower" => Ok(ptx2sass::ir::print_function(id, f)),
             "legalize" => driver::legalize_function(&raw, id, options).map(|l| ptx2sass::ir::print_function(id, &l)),
-            _ => driver::compile_function(&raw, id, options).map(|m| format!("function {}:\n{}", f.name, m.text())),
+            "select" => driver::compile_function(&raw, id, options).map(|m| format!("function {}:\n{}", f.name, m.text())),
+            _ => driver::compile_function(&raw, id, options)
+                .and_then(|m| driver::allocate_function(&m, Default::default()))
+                .map(|a| format!("function {}:\n{}", f.name, allocated_text(&a))),
         };
         match text {
             Ok(t) => println!("{t}"),
@@ -271,6 +275,27 @@ fn dump_ir(module: &Module, sm: Sm, source: &str, stage: &str) -> bool {
         }
     }
     ok
+}
+
+/// The allocated code of a function: blocks with their instructions
+/// (physical registers), branches naming their target block.
+fn allocated_text(a: &ptx2sass::regalloc::Allocated) -> String {
+    use ptx2sass::regalloc::AllocInst;
+    let mut out = format!("; {} R registers, {} UR registers, {} bytes frame\n", a.gpr_count, a.ugpr_count, a.frame_bytes);
+    for (k, b) in a.blocks.iter().enumerate() {
+        out.push_str(&format!("bb{k}:\n"));
+        for i in &b.insts {
+            let text = i.inst().listing_text(a.sm, 0);
+            let text = text.trim_end().trim_end_matches(';').trim_end();
+            let line = match i {
+                AllocInst::Branch { target, .. } => format!("{} bb{target}", text.rsplit_once(' ').map_or(text, |(h, _)| h)),
+                AllocInst::SymAddr { global, offset, high, .. } => format!("{text} ; address of global{global}{offset:+} ({})", if *high { "high" } else { "low" }),
+                _ => text.to_string(),
+            };
+            out.push_str(&format!("    {line}\n"));
+        }
+    }
+    out
 }
 
 /// `--run`: interprets the launch and prints the output buffers; false on
