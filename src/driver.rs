@@ -80,6 +80,8 @@ pub struct Options {
 pub struct CodegenOptions {
     /// `--maxrregcount`: the most general registers a function may use.
     pub max_registers: Option<u32>,
+    /// Run regalloc2's checker on every allocation.
+    pub check: bool,
 }
 
 /// Lowers a checked module; `source` (the PTX text) gives instructions
@@ -223,7 +225,7 @@ pub struct Compiled {
 
 /// Allocates registers for a selected function.
 pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result<crate::regalloc::Allocated, StageError> {
-    let ra = crate::regalloc::RegallocOptions { max_registers: options.max_registers, ..Default::default() };
+    let ra = crate::regalloc::RegallocOptions { max_registers: options.max_registers, check: options.check };
     crate::regalloc::allocate(mach, &ra).map_err(|e| StageError { stage: Stage::Regalloc, function: mach.name.clone(), message: e.to_string() })
 }
 
@@ -243,7 +245,7 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
         if f.kind != Some(ir::FunctionKind::Kernel) || f.layout.is_empty() || errors.iter().any(|e| e.function == f.name) {
             continue;
         }
-        let result = compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, codegen)).and_then(|alloc| {
+        let result = compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, CodegenOptions { check: codegen.check || options.verify, ..codegen })).and_then(|alloc| {
             emit::emit_kernel(&alloc, f, &raw, &mut vars, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
         });
         match result {

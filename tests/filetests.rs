@@ -25,7 +25,14 @@ use ptx2sass::target::Sm;
 type StageFn = fn(Sm, &str) -> Result<String, String>;
 
 /// The stages a filetest can name, by their `test:` word.
-const STAGES: &[(&str, StageFn)] = &[("parse", stage_parse), ("lower", stage_lower), ("legalize", stage_legalize), ("select", stage_select), ("compile", stage_compile)];
+const STAGES: &[(&str, StageFn)] = &[
+    ("parse", stage_parse),
+    ("lower", stage_lower),
+    ("legalize", stage_legalize),
+    ("select", stage_select),
+    ("regalloc", stage_regalloc),
+    ("compile", stage_compile),
+];
 
 /// Runs the stage `test` on `input` for `sm`.
 fn run_stage(test: &str, sm: Sm, input: &str) -> Result<String, String> {
@@ -109,6 +116,26 @@ fn stage_compile(sm: Sm, input: &str) -> Result<String, String> {
         for (n, w) in k.words.iter().take(k.instructions).enumerate() {
             let inst = ptx2sass::isa::inst::Inst::decode(*w, sm).map_err(|e| format!("word {n} of {} does not decode: {e:?}", k.name))?;
             out.push_str(&format!("    /*{:04x}*/ {} {}\n", 16 * n, inst.ctrl, inst.listing_text(sm, 16 * n as u64).trim_end()));
+        }
+    }
+    Ok(out)
+}
+
+/// `test: regalloc`: PTX through selection and register allocation
+/// (regalloc2's checker on); the allocated functions are printed, each
+/// after a line with its name.
+fn stage_regalloc(sm: Sm, input: &str) -> Result<String, String> {
+    let raw = lowered(sm, input)?;
+    let mut out = String::new();
+    for (id, f) in raw.functions.iter() {
+        if !f.layout.is_empty() {
+            let mach = driver::compile_function(&raw, id, Options { verify: true }).map_err(|e| e.to_string())?;
+            // `// maxrregcount: N` in the file limits the registers.
+            let max_registers = input.lines().find_map(|l| l.trim().strip_prefix("// maxrregcount:")).and_then(|n| n.trim().parse().ok());
+            let options = ptx2sass::regalloc::RegallocOptions { max_registers, check: true };
+            let a = ptx2sass::regalloc::allocate(&mach, &options).map_err(|e| e.to_string())?;
+            out.push_str(&format!("// function {}\n", a.name));
+            out.push_str(&a.text());
         }
     }
     Ok(out)

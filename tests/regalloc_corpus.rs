@@ -2,7 +2,8 @@
 //! the ZLUDA corpus and of `../shared/corpus/kernels` that gets through
 //! `driver::compile_function` is allocated for sm_75, 80, 90, 100 and 120
 //! with regalloc2's checker on, and every resulting instruction must
-//! encode for its SM and name no virtual register. The functions that do
+//! encode for its SM, decode back to the same operands, and name no
+//! virtual register. The functions that do
 //! not allocate are listed in `tests/data/regalloc-unsupported.tsv` (the
 //! test fails when that list changes; `BLESS=1` rewrites it).
 
@@ -44,8 +45,14 @@ fn check(a: &Allocated) -> Option<String> {
             if bad {
                 return Some(format!("a virtual register left in {}", inst.text(a.sm, 0)));
             }
-            if let Err(e) = inst.encode(a.sm) {
-                return Some(format!("does not encode: {} ({})", inst.text(a.sm, 0), e.0));
+            match inst.encode(a.sm) {
+                Err(e) => return Some(format!("does not encode: {} ({})", inst.text(a.sm, 0), e.0)),
+                // The word must read back to the same registers.
+                Ok(word) => match ptx2sass::isa::inst::Inst::decode(word, a.sm) {
+                    Ok(back) if back.operands == inst.operands && back.guard == inst.guard => {}
+                    Ok(back) => return Some(format!("{} reads back as {}", inst.text(a.sm, 0), back.text(a.sm, 0))),
+                    Err(_) => return Some(format!("{} does not decode", inst.text(a.sm, 0))),
+                },
             }
         }
     }

@@ -185,7 +185,7 @@ const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass
 fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) -> bool {
     use ptx2sass::driver::{self, CodegenOptions};
     let options = driver::Options { verify: cfg!(debug_assertions) };
-    let codegen = CodegenOptions { max_registers: opts.max_registers };
+    let codegen = CodegenOptions { max_registers: opts.max_registers, check: cfg!(debug_assertions) };
     let compiled = match driver::compile_to_cubin(module, sm, Some(source), options, codegen) {
         Ok(c) => c,
         Err(errors) => {
@@ -264,7 +264,7 @@ fn dump_ir(module: &Module, sm: Sm, source: &str, stage: &str) -> bool {
             "select" => driver::compile_function(&raw, id, options).map(|m| format!("function {}:\n{}", f.name, m.text())),
             _ => driver::compile_function(&raw, id, options)
                 .and_then(|m| driver::allocate_function(&m, Default::default()))
-                .map(|a| format!("function {}:\n{}", f.name, allocated_text(&a))),
+                .map(|a| format!("function {}:\n{}", f.name, a.text())),
         };
         match text {
             Ok(t) => println!("{t}"),
@@ -275,27 +275,6 @@ fn dump_ir(module: &Module, sm: Sm, source: &str, stage: &str) -> bool {
         }
     }
     ok
-}
-
-/// The allocated code of a function: blocks with their instructions
-/// (physical registers), branches naming their target block.
-fn allocated_text(a: &ptx2sass::regalloc::Allocated) -> String {
-    use ptx2sass::regalloc::AllocInst;
-    let mut out = format!("; {} R registers, {} UR registers, {} bytes frame\n", a.gpr_count, a.ugpr_count, a.frame_bytes);
-    for (k, b) in a.blocks.iter().enumerate() {
-        out.push_str(&format!("bb{k}:\n"));
-        for i in &b.insts {
-            let text = i.inst().listing_text(a.sm, 0);
-            let text = text.trim_end().trim_end_matches(';').trim_end();
-            let line = match i {
-                AllocInst::Branch { target, .. } => format!("{} bb{target}", text.rsplit_once(' ').map_or(text, |(h, _)| h)),
-                AllocInst::SymAddr { global, offset, high, .. } => format!("{text} ; address of global{global}{offset:+} ({})", if *high { "high" } else { "low" }),
-                _ => text.to_string(),
-            };
-            out.push_str(&format!("    {line}\n"));
-        }
-    }
-    out
 }
 
 /// `--run`: interprets the launch and prints the output buffers; false on

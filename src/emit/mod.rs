@@ -49,7 +49,7 @@ pub struct EmittedKernel {
     pub kernel: Kernel,
     /// Its final code.
     pub code: code::Code,
-    /// Spill stores and loads, in bytes (4 per spilled register).
+    /// Spill stores, in bytes.
     pub spill_store_bytes: u32,
     /// Spill loads in bytes.
     pub spill_load_bytes: u32,
@@ -108,7 +108,7 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     kernel.required_threads = ir_func.bounds.req_ntid;
     kernel.max_threads = ir_func.bounds.max_ntid;
     kernel.exit_offsets = code.exits.clone();
-    Ok(EmittedKernel { kernel, code, spill_store_bytes: 4 * func.spill_stores, spill_load_bytes: 4 * func.spill_loads })
+    Ok(EmittedKernel { kernel, code, spill_store_bytes: func.spill_stores, spill_load_bytes: func.spill_loads })
 }
 
 /// The cubin model of a module: `kernels` are the emitted kernels in PTX

@@ -144,6 +144,24 @@ opcodes! {
     Sreg = "sreg", Ptx, Pure;
     /// `bar.sync` / `barrier.sync` (barrier number and thread count args).
     BarSync = "bar.sync", Ptx, Effect;
+    /// `rcp` (`.approx` or an IEEE rounding).
+    Rcp = "rcp", Ptx, Pure;
+    /// `sqrt` (`.approx` or an IEEE rounding).
+    Sqrt = "sqrt", Ptx, Pure;
+    /// `rsqrt.approx`.
+    Rsqrt = "rsqrt", Ptx, Pure;
+    /// `sin.approx`.
+    Sin = "sin", Ptx, Pure;
+    /// `cos.approx`.
+    Cos = "cos", Ptx, Pure;
+    /// `lg2.approx`.
+    Lg2 = "lg2", Ptx, Pure;
+    /// `ex2.approx`.
+    Ex2 = "ex2", Ptx, Pure;
+    /// `tanh.approx`.
+    Tanh = "tanh", Ptx, Pure;
+    /// `copysign d, a, b`: b's magnitude with a's sign.
+    Copysign = "copysign", Ptx, Pure;
 
     // ---- SASS layer (legalization's output) -----------------------------
     /// `IADD3 d, a, b, c` (with `.X`: plus carry-in predicates).
@@ -244,6 +262,18 @@ opcodes! {
     /// `VIMNMX d, a, b, m`: the integer minimum/maximum of sm_90 and later
     /// (replacing `IMNMX`), operands as [`Opcode::Imnmx`].
     Vimnmx = "VIMNMX", Sass, Pure;
+    /// `FCHK p, a, b`: whether `a / b` needs the division's slow path
+    /// (operands or quotient out of the range the fast path handles).
+    Fchk = "FCHK", Sass, Pure;
+    /// IEEE reciprocal (`ty` f32/f64, a rounding): a pseudo operation like
+    /// [`Opcode::Idiv`], expanded by late legalization.
+    Frcp = "FRCP", Sass, Pure;
+    /// IEEE square root (`ty` f32/f64, a rounding): a pseudo operation
+    /// like [`Opcode::Idiv`].
+    Fsqrt = "FSQRT", Sass, Pure;
+    /// `rsqrt.approx.f64`: a pseudo operation (its range-reduction slow
+    /// path branches), expanded by late legalization.
+    Drsq = "DRSQ", Sass, Pure;
 }
 
 impl Opcode {

@@ -199,6 +199,19 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Fdiv, &[T, T], &[T]),
     (Opcode::I2fp, &[S], &[T]),
     (Opcode::Vimnmx, &[W32, W32, Pred], &[W32]),
+    (Opcode::Rcp, &[T], &[T]),
+    (Opcode::Sqrt, &[T], &[T]),
+    (Opcode::Rsqrt, &[T], &[T]),
+    (Opcode::Sin, &[T], &[T]),
+    (Opcode::Cos, &[T], &[T]),
+    (Opcode::Lg2, &[T], &[T]),
+    (Opcode::Ex2, &[T], &[T]),
+    (Opcode::Tanh, &[T], &[T]),
+    (Opcode::Copysign, &[T, T], &[T]),
+    (Opcode::Fchk, &[W32, W32], &[Pred]),
+    (Opcode::Frcp, &[T], &[T]),
+    (Opcode::Fsqrt, &[T], &[T]),
+    (Opcode::Drsq, &[W64], &[W64]),
 ];
 
 /// Special registers that are 64 bits wide (PTX ISA, "Special

@@ -77,6 +77,10 @@ impl Output {
     }
 }
 
+/// An open slow path: its join block, the join's parameter, and the
+/// constants made before the branch.
+type OpenJoin = (Block, Value, HashMap<(Type, u64), Value>);
+
 /// Which ISLE program a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Program {
@@ -104,6 +108,10 @@ pub(crate) struct Lowerer<'a> {
     consts: HashMap<(Type, u64), Value>,
     /// A problem met while emitting (reported after the rule returns).
     problem: Option<String>,
+    /// Open slow paths (innermost last): the join block, its parameter,
+    /// and the constants known before the branch (the only ones that
+    /// dominate the join).
+    joins: Vec<OpenJoin>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -127,6 +135,7 @@ impl<'a> Lowerer<'a> {
             emitted: Vec::new(),
             consts: HashMap::new(),
             problem: None,
+            joins: Vec::new(),
         }
     }
 
@@ -181,7 +190,7 @@ impl<'a> Lowerer<'a> {
         }
         let rules_apply = match program {
             Program::Early => data.opcode.layer() == Layer::Ptx,
-            Program::Late => matches!(data.opcode, Opcode::Idiv | Opcode::Irem | Opcode::Fdiv),
+            Program::Late => matches!(data.opcode, Opcode::Idiv | Opcode::Irem | Opcode::Fdiv | Opcode::Frcp | Opcode::Fsqrt | Opcode::Drsq),
         };
         if !rules_apply {
             self.copy_inst(inst);
@@ -196,6 +205,10 @@ impl<'a> Lowerer<'a> {
         };
         if let Some(problem) = self.problem.take() {
             return Err(self.error(inst, problem));
+        }
+        if !self.joins.is_empty() {
+            self.joins.clear();
+            return Err(self.error(inst, "the expansion left a slow path open"));
         }
         let Some(out) = out else {
             let what = if program == Program::Early { "no legalization rule" } else { "no late legalization rule" };
@@ -275,7 +288,9 @@ impl<'a> Lowerer<'a> {
         let mut merged = vec![false; out.len()];
         for &i in &real {
             let opcode = self.dst.insts[i].opcode;
-            if !opcode.has_side_effects() && opcode.class() != crate::ir::Class::Load {
+            // The branches of an expansion with a slow path stay unguarded:
+            // both paths are pure and the results are merged below.
+            if opcode.is_terminator() || (!opcode.has_side_effects() && opcode.class() != crate::ir::Class::Load) {
                 continue;
             }
             let res: SmallVec<[Value; 1]> = self.dst.insts[i].results.clone();
@@ -348,6 +363,51 @@ impl<'a> Lowerer<'a> {
         self.dst.locs[inst] = self.src.locs[self.cur];
         self.emitted.push(inst);
         self.dst.insts[inst].results.clone()
+    }
+
+    /// Ends the current block with `brif cond, slow, join(fast)` and
+    /// continues in the new slow-path block; [`Lowerer::slow_path_end`]
+    /// closes it. The new blocks follow the current one in the layout.
+    fn slow_path_begin(&mut self, cond: Value, fast: Value) {
+        let ty = self.dst.value_type(fast);
+        let slow = self.dst.create_block();
+        let join = self.dst.create_block();
+        let param = self.dst.append_block_param(join, ty);
+        let at = self.dst.layout.iter().position(|&b| b == self.block).map_or(self.dst.layout.len(), |p| p + 1);
+        self.dst.layout.insert(at, slow);
+        self.dst.layout.insert(at + 1, join);
+        let mut data = InstData::new(Opcode::Brif, Attrs::default());
+        data.args.push(cond);
+        data.dests.push(crate::ir::BlockCall { block: slow, args: SmallVec::new() });
+        data.dests.push(crate::ir::BlockCall { block: join, args: [fast].into_iter().collect() });
+        let inst = self.dst.create_inst(data, &[]);
+        self.dst.append_inst(self.block, inst);
+        self.dst.locs[inst] = self.src.locs[self.cur];
+        self.emitted.push(inst);
+        self.joins.push((join, param, self.consts.clone()));
+        self.block = slow;
+    }
+
+    /// Ends the innermost slow path, passing `value` to its join block,
+    /// and continues in the join: returns the join's parameter (the fast
+    /// or the slow value).
+    fn slow_path_end(&mut self, value: Value) -> Value {
+        let Some((join, param, consts)) = self.joins.pop() else {
+            self.note_problem("a slow path ends that did not begin");
+            return value;
+        };
+        if self.dst.value_type(value) != self.dst.value_type(param) {
+            self.note_problem("the slow path's value has another type than the fast path's");
+        }
+        let mut data = InstData::new(Opcode::Jump, Attrs::default());
+        data.dests.push(crate::ir::BlockCall { block: join, args: [value].into_iter().collect() });
+        let inst = self.dst.create_inst(data, &[]);
+        self.dst.append_inst(self.block, inst);
+        self.dst.locs[inst] = self.src.locs[self.cur];
+        self.emitted.push(inst);
+        self.block = join;
+        self.consts = consts;
+        param
     }
 
     fn cur_data(&self) -> &InstData {
@@ -597,6 +657,24 @@ macro_rules! ori_context_body {
         }
         fn value_type(&mut self, v: Value) -> Type {
             self.dst.value_type(v)
+        }
+        fn inst_ftz(&mut self) -> Option<Unit> {
+            self.cur_data().attrs.ftz.then_some(())
+        }
+        fn emit_if(&mut self, p: Value, negated: bool, prior: Value, op: &Opcode, attrs: Attrs, args: Args, imm: u64) -> Value {
+            let ty = self.dst.value_type(prior);
+            let r = self.push(*op, attrs, args.as_slice(), imm, &[ty])[0];
+            let last = *self.emitted.last().unwrap_or(&self.cur);
+            let data = &mut self.dst.insts[last];
+            data.guard = Some(Guard { pred: p, negated });
+            data.prior = [prior].into_iter().collect();
+            r
+        }
+        fn slow_begin(&mut self, cond: Value, fast: Value) -> Unit {
+            self.slow_path_begin(cond, fast)
+        }
+        fn slow_end(&mut self, v: Value) -> Value {
+            self.slow_path_end(v)
         }
     };
 }

@@ -62,3 +62,5 @@ pub fn legalize_module(module: &Module) -> Result<Module, LegalizeError> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod fp_tests;

@@ -23,6 +23,7 @@ use crate::isa::operand::{Operand, RegNum};
 use crate::select::{MachFunction, MachInst, MachKind};
 use crate::target::Sm;
 use smallvec::{SmallVec, smallvec};
+use std::collections::{HashMap, HashSet};
 
 /// One operand of a regalloc2 instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,6 +108,9 @@ pub struct PInst {
     pub kind: PKind,
     /// Operands: definitions first, then uses.
     pub ops: SmallVec<[Op; 6]>,
+    /// Registers of the machine instruction that are a 32-bit part of
+    /// another operand's register: (named, carrier, part).
+    pub alias: SmallVec<[(u32, u32, u8); 2]>,
 }
 
 impl PInst {
@@ -202,7 +206,8 @@ pub fn prepare(f: &MachFunction) -> Result<Prog, String> {
             }
         }
     }
-    let mut b = Builder { kinds, insts: Vec::new(), sm: f.sm, abi_top: 0, ra: None };
+    let plan = plan_parts(f, &mut kinds);
+    let mut b = Builder { kinds, insts: Vec::new(), sm: f.sm, abi_top: 0, ra: None, use_alias: plan.use_alias, def_alias: plan.def_alias };
     let mut blocks: Vec<PBlock> = Vec::with_capacity(order.len());
     for src in &order {
         let start = b.insts.len() as u32;
@@ -236,8 +241,10 @@ pub fn prepare(f: &MachFunction) -> Result<Prog, String> {
                     return Err(format!("block {o} has {nb} successors"));
                 }
                 let body = block.insts.len().checked_sub(nb.max(1)).ok_or_else(|| format!("block {o} has no terminator"))?;
-                for inst in &block.insts[..body] {
-                    b.inst(inst, f.kernel)?;
+                for (i, inst) in block.insts[..body].iter().enumerate() {
+                    if !plan.dropped.contains(&(o, i)) {
+                        b.inst(inst, f.kernel)?;
+                    }
                 }
                 let term = &block.insts[body..];
                 let dest = |k: usize| edge_index[o][k].unwrap_or(index[block.succs[k].0 as usize]);
@@ -340,6 +347,11 @@ struct Builder {
     abi_top: u32,
     /// The return address's registers (device functions).
     ra: Option<[u32; 2]>,
+    /// Registers read as a part of a wider one: named → (wide, part).
+    use_alias: HashMap<u32, (u32, u8)>,
+    /// Registers written as a part of a wider one: named → (carrier,
+    /// the carrier it continues, part).
+    def_alias: HashMap<u32, (u32, Option<u32>, u8)>,
 }
 
 impl Builder {
@@ -353,7 +365,7 @@ impl Builder {
     }
 
     fn push(&mut self, kind: PKind, ops: SmallVec<[Op; 6]>) {
-        self.insts.push(PInst { kind, ops });
+        self.insts.push(PInst { kind, ops, alias: SmallVec::new() });
     }
 
     fn branch(&mut self, target: u32) {
@@ -506,10 +518,31 @@ impl Builder {
                     MachKind::SymAddr { global, offset } => PKind::SymAddr { global: *global, offset: *offset },
                     MachKind::Call { .. } | MachKind::Branch { .. } => unreachable_kind()?,
                 };
-                let mut ops: SmallVec<[Op; 6]> = defs.iter().map(|d| Op::def(*d)).collect();
+                let mut alias: SmallVec<[(u32, u32, u8); 2]> = SmallVec::new();
+                let mut continues: SmallVec<[(usize, u32); 1]> = SmallVec::new();
+                let mut ops: SmallVec<[Op; 6]> = SmallVec::new();
+                for (k, &d) in defs.iter().enumerate() {
+                    match self.def_alias.get(&d) {
+                        Some(&(carrier, prev, part)) if matches!(kind, MachKind::Inst(_)) => {
+                            alias.push((d, carrier, part));
+                            if let Some(p) = prev {
+                                continues.push((k, p));
+                            }
+                            ops.push(Op::def(carrier));
+                        }
+                        _ => ops.push(Op::def(d)),
+                    }
+                }
                 // Each register once among the uses.
                 let mut use_at: Vec<u8> = Vec::with_capacity(raw_uses.len());
                 for &u in &raw_uses {
+                    let u = match self.use_alias.get(&u) {
+                        Some(&(wide, part)) if matches!(kind, MachKind::Inst(_)) => {
+                            alias.push((u, wide, part));
+                            wide
+                        }
+                        _ => u,
+                    };
                     let at = match ops.iter().position(|o| !o.def && o.vreg == u) {
                         Some(k) => k,
                         None => {
@@ -530,7 +563,7 @@ impl Builder {
                         // Two results keeping the same value: copy it first.
                         let k = self.kind(ops[usize::from(at)].vreg)?;
                         let t = self.fresh(k);
-                        self.insts.push(PInst { kind: PKind::Copy, ops: smallvec![Op::def(t), Op::use_(ops[usize::from(at)].vreg)] });
+                        self.insts.push(PInst { kind: PKind::Copy, ops: smallvec![Op::def(t), Op::use_(ops[usize::from(at)].vreg)], alias: SmallVec::new() });
                         ops.push(Op::use_(t));
                         let at2 = (ops.len() - 1) as u8;
                         ops[usize::from(d)].reuse = Some(at2);
@@ -540,10 +573,16 @@ impl Builder {
                     }
                     ops[usize::from(d)].reuse = Some(at);
                 }
+                // A part written into a register that already holds the
+                // other parts: the carrier keeps the previous one's register.
+                for (k, prev) in continues {
+                    ops.push(Op::use_(prev));
+                    ops[k].reuse = Some((ops.len() - 1) as u8);
+                }
                 if matches!(pkind, PKind::Copy) && ops.len() == 2 && self.kind(ops[0].vreg)? == self.kind(ops[1].vreg)? {
                     ops[0].reuse = Some(1);
                 }
-                self.push(pkind, ops);
+                self.insts.push(PInst { kind: pkind, ops, alias });
             }
         }
         Ok(())
@@ -575,4 +614,104 @@ pub fn operand_virts(op: &Operand, out: &mut SmallVec<[u32; 4]>) {
         }
         _ => {}
     }
+}
+
+/// Pair plumbing done in place: the `EXTRACT`s whose result is only read
+/// by machine instructions (they read the part of the wide register
+/// instead), and the `CONCAT`s whose parts are each written by one
+/// machine instruction of the same block and read nowhere else (those
+/// instructions write the parts of the wide register, each one after the
+/// first keeping the parts already written: a reuse constraint).
+struct PartPlan {
+    use_alias: HashMap<u32, (u32, u8)>,
+    def_alias: HashMap<u32, (u32, Option<u32>, u8)>,
+    /// (block, instruction) of the pseudo instructions no longer needed.
+    dropped: HashSet<(usize, usize)>,
+}
+
+fn plan_parts(f: &MachFunction, kinds: &mut Vec<Kind>) -> PartPlan {
+    let nv = kinds.len();
+    let mut uses = vec![0u32; nv];
+    let mut plain = vec![true; nv];
+    let mut def_at: Vec<Option<(usize, usize)>> = vec![None; nv];
+    let mut tied_def = vec![false; nv];
+    let is_plain = |m: &MachInst| matches!(&m.kind, MachKind::Inst(i) if !i.form.name.starts_with("RET"));
+    for (b, block) in f.blocks.iter().enumerate() {
+        for (i, m) in block.insts.iter().enumerate() {
+            for (k, &u) in m.uses.iter().enumerate() {
+                let Some(x) = uses.get_mut(u.0 as usize) else { continue };
+                *x += 1;
+                if !is_plain(m) || m.tied.iter().any(|t| usize::from(t.1) == k) {
+                    plain[u.0 as usize] = false;
+                }
+            }
+            for (k, &d) in m.defs.iter().enumerate() {
+                if let Some(x) = def_at.get_mut(d.0 as usize) {
+                    *x = is_plain(m).then_some((b, i));
+                    tied_def[d.0 as usize] = m.tied.iter().any(|t| usize::from(t.0) == k);
+                }
+            }
+        }
+        for a in block.succ_args.iter().flatten() {
+            if let Some(x) = uses.get_mut(a.0 as usize) {
+                *x += 1;
+                plain[a.0 as usize] = false;
+            }
+        }
+    }
+    let kind = |v: u32, kinds: &Vec<Kind>| kinds.get(v as usize).copied();
+    let mut plan = PartPlan { use_alias: HashMap::new(), def_alias: HashMap::new(), dropped: HashSet::new() };
+    for (b, block) in f.blocks.iter().enumerate() {
+        for (i, m) in block.insts.iter().enumerate() {
+            match (&m.kind, m.defs.as_slice(), m.uses.as_slice()) {
+                (MachKind::Extract { part }, [d], [x]) => {
+                    let wide = matches!(kind(x.0, kinds), Some(Kind::R2 | Kind::R4));
+                    if wide && kind(d.0, kinds) == Some(Kind::R1) && plain.get(d.0 as usize) == Some(&true) {
+                        plan.use_alias.insert(d.0, (x.0, *part));
+                        plan.dropped.insert((b, i));
+                    }
+                }
+                (MachKind::Concat, [d], parts) => {
+                    let Some(k @ (Kind::R2 | Kind::R4)) = kind(d.0, kinds) else { continue };
+                    if parts.len() != k.width() as usize {
+                        continue;
+                    }
+                    let mut sites: Vec<(usize, u8, u32)> = Vec::new();
+                    let ok = parts.iter().enumerate().all(|(p, v)| {
+                        let v = v.0 as usize;
+                        let site = def_at.get(v).copied().flatten();
+                        let good = kinds.get(v) == Some(&Kind::R1)
+                            && uses.get(v) == Some(&1)
+                            && !tied_def[v]
+                            && !plan.use_alias.contains_key(&(v as u32))
+                            && !plan.def_alias.contains_key(&(v as u32))
+                            && matches!(site, Some((sb, si)) if sb == b && si < i);
+                        if let Some((_, si)) = site {
+                            sites.push((si, p as u8, v as u32));
+                        }
+                        good
+                    });
+                    sites.sort_unstable();
+                    if !ok || sites.windows(2).any(|w| w[0].0 == w[1].0) {
+                        continue;
+                    }
+                    let mut prev = None;
+                    for (n, &(_, part, v)) in sites.iter().enumerate() {
+                        let carrier = if n + 1 == sites.len() {
+                            d.0
+                        } else {
+                            kinds.push(k);
+                            (kinds.len() - 1) as u32
+                        };
+                        plan.def_alias.insert(v, (carrier, prev, part));
+                        prev = Some(carrier);
+                    }
+                    plan.dropped.insert((b, i));
+                }
+                _ => {}
+            }
+        }
+    }
+    let _ = nv;
+    plan
 }

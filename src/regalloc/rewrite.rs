@@ -266,6 +266,10 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Alloca
                     kinds.push((v, kind, p));
                 }
             }
+            for &(named, carrier, part) in &prog.insts[i as usize].alias {
+                let (_, kind, p) = kinds.iter().copied().find(|k| k.0 == carrier).ok_or("a part of a register without an allocation")?;
+                map.push((named, reg(file_of(kind), p + part)));
+            }
             expand(&mut out, prog, i as usize, &map, &kinds, frame)?;
             while let Some(&(p, run, f, t, k)) = moves.get(next_move) {
                 if p > ProgPoint::after(inst) {
@@ -277,6 +281,7 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Alloca
         }
         blocks.push(AllocBlock { insts: std::mem::take(&mut out.insts) });
     }
+    let blocks = drop_forwarders(blocks);
     Ok(Allocated {
         name: prog.name.clone(),
         sm: prog.sm,
@@ -396,4 +401,50 @@ fn expand(out: &mut Out, prog: &Prog, i: usize, map: &[(u32, Reg)], kinds: &[(u3
         }
     }
     Ok(())
+}
+
+/// The destination of a block that is nothing but an unconditional branch.
+fn forwards(block: &AllocBlock) -> Option<usize> {
+    match block.insts.as_slice() {
+        [AllocInst::Branch { inst, target }] if inst.guard.0.num == RegNum::Zero && !inst.guard.1 => Some(*target),
+        _ => None,
+    }
+}
+
+/// Removes the blocks (but the entry) that only branch elsewhere (edge
+/// blocks that got no moves), sending their predecessors straight on.
+fn drop_forwarders(blocks: Vec<AllocBlock>) -> Vec<AllocBlock> {
+    let n = blocks.len();
+    let final_target = |mut b: usize| {
+        for _ in 0..n {
+            match forwards(&blocks[b]) {
+                Some(t) if b != 0 && t != b => b = t,
+                _ => break,
+            }
+        }
+        b
+    };
+    let dest: Vec<usize> = (0..n).map(final_target).collect();
+    let keep: Vec<bool> = (0..n).map(|b| b == 0 || forwards(&blocks[b]).is_none() || dest[b] == b).collect();
+    let mut new_index = vec![0usize; n];
+    let mut k = 0;
+    for b in 0..n {
+        new_index[b] = k;
+        if keep[b] {
+            k += 1;
+        }
+    }
+    blocks
+        .into_iter()
+        .enumerate()
+        .filter(|(b, _)| keep[*b])
+        .map(|(_, mut block)| {
+            for i in &mut block.insts {
+                if let AllocInst::Branch { target, .. } = i {
+                    *target = new_index[dest[*target]];
+                }
+            }
+            block
+        })
+        .collect()
 }

@@ -207,15 +207,6 @@ fn run_one(prog: &Prog, run: usize, layout: &Layout, check: bool) -> Result<RunO
         Ok(Err(e)) => return Err(format!("regalloc2 ({}): {e:?}", run_name(run))),
         Err(_) => return Err(format!("regalloc2 ({}) cannot meet the constraints", run_name(run))),
     };
-    if std::env::var_os("RA_DEBUG").is_some() {
-        for (b, block) in prog.blocks.iter().enumerate() {
-            eprintln!("block {b} succs {:?} preds {:?} params {:?}", func.succs[b], func.preds[b], func.params[b]);
-            for i in block.start..block.end {
-                eprintln!("  inst {i}: {:?} ops {:?} allocs {:?}", std::mem::discriminant(&prog.insts[i as usize].kind), func.inst_operands(Inst::new(i as usize)), out.inst_allocs(Inst::new(i as usize)));
-            }
-        }
-        eprintln!("edits {:?}", out.edits);
-    }
     if check {
         let mut checker = regalloc2::checker::Checker::new(&func, &env);
         checker.prepare(&out);
@@ -255,6 +246,7 @@ fn run_name(run: usize) -> &'static str {
 pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated, String> {
     let limit = options.max_registers.unwrap_or(layout::MAX_GPR).clamp(16, layout::MAX_GPR);
     let p = pressure_of(prog);
+    let has_calls = prog.insts.iter().any(|i| matches!(i.kind, PKind::Call { .. }));
     // UR and P first: whether they spill decides the R scratch register.
     let mut layout = Layout::default();
     let mut u_counts = [p[Kind::U1 as usize], p[Kind::U2 as usize], p[Kind::P as usize].min(MAX_PRED)];
@@ -266,7 +258,9 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         let out = run_one(prog, 1, &layout, options.check)?;
         let spilled = out.slots > 0;
         u_out = Some(out);
-        if !spilled {
+        // Spills around calls come from their clobbers, not from the
+        // region sizes.
+        if !spilled || has_calls {
             break;
         }
         // Grow the regions that still have room.
@@ -300,7 +294,7 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         layout.units[0] = units;
         layout.scratch = scratch;
         let out = run_one(prog, 0, &layout, options.check)?;
-        if out.slots == 0 || attempt == 4 {
+        if out.slots == 0 || attempt == 4 || has_calls {
             r_out = Some(out);
             break;
         }
@@ -333,7 +327,7 @@ fn spilled_classes(out: &RunOut) -> [bool; 3] {
 fn pressure_of(prog: &Prog) -> [u32; 7] {
     let mut p = layout::pressure(prog);
     // Fixed registers and reuse constraints need a little room to move.
-    for k in [Kind::R1, Kind::R2, Kind::R4, Kind::U1, Kind::U2] {
+    for k in [Kind::R1, Kind::R2, Kind::R4] {
         if p[k as usize] > 0 {
             p[k as usize] += 1;
         }

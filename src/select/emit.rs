@@ -971,6 +971,10 @@ impl Context for SelectCtx<'_> {
         let ops = [self.result(0, rz()), a, b, c];
         self.emit(&name, &ops);
     }
+    fn emit_fchk(&mut self, _: Inst, a: Src, b: Src) -> Unit {
+        let ops = [self.result(0, pt()), a, b];
+        self.emit("FCHK", &ops);
+    }
     fn emit_param_mov(&mut self, i: Inst) -> Unit {
         let Some(&r) = self.func.insts[i].results.first() else { return };
         let Some((off, _)) = self.param(r) else { return self.select_ldc() };

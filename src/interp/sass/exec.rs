@@ -1122,9 +1122,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             // path whenever the quotient's fast form could be inexact in range.
             let mut r = 0u32;
             for l in lanes(exec) {
-                let (x, y) = (w.rf(a, l), w.rf(b, l));
-                let ex = |v: f32| ((v.to_bits() >> 23) & 0xff) as i32;
-                let slow = !x.is_normal() && x != 0.0 || !y.is_normal() || ex(x) - ex(y) >= 126 || ex(x) - ex(y) <= -126 || ex(y) >= 253 || ex(x) >= 253 || ex(x) <= 24;
+                let slow = super::num::fchk(w.rf(a, l), w.rf(b, l));
                 r |= u32::from(slow) << l;
             }
             w.setp(p, exec, r);

@@ -422,6 +422,16 @@ pub fn mufu(op: Mufu, bits: u32) -> u32 {
     if r.is_nan() { 0x7fff_ffff } else { r.to_bits() }
 }
 
+/// FCHK's predicate: whether `a / b` needs the division's slow path. The
+/// model is conservative: denormal, huge or special operands and exponent
+/// differences the fast path's reciprocal could mishandle (the late
+/// expansions' slow path is exact for every input, so a conservative
+/// model changes only which path runs).
+pub fn fchk(x: f32, y: f32) -> bool {
+    let ex = |v: f32| ((v.to_bits() >> 23) & 0xff) as i32;
+    !x.is_normal() && x != 0.0 || !y.is_normal() || ex(x) - ex(y) >= 126 || ex(x) - ex(y) <= -126 || ex(y) >= 253 || ex(x) >= 253 || ex(x) <= 24
+}
+
 /// An 8-bit float format of F2FP (sm_89+): `E4M3` (bias 7, no
 /// infinities, `S.1111.111` the only NaN, largest finite 448) or `E5M2`
 /// (bias 15, IEEE-like: infinities and NaNs at exponent 31, largest finite
