@@ -87,11 +87,18 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                 Opcode::Iadd3 => {
                     let op = |k: usize| -> u64 {
                         let x = a[k] as u32;
-                        u64::from(if at.neg & (1 << k) == 0 { x } else if at.x { !x } else { x.wrapping_neg() })
+                        // -x is ~x + 1 (a zero negated carries out).
+                        if at.neg & (1 << k) == 0 {
+                            u64::from(x)
+                        } else if at.x {
+                            u64::from(!x)
+                        } else {
+                            u64::from(!x) + 1
+                        }
                     };
                     let cin = if at.x { a.get(3).copied().unwrap_or(0) } else { 0 };
                     let s = op(0) + op(1) + op(2) + cin;
-                    res = [s & 0xffff_ffff, u64::from(s >> 32 != 0)];
+                    res = [s & 0xffff_ffff, (s >> 32) & 1];
                 }
                 Opcode::Imad => {
                     let signed = at.ty == Some(DataType::S32);
@@ -105,6 +112,21 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                         let idx = ((a[0] >> bit) & 1) << 2 | ((a[1] >> bit) & 1) << 1 | ((a[2] >> bit) & 1);
                         res[0] |= ((d.imm >> idx) & 1) << bit;
                     }
+                }
+                Opcode::Isetp if at.x => {
+                    // The high-word step of a 64-bit compare: equal high
+                    // words defer to the low words' predicate.
+                    let (x, y) = (a[0] as u32, a[1] as u32);
+                    let ord = if at.ty == Some(DataType::S32) { (x as i32).cmp(&(y as i32)) } else { x.cmp(&y) };
+                    use std::cmp::Ordering::*;
+                    let k = a[3] != 0;
+                    let t = match at.cmp {
+                        Some(Cmp::Eq) => ord == Equal && k,
+                        Some(Cmp::Ne) => ord != Equal || k,
+                        Some(Cmp::Lt | Cmp::Le) => ord == Less || (ord == Equal && k),
+                        _ => ord == Greater || (ord == Equal && k),
+                    };
+                    res[0] = u64::from(t && (a[2] != 0) != at.negated);
                 }
                 Opcode::Isetp => {
                     let (x, y) = (a[0] as u32, a[1] as u32);
@@ -177,11 +199,52 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                 Opcode::Dfma => res[0] = num::fma64(f64::from_bits(fmod(0, 63)), f64::from_bits(fmod(1, 63)), f64::from_bits(fmod(2, 63)), m).to_bits(),
                 Opcode::F2f if at.ty == Some(DataType::F64) => res[0] = f64::from(f32v(a[0])).to_bits(),
                 Opcode::F2f => res[0] = u64::from(num::f64_to_f32(f64::from_bits(a[0]), m).to_bits()),
+                Opcode::ImadWide => {
+                    let p = if at.ty == Some(DataType::S32) { (a[0] as i32 as i64 * a[1] as i32 as i64) as u64 } else { a[0] * a[1] };
+                    res[0] = p.wrapping_add(a[2]);
+                }
+                Opcode::I2f if at.src_ty == Some(DataType::U64) => {
+                    // Exactly rounded: the f64 nearest may itself be rounded.
+                    let c = a[0] as f64;
+                    let mut r = num::f64_to_f32(c, m);
+                    let exact = |r: f32| f64::from(r) as u128;
+                    if m == NRound::Up && exact(r) < u128::from(a[0]) {
+                        r = f32::from_bits(r.to_bits() + 1);
+                    }
+                    res[0] = u64::from(r.to_bits());
+                }
                 Opcode::I2f => {
                     let x = if at.src_ty == Some(DataType::S32) { f64::from(a[0] as i32) } else { a[0] as f64 };
                     res[0] = u64::from(num::f64_to_f32(x, m).to_bits());
                 }
-                Opcode::F2i => res[0] = num::float_to_int(f64::from(ftz(f32v(a[0]))), m, 32, at.ty == Some(DataType::S32)),
+                Opcode::F2i => {
+                    let bits = if matches!(at.ty, Some(DataType::U64 | DataType::S64)) { 64 } else { 32 };
+                    res[0] = num::float_to_int(f64::from(ftz(f32v(a[0]))), m, bits, matches!(at.ty, Some(DataType::S32 | DataType::S64)));
+                }
+                Opcode::Frnd if at.ty == Some(DataType::F64) => res[0] = num::round_int(f64::from_bits(a[0]), m).to_bits(),
+                Opcode::Imnmx | Opcode::Vimnmx => {
+                    let (x, y) = (a[0] as u32, a[1] as u32);
+                    let less = if at.ty == Some(DataType::S32) { (x as i32) < (y as i32) } else { x < y };
+                    res[0] = u64::from(if (a[2] != 0) == less { x } else { y });
+                }
+                Opcode::Shf => {
+                    // The funnel {c:a} shifted by b (clamped at 32 for
+                    // 32-bit types, 64 for 64-bit ones).
+                    let wide = matches!(at.ty, Some(DataType::U64 | DataType::S64));
+                    let s = (a[1] as u32).min(if wide { 64 } else { 32 });
+                    let signed = matches!(at.ty, Some(DataType::S32 | DataType::S64));
+                    let hi_half = at.mul == Some(MulMode::Hi);
+                    let v = if at.left {
+                        let f = (a[2] & 0xffff_ffff) << 32 | (a[0] & 0xffff_ffff);
+                        let sh = if wide || hi_half { u128::from(f) << s } else { u128::from(a[0] & 0xffff_ffff) << s };
+                        if hi_half { (sh >> 32) as u64 } else { sh as u64 }
+                    } else {
+                        let f = if wide { (a[2] & 0xffff_ffff) << 32 | (a[0] & 0xffff_ffff) } else { (a[2] & 0xffff_ffff) << 32 };
+                        let sh = if signed { ((f as i64) >> s.min(63)) as u64 } else if s >= 64 { 0 } else { f >> s };
+                        if wide { if hi_half { sh >> 32 } else { sh } } else { sh >> 32 }
+                    };
+                    res[0] = v & 0xffff_ffff;
+                }
                 Opcode::Fchk => res[0] = u64::from(num::fchk(f32v(a[0]), f32v(a[1]))),
                 Opcode::Jump => next = Some(&d.dests[0]),
                 Opcode::Brif => next = Some(&d.dests[usize::from((a[0] != 0) == d.attrs.negated)]),
@@ -356,5 +419,236 @@ fn f64_reciprocal_square_root_handles_every_input_class() {
         let got = f64::from_bits(run(&f, &[bits], 0));
         let want = 1.0 / x.sqrt();
         assert!(((got - want) / want).abs() < 1e-15, "rsqrt.approx.f64 {x:e}: {got:e} against {want:e}");
+    }
+}
+
+/// The f64 nearest `num / den * 2^e` in mode `m` (num, den < 2^64 and
+/// nonzero; sign `neg`), computed with integers: the quotient to 61+
+/// bits and a sticky bit, then rounded on the grid of its binade (or of
+/// the subnormals).
+fn round_ratio(num: u128, den: u128, e: i32, m: NRound, neg: bool) -> u64 {
+    // Normalize so that num / den is in [1, 2) times 2^e.
+    let (mut num, mut den, mut e) = (num, den, e);
+    while num < den {
+        num <<= 1;
+        e -= 1;
+    }
+    while num >= den << 1 {
+        den <<= 1;
+        e += 1;
+    }
+    let q = (num << 61) / den;
+    let sticky = (num << 61) % den != 0;
+    round_int_scaled(q, sticky, e - 61, m, neg)
+}
+
+/// `q * 2^e` (+ a sticky fraction of a unit) rounded to f64; q has at
+/// least 55 bits.
+fn round_int_scaled(q: u128, sticky: bool, e: i32, m: NRound, neg: bool) -> u64 {
+    let msb = 127 - q.leading_zeros() as i32 + e;
+    let lsb = (msb - 52).max(-1074);
+    let shift = (lsb - e) as u32;
+    // Far below the smallest subnormal: n = 0 and less than half a unit.
+    let (mut n, rem, half) = if shift >= 127 { (0, 1, 2) } else { (q >> shift, q & ((1u128 << shift) - 1), 1u128 << (shift - 1)) };
+    let inexact = rem != 0 || sticky;
+    let up = match m {
+        NRound::Nearest => rem > half || (rem == half && (sticky || n & 1 == 1)),
+        NRound::Zero => false,
+        NRound::Up => inexact && !neg,
+        NRound::Down => inexact && neg,
+    };
+    n += u128::from(up);
+    let sign = u64::from(neg) << 63;
+    let (mut n, mut lsb) = (n, lsb);
+    if n == 1 << 53 {
+        n >>= 1;
+        lsb += 1;
+    }
+    if lsb + 52 > 1023 {
+        let to_inf = match m {
+            NRound::Nearest => true,
+            NRound::Zero => false,
+            NRound::Up => !neg,
+            NRound::Down => neg,
+        };
+        return sign | if to_inf { 0x7ff0_0000_0000_0000 } else { 0x7fef_ffff_ffff_ffff };
+    }
+    if lsb == -1074 && n < 1 << 52 {
+        return sign | n as u64;
+    }
+    sign | ((lsb + 52 + 1023) as u64) << 52 | (n as u64 & ((1 << 52) - 1))
+}
+
+/// Significand and exponent of a finite nonzero f64 (x = m * 2^e).
+fn split64(x: f64) -> (u128, i32) {
+    let b = x.to_bits() & !(1 << 63);
+    let ex = (b >> 52) as i32;
+    let frac = u128::from(b & ((1 << 52) - 1));
+    if ex == 0 { (frac, -1074) } else { (frac | 1 << 52, ex - 1075) }
+}
+
+fn quiet64(x: u64) -> u64 {
+    x | 0x0008_0000_0000_0000
+}
+
+fn div64_ref(a: f64, b: f64, m: NRound) -> u64 {
+    let neg = a.is_sign_negative() != b.is_sign_negative();
+    let sign = u64::from(neg) << 63;
+    if a.is_nan() {
+        return quiet64(a.to_bits());
+    }
+    if b.is_nan() {
+        return quiet64(b.to_bits());
+    }
+    if (a == 0.0 && b == 0.0) || (a.is_infinite() && b.is_infinite()) {
+        return 0xfff8_0000_0000_0000;
+    }
+    if a.is_infinite() || b == 0.0 {
+        return sign | 0x7ff0_0000_0000_0000;
+    }
+    if a == 0.0 || b.is_infinite() {
+        return sign;
+    }
+    let (ma, ea) = split64(a);
+    let (mb, eb) = split64(b);
+    round_ratio(ma, mb, ea - eb, m, neg)
+}
+
+fn sqrt64_ref(a: f64, m: NRound) -> u64 {
+    if a.is_nan() {
+        return quiet64(a.to_bits());
+    }
+    if a == 0.0 || a == f64::INFINITY {
+        return a.to_bits();
+    }
+    if a < 0.0 {
+        return 0xfff8_0000_0000_0000;
+    }
+    let (ma, ea) = split64(a);
+    // ma * 2^ea = (ma * 2^s) * 2^(ea - s) with ea - s even and the
+    // scaled significand near 2^122.
+    let s = 122 - (127 - ma.leading_zeros() as i32);
+    let s = if (ea - s) % 2 != 0 { s + 1 } else { s };
+    let big = ma << s;
+    // Integer square root (f64 estimate, then corrected).
+    let mut r = (big as f64).sqrt() as u128;
+    while r * r > big {
+        r -= 1;
+    }
+    while (r + 1) * (r + 1) <= big {
+        r += 1;
+    }
+    round_int_scaled(r, r * r != big, (ea - s) / 2, m, false)
+}
+
+/// f64 inputs: edge values and pseudo-random bit patterns, some with
+/// exponents near each other's (and near the subnormals) so quotients
+/// land everywhere.
+fn inputs64(n: usize, seed: u64) -> Vec<u64> {
+    let mut v: Vec<u64> = vec![0, 1 << 63, 1, 2, 3, 0x000f_ffff_ffff_ffff, 0x0010_0000_0000_0000, 0x0010_0000_0000_0001, 0x3ff0_0000_0000_0000, 0xbff0_0000_0000_0000, 0x3ff0_0000_0000_0001, 0x3fef_ffff_ffff_ffff, 0x4000_0000_0000_0000, 0x4008_0000_0000_0000, 0x7fef_ffff_ffff_ffff, 0xffef_ffff_ffff_ffff, 0x7ff0_0000_0000_0000, 0xfff0_0000_0000_0000, 0x7ff8_0000_0000_0000, 0x7ff0_0000_0000_0001, 0xfff4_0000_0000_0000, 0x0000_0000_0000_0006, 0x0008_0000_0000_0000, 0x3cb0_0000_0000_0000, 0x4340_0000_0000_0000, 0x7fe0_0000_0000_0000, 0x0020_0000_0000_0000, 0x3fe0_0000_0000_0000];
+    let mut x = seed;
+    while v.len() < n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let r = x.wrapping_mul(0x2545_f491_4f6c_dd1d);
+        v.push(match v.len() % 4 {
+            // Exponents of moderate size, small ones, huge ones.
+            0 => (r & 0x800f_ffff_ffff_ffff) | (0x3c0 + (r >> 52) % 0x80) << 52,
+            1 => (r & 0x800f_ffff_ffff_ffff) | ((r >> 52) % 0x60) << 52,
+            2 => (r & 0x800f_ffff_ffff_ffff) | (0x7a0 + (r >> 52) % 0x5f) << 52,
+            _ => r,
+        });
+    }
+    v
+}
+
+#[test]
+fn f64_division_is_correctly_rounded_for_every_input_class() {
+    let xs = inputs64(400, 0x0f64_d1d1_0000_0001);
+    for round in ROUNDS {
+        let attrs = Attrs { ty: Some(DataType::F64), round: Some(round), ..Attrs::default() };
+        let f = expand(&function(Opcode::Div, attrs, Type::R64, 2), 90);
+        for (i, &a) in xs.iter().enumerate() {
+            for &b in xs.iter().skip(i % 5).step_by(5) {
+                let want = div64_ref(f64::from_bits(a), f64::from_bits(b), mode(Some(round)));
+                for jitter in [0, 0x55] {
+                    let got = run(&f, &[a, b], jitter);
+                    assert_eq!(got, want, "div.{round:?}.f64 {a:#x} / {b:#x} (jitter {jitter:#x}): {:e} / {:e}", f64::from_bits(a), f64::from_bits(b));
+                }
+            }
+        }
+        // Exact quotients and ties among the subnormals.
+        for (a, b) in [(3u64, 0x4000_0000_0000_0000u64), (5, 0x4000_0000_0000_0000), (0x0010_0000_0000_0001, 0x4000_0000_0000_0000), (0x000f_ffff_ffff_ffff, 0x4000_0000_0000_0000), (0x4008_0000_0000_0000, 0x4008_0000_0000_0000), (7, 0x4010_0000_0000_0000)] {
+            let want = div64_ref(f64::from_bits(a), f64::from_bits(b), mode(Some(round)));
+            assert_eq!(run(&f, &[a, b], 0), want, "div.{round:?}.f64 {a:#x} / {b:#x}");
+        }
+    }
+}
+
+#[test]
+fn f64_reciprocal_and_square_root_are_correctly_rounded() {
+    let xs = inputs64(3000, 0x5eed_f64f_64f6_4f64);
+    for round in ROUNDS {
+        let attrs = Attrs { ty: Some(DataType::F64), round: Some(round), ..Attrs::default() };
+        let rcp = expand(&function(Opcode::Rcp, attrs, Type::R64, 1), 80);
+        let sqrt = expand(&function(Opcode::Sqrt, attrs, Type::R64, 1), 100);
+        for &a in &xs {
+            let x = f64::from_bits(a);
+            for jitter in [0, 0x3c] {
+                assert_eq!(run(&rcp, &[a], jitter), div64_ref(1.0, x, mode(Some(round))), "rcp.{round:?}.f64 {a:#x} (jitter {jitter:#x})");
+                assert_eq!(run(&sqrt, &[a], jitter), sqrt64_ref(x, mode(Some(round))), "sqrt.{round:?}.f64 {a:#x} (jitter {jitter:#x})");
+            }
+        }
+    }
+}
+
+#[test]
+fn f64_reference_rounding_agrees_with_the_host() {
+    // The integer reference against the host's own (nearest) arithmetic.
+    let xs = inputs64(300, 7);
+    for &a in &xs {
+        for &b in xs.iter().step_by(7) {
+            let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+            let want = x / y;
+            let got = div64_ref(x, y, NRound::Nearest);
+            assert!(got == want.to_bits() || want.is_nan(), "{x:e} / {y:e}");
+        }
+        let x = f64::from_bits(a);
+        assert!(sqrt64_ref(x, NRound::Nearest) == x.sqrt().to_bits() || x.sqrt().is_nan(), "sqrt {x:e}");
+    }
+}
+
+#[test]
+fn integer_division_64_matches_ptxas_semantics() {
+    let mut xs: Vec<u64> = inputs64(120, 0x6464_0000_0000_0064);
+    xs.extend([0, 1, 2, 3, 7, 10, u64::MAX, u64::MAX - 1, 1 << 63, (1 << 63) - 1, (1 << 63) + 1, 0xffff_ffff, 0x1_0000_0000, 0x1_0000_0001, 0xffff_ffff_0000_0000, 0x8000_0000, (-10i64) as u64]);
+    // Small values and values of 32 bits or fewer as well.
+    let mut x = 0x1234_5678u64;
+    for _ in 0..40 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        xs.push(x >> (x % 60));
+    }
+    for (op, ty) in [(Opcode::Div, DataType::U64), (Opcode::Rem, DataType::U64), (Opcode::Div, DataType::S64), (Opcode::Rem, DataType::S64)] {
+        let f = expand(&function(op, Attrs::typed(ty), Type::R64, 2), 90);
+        for &a in &xs {
+            for &b in &xs {
+                // A zero divisor gives all ones (ptxas's SEL ..., 0xffffffff
+                // on both words); INT64_MIN / -1 wraps.
+                let want = match (op, ty, b) {
+                    (_, _, 0) => u64::MAX,
+                    (Opcode::Div, DataType::U64, _) => a / b,
+                    (Opcode::Rem, DataType::U64, _) => a % b,
+                    (Opcode::Div, _, _) => (a as i64).wrapping_div(b as i64) as u64,
+                    _ => (a as i64).wrapping_rem(b as i64) as u64,
+                };
+                for jitter in [0, 0x11] {
+                    let got = run(&f, &[a, b], jitter);
+                    assert_eq!(got, want, "{op}.{ty:?} {a:#x}, {b:#x} (jitter {jitter:#x})");
+                }
+            }
+        }
     }
 }

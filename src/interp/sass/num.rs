@@ -148,11 +148,24 @@ pub fn fma32(a: f32, b: f32, c: f32, mode: Round) -> f32 {
     adjust32(r, (s - r as f64) + e1, mode)
 }
 
+/// An overflowed result `r` (infinite from finite operands) in a directed
+/// mode: the largest finite value of its sign where the mode rounds
+/// toward zero (IEEE 754 overflow).
+fn overflow64(r: f64, mode: Round) -> f64 {
+    match (mode, r > 0.0) {
+        (Round::Zero, _) | (Round::Down, true) | (Round::Up, false) => f64::MAX.copysign(r),
+        _ => r,
+    }
+}
+
 /// `a + b` in `f64` with a rounding mode.
 pub fn add64(a: f64, b: f64, mode: Round) -> f64 {
     let s = a + b;
     if mode == Round::Nearest {
         return s;
+    }
+    if s.is_infinite() && a.is_finite() && b.is_finite() {
+        return overflow64(s, mode);
     }
     adjust64(s, two_sum_err(a, b, s), mode)
 }
@@ -163,6 +176,9 @@ pub fn mul64(a: f64, b: f64, mode: Round) -> f64 {
     if mode == Round::Nearest {
         return p;
     }
+    if p.is_infinite() && a.is_finite() && b.is_finite() {
+        return overflow64(p, mode);
+    }
     adjust64(p, a.mul_add(b, -p), mode)
 }
 
@@ -172,6 +188,9 @@ pub fn fma64(a: f64, b: f64, c: f64, mode: Round) -> f64 {
     let r = a.mul_add(b, c);
     if mode == Round::Nearest {
         return r;
+    }
+    if r.is_infinite() && a.is_finite() && b.is_finite() && c.is_finite() {
+        return overflow64(r, mode);
     }
     let p = a * b;
     let pe = a.mul_add(b, -p);
@@ -496,6 +515,24 @@ impl Fp8 {
             }
         }
         sign | best
+    }
+}
+
+#[cfg(test)]
+mod overflow_tests {
+    use super::*;
+
+    #[test]
+    fn f64_overflow_in_directed_modes_gives_the_largest_finite_value() {
+        let big = f64::MAX;
+        assert_eq!(mul64(big, 2.0, Round::Zero), f64::MAX);
+        assert_eq!(mul64(big, -2.0, Round::Zero), -f64::MAX);
+        assert_eq!(mul64(big, 2.0, Round::Down), f64::MAX);
+        assert_eq!(mul64(big, 2.0, Round::Up), f64::INFINITY);
+        assert_eq!(mul64(big, -2.0, Round::Up), -f64::MAX);
+        assert_eq!(add64(big, big, Round::Zero), f64::MAX);
+        assert_eq!(fma64(big, 2.0, 0.0, Round::Down), f64::MAX);
+        assert_eq!(mul64(f64::INFINITY, 2.0, Round::Zero), f64::INFINITY);
     }
 }
 
