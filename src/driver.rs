@@ -221,6 +221,12 @@ pub struct Compiled {
     pub cubin: Vec<u8>,
     /// Its kernels in PTX order.
     pub kernels: Vec<KernelReport>,
+    /// Bytes of `.global` variables.
+    pub global_bytes: u64,
+    /// Bytes of constant bank 3 (`.const` variables).
+    pub const_bytes: u64,
+    /// Bytes of constant bank 4 (addresses of globals the code loads).
+    pub address_bytes: u64,
 }
 
 /// Allocates registers for a selected function.
@@ -271,8 +277,11 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
     if !errors.is_empty() {
         return Err(errors);
     }
+    let global_bytes = vars.globals.iter().map(|v| v.size).sum();
+    let const_bytes = vars.constants.iter().map(|v| v.offset + v.size).max().unwrap_or(0);
+    let address_bytes = 8 * vars.global_addresses.len() as u64;
     let virtual_sm = module.target.as_ref().and_then(|t| t.sm()).map_or(u32::from(sm.number), |s| u32::from(s.number));
     let cubin_module = emit::module(sm, virtual_sm, kernels, vars);
     let elf = crate::cubin::module::build(&cubin_module).map_err(|e| vec![StageError { stage: Stage::Emit, function: String::new(), message: format!("cubin: {e}") }])?;
-    Ok(Compiled { cubin: crate::cubin::elf::write(&elf), kernels: reports })
+    Ok(Compiled { cubin: crate::cubin::elf::write(&elf), kernels: reports, global_bytes, const_bytes, address_bytes })
 }

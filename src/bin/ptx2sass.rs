@@ -221,9 +221,17 @@ fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) ->
 }
 
 /// The `ptxas -v` lines for a compiled module (ptxas 13.5's wording: the
-/// smem figure only when there is shared memory, cmem[0] only before sm_90).
+/// smem figure only when there is shared memory, the stack only with a
+/// frame, cmem[0] only before sm_90).
 fn verbose_lines(compiled: &ptx2sass::driver::Compiled, sm: Sm) -> String {
-    let mut out = String::new();
+    let mut out = format!("ptxas info    : {} bytes gmem", compiled.global_bytes);
+    if compiled.const_bytes > 0 {
+        out.push_str(&format!(", {} bytes cmem[3]", compiled.const_bytes));
+    }
+    if compiled.address_bytes > 0 {
+        out.push_str(&format!(", {} bytes cmem[4]", compiled.address_bytes));
+    }
+    out.push('\n');
     for k in &compiled.kernels {
         out.push_str(&format!("ptxas info    : Compiling entry function '{}' for '{sm}'\n", k.name));
         out.push_str(&format!("ptxas info    : Function properties for {}\n", k.name));
@@ -234,6 +242,9 @@ fn verbose_lines(compiled: &ptx2sass::driver::Compiled, sm: Sm) -> String {
         let mut used = format!("ptxas info    : Used {} registers, used {} barriers", k.registers, k.barriers);
         if k.shared_bytes > 0 {
             used.push_str(&format!(", {} bytes smem", k.shared_bytes));
+        }
+        if k.frame_bytes > 0 {
+            used.push_str(&format!(", {} bytes cumulative stack size", k.frame_bytes));
         }
         if sm.number < 90 {
             used.push_str(&format!(", {} bytes cmem[0]", k.cbank0_bytes));
