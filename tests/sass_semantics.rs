@@ -60,3 +60,53 @@ DONE:
     // 22, 21, 21, 0 as little-endian u32 words.
     assert_eq!(out, "param 0: 16000000150000001500000000000000\n");
 }
+
+#[test]
+fn prmt_modes_and_fset_bf() {
+    // Inputs: a = 0x33221100, b = 0x77665544 (byte i of {b, a} is 0x11 * i),
+    // the selectors 1, 1, 2, 1, 2, 3 and the floats 1.0, 2.0. ptxas emits
+    // PRMT.F4E ... PRMT.RC16 with the selector register and FSET.BF for
+    // `set.f32.f32`. The expected bytes follow the mode table of the PTX
+    // ISA ("prmt"): with selector s, f4e picks bytes s..s+3; b4e s, s-1,
+    // s-2, s-3 (mod 8); rc8 s four times; ecl max(k, s); ecr min(k, s);
+    // rc16 bytes 2(s&1) and 2(s&1)+1, twice.
+    let ptx = ".version 8.0
+.target sm_90
+.address_size 64
+.visible .entry modes(.param .u64 out, .param .u64 in) {
+  .reg .b32 %r<16>; .reg .f32 %f<4>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd2];
+  ld.global.v4.u32 {%r5, %r6, %r7, %r8}, [%rd2+16];
+  ld.global.v2.f32 {%f1, %f2}, [%rd2+32];
+  prmt.b32.f4e %r9, %r1, %r2, %r3;
+  prmt.b32.b4e %r10, %r1, %r2, %r4;
+  prmt.b32.rc8 %r11, %r1, %r2, %r5;
+  prmt.b32.ecl %r12, %r1, %r2, %r6;
+  prmt.b32.ecr %r13, %r1, %r2, %r7;
+  prmt.b32.rc16 %r14, %r1, %r2, %r8;
+  st.global.v4.u32 [%rd1], {%r9, %r10, %r11, %r12};
+  st.global.v2.u32 [%rd1+16], {%r13, %r14};
+  set.lt.f32.f32 %f3, %f1, %f2;
+  st.global.f32 [%rd1+24], %f3;
+  set.gt.f32.f32 %f3, %f1, %f2;
+  st.global.f32 [%rd1+28], %f3;
+  ret;
+}
+";
+    // a, b, selectors 1 1 2 1 / 2 3, then 1.0f and 2.0f (little-endian words).
+    let input = ["0011223344556677", "01000000", "01000000", "02000000", "01000000", "02000000", "03000000", "0000803f", "00000040"].concat();
+    let spec = format!(
+        r#"{{"kernel": "modes", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {{"kind": "buffer", "bytes": 32, "fill": "zero", "output": true}},
+      {{"kind": "buffer", "bytes": 40, "fill": "hex", "hex": "{input}", "output": false}}]}}"#
+    );
+    let Some(out) = run("prmt_modes_fset", ptx, &spec) else { return };
+    // f4e 0x44332211, b4e 0x66770011, rc8 0x22222222, ecl 0x33221111,
+    // ecr 0x22221100, rc16 0x33223322, then 1.0 (1 < 2) and 0.0.
+    let words = ["11223344", "11007766", "22222222", "11112233", "00112222", "22332233", "0000803f", "00000000"];
+    assert_eq!(out, format!("param 0: {}\n", words.concat()));
+}

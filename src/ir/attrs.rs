@@ -271,6 +271,12 @@ spelled_enum! {
         DynamicSmemSize = "dynamic_smem_size",
         /// `%total_smem_size`.
         TotalSmemSize = "total_smem_size",
+        /// The CTA's rank in its cluster (`SR_CgaCtaId`, sm_90+; no PTX
+        /// name: legalization reads it for shared-window addresses).
+        CgaCtaId = "cgactaid",
+        /// The high word of the shared window's generic addresses
+        /// (`SR_SWINHI`; no PTX name).
+        SharedWindowHi = "swinhi",
     }
 }
 
@@ -349,6 +355,12 @@ pub struct Attrs {
     pub neg: u8,
     /// SASS operand absolute value: bit `i` takes `|argument i|`.
     pub abs: u8,
+    /// Shift and mask amounts wrap (taken modulo the width: `shf.wrap`,
+    /// `bmsk.wrap`, `szext.wrap`, SASS `.W`); they clamp otherwise.
+    pub wrap: bool,
+    /// `bfind.shiftamt` / `FLO.SH`: the shift amount that brings the bit
+    /// found to the top, not its position.
+    pub shiftamt: bool,
 }
 
 /// The boolean attributes with their words, in print order.
@@ -362,6 +374,8 @@ const FLAGS: &[(&str, fn(&Attrs) -> bool, fn(&mut Attrs))] = &[
     ("not", |a| a.negated, |a| a.negated = true),
     ("x", |a| a.x, |a| a.x = true),
     ("l", |a| a.left, |a| a.left = true),
+    ("wrap", |a| a.wrap, |a| a.wrap = true),
+    ("shiftamt", |a| a.shiftamt, |a| a.shiftamt = true),
 ];
 
 impl Attrs {
@@ -583,7 +597,7 @@ mod tests {
         for (_, _, put) in FLAGS {
             put(&mut all);
         }
-        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l");
+        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l.wrap.shiftamt");
         round_trips(all, true);
         // Words in another order read the same.
         assert_eq!(read(".f32.and.ftz.lt", false), Some(a));

@@ -162,6 +162,52 @@ opcodes! {
     Tanh = "tanh", Ptx, Pure;
     /// `copysign d, a, b`: b's magnitude with a's sign.
     Copysign = "copysign", Ptx, Pure;
+    // ---- intops: integer, bit and carry operations (PTX layer) ----
+    /// `add.cc`/`addc`: `a + b`, plus the carry-in predicate (a third
+    /// argument) with `.x` (`addc`); a second result, when present, is the
+    /// carry-out (`.cc`). PTX's condition code is this predicate value.
+    Addc = "addc", Ptx, Pure;
+    /// `sub.cc`/`subc`: `a - b` (minus the borrow: with `.x` the third
+    /// argument is the machine carry, true when nothing is borrowed); a
+    /// second result is the carry-out.
+    Subc = "subc", Ptx, Pure;
+    /// `mad.cc`/`madc` (`.lo`/`.hi`): the product's half plus `c` (plus
+    /// the carry-in fourth argument with `.x`); a second result is the
+    /// carry-out.
+    Madc = "madc", Ptx, Pure;
+    /// `popc` (the result is a 32-bit count).
+    Popc = "popc", Ptx, Pure;
+    /// `clz` (the result is a 32-bit count).
+    Clz = "clz", Ptx, Pure;
+    /// `brev`.
+    Brev = "brev", Ptx, Pure;
+    /// `bfind` (`.shiftamt` in the attributes; the result is 32 bits).
+    Bfind = "bfind", Ptx, Pure;
+    /// `bfe d, a, pos, len`.
+    Bfe = "bfe", Ptx, Pure;
+    /// `bfi d, field, base, pos, len`.
+    Bfi = "bfi", Ptx, Pure;
+    /// `bmsk d, pos, len` (`.wrap`; clamp otherwise).
+    Bmsk = "bmsk", Ptx, Pure;
+    /// `szext d, a, len` (`.wrap`; clamp otherwise; `s32` sign-extends).
+    Szext = "szext", Ptx, Pure;
+    /// `mul24` (`.lo`/`.hi`).
+    Mul24 = "mul24", Ptx, Pure;
+    /// `mad24` (`.lo`/`.hi`, `.sat`).
+    Mad24 = "mad24", Ptx, Pure;
+    /// `sad d, a, b, c`: `c + |a - b|`.
+    Sad = "sad", Ptx, Pure;
+    /// `dp4a` (`ty` the type of a, `src_ty` that of b).
+    Dp4a = "dp4a", Ptx, Pure;
+    /// `dp2a` (`.lo`/`.hi`; types as [`Opcode::Dp4a`]).
+    Dp2a = "dp2a", Ptx, Pure;
+    /// `shf d, lo, hi, shift` (`.l` for left, `.wrap`; clamp otherwise).
+    Funnel = "shf", Ptx, Pure;
+    /// `prmt d, a, b, c`: the mode in the immediate (0 the selector `c`,
+    /// 1..6 `.f4e .b4e .rc8 .ecl .ecr .rc16`, PRMT's mode field).
+    Permute = "prmt", Ptx, Pure;
+    /// `lop3 d, a, b, c` with the lookup table in the immediate.
+    Logic3 = "lop3", Ptx, Pure;
 
     // ---- SASS layer (legalization's output) -----------------------------
     /// `IADD3 d, a, b, c` (with `.X`: plus carry-in predicates).
@@ -274,6 +320,22 @@ opcodes! {
     /// `rsqrt.approx.f64`: a pseudo operation (its range-reduction slow
     /// path branches), expanded by late legalization.
     Drsq = "DRSQ", Sass, Pure;
+    // ---- intops: integer bit operations (SASS layer) ----
+    /// `POPC d, a`.
+    Popcnt = "POPC", Sass, Pure;
+    /// `FLO(.U32)(.SH) d, a` (`ty` u32/s32, `.SH` by `shiftamt`; the
+    /// `neg` bit 1 complements a: `~R`).
+    Flo = "FLO", Sass, Pure;
+    /// `BREV d, a`.
+    Bitrev = "BREV", Sass, Pure;
+    /// `BMSK(.W) d, pos, len`.
+    Bitmask = "BMSK", Sass, Pure;
+    /// `SGXT(.W)(.U32) d, a, bits`.
+    Sgxt = "SGXT", Sass, Pure;
+    /// `IDP.4A.{U8,S8}.{U8,S8} d, a, b, c` (`ty` a's type, `src_ty` b's).
+    Idp4a = "IDP.4A", Sass, Pure;
+    /// `IDP.2A.{LO,HI}.{U16,S16}.{U8,S8} d, a, b, c` (`mul` the half).
+    Idp2a = "IDP.2A", Sass, Pure;
 }
 
 impl Opcode {
@@ -306,7 +368,7 @@ impl Opcode {
     /// (which decides whether the words `hi`/`lo` are a multiply mode or a
     /// comparison).
     pub fn takes_mul_mode(self) -> bool {
-        matches!(self, Opcode::Mul | Opcode::Mad | Opcode::Imad | Opcode::Shf)
+        matches!(self, Opcode::Mul | Opcode::Mad | Opcode::Imad | Opcode::Shf | Opcode::Madc | Opcode::Mul24 | Opcode::Mad24 | Opcode::Dp2a | Opcode::Idp2a)
     }
     /// The opcode with this text name.
     pub fn from_name(name: &str) -> Option<Opcode> {

@@ -212,6 +212,30 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Frcp, &[T], &[T]),
     (Opcode::Fsqrt, &[T], &[T]),
     (Opcode::Drsq, &[W64], &[W64]),
+    // ---- intops ----
+    (Opcode::Popc, &[T], &[W32]),
+    (Opcode::Clz, &[T], &[W32]),
+    (Opcode::Brev, &[T], &[T]),
+    (Opcode::Bfind, &[T], &[W32]),
+    (Opcode::Bfe, &[T, W32, W32], &[T]),
+    (Opcode::Bfi, &[T, T, W32, W32], &[T]),
+    (Opcode::Bmsk, &[W32, W32], &[W32]),
+    (Opcode::Szext, &[W32, W32], &[W32]),
+    (Opcode::Mul24, &[W32, W32], &[W32]),
+    (Opcode::Mad24, &[W32, W32, W32], &[W32]),
+    (Opcode::Sad, &[T, T, T], &[T]),
+    (Opcode::Dp4a, &[W32, W32, W32], &[W32]),
+    (Opcode::Dp2a, &[W32, W32, W32], &[W32]),
+    (Opcode::Funnel, &[W32, W32, W32], &[W32]),
+    (Opcode::Permute, &[W32, W32, W32], &[W32]),
+    (Opcode::Logic3, &[W32, W32, W32], &[W32]),
+    (Opcode::Popcnt, &[W32], &[W32]),
+    (Opcode::Flo, &[W32], &[W32]),
+    (Opcode::Bitrev, &[W32], &[W32]),
+    (Opcode::Bitmask, &[W32, W32], &[W32]),
+    (Opcode::Sgxt, &[W32, W32], &[W32]),
+    (Opcode::Idp4a, &[W32, W32, W32], &[W32]),
+    (Opcode::Idp2a, &[W32, W32, W32], &[W32]),
 ];
 
 /// Special registers that are 64 bits wide (PTX ISA, "Special
@@ -630,6 +654,19 @@ impl Cx<'_> {
                     let (c, r) = if op == Opcode::Imad { (W32, W32) } else { (W64, W64) };
                     let mut s = Sig::new(&[W32, W32, c], &[r]);
                     s.args.extend(std::iter::repeat_n(Pred, carry));
+                    // IMAD.WIDE and IMAD.HI write a carry-out predicate
+                    // (plain IMAD has none).
+                    if op == Opcode::ImadWide || a.mul == Some(super::attrs::MulMode::Hi) {
+                        s.opt_results.push(Pred);
+                    }
+                    s
+                }
+                // intops: the carry chain of `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`/`madc`.
+                Opcode::Addc | Opcode::Subc | Opcode::Madc => {
+                    let n = if op == Opcode::Madc { 3 } else { 2 };
+                    let mut s = Sig::new(&[T, T, T][..n], &[T]);
+                    s.args.extend(std::iter::repeat_n(Pred, carry));
+                    s.opt_results.push(Pred);
                     s
                 }
                 Opcode::Lop3 | Opcode::Plop3 => {

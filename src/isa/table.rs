@@ -326,9 +326,13 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
             _ => vec![(field, value)],
         })
         .chain([(f(91, 91), 1)])
+        // UPRMT has no mode field: nvdisasm prints PRMT's mode values in
+        // 72–74 as nothing or `.???1` there (oracle); kept 0.
+        .chain((form.name == "PRMT").then_some((f(72, 74), 0)))
         .collect();
+    let mods = if form.name == "PRMT" { &[][..] } else { form.mods };
     let (fixed, slots) = (Box::leak(fixed.into_boxed_slice()), Box::leak(slots.into_boxed_slice()));
-    Some(Form { name, opcode: form.opcode | 0x080, fixed, aliases: &[], uniform_guard: true, slots, ..*form })
+    Some(Form { name, opcode: form.opcode | 0x080, fixed, mods, aliases: &[], uniform_guard: true, slots, ..*form })
 }
 
 /// NOP, S2R, MOV, IADD3, ISETP, LOP3, SEL, SHF.
@@ -423,6 +427,11 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         }
         let setp = vec![pred_plain(81, Always), pred_plain(84, Always), a_fp, b_fp(form), pred(87, Always)];
         v.push(g.form("FSETP", form | 0x00b, NONE, &[FSETP_CMP, FTZ, COMBINE], setp));
+        // FSET.BF (0x00a): FSETP's fields with a register result, 1.0 where
+        // the comparison (combined with c) holds, else 0 (ptxas 13.5:
+        // `set.eq.f32.f32` -> FSET.BF.EQ.AND R5, R4, R5, PT, word
+        // 0x000000050405720a / 0x...03802000; `.BF` sets no bit).
+        v.push(g.form("FSET.BF", form | 0x00a, NONE, &[FSETP_CMP, FTZ, COMBINE], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
         v.push(g.form("FSEL", form | 0x008, NONE, &[FTZ], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
         let fmnmx = vec![RD, a_fp, b_fp(form), pred(87, Always)];
         if g.wide_ur {
@@ -471,8 +480,11 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         let slots = vec![p(81, false), p(84, false), p(87, true), p(77, true), p(68, true), lut[0], lut[1]];
         v.push(Form { uniform_guard: uniform, ..g.form(name, opcode, PLOP3_FIXED, &[], slots) });
     }
-    const PRMT_FIXED: &[(Field, u64)] = &[(f(72, 74), 0)];
-    alu(v, g, "PRMT", 0x016, PRMT_FIXED, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
+    // PRMT's mode (72–74): the selector's bytes (0), or a mode taking the
+    // byte index from the selector's low bits (ptxas 13.5, `prmt.b32.f4e`
+    // … `.rc16` give 1 … 6; nvdisasm 13.5 prints them so).
+    const PRMT_MODE: ModField = ModField { field: f(72, 74), names: &["", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16"], extra: None };
+    alu(v, g, "PRMT", 0x016, NONE, &[PRMT_MODE], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
     v.push(Form { ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53), index: f(24, 31), uniform: false }]) });
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
     let uniform = |form: Form| Form { uniform_guard: true, ..form };

@@ -480,6 +480,7 @@ macro_rules! ori_context_body {
                 (_, [x]) => InstView::Unary { op, kind: kind_of!(a.ty), a: *x },
                 (_, [x, y]) => InstView::Binary { op, kind: kind_of!(a.ty), a: *x, b: *y },
                 (_, [x, y, z]) => InstView::Ternary { op, kind: kind_of!(a.ty), a: *x, b: *y, c: *z },
+                (_, [x, y, z, w]) => InstView::Quaternary { op, kind: kind_of!(a.ty), a: *x, b: *y, c: *z, d: *w },
                 _ => InstView::Other { op },
             }
         }
@@ -684,6 +685,132 @@ mod early {
     use crate::legalize::generated::legalize::{Context, InstView, Kind, Sign};
     impl Context for Lowerer<'_> {
         ori_context_body!();
+
+        // ---- intops: the terms of the integer, bit and carry rules ----
+        fn const_of(&mut self, v: Value) -> Option<u64> {
+            let i = self.dst.value_inst(v)?;
+            let d = &self.dst.insts[i];
+            (d.opcode == Opcode::Iconst && d.guard.is_none()).then_some(d.imm)
+        }
+        fn inst_imm(&mut self) -> u64 {
+            self.cur_data().imm
+        }
+        fn low_byte(&mut self, x: u64) -> u64 {
+            x & 0xff
+        }
+        fn field_mask(&mut self, pos: u64, len: u64) -> u64 {
+            field_mask(pos, len)
+        }
+        fn out2(&mut self, a: Value, b: Value) -> Output {
+            Output::new(&[a, b])
+        }
+        fn inst_carries(&mut self) -> bool {
+            self.cur_data().results.len() == 2
+        }
+        fn with_wrap(&mut self, a: Attrs) -> Attrs {
+            Attrs { wrap: true, ..a }
+        }
+        fn with_shiftamt(&mut self, a: Attrs) -> Attrs {
+            Attrs { shiftamt: true, ..a }
+        }
+        fn with_sreg(&mut self, a: Attrs, r: &SpecialReg) -> Attrs {
+            Attrs { sreg: Some(*r), ..a }
+        }
+        fn inst_wrap(&mut self) -> bool {
+            self.cur_data().attrs.wrap
+        }
+        fn inst_shiftamt(&mut self) -> bool {
+            self.cur_data().attrs.shiftamt
+        }
+        fn inst_sat_bool(&mut self) -> bool {
+            self.cur_data().attrs.sat
+        }
+        fn inst_left(&mut self) -> bool {
+            self.cur_data().attrs.left
+        }
+        fn inst_to_bool(&mut self) -> bool {
+            self.cur_data().attrs.to
+        }
+        fn narrower(&mut self, a: u32, b: u32) -> bool {
+            a < b
+        }
+        fn int_max(&mut self, bits: u32, s: &Sign) -> u64 {
+            int_bound(bits, *s == Sign::Signed, true)
+        }
+        fn int_min(&mut self, bits: u32, s: &Sign) -> u64 {
+            int_bound(bits, *s == Sign::Signed, false)
+        }
+        fn local_window(&mut self) -> u32 {
+            facts::local_window(self.sm)
+        }
+        fn wider_than_128(&mut self) -> bool {
+            let a = self.cur_data().attrs;
+            a.ty.is_some_and(|t| t.bits() * u32::from(a.vector.max(1)) > 128)
+        }
+        fn reemit_halves(&mut self, op: &Opcode, attrs: Attrs) -> Output {
+            self.reemit_halves(*op, attrs)
+        }
+    }
+}
+
+/// The mask of `len` bits from bit `pos` of a 32-bit word, clamped as
+/// BMSK clamps (`bfi` with constant operands).
+fn field_mask(pos: u64, len: u64) -> u64 {
+    let ones = if len >= 32 { u64::from(u32::MAX) } else { (1u64 << len) - 1 };
+    if pos >= 32 { 0 } else { (ones << pos) & u64::from(u32::MAX) }
+}
+
+/// The largest (`max`) or smallest value of a `bits`-bit integer, as the
+/// bits of a 32-bit word.
+fn int_bound(bits: u32, signed: bool, max: bool) -> u64 {
+    let bits = bits.clamp(1, 32);
+    let v: i64 = match (signed, max) {
+        (true, true) => (1i64 << (bits - 1)) - 1,
+        (true, false) => -(1i64 << (bits - 1)),
+        (false, true) => (1i64 << bits) - 1,
+        (false, false) => 0,
+    };
+    (v as u64) & u64::from(u32::MAX)
+}
+
+impl Lowerer<'_> {
+    /// The current load or store as two of half its vector width (`.v8`
+    /// and other accesses of more than 128 bits): the second at the offset
+    /// plus half the bytes, each taking half the results or stored values.
+    fn reemit_halves(&mut self, op: Opcode, attrs: Attrs) -> Output {
+        let data = self.cur_data().clone();
+        let n = usize::from(data.attrs.vector);
+        let elem_bytes = data.attrs.ty.map_or(4, |t| t.bits().div_ceil(8)) as i64;
+        if n < 2 || n % 2 != 0 {
+            self.note_problem("a vector access that does not split in halves");
+            return Output::new(&[]);
+        }
+        let half = n / 2;
+        let args: SmallVec<[Value; 9]> = data.args.iter().map(|&v| self.map[v].unwrap_or(v)).collect();
+        let types: SmallVec<[Type; 8]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
+        let store = !data.args.is_empty() && data.results.is_empty();
+        let attrs = Attrs { vector: half as u8, ..attrs };
+        let mut results: SmallVec<[Value; 8]> = SmallVec::new();
+        for k in 0..2 {
+            let Ok(offset) = i32::try_from(i64::from(data.offset) + k as i64 * half as i64 * elem_bytes) else {
+                self.note_problem("the offset does not fit 32 bits");
+                return Output::new(&[]);
+            };
+            let mut a: SmallVec<[Value; 5]> = SmallVec::new();
+            a.extend(args.first().copied());
+            if store {
+                a.extend(args.iter().skip(1 + k * half).take(half).copied());
+            }
+            let tys: SmallVec<[Type; 4]> = if store { SmallVec::new() } else { types.iter().skip(k * half).take(half).copied().collect() };
+            let r = self.push(op, attrs, &a, 0, &tys);
+            let last = *self.emitted.last().unwrap_or(&self.cur);
+            self.dst.insts[last].offset = offset;
+            results.extend(r);
+        }
+        if results.len() > 8 {
+            self.note_problem("more than eight results");
+        }
+        Output::new(&results)
     }
 }
 
@@ -692,5 +819,30 @@ mod late {
     use crate::legalize::generated::legalize_late::{Context, InstView, Kind, Sign};
     impl Context for Lowerer<'_> {
         ori_context_body!();
+    }
+}
+
+#[cfg(test)]
+mod intops_tests {
+    use super::{field_mask, int_bound};
+
+    #[test]
+    fn bit_field_masks_clamp_like_bmsk() {
+        assert_eq!(field_mask(4, 8), 0xff0);
+        assert_eq!(field_mask(0, 32), 0xffff_ffff);
+        assert_eq!(field_mask(0, 200), 0xffff_ffff);
+        assert_eq!(field_mask(28, 8), 0xf000_0000, "cut at bit 31");
+        assert_eq!(field_mask(32, 8), 0, "a field past the word");
+        assert_eq!(field_mask(5, 0), 0);
+    }
+
+    #[test]
+    fn integer_range_bounds_as_words() {
+        assert_eq!(int_bound(8, true, true), 0x7f);
+        assert_eq!(int_bound(8, true, false), 0xffff_ff80);
+        assert_eq!(int_bound(16, false, true), 0xffff);
+        assert_eq!(int_bound(16, false, false), 0);
+        assert_eq!(int_bound(16, true, false), 0xffff_8000);
+        assert_eq!(int_bound(32, true, true), 0x7fff_ffff);
     }
 }

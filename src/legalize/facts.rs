@@ -24,6 +24,8 @@ pub const SREG_NAMES: &[(SpecialReg, &str)] = &[
     (SpecialReg::Clock, "SR_CLOCKLO"),
     (SpecialReg::Clock64, "SR_CLOCKLO"),
     (SpecialReg::GlobalTimer, "SR_GLOBALTIMERLO"),
+    (SpecialReg::CgaCtaId, "SR_CgaCtaId"),
+    (SpecialReg::SharedWindowHi, "SR_SWINHI"),
 ];
 
 /// The S2R number of `reg` on `sm`, if it is read with S2R/CS2R.
@@ -72,6 +74,17 @@ pub fn sreg_cbank_offset(reg: SpecialReg, sm: Sm) -> Option<u32> {
 /// `cvta.to.shared.u64` by subtracting it.
 pub const SHARED_WINDOW_CBANK: u32 = 0x18;
 
+/// Byte offset in constant bank 0 of the 64-bit generic base of the local
+/// window, from the first SM number it holds for: ptxas 13.5 converts
+/// `cvta.local.u64` by adding c[0x0][0x20] on sm_75..sm_90 and
+/// c[0x0][0x2f8] on sm_100/sm_120.
+pub const LOCAL_WINDOW_CBANK: &[(u16, u32)] = &[(75, 0x20), (100, 0x2f8)];
+
+/// The local window's offset in bank 0 on `sm`.
+pub fn local_window(sm: Sm) -> u32 {
+    LOCAL_WINDOW_CBANK.iter().rev().find(|(from, _)| sm.number >= *from).map_or(LOCAL_WINDOW_CBANK[0].1, |(_, at)| *at)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +96,20 @@ mod tests {
         assert_eq!(param_base(Sm::new(90)), 0x210);
         assert_eq!(param_base(Sm::new(100)), 0x380);
         assert_eq!(param_base(Sm::new(120)), 0x380);
+    }
+
+    #[test]
+    fn local_window_by_generation() {
+        assert_eq!(local_window(Sm::new(75)), 0x20);
+        assert_eq!(local_window(Sm::new(90)), 0x20);
+        assert_eq!(local_window(Sm::new(100)), 0x2f8);
+        assert_eq!(local_window(Sm::new(120)), 0x2f8);
+    }
+
+    #[test]
+    fn machine_only_registers_have_numbers_where_they_exist() {
+        assert!(sr_number(SpecialReg::CgaCtaId, Sm::new(90)).is_some());
+        assert!(sr_number(SpecialReg::SharedWindowHi, Sm::new(80)).is_some());
     }
 
     #[test]

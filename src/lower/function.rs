@@ -90,6 +90,8 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     debug: (u32, u32, u32),
     /// Bytes of `.local` frame declared so far.
     pub frame: u32,
+    /// The variable of PTX's carry flag, once an instruction uses it.
+    pub cc: Option<Variable>,
     pub errors: Vec<LowerError>,
 }
 
@@ -119,6 +121,7 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         pending: SmallVec::new(),
         debug: (0, 0, 0),
         frame: 0,
+        cc: None,
         errors: Vec::new(),
     };
     l.run(f, fid, &events);
@@ -135,6 +138,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// An error at `span` in this function.
     pub fn error(&self, span: Span, message: impl Into<String>) -> LowerError {
         LowerError { span, function: self.name.to_string(), message: message.into() }
+    }
+
+    /// Whether the function is a kernel (`.entry`).
+    pub fn is_kernel(&self) -> bool {
+        self.kernel
     }
 
     /// The unsupported-instruction error for `i`, naming it with its

@@ -94,6 +94,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         let mut attrs = attrs;
         attrs.space = Some(space);
         match self.address(&ops[0], space)? {
+            Addr::Mem { .. } if space == Space::Param => return Err(self.error(span, "unsupported in lowering: store to a kernel parameter")),
             Addr::Mem { base, offset } => {
                 let mut data = InstData::new(Opcode::St, attrs);
                 data.args.push(base);
@@ -168,7 +169,10 @@ impl<'a> FnLower<'_, 'a, '_> {
         let name = || m.names.name(s).to_string();
         match self.resolve(s) {
             Some(Binding::Reg(var)) => {
-                if space == Space::Param {
+                // Through a register, the parameter block of a kernel (the
+                // register holds an offset in it: a parameter's address is
+                // its offset, see `operands::read_name`).
+                if space == Space::Param && !self.is_kernel() {
                     return Err(self.error(span, "unsupported in lowering: .param access through a register address"));
                 }
                 let base = self.b.use_var(var);

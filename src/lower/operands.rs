@@ -225,9 +225,14 @@ impl<'a> FnLower<'_, 'a, '_> {
             },
             Some(Binding::Global(g)) => self.sym_addr(g, 0, want, span),
             Some(Binding::Frame { offset }) => self.frame_addr(i64::from(offset), want, span),
-            Some(Binding::KernelParam(_) | Binding::ParamVar { .. }) => {
-                Err(self.error(span, "unsupported in lowering: address of a parameter"))
+            // A kernel parameter's address in the `.param` state space: its
+            // offset in the parameter block (a `ld.param` through it reads
+            // the block, see `memory::address`).
+            Some(Binding::KernelParam(k)) => {
+                let at = self.b.func.params.get(k as usize).map_or(0, |p| u64::from(p.offset));
+                Ok(self.iconst(want, at))
             }
+            Some(Binding::ParamVar { .. }) => Err(self.error(span, "unsupported in lowering: address of a parameter")),
             Some(Binding::Reg(_)) | Some(Binding::Range { .. }) => Err(self.error(span, format!("'{}' is not a value here", self.cx.m.names.name(s)))),
             None => {
                 if Some(s) == self.cx.facts.warp_sz {

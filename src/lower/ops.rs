@@ -23,7 +23,10 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// Lowers a non-control instruction (emitting into the current block
     /// and leaving register assignments in `pending`).
     pub fn body(&mut self, i: &Instruction) -> Result<(), LowerError> {
-        let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
+        let (attrs, ext) = types::attrs_ext(&i.modifiers).map_err(|()| self.unsupported(i))?;
+        if ext != types::Ext::default() || super::intops::handles(i.opcode) {
+            return self.int_op(i, attrs, ext);
+        }
         match i.opcode {
             P::Add => self.arith(i, Opcode::Add, attrs, 2),
             P::Sub => self.arith(i, Opcode::Sub, attrs, 2),

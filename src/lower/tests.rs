@@ -491,8 +491,8 @@ fn every_unsupported_instruction_is_reported_with_its_position() {
 .visible .entry k1(.param .u64 out)
 {
     .reg .b32 %r<3>;
-    popc.b32 %r1, %r2;
-    brev.b32 %r1, %r2;
+    activemask.b32 %r1;
+    nanosleep.u32 %r2;
     ret;
 }
 .visible .entry k2()
@@ -504,7 +504,7 @@ fn every_unsupported_instruction_is_reported_with_its_position() {
 .visible .entry k3()
 {
     .reg .b32 %r<3>;
-    add.cc.u32 %r1, %r1, 1;
+    activemask.b32 %r1;
     ret;
 }
 ",
@@ -515,9 +515,9 @@ fn every_unsupported_instruction_is_reported_with_its_position() {
     assert_eq!(
         msgs,
         [
-            ("unsupported in lowering: popc.b32".to_string(), "k1", (8, 5)),
-            ("unsupported in lowering: brev.b32".to_string(), "k1", (9, 5)),
-            ("unsupported in lowering: add.cc.u32".to_string(), "k3", (21, 5)),
+            ("unsupported in lowering: activemask.b32".to_string(), "k1", (8, 5)),
+            ("unsupported in lowering: nanosleep.u32".to_string(), "k1", (9, 5)),
+            ("unsupported in lowering: activemask.b32".to_string(), "k3", (21, 5)),
         ]
     );
     // The failed functions keep their signatures and lose their bodies;
@@ -526,7 +526,7 @@ fn every_unsupported_instruction_is_reported_with_its_position() {
     assert!(!func(&l.module, "k2").layout.is_empty());
     let err = lower_module(&m, Sm::new(80)).unwrap_err();
     let text = err.render("t.ptx", &src);
-    assert!(text.starts_with("t.ptx:8:5: error: unsupported in lowering: popc.b32 (in k1)\n    popc.b32 %r1, %r2;\n    ^"), "{text}");
+    assert!(text.starts_with("t.ptx:8:5: error: unsupported in lowering: activemask.b32 (in k1)\n    activemask.b32 %r1;\n    ^"), "{text}");
 }
 
 #[test]
@@ -566,4 +566,80 @@ fn a_label_defined_twice_is_an_error() {
     let l = lower_module_partial(&m, Sm::new(90), None);
     let msgs: Vec<&str> = l.errors.iter().map(|e| e.message.as_str()).collect();
     assert_eq!(msgs, ["label L defined twice"]);
+}
+
+#[test]
+fn carry_flag_is_threaded_as_a_predicate_value() {
+    // add.cc writes CC (a second, predicate result); addc.cc reads it (a
+    // third argument) and writes it again; addc reads the last one and
+    // writes nothing. A carry read before any write is zero.
+    let src = module(
+        "
+.visible .entry cc(.param .u64 out)
+{
+    .reg .b32 %r<8>;
+    addc.u32 %r1, %r6, %r7;
+    add.cc.u32 %r2, %r6, %r7;
+    addc.cc.u32 %r3, %r6, %r7;
+    addc.u32 %r4, %r6, %r7;
+    sub.cc.u32 %r5, %r6, %r7;
+    ret;
+}
+",
+    );
+    let m = lower(&src);
+    let f = func(&m, "cc");
+    let adds = insts_of(f, Opcode::Addc);
+    assert_eq!(adds.len(), 4, "{}", dump(f));
+    let [first, cc, chain, last] = [&f.insts[adds[0]], &f.insts[adds[1]], &f.insts[adds[2]], &f.insts[adds[3]]];
+    // addc before any .cc: carry-in is the zero of an unset register.
+    assert!(first.attrs.x && first.results.len() == 1 && first.args.len() == 3);
+    assert_eq!(f.value_type(first.args[2]), Type::P);
+    assert_eq!(const_of(f, first.args[2]), 0);
+    // add.cc: no carry-in, a carry-out.
+    assert!(!cc.attrs.x && cc.args.len() == 2 && cc.results.len() == 2);
+    assert_eq!(f.value_type(cc.results[1]), Type::P);
+    // addc.cc reads add.cc's carry and makes a new one; addc reads that.
+    assert_eq!(chain.args[2], cc.results[1]);
+    assert_eq!(chain.results.len(), 2);
+    assert_eq!(last.args[2], chain.results[1]);
+    assert_eq!(last.results.len(), 1);
+    let sub = one(f, Opcode::Subc);
+    assert!(!sub.attrs.x && sub.results.len() == 2);
+}
+
+#[test]
+fn integer_bit_operations_carry_their_modifiers() {
+    let src = module(
+        "
+.visible .entry bits(.param .u64 out)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<2>;
+    bfind.shiftamt.u32 %r1, %r6;
+    shf.l.wrap.b32 %r2, %r6, %r7, %r5;
+    prmt.b32.ecr %r3, %r6, %r7, %r5;
+    lop3.b32 %r4, %r6, %r7, %r5, 0xe8;
+    clz.b64 %r5, %rd1;
+    cnot.b32 %r6, %r7;
+    ret;
+}
+",
+    );
+    let m = lower(&src);
+    let f = func(&m, "bits");
+    assert!(one(f, Opcode::Bfind).attrs.shiftamt);
+    let shf = one(f, Opcode::Funnel);
+    assert!(shf.attrs.left && shf.attrs.wrap);
+    // .ecr is PRMT's mode 5.
+    assert_eq!(one(f, Opcode::Permute).imm, 5);
+    assert_eq!(one(f, Opcode::Logic3).imm, 0xe8);
+    let clz = one(f, Opcode::Clz);
+    assert_eq!(f.value_type(clz.args[0]), Type::R64);
+    assert_eq!(f.value_type(clz.results[0]), Type::R32);
+    // cnot: a comparison with zero and a selection of 1 or 0.
+    let setp = one(f, Opcode::Setp);
+    assert_eq!(setp.attrs.cmp, Some(Cmp::Eq));
+    let selp = one(f, Opcode::Selp);
+    assert_eq!((const_of(f, selp.args[0]), const_of(f, selp.args[1])), (1, 0));
 }

@@ -110,7 +110,43 @@ enum Word {
     Approx,
     Full,
     To,
+    /// A word only some integer instructions take (see [`Ext`]).
+    Ext(ExtWord),
 }
+
+/// The modifiers of the integer, bit and carry instructions (intops) that
+/// have no attribute of their own in every instruction: `.cc`, `.clamp`,
+/// `.wrap`, `.shiftamt`, `.l`/`.r` and PRMT's modes. [`attrs`] refuses
+/// them; [`attrs_ext`] returns them for the instructions that take them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Ext {
+    /// `.cc`: the instruction writes the carry flag.
+    pub cc: bool,
+    /// `.clamp` (the default of `shf`, `bmsk`, `szext`) was written.
+    pub clamp: bool,
+    /// `.wrap`.
+    pub wrap: bool,
+    /// `.shiftamt`.
+    pub shiftamt: bool,
+    /// `.l` (true) or `.r` (false) of `shf`, when written.
+    pub left: Option<bool>,
+    /// PRMT's mode (1..6 for `.f4e .b4e .rc8 .ecl .ecr .rc16`; 0 none).
+    pub prmt_mode: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExtWord {
+    Cc,
+    Clamp,
+    Wrap,
+    ShiftAmt,
+    Left,
+    Right,
+    Prmt(u8),
+}
+
+/// PRMT's mode words in the order of the machine's mode field.
+const PRMT_MODES: [&str; 6] = [".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"];
 
 /// Keyword meanings by keyword index, built once.
 fn word_table() -> &'static [Word] {
@@ -127,6 +163,13 @@ fn word_table() -> &'static [Word] {
                 ".full" => Word::Full,
                 ".to" => Word::To,
                 ".uni" | ".aligned" | ".ca" | ".cg" | ".cs" | ".lu" | ".cv" | ".wb" | ".wt" | ".nc" => Word::Drop,
+                ".cc" => Word::Ext(ExtWord::Cc),
+                ".clamp" => Word::Ext(ExtWord::Clamp),
+                ".wrap" => Word::Ext(ExtWord::Wrap),
+                ".shiftamt" => Word::Ext(ExtWord::ShiftAmt),
+                ".l" => Word::Ext(ExtWord::Left),
+                ".r" => Word::Ext(ExtWord::Right),
+                s if PRMT_MODES.contains(&s) => Word::Ext(ExtWord::Prmt(PRMT_MODES.iter().position(|m| *m == s).map_or(0, |k| k as u8 + 1))),
                 s if s.starts_with(".L1::") || s.starts_with(".L2::") => Word::Drop,
                 _ => Word::Unknown,
             })
@@ -136,8 +179,17 @@ fn word_table() -> &'static [Word] {
 
 /// The attributes of an instruction's modifiers: the first type is `ty`,
 /// the second `src_ty`. `Err` names nothing: the caller reports the whole
-/// instruction as unsupported.
+/// instruction as unsupported (as it does for the words of [`Ext`]).
 pub(super) fn attrs(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<Attrs, ()> {
+    match attrs_ext(mods)? {
+        (a, ext) if ext == Ext::default() => Ok(a),
+        _ => Err(()),
+    }
+}
+
+/// [`attrs`], with the words of [`Ext`] returned instead of refused.
+pub(super) fn attrs_ext(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<(Attrs, Ext), ()> {
+    let mut ext = Ext::default();
     let mut a = Attrs::default();
     let words = word_table();
     for (m, _) in mods {
@@ -175,10 +227,19 @@ pub(super) fn attrs(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<Attrs, 
                 Word::Approx => a.approx = true,
                 Word::Full => a.full = true,
                 Word::To => a.to = true,
+                Word::Ext(w) => match w {
+                    ExtWord::Cc => ext.cc = true,
+                    ExtWord::Clamp => ext.clamp = true,
+                    ExtWord::Wrap => ext.wrap = true,
+                    ExtWord::ShiftAmt => ext.shiftamt = true,
+                    ExtWord::Left => ext.left = Some(true),
+                    ExtWord::Right => ext.left = Some(false),
+                    ExtWord::Prmt(m) => ext.prmt_mode = m,
+                },
             },
         }
     }
-    Ok(a)
+    Ok((a, ext))
 }
 
 fn rounding(r: Rounding) -> Option<Round> {

@@ -179,6 +179,10 @@ fn access_size(elem: DataType, n: u32) -> Option<&'static str> {
     })
 }
 
+/// PRMT's modes as nvdisasm spells them, by the value of the mode field
+/// (1..6; 0 is the plain selector).
+const PRMT_MODES: [&str; 6] = [".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16"];
+
 fn mufu_name(f: MufuFunc) -> &'static str {
     match f {
         MufuFunc::Rcp => ".RCP",
@@ -871,7 +875,7 @@ impl Context for SelectCtx<'_> {
             Some(DataType::S32) => ".S32",
             _ => ".U32",
         };
-        let name = format!("SHF{}{ty}{}", if d.attrs.left { ".L" } else { ".R" }, flag(d.attrs.mul == Some(MulMode::Hi), ".HI"));
+        let name = format!("SHF{}{}{ty}{}", if d.attrs.left { ".L" } else { ".R" }, flag(d.attrs.wrap, ".W"), flag(d.attrs.mul == Some(MulMode::Hi), ".HI"));
         let ops = [self.result(0, rz()), a, b, c];
         self.emit(&name, &ops);
     }
@@ -945,6 +949,10 @@ impl Context for SelectCtx<'_> {
         let name = match d.opcode {
             Opcode::Mov => "MOV".to_string(),
             Opcode::Iabs => "IABS".to_string(),
+            // intops: the bit operations.
+            Opcode::Popcnt => "POPC".to_string(),
+            Opcode::Bitrev => "BREV".to_string(),
+            Opcode::Flo => format!("FLO{}{}", flag(unsigned(d.attrs.ty), ".U32"), flag(d.attrs.shiftamt, ".SH")),
             Opcode::Mufu => match d.attrs.mufu {
                 Some(f) => format!("MUFU{}", mufu_name(f)),
                 None => return self.fail("MUFU without function"),
@@ -966,9 +974,22 @@ impl Context for SelectCtx<'_> {
             Opcode::Dadd => format!("DADD{rnd}"),
             Opcode::Dmul => format!("DMUL{rnd}"),
             Opcode::Fset => format!("FSET.BF{}{ftz}{}", float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false), combine(d.attrs.combine)),
+            // intops: BMSK(.W), SGXT(.W)(.U32).
+            Opcode::Bitmask => format!("BMSK{}", flag(d.attrs.wrap, ".W")),
+            Opcode::Sgxt => format!("SGXT{}{}", flag(d.attrs.wrap, ".W"), flag(unsigned(d.attrs.ty), ".U32")),
             other => return self.fail(format!("{other} is not a two-source operation")),
         };
-        let ops = [self.result(0, rz()), a, b];
+        let mut ops = vec![self.result(0, rz()), a, b];
+        if d.opcode == Opcode::Fset {
+            // FSET.BF's combined predicate (PT without one), `!` where
+            // legalization marked it negated.
+            let negated = d.attrs.negated;
+            let mut c = self.pred_arg(2, pt());
+            if let (true, Operand::Reg { mods, .. }) = (negated, &mut c) {
+                mods.not = !mods.not;
+            }
+            ops.push(c);
+        }
         self.emit(&name, &ops);
     }
     fn emit_ternary(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
@@ -977,7 +998,24 @@ impl Context for SelectCtx<'_> {
         let name = match d.opcode {
             Opcode::Ffma => format!("FFMA{ftz}{rnd}{sat}"),
             Opcode::Dfma => format!("DFMA{rnd}"),
-            Opcode::Prmt => "PRMT".to_string(),
+            // With a register selector, PRMT's immediate is its mode
+            // (intops: `prmt.f4e` and the others).
+            Opcode::Prmt => match (d.args.len(), d.imm) {
+                (3, m @ 1..=6) => format!("PRMT{}", PRMT_MODES[m as usize - 1]),
+                (3, 0) | (2, _) => "PRMT".to_string(),
+                (_, m) => return self.fail(format!("PRMT mode {m} does not exist")),
+            },
+            // intops: IDP.4A.{U8,S8}.{U8,S8}, IDP.2A.{LO,HI}.{U16,S16}.{U8,S8}.
+            Opcode::Idp4a | Opcode::Idp2a => {
+                let (Some(ta), Some(tb)) = (d.attrs.ty, d.attrs.src_ty) else { return self.fail("IDP needs the types of a and b") };
+                let sign = |t: DataType, bits: &str| format!(".{}{bits}", if t.is_signed() { "S" } else { "U" });
+                if d.opcode == Opcode::Idp4a {
+                    format!("IDP.4A{}{}", sign(ta, "8"), sign(tb, "8"))
+                } else {
+                    let half = if d.attrs.mul == Some(MulMode::Hi) { ".HI" } else { ".LO" };
+                    format!("IDP.2A{half}{}{}", sign(ta, "16"), sign(tb, "8"))
+                }
+            }
             other => return self.fail(format!("{other} is not a three-source operation")),
         };
         let ops = [self.result(0, rz()), a, b, c];

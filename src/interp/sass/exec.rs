@@ -898,20 +898,26 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             };
             w.put(d, exec, &out);
         }
-        Op::Prmt { d, a, b, c } => {
+        Op::Prmt { d, a, b, c, mode } => {
             for l in lanes(exec) {
                 let (x, sel, y) = (w.ri(a, l), w.ri(b, l), w.ri(c, l));
-                let bytes = (u64::from(y) << 32 | u64::from(x)).to_le_bytes();
-                let mut out = 0u32;
-                for k in 0..4 {
-                    let s = (sel >> (4 * k)) & 0xf;
-                    let mut byte = bytes[(s & 7) as usize];
-                    if s & 8 != 0 {
-                        byte = if byte & 0x80 != 0 { 0xff } else { 0 };
-                    }
-                    out |= u32::from(byte) << (8 * k);
+                w.set(d, l, prmt(x, sel, y, mode));
+            }
+        }
+        Op::Fset { d, a, b, cmp, ftz, bop, pin } => {
+            let pinm = w.pm(pin);
+            let mut r = 0u32;
+            for l in lanes(exec) {
+                let (mut x, mut y) = (w.rf(a, l), w.rf(b, l));
+                if ftz {
+                    x = num::ftz32(x);
+                    y = num::ftz32(y);
                 }
-                w.set(d, l, out);
+                r |= u32::from(fcmp(cmp, f64::from(x), f64::from(y))) << l;
+            }
+            let (hold, _) = combine(r, pinm, bop);
+            for l in lanes(exec) {
+                w.set(d, l, if hold >> l & 1 == 1 { 1.0f32.to_bits() } else { 0 });
             }
         }
         Op::Iabs { d, a } => {
@@ -1855,6 +1861,33 @@ fn shf1(lo: u32, sh: u32, high: u32, left: bool, hi: bool, wrap: bool, bits64: b
         v >> s
     };
     if hi { (r >> 32) as u32 } else { r as u32 }
+}
+
+/// PRMT of `a` (bytes 0–3) and `b` (bytes 4–7): with `mode` 0 each
+/// nibble of `sel` picks a byte (its top bit replicating the byte's sign);
+/// modes 1..6 (`.F4E .B4E .RC8 .ECL .ECR .RC16`) derive the four byte
+/// indices from `sel & 3` (PTX ISA, "prmt", table of the modes).
+fn prmt(a: u32, sel: u32, b: u32, mode: u8) -> u32 {
+    let bytes = (u64::from(b) << 32 | u64::from(a)).to_le_bytes();
+    let s = sel & 3;
+    let mut out = 0u32;
+    for k in 0..4u32 {
+        let pick = match mode {
+            1 => (s + k) & 7,
+            2 => (s + 8 - k) & 7,
+            3 => s,
+            4 => k.max(s),
+            5 => k.min(s),
+            6 => 2 * (s & 1) + (k & 1),
+            _ => (sel >> (4 * k)) & 0xf,
+        };
+        let mut byte = bytes[(pick & 7) as usize];
+        if mode == 0 && pick & 8 != 0 {
+            byte = if byte & 0x80 != 0 { 0xff } else { 0 };
+        }
+        out |= u32::from(byte) << (8 * k);
+    }
+    out
 }
 
 /// SHF over whole rows, one shape.

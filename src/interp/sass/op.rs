@@ -40,6 +40,8 @@ pub const CONST_BASE: u16 = UR_SINK + 4;
 
 /// Predicate rows.
 pub const PT: u8 = 7;
+/// PRMT's mode words in the order of its mode field (1..6).
+const PRMT_MODES: [&str; 6] = ["F4E", "B4E", "RC8", "ECL", "ECR", "RC16"];
 /// Predicate sink.
 pub const P_SINK: u8 = 8;
 /// Row of UP0.
@@ -261,7 +263,10 @@ pub enum Op {
     Plop3 { d: [u8; 2], a: P, b: P, c: P, lut: [u8; 2] },
     Sel { d: u16, a: S, b: S, p: P, n: u8 },
     Shf { d: u16, a: S, b: S, c: S, left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool },
-    Prmt { d: u16, a: S, b: S, c: S },
+    /// PRMT: `mode` 0 takes the selector's four nibbles; 1..6 are
+    /// `.F4E .B4E .RC8 .ECL .ECR .RC16` (the byte index from the selector's
+    /// low two bits, PTX ISA "prmt").
+    Prmt { d: u16, a: S, b: S, c: S, mode: u8 },
     Iabs { d: u16, a: S },
     Popc { d: u16, a: S },
     Brev { d: u16, a: S },
@@ -270,6 +275,8 @@ pub enum Op {
     Imnmx { d: u16, a: S, b: S, p: P, signed: bool },
     Isetp { d: [u8; 2], a: S, b: S, cmp: Cmp, signed: bool, wide: bool, bop: u8, pin: P, ex: Option<P> },
     Fsetp { d: [u8; 2], a: S, b: S, cmp: Cmp, ftz: bool, bop: u8, pin: P, f64: bool },
+    /// FSET.BF: FSETP's comparison written as 1.0 or 0.0.
+    Fset { d: u16, a: S, b: S, cmp: Cmp, ftz: bool, bop: u8, pin: P },
     Fadd { d: u16, a: S, b: S, rnd: Round, ftz: bool, sat: bool },
     Fmul { d: u16, a: S, b: S, rnd: Round, ftz: bool, sat: bool },
     Ffma { d: u16, a: S, b: S, c: S, rnd: Round, ftz: bool, sat: bool },
@@ -667,7 +674,17 @@ impl Translator<'_> {
                 let signed = has("S64") || has("S32");
                 Op::Shf { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, left: has("L"), hi: has("HI"), wrap: has("W"), bits64, signed }
             }
-            "PRMT" | "UPRMT" if toks.is_empty() => Op::Prmt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)? },
+            "PRMT" | "UPRMT" => {
+                let mode = match toks[..] {
+                    [] => 0,
+                    [m] => match PRMT_MODES.iter().position(|x| *x == m) {
+                        Some(k) => k as u8 + 1,
+                        None => return Err(Bad),
+                    },
+                    _ => return Err(Bad),
+                };
+                Op::Prmt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, mode }
+            }
             "IABS" => Op::Iabs { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
             "POPC" | "UPOPC" => Op::Popc { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
             "BREV" | "UBREV" => Op::Brev { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
@@ -689,6 +706,11 @@ impl Translator<'_> {
                     pin: self.psrc(o(4)?)?,
                     ex,
                 }
+            }
+            // FSET.BF: 1.0 where the comparison combined with the predicate
+            // holds, else 0.
+            "FSET" if toks.first() == Some(&"BF") => {
+                Op::Fset { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, cmp: mod_value(0) & 15, ftz: has("FTZ"), bop: bop(&full), pin: self.psrc(o(3)?)? }
             }
             "FSETP" | "DSETP" => {
                 let f64 = base == "DSETP";

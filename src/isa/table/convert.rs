@@ -159,8 +159,12 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let i2fp_sms = (sms.0.max(86), sms.1);
     let i2fp_dst = ModField { field: f(75, 77), names: names(8, &[(2, ".F32")]), extra: None };
     let i2fp_src = [(2, ".U32"), (6, ".S32")];
-    let i2fp_fixed = [(f(72, 73), 0), (f(78, 80), 0)];
-    let i2fp_mods = |src: ModField| leak_mods(vec![i2fp_dst, src]);
+    // Rounding 78–79: I2FP has nearest (0) and `.RZ` (3); ptxas 13.5 uses
+    // I2F for `.rm`/`.rp` (`cvt.rz.f32.s32` -> I2FP.F32.S32.RZ, high word
+    // 0x...d400 against 0x...1400 for `.rn`).
+    let i2fp_round = ModField { field: f(78, 79), names: names(4, &[(0, ""), (3, ".RZ")]), extra: None };
+    let i2fp_fixed = [(f(72, 73), 0), (f(80, 80), 0)];
+    let i2fp_mods = |src: ModField| leak_mods(vec![i2fp_dst, src, i2fp_round]);
     let i2fp_imms: Vec<_> = [false, true]
         .into_iter()
         .map(|signed| (vec![(f(74, 74), u64::from(signed))], i2fp_mods(int_src_of(&i2fp_src, signed)), Slot::Imm32 { signed }))
