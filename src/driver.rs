@@ -28,6 +28,10 @@ pub enum Stage {
     LegalizeLate,
     /// Ori → machine instructions on virtual registers.
     Select,
+    /// Register allocation.
+    Regalloc,
+    /// Scheduling, encoding and the cubin record of a kernel.
+    Emit,
 }
 
 impl Stage {
@@ -38,6 +42,8 @@ impl Stage {
             Stage::Legalize => "legalize",
             Stage::LegalizeLate => "legalize-late",
             Stage::Select => "select",
+            Stage::Regalloc => "regalloc",
+            Stage::Emit => "emit",
         }
     }
 }
@@ -64,8 +70,18 @@ impl std::error::Error for StageError {}
 /// Pipeline options.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Options {
-    /// Run the IR verifier after every stage.
+    /// Run the IR verifier after every stage (and the hazard checker on
+    /// the final code).
     pub verify: bool,
+}
+
+/// Options of the stages after selection.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CodegenOptions {
+    /// `--maxrregcount`: the most general registers a function may use.
+    pub max_registers: Option<u32>,
+    /// Run regalloc2's checker on every allocation.
+    pub check: bool,
 }
 
 /// Lowers a checked module; `source` (the PTX text) gives instructions
@@ -171,4 +187,101 @@ pub fn compile_module(module: &ast::Module, sm: Sm, source: Option<&str>, option
         }
     }
     (out, errors)
+}
+
+/// One kernel of a compiled module, with what `ptxas -v` reports of it.
+#[derive(Clone, Debug)]
+pub struct KernelReport {
+    /// The kernel.
+    pub name: String,
+    /// Registers (as the cubin records them).
+    pub registers: u32,
+    /// Named barriers.
+    pub barriers: u32,
+    /// Local frame bytes.
+    pub frame_bytes: u32,
+    /// Spill stores, bytes.
+    pub spill_store_bytes: u32,
+    /// Spill loads, bytes.
+    pub spill_load_bytes: u32,
+    /// Static shared memory bytes.
+    pub shared_bytes: u64,
+    /// Bytes of constant bank 0 the kernel uses (driver area and parameters).
+    pub cbank0_bytes: u32,
+    /// Instructions, the end marker and padding excluded.
+    pub instructions: usize,
+    /// The kernel's code words (end marker and padding included).
+    pub words: Vec<u128>,
+}
+
+/// A compiled module.
+#[derive(Clone, Debug)]
+pub struct Compiled {
+    /// The cubin's bytes.
+    pub cubin: Vec<u8>,
+    /// Its kernels in PTX order.
+    pub kernels: Vec<KernelReport>,
+    /// Bytes of `.global` variables.
+    pub global_bytes: u64,
+    /// Bytes of constant bank 3 (`.const` variables).
+    pub const_bytes: u64,
+    /// Bytes of constant bank 4 (addresses of globals the code loads).
+    pub address_bytes: u64,
+}
+
+/// Allocates registers for a selected function.
+pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result<crate::regalloc::Allocated, StageError> {
+    let ra = crate::regalloc::RegallocOptions { max_registers: options.max_registers, check: options.check };
+    crate::regalloc::allocate(mach, &ra).map_err(|e| StageError { stage: Stage::Regalloc, function: mach.name.clone(), message: e.to_string() })
+}
+
+/// Compiles a checked module to a cubin: every kernel through every stage.
+/// Calls of device functions are inlined first ([`crate::opt::inline`]);
+/// a kernel that still calls (recursion) is not supported yet. Errors name
+/// the stage and the function.
+pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
+    use crate::emit::{self, EmitOptions, variables::Variables};
+    let (mut raw, mut errors) = lower(module, sm, source, options);
+    crate::opt::inline::inline_calls(&mut raw);
+    let mut vars = Variables::new(&raw);
+    let mut kernels = Vec::new();
+    let mut reports = Vec::new();
+    let emit_options = EmitOptions { check_hazards: options.verify };
+    for (id, f) in raw.functions.iter() {
+        if f.kind != Some(ir::FunctionKind::Kernel) || f.layout.is_empty() || errors.iter().any(|e| e.function == f.name) {
+            continue;
+        }
+        let result = compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, CodegenOptions { check: codegen.check || options.verify, ..codegen })).and_then(|alloc| {
+            emit::emit_kernel(&alloc, f, &raw, &mut vars, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
+        });
+        match result {
+            Ok(k) => {
+                let params_end = f.params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
+                reports.push(KernelReport {
+                    name: f.name.clone(),
+                    registers: k.kernel.registers,
+                    barriers: k.kernel.barriers,
+                    frame_bytes: k.kernel.frame_size,
+                    spill_store_bytes: k.spill_store_bytes,
+                    spill_load_bytes: k.spill_load_bytes,
+                    shared_bytes: k.kernel.shared_bytes,
+                    cbank0_bytes: crate::cubin::module::param_base(u32::from(sm.number)) + params_end,
+                    instructions: k.code.body,
+                    words: k.code.words.clone(),
+                });
+                kernels.push(k.kernel);
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let global_bytes = vars.globals.iter().map(|v| v.size).sum();
+    let const_bytes = vars.constants.iter().map(|v| v.offset + v.size).max().unwrap_or(0);
+    let address_bytes = 8 * vars.global_addresses.len() as u64;
+    let virtual_sm = module.target.as_ref().and_then(|t| t.sm()).map_or(u32::from(sm.number), |s| u32::from(s.number));
+    let cubin_module = emit::module(sm, virtual_sm, kernels, vars);
+    let elf = crate::cubin::module::build(&cubin_module).map_err(|e| vec![StageError { stage: Stage::Emit, function: String::new(), message: format!("cubin: {e}") }])?;
+    Ok(Compiled { cubin: crate::cubin::elf::write(&elf), kernels: reports, global_bytes, const_bytes, address_bytes })
 }

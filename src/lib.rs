@@ -12,12 +12,14 @@
 pub mod cubin;
 pub mod diag;
 pub mod driver;
+pub mod emit;
 pub mod fxhash;
 pub mod interp;
 pub mod ir;
 pub mod isa;
 pub mod legalize;
 pub mod lower;
+pub mod opt;
 pub mod ptx;
 pub mod reference;
 pub mod regalloc;

@@ -25,7 +25,14 @@ use ptx2sass::target::Sm;
 type StageFn = fn(Sm, &str) -> Result<String, String>;
 
 /// The stages a filetest can name, by their `test:` word.
-const STAGES: &[(&str, StageFn)] = &[("parse", stage_parse), ("lower", stage_lower), ("legalize", stage_legalize), ("select", stage_select), ("regalloc", stage_regalloc)];
+const STAGES: &[(&str, StageFn)] = &[
+    ("parse", stage_parse),
+    ("lower", stage_lower),
+    ("legalize", stage_legalize),
+    ("select", stage_select),
+    ("regalloc", stage_regalloc),
+    ("compile", stage_compile),
+];
 
 /// Runs the stage `test` on `input` for `sm`.
 fn run_stage(test: &str, sm: Sm, input: &str) -> Result<String, String> {
@@ -88,6 +95,27 @@ fn stage_select(sm: Sm, input: &str) -> Result<String, String> {
         if !f.layout.is_empty() {
             let mach = driver::compile_function(&raw, id, Options { verify: true }).map_err(|e| e.to_string())?;
             out.push_str(&mach.text());
+        }
+    }
+    Ok(out)
+}
+
+/// `test: compile`: PTX through every stage to a cubin (IR verifier and
+/// hazard checker on); each kernel's record and final code (control codes
+/// included, the end marker and padding left out) are printed.
+fn stage_compile(sm: Sm, input: &str) -> Result<String, String> {
+    let ast = ptx2sass::ptx::parse_and_check(input, &Default::default()).map_err(|d| d.render("input.ptx", input))?;
+    let compiled = driver::compile_to_cubin(&ast, sm, Some(input), Options { verify: true }, driver::CodegenOptions::default())
+        .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))?;
+    let mut out = String::new();
+    for k in &compiled.kernels {
+        out.push_str(&format!(
+            "{}: {} registers, {} barriers, {} bytes shared, {} bytes frame\n",
+            k.name, k.registers, k.barriers, k.shared_bytes, k.frame_bytes
+        ));
+        for (n, w) in k.words.iter().take(k.instructions).enumerate() {
+            let inst = ptx2sass::isa::inst::Inst::decode(*w, sm).map_err(|e| format!("word {n} of {} does not decode: {e:?}", k.name))?;
+            out.push_str(&format!("    /*{:04x}*/ {} {}\n", 16 * n, inst.ctrl, inst.listing_text(sm, 16 * n as u64).trim_end()));
         }
     }
     Ok(out)

@@ -21,6 +21,9 @@ options (ptxas-compatible):
   --version, -V                                print version
 ptx2sass options:
   --summary                                    print one line per function after checking
+  --dump-ir=<stage>                            print each function after a stage: lower, legalize,
+                                               select, regalloc, sass (the final code, as `sass dis`
+                                               prints it)
   --run <spec.json>                            run a kernel in the PTX interpreter (launch spec
                                                as for scripts/gpu-run.py); prints the output
                                                buffers as `param N: <hex>` lines
@@ -33,6 +36,8 @@ struct Options {
     summary: bool,
     verbose: bool,
     run: Option<String>,
+    max_registers: Option<u32>,
+    dump_ir: Option<String>,
 }
 
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
@@ -42,6 +47,8 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut summary = false;
     let mut verbose = false;
     let mut run = None;
+    let mut max_registers = None;
+    let mut dump_ir = None;
     let mut i = 0;
     let value = |i: &mut usize, flag: &str| -> Result<String, String> {
         *i += 1;
@@ -82,12 +89,19 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
             }
             "--maxrregcount" | "-maxrregcount" => {
                 let v = take(&mut i)?;
-                v.parse::<u32>().map_err(|_| format!("invalid register count '{v}'"))?;
+                max_registers = Some(v.parse::<u32>().map_err(|_| format!("invalid register count '{v}'"))?);
             }
             "-v" | "--verbose" => verbose = true,
             "-lineinfo" | "--generate-line-info" | "-c" | "--compile-only" | "-g" | "--device-debug" => {}
             "--summary" => summary = true,
             "--run" => run = Some(take(&mut i)?),
+            "--dump-ir" => {
+                let v = take(&mut i)?;
+                if !DUMP_STAGES.contains(&v.as_str()) {
+                    return Err(format!("unknown stage '{v}' for --dump-ir (one of {})", DUMP_STAGES.join(", ")));
+                }
+                dump_ir = Some(v);
+            }
             _ if a.starts_with('-') && a.len() > 1 => return Err(format!("unknown option '{a}'")),
             _ => inputs.push(a.to_string()),
         }
@@ -96,7 +110,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     if inputs.is_empty() {
         return Err("no input file".to_string());
     }
-    Ok(Some(Options { arch, output, inputs, summary, verbose, run }))
+    Ok(Some(Options { arch, output, inputs, summary, verbose, run, max_registers, dump_ir }))
 }
 
 fn main() -> ExitCode {
@@ -140,7 +154,7 @@ fn main() -> ExitCode {
                 continue;
             }
         }
-        if opts.summary || opts.verbose {
+        if opts.summary {
             print_summary(&module);
         }
         if let Some(spec_path) = &opts.run {
@@ -150,15 +164,128 @@ fn main() -> ExitCode {
             continue;
         }
         if let Arch::Real(sm) = opts.arch {
-            let out = opts.output.as_deref().unwrap_or("elf.o");
-            eprintln!(
-                "ptx2sass fatal   : code generation for {sm} is not implemented yet (the front end parsed and \
-                 checked {path}; no {out} written). Use -arch=compute_XX to parse and check only."
-            );
-            failed = true;
+            if let Some(stage) = &opts.dump_ir {
+                if stage != "sass" {
+                    failed |= !dump_ir(&module, sm, &source, stage);
+                    continue;
+                }
+            }
+            if !compile(path, &source, &module, sm, &opts) {
+                failed = true;
+            }
         }
     }
     if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass"];
+
+/// Compiles to a cubin, writes it, prints what `-v` and `--dump-ir=sass`
+/// ask for; false on failure.
+fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) -> bool {
+    use ptx2sass::driver::{self, CodegenOptions};
+    let options = driver::Options { verify: cfg!(debug_assertions) };
+    let codegen = CodegenOptions { max_registers: opts.max_registers, check: cfg!(debug_assertions) };
+    let compiled = match driver::compile_to_cubin(module, sm, Some(source), options, codegen) {
+        Ok(c) => c,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("{path}: error: {e}");
+            }
+            eprintln!("ptx2sass fatal   : {} function(s) of '{path}' could not be compiled for {sm}", errors.len());
+            return false;
+        }
+    };
+    let out = opts.output.as_deref().unwrap_or("elf.o");
+    if let Err(e) = std::fs::write(out, &compiled.cubin) {
+        eprintln!("ptx2sass fatal   : cannot write '{out}': {e}");
+        return false;
+    }
+    if opts.verbose {
+        print!("{}", verbose_lines(&compiled, sm));
+    }
+    if opts.dump_ir.as_deref() == Some("sass") {
+        match ptx2sass::cubin::elf::read(&compiled.cubin) {
+            Ok(read) => {
+                let mut text = String::new();
+                ptx2sass::cubin::listing::write_cubin(&mut text, &read.elf, &compiled.cubin, sm, false);
+                print!("{text}");
+            }
+            Err(e) => {
+                eprintln!("ptx2sass fatal   : the cubin written does not read back: {e}");
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// The `ptxas -v` lines for a compiled module (ptxas 13.5's wording: the
+/// smem figure only when there is shared memory, the stack only with a
+/// frame, cmem[0] only before sm_90).
+fn verbose_lines(compiled: &ptx2sass::driver::Compiled, sm: Sm) -> String {
+    let mut out = format!("ptxas info    : {} bytes gmem", compiled.global_bytes);
+    if compiled.const_bytes > 0 {
+        out.push_str(&format!(", {} bytes cmem[3]", compiled.const_bytes));
+    }
+    if compiled.address_bytes > 0 {
+        out.push_str(&format!(", {} bytes cmem[4]", compiled.address_bytes));
+    }
+    out.push('\n');
+    for k in &compiled.kernels {
+        out.push_str(&format!("ptxas info    : Compiling entry function '{}' for '{sm}'\n", k.name));
+        out.push_str(&format!("ptxas info    : Function properties for {}\n", k.name));
+        out.push_str(&format!(
+            "    {} bytes stack frame, {} bytes spill stores, {} bytes spill loads\n",
+            k.frame_bytes, k.spill_store_bytes, k.spill_load_bytes
+        ));
+        let mut used = format!("ptxas info    : Used {} registers, used {} barriers", k.registers, k.barriers);
+        if k.shared_bytes > 0 {
+            used.push_str(&format!(", {} bytes smem", k.shared_bytes));
+        }
+        if k.frame_bytes > 0 {
+            used.push_str(&format!(", {} bytes cumulative stack size", k.frame_bytes));
+        }
+        if sm.number < 90 {
+            used.push_str(&format!(", {} bytes cmem[0]", k.cbank0_bytes));
+        }
+        out.push_str(&used);
+        out.push('\n');
+    }
+    out
+}
+
+/// `--dump-ir=<stage>` for the stages before register allocation: every
+/// function after the stage; false when a function did not get there.
+fn dump_ir(module: &Module, sm: Sm, source: &str, stage: &str) -> bool {
+    use ptx2sass::driver::{self, Options};
+    let options = Options { verify: true };
+    let (raw, errors) = driver::lower(module, sm, Some(source), options);
+    let mut ok = errors.is_empty();
+    for e in &errors {
+        eprintln!("error: {e}");
+    }
+    for (id, f) in raw.functions.iter() {
+        if f.layout.is_empty() || errors.iter().any(|e| e.function == f.name) {
+            continue;
+        }
+        let text = match stage {
+            "lower" => Ok(ptx2sass::ir::print_function(id, f)),
+            "legalize" => driver::legalize_function(&raw, id, options).map(|l| ptx2sass::ir::print_function(id, &l)),
+            "select" => driver::compile_function(&raw, id, options).map(|m| format!("function {}:\n{}", f.name, m.text())),
+            _ => driver::compile_function(&raw, id, options)
+                .and_then(|m| driver::allocate_function(&m, Default::default()))
+                .map(|a| format!("function {}:\n{}", f.name, a.text())),
+        };
+        match text {
+            Ok(t) => println!("{t}"),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ok = false;
+            }
+        }
+    }
+    ok
 }
 
 /// `--run`: interprets the launch and prints the output buffers; false on

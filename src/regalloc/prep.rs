@@ -470,7 +470,7 @@ impl Builder {
     /// One non-terminator instruction (or an `EXIT`/`RET` terminator).
     fn inst(&mut self, m: &MachInst, kernel: bool) -> Result<(), String> {
         let defs: Vec<u32> = m.defs.iter().map(|v| v.0).collect();
-        let raw_uses: Vec<u32> = m.uses.iter().map(|v| v.0).collect();
+        let mut raw_uses: Vec<u32> = m.uses.iter().map(|v| v.0).collect();
         match &m.kind {
             MachKind::Call { inst, callee } => {
                 let guard = match inst.guard.0.num {
@@ -531,6 +531,21 @@ impl Builder {
                             ops.push(Op::def(carrier));
                         }
                         _ => ops.push(Op::def(d)),
+                    }
+                }
+                // A concatenation of one value with itself (`{%r, %r}`):
+                // operands name each register once, so the repeats read
+                // copies.
+                if matches!(pkind, PKind::Concat) {
+                    let mut seen: SmallVec<[u32; 4]> = SmallVec::new();
+                    for u in raw_uses.iter_mut() {
+                        if seen.contains(u) {
+                            let t = self.fresh(self.kind(*u)?);
+                            self.insts.push(PInst { kind: PKind::Copy, ops: smallvec![Op::def(t), Op::use_(*u)], alias: SmallVec::new() });
+                            *u = t;
+                        } else {
+                            seen.push(*u);
+                        }
                     }
                 }
                 // Each register once among the uses.

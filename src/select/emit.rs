@@ -840,6 +840,18 @@ impl Context for SelectCtx<'_> {
         if head != "IMAD" {
             ops.push(self.result(1, pt()));
         }
+        // IMAD.HI adds a 64-bit c (a register pair) before taking the high
+        // word, so the Ori addend `hi(a*b) + c` is the pair {0, c}
+        // (ptxas: `IMAD.HI.U32 R5, R5, R7, R4` with R4 = 0, R5 = c).
+        let c = match c {
+            Operand::Reg { reg: Reg { num: crate::isa::operand::RegNum::Virt(n), .. }, .. } if head == "IMAD.HI" => {
+                let (zero, pair) = (self.fresh(Type::R32), self.fresh(Type::R64));
+                self.push_helper("MOV", &[Operand::reg(self.reg_of(zero)), rz()], &[zero]);
+                self.pseudo(MachKind::Concat, &[pair], &[zero, VReg(n)]);
+                Operand::reg(self.reg_of(pair))
+            }
+            c => c,
+        };
         ops.extend([a, b, c]);
         if d.attrs.x {
             ops.push(self.pred_arg(3, not_pt()));

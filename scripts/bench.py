@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Compile-time and code-quality comparison of ptx2sass against ptxas.
+
+For every kernel file of the corpus (../shared/corpus/kernels/NAME.sm_XX.ptx)
+and each SM asked for, both compilers compile the same PTX to a cubin;
+each run is timed (wall clock, the best of --repeat runs) and its peak
+resident memory taken from the child's own rusage (os.wait4). The static
+instruction count (the code before the end marker, from `sass dis`) and the
+register count (the cubin's record) of both outputs are compared. Files
+ptx2sass does not compile yet are listed with the first error line.
+
+Usage: scripts/bench.sh [--sm 80,90,120] [--repeat 3] [--corpus DIR] [FILTER]
+"""
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def run(cmd):
+    """Runs cmd; returns (returncode, seconds, peak RSS in KiB, stderr)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, seconds, usage.ru_maxrss, err.decode(errors="replace")
+
+
+def best_of(cmd, repeat):
+    results = [run(cmd) for _ in range(repeat)]
+    rc = results[0][0]
+    return rc, min(r[1] for r in results), max(r[2] for r in results), results[0][3]
+
+
+def listing_stats(sass, cubin):
+    """(instructions, registers) summed over the cubin's kernels."""
+    out = subprocess.run([sass, "dis", cubin], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None, None
+    insts = 0
+    regs = 0
+    for block in re.split(r"\n\.kernel ", out.stdout)[1:]:
+        m = re.search(r"^\.registers (\d+)", block, re.M)
+        regs = max(regs, int(m.group(1)) if m else 0)
+        for line in block.splitlines():
+            m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s*(\[[^\]]*\])?\s*(.*)", line)
+            if not m:
+                continue
+            text = m.group(3)
+            if text.startswith("NOP"):
+                continue
+            # The end marker: a branch to its own address.
+            b = re.match(r"BRA 0x([0-9a-f]+)", text)
+            if b and int(b.group(1), 16) == int(m.group(1), 16):
+                continue
+            insts += 1
+    return insts, regs
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sm", default="80,90,120")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus", "kernels"))
+    ap.add_argument("filter", nargs="?", default="")
+    args = ap.parse_args()
+
+    ref = os.environ.get("PTX2SASS_REF_BIN", os.path.join(ROOT, ".reference", "bin"))
+    ptxas = os.path.join(ref, "ptxas")
+    ours = os.path.join(ROOT, "target", "release", "ptx2sass")
+    sass = os.path.join(ROOT, "target", "release", "sass")
+    for tool in (ptxas, ours, sass):
+        if not os.path.exists(tool):
+            sys.exit(f"missing {tool} (scripts/install-reference.sh; cargo build --release)")
+
+    sms = [int(s) for s in args.sm.split(",")]
+    files = sorted(f for f in os.listdir(args.corpus) if f.endswith(".ptx") and args.filter in f)
+    rows, failures = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for sm in sms:
+            for name in files:
+                if not name.endswith(f".sm_{sm}.ptx"):
+                    continue
+                path = os.path.join(args.corpus, name)
+                theirs_cubin = os.path.join(tmp, "ptxas.cubin")
+                ours_cubin = os.path.join(tmp, "ours.cubin")
+                rc, t_ptxas, m_ptxas, _ = best_of([ptxas, f"-arch=sm_{sm}", path, "-o", theirs_cubin], args.repeat)
+                if rc != 0:
+                    continue
+                rc, t_ours, m_ours, err = best_of([ours, f"-arch=sm_{sm}", path, "-o", ours_cubin], args.repeat)
+                if rc != 0:
+                    first = next((l for l in err.splitlines() if "error" in l), err.strip()[:120])
+                    failures.append((name, first))
+                    continue
+                i_p, r_p = listing_stats(sass, theirs_cubin)
+                i_o, r_o = listing_stats(sass, ours_cubin)
+                rows.append((name, sm, t_ptxas, t_ours, m_ptxas, m_ours, i_p, i_o, r_p, r_o))
+
+    print(f"{'file':42} {'ptxas ms':>9} {'ours ms':>8} {'speedup':>8} {'ptxas MiB':>9} {'ours MiB':>8} {'insts p/o':>11} {'regs p/o':>9}")
+    for name, sm, tp, to, mp, mo, ip, io, rp, ro in rows:
+        print(f"{name:42} {tp*1e3:9.2f} {to*1e3:8.2f} {tp/to:8.1f} {mp/1024:9.1f} {mo/1024:8.1f} {ip!s:>5}/{io!s:<5} {rp!s:>4}/{ro!s:<4}")
+    if rows:
+        speedups = [r[2] / r[3] for r in rows]
+        ratios = [r[7] / r[6] for r in rows if r[6] and r[7]]
+        print(f"\n{len(rows)} files compiled by both; median compile-time ratio ptxas/ptx2sass: {statistics.median(speedups):.1f}x "
+              f"(min {min(speedups):.1f}x, max {max(speedups):.1f}x)")
+        if ratios:
+            print(f"median instruction-count ratio ptx2sass/ptxas: {statistics.median(ratios):.2f}")
+        print(f"median peak memory ptxas/ptx2sass: {statistics.median([r[4] / r[5] for r in rows]):.1f}x")
+    print(f"{len(failures)} files ptx2sass does not compile yet")
+    for name, why in failures:
+        print(f"  {name}: {why}")
+
+
+if __name__ == "__main__":
+    main()

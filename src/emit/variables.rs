@@ -1,0 +1,161 @@
+//! Where module variables live, decided once per module at emission: the
+//! offsets of `.global` variables in `.nv.global` / `.nv.global.init`,
+//! of `.const` variables in constant bank 3, of each kernel's `.shared`
+//! variables in its shared window, and the bank 4 slots that hold the
+//! addresses of the globals the code takes. Selection left every variable
+//! address as a symbolic `SymAddr`; [`Variables::materialise`] turns one
+//! into the instruction that produces the address.
+//!
+//! The layouts follow ptxas 13.5 (measured on small kernels): variables in
+//! declaration order, each at the next offset its alignment allows;
+//! shared variables start after the area ptxas reserves from sm_90 on
+//! (0x400, [`reserved_shared`]); a kernel's window holds only the shared
+//! variables its code uses; the address of a global is loaded from bank 4
+//! (`c[0x4][8·k]`, one 8-byte slot per global, relocated by the loader).
+
+use crate::cubin::module::{Variable, reserved_shared};
+use crate::ir::entity::EntityRef;
+use crate::ir::{self, GlobalId, Space};
+use crate::isa::inst::Inst;
+use crate::isa::operand::{Operand, Reg, RegFile};
+use crate::target::Sm;
+use std::collections::BTreeMap;
+
+/// The module-wide layout.
+#[derive(Clone, Debug, Default)]
+pub struct Variables {
+    /// `.global` variables as the cubin model lists them.
+    pub globals: Vec<Variable>,
+    /// `.const` variables (bank 3).
+    pub constants: Vec<Variable>,
+    /// Offset of each `.const` variable in bank 3, by global index.
+    const_offsets: BTreeMap<u32, u32>,
+    /// Globals whose address the code loads, in the order of first use
+    /// (their bank 4 slots).
+    pub global_addresses: Vec<String>,
+}
+
+/// One kernel's shared window.
+#[derive(Clone, Debug, Default)]
+pub struct SharedWindow {
+    /// Offset of each shared variable the kernel uses, by global index
+    /// (the reserved area included).
+    offsets: BTreeMap<u32, u32>,
+    /// Static bytes (without the reserved area).
+    pub bytes: u64,
+    /// Largest alignment asked for (4 at least).
+    pub align: u64,
+    /// Whether an `.extern .shared` (dynamically sized) array is used.
+    pub dynamic: bool,
+}
+
+fn align_up(x: u64, a: u64) -> u64 {
+    let a = a.max(1);
+    x.div_ceil(a) * a
+}
+
+impl Variables {
+    /// Lays out the module's `.global` and `.const` variables.
+    pub fn new(module: &ir::Module) -> Variables {
+        let mut v = Variables::default();
+        let (mut init_end, mut zero_end, mut const_end) = (0u64, 0u64, 0u64);
+        for (id, g) in module.globals.iter() {
+            let align = u64::from(g.align.max(1));
+            match g.space {
+                Space::Global => {
+                    let initialised = !g.init.is_empty();
+                    let end = if initialised { &mut init_end } else { &mut zero_end };
+                    let offset = align_up(*end, align);
+                    *end = offset + g.size;
+                    let init = initialised.then(|| {
+                        let mut bytes = g.init.clone();
+                        bytes.resize(g.size as usize, 0);
+                        bytes
+                    });
+                    v.globals.push(Variable { name: g.name.clone(), offset, size: g.size, align, init, visible: g.visible });
+                }
+                Space::Const => {
+                    let offset = align_up(const_end, align);
+                    const_end = offset + g.size;
+                    let mut bytes = g.init.clone();
+                    bytes.resize(g.size as usize, 0);
+                    v.const_offsets.insert(id.index() as u32, offset as u32);
+                    v.constants.push(Variable { name: g.name.clone(), offset, size: g.size, align, init: Some(bytes), visible: g.visible });
+                }
+                _ => {}
+            }
+        }
+        v
+    }
+
+    /// The window of a kernel whose code uses the shared variables `used`
+    /// (global indices), for `sm`.
+    pub fn shared_window(module: &ir::Module, used: &[u32], sm: Sm) -> SharedWindow {
+        let base = reserved_shared(u32::from(sm.number));
+        let mut w = SharedWindow { align: 4, ..SharedWindow::default() };
+        let mut end = 0u64;
+        let mut dynamic = Vec::new();
+        for (id, g) in module.globals.iter() {
+            let index = id.index() as u32;
+            if g.space != Space::Shared || !used.contains(&index) {
+                continue;
+            }
+            let align = u64::from(g.align.max(1));
+            w.align = w.align.max(align);
+            if g.size == 0 {
+                dynamic.push((index, align));
+                continue;
+            }
+            let offset = align_up(end, align);
+            end = offset + g.size;
+            w.offsets.insert(index, (base + offset) as u32);
+        }
+        w.bytes = end;
+        // Dynamically sized arrays all start where the static ones end.
+        for (index, align) in dynamic {
+            w.dynamic = true;
+            w.offsets.insert(index, (base + align_up(end, align)) as u32);
+        }
+        w
+    }
+
+    /// The instruction that puts the address of variable `global` plus
+    /// `offset` into the register `dst` names: its low 32-bit word, or its
+    /// high word when `high`. Shared and constant-bank addresses are 32-bit
+    /// offsets (high word zero); a global's address is loaded from its
+    /// bank 4 slot, each word on its own (the two registers need not be a
+    /// pair).
+    pub fn materialise(&mut self, module: &ir::Module, window: &SharedWindow, global: u32, offset: i32, high: bool, dst: Reg, sm: Sm) -> Result<Inst, String> {
+        let g = module.globals.get(GlobalId::new(global as usize)).ok_or_else(|| format!("address of an unknown variable {global}"))?;
+        let mov = |value: u32| Inst::build(sm, "MOV", None, &[Operand::reg(dst), Operand::Imm(value)]).map_err(|e| e.to_string());
+        match g.space {
+            Space::Shared | Space::Const if high => mov(0),
+            Space::Shared => {
+                let base = window.offsets.get(&global).ok_or_else(|| format!("shared variable {} is outside the kernel's window", g.name))?;
+                mov(base.wrapping_add(offset as u32))
+            }
+            Space::Const => {
+                let base = self.const_offsets.get(&global).ok_or_else(|| format!("constant {} has no bank 3 offset", g.name))?;
+                mov(base.wrapping_add(offset as u32))
+            }
+            Space::Global => {
+                if offset != 0 {
+                    return Err(format!("the address of {}{offset:+} (a global plus an offset) is not supported yet", g.name));
+                }
+                if dst.file != RegFile::Gpr {
+                    return Err(format!("the address of {} needs a general register, got {dst}", g.name));
+                }
+                let slot = match self.global_addresses.iter().position(|n| *n == g.name) {
+                    Some(k) => k,
+                    None => {
+                        self.global_addresses.push(g.name.clone());
+                        self.global_addresses.len() - 1
+                    }
+                };
+                let addr = Operand::ConstAddr { bank: 4, index: Reg::zero(RegFile::Gpr), offset: (slot * 8 + if high { 4 } else { 0 }) as i32 };
+                Inst::build(sm, "LDC", None, &[Operand::reg(dst), addr]).map_err(|e| e.to_string())
+            }
+            other => Err(format!("the address of a {other:?} variable ({}) is not supported", g.name)),
+        }
+    }
+}

@@ -1,0 +1,4 @@
+//! Transformations of the Ori IR between the stages (DESIGN.md, "opt
+//! passes"). Each pass is a module of its own.
+
+pub mod inline;
