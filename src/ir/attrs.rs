@@ -300,6 +300,24 @@ spelled_enum! {
     }
 }
 
+spelled_enum! {
+    /// The class `testp` tests a float for.
+    FpClass {
+        /// Neither infinite nor NaN.
+        Finite = "finite",
+        /// Plus or minus infinity.
+        Infinite = "infinite",
+        /// Not NaN.
+        Number = "number",
+        /// NaN.
+        NotANumber = "notanumber",
+        /// A normal number, or zero (PTX counts zeros as normal).
+        Normal = "normal",
+        /// A subnormal number (not zero).
+        Subnormal = "subnormal",
+    }
+}
+
 /// The attributes of one instruction. Every field has a "not present"
 /// value, the default; which fields an opcode reads is its own business
 /// (the verifier checks the combinations it relies on).
@@ -349,6 +367,13 @@ pub struct Attrs {
     pub neg: u8,
     /// SASS operand absolute value: bit `i` takes `|argument i|`.
     pub abs: u8,
+    /// The class `testp` tests for.
+    pub class: Option<FpClass>,
+    /// `min/max.NaN` (`FMNMX.NAN`): a NaN operand gives NaN.
+    pub nan: bool,
+    /// `min/max.xorsign` (`FMNMX.XORSIGN`): the result's sign is the
+    /// operands' signs exclusive-ored.
+    pub xorsign: bool,
 }
 
 /// The boolean attributes with their words, in print order.
@@ -362,6 +387,8 @@ const FLAGS: &[(&str, fn(&Attrs) -> bool, fn(&mut Attrs))] = &[
     ("not", |a| a.negated, |a| a.negated = true),
     ("x", |a| a.x, |a| a.x = true),
     ("l", |a| a.left, |a| a.left = true),
+    ("NaN", |a| a.nan, |a| a.nan = true),
+    ("xorsign", |a| a.xorsign, |a| a.xorsign = true),
 ];
 
 impl Attrs {
@@ -372,7 +399,7 @@ impl Attrs {
 
     /// The words of the attributes, each with its leading dot, in the
     /// canonical order: `to`, space, special register, comparison,
-    /// combine, multiply mode, MUFU function, rounding, flags, operand
+    /// combine, multiply mode, MUFU function, rounding, `testp` class, flags, operand
     /// negation and absolute-value masks (`.neg2`, `.abs1`), vector, type,
     /// source type.
     pub fn words(&self) -> String {
@@ -401,6 +428,9 @@ impl Attrs {
         }
         if let Some(r) = self.round {
             word(r.word());
+        }
+        if let Some(c) = self.class {
+            word(c.word());
         }
         for (w, get, _) in FLAGS {
             if get(self) {
@@ -469,6 +499,9 @@ impl Attrs {
         }
         if let Some(v) = Round::from_word(word) {
             return set(&mut self.round, v);
+        }
+        if let Some(v) = FpClass::from_word(word) {
+            return set(&mut self.class, v);
         }
         for (w, get, put) in FLAGS {
             if *w == word {
@@ -557,6 +590,10 @@ mod tests {
         for &(v, _) in MufuFunc::ALL {
             round_trips(Attrs { mufu: Some(v), ..Attrs::default() }, false);
         }
+        for &(v, _) in FpClass::ALL {
+            round_trips(Attrs { class: Some(v), ty: Some(DataType::F64), ..Attrs::default() }, false);
+        }
+        round_trips(Attrs { nan: true, xorsign: true, abs: 3, ty: Some(DataType::F32), ..Attrs::default() }, false);
         for n in [1, 2, 4, 8] {
             round_trips(Attrs { vector: n, ..Attrs::default() }, false);
         }
@@ -583,7 +620,7 @@ mod tests {
         for (_, _, put) in FLAGS {
             put(&mut all);
         }
-        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l");
+        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l.NaN.xorsign");
         round_trips(all, true);
         // Words in another order read the same.
         assert_eq!(read(".f32.and.ftz.lt", false), Some(a));

@@ -162,6 +162,8 @@ opcodes! {
     Tanh = "tanh", Ptx, Pure;
     /// `copysign d, a, b`: b's magnitude with a's sign.
     Copysign = "copysign", Ptx, Pure;
+    /// `testp.class p, a`: whether float `a` is of the class in `class`.
+    Testp = "testp", Ptx, Pure;
 
     // ---- SASS layer (legalization's output) -----------------------------
     /// `IADD3 d, a, b, c` (with `.X`: plus carry-in predicates).

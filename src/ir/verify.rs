@@ -212,6 +212,7 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Frcp, &[T], &[T]),
     (Opcode::Fsqrt, &[T], &[T]),
     (Opcode::Drsq, &[W64], &[W64]),
+    (Opcode::Testp, &[T], &[Pred]),
 ];
 
 /// Special registers that are 64 bits wide (PTX ISA, "Special

@@ -11,7 +11,7 @@
 //! attribute or makes the instruction unsupported, so nothing that changes
 //! meaning is lost silently.
 
-use crate::ir::{Attrs, BoolOp, Cmp, DataType, MulMode, Round, Space, Type};
+use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, MulMode, Round, Space, Type};
 use crate::ptx::ast::{Expr, ScalarType, StateSpace, UnaryOp};
 use crate::ptx::modifier::{self, keyword_table, Modifier, Rounding, Semantics};
 use std::sync::OnceLock;
@@ -110,6 +110,14 @@ enum Word {
     Approx,
     Full,
     To,
+    /// A `testp` class.
+    Class(FpClass),
+    /// `min/max.NaN`.
+    NaN,
+    /// `min/max.xorsign`.
+    Xorsign,
+    /// `min/max.abs`: both operands' absolute values.
+    Abs,
 }
 
 /// Keyword meanings by keyword index, built once.
@@ -126,9 +134,12 @@ fn word_table() -> &'static [Word] {
                 ".approx" => Word::Approx,
                 ".full" => Word::Full,
                 ".to" => Word::To,
+                ".NaN" => Word::NaN,
+                ".xorsign" => Word::Xorsign,
+                ".abs" => Word::Abs,
                 ".uni" | ".aligned" | ".ca" | ".cg" | ".cs" | ".lu" | ".cv" | ".wb" | ".wt" | ".nc" => Word::Drop,
                 s if s.starts_with(".L1::") || s.starts_with(".L2::") => Word::Drop,
-                _ => Word::Unknown,
+                s => s.strip_prefix('.').and_then(FpClass::from_word).map_or(Word::Unknown, Word::Class),
             })
             .collect()
     })
@@ -175,6 +186,10 @@ pub(super) fn attrs(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<Attrs, 
                 Word::Approx => a.approx = true,
                 Word::Full => a.full = true,
                 Word::To => a.to = true,
+                Word::Class(c) => a.class = Some(c),
+                Word::NaN => a.nan = true,
+                Word::Xorsign => a.xorsign = true,
+                Word::Abs => a.abs = 0b11,
             },
         }
     }

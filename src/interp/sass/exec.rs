@@ -1067,7 +1067,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, v);
             }
         }
-        Op::Fmnmx { d, a, b, p, ftz, nan } => {
+        Op::Fmnmx { d, a, b, p, ftz, nan, xorsign } => {
             let pm = w.pm(p);
             for l in lanes(exec) {
                 let (x, y) = fin(w.rf(a, l), w.rf(b, l), ftz);
@@ -1088,6 +1088,14 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                     x.min(y).to_bits()
                 } else {
                     x.max(y).to_bits()
+                };
+                // `.XORSIGN` (PTX `min/max.xorsign.abs`): the sign is the
+                // registers' signs exclusive-ored (before `|x|`); a NaN
+                // result stays the canonical NaN.
+                let v = if xorsign && !f32::from_bits(v).is_nan() {
+                    (v & 0x7fff_ffff) | ((w.raw(a, l) ^ w.raw(b, l)) & 0x8000_0000)
+                } else {
+                    v
                 };
                 w.set(d, l, v);
             }
