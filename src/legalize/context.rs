@@ -683,6 +683,9 @@ macro_rules! ori_context_body {
             let s = self.cur_data().attrs;
             Attrs { ftz: s.ftz, nan: s.nan, xorsign: s.xorsign, abs: s.abs, ..Attrs::default() }
         }
+        fn with_sat(&mut self, a: Attrs) -> Attrs {
+            Attrs { sat: true, ..a }
+        }
         fn inst_nan(&mut self) -> Option<Unit> {
             self.cur_data().attrs.nan.then_some(())
         }

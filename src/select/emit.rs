@@ -711,7 +711,10 @@ impl SelectCtx<'_> {
             // sm_90+: I2FP.F32.S32 (the 32-bit conversion without a size field).
             Opcode::I2fp => format!("I2FP.F32{}{}", if src.is_signed() { ".S32" } else { ".U32" }, round(d.attrs.round)),
             Opcode::F2i => {
-                let ntz = flag(matches!(d.attrs.round, Some(Round::Rzi | Round::Rz)), ".NTZ");
+                // ptxas 13.5 writes `.NTZ` on every F2I from an f32 to at
+                // most 32 bits, whatever the rounding (`F2I.NTZ`,
+                // `F2I.U32.FLOOR.NTZ`), and never from an f64 or to 64 bits.
+                let ntz = flag(src == DataType::F32 && dst.bits() <= 32, ".NTZ");
                 format!("F2I{ftz}{}{}{}{ntz}", int_size(dst), float_size(src), round_int(d.attrs.round))
             }
             Opcode::F2f => format!("F2F{ftz}{}{}{}", float_name(dst), float_name(src), round(d.attrs.round)),

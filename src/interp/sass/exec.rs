@@ -1092,11 +1092,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 // `.XORSIGN` (PTX `min/max.xorsign.abs`): the sign is the
                 // registers' signs exclusive-ored (before `|x|`); a NaN
                 // result stays the canonical NaN.
-                let v = if xorsign && !f32::from_bits(v).is_nan() {
-                    (v & 0x7fff_ffff) | ((w.raw(a, l) ^ w.raw(b, l)) & 0x8000_0000)
-                } else {
-                    v
-                };
+                let v = if xorsign { xorsign_of(v, w.raw(a, l), w.raw(b, l)) } else { v };
                 w.set(d, l, v);
             }
         }
@@ -2227,9 +2223,26 @@ fn imad_hi(full: u128) -> (u32, bool) {
     ((full >> 32) as u32, full >> 64 & 1 == 1)
 }
 
+/// FMNMX.XORSIGN's result from the plain minimum/maximum `v` of the
+/// operands' magnitudes and the registers `ra`, `rb`: a number takes the
+/// exclusive-or of their signs; a NaN stays as it is.
+fn xorsign_of(v: u32, ra: u32, rb: u32) -> u32 {
+    if f32::from_bits(v).is_nan() { v } else { (v & 0x7fff_ffff) | ((ra ^ rb) & 0x8000_0000) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn xorsign_puts_the_sign_exclusive_or_on_numbers_only() {
+        // min.xorsign.abs(-2, 3) = -2; (-2, -3) = +2; (2, 3) = +2.
+        assert_eq!(xorsign_of(0x4000_0000, 0xc000_0000, 0x4040_0000), 0xc000_0000);
+        assert_eq!(xorsign_of(0x4000_0000, 0xc000_0000, 0xc040_0000), 0x4000_0000);
+        assert_eq!(xorsign_of(0x4000_0000, 0x4000_0000, 0x4040_0000), 0x4000_0000);
+        assert_eq!(xorsign_of(0, 0x8000_0000, 0), 0x8000_0000);
+        assert_eq!(xorsign_of(0x7fff_ffff, 0x8000_0000, 0x7fff_ffff), 0x7fff_ffff);
+    }
 
     #[test]
     fn imad_hi_carries_out_of_bit_63() {
