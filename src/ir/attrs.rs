@@ -306,6 +306,24 @@ spelled_enum! {
     }
 }
 
+spelled_enum! {
+    /// The class `testp` tests a float for.
+    FpClass {
+        /// Neither infinite nor NaN.
+        Finite = "finite",
+        /// Plus or minus infinity.
+        Infinite = "infinite",
+        /// Not NaN.
+        Number = "number",
+        /// NaN.
+        NotANumber = "notanumber",
+        /// A normal number, or zero (PTX counts zeros as normal).
+        Normal = "normal",
+        /// A subnormal number (not zero).
+        Subnormal = "subnormal",
+    }
+}
+
 /// The attributes of one instruction. Every field has a "not present"
 /// value, the default; which fields an opcode reads is its own business
 /// (the verifier checks the combinations it relies on).
@@ -361,6 +379,13 @@ pub struct Attrs {
     /// `bfind.shiftamt` / `FLO.SH`: the shift amount that brings the bit
     /// found to the top, not its position.
     pub shiftamt: bool,
+    /// The class `testp` tests for.
+    pub class: Option<FpClass>,
+    /// `min/max.NaN` (`FMNMX.NAN`): a NaN operand gives NaN.
+    pub nan: bool,
+    /// `min/max.xorsign` (`FMNMX.XORSIGN`): the result's sign is the
+    /// operands' signs exclusive-ored.
+    pub xorsign: bool,
 }
 
 /// The boolean attributes with their words, in print order.
@@ -376,6 +401,8 @@ const FLAGS: &[(&str, fn(&Attrs) -> bool, fn(&mut Attrs))] = &[
     ("l", |a| a.left, |a| a.left = true),
     ("wrap", |a| a.wrap, |a| a.wrap = true),
     ("shiftamt", |a| a.shiftamt, |a| a.shiftamt = true),
+    ("NaN", |a| a.nan, |a| a.nan = true),
+    ("xorsign", |a| a.xorsign, |a| a.xorsign = true),
 ];
 
 impl Attrs {
@@ -386,7 +413,7 @@ impl Attrs {
 
     /// The words of the attributes, each with its leading dot, in the
     /// canonical order: `to`, space, special register, comparison,
-    /// combine, multiply mode, MUFU function, rounding, flags, operand
+    /// combine, multiply mode, MUFU function, rounding, `testp` class, flags, operand
     /// negation and absolute-value masks (`.neg2`, `.abs1`), vector, type,
     /// source type.
     pub fn words(&self) -> String {
@@ -415,6 +442,9 @@ impl Attrs {
         }
         if let Some(r) = self.round {
             word(r.word());
+        }
+        if let Some(c) = self.class {
+            word(c.word());
         }
         for (w, get, _) in FLAGS {
             if get(self) {
@@ -483,6 +513,9 @@ impl Attrs {
         }
         if let Some(v) = Round::from_word(word) {
             return set(&mut self.round, v);
+        }
+        if let Some(v) = FpClass::from_word(word) {
+            return set(&mut self.class, v);
         }
         for (w, get, put) in FLAGS {
             if *w == word {
@@ -571,6 +604,10 @@ mod tests {
         for &(v, _) in MufuFunc::ALL {
             round_trips(Attrs { mufu: Some(v), ..Attrs::default() }, false);
         }
+        for &(v, _) in FpClass::ALL {
+            round_trips(Attrs { class: Some(v), ty: Some(DataType::F64), ..Attrs::default() }, false);
+        }
+        round_trips(Attrs { nan: true, xorsign: true, abs: 3, ty: Some(DataType::F32), ..Attrs::default() }, false);
         for n in [1, 2, 4, 8] {
             round_trips(Attrs { vector: n, ..Attrs::default() }, false);
         }
@@ -597,7 +634,7 @@ mod tests {
         for (_, _, put) in FLAGS {
             put(&mut all);
         }
-        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l.wrap.shiftamt");
+        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l.wrap.shiftamt.NaN.xorsign");
         round_trips(all, true);
         // Words in another order read the same.
         assert_eq!(read(".f32.and.ftz.lt", false), Some(a));

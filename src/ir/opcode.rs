@@ -208,6 +208,8 @@ opcodes! {
     Permute = "prmt", Ptx, Pure;
     /// `lop3 d, a, b, c` with the lookup table in the immediate.
     Logic3 = "lop3", Ptx, Pure;
+    /// `testp.class p, a`: whether float `a` is of the class in `class`.
+    Testp = "testp", Ptx, Pure;
 
     // ---- SASS layer (legalization's output) -----------------------------
     /// `IADD3 d, a, b, c` (with `.X`: plus carry-in predicates).

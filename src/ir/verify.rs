@@ -236,6 +236,7 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Sgxt, &[W32, W32], &[W32]),
     (Opcode::Idp4a, &[W32, W32, W32], &[W32]),
     (Opcode::Idp2a, &[W32, W32, W32], &[W32]),
+    (Opcode::Testp, &[T], &[Pred]),
 ];
 
 /// Special registers that are 64 bits wide (PTX ISA, "Special

@@ -378,6 +378,8 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     };
     const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
     const NAN: ModField = ModField { field: f(81, 81), names: &["", ".NAN"], extra: None };
+    // FMNMX.XORSIGN (ptxas 13.5, sm_90/100/120: `FMNMX.XORSIGN R7, |R16|, |R17|, !PT` sets bit 82).
+    const FMNMX_XORSIGN: ModField = ModField { field: f(82, 82), names: &["", ".XORSIGN"], extra: None };
     const MUFU_OP: ModField = ModField {
         field: f(74, 77),
         names: &[".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", ".RCP64H", ".RSQ64H", ".SQRT", ".TANH"],
@@ -435,12 +437,16 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(g.form("FSEL", form | 0x008, NONE, &[FTZ], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
         let fmnmx = vec![RD, a_fp, b_fp(form), pred(87, Always)];
         if g.wide_ur {
-            v.push(g.form("FMNMX", form | 0x009, NONE, &[FTZ, NAN], fmnmx));
+            v.push(g.form("FMNMX", form | 0x009, NONE, &[FTZ, NAN, FMNMX_XORSIGN], fmnmx));
         } else {
-            // sm_75 has no `.NAN` (bit 81 prints nothing there).
+            // sm_75 has no `.NAN` (bit 81 prints nothing there); `.XORSIGN`
+            // (bit 82) comes with sm_86 (ptxas 13.5 rejects `.xorsign`
+            // below it).
             const NO_NAN: &[(Field, u64)] = &[(f(81, 81), 0)];
+            const NO_XORSIGN: &[(Field, u64)] = &[(f(82, 82), 0)];
             v.push(Form { sms: (75, 75), ..g.form("FMNMX", form | 0x009, NO_NAN, &[FTZ], fmnmx.clone()) });
-            v.push(Form { sms: (80, 90), ..g.form("FMNMX", form | 0x009, NONE, &[FTZ, NAN], fmnmx) });
+            v.push(Form { sms: (80, 80), ..g.form("FMNMX", form | 0x009, NO_XORSIGN, &[FTZ, NAN], fmnmx.clone()) });
+            v.push(Form { sms: (86, 90), ..g.form("FMNMX", form | 0x009, NONE, &[FTZ, NAN, FMNMX_XORSIGN], fmnmx) });
         }
     }
     let mufu_src = |form: u16| match form {

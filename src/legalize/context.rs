@@ -677,6 +677,22 @@ macro_rules! ori_context_body {
         fn slow_end(&mut self, v: Value) -> Value {
             self.slow_path_end(v)
         }
+        fn inst_class(&mut self) -> Option<crate::ir::FpClass> {
+            self.cur_data().attrs.class
+        }
+        fn minmax_attrs(&mut self) -> Attrs {
+            let s = self.cur_data().attrs;
+            Attrs { ftz: s.ftz, nan: s.nan, xorsign: s.xorsign, abs: s.abs, ..Attrs::default() }
+        }
+        fn with_sat(&mut self, a: Attrs) -> Attrs {
+            Attrs { sat: true, ..a }
+        }
+        fn inst_nan(&mut self) -> Option<Unit> {
+            self.cur_data().attrs.nan.then_some(())
+        }
+        fn inst_xorsign(&mut self) -> Option<Unit> {
+            self.cur_data().attrs.xorsign.then_some(())
+        }
     };
 }
 

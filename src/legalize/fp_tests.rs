@@ -11,7 +11,7 @@
 use super::{legalize, legalize_late};
 use crate::interp::sass::num::{self, Mufu, Round as NRound};
 use crate::ir::entity::EntityRef;
-use crate::ir::{Attrs, Cmp, DataType, Function, FunctionBuilder, FunctionKind, MufuFunc, MulMode, Opcode, Round, Type, Value};
+use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, Function, FunctionBuilder, FunctionKind, MufuFunc, MulMode, Opcode, Round, Type, Value};
 use crate::target::Sm;
 
 /// A device function `f(a[, b]) = op(a[, b])` of type `ty`.
@@ -40,6 +40,17 @@ fn mode(r: Option<Round>) -> NRound {
         Some(Round::Rm | Round::Rmi) => NRound::Down,
         Some(Round::Rp | Round::Rpi) => NRound::Up,
         _ => NRound::Nearest,
+    }
+}
+
+/// A compare's result `t` combined with its predicate operand `c`
+/// (negated when the attributes say so).
+fn combine(at: Attrs, t: bool, c: bool) -> bool {
+    let c = c != at.negated;
+    match at.combine {
+        Some(BoolOp::Or) => t || c,
+        Some(BoolOp::Xor) => t != c,
+        _ => t && c,
     }
 }
 
@@ -126,11 +137,18 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                         Some(Cmp::Lt | Cmp::Le) => ord == Less || (ord == Equal && k),
                         _ => ord == Greater || (ord == Equal && k),
                     };
-                    res[0] = u64::from(t && (a[2] != 0) != at.negated);
+                    res[0] = u64::from(combine(at, t, a[2] != 0));
                 }
                 Opcode::Isetp => {
-                    let (x, y) = (a[0] as u32, a[1] as u32);
-                    let ord = if at.ty == Some(DataType::S32) { (x as i32).cmp(&(y as i32)) } else { x.cmp(&y) };
+                    // 32-bit, or (sm_120) one 64-bit compare of pairs.
+                    let wide = at.ty.is_some_and(|t| t.bits() == 64);
+                    let (x, y) = if wide { (a[0], a[1]) } else { (a[0] & 0xffff_ffff, a[1] & 0xffff_ffff) };
+                    let signed = matches!(at.ty, Some(DataType::S32 | DataType::S64));
+                    let ord = match (signed, wide) {
+                        (true, true) => (x as i64).cmp(&(y as i64)),
+                        (true, false) => (x as u32 as i32).cmp(&(y as u32 as i32)),
+                        _ => x.cmp(&y),
+                    };
                     use std::cmp::Ordering::*;
                     let t = match at.cmp {
                         Some(Cmp::Eq) => ord == Equal,
@@ -140,7 +158,7 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                         Some(Cmp::Gt) => ord == Greater,
                         _ => ord != Less,
                     };
-                    res[0] = u64::from(t && (a[2] != 0) != at.negated);
+                    res[0] = u64::from(combine(at, t, a[2] != 0));
                 }
                 Opcode::Fsetp | Opcode::Dsetp => {
                     let (x, y) = if d.opcode == Opcode::Fsetp {
@@ -160,7 +178,27 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                         Some(Cmp::Nan) => un,
                         c => panic!("comparison {c:?} not modelled"),
                     };
-                    res[0] = u64::from(t && (a[2] != 0) != at.negated);
+                    res[0] = u64::from(combine(at, t, a[2] != 0));
+                }
+                Opcode::Fmnmx => {
+                    // PTX's rules, written out here: a NaN operand gives
+                    // the other (two NaNs, or any with `.NaN`: the
+                    // canonical NaN), -0 is below +0; `.xorsign` puts the
+                    // exclusive-or of the registers' signs on a number.
+                    let (x, y) = (ftz(f32v(fmod(0, 31))), ftz(f32v(fmod(1, 31))));
+                    let min = a[2] != 0;
+                    let v = match (x.is_nan(), y.is_nan()) {
+                        (true, true) => 0x7fff_ffff,
+                        (true, false) | (false, true) if at.nan => 0x7fff_ffff,
+                        (true, false) => y.to_bits(),
+                        (false, true) => x.to_bits(),
+                        _ if x == 0.0 && y == 0.0 => {
+                            if min { (x.to_bits() | y.to_bits()) & 0x8000_0000 } else { x.to_bits() & y.to_bits() & 0x8000_0000 }
+                        }
+                        _ => if (x < y) == min { x.to_bits() } else { y.to_bits() },
+                    };
+                    let v = if at.xorsign && v != 0x7fff_ffff { (v & 0x7fff_ffff) | ((a[0] ^ a[1]) as u32 & 0x8000_0000) } else { v };
+                    res[0] = u64::from(v);
                 }
                 Opcode::Sel | Opcode::Fsel => res[0] = if a[2] != 0 { a[0] } else { a[1] },
                 Opcode::Mufu => {
@@ -647,6 +685,172 @@ fn integer_division_64_matches_ptxas_semantics() {
                 for jitter in [0, 0x11] {
                     let got = run(&f, &[a, b], jitter);
                     assert_eq!(got, want, "{op}.{ty:?} {a:#x}, {b:#x} (jitter {jitter:#x})");
+                }
+            }
+        }
+    }
+}
+
+// ---- testp, min/max modifiers, div.full ----------------------------------
+
+/// A device function `f(a[, b]) = op(a[, b])` with arguments of `arg` and
+/// a result of `result`.
+fn function_to(op: Opcode, attrs: Attrs, arg: Type, n: usize, result: Type) -> Function {
+    let mut f = Function::new("f", FunctionKind::Device);
+    f.returns.push(result);
+    let mut b = FunctionBuilder::new(&mut f);
+    let entry = b.create_block();
+    let args: Vec<Value> = (0..n).map(|_| b.append_block_param(entry, arg)).collect();
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let v = b.op(op, attrs, &args, result);
+    b.ret(&[v]);
+    b.finish();
+    f
+}
+
+const CLASSES: [FpClass; 6] = [FpClass::Finite, FpClass::Infinite, FpClass::Number, FpClass::NotANumber, FpClass::Normal, FpClass::Subnormal];
+
+/// The PTX ISA's classes from the host's classification (zeros count as
+/// normal for `testp.normal`).
+fn in_class(c: std::num::FpCategory, class: FpClass) -> bool {
+    use std::num::FpCategory as C;
+    match class {
+        FpClass::Finite => !matches!(c, C::Infinite | C::Nan),
+        FpClass::Infinite => c == C::Infinite,
+        FpClass::Number => c != C::Nan,
+        FpClass::NotANumber => c == C::Nan,
+        FpClass::Normal => matches!(c, C::Normal | C::Zero),
+        FpClass::Subnormal => c == C::Subnormal,
+    }
+}
+
+#[test]
+fn testp_classifies_every_input_class() {
+    let xs = inputs32(300, 0x7e57_0000_0000_0001);
+    let ds = inputs64(300, 0x7e57_0000_0000_0002);
+    // sm_120 compares f64 pairs in one 64-bit ISETP; the others in two steps.
+    for sm in [80, 120] {
+        for class in CLASSES {
+            let attrs = Attrs { ty: Some(DataType::F32), class: Some(class), ..Attrs::default() };
+            let f = expand(&function_to(Opcode::Testp, attrs, Type::R32, 1, Type::P), sm);
+            for &a in &xs {
+                let want = in_class(f32::from_bits(a).classify(), class);
+                assert_eq!(run(&f, &[u64::from(a)], 0) != 0, want, "sm_{sm} testp.{class:?}.f32 {a:#x}");
+            }
+            let attrs = Attrs { ty: Some(DataType::F64), ..attrs };
+            let f = expand(&function_to(Opcode::Testp, attrs, Type::R64, 1, Type::P), sm);
+            for &a in ds.iter().chain(&[0x7ff0_0000_0000_0001, 0x000f_ffff_ffff_ffff, 0x8000_0000_0000_0001, 0xfff0_0000_0000_0000]) {
+                let want = in_class(f64::from_bits(a).classify(), class);
+                assert_eq!(run(&f, &[a], 0) != 0, want, "sm_{sm} testp.{class:?}.f64 {a:#x}");
+            }
+        }
+    }
+}
+
+/// PTX's `min/max[.NaN][.xorsign.abs].f32`, from the ISA text: with
+/// `.xorsign.abs` the magnitudes are compared and the result's sign is the
+/// exclusive-or of the operands'; NaN results are the canonical NaN.
+fn minmax_ref(a: u32, b: u32, min: bool, nan: bool, xorsign: bool, ftz: bool) -> u32 {
+    let flush = |x: u32| if ftz && x & 0x7f80_0000 == 0 { x & 0x8000_0000 } else { x };
+    let sign = (a ^ b) & 0x8000_0000;
+    let (a, b) = (flush(a), flush(b));
+    let (a, b) = if xorsign { (a & 0x7fff_ffff, b & 0x7fff_ffff) } else { (a, b) };
+    let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+    let r = if x.is_nan() || y.is_nan() {
+        if nan || (x.is_nan() && y.is_nan()) {
+            return 0x7fff_ffff;
+        }
+        if x.is_nan() { b } else { a }
+    } else {
+        // Ordered with -0 below +0: compare as sign-magnitude integers.
+        let key = |v: u32| if v & 0x8000_0000 != 0 { -i64::from(v & 0x7fff_ffff) - 1 } else { i64::from(v) };
+        if (key(a) < key(b)) == min { a } else { b }
+    };
+    if xorsign { r | sign } else { r }
+}
+
+#[test]
+fn f32_min_max_follow_the_nan_and_xorsign_rules() {
+    let xs = inputs32(120, 0x0dd_ba11_0000_0003);
+    for (op, min) in [(Opcode::Min, true), (Opcode::Max, false)] {
+        for (nan, xorsign, ftz) in [(false, false, false), (true, false, false), (true, false, true), (false, true, false), (true, true, false), (true, true, true)] {
+            let attrs = Attrs { ty: Some(DataType::F32), nan, xorsign, ftz, abs: if xorsign { 0b11 } else { 0 }, ..Attrs::default() };
+            let f = expand(&function(op, attrs, Type::R32, 2), 90);
+            for &a in &xs {
+                for &b in &xs {
+                    let want = minmax_ref(a, b, min, nan, xorsign, ftz);
+                    let got = run(&f, &[u64::from(a), u64::from(b)], 0) as u32;
+                    assert_eq!(got, want, "{op} nan={nan} xorsign={xorsign} ftz={ftz} {a:#x}, {b:#x}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn f64_min_max_return_the_number_when_one_operand_is_nan() {
+    let xs = inputs64(80, 0x0dd_ba11_0000_0004);
+    for (op, min) in [(Opcode::Min, true), (Opcode::Max, false)] {
+        let f = expand(&function(op, Attrs::typed(DataType::F64), Type::R64, 2), 80);
+        for &a in &xs {
+            for &b in &xs {
+                let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+                let got = run(&f, &[a, b], 0);
+                if x.is_nan() && y.is_nan() {
+                    assert!(f64::from_bits(got).is_nan(), "{op}.f64 {a:#x}, {b:#x}");
+                } else if x == 0.0 && y == 0.0 {
+                    // Signed zeros: either (the hardware's DSETP.MIN/MAX
+                    // order for them is not modelled).
+                    assert_eq!(f64::from_bits(got), 0.0, "{op}.f64 {a:#x}, {b:#x}");
+                } else {
+                    let want = if min { x.min(y) } else { x.max(y) };
+                    assert_eq!(got, want.to_bits(), "{op}.f64 {a:#x}, {b:#x}");
+                }
+            }
+        }
+    }
+}
+
+/// Distance in units of the last place between two finite f32 of the same
+/// sign (or zero).
+fn ulps(a: f32, b: f32) -> u32 {
+    let key = |v: f32| if v.is_sign_negative() { -i64::from(v.to_bits() & 0x7fff_ffff) } else { i64::from(v.to_bits()) };
+    (key(a) - key(b)).unsigned_abs() as u32
+}
+
+#[test]
+fn f32_full_division_is_within_two_ulps() {
+    // The PTX ISA: div.full.f32 has a maximum error of 2 ulp for |b| in
+    // [2^-126, 2^126]; here also for subnormal |b| (the 2^24 scaling) and
+    // with a faithful (jittered) reciprocal unit.
+    let xs = inputs32(400, 0xf011_0000_0000_0005);
+    for ftz in [false, true] {
+        let attrs = Attrs { ty: Some(DataType::F32), full: true, ftz, ..Attrs::default() };
+        let f = expand(&function(Opcode::Div, attrs, Type::R32, 2), 90);
+        for &a in &xs {
+            for &b in &xs {
+                let (x, y) = (f32::from_bits(a), f32::from_bits(b));
+                let (x, y) = if ftz { (num::ftz32(x), num::ftz32(y)) } else { (x, y) };
+                let q = f64::from(x) / f64::from(y);
+                let in_range = y.abs() <= 2f32.powi(126) && (y.abs() >= 2f32.powi(-126) || !ftz && y != 0.0);
+                for jitter in [0, 0x2d] {
+                    let got = f32::from_bits(run(&f, &[u64::from(a), u64::from(b)], jitter) as u32);
+                    if q.is_nan() {
+                        assert!(got.is_nan(), "div.full ftz={ftz} {a:#x} / {b:#x}: {got}");
+                    } else if !in_range || !x.is_finite() || x == 0.0 || q.abs() >= f64::from(f32::MAX) || q.abs() < 2f64.powi(-126) {
+                        // Infinities, zeros, huge or tiny quotients: the
+                        // right sign, and the right kind where it is clear.
+                        if q.is_infinite() && y != 0.0 && x.is_infinite() {
+                            assert!(got.is_infinite(), "div.full ftz={ftz} {a:#x} / {b:#x}: {got}");
+                        }
+                        if q != 0.0 || got != 0.0 {
+                            assert_eq!(got.is_sign_negative(), q.is_sign_negative(), "div.full ftz={ftz} {a:#x} / {b:#x}: {got} against {q}");
+                        }
+                    } else {
+                        let want = q as f32;
+                        assert!(ulps(got, want) <= 2, "div.full ftz={ftz} {a:#x} / {b:#x}: {got:e} against {want:e} (jitter {jitter:#x})");
+                    }
                 }
             }
         }

@@ -63,6 +63,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::Ex2 => self.arith(i, Opcode::Ex2, attrs, 1),
             P::Tanh => self.arith(i, Opcode::Tanh, attrs, 1),
             P::Copysign => self.arith(i, Opcode::Copysign, attrs, 2),
+            P::Testp => self.testp(i, attrs),
             P::BarSync | P::BarCtaSync | P::BarrierSync | P::BarrierCtaSync => self.bar_sync(i, attrs),
             _ => Err(self.unsupported(i)),
         }
@@ -303,6 +304,18 @@ impl<'a> FnLower<'_, 'a, '_> {
         let result = scalar_value_type(dty).ok_or_else(|| self.unsupported(i))?;
         let v = self.op(Opcode::Cvt, attrs, &[a], result);
         self.write(&ops[0], v, dty.kind() == TypeKind::Signed)
+    }
+
+    /// `testp.class.type p, a` (`.f32`/`.f64`, one class).
+    fn testp(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ty = self.one_type(i)?;
+        if attrs.class.is_none() || !matches!(ty, ScalarType::F32 | ScalarType::F64) {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.operands_n(i, 2)?;
+        let a = self.read(&ops[1], ty)?;
+        let v = self.op(Opcode::Testp, attrs, &[a], Type::P);
+        self.write(&ops[0], v, false)
     }
 
     /// `bar.sync a[, b]` / `barrier.sync[.aligned] a[, b]`.

@@ -11,7 +11,7 @@
 //! attribute or makes the instruction unsupported, so nothing that changes
 //! meaning is lost silently.
 
-use crate::ir::{Attrs, BoolOp, Cmp, DataType, MulMode, Round, Space, Type};
+use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, MulMode, Round, Space, Type};
 use crate::ptx::ast::{Expr, ScalarType, StateSpace, UnaryOp};
 use crate::ptx::modifier::{self, keyword_table, Modifier, Rounding, Semantics};
 use std::sync::OnceLock;
@@ -112,6 +112,14 @@ enum Word {
     To,
     /// A word only some integer instructions take (see [`Ext`]).
     Ext(ExtWord),
+    /// A `testp` class.
+    Class(FpClass),
+    /// `min/max.NaN`.
+    NaN,
+    /// `min/max.xorsign`.
+    Xorsign,
+    /// `min/max.abs`: both operands' absolute values.
+    Abs,
 }
 
 /// The modifiers of the integer, bit and carry instructions (intops) that
@@ -162,6 +170,9 @@ fn word_table() -> &'static [Word] {
                 ".approx" => Word::Approx,
                 ".full" => Word::Full,
                 ".to" => Word::To,
+                ".NaN" => Word::NaN,
+                ".xorsign" => Word::Xorsign,
+                ".abs" => Word::Abs,
                 ".uni" | ".aligned" | ".ca" | ".cg" | ".cs" | ".lu" | ".cv" | ".wb" | ".wt" | ".nc" => Word::Drop,
                 ".cc" => Word::Ext(ExtWord::Cc),
                 ".clamp" => Word::Ext(ExtWord::Clamp),
@@ -171,7 +182,7 @@ fn word_table() -> &'static [Word] {
                 ".r" => Word::Ext(ExtWord::Right),
                 s if PRMT_MODES.contains(&s) => Word::Ext(ExtWord::Prmt(PRMT_MODES.iter().position(|m| *m == s).map_or(0, |k| k as u8 + 1))),
                 s if s.starts_with(".L1::") || s.starts_with(".L2::") => Word::Drop,
-                _ => Word::Unknown,
+                s => s.strip_prefix('.').and_then(FpClass::from_word).map_or(Word::Unknown, Word::Class),
             })
             .collect()
     })
@@ -236,6 +247,10 @@ pub(super) fn attrs_ext(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<(At
                     ExtWord::Right => ext.left = Some(false),
                     ExtWord::Prmt(m) => ext.prmt_mode = m,
                 },
+                Word::Class(c) => a.class = Some(c),
+                Word::NaN => a.nan = true,
+                Word::Xorsign => a.xorsign = true,
+                Word::Abs => a.abs = 0b11,
             },
         }
     }

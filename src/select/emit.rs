@@ -715,7 +715,10 @@ impl SelectCtx<'_> {
             // sm_90+: I2FP.F32.S32 (the 32-bit conversion without a size field).
             Opcode::I2fp => format!("I2FP.F32{}{}", if src.is_signed() { ".S32" } else { ".U32" }, round(d.attrs.round)),
             Opcode::F2i => {
-                let ntz = flag(matches!(d.attrs.round, Some(Round::Rzi | Round::Rz)), ".NTZ");
+                // ptxas 13.5 writes `.NTZ` on every F2I from an f32 to at
+                // most 32 bits, whatever the rounding (`F2I.NTZ`,
+                // `F2I.U32.FLOOR.NTZ`), and never from an f64 or to 64 bits.
+                let ntz = flag(src == DataType::F32 && dst.bits() <= 32, ".NTZ");
                 format!("F2I{ftz}{}{}{}{ntz}", int_size(dst), float_size(src), round_int(d.attrs.round))
             }
             Opcode::F2f => format!("F2F{ftz}{}{}{}", float_name(dst), float_name(src), round(d.attrs.round)),
@@ -775,6 +778,9 @@ impl Context for SelectCtx<'_> {
     }
     fn class_int(&mut self, a: Arg) -> Class {
         SelectCtx::class_int(self, a)
+    }
+    fn arg_abs(&mut self, a: Arg) -> Option<Unit> {
+        a.mods.abs.then_some(())
     }
     fn class_f32(&mut self, a: Arg) -> Class {
         SelectCtx::class_f32(self, a)
@@ -886,7 +892,13 @@ impl Context for SelectCtx<'_> {
         let name = match d.opcode {
             Opcode::Isetp => {
                 let Some((c, u)) = int_cmp(cmp, mirrored) else { return self.fail(format!("ISETP has no {cmp:?}")) };
-                format!("ISETP{c}{}{comb}{}", flag(u || unsigned(d.attrs.ty), ".U32"), flag(d.attrs.x, ".EX"))
+                // A 64-bit compare (sm_120's one-instruction form) spells
+                // its width: `.U64` / `.S64`.
+                let size = match d.attrs.ty {
+                    Some(t) if t.bits() == 64 => if u || unsigned(d.attrs.ty) { ".U64" } else { ".S64" },
+                    _ => flag(u || unsigned(d.attrs.ty), ".U32"),
+                };
+                format!("ISETP{c}{size}{comb}{}", flag(d.attrs.x, ".EX"))
             }
             Opcode::Fsetp => format!("FSETP{}{}{comb}", float_cmp(cmp, mirrored), flag(d.attrs.ftz, ".FTZ")),
             _ => format!("DSETP{}{comb}", float_cmp(cmp, mirrored)),
@@ -932,8 +944,9 @@ impl Context for SelectCtx<'_> {
     fn emit_fmnmx(&mut self, _: Inst, a: Src, b: Src) -> Unit {
         let p = self.min_pred();
         let ops = [self.result(0, rz()), a, b, p];
-        let ftz = flag(self.data().attrs.ftz, ".FTZ");
-        self.emit(&format!("FMNMX{ftz}"), &ops);
+        let at = self.data().attrs;
+        let name = format!("FMNMX{}{}{}", flag(at.ftz, ".FTZ"), flag(at.nan, ".NAN"), flag(at.xorsign, ".XORSIGN"));
+        self.emit(&name, &ops);
     }
     fn emit_sel(&mut self, _: Inst, a: Src, b: Src, inverted: bool) -> Unit {
         let mut p = self.pred_arg(2, pt());

@@ -1073,7 +1073,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, v);
             }
         }
-        Op::Fmnmx { d, a, b, p, ftz, nan } => {
+        Op::Fmnmx { d, a, b, p, ftz, nan, xorsign } => {
             let pm = w.pm(p);
             for l in lanes(exec) {
                 let (x, y) = fin(w.rf(a, l), w.rf(b, l), ftz);
@@ -1095,6 +1095,10 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 } else {
                     x.max(y).to_bits()
                 };
+                // `.XORSIGN` (PTX `min/max.xorsign.abs`): the sign is the
+                // registers' signs exclusive-ored (before `|x|`); a NaN
+                // result stays the canonical NaN.
+                let v = if xorsign { xorsign_of(v, w.raw(a, l), w.raw(b, l)) } else { v };
                 w.set(d, l, v);
             }
         }
@@ -2252,9 +2256,26 @@ fn imad_hi(full: u128) -> (u32, bool) {
     ((full >> 32) as u32, full >> 64 & 1 == 1)
 }
 
+/// FMNMX.XORSIGN's result from the plain minimum/maximum `v` of the
+/// operands' magnitudes and the registers `ra`, `rb`: a number takes the
+/// exclusive-or of their signs; a NaN stays as it is.
+fn xorsign_of(v: u32, ra: u32, rb: u32) -> u32 {
+    if f32::from_bits(v).is_nan() { v } else { (v & 0x7fff_ffff) | ((ra ^ rb) & 0x8000_0000) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn xorsign_puts_the_sign_exclusive_or_on_numbers_only() {
+        // min.xorsign.abs(-2, 3) = -2; (-2, -3) = +2; (2, 3) = +2.
+        assert_eq!(xorsign_of(0x4000_0000, 0xc000_0000, 0x4040_0000), 0xc000_0000);
+        assert_eq!(xorsign_of(0x4000_0000, 0xc000_0000, 0xc040_0000), 0x4000_0000);
+        assert_eq!(xorsign_of(0x4000_0000, 0x4000_0000, 0x4040_0000), 0x4000_0000);
+        assert_eq!(xorsign_of(0, 0x8000_0000, 0), 0x8000_0000);
+        assert_eq!(xorsign_of(0x7fff_ffff, 0x8000_0000, 0x7fff_ffff), 0x7fff_ffff);
+    }
 
     #[test]
     fn imad_hi_carries_out_of_bit_63() {
