@@ -603,10 +603,17 @@ impl SelectCtx<'_> {
             }
             let t = self.fresh(wide);
             self.push_helper(&name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
-            self.split(t, &results);
+            if elem.bits() < 32 && n > 1 {
+                self.split_subword(t, wide, &results, elem);
+            } else {
+                self.split(t, &results);
+            }
         } else {
             let values: Vec<_> = d.args.iter().skip(1).copied().collect();
-            let data = if values.len() == 1 && self.func.value_type(values[0]) == wide {
+            let data = if elem.bits() < 32 && n > 1 {
+                let t = self.pack_subword(&values, wide, elem);
+                self.reg_of(t)
+            } else if values.len() == 1 && self.func.value_type(values[0]) == wide {
                 self.use_value(values[0])
             } else {
                 let t = self.fresh(wide);
@@ -629,6 +636,74 @@ impl SelectCtx<'_> {
             };
             self.emit(&name, &[addr, Operand::reg(data)]);
         }
+    }
+
+    /// The elements of a vector of 8- or 16-bit elements loaded as one
+    /// access: element k is bits k·size.. of the loaded value, zero- or
+    /// sign-extended to 32 bits with a PRMT (as ptxas: `PRMT R6, R2,
+    /// 0x7772, RZ` takes byte 2 and zeros; a selector nibble 8+i repeats
+    /// the sign of byte i).
+    fn split_subword(&mut self, wide: VReg, wide_ty: Type, results: &[crate::ir::Value], elem: DataType) {
+        let bytes = elem.bits() / 8;
+        for (k, &r) in results.iter().enumerate() {
+            let at = k as u32 * bytes;
+            let (word, byte) = (at / 4, at % 4);
+            let src = if wide_ty.regs() > 1 {
+                let p = self.fresh(Type::R32);
+                self.pseudo(MachKind::Extract { part: word as u8 }, &[p], &[wide]);
+                p
+            } else {
+                wide
+            };
+            let top = byte + bytes - 1;
+            let fill = if elem.is_signed() { 8 + top } else { 7 };
+            let mut selector = 0u32;
+            for i in 0..4 {
+                let nibble = if i < bytes { byte + i } else { fill };
+                selector |= nibble << (4 * i);
+            }
+            let dst = self.vreg(r);
+            self.push_helper("PRMT", &[Operand::reg(self.reg_of(dst)), Operand::reg(self.reg_of(src)), Operand::Imm(selector), rz()], &[dst]);
+        }
+    }
+
+    /// Packs 8- or 16-bit elements (each in the low bits of a 32-bit
+    /// value) into the register of one access: each word is built by
+    /// PRMTs that keep the bytes placed so far and take the next
+    /// element's low bytes from the second source.
+    fn pack_subword(&mut self, values: &[crate::ir::Value], wide_ty: Type, elem: DataType) -> VReg {
+        let bytes = elem.bits() / 8;
+        let per_word = (4 / bytes) as usize;
+        let mut words: SmallVec<[VReg; 4]> = SmallVec::new();
+        for chunk in values.chunks(per_word) {
+            let mut acc: Option<VReg> = None;
+            for (j, &v) in chunk.iter().enumerate() {
+                self.use_value(v);
+                let e = self.vreg(v);
+                let Some(prev) = acc else {
+                    acc = Some(e);
+                    continue;
+                };
+                let first = j as u32 * bytes;
+                let mut selector = 0u32;
+                for i in 0..4 {
+                    let nibble = if i >= first && i < first + bytes { 4 + (i - first) } else { i };
+                    selector |= nibble << (4 * i);
+                }
+                let t = self.fresh(Type::R32);
+                self.push_helper("PRMT", &[Operand::reg(self.reg_of(t)), Operand::reg(self.reg_of(prev)), Operand::Imm(selector), Operand::reg(self.reg_of(e))], &[t]);
+                acc = Some(t);
+            }
+            if let Some(a) = acc {
+                words.push(a);
+            }
+        }
+        if wide_ty.regs() == 1 {
+            return words[0];
+        }
+        let t = self.fresh(wide_ty);
+        self.pseudo(MachKind::Concat, &[t], &words);
+        t
     }
 
     /// Extracts the results (each one or more 32-bit parts) from a wide register.
