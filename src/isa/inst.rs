@@ -187,7 +187,7 @@ impl Inst {
         if !self.form.applies_to(table_sm) {
             return Err(Why::NotOnSm);
         }
-        plans().of(self.form).ok_or(Why::NotOnSm)?.encode(self)
+        super::plan::plan_for_encoding(self.form).ok_or(Why::NotOnSm)?.encode(self)
     }
 
     /// The instruction at `address` as `nvdisasm -b` prints it for `sm`

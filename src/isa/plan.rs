@@ -325,9 +325,32 @@ impl Plans {
     }
 }
 
+/// The plan of one form for encoding, compiled the first time that form is
+/// encoded (a compilation encodes few of the forms; compiling every plan,
+/// as [`plans`] does for the decoder, is most of a small kernel's cost).
+/// `None` for a form outside [`forms`].
+pub(super) fn plan_for_encoding(form: &'static Form) -> Option<&'static Plan> {
+    static LAZY: OnceLock<Box<[OnceLock<Plan>]>> = OnceLock::new();
+    if let Some(all) = PLANS.get() {
+        return all.of(form);
+    }
+    let table = forms();
+    let index = (form as *const Form as usize).checked_sub(table.as_ptr() as usize)? / std::mem::size_of::<Form>();
+    if !table.get(index).is_some_and(|f| std::ptr::eq(f, form)) {
+        return None;
+    }
+    let lazy = LAZY.get_or_init(|| (0..table.len()).map(|_| OnceLock::new()).collect());
+    Some(lazy[index].get_or_init(|| {
+        let mods: &'static [ModStep] = Box::leak(form.mods.iter().map(mod_step).collect::<Vec<_>>().into_boxed_slice());
+        let steps: &'static [Step] = Box::leak(form.slots.iter().map(|s| Step::of(*s)).collect::<Vec<_>>().into_boxed_slice());
+        Plan::of(form, mods, steps)
+    }))
+}
+
+static PLANS: OnceLock<Plans> = OnceLock::new();
+
 /// The plans, compiled on first use.
 pub(super) fn plans() -> &'static Plans {
-    static PLANS: OnceLock<Plans> = OnceLock::new();
     PLANS.get_or_init(|| {
         let table = forms();
         // All steps in one allocation, in table order, so that a plan's

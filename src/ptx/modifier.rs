@@ -266,10 +266,12 @@ pub struct KeywordTable {
 pub fn keyword_table() -> &'static KeywordTable {
     static TABLE: OnceLock<KeywordTable> = OnceLock::new();
     TABLE.get_or_init(|| {
+        // Distinct spellings first (the opcode table repeats most of them
+        // many times), then sorted.
+        let mut seen: std::collections::HashSet<&'static str, crate::fxhash::FxBuild> = Default::default();
         let mut spellings: Vec<&'static str> =
-            Opcode::ALL.iter().flat_map(|op| op.info().modifiers.iter().copied()).collect();
+            Opcode::ALL.iter().flat_map(|op| op.info().modifiers.iter().copied()).filter(|s| seen.insert(s)).collect();
         spellings.sort_unstable();
-        spellings.dedup();
         let index = StrIndex::new(spellings.iter().enumerate().map(|(i, s)| (*s, Keyword(i as u16))));
         let words = spellings.len().div_ceil(64);
         let mut allowed = vec![vec![0u64; words]; Opcode::ALL.len()];

@@ -417,6 +417,9 @@ const DATA: &[(u16, &str)] = &[
     (120, include_str!("latency/sm_120.tsv")),
 ];
 
+// One lazily parsed table per data file ([`table`]).
+const _: () = assert!(DATA.len() == 7);
+
 /// The data file text of a measured SM (for the measuring test).
 pub fn data_file(measured: u16) -> Option<&'static str> {
     DATA.iter().find(|(s, _)| *s == measured).map(|(_, t)| *t)
@@ -448,16 +451,15 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
 /// The table for an SM: its measured SM's, or for an SM outside the
 /// measured families the nearest measured SM below it (sm_75 below that).
 pub fn table(sm: Sm) -> &'static Table {
-    static TABLES: OnceLock<Vec<Table>> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
-        DATA.iter()
-            // A malformed file (ruled out by the tests) gives an empty table:
-            // every producer then needs a scoreboard, the strict side.
-            .map(|(sm, text)| Table::from_entries(*sm, parse(text).unwrap_or_default()))
-            .collect()
-    });
+    // Each SM's table is parsed the first time it is wanted (a compilation
+    // wants one SM's).
+    static TABLES: [OnceLock<Table>; 7] = [const { OnceLock::new() }; 7];
     let want = measured_sm(sm).unwrap_or_else(|| MEASURED_SMS.iter().copied().filter(|m| *m <= sm.number).max().unwrap_or(75));
-    tables.iter().find(|t| t.sm == want).unwrap_or(&tables[0])
+    let k = DATA.iter().position(|(m, _)| *m == want).unwrap_or(0);
+    let (table_sm, text) = DATA[k];
+    // A malformed file (ruled out by the tests) gives an empty table: every
+    // producer then needs a scoreboard, the strict side.
+    TABLES[k % TABLES.len()].get_or_init(|| Table::from_entries(table_sm, parse(text).unwrap_or_default()))
 }
 
 #[cfg(test)]
