@@ -330,7 +330,8 @@ impl Plans {
 /// as [`plans`] does for the decoder, is most of a small kernel's cost).
 /// `None` for a form outside [`forms`].
 pub(super) fn plan_for_encoding(form: &'static Form) -> Option<&'static Plan> {
-    static LAZY: OnceLock<Box<[OnceLock<Plan>]>> = OnceLock::new();
+    // One small slot per form (a plan is large; most are never built).
+    static LAZY: OnceLock<Box<[OnceLock<&'static Plan>]>> = OnceLock::new();
     if let Some(all) = PLANS.get() {
         return all.of(form);
     }
@@ -340,10 +341,10 @@ pub(super) fn plan_for_encoding(form: &'static Form) -> Option<&'static Plan> {
         return None;
     }
     let lazy = LAZY.get_or_init(|| (0..table.len()).map(|_| OnceLock::new()).collect());
-    Some(lazy[index].get_or_init(|| {
+    Some(*lazy[index].get_or_init(|| {
         let mods: &'static [ModStep] = Box::leak(form.mods.iter().map(mod_step).collect::<Vec<_>>().into_boxed_slice());
         let steps: &'static [Step] = Box::leak(form.slots.iter().map(|s| Step::of(*s)).collect::<Vec<_>>().into_boxed_slice());
-        Plan::of(form, mods, steps)
+        Box::leak(Box::new(Plan::of(form, mods, steps)))
     }))
 }
 
