@@ -610,25 +610,9 @@ fn unreachable_kind() -> Result<PKind, String> {
 
 /// The virtual registers an operand names.
 pub fn operand_virts(op: &Operand, out: &mut SmallVec<[u32; 4]>) {
-    let mut push = |r: &crate::isa::operand::Reg| {
-        if let RegNum::Virt(n) = r.num {
-            out.push(n);
-        }
-    };
-    match op {
-        Operand::Reg { reg, .. } => push(reg),
-        Operand::ConstAddr { index, .. } => push(index),
-        Operand::Mem { base, desc, uniform, .. } => {
-            push(base);
-            if let Some(d) = desc {
-                push(d);
-            }
-            if let Some(u) = uniform {
-                push(u);
-            }
-        }
-        _ => {}
-    }
+    let mut regs: SmallVec<[crate::select::VReg; 4]> = SmallVec::new();
+    crate::select::context::operand_vregs(op, &mut regs);
+    out.extend(regs.into_iter().map(|r| r.0));
 }
 
 /// Pair plumbing done in place: the `EXTRACT`s whose result is only read
