@@ -361,6 +361,10 @@ fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     alu(v, g, "SEL", 0x007, NONE, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[pred(87, Always)]);
     let shf_mods: &'static [ModField] = &[SHF_DIR, SHF_WRAP, SHF_TYPE, SHF_HI];
     alu(v, g, "SHF", 0x019, NONE, shf_mods, &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
+    // Form 2: the shift in 64–71 (b's reuse flag), c an immediate
+    // (`SHF.L.W.U32.HI R5, R5, R4, 0xfffffffe`; bit flips of a corpus word,
+    // sm_75–sm_100: no flag bits, 77–79 and 81–90 unused).
+    v.push(g.form("SHF", 0x419, NONE, shf_mods, vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), Slot::Imm32 { signed: false }]));
 }
 
 /// FSETP, FSEL, FMNMX, MUFU, LEA, PRMT, LDC, S2UR, UMOV, and the ops of

@@ -980,6 +980,24 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, r);
             }
         }
+        Op::Viaddmnmx { d, a, b, c, p, signed } => {
+            // The sum wraps (PTX's add, which ptxas fuses into it, does).
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = (w.ri(a, l).wrapping_add(w.ri(b, l)), w.ri(c, l));
+                let min = pm >> l & 1 == 1;
+                let flip = if signed { 0x8000_0000 } else { 0 };
+                let less = (x ^ flip) < (y ^ flip);
+                w.set(d, l, if less == min { x } else { y });
+            }
+        }
+        Op::Vabsdiff { d, a, b, c, signed } => {
+            for l in lanes(exec) {
+                let (x, y) = (w.ri(a, l), w.ri(b, l));
+                let diff = if signed { (x as i32).abs_diff(y as i32) } else { x.abs_diff(y) };
+                w.set(d, l, diff.wrapping_add(w.ri(c, l)));
+            }
+        }
         Op::Isetp { d, a, b, cmp, signed, wide, bop, pin, ex } => {
             let pinm = w.pm(pin);
             let mut r = 0u32;
@@ -1181,6 +1199,35 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 }
                 w.set(d, l, out);
             }
+        }
+        Op::Half2 { d, a, b, mul, bf16, f32 } => {
+            let wide = |h: u16| if bf16 { num::bf16_to_f64(h) } else { num::f16_to_f64(h) };
+            for l in lanes(exec) {
+                let (x, y) = (w.halves(a, l), w.halves(b, l));
+                // Sums and products of two halves are exact in f64: one rounding.
+                let r = |k: usize| if mul { wide(x[k]) * wide(y[k]) } else { wide(x[k]) + wide(y[k]) };
+                let v = if f32 {
+                    canon32(num::f64_to_f32(r(0), Round::Nearest))
+                } else {
+                    let h = |k| u32::from(if bf16 { num::f64_to_bf16(r(k), Round::Nearest) } else { num::f64_to_f16(r(k), Round::Nearest) });
+                    h(0) | h(1) << 16
+                };
+                w.set(d, l, v);
+            }
+        }
+        Op::Hsetp2 { d, a, b, cmp, pin, bop, ftz } => {
+            // One result per half (lane 0 into the first predicate).
+            let pinm = w.pm(pin);
+            let mut r = [0u32; 2];
+            for l in lanes(exec) {
+                let (x, y) = (w.halves(a, l), w.halves(b, l));
+                for (k, rk) in r.iter_mut().enumerate() {
+                    let (hx, hy) = if ftz { (num::ftz_half(x[k], false), num::ftz_half(y[k], false)) } else { (x[k], y[k]) };
+                    *rk |= u32::from(fcmp(cmp, num::f16_to_f64(hx), num::f16_to_f64(hy))) << l;
+                }
+            }
+            w.setp(d[0], exec, combine(r[0], pinm, bop).0);
+            w.setp(d[1], exec, combine(r[1], pinm, bop).0);
         }
         Op::F2f { d, a, from, to, rnd, ftz } => {
             for l in lanes(exec) {

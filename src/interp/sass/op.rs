@@ -268,6 +268,8 @@ pub enum Op {
     Flo { d: u16, a: S, signed: bool, sh: bool },
     Sgxt { d: u16, a: S, b: S, wrap: bool, signed: bool },
     Imnmx { d: u16, a: S, b: S, p: P, signed: bool },
+    Viaddmnmx { d: u16, a: S, b: S, c: S, p: P, signed: bool },
+    Vabsdiff { d: u16, a: S, b: S, c: S, signed: bool },
     Isetp { d: [u8; 2], a: S, b: S, cmp: Cmp, signed: bool, wide: bool, bop: u8, pin: P, ex: Option<P> },
     Fsetp { d: [u8; 2], a: S, b: S, cmp: Cmp, ftz: bool, bop: u8, pin: P, f64: bool },
     Fadd { d: u16, a: S, b: S, rnd: Round, ftz: bool, sat: bool },
@@ -286,6 +288,8 @@ pub enum Op {
     /// HSET2: per half, all ones (1.0 with `bf`) where the comparison
     /// combined with `p` holds, else 0.
     Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool },
+    Half2 { d: u16, a: S, b: S, mul: bool, bf16: bool, f32: bool },
+    Hsetp2 { d: [u8; 2], a: S, b: S, cmp: Cmp, pin: P, bop: u8, ftz: bool },
     /// PLOP3.LUT of the sign bits of three registers.
     Plop3Sign { d: [u8; 2], a: S, b: S, c: S, lut: [u8; 2] },
     F2f { d: u16, a: S, from: Fmt, to: Fmt, rnd: Round, ftz: bool },
@@ -674,6 +678,22 @@ impl Translator<'_> {
             "FLO" | "UFLO" => Op::Flo { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, signed: !has("U32"), sh: has("SH") },
             "SGXT" => Op::Sgxt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has("W"), signed: !has("U32") },
             "IMNMX" | "VIMNMX" if n == 4 => Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: !has("U32") },
+            "VIADDMNMX" if toks.iter().all(|t| *t == "U32") => Op::Viaddmnmx {
+                d: self.dst(o(0)?)?,
+                a: self.src(o(1)?, sl(1), 1)?,
+                b: self.src(o(2)?, sl(2), 1)?,
+                c: self.src(o(3)?, sl(3), 1)?,
+                p: self.psrc(o(4)?)?,
+                signed: !has("U32"),
+            },
+            // Only without the predicate result (PT), whose meaning is not measured.
+            "VABSDIFF" if matches!(o(1)?, Operand::Reg { reg, .. } if pred_row(*reg, true) == Some(P_SINK)) => Op::Vabsdiff {
+                d: self.dst(o(0)?)?,
+                a: self.src(o(2)?, sl(2), 1)?,
+                b: self.src(o(3)?, sl(3), 1)?,
+                c: self.src(o(4)?, sl(4), 1)?,
+                signed: !has("U32"),
+            },
             "ISETP" | "UISETP" => {
                 let wide = has("U64") || has("S64");
                 let w = if wide { 2 } else { 1 };
@@ -744,6 +764,25 @@ impl Translator<'_> {
                 p: self.psrc(o(3)?)?,
                 bop: bop(&full),
                 bf: has("BF"),
+                ftz: has("FTZ"),
+            },
+            // HADD2 / HMUL2 without `.SAT` or flushing; `.F32` (HADD2) writes the
+            // low lanes' sum as one f32.
+            "HADD2" | "HMUL2" if toks.iter().all(|t| matches!(*t, "BF16_V2" | "F32")) => Op::Half2 {
+                d: self.dst(o(0)?)?,
+                a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
+                b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
+                mul: base == "HMUL2",
+                bf16: has("BF16_V2"),
+                f32: has("F32"),
+            },
+            "HSETP2" if !has("H_AND") => Op::Hsetp2 {
+                d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?],
+                a: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
+                b: half_src(self.src(o(3)?, sl(3), 1)?, 3)?,
+                cmp: mod_value(0) & 15,
+                pin: self.psrc(o(4)?)?,
+                bop: bop(&full),
                 ftz: has("FTZ"),
             },
             "F2F" => {

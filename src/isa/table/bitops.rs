@@ -1,6 +1,6 @@
 //! Integer forms for PTX's bit-field, dot-product, pack and warp-match
 //! instructions: BMSK (`bmsk`, `bfi`), IDP.4A / IDP.2A (`dp4a`, `dp2a`),
-//! I2IP (`cvt.pack.sat`) and MATCH (`match.sync`). Fields from single-bit
+//! I2IP (`cvt.pack.sat`), MATCH (`match.sync`) and VABSDIFF (`sad`). Fields from single-bit
 //! flips and field enumerations of the words ptxas emits for ZLUDA's tests
 //! (sm_80, sm_90, sm_120, nvdisasm 13.5).
 
@@ -15,6 +15,13 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     // ---- BMSK (0x21b): a mask of b bits from bit a; bit 75 `.W` (wrap).
     const WRAP: ModField = ModField { field: f(75, 75), names: &["", ".W"], extra: None };
     v.push(g.form("BMSK", 0x21b, &[], &[WRAP], vec![RD, a, b]));
+    // ---- VABSDIFF (0x214, sm_75–sm_100; sm_120 refuses it): d = |a - b| + c
+    // (`sad`); bit 73 signedness (clear `.U32`), a predicate result 81–83
+    // printed after d when not PT. Other bits (74–80, 84–90) print nothing
+    // (kept 0). Bit flips of a corpus word (sm_75, sm_80, sm_90, sm_100).
+    const SIGNED: ModField = ModField { field: f(73, 73), names: &[".U32", ""], extra: None };
+    let vabsdiff = g.form("VABSDIFF", 0x214, &[], &[SIGNED], vec![RD, pred_plain(81, PredShow::UnlessTrue), a, b, gpr(64, None, Some(2))]);
+    v.push(Form { sms: (vabsdiff.sms.0, vabsdiff.sms.1.min(100)), ..vabsdiff });
     // ---- IDP (0x226): d = c + dot(a, b); bit 76 chooses 2A (bit 77 `.HI`
     // half of b) over 4A; signedness of a 73, of b 74; `-c` 75.
     let c = gpr(64, Some(75), Some(2));

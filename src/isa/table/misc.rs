@@ -70,6 +70,8 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
         }
     }
 
+    viaddmnmx(v, g);
+
     // ---- VOTE (0x806) and VOTEU (0x886): mode 72–73, predicate result
     // 81–83, source predicate 87–90; the destination register is not
     // printed when it is RZ (URZ), so that form comes first.
@@ -606,4 +608,26 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // CCTL.IVALL: invalidate all cache lines (no address: 24–31 RZ, bit 89).
     const IVALL: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(87, 91), 4)];
     v.push(g.form("CCTL.IVALL", 0x98f, IVALL, &[], vec![]));
+}
+
+/// VIADDMNMX (0x046, sm_90 and sm_100): `d = min(a + b, c)` when the
+/// predicate (87–90) holds, else the maximum. Bits 72–73 the type (0
+/// `.U32`, 1 signed, printed as nothing, 2 `.U16x2`, 3 `.S16x2`), 76
+/// `.RELU`. The forms ptxas emits: 2 (b a register in 64–71 with `-` 75, c
+/// an immediate), 4 (b an immediate, c a register in 64–71 without a flag)
+/// and 7 (b in 64–71 with `-` 75, c a uniform register). Single-bit flips
+/// of corpus words (sm_90, sm_100, nvdisasm 13.5); sm_120 has no VIADDMNMX
+/// (nvdisasm refuses 0x046 there).
+fn viaddmnmx(v: &mut Vec<Form>, g: Generation) {
+    const TYPE: ModField = ModField { field: f(72, 73), names: &[".U32", "", ".U16x2", ".S16x2"], extra: None };
+    const RELU: ModField = ModField { field: f(76, 76), names: &["", ".RELU"], extra: None };
+    let sms = if g.wide_ur { (100, 100) } else { (90, 90) };
+    let a = gpr(24, None, Some(0));
+    let b64 = gpr(64, Some(75), Some(1));
+    let c64 = gpr(64, None, Some(2));
+    let imm = Slot::Imm32 { signed: false };
+    let sel = pred(87, PredShow::Always);
+    for (form, slots) in [(0x446u16, vec![RD, a, b64, imm, sel]), (0x846, vec![RD, a, imm, c64, sel]), (0xe46, vec![RD, a, b64, g.uniform_b(None, None), sel])] {
+        v.push(Form { sms, ..g.form("VIADDMNMX", form, NONE, &[TYPE, RELU], slots) });
+    }
 }
