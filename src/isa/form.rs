@@ -312,9 +312,9 @@ impl Slot {
             Slot::Hex(f) | Slot::SpecialReg(f) | Slot::Imm64(f) | Slot::SImm(f) => field(f),
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),
-            Slot::Target(super::branch::Layout::Contiguous(f))
-            | Slot::AbsTarget(super::branch::Layout::Contiguous(f))
-            | Slot::RelOffset(super::branch::Layout::Contiguous(f)) => field(f),
+            Slot::Target(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f))
+            | Slot::AbsTarget(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f))
+            | Slot::RelOffset(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f)) => field(f),
             Slot::Target(super::branch::Layout::Split) | Slot::AbsTarget(super::branch::Layout::Split) | Slot::RelOffset(super::branch::Layout::Split) => {
                 field(Field::bits(16, 23)) | field(Field::bits(34, 81))
             }

@@ -83,7 +83,10 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
             if bf16 { (ADD, MUL, F32_OFF, &SWZ_3) } else { (ADD_NO_BF16, MUL_NO_BF16, F32_OFF_NO_BF16, &SWZ_2) };
         let form = |name, opcode, fixed, mods, b, sw| Form { sms, operand_suffixes: sw, ..g.form(name, opcode, fixed, mods, vec![RD, a, b]) };
         v.push(form("HADD2", 0x230, off, add, src(32, 63, 62, 2), sw));
-        v.push(form("HADD2.F32", 0x230, F32_ON, ADD_F32, src(32, 63, 62, 2), &SWZ_2));
+        // `.F32`: a has no `|x|` (73 prints nothing: kept 0) and nvdisasm
+        // refuses its reuse flag (oracle).
+        let a_f32 = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: None, not: None, reuse: None };
+        v.push(Form { sms, operand_suffixes: &SWZ_2, ..g.form("HADD2.F32", 0x230, F32_ON, ADD_F32, vec![RD, a_f32, src(32, 63, 62, 2)]) });
         v.push(form("HMUL2", 0x232, off, mul, src(32, 63, 62, 1), sw));
     }
     // HFMA2 with two f16 immediates: c 64 (`-` 84, `|x|` 83, reuse 2);

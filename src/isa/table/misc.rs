@@ -256,9 +256,13 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     // SGXT: d, a, b (forms 1, 4, 5, 6); bit 73 signedness, bit 75 `.W`.
     const SGXT_W: ModField = ModField { field: f(75, 75), names: &["", ".W"], extra: None };
     alu(v, g, "SGXT", 0x01a, NONE, &[SGXT_W, SIGNED_73], &[RD, gpr(24, None, Some(0))], None, false, false, &[]);
-    // LEPC: the address of the next instruction (0x34e). (The 0x94e form
-    // with a target does not use BRA's offset layout: not modelled.)
+    // LEPC: the address of the next instruction (0x34e), or from sm_90 of a
+    // target (0x94e: a byte offset from the next instruction in 24–81, see
+    // [`Layout::Bytes`]; bit flips, sm_90–sm_120).
     v.push(g.form("LEPC", 0x34e, NONE, &[], vec![RD]));
+    if g.sms.1 >= 90 {
+        v.push(Form { sms: (g.sms.0.max(90), g.sms.1), ..g.form("LEPC", 0x94e, NONE, &[], vec![RD, Slot::Target(Layout::Bytes(f(24, 81)))]) });
+    }
     // LDGDEPBAR (0x9af, sm_80+): closes a group of LDGSTS copies (no operands).
     v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("LDGDEPBAR", 0x9af, NONE, &[], vec![]) });
     // UI2F with an immediate (0x85a, sm_100+): I2F on the uniform datapath;
