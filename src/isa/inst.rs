@@ -338,6 +338,11 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
             out.push(']');
         }
         Operand::SpecialReg(n) => out.push_str(&special_register_name(n, sm)),
+        Operand::Hex(_) if matches!(slot, Slot::Text(_)) => {
+            if let Slot::Text(text) = slot {
+                out.push_str(text);
+            }
+        }
         Operand::Hex(v) => {
             let _ = write!(out, "{v:#x}");
         }

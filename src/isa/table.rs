@@ -421,6 +421,12 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         let setp = vec![pred_plain(81, Always), pred_plain(84, Always), a_fp, b_dp(form), pred(87, Always)];
         v.push(g.form("DSETP", form | 0x02a, NONE, &[DSETP_CMP, COMBINE], setp));
     }
+    // FSEL with the NaN 0xfff00000 (what ptxas selects for a NaN result of
+    // f32 functions): nvdisasm prints `-QNAN ` for every negative quiet NaN,
+    // so this form, listed before the general one, is what that text reads
+    // back as (the general form's `-QNAN ` is 0xffc00000, MUFU's).
+    const FSEL_QNAN: &[(Field, u64)] = &[(f(32, 63), 0xfff0_0000)];
+    v.push(g.form("FSEL", 0x808, FSEL_QNAN, &[FTZ], vec![RD, a_fp, Slot::Text("-QNAN "), pred(87, Always)]));
     for form in [0x200u16, 0x800, 0xa00, 0xc00] {
         if g.wide_ur && form == 0xa00 {
             continue;

@@ -998,6 +998,30 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, diff.wrapping_add(w.ri(c, l)));
             }
         }
+        Op::P2r { d, a, mask, byte } => {
+            // PR: P0…P6 in bits 0–6 (bit 7 and up read as clear: not measured).
+            for l in lanes(exec) {
+                let pr = (0..7).fold(0u32, |acc, k| acc | (w.p[k] >> l & 1) << k);
+                let shift = 8 * u32::from(byte);
+                let m = w.ri(mask, l) << shift;
+                w.set(d, l, (w.ri(a, l) & !m) | (pr << shift & m));
+            }
+        }
+        Op::R2p { a, mask, byte } => {
+            // P0…P6 from bits 0–6 of the byte (mask bits 7 and up: not measured).
+            let mut bits = [0u32; 7];
+            for l in lanes(exec) {
+                let v = w.ri(a, l) >> (8 * u32::from(byte));
+                for (k, b) in bits.iter_mut().enumerate() {
+                    *b |= (v >> k & 1) << l;
+                }
+            }
+            for (k, b) in bits.iter().enumerate() {
+                if mask >> k & 1 == 1 {
+                    w.setp(k as u8, exec, *b);
+                }
+            }
+        }
         Op::Isetp { d, a, b, cmp, signed, wide, bop, pin, ex } => {
             let pinm = w.pm(pin);
             let mut r = 0u32;

@@ -270,6 +270,8 @@ pub enum Op {
     Imnmx { d: u16, a: S, b: S, p: P, signed: bool },
     Viaddmnmx { d: u16, a: S, b: S, c: S, p: P, signed: bool },
     Vabsdiff { d: u16, a: S, b: S, c: S, signed: bool },
+    P2r { d: u16, a: S, mask: S, byte: u8 },
+    R2p { a: S, mask: u32, byte: u8 },
     Isetp { d: [u8; 2], a: S, b: S, cmp: Cmp, signed: bool, wide: bool, bop: u8, pin: P, ex: Option<P> },
     Fsetp { d: [u8; 2], a: S, b: S, cmp: Cmp, ftz: bool, bop: u8, pin: P, f64: bool },
     Fadd { d: u16, a: S, b: S, rnd: Round, ftz: bool, sat: bool },
@@ -665,6 +667,11 @@ impl Translator<'_> {
                 let w = if has("64") { 2 } else { 1 };
                 Op::Sel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, b: self.src(o(2)?, sl(2), w)?, p: self.psrc(o(3)?)?, n: w as u8 }
             }
+            // FSEL's `-QNAN ` operand (a text slot) is the immediate its form fixes.
+            "FSEL" if matches!(sl(2), Slot::Text(_)) => {
+                let imm = form.fixed.iter().find(|(f, _)| *f == crate::isa::form::IMM32).map(|(_, v)| *v as u32).ok_or(Bad)?;
+                Op::Fsel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: S { r: self.rows.constant(imm), m: 0 }, p: self.psrc(o(3)?)? }
+            }
             "FSEL" => Op::Fsel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)? },
             "SHF" | "USHF" => {
                 let bits64 = has("S64") || has("U64");
@@ -694,6 +701,11 @@ impl Translator<'_> {
                 c: self.src(o(4)?, sl(4), 1)?,
                 signed: !has("U32"),
             },
+            "R2P" => match o(2)? {
+                Operand::Imm(mask) => Op::R2p { a: self.src(o(1)?, sl(1), 1)?, mask: *mask, byte: mod_value(0) },
+                _ => return Err(Bad),
+            },
+            "P2R" => Op::P2r { d: self.dst(o(0)?)?, a: self.src(o(2)?, sl(2), 1)?, mask: self.src(o(3)?, sl(3), 1)?, byte: mod_value(0) },
             "ISETP" | "UISETP" => {
                 let wide = has("U64") || has("S64");
                 let w = if wide { 2 } else { 1 };
