@@ -1007,6 +1007,16 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, (w.ri(a, l) & !m) | (pr << shift & m));
             }
         }
+        Op::Imnmx64 { d, a, b, p, signed } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = (w.r64(a, l), w.r64(b, l));
+                let min = pm >> l & 1 == 1;
+                let flip = if signed { 1u64 << 63 } else { 0 };
+                let less = (x ^ flip) < (y ^ flip);
+                w.set64(d, l, if less == min { x } else { y });
+            }
+        }
         Op::R2p { a, mask, byte } => {
             // P0…P6 from bits 0–6 of the byte (mask bits 7 and up: not measured).
             let mut bits = [0u32; 7];

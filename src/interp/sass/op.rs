@@ -272,6 +272,7 @@ pub enum Op {
     Vabsdiff { d: u16, a: S, b: S, c: S, signed: bool },
     P2r { d: u16, a: S, mask: S, byte: u8 },
     R2p { a: S, mask: u32, byte: u8 },
+    Imnmx64 { d: u16, a: S, b: S, p: P, signed: bool },
     Isetp { d: [u8; 2], a: S, b: S, cmp: Cmp, signed: bool, wide: bool, bop: u8, pin: P, ex: Option<P> },
     Fsetp { d: [u8; 2], a: S, b: S, cmp: Cmp, ftz: bool, bop: u8, pin: P, f64: bool },
     Fadd { d: u16, a: S, b: S, rnd: Round, ftz: bool, sat: bool },
@@ -589,6 +590,15 @@ impl Translator<'_> {
                 let w = if has("64") { 2 } else { 1 };
                 Op::Mov { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, n: w as u8 }
             }
+            // UIADD3.64 without a third source or carry outs (what ptxas emits).
+            "UIADD3" if has("64") => {
+                let zero = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, mods, .. }) if reg.num == RegNum::Zero && !mods.neg);
+                let sink = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(UP_SINK));
+                if !(zero(5) && sink(1) && sink(2)) {
+                    return Err(Bad);
+                }
+                Op::Iadd64 { d: self.dst(o(0)?)?, co: UP_SINK, a: self.src(o(3)?, sl(3), 2)?, b: self.src(o(4)?, sl(4), 2)?, ci: None, wide: true }
+            }
             "IADD3" | "UIADD3" => {
                 let (d, p0, p1, a, b, c) = (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.pdst(o(2)?)?, self.src(o(3)?, sl(3), 1)?, self.src(o(4)?, sl(4), 1)?, self.src(o(5)?, sl(5), 1)?);
                 let ci = if has("X") { Some([self.psrc(o(6)?)?, self.psrc(o(7)?)?]) } else { None };
@@ -705,6 +715,22 @@ impl Translator<'_> {
                 Operand::Imm(mask) => Op::R2p { a: self.src(o(1)?, sl(1), 1)?, mask: *mask, byte: mod_value(0) },
                 _ => return Err(Bad),
             },
+            // sm_120's form with two predicate results and a second predicate
+            // source, executed where ptxas's words have them: results PT and
+            // the second source !PT (their meaning is not measured).
+            "IMNMX" | "UIMNMX" if n == 7 && {
+                let sink = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true).is_some_and(|r| r == P_SINK || r == UP_SINK));
+                let not_true = matches!(o(6), Ok(Operand::Reg { reg, mods, .. }) if mods.not && pred_row(*reg, false).is_some_and(|r| r == PT || r == UPT));
+                sink(0) && sink(1) && not_true
+            } =>
+            {
+                let (d, signed) = (self.dst(o(2)?)?, !has("U32") && !has("U64"));
+                if has("S64") || has("U64") {
+                    Op::Imnmx64 { d, a: self.src(o(3)?, sl(3), 2)?, b: self.src(o(4)?, sl(4), 2)?, p: self.psrc(o(5)?)?, signed }
+                } else {
+                    Op::Imnmx { d, a: self.src(o(3)?, sl(3), 1)?, b: self.src(o(4)?, sl(4), 1)?, p: self.psrc(o(5)?)?, signed }
+                }
+            }
             "P2R" => Op::P2r { d: self.dst(o(0)?)?, a: self.src(o(2)?, sl(2), 1)?, mask: self.src(o(3)?, sl(3), 1)?, byte: mod_value(0) },
             "ISETP" | "UISETP" => {
                 let wide = has("U64") || has("S64");
