@@ -38,11 +38,14 @@
 //! and ATOM.E.CAS (generic atomics), ATOMS.CAS/.CAST(.SPIN), F2FP fp8
 //! pack/unpack, LDGDEPBAR, UI2F, PLOP3.LUT of register signs (`R0.SIGN`);
 //! HMMA (m16n8k16), IMMA (m16n8k32, `R4.ROW`/`R2.COL`) and LDSM
-//! (`table/matrix.rs`); BMSK, IDP, I2IP, MATCH (`table/bitops.rs`); HFMA2
-//! register forms, HMNMX2 and HSET2 with half swizzles (`R0.H0_H0`,
-//! `table/half.rs`); and on
+//! (`table/matrix.rs`); BMSK, IDP, I2IP, MATCH, VABSDIFF, P2R, R2P
+//! (`table/bitops.rs`); HFMA2 register forms and with two f16 immediates,
+//! HADD2(.F32), HMUL2, HMNMX2, HSET2 and HSETP2 with half swizzles
+//! (`R0.H0_H0`, `table/half.rs`); VIADDMNMX (sm_90, sm_100), LEPC with a
+//! target, FSEL with `-QNAN `; and on
 //! sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit ISETP, LDL/STL with a
-//! uniform register, VIADD with two registers (`.S32.ISAT`) — each in the
+//! uniform register, VIADD with two registers (`.S32.ISAT`), IMNMX/UIMNMX
+//! with two predicate results (`.S64`), UIADD3.64 — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
 //! words as `.raw`).
