@@ -1522,8 +1522,24 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             return Ok(());
         }
         Op::CallReg { a } => {
-            jump_lanes(w, gi, exec, |w, l| w.ri(a, l) / 16);
-            return Ok(());
+            // Address 0 is what the loader gives an undefined symbol, an
+            // external function (ptxas's printf: `LDC.64 R12, c[0x4][..]`,
+            // `CALL.ABS.NOINC R12` to vprintf, relocated). It runs as the PTX
+            // interpreter's vprintf: nothing printed, 0 returned in R4, and
+            // execution goes on after the call (where LEPC pointed the return).
+            if exec != 0 && lanes(exec).all(|l| w.ri(a, l) == 0) {
+                for l in lanes(exec) {
+                    w.set(R_BASE + 4, l, 0);
+                }
+            } else {
+                jump_lanes(w, gi, exec, |w, l| w.ri(a, l) / 16);
+                return Ok(());
+            }
+        }
+        Op::Lepc { d, addr } => {
+            for l in lanes(exec) {
+                w.set64(d, l, u64::from(addr));
+            }
         }
         Op::Ret { a, base } => {
             jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);

@@ -327,6 +327,8 @@ pub enum Op {
     Call { target: u32 },
     /// Call through a register pair holding a byte offset.
     CallReg { a: S },
+    /// LEPC: a code address (the next instruction's, or a target's) into a pair.
+    Lepc { d: u16, addr: u32 },
     Ret { a: S, base: u32 },
     Bar { id: S, red: Option<(u8, P)> },
     B2r { d: u16, p: u8 },
@@ -1000,6 +1002,10 @@ impl Translator<'_> {
                     Op::Warpsync { a: self.src(o(1)?, sl(1), 1)? }
                 }
             }
+            "LEPC" => match n {
+                1 => Op::Lepc { d: self.dst(o(0)?)?, addr: next },
+                _ => Op::Lepc { d: self.dst(o(0)?)?, addr: target(1)? },
+            },
             "CALL" => {
                 if self.psrc(o(0)?)? != P::TRUE {
                     return Err(Bad);
