@@ -79,8 +79,8 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
         const MUL_NO_BF16: &[ModField] = &[FTZ_FMZ, SAT, SWZ[0], SWZ[1]];
         const SWZ_3: [OperandSuffix; 2] = ab_swizzles(3);
         const SWZ_2: [OperandSuffix; 2] = ab_swizzles(2);
-        let (add, mul, off, sw): (&'static [ModField], &'static [ModField], &'static [(Field, u64)], &'static [OperandSuffix]) =
-            if bf16 { (ADD, MUL, F32_OFF, &SWZ_3) } else { (ADD_NO_BF16, MUL_NO_BF16, F32_OFF_NO_BF16, &SWZ_2) };
+        let (add, mul): (&'static [ModField], &'static [ModField]) = if bf16 { (ADD, MUL) } else { (ADD_NO_BF16, MUL_NO_BF16) };
+        let (off, sw): (&'static [(Field, u64)], &'static [OperandSuffix]) = if bf16 { (F32_OFF, &SWZ_3) } else { (F32_OFF_NO_BF16, &SWZ_2) };
         let form = |name, opcode, fixed, mods, b, sw| Form { sms, operand_suffixes: sw, ..g.form(name, opcode, fixed, mods, vec![RD, a, b]) };
         v.push(form("HADD2", 0x230, off, add, src(32, 63, 62, 2), sw));
         // `.F32`: a has no `|x|` (73 prints nothing: kept 0) and nvdisasm
