@@ -11,6 +11,9 @@
 //!   bits 16–23 and the rest, as a signed 48-bit field, at bits 34–81.
 //!
 //! (Mesa NAK switches layouts at sm_100; `nvdisasm` switches at sm_90.)
+//!
+//! LEPC with a target (sm_90+) counts bytes, not 4-byte units: a signed
+//! 58-bit field at bits 24–81 (bit flips, sm_90–sm_120).
 
 use super::bits::Field;
 use crate::target::Sm;
@@ -26,6 +29,8 @@ pub enum Layout {
     Contiguous(Field),
     /// Low 8 bits in 16–23, the rest (signed) in 34–81.
     Split,
+    /// A signed offset in bytes in one field (LEPC).
+    Bytes(Field),
 }
 
 /// The layout of a branch-type instruction (`is_bssy`: BSSY keeps the old
@@ -45,6 +50,7 @@ pub fn decode(word: u128, layout: Layout) -> i64 {
     let units = match layout {
         Layout::Contiguous(field) => field.get_signed(word),
         Layout::Split => (HIGH.get_signed(word) << 8) | LOW8.get(word) as i64,
+        Layout::Bytes(field) => return field.get_signed(word),
     };
     units * 4
 }
@@ -52,6 +58,9 @@ pub fn decode(word: u128, layout: Layout) -> i64 {
 /// `word` with its offset set to `bytes` (a multiple of 4 that fits), or `None`.
 #[inline]
 pub fn encode(word: u128, layout: Layout, bytes: i64) -> Option<u128> {
+    if let Layout::Bytes(field) = layout {
+        return field.set_signed(word, bytes);
+    }
     if bytes % 4 != 0 {
         return None;
     }
@@ -62,6 +71,7 @@ pub fn encode(word: u128, layout: Layout, bytes: i64) -> Option<u128> {
             let w = LOW8.set(word, (units & 0xff) as u64)?;
             HIGH.set_signed(w, units >> 8)
         }
+        Layout::Bytes(_) => None,
     }
 }
 
@@ -99,5 +109,17 @@ mod tests {
         }
         assert_eq!(encode(0, Layout::Contiguous(HIGH), 1 << 50), None);
         assert_eq!(encode(0, Layout::Contiguous(HIGH_BSSY_SM100), 1 << 40), None);
+    }
+
+    #[test]
+    fn lepc_counts_bytes() {
+        // sm_90 `LEPC R20, 0x20` at 0x0: bits 24–81 hold 0x10 (bit flips).
+        let lepc = join(0x000000001014794e, 0x000fce0000000000);
+        let layout = Layout::Bytes(Field::bits(24, 81));
+        assert_eq!(decode(lepc, layout), 0x10);
+        // Bit 81 is the sign.
+        assert_eq!(decode(lepc | 1 << 81, layout), 0x10 - (1 << 57));
+        assert_eq!(encode(lepc & !(0xff << 24), layout, 0x10), Some(lepc));
+        assert_eq!(encode(0, layout, 3), Some(3 << 24));
     }
 }

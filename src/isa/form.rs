@@ -195,6 +195,10 @@ pub enum Slot {
     },
     /// A special register number (printed by name).
     SpecialReg(Field),
+    /// An operand with no bits, always printed the same (`PR`, the
+    /// predicate register of P2R; FSEL's `-QNAN ` whose payload a fixed
+    /// field holds). Decoded as `Operand::Hex(0)`.
+    Text(&'static str),
 }
 
 /// Bank and offset fields of a constant-bank operand.
@@ -310,11 +314,12 @@ impl Slot {
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
             Slot::LoadBank { offset, index, .. } => field(CBANK_BANK) | field(offset) | field(index),
             Slot::Hex(f) | Slot::SpecialReg(f) | Slot::Imm64(f) | Slot::SImm(f) => field(f),
+            Slot::Text(_) => 0,
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),
-            Slot::Target(super::branch::Layout::Contiguous(f))
-            | Slot::AbsTarget(super::branch::Layout::Contiguous(f))
-            | Slot::RelOffset(super::branch::Layout::Contiguous(f)) => field(f),
+            Slot::Target(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f))
+            | Slot::AbsTarget(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f))
+            | Slot::RelOffset(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f)) => field(f),
             Slot::Target(super::branch::Layout::Split) | Slot::AbsTarget(super::branch::Layout::Split) | Slot::RelOffset(super::branch::Layout::Split) => {
                 field(Field::bits(16, 23)) | field(Field::bits(34, 81))
             }

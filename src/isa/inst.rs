@@ -338,9 +338,12 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
             out.push(']');
         }
         Operand::SpecialReg(n) => out.push_str(&special_register_name(n, sm)),
-        Operand::Hex(v) => {
-            let _ = write!(out, "{v:#x}");
-        }
+        Operand::Hex(v) => match slot {
+            Slot::Text(text) => out.push_str(text),
+            _ => {
+                let _ = write!(out, "{v:#x}");
+            }
+        },
         Operand::Imm64(v) if matches!(slot, Slot::SImm(_)) && (v as i64) < 0 => {
             let _ = write!(out, "-{:#x}", (v as i64).unsigned_abs());
         }

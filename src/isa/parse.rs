@@ -312,6 +312,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         Slot::SpecialReg(_) => {
             Operand::SpecialReg(super::inst::special_register_number(text, sm)?)
         }
+        Slot::Text(fixed) => (text == fixed.trim_end()).then_some(Operand::Hex(0))?,
         Slot::Target(_) => Operand::Target(parse_signed_hex(text)? - address as i64 - 16),
         Slot::AbsTarget(_) => Operand::Target(parse_hex(text)? as i64),
         Slot::RelOffset(_) => Operand::Target(parse_signed_hex(text)?),

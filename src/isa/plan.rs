@@ -154,6 +154,8 @@ pub(super) enum Step {
     Addr { base: Fld, offset: Fld, scale: Option<Fld>, desc: Option<Fld>, uniform: Option<Fld>, wide: bool, zero_base: bool },
     /// [`Slot::SpecialReg`].
     SpecialReg(Fld),
+    /// [`Slot::Text`]: no bits.
+    Text,
 }
 
 /// Which immediates decode ([`Step::Imm32`]).
@@ -203,6 +205,7 @@ impl Step {
                 zero_base,
             },
             Slot::SpecialReg(f) => Step::SpecialReg(Fld::of(f)),
+            Slot::Text(_) => Step::Text,
         }
     }
 }

@@ -38,11 +38,14 @@
 //! and ATOM.E.CAS (generic atomics), ATOMS.CAS/.CAST(.SPIN), F2FP fp8
 //! pack/unpack, LDGDEPBAR, UI2F, PLOP3.LUT of register signs (`R0.SIGN`);
 //! HMMA (m16n8k16), IMMA (m16n8k32, `R4.ROW`/`R2.COL`) and LDSM
-//! (`table/matrix.rs`); BMSK, IDP, I2IP, MATCH (`table/bitops.rs`); HFMA2
-//! register forms, HMNMX2 and HSET2 with half swizzles (`R0.H0_H0`,
-//! `table/half.rs`); and on
+//! (`table/matrix.rs`); BMSK, IDP, I2IP, MATCH, VABSDIFF, P2R, R2P
+//! (`table/bitops.rs`); HFMA2 register forms and with two f16 immediates,
+//! HADD2(.F32), HMUL2, HMNMX2, HSET2 and HSETP2 with half swizzles
+//! (`R0.H0_H0`, `table/half.rs`); VIADDMNMX (sm_90, sm_100), LEPC with a
+//! target, FSEL with `-QNAN `; and on
 //! sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit ISETP, LDL/STL with a
-//! uniform register, VIADD with two registers (`.S32.ISAT`) — each in the
+//! uniform register, VIADD with two registers (`.S32.ISAT`), IMNMX/UIMNMX
+//! with two predicate results (`.S64`), UIADD3.64 — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such
 //! words as `.raw`).
@@ -365,6 +368,10 @@ fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     alu(v, g, "SEL", 0x007, NONE, &[], &[RD, gpr(24, None, Some(0))], None, false, false, &[pred(87, Always)]);
     let shf_mods: &'static [ModField] = &[SHF_DIR, SHF_WRAP, SHF_TYPE, SHF_HI];
     alu(v, g, "SHF", 0x019, NONE, shf_mods, &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
+    // Form 2: the shift in 64–71 (b's reuse flag), c an immediate
+    // (`SHF.L.W.U32.HI R5, R5, R4, 0xfffffffe`; bit flips of a corpus word,
+    // sm_75–sm_100: no flag bits, 77–79 and 81–90 unused).
+    v.push(g.form("SHF", 0x419, NONE, shf_mods, vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), Slot::Imm32 { signed: false }]));
 }
 
 /// FSETP, FSEL, FMNMX, MUFU, LEA, PRMT, LDC, S2UR, UMOV, and the ops of
@@ -423,6 +430,12 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         let setp = vec![pred_plain(81, Always), pred_plain(84, Always), a_fp, b_dp(form), pred(87, Always)];
         v.push(g.form("DSETP", form | 0x02a, NONE, &[DSETP_CMP, COMBINE], setp));
     }
+    // FSEL with the NaN 0xfff00000 (what ptxas selects for a NaN result of
+    // f32 functions): nvdisasm prints `-QNAN ` for every negative quiet NaN,
+    // so this form, listed before the general one, is what that text reads
+    // back as (the general form's `-QNAN ` is 0xffc00000, MUFU's).
+    const FSEL_QNAN: &[(Field, u64)] = &[(f(32, 63), 0xfff0_0000)];
+    v.push(g.form("FSEL", 0x808, FSEL_QNAN, &[FTZ], vec![RD, a_fp, Slot::Text("-QNAN "), pred(87, Always)]));
     for form in [0x200u16, 0x800, 0xa00, 0xc00] {
         if g.wide_ur && form == 0xa00 {
             continue;

@@ -96,8 +96,9 @@ fn shape(mnemonic: &str) -> Shape {
         "FRND" if has("F64") => all(2),
         "CS2R" => Shape { dst: if has("32") { 1 } else { 2 }, src: [1; 4] },
         "LEPC" => Shape { dst: 2, src: [1; 4] },
-        "MOV" | "UMOV" | "SEL" | "USEL" | "IADD" if has("64") => all(2),
+        "MOV" | "UMOV" | "SEL" | "USEL" | "IADD" | "UIADD3" if has("64") => all(2),
         "ISETP" | "UISETP" if has("U64") || has("S64") => Shape { dst: 1, src: [2; 4] },
+        "IMNMX" | "UIMNMX" if has("U64") || has("S64") => all(2),
         _ => one,
     }
 }

@@ -986,6 +986,58 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, r);
             }
         }
+        Op::Viaddmnmx { d, a, b, c, p, signed } => {
+            // The sum wraps (PTX's add, which ptxas fuses into it, does).
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = (w.ri(a, l).wrapping_add(w.ri(b, l)), w.ri(c, l));
+                let min = pm >> l & 1 == 1;
+                let flip = if signed { 0x8000_0000 } else { 0 };
+                let less = (x ^ flip) < (y ^ flip);
+                w.set(d, l, if less == min { x } else { y });
+            }
+        }
+        Op::Vabsdiff { d, a, b, c, signed } => {
+            for l in lanes(exec) {
+                let (x, y) = (w.ri(a, l), w.ri(b, l));
+                let diff = if signed { (x as i32).abs_diff(y as i32) } else { x.abs_diff(y) };
+                w.set(d, l, diff.wrapping_add(w.ri(c, l)));
+            }
+        }
+        Op::P2r { d, a, mask, byte } => {
+            // PR: P0…P6 in bits 0–6 (bit 7 and up read as clear: not measured).
+            for l in lanes(exec) {
+                let pr = (0..7).fold(0u32, |acc, k| acc | (w.p[k] >> l & 1) << k);
+                let shift = 8 * u32::from(byte);
+                let m = w.ri(mask, l) << shift;
+                w.set(d, l, (w.ri(a, l) & !m) | (pr << shift & m));
+            }
+        }
+        Op::Imnmx64 { d, a, b, p, signed } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = (w.r64(a, l), w.r64(b, l));
+                let min = pm >> l & 1 == 1;
+                let flip = if signed { 1u64 << 63 } else { 0 };
+                let less = (x ^ flip) < (y ^ flip);
+                w.set64(d, l, if less == min { x } else { y });
+            }
+        }
+        Op::R2p { a, mask, byte } => {
+            // P0…P6 from bits 0–6 of the byte (mask bits 7 and up: not measured).
+            let mut bits = [0u32; 7];
+            for l in lanes(exec) {
+                let v = w.ri(a, l) >> (8 * u32::from(byte));
+                for (k, b) in bits.iter_mut().enumerate() {
+                    *b |= (v >> k & 1) << l;
+                }
+            }
+            for (k, b) in bits.iter().enumerate() {
+                if mask >> k & 1 == 1 {
+                    w.setp(k as u8, exec, *b);
+                }
+            }
+        }
         Op::Isetp { d, a, b, cmp, signed, wide, bop, pin, ex } => {
             let pinm = w.pm(pin);
             let mut r = 0u32;
@@ -1191,6 +1243,35 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 }
                 w.set(d, l, out);
             }
+        }
+        Op::Half2 { d, a, b, mul, bf16, f32 } => {
+            let wide = |h: u16| if bf16 { num::bf16_to_f64(h) } else { num::f16_to_f64(h) };
+            for l in lanes(exec) {
+                let (x, y) = (w.halves(a, l), w.halves(b, l));
+                // Sums and products of two halves are exact in f64: one rounding.
+                let r = |k: usize| if mul { wide(x[k]) * wide(y[k]) } else { wide(x[k]) + wide(y[k]) };
+                let v = if f32 {
+                    canon32(num::f64_to_f32(r(0), Round::Nearest))
+                } else {
+                    let h = |k| u32::from(if bf16 { num::f64_to_bf16(r(k), Round::Nearest) } else { num::f64_to_f16(r(k), Round::Nearest) });
+                    h(0) | h(1) << 16
+                };
+                w.set(d, l, v);
+            }
+        }
+        Op::Hsetp2 { d, a, b, cmp, pin, bop, ftz } => {
+            // One result per half (lane 0 into the first predicate).
+            let pinm = w.pm(pin);
+            let mut r = [0u32; 2];
+            for l in lanes(exec) {
+                let (x, y) = (w.halves(a, l), w.halves(b, l));
+                for (k, rk) in r.iter_mut().enumerate() {
+                    let (hx, hy) = if ftz { (num::ftz_half(x[k], false), num::ftz_half(y[k], false)) } else { (x[k], y[k]) };
+                    *rk |= u32::from(fcmp(cmp, num::f16_to_f64(hx), num::f16_to_f64(hy))) << l;
+                }
+            }
+            w.setp(d[0], exec, combine(r[0], pinm, bop).0);
+            w.setp(d[1], exec, combine(r[1], pinm, bop).0);
         }
         Op::F2f { d, a, from, to, rnd, ftz } => {
             for l in lanes(exec) {
@@ -1451,8 +1532,24 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             return Ok(());
         }
         Op::CallReg { a } => {
-            jump_lanes(w, gi, exec, |w, l| w.ri(a, l) / 16);
-            return Ok(());
+            // Address 0 is what the loader gives an undefined symbol, an
+            // external function (ptxas's printf: `LDC.64 R12, c[0x4][..]`,
+            // `CALL.ABS.NOINC R12` to vprintf, relocated). It runs as the PTX
+            // interpreter's vprintf: nothing printed, 0 returned in R4, and
+            // execution goes on after the call (where LEPC pointed the return).
+            if exec != 0 && lanes(exec).all(|l| w.ri(a, l) == 0) {
+                for l in lanes(exec) {
+                    w.set(R_BASE + 4, l, 0);
+                }
+            } else {
+                jump_lanes(w, gi, exec, |w, l| w.ri(a, l) / 16);
+                return Ok(());
+            }
+        }
+        Op::Lepc { d, addr } => {
+            for l in lanes(exec) {
+                w.set64(d, l, u64::from(addr));
+            }
         }
         Op::Ret { a, base } => {
             jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);

@@ -273,6 +273,11 @@ pub enum Op {
     Flo { d: u16, a: S, signed: bool, sh: bool },
     Sgxt { d: u16, a: S, b: S, wrap: bool, signed: bool },
     Imnmx { d: u16, a: S, b: S, p: P, signed: bool },
+    Viaddmnmx { d: u16, a: S, b: S, c: S, p: P, signed: bool },
+    Vabsdiff { d: u16, a: S, b: S, c: S, signed: bool },
+    P2r { d: u16, a: S, mask: S, byte: u8 },
+    R2p { a: S, mask: u32, byte: u8 },
+    Imnmx64 { d: u16, a: S, b: S, p: P, signed: bool },
     Isetp { d: [u8; 2], a: S, b: S, cmp: Cmp, signed: bool, wide: bool, bop: u8, pin: P, ex: Option<P> },
     Fsetp { d: [u8; 2], a: S, b: S, cmp: Cmp, ftz: bool, bop: u8, pin: P, f64: bool },
     /// FSET.BF: FSETP's comparison written as 1.0 or 0.0.
@@ -293,6 +298,8 @@ pub enum Op {
     /// HSET2: per half, all ones (1.0 with `bf`) where the comparison
     /// combined with `p` holds, else 0.
     Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool },
+    Half2 { d: u16, a: S, b: S, mul: bool, bf16: bool, f32: bool },
+    Hsetp2 { d: [u8; 2], a: S, b: S, cmp: Cmp, pin: P, bop: u8, ftz: bool },
     /// PLOP3.LUT of the sign bits of three registers.
     Plop3Sign { d: [u8; 2], a: S, b: S, c: S, lut: [u8; 2] },
     F2f { d: u16, a: S, from: Fmt, to: Fmt, rnd: Round, ftz: bool },
@@ -327,6 +334,8 @@ pub enum Op {
     Call { target: u32 },
     /// Call through a register pair holding a byte offset.
     CallReg { a: S },
+    /// LEPC: a code address (the next instruction's, or a target's) into a pair.
+    Lepc { d: u16, addr: u32 },
     Ret { a: S, base: u32 },
     Bar { id: S, red: Option<(u8, P)> },
     B2r { d: u16, p: u8 },
@@ -590,6 +599,15 @@ impl Translator<'_> {
                 let w = if has("64") { 2 } else { 1 };
                 Op::Mov { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, n: w as u8 }
             }
+            // UIADD3.64 without a third source or carry outs (what ptxas emits).
+            "UIADD3" if has("64") => {
+                let zero = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, mods, .. }) if reg.num == RegNum::Zero && !mods.neg);
+                let sink = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(UP_SINK));
+                if !(zero(5) && sink(1) && sink(2)) {
+                    return Err(Bad);
+                }
+                Op::Iadd64 { d: self.dst(o(0)?)?, co: UP_SINK, a: self.src(o(3)?, sl(3), 2)?, b: self.src(o(4)?, sl(4), 2)?, ci: None, wide: true }
+            }
             "IADD3" | "UIADD3" => {
                 let (d, p0, p1, a, b, c) = (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.pdst(o(2)?)?, self.src(o(3)?, sl(3), 1)?, self.src(o(4)?, sl(4), 1)?, self.src(o(5)?, sl(5), 1)?);
                 let ci = if has("X") { Some([self.psrc(o(6)?)?, self.psrc(o(7)?)?]) } else { None };
@@ -668,6 +686,11 @@ impl Translator<'_> {
                 let w = if has("64") { 2 } else { 1 };
                 Op::Sel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, b: self.src(o(2)?, sl(2), w)?, p: self.psrc(o(3)?)?, n: w as u8 }
             }
+            // FSEL's `-QNAN ` operand (a text slot) is the immediate its form fixes.
+            "FSEL" if matches!(sl(2), Slot::Text(_)) => {
+                let imm = form.fixed.iter().find(|(f, _)| *f == crate::isa::form::IMM32).map(|(_, v)| *v as u32).ok_or(Bad)?;
+                Op::Fsel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: S { r: self.rows.constant(imm), m: 0 }, p: self.psrc(o(3)?)? }
+            }
             "FSEL" => Op::Fsel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)? },
             "SHF" | "USHF" => {
                 let bits64 = has("S64") || has("U64");
@@ -691,6 +714,43 @@ impl Translator<'_> {
             "FLO" | "UFLO" => Op::Flo { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, signed: !has("U32"), sh: has("SH") },
             "SGXT" => Op::Sgxt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has("W"), signed: !has("U32") },
             "IMNMX" | "VIMNMX" if n == 4 => Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: !has("U32") },
+            "VIADDMNMX" if toks.iter().all(|t| *t == "U32") => Op::Viaddmnmx {
+                d: self.dst(o(0)?)?,
+                a: self.src(o(1)?, sl(1), 1)?,
+                b: self.src(o(2)?, sl(2), 1)?,
+                c: self.src(o(3)?, sl(3), 1)?,
+                p: self.psrc(o(4)?)?,
+                signed: !has("U32"),
+            },
+            // Only without the predicate result (PT), whose meaning is not measured.
+            "VABSDIFF" if matches!(o(1)?, Operand::Reg { reg, .. } if pred_row(*reg, true) == Some(P_SINK)) => Op::Vabsdiff {
+                d: self.dst(o(0)?)?,
+                a: self.src(o(2)?, sl(2), 1)?,
+                b: self.src(o(3)?, sl(3), 1)?,
+                c: self.src(o(4)?, sl(4), 1)?,
+                signed: !has("U32"),
+            },
+            "R2P" => match o(2)? {
+                Operand::Imm(mask) => Op::R2p { a: self.src(o(1)?, sl(1), 1)?, mask: *mask, byte: mod_value(0) },
+                _ => return Err(Bad),
+            },
+            // sm_120's form with two predicate results and a second predicate
+            // source, executed where ptxas's words have them: results PT and
+            // the second source !PT (their meaning is not measured).
+            "IMNMX" | "UIMNMX" if n == 7 && {
+                let sink = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true).is_some_and(|r| r == P_SINK || r == UP_SINK));
+                let not_true = matches!(o(6), Ok(Operand::Reg { reg, mods, .. }) if mods.not && pred_row(*reg, false).is_some_and(|r| r == PT || r == UPT));
+                sink(0) && sink(1) && not_true
+            } =>
+            {
+                let (d, signed) = (self.dst(o(2)?)?, !has("U32") && !has("U64"));
+                if has("S64") || has("U64") {
+                    Op::Imnmx64 { d, a: self.src(o(3)?, sl(3), 2)?, b: self.src(o(4)?, sl(4), 2)?, p: self.psrc(o(5)?)?, signed }
+                } else {
+                    Op::Imnmx { d, a: self.src(o(3)?, sl(3), 1)?, b: self.src(o(4)?, sl(4), 1)?, p: self.psrc(o(5)?)?, signed }
+                }
+            }
+            "P2R" => Op::P2r { d: self.dst(o(0)?)?, a: self.src(o(2)?, sl(2), 1)?, mask: self.src(o(3)?, sl(3), 1)?, byte: mod_value(0) },
             "ISETP" | "UISETP" => {
                 let wide = has("U64") || has("S64");
                 let w = if wide { 2 } else { 1 };
@@ -766,6 +826,25 @@ impl Translator<'_> {
                 p: self.psrc(o(3)?)?,
                 bop: bop(&full),
                 bf: has("BF"),
+                ftz: has("FTZ"),
+            },
+            // HADD2 / HMUL2 without `.SAT` or flushing; `.F32` (HADD2) writes the
+            // low lanes' sum as one f32.
+            "HADD2" | "HMUL2" if toks.iter().all(|t| matches!(*t, "BF16_V2" | "F32")) => Op::Half2 {
+                d: self.dst(o(0)?)?,
+                a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
+                b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
+                mul: base == "HMUL2",
+                bf16: has("BF16_V2"),
+                f32: has("F32"),
+            },
+            "HSETP2" if !has("H_AND") => Op::Hsetp2 {
+                d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?],
+                a: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
+                b: half_src(self.src(o(3)?, sl(3), 1)?, 3)?,
+                cmp: mod_value(0) & 15,
+                pin: self.psrc(o(4)?)?,
+                bop: bop(&full),
                 ftz: has("FTZ"),
             },
             "F2F" => {
@@ -945,6 +1024,10 @@ impl Translator<'_> {
                     Op::Warpsync { a: self.src(o(1)?, sl(1), 1)? }
                 }
             }
+            "LEPC" => match n {
+                1 => Op::Lepc { d: self.dst(o(0)?)?, addr: next },
+                _ => Op::Lepc { d: self.dst(o(0)?)?, addr: target(1)? },
+            },
             "CALL" => {
                 if self.psrc(o(0)?)? != P::TRUE {
                     return Err(Bad);

@@ -179,6 +179,7 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
             }
         }
         Step::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
+        Step::Text => Operand::Hex(0),
         // The common steps, which the caller decodes itself.
         Step::Gpr { .. } | Step::Pred { .. } | Step::Ur { .. } => return false,
     };

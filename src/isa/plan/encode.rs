@@ -213,6 +213,7 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
         (Step::Target(layout), Operand::Target(t)) => branch::encode(w, layout, t).ok_or(Why::TooBig("branch offset", t as u64))?,
         (Step::AbsTarget(layout), Operand::Target(t)) if t >= 0 => branch::encode(w, layout, t).ok_or(Why::TooBig("code address", t as u64))?,
         (Step::SpecialReg(field), Operand::SpecialReg(v)) => put(w, field, v.into(), "special register")?,
+        (Step::Text, Operand::Hex(0)) => w,
         _ => return Err(Why::Mismatch(k)),
     })
 }

@@ -1,12 +1,12 @@
 //! Integer forms for PTX's bit-field, dot-product, pack and warp-match
 //! instructions: BMSK (`bmsk`, `bfi`), IDP.4A / IDP.2A (`dp4a`, `dp2a`),
-//! I2IP (`cvt.pack.sat`) and MATCH (`match.sync`). Fields from single-bit
+//! I2IP (`cvt.pack.sat`), MATCH (`match.sync`), VABSDIFF (`sad`), P2R and R2P. Fields from single-bit
 //! flips and field enumerations of the words ptxas emits for ZLUDA's tests
 //! (sm_80, sm_90, sm_120, nvdisasm 13.5).
 
 use super::{Generation, RD, f, gpr, pred_plain};
 use crate::isa::bits::Field;
-use crate::isa::form::{Form, ModField, PredShow};
+use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot};
 
 /// The forms of this module.
 pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
@@ -15,6 +15,33 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     // ---- BMSK (0x21b): a mask of b bits from bit a; bit 75 `.W` (wrap).
     const WRAP: ModField = ModField { field: f(75, 75), names: &["", ".W"], extra: None };
     v.push(g.form("BMSK", 0x21b, &[], &[WRAP], vec![RD, a, b]));
+    // ---- VABSDIFF (0x214, sm_75–sm_100; sm_120 refuses it): d = |a - b| + c
+    // (`sad`); bit 73 signedness (clear `.U32`), a predicate result 81–83
+    // printed after d when not PT. Other bits (74–80, 84–90) print nothing
+    // (kept 0). Bit flips of a corpus word (sm_75, sm_80, sm_90, sm_100).
+    const SIGNED: ModField = ModField { field: f(73, 73), names: &[".U32", ""], extra: None };
+    let vabsdiff = g.form("VABSDIFF", 0x214, &[], &[SIGNED], vec![RD, pred_plain(81, PredShow::UnlessTrue), a, b, gpr(64, None, Some(2))]);
+    v.push(Form { sms: (vabsdiff.sms.0, vabsdiff.sms.1.min(100)), ..vabsdiff });
+    // ---- P2R (0x803): the predicate register PR (no bits) masked by an
+    // immediate (32–63, printed signed up to sm_89, unsigned from sm_90 as
+    // R2P's; oracle), into byte 76–77 of a (24–31, its bits elsewhere
+    // kept); `.B1`…`.B3` name the byte. nvdisasm refuses a reuse flag on
+    // the immediate's position (oracle). Bit flips of corpus words (sm_75,
+    // sm_90, sm_120).
+    const BYTE: ModField = ModField { field: f(76, 77), names: &["", ".B1", ".B2", ".B3"], extra: None };
+    let p2r = |signed| g.form("P2R", 0x803, &[], &[BYTE], vec![RD, Slot::Text("PR"), a, Slot::Imm32 { signed }]);
+    if g.wide_ur {
+        v.push(p2r(false));
+    } else {
+        v.push(Form { sms: (75, 89), ..p2r(true) });
+        v.push(Form { sms: (90, 90), ..p2r(false) });
+    }
+    // ---- R2P (0x804): the reverse: the bits of byte 76–77 of a (printed
+    // after it, `R8.reuse.B1`) masked by the immediate into PR; 16–23
+    // print nothing (kept 0). Bit flips of a corpus word (sm_120; the same
+    // on sm_75, sm_90, sm_100).
+    const R2P_BYTE: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 0, slot: 1 }];
+    v.push(Form { operand_suffixes: R2P_BYTE, ..g.form("R2P", 0x804, &[], &[BYTE], vec![Slot::Text("PR"), a, Slot::Imm32 { signed: false }]) });
     // ---- IDP (0x226): d = c + dot(a, b); bit 76 chooses 2A (bit 77 `.HI`
     // half of b) over 4A; signedness of a 73, of b 74; `-c` 75.
     let c = gpr(64, Some(75), Some(2));

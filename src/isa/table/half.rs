@@ -44,6 +44,86 @@ pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: (90, 90), ..g.form("HFMA2.MMA", 0x235, FIXED, &[TYPE, FTZ_FMZ, SAT], slots) });
     }
     min_max_set(v, g);
+    add_mul(v, g);
+    setp(v, g);
+}
+
+/// HADD2 (0x230) and HMUL2 (0x232) with two register sources, and HFMA2
+/// with two `f16` immediates in the b position (form 4: `HFMA2.MMA R13,
+/// R2, 1, 1, R5`). Sources: a 24 (`-` 72, `|x|` 73, swizzle 74–75), b 32
+/// (`-` 63, `|x|` 62, swizzle 60–61); HADD2's b carries the c operand's
+/// reuse flag (index 2; index 1 is refused), HMUL2's its own. Bit 85
+/// `.BF16_V2` from sm_90 (printed nothing before: kept 0); 77 `.SAT`;
+/// HADD2: 78 `.F32` (one f32 result; with `.BF16_V2` refused), 80 `.FTZ`
+/// (76 ignored: kept 0); HMUL2: `.FTZ` 80 / `.FMZ` 76 as HFMA2's, 78
+/// `.F32` up to sm_89 and `.INVALID1` later (kept 0). Single-bit flips of
+/// corpus words on every measured SM (nvdisasm 13.5).
+fn add_mul(v: &mut Vec<Form>, g: Generation) {
+    const TYPE: ModField = ModField { field: f(85, 85), names: &["", ".BF16_V2"], extra: None };
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const FTZ_FMZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ", ".FMZ", U], extra: Some(76) };
+    const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"], extra: None };
+    const SWZ: [ModField; 2] = [swizzle(74), swizzle(60)];
+    const F32_ON: &[(Field, u64)] = &[(f(78, 78), 1), (f(85, 85), 0)];
+    const F32_OFF: &[(Field, u64)] = &[(f(78, 78), 0)];
+    const F32_OFF_NO_BF16: &[(Field, u64)] = &[(f(78, 78), 0), (f(85, 85), 0)];
+    let src = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
+    let a = src(24, 72, 73, 0);
+    let generations: &[((u16, u16), bool)] = if g.wide_ur { &[((100, 120), true)] } else { &[((75, 89), false), ((90, 90), true)] };
+    for &(sms, bf16) in generations {
+        // Modifiers: [type,] rounding flags, then the two swizzles (printed after their operands).
+        const ADD: &[ModField] = &[TYPE, FTZ, SAT, SWZ[0], SWZ[1]];
+        const ADD_NO_BF16: &[ModField] = &[FTZ, SAT, SWZ[0], SWZ[1]];
+        const ADD_F32: &[ModField] = &[FTZ, SAT, SWZ[0], SWZ[1]];
+        const MUL: &[ModField] = &[TYPE, FTZ_FMZ, SAT, SWZ[0], SWZ[1]];
+        const MUL_NO_BF16: &[ModField] = &[FTZ_FMZ, SAT, SWZ[0], SWZ[1]];
+        const SWZ_3: [OperandSuffix; 2] = ab_swizzles(3);
+        const SWZ_2: [OperandSuffix; 2] = ab_swizzles(2);
+        let (add, mul): (&'static [ModField], &'static [ModField]) = if bf16 { (ADD, MUL) } else { (ADD_NO_BF16, MUL_NO_BF16) };
+        let (off, sw): (&'static [(Field, u64)], &'static [OperandSuffix]) = if bf16 { (F32_OFF, &SWZ_3) } else { (F32_OFF_NO_BF16, &SWZ_2) };
+        let form = |name, opcode, fixed, mods, b, sw| Form { sms, operand_suffixes: sw, ..g.form(name, opcode, fixed, mods, vec![RD, a, b]) };
+        v.push(form("HADD2", 0x230, off, add, src(32, 63, 62, 2), sw));
+        // `.F32`: a has no `|x|` (73 prints nothing: kept 0) and nvdisasm
+        // refuses its reuse flag (oracle).
+        let a_f32 = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: None, not: None, reuse: None };
+        v.push(Form { sms, operand_suffixes: &SWZ_2, ..g.form("HADD2.F32", 0x230, F32_ON, ADD_F32, vec![RD, a_f32, src(32, 63, 62, 2)]) });
+        v.push(form("HMUL2", 0x232, off, mul, src(32, 63, 62, 1), sw));
+    }
+    // HFMA2 with two f16 immediates: c 64 (`-` 84, `|x|` 83, reuse 2);
+    // swizzles (a 74–75, c 81–82) kept 0, and 85 (`.BF16_V2` prints the
+    // immediates as bf16) kept 0; 79 `.RELU` adds an operand (kept 0), 78
+    // `.F32` from sm_100 (kept 0). `.MMA` (0x835) from sm_80 to sm_90.
+    const IMM_FIXED: &[(Field, u64)] = &[(f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0), (f(85, 85), 0)];
+    let imm = vec![RD, a, Slot::Half2, src(64, 84, 83, 2)];
+    v.push(g.form("HFMA2", 0x831, IMM_FIXED, &[FTZ_FMZ, SAT], imm.clone()));
+    if !g.wide_ur {
+        v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x835, IMM_FIXED, &[FTZ_FMZ, SAT], imm) });
+    }
+}
+
+/// HSETP2 (0x234): two predicate results (81–83, 84–86), one per half (or
+/// both halves combined with `.H_AND`, bit 71), each the comparison (76–79,
+/// FSETP's) combined (69–70) with the predicate 87–90; 80 `.FTZ`. Sources
+/// and swizzles as HSET2's; b has the c operand's reuse flag (index 2).
+/// Bits 64–65 (`.BF16_V2` from sm_90) kept 0. Bit flips of a corpus word
+/// (every measured SM; the same layout on sm_75).
+fn setp(v: &mut Vec<Form>, g: Generation) {
+    const CMP: ModField = ModField {
+        field: f(76, 79),
+        names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"],
+        extra: None,
+    };
+    const H_AND: ModField = ModField { field: f(71, 71), names: &["", ".H_AND"], extra: None };
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const COMBINE: ModField = ModField { field: f(69, 70), names: &[".AND", ".OR", ".XOR"], extra: None };
+    const FIXED: &[(Field, u64)] = &[(f(64, 65), 0)];
+    const SWZ: [OperandSuffix; 2] = [OperandSuffix::Mod { modifier: 4, slot: 2 }, OperandSuffix::Mod { modifier: 5, slot: 3 }];
+    let a = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: Some(73), not: None, reuse: Some(0) };
+    let b = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(2) };
+    let p = |lo| Slot::Pred { uniform: false, field: f(lo, lo + 2), not: None, show: PredShow::Always };
+    let slots = vec![p(81), p(84), a, b, pred(87, PredShow::Always)];
+    const MODS: &[ModField] = &[CMP, H_AND, FTZ, COMBINE, swizzle(74), swizzle(60)];
+    v.push(Form { operand_suffixes: &SWZ, ..g.form("HSETP2", 0x234, FIXED, MODS, slots) });
 }
 
 /// HMNMX2 and HSET2 with two register sources (sm_80+).
@@ -80,8 +160,9 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     const COMBINE: ModField = ModField { field: f(69, 70), names: &[".AND", ".OR", ".XOR"], extra: None };
     const SET_FIXED: &[(Field, u64)] = &[(f(64, 65), 0)];
     const SET_SWZ: [OperandSuffix; 2] = ab_swizzles(4);
-    // nvdisasm refuses a reuse flag on HSET2's b (oracle, every SM).
-    let b_no_reuse = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: None };
-    let set_slots = vec![RD, a, b_no_reuse, pred(87, PredShow::Always)];
-    v.push(Form { operand_suffixes: &SET_SWZ, ..from_80(g.form("HSET2", 0x233, SET_FIXED, &[BF, CMP, FTZ, COMBINE, SWZ[0], SWZ[1]], set_slots)) });
+    // HSET2's b carries the c operand's reuse flag (index 2; nvdisasm
+    // refuses index 1; oracle). The same layout on sm_75 (bit flips).
+    let b_reuse_c = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(2) };
+    let set_slots = vec![RD, a, b_reuse_c, pred(87, PredShow::Always)];
+    v.push(Form { operand_suffixes: &SET_SWZ, ..g.form("HSET2", 0x233, SET_FIXED, &[BF, CMP, FTZ, COMBINE, SWZ[0], SWZ[1]], set_slots) });
 }

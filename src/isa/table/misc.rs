@@ -70,6 +70,12 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
         }
     }
 
+    viaddmnmx(v, g);
+    if g.wide_ur {
+        minmax_sm120(v, g);
+        uiadd3_64(v, g);
+    }
+
     // ---- VOTE (0x806) and VOTEU (0x886): mode 72–73, predicate result
     // 81–83, source predicate 87–90; the destination register is not
     // printed when it is RZ (URZ), so that form comes first.
@@ -254,9 +260,13 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     // SGXT: d, a, b (forms 1, 4, 5, 6); bit 73 signedness, bit 75 `.W`.
     const SGXT_W: ModField = ModField { field: f(75, 75), names: &["", ".W"], extra: None };
     alu(v, g, "SGXT", 0x01a, NONE, &[SGXT_W, SIGNED_73], &[RD, gpr(24, None, Some(0))], None, false, false, &[]);
-    // LEPC: the address of the next instruction (0x34e). (The 0x94e form
-    // with a target does not use BRA's offset layout: not modelled.)
+    // LEPC: the address of the next instruction (0x34e), or from sm_90 of a
+    // target (0x94e: a byte offset from the next instruction in 24–81, see
+    // [`Layout::Bytes`]; bit flips, sm_90–sm_120).
     v.push(g.form("LEPC", 0x34e, NONE, &[], vec![RD]));
+    if g.sms.1 >= 90 {
+        v.push(Form { sms: (g.sms.0.max(90), g.sms.1), ..g.form("LEPC", 0x94e, NONE, &[], vec![RD, Slot::Target(Layout::Bytes(f(24, 81)))]) });
+    }
     // LDGDEPBAR (0x9af, sm_80+): closes a group of LDGSTS copies (no operands).
     v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("LDGDEPBAR", 0x9af, NONE, &[], vec![]) });
     // UI2F with an immediate (0x85a, sm_100+): I2F on the uniform datapath;
@@ -606,4 +616,69 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // CCTL.IVALL: invalidate all cache lines (no address: 24–31 RZ, bit 89).
     const IVALL: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(87, 91), 4)];
     v.push(g.form("CCTL.IVALL", 0x98f, IVALL, &[], vec![]));
+}
+
+/// VIADDMNMX (0x046, sm_90 and sm_100): `d = min(a + b, c)` when the
+/// predicate (87–90) holds, else the maximum. Bits 72–73 the type (0
+/// `.U32`, 1 signed, printed as nothing, 2 `.U16x2`, 3 `.S16x2`), 76
+/// `.RELU`. The forms ptxas emits: 2 (b a register in 64–71 with `-` 75, c
+/// an immediate), 4 (b an immediate, c a register in 64–71 without a flag)
+/// and 7 (b in 64–71 with `-` 75, c a uniform register). Single-bit flips
+/// of corpus words (sm_90, sm_100, nvdisasm 13.5); sm_120 has no VIADDMNMX
+/// (nvdisasm refuses 0x046 there).
+fn viaddmnmx(v: &mut Vec<Form>, g: Generation) {
+    const TYPE: ModField = ModField { field: f(72, 73), names: &[".U32", "", ".U16x2", ".S16x2"], extra: None };
+    const RELU: ModField = ModField { field: f(76, 76), names: &["", ".RELU"], extra: None };
+    let sms = if g.wide_ur { (100, 100) } else { (90, 90) };
+    let a = gpr(24, None, Some(0));
+    let b64 = gpr(64, Some(75), Some(1));
+    let c64 = gpr(64, None, Some(2));
+    let imm = Slot::Imm32 { signed: false };
+    let sel = pred(87, PredShow::Always);
+    for (form, slots) in [(0x446u16, vec![RD, a, b64, imm, sel]), (0x846, vec![RD, a, imm, c64, sel]), (0xe46, vec![RD, a, b64, g.uniform_b(None, None), sel])] {
+        v.push(Form { sms, ..g.form("VIADDMNMX", form, NONE, &[TYPE, RELU], slots) });
+    }
+}
+
+/// IMNMX (0x017) and UIMNMX (0x085, uniform registers, bit 91 set) on
+/// sm_120: two predicate results (81–83, 84–86) printed first, d, a, b
+/// (forms 1, 4 and 6; the immediate signed), the predicate choosing min
+/// (87–90) and a second predicate source (77–80). Bits 73–74 the type (0
+/// `.U32`, 1 signed 32-bit, printed as nothing, 2 `.U64`, 3 `.S64`); 72,
+/// 75, 76 print nothing (kept 0). nvdisasm refuses a reuse flag on b in the
+/// immediate form and on c (index 2). Bit flips of ZLUDA words (sm_120;
+/// sm_100 prints 0x017 as the older IMNMX).
+fn minmax_sm120(v: &mut Vec<Form>, g: Generation) {
+    use PredShow::Always;
+    const TYPE: ModField = ModField { field: f(73, 74), names: &[".U32", "", ".U64", ".S64"], extra: None };
+    let p = |lo| Slot::Pred { uniform: false, field: f(lo, lo + 2), not: None, show: Always };
+    let up = |lo| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show: Always };
+    let upred = |lo| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: Some(lo + 3), show: Always };
+    let a = gpr(24, None, Some(0));
+    let imm = Slot::Imm32 { signed: true };
+    for (form, b) in [(0x217u16, gpr(32, None, Some(1))), (0x817, imm), (0xc17, g.uniform_b(None, None))] {
+        let slots = vec![p(81), p(84), RD, a, b, pred(87, Always), pred(77, Always)];
+        v.push(Form { sms: (120, 120), ..g.form("IMNMX", form, NONE, &[TYPE], slots) });
+    }
+    const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
+    let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+    for (form, b) in [(0x285u16, ur(32)), (0x885, imm)] {
+        let slots = vec![up(81), up(84), ur(16), ur(24), b, upred(87), upred(77)];
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UIMNMX", form, UNIFORM, &[TYPE], slots) });
+    }
+}
+
+/// UIADD3.64 (0x097 + 0x080, sm_120): UIADD3's layout on register pairs
+/// (carry-out predicates 81–83, 84–86; a 24 with `-` 72; b an immediate,
+/// signed, or a uniform register 32–39; c 64–71 with `-` 75; no carry in:
+/// 74 clear, 77–80 and 87–90 hold `!UPT`); bit 91 set. Bit flips of a ZLUDA
+/// word (sm_120).
+fn uiadd3_64(v: &mut Vec<Form>, g: Generation) {
+    const PLAIN: &[(Field, u64)] = &[(f(74, 74), 0), (f(77, 80), 0xf), (f(87, 90), 0xf), (f(91, 91), 1)];
+    let ur = |lo, neg| Slot::Ur { field: g.ur_field(lo), neg, not: None };
+    let up = |lo| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show: PredShow::Always };
+    for (form, b) in [(0x297u16, ur(32, None)), (0x897, Slot::Imm32 { signed: true })] {
+        let slots = vec![ur(16, None), up(81), up(84), ur(24, Some(72)), b, ur(64, Some(75))];
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UIADD3.64", form, PLAIN, &[], slots) });
+    }
 }
