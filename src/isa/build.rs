@@ -67,15 +67,32 @@ fn cache() -> &'static [RwLock<HashMap<Box<str>, Candidates>>] {
 /// The forms of the measured SM `sm_index` that spell `text`, with their
 /// modifier values.
 fn candidates(sm_index: usize, text: &str) -> Candidates {
-    let table_sm = MEASURED_SMS[sm_index];
     let mut out = Candidates::new();
-    for form in forms().iter().filter(|f| f.applies_to(table_sm)) {
+    let base = text.split('.').next().unwrap_or(text);
+    for &form in forms_by_base(sm_index).get(base).map_or(&[][..], Vec::as_slice) {
         let Some(rest) = text.strip_prefix(form.name) else { continue };
         if let Some(mods) = spell_mods(form, rest) {
             out.push((form, mods));
         }
     }
     out
+}
+
+/// The forms of the measured SM `sm_index` by the opcode their name starts
+/// with (`IADD3` for `IADD3.X`), built once per SM: a text's candidates
+/// are then found among a few forms, not the whole table.
+fn forms_by_base(sm_index: usize) -> &'static HashMap<&'static str, Vec<&'static Form>> {
+    const SLOTS: usize = 8;
+    const _: () = assert!(MEASURED_SMS.len() <= SLOTS);
+    static BY_BASE: [OnceLock<HashMap<&'static str, Vec<&'static Form>>>; SLOTS] = [const { OnceLock::new() }; SLOTS];
+    BY_BASE[sm_index % SLOTS].get_or_init(|| {
+        let table_sm = MEASURED_SMS[sm_index];
+        let mut map: HashMap<&'static str, Vec<&'static Form>> = HashMap::new();
+        for form in forms().iter().filter(|f| f.applies_to(table_sm)) {
+            map.entry(form.name.split('.').next().unwrap_or(form.name)).or_default().push(form);
+        }
+        map
+    })
 }
 
 /// The modifier values that spell `rest` (the text after the form's name)
