@@ -14,7 +14,9 @@
 //! (target, source) to the text to compare; an error compares as
 //! `error: …`.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::Path;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use ptx2sass::ir::{Stage, parse_module_for, print_module, verify_module};
@@ -292,25 +294,11 @@ fn render(ft: &FileTest, actual: &[(String, String)]) -> String {
     text
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect(&p, out);
-        } else if matches!(p.extension().and_then(|e| e.to_str()), Some("ptx" | "ori")) {
-            out.push(p);
-        }
-    }
-}
-
 fn main() {
     let args = Arguments::from_args();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests");
     let bless = std::env::var("BLESS").is_ok_and(|v| v == "1");
-    let mut files = Vec::new();
-    collect(&root, &mut files);
-    files.sort();
+    let files = common::files_with_extensions(&root, &["ptx", "ori"]);
     let mut trials: Vec<Trial> = files
         .into_iter()
         .map(|path| {

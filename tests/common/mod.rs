@@ -25,6 +25,11 @@ pub fn corpus_dir(test: &str) -> Option<PathBuf> {
 
 /// Every `.ptx` file under `dir`, sorted.
 pub fn ptx_files(dir: &Path) -> Vec<PathBuf> {
+    files_with_extensions(dir, &["ptx"])
+}
+
+/// Every file under `dir` whose extension is one of `extensions`, sorted.
+pub fn files_with_extensions(dir: &Path, extensions: &[&str]) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -33,7 +38,7 @@ pub fn ptx_files(dir: &Path) -> Vec<PathBuf> {
             let p = e.path();
             if p.is_dir() {
                 stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "ptx") {
+            } else if p.extension().and_then(|x| x.to_str()).is_some_and(|x| extensions.contains(&x)) {
                 out.push(p);
             }
         }
