@@ -71,6 +71,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     }
 
     viaddmnmx(v, g);
+    qspc(v, g);
     if g.wide_ur {
         minmax_sm120(v, g);
         uiadd3_64(v, g);
@@ -453,7 +454,39 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         let turing = |form: Form| Form { sms: (75, 75), ..form };
         v.push(turing(g.form("RED.E", 0x98e, RED_75, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_75, data])));
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr_75, data];
-        v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
+        v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots.clone())));
+        // ATOM.E (0x98a) on sm_75: ATOMG's sm_75 layout, the generic twin
+        // (`ATOM.E.INC.STRONG.GPU PT, R4, [UR4], R3`); and 0x38a, the same
+        // with a 32-bit register address `[R2]` (24–31, offset 40–63) and
+        // no uniform register, 64–71 RZ, bit 91 clear (`ATOM.E.ADD.F16x2.RN
+        // .STRONG.GPU P0, RZ, [R2], R5`). Bit 72 is `.E` in both (clear
+        // prints `ATOM.ADD`: kept set); no `.SAFEADD` (9 prints `.INVALID9`).
+        // Single-bit flips of corpus words (sm_75, nvdisasm 13.5).
+        v.push(turing(g.form("ATOM.E", 0x98a, ATOMG_75, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
+        const ATOM_38A: &[(Field, u64)] = &[(f(64, 71), 0xff), (f(72, 72), 1), (f(91, 91), 0)];
+        let addr32 = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        let slots = vec![pred_plain(81, PredShow::Always), RD, addr32, data];
+        v.push(turing(g.form("ATOM.E", 0x38a, ATOM_38A, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
+    }
+    // ATOM.E on floats (0x9a2, sm_90+): REDG's float layout (operation
+    // 88–89 with 87 clear, type 73–76, order 77–80, eviction 84–86) with a
+    // result register (16–23) and a predicate result (81–83); `.E` 72 and
+    // 91 set. Up to sm_90 the descriptor flag is bit 71 (with 70 set, as
+    // ATOMG); from sm_100 it is bit 90, the offset 23 bits (40–62) and bit
+    // 63 set (clear: refused). Clear, the register is added to the address
+    // instead (`[R2.64+UR4]`): not modelled. Single-bit flips and field
+    // enumerations of half_ops' `ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, RZ,
+    // desc[UR4][R2.64], R0` (sm_90, sm_100, sm_120).
+    {
+        let fatom: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
+        if g.wide_ur {
+            const FATOM_8: &[(Field, u64)] = &[(f(63, 63), 1), (f(72, 72), 1), (f(87, 87), 0), (f(90, 91), 3)];
+            let addr23 = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 62), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true };
+            v.push(g.form("ATOM.E", 0x9a2, FATOM_8, fatom, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
+        } else {
+            const FATOM_6: &[(Field, u64)] = &[(f(70, 71), 3), (f(72, 72), 1), (f(87, 87), 0), (f(91, 91), 1)];
+            v.push(Form { sms: (90, 90), ..g.form("ATOM.E", 0x9a2, FATOM_6, fatom, aslots(true)) });
+        }
     }
     // ATOMG.E.CAS (0x3a9): compare (32–39) and swap (64–71) at a 32-bit
     // register address `[R2]` (no descriptor), type 73–75 (corpus words).
@@ -481,6 +514,8 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         use super::{EVICT_75, PRIVATE};
         const CAS_FIXED_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(87, 91), 0)];
         v.push(Form { sms: (75, 75), nonzero: &[3], ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED_75, &[EVICT_75, CAS_TYPE, ORDER_75_RED, PRIVATE], cas_slots.clone()) });
+        // sm_75's ATOM.E.CAS (0x38b) in the same layout (bit flips of a corpus word).
+        v.push(Form { sms: (75, 75), nonzero: &[3], ..g.form("ATOM.E.CAS", 0x38b, CAS_FIXED_75, &[EVICT_75, CAS_TYPE, ORDER_75_RED, PRIVATE], cas_slots.clone()) });
         v.push(Form { sms: (80, 89), ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots.clone()) });
         v.push(Form { sms: (90, 90), ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots) });
     }
@@ -587,7 +622,15 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     const ATOMS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 1)];
     const ATOMS_UR6: &[(Field, u64)] = &[(f(70, 71), 0), (f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 1)];
     let data = gpr(32, None, None);
-    v.push(g.form("ATOMS", 0x38c, ATOMS_FIXED, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]));
+    if g.wide_ur {
+        v.push(g.form("ATOMS", 0x38c, ATOMS_FIXED, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]));
+    } else {
+        // sm_75's ptxas fills 64–71 with ones (nvdisasm ignores them there:
+        // bit flips, sm_75 and sm_80); one variant per SM keeps text to word unique.
+        const ATOMS_FIXED_75: &[(Field, u64)] = &[(f(64, 71), 0xff), (f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 0)];
+        v.push(Form { sms: (75, 75), ..g.form("ATOMS", 0x38c, ATOMS_FIXED_75, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]) });
+        v.push(Form { sms: (80, 90), ..g.form("ATOMS", 0x38c, ATOMS_FIXED, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]) });
+    }
     let ur_fixed = if g.wide_ur { ATOMS_UR } else { ATOMS_UR6 };
     v.push(g.form("ATOMS", 0x98c, ur_fixed, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(Some(g.ur_field(64))), data]));
     // ATOMS.CAS / .CAST / .CAST.SPIN: compare (32–39) and store (64–71) at
@@ -595,24 +638,33 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // `.CAST`, the success into a predicate (0x58d, 81–83; 16–23 zero);
     // kind 87–88 (0 also prints `.CAS` on 0x38d, `.???0` on 0x58d: not
     // decoded), type 73–75 (bit flips of ZLUDA's atom_add_float words,
-    // sm_80, sm_90, sm_120).
+    // sm_80, sm_90, sm_120; of half_ops' words on sm_75 and sm_100).
     const CAS_KIND: ModField = ModField { field: f(87, 88), names: &[U, ".CAST", ".CAS", ".CAST.SPIN"], extra: None };
     const CAST_KIND: ModField = ModField { field: f(87, 88), names: &[U, ".CAST", U, ".CAST.SPIN"], extra: None };
-    // (sm_80–sm_89 print no `.128`; only sm_120 takes 0x58d, without `.64`: oracle.)
+    // (sm_75–sm_89 print no `.128`; sm_90 refuses 0x58d; `.64` not measured: oracle.)
     const CAS_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32", ".64"], extra: None };
     const CAST_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32"], extra: None };
     const CAST_P: &[(Field, u64)] = &[(f(16, 23), 0)];
     let from = |sm: u16, form: Form| Form { sms: (g.sms.0.max(sm), g.sms.1), ..form };
-    v.push(from(80, g.form("ATOMS", 0x38d, NONE, &[CAS_KIND, CAS_TYPE], vec![RD, shared(None), data, gpr(64, None, None)])));
+    v.push(g.form("ATOMS", 0x38d, NONE, &[CAS_KIND, CAS_TYPE], vec![RD, shared(None), data, gpr(64, None, None)]));
     if g.wide_ur {
-        v.push(from(120, g.form("ATOMS", 0x58d, CAST_P, &[CAST_KIND, CAST_TYPE], vec![pred_plain(81, Always), shared(None), data, gpr(64, None, None)])));
+        v.push(from(100, g.form("ATOMS", 0x58d, CAST_P, &[CAST_KIND, CAST_TYPE], vec![pred_plain(81, Always), shared(None), data, gpr(64, None, None)])));
     }
     // ATOMS.POPC.INC.32 (0xf8c; 87–91 = 0x1b): count the active threads into
     // shared memory, `[R0+URZ]` (the uniform register printed even when
     // zero); no data operand (corpus words, bit flips, sm_120).
     const POPC_INC: &[(Field, u64)] = &[(f(32, 39), 0), (f(72, 77), 0), (f(80, 86), 0), (f(87, 91), 0x1b)];
     let popc_inc = |sms| Form { sms, ..g.form("ATOMS.POPC.INC.32", 0xf8c, POPC_INC, &[], vec![RD, shared(Some(g.ur_field(64)))]) };
-    v.push(if g.wide_ur { popc_inc(g.sms) } else { popc_inc((90, 90)) });
+    // sm_80–sm_89 take 87–91 = 0x1a for it (0x1b there, and 0x1a on sm_90,
+    // print other operations; bit flips of corpus words, sm_80, sm_89,
+    // sm_90); sm_75 refuses both.
+    if g.wide_ur {
+        v.push(popc_inc(g.sms));
+    } else {
+        v.push(popc_inc((90, 90)));
+        const POPC_INC_80: &[(Field, u64)] = &[(f(32, 39), 0), (f(72, 77), 0), (f(80, 86), 0), (f(87, 91), 0x1a)];
+        v.push(Form { sms: (80, 89), ..g.form("ATOMS.POPC.INC.32", 0xf8c, POPC_INC_80, &[], vec![RD, shared(Some(g.ur_field(64)))]) });
+    }
     // CCTL.IVALL: invalidate all cache lines (no address: 24–31 RZ, bit 89).
     const IVALL: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(87, 91), 4)];
     v.push(g.form("CCTL.IVALL", 0x98f, IVALL, &[], vec![]));
@@ -680,5 +732,33 @@ fn uiadd3_64(v: &mut Vec<Form>, g: Generation) {
     for (form, b) in [(0x297u16, ur(32, None)), (0x897, Slot::Imm32 { signed: true })] {
         let slots = vec![ur(16, None), up(81), up(84), ur(24, Some(72)), b, ur(64, Some(75))];
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UIADD3.64", form, PLAIN, &[], slots) });
+    }
+}
+
+/// QSPC (query space): whether a generic address lies in a state space,
+/// into a predicate (81–83, printed always) and a register (16–23; ptxas
+/// writes RZ). Space 73–74 (0 `.G`, 1 `.L`, 2 `.S`; 3 `.D` from sm_90,
+/// `.INVALID3` before). 0x3aa: a register address `[R2+0x10]` (24–31,
+/// offset 40–63), bit 72 `.E` (a 64-bit pair, printed as one register, as
+/// ATOMG.E.CAS's). 0x9aa: a register pair plus a uniform register
+/// (`[R6.64+UR8]`, 32–), bit 72 set (clear prints `.???0`), bit 90 set
+/// (clear prints `.U32`: not modelled), bit 91 set; a zero base prints
+/// `???255`. Single-bit flips and field enumerations of half_ops' words on
+/// every measured SM (nvdisasm 13.5).
+fn qspc(v: &mut Vec<Form>, g: Generation) {
+    const SPACE_75: ModField = ModField { field: f(73, 74), names: &[".G", ".L", ".S"], extra: None };
+    const SPACE_90: ModField = ModField { field: f(73, 74), names: &[".G", ".L", ".S", ".D"], extra: None };
+    const E: ModField = ModField { field: f(72, 72), names: &["", ".E"], extra: None };
+    const UNIFORM: &[(Field, u64)] = &[(f(72, 72), 1), (f(90, 91), 3)];
+    let reg = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+    let with_ur =
+        Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false };
+    let p = pred_plain(81, PredShow::Always);
+    let variants: &[((u16, u16), ModField)] = if g.wide_ur { &[((100, 120), SPACE_90)] } else { &[((75, 89), SPACE_75), ((90, 90), SPACE_90)] };
+    for &(sms, space) in variants {
+        let mods: &'static [ModField] = if space == SPACE_90 { &[E, SPACE_90] } else { &[E, SPACE_75] };
+        v.push(Form { sms, ..g.form("QSPC", 0x3aa, NONE, mods, vec![p, RD, reg]) });
+        let mods: &'static [ModField] = if space == SPACE_90 { &[SPACE_90] } else { &[SPACE_75] };
+        v.push(Form { sms, ..g.form("QSPC.E", 0x9aa, UNIFORM, mods, vec![p, RD, with_ur]) });
     }
 }
