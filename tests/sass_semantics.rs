@@ -9,12 +9,17 @@ use ptx2sass::interp::{sass, LaunchSpec};
 /// Compiles `ptx` for sm_90 and runs it in the SASS interpreter under
 /// `spec`; `None` when ptxas is not installed.
 fn run(name: &str, ptx: &str, spec: &str) -> Option<String> {
+    run_on(90, name, ptx, spec)
+}
+
+/// [`run`] for another SM.
+fn run_on(sm: u16, name: &str, ptx: &str, spec: &str) -> Option<String> {
     let ptxas = ptx2sass::reference::require("ptxas", name)?;
-    let dir = std::env::temp_dir().join(format!("ptx2sass-sass-semantics-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("ptx2sass-sass-semantics-{}-{name}-{sm}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let (src, cubin) = (dir.join("k.ptx"), dir.join("k.cubin"));
     std::fs::write(&src, ptx).expect("write ptx");
-    assert!(common::compile_cubin(&ptxas, 90, &src, &cubin), "ptxas rejected the test kernel");
+    assert!(common::compile_cubin(&ptxas, sm, &src, &cubin), "ptxas rejected the test kernel");
     let bytes = std::fs::read(&cubin).expect("cubin");
     let _ = std::fs::remove_dir_all(&dir);
     let spec = LaunchSpec::from_json(spec).expect("spec");
@@ -109,4 +114,50 @@ fn prmt_modes_and_fset_bf() {
     // ecr 0x22221100, rc16 0x33223322, then 1.0 (1 < 2) and 0.0.
     let words = ["11223344", "11007766", "22222222", "11112233", "00112222", "22332233", "0000803f", "00000000"];
     assert_eq!(out, format!("param 0: {}\n", words.concat()));
+}
+
+#[test]
+fn generic_f16x2_atomic_adds_on_shared_and_global_addresses() {
+    // Lanes 0-15 add (2.0, 1.0) to a shared word through a generic address,
+    // lanes 16-31 to a global word: ptxas emits `ATOM.E.ADD.F16x2 P0, …`,
+    // which acts on global addresses only (P0 set), then QSPC.E.S and an
+    // ATOMS.CAST.SPIN loop for the shared ones. The shared word starts at
+    // (1.0, 1.0), the global one at zero; all sums are exact in f16.
+    let ptx = ".version 8.0
+.target sm_75
+.address_size 64
+.visible .entry hadd(.param .u64 out, .param .u64 g) {
+  .shared .align 4 .b32 s[1];
+  .reg .b32 %r<6>; .reg .b64 %rd<8>; .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd4, [g];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra SKIP;
+  st.shared.b32 [s], 0x3c003c00;
+SKIP:
+  bar.sync 0;
+  mov.u64 %rd2, s;
+  cvta.shared.u64 %rd3, %rd2;
+  setp.lt.u32 %p2, %r1, 16;
+  selp.b64 %rd5, %rd3, %rd4, %p2;
+  mov.b32 %r2, 0x3c004000;
+  atom.add.noftz.f16x2 %r3, [%rd5], %r2;
+  bar.sync 0;
+  @%p1 bra DONE;
+  ld.shared.b32 %r4, [s];
+  st.global.b32 [%rd1], %r4;
+DONE:
+  ret;
+}
+";
+    let spec = r#"{"kernel": "hadd", "grid": [1, 1, 1], "block": [32, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 4, "fill": "zero", "output": true},
+      {"kind": "buffer", "bytes": 4, "fill": "zero", "output": true}]}"#;
+    for sm in [75, 80, 90, 100, 120] {
+        let Some(out) = run_on(sm, "generic_f16x2_atomic", ptx, spec) else { return };
+        // Shared (33.0, 17.0) = 0x5020, 0x4c40; global (32.0, 16.0) = 0x5000, 0x4c00.
+        assert_eq!(out, "param 0: 2050404c\nparam 1: 0050004c\n", "sm_{sm}");
+    }
 }

@@ -1431,9 +1431,21 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 store_lane(cta, memory, w, s, at[l], width, space, l)?;
             }
         }
-        Op::Atom { d, addr, b, c, op: aop, ty, space } => {
+        Op::Atom { d, pd, addr, b, c, op: aop, ty, space } => {
+            let mut performed = 0u32;
             for l in lanes(exec) {
                 let at = address(w, &addr, l);
+                // A generic packed-half atomic acts on global memory only: on
+                // a shared or local address it leaves memory and `d` alone
+                // and clears its predicate. ptxas relies on that: after
+                // `ATOM.E.ADD.F16x2 P0, …` it exits where P0 holds and
+                // otherwise asks QSPC whether the address is shared and does
+                // the add itself (an ATOMS.CAST.SPIN loop; half_ops.cu's
+                // h_atomic_accum on every SM).
+                if space == Space::Generic && ty == AtomType::F16x2 && resolve(space, at).0 != Space::Global {
+                    continue;
+                }
+                performed |= LANE_BITS[l];
                 let wide = matches!(ty, AtomType::U64 | AtomType::S64 | AtomType::F64);
                 let n = if wide { 8 } else { 4 };
                 let mut buf = [0u8; 8];
@@ -1449,6 +1461,12 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                     w.set(d, l, old as u32);
                 }
             }
+            w.setp(pd, exec, performed);
+        }
+        Op::Qspc { pd, addr, space } => {
+            let at = addresses(w, &addr, exec);
+            let inside = mask_of(|l| exec & LANE_BITS[l] != 0 && resolve(Space::Generic, at[l]).0 == space);
+            w.setp(pd, exec, inside);
         }
         Op::AtomsCast { d, pd, addr, b, c, wide } => {
             // Lanes in order, each seeing the stores of the lanes before it.

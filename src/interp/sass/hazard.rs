@@ -12,6 +12,9 @@
 //! * a producer that sets write scoreboard `s` has its result registers
 //!   pending on `s` until an instruction waits on `s` (wait-mask bit); reading
 //!   (RAW) or overwriting (WAW) such a register before the wait is a hazard;
+//! * a variable-latency instruction that sets read scoreboard `s` and no
+//!   write scoreboard has its predicate results pending on `s` (they are
+//!   known once its sources are read);
 //! * an instruction that sets read scoreboard `s` holds its source registers
 //!   until a wait on `s` (or on its write scoreboard: a completed instruction
 //!   has read its sources); overwriting one of them before (WAR) is a hazard,
@@ -42,7 +45,7 @@
 use crate::isa::ctrl::{Ctrl, SCOREBOARDS};
 use crate::isa::form::Form;
 use crate::isa::inst::Inst;
-use crate::sched::info::{QUEUE_IDS, UNITS, UR_BASE, file_of, unit_name};
+use crate::sched::info::{P_BASE, QUEUE_IDS, UNITS, UR_BASE, file_of, unit_name};
 pub use crate::sched::info::{HazardInfo, mnemonic, queue};
 use crate::sched::latency::{self, NEEDS_SCOREBOARD, ROW_WIDTH, ROWS, Table};
 use crate::target::Sm;
@@ -229,8 +232,23 @@ impl WarpHazards {
                 }
             }
             None => {
+                // A variable-latency instruction that sets a read scoreboard
+                // and no write scoreboard has its predicate results once it
+                // has read its sources: ptxas waits on that read scoreboard
+                // before reading them (sm_90+'s `ATOM.E.ADD.F16x2 P0, …` with
+                // R0 and then `@P0 EXIT` after a wait on 0; sm_75–sm_89 give
+                // it a write scoreboard instead).
+                let pred_sb = ctrl.read_sb.filter(|s| *s < SCOREBOARDS && info.queue != 0);
                 for (&w, &row) in info.writes().iter().zip(&info.write_rows) {
                     let u = &mut self.units[usize::from(w)];
+                    if let Some(s) = pred_sb.filter(|_| w >= P_BASE) {
+                        u.write_sb = s;
+                        u.write_class = NO_CLASS;
+                        u.lat_row = 0;
+                        u.orphan = 0;
+                        self.lists[usize::from(s)].written.push(w);
+                        continue;
+                    }
                     u.write_cycle = cycle;
                     u.write_class = info.class as u8;
                     u.lat_row = row;

@@ -314,7 +314,12 @@ pub enum Op {
     Ldc { d: u16, bank: u8, index: u16, offset: i32, w: Width },
     Ld { d: u16, addr: Addr, w: Width, space: Space },
     St { s: u16, addr: Addr, w: Width, space: Space },
-    Atom { d: u16, addr: Addr, b: u16, c: u16, op: AtomOp, ty: AtomType, space: Space },
+    /// An atomic; `pd` (a sink when the text says `PT`) gets whether it
+    /// was performed (see the executor for generic packed-half atomics).
+    Atom { d: u16, pd: u8, addr: Addr, b: u16, c: u16, op: AtomOp, ty: AtomType, space: Space },
+    /// QSPC: whether each lane's generic address lies in `space` (global,
+    /// local or shared), into the predicate `pd`.
+    Qspc { pd: u8, addr: Addr, space: Space },
     AtomsPopcInc { d: u16, addr: Addr },
     /// ATOMS.CAST(.SPIN): where the shared word (pair with `wide`) at
     /// `addr` equals `b`, store `c`; the success (1 or 0) to `d`, or to the
@@ -949,12 +954,17 @@ impl Translator<'_> {
                     return Ok(Op::AtomsCast { d, pd, addr, b: reg(2)?, c: reg(3)?, wide: has("64") });
                 }
                 let op = atom_op(&toks).ok_or(Bad)?;
-                let ty = atom_type(&toks);
+                let ty = atom_type(&toks).ok_or(Bad)?;
+                // Packed halves only add; f64 only adds, exchanges and compares
+                // (other operations on them are not modelled).
+                if ty == AtomType::F16x2 && op != AtomOp::Add || ty == AtomType::F64 && matches!(op, AtomOp::Min | AtomOp::Max) {
+                    return Err(Bad);
+                }
                 // Operand lists: ATOMG (Pred, Rd, [a], Rb[, Rc]); ATOMS (Rd, [a], Rb); RED (addr, Rb).
-                let (d, ai) = match (base, sl(0)) {
-                    ("RED" | "REDG", _) => (R_SINK, 0),
-                    (_, Slot::Pred { .. }) => (self.dst(o(1)?)?, 2),
-                    _ => (self.dst(o(0)?)?, 1),
+                let (d, pd, ai) = match (base, sl(0)) {
+                    ("RED" | "REDG", _) => (R_SINK, P_SINK, 0),
+                    (_, Slot::Pred { .. }) => (self.dst(o(1)?)?, self.pdst(o(0)?)?, 2),
+                    _ => (self.dst(o(0)?)?, P_SINK, 1),
                 };
                 let mut addr = self.addr(o(ai)?)?;
                 // `.E` is a 64-bit address even where the text prints `[R2]`
@@ -968,7 +978,28 @@ impl Translator<'_> {
                 };
                 let b = reg(ai + 1)?;
                 let c = if op == AtomOp::Cas { reg(ai + 2)? } else { RZ };
-                Op::Atom { d, addr, b, c, op, ty, space }
+                Op::Atom { d, pd, addr, b, c, op, ty, space }
+            }
+            "QSPC" => {
+                let space = if has("G") {
+                    Space::Global
+                } else if has("L") {
+                    Space::Local
+                } else if has("S") {
+                    Space::Shared
+                } else {
+                    // `.D` (distributed shared memory of a cluster): no clusters here.
+                    return Err(Bad);
+                };
+                // The register result is RZ in all ptxas emits; what it would
+                // hold is not measured.
+                if self.dst(o(1)?)? != R_SINK {
+                    return Err(Bad);
+                }
+                let mut addr = self.addr(o(2)?)?;
+                // `.E`: a 64-bit pair, printed as one register (`[R2]`).
+                addr.wide = matches!(sl(2), Slot::Addr { wide: true, .. }) || has("E");
+                Op::Qspc { pd: self.pdst(o(0)?)?, addr, space }
             }
             "BRA" => {
                 let uniform = has("U") || has("DIV");
@@ -1235,8 +1266,14 @@ fn atom_op(toks: &[&str]) -> Option<AtomOp> {
     None
 }
 
-fn atom_type(toks: &[&str]) -> AtomType {
-    if toks.contains(&"F32") {
+/// The operand type of an atomic; `None` for the vector and bf16 types
+/// (`.F16x4`, `.BF16x2`, `.F32x2`, `.128`, …), not modelled.
+fn atom_type(toks: &[&str]) -> Option<AtomType> {
+    let modelled = |t: &&str| matches!(*t, "F16x2" | "F32" | "F64") || !(t.contains('x') && t.starts_with(['F', 'B']) || *t == "128" || t.starts_with("BF"));
+    if !toks.iter().all(modelled) {
+        return None;
+    }
+    Some(if toks.contains(&"F32") {
         AtomType::F32
     } else if toks.contains(&"F64") {
         AtomType::F64
@@ -1250,5 +1287,5 @@ fn atom_type(toks: &[&str]) -> AtomType {
         AtomType::S32
     } else {
         AtomType::U32
-    }
+    })
 }

@@ -89,6 +89,14 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms, operand_suffixes: &SWZ_2, ..g.form("HADD2.F32", 0x230, F32_ON, ADD_F32, vec![RD, a_f32, src(32, 63, 62, 2)]) });
         v.push(form("HMUL2", 0x232, off, mul, src(32, 63, 62, 1), sw));
     }
+    // HADD2 with two f16 immediates (0x430): a as in the register form,
+    // the immediates in 32–63; 85 (`.BF16_V2`, which prints them as bf16)
+    // and 78 (`.F32`, one immediate) kept 0. Bit flips of the word ptxas
+    // emits in a generic f16x2 atomic's shared-memory loop (sm_75, sm_90,
+    // sm_120).
+    const HADD2_IMM: &[(Field, u64)] = &[(f(78, 78), 0), (f(85, 85), 0)];
+    const A_SWZ: [OperandSuffix; 1] = [OperandSuffix::Mod { modifier: 2, slot: 1 }];
+    v.push(Form { operand_suffixes: &A_SWZ, ..g.form("HADD2", 0x430, HADD2_IMM, &[FTZ, SAT, SWZ[0]], vec![RD, a, Slot::Half2]) });
     // HFMA2 with two f16 immediates: c 64 (`-` 84, `|x|` 83, reuse 2);
     // swizzles (a 74–75, c 81–82) kept 0, and 85 (`.BF16_V2` prints the
     // immediates as bf16) kept 0; 79 `.RELU` adds an operand (kept 0), 78
