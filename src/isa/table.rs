@@ -57,6 +57,7 @@ use std::sync::OnceLock;
 
 mod bitops;
 mod convert;
+mod copy;
 mod half;
 mod matrix;
 mod misc;

@@ -72,6 +72,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
 
     viaddmnmx(v, g);
     qspc(v, g);
+    super::copy::async_copies(v, g);
     if g.wide_ur {
         minmax_sm120(v, g);
         uiadd3_64(v, g);
