@@ -1463,6 +1463,27 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             }
             w.setp(pd, exec, performed);
         }
+        Op::Ldgsts { dst, src, bytes, zfill, valid } => {
+            // Done at once: the copy's completion (LDGDEPBAR, DEPBAR.LE) has
+            // nothing left to wait for.
+            let n = usize::from(bytes);
+            let ok = w.pm(valid);
+            for l in lanes(exec) {
+                let from = address(w, &src, l);
+                let fill = match (ok & LANE_BITS[l] != 0, zfill) {
+                    (false, _) => n,
+                    (true, true) => (from % u64::from(bytes)) as usize,
+                    (true, false) => 0,
+                };
+                let from = from - (fill as u64 % u64::from(bytes));
+                let mut buf = [0u8; 16];
+                // Byte by byte: the source may end before the copy's size.
+                for (k, b) in buf[..n - fill].iter_mut().enumerate() {
+                    read_mem(cta, memory, Space::Global, w.first_thread as usize + l, from + k as u64, std::slice::from_mut(b))?;
+                }
+                write_mem(cta, memory, Space::Shared, w.first_thread as usize + l, address(w, &dst, l), &buf[..n])?;
+            }
+        }
         Op::Qspc { pd, addr, space } => {
             let at = addresses(w, &addr, exec);
             let inside = mask_of(|l| exec & LANE_BITS[l] != 0 && resolve(Space::Generic, at[l]).0 == space);
@@ -1829,15 +1850,6 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             }
             for (k, row) in out.iter().enumerate() {
                 w.put(d + k as u16, exec, row);
-            }
-        }
-        Op::Ldgsts { dst, src, bytes } => {
-            for l in lanes(exec) {
-                let (from, to) = (address(w, &src, l), address(w, &dst, l));
-                let n = usize::from(bytes);
-                let mut buf = [0u8; 16];
-                read_mem(cta, memory, Space::Global, 0, from, &mut buf[..n])?;
-                write_mem(cta, memory, Space::Shared, 0, to, &buf[..n])?;
             }
         }
         Op::Mma { d, a, b, c, kind } => {

@@ -33,7 +33,7 @@
 //! WAW and WAR orderings (in-order pipelines; the tables have no numbers for
 //! them), sources of variable-latency instructions read after issue
 //! without a read scoreboard, `DEPBAR.LE` counts (ptxas emits them only after
-//! `LDGDEPBAR`, which the instruction model does not decode), extra cycles
+//! `LDGDEPBAR`; the interpreter completes LDGSTS copies at once), extra cycles
 //! of taken branches (ptxas's code needs none on the paths the tests replay),
 //! and the convergence-barrier registers `B0`…`B15`. Code compiled for
 //! debugging has no schedule at all ([`scheduled`]) and is outside the model.

@@ -320,6 +320,11 @@ pub enum Op {
     /// QSPC: whether each lane's generic address lies in `space` (global,
     /// local or shared), into the predicate `pd`.
     Qspc { pd: u8, addr: Addr, space: Space },
+    /// LDGSTS: per lane where `valid` holds, `bytes` bytes from the global
+    /// address `src` to the shared address `dst`; with `zfill` the source
+    /// address's bytes below the size count bytes zero-filled at the end.
+    /// Where `valid` does not hold, zeros.
+    Ldgsts { dst: Addr, src: Addr, bytes: u8, zfill: bool, valid: P },
     AtomsPopcInc { d: u16, addr: Addr },
     /// ATOMS.CAST(.SPIN): where the shared word (pair with `wide`) at
     /// `addr` equals `b`, store `c`; the success (1 or 0) to `d`, or to the
@@ -365,9 +370,6 @@ pub enum Op {
     /// LDSM: `n` 8×8 matrices of 16-bit elements from shared memory, rows
     /// addressed by lanes, optionally transposed.
     Ldsm { d: u16, addr: Addr, n: u8, trans: bool },
-    /// LDGSTS: a global-to-shared copy (done at once: the DEPBAR that
-    /// waits for it then has nothing left to wait for).
-    Ldgsts { dst: Addr, src: Addr, bytes: u8 },
     /// HMMA / IMMA.
     Mma { d: u16, a: u16, b: u16, c: u16, kind: MmaKind },
 }
@@ -980,6 +982,17 @@ impl Translator<'_> {
                 let c = if op == AtomOp::Cas { reg(ai + 2)? } else { RZ };
                 Op::Atom { d, pd, addr, b, c, op, ty, space }
             }
+            "LDGSTS" => {
+                let dst = match sl(0) {
+                    // The zero-base form (`[RZ]`, a fixed text).
+                    Slot::Text(_) => Addr { base: RZ, wide: false, offset: 0, ur: URZ, shift: 0 },
+                    _ => self.addr(o(0)?)?,
+                };
+                let mut src = self.addr(o(1)?)?;
+                src.wide = true;
+                let bytes = if has("128") { 16 } else if has("64") { 8 } else { 4 };
+                Op::Ldgsts { dst, src, bytes, zfill: has("ZFILL"), valid: self.psrc(o(2)?)? }
+            }
             "QSPC" => {
                 let space = if has("G") {
                     Space::Global
@@ -1144,13 +1157,6 @@ impl Translator<'_> {
                 let mut addr = self.addr(o(1)?)?;
                 addr.wide = false;
                 Op::Ldsm { d: self.dst(o(0)?)?, addr, n, trans: has("MT88") }
-            }
-            "LDGSTS" => {
-                let mut dst = self.addr(o(0)?)?;
-                dst.wide = false;
-                let mut src = self.addr(o(1)?)?;
-                src.wide = matches!(sl(1), Slot::Addr { wide: true, .. }) || has("E");
-                Op::Ldgsts { dst, src, bytes: width(&toks).bytes }
             }
             "HMMA" | "IMMA" => {
                 let kind = if base == "IMMA" {
