@@ -82,6 +82,10 @@ pub struct CodegenOptions {
     pub max_registers: Option<u32>,
     /// Run regalloc2's checker on every allocation.
     pub check: bool,
+    /// Threads compiling kernels at the same time; `None` (the default)
+    /// is the machine's available parallelism, `Some(1)` compiles on the
+    /// calling thread only. The output does not depend on it.
+    pub threads: Option<usize>,
 }
 
 /// Lowers a checked module; `source` (the PTX text) gives instructions
@@ -229,6 +233,15 @@ pub struct Compiled {
     pub address_bytes: u64,
 }
 
+/// Builds the read-only tables the stages after the front end use for
+/// `sm` (instruction forms and their index, latencies) ahead of need.
+/// Every table is also built on first use; calling this on a spare thread
+/// while the PTX is parsed takes their cost off the critical path.
+pub fn prepare_target(sm: Sm) {
+    crate::isa::build::prepare(sm);
+    crate::sched::latency::table(sm);
+}
+
 /// Allocates registers for a selected function.
 pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result<crate::regalloc::Allocated, StageError> {
     let ra = crate::regalloc::RegallocOptions { max_registers: options.max_registers, check: options.check };
@@ -243,15 +256,25 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
     use crate::emit::{self, EmitOptions, variables::Variables};
     let (mut raw, mut errors) = lower(module, sm, source, options);
     crate::opt::inline::inline_calls(&mut raw);
+    let kernel_ids: Vec<FuncId> = raw
+        .functions
+        .iter()
+        .filter(|(_, f)| f.kind == Some(ir::FunctionKind::Kernel) && !f.layout.is_empty() && !errors.iter().any(|e| e.function == f.name))
+        .map(|(id, _)| id)
+        .collect();
+    // Legalization, selection and allocation see one kernel at a time:
+    // they run on worker threads. Emission assigns module-wide slots
+    // (bank 4 addresses) in kernel order, so it stays on this thread.
+    let alloc_options = CodegenOptions { check: codegen.check || options.verify, ..codegen };
+    let threads = codegen.threads.unwrap_or_else(crate::parallel::default_threads);
+    let allocated = crate::parallel::map(&kernel_ids, threads, |&id| compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, alloc_options)));
     let mut vars = Variables::new(&raw);
     let mut kernels = Vec::new();
     let mut reports = Vec::new();
     let emit_options = EmitOptions { check_hazards: options.verify };
-    for (id, f) in raw.functions.iter() {
-        if f.kind != Some(ir::FunctionKind::Kernel) || f.layout.is_empty() || errors.iter().any(|e| e.function == f.name) {
-            continue;
-        }
-        let result = compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, CodegenOptions { check: codegen.check || options.verify, ..codegen })).and_then(|alloc| {
+    for (&id, result) in kernel_ids.iter().zip(allocated) {
+        let f = &raw.functions[id];
+        let result = result.and_then(|alloc| {
             emit::emit_kernel(&alloc, f, &raw, &mut vars, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
         });
         match result {

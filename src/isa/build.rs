@@ -95,6 +95,16 @@ fn forms_by_base(sm_index: usize) -> &'static HashMap<&'static str, Vec<&'static
     })
 }
 
+/// Builds the tables [`Inst::build`] reads for `sm` (the form table and
+/// its by-opcode index) now rather than at the first instruction: a
+/// driver calls it on a spare thread while the front end runs. Does
+/// nothing for an SM without tables.
+pub fn prepare(sm: Sm) {
+    if let Some(index) = measured_index(sm) {
+        forms_by_base(index);
+    }
+}
+
 /// The modifier values that spell `rest` (the text after the form's name)
 /// followed by the form's suffix. Every split is tried, as spellings may
 /// be prefixes of each other (`.RCP` and `.RCP64H`) or empty.
