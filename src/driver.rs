@@ -262,21 +262,30 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
         .filter(|(_, f)| f.kind == Some(ir::FunctionKind::Kernel) && !f.layout.is_empty() && !errors.iter().any(|e| e.function == f.name))
         .map(|(id, _)| id)
         .collect();
-    // Legalization, selection and allocation see one kernel at a time:
-    // they run on worker threads. Emission assigns module-wide slots
-    // (bank 4 addresses) in kernel order, so it stays on this thread.
+    // Every stage sees one kernel at a time, so kernels are compiled on
+    // worker threads, in two rounds: legalization, selection and
+    // allocation; then, once the module-wide bank 4 slots are given out in
+    // kernel order (so the cubin does not depend on timing), scheduling
+    // and encoding.
     let alloc_options = CodegenOptions { check: codegen.check || options.verify, ..codegen };
     let threads = codegen.threads.unwrap_or_else(crate::parallel::default_threads);
     let allocated = crate::parallel::map(&kernel_ids, threads, |&id| compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, alloc_options)));
     let mut vars = Variables::new(&raw);
+    for alloc in allocated.iter().flatten() {
+        for global in emit::code::address_uses(alloc) {
+            vars.reserve_address(&raw, global);
+        }
+    }
+    let emit_options = EmitOptions { check_hazards: options.verify };
+    let jobs: Vec<(FuncId, Result<crate::regalloc::Allocated, StageError>)> = kernel_ids.iter().copied().zip(allocated).collect();
+    let emitted = crate::parallel::map(&jobs, threads, |(id, alloc)| {
+        let alloc = alloc.as_ref().map_err(Clone::clone)?;
+        emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
+    });
     let mut kernels = Vec::new();
     let mut reports = Vec::new();
-    let emit_options = EmitOptions { check_hazards: options.verify };
-    for (&id, result) in kernel_ids.iter().zip(allocated) {
+    for (&id, result) in kernel_ids.iter().zip(emitted) {
         let f = &raw.functions[id];
-        let result = result.and_then(|alloc| {
-            emit::emit_kernel(&alloc, f, &raw, &mut vars, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
-        });
         match result {
             Ok(k) => {
                 let params_end = f.params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);

@@ -146,8 +146,22 @@ fn drop_branches_to_next(insts: &mut Vec<Inst>, next: usize) -> Result<(), Strin
     Ok(())
 }
 
+/// The variables whose addresses the code of `func` takes, in the order
+/// the emitted code takes them (blocks emission drops left out): the
+/// order their bank 4 slots are reserved in.
+pub fn address_uses(func: &Allocated) -> Vec<u32> {
+    let (_, kept) = thread_and_prune(func);
+    kept.iter()
+        .flat_map(|&k| &func.blocks[k].insts)
+        .filter_map(|i| match i {
+            AllocInst::SymAddr { global, .. } => Some(*global),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Builds the code of `func`.
-pub fn function_code(func: &Allocated, module: &ir::Module, vars: &mut Variables, window: &SharedWindow, check: bool) -> Result<Code, String> {
+pub fn function_code(func: &Allocated, module: &ir::Module, vars: &Variables, window: &SharedWindow, check: bool) -> Result<Code, String> {
     let sm = func.sm;
     let n = func.blocks.len();
     if let Some(bad) = func.blocks.iter().flat_map(|b| &b.insts).find_map(|i| match i {

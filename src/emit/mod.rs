@@ -88,7 +88,7 @@ fn params(f: &Function, sm: Sm) -> Vec<Param> {
 
 /// Emits one kernel: `func` is its allocated code, `ir_func` its Ori form
 /// (parameters, launch bounds).
-pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, vars: &mut Variables, options: EmitOptions) -> Result<EmittedKernel, EmitError> {
+pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, vars: &Variables, options: EmitOptions) -> Result<EmittedKernel, EmitError> {
     let fail = |message: String| EmitError { function: func.name.clone(), message };
     if ir_func.kind != Some(FunctionKind::Kernel) {
         return Err(fail("only kernels are emitted on their own (device functions are not supported by emission yet)".into()));
