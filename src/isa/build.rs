@@ -24,7 +24,8 @@ use super::inst::{Inst, InstOperands, ModValues, float_text, half2_text};
 use super::operand::{Operand, Reg, RegFile, SrcMods};
 use super::table::forms;
 use crate::target::Sm;
-use std::collections::HashMap;
+/// Keys are opcode texts the compiler makes: a fast hasher.
+type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
 use std::fmt;
 use std::sync::{OnceLock, RwLock};
 
@@ -61,7 +62,7 @@ type Candidates = Vec<(&'static Form, ModValues)>;
 /// Per measured SM (index into [`MEASURED_SMS`]): opcode text → candidates.
 fn cache() -> &'static [RwLock<HashMap<Box<str>, Candidates>>] {
     static CACHE: OnceLock<Vec<RwLock<HashMap<Box<str>, Candidates>>>> = OnceLock::new();
-    CACHE.get_or_init(|| MEASURED_SMS.iter().map(|_| RwLock::new(HashMap::new())).collect())
+    CACHE.get_or_init(|| MEASURED_SMS.iter().map(|_| RwLock::new(HashMap::default())).collect())
 }
 
 /// The forms of the measured SM `sm_index` that spell `text`, with their
@@ -87,7 +88,7 @@ fn forms_by_base(sm_index: usize) -> &'static HashMap<&'static str, Vec<&'static
     static BY_BASE: [OnceLock<HashMap<&'static str, Vec<&'static Form>>>; SLOTS] = [const { OnceLock::new() }; SLOTS];
     BY_BASE[sm_index % SLOTS].get_or_init(|| {
         let table_sm = MEASURED_SMS[sm_index];
-        let mut map: HashMap<&'static str, Vec<&'static Form>> = HashMap::new();
+        let mut map: HashMap<&'static str, Vec<&'static Form>> = HashMap::default();
         for form in forms().iter().filter(|f| f.applies_to(table_sm)) {
             map.entry(form.name.split('.').next().unwrap_or(form.name)).or_default().push(form);
         }

@@ -23,7 +23,9 @@ use crate::isa::operand::{Operand, RegNum};
 use crate::select::{MachFunction, MachInst, MachKind};
 use crate::target::Sm;
 use smallvec::{SmallVec, smallvec};
-use std::collections::{HashMap, HashSet};
+/// Keys are register and instruction indices: a fast hasher.
+type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
+type HashSet<K> = std::collections::HashSet<K, crate::fxhash::FxBuild>;
 
 /// One operand of a regalloc2 instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -659,7 +661,7 @@ fn plan_parts(f: &MachFunction, kinds: &mut Vec<Kind>) -> PartPlan {
         }
     }
     let kind = |v: u32, kinds: &Vec<Kind>| kinds.get(v as usize).copied();
-    let mut plan = PartPlan { use_alias: HashMap::new(), def_alias: HashMap::new(), dropped: HashSet::new() };
+    let mut plan = PartPlan { use_alias: HashMap::default(), def_alias: HashMap::default(), dropped: HashSet::default() };
     for (b, block) in f.blocks.iter().enumerate() {
         for (i, m) in block.insts.iter().enumerate() {
             match (&m.kind, m.defs.as_slice(), m.uses.as_slice()) {
