@@ -23,6 +23,7 @@ use crate::isa::operand::{Operand, RegNum};
 use crate::select::{MachFunction, MachInst, MachKind};
 use crate::target::Sm;
 use smallvec::{SmallVec, smallvec};
+use std::borrow::Cow;
 /// Keys are register and instruction indices: a fast hasher.
 type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
 type HashSet<K> = std::collections::HashSet<K, crate::fxhash::FxBuild>;
@@ -51,24 +52,24 @@ impl Op {
 
 /// What a regalloc2 instruction stands for.
 #[derive(Clone, Debug)]
-pub enum PKind {
+pub enum PKind<'a> {
     /// A machine instruction (its virtual registers are the operands).
-    Inst(MInst),
+    Inst(Cow<'a, MInst>),
     /// An unconditional branch to a block of the program.
     Branch {
         /// The `BRA`.
-        inst: MInst,
+        inst: Cow<'a, MInst>,
         /// Destination.
         target: u32,
     },
     /// `@P BRA taken` then `BRA other`.
     CondBranch {
         /// The guarded branch.
-        first: MInst,
+        first: Cow<'a, MInst>,
         /// Its destination.
         taken: u32,
         /// The unconditional branch.
-        second: MInst,
+        second: Cow<'a, MInst>,
         /// Its destination.
         other: u32,
     },
@@ -76,12 +77,12 @@ pub enum PKind {
     /// and the fixed result words (definitions).
     Call {
         /// The `CALL.REL.NOINC`.
-        inst: MInst,
+        inst: Cow<'a, MInst>,
         /// Callee.
         callee: u32,
     },
     /// `RET`: uses the return address and the result words, fixed.
-    Ret(MInst),
+    Ret(Cow<'a, MInst>),
     /// `defs[0] = uses[0]` (a reuse constraint unless the kinds differ or
     /// the copy must be real).
     Copy,
@@ -105,9 +106,9 @@ pub enum PKind {
 
 /// A regalloc2 instruction.
 #[derive(Clone, Debug)]
-pub struct PInst {
+pub struct PInst<'a> {
     /// What it stands for.
-    pub kind: PKind,
+    pub kind: PKind<'a>,
     /// Operands: definitions first, then uses.
     pub ops: SmallVec<[Op; 6]>,
     /// Registers of the machine instruction that are a 32-bit part of
@@ -115,7 +116,7 @@ pub struct PInst {
     pub alias: SmallVec<[(u32, u32, u8); 2]>,
 }
 
-impl PInst {
+impl PInst<'_> {
     /// The definitions.
     pub fn defs(&self) -> impl Iterator<Item = &Op> {
         self.ops.iter().filter(|o| o.def)
@@ -145,7 +146,7 @@ pub struct PBlock {
 
 /// The program regalloc2 allocates.
 #[derive(Clone, Debug)]
-pub struct Prog {
+pub struct Prog<'a> {
     /// Function name.
     pub name: String,
     /// Target.
@@ -159,14 +160,14 @@ pub struct Prog {
     /// Blocks; index 0 is the entry, the order is the layout.
     pub blocks: Vec<PBlock>,
     /// Instructions, block after block.
-    pub insts: Vec<PInst>,
+    pub insts: Vec<PInst<'a>>,
     /// Registers below this one are singles (R0, R2, R3, …): the
     /// convention's registers; 0 when the function passes nothing.
     pub abi_top: u32,
 }
 
 /// Builds the program of a machine function.
-pub fn prepare(f: &MachFunction) -> Result<Prog, String> {
+pub fn prepare(f: &MachFunction) -> Result<Prog<'_>, String> {
     let mut kinds = Vec::with_capacity(f.vregs.len() + 16);
     for (v, ty) in f.vregs.iter().enumerate() {
         kinds.push(Kind::of(*ty).ok_or_else(|| format!("virtual register {v} has type {ty}, which has no register class"))?);
@@ -261,14 +262,14 @@ pub fn prepare(f: &MachFunction) -> Result<Prog, String> {
                         if inst.guard.0.num != RegNum::Zero || inst.guard.1 {
                             return Err(format!("block {o} ends in a guarded branch"));
                         }
-                        b.push(PKind::Branch { inst: inst.clone(), target: dest(0) }, SmallVec::new());
+                        b.push(PKind::Branch { inst: Cow::Borrowed(inst), target: dest(0) }, SmallVec::new());
                     }
                     ([MachInst { kind: MachKind::Branch { inst: first, .. }, .. }, MachInst { kind: MachKind::Branch { inst: second, .. }, .. }], 2) => {
                         let mut ops = SmallVec::new();
                         if let RegNum::Virt(v) = first.guard.0.num {
                             ops.push(Op::use_(v));
                         }
-                        b.push(PKind::CondBranch { first: first.clone(), taken: dest(0), second: second.clone(), other: dest(1) }, ops);
+                        b.push(PKind::CondBranch { first: Cow::Borrowed(first), taken: dest(0), second: Cow::Borrowed(second), other: dest(1) }, ops);
                     }
                     _ => return Err(format!("block {o} does not end in its branches")),
                 }
@@ -342,9 +343,9 @@ enum Source {
     Block(usize),
 }
 
-struct Builder {
+struct Builder<'a> {
     kinds: Vec<Kind>,
-    insts: Vec<PInst>,
+    insts: Vec<PInst<'a>>,
     sm: Sm,
     abi_top: u32,
     /// The return address's registers (device functions).
@@ -356,7 +357,7 @@ struct Builder {
     def_alias: HashMap<u32, (u32, Option<u32>, u8)>,
 }
 
-impl Builder {
+impl<'a> Builder<'a> {
     fn fresh(&mut self, kind: Kind) -> u32 {
         self.kinds.push(kind);
         (self.kinds.len() - 1) as u32
@@ -366,13 +367,13 @@ impl Builder {
         self.kinds.get(v as usize).copied().ok_or_else(|| format!("virtual register {v} has no type"))
     }
 
-    fn push(&mut self, kind: PKind, ops: SmallVec<[Op; 6]>) {
+    fn push(&mut self, kind: PKind<'a>, ops: SmallVec<[Op; 6]>) {
         self.insts.push(PInst { kind, ops, alias: SmallVec::new() });
     }
 
     fn branch(&mut self, target: u32) {
         if let Ok(inst) = MInst::build(self.sm, "BRA", None, &[Operand::Target(0)]) {
-            self.push(PKind::Branch { inst, target }, SmallVec::new());
+            self.push(PKind::Branch { inst: Cow::Owned(inst), target }, SmallVec::new());
         }
     }
 
@@ -470,7 +471,7 @@ impl Builder {
     }
 
     /// One non-terminator instruction (or an `EXIT`/`RET` terminator).
-    fn inst(&mut self, m: &MachInst, kernel: bool) -> Result<(), String> {
+    fn inst(&mut self, m: &'a MachInst, kernel: bool) -> Result<(), String> {
         let defs: Vec<u32> = m.defs.iter().map(|v| v.0).collect();
         let mut raw_uses: Vec<u32> = m.uses.iter().map(|v| v.0).collect();
         match &m.kind {
@@ -493,7 +494,7 @@ impl Builder {
                     ops.push(Op::use_(g));
                 }
                 self.note_word(abi::RETURN_ADDRESS + 1);
-                self.push(PKind::Call { inst: inst.clone(), callee: *callee }, ops);
+                self.push(PKind::Call { inst: Cow::Borrowed(inst), callee: *callee }, ops);
                 self.concat(joins);
             }
             MachKind::Inst(inst) if inst.form.name.starts_with("RET") => {
@@ -508,12 +509,12 @@ impl Builder {
                 for (k, w) in words.iter().enumerate() {
                     ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::use_(*w) });
                 }
-                self.push(PKind::Ret(inst.clone()), ops);
+                self.push(PKind::Ret(Cow::Borrowed(inst)), ops);
             }
             MachKind::Branch { .. } => return Err("a branch before the end of its block".into()),
             kind => {
                 let pkind = match kind {
-                    MachKind::Inst(i) => PKind::Inst(i.clone()),
+                    MachKind::Inst(i) => PKind::Inst(Cow::Borrowed(i)),
                     MachKind::Copy => PKind::Copy,
                     MachKind::Extract { part } => PKind::Extract { part: *part },
                     MachKind::Concat => PKind::Concat,
@@ -606,7 +607,7 @@ impl Builder {
     }
 }
 
-fn unreachable_kind() -> Result<PKind, String> {
+fn unreachable_kind() -> Result<PKind<'static>, String> {
     Err("internal: unexpected instruction kind".into())
 }
 

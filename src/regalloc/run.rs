@@ -13,7 +13,7 @@ const CLASSES: [RegClass; 3] = [RegClass::Int, RegClass::Float, RegClass::Vector
 
 /// One run's view of the program, as regalloc2's [`Function`].
 pub struct RunFunc<'a> {
-    prog: &'a Prog,
+    prog: &'a Prog<'a>,
     operands: Vec<Operand>,
     offsets: Vec<u32>,
     clobbers: Vec<PRegSet>,
@@ -29,7 +29,7 @@ pub struct RunFunc<'a> {
 
 impl<'a> RunFunc<'a> {
     /// Builds run `run`'s view; fixed registers are found in `layout`.
-    pub fn new(prog: &'a Prog, run: usize, layout: &Layout) -> Result<RunFunc<'a>, String> {
+    pub fn new(prog: &'a Prog<'a>, run: usize, layout: &Layout) -> Result<RunFunc<'a>, String> {
         let class: Vec<Option<RegClass>> = prog
             .kinds
             .iter()
