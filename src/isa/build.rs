@@ -20,7 +20,7 @@
 use super::ctrl::Ctrl;
 use super::family::{MEASURED_SMS, measured_index};
 use super::form::{Form, PredShow, Slot, UNMEASURED};
-use super::inst::{Inst, InstOperands, ModValues, float_text, half2_text};
+use super::inst::{Inst, InstOperands, ModValues, float_printable, half2_printable};
 use super::operand::{Operand, Reg, RegFile, SrcMods};
 use super::table::forms;
 use crate::target::Sm;
@@ -149,8 +149,8 @@ fn fits(slot: &Slot, op: &Operand) -> bool {
         }
         (Slot::Barrier(_), Operand::Reg { reg, .. }) => reg.file == RegFile::Barrier,
         (Slot::Imm32 { .. }, Operand::Imm(_)) => true,
-        (Slot::Float { f64 }, Operand::Imm(v)) => float_text(v, f64).is_some(),
-        (Slot::Half2, Operand::Imm(v)) => half2_text(v).is_some(),
+        (Slot::Float { f64 }, Operand::Imm(v)) => float_printable(v, f64),
+        (Slot::Half2, Operand::Imm(v)) => half2_printable(v),
         (Slot::CBank { neg, abs, not }, Operand::CBank { mods, .. }) => allowed(mods, neg.is_some(), abs.is_some(), not.is_some()),
         (Slot::LoadBank { uniform, .. }, Operand::ConstAddr { index, .. }) => index.file == if uniform { RegFile::Uniform } else { RegFile::Gpr },
         (Slot::SpecialReg(_), Operand::SpecialReg(_)) => true,
