@@ -11,7 +11,19 @@ use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 
 /// Bits 12–14: the guard predicate; bit 15 negates it.
 const GUARD_SHIFT: u32 = 12;
-const GUARD_NOT: u8 = 15;
+
+/// The guard of each value of bits 12–15 (7 is PT).
+static GUARDS: [(Reg, bool); 16] = {
+    let mut table = [(Reg::zero(RegFile::Pred), false); 16];
+    let mut k = 0;
+    while k < 16 {
+        let p = k as u8 & 7;
+        let num = if p == 7 { RegNum::Zero } else { RegNum::Phys(p) };
+        table[k] = (Reg { file: RegFile::Pred, num }, k >= 8);
+        k += 1;
+    }
+    table
+};
 
 /// A general register field value (255 is RZ).
 #[inline(always)]
@@ -89,8 +101,7 @@ impl Plan {
         // The `;` spacing rule of sm_89+ also looks at bits 102–103, which no form
         // explains, so they are zero here.
         out.form = self.form;
-        let g = (word >> GUARD_SHIFT) as u8 & 7;
-        out.guard = (Reg { file: RegFile::Pred, num: if g == 7 { RegNum::Zero } else { RegNum::Phys(g) } }, bit(word, GUARD_NOT));
+        out.guard = GUARDS[(word >> GUARD_SHIFT) as usize & 15];
         out.ctrl = ctrl;
         true
     }

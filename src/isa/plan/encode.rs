@@ -476,7 +476,7 @@ mod tests {
             for _ in 0..16 {
                 // No reuse flags (most forms have none to show).
                 let random = (u128::from(next()) << 64 | u128::from(next())) & !(0xfu128 << 122);
-                let word = plan.fixed_value | (random & plan.mask & !plan.fixed_mask & !(0xfffu128)) | u128::from(plan.form.opcode & 0xfff);
+                let word = plan.fixed_value | (random & !plan.check & !(0xfffu128)) | u128::from(plan.form.opcode & 0xfff);
                 let mut inst = Inst::empty();
                 if plan.decode(word, &mut inst) {
                     pool.extend(inst.operands.iter().copied());
