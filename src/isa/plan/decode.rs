@@ -2,7 +2,7 @@
 //! resolved fields, and refusing the word where the form does not explain
 //! it or its text would not say everything about it.
 
-use super::{ImmCheck, Plan, Step, bit};
+use super::{ImmCheck, NO_BIT, Plan, Step, bit};
 use crate::isa::branch;
 use crate::isa::ctrl::Ctrl;
 use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
@@ -36,7 +36,6 @@ fn gpr(v: u64) -> Reg {
 fn uniform(v: u64, max: u64) -> Reg {
     if v == max { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } }
 }
-
 
 impl Plan {
     /// Decodes `word` into `out` if the plan explains it. On `false`, `out`
@@ -138,7 +137,10 @@ fn add_flags(steps: &[Step], word: u128, operands: &mut [Operand]) {
     let bit = |b: u8| (if b & 64 == 0 { lo } else { hi }) >> (b & 63) & 1 == 1;
     for (step, op) in steps.iter().zip(operands) {
         if let (Step::Reg { neg, abs, not, .. }, Operand::Reg { mods, .. }) = (*step, op) {
-            *mods = SrcMods { neg: bit(neg), abs: bit(abs), not: bit(not) };
+            // Most slots have no flag bit at all (each is `NO_BIT`, 127).
+            if neg & abs & not != NO_BIT {
+                *mods = SrcMods { neg: bit(neg), abs: bit(abs), not: bit(not) };
+            }
         }
     }
 }

@@ -6,12 +6,17 @@
 //!
 //! A form's fields are disjoint (checked when plans are built), so each
 //! value is ORed into a word that starts with the opcode and fixed bits.
+//!
+//! Two encoders: a fast one for instructions that encode (most), which
+//! looks at source modifiers, reuse flags and readable-text rules only
+//! where an instruction has them, and the checked one above, which finds
+//! the reason one does not; the tests hold them to the same answers.
 
+use super::decode::{nonzero_slot_is_zero, optional_order};
 use super::{Fld, NO_BIT, NO_REUSE, Plan, Step};
 use crate::isa::branch;
-use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
-use super::decode::{nonzero_slot_is_zero, optional_order};
 use crate::isa::ctrl::Ctrl;
+use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
 use crate::isa::inst::{Inst, Why, representable};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 
@@ -262,9 +267,13 @@ fn ctrl_bits(c: Ctrl) -> Option<u128> {
 fn add_marks(steps: &[Step], operands: &[Operand], w: &mut u128) -> Option<u8> {
     let mut reuse = 0u16;
     let mut bits = 0u128;
-    let set = |on: bool, b: u8| u128::from(on) << b;
+    let set = |on: bool, b: u8| if on { 1u128 << b } else { 0 };
     for (step, op) in steps.iter().zip(operands) {
+        // Most operands of an instruction with marks have none.
         let Operand::Reg { mods, reuse: used, .. } = *op else { continue };
+        if mods == SrcMods::default() && !used {
+            continue;
+        }
         if let Step::Reg { file, neg, abs, not, reuse: r, .. } = *step {
             // Only general registers have reuse flags (the others' index is
             // `NO_REUSE`). The flags the checked encoder looks at: all three
