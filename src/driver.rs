@@ -163,7 +163,26 @@ pub fn call_closure(module: &ir::Module, root: FuncId) -> Vec<FuncId> {
 /// that refused it.
 pub fn compile_function(raw: &ir::Module, id: FuncId, options: Options) -> Result<MachFunction, StageError> {
     let legal = legalize_function(raw, id, options)?;
-    select_function(&legal, raw.sm)
+    let mut mach = select_function(&legal, raw.sm)?;
+    use crate::ir::entity::EntityRef;
+    mach.mark_external_calls(|callee| raw.functions.get(FuncId::new(callee as usize)).is_some_and(|f| f.layout.is_empty()));
+    Ok(mach)
+}
+
+/// The device functions a kernel's calls reach (inlining left them:
+/// recursion), each through every stage to allocated code, with its
+/// function index; emission places them in the kernel's section.
+pub fn allocate_callees(raw: &ir::Module, kernel: FuncId, options: Options, codegen: CodegenOptions) -> Result<Vec<(u32, crate::regalloc::Allocated)>, StageError> {
+    use crate::ir::entity::EntityRef;
+    let mut out = Vec::new();
+    for id in call_closure(raw, kernel) {
+        if id == kernel || raw.functions[id].layout.is_empty() {
+            continue;
+        }
+        let mach = compile_function(raw, id, options)?;
+        out.push((id.index() as u32, allocate_function(&mach, codegen)?));
+    }
+    Ok(out)
 }
 
 /// Every stage for every defined function of a checked module: the
@@ -237,7 +256,8 @@ pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result
 
 /// Compiles a checked module to a cubin: every kernel through every stage.
 /// Calls of device functions are inlined first ([`crate::opt::inline`]);
-/// a kernel that still calls (recursion) is not supported yet. Errors name
+/// the device functions a kernel still calls (recursion) are compiled
+/// with it and placed in its section ([`allocate_callees`]). Errors name
 /// the stage and the function.
 pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
     use crate::emit::{self, EmitOptions, variables::Variables};
@@ -251,8 +271,11 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
         if f.kind != Some(ir::FunctionKind::Kernel) || f.layout.is_empty() || errors.iter().any(|e| e.function == f.name) {
             continue;
         }
-        let result = compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, CodegenOptions { check: codegen.check || options.verify, ..codegen })).and_then(|alloc| {
-            emit::emit_kernel(&alloc, f, &raw, &mut vars, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
+        let codegen = CodegenOptions { check: codegen.check || options.verify, ..codegen };
+        let result = compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, codegen)).and_then(|alloc| {
+            let callees = allocate_callees(&raw, id, options, codegen)?;
+            let callees: Vec<(u32, &crate::regalloc::Allocated)> = callees.iter().map(|(i, a)| (*i, a)).collect();
+            emit::emit_kernel(&alloc, f, &raw, &mut vars, &callees, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
         });
         match result {
             Ok(k) => {

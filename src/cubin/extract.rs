@@ -173,6 +173,8 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
             crs_stack_size: words(attr::CRS_STACK_SIZE).and_then(|w| w.first().copied()),
             frame_program: None,
             functions: Vec::new(),
+            externs: Vec::new(),
+            syscall_offsets: words(attr::SYSCALL_OFFSETS).unwrap_or_default(),
         });
         let kernel = kernels.last_mut().expect("just pushed");
         read_functions(file, sm, index as u32 + 1, symbol, module_records, kernel)?;

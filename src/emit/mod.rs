@@ -11,7 +11,7 @@
 pub mod code;
 pub mod variables;
 
-use crate::cubin::module::{Kernel, Module, Param, ToolInfo};
+use crate::cubin::module::{Function as Function_, Kernel, Module, Param, ToolInfo};
 use crate::ir::{self, Function, FunctionKind};
 use crate::regalloc::{AllocInst, Allocated};
 use crate::target::Sm;
@@ -60,11 +60,11 @@ pub struct EmittedKernel {
 /// sm_80 and sm_90; R0..R5 reports 8).
 const REGISTER_COUNT_EXTRA: u32 = 2;
 
-/// The shared variables (global indices) the code uses.
-fn shared_used(func: &Allocated, module: &ir::Module) -> Vec<u32> {
+/// The shared variables (global indices) the code of these functions uses.
+fn shared_used(funcs: &[&Allocated], module: &ir::Module) -> Vec<u32> {
     use crate::ir::entity::EntityRef;
     let mut used = Vec::new();
-    for b in &func.blocks {
+    for b in funcs.iter().flat_map(|f| &f.blocks) {
         for i in &b.insts {
             if let AllocInst::SymAddr { global, .. } = i {
                 let shared = module.globals.get(ir::GlobalId::new(*global as usize)).is_some_and(|g| g.space == ir::Space::Shared);
@@ -86,17 +86,111 @@ fn params(f: &Function, sm: Sm) -> Vec<Param> {
         .collect()
 }
 
+/// Functions outside the module that a program may call without `-c`:
+/// the ones the driver provides (ptxas 13.5 accepts calls of these and
+/// refuses others with "Unresolved extern function", measured).
+pub const DRIVER_FUNCTIONS: &[&str] = &["vprintf", "__assertfail", "malloc", "free"];
+
+/// The `MIN_STACK_SIZE` and `CRS_STACK_SIZE` ptxas writes when the stack
+/// a kernel needs cannot be bounded (recursion; measured).
+const UNBOUNDED_STACK: u32 = u32::MAX;
+
+/// Refuses calls of functions outside the module that the driver does not
+/// provide, as ptxas does (with the call's PTX line and column).
+fn check_external_calls(module: &ir::Module, f: &Function) -> Result<(), String> {
+    use crate::ir::entity::EntityRef;
+    for &b in &f.layout {
+        for &i in &f.blocks[b].insts {
+            let d = &f.insts[i];
+            if d.opcode != ir::Opcode::Call {
+                continue;
+            }
+            let Some(callee) = module.functions.get(ir::FuncId::new(d.imm as usize)) else { continue };
+            if callee.layout.is_empty() && !DRIVER_FUNCTIONS.contains(&callee.name.as_str()) {
+                let loc = f.locs[i];
+                return Err(format!("{}:{}: unresolved extern function '{}' (only the driver's {} can be called without linking)", loc.line, loc.col, callee.name, DRIVER_FUNCTIONS.join(", ")));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The device functions each placed function calls (indices into
+/// `placed`, the kernel first), for the stack bound.
+fn call_edges(placed: &[&Allocated], ids: &[u32]) -> Vec<Vec<usize>> {
+    placed
+        .iter()
+        .map(|f| {
+            let mut out: Vec<usize> = f
+                .blocks
+                .iter()
+                .flat_map(|b| &b.insts)
+                .filter_map(|i| match i {
+                    AllocInst::Call { callee, external: false, .. } => ids.iter().position(|x| x == callee),
+                    _ => None,
+                })
+                .collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        })
+        .collect()
+}
+
+/// The deepest stack a kernel's calls can need: its frame plus the
+/// largest sum of frames along a chain of calls; `None` when a chain can
+/// repeat (recursion).
+fn stack_bound(frames: &[u32], edges: &[Vec<usize>]) -> Option<u32> {
+    // 0 unvisited, 1 on the path, 2 done.
+    fn depth(k: usize, frames: &[u32], edges: &[Vec<usize>], state: &mut [u8], memo: &mut [u32]) -> Option<u32> {
+        match state[k] {
+            1 => return None,
+            2 => return Some(memo[k]),
+            _ => {}
+        }
+        state[k] = 1;
+        let mut deepest = 0;
+        for &c in &edges[k] {
+            deepest = deepest.max(depth(c, frames, edges, state, memo)?);
+        }
+        state[k] = 2;
+        memo[k] = frames[k].saturating_add(deepest);
+        Some(memo[k])
+    }
+    let mut state = vec![0u8; frames.len()];
+    let mut memo = vec![0u32; frames.len()];
+    depth(0, frames, edges, &mut state, &mut memo)
+}
+
 /// Emits one kernel: `func` is its allocated code, `ir_func` its Ori form
-/// (parameters, launch bounds).
-pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, vars: &mut Variables, options: EmitOptions) -> Result<EmittedKernel, EmitError> {
+/// (parameters, launch bounds), `callees` the allocated device functions
+/// its calls reach (with their function indices), which go into its
+/// section after its own code.
+pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, vars: &mut Variables, callees: &[(u32, &Allocated)], options: EmitOptions) -> Result<EmittedKernel, EmitError> {
+    use crate::ir::entity::EntityRef;
     let fail = |message: String| EmitError { function: func.name.clone(), message };
     if ir_func.kind != Some(FunctionKind::Kernel) {
-        return Err(fail("only kernels are emitted on their own (device functions are not supported by emission yet)".into()));
+        return Err(fail("only kernels are emitted on their own (device functions go into the sections of the kernels that call them)".into()));
+    }
+    check_external_calls(module, ir_func).map_err(fail)?;
+    for (id, callee) in callees {
+        let f = module.functions.get(ir::FuncId::new(*id as usize)).ok_or_else(|| fail(format!("device function {id} is not in the module")))?;
+        check_external_calls(module, f).map_err(|m| EmitError { function: callee.name.clone(), message: m })?;
     }
     let sm = func.sm;
-    let window = Variables::shared_window(module, &shared_used(func, module), sm);
-    let code = code::function_code(func, module, vars, &window, options.check_hazards).map_err(fail)?;
-    let mut kernel = Kernel::new(func.name.clone(), code.words.clone(), func.gpr_count + REGISTER_COUNT_EXTRA);
+    let mut placed: Vec<&Allocated> = vec![func];
+    placed.extend(callees.iter().map(|(_, a)| *a));
+    let window = Variables::shared_window(module, &shared_used(&placed, module), sm);
+    let own = code::part(func, module, vars, &window).map_err(fail)?;
+    let mut parts = Vec::with_capacity(callees.len());
+    for (id, callee) in callees {
+        let p = code::part(callee, module, vars, &window).map_err(|m| EmitError { function: callee.name.clone(), message: m })?;
+        parts.push((*id, p));
+    }
+    let code = code::link(own, parts, sm, options.check_hazards).map_err(fail)?;
+    // Every function in the section runs on the kernel's registers.
+    let gprs = placed.iter().map(|f| f.gpr_count).max().unwrap_or(0);
+    let mut kernel = Kernel::new(func.name.clone(), code.words.clone(), gprs + REGISTER_COUNT_EXTRA);
     kernel.params = params(ir_func, sm);
     kernel.barriers = code.barriers;
     kernel.shared_bytes = window.bytes;
@@ -108,6 +202,38 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     kernel.required_threads = ir_func.bounds.req_ntid;
     kernel.max_threads = ir_func.bounds.max_ntid;
     kernel.exit_offsets = code.exits.clone();
+    if !callees.is_empty() || !code.externs.is_empty() {
+        // ptxas: a kernel whose calls recurse gets "cannot be statically
+        // determined" (all ones) for both stack sizes; one that calls
+        // `vprintf` its frame and a CRS stack of 0 (measured).
+        let ids: Vec<u32> = std::iter::once(u32::MAX).chain(callees.iter().map(|(id, _)| *id)).collect();
+        let frames: Vec<u32> = placed.iter().map(|f| f.frame_bytes).collect();
+        let bound = stack_bound(&frames, &call_edges(&placed, &ids));
+        kernel.min_stack_size = bound.unwrap_or(UNBOUNDED_STACK);
+        kernel.crs_stack_size = Some(if bound.is_some() { 0 } else { UNBOUNDED_STACK });
+    }
+    for p in &code.functions {
+        let callee = callees.iter().find(|(id, _)| *id == p.callee).map(|(_, a)| *a).ok_or_else(|| fail(format!("placed function {} is not a callee", p.callee)))?;
+        kernel.functions.push(Function_ {
+            // ptxas names a callee's copy after the kernel (`$rec_fib$_Z3fibi`).
+            name: format!("${}${}", func.name, callee.name),
+            offset: p.offset,
+            size: p.size,
+            visible: false,
+            frame_size: callee.frame_bytes,
+            return_register: u32::from(crate::regalloc::abi::RETURN_ADDRESS),
+            frame_program: p.frame_program.clone(),
+            // What the relocation adds the kernel's address to (a REL
+            // entry, before sm_90, has no addend of its own).
+            frame_location: u64::from(p.offset),
+        });
+    }
+    for &x in &code.externs {
+        let f = module.functions.get(ir::FuncId::new(x as usize)).ok_or_else(|| fail(format!("called function {x} is not in the module")))?;
+        kernel.externs.push(f.name.clone());
+    }
+    kernel.syscall_offsets = code.syscalls.clone();
+    // Spills are the kernel's own (ptxas -v reports each function's apart).
     Ok(EmittedKernel { kernel, code, spill_store_bytes: func.spill_stores, spill_load_bytes: func.spill_loads })
 }
 

@@ -30,8 +30,8 @@ pub struct Variables {
     pub constants: Vec<Variable>,
     /// Offset of each `.const` variable in bank 3, by global index.
     const_offsets: BTreeMap<u32, u32>,
-    /// Globals whose address the code loads, in the order of first use
-    /// (their bank 4 slots).
+    /// Globals (and functions outside the module) whose address the
+    /// code loads, in the order of first use (their bank 4 slots).
     pub global_addresses: Vec<String>,
 }
 
@@ -117,6 +117,19 @@ impl Variables {
             w.offsets.insert(index, (base + align_up(end, align)) as u32);
         }
         w
+    }
+
+    /// The bank 4 slot that holds the address of function `name`, which
+    /// is outside the module (the loader relocates it, as ptxas's slot
+    /// for `vprintf`).
+    pub fn function_slot(&mut self, name: &str) -> usize {
+        match self.global_addresses.iter().position(|n| n == name) {
+            Some(k) => k,
+            None => {
+                self.global_addresses.push(name.to_string());
+                self.global_addresses.len() - 1
+            }
+        }
     }
 
     /// The instruction that puts the address of variable `global` plus
