@@ -179,6 +179,10 @@ fn drop_branches_to_next(insts: &mut Vec<Inst>, next: usize) -> Result<(), Strin
 /// scheduling (the block ends with its call).
 const RETURN_ADDRESS_TAG: u32 = 0xca11_0000;
 
+/// The immediate of the `MOV` that holds, before sm_90, the distance from
+/// a `LEPC` to the return point of the call after it, until patched.
+const LEPC_DISTANCE_TAG: u32 = 0xca11_0001;
+
 /// One function's code before it is placed in its section: scheduled,
 /// its own branches resolved (they are relative), its calls, returns and
 /// return addresses still to be patched by [`link`].
@@ -299,7 +303,9 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &mut Variables, window:
     }
     let mut out = Part { insts: Vec::with_capacity(at as usize / 16 + 8), calls: Vec::new(), external_calls: Vec::new(), return_addresses: Vec::new(), rets: Vec::new() };
     for (b, block) in blocks.into_iter().enumerate() {
-        let end = out.insts.len() + block.insts.len();
+        let first = out.insts.len();
+        let end = first + block.insts.len();
+        let mut lepc = None;
         for mut inst in block.insts {
             let k = out.insts.len();
             match base_name(&inst) {
@@ -311,7 +317,8 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &mut Variables, window:
                 "RET" => out.rets.push(k),
                 // The return address of a call outside the module: the
                 // instruction after the call (relative to the next one).
-                "LEPC" => set_target(&mut inst, 16 * (end as i64 - (k as i64 + 1)))?,
+                "LEPC" if inst.operands.iter().any(|o| matches!(o, Operand::Target(_))) => set_target(&mut inst, 16 * (end as i64 - (k as i64 + 1)))?,
+                "LEPC" => lepc = Some(k),
                 "MOV" if ends_in_call[b].is_some() && inst.operands.get(1) == Some(&Operand::Imm(RETURN_ADDRESS_TAG)) => out.return_addresses.push((k, end)),
                 _ => {
                     if let Some(Operand::Target(t)) = inst.operands.iter().find(|o| matches!(o, Operand::Target(_))).copied() {
@@ -323,6 +330,13 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &mut Variables, window:
             }
             out.insts.push(inst);
         }
+        // Before sm_90 the return address is the LEPC's own address plus
+        // the distance to the return point.
+        if let Some(at) = lepc.filter(|_| matches!(ends_in_call[b], Some(CallKind::External(_)))) {
+            let distance = 16 * (end - at) as u32;
+            let mov = out.insts[first..end].iter_mut().find(|i| base_name(i) == "MOV" && i.operands.get(1) == Some(&Operand::Imm(LEPC_DISTANCE_TAG))).ok_or("a LEPC without its distance")?;
+            mov.operands[1] = Operand::Imm(distance);
+        }
     }
     Ok(out)
 }
@@ -331,7 +345,12 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &mut Variables, window:
 /// on its `printf` code, sm_75 to sm_120): the callee's address from its
 /// bank 4 slot (relocated by the loader), the absolute return address
 /// into R20:R21 with `LEPC`, then `CALL.ABS.NOINC` through the pair.
-fn external_call(call: &Inst, callee: u32, module: &ir::Module, vars: &mut Variables, sm: Sm) -> Result<[Inst; 3], String> {
+/// Before sm_90 `LEPC` takes no target and gives its own address (ptxas
+/// adds the distance to the return point: `LEPC R8`, then R20:R21 =
+/// R8:R9 + (return point − LEPC's offset)); here the distance goes
+/// through R0, free at the call (it clobbers every register and R0 is
+/// never an argument), and `IMAD.WIDE.U32` adds it to the pair.
+fn external_call(call: &Inst, callee: u32, module: &ir::Module, vars: &mut Variables, sm: Sm) -> Result<Vec<Inst>, String> {
     use crate::ir::entity::EntityRef;
     use crate::regalloc::abi;
     let f = module.functions.get(ir::FuncId::new(callee as usize)).ok_or_else(|| format!("call of an unknown function {callee}"))?;
@@ -339,10 +358,20 @@ fn external_call(call: &Inst, callee: u32, module: &ir::Module, vars: &mut Varia
     let pair = Reg { file: crate::isa::operand::RegFile::Gpr, num: RegNum::Phys(abi::EXTERN_TARGET) };
     let ra = Reg { file: crate::isa::operand::RegFile::Gpr, num: RegNum::Phys(abi::EXTERN_RETURN_ADDRESS) };
     let ldc = Inst::build(sm, "LDC.64", None, &[Operand::reg(pair), Operand::ConstAddr { bank: 4, index: Reg::zero(crate::isa::operand::RegFile::Gpr), offset: 8 * slot as i32 }]).map_err(|e| e.to_string())?;
-    let lepc = Inst::build(sm, "LEPC", None, &[Operand::reg(ra), Operand::Target(0)]).map_err(|e| e.to_string())?;
-    let mut abs = Inst::build(sm, "CALL.ABS.NOINC", None, &[Operand::reg(pair)]).map_err(|e| e.to_string())?;
+    let build = |name: &str, ops: &[Operand]| Inst::build(sm, name, None, ops).map_err(|e| e.to_string());
+    let mut out = vec![ldc];
+    if sm.number >= 90 {
+        out.push(build("LEPC", &[Operand::reg(ra), Operand::Target(0)])?);
+    } else {
+        let r0 = Operand::reg(Reg { file: crate::isa::operand::RegFile::Gpr, num: RegNum::Phys(0) });
+        out.push(build("LEPC", &[Operand::reg(ra)])?);
+        out.push(build("MOV", &[r0, Operand::Imm(LEPC_DISTANCE_TAG)])?);
+        out.push(build("IMAD.WIDE.U32", &[Operand::reg(ra), r0, Operand::Imm(1), Operand::reg(ra)])?);
+    }
+    let mut abs = build("CALL.ABS.NOINC", &[Operand::reg(pair)])?;
     abs.guard = call.guard;
-    Ok([ldc, lepc, abs])
+    out.push(abs);
+    Ok(out)
 }
 
 /// Places a kernel's part and its callees' parts (in this order) in one
