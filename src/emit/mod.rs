@@ -7,6 +7,21 @@
 //! code ([`code`]: scheduling, branch resolution, encoding), and each
 //! kernel's record (parameters, register and barrier counts, shared and
 //! local sizes, launch bounds, `EXIT` offsets).
+//!
+//! Calls. Without `-c` ptxas copies the device functions a kernel calls
+//! (those it did not inline: recursion) into the kernel's section after
+//! the kernel's code, each with a file-local symbol `$kernel$function`,
+//! and no relocation (`CALL.REL.NOINC` is relative); measured on the
+//! corpus's `recursion` kernels, sm_75 to sm_120. So does [`emit_kernel`]:
+//! the kernel's register count is the largest over the functions placed
+//! with it, its minimum stack and CRS stack sizes are "unknown" (all
+//! ones, what ptxas writes) when the calls recurse and the sum of frames
+//! along the deepest chain otherwise. A call of a function outside the
+//! module must be one the driver provides ([`DRIVER_FUNCTIONS`]; ptxas
+//! refuses others with "Unresolved extern function"); its address is a
+//! bank 4 slot relocated to an undefined symbol, and the kernel's record
+//! lists the callee (`EIATTR_EXTERNS`) and the call offsets
+//! (`EIATTR_SYSCALL_OFFSETS`).
 
 pub mod code;
 pub mod variables;
@@ -178,6 +193,16 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
         check_external_calls(module, f).map_err(|m| EmitError { function: callee.name.clone(), message: m })?;
     }
     let sm = func.sm;
+    // ptxas gives the functions outside the module the first bank 4 slots
+    // (`vprintf` at 0 before the format strings, measured).
+    for f in std::iter::once(func).chain(callees.iter().map(|(_, a)| *a)) {
+        for i in f.blocks.iter().flat_map(|b| &b.insts) {
+            if let AllocInst::Call { callee, external: true, .. } = i {
+                let g = module.functions.get(ir::FuncId::new(*callee as usize)).ok_or_else(|| fail(format!("called function {callee} is not in the module")))?;
+                vars.function_slot(&g.name);
+            }
+        }
+    }
     let mut placed: Vec<&Allocated> = vec![func];
     placed.extend(callees.iter().map(|(_, a)| *a));
     let window = Variables::shared_window(module, &shared_used(&placed, module), sm);
@@ -205,12 +230,16 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     if !callees.is_empty() || !code.externs.is_empty() {
         // ptxas: a kernel whose calls recurse gets "cannot be statically
         // determined" (all ones) for both stack sizes; one that calls
-        // `vprintf` its frame and a CRS stack of 0 (measured).
+        // `vprintf` its frame and no CRS record (measured; ptxas writes a
+        // CRS size of 0 where it also opens convergence regions, BSSY,
+        // which this compiler does not).
         let ids: Vec<u32> = std::iter::once(u32::MAX).chain(callees.iter().map(|(id, _)| *id)).collect();
         let frames: Vec<u32> = placed.iter().map(|f| f.frame_bytes).collect();
         let bound = stack_bound(&frames, &call_edges(&placed, &ids));
         kernel.min_stack_size = bound.unwrap_or(UNBOUNDED_STACK);
-        kernel.crs_stack_size = Some(if bound.is_some() { 0 } else { UNBOUNDED_STACK });
+        if bound.is_none() {
+            kernel.crs_stack_size = Some(UNBOUNDED_STACK);
+        }
     }
     for p in &code.functions {
         let callee = callees.iter().find(|(id, _)| *id == p.callee).map(|(_, a)| *a).ok_or_else(|| fail(format!("placed function {} is not a callee", p.callee)))?;
