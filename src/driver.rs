@@ -272,7 +272,8 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
             continue;
         }
         let codegen = CodegenOptions { check: codegen.check || options.verify, ..codegen };
-        let result = compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, codegen)).and_then(|alloc| {
+        let checked = emit::check_external_calls(&raw, &call_closure(&raw, id)).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message });
+        let result = checked.and_then(|()| compile_function(&raw, id, options)).and_then(|mach| allocate_function(&mach, codegen)).and_then(|alloc| {
             let callees = allocate_callees(&raw, id, options, codegen)?;
             let callees: Vec<(u32, &crate::regalloc::Allocated)> = callees.iter().map(|(i, a)| (*i, a)).collect();
             emit::emit_kernel(&alloc, f, &raw, &mut vars, &callees, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })

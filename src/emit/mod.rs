@@ -111,8 +111,21 @@ pub const DRIVER_FUNCTIONS: &[&str] = &["vprintf", "__assertfail", "malloc", "fr
 const UNBOUNDED_STACK: u32 = u32::MAX;
 
 /// Refuses calls of functions outside the module that the driver does not
-/// provide, as ptxas does (with the call's PTX line and column).
-fn check_external_calls(module: &ir::Module, f: &Function) -> Result<(), String> {
+/// provide, as ptxas does, in the functions `funcs` (a kernel and the
+/// functions its calls reach: [`crate::driver::call_closure`]); the error
+/// names the function holding the call, and the call's PTX line and
+/// column. Run before the other stages, as ptxas refuses such a program
+/// whatever else is in it.
+pub fn check_external_calls(module: &ir::Module, funcs: &[ir::FuncId]) -> Result<(), EmitError> {
+    for &id in funcs {
+        if let Some(f) = module.functions.get(id) {
+            external_calls_of(module, f).map_err(|message| EmitError { function: f.name.clone(), message })?;
+        }
+    }
+    Ok(())
+}
+
+fn external_calls_of(module: &ir::Module, f: &Function) -> Result<(), String> {
     use crate::ir::entity::EntityRef;
     for &b in &f.layout {
         for &i in &f.blocks[b].insts {
@@ -187,10 +200,10 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     if ir_func.kind != Some(FunctionKind::Kernel) {
         return Err(fail("only kernels are emitted on their own (device functions go into the sections of the kernels that call them)".into()));
     }
-    check_external_calls(module, ir_func).map_err(fail)?;
+    external_calls_of(module, ir_func).map_err(fail)?;
     for (id, callee) in callees {
         let f = module.functions.get(ir::FuncId::new(*id as usize)).ok_or_else(|| fail(format!("device function {id} is not in the module")))?;
-        check_external_calls(module, f).map_err(|m| EmitError { function: callee.name.clone(), message: m })?;
+        external_calls_of(module, f).map_err(|m| EmitError { function: callee.name.clone(), message: m })?;
     }
     let sm = func.sm;
     // ptxas gives the functions outside the module the first bank 4 slots
