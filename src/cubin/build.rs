@@ -768,12 +768,25 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
                 for prefix in [".text.", ".nv.info.", ".nv.shared."] {
                     names.intern(&format!("{prefix}{}", k.name));
                 }
+                // The symbol table's copy names the kernel's device
+                // functions here (measured on the recursion kernels, sm_75).
+                if with_variables {
+                    for f in &k.functions {
+                        names.intern(&f.name);
+                    }
+                }
                 if i == 0 {
                     for (n, is_section) in &walk {
                         if *is_section || with_variables {
                             names.intern(n);
                         }
                     }
+                }
+                // A kernel that calls outside the module also gets the
+                // name of a code relocation section (measured with
+                // `vprintf` on sm_75 and sm_80; the section is not written).
+                if !k.externs.is_empty() {
+                    names.intern(&format!(".rel.text.{}", k.name));
                 }
                 for prefix in banks {
                     names.intern(&format!("{prefix}{}", k.name));
