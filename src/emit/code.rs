@@ -450,7 +450,7 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
             // The last function runs to the end of the section (ptxas
             // counts the end marker and padding in its symbol's size).
             let size = offsets.get(k + 1).map_or(end, |&o| 16 * o as u32) - offset;
-            let program = frame_program(&insts[offsets[k]..offsets[k] + parts[k].1.insts.len()]);
+            let program = frame_program_of(&insts[offsets[k]..offsets[k] + parts[k].1.insts.len()]);
             Placed { callee: *callee, offset, size, frame_program: program }
         })
         .collect();
@@ -461,7 +461,7 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
 /// canonical frame address is R1 plus what the function has taken off it
 /// (each `IADD3 R1, R1, ±n` changes it; after an unconditional `RET` the
 /// code that follows is inside the frame again).
-fn frame_program(code: &[Inst]) -> Vec<u8> {
+pub fn frame_program_of(code: &[Inst]) -> Vec<u8> {
     let mut changes = Vec::new();
     let mut depth = 0i64;
     let mut frame = 0i64;
@@ -471,7 +471,7 @@ fn frame_program(code: &[Inst]) -> Vec<u8> {
             depth -= by;
             frame = frame.max(depth);
             changes.push((after, depth.max(0) as u32));
-        } else if base_name(inst) == "RET" && unguarded(inst) && depth != frame {
+        } else if base_name(inst) == "RET" && unguarded(inst) && depth != frame && k + 1 < code.len() {
             depth = frame;
             changes.push((after, depth.max(0) as u32));
         }

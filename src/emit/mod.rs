@@ -296,3 +296,65 @@ pub fn module(sm: Sm, virtual_sm: u32, kernels: Vec<Kernel>, vars: Variables) ->
         merc: Vec::new(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stack_bound_sums_frames_along_the_deepest_chain() {
+        // kernel → f → g, kernel → g: 16 + 32 + 8.
+        assert_eq!(stack_bound(&[16, 32, 8], &[vec![1, 2], vec![2], vec![]]), Some(56));
+        assert_eq!(stack_bound(&[16], &[vec![]]), Some(16));
+        // f calls itself: no bound (ptxas writes all ones).
+        assert_eq!(stack_bound(&[0, 24], &[vec![1], vec![1]]), None);
+        // f and g call each other.
+        assert_eq!(stack_bound(&[0, 8, 8], &[vec![1], vec![2], vec![1]]), None);
+    }
+
+    #[test]
+    fn device_function_frame_program_starts_as_ptxas_writes_it() {
+        use crate::isa::inst::Inst;
+        use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
+        let sm = Sm::new(90);
+        let r = |n: u8| Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::Phys(n) });
+        let (pt, rz) = (Operand::reg(Reg::zero(RegFile::Pred)), Operand::reg(Reg::zero(RegFile::Gpr)));
+        let sp = |by: i32| Inst::build(sm, "IADD3", None, &[r(1), pt, pt, r(1), Operand::Imm(by as u32), rz]).expect("builds");
+        let code = vec![
+            sp(-0x18),
+            Inst::build(sm, "MOV", None, &[r(4), r(2)]).expect("builds"),
+            sp(0x18),
+            Inst::build(sm, "RET.REL.NODEC", None, &[r(2), Operand::Target(0)]).expect("builds"),
+        ];
+        let program = code::frame_program_of(&code);
+        // ptxas 13.5, `$rec_fib$_Z3fibi` on sm_90: DW_CFA_advance_loc4 1
+        // instruction (4 units of 4 bytes), DW_CFA_def_cfa R1, 0x18.
+        assert_eq!(program[..10], [0x04, 0x04, 0, 0, 0, 0x0c, 0x81, 0x80, 0x80, 0x28]);
+        assert_eq!(program[10], 0x18);
+        // Back to R1 + 0 after the frame is given back (two more instructions).
+        assert_eq!(program[11..], [0x04, 0x08, 0, 0, 0, 0x0c, 0x81, 0x80, 0x80, 0x28, 0x00]);
+    }
+
+    #[test]
+    fn only_the_drivers_functions_may_be_called_outside_the_module() {
+        let src = "
+.version 8.0
+.target sm_80
+.address_size 64
+.extern .func foobar(.param .b64 a);
+.visible .entry k(.param .u64 p)
+{
+    .reg .b64 %a;
+    ld.param.u64 %a, [p];
+    { .param .b64 a0; st.param.b64 [a0], %a; call.uni foobar, (a0); }
+    ret;
+}
+";
+        let module = crate::ptx::parse_and_check(src, &Default::default()).expect("checks");
+        let errors = crate::driver::compile_to_cubin(&module, Sm::new(80), Some(src), Default::default(), Default::default()).expect_err("foobar is not linked");
+        assert!(errors.iter().any(|e| e.message.contains("unresolved extern function 'foobar'") && e.message.starts_with("10:")), "{errors:?}");
+        let ok = src.replace("foobar", "free");
+        let module = crate::ptx::parse_and_check(&ok, &Default::default()).expect("checks");
+        assert!(crate::driver::compile_to_cubin(&module, Sm::new(80), Some(&ok), Default::default(), Default::default()).is_ok());
+    }
+}
