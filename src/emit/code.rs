@@ -280,11 +280,8 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &mut Variables, window:
                 }
             }
         }
-        let next_kept = kept.get(p + 1).map(|&k| position[k]);
-        if let Some(next) = next_kept {
+        if let Some(next) = kept.get(p + 1).map(|&k| position[k]) {
             drop_branches_to_next(&mut insts, next)?;
-        }
-        if let Some(next) = next_kept {
             if !insts.last().is_some_and(ends_flow) && !succs.contains(&next) {
                 succs.push(next);
             }
