@@ -162,9 +162,10 @@ pub fn call_closure(module: &ir::Module, root: FuncId) -> Vec<FuncId> {
 /// A function through every stage: its machine form, or the first stage
 /// that refused it.
 pub fn compile_function(raw: &ir::Module, id: FuncId, options: Options) -> Result<MachFunction, StageError> {
+    use crate::ir::entity::EntityRef;
     let legal = legalize_function(raw, id, options)?;
     let mut mach = select_function(&legal, raw.sm)?;
-    use crate::ir::entity::EntityRef;
+    // Calls of functions without a body follow NVIDIA's convention.
     mach.mark_external_calls(|callee| raw.functions.get(FuncId::new(callee as usize)).is_some_and(|f| f.layout.is_empty()));
     Ok(mach)
 }

@@ -40,25 +40,28 @@ pub const EXTERN_TARGET: u8 = 2;
 
 /// The registers of the words of values passed to (or returned from) a
 /// function outside the module, given each value's width in words (1 or
-/// 2): from R4, a 64-bit value at the next even register. `None` when a
+/// 2): from R4, a 64-bit value at the next even register. An error when a
 /// value is wider or the words would reach the return-address pair
-/// (larger argument lists go through memory in NVIDIA's convention, which
-/// is not implemented).
-pub fn extern_words(widths: &[u32]) -> Option<Vec<u8>> {
+/// (NVIDIA's convention passes those through memory, which is not
+/// implemented).
+pub fn extern_words(widths: &[u32]) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     let mut next = u32::from(FIRST_WORD);
     for &w in widths {
         match w {
             1 => {}
             2 => next = next.next_multiple_of(2),
-            _ => return None,
+            _ => return Err(format!("a {}-bit value is passed to or from a function outside the module (only 32- and 64-bit values are)", 32 * w)),
         }
         for k in 0..w {
-            out.push(u8::try_from(next + k).ok()?);
+            out.push(next as u8 + k as u8);
         }
         next += w;
     }
-    (next <= u32::from(EXTERN_RETURN_ADDRESS)).then_some(out)
+    if next > u32::from(EXTERN_RETURN_ADDRESS) {
+        return Err("the arguments or results of a call outside the module do not fit R4–R19 (NVIDIA's convention passes more through memory: not supported)".into());
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -68,10 +71,10 @@ mod tests {
     #[test]
     fn extern_words_align_pairs_as_ptxas_calls_assertfail() {
         // ptxas 13.5, ZLUDA assertfail.ptx on sm_90: R4:R5, R6:R7, R8, R10:R11, R12:R13.
-        assert_eq!(extern_words(&[2, 2, 1, 2, 2]), Some(vec![4, 5, 6, 7, 8, 10, 11, 12, 13]));
-        assert_eq!(extern_words(&[1]), Some(vec![4]));
-        assert_eq!(extern_words(&[4]), None);
-        assert_eq!(extern_words(&[1; 17]), None);
-        assert_eq!(extern_words(&[1; 16]).map(|w| w.len()), Some(16));
+        assert_eq!(extern_words(&[2, 2, 1, 2, 2]), Ok(vec![4, 5, 6, 7, 8, 10, 11, 12, 13]));
+        assert_eq!(extern_words(&[1]), Ok(vec![4]));
+        assert!(extern_words(&[4]).is_err());
+        assert!(extern_words(&[1; 17]).is_err());
+        assert_eq!(extern_words(&[1; 16]).map(|w| w.len()), Ok(16));
     }
 }

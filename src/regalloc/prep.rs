@@ -488,7 +488,7 @@ impl Builder {
                 let (arg_regs, result_regs) = if *external {
                     let widths = |vals: &[u32]| -> Result<Vec<u8>, String> {
                         let w: Vec<u32> = vals.iter().map(|&v| self.kind(v).map(Kind::width)).collect::<Result<_, _>>()?;
-                        abi::extern_words(&w).ok_or_else(|| "the arguments or results of a call outside the module do not fit R4–R19 (NVIDIA's convention passes more through memory: not supported)".to_string())
+                        abi::extern_words(&w)
                     };
                     let regs = (widths(&raw_uses[..nargs])?, widths(&defs)?);
                     for &r in regs.0.iter().chain(&regs.1) {
