@@ -166,8 +166,28 @@ pub fn call_closure(module: &ir::Module, root: FuncId) -> Vec<FuncId> {
 /// A function through every stage: its machine form, or the first stage
 /// that refused it.
 pub fn compile_function(raw: &ir::Module, id: FuncId, options: Options) -> Result<MachFunction, StageError> {
+    use crate::ir::entity::EntityRef;
     let legal = legalize_function(raw, id, options)?;
-    select_function(&legal, raw.sm)
+    let mut mach = select_function(&legal, raw.sm)?;
+    // Calls of functions without a body follow NVIDIA's convention.
+    mach.mark_external_calls(|callee| raw.functions.get(FuncId::new(callee as usize)).is_some_and(|f| f.layout.is_empty()));
+    Ok(mach)
+}
+
+/// The device functions a kernel's calls reach (inlining left them:
+/// recursion), each through every stage to allocated code, with its
+/// function index; emission places them in the kernel's section.
+pub fn allocate_callees(raw: &ir::Module, kernel: FuncId, options: Options, codegen: CodegenOptions) -> Result<Vec<(u32, crate::regalloc::Allocated)>, StageError> {
+    use crate::ir::entity::EntityRef;
+    let mut out = Vec::new();
+    for id in call_closure(raw, kernel) {
+        if id == kernel || raw.functions[id].layout.is_empty() {
+            continue;
+        }
+        let mach = compile_function(raw, id, options)?;
+        out.push((id.index() as u32, allocate_function(&mach, codegen)?));
+    }
+    Ok(out)
 }
 
 /// Every stage for every defined function of a checked module: the
@@ -250,7 +270,8 @@ pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result
 
 /// Compiles a checked module to a cubin: every kernel through every stage.
 /// Calls of device functions are inlined first ([`crate::opt::inline`]);
-/// a kernel that still calls (recursion) is not supported yet. Errors name
+/// the device functions a kernel still calls (recursion) are compiled
+/// with it and placed in its section ([`allocate_callees`]). Errors name
 /// the stage and the function.
 pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
     use crate::emit::{self, EmitOptions, variables::Variables};
@@ -269,18 +290,29 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
     // and encoding.
     let alloc_options = CodegenOptions { check: codegen.check || options.verify, ..codegen };
     let threads = codegen.threads.unwrap_or_else(crate::parallel::default_threads);
-    let allocated = crate::parallel::map(&kernel_ids, threads, |&id| compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, alloc_options)));
+    type Section = (crate::regalloc::Allocated, Vec<(u32, crate::regalloc::Allocated)>);
+    let allocated: Vec<Result<Section, StageError>> = crate::parallel::map(&kernel_ids, threads, |&id| {
+        emit::check_external_calls(&raw, &call_closure(&raw, id)).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })?;
+        let mach = compile_function(&raw, id, options)?;
+        let alloc = allocate_function(&mach, alloc_options)?;
+        let callees = allocate_callees(&raw, id, options, alloc_options)?;
+        Ok((alloc, callees))
+    });
     let mut vars = Variables::new(&raw);
-    for alloc in allocated.iter().flatten() {
-        for global in emit::code::address_uses(alloc) {
-            vars.reserve_address(&raw, global);
-        }
+    let mut reserved = Vec::with_capacity(allocated.len());
+    for section in allocated {
+        reserved.push(section.and_then(|(alloc, callees)| {
+            let refs: Vec<(u32, &crate::regalloc::Allocated)> = callees.iter().map(|(i, a)| (*i, a)).collect();
+            emit::reserve_slots(&mut vars, &raw, &alloc, &refs).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })?;
+            Ok((alloc, callees))
+        }));
     }
     let emit_options = EmitOptions { check_hazards: options.verify };
-    let jobs: Vec<(FuncId, Result<crate::regalloc::Allocated, StageError>)> = kernel_ids.iter().copied().zip(allocated).collect();
-    let emitted = crate::parallel::map(&jobs, threads, |(id, alloc)| {
-        let alloc = alloc.as_ref().map_err(Clone::clone)?;
-        emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
+    let jobs: Vec<(FuncId, Result<Section, StageError>)> = kernel_ids.iter().copied().zip(reserved).collect();
+    let emitted = crate::parallel::map(&jobs, threads, |(id, section)| {
+        let (alloc, callees) = section.as_ref().map_err(Clone::clone)?;
+        let callees: Vec<(u32, &crate::regalloc::Allocated)> = callees.iter().map(|(i, a)| (*i, a)).collect();
+        emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, &callees, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
     });
     let mut kernels = Vec::new();
     let mut reports = Vec::new();

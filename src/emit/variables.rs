@@ -30,8 +30,8 @@ pub struct Variables {
     pub constants: Vec<Variable>,
     /// Offset of each `.const` variable in bank 3, by global index.
     const_offsets: BTreeMap<u32, u32>,
-    /// Globals whose address the code loads, in the order of first use
-    /// (their bank 4 slots).
+    /// Globals (and functions outside the module) whose address the
+    /// code loads, in the order of first use (their bank 4 slots).
     pub global_addresses: Vec<String>,
 }
 
@@ -128,6 +128,21 @@ impl Variables {
         if g.space == Space::Global && !self.global_addresses.contains(&g.name) {
             self.global_addresses.push(g.name.clone());
         }
+    }
+
+    /// Gives function `name`, which is outside the module, a bank 4 slot
+    /// for its address (the loader relocates it, as ptxas's slot for
+    /// `vprintf`), unless it has one.
+    pub fn reserve_function(&mut self, name: &str) {
+        if !self.global_addresses.iter().any(|n| n == name) {
+            self.global_addresses.push(name.to_string());
+        }
+    }
+
+    /// The bank 4 slot [`Variables::reserve_function`] gave function
+    /// `name`.
+    pub fn function_slot(&self, name: &str) -> Result<usize, String> {
+        self.global_addresses.iter().position(|n| n == name).ok_or_else(|| format!("function {name} has no bank 4 slot"))
     }
 
     /// The instruction that puts the address of variable `global` plus

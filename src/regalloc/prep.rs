@@ -80,6 +80,9 @@ pub enum PKind<'a> {
         inst: Cow<'a, MInst>,
         /// Callee.
         callee: u32,
+        /// A function outside the module, called by NVIDIA's convention
+        /// ([`abi::extern_words`]).
+        external: bool,
     },
     /// `RET`: uses the return address and the result words, fixed.
     Ret(Cow<'a, MInst>),
@@ -475,7 +478,7 @@ impl<'a> Builder<'a> {
         let defs: Vec<u32> = m.defs.iter().map(|v| v.0).collect();
         let mut raw_uses: Vec<u32> = m.uses.iter().map(|v| v.0).collect();
         match &m.kind {
-            MachKind::Call { inst, callee } => {
+            MachKind::Call { inst, callee, external } => {
                 let guard = match inst.guard.0.num {
                     RegNum::Virt(g) => Some(g),
                     _ => None,
@@ -483,18 +486,35 @@ impl<'a> Builder<'a> {
                 let nargs = raw_uses.len() - usize::from(guard.is_some());
                 let words = self.words_of(&raw_uses[..nargs])?;
                 let (results, joins) = self.split_defs(&defs)?;
+                // The register of each word: ours counts words from R4,
+                // NVIDIA's aligns 64-bit values.
+                let (arg_regs, result_regs) = if *external {
+                    let widths = |vals: &[u32]| -> Result<Vec<u8>, String> {
+                        let w: Vec<u32> = vals.iter().map(|&v| self.kind(v).map(Kind::width)).collect::<Result<_, _>>()?;
+                        abi::extern_words(&w)
+                    };
+                    let regs = (widths(&raw_uses[..nargs])?, widths(&defs)?);
+                    for &r in regs.0.iter().chain(&regs.1) {
+                        self.note_word(r);
+                    }
+                    regs
+                } else {
+                    let a = (0..words.len() as u32).map(|k| self.word(k)).collect::<Result<Vec<_>, _>>()?;
+                    let r = (0..results.len() as u32).map(|k| self.word(k)).collect::<Result<Vec<_>, _>>()?;
+                    (a, r)
+                };
                 let mut ops: SmallVec<[Op; 6]> = SmallVec::new();
-                for (k, w) in results.iter().enumerate() {
-                    ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::def(*w) });
+                for (w, r) in results.iter().zip(&result_regs) {
+                    ops.push(Op { fixed: Some(*r), ..Op::def(*w) });
                 }
-                for (k, w) in words.iter().enumerate() {
-                    ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::use_(*w) });
+                for (w, r) in words.iter().zip(&arg_regs) {
+                    ops.push(Op { fixed: Some(*r), ..Op::use_(*w) });
                 }
                 if let Some(g) = guard {
                     ops.push(Op::use_(g));
                 }
                 self.note_word(abi::RETURN_ADDRESS + 1);
-                self.push(PKind::Call { inst: Cow::Borrowed(inst), callee: *callee }, ops);
+                self.push(PKind::Call { inst: Cow::Borrowed(inst), callee: *callee, external: *external }, ops);
                 self.concat(joins);
             }
             MachKind::Inst(inst) if inst.form.name.starts_with("RET") => {
