@@ -6,6 +6,12 @@
 //! and re-encoded per iteration. Reports instructions per second.
 //!
 //! `cargo bench --bench isa`
+//!
+//! Machine instructions per word, independent of the machine's load: run
+//! one benchmark under callgrind twice, e.g. `valgrind --tool=callgrind
+//! target/release/deps/isa-… --bench decode_from --sample-count N
+//! --sample-size 1` for N = 2 and 12, and divide the difference of the
+//! totals by ten times the word count (the setup cancels out).
 
 use divan::Bencher;
 use divan::counter::ItemsCount;

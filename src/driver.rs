@@ -82,6 +82,10 @@ pub struct CodegenOptions {
     pub max_registers: Option<u32>,
     /// Run regalloc2's checker on every allocation.
     pub check: bool,
+    /// Threads compiling kernels at the same time; `None` (the default)
+    /// is the machine's available parallelism, `Some(1)` compiles on the
+    /// calling thread only. The output does not depend on it.
+    pub threads: Option<usize>,
 }
 
 /// Lowers a checked module; `source` (the PTX text) gives instructions
@@ -162,8 +166,28 @@ pub fn call_closure(module: &ir::Module, root: FuncId) -> Vec<FuncId> {
 /// A function through every stage: its machine form, or the first stage
 /// that refused it.
 pub fn compile_function(raw: &ir::Module, id: FuncId, options: Options) -> Result<MachFunction, StageError> {
+    use crate::ir::entity::EntityRef;
     let legal = legalize_function(raw, id, options)?;
-    select_function(&legal, raw.sm)
+    let mut mach = select_function(&legal, raw.sm)?;
+    // Calls of functions without a body follow NVIDIA's convention.
+    mach.mark_external_calls(|callee| raw.functions.get(FuncId::new(callee as usize)).is_some_and(|f| f.layout.is_empty()));
+    Ok(mach)
+}
+
+/// The device functions a kernel's calls reach (inlining left them:
+/// recursion), each through every stage to allocated code, with its
+/// function index; emission places them in the kernel's section.
+pub fn allocate_callees(raw: &ir::Module, kernel: FuncId, options: Options, codegen: CodegenOptions) -> Result<Vec<(u32, crate::regalloc::Allocated)>, StageError> {
+    use crate::ir::entity::EntityRef;
+    let mut out = Vec::new();
+    for id in call_closure(raw, kernel) {
+        if id == kernel || raw.functions[id].layout.is_empty() {
+            continue;
+        }
+        let mach = compile_function(raw, id, options)?;
+        out.push((id.index() as u32, allocate_function(&mach, codegen)?));
+    }
+    Ok(out)
 }
 
 /// Every stage for every defined function of a checked module: the
@@ -229,6 +253,15 @@ pub struct Compiled {
     pub address_bytes: u64,
 }
 
+/// Builds the read-only tables the stages after the front end use for
+/// `sm` (instruction forms and their index, latencies) ahead of need.
+/// Every table is also built on first use; calling this on a spare thread
+/// while the PTX is parsed takes their cost off the critical path.
+pub fn prepare_target(sm: Sm) {
+    crate::isa::build::prepare(sm);
+    crate::sched::latency::table(sm);
+}
+
 /// Allocates registers for a selected function.
 pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result<crate::regalloc::Allocated, StageError> {
     let ra = crate::regalloc::RegallocOptions { max_registers: options.max_registers, check: options.check };
@@ -237,23 +270,54 @@ pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result
 
 /// Compiles a checked module to a cubin: every kernel through every stage.
 /// Calls of device functions are inlined first ([`crate::opt::inline`]);
-/// a kernel that still calls (recursion) is not supported yet. Errors name
+/// the device functions a kernel still calls (recursion) are compiled
+/// with it and placed in its section ([`allocate_callees`]). Errors name
 /// the stage and the function.
 pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
     use crate::emit::{self, EmitOptions, variables::Variables};
     let (mut raw, mut errors) = lower(module, sm, source, options);
     crate::opt::inline::inline_calls(&mut raw);
+    let kernel_ids: Vec<FuncId> = raw
+        .functions
+        .iter()
+        .filter(|(_, f)| f.kind == Some(ir::FunctionKind::Kernel) && !f.layout.is_empty() && !errors.iter().any(|e| e.function == f.name))
+        .map(|(id, _)| id)
+        .collect();
+    // Every stage sees one kernel at a time, so kernels are compiled on
+    // worker threads, in two rounds: legalization, selection and
+    // allocation; then, once the module-wide bank 4 slots are given out in
+    // kernel order (so the cubin does not depend on timing), scheduling
+    // and encoding.
+    let alloc_options = CodegenOptions { check: codegen.check || options.verify, ..codegen };
+    let threads = codegen.threads.unwrap_or_else(crate::parallel::default_threads);
+    type Section = (crate::regalloc::Allocated, Vec<(u32, crate::regalloc::Allocated)>);
+    let allocated: Vec<Result<Section, StageError>> = crate::parallel::map(&kernel_ids, threads, |&id| {
+        emit::check_external_calls(&raw, &call_closure(&raw, id)).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })?;
+        let mach = compile_function(&raw, id, options)?;
+        let alloc = allocate_function(&mach, alloc_options)?;
+        let callees = allocate_callees(&raw, id, options, alloc_options)?;
+        Ok((alloc, callees))
+    });
     let mut vars = Variables::new(&raw);
+    let mut reserved = Vec::with_capacity(allocated.len());
+    for section in allocated {
+        reserved.push(section.and_then(|(alloc, callees)| {
+            let refs: Vec<(u32, &crate::regalloc::Allocated)> = callees.iter().map(|(i, a)| (*i, a)).collect();
+            emit::reserve_slots(&mut vars, &raw, &alloc, &refs).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })?;
+            Ok((alloc, callees))
+        }));
+    }
+    let emit_options = EmitOptions { check_hazards: options.verify };
+    let jobs: Vec<(FuncId, Result<Section, StageError>)> = kernel_ids.iter().copied().zip(reserved).collect();
+    let emitted = crate::parallel::map(&jobs, threads, |(id, section)| {
+        let (alloc, callees) = section.as_ref().map_err(Clone::clone)?;
+        let callees: Vec<(u32, &crate::regalloc::Allocated)> = callees.iter().map(|(i, a)| (*i, a)).collect();
+        emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, &callees, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
+    });
     let mut kernels = Vec::new();
     let mut reports = Vec::new();
-    let emit_options = EmitOptions { check_hazards: options.verify };
-    for (id, f) in raw.functions.iter() {
-        if f.kind != Some(ir::FunctionKind::Kernel) || f.layout.is_empty() || errors.iter().any(|e| e.function == f.name) {
-            continue;
-        }
-        let result = compile_function(&raw, id, options).and_then(|mach| allocate_function(&mach, CodegenOptions { check: codegen.check || options.verify, ..codegen })).and_then(|alloc| {
-            emit::emit_kernel(&alloc, f, &raw, &mut vars, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
-        });
+    for (&id, result) in kernel_ids.iter().zip(emitted) {
+        let f = &raw.functions[id];
         match result {
             Ok(k) => {
                 let params_end = f.params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);

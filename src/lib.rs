@@ -20,6 +20,7 @@ pub mod isa;
 pub mod legalize;
 pub mod lower;
 pub mod opt;
+pub mod parallel;
 pub mod ptx;
 pub mod reference;
 pub mod regalloc;

@@ -99,3 +99,42 @@ fn run_both(corpus: &Path, name: &str, spec_path: &Path, cubin: Option<&Path>) -
     }
     Ok(())
 }
+
+/// The corpus kernels whose calls survive inlining (recursion, `printf`),
+/// compiled by ptx2sass for sm_80, sm_90 and sm_120 and run in the SASS
+/// interpreter: their outputs must be the PTX interpreter's. The
+/// recursive kernels run with hazard checking on. `debug_print` runs with
+/// it off: its spill reloads on the two sides of a divergent branch write
+/// the same register, which the dynamic checker flags across the warp's
+/// divergent groups (a scheduler matter, not one of calls).
+#[test]
+fn our_cubins_of_the_calling_kernels_agree_with_the_ptx_interpreter() {
+    use ptx2sass::driver::{self, CodegenOptions, Options};
+    use ptx2sass::interp::sass::{HazardCheck, Options as RunOptions};
+    use ptx2sass::target::Sm;
+    let Some(corpus) = common::corpus_dir("our_cubins_of_the_calling_kernels_agree_with_the_ptx_interpreter") else { return };
+    let launch = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/launch");
+    let cases = [("recursion", "rec_fib", true), ("recursion", "rec_factorial", true), ("recursion", "rec_gcd", true), ("recursion", "rec_tree_sum", true), ("printf_debug", "debug_print", false)];
+    let jobs: Vec<(u16, usize)> = [80u16, 90, 120].iter().flat_map(|&sm| (0..cases.len()).map(move |k| (sm, k))).collect();
+    let results = common::par_map(&jobs, |&(sm, k)| -> Result<(), String> {
+        let (file, kernel, hazards) = cases[k];
+        let spec_path = launch.join(format!("{file}.{kernel}.json"));
+        let spec = LaunchSpec::from_json(&std::fs::read_to_string(&spec_path).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+        // The PTX of the SM's family (the corpus has sm_80, sm_90, sm_120 files).
+        let ptx_path = corpus.join("kernels").join(format!("{file}.sm_{sm}.ptx"));
+        let source = std::fs::read_to_string(&ptx_path).map_err(|e| e.to_string())?;
+        let module = ptx2sass::ptx::parse_and_check(&source, &Default::default()).map_err(|d| d.render(&ptx_path.display().to_string(), &source))?;
+        let ptx_out = interp::ptx::run(&module, &spec, &Default::default()).map_err(|e| format!("PTX interpreter: {}", e.render(&ptx_path.display().to_string(), &source)))?;
+        let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true }, CodegenOptions::default())
+            .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
+        let options = RunOptions { hazards: if hazards { HazardCheck::Fail } else { HazardCheck::Off }, ..Default::default() };
+        let sass_out = interp::sass::run(&compiled.cubin, &spec, &options).map_err(|e| format!("SASS interpreter: {e}"))?;
+        if ptx_out.launch.outputs_text() != sass_out.launch.outputs_text() {
+            return Err("outputs differ".into());
+        }
+        Ok(())
+    });
+    let failures: Vec<String> = jobs.iter().zip(&results).filter_map(|(&(sm, k), r)| r.as_ref().err().map(|e| format!("sm_{sm} {}.{}: {e}", cases[k].0, cases[k].1))).collect();
+    eprintln!("calling kernels, our cubins: {}/{} agree with the PTX interpreter", results.len() - failures.len(), results.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

@@ -18,6 +18,8 @@ options (ptxas-compatible):
   -lineinfo, --generate-line-info              keep line information
   -c, --compile-only                           relocatable output
   --maxrregcount <n>                           register limit
+  --split-compile <n>                          compile kernels on up to n threads (0, the
+                                               default here: as many as the machine has)
   --version, -V                                print version
 ptx2sass options:
   --summary                                    print one line per function after checking
@@ -37,6 +39,7 @@ struct Options {
     verbose: bool,
     run: Option<String>,
     max_registers: Option<u32>,
+    threads: Option<usize>,
     dump_ir: Option<String>,
 }
 
@@ -48,6 +51,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     let mut verbose = false;
     let mut run = None;
     let mut max_registers = None;
+    let mut threads = None;
     let mut dump_ir = None;
     let mut i = 0;
     let value = |i: &mut usize, flag: &str| -> Result<String, String> {
@@ -91,6 +95,11 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 let v = take(&mut i)?;
                 max_registers = Some(v.parse::<u32>().map_err(|_| format!("invalid register count '{v}'"))?);
             }
+            "--split-compile" | "-split-compile" => {
+                let v = take(&mut i)?;
+                let n = v.parse::<usize>().map_err(|_| format!("invalid thread count '{v}'"))?;
+                threads = (n > 0).then_some(n);
+            }
             "-v" | "--verbose" => verbose = true,
             "-lineinfo" | "--generate-line-info" | "-c" | "--compile-only" | "-g" | "--device-debug" => {}
             "--summary" => summary = true,
@@ -110,7 +119,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     if inputs.is_empty() {
         return Err("no input file".to_string());
     }
-    Ok(Some(Options { arch, output, inputs, summary, verbose, run, max_registers, dump_ir }))
+    Ok(Some(Options { arch, output, inputs, summary, verbose, run, max_registers, threads, dump_ir }))
 }
 
 fn main() -> ExitCode {
@@ -123,6 +132,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // The back end's tables are built on a spare thread while the front
+    // end parses; the thread is left to finish (or be cut short at exit)
+    // on its own, as nothing waits for it: a stage that needs a table
+    // before it is ready builds or waits for it itself.
+    if let Arch::Real(sm) = opts.arch {
+        if opts.run.is_none() && opts.threads != Some(1) {
+            std::thread::spawn(move || ptx2sass::driver::prepare_target(sm));
+        }
+    }
     let mut failed = false;
     for path in &opts.inputs {
         let source = match std::fs::read(path) {
@@ -185,7 +203,7 @@ const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass
 fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) -> bool {
     use ptx2sass::driver::{self, CodegenOptions};
     let options = driver::Options { verify: cfg!(debug_assertions) };
-    let codegen = CodegenOptions { max_registers: opts.max_registers, check: cfg!(debug_assertions) };
+    let codegen = CodegenOptions { max_registers: opts.max_registers, check: cfg!(debug_assertions), threads: opts.threads };
     let compiled = match driver::compile_to_cubin(module, sm, Some(source), options, codegen) {
         Ok(c) => c,
         Err(errors) => {

@@ -46,12 +46,22 @@ fn compat_records(sm: u32, isa_class: u8) -> Vec<Attribute> {
 }
 
 /// `.nv.callgraph`: ptxas writes four `<0, -n>` entries for the CUDA
-/// runtime's reserved callees even when nothing is called.
-fn callgraph() -> Vec<u8> {
+/// runtime's reserved callees even when nothing is called, and a
+/// `<caller, callee>` pair of symbol indices after the first for each call
+/// of a function outside the module (measured with `vprintf`, sm_75 to
+/// sm_120; calls of device functions placed in the caller's section get
+/// none).
+fn callgraph(edges: &[(u32, u32)]) -> Vec<u8> {
     let mut out = Vec::new();
     for n in 1..=4i32 {
         out.extend_from_slice(&0u32.to_le_bytes());
         out.extend_from_slice(&(-n).to_le_bytes());
+        if n == 1 {
+            for &(caller, callee) in edges {
+                out.extend_from_slice(&caller.to_le_bytes());
+                out.extend_from_slice(&callee.to_le_bytes());
+            }
+        }
     }
     out
 }
@@ -119,6 +129,34 @@ fn frame_entry(cie_at: u64, range: u64, program: &[u8]) -> Vec<u8> {
     let mut out = vec![0xff, 0xff, 0xff, 0xff];
     out.extend_from_slice(&(body.len() as u64).to_le_bytes());
     out.extend_from_slice(&body);
+    out
+}
+
+/// Call-frame instructions for a function whose canonical frame address
+/// is R1 plus `offset` from byte `at` of its code on, for each `(at,
+/// offset)` in order: `DW_CFA_advance_loc4` by the bytes since the last
+/// change (in units of the CIE's code alignment, 4), then `DW_CFA_def_cfa
+/// R1, offset` (the forms ptxas uses in its device functions' entries).
+pub fn frame_program(changes: &[(u32, u32)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut last = 0;
+    for &(at, offset) in changes {
+        out.push(0x04);
+        out.extend_from_slice(&((at.saturating_sub(last)) / 4).to_le_bytes());
+        last = at;
+        out.push(0x0c);
+        out.extend_from_slice(&dwarf_register(1));
+        let mut v = offset;
+        loop {
+            let byte = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                out.push(byte);
+                break;
+            }
+            out.push(byte | 0x80);
+        }
+    }
     out
 }
 
@@ -264,8 +302,20 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             return Err(BuildError(format!("variable {}: offset, size or alignment out of range", v.name)));
         }
     }
+    // Functions outside the module, in order of first mention.
+    let mut externs: Vec<&str> = Vec::new();
+    for k in &module.kernels {
+        for x in &k.externs {
+            if x.is_empty() || x.contains(['\0', ' ']) || module.globals.iter().chain(&module.constants).any(|g| &g.name == x) || module.kernels.iter().any(|k| &k.name == x) {
+                return Err(BuildError(format!("kernel {}: '{x}' cannot be the symbol of a function outside the module", k.name)));
+            }
+            if !externs.contains(&x.as_str()) {
+                externs.push(x);
+            }
+        }
+    }
     for name in &module.global_addresses {
-        if !module.globals.iter().any(|g| &g.name == name) {
+        if !module.globals.iter().any(|g| &g.name == name) && !externs.contains(&name.as_str()) {
             return Err(BuildError(format!("constant bank 4 holds the address of {name}, which is not a global")));
         }
     }
@@ -325,7 +375,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             i
         })
         .collect();
-    let callgraph_section = b.section(".nv.callgraph", 0x7000_0001, 0, 4, Content::Bytes(callgraph()));
+    let callgraph_section = b.section(".nv.callgraph", 0x7000_0001, 0, 4, Content::Bytes(callgraph(&[])));
     b.get(callgraph_section).link = symtab;
     b.get(callgraph_section).entsize = 8;
     if !modern {
@@ -493,10 +543,17 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             // The variables, as the code first uses them: each section's
             // symbol before its first variable, bank 4's after the first
             // variable whose address it holds (measured).
+            // A function outside the module whose slot comes first opens
+            // bank 4 before any variable (measured with `vprintf`).
+            let mut opened = std::collections::HashSet::new();
+            if let Some(bank) = address_bank.filter(|_| module.global_addresses.first().is_some_and(|n| externs.contains(&n.as_str()))) {
+                opened.insert(bank);
+                b.section_symbol(bank);
+                walk.push((".nv.constant4".into(), true));
+            }
             let mut order: Vec<&Variable> = module.global_addresses.iter().filter_map(|n| module.globals.iter().find(|g| &g.name == n)).collect();
             order.extend(module.globals.iter().filter(|g| !module.global_addresses.contains(&g.name)));
             order.extend(&module.constants);
-            let mut opened = std::collections::HashSet::new();
             for v in order {
                 let is_constant = module.constants.iter().any(|c| std::ptr::eq(c, v));
                 let section = if is_constant { constant_bank } else if v.init.is_some() { init_section } else { zero_section }.expect("the variable's section exists");
@@ -578,6 +635,22 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             function_symbols[i][j] = function_symbol(&mut b, texts[i], f, e::STB_GLOBAL.0);
         }
     }
+    // Functions outside the module: undefined global function symbols
+    // before the banks' (measured with `vprintf`).
+    let mut extern_symbols = Vec::with_capacity(externs.len());
+    for x in &externs {
+        let symbol = b.symbol(Some(x), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, 0, 0, 0);
+        variable_symbols.insert(x.to_string(), symbol);
+        extern_symbols.push(symbol);
+    }
+    let edges: Vec<(u32, u32)> = module
+        .kernels
+        .iter()
+        .enumerate()
+        .flat_map(|(i, k)| k.externs.iter().filter_map(|x| externs.iter().position(|y| y == x)).map(move |j| (i, j)))
+        .map(|(i, j)| (kernel_symbols[i], extern_symbols[j]))
+        .collect();
+    b.get(callgraph_section).content = Content::Bytes(callgraph(&edges));
     let mut bank_symbols = vec![0; banks.len()];
     if modern {
         for (i, &bank) in banks.iter().enumerate() {
@@ -618,7 +691,8 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     }
     b.get(info).content = Content::Info(module_records);
     for (i, k) in module.kernels.iter().enumerate() {
-        let records = kernel_records(sm, k, bank_symbols[i]);
+        let called: Vec<u32> = k.externs.iter().filter_map(|x| externs.iter().position(|y| y == x)).map(|j| extern_symbols[j]).collect();
+        let records = kernel_records(sm, k, bank_symbols[i], &called);
         b.get(kernel_infos[i]).content = Content::Info(records);
         if !modern {
             b.get(texts[i]).info = (k.registers << 24) | kernel_symbols[i];
@@ -694,12 +768,25 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
                 for prefix in [".text.", ".nv.info.", ".nv.shared."] {
                     names.intern(&format!("{prefix}{}", k.name));
                 }
+                // The symbol table's copy names the kernel's device
+                // functions here (measured on the recursion kernels, sm_75).
+                if with_variables {
+                    for f in &k.functions {
+                        names.intern(&f.name);
+                    }
+                }
                 if i == 0 {
                     for (n, is_section) in &walk {
                         if *is_section || with_variables {
                             names.intern(n);
                         }
                     }
+                }
+                // A kernel that calls outside the module also gets the
+                // name of a code relocation section (measured with
+                // `vprintf` on sm_75 and sm_80; the section is not written).
+                if !k.externs.is_empty() {
+                    names.intern(&format!(".rel.text.{}", k.name));
                 }
                 for prefix in banks {
                     names.intern(&format!("{prefix}{}", k.name));
@@ -757,7 +844,7 @@ fn rel_bytes(entries: &[Rela]) -> Vec<u8> {
 }
 
 /// A kernel's `.nv.info.<k>` records in ptxas's order for its SM.
-fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
+fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32, externs: &[u32]) -> Vec<Attribute> {
     let param_bytes = k.params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
     let mut r = vec![Attribute::words(attr::LANGUAGE, &[3]), Attribute::words(attr::CUDA_API_VERSION, &[0x87])];
     let kparams: Vec<Attribute> = k
@@ -775,6 +862,11 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
     // No record for a kernel without an EXIT (one that ends in a trap).
     let exits = (!k.exit_offsets.is_empty()).then(|| Attribute::words(attr::EXIT_INSTR_OFFSETS, &k.exit_offsets));
     let crs = k.crs_stack_size.map(|n| Attribute::words(attr::CRS_STACK_SIZE, &[n]));
+    // Calls of functions outside the module: the symbols after the
+    // register limit, the call offsets right before the exits (measured
+    // with `vprintf`, sm_75 to sm_120).
+    let externs = (!externs.is_empty()).then(|| Attribute::words(attr::EXTERNS, externs));
+    let syscalls = (!k.syscall_offsets.is_empty()).then(|| Attribute::words(attr::SYSCALL_OFFSETS, &k.syscall_offsets));
     // Instruction-offset lists before the exits, in this order (measured on
     // sm_80 and sm_90).
     let mut offset_lists = Vec::new();
@@ -792,11 +884,13 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         if k.barriers > 0 {
             r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
         }
+        r.extend(externs);
         r.push(Attribute::half(0x5f, 0x0101));
         r.extend(offset_lists);
         if sm >= 100 {
             r.push(Attribute::byte(0x4a, 0)); // after the offset lists (measured)
         }
+        r.extend(syscalls);
         r.extend(exits);
         r.extend(crs);
         push_thread_limits(&mut r, k);
@@ -820,8 +914,10 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32) -> Vec<Attribute> {
         if k.barriers > 0 {
             r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
         }
+        r.extend(externs);
         r.push(Attribute::half(0x5f, 0));
         r.extend(offset_lists);
+        r.extend(syscalls);
         r.extend(exits);
         r.extend(crs);
         push_thread_limits(&mut r, k);

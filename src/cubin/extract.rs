@@ -173,6 +173,11 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
             crs_stack_size: words(attr::CRS_STACK_SIZE).and_then(|w| w.first().copied()),
             frame_program: None,
             functions: Vec::new(),
+            externs: match words(attr::EXTERNS) {
+                Some(list) => list.iter().map(|&y| file.symbols.get((y as usize).wrapping_sub(1)).and_then(|y| y.name.clone()).ok_or_else(|| format!("{name}: an external function record names no symbol"))).collect::<Result<_, _>>()?,
+                None => Vec::new(),
+            },
+            syscall_offsets: words(attr::SYSCALL_OFFSETS).unwrap_or_default(),
         });
         let kernel = kernels.last_mut().expect("just pushed");
         read_functions(file, sm, index as u32 + 1, symbol, module_records, kernel)?;
@@ -234,8 +239,11 @@ fn read_variables(file: &Elf) -> Result<(Vec<Variable>, Vec<Variable>, Vec<Strin
             if offset != i as u64 * 8 {
                 return Err("constant bank 4 is not a dense table of addresses".into());
             }
-            let name = file.symbols.get((symbol as usize).wrapping_sub(1)).and_then(|s| s.name.clone()).ok_or("bank 4 relocation without a symbol")?;
-            if !globals.iter().any(|g| g.name == name) {
+            let sym = file.symbols.get((symbol as usize).wrapping_sub(1)).ok_or("bank 4 relocation without a symbol")?;
+            let name = sym.name.clone().ok_or("bank 4 relocation without a symbol")?;
+            // An undefined function: one outside the module (`vprintf`).
+            let external = sym.section == 0 && sym.info & 0xf == object::elf::STT_FUNC.0;
+            if !external && !globals.iter().any(|g| g.name == name) {
                 return Err(format!("constant bank 4 holds the address of {name}, which is not a variable of the module"));
             }
             global_addresses.push(name);

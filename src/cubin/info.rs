@@ -140,6 +140,8 @@ pub mod attr {
     pub const CUDA_API_VERSION: u8 = 0x37;
     pub const NUM_BARRIERS: u8 = 0x4c;
     pub const LANGUAGE: u8 = 0x66;
+    pub const EXTERNS: u8 = 0x0f;
+    pub const SYSCALL_OFFSETS: u8 = 0x46;
 }
 
 /// Attribute names as `cuobjdump -elf` (CUDA 13.5) prints them, by number:

@@ -38,6 +38,10 @@
 //! .coop_group 0xe0 0x100   // optional: cooperative-group instruction offsets
 //! .coop_group_masks 0xffffffff 0xffffffff   // and their mask registers
 //! .crs_stack 0x0           // optional: EIATTR_CRS_STACK_SIZE
+//! .externs vprintf         // optional: functions outside the module the
+//!                          // code calls (EIATTR_EXTERNS; their bank 4
+//!                          // slots are `.address` lines)
+//! .syscalls 0x3c0 0x4c0    // optional: offsets of those calls
 //! .frame_program 04100000000c818080280004   // optional: the kernel's
 //!                          // .debug_frame call-frame instructions (hex;
 //!                          // derived from the exits when absent)
@@ -318,6 +322,8 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
                 ".coop_group" => kernel.coop_group_offsets = numbers(*line, &words[1..], "instruction offset")?,
                 ".coop_group_masks" => kernel.coop_group_mask_registers = numbers(*line, &words[1..], "mask register")?,
                 ".crs_stack" => kernel.crs_stack_size = Some(arg(1, "CRS stack size")?),
+                ".externs" => kernel.externs = words[1..].to_vec(),
+                ".syscalls" => kernel.syscall_offsets = numbers(*line, &words[1..], "call offset")?,
                 ".frame_program" => kernel.frame_program = Some(hex_arg(*line, words.get(1), "call-frame instructions")?),
                 ".function" => kernel.functions.push(read_function(*line, words)?),
                 ".target" | ".virtual" => return Err(ListingError { line: *line, message: format!("'{}' belongs before the first '.kernel'", words[0]) }),
@@ -564,6 +570,12 @@ pub fn write_kernel_header(out: &mut String, k: &Kernel) {
     }
     if let Some(n) = k.crs_stack_size {
         out.push_str(&format!(".crs_stack {n:#x}\n"));
+    }
+    if !k.externs.is_empty() {
+        out.push_str(&format!(".externs {}\n", k.externs.join(" ")));
+    }
+    if !k.syscall_offsets.is_empty() {
+        out.push_str(&format!(".syscalls {}\n", list(&k.syscall_offsets)));
     }
     let hex = |b: &[u8]| if b.is_empty() { "-".to_string() } else { b.iter().map(|x| format!("{x:02x}")).collect() };
     if let Some(p) = &k.frame_program {

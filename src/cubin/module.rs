@@ -19,8 +19,8 @@
 //!
 //! Not modelled yet (such cubins are listed section by section, see
 //! [`super::section_listing`]): device functions with sections of their
-//! own and calls across sections (`ptxas -c`), relocations in code (calls
-//! to `vprintf`, function pointers), textures and surfaces, `.nv.constant2`
+//! own and calls across sections (`ptxas -c`), relocations in code
+//! (function pointers), textures and surfaces, `.nv.constant2`
 //! jump tables, `-G` debug information, and a few symbol and section
 //! orders of multi-kernel files with variables.
 
@@ -47,7 +47,8 @@ pub struct Module {
     /// Names of the globals whose addresses constant bank 4 holds, 8 bytes
     /// each in this order (where the code loads them from); also the order
     /// in which the variables' symbols are listed (ptxas lists them as the
-    /// code first uses them).
+    /// code first uses them). A name may also be one of a kernel's
+    /// [`Kernel::externs`] (the slot of a function outside the module).
     pub global_addresses: Vec<String>,
     /// `.nv.compat` ISA class (EICOMPAT_ATTR_ISA_CLASS): 1, or 2 when the
     /// code uses architecture-specific instructions (measured on sm_90
@@ -207,6 +208,13 @@ pub struct Kernel {
     /// Device functions ptxas placed in the kernel's section after the
     /// kernel's own code (a kernel's callees, copied into each caller).
     pub functions: Vec<Function>,
+    /// Functions outside the module the code calls (`EIATTR_EXTERNS`:
+    /// undefined symbols the driver links, such as `vprintf`), in order
+    /// of first call; their addresses are bank 4 slots
+    /// ([`Module::global_addresses`] names them).
+    pub externs: Vec<String>,
+    /// Byte offsets of those calls (`EIATTR_SYSCALL_OFFSETS`).
+    pub syscall_offsets: Vec<u32>,
 }
 
 /// A device function inside a kernel's code section.
@@ -262,6 +270,8 @@ impl Kernel {
             crs_stack_size: None,
             frame_program: None,
             functions: Vec::new(),
+            externs: Vec::new(),
+            syscall_offsets: Vec::new(),
         }
     }
 }

@@ -7,6 +7,13 @@
 //! Until targets are resolved, a `BRA`'s target operand holds the index of
 //! the block it goes to (selection produces block-targeted control flow
 //! only through [`AllocInst::Branch`]).
+//!
+//! Calls: each function becomes a [`Part`] on its own (its branches are
+//! relative, so it can go anywhere); [`link`] places a kernel's part and
+//! those of the device functions it reaches in one section, as ptxas does
+//! without `-c`, and patches what depends on where things are: `CALL`
+//! targets, return addresses (`MOV R2, <offset of the return point>`),
+//! and the `RET`s' base (the section start).
 
 use super::variables::{SharedWindow, Variables};
 use crate::ir;
@@ -31,6 +38,27 @@ pub struct Code {
     /// Named barriers used (highest barrier number + 1; 16 when one is
     /// chosen at run time).
     pub barriers: u32,
+    /// The device functions placed after the kernel's own code.
+    pub functions: Vec<Placed>,
+    /// Byte offsets of the calls of functions outside the module
+    /// (`EIATTR_SYSCALL_OFFSETS`).
+    pub syscalls: Vec<u32>,
+    /// The functions outside the module that the code calls (function
+    /// indices, in order of first call).
+    pub externs: Vec<u32>,
+}
+
+/// A device function placed in a kernel's section.
+#[derive(Clone, Debug)]
+pub struct Placed {
+    /// Its function index.
+    pub callee: u32,
+    /// Byte offset in the section.
+    pub offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+    /// Its `.debug_frame` call-frame instructions.
+    pub frame_program: Vec<u8>,
 }
 
 /// The opcode without modifiers.
@@ -146,8 +174,64 @@ fn drop_branches_to_next(insts: &mut Vec<Inst>, next: usize) -> Result<(), Strin
     Ok(())
 }
 
-/// Builds the code of `func`.
-pub fn function_code(func: &Allocated, module: &ir::Module, vars: &mut Variables, window: &SharedWindow, check: bool) -> Result<Code, String> {
+/// The variables whose addresses the code of `func` takes, in the order
+/// the emitted code takes them (blocks emission drops left out): the
+/// order their bank 4 slots are reserved in.
+pub fn address_uses(func: &Allocated) -> Vec<u32> {
+    let (_, kept) = thread_and_prune(func);
+    kept.iter()
+        .flat_map(|&k| &func.blocks[k].insts)
+        .filter_map(|i| match i {
+            AllocInst::SymAddr { global, .. } => Some(*global),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The immediate a return-address `MOV` carries from allocation until
+/// it is patched: marks it among the instructions of its block after
+/// scheduling (the block ends with its call).
+const RETURN_ADDRESS_TAG: u32 = 0xca11_0000;
+
+/// The immediate of the `MOV` that holds, before sm_90, the distance from
+/// a `LEPC` to the return point of the call after it, until patched.
+const LEPC_DISTANCE_TAG: u32 = 0xca11_0001;
+
+/// One function's code before it is placed in its section: scheduled,
+/// its own branches resolved (they are relative), its calls, returns and
+/// return addresses still to be patched by [`link`].
+#[derive(Clone, Debug)]
+pub struct Part {
+    /// The instructions.
+    insts: Vec<Inst>,
+    /// Calls of module functions: (instruction index, callee).
+    calls: Vec<(usize, u32)>,
+    /// Calls of functions outside the module: (index of the
+    /// `CALL.ABS.NOINC`, callee).
+    external_calls: Vec<(usize, u32)>,
+    /// Return-address `MOV`s: (index, index of the instruction control
+    /// returns to).
+    return_addresses: Vec<(usize, usize)>,
+    /// `RET`s.
+    rets: Vec<usize>,
+}
+
+/// What a call in the allocated code becomes at emission.
+enum CallKind {
+    /// `CALL.REL.NOINC` of a module function.
+    Internal(u32),
+    /// `CALL.ABS.NOINC` of a function outside the module.
+    External(u32),
+}
+
+/// Builds the code of `func` (a kernel without calls of module functions).
+pub fn function_code(func: &Allocated, module: &ir::Module, vars: &Variables, window: &SharedWindow, check: bool) -> Result<Code, String> {
+    let p = part(func, module, vars, window)?;
+    link(p, Vec::new(), func.sm, check)
+}
+
+/// Builds one function's part: layout, scheduling, its branches.
+pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &SharedWindow) -> Result<Part, String> {
     let sm = func.sm;
     let n = func.blocks.len();
     if let Some(bad) = func.blocks.iter().flat_map(|b| &b.insts).find_map(|i| match i {
@@ -157,12 +241,18 @@ pub fn function_code(func: &Allocated, module: &ir::Module, vars: &mut Variables
         return Err(format!("branch to block {bad} of {n}"));
     }
     let (dest, kept) = thread_and_prune(func);
-    // Index of each kept block in the final layout.
+    // A call ends a scheduling block (control goes to the callee and
+    // comes back to the next instruction), so an allocated block becomes
+    // one scheduling block per call plus one. Index of each kept block's
+    // first scheduling block:
     let mut position = vec![usize::MAX; n];
-    for (p, &k) in kept.iter().enumerate() {
-        position[k] = p;
+    let mut count = 0;
+    for &k in &kept {
+        position[k] = count;
+        count += 1 + func.blocks[k].insts.iter().filter(|i| matches!(i, AllocInst::Call { .. })).count();
     }
-    let mut blocks: Vec<Block> = Vec::with_capacity(kept.len());
+    let mut blocks: Vec<Block> = Vec::with_capacity(count);
+    let mut ends_in_call: Vec<Option<CallKind>> = Vec::with_capacity(count);
     for (p, &k) in kept.iter().enumerate() {
         let block = &func.blocks[k];
         let mut insts = Vec::with_capacity(block.insts.len());
@@ -179,7 +269,24 @@ pub fn function_code(func: &Allocated, module: &ir::Module, vars: &mut Variables
                     set_target(&mut b, to as i64)?;
                     insts.push(b);
                 }
-                AllocInst::Call { .. } | AllocInst::ReturnAddress { .. } => return Err("calls are not supported by emission yet".into()),
+                AllocInst::Call { inst, callee, external } => {
+                    let kind = if *external {
+                        insts.extend(external_call(inst, *callee, module, vars, sm)?);
+                        CallKind::External(*callee)
+                    } else {
+                        insts.push(inst.clone());
+                        CallKind::Internal(*callee)
+                    };
+                    let next = blocks.len() + 1;
+                    blocks.push(Block { insts: std::mem::take(&mut insts), succs: [next].into_iter().collect() });
+                    ends_in_call.push(Some(kind));
+                }
+                AllocInst::ReturnAddress { inst } => {
+                    let mut i = inst.clone();
+                    let imm = i.operands.iter_mut().rev().find(|o| matches!(o, Operand::Imm(_))).ok_or("a return address without an immediate")?;
+                    *imm = Operand::Imm(RETURN_ADDRESS_TAG);
+                    insts.push(i);
+                }
                 AllocInst::SymAddr { inst, global, offset, high } => {
                     let mut i = vars.materialise(module, window, *global, *offset, *high, destination(inst)?, sm)?;
                     i.guard = inst.guard;
@@ -187,31 +294,138 @@ pub fn function_code(func: &Allocated, module: &ir::Module, vars: &mut Variables
                 }
             }
         }
-        drop_branches_to_next(&mut insts, p + 1)?;
-        if p + 1 < kept.len() && !insts.last().is_some_and(ends_flow) && !succs.contains(&(p + 1)) {
-            succs.push(p + 1);
+        if let Some(next) = kept.get(p + 1).map(|&k| position[k]) {
+            drop_branches_to_next(&mut insts, next)?;
+            if !insts.last().is_some_and(ends_flow) && !succs.contains(&next) {
+                succs.push(next);
+            }
         }
         blocks.push(Block { insts, succs });
+        ends_in_call.push(None);
     }
 
     sched::schedule(&mut blocks, sm, &SchedOptions::default()).map_err(|e| format!("scheduling: {e}"))?;
 
-    let mut starts = Vec::with_capacity(n);
+    let mut starts = Vec::with_capacity(blocks.len());
     let mut at = 0i64;
     for b in &blocks {
         starts.push(at);
         at += 16 * b.insts.len() as i64;
     }
-    let mut insts: Vec<Inst> = Vec::with_capacity(at as usize / 16 + 8);
-    for b in blocks {
-        for mut inst in b.insts {
-            if let Some(Operand::Target(t)) = inst.operands.iter().find(|o| matches!(o, Operand::Target(_))).copied() {
-                let target = usize::try_from(t).ok().and_then(|t| starts.get(t).copied()).ok_or_else(|| format!("branch to a block that does not exist ({t})"))?;
-                let next = 16 * (insts.len() as i64 + 1);
-                set_target(&mut inst, target - next)?;
+    let mut out = Part { insts: Vec::with_capacity(at as usize / 16 + 8), calls: Vec::new(), external_calls: Vec::new(), return_addresses: Vec::new(), rets: Vec::new() };
+    for (b, block) in blocks.into_iter().enumerate() {
+        let first = out.insts.len();
+        let end = first + block.insts.len();
+        let mut lepc = None;
+        for mut inst in block.insts {
+            let k = out.insts.len();
+            match base_name(&inst) {
+                "CALL" => match ends_in_call[b] {
+                    Some(CallKind::Internal(callee)) if k + 1 == end => out.calls.push((k, callee)),
+                    Some(CallKind::External(callee)) if k + 1 == end => out.external_calls.push((k, callee)),
+                    _ => return Err("a call that does not end its block after scheduling".into()),
+                },
+                "RET" => out.rets.push(k),
+                // The return address of a call outside the module: the
+                // instruction after the call (relative to the next one).
+                "LEPC" if inst.operands.iter().any(|o| matches!(o, Operand::Target(_))) => set_target(&mut inst, 16 * (end as i64 - (k as i64 + 1)))?,
+                "LEPC" => lepc = Some(k),
+                "MOV" if ends_in_call[b].is_some() && inst.operands.get(1) == Some(&Operand::Imm(RETURN_ADDRESS_TAG)) => out.return_addresses.push((k, end)),
+                _ => {
+                    if let Some(Operand::Target(t)) = inst.operands.iter().find(|o| matches!(o, Operand::Target(_))).copied() {
+                        let target = usize::try_from(t).ok().and_then(|t| starts.get(t).copied()).ok_or_else(|| format!("branch to a block that does not exist ({t})"))?;
+                        let next = 16 * (k as i64 + 1);
+                        set_target(&mut inst, target - next)?;
+                    }
+                }
             }
-            insts.push(inst);
+            out.insts.push(inst);
         }
+        // Before sm_90 the return address is the LEPC's own address plus
+        // the distance to the return point.
+        if let Some(at) = lepc.filter(|_| matches!(ends_in_call[b], Some(CallKind::External(_)))) {
+            let distance = 16 * (end - at) as u32;
+            let mov = out.insts[first..end].iter_mut().find(|i| base_name(i) == "MOV" && i.operands.get(1) == Some(&Operand::Imm(LEPC_DISTANCE_TAG))).ok_or("a LEPC without its distance")?;
+            mov.operands[1] = Operand::Imm(distance);
+        }
+    }
+    Ok(out)
+}
+
+/// A call of a function outside the module as ptxas makes it (measured
+/// on its `printf` code, sm_75 to sm_120): the callee's address from its
+/// bank 4 slot (relocated by the loader), the absolute return address
+/// into R20:R21 with `LEPC`, then `CALL.ABS.NOINC` through the pair.
+/// Before sm_90 `LEPC` takes no target and gives its own address (ptxas
+/// adds the distance to the return point: `LEPC R8`, then R20:R21 =
+/// R8:R9 + (return point − LEPC's offset)); here the distance goes
+/// through R0, free at the call (it clobbers every register and R0 is
+/// never an argument), and `IMAD.WIDE.U32` adds it to the pair.
+fn external_call(call: &Inst, callee: u32, module: &ir::Module, vars: &Variables, sm: Sm) -> Result<Vec<Inst>, String> {
+    use crate::ir::entity::EntityRef;
+    use crate::regalloc::abi;
+    let f = module.functions.get(ir::FuncId::new(callee as usize)).ok_or_else(|| format!("call of an unknown function {callee}"))?;
+    let slot = vars.function_slot(&f.name)?;
+    let pair = Reg { file: crate::isa::operand::RegFile::Gpr, num: RegNum::Phys(abi::EXTERN_TARGET) };
+    let ra = Reg { file: crate::isa::operand::RegFile::Gpr, num: RegNum::Phys(abi::EXTERN_RETURN_ADDRESS) };
+    let ldc = Inst::build(sm, "LDC.64", None, &[Operand::reg(pair), Operand::ConstAddr { bank: 4, index: Reg::zero(crate::isa::operand::RegFile::Gpr), offset: 8 * slot as i32 }]).map_err(|e| e.to_string())?;
+    let build = |name: &str, ops: &[Operand]| Inst::build(sm, name, None, ops).map_err(|e| e.to_string());
+    let mut out = vec![ldc];
+    if sm.number >= 90 {
+        out.push(build("LEPC", &[Operand::reg(ra), Operand::Target(0)])?);
+    } else {
+        let r0 = Operand::reg(Reg { file: crate::isa::operand::RegFile::Gpr, num: RegNum::Phys(0) });
+        out.push(build("LEPC", &[Operand::reg(ra)])?);
+        out.push(build("MOV", &[r0, Operand::Imm(LEPC_DISTANCE_TAG)])?);
+        out.push(build("IMAD.WIDE.U32", &[Operand::reg(ra), r0, Operand::Imm(1), Operand::reg(ra)])?);
+    }
+    let mut abs = build("CALL.ABS.NOINC", &[Operand::reg(pair)])?;
+    abs.guard = call.guard;
+    out.push(abs);
+    Ok(out)
+}
+
+/// Places a kernel's part and its callees' parts (in this order) in one
+/// section, as ptxas does without `-c` (each kernel gets its own copy of
+/// its callees): calls, returns and return addresses patched, the end
+/// marker appended, everything encoded. `callees` pairs each part with
+/// its function index.
+pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Result<Code, String> {
+    let mut parts = vec![(u32::MAX, kernel)];
+    parts.extend(callees);
+    let mut offsets = Vec::with_capacity(parts.len());
+    let mut at = 0usize;
+    for (_, p) in &parts {
+        offsets.push(at);
+        at += p.insts.len();
+    }
+    let offset_of = |callee: u32| parts.iter().position(|(id, _)| *id == callee).map(|k| offsets[k]);
+    let mut insts: Vec<Inst> = Vec::with_capacity(at + 8);
+    let mut syscalls = Vec::new();
+    let mut externs = Vec::new();
+    for (k, (_, p)) in parts.iter().enumerate() {
+        let base = offsets[k];
+        let mut code = p.insts.clone();
+        for &(i, callee) in &p.calls {
+            let to = offset_of(callee).ok_or_else(|| format!("a call of function {callee}, which is not placed with the kernel"))?;
+            set_target(&mut code[i], 16 * (to as i64 - (base + i + 1) as i64))?;
+        }
+        for &(i, back) in &p.return_addresses {
+            let imm = code[i].operands.iter_mut().rev().find(|o| matches!(o, Operand::Imm(_))).ok_or("a return address without an immediate")?;
+            *imm = Operand::Imm(16 * (base + back) as u32);
+        }
+        // `RET.REL.NODEC R2 0x0`: the return address counts from the
+        // start of the section.
+        for &i in &p.rets {
+            set_target(&mut code[i], -16 * (base + i + 1) as i64)?;
+        }
+        for &(i, callee) in &p.external_calls {
+            syscalls.push(16 * (base + i) as u32);
+            if !externs.contains(&callee) {
+                externs.push(callee);
+            }
+        }
+        insts.extend(code);
     }
     let body = insts.len();
     append_end_marker(&mut insts, sm)?;
@@ -237,7 +451,62 @@ pub fn function_code(func: &Allocated, module: &ir::Module, vars: &mut Variables
     if check {
         sched::check(&insts, sm).map_err(|h| format!("hazard check: {} hazards, first: {}", h.len(), h.first().map(|x| format!("{x:?}")).unwrap_or_default()))?;
     }
-    Ok(Code { insts, words, body, exits, barriers })
+    let end = 16 * insts.len() as u32;
+    let functions = parts
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(k, (callee, _))| {
+            let offset = 16 * offsets[k] as u32;
+            // The last function runs to the end of the section (ptxas
+            // counts the end marker and padding in its symbol's size).
+            let size = offsets.get(k + 1).map_or(end, |&o| 16 * o as u32) - offset;
+            let program = frame_program_of(&insts[offsets[k]..offsets[k] + parts[k].1.insts.len()]);
+            Placed { callee: *callee, offset, size, frame_program: program }
+        })
+        .collect();
+    Ok(Code { insts, words, body, exits, barriers, functions, syscalls, externs })
+}
+
+/// The `.debug_frame` call-frame instructions of a device function: the
+/// canonical frame address is R1 plus what the function has taken off it
+/// (each `IADD3 R1, R1, ±n` changes it; after an unconditional `RET` the
+/// code that follows is inside the frame again).
+pub fn frame_program_of(code: &[Inst]) -> Vec<u8> {
+    let mut changes = Vec::new();
+    let mut depth = 0i64;
+    let mut frame = 0i64;
+    for (k, inst) in code.iter().enumerate() {
+        let after = 16 * (k as u32 + 1);
+        if let Some(by) = stack_adjustment(inst) {
+            depth -= by;
+            frame = frame.max(depth);
+            changes.push((after, depth.max(0) as u32));
+        } else if base_name(inst) == "RET" && unguarded(inst) && depth != frame && k + 1 < code.len() {
+            depth = frame;
+            changes.push((after, depth.max(0) as u32));
+        }
+    }
+    crate::cubin::build::frame_program(&changes)
+}
+
+/// `IADD3 R1, R1, imm, RZ` (the stack pointer moved by `imm`).
+fn stack_adjustment(inst: &Inst) -> Option<i64> {
+    if base_name(inst) != "IADD3" || !unguarded(inst) {
+        return None;
+    }
+    let regs: SmallVec<[(Reg, usize); 4]> = inst.operands.iter().enumerate().filter_map(|(k, o)| match o {
+        Operand::Reg { reg, .. } if reg.file == crate::isa::operand::RegFile::Gpr => Some((*reg, k)),
+        _ => None,
+    }).collect();
+    let sp = |r: &Reg| r.num == RegNum::Phys(1);
+    if regs.len() < 2 || !sp(&regs[0].0) || !sp(&regs[1].0) {
+        return None;
+    }
+    inst.operands.iter().find_map(|o| match o {
+        Operand::Imm(v) => Some(i64::from(*v as i32)),
+        _ => None,
+    })
 }
 
 /// ptxas ends every function with a branch to itself and pads the code to

@@ -30,8 +30,8 @@ pub struct Variables {
     pub constants: Vec<Variable>,
     /// Offset of each `.const` variable in bank 3, by global index.
     const_offsets: BTreeMap<u32, u32>,
-    /// Globals whose address the code loads, in the order of first use
-    /// (their bank 4 slots).
+    /// Globals (and functions outside the module) whose address the
+    /// code loads, in the order of first use (their bank 4 slots).
     pub global_addresses: Vec<String>,
 }
 
@@ -119,13 +119,39 @@ impl Variables {
         w
     }
 
+    /// Gives the global `global` a bank 4 slot for its address, unless
+    /// it has one. Emission reserves the slots of all kernels first, in
+    /// kernel order, so the kernels' code can then be made in any order
+    /// (in parallel) with the same result.
+    pub fn reserve_address(&mut self, module: &ir::Module, global: u32) {
+        let Some(g) = module.globals.get(GlobalId::new(global as usize)) else { return };
+        if g.space == Space::Global && !self.global_addresses.contains(&g.name) {
+            self.global_addresses.push(g.name.clone());
+        }
+    }
+
+    /// Gives function `name`, which is outside the module, a bank 4 slot
+    /// for its address (the loader relocates it, as ptxas's slot for
+    /// `vprintf`), unless it has one.
+    pub fn reserve_function(&mut self, name: &str) {
+        if !self.global_addresses.iter().any(|n| n == name) {
+            self.global_addresses.push(name.to_string());
+        }
+    }
+
+    /// The bank 4 slot [`Variables::reserve_function`] gave function
+    /// `name`.
+    pub fn function_slot(&self, name: &str) -> Result<usize, String> {
+        self.global_addresses.iter().position(|n| n == name).ok_or_else(|| format!("function {name} has no bank 4 slot"))
+    }
+
     /// The instruction that puts the address of variable `global` plus
     /// `offset` into the register `dst` names: its low 32-bit word, or its
     /// high word when `high`. Shared and constant-bank addresses are 32-bit
     /// offsets (high word zero); a global's address is loaded from its
     /// bank 4 slot, each word on its own (the two registers need not be a
     /// pair).
-    pub fn materialise(&mut self, module: &ir::Module, window: &SharedWindow, global: u32, offset: i32, high: bool, dst: Reg, sm: Sm) -> Result<Inst, String> {
+    pub fn materialise(&self, module: &ir::Module, window: &SharedWindow, global: u32, offset: i32, high: bool, dst: Reg, sm: Sm) -> Result<Inst, String> {
         let g = module.globals.get(GlobalId::new(global as usize)).ok_or_else(|| format!("address of an unknown variable {global}"))?;
         let mov = |value: u32| Inst::build(sm, "MOV", None, &[Operand::reg(dst), Operand::Imm(value)]).map_err(|e| e.to_string());
         match g.space {
@@ -145,13 +171,7 @@ impl Variables {
                 if dst.file != RegFile::Gpr {
                     return Err(format!("the address of {} needs a general register, got {dst}", g.name));
                 }
-                let slot = match self.global_addresses.iter().position(|n| *n == g.name) {
-                    Some(k) => k,
-                    None => {
-                        self.global_addresses.push(g.name.clone());
-                        self.global_addresses.len() - 1
-                    }
-                };
+                let slot = self.global_addresses.iter().position(|n| *n == g.name).ok_or_else(|| format!("the address of {} has no bank 4 slot", g.name))?;
                 let addr = Operand::ConstAddr { bank: 4, index: Reg::zero(RegFile::Gpr), offset: (slot * 8 + if high { 4 } else { 0 }) as i32 };
                 Inst::build(sm, "LDC", None, &[Operand::reg(dst), addr]).map_err(|e| e.to_string())
             }

@@ -71,6 +71,11 @@ impl<K: EntityRef, V> PrimaryMap<K, V> {
     pub fn new() -> Self {
         Self::default()
     }
+    /// Makes room for `additional` more entities (a pass that knows about
+    /// how many it will make saves the copies of growing).
+    pub fn reserve(&mut self, additional: usize) {
+        self.elems.reserve(additional);
+    }
     /// Adds an entity and returns its key.
     pub fn push(&mut self, v: V) -> K {
         let k = K::new(self.elems.len());

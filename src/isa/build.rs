@@ -20,11 +20,12 @@
 use super::ctrl::Ctrl;
 use super::family::{MEASURED_SMS, measured_index};
 use super::form::{Form, PredShow, Slot, UNMEASURED};
-use super::inst::{Inst, InstOperands, ModValues, float_text, half2_text};
+use super::inst::{Inst, InstOperands, ModValues, float_printable, half2_printable};
 use super::operand::{Operand, Reg, RegFile, SrcMods};
 use super::table::forms;
 use crate::target::Sm;
-use std::collections::HashMap;
+/// Keys are opcode texts the compiler makes: a fast hasher.
+type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
 use std::fmt;
 use std::sync::{OnceLock, RwLock};
 
@@ -61,7 +62,7 @@ type Candidates = Vec<(&'static Form, ModValues)>;
 /// Per measured SM (index into [`MEASURED_SMS`]): opcode text → candidates.
 fn cache() -> &'static [RwLock<HashMap<Box<str>, Candidates>>] {
     static CACHE: OnceLock<Vec<RwLock<HashMap<Box<str>, Candidates>>>> = OnceLock::new();
-    CACHE.get_or_init(|| MEASURED_SMS.iter().map(|_| RwLock::new(HashMap::new())).collect())
+    CACHE.get_or_init(|| MEASURED_SMS.iter().map(|_| RwLock::new(HashMap::default())).collect())
 }
 
 /// The forms of the measured SM `sm_index` that spell `text`, with their
@@ -87,12 +88,22 @@ fn forms_by_base(sm_index: usize) -> &'static HashMap<&'static str, Vec<&'static
     static BY_BASE: [OnceLock<HashMap<&'static str, Vec<&'static Form>>>; SLOTS] = [const { OnceLock::new() }; SLOTS];
     BY_BASE[sm_index % SLOTS].get_or_init(|| {
         let table_sm = MEASURED_SMS[sm_index];
-        let mut map: HashMap<&'static str, Vec<&'static Form>> = HashMap::new();
+        let mut map: HashMap<&'static str, Vec<&'static Form>> = HashMap::default();
         for form in forms().iter().filter(|f| f.applies_to(table_sm)) {
             map.entry(form.name.split('.').next().unwrap_or(form.name)).or_default().push(form);
         }
         map
     })
+}
+
+/// Builds the tables [`Inst::build`] reads for `sm` (the form table and
+/// its by-opcode index) now rather than at the first instruction: a
+/// driver calls it on a spare thread while the front end runs. Does
+/// nothing for an SM without tables.
+pub fn prepare(sm: Sm) {
+    if let Some(index) = measured_index(sm) {
+        forms_by_base(index);
+    }
 }
 
 /// The modifier values that spell `rest` (the text after the form's name)
@@ -138,8 +149,8 @@ fn fits(slot: &Slot, op: &Operand) -> bool {
         }
         (Slot::Barrier(_), Operand::Reg { reg, .. }) => reg.file == RegFile::Barrier,
         (Slot::Imm32 { .. }, Operand::Imm(_)) => true,
-        (Slot::Float { f64 }, Operand::Imm(v)) => float_text(v, f64).is_some(),
-        (Slot::Half2, Operand::Imm(v)) => half2_text(v).is_some(),
+        (Slot::Float { f64 }, Operand::Imm(v)) => float_printable(v, f64),
+        (Slot::Half2, Operand::Imm(v)) => half2_printable(v),
         (Slot::CBank { neg, abs, not }, Operand::CBank { mods, .. }) => allowed(mods, neg.is_some(), abs.is_some(), not.is_some()),
         (Slot::LoadBank { uniform, .. }, Operand::ConstAddr { index, .. }) => index.file == if uniform { RegFile::Uniform } else { RegFile::Gpr },
         (Slot::SpecialReg(_), Operand::SpecialReg(_)) => true,

@@ -8,7 +8,7 @@
 //! word the table covers by `tests/isa_corpus.rs`).
 
 use super::ctrl::Ctrl;
-use super::family::{MEASURED_SMS, measured_index, measured_sm};
+use super::family::{measured_index, measured_sm};
 use super::form::{AliasWhen, Form, OperandSuffix, PredShow, Slot};
 use super::inline::Inline;
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
@@ -141,10 +141,8 @@ impl Inst {
     /// some valid instruction, not necessarily the one it held.
     pub fn decode_from(&mut self, word: u128, sm: Sm) -> Result<(), DecodeError> {
         let sm_index = measured_index(sm).ok_or(DecodeError::UnsupportedSm)?;
-        for plan in plans().candidates(sm_index, word as u16) {
-            if plan.decode(word, self) {
-                return Ok(());
-            }
+        if plans().decode(sm_index, word, self) {
+            return Ok(());
         }
         // Leave no partial instruction behind.
         *self = Inst::empty();
@@ -183,11 +181,10 @@ impl Inst {
     /// [`Inst::encode`] with a small error value (the message is built
     /// only when it is wanted).
     fn encode_word(&self, sm: Sm) -> Result<u128, Why> {
-        let table_sm = measured_index(sm).map(|k| MEASURED_SMS[k]).ok_or(Why::NoTables)?;
-        if !self.form.applies_to(table_sm) {
-            return Err(Why::NotOnSm);
-        }
-        super::plan::plan_for_encoding(self.form).ok_or(Why::NotOnSm)?.encode(self)
+        let k = measured_index(sm).ok_or(Why::NoTables)?;
+        // The plan says which measured SMs its form applies to.
+        let plan = super::plan::plan_for_encoding(self.form).filter(|p| p.sms >> k & 1 == 1).ok_or(Why::NotOnSm)?;
+        plan.encode(self)
     }
 
     /// The instruction at `address` as `nvdisasm -b` prints it for `sm`

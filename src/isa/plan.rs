@@ -15,9 +15,23 @@
 //! describes (`tests/isa_corpus.rs`, `tests/isa_oracle.rs` and the fuzz
 //! properties check it against `nvdisasm` and against each other).
 //!
+//! Plans are shaped for speed (tens of millions of words a second):
+//! * the four register slot kinds (general, uniform, predicate, uniform
+//!   predicate) are one step kind, [`Step::Reg`] (a field whose all-ones
+//!   value is the zero register), so most operands decode and encode
+//!   through one branch-free path and most forms through one loop branch;
+//! * what most words and instructions do not have (source modifiers, reuse
+//!   flags, optional predicates, slots that refuse a zero register) is
+//!   summarised per plan in masks, and looked at only where a word or an
+//!   instruction has it;
+//! * encoding runs a fast path that only says whether the instruction
+//!   encodes, and the checked encoder (which finds the first reason in a
+//!   fixed order) only for an instruction that does not.
+//!
 //! The index groups the plans of each measured SM by opcode value (bits
-//! 0–11), in table order: decoding looks at the one or two plans of a
-//! word's opcode and rejects most by their masks.
+//! 0–11), in table order: one load finds a word's first candidate (most
+//! words are their opcode's first), which rejects most other words by one
+//! mask test.
 
 pub(super) mod decode;
 pub(super) mod encode;
@@ -25,7 +39,7 @@ pub(super) mod encode;
 use super::bits::Field;
 use super::branch::Layout;
 use super::family::MEASURED_SMS;
-use super::form::{Form, ModField, PredShow, Slot, UNMEASURED};
+use super::form::{Form, ModField, PredShow, Slot, UNIFORM_B_FLAG, UNMEASURED};
 use super::inst::{InstOperands, ModValues};
 use super::operand::RegFile;
 use super::table::forms;
@@ -35,6 +49,11 @@ use std::sync::OnceLock;
 /// explains (control bits end at 125), so it is clear in every word that
 /// decodes and reading it needs no test for absence.
 pub(super) const NO_BIT: u8 = 127;
+
+/// The "no reuse flag" index of a general register operand: bit 8 of the
+/// 4-bit reuse mask, always clear (decoding reads no flag there; encoding
+/// a flag there gives a mask that cannot match the control field's).
+pub(super) const NO_REUSE: u8 = 8;
 
 /// A field of 1 to 64 bits, whose mask is computed without a branch
 /// ([`Field::max`] tests for 64 bits). Two bytes, so that plans stay small
@@ -123,14 +142,18 @@ impl ModStep {
 #[derive(Clone, Copy, Debug)]
 #[repr(u8)]
 pub(super) enum Step {
-    /// [`Slot::Gpr`]; `reuse` is the reuse-mask index or [`NO_BIT`].
-    Gpr { field: Fld, neg: u8, abs: u8, not: u8, reuse: u8 },
-    /// [`Slot::Ur`], or with `flag_b` [`Slot::UniformB`] (bit 91 set).
-    Ur { field: Fld, neg: u8, not: u8, flag_b: bool },
+    /// [`Slot::Gpr`], [`Slot::Pred`], [`Slot::Ur`] and [`Slot::UniformB`]:
+    /// a register of `file` in the field of `mask`'s width (8, 3, 6 bits)
+    /// at `start`, whose all-ones value is the file's zero register (RZ,
+    /// PT, UPT, URZ). One step for the four, so that the operands of most
+    /// forms decode and encode through one branch-free path. Its flags
+    /// are bit positions or [`NO_BIT`] (a predicate has no `neg` and `abs`,
+    /// a uniform register no `abs`: see [`Step::of`]); `reuse` is the
+    /// reuse-mask index or [`NO_REUSE`]. (UniformB's bit 91 is a fixed field
+    /// of its plan.)
+    Reg { start: u8, mask: u8, file: RegFile, neg: u8, abs: u8, not: u8, reuse: u8 },
     /// [`Slot::Barrier`].
     Barrier(Fld),
-    /// [`Slot::Pred`]; `optional`: printed only when not true.
-    Pred { file: RegFile, field: Fld, not: u8, optional: bool },
     /// [`Slot::Imm32`], [`Slot::Float`] and [`Slot::Half2`] (bits 32–63);
     /// the printability check of the last two.
     Imm32(ImmCheck),
@@ -173,17 +196,19 @@ impl Step {
     fn of(slot: Slot) -> Step {
         match slot {
             Slot::Gpr { field, neg, abs, not, reuse } => {
-                Step::Gpr { field: Fld::of(field), neg: flag(neg), abs: flag(abs), not: flag(not), reuse: flag(reuse) }
+                assert!(field.width == 8, "general register fields are 8 bits");
+                Step::Reg { start: field.start, mask: 0xff, file: RegFile::Gpr, neg: flag(neg), abs: flag(abs), not: flag(not), reuse: reuse.unwrap_or(NO_REUSE) }
             }
-            Slot::Ur { field, neg, not } => Step::Ur { field: Fld::of(field), neg: flag(neg), not: flag(not), flag_b: false },
-            Slot::UniformB { field, neg, not } => Step::Ur { field: Fld::of(field), neg: flag(neg), not: flag(not), flag_b: true },
+            Slot::Ur { field, neg, not } | Slot::UniformB { field, neg, not } => {
+                assert!(field.width <= 8, "uniform register fields are at most 8 bits");
+                Step::Reg { start: field.start, mask: field.max() as u8, file: RegFile::Uniform, neg: flag(neg), abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
+            }
             Slot::Barrier(f) => Step::Barrier(Fld::of(f)),
-            Slot::Pred { uniform, field, not, show } => Step::Pred {
-                file: if uniform { RegFile::UniformPred } else { RegFile::Pred },
-                field: Fld::of(field),
-                not: flag(not),
-                optional: show == PredShow::UnlessTrue,
-            },
+            Slot::Pred { uniform, field, not, .. } => {
+                assert!(field.width == 3, "predicate fields are 3 bits");
+                let file = if uniform { RegFile::UniformPred } else { RegFile::Pred };
+                Step::Reg { start: field.start, mask: 7, file, neg: NO_BIT, abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
+            }
             Slot::Imm32 { .. } => Step::Imm32(ImmCheck::Any),
             Slot::Float { f64 } => Step::Imm32(ImmCheck::Float { f64 }),
             Slot::Half2 => Step::Imm32(ImmCheck::Half2),
@@ -210,23 +235,36 @@ impl Step {
     }
 }
 
-/// A form, compiled.
+/// A form, compiled. What decoding reads for every candidate word comes
+/// first (one or two cache lines).
 pub(super) struct Plan {
-    pub form: &'static Form,
-    /// Every bit the form explains.
-    pub mask: u128,
-    /// The bits of the fixed fields, and their values.
-    pub fixed_mask: u128,
+    /// The bits a word of the form has no say in (outside [`Plan::mask`])
+    /// and those of its fixed fields: a word is the form's only if these
+    /// bits of it are [`Plan::fixed_value`] (one test for both).
+    pub check: u128,
+    /// The values of the fixed fields (zero elsewhere).
     pub fixed_value: u128,
+    /// Every negate, absolute-value and not bit of the operands.
+    pub flags: u128,
+    pub mods: &'static [ModStep],
+    pub steps: &'static [Step],
+    pub form: &'static Form,
+    /// Bit `k` set when slot `k` may not hold a zero register ([`Form::nonzero`]).
+    pub nonzero: u8,
+    /// Bit `k` set when an operand has reuse flag `k` (of the control
+    /// field's four); no two operands share one.
+    pub reuse_slots: u8,
+    /// Bit `k` set when slot `k` is an optional predicate (printed only
+    /// when not PT).
+    pub optional: u8,
+    /// Bit `k` set when the form applies to measured SM `k` (of
+    /// [`MEASURED_SMS`]).
+    pub sms: u8,
     /// The opcode and fixed fields: the word encoding starts from.
     pub base: u128,
     /// Whether some operand values have no readable text (optional
     /// predicates, zero bases, [`Form::nonzero`]): encoding checks them first.
     pub check_text: bool,
-    /// Every negate, absolute-value and not bit of the operands.
-    pub flags: u128,
-    pub mods: &'static [ModStep],
-    pub steps: &'static [Step],
 }
 
 impl Plan {
@@ -236,6 +274,11 @@ impl Plan {
             assert!(*v <= f.max(), "{}: fixed value {v} does not fit its field", form.name);
             fixed_mask |= u128::from(f.max()) << f.start;
             fixed_value |= u128::from(*v) << f.start;
+        }
+        // A uniform register as operand b or c: bit 91 is set.
+        if form.slots.iter().any(|s| matches!(s, Slot::UniformB { .. })) {
+            fixed_mask |= 1u128 << UNIFORM_B_FLAG;
+            fixed_value |= 1u128 << UNIFORM_B_FLAG;
         }
         let mask = form.mask();
         assert!(mask >> NO_BIT == 0, "{}: bit {NO_BIT} stands for no flag bit", form.name);
@@ -251,13 +294,28 @@ impl Plan {
         let bits = |bs: &[u8]| bs.iter().filter(|&&b| b != NO_BIT).fold(0u128, |m, &b| m | 1 << b);
         let flags = steps.iter().fold(0u128, |m, step| {
             m | match *step {
-                Step::Gpr { neg, abs, not, .. } | Step::CBank { neg, abs, not } => bits(&[neg, abs, not]),
-                Step::Ur { neg, not, .. } => bits(&[neg, not]),
-                Step::Pred { not, .. } => bits(&[not]),
+                Step::Reg { neg, abs, not, .. } | Step::CBank { neg, abs, not } => bits(&[neg, abs, not]),
                 _ => 0,
             }
         });
-        Plan { form, mask, fixed_mask, fixed_value, base, check_text, flags, mods, steps }
+        let nonzero = form.nonzero.iter().fold(0u8, |m, &k| {
+            assert!(k < 8, "{}: slot {k} past the eight operands", form.name);
+            m | 1 << k
+        });
+        let reuse_slots = steps.iter().fold(0u8, |m, step| match *step {
+            Step::Reg { reuse, .. } if reuse != NO_REUSE => {
+                assert!(reuse < 4 && m >> reuse & 1 == 0, "{}: reuse flag {reuse} taken twice or past the four", form.name);
+                m | 1 << reuse
+            }
+            _ => m,
+        });
+        let optional = form.slots.iter().enumerate().fold(0u8, |m, (k, slot)| match *slot {
+            Slot::Pred { show: PredShow::UnlessTrue, .. } => m | 1 << k,
+            _ => m,
+        });
+        assert!(MEASURED_SMS.len() <= 8, "one bit per measured SM");
+        let sms = MEASURED_SMS.iter().enumerate().fold(0u8, |m, (k, &sm)| if form.applies_to(sm) { m | 1 << k } else { m });
+        Plan { check: !mask | fixed_mask, fixed_value, flags, mods, steps, form, nonzero, reuse_slots, optional, sms, base, check_text }
     }
 }
 
@@ -298,29 +356,57 @@ pub(super) struct Plans {
     /// The address where [`forms`] starts (finding a form's plan needs no
     /// second lookup).
     table: usize,
-    /// Indices into `plans`, grouped by SM and opcode.
+    /// Indices into `plans`, grouped by SM and opcode: each group's plans
+    /// after its first.
     by_opcode: Vec<u16>,
-    /// For `k = sm_index << 12 | opcode`, where its group starts in
-    /// `by_opcode` (high 24 bits) and how many plans it has (low 8 bits):
-    /// one load per word, and an index the array's length bounds.
-    groups: Box<[u32; GROUPS]>,
+    /// For `k = sm_index << 12 | opcode`, its group: the index of its first
+    /// plan (bits 0–15), how many plans it has (16–23) and where the others
+    /// start in `by_opcode` (32–63). One load finds the first candidate (most
+    /// words are their opcode's first), and the array's length bounds the index.
+    groups: Box<[u64; GROUPS]>,
 }
 
 /// One group per measured SM and opcode value.
 const GROUPS: usize = 8 << 12;
 
 impl Plans {
+    /// The group of a word of opcode value `opcode` on the measured SM of
+    /// index `sm_index` (into [`MEASURED_SMS`]).
+    #[inline(always)]
+    fn group(&self, sm_index: usize, opcode: u16) -> (usize, usize, usize) {
+        let group = self.groups[(sm_index << 12 | usize::from(opcode & 0xfff)) % GROUPS];
+        (group as u16 as usize, (group >> 16) as u8 as usize, (group >> 32) as usize)
+    }
+
     /// The plans a word of opcode value `opcode` may be on the measured SM
     /// of index `sm_index` (into [`MEASURED_SMS`]), in table order.
-    #[inline]
+    #[cfg(test)]
     pub fn candidates(&self, sm_index: usize, opcode: u16) -> impl Iterator<Item = &Plan> {
-        let group = self.groups[(sm_index << 12 | usize::from(opcode & 0xfff)) % GROUPS] as usize;
-        let (start, len) = (group >> 8, group & 0xff);
-        self.by_opcode.get(start..start + len).unwrap_or(&[]).iter().map(|&i| &self.plans[usize::from(i)])
+        let (first, len, rest) = self.group(sm_index, opcode);
+        let others = self.by_opcode.get(rest..rest + len.saturating_sub(1)).unwrap_or(&[]);
+        self.plans.get(first).filter(|_| len > 0).into_iter().chain(others.iter().map(|&i| &self.plans[usize::from(i)]))
+    }
+
+    /// Decodes `word` into `out` with the first of its candidate plans that
+    /// explains it (as [`Plan::decode`]); `false` when none does.
+    #[inline(always)]
+    pub fn decode(&self, sm_index: usize, word: u128, out: &mut super::inst::Inst) -> bool {
+        let (mut next, mut left, mut rest) = self.group(sm_index, word as u16);
+        // One call site of the (inlined) plan decoder for every candidate.
+        while left > 0 {
+            let Some(plan) = self.plans.get(next) else { return false };
+            if plan.decode(word, out) {
+                return true;
+            }
+            left -= 1;
+            next = self.by_opcode.get(rest).map_or(usize::MAX, |&i| usize::from(i));
+            rest += 1;
+        }
+        false
     }
 
     /// The plan of a form of [`forms`] (`None` for another form).
-    #[inline]
+    #[inline(always)]
     pub fn of(&self, form: &'static Form) -> Option<&Plan> {
         let offset = (form as *const Form as usize).checked_sub(self.table)?;
         let plan = self.plans.get(offset / std::mem::size_of::<Form>())?;
@@ -332,12 +418,19 @@ impl Plans {
 /// encoded (a compilation encodes few of the forms; compiling every plan,
 /// as [`plans`] does for the decoder, is most of a small kernel's cost).
 /// `None` for a form outside [`forms`].
+#[inline]
 pub(super) fn plan_for_encoding(form: &'static Form) -> Option<&'static Plan> {
+    match PLANS.get() {
+        Some(all) => all.of(form),
+        None => lazy_plan(form),
+    }
+}
+
+/// [`plan_for_encoding`] before [`plans`] has compiled every plan.
+#[inline(never)]
+fn lazy_plan(form: &'static Form) -> Option<&'static Plan> {
     // One small slot per form (a plan is large; most are never built).
     static LAZY: OnceLock<Box<[OnceLock<&'static Plan>]>> = OnceLock::new();
-    if let Some(all) = PLANS.get() {
-        return all.of(form);
-    }
     let table = forms();
     let index = (form as *const Form as usize).checked_sub(table.as_ptr() as usize)? / std::mem::size_of::<Form>();
     if !table.get(index).is_some_and(|f| std::ptr::eq(f, form)) {
@@ -384,16 +477,17 @@ pub(super) fn plans() -> &'static Plans {
         assert!(plans.len() <= usize::from(u16::MAX), "plan indices are 16-bit");
         assert!(MEASURED_SMS.len() << 12 <= GROUPS, "one group per SM and opcode");
         let mut by_opcode = Vec::new();
-        let mut groups = Box::new([0u32; GROUPS]);
+        let mut groups = Box::new([0u64; GROUPS]);
         for (s, &sm) in MEASURED_SMS.iter().enumerate() {
             let mut lists: Vec<Vec<u16>> = vec![Vec::new(); 1 << 12];
             for (k, f) in table.iter().enumerate().filter(|(_, f)| f.applies_to(sm)) {
                 lists[usize::from(f.opcode & 0xfff)].push(k as u16);
             }
             for (opcode, list) in lists.into_iter().enumerate() {
-                assert!(list.len() < 1 << 8 && by_opcode.len() < 1 << 24, "group too large to pack");
-                groups[s << 12 | opcode] = (by_opcode.len() as u32) << 8 | list.len() as u32;
-                by_opcode.extend(list);
+                assert!(list.len() < 1 << 8 && by_opcode.len() < 1 << 32, "group too large to pack");
+                let first = list.first().map_or(0, |&k| u64::from(k));
+                groups[s << 12 | opcode] = (by_opcode.len() as u64) << 32 | (list.len() as u64) << 16 | first;
+                by_opcode.extend(list.iter().skip(1));
             }
         }
         Plans { plans, table: table.as_ptr() as usize, by_opcode, groups }

@@ -23,7 +23,8 @@ use crate::ir::entity::{EntityRef, SecondaryMap};
 use crate::ir::{Attrs, Block, DataType, Function, Guard, Inst, InstData, Layer, MulMode, Opcode, Round, SpecialReg, Type, Value};
 use crate::target::Sm;
 use smallvec::SmallVec;
-use std::collections::HashMap;
+/// Keys are entity indices and constants: a fast hasher.
+type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
 
 /// The ISLE `Unit` type.
 pub(crate) type Unit = ();
@@ -125,6 +126,12 @@ impl<'a> Lowerer<'a> {
             local_bytes: src.local_bytes,
             ..Function::default()
         };
+        // Legalization keeps most instructions and expands some: room for
+        // half as many again saves growing the tables step by step.
+        let mut dst = dst;
+        dst.insts.reserve(src.insts.len() * 3 / 2);
+        dst.values.reserve(src.values.len() * 3 / 2);
+        dst.blocks.reserve(src.blocks.len() + 4);
         Lowerer {
             src,
             sm,
@@ -133,7 +140,7 @@ impl<'a> Lowerer<'a> {
             cur: Inst::new(0),
             block: Block::new(0),
             emitted: Vec::new(),
-            consts: HashMap::new(),
+            consts: HashMap::default(),
             problem: None,
             joins: Vec::new(),
         }

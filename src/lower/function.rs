@@ -103,6 +103,10 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
     let mut events = Vec::with_capacity(body.stmts.len() + 8);
     flatten(&body.stmts, &mut events);
     let kernel = f.kind == ast::FunctionKind::Entry;
+    // About one instruction and value per statement, a few more for
+    // expansions: room up front saves growing the tables step by step.
+    func.insts.reserve(events.len() * 5 / 4);
+    func.values.reserve(events.len() * 5 / 4);
     let b = FunctionBuilder::new(func);
     cx.scope.push_scope();
     let mut l = FnLower {

@@ -1,9 +1,9 @@
 //! Inlining of calls, on raw Ori before legalization.
 //!
-//! Emission lays out kernels only (device functions with code of their
-//! own, a calling convention and call-frame records are not there yet), so
-//! every call of a defined, non-recursive function is replaced by a copy
-//! of the callee's body: the calling block ends with a jump to the copy's
+//! Every call of a defined, non-recursive function is replaced by a copy
+//! of the callee's body (ptxas inlines such calls at -O3 too, and a call
+//! costs every live register a spill under the module's convention,
+//! [`crate::regalloc::abi`]): the calling block ends with a jump to the copy's
 //! entry (passing the arguments to its parameters), every `Return` of the
 //! copy becomes a jump to a continuation block that holds the rest of the
 //! calling block and takes the call's results as parameters. The copy's
@@ -11,8 +11,10 @@
 //!
 //! Functions are processed callees first, so a copy never contains a call
 //! that could still be inlined. A call that belongs to a cycle of the call
-//! graph (recursion) or of a function without a body is left alone; the
-//! later stages report it.
+//! graph (recursion) or of a function without a body is left alone:
+//! emission places the recursive functions in the calling kernel's
+//! section ([`crate::emit`]) and calls the bodiless ones (`vprintf`)
+//! through relocated addresses.
 
 use crate::ir::entity::EntityRef;
 use crate::ir::{Block, BlockCall, FuncId, Function, Inst, InstData, Module, Opcode, Space, Value, ValueData, ValueDef};

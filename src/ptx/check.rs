@@ -1551,22 +1551,17 @@ type ModifierRequirement = (Modifier, (u8, u8), u16);
 /// family itself, as typed modifiers (the opcode table spells them), and the
 /// highest version and target among them.
 fn modifier_requirements(op: Opcode) -> (&'static [ModifierRequirement], ((u8, u8), u16)) {
-    static TABLE: std::sync::OnceLock<Vec<(Vec<ModifierRequirement>, ((u8, u8), u16))>> = std::sync::OnceLock::new();
-    let (reqs, highest) = &TABLE.get_or_init(|| {
-        Opcode::ALL
-            .iter()
-            .map(|&op| {
-                let reqs: Vec<ModifierRequirement> = op
-                    .info()
-                    .modifier_reqs
-                    .iter()
-                    .filter_map(|(sp, ptx, sm)| Some((Modifier::classify(op, sp)?, *ptx, *sm)))
-                    .collect();
-                let highest = reqs.iter().fold(((0, 0), 0), |(p, s), (_, ptx, sm)| (p.max(*ptx), s.max(*sm)));
-                (reqs, highest)
-            })
-            .collect()
-    })[op as usize];
+    const OPCODES: usize = Opcode::ALL.len();
+    type Entry = (Vec<ModifierRequirement>, ((u8, u8), u16));
+    // Per family, worked out on its first use (a module uses few families).
+    static TABLE: [std::sync::OnceLock<Entry>; OPCODES] = [const { std::sync::OnceLock::new() }; OPCODES];
+    let Some(slot) = TABLE.get(op as usize) else { return (&[], ((0, 0), 0)) };
+    let (reqs, highest) = slot.get_or_init(|| {
+        let reqs: Vec<ModifierRequirement> =
+            op.info().modifier_reqs.iter().filter_map(|(sp, ptx, sm)| Some((Modifier::classify(op, sp)?, *ptx, *sm))).collect();
+        let highest = reqs.iter().fold(((0, 0), 0), |(p, s), (_, ptx, sm)| (p.max(*ptx), s.max(*sm)));
+        (reqs, highest)
+    });
     (reqs, *highest)
 }
 
@@ -1719,24 +1714,24 @@ fn widen(t: ScalarType) -> Option<ScalarType> {
     })
 }
 
-/// [`reg_rule`] for every pair of types and both policies, worked out once:
-/// the checker asks it for nearly every operand.
+/// [`reg_rule`], remembered per pair of types and policy: the checker
+/// asks it for nearly every operand. An entry is 0 until first asked,
+/// then 1 (incompatible) or 2 (compatible); racing threads store the same
+/// value, so relaxed atomics suffice.
 fn reg_compatible(r: ScalarType, want: ScalarType, policy: Policy) -> bool {
+    use std::sync::atomic::{AtomicU8, Ordering};
     const N: usize = ScalarType::SPELLINGS.len();
-    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut t = vec![false; 2 * N * N];
-        for (p, policy) in [Policy::Strict, Policy::Relaxed].into_iter().enumerate() {
-            for &(r, _) in ScalarType::SPELLINGS {
-                for &(w, _) in ScalarType::SPELLINGS {
-                    t[(p * N + r as usize) * N + w as usize] = reg_rule(r, w, policy);
-                }
-            }
-        }
-        t
-    });
+    static MEMO: [AtomicU8; 2 * N * N] = [const { AtomicU8::new(0) }; 2 * N * N];
     let p = usize::from(policy == Policy::Relaxed);
-    table.get((p * N + r as usize) * N + want as usize).copied().unwrap_or_else(|| reg_rule(r, want, policy))
+    let Some(entry) = MEMO.get((p * N + r as usize) * N + want as usize) else { return reg_rule(r, want, policy) };
+    match entry.load(Ordering::Relaxed) {
+        0 => {
+            let ok = reg_rule(r, want, policy);
+            entry.store(1 + u8::from(ok), Ordering::Relaxed);
+            ok
+        }
+        known => known == 2,
+    }
 }
 
 /// PTX's register-versus-instruction-type rules (PTX ISA "Type checking
@@ -1783,21 +1778,19 @@ struct FamilyTraits {
 }
 
 fn traits(op: Opcode) -> FamilyTraits {
-    static TABLE: std::sync::OnceLock<Vec<FamilyTraits>> = std::sync::OnceLock::new();
-    TABLE.get_or_init(|| {
-        Opcode::ALL
-            .iter()
-            .map(|op| {
-                let name = op.name();
-                FamilyTraits {
-                    writes_first: writes_first_operand(name),
-                    no_dests: has_no_destination(name),
-                    single_type: uses_single_type(name),
-                    two_spaces_ok: allows_two_spaces(name),
-                }
-            })
-            .collect()
-    })[op as usize]
+    const OPCODES: usize = Opcode::ALL.len();
+    // Per family, worked out on its first use.
+    static TABLE: [std::sync::OnceLock<FamilyTraits>; OPCODES] = [const { std::sync::OnceLock::new() }; OPCODES];
+    let derive = || {
+        let name = op.name();
+        FamilyTraits {
+            writes_first: writes_first_operand(name),
+            no_dests: has_no_destination(name),
+            single_type: uses_single_type(name),
+            two_spaces_ok: allows_two_spaces(name),
+        }
+    };
+    TABLE.get(op as usize).map_or_else(derive, |slot| *slot.get_or_init(derive))
 }
 
 /// Whether the family's first operand (of two or more) is written.

@@ -21,6 +21,7 @@ pub mod printer;
 pub mod scopes;
 pub mod signature;
 mod spelling;
+mod tables;
 mod sigplan;
 pub mod strindex;
 

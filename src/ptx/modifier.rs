@@ -9,6 +9,7 @@
 use super::ast::{ScalarType, StateSpace};
 use super::opcode::Opcode;
 use super::strindex::StrIndex;
+use super::tables::{KEYWORD_SPELLINGS, KEYWORD_WORDS, KEYWORDS_ALLOWED};
 use std::sync::OnceLock;
 
 /// Rounding modifiers.
@@ -128,7 +129,7 @@ pub struct Keyword(pub u16);
 impl Keyword {
     /// The spelling with its dot.
     pub fn spelling(self) -> &'static str {
-        keyword_table().spellings[self.0 as usize]
+        KEYWORD_SPELLINGS.get(self.0 as usize).copied().unwrap_or("")
     }
     /// Looks a spelling up.
     pub fn from_spelling(s: &str) -> Option<Keyword> {
@@ -196,7 +197,10 @@ impl Modifier {
         if allowed.get(word).is_none_or(|w| w & (1u64 << bit) == 0) {
             return None;
         }
-        Some(if opcode.is_comparison() { t.on_comparison[id.0 as usize] } else { t.elsewhere[id.0 as usize] })
+        let k = id.0 as usize;
+        let on_comparison = opcode.is_comparison();
+        let meanings = if on_comparison { &t.on_comparison } else { &t.elsewhere };
+        Some(*meanings[k].get_or_init(|| Modifier::classify_spelling(t.spellings[k], on_comparison, id)))
     }
 
     /// The typed meaning of a spelling from the table.
@@ -248,45 +252,30 @@ fn lookup_rev<T: Copy + PartialEq>(table: &[(T, &'static str)], v: T) -> &'stati
 }
 
 /// Every modifier spelling of the opcode table, sorted, with an index,
-/// which opcode allows which, and what each means: built once so that
-/// classifying a modifier is one hash lookup and two array reads.
+/// which opcode allows which, and what each means, so that classifying a
+/// modifier is one index lookup and two array reads. The spellings and
+/// bit sets come from the build script ([`super::tables`]); a spelling's
+/// meaning is worked out on its first use.
 pub struct KeywordTable {
     /// Spellings by keyword index.
-    pub spellings: Vec<&'static str>,
+    pub spellings: &'static [&'static str],
     index: StrIndex<Keyword>,
     /// Per opcode (by discriminant), a bit set over keyword indices.
-    allowed: Vec<Vec<u64>>,
+    allowed: &'static [[u64; KEYWORD_WORDS]],
     /// Meaning on `setp`/`set`/`vset*`.
-    on_comparison: Vec<Modifier>,
+    on_comparison: Box<[OnceLock<Modifier>]>,
     /// Meaning on every other instruction.
-    elsewhere: Vec<Modifier>,
+    elsewhere: Box<[OnceLock<Modifier>]>,
 }
 
-/// The keyword table, built once from the opcode table.
+/// The keyword table.
 pub fn keyword_table() -> &'static KeywordTable {
     static TABLE: OnceLock<KeywordTable> = OnceLock::new();
     TABLE.get_or_init(|| {
-        // Distinct spellings first (the opcode table repeats most of them
-        // many times), then sorted.
-        let mut seen: std::collections::HashSet<&'static str, crate::fxhash::FxBuild> = Default::default();
-        let mut spellings: Vec<&'static str> =
-            Opcode::ALL.iter().flat_map(|op| op.info().modifiers.iter().copied()).filter(|s| seen.insert(s)).collect();
-        spellings.sort_unstable();
+        let spellings: &'static [&'static str] = &KEYWORD_SPELLINGS;
         let index = StrIndex::new(spellings.iter().enumerate().map(|(i, s)| (*s, Keyword(i as u16))));
-        let words = spellings.len().div_ceil(64);
-        let mut allowed = vec![vec![0u64; words]; Opcode::ALL.len()];
-        for &op in Opcode::ALL {
-            for s in op.info().modifiers {
-                let Some(Keyword(id)) = index.get(s) else { continue };
-                let id = id as usize;
-                allowed[op as usize][id / 64] |= 1u64 << (id % 64);
-            }
-        }
-        let on_comparison =
-            spellings.iter().enumerate().map(|(i, s)| Modifier::classify_spelling(s, true, Keyword(i as u16))).collect();
-        let elsewhere =
-            spellings.iter().enumerate().map(|(i, s)| Modifier::classify_spelling(s, false, Keyword(i as u16))).collect();
-        KeywordTable { spellings, index, allowed, on_comparison, elsewhere }
+        let unclassified = || spellings.iter().map(|_| OnceLock::new()).collect();
+        KeywordTable { spellings, index, allowed: &KEYWORDS_ALLOWED, on_comparison: unclassified(), elsewhere: unclassified() }
     })
 }
 

@@ -135,17 +135,12 @@ pub fn parse_signatures(text: &str) -> Option<Vec<Signature>> {
     Some(out)
 }
 
-/// The parsed signatures of an opcode (cached).
+/// The parsed signatures of an opcode, parsed on the first use of the
+/// opcode (a module uses few of the table's families).
 pub fn signatures(op: Opcode) -> &'static [Signature] {
-    static TABLE: OnceLock<Vec<Vec<Signature>>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut v = vec![Vec::new(); Opcode::ALL.len()];
-        for (k, o) in Opcode::ALL.iter().enumerate() {
-            v[k] = parse_signatures(o.info().operands).unwrap_or_default();
-        }
-        v
-    });
-    &table[op as usize]
+    const OPCODES: usize = Opcode::ALL.len();
+    static TABLE: [OnceLock<Vec<Signature>>; OPCODES] = [const { OnceLock::new() }; OPCODES];
+    TABLE.get(op as usize).map_or(&[], |slot| slot.get_or_init(|| parse_signatures(op.info().operands).unwrap_or_default()))
 }
 
 #[cfg(test)]

@@ -24,20 +24,98 @@ pub const MAX_UGPR: u32 = 63;
 /// Predicates P0–P6 (P7 is PT), and the same for UP.
 pub const MAX_PRED: u32 = 7;
 
+/// A set of virtual registers, one bit each.
+#[derive(Clone, PartialEq, Eq)]
+struct VregSet(Vec<u64>);
+
+impl VregSet {
+    fn new(nv: usize) -> VregSet {
+        VregSet(vec![0; nv.div_ceil(64)])
+    }
+    fn contains(&self, v: u32) -> bool {
+        self.0.get(v as usize / 64).is_some_and(|w| w >> (v % 64) & 1 == 1)
+    }
+    /// Adds `v`; whether it was new.
+    fn insert(&mut self, v: u32) -> bool {
+        let Some(w) = self.0.get_mut(v as usize / 64) else { return false };
+        let bit = 1u64 << (v % 64);
+        let new = *w & bit == 0;
+        *w |= bit;
+        new
+    }
+    /// Removes `v`; whether it was there.
+    fn remove(&mut self, v: u32) -> bool {
+        let Some(w) = self.0.get_mut(v as usize / 64) else { return false };
+        let bit = 1u64 << (v % 64);
+        let had = *w & bit != 0;
+        *w &= !bit;
+        had
+    }
+    fn union_with(&mut self, other: &VregSet) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a |= b;
+        }
+    }
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.0.iter().enumerate().flat_map(|(k, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let b = w.trailing_zeros();
+                    w &= w - 1;
+                    k as u32 * 64 + b
+                })
+            })
+        })
+    }
+}
+
+/// What a block does to liveness, backwards: its live-in set is
+/// `gen ∪ (live-out − kill)` (parameters in `kill`, not in `gen`).
+struct Transfer {
+    gen_set: VregSet,
+    kill: VregSet,
+}
+
+fn transfer(prog: &Prog, b: usize, nv: usize) -> Transfer {
+    let block = &prog.blocks[b];
+    let mut t = Transfer { gen_set: VregSet::new(nv), kill: VregSet::new(nv) };
+    for i in (block.start..block.end).rev() {
+        let inst = &prog.insts[i as usize];
+        for d in inst.defs() {
+            t.gen_set.remove(d.vreg);
+            t.kill.insert(d.vreg);
+        }
+        for u in inst.uses() {
+            t.gen_set.insert(u.vreg);
+        }
+    }
+    for &p in &block.params {
+        t.gen_set.remove(p);
+        t.kill.insert(p);
+    }
+    t
+}
+
 /// The most values of each kind live at once (index: `Kind as usize`).
 pub fn pressure(prog: &Prog) -> [u32; 7] {
     let nv = prog.kinds.len();
     let nb = prog.blocks.len();
-    // Liveness: live-in sets per block, iterated to a fixed point.
-    let mut live_in: Vec<Vec<bool>> = vec![Vec::new(); nb];
+    // Liveness: live-in sets per block from each block's transfer
+    // function, iterated to a fixed point over bit sets.
+    let transfers: Vec<Transfer> = (0..nb).map(|b| transfer(prog, b, nv)).collect();
+    let mut live_in: Vec<VregSet> = vec![VregSet::new(nv); nb];
     let mut changed = true;
     let mut rounds = 0;
     while changed && rounds < 64 {
         changed = false;
         rounds += 1;
         for b in (0..nb).rev() {
-            let live = block_live_out(prog, b, &live_in, nv);
-            let live = walk(prog, b, live);
+            let mut live = block_live_out(prog, b, &live_in, nv);
+            let t = &transfers[b];
+            for ((l, g), k) in live.0.iter_mut().zip(&t.gen_set.0).zip(&t.kill.0) {
+                *l = (*l & !k) | g;
+            }
             if live != live_in[b] {
                 live_in[b] = live;
                 changed = true;
@@ -49,17 +127,15 @@ pub fn pressure(prog: &Prog) -> [u32; 7] {
     for b in 0..nb {
         let mut live = block_live_out(prog, b, &live_in, nv);
         let mut count = [0u32; 7];
-        for (v, on) in live.iter().enumerate() {
-            if *on {
-                count[kind(v as u32)] += 1;
-            }
+        for v in live.iter() {
+            count[kind(v)] += 1;
         }
         let block = &prog.blocks[b];
         for i in (block.start..block.end).rev() {
             let inst = &prog.insts[i as usize];
             let mut at = count;
             for d in inst.defs() {
-                if !live[d.vreg as usize] {
+                if !live.contains(d.vreg) {
                     at[kind(d.vreg)] += 1;
                 }
             }
@@ -67,12 +143,12 @@ pub fn pressure(prog: &Prog) -> [u32; 7] {
                 max[k] = max[k].max(at[k]);
             }
             for d in inst.defs() {
-                if std::mem::replace(&mut live[d.vreg as usize], false) {
+                if live.remove(d.vreg) {
                     count[kind(d.vreg)] -= 1;
                 }
             }
             for u in inst.uses() {
-                if !std::mem::replace(&mut live[u.vreg as usize], true) {
+                if live.insert(u.vreg) {
                     count[kind(u.vreg)] += 1;
                 }
             }
@@ -85,44 +161,18 @@ pub fn pressure(prog: &Prog) -> [u32; 7] {
 }
 
 /// The values live at the end of block `b` (before its branch's
-/// arguments are read): the successors' live-in values that are not
-/// their parameters, and the arguments.
-fn block_live_out(prog: &Prog, b: usize, live_in: &[Vec<bool>], nv: usize) -> Vec<bool> {
-    let mut live = vec![false; nv];
+/// arguments are read): the successors' live-in values (which exclude
+/// their parameters), and the arguments.
+fn block_live_out(prog: &Prog, b: usize, live_in: &[VregSet], nv: usize) -> VregSet {
+    let mut live = VregSet::new(nv);
     let block = &prog.blocks[b];
     for (k, &s) in block.succs.iter().enumerate() {
-        let succ = &prog.blocks[s as usize];
         if let Some(l) = live_in.get(s as usize) {
-            for (v, on) in l.iter().enumerate() {
-                if *on && !succ.params.contains(&(v as u32)) {
-                    live[v] = true;
-                }
-            }
+            live.union_with(l);
         }
         for &a in block.args.get(k).map(Vec::as_slice).unwrap_or(&[]) {
-            if let Some(x) = live.get_mut(a as usize) {
-                *x = true;
-            }
+            live.insert(a);
         }
-    }
-    live
-}
-
-/// Walks block `b` backwards from `live` (its live-out set); returns the
-/// live-in set (parameters excluded).
-fn walk(prog: &Prog, b: usize, mut live: Vec<bool>) -> Vec<bool> {
-    let block = &prog.blocks[b];
-    for i in (block.start..block.end).rev() {
-        let inst = &prog.insts[i as usize];
-        for d in inst.defs() {
-            live[d.vreg as usize] = false;
-        }
-        for u in inst.uses() {
-            live[u.vreg as usize] = true;
-        }
-    }
-    for p in &block.params {
-        live[*p as usize] = false;
     }
     live
 }

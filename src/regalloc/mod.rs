@@ -57,6 +57,11 @@
 //!   predicates are not passed;
 //! * every allocatable register of every file is caller-saved (a call
 //!   clobbers them all); R1 is preserved by the callee.
+//!
+//! A call of a function outside the module (`vprintf`) follows NVIDIA's
+//! convention instead ([`abi`]: return address R20:R21, 64-bit arguments
+//! at even registers); it clobbers every register too, which is more
+//! than NVIDIA's convention asks.
 
 pub mod abi;
 pub mod layout;
@@ -110,7 +115,8 @@ impl Allocated {
                 let line = match inst {
                     AllocInst::Inst(_) => text.to_string(),
                     AllocInst::Branch { target, .. } => format!("{} bb{target}", without_last(text)),
-                    AllocInst::Call { callee, .. } => format!("{} func{callee}", without_last(text)),
+                    AllocInst::Call { callee, external: false, .. } => format!("{} func{callee}", without_last(text)),
+                    AllocInst::Call { callee, external: true, .. } => format!("{} extern func{callee}", without_last(text)),
                     AllocInst::ReturnAddress { .. } => format!("{} <return address>", without_last(text)),
                     AllocInst::SymAddr { global, offset, high, .. } => {
                         format!("{} {}(global{global}{offset:+#x})", without_last(text), if *high { "32@hi" } else { "32@lo" })
@@ -159,6 +165,11 @@ pub enum AllocInst {
         inst: MInst,
         /// Callee's function index.
         callee: u32,
+        /// The callee is outside the module (NVIDIA's convention,
+        /// [`abi`]): emission puts its address in the pair at
+        /// [`abi::EXTERN_TARGET`] and the return address in R20:R21, and
+        /// calls through the pair (`CALL.ABS.NOINC`).
+        external: bool,
     },
     /// `inst` is a MOV of an immediate into R2, the low word of the return
     /// address; emission patches the immediate with the byte offset of the

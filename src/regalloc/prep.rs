@@ -23,7 +23,10 @@ use crate::isa::operand::{Operand, RegNum};
 use crate::select::{MachFunction, MachInst, MachKind};
 use crate::target::Sm;
 use smallvec::{SmallVec, smallvec};
-use std::collections::{HashMap, HashSet};
+use std::borrow::Cow;
+/// Keys are register and instruction indices: a fast hasher.
+type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
+type HashSet<K> = std::collections::HashSet<K, crate::fxhash::FxBuild>;
 
 /// One operand of a regalloc2 instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,24 +52,24 @@ impl Op {
 
 /// What a regalloc2 instruction stands for.
 #[derive(Clone, Debug)]
-pub enum PKind {
+pub enum PKind<'a> {
     /// A machine instruction (its virtual registers are the operands).
-    Inst(MInst),
+    Inst(Cow<'a, MInst>),
     /// An unconditional branch to a block of the program.
     Branch {
         /// The `BRA`.
-        inst: MInst,
+        inst: Cow<'a, MInst>,
         /// Destination.
         target: u32,
     },
     /// `@P BRA taken` then `BRA other`.
     CondBranch {
         /// The guarded branch.
-        first: MInst,
+        first: Cow<'a, MInst>,
         /// Its destination.
         taken: u32,
         /// The unconditional branch.
-        second: MInst,
+        second: Cow<'a, MInst>,
         /// Its destination.
         other: u32,
     },
@@ -74,12 +77,15 @@ pub enum PKind {
     /// and the fixed result words (definitions).
     Call {
         /// The `CALL.REL.NOINC`.
-        inst: MInst,
+        inst: Cow<'a, MInst>,
         /// Callee.
         callee: u32,
+        /// A function outside the module, called by NVIDIA's convention
+        /// ([`abi::extern_words`]).
+        external: bool,
     },
     /// `RET`: uses the return address and the result words, fixed.
-    Ret(MInst),
+    Ret(Cow<'a, MInst>),
     /// `defs[0] = uses[0]` (a reuse constraint unless the kinds differ or
     /// the copy must be real).
     Copy,
@@ -103,9 +109,9 @@ pub enum PKind {
 
 /// A regalloc2 instruction.
 #[derive(Clone, Debug)]
-pub struct PInst {
+pub struct PInst<'a> {
     /// What it stands for.
-    pub kind: PKind,
+    pub kind: PKind<'a>,
     /// Operands: definitions first, then uses.
     pub ops: SmallVec<[Op; 6]>,
     /// Registers of the machine instruction that are a 32-bit part of
@@ -113,7 +119,7 @@ pub struct PInst {
     pub alias: SmallVec<[(u32, u32, u8); 2]>,
 }
 
-impl PInst {
+impl PInst<'_> {
     /// The definitions.
     pub fn defs(&self) -> impl Iterator<Item = &Op> {
         self.ops.iter().filter(|o| o.def)
@@ -143,7 +149,7 @@ pub struct PBlock {
 
 /// The program regalloc2 allocates.
 #[derive(Clone, Debug)]
-pub struct Prog {
+pub struct Prog<'a> {
     /// Function name.
     pub name: String,
     /// Target.
@@ -157,14 +163,14 @@ pub struct Prog {
     /// Blocks; index 0 is the entry, the order is the layout.
     pub blocks: Vec<PBlock>,
     /// Instructions, block after block.
-    pub insts: Vec<PInst>,
+    pub insts: Vec<PInst<'a>>,
     /// Registers below this one are singles (R0, R2, R3, …): the
     /// convention's registers; 0 when the function passes nothing.
     pub abi_top: u32,
 }
 
 /// Builds the program of a machine function.
-pub fn prepare(f: &MachFunction) -> Result<Prog, String> {
+pub fn prepare(f: &MachFunction) -> Result<Prog<'_>, String> {
     let mut kinds = Vec::with_capacity(f.vregs.len() + 16);
     for (v, ty) in f.vregs.iter().enumerate() {
         kinds.push(Kind::of(*ty).ok_or_else(|| format!("virtual register {v} has type {ty}, which has no register class"))?);
@@ -259,14 +265,14 @@ pub fn prepare(f: &MachFunction) -> Result<Prog, String> {
                         if inst.guard.0.num != RegNum::Zero || inst.guard.1 {
                             return Err(format!("block {o} ends in a guarded branch"));
                         }
-                        b.push(PKind::Branch { inst: inst.clone(), target: dest(0) }, SmallVec::new());
+                        b.push(PKind::Branch { inst: Cow::Borrowed(inst), target: dest(0) }, SmallVec::new());
                     }
                     ([MachInst { kind: MachKind::Branch { inst: first, .. }, .. }, MachInst { kind: MachKind::Branch { inst: second, .. }, .. }], 2) => {
                         let mut ops = SmallVec::new();
                         if let RegNum::Virt(v) = first.guard.0.num {
                             ops.push(Op::use_(v));
                         }
-                        b.push(PKind::CondBranch { first: first.clone(), taken: dest(0), second: second.clone(), other: dest(1) }, ops);
+                        b.push(PKind::CondBranch { first: Cow::Borrowed(first), taken: dest(0), second: Cow::Borrowed(second), other: dest(1) }, ops);
                     }
                     _ => return Err(format!("block {o} does not end in its branches")),
                 }
@@ -340,9 +346,9 @@ enum Source {
     Block(usize),
 }
 
-struct Builder {
+struct Builder<'a> {
     kinds: Vec<Kind>,
-    insts: Vec<PInst>,
+    insts: Vec<PInst<'a>>,
     sm: Sm,
     abi_top: u32,
     /// The return address's registers (device functions).
@@ -354,7 +360,7 @@ struct Builder {
     def_alias: HashMap<u32, (u32, Option<u32>, u8)>,
 }
 
-impl Builder {
+impl<'a> Builder<'a> {
     fn fresh(&mut self, kind: Kind) -> u32 {
         self.kinds.push(kind);
         (self.kinds.len() - 1) as u32
@@ -364,13 +370,13 @@ impl Builder {
         self.kinds.get(v as usize).copied().ok_or_else(|| format!("virtual register {v} has no type"))
     }
 
-    fn push(&mut self, kind: PKind, ops: SmallVec<[Op; 6]>) {
+    fn push(&mut self, kind: PKind<'a>, ops: SmallVec<[Op; 6]>) {
         self.insts.push(PInst { kind, ops, alias: SmallVec::new() });
     }
 
     fn branch(&mut self, target: u32) {
         if let Ok(inst) = MInst::build(self.sm, "BRA", None, &[Operand::Target(0)]) {
-            self.push(PKind::Branch { inst, target }, SmallVec::new());
+            self.push(PKind::Branch { inst: Cow::Owned(inst), target }, SmallVec::new());
         }
     }
 
@@ -468,11 +474,11 @@ impl Builder {
     }
 
     /// One non-terminator instruction (or an `EXIT`/`RET` terminator).
-    fn inst(&mut self, m: &MachInst, kernel: bool) -> Result<(), String> {
+    fn inst(&mut self, m: &'a MachInst, kernel: bool) -> Result<(), String> {
         let defs: Vec<u32> = m.defs.iter().map(|v| v.0).collect();
         let mut raw_uses: Vec<u32> = m.uses.iter().map(|v| v.0).collect();
         match &m.kind {
-            MachKind::Call { inst, callee } => {
+            MachKind::Call { inst, callee, external } => {
                 let guard = match inst.guard.0.num {
                     RegNum::Virt(g) => Some(g),
                     _ => None,
@@ -480,18 +486,35 @@ impl Builder {
                 let nargs = raw_uses.len() - usize::from(guard.is_some());
                 let words = self.words_of(&raw_uses[..nargs])?;
                 let (results, joins) = self.split_defs(&defs)?;
+                // The register of each word: ours counts words from R4,
+                // NVIDIA's aligns 64-bit values.
+                let (arg_regs, result_regs) = if *external {
+                    let widths = |vals: &[u32]| -> Result<Vec<u8>, String> {
+                        let w: Vec<u32> = vals.iter().map(|&v| self.kind(v).map(Kind::width)).collect::<Result<_, _>>()?;
+                        abi::extern_words(&w)
+                    };
+                    let regs = (widths(&raw_uses[..nargs])?, widths(&defs)?);
+                    for &r in regs.0.iter().chain(&regs.1) {
+                        self.note_word(r);
+                    }
+                    regs
+                } else {
+                    let a = (0..words.len() as u32).map(|k| self.word(k)).collect::<Result<Vec<_>, _>>()?;
+                    let r = (0..results.len() as u32).map(|k| self.word(k)).collect::<Result<Vec<_>, _>>()?;
+                    (a, r)
+                };
                 let mut ops: SmallVec<[Op; 6]> = SmallVec::new();
-                for (k, w) in results.iter().enumerate() {
-                    ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::def(*w) });
+                for (w, r) in results.iter().zip(&result_regs) {
+                    ops.push(Op { fixed: Some(*r), ..Op::def(*w) });
                 }
-                for (k, w) in words.iter().enumerate() {
-                    ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::use_(*w) });
+                for (w, r) in words.iter().zip(&arg_regs) {
+                    ops.push(Op { fixed: Some(*r), ..Op::use_(*w) });
                 }
                 if let Some(g) = guard {
                     ops.push(Op::use_(g));
                 }
                 self.note_word(abi::RETURN_ADDRESS + 1);
-                self.push(PKind::Call { inst: inst.clone(), callee: *callee }, ops);
+                self.push(PKind::Call { inst: Cow::Borrowed(inst), callee: *callee, external: *external }, ops);
                 self.concat(joins);
             }
             MachKind::Inst(inst) if inst.form.name.starts_with("RET") => {
@@ -506,12 +529,12 @@ impl Builder {
                 for (k, w) in words.iter().enumerate() {
                     ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::use_(*w) });
                 }
-                self.push(PKind::Ret(inst.clone()), ops);
+                self.push(PKind::Ret(Cow::Borrowed(inst)), ops);
             }
             MachKind::Branch { .. } => return Err("a branch before the end of its block".into()),
             kind => {
                 let pkind = match kind {
-                    MachKind::Inst(i) => PKind::Inst(i.clone()),
+                    MachKind::Inst(i) => PKind::Inst(Cow::Borrowed(i)),
                     MachKind::Copy => PKind::Copy,
                     MachKind::Extract { part } => PKind::Extract { part: *part },
                     MachKind::Concat => PKind::Concat,
@@ -604,7 +627,7 @@ impl Builder {
     }
 }
 
-fn unreachable_kind() -> Result<PKind, String> {
+fn unreachable_kind() -> Result<PKind<'static>, String> {
     Err("internal: unexpected instruction kind".into())
 }
 
@@ -659,7 +682,7 @@ fn plan_parts(f: &MachFunction, kinds: &mut Vec<Kind>) -> PartPlan {
         }
     }
     let kind = |v: u32, kinds: &Vec<Kind>| kinds.get(v as usize).copied();
-    let mut plan = PartPlan { use_alias: HashMap::new(), def_alias: HashMap::new(), dropped: HashSet::new() };
+    let mut plan = PartPlan { use_alias: HashMap::default(), def_alias: HashMap::default(), dropped: HashSet::default() };
     for (b, block) in f.blocks.iter().enumerate() {
         for (i, m) in block.insts.iter().enumerate() {
             match (&m.kind, m.defs.as_slice(), m.uses.as_slice()) {

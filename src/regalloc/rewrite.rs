@@ -330,12 +330,20 @@ fn expand(out: &mut Out, prog: &Prog, i: usize, map: &[(u32, Reg)], kinds: &[(u3
             out.insts.push(AllocInst::Branch { inst: substitute(first, map)?, target: *taken as usize });
             out.insts.push(AllocInst::Branch { inst: substitute(second, map)?, target: *other as usize });
         }
-        PKind::Call { inst: m, callee } => {
+        PKind::Call { inst: m, callee, external: false } => {
             let ra = out.build("MOV", &[r(abi::RETURN_ADDRESS), Operand::Imm(0)])?;
             out.insts.push(AllocInst::ReturnAddress { inst: ra });
             out.emit("MOV", &[r(abi::RETURN_ADDRESS + 1), zero(RegFile::Gpr)])?;
             out.note(Kind::R2, abi::RETURN_ADDRESS);
-            out.insts.push(AllocInst::Call { inst: substitute(m, map)?, callee: *callee });
+            out.insts.push(AllocInst::Call { inst: substitute(m, map)?, callee: *callee, external: false });
+        }
+        PKind::Call { inst: m, callee, external: true } => {
+            // Emission loads the callee's address into the target pair and
+            // the return address into R20:R21 just before the call; both
+            // pairs are free there (the call clobbers every register).
+            out.note(Kind::R2, abi::EXTERN_TARGET);
+            out.note(Kind::R2, abi::EXTERN_RETURN_ADDRESS);
+            out.insts.push(AllocInst::Call { inst: substitute(m, map)?, callee: *callee, external: true });
         }
         PKind::Ret(m) => {
             if frame > 0 {

@@ -342,7 +342,7 @@ fn caller(keep_pred: bool) -> MachFunction {
     f.inst(0, "LDC.64", None, &[ry, Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Gpr), offset: 0x170 }], &[y]);
     f.inst(0, "ISETP.LT.U32.AND", None, &[rp, pt(), rx, cbank(0x16c), pt()], &[p]);
     let call = MInst::build(SM, "CALL.REL.NOINC", None, &[Operand::Target(0)]).expect("CALL");
-    f.blocks[0].insts.push(MachInst { kind: MachKind::Call { inst: call, callee: 1 }, defs: [VReg(r)].into_iter().collect(), uses: [VReg(x), VReg(y)].into_iter().collect(), tied: SmallVec::new() });
+    f.blocks[0].insts.push(MachInst { kind: MachKind::Call { inst: call, callee: 1, external: false }, defs: [VReg(r)].into_iter().collect(), uses: [VReg(x), VReg(y)].into_iter().collect(), tied: SmallVec::new() });
     if keep_pred {
         f.inst(0, "IADD3", Some(p), &[Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::Virt(r) }), rx, imm(1), rz()], &[]);
     }

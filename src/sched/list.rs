@@ -11,9 +11,9 @@
 //! themselves move freely). Priority: the longest latency-weighted path to
 //! the end of the stretch, then the original order.
 
-use super::info::{HazardInfo, Space, base_name, fence, file_of, memory_access};
-use crate::fxhash::FxBuild;
-use std::collections::HashMap;
+use super::info::{HazardInfo, Space, UNITS, base_name, fence, file_of, memory_access};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use super::latency::{self, Class, NEEDS_SCOREBOARD, Table};
 use crate::isa::inst::Inst;
 use crate::target::Sm;
@@ -49,6 +49,7 @@ pub fn reorder(insts: &mut Vec<Inst>, infos: &mut Vec<HazardInfo>, sm: Sm) -> us
     let table = latency::table(sm);
     let fences: Vec<bool> = insts.iter().zip(infos.iter()).map(|(i, h)| fence(i, h.class())).collect();
     let mut order: Vec<usize> = (0..insts.len()).collect();
+    let mut units = UnitTables::new();
     let mut start = 0;
     while start < insts.len() {
         if fences[start] {
@@ -57,7 +58,7 @@ pub fn reorder(insts: &mut Vec<Inst>, infos: &mut Vec<HazardInfo>, sm: Sm) -> us
         }
         let end = (start..insts.len()).find(|&k| fences[k]).unwrap_or(insts.len());
         if end - start > 1 {
-            let local = schedule_stretch(table, &insts[start..end], &infos[start..end]);
+            let local = schedule_stretch(table, &insts[start..end], &infos[start..end], &mut units);
             for (k, &x) in local.iter().enumerate() {
                 order[start + k] = start + x;
             }
@@ -66,11 +67,34 @@ pub fn reorder(insts: &mut Vec<Inst>, infos: &mut Vec<HazardInfo>, sm: Sm) -> us
     }
     let moved = order.iter().enumerate().filter(|(k, x)| *k != **x).count();
     if moved > 0 {
-        let mut old: Vec<Option<Inst>> = std::mem::take(insts).into_iter().map(Some).collect();
-        *insts = order.iter().filter_map(|&x| old[x].take()).collect();
-        *infos = order.iter().map(|&x| infos[x].clone()).collect();
+        permute(insts, infos, &order);
     }
     moved
+}
+
+/// Puts the instruction (and facts) at `order[k]` at position `k`, in
+/// place: each cycle of the permutation is followed with swaps, so no
+/// instruction is copied into a new vector.
+fn permute(insts: &mut [Inst], infos: &mut [HazardInfo], order: &[usize]) {
+    let mut placed = vec![false; order.len()];
+    for start in 0..order.len() {
+        if placed[start] {
+            continue;
+        }
+        // Position `k` holds the instruction that started the cycle
+        // until the cycle closes.
+        let mut k = start;
+        loop {
+            placed[k] = true;
+            let from = order[k];
+            if from == start || from >= order.len() {
+                break;
+            }
+            insts.swap(k, from);
+            infos.swap(k, from);
+            k = from;
+        }
+    }
 }
 
 /// One edge of the dependence graph.
@@ -80,79 +104,144 @@ struct Edge {
     latency: u32,
 }
 
+/// Per register unit, the last writer and the readers since, for building
+/// one stretch's edges: dense tables over the units, reset after each
+/// stretch through the list of units it touched.
+struct UnitTables {
+    last_write: Vec<u32>,
+    /// Head of each unit's reader list in `nodes` (`NONE`: empty).
+    readers: Vec<u32>,
+    /// Reader lists: (instruction, next node).
+    nodes: Vec<(u32, u32)>,
+    touched: Vec<u16>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl UnitTables {
+    fn new() -> UnitTables {
+        UnitTables { last_write: vec![NONE; UNITS], readers: vec![NONE; UNITS], nodes: Vec::new(), touched: Vec::new() }
+    }
+    fn reset(&mut self) {
+        for u in self.touched.drain(..) {
+            self.last_write[usize::from(u)] = NONE;
+            self.readers[usize::from(u)] = NONE;
+        }
+        self.nodes.clear();
+    }
+}
+
 /// The new order of a stretch with no fences, as indices into it.
-fn schedule_stretch(table: &Table, insts: &[Inst], infos: &[HazardInfo]) -> Vec<usize> {
+fn schedule_stretch(table: &Table, insts: &[Inst], infos: &[HazardInfo], units: &mut UnitTables) -> Vec<usize> {
     let n = insts.len();
     let bases: Vec<&str> = insts.iter().map(base_name).collect();
-    let mut succs: Vec<Vec<Edge>> = vec![Vec::new(); n];
-    // Stretches are short: maps of the units they touch, not per-unit arrays.
-    let mut last_write: HashMap<u16, u32, FxBuild> = HashMap::default();
-    let mut readers: HashMap<u16, Vec<u32>, FxBuild> = HashMap::default();
+    // Edges (from, to, latency), in one list; duplicates are harmless.
+    let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(4 * n);
     let mut mem: Vec<(u32, Space, bool)> = Vec::new();
-    let add = |succs: &mut Vec<Vec<Edge>>, from: u32, to: usize, latency: u32| {
+    let add = |edges: &mut Vec<(u32, u32, u32)>, from: u32, to: usize, latency: u32| {
         if from as usize != to {
-            succs[from as usize].push(Edge { to: to as u32, latency });
+            edges.push((from, to as u32, latency));
         }
     };
+    units.reset();
     for (j, h) in infos.iter().enumerate() {
         for r in h.guard().into_iter().chain(h.reads().iter().copied()) {
-            if let Some(&p) = last_write.get(&r) {
+            let Some(&p) = units.last_write.get(usize::from(r)) else { continue };
+            if p != NONE {
                 let l = raw_latency(table, r, &infos[p as usize], bases[p as usize], h);
-                add(&mut succs, p, j, l);
+                add(&mut edges, p, j, l);
             }
-            readers.entry(r).or_default().push(j as u32);
+            let head = units.readers[usize::from(r)];
+            units.nodes.push((j as u32, head));
+            units.readers[usize::from(r)] = (units.nodes.len() - 1) as u32;
+            units.touched.push(r);
         }
         for &w in h.writes() {
-            if let Some(&p) = last_write.get(&w) {
-                add(&mut succs, p, j, 1);
+            let Some(&p) = units.last_write.get(usize::from(w)) else { continue };
+            if p != NONE {
+                add(&mut edges, p, j, 1);
             }
-            for q in readers.remove(&w).unwrap_or_default() {
-                add(&mut succs, q, j, 0);
+            let mut at = std::mem::replace(&mut units.readers[usize::from(w)], NONE);
+            while at != NONE {
+                let (q, next) = units.nodes[at as usize];
+                add(&mut edges, q, j, 0);
+                at = next;
             }
-            last_write.insert(w, j as u32);
+            units.last_write[usize::from(w)] = j as u32;
+            units.touched.push(w);
         }
         if let Some((space, _, writes)) = memory_access(bases[j]) {
             for &(k, s, w) in &mem {
                 if (writes || w) && space.may_alias(s) {
-                    add(&mut succs, k, j, 0);
+                    add(&mut edges, k, j, 0);
                 }
             }
             mem.push((j as u32, space, writes));
         }
     }
+    // Successor lists in one array, grouped by source (counting sort).
+    let mut first = vec![0u32; n + 1];
+    for &(from, _, _) in &edges {
+        first[from as usize + 1] += 1;
+    }
+    for k in 0..n {
+        first[k + 1] += first[k];
+    }
+    let mut fill = first.clone();
+    let mut flat = vec![Edge { to: 0, latency: 0 }; edges.len()];
+    for &(from, to, latency) in &edges {
+        flat[fill[from as usize] as usize] = Edge { to, latency };
+        fill[from as usize] += 1;
+    }
+    let succs: Vec<&[Edge]> = (0..n).map(|k| &flat[first[k] as usize..first[k + 1] as usize]).collect();
     // Heights: edges go forward, so a reverse sweep sees successors first.
     let mut height = vec![0u32; n];
     let mut preds_left = vec![0u32; n];
     for j in (0..n).rev() {
         height[j] = succs[j].iter().map(|e| e.latency + height[e.to as usize]).max().unwrap_or(0);
-        for e in &succs[j] {
+        for e in succs[j] {
             preds_left[e.to as usize] += 1;
         }
     }
     let mut earliest = vec![0u32; n];
-    let mut ready: Vec<usize> = (0..n).filter(|&j| preds_left[j] == 0).collect();
+    // Instructions whose predecessors are all placed: those that may issue
+    // at the current cycle (highest first, then the earliest in the
+    // original order), and those still waiting for a latency (soonest
+    // first, then highest, then original order). An instruction's earliest
+    // cycle is final once it is ready, so the keys do not change in a heap.
+    let mut avail: BinaryHeap<(u32, Reverse<usize>)> = BinaryHeap::new();
+    let mut waiting: BinaryHeap<Reverse<(u32, Reverse<u32>, usize)>> = BinaryHeap::new();
+    for j in (0..n).filter(|&j| preds_left[j] == 0) {
+        waiting.push(Reverse((earliest[j], Reverse(height[j]), j)));
+    }
     let mut out = Vec::with_capacity(n);
     let mut cycle = 0u32;
-    while !ready.is_empty() {
-        let avail = ready.iter().copied().filter(|&j| earliest[j] <= cycle);
-        let best = avail.max_by_key(|&j| (height[j], std::cmp::Reverse(j)));
-        let pick = match best {
-            Some(j) => j,
-            None => {
-                // Nothing can issue yet: go to the soonest ready one.
-                let j = ready.iter().copied().min_by_key(|&j| (earliest[j], std::cmp::Reverse(height[j]), j)).unwrap_or(ready[0]);
-                cycle = earliest[j];
-                j
+    loop {
+        while let Some(&Reverse((at, _, j))) = waiting.peek() {
+            if at > cycle {
+                break;
             }
+            waiting.pop();
+            avail.push((height[j], Reverse(j)));
+        }
+        let pick = match avail.pop() {
+            Some((_, Reverse(j))) => j,
+            // Nothing can issue yet: go to the soonest ready one.
+            None => match waiting.pop() {
+                Some(Reverse((at, _, j))) => {
+                    cycle = at;
+                    j
+                }
+                None => break,
+            },
         };
-        ready.retain(|&j| j != pick);
         out.push(pick);
-        for e in &succs[pick] {
+        for e in succs[pick] {
             let t = e.to as usize;
             earliest[t] = earliest[t].max(cycle + e.latency);
             preds_left[t] -= 1;
             if preds_left[t] == 0 {
-                ready.push(t);
+                waiting.push(Reverse((earliest[t], Reverse(height[t]), t)));
             }
         }
         cycle += 1;

@@ -489,7 +489,7 @@ impl SelectCtx<'_> {
         }).collect();
         let guard = self.guard();
         match MInst::build(self.sm, "CALL.REL.NOINC", guard, &[Operand::Target(0)]) {
-            Ok(inst) => self.push_abi(MachKind::Call { inst, callee: d.imm as u32 }, args),
+            Ok(inst) => self.push_abi(MachKind::Call { inst, callee: d.imm as u32, external: false }, args),
             Err(e) => self.fail(e.to_string()),
         }
     }

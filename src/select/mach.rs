@@ -56,6 +56,10 @@ pub enum MachKind {
         inst: MInst,
         /// Callee's function index.
         callee: u32,
+        /// The callee has no body in the module (an `.extern .func` such
+        /// as `vprintf`): the call follows NVIDIA's convention and goes
+        /// through a relocated address ([`MachFunction::mark_external_calls`]).
+        external: bool,
     },
     /// `defs[0] = uses[0]`, any width.
     Copy,
@@ -134,6 +138,18 @@ pub fn vreg_reg(v: VReg, ty: Type) -> Reg {
 }
 
 impl MachFunction {
+    /// Marks the calls of functions without a body (selection sees one
+    /// function at a time; the caller knows the module).
+    pub fn mark_external_calls(&mut self, is_external: impl Fn(u32) -> bool) {
+        for b in &mut self.blocks {
+            for i in &mut b.insts {
+                if let MachKind::Call { callee, external, .. } = &mut i.kind {
+                    *external = is_external(*callee);
+                }
+            }
+        }
+    }
+
     /// The register naming a virtual register.
     pub fn reg(&self, v: VReg) -> Reg {
         vreg_reg(v, self.vregs.get(v.0 as usize).copied().unwrap_or(Type::R32))
@@ -180,8 +196,8 @@ impl MachFunction {
                     None => format!("{head} bb{}", target.0),
                 }
             }
-            MachKind::Call { inst: i, callee } => {
-                let mut t = format!("{} func{callee}", without_target(&i.text(self.sm, 0)));
+            MachKind::Call { inst: i, callee, external } => {
+                let mut t = format!("{} {}func{callee}", without_target(&i.text(self.sm, 0)), if *external { "extern " } else { "" });
                 if !inst.uses.is_empty() {
                     let _ = write!(t, "({})", self.list(&inst.uses));
                 }

@@ -5,13 +5,25 @@
 use super::{ImmCheck, NO_BIT, Plan, Step, bit};
 use crate::isa::branch;
 use crate::isa::ctrl::Ctrl;
-use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32, UNIFORM_B_FLAG};
+use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
 use crate::isa::inst::{Inst, float_printable, half2_printable};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 
 /// Bits 12–14: the guard predicate; bit 15 negates it.
 const GUARD_SHIFT: u32 = 12;
-const GUARD_NOT: u8 = 15;
+
+/// The guard of each value of bits 12–15 (7 is PT).
+static GUARDS: [(Reg, bool); 16] = {
+    let mut table = [(Reg::zero(RegFile::Pred), false); 16];
+    let mut k = 0;
+    while k < 16 {
+        let p = k as u8 & 7;
+        let num = if p == 7 { RegNum::Zero } else { RegNum::Phys(p) };
+        table[k] = (Reg { file: RegFile::Pred, num }, k >= 8);
+        k += 1;
+    }
+    table
+};
 
 /// A general register field value (255 is RZ).
 #[inline(always)]
@@ -25,19 +37,14 @@ fn uniform(v: u64, max: u64) -> Reg {
     if v == max { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } }
 }
 
-/// A predicate field value (7 is PT / UPT).
-#[inline(always)]
-fn pred(file: RegFile, v: u64) -> Reg {
-    if v == 7 { Reg::zero(file) } else { Reg { file, num: RegNum::Phys(v as u8) } }
-}
-
 impl Plan {
     /// Decodes `word` into `out` if the plan explains it. On `false`, `out`
     /// holds its old form with some of this plan's values (the caller tries
     /// the next plan or resets it).
-    #[inline]
+    #[inline(always)]
     pub(in crate::isa) fn decode(&self, word: u128, out: &mut Inst) -> bool {
-        if word & !self.mask != 0 || word & self.fixed_mask != self.fixed_value {
+        // No bit outside the form's fields, and the fixed fields' values.
+        if word & self.check != self.fixed_value {
             return false;
         }
         let Some(mods) = out.mods.resize_for_write(self.mods.len()) else { return false };
@@ -48,44 +55,23 @@ impl Plan {
             }
             *dst = v as u8;
         }
-        let ctrl = Ctrl::decode(word);
-        let mut reuse_used = 0u8;
-        // Most words set no negate / absolute / not bit and no reuse flag:
-        // then no operand needs to look for its own.
-        let any_flags = word & self.flags != 0;
-        let any_reuse = ctrl.reuse != 0;
-        // A shown optional predicate after a hidden one would read back into
-        // the wrong slot (see `Inst::text`), so such words do not decode.
-        let mut hidden_optional = false;
+        // Reuse flags only on operands that have them (each its own bit of
+        // the mask), and only where nvdisasm shows them (bit 109 set);
+        // anything else is not representable in the text.
+        let ctrl = ctrl_of(word);
+        if ctrl.reuse & !self.reuse_slots != 0 || (ctrl.reuse != 0 && !ctrl.yield_bit) {
+            return false;
+        }
+        // The operands without their negate / absolute / not bits and reuse
+        // flags, which most words do not set: those come after, from the
+        // steps that have them, only when the word sets one.
         let Some(operands) = out.operands.resize_for_write(self.steps.len()) else { return false };
         for (step, dst) in self.steps.iter().zip(operands.iter_mut()) {
             match *step {
-                Step::Gpr { field, neg, abs, not, reuse: k } => {
-                    let reuse = any_reuse && k != NO_BIT && ctrl.reuse >> k & 1 == 1;
-                    if reuse {
-                        reuse_used |= 1 << k;
-                    }
-                    let mods = if any_flags { SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) } } else { SrcMods::default() };
-                    *dst = Operand::Reg { reg: gpr(field.get(word)), mods, reuse };
-                }
-                Step::Pred { file, field, not, optional } => {
-                    let reg = pred(file, field.get(word));
-                    let not = any_flags && bit(word, not);
-                    if optional {
-                        let hidden = reg.num == RegNum::Zero && !not;
-                        if !hidden && hidden_optional {
-                            return false;
-                        }
-                        hidden_optional |= hidden;
-                    }
-                    *dst = Operand::Reg { reg, mods: SrcMods { not, ..SrcMods::default() }, reuse: false };
-                }
-                Step::Ur { field, neg, not, flag_b } => {
-                    if flag_b && !bit(word, UNIFORM_B_FLAG) {
-                        return false;
-                    }
-                    let mods = if any_flags { SrcMods { neg: bit(word, neg), abs: false, not: bit(word, not) } } else { SrcMods::default() };
-                    *dst = Operand::Reg { reg: uniform(field.get(word), field.max()), mods, reuse: false };
+                Step::Reg { start, mask, file, .. } => {
+                    let v = (word >> start) as u8 & mask;
+                    let num = if v == mask { RegNum::Zero } else { RegNum::Phys(v) };
+                    *dst = Operand::Reg { reg: Reg { file, num }, mods: SrcMods::default(), reuse: false };
                 }
                 Step::Imm32(ImmCheck::Any) => *dst = Operand::Imm(IMM32.get(word) as u32),
                 Step::Hex(field) => *dst = Operand::Hex(field.get(word) as u32),
@@ -96,24 +82,102 @@ impl Plan {
                 }
             }
         }
-        // Slots that may not hold a zero register (it prints as `???255`).
-        for &k in self.form.nonzero {
-            if matches!(operands.get(k), Some(Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. })) {
-                return false;
-            }
+        if word & self.flags != 0 {
+            add_flags(self.steps, word, operands);
         }
-        // Reuse flags only on operands that have them, and only where nvdisasm shows
-        // them (bit 109 set); anything else is not representable in the text.
-        if ctrl.reuse != reuse_used || (ctrl.reuse != 0 && !ctrl.yield_bit) {
+        if ctrl.reuse != 0 {
+            add_reuse(self.steps, ctrl.reuse, operands);
+        }
+        // A shown optional predicate after a hidden one would read back into
+        // the wrong slot (see `Inst::text`), so such words do not decode.
+        if self.optional != 0 && !optional_order(self.optional, operands) {
+            return false;
+        }
+        // Slots that may not hold a zero register (it prints as `???255`).
+        if self.nonzero != 0 && nonzero_slot_is_zero(self.nonzero, operands) {
             return false;
         }
         // The `;` spacing rule of sm_89+ also looks at bits 102–103, which no form
         // explains, so they are zero here.
         out.form = self.form;
-        out.guard = (pred(RegFile::Pred, (word >> GUARD_SHIFT) as u64 & 7), bit(word, GUARD_NOT));
+        out.guard = GUARDS[(word >> GUARD_SHIFT) as usize & 15];
         out.ctrl = ctrl;
         true
     }
+}
+
+/// The scoreboard fields' values (bits 110–112 and 113–115, 7 for none) as
+/// [`Ctrl`] holds them, by the six bits.
+static SCOREBOARDS: [(Option<u8>, Option<u8>); 64] = {
+    let mut table = [(None, None); 64];
+    let mut k = 0;
+    while k < 64 {
+        let (write, read) = (k as u8 & 7, (k >> 3) as u8);
+        table[k] = (if write == 7 { None } else { Some(write) }, if read == 7 { None } else { Some(read) });
+        k += 1;
+    }
+    table
+};
+
+/// [`Ctrl::decode`], with the scoreboards from a table (tested equal).
+#[inline(always)]
+fn ctrl_of(word: u128) -> Ctrl {
+    // Bits 105–125: stall (4), yield, write and read scoreboards (3 each),
+    // wait mask (6), reuse flags (4).
+    let c = (word >> 105) as u32;
+    let (write_sb, read_sb) = SCOREBOARDS[(c >> 5 & 63) as usize];
+    Ctrl { stall: (c & 15) as u8, yield_bit: c >> 4 & 1 == 1, write_sb, read_sb, wait: (c >> 11 & 63) as u8, reuse: (c >> 17 & 15) as u8 }
+}
+
+/// Sets the negate, absolute-value and not flags of the register operands
+/// from `word` (a flag without a bit reads bit 127, `NO_BIT`, clear).
+#[inline(never)]
+fn add_flags(steps: &[Step], word: u128, operands: &mut [Operand]) {
+    let (lo, hi) = (word as u64, (word >> 64) as u64);
+    let bit = |b: u8| (if b & 64 == 0 { lo } else { hi }) >> (b & 63) & 1 == 1;
+    for (step, op) in steps.iter().zip(operands) {
+        if let (Step::Reg { neg, abs, not, .. }, Operand::Reg { mods, .. }) = (*step, op) {
+            // Most slots have no flag bit at all (each is `NO_BIT`, 127).
+            if neg & abs & not != NO_BIT {
+                *mods = SrcMods { neg: bit(neg), abs: bit(abs), not: bit(not) };
+            }
+        }
+    }
+}
+
+/// Sets the reuse flags of the general-register operands from the control
+/// field's mask (each flag is one operand's: see `Plan::reuse_slots`).
+#[inline(never)]
+fn add_reuse(steps: &[Step], reuse_bits: u8, operands: &mut [Operand]) {
+    for (step, op) in steps.iter().zip(operands) {
+        if let (Step::Reg { reuse: k, .. }, Operand::Reg { reuse, .. }) = (*step, op) {
+            // Bit 8 (`NO_REUSE`) of the 4-bit mask is clear.
+            *reuse = u32::from(reuse_bits) >> k & 1 != 0;
+        }
+    }
+}
+
+/// Whether no optional predicate (slot `k` for bit `k` of `optional`)
+/// shows after a hidden one (PT without `!`).
+#[inline(never)]
+pub(super) fn optional_order(optional: u8, operands: &[Operand]) -> bool {
+    let (mut left, mut hidden_before) = (optional, false);
+    while left != 0 {
+        let k = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let hidden = matches!(operands.get(k), Some(Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, mods: SrcMods { not: false, .. }, .. }));
+        if !hidden && hidden_before {
+            return false;
+        }
+        hidden_before |= hidden;
+    }
+    true
+}
+
+/// Whether a slot of `nonzero` (bit `k` for slot `k`) holds a zero register.
+#[cold]
+pub(super) fn nonzero_slot_is_zero(nonzero: u8, operands: &[Operand]) -> bool {
+    operands.iter().enumerate().any(|(k, op)| nonzero >> k & 1 == 1 && matches!(op, Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. }))
 }
 
 /// The operands of the less common steps (out of line, so that the common
@@ -181,7 +245,20 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
         Step::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
         Step::Text => Operand::Hex(0),
         // The common steps, which the caller decodes itself.
-        Step::Gpr { .. } | Step::Pred { .. } | Step::Ur { .. } => return false,
+        Step::Reg { .. } => return false,
     };
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_fields_read_as_ctrl_decode_reads_them() {
+        for c in (0u128..1 << 21).step_by(5) {
+            let word = c << 105 | 0x1234_5678;
+            assert_eq!(ctrl_of(word), Ctrl::decode(word), "{c:#x}");
+        }
+    }
 }

@@ -6,10 +6,17 @@
 //!
 //! A form's fields are disjoint (checked when plans are built), so each
 //! value is ORed into a word that starts with the opcode and fixed bits.
+//!
+//! Two encoders: a fast one for instructions that encode (most), which
+//! looks at source modifiers, reuse flags and readable-text rules only
+//! where an instruction has them, and the checked one above, which finds
+//! the reason one does not; the tests hold them to the same answers.
 
-use super::{Fld, NO_BIT, Plan, Step};
+use super::decode::{nonzero_slot_is_zero, optional_order};
+use super::{Fld, NO_BIT, NO_REUSE, Plan, Step};
 use crate::isa::branch;
-use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32, UNIFORM_B_FLAG};
+use crate::isa::ctrl::Ctrl;
+use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
 use crate::isa::inst::{Inst, Why, representable};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 
@@ -73,6 +80,86 @@ impl Plan {
     /// (The caller has checked that the form applies to the SM.)
     #[inline]
     pub(in crate::isa) fn encode(&self, inst: &Inst) -> Result<u128, Why> {
+        match self.encode_fast(inst) {
+            Some(word) => Ok(word),
+            None => self.encode_checked(inst),
+        }
+    }
+
+    /// [`Plan::encode`] of an instruction that encodes, `None` for one that
+    /// does not (with the same words and the same instructions refused:
+    /// `tests::fast_and_checked_encoders_agree`). The operands' flags,
+    /// reuse flags and readable-text rules, which most instructions do not
+    /// exercise, are looked at only where an operand has a flag or the
+    /// form has such a rule.
+    #[inline(always)]
+    fn encode_fast(&self, inst: &Inst) -> Option<u128> {
+        if inst.mods.len() != self.mods.len() || inst.operands.len() != self.steps.len() {
+            return None;
+        }
+        let guard = match inst.guard.0 {
+            Reg { file: RegFile::Pred, num: RegNum::Zero } => 7,
+            Reg { file: RegFile::Pred, num: RegNum::Phys(n) } if n < 7 => n,
+            _ => return None,
+        };
+        let mut w = self.base | u128::from(guard) << GUARD_SHIFT | u128::from(inst.guard.1) << GUARD_NOT;
+        for (m, &v) in self.mods.iter().zip(inst.mods.iter()) {
+            if u16::from(v) >= m.names {
+                return None;
+            }
+            let value = u64::from(v);
+            let high = value >> m.field.width;
+            w |= u128::from(value & m.field.max()) << m.field.start;
+            if high != 0 {
+                if m.extra == NO_BIT || high > 1 {
+                    return None;
+                }
+                w |= 1u128 << m.extra;
+            }
+        }
+        // Whether some register operand has a source modifier or a reuse flag.
+        let mut marked = false;
+        for (step, op) in self.steps.iter().zip(inst.operands.iter()) {
+            match *step {
+                Step::Reg { start, mask, file, .. } => {
+                    let Operand::Reg { reg: Reg { file: f, num }, mods, reuse } = *op else { return None };
+                    let n = match num {
+                        RegNum::Zero => mask,
+                        RegNum::Phys(n) if n < mask => n,
+                        _ => return None,
+                    };
+                    if f != file {
+                        return None;
+                    }
+                    w |= u128::from(n) << start;
+                    marked |= reuse | (mods != SrcMods::default());
+                }
+                Step::Imm32(_) => {
+                    let Operand::Imm(v) = *op else { return None };
+                    w |= u128::from(v) << IMM32.start;
+                }
+                _ => w = encode_other_fast(step, op, w)?,
+            }
+        }
+        let reuse = if marked { add_marks(self.steps, &inst.operands, &mut w)? } else { 0 };
+        if inst.ctrl.reuse != reuse {
+            return None;
+        }
+        if self.optional != 0 && !optional_order(self.optional, &inst.operands) {
+            return None;
+        }
+        if self.nonzero != 0 && nonzero_slot_is_zero(self.nonzero, &inst.operands) {
+            return None;
+        }
+        // No field of a form is a control bit (`Plan::of`), so they are clear.
+        Some(w | ctrl_bits(inst.ctrl)?)
+    }
+
+    /// [`Plan::encode`], checking everything in a fixed order (readable
+    /// text first, then guard, modifiers and operands in slot order), so
+    /// that the reason an instruction does not encode is always the first.
+    #[cold]
+    fn encode_checked(&self, inst: &Inst) -> Result<u128, Why> {
         if inst.mods.len() != self.mods.len() || inst.operands.len() != self.steps.len() {
             return Err(Why::Counts);
         }
@@ -104,18 +191,20 @@ impl Plan {
         let mut reuse = 0u8;
         for (k, (step, op)) in self.steps.iter().zip(inst.operands.iter()).enumerate() {
             w = match *step {
-                Step::Gpr { field, neg, abs, not, reuse: r } => {
+                Step::Reg { start, mask, file: RegFile::Gpr, neg, abs, not, reuse: r } => {
+                    let field = Fld { start, width: mask.count_ones() as u8 };
                     let Operand::Reg { reg, mods, reuse: used } = *op else { return Err(Why::Mismatch(k)) };
                     let n = gpr_num(reg).ok_or(Why::NotReg(reg, "an allocated general register"))?;
                     if used {
-                        if r == NO_BIT {
+                        if r == NO_REUSE {
                             return Err(Why::NoFlag("a reuse flag"));
                         }
                         reuse |= 1 << r;
                     }
                     put_mods(put(w, field, n, "register")?, (neg, abs, not), mods)?
                 }
-                Step::Pred { file, field, not, .. } => {
+                Step::Reg { start, mask, file: file @ (RegFile::Pred | RegFile::UniformPred), not, .. } => {
+                    let field = Fld { start, width: mask.count_ones() as u8 };
                     let Operand::Reg { reg, mods, reuse: false } = *op else { return Err(Why::Mismatch(k)) };
                     let n = match (reg.file == file, reg.num) {
                         (true, RegNum::Zero) => 7,
@@ -125,12 +214,15 @@ impl Plan {
                             return Err(Why::NotReg(reg, what));
                         }
                     };
+                    // A predicate's negate and absolute-value flags are not looked at.
                     put_bit(put(w, field, n, "predicate")?, not, mods.not, "predicate negation")?
                 }
-                Step::Ur { field, neg, not, flag_b } => {
+                Step::Reg { start, mask, neg, not, .. } => {
+                    // A uniform register (UniformB's bit 91 is in the plan's base).
+                    let field = Fld { start, width: mask.count_ones() as u8 };
                     let Operand::Reg { reg, mods, reuse: false } = *op else { return Err(Why::Mismatch(k)) };
                     let n = uniform_num(field.max(), reg).ok_or(Why::NotReg(reg, "an allocated uniform register"))?;
-                    let w = put(w, field, n, "uniform register")? | u128::from(flag_b) << UNIFORM_B_FLAG;
+                    let w = put(w, field, n, "uniform register")?;
                     let w = put_bit(w, neg, mods.neg, "negation")?;
                     put_bit(w, not, mods.not, "bitwise not")?
                 }
@@ -146,6 +238,126 @@ impl Plan {
         }
         inst.ctrl.encode(w).map_err(|_| Why::Ctrl)
     }
+}
+
+/// Bits 105–125 holding the control fields, if each fits (as
+/// [`Ctrl::encode`]: tested equal).
+#[inline(always)]
+fn ctrl_bits(c: Ctrl) -> Option<u128> {
+    let sb = |v: Option<u8>| match v {
+        None => Some(7),
+        Some(n) if n < 7 => Some(u32::from(n)),
+        Some(_) => None,
+    };
+    if c.stall > 15 || c.wait > 63 || c.reuse > 15 {
+        return None;
+    }
+    let (write, read) = (sb(c.write_sb)?, sb(c.read_sb)?);
+    let bits = u32::from(c.stall) | u32::from(c.yield_bit) << 4 | write << 5 | read << 8 | u32::from(c.wait) << 11 | u32::from(c.reuse) << 17;
+    Some(u128::from(bits) << 105)
+}
+
+/// Sets the negate, absolute-value and not bits of the register operands
+/// in `w`, and gives their reuse mask; `None` when an operand has a flag
+/// its slot has no bit for (as [`Plan::encode_checked`] refuses). A flag
+/// without a bit lands on bit 127 ([`NO_BIT`]), which no form has, and a
+/// reuse flag without an index on bit 8 of the mask, which the control
+/// field's 4-bit mask never matches.
+#[inline(never)]
+fn add_marks(steps: &[Step], operands: &[Operand], w: &mut u128) -> Option<u8> {
+    let mut reuse = 0u16;
+    let mut bits = 0u128;
+    let set = |on: bool, b: u8| if on { 1u128 << b } else { 0 };
+    for (step, op) in steps.iter().zip(operands) {
+        // Most operands of an instruction with marks have none.
+        let Operand::Reg { mods, reuse: used, .. } = *op else { continue };
+        if mods == SrcMods::default() && !used {
+            continue;
+        }
+        if let Step::Reg { file, neg, abs, not, reuse: r, .. } = *step {
+            // Only general registers have reuse flags (the others' index is
+            // `NO_REUSE`). The flags the checked encoder looks at: all three
+            // of a general register, a uniform register's `neg` and `not`, a
+            // predicate's `not` (the others are not encoded, and not refused).
+            reuse |= u16::from(used) << r;
+            let (neg_on, abs_on) = match file {
+                RegFile::Gpr => (mods.neg, mods.abs),
+                RegFile::Uniform => (mods.neg, false),
+                _ => (false, false),
+            };
+            bits |= set(neg_on, neg) | set(abs_on, abs) | set(mods.not, not);
+        }
+    }
+    if bits >> NO_BIT != 0 || reuse >> NO_REUSE != 0 {
+        return None;
+    }
+    *w |= bits;
+    Some(reuse as u8)
+}
+
+/// [`encode_other`] of an operand that encodes, `None` for one that does not.
+#[inline(never)]
+fn encode_other_fast(step: &Step, op: &Operand, w: u128) -> Option<u128> {
+    Some(match *step {
+        Step::Hex(field) => {
+            let Operand::Hex(v) = *op else { return None };
+            field.put(w, v.into())?
+        }
+        Step::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, wide, zero_base } => {
+            let Operand::Mem { base, offset, scale, desc, uniform } = *op else { return None };
+            // The text of a zero base says nothing of some scales, and some
+            // addresses take no zero base (`representable`).
+            if base.num == RegNum::Zero && (scale != 0 && (!wide || uniform.is_some()) || !zero_base) {
+                return None;
+            }
+            let w = bf.put(w, gpr_num(base)?)?;
+            let w = of.put_signed(w, offset.into())?;
+            let w = match sf {
+                Some(f) => f.put(w, scale.into())?,
+                None if scale == 0 => w,
+                None => return None,
+            };
+            let w = match (df, desc) {
+                (Some(f), Some(r)) => f.put(w, uniform_num(f.max(), r)?)?,
+                (None, None) => w,
+                _ => return None,
+            };
+            match (uf, uniform) {
+                (Some(f), Some(r)) => f.put(w, uniform_num(f.max(), r)?)?,
+                (None, None) => w,
+                _ => return None,
+            }
+        }
+        Step::Target(layout) => {
+            let Operand::Target(t) = *op else { return None };
+            branch::encode(w, layout, t)?
+        }
+        Step::LoadBank { offset: field, index: index_field, uniform } => {
+            let Operand::ConstAddr { bank, index, offset } = *op else { return None };
+            let n = if uniform { uniform_num(index_field.max(), index)? } else { gpr_num(index)? };
+            let w = index_field.put(BANK.put(w, bank.into())?, n)?;
+            if index.num == RegNum::Zero { field.put(w, u64::try_from(offset).ok()?)? } else { field.put_signed(w, offset.into())? }
+        }
+        Step::CBank { neg, abs, not } => {
+            let Operand::CBank { bank, offset, mods } = *op else { return None };
+            let w = BANK_OFFSET.put(BANK.put(w, bank.into())?, offset.into())?;
+            let flags = u128::from(mods.neg) << neg | u128::from(mods.abs) << abs | u128::from(mods.not) << not;
+            // A flag without a bit lands on bit 127 ([`NO_BIT`]).
+            if flags >> NO_BIT != 0 {
+                return None;
+            }
+            w | flags
+        }
+        Step::SpecialReg(field) => {
+            let Operand::SpecialReg(v) = *op else { return None };
+            field.put(w, v.into())?
+        }
+        Step::Barrier(field) => {
+            let Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(n) }, reuse: false, .. } = *op else { return None };
+            field.put(w, n.into())?
+        }
+        _ => return encode_other(step, op, w, 0).ok(),
+    })
 }
 
 /// `w` with the operand of one of the less common steps (out of line, so
@@ -216,4 +428,121 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
         (Step::Text, Operand::Hex(0)) => w,
         _ => return Err(Why::Mismatch(k)),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::plans;
+    use super::ctrl_bits;
+    use crate::isa::ctrl::Ctrl;
+    use crate::isa::inst::Inst;
+    use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
+
+    #[test]
+    fn control_fields_encode_as_ctrl_encode_does() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let r = state;
+            let sb = |v: u64| if v % 9 == 8 { None } else { Some((v % 9) as u8) };
+            let c = Ctrl { stall: (r % 18) as u8, yield_bit: r >> 8 & 1 == 1, write_sb: sb(r >> 9), read_sb: sb(r >> 17), wait: (r >> 25) as u8 % 70, reuse: (r >> 33) as u8 % 18 };
+            assert_eq!(ctrl_bits(c), c.encode(0).ok(), "{c:?}");
+        }
+    }
+
+    /// A register like `reg` in another file or with another number.
+    fn other_reg(reg: Reg, r: u64) -> Reg {
+        let files = [RegFile::Gpr, RegFile::Uniform, RegFile::Pred, RegFile::UniformPred, RegFile::Barrier];
+        let nums = [RegNum::Zero, RegNum::Phys(0), RegNum::Phys(6), RegNum::Phys(7), RegNum::Phys(62), RegNum::Phys(63), RegNum::Phys(254), RegNum::Phys(255), RegNum::Virt(3)];
+        match r % 3 {
+            0 => Reg { file: files[(r >> 2) as usize % files.len()], ..reg },
+            _ => Reg { num: nums[(r >> 2) as usize % nums.len()], ..reg },
+        }
+    }
+
+    /// The fast encoder accepts exactly the instructions the checked one
+    /// accepts, with the same words: instructions decoded from words made
+    /// of each form's fields (random values), then changed at random (an
+    /// operand of another kind or file, register numbers out of range,
+    /// source modifiers and reuse flags where a slot has none, guards,
+    /// modifier values, control fields).
+    #[test]
+    fn fast_and_checked_encoders_agree() {
+        let plans = plans();
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        // Operands of every kind, from decoded words.
+        let mut pool: Vec<Operand> = Vec::new();
+        let mut insts: Vec<(usize, Inst)> = Vec::new();
+        for (k, plan) in plans.plans.iter().enumerate() {
+            for _ in 0..16 {
+                // No reuse flags (most forms have none to show).
+                let random = (u128::from(next()) << 64 | u128::from(next())) & !(0xfu128 << 122);
+                let word = plan.fixed_value | (random & !plan.check & !(0xfffu128)) | u128::from(plan.form.opcode & 0xfff);
+                let mut inst = Inst::empty();
+                if plan.decode(word, &mut inst) {
+                    pool.extend(inst.operands.iter().copied());
+                    insts.push((k, inst));
+                }
+            }
+        }
+        assert!(insts.len() > plans.plans.len(), "most forms decode some of their words ({} instructions)", insts.len());
+        let mut refused = 0;
+        for (k, inst) in &insts {
+            let plan = &plans.plans[*k];
+            assert_eq!(plan.encode_fast(inst), plan.encode_checked(inst).ok(), "{} {:?}", plan.form.name, inst);
+            for _ in 0..24 {
+                let mut m = inst.clone();
+                for _ in 0..1 + next() % 2 {
+                    let r = next();
+                    let slot = (r >> 8) as usize % m.operands.len().max(1);
+                    match r % 8 {
+                        0 if !m.operands.is_empty() => m.operands[slot] = pool[(r >> 16) as usize % pool.len()],
+                        1 | 2 => {
+                            if let Some(Operand::Reg { reg, .. }) = m.operands.get_mut(slot) {
+                                *reg = other_reg(*reg, r >> 16);
+                            }
+                        }
+                        3 => {
+                            match m.operands.get_mut(slot) {
+                                Some(Operand::Reg { mods, reuse, .. }) => {
+                                    *mods = SrcMods { neg: r >> 16 & 1 == 1, abs: r >> 17 & 1 == 1, not: r >> 18 & 1 == 1 };
+                                    *reuse = r >> 19 & 1 == 1;
+                                }
+                                Some(Operand::CBank { mods, .. }) => *mods = SrcMods { neg: r >> 16 & 1 == 1, abs: r >> 17 & 1 == 1, not: r >> 18 & 1 == 1 },
+                                _ => {}
+                            }
+                        }
+                        4 => m.ctrl = Ctrl { reuse: (r >> 16) as u8 & 0x1f, ..m.ctrl },
+                        5 => m.guard = (other_reg(m.guard.0, r >> 16), r >> 20 & 1 == 1),
+                        6 if !m.mods.is_empty() => {
+                            let n = (r >> 16) as usize % m.mods.len();
+                            m.mods[n] = (r >> 20) as u8 % 12;
+                        }
+                        _ => {
+                            if let Some(op) = m.operands.last().copied() {
+                                // One operand fewer, or the last one twice.
+                                if r >> 16 & 1 == 0 {
+                                    m.operands = m.operands[..m.operands.len() - 1].iter().copied().collect();
+                                } else if m.operands.len() < 8 {
+                                    m.operands.push(op);
+                                }
+                            }
+                        }
+                    }
+                }
+                let (fast, checked) = (plan.encode_fast(&m), plan.encode_checked(&m).ok());
+                refused += usize::from(checked.is_none());
+                assert_eq!(fast, checked, "{} {:?}", plan.form.name, m);
+            }
+        }
+        assert!(refused > insts.len(), "the changes make many instructions unencodable ({refused})");
+    }
 }

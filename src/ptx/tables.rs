@@ -1,0 +1,7 @@
+//! The parser's tables that the build script derives from the opcode
+//! table ([`super::opcode::OpcodeInfo`]): the sorted modifier spellings,
+//! each opcode's allowed keywords as a bit set, and the dotted family
+//! names with their prefixes. Derived at build time so that no run of the
+//! compiler spends its start building them (build.rs, `ptx_tables`).
+
+include!(concat!(env!("OUT_DIR"), "/ptx_tables.rs"));
