@@ -31,7 +31,7 @@
 //! region (BSSY…) opened after the BRX — where ptxas lays out the cases —,
 //! JMP to every block. Device functions inside the code are reached through their CALLs.
 
-use super::info::{HazardInfo, UNITS, UR_BASE, base_name, unit_name};
+use super::info::{HazardInfo, P_BASE, UNITS, UR_BASE, base_name, unit_name};
 use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
 use crate::isa::ctrl::SCOREBOARDS;
 use crate::isa::inst::Inst;
@@ -488,12 +488,21 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 }
             }
             None => {
+                // A variable-latency instruction with a read scoreboard and
+                // no write scoreboard has its predicate results once its
+                // sources are read: they are pending on the read scoreboard
+                // (sm_90+'s `ATOM.E.ADD.F16x2 P0, …` then `@P0 EXIT` after a
+                // wait on it; the SASS interpreter's rule too).
+                let pred_sb = ctrl.read_sb.filter(|s| *s < SCOREBOARDS && h.queue() != 0 && f.variable[class as usize]);
                 for (&w, &row) in h.writes().iter().zip(h.write_rows.iter()) {
                     touched.push(w);
                     let u = &mut units[usize::from(w)];
                     u.fixed.clear();
                     u.orph_att = 0;
-                    if f.variable[class as usize] {
+                    if let Some(s) = pred_sb.filter(|_| w >= P_BASE) {
+                        u.wsb = 1 << s;
+                        u.orph_q = 0;
+                    } else if f.variable[class as usize] {
                         u.orph_q = queue_bit(h.queue());
                     } else {
                         u.orph_q = 0;
