@@ -9,7 +9,12 @@ instruction count (the code before the end marker, from `sass dis`) and the
 register count (the cubin's record) of both outputs are compared. Files
 ptx2sass does not compile yet are listed with the first error line.
 
-Usage: scripts/bench.sh [--sm 80,90,120] [--repeat 3] [--corpus DIR] [FILTER]
+Usage: scripts/bench.sh [--sm 80,90,120] [--repeat 3] [--threads N] [--corpus DIR] [FILTER]
+
+ptx2sass compiles a file's kernels on worker threads (as many as the
+machine has unless --threads N passes `--split-compile N`); ptxas uses one.
+Besides the wall-clock ratio the table gives ptx2sass's CPU time (all its
+threads), so both readings are in one run.
 """
 
 import argparse
@@ -25,20 +30,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run(cmd):
-    """Runs cmd; returns (returncode, seconds, peak RSS in KiB, stderr)."""
+    """Runs cmd; returns (returncode, wall seconds, peak RSS in KiB, stderr,
+    CPU seconds: user and system time of all its threads)."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     err = proc.stderr.read()
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, seconds, usage.ru_maxrss, err.decode(errors="replace")
+    return proc.returncode, seconds, usage.ru_maxrss, err.decode(errors="replace"), usage.ru_utime + usage.ru_stime
 
 
 def best_of(cmd, repeat):
+    """(returncode, best wall seconds, peak RSS, stderr, best CPU seconds)."""
     results = [run(cmd) for _ in range(repeat)]
     rc = results[0][0]
-    return rc, min(r[1] for r in results), max(r[2] for r in results), results[0][3]
+    return rc, min(r[1] for r in results), max(r[2] for r in results), results[0][3], min(r[4] for r in results)
 
 
 def listing_stats(sass, cubin):
@@ -70,6 +77,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--sm", default="80,90,120")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=None, help="ptx2sass --split-compile N (default: not passed)")
     ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus", "kernels"))
     ap.add_argument("filter", nargs="?", default="")
     args = ap.parse_args()
@@ -93,21 +101,22 @@ def main():
                 path = os.path.join(args.corpus, name)
                 theirs_cubin = os.path.join(tmp, "ptxas.cubin")
                 ours_cubin = os.path.join(tmp, "ours.cubin")
-                rc, t_ptxas, m_ptxas, _ = best_of([ptxas, f"-arch=sm_{sm}", path, "-o", theirs_cubin], args.repeat)
+                rc, t_ptxas, m_ptxas, _, c_ptxas = best_of([ptxas, f"-arch=sm_{sm}", path, "-o", theirs_cubin], args.repeat)
                 if rc != 0:
                     continue
-                rc, t_ours, m_ours, err = best_of([ours, f"-arch=sm_{sm}", path, "-o", ours_cubin], args.repeat)
+                threads = [] if args.threads is None else ["--split-compile", str(args.threads)]
+                rc, t_ours, m_ours, err, c_ours = best_of([ours, f"-arch=sm_{sm}", *threads, path, "-o", ours_cubin], args.repeat)
                 if rc != 0:
                     first = next((l for l in err.splitlines() if "error" in l), err.strip()[:120])
                     failures.append((name, first))
                     continue
                 i_p, r_p = listing_stats(sass, theirs_cubin)
                 i_o, r_o = listing_stats(sass, ours_cubin)
-                rows.append((name, sm, t_ptxas, t_ours, m_ptxas, m_ours, i_p, i_o, r_p, r_o))
+                rows.append((name, sm, t_ptxas, t_ours, m_ptxas, m_ours, i_p, i_o, r_p, r_o, c_ptxas, c_ours))
 
-    print(f"{'file':42} {'ptxas ms':>9} {'ours ms':>8} {'speedup':>8} {'ptxas MiB':>9} {'ours MiB':>8} {'insts p/o':>11} {'regs p/o':>9}")
-    for name, sm, tp, to, mp, mo, ip, io, rp, ro in rows:
-        print(f"{name:42} {tp*1e3:9.2f} {to*1e3:8.2f} {tp/to:8.1f} {mp/1024:9.1f} {mo/1024:8.1f} {ip!s:>5}/{io!s:<5} {rp!s:>4}/{ro!s:<4}")
+    print(f"{'file':42} {'ptxas ms':>9} {'ours ms':>8} {'speedup':>8} {'ours cpu':>8} {'ptxas MiB':>9} {'ours MiB':>8} {'insts p/o':>11} {'regs p/o':>9}")
+    for name, sm, tp, to, mp, mo, ip, io, rp, ro, cp, co in rows:
+        print(f"{name:42} {tp*1e3:9.2f} {to*1e3:8.2f} {tp/to:8.1f} {co*1e3:8.2f} {mp/1024:9.1f} {mo/1024:8.1f} {ip!s:>5}/{io!s:<5} {rp!s:>4}/{ro!s:<4}")
     if rows:
         speedups = [r[2] / r[3] for r in rows]
         ratios = [r[7] / r[6] for r in rows if r[6] and r[7]]
@@ -115,6 +124,9 @@ def main():
               f"(min {min(speedups):.1f}x, max {max(speedups):.1f}x)")
         if ratios:
             print(f"median instruction-count ratio ptx2sass/ptxas: {statistics.median(ratios):.2f}")
+        cpu = [r[10] / r[11] for r in rows if r[11] > 0]
+        if cpu:
+            print(f"median CPU-time ratio ptxas/ptx2sass (all threads): {statistics.median(cpu):.1f}x")
         print(f"median peak memory ptxas/ptx2sass: {statistics.median([r[4] / r[5] for r in rows]):.1f}x")
     print(f"{len(failures)} files ptx2sass does not compile yet")
     for name, why in failures:
