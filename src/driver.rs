@@ -302,8 +302,7 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
     let mut reserved = Vec::with_capacity(allocated.len());
     for section in allocated {
         reserved.push(section.and_then(|(alloc, callees)| {
-            let refs: Vec<(u32, &crate::regalloc::Allocated)> = callees.iter().map(|(i, a)| (*i, a)).collect();
-            emit::reserve_slots(&mut vars, &raw, &alloc, &refs).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })?;
+            emit::reserve_slots(&mut vars, &raw, &alloc, &callees).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })?;
             Ok((alloc, callees))
         }));
     }
@@ -311,8 +310,7 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
     let jobs: Vec<(FuncId, Result<Section, StageError>)> = kernel_ids.iter().copied().zip(reserved).collect();
     let emitted = crate::parallel::map(&jobs, threads, |(id, section)| {
         let (alloc, callees) = section.as_ref().map_err(Clone::clone)?;
-        let callees: Vec<(u32, &crate::regalloc::Allocated)> = callees.iter().map(|(i, a)| (*i, a)).collect();
-        emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, &callees, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
+        emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, callees, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
     });
     let mut kernels = Vec::new();
     let mut reports = Vec::new();

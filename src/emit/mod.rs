@@ -197,9 +197,9 @@ fn stack_bound(frames: &[u32], edges: &[Vec<usize>]) -> Option<u32> {
 /// the code loads, in code order. The driver calls it for every kernel,
 /// in kernel order, before any code is made, so the kernels can then be
 /// emitted in parallel with the same result.
-pub fn reserve_slots(vars: &mut Variables, module: &ir::Module, func: &Allocated, callees: &[(u32, &Allocated)]) -> Result<(), EmitError> {
+pub fn reserve_slots(vars: &mut Variables, module: &ir::Module, func: &Allocated, callees: &[(u32, Allocated)]) -> Result<(), EmitError> {
     use crate::ir::entity::EntityRef;
-    let placed = || std::iter::once(func).chain(callees.iter().map(|(_, a)| *a));
+    let placed = || std::iter::once(func).chain(callees.iter().map(|(_, a)| a));
     for f in placed() {
         for i in f.blocks.iter().flat_map(|b| &b.insts) {
             if let AllocInst::Call { callee, external: true, .. } = i {
@@ -223,7 +223,7 @@ pub fn reserve_slots(vars: &mut Variables, module: &ir::Module, func: &Allocated
 /// (parameters, launch bounds), `callees` the allocated device functions
 /// its calls reach (with their function indices), which go into its
 /// section after its own code.
-pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, vars: &Variables, callees: &[(u32, &Allocated)], options: EmitOptions) -> Result<EmittedKernel, EmitError> {
+pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, vars: &Variables, callees: &[(u32, Allocated)], options: EmitOptions) -> Result<EmittedKernel, EmitError> {
     use crate::ir::entity::EntityRef;
     let fail = |message: String| EmitError { function: func.name.clone(), message };
     if ir_func.kind != Some(FunctionKind::Kernel) {
@@ -236,7 +236,7 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     }
     let sm = func.sm;
     let mut placed: Vec<&Allocated> = vec![func];
-    placed.extend(callees.iter().map(|(_, a)| *a));
+    placed.extend(callees.iter().map(|(_, a)| a));
     let window = Variables::shared_window(module, &shared_used(&placed, module), sm);
     let own = code::part(func, module, vars, &window).map_err(fail)?;
     let mut parts = Vec::with_capacity(callees.len());
@@ -274,7 +274,7 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
         }
     }
     for p in &code.functions {
-        let callee = callees.iter().find(|(id, _)| *id == p.callee).map(|(_, a)| *a).ok_or_else(|| fail(format!("placed function {} is not a callee", p.callee)))?;
+        let callee = callees.iter().find(|(id, _)| *id == p.callee).map(|(_, a)| a).ok_or_else(|| fail(format!("placed function {} is not a callee", p.callee)))?;
         kernel.functions.push(Function_ {
             // ptxas names a callee's copy after the kernel (`$rec_fib$_Z3fibi`).
             name: format!("${}${}", func.name, callee.name),
