@@ -270,7 +270,7 @@ mod tests {
         assert_eq!(i.text(sm, 0), "@!P0 ISETP.GE.U32.AND P1, PT, R2, 0x3e8, PT;");
         assert!(matches!(Inst::build(sm, "IADD4", None, &[]), Err(BuildError::UnknownName(_))));
         // Virtual registers choose the same form; they print with `%`.
-        let v = Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::Virt(12) });
+        let v = Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::virt(12) });
         let i = Inst::build(sm, "MOV", None, &[v, Operand::Imm(7)]).unwrap();
         assert_eq!(i.text(sm, 0), "MOV %R12, 0x7;");
         assert!(Inst::build(Sm::new(61), "MOV", None, &[v, Operand::Imm(7)]).is_err());

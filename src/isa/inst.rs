@@ -605,7 +605,7 @@ mod tests {
     #[test]
     fn encoding_checks_operands() {
         let mut inst = Inst::decode(join(0x0000000004047210, 0x004fc80007ffe005), Sm::new(80)).unwrap();
-        inst.operands[0] = Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::Virt(3) });
+        inst.operands[0] = Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::virt(3) });
         assert!(inst.encode(Sm::new(80)).unwrap_err().0.contains("not an allocated general register"));
         inst.operands[0] = Operand::Imm(1);
         assert!(inst.encode(Sm::new(80)).is_err());

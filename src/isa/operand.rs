@@ -33,7 +33,51 @@ pub enum RegNum {
     /// The file's zero / true register (RZ, URZ, PT, UPT).
     Zero,
     /// A virtual register (before register allocation).
-    Virt(u32),
+    Virt(VirtNum),
+}
+
+/// The number of a virtual register: a `u32` stored unaligned, so that a
+/// [`Reg`] is 6 bytes with alignment 1 rather than 12 with alignment 4. An
+/// operand holds up to three registers (a memory address's base, descriptor
+/// and uniform offset) and an instruction eight operands, so this halves
+/// the size of every instruction the compiler copies.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(C, packed)]
+pub struct VirtNum(u32);
+
+impl VirtNum {
+    /// The number.
+    #[inline]
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+}
+
+impl From<u32> for VirtNum {
+    #[inline]
+    fn from(n: u32) -> VirtNum {
+        VirtNum(n)
+    }
+}
+
+impl fmt::Debug for VirtNum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.get(), f)
+    }
+}
+
+impl fmt::Display for VirtNum {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.get(), f)
+    }
+}
+
+impl RegNum {
+    /// Virtual register `n`.
+    #[inline]
+    pub const fn virt(n: u32) -> RegNum {
+        RegNum::Virt(VirtNum(n))
+    }
 }
 
 /// A register.
@@ -151,5 +195,20 @@ impl Operand {
     /// A register operand without modifiers.
     pub const fn reg(reg: Reg) -> Operand {
         Operand::Reg { reg, mods: SrcMods { neg: false, abs: false, not: false }, reuse: false }
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    use super::{Operand, Reg};
+
+    /// Instructions are copied through every stage of the compiler, eight
+    /// operands each: keep registers and operands small.
+    #[test]
+    fn registers_and_operands_stay_small() {
+        assert_eq!(std::mem::size_of::<Reg>(), 6);
+        assert_eq!(std::mem::size_of::<Option<Reg>>(), 6);
+        assert!(std::mem::size_of::<Operand>() <= 24, "Operand is {} bytes", std::mem::size_of::<Operand>());
+        assert!(std::mem::size_of::<crate::isa::inst::Inst>() <= 240, "Inst is {} bytes", std::mem::size_of::<crate::isa::inst::Inst>());
     }
 }

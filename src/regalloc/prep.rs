@@ -23,7 +23,6 @@ use crate::isa::operand::{Operand, RegNum};
 use crate::select::{MachFunction, MachInst, MachKind};
 use crate::target::Sm;
 use smallvec::{SmallVec, smallvec};
-use std::borrow::Cow;
 /// Keys are register and instruction indices: a fast hasher.
 type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
 type HashSet<K> = std::collections::HashSet<K, crate::fxhash::FxBuild>;
@@ -50,26 +49,49 @@ impl Op {
     }
 }
 
+/// A machine instruction of the selected program, or one made here (an
+/// edge block's `BRA`). Made ones are rare and boxed, so that a [`PKind`]
+/// holding two of these stays two pointers wide rather than two
+/// instructions (`Cow` would hold the owned case inline).
+#[derive(Clone, Debug)]
+pub enum Held<'a> {
+    /// An instruction of the selected program.
+    Borrowed(&'a MInst),
+    /// An instruction made during preparation.
+    Owned(Box<MInst>),
+}
+
+impl std::ops::Deref for Held<'_> {
+    type Target = MInst;
+    #[inline]
+    fn deref(&self) -> &MInst {
+        match self {
+            Held::Borrowed(inst) => inst,
+            Held::Owned(inst) => inst,
+        }
+    }
+}
+
 /// What a regalloc2 instruction stands for.
 #[derive(Clone, Debug)]
 pub enum PKind<'a> {
     /// A machine instruction (its virtual registers are the operands).
-    Inst(Cow<'a, MInst>),
+    Inst(Held<'a>),
     /// An unconditional branch to a block of the program.
     Branch {
         /// The `BRA`.
-        inst: Cow<'a, MInst>,
+        inst: Held<'a>,
         /// Destination.
         target: u32,
     },
     /// `@P BRA taken` then `BRA other`.
     CondBranch {
         /// The guarded branch.
-        first: Cow<'a, MInst>,
+        first: Held<'a>,
         /// Its destination.
         taken: u32,
         /// The unconditional branch.
-        second: Cow<'a, MInst>,
+        second: Held<'a>,
         /// Its destination.
         other: u32,
     },
@@ -77,7 +99,7 @@ pub enum PKind<'a> {
     /// and the fixed result words (definitions).
     Call {
         /// The `CALL.REL.NOINC`.
-        inst: Cow<'a, MInst>,
+        inst: Held<'a>,
         /// Callee.
         callee: u32,
         /// A function outside the module, called by NVIDIA's convention
@@ -85,7 +107,7 @@ pub enum PKind<'a> {
         external: bool,
     },
     /// `RET`: uses the return address and the result words, fixed.
-    Ret(Cow<'a, MInst>),
+    Ret(Held<'a>),
     /// `defs[0] = uses[0]` (a reuse constraint unless the kinds differ or
     /// the copy must be real).
     Copy,
@@ -265,14 +287,14 @@ pub fn prepare(f: &MachFunction) -> Result<Prog<'_>, String> {
                         if inst.guard.0.num != RegNum::Zero || inst.guard.1 {
                             return Err(format!("block {o} ends in a guarded branch"));
                         }
-                        b.push(PKind::Branch { inst: Cow::Borrowed(inst), target: dest(0) }, SmallVec::new());
+                        b.push(PKind::Branch { inst: Held::Borrowed(inst), target: dest(0) }, SmallVec::new());
                     }
                     ([MachInst { kind: MachKind::Branch { inst: first, .. }, .. }, MachInst { kind: MachKind::Branch { inst: second, .. }, .. }], 2) => {
                         let mut ops = SmallVec::new();
                         if let RegNum::Virt(v) = first.guard.0.num {
-                            ops.push(Op::use_(v));
+                            ops.push(Op::use_(v.get()));
                         }
-                        b.push(PKind::CondBranch { first: Cow::Borrowed(first), taken: dest(0), second: Cow::Borrowed(second), other: dest(1) }, ops);
+                        b.push(PKind::CondBranch { first: Held::Borrowed(first), taken: dest(0), second: Held::Borrowed(second), other: dest(1) }, ops);
                     }
                     _ => return Err(format!("block {o} does not end in its branches")),
                 }
@@ -376,7 +398,7 @@ impl<'a> Builder<'a> {
 
     fn branch(&mut self, target: u32) {
         if let Ok(inst) = MInst::build(self.sm, "BRA", None, &[Operand::Target(0)]) {
-            self.push(PKind::Branch { inst: Cow::Owned(inst), target }, SmallVec::new());
+            self.push(PKind::Branch { inst: Held::Owned(Box::new(inst)), target }, SmallVec::new());
         }
     }
 
@@ -511,10 +533,10 @@ impl<'a> Builder<'a> {
                     ops.push(Op { fixed: Some(*r), ..Op::use_(*w) });
                 }
                 if let Some(g) = guard {
-                    ops.push(Op::use_(g));
+                    ops.push(Op::use_(g.get()));
                 }
                 self.note_word(abi::RETURN_ADDRESS + 1);
-                self.push(PKind::Call { inst: Cow::Borrowed(inst), callee: *callee, external: *external }, ops);
+                self.push(PKind::Call { inst: Held::Borrowed(inst), callee: *callee, external: *external }, ops);
                 self.concat(joins);
             }
             MachKind::Inst(inst) if inst.form.name.starts_with("RET") => {
@@ -529,12 +551,12 @@ impl<'a> Builder<'a> {
                 for (k, w) in words.iter().enumerate() {
                     ops.push(Op { fixed: Some(self.word(k as u32)?), ..Op::use_(*w) });
                 }
-                self.push(PKind::Ret(Cow::Borrowed(inst)), ops);
+                self.push(PKind::Ret(Held::Borrowed(inst)), ops);
             }
             MachKind::Branch { .. } => return Err("a branch before the end of its block".into()),
             kind => {
                 let pkind = match kind {
-                    MachKind::Inst(i) => PKind::Inst(Cow::Borrowed(i)),
+                    MachKind::Inst(i) => PKind::Inst(Held::Borrowed(i)),
                     MachKind::Copy => PKind::Copy,
                     MachKind::Extract { part } => PKind::Extract { part: *part },
                     MachKind::Concat => PKind::Concat,

@@ -196,7 +196,7 @@ impl Out<'_> {
 fn substitute(inst: &MInst, map: &[(u32, Reg)]) -> Result<MInst, String> {
     let find = |x: &mut Reg| -> Result<(), String> {
         if let RegNum::Virt(v) = x.num {
-            let (_, p) = map.iter().find(|(m, _)| *m == v).ok_or_else(|| format!("virtual register {v} of {} has no allocation", inst.form.name))?;
+            let (_, p) = map.iter().find(|(m, _)| *m == v.get()).ok_or_else(|| format!("virtual register {v} of {} has no allocation", inst.form.name))?;
             x.num = p.num;
         }
         Ok(())

@@ -36,7 +36,7 @@ impl F {
         (self.vregs.len() - 1) as u32
     }
     fn reg(&self, v: u32) -> Operand {
-        Operand::reg(Reg { file: file(self.vregs[v as usize]), num: RegNum::Virt(v) })
+        Operand::reg(Reg { file: file(self.vregs[v as usize]), num: RegNum::virt(v) })
     }
     fn block(&mut self) -> usize {
         self.blocks.push(MachBlock::default());
@@ -45,7 +45,7 @@ impl F {
     /// A machine instruction in block `b` defining `defs` (its uses are
     /// the other virtual registers of its operands and guard).
     fn inst(&mut self, b: usize, name: &str, guard: Option<u32>, ops: &[Operand], defs: &[u32]) {
-        let g = guard.map(|p| (Reg { file: RegFile::Pred, num: RegNum::Virt(p) }, false));
+        let g = guard.map(|p| (Reg { file: RegFile::Pred, num: RegNum::virt(p) }, false));
         let inst = MInst::build(SM, name, g, ops).unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut uses: SmallVec<[VReg; 4]> = SmallVec::new();
         let mut all = SmallVec::<[u32; 4]>::new();
@@ -64,7 +64,7 @@ impl F {
         self.blocks[b].insts.push(MachInst { kind, defs: defs.iter().map(|d| VReg(*d)).collect(), uses: uses.iter().map(|u| VReg(*u)).collect(), tied: SmallVec::new() });
     }
     fn branch(&mut self, b: usize, guard: Option<u32>, target: usize, args: &[u32]) {
-        let g = guard.map(|p| (Reg { file: RegFile::Pred, num: RegNum::Virt(p) }, false));
+        let g = guard.map(|p| (Reg { file: RegFile::Pred, num: RegNum::virt(p) }, false));
         let inst = MInst::build(SM, "BRA", g, &[Operand::Target(0)]).expect("BRA");
         let uses = guard.iter().map(|p| VReg(*p)).collect();
         self.blocks[b].insts.push(MachInst { kind: MachKind::Branch { inst, target: MBlock(target as u32) }, defs: SmallVec::new(), uses, tied: SmallVec::new() });
@@ -112,7 +112,7 @@ fn lines(a: &Allocated) -> Vec<String> {
 
 /// A global store of `v` at `[addr.64 + off]` (the descriptor `desc`).
 fn store(f: &mut F, b: usize, addr: u32, desc: u32, off: i32, v: u32) {
-    let mem = Operand::Mem { base: Reg { file: RegFile::Gpr, num: RegNum::Virt(addr) }, offset: off, scale: 0, desc: Some(Reg { file: RegFile::Uniform, num: RegNum::Virt(desc) }), uniform: None };
+    let mem = Operand::Mem { base: Reg { file: RegFile::Gpr, num: RegNum::virt(addr) }, offset: off, scale: 0, desc: Some(Reg { file: RegFile::Uniform, num: RegNum::virt(desc) }), uniform: None };
     let val = f.reg(v);
     f.inst(b, "STG.E", None, &[mem, val], &[]);
 }
@@ -162,7 +162,7 @@ fn extract_and_concat_are_done_in_place() {
     f.inst(0, "IADD3", None, &[rslo, rc, pt(), rlo, imm(1), rz()], &[slo, c]);
     f.inst(0, "IADD3.X", None, &[rshi, pt(), pt(), rhi, rz(), rz(), rc, not_pt()], &[shi]);
     f.pseudo(0, MachKind::Concat, &[sum], &[slo, shi]);
-    let mem = Operand::Mem { base: Reg { file: RegFile::Gpr, num: RegNum::Virt(out) }, offset: 0, scale: 0, desc: Some(Reg { file: RegFile::Uniform, num: RegNum::Virt(desc) }), uniform: None };
+    let mem = Operand::Mem { base: Reg { file: RegFile::Gpr, num: RegNum::virt(out) }, offset: 0, scale: 0, desc: Some(Reg { file: RegFile::Uniform, num: RegNum::virt(desc) }), uniform: None };
     let rsum = f.reg(sum);
     f.inst(0, "STG.E.64", None, &[mem, rsum], &[]);
     f.exit(0);
@@ -234,7 +234,7 @@ fn counted_loop(pairs: bool) -> MachFunction {
     f.branch(head, Some(p), head, &[i1, acc1]);
     f.branch(head, None, exit, &[]);
     if pairs {
-        let mem = Operand::Mem { base: Reg { file: RegFile::Gpr, num: RegNum::Virt(out) }, offset: 0, scale: 0, desc: Some(Reg { file: RegFile::Uniform, num: RegNum::Virt(desc) }), uniform: None };
+        let mem = Operand::Mem { base: Reg { file: RegFile::Gpr, num: RegNum::virt(out) }, offset: 0, scale: 0, desc: Some(Reg { file: RegFile::Uniform, num: RegNum::virt(desc) }), uniform: None };
         f.inst(exit, "STG.E.64", None, &[mem, racc1], &[]);
     } else {
         store(&mut f, exit, out, desc, 0, acc1);
@@ -344,7 +344,7 @@ fn caller(keep_pred: bool) -> MachFunction {
     let call = MInst::build(SM, "CALL.REL.NOINC", None, &[Operand::Target(0)]).expect("CALL");
     f.blocks[0].insts.push(MachInst { kind: MachKind::Call { inst: call, callee: 1, external: false }, defs: [VReg(r)].into_iter().collect(), uses: [VReg(x), VReg(y)].into_iter().collect(), tied: SmallVec::new() });
     if keep_pred {
-        f.inst(0, "IADD3", Some(p), &[Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::Virt(r) }), rx, imm(1), rz()], &[]);
+        f.inst(0, "IADD3", Some(p), &[Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::virt(r) }), rx, imm(1), rz()], &[]);
     }
     store(&mut f, 0, out, desc, 0, r);
     f.exit(0);

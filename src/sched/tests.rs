@@ -171,7 +171,7 @@ fn bad_input_is_an_error() {
     assert!(schedule(&mut blocks, Sm::new(80), &SchedOptions::default()).is_err());
     let mut blocks = vec![block(80, &[(z, "IADD3 R8, R6, 0x1, RZ ;")], &[])];
     if let Operand::Reg { reg, .. } = &mut blocks[0].insts[0].operands[0] {
-        reg.num = RegNum::Virt(7);
+        reg.num = RegNum::virt(7);
     }
     assert!(schedule(&mut blocks, Sm::new(80), &SchedOptions::default()).unwrap_err().message.contains("virtual"));
 }

@@ -273,7 +273,7 @@ pub fn apply_float_mods(bits: u32, mods: SrcMods) -> u32 {
 pub fn operand_vregs(op: &Operand, out: &mut SmallVec<[VReg; 4]>) {
     let mut push = |r: &Reg| {
         if let RegNum::Virt(n) = r.num {
-            out.push(VReg(n));
+            out.push(VReg(n.get()));
         }
     };
     match op {

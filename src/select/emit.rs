@@ -928,7 +928,7 @@ impl Context for SelectCtx<'_> {
             Operand::Reg { reg: Reg { num: crate::isa::operand::RegNum::Virt(n), .. }, .. } if head == "IMAD.HI" => {
                 let (zero, pair) = (self.fresh(Type::R32), self.fresh(Type::R64));
                 self.push_helper("MOV", &[Operand::reg(self.reg_of(zero)), rz()], &[zero]);
-                self.pseudo(MachKind::Concat, &[pair], &[zero, VReg(n)]);
+                self.pseudo(MachKind::Concat, &[pair], &[zero, VReg(n.get())]);
                 Operand::reg(self.reg_of(pair))
             }
             c => c,

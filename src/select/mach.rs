@@ -134,7 +134,7 @@ pub fn vreg_reg(v: VReg, ty: Type) -> Reg {
         IrFile::P => RegFile::Pred,
         IrFile::Up => RegFile::UniformPred,
     };
-    Reg { file, num: RegNum::Virt(v.0) }
+    Reg { file, num: RegNum::virt(v.0) }
 }
 
 impl MachFunction {

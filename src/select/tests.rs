@@ -327,6 +327,7 @@ fn selected_instructions_encode_and_print_as_nvdisasm_does() {
     let functions = [add_xor_compare(), min_max_kernel(), float_kernel()];
     let phys = |r: &mut Reg, width: u8| {
         if let RegNum::Virt(n) = r.num {
+            let n = n.get();
             let w = u32::from(width.max(1));
             r.num = RegNum::Phys(match r.file {
                 RegFile::Gpr => (w * (n % 40) + 4) as u8,
@@ -348,7 +349,7 @@ fn selected_instructions_encode_and_print_as_nvdisasm_does() {
                     let (super::MachKind::Inst(i) | super::MachKind::Branch { inst: i, .. } | super::MachKind::Call { inst: i, .. }) = &mi.kind else { continue };
                     let mut i = i.clone();
                     let width = |r: &Reg| match r.num {
-                        RegNum::Virt(n) => m.vregs.get(n as usize).map_or(1, |t| t.regs()),
+                        RegNum::Virt(n) => m.vregs.get(n.get() as usize).map_or(1, |t| t.regs()),
                         _ => 1,
                     };
                     for op in i.operands.iter_mut() {

@@ -455,7 +455,7 @@ mod tests {
     /// A register like `reg` in another file or with another number.
     fn other_reg(reg: Reg, r: u64) -> Reg {
         let files = [RegFile::Gpr, RegFile::Uniform, RegFile::Pred, RegFile::UniformPred, RegFile::Barrier];
-        let nums = [RegNum::Zero, RegNum::Phys(0), RegNum::Phys(6), RegNum::Phys(7), RegNum::Phys(62), RegNum::Phys(63), RegNum::Phys(254), RegNum::Phys(255), RegNum::Virt(3)];
+        let nums = [RegNum::Zero, RegNum::Phys(0), RegNum::Phys(6), RegNum::Phys(7), RegNum::Phys(62), RegNum::Phys(63), RegNum::Phys(254), RegNum::Phys(255), RegNum::virt(3)];
         match r % 3 {
             0 => Reg { file: files[(r >> 2) as usize % files.len()], ..reg },
             _ => Reg { num: nums[(r >> 2) as usize % nums.len()], ..reg },
