@@ -447,7 +447,7 @@ fn float_value(bits: u32, high_half_of_f64: bool) -> f64 {
 
 /// Whether [`float_text`] knows how `nvdisasm` prints the value (checked
 /// without formatting it: decoding calls this for every float immediate).
-pub(super) fn float_printable(bits: u32, high_half_of_f64: bool) -> bool {
+pub fn float_printable(bits: u32, high_half_of_f64: bool) -> bool {
     float_value(bits, high_half_of_f64).is_finite() || SPECIAL_FLOATS.iter().any(|(b, f, _)| *b == bits && *f == high_half_of_f64)
 }
 

@@ -185,7 +185,7 @@ pub struct RunOut {
 }
 
 /// Runs regalloc2 for run `run` with `layout`.
-fn run_one(prog: &Prog, run: usize, layout: &Layout, check: bool) -> Result<RunOut, String> {
+fn run_one(prog: &Prog, run: usize, layout: &Layout, check: bool, ctx: &mut regalloc2::Ctx) -> Result<RunOut, String> {
     // A run whose files the program does not use (most kernels have no UP
     // value) has nothing to allocate; regalloc2's fixed cost per run is not
     // small, so it is not asked.
@@ -206,16 +206,25 @@ fn run_one(prog: &Prog, run: usize, layout: &Layout, check: bool) -> Result<RunO
     }
     let options = regalloc2::RegallocOptions { verbose_log: false, validate_ssa: check, algorithm: regalloc2::Algorithm::Ion };
     // regalloc2 may panic on constraints it cannot meet; that is an error
-    // of this function, not a crash of the compiler.
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| regalloc2::run(&func, &env, &options)));
-    let out: Output = match result {
-        Ok(Ok(out)) => out,
-        Ok(Err(e)) => return Err(format!("regalloc2 ({}): {e:?}", run_name(run))),
-        Err(_) => return Err(format!("regalloc2 ({}) cannot meet the constraints", run_name(run))),
-    };
+    // of this function, not a crash of the compiler (and the context it
+    // left half-written is replaced).
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| regalloc2::run_with_ctx(&func, &env, &options, ctx).map(|_| ())));
+    match result {
+        Ok(Ok(())) => collect(prog, run, check, &func, &env, &ctx.output),
+        Ok(Err(e)) => Err(format!("regalloc2 ({}): {e:?}", run_name(run))),
+        Err(_) => {
+            *ctx = regalloc2::Ctx::default();
+            Err(format!("regalloc2 ({}) cannot meet the constraints", run_name(run)))
+        }
+    }
+}
+
+/// A run's allocations and moves from regalloc2's output (checked first
+/// by regalloc2's checker when `check`).
+fn collect(prog: &Prog, run: usize, check: bool, func: &RunFunc, env: &MachineEnv, out: &Output) -> Result<RunOut, String> {
     if check {
-        let mut checker = regalloc2::checker::Checker::new(&func, &env);
-        checker.prepare(&out);
+        let mut checker = regalloc2::checker::Checker::new(func, env);
+        checker.prepare(out);
         checker.run().map_err(|e| format!("regalloc2 checker ({}): {:?}", run_name(run), e))?;
     }
     let kind_of_class = |c: RegClass| RUNS[run].get(c as usize).copied();
@@ -258,10 +267,14 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
     let mut u_counts = [p[Kind::U1 as usize], p[Kind::U2 as usize], p[Kind::P as usize].min(MAX_PRED)];
     let up_count = p[Kind::Up as usize].min(MAX_PRED);
     layout.units[2][0] = (0..up_count as u8).collect();
+    // regalloc2's working memory, shared by the runs of this program (its
+    // vectors are cleared rather than allocated again for each run) and
+    // freed before the rewrite.
+    let mut ctx = regalloc2::Ctx::default();
     let mut u_out = None;
     for _ in 0..4 {
         layout.units[1] = layout::place_u(u_counts).ok_or("more uniform registers live at once than UR0–UR62 hold")?;
-        let out = run_one(prog, 1, &layout, options.check)?;
+        let out = run_one(prog, 1, &layout, options.check, &mut ctx)?;
         let spilled = out.slots > 0;
         u_out = Some(out);
         // Spills around calls come from their clobbers, not from the
@@ -277,7 +290,7 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         u_counts = grown;
     }
     let u_out = u_out.ok_or("no UR run")?;
-    let up_out = run_one(prog, 2, &layout, options.check)?;
+    let up_out = run_one(prog, 2, &layout, options.check, &mut ctx)?;
     let need_scratch = u_out.slots > 0 || up_out.slots > 0;
     // R: start from the pressure, grow what spills while the limit allows.
     let mut counts = [p[Kind::R1 as usize].min(MAX_UNITS), p[Kind::R2 as usize].min(MAX_UNITS), p[Kind::R4 as usize].min(MAX_UNITS)];
@@ -299,7 +312,7 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         let (units, scratch) = fit(&mut counts).ok_or("the register limit leaves no room for the regions")?;
         layout.units[0] = units;
         layout.scratch = scratch;
-        let out = run_one(prog, 0, &layout, options.check)?;
+        let out = run_one(prog, 0, &layout, options.check, &mut ctx)?;
         if out.slots == 0 || attempt == 4 || has_calls {
             r_out = Some(out);
             break;
@@ -316,6 +329,7 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         counts = try_counts;
     }
     let r_out = r_out.ok_or("no R run")?;
+    drop(ctx);
     rewrite::rewrite(prog, &layout, [r_out, u_out, up_out])
 }
 

@@ -7,7 +7,7 @@
 use super::mach::{MachInst, MachKind, VReg, vreg_reg};
 use crate::ir::entity::EntityRef;
 use crate::ir::{Function, Inst, InstData, Opcode, Type, Value, ValueDef};
-use crate::isa::inst::{Inst as MInst, float_text};
+use crate::isa::inst::{Inst as MInst, float_printable};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use crate::target::Sm;
 use smallvec::SmallVec;
@@ -173,7 +173,7 @@ impl<'f> SelectCtx<'f> {
         if let Some((bits, ty)) = self.constant(a.value) {
             return match ty {
                 _ if bits == 0 => Class::Zero,
-                Type::R32 if float_text(apply_float_mods(bits as u32, a.mods), false).is_some() => Class::Imm,
+                Type::R32 if float_printable(apply_float_mods(bits as u32, a.mods), false) => Class::Imm,
                 _ => Class::Reg,
             };
         }
@@ -185,7 +185,7 @@ impl<'f> SelectCtx<'f> {
         if let Some((bits, ty)) = self.constant(a.value) {
             return match ty {
                 _ if bits == 0 => Class::Zero,
-                Type::R64 if bits as u32 == 0 && float_text(apply_float_mods((bits >> 32) as u32, a.mods), true).is_some() => Class::Imm,
+                Type::R64 if bits as u32 == 0 && float_printable(apply_float_mods((bits >> 32) as u32, a.mods), true) => Class::Imm,
                 _ => Class::Reg,
             };
         }
