@@ -215,6 +215,13 @@ fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) ->
         }
     };
     let out = opts.output.as_deref().unwrap_or("elf.o");
+    // An existing regular file is removed rather than truncated, as linkers
+    // do: truncating a file written moments ago makes the file system
+    // write back its old blocks first. (Devices, pipes and links to them
+    // are written in place.)
+    if std::fs::symlink_metadata(out).is_ok_and(|m| m.file_type().is_file()) {
+        let _ = std::fs::remove_file(out);
+    }
     if let Err(e) = std::fs::write(out, &compiled.cubin) {
         eprintln!("ptx2sass fatal   : cannot write '{out}': {e}");
         return false;
