@@ -85,8 +85,12 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
     let block_index = |b: Block| MBlock(index.get(b.index()).copied().unwrap_or(0));
     let mut ctx = SelectCtx::new(func, sm);
     let mut blocks: Vec<MachBlock> = vec![MachBlock::default(); order.len()];
+    // A block's instructions, last first (selection walks the block
+    // backwards); one buffer for every block, so that each block's list is
+    // allocated once at its exact length rather than grown by doubling.
+    let mut reversed: Vec<MachInst> = Vec::new();
     for &b in rpo.iter().rev() {
-        let mut reversed: Vec<MachInst> = Vec::new();
+        reversed.clear();
         for &inst in func.blocks[b].insts.iter().rev() {
             let data = &func.insts[inst];
             let live = data.opcode.has_side_effects() || data.attrs.volatile || data.results.iter().any(|r| ctx.needed[r.index()]);
@@ -109,8 +113,7 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
             reversed.extend(ctx.out.drain(..).rev());
         }
         let mb = &mut blocks[block_index(b).0 as usize];
-        reversed.reverse();
-        mb.insts = reversed;
+        mb.insts = reversed.drain(..).rev().collect();
         mb.params = func.blocks[b].params.iter().map(|v| ctx.vreg(*v)).collect();
         if let Some(t) = func.terminator(b) {
             for d in &func.insts[t].dests {
