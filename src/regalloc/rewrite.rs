@@ -259,7 +259,7 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Alloca
             let mut map: SmallVec<[(u32, Reg); 8]> = SmallVec::new();
             let mut kinds: SmallVec<[(u32, Kind, u8); 8]> = SmallVec::new();
             for run in &runs {
-                for &(v, u) in &run.allocs[i as usize] {
+                for &(v, u) in run.allocs_of(i as usize) {
                     let kind = prog.kinds[v as usize];
                     let p = out.phys(kind, u)?;
                     map.push((v, reg(file_of(kind), p)));

@@ -176,12 +176,23 @@ impl Function for RunFunc<'_> {
 pub struct RunOut {
     /// Run index.
     pub run: usize,
-    /// Per instruction: (vreg, unit).
-    pub allocs: Vec<Vec<(u32, usize)>>,
+    /// (vreg, unit) of every instruction's operands, instruction after
+    /// instruction (one list, not one allocation per instruction).
+    allocs: Vec<(u32, usize)>,
+    /// Where each instruction's operands start in `allocs`, and the end.
+    starts: Vec<u32>,
     /// (point, from, to, kind of the moved value).
     pub moves: Vec<(ProgPoint, Allocation, Allocation, Kind)>,
     /// 4-byte spill slots used.
     pub slots: u32,
+}
+
+impl RunOut {
+    /// (vreg, unit) of instruction `i`'s operands in this run.
+    pub fn allocs_of(&self, i: usize) -> &[(u32, usize)] {
+        let range = self.starts.get(i).zip(self.starts.get(i + 1)).map_or(0..0, |(&a, &b)| a as usize..b as usize);
+        self.allocs.get(range).unwrap_or(&[])
+    }
 }
 
 /// Runs regalloc2 for run `run` with `layout`.
@@ -190,7 +201,7 @@ fn run_one(prog: &Prog, run: usize, layout: &Layout, check: bool, ctx: &mut rega
     // value) has nothing to allocate; regalloc2's fixed cost per run is not
     // small, so it is not asked.
     if !prog.kinds.iter().any(|k| k.slot().0 == run) {
-        return Ok(RunOut { run, allocs: vec![Vec::new(); prog.insts.len()], moves: Vec::new(), slots: 0 });
+        return Ok(RunOut { run, allocs: Vec::new(), starts: vec![0; prog.insts.len() + 1], moves: Vec::new(), slots: 0 });
     }
     let func = RunFunc::new(prog, run, layout)?;
     let mut env = MachineEnv {
@@ -228,17 +239,18 @@ fn collect(prog: &Prog, run: usize, check: bool, func: &RunFunc, env: &MachineEn
         checker.run().map_err(|e| format!("regalloc2 checker ({}): {:?}", run_name(run), e))?;
     }
     let kind_of_class = |c: RegClass| RUNS[run].get(c as usize).copied();
-    let mut allocs = Vec::with_capacity(prog.insts.len());
+    let mut allocs = Vec::with_capacity(2 * prog.insts.len());
+    let mut starts = Vec::with_capacity(prog.insts.len() + 1);
     for i in 0..prog.insts.len() {
+        starts.push(allocs.len() as u32);
         let ops = func.inst_operands(Inst::new(i));
         let got = out.inst_allocs(Inst::new(i));
-        let mut list = Vec::with_capacity(ops.len());
         for (op, a) in ops.iter().zip(got) {
             let preg = a.as_reg().ok_or_else(|| format!("an operand was given a stack slot ({})", run_name(run)))?;
-            list.push((op.vreg().vreg() as u32, preg.hw_enc()));
+            allocs.push((op.vreg().vreg() as u32, preg.hw_enc()));
         }
-        allocs.push(list);
     }
+    starts.push(allocs.len() as u32);
     let mut moves = Vec::with_capacity(out.edits.len());
     for (point, edit) in &out.edits {
         let Edit::Move { from, to } = *edit;
@@ -249,7 +261,7 @@ fn collect(prog: &Prog, run: usize, check: bool, func: &RunFunc, env: &MachineEn
         let kind = kind_of_class(class).ok_or("a move of an unknown class")?;
         moves.push((*point, from, to, kind));
     }
-    Ok(RunOut { run, allocs, moves, slots: out.num_spillslots as u32 })
+    Ok(RunOut { run, allocs, starts, moves, slots: out.num_spillslots as u32 })
 }
 
 fn run_name(run: usize) -> &'static str {
