@@ -27,8 +27,11 @@ use std::cell::Cell;
 pub(crate) const MAX_HEAD: usize = 40;
 /// Most modifiers of a memoised head.
 pub(crate) const MAX_MODS: usize = 6;
-/// Number of sets (a power of two), of two slots each.
+/// Number of sets (a power of two), of two slots each, of a grown table.
 const SETS: usize = 512;
+/// Number of sets a table starts with: enough for the distinct heads of a
+/// typical file, and a twelfth of a grown table's pages to fault in.
+const FIRST_SETS: usize = 64;
 
 /// What a head means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +56,9 @@ struct Entry {
 /// The memo table.
 pub(crate) struct HeadCache {
     slots: Box<[Option<Entry>]>,
+    /// Heads memoised so far; past the number of sets, the table grows to
+    /// [`SETS`] (emptied: it is a cache).
+    inserts: usize,
 }
 
 thread_local! {
@@ -62,7 +68,18 @@ thread_local! {
 impl HeadCache {
     /// This thread's table (a new, empty one if another parse holds it).
     pub(crate) fn take() -> Box<HeadCache> {
-        CACHE.with(Cell::take).unwrap_or_else(|| Box::new(HeadCache { slots: vec![None; 2 * SETS].into_boxed_slice() }))
+        CACHE.with(Cell::take).unwrap_or_else(|| Box::new(HeadCache::with_sets(FIRST_SETS)))
+    }
+
+    /// An empty table of `sets` sets (a power of two).
+    fn with_sets(sets: usize) -> HeadCache {
+        HeadCache { slots: vec![None; 2 * sets].into_boxed_slice(), inserts: 0 }
+    }
+
+    /// The index of the first slot of a key's set.
+    #[inline]
+    fn set_of(&self, key: NameKey) -> usize {
+        (key.hash as usize & (self.slots.len() / 2 - 1)) * 2
     }
 
     /// Hands the table back to this thread for the next parse.
@@ -77,7 +94,8 @@ impl HeadCache {
             return None;
         }
         let key = NameKey::new(text);
-        let set = self.slots.get(set_of(key)..set_of(key) + 2)?;
+        let first = self.set_of(key);
+        let set = self.slots.get(first..first + 2)?;
         let hit = |e: &Entry| e.key.matches(key) && (key.is_exact() || e.text.get(..text.len()) == Some(text));
         set.iter().flatten().find(|e| hit(e)).map(|e| e.head)
     }
@@ -89,17 +107,17 @@ impl HeadCache {
         }
         let mut buf = [0u8; MAX_HEAD];
         buf[..text.len()].copy_from_slice(text);
+        self.inserts += 1;
+        if self.inserts > self.slots.len() / 2 && self.slots.len() < 2 * SETS {
+            *self = HeadCache { inserts: self.inserts, ..HeadCache::with_sets(SETS) };
+        }
         let key = NameKey::new(text);
-        if let Some([first, second]) = self.slots.get_mut(set_of(key)..set_of(key) + 2) {
+        let at = self.set_of(key);
+        if let Some([first, second]) = self.slots.get_mut(at..at + 2) {
             *second = first.take();
             *first = Some(Entry { key, text: buf, head });
         }
     }
-}
-
-/// The index of the first slot of a key's set.
-fn set_of(key: NameKey) -> usize {
-    (key.hash as usize % SETS) * 2
 }
 
 #[cfg(test)]
@@ -128,12 +146,12 @@ mod tests {
     /// Two heads of one set both stay; a third drops the older of them.
     #[test]
     fn a_set_keeps_its_two_latest_heads() {
-        let set = |t: &str| set_of(NameKey::new(t.as_bytes()));
+        let mut c = HeadCache::with_sets(SETS);
+        let set = |t: &str| c.set_of(NameKey::new(t.as_bytes()));
         let texts: Vec<String> = (0..100_000).map(|k| format!("add.s{k}")).collect();
         let first = &texts[0];
         let same: Vec<&String> = texts[1..].iter().filter(|t| set(t) == set(first)).take(2).collect();
         assert_eq!(same.len(), 2, "100000 texts over {SETS} sets give two more for a set");
-        let mut c = HeadCache { slots: vec![None; 2 * SETS].into_boxed_slice() };
         c.insert(first.as_bytes(), head(Opcode::Add));
         c.insert(same[0].as_bytes(), head(Opcode::Sub));
         assert_eq!(c.get(first.as_bytes()), Some(head(Opcode::Add)));
@@ -142,5 +160,20 @@ mod tests {
         assert_eq!(c.get(first.as_bytes()), None, "the older head of the set is dropped");
         assert_eq!(c.get(same[0].as_bytes()), Some(head(Opcode::Sub)));
         assert_eq!(c.get(same[1].as_bytes()), Some(head(Opcode::Mul)));
+    }
+
+    /// A table starts small and grows once more heads than it has sets
+    /// were memoised, keeping what is memoised after the growth.
+    #[test]
+    fn grows_past_its_first_sets() {
+        let mut c = HeadCache::with_sets(FIRST_SETS);
+        let texts: Vec<String> = (0..=FIRST_SETS).map(|k| format!("add.s{k}")).collect();
+        for t in &texts[..FIRST_SETS] {
+            c.insert(t.as_bytes(), head(Opcode::Add));
+        }
+        assert_eq!(c.slots.len(), 2 * FIRST_SETS);
+        c.insert(texts[FIRST_SETS].as_bytes(), head(Opcode::Sub));
+        assert_eq!(c.slots.len(), 2 * SETS);
+        assert_eq!(c.get(texts[FIRST_SETS].as_bytes()), Some(head(Opcode::Sub)));
     }
 }

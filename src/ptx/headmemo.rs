@@ -28,8 +28,10 @@ use super::opcode::Opcode;
 
 /// Most modifiers of a memoised head.
 pub(crate) const MAX_MODS: usize = 8;
-/// Number of sets (a power of two), of two slots each.
+/// Number of sets (a power of two), of two slots each, of a grown memo.
 const SETS: usize = 512;
+/// Number of sets a memo starts with (see `headcache::FIRST_SETS`).
+const FIRST_SETS: usize = 64;
 
 /// What identifies a head: everything the head-only rules read but the
 /// version and target.
@@ -54,8 +56,8 @@ impl HeadKey {
         Some(HeadKey { words })
     }
 
-    /// The first slot of the key's set.
-    fn set(&self) -> usize {
+    /// The first slot of the key's set, of `sets` sets (a power of two).
+    fn set(&self, sets: usize) -> usize {
         // Every word, in pairs, each pair through its own multiplier: no
         // loop and no dependence between the products (unused words are
         // zero, so they add nothing but a multiply).
@@ -66,7 +68,7 @@ impl HeadKey {
             h ^= (u64::from(pair[0]) | u64::from(pair[1]) << 32).wrapping_mul(K[k % K.len()]);
         }
         // The top bits of a product mix all of its input.
-        2 * ((h.rotate_left(23) ^ h).wrapping_mul(K[0]) >> (64 - SETS.trailing_zeros())) as usize
+        2 * ((h.rotate_left(23) ^ h).wrapping_mul(K[0]) >> (64 - sets.trailing_zeros())) as usize
     }
 }
 
@@ -109,26 +111,35 @@ struct Entry<V: Copy> {
 /// The memo: heads that passed, with a value the checker keeps for each.
 pub(crate) struct HeadMemo<V: Copy> {
     slots: Vec<Option<Entry<V>>>,
+    /// Heads remembered so far; past the number of sets, the memo grows
+    /// to [`SETS`] (emptied: it is a cache).
+    inserts: usize,
 }
 
 impl<V: Copy> HeadMemo<V> {
     /// An empty memo.
     pub(crate) fn new() -> HeadMemo<V> {
-        HeadMemo { slots: vec![None; 2 * SETS] }
+        HeadMemo { slots: vec![None; 2 * FIRST_SETS], inserts: 0 }
     }
 
     /// The value remembered for a head that passed, if any, when its
     /// verdict holds for a module of PTX version `ptx` and target `sm`.
     #[inline]
     pub(crate) fn get(&self, key: &HeadKey, ptx: (u8, u8), sm: u16) -> Option<V> {
-        let set = self.slots.get(key.set()..key.set() + 2)?;
+        let at = key.set(self.slots.len() / 2);
+        let set = self.slots.get(at..at + 2)?;
         let e = set.iter().flatten().find(|e| e.key == *key)?;
         (ptx >= e.needs.ptx && sm >= e.needs.sm).then_some(e.value)
     }
 
     /// Remembers that a head passed, in a module that meets `needs`.
     pub(crate) fn insert(&mut self, key: HeadKey, needs: Needs, value: V) {
-        if let Some([first, second]) = self.slots.get_mut(key.set()..key.set() + 2) {
+        self.inserts += 1;
+        if self.inserts > self.slots.len() / 2 && self.slots.len() < 2 * SETS {
+            self.slots = vec![None; 2 * SETS];
+        }
+        let at = key.set(self.slots.len() / 2);
+        if let Some([first, second]) = self.slots.get_mut(at..at + 2) {
             // A head already here is replaced, not duplicated.
             if second.is_some_and(|e| e.key == key) {
                 *second = None;
@@ -189,7 +200,7 @@ mod tests {
         // 65536 distinct keys: every operand count with every `.vN`.
         let key = |n: usize| HeadKey::new(Opcode::Add, n % 256, &[(Modifier::Vector((n / 256) as u8), ())]).unwrap();
         let first = key(0);
-        let same: Vec<HeadKey> = (1..65536).map(key).filter(|k| k.set() == first.set()).take(2).collect();
+        let same: Vec<HeadKey> = (1..65536).map(key).filter(|k| k.set(FIRST_SETS) == first.set(FIRST_SETS)).take(2).collect();
         assert_eq!(same.len(), 2);
         let mut memo = HeadMemo::new();
         memo.insert(first, ANY, 0u8);
@@ -200,5 +211,20 @@ mod tests {
         assert_eq!(memo.get(&first, (8, 0), 80), None);
         assert_eq!(memo.get(&same[0], (8, 0), 80), Some(1));
         assert_eq!(memo.get(&same[1], (8, 0), 80), Some(2));
+    }
+
+    /// A memo starts small and grows once more heads than it has sets were
+    /// remembered, keeping what is remembered after the growth.
+    #[test]
+    fn grows_past_its_first_sets() {
+        let key = |n: usize| HeadKey::new(Opcode::Add, n, &[(Modifier::Vector(2), ())]).unwrap();
+        let mut memo = HeadMemo::new();
+        for n in 0..FIRST_SETS {
+            memo.insert(key(n), ANY, 0u8);
+        }
+        assert_eq!(memo.slots.len(), 2 * FIRST_SETS);
+        memo.insert(key(FIRST_SETS), ANY, 1);
+        assert_eq!(memo.slots.len(), 2 * SETS);
+        assert_eq!(memo.get(&key(FIRST_SETS), (8, 0), 80), Some(1));
     }
 }
