@@ -27,11 +27,20 @@ use std::cell::Cell;
 pub(crate) const MAX_HEAD: usize = 40;
 /// Most modifiers of a memoised head.
 pub(crate) const MAX_MODS: usize = 6;
-/// Number of sets (a power of two), of two slots each, of a grown table.
-const SETS: usize = 512;
+/// Number of sets (a power of two), of two slots each, of a grown table
+/// (this cache's and the checker's head memo's, `headmemo`).
+pub(crate) const SETS: usize = 512;
 /// Number of sets a table starts with: enough for the distinct heads of a
 /// typical file, and a twelfth of a grown table's pages to fault in.
-const FIRST_SETS: usize = 64;
+pub(crate) const FIRST_SETS: usize = 64;
+
+/// Whether a two-way table of `slots` slots that has taken `inserts`
+/// entries grows to [`SETS`] sets: once it has taken more entries than it
+/// has sets, while it is smaller.
+#[inline]
+pub(crate) fn grows(inserts: usize, slots: usize) -> bool {
+    inserts > slots / 2 && slots < 2 * SETS
+}
 
 /// What a head means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +117,7 @@ impl HeadCache {
         let mut buf = [0u8; MAX_HEAD];
         buf[..text.len()].copy_from_slice(text);
         self.inserts += 1;
-        if self.inserts > self.slots.len() / 2 && self.slots.len() < 2 * SETS {
+        if grows(self.inserts, self.slots.len()) {
             *self = HeadCache { inserts: self.inserts, ..HeadCache::with_sets(SETS) };
         }
         let key = NameKey::new(text);

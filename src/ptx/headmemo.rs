@@ -23,15 +23,12 @@
 //! moves the head there to the second (dropping the one in the second).
 //! Heads with more than [`MAX_MODS`] modifiers are not memoised.
 
+use super::headcache::{FIRST_SETS, SETS, grows};
 use super::modifier::Modifier;
 use super::opcode::Opcode;
 
 /// Most modifiers of a memoised head.
 pub(crate) const MAX_MODS: usize = 8;
-/// Number of sets (a power of two), of two slots each, of a grown memo.
-const SETS: usize = 512;
-/// Number of sets a memo starts with (see `headcache::FIRST_SETS`).
-const FIRST_SETS: usize = 64;
 
 /// What identifies a head: everything the head-only rules read but the
 /// version and target.
@@ -135,7 +132,7 @@ impl<V: Copy> HeadMemo<V> {
     /// Remembers that a head passed, in a module that meets `needs`.
     pub(crate) fn insert(&mut self, key: HeadKey, needs: Needs, value: V) {
         self.inserts += 1;
-        if self.inserts > self.slots.len() / 2 && self.slots.len() < 2 * SETS {
+        if grows(self.inserts, self.slots.len()) {
             self.slots = vec![None; 2 * SETS];
         }
         let at = key.set(self.slots.len() / 2);
