@@ -50,6 +50,9 @@ use std::sync::OnceLock;
 /// decodes and reading it needs no test for absence.
 pub(super) const NO_BIT: u8 = 127;
 
+/// The reuse flags of the control field (bits 122–125).
+const REUSE_BITS: u128 = 0xf << 122;
+
 /// The "no reuse flag" index of a general register operand: bit 8 of the
 /// 4-bit reuse mask, always clear (decoding reads no flag there; encoding
 /// a flag there gives a mask that cannot match the control field's).
@@ -105,6 +108,43 @@ impl Fld {
     }
 }
 
+/// A field of at most 32 bits as the decoder reads it: a shift within one
+/// of a word's three overlapping 64-bit windows (bits 0–63, 32–95 and
+/// 64–127, [`windows`]), one of which holds any such field whole. Reading
+/// it is a load and a shift, where a variable shift of the 128-bit word
+/// costs a double shift and a select.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct At {
+    /// Which window: 0, 1 or 2.
+    pub window: u8,
+    /// The field's first bit within the window.
+    pub shift: u8,
+}
+
+impl At {
+    /// Where the field of `width` bits at `start` lies.
+    pub const fn of(start: u8, width: u8) -> At {
+        assert!(width >= 1 && width <= 32 && start as u32 + width as u32 <= 128, "windowed fields are 1 to 32 bits wide");
+        // The last window starting at or below the field that holds it whole
+        // (the field's end is at most 32 bits past the window's start).
+        let window = if start + width <= 64 { 0 } else if start >= 32 && start + width <= 96 { 1 } else { 2 };
+        At { window, shift: start - window * 32 }
+    }
+
+    /// The field's bits of `windows` (the word's [`windows`]) and those above it.
+    #[inline(always)]
+    pub fn read(self, windows: &[u64; 4]) -> u64 {
+        windows[usize::from(self.window & 3)] >> (self.shift & 63)
+    }
+}
+
+/// The windows of `word` that [`At`] reads (a fourth, zero, so that the
+/// index needs no bounds check).
+#[inline(always)]
+pub(super) fn windows(word: u128) -> [u64; 4] {
+    [word as u64, (word >> 32) as u64, (word >> 64) as u64, 0]
+}
+
 /// Whether bit `b` of `word` is set ([`NO_BIT`] reads as clear in decodable words).
 #[inline(always)]
 pub(super) fn bit(word: u128, b: u8) -> bool {
@@ -119,6 +159,10 @@ fn flag(b: Option<u8>) -> u8 {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ModStep {
     pub field: Fld,
+    /// Where the decoder reads the field.
+    pub at: At,
+    /// The field's mask ([`Fld::max`]).
+    pub mask: u32,
     /// The value's next bit, or [`NO_BIT`].
     pub extra: u8,
     /// Bit `v` set when value `v` has a measured spelling (decodes).
@@ -128,12 +172,12 @@ pub(super) struct ModStep {
 }
 
 impl ModStep {
-    /// The value in `word` (as [`ModField::get`]).
+    /// The value in `word`, whose [`windows`] are `win` (as [`ModField::get`]).
     #[inline(always)]
-    pub fn get(self, word: u128) -> u64 {
-        let low = self.field.get(word);
+    pub fn get(self, word: u128, win: &[u64; 4]) -> u32 {
+        let low = self.at.read(win) as u32 & self.mask;
         // Few fields have an extra bit: test for it rather than read bit 127.
-        if self.extra == NO_BIT { low } else { low | u64::from(bit(word, self.extra)) << self.field.width }
+        if self.extra == NO_BIT { low } else { low | u32::from(bit(word, self.extra)) << self.field.width }
     }
 }
 
@@ -151,7 +195,7 @@ pub(super) enum Step {
     /// a uniform register no `abs`: see [`Step::of`]); `reuse` is the
     /// reuse-mask index or [`NO_REUSE`]. (UniformB's bit 91 is a fixed field
     /// of its plan.)
-    Reg { start: u8, mask: u8, file: RegFile, neg: u8, abs: u8, not: u8, reuse: u8 },
+    Reg { start: u8, at: At, mask: u8, file: RegFile, neg: u8, abs: u8, not: u8, reuse: u8 },
     /// [`Slot::Barrier`].
     Barrier(Fld),
     /// [`Slot::Imm32`], [`Slot::Float`] and [`Slot::Half2`] (bits 32–63);
@@ -197,17 +241,17 @@ impl Step {
         match slot {
             Slot::Gpr { field, neg, abs, not, reuse } => {
                 assert!(field.width == 8, "general register fields are 8 bits");
-                Step::Reg { start: field.start, mask: 0xff, file: RegFile::Gpr, neg: flag(neg), abs: flag(abs), not: flag(not), reuse: reuse.unwrap_or(NO_REUSE) }
+                Step::Reg { start: field.start, at: At::of(field.start, field.width), mask: 0xff, file: RegFile::Gpr, neg: flag(neg), abs: flag(abs), not: flag(not), reuse: reuse.unwrap_or(NO_REUSE) }
             }
             Slot::Ur { field, neg, not } | Slot::UniformB { field, neg, not } => {
                 assert!(field.width <= 8, "uniform register fields are at most 8 bits");
-                Step::Reg { start: field.start, mask: field.max() as u8, file: RegFile::Uniform, neg: flag(neg), abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
+                Step::Reg { start: field.start, at: At::of(field.start, field.width), mask: field.max() as u8, file: RegFile::Uniform, neg: flag(neg), abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
             }
             Slot::Barrier(f) => Step::Barrier(Fld::of(f)),
             Slot::Pred { uniform, field, not, .. } => {
                 assert!(field.width == 3, "predicate fields are 3 bits");
                 let file = if uniform { RegFile::UniformPred } else { RegFile::Pred };
-                Step::Reg { start: field.start, mask: 7, file, neg: NO_BIT, abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
+                Step::Reg { start: field.start, at: At::of(field.start, field.width), mask: 7, file, neg: NO_BIT, abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
             }
             Slot::Imm32 { .. } => Step::Imm32(ImmCheck::Any),
             Slot::Float { f64 } => Step::Imm32(ImmCheck::Float { f64 }),
@@ -246,6 +290,9 @@ pub(super) struct Plan {
     pub fixed_value: u128,
     /// Every negate, absolute-value and not bit of the operands.
     pub flags: u128,
+    /// Those and the control field's reuse flags: a word with none of
+    /// these bits set has no source modifier and no reuse flag (most).
+    pub marks: u128,
     pub mods: &'static [ModStep],
     pub steps: &'static [Step],
     pub form: &'static Form,
@@ -254,9 +301,19 @@ pub(super) struct Plan {
     /// Bit `k` set when an operand has reuse flag `k` (of the control
     /// field's four); no two operands share one.
     pub reuse_slots: u8,
+    /// The slot of the operand of each reuse flag (of those of `reuse_slots`).
+    pub reuse_slot: [u8; 4],
+    /// Bit `k` set when slot `k` has a negate, absolute-value or not bit.
+    pub flag_slots: u8,
     /// Bit `k` set when slot `k` is an optional predicate (printed only
     /// when not PT).
     pub optional: u8,
+    /// `optional | nonzero`: whether the decoder checks the operands
+    /// against the text's readability rules.
+    pub text_rules: u8,
+    /// Whether every step is a [`Step::Reg`] or an [`ImmCheck::Any`]
+    /// immediate (the decoder's inline path).
+    pub simple: bool,
     /// Bit `k` set when the form applies to measured SM `k` (of
     /// [`MEASURED_SMS`]).
     pub sms: u8,
@@ -315,7 +372,25 @@ impl Plan {
         });
         assert!(MEASURED_SMS.len() <= 8, "one bit per measured SM");
         let sms = MEASURED_SMS.iter().enumerate().fold(0u8, |m, (k, &sm)| if form.applies_to(sm) { m | 1 << k } else { m });
-        Plan { check: !mask | fixed_mask, fixed_value, flags, mods, steps, form, nonzero, reuse_slots, optional, sms, base, check_text }
+        let mut reuse_slot = [0u8; 4];
+        let mut flag_slots = 0u8;
+        for (k, step) in steps.iter().enumerate() {
+            if let Step::Reg { reuse, .. } = *step {
+                if reuse != NO_REUSE {
+                    reuse_slot[usize::from(reuse)] = k as u8;
+                }
+            }
+            if let Step::Reg { neg, abs, not, .. } | Step::CBank { neg, abs, not } = *step {
+                if neg & abs & not != NO_BIT {
+                    assert!(k < 8, "{}: slot {k} past the eight operands", form.name);
+                    flag_slots |= 1 << k;
+                }
+            }
+        }
+        let simple = steps.iter().all(|step| matches!(step, Step::Reg { .. } | Step::Imm32(ImmCheck::Any)));
+        let marks = flags | REUSE_BITS;
+        let text_rules = optional | nonzero;
+        Plan { check: !mask | fixed_mask, fixed_value, flags, marks, mods, steps, form, nonzero, reuse_slots, reuse_slot, flag_slots, optional, text_rules, simple, sms, base, check_text }
     }
 }
 
@@ -346,7 +421,10 @@ fn mod_step(m: &ModField) -> ModStep {
             ok |= 1 << v;
         }
     }
-    ModStep { field: Fld::of(m.field), extra: flag(m.extra), ok, names: m.names.len().min(usize::from(u16::MAX)) as u16 }
+    // Values past the 32 of `ok` never decode, so a wider field is not needed.
+    assert!(m.field.width <= 32, "modifier fields are at most 32 bits wide");
+    let field = Fld::of(m.field);
+    ModStep { field, at: At::of(field.start, field.width), mask: field.max() as u32, extra: flag(m.extra), ok, names: m.names.len().min(usize::from(u16::MAX)) as u16 }
 }
 
 /// Every plan, and the plans of each measured SM by opcode value.

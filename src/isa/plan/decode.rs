@@ -2,7 +2,7 @@
 //! resolved fields, and refusing the word where the form does not explain
 //! it or its text would not say everything about it.
 
-use super::{ImmCheck, NO_BIT, Plan, Step, bit};
+use super::{ImmCheck, Plan, Step, windows};
 use crate::isa::branch;
 use crate::isa::ctrl::Ctrl;
 use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
@@ -47,20 +47,31 @@ impl Plan {
         if word & self.check != self.fixed_value {
             return false;
         }
+        // Most forms have only register and immediate operands: they decode
+        // inline, with nothing called in the operand loop (so nothing is
+        // kept across calls); the others out of line.
+        if self.simple { self.decode_steps::<false>(word, out) } else { self.decode_general(word, out) }
+    }
+
+    /// [`Plan::decode`] of a form with other operands than registers and
+    /// 32-bit immediates.
+    #[inline(never)]
+    fn decode_general(&self, word: u128, out: &mut Inst) -> bool {
+        self.decode_steps::<true>(word, out)
+    }
+
+    /// [`Plan::decode`] after the fixed bits matched; `GENERAL` when the
+    /// form has steps other than [`Step::Reg`] and [`ImmCheck::Any`].
+    #[inline(always)]
+    fn decode_steps<const GENERAL: bool>(&self, word: u128, out: &mut Inst) -> bool {
+        let win = windows(word);
         let Some(mods) = out.mods.resize_for_write(self.mods.len()) else { return false };
         for (m, dst) in self.mods.iter().zip(mods) {
-            let v = m.get(word);
+            let v = m.get(word, &win);
             if v >= 32 || m.ok >> v & 1 == 0 {
                 return false;
             }
             *dst = v as u8;
-        }
-        // Reuse flags only on operands that have them (each its own bit of
-        // the mask), and only where nvdisasm shows them (bit 109 set);
-        // anything else is not representable in the text.
-        let ctrl = ctrl_of(word);
-        if ctrl.reuse & !self.reuse_slots != 0 || (ctrl.reuse != 0 && !ctrl.yield_bit) {
-            return false;
         }
         // The operands without their negate / absolute / not bits and reuse
         // flags, which most words do not set: those come after, from the
@@ -68,42 +79,70 @@ impl Plan {
         let Some(operands) = out.operands.resize_for_write(self.steps.len()) else { return false };
         for (step, dst) in self.steps.iter().zip(operands.iter_mut()) {
             match *step {
-                Step::Reg { start, mask, file, .. } => {
-                    let v = (word >> start) as u8 & mask;
+                Step::Reg { at, mask, file, .. } => {
+                    let v = at.read(&win) as u8 & mask;
                     let num = if v == mask { RegNum::Zero } else { RegNum::Phys(v) };
                     *dst = Operand::Reg { reg: Reg { file, num }, mods: SrcMods::default(), reuse: false };
                 }
-                Step::Imm32(ImmCheck::Any) => *dst = Operand::Imm(IMM32.get(word) as u32),
-                Step::Hex(field) => *dst = Operand::Hex(field.get(word) as u32),
+                // Bits 32–63 are window 1's low half.
+                Step::Imm32(ImmCheck::Any) => *dst = Operand::Imm(win[1] as u32),
+                // The other common operands without a call, in the general
+                // instance (the inline one has none of them).
+                Step::Hex(field) if GENERAL => *dst = Operand::Hex(field.get(word) as u32),
+                // Its flags, if any, come with the registers' (`add_marks`).
+                Step::CBank { .. } if GENERAL => {
+                    *dst = Operand::CBank { bank: (win[0] >> CBANK_BANK.start) as u8 & 31, offset: (win[0] >> CBANK_OFFSET.start) as u16, mods: SrcMods::default() }
+                }
                 _ => {
-                    if !decode_other(step, word, dst) {
+                    if !GENERAL || !decode_other(step, word, dst) {
                         return false;
                     }
                 }
             }
         }
-        if word & self.flags != 0 {
-            add_flags(self.steps, word, operands);
-        }
-        if ctrl.reuse != 0 {
-            add_reuse(self.steps, ctrl.reuse, operands);
-        }
-        // A shown optional predicate after a hidden one would read back into
-        // the wrong slot (see `Inst::text`), so such words do not decode.
-        if self.optional != 0 && !optional_order(self.optional, operands) {
+        if word & self.marks != 0 && !add_marks(self, word, operands) {
             return false;
         }
-        // Slots that may not hold a zero register (it prints as `???255`).
-        if self.nonzero != 0 && nonzero_slot_is_zero(self.nonzero, operands) {
+        if self.text_rules != 0 && !text_rules_hold(self, operands) {
             return false;
         }
         // The `;` spacing rule of sm_89+ also looks at bits 102–103, which no form
         // explains, so they are zero here.
         out.form = self.form;
         out.guard = GUARDS[(word >> GUARD_SHIFT) as usize & 15];
-        out.ctrl = ctrl;
+        out.ctrl = ctrl_of(control_bits(word));
         true
     }
+}
+
+/// Sets the source modifiers and reuse flags `word` gives the operands (a
+/// word with some: see [`Plan::marks`]); `false` when its reuse flags are
+/// not representable in the text: a flag on an operand without one (each
+/// has its own bit of the mask), or any flag without bit 109 set, which
+/// nvdisasm needs to show them.
+#[inline(never)]
+fn add_marks(plan: &Plan, word: u128, operands: &mut [Operand]) -> bool {
+    let control = control_bits(word);
+    let reuse = (control >> 17 & 15) as u8;
+    if reuse & !plan.reuse_slots != 0 || (reuse != 0 && control & 16 == 0) {
+        return false;
+    }
+    if word & plan.flags != 0 {
+        add_flags(plan, word, operands);
+    }
+    if reuse != 0 {
+        add_reuse(plan, reuse, operands);
+    }
+    true
+}
+
+/// Whether the operands satisfy the form's readability rules: no shown
+/// optional predicate after a hidden one (it would read back into the wrong
+/// slot, see `Inst::text`), and no zero register where the form takes none
+/// (it prints as `???255`).
+#[inline(never)]
+fn text_rules_hold(plan: &Plan, operands: &[Operand]) -> bool {
+    (plan.optional == 0 || optional_order(plan.optional, operands)) && (plan.nonzero == 0 || !nonzero_slot_is_zero(plan.nonzero, operands))
 }
 
 /// The scoreboard fields' values (bits 110–112 and 113–115, 7 for none) as
@@ -119,40 +158,50 @@ static SCOREBOARDS: [(Option<u8>, Option<u8>); 64] = {
     table
 };
 
-/// [`Ctrl::decode`], with the scoreboards from a table (tested equal).
+/// Bits 105–125 of a word, the control fields: stall (4), yield, write
+/// and read scoreboards (3 each), wait mask (6), reuse flags (4).
 #[inline(always)]
-fn ctrl_of(word: u128) -> Ctrl {
-    // Bits 105–125: stall (4), yield, write and read scoreboards (3 each),
-    // wait mask (6), reuse flags (4).
-    let c = (word >> 105) as u32;
+fn control_bits(word: u128) -> u32 {
+    (word >> 105) as u32
+}
+
+/// [`Ctrl::decode`] of the [`control_bits`] `c`, with the scoreboards from
+/// a table (tested equal).
+#[inline(always)]
+fn ctrl_of(c: u32) -> Ctrl {
     let (write_sb, read_sb) = SCOREBOARDS[(c >> 5 & 63) as usize];
     Ctrl { stall: (c & 15) as u8, yield_bit: c >> 4 & 1 == 1, write_sb, read_sb, wait: (c >> 11 & 63) as u8, reuse: (c >> 17 & 15) as u8 }
 }
 
-/// Sets the negate, absolute-value and not flags of the register operands
-/// from `word` (a flag without a bit reads bit 127, `NO_BIT`, clear).
-#[inline(never)]
-fn add_flags(steps: &[Step], word: u128, operands: &mut [Operand]) {
+/// Sets the negate, absolute-value and not flags of the register and
+/// constant operands of `plan` from `word`: of the slots of
+/// [`Plan::flag_slots`] only (a flag without a bit reads bit 127,
+/// `NO_BIT`, clear).
+fn add_flags(plan: &Plan, word: u128, operands: &mut [Operand]) {
     let (lo, hi) = (word as u64, (word >> 64) as u64);
     let bit = |b: u8| (if b & 64 == 0 { lo } else { hi }) >> (b & 63) & 1 == 1;
-    for (step, op) in steps.iter().zip(operands) {
-        if let (Step::Reg { neg, abs, not, .. }, Operand::Reg { mods, .. }) = (*step, op) {
-            // Most slots have no flag bit at all (each is `NO_BIT`, 127).
-            if neg & abs & not != NO_BIT {
-                *mods = SrcMods { neg: bit(neg), abs: bit(abs), not: bit(not) };
-            }
+    let mut left = plan.flag_slots;
+    while left != 0 {
+        let k = left.trailing_zeros() as usize;
+        left &= left - 1;
+        if let (Some(Step::Reg { neg, abs, not, .. } | Step::CBank { neg, abs, not }), Some(Operand::Reg { mods, .. } | Operand::CBank { mods, .. })) =
+            (plan.steps.get(k), operands.get_mut(k))
+        {
+            *mods = SrcMods { neg: bit(*neg), abs: bit(*abs), not: bit(*not) };
         }
     }
 }
 
-/// Sets the reuse flags of the general-register operands from the control
-/// field's mask (each flag is one operand's: see `Plan::reuse_slots`).
-#[inline(never)]
-fn add_reuse(steps: &[Step], reuse_bits: u8, operands: &mut [Operand]) {
-    for (step, op) in steps.iter().zip(operands) {
-        if let (Step::Reg { reuse: k, .. }, Operand::Reg { reuse, .. }) = (*step, op) {
-            // Bit 8 (`NO_REUSE`) of the 4-bit mask is clear.
-            *reuse = u32::from(reuse_bits) >> k & 1 != 0;
+/// Sets the reuse flags of the general-register operands of `plan` from
+/// the control field's mask `reuse_bits`, whose flags all have an operand
+/// (flag `k` is that of slot `plan.reuse_slot[k]`).
+fn add_reuse(plan: &Plan, reuse_bits: u8, operands: &mut [Operand]) {
+    let mut left = reuse_bits & 15;
+    while left != 0 {
+        let k = left.trailing_zeros() as usize;
+        left &= left - 1;
+        if let Some(Operand::Reg { reuse, .. }) = operands.get_mut(usize::from(plan.reuse_slot[k])) {
+            *reuse = true;
         }
     }
 }
@@ -175,7 +224,6 @@ pub(super) fn optional_order(optional: u8, operands: &[Operand]) -> bool {
 }
 
 /// Whether a slot of `nonzero` (bit `k` for slot `k`) holds a zero register.
-#[cold]
 pub(super) fn nonzero_slot_is_zero(nonzero: u8, operands: &[Operand]) -> bool {
     operands.iter().enumerate().any(|(k, op)| nonzero >> k & 1 == 1 && matches!(op, Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. }))
 }
@@ -188,6 +236,10 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
         Step::Barrier(field) => {
             Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(field.get(word) as u8) }, mods: SrcMods::default(), reuse: false }
         }
+        // Its flags, if any, come with the registers' (`add_marks`).
+        Step::CBank { .. } => Operand::CBank { bank: CBANK_BANK.get(word) as u8, offset: CBANK_OFFSET.get(word) as u16, mods: SrcMods::default() },
+        Step::Hex(field) => Operand::Hex(field.get(word) as u32),
+        Step::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
         Step::Imm32(check) => {
             let bits = IMM32.get(word) as u32;
             // Only values nvdisasm is known to print as `%.20g` decode.
@@ -201,18 +253,12 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
             }
             Operand::Imm(bits)
         }
-        Step::CBank { neg, abs, not } => Operand::CBank {
-            bank: CBANK_BANK.get(word) as u8,
-            offset: CBANK_OFFSET.get(word) as u16,
-            mods: SrcMods { neg: bit(word, neg), abs: bit(word, abs), not: bit(word, not) },
-        },
         Step::LoadBank { offset, index, uniform: is_uniform } => {
             let v = index.get(word);
             let index = if is_uniform { uniform(v, index.max()) } else { gpr(v) };
             let offset = if index.num == RegNum::Zero { offset.get(word) as i32 } else { offset.get_signed(word) as i32 };
             Operand::ConstAddr { bank: CBANK_BANK.get(word) as u8, index, offset }
         }
-        Step::Hex(field) => Operand::Hex(field.get(word) as u32),
         Step::HexSplit(lo, hi) => Operand::Hex((lo.get(word) | hi.get(word) << lo.width) as u32),
         Step::Imm64(field) => Operand::Imm64(field.get(word)),
         Step::SImm(field) => Operand::Imm64(field.get_signed(word) as u64),
@@ -242,7 +288,6 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
                 desc: desc.map(|f| uniform(f.get(word), f.max())),
             }
         }
-        Step::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
         Step::Text => Operand::Hex(0),
         // The common steps, which the caller decodes itself.
         Step::Reg { .. } => return false,
@@ -258,7 +303,7 @@ mod tests {
     fn control_fields_read_as_ctrl_decode_reads_them() {
         for c in (0u128..1 << 21).step_by(5) {
             let word = c << 105 | 0x1234_5678;
-            assert_eq!(ctrl_of(word), Ctrl::decode(word), "{c:#x}");
+            assert_eq!(ctrl_of(control_bits(word)), Ctrl::decode(word), "{c:#x}");
         }
     }
 }

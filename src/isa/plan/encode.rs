@@ -103,13 +103,17 @@ impl Plan {
             _ => return None,
         };
         let mut w = self.base | u128::from(guard) << GUARD_SHIFT | u128::from(inst.guard.1) << GUARD_NOT;
+        // Modifiers, registers and immediates go into the word's windows
+        // (see `At`): a shift of 64 bits each, where a shift of the 128-bit
+        // word costs a double shift and two selects.
+        let mut win = [0u64; 4];
         for (m, &v) in self.mods.iter().zip(inst.mods.iter()) {
             if u16::from(v) >= m.names {
                 return None;
             }
-            let value = u64::from(v);
+            let value = u32::from(v);
             let high = value >> m.field.width;
-            w |= u128::from(value & m.field.max()) << m.field.start;
+            win[usize::from(m.at.window & 3)] |= u64::from(value & m.mask) << (m.at.shift & 63);
             if high != 0 {
                 if m.extra == NO_BIT || high > 1 {
                     return None;
@@ -121,7 +125,7 @@ impl Plan {
         let mut marked = false;
         for (step, op) in self.steps.iter().zip(inst.operands.iter()) {
             match *step {
-                Step::Reg { start, mask, file, .. } => {
+                Step::Reg { at, mask, file, .. } => {
                     let Operand::Reg { reg: Reg { file: f, num }, mods, reuse } = *op else { return None };
                     let n = match num {
                         RegNum::Zero => mask,
@@ -131,16 +135,18 @@ impl Plan {
                     if f != file {
                         return None;
                     }
-                    w |= u128::from(n) << start;
+                    win[usize::from(at.window & 3)] |= u64::from(n) << (at.shift & 63);
                     marked |= reuse | (mods != SrcMods::default());
                 }
                 Step::Imm32(_) => {
                     let Operand::Imm(v) = *op else { return None };
-                    w |= u128::from(v) << IMM32.start;
+                    // Bits 32–63 are window 1's low half.
+                    win[1] |= u64::from(v);
                 }
                 _ => w = encode_other_fast(step, op, w)?,
             }
         }
+        w |= u128::from(win[0]) | u128::from(win[1]) << 32 | u128::from(win[2]) << 64;
         let reuse = if marked { add_marks(self.steps, &inst.operands, &mut w)? } else { 0 };
         if inst.ctrl.reuse != reuse {
             return None;
@@ -191,7 +197,7 @@ impl Plan {
         let mut reuse = 0u8;
         for (k, (step, op)) in self.steps.iter().zip(inst.operands.iter()).enumerate() {
             w = match *step {
-                Step::Reg { start, mask, file: RegFile::Gpr, neg, abs, not, reuse: r } => {
+                Step::Reg { start, mask, file: RegFile::Gpr, neg, abs, not, reuse: r, .. } => {
                     let field = Fld { start, width: mask.count_ones() as u8 };
                     let Operand::Reg { reg, mods, reuse: used } = *op else { return Err(Why::Mismatch(k)) };
                     let n = gpr_num(reg).ok_or(Why::NotReg(reg, "an allocated general register"))?;
