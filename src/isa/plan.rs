@@ -438,10 +438,14 @@ pub(super) struct Plans {
     /// after its first.
     by_opcode: Vec<u16>,
     /// For `k = sm_index << 12 | opcode`, its group: the index of its first
-    /// plan (bits 0–15), how many plans it has (16–23) and where the others
-    /// start in `by_opcode` (32–63). One load finds the first candidate (most
-    /// words are their opcode's first), and the array's length bounds the index.
-    groups: Box<[u64; GROUPS]>,
+    /// plan (bits 0–15) and how many plans it has (16–23). One load of 4
+    /// bytes finds the first candidate (most words are their opcode's
+    /// first; the sm_90 part of the table is 16 KiB, so it stays in the
+    /// first-level cache), and the array's length bounds the index.
+    groups: Box<[u32; GROUPS]>,
+    /// For the same `k`, where the group's other plans start in
+    /// `by_opcode` (read only for a word its first plan does not explain).
+    rests: Box<[u32; GROUPS]>,
 }
 
 /// One group per measured SM and opcode value.
@@ -451,16 +455,23 @@ impl Plans {
     /// The group of a word of opcode value `opcode` on the measured SM of
     /// index `sm_index` (into [`MEASURED_SMS`]).
     #[inline(always)]
-    fn group(&self, sm_index: usize, opcode: u16) -> (usize, usize, usize) {
+    fn group(&self, sm_index: usize, opcode: u16) -> (usize, usize) {
         let group = self.groups[(sm_index << 12 | usize::from(opcode & 0xfff)) % GROUPS];
-        (group as u16 as usize, (group >> 16) as u8 as usize, (group >> 32) as usize)
+        (group as u16 as usize, (group >> 16) as u8 as usize)
+    }
+
+    /// Where the group of `sm_index` and `opcode` continues in `by_opcode`.
+    #[inline(always)]
+    fn rest(&self, sm_index: usize, opcode: u16) -> usize {
+        self.rests[(sm_index << 12 | usize::from(opcode & 0xfff)) % GROUPS] as usize
     }
 
     /// The plans a word of opcode value `opcode` may be on the measured SM
     /// of index `sm_index` (into [`MEASURED_SMS`]), in table order.
     #[cfg(test)]
     pub fn candidates(&self, sm_index: usize, opcode: u16) -> impl Iterator<Item = &Plan> {
-        let (first, len, rest) = self.group(sm_index, opcode);
+        let (first, len) = self.group(sm_index, opcode);
+        let rest = self.rest(sm_index, opcode);
         let others = self.by_opcode.get(rest..rest + len.saturating_sub(1)).unwrap_or(&[]);
         self.plans.get(first).filter(|_| len > 0).into_iter().chain(others.iter().map(|&i| &self.plans[usize::from(i)]))
     }
@@ -469,15 +480,22 @@ impl Plans {
     /// explains it (as [`Plan::decode`]); `false` when none does.
     #[inline(always)]
     pub fn decode(&self, sm_index: usize, word: u128, out: &mut super::inst::Inst) -> bool {
-        let (mut next, mut left, mut rest) = self.group(sm_index, word as u16);
-        // One call site of the (inlined) plan decoder for every candidate.
-        while left > 0 {
-            let Some(plan) = self.plans.get(next) else { return false };
+        let (first, mut left) = self.group(sm_index, word as u16);
+        let Some(plan) = self.plans.get(first) else { return false };
+        if left == 0 {
+            return false;
+        }
+        if plan.decode(word, out) {
+            return true;
+        }
+        // The group's other plans (few words get here).
+        let mut rest = self.rest(sm_index, word as u16);
+        while left > 1 {
+            let Some(plan) = self.by_opcode.get(rest).and_then(|&i| self.plans.get(usize::from(i))) else { return false };
             if plan.decode(word, out) {
                 return true;
             }
             left -= 1;
-            next = self.by_opcode.get(rest).map_or(usize::MAX, |&i| usize::from(i));
             rest += 1;
         }
         false
@@ -555,7 +573,7 @@ pub(super) fn plans() -> &'static Plans {
         assert!(plans.len() <= usize::from(u16::MAX), "plan indices are 16-bit");
         assert!(MEASURED_SMS.len() << 12 <= GROUPS, "one group per SM and opcode");
         let mut by_opcode = Vec::new();
-        let mut groups = Box::new([0u64; GROUPS]);
+        let (mut groups, mut rests) = (Box::new([0u32; GROUPS]), Box::new([0u32; GROUPS]));
         for (s, &sm) in MEASURED_SMS.iter().enumerate() {
             let mut lists: Vec<Vec<u16>> = vec![Vec::new(); 1 << 12];
             for (k, f) in table.iter().enumerate().filter(|(_, f)| f.applies_to(sm)) {
@@ -563,12 +581,13 @@ pub(super) fn plans() -> &'static Plans {
             }
             for (opcode, list) in lists.into_iter().enumerate() {
                 assert!(list.len() < 1 << 8 && by_opcode.len() < 1 << 32, "group too large to pack");
-                let first = list.first().map_or(0, |&k| u64::from(k));
-                groups[s << 12 | opcode] = (by_opcode.len() as u64) << 32 | (list.len() as u64) << 16 | first;
+                let first = list.first().map_or(0, |&k| u32::from(k));
+                groups[s << 12 | opcode] = (list.len() as u32) << 16 | first;
+                rests[s << 12 | opcode] = by_opcode.len() as u32;
                 by_opcode.extend(list.iter().skip(1));
             }
         }
-        Plans { plans, table: table.as_ptr() as usize, by_opcode, groups }
+        Plans { plans, table: table.as_ptr() as usize, by_opcode, groups, rests }
     })
 }
 

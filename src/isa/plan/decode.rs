@@ -88,11 +88,10 @@ impl Plan {
                 Step::Imm32(ImmCheck::Any) => *dst = Operand::Imm(win[1] as u32),
                 // The other common operands without a call, in the general
                 // instance (the inline one has none of them).
-                Step::Hex(field) if GENERAL => *dst = Operand::Hex(field.get(word) as u32),
-                // Its flags, if any, come with the registers' (`add_marks`).
-                Step::CBank { .. } if GENERAL => {
-                    *dst = Operand::CBank { bank: (win[0] >> CBANK_BANK.start) as u8 & 31, offset: (win[0] >> CBANK_OFFSET.start) as u16, mods: SrcMods::default() }
-                }
+                Step::Addr { .. } if GENERAL => match decode_addr(step, word) {
+                    Some(op) => *dst = op,
+                    None => return false,
+                },
                 _ => {
                     if !GENERAL || !decode_other(step, word, dst) {
                         return false;
@@ -228,6 +227,29 @@ pub(super) fn nonzero_slot_is_zero(nonzero: u8, operands: &[Operand]) -> bool {
     operands.iter().enumerate().any(|(k, op)| nonzero >> k & 1 == 1 && matches!(op, Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. }))
 }
 
+/// The operand of a [`Step::Addr`] (inline in the general decoder: the
+/// most common of its operands); `None` where its text would not say
+/// everything about it.
+#[inline(always)]
+fn decode_addr(step: &Step, word: u128) -> Option<Operand> {
+    let Step::Addr { base, offset, scale, desc, uniform: added, wide, zero_base } = *step else { return None };
+    let base = gpr(base.get(word));
+    let scale = scale.map_or(0, |f| f.get(word) as u8);
+    // The text of a zero base says nothing of a scale with a 32-bit base
+    // or an added uniform register (`[RZ]`, oracle), and some addresses
+    // take no zero base at all.
+    if base.num == RegNum::Zero && (scale != 0 && (!wide || added.is_some()) || !zero_base) {
+        return None;
+    }
+    Some(Operand::Mem {
+        uniform: added.map(|f| uniform(f.get(word), f.max())),
+        base,
+        offset: offset.get_signed(word) as i32,
+        scale,
+        desc: desc.map(|f| uniform(f.get(word), f.max())),
+    })
+}
+
 /// The operands of the less common steps (out of line, so that the common
 /// ones' loop stays small and computes nothing for them up front).
 #[inline(never)]
@@ -271,26 +293,9 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
             }
             Operand::Target(t)
         }
-        Step::Addr { base, offset, scale, desc, uniform: added, wide, zero_base } => {
-            let base = gpr(base.get(word));
-            let scale = scale.map_or(0, |f| f.get(word) as u8);
-            // The text of a zero base says nothing of a scale with a
-            // 32-bit base or an added uniform register (`[RZ]`,
-            // oracle), and some addresses take no zero base at all.
-            if base.num == RegNum::Zero && (scale != 0 && (!wide || added.is_some()) || !zero_base) {
-                return false;
-            }
-            Operand::Mem {
-                uniform: added.map(|f| uniform(f.get(word), f.max())),
-                base,
-                offset: offset.get_signed(word) as i32,
-                scale,
-                desc: desc.map(|f| uniform(f.get(word), f.max())),
-            }
-        }
         Step::Text => Operand::Hex(0),
-        // The common steps, which the caller decodes itself.
-        Step::Reg { .. } => return false,
+        // The steps the caller decodes itself.
+        Step::Reg { .. } | Step::Addr { .. } => return false,
     };
     true
 }
