@@ -41,6 +41,22 @@ def run(cmd):
     return proc.returncode, seconds, usage.ru_maxrss, err.decode(errors="replace"), usage.ru_utime + usage.ru_stime
 
 
+def linking(path):
+    """How an ELF executable is linked: "dynamically linked" when it names
+    a program interpreter (a PT_INTERP header), else "statically linked"."""
+    with open(path, "rb") as f:
+        head = f.read(64)
+        if head[:4] != b"\x7fELF" or head[4] != 2:
+            return "not a 64-bit ELF file"
+        phoff = int.from_bytes(head[32:40], "little")
+        phentsize = int.from_bytes(head[54:56], "little")
+        phnum = int.from_bytes(head[56:58], "little")
+        f.seek(phoff)
+        headers = f.read(phentsize * phnum)
+    interp = any(int.from_bytes(headers[k * phentsize:k * phentsize + 4], "little") == 3 for k in range(phnum))
+    return "dynamically linked" if interp else "statically linked"
+
+
 def best_of(cmd, repeat):
     """(returncode, best wall seconds, peak RSS, stderr, best CPU seconds)."""
     results = [run(cmd) for _ in range(repeat)]
@@ -89,6 +105,8 @@ def main():
     for tool in (ptxas, ours, sass):
         if not os.path.exists(tool):
             sys.exit(f"missing {tool} (scripts/install-reference.sh; cargo build --release)")
+    # Process start is part of each timing, so say how the binary was built.
+    print(f"ptx2sass: {os.path.relpath(ours, ROOT)}, {linking(ours)}")
 
     sms = [int(s) for s in args.sm.split(",")]
     files = sorted(f for f in os.listdir(args.corpus) if f.endswith(".ptx") and args.filter in f)
