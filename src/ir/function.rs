@@ -99,8 +99,9 @@ pub struct InstData {
     /// the guard is false (same length as `results`).
     pub prior: SmallVec<[Value; 1]>,
     /// Branch destinations ([`Opcode::Jump`]: one; [`Opcode::Brif`]: taken,
-    /// then fall-through).
-    pub dests: SmallVec<[BlockCall; 2]>,
+    /// then fall-through). Out of line: only terminators have any, and an
+    /// inline pair of block calls was 72 of every instruction's bytes.
+    pub dests: Vec<BlockCall>,
 }
 
 impl InstData {
@@ -115,7 +116,7 @@ impl InstData {
             offset: 0,
             guard: None,
             prior: SmallVec::new(),
-            dests: SmallVec::new(),
+            dests: Vec::new(),
         }
     }
 
