@@ -209,11 +209,17 @@ const BRANCH_FIXED: &[(Field, u64)] = &[(f(87, 90), 7), (f(32, 33), 0)];
 /// ULDC: no index register (24–31 zero), 6-bit destination (22–23 zero).
 const ULDC_FIXED: &[(Field, u64)] = &[(f(24, 31), 0), (f(22, 23), 0)];
 
+/// What [`forms`] reserves: a little over the table's size (a test fails
+/// when the table outgrows it, so that the hint is kept up to date).
+const FORMS_CAPACITY: usize = 900;
+
 /// Every form the table knows.
 pub fn forms() -> &'static [Form] {
     static FORMS: OnceLock<Vec<Form>> = OnceLock::new();
     FORMS.get_or_init(|| {
-        let mut v = Vec::new();
+        // About as many as the table has (866 forms, twins and copies
+        // included), so that building it does not copy it as it grows.
+        let mut v = Vec::with_capacity(FORMS_CAPACITY);
         for g in [TURING_TO_HOPPER, BLACKWELL] {
             let first = v.len();
             integer_ops(&mut v, g);
@@ -1047,3 +1053,17 @@ pub const SPECIAL_REGISTERS_BY_SM: &[(u8, (u16, u16), &str)] = &[
     (0x8e, (120, 120), "SR_CONTEXT_SAVE_ADDR_LO"),
     (0x8f, (120, 120), "SR_CONTEXT_SAVE_ADDR_HI"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reserved capacity stays a close upper bound of the table's size
+    /// (a hint past it copies the table as it grows; one far over wastes
+    /// memory every compilation touches).
+    #[test]
+    fn reserved_capacity_fits_the_table() {
+        let n = forms().len();
+        assert!(n <= FORMS_CAPACITY && n * 10 >= FORMS_CAPACITY * 9, "{n} forms for a capacity of {FORMS_CAPACITY}");
+    }
+}

@@ -235,7 +235,11 @@ pub fn prepare(f: &MachFunction) -> Result<Prog<'_>, String> {
         }
     }
     let plan = plan_parts(f, &mut kinds);
-    let mut b = Builder { kinds, insts: Vec::new(), sm: f.sm, abi_top: 0, ra: None, use_alias: plan.use_alias, def_alias: plan.def_alias };
+    // One instruction per machine instruction, plus a branch per edge
+    // block and a few made ones: sized once rather than grown by doubling.
+    let machine_insts: usize = f.blocks.iter().map(|b| b.insts.len()).sum();
+    let insts = Vec::with_capacity(machine_insts + order.len() + 8);
+    let mut b = Builder { kinds, insts, sm: f.sm, abi_top: 0, ra: None, use_alias: plan.use_alias, def_alias: plan.def_alias };
     let mut blocks: Vec<PBlock> = Vec::with_capacity(order.len());
     for src in &order {
         let start = b.insts.len() as u32;

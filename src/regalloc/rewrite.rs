@@ -243,6 +243,10 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Alloca
     let mut next_move = 0;
     let mut blocks = Vec::with_capacity(prog.blocks.len());
     for (b, block) in prog.blocks.iter().enumerate() {
+        // The block's instructions and a few moves or spills: sized once
+        // rather than grown by doubling (each instruction is large).
+        let len = (block.end - block.start) as usize;
+        out.insts.reserve_exact(len + len / 4 + 2);
         if b == 0 {
             prologue(&mut out, prog, frame)?;
         }
