@@ -64,28 +64,45 @@ def best_of(cmd, repeat):
     return rc, min(r[1] for r in results), max(r[2] for r in results), results[0][3], min(r[4] for r in results)
 
 
+def count_instructions(lines):
+    """Instruction lines of a listing, less NOPs and the end marker."""
+    insts = 0
+    for line in lines:
+        m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s*(\[[^\]]*\])?\s*(.*)", line)
+        if not m:
+            continue
+        text = m.group(3)
+        if text.startswith("NOP"):
+            continue
+        # The end marker: a branch to its own address.
+        b = re.match(r"BRA 0x([0-9a-f]+)", text)
+        if b and int(b.group(1), 16) == int(m.group(1), 16):
+            continue
+        insts += 1
+    return insts
+
+
 def listing_stats(sass, cubin):
-    """(instructions, registers) summed over the cubin's kernels."""
+    """(instructions, registers) over the cubin's kernels (the largest
+    register count), from `sass dis`: its module listing (`.kernel`
+    blocks), or the section listing it prints for a cubin the module model
+    does not describe (`.text.*` sections; registers from the
+    EIATTR_REGCOUNT records)."""
     out = subprocess.run([sass, "dis", cubin], capture_output=True, text=True)
     if out.returncode != 0:
         return None, None
+    if re.search(r"^\.elf ", out.stdout, re.M):
+        sections = re.split(r"\n(?=\.section )", out.stdout)
+        code = [s for s in sections if s.startswith('.section ".text.')]
+        insts = sum(count_instructions(s.splitlines()) for s in code)
+        counts = [int(m.group(1), 16) for m in re.finditer(r"^\.record EIATTR_REGCOUNT words 0x[0-9a-f]+ 0x([0-9a-f]+)", out.stdout, re.M)]
+        return insts, max(counts, default=0)
     insts = 0
     regs = 0
     for block in re.split(r"\n\.kernel ", out.stdout)[1:]:
         m = re.search(r"^\.registers (\d+)", block, re.M)
         regs = max(regs, int(m.group(1)) if m else 0)
-        for line in block.splitlines():
-            m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s*(\[[^\]]*\])?\s*(.*)", line)
-            if not m:
-                continue
-            text = m.group(3)
-            if text.startswith("NOP"):
-                continue
-            # The end marker: a branch to its own address.
-            b = re.match(r"BRA 0x([0-9a-f]+)", text)
-            if b and int(b.group(1), 16) == int(m.group(1), 16):
-                continue
-            insts += 1
+        insts += count_instructions(block.splitlines())
     return insts, regs
 
 
