@@ -117,11 +117,12 @@ def main():
 
     ref = os.environ.get("PTX2SASS_REF_BIN", os.path.join(ROOT, ".reference", "bin"))
     ptxas = os.path.join(ref, "ptxas")
-    ours = os.path.join(ROOT, "target", "release", "ptx2sass")
+    # The shipped build (scripts/build-cli.sh, which bench.sh runs).
+    ours = os.path.join(ROOT, "target", "dist", "ptx2sass")
     sass = os.path.join(ROOT, "target", "release", "sass")
     for tool in (ptxas, ours, sass):
         if not os.path.exists(tool):
-            sys.exit(f"missing {tool} (scripts/install-reference.sh; cargo build --release)")
+            sys.exit(f"missing {tool} (scripts/install-reference.sh; scripts/build-cli.sh; cargo build --release)")
     # Process start is part of each timing, so say how the binary was built.
     print(f"ptx2sass: {os.path.relpath(ours, ROOT)}, {linking(ours)}")
 

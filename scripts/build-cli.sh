@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the ptx2sass command-line tool as it is shipped: release mode and,
+# Builds the ptx2sass command-line tool as it is shipped: the `dist` profile
+# (release with whole-program optimisation: fat LTO, one codegen unit) and,
 # on Linux with glibc, statically linked and not position-independent.
 #
 # Why: a ptxas-style tool runs once per file, so process start is part of
@@ -10,8 +11,8 @@
 # library, the tests and the benchmarks keep the default linking (and the
 # proc-macro crates the test harnesses use still build).
 #
-# The result is target/release/ptx2sass (a later `cargo build --release`
-# relinks it dynamically). Other hosts get the plain release build.
+# The result is target/dist/ptx2sass (the tests' target/release binaries are
+# left as they are). Other hosts get a dynamically linked `dist` build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 host=$(rustc -vV | sed -n 's/^host: //p')
@@ -19,4 +20,4 @@ flags=()
 case "$host" in
     *-linux-gnu*) flags=(-C target-feature=+crt-static -C relocation-model=static) ;;
 esac
-cargo rustc --release --quiet --bin ptx2sass -- ${flags[@]+"${flags[@]}"}
+cargo rustc --profile dist --quiet --bin ptx2sass -- ${flags[@]+"${flags[@]}"}
