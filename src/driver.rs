@@ -83,10 +83,21 @@ pub struct CodegenOptions {
     /// Run regalloc2's checker on every allocation.
     pub check: bool,
     /// Threads compiling kernels at the same time; `None` (the default)
-    /// is the machine's available parallelism, `Some(1)` compiles on the
-    /// calling thread only. The output does not depend on it.
+    /// is the machine's available parallelism for a module of at least
+    /// [`PARALLEL_MIN_INSTS`] instructions and the calling thread alone for
+    /// a smaller one, `Some(1)` the calling thread only. The output does not
+    /// depend on it.
     pub threads: Option<usize>,
 }
+
+/// The size of module (instructions of its kernels after lowering, all
+/// together) from which [`CodegenOptions::threads`] `None` compiles kernels
+/// on several threads. Below it a thread's start, and waking an idle CPU
+/// for it, cost about as much as the parallel work saves: over the
+/// corpus (`scripts/bench.sh` against `--threads 1`, a 2-CPU virtual
+/// machine) files under about 500 lowered instructions compiled 5-20%
+/// faster on one thread and larger ones 5-20% faster on two.
+pub const PARALLEL_MIN_INSTS: usize = 500;
 
 /// Lowers a checked module; `source` (the PTX text) gives instructions
 /// their PTX line and column. Functions that do not lower are reported
@@ -289,7 +300,10 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
     // kernel order (so the cubin does not depend on timing), scheduling
     // and encoding.
     let alloc_options = CodegenOptions { check: codegen.check || options.verify, ..codegen };
-    let threads = codegen.threads.unwrap_or_else(crate::parallel::default_threads);
+    let threads = codegen.threads.unwrap_or_else(|| {
+        let size: usize = kernel_ids.iter().map(|&id| raw.functions[id].insts.len()).sum();
+        if size >= PARALLEL_MIN_INSTS { crate::parallel::default_threads() } else { 1 }
+    });
     type Section = (crate::regalloc::Allocated, Vec<(u32, crate::regalloc::Allocated)>);
     let allocated: Vec<Result<Section, StageError>> = crate::parallel::map(&kernel_ids, threads, |&id| {
         emit::check_external_calls(&raw, &call_closure(&raw, id)).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })?;
