@@ -13,7 +13,7 @@ use ptx2sass::isa::family::{MEASURED_SMS, nvdisasm_name};
 use ptx2sass::isa::form::{Form, Slot, UNMEASURED};
 use ptx2sass::isa::inst::{Inst, SPECIAL_FLOATS, float_text, half2_text};
 use ptx2sass::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
-use ptx2sass::isa::table::forms;
+use ptx2sass::isa::table::forms_for;
 use ptx2sass::target::Sm;
 use std::path::Path;
 use std::process::Command;
@@ -234,7 +234,7 @@ fn random_instances_of_every_form_agree_with_nvdisasm() {
     let (mut pairs, mut min_instances, mut total, mut disagreements) = (0usize, usize::MAX, 0usize, 0usize);
     for &sm in MEASURED_SMS.iter().filter(|s| only.is_none_or(|o| o == **s)) {
         let mut batch = Vec::new();
-        for form in forms().iter().filter(|f| f.applies_to(sm)) {
+        for form in forms_for(sm).iter().filter(|f| f.applies_to(sm)) {
             // Random instances some of which the encoder refuses (a predicate
             // after a hidden PT, ...): draw until PER_FORM encode.
             let mut encoded = 0;
@@ -260,7 +260,7 @@ fn random_instances_of_every_form_agree_with_nvdisasm() {
         }
         let mut found = Vec::new();
         check_batch(&nvdisasm, sm, &mut batch, &scratch, &mut found);
-        eprintln!("sm_{sm}: {} random instances of {} forms, {} disagreements", batch.len(), forms().iter().filter(|f| f.applies_to(sm)).count(), found.len());
+        eprintln!("sm_{sm}: {} random instances of {} forms, {} disagreements", batch.len(), forms_for(sm).iter().filter(|f| f.applies_to(sm)).count(), found.len());
         total += batch.len();
         disagreements += found.len();
         for f in found.iter().take(usize::MAX) {

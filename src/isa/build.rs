@@ -22,7 +22,7 @@ use super::family::{MEASURED_SMS, measured_index};
 use super::form::{Form, PredShow, Slot, UNMEASURED};
 use super::inst::{Inst, InstOperands, ModValues, float_printable, half2_printable};
 use super::operand::{Operand, Reg, RegFile, SrcMods};
-use super::table::forms;
+use super::table::forms_for;
 use crate::target::Sm;
 /// Keys are opcode texts the compiler makes: a fast hasher.
 type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
@@ -89,7 +89,7 @@ fn forms_by_base(sm_index: usize) -> &'static HashMap<&'static str, Vec<&'static
     BY_BASE[sm_index % SLOTS].get_or_init(|| {
         let table_sm = MEASURED_SMS[sm_index];
         let mut map: HashMap<&'static str, Vec<&'static Form>> = HashMap::default();
-        for form in forms().iter().filter(|f| f.applies_to(table_sm)) {
+        for form in forms_for(table_sm).iter().filter(|f| f.applies_to(table_sm)) {
             map.entry(form.name.split('.').next().unwrap_or(form.name)).or_default().push(form);
         }
         map

@@ -12,7 +12,7 @@ use super::family::measured_sm;
 use super::form::{Form, OperandSuffix, PredShow, Slot, UNMEASURED};
 use super::inst::{Inst, InstOperands, ModValues, SPECIAL_FLOATS, float_text};
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
-use super::table::forms;
+use super::table::forms_for;
 use crate::target::Sm;
 
 /// Why a line does not assemble.
@@ -45,7 +45,7 @@ pub fn parse_inst(text: &str, sm: Sm, address: u64, ctrl: Ctrl) -> Result<Inst, 
         None => (body, ""),
     };
     let operands = split_operands(operands);
-    for form in forms().iter().filter(|f| f.applies_to(table_sm)) {
+    for form in forms_for(table_sm).iter().filter(|f| f.applies_to(table_sm)) {
         for name in std::iter::once(form.name).chain(form.aliases.iter().map(|a| a.name)) {
             let Some(rest) = opcode.strip_prefix(name) else { continue };
             let Some(mut mods) = match_mods(form, rest) else { continue };

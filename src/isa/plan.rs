@@ -42,7 +42,7 @@ use super::family::MEASURED_SMS;
 use super::form::{Form, ModField, PredShow, Slot, UNIFORM_B_FLAG, UNMEASURED};
 use super::inst::{InstOperands, ModValues};
 use super::operand::RegFile;
-use super::table::forms;
+use super::table::{GENERATION_COUNT, all_forms, generation, generation_if_built};
 use std::sync::OnceLock;
 
 /// The "no such bit" position of an optional flag: bit 127, which no form
@@ -429,11 +429,11 @@ fn mod_step(m: &ModField) -> ModStep {
 
 /// Every plan, and the plans of each measured SM by opcode value.
 pub(super) struct Plans {
-    /// One per form of [`forms`], in table order.
+    /// One per form of the generations' tables ([`all_forms`]), in order.
     pub plans: Vec<Plan>,
-    /// The address where [`forms`] starts (finding a form's plan needs no
-    /// second lookup).
-    table: usize,
+    /// Each generation's table, as its address and length, and where its
+    /// plans start in `plans` (finding a form's plan needs no second lookup).
+    tables: [(usize, usize, usize); GENERATION_COUNT],
     /// Indices into `plans`, grouped by SM and opcode: each group's plans
     /// after its first.
     by_opcode: Vec<u16>,
@@ -501,11 +501,12 @@ impl Plans {
         false
     }
 
-    /// The plan of a form of [`forms`] (`None` for another form).
+    /// The plan of a form of the tables (`None` for another form).
     #[inline(always)]
     pub fn of(&self, form: &'static Form) -> Option<&Plan> {
-        let offset = (form as *const Form as usize).checked_sub(self.table)?;
-        let plan = self.plans.get(offset / std::mem::size_of::<Form>())?;
+        let address = form as *const Form as usize;
+        let &(start, _, first) = self.tables.iter().find(|&&(start, len, _)| address.wrapping_sub(start) < len * std::mem::size_of::<Form>())?;
+        let plan = self.plans.get(first + (address - start) / std::mem::size_of::<Form>())?;
         std::ptr::eq(plan.form, form).then_some(plan)
     }
 }
@@ -513,7 +514,7 @@ impl Plans {
 /// The plan of one form for encoding, compiled the first time that form is
 /// encoded (a compilation encodes few of the forms; compiling every plan,
 /// as [`plans`] does for the decoder, is most of a small kernel's cost).
-/// `None` for a form outside [`forms`].
+/// `None` for a form outside the tables.
 #[inline]
 pub(super) fn plan_for_encoding(form: &'static Form) -> Option<&'static Plan> {
     match PLANS.get() {
@@ -525,15 +526,19 @@ pub(super) fn plan_for_encoding(form: &'static Form) -> Option<&'static Plan> {
 /// [`plan_for_encoding`] before [`plans`] has compiled every plan.
 #[inline(never)]
 fn lazy_plan(form: &'static Form) -> Option<&'static Plan> {
-    // One small slot per form (a plan is large; most are never built).
-    static LAZY: OnceLock<Box<[OnceLock<&'static Plan>]>> = OnceLock::new();
-    let table = forms();
-    let index = (form as *const Form as usize).checked_sub(table.as_ptr() as usize)? / std::mem::size_of::<Form>();
+    // One small slot per form of each generation (a plan is large; most
+    // are never built). A form can only be from a table that was built.
+    static LAZY: [OnceLock<Box<[OnceLock<&'static Plan>]>>; GENERATION_COUNT] = [const { OnceLock::new() }; GENERATION_COUNT];
+    let address = form as *const Form as usize;
+    let (k, table) = (0..GENERATION_COUNT)
+        .filter_map(|k| generation_if_built(k).map(|t| (k, t)))
+        .find(|(_, t)| address.wrapping_sub(t.as_ptr() as usize) < std::mem::size_of_val(*t))?;
+    let index = (address - table.as_ptr() as usize) / std::mem::size_of::<Form>();
     if !table.get(index).is_some_and(|f| std::ptr::eq(f, form)) {
         return None;
     }
-    let lazy = LAZY.get_or_init(|| (0..table.len()).map(|_| OnceLock::new()).collect());
-    Some(*lazy[index].get_or_init(|| {
+    let lazy = LAZY[k].get_or_init(|| (0..table.len()).map(|_| OnceLock::new()).collect());
+    Some(*lazy.get(index)?.get_or_init(|| {
         let mods: &'static [ModStep] = Box::leak(form.mods.iter().map(mod_step).collect::<Vec<_>>().into_boxed_slice());
         let steps: &'static [Step] = Box::leak(form.slots.iter().map(|s| Step::of(*s)).collect::<Vec<_>>().into_boxed_slice());
         Box::leak(Box::new(Plan::of(form, mods, steps)))
@@ -545,7 +550,7 @@ static PLANS: OnceLock<Plans> = OnceLock::new();
 /// The plans, compiled on first use.
 pub(super) fn plans() -> &'static Plans {
     PLANS.get_or_init(|| {
-        let table = forms();
+        let table: Vec<&'static Form> = all_forms().collect();
         // All steps in one allocation, in table order, so that a plan's
         // steps are contiguous and near its neighbours'.
         let mods: &'static [ModStep] = Box::leak(table.iter().flat_map(|f| f.mods.iter().map(mod_step)).collect::<Vec<_>>().into_boxed_slice());
@@ -587,7 +592,14 @@ pub(super) fn plans() -> &'static Plans {
                 by_opcode.extend(list.iter().skip(1));
             }
         }
-        Plans { plans, table: table.as_ptr() as usize, by_opcode, groups, rests }
+        let mut tables = [(0, 0, 0); GENERATION_COUNT];
+        let mut first = 0;
+        for (k, entry) in tables.iter_mut().enumerate() {
+            let forms = generation(k);
+            *entry = (forms.as_ptr() as usize, forms.len(), first);
+            first += forms.len();
+        }
+        Plans { plans, tables, by_opcode, groups, rests }
     })
 }
 
@@ -599,7 +611,7 @@ mod tests {
     #[test]
     fn every_form_has_its_plan_and_is_a_candidate_where_it_applies() {
         let plans = plans();
-        for (k, form) in forms().iter().enumerate() {
+        for (k, form) in all_forms().enumerate() {
             let plan = plans.of(form).expect("a plan for every form");
             assert!(std::ptr::eq(plan.form, form) && std::ptr::eq(plan, &plans.plans[k]));
             assert_eq!((plan.mods.len(), plan.steps.len()), (form.mods.len(), form.slots.len()), "{}", form.name);
@@ -609,7 +621,7 @@ mod tests {
             }
         }
         // A form outside the table has no plan.
-        let copy: &'static Form = Box::leak(Box::new(forms()[0]));
+        let copy: &'static Form = Box::leak(Box::new(generation(0)[0]));
         assert!(plans.of(copy).is_none());
     }
 

@@ -209,39 +209,76 @@ const BRANCH_FIXED: &[(Field, u64)] = &[(f(87, 90), 7), (f(32, 33), 0)];
 /// ULDC: no index register (24–31 zero), 6-bit destination (22–23 zero).
 const ULDC_FIXED: &[(Field, u64)] = &[(f(24, 31), 0), (f(22, 23), 0)];
 
-/// What [`forms`] reserves: a little over the table's size (a test fails
-/// when the table outgrows it, so that the hint is kept up to date).
-const FORMS_CAPACITY: usize = 900;
+/// What a generation's table reserves: a little over its size (a test
+/// fails when a table outgrows it, so that the hint is kept up to date).
+const GENERATION_CAPACITY: [usize; 2] = [480, 400];
 
-/// Every form the table knows.
-pub fn forms() -> &'static [Form] {
-    static FORMS: OnceLock<Vec<Form>> = OnceLock::new();
-    FORMS.get_or_init(|| {
-        // About as many as the table has (866 forms, twins and copies
-        // included), so that building it does not copy it as it grows.
-        let mut v = Vec::with_capacity(FORMS_CAPACITY);
-        for g in [TURING_TO_HOPPER, BLACKWELL] {
-            let first = v.len();
-            integer_ops(&mut v, g);
-            more_ops(&mut v, g);
-            imad(&mut v, g);
-            let twins: Vec<Form> = v[first..].iter().filter_map(|form| uniform_twin(g, form)).collect();
-            v.extend(twins);
-            memory_ops(&mut v, g);
-            half_ops(&mut v, g);
-            float_ops(&mut v, g);
-            convert::conversions(&mut v, g);
-            misc::misc_ops(&mut v, g);
-            matrix::matrix_ops(&mut v, g);
-            bitops::bit_ops(&mut v, g);
-            half::half_ops(&mut v, g);
-            control(&mut v, g);
-        }
-        for form in &mut v {
-            strip_reuse(form);
-        }
-        // sm_120 shows no reuse flags on the f64 instructions (oracle): their
-        // Blackwell forms split into sm_100 and a flagless sm_120 copy.
+/// The generations' tables, each in the order the decoder tries forms.
+pub(super) const GENERATION_COUNT: usize = 2;
+const GENERATIONS: [Generation; GENERATION_COUNT] = [TURING_TO_HOPPER, BLACKWELL];
+
+/// The index into [`GENERATIONS`] of the generation whose forms apply to
+/// measured SM `sm` (every form applies to SMs of one generation only).
+pub fn generation_of(sm: u16) -> usize {
+    usize::from(sm >= BLACKWELL.sms.0)
+}
+
+/// The forms of generation `k` (0: sm_75–sm_90, 1: sm_100 on; see
+/// [`generation_of`]), built the first time they are wanted: a compilation
+/// wants one generation's, half of the table.
+pub fn generation(k: usize) -> &'static [Form] {
+    let k = k % GENERATIONS.len();
+    generation_table(k).get_or_init(|| build_generation(k))
+}
+
+/// Generation `k`'s forms if they have been built ([`generation`]), without
+/// building them.
+pub fn generation_if_built(k: usize) -> Option<&'static [Form]> {
+    generation_table(k).get().map(Vec::as_slice)
+}
+
+fn generation_table(k: usize) -> &'static OnceLock<Vec<Form>> {
+    static TABLES: [OnceLock<Vec<Form>>; 2] = [const { OnceLock::new() }; 2];
+    &TABLES[k % TABLES.len()]
+}
+
+/// The forms that may apply to measured SM `sm`: those of its generation.
+pub fn forms_for(sm: u16) -> &'static [Form] {
+    generation(generation_of(sm))
+}
+
+/// Every form the table knows: each generation's, in order.
+pub fn all_forms() -> impl Iterator<Item = &'static Form> {
+    (0..GENERATIONS.len()).flat_map(|k| generation(k).iter())
+}
+
+/// The forms of generation `k`.
+fn build_generation(k: usize) -> Vec<Form> {
+    let g = GENERATIONS[k];
+    // About as many as the table has, so that building it does not copy
+    // it as it grows.
+    let mut v = Vec::with_capacity(GENERATION_CAPACITY[k]);
+    integer_ops(&mut v, g);
+    more_ops(&mut v, g);
+    imad(&mut v, g);
+    let twins: Vec<Form> = v.iter().filter_map(|form| uniform_twin(g, form)).collect();
+    v.extend(twins);
+    memory_ops(&mut v, g);
+    half_ops(&mut v, g);
+    float_ops(&mut v, g);
+    convert::conversions(&mut v, g);
+    misc::misc_ops(&mut v, g);
+    matrix::matrix_ops(&mut v, g);
+    bitops::bit_ops(&mut v, g);
+    half::half_ops(&mut v, g);
+    control(&mut v, g);
+    for form in &mut v {
+        strip_reuse(form);
+    }
+    if g.sms == BLACKWELL.sms {
+        // sm_120 shows no reuse flags on the f64 instructions (oracle):
+        // their Blackwell forms split into sm_100 and a flagless sm_120
+        // copy, after every other form.
         let f64_ops = ["DSETP", "DFMA", "DADD", "DMUL"];
         let mut sm120 = Vec::new();
         for form in &mut v {
@@ -253,6 +290,7 @@ pub fn forms() -> &'static [Form] {
             }
         }
         v.extend(sm120);
+    } else {
         v.push(Form {
             uniform_guard: true,
             ..TURING_TO_HOPPER.form(
@@ -263,8 +301,8 @@ pub fn forms() -> &'static [Form] {
                 vec![Slot::Ur { field: f(16, 21), neg: None, not: None }, cbank(None, None, None)],
             )
         });
-        v
-    })
+    }
+    v
 }
 
 /// Instructions whose register operands have no reuse flag: nvdisasm
@@ -1058,12 +1096,27 @@ pub const SPECIAL_REGISTERS_BY_SM: &[(u8, (u16, u16), &str)] = &[
 mod tests {
     use super::*;
 
-    /// The reserved capacity stays a close upper bound of the table's size
-    /// (a hint past it copies the table as it grows; one far over wastes
+    /// The reserved capacities stay close upper bounds of the tables' sizes
+    /// (a hint past one copies the table as it grows; one far over wastes
     /// memory every compilation touches).
     #[test]
-    fn reserved_capacity_fits_the_table() {
-        let n = forms().len();
-        assert!(n <= FORMS_CAPACITY && n * 10 >= FORMS_CAPACITY * 9, "{n} forms for a capacity of {FORMS_CAPACITY}");
+    fn reserved_capacity_fits_each_table() {
+        for (k, &capacity) in GENERATION_CAPACITY.iter().enumerate() {
+            let n = generation(k).len();
+            assert!(n <= capacity && n * 10 >= capacity * 9, "generation {k}: {n} forms for a capacity of {capacity}");
+        }
+    }
+
+    /// Each generation's forms apply to its own SMs only, as
+    /// [`generation_of`] assumes.
+    #[test]
+    fn forms_apply_within_their_generation() {
+        for (k, g) in GENERATIONS.iter().enumerate() {
+            for form in generation(k) {
+                assert!(form.sms.0 >= g.sms.0 && form.sms.1 <= g.sms.1, "{} sm_{}..{} in generation {k}", form.name, form.sms.0, form.sms.1);
+                assert_eq!(generation_of(form.sms.0), k, "{}", form.name);
+                assert_eq!(generation_of(form.sms.1), k, "{}", form.name);
+            }
+        }
     }
 }
