@@ -375,16 +375,16 @@ impl Plan {
         let mut reuse_slot = [0u8; 4];
         let mut flag_slots = 0u8;
         for (k, step) in steps.iter().enumerate() {
-            if let Step::Reg { reuse, .. } = *step {
-                if reuse != NO_REUSE {
-                    reuse_slot[usize::from(reuse)] = k as u8;
-                }
+            if let Step::Reg { reuse, .. } = *step
+                && reuse != NO_REUSE
+            {
+                reuse_slot[usize::from(reuse)] = k as u8;
             }
-            if let Step::Reg { neg, abs, not, .. } | Step::CBank { neg, abs, not } = *step {
-                if neg & abs & not != NO_BIT {
-                    assert!(k < 8, "{}: slot {k} past the eight operands", form.name);
-                    flag_slots |= 1 << k;
-                }
+            if let Step::Reg { neg, abs, not, .. } | Step::CBank { neg, abs, not } = *step
+                && neg & abs & not != NO_BIT
+            {
+                assert!(k < 8, "{}: slot {k} past the eight operands", form.name);
+                flag_slots |= 1 << k;
             }
         }
         let simple = steps.iter().all(|step| matches!(step, Step::Reg { .. } | Step::Imm32(ImmCheck::Any)));
