@@ -461,20 +461,157 @@ pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
 /// The table for an SM: its measured SM's, or for an SM outside the
 /// measured families the nearest measured SM below it (sm_75 below that).
 pub fn table(sm: Sm) -> &'static Table {
-    // Each SM's table is parsed the first time it is wanted (a compilation
-    // wants one SM's).
+    // Each SM's table is made the first time it is wanted (a compilation
+    // wants one SM's), from the entries parsed at build time.
     static TABLES: [OnceLock<Table>; 7] = [const { OnceLock::new() }; 7];
     let want = measured_sm(sm).unwrap_or_else(|| MEASURED_SMS.iter().copied().filter(|m| *m <= sm.number).max().unwrap_or(75));
-    let k = DATA.iter().position(|(m, _)| *m == want).unwrap_or(0);
-    let (table_sm, text) = DATA[k];
-    // A malformed file (ruled out by the tests) gives an empty table: every
-    // producer then needs a scoreboard, the strict side.
-    TABLES[k % TABLES.len()].get_or_init(|| Table::from_entries(table_sm, parse(text).unwrap_or_default()))
+    let k = DATA.iter().position(|(m, _)| *m == want).unwrap_or(0) % TABLES.len();
+    TABLES[k].get_or_init(|| Table::from_entries(DATA[k].0, PARSED[k].entries[..PARSED[k].len].to_vec()))
+}
+
+/// The most entries a data file may have (a longer one does not build).
+const MAX_ENTRIES: usize = 256;
+
+/// A data file's entries, parsed at build time ([`parse_const`]).
+#[derive(Clone, Copy)]
+struct Parsed {
+    entries: [Entry; MAX_ENTRIES],
+    len: usize,
+}
+
+/// Every data file, parsed when the crate is compiled: a compilation then
+/// reads no text (parsing it at run time was about 3% of compiling a
+/// small kernel), and a malformed file is a build error.
+static PARSED: [Parsed; 7] = {
+    let mut out = [Parsed { entries: [PLACEHOLDER; MAX_ENTRIES], len: 0 }; 7];
+    let mut k = 0;
+    while k < DATA.len() {
+        out[k] = parse_const(DATA[k].1);
+        k += 1;
+    }
+    out
+};
+
+/// An unused entry slot.
+const PLACEHOLDER: Entry = Entry { file: File::R, producer: Class::Alu, consumer: Class::Alu, cycles: 0, observations: 0 };
+
+/// [`parse`] at compile time: the same lines (tests hold the two to the
+/// same entries), with a panic, that is a build error, where `parse`
+/// returns an error.
+const fn parse_const(text: &str) -> Parsed {
+    let b = text.as_bytes();
+    let mut out = Parsed { entries: [PLACEHOLDER; MAX_ENTRIES], len: 0 };
+    let mut start = 0;
+    while start < b.len() {
+        let mut end = start;
+        while end < b.len() && b[end] != b'\n' {
+            end += 1;
+        }
+        // The line without surrounding white space.
+        let (mut s, mut e) = (start, end);
+        while s < e && b[s].is_ascii_whitespace() {
+            s += 1;
+        }
+        while e > s && b[e - 1].is_ascii_whitespace() {
+            e -= 1;
+        }
+        if s < e && b[s] != b'#' {
+            // Five tab-separated columns.
+            let mut cols = [(0usize, 0usize); 5];
+            let (mut n, mut from, mut k) = (0, s, s);
+            while k <= e {
+                if k == e || b[k] == b'\t' {
+                    assert!(n < 5, "a latency data line has more than five columns");
+                    cols[n] = (from, k);
+                    n += 1;
+                    from = k + 1;
+                }
+                k += 1;
+            }
+            assert!(n == 5, "a latency data line has fewer than five columns");
+            let cycles = number(b, cols[3]);
+            assert!(cycles < NEEDS_SCOREBOARD as u64, "a latency data line's cycles are out of range");
+            let observations = number(b, cols[4]);
+            assert!(observations <= u32::MAX as u64, "a latency data line's observations are out of range");
+            assert!(out.len < MAX_ENTRIES, "a latency data file has more than MAX_ENTRIES entries");
+            out.entries[out.len] = Entry {
+                file: file_named(b, cols[0]),
+                producer: class_named(b, cols[1]),
+                consumer: class_named(b, cols[2]),
+                cycles: cycles as u8,
+                observations: observations as u32,
+            };
+            out.len += 1;
+        }
+        start = end + 1;
+    }
+    out
+}
+
+/// Whether `b[range]` spells `name`.
+const fn spells(b: &[u8], (from, to): (usize, usize), name: &str) -> bool {
+    let name = name.as_bytes();
+    if to - from != name.len() {
+        return false;
+    }
+    let mut k = 0;
+    while k < name.len() {
+        if b[from + k] != name[k] {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// The file `b[range]` names ([`File::name`]).
+const fn file_named(b: &[u8], range: (usize, usize)) -> File {
+    let mut k = 0;
+    while k < File::ALL.len() {
+        if spells(b, range, File::ALL[k].name()) {
+            return File::ALL[k];
+        }
+        k += 1;
+    }
+    panic!("a latency data line names no register file")
+}
+
+/// The class `b[range]` names ([`Class::name`]).
+const fn class_named(b: &[u8], range: (usize, usize)) -> Class {
+    let mut k = 0;
+    while k < Class::ALL.len() {
+        if spells(b, range, Class::ALL[k].name()) {
+            return Class::ALL[k];
+        }
+        k += 1;
+    }
+    panic!("a latency data line names no instruction class")
+}
+
+/// The decimal number `b[range]`.
+const fn number(b: &[u8], (from, to): (usize, usize)) -> u64 {
+    assert!(from < to, "a latency data line has an empty number");
+    let (mut v, mut k) = (0u64, from);
+    while k < to {
+        assert!(b[k].is_ascii_digit() && v < u64::MAX / 10 - 9, "a latency data line has a malformed number");
+        v = v * 10 + (b[k] - b'0') as u64;
+        k += 1;
+    }
+    v
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The entries parsed at build time are those [`parse`] reads.
+    #[test]
+    fn build_time_entries_match_the_parser() {
+        for (k, (sm, text)) in DATA.iter().enumerate() {
+            let entries = parse(text).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
+            assert_eq!(&PARSED[k].entries[..PARSED[k].len], &entries[..], "sm_{sm}");
+        }
+    }
 
     #[test]
     fn data_files_parse() {
