@@ -26,7 +26,12 @@
 //!   instruction has it;
 //! * encoding runs a fast path that only says whether the instruction
 //!   encodes, and the checked encoder (which finds the first reason in a
-//!   fixed order) only for an instruction that does not.
+//!   fixed order) only for an instruction that does not;
+//! * registers and modifiers are read from (and written to) three
+//!   overlapping 64-bit windows of the word ([`At`]) rather than by
+//!   shifting the 128-bit word, and forms whose operands are only
+//!   registers and 32-bit immediates (most words) decode inline, the others
+//!   out of line.
 //!
 //! The index groups the plans of each measured SM by opcode value (bits
 //! 0–11), in table order: one load finds a word's first candidate (most

@@ -217,8 +217,9 @@ const GENERATION_CAPACITY: [usize; 2] = [480, 400];
 pub(super) const GENERATION_COUNT: usize = 2;
 const GENERATIONS: [Generation; GENERATION_COUNT] = [TURING_TO_HOPPER, BLACKWELL];
 
-/// The index into [`GENERATIONS`] of the generation whose forms apply to
-/// measured SM `sm` (every form applies to SMs of one generation only).
+/// The index of the generation whose forms apply to measured SM `sm`:
+/// 0 for sm_75–sm_90, 1 from sm_100 (every form applies to SMs of one
+/// generation only; a test checks it).
 pub fn generation_of(sm: u16) -> usize {
     usize::from(sm >= BLACKWELL.sms.0)
 }

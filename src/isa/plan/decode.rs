@@ -86,8 +86,8 @@ impl Plan {
                 }
                 // Bits 32–63 are window 1's low half.
                 Step::Imm32(ImmCheck::Any) => *dst = Operand::Imm(win[1] as u32),
-                // The other common operands without a call, in the general
-                // instance (the inline one has none of them).
+                // Addresses, the most common of the other operands, without
+                // a call (in the general instance: the inline one has none).
                 Step::Addr { .. } if GENERAL => match decode_addr(step, word) {
                     Some(op) => *dst = op,
                     None => return false,
