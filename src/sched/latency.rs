@@ -564,28 +564,30 @@ const fn spells(b: &[u8], (from, to): (usize, usize), name: &str) -> bool {
     true
 }
 
+/// The value of `$kind` (a type with `ALL` and a const `name`) whose name
+/// `b[range]` spells; a build error naming `$what` when none does. (A
+/// macro: const functions cannot be generic over the two enums' names.)
+macro_rules! named {
+    ($kind:ident, $b:expr, $range:expr, $what:literal) => {{
+        let mut k = 0;
+        loop {
+            assert!(k < $kind::ALL.len(), concat!("a latency data line names no ", $what));
+            if spells($b, $range, $kind::ALL[k].name()) {
+                break $kind::ALL[k];
+            }
+            k += 1;
+        }
+    }};
+}
+
 /// The file `b[range]` names ([`File::name`]).
 const fn file_named(b: &[u8], range: (usize, usize)) -> File {
-    let mut k = 0;
-    while k < File::ALL.len() {
-        if spells(b, range, File::ALL[k].name()) {
-            return File::ALL[k];
-        }
-        k += 1;
-    }
-    panic!("a latency data line names no register file")
+    named!(File, b, range, "register file")
 }
 
 /// The class `b[range]` names ([`Class::name`]).
 const fn class_named(b: &[u8], range: (usize, usize)) -> Class {
-    let mut k = 0;
-    while k < Class::ALL.len() {
-        if spells(b, range, Class::ALL[k].name()) {
-            return Class::ALL[k];
-        }
-        k += 1;
-    }
-    panic!("a latency data line names no instruction class")
+    named!(Class, b, range, "instruction class")
 }
 
 /// The decimal number `b[range]`.
