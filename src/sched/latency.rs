@@ -135,11 +135,6 @@ impl Class {
         }
     }
 
-    /// The class of a data-file name.
-    pub fn from_name(name: &str) -> Option<Class> {
-        Class::ALL.into_iter().find(|c| same_name(c.name(), name))
-    }
-
     /// The class of an instruction by its mnemonic with modifiers
     /// (`IMAD.WIDE.U32`, `LDG.E.64`); unknown mnemonics are [`Class::Alu`].
     pub fn of_mnemonic(mnemonic: &str) -> Class {
@@ -282,19 +277,6 @@ impl File {
             File::Up => "UP",
         }
     }
-
-    /// The file of a data-file name.
-    pub fn from_name(name: &str) -> Option<File> {
-        File::ALL.into_iter().find(|f| same_name(f.name(), name))
-    }
-}
-
-/// `a == b`, comparing lengths and first bytes before the whole strings
-/// (the data files are read on every compilation; most names differ in
-/// one of those).
-#[inline]
-fn same_name(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
 /// One measured entry of a data file.
@@ -433,31 +415,6 @@ pub fn data_file(measured: u16) -> Option<&'static str> {
     DATA.iter().find(|(s, _)| *s == measured).map(|(_, t)| *t)
 }
 
-/// Parses a data file: `file producer consumer cycles observations` lines
-/// separated by tabs; `#` starts a comment line.
-pub fn parse(text: &str) -> Result<Vec<Entry>, String> {
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let bad = || format!("line {}: `{line}` is not `file producer consumer cycles observations`", n + 1);
-        let mut cols = line.split('\t');
-        let (Some(file), Some(producer), Some(consumer), Some(cycles), Some(observations), None) = (cols.next(), cols.next(), cols.next(), cols.next(), cols.next(), cols.next()) else {
-            return Err(bad());
-        };
-        out.push(Entry {
-            file: File::from_name(file).ok_or_else(bad)?,
-            producer: Class::from_name(producer).ok_or_else(bad)?,
-            consumer: Class::from_name(consumer).ok_or_else(bad)?,
-            cycles: cycles.parse().ok().filter(|c| *c != NEEDS_SCOREBOARD).ok_or_else(bad)?,
-            observations: observations.parse().map_err(|_| bad())?,
-        });
-    }
-    Ok(out)
-}
-
 /// The table for an SM: its measured SM's, or for an SM outside the
 /// measured families the nearest measured SM below it (sm_75 below that).
 pub fn table(sm: Sm) -> &'static Table {
@@ -495,9 +452,9 @@ static PARSED: [Parsed; 7] = {
 /// An unused entry slot.
 const PLACEHOLDER: Entry = Entry { file: File::R, producer: Class::Alu, consumer: Class::Alu, cycles: 0, observations: 0 };
 
-/// [`parse`] at compile time: the same lines (tests hold the two to the
-/// same entries), with a panic, that is a build error, where `parse`
-/// returns an error.
+/// Parses a data file: `file producer consumer cycles observations` lines
+/// separated by tabs; `#` starts a comment line. Run at compile time
+/// ([`PARSED`]), where a panic is a build error naming what is wrong.
 const fn parse_const(text: &str) -> Parsed {
     let b = text.as_bytes();
     let mut out = Parsed { entries: [PLACEHOLDER; MAX_ENTRIES], len: 0 };
@@ -606,22 +563,33 @@ const fn number(b: &[u8], (from, to): (usize, usize)) -> u64 {
 mod tests {
     use super::*;
 
-    /// The entries parsed at build time are those [`parse`] reads.
     #[test]
-    fn build_time_entries_match_the_parser() {
+    fn data_files_parse() {
         for (k, (sm, text)) in DATA.iter().enumerate() {
-            let entries = parse(text).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
-            assert_eq!(&PARSED[k].entries[..PARSED[k].len], &entries[..], "sm_{sm}");
+            assert!(PARSED[k].len > 0, "sm_{sm}: no entries");
+            assert!(text.contains("measured from ptxas"), "sm_{sm}: the file names its source");
         }
     }
 
+    /// Comment and blank lines are skipped, white space around a line is
+    /// not part of it, and every column is read.
     #[test]
-    fn data_files_parse() {
-        for (sm, text) in DATA {
-            let entries = parse(text).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
-            assert!(!entries.is_empty(), "sm_{sm}: no entries");
-            assert!(text.contains("measured from ptxas"), "sm_{sm}: the file names its source");
-        }
+    fn data_lines_read_column_by_column() {
+        let parsed = parse_const("# file\tproducer\n\n  R\talu\tmem\t6\t120  \nUP\tuniform\tcontrol\t13\t7\n");
+        let e = |file, producer, consumer, cycles, observations| Entry { file, producer, consumer, cycles, observations };
+        assert_eq!(&parsed.entries[..parsed.len], &[e(File::R, Class::Alu, Class::Mem, 6, 120), e(File::Up, Class::Uniform, Class::Control, 13, 7)]);
+    }
+
+    #[test]
+    #[should_panic(expected = "names no instruction class")]
+    fn an_unknown_class_is_refused() {
+        parse_const("R\tbogus\talu\t4\t1\n");
+    }
+
+    #[test]
+    #[should_panic(expected = "fewer than five columns")]
+    fn a_short_line_is_refused() {
+        parse_const("R\talu\talu\t4\n");
     }
 
     #[test]
@@ -633,7 +601,10 @@ mod tests {
         assert_eq!(Class::of_mnemonic("DSETP.GT.AND"), Class::Fp64);
         assert_eq!(Class::of_mnemonic("ULDC.64"), Class::Uldc);
         for c in Class::ALL {
-            assert_eq!(Class::from_name(c.name()), Some(c));
+            assert_eq!(class_named(c.name().as_bytes(), (0, c.name().len())), c);
+        }
+        for f in File::ALL {
+            assert_eq!(file_named(f.name().as_bytes(), (0, f.name().len())), f);
         }
         assert_eq!(Class::ALL.len(), CLASSES);
     }
@@ -660,7 +631,5 @@ mod tests {
         assert_eq!(t.latency(File::P, Class::Alu, Class::Control), 4);
         assert_eq!(t.latency(File::R, Class::Fp32, Class::Alu), 13);
         assert_eq!(t.latency(File::R, Class::Mufu, Class::Alu), NEEDS_SCOREBOARD);
-        assert!(parse("R\talu\talu\t4\n").is_err());
-        assert!(parse("R\talu\tnope\t4\t1\n").is_err());
     }
 }
