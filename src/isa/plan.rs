@@ -136,6 +136,11 @@ impl At {
         At { window, shift: start - window * 32 }
     }
 
+    /// The field's first bit in the word.
+    pub fn start(self) -> u8 {
+        self.window * 32 + self.shift
+    }
+
     /// The field's bits of `windows` (the word's [`windows`]) and those above it.
     #[inline(always)]
     pub fn read(self, windows: &[u64; 4]) -> u64 {
@@ -193,14 +198,14 @@ impl ModStep {
 pub(super) enum Step {
     /// [`Slot::Gpr`], [`Slot::Pred`], [`Slot::Ur`] and [`Slot::UniformB`]:
     /// a register of `file` in the field of `mask`'s width (8, 3, 6 bits)
-    /// at `start`, whose all-ones value is the file's zero register (RZ,
+    /// at `at`, whose all-ones value is the file's zero register (RZ,
     /// PT, UPT, URZ). One step for the four, so that the operands of most
     /// forms decode and encode through one branch-free path. Its flags
     /// are bit positions or [`NO_BIT`] (a predicate has no `neg` and `abs`,
     /// a uniform register no `abs`: see [`Step::of`]); `reuse` is the
     /// reuse-mask index or [`NO_REUSE`]. (UniformB's bit 91 is a fixed field
     /// of its plan.)
-    Reg { start: u8, at: At, mask: u8, file: RegFile, neg: u8, abs: u8, not: u8, reuse: u8 },
+    Reg { at: At, mask: u8, file: RegFile, neg: u8, abs: u8, not: u8, reuse: u8 },
     /// [`Slot::Barrier`].
     Barrier(Fld),
     /// [`Slot::Imm32`], [`Slot::Float`] and [`Slot::Half2`] (bits 32–63);
@@ -246,17 +251,17 @@ impl Step {
         match slot {
             Slot::Gpr { field, neg, abs, not, reuse } => {
                 assert!(field.width == 8, "general register fields are 8 bits");
-                Step::Reg { start: field.start, at: At::of(field.start, field.width), mask: 0xff, file: RegFile::Gpr, neg: flag(neg), abs: flag(abs), not: flag(not), reuse: reuse.unwrap_or(NO_REUSE) }
+                Step::Reg { at: At::of(field.start, field.width), mask: 0xff, file: RegFile::Gpr, neg: flag(neg), abs: flag(abs), not: flag(not), reuse: reuse.unwrap_or(NO_REUSE) }
             }
             Slot::Ur { field, neg, not } | Slot::UniformB { field, neg, not } => {
                 assert!(field.width <= 8, "uniform register fields are at most 8 bits");
-                Step::Reg { start: field.start, at: At::of(field.start, field.width), mask: field.max() as u8, file: RegFile::Uniform, neg: flag(neg), abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
+                Step::Reg { at: At::of(field.start, field.width), mask: field.max() as u8, file: RegFile::Uniform, neg: flag(neg), abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
             }
             Slot::Barrier(f) => Step::Barrier(Fld::of(f)),
             Slot::Pred { uniform, field, not, .. } => {
                 assert!(field.width == 3, "predicate fields are 3 bits");
                 let file = if uniform { RegFile::UniformPred } else { RegFile::Pred };
-                Step::Reg { start: field.start, at: At::of(field.start, field.width), mask: 7, file, neg: NO_BIT, abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
+                Step::Reg { at: At::of(field.start, field.width), mask: 7, file, neg: NO_BIT, abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
             }
             Slot::Imm32 { .. } => Step::Imm32(ImmCheck::Any),
             Slot::Float { f64 } => Step::Imm32(ImmCheck::Float { f64 }),
@@ -633,7 +638,7 @@ mod tests {
     #[test]
     fn resolved_fields_read_and_write_as_fields_do() {
         let word: u128 = 0x0123_4567_89ab_cdef_fedc_ba98_7654_3210;
-        for (start, width) in [(0, 1), (12, 3), (32, 32), (24, 64), (34, 48), (64, 8), (105, 21)] {
+        for (start, width) in [(0, 1), (12, 3), (32, 32), (24, 64), (34, 48), (64, 8), (105, 21), (60, 8), (90, 8), (96, 32), (62, 4)] {
             let (field, fld) = (Field::new(start, width), Fld::of(Field::new(start, width)));
             assert_eq!(fld.get(word), field.get(word));
             assert_eq!(fld.get_signed(word), field.get_signed(word));
@@ -642,6 +647,10 @@ mod tests {
             assert_eq!(fld.put_signed(0, field.get_signed(word)), field.set_signed(0, field.get_signed(word)));
             if width < 64 {
                 assert_eq!(fld.put(0, field.max() + 1), None);
+            }
+            if width <= 32 {
+                let at = At::of(start, width);
+                assert_eq!((at.read(&windows(word)) & field.max(), at.start()), (field.get(word), start), "bits {start}+{width}");
             }
         }
     }

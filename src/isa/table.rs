@@ -211,7 +211,7 @@ const ULDC_FIXED: &[(Field, u64)] = &[(f(24, 31), 0), (f(22, 23), 0)];
 
 /// What a generation's table reserves: a little over its size (a test
 /// fails when a table outgrows it, so that the hint is kept up to date).
-const GENERATION_CAPACITY: [usize; 2] = [480, 400];
+const GENERATION_CAPACITY: [usize; GENERATION_COUNT] = [480, 400];
 
 /// The generations' tables, each in the order the decoder tries forms.
 pub(super) const GENERATION_COUNT: usize = 2;
@@ -228,7 +228,7 @@ pub fn generation_of(sm: u16) -> usize {
 /// [`generation_of`]), built the first time they are wanted: a compilation
 /// wants one generation's, half of the table.
 pub fn generation(k: usize) -> &'static [Form] {
-    let k = k % GENERATIONS.len();
+    let k = k % GENERATION_COUNT;
     generation_table(k).get_or_init(|| build_generation(k))
 }
 
@@ -238,9 +238,10 @@ pub fn generation_if_built(k: usize) -> Option<&'static [Form]> {
     generation_table(k).get().map(Vec::as_slice)
 }
 
+/// Where generation `k`'s table is kept.
 fn generation_table(k: usize) -> &'static OnceLock<Vec<Form>> {
-    static TABLES: [OnceLock<Vec<Form>>; 2] = [const { OnceLock::new() }; 2];
-    &TABLES[k % TABLES.len()]
+    static TABLES: [OnceLock<Vec<Form>>; GENERATION_COUNT] = [const { OnceLock::new() }; GENERATION_COUNT];
+    &TABLES[k % GENERATION_COUNT]
 }
 
 /// The forms that may apply to measured SM `sm`: those of its generation.
@@ -250,7 +251,7 @@ pub fn forms_for(sm: u16) -> &'static [Form] {
 
 /// Every form the table knows: each generation's, in order.
 pub fn all_forms() -> impl Iterator<Item = &'static Form> {
-    (0..GENERATIONS.len()).flat_map(|k| generation(k).iter())
+    (0..GENERATION_COUNT).flat_map(|k| generation(k).iter())
 }
 
 /// The forms of generation `k`.

@@ -197,8 +197,8 @@ impl Plan {
         let mut reuse = 0u8;
         for (k, (step, op)) in self.steps.iter().zip(inst.operands.iter()).enumerate() {
             w = match *step {
-                Step::Reg { start, mask, file: RegFile::Gpr, neg, abs, not, reuse: r, .. } => {
-                    let field = Fld { start, width: mask.count_ones() as u8 };
+                Step::Reg { at, mask, file: RegFile::Gpr, neg, abs, not, reuse: r } => {
+                    let field = Fld { start: at.start(), width: mask.count_ones() as u8 };
                     let Operand::Reg { reg, mods, reuse: used } = *op else { return Err(Why::Mismatch(k)) };
                     let n = gpr_num(reg).ok_or(Why::NotReg(reg, "an allocated general register"))?;
                     if used {
@@ -209,8 +209,8 @@ impl Plan {
                     }
                     put_mods(put(w, field, n, "register")?, (neg, abs, not), mods)?
                 }
-                Step::Reg { start, mask, file: file @ (RegFile::Pred | RegFile::UniformPred), not, .. } => {
-                    let field = Fld { start, width: mask.count_ones() as u8 };
+                Step::Reg { at, mask, file: file @ (RegFile::Pred | RegFile::UniformPred), not, .. } => {
+                    let field = Fld { start: at.start(), width: mask.count_ones() as u8 };
                     let Operand::Reg { reg, mods, reuse: false } = *op else { return Err(Why::Mismatch(k)) };
                     let n = match (reg.file == file, reg.num) {
                         (true, RegNum::Zero) => 7,
@@ -223,9 +223,9 @@ impl Plan {
                     // A predicate's negate and absolute-value flags are not looked at.
                     put_bit(put(w, field, n, "predicate")?, not, mods.not, "predicate negation")?
                 }
-                Step::Reg { start, mask, neg, not, .. } => {
+                Step::Reg { at, mask, neg, not, .. } => {
                     // A uniform register (UniformB's bit 91 is in the plan's base).
-                    let field = Fld { start, width: mask.count_ones() as u8 };
+                    let field = Fld { start: at.start(), width: mask.count_ones() as u8 };
                     let Operand::Reg { reg, mods, reuse: false } = *op else { return Err(Why::Mismatch(k)) };
                     let n = uniform_num(field.max(), reg).ok_or(Why::NotReg(reg, "an allocated uniform register"))?;
                     let w = put(w, field, n, "uniform register")?;
