@@ -7,6 +7,9 @@
 //! It also derives the PTX parser's keyword and name tables from the
 //! opcode table (`src/ptx/opcode_info.rs`, plain data compiled in here
 //! too) into `ptx_tables.rs`, so a run of the compiler does not build them.
+//! For the same reason it runs the SASS form table's definition
+//! (`src/isa/table/define.rs`, with the types it builds) and writes the
+//! forms as static data (`isa_forms.rs`, see `build/forms.rs`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -15,6 +18,36 @@ use std::path::{Path, PathBuf};
 #[allow(dead_code)]
 #[path = "src/ptx/opcode_info.rs"]
 mod opcode_info;
+
+// The parser's string index, to build its indexes here.
+#[allow(dead_code)]
+#[path = "src/ptx/namekey.rs"]
+mod namekey;
+#[allow(dead_code)]
+#[path = "src/ptx/strindex.rs"]
+mod strindex;
+
+// The form table's definition and what it needs of the crate, at the
+// paths the crate has them (`crate::isa::form`, ...).
+#[allow(dead_code)]
+#[path = "src/target.rs"]
+mod target;
+#[allow(dead_code)]
+#[path = "src/isa/bits.rs"]
+mod bits;
+#[allow(dead_code)]
+#[path = "src/isa/branch.rs"]
+mod branch;
+#[allow(dead_code)]
+#[path = "src/isa/form.rs"]
+mod form;
+mod isa {
+    pub(crate) use crate::{bits, branch, form};
+}
+#[path = "src/isa/table/define.rs"]
+mod define;
+#[path = "build/forms.rs"]
+mod forms;
 
 /// The ISLE programs: name (the generated file is `isle_<name>.rs`) and
 /// the files compiled together, in order.
@@ -50,7 +83,13 @@ fn main() {
         println!("cargo::rustc-link-arg-bins=-no-pie");
     }
     println!("cargo::rerun-if-changed=src/ptx/opcode_info.rs");
+    println!("cargo::rerun-if-changed=src/ptx/namekey.rs");
+    println!("cargo::rerun-if-changed=src/ptx/strindex.rs");
     write_if_changed(&out_dir.join("ptx_tables.rs"), &ptx_tables());
+    for input in ["build", "src/target.rs", "src/isa/bits.rs", "src/isa/branch.rs", "src/isa/form.rs", "src/isa/table"] {
+        println!("cargo::rerun-if-changed={input}");
+    }
+    write_if_changed(&out_dir.join("isa_forms.rs"), &forms::source());
     let mut failed = false;
     for &(name, files) in PROGRAMS {
         let paths: Vec<PathBuf> = files.iter().map(|f| manifest.join(f)).collect();
@@ -88,9 +127,9 @@ fn write_if_changed(path: &Path, code: &str) {
 
 /// The parser's tables derived from the opcode table: every distinct
 /// modifier spelling, sorted (a keyword is its position here); per opcode
-/// the bit set of keywords it allows; every dotted family name and dotted
-/// prefix of one, with the family of exactly that name and whether a
-/// longer name continues it.
+/// the bit set of keywords it allows; an index of the spellings; an index
+/// of every dotted family name and dotted prefix of one, with the family
+/// of exactly that name and whether a longer name continues it.
 fn ptx_tables() -> String {
     let info = &opcode_info::INFO;
     let mut spellings: Vec<&str> = info.iter().flat_map(|op| op.modifiers.iter().copied()).collect();
@@ -122,11 +161,29 @@ fn ptx_tables() -> String {
             names.entry(&op.name[..dot]).or_insert((u16::MAX, false)).1 = true;
         }
     }
-    let _ = writeln!(out, "/// Dotted family names and prefixes: (name, opcode discriminant or `u16::MAX`, a longer name continues it).");
-    let _ = writeln!(out, "pub static OPCODE_NAMES: [(&str, u16, bool); {}] = [", names.len());
-    for (name, (op, continues)) in &names {
-        let _ = writeln!(out, "    ({name:?}, {op}, {continues}),");
-    }
-    let _ = writeln!(out, "];");
+    let _ = writeln!(out, "/// [`KEYWORD_SPELLINGS`] by spelling.");
+    let keywords = strindex::StrIndex::new(spellings.iter().enumerate().map(|(k, s)| (*s, k as u16)));
+    write_index(&mut out, "KEYWORD_INDEX", "Keyword", &keywords, |k| format!("Keyword({k})"));
+    let _ = writeln!(out, "/// Dotted family names and their dotted prefixes: (opcode discriminant or");
+    let _ = writeln!(out, "/// `u16::MAX`, whether a longer name continues it) by name.");
+    let name_index = strindex::StrIndex::new(names.iter().map(|(name, &entry)| (*name, entry)));
+    write_index(&mut out, "OPCODE_NAME_INDEX", "(u16, bool)", &name_index, |(op, continues)| format!("({op}, {continues})"));
     out
+}
+
+/// Writes `index` as `pub static NAME: StrIndex<TYPE>` over its slots,
+/// each value written by `value`.
+fn write_index<V: Copy>(out: &mut String, name: &str, value_type: &str, index: &strindex::StrIndex<V>, value: impl Fn(V) -> String) {
+    let slots = index.slots();
+    let _ = writeln!(out, "pub static {name}: StrIndex<{value_type}> = StrIndex::from_slots(&[");
+    for slot in slots {
+        match slot {
+            Some((key, text, v)) => {
+                let (a, b, len, hash) = key.parts();
+                let _ = writeln!(out, "    Some((NameKey::from_parts({a:#x}, {b:#x}, {len}, {hash:#x}), {text:?}, {})),", value(*v));
+            }
+            None => out.push_str("    None,\n"),
+        }
+    }
+    let _ = writeln!(out, "]);");
 }

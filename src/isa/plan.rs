@@ -47,7 +47,7 @@ use super::family::MEASURED_SMS;
 use super::form::{Form, ModField, PredShow, Slot, UNIFORM_B_FLAG, UNMEASURED};
 use super::inst::{InstOperands, ModValues};
 use super::operand::RegFile;
-use super::table::{GENERATION_COUNT, all_forms, generation, generation_if_built};
+use super::table::{GENERATION_COUNT, all_forms, generation};
 use std::sync::OnceLock;
 
 /// The "no such bit" position of an optional flag: bit 127, which no form
@@ -537,11 +537,11 @@ pub(super) fn plan_for_encoding(form: &'static Form) -> Option<&'static Plan> {
 #[inline(never)]
 fn lazy_plan(form: &'static Form) -> Option<&'static Plan> {
     // One small slot per form of each generation (a plan is large; most
-    // are never built). A form can only be from a table that was built.
+    // are never built).
     static LAZY: [OnceLock<Box<[OnceLock<&'static Plan>]>>; GENERATION_COUNT] = [const { OnceLock::new() }; GENERATION_COUNT];
     let address = form as *const Form as usize;
     let (k, table) = (0..GENERATION_COUNT)
-        .filter_map(|k| generation_if_built(k).map(|t| (k, t)))
+        .map(|k| (k, generation(k)))
         .find(|(_, t)| address.wrapping_sub(t.as_ptr() as usize) < std::mem::size_of_val(*t))?;
     let index = (address - table.as_ptr() as usize) / std::mem::size_of::<Form>();
     if !table.get(index).is_some_and(|f| std::ptr::eq(f, form)) {

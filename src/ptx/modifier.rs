@@ -9,7 +9,7 @@
 use super::ast::{ScalarType, StateSpace};
 use super::opcode::Opcode;
 use super::strindex::StrIndex;
-use super::tables::{KEYWORD_SPELLINGS, KEYWORD_WORDS, KEYWORDS_ALLOWED};
+use super::tables::{KEYWORD_INDEX, KEYWORD_SPELLINGS, KEYWORD_WORDS, KEYWORDS_ALLOWED};
 use std::sync::OnceLock;
 
 /// Rounding modifiers.
@@ -253,30 +253,34 @@ fn lookup_rev<T: Copy + PartialEq>(table: &[(T, &'static str)], v: T) -> &'stati
 
 /// Every modifier spelling of the opcode table, sorted, with an index,
 /// which opcode allows which, and what each means, so that classifying a
-/// modifier is one index lookup and two array reads. The spellings and
-/// bit sets come from the build script ([`super::tables`]); a spelling's
-/// meaning is worked out on its first use.
+/// modifier is one index lookup and two array reads. The spellings, the
+/// index and the bit sets come from the build script ([`super::tables`]);
+/// a spelling's meaning is worked out on its first use.
 pub struct KeywordTable {
     /// Spellings by keyword index.
     pub spellings: &'static [&'static str],
-    index: StrIndex<Keyword>,
+    index: &'static StrIndex<Keyword>,
     /// Per opcode (by discriminant), a bit set over keyword indices.
     allowed: &'static [[u64; KEYWORD_WORDS]],
     /// Meaning on `setp`/`set`/`vset*`.
-    on_comparison: Box<[OnceLock<Modifier>]>,
+    on_comparison: [OnceLock<Modifier>; KEYWORD_COUNT],
     /// Meaning on every other instruction.
-    elsewhere: Box<[OnceLock<Modifier>]>,
+    elsewhere: [OnceLock<Modifier>; KEYWORD_COUNT],
 }
+
+/// How many spellings the table has.
+const KEYWORD_COUNT: usize = KEYWORD_SPELLINGS.len();
 
 /// The keyword table.
 pub fn keyword_table() -> &'static KeywordTable {
-    static TABLE: OnceLock<KeywordTable> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let spellings: &'static [&'static str] = &KEYWORD_SPELLINGS;
-        let index = StrIndex::new(spellings.iter().enumerate().map(|(i, s)| (*s, Keyword(i as u16))));
-        let unclassified = || spellings.iter().map(|_| OnceLock::new()).collect();
-        KeywordTable { spellings, index, allowed: &KEYWORDS_ALLOWED, on_comparison: unclassified(), elsewhere: unclassified() }
-    })
+    static TABLE: KeywordTable = KeywordTable {
+        spellings: &KEYWORD_SPELLINGS,
+        index: &KEYWORD_INDEX,
+        allowed: &KEYWORDS_ALLOWED,
+        on_comparison: [const { OnceLock::new() }; KEYWORD_COUNT],
+        elsewhere: [const { OnceLock::new() }; KEYWORD_COUNT],
+    };
+    &TABLE
 }
 
 #[cfg(test)]

@@ -56,6 +56,18 @@ impl NameKey {
         NameKey { a, b, len: n.min(u32::MAX as usize) as u32, hash: h.swap_bytes() as u32 }
     }
 
+    /// The key from its parts ([`NameKey::parts`]): how the build script's
+    /// precomputed indexes write their keys.
+    pub(crate) const fn from_parts(a: u64, b: u64, len: u32, hash: u32) -> NameKey {
+        NameKey { a, b, len, hash }
+    }
+
+    /// The key's words, length and hash.
+    #[allow(dead_code)] // the build script's
+    pub(crate) fn parts(self) -> (u64, u64, u32, u32) {
+        (self.a, self.b, self.len, self.hash)
+    }
+
     /// Whether the key determines its name (so equal keys are equal names).
     #[inline]
     pub(crate) fn is_exact(self) -> bool {

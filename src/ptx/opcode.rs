@@ -935,7 +935,8 @@ impl Opcode {
     /// longest-match rule: `None` when no family name starts with `name`
     /// (so no longer candidate can match either).
     pub fn name_entry(name: &str) -> Option<NameEntry> {
-        name_index().get(name)
+        let (op, continues) = super::tables::OPCODE_NAME_INDEX.get(name)?;
+        Some(NameEntry { opcode: Opcode::ALL.get(usize::from(op)).copied(), continues })
     }
 
     /// Whether `.eq`/`.lo`/`.and`-like words are comparisons and boolean
@@ -953,18 +954,6 @@ pub struct NameEntry {
     /// Whether some longer family name begins with this name and a dot.
     pub continues: bool,
 }
-
-/// Every family name and every dotted prefix of one (listed by the build
-/// script, [`super::tables::OPCODE_NAMES`]), indexed once.
-fn name_index() -> &'static super::strindex::StrIndex<NameEntry> {
-    static INDEX: std::sync::OnceLock<super::strindex::StrIndex<NameEntry>> = std::sync::OnceLock::new();
-    INDEX.get_or_init(|| {
-        super::strindex::StrIndex::new(super::tables::OPCODE_NAMES.iter().map(|&(name, op, continues)| {
-            (name, NameEntry { opcode: Opcode::ALL.get(usize::from(op)).copied(), continues })
-        }))
-    })
-}
-
 
 #[cfg(test)]
 mod tests {

@@ -5,28 +5,52 @@
 //! one probe, one comparison of two packed words.
 //! Faster here than a general hash map, whose `str` hashing and probing are
 //! built for arbitrary keys.
+//!
+//! The indexes of the opcode table's names and spellings are built by the
+//! build script (which runs [`StrIndex::new`] too) and compiled in as
+//! static slot arrays ([`StrIndex::from_slots`]), so no run of the compiler
+//! builds them.
 
 use super::namekey::{NameKey, same_name};
 
+/// One slot of an index: `(key, name, value)`, `None` when empty.
+pub(crate) type Slot<V> = Option<(NameKey, &'static str, V)>;
+
 /// An immutable string-keyed index.
 #[derive(Debug)]
-pub struct StrIndex<V: Copy> {
-    /// `(key, name, value)` per slot; `None` when empty.
-    slots: Vec<Option<(NameKey, &'static str, V)>>,
+pub struct StrIndex<V: Copy + 'static> {
+    /// A power-of-two number of slots.
+    slots: &'static [Slot<V>],
 }
 
-impl<V: Copy> StrIndex<V> {
-    /// Builds the index. A key given twice keeps its last value.
+impl<V: Copy + 'static> StrIndex<V> {
+    /// Builds the index. A key given twice keeps its last value. The slots
+    /// live as long as the program (indexes are built once, into statics).
     pub fn new(entries: impl IntoIterator<Item = (&'static str, V)>) -> StrIndex<V> {
+        StrIndex { slots: Box::leak(Self::build_slots(entries).into_boxed_slice()) }
+    }
+
+    /// An index over slots [`StrIndex::slots`] of an index gave.
+    pub(crate) const fn from_slots(slots: &'static [Slot<V>]) -> StrIndex<V> {
+        StrIndex { slots }
+    }
+
+    /// The slots, for writing the index out as data.
+    #[allow(dead_code)] // the build script's
+    pub(crate) fn slots(&self) -> &'static [Slot<V>] {
+        self.slots
+    }
+
+    fn build_slots(entries: impl IntoIterator<Item = (&'static str, V)>) -> Vec<Slot<V>> {
         let entries: Vec<(&'static str, V)> = entries.into_iter().collect();
         let size = (entries.len() * 2).next_power_of_two().max(16);
-        let mut index = StrIndex { slots: vec![None; size] };
+        let mut slots = vec![None; size];
         for (key, value) in entries {
             let packed = NameKey::new(key.as_bytes());
             let mask = size - 1;
             let mut i = packed.hash as usize & mask;
             loop {
-                match &mut index.slots[i] {
+                match &mut slots[i] {
                     slot @ None => {
                         *slot = Some((packed, key, value));
                         break;
@@ -39,7 +63,7 @@ impl<V: Copy> StrIndex<V> {
                 }
             }
         }
-        index
+        slots
     }
 
     /// The value of `key`.
