@@ -41,8 +41,11 @@ mod branch;
 #[allow(dead_code)]
 #[path = "src/isa/form.rs"]
 mod form;
+#[allow(dead_code)]
+#[path = "src/isa/family.rs"]
+mod family;
 mod isa {
-    pub(crate) use crate::{bits, branch, form};
+    pub(crate) use crate::{bits, branch, family, form};
 }
 #[path = "src/isa/table/define.rs"]
 mod define;
@@ -86,7 +89,7 @@ fn main() {
     println!("cargo::rerun-if-changed=src/ptx/namekey.rs");
     println!("cargo::rerun-if-changed=src/ptx/strindex.rs");
     write_if_changed(&out_dir.join("ptx_tables.rs"), &ptx_tables());
-    for input in ["build", "src/target.rs", "src/isa/bits.rs", "src/isa/branch.rs", "src/isa/form.rs", "src/isa/table"] {
+    for input in ["build", "src/target.rs", "src/isa/bits.rs", "src/isa/branch.rs", "src/isa/family.rs", "src/isa/form.rs", "src/isa/table"] {
         println!("cargo::rerun-if-changed={input}");
     }
     write_if_changed(&out_dir.join("isa_forms.rs"), &forms::source());

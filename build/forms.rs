@@ -1,13 +1,16 @@
 //! Writes the form table (`src/isa/table/define.rs`, run here) as Rust
-//! source: one `static` array of [`Form`]s per generation, which
-//! `src/isa/table.rs` includes. Every type is written field by field with
+//! source: one `static` array of [`Form`]s per generation, and per measured
+//! SM the forms that apply to it by the opcode their name starts with,
+//! which `src/isa/table.rs` includes. Every type is written field by field with
 //! exhaustive patterns, so a new field or variant is a build error here
 //! rather than a table silently missing it.
 
 use crate::define::{GENERATIONS, build_generation};
 use crate::isa::bits::Field;
+use crate::isa::family::MEASURED_SMS;
 use crate::isa::branch::Layout;
 use crate::isa::form::{Alias, AliasWhen, Form, ModField, OperandSuffix, PredShow, Slot};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 /// The source of `isa_forms.rs`.
@@ -18,16 +21,37 @@ pub fn source() -> String {
     let _ = write!(out, "{}] = ", GENERATIONS.len());
     GENERATIONS.iter().map(|g| g.sms).collect::<Vec<_>>().as_slice().rust_array(&mut out);
     out.push_str(";\n");
-    for k in 0..GENERATIONS.len() {
-        let forms = build_generation(k);
+    let generations: Vec<Vec<Form>> = (0..GENERATIONS.len()).map(build_generation).collect();
+    for (k, forms) in generations.iter().enumerate() {
         let _ = write!(out, "\n/// The forms of generation {k}.\npub(super) static GENERATION_{k}: [Form; {}] = [\n", forms.len());
-        for form in &forms {
+        for form in forms {
             out.push_str("    ");
             form.rust(&mut out);
             out.push_str(",\n");
         }
         out.push_str("];\n");
     }
+    out.push_str("\n/// Per measured SM (in `MEASURED_SMS` order), the forms of its generation that\n");
+    out.push_str("/// apply to it by the opcode their name starts with (`IADD3` for `IADD3.X`),\n");
+    out.push_str("/// sorted by that name: (name, positions in the generation's table, in order).\n");
+    let _ = writeln!(out, "pub(super) static FORMS_BY_BASE: [&[(&str, &[u16])]; {}] = [", MEASURED_SMS.len());
+    for &sm in MEASURED_SMS {
+        let k = GENERATIONS.iter().position(|g| (g.sms.0..=g.sms.1).contains(&sm)).unwrap_or_else(|| panic!("sm_{sm} is in no generation"));
+        let mut by_base: BTreeMap<&str, Vec<u16>> = BTreeMap::new();
+        for (i, form) in generations[k].iter().enumerate().filter(|(_, f)| f.applies_to(sm)) {
+            let base = form.name.split('.').next().unwrap_or(form.name);
+            by_base.entry(base).or_default().push(u16::try_from(i).expect("a generation of under 65536 forms"));
+        }
+        let _ = writeln!(out, "    // sm_{sm} (generation {k})");
+        out.push_str("    &[\n");
+        for (base, positions) in &by_base {
+            let _ = write!(out, "        ({base:?}, ");
+            positions.as_slice().rust(&mut out);
+            out.push_str("),\n");
+        }
+        out.push_str("    ],\n");
+    }
+    out.push_str("];\n");
     out
 }
 

@@ -264,15 +264,6 @@ pub struct Compiled {
     pub address_bytes: u64,
 }
 
-/// Builds the read-only tables the stages after the front end use for
-/// `sm` (instruction forms and their index, latencies) ahead of need.
-/// Every table is also built on first use; calling this on a spare thread
-/// while the PTX is parsed takes their cost off the critical path.
-pub fn prepare_target(sm: Sm) {
-    crate::isa::build::prepare(sm);
-    crate::sched::latency::table(sm);
-}
-
 /// Allocates registers for a selected function.
 pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result<crate::regalloc::Allocated, StageError> {
     let ra = crate::regalloc::RegallocOptions { max_registers: options.max_registers, check: options.check };

@@ -123,12 +123,6 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     Ok(Some(Options { arch, output, inputs, summary, verbose, run, max_registers, threads, dump_ir }))
 }
 
-/// The input size (bytes of PTX) from which the back end's tables are
-/// built on a spare thread during parsing when the thread count is left
-/// open: about the size of a module of `driver::PARALLEL_MIN_INSTS`
-/// lowered instructions in the corpus.
-const PREPARE_THREAD_MIN_BYTES: usize = 16 * 1024;
-
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let opts = match parse_args(&args) {
@@ -140,7 +134,6 @@ fn main() -> ExitCode {
         }
     };
     let mut failed = false;
-    let mut preparing = false;
     for path in &opts.inputs {
         let source = match std::fs::read(path) {
             Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
@@ -150,23 +143,6 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        // For a large input (or where threads were asked for) the back
-        // end's tables are built on a spare thread while the front end
-        // parses; the thread is left to finish (or be cut short at exit) on
-        // its own, as nothing waits for it: a stage that needs a table
-        // before it is ready builds or waits for it itself. For a small one
-        // starting the thread costs more than it saves (see
-        // `driver::PARALLEL_MIN_INSTS`).
-        if let Arch::Real(sm) = opts.arch {
-            let wanted = match opts.threads {
-                Some(n) => n > 1,
-                None => source.len() >= PREPARE_THREAD_MIN_BYTES,
-            };
-            if !preparing && wanted && opts.run.is_none() {
-                std::thread::spawn(move || ptx2sass::driver::prepare_target(sm));
-                preparing = true;
-            }
-        }
         let check_opts = CheckOptions { arch: Some(opts.arch.sm()), resolve_calls: matches!(opts.arch, Arch::Real(_)) };
         let module = match ptx::parse(&source) {
             Ok(m) => m,

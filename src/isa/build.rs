@@ -22,7 +22,7 @@ use super::family::{MEASURED_SMS, measured_index};
 use super::form::{Form, PredShow, Slot, UNMEASURED};
 use super::inst::{Inst, InstOperands, ModValues, float_printable, half2_printable};
 use super::operand::{Operand, Reg, RegFile, SrcMods};
-use super::table::forms_for;
+use super::table::forms_with_base;
 use crate::target::Sm;
 /// Keys are opcode texts the compiler makes: a fast hasher.
 type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
@@ -66,44 +66,18 @@ fn cache() -> &'static [RwLock<HashMap<Box<str>, Candidates>>] {
 }
 
 /// The forms of the measured SM `sm_index` that spell `text`, with their
-/// modifier values.
+/// modifier values. Only the forms whose name starts with the text's
+/// opcode are tried (an index the build script made, [`forms_with_base`]).
 fn candidates(sm_index: usize, text: &str) -> Candidates {
     let mut out = Candidates::new();
     let base = text.split('.').next().unwrap_or(text);
-    for &form in forms_by_base(sm_index).get(base).map_or(&[][..], Vec::as_slice) {
+    for form in forms_with_base(sm_index, base) {
         let Some(rest) = text.strip_prefix(form.name) else { continue };
         if let Some(mods) = spell_mods(form, rest) {
             out.push((form, mods));
         }
     }
     out
-}
-
-/// The forms of the measured SM `sm_index` by the opcode their name starts
-/// with (`IADD3` for `IADD3.X`), built once per SM: a text's candidates
-/// are then found among a few forms, not the whole table.
-fn forms_by_base(sm_index: usize) -> &'static HashMap<&'static str, Vec<&'static Form>> {
-    const SLOTS: usize = 8;
-    const _: () = assert!(MEASURED_SMS.len() <= SLOTS);
-    static BY_BASE: [OnceLock<HashMap<&'static str, Vec<&'static Form>>>; SLOTS] = [const { OnceLock::new() }; SLOTS];
-    BY_BASE[sm_index % SLOTS].get_or_init(|| {
-        let table_sm = MEASURED_SMS[sm_index];
-        let mut map: HashMap<&'static str, Vec<&'static Form>> = HashMap::default();
-        for form in forms_for(table_sm).iter().filter(|f| f.applies_to(table_sm)) {
-            map.entry(form.name.split('.').next().unwrap_or(form.name)).or_default().push(form);
-        }
-        map
-    })
-}
-
-/// Builds the tables [`Inst::build`] reads for `sm` (the form table and
-/// its by-opcode index) now rather than at the first instruction: a
-/// driver calls it on a spare thread while the front end runs. Does
-/// nothing for an SM without tables.
-pub fn prepare(sm: Sm) {
-    if let Some(index) = measured_index(sm) {
-        forms_by_base(index);
-    }
 }
 
 /// The modifier values that spell `rest` (the text after the form's name)

@@ -58,10 +58,11 @@
 
 use super::bits::Field;
 use super::branch::Layout;
+use super::family::MEASURED_SMS;
 use super::form::{Alias, AliasWhen, Form, ModField, OperandSuffix, PredShow, Slot};
 
 // `GENERATION_SMS` and `GENERATION_<k>`: the forms of each generation,
-// as `table/define.rs` builds them (see `build.rs`).
+// as `table/define.rs` builds them; `FORMS_BY_BASE` (see `build/forms.rs`).
 include!(concat!(env!("OUT_DIR"), "/isa_forms.rs"));
 
 /// How many generations the table has.
@@ -86,6 +87,17 @@ pub fn generation(k: usize) -> &'static [Form] {
 /// The forms that may apply to measured SM `sm`: those of its generation.
 pub fn forms_for(sm: u16) -> &'static [Form] {
     generation(generation_of(sm))
+}
+
+/// The forms that apply to measured SM `MEASURED_SMS[sm_index]` and whose
+/// name starts with the opcode `base` (`IADD3` for `IADD3.X`), in table
+/// order; none for an index past the list.
+pub fn forms_with_base(sm_index: usize, base: &str) -> impl Iterator<Item = &'static Form> {
+    let sm = MEASURED_SMS.get(sm_index).copied().unwrap_or(0);
+    let forms = generation(generation_of(sm));
+    let by_base: &[(&str, &[u16])] = FORMS_BY_BASE.get(sm_index).copied().unwrap_or(&[]);
+    let positions = by_base.binary_search_by(|(name, _)| name.cmp(&base)).map_or(&[][..], |k| by_base[k].1);
+    positions.iter().filter_map(move |&i| forms.get(usize::from(i)))
 }
 
 /// Every form the table knows: each generation's, in order.
@@ -218,6 +230,24 @@ pub const SPECIAL_REGISTERS_BY_SM: &[(u8, (u16, u16), &str)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The by-opcode index lists, for each measured SM, exactly the forms
+    /// that apply to it, under the opcode their name starts with.
+    #[test]
+    fn forms_with_base_lists_each_applying_form_once() {
+        for (s, &sm) in MEASURED_SMS.iter().enumerate() {
+            let mut listed = 0;
+            for form in forms_for(sm).iter().filter(|f| f.applies_to(sm)) {
+                let base = form.name.split('.').next().unwrap_or(form.name);
+                assert_eq!(forms_with_base(s, base).filter(|f| std::ptr::eq(*f, form)).count(), 1, "{} on sm_{sm}", form.name);
+                listed += 1;
+            }
+            let total: usize = FORMS_BY_BASE[s].iter().map(|(_, p)| p.len()).sum();
+            assert_eq!(total, listed, "sm_{sm}");
+        }
+        assert_eq!(forms_with_base(0, "NOSUCHOP").count(), 0);
+        assert_eq!(forms_with_base(MEASURED_SMS.len(), "IADD3").count(), 0);
+    }
 
     /// Each generation's forms apply to its own SMs only, as
     /// [`generation_of`] assumes.
