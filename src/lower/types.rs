@@ -13,7 +13,7 @@
 
 use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, MulMode, Round, Space, Type};
 use crate::ptx::ast::{Expr, ScalarType, StateSpace, UnaryOp};
-use crate::ptx::modifier::{self, keyword_table, Modifier, Rounding, Semantics};
+use crate::ptx::modifier::{self, KEYWORD_COUNT, Keyword, Modifier, Rounding, Semantics};
 use std::sync::OnceLock;
 
 /// The value type holding a PTX type of `bits` bits: predicates are `p`,
@@ -156,36 +156,38 @@ enum ExtWord {
 /// PRMT's mode words in the order of the machine's mode field.
 const PRMT_MODES: [&str; 6] = [".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"];
 
-/// Keyword meanings by keyword index, built once.
-fn word_table() -> &'static [Word] {
-    static TABLE: OnceLock<Vec<Word>> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        keyword_table()
-            .spellings
-            .iter()
-            .map(|s| match *s {
-                ".lo" => Word::Mul(MulMode::Lo),
-                ".hi" => Word::Mul(MulMode::Hi),
-                ".wide" => Word::Mul(MulMode::Wide),
-                ".approx" => Word::Approx,
-                ".full" => Word::Full,
-                ".to" => Word::To,
-                ".NaN" => Word::NaN,
-                ".xorsign" => Word::Xorsign,
-                ".abs" => Word::Abs,
-                ".uni" | ".aligned" | ".ca" | ".cg" | ".cs" | ".lu" | ".cv" | ".wb" | ".wt" | ".nc" => Word::Drop,
-                ".cc" => Word::Ext(ExtWord::Cc),
-                ".clamp" => Word::Ext(ExtWord::Clamp),
-                ".wrap" => Word::Ext(ExtWord::Wrap),
-                ".shiftamt" => Word::Ext(ExtWord::ShiftAmt),
-                ".l" => Word::Ext(ExtWord::Left),
-                ".r" => Word::Ext(ExtWord::Right),
-                s if PRMT_MODES.contains(&s) => Word::Ext(ExtWord::Prmt(PRMT_MODES.iter().position(|m| *m == s).map_or(0, |k| k as u8 + 1))),
-                s if s.starts_with(".L1::") || s.starts_with(".L2::") => Word::Drop,
-                s => s.strip_prefix('.').and_then(FpClass::from_word).map_or(Word::Unknown, Word::Class),
-            })
-            .collect()
-    })
+/// The meaning of keyword `k` to lowering, worked out on its first use
+/// (a module uses a few of the table's keywords; classifying them all
+/// took ~90 K instructions of every compilation).
+fn word(k: Keyword) -> Word {
+    static MEANINGS: [OnceLock<Word>; KEYWORD_COUNT] = [const { OnceLock::new() }; KEYWORD_COUNT];
+    let Some(slot) = MEANINGS.get(usize::from(k.0)) else { return Word::Unknown };
+    *slot.get_or_init(|| word_meaning(k.spelling()))
+}
+
+/// What a keyword spelling means to lowering.
+fn word_meaning(spelling: &str) -> Word {
+    match spelling {
+        ".lo" => Word::Mul(MulMode::Lo),
+        ".hi" => Word::Mul(MulMode::Hi),
+        ".wide" => Word::Mul(MulMode::Wide),
+        ".approx" => Word::Approx,
+        ".full" => Word::Full,
+        ".to" => Word::To,
+        ".NaN" => Word::NaN,
+        ".xorsign" => Word::Xorsign,
+        ".abs" => Word::Abs,
+        ".uni" | ".aligned" | ".ca" | ".cg" | ".cs" | ".lu" | ".cv" | ".wb" | ".wt" | ".nc" => Word::Drop,
+        ".cc" => Word::Ext(ExtWord::Cc),
+        ".clamp" => Word::Ext(ExtWord::Clamp),
+        ".wrap" => Word::Ext(ExtWord::Wrap),
+        ".shiftamt" => Word::Ext(ExtWord::ShiftAmt),
+        ".l" => Word::Ext(ExtWord::Left),
+        ".r" => Word::Ext(ExtWord::Right),
+        s if PRMT_MODES.contains(&s) => Word::Ext(ExtWord::Prmt(PRMT_MODES.iter().position(|m| *m == s).map_or(0, |k| k as u8 + 1))),
+        s if s.starts_with(".L1::") || s.starts_with(".L2::") => Word::Drop,
+        s => s.strip_prefix('.').and_then(FpClass::from_word).map_or(Word::Unknown, Word::Class),
+    }
 }
 
 /// The attributes of an instruction's modifiers: the first type is `ty`,
@@ -202,7 +204,6 @@ pub(super) fn attrs(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<Attrs, 
 pub(super) fn attrs_ext(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<(Attrs, Ext), ()> {
     let mut ext = Ext::default();
     let mut a = Attrs::default();
-    let words = word_table();
     for (m, _) in mods {
         match *m {
             Modifier::Type(t) => {
@@ -231,7 +232,7 @@ pub(super) fn attrs_ext(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<(At
             Modifier::Sem(_) | Modifier::Scope(_) => return Err(()),
             Modifier::Ftz => a.ftz = true,
             Modifier::Sat => a.sat = true,
-            Modifier::Word(k) => match words.get(k.0 as usize).copied().unwrap_or(Word::Unknown) {
+            Modifier::Word(k) => match word(k) {
                 Word::Unknown => return Err(()),
                 Word::Drop => {}
                 Word::Mul(mm) => a.mul = Some(mm),

@@ -269,7 +269,7 @@ pub struct KeywordTable {
 }
 
 /// How many spellings the table has.
-const KEYWORD_COUNT: usize = KEYWORD_SPELLINGS.len();
+pub const KEYWORD_COUNT: usize = KEYWORD_SPELLINGS.len();
 
 /// The keyword table.
 pub fn keyword_table() -> &'static KeywordTable {
