@@ -284,11 +284,11 @@ fn corpus_listing(sm: u16, corpus: &Path, ptxas: &Path, nvdisasm: &Path, scratch
 /// print replaced by UR4 (what reading its text back gives).
 fn with_printed_descriptor(inst: &isa::inst::Inst) -> isa::inst::Inst {
     use isa::form::Slot;
-    use isa::operand::{Operand, Reg, RegFile, RegNum};
+    use isa::operand::{Operand, RegNum};
     let mut out = inst.clone();
     for (slot, op) in inst.form.slots.iter().zip(out.operands.iter_mut()) {
-        if let (Slot::Addr { show_desc: false, desc: Some(_), .. }, Operand::Mem { desc, .. }) = (slot, op) {
-            *desc = Some(Reg { file: RegFile::Uniform, num: RegNum::Phys(4) });
+        if let (Slot::Addr { show_desc: false, desc: Some(_), .. }, Operand::Mem(m)) = (slot, op) {
+            *m = m.with_desc(RegNum::Phys(4));
         }
     }
     out

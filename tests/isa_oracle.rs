@@ -12,7 +12,7 @@ use ptx2sass::isa::ctrl::Ctrl;
 use ptx2sass::isa::family::{MEASURED_SMS, nvdisasm_name};
 use ptx2sass::isa::form::{Form, Slot, UNMEASURED};
 use ptx2sass::isa::inst::{Inst, SPECIAL_FLOATS, float_text, half2_text};
-use ptx2sass::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
+use ptx2sass::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
 use ptx2sass::isa::table::forms_for;
 use ptx2sass::target::Sm;
 use std::path::Path;
@@ -101,13 +101,14 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         Slot::Target(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
         Slot::AbsTarget(_) => Operand::Target(16 * rng.below(0x1000) as i64),
         Slot::RelOffset(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
-        Slot::Addr { scale, desc, uniform, .. } => Operand::Mem {
-            uniform: uniform.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) }),
-            base: gpr(rng),
-            offset: 16 * (rng.below(0x200) as i32 - 0x100),
-            scale: if scale.is_some() { rng.below(4) as u8 } else { 0 },
-            desc: desc.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) }),
-        },
+        Slot::Addr { scale, desc, uniform, .. } => {
+            let uniform = uniform.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) });
+            let base = gpr(rng);
+            let offset = 16 * (rng.below(0x200) as i32 - 0x100);
+            let scale = if scale.is_some() { rng.below(4) as u8 } else { 0 };
+            let desc = desc.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) });
+            Operand::Mem(Mem::from_parts(base, offset, scale, desc, uniform).expect("no form has both a descriptor and an added register"))
+        }
     }
 }
 

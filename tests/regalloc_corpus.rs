@@ -38,7 +38,7 @@ fn check(a: &Allocated) -> Option<String> {
                 bad |= match op {
                     Operand::Reg { reg, .. } => virt(reg),
                     Operand::ConstAddr { index, .. } => virt(index),
-                    Operand::Mem { base, desc, uniform, .. } => virt(base) || desc.as_ref().is_some_and(virt) || uniform.as_ref().is_some_and(virt),
+                    Operand::Mem(m) => m.regs().any(|r| virt(&r)),
                     _ => false,
                 };
             }

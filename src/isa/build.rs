@@ -133,13 +133,12 @@ fn fits(slot: &Slot, op: &Operand) -> bool {
         (Slot::HexSplit(lo, hi), Operand::Hex(v)) => u64::from(v) < 1u64 << (lo.width + hi.width),
         (Slot::Imm64(_) | Slot::SImm(_), Operand::Imm64(_)) => true,
         (Slot::Target(_) | Slot::AbsTarget(_) | Slot::RelOffset(_), Operand::Target(_)) => true,
-        (Slot::Addr { offset, scale, desc, uniform, .. }, Operand::Mem { base, offset: o, scale: s, desc: d, uniform: u }) => {
+        (Slot::Addr { offset, scale, desc, uniform, .. }, Operand::Mem(m)) => {
             let half = 1i64 << (offset.width - 1);
-            base.file == RegFile::Gpr
-                && (-half..half).contains(&i64::from(o))
-                && (s == 0 || scale.is_some())
-                && desc.is_some() == d.is_some()
-                && uniform.is_some() == u.is_some()
+            (-half..half).contains(&i64::from(m.offset()))
+                && (m.scale() == 0 || scale.is_some())
+                && desc.is_some() == m.desc().is_some()
+                && uniform.is_some() == m.uniform().is_some()
         }
         _ => false,
     }

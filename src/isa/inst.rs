@@ -98,8 +98,8 @@ pub(super) fn representable(form: &Form, operands: &[Operand]) -> bool {
             }
             // Nor is the scale of a zero 32-bit base (`[RZ]`, oracle), nor a
             // zero base with a uniform register.
-            (Slot::Addr { wide, zero_base, .. }, Operand::Mem { base, scale, uniform, .. }) => {
-                if base.num == RegNum::Zero && (*scale != 0 && (!wide || uniform.is_some()) || !zero_base) {
+            (Slot::Addr { wide, zero_base, .. }, Operand::Mem(m)) => {
+                if m.base().num == RegNum::Zero && (m.scale() != 0 && (!wide || m.uniform().is_some()) || !zero_base) {
                     return false;
                 }
             }
@@ -347,8 +347,9 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         Operand::Imm64(v) => {
             let _ = write!(out, "{v:#x}");
         }
-        Operand::Mem { base, offset, scale, desc, uniform } => {
-            if let (Slot::Addr { show_desc, .. }, Some(d)) = (slot, desc) {
+        Operand::Mem(m) => {
+            let (base, offset, scale, uniform) = (m.base(), m.offset(), m.scale(), m.uniform());
+            if let (Slot::Addr { show_desc, .. }, Some(d)) = (slot, m.desc()) {
                 if *show_desc || explicit_desc && d != HIDDEN_DESC {
                     let _ = write!(out, "desc[{d}]");
                 }

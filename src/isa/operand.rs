@@ -168,20 +168,165 @@ pub enum Operand {
     Imm64(u64),
     /// A branch target: byte offset from the next instruction.
     Target(i64),
-    /// A memory address `[base+offset]`, with the uniform register holding
-    /// the global-memory descriptor (`desc[UR4]`) where the instruction has one.
-    Mem {
-        /// Base register (`RZ` for an absolute address).
-        base: Reg,
-        /// Byte offset.
-        offset: i32,
-        /// Scale of the base register (shared memory: 0 none, 1 `.X4`, 2 `.X8`, 3 `.X16`).
-        scale: u8,
-        /// Memory descriptor register.
-        desc: Option<Reg>,
-        /// A uniform register added to the address (`[R8.64+UR6]`).
-        uniform: Option<Reg>,
-    },
+    /// A memory address `[base+offset]` ([`Mem`]).
+    Mem(Mem),
+}
+
+/// A memory address: a general base register (`RZ` for an absolute
+/// address), a byte offset, a scale of the base and, where the instruction
+/// has one, a uniform register that is either the global-memory descriptor
+/// (`desc[UR4]`) or added to the address (`[R8.64+UR6]`); no encoding has
+/// both. Kept in 15 bytes (the base's file implied, the uniform
+/// register's role in its tag, the offset unaligned) so that an
+/// [`Operand`] is 16 bytes: instructions carry eight operands and are
+/// copied through every stage.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Mem {
+    base: RegNum,
+    offset: [u8; 4],
+    scale: u8,
+    ur: Option<AddrUr>,
+}
+
+/// A memory address's uniform register and its role, in five bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum AddrUr {
+    DescPhys(u8),
+    DescZero,
+    DescVirt(VirtNum),
+    AddPhys(u8),
+    AddZero,
+    AddVirt(VirtNum),
+}
+
+impl AddrUr {
+    const fn new(desc: bool, num: RegNum) -> AddrUr {
+        match (desc, num) {
+            (true, RegNum::Phys(n)) => AddrUr::DescPhys(n),
+            (true, RegNum::Zero) => AddrUr::DescZero,
+            (true, RegNum::Virt(v)) => AddrUr::DescVirt(v),
+            (false, RegNum::Phys(n)) => AddrUr::AddPhys(n),
+            (false, RegNum::Zero) => AddrUr::AddZero,
+            (false, RegNum::Virt(v)) => AddrUr::AddVirt(v),
+        }
+    }
+
+    /// Whether it is the descriptor, and its number.
+    const fn parts(self) -> (bool, RegNum) {
+        match self {
+            AddrUr::DescPhys(n) => (true, RegNum::Phys(n)),
+            AddrUr::DescZero => (true, RegNum::Zero),
+            AddrUr::DescVirt(v) => (true, RegNum::Virt(v)),
+            AddrUr::AddPhys(n) => (false, RegNum::Phys(n)),
+            AddrUr::AddZero => (false, RegNum::Zero),
+            AddrUr::AddVirt(v) => (false, RegNum::Virt(v)),
+        }
+    }
+}
+
+impl Mem {
+    /// `[base+offset]` with general register `base`, no scale, no uniform register.
+    pub const fn new(base: RegNum, offset: i32) -> Mem {
+        Mem { base, offset: offset.to_le_bytes(), scale: 0, ur: None }
+    }
+
+    /// With the base scaled (shared memory: 0 none, 1 `.X4`, 2 `.X8`, 3 `.X16`).
+    pub const fn with_scale(self, scale: u8) -> Mem {
+        Mem { scale, ..self }
+    }
+
+    /// With uniform register `num` as the memory descriptor (replacing an
+    /// added uniform register).
+    pub const fn with_desc(self, num: RegNum) -> Mem {
+        Mem { ur: Some(AddrUr::new(true, num)), ..self }
+    }
+
+    /// With uniform register `num` added to the address (replacing a
+    /// descriptor).
+    pub const fn with_uniform(self, num: RegNum) -> Mem {
+        Mem { ur: Some(AddrUr::new(false, num)), ..self }
+    }
+
+    /// The address from its parts, if they make one: a general base
+    /// register, uniform descriptor and added registers, not both.
+    pub fn from_parts(base: Reg, offset: i32, scale: u8, desc: Option<Reg>, uniform: Option<Reg>) -> Option<Mem> {
+        let uniform_reg = |r: Reg| (r.file == RegFile::Uniform).then_some(r.num);
+        let mem = Mem::new((base.file == RegFile::Gpr).then_some(base.num)?, offset).with_scale(scale);
+        Some(match (desc, uniform) {
+            (None, None) => mem,
+            (Some(d), None) => mem.with_desc(uniform_reg(d)?),
+            (None, Some(u)) => mem.with_uniform(uniform_reg(u)?),
+            (Some(_), Some(_)) => return None,
+        })
+    }
+
+    /// The base register.
+    pub const fn base(self) -> Reg {
+        Reg { file: RegFile::Gpr, num: self.base }
+    }
+
+    /// The byte offset.
+    pub const fn offset(self) -> i32 {
+        i32::from_le_bytes(self.offset)
+    }
+
+    /// The scale of the base.
+    pub const fn scale(self) -> u8 {
+        self.scale
+    }
+
+    /// The memory descriptor register.
+    pub const fn desc(self) -> Option<Reg> {
+        match self.ur {
+            Some(ur) => match ur.parts() {
+                (true, num) => Some(Reg { file: RegFile::Uniform, num }),
+                (false, _) => None,
+            },
+            None => None,
+        }
+    }
+
+    /// The uniform register added to the address.
+    pub const fn uniform(self) -> Option<Reg> {
+        match self.ur {
+            Some(ur) => match ur.parts() {
+                (false, num) => Some(Reg { file: RegFile::Uniform, num }),
+                (true, _) => None,
+            },
+            None => None,
+        }
+    }
+
+    /// Its registers: the base, then the uniform register if any.
+    pub fn regs(self) -> impl Iterator<Item = Reg> {
+        std::iter::once(self.base()).chain(self.desc().or(self.uniform()))
+    }
+
+    /// The address with each register replaced by `f`'s number for it
+    /// (the register files stay).
+    pub fn map_regs<E>(self, mut f: impl FnMut(Reg) -> Result<RegNum, E>) -> Result<Mem, E> {
+        let base = f(self.base())?;
+        let ur = match self.ur {
+            Some(ur) => {
+                let (desc, num) = ur.parts();
+                Some(AddrUr::new(desc, f(Reg { file: RegFile::Uniform, num })?))
+            }
+            None => None,
+        };
+        Ok(Mem { base, ur, ..self })
+    }
+}
+
+impl fmt::Debug for Mem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Mem")
+            .field("base", &self.base())
+            .field("offset", &self.offset())
+            .field("scale", &self.scale)
+            .field("desc", &self.desc())
+            .field("uniform", &self.uniform())
+            .finish()
+    }
 }
 
 impl Default for Operand {
@@ -200,7 +345,25 @@ impl Operand {
 
 #[cfg(test)]
 mod size_tests {
-    use super::{Operand, Reg};
+    use super::{Mem, Operand, Reg, RegFile, RegNum};
+
+    /// An address keeps what it was built with, the uniform register's
+    /// role included, and refuses parts it cannot hold.
+    #[test]
+    fn addresses_keep_their_parts() {
+        let ur = |n: u32| Reg { file: RegFile::Uniform, num: RegNum::virt(n) };
+        let base = Reg { file: RegFile::Gpr, num: RegNum::virt(70_000) };
+        let m = Mem::from_parts(base, -0x7fff_fff0, 3, Some(ur(1 << 20)), None).unwrap();
+        assert_eq!((m.base(), m.offset(), m.scale(), m.desc(), m.uniform()), (base, -0x7fff_fff0, 3, Some(ur(1 << 20)), None));
+        let m = Mem::from_parts(Reg::zero(RegFile::Gpr), 16, 0, None, Some(Reg::zero(RegFile::Uniform))).unwrap();
+        assert_eq!((m.desc(), m.uniform()), (None, Some(Reg::zero(RegFile::Uniform))));
+        assert_eq!(m.regs().count(), 2);
+        assert!(Mem::from_parts(base, 0, 0, Some(ur(1)), Some(ur(2))).is_none(), "descriptor and added register");
+        assert!(Mem::from_parts(ur(1), 0, 0, None, None).is_none(), "a uniform base");
+        assert!(Mem::from_parts(base, 0, 0, Some(Reg::gpr(4)), None).is_none(), "a general descriptor");
+        let mapped = m.map_regs(|r| Ok::<_, ()>(if r.file == RegFile::Uniform { RegNum::Phys(6) } else { RegNum::Phys(2) })).unwrap();
+        assert_eq!((mapped.base(), mapped.uniform()), (Reg::gpr(2), Some(Reg { file: RegFile::Uniform, num: RegNum::Phys(6) })));
+    }
 
     /// Instructions are copied through every stage of the compiler, eight
     /// operands each: keep registers and operands small.
@@ -208,7 +371,8 @@ mod size_tests {
     fn registers_and_operands_stay_small() {
         assert_eq!(std::mem::size_of::<Reg>(), 6);
         assert_eq!(std::mem::size_of::<Option<Reg>>(), 6);
-        assert!(std::mem::size_of::<Operand>() <= 24, "Operand is {} bytes", std::mem::size_of::<Operand>());
-        assert!(std::mem::size_of::<crate::isa::inst::Inst>() <= 240, "Inst is {} bytes", std::mem::size_of::<crate::isa::inst::Inst>());
+        assert_eq!(std::mem::size_of::<super::Mem>(), 15);
+        assert_eq!(std::mem::size_of::<Operand>(), 16);
+        assert!(std::mem::size_of::<crate::isa::inst::Inst>() <= 168, "Inst is {} bytes", std::mem::size_of::<crate::isa::inst::Inst>());
     }
 }

@@ -11,7 +11,7 @@ use super::ctrl::Ctrl;
 use super::family::measured_sm;
 use super::form::{Form, OperandSuffix, PredShow, Slot, UNMEASURED};
 use super::inst::{Inst, InstOperands, ModValues, SPECIAL_FLOATS, float_text};
-use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
+use super::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms_for;
 use crate::target::Sm;
 
@@ -359,7 +359,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
                 }
             }
             let base = if name.is_empty() { Reg::zero(RegFile::Gpr) } else { parse_reg(name, RegFile::Gpr)? };
-            Operand::Mem { base, offset: i32::try_from(offset).ok()?, scale, desc, uniform }
+            Operand::Mem(Mem::from_parts(base, i32::try_from(offset).ok()?, scale, desc, uniform)?)
         }
     })
 }

@@ -249,6 +249,19 @@ mod tests {
         assert_eq!(forms_with_base(MEASURED_SMS.len(), "IADD3").count(), 0);
     }
 
+    /// No address has both a descriptor and an added uniform register, as
+    /// [`super::super::operand::Mem`] (which holds one of them) assumes.
+    #[test]
+    fn addresses_have_one_uniform_register_at_most() {
+        for form in all_forms() {
+            for slot in form.slots {
+                if let Slot::Addr { desc, uniform, .. } = slot {
+                    assert!(desc.is_none() || uniform.is_none(), "{} sm_{}", form.name, form.sms.0);
+                }
+            }
+        }
+    }
+
     /// Each generation's forms apply to its own SMs only, as
     /// [`generation_of`] assumes.
     #[test]

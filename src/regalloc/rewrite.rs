@@ -8,7 +8,7 @@ use super::prep::{PKind, Prog};
 use super::run::RunOut;
 use super::{AllocBlock, AllocInst, Allocated, Kind, abi};
 use crate::isa::inst::Inst as MInst;
-use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
+use crate::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
 use crate::select::facts::stack_offset;
 use crate::target::Sm;
 use regalloc2::{Allocation, ProgPoint};
@@ -49,7 +49,7 @@ fn file_of(kind: Kind) -> RegFile {
 }
 
 fn mem(offset: u32) -> Operand {
-    Operand::Mem { base: reg(RegFile::Gpr, 1), offset: offset as i32, scale: 0, desc: None, uniform: None }
+    Operand::Mem(Mem::new(RegNum::Phys(1), offset as i32))
 }
 
 impl Out<'_> {
@@ -207,14 +207,8 @@ fn substitute(inst: &MInst, map: &[(u32, Reg)]) -> Result<MInst, String> {
         match op {
             Operand::Reg { reg, .. } => find(reg)?,
             Operand::ConstAddr { index, .. } => find(index)?,
-            Operand::Mem { base, desc, uniform, .. } => {
-                find(base)?;
-                if let Some(d) = desc {
-                    find(d)?;
-                }
-                if let Some(u) = uniform {
-                    find(u)?;
-                }
+            Operand::Mem(m) => {
+                *m = m.map_regs(|mut r| find(&mut r).map(|()| r.num))?;
             }
             _ => {}
         }

@@ -4,7 +4,7 @@
 use super::*;
 use crate::ir::Type;
 use crate::isa::inst::Inst as MInst;
-use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
+use crate::isa::operand::{Mem, Operand, Reg, RegFile, RegNum};
 use crate::select::{MBlock, MachBlock, MachFunction, MachInst, MachKind, VReg};
 use smallvec::SmallVec;
 
@@ -112,7 +112,7 @@ fn lines(a: &Allocated) -> Vec<String> {
 
 /// A global store of `v` at `[addr.64 + off]` (the descriptor `desc`).
 fn store(f: &mut F, b: usize, addr: u32, desc: u32, off: i32, v: u32) {
-    let mem = Operand::Mem { base: Reg { file: RegFile::Gpr, num: RegNum::virt(addr) }, offset: off, scale: 0, desc: Some(Reg { file: RegFile::Uniform, num: RegNum::virt(desc) }), uniform: None };
+    let mem = Operand::Mem(Mem::new(RegNum::virt(addr), off).with_desc(RegNum::virt(desc)));
     let val = f.reg(v);
     f.inst(b, "STG.E", None, &[mem, val], &[]);
 }
@@ -162,7 +162,7 @@ fn extract_and_concat_are_done_in_place() {
     f.inst(0, "IADD3", None, &[rslo, rc, pt(), rlo, imm(1), rz()], &[slo, c]);
     f.inst(0, "IADD3.X", None, &[rshi, pt(), pt(), rhi, rz(), rz(), rc, not_pt()], &[shi]);
     f.pseudo(0, MachKind::Concat, &[sum], &[slo, shi]);
-    let mem = Operand::Mem { base: Reg { file: RegFile::Gpr, num: RegNum::virt(out) }, offset: 0, scale: 0, desc: Some(Reg { file: RegFile::Uniform, num: RegNum::virt(desc) }), uniform: None };
+    let mem = Operand::Mem(Mem::new(RegNum::virt(out), 0).with_desc(RegNum::virt(desc)));
     let rsum = f.reg(sum);
     f.inst(0, "STG.E.64", None, &[mem, rsum], &[]);
     f.exit(0);
@@ -234,7 +234,7 @@ fn counted_loop(pairs: bool) -> MachFunction {
     f.branch(head, Some(p), head, &[i1, acc1]);
     f.branch(head, None, exit, &[]);
     if pairs {
-        let mem = Operand::Mem { base: Reg { file: RegFile::Gpr, num: RegNum::virt(out) }, offset: 0, scale: 0, desc: Some(Reg { file: RegFile::Uniform, num: RegNum::virt(desc) }), uniform: None };
+        let mem = Operand::Mem(Mem::new(RegNum::virt(out), 0).with_desc(RegNum::virt(desc)));
         f.inst(exit, "STG.E.64", None, &[mem, racc1], &[]);
     } else {
         store(&mut f, exit, out, desc, 0, acc1);

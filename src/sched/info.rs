@@ -253,13 +253,13 @@ impl HazardInfo {
                         }
                     }
                 }
-                Operand::Mem { base, desc, uniform, .. } => {
+                Operand::Mem(m) => {
                     let wide = matches!(slot, Slot::Addr { wide: true, .. });
-                    info.push_read(base, if wide { 2 } else { 1 });
-                    if let Some(d) = desc {
+                    info.push_read(m.base(), if wide { 2 } else { 1 });
+                    if let Some(d) = m.desc() {
                         info.push_read(d, 2);
                     }
-                    if let Some(u) = uniform {
+                    if let Some(u) = m.uniform() {
                         info.push_read(u, 1);
                     }
                     position += 1;

@@ -172,7 +172,7 @@ fn has_virtual(inst: &Inst) -> bool {
     virt(&inst.guard.0)
         || inst.operands.iter().any(|op| match op {
             Operand::Reg { reg, .. } => virt(reg),
-            Operand::Mem { base, desc, uniform, .. } => virt(base) || desc.as_ref().is_some_and(virt) || uniform.as_ref().is_some_and(virt),
+            Operand::Mem(m) => m.regs().any(|r| virt(&r)),
             Operand::ConstAddr { index, .. } => virt(index),
             _ => false,
         })

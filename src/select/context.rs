@@ -279,13 +279,9 @@ pub fn operand_vregs(op: &Operand, out: &mut SmallVec<[VReg; 4]>) {
     match op {
         Operand::Reg { reg, .. } => push(reg),
         Operand::ConstAddr { index, .. } => push(index),
-        Operand::Mem { base, desc, uniform, .. } => {
-            push(base);
-            if let Some(d) = desc {
-                push(d);
-            }
-            if let Some(u) = uniform {
-                push(u);
+        Operand::Mem(m) => {
+            for r in m.regs() {
+                push(&r);
             }
         }
         _ => {}

@@ -27,7 +27,7 @@ use super::generated::{Context, MemModel, Src, Unit};
 use super::mach::{MBlock, MachInst, MachKind, VReg};
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
 use crate::isa::inst::Inst as MInst;
-use crate::isa::operand::{Operand, Reg, RegFile, SrcMods};
+use crate::isa::operand::{Mem, Operand, Reg, RegFile, SrcMods};
 use smallvec::SmallVec;
 
 fn pt() -> Operand {
@@ -548,7 +548,13 @@ impl SelectCtx<'_> {
             return None;
         };
         let desc = if desc { Some(self.descriptor()) } else { None };
-        Some(Operand::Mem { base, offset: offset as i32, scale: 0, desc, uniform: None })
+        match Mem::from_parts(base, offset as i32, 0, desc, None) {
+            Some(mem) => Some(Operand::Mem(mem)),
+            None => {
+                self.fail(format!("an address in {base}, not a general register"));
+                None
+            }
+        }
     }
 
     /// The memory descriptor register (one per function).

@@ -355,12 +355,15 @@ fn selected_instructions_encode_and_print_as_nvdisasm_does() {
                     for op in i.operands.iter_mut() {
                         match op {
                             Operand::Reg { reg, .. } => phys(reg, width(&reg.clone())),
-                            Operand::Mem { base, desc, .. } => {
-                                let w = width(base);
-                                phys(base, w);
-                                if let Some(d) = desc {
-                                    phys(d, 2);
-                                }
+                            Operand::Mem(mem) => {
+                                // The base by its value's width; a uniform register (the descriptor) is a pair.
+                                *mem = mem
+                                    .map_regs(|mut r| {
+                                        let w = if r.file == RegFile::Uniform { 2 } else { width(&r) };
+                                        phys(&mut r, w);
+                                        Ok::<_, ()>(r.num)
+                                    })
+                                    .unwrap_or(*mem);
                             }
                             Operand::ConstAddr { index, .. } => phys(index, 1),
                             _ => {}

@@ -502,15 +502,15 @@ impl Translator<'_> {
 
     fn addr(&self, op: &Operand) -> R<Addr> {
         match *op {
-            Operand::Mem { base, offset, scale, uniform, .. } => Ok(Addr {
-                base: read_row(base).ok_or(Bad)?,
+            Operand::Mem(m) => Ok(Addr {
+                base: read_row(m.base()).ok_or(Bad)?,
                 wide: false,
-                offset,
-                ur: match uniform {
+                offset: m.offset(),
+                ur: match m.uniform() {
                     Some(u) => read_row(u).ok_or(Bad)?,
                     None => URZ,
                 },
-                shift: if scale == 0 { 0 } else { scale + 1 },
+                shift: if m.scale() == 0 { 0 } else { m.scale() + 1 },
             }),
             _ => Err(Bad),
         }

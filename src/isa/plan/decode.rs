@@ -7,7 +7,7 @@ use crate::isa::branch;
 use crate::isa::ctrl::Ctrl;
 use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
 use crate::isa::inst::{Inst, float_printable, half2_printable};
-use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
+use crate::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
 
 /// Bits 12–14: the guard predicate; bit 15 negates it.
 const GUARD_SHIFT: u32 = 12;
@@ -241,13 +241,14 @@ fn decode_addr(step: &Step, word: u128) -> Option<Operand> {
     if base.num == RegNum::Zero && (scale != 0 && (!wide || added.is_some()) || !zero_base) {
         return None;
     }
-    Some(Operand::Mem {
-        uniform: added.map(|f| uniform(f.get(word), f.max())),
-        base,
-        offset: offset.get_signed(word) as i32,
-        scale,
-        desc: desc.map(|f| uniform(f.get(word), f.max())),
-    })
+    let mem = Mem::new(base.num, offset.get_signed(word) as i32).with_scale(scale);
+    // A form has a descriptor or an added uniform register, never both
+    // (a test of the table checks it).
+    Some(Operand::Mem(match (desc, added) {
+        (Some(f), _) => mem.with_desc(uniform(f.get(word), f.max()).num),
+        (None, Some(f)) => mem.with_uniform(uniform(f.get(word), f.max()).num),
+        (None, None) => mem,
+    }))
 }
 
 /// The operands of the less common steps (out of line, so that the common

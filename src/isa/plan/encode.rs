@@ -310,7 +310,8 @@ fn encode_other_fast(step: &Step, op: &Operand, w: u128) -> Option<u128> {
             field.put(w, v.into())?
         }
         Step::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, wide, zero_base } => {
-            let Operand::Mem { base, offset, scale, desc, uniform } = *op else { return None };
+            let Operand::Mem(m) = *op else { return None };
+            let (base, offset, scale, desc, uniform) = (m.base(), m.offset(), m.scale(), m.desc(), m.uniform());
             // The text of a zero base says nothing of some scales, and some
             // addresses take no zero base (`representable`).
             if base.num == RegNum::Zero && (scale != 0 && (!wide || uniform.is_some()) || !zero_base) {
@@ -402,7 +403,8 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
             let w = put(w, lo, u64::from(v) & lo.max(), "constant")?;
             put(w, hi, u64::from(v) >> lo.width, "constant")?
         }
-        (Step::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, .. }, Operand::Mem { base, offset, scale, desc, uniform }) => {
+        (Step::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, .. }, Operand::Mem(m)) => {
+            let (base, offset, scale, desc, uniform) = (m.base(), m.offset(), m.scale(), m.desc(), m.uniform());
             let b = gpr_num(base).ok_or(Why::NotReg(base, "an allocated general register"))?;
             let w = put(w, bf, b, "address register")?;
             let w = of.put_signed(w, offset.into()).ok_or(Why::TooBig("address offset", u64::from(offset as u32)))?;
