@@ -61,11 +61,6 @@ pub struct Placed {
     pub frame_program: Vec<u8>,
 }
 
-/// The opcode without modifiers.
-pub fn base_name(inst: &Inst) -> &'static str {
-    inst.form.name.split('.').next().unwrap_or("")
-}
-
 /// Whether the instruction has no guard.
 fn unguarded(inst: &Inst) -> bool {
     inst.guard.0.num == RegNum::Zero && !inst.guard.1
@@ -73,11 +68,11 @@ fn unguarded(inst: &Inst) -> bool {
 
 /// Whether control never falls through the instruction.
 fn ends_flow(inst: &Inst) -> bool {
-    unguarded(inst) && matches!(base_name(inst), "BRA" | "EXIT" | "RET" | "JMP" | "BRX" | "JMX")
+    unguarded(inst) && matches!(inst.form.base_name(), "BRA" | "EXIT" | "RET" | "JMP" | "BRX" | "JMX")
 }
 
 fn set_target(inst: &mut Inst, value: i64) -> Result<(), String> {
-    let name = base_name(inst);
+    let name = inst.form.base_name();
     let slot = inst.operands.iter_mut().find(|o| matches!(o, Operand::Target(_))).ok_or_else(|| format!("branch `{name}` has no target operand"))?;
     *slot = Operand::Target(value);
     Ok(())
@@ -158,7 +153,7 @@ fn target_block(inst: &Inst) -> Option<usize> {
 /// Drops an unconditional branch to the next block at the end of a block,
 /// and turns `@P BRA next; BRA other` into `@!P BRA other`.
 fn drop_branches_to_next(insts: &mut Vec<Inst>, next: usize) -> Result<(), String> {
-    let is_bra = |i: &Inst| base_name(i) == "BRA";
+    let is_bra = |i: &Inst| i.form.base_name() == "BRA";
     if insts.last().is_some_and(|l| is_bra(l) && unguarded(l) && target_block(l) == Some(next)) {
         insts.pop();
         return Ok(());
@@ -319,7 +314,7 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
         let mut lepc = None;
         for mut inst in block.insts {
             let k = out.insts.len();
-            match base_name(&inst) {
+            match inst.form.base_name() {
                 "CALL" => match ends_in_call[b] {
                     Some(CallKind::Internal(callee)) if k + 1 == end => out.calls.push((k, callee)),
                     Some(CallKind::External(callee)) if k + 1 == end => out.external_calls.push((k, callee)),
@@ -345,7 +340,7 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
         // the distance to the return point.
         if let Some(at) = lepc.filter(|_| matches!(ends_in_call[b], Some(CallKind::External(_)))) {
             let distance = 16 * (end - at) as u32;
-            let mov = out.insts[first..end].iter_mut().find(|i| base_name(i) == "MOV" && i.operands.get(1) == Some(&Operand::Imm(LEPC_DISTANCE_TAG))).ok_or("a LEPC without its distance")?;
+            let mov = out.insts[first..end].iter_mut().find(|i| i.form.base_name() == "MOV" && i.operands.get(1) == Some(&Operand::Imm(LEPC_DISTANCE_TAG))).ok_or("a LEPC without its distance")?;
             mov.operands[1] = Operand::Imm(distance);
         }
     }
@@ -436,7 +431,7 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
     for (k, inst) in insts.iter().enumerate() {
         let word = inst.encode(sm).map_err(|e| format!("instruction {k} (`{}`) does not encode: {}", inst.text(sm, 16 * k as u64).trim(), e.0))?;
         words.push(word);
-        match base_name(inst) {
+        match inst.form.base_name() {
             "EXIT" => exits.push(16 * k as u32),
             "BAR" => {
                 let used = match inst.operands.first() {
@@ -482,7 +477,7 @@ pub fn frame_program_of(code: &[Inst]) -> Vec<u8> {
             depth -= by;
             frame = frame.max(depth);
             changes.push((after, depth.max(0) as u32));
-        } else if base_name(inst) == "RET" && unguarded(inst) && depth != frame && k + 1 < code.len() {
+        } else if inst.form.base_name() == "RET" && unguarded(inst) && depth != frame && k + 1 < code.len() {
             depth = frame;
             changes.push((after, depth.max(0) as u32));
         }
@@ -492,7 +487,7 @@ pub fn frame_program_of(code: &[Inst]) -> Vec<u8> {
 
 /// `IADD3 R1, R1, imm, RZ` (the stack pointer moved by `imm`).
 fn stack_adjustment(inst: &Inst) -> Option<i64> {
-    if base_name(inst) != "IADD3" || !unguarded(inst) {
+    if inst.form.base_name() != "IADD3" || !unguarded(inst) {
         return None;
     }
     let regs: SmallVec<[(Reg, usize); 4]> = inst.operands.iter().enumerate().filter_map(|(k, o)| match o {

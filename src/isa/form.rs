@@ -361,4 +361,16 @@ impl Form {
     pub fn applies_to(&self, measured_sm: u16) -> bool {
         (self.sms.0..=self.sms.1).contains(&measured_sm)
     }
+
+    /// The opcode: the name up to its first modifier (`IADD3` of
+    /// `IADD3.X`). A byte scan, not `split('.')`: the scheduler and the
+    /// emitter ask it of every instruction several times.
+    #[inline]
+    pub fn base_name(&self) -> &'static str {
+        let name = self.name;
+        match name.bytes().position(|b| b == b'.') {
+            Some(k) => name.get(..k).unwrap_or(name),
+            None => name,
+        }
+    }
 }

@@ -31,7 +31,7 @@
 //! region (BSSY…) opened after the BRX — where ptxas lays out the cases —,
 //! JMP to every block. Device functions inside the code are reached through their CALLs.
 
-use super::info::{HazardInfo, P_BASE, UNITS, UR_BASE, base_name, unit_name};
+use super::info::{HazardInfo, P_BASE, UNITS, UR_BASE, unit_name};
 use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
 use crate::isa::ctrl::SCOREBOARDS;
 use crate::isa::inst::Inst;
@@ -205,7 +205,7 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
     // (callee entry, return site) of every CALL with a target in the code.
     let mut calls: Vec<(Option<usize>, usize)> = Vec::new();
     for (k, inst) in code.iter().enumerate() {
-        let base = base_name(inst);
+        let base = inst.form.base_name();
         if ends_block(base) {
             leader[k + 1] = true;
         }
@@ -235,7 +235,7 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
         let k = end - 1;
         let next = (end < n).then_some(b + 1);
         let s = &mut succs[b];
-        match base_name(last) {
+        match last.form.base_name() {
             "BRA" => {
                 // (A branch out of the code has nothing to follow.)
                 if let Some(t) = target_of(last, k, n).and_then(block_of).filter(|_| !never(last)) {
@@ -271,9 +271,9 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
                 let next_function = calls.iter().filter_map(|c| c.0).filter(|&e| e > k).min().unwrap_or(n);
                 let before = &code[blocks[t].0 - 1];
                 // Not into a convergence region opened after the BRX.
-                let inside = (k + 1..blocks[t].0).any(|j| base_name(&code[j]) == "BSSY" && target_of(&code[j], j, n).is_some_and(|r| r > blocks[t].0));
+                let inside = (k + 1..blocks[t].0).any(|j| code[j].form.base_name() == "BSSY" && target_of(&code[j], j, n).is_some_and(|r| r > blocks[t].0));
                 blocks[t].0 < next_function && !inside &&
-                    matches!(base_name(before), "BRA" | "BRX" | "JMX" | "JMP" | "EXIT" | "RET")
+                    matches!(before.form.base_name(), "BRA" | "BRX" | "JMX" | "JMP" | "EXIT" | "RET")
                     && unconditional(before)
             })),
             "JMP" => s.extend(0..blocks.len()),

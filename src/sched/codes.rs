@@ -4,7 +4,7 @@
 //! pending result or held read waits on and from which cycle a reader may
 //! read it; per scoreboard, the unit of the instruction that set it last.
 
-use super::info::{HazardInfo, UNITS, UR_BASE, base_name, branch_like, opaque};
+use super::info::{HazardInfo, UNITS, UR_BASE, branch_like, opaque};
 use super::latency::{self, CLASSES, Class, File, NEEDS_SCOREBOARD, Table};
 use super::{Block, SchedError, SchedStats};
 use crate::isa::ctrl::{Ctrl, SCOREBOARDS};
@@ -290,7 +290,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
     let mut next_min: i64 = 0;
     let mut after_opaque = false;
     for (k, (mut inst, h)) in insts.into_iter().zip(infos.iter()).enumerate() {
-        let base = base_name(&inst);
+        let base = inst.form.base_name();
         let class = h.class();
         let var = variable(table, class);
         let mut wait = 0u8;
@@ -427,7 +427,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
     // everything fixed has landed.
     let mut end = next_min;
     if let Some(last) = out.last_mut() {
-        let lb = base_name(last);
+        let lb = last.form.base_name();
         if drains(lb, back_edge) || after_opaque {
             end = end.max(settled(st, rows)).min(last_issue + 15);
         }

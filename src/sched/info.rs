@@ -347,11 +347,6 @@ fn same_file(start: u16, unit: u16) -> bool {
     unit < end
 }
 
-/// The opcode of an instruction without modifiers (`IMAD` of `IMAD.WIDE`).
-pub fn base_name(inst: &Inst) -> &'static str {
-    inst.form.name.split('.').next().unwrap_or("")
-}
-
 /// A memory space, as far as ordering memory operations goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Space {
@@ -408,7 +403,7 @@ pub fn opaque(base: &str) -> bool {
 /// dependence model does not see (convergence-barrier registers, matrix
 /// operands). The scheduler moves nothing across one.
 pub fn fence(inst: &Inst, class: Class) -> bool {
-    let base = base_name(inst);
+    let base = inst.form.base_name();
     matches!(class, Class::Control | Class::Misc)
         || opaque(base)
         || inst.operands.iter().any(|op| matches!(op, Operand::Reg { reg, .. } if reg.file == RegFile::Barrier) || matches!(op, Operand::Target(_)))

@@ -11,7 +11,7 @@
 //! themselves move freely). Priority: the longest latency-weighted path to
 //! the end of the stretch, then the original order.
 
-use super::info::{HazardInfo, Space, UNITS, base_name, fence, file_of, memory_access};
+use super::info::{HazardInfo, Space, UNITS, fence, file_of, memory_access};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use super::latency::{self, Class, NEEDS_SCOREBOARD, Table};
@@ -134,7 +134,7 @@ impl UnitTables {
 /// The new order of a stretch with no fences, as indices into it.
 fn schedule_stretch(table: &Table, insts: &[Inst], infos: &[HazardInfo], units: &mut UnitTables) -> Vec<usize> {
     let n = insts.len();
-    let bases: Vec<&str> = insts.iter().map(base_name).collect();
+    let bases: Vec<&str> = insts.iter().map(|i| i.form.base_name()).collect();
     // Edges (from, to, latency), in one list; duplicates are harmless.
     let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(4 * n);
     let mut mem: Vec<(u32, Space, bool)> = Vec::new();
