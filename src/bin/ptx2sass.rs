@@ -136,7 +136,9 @@ fn main() -> ExitCode {
     let mut failed = false;
     for path in &opts.inputs {
         let source = match std::fs::read(path) {
-            Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+            // Valid UTF-8 (nearly always) is checked by the fast validator
+            // and kept without a copy; anything else is read lossily.
+            Ok(bytes) => String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
             Err(e) => {
                 eprintln!("ptx2sass fatal   : cannot read '{path}': {e}");
                 failed = true;

@@ -276,11 +276,16 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
     // one of its general-register sources.
     let mut overwritten = vec![false; insts.len()];
     {
-        let mut written_later = vec![false; UNITS];
+        // A bit per unit, on the stack (a zeroed heap buffer per block
+        // cost more than the scan).
+        let mut written_later = [0u64; UNITS.div_ceil(64)];
+        let is_set = |set: &[u64], u: u16| set.get(usize::from(u) / 64).is_some_and(|w| w >> (u % 64) & 1 == 1);
         for k in (0..insts.len()).rev() {
-            overwritten[k] = infos[k].reads().iter().any(|&r| r < UR_BASE && written_later[usize::from(r)]);
+            overwritten[k] = infos[k].reads().iter().any(|&r| r < UR_BASE && is_set(&written_later, r));
             for &w in infos[k].writes() {
-                written_later[usize::from(w)] = true;
+                if let Some(word) = written_later.get_mut(usize::from(w) / 64) {
+                    *word |= 1 << (w % 64);
+                }
             }
         }
     }

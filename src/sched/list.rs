@@ -44,12 +44,13 @@ fn raw_latency(table: &Table, unit: u16, p: &HazardInfo, p_base: &str, c: &Hazar
 }
 
 /// Reorders `insts` (and their `infos`) in place; returns how many
-/// instructions moved.
-pub fn reorder(insts: &mut Vec<Inst>, infos: &mut Vec<HazardInfo>, sm: Sm) -> usize {
+/// instructions moved. `units` is scratch space, reused across blocks
+/// (its dense tables are 4 KiB; filling fresh ones for every block cost
+/// more than scheduling a small one).
+pub fn reorder(insts: &mut Vec<Inst>, infos: &mut Vec<HazardInfo>, sm: Sm, units: &mut UnitTables) -> usize {
     let table = latency::table(sm);
     let fences: Vec<bool> = insts.iter().zip(infos.iter()).map(|(i, h)| fence(i, h.class())).collect();
     let mut order: Vec<usize> = (0..insts.len()).collect();
-    let mut units = UnitTables::new();
     let mut start = 0;
     while start < insts.len() {
         if fences[start] {
@@ -58,7 +59,7 @@ pub fn reorder(insts: &mut Vec<Inst>, infos: &mut Vec<HazardInfo>, sm: Sm) -> us
         }
         let end = (start..insts.len()).find(|&k| fences[k]).unwrap_or(insts.len());
         if end - start > 1 {
-            let local = schedule_stretch(table, &insts[start..end], &infos[start..end], &mut units);
+            let local = schedule_stretch(table, &insts[start..end], &infos[start..end], units);
             for (k, &x) in local.iter().enumerate() {
                 order[start + k] = start + x;
             }
@@ -107,7 +108,7 @@ struct Edge {
 /// Per register unit, the last writer and the readers since, for building
 /// one stretch's edges: dense tables over the units, reset after each
 /// stretch through the list of units it touched.
-struct UnitTables {
+pub struct UnitTables {
     last_write: Vec<u32>,
     /// Head of each unit's reader list in `nodes` (`NONE`: empty).
     readers: Vec<u32>,
@@ -119,7 +120,8 @@ struct UnitTables {
 const NONE: u32 = u32::MAX;
 
 impl UnitTables {
-    fn new() -> UnitTables {
+    /// Empty tables.
+    pub fn new() -> UnitTables {
         UnitTables { last_write: vec![NONE; UNITS], readers: vec![NONE; UNITS], nodes: Vec::new(), touched: Vec::new() }
     }
     fn reset(&mut self) {

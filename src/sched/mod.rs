@@ -158,8 +158,9 @@ pub fn schedule(blocks: &mut [Block], sm: Sm, options: &SchedOptions) -> Result<
         blocks.iter().map(|b| b.insts.iter().map(|i| info::HazardInfo::of_cached(i, sm, &mut cache)).collect()).collect()
     });
     if options.reorder {
+        let mut units = list::UnitTables::new();
         for (block, infos) in blocks.iter_mut().zip(infos.iter_mut()) {
-            stats.moved += list::reorder(&mut block.insts, infos, sm);
+            stats.moved += list::reorder(&mut block.insts, infos, sm, &mut units);
         }
     }
     codes::assign(blocks, &infos, sm, &mut stats)?;
