@@ -105,19 +105,21 @@ pub fn pressure(prog: &Prog) -> [u32; 7] {
     // function, iterated to a fixed point over bit sets.
     let transfers: Vec<Transfer> = (0..nb).map(|b| transfer(prog, b, nv)).collect();
     let mut live_in: Vec<VregSet> = vec![VregSet::new(nv); nb];
+    // One scratch set for every step of the iteration.
+    let mut live = VregSet::new(nv);
     let mut changed = true;
     let mut rounds = 0;
     while changed && rounds < 64 {
         changed = false;
         rounds += 1;
         for b in (0..nb).rev() {
-            let mut live = block_live_out(prog, b, &live_in, nv);
+            block_live_out_into(prog, b, &live_in, &mut live);
             let t = &transfers[b];
             for ((l, g), k) in live.0.iter_mut().zip(&t.gen_set.0).zip(&t.kill.0) {
                 *l = (*l & !k) | g;
             }
             if live != live_in[b] {
-                live_in[b] = live;
+                live_in[b].0.copy_from_slice(&live.0);
                 changed = true;
             }
         }
@@ -125,7 +127,7 @@ pub fn pressure(prog: &Prog) -> [u32; 7] {
     let mut max = [0u32; 7];
     let kind = |v: u32| prog.kinds.get(v as usize).map_or(0, |k| *k as usize);
     for b in 0..nb {
-        let mut live = block_live_out(prog, b, &live_in, nv);
+        block_live_out_into(prog, b, &live_in, &mut live);
         let mut count = [0u32; 7];
         for v in live.iter() {
             count[kind(v)] += 1;
@@ -162,9 +164,9 @@ pub fn pressure(prog: &Prog) -> [u32; 7] {
 
 /// The values live at the end of block `b` (before its branch's
 /// arguments are read): the successors' live-in values (which exclude
-/// their parameters), and the arguments.
-fn block_live_out(prog: &Prog, b: usize, live_in: &[VregSet], nv: usize) -> VregSet {
-    let mut live = VregSet::new(nv);
+/// their parameters), and the arguments; written into `live`.
+fn block_live_out_into(prog: &Prog, b: usize, live_in: &[VregSet], live: &mut VregSet) {
+    live.0.fill(0);
     let block = &prog.blocks[b];
     for (k, &s) in block.succs.iter().enumerate() {
         if let Some(l) = live_in.get(s as usize) {
@@ -174,7 +176,6 @@ fn block_live_out(prog: &Prog, b: usize, live_in: &[VregSet], nv: usize) -> Vreg
             live.insert(a);
         }
     }
-    live
 }
 
 /// The physical registers of each run's classes: `units[run][class]` is

@@ -501,8 +501,10 @@ impl<'a> Builder<'a> {
 
     /// One non-terminator instruction (or an `EXIT`/`RET` terminator).
     fn inst(&mut self, m: &'a MachInst, kernel: bool) -> Result<(), String> {
-        let defs: Vec<u32> = m.defs.iter().map(|v| v.0).collect();
-        let mut raw_uses: Vec<u32> = m.uses.iter().map(|v| v.0).collect();
+        // Inline lists: an instruction has a few operands, and two heap
+        // lists per instruction were a tenth of this pass.
+        let defs: SmallVec<[u32; 4]> = m.defs.iter().map(|v| v.0).collect();
+        let mut raw_uses: SmallVec<[u32; 8]> = m.uses.iter().map(|v| v.0).collect();
         match &m.kind {
             MachKind::Call { inst, callee, external } => {
                 let guard = match inst.guard.0.num {

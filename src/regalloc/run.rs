@@ -39,7 +39,7 @@ impl<'a> RunFunc<'a> {
             })
             .collect();
         let vreg = |v: u32| class.get(v as usize).copied().flatten().map(|c| VReg::new(v as usize, c));
-        let mut operands = Vec::new();
+        let mut operands = Vec::with_capacity(prog.insts.iter().map(|i| i.ops.len()).sum());
         let mut offsets = Vec::with_capacity(prog.insts.len() + 1);
         let mut clobbers = Vec::with_capacity(prog.insts.len());
         // Every unit of this run, for the clobbers of calls.
@@ -56,7 +56,7 @@ impl<'a> RunFunc<'a> {
                 clobber = all;
             }
             // Positions of this run's operands within the instruction's.
-            let mut mine: Vec<usize> = Vec::new();
+            let mut mine: smallvec::SmallVec<[usize; 8]> = smallvec::SmallVec::new();
             for (k, op) in inst.ops.iter().enumerate() {
                 if vreg(op.vreg).is_some() {
                     mine.push(k);
