@@ -84,7 +84,7 @@ fn candidates(sm_index: usize, text: &str) -> Candidates {
 /// followed by the form's suffix. Every split is tried, as spellings may
 /// be prefixes of each other (`.RCP` and `.RCP64H`) or empty.
 fn spell_mods(form: &Form, rest: &str) -> Option<ModValues> {
-    fn go(form: &Form, k: usize, rest: &str, values: &mut Vec<u8>) -> bool {
+    fn go(form: &Form, k: usize, rest: &str, values: &mut ModValues) -> bool {
         let Some(m) = form.mods.get(k) else { return rest == form.suffix };
         for (v, name) in m.names.iter().enumerate() {
             if *name == UNMEASURED || !rest.starts_with(name) {
@@ -94,16 +94,18 @@ fn spell_mods(form: &Form, rest: &str) -> Option<ModValues> {
             if !(after.is_empty() || after.starts_with('.')) {
                 continue;
             }
-            values.push(v as u8);
+            if !values.try_push(v as u8) {
+                return false;
+            }
             if go(form, k + 1, after, values) {
                 return true;
             }
-            values.truncate(k);
+            let _ = values.resize_for_write(k);
         }
         false
     }
-    let mut values = Vec::with_capacity(form.mods.len());
-    (form.mods.len() <= ModValues::CAPACITY && go(form, 0, rest, &mut values)).then(|| values.into_iter().collect())
+    let mut values = ModValues::new();
+    (form.mods.len() <= ModValues::CAPACITY && go(form, 0, rest, &mut values)).then_some(values)
 }
 
 /// Whether a slot's flag bit allows a modifier.
@@ -200,9 +202,15 @@ impl Inst {
     }
 }
 
-/// The first candidate whose slots take the operands.
+/// The first candidate whose slots take the operands. Operands given one
+/// per slot (the usual case) are tested where they are, and copied only
+/// for the form that takes them.
 fn choose(list: &Candidates, operands: &[Operand]) -> Option<(&'static Form, ModValues, InstOperands)> {
     list.iter().find_map(|(form, mods)| {
+        if operands.len() == form.slots.len() {
+            let taken = operands.len() <= InstOperands::CAPACITY && form.slots.iter().zip(operands).all(|(s, o)| fits(s, o));
+            return taken.then(|| (*form, *mods, operands.iter().copied().collect()));
+        }
         let ops = fill(form, operands)?;
         form.slots.iter().zip(ops.iter()).all(|(s, o)| fits(s, o)).then_some((*form, *mods, ops))
     })
