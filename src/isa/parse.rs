@@ -324,7 +324,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
                 }
                 // A descriptor nvdisasm does not print (sm_80–sm_89) is UR4,
                 // the one ptxas uses: the text of a word with another one
-                // does not say which (see `table::memory_ops`).
+                // does not say which (see `memory_ops` in `table/define.rs`).
                 None if desc_field.is_some() => (Some(super::inst::HIDDEN_DESC), text),
                 None => (None, text),
             };
