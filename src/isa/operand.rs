@@ -277,21 +277,21 @@ impl Mem {
 
     /// The memory descriptor register.
     pub const fn desc(self) -> Option<Reg> {
-        match self.ur {
-            Some(ur) => match ur.parts() {
-                (true, num) => Some(Reg { file: RegFile::Uniform, num }),
-                (false, _) => None,
-            },
-            None => None,
-        }
+        self.uniform_in_role(true)
     }
 
     /// The uniform register added to the address.
     pub const fn uniform(self) -> Option<Reg> {
+        self.uniform_in_role(false)
+    }
+
+    /// The uniform register if it is the descriptor (`desc`) or the added
+    /// register (not `desc`).
+    const fn uniform_in_role(self, desc: bool) -> Option<Reg> {
         match self.ur {
             Some(ur) => match ur.parts() {
-                (false, num) => Some(Reg { file: RegFile::Uniform, num }),
-                (true, _) => None,
+                (role, num) if role == desc => Some(Reg { file: RegFile::Uniform, num }),
+                _ => None,
             },
             None => None,
         }

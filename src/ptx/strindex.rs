@@ -8,7 +8,7 @@
 //!
 //! The indexes of the opcode table's names and spellings are built by the
 //! build script (which runs [`StrIndex::new`] too) and compiled in as
-//! static slot arrays ([`StrIndex::from_slots`]), so no run of the compiler
+//! static slot arrays (`StrIndex::from_slots`), so no run of the compiler
 //! builds them.
 
 use super::namekey::{NameKey, same_name};

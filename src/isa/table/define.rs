@@ -131,6 +131,20 @@ const CONST_SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8",
 /// BSSY/BSYNC on sm_100+: bit 72 `.RELIABLE`, bit 73 `.RECONVERGENT`.
 const CONVERGENCE: ModField = ModField { field: f(72, 73), names: &["", ".RELIABLE", ".RECONVERGENT"], extra: None };
 
+/// A floating-point comparison, bits 76–79 (FSETP, FSET, HSETP2, HSET2).
+pub(super) const FLOAT_CMP: ModField = ModField {
+    field: f(76, 79),
+    names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"],
+    extra: None,
+};
+
+/// An sm_75 global address with a uniform register added at `lo..lo+5`
+/// (`[R8.64+UR6]`): 64-bit base 24–31, 24-bit offset 40–63, a zero base
+/// not printed (bit flips of corpus words).
+pub(super) const fn addr_75_uniform(lo: u8) -> Slot {
+    Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: Some(f(lo, lo + 5)), zero_base: true }
+}
+
 // ---- sm_75 memory-access spellings (every value enumerated with nvdisasm
 // on corpus words; used by LDG/STG/LD/ST and the sm_75 reductions) -------
 
@@ -340,11 +354,6 @@ fn integer_ops(v: &mut Vec<Form>, g: Generation) {
 /// newer SMs (VIADD from sm_90, IADD on sm_120, LDCU from sm_100).
 fn more_ops(v: &mut Vec<Form>, g: Generation) {
     use PredShow::{Always, UnlessTrue};
-    const FSETP_CMP: ModField = ModField {
-        field: f(76, 79),
-        names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"],
-        extra: None,
-    };
     const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
     const NAN: ModField = ModField { field: f(81, 81), names: &["", ".NAN"], extra: None };
     // FMNMX.XORSIGN (ptxas 13.5, sm_90/100/120: `FMNMX.XORSIGN R7, |R16|, |R17|, !PT` sets bit 82).
@@ -403,12 +412,12 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
             continue;
         }
         let setp = vec![pred_plain(81, Always), pred_plain(84, Always), a_fp, b_fp(form), pred(87, Always)];
-        v.push(g.form("FSETP", form | 0x00b, NONE, &[FSETP_CMP, FTZ, COMBINE], setp));
+        v.push(g.form("FSETP", form | 0x00b, NONE, &[FLOAT_CMP, FTZ, COMBINE], setp));
         // FSET.BF (0x00a): FSETP's fields with a register result, 1.0 where
         // the comparison (combined with c) holds, else 0 (ptxas 13.5:
         // `set.eq.f32.f32` -> FSET.BF.EQ.AND R5, R4, R5, PT, word
         // 0x000000050405720a / 0x...03802000; `.BF` sets no bit).
-        v.push(g.form("FSET.BF", form | 0x00a, NONE, &[FSETP_CMP, FTZ, COMBINE], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
+        v.push(g.form("FSET.BF", form | 0x00a, NONE, &[FLOAT_CMP, FTZ, COMBINE], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
         v.push(g.form("FSEL", form | 0x008, NONE, &[FTZ], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
         let fmnmx = vec![RD, a_fp, b_fp(form), pred(87, Always)];
         if g.wide_ur {
@@ -616,16 +625,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         // offset is 24 bits at 40–63 for all four; bit 90 makes the base
         // 64-bit (`[R8.64+UR6]`; clear, `.U32`, not modelled); a zero base
         // is not printed (`[UR6+0x2]`). Bit flips of corpus words.
-        let addr_75u = |lo: u8| Slot::Addr {
-            base: f(24, 31),
-            wide: true,
-            offset: f(40, 63),
-            scale: None,
-            desc: None,
-            show_desc: false,
-            uniform: Some(f(lo, lo + 5)),
-            zero_base: true,
-        };
+        let addr_75u = addr_75_uniform;
         const LDG_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
         const LD_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
         const ST_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(16, 23), 0), (f(70, 71), 0)];

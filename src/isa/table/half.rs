@@ -116,11 +116,7 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
 /// Bits 64–65 (`.BF16_V2` from sm_90) kept 0. Bit flips of a corpus word
 /// (every measured SM; the same layout on sm_75).
 fn setp(v: &mut Vec<Form>, g: Generation) {
-    const CMP: ModField = ModField {
-        field: f(76, 79),
-        names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"],
-        extra: None,
-    };
+    const CMP: ModField = super::FLOAT_CMP;
     const H_AND: ModField = ModField { field: f(71, 71), names: &["", ".H_AND"], extra: None };
     const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
     const COMBINE: ModField = ModField { field: f(69, 70), names: &[".AND", ".OR", ".XOR"], extra: None };
@@ -160,11 +156,7 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     // comparison (76–79, FSETP's) combined with the predicate holds; 80
     // `.FTZ`, 69–70 the combination. 64–65 (`.BF16_V2` from sm_90) kept 0.
     const BF: ModField = ModField { field: f(71, 71), names: &["", ".BF"], extra: None };
-    const CMP: ModField = ModField {
-        field: f(76, 79),
-        names: &[".F", ".LT", ".EQ", ".LE", ".GT", ".NE", ".GE", ".NUM", ".NAN", ".LTU", ".EQU", ".LEU", ".GTU", ".NEU", ".GEU", ".T"],
-        extra: None,
-    };
+    const CMP: ModField = super::FLOAT_CMP;
     const COMBINE: ModField = ModField { field: f(69, 70), names: &[".AND", ".OR", ".XOR"], extra: None };
     const SET_FIXED: &[(Field, u64)] = &[(f(64, 65), 0)];
     const SET_SWZ: [OperandSuffix; 2] = ab_swizzles(4);

@@ -438,16 +438,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     if !g.wide_ur {
         use super::{EVICT_75, PRIVATE};
 
-        let addr_75 = Slot::Addr {
-            base: f(24, 31),
-            wide: true,
-            offset: f(40, 63),
-            scale: None,
-            desc: None,
-            show_desc: false,
-            uniform: Some(f(64, 69)),
-            zero_base: true,
-        };
+        let addr_75 = super::addr_75_uniform(64);
         const TYPE_75: ModField =
             ModField { field: f(73, 75), names: &["", ".S32", ".64", ".F32.FTZ.RN", ".F16x2.RN", ".S64", ".F64.RN"], extra: None };
         const RED_75: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 71), 0), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 3)];
