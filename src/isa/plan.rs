@@ -47,7 +47,7 @@ use super::family::MEASURED_SMS;
 use super::form::{Form, ModField, PredShow, Slot, UNIFORM_B_FLAG, UNMEASURED};
 use super::inst::{InstOperands, ModValues};
 use super::operand::RegFile;
-use super::table::{GENERATION_COUNT, all_forms, generation};
+use super::table::{GENERATION_COUNT, all_forms, generation, position};
 use std::sync::OnceLock;
 
 /// The "no such bit" position of an optional flag: bit 127, which no form
@@ -441,9 +441,6 @@ fn mod_step(m: &ModField) -> ModStep {
 pub(super) struct Plans {
     /// One per form of the generations' tables ([`all_forms`]), in order.
     pub plans: Vec<Plan>,
-    /// Each generation's table, as its address and length, and where its
-    /// plans start in `plans` (finding a form's plan needs no second lookup).
-    tables: [(usize, usize, usize); GENERATION_COUNT],
     /// Indices into `plans`, grouped by SM and opcode: each group's plans
     /// after its first.
     by_opcode: Vec<u16>,
@@ -514,9 +511,7 @@ impl Plans {
     /// The plan of a form of the tables (`None` for another form).
     #[inline(always)]
     pub fn of(&self, form: &'static Form) -> Option<&Plan> {
-        let address = form as *const Form as usize;
-        let &(start, _, first) = self.tables.iter().find(|&&(start, len, _)| address.wrapping_sub(start) < len * std::mem::size_of::<Form>())?;
-        let plan = self.plans.get(first + (address - start) / std::mem::size_of::<Form>())?;
+        let plan = self.plans.get(position(form)?)?;
         std::ptr::eq(plan.form, form).then_some(plan)
     }
 }
@@ -602,14 +597,7 @@ pub(super) fn plans() -> &'static Plans {
                 by_opcode.extend(list.iter().skip(1));
             }
         }
-        let mut tables = [(0, 0, 0); GENERATION_COUNT];
-        let mut first = 0;
-        for (k, entry) in tables.iter_mut().enumerate() {
-            let forms = generation(k);
-            *entry = (forms.as_ptr() as usize, forms.len(), first);
-            first += forms.len();
-        }
-        Plans { plans, tables, by_opcode, groups, rests }
+        Plans { plans, by_opcode, groups, rests }
     })
 }
 

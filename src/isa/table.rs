@@ -100,6 +100,21 @@ pub fn forms_with_base(sm_index: usize, base: &str) -> impl Iterator<Item = &'st
     positions.iter().filter_map(move |&i| forms.get(usize::from(i)))
 }
 
+/// The position of `form` among [`all_forms`], if it is one of the
+/// table's (found by its address: the tables are statics, so this is a
+/// subtraction and a compare against constants).
+#[inline(always)]
+pub fn position(form: &Form) -> Option<usize> {
+    let size = std::mem::size_of::<Form>();
+    let address = form as *const Form as usize;
+    let in0 = address.wrapping_sub(GENERATION_0.as_ptr() as usize);
+    if in0 < GENERATION_0.len() * size {
+        return Some(in0 / size);
+    }
+    let in1 = address.wrapping_sub(GENERATION_1.as_ptr() as usize);
+    (in1 < GENERATION_1.len() * size).then(|| GENERATION_0.len() + in1 / size)
+}
+
 /// Every form the table knows: each generation's, in order.
 pub fn all_forms() -> impl Iterator<Item = &'static Form> {
     GENERATIONS.iter().flat_map(|forms| forms.iter())
