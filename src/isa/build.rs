@@ -146,15 +146,12 @@ fn fits(slot: &Slot, op: &Operand) -> bool {
     }
 }
 
-/// The operands for every slot of `form` from the given ones: as they are
-/// when there is one per slot, else with the optional (shown unless `PT`)
-/// predicates set to `PT`, when leaving those out makes the count right.
-fn fill(form: &Form, given: &[Operand]) -> Option<InstOperands> {
+/// The operands for every slot of `form` from fewer given ones: the
+/// optional (shown unless `PT`) predicates set to `PT`, when leaving those
+/// out makes the count right ([`choose`] takes one operand per slot as it is).
+fn fill_optional(form: &Form, given: &[Operand]) -> Option<InstOperands> {
     if given.len() > InstOperands::CAPACITY {
         return None;
-    }
-    if given.len() == form.slots.len() {
-        return Some(given.iter().copied().collect());
     }
     let optional = form.slots.iter().filter(|s| matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. })).count();
     if given.len() + optional != form.slots.len() {
@@ -211,7 +208,7 @@ fn choose(list: &Candidates, operands: &[Operand]) -> Option<(&'static Form, Mod
             let taken = operands.len() <= InstOperands::CAPACITY && form.slots.iter().zip(operands).all(|(s, o)| fits(s, o));
             return taken.then(|| (*form, *mods, operands.iter().copied().collect()));
         }
-        let ops = fill(form, operands)?;
+        let ops = fill_optional(form, operands)?;
         form.slots.iter().zip(ops.iter()).all(|(s, o)| fits(s, o)).then_some((*form, *mods, ops))
     })
 }

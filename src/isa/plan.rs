@@ -47,7 +47,7 @@ use super::family::MEASURED_SMS;
 use super::form::{Form, ModField, PredShow, Slot, UNIFORM_B_FLAG, UNMEASURED};
 use super::inst::{InstOperands, ModValues};
 use super::operand::RegFile;
-use super::table::{GENERATION_COUNT, all_forms, generation, position};
+use super::table::{GENERATION_COUNT, all_forms, generation, locate, position};
 use std::sync::OnceLock;
 
 /// The "no such bit" position of an optional flag: bit 127, which no form
@@ -534,11 +534,8 @@ fn lazy_plan(form: &'static Form) -> Option<&'static Plan> {
     // One small slot per form of each generation (a plan is large; most
     // are never built).
     static LAZY: [OnceLock<Box<[OnceLock<&'static Plan>]>>; GENERATION_COUNT] = [const { OnceLock::new() }; GENERATION_COUNT];
-    let address = form as *const Form as usize;
-    let (k, table) = (0..GENERATION_COUNT)
-        .map(|k| (k, generation(k)))
-        .find(|(_, t)| address.wrapping_sub(t.as_ptr() as usize) < std::mem::size_of_val(*t))?;
-    let index = (address - table.as_ptr() as usize) / std::mem::size_of::<Form>();
+    let (k, index) = locate(form)?;
+    let table = generation(k);
     if !table.get(index).is_some_and(|f| std::ptr::eq(f, form)) {
         return None;
     }

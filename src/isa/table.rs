@@ -100,19 +100,25 @@ pub fn forms_with_base(sm_index: usize, base: &str) -> impl Iterator<Item = &'st
     positions.iter().filter_map(move |&i| forms.get(usize::from(i)))
 }
 
-/// The position of `form` among [`all_forms`], if it is one of the
-/// table's (found by its address: the tables are statics, so this is a
-/// subtraction and a compare against constants).
+/// Where `form` is, if it is one of the table's: its generation and its
+/// index there (found by its address: the tables are statics, so this is
+/// a subtraction and a compare against constants per generation).
 #[inline(always)]
-pub fn position(form: &Form) -> Option<usize> {
+pub fn locate(form: &Form) -> Option<(usize, usize)> {
     let size = std::mem::size_of::<Form>();
     let address = form as *const Form as usize;
-    let in0 = address.wrapping_sub(GENERATION_0.as_ptr() as usize);
-    if in0 < GENERATION_0.len() * size {
-        return Some(in0 / size);
-    }
-    let in1 = address.wrapping_sub(GENERATION_1.as_ptr() as usize);
-    (in1 < GENERATION_1.len() * size).then(|| GENERATION_0.len() + in1 / size)
+    GENERATIONS.iter().enumerate().find_map(|(k, forms)| {
+        let offset = address.wrapping_sub(forms.as_ptr() as usize);
+        (offset < forms.len() * size).then(|| (k, offset / size))
+    })
+}
+
+/// The position of `form` among [`all_forms`], if it is one of the
+/// table's ([`locate`]).
+#[inline(always)]
+pub fn position(form: &Form) -> Option<usize> {
+    let (k, index) = locate(form)?;
+    Some(GENERATIONS[..k].iter().map(|forms| forms.len()).sum::<usize>() + index)
 }
 
 /// Every form the table knows: each generation's, in order.
