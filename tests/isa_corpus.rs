@@ -142,7 +142,7 @@ fn check_word(sm: u16, l: &Listed, t: &mut Tally) -> bool {
     // Bits 105–125 rebuilt from the decoded fields alone give the word back
     // (bits 126–127, which nothing uses, are never set by ptxas).
     let control_bits = ((1u128 << 21) - 1) << 105;
-    if c.encode(w & !control_bits).ok() != Some(w) {
+    if c.encode(w & !control_bits) != w {
         fail(t, format!("control fields {c:?} do not re-encode to the same bits"));
     }
     if l.text.is_empty() {
@@ -191,16 +191,16 @@ fn check_word(sm: u16, l: &Listed, t: &mut Tally) -> bool {
     }
     // `;` spacing: "empty" scheduling fields print `X;`.
     let bits_102_103 = bits::Field::bits(102, 103).get(w);
-    let tight = c.stall == 0 && c.wait == 0 && (sm < 89 || bits_102_103 == 0);
+    let tight = c.stall() == 0 && c.wait() == 0 && (sm < 89 || bits_102_103 == 0);
     let listed_tight = l.text.ends_with(';') && !l.text.ends_with(" ;");
     if tight != listed_tight {
         fail(t, format!("';' spacing: predicted {}, listed {}", tight, listed_tight));
     }
     // `.reuse` shows the reuse flags only when bit 109 is set.
     let shown = l.text.matches(".reuse").count() as u32;
-    let expected = if c.yield_bit { c.reuse.count_ones() } else { 0 };
+    let expected = if c.yield_bit() { c.reuse().count_ones() } else { 0 };
     if shown != expected {
-        fail(t, format!("{shown} operands print .reuse, reuse flags {:#06b} with bit 109 = {}", c.reuse, c.yield_bit));
+        fail(t, format!("{shown} operands print .reuse, reuse flags {:#06b} with bit 109 = {}", c.reuse(), c.yield_bit()));
     }
     t.reuse += shown as usize;
     // Branch targets.

@@ -151,7 +151,7 @@ fn instance(form: &'static Form, rng: &mut Rng) -> Inst {
         guard: (guard, guard_n != 7 && rng.bit()),
         mods,
         operands: operands.into_iter().collect(),
-        ctrl: Ctrl { stall: 1 + rng.below(11) as u8, yield_bit: true, write_sb: None, read_sb: None, wait: 0, reuse },
+        ctrl: Ctrl::NONE.with_stall(1 + rng.below(11) as u8).with_yield(true).with_reuse(reuse),
     }
 }
 

@@ -336,7 +336,7 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
         for d in f.iter().flatten() {
             if !d.1.writes().is_empty() {
                 let e = sb_use.entry(d.1.class()).or_default();
-                if d.0.ctrl.write_sb.is_some() { e.0 += 1 } else { e.1 += 1 }
+                if d.0.ctrl.write_sb().is_some() { e.0 += 1 } else { e.1 += 1 }
             }
         }
         nblocks += blocks(f).len();
@@ -347,7 +347,7 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
             for &x in &path {
                 let (i, h) = inst(&f[x]);
                 // An orphan attached to a scoreboard waited on now is covered.
-                last.retain(|_, (_, _, _, sb)| !sb.is_some_and(|s| i.ctrl.wait >> s & 1 == 1));
+                last.retain(|_, (_, _, _, sb)| !sb.is_some_and(|s| i.ctrl.wait() >> s & 1 == 1));
                 for r in h.guard().into_iter().chain(h.reads().iter().copied()) {
                     if let Some(&(c, producer, _, _)) = last.get(&r) {
                         let e = dist.entry((file_of(&HazardInfo::unit_name(r)), producer, h.class())).or_insert((u64::MAX, 0));
@@ -355,7 +355,7 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
                         e.1 += 1;
                     }
                 }
-                if let (Some(s), q @ 1..) = (i.ctrl.write_sb, h.queue()) {
+                if let (Some(s), q @ 1..) = (i.ctrl.write_sb(), h.queue()) {
                     for (_, (_, _, queue, sb)) in last.iter_mut() {
                         if *queue == q && sb.is_none() {
                             *sb = Some(s);
@@ -363,13 +363,13 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
                     }
                 }
                 for &w in h.writes() {
-                    if i.ctrl.write_sb.is_none() {
+                    if i.ctrl.write_sb().is_none() {
                         last.insert(w, (cycle, h.class(), h.queue(), None));
                     } else {
                         last.remove(&w);
                     }
                 }
-                cycle += u64::from(i.ctrl.stall);
+                cycle += u64::from(i.ctrl.stall());
             }
         }
     }
@@ -515,7 +515,7 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
     // Stalls: a fixed-latency dependence at exactly the table's latency.
     let mut cycles = vec![0u64; block.len() + 1];
     for (k, d) in block.iter().enumerate() {
-        cycles[k + 1] = cycles[k] + u64::from(inst(d).0.ctrl.stall);
+        cycles[k + 1] = cycles[k] + u64::from(inst(d).0.ctrl.stall());
     }
     let mut seen_stall = std::collections::BTreeSet::new();
     for (j, d) in block.iter().enumerate() {
@@ -525,14 +525,14 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
             let Some(p) = (0..j).rev().find(|&p| inst(&block[p]).1.writes().contains(&r)) else { continue };
             let (ip, hp) = inst(&block[p]);
             // Scoreboarded results, and unscoreboarded ones a queue may cover.
-            if ip.ctrl.write_sb.is_some() || hp.queue() != 0 {
+            if ip.ctrl.write_sb().is_some() || hp.queue() != 0 {
                 continue;
             }
             let need = table.latency(file_of(&HazardInfo::unit_name(r)), hp.class(), hj.class());
             if u64::from(need) != cycles[j] - cycles[p] {
                 continue;
             }
-            if let Some(k) = (p..j).rev().find(|&k| inst(&block[k]).0.ctrl.stall > 0).filter(|k| seen_stall.insert(*k)) {
+            if let Some(k) = (p..j).rev().find(|&k| inst(&block[k]).0.ctrl.stall() > 0).filter(|k| seen_stall.insert(*k)) {
                 out.push(("stall", Mutation::Stall { at: start + k }));
             }
         }
@@ -540,7 +540,7 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
     // Waits: instruction i waits on s, and an instruction j >= i (with no
     // wait on s in between) touches a register pending on s at i.
     for (i, d) in block.iter().enumerate() {
-        let wait = inst(d).0.ctrl.wait;
+        let wait = inst(d).0.ctrl.wait();
         for s in 0..SCOREBOARDS {
             if wait >> s & 1 == 0 {
                 continue;
@@ -550,27 +550,27 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
             let (mut pend_w, mut pend_r) = (Vec::new(), Vec::new());
             for q in (0..i).rev() {
                 let (iq, hq) = inst(&block[q]);
-                if iq.ctrl.write_sb == Some(s) {
+                if iq.ctrl.write_sb() == Some(s) {
                     pend_w.extend_from_slice(hq.writes());
                 }
-                if iq.ctrl.read_sb == Some(s) {
-                    pend_r.extend(hq.reads().iter().filter(|u| HazardInfo::unit_name(**u).starts_with('R')).map(|u| (*u, iq.ctrl.write_sb, hq.queue(), q)));
+                if iq.ctrl.read_sb() == Some(s) {
+                    pend_r.extend(hq.reads().iter().filter(|u| HazardInfo::unit_name(**u).starts_with('R')).map(|u| (*u, iq.ctrl.write_sb(), hq.queue(), q)));
                 }
-                if iq.ctrl.wait >> s & 1 == 1 {
+                if iq.ctrl.wait() >> s & 1 == 1 {
                     break;
                 }
             }
             // A reader whose write scoreboard was waited on before i has read.
-            pend_r.retain(|&(_, w, _, q)| w.is_none_or(|w| (q + 1..i).all(|k| inst(&block[k]).0.ctrl.wait >> w & 1 == 0)));
+            pend_r.retain(|&(_, w, _, q)| w.is_none_or(|w| (q + 1..i).all(|k| inst(&block[k]).0.ctrl.wait() >> w & 1 == 0)));
             for (j, dj) in block.iter().enumerate().skip(i) {
                 let (ij, hj) = inst(dj);
-                if j > i && ij.ctrl.wait >> s & 1 == 1 {
+                if j > i && ij.ctrl.wait() >> s & 1 == 1 {
                     break;
                 }
                 // Waits of j itself and of instructions between count.
-                pend_r.retain(|&(_, w, _, _)| w.is_none_or(|w| ij.ctrl.wait >> w & 1 == 0));
+                pend_r.retain(|&(_, w, _, _)| w.is_none_or(|w| ij.ctrl.wait() >> w & 1 == 0));
                 let touches_w = hj.guard().into_iter().chain(hj.reads().iter().copied()).chain(hj.writes().iter().copied()).any(|u| pend_w.contains(&u));
-                let same_queue_load = ij.ctrl.write_sb.is_some() && hj.queue() != 0;
+                let same_queue_load = ij.ctrl.write_sb().is_some() && hj.queue() != 0;
                 let touches_r = hj.writes().iter().any(|u| pend_r.iter().any(|&(r, _, q, _)| r == *u && !(same_queue_load && q == hj.queue())));
                 if touches_w || touches_r {
                     out.push((if touches_w { "wait (RAW/WAW)" } else { "wait (WAR)" }, Mutation::Wait { at: start + i, sb: s }));
@@ -593,8 +593,14 @@ fn mutants_are_flagged() {
                 for (kind, m) in mutations(code.sm, f, b) {
                     let mut insts: Vec<(usize, Inst, &HazardInfo)> = (b.0..b.1).map(|x| (x, inst(&f[x]).0.clone(), inst(&f[x]).1)).collect();
                     match m {
-                        Mutation::Stall { at } => insts[at - b.0].1.ctrl.stall -= 1,
-                        Mutation::Wait { at, sb } => insts[at - b.0].1.ctrl.wait &= !(1 << sb),
+                        Mutation::Stall { at } => {
+                            let c = &mut insts[at - b.0].1.ctrl;
+                            *c = c.with_stall(c.stall() - 1);
+                        }
+                        Mutation::Wait { at, sb } => {
+                            let c = &mut insts[at - b.0].1.ctrl;
+                            *c = c.with_wait(c.wait() & !(1 << sb));
+                        }
                     }
                     let flagged = replay(code.sm, insts.iter().map(|(x, i, h)| (*x, i, *h))).is_err();
                     let e = counts.entry(kind).or_default();

@@ -70,7 +70,7 @@ fn one(words: &[u128], sm: u16) -> Result<Result<Done, Skip>, String> {
         let text: Vec<String> = h.iter().take(3).map(|h| format!("{h} [{}]", back[h.consumer].text(s, h.consumer as u64 * 16))).collect();
         return Err(format!("rescheduled code rejected: {} hazards: {}", h.len(), text.join("; ")));
     }
-    let ptxas_stall = code.iter().map(|i| u64::from(i.ctrl.stall)).sum();
+    let ptxas_stall = code.iter().map(|i| u64::from(i.ctrl.stall())).sum();
     Ok(Ok(Done { words: new_words, ptxas_stall, ours_stall: stats.stall_cycles, nops: stats.nops, mutants: mutants(&back, s) }))
 }
 
@@ -81,18 +81,18 @@ fn one(words: &[u128], sm: u16) -> Result<Result<Done, Skip>, String> {
 /// function, spread over it.
 fn mutants(code: &[Inst], s: Sm) -> [(usize, usize); 2] {
     let mut out = [(0, 0); 2];
-    let waits: Vec<(usize, u8)> = code.iter().enumerate().flat_map(|(k, i)| (0..6).filter(move |b| i.ctrl.wait >> b & 1 == 1).map(move |b| (k, b))).collect();
-    let stalls: Vec<usize> = (0..code.len()).filter(|&k| !code[k].ctrl.yield_bit && code[k].ctrl.stall > 1 && code[k].ctrl.stall < 12 && !is_branch(&code[k])).collect();
+    let waits: Vec<(usize, u8)> = code.iter().enumerate().flat_map(|(k, i)| (0..6).filter(move |b| i.ctrl.wait() >> b & 1 == 1).map(move |b| (k, b))).collect();
+    let stalls: Vec<usize> = (0..code.len()).filter(|&k| !code[k].ctrl.yield_bit() && code[k].ctrl.stall() > 1 && code[k].ctrl.stall() < 12 && !is_branch(&code[k])).collect();
     let step = |n: usize| (n / 24).max(1);
     for &(k, b) in waits.iter().step_by(step(waits.len())) {
         let mut m = code.to_vec();
-        m[k].ctrl.wait &= !(1 << b);
+        m[k].ctrl = m[k].ctrl.with_wait(m[k].ctrl.wait() & !(1 << b));
         out[0].0 += 1;
         out[0].1 += usize::from(check(&m, s).is_err());
     }
     for &k in stalls.iter().step_by(step(stalls.len())) {
         let mut m = code.to_vec();
-        m[k].ctrl.stall -= 1;
+        m[k].ctrl = m[k].ctrl.with_stall(m[k].ctrl.stall() - 1);
         out[1].0 += 1;
         out[1].1 += usize::from(check(&m, s).is_err());
     }
@@ -290,14 +290,14 @@ fn yield_rule_against_ptxas() {
                     continue;
                 }
                 for k in 0..code.len() {
-                    let st = code[k].ctrl.stall;
+                    let st = code[k].ctrl.stall();
                     if !(2..=11).contains(&st) || is_branch(&code[k]) {
                         continue;
                     }
                     let mut m = code.clone();
-                    m[k].ctrl.stall -= 1;
+                    m[k].ctrl = m[k].ctrl.with_stall(m[k].ctrl.stall() - 1);
                     let tight = check(&m, s).is_err();
-                    c[usize::from(tight) * 2 + usize::from(code[k].ctrl.yield_bit)] += 1;
+                    c[usize::from(tight) * 2 + usize::from(code[k].ctrl.yield_bit())] += 1;
                 }
             }
             c

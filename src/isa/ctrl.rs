@@ -35,36 +35,76 @@
 //! Reuse flags are not in the prefix: they print as `.reuse` on the operand
 //! they belong to, where `nvdisasm` puts them.
 
-use super::bits::Field;
 use std::fmt;
 
-const STALL: Field = Field::bits(105, 108);
-const YIELD: Field = Field::bits(109, 109);
-const WRITE_SB: Field = Field::bits(110, 112);
-const READ_SB: Field = Field::bits(113, 115);
-const WAIT: Field = Field::bits(116, 121);
-const REUSE: Field = Field::bits(122, 125);
-/// Bits 105–125, all the control fields.
-const CTRL_BITS: u128 = ((1u128 << 21) - 1) << 105;
+/// The first bit of the control fields in an instruction word.
+const CTRL_START: u32 = 105;
+/// Bits 105–125: the control fields, as [`Ctrl`] holds them (shifted down
+/// by [`CTRL_START`]).
+const CTRL_MASK: u32 = (1 << 21) - 1;
+
+/// A field of the 21 control bits: its first bit and width (bit 0 is the
+/// word's bit 105).
+#[derive(Clone, Copy)]
+struct CtrlField {
+    start: u32,
+    width: u32,
+}
+
+impl CtrlField {
+    const fn max(self) -> u32 {
+        (1 << self.width) - 1
+    }
+
+    #[inline(always)]
+    const fn get(self, bits: u32) -> u32 {
+        bits >> self.start & self.max()
+    }
+
+    #[inline(always)]
+    const fn with(self, bits: u32, value: u32) -> u32 {
+        bits & !(self.max() << self.start) | (value & self.max()) << self.start
+    }
+}
+
+const STALL: CtrlField = CtrlField { start: 0, width: 4 };
+const YIELD: CtrlField = CtrlField { start: 4, width: 1 };
+const WRITE_SB: CtrlField = CtrlField { start: 5, width: 3 };
+const READ_SB: CtrlField = CtrlField { start: 8, width: 3 };
+const WAIT: CtrlField = CtrlField { start: 11, width: 6 };
+const REUSE: CtrlField = CtrlField { start: 17, width: 4 };
+/// A scoreboard field's value for "none".
+const NO_SCOREBOARD: u32 = 7;
 
 /// Number of scoreboards.
 pub const SCOREBOARDS: u8 = 6;
 
-/// The control fields of one instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+/// The control fields of one instruction, held packed as the word holds
+/// them (bits 105–125), so that every `Ctrl` is encodable and encoding it
+/// is a shift: the setters refuse a value its field cannot hold (a caller's
+/// bug, not an input error: the text form's parser checks its input).
+///
+/// | field | values |
+/// |---|---|
+/// | stall | cycles before the next instruction issues, 0–15 |
+/// | yield | bit 109 |
+/// | write scoreboard | set until the result is written: 0–6, or none |
+/// | read scoreboard | set until the sources are read: 0–6, or none |
+/// | wait | scoreboards to wait for, bit `n` for scoreboard `n` (6 bits) |
+/// | reuse | reuse flags: bit 0 operand a, 1 b, 2 c, 3 the fourth slot |
+///
+/// Scoreboard 6, which no tool emits, is kept so that a decoded word
+/// encodes back to itself.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Ctrl {
-    /// Stall cycles, 0–15.
-    pub stall: u8,
-    /// Bit 109.
-    pub yield_bit: bool,
-    /// Scoreboard (0–5) set until the result is written.
-    pub write_sb: Option<u8>,
-    /// Scoreboard (0–5) set until the sources are read.
-    pub read_sb: Option<u8>,
-    /// Scoreboards to wait for: bit `n` for scoreboard `n`.
-    pub wait: u8,
-    /// Reuse flags: bit 0 operand a, 1 b, 2 c, 3 the fourth slot.
-    pub reuse: u8,
+    bits: u32,
+}
+
+impl Default for Ctrl {
+    /// No stall, no yield, no scoreboards, no waits, no reuse flags.
+    fn default() -> Ctrl {
+        Ctrl::NONE
+    }
 }
 
 /// A control field value that cannot be encoded.
@@ -78,61 +118,112 @@ impl fmt::Display for CtrlError {
 }
 
 impl Ctrl {
-    /// Reads the control fields of a word. Scoreboard numbers 6 (which no
-    /// tool emits) read as scoreboard 6, so `encode` gives the same bits back.
-    #[inline]
-    pub fn decode(word: u128) -> Ctrl {
-        let sb = |v: u64| if v == 7 { None } else { Some(v as u8) };
-        Ctrl {
-            stall: STALL.get(word) as u8,
-            yield_bit: YIELD.get(word) == 1,
-            write_sb: sb(WRITE_SB.get(word)),
-            read_sb: sb(READ_SB.get(word)),
-            wait: WAIT.get(word) as u8,
-            reuse: REUSE.get(word) as u8,
-        }
-    }
+    /// No stall, no yield, no scoreboards, no waits, no reuse flags.
+    pub const NONE: Ctrl = Ctrl { bits: NO_SCOREBOARD << WRITE_SB.start | NO_SCOREBOARD << READ_SB.start };
 
-    /// Writes the control fields into a word (other bits are kept).
-    #[inline]
-    pub fn encode(self, word: u128) -> Result<u128, CtrlError> {
-        match self.field_bits() {
-            Some(bits) => Ok(word & !CTRL_BITS | bits),
-            None => Err(self.error()),
-        }
-    }
-
-    /// Bits 105–125 holding the fields, if every field fits.
+    /// The control fields of bits 105–125 of `word`.
     #[inline(always)]
-    fn field_bits(self) -> Option<u128> {
-        let sb = |v: Option<u8>| match v {
-            None => Some(7u128),
-            Some(n) if n < 7 => Some(u128::from(n)),
-            Some(_) => None,
-        };
-        if self.stall > 15 || self.wait >= 1 << WAIT.width || self.reuse >= 1 << REUSE.width {
-            return None;
-        }
-        Some(
-            u128::from(self.stall) << STALL.start
-                | u128::from(self.yield_bit) << YIELD.start
-                | sb(self.write_sb)? << WRITE_SB.start
-                | sb(self.read_sb)? << READ_SB.start
-                | u128::from(self.wait) << WAIT.start
-                | u128::from(self.reuse) << REUSE.start,
-        )
+    pub const fn decode(word: u128) -> Ctrl {
+        Ctrl { bits: (word >> CTRL_START) as u32 & CTRL_MASK }
     }
 
-    /// Which field does not fit.
-    fn error(self) -> CtrlError {
-        let bad = |what: &str, v: u8| CtrlError(format!("{what} {v} does not fit its control field"));
-        match self {
-            Ctrl { stall: s @ 16.., .. } => bad("stall", s),
-            Ctrl { write_sb: Some(n @ 7..), .. } => bad("write scoreboard", n),
-            Ctrl { read_sb: Some(n @ 7..), .. } => bad("read scoreboard", n),
-            Ctrl { wait: n @ 64.., .. } => bad("wait mask", n),
-            Ctrl { reuse: n, .. } => bad("reuse mask", n),
-        }
+    /// `word` with its bits 105–125 replaced by these fields.
+    #[inline(always)]
+    pub const fn encode(self, word: u128) -> u128 {
+        word & !((CTRL_MASK as u128) << CTRL_START) | self.word_bits()
+    }
+
+    /// The fields in place in an otherwise zero word.
+    #[inline(always)]
+    pub const fn word_bits(self) -> u128 {
+        (self.bits as u128) << CTRL_START
+    }
+
+    /// Stall cycles, 0–15.
+    #[inline]
+    pub const fn stall(self) -> u8 {
+        STALL.get(self.bits) as u8
+    }
+
+    /// Bit 109.
+    #[inline]
+    pub const fn yield_bit(self) -> bool {
+        YIELD.get(self.bits) == 1
+    }
+
+    /// The scoreboard (0–6) set until the result is written.
+    #[inline]
+    pub const fn write_sb(self) -> Option<u8> {
+        scoreboard(WRITE_SB.get(self.bits))
+    }
+
+    /// The scoreboard (0–6) set until the sources are read.
+    #[inline]
+    pub const fn read_sb(self) -> Option<u8> {
+        scoreboard(READ_SB.get(self.bits))
+    }
+
+    /// The scoreboards waited for: bit `n` for scoreboard `n`.
+    #[inline]
+    pub const fn wait(self) -> u8 {
+        WAIT.get(self.bits) as u8
+    }
+
+    /// The reuse flags: bit 0 operand a, 1 b, 2 c, 3 the fourth slot.
+    #[inline]
+    pub const fn reuse(self) -> u8 {
+        REUSE.get(self.bits) as u8
+    }
+
+    /// These fields with `stall` cycles (0–15; panics on more).
+    #[inline]
+    #[must_use]
+    pub const fn with_stall(self, stall: u8) -> Ctrl {
+        assert!(stall <= 15, "a stall count is 0-15");
+        Ctrl { bits: STALL.with(self.bits, stall as u32) }
+    }
+
+    /// These fields with bit 109 set or clear.
+    #[inline]
+    #[must_use]
+    pub const fn with_yield(self, on: bool) -> Ctrl {
+        Ctrl { bits: YIELD.with(self.bits, on as u32) }
+    }
+
+    /// These fields with a write scoreboard (0–6; panics on more).
+    #[inline]
+    #[must_use]
+    pub const fn with_write_sb(self, sb: Option<u8>) -> Ctrl {
+        Ctrl { bits: WRITE_SB.with(self.bits, scoreboard_value(sb)) }
+    }
+
+    /// These fields with a read scoreboard (0–6; panics on more).
+    #[inline]
+    #[must_use]
+    pub const fn with_read_sb(self, sb: Option<u8>) -> Ctrl {
+        Ctrl { bits: READ_SB.with(self.bits, scoreboard_value(sb)) }
+    }
+
+    /// These fields with a wait mask (6 bits; panics on more).
+    #[inline]
+    #[must_use]
+    pub const fn with_wait(self, wait: u8) -> Ctrl {
+        assert!(wait < 1 << SCOREBOARDS, "a wait mask has one bit per scoreboard");
+        Ctrl { bits: WAIT.with(self.bits, wait as u32) }
+    }
+
+    /// These fields with reuse flags (4 bits; panics on more).
+    #[inline]
+    #[must_use]
+    pub const fn with_reuse(self, reuse: u8) -> Ctrl {
+        assert!(reuse < 16, "reuse flags are 4 bits");
+        Ctrl { bits: REUSE.with(self.bits, reuse as u32) }
+    }
+
+    /// Sets the wait mask ([`Ctrl::with_wait`]).
+    #[inline]
+    pub fn set_wait(&mut self, wait: u8) {
+        *self = self.with_wait(wait);
     }
 
     /// Parses the text form (`[B--2---:R-:W1:Y:S04]`, brackets included).
@@ -170,7 +261,38 @@ impl Ctrl {
             .and_then(|d| d.parse::<u8>().ok())
             .filter(|v| *v < 16)
             .ok_or_else(bad)?;
-        Ok(Ctrl { stall, yield_bit, write_sb, read_sb, wait, reuse: 0 })
+        Ok(Ctrl::NONE.with_stall(stall).with_yield(yield_bit).with_write_sb(write_sb).with_read_sb(read_sb).with_wait(wait))
+    }
+}
+
+/// A scoreboard field's value as [`Ctrl`] gives it (7 is none).
+#[inline(always)]
+const fn scoreboard(v: u32) -> Option<u8> {
+    if v == NO_SCOREBOARD { None } else { Some(v as u8) }
+}
+
+/// A scoreboard's field value (none is 7); panics on scoreboard 7 or more.
+#[inline(always)]
+const fn scoreboard_value(sb: Option<u8>) -> u32 {
+    match sb {
+        None => NO_SCOREBOARD,
+        Some(n) => {
+            assert!((n as u32) < NO_SCOREBOARD, "a scoreboard is 0-6");
+            n as u32
+        }
+    }
+}
+
+impl fmt::Debug for Ctrl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ctrl")
+            .field("stall", &self.stall())
+            .field("yield_bit", &self.yield_bit())
+            .field("write_sb", &self.write_sb())
+            .field("read_sb", &self.read_sb())
+            .field("wait", &self.wait())
+            .field("reuse", &self.reuse())
+            .finish()
     }
 }
 
@@ -179,7 +301,7 @@ impl fmt::Display for Ctrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("[B")?;
         for n in 0..SCOREBOARDS {
-            if self.wait & (1 << n) != 0 {
+            if self.wait() & (1 << n) != 0 {
                 write!(f, "{n}")?;
             } else {
                 f.write_str("-")?;
@@ -189,10 +311,10 @@ impl fmt::Display for Ctrl {
         write!(
             f,
             ":R{}:W{}:{}:S{:02}]",
-            sb(self.read_sb),
-            sb(self.write_sb),
-            if self.yield_bit { "Y" } else { "-" },
-            self.stall
+            sb(self.read_sb()),
+            sb(self.write_sb()),
+            if self.yield_bit() { "Y" } else { "-" },
+            self.stall()
         )
     }
 }
@@ -206,7 +328,7 @@ mod tests {
     fn decodes_ptxas_words() {
         // sm_80 words from ptxas output (FACTS.md, survey §3).
         let exit = Ctrl::decode(join(0x000000000000794d, 0x000fea0003800000));
-        assert_eq!(exit, Ctrl { stall: 5, yield_bit: true, write_sb: None, read_sb: None, wait: 0, reuse: 0 });
+        assert_eq!((exit.stall(), exit.yield_bit(), exit.write_sb(), exit.read_sb(), exit.wait(), exit.reuse()), (5, true, None, None, 0, 0));
         assert_eq!(exit.to_string(), "[B------:R-:W-:Y:S05]");
         // `IADD3 R4, R4, R0, R5` waits for scoreboard 2.
         let iadd3 = Ctrl::decode(join(0x0000000004047210, 0x004fc80007ffe005));
@@ -215,7 +337,7 @@ mod tests {
         let ldg = Ctrl::decode(join(0x0000000402027981, 0x000ea2000c1e1900));
         assert_eq!(ldg.to_string(), "[B------:R-:W2:Y:S01]");
         // `FMUL R7, R2.reuse, R2` keeps operand a in the reuse cache.
-        assert_eq!(Ctrl::decode(join(0x0000000202077220, 0x040fe20000400000)).reuse, 0b0001);
+        assert_eq!(Ctrl::decode(join(0x0000000202077220, 0x040fe20000400000)).reuse(), 0b0001);
     }
 
     #[test]
@@ -223,17 +345,54 @@ mod tests {
         for hi in [0x000fea0003800000u64, 0x004fc80007ffe005, 0x000ea2000c1e1900, 0x040fe20000400000, 0x3ffe_0000_0000_0000] {
             let word = join(0x1234, hi);
             let c = Ctrl::decode(word);
-            assert_eq!(c.encode(word).unwrap(), word, "{hi:#x}");
+            assert_eq!(c.encode(word), word, "{hi:#x}");
+            assert_eq!(c.encode(!0u128) & !(0x1f_ffffu128 << 105), !(0x1f_ffffu128 << 105), "{hi:#x}: other bits kept");
             let text = c.to_string();
-            assert_eq!(Ctrl::parse(&text).unwrap(), Ctrl { reuse: 0, ..c }, "{text}");
+            assert_eq!(Ctrl::parse(&text).unwrap(), c.with_reuse(0), "{text}");
         }
     }
 
     #[test]
-    fn rejects_what_does_not_fit() {
-        assert!(Ctrl { stall: 16, ..Ctrl::default() }.encode(0).is_err());
-        assert!(Ctrl { write_sb: Some(7), ..Ctrl::default() }.encode(0).is_err());
-        assert!(Ctrl { wait: 64, ..Ctrl::default() }.encode(0).is_err());
+    fn fields_read_back_and_stay_apart() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..10_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let r = state;
+            let sb = |v: u64| if v % 8 == 7 { None } else { Some((v % 8) as u8) };
+            let (stall, yld, write, read, wait, reuse) = ((r & 15) as u8, r >> 4 & 1 == 1, sb(r >> 5), sb(r >> 8), (r >> 11 & 63) as u8, (r >> 17 & 15) as u8);
+            let c = Ctrl::NONE.with_reuse(reuse).with_wait(wait).with_read_sb(read).with_write_sb(write).with_yield(yld).with_stall(stall);
+            assert_eq!((c.stall(), c.yield_bit(), c.write_sb(), c.read_sb(), c.wait(), c.reuse()), (stall, yld, write, read, wait, reuse));
+            // The hardware's positions (module documentation).
+            let word = c.encode(0);
+            let at = |lo: u32, width: u32| (word >> lo) as u32 & ((1 << width) - 1);
+            assert_eq!((at(105, 4), at(109, 1), at(110, 3), at(113, 3), at(116, 6), at(122, 4)), (u32::from(stall), u32::from(yld), write.map_or(7, u32::from), read.map_or(7, u32::from), u32::from(wait), u32::from(reuse)));
+            assert_eq!(Ctrl::decode(word), c);
+        }
+        assert_eq!(Ctrl::default().encode(0), (7u128 << 110) | (7u128 << 113));
+    }
+
+    #[test]
+    #[should_panic(expected = "stall")]
+    fn refuses_a_stall_past_15() {
+        let _ = Ctrl::NONE.with_stall(16);
+    }
+
+    #[test]
+    #[should_panic(expected = "scoreboard")]
+    fn refuses_scoreboard_7() {
+        let _ = Ctrl::NONE.with_write_sb(Some(7));
+    }
+
+    #[test]
+    #[should_panic(expected = "wait mask")]
+    fn refuses_a_seventh_wait_bit() {
+        let _ = Ctrl::NONE.with_wait(64);
+    }
+
+    #[test]
+    fn parse_rejects_malformed_prefixes() {
         for bad in ["B------:R-:W-:Y:S05", "[B-----:R-:W-:Y:S05]", "[B1-----:R-:W-:Y:S05]", "[B------:R7:W-:Y:S05]", "[B------:R-:W-:Y:S16]", "[B------:R-:W-:y:S05]", "[B------:R-:W-:Y]"] {
             assert!(Ctrl::parse(bad).is_err(), "{bad}");
         }

@@ -70,7 +70,6 @@ pub(super) enum Why {
     Descriptor,
     Mismatch(usize),
     Reuse,
-    Ctrl,
 }
 
 /// Whether the text of these operands says everything about them:
@@ -174,7 +173,6 @@ impl Inst {
             Why::Descriptor => "descriptor register does not match the form".into(),
             Why::Mismatch(k) => format!("operand {:?} does not fit slot {:?}", self.operands[k], self.form.slots[k]),
             Why::Reuse => "reuse flags in the control fields differ from the operands' .reuse".into(),
-            Why::Ctrl => self.ctrl.encode(0).err().map_or_else(|| "control fields".into(), |e| e.0),
         }
     }
 
@@ -223,7 +221,7 @@ impl Inst {
             write_operand(&mut out, slot, op, sm, address, explicit_desc);
             out.push_str(self.operand_suffix(k));
         }
-        out.push_str(if self.ctrl.stall == 0 && self.ctrl.wait == 0 { ";" } else { " ;" });
+        out.push_str(if self.ctrl.stall() == 0 && self.ctrl.wait() == 0 { ";" } else { " ;" });
         out
     }
 }

@@ -54,7 +54,7 @@ pub fn parse_inst(text: &str, sm: Sm, address: u64, ctrl: Ctrl) -> Result<Inst, 
                 (Slot::Gpr { reuse: Some(k), .. }, Operand::Reg { reuse: true, .. }) => acc | 1 << k,
                 _ => acc,
             });
-            let inst = Inst { form, guard, mods, operands: ops, ctrl: Ctrl { reuse, ..ctrl } };
+            let inst = Inst { form, guard, mods, operands: ops, ctrl: ctrl.with_reuse(reuse) };
             if inst.listing_text(sm, address) == line {
                 return Ok(inst);
             }

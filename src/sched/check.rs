@@ -390,7 +390,7 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
         let ctrl = inst.ctrl;
         let class = h.class();
         // Waits.
-        let mask = ctrl.wait & ((1 << SCOREBOARDS) - 1);
+        let mask = ctrl.wait() & ((1 << SCOREBOARDS) - 1);
         if mask != 0 {
             if touched.len() > 256 {
                 touched.sort_unstable();
@@ -416,7 +416,7 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 }
             }
         }
-        let write_sb = ctrl.write_sb.filter(|s| *s < SCOREBOARDS);
+        let write_sb = ctrl.write_sb().filter(|s| *s < SCOREBOARDS);
         if let Some(out) = hazards.as_deref_mut() {
             let mut report = |unit: u16, kind: HazardKind, producer: u32, why: String| {
                 if !out.iter().any(|x| x.consumer == k && x.register == unit_name(unit)) {
@@ -448,7 +448,7 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 }
             }
         }
-        if let Some(s) = ctrl.read_sb.filter(|s| *s < SCOREBOARDS) {
+        if let Some(s) = ctrl.read_sb().filter(|s| *s < SCOREBOARDS) {
             let bit = match write_sb {
                 Some(w) if w != s => 1 << w,
                 _ => NO_WRITE_SB,
@@ -493,7 +493,7 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 // sources are read: they are pending on the read scoreboard
                 // (sm_90+'s `ATOM.E.ADD.F16x2 P0, …` then `@P0 EXIT` after a
                 // wait on it; the SASS interpreter's rule too).
-                let pred_sb = ctrl.read_sb.filter(|s| *s < SCOREBOARDS && h.queue() != 0 && f.variable[class as usize]);
+                let pred_sb = ctrl.read_sb().filter(|s| *s < SCOREBOARDS && h.queue() != 0 && f.variable[class as usize]);
                 for (&w, &row) in h.writes().iter().zip(h.write_rows.iter()) {
                     touched.push(w);
                     let u = &mut units[usize::from(w)];
@@ -512,7 +512,7 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 }
             }
         }
-        cycle += i64::from(ctrl.stall);
+        cycle += i64::from(ctrl.stall());
     }
     // Relative to the block end; results already readable by anyone dropped.
     let mut out = Edge { units: Vec::new(), read_queue };

@@ -217,7 +217,7 @@ fn drains(base: &str, back_edge: bool) -> bool {
 pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &mut SchedStats) -> Result<(), SchedError> {
     let table = latency::table(sm);
     let rows = row_max(table);
-    let nop = crate::isa::parse::parse_inst("NOP ;", sm, 0, Ctrl { stall: 1, ..Ctrl::default() }).map_err(|e| SchedError { block: 0, inst: 0, message: format!("no NOP on {sm}: {}", e.0) })?;
+    let nop = crate::isa::parse::parse_inst("NOP ;", sm, 0, Ctrl::NONE.with_stall(1)).map_err(|e| SchedError { block: 0, inst: 0, message: format!("no NOP on {sm}: {}", e.0) })?;
     let mut entry: Vec<Option<Exit>> = vec![None; blocks.len()];
     let mut st = State::new();
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
@@ -236,7 +236,7 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
         // this block.
         let earlier = || preds[b].iter().copied().filter(|&p| p < b);
         let slack = if earlier().all(|p| !blocks[p].insts.is_empty()) {
-            earlier().filter_map(|p| blocks[p].insts.last()).map(|l| 15 - i64::from(l.ctrl.stall)).min().unwrap_or(0)
+            earlier().filter_map(|p| blocks[p].insts.last()).map(|l| 15 - i64::from(l.ctrl.stall())).min().unwrap_or(0)
         } else {
             0
         };
@@ -245,8 +245,7 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
         if borrowed > 0 {
             for p in preds[b].iter().copied().filter(|&p| p < b) {
                 if let Some(last) = blocks[p].insts.last_mut() {
-                    last.ctrl.stall += borrowed as u8;
-                    last.ctrl.yield_bit = false;
+                    last.ctrl = last.ctrl.with_stall(last.ctrl.stall() + borrowed as u8).with_yield(false);
                     stats.stall_cycles += borrowed as u64;
                 }
             }
@@ -364,7 +363,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
                 // The predecessors' last stalls grow instead.
                 *borrowed = at;
             } else {
-                out.push(Inst { ctrl: Ctrl { stall: 1, ..Ctrl::default() }, ..nop.clone() });
+                out.push(Inst { ctrl: Ctrl::NONE.with_stall(1), ..nop.clone() });
                 stats.nops += 1;
                 last_issue = 0;
             }
@@ -374,17 +373,16 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
             let mut prev_tight = tight;
             let mut prev = prev;
             while gap > 15 {
-                prev.ctrl.stall = 15;
-                prev.ctrl.yield_bit = false;
-                out.push(Inst { ctrl: Ctrl { stall: 1, ..Ctrl::default() }, ..nop.clone() });
+                prev.ctrl = prev.ctrl.with_stall(15).with_yield(false);
+                out.push(Inst { ctrl: Ctrl::NONE.with_stall(1), ..nop.clone() });
                 stats.nops += 1;
                 last_issue += 15;
                 gap -= 15;
                 prev_tight = true;
                 prev = out.last_mut().expect("just pushed");
             }
-            prev.ctrl.stall = gap.max(1) as u8;
-            prev.ctrl.yield_bit = !prev_tight && (1..=11).contains(&prev.ctrl.stall);
+            let stall = gap.max(1) as u8;
+            prev.ctrl = prev.ctrl.with_stall(stall).with_yield(!prev_tight && (1..=11).contains(&stall));
         }
         let issue = at.max(if out.is_empty() { 0 } else { last_issue + 1 });
         st.wait(wait);
@@ -417,7 +415,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
                 *reuse = false;
             }
         }
-        inst.ctrl = Ctrl { stall: 0, yield_bit: false, write_sb, read_sb, wait, reuse: 0 };
+        inst.ctrl = Ctrl::NONE.with_write_sb(write_sb).with_read_sb(read_sb).with_wait(wait);
         stats.waits += usize::from(wait != 0);
         out.push(inst);
         last_issue = issue;
@@ -436,12 +434,12 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
         if drains(lb, back_edge) || after_opaque {
             end = end.max(settled(st, rows)).min(last_issue + 15);
         }
-        last.ctrl.stall = (end - last_issue).clamp(1, 15) as u8;
-        last.ctrl.yield_bit = (1..=11).contains(&last.ctrl.stall);
-        end = last_issue + i64::from(last.ctrl.stall);
+        let stall = (end - last_issue).clamp(1, 15) as u8;
+        last.ctrl = last.ctrl.with_stall(stall).with_yield((1..=11).contains(&stall));
+        end = last_issue + i64::from(stall);
     }
     stats.instructions += out.len();
-    stats.stall_cycles += out.iter().map(|i| u64::from(i.ctrl.stall)).sum::<u64>();
+    stats.stall_cycles += out.iter().map(|i| u64::from(i.ctrl.stall())).sum::<u64>();
     // The exit state, relative to `end`: fixed results become a cycle from
     // which every reader may read.
     let mut exit = Exit { units: Vec::new(), queue: st.queue, set_at: st.set_at };

@@ -134,15 +134,15 @@ fn schedules_pass_the_checker() {
         // The load has a write scoreboard its reader waits on, and the
         // store a read scoreboard the loop head's overwrite of R6 waits on.
         let lds = linear.iter().find(|i| i.form.name.starts_with("LDS")).unwrap();
-        assert!(lds.ctrl.write_sb.is_some(), "sm_{sm}");
+        assert!(lds.ctrl.write_sb().is_some(), "sm_{sm}");
         let sts = linear.iter().find(|i| i.form.name.starts_with("STS")).unwrap();
-        assert!(sts.ctrl.read_sb.is_some(), "sm_{sm}");
+        assert!(sts.ctrl.read_sb().is_some(), "sm_{sm}");
         assert_eq!(stats.drained_blocks, 1, "sm_{sm}");
         // Clearing any wait the schedule set breaks it.
         for k in 0..linear.len() {
-            if linear[k].ctrl.wait != 0 {
+            if linear[k].ctrl.wait() != 0 {
                 let mut broken = linear.clone();
-                broken[k].ctrl.wait = 0;
+                broken[k].ctrl.set_wait(0);
                 assert!(check(&broken, Sm::new(sm)).is_err(), "sm_{sm}: wait of instruction {k} is needed");
             }
         }

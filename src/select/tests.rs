@@ -370,7 +370,7 @@ fn selected_instructions_encode_and_print_as_nvdisasm_does() {
                         }
                     }
                     phys(&mut i.guard.0, 1);
-                    i.ctrl = Ctrl { stall: 1, yield_bit: true, ..Ctrl::default() };
+                    i.ctrl = Ctrl::NONE.with_stall(1).with_yield(true);
                     insts.push(i);
                 }
             }

@@ -190,8 +190,8 @@ impl WarpHazards {
     #[inline(always)]
     pub fn issue_ctrl(&mut self, info: &HazardInfo, ctrl: Ctrl) -> Result<(), String> {
         let cycle = self.cycle;
-        if ctrl.wait != 0 {
-            self.wait(ctrl.wait);
+        if ctrl.wait() != 0 {
+            self.wait(ctrl.wait());
         }
         if let Some(g) = info.guard {
             self.check_read(info, g)?;
@@ -199,7 +199,7 @@ impl WarpHazards {
         for &r in info.reads() {
             self.check_read(info, r)?;
         }
-        let write_sb = ctrl.write_sb.filter(|s| *s < SCOREBOARDS);
+        let write_sb = ctrl.write_sb().filter(|s| *s < SCOREBOARDS);
         for &w in info.writes() {
             let u = &self.units[usize::from(w)];
             if u.write_sb != NONE {
@@ -209,7 +209,7 @@ impl WarpHazards {
                 return Err(self.scoreboard_message(w, "overwritten", false));
             }
         }
-        if let Some(s) = ctrl.read_sb.filter(|s| *s < SCOREBOARDS) {
+        if let Some(s) = ctrl.read_sb().filter(|s| *s < SCOREBOARDS) {
             self.hold_reads(info, s, write_sb);
         }
         match write_sb {
@@ -238,7 +238,7 @@ impl WarpHazards {
                 // before reading them (sm_90+'s `ATOM.E.ADD.F16x2 P0, …` with
                 // R0 and then `@P0 EXIT` after a wait on 0; sm_75–sm_89 give
                 // it a write scoreboard instead).
-                let pred_sb = ctrl.read_sb.filter(|s| *s < SCOREBOARDS && info.queue != 0);
+                let pred_sb = ctrl.read_sb().filter(|s| *s < SCOREBOARDS && info.queue != 0);
                 for (&w, &row) in info.writes().iter().zip(&info.write_rows) {
                     let u = &mut self.units[usize::from(w)];
                     if let Some(s) = pred_sb.filter(|_| w >= P_BASE) {
@@ -267,7 +267,7 @@ impl WarpHazards {
                 }
             }
         }
-        self.cycle = cycle + u64::from(ctrl.stall);
+        self.cycle = cycle + u64::from(ctrl.stall());
         self.issued += 1;
         Ok(())
     }
@@ -504,7 +504,7 @@ impl WarpHazards {
 /// overlap and is outside this checker's model: a caller checks a
 /// function with it before checking its instructions.
 pub fn scheduled<'a>(code: impl IntoIterator<Item = &'a Inst>) -> bool {
-    code.into_iter().any(|i| i.ctrl.stall != 0 || i.ctrl.wait != 0 || i.ctrl.write_sb.is_some() || i.ctrl.read_sb.is_some())
+    code.into_iter().any(|i| i.ctrl.stall() != 0 || i.ctrl.wait() != 0 || i.ctrl.write_sb().is_some() || i.ctrl.read_sb().is_some())
 }
 
 #[cfg(test)]

@@ -109,7 +109,7 @@ impl Plan {
         // explains, so they are zero here.
         out.form = self.form;
         out.guard = GUARDS[(word >> GUARD_SHIFT) as usize & 15];
-        out.ctrl = ctrl_of(control_bits(word));
+        out.ctrl = Ctrl::decode(word);
         true
     }
 }
@@ -144,32 +144,11 @@ fn text_rules_hold(plan: &Plan, operands: &[Operand]) -> bool {
     (plan.optional == 0 || optional_order(plan.optional, operands)) && (plan.nonzero == 0 || !nonzero_slot_is_zero(plan.nonzero, operands))
 }
 
-/// The scoreboard fields' values (bits 110–112 and 113–115, 7 for none) as
-/// [`Ctrl`] holds them, by the six bits.
-static SCOREBOARDS: [(Option<u8>, Option<u8>); 64] = {
-    let mut table = [(None, None); 64];
-    let mut k = 0;
-    while k < 64 {
-        let (write, read) = (k as u8 & 7, (k >> 3) as u8);
-        table[k] = (if write == 7 { None } else { Some(write) }, if read == 7 { None } else { Some(read) });
-        k += 1;
-    }
-    table
-};
-
 /// Bits 105–125 of a word, the control fields: stall (4), yield, write
 /// and read scoreboards (3 each), wait mask (6), reuse flags (4).
 #[inline(always)]
 fn control_bits(word: u128) -> u32 {
     (word >> 105) as u32
-}
-
-/// [`Ctrl::decode`] of the [`control_bits`] `c`, with the scoreboards from
-/// a table (tested equal).
-#[inline(always)]
-fn ctrl_of(c: u32) -> Ctrl {
-    let (write_sb, read_sb) = SCOREBOARDS[(c >> 5 & 63) as usize];
-    Ctrl { stall: (c & 15) as u8, yield_bit: c >> 4 & 1 == 1, write_sb, read_sb, wait: (c >> 11 & 63) as u8, reuse: (c >> 17 & 15) as u8 }
 }
 
 /// Sets the negate, absolute-value and not flags of the register and
@@ -299,17 +278,4 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
         Step::Reg { .. } | Step::Addr { .. } => return false,
     };
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn control_fields_read_as_ctrl_decode_reads_them() {
-        for c in (0u128..1 << 21).step_by(5) {
-            let word = c << 105 | 0x1234_5678;
-            assert_eq!(ctrl_of(control_bits(word)), Ctrl::decode(word), "{c:#x}");
-        }
-    }
 }

@@ -15,7 +15,6 @@
 use super::decode::{nonzero_slot_is_zero, optional_order};
 use super::{Fld, NO_BIT, NO_REUSE, Plan, Step};
 use crate::isa::branch;
-use crate::isa::ctrl::Ctrl;
 use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
 use crate::isa::inst::{Inst, Why, representable};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
@@ -148,7 +147,7 @@ impl Plan {
         }
         w |= u128::from(win[0]) | u128::from(win[1]) << 32 | u128::from(win[2]) << 64;
         let reuse = if marked { add_marks(self.steps, &inst.operands, &mut w)? } else { 0 };
-        if inst.ctrl.reuse != reuse {
+        if inst.ctrl.reuse() != reuse {
             return None;
         }
         if self.optional != 0 && !optional_order(self.optional, &inst.operands) {
@@ -158,7 +157,7 @@ impl Plan {
             return None;
         }
         // No field of a form is a control bit (`Plan::of`), so they are clear.
-        Some(w | ctrl_bits(inst.ctrl)?)
+        Some(w | inst.ctrl.word_bits())
     }
 
     /// [`Plan::encode`], checking everything in a fixed order (readable
@@ -239,28 +238,11 @@ impl Plan {
                 _ => encode_other(step, op, w, k)?,
             };
         }
-        if inst.ctrl.reuse != reuse {
+        if inst.ctrl.reuse() != reuse {
             return Err(Why::Reuse);
         }
-        inst.ctrl.encode(w).map_err(|_| Why::Ctrl)
+        Ok(inst.ctrl.encode(w))
     }
-}
-
-/// Bits 105–125 holding the control fields, if each fits (as
-/// [`Ctrl::encode`]: tested equal).
-#[inline(always)]
-fn ctrl_bits(c: Ctrl) -> Option<u128> {
-    let sb = |v: Option<u8>| match v {
-        None => Some(7),
-        Some(n) if n < 7 => Some(u32::from(n)),
-        Some(_) => None,
-    };
-    if c.stall > 15 || c.wait > 63 || c.reuse > 15 {
-        return None;
-    }
-    let (write, read) = (sb(c.write_sb)?, sb(c.read_sb)?);
-    let bits = u32::from(c.stall) | u32::from(c.yield_bit) << 4 | write << 5 | read << 8 | u32::from(c.wait) << 11 | u32::from(c.reuse) << 17;
-    Some(u128::from(bits) << 105)
 }
 
 /// Sets the negate, absolute-value and not bits of the register operands
@@ -441,24 +423,8 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
 #[cfg(test)]
 mod tests {
     use super::super::plans;
-    use super::ctrl_bits;
-    use crate::isa::ctrl::Ctrl;
     use crate::isa::inst::Inst;
     use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
-
-    #[test]
-    fn control_fields_encode_as_ctrl_encode_does() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..200_000 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            let r = state;
-            let sb = |v: u64| if v % 9 == 8 { None } else { Some((v % 9) as u8) };
-            let c = Ctrl { stall: (r % 18) as u8, yield_bit: r >> 8 & 1 == 1, write_sb: sb(r >> 9), read_sb: sb(r >> 17), wait: (r >> 25) as u8 % 70, reuse: (r >> 33) as u8 % 18 };
-            assert_eq!(ctrl_bits(c), c.encode(0).ok(), "{c:?}");
-        }
-    }
 
     /// A register like `reg` in another file or with another number.
     fn other_reg(reg: Reg, r: u64) -> Reg {
@@ -528,7 +494,7 @@ mod tests {
                                 _ => {}
                             }
                         }
-                        4 => m.ctrl = Ctrl { reuse: (r >> 16) as u8 & 0x1f, ..m.ctrl },
+                        4 => m.ctrl = m.ctrl.with_reuse((r >> 16) as u8 & 0xf),
                         5 => m.guard = (other_reg(m.guard.0, r >> 16), r >> 20 & 1 == 1),
                         6 if !m.mods.is_empty() => {
                             let n = (r >> 16) as usize % m.mods.len();
