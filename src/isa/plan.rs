@@ -289,32 +289,18 @@ impl Step {
     }
 }
 
-/// A form, compiled. What decoding reads for every candidate word comes
-/// first (one or two cache lines).
+/// A form, compiled: two cache lines. The first holds what encoding reads
+/// (and decoding, once a word matched); the second what decoding tests
+/// every candidate word against, and the rarer flags.
+#[repr(C, align(64))]
 pub(super) struct Plan {
-    /// The bits a word of the form has no say in (outside [`Plan::mask`])
-    /// and those of its fixed fields: a word is the form's only if these
-    /// bits of it are [`Plan::fixed_value`] (one test for both).
-    pub check: u128,
-    /// The values of the fixed fields (zero elsewhere).
-    pub fixed_value: u128,
-    /// Every negate, absolute-value and not bit of the operands.
-    pub flags: u128,
-    /// Those and the control field's reuse flags: a word with none of
-    /// these bits set has no source modifier and no reuse flag (most).
-    pub marks: u128,
     pub mods: &'static [ModStep],
     pub steps: &'static [Step],
+    /// The opcode and fixed fields: the word encoding starts from.
+    pub base: u128,
     pub form: &'static Form,
     /// Bit `k` set when slot `k` may not hold a zero register ([`Form::nonzero`]).
     pub nonzero: u8,
-    /// Bit `k` set when an operand has reuse flag `k` (of the control
-    /// field's four); no two operands share one.
-    pub reuse_slots: u8,
-    /// The slot of the operand of each reuse flag (of those of `reuse_slots`).
-    pub reuse_slot: [u8; 4],
-    /// Bit `k` set when slot `k` has a negate, absolute-value or not bit.
-    pub flag_slots: u8,
     /// Bit `k` set when slot `k` is an optional predicate (printed only
     /// when not PT).
     pub optional: u8,
@@ -327,11 +313,27 @@ pub(super) struct Plan {
     /// Bit `k` set when the form applies to measured SM `k` (of
     /// [`MEASURED_SMS`]).
     pub sms: u8,
-    /// The opcode and fixed fields: the word encoding starts from.
-    pub base: u128,
     /// Whether some operand values have no readable text (optional
     /// predicates, zero bases, [`Form::nonzero`]): encoding checks them first.
     pub check_text: bool,
+    /// Bit `k` set when an operand has reuse flag `k` (of the control
+    /// field's four); no two operands share one.
+    pub reuse_slots: u8,
+    /// Bit `k` set when slot `k` has a negate, absolute-value or not bit.
+    pub flag_slots: u8,
+    /// The bits a word of the form has no say in (outside [`Plan::mask`])
+    /// and those of its fixed fields: a word is the form's only if these
+    /// bits of it are [`Plan::fixed_value`] (one test for both).
+    pub check: u128,
+    /// The values of the fixed fields (zero elsewhere).
+    pub fixed_value: u128,
+    /// Every negate, absolute-value and not bit of the operands.
+    pub flags: u128,
+    /// Those and the control field's reuse flags: a word with none of
+    /// these bits set has no source modifier and no reuse flag (most).
+    pub marks: u128,
+    /// The slot of the operand of each reuse flag (of those of `reuse_slots`).
+    pub reuse_slot: [u8; 4],
 }
 
 impl Plan {

@@ -254,8 +254,8 @@ impl Plan {
 #[inline(never)]
 fn add_marks(steps: &[Step], operands: &[Operand], w: &mut u128) -> Option<u8> {
     let mut reuse = 0u16;
-    let mut bits = 0u128;
-    let set = |on: bool, b: u8| if on { 1u128 << b } else { 0 };
+    // The flag bits by half of the word (a shift of 64 bits each).
+    let mut flags = [0u64; 2];
     for (step, op) in steps.iter().zip(operands) {
         // Most operands of an instruction with marks have none.
         let Operand::Reg { mods, reuse: used, .. } = *op else { continue };
@@ -273,13 +273,15 @@ fn add_marks(steps: &[Step], operands: &[Operand], w: &mut u128) -> Option<u8> {
                 RegFile::Uniform => (mods.neg, false),
                 _ => (false, false),
             };
-            bits |= set(neg_on, neg) | set(abs_on, abs) | set(mods.not, not);
+            flags[usize::from(neg >> 6 & 1)] |= u64::from(neg_on) << (neg & 63);
+            flags[usize::from(abs >> 6 & 1)] |= u64::from(abs_on) << (abs & 63);
+            flags[usize::from(not >> 6 & 1)] |= u64::from(mods.not) << (not & 63);
         }
     }
-    if bits >> NO_BIT != 0 || reuse >> NO_REUSE != 0 {
+    if flags[1] >> (NO_BIT - 64) != 0 || reuse >> NO_REUSE != 0 {
         return None;
     }
-    *w |= bits;
+    *w |= u128::from(flags[0]) | u128::from(flags[1]) << 64;
     Some(reuse as u8)
 }
 
