@@ -9,7 +9,9 @@
 //! too) into `ptx_tables.rs`, so a run of the compiler does not build them.
 //! For the same reason it runs the SASS form table's definition
 //! (`src/isa/table/define.rs`, with the types it builds) and writes the
-//! forms as static data (`isa_forms.rs`, see `build/forms.rs`).
+//! forms as static data (`isa_forms.rs`, see `build/forms.rs`), and
+//! compiles each form into its encoding plan (`src/isa/plan/compile.rs`)
+//! written the same way (`isa_plans.rs`, see `build/isa/plans.rs`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -44,13 +46,18 @@ mod form;
 #[allow(dead_code)]
 #[path = "src/isa/family.rs"]
 mod family;
-mod isa {
-    pub(crate) use crate::{bits, branch, family, form};
-}
+#[allow(dead_code)]
+#[path = "src/isa/operand.rs"]
+mod operand;
+
 #[path = "src/isa/table/define.rs"]
 mod define;
+#[macro_use]
 #[path = "build/forms.rs"]
 mod forms;
+// After `forms`, whose `write_struct!` the plans' writer uses.
+#[path = "build/isa/mod.rs"]
+mod isa;
 
 /// The ISLE programs: name (the generated file is `isle_<name>.rs`) and
 /// the files compiled together, in order.
@@ -89,10 +96,12 @@ fn main() {
     println!("cargo::rerun-if-changed=src/ptx/namekey.rs");
     println!("cargo::rerun-if-changed=src/ptx/strindex.rs");
     write_if_changed(&out_dir.join("ptx_tables.rs"), &ptx_tables());
-    for input in ["build", "src/target.rs", "src/isa/bits.rs", "src/isa/branch.rs", "src/isa/family.rs", "src/isa/form.rs", "src/isa/table"] {
+    for input in ["build", "src/target.rs", "src/isa/bits.rs", "src/isa/branch.rs", "src/isa/family.rs", "src/isa/form.rs", "src/isa/operand.rs", "src/isa/table", "src/isa/plan/compile.rs"] {
         println!("cargo::rerun-if-changed={input}");
     }
-    write_if_changed(&out_dir.join("isa_forms.rs"), &forms::source());
+    let generations = forms::generations();
+    write_if_changed(&out_dir.join("isa_forms.rs"), &forms::source(generations));
+    write_if_changed(&out_dir.join("isa_plans.rs"), &isa::plans::source(generations));
     let mut failed = false;
     for &(name, files) in PROGRAMS {
         let paths: Vec<PathBuf> = files.iter().map(|f| manifest.join(f)).collect();

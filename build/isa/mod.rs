@@ -1,0 +1,12 @@
+//! The build script's `crate::isa`: the crate's machine-layer modules it
+//! compiles, at the paths the crate has them, so that their `crate::isa::…`
+//! paths and `pub(in crate::isa)` items resolve here as in the crate.
+
+pub(crate) use crate::{bits, branch, family, form, operand};
+
+#[allow(dead_code)]
+#[path = "../../src/isa/plan/compile.rs"]
+pub(crate) mod plan_compile;
+
+// The plans' writer, here so that it sees the plan types.
+pub(crate) mod plans;
