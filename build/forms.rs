@@ -231,7 +231,7 @@ impl Rust for Slot {
             Slot::Imm64(field) => struct_like(out, "Slot::Imm64(", |o| field.rust(o), ")"),
             Slot::SImm(field) => struct_like(out, "Slot::SImm(", |o| field.rust(o), ")"),
             Slot::HexSplit(lo, hi) => struct_like(out, "Slot::HexSplit", |o| (*lo, *hi).rust(o), ""),
-            Slot::Float { f64 } => write_struct!(out, "Slot::Float", f64),
+            Slot::Float { f64, shadowed } => write_struct!(out, "Slot::Float", f64, shadowed),
             Slot::Half2 => out.push_str("Slot::Half2"),
             Slot::Target(layout) => struct_like(out, "Slot::Target(", |o| layout.rust(o), ")"),
             Slot::AbsTarget(layout) => struct_like(out, "Slot::AbsTarget(", |o| layout.rust(o), ")"),

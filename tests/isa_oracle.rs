@@ -64,7 +64,8 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         }
         Slot::Barrier(_) => Operand::Reg { reg: Reg { file: RegFile::Barrier, num: RegNum::Phys(rng.below(16) as u8) }, mods: SrcMods::default(), reuse: false },
         Slot::Imm32 { .. } => Operand::Imm(rng.next() as u32),
-        Slot::Float { f64 } => loop {
+        // Not a value the form leaves to another (it does not decode here).
+        Slot::Float { f64, shadowed } => loop {
             let bits = match rng.below(4) {
                 0 => (rng.below(64) as f32 - 32.0).to_bits(),
                 1 => {
@@ -73,7 +74,7 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
                 }
                 _ => rng.next() as u32,
             };
-            if float_text(bits, f64).is_some() {
+            if float_text(bits, f64).is_some() && shadowed != Some(bits) {
                 break Operand::Imm(bits);
             }
         },

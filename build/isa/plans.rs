@@ -67,15 +67,15 @@ fn write_plan(out: &mut String, plan: &Plan, form: &str, at: (usize, usize)) {
 
 impl Rust for Fld {
     fn rust(&self, out: &mut String) {
-        let Fld { start, width } = *self;
-        let _ = write!(out, "Fld {{ start: {start}, width: {width} }}");
+        let Fld { start, width } = self;
+        write_struct!(out, "Fld", start, width);
     }
 }
 
 impl Rust for At {
     fn rust(&self, out: &mut String) {
-        let At { window, shift } = *self;
-        let _ = write!(out, "At {{ window: {window}, shift: {shift} }}");
+        let At { window, shift } = self;
+        write_struct!(out, "At", window, shift);
     }
 }
 
@@ -102,7 +102,7 @@ impl Rust for ImmCheck {
     fn rust(&self, out: &mut String) {
         match self {
             ImmCheck::Any => out.push_str("ImmCheck::Any"),
-            ImmCheck::Float { f64 } => write_struct!(out, "ImmCheck::Float", f64),
+            ImmCheck::Float { f64, shadowed } => write_struct!(out, "ImmCheck::Float", f64, shadowed),
             ImmCheck::Half2 => out.push_str("ImmCheck::Half2"),
         }
     }

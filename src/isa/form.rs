@@ -157,6 +157,11 @@ pub enum Slot {
     Float {
         /// The bits are the high half of an `f64`.
         f64: bool,
+        /// A value that does not decode here: nvdisasm prints it as it
+        /// prints an earlier form's fixed value, which is what the text
+        /// reads back as (FSEL's `-QNAN `: 0xffc00000 here, 0xfff00000 in
+        /// the form of that fixed value, which ptxas emits).
+        shadowed: Option<u32>,
     },
     /// Two `f16` immediates in bits 32–63, printed high half first
     /// (`HFMA2 R0, -RZ, RZ, 15, 0`).

@@ -292,7 +292,7 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
             }
         }
         Operand::Imm(v) => match slot {
-            Slot::Float { f64 } => out.push_str(&float_text(v, *f64).unwrap_or_default()),
+            Slot::Float { f64, .. } => out.push_str(&float_text(v, *f64).unwrap_or_default()),
             Slot::Half2 => out.push_str(&half2_text(v).unwrap_or_default()),
             Slot::Imm32 { signed: true } if (v as i32) < 0 => {
                 let _ = write!(out, "-{:#x}", (v as i32).unsigned_abs());

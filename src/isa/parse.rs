@@ -279,7 +279,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         Slot::Imm64(_) => Operand::Imm64(parse_hex(text)?),
         Slot::SImm(_) => Operand::Imm64(parse_signed_hex(text)? as u64),
         Slot::Half2 => return None,
-        Slot::Float { f64 } => {
+        Slot::Float { f64, .. } => {
             let special = SPECIAL_FLOATS.iter().find(|(_, f, t)| *f == f64 && t.trim_end() == text).map(|(b, _, _)| *b);
             let bits = match special {
                 Some(b) => b,
@@ -387,6 +387,24 @@ mod tests {
             let text = inst.text(Sm::new(sm), address);
             let back = parse_inst(&text, Sm::new(sm), address, inst.ctrl).unwrap_or_else(|e| panic!("{text}: {e:?}"));
             assert_eq!(back.encode(Sm::new(sm)), Ok(word), "{text}");
+        }
+    }
+
+    #[test]
+    fn fsel_qnan_reads_back_as_the_nan_ptxas_emits() {
+        // `@P0 FSEL RZ, R0, -QNAN , P0`: nvdisasm prints both negative
+        // quiet NaNs 0xfff00000 (what ptxas emits) and 0xffc00000 as
+        // `-QNAN `, which reads back as the first; the second does not
+        // decode (a fuzzing find: it decoded, and its text assembled to
+        // the other word).
+        for sm in [75, 90, 120] {
+            let sm = Sm::new(sm);
+            let ptxas = join(0xfff0_0000_00ff_0808, 0);
+            let inst = Inst::decode(ptxas, sm).expect("decodes");
+            let text = inst.text(sm, 0);
+            assert_eq!(text, "@P0 FSEL RZ, R0, -QNAN , P0;");
+            assert_eq!(parse_inst(&text, sm, 0, inst.ctrl).map(|i| i.encode(sm)), Ok(Ok(ptxas)));
+            assert!(Inst::decode(join(0xffc0_0000_00ff_0808, 0), sm).is_err(), "{sm}");
         }
     }
 

@@ -459,7 +459,7 @@ impl Translator<'_> {
         match *op {
             Operand::Reg { reg, mods, .. } => Ok(S { r: read_row(reg).ok_or(Bad)?, m: mods_bits(mods) }),
             Operand::Imm(v) => {
-                let f64_high = matches!(slot, Slot::Float { f64: true });
+                let f64_high = matches!(slot, Slot::Float { f64: true, .. });
                 if width == 2 {
                     // A 64-bit immediate operand is the high half of an f64 (low half zero),
                     // or a sign-extended 32-bit integer.

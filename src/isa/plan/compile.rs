@@ -206,7 +206,7 @@ pub(in crate::isa) enum ImmCheck {
     /// Any bits.
     Any,
     /// A float `nvdisasm` prints as a number or a known name.
-    Float { f64: bool },
+    Float { f64: bool, shadowed: Option<u32> },
     /// A pair of halves without NaN.
     Half2,
 }
@@ -231,7 +231,7 @@ impl Step {
                 Step::Reg { at: At::of(field.start, field.width), mask: 7, file, neg: NO_BIT, abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
             }
             Slot::Imm32 { .. } => Step::Imm32(ImmCheck::Any),
-            Slot::Float { f64 } => Step::Imm32(ImmCheck::Float { f64 }),
+            Slot::Float { f64, shadowed } => Step::Imm32(ImmCheck::Float { f64, shadowed }),
             Slot::Half2 => Step::Imm32(ImmCheck::Half2),
             Slot::CBank { neg, abs, not } => Step::CBank { neg: flag(neg), abs: flag(abs), not: flag(not) },
             Slot::LoadBank { offset, index, uniform } => Step::LoadBank { offset: Fld::of(offset), index: Fld::of(index), uniform },

@@ -247,7 +247,7 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
             // Only values nvdisasm is known to print as `%.20g` decode.
             let printable = match check {
                 ImmCheck::Any => true,
-                ImmCheck::Float { f64 } => float_printable(bits, f64),
+                ImmCheck::Float { f64, shadowed } => float_printable(bits, f64) && shadowed != Some(bits),
                 ImmCheck::Half2 => half2_printable(bits),
             };
             if !printable {

@@ -100,8 +100,8 @@ fn push(
 /// F2I, I2F, I2FP, F2F, FRND.
 pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let sms = g.sms;
-    let f32_imm = Slot::Float { f64: false };
-    let f64_imm = Slot::Float { f64: true };
+    let f32_imm = Slot::Float { f64: false, shadowed: None };
+    let f64_imm = Slot::Float { f64: true, shadowed: None };
 
     // ---- F2I: destination size 75–76 with signedness 72 (value + 4 when signed).
     let int_dst = |spelled: &[(usize, &'static str)]| ModField { field: f(75, 76), names: names(8, spelled), extra: Some(72) };

@@ -374,7 +374,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     // The b operand of float ops: register, float immediate, constant, uniform register.
     let b_fp = |form: u16| match form {
         0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) },
-        0x800 => Slot::Float { f64: false },
+        0x800 => Slot::Float { f64: false, shadowed: None },
         0xa00 => cbank(Some(63), Some(62), None),
         _ => g.uniform_b(Some(63), None),
     };
@@ -390,7 +390,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     let b_dp = |form: u16| match form {
         // nvdisasm refuses a reuse flag on DSETP's b (oracle).
         0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: None },
-        0x400 => Slot::Float { f64: true },
+        0x400 => Slot::Float { f64: true, shadowed: None },
         0x600 => cbank(Some(63), Some(62), None),
         _ => g.uniform_b(Some(63), None),
     };
@@ -418,7 +418,10 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         // `set.eq.f32.f32` -> FSET.BF.EQ.AND R5, R4, R5, PT, word
         // 0x000000050405720a / 0x...03802000; `.BF` sets no bit).
         v.push(g.form("FSET.BF", form | 0x00a, NONE, &[FLOAT_CMP, FTZ, COMBINE], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
-        v.push(g.form("FSEL", form | 0x008, NONE, &[FTZ], vec![RD, a_fp, b_fp(form), pred(87, Always)]));
+        // The -QNAN 0xffc00000 of the immediate form prints as the form
+        // above reads back (`Slot::Float::shadowed`).
+        let b = if form == 0x800 { Slot::Float { f64: false, shadowed: Some(0xffc0_0000) } } else { b_fp(form) };
+        v.push(g.form("FSEL", form | 0x008, NONE, &[FTZ], vec![RD, a_fp, b, pred(87, Always)]));
         let fmnmx = vec![RD, a_fp, b_fp(form), pred(87, Always)];
         if g.wide_ur {
             v.push(g.form("FMNMX", form | 0x009, NONE, &[FTZ, NAN, FMNMX_XORSIGN], fmnmx));
@@ -769,7 +772,7 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
         (0x029, "DADD", true, &[ROUND][..], false),
         (0x028, "DMUL", true, &[ROUND][..], false),
     ] {
-        let imm = Slot::Float { f64 };
+        let imm = Slot::Float { f64, shadowed: None };
         let b_reg = reg(32, Some(63), Some(62), Some(1));
         let b_cb = cbank(Some(63), Some(62), None);
         let b_ur = g.uniform_b(Some(63), None);

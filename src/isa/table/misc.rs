@@ -27,7 +27,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     let a_fp = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: Some(73), not: None, reuse: Some(0) };
     for (form, b) in [
         (0x200u16, Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) }),
-        (0x800, Slot::Float { f64: false }),
+        (0x800, Slot::Float { f64: false, shadowed: None }),
         (0xa00, cbank(Some(63), Some(62), None)),
         (0xc00, g.uniform_b(Some(63), None)),
     ] {
@@ -116,8 +116,8 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
         extra: None,
     };
     const MUFU_F64H: ModField = ModField { field: f(74, 77), names: &[U, U, U, U, U, U, ".RCP64H", ".RSQ64H"], extra: None };
-    v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F32], vec![RD, Slot::Float { f64: false }]));
-    v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F64H], vec![RD, Slot::Float { f64: true }]));
+    v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F32], vec![RD, Slot::Float { f64: false, shadowed: None }]));
+    v.push(g.form("MUFU", 0x908, NONE, &[MUFU_F64H], vec![RD, Slot::Float { f64: true, shadowed: None }]));
 
     control_misc(v, g);
     more_misc(v, g);
