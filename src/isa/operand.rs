@@ -330,9 +330,11 @@ impl fmt::Debug for Mem {
 }
 
 impl Default for Operand {
-    /// The immediate 0 (what an empty operand list is filled with).
+    /// Special register 0 (what an empty operand list is filled with): the
+    /// variant with the least to write, a tag and one byte, since every
+    /// decoded instruction starts from an empty list.
     fn default() -> Operand {
-        Operand::Imm(0)
+        Operand::SpecialReg(0)
     }
 }
 
