@@ -148,16 +148,16 @@ pub(super) fn plans() -> &'static Plans {
         let mut by_opcode = Vec::new();
         let (mut groups, mut rests) = (Box::new([0u32; GROUPS]), Box::new([0u32; GROUPS]));
         for (s, &sm) in MEASURED_SMS.iter().enumerate() {
-            let mut lists: Vec<Vec<u16>> = vec![Vec::new(); 1 << 12];
-            for (k, f) in all_forms().enumerate().filter(|(_, f)| f.applies_to(sm)) {
-                lists[usize::from(f.opcode & 0xfff)].push(k as u16);
-            }
-            for (opcode, list) in lists.into_iter().enumerate() {
-                assert!(list.len() < 1 << 8 && by_opcode.len() < 1 << 32, "group too large to pack");
-                let first = list.first().map_or(0, |&k| u32::from(k));
-                groups[s << 12 | opcode] = (list.len() as u32) << 16 | first;
+            // The forms that apply, by opcode value, in table order within
+            // one (a stable sort; opcodes without forms keep an empty group).
+            let mut applying: Vec<(u16, u16)> = all_forms().enumerate().filter(|(_, f)| f.applies_to(sm)).map(|(k, f)| (f.opcode & 0xfff, k as u16)).collect();
+            applying.sort_by_key(|&(opcode, _)| opcode);
+            for group in applying.chunk_by(|a, b| a.0 == b.0) {
+                assert!(group.len() < 1 << 8 && by_opcode.len() < 1 << 32, "group too large to pack");
+                let (opcode, first) = (usize::from(group[0].0), u32::from(group[0].1));
+                groups[s << 12 | opcode] = (group.len() as u32) << 16 | first;
                 rests[s << 12 | opcode] = by_opcode.len() as u32;
-                by_opcode.extend(list.iter().skip(1));
+                by_opcode.extend(group[1..].iter().map(|&(_, k)| k));
             }
         }
         Plans { plans: &PLANS, by_opcode, groups, rests }
