@@ -220,12 +220,6 @@ impl Ctrl {
         Ctrl { bits: REUSE.with(self.bits, reuse as u32) }
     }
 
-    /// Sets the wait mask ([`Ctrl::with_wait`]).
-    #[inline]
-    pub fn set_wait(&mut self, wait: u8) {
-        *self = self.with_wait(wait);
-    }
-
     /// Parses the text form (`[B--2---:R-:W1:Y:S04]`, brackets included).
     pub fn parse(text: &str) -> Result<Ctrl, CtrlError> {
         let bad = || CtrlError(format!("malformed control prefix '{text}' (expected e.g. [B--2---:R-:W1:Y:S04])"));

@@ -56,12 +56,10 @@ use std::sync::OnceLock;
 // `PLANS`: every form's plan, compiled by the build script (`build/isa/plans.rs`).
 include!(concat!(env!("OUT_DIR"), "/isa_plans.rs"));
 
-/// Every plan, and the plans of each measured SM by opcode value.
+/// The decoder's index of [`PLANS`]: the plans of each measured SM by
+/// opcode value.
 pub(super) struct Plans {
-    /// One per form of the generations' tables ([`all_forms`]), in order
-    /// ([`PLANS`]).
-    pub plans: &'static [Plan],
-    /// Indices into `plans`, grouped by SM and opcode: each group's plans
+    /// Indices into [`PLANS`], grouped by SM and opcode: each group's plans
     /// after its first.
     by_opcode: Vec<u16>,
     /// For `k = sm_index << 12 | opcode`, its group: the index of its first
@@ -100,7 +98,7 @@ impl Plans {
         let (first, len) = self.group(sm_index, opcode);
         let rest = self.rest(sm_index, opcode);
         let others = self.by_opcode.get(rest..rest + len.saturating_sub(1)).unwrap_or(&[]);
-        self.plans.get(first).filter(|_| len > 0).into_iter().chain(others.iter().map(|&i| &self.plans[usize::from(i)]))
+        PLANS.get(first).filter(|_| len > 0).into_iter().chain(others.iter().map(|&i| &PLANS[usize::from(i)]))
     }
 
     /// Decodes `word` into `out` with the first of its candidate plans that
@@ -108,7 +106,7 @@ impl Plans {
     #[inline(always)]
     pub fn decode(&self, sm_index: usize, word: u128, out: &mut super::inst::Inst) -> bool {
         let (first, mut left) = self.group(sm_index, word as u16);
-        let Some(plan) = self.plans.get(first) else { return false };
+        let Some(plan) = PLANS.get(first) else { return false };
         if left == 0 {
             return false;
         }
@@ -118,7 +116,7 @@ impl Plans {
         // The group's other plans (few words get here).
         let mut rest = self.rest(sm_index, word as u16);
         while left > 1 {
-            let Some(plan) = self.by_opcode.get(rest).and_then(|&i| self.plans.get(usize::from(i))) else { return false };
+            let Some(plan) = self.by_opcode.get(rest).and_then(|&i| PLANS.get(usize::from(i))) else { return false };
             if plan.decode(word, out) {
                 return true;
             }
@@ -160,7 +158,7 @@ pub(super) fn plans() -> &'static Plans {
                 by_opcode.extend(group[1..].iter().map(|&(_, k)| k));
             }
         }
-        Plans { plans: &PLANS, by_opcode, groups, rests }
+        Plans { by_opcode, groups, rests }
     })
 }
 
@@ -174,7 +172,7 @@ mod tests {
         let plans = plans();
         for (k, form) in all_forms().enumerate() {
             let plan = plan_for_encoding(form).expect("a plan for every form");
-            assert!(std::ptr::eq(plan.form, form) && std::ptr::eq(plan, &plans.plans[k]));
+            assert!(std::ptr::eq(plan.form, form) && std::ptr::eq(plan, &PLANS[k]));
             assert_eq!((plan.mods.len(), plan.steps.len()), (form.mods.len(), form.slots.len()), "{}", form.name);
             for (s, &sm) in MEASURED_SMS.iter().enumerate() {
                 let listed = plans.candidates(s, form.opcode).any(|p| std::ptr::eq(p.form, form));

@@ -142,7 +142,7 @@ fn schedules_pass_the_checker() {
         for k in 0..linear.len() {
             if linear[k].ctrl.wait() != 0 {
                 let mut broken = linear.clone();
-                broken[k].ctrl.set_wait(0);
+                broken[k].ctrl = broken[k].ctrl.with_wait(0);
                 assert!(check(&broken, Sm::new(sm)).is_err(), "sm_{sm}: wait of instruction {k} is needed");
             }
         }

@@ -424,7 +424,7 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
 
 #[cfg(test)]
 mod tests {
-    use super::super::plans;
+    use super::super::PLANS;
     use crate::isa::inst::Inst;
     use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 
@@ -446,7 +446,6 @@ mod tests {
     /// modifier values, control fields).
     #[test]
     fn fast_and_checked_encoders_agree() {
-        let plans = plans();
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move || {
             state ^= state << 13;
@@ -457,7 +456,7 @@ mod tests {
         // Operands of every kind, from decoded words.
         let mut pool: Vec<Operand> = Vec::new();
         let mut insts: Vec<(usize, Inst)> = Vec::new();
-        for (k, plan) in plans.plans.iter().enumerate() {
+        for (k, plan) in PLANS.iter().enumerate() {
             for _ in 0..16 {
                 // No reuse flags (most forms have none to show).
                 let random = (u128::from(next()) << 64 | u128::from(next())) & !(0xfu128 << 122);
@@ -469,10 +468,10 @@ mod tests {
                 }
             }
         }
-        assert!(insts.len() > plans.plans.len(), "most forms decode some of their words ({} instructions)", insts.len());
+        assert!(insts.len() > PLANS.len(), "most forms decode some of their words ({} instructions)", insts.len());
         let mut refused = 0;
         for (k, inst) in &insts {
-            let plan = &plans.plans[*k];
+            let plan = &PLANS[*k];
             assert_eq!(plan.encode_fast(inst), plan.encode_checked(inst).ok(), "{} {:?}", plan.form.name, inst);
             for _ in 0..24 {
                 let mut m = inst.clone();
