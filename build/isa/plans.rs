@@ -47,22 +47,23 @@ pub fn source(generations: &'static [Vec<Form>]) -> String {
 /// and its steps as slices of `MOD_STEPS` and `STEPS` from `at`.
 fn write_plan(out: &mut String, plan: &Plan, form: &str, at: (usize, usize)) {
     let Plan { mods, steps, base, form: _, nonzero, optional, text_rules, simple, sms, check_text, reuse_slots, flag_slots, check, fixed_value, flags, marks, reuse_slot } = plan;
-    out.push_str("Plan { form: ");
-    out.push_str(form);
-    // `, name: value` for each field.
-    macro_rules! fields {
-        ($($field:ident),*) => {$(
-            out.push_str(concat!(", ", stringify!($field), ": "));
-            $field.rust(out);
-        )*};
-    }
+    let form = Source(form.to_string());
     // `split_at` is a `const fn`; indexing by a range is not.
-    let _ = write!(out, ", mods: MOD_STEPS.split_at({}).1.split_at({}).0", at.0, mods.len());
-    let _ = write!(out, ", steps: STEPS.split_at({}).1.split_at({}).0", at.1, steps.len());
-    fields!(base, nonzero, optional, text_rules, simple, sms, check_text, reuse_slots, flag_slots, check, fixed_value, flags, marks);
-    out.push_str(", reuse_slot: ");
-    reuse_slot.as_slice().rust_array(out);
-    out.push_str(" }");
+    let mods = Source(format!("MOD_STEPS.split_at({}).1.split_at({}).0", at.0, mods.len()));
+    let steps = Source(format!("STEPS.split_at({}).1.split_at({}).0", at.1, steps.len()));
+    let mut slots = String::new();
+    reuse_slot.as_slice().rust_array(&mut slots);
+    let reuse_slot = Source(slots);
+    write_struct!(out, "Plan", form, mods, steps, base, nonzero, optional, text_rules, simple, sms, check_text, reuse_slots, flag_slots, check, fixed_value, flags, marks, reuse_slot);
+}
+
+/// Rust source, written as it is.
+struct Source(String);
+
+impl Rust for Source {
+    fn rust(&self, out: &mut String) {
+        out.push_str(&self.0);
+    }
 }
 
 impl Rust for Fld {
