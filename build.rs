@@ -11,7 +11,10 @@
 //! (`src/isa/table/define.rs`, with the types it builds) and writes the
 //! forms as static data (`isa_forms.rs`, see `build/forms.rs`), and
 //! compiles each form into its encoding plan (`src/isa/plan/compile.rs`)
-//! written the same way (`isa_plans.rs`, see `build/isa/plans.rs`).
+//! written the same way (`isa_plans.rs`, see `build/isa/plans.rs`). From
+//! the opcode rows (`src/isa/table/opcodes.rs`) and the forms' spellings
+//! it generates the opcode and modifier-token enums (`isa_ops.rs`, see
+//! `build/isa/ops.rs`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -49,6 +52,20 @@ mod family;
 #[allow(dead_code)]
 #[path = "src/isa/operand.rs"]
 mod operand;
+
+#[allow(dead_code)]
+#[path = "src/isa/op_facts.rs"]
+mod op_facts;
+/// The form table's opcode and modifier types, before the build script
+/// has generated them: plain numbers (an index into the opcode rows, a
+/// token number), which the table's definition leaves for the writer to set.
+mod op {
+    pub type Op = u16;
+    pub type Mod = u16;
+}
+
+#[path = "src/isa/table/opcodes.rs"]
+mod opcodes;
 
 #[path = "src/isa/table/define.rs"]
 mod define;
@@ -96,11 +113,21 @@ fn main() {
     println!("cargo::rerun-if-changed=src/ptx/namekey.rs");
     println!("cargo::rerun-if-changed=src/ptx/strindex.rs");
     write_if_changed(&out_dir.join("ptx_tables.rs"), &ptx_tables());
-    for input in ["build", "src/target.rs", "src/isa/bits.rs", "src/isa/branch.rs", "src/isa/family.rs", "src/isa/form.rs", "src/isa/operand.rs", "src/isa/table", "src/isa/plan/compile.rs"] {
+    for input in ["build", "src/target.rs", "src/isa/bits.rs", "src/isa/branch.rs", "src/isa/family.rs", "src/isa/form.rs", "src/isa/operand.rs", "src/isa/op_facts.rs", "src/isa/table", "src/isa/plan/compile.rs"] {
         println!("cargo::rerun-if-changed={input}");
     }
     let generations = forms::generations();
-    write_if_changed(&out_dir.join("isa_forms.rs"), &forms::source(generations));
+    let ops = match isa::ops::Ops::of(generations) {
+        Ok(ops) => ops,
+        Err(problems) => {
+            for p in problems {
+                println!("cargo::error=form table: {p}");
+            }
+            std::process::exit(1);
+        }
+    };
+    write_if_changed(&out_dir.join("isa_ops.rs"), &ops.source());
+    write_if_changed(&out_dir.join("isa_forms.rs"), &forms::source(generations, &ops));
     write_if_changed(&out_dir.join("isa_plans.rs"), &isa::plans::source(generations));
     let mut failed = false;
     for &(name, files) in PROGRAMS {

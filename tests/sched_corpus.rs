@@ -100,7 +100,7 @@ fn mutants(code: &[Inst], s: Sm) -> [(usize, usize); 2] {
 }
 
 fn is_branch(i: &Inst) -> bool {
-    ptx2sass::sched::info::branch_like(i.form.base_name())
+    ptx2sass::sched::info::branch_like(i.op())
 }
 
 /// Why a function is outside the test.

@@ -2,7 +2,12 @@
 //! compiles, at the paths the crate has them, so that their `crate::isa::…`
 //! paths and `pub(in crate::isa)` items resolve here as in the crate.
 
-pub(crate) use crate::{bits, branch, family, form, operand};
+pub(crate) use crate::{bits, branch, family, form, op_facts, operand};
+
+/// The crate's `isa::table`, as far as the table's definition reads it.
+pub(crate) mod table {
+    pub(crate) use crate::opcodes;
+}
 
 #[allow(dead_code)]
 #[path = "../../src/isa/plan/compile.rs"]
@@ -10,3 +15,6 @@ pub(crate) mod plan_compile;
 
 // The plans' writer, here so that it sees the plan types.
 pub(crate) mod plans;
+
+// The opcode and modifier-token enums' generator.
+pub(crate) mod ops;

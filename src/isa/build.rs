@@ -2,13 +2,13 @@
 //! instruction selection (and anything else that creates code rather than
 //! decoding it) makes an [`Inst`].
 //!
-//! [`Inst::build`] takes the text nvdisasm prints for the opcode and its
-//! modifiers (`"IADD3.X"`, `"ISETP.GE.U32.AND"`, `"LDG.E.64"`), a guard and
-//! the operands, and finds the form of the SM's table whose name and
-//! modifier spellings spell that text and whose slots accept the operands'
-//! kinds (a register of the right file with modifiers the slot has bits
+//! [`Inst::build_op`] takes an opcode and the modifier tokens of its
+//! mnemonic (`Op::IADD3, [X]`; `Op::ISETP, [GE, U32, AND]`; `Op::LDG, [E,
+//! 64]`), a guard and the operands, and finds the form of the SM's table
+//! whose name and modifier spellings are those tokens and whose slots
+//! accept the operands' kinds (a register of the right file with modifiers the slot has bits
 //! for, an immediate, a constant-bank reference, an address…). The
-//! name-to-forms step is cached per measured SM, so selecting a function
+//! tokens-to-forms step is cached per measured SM, so selecting a function
 //! does not re-scan the table for every instruction.
 //!
 //! Operands are given in printed order, one per slot; optional predicates
@@ -22,9 +22,11 @@ use super::family::{MEASURED_SMS, measured_index};
 use super::form::{Form, PredShow, Slot, UNMEASURED};
 use super::inst::{Inst, InstOperands, ModValues, float_printable, half2_printable};
 use super::operand::{Operand, Reg, RegFile, SrcMods};
-use super::table::forms_with_base;
+use super::inline::Inline;
+use super::op::{Mod, Op, mnemonic_text, parse_mnemonic};
+use super::table::forms_of;
 use crate::target::Sm;
-/// Keys are opcode texts the compiler makes: a fast hasher.
+/// Keys are opcodes with tokens the compiler makes: a fast hasher.
 type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
 use std::fmt;
 use std::sync::{OnceLock, RwLock};
@@ -55,45 +57,55 @@ impl fmt::Display for BuildError {
     }
 }
 
-/// The forms (with the modifier values that spell the text) of one opcode
-/// text on one measured SM.
+/// The forms (with the modifier values that spell the tokens) of one
+/// opcode and tokens on one measured SM.
 type Candidates = Vec<(&'static Form, ModValues)>;
 
-/// Per measured SM (index into [`MEASURED_SMS`]): opcode text → candidates.
-fn cache() -> &'static [RwLock<HashMap<Box<str>, Candidates>>] {
-    static CACHE: OnceLock<Vec<RwLock<HashMap<Box<str>, Candidates>>>> = OnceLock::new();
+/// The most tokens a mnemonic has (`ATOMG.E.CAS.STRONG.GPU` has four).
+const MAX_TOKENS: usize = 12;
+
+/// An opcode with its tokens, as a cache key.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct Key {
+    op: Op,
+    len: u8,
+    tokens: [u16; MAX_TOKENS],
+}
+
+impl Key {
+    fn new(op: Op, mods: &[Mod]) -> Option<Key> {
+        let mut tokens = [0u16; MAX_TOKENS];
+        for (t, m) in tokens.iter_mut().zip(mods) {
+            *t = *m as u16;
+        }
+        (mods.len() <= MAX_TOKENS).then_some(Key { op, len: mods.len() as u8, tokens })
+    }
+}
+
+/// Per measured SM (index into [`MEASURED_SMS`]): opcode and tokens → candidates.
+fn cache() -> &'static [RwLock<HashMap<Key, Candidates>>] {
+    static CACHE: OnceLock<Vec<RwLock<HashMap<Key, Candidates>>>> = OnceLock::new();
     CACHE.get_or_init(|| MEASURED_SMS.iter().map(|_| RwLock::new(HashMap::default())).collect())
 }
 
-/// The forms of the measured SM `sm_index` that spell `text`, with their
-/// modifier values. Only the forms whose name starts with the text's
-/// opcode are tried (an index the build script made, [`forms_with_base`]).
-fn candidates(sm_index: usize, text: &str) -> Candidates {
-    let mut out = Candidates::new();
-    let base = text.split('.').next().unwrap_or(text);
-    for form in forms_with_base(sm_index, base) {
-        let Some(rest) = text.strip_prefix(form.name) else { continue };
-        if let Some(mods) = spell_mods(form, rest) {
-            out.push((form, mods));
-        }
-    }
-    out
+/// The forms of `op` on the measured SM `sm_index` that spell `mods`,
+/// with their modifier values.
+fn candidates(sm_index: usize, op: Op, mods: &[Mod]) -> Candidates {
+    forms_of(sm_index, op).filter_map(|form| Some((form, spell_mods(form, mods.strip_prefix(form.spelling.name)?)?))).collect()
 }
 
-/// The modifier values that spell `rest` (the text after the form's name)
-/// followed by the form's suffix. Every split is tried, as spellings may
-/// be prefixes of each other (`.RCP` and `.RCP64H`) or empty.
-fn spell_mods(form: &Form, rest: &str) -> Option<ModValues> {
-    fn go(form: &Form, k: usize, rest: &str, values: &mut ModValues) -> bool {
-        let Some(m) = form.mods.get(k) else { return rest == form.suffix };
-        for (v, name) in m.names.iter().enumerate() {
-            if *name == UNMEASURED || !rest.starts_with(name) {
+/// The modifier values that spell `rest` (the tokens after the form's
+/// name) followed by the form's suffix. Every split is tried, as
+/// spellings may be prefixes of each other (`.RCP` and `.RCP64H` are not,
+/// as tokens, but `.E` and `.E.64` are) or empty.
+fn spell_mods(form: &Form, rest: &[Mod]) -> Option<ModValues> {
+    fn go(form: &Form, k: usize, rest: &[Mod], values: &mut ModValues) -> bool {
+        let (Some(m), Some(spellings)) = (form.mods.get(k), form.spelling.mods.get(k)) else { return rest == form.spelling.suffix };
+        for (v, (name, toks)) in m.names.iter().zip(spellings.iter()).enumerate() {
+            if *name == UNMEASURED {
                 continue;
             }
-            let after = &rest[name.len()..];
-            if !(after.is_empty() || after.starts_with('.')) {
-                continue;
-            }
+            let Some(after) = rest.strip_prefix(*toks) else { continue };
             if !values.try_push(v as u8) {
                 return false;
             }
@@ -171,31 +183,50 @@ fn fill_optional(form: &Form, given: &[Operand]) -> Option<InstOperands> {
 }
 
 impl Inst {
-    /// Builds the instruction spelled `text` (opcode and modifiers as
-    /// nvdisasm prints them) for `sm`, guarded by `guard` (a predicate and
-    /// whether it is negated; `None` for always), with `operands` in printed
-    /// order. The first form (in table order) whose slots take the operands'
-    /// kinds is used.
-    pub fn build(sm: Sm, text: &str, guard: Option<(Reg, bool)>, operands: &[Operand]) -> Result<Inst, BuildError> {
+    /// Builds the instruction of opcode `op` with the modifier tokens
+    /// `mods` (in printed order: `Op::ISETP, [GE, U32, AND]`) for `sm`,
+    /// guarded by `guard` (a predicate and whether it is negated; `None`
+    /// for always), with `operands` in printed order. The first form (in
+    /// table order) that spells the tokens and whose slots take the
+    /// operands' kinds is used.
+    pub fn build_op(sm: Sm, op: Op, mods: &[Mod], guard: Option<(Reg, bool)>, operands: &[Operand]) -> Result<Inst, BuildError> {
         let sm_index = measured_index(sm).ok_or(BuildError::UnsupportedSm(sm))?;
+        let key = Key::new(op, mods).ok_or_else(|| BuildError::UnknownName(mnemonic_text(op, mods)))?;
         let lock = &cache()[sm_index];
         let found = {
             let map = lock.read().unwrap_or_else(|e| e.into_inner());
-            map.get(text).and_then(|c| choose(c, operands))
+            map.get(&key).and_then(|c| choose(c, operands))
         };
-        let (form, mods, ops) = match found {
+        let (form, values, ops) = match found {
             Some(hit) => hit,
             None => {
                 let mut map = lock.write().unwrap_or_else(|e| e.into_inner());
-                let list = map.entry(text.into()).or_insert_with(|| candidates(sm_index, text));
+                let list = map.entry(key).or_insert_with(|| candidates(sm_index, op, mods));
                 if list.is_empty() {
-                    return Err(BuildError::UnknownName(text.to_string()));
+                    return Err(BuildError::UnknownName(mnemonic_text(op, mods)));
                 }
-                choose(list, operands).ok_or_else(|| BuildError::NoForm { name: text.to_string(), operands: format!("{operands:?}") })?
+                choose(list, operands).ok_or_else(|| BuildError::NoForm { name: mnemonic_text(op, mods), operands: format!("{operands:?}") })?
             }
         };
         let guard = guard.unwrap_or((Reg::zero(RegFile::Pred), false));
-        Ok(Inst { form, guard, mods, operands: ops, ctrl: Ctrl::default() })
+        Ok(Inst { form, guard, mods: values, operands: ops, ctrl: Ctrl::default() })
+    }
+
+    /// Builds the instruction spelled `text` (opcode and modifiers as
+    /// nvdisasm prints them: `"ISETP.GE.U32.AND"`), as [`Inst::build_op`]
+    /// does from the opcode and tokens. For the assembler and tests; the
+    /// compiler builds by [`Inst::build_op`].
+    pub fn build(sm: Sm, text: &str, guard: Option<(Reg, bool)>, operands: &[Operand]) -> Result<Inst, BuildError> {
+        measured_index(sm).ok_or(BuildError::UnsupportedSm(sm))?;
+        let unknown = || BuildError::UnknownName(text.to_string());
+        let (op, tokens) = parse_mnemonic(text).ok_or_else(unknown)?;
+        let mut mods = Inline::<Mod, MAX_TOKENS>::new();
+        for t in tokens {
+            if !mods.try_push(t.ok_or_else(unknown)?) {
+                return Err(unknown());
+            }
+        }
+        Inst::build_op(sm, op, &mods, guard, operands)
     }
 }
 

@@ -11,6 +11,7 @@
 //! of being printed wrongly.
 
 use super::bits::Field;
+use super::op::{Mod, Op};
 
 /// A single bit position, when a slot has that flag.
 pub type Bit = Option<u8>;
@@ -271,11 +272,36 @@ impl OperandSuffix {
     }
 }
 
+/// A form's mnemonic (what `nvdisasm` prints before the operands) as
+/// modifier tokens, the text between its dots: derived by the build script
+/// from [`Form::name`], the modifier spellings and [`Form::suffix`], so
+/// that the compiler builds and reads instructions by typed values
+/// ([`Mod`]) rather than by text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Spelling {
+    /// The tokens of the name after the opcode (`X` of `IADD3.X`).
+    pub name: &'static [Mod],
+    /// Per modifier field, per value: the tokens of its spelling.
+    pub mods: &'static [&'static [&'static [Mod]]],
+    /// The tokens of the suffix.
+    pub suffix: &'static [Mod],
+}
+
+impl Spelling {
+    /// What the table's definition gives a form; the build script fills it in.
+    pub const EMPTY: Spelling = Spelling { name: &[], mods: &[], suffix: &[] };
+}
+
 /// One encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Form {
     /// What `nvdisasm` prints before the variable modifiers (`IADD3.X`).
     pub name: &'static str,
+    /// The opcode (the name up to its first dot), with its facts; set by
+    /// the build script from the name.
+    pub op: Op,
+    /// The mnemonic's tokens; set by the build script from the spellings.
+    pub spelling: Spelling,
     /// Measured SMs it applies to (inclusive range of SM numbers).
     pub sms: (u16, u16),
     /// Bits 0–11.

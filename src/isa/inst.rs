@@ -9,7 +9,8 @@
 
 use super::ctrl::Ctrl;
 use super::family::{measured_index, measured_sm};
-use super::form::{AliasWhen, Form, OperandSuffix, PredShow, Slot};
+use super::form::{AliasWhen, Form, OperandSuffix, PredShow, Slot, Spelling};
+use super::op::{Mod, Op};
 use super::inline::Inline;
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use super::plan::plans;
@@ -111,6 +112,8 @@ pub(super) fn representable(form: &Form, operands: &[Operand]) -> bool {
 /// A form no SM has, which [`Inst::empty`] holds (it does not encode).
 static EMPTY_FORM: Form = Form {
     name: "NOP",
+    op: Op::NOP,
+    spelling: Spelling::EMPTY,
     sms: (0, 0),
     opcode: 0x918,
     fixed: &[],
@@ -226,7 +229,51 @@ impl Inst {
     }
 }
 
+/// The tokens of an instruction's mnemonic (see [`Inst::tokens`]).
+pub type Tokens = Inline<Mod, 16>;
+
 impl Inst {
+    /// The opcode.
+    #[inline]
+    pub fn op(&self) -> Op {
+        self.form.op
+    }
+
+    /// The tokens of the mnemonic after the opcode, in printed order: the
+    /// form's name, the values of the modifiers printed after it, the
+    /// suffix (`IADD3.X` → `X`; `LDG.E.64` → `E`, `64`). Modifiers printed
+    /// after an operand (`.H0_H0`) are not among them: see
+    /// [`Inst::operand_suffix`].
+    pub fn tokens(&self) -> Tokens {
+        let mut out = Tokens::new();
+        let spelling = &self.form.spelling;
+        let mut push = |toks: &[Mod]| {
+            for &t in toks {
+                let _ = out.try_push(t);
+            }
+        };
+        push(spelling.name);
+        for (k, (values, &v)) in spelling.mods.iter().zip(&self.mods).enumerate() {
+            if !self.form.is_operand_mod(k) {
+                push(values.get(usize::from(v)).copied().unwrap_or(&[]));
+            }
+        }
+        push(spelling.suffix);
+        out
+    }
+
+    /// Whether the mnemonic has the token `m` (`has(Mod::WIDE)` of
+    /// `IMAD.WIDE.U32`), as [`Inst::tokens`] lists them.
+    pub fn has(&self, m: Mod) -> bool {
+        let spelling = &self.form.spelling;
+        if spelling.name.contains(&m) || spelling.suffix.contains(&m) {
+            return true;
+        }
+        spelling.mods.iter().zip(&self.mods).enumerate().any(|(k, (values, &v))| {
+            values.get(usize::from(v)).is_some_and(|toks| toks.contains(&m)) && !self.form.is_operand_mod(k)
+        })
+    }
+
     /// The printed name with the modifiers that follow it and the form's
     /// suffix (`IADD3.X`, `HMNMX2.BF16_V2`): everything before the
     /// operands, without the guard.

@@ -15,7 +15,10 @@
 //!   with `plan` compiling each form once into what decoding and encoding
 //!   run per word;
 //! * [`listing`]: the text `sass dis` prints, and [`parse`], reading it back;
-//! * [`build`]: instructions made by name and operands (instruction selection).
+//! * [`op`], [`op_facts`]: the opcode and modifier-token types generated from
+//!   the table, and what later stages know of each opcode;
+//! * [`build`]: instructions made from an opcode, tokens and operands
+//!   (instruction selection).
 
 pub mod bits;
 pub mod branch;
@@ -26,6 +29,8 @@ pub mod form;
 pub mod inline;
 pub mod inst;
 pub mod listing;
+pub mod op;
+pub mod op_facts;
 pub mod opcode;
 pub mod operand;
 pub mod parse;

@@ -59,10 +59,13 @@
 use super::bits::Field;
 use super::branch::Layout;
 use super::family::MEASURED_SMS;
-use super::form::{Alias, AliasWhen, Form, ModField, OperandSuffix, PredShow, Slot};
+use super::form::{Alias, AliasWhen, Form, ModField, OperandSuffix, PredShow, Slot, Spelling};
+use super::op::{Mod, Op};
+
+pub mod opcodes;
 
 // `GENERATION_SMS` and `GENERATION_<k>`: the forms of each generation,
-// as `table/define.rs` builds them; `FORMS_BY_BASE` (see `build/forms.rs`).
+// as `table/define.rs` builds them; `FORMS_BY_OP` (see `build/forms.rs`).
 include!(concat!(env!("OUT_DIR"), "/isa_forms.rs"));
 
 /// How many generations the table has.
@@ -89,14 +92,13 @@ pub fn forms_for(sm: u16) -> &'static [Form] {
     generation(generation_of(sm))
 }
 
-/// The forms that apply to measured SM `MEASURED_SMS[sm_index]` and whose
-/// name starts with the opcode `base` (`IADD3` for `IADD3.X`), in table
-/// order; none for an index past the list.
-pub fn forms_with_base(sm_index: usize, base: &str) -> impl Iterator<Item = &'static Form> {
+/// The forms of opcode `op` that apply to measured SM
+/// `MEASURED_SMS[sm_index]`, in table order; none for an index past the
+/// list.
+pub fn forms_of(sm_index: usize, op: Op) -> impl Iterator<Item = &'static Form> {
     let sm = MEASURED_SMS.get(sm_index).copied().unwrap_or(0);
     let forms = generation(generation_of(sm));
-    let by_base: &[(&str, &[u16])] = FORMS_BY_BASE.get(sm_index).copied().unwrap_or(&[]);
-    let positions = by_base.binary_search_by(|(name, _)| name.cmp(&base)).map_or(&[][..], |k| by_base[k].1);
+    let positions: &[u16] = FORMS_BY_OP.get(sm_index).and_then(|by_op| by_op.get(op as usize)).copied().unwrap_or(&[]);
     positions.iter().filter_map(move |&i| forms.get(usize::from(i)))
 }
 
@@ -253,21 +255,40 @@ mod tests {
     use super::*;
 
     /// The by-opcode index lists, for each measured SM, exactly the forms
-    /// that apply to it, under the opcode their name starts with.
+    /// that apply to it, under the opcode their name starts with, and a
+    /// form's opcode and spelling are its name's and its spellings'.
     #[test]
-    fn forms_with_base_lists_each_applying_form_once() {
+    fn forms_of_lists_each_applying_form_once_under_its_opcode() {
         for (s, &sm) in MEASURED_SMS.iter().enumerate() {
             let mut listed = 0;
             for form in forms_for(sm).iter().filter(|f| f.applies_to(sm)) {
                 let base = form.name.split('.').next().unwrap_or(form.name);
-                assert_eq!(forms_with_base(s, base).filter(|f| std::ptr::eq(*f, form)).count(), 1, "{} on sm_{sm}", form.name);
+                assert_eq!(form.op.name(), base, "{}", form.name);
+                assert_eq!(forms_of(s, form.op).filter(|f| std::ptr::eq(*f, form)).count(), 1, "{} on sm_{sm}", form.name);
                 listed += 1;
             }
-            let total: usize = FORMS_BY_BASE[s].iter().map(|(_, p)| p.len()).sum();
+            let total: usize = FORMS_BY_OP[s].iter().map(|p| p.len()).sum();
             assert_eq!(total, listed, "sm_{sm}");
         }
-        assert_eq!(forms_with_base(0, "NOSUCHOP").count(), 0);
-        assert_eq!(forms_with_base(MEASURED_SMS.len(), "IADD3").count(), 0);
+        assert_eq!(forms_of(MEASURED_SMS.len(), Op::IADD3).count(), 0);
+    }
+
+    /// A form's spelling tokens, joined with dots, are its texts.
+    #[test]
+    fn spellings_are_the_texts_as_tokens() {
+        let text = |toks: &[Mod]| toks.iter().map(|t| format!(".{}", t.name())).collect::<String>();
+        for form in all_forms() {
+            assert_eq!(form.op.name().to_string() + &text(form.spelling.name), form.name);
+            assert_eq!(text(form.spelling.suffix), form.suffix, "{}", form.name);
+            assert_eq!(form.spelling.mods.len(), form.mods.len(), "{}", form.name);
+            for (m, values) in form.mods.iter().zip(form.spelling.mods) {
+                for (name, toks) in m.names.iter().zip(values.iter()) {
+                    if *name != super::super::form::UNMEASURED {
+                        assert_eq!(text(toks), *name, "{}", form.name);
+                    }
+                }
+            }
+        }
     }
 
     /// No address has both a descriptor and an added uniform register, as

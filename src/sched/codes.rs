@@ -5,6 +5,7 @@
 //! read it; per scoreboard, the unit of the instruction that set it last.
 
 use super::info::{HazardInfo, UNITS, UR_BASE, branch_like, opaque};
+use crate::isa::op::Op;
 use super::latency::{self, CLASSES, Class, File, NEEDS_SCOREBOARD, Table};
 use super::{Block, SchedError, SchedStats};
 use crate::isa::ctrl::{Ctrl, SCOREBOARDS};
@@ -198,9 +199,9 @@ pub(super) fn variable(table: &Table, class: Class) -> bool {
 }
 
 /// The least stall of an instruction (ptxas's figures: module documentation).
-fn min_stall(base: &str) -> u8 {
-    match base {
-        "BAR" => 6,
+fn min_stall(op: Op) -> u8 {
+    match op {
+        Op::BAR => 6,
         b if branch_like(b) => 5,
         _ => 1,
     }
@@ -209,8 +210,8 @@ fn min_stall(base: &str) -> u8 {
 /// Whether an instruction settles everything before the path goes on
 /// somewhere scheduled apart: calls, returns and indirect branches always,
 /// other branches of a block with a back edge.
-fn drains(base: &str, back_edge: bool) -> bool {
-    matches!(base, "CALL" | "RET" | "BRX" | "JMP" | "JMX") || back_edge && branch_like(base)
+fn drains(op: Op, back_edge: bool) -> bool {
+    matches!(op, Op::CALL | Op::RET | Op::BRX) || back_edge && branch_like(op)
 }
 
 /// Sets the control fields of every block.
@@ -294,7 +295,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
     let mut next_min: i64 = 0;
     let mut after_opaque = false;
     for (k, (mut inst, h)) in insts.into_iter().zip(infos.iter()).enumerate() {
-        let base = inst.form.base_name();
+        let op = inst.op();
         let class = h.class();
         let var = variable(table, class);
         let mut wait = 0u8;
@@ -312,8 +313,8 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
             let u = &st.units[usize::from(w)];
             wait |= u.wsb | u.rsb;
         }
-        let is_opaque = opaque(base);
-        if is_opaque || after_opaque || drains(base, back_edge) {
+        let is_opaque = opaque(op);
+        if is_opaque || after_opaque || drains(op, back_edge) {
             wait |= st.busy();
         }
         if is_opaque || after_opaque {
@@ -322,7 +323,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
         if after_opaque {
             at = at.max(last_issue + OPAQUE_SETTLE);
         }
-        if drains(base, back_edge) {
+        if drains(op, back_edge) {
             // Its own stall (at most 15) must cover what is still in flight.
             at = at.max(settled(st, rows) - 15);
         }
@@ -419,8 +420,8 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
         stats.waits += usize::from(wait != 0);
         out.push(inst);
         last_issue = issue;
-        next_min = issue + i64::from(min_stall(base));
-        if drains(base, back_edge) {
+        next_min = issue + i64::from(min_stall(op));
+        if drains(op, back_edge) {
             // The path that leaves here finds everything settled (`at`
             // kept this within one stall field).
             next_min = next_min.max(settled(st, rows));
@@ -430,8 +431,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
     // everything fixed has landed.
     let mut end = next_min;
     if let Some(last) = out.last_mut() {
-        let lb = last.form.base_name();
-        if drains(lb, back_edge) || after_opaque {
+        if drains(last.op(), back_edge) || after_opaque {
             end = end.max(settled(st, rows)).min(last_issue + 15);
         }
         let stall = (end - last_issue).clamp(1, 15) as u8;

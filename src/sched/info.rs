@@ -9,6 +9,7 @@
 use super::latency::{Class, File, Table};
 use crate::isa::form::{Form, Slot};
 use crate::isa::inst::Inst;
+use crate::isa::op::{Mod, Op};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
 use crate::target::Sm;
 
@@ -64,41 +65,44 @@ struct Shape {
     src: [u8; 4],
 }
 
-/// The operand widths of a mnemonic with its modifiers (`LDG.E.64`,
-/// `F2F.F64.F32`): what the ISA reference (and the register pairs ptxas
-/// allocates in the corpus) shows each form reads and writes.
-fn shape(mnemonic: &str) -> Shape {
-    let tokens: Vec<&str> = mnemonic.split('.').collect();
-    let has = |t: &str| tokens.contains(&t);
-    let base = tokens.first().copied().unwrap_or("");
+/// The operand widths of an instruction by its opcode and modifier tokens
+/// (`LDG.E.64`, `F2F.F64.F32`): what the ISA reference (and the register
+/// pairs ptxas allocates in the corpus) shows each form reads and writes.
+fn shape(inst: &Inst) -> Shape {
+    let tokens = inst.tokens();
+    let has = |t: Mod| tokens.contains(&t);
     let all = |w: u8| Shape { dst: w, src: [w; 4] };
-    // Memory access size, from the size modifier.
-    let size = if has("128") || tokens.iter().any(|t| t.ends_with("x8") || t.ends_with("x4") && t.starts_with("F32")) {
+    // Memory access size, from the size modifier (vector types: eight
+    // 16-bit or four 32-bit elements are 128 bits, four narrower ones or
+    // two 32-bit ones 64).
+    let size = if has(Mod::_128) || tokens.iter().any(|t| matches!(t, Mod::BF16x8 | Mod::F16x8 | Mod::F32x4)) {
         4
-    } else if has("64") || has("S64") || has("U64") || has("F64") || tokens.iter().any(|t| t.ends_with("x4") || t.starts_with("F32x2")) {
+    } else if has(Mod::_64) || has(Mod::S64) || has(Mod::U64) || has(Mod::F64) || tokens.iter().any(|t| matches!(t, Mod::BF16x4 | Mod::F16x4 | Mod::S8x4 | Mod::U8x4 | Mod::F32x2)) {
         2
     } else {
         1
     };
     // Float conversion types in order: destination, then source.
-    let types: Vec<&str> = tokens.iter().copied().filter(|t| matches!(*t, "F64" | "F32" | "F16" | "BF16")).collect();
+    let mut types = tokens.iter().copied().filter(|t| matches!(t, Mod::F64 | Mod::F32 | Mod::F16 | Mod::BF16));
+    let (first_type, second_type) = (types.next(), types.next());
     let one = Shape { dst: 1, src: [1; 4] };
-    match base {
-        "DFMA" | "DADD" | "DMUL" | "DMNMX" => all(2),
-        "DSETP" => Shape { dst: 1, src: [2; 4] },
-        "IMAD" | "UIMAD" if has("WIDE") => Shape { dst: 2, src: [1, 1, 2, 1] },
-        "LDG" | "LD" | "LDS" | "LDL" | "LDC" | "LDCU" | "ULDC" => Shape { dst: size, src: [1; 4] },
+    let wide_int = has(Mod::U64) || has(Mod::S64);
+    match inst.op() {
+        Op::DFMA | Op::DADD | Op::DMUL => all(2),
+        Op::DSETP => Shape { dst: 1, src: [2; 4] },
+        Op::IMAD | Op::UIMAD if has(Mod::WIDE) => Shape { dst: 2, src: [1, 1, 2, 1] },
+        Op::LDG | Op::LD | Op::LDS | Op::LDL | Op::LDC | Op::LDCU | Op::ULDC => Shape { dst: size, src: [1; 4] },
         // Address first, then the data.
-        "STG" | "ST" | "STS" | "STL" | "ATOMG" | "ATOMS" | "ATOM" | "RED" | "REDG" => Shape { dst: size, src: [1, size, size, size] },
-        "F2F" => Shape { dst: if types.first() == Some(&"F64") { 2 } else { 1 }, src: [if types.get(1) == Some(&"F64") { 2 } else { 1 }; 4] },
-        "F2I" => Shape { dst: if has("S64") || has("U64") { 2 } else { 1 }, src: [if has("F64") { 2 } else { 1 }; 4] },
-        "I2F" => Shape { dst: if has("F64") { 2 } else { 1 }, src: [if has("S64") || has("U64") { 2 } else { 1 }; 4] },
-        "FRND" if has("F64") => all(2),
-        "CS2R" => Shape { dst: if has("32") { 1 } else { 2 }, src: [1; 4] },
-        "LEPC" => Shape { dst: 2, src: [1; 4] },
-        "MOV" | "UMOV" | "SEL" | "USEL" | "IADD" | "UIADD3" if has("64") => all(2),
-        "ISETP" | "UISETP" if has("U64") || has("S64") => Shape { dst: 1, src: [2; 4] },
-        "IMNMX" | "UIMNMX" if has("U64") || has("S64") => all(2),
+        Op::STG | Op::ST | Op::STS | Op::STL | Op::ATOMG | Op::ATOMS | Op::ATOM | Op::RED | Op::REDG => Shape { dst: size, src: [1, size, size, size] },
+        Op::F2F => Shape { dst: if first_type == Some(Mod::F64) { 2 } else { 1 }, src: [if second_type == Some(Mod::F64) { 2 } else { 1 }; 4] },
+        Op::F2I => Shape { dst: if wide_int { 2 } else { 1 }, src: [if has(Mod::F64) { 2 } else { 1 }; 4] },
+        Op::I2F => Shape { dst: if has(Mod::F64) { 2 } else { 1 }, src: [if wide_int { 2 } else { 1 }; 4] },
+        Op::FRND if has(Mod::F64) => all(2),
+        Op::CS2R => Shape { dst: if has(Mod::_32) { 1 } else { 2 }, src: [1; 4] },
+        Op::LEPC => Shape { dst: 2, src: [1; 4] },
+        Op::MOV | Op::UMOV | Op::SEL | Op::USEL | Op::IADD | Op::UIADD3 if has(Mod::_64) => all(2),
+        Op::ISETP | Op::UISETP if wide_int => Shape { dst: 1, src: [2; 4] },
+        Op::IMNMX | Op::UIMNMX if wide_int => all(2),
         _ => one,
     }
 }
@@ -114,58 +118,28 @@ fn is_destination(slot: &Slot) -> bool {
     }
 }
 
-/// Queues of variable-latency units whose results arrive in issue order,
-/// as ptxas's code relies on (see the module documentation): the
-/// transcendental/conversion unit (MUFU, F2I/I2F/F2F/FRND/FCHK, FLO, POPC,
-/// BREV share one: ptxas covers an `I2F` without a scoreboard by a wait on a
-/// later `MUFU`'s), the double-precision unit, and one queue per memory or
-/// other variable-latency opcode. 0: fixed-latency classes (no queue).
-const QUEUES: &[(&str, u8)] = &[
-    ("LDS", 3),
-    ("LDG", 4),
-    ("LD", 5),
-    ("LDL", 6),
-    ("LDC", 7),
-    ("LDCU", 7),
-    ("ATOMS", 8),
-    ("ATOMG", 9),
-    ("ATOM", 10),
-    ("S2R", 11),
-    ("S2UR", 12),
-    ("SHFL", 13),
-    ("REDUX", 14),
-    ("B2R", 15),
-    ("BMOV", 16),
-];
-/// Number of queue identifiers (0 included; 17: any other variable-latency opcode).
-pub const QUEUE_IDS: usize = 18;
+pub use crate::isa::op_facts::QUEUE_IDS;
 
-/// The in-order queue of an instruction (0 for none).
-pub fn queue(mnemonic: &str, class: Class) -> u8 {
-    let base = mnemonic.split('.').next().unwrap_or("");
-    match class {
-        Class::Mufu | Class::Conv | Class::Bitop => 1,
-        Class::Fp64 => 2,
-        Class::Mem | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUES.iter().find(|(m, _)| *m == base).map_or(17, |(_, q)| *q),
-        _ => 0,
+/// The latency class of an instruction: its opcode's, but for IMAD's
+/// `.WIDE` forms (a register-pair result), which have their own.
+pub fn class_of(inst: &Inst) -> Class {
+    match inst.op().facts().class {
+        Class::Imad if inst.has(Mod::WIDE) => Class::ImadWide,
+        class => class,
     }
 }
 
-/// The mnemonic with its modifiers (form name, modifier spellings, suffix).
-pub fn mnemonic(inst: &Inst) -> String {
-    // The form's name, not an alias (`IMAD.MOV` is an IMAD): the latency
-    // tables are keyed by it. Operand suffixes (`.H0_H0`) are not part of it.
-    let mut m = inst.form.name.to_string();
-    for (k, (field, &v)) in inst.form.mods.iter().zip(inst.mods.iter()).enumerate() {
-        if !inst.form.is_operand_mod(k) {
-            m += field.names.get(usize::from(v)).copied().unwrap_or("");
-        }
-    }
-    m + inst.form.suffix
+/// The in-order queue of an instruction's unit (0 for none): results of
+/// one queue arrive in issue order, as ptxas's code relies on (the
+/// transcendental/conversion unit, the double-precision unit, one queue
+/// per memory or other variable-latency opcode; see
+/// [`crate::isa::op_facts::OpFacts::queue`]).
+pub fn queue(inst: &Inst) -> u8 {
+    inst.op().facts().queue
 }
 
 /// A memo for [`HazardInfo::of_cached`]: per form and modifier values,
-/// the operand widths, class and queue its mnemonic gives.
+/// the operand widths, class and queue its opcode and tokens give.
 #[derive(Default, Debug)]
 pub struct InfoCache {
     map: std::collections::HashMap<FormKey, (Shape, Class, u8), crate::fxhash::FxBuild>,
@@ -195,13 +169,11 @@ impl HazardInfo {
     /// classification today; it is part of the interface because which
     /// classes are variable-latency is per SM, in the tables).
     pub fn of(inst: &Inst, _sm: Sm) -> HazardInfo {
-        let m = mnemonic(inst);
-        let class = Class::of_mnemonic(&m);
-        HazardInfo::with(inst, shape(&m), class, queue(&m, class))
+        HazardInfo::with(inst, shape(inst), class_of(inst), queue(inst))
     }
 
-    /// [`HazardInfo::of`], with what the mnemonic decides looked up in
-    /// `cache` (the mnemonic is built once per form and modifier values).
+    /// [`HazardInfo::of`], with what the opcode and tokens decide looked
+    /// up in `cache` (worked out once per form and modifier values).
     pub fn of_cached(inst: &Inst, sm: Sm, cache: &mut InfoCache) -> HazardInfo {
         if cache.map.len() > 4096 {
             cache.map.clear();
@@ -213,10 +185,9 @@ impl HazardInfo {
         match cache.map.get(&key) {
             Some(&(shape, class, queue)) => HazardInfo::with(inst, shape, class, queue),
             None => {
-                let m = mnemonic(inst);
-                let (shape, class) = (self::shape(&m), Class::of_mnemonic(&m));
+                let (shape, class) = (self::shape(inst), class_of(inst));
                 let _ = sm;
-                let q = queue(&m, class);
+                let q = queue(inst);
                 cache.map.insert(key, (shape, class, q));
                 HazardInfo::with(inst, shape, class, q)
             }
@@ -347,55 +318,20 @@ fn same_file(start: u16, unit: u16) -> bool {
     unit < end
 }
 
-/// A memory space, as far as ordering memory operations goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Space {
-    /// `.global` (LDG, STG, ATOMG, REDG).
-    Global,
-    /// `.shared` (LDS, STS, ATOMS, LDSM).
-    Shared,
-    /// `.local` (LDL, STL).
-    Local,
-    /// Generic addresses (LD, ST, ATOM, RED): any of the others.
-    Generic,
-}
-
-impl Space {
-    /// Whether two accesses may touch the same memory.
-    pub fn may_alias(self, other: Space) -> bool {
-        self == other || self == Space::Generic || other == Space::Generic
-    }
-}
+pub use crate::isa::op_facts::Space;
 
 /// What an instruction does to memory: `(space, reads, writes)`; `None`
 /// for no memory access (constant-bank loads read memory nothing writes).
-pub fn memory_access(base: &str) -> Option<(Space, bool, bool)> {
-    Some(match base {
-        "LDG" => (Space::Global, true, false),
-        "STG" => (Space::Global, false, true),
-        "ATOMG" | "REDG" => (Space::Global, true, true),
-        "LDS" | "LDSM" => (Space::Shared, true, false),
-        "STS" => (Space::Shared, false, true),
-        "ATOMS" => (Space::Shared, true, true),
-        "LDL" => (Space::Local, true, false),
-        "STL" => (Space::Local, false, true),
-        "LD" => (Space::Generic, true, false),
-        "ST" => (Space::Generic, false, true),
-        "ATOM" | "RED" => (Space::Generic, true, true),
-        _ => return None,
-    })
+pub fn memory_access(op: Op) -> Option<(Space, bool, bool)> {
+    op.facts().memory.map(|m| (m.space, m.reads, m.writes))
 }
 
-/// Opcodes whose register operands the operand-width rules of [`HazardInfo`]
-/// do not describe (matrix operations read and write register tuples whose
-/// size depends on the shape): the scheduler keeps them in place, waits
-/// for everything before them and lets their results settle before going
-/// on.
-const OPAQUE: &[&str] = &["HMMA", "IMMA", "DMMA", "BMMA", "HGMMA", "IGMMA", "QMMA", "OMMA", "UTMALDG", "UTMASTG", "STSM", "MOVM", "LDGSTS", "LDGDEPBAR", "DEPBAR", "ARRIVES", "SYNCS", "UBLKCP", "UTMAPF", "CCTL", "LEPC", "SETCTAID", "ACQBULK"];
-
-/// Whether the instruction's operands are outside the width model ([`OPAQUE`]).
-pub fn opaque(base: &str) -> bool {
-    OPAQUE.contains(&base)
+/// Whether the instruction's operands are outside the width model
+/// (matrix operations read and write register tuples whose size depends
+/// on the shape): the scheduler keeps them in place, waits for everything
+/// before them and lets their results settle before going on.
+pub fn opaque(op: Op) -> bool {
+    op.facts().opaque
 }
 
 /// Whether an instruction is a fence for reordering: control transfer,
@@ -403,11 +339,11 @@ pub fn opaque(base: &str) -> bool {
 /// dependence model does not see (convergence-barrier registers, matrix
 /// operands). The scheduler moves nothing across one.
 pub fn fence(inst: &Inst, class: Class) -> bool {
-    let base = inst.form.base_name();
+    let facts = inst.op().facts();
     matches!(class, Class::Control | Class::Misc)
-        || opaque(base)
+        || facts.opaque
         || inst.operands.iter().any(|op| matches!(op, Operand::Reg { reg, .. } if reg.file == RegFile::Barrier) || matches!(op, Operand::Target(_)))
-        || matches!(base, "S2R" | "CS2R" | "S2UR") && reads_clock(inst)
+        || facts.special_register && reads_clock(inst)
 }
 
 /// Whether a special-register read is a clock (its value depends on where
@@ -421,6 +357,6 @@ fn reads_clock(inst: &Inst) -> bool {
 /// Whether an instruction transfers control: it ends a block, issues no
 /// earlier than the branch unit allows, and is where pending work must be
 /// settled when the path leaves for code scheduled apart.
-pub fn branch_like(base: &str) -> bool {
-    matches!(base, "BRA" | "BRX" | "JMP" | "JMX" | "EXIT" | "RET" | "CALL" | "BSYNC" | "BREAK" | "WARPSYNC" | "KILL" | "BPT")
+pub fn branch_like(op: Op) -> bool {
+    op.facts().branch
 }

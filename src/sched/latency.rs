@@ -30,56 +30,9 @@
 //! typical latency (see [`Table::from_entries`]).
 
 use crate::isa::family::{MEASURED_SMS, measured_sm};
+pub use crate::isa::op_facts::Class;
 use crate::target::Sm;
 use std::sync::OnceLock;
-
-/// A group of opcodes that share a pipeline and, as far as the corpus
-/// shows, latencies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum Class {
-    /// Integer ALU: IADD3, IADD, LOP3, SHF, LEA, SEL, ISETP, PRMT, IABS,
-    /// IMNMX, VIMNMX, VIADD, SGXT, PLOP3, LEPC, …
-    Alu,
-    /// IMAD and IMAD.HI (the FMA pipe).
-    Imad,
-    /// IMAD.WIDE (a register-pair result).
-    ImadWide,
-    /// MOV, MOV.64, CS2R.
-    Mov,
-    /// Single precision: FFMA, FADD, FMUL, FSEL, FSETP, FMNMX.
-    Fp32,
-    /// Packed half precision: HFMA2, HADD2, HMUL2, HSETP2, …
-    Half,
-    /// Double precision: DFMA, DADD, DMUL, DSETP.
-    Fp64,
-    /// Conversions through the conversion unit: F2I, I2F, F2F, FRND, and FCHK.
-    Conv,
-    /// Conversions on the ALU/FMA pipes: I2FP, F2FP.
-    ConvFast,
-    /// Transcendentals: MUFU.
-    Mufu,
-    /// Bit counting: FLO, POPC, BREV.
-    Bitop,
-    /// The uniform datapath: UIADD3, UMOV, ULOP3, ULEA, UISETP, R2UR, …
-    Uniform,
-    /// ULDC (uniform constant load).
-    Uldc,
-    /// LDC, LDCU (constant loads into vector or uniform registers).
-    Ldc,
-    /// Memory: loads, stores, atomics, reductions.
-    Mem,
-    /// Special registers: S2R, S2UR.
-    Sreg,
-    /// Warp-wide exchange: SHFL, REDUX, MATCH.
-    Shfl,
-    /// VOTE, VOTEU.
-    Vote,
-    /// Convergence-barrier registers: B2R, BMOV.
-    Misc,
-    /// Branches, barriers, and other control: BRA, EXIT, RET, BAR, …
-    Control,
-}
 
 /// Number of classes.
 pub const CLASSES: usize = 20;
@@ -134,121 +87,7 @@ impl Class {
             Class::Control => "control",
         }
     }
-
-    /// The class of an instruction by its mnemonic with modifiers
-    /// (`IMAD.WIDE.U32`, `LDG.E.64`); unknown mnemonics are [`Class::Alu`].
-    pub fn of_mnemonic(mnemonic: &str) -> Class {
-        let base = mnemonic.split('.').next().unwrap_or("");
-        if base == "IMAD" {
-            return if mnemonic.split('.').any(|t| t == "WIDE") { Class::ImadWide } else { Class::Imad };
-        }
-        MNEMONIC_CLASSES.iter().find(|(m, _)| *m == base).map_or(Class::Alu, |(_, c)| *c)
-    }
 }
-
-/// Mnemonic (without modifiers) → class, for every class but [`Class::Alu`]
-/// (the default) and IMAD (split by `.WIDE`).
-const MNEMONIC_CLASSES: &[(&str, Class)] = &[
-    ("MOV", Class::Mov),
-    ("CS2R", Class::Mov),
-    ("FFMA", Class::Fp32),
-    ("FADD", Class::Fp32),
-    ("FMUL", Class::Fp32),
-    ("FSEL", Class::Fp32),
-    ("FSETP", Class::Fp32),
-    ("FSET", Class::Fp32),
-    ("FMNMX", Class::Fp32),
-    ("FMNMX3", Class::Fp32),
-    ("FSWZADD", Class::Fp32),
-    ("HFMA2", Class::Half),
-    ("HADD2", Class::Half),
-    ("HMUL2", Class::Half),
-    ("HSET2", Class::Half),
-    ("HSETP2", Class::Half),
-    ("HMNMX2", Class::Half),
-    ("DFMA", Class::Fp64),
-    ("DADD", Class::Fp64),
-    ("DMUL", Class::Fp64),
-    ("DSETP", Class::Fp64),
-    ("DMNMX", Class::Fp64),
-    ("F2I", Class::Conv),
-    ("I2F", Class::Conv),
-    ("F2F", Class::Conv),
-    ("FRND", Class::Conv),
-    ("FCHK", Class::Conv),
-    ("I2FP", Class::ConvFast),
-    ("F2FP", Class::ConvFast),
-    ("MUFU", Class::Mufu),
-    ("FLO", Class::Bitop),
-    ("POPC", Class::Bitop),
-    ("BREV", Class::Bitop),
-    ("UIADD3", Class::Uniform),
-    ("UIADD", Class::Uniform),
-    ("UMOV", Class::Uniform),
-    ("ULOP3", Class::Uniform),
-    ("USHF", Class::Uniform),
-    ("ULEA", Class::Uniform),
-    ("UISETP", Class::Uniform),
-    ("USEL", Class::Uniform),
-    ("UPRMT", Class::Uniform),
-    ("UIMAD", Class::Uniform),
-    ("UFLO", Class::Uniform),
-    ("UPOPC", Class::Uniform),
-    ("UBREV", Class::Uniform),
-    ("UPLOP3", Class::Uniform),
-    ("USGXT", Class::Uniform),
-    ("R2UR", Class::Uniform),
-    ("ULDC", Class::Uldc),
-    ("LDC", Class::Ldc),
-    ("LDCU", Class::Ldc),
-    ("LDG", Class::Mem),
-    ("LD", Class::Mem),
-    ("LDS", Class::Mem),
-    ("LDL", Class::Mem),
-    ("LDSM", Class::Mem),
-    ("LDGSTS", Class::Mem),
-    ("STG", Class::Mem),
-    ("ST", Class::Mem),
-    ("STS", Class::Mem),
-    ("STL", Class::Mem),
-    ("ATOM", Class::Mem),
-    ("ATOMG", Class::Mem),
-    ("ATOMS", Class::Mem),
-    ("RED", Class::Mem),
-    ("REDG", Class::Mem),
-    ("CCTL", Class::Mem),
-    ("S2R", Class::Sreg),
-    ("S2UR", Class::Sreg),
-    ("SHFL", Class::Shfl),
-    ("REDUX", Class::Shfl),
-    ("CREDUX", Class::Shfl),
-    ("MATCH", Class::Shfl),
-    ("VOTE", Class::Vote),
-    ("VOTEU", Class::Vote),
-    ("B2R", Class::Misc),
-    ("BMOV", Class::Misc),
-    ("BRA", Class::Control),
-    ("BRX", Class::Control),
-    ("JMP", Class::Control),
-    ("CALL", Class::Control),
-    ("RET", Class::Control),
-    ("EXIT", Class::Control),
-    ("BSSY", Class::Control),
-    ("BSYNC", Class::Control),
-    ("BREAK", Class::Control),
-    ("WARPSYNC", Class::Control),
-    ("YIELD", Class::Control),
-    ("NANOSLEEP", Class::Control),
-    ("BAR", Class::Control),
-    ("MEMBAR", Class::Control),
-    ("ERRBAR", Class::Control),
-    ("CGAERRBAR", Class::Control),
-    ("ENDCOLLECTIVE", Class::Control),
-    ("BPT", Class::Control),
-    ("NOP", Class::Control),
-    ("DEPBAR", Class::Control),
-    ("LDGDEPBAR", Class::Control),
-];
 
 /// A register file, as the tables distinguish them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -593,13 +432,18 @@ mod tests {
     }
 
     #[test]
-    fn classes_by_mnemonic() {
-        assert_eq!(Class::of_mnemonic("IMAD.WIDE.U32"), Class::ImadWide);
-        assert_eq!(Class::of_mnemonic("IMAD.MOV.U32"), Class::Imad);
-        assert_eq!(Class::of_mnemonic("LDG.E.64"), Class::Mem);
-        assert_eq!(Class::of_mnemonic("IADD3.X"), Class::Alu);
-        assert_eq!(Class::of_mnemonic("DSETP.GT.AND"), Class::Fp64);
-        assert_eq!(Class::of_mnemonic("ULDC.64"), Class::Uldc);
+    fn classes_by_instruction_and_name() {
+        use crate::isa::inst::Inst;
+        use crate::isa::operand::{Mem, Operand, Reg, RegNum};
+        use crate::sched::info::class_of;
+        let sm = Sm::new(80);
+        let r = |n| Operand::reg(Reg::gpr(n));
+        let build = |text: &str, ops: &[Operand]| Inst::build(sm, text, None, ops).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(class_of(&build("IMAD.WIDE.U32", &[r(2), r(4), r(5), r(6)])), Class::ImadWide);
+        assert_eq!(class_of(&build("IMAD", &[r(2), r(4), r(5), r(6)])), Class::Imad);
+        assert_eq!(class_of(&build("IADD3", &[r(2), r(4), r(5), r(6)])), Class::Alu);
+        let addr = Operand::Mem(Mem::new(RegNum::Phys(2), 0x10));
+        assert_eq!(class_of(&build("LDS.64", &[r(4), addr])), Class::Mem);
         for c in Class::ALL {
             assert_eq!(class_named(c.name().as_bytes(), (0, c.name().len())), c);
         }

@@ -12,6 +12,8 @@
 //! the end of the stretch, then the original order.
 
 use super::info::{HazardInfo, Space, UNITS, fence, file_of, memory_access};
+use crate::isa::op::Op;
+use crate::isa::op_facts::MemAccess;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use super::latency::{self, Class, NEEDS_SCOREBOARD, Table};
@@ -23,9 +25,10 @@ use crate::target::Sm;
 /// Volta/Turing microbenchmark studies (arXiv 1804.06826, 1903.07486) —
 /// global and local memory a few hundred cycles when missing the caches,
 /// tens when hitting them; shared memory and constants about 20–30.
-fn estimate(class: Class, base: &str) -> u32 {
-    match (class, base) {
-        (Class::Mem, "LDS" | "LDSM" | "ATOMS") => 24,
+fn estimate(class: Class, op: Op) -> u32 {
+    match (class, op.facts().memory) {
+        // Shared memory (LDS, LDSM, ATOMS; STS has no result).
+        (Class::Mem, Some(MemAccess { space: Space::Shared, .. })) => 24,
         (Class::Mem, _) => 40,
         (Class::Ldc, _) => 20,
         (Class::Sreg, _) => 20,
@@ -36,9 +39,9 @@ fn estimate(class: Class, base: &str) -> u32 {
 }
 
 /// The latency of a RAW edge from `p` to `c` through a unit of `file`.
-fn raw_latency(table: &Table, unit: u16, p: &HazardInfo, p_base: &str, c: &HazardInfo) -> u32 {
+fn raw_latency(table: &Table, unit: u16, p: &HazardInfo, p_op: Op, c: &HazardInfo) -> u32 {
     match table.latency(file_of(unit), p.class(), c.class()) {
-        NEEDS_SCOREBOARD => estimate(p.class(), p_base),
+        NEEDS_SCOREBOARD => estimate(p.class(), p_op),
         l => u32::from(l),
     }
 }
@@ -136,7 +139,7 @@ impl UnitTables {
 /// The new order of a stretch with no fences, as indices into it.
 fn schedule_stretch(table: &Table, insts: &[Inst], infos: &[HazardInfo], units: &mut UnitTables) -> Vec<usize> {
     let n = insts.len();
-    let bases: Vec<&str> = insts.iter().map(|i| i.form.base_name()).collect();
+    let ops: Vec<Op> = insts.iter().map(Inst::op).collect();
     // Edges (from, to, latency), in one list; duplicates are harmless.
     let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(4 * n);
     let mut mem: Vec<(u32, Space, bool)> = Vec::new();
@@ -150,7 +153,7 @@ fn schedule_stretch(table: &Table, insts: &[Inst], infos: &[HazardInfo], units: 
         for r in h.guard().into_iter().chain(h.reads().iter().copied()) {
             let Some(&p) = units.last_write.get(usize::from(r)) else { continue };
             if p != NONE {
-                let l = raw_latency(table, r, &infos[p as usize], bases[p as usize], h);
+                let l = raw_latency(table, r, &infos[p as usize], ops[p as usize], h);
                 add(&mut edges, p, j, l);
             }
             let head = units.readers[usize::from(r)];
@@ -172,7 +175,7 @@ fn schedule_stretch(table: &Table, insts: &[Inst], infos: &[HazardInfo], units: 
             units.last_write[usize::from(w)] = j as u32;
             units.touched.push(w);
         }
-        if let Some((space, _, writes)) = memory_access(bases[j]) {
+        if let Some((space, _, writes)) = memory_access(ops[j]) {
             for &(k, s, w) in &mem {
                 if (writes || w) && space.may_alias(s) {
                     add(&mut edges, k, j, 0);

@@ -46,7 +46,7 @@ use crate::isa::ctrl::{Ctrl, SCOREBOARDS};
 use crate::isa::form::Form;
 use crate::isa::inst::Inst;
 use crate::sched::info::{P_BASE, QUEUE_IDS, UNITS, UR_BASE, file_of, unit_name};
-pub use crate::sched::info::{HazardInfo, mnemonic, queue};
+pub use crate::sched::info::{HazardInfo, queue};
 use crate::sched::latency::{self, NEEDS_SCOREBOARD, ROW_WIDTH, ROWS, Table};
 use crate::target::Sm;
 

@@ -11,7 +11,8 @@
 
 use crate::isa::bits::Field;
 use crate::isa::branch::Layout;
-use crate::isa::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, UNMEASURED};
+use crate::isa::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, Spelling, UNMEASURED};
+use crate::isa::table::opcodes::OPCODES;
 
 mod bitops;
 mod convert;
@@ -77,7 +78,7 @@ impl Generation {
         if self.wide_ur { PredShow::Always } else { PredShow::UnlessTrue }
     }
     fn form(self, name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], mods: &'static [ModField], slots: Vec<Slot>) -> Form {
-        Form { name, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, nonzero: &[], operand_suffixes: &[], slots: Box::leak(slots.into_boxed_slice()) }
+        Form { name, op: 0, spelling: Spelling::EMPTY, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, nonzero: &[], operand_suffixes: &[], slots: Box::leak(slots.into_boxed_slice()) }
     }
 }
 
@@ -236,15 +237,13 @@ pub fn build_generation(k: usize) -> Vec<Form> {
     v
 }
 
-/// Instructions whose register operands have no reuse flag: nvdisasm
-/// prints no `.reuse` for them whatever the flags say (oracle, every SM),
-/// so a word with one set is not theirs.
-const NO_REUSE: &[&str] = &["POPC", "BREV", "FLO", "MUFU", "SHFL", "R2UR", "F2F", "F2I", "I2F", "FRND", "FCHK", "BMOV"];
-
-/// Removes the reuse flags of a form of [`NO_REUSE`].
+/// Removes the reuse flags of a form whose opcode takes none
+/// ([`crate::isa::op_facts::OpFacts::reuse`]): nvdisasm prints no
+/// `.reuse` for their register operands whatever the flags say (oracle,
+/// every SM), so a word with one set is not theirs.
 fn strip_reuse(form: &mut Form) {
     let head = form.name.split('.').next().unwrap_or("");
-    if NO_REUSE.contains(&head) {
+    if OPCODES.iter().any(|op| op.name == head && !op.reuse) {
         strip_all_reuse(form);
     }
 }
