@@ -300,6 +300,14 @@ fn spelling_of(form: &Form) -> SpellingTokens {
         name: toks(&form.name[base(form.name).len()..]),
         mods: form.mods.iter().map(|m| m.names.iter().map(|n| if *n == UNMEASURED { Tokens(Vec::new()) } else { toks(n) }).collect()).collect(),
         suffix: toks(form.suffix),
+        operand_texts: form
+            .operand_suffixes
+            .iter()
+            .map(|s| match s {
+                OperandSuffix::Text { text, .. } => toks(text),
+                OperandSuffix::Mod { .. } => Tokens(Vec::new()),
+            })
+            .collect(),
     }
 }
 
@@ -308,13 +316,14 @@ struct SpellingTokens {
     name: Tokens,
     mods: Vec<Vec<Tokens>>,
     suffix: Tokens,
+    operand_texts: Vec<Tokens>,
 }
 
 impl Rust for SpellingTokens {
     fn rust(&self, out: &mut String) {
-        let SpellingTokens { name, mods, suffix } = self;
+        let SpellingTokens { name, mods, suffix, operand_texts } = self;
         // Every field of `Spelling` is written (a new one is a build error here).
-        let Spelling { name: _, mods: _, suffix: _ } = Spelling::EMPTY;
-        write_struct!(out, "Spelling", name, mods, suffix);
+        let Spelling { name: _, mods: _, suffix: _, operand_texts: _ } = Spelling::EMPTY;
+        write_struct!(out, "Spelling", name, mods, suffix, operand_texts);
     }
 }

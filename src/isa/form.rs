@@ -285,11 +285,14 @@ pub struct Spelling {
     pub mods: &'static [&'static [&'static [Mod]]],
     /// The tokens of the suffix.
     pub suffix: &'static [Mod],
+    /// Per operand suffix ([`Form::operand_suffixes`]), the tokens of its
+    /// text (none for a modifier's, whose tokens are in `mods`).
+    pub operand_texts: &'static [&'static [Mod]],
 }
 
 impl Spelling {
     /// What the table's definition gives a form; the build script fills it in.
-    pub const EMPTY: Spelling = Spelling { name: &[], mods: &[], suffix: &[] };
+    pub const EMPTY: Spelling = Spelling { name: &[], mods: &[], suffix: &[], operand_texts: &[] };
 }
 
 /// One encoding.

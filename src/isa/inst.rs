@@ -274,6 +274,20 @@ impl Inst {
         })
     }
 
+    /// The tokens printed after the operand of slot `k` (`H0_H0` of
+    /// `R0.H0_H0`, `SIGN` of `R0.SIGN`), or none.
+    pub fn operand_tokens(&self, k: usize) -> &'static [Mod] {
+        let form = self.form;
+        let Some(n) = form.operand_suffixes.iter().position(|s| s.slot() == k) else { return &[] };
+        match form.operand_suffixes[n] {
+            OperandSuffix::Mod { modifier, .. } => {
+                let m = usize::from(modifier);
+                form.spelling.mods.get(m).zip(self.mods.get(m)).and_then(|(values, &v)| values.get(usize::from(v))).copied().unwrap_or(&[])
+            }
+            OperandSuffix::Text { .. } => form.spelling.operand_texts.get(n).copied().unwrap_or(&[]),
+        }
+    }
+
     /// The printed name with the modifiers that follow it and the form's
     /// suffix (`IADD3.X`, `HMNMX2.BF16_V2`): everything before the
     /// operands, without the guard.

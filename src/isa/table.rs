@@ -281,6 +281,12 @@ mod tests {
             assert_eq!(form.op.name().to_string() + &text(form.spelling.name), form.name);
             assert_eq!(text(form.spelling.suffix), form.suffix, "{}", form.name);
             assert_eq!(form.spelling.mods.len(), form.mods.len(), "{}", form.name);
+            assert_eq!(form.spelling.operand_texts.len(), form.operand_suffixes.len(), "{}", form.name);
+            for (s, toks) in form.operand_suffixes.iter().zip(form.spelling.operand_texts) {
+                if let OperandSuffix::Text { text: spelled, .. } = s {
+                    assert_eq!(text(toks), *spelled, "{}", form.name);
+                }
+            }
             for (m, values) in form.mods.iter().zip(form.spelling.mods) {
                 for (name, toks) in m.names.iter().zip(values.iter()) {
                     if *name != super::super::form::UNMEASURED {
