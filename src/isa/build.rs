@@ -23,7 +23,7 @@ use super::form::{Form, PredShow, Slot, UNMEASURED};
 use super::inst::{Inst, InstOperands, ModValues, float_printable, half2_printable};
 use super::operand::{Operand, Reg, RegFile, SrcMods};
 use super::inline::Inline;
-use super::op::{Mod, Op, mnemonic_text, parse_mnemonic};
+use super::op::{MAX_TOKENS, Mod, Op, mnemonic_text, parse_mnemonic};
 use super::table::forms_of;
 use crate::target::Sm;
 /// Keys are opcodes with tokens the compiler makes: a fast hasher.
@@ -60,9 +60,6 @@ impl fmt::Display for BuildError {
 /// The forms (with the modifier values that spell the tokens) of one
 /// opcode and tokens on one measured SM.
 type Candidates = Vec<(&'static Form, ModValues)>;
-
-/// The most tokens a mnemonic has (`ATOMG.E.CAS.STRONG.GPU` has four).
-const MAX_TOKENS: usize = 12;
 
 /// An opcode with its tokens, as a cache key.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

@@ -13,7 +13,12 @@
 //!
 //! [`Form::op`]: super::form::Form::op
 
+use super::build::BuildError;
+use super::inline::Inline;
+use super::inst::Inst;
 use super::op_facts::OpFacts;
+use super::operand::{Operand, Reg};
+use crate::target::Sm;
 use super::table::opcodes::OPCODES;
 use std::fmt;
 
@@ -72,6 +77,82 @@ impl Default for Mod {
 impl fmt::Display for Mod {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// The most tokens a mnemonic has (`ATOMG.E.CAS.STRONG.GPU` has four).
+pub const MAX_TOKENS: usize = 12;
+
+/// An opcode with its modifier tokens in printed order (`LDG.E.64`):
+/// what instruction selection asks the form table for
+/// ([`Mnemonic::build`]). Built up token by token, so the spelling of
+/// each attribute is a value ([`Mnemonic::flag`], [`Mnemonic::opt`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mnemonic {
+    op: Op,
+    mods: Inline<Mod, MAX_TOKENS>,
+    /// More than [`MAX_TOKENS`] were given: no form spells it.
+    overflow: bool,
+}
+
+impl Mnemonic {
+    /// The opcode without modifiers.
+    pub fn new(op: Op) -> Mnemonic {
+        Mnemonic { op, mods: Inline::new(), overflow: false }
+    }
+
+    /// The opcode with these tokens.
+    pub fn of(op: Op, mods: &[Mod]) -> Mnemonic {
+        Mnemonic::new(op).all(mods)
+    }
+
+    /// With one more token.
+    pub fn with(mut self, m: Mod) -> Mnemonic {
+        self.overflow |= !self.mods.try_push(m);
+        self
+    }
+
+    /// With these tokens.
+    pub fn all(self, mods: &[Mod]) -> Mnemonic {
+        mods.iter().fold(self, |m, &t| m.with(t))
+    }
+
+    /// With `m` when `on`.
+    pub fn flag(self, on: bool, m: Mod) -> Mnemonic {
+        if on { self.with(m) } else { self }
+    }
+
+    /// With `m` when there is one.
+    pub fn opt(self, m: Option<Mod>) -> Mnemonic {
+        match m {
+            Some(m) => self.with(m),
+            None => self,
+        }
+    }
+
+    /// The opcode.
+    pub fn op(&self) -> Op {
+        self.op
+    }
+
+    /// The tokens, in printed order.
+    pub fn mods(&self) -> &[Mod] {
+        &self.mods
+    }
+
+    /// The instruction of this mnemonic for `sm` with a guard and operands
+    /// ([`Inst::build_op`]).
+    pub fn build(&self, sm: Sm, guard: Option<(Reg, bool)>, operands: &[Operand]) -> Result<Inst, BuildError> {
+        if self.overflow {
+            return Err(BuildError::UnknownName(format!("{self}...")));
+        }
+        Inst::build_op(sm, self.op, &self.mods, guard, operands)
+    }
+}
+
+impl fmt::Display for Mnemonic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&mnemonic_text(self.op, &self.mods))
     }
 }
 

@@ -26,7 +26,7 @@ use super::context::{Arg, Class, SelectCtx, operand_vregs};
 use super::generated::{Context, MemModel, Src, Unit};
 use super::mach::{MBlock, MachInst, MachKind, VReg};
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
-use crate::isa::inst::Inst as MInst;
+use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, SrcMods};
 use smallvec::SmallVec;
 
@@ -40,20 +40,20 @@ fn rz() -> Operand {
     Operand::reg(Reg::zero(RegFile::Gpr))
 }
 
-/// nvdisasm's integer comparison spelling and whether it is unsigned.
-fn int_cmp(cmp: Cmp, mirrored: bool) -> Option<(&'static str, bool)> {
+/// nvdisasm's integer comparison token and whether it is unsigned.
+fn int_cmp(cmp: Cmp, mirrored: bool) -> Option<(Mod, bool)> {
     let cmp = if mirrored { mirror(cmp) } else { cmp };
     Some(match cmp {
-        Cmp::Eq => (".EQ", false),
-        Cmp::Ne => (".NE", false),
-        Cmp::Lt => (".LT", false),
-        Cmp::Le => (".LE", false),
-        Cmp::Gt => (".GT", false),
-        Cmp::Ge => (".GE", false),
-        Cmp::Lo => (".LT", true),
-        Cmp::Ls => (".LE", true),
-        Cmp::Hi => (".GT", true),
-        Cmp::Hs => (".GE", true),
+        Cmp::Eq => (Mod::EQ, false),
+        Cmp::Ne => (Mod::NE, false),
+        Cmp::Lt => (Mod::LT, false),
+        Cmp::Le => (Mod::LE, false),
+        Cmp::Gt => (Mod::GT, false),
+        Cmp::Ge => (Mod::GE, false),
+        Cmp::Lo => (Mod::LT, true),
+        Cmp::Ls => (Mod::LE, true),
+        Cmp::Hi => (Mod::GT, true),
+        Cmp::Hs => (Mod::GE, true),
         _ => return None,
     })
 }
@@ -77,124 +77,118 @@ fn mirror(cmp: Cmp) -> Cmp {
     }
 }
 
-fn float_cmp(cmp: Cmp, mirrored: bool) -> &'static str {
+fn float_cmp(cmp: Cmp, mirrored: bool) -> Mod {
     let cmp = if mirrored { mirror(cmp) } else { cmp };
     match cmp {
-        Cmp::Eq => ".EQ",
-        Cmp::Ne => ".NE",
-        Cmp::Lt | Cmp::Lo => ".LT",
-        Cmp::Le | Cmp::Ls => ".LE",
-        Cmp::Gt | Cmp::Hi => ".GT",
-        Cmp::Ge | Cmp::Hs => ".GE",
-        Cmp::Equ => ".EQU",
-        Cmp::Neu => ".NEU",
-        Cmp::Ltu => ".LTU",
-        Cmp::Leu => ".LEU",
-        Cmp::Gtu => ".GTU",
-        Cmp::Geu => ".GEU",
-        Cmp::Num => ".NUM",
-        Cmp::Nan => ".NAN",
+        Cmp::Eq => Mod::EQ,
+        Cmp::Ne => Mod::NE,
+        Cmp::Lt | Cmp::Lo => Mod::LT,
+        Cmp::Le | Cmp::Ls => Mod::LE,
+        Cmp::Gt | Cmp::Hi => Mod::GT,
+        Cmp::Ge | Cmp::Hs => Mod::GE,
+        Cmp::Equ => Mod::EQU,
+        Cmp::Neu => Mod::NEU,
+        Cmp::Ltu => Mod::LTU,
+        Cmp::Leu => Mod::LEU,
+        Cmp::Gtu => Mod::GTU,
+        Cmp::Geu => Mod::GEU,
+        Cmp::Num => Mod::NUM,
+        Cmp::Nan => Mod::NAN,
     }
 }
 
-fn combine(op: Option<BoolOp>) -> &'static str {
+fn combine(op: Option<BoolOp>) -> Mod {
     match op {
-        Some(BoolOp::Or) => ".OR",
-        Some(BoolOp::Xor) => ".XOR",
-        _ => ".AND",
+        Some(BoolOp::Or) => Mod::OR,
+        Some(BoolOp::Xor) => Mod::XOR,
+        _ => Mod::AND,
     }
 }
 
-fn round(r: Option<Round>) -> &'static str {
+/// A float rounding (none for round-to-nearest, the default).
+fn round(r: Option<Round>) -> Option<Mod> {
     match r {
-        Some(Round::Rm) => ".RM",
-        Some(Round::Rp) => ".RP",
-        Some(Round::Rz) => ".RZ",
-        _ => "",
+        Some(Round::Rm) => Some(Mod::RM),
+        Some(Round::Rp) => Some(Mod::RP),
+        Some(Round::Rz) => Some(Mod::RZ),
+        _ => None,
     }
 }
 
-fn round_int(r: Option<Round>) -> &'static str {
+/// A rounding to an integral value (none for to-nearest).
+fn round_int(r: Option<Round>) -> Option<Mod> {
     match r {
-        Some(Round::Rmi | Round::Rm) => ".FLOOR",
-        Some(Round::Rpi | Round::Rp) => ".CEIL",
-        Some(Round::Rzi | Round::Rz) => ".TRUNC",
-        _ => "",
+        Some(Round::Rmi | Round::Rm) => Some(Mod::FLOOR),
+        Some(Round::Rpi | Round::Rp) => Some(Mod::CEIL),
+        Some(Round::Rzi | Round::Rz) => Some(Mod::TRUNC),
+        _ => None,
     }
-}
-
-fn flag(on: bool, text: &'static str) -> &'static str {
-    if on { text } else { "" }
 }
 
 fn unsigned(ty: Option<DataType>) -> bool {
     ty.is_some_and(|t| !t.is_signed() && !t.is_float())
 }
 
-/// Integer size spelling of conversions (`.U8`…, `""` for s32, `.S64`).
-fn int_size(t: DataType) -> &'static str {
-    match (t.bits(), t.is_signed()) {
-        (8, false) => ".U8",
-        (8, true) => ".S8",
-        (16, false) => ".U16",
-        (16, true) => ".S16",
-        (32, false) => ".U32",
-        (32, true) => "",
-        (_, false) => ".U64",
-        (_, true) => ".S64",
-    }
+/// Integer size of conversions (`.U8`…, none for s32, `.S64`).
+fn int_size(t: DataType) -> Option<Mod> {
+    Some(match (t.bits(), t.is_signed()) {
+        (8, false) => Mod::U8,
+        (8, true) => Mod::S8,
+        (16, false) => Mod::U16,
+        (16, true) => Mod::S16,
+        (32, false) => Mod::U32,
+        (32, true) => return None,
+        (_, false) => Mod::U64,
+        (_, true) => Mod::S64,
+    })
 }
 
-/// Float type spelling of conversions (`.F16`, `""` for f32, `.F64`).
-fn float_size(t: DataType) -> &'static str {
+/// Float type of conversions (`.F16`, none for f32, `.F64`).
+fn float_size(t: DataType) -> Option<Mod> {
     match t {
-        DataType::F16 => ".F16",
-        DataType::Bf16 => ".BF16",
-        DataType::F64 => ".F64",
-        _ => "",
+        DataType::F16 => Some(Mod::F16),
+        DataType::Bf16 => Some(Mod::BF16),
+        DataType::F64 => Some(Mod::F64),
+        _ => None,
     }
 }
 
-/// Float type spelling of F2F pairs (always written: `.F32.F16`).
-fn float_name(t: DataType) -> &'static str {
-    match t {
-        DataType::F16 => ".F16",
-        DataType::Bf16 => ".BF16",
-        DataType::F64 => ".F64",
-        _ => ".F32",
-    }
+/// Float type of F2F pairs (always written: `.F32.F16`).
+fn float_name(t: DataType) -> Mod {
+    float_size(t).unwrap_or(Mod::F32)
 }
 
-/// Memory access size spelling for an element type and vector width.
-fn access_size(elem: DataType, n: u32) -> Option<&'static str> {
+/// Memory access size for an element type and vector width (none for 32
+/// bits); `None` for a size no access has.
+fn access_size(elem: DataType, n: u32) -> Option<Option<Mod>> {
     Some(match (elem.bits() * n.max(1), elem.is_signed() && n <= 1) {
-        (8, false) => ".U8",
-        (8, true) => ".S8",
-        (16, false) => ".U16",
-        (16, true) => ".S16",
-        (32, _) => "",
-        (64, _) => ".64",
-        (128, _) => ".128",
+        (8, false) => Some(Mod::U8),
+        (8, true) => Some(Mod::S8),
+        (16, false) => Some(Mod::U16),
+        (16, true) => Some(Mod::S16),
+        (32, _) => None,
+        (64, _) => Some(Mod::_64),
+        (128, _) => Some(Mod::_128),
         _ => return None,
     })
 }
 
-/// PRMT's modes as nvdisasm spells them, by the value of the mode field
-/// (1..6; 0 is the plain selector).
-const PRMT_MODES: [&str; 6] = [".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16"];
+/// PRMT's modes, by the value of the mode field (1..6; 0 is the plain
+/// selector).
+const PRMT_MODES: [Mod; 6] = [Mod::F4E, Mod::B4E, Mod::RC8, Mod::ECL, Mod::ECR, Mod::RC16];
 
-fn mufu_name(f: MufuFunc) -> &'static str {
+fn mufu_name(f: MufuFunc) -> Mod {
     match f {
-        MufuFunc::Rcp => ".RCP",
-        MufuFunc::Rsq => ".RSQ",
-        MufuFunc::Sqrt => ".SQRT",
-        MufuFunc::Sin => ".SIN",
-        MufuFunc::Cos => ".COS",
-        MufuFunc::Ex2 => ".EX2",
-        MufuFunc::Lg2 => ".LG2",
-        MufuFunc::Rcp64h => ".RCP64H",
-        MufuFunc::Rsq64h => ".RSQ64H",
-        MufuFunc::Tanh => ".TANH",
+        MufuFunc::Rcp => Mod::RCP,
+        MufuFunc::Rsq => Mod::RSQ,
+        MufuFunc::Sqrt => Mod::SQRT,
+        MufuFunc::Sin => Mod::SIN,
+        MufuFunc::Cos => Mod::COS,
+        MufuFunc::Ex2 => Mod::EX2,
+        MufuFunc::Lg2 => Mod::LG2,
+        MufuFunc::Rcp64h => Mod::RCP64H,
+        MufuFunc::Rsq64h => Mod::RSQ64H,
+        MufuFunc::Tanh => Mod::TANH,
     }
 }
 
@@ -234,11 +228,11 @@ impl SelectCtx<'_> {
         }
     }
 
-    /// Builds `name` with `ops`, guarded as the current instruction, and
+    /// Builds `m` with `ops`, guarded as the current instruction, and
     /// records it with the current instruction's results as definitions.
-    fn emit(&mut self, name: &str, ops: &[Operand]) {
+    fn emit(&mut self, m: Mnemonic, ops: &[Operand]) {
         let guard = self.guard();
-        match MInst::build(self.sm, name, guard, ops) {
+        match m.build(self.sm, guard, ops) {
             Ok(inst) => self.push_main(MachKind::Inst(inst), &[]),
             Err(e) => self.fail(e.to_string()),
         }
@@ -281,8 +275,8 @@ impl SelectCtx<'_> {
     }
 
     /// Records a helper instruction (not the current instruction's result).
-    fn push_helper(&mut self, name: &str, ops: &[Operand], defs: &[VReg]) {
-        match MInst::build(self.sm, name, None, ops) {
+    fn push_helper(&mut self, m: Mnemonic, ops: &[Operand], defs: &[VReg]) {
+        match m.build(self.sm, None, ops) {
             Ok(inst) => {
                 let mut uses = SmallVec::new();
                 for op in inst.operands.iter() {
@@ -320,11 +314,11 @@ impl SelectCtx<'_> {
             crate::ir::RegFile::P | crate::ir::RegFile::Up => {
                 let lut = if bits != 0 { 0xff } else { 0 };
                 let ops = [self.result(0, pt()), pt(), pt(), pt(), pt(), Operand::Hex(lut), Operand::Hex(0)];
-                self.emit("PLOP3.LUT", &ops);
+                self.emit(Mnemonic::of(Op::PLOP3, &[Mod::LUT]), &ops);
             }
             _ if ty.regs() == 1 => {
                 let ops = [self.result(0, rz()), Operand::Imm(bits as u32)];
-                self.emit("MOV", &ops);
+                self.emit(Mnemonic::new(Op::MOV), &ops);
             }
             _ => {
                 if !self.no_guard() {
@@ -336,7 +330,7 @@ impl SelectCtx<'_> {
                 for k in 0..n {
                     let word = if k < 2 { (bits >> (32 * k)) as u32 } else { 0 };
                     let t = self.fresh(Type::R32);
-                    self.push_helper("MOV", &[Operand::reg(self.reg_of(t)), Operand::Imm(word)], &[t]);
+                    self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(t)), Operand::Imm(word)], &[t]);
                     parts.push(t);
                 }
                 let dst = self.vreg(res);
@@ -351,7 +345,7 @@ impl SelectCtx<'_> {
         if self.func.value_type(dst) == Type::R32 {
             let s = self.use_value(src);
             let ops = [self.result(0, rz()), Operand::reg(s)];
-            return self.emit("MOV", &ops);
+            return self.emit(Mnemonic::new(Op::MOV), &ops);
         }
         if self.no_guard() {
             self.use_value(src);
@@ -382,7 +376,7 @@ impl SelectCtx<'_> {
             // A zero part is RZ, which no virtual register names: a MOV makes one.
             if let Some((0, _)) = self.constant(a) {
                 let t = self.fresh(Type::R32);
-                self.push_helper("MOV", &[Operand::reg(self.reg_of(t)), rz()], &[t]);
+                self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(t)), rz()], &[t]);
                 parts.push(t);
             } else {
                 self.use_value(a);
@@ -401,7 +395,7 @@ impl SelectCtx<'_> {
             let Some(&dst) = d.results.first() else { return };
             if self.func.value_type(dst) != Type::R64 {
                 let ops = [self.result(0, rz()), sum[0], sum[1], sum[2], sum[3], sum[4]];
-                return self.emit("IADD3", &ops);
+                return self.emit(Mnemonic::new(Op::IADD3), &ops);
             }
             // In a 64-bit register (`mov.u64 %rd, local_array`): the
             // local-window address, high word zero.
@@ -409,8 +403,8 @@ impl SelectCtx<'_> {
                 return;
             }
             let (lo, hi) = (self.fresh(Type::R32), self.fresh(Type::R32));
-            self.push_helper("IADD3", &[Operand::reg(self.reg_of(lo)), sum[0], sum[1], sum[2], sum[3], sum[4]], &[lo]);
-            self.push_helper("MOV", &[Operand::reg(self.reg_of(hi)), rz()], &[hi]);
+            self.push_helper(Mnemonic::new(Op::IADD3), &[Operand::reg(self.reg_of(lo)), sum[0], sum[1], sum[2], sum[3], sum[4]], &[lo]);
+            self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(hi)), rz()], &[hi]);
             let t = self.vreg(dst);
             return self.pseudo(MachKind::Concat, &[t], &[lo, hi]);
         }
@@ -422,7 +416,7 @@ impl SelectCtx<'_> {
     }
 
     fn branch(&mut self, guard: Option<(Reg, bool)>, target: MBlock, extra: &[VReg]) {
-        match MInst::build(self.sm, "BRA", guard, &[Operand::Target(0)]) {
+        match Mnemonic::new(Op::BRA).build(self.sm, guard, &[Operand::Target(0)]) {
             Ok(inst) => {
                 let mut uses = SmallVec::<[VReg; 4]>::new();
                 operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
@@ -462,8 +456,8 @@ impl SelectCtx<'_> {
                 self.branch(Some((c, d.attrs.negated)), block_index(taken.block), &taken_args);
                 self.branch(None, block_index(other.block), &other_args);
             }
-            Opcode::Exit => self.emit("EXIT", &[]),
-            Opcode::Trap => self.emit("BPT.TRAP", &[Operand::Hex(1)]),
+            Opcode::Exit => self.emit(Mnemonic::new(Op::EXIT), &[]),
+            Opcode::Trap => self.emit(Mnemonic::of(Op::BPT, &[Mod::TRAP]), &[Operand::Hex(1)]),
             Opcode::Return => {
                 // The return address is in R20 (ptxas's convention for
                 // `CALL.REL.NOINC`); the returned values are uses placed by
@@ -472,7 +466,7 @@ impl SelectCtx<'_> {
                     self.use_value(*a);
                     self.vreg(*a)
                 }).collect();
-                match MInst::build(self.sm, "RET.REL.NODEC", None, &[Operand::reg(Reg::gpr(20)), Operand::Target(0)]) {
+                match Mnemonic::of(Op::RET, &[Mod::REL, Mod::NODEC]).build(self.sm, None, &[Operand::reg(Reg::gpr(20)), Operand::Target(0)]) {
                     Ok(inst) => self.push_abi(MachKind::Inst(inst), vals),
                     Err(e) => self.fail(e.to_string()),
                 }
@@ -488,7 +482,7 @@ impl SelectCtx<'_> {
             self.vreg(*a)
         }).collect();
         let guard = self.guard();
-        match MInst::build(self.sm, "CALL.REL.NOINC", guard, &[Operand::Target(0)]) {
+        match Mnemonic::of(Op::CALL, &[Mod::REL, Mod::NOINC]).build(self.sm, guard, &[Operand::Target(0)]) {
             Ok(inst) => self.push_abi(MachKind::Call { inst, callee: d.imm as u32, external: false }, args),
             Err(e) => self.fail(e.to_string()),
         }
@@ -540,7 +534,7 @@ impl SelectCtx<'_> {
             base
         } else if !wide {
             let t = self.fresh(Type::R32);
-            self.push_helper("IADD3", &[Operand::reg(self.reg_of(t)), pt(), pt(), Operand::reg(base), Operand::Imm(offset as u32), rz()], &[t]);
+            self.push_helper(Mnemonic::new(Op::IADD3), &[Operand::reg(self.reg_of(t)), pt(), pt(), Operand::reg(base), Operand::Imm(offset as u32), rz()], &[t]);
             offset = 0;
             self.reg_of(t)
         } else {
@@ -578,22 +572,24 @@ impl SelectCtx<'_> {
         let desc = model == MemModel::Desc;
         let global = matches!(d.opcode, Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen);
         // sm_75 spells the default (weak) order of global accesses `.SYS`.
-        let order = match (global, desc, d.attrs.volatile) {
-            (true, _, true) => ".STRONG.SYS",
-            (true, false, false) => ".SYS",
-            _ => "",
+        let order: &[Mod] = match (global, desc, d.attrs.volatile) {
+            (true, _, true) => &[Mod::STRONG, Mod::SYS],
+            (true, false, false) => &[Mod::SYS],
+            _ => &[],
         };
-        let (name, load) = match d.opcode {
-            Opcode::Ldg => (format!("LDG.E{size}{order}"), true),
-            Opcode::Ldgen => (format!("LD.E{size}{order}"), true),
-            Opcode::Stg => (format!("STG.E{size}{order}"), false),
-            Opcode::Stgen => (format!("ST.E{size}{order}"), false),
-            Opcode::Lds => (format!("LDS{size}"), true),
-            Opcode::Sts => (format!("STS{size}"), false),
-            Opcode::Ldl => (format!("LDL{size}"), true),
-            Opcode::Stl => (format!("STL{size}"), false),
+        let (op, load) = match d.opcode {
+            Opcode::Ldg => (Op::LDG, true),
+            Opcode::Ldgen => (Op::LD, true),
+            Opcode::Stg => (Op::STG, false),
+            Opcode::Stgen => (Op::ST, false),
+            Opcode::Lds => (Op::LDS, true),
+            Opcode::Sts => (Op::STS, false),
+            Opcode::Ldl => (Op::LDL, true),
+            Opcode::Stl => (Op::STL, false),
             _ => return,
         };
+        // Global and generic accesses: `.E`, the size, the order.
+        let name = Mnemonic::new(op).flag(global, Mod::E).opt(size).all(order);
         let Some(addr) = self.address(desc && global) else { return };
         let total = (elem.bits() * n).max(32);
         let wide = Type::new(crate::ir::RegFile::R, (total / 32) as u8).unwrap_or(Type::R32);
@@ -601,14 +597,14 @@ impl SelectCtx<'_> {
             let results = d.results.clone();
             if results.len() == 1 && self.func.value_type(results[0]) == wide {
                 let ops = [self.result(0, rz()), addr];
-                return self.emit(&name, &ops);
+                return self.emit(name, &ops);
             }
             // A vector: one wide load, then its parts.
             if !self.no_guard() {
                 return;
             }
             let t = self.fresh(wide);
-            self.push_helper(&name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
+            self.push_helper(name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
             if elem.bits() < 32 && n > 1 {
                 self.split_subword(t, wide, &results, elem);
             } else {
@@ -640,7 +636,7 @@ impl SelectCtx<'_> {
                 self.pseudo(MachKind::Concat, &[t], &parts);
                 self.reg_of(t)
             };
-            self.emit(&name, &[addr, Operand::reg(data)]);
+            self.emit(name, &[addr, Operand::reg(data)]);
         }
     }
 
@@ -669,7 +665,7 @@ impl SelectCtx<'_> {
                 selector |= nibble << (4 * i);
             }
             let dst = self.vreg(r);
-            self.push_helper("PRMT", &[Operand::reg(self.reg_of(dst)), Operand::reg(self.reg_of(src)), Operand::Imm(selector), rz()], &[dst]);
+            self.push_helper(Mnemonic::new(Op::PRMT), &[Operand::reg(self.reg_of(dst)), Operand::reg(self.reg_of(src)), Operand::Imm(selector), rz()], &[dst]);
         }
     }
 
@@ -697,7 +693,7 @@ impl SelectCtx<'_> {
                     selector |= nibble << (4 * i);
                 }
                 let t = self.fresh(Type::R32);
-                self.push_helper("PRMT", &[Operand::reg(self.reg_of(t)), Operand::reg(self.reg_of(prev)), Operand::Imm(selector), Operand::reg(self.reg_of(e))], &[t]);
+                self.push_helper(Mnemonic::new(Op::PRMT), &[Operand::reg(self.reg_of(t)), Operand::reg(self.reg_of(prev)), Operand::Imm(selector), Operand::reg(self.reg_of(e))], &[t]);
                 acc = Some(t);
             }
             if let Some(a) = acc {
@@ -736,7 +732,7 @@ impl SelectCtx<'_> {
     fn select_ldc(&mut self) {
         let d = self.data();
         let ty = d.results.first().map_or(Type::R32, |r| self.func.value_type(*r));
-        let size = if ty == Type::R64 { ".64" } else { d.attrs.ty.filter(|t| t.bits() < 32).map_or("", |t| int_size(t)) };
+        let size = if ty == Type::R64 { Some(Mod::_64) } else { d.attrs.ty.filter(|t| t.bits() < 32).and_then(int_size) };
         // The immediate is the bank, the offset absolute (legalization's
         // convention: parameters at the SM's base in bank 0, `.const` in 3).
         let Ok(bank) = u8::try_from(d.imm) else { return self.fail("constant bank number out of range") };
@@ -757,11 +753,11 @@ impl SelectCtx<'_> {
                 return;
             }
             let t = self.fresh(Type::R64);
-            self.push_helper("LDC.64", &[Operand::reg(self.reg_of(t)), addr], &[t]);
+            self.push_helper(Mnemonic::of(Op::LDC, &[Mod::_64]), &[Operand::reg(self.reg_of(t)), addr], &[t]);
             return self.split(t, &results);
         }
         let ops = [self.result(0, rz()), addr];
-        self.emit(&format!("LDC{size}"), &ops);
+        self.emit(Mnemonic::new(Op::LDC).opt(size), &ops);
     }
 
     fn select_sreg(&mut self) {
@@ -771,9 +767,9 @@ impl SelectCtx<'_> {
         let wide = d.results.first().is_some_and(|r| self.func.value_type(*r) == Type::R64);
         let ops = [self.result(0, rz()), Operand::SpecialReg(n)];
         match (d.opcode, wide) {
-            (Opcode::Cs2r, true) => self.emit("CS2R", &ops),
-            (Opcode::Cs2r, false) => self.emit("CS2R.32", &ops),
-            _ => self.emit("S2R", &ops),
+            (Opcode::Cs2r, true) => self.emit(Mnemonic::new(Op::CS2R), &ops),
+            (Opcode::Cs2r, false) => self.emit(Mnemonic::of(Op::CS2R, &[Mod::_32]), &ops),
+            _ => self.emit(Mnemonic::new(Op::S2R), &ops),
         }
     }
 
@@ -781,30 +777,29 @@ impl SelectCtx<'_> {
         let d = self.data();
         let id = d.args.first().and_then(|a| self.constant(*a)).map(|c| c.0);
         match (id, d.args.len()) {
-            (Some(id), 1) if id < 16 => self.emit("BAR.SYNC.DEFER_BLOCKING", &[Operand::Hex(id as u32)]),
+            (Some(id), 1) if id < 16 => self.emit(Mnemonic::of(Op::BAR, &[Mod::SYNC, Mod::DEFER_BLOCKING]), &[Operand::Hex(id as u32)]),
             _ => self.fail("BAR with a register barrier or a thread count has no form yet"),
         }
     }
 
-    /// The conversion's opcode text.
-    fn conversion_name(&self) -> Option<String> {
+    /// The conversion's opcode and modifiers.
+    fn conversion_name(&self) -> Option<Mnemonic> {
         let d = self.data();
         let (dst, src) = (d.attrs.ty?, d.attrs.src_ty?);
-        let ftz = flag(d.attrs.ftz, ".FTZ");
+        let ftz = d.attrs.ftz;
         Some(match d.opcode {
-            Opcode::I2f => format!("I2F{}{}{}", float_size(dst), int_size(src), round(d.attrs.round)),
+            Opcode::I2f => Mnemonic::new(Op::I2F).opt(float_size(dst)).opt(int_size(src)).opt(round(d.attrs.round)),
             // sm_90+: I2FP.F32.S32 (the 32-bit conversion without a size field).
-            Opcode::I2fp => format!("I2FP.F32{}{}", if src.is_signed() { ".S32" } else { ".U32" }, round(d.attrs.round)),
+            Opcode::I2fp => Mnemonic::of(Op::I2FP, &[Mod::F32, if src.is_signed() { Mod::S32 } else { Mod::U32 }]).opt(round(d.attrs.round)),
             Opcode::F2i => {
                 // ptxas 13.5 writes `.NTZ` on every F2I from an f32 to at
                 // most 32 bits, whatever the rounding (`F2I.NTZ`,
                 // `F2I.U32.FLOOR.NTZ`), and never from an f64 or to 64 bits.
-                let ntz = flag(src == DataType::F32 && dst.bits() <= 32, ".NTZ");
-                format!("F2I{ftz}{}{}{}{ntz}", int_size(dst), float_size(src), round_int(d.attrs.round))
+                let ntz = src == DataType::F32 && dst.bits() <= 32;
+                Mnemonic::new(Op::F2I).flag(ftz, Mod::FTZ).opt(int_size(dst)).opt(float_size(src)).opt(round_int(d.attrs.round)).flag(ntz, Mod::NTZ)
             }
-            Opcode::F2f => format!("F2F{ftz}{}{}{}", float_name(dst), float_name(src), round(d.attrs.round)),
-            Opcode::Frnd => format!("FRND{ftz}{}{}", float_size(dst), round_int(d.attrs.round)),
-            Opcode::I2i => format!("I2I{}{}{}", int_size(dst), int_size(src), flag(d.attrs.sat, ".SAT")),
+            Opcode::F2f => Mnemonic::new(Op::F2F).flag(ftz, Mod::FTZ).with(float_name(dst)).with(float_name(src)).opt(round(d.attrs.round)),
+            Opcode::Frnd => Mnemonic::new(Op::FRND).flag(ftz, Mod::FTZ).opt(float_size(dst)).opt(round_int(d.attrs.round)),
             _ => return None,
         })
     }
@@ -913,27 +908,28 @@ impl Context for SelectCtx<'_> {
             let (c0, c1) = (self.pred_arg(3, not_pt()), self.pred_arg(4, not_pt()));
             ops.extend([c0, c1]);
         }
-        self.emit(if x { "IADD3.X" } else { "IADD3" }, &ops);
+        self.emit(Mnemonic::new(Op::IADD3).flag(x, Mod::X), &ops);
     }
     fn emit_imad(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
         let d = self.data();
-        let head = match (d.opcode, d.attrs.mul) {
-            (Opcode::ImadWide, _) => "IMAD.WIDE",
-            (_, Some(MulMode::Hi)) => "IMAD.HI",
-            _ => "IMAD",
+        // The wide and high forms (a carry-out predicate after the result).
+        let form = match (d.opcode, d.attrs.mul) {
+            (Opcode::ImadWide, _) => Some(Mod::WIDE),
+            (_, Some(MulMode::Hi)) => Some(Mod::HI),
+            _ => None,
         };
-        let name = format!("{head}{}{}", flag(unsigned(d.attrs.ty), ".U32"), flag(d.attrs.x, ".X"));
+        let name = Mnemonic::new(Op::IMAD).opt(form).flag(unsigned(d.attrs.ty), Mod::U32).flag(d.attrs.x, Mod::X);
         let mut ops = vec![self.result(0, rz())];
-        if head != "IMAD" {
+        if form.is_some() {
             ops.push(self.result(1, pt()));
         }
         // IMAD.HI adds a 64-bit c (a register pair) before taking the high
         // word, so the Ori addend `hi(a*b) + c` is the pair {0, c}
         // (ptxas: `IMAD.HI.U32 R5, R5, R7, R4` with R4 = 0, R5 = c).
         let c = match c {
-            Operand::Reg { reg: Reg { num: crate::isa::operand::RegNum::Virt(n), .. }, .. } if head == "IMAD.HI" => {
+            Operand::Reg { reg: Reg { num: crate::isa::operand::RegNum::Virt(n), .. }, .. } if form == Some(Mod::HI) => {
                 let (zero, pair) = (self.fresh(Type::R32), self.fresh(Type::R64));
-                self.push_helper("MOV", &[Operand::reg(self.reg_of(zero)), rz()], &[zero]);
+                self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(zero)), rz()], &[zero]);
                 self.pseudo(MachKind::Concat, &[pair], &[zero, VReg(n.get())]);
                 Operand::reg(self.reg_of(pair))
             }
@@ -943,28 +939,28 @@ impl Context for SelectCtx<'_> {
         if d.attrs.x {
             ops.push(self.pred_arg(3, not_pt()));
         }
-        self.emit(&name, &ops);
+        self.emit(name, &ops);
     }
     fn emit_lop3(&mut self, _: Inst, a: Src, b: Src, c: Src, lut: u32) -> Unit {
         let p = self.pred_arg(3, not_pt());
         let ops = [self.result(1, pt()), self.result(0, rz()), a, b, c, Operand::Hex(lut), p];
-        self.emit("LOP3.LUT", &ops);
+        self.emit(Mnemonic::of(Op::LOP3, &[Mod::LUT]), &ops);
     }
     fn emit_plop3(&mut self, _: Inst, a: Src, b: Src, c: Src, lut: u32) -> Unit {
         let ops = [self.result(0, pt()), self.result(1, pt()), a, b, c, Operand::Hex(lut), Operand::Hex(0)];
-        self.emit("PLOP3.LUT", &ops);
+        self.emit(Mnemonic::of(Op::PLOP3, &[Mod::LUT]), &ops);
     }
     fn emit_shf(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
         let d = self.data();
         let ty = match d.attrs.ty {
-            Some(DataType::S64) => ".S64",
-            Some(DataType::U64 | DataType::B64) => ".U64",
-            Some(DataType::S32) => ".S32",
-            _ => ".U32",
+            Some(DataType::S64) => Mod::S64,
+            Some(DataType::U64 | DataType::B64) => Mod::U64,
+            Some(DataType::S32) => Mod::S32,
+            _ => Mod::U32,
         };
-        let name = format!("SHF{}{}{ty}{}", if d.attrs.left { ".L" } else { ".R" }, flag(d.attrs.wrap, ".W"), flag(d.attrs.mul == Some(MulMode::Hi), ".HI"));
+        let name = Mnemonic::new(Op::SHF).with(if d.attrs.left { Mod::L } else { Mod::R }).flag(d.attrs.wrap, Mod::W).with(ty).flag(d.attrs.mul == Some(MulMode::Hi), Mod::HI);
         let ops = [self.result(0, rz()), a, b, c];
-        self.emit(&name, &ops);
+        self.emit(name, &ops);
     }
     fn emit_setp(&mut self, _: Inst, a: Src, b: Src, mirrored: bool) -> Unit {
         let d = self.data();
@@ -976,13 +972,13 @@ impl Context for SelectCtx<'_> {
                 // A 64-bit compare (sm_120's one-instruction form) spells
                 // its width: `.U64` / `.S64`.
                 let size = match d.attrs.ty {
-                    Some(t) if t.bits() == 64 => if u || unsigned(d.attrs.ty) { ".U64" } else { ".S64" },
-                    _ => flag(u || unsigned(d.attrs.ty), ".U32"),
+                    Some(t) if t.bits() == 64 => Some(if u || unsigned(d.attrs.ty) { Mod::U64 } else { Mod::S64 }),
+                    _ => (u || unsigned(d.attrs.ty)).then_some(Mod::U32),
                 };
-                format!("ISETP{c}{size}{comb}{}", flag(d.attrs.x, ".EX"))
+                Mnemonic::of(Op::ISETP, &[c]).opt(size).with(comb).flag(d.attrs.x, Mod::EX)
             }
-            Opcode::Fsetp => format!("FSETP{}{}{comb}", float_cmp(cmp, mirrored), flag(d.attrs.ftz, ".FTZ")),
-            _ => format!("DSETP{}{comb}", float_cmp(cmp, mirrored)),
+            Opcode::Fsetp => Mnemonic::of(Op::FSETP, &[float_cmp(cmp, mirrored)]).flag(d.attrs.ftz, Mod::FTZ).with(comb),
+            _ => Mnemonic::of(Op::DSETP, &[float_cmp(cmp, mirrored), comb]),
         };
         let mut c = self.pred_arg(2, pt());
         // Legalization marks a negated combined predicate (`setp.eq.or
@@ -996,13 +992,13 @@ impl Context for SelectCtx<'_> {
         if d.attrs.x {
             ops.push(self.pred_arg(3, pt()));
         }
-        self.emit(&name, &ops);
+        self.emit(name, &ops);
     }
     fn emit_minmax(&mut self, _: Inst, a: Src, b: Src, _preds: bool) -> Unit {
         let d = self.data();
         let p = self.min_pred();
         let ops = [self.result(0, rz()), a, b, p];
-        self.emit(&format!("IMNMX{}", flag(unsigned(d.attrs.ty), ".U32")), &ops);
+        self.emit(Mnemonic::new(Op::IMNMX).flag(unsigned(d.attrs.ty), Mod::U32), &ops);
     }
     fn emit_vimnmx(&mut self, _: Inst, a: Src, b: Src, preds: bool) -> Unit {
         let d = self.data();
@@ -1013,11 +1009,11 @@ impl Context for SelectCtx<'_> {
         }
         ops.extend([a, b, p]);
         if unsigned(d.attrs.ty) {
-            return self.emit("VIMNMX.U32", &ops);
+            return self.emit(Mnemonic::of(Op::VIMNMX, &[Mod::U32]), &ops);
         }
         // The signed form's spelling differs by SM (`.S32` on sm_120): the table's.
         let guard = self.guard();
-        match MInst::build(self.sm, "VIMNMX", guard, &ops).or_else(|_| MInst::build(self.sm, "VIMNMX.S32", guard, &ops)) {
+        match Mnemonic::new(Op::VIMNMX).build(self.sm, guard, &ops).or_else(|_| Mnemonic::of(Op::VIMNMX, &[Mod::S32]).build(self.sm, guard, &ops)) {
             Ok(i) => self.push_main(MachKind::Inst(i), &[]),
             Err(e) => self.fail(e.to_string()),
         }
@@ -1026,8 +1022,8 @@ impl Context for SelectCtx<'_> {
         let p = self.min_pred();
         let ops = [self.result(0, rz()), a, b, p];
         let at = self.data().attrs;
-        let name = format!("FMNMX{}{}{}", flag(at.ftz, ".FTZ"), flag(at.nan, ".NAN"), flag(at.xorsign, ".XORSIGN"));
-        self.emit(&name, &ops);
+        let name = Mnemonic::new(Op::FMNMX).flag(at.ftz, Mod::FTZ).flag(at.nan, Mod::NAN).flag(at.xorsign, Mod::XORSIGN);
+        self.emit(name, &ops);
     }
     fn emit_sel(&mut self, _: Inst, a: Src, b: Src, inverted: bool) -> Unit {
         let mut p = self.pred_arg(2, pt());
@@ -1035,42 +1031,45 @@ impl Context for SelectCtx<'_> {
             mods.not = !mods.not;
         }
         let ops = [self.result(0, rz()), a, b, p];
-        let name = if self.data().opcode == Opcode::Fsel { format!("FSEL{}", flag(self.data().attrs.ftz, ".FTZ")) } else { "SEL".to_string() };
-        self.emit(&name, &ops);
+        let name = if self.data().opcode == Opcode::Fsel { Mnemonic::new(Op::FSEL).flag(self.data().attrs.ftz, Mod::FTZ) } else { Mnemonic::new(Op::SEL) };
+        self.emit(name, &ops);
     }
     fn emit_unary(&mut self, _: Inst, s: Src) -> Unit {
         let d = self.data();
         let name = match d.opcode {
-            Opcode::Mov => "MOV".to_string(),
-            Opcode::Iabs => "IABS".to_string(),
-            // intops: the bit operations.
-            Opcode::Popcnt => "POPC".to_string(),
-            Opcode::Bitrev => "BREV".to_string(),
-            Opcode::Flo => format!("FLO{}{}", flag(unsigned(d.attrs.ty), ".U32"), flag(d.attrs.shiftamt, ".SH")),
+            Opcode::Mov => Mnemonic::new(Op::MOV),
+            Opcode::Iabs => Mnemonic::new(Op::IABS),
+            // The bit operations.
+            Opcode::Popcnt => Mnemonic::new(Op::POPC),
+            Opcode::Bitrev => Mnemonic::new(Op::BREV),
+            Opcode::Flo => Mnemonic::new(Op::FLO).flag(unsigned(d.attrs.ty), Mod::U32).flag(d.attrs.shiftamt, Mod::SH),
             Opcode::Mufu => match d.attrs.mufu {
-                Some(f) => format!("MUFU{}", mufu_name(f)),
+                Some(f) => Mnemonic::of(Op::MUFU, &[mufu_name(f)]),
                 None => return self.fail("MUFU without function"),
             },
+            // A saturating integer narrowing (`cvt.sat.s16.s32`) is I2I on
+            // the hardware, which the form table does not have yet.
+            Opcode::I2i => return self.fail("a saturating integer conversion (I2I) has no form yet"),
             _ => match self.conversion_name() {
                 Some(n) => n,
                 None => return self.fail(format!("{} needs destination and source types", d.opcode)),
             },
         };
         let ops = [self.result(0, rz()), s];
-        self.emit(&name, &ops);
+        self.emit(name, &ops);
     }
     fn emit_binary(&mut self, _: Inst, a: Src, b: Src) -> Unit {
         let d = self.data();
-        let (ftz, sat, rnd) = (flag(d.attrs.ftz, ".FTZ"), flag(d.attrs.sat, ".SAT"), round(d.attrs.round));
+        let (ftz, sat, rnd) = (d.attrs.ftz, d.attrs.sat, round(d.attrs.round));
         let name = match d.opcode {
-            Opcode::Fadd => format!("FADD{ftz}{rnd}{sat}"),
-            Opcode::Fmul => format!("FMUL{ftz}{rnd}{sat}"),
-            Opcode::Dadd => format!("DADD{rnd}"),
-            Opcode::Dmul => format!("DMUL{rnd}"),
-            Opcode::Fset => format!("FSET.BF{}{ftz}{}", float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false), combine(d.attrs.combine)),
-            // intops: BMSK(.W), SGXT(.W)(.U32).
-            Opcode::Bitmask => format!("BMSK{}", flag(d.attrs.wrap, ".W")),
-            Opcode::Sgxt => format!("SGXT{}{}", flag(d.attrs.wrap, ".W"), flag(unsigned(d.attrs.ty), ".U32")),
+            Opcode::Fadd => Mnemonic::new(Op::FADD).flag(ftz, Mod::FTZ).opt(rnd).flag(sat, Mod::SAT),
+            Opcode::Fmul => Mnemonic::new(Op::FMUL).flag(ftz, Mod::FTZ).opt(rnd).flag(sat, Mod::SAT),
+            Opcode::Dadd => Mnemonic::new(Op::DADD).opt(rnd),
+            Opcode::Dmul => Mnemonic::new(Op::DMUL).opt(rnd),
+            Opcode::Fset => Mnemonic::of(Op::FSET, &[Mod::BF, float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false)]).flag(ftz, Mod::FTZ).with(combine(d.attrs.combine)),
+            // BMSK(.W), SGXT(.W)(.U32).
+            Opcode::Bitmask => Mnemonic::new(Op::BMSK).flag(d.attrs.wrap, Mod::W),
+            Opcode::Sgxt => Mnemonic::new(Op::SGXT).flag(d.attrs.wrap, Mod::W).flag(unsigned(d.attrs.ty), Mod::U32),
             other => return self.fail(format!("{other} is not a two-source operation")),
         };
         let mut ops = vec![self.result(0, rz()), a, b];
@@ -1084,46 +1083,47 @@ impl Context for SelectCtx<'_> {
             }
             ops.push(c);
         }
-        self.emit(&name, &ops);
+        self.emit(name, &ops);
     }
     fn emit_ternary(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
         let d = self.data();
-        let (ftz, sat, rnd) = (flag(d.attrs.ftz, ".FTZ"), flag(d.attrs.sat, ".SAT"), round(d.attrs.round));
+        let (ftz, sat, rnd) = (d.attrs.ftz, d.attrs.sat, round(d.attrs.round));
         let name = match d.opcode {
-            Opcode::Ffma => format!("FFMA{ftz}{rnd}{sat}"),
-            Opcode::Dfma => format!("DFMA{rnd}"),
+            Opcode::Ffma => Mnemonic::new(Op::FFMA).flag(ftz, Mod::FTZ).opt(rnd).flag(sat, Mod::SAT),
+            Opcode::Dfma => Mnemonic::new(Op::DFMA).opt(rnd),
             // With a register selector, PRMT's immediate is its mode
-            // (intops: `prmt.f4e` and the others).
+            // (`prmt.f4e` and the others).
             Opcode::Prmt => match (d.args.len(), d.imm) {
-                (3, m @ 1..=6) => format!("PRMT{}", PRMT_MODES[m as usize - 1]),
-                (3, 0) | (2, _) => "PRMT".to_string(),
+                (3, m @ 1..=6) => Mnemonic::of(Op::PRMT, &[PRMT_MODES[m as usize - 1]]),
+                (3, 0) | (2, _) => Mnemonic::new(Op::PRMT),
                 (_, m) => return self.fail(format!("PRMT mode {m} does not exist")),
             },
-            // intops: IDP.4A.{U8,S8}.{U8,S8}, IDP.2A.{LO,HI}.{U16,S16}.{U8,S8}.
+            // IDP.4A.{U8,S8}.{U8,S8}, IDP.2A.{LO,HI}.{U16,S16}.{U8,S8}.
             Opcode::Idp4a | Opcode::Idp2a => {
                 let (Some(ta), Some(tb)) = (d.attrs.ty, d.attrs.src_ty) else { return self.fail("IDP needs the types of a and b") };
-                let sign = |t: DataType, bits: &str| format!(".{}{bits}", if t.is_signed() { "S" } else { "U" });
+                let byte = |t: DataType| if t.is_signed() { Mod::S8 } else { Mod::U8 };
                 if d.opcode == Opcode::Idp4a {
-                    format!("IDP.4A{}{}", sign(ta, "8"), sign(tb, "8"))
+                    Mnemonic::of(Op::IDP, &[Mod::_4A, byte(ta), byte(tb)])
                 } else {
-                    let half = if d.attrs.mul == Some(MulMode::Hi) { ".HI" } else { ".LO" };
-                    format!("IDP.2A{half}{}{}", sign(ta, "16"), sign(tb, "8"))
+                    let half = if d.attrs.mul == Some(MulMode::Hi) { Mod::HI } else { Mod::LO };
+                    let short = if ta.is_signed() { Mod::S16 } else { Mod::U16 };
+                    Mnemonic::of(Op::IDP, &[Mod::_2A, half, short, byte(tb)])
                 }
             }
             other => return self.fail(format!("{other} is not a three-source operation")),
         };
         let ops = [self.result(0, rz()), a, b, c];
-        self.emit(&name, &ops);
+        self.emit(name, &ops);
     }
     fn emit_fchk(&mut self, _: Inst, a: Src, b: Src) -> Unit {
         let ops = [self.result(0, pt()), a, b];
-        self.emit("FCHK", &ops);
+        self.emit(Mnemonic::new(Op::FCHK), &ops);
     }
     fn emit_param_mov(&mut self, i: Inst) -> Unit {
         let Some(&r) = self.func.insts[i].results.first() else { return };
         let Some((off, _)) = self.param(r) else { return self.select_ldc() };
         let ops = [self.result(0, rz()), Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }];
-        self.emit("MOV", &ops);
+        self.emit(Mnemonic::new(Op::MOV), &ops);
     }
     fn emit_memory(&mut self, _: Inst, model: &MemModel) -> Unit {
         self.select_memory(*model);
