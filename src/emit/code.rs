@@ -18,6 +18,7 @@
 use super::variables::{SharedWindow, Variables};
 use crate::ir;
 use crate::isa::inst::Inst;
+use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Operand, Reg, RegNum};
 use crate::regalloc::{AllocInst, Allocated};
 use crate::sched::{self, Block, SchedOptions};
@@ -68,12 +69,12 @@ fn unguarded(inst: &Inst) -> bool {
 
 /// Whether control never falls through the instruction.
 fn ends_flow(inst: &Inst) -> bool {
-    unguarded(inst) && matches!(inst.form.base_name(), "BRA" | "EXIT" | "RET" | "JMP" | "BRX" | "JMX")
+    unguarded(inst) && matches!(inst.op(), Op::BRA | Op::EXIT | Op::RET | Op::BRX)
 }
 
 fn set_target(inst: &mut Inst, value: i64) -> Result<(), String> {
-    let name = inst.form.base_name();
-    let slot = inst.operands.iter_mut().find(|o| matches!(o, Operand::Target(_))).ok_or_else(|| format!("branch `{name}` has no target operand"))?;
+    let op = inst.op();
+    let slot = inst.operands.iter_mut().find(|o| matches!(o, Operand::Target(_))).ok_or_else(|| format!("branch `{op}` has no target operand"))?;
     *slot = Operand::Target(value);
     Ok(())
 }
@@ -153,7 +154,7 @@ fn target_block(inst: &Inst) -> Option<usize> {
 /// Drops an unconditional branch to the next block at the end of a block,
 /// and turns `@P BRA next; BRA other` into `@!P BRA other`.
 fn drop_branches_to_next(insts: &mut Vec<Inst>, next: usize) -> Result<(), String> {
-    let is_bra = |i: &Inst| i.form.base_name() == "BRA";
+    let is_bra = |i: &Inst| i.op() == Op::BRA;
     if insts.last().is_some_and(|l| is_bra(l) && unguarded(l) && target_block(l) == Some(next)) {
         insts.pop();
         return Ok(());
@@ -314,18 +315,18 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
         let mut lepc = None;
         for mut inst in block.insts {
             let k = out.insts.len();
-            match inst.form.base_name() {
-                "CALL" => match ends_in_call[b] {
+            match inst.op() {
+                Op::CALL => match ends_in_call[b] {
                     Some(CallKind::Internal(callee)) if k + 1 == end => out.calls.push((k, callee)),
                     Some(CallKind::External(callee)) if k + 1 == end => out.external_calls.push((k, callee)),
                     _ => return Err("a call that does not end its block after scheduling".into()),
                 },
-                "RET" => out.rets.push(k),
+                Op::RET => out.rets.push(k),
                 // The return address of a call outside the module: the
                 // instruction after the call (relative to the next one).
-                "LEPC" if inst.operands.iter().any(|o| matches!(o, Operand::Target(_))) => set_target(&mut inst, 16 * (end as i64 - (k as i64 + 1)))?,
-                "LEPC" => lepc = Some(k),
-                "MOV" if ends_in_call[b].is_some() && inst.operands.get(1) == Some(&Operand::Imm(RETURN_ADDRESS_TAG)) => out.return_addresses.push((k, end)),
+                Op::LEPC if inst.operands.iter().any(|o| matches!(o, Operand::Target(_))) => set_target(&mut inst, 16 * (end as i64 - (k as i64 + 1)))?,
+                Op::LEPC => lepc = Some(k),
+                Op::MOV if ends_in_call[b].is_some() && inst.operands.get(1) == Some(&Operand::Imm(RETURN_ADDRESS_TAG)) => out.return_addresses.push((k, end)),
                 _ => {
                     if let Some(Operand::Target(t)) = inst.operands.iter().find(|o| matches!(o, Operand::Target(_))).copied() {
                         let target = usize::try_from(t).ok().and_then(|t| starts.get(t).copied()).ok_or_else(|| format!("branch to a block that does not exist ({t})"))?;
@@ -340,7 +341,7 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
         // the distance to the return point.
         if let Some(at) = lepc.filter(|_| matches!(ends_in_call[b], Some(CallKind::External(_)))) {
             let distance = 16 * (end - at) as u32;
-            let mov = out.insts[first..end].iter_mut().find(|i| i.form.base_name() == "MOV" && i.operands.get(1) == Some(&Operand::Imm(LEPC_DISTANCE_TAG))).ok_or("a LEPC without its distance")?;
+            let mov = out.insts[first..end].iter_mut().find(|i| i.op() == Op::MOV && i.operands.get(1) == Some(&Operand::Imm(LEPC_DISTANCE_TAG))).ok_or("a LEPC without its distance")?;
             mov.operands[1] = Operand::Imm(distance);
         }
     }
@@ -363,18 +364,18 @@ fn external_call(call: &Inst, callee: u32, module: &ir::Module, vars: &Variables
     let slot = vars.function_slot(&f.name)?;
     let pair = Reg { file: crate::isa::operand::RegFile::Gpr, num: RegNum::Phys(abi::EXTERN_TARGET) };
     let ra = Reg { file: crate::isa::operand::RegFile::Gpr, num: RegNum::Phys(abi::EXTERN_RETURN_ADDRESS) };
-    let ldc = Inst::build(sm, "LDC.64", None, &[Operand::reg(pair), Operand::ConstAddr { bank: 4, index: Reg::zero(crate::isa::operand::RegFile::Gpr), offset: 8 * slot as i32 }]).map_err(|e| e.to_string())?;
-    let build = |name: &str, ops: &[Operand]| Inst::build(sm, name, None, ops).map_err(|e| e.to_string());
+    let ldc = Mnemonic::of(Op::LDC, &[Mod::_64]).build(sm, None, &[Operand::reg(pair), Operand::ConstAddr { bank: 4, index: Reg::zero(crate::isa::operand::RegFile::Gpr), offset: 8 * slot as i32 }]).map_err(|e| e.to_string())?;
+    let build = |m: Mnemonic, ops: &[Operand]| m.build(sm, None, ops).map_err(|e| e.to_string());
     let mut out = vec![ldc];
     if sm.number >= 90 {
-        out.push(build("LEPC", &[Operand::reg(ra), Operand::Target(0)])?);
+        out.push(build(Mnemonic::new(Op::LEPC), &[Operand::reg(ra), Operand::Target(0)])?);
     } else {
         let r0 = Operand::reg(Reg { file: crate::isa::operand::RegFile::Gpr, num: RegNum::Phys(0) });
-        out.push(build("LEPC", &[Operand::reg(ra)])?);
-        out.push(build("MOV", &[r0, Operand::Imm(LEPC_DISTANCE_TAG)])?);
-        out.push(build("IMAD.WIDE.U32", &[Operand::reg(ra), r0, Operand::Imm(1), Operand::reg(ra)])?);
+        out.push(build(Mnemonic::new(Op::LEPC), &[Operand::reg(ra)])?);
+        out.push(build(Mnemonic::new(Op::MOV), &[r0, Operand::Imm(LEPC_DISTANCE_TAG)])?);
+        out.push(build(Mnemonic::of(Op::IMAD, &[Mod::WIDE, Mod::U32]), &[Operand::reg(ra), r0, Operand::Imm(1), Operand::reg(ra)])?);
     }
-    let mut abs = build("CALL.ABS.NOINC", &[Operand::reg(pair)])?;
+    let mut abs = build(Mnemonic::of(Op::CALL, &[Mod::ABS, Mod::NOINC]), &[Operand::reg(pair)])?;
     abs.guard = call.guard;
     out.push(abs);
     Ok(out)
@@ -431,9 +432,9 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
     for (k, inst) in insts.iter().enumerate() {
         let word = inst.encode(sm).map_err(|e| format!("instruction {k} (`{}`) does not encode: {}", inst.text(sm, 16 * k as u64).trim(), e.0))?;
         words.push(word);
-        match inst.form.base_name() {
-            "EXIT" => exits.push(16 * k as u32),
-            "BAR" => {
+        match inst.op() {
+            Op::EXIT => exits.push(16 * k as u32),
+            Op::BAR => {
                 let used = match inst.operands.first() {
                     Some(Operand::Imm(id)) => id + 1,
                     _ => 16,
@@ -477,7 +478,7 @@ pub fn frame_program_of(code: &[Inst]) -> Vec<u8> {
             depth -= by;
             frame = frame.max(depth);
             changes.push((after, depth.max(0) as u32));
-        } else if inst.form.base_name() == "RET" && unguarded(inst) && depth != frame && k + 1 < code.len() {
+        } else if inst.op() == Op::RET && unguarded(inst) && depth != frame && k + 1 < code.len() {
             depth = frame;
             changes.push((after, depth.max(0) as u32));
         }
@@ -487,7 +488,7 @@ pub fn frame_program_of(code: &[Inst]) -> Vec<u8> {
 
 /// `IADD3 R1, R1, imm, RZ` (the stack pointer moved by `imm`).
 fn stack_adjustment(inst: &Inst) -> Option<i64> {
-    if inst.form.base_name() != "IADD3" || !unguarded(inst) {
+    if inst.op() != Op::IADD3 || !unguarded(inst) {
         return None;
     }
     let regs: SmallVec<[(Reg, usize); 4]> = inst.operands.iter().enumerate().filter_map(|(k, o)| match o {
@@ -508,9 +509,9 @@ fn stack_adjustment(inst: &Inst) -> Option<i64> {
 /// a multiple of 128 bytes with NOPs (both with a zero stall: measured on
 /// ptxas 13.5 output for sm_75 to sm_120).
 fn append_end_marker(insts: &mut Vec<Inst>, sm: Sm) -> Result<(), String> {
-    let bra = Inst::build(sm, "BRA", None, &[Operand::Target(-16)]).map_err(|e| e.to_string())?;
+    let bra = Mnemonic::new(Op::BRA).build(sm, None, &[Operand::Target(-16)]).map_err(|e| e.to_string())?;
     insts.push(bra);
-    let nop = Inst::build(sm, "NOP", None, &[]).map_err(|e| e.to_string())?;
+    let nop = Mnemonic::new(Op::NOP).build(sm, None, &[]).map_err(|e| e.to_string())?;
     while insts.len() % 8 != 0 {
         insts.push(nop.clone());
     }

@@ -17,6 +17,7 @@ use crate::cubin::module::{Variable, reserved_shared};
 use crate::ir::entity::EntityRef;
 use crate::ir::{self, GlobalId, Space};
 use crate::isa::inst::Inst;
+use crate::isa::op::{Mnemonic, Op};
 use crate::isa::operand::{Operand, Reg, RegFile};
 use crate::target::Sm;
 use std::collections::BTreeMap;
@@ -153,7 +154,7 @@ impl Variables {
     /// pair).
     pub fn materialise(&self, module: &ir::Module, window: &SharedWindow, global: u32, offset: i32, high: bool, dst: Reg, sm: Sm) -> Result<Inst, String> {
         let g = module.globals.get(GlobalId::new(global as usize)).ok_or_else(|| format!("address of an unknown variable {global}"))?;
-        let mov = |value: u32| Inst::build(sm, "MOV", None, &[Operand::reg(dst), Operand::Imm(value)]).map_err(|e| e.to_string());
+        let mov = |value: u32| Mnemonic::new(Op::MOV).build(sm, None, &[Operand::reg(dst), Operand::Imm(value)]).map_err(|e| e.to_string());
         match g.space {
             Space::Shared | Space::Const if high => mov(0),
             Space::Shared => {
@@ -173,7 +174,7 @@ impl Variables {
                 }
                 let slot = self.global_addresses.iter().position(|n| *n == g.name).ok_or_else(|| format!("the address of {} has no bank 4 slot", g.name))?;
                 let addr = Operand::ConstAddr { bank: 4, index: Reg::zero(RegFile::Gpr), offset: (slot * 8 + if high { 4 } else { 0 }) as i32 };
-                Inst::build(sm, "LDC", None, &[Operand::reg(dst), addr]).map_err(|e| e.to_string())
+                Mnemonic::new(Op::LDC).build(sm, None, &[Operand::reg(dst), addr]).map_err(|e| e.to_string())
             }
             other => Err(format!("the address of a {other:?} variable ({}) is not supported", g.name)),
         }

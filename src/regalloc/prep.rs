@@ -19,6 +19,7 @@
 use super::Kind;
 use super::abi;
 use crate::isa::inst::Inst as MInst;
+use crate::isa::op::{Mnemonic, Op as SassOp};
 use crate::isa::operand::{Operand, RegNum};
 use crate::select::{MachFunction, MachInst, MachKind};
 use crate::target::Sm;
@@ -401,7 +402,7 @@ impl<'a> Builder<'a> {
     }
 
     fn branch(&mut self, target: u32) {
-        if let Ok(inst) = MInst::build(self.sm, "BRA", None, &[Operand::Target(0)]) {
+        if let Ok(inst) = Mnemonic::new(SassOp::BRA).build(self.sm, None, &[Operand::Target(0)]) {
             self.push(PKind::Branch { inst: Held::Owned(Box::new(inst)), target }, SmallVec::new());
         }
     }
@@ -545,7 +546,7 @@ impl<'a> Builder<'a> {
                 self.push(PKind::Call { inst: Held::Borrowed(inst), callee: *callee, external: *external }, ops);
                 self.concat(joins);
             }
-            MachKind::Inst(inst) if inst.form.name.starts_with("RET") => {
+            MachKind::Inst(inst) if inst.op() == SassOp::RET => {
                 if kernel {
                     return Err("RET in a kernel".into());
                 }
@@ -685,7 +686,7 @@ fn plan_parts(f: &MachFunction, kinds: &mut Vec<Kind>) -> PartPlan {
     let mut plain = vec![true; nv];
     let mut def_at: Vec<Option<(usize, usize)>> = vec![None; nv];
     let mut tied_def = vec![false; nv];
-    let is_plain = |m: &MachInst| matches!(&m.kind, MachKind::Inst(i) if !i.form.name.starts_with("RET"));
+    let is_plain = |m: &MachInst| matches!(&m.kind, MachKind::Inst(i) if i.op() != SassOp::RET);
     for (b, block) in f.blocks.iter().enumerate() {
         for (i, m) in block.insts.iter().enumerate() {
             for (k, &u) in m.uses.iter().enumerate() {

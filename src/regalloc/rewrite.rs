@@ -8,6 +8,7 @@ use super::prep::{PKind, Prog};
 use super::run::RunOut;
 use super::{AllocBlock, AllocInst, Allocated, Kind, abi};
 use crate::isa::inst::Inst as MInst;
+use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
 use crate::select::facts::stack_offset;
 use crate::target::Sm;
@@ -53,12 +54,12 @@ fn mem(offset: u32) -> Operand {
 }
 
 impl Out<'_> {
-    fn build(&self, name: &str, ops: &[Operand]) -> Result<MInst, String> {
-        MInst::build(self.sm, name, None, ops).map_err(|e| format!("{name}: {e}"))
+    fn build(&self, m: Mnemonic, ops: &[Operand]) -> Result<MInst, String> {
+        m.build(self.sm, None, ops).map_err(|e| format!("{m}: {e}"))
     }
 
-    fn emit(&mut self, name: &str, ops: &[Operand]) -> Result<(), String> {
-        let i = self.build(name, ops)?;
+    fn emit(&mut self, m: Mnemonic, ops: &[Operand]) -> Result<(), String> {
+        let i = self.build(m, ops)?;
         self.insts.push(AllocInst::Inst(i));
         Ok(())
     }
@@ -94,16 +95,16 @@ impl Out<'_> {
         }
         let (d, s) = (Operand::reg(dst), Operand::reg(src));
         match (dst.file, src.file) {
-            (RegFile::Gpr, RegFile::Gpr | RegFile::Uniform) => self.emit("MOV", &[d, s]),
-            (RegFile::Uniform, RegFile::Uniform) => self.emit("UMOV", &[d, s]),
-            (RegFile::Uniform, RegFile::Gpr) => self.emit("R2UR", &[d, s]),
+            (RegFile::Gpr, RegFile::Gpr | RegFile::Uniform) => self.emit(Mnemonic::new(Op::MOV), &[d, s]),
+            (RegFile::Uniform, RegFile::Uniform) => self.emit(Mnemonic::new(Op::UMOV), &[d, s]),
+            (RegFile::Uniform, RegFile::Gpr) => self.emit(Mnemonic::new(Op::R2UR), &[d, s]),
             (RegFile::Pred, RegFile::Pred) => {
                 let pt = zero(RegFile::Pred);
-                self.emit("PLOP3.LUT", &[d, pt, s, pt, pt, Operand::Hex(0x80), Operand::Hex(0)])
+                self.emit(Mnemonic::of(Op::PLOP3, &[Mod::LUT]), &[d, pt, s, pt, pt, Operand::Hex(0x80), Operand::Hex(0)])
             }
             (RegFile::UniformPred, RegFile::UniformPred) => {
                 let upt = zero(RegFile::UniformPred);
-                self.emit("UPLOP3.LUT", &[d, upt, s, upt, upt, Operand::Hex(0x80), Operand::Hex(0)])
+                self.emit(Mnemonic::of(Op::UPLOP3, &[Mod::LUT]), &[d, upt, s, upt, upt, Operand::Hex(0x80), Operand::Hex(0)])
             }
             _ => Err(format!("no copy from {src} to {dst}")),
         }
@@ -121,22 +122,22 @@ impl Out<'_> {
     /// A value of `kind` in register `src` stored to the frame at `off`.
     fn spill(&mut self, kind: Kind, src: u8, off: u32) -> Result<(), String> {
         match kind {
-            Kind::R1 => self.emit("STL", &[mem(off), r(src)])?,
-            Kind::R2 => self.emit("STL.64", &[mem(off), r(src)])?,
-            Kind::R4 => self.emit("STL.128", &[mem(off), r(src)])?,
+            Kind::R1 => self.emit(Mnemonic::new(Op::STL), &[mem(off), r(src)])?,
+            Kind::R2 => self.emit(Mnemonic::of(Op::STL, &[Mod::_64]), &[mem(off), r(src)])?,
+            Kind::R4 => self.emit(Mnemonic::of(Op::STL, &[Mod::_128]), &[mem(off), r(src)])?,
             Kind::U1 | Kind::U2 => {
                 let s = self.scratch()?;
                 for k in 0..kind.width() as u8 {
-                    self.emit("MOV", &[r(s), Operand::reg(reg(RegFile::Uniform, src + k))])?;
-                    self.emit("STL", &[mem(off + 4 * u32::from(k)), r(s)])?;
+                    self.emit(Mnemonic::new(Op::MOV), &[r(s), Operand::reg(reg(RegFile::Uniform, src + k))])?;
+                    self.emit(Mnemonic::new(Op::STL), &[mem(off + 4 * u32::from(k)), r(s)])?;
                 }
             }
             Kind::P => {
                 let s = self.scratch()?;
                 let p = Operand::Reg { reg: reg(RegFile::Pred, src), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
                 // s = P ? 1 : 0 (SEL picks its first source when the predicate holds).
-                self.emit("SEL", &[r(s), zero(RegFile::Gpr), Operand::Imm(1), p])?;
-                self.emit("STL", &[mem(off), r(s)])?;
+                self.emit(Mnemonic::new(Op::SEL), &[r(s), zero(RegFile::Gpr), Operand::Imm(1), p])?;
+                self.emit(Mnemonic::new(Op::STL), &[mem(off), r(s)])?;
             }
             Kind::Up => return Err("a uniform predicate spill (not supported)".into()),
         }
@@ -147,21 +148,21 @@ impl Out<'_> {
     /// A value of `kind` loaded from the frame at `off` into `dst`.
     fn reload(&mut self, kind: Kind, dst: u8, off: u32) -> Result<(), String> {
         match kind {
-            Kind::R1 => self.emit("LDL", &[r(dst), mem(off)])?,
-            Kind::R2 => self.emit("LDL.64", &[r(dst), mem(off)])?,
-            Kind::R4 => self.emit("LDL.128", &[r(dst), mem(off)])?,
+            Kind::R1 => self.emit(Mnemonic::new(Op::LDL), &[r(dst), mem(off)])?,
+            Kind::R2 => self.emit(Mnemonic::of(Op::LDL, &[Mod::_64]), &[r(dst), mem(off)])?,
+            Kind::R4 => self.emit(Mnemonic::of(Op::LDL, &[Mod::_128]), &[r(dst), mem(off)])?,
             Kind::U1 | Kind::U2 => {
                 let s = self.scratch()?;
                 for k in 0..kind.width() as u8 {
-                    self.emit("LDL", &[r(s), mem(off + 4 * u32::from(k))])?;
-                    self.emit("R2UR", &[Operand::reg(reg(RegFile::Uniform, dst + k)), r(s)])?;
+                    self.emit(Mnemonic::new(Op::LDL), &[r(s), mem(off + 4 * u32::from(k))])?;
+                    self.emit(Mnemonic::new(Op::R2UR), &[Operand::reg(reg(RegFile::Uniform, dst + k)), r(s)])?;
                 }
             }
             Kind::P => {
                 let s = self.scratch()?;
                 let pt = zero(RegFile::Pred);
-                self.emit("LDL", &[r(s), mem(off)])?;
-                self.emit("ISETP.NE.AND", &[Operand::reg(reg(RegFile::Pred, dst)), pt, r(s), zero(RegFile::Gpr), pt])?;
+                self.emit(Mnemonic::new(Op::LDL), &[r(s), mem(off)])?;
+                self.emit(Mnemonic::of(Op::ISETP, &[Mod::NE, Mod::AND]), &[Operand::reg(reg(RegFile::Pred, dst)), pt, r(s), zero(RegFile::Gpr), pt])?;
             }
             Kind::Up => return Err("a uniform predicate reload (not supported)".into()),
         }
@@ -297,9 +298,9 @@ fn prologue(out: &mut Out, prog: &Prog, frame: u32) -> Result<(), String> {
     if prog.kernel {
         let off = stack_offset(prog.sm).ok_or("no stack pointer offset for this SM")?;
         if prog.sm.number < 90 {
-            out.emit("MOV", &[r(1), Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }])?;
+            out.emit(Mnemonic::new(Op::MOV), &[r(1), Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }])?;
         } else {
-            out.emit("LDC", &[r(1), Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Gpr), offset: off as i32 }])?;
+            out.emit(Mnemonic::new(Op::LDC), &[r(1), Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Gpr), offset: off as i32 }])?;
         }
     }
     if frame > 0 {
@@ -310,7 +311,7 @@ fn prologue(out: &mut Out, prog: &Prog, frame: u32) -> Result<(), String> {
 
 fn adjust_sp(out: &mut Out, by: i32) -> Result<(), String> {
     let pt = zero(RegFile::Pred);
-    out.emit("IADD3", &[r(1), pt, pt, r(1), Operand::Imm(by as u32), zero(RegFile::Gpr)])
+    out.emit(Mnemonic::new(Op::IADD3), &[r(1), pt, pt, r(1), Operand::Imm(by as u32), zero(RegFile::Gpr)])
 }
 
 /// One regalloc2 instruction as machine instructions.
@@ -329,9 +330,9 @@ fn expand(out: &mut Out, prog: &Prog, i: usize, map: &[(u32, Reg)], kinds: &[(u3
             out.insts.push(AllocInst::Branch { inst: substitute(second, map)?, target: *other as usize });
         }
         PKind::Call { inst: m, callee, external: false } => {
-            let ra = out.build("MOV", &[r(abi::RETURN_ADDRESS), Operand::Imm(0)])?;
+            let ra = out.build(Mnemonic::new(Op::MOV), &[r(abi::RETURN_ADDRESS), Operand::Imm(0)])?;
             out.insts.push(AllocInst::ReturnAddress { inst: ra });
-            out.emit("MOV", &[r(abi::RETURN_ADDRESS + 1), zero(RegFile::Gpr)])?;
+            out.emit(Mnemonic::new(Op::MOV), &[r(abi::RETURN_ADDRESS + 1), zero(RegFile::Gpr)])?;
             out.note(Kind::R2, abi::RETURN_ADDRESS);
             out.insts.push(AllocInst::Call { inst: substitute(m, map)?, callee: *callee, external: false });
         }
@@ -401,7 +402,7 @@ fn expand(out: &mut Out, prog: &Prog, i: usize, map: &[(u32, Reg)], kinds: &[(u3
                 return Err("a variable's address in a uniform register".into());
             }
             for k in 0..dk.width().min(2) as u8 {
-                let m = out.build("MOV", &[r(d + k), Operand::Imm(0)])?;
+                let m = out.build(Mnemonic::new(Op::MOV), &[r(d + k), Operand::Imm(0)])?;
                 out.insts.push(AllocInst::SymAddr { inst: m, global: *global, offset: *offset, high: k == 1 });
             }
         }

@@ -35,6 +35,7 @@ use super::info::{HazardInfo, P_BASE, UNITS, UR_BASE, unit_name};
 use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
 use crate::isa::ctrl::SCOREBOARDS;
 use crate::isa::inst::Inst;
+use crate::isa::op::Op;
 use crate::isa::operand::{Operand, RegNum};
 use crate::target::Sm;
 use smallvec::SmallVec;
@@ -177,8 +178,8 @@ impl Edge {
 }
 
 /// Whether an instruction ends a block.
-fn ends_block(base: &str) -> bool {
-    matches!(base, "BRA" | "BRX" | "JMP" | "JMX" | "EXIT" | "RET" | "CALL")
+fn ends_block(op: Op) -> bool {
+    matches!(op, Op::BRA | Op::BRX | Op::EXIT | Op::RET | Op::CALL)
 }
 
 /// The in-code target of an instruction's target operand, as an index.
@@ -205,14 +206,14 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
     // (callee entry, return site) of every CALL with a target in the code.
     let mut calls: Vec<(Option<usize>, usize)> = Vec::new();
     for (k, inst) in code.iter().enumerate() {
-        let base = inst.form.base_name();
-        if ends_block(base) {
+        let op = inst.op();
+        if ends_block(op) {
             leader[k + 1] = true;
         }
-        if base == "CALL" {
+        if op == Op::CALL {
             calls.push((target_of(inst, k, n), k + 1));
         }
-        if let Some(t) = target_of(inst, k, n).filter(|_| matches!(base, "BRA" | "BSSY" | "CALL")) {
+        if let Some(t) = target_of(inst, k, n).filter(|_| matches!(op, Op::BRA | Op::BSSY | Op::CALL)) {
             leader[t] = true;
         }
     }
@@ -235,8 +236,8 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
         let k = end - 1;
         let next = (end < n).then_some(b + 1);
         let s = &mut succs[b];
-        match last.form.base_name() {
-            "BRA" => {
+        match last.op() {
+            Op::BRA => {
                 // (A branch out of the code has nothing to follow.)
                 if let Some(t) = target_of(last, k, n).and_then(block_of).filter(|_| !never(last)) {
                     s.push(t);
@@ -245,12 +246,12 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
                     s.extend(next);
                 }
             }
-            "EXIT" => {
+            Op::EXIT => {
                 if !unconditional(last) {
                     s.extend(next);
                 }
             }
-            "RET" => {
+            Op::RET => {
                 // Back to the callers of the function the RET is in: the
                 // one whose entry (a CALL target) is the nearest before it;
                 // every return site when no entry is.
@@ -260,23 +261,22 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
                     s.extend(next);
                 }
             }
-            "CALL" => match target_of(last, k, n).and_then(block_of) {
+            Op::CALL => match target_of(last, k, n).and_then(block_of) {
                 Some(t) => s.push(t),
                 None => s.extend(next),
             },
             // Jump tables (the targets are data in a constant bank): every
             // later block that control cannot fall into, where ptxas puts
             // the cases (each after the previous case's branch out).
-            "BRX" | "JMX" => s.extend((b + 1..blocks.len()).filter(|&t| {
+            Op::BRX => s.extend((b + 1..blocks.len()).filter(|&t| {
                 let next_function = calls.iter().filter_map(|c| c.0).filter(|&e| e > k).min().unwrap_or(n);
                 let before = &code[blocks[t].0 - 1];
                 // Not into a convergence region opened after the BRX.
-                let inside = (k + 1..blocks[t].0).any(|j| code[j].form.base_name() == "BSSY" && target_of(&code[j], j, n).is_some_and(|r| r > blocks[t].0));
+                let inside = (k + 1..blocks[t].0).any(|j| code[j].op() == Op::BSSY && target_of(&code[j], j, n).is_some_and(|r| r > blocks[t].0));
                 blocks[t].0 < next_function && !inside &&
-                    matches!(before.form.base_name(), "BRA" | "BRX" | "JMX" | "JMP" | "EXIT" | "RET")
+                    matches!(before.op(), Op::BRA | Op::BRX | Op::EXIT | Op::RET)
                     && unconditional(before)
             })),
-            "JMP" => s.extend(0..blocks.len()),
             _ => s.extend(next),
         }
         s.sort_unstable();

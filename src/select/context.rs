@@ -7,7 +7,8 @@
 use super::mach::{MachInst, MachKind, VReg, vreg_reg};
 use crate::ir::entity::EntityRef;
 use crate::ir::{Function, Inst, InstData, Opcode, Type, Value, ValueDef};
-use crate::isa::inst::{Inst as MInst, float_printable};
+use crate::isa::inst::float_printable;
+use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use crate::target::Sm;
 use smallvec::SmallVec;
@@ -248,13 +249,13 @@ impl<'f> SelectCtx<'f> {
     pub fn src_uniform_param(&mut self, a: Arg) -> Operand {
         let Some((off, ty)) = self.param(a.value) else { return self.src_reg(a) };
         let ur = self.fresh(ty.with_uniformity(true));
-        let size = if ty == Type::R64 { ".64" } else { "" };
+        let size = (ty == Type::R64).then_some(Mod::_64);
         let bank = Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() };
         let addr = Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: off as i32 };
         let dst = Operand::reg(self.reg_of(ur));
         // The table says which uniform constant load the SM has (ULDC up to
         // sm_90, LDCU from sm_100): whichever builds.
-        let inst = MInst::build(self.sm, &format!("LDCU{size}"), None, &[dst, addr]).or_else(|_| MInst::build(self.sm, &format!("ULDC{size}"), None, &[dst, bank]));
+        let inst = Mnemonic::new(Op::LDCU).opt(size).build(self.sm, None, &[dst, addr]).or_else(|_| Mnemonic::new(Op::ULDC).opt(size).build(self.sm, None, &[dst, bank]));
         match inst {
             Ok(i) => self.out.push(MachInst { kind: MachKind::Inst(i), defs: [ur].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new() }),
             Err(e) => self.fail(e.to_string()),

@@ -32,7 +32,7 @@ use crate::ir::cfg::reverse_post_order;
 use crate::ir::entity::EntityRef;
 use crate::ir::{Block, Function, SrcLoc};
 use crate::isa::family::measured_index;
-use crate::isa::inst::Inst as MInst;
+use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Operand, Reg, RegFile, SrcMods};
 use crate::target::Sm;
 use context::SelectCtx;
@@ -127,7 +127,7 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
         let dst = Operand::reg(ctx.reg_of(desc));
         let addr = Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: off as i32 };
         let bank = Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() };
-        let inst = MInst::build(sm, "LDCU.64", None, &[dst, addr]).or_else(|_| MInst::build(sm, "ULDC.64", None, &[dst, bank]));
+        let inst = Mnemonic::of(Op::LDCU, &[Mod::_64]).build(sm, None, &[dst, addr]).or_else(|_| Mnemonic::of(Op::ULDC, &[Mod::_64]).build(sm, None, &[dst, bank]));
         match inst {
             Ok(i) => {
                 let load = MachInst { kind: MachKind::Inst(i), defs: [desc].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new() };
