@@ -5,6 +5,7 @@
 
 pub use crate::ir::Inst;
 pub use crate::ir::Opcode;
+pub use crate::ir::{BoolOp, Cmp, DataType, MufuFunc, MulMode, Round, Space, SpecialReg};
 pub use super::context::{Arg, Class, MemModel};
 /// A machine operand (legal for the slot it was made for).
 pub type Src = crate::isa::operand::Operand;
