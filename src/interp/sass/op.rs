@@ -3,7 +3,7 @@
 //! array (see [`Rows`]) so that the interpreter's main loop does no decoding.
 //!
 //! Translation reads an [`Inst`] the way `nvdisasm` text reads: the
-//! mnemonic and its dot-separated modifiers, then the operands in printed
+//! opcode and the tokens of its modifiers, then the operands in printed
 //! order. Constant-bank operands are constants for the whole launch, so they
 //! become constant rows, like immediates.
 //!
@@ -20,6 +20,7 @@ use super::matrix::MmaKind;
 use super::num::{Fp8, Mufu, Round};
 use crate::isa::form::Slot;
 use crate::isa::inst::Inst;
+use crate::isa::op::{Mod, Op as Opcode};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
 use crate::target::Sm;
 
@@ -41,7 +42,7 @@ pub const CONST_BASE: u16 = UR_SINK + 4;
 /// Predicate rows.
 pub const PT: u8 = 7;
 /// PRMT's mode words in the order of its mode field (1..6).
-const PRMT_MODES: [&str; 6] = ["F4E", "B4E", "RC8", "ECL", "ECR", "RC16"];
+const PRMT_MODES: [Mod; 6] = [Mod::F4E, Mod::B4E, Mod::RC8, Mod::ECL, Mod::ECR, Mod::RC16];
 /// Predicate sink.
 pub const P_SINK: u8 = 8;
 /// Row of UP0.
@@ -526,18 +527,10 @@ impl Translator<'_> {
 
     fn translate_inner(&mut self, inst: &Inst, offset: u32) -> R<Op> {
         let form = inst.form;
-        let mut full = String::from(form.name);
-        for (k, (m, v)) in form.mods.iter().zip(&inst.mods).enumerate() {
-            // Operand suffixes (`.H0_H0`) are read per operand.
-            if !form.is_operand_mod(k) {
-                full.push_str(m.names.get(usize::from(*v)).copied().unwrap_or(""));
-            }
-        }
-        full.push_str(form.suffix);
-        let mut parts = full.split('.');
-        let base = parts.next().unwrap_or("");
-        let toks: Vec<&str> = parts.collect();
-        let has = |t: &str| toks.contains(&t);
+        let opcode = inst.op();
+        let toks = inst.tokens();
+        let toks: &[Mod] = &toks;
+        let has = |m: Mod| inst.has(m);
         let ops: &[Operand] = &inst.operands;
         let slots = form.slots;
         let n = ops.len();
@@ -557,22 +550,22 @@ impl Translator<'_> {
             }
         };
         let rnd = || {
-            if has("RZ") {
+            if has(Mod::RZ) {
                 Round::Zero
-            } else if has("RM") {
+            } else if has(Mod::RM) {
                 Round::Down
-            } else if has("RP") {
+            } else if has(Mod::RP) {
                 Round::Up
             } else {
                 Round::Nearest
             }
         };
         let int_rnd = || {
-            if has("FLOOR") {
+            if has(Mod::FLOOR) {
                 Round::Down
-            } else if has("CEIL") {
+            } else if has(Mod::CEIL) {
                 Round::Up
-            } else if has("TRUNC") {
+            } else if has(Mod::TRUNC) {
                 Round::Zero
             } else {
                 Round::Nearest
@@ -581,33 +574,35 @@ impl Translator<'_> {
         let mod_value = |k: usize| -> u8 { inst.mods.get(k).copied().unwrap_or(0) };
         // A packed-half source with the swizzle printed after operand `k`.
         let half_src = |s: S, k: usize| -> R<S> {
-            let swizzle = match inst.operand_suffix(k) {
-                "" => 0,
-                ".H0_H0" => H0H0,
-                ".H1_H1" => H1H1,
+            let swizzle = match inst.operand_tokens(k) {
+                [] => 0,
+                [Mod::H0_H0] => H0H0,
+                [Mod::H1_H1] => H1H1,
                 _ => return Err(Bad),
             };
             Ok(S { m: s.m | swizzle, ..s })
         };
-        let bop = |name: &str| -> u8 {
-            if name.contains(".OR") {
+        // How a comparison combines with the predicate source: `.AND` unless
+        // `.OR` or `.XOR`.
+        let bop = || -> u8 {
+            if has(Mod::OR) {
                 1
-            } else if name.contains(".XOR") {
+            } else if has(Mod::XOR) {
                 2
             } else {
                 0
             }
         };
-        Ok(match base {
-            "NOP" | "MEMBAR" | "ERRBAR" | "CCTL" | "YIELD" | "NANOSLEEP" | "CGAERRBAR" | "ENDCOLLECTIVE" | "DEPBAR" | "LDGDEPBAR" => Op::Nop,
-            "EXIT" => Op::Exit,
-            "BPT" => Op::Trap,
-            "MOV" | "UMOV" => {
-                let w = if has("64") { 2 } else { 1 };
+        Ok(match opcode {
+            Opcode::NOP | Opcode::MEMBAR | Opcode::ERRBAR | Opcode::CCTL | Opcode::YIELD | Opcode::NANOSLEEP | Opcode::CGAERRBAR | Opcode::ENDCOLLECTIVE | Opcode::DEPBAR | Opcode::LDGDEPBAR => Op::Nop,
+            Opcode::EXIT => Op::Exit,
+            Opcode::BPT => Op::Trap,
+            Opcode::MOV | Opcode::UMOV => {
+                let w = if has(Mod::_64) { 2 } else { 1 };
                 Op::Mov { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, n: w as u8 }
             }
             // UIADD3.64 without a third source or carry outs (what ptxas emits).
-            "UIADD3" if has("64") => {
+            Opcode::UIADD3 if has(Mod::_64) => {
                 let zero = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, mods, .. }) if reg.num == RegNum::Zero && !mods.neg);
                 let sink = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(UP_SINK));
                 if !(zero(5) && sink(1) && sink(2)) {
@@ -615,31 +610,31 @@ impl Translator<'_> {
                 }
                 Op::Iadd64 { d: self.dst(o(0)?)?, co: UP_SINK, a: self.src(o(3)?, sl(3), 2)?, b: self.src(o(4)?, sl(4), 2)?, ci: None, wide: true }
             }
-            "IADD3" | "UIADD3" => {
+            Opcode::IADD3 | Opcode::UIADD3 => {
                 let (d, p0, p1, a, b, c) = (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.pdst(o(2)?)?, self.src(o(3)?, sl(3), 1)?, self.src(o(4)?, sl(4), 1)?, self.src(o(5)?, sl(5), 1)?);
-                let ci = if has("X") { Some([self.psrc(o(6)?)?, self.psrc(o(7)?)?]) } else { None };
+                let ci = if has(Mod::X) { Some([self.psrc(o(6)?)?, self.psrc(o(7)?)?]) } else { None };
                 Op::Iadd3 { d, co: [p0, p1], a, b, c, ci }
             }
-            "IADD" => {
-                let wide = has("64");
+            Opcode::IADD => {
+                let wide = has(Mod::_64);
                 let w = if wide { 2 } else { 1 };
-                let ci = if has("X") { Some(self.psrc(o(4)?)?) } else { None };
+                let ci = if has(Mod::X) { Some(self.psrc(o(4)?)?) } else { None };
                 Op::Iadd64 { d: self.dst(o(0)?)?, co: self.pdst(o(1)?)?, a: self.src(o(2)?, sl(2), w)?, b: self.src(o(3)?, sl(3), w)?, ci, wide }
             }
             // `.S32.ISAT`: a saturating signed add; other lane types are not modelled.
-            "VIADD" if has("ISAT") => match toks.as_slice() {
-                ["S32", "ISAT"] => Op::IaddSat { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)? },
+            Opcode::VIADD if has(Mod::ISAT) => match toks {
+                [Mod::S32, Mod::ISAT] => Op::IaddSat { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)? },
                 _ => return Err(Bad),
             },
-            "VIADD" if toks.iter().all(|t| *t == "32") => {
+            Opcode::VIADD if toks.iter().all(|t| *t == Mod::_32) => {
                 let z = S { r: RZ, m: 0 };
                 Op::Iadd3 { d: self.dst(o(0)?)?, co: [P_SINK, P_SINK], a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: z, ci: None }
             }
-            "IMAD" | "UIMAD" => {
-                let signed = !has("U32");
-                let x = has("X");
-                if has("WIDE") || has("HI") {
-                    let kind = if has("WIDE") { 1 } else { 2 };
+            Opcode::IMAD | Opcode::UIMAD => {
+                let signed = !has(Mod::U32);
+                let x = has(Mod::X);
+                if has(Mod::WIDE) || has(Mod::HI) {
+                    let kind = if has(Mod::WIDE) { 1 } else { 2 };
                     // Both read c as a 64-bit pair (IMAD.HI adds it before taking the high word).
                     let cw = 2;
                     let ci = if x { Some(self.psrc(o(5)?)?) } else { None };
@@ -649,10 +644,10 @@ impl Translator<'_> {
                     Op::Imad { d: self.dst(o(0)?)?, co: P_SINK, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, signed, kind: 0, ci }
                 }
             }
-            "LEA" | "ULEA" => {
-                let hi = has("HI");
-                let sx = has("SX32");
-                let x = has("X");
+            Opcode::LEA | Opcode::ULEA => {
+                let hi = has(Mod::HI);
+                let sx = has(Mod::SX32);
+                let x = has(Mod::X);
                 let (d, co, a, b) = (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.src(o(2)?, sl(2), 1)?, self.src(o(3)?, sl(3), 1)?);
                 let mut k = 4;
                 let c = if hi && !sx {
@@ -668,43 +663,43 @@ impl Translator<'_> {
                 let ci = if x { Some(self.psrc(o(k + 1)?)?) } else { None };
                 Op::Lea { d, co, a, b, c, s, hi, sx, ci }
             }
-            "LOP3" | "ULOP3" => {
+            Opcode::LOP3 | Opcode::ULOP3 => {
                 let lut = match o(5)? {
                     Operand::Hex(v) => *v as u8,
                     _ => return Err(Bad),
                 };
                 Op::Lop3 { pd: self.pdst(o(0)?)?, d: self.dst(o(1)?)?, a: self.src(o(2)?, sl(2), 1)?, b: self.src(o(3)?, sl(3), 1)?, c: self.src(o(4)?, sl(4), 1)?, lut, pin: self.psrc(o(6)?)? }
             }
-            "PLOP3" if matches!(sl(2), Slot::Gpr { .. }) => {
+            Opcode::PLOP3 if matches!(sl(2), Slot::Gpr { .. }) => {
                 let (l0, l1) = match (o(5)?, o(6)?) {
                     (Operand::Hex(a), Operand::Hex(b)) => (*a as u8, *b as u8),
                     _ => return Err(Bad),
                 };
                 Op::Plop3Sign { d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?], a: self.src(o(2)?, sl(2), 1)?, b: self.src(o(3)?, sl(3), 1)?, c: self.src(o(4)?, sl(4), 1)?, lut: [l0, l1] }
             }
-            "PLOP3" | "UPLOP3" => {
+            Opcode::PLOP3 | Opcode::UPLOP3 => {
                 let (l0, l1) = match (o(5)?, o(6)?) {
                     (Operand::Hex(a), Operand::Hex(b)) => (*a as u8, *b as u8),
                     _ => return Err(Bad),
                 };
                 Op::Plop3 { d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?], a: self.psrc(o(2)?)?, b: self.psrc(o(3)?)?, c: self.psrc(o(4)?)?, lut: [l0, l1] }
             }
-            "SEL" | "USEL" => {
-                let w = if has("64") { 2 } else { 1 };
+            Opcode::SEL | Opcode::USEL => {
+                let w = if has(Mod::_64) { 2 } else { 1 };
                 Op::Sel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, b: self.src(o(2)?, sl(2), w)?, p: self.psrc(o(3)?)?, n: w as u8 }
             }
             // FSEL's `-QNAN ` operand (a text slot) is the immediate its form fixes.
-            "FSEL" if matches!(sl(2), Slot::Text(_)) => {
+            Opcode::FSEL if matches!(sl(2), Slot::Text(_)) => {
                 let imm = form.fixed.iter().find(|(f, _)| *f == crate::isa::form::IMM32).map(|(_, v)| *v as u32).ok_or(Bad)?;
                 Op::Fsel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: S { r: self.rows.constant(imm), m: 0 }, p: self.psrc(o(3)?)? }
             }
-            "FSEL" => Op::Fsel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)? },
-            "SHF" | "USHF" => {
-                let bits64 = has("S64") || has("U64");
-                let signed = has("S64") || has("S32");
-                Op::Shf { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, left: has("L"), hi: has("HI"), wrap: has("W"), bits64, signed }
+            Opcode::FSEL => Op::Fsel { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)? },
+            Opcode::SHF | Opcode::USHF => {
+                let bits64 = has(Mod::S64) || has(Mod::U64);
+                let signed = has(Mod::S64) || has(Mod::S32);
+                Op::Shf { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, left: has(Mod::L), hi: has(Mod::HI), wrap: has(Mod::W), bits64, signed }
             }
-            "PRMT" | "UPRMT" => {
+            Opcode::PRMT | Opcode::UPRMT => {
                 let mode = match toks[..] {
                     [] => 0,
                     [m] => match PRMT_MODES.iter().position(|x| *x == m) {
@@ -715,232 +710,236 @@ impl Translator<'_> {
                 };
                 Op::Prmt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, mode }
             }
-            "IABS" => Op::Iabs { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
-            "POPC" | "UPOPC" => Op::Popc { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
-            "BREV" | "UBREV" => Op::Brev { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
-            "FLO" | "UFLO" => Op::Flo { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, signed: !has("U32"), sh: has("SH") },
-            "SGXT" => Op::Sgxt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has("W"), signed: !has("U32") },
-            "IMNMX" | "VIMNMX" if n == 4 => Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: !has("U32") },
-            "VIADDMNMX" if toks.iter().all(|t| *t == "U32") => Op::Viaddmnmx {
+            Opcode::IABS => Op::Iabs { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            Opcode::POPC | Opcode::UPOPC => Op::Popc { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            Opcode::BREV => Op::Brev { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            Opcode::FLO | Opcode::UFLO => Op::Flo { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, signed: !has(Mod::U32), sh: has(Mod::SH) },
+            Opcode::SGXT => Op::Sgxt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has(Mod::W), signed: !has(Mod::U32) },
+            Opcode::IMNMX | Opcode::VIMNMX if n == 4 => Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: !has(Mod::U32) },
+            Opcode::VIADDMNMX if toks.iter().all(|t| *t == Mod::U32) => Op::Viaddmnmx {
                 d: self.dst(o(0)?)?,
                 a: self.src(o(1)?, sl(1), 1)?,
                 b: self.src(o(2)?, sl(2), 1)?,
                 c: self.src(o(3)?, sl(3), 1)?,
                 p: self.psrc(o(4)?)?,
-                signed: !has("U32"),
+                signed: !has(Mod::U32),
             },
             // Only without the predicate result (PT), whose meaning is not measured.
-            "VABSDIFF" if matches!(o(1)?, Operand::Reg { reg, .. } if pred_row(*reg, true) == Some(P_SINK)) => Op::Vabsdiff {
+            Opcode::VABSDIFF if matches!(o(1)?, Operand::Reg { reg, .. } if pred_row(*reg, true) == Some(P_SINK)) => Op::Vabsdiff {
                 d: self.dst(o(0)?)?,
                 a: self.src(o(2)?, sl(2), 1)?,
                 b: self.src(o(3)?, sl(3), 1)?,
                 c: self.src(o(4)?, sl(4), 1)?,
-                signed: !has("U32"),
+                signed: !has(Mod::U32),
             },
-            "R2P" => match o(2)? {
+            Opcode::R2P => match o(2)? {
                 Operand::Imm(mask) => Op::R2p { a: self.src(o(1)?, sl(1), 1)?, mask: *mask, byte: mod_value(0) },
                 _ => return Err(Bad),
             },
             // sm_120's form with two predicate results and a second predicate
             // source, executed where ptxas's words have them: results PT and
             // the second source !PT (their meaning is not measured).
-            "IMNMX" | "UIMNMX" if n == 7 && {
+            Opcode::IMNMX | Opcode::UIMNMX if n == 7 && {
                 let sink = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true).is_some_and(|r| r == P_SINK || r == UP_SINK));
                 let not_true = matches!(o(6), Ok(Operand::Reg { reg, mods, .. }) if mods.not && pred_row(*reg, false).is_some_and(|r| r == PT || r == UPT));
                 sink(0) && sink(1) && not_true
             } =>
             {
-                let (d, signed) = (self.dst(o(2)?)?, !has("U32") && !has("U64"));
-                if has("S64") || has("U64") {
+                let (d, signed) = (self.dst(o(2)?)?, !has(Mod::U32) && !has(Mod::U64));
+                if has(Mod::S64) || has(Mod::U64) {
                     Op::Imnmx64 { d, a: self.src(o(3)?, sl(3), 2)?, b: self.src(o(4)?, sl(4), 2)?, p: self.psrc(o(5)?)?, signed }
                 } else {
                     Op::Imnmx { d, a: self.src(o(3)?, sl(3), 1)?, b: self.src(o(4)?, sl(4), 1)?, p: self.psrc(o(5)?)?, signed }
                 }
             }
-            "P2R" => Op::P2r { d: self.dst(o(0)?)?, a: self.src(o(2)?, sl(2), 1)?, mask: self.src(o(3)?, sl(3), 1)?, byte: mod_value(0) },
-            "ISETP" | "UISETP" => {
-                let wide = has("U64") || has("S64");
+            Opcode::P2R => Op::P2r { d: self.dst(o(0)?)?, a: self.src(o(2)?, sl(2), 1)?, mask: self.src(o(3)?, sl(3), 1)?, byte: mod_value(0) },
+            Opcode::ISETP | Opcode::UISETP => {
+                let wide = has(Mod::U64) || has(Mod::S64);
                 let w = if wide { 2 } else { 1 };
-                let ex = if has("EX") { Some(self.psrc(o(5)?)?) } else { None };
+                let ex = if has(Mod::EX) { Some(self.psrc(o(5)?)?) } else { None };
                 Op::Isetp {
                     d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?],
                     a: self.src(o(2)?, sl(2), w)?,
                     b: self.src(o(3)?, sl(3), w)?,
                     cmp: mod_value(0) & 7,
-                    signed: !(has("U32") || has("U64")),
+                    signed: !(has(Mod::U32) || has(Mod::U64)),
                     wide,
-                    bop: bop(&full),
+                    bop: bop(),
                     pin: self.psrc(o(4)?)?,
                     ex,
                 }
             }
             // FSET.BF: 1.0 where the comparison combined with the predicate
             // holds, else 0.
-            "FSET" if toks.first() == Some(&"BF") => {
-                Op::Fset { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, cmp: mod_value(0) & 15, ftz: has("FTZ"), bop: bop(&full), pin: self.psrc(o(3)?)? }
+            Opcode::FSET if toks.first() == Some(&Mod::BF) => {
+                Op::Fset { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, cmp: mod_value(0) & 15, ftz: has(Mod::FTZ), bop: bop(), pin: self.psrc(o(3)?)? }
             }
-            "FSETP" | "DSETP" => {
-                let f64 = base == "DSETP";
+            Opcode::FSETP | Opcode::DSETP => {
+                let f64 = opcode == Opcode::DSETP;
                 let w = if f64 { 2 } else { 1 };
-                Op::Fsetp { d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?], a: self.src(o(2)?, sl(2), w)?, b: self.src(o(3)?, sl(3), w)?, cmp: mod_value(0) & 15, ftz: has("FTZ"), bop: bop(&full), pin: self.psrc(o(4)?)?, f64 }
+                Op::Fsetp { d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?], a: self.src(o(2)?, sl(2), w)?, b: self.src(o(3)?, sl(3), w)?, cmp: mod_value(0) & 15, ftz: has(Mod::FTZ), bop: bop(), pin: self.psrc(o(4)?)?, f64 }
             }
-            "FADD" => Op::Fadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has("FTZ"), sat: has("SAT") },
-            "FMUL" => Op::Fmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has("FTZ") || has("FMZ"), sat: has("SAT") },
-            "FFMA" => Op::Ffma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, rnd: rnd(), ftz: has("FTZ") || has("FMZ"), sat: has("SAT") },
-            "FMNMX" => Op::Fmnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, ftz: has("FTZ"), nan: has("NAN"), xorsign: has("XORSIGN") },
-            "DADD" => Op::Dadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, rnd: rnd() },
-            "DMUL" => Op::Dmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, rnd: rnd() },
-            "DFMA" => Op::Dfma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, c: self.src(o(3)?, sl(3), 2)?, rnd: rnd() },
-            "MUFU" => {
+            Opcode::FADD => Op::Fadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ), sat: has(Mod::SAT) },
+            Opcode::FMUL => Op::Fmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
+            Opcode::FFMA => Op::Ffma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
+            Opcode::FMNMX => Op::Fmnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, ftz: has(Mod::FTZ), nan: has(Mod::NAN), xorsign: has(Mod::XORSIGN) },
+            Opcode::DADD => Op::Dadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, rnd: rnd() },
+            Opcode::DMUL => Op::Dmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, rnd: rnd() },
+            Opcode::DFMA => Op::Dfma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, c: self.src(o(3)?, sl(3), 2)?, rnd: rnd() },
+            Opcode::MUFU => {
                 let op = match toks.first().copied() {
-                    Some("COS") => Mufu::Cos,
-                    Some("SIN") => Mufu::Sin,
-                    Some("EX2") => Mufu::Ex2,
-                    Some("LG2") => Mufu::Lg2,
-                    Some("RCP") => Mufu::Rcp,
-                    Some("RSQ") => Mufu::Rsq,
-                    Some("RCP64H") => Mufu::Rcp64h,
-                    Some("RSQ64H") => Mufu::Rsq64h,
-                    Some("SQRT") => Mufu::Sqrt,
-                    Some("TANH") => Mufu::Tanh,
+                    Some(Mod::COS) => Mufu::Cos,
+                    Some(Mod::SIN) => Mufu::Sin,
+                    Some(Mod::EX2) => Mufu::Ex2,
+                    Some(Mod::LG2) => Mufu::Lg2,
+                    Some(Mod::RCP) => Mufu::Rcp,
+                    Some(Mod::RSQ) => Mufu::Rsq,
+                    Some(Mod::RCP64H) => Mufu::Rcp64h,
+                    Some(Mod::RSQ64H) => Mufu::Rsq64h,
+                    Some(Mod::SQRT) => Mufu::Sqrt,
+                    Some(Mod::TANH) => Mufu::Tanh,
                     _ => return Err(Bad),
                 };
                 Op::Mufu { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, op }
             }
-            "FCHK" => Op::Fchk { p: self.pdst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)? },
+            Opcode::FCHK => Op::Fchk { p: self.pdst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)? },
             // `.MMA` only names the pipe; `.BF16_V2` makes both halves bf16.
-            "HFMA2" if toks.iter().all(|t| matches!(*t, "MMA" | "BF16_V2")) => Op::Hfma2 {
+            Opcode::HFMA2 if toks.iter().all(|t| matches!(t, Mod::MMA | Mod::BF16_V2)) => Op::Hfma2 {
                 d: self.dst(o(0)?)?,
                 a: self.src(o(1)?, sl(1), 1)?,
                 b: self.src(o(2)?, sl(2), 1)?,
                 c: self.src(o(3)?, sl(3), 1)?,
-                bf16: toks.contains(&"BF16_V2"),
+                bf16: has(Mod::BF16_V2),
             },
-            "HMNMX2" if !has("XORSIGN") => Op::Hmnmx2 {
+            Opcode::HMNMX2 if !has(Mod::XORSIGN) => Op::Hmnmx2 {
                 d: self.dst(o(0)?)?,
                 a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
                 b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
                 p: self.psrc(o(3)?)?,
-                bf16: has("BF16_V2"),
-                ftz: has("FTZ"),
-                nan: has("NAN"),
+                bf16: has(Mod::BF16_V2),
+                ftz: has(Mod::FTZ),
+                nan: has(Mod::NAN),
             },
-            "HSET2" => Op::Hset2 {
+            Opcode::HSET2 => Op::Hset2 {
                 d: self.dst(o(0)?)?,
                 a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
                 b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
                 cmp: mod_value(1) & 15,
                 p: self.psrc(o(3)?)?,
-                bop: bop(&full),
-                bf: has("BF"),
-                ftz: has("FTZ"),
+                bop: bop(),
+                bf: has(Mod::BF),
+                ftz: has(Mod::FTZ),
             },
             // HADD2 / HMUL2 without `.SAT` or flushing; `.F32` (HADD2) writes the
             // low lanes' sum as one f32.
-            "HADD2" | "HMUL2" if toks.iter().all(|t| matches!(*t, "BF16_V2" | "F32")) => Op::Half2 {
+            Opcode::HADD2 | Opcode::HMUL2 if toks.iter().all(|t| matches!(t, Mod::BF16_V2 | Mod::F32)) => Op::Half2 {
                 d: self.dst(o(0)?)?,
                 a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
                 b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
-                mul: base == "HMUL2",
-                bf16: has("BF16_V2"),
-                f32: has("F32"),
+                mul: opcode == Opcode::HMUL2,
+                bf16: has(Mod::BF16_V2),
+                f32: has(Mod::F32),
             },
-            "HSETP2" if !has("H_AND") => Op::Hsetp2 {
+            Opcode::HSETP2 if !has(Mod::H_AND) => Op::Hsetp2 {
                 d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?],
                 a: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
                 b: half_src(self.src(o(3)?, sl(3), 1)?, 3)?,
                 cmp: mod_value(0) & 15,
                 pin: self.psrc(o(4)?)?,
-                bop: bop(&full),
-                ftz: has("FTZ"),
+                bop: bop(),
+                ftz: has(Mod::FTZ),
             },
-            "F2F" => {
-                let fmts: Vec<Fmt> = toks.iter().filter_map(|t| fmt(t)).collect();
+            Opcode::F2F => {
+                let fmts: Vec<Fmt> = toks.iter().copied().filter_map(fmt).collect();
                 let (to, from) = match fmts.as_slice() {
                     [to, from] => (*to, *from),
                     _ => return Err(Bad),
                 };
                 let w = if from == Fmt::F64 { 2 } else { 1 };
-                Op::F2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd(), ftz: has("FTZ") }
+                Op::F2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd(), ftz: has(Mod::FTZ) }
             }
-            "F2I" => {
-                let to = toks.iter().find_map(|t| int_fmt(t)).unwrap_or(IntFmt { bits: 32, signed: true });
-                let from = toks.iter().find_map(|t| fmt(t)).unwrap_or(Fmt::F32);
+            Opcode::F2I => {
+                let to = toks.iter().copied().find_map(int_fmt).unwrap_or(IntFmt { bits: 32, signed: true });
+                let from = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let w = if from == Fmt::F64 { 2 } else { 1 };
-                Op::F2i { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: int_rnd(), ftz: has("FTZ") }
+                Op::F2i { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: int_rnd(), ftz: has(Mod::FTZ) }
             }
-            "I2F" | "I2FP" | "UI2F" => {
-                let to = toks.iter().find_map(|t| fmt(t)).unwrap_or(Fmt::F32);
-                let from = toks.iter().find_map(|t| int_fmt(t)).unwrap_or(IntFmt { bits: 32, signed: true });
+            Opcode::I2F | Opcode::I2FP | Opcode::UI2F => {
+                let to = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
+                let from = toks.iter().copied().find_map(int_fmt).unwrap_or(IntFmt { bits: 32, signed: true });
                 let w = if from.bits == 64 { 2 } else { 1 };
                 Op::I2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd() }
             }
-            "F2FP" if has("E4M3") || has("E5M2") => {
-                let fmt = if has("E4M3") { Fp8::E4M3 } else { Fp8::E5M2 };
-                if has("UNPACK_B") {
+            Opcode::F2FP if has(Mod::E4M3) || has(Mod::E5M2) => {
+                let fmt = if has(Mod::E4M3) { Fp8::E4M3 } else { Fp8::E5M2 };
+                if has(Mod::UNPACK_B) {
                     Op::F2fpUnpack { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, fmt }
-                } else if has("PACK_AB_MERGE_C") && has("SATFINITE") {
+                } else if has(Mod::PACK_AB_MERGE_C) && has(Mod::SATFINITE) {
                     Op::F2fp8 { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, fmt }
                 } else {
                     return Err(Bad);
                 }
             }
-            "F2FP" => {
-                let bf16 = has("BF16");
-                Op::F2fp { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, bf16, relu: has("RELU"), satfinite: has("SATFINITE"), rnd: rnd() }
+            Opcode::F2FP => {
+                let bf16 = has(Mod::BF16);
+                Op::F2fp { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, bf16, relu: has(Mod::RELU), satfinite: has(Mod::SATFINITE), rnd: rnd() }
             }
-            "FRND" => {
-                let fmt = toks.iter().find_map(|t| fmt(t)).unwrap_or(Fmt::F32);
+            Opcode::FRND => {
+                let fmt = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let w = if fmt == Fmt::F64 { 2 } else { 1 };
-                Op::Frnd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, fmt, rnd: int_rnd(), ftz: has("FTZ") }
+                Op::Frnd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, fmt, rnd: int_rnd(), ftz: has(Mod::FTZ) }
             }
-            "S2R" | "S2UR" => match o(1)? {
+            Opcode::S2R | Opcode::S2UR => match o(1)? {
                 Operand::SpecialReg(sr) => Op::S2r { d: self.dst(o(0)?)?, sr: *sr },
                 _ => return Err(Bad),
             },
-            "CS2R" => match o(1)? {
-                Operand::SpecialReg(sr) => Op::Cs2r { d: self.dst(o(0)?)?, sr: *sr, n: if has("32") { 1 } else { 2 } },
+            Opcode::CS2R => match o(1)? {
+                Operand::SpecialReg(sr) => Op::Cs2r { d: self.dst(o(0)?)?, sr: *sr, n: if has(Mod::_32) { 1 } else { 2 } },
                 _ => return Err(Bad),
             },
-            "R2UR" => Op::R2ur { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
-            "ULDC" => {
-                let w = width(&toks);
+            Opcode::R2UR => Op::R2ur { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            Opcode::ULDC => {
+                let w = width(toks);
                 match o(1)? {
                     Operand::CBank { bank, offset, .. } => Op::Ldc { d: self.dst(o(0)?)?, bank: *bank, index: URZ, offset: i32::from(*offset), w },
                     _ => return Err(Bad),
                 }
             }
-            "LDC" | "LDCU" => {
-                let w = width(&toks);
+            Opcode::LDC | Opcode::LDCU => {
+                let w = width(toks);
                 match o(1)? {
                     Operand::ConstAddr { bank, index, offset } => Op::Ldc { d: self.dst(o(0)?)?, bank: *bank, index: read_row(*index).ok_or(Bad)?, offset: *offset, w },
                     _ => return Err(Bad),
                 }
             }
-            "LDG" | "LD" | "LDS" | "LDL" => {
-                let space = space(base);
+            Opcode::LDG | Opcode::LD | Opcode::LDS | Opcode::LDL => {
+                let space = space(opcode);
                 let mut addr = self.addr(o(1)?)?;
                 addr.wide = matches!(sl(1), Slot::Addr { wide: true, .. });
-                Op::Ld { d: self.dst(o(0)?)?, addr, w: width(&toks), space }
+                Op::Ld { d: self.dst(o(0)?)?, addr, w: width(toks), space }
             }
-            "STG" | "ST" | "STS" | "STL" => {
-                let space = space(base);
+            Opcode::STG | Opcode::ST | Opcode::STS | Opcode::STL => {
+                let space = space(opcode);
                 let mut addr = self.addr(o(0)?)?;
                 addr.wide = matches!(sl(0), Slot::Addr { wide: true, .. });
                 let s = match o(1)? {
                     Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad)?,
                     _ => return Err(Bad),
                 };
-                Op::St { s, addr, w: width(&toks), space }
+                Op::St { s, addr, w: width(toks), space }
             }
-            "ATOMG" | "ATOMS" | "RED" | "REDG" | "ATOM" => {
-                if base == "ATOMS" && has("POPC") {
+            Opcode::ATOMG | Opcode::ATOMS | Opcode::RED | Opcode::REDG | Opcode::ATOM => {
+                if opcode == Opcode::ATOMS && has(Mod::POPC) {
                     let mut addr = self.addr(o(1)?)?;
                     addr.wide = false;
                     return Ok(Op::AtomsPopcInc { d: self.dst(o(0)?)?, addr });
                 }
-                let space = if base == "ATOMS" { Space::Shared } else if base == "ATOM" { Space::Generic } else { Space::Global };
-                if base == "ATOMS" && has("CAST") {
+                let space = match opcode {
+                    Opcode::ATOMS => Space::Shared,
+                    Opcode::ATOM => Space::Generic,
+                    _ => Space::Global,
+                };
+                if opcode == Opcode::ATOMS && has(Mod::CAST) {
                     let (d, pd) = match sl(0) {
                         Slot::Pred { .. } => (R_SINK, self.pdst(o(0)?)?),
                         _ => (self.dst(o(0)?)?, P_SINK),
@@ -953,25 +952,25 @@ impl Translator<'_> {
                             _ => Err(Bad),
                         }
                     };
-                    return Ok(Op::AtomsCast { d, pd, addr, b: reg(2)?, c: reg(3)?, wide: has("64") });
+                    return Ok(Op::AtomsCast { d, pd, addr, b: reg(2)?, c: reg(3)?, wide: has(Mod::_64) });
                 }
-                let op = atom_op(&toks).ok_or(Bad)?;
-                let ty = atom_type(&toks).ok_or(Bad)?;
+                let op = atom_op(toks).ok_or(Bad)?;
+                let ty = atom_type(toks).ok_or(Bad)?;
                 // Packed halves only add; f64 only adds, exchanges and compares
                 // (other operations on them are not modelled).
                 if ty == AtomType::F16x2 && op != AtomOp::Add || ty == AtomType::F64 && matches!(op, AtomOp::Min | AtomOp::Max) {
                     return Err(Bad);
                 }
                 // Operand lists: ATOMG (Pred, Rd, [a], Rb[, Rc]); ATOMS (Rd, [a], Rb); RED (addr, Rb).
-                let (d, pd, ai) = match (base, sl(0)) {
-                    ("RED" | "REDG", _) => (R_SINK, P_SINK, 0),
+                let (d, pd, ai) = match (opcode, sl(0)) {
+                    (Opcode::RED | Opcode::REDG, _) => (R_SINK, P_SINK, 0),
                     (_, Slot::Pred { .. }) => (self.dst(o(1)?)?, self.pdst(o(0)?)?, 2),
                     _ => (self.dst(o(0)?)?, P_SINK, 1),
                 };
                 let mut addr = self.addr(o(ai)?)?;
                 // `.E` is a 64-bit address even where the text prints `[R2]`
                 // (ATOMG.E.CAS has no `.64` on its address operand).
-                addr.wide = matches!(sl(ai), Slot::Addr { wide: true, .. }) || (space != Space::Shared && has("E"));
+                addr.wide = matches!(sl(ai), Slot::Addr { wide: true, .. }) || (space != Space::Shared && has(Mod::E));
                 let reg = |k: usize| -> R<u16> {
                     match o(k)? {
                         Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad),
@@ -982,7 +981,7 @@ impl Translator<'_> {
                 let c = if op == AtomOp::Cas { reg(ai + 2)? } else { RZ };
                 Op::Atom { d, pd, addr, b, c, op, ty, space }
             }
-            "LDGSTS" => {
+            Opcode::LDGSTS => {
                 let dst = match sl(0) {
                     // The zero-base form (`[RZ]`, a fixed text).
                     Slot::Text(_) => Addr { base: RZ, wide: false, offset: 0, ur: URZ, shift: 0 },
@@ -990,15 +989,15 @@ impl Translator<'_> {
                 };
                 let mut src = self.addr(o(1)?)?;
                 src.wide = true;
-                let bytes = if has("128") { 16 } else if has("64") { 8 } else { 4 };
-                Op::Ldgsts { dst, src, bytes, zfill: has("ZFILL"), valid: self.psrc(o(2)?)? }
+                let bytes = if has(Mod::_128) { 16 } else if has(Mod::_64) { 8 } else { 4 };
+                Op::Ldgsts { dst, src, bytes, zfill: has(Mod::ZFILL), valid: self.psrc(o(2)?)? }
             }
-            "QSPC" => {
-                let space = if has("G") {
+            Opcode::QSPC => {
+                let space = if has(Mod::G) {
                     Space::Global
-                } else if has("L") {
+                } else if has(Mod::L) {
                     Space::Local
-                } else if has("S") {
+                } else if has(Mod::S) {
                     Space::Shared
                 } else {
                     // `.D` (distributed shared memory of a cluster): no clusters here.
@@ -1011,15 +1010,15 @@ impl Translator<'_> {
                 }
                 let mut addr = self.addr(o(2)?)?;
                 // `.E`: a 64-bit pair, printed as one register (`[R2]`).
-                addr.wide = matches!(sl(2), Slot::Addr { wide: true, .. }) || has("E");
+                addr.wide = matches!(sl(2), Slot::Addr { wide: true, .. }) || has(Mod::E);
                 Op::Qspc { pd: self.pdst(o(0)?)?, addr, space }
             }
-            "BRA" => {
-                let uniform = has("U") || has("DIV");
+            Opcode::BRA => {
+                let uniform = has(Mod::U) || has(Mod::DIV);
                 let t = target(n - 1)?;
                 // Forms: (cond pred, target), (uniform pred, cond pred, target), (pred, UR, target).
                 if let (3, Some(Operand::Reg { reg: Reg { file: RegFile::Uniform, .. }, .. })) = (n, ops.get(1)) {
-                    return Ok(Op::BraConv { target: t / 16, cond: self.psrc(o(0)?)?, mask: self.src(o(1)?, sl(1), 1)?, conv: has("CONV") });
+                    return Ok(Op::BraConv { target: t / 16, cond: self.psrc(o(0)?)?, mask: self.src(o(1)?, sl(1), 1)?, conv: has(Mod::CONV) });
                 }
                 let cond = match (n, ops.first()) {
                     (3, Some(Operand::Reg { reg: Reg { file: RegFile::Pred | RegFile::UniformPred, .. }, .. })) => match o(1)? {
@@ -1038,7 +1037,7 @@ impl Translator<'_> {
                 };
                 Op::Bra { target: t / 16, cond, uniform }
             }
-            "BRX" => {
+            Opcode::BRX => {
                 let (a, rel) = match n {
                     2 => (self.src(o(1)?, sl(1), 1)?, 0i64),
                     3 => (self.src(o(1)?, sl(1), 1)?, match o(2)? {
@@ -1052,15 +1051,15 @@ impl Translator<'_> {
                 }
                 Op::Brx { a, base: u32::try_from(i64::from(next) + rel).map_err(|_| Bad)? }
             }
-            "BSSY" => Op::Bssy { b: barrier(o(0)?)? },
-            "BSYNC" => Op::Bsync { b: barrier(o(0)?)? },
-            "BREAK" => Op::Break { b: barrier(o(0)?)? },
-            "BMOV" => match (o(0)?, o(1)?) {
+            Opcode::BSSY => Op::Bssy { b: barrier(o(0)?)? },
+            Opcode::BSYNC => Op::Bsync { b: barrier(o(0)?)? },
+            Opcode::BREAK => Op::Break { b: barrier(o(0)?)? },
+            Opcode::BMOV => match (o(0)?, o(1)?) {
                 (Operand::Reg { reg: Reg { file: RegFile::Barrier, .. }, .. }, a) => Op::BmovToB { b: barrier(o(0)?)?, a: self.src(a, sl(1), 1)? },
-                (d, b) => Op::BmovToR { d: self.dst(d)?, b: barrier(b)?, clear: has("CLEAR") },
+                (d, b) => Op::BmovToR { d: self.dst(d)?, b: barrier(b)?, clear: has(Mod::CLEAR) },
             },
-            "WARPSYNC" => {
-                if has("ALL") {
+            Opcode::WARPSYNC => {
+                if has(Mod::ALL) {
                     Op::Warpsync { a: S { r: self.rows.constant(u32::MAX), m: 0 } }
                 } else if n == 1 {
                     Op::Warpsync { a: self.src(o(0)?, sl(0), 1)? }
@@ -1068,11 +1067,11 @@ impl Translator<'_> {
                     Op::Warpsync { a: self.src(o(1)?, sl(1), 1)? }
                 }
             }
-            "LEPC" => match n {
+            Opcode::LEPC => match n {
                 1 => Op::Lepc { d: self.dst(o(0)?)?, addr: next },
                 _ => Op::Lepc { d: self.dst(o(0)?)?, addr: target(1)? },
             },
-            "CALL" => {
+            Opcode::CALL => {
                 if self.psrc(o(0)?)? != P::TRUE {
                     return Err(Bad);
                 }
@@ -1082,66 +1081,66 @@ impl Translator<'_> {
                     _ => return Err(Bad),
                 }
             }
-            "RET" => {
+            Opcode::RET => {
                 if self.psrc(o(0)?)? != P::TRUE {
                     return Err(Bad);
                 }
-                let base = if has("ABS") { 0 } else { target(2)? };
+                let base = if has(Mod::ABS) { 0 } else { target(2)? };
                 Op::Ret { a: self.src(o(1)?, sl(1), 1)?, base }
             }
-            "BAR" => {
+            Opcode::BAR => {
                 let id = self.src(o(0)?, sl(0), 1)?;
-                if has("RED") {
-                    let kind = if has("POPC") { 0 } else if has("AND") { 1 } else { 2 };
+                if has(Mod::RED) {
+                    let kind = if has(Mod::POPC) { 0 } else if has(Mod::AND) { 1 } else { 2 };
                     Op::Bar { id, red: Some((kind, self.psrc(o(1)?)?)) }
-                } else if has("SYNC") {
+                } else if has(Mod::SYNC) {
                     Op::Bar { id, red: None }
                 } else {
                     return Err(Bad);
                 }
             }
-            "B2R" => Op::B2r { d: self.dst(o(0)?)?, p: self.pdst(o(1)?)? },
-            "SHFL" => {
+            Opcode::B2R => Op::B2r { d: self.dst(o(0)?)?, p: self.pdst(o(1)?)? },
+            Opcode::SHFL => {
                 let mode = match toks.first().copied() {
-                    Some("IDX") => ShflMode::Idx,
-                    Some("UP") => ShflMode::Up,
-                    Some("DOWN") => ShflMode::Down,
+                    Some(Mod::IDX) => ShflMode::Idx,
+                    Some(Mod::UP) => ShflMode::Up,
+                    Some(Mod::DOWN) => ShflMode::Down,
                     _ => ShflMode::Bfly,
                 };
                 Op::Shfl { pd: self.pdst(o(0)?)?, d: self.dst(o(1)?)?, a: self.src(o(2)?, sl(2), 1)?, b: self.src(o(3)?, sl(3), 1)?, c: self.src(o(4)?, sl(4), 1)?, mode }
             }
-            "VOTE" | "VOTEU" => {
+            Opcode::VOTE | Opcode::VOTEU => {
                 let mode = match toks.first().copied() {
-                    Some("ALL") => VoteMode::All,
-                    Some("ANY") => VoteMode::Any,
-                    Some("EQ") => VoteMode::Eq,
+                    Some(Mod::ALL) => VoteMode::All,
+                    Some(Mod::ANY) => VoteMode::Any,
+                    Some(Mod::EQ) => VoteMode::Eq,
                     _ => return Err(Bad),
                 };
-                let uniform = base == "VOTEU";
+                let uniform = opcode == Opcode::VOTEU;
                 let (d, pd, p) = if n == 3 { (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.psrc(o(2)?)?) } else { (if uniform { UR_SINK } else { R_SINK }, self.pdst(o(0)?)?, self.psrc(o(1)?)?) };
                 Op::Vote { d, pd, p, mode, uniform }
             }
-            "BMSK" | "UBMSK" => Op::Bmsk { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has("W") },
-            "IDP" => {
-                let two = has("2A");
-                let ints: Vec<IntFmt> = toks.iter().filter_map(|t| int_fmt(t)).collect();
+            Opcode::BMSK => Op::Bmsk { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has(Mod::W) },
+            Opcode::IDP => {
+                let two = has(Mod::_2A);
+                let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();
                 let (ta, tb) = match ints.as_slice() {
                     [a, b] => (*a, *b),
                     _ => return Err(Bad),
                 };
-                Op::Idp { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, two, hi: has("HI"), a_signed: ta.signed, b_signed: tb.signed }
+                Op::Idp { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, two, hi: has(Mod::HI), a_signed: ta.signed, b_signed: tb.signed }
             }
-            "I2IP" => {
-                let ints: Vec<IntFmt> = toks.iter().filter_map(|t| int_fmt(t)).collect();
+            Opcode::I2IP => {
+                let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();
                 let (to, from) = match ints.as_slice() {
-                    [to, from] if to.bits == 8 && from.bits == 32 && has("SAT") => (*to, *from),
+                    [to, from] if to.bits == 8 && from.bits == 32 && has(Mod::SAT) => (*to, *from),
                     _ => return Err(Bad),
                 };
                 Op::I2ip { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, dst_signed: to.signed, src_signed: from.signed }
             }
-            "MATCH" => {
-                let all = has("ALL");
-                let wide = has("U64");
+            Opcode::MATCH => {
+                let all = has(Mod::ALL);
+                let wide = has(Mod::U64);
                 let w = if wide { 2 } else { 1 };
                 if all {
                     Op::Match { pd: self.pdst(o(0)?)?, d: self.dst(o(1)?)?, a: self.src(o(2)?, sl(2), w)?, wide, all }
@@ -1149,30 +1148,30 @@ impl Translator<'_> {
                     Op::Match { pd: P_SINK, d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, wide, all }
                 }
             }
-            "LDSM" => {
-                let n = if has("4") { 4 } else if has("2") { 2 } else { 1 };
-                if !has("16") {
+            Opcode::LDSM => {
+                let n = if has(Mod::_4) { 4 } else if has(Mod::_2) { 2 } else { 1 };
+                if !has(Mod::_16) {
                     return Err(Bad);
                 }
                 let mut addr = self.addr(o(1)?)?;
                 addr.wide = false;
-                Op::Ldsm { d: self.dst(o(0)?)?, addr, n, trans: has("MT88") }
+                Op::Ldsm { d: self.dst(o(0)?)?, addr, n, trans: has(Mod::MT88) }
             }
-            "HMMA" | "IMMA" => {
-                let kind = if base == "IMMA" {
-                    if !has("16832") {
+            Opcode::HMMA | Opcode::IMMA => {
+                let kind = if opcode == Opcode::IMMA {
+                    if !has(Mod::_16832) {
                         return Err(Bad);
                     }
-                    let ints: Vec<IntFmt> = toks.iter().filter_map(|t| int_fmt(t)).collect();
+                    let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();
                     match ints.as_slice() {
                         [a, b] if a.bits == 8 && b.bits == 8 => MmaKind::Int8 { a_signed: a.signed, b_signed: b.signed },
                         _ => return Err(Bad),
                     }
-                } else if !has("16816") {
+                } else if !has(Mod::_16816) {
                     return Err(Bad);
-                } else if has("F32") {
-                    MmaKind::HalfF32 { bf16: has("BF16") }
-                } else if has("F16") && !has("BF16") {
+                } else if has(Mod::F32) {
+                    MmaKind::HalfF32 { bf16: has(Mod::BF16) }
+                } else if has(Mod::F16) && !has(Mod::BF16) {
                     MmaKind::HalfF16
                 } else {
                     return Err(Bad);
@@ -1185,17 +1184,17 @@ impl Translator<'_> {
                 };
                 Op::Mma { d: self.dst(o(0)?)?, a: reg(1)?, b: reg(2)?, c: reg(3)?, kind }
             }
-            "REDUX" => {
+            Opcode::REDUX => {
                 let op = match toks.first().copied() {
-                    None | Some("S32") => 0, // AND
-                    Some("OR") => 1,
-                    Some("XOR") => 2,
-                    Some("SUM") => 3,
-                    Some("MIN") => 4,
-                    Some("MAX") => 5,
+                    None | Some(Mod::S32) => 0, // AND
+                    Some(Mod::OR) => 1,
+                    Some(Mod::XOR) => 2,
+                    Some(Mod::SUM) => 3,
+                    Some(Mod::MIN) => 4,
+                    Some(Mod::MAX) => 5,
                     _ => return Err(Bad),
                 };
-                Op::Redux { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, op, signed: has("S32") }
+                Op::Redux { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, op, signed: has(Mod::S32) }
             }
             _ => return Err(Bad),
         })
@@ -1209,24 +1208,24 @@ fn barrier(op: &Operand) -> R<u8> {
     }
 }
 
-fn space(base: &str) -> Space {
-    match base {
-        "LDG" | "STG" => Space::Global,
-        "LDS" | "STS" => Space::Shared,
-        "LDL" | "STL" => Space::Local,
+fn space(opcode: Opcode) -> Space {
+    match opcode {
+        Opcode::LDG | Opcode::STG => Space::Global,
+        Opcode::LDS | Opcode::STS => Space::Shared,
+        Opcode::LDL | Opcode::STL => Space::Local,
         _ => Space::Generic,
     }
 }
 
-fn width(toks: &[&str]) -> Width {
+fn width(toks: &[Mod]) -> Width {
     for t in toks {
-        let w = match *t {
-            "U8" => Width { bytes: 1, signed: false },
-            "S8" => Width { bytes: 1, signed: true },
-            "U16" => Width { bytes: 2, signed: false },
-            "S16" => Width { bytes: 2, signed: true },
-            "64" => Width { bytes: 8, signed: false },
-            "128" => Width { bytes: 16, signed: false },
+        let w = match t {
+            Mod::U8 => Width { bytes: 1, signed: false },
+            Mod::S8 => Width { bytes: 1, signed: true },
+            Mod::U16 => Width { bytes: 2, signed: false },
+            Mod::S16 => Width { bytes: 2, signed: true },
+            Mod::_64 => Width { bytes: 8, signed: false },
+            Mod::_128 => Width { bytes: 16, signed: false },
             _ => continue,
         };
         return w;
@@ -1234,62 +1233,69 @@ fn width(toks: &[&str]) -> Width {
     Width { bytes: 4, signed: false }
 }
 
-fn fmt(t: &str) -> Option<Fmt> {
+fn fmt(t: Mod) -> Option<Fmt> {
     Some(match t {
-        "F16" => Fmt::F16,
-        "BF16" => Fmt::Bf16,
-        "F32" => Fmt::F32,
-        "F64" => Fmt::F64,
+        Mod::F16 => Fmt::F16,
+        Mod::BF16 => Fmt::Bf16,
+        Mod::F32 => Fmt::F32,
+        Mod::F64 => Fmt::F64,
         _ => return None,
     })
 }
 
-fn int_fmt(t: &str) -> Option<IntFmt> {
-    let (signed, bits) = match t.as_bytes().first()? {
-        b'U' => (false, t.get(1..)?.parse::<u8>().ok()?),
-        b'S' => (true, t.get(1..)?.parse::<u8>().ok()?),
+fn int_fmt(t: Mod) -> Option<IntFmt> {
+    let (bits, signed) = match t {
+        Mod::U8 => (8, false),
+        Mod::U16 => (16, false),
+        Mod::U32 => (32, false),
+        Mod::U64 => (64, false),
+        Mod::S8 => (8, true),
+        Mod::S16 => (16, true),
+        Mod::S32 => (32, true),
+        Mod::S64 => (64, true),
         _ => return None,
     };
-    matches!(bits, 8 | 16 | 32 | 64).then_some(IntFmt { bits, signed })
+    Some(IntFmt { bits, signed })
 }
 
-fn atom_op(toks: &[&str]) -> Option<AtomOp> {
-    for t in toks {
-        return Some(match *t {
-            "ADD" => AtomOp::Add,
-            "MIN" => AtomOp::Min,
-            "MAX" => AtomOp::Max,
-            "INC" => AtomOp::Inc,
-            "DEC" => AtomOp::Dec,
-            "AND" => AtomOp::And,
-            "OR" => AtomOp::Or,
-            "XOR" => AtomOp::Xor,
-            "EXCH" => AtomOp::Exch,
-            "CAS" => AtomOp::Cas,
-            _ => continue,
-        });
-    }
-    None
+fn atom_op(toks: &[Mod]) -> Option<AtomOp> {
+    toks.iter().find_map(|t| {
+        Some(match t {
+            Mod::ADD => AtomOp::Add,
+            Mod::MIN => AtomOp::Min,
+            Mod::MAX => AtomOp::Max,
+            Mod::INC => AtomOp::Inc,
+            Mod::DEC => AtomOp::Dec,
+            Mod::AND => AtomOp::And,
+            Mod::OR => AtomOp::Or,
+            Mod::XOR => AtomOp::Xor,
+            Mod::EXCH => AtomOp::Exch,
+            Mod::CAS => AtomOp::Cas,
+            _ => return None,
+        })
+    })
 }
 
 /// The operand type of an atomic; `None` for the vector and bf16 types
 /// (`.F16x4`, `.BF16x2`, `.F32x2`, `.128`, …), not modelled.
-fn atom_type(toks: &[&str]) -> Option<AtomType> {
-    let modelled = |t: &&str| matches!(*t, "F16x2" | "F32" | "F64") || !(t.contains('x') && t.starts_with(['F', 'B']) || *t == "128" || t.starts_with("BF"));
-    if !toks.iter().all(modelled) {
+fn atom_type(toks: &[Mod]) -> Option<AtomType> {
+    let unmodelled = |t: &Mod| {
+        matches!(t, Mod::F16x4 | Mod::F16x8 | Mod::F32x2 | Mod::F32x4 | Mod::BF16 | Mod::BF16x2 | Mod::BF16x4 | Mod::BF16x8 | Mod::_128)
+    };
+    if toks.iter().any(unmodelled) {
         return None;
     }
-    Some(if toks.contains(&"F32") {
+    Some(if toks.contains(&Mod::F32) {
         AtomType::F32
-    } else if toks.contains(&"F64") {
+    } else if toks.contains(&Mod::F64) {
         AtomType::F64
-    } else if toks.contains(&"F16x2") {
+    } else if toks.contains(&Mod::F16x2) {
         AtomType::F16x2
-    } else if toks.contains(&"S64") {
+    } else if toks.contains(&Mod::S64) {
         AtomType::S64
-    } else if toks.contains(&"64") {
+    } else if toks.contains(&Mod::_64) {
         AtomType::U64
-    } else if toks.contains(&"S32") {
+    } else if toks.contains(&Mod::S32) {
         AtomType::S32
     } else {
         AtomType::U32
