@@ -249,12 +249,13 @@ impl Rust for Slot {
 
 impl Rust for Form {
     fn rust(&self, out: &mut String) {
-        let Form { name, op: _, spelling: _, sms, opcode, fixed, mods, suffix, aliases, space_before_last, uniform_guard, slots, nonzero, operand_suffixes } = self;
+        let Form { name, op: _, spelling: _, defs: _, sms, opcode, fixed, mods, suffix, aliases, space_before_last, uniform_guard, slots, nonzero, operand_suffixes } = self;
         // The opcode and the spelling's tokens are derived here from the
         // name and the spellings (what the definition set is a placeholder).
         let op = OpName(base(name));
         let spelling = spelling_of(self);
-        write_struct!(out, "Form", name, op, spelling, sms, opcode, fixed, mods, suffix, aliases, space_before_last, uniform_guard, slots, nonzero, operand_suffixes);
+        let defs = slots.iter().enumerate().filter(|(_, s)| Form::result_slot(s)).fold(0u8, |d, (k, _)| d | 1 << k);
+        write_struct!(out, "Form", name, op, spelling, defs, sms, opcode, fixed, mods, suffix, aliases, space_before_last, uniform_guard, slots, nonzero, operand_suffixes);
     }
 }
 

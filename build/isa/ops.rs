@@ -3,8 +3,9 @@
 //! value is its row), and the `Mod` enum, one variant per modifier token
 //! (the text between the dots of a mnemonic: `E` and `64` of `LDG.E.64`)
 //! of every form, sorted by text. It checks that the rows are sorted and
-//! unique, that every form's opcode has a row and every row has forms, and
-//! that every spelling is made of tokens.
+//! unique, that every form's opcode has a row and every row has forms,
+//! that every spelling is made of tokens and that no form has more than
+//! the eight operands an instruction holds.
 //!
 //! A variant is named as nvdisasm spells it (`Op::IADD3`, `Mod::FTZ`,
 //! `Mod::BF16_V2`), a token that starts with a digit with a leading
@@ -77,6 +78,9 @@ impl Ops {
             }
             if OPCODES.iter().all(|op| op.name != b) {
                 problems.push(format!("the opcode `{b}` (form `{}`) has no row in src/isa/table/opcodes.rs", form.name));
+            }
+            if form.slots.len() > 8 {
+                problems.push(format!("form `{}` has {} operands; an instruction holds at most 8", form.name, form.slots.len()));
             }
             used.insert(b);
             for s in spellings(form) {

@@ -305,6 +305,10 @@ pub struct Form {
     pub op: Op,
     /// The mnemonic's tokens; set by the build script from the spellings.
     pub spelling: Spelling,
+    /// The slots the instruction writes (bit `k`: slot `k`); the others
+    /// are read. Set by the build script from the layout every form of the
+    /// table follows ([`Form::result_slot`]).
+    pub defs: u8,
     /// Measured SMs it applies to (inclusive range of SM numbers).
     pub sms: (u16, u16),
     /// Bits 0–11.
@@ -365,6 +369,23 @@ impl Slot {
 }
 
 impl Form {
+    /// Whether a slot holds a result, by the layout of sm_70+ words: the
+    /// result register in bits 16–23 (general or uniform) and the result
+    /// predicates in 81–83 and 84–86; every other operand is read.
+    pub fn result_slot(slot: &Slot) -> bool {
+        match slot {
+            Slot::Gpr { field, .. } | Slot::Ur { field, .. } => field.start == 16,
+            Slot::Pred { field, .. } => field.start == 81 || field.start == 84,
+            _ => false,
+        }
+    }
+
+    /// Whether the instruction writes the operand of slot `k`.
+    #[inline]
+    pub fn writes(&self, k: usize) -> bool {
+        k < 8 && self.defs >> k & 1 != 0
+    }
+
     /// Every bit the form explains (control bits included).
     pub fn mask(&self) -> u128 {
         let field = |f: Field| (f.max() as u128) << f.start;

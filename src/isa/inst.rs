@@ -114,6 +114,7 @@ static EMPTY_FORM: Form = Form {
     name: "NOP",
     op: Op::NOP,
     spelling: Spelling::EMPTY,
+    defs: 0,
     sms: (0, 0),
     opcode: 0x918,
     fixed: &[],

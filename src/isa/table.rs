@@ -273,6 +273,30 @@ mod tests {
         assert_eq!(forms_of(MEASURED_SMS.len(), Op::IADD3).count(), 0);
     }
 
+    /// The written slots are the results: the register in 16–23 and the
+    /// predicates in 81–86 (and nothing of a store).
+    #[test]
+    fn defs_are_the_result_slots() {
+        use super::super::inst::Inst;
+        use super::super::operand::{Mem, Operand, Reg, RegFile, RegNum};
+        let sm = crate::target::Sm::new(80);
+        let r = |n| Operand::reg(Reg::gpr(n));
+        let p = |n| Operand::reg(Reg { file: RegFile::Pred, num: RegNum::Phys(n) });
+        let pt = Operand::reg(Reg::zero(RegFile::Pred));
+        let written = |i: Inst| (0..i.operands.len()).filter(|&k| i.form.writes(k)).collect::<Vec<_>>();
+        let build = |text: &str, ops: &[Operand]| Inst::build(sm, text, None, ops).unwrap_or_else(|e| panic!("{e}"));
+        // The result and the two carry-out predicates (PT when not shown).
+        assert_eq!(written(build("IADD3", &[r(4), r(4), r(0), r(5)])), [0, 1, 2]);
+        assert_eq!(written(build("ISETP.GE.AND", &[p(0), p(1), r(2), r(3), pt])), [0, 1]);
+        let addr = Operand::Mem(Mem::new(RegNum::Phys(2), 0).with_desc(RegNum::Phys(4)));
+        assert_eq!(written(build("STG.E", &[addr, r(4)])), [0usize; 0]);
+        for form in all_forms() {
+            for (k, slot) in form.slots.iter().enumerate() {
+                assert_eq!(form.writes(k), Form::result_slot(slot), "{} slot {k}", form.name);
+            }
+        }
+    }
+
     /// A form's spelling tokens, joined with dots, are its texts.
     #[test]
     fn spellings_are_the_texts_as_tokens() {

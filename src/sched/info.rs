@@ -107,17 +107,6 @@ fn shape(inst: &Inst) -> Shape {
     }
 }
 
-/// Whether a slot is a destination: the result register field (bits 16–23)
-/// and the two predicate result fields (81–83, 84–86), as every form of the
-/// table places them.
-fn is_destination(slot: &Slot) -> bool {
-    match slot {
-        Slot::Gpr { field, .. } | Slot::Ur { field, .. } => field.start == 16,
-        Slot::Pred { field, .. } => field.start == 81 || field.start == 84,
-        _ => false,
-    }
-}
-
 pub use crate::isa::op_facts::QUEUE_IDS;
 
 /// The latency class of an instruction: its opcode's, but for IMAD's
@@ -208,11 +197,11 @@ impl HazardInfo {
             write_rows: [0; MAX_WRITES],
         };
         let mut position = 0usize;
-        for (slot, op) in inst.form.slots.iter().zip(inst.operands.iter()) {
+        for (k, (slot, op)) in inst.form.slots.iter().zip(inst.operands.iter()).enumerate() {
             match *op {
                 Operand::Reg { reg, .. } => {
                     let wide = matches!(reg.file, RegFile::Gpr | RegFile::Uniform);
-                    if is_destination(slot) {
+                    if inst.form.writes(k) {
                         info.push_write(reg, if wide { shape.dst } else { 1 });
                     } else {
                         let width = if wide { shape.src.get(position).copied().unwrap_or(1) } else { 1 };
