@@ -249,13 +249,14 @@ impl Rust for Slot {
 
 impl Rust for Form {
     fn rust(&self, out: &mut String) {
-        let Form { name, op: _, spelling: _, defs: _, sms, opcode, fixed, mods, suffix, aliases, space_before_last, uniform_guard, slots, nonzero, operand_suffixes } = self;
+        let Form { name, op: _, spelling: _, defs: _, widths: _, sms, opcode, fixed, mods, suffix, aliases, space_before_last, uniform_guard, slots, nonzero, operand_suffixes } = self;
         // The opcode and the spelling's tokens are derived here from the
         // name and the spellings (what the definition set is a placeholder).
         let op = OpName(base(name));
         let spelling = spelling_of(self);
         let defs = slots.iter().enumerate().filter(|(_, s)| Form::result_slot(s)).fold(0u8, |d, (k, _)| d | 1 << k);
-        write_struct!(out, "Form", name, op, spelling, defs, sms, opcode, fixed, mods, suffix, aliases, space_before_last, uniform_guard, slots, nonzero, operand_suffixes);
+        let widths = WidthsOf(self);
+        write_struct!(out, "Form", name, op, spelling, defs, widths, sms, opcode, fixed, mods, suffix, aliases, space_before_last, uniform_guard, slots, nonzero, operand_suffixes);
     }
 }
 
@@ -326,5 +327,14 @@ impl Rust for SpellingTokens {
         // Every field of `Spelling` is written (a new one is a build error here).
         let Spelling { name: _, mods: _, suffix: _, operand_texts: _ } = Spelling::EMPTY;
         write_struct!(out, "Spelling", name, mods, suffix, operand_texts);
+    }
+}
+
+/// A form's operand widths, written as its [`Widths`](crate::isa::form::Widths).
+struct WidthsOf<'a>(&'a Form);
+
+impl Rust for WidthsOf<'_> {
+    fn rust(&self, out: &mut String) {
+        crate::isa::widths::write(self.0, out);
     }
 }

@@ -18,3 +18,6 @@ pub(crate) mod plans;
 
 // The opcode and modifier-token enums' generator.
 pub(crate) mod ops;
+
+// The operand widths' rule and writer.
+pub(crate) mod widths;

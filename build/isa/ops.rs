@@ -90,6 +90,7 @@ impl Ops {
                 }
             }
         }
+        problems.extend(crate::isa::widths::check(generations));
         for op in OPCODES {
             if !used.contains(op.name) {
                 problems.push(format!("src/isa/table/opcodes.rs: `{}` has no form", op.name));

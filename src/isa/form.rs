@@ -295,6 +295,34 @@ impl Spelling {
     pub const EMPTY: Spelling = Spelling { name: &[], mods: &[], suffix: &[], operand_texts: &[] };
 }
 
+/// The register widths of a form's operands (in 32-bit registers): of a
+/// general or uniform result, then of the general or uniform sources at
+/// positions 0–3 (positions count every source operand but predicates).
+/// Worked out by the build script per form from its opcode and modifiers
+/// (`build/isa/widths.rs`): one entry, or one per value of the modifier
+/// that decides them (`LDG`'s size).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Widths {
+    /// The modifier whose value indexes `table`, if they vary.
+    pub by: Option<u8>,
+    /// `[result, source 0, source 1, source 2, source 3]`, per value of
+    /// `by` (one entry when `by` is `None`).
+    pub table: &'static [[u8; 5]],
+}
+
+impl Widths {
+    /// Every operand one register wide (what the table's definition gives a
+    /// form; the build script fills the real widths in).
+    pub const ONE: Widths = Widths { by: None, table: &[[1; 5]] };
+
+    /// The widths for the form's modifier values `mods`.
+    #[inline]
+    pub fn get(&self, mods: &[u8]) -> [u8; 5] {
+        let k = self.by.map_or(0, |m| mods.get(usize::from(m)).copied().map_or(0, usize::from));
+        self.table.get(k).or(self.table.first()).copied().unwrap_or([1; 5])
+    }
+}
+
 /// One encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Form {
@@ -309,6 +337,8 @@ pub struct Form {
     /// are read. Set by the build script from the layout every form of the
     /// table follows ([`Form::result_slot`]).
     pub defs: u8,
+    /// The register widths of the operands; set by the build script.
+    pub widths: Widths,
     /// Measured SMs it applies to (inclusive range of SM numbers).
     pub sms: (u16, u16),
     /// Bits 0–11.

@@ -9,7 +9,7 @@
 
 use super::ctrl::Ctrl;
 use super::family::{measured_index, measured_sm};
-use super::form::{AliasWhen, Form, OperandSuffix, PredShow, Slot, Spelling};
+use super::form::{AliasWhen, Form, OperandSuffix, PredShow, Slot, Spelling, Widths};
 use super::op::{Mod, Op};
 use super::inline::Inline;
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
@@ -115,6 +115,7 @@ static EMPTY_FORM: Form = Form {
     op: Op::NOP,
     spelling: Spelling::EMPTY,
     defs: 0,
+    widths: Widths::ONE,
     sms: (0, 0),
     opcode: 0x918,
     fixed: &[],
@@ -273,6 +274,13 @@ impl Inst {
         spelling.mods.iter().zip(&self.mods).enumerate().any(|(k, (values, &v))| {
             values.get(usize::from(v)).is_some_and(|toks| toks.contains(&m)) && !self.form.is_operand_mod(k)
         })
+    }
+
+    /// The register widths of the operands: `[result, source 0, …, source
+    /// 3]` in 32-bit registers ([`Widths`]).
+    #[inline]
+    pub fn widths(&self) -> [u8; 5] {
+        self.form.widths.get(&self.mods)
     }
 
     /// The tokens printed after the operand of slot `k` (`H0_H0` of

@@ -59,7 +59,7 @@
 use super::bits::Field;
 use super::branch::Layout;
 use super::family::MEASURED_SMS;
-use super::form::{Alias, AliasWhen, Form, ModField, OperandSuffix, PredShow, Slot, Spelling};
+use super::form::{Alias, AliasWhen, Form, ModField, OperandSuffix, PredShow, Slot, Spelling, Widths};
 use super::op::{Mod, Op};
 
 pub mod opcodes;
@@ -295,6 +295,26 @@ mod tests {
                 assert_eq!(form.writes(k), Form::result_slot(slot), "{} slot {k}", form.name);
             }
         }
+    }
+
+    /// Operand widths come from the opcode and the modifier that decides
+    /// them (a load's size, a conversion's types, IMAD's `.WIDE`).
+    #[test]
+    fn widths_follow_the_modifiers() {
+        use super::super::inst::Inst;
+        use super::super::operand::{Mem, Operand, Reg, RegNum};
+        let sm = crate::target::Sm::new(80);
+        let r = |n| Operand::reg(Reg::gpr(n));
+        let build = |text: &str, ops: &[Operand]| Inst::build(sm, text, None, ops).unwrap_or_else(|e| panic!("{e}"));
+        let global = Operand::Mem(Mem::new(RegNum::Phys(2), 0).with_desc(RegNum::Phys(4)));
+        let shared = Operand::Mem(Mem::new(RegNum::Phys(2), 0));
+        assert_eq!(build("LDG.E.64", &[r(4), global]).widths(), [2, 1, 1, 1, 1]);
+        assert_eq!(build("LDG.E", &[r(4), global]).widths(), [1; 5]);
+        assert_eq!(build("STS.128", &[shared, r(4)]).widths(), [4, 1, 4, 4, 4]);
+        assert_eq!(build("IMAD.WIDE.U32", &[r(2), r(4), r(5), r(6)]).widths(), [2, 1, 1, 2, 1]);
+        assert_eq!(build("F2F.F64.F32", &[r(2), r(4)]).widths(), [2, 1, 1, 1, 1]);
+        assert_eq!(build("DADD", &[r(2), r(4), r(6)]).widths(), [2; 5]);
+        assert_eq!(build("IADD3", &[r(4), r(4), r(0), r(5)]).widths(), [1; 5]);
     }
 
     /// A form's spelling tokens, joined with dots, are its texts.

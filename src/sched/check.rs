@@ -317,8 +317,7 @@ pub fn check(code: &[Inst], sm: Sm) -> Result<(), Vec<Hazard>> {
     for c in Class::ALL {
         variable[c as usize] = File::ALL.iter().all(|&f| table.latency(f, c, Class::Alu) == NEEDS_SCOREBOARD);
     }
-    let mut cache = super::info::InfoCache::default();
-    let facts = Facts { table, code, infos: code.iter().map(|i| HazardInfo::of_cached(i, sm, &mut cache)).collect(), row_max, variable };
+    let facts = Facts { table, code, infos: code.iter().map(|i| HazardInfo::of(i, sm)).collect(), row_max, variable };
     let mut scratch = Scratch { units: vec![fresh(); UNITS], touched: Vec::new() };
     let (blocks, succs) = cfg(code);
     let mut entry: Vec<Option<Edge>> = vec![None; blocks.len()];

@@ -55,58 +55,6 @@ pub fn unit_name(unit: u16) -> String {
     }
 }
 
-/// Register widths of an instruction's operands, in 32-bit registers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Shape {
-    /// Width of a general or uniform register result.
-    dst: u8,
-    /// Width of the general or uniform register source at printed source
-    /// position 0–3 (positions count every source operand but predicates).
-    src: [u8; 4],
-}
-
-/// The operand widths of an instruction by its opcode and modifier tokens
-/// (`LDG.E.64`, `F2F.F64.F32`): what the ISA reference (and the register
-/// pairs ptxas allocates in the corpus) shows each form reads and writes.
-fn shape(inst: &Inst) -> Shape {
-    let tokens = inst.tokens();
-    let has = |t: Mod| tokens.contains(&t);
-    let all = |w: u8| Shape { dst: w, src: [w; 4] };
-    // Memory access size, from the size modifier (vector types: eight
-    // 16-bit or four 32-bit elements are 128 bits, four narrower ones or
-    // two 32-bit ones 64).
-    let size = if has(Mod::_128) || tokens.iter().any(|t| matches!(t, Mod::BF16x8 | Mod::F16x8 | Mod::F32x4)) {
-        4
-    } else if has(Mod::_64) || has(Mod::S64) || has(Mod::U64) || has(Mod::F64) || tokens.iter().any(|t| matches!(t, Mod::BF16x4 | Mod::F16x4 | Mod::S8x4 | Mod::U8x4 | Mod::F32x2)) {
-        2
-    } else {
-        1
-    };
-    // Float conversion types in order: destination, then source.
-    let mut types = tokens.iter().copied().filter(|t| matches!(t, Mod::F64 | Mod::F32 | Mod::F16 | Mod::BF16));
-    let (first_type, second_type) = (types.next(), types.next());
-    let one = Shape { dst: 1, src: [1; 4] };
-    let wide_int = has(Mod::U64) || has(Mod::S64);
-    match inst.op() {
-        Op::DFMA | Op::DADD | Op::DMUL => all(2),
-        Op::DSETP => Shape { dst: 1, src: [2; 4] },
-        Op::IMAD | Op::UIMAD if has(Mod::WIDE) => Shape { dst: 2, src: [1, 1, 2, 1] },
-        Op::LDG | Op::LD | Op::LDS | Op::LDL | Op::LDC | Op::LDCU | Op::ULDC => Shape { dst: size, src: [1; 4] },
-        // Address first, then the data.
-        Op::STG | Op::ST | Op::STS | Op::STL | Op::ATOMG | Op::ATOMS | Op::ATOM | Op::RED | Op::REDG => Shape { dst: size, src: [1, size, size, size] },
-        Op::F2F => Shape { dst: if first_type == Some(Mod::F64) { 2 } else { 1 }, src: [if second_type == Some(Mod::F64) { 2 } else { 1 }; 4] },
-        Op::F2I => Shape { dst: if wide_int { 2 } else { 1 }, src: [if has(Mod::F64) { 2 } else { 1 }; 4] },
-        Op::I2F => Shape { dst: if has(Mod::F64) { 2 } else { 1 }, src: [if wide_int { 2 } else { 1 }; 4] },
-        Op::FRND if has(Mod::F64) => all(2),
-        Op::CS2R => Shape { dst: if has(Mod::_32) { 1 } else { 2 }, src: [1; 4] },
-        Op::LEPC => Shape { dst: 2, src: [1; 4] },
-        Op::MOV | Op::UMOV | Op::SEL | Op::USEL | Op::IADD | Op::UIADD3 if has(Mod::_64) => all(2),
-        Op::ISETP | Op::UISETP if wide_int => Shape { dst: 1, src: [2; 4] },
-        Op::IMNMX | Op::UIMNMX if wide_int => all(2),
-        _ => one,
-    }
-}
-
 pub use crate::isa::op_facts::QUEUE_IDS;
 
 /// The latency class of an instruction: its opcode's, but for IMAD's
@@ -126,16 +74,6 @@ pub fn class_of(inst: &Inst) -> Class {
 pub fn queue(inst: &Inst) -> u8 {
     inst.op().facts().queue
 }
-
-/// A memo for [`HazardInfo::of_cached`]: per form and modifier values,
-/// the operand widths, class and queue its opcode and tokens give.
-#[derive(Default, Debug)]
-pub struct InfoCache {
-    map: std::collections::HashMap<FormKey, (Shape, Class, u8), crate::fxhash::FxBuild>,
-}
-
-/// A form (by address) with its modifier values and their count.
-type FormKey = (usize, [u8; 6], u8);
 
 /// What the checker needs of one static instruction: its class and the
 /// register units it reads and writes.
@@ -158,32 +96,12 @@ impl HazardInfo {
     /// classification today; it is part of the interface because which
     /// classes are variable-latency is per SM, in the tables).
     pub fn of(inst: &Inst, _sm: Sm) -> HazardInfo {
-        HazardInfo::with(inst, shape(inst), class_of(inst), queue(inst))
+        HazardInfo::with(inst, class_of(inst), queue(inst))
     }
 
-    /// [`HazardInfo::of`], with what the opcode and tokens decide looked
-    /// up in `cache` (worked out once per form and modifier values).
-    pub fn of_cached(inst: &Inst, sm: Sm, cache: &mut InfoCache) -> HazardInfo {
-        if cache.map.len() > 4096 {
-            cache.map.clear();
-        }
-        let mut key = (inst.form as *const Form as usize, [0u8; 6], inst.mods.len() as u8);
-        for (k, v) in key.1.iter_mut().zip(inst.mods.iter()) {
-            *k = *v;
-        }
-        match cache.map.get(&key) {
-            Some(&(shape, class, queue)) => HazardInfo::with(inst, shape, class, queue),
-            None => {
-                let (shape, class) = (self::shape(inst), class_of(inst));
-                let _ = sm;
-                let q = queue(inst);
-                cache.map.insert(key, (shape, class, q));
-                HazardInfo::with(inst, shape, class, q)
-            }
-        }
-    }
-
-    fn with(inst: &Inst, shape: Shape, class: Class, queue: u8) -> HazardInfo {
+    fn with(inst: &Inst, class: Class, queue: u8) -> HazardInfo {
+        // [result, source 0, …, source 3], from the form table.
+        let widths = inst.widths();
         let mut info = HazardInfo {
             class,
             queue,
@@ -202,9 +120,9 @@ impl HazardInfo {
                 Operand::Reg { reg, .. } => {
                     let wide = matches!(reg.file, RegFile::Gpr | RegFile::Uniform);
                     if inst.form.writes(k) {
-                        info.push_write(reg, if wide { shape.dst } else { 1 });
+                        info.push_write(reg, if wide { widths[0] } else { 1 });
                     } else {
-                        let width = if wide { shape.src.get(position).copied().unwrap_or(1) } else { 1 };
+                        let width = if wide { widths.get(1 + position).copied().unwrap_or(1) } else { 1 };
                         if reg.file != RegFile::Barrier {
                             info.push_read(reg, width);
                         }

@@ -148,15 +148,7 @@ pub fn schedule(blocks: &mut [Block], sm: Sm, options: &SchedOptions) -> Result<
         }
     }
     let mut stats = SchedStats::default();
-    thread_local! {
-        // The facts of each form and modifier values, kept across calls
-        // (a compilation schedules many functions of the same forms).
-        static CACHE: std::cell::RefCell<info::InfoCache> = std::cell::RefCell::new(info::InfoCache::default());
-    }
-    let mut infos: Vec<Vec<info::HazardInfo>> = CACHE.with(|c| {
-        let mut cache = c.borrow_mut();
-        blocks.iter().map(|b| b.insts.iter().map(|i| info::HazardInfo::of_cached(i, sm, &mut cache)).collect()).collect()
-    });
+    let mut infos: Vec<Vec<info::HazardInfo>> = blocks.iter().map(|b| b.insts.iter().map(|i| info::HazardInfo::of(i, sm)).collect()).collect();
     if options.reorder {
         let mut units = list::UnitTables::new();
         for (block, infos) in blocks.iter_mut().zip(infos.iter_mut()) {

@@ -11,7 +11,7 @@
 
 use crate::isa::bits::Field;
 use crate::isa::branch::Layout;
-use crate::isa::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, Spelling, UNMEASURED};
+use crate::isa::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, Spelling, UNMEASURED, Widths};
 use crate::isa::table::opcodes::OPCODES;
 
 mod bitops;
@@ -78,7 +78,7 @@ impl Generation {
         if self.wide_ur { PredShow::Always } else { PredShow::UnlessTrue }
     }
     fn form(self, name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], mods: &'static [ModField], slots: Vec<Slot>) -> Form {
-        Form { name, op: 0, spelling: Spelling::EMPTY, defs: 0, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, nonzero: &[], operand_suffixes: &[], slots: Box::leak(slots.into_boxed_slice()) }
+        Form { name, op: 0, spelling: Spelling::EMPTY, defs: 0, widths: Widths::ONE, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, nonzero: &[], operand_suffixes: &[], slots: Box::leak(slots.into_boxed_slice()) }
     }
 }
 

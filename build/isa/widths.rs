@@ -1,0 +1,149 @@
+//! The register widths of every form's operands, worked out here once per
+//! form and written into the form table ([`Widths`]), so that no stage
+//! reads them from the mnemonic's text at run time.
+//!
+//! [`shape`] is the rule: what the ISA reference and the register pairs
+//! ptxas allocates in the corpus show each opcode reads and writes, by its
+//! modifiers. For each form it is applied to every combination of the
+//! modifier values; the widths are written as one entry when they never
+//! change, or as one entry per value of the one modifier that decides
+//! them. A form whose widths depend on more than one modifier fails the
+//! build (the representation would need to grow).
+
+use crate::isa::form::{Form, UNMEASURED, Widths};
+use crate::isa::ops::{base, tokens};
+
+/// Register widths (in 32-bit registers) of a general or uniform result,
+/// then of the general or uniform sources at positions 0–3 (positions
+/// count every source operand but predicates).
+pub type Shape = [u8; 5];
+
+/// The widths of an opcode's operands, from the tokens of its mnemonic
+/// after the opcode (`E`, `64` of `LDG.E.64`).
+pub fn shape(op: &str, toks: &[&str]) -> Shape {
+    let has = |t: &str| toks.contains(&t);
+    let all = |w: u8| [w; 5];
+    let with = |dst: u8, src: [u8; 4]| [dst, src[0], src[1], src[2], src[3]];
+    // Memory access size, from the size modifier (vector types: eight
+    // 16-bit or four 32-bit elements are 128 bits, four narrower ones or
+    // two 32-bit ones 64).
+    let size = if has("128") || toks.iter().any(|t| t.ends_with("x8") || t.ends_with("x4") && t.starts_with("F32")) {
+        4
+    } else if has("64") || has("S64") || has("U64") || has("F64") || toks.iter().any(|t| t.ends_with("x4") || t.starts_with("F32x2")) {
+        2
+    } else {
+        1
+    };
+    // Float conversion types in order: destination, then source.
+    let types: Vec<&str> = toks.iter().copied().filter(|t| matches!(*t, "F64" | "F32" | "F16" | "BF16")).collect();
+    let wide_int = has("S64") || has("U64");
+    let pair = |on: bool| if on { 2 } else { 1 };
+    match op {
+        "DFMA" | "DADD" | "DMUL" => all(2),
+        "DSETP" => with(1, [2; 4]),
+        "IMAD" | "UIMAD" if has("WIDE") => with(2, [1, 1, 2, 1]),
+        "LDG" | "LD" | "LDS" | "LDL" | "LDC" | "LDCU" | "ULDC" => with(size, [1; 4]),
+        // Address first, then the data.
+        "STG" | "ST" | "STS" | "STL" | "ATOMG" | "ATOMS" | "ATOM" | "RED" | "REDG" => with(size, [1, size, size, size]),
+        "F2F" => with(pair(types.first() == Some(&"F64")), [pair(types.get(1) == Some(&"F64")); 4]),
+        "F2I" => with(pair(wide_int), [pair(has("F64")); 4]),
+        "I2F" => with(pair(has("F64")), [pair(wide_int); 4]),
+        "FRND" if has("F64") => all(2),
+        "CS2R" => with(pair(!has("32")), [1; 4]),
+        "LEPC" => with(2, [1; 4]),
+        "MOV" | "UMOV" | "SEL" | "USEL" | "IADD" | "UIADD3" if has("64") => all(2),
+        "ISETP" | "UISETP" if wide_int => with(1, [2; 4]),
+        "IMNMX" | "UIMNMX" if wide_int => all(2),
+        _ => all(1),
+    }
+}
+
+/// The most modifier combinations a form may have (the largest form of
+/// the table has a few hundred).
+const MAX_COMBINATIONS: usize = 1 << 16;
+
+/// The widths of a form: [`shape`] over every combination of its
+/// modifier values, as [`Widths`] (the `by` modifier and the per-value
+/// table); an error when more than one modifier decides them.
+pub fn widths_of(form: &Form) -> Result<(Option<u8>, Vec<Shape>), String> {
+    let op = base(form.name);
+    let name_toks = tokens(&form.name[op.len()..]).unwrap_or_default();
+    let suffix_toks = tokens(form.suffix).unwrap_or_default();
+    // Per modifier field, its measured values with their tokens (an
+    // operand modifier prints after an operand: not part of the mnemonic).
+    let fields: Vec<Vec<(usize, Vec<&str>)>> = form
+        .mods
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            m.names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| **n != UNMEASURED)
+                .map(|(v, n)| (v, if form.is_operand_mod(k) { Vec::new() } else { tokens(n).unwrap_or_default() }))
+                .collect()
+        })
+        .collect();
+    let count = fields.iter().map(|f| f.len().max(1)).product::<usize>();
+    if count > MAX_COMBINATIONS {
+        return Err(format!("form `{}` has {count} modifier combinations", form.name));
+    }
+    // Every combination: its value per field and its shape.
+    let mut combos: Vec<(Vec<usize>, Shape)> = Vec::with_capacity(count);
+    for n in 0..count {
+        let (mut rest, mut values, mut toks) = (n, Vec::new(), name_toks.clone());
+        for f in &fields {
+            let len = f.len().max(1);
+            let (v, t) = f.get(rest % len).map_or((0, &[][..]), |(v, t)| (*v, &t[..]));
+            rest /= len;
+            values.push(v);
+            toks.extend_from_slice(t);
+        }
+        toks.extend_from_slice(&suffix_toks);
+        combos.push((values, shape(op, &toks)));
+    }
+    let first = combos.first().map_or([1; 5], |c| c.1);
+    if combos.iter().all(|c| c.1 == first) {
+        return Ok((None, vec![first]));
+    }
+    // The one field whose value decides the shape.
+    for (k, m) in form.mods.iter().enumerate() {
+        let mut table: Vec<Option<Shape>> = vec![None; m.names.len()];
+        let decides = combos.iter().all(|(values, s)| match &mut table[values[k]] {
+            Some(seen) => seen == s,
+            slot @ None => {
+                *slot = Some(*s);
+                true
+            }
+        });
+        if decides {
+            // Unmeasured values never decode or build: any entry will do.
+            return Ok((Some(k as u8), table.into_iter().map(|s| s.unwrap_or(first)).collect()));
+        }
+    }
+    Err(format!("the operand widths of form `{}` depend on more than one modifier", form.name))
+}
+
+/// A form's widths as written into the table.
+pub fn write(form: &Form, out: &mut String) {
+    use crate::forms::Rust;
+    // `Ops::of` has run `check` first: a form that fails it never gets here.
+    let (by, table) = widths_of(form).unwrap_or((None, vec![[1; 5]]));
+    // Every field of `Widths` is written (a new one is a build error here).
+    let Widths { by: _, table: _ } = Widths::ONE;
+    out.push_str("Widths { by: ");
+    by.rust(out);
+    out.push_str(", table: &[");
+    for (k, s) in table.iter().enumerate() {
+        if k > 0 {
+            out.push_str(", ");
+        }
+        let _ = std::fmt::Write::write_fmt(out, format_args!("{s:?}"));
+    }
+    out.push_str("] }");
+}
+
+/// Every form's widths can be written: the problems when some cannot.
+pub fn check(forms: &[Vec<Form>]) -> Vec<String> {
+    forms.iter().flatten().filter_map(|f| widths_of(f).err()).collect()
+}
