@@ -5,8 +5,9 @@
 //! * [`generated`]: the ISLE program compiled by the build script;
 //! * [`context`]: the selection state and the operand terms (classes and
 //!   machine operands of Ori operands);
-//! * [`emit`]: the emitters (opcode spelling, instruction building) and
-//!   the Ori shapes they accept;
+//! * [`isle`]: the program's extern terms: the readers of Ori
+//!   instructions and the emitters (opcode spelling, instruction building),
+//!   with the Ori shapes they accept;
 //! * [`facts`]: per-SM constant-bank offsets and special registers, as tables;
 //! * [`mach`]: the machine function, shaped for regalloc2, and its text.
 //!
@@ -21,9 +22,9 @@
 //! cannot be reached are left out.
 
 pub mod context;
-pub mod emit;
 pub mod facts;
 pub mod generated;
+pub mod isle;
 pub mod mach;
 
 pub use mach::{MBlock, MachBlock, MachFunction, MachInst, MachKind, VReg};
