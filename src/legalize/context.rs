@@ -93,7 +93,7 @@ pub(crate) enum Program {
 }
 
 /// The state of one legalization run (the ISLE context).
-pub(crate) struct Lowerer<'a> {
+pub(crate) struct Legalizer<'a> {
     src: &'a Function,
     sm: Sm,
     dst: Function,
@@ -115,8 +115,8 @@ pub(crate) struct Lowerer<'a> {
     joins: Vec<OpenJoin>,
 }
 
-impl<'a> Lowerer<'a> {
-    fn new(src: &'a Function, sm: Sm) -> Lowerer<'a> {
+impl<'a> Legalizer<'a> {
+    fn new(src: &'a Function, sm: Sm) -> Legalizer<'a> {
         let dst = Function {
             name: src.name.clone(),
             kind: src.kind,
@@ -132,7 +132,7 @@ impl<'a> Lowerer<'a> {
         dst.insts.reserve(src.insts.len() * 3 / 2);
         dst.values.reserve(src.values.len() * 3 / 2);
         dst.blocks.reserve(src.blocks.len() + 4);
-        Lowerer {
+        Legalizer {
             src,
             sm,
             dst,
@@ -148,7 +148,7 @@ impl<'a> Lowerer<'a> {
 
     /// Legalizes `src` for `sm` with one program.
     pub(crate) fn run(src: &'a Function, sm: Sm, program: Program) -> Result<Function, LegalizeError> {
-        let mut cx = Lowerer::new(src, sm);
+        let mut cx = Legalizer::new(src, sm);
         // Same blocks (same indices), same parameters, same layout.
         for (b, data) in src.blocks.iter() {
             let nb = cx.dst.create_block();
@@ -373,7 +373,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Ends the current block with `brif cond, slow, join(fast)` and
-    /// continues in the new slow-path block; [`Lowerer::slow_path_end`]
+    /// continues in the new slow-path block; [`Legalizer::slow_path_end`]
     /// closes it. The new blocks follow the current one in the layout.
     fn slow_path_begin(&mut self, cond: Value, fast: Value) {
         let ty = self.dst.value_type(fast);
@@ -706,7 +706,7 @@ macro_rules! ori_context_body {
 mod early {
     use super::*;
     use crate::legalize::generated::legalize::{Context, InstView, Kind, Sign};
-    impl Context for Lowerer<'_> {
+    impl Context for Legalizer<'_> {
         ori_context_body!();
 
         // ---- intops: the terms of the integer, bit and carry rules ----
@@ -796,7 +796,7 @@ fn int_bound(bits: u32, signed: bool, max: bool) -> u64 {
     (v as u64) & u64::from(u32::MAX)
 }
 
-impl Lowerer<'_> {
+impl Legalizer<'_> {
     /// The current load or store as two of half its vector width (`.v8`
     /// and other accesses of more than 128 bits): the second at the offset
     /// plus half the bytes, each taking half the results or stored values.
@@ -840,7 +840,7 @@ impl Lowerer<'_> {
 mod late {
     use super::*;
     use crate::legalize::generated::legalize_late::{Context, InstView, Kind, Sign};
-    impl Context for Lowerer<'_> {
+    impl Context for Legalizer<'_> {
         ori_context_body!();
     }
 }
