@@ -18,7 +18,7 @@
 //! every stage and are copied without asking the rules.
 
 use super::LegalizeError;
-use super::facts;
+use super::launch_abi;
 use crate::ir::entity::{EntityRef, SecondaryMap};
 use crate::ir::{Attrs, Block, DataType, Function, Guard, Inst, InstData, Layer, MulMode, Opcode, Round, SpecialReg, Type, Value};
 use crate::target::Sm;
@@ -532,10 +532,10 @@ macro_rules! ori_context_body {
             (self.src.kind == Some(crate::ir::FunctionKind::Kernel)).then_some(())
         }
         fn sr_number(&mut self, r: &SpecialReg) -> Option<u64> {
-            facts::sr_number(*r, self.sm).map(u64::from)
+            launch_abi::sr_number(*r, self.sm).map(u64::from)
         }
         fn sreg_cbank_offset(&mut self, r: &SpecialReg) -> Option<u32> {
-            facts::sreg_cbank_offset(*r, self.sm)
+            launch_abi::sreg_cbank_offset(*r, self.sm)
         }
         fn cbank(&mut self, bank: u32, offset: u32, ty: Type) -> Value {
             let ty_attr = if ty.regs() == 2 { DataType::U64 } else { DataType::U32 };
@@ -545,7 +545,7 @@ macro_rules! ori_context_body {
             v
         }
         fn param_base(&mut self) -> u32 {
-            facts::param_base(self.sm)
+            launch_abi::param_base(self.sm)
         }
         fn args0(&mut self) -> Args {
             Args::new(&[])
@@ -764,7 +764,7 @@ mod early {
             int_bound(bits, *s == Sign::Signed, false)
         }
         fn local_window(&mut self) -> u32 {
-            facts::local_window(self.sm)
+            launch_abi::local_window(self.sm)
         }
         fn wider_than_128(&mut self) -> bool {
             let a = self.cur_data().attrs;

@@ -25,7 +25,7 @@
 
 mod context;
 mod error;
-pub mod facts;
+pub mod launch_abi;
 mod generated;
 
 pub use error::LegalizeError;
