@@ -709,7 +709,9 @@ mod early {
     impl Context for Legalizer<'_> {
         ori_context_body!();
 
-        // ---- intops: the terms of the integer, bit and carry rules ----
+        // ---- the terms `isle/legalize.isle` declares itself: those of the
+        // integer, bit and carry rules, the local window, and vector
+        // accesses split in halves ----
         fn const_of(&mut self, v: Value) -> Option<u64> {
             let i = self.dst.value_inst(v)?;
             let d = &self.dst.insts[i];
@@ -846,7 +848,7 @@ mod late {
 }
 
 #[cfg(test)]
-mod intops_tests {
+mod tests {
     use super::{field_mask, int_bound};
 
     #[test]
