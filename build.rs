@@ -31,10 +31,10 @@ mod ir_opcode;
 
 // The parser's string index, to build its indexes here.
 #[allow(dead_code)]
-#[path = "src/ptx/namekey.rs"]
+#[path = "src/ptx/lookup/namekey.rs"]
 mod namekey;
 #[allow(dead_code)]
-#[path = "src/ptx/strindex.rs"]
+#[path = "src/ptx/lookup/strindex.rs"]
 mod strindex;
 
 // The form table's definition and what it needs of the crate, at the
@@ -122,8 +122,8 @@ fn main() {
         println!("cargo::rustc-link-arg-bins=-no-pie");
     }
     println!("cargo::rerun-if-changed=src/ptx/opcode_info.rs");
-    println!("cargo::rerun-if-changed=src/ptx/namekey.rs");
-    println!("cargo::rerun-if-changed=src/ptx/strindex.rs");
+    println!("cargo::rerun-if-changed=src/ptx/lookup/namekey.rs");
+    println!("cargo::rerun-if-changed=src/ptx/lookup/strindex.rs");
     write_if_changed(&out_dir.join("ptx_tables.rs"), &ptx_tables());
     for input in ["build", "src/target.rs", "src/isa/bits.rs", "src/isa/branch.rs", "src/isa/family.rs", "src/isa/form.rs", "src/isa/operand.rs", "src/isa/op_facts.rs", "src/isa/table", "src/isa/plan/compile.rs"] {
         println!("cargo::rerun-if-changed={input}");

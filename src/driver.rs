@@ -1,7 +1,8 @@
-//! The pass pipeline from checked PTX to machine functions on virtual
-//! registers (DESIGN.md, "Pipeline and module map"): lowering, early and
-//! late legalization, selection, with the IR verifier between the stages
-//! when asked (tests and debug builds ask).
+//! The pass pipeline from checked PTX to a cubin (DESIGN.md, "Pipeline and
+//! module map"): lowering, inlining, early and late legalization,
+//! selection, register allocation and emission ([`compile_to_cubin`]), with
+//! the IR verifier between the IR stages when asked (tests and debug builds
+//! ask). [`compile_function`] and [`compile_module`] stop after selection.
 //!
 //! Each stage works one function at a time, so a kernel that uses an
 //! operation the compiler does not handle yet fails alone; the error says

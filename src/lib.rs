@@ -1,11 +1,19 @@
 //! ptx2sass: compiles NVIDIA PTX to SASS machine code in loadable cubins.
 //!
-//! The pipeline (see DESIGN.md) runs PTX text through [`ptx`] (parse and
-//! check) and, as later stages land, lowering to the Ori IR, ISLE
-//! legalization and selection, register allocation, scheduling, encoding and
-//! cubin writing. Today the front end is complete, and [`isa`] holds the
-//! first parts of the machine layer (word fields, control information,
-//! opcode identification per SM).
+//! The pipeline (DESIGN.md, "Pipeline and module map"), one module per
+//! stage, run by [`driver`]: [`ptx`] parses and checks PTX text; [`lower`]
+//! turns it into the Ori IR ([`ir`]) of PTX-layer operations; [`opt`]
+//! transforms that IR (inlining); [`legalize`] rewrites it into SASS-layer
+//! operations legal on the target SM and [`select`] into machine
+//! instructions on virtual registers (both ISLE programs); [`regalloc`]
+//! assigns registers; [`emit`] schedules ([`sched`]) and encodes each
+//! kernel into the cubin model that [`cubin`] writes.
+//!
+//! Beside the pipeline: [`isa`], the SASS machine layer (instruction words
+//! and forms, encoding, decoding and text, per SM); [`interp`], the PTX and
+//! SASS interpreters; [`target`], [`diag`], [`parallel`], [`fxhash`], and
+//! [`reference`](mod@reference) (NVIDIA's tools, for the tests that compare
+//! with them).
 
 #![deny(missing_docs)]
 

@@ -1,8 +1,8 @@
-//! The middle of the compiler over the ZLUDA corpus (issue 6's first
-//! acceptance figure): every kernel is lowered, legalized (early and late)
-//! and selected for sm_75, 80, 90, 100 and 120, with the IR verifier after
-//! every stage ([`ptx2sass::driver`]). A kernel passes when it and every
-//! function it calls get through every stage. The kernels that do not are
+//! The middle of the compiler over the ZLUDA corpus: every kernel is
+//! lowered, legalized (early and late) and selected for sm_75, 80, 90, 100
+//! and 120, with the IR verifier after every stage ([`ptx2sass::driver`]).
+//! A kernel passes when it and every function it calls get through every
+//! stage. The kernels that do not are
 //! listed with the stage and first error that stop them in
 //! `tests/data/pipeline-zluda-unsupported.tsv` (one line per kernel and
 //! SM); the test fails when that list changes. `BLESS=1` rewrites it.

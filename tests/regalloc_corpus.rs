@@ -1,5 +1,5 @@
-//! Register allocation over the corpus (issue 7, item 1): every function of
-//! the ZLUDA corpus and of `../shared/corpus/kernels` that gets through
+//! Register allocation over the corpus: every function of the ZLUDA corpus
+//! and of `../shared/corpus/kernels` that gets through
 //! `driver::compile_function` is allocated for sm_75, 80, 90, 100 and 120
 //! with regalloc2's checker on, and every resulting instruction must
 //! encode for its SM, decode back to the same operands, and name no

@@ -1,6 +1,5 @@
 //! Every ZLUDA kernel file compiled by ptx2sass for sm_75, 80, 86, 89, 90,
-//! 100 and 120 (issue 7's first acceptance item), with the IR verifier and
-//! the static hazard checker on:
+//! 100 and 120, with the IR verifier and the static hazard checker on:
 //! * files that do not compile are listed with the first error in
 //!   `tests/data/zluda-compile-unsupported.tsv` (the test fails when the
 //!   list changes; `BLESS=1` rewrites it);

@@ -162,7 +162,7 @@ opcodes! {
     Tanh = "tanh", Ptx, Pure;
     /// `copysign d, a, b`: b's magnitude with a's sign.
     Copysign = "copysign", Ptx, Pure;
-    // ---- intops: integer, bit and carry operations (PTX layer) ----
+    // ---- PTX layer: integer, bit and carry operations ----
     /// `add.cc`/`addc`: `a + b`, plus the carry-in predicate (a third
     /// argument) with `.x` (`addc`); a second result, when present, is the
     /// carry-out (`.cc`). PTX's condition code is this predicate value.
@@ -322,7 +322,7 @@ opcodes! {
     /// `rsqrt.approx.f64`: a pseudo operation (its range-reduction slow
     /// path branches), expanded by late legalization.
     Drsq = "DRSQ", Sass, Pure;
-    // ---- intops: integer bit operations (SASS layer) ----
+    // ---- SASS layer: integer bit operations ----
     /// `POPC d, a`.
     Popcnt = "POPC", Sass, Pure;
     /// `FLO(.U32)(.SH) d, a` (`ty` u32/s32, `.SH` by `shiftamt`; the

@@ -212,7 +212,8 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Frcp, &[T], &[T]),
     (Opcode::Fsqrt, &[T], &[T]),
     (Opcode::Drsq, &[W64], &[W64]),
-    // ---- intops ----
+    // ---- integer-only operations of both layers (the carry chain's
+    // signature depends on its carry-in: `Cx::operands` builds it) ----
     (Opcode::Popc, &[T], &[W32]),
     (Opcode::Clz, &[T], &[W32]),
     (Opcode::Brev, &[T], &[T]),
@@ -662,7 +663,7 @@ impl Cx<'_> {
                     }
                     s
                 }
-                // intops: the carry chain of `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`/`madc`.
+                // The carry chain of `add.cc`/`addc`/`sub.cc`/`subc`/`mad.cc`/`madc`.
                 Opcode::Addc | Opcode::Subc | Opcode::Madc => {
                     let n = if op == Opcode::Madc { 3 } else { 2 };
                     let mut s = Sig::new(&[T, T, T][..n], &[T]);

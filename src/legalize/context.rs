@@ -18,7 +18,7 @@
 //! every stage and are copied without asking the rules.
 
 use super::LegalizeError;
-use super::facts;
+use super::launch_abi;
 use crate::ir::entity::{EntityRef, SecondaryMap};
 use crate::ir::{Attrs, Block, DataType, Function, Guard, Inst, InstData, Layer, MulMode, Opcode, Round, SpecialReg, Type, Value};
 use crate::target::Sm;
@@ -93,7 +93,7 @@ pub(crate) enum Program {
 }
 
 /// The state of one legalization run (the ISLE context).
-pub(crate) struct Lowerer<'a> {
+pub(crate) struct Legalizer<'a> {
     src: &'a Function,
     sm: Sm,
     dst: Function,
@@ -115,8 +115,8 @@ pub(crate) struct Lowerer<'a> {
     joins: Vec<OpenJoin>,
 }
 
-impl<'a> Lowerer<'a> {
-    fn new(src: &'a Function, sm: Sm) -> Lowerer<'a> {
+impl<'a> Legalizer<'a> {
+    fn new(src: &'a Function, sm: Sm) -> Legalizer<'a> {
         let dst = Function {
             name: src.name.clone(),
             kind: src.kind,
@@ -132,7 +132,7 @@ impl<'a> Lowerer<'a> {
         dst.insts.reserve(src.insts.len() * 3 / 2);
         dst.values.reserve(src.values.len() * 3 / 2);
         dst.blocks.reserve(src.blocks.len() + 4);
-        Lowerer {
+        Legalizer {
             src,
             sm,
             dst,
@@ -148,7 +148,7 @@ impl<'a> Lowerer<'a> {
 
     /// Legalizes `src` for `sm` with one program.
     pub(crate) fn run(src: &'a Function, sm: Sm, program: Program) -> Result<Function, LegalizeError> {
-        let mut cx = Lowerer::new(src, sm);
+        let mut cx = Legalizer::new(src, sm);
         // Same blocks (same indices), same parameters, same layout.
         for (b, data) in src.blocks.iter() {
             let nb = cx.dst.create_block();
@@ -373,7 +373,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Ends the current block with `brif cond, slow, join(fast)` and
-    /// continues in the new slow-path block; [`Lowerer::slow_path_end`]
+    /// continues in the new slow-path block; [`Legalizer::slow_path_end`]
     /// closes it. The new blocks follow the current one in the layout.
     fn slow_path_begin(&mut self, cond: Value, fast: Value) {
         let ty = self.dst.value_type(fast);
@@ -532,10 +532,10 @@ macro_rules! ori_context_body {
             (self.src.kind == Some(crate::ir::FunctionKind::Kernel)).then_some(())
         }
         fn sr_number(&mut self, r: &SpecialReg) -> Option<u64> {
-            facts::sr_number(*r, self.sm).map(u64::from)
+            launch_abi::sr_number(*r, self.sm).map(u64::from)
         }
         fn sreg_cbank_offset(&mut self, r: &SpecialReg) -> Option<u32> {
-            facts::sreg_cbank_offset(*r, self.sm)
+            launch_abi::sreg_cbank_offset(*r, self.sm)
         }
         fn cbank(&mut self, bank: u32, offset: u32, ty: Type) -> Value {
             let ty_attr = if ty.regs() == 2 { DataType::U64 } else { DataType::U32 };
@@ -545,7 +545,7 @@ macro_rules! ori_context_body {
             v
         }
         fn param_base(&mut self) -> u32 {
-            facts::param_base(self.sm)
+            launch_abi::param_base(self.sm)
         }
         fn args0(&mut self) -> Args {
             Args::new(&[])
@@ -706,10 +706,12 @@ macro_rules! ori_context_body {
 mod early {
     use super::*;
     use crate::legalize::generated::legalize::{Context, InstView, Kind, Sign};
-    impl Context for Lowerer<'_> {
+    impl Context for Legalizer<'_> {
         ori_context_body!();
 
-        // ---- intops: the terms of the integer, bit and carry rules ----
+        // ---- the terms `isle/legalize.isle` declares itself: those of the
+        // integer, bit and carry rules, the local window, and vector
+        // accesses split in halves ----
         fn const_of(&mut self, v: Value) -> Option<u64> {
             let i = self.dst.value_inst(v)?;
             let d = &self.dst.insts[i];
@@ -764,7 +766,7 @@ mod early {
             int_bound(bits, *s == Sign::Signed, false)
         }
         fn local_window(&mut self) -> u32 {
-            facts::local_window(self.sm)
+            launch_abi::local_window(self.sm)
         }
         fn wider_than_128(&mut self) -> bool {
             let a = self.cur_data().attrs;
@@ -796,7 +798,7 @@ fn int_bound(bits: u32, signed: bool, max: bool) -> u64 {
     (v as u64) & u64::from(u32::MAX)
 }
 
-impl Lowerer<'_> {
+impl Legalizer<'_> {
     /// The current load or store as two of half its vector width (`.v8`
     /// and other accesses of more than 128 bits): the second at the offset
     /// plus half the bytes, each taking half the results or stored values.
@@ -840,13 +842,13 @@ impl Lowerer<'_> {
 mod late {
     use super::*;
     use crate::legalize::generated::legalize_late::{Context, InstView, Kind, Sign};
-    impl Context for Lowerer<'_> {
+    impl Context for Legalizer<'_> {
         ori_context_body!();
     }
 }
 
 #[cfg(test)]
-mod intops_tests {
+mod tests {
     use super::{field_mask, int_bound};
 
     #[test]

@@ -9,7 +9,7 @@ mod scope {
     pub(crate) use super::super::context::{Args, Output, Unit, ValuePair};
     pub(crate) use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, Inst, MufuFunc, MulMode, Opcode, Round, Space, SpecialReg, Type, Value};
 
-    pub(crate) use super::super::facts::SHARED_WINDOW_CBANK as SHARED_WINDOW;
+    pub(crate) use super::super::launch_abi::SHARED_WINDOW_CBANK as SHARED_WINDOW;
 
     /// `$R32` and the other type constants of the prelude.
     pub(crate) const R32: Type = Type::R32;

@@ -25,24 +25,24 @@
 
 mod context;
 mod error;
-pub mod facts;
+pub mod launch_abi;
 mod generated;
 
 pub use error::LegalizeError;
 
 use crate::ir::{FuncId, Function, Module};
 use crate::target::Sm;
-use context::{Lowerer, Program};
+use context::{Legalizer, Program};
 
 /// Legalizes one function for `sm`: the result has only shared and
 /// SASS-layer opcodes (division and remainder as pseudo operations).
 pub fn legalize(func: &Function, sm: Sm) -> Result<Function, LegalizeError> {
-    Lowerer::run(func, sm, Program::Early)
+    Legalizer::run(func, sm, Program::Early)
 }
 
 /// Expands the pseudo operations of a legalized function.
 pub fn legalize_late(func: &Function, sm: Sm) -> Result<Function, LegalizeError> {
-    Lowerer::run(func, sm, Program::Late)
+    Legalizer::run(func, sm, Program::Late)
 }
 
 /// Legalizes function `id` of a module for the module's SM.

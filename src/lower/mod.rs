@@ -33,18 +33,20 @@
 //! render like the front end's diagnostics ([`LowerErrors::render`]).
 //! Lowering never panics on any module, checked or not.
 //!
-//! Scope (issue 6): integer and float arithmetic, logic and shifts, `setp`
+//! What it lowers: integer and float arithmetic, logic and shifts, `setp`
 //! `set` `selp` `mov` `cvt` `cvta`, `ld`/`st` in every state space, `bra`
-//! `ret` `exit` `trap` `call`, special registers and `bar.sync`; the
-//! integer, bit and carry instructions (module `intops`: `popc` … `lop3`,
-//! `add.cc`/`addc` and their kin, the carry flag as a predicate). Every other
-//! instruction is an error `unsupported in lowering: <name with modifiers>`.
+//! `ret` `exit` `trap` `call`, special registers and `bar.sync`; the float
+//! special functions (`rcp` `sqrt` `rsqrt` `sin` `cos` `lg2` `ex2` `tanh`),
+//! `copysign` and `testp`; the integer, bit and carry instructions (module
+//! `integer`: `popc` … `lop3`, `add.cc`/`addc` and their kin, the carry
+//! flag as a predicate). Every other instruction is an error `unsupported
+//! in lowering: <name with modifiers>`.
 //! Which modifiers are dropped as mere hints is listed in [`types`].
 
 mod error;
 mod function;
 mod globals;
-mod intops;
+mod integer;
 mod memory;
 mod names;
 mod operands;

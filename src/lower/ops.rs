@@ -24,7 +24,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// and leaving register assignments in `pending`).
     pub fn body(&mut self, i: &Instruction) -> Result<(), LowerError> {
         let (attrs, ext) = types::attrs_ext(&i.modifiers).map_err(|()| self.unsupported(i))?;
-        if ext != types::Ext::default() || super::intops::handles(i.opcode) {
+        if ext != types::Ext::default() || super::integer::handles(i.opcode) {
             return self.int_op(i, attrs, ext);
         }
         match i.opcode {

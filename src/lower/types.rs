@@ -122,10 +122,11 @@ enum Word {
     Abs,
 }
 
-/// The modifiers of the integer, bit and carry instructions (intops) that
-/// have no attribute of their own in every instruction: `.cc`, `.clamp`,
-/// `.wrap`, `.shiftamt`, `.l`/`.r` and PRMT's modes. [`attrs`] refuses
-/// them; [`attrs_ext`] returns them for the instructions that take them.
+/// The modifiers of the integer, bit and carry instructions
+/// ([`super::integer`]) that have no attribute of their own in every
+/// instruction: `.cc`, `.clamp`, `.wrap`, `.shiftamt`, `.l`/`.r` and PRMT's
+/// modes. [`attrs`] refuses them; [`attrs_ext`] returns them for the
+/// instructions that take them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Ext {
     /// `.cc`: the instruction writes the carry flag.

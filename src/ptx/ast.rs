@@ -6,8 +6,8 @@
 //! that mean the same program give equal trees. Spans never take part in
 //! equality: nodes hold a [`Loc`], which compares equal to every other `Loc`.
 
+use super::lookup::namekey::NameKey;
 use super::modifier::Modifier;
-use super::namekey::NameKey;
 use super::opcode::Opcode;
 use crate::diag::Span;
 use crate::target::Sm;
@@ -590,8 +590,8 @@ impl StateSpace {
     ];
     /// Parses a spelling with its dot.
     pub fn from_spelling(s: &str) -> Option<StateSpace> {
-        const PACKED: [u64; StateSpace::SPELLINGS.len()] = super::spelling::pack_all(StateSpace::SPELLINGS);
-        super::spelling::find(s, Self::SPELLINGS, &PACKED)
+        const PACKED: [u64; StateSpace::SPELLINGS.len()] = super::lookup::spelling::pack_all(StateSpace::SPELLINGS);
+        super::lookup::spelling::find(s, Self::SPELLINGS, &PACKED)
     }
     /// The spelling with its dot.
     pub fn spelling(self) -> &'static str {
@@ -697,8 +697,8 @@ impl ScalarType {
 
     /// Parses a spelling with its dot.
     pub fn from_spelling(s: &str) -> Option<ScalarType> {
-        const PACKED: [u64; ScalarType::SPELLINGS.len()] = super::spelling::pack_all(ScalarType::SPELLINGS);
-        super::spelling::find(s, Self::SPELLINGS, &PACKED)
+        const PACKED: [u64; ScalarType::SPELLINGS.len()] = super::lookup::spelling::pack_all(ScalarType::SPELLINGS);
+        super::lookup::spelling::find(s, Self::SPELLINGS, &PACKED)
     }
     /// The spelling with its dot.
     pub fn spelling(self) -> &'static str {

@@ -15,14 +15,14 @@
 //! `ptxas` recognise them.
 
 use super::ast::*;
-use super::headmemo::{HeadKey, HeadMemo, Needs};
-use super::namekey::{NameKey, same_name};
+use super::lookup::headmemo::{HeadKey, HeadMemo, Needs};
+use super::lookup::namekey::{NameKey, same_name};
+use super::lookup::sigplan::{PLAN_OPS, SigPlan, Slot};
+use super::lookup::strindex::StrIndex;
 use super::modifier::{CmpOp, Keyword, Modifier, Rounding};
 use super::opcode::Opcode;
 use super::scopes::ScopedTable;
-use super::strindex::StrIndex;
 use super::signature::{Role, Signature, signatures};
-use super::sigplan::{PLAN_OPS, SigPlan, Slot};
 use crate::diag::{Diagnostics, Span};
 use crate::target::Sm;
 use std::cell::Cell;
@@ -79,9 +79,9 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
 }
 
 thread_local! {
-    /// The head memo between checks (see [`super::headmemo`]): a check
-    /// takes it and puts it back, so that one module's heads speed up the
-    /// next module's at no thread-local access per instruction.
+    /// The head memo between checks (see [`super::lookup::headmemo`]): a
+    /// check takes it and puts it back, so that one module's heads speed up
+    /// the next module's at no thread-local access per instruction.
     static MEMO: Cell<Option<Box<HeadMemo<ModSummary>>>> = const { Cell::new(None) };
 }
 
@@ -225,7 +225,7 @@ struct ModSummary {
     /// (then `modifier_counts` finds which).
     repeated: bool,
     /// The signature check planned for the head, once it has passed (see
-    /// [`super::sigplan`]).
+    /// [`super::lookup::sigplan`]).
     plan: Option<SigPlan>,
 }
 

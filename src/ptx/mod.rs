@@ -1,4 +1,5 @@
-//! The PTX front end: lexer, parser, AST, printer and checker.
+//! The PTX front end: lexer, parser, AST, printer and checker (the caches
+//! and indexes that make them fast are in the private `lookup` module).
 //!
 //! ```
 //! let src = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() { ret; }\n";
@@ -10,20 +11,16 @@
 
 pub mod ast;
 pub mod check;
-mod headcache;
-mod headmemo;
 pub mod lexer;
+mod lookup;
 pub mod modifier;
-mod namekey;
 pub mod opcode;
 pub mod parser;
 pub mod printer;
 pub mod scopes;
 pub mod signature;
-mod spelling;
-mod tables;
-mod sigplan;
-pub mod strindex;
+
+pub use lookup::strindex;
 
 pub use check::CheckOptions;
 pub use parser::parse;

@@ -7,9 +7,9 @@
 //! table of spellings the opcode table ([`super::opcode`]) allows.
 
 use super::ast::{ScalarType, StateSpace};
+use super::lookup::strindex::StrIndex;
+use super::lookup::tables::{KEYWORD_INDEX, KEYWORD_SPELLINGS, KEYWORD_WORDS, KEYWORDS_ALLOWED};
 use super::opcode::Opcode;
-use super::strindex::StrIndex;
-use super::tables::{KEYWORD_INDEX, KEYWORD_SPELLINGS, KEYWORD_WORDS, KEYWORDS_ALLOWED};
 use std::sync::OnceLock;
 
 /// Rounding modifiers.
@@ -254,8 +254,9 @@ fn lookup_rev<T: Copy + PartialEq>(table: &[(T, &'static str)], v: T) -> &'stati
 /// Every modifier spelling of the opcode table, sorted, with an index,
 /// which opcode allows which, and what each means, so that classifying a
 /// modifier is one index lookup and two array reads. The spellings, the
-/// index and the bit sets come from the build script ([`super::tables`]);
-/// a spelling's meaning is worked out on its first use.
+/// index and the bit sets come from the build script
+/// ([`super::lookup::tables`]); a spelling's meaning is worked out on its
+/// first use.
 pub struct KeywordTable {
     /// Spellings by keyword index.
     pub spellings: &'static [&'static str],

@@ -935,7 +935,7 @@ impl Opcode {
     /// longest-match rule: `None` when no family name starts with `name`
     /// (so no longer candidate can match either).
     pub fn name_entry(name: &str) -> Option<NameEntry> {
-        let (op, continues) = super::tables::OPCODE_NAME_INDEX.get(name)?;
+        let (op, continues) = super::lookup::tables::OPCODE_NAME_INDEX.get(name)?;
         Some(NameEntry { opcode: Opcode::ALL.get(usize::from(op)).copied(), continues })
     }
 

@@ -8,8 +8,8 @@
 //! stack, and every loop consumes a token per iteration, so none can hang.
 
 use super::ast::*;
-use super::headcache::{Head, HeadCache, MAX_MODS};
 use super::lexer::{Token, TokenKind, lex_into};
+use super::lookup::headcache::{Head, HeadCache, MAX_MODS};
 use super::modifier::Modifier;
 use super::opcode::Opcode;
 use crate::diag::{Diagnostics, Span};
@@ -113,7 +113,7 @@ struct Parser<'s> {
     stmt_stack: Vec<Statement>,
     /// Operands of the lists being parsed, innermost last (see `finish_list`).
     op_stack: Vec<Operand>,
-    /// Instruction heads already worked out (see [`super::headcache`]).
+    /// Instruction heads already worked out (see [`super::lookup::headcache`]).
     heads: Box<HeadCache>,
 }
 

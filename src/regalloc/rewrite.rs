@@ -10,7 +10,7 @@ use super::{AllocBlock, AllocInst, Allocated, Kind, abi};
 use crate::isa::inst::Inst as MInst;
 use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
-use crate::select::facts::stack_offset;
+use crate::select::cbank_offsets::stack_offset;
 use crate::target::Sm;
 use regalloc2::{Allocation, ProgPoint};
 use smallvec::SmallVec;

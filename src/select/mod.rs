@@ -5,9 +5,11 @@
 //! * [`generated`]: the ISLE program compiled by the build script;
 //! * [`context`]: the selection state and the operand terms (classes and
 //!   machine operands of Ori operands);
-//! * [`emit`]: the emitters (opcode spelling, instruction building) and
-//!   the Ori shapes they accept;
-//! * [`facts`]: per-SM constant-bank offsets and special registers, as tables;
+//! * [`isle`]: the program's extern terms: the readers of Ori
+//!   instructions and the emitters (opcode spelling, instruction building),
+//!   with the Ori shapes they accept;
+//! * [`cbank_offsets`]: the per-SM constant-bank-0 offsets of the
+//!   global-memory descriptor and the stack pointer;
 //! * [`mach`]: the machine function, shaped for regalloc2, and its text.
 //!
 //! The driver walks the blocks in reverse post-order backwards, and each
@@ -20,10 +22,10 @@
 //! in a register is materialised once, at its definition. Blocks that
 //! cannot be reached are left out.
 
+pub mod cbank_offsets;
 pub mod context;
-pub mod emit;
-pub mod facts;
 pub mod generated;
+pub mod isle;
 pub mod mach;
 
 pub use mach::{MBlock, MachBlock, MachFunction, MachInst, MachKind, VReg};
@@ -123,7 +125,7 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
         }
     }
     // The memory descriptor, loaded once at the top of the entry block.
-    if let (Some(desc), Some(off)) = (ctx.desc, facts::desc_offset(sm)) {
+    if let (Some(desc), Some(off)) = (ctx.desc, cbank_offsets::desc_offset(sm)) {
         let dst = Operand::reg(ctx.reg_of(desc));
         let addr = Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: off as i32 };
         let bank = Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() };

@@ -38,7 +38,7 @@ fn kernel(body: impl FnOnce(&mut FunctionBuilder, [Value; 3])) -> Function {
 /// registers by their number on the SM.
 fn for_sm(f: &Function, sm: u16) -> Function {
     let mut f = f.clone();
-    let base = crate::legalize::facts::param_base(Sm::new(sm)) as i32;
+    let base = crate::legalize::launch_abi::param_base(Sm::new(sm)) as i32;
     let insts: Vec<_> = f.insts.keys().collect();
     for i in insts {
         let d = &mut f.insts[i];
@@ -47,7 +47,7 @@ fn for_sm(f: &Function, sm: u16) -> Function {
         }
         // Legalization writes the special register's number on the SM.
         if let (Opcode::S2r | Opcode::Cs2r, Some(r)) = (d.opcode, d.attrs.sreg) {
-            d.imm = crate::legalize::facts::sr_number(r, Sm::new(sm)).map_or(0, u64::from);
+            d.imm = crate::legalize::launch_abi::sr_number(r, Sm::new(sm)).map_or(0, u64::from);
         }
     }
     f

@@ -1,8 +1,8 @@
-//! Facts about the targets that selection needs, as tables: where the
-//! driver puts the global-memory descriptor and the stack pointer in
-//! constant bank 0 (the parameter block's base and the special register
-//! numbers are legalization's facts, `crate::legalize::facts`, already
-//! applied to the instructions selection sees).
+//! The constant-bank-0 offsets selection reads, per SM: where the driver
+//! puts the global-memory descriptor and the initial stack pointer. (The
+//! parameter block's base, the launch dimensions and the special register
+//! numbers are legalization's, [`crate::legalize::launch_abi`], already
+//! applied to the instructions selection sees.)
 //!
 //! Offsets measured with ptxas 13.5 (`-O0` and `-O3` of a kernel with
 //! parameters and a global store on sm_75, 80, 90, 100, 120): parameters at

@@ -1,7 +1,14 @@
-//! The emitters: the extern terms of the selection program that spell a
-//! machine opcode from an Ori instruction's attributes and build the
-//! `isa::Inst` (through [`crate::isa::inst::Inst::build`]) with the
-//! operands the rules chose, plus the Ori readers the rules match on.
+//! The selection program's extern terms, the glue between the ISLE rules
+//! and Rust (Cranelift names its own `lower/isle.rs`): `impl Context for
+//! SelectCtx`. Two kinds of terms:
+//! * readers of the Ori instruction the rules match on (opcode, arguments,
+//!   immediates, the target SM; operand classes and machine operands are
+//!   worked out by [`super::context`]);
+//! * emitters, which spell a machine opcode from the instruction's
+//!   attributes and build the `isa::Inst` (through
+//!   [`crate::isa::inst::Inst::build`]) with the operands the rules chose,
+//!   including the instructions that need no choice (constants, copies,
+//!   pair plumbing, memory, calls, terminators).
 //!
 //! The shapes of the SASS-layer Ori instructions accepted here (arguments
 //! beyond the first three are read by the emitters):

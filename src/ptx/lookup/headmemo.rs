@@ -24,8 +24,8 @@
 //! Heads with more than [`MAX_MODS`] modifiers are not memoised.
 
 use super::headcache::{FIRST_SETS, SETS, grows};
-use super::modifier::Modifier;
-use super::opcode::Opcode;
+use crate::ptx::modifier::Modifier;
+use crate::ptx::opcode::Opcode;
 
 /// Most modifiers of a memoised head.
 pub(crate) const MAX_MODS: usize = 8;

@@ -1,6 +1,9 @@
-//! The integer, bit and carry instructions: `popc clz brev bfind bfe bfi
-//! bmsk szext mul24 mad24 sad dp4a dp2a cnot shf prmt lop3`, and the
-//! extended-precision family `add.cc addc sub.cc subc mad.cc madc`.
+//! The integer-only instruction families that have PTX-layer opcodes of
+//! their own: the bit, field and byte instructions `popc clz brev bfind
+//! bfe bfi bmsk szext cnot shf prmt lop3`, the multiply variants `mul24
+//! mad24 sad dp4a dp2a`, and the extended-precision (carry) family `add.cc
+//! addc sub.cc subc mad.cc madc`. Plain integer arithmetic (`add`, `mul`,
+//! `shl`, ...) shares its lowering with float's, in [`super::ops`].
 //!
 //! Each becomes one PTX-layer instruction of its own opcode (legalization
 //! expands it), except `cnot`, which is a comparison and a selection.

@@ -18,9 +18,9 @@
 //! next; a parse takes it out and puts it back, paying no thread-local
 //! access per instruction.
 
-use super::modifier::Modifier;
 use super::namekey::NameKey;
-use super::opcode::Opcode;
+use crate::ptx::modifier::Modifier;
+use crate::ptx::opcode::Opcode;
 use std::cell::Cell;
 
 /// Longest head text memoised, in bytes.

@@ -1,4 +1,13 @@
-//! Target facts legalization needs, as tables.
+//! Where a kernel finds, on each SM, what its launch gives it, as
+//! legalization compiles against it: the S2R register behind each PTX
+//! special register that has one, and the offsets in constant bank 0 at
+//! which the driver puts the kernel parameter block, the launch dimensions
+//! (`%ntid`, `%nctaid`) and the generic bases of the shared and local
+//! windows (as ptxas 13.5 reads them).
+//!
+//! The other constant-bank-0 offsets, those selection reads (the
+//! global-memory descriptor, the initial stack pointer), are in
+//! [`crate::select::cbank_offsets`].
 
 use crate::ir::SpecialReg;
 use crate::target::Sm;

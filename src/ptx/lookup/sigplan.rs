@@ -7,8 +7,8 @@
 //! head memo (see [`super::headmemo`]); a recurring head then checks each
 //! operand with one table lookup instead of re-deriving its role.
 
-use super::ast::ScalarType;
-use super::signature::Role;
+use crate::ptx::ast::ScalarType;
+use crate::ptx::signature::Role;
 
 /// Most operands a plan covers; longer instructions take the full path.
 pub(crate) const PLAN_OPS: usize = 8;
