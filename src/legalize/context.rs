@@ -29,24 +29,44 @@ type HashMap<K, V> = std::collections::HashMap<K, V, crate::fxhash::FxBuild>;
 /// The ISLE `Unit` type.
 pub(crate) type Unit = ();
 
-/// An operand list (ISLE `Args`): up to four values.
+/// An operand of an emitted instruction (ISLE `Src`): a value with its
+/// source modifiers, which the instruction's attributes carry as one bit
+/// per operand (`Attrs::neg`, `Attrs::abs`). `neg` is `-a`, or `~a` where
+/// the machine reads the bit as a bitwise not (IADD3.X's operands).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Src {
+    value: Value,
+    neg: bool,
+    abs: bool,
+}
+
+/// An operand list (ISLE `Args`): up to four operands, their values and
+/// their source modifiers as masks (bit `k`: operand `k`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Args {
     vals: [Value; 4],
     len: u8,
+    neg: u8,
+    abs: u8,
 }
 
 impl Args {
-    fn new(vals: &[Value]) -> Args {
-        let mut a = Args { vals: [Value::new(0); 4], len: 0 };
-        for (slot, &v) in a.vals.iter_mut().zip(vals) {
-            *slot = v;
+    fn new(srcs: &[Src]) -> Args {
+        let mut a = Args { vals: [Value::new(0); 4], len: 0, neg: 0, abs: 0 };
+        for (k, (slot, s)) in a.vals.iter_mut().zip(srcs).enumerate() {
+            *slot = s.value;
             a.len += 1;
+            a.neg |= u8::from(s.neg) << k;
+            a.abs |= u8::from(s.abs) << k;
         }
         a
     }
     fn as_slice(&self) -> &[Value] {
         &self.vals[..usize::from(self.len)]
+    }
+    /// `attrs` with the operands' modifiers added.
+    fn modify(&self, attrs: Attrs) -> Attrs {
+        Attrs { neg: attrs.neg | self.neg, abs: attrs.abs | self.abs, ..attrs }
     }
 }
 
@@ -550,17 +570,26 @@ macro_rules! ori_context_body {
         fn args0(&mut self) -> Args {
             Args::new(&[])
         }
-        fn args1(&mut self, a: Value) -> Args {
+        fn args1(&mut self, a: Src) -> Args {
             Args::new(&[a])
         }
-        fn args2(&mut self, a: Value, b: Value) -> Args {
+        fn args2(&mut self, a: Src, b: Src) -> Args {
             Args::new(&[a, b])
         }
-        fn args3(&mut self, a: Value, b: Value, c: Value) -> Args {
+        fn args3(&mut self, a: Src, b: Src, c: Src) -> Args {
             Args::new(&[a, b, c])
         }
-        fn args4(&mut self, a: Value, b: Value, c: Value, d: Value) -> Args {
+        fn args4(&mut self, a: Src, b: Src, c: Src, d: Src) -> Args {
             Args::new(&[a, b, c, d])
+        }
+        fn src_plain(&mut self, value: Value) -> Src {
+            Src { value, neg: false, abs: false }
+        }
+        fn src_neg(&mut self, s: Src) -> Src {
+            Src { neg: !s.neg, ..s }
+        }
+        fn src_abs(&mut self, s: Src) -> Src {
+            Src { abs: true, ..s }
         }
         fn pair_0(&mut self, p: ValuePair) -> Value {
             p.0
@@ -575,10 +604,10 @@ macro_rules! ori_context_body {
             Output::new(&[])
         }
         fn emit(&mut self, op: &Opcode, attrs: Attrs, args: Args, imm: u64, ty: Type) -> Value {
-            self.push(*op, attrs, args.as_slice(), imm, &[ty])[0]
+            self.push(*op, args.modify(attrs), args.as_slice(), imm, &[ty])[0]
         }
         fn emit2(&mut self, op: &Opcode, attrs: Attrs, args: Args, imm: u64, ty0: Type, ty1: Type) -> ValuePair {
-            let r = self.push(*op, attrs, args.as_slice(), imm, &[ty0, ty1]);
+            let r = self.push(*op, args.modify(attrs), args.as_slice(), imm, &[ty0, ty1]);
             ValuePair(r[0], r[1])
         }
         fn reemit(&mut self, op: &Opcode, attrs: Attrs, imm: u64, delta: u32) -> Output {
@@ -671,7 +700,7 @@ macro_rules! ori_context_body {
         }
         fn emit_if(&mut self, p: Value, negated: bool, prior: Value, op: &Opcode, attrs: Attrs, args: Args, imm: u64) -> Value {
             let ty = self.dst.value_type(prior);
-            let r = self.push(*op, attrs, args.as_slice(), imm, &[ty])[0];
+            let r = self.push(*op, args.modify(attrs), args.as_slice(), imm, &[ty])[0];
             let last = *self.emitted.last().unwrap_or(&self.cur);
             let data = &mut self.dst.insts[last];
             data.guard = Some(Guard { pred: p, negated });

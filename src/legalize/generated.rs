@@ -6,7 +6,7 @@
 
 /// Names every generated program refers to.
 mod scope {
-    pub(crate) use super::super::context::{Args, Output, Unit, ValuePair};
+    pub(crate) use super::super::context::{Args, Output, Src, Unit, ValuePair};
     pub(crate) use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, Inst, MufuFunc, MulMode, Opcode, Round, Space, SpecialReg, Type, Value};
 
     pub(crate) use super::super::launch_abi::SHARED_WINDOW_CBANK as SHARED_WINDOW;
