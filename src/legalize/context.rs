@@ -665,12 +665,6 @@ macro_rules! ori_context_body {
         fn with_round(&mut self, a: Attrs, r: &Round) -> Attrs {
             Attrs { round: Some(*r), ..a }
         }
-        fn with_neg(&mut self, a: Attrs, mask: u8) -> Attrs {
-            Attrs { neg: a.neg | mask, ..a }
-        }
-        fn with_abs(&mut self, a: Attrs, mask: u8) -> Attrs {
-            Attrs { abs: a.abs | mask, ..a }
-        }
         fn with_x(&mut self, a: Attrs) -> Attrs {
             Attrs { x: true, ..a }
         }
