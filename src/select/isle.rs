@@ -1135,17 +1135,35 @@ impl Context for SelectCtx<'_> {
     fn emit_memory(&mut self, _: Inst, model: &MemModel) -> Unit {
         self.select_memory(*model);
     }
-    fn emit_direct(&mut self, _: Inst) -> Unit {
+    fn emit_iconst(&mut self, _: Inst) -> Unit {
+        self.select_iconst()
+    }
+    fn emit_copy(&mut self, _: Inst) -> Unit {
+        self.select_copy()
+    }
+    fn emit_extract(&mut self, _: Inst) -> Unit {
+        self.select_extract()
+    }
+    fn emit_concat(&mut self, _: Inst) -> Unit {
+        self.select_concat()
+    }
+    fn emit_symaddr(&mut self, _: Inst) -> Unit {
+        self.select_symaddr()
+    }
+    fn emit_call(&mut self, _: Inst) -> Unit {
+        self.select_call()
+    }
+    fn emit_ldc(&mut self, _: Inst) -> Unit {
+        self.select_ldc()
+    }
+    fn emit_sreg(&mut self, _: Inst) -> Unit {
+        self.select_sreg()
+    }
+    fn emit_bar(&mut self, _: Inst) -> Unit {
+        self.select_bar()
+    }
+    fn no_selection(&mut self, _: Inst) -> Unit {
         match self.data().opcode {
-            Opcode::Iconst => self.select_iconst(),
-            Opcode::Copy => self.select_copy(),
-            Opcode::Extract => self.select_extract(),
-            Opcode::Concat => self.select_concat(),
-            Opcode::SymAddr => self.select_symaddr(),
-            Opcode::Call => self.select_call(),
-            Opcode::Ldc => self.select_ldc(),
-            Opcode::S2r | Opcode::Cs2r => self.select_sreg(),
-            Opcode::Bar => self.select_bar(),
             op if op.is_terminator() => self.fail("terminators are selected by the driver"),
             op => self.fail(format!("no selection rule for {op} with these operands")),
         }
