@@ -84,11 +84,17 @@ mod isa;
 /// The ISLE programs: name (the generated file is `isle_<name>.rs`) and
 /// the files compiled together, in order, after the shared prelude
 /// (`isle/prelude.isle`) and the generated `Opcode` enum ([`ORI_OPCODES_ISLE`]).
-const PROGRAMS: &[(&str, &[&str])] = &[
-    ("legalize", &["isle/legalize_prelude.isle", "isle/emit_ori.isle", "isle/legalize.isle"]),
-    ("legalize_late", &["isle/legalize_prelude.isle", "isle/emit_ori.isle", "isle/legalize_late.isle"]),
-    ("select", &["isle/select_prelude.isle", "isle/select.isle"]),
+/// A program that builds machine instructions also gets the generated SASS
+/// opcode and modifier enums ([`SASS_OPS_ISLE`]).
+const PROGRAMS: &[(&str, bool, &[&str])] = &[
+    ("legalize", false, &["isle/legalize_prelude.isle", "isle/emit_ori.isle", "isle/legalize.isle"]),
+    ("legalize_late", false, &["isle/legalize_prelude.isle", "isle/emit_ori.isle", "isle/legalize_late.isle"]),
+    ("select", true, &["isle/select_prelude.isle", "isle/select.isle"]),
 ];
+
+/// The generated ISLE declaration of the SASS opcodes and modifier tokens
+/// (in `OUT_DIR`).
+const SASS_OPS_ISLE: &str = "isle_sass_ops.isle";
 
 /// The prelude every ISLE program starts with.
 const ISLE_PRELUDE: &str = "isle/prelude.isle";
@@ -139,14 +145,18 @@ fn main() {
         }
     };
     write_if_changed(&out_dir.join("isa_ops.rs"), &ops.source());
+    write_if_changed(&out_dir.join(SASS_OPS_ISLE), &ops.isle());
     write_if_changed(&out_dir.join("isa_forms.rs"), &forms::source(generations, &ops));
     write_if_changed(&out_dir.join("isa_plans.rs"), &isa::plans::source(generations));
     println!("cargo::rerun-if-changed=src/ir/opcode.rs");
     println!("cargo::rerun-if-changed={ISLE_PRELUDE}");
     write_if_changed(&out_dir.join(ORI_OPCODES_ISLE), &ori_opcodes_isle());
     let mut failed = false;
-    for &(name, files) in PROGRAMS {
+    for &(name, machine, files) in PROGRAMS {
         let mut paths = vec![manifest.join(ISLE_PRELUDE), out_dir.join(ORI_OPCODES_ISLE)];
+        if machine {
+            paths.push(out_dir.join(SASS_OPS_ISLE));
+        }
         paths.extend(files.iter().map(|f| manifest.join(f)));
         for f in files {
             println!("cargo::rerun-if-changed={f}");

@@ -7,6 +7,7 @@ pub use crate::ir::Inst;
 pub use crate::ir::Opcode;
 pub use crate::ir::{BoolOp, Cmp, DataType, MufuFunc, MulMode, Round, Space, SpecialReg};
 pub use super::context::{Arg, Class, MemModel};
+pub use crate::isa::op::{Mnemonic, Mod, Op as MachOp};
 /// A machine operand (legal for the slot it was made for).
 pub type Src = crate::isa::operand::Operand;
 /// ISLE's unit.

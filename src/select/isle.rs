@@ -238,6 +238,9 @@ impl SelectCtx<'_> {
     /// Builds `m` with `ops`, guarded as the current instruction, and
     /// records it with the current instruction's results as definitions.
     fn emit(&mut self, m: Mnemonic, ops: &[Operand]) {
+        if self.error.is_some() {
+            return;
+        }
         let guard = self.guard();
         match m.build(self.sm, guard, ops) {
             Ok(inst) => self.push_main(MachKind::Inst(inst), &[]),
@@ -1041,29 +1044,49 @@ impl Context for SelectCtx<'_> {
         let name = if self.data().opcode == Opcode::Fsel { Mnemonic::new(Op::FSEL).flag(self.data().attrs.ftz, Mod::FTZ) } else { Mnemonic::new(Op::SEL) };
         self.emit(name, &ops);
     }
-    fn emit_unary(&mut self, _: Inst, s: Src) -> Unit {
+    fn emit_unary(&mut self, _: Inst, m: Mnemonic, s: Src) -> Unit {
+        let ops = [self.result(0, rz()), s];
+        self.emit(m, &ops);
+    }
+    fn mnemonic(&mut self, op: &Op) -> Mnemonic {
+        Mnemonic::new(*op)
+    }
+    fn mn_flag(&mut self, m: Mnemonic, on: bool, t: &Mod) -> Mnemonic {
+        m.flag(on, *t)
+    }
+    fn inst_unsigned(&mut self, i: Inst) -> bool {
+        unsigned(self.func.insts[i].attrs.ty)
+    }
+    fn inst_shiftamt(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.shiftamt
+    }
+    fn attr_mnemonic(&mut self, _: Inst) -> Mnemonic {
         let d = self.data();
-        let name = match d.opcode {
-            Opcode::Mov => Mnemonic::new(Op::MOV),
-            Opcode::Iabs => Mnemonic::new(Op::IABS),
-            // The bit operations.
-            Opcode::Popcnt => Mnemonic::new(Op::POPC),
-            Opcode::Bitrev => Mnemonic::new(Op::BREV),
-            Opcode::Flo => Mnemonic::new(Op::FLO).flag(unsigned(d.attrs.ty), Mod::U32).flag(d.attrs.shiftamt, Mod::SH),
+        // On an error the instruction is not built (the first error is the
+        // one reported), so what is returned then does not matter.
+        let failed = Mnemonic::new(Op::NOP);
+        match d.opcode {
             Opcode::Mufu => match d.attrs.mufu {
                 Some(f) => Mnemonic::of(Op::MUFU, &[mufu_name(f)]),
-                None => return self.fail("MUFU without function"),
+                None => {
+                    self.fail("MUFU without function");
+                    failed
+                }
             },
             // A saturating integer narrowing (`cvt.sat.s16.s32`) is I2I on
             // the hardware, which the form table does not have yet.
-            Opcode::I2i => return self.fail("a saturating integer conversion (I2I) has no form yet"),
+            Opcode::I2i => {
+                self.fail("a saturating integer conversion (I2I) has no form yet");
+                failed
+            }
             _ => match self.conversion_name() {
                 Some(n) => n,
-                None => return self.fail(format!("{} needs destination and source types", d.opcode)),
+                None => {
+                    self.fail(format!("{} needs destination and source types", d.opcode));
+                    failed
+                }
             },
-        };
-        let ops = [self.result(0, rz()), s];
-        self.emit(name, &ops);
+        }
     }
     fn emit_binary(&mut self, _: Inst, a: Src, b: Src) -> Unit {
         let d = self.data();
