@@ -1079,6 +1079,32 @@ impl Context for SelectCtx<'_> {
                 self.fail("a saturating integer conversion (I2I) has no form yet");
                 failed
             }
+            Opcode::Fset => Mnemonic::of(Op::FSET, &[Mod::BF, float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false)]).flag(d.attrs.ftz, Mod::FTZ).with(combine(d.attrs.combine)),
+            // With a register selector, PRMT's immediate is its mode
+            // (`prmt.f4e` and the others).
+            Opcode::Prmt => match (d.args.len(), d.imm) {
+                (3, m @ 1..=6) => Mnemonic::of(Op::PRMT, &[PRMT_MODES[m as usize - 1]]),
+                (3, 0) | (2, _) => Mnemonic::new(Op::PRMT),
+                (_, m) => {
+                    self.fail(format!("PRMT mode {m} does not exist"));
+                    failed
+                }
+            },
+            // IDP.4A.{U8,S8}.{U8,S8}, IDP.2A.{LO,HI}.{U16,S16}.{U8,S8}.
+            Opcode::Idp4a | Opcode::Idp2a => {
+                let (Some(ta), Some(tb)) = (d.attrs.ty, d.attrs.src_ty) else {
+                    self.fail("IDP needs the types of a and b");
+                    return failed;
+                };
+                let byte = |t: DataType| if t.is_signed() { Mod::S8 } else { Mod::U8 };
+                if d.opcode == Opcode::Idp4a {
+                    Mnemonic::of(Op::IDP, &[Mod::_4A, byte(ta), byte(tb)])
+                } else {
+                    let half = if d.attrs.mul == Some(MulMode::Hi) { Mod::HI } else { Mod::LO };
+                    let short = if ta.is_signed() { Mod::S16 } else { Mod::U16 };
+                    Mnemonic::of(Op::IDP, &[Mod::_2A, half, short, byte(tb)])
+                }
+            }
             _ => match self.conversion_name() {
                 Some(n) => n,
                 None => {
@@ -1088,20 +1114,8 @@ impl Context for SelectCtx<'_> {
             },
         }
     }
-    fn emit_binary(&mut self, _: Inst, a: Src, b: Src) -> Unit {
+    fn emit_binary(&mut self, _: Inst, a: Src, b: Src, name: Mnemonic) -> Unit {
         let d = self.data();
-        let (ftz, sat, rnd) = (d.attrs.ftz, d.attrs.sat, round(d.attrs.round));
-        let name = match d.opcode {
-            Opcode::Fadd => Mnemonic::new(Op::FADD).flag(ftz, Mod::FTZ).opt(rnd).flag(sat, Mod::SAT),
-            Opcode::Fmul => Mnemonic::new(Op::FMUL).flag(ftz, Mod::FTZ).opt(rnd).flag(sat, Mod::SAT),
-            Opcode::Dadd => Mnemonic::new(Op::DADD).opt(rnd),
-            Opcode::Dmul => Mnemonic::new(Op::DMUL).opt(rnd),
-            Opcode::Fset => Mnemonic::of(Op::FSET, &[Mod::BF, float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false)]).flag(ftz, Mod::FTZ).with(combine(d.attrs.combine)),
-            // BMSK(.W), SGXT(.W)(.U32).
-            Opcode::Bitmask => Mnemonic::new(Op::BMSK).flag(d.attrs.wrap, Mod::W),
-            Opcode::Sgxt => Mnemonic::new(Op::SGXT).flag(d.attrs.wrap, Mod::W).flag(unsigned(d.attrs.ty), Mod::U32),
-            other => return self.fail(format!("{other} is not a two-source operation")),
-        };
         let mut ops = vec![self.result(0, rz()), a, b];
         if d.opcode == Opcode::Fset {
             // FSET.BF's combined predicate (PT without one), `!` where
@@ -1115,35 +1129,21 @@ impl Context for SelectCtx<'_> {
         }
         self.emit(name, &ops);
     }
-    fn emit_ternary(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
-        let d = self.data();
-        let (ftz, sat, rnd) = (d.attrs.ftz, d.attrs.sat, round(d.attrs.round));
-        let name = match d.opcode {
-            Opcode::Ffma => Mnemonic::new(Op::FFMA).flag(ftz, Mod::FTZ).opt(rnd).flag(sat, Mod::SAT),
-            Opcode::Dfma => Mnemonic::new(Op::DFMA).opt(rnd),
-            // With a register selector, PRMT's immediate is its mode
-            // (`prmt.f4e` and the others).
-            Opcode::Prmt => match (d.args.len(), d.imm) {
-                (3, m @ 1..=6) => Mnemonic::of(Op::PRMT, &[PRMT_MODES[m as usize - 1]]),
-                (3, 0) | (2, _) => Mnemonic::new(Op::PRMT),
-                (_, m) => return self.fail(format!("PRMT mode {m} does not exist")),
-            },
-            // IDP.4A.{U8,S8}.{U8,S8}, IDP.2A.{LO,HI}.{U16,S16}.{U8,S8}.
-            Opcode::Idp4a | Opcode::Idp2a => {
-                let (Some(ta), Some(tb)) = (d.attrs.ty, d.attrs.src_ty) else { return self.fail("IDP needs the types of a and b") };
-                let byte = |t: DataType| if t.is_signed() { Mod::S8 } else { Mod::U8 };
-                if d.opcode == Opcode::Idp4a {
-                    Mnemonic::of(Op::IDP, &[Mod::_4A, byte(ta), byte(tb)])
-                } else {
-                    let half = if d.attrs.mul == Some(MulMode::Hi) { Mod::HI } else { Mod::LO };
-                    let short = if ta.is_signed() { Mod::S16 } else { Mod::U16 };
-                    Mnemonic::of(Op::IDP, &[Mod::_2A, half, short, byte(tb)])
-                }
-            }
-            other => return self.fail(format!("{other} is not a three-source operation")),
-        };
+    fn emit_ternary(&mut self, _: Inst, a: Src, b: Src, c: Src, name: Mnemonic) -> Unit {
         let ops = [self.result(0, rz()), a, b, c];
         self.emit(name, &ops);
+    }
+    fn inst_ftz(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.ftz
+    }
+    fn inst_sat(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.sat
+    }
+    fn inst_wrap(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.wrap
+    }
+    fn mn_round(&mut self, m: Mnemonic, i: Inst) -> Mnemonic {
+        m.opt(round(self.func.insts[i].attrs.round))
     }
     fn emit_fchk(&mut self, _: Inst, a: Src, b: Src) -> Unit {
         let ops = [self.result(0, pt()), a, b];
