@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::isa::ctrl::Ctrl;
+use crate::isa::op::Op;
 use crate::isa::parse::parse_inst;
 use crate::sched::latency::{Class, File};
 
@@ -133,9 +134,9 @@ fn schedules_pass_the_checker() {
         }
         // The load has a write scoreboard its reader waits on, and the
         // store a read scoreboard the loop head's overwrite of R6 waits on.
-        let lds = linear.iter().find(|i| i.form.name.starts_with("LDS")).unwrap();
+        let lds = linear.iter().find(|i| i.op() == Op::LDS).unwrap();
         assert!(lds.ctrl.write_sb().is_some(), "sm_{sm}");
-        let sts = linear.iter().find(|i| i.form.name.starts_with("STS")).unwrap();
+        let sts = linear.iter().find(|i| i.op() == Op::STS).unwrap();
         assert!(sts.ctrl.read_sb().is_some(), "sm_{sm}");
         assert_eq!(stats.drained_blocks, 1, "sm_{sm}");
         // Clearing any wait the schedule set breaks it.
@@ -154,14 +155,14 @@ fn the_load_moves_up() {
     let z = "[B------:R-:W-:-:S01]";
     let mut blocks = vec![block(80, &[(z, "IADD3 R8, R6, 0x1, RZ ;"), (z, "IADD3 R8, R8, 0x1, RZ ;"), (z, "LDG.E R9, [R2.64] ;"), (z, "IADD3 R10, R9, R8, RZ ;"), (z, "EXIT ;")], &[])];
     let stats = schedule(&mut blocks, Sm::new(80), &SchedOptions::default()).unwrap();
-    let names: Vec<&str> = blocks[0].insts.iter().map(|i| i.form.name).collect();
-    assert!(names[0].starts_with("LDG"), "{names:?}");
-    assert_eq!(names.last().copied(), Some("EXIT"));
+    let ops: Vec<Op> = blocks[0].insts.iter().map(|i| i.op()).collect();
+    assert_eq!(ops[0], Op::LDG, "{ops:?}");
+    assert_eq!(ops.last().copied(), Some(Op::EXIT));
     assert!(stats.moved > 0);
     // Without reordering, the order stays.
     let mut blocks = vec![block(80, &[(z, "IADD3 R8, R6, 0x1, RZ ;"), (z, "LDG.E R9, [R2.64] ;"), (z, "EXIT ;")], &[])];
     schedule(&mut blocks, Sm::new(80), &SchedOptions { reorder: false }).unwrap();
-    assert_eq!(blocks[0].insts[0].form.name, "IADD3");
+    assert_eq!(blocks[0].insts[0].op(), Op::IADD3);
 }
 
 #[test]
