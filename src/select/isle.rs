@@ -815,6 +815,16 @@ impl SelectCtx<'_> {
     }
 }
 
+/// Trait methods `term(&mut self, _: Inst)` that call the inherent method
+/// `method(&mut self)` selecting the current instruction.
+macro_rules! selected_whole {
+    ($($term:ident => $method:ident),* $(,)?) => {
+        $(fn $term(&mut self, _: Inst) -> Unit {
+            self.$method()
+        })*
+    };
+}
+
 impl Context for SelectCtx<'_> {
     fn unit(&mut self) -> Unit {}
     fn sm_at_least(&mut self, n: u32) -> Option<Unit> {
@@ -1158,32 +1168,18 @@ impl Context for SelectCtx<'_> {
     fn emit_memory(&mut self, _: Inst, model: &MemModel) -> Unit {
         self.select_memory(*model);
     }
-    fn emit_iconst(&mut self, _: Inst) -> Unit {
-        self.select_iconst()
-    }
-    fn emit_copy(&mut self, _: Inst) -> Unit {
-        self.select_copy()
-    }
-    fn emit_extract(&mut self, _: Inst) -> Unit {
-        self.select_extract()
-    }
-    fn emit_concat(&mut self, _: Inst) -> Unit {
-        self.select_concat()
-    }
-    fn emit_symaddr(&mut self, _: Inst) -> Unit {
-        self.select_symaddr()
-    }
-    fn emit_call(&mut self, _: Inst) -> Unit {
-        self.select_call()
-    }
-    fn emit_ldc(&mut self, _: Inst) -> Unit {
-        self.select_ldc()
-    }
-    fn emit_sreg(&mut self, _: Inst) -> Unit {
-        self.select_sreg()
-    }
-    fn emit_bar(&mut self, _: Inst) -> Unit {
-        self.select_bar()
+    // Operations the rules dispatch on the opcode alone: each term is the
+    // inherent method that selects the whole instruction.
+    selected_whole! {
+        emit_iconst => select_iconst,
+        emit_copy => select_copy,
+        emit_extract => select_extract,
+        emit_concat => select_concat,
+        emit_symaddr => select_symaddr,
+        emit_call => select_call,
+        emit_ldc => select_ldc,
+        emit_sreg => select_sreg,
+        emit_bar => select_bar,
     }
     fn no_selection(&mut self, _: Inst) -> Unit {
         match self.data().opcode {
