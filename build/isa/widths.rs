@@ -44,6 +44,9 @@ pub fn shape(op: &str, toks: &[&str]) -> Shape {
         "IMAD" | "UIMAD" if has("WIDE") => with(2, [1, 1, 2, 1]),
         "LDG" | "LD" | "LDS" | "LDL" | "LDC" | "LDCU" | "ULDC" => with(size, [1; 4]),
         // Address first, then the data.
+        // A global or generic compare-and-swap prints its 64-bit address
+        // without `.64` (`[R4+0x8]`): the pair is read all the same.
+        "ATOMG" | "ATOM" if has("CAS") => with(size, [2, size, size, size]),
         "STG" | "ST" | "STS" | "STL" | "ATOMG" | "ATOMS" | "ATOM" | "RED" | "REDG" => with(size, [1, size, size, size]),
         "F2F" => with(pair(types.first() == Some(&"F64")), [pair(types.get(1) == Some(&"F64")); 4]),
         "F2I" => with(pair(wide_int), [pair(has("F64")); 4]),

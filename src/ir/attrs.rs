@@ -324,6 +324,90 @@ spelled_enum! {
     }
 }
 
+spelled_enum! {
+    /// The lane pattern of a warp operation: `shfl`'s source lane, `vote`'s
+    /// and `match`'s reduction.
+    WarpMode {
+        /// `shfl.up`: from lane `i - b`.
+        Up = "up",
+        /// `shfl.down`: from lane `i + b`.
+        Down = "down",
+        /// `shfl.bfly`: from lane `i ^ b`.
+        Bfly = "bfly",
+        /// `shfl.idx`: from lane `b`.
+        Idx = "idx",
+        /// `vote.all` / `match.all`.
+        All = "all",
+        /// `vote.any` / `match.any`.
+        Any = "any",
+        /// `vote.uni`: the predicate is the same in every active lane.
+        Uni = "uni",
+        /// `vote.ballot`: the mask of lanes whose predicate holds.
+        Ballot = "ballot",
+    }
+}
+
+spelled_enum! {
+    /// The operation of an atomic, a reduction (`atom`, `red`, `redux`) or
+    /// a barrier reduction (`bar.red`). `and`, `or` and `xor` are also
+    /// combining operations: the opcode decides
+    /// ([`Opcode::takes_reduction`](super::opcode::Opcode::takes_reduction)).
+    RedOp {
+        /// Sum.
+        Add = "add",
+        /// Minimum.
+        Min = "min",
+        /// Maximum.
+        Max = "max",
+        /// `inc`: `old >= b ? 0 : old + 1`.
+        Inc = "inc",
+        /// `dec`: `old == 0 || old > b ? b : old - 1`.
+        Dec = "dec",
+        /// Bitwise and.
+        And = "and",
+        /// Bitwise or.
+        Or = "or",
+        /// Bitwise exclusive or.
+        Xor = "xor",
+        /// Exchange.
+        Exch = "exch",
+        /// Compare and swap.
+        Cas = "cas",
+        /// `bar.red.popc`: the number of threads whose predicate holds.
+        Popc = "popc",
+    }
+}
+
+spelled_enum! {
+    /// The memory-ordering semantics of an atomic or a fence.
+    MemOrder {
+        /// `.relaxed`.
+        Relaxed = "relaxed",
+        /// `.acquire`.
+        Acquire = "acquire",
+        /// `.release`.
+        Release = "release",
+        /// `.acq_rel`.
+        AcqRel = "acq_rel",
+        /// `.sc` (and `membar`).
+        Sc = "sc",
+    }
+}
+
+spelled_enum! {
+    /// The set of threads a memory ordering or atomicity applies to.
+    MemScope {
+        /// The CTA.
+        Cta = "cta",
+        /// The cluster.
+        Cluster = "cluster",
+        /// The GPU.
+        Gpu = "gpu",
+        /// The system (all GPUs and the host).
+        Sys = "sys",
+    }
+}
+
 /// The attributes of one instruction. Every field has a "not present"
 /// value, the default; which fields an opcode reads is its own business
 /// (the verifier checks the combinations it relies on).
@@ -347,6 +431,14 @@ pub struct Attrs {
     pub sreg: Option<SpecialReg>,
     /// MUFU function.
     pub mufu: Option<MufuFunc>,
+    /// Lane pattern of a warp operation.
+    pub warp: Option<WarpMode>,
+    /// Operation of an atomic or reduction.
+    pub red: Option<RedOp>,
+    /// Memory ordering of an atomic or fence.
+    pub order: Option<MemOrder>,
+    /// Scope of an atomic or fence.
+    pub scope: Option<MemScope>,
     /// Vector width of a memory access (1, 2, 4 or 8; 0 for scalar).
     pub vector: u8,
     /// Flush subnormals to zero.
@@ -440,6 +532,18 @@ impl Attrs {
         if let Some(m) = self.mufu {
             word(m.word());
         }
+        if let Some(m) = self.warp {
+            word(m.word());
+        }
+        if let Some(m) = self.red {
+            word(m.word());
+        }
+        if let Some(m) = self.order {
+            word(m.word());
+        }
+        if let Some(m) = self.scope {
+            word(m.word());
+        }
         if let Some(r) = self.round {
             word(r.word());
         }
@@ -478,6 +582,13 @@ impl Attrs {
     ///
     /// [`Opcode::takes_mul_mode`]: super::opcode::Opcode::takes_mul_mode
     pub fn apply_word(&mut self, word: &str, multiplies: bool) -> bool {
+        self.apply_word_of(word, multiplies, false)
+    }
+
+    /// [`Attrs::apply_word`] for an opcode that takes a reduction
+    /// operation or not (`reduces`: `and`/`or`/`xor` are then a
+    /// [`RedOp`], else a combining operation).
+    pub fn apply_word_of(&mut self, word: &str, multiplies: bool, reduces: bool) -> bool {
         fn set<T>(slot: &mut Option<T>, v: T) -> bool {
             if slot.is_some() {
                 return false;
@@ -502,8 +613,23 @@ impl Attrs {
         if let Some(v) = Cmp::from_word(word) {
             return set(&mut self.cmp, v);
         }
+        if let Some(v) = RedOp::from_word(word).filter(|_| reduces) {
+            return set(&mut self.red, v);
+        }
         if let Some(v) = BoolOp::from_word(word) {
             return set(&mut self.combine, v);
+        }
+        if let Some(v) = RedOp::from_word(word) {
+            return set(&mut self.red, v);
+        }
+        if let Some(v) = WarpMode::from_word(word) {
+            return set(&mut self.warp, v);
+        }
+        if let Some(v) = MemOrder::from_word(word) {
+            return set(&mut self.order, v);
+        }
+        if let Some(v) = MemScope::from_word(word) {
+            return set(&mut self.scope, v);
         }
         if let Some(v) = MulMode::from_word(word) {
             return set(&mut self.mul, v);
@@ -603,6 +729,23 @@ mod tests {
         }
         for &(v, _) in MufuFunc::ALL {
             round_trips(Attrs { mufu: Some(v), ..Attrs::default() }, false);
+        }
+        for &(v, _) in WarpMode::ALL {
+            round_trips(Attrs { warp: Some(v), ..Attrs::default() }, false);
+        }
+        for &(v, word) in RedOp::ALL {
+            let a = Attrs { red: Some(v), ..Attrs::default() };
+            let mut b = Attrs::default();
+            assert!(b.apply_word_of(word, false, true) && b == a, "{word}");
+            if !matches!(word, "and" | "or" | "xor") {
+                round_trips(a, false);
+            }
+        }
+        for &(v, _) in MemOrder::ALL {
+            round_trips(Attrs { order: Some(v), ..Attrs::default() }, false);
+        }
+        for &(v, _) in MemScope::ALL {
+            round_trips(Attrs { scope: Some(v), ..Attrs::default() }, false);
         }
         for &(v, _) in FpClass::ALL {
             round_trips(Attrs { class: Some(v), ty: Some(DataType::F64), ..Attrs::default() }, false);

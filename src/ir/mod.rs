@@ -24,7 +24,7 @@ pub mod print;
 pub mod types;
 pub mod verify;
 
-pub use attrs::{Attrs, BoolOp, Cmp, DataType, FpClass, MufuFunc, MulMode, Round, Space, SpecialReg};
+pub use attrs::{Attrs, BoolOp, Cmp, DataType, FpClass, MemOrder, MemScope, MufuFunc, MulMode, RedOp, Round, Space, SpecialReg, WarpMode};
 pub use builder::{FunctionBuilder, Variable};
 pub use function::{Block, BlockCall, BlockData, Function, FunctionKind, Guard, Inst, InstData, LaunchBounds, Param, SrcLoc, Value, ValueData, ValueDef};
 pub use module::{FuncId, GlobalId, GlobalVar, Module};

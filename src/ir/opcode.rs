@@ -210,6 +210,29 @@ opcodes! {
     Logic3 = "lop3", Ptx, Pure;
     /// `testp.class p, a`: whether float `a` is of the class in `class`.
     Testp = "testp", Ptx, Pure;
+    // ---- PTX layer: warp, atomic and synchronisation operations ----
+    // Warp operations read other lanes: they stay where they are written
+    // (an effect), as code motion could change the lanes taking part.
+    /// `shfl.sync.mode d[|p], a, b, c, membermask` (`warp` the mode).
+    Shfl = "shfl", Ptx, Effect;
+    /// `vote.sync.mode d, p, membermask`: a predicate (`all`, `any`,
+    /// `uni`) or, for `ballot`, a 32-bit mask; `activemask` is a ballot of
+    /// true.
+    Vote = "vote", Ptx, Effect;
+    /// `match.mode.sync d[|p], a, membermask` (`warp` any/all).
+    Match = "match", Ptx, Effect;
+    /// `redux.sync.op d, a, membermask` (`red` the operation).
+    Redux = "redux", Ptx, Effect;
+    /// `atom.space.op.type d, [a], b[, c]` (`red`, `order`, `scope`).
+    Atom = "atom", Ptx, Store;
+    /// `red.space.op.type [a], b`: an atomic without a result.
+    Red = "red", Ptx, Store;
+    /// `fence` / `membar` (`order`, `scope`).
+    Fence = "fence", Ptx, Effect;
+    /// `nanosleep t`.
+    Nanosleep = "nanosleep", Ptx, Effect;
+    /// `bar.warp.sync membermask`.
+    WarpSync = "bar.warp.sync", Ptx, Effect;
 
     // ---- SASS layer (legalization's output) -----------------------------
     /// `IADD3 d, a, b, c` (with `.X`: plus carry-in predicates).
@@ -338,6 +361,38 @@ opcodes! {
     Idp4a = "IDP.4A", Sass, Pure;
     /// `IDP.2A.{LO,HI}.{U16,S16}.{U8,S8} d, a, b, c` (`mul` the half).
     Idp2a = "IDP.2A", Sass, Pure;
+    // ---- SASS layer: warp, atomic and synchronisation operations ----
+    /// `SHFL.mode p, d, a, b, c` (results `d[, p]`; `warp` the mode).
+    Shuffle = "SHFL", Sass, Effect;
+    /// `VOTE.mode d|p, a`: `all`/`any`/`uni` give a predicate, `ballot` a
+    /// register (`VOTE.ANY R, PT, a`).
+    WarpVote = "VOTE", Sass, Effect;
+    /// `MATCH.mode d[, p], a` (`ty` b32/b64).
+    WarpMatch = "MATCH", Sass, Effect;
+    /// `REDUX.op ud, a`: a warp reduction into a uniform register.
+    WarpReduce = "REDUX", Sass, Effect;
+    /// `ATOMG d, [a], b[, c]`: a global atomic (`red`, `ty`, `scope`).
+    AtomGlobal = "ATOMG", Sass, Store;
+    /// `ATOMS d, [a], b[, c]`: a shared-memory atomic.
+    AtomShared = "ATOMS", Sass, Store;
+    /// `ATOM d, [a], b[, c]`: a generic-address atomic.
+    AtomGeneric = "ATOM", Sass, Store;
+    /// `RED [a], b`: a global reduction (`REDG` from sm_90).
+    RedGlobal = "REDG", Sass, Store;
+    /// `RED [a], b` on a generic address.
+    RedGeneric = "RED", Sass, Store;
+    /// `MEMBAR.order.scope` (`order` sc or acq_rel, `scope`).
+    Membar = "MEMBAR", Sass, Effect;
+    /// `ERRBAR`: waits for outstanding memory errors.
+    Errbar = "ERRBAR", Sass, Effect;
+    /// `CGAERRBAR` (sm_90+): the same for the cluster.
+    Cgaerrbar = "CGAERRBAR", Sass, Effect;
+    /// `CCTL.IVALL`: invalidates the L1 cache.
+    CacheInvalidate = "CCTL", Sass, Effect;
+    /// `NANOSLEEP t`.
+    Sleep = "NANOSLEEP", Sass, Effect;
+    /// `WARPSYNC mask`.
+    Warpsync = "WARPSYNC", Sass, Effect;
 }
 
 impl Opcode {
@@ -371,6 +426,23 @@ impl Opcode {
     /// comparison).
     pub fn takes_mul_mode(self) -> bool {
         matches!(self, Opcode::Mul | Opcode::Mad | Opcode::Imad | Opcode::Shf | Opcode::Madc | Opcode::Mul24 | Opcode::Mad24 | Opcode::Dp2a | Opcode::Idp2a)
+    }
+    /// Whether the opcode reads [`Attrs::red`](super::attrs::Attrs::red)
+    /// (which decides whether `and`/`or`/`xor` are a reduction or a
+    /// combining operation).
+    pub fn takes_reduction(self) -> bool {
+        matches!(
+            self,
+            Opcode::Atom
+                | Opcode::Red
+                | Opcode::Redux
+                | Opcode::AtomGlobal
+                | Opcode::AtomShared
+                | Opcode::AtomGeneric
+                | Opcode::RedGlobal
+                | Opcode::RedGeneric
+                | Opcode::WarpReduce
+        )
     }
     /// The opcode with this text name.
     pub fn from_name(name: &str) -> Option<Opcode> {

@@ -754,7 +754,7 @@ impl<'a> Parser<'a> {
         let mut attrs = Attrs::default();
         if let Some(words) = mnemonic[name_len..].strip_prefix('.') {
             for w in words.split('.') {
-                if !attrs.apply_word(w, opcode.takes_mul_mode()) {
+                if !attrs.apply_word_of(w, opcode.takes_mul_mode(), opcode.takes_reduction()) {
                     return Err(self.error_at(at, format!("`.{w}` is not an attribute here (unknown, or its field is set twice)")));
                 }
             }

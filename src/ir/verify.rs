@@ -693,6 +693,40 @@ impl Cx<'_> {
                     Sig::new(&[], &[if wide { W64 } else { W32 }])
                 }
                 Opcode::BarSync | Opcode::Bar => Sig { opt_args: [W32, W32].into_iter().collect(), ..Sig::default() },
+                // Warp operations: the PTX layer's last argument is the
+                // member mask.
+                Opcode::Shfl | Opcode::Shuffle => {
+                    need(&mut out, a.warp.is_some(), "a lane mode");
+                    let args: &[K] = if op == Opcode::Shfl { &[W32, W32, W32, W32] } else { &[W32, W32, W32] };
+                    Sig { opt_results: [Pred].into_iter().collect(), ..Sig::new(args, &[W32]) }
+                }
+                Opcode::Vote | Opcode::WarpVote => {
+                    need(&mut out, a.warp.is_some(), "a vote mode");
+                    let result = if a.warp == Some(crate::ir::WarpMode::Ballot) { W32 } else { Pred };
+                    let args: &[K] = if op == Opcode::Vote { &[Pred, W32] } else { &[Pred] };
+                    Sig::new(args, &[result])
+                }
+                Opcode::Match | Opcode::WarpMatch => {
+                    need(&mut out, a.warp.is_some(), "a match mode");
+                    let args: &[K] = if op == Opcode::Match { &[T, W32] } else { &[T] };
+                    Sig { opt_results: [Pred].into_iter().collect(), ..Sig::new(args, &[W32]) }
+                }
+                Opcode::Redux | Opcode::WarpReduce => {
+                    need(&mut out, a.red.is_some(), "a reduction");
+                    let args: &[K] = if op == Opcode::Redux { &[W32, W32] } else { &[W32] };
+                    Sig::new(args, &[W32])
+                }
+                Opcode::Atom | Opcode::AtomGlobal | Opcode::AtomShared | Opcode::AtomGeneric => {
+                    need(&mut out, a.red.is_some(), "an atomic operation");
+                    let cas = a.red == Some(crate::ir::RedOp::Cas);
+                    Sig::new(if cas { &[K::Addr, T, T] } else { &[K::Addr, T] }, &[T])
+                }
+                Opcode::Red | Opcode::RedGlobal | Opcode::RedGeneric => {
+                    need(&mut out, a.red.is_some(), "a reduction");
+                    Sig::new(&[K::Addr, T], &[])
+                }
+                Opcode::Fence | Opcode::Membar | Opcode::Errbar | Opcode::Cgaerrbar | Opcode::CacheInvalidate => Sig::new(&[], &[]),
+                Opcode::Nanosleep | Opcode::Sleep | Opcode::WarpSync | Opcode::Warpsync => Sig::new(&[W32], &[]),
                 Opcode::Ld
                 | Opcode::St
                 | Opcode::Ldg

@@ -497,7 +497,7 @@ macro_rules! ori_context_body {
                     InstView::Compare { op, dst, kind, cmp, a: *x, b: *y, combine, c }
                 }
                 (Opcode::Cvt, [x]) => InstView::Convert { op, dst: kind_of!(a.ty), src: kind_of!(a.src_ty), sat: a.sat, a: *x },
-                (Opcode::Ld | Opcode::St, _) => InstView::Memory {
+                (Opcode::Ld | Opcode::St | Opcode::Atom | Opcode::Red, _) => InstView::Memory {
                     op,
                     space: a.space.unwrap_or(crate::ir::Space::Generic),
                     kind: kind_of!(a.ty),
@@ -528,6 +528,26 @@ macro_rules! ori_context_body {
         }
         fn inst_sreg(&mut self) -> SpecialReg {
             self.cur_data().attrs.sreg.unwrap_or(SpecialReg::TidX)
+        }
+        fn converged(&mut self) -> Option<Unit> {
+            let entry = self.src.entry() == Some(self.block) && self.joins.is_empty();
+            (entry && self.src.kind == Some(crate::ir::FunctionKind::Kernel) && self.cur_data().guard.is_none()).then_some(())
+        }
+        fn atomic_attrs(&mut self) -> Attrs {
+            let s = self.cur_data().attrs;
+            Attrs { ty: s.ty, red: s.red, scope: s.scope, ..Attrs::default() }
+        }
+        fn inst_warp(&mut self) -> crate::ir::WarpMode {
+            self.cur_data().attrs.warp.unwrap_or(crate::ir::WarpMode::Idx)
+        }
+        fn inst_red(&mut self) -> crate::ir::RedOp {
+            self.cur_data().attrs.red.unwrap_or(crate::ir::RedOp::Add)
+        }
+        fn inst_order(&mut self) -> crate::ir::MemOrder {
+            self.cur_data().attrs.order.unwrap_or(crate::ir::MemOrder::Relaxed)
+        }
+        fn inst_scope(&mut self) -> crate::ir::MemScope {
+            self.cur_data().attrs.scope.unwrap_or(crate::ir::MemScope::Gpu)
         }
         fn inst_space(&mut self) -> crate::ir::Space {
             self.cur_data().attrs.space.unwrap_or(crate::ir::Space::Generic)
@@ -606,6 +626,21 @@ macro_rules! ori_context_body {
         fn emit(&mut self, op: &Opcode, attrs: Attrs, args: Args, imm: u64, ty: Type) -> Value {
             self.push(*op, args.modify(attrs), args.as_slice(), imm, &[ty])[0]
         }
+        fn emit0(&mut self, op: &Opcode, attrs: Attrs, args: Args) -> Unit {
+            self.push(*op, args.modify(attrs), args.as_slice(), 0, &[]);
+        }
+        fn reemit_with(&mut self, op: &Opcode, attrs: Attrs, args: Args) -> Output {
+            let data = self.cur_data();
+            let offset = data.offset;
+            let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
+            let results = self.push(*op, args.modify(attrs), args.as_slice(), 0, &types);
+            let last = *self.emitted.last().unwrap_or(&self.cur);
+            self.dst.insts[last].offset = offset;
+            Output::new(&results)
+        }
+        fn copy_to(&mut self, ty: Type, v: Value) -> Value {
+            self.push(Opcode::Copy, Attrs::default(), &[v], 0, &[ty])[0]
+        }
         fn emit2(&mut self, op: &Opcode, attrs: Attrs, args: Args, imm: u64, ty0: Type, ty1: Type) -> ValuePair {
             let r = self.push(*op, args.modify(attrs), args.as_slice(), imm, &[ty0, ty1]);
             ValuePair(r[0], r[1])
@@ -621,7 +656,7 @@ macro_rules! ori_context_body {
             let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
             // Shared, local and constant-bank accesses take 32-bit
             // addresses: the low word of a 64-bit one (the window offset).
-            let narrow = matches!(*op, Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldc);
+            let narrow = matches!(*op, Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldc | Opcode::AtomShared);
             if let Some(addr) = args.first_mut().filter(|a| narrow && self.dst.value_type(**a).regs() == 2) {
                 *addr = self.push(Opcode::Extract, Attrs::default(), &[*addr], 0, &[Type::R32])[0];
             }

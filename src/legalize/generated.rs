@@ -7,7 +7,7 @@
 /// Names every generated program refers to.
 mod scope {
     pub(crate) use super::super::context::{Args, Output, Src, Unit, ValuePair};
-    pub(crate) use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, Inst, MufuFunc, MulMode, Opcode, Round, Space, SpecialReg, Type, Value};
+    pub(crate) use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, Inst, MemOrder, MemScope, MufuFunc, MulMode, Opcode, RedOp, Round, Space, SpecialReg, Type, Value, WarpMode};
 
     pub(crate) use super::super::launch_abi::SHARED_WINDOW_CBANK as SHARED_WINDOW;
 
@@ -15,6 +15,7 @@ mod scope {
     pub(crate) const R32: Type = Type::R32;
     pub(crate) const R64: Type = Type::R64;
     pub(crate) const P: Type = Type::P;
+    pub(crate) const UR32: Type = Type::UR32;
 }
 
 /// `legalize`: PTX-layer operations to SASS-layer operations.

@@ -1,5 +1,5 @@
-//! Memory access: `ld`, `st` and `cvta`, and the address operands
-//! `[reg+off]`, `[var+off]`, `[param+off]`.
+//! Memory access: `ld`, `st`, the atomics `atom` and `red`, and `cvta`,
+//! and the address operands `[reg+off]`, `[var+off]`, `[param+off]`.
 //!
 //! A load or store in a real state space becomes `Ld`/`St` with the
 //! address value as the first argument and the constant offset in
@@ -43,6 +43,9 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     /// `ld[.space][.volatile][.vN].type d, [a]`.
     pub fn ld(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        if attrs.order.is_some() || attrs.scope.is_some() {
+            return Err(self.unsupported(i));
+        }
         let ty = self.mem_type(i)?;
         let ops = self.operands_n(i, 2)?;
         let span = i.loc.span();
@@ -85,6 +88,9 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     /// `st[.space][.volatile][.vN].type [a], b`.
     pub fn st(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        if attrs.order.is_some() || attrs.scope.is_some() {
+            return Err(self.unsupported(i));
+        }
         let ty = self.mem_type(i)?;
         let ops = self.operands_n(i, 2)?;
         let span = i.loc.span();
@@ -111,6 +117,50 @@ impl<'a> FnLower<'_, 'a, '_> {
                 }
                 self.assign(Place::Var(var), whole, false, span)?;
             }
+        }
+        Ok(())
+    }
+
+    /// `atom[.relaxed][.scope][.space].op.type d, [a], b[, c]` and
+    /// `red[.relaxed][.scope][.space].op.type [a], b`: global, shared or
+    /// generic memory, the relaxed order (the default); the operation in
+    /// `red` (`and`/`or`/`xor` arrive as a combining operation).
+    pub fn atomic(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ty = self.mem_type(i)?;
+        let span = i.loc.span();
+        let red = attrs.red.or(attrs.combine.map(|c| match c {
+            crate::ir::BoolOp::And => crate::ir::RedOp::And,
+            crate::ir::BoolOp::Or => crate::ir::RedOp::Or,
+            crate::ir::BoolOp::Xor => crate::ir::RedOp::Xor,
+        }));
+        let Some(red) = red.filter(|r| *r != crate::ir::RedOp::Popc) else { return Err(self.unsupported(i)) };
+        let space = attrs.space.unwrap_or(Space::Generic);
+        let relaxed = attrs.order.is_none_or(|o| o == crate::ir::MemOrder::Relaxed);
+        if !relaxed || !matches!(space, Space::Global | Space::Shared | Space::Generic) || attrs.vector != 0 || attrs.volatile {
+            return Err(self.unsupported(i));
+        }
+        let returns = i.opcode == crate::ptx::opcode::Opcode::Atom;
+        let sources = if red == crate::ir::RedOp::Cas { 2 } else { 1 };
+        let ops = self.operands_n(i, usize::from(returns) + 1 + sources)?;
+        let at = usize::from(returns);
+        let Addr::Mem { base, offset } = self.address(&ops[at], space)? else {
+            return Err(self.error(span, "unsupported in lowering: an atomic on a parameter"));
+        };
+        let elem = scalar_value_type(ty).ok_or_else(|| self.unsupported(i))?;
+        let opcode = if returns { Opcode::Atom } else { Opcode::Red };
+        let attrs = Attrs { space: Some(space), red: Some(red), ty: attrs.ty, scope: attrs.scope, ..Attrs::default() };
+        let mut data = InstData::new(opcode, attrs);
+        data.args.push(base);
+        for o in &ops[at + 1..] {
+            let v = self.read(o, ty)?;
+            data.args.push(v);
+        }
+        data.offset = self.offset32(offset, span)?;
+        let types = [elem];
+        let inst = self.emit(data, if returns { &types[..] } else { &[] });
+        if returns {
+            let v = self.b.func.insts[inst].results[0];
+            self.write(&ops[0], v, ty.kind() == TypeKind::Signed)?;
         }
         Ok(())
     }

@@ -52,6 +52,7 @@ mod names;
 mod operands;
 mod ops;
 mod types;
+mod warp;
 #[cfg(test)]
 mod tests;
 

@@ -23,6 +23,16 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// Lowers a non-control instruction (emitting into the current block
     /// and leaving register assignments in `pending`).
     pub fn body(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        if super::warp::handles(i.opcode) {
+            // `membar.gl` has a word no attribute names: its lowering reads
+            // the modifiers itself.
+            let attrs = if i.opcode == P::Membar { Attrs::default() } else { types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))? };
+            return self.warp_op(i, attrs);
+        }
+        if matches!(i.opcode, P::Atom | P::Red) {
+            let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
+            return self.atomic(i, attrs);
+        }
         let (attrs, ext) = types::attrs_ext(&i.modifiers).map_err(|()| self.unsupported(i))?;
         if ext != types::Ext::default() || super::integer::handles(i.opcode) {
             return self.int_op(i, attrs, ext);
@@ -143,7 +153,7 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     /// Reads a combining predicate operand (`p` or `!p`): the value and
     /// whether it is negated.
-    fn combine_operand(&mut self, o: &Operand) -> Result<(Value, bool), LowerError> {
+    pub(super) fn combine_operand(&mut self, o: &Operand) -> Result<(Value, bool), LowerError> {
         match &o.kind {
             OperandKind::NotPred(s) => Ok((self.pred_var_value(*s, o.loc.span())?, true)),
             _ => Ok((self.read(o, ScalarType::Pred)?, false)),

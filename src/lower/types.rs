@@ -11,7 +11,7 @@
 //! attribute or makes the instruction unsupported, so nothing that changes
 //! meaning is lost silently.
 
-use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, MulMode, Round, Space, Type};
+use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, MemOrder, MemScope, MulMode, RedOp, Round, Space, Type, WarpMode};
 use crate::ptx::ast::{Expr, ScalarType, StateSpace, UnaryOp};
 use crate::ptx::modifier::{self, KEYWORD_COUNT, Keyword, Modifier, Rounding, Semantics};
 use std::sync::OnceLock;
@@ -120,6 +120,10 @@ enum Word {
     Xorsign,
     /// `min/max.abs`: both operands' absolute values.
     Abs,
+    /// A warp operation's lane pattern (`shfl.up`, `vote.ballot`).
+    Warp(WarpMode),
+    /// An atomic's or reduction's operation (`atom.add`, `redux.max`).
+    Red(RedOp),
 }
 
 /// The modifiers of the integer, bit and carry instructions
@@ -178,7 +182,31 @@ fn word_meaning(spelling: &str) -> Word {
         ".NaN" => Word::NaN,
         ".xorsign" => Word::Xorsign,
         ".abs" => Word::Abs,
-        ".uni" | ".aligned" | ".ca" | ".cg" | ".cs" | ".lu" | ".cv" | ".wb" | ".wt" | ".nc" => Word::Drop,
+        ".up" => Word::Warp(WarpMode::Up),
+        ".down" => Word::Warp(WarpMode::Down),
+        ".bfly" => Word::Warp(WarpMode::Bfly),
+        ".idx" => Word::Warp(WarpMode::Idx),
+        ".all" => Word::Warp(WarpMode::All),
+        ".any" => Word::Warp(WarpMode::Any),
+        ".ballot" => Word::Warp(WarpMode::Ballot),
+        ".add" => Word::Red(RedOp::Add),
+        ".min" => Word::Red(RedOp::Min),
+        ".max" => Word::Red(RedOp::Max),
+        ".inc" => Word::Red(RedOp::Inc),
+        ".dec" => Word::Red(RedOp::Dec),
+        ".exch" => Word::Red(RedOp::Exch),
+        ".and" => Word::Red(RedOp::And),
+        ".or" => Word::Red(RedOp::Or),
+        ".xor" => Word::Red(RedOp::Xor),
+        ".cas" => Word::Red(RedOp::Cas),
+        ".popc" => Word::Red(RedOp::Popc),
+        // `.sync` (`match.any.sync`): the warp operations are all
+        // synchronising.
+        ".sync" => Word::Drop,
+        // `vote.uni`; the `.uni` of `bra`/`call`/`ret` is a uniformity
+        // promise those lowerings ignore.
+        ".uni" => Word::Warp(WarpMode::Uni),
+        ".aligned" | ".ca" | ".cg" | ".cs" | ".lu" | ".cv" | ".wb" | ".wt" | ".nc" => Word::Drop,
         ".cc" => Word::Ext(ExtWord::Cc),
         ".clamp" => Word::Ext(ExtWord::Clamp),
         ".wrap" => Word::Ext(ExtWord::Wrap),
@@ -230,7 +258,20 @@ pub(super) fn attrs_ext(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<(At
             }
             Modifier::Sem(Semantics::Weak) => {}
             Modifier::Sem(Semantics::Volatile) => a.volatile = true,
-            Modifier::Sem(_) | Modifier::Scope(_) => return Err(()),
+            Modifier::Sem(Semantics::Relaxed) => a.order = Some(MemOrder::Relaxed),
+            Modifier::Sem(Semantics::Acquire) => a.order = Some(MemOrder::Acquire),
+            Modifier::Sem(Semantics::Release) => a.order = Some(MemOrder::Release),
+            Modifier::Sem(Semantics::AcqRel) => a.order = Some(MemOrder::AcqRel),
+            Modifier::Sem(Semantics::Sc) => a.order = Some(MemOrder::Sc),
+            Modifier::Sem(_) => return Err(()),
+            Modifier::Scope(s) => {
+                a.scope = Some(match s {
+                    modifier::Scope::Cta => MemScope::Cta,
+                    modifier::Scope::Cluster => MemScope::Cluster,
+                    modifier::Scope::Gpu => MemScope::Gpu,
+                    modifier::Scope::Sys => MemScope::Sys,
+                })
+            }
             Modifier::Ftz => a.ftz = true,
             Modifier::Sat => a.sat = true,
             Modifier::Word(k) => match word(k) {
@@ -253,6 +294,8 @@ pub(super) fn attrs_ext(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<(At
                 Word::NaN => a.nan = true,
                 Word::Xorsign => a.xorsign = true,
                 Word::Abs => a.abs = 0b11,
+                Word::Warp(m) => a.warp = Some(m),
+                Word::Red(r) => a.red = Some(r),
             },
         }
     }

@@ -132,8 +132,10 @@ impl HazardInfo {
                     }
                 }
                 Operand::Mem(m) => {
+                    // The slot's `.64`, or the form's width for the address
+                    // (a compare-and-swap's pair prints without `.64`).
                     let wide = matches!(slot, Slot::Addr { wide: true, .. });
-                    info.push_read(m.base(), if wide { 2 } else { 1 });
+                    info.push_read(m.base(), if wide { 2 } else { widths.get(1 + position).copied().unwrap_or(1) });
                     if let Some(d) = m.desc() {
                         info.push_read(d, 2);
                     }

@@ -45,6 +45,9 @@ pub enum MemModel {
     NoDesc,
     /// A 64-bit address and the memory descriptor (sm_80 on).
     Desc,
+    /// A 64-bit address plus a uniform register, URZ (sm_75's atomics and
+    /// reductions, `[R2.64]` printing as `[R2.64+URZ]` only when not zero).
+    UniformZero,
 }
 
 /// The selection state of one function.

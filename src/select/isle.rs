@@ -326,6 +326,12 @@ impl SelectCtx<'_> {
                 let ops = [self.result(0, pt()), pt(), pt(), pt(), pt(), Operand::Hex(lut), Operand::Hex(0)];
                 self.emit(Mnemonic::of(Op::PLOP3, &[Mod::LUT]), &ops);
             }
+            // A uniform word: `UMOV UR4, 0x0` (the value a guarded
+            // instruction with a uniform result keeps where its guard fails).
+            crate::ir::RegFile::Ur if ty.regs() == 1 => {
+                let ops = [self.result(0, rz()), Operand::Imm(bits as u32)];
+                self.emit(Mnemonic::new(Op::UMOV), &ops);
+            }
             _ if ty.regs() == 1 => {
                 let ops = [self.result(0, rz()), Operand::Imm(bits as u32)];
                 self.emit(Mnemonic::new(Op::MOV), &ops);
@@ -825,8 +831,88 @@ macro_rules! selected_whole {
     };
 }
 
+/// A machine instruction's operands in printed order (ISLE `Ops`).
+pub type Ops = SmallVec<[Operand; 6]>;
+
 impl Context for SelectCtx<'_> {
     fn unit(&mut self) -> Unit {}
+    fn ops0(&mut self) -> Ops {
+        Ops::new()
+    }
+    fn ops1(&mut self, a: Src) -> Ops {
+        smallvec::smallvec![a]
+    }
+    fn ops2(&mut self, a: Src, b: Src) -> Ops {
+        smallvec::smallvec![a, b]
+    }
+    fn ops3(&mut self, a: Src, b: Src, c: Src) -> Ops {
+        smallvec::smallvec![a, b, c]
+    }
+    fn ops4(&mut self, a: Src, b: Src, c: Src, d: Src) -> Ops {
+        smallvec::smallvec![a, b, c, d]
+    }
+    fn ops5(&mut self, a: Src, b: Src, c: Src, d: Src, e: Src) -> Ops {
+        smallvec::smallvec![a, b, c, d, e]
+    }
+    fn emit_ops(&mut self, _: Inst, m: Mnemonic, ops: Ops) -> Unit {
+        self.emit(m, &ops);
+    }
+    fn res_reg(&mut self, _: Inst, k: u8) -> Src {
+        self.result(usize::from(k), rz())
+    }
+    fn res_pred(&mut self, _: Inst, k: u8) -> Src {
+        self.result(usize::from(k), pt())
+    }
+    fn src_pt(&mut self) -> Src {
+        pt()
+    }
+    fn pred_negated(&mut self, _: Inst, a: Arg) -> Src {
+        let mut p = self.src_pred(a);
+        if let (true, Operand::Reg { mods, .. }) = (self.data().attrs.negated, &mut p) {
+            mods.not = !mods.not;
+        }
+        p
+    }
+    fn const_below(&mut self, a: Arg, bound: u32) -> Option<u32> {
+        let (bits, ty) = self.constant(a.value)?;
+        (ty == Type::R32 && bits < u64::from(bound) || bound == u32::MAX && bits == u64::from(bound)).then_some(bits as u32)
+    }
+    fn src_hex(&mut self, v: u32) -> Src {
+        Operand::Hex(v)
+    }
+    fn mem_address(&mut self, _: Inst, model: &MemModel) -> Src {
+        match self.address(*model == MemModel::Desc) {
+            Some(Operand::Mem(m)) if *model == MemModel::UniformZero => {
+                match Mem::from_parts(m.base(), m.offset(), 0, None, Some(Reg::zero(RegFile::Uniform))) {
+                    Some(m) => Operand::Mem(m),
+                    None => {
+                        self.fail("an address with a uniform register");
+                        rz()
+                    }
+                }
+            }
+            Some(a) => a,
+            None => rz(),
+        }
+    }
+    fn inst_warp(&mut self, i: Inst) -> crate::ir::WarpMode {
+        self.func.insts[i].attrs.warp.unwrap_or(crate::ir::WarpMode::Idx)
+    }
+    fn inst_red(&mut self, i: Inst) -> crate::ir::RedOp {
+        self.func.insts[i].attrs.red.unwrap_or(crate::ir::RedOp::Add)
+    }
+    fn inst_scope(&mut self, i: Inst) -> crate::ir::MemScope {
+        self.func.insts[i].attrs.scope.unwrap_or(crate::ir::MemScope::Gpu)
+    }
+    fn inst_ty(&mut self, i: Inst) -> DataType {
+        self.func.insts[i].attrs.ty.unwrap_or(DataType::B32)
+    }
+    fn inst_acq_rel(&mut self, i: Inst) -> Option<Unit> {
+        (self.func.insts[i].attrs.order == Some(crate::ir::MemOrder::AcqRel)).then_some(())
+    }
+    fn mn_with(&mut self, m: Mnemonic, t: &Mod) -> Mnemonic {
+        m.with(*t)
+    }
     fn sm_at_least(&mut self, n: u32) -> Option<Unit> {
         (u32::from(self.sm.number) >= n).then_some(())
     }

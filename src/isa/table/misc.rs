@@ -238,6 +238,14 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("YIELD", 0x946, NONE, &[], vec![cond]));
     const NANOSLEEP_FIXED: &[(Field, u64)] = &[(f(83, 86), 0)];
     v.push(g.form("NANOSLEEP", 0x95d, NANOSLEEP_FIXED, &[], vec![cond, Slot::Imm32 { signed: false }]));
+    // The duration in a register (0x35d, 32–39: `NANOSLEEP R4` is
+    // 0x000000040000735d on sm_80, sm_90 and sm_100) or, before sm_100, a
+    // constant-bank word (0xb5d: `NANOSLEEP c[0x0][0x160]` is
+    // 0x0000580000007b5d on sm_80); ptxas 13.5 words.
+    v.push(g.form("NANOSLEEP", 0x35d, NANOSLEEP_FIXED, &[], vec![cond, gpr(32, None, None)]));
+    if !g.wide_ur {
+        v.push(Form { sms: (75, 90), ..g.form("NANOSLEEP", 0xb5d, NANOSLEEP_FIXED, &[], vec![cond, cbank(None, None, None)]) });
+    }
     v.push(g.form("ERRBAR", 0x9ab, NONE, &[], vec![]));
     // MEMBAR: semantics 79–80, scope 76–78 (values 4, 6, 7 print `.INVALIDn`).
     // sm_75 has no `.MMIO` (3 prints `.INVALID3`).
@@ -468,16 +476,24 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     // 63 set (clear: refused). Clear, the register is added to the address
     // instead (`[R2.64+UR4]`): not modelled. Single-bit flips and field
     // enumerations of half_ops' `ATOM.E.ADD.F16x2.RN.STRONG.GPU P0, RZ,
-    // desc[UR4][R2.64], R0` (sm_90, sm_100, sm_120).
+    // desc[UR4][R2.64], R0` (sm_90, sm_100, sm_120). ATOMG.E on floats
+    // (0x9a3) is the same layout: `ATOMG.E.ADD.F32.FTZ.RN.STRONG.GPU PT,
+    // R13, desc[UR6][R16.64+0x14], R13` is 0x0000140d100d79a3,
+    // 0x000f6800081ef3c6 on sm_90 and 0x8000140d100d79a3,
+    // 0x000f68000c1ef306 on sm_100 (ptxas 13.5 words; `.F64.RN` type 15).
     {
         let fatom: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
         if g.wide_ur {
             const FATOM_8: &[(Field, u64)] = &[(f(63, 63), 1), (f(72, 72), 1), (f(87, 87), 0), (f(90, 91), 3)];
             let addr23 = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 62), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true };
-            v.push(g.form("ATOM.E", 0x9a2, FATOM_8, fatom, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
+            for (name, opcode) in [("ATOM.E", 0x9a2), ("ATOMG.E", 0x9a3)] {
+                v.push(g.form(name, opcode, FATOM_8, fatom, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
+            }
         } else {
             const FATOM_6: &[(Field, u64)] = &[(f(70, 71), 3), (f(72, 72), 1), (f(87, 87), 0), (f(91, 91), 1)];
-            v.push(Form { sms: (90, 90), ..g.form("ATOM.E", 0x9a2, FATOM_6, fatom, aslots(true)) });
+            for (name, opcode) in [("ATOM.E", 0x9a2), ("ATOMG.E", 0x9a3)] {
+                v.push(Form { sms: (90, 90), ..g.form(name, opcode, FATOM_6, fatom, aslots(true)) });
+            }
         }
     }
     // ATOMG.E.CAS (0x3a9): compare (32–39) and swap (64–71) at a 32-bit

@@ -1,0 +1,185 @@
+//! Warp-wide and synchronising instructions: `shfl.sync`, `vote.sync`,
+//! `activemask`, `match.sync`, `redux.sync`, `bar.warp.sync`, `membar` and
+//! `fence`, `nanosleep`.
+//!
+//! Each becomes one PTX-layer Ori instruction whose last argument is the
+//! member mask (kept for legalization, which decides whether the machine
+//! needs a `WARPSYNC`). A `!p` vote source is the `negated` attribute.
+
+use super::error::LowerError;
+use super::function::FnLower;
+use crate::ir::{Attrs, DataType, InstData, MemOrder, MemScope, Opcode, RedOp, Type, Value, WarpMode};
+use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType};
+use crate::ptx::opcode::Opcode as P;
+
+/// The full member mask (`activemask`'s vote asks every lane).
+const ALL_LANES: u64 = 0xffff_ffff;
+
+impl<'a> FnLower<'_, 'a, '_> {
+    /// Lowers a warp or synchronisation instruction (the caller has
+    /// checked [`handles`]).
+    pub fn warp_op(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        match i.opcode {
+            P::ShflSync => self.shfl(i, attrs),
+            P::VoteSync => self.vote(i, attrs),
+            P::Activemask => self.activemask(i, attrs),
+            P::Match => self.match_sync(i, attrs),
+            P::ReduxSync => self.redux(i, attrs),
+            P::BarWarpSync => self.one_arg_effect(i, attrs, Opcode::WarpSync),
+            P::Nanosleep => self.one_arg_effect(i, attrs, Opcode::Nanosleep),
+            P::Membar | P::Fence => self.fence(i, attrs),
+            _ => Err(self.unsupported(i)),
+        }
+    }
+
+    /// A destination `d` or `d|p`: the value's operand and the predicate's.
+    fn value_and_pred(o: &Operand) -> (Operand, Option<Operand>) {
+        match &o.kind {
+            OperandKind::PredPair(d, p) => {
+                (Operand { kind: OperandKind::Name(*d, None), loc: o.loc }, Some(Operand { kind: OperandKind::Name(*p, None), loc: o.loc }))
+            }
+            _ => (o.clone(), None),
+        }
+    }
+
+    /// Emits `opcode` with `args` and the results `types`, and returns them.
+    fn emit_results(&mut self, opcode: Opcode, attrs: Attrs, args: &[Value], types: &[Type]) -> smallvec::SmallVec<[Value; 2]> {
+        let mut data = InstData::new(opcode, attrs);
+        data.args.extend_from_slice(args);
+        let inst = self.emit(data, types);
+        self.b.func.insts[inst].results.iter().copied().collect()
+    }
+
+    /// `shfl.sync.mode.b32 d[|p], a, b, c, membermask`.
+    fn shfl(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 5)?;
+        if attrs.warp.is_none_or(|m| !matches!(m, WarpMode::Up | WarpMode::Down | WarpMode::Bfly | WarpMode::Idx)) || attrs.ty.is_some_and(|t| t.bits() != 32) {
+            return Err(self.unsupported(i));
+        }
+        let (d, p) = Self::value_and_pred(&ops[0]);
+        let mut args: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::new();
+        for o in &ops[1..] {
+            args.push(self.read(o, ScalarType::B32)?);
+        }
+        let attrs = Attrs { warp: attrs.warp, ty: Some(DataType::B32), ..Attrs::default() };
+        let types: &[Type] = if p.is_some() { &[Type::R32, Type::P] } else { &[Type::R32] };
+        let r = self.emit_results(Opcode::Shfl, attrs, &args, types);
+        self.write(&d, r[0], false)?;
+        if let Some(p) = p {
+            self.write(&p, r[1], false)?;
+        }
+        Ok(())
+    }
+
+    /// `vote.sync.{all,any,uni}.pred d, [!]a, membermask` and
+    /// `vote.sync.ballot.b32 d, [!]a, membermask`.
+    fn vote(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 3)?;
+        let Some(mode) = attrs.warp.filter(|m| matches!(m, WarpMode::All | WarpMode::Any | WarpMode::Uni | WarpMode::Ballot)) else {
+            return Err(self.unsupported(i));
+        };
+        let (a, negated) = self.combine_operand(&ops[1])?;
+        let mask = self.read(&ops[2], ScalarType::B32)?;
+        let ballot = mode == WarpMode::Ballot;
+        let attrs = Attrs { warp: Some(mode), negated, ..Attrs::default() };
+        let v = self.op(Opcode::Vote, attrs, &[a, mask], if ballot { Type::R32 } else { Type::P });
+        self.write(&ops[0], v, false)
+    }
+
+    /// `activemask.b32 d`: the ballot of a true predicate.
+    fn activemask(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 1)?;
+        if attrs.warp.is_some() || attrs.red.is_some() {
+            return Err(self.unsupported(i));
+        }
+        let t = self.iconst(Type::P, 1);
+        let mask = self.iconst(Type::R32, ALL_LANES);
+        let v = self.op(Opcode::Vote, Attrs { warp: Some(WarpMode::Ballot), ..Attrs::default() }, &[t, mask], Type::R32);
+        self.write(&ops[0], v, false)
+    }
+
+    /// `match.{any,all}.sync.{b32,b64} d[|p], a, membermask`.
+    fn match_sync(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 3)?;
+        let (Some(mode), Some(ty)) = (attrs.warp.filter(|m| matches!(m, WarpMode::Any | WarpMode::All)), attrs.ty) else {
+            return Err(self.unsupported(i));
+        };
+        let sty = if ty.bits() == 64 { ScalarType::B64 } else { ScalarType::B32 };
+        let (d, p) = Self::value_and_pred(&ops[0]);
+        if p.is_some() && mode == WarpMode::Any {
+            return Err(self.unsupported(i));
+        }
+        let a = self.read(&ops[1], sty)?;
+        let mask = self.read(&ops[2], ScalarType::B32)?;
+        let attrs = Attrs { warp: Some(mode), ty: Some(if ty.bits() == 64 { DataType::B64 } else { DataType::B32 }), ..Attrs::default() };
+        let types: &[Type] = if p.is_some() { &[Type::R32, Type::P] } else { &[Type::R32] };
+        let r = self.emit_results(Opcode::Match, attrs, &[a, mask], types);
+        self.write(&d, r[0], false)?;
+        if let Some(p) = p {
+            self.write(&p, r[1], false)?;
+        }
+        Ok(())
+    }
+
+    /// `redux.sync.op.type d, a, membermask` (`.add/.min/.max` of
+    /// `.u32/.s32`, `.and/.or/.xor` of `.b32`).
+    fn redux(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 3)?;
+        let red = attrs.red.or(attrs.combine.map(|c| match c {
+            crate::ir::BoolOp::And => RedOp::And,
+            crate::ir::BoolOp::Or => RedOp::Or,
+            crate::ir::BoolOp::Xor => RedOp::Xor,
+        }));
+        let (Some(red), Some(ty)) = (red, attrs.ty) else { return Err(self.unsupported(i)) };
+        if ty.bits() != 32 || ty.is_float() || !matches!(red, RedOp::Add | RedOp::Min | RedOp::Max | RedOp::And | RedOp::Or | RedOp::Xor) {
+            return Err(self.unsupported(i));
+        }
+        let a = self.read(&ops[1], ScalarType::B32)?;
+        let mask = self.read(&ops[2], ScalarType::B32)?;
+        let v = self.op(Opcode::Redux, Attrs { red: Some(red), ty: Some(ty), ..Attrs::default() }, &[a, mask], Type::R32);
+        self.write(&ops[0], v, ty.is_signed())
+    }
+
+    /// `nanosleep.u32 t`, `bar.warp.sync membermask`.
+    fn one_arg_effect(&mut self, i: &Instruction, attrs: Attrs, opcode: Opcode) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 1)?;
+        if attrs.warp.is_some() || attrs.red.is_some() || attrs.order.is_some() {
+            return Err(self.unsupported(i));
+        }
+        let t = self.read(&ops[0], ScalarType::U32)?;
+        let mut data = InstData::new(opcode, Attrs::default());
+        data.args.push(t);
+        self.emit(data, &[]);
+        Ok(())
+    }
+
+    /// `membar.{cta,gl,sys}` (a sequentially consistent fence of the CTA,
+    /// the GPU, the system) and `fence{.sc,.acq_rel}.scope`.
+    fn fence(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        if !self.cx.m.operands(i.operands).is_empty() {
+            return Err(self.unsupported(i));
+        }
+        let words: Vec<&str> = i.modifiers.iter().map(|(m, _)| m.spelling()).collect();
+        let (order, scope) = if i.opcode == P::Membar {
+            let scope = match words[..] {
+                [".cta"] => MemScope::Cta,
+                [".gl"] => MemScope::Gpu,
+                [".sys"] => MemScope::Sys,
+                _ => return Err(self.unsupported(i)),
+            };
+            (MemOrder::Sc, scope)
+        } else {
+            match (attrs.order, attrs.scope) {
+                (Some(o @ (MemOrder::Sc | MemOrder::AcqRel)), Some(s)) if words.len() == 2 => (o, s),
+                _ => return Err(self.unsupported(i)),
+            }
+        };
+        self.emit(InstData::new(Opcode::Fence, Attrs { order: Some(order), scope: Some(scope), ..Attrs::default() }), &[]);
+        Ok(())
+    }
+}
+
+/// Whether [`FnLower::warp_op`] lowers the PTX opcode.
+pub(super) fn handles(op: P) -> bool {
+    matches!(op, P::ShflSync | P::VoteSync | P::Activemask | P::Match | P::ReduxSync | P::BarWarpSync | P::Nanosleep | P::Membar | P::Fence)
+}
