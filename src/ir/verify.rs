@@ -703,8 +703,9 @@ impl Cx<'_> {
                 Opcode::Vote | Opcode::WarpVote => {
                     need(&mut out, a.warp.is_some(), "a vote mode");
                     let result = if a.warp == Some(crate::ir::WarpMode::Ballot) { W32 } else { Pred };
-                    let args: &[K] = if op == Opcode::Vote { &[Pred, W32] } else { &[Pred] };
-                    Sig::new(args, &[result])
+                    // `activemask` is a PTX-layer vote without a member mask.
+                    let opt: &[K] = if op == Opcode::Vote { &[W32] } else { &[] };
+                    Sig { opt_args: opt.iter().copied().collect(), ..Sig::new(&[Pred], &[result]) }
                 }
                 Opcode::Match | Opcode::WarpMatch => {
                     need(&mut out, a.warp.is_some(), "a match mode");

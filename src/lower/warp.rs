@@ -4,16 +4,14 @@
 //!
 //! Each becomes one PTX-layer Ori instruction whose last argument is the
 //! member mask (kept for legalization, which decides whether the machine
-//! needs a `WARPSYNC`). A `!p` vote source is the `negated` attribute.
+//! needs a `WARPSYNC`); `activemask`, which synchronises nothing, is a
+//! vote without one. A `!p` vote source is the `negated` attribute.
 
 use super::error::LowerError;
 use super::function::FnLower;
 use crate::ir::{Attrs, DataType, InstData, MemOrder, MemScope, Opcode, RedOp, Type, Value, WarpMode};
 use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType};
 use crate::ptx::opcode::Opcode as P;
-
-/// The full member mask (`activemask`'s vote asks every lane).
-const ALL_LANES: u64 = 0xffff_ffff;
 
 impl<'a> FnLower<'_, 'a, '_> {
     /// Lowers a warp or synchronisation instruction (the caller has
@@ -86,15 +84,15 @@ impl<'a> FnLower<'_, 'a, '_> {
         self.write(&ops[0], v, false)
     }
 
-    /// `activemask.b32 d`: the ballot of a true predicate.
+    /// `activemask.b32 d`: the ballot of a true predicate over the threads
+    /// executing it, without a member mask (nothing waits for the others).
     fn activemask(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
         let ops = self.operands_n(i, 1)?;
         if attrs.warp.is_some() || attrs.red.is_some() {
             return Err(self.unsupported(i));
         }
         let t = self.iconst(Type::P, 1);
-        let mask = self.iconst(Type::R32, ALL_LANES);
-        let v = self.op(Opcode::Vote, Attrs { warp: Some(WarpMode::Ballot), ..Attrs::default() }, &[t, mask], Type::R32);
+        let v = self.op(Opcode::Vote, Attrs { warp: Some(WarpMode::Ballot), ..Attrs::default() }, &[t], Type::R32);
         self.write(&ops[0], v, false)
     }
 
