@@ -123,6 +123,8 @@ pub(crate) struct Legalizer<'a> {
     cur: Inst,
     /// The block being filled.
     block: Block,
+    /// Open loops of an expansion (innermost last): their headers.
+    loops: Vec<Block>,
     /// Instructions emitted for the current instruction, in order.
     emitted: Vec<Inst>,
     /// Constants already made in the current block.
@@ -159,6 +161,7 @@ impl<'a> Legalizer<'a> {
             map: SecondaryMap::with_default(None),
             cur: Inst::new(0),
             block: Block::new(0),
+            loops: Vec::new(),
             emitted: Vec::new(),
             consts: HashMap::default(),
             problem: None,
@@ -233,9 +236,10 @@ impl<'a> Legalizer<'a> {
         if let Some(problem) = self.problem.take() {
             return Err(self.error(inst, problem));
         }
-        if !self.joins.is_empty() {
+        if !self.joins.is_empty() || !self.loops.is_empty() {
             self.joins.clear();
-            return Err(self.error(inst, "the expansion left a slow path open"));
+            self.loops.clear();
+            return Err(self.error(inst, "the expansion left a slow path or a loop open"));
         }
         let Some(out) = out else {
             let what = if program == Program::Early { "no legalization rule" } else { "no late legalization rule" };
@@ -434,6 +438,52 @@ impl<'a> Legalizer<'a> {
         self.emitted.push(inst);
         self.block = join;
         self.consts = consts;
+        param
+    }
+
+    /// Ends the current block with a jump to a new loop header whose
+    /// parameter starts as `init`, and continues in the header: returns
+    /// the parameter. [`Legalizer::loop_end`] closes the loop.
+    fn loop_begin(&mut self, init: Value) -> Value {
+        if self.cur_data().guard.is_some() {
+            self.note_problem("a guarded instruction whose expansion loops (branch around it instead)");
+        }
+        let header = self.dst.create_block();
+        let param = self.dst.append_block_param(header, self.dst.value_type(init));
+        let at = self.dst.layout.iter().position(|&b| b == self.block).map_or(self.dst.layout.len(), |p| p + 1);
+        self.dst.layout.insert(at, header);
+        let mut data = InstData::new(Opcode::Jump, Attrs::default());
+        data.dests.push(crate::ir::BlockCall { block: header, args: [init].into_iter().collect() });
+        let inst = self.dst.create_inst(data, &[]);
+        self.dst.append_inst(self.block, inst);
+        self.dst.locs[inst] = self.src.locs[self.cur];
+        self.emitted.push(inst);
+        self.loops.push(header);
+        self.block = header;
+        param
+    }
+
+    /// Ends the innermost loop: when `done` holds, continues after it with
+    /// `result`, else runs the header again with `again`. Returns the
+    /// value after the loop (a parameter of the new exit block).
+    fn loop_end(&mut self, done: Value, again: Value, result: Value) -> Value {
+        let Some(header) = self.loops.pop() else {
+            self.note_problem("a loop ends that did not begin");
+            return result;
+        };
+        let exit = self.dst.create_block();
+        let param = self.dst.append_block_param(exit, self.dst.value_type(result));
+        let at = self.dst.layout.iter().position(|&b| b == self.block).map_or(self.dst.layout.len(), |p| p + 1);
+        self.dst.layout.insert(at, exit);
+        let mut data = InstData::new(Opcode::Brif, Attrs::default());
+        data.args.push(done);
+        data.dests.push(crate::ir::BlockCall { block: exit, args: [result].into_iter().collect() });
+        data.dests.push(crate::ir::BlockCall { block: header, args: [again].into_iter().collect() });
+        let inst = self.dst.create_inst(data, &[]);
+        self.dst.append_inst(self.block, inst);
+        self.dst.locs[inst] = self.src.locs[self.cur];
+        self.emitted.push(inst);
+        self.block = exit;
         param
     }
 
@@ -735,6 +785,47 @@ macro_rules! ori_context_body {
             data.guard = Some(Guard { pred: p, negated });
             data.prior = [prior].into_iter().collect();
             r
+        }
+        fn loop_begin(&mut self, init: Value) -> Value {
+            self.loop_begin(init)
+        }
+        fn loop_end(&mut self, done: Value, again: Value, result: Value) -> Value {
+            self.loop_end(done, again, result)
+        }
+        fn is_pair(&mut self, ty: Type) -> bool {
+            ty.regs() == 2
+        }
+        fn with_cas(&mut self, a: Attrs) -> Attrs {
+            Attrs { red: Some(crate::ir::RedOp::Cas), ..a }
+        }
+        fn atom_address(&mut self) -> Value {
+            let data = self.cur_data();
+            let a = data.args.first().map(|&v| self.map[v].unwrap_or(v));
+            match a {
+                Some(a) if self.dst.value_type(a).regs() == 2 => self.push(Opcode::Extract, Attrs::default(), &[a], 0, &[Type::R32])[0],
+                Some(a) => a,
+                None => {
+                    self.note_problem("an atomic without an address");
+                    self.iconst(Type::R32, 0)
+                }
+            }
+        }
+        fn atom_data(&mut self) -> Value {
+            let data = self.cur_data();
+            match data.args.get(1).map(|&v| self.map[v].unwrap_or(v)) {
+                Some(v) => v,
+                None => {
+                    self.note_problem("an atomic without data");
+                    self.iconst(Type::R32, 0)
+                }
+            }
+        }
+        fn emit_at_offset(&mut self, op: &Opcode, attrs: Attrs, args: Args, ty: Type) -> Value {
+            let offset = self.cur_data().offset;
+            let v = self.push(*op, args.modify(attrs), args.as_slice(), 0, &[ty])[0];
+            let last = *self.emitted.last().unwrap_or(&self.cur);
+            self.dst.insts[last].offset = offset;
+            v
         }
         fn slow_begin(&mut self, cond: Value, fast: Value) -> Unit {
             self.slow_path_begin(cond, fast)
