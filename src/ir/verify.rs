@@ -720,7 +720,9 @@ impl Cx<'_> {
                 Opcode::Atom | Opcode::AtomGlobal | Opcode::AtomShared | Opcode::AtomGeneric => {
                     need(&mut out, a.red.is_some(), "an atomic operation");
                     let cas = a.red == Some(crate::ir::RedOp::Cas);
-                    Sig::new(if cas { &[K::Addr, T, T] } else { &[K::Addr, T] }, &[T])
+                    let args: &[K] = if cas { &[K::Addr, T, T] } else { &[K::Addr, T] };
+                    // The machine's atomics may drop the old value (`red.shared` is `ATOMS.ADD RZ`).
+                    if op == Opcode::Atom { Sig::new(args, &[T]) } else { Sig { opt_results: [T].into_iter().collect(), ..Sig::new(args, &[]) } }
                 }
                 Opcode::Red | Opcode::RedGlobal | Opcode::RedGeneric => {
                     need(&mut out, a.red.is_some(), "a reduction");
