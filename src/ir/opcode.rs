@@ -233,6 +233,13 @@ opcodes! {
     Nanosleep = "nanosleep", Ptx, Effect;
     /// `bar.warp.sync membermask`.
     WarpSync = "bar.warp.sync", Ptx, Effect;
+    /// `bar.red.op d, barrier, [!]p`: a CTA barrier that also reduces a
+    /// predicate (`red` popc, giving a count; and/or, giving a predicate).
+    BarRed = "bar.red", Ptx, Effect;
+    /// `griddepcontrol.wait`: waits for the grids this one depends on.
+    GridWait = "griddepcontrol.wait", Ptx, Effect;
+    /// `griddepcontrol.launch_dependents`: dependent grids may launch.
+    GridLaunch = "griddepcontrol.launch_dependents", Ptx, Effect;
 
     // ---- SASS layer (legalization's output) -----------------------------
     /// `IADD3 d, a, b, c` (with `.X`: plus carry-in predicates).
@@ -393,6 +400,16 @@ opcodes! {
     Sleep = "NANOSLEEP", Sass, Effect;
     /// `WARPSYNC mask`.
     Warpsync = "WARPSYNC", Sass, Effect;
+    /// `BAR.RED.op.DEFER_BLOCKING id, [!]p` (the barrier number in the
+    /// immediate); its result is read by the [`Opcode::BarResult`] after it.
+    BarReduce = "BAR.RED", Sass, Effect;
+    /// `B2R.RESULT d` / `B2R.RESULT RZ, p`: the last barrier reduction's
+    /// result (`red` popc: a count, else a predicate).
+    BarResult = "B2R.RESULT", Sass, Effect;
+    /// `ACQBULK` (sm_90+): `griddepcontrol.wait`.
+    Acqbulk = "ACQBULK", Sass, Effect;
+    /// `PREEXIT` (sm_90+): `griddepcontrol.launch_dependents`.
+    Preexit = "PREEXIT", Sass, Effect;
 }
 
 impl Opcode {
@@ -442,6 +459,9 @@ impl Opcode {
                 | Opcode::RedGlobal
                 | Opcode::RedGeneric
                 | Opcode::WarpReduce
+                | Opcode::BarRed
+                | Opcode::BarReduce
+                | Opcode::BarResult
         )
     }
     /// The opcode with this text name.

@@ -728,8 +728,26 @@ impl Cx<'_> {
                     need(&mut out, a.red.is_some(), "a reduction");
                     Sig::new(&[K::Addr, T], &[])
                 }
-                Opcode::Fence | Opcode::Membar | Opcode::Errbar | Opcode::Cgaerrbar | Opcode::CacheInvalidate => Sig::new(&[], &[]),
+                Opcode::Fence
+                | Opcode::Membar
+                | Opcode::Errbar
+                | Opcode::Cgaerrbar
+                | Opcode::CacheInvalidate
+                | Opcode::GridWait
+                | Opcode::GridLaunch
+                | Opcode::Acqbulk
+                | Opcode::Preexit => Sig::new(&[], &[]),
                 Opcode::Nanosleep | Opcode::Sleep | Opcode::WarpSync | Opcode::Warpsync => Sig::new(&[W32], &[]),
+                Opcode::BarRed | Opcode::BarResult => {
+                    need(&mut out, a.red.is_some(), "a reduction");
+                    let result = if a.red == Some(crate::ir::RedOp::Popc) { W32 } else { Pred };
+                    let args: &[K] = if op == Opcode::BarRed { &[W32, Pred] } else { &[] };
+                    Sig::new(args, &[result])
+                }
+                Opcode::BarReduce => {
+                    need(&mut out, a.red.is_some(), "a reduction");
+                    Sig::new(&[Pred], &[])
+                }
                 Opcode::Ld
                 | Opcode::St
                 | Opcode::Ldg

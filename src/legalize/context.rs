@@ -676,6 +676,17 @@ macro_rules! ori_context_body {
         fn emit(&mut self, op: &Opcode, attrs: Attrs, args: Args, imm: u64, ty: Type) -> Value {
             self.push(*op, args.modify(attrs), args.as_slice(), imm, &[ty])[0]
         }
+        fn emit0_imm(&mut self, op: &Opcode, attrs: Attrs, args: Args, imm: u64) -> Unit {
+            self.push(*op, args.modify(attrs), args.as_slice(), imm, &[]);
+        }
+        fn const_u32(&mut self, v: Value) -> Option<u64> {
+            let inst = self.dst.value_inst(v)?;
+            let d = &self.dst.insts[inst];
+            (d.opcode == Opcode::Iconst && d.guard.is_none() && d.imm <= u64::from(u32::MAX)).then_some(d.imm)
+        }
+        fn reduction_attrs(&mut self) -> Attrs {
+            Attrs { red: self.cur_data().attrs.red, ..Attrs::default() }
+        }
         fn emit0(&mut self, op: &Opcode, attrs: Attrs, args: Args) -> Unit {
             self.push(*op, args.modify(attrs), args.as_slice(), 0, &[]);
         }
@@ -765,7 +776,7 @@ macro_rules! ori_context_body {
         }
         fn mem_attrs(&mut self) -> Attrs {
             let s = self.cur_data().attrs;
-            Attrs { ty: s.ty, vector: s.vector, volatile: s.volatile, ..Attrs::default() }
+            Attrs { ty: s.ty, vector: s.vector, volatile: s.volatile, order: s.order, scope: s.scope, ..Attrs::default() }
         }
         fn cmp_attrs(&mut self) -> Attrs {
             let s = self.cur_data().attrs;

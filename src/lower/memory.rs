@@ -43,9 +43,7 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     /// `ld[.space][.volatile][.vN].type d, [a]`.
     pub fn ld(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
-        if attrs.order.is_some() || attrs.scope.is_some() {
-            return Err(self.unsupported(i));
-        }
+        let attrs = self.ordered(i, attrs, crate::ir::MemOrder::Acquire)?;
         let ty = self.mem_type(i)?;
         let ops = self.operands_n(i, 2)?;
         let span = i.loc.span();
@@ -88,9 +86,7 @@ impl<'a> FnLower<'_, 'a, '_> {
 
     /// `st[.space][.volatile][.vN].type [a], b`.
     pub fn st(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
-        if attrs.order.is_some() || attrs.scope.is_some() {
-            return Err(self.unsupported(i));
-        }
+        let attrs = self.ordered(i, attrs, crate::ir::MemOrder::Release)?;
         let ty = self.mem_type(i)?;
         let ops = self.operands_n(i, 2)?;
         let span = i.loc.span();
@@ -119,6 +115,18 @@ impl<'a> FnLower<'_, 'a, '_> {
             }
         }
         Ok(())
+    }
+
+    /// The memory order of a load or store: none, `.relaxed.scope`, or
+    /// `ordering.scope` (`.acquire` for loads, `.release` for stores); a
+    /// scope needs an order and `.volatile` none.
+    fn ordered(&self, i: &Instruction, attrs: Attrs, ordering: crate::ir::MemOrder) -> Result<Attrs, LowerError> {
+        use crate::ir::MemOrder::Relaxed;
+        match (attrs.order, attrs.scope) {
+            (None, None) => Ok(attrs),
+            (Some(o), Some(_)) if (o == Relaxed || o == ordering) && !attrs.volatile => Ok(attrs),
+            _ => Err(self.unsupported(i)),
+        }
     }
 
     /// `atom[.relaxed][.scope][.space].op.type d, [a], b[, c]` and

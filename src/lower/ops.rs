@@ -24,9 +24,9 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// and leaving register assignments in `pending`).
     pub fn body(&mut self, i: &Instruction) -> Result<(), LowerError> {
         if super::warp::handles(i.opcode) {
-            // `membar.gl` has a word no attribute names: its lowering reads
-            // the modifiers itself.
-            let attrs = if i.opcode == P::Membar { Attrs::default() } else { types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))? };
+            // `membar.gl` and `griddepcontrol.wait` have words no attribute
+            // names: their lowering reads the modifiers itself.
+            let attrs = if matches!(i.opcode, P::Membar | P::Griddepcontrol) { Attrs::default() } else { types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))? };
             return self.warp_op(i, attrs);
         }
         if matches!(i.opcode, P::Atom | P::Red) {

@@ -1,6 +1,6 @@
 //! Warp-wide and synchronising instructions: `shfl.sync`, `vote.sync`,
 //! `activemask`, `match.sync`, `redux.sync`, `bar.warp.sync`, `membar` and
-//! `fence`, `nanosleep`.
+//! `fence`, `nanosleep`, `griddepcontrol`, `bar.red`.
 //!
 //! Each becomes one PTX-layer Ori instruction whose last argument is the
 //! member mask (kept for legalization, which decides whether the machine
@@ -20,12 +20,16 @@ impl<'a> FnLower<'_, 'a, '_> {
         match i.opcode {
             P::ShflSync => self.shfl(i, attrs),
             P::VoteSync => self.vote(i, attrs),
+            // `vote.ballot.sync`: the same with `.sync` after the mode.
+            P::Vote if i.modifiers.iter().any(|(m, _)| m.spelling() == ".sync") => self.vote(i, attrs),
             P::Activemask => self.activemask(i, attrs),
             P::Match => self.match_sync(i, attrs),
             P::ReduxSync => self.redux(i, attrs),
             P::BarWarpSync => self.one_arg_effect(i, attrs, Opcode::WarpSync),
             P::Nanosleep => self.one_arg_effect(i, attrs, Opcode::Nanosleep),
             P::Membar | P::Fence => self.fence(i, attrs),
+            P::Griddepcontrol => self.grid_dependency(i),
+            P::BarRed | P::BarCtaRed | P::BarrierRed | P::BarrierCtaRed => self.bar_red(i, attrs),
             _ => Err(self.unsupported(i)),
         }
     }
@@ -177,7 +181,41 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 }
 
+impl<'a> FnLower<'_, 'a, '_> {
+    /// `bar.red.popc.u32 d, b, [!]p` and `bar.red.{and,or}.pred d, b, [!]p`
+    /// (a barrier number; no thread count).
+    fn bar_red(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 3)?;
+        let red = attrs.red.or(attrs.combine.map(|c| match c {
+            crate::ir::BoolOp::And => RedOp::And,
+            crate::ir::BoolOp::Or => RedOp::Or,
+            crate::ir::BoolOp::Xor => RedOp::Xor,
+        }));
+        let Some(red) = red.filter(|r| matches!(r, RedOp::Popc | RedOp::And | RedOp::Or)) else { return Err(self.unsupported(i)) };
+        let b = self.read(&ops[1], ScalarType::U32)?;
+        let (p, negated) = self.combine_operand(&ops[2])?;
+        let ty = if red == RedOp::Popc { Type::R32 } else { Type::P };
+        let v = self.op(Opcode::BarRed, Attrs { red: Some(red), negated, ..Attrs::default() }, &[b, p], ty);
+        self.write(&ops[0], v, false)
+    }
+
+    /// `griddepcontrol.wait` / `griddepcontrol.launch_dependents`.
+    fn grid_dependency(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let words: Vec<&str> = i.modifiers.iter().map(|(m, _)| m.spelling()).collect();
+        let opcode = match words[..] {
+            [".wait"] => Opcode::GridWait,
+            [".launch_dependents"] => Opcode::GridLaunch,
+            _ => return Err(self.unsupported(i)),
+        };
+        if !self.cx.m.operands(i.operands).is_empty() {
+            return Err(self.unsupported(i));
+        }
+        self.emit(InstData::new(opcode, Attrs::default()), &[]);
+        Ok(())
+    }
+}
+
 /// Whether [`FnLower::warp_op`] lowers the PTX opcode.
 pub(super) fn handles(op: P) -> bool {
-    matches!(op, P::ShflSync | P::VoteSync | P::Activemask | P::Match | P::ReduxSync | P::BarWarpSync | P::Nanosleep | P::Membar | P::Fence)
+    matches!(op, P::ShflSync | P::VoteSync | P::Vote | P::Activemask | P::Match | P::ReduxSync | P::BarWarpSync | P::Nanosleep | P::Membar | P::Fence | P::Griddepcontrol | P::BarRed | P::BarCtaRed | P::BarrierRed | P::BarrierCtaRed)
 }

@@ -1367,7 +1367,9 @@ impl<'m> Checker<'m> {
                 }
             }
             Opcode::Vote => {
-                if self.target.number >= 70 && self.version >= (6, 4) {
+                // `vote.ballot.sync` spells `.sync` after the mode.
+                let sync = i.modifiers.iter().any(|(m, _)| m.spelling() == ".sync");
+                if !sync && self.target.number >= 70 && self.version >= (6, 4) {
                     self.error(
                         span,
                         format!("instruction 'vote' without '.sync' is not supported on .target sm_70 and higher from PTX ISA version 6.4"),

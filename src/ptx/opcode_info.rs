@@ -2070,9 +2070,11 @@ pub(crate) static INFO: [OpcodeInfo; 209] = [
         name: "vote",
         min_ptx: (1, 2),
         min_sm: 12,
-        operands: "T p",
-        modifiers: &[".all", ".any", ".uni", ".ballot", ".pred", ".b32"],
-        modifier_reqs: &[(".ballot", (2, 0), 20)],
+        // `.sync` after the mode (`vote.ballot.sync.b32 d, p, mask`, as
+        // CUB writes it; ptxas 13.5 accepts it) takes the member mask.
+        operands: "T p | T p u32",
+        modifiers: &[".all", ".any", ".uni", ".ballot", ".pred", ".b32", ".sync"],
+        modifier_reqs: &[(".ballot", (2, 0), 20), (".sync", (6, 0), 30)],
     },
     OpcodeInfo {
         name: "vote.sync",

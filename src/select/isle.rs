@@ -587,10 +587,23 @@ impl SelectCtx<'_> {
         let Some(size) = access_size(elem, n) else { return self.fail(format!("no {}-bit access", elem.bits() * n)) };
         let desc = model == MemModel::Desc;
         let global = matches!(d.opcode, Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen);
-        // sm_75 spells the default (weak) order of global accesses `.SYS`.
-        let order: &[Mod] = match (global, desc, d.attrs.volatile) {
-            (true, _, true) => &[Mod::STRONG, Mod::SYS],
-            (true, false, false) => &[Mod::SYS],
+        // sm_75 spells the default (weak) order of global accesses `.SYS`;
+        // an ordered access is `.STRONG` at its scope (the CTA's is `.SM`
+        // from sm_80, `.CTA` on sm_75; the cluster's the GPU's).
+        let scope = d.attrs.order.and(d.attrs.scope).map(|s| match s {
+            crate::ir::MemScope::Cta if desc => Mod::SM,
+            crate::ir::MemScope::Cta => Mod::CTA,
+            crate::ir::MemScope::Cluster | crate::ir::MemScope::Gpu => Mod::GPU,
+            crate::ir::MemScope::Sys => Mod::SYS,
+        });
+        let strong;
+        let order: &[Mod] = match (global, desc, d.attrs.volatile, scope) {
+            (true, _, _, Some(s)) => {
+                strong = [Mod::STRONG, s];
+                &strong
+            }
+            (true, _, true, None) => &[Mod::STRONG, Mod::SYS],
+            (true, false, false, None) => &[Mod::SYS],
             _ => &[],
         };
         let (op, load) = match d.opcode {
@@ -863,6 +876,13 @@ impl Context for SelectCtx<'_> {
     fn res_pred(&mut self, _: Inst, k: u8) -> Src {
         self.result(usize::from(k), pt())
     }
+    fn src_rz(&mut self) -> Src {
+        rz()
+    }
+    fn inst_imm_below(&mut self, i: Inst, bound: u32) -> Option<u32> {
+        let imm = self.func.insts[i].imm;
+        (imm < u64::from(bound)).then_some(imm as u32)
+    }
     fn src_pt(&mut self) -> Src {
         pt()
     }
@@ -907,8 +927,8 @@ impl Context for SelectCtx<'_> {
     fn inst_ty(&mut self, i: Inst) -> DataType {
         self.func.insts[i].attrs.ty.unwrap_or(DataType::B32)
     }
-    fn inst_acq_rel(&mut self, i: Inst) -> Option<Unit> {
-        (self.func.insts[i].attrs.order == Some(crate::ir::MemOrder::AcqRel)).then_some(())
+    fn inst_sc(&mut self, i: Inst) -> Option<Unit> {
+        (self.func.insts[i].attrs.order == Some(crate::ir::MemOrder::Sc)).then_some(())
     }
     fn mn_with(&mut self, m: Mnemonic, t: &Mod) -> Mnemonic {
         m.with(*t)

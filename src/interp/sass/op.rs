@@ -595,6 +595,8 @@ impl Translator<'_> {
         };
         Ok(match opcode {
             Opcode::NOP | Opcode::MEMBAR | Opcode::ERRBAR | Opcode::CCTL | Opcode::YIELD | Opcode::NANOSLEEP | Opcode::CGAERRBAR | Opcode::ENDCOLLECTIVE | Opcode::DEPBAR | Opcode::LDGDEPBAR => Op::Nop,
+            // One grid at a time: nothing to wait for, nothing to let launch.
+            Opcode::ACQBULK | Opcode::PREEXIT => Op::Nop,
             Opcode::EXIT => Op::Exit,
             Opcode::BPT => Op::Trap,
             Opcode::MOV | Opcode::UMOV => {

@@ -600,6 +600,13 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         let sms = (g.sms.0.max(90), g.sms.1);
         v.push(Form { sms, ..g.form("CGAERRBAR", 0x5ab, NONE, &[], vec![]) });
         v.push(Form { sms, ..g.form("ENDCOLLECTIVE", 0x91b, COND_PT, &[], vec![]) });
+        // ACQBULK (0x82e: waits for the grids this one depends on,
+        // `griddepcontrol.wait`) and PREEXIT (0x82d: lets dependent grids
+        // launch, `griddepcontrol.launch_dependents`): no operands;
+        // 0x000000000000782e / 0x000000000000782d with 0x000fe20000000000
+        // on sm_90, sm_100 and sm_120 (ptxas 13.5 words).
+        v.push(Form { sms, ..g.form("ACQBULK", 0x82e, NONE, &[], vec![]) });
+        v.push(Form { sms, ..g.form("PREEXIT", 0x82d, NONE, &[], vec![]) });
     }
     // BAR.RED (0xb1d with 77–79 = 2): a barrier (54–57) that also reduces a
     // predicate (87–90, printed always); operation 74–75, bit 80

@@ -13,6 +13,7 @@ use crate::isa::op_facts::{Class::*, OpFacts, Space, op};
 
 /// The opcodes, sorted by name.
 pub const OPCODES: &[OpFacts] = &[
+    op("ACQBULK", Control),
     op("ATOM", Mem).queue(10).memory(Space::Generic, true, true),
     op("ATOMG", Mem).queue(9).memory(Space::Global, true, true),
     op("ATOMS", Mem).queue(8).memory(Space::Shared, true, true),
@@ -92,6 +93,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("P2R", Alu),
     op("PLOP3", Alu),
     op("POPC", Bitop).no_reuse(),
+    op("PREEXIT", Control),
     op("PRMT", Alu),
     op("QSPC", Alu),
     op("R2P", Alu),
