@@ -76,9 +76,10 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     const U64: ModField = ModField { field: f(73, 73), names: &["", ".U64"], extra: None };
     const ANY: &[(Field, u64)] = &[(f(79, 79), 1), (f(81, 83), 7)];
     const ALL: &[(Field, u64)] = &[(f(79, 79), 0)];
-    // Its source has no reuse flag (oracle).
-    let from_80 = |form: Form| Form { sms: (g.sms.0.max(80), g.sms.1), ..form };
+    // Its source has no reuse flag (oracle). sm_75 has the same layout
+    // (ptxas 13.5: `MATCH.ANY R5, R0` is 0x00000000000573a1,
+    // 0x000e2400000e8000 there).
     let src = gpr(24, None, None);
-    v.push(from_80(g.form("MATCH.ANY", 0x3a1, ANY, &[U64], vec![RD, src])));
-    v.push(from_80(g.form("MATCH.ALL", 0x3a1, ALL, &[U64], vec![pred_plain(81, PredShow::Always), RD, src])));
+    v.push(g.form("MATCH.ANY", 0x3a1, ANY, &[U64], vec![RD, src]));
+    v.push(g.form("MATCH.ALL", 0x3a1, ALL, &[U64], vec![pred_plain(81, PredShow::Always), RD, src]));
 }
