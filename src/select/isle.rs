@@ -773,17 +773,27 @@ impl SelectCtx<'_> {
         let addr = Operand::ConstAddr { bank, index, offset: d.offset };
         let results = d.results.clone();
         if results.len() > 1 {
-            // A vector (`ld.const.v2.u32`): one 64-bit load, then its parts.
-            let words: u32 = results.iter().map(|&r| u32::from(self.func.value_type(r).regs())).sum();
-            if words != 2 {
-                return self.fail(format!("no {}-bit constant-bank load", 32 * words));
-            }
+            // A vector (`ld.const.v2.u32`, `ld.const.v4.u8`): one 32- or
+            // 64-bit load, then its parts (sub-word elements by PRMT).
+            let elem = d.attrs.ty.filter(|t| t.bits() < 32);
+            let bits = match elem {
+                Some(t) => t.bits() * results.len() as u32,
+                None => 32 * results.iter().map(|&r| u32::from(self.func.value_type(r).regs())).sum::<u32>(),
+            };
+            let (wide, name) = match bits {
+                32 => (Type::R32, Mnemonic::new(Op::LDC)),
+                64 => (Type::R64, Mnemonic::of(Op::LDC, &[Mod::_64])),
+                _ => return self.fail(format!("no {bits}-bit constant-bank load")),
+            };
             if !self.no_guard() {
                 return;
             }
-            let t = self.fresh(Type::R64);
-            self.push_helper(Mnemonic::of(Op::LDC, &[Mod::_64]), &[Operand::reg(self.reg_of(t)), addr], &[t]);
-            return self.split(t, &results);
+            let t = self.fresh(wide);
+            self.push_helper(name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
+            return match elem {
+                Some(e) => self.split_subword(t, wide, &results, e),
+                None => self.split(t, &results),
+            };
         }
         let ops = [self.result(0, rz()), addr];
         self.emit(Mnemonic::new(Op::LDC).opt(size), &ops);
