@@ -129,10 +129,11 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
     }
 
-    /// `atom[.relaxed][.scope][.space].op.type d, [a], b[, c]` and
-    /// `red[.relaxed][.scope][.space].op.type [a], b`: global, shared or
-    /// generic memory, the relaxed order (the default); the operation in
-    /// `red` (`and`/`or`/`xor` arrive as a combining operation).
+    /// `atom[.sem][.scope][.space].op.type d, [a], b[, c]` and
+    /// `red[.sem][.scope][.space].op.type [a], b`: global, shared or
+    /// generic memory, every order but `.sc` (relaxed by default); the
+    /// operation in `red` (`and`/`or`/`xor` arrive as a combining
+    /// operation).
     pub fn atomic(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
         let ty = self.mem_type(i)?;
         let span = i.loc.span();
@@ -143,8 +144,8 @@ impl<'a> FnLower<'_, 'a, '_> {
         }));
         let Some(red) = red.filter(|r| *r != crate::ir::RedOp::Popc) else { return Err(self.unsupported(i)) };
         let space = attrs.space.unwrap_or(Space::Generic);
-        let relaxed = attrs.order.is_none_or(|o| o == crate::ir::MemOrder::Relaxed);
-        if !relaxed || !matches!(space, Space::Global | Space::Shared | Space::Generic) || attrs.vector != 0 || attrs.volatile {
+        let ordered = attrs.order.is_none_or(|o| o != crate::ir::MemOrder::Sc);
+        if !ordered || !matches!(space, Space::Global | Space::Shared | Space::Generic) || attrs.vector != 0 || attrs.volatile {
             return Err(self.unsupported(i));
         }
         let returns = i.opcode == crate::ptx::opcode::Opcode::Atom;
@@ -156,7 +157,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         };
         let elem = scalar_value_type(ty).ok_or_else(|| self.unsupported(i))?;
         let opcode = if returns { Opcode::Atom } else { Opcode::Red };
-        let attrs = Attrs { space: Some(space), red: Some(red), ty: attrs.ty, scope: attrs.scope, ..Attrs::default() };
+        let attrs = Attrs { space: Some(space), red: Some(red), ty: attrs.ty, order: attrs.order, scope: attrs.scope, ..Attrs::default() };
         let mut data = InstData::new(opcode, attrs);
         data.args.push(base);
         for o in &ops[at + 1..] {
