@@ -406,6 +406,10 @@ opcodes! {
     /// `B2R.RESULT d` / `B2R.RESULT RZ, p`: the last barrier reduction's
     /// result (`red` popc: a count, else a predicate).
     BarResult = "B2R.RESULT", Sass, Effect;
+    /// `F2FP(.RELU)(.SATFINITE).{F16,BF16}.F32.PACK_AB d, a, b` (sm_80+):
+    /// two f32 values rounded to halves, a in the high half (`ty` the
+    /// packed type).
+    F2fp = "F2FP", Sass, Pure;
     /// `ACQBULK` (sm_90+): `griddepcontrol.wait`.
     Acqbulk = "ACQBULK", Sass, Effect;
     /// `PREEXIT` (sm_90+): `griddepcontrol.launch_dependents`.

@@ -172,7 +172,6 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Shl, &[T, W32], &[T]),
     (Opcode::Shr, &[T, W32], &[T]),
     (Opcode::Selp, &[T, T, Pred], &[T]),
-    (Opcode::Cvt, &[S], &[T]),
     (Opcode::Cvta, &[T], &[T]),
     (Opcode::Shf, &[W32, W32, W32], &[W32]),
     (Opcode::Imnmx, &[W32, W32, Pred], &[W32]),
@@ -738,6 +737,9 @@ impl Cx<'_> {
                 | Opcode::Acqbulk
                 | Opcode::Preexit => Sig::new(&[], &[]),
                 Opcode::Nanosleep | Opcode::Sleep | Opcode::WarpSync | Opcode::Warpsync => Sig::new(&[W32], &[]),
+                // A conversion; packing two f32 values into halves takes two.
+                Opcode::Cvt => Sig { opt_args: [S].into_iter().collect(), ..Sig::new(&[S], &[T]) },
+                Opcode::F2fp => Sig::new(&[W32, W32], &[W32]),
                 Opcode::BarRed | Opcode::BarResult => {
                     need(&mut out, a.red.is_some(), "a reduction");
                     let result = if a.red == Some(crate::ir::RedOp::Popc) { W32 } else { Pred };

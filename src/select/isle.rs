@@ -886,6 +886,9 @@ impl Context for SelectCtx<'_> {
     fn res_pred(&mut self, _: Inst, k: u8) -> Src {
         self.result(usize::from(k), pt())
     }
+    fn inst_relu(&mut self, _: Inst) -> bool {
+        false
+    }
     fn src_rz(&mut self) -> Src {
         rz()
     }
