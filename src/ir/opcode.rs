@@ -410,6 +410,15 @@ opcodes! {
     /// two f32 values rounded to halves, a in the high half (`ty` the
     /// packed type).
     F2fp = "F2FP", Sass, Pure;
+    /// `HADD2(.BF16_V2)(.FTZ)(.SAT) d, a, b`: packed-half addition (`ty`
+    /// f16, f16x2, bf16 or bf16x2; a scalar half is the low lane).
+    Hadd2 = "HADD2", Sass, Pure;
+    /// `HMUL2 d, a, b`, as [`Opcode::Hadd2`].
+    Hmul2 = "HMUL2", Sass, Pure;
+    /// `HFMA2 d, a, b, c`, as [`Opcode::Hadd2`].
+    Hfma2 = "HFMA2", Sass, Pure;
+    /// `HSETP2.cmp.comb p, a, b, c`: the low lanes' comparison.
+    Hsetp2 = "HSETP2", Sass, Pure;
     /// `ACQBULK` (sm_90+): `griddepcontrol.wait`.
     Acqbulk = "ACQBULK", Sass, Effect;
     /// `PREEXIT` (sm_90+): `griddepcontrol.launch_dependents`.

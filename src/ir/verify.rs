@@ -237,6 +237,10 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Idp4a, &[W32, W32, W32], &[W32]),
     (Opcode::Idp2a, &[W32, W32, W32], &[W32]),
     (Opcode::Testp, &[T], &[Pred]),
+    (Opcode::Hadd2, &[W32, W32], &[W32]),
+    (Opcode::Hmul2, &[W32, W32], &[W32]),
+    (Opcode::Hfma2, &[W32, W32, W32], &[W32]),
+    (Opcode::Hsetp2, &[W32, W32, Pred], &[Pred]),
 ];
 
 /// Special registers that are 64 bits wide (PTX ISA, "Special

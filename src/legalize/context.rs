@@ -803,6 +803,10 @@ macro_rules! ori_context_body {
         fn loop_end(&mut self, done: Value, again: Value, result: Value) -> Value {
             self.loop_end(done, again, result)
         }
+        fn half_attrs(&mut self) -> Attrs {
+            let s = self.cur_data().attrs;
+            Attrs { ty: s.ty, ftz: s.ftz, sat: s.sat, ..Attrs::default() }
+        }
         fn is_pair(&mut self, ty: Type) -> bool {
             ty.regs() == 2
         }

@@ -201,8 +201,9 @@ fn word_meaning(spelling: &str) -> Word {
         ".cas" => Word::Red(RedOp::Cas),
         ".popc" => Word::Red(RedOp::Popc),
         // `.sync` (`match.any.sync`): the warp operations are all
-        // synchronising.
-        ".sync" => Word::Drop,
+        // synchronising. `.noftz` (`atom.add.noftz.f16x2`): the machine's
+        // half-precision atomic add never flushes subnormals.
+        ".sync" | ".noftz" => Word::Drop,
         // `vote.uni`; the `.uni` of `bra`/`call`/`ret` is a uniformity
         // promise those lowerings ignore.
         ".uni" => Word::Warp(WarpMode::Uni),

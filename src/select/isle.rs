@@ -886,6 +886,9 @@ impl Context for SelectCtx<'_> {
     fn res_pred(&mut self, _: Inst, k: u8) -> Src {
         self.result(usize::from(k), pt())
     }
+    fn inst_bf16(&mut self, i: Inst) -> bool {
+        matches!(self.func.insts[i].attrs.ty, Some(DataType::Bf16 | DataType::Bf16x2))
+    }
     fn inst_relu(&mut self, _: Inst) -> bool {
         false
     }
@@ -1117,6 +1120,7 @@ impl Context for SelectCtx<'_> {
                 Mnemonic::of(Op::ISETP, &[c]).opt(size).with(comb).flag(d.attrs.x, Mod::EX)
             }
             Opcode::Fsetp => Mnemonic::of(Op::FSETP, &[float_cmp(cmp, mirrored)]).flag(d.attrs.ftz, Mod::FTZ).with(comb),
+            Opcode::Hsetp2 => Mnemonic::of(Op::HSETP2, &[float_cmp(cmp, mirrored)]).flag(d.attrs.ftz, Mod::FTZ).with(comb),
             _ => Mnemonic::of(Op::DSETP, &[float_cmp(cmp, mirrored), comb]),
         };
         let mut c = self.pred_arg(2, pt());
