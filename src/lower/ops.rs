@@ -29,6 +29,16 @@ impl<'a> FnLower<'_, 'a, '_> {
             let attrs = if matches!(i.opcode, P::Membar | P::Griddepcontrol) { Attrs::default() } else { types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))? };
             return self.warp_op(i, attrs);
         }
+        // `prefetch` / `prefetchu` only warm a cache: dropped (as the
+        // cache hints of `ld`/`st` are, see [`super::types`]); the address
+        // operand must still be one.
+        if matches!(i.opcode, P::Prefetch | P::Prefetchu) {
+            let ops = self.cx.m.operands(i.operands);
+            return match ops {
+                [o] if matches!(o.kind, OperandKind::Address(_)) => Ok(()),
+                _ => Err(self.unsupported(i)),
+            };
+        }
         if matches!(i.opcode, P::Atom | P::Red) {
             let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
             return self.atomic(i, attrs);

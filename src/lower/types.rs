@@ -7,7 +7,8 @@
 //! anyway), `.aligned` of barriers, the cache-operator hints of `ld`/`st`
 //! (`.ca .cg .cs .lu .cv .wb .wt`), `.nc` (the non-coherent read-only path:
 //! a plain load is always correct), `.weak` (the default ordering) and the
-//! `.L1::*`/`.L2::*` eviction hints. Every other modifier either maps to an
+//! `.L1::*`/`.L2::*` eviction hints (and `prefetch`/`prefetchu` whole:
+//! [`super::ops`]). Every other modifier either maps to an
 //! attribute or makes the instruction unsupported, so nothing that changes
 //! meaning is lost silently.
 
