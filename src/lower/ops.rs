@@ -39,6 +39,11 @@ impl<'a> FnLower<'_, 'a, '_> {
                 _ => Err(self.unsupported(i)),
             };
         }
+        match i.opcode {
+            P::CpAsync => return self.cp_async(i),
+            P::CpAsyncCommitGroup | P::CpAsyncWaitGroup | P::CpAsyncWaitAll => return self.async_group(i),
+            _ => {}
+        }
         if matches!(i.opcode, P::Atom | P::Red) {
             let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
             return self.atomic(i, attrs);
