@@ -773,14 +773,15 @@ impl SelectCtx<'_> {
         let addr = Operand::ConstAddr { bank, index, offset: d.offset };
         let results = d.results.clone();
         if results.len() > 1 {
-            // A vector (`ld.const.v2.u32`, `ld.const.v4.u8`): one 32- or
-            // 64-bit load, then its parts (sub-word elements by PRMT).
+            // A vector (`ld.const.v2.u32`, `ld.const.v4.u8`): one 16-, 32-
+            // or 64-bit load, then its parts (sub-word elements by PRMT).
             let elem = d.attrs.ty.filter(|t| t.bits() < 32);
             let bits = match elem {
                 Some(t) => t.bits() * results.len() as u32,
                 None => 32 * results.iter().map(|&r| u32::from(self.func.value_type(r).regs())).sum::<u32>(),
             };
             let (wide, name) = match bits {
+                16 => (Type::R32, Mnemonic::of(Op::LDC, &[Mod::U16])),
                 32 => (Type::R32, Mnemonic::new(Op::LDC)),
                 64 => (Type::R64, Mnemonic::of(Op::LDC, &[Mod::_64])),
                 _ => return self.fail(format!("no {bits}-bit constant-bank load")),
