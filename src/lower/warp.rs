@@ -44,12 +44,19 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
     }
 
-    /// Emits `opcode` with `args` and the results `types`, and returns them.
-    fn emit_results(&mut self, opcode: Opcode, attrs: Attrs, args: &[Value], types: &[Type]) -> smallvec::SmallVec<[Value; 2]> {
+    /// Emits `opcode` with `args` and a 32-bit result written to `d`, and
+    /// with `p` a second, predicate result written there.
+    fn emit_value_and_pred(&mut self, opcode: Opcode, attrs: Attrs, args: &[Value], d: &Operand, p: Option<&Operand>) -> Result<(), LowerError> {
         let mut data = InstData::new(opcode, attrs);
         data.args.extend_from_slice(args);
+        let types: &[Type] = if p.is_some() { &[Type::R32, Type::P] } else { &[Type::R32] };
         let inst = self.emit(data, types);
-        self.b.func.insts[inst].results.iter().copied().collect()
+        let r: smallvec::SmallVec<[Value; 2]> = self.b.func.insts[inst].results.iter().copied().collect();
+        self.write(d, r[0], false)?;
+        if let Some(p) = p {
+            self.write(p, r[1], false)?;
+        }
+        Ok(())
     }
 
     /// `shfl.sync.mode.b32 d[|p], a, b, c, membermask`.
@@ -64,13 +71,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             args.push(self.read(o, ScalarType::B32)?);
         }
         let attrs = Attrs { warp: attrs.warp, ty: Some(DataType::B32), ..Attrs::default() };
-        let types: &[Type] = if p.is_some() { &[Type::R32, Type::P] } else { &[Type::R32] };
-        let r = self.emit_results(Opcode::Shfl, attrs, &args, types);
-        self.write(&d, r[0], false)?;
-        if let Some(p) = p {
-            self.write(&p, r[1], false)?;
-        }
-        Ok(())
+        self.emit_value_and_pred(Opcode::Shfl, attrs, &args, &d, p.as_ref())
     }
 
     /// `vote.sync.{all,any,uni}.pred d, [!]a, membermask` and
@@ -114,13 +115,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         let a = self.read(&ops[1], sty)?;
         let mask = self.read(&ops[2], ScalarType::B32)?;
         let attrs = Attrs { warp: Some(mode), ty: Some(if ty.bits() == 64 { DataType::B64 } else { DataType::B32 }), ..Attrs::default() };
-        let types: &[Type] = if p.is_some() { &[Type::R32, Type::P] } else { &[Type::R32] };
-        let r = self.emit_results(Opcode::Match, attrs, &[a, mask], types);
-        self.write(&d, r[0], false)?;
-        if let Some(p) = p {
-            self.write(&p, r[1], false)?;
-        }
-        Ok(())
+        self.emit_value_and_pred(Opcode::Match, attrs, &[a, mask], &d, p.as_ref())
     }
 
     /// `redux.sync.op.type d, a, membermask` (`.add/.min/.max` of
