@@ -75,7 +75,7 @@ pub mod ori;
 pub use api::compile::{Input, KernelInfo, Output, compile, disassemble};
 pub use api::error::{Diagnostic, Error, ErrorKind, Location, Severity};
 pub use api::options::Options;
-pub use api::target::{TRIPLE, Target};
+pub use api::target::{PTX_ISA_VERSIONS, TRIPLE, Target};
 
 /// The version of this crate (`Cargo.toml`'s).
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

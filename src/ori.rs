@@ -441,8 +441,14 @@ impl Module {
 
     /// The module in the Ori IR's text form (as the `--dump-ir` option of
     /// the `ptx2sass` tool prints functions), for reading and for tests.
+    /// The module names no target (the compile options do), so the text
+    /// has no `target` line.
     pub fn to_text(&self) -> String {
-        ir::print_module(&self.inner)
+        let text = ir::print_module(&self.inner);
+        match text.split_once('\n') {
+            Some((first, rest)) if first.starts_with("target ") => rest.to_string(),
+            _ => text,
+        }
     }
 
     /// The IR for a target.

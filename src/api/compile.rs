@@ -115,7 +115,10 @@ impl Output {
 /// thread count or the machine).
 ///
 /// Errors: [`ErrorKind::InvalidPtx`] when the PTX does not parse or
-/// check (every problem found, located); [`ErrorKind::InvalidModule`]
+/// check (every problem found, located);
+/// [`ErrorKind::UnsupportedPtxVersion`] when its `.version` is newer than
+/// the newest ptx2sass reads ([`PTX_ISA_VERSIONS`](crate::PTX_ISA_VERSIONS));
+/// [`ErrorKind::InvalidModule`]
 /// for an Ori module that is not well-formed; [`ErrorKind::Unsupported`]
 /// when a stage does not handle a function (each such function, with the
 /// stage); [`ErrorKind::InvalidOptions`] for an optimisation level above 3.
@@ -138,7 +141,11 @@ fn compile_ptx(source: &str, options: &Options) -> Result<Output, Error> {
     let check = CheckOptions { arch: Some(arch.sm()), resolve_calls: matches!(arch, Arch::Real(_)) };
     let mut warnings = match crate::ptx::check::check(&module, &check) {
         Ok(w) => front_end(&w),
-        Err(d) => return Err(Error::new(ErrorKind::InvalidPtx, front_end(&d))),
+        Err(d) => {
+            let newer = module.version.is_some_and(|v| v.pair() > crate::ptx::check::MAX_PTX_VERSION);
+            let kind = if newer { ErrorKind::UnsupportedPtxVersion } else { ErrorKind::InvalidPtx };
+            return Err(Error::new(kind, front_end(&d)));
+        }
     };
     let Arch::Real(sm) = arch else {
         return Ok(Output::check_only(options.target, filter_warnings(warnings, options)));

@@ -17,6 +17,9 @@ pub enum ErrorKind {
     /// The PTX does not parse, or breaks a rule of the PTX ISA (what
     /// `ptxas` reports as errors).
     InvalidPtx,
+    /// The PTX's `.version` is newer than the newest PTX ISA version
+    /// ptx2sass reads (the last of [`PTX_ISA_VERSIONS`](crate::PTX_ISA_VERSIONS)).
+    UnsupportedPtxVersion,
     /// An Ori module built with [`ori`](crate::ori) is not well-formed.
     InvalidModule,
     /// The input is valid but the compiler does not handle something in
@@ -32,12 +35,14 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    /// A short name: `invalid_options`, `invalid_ptx`, `invalid_module`,
-    /// `unsupported`, `invalid_cubin`, `internal`.
+    /// A short name: `invalid_options`, `invalid_ptx`,
+    /// `unsupported_ptx_version`, `invalid_module`, `unsupported`,
+    /// `invalid_cubin`, `internal`.
     pub fn name(self) -> &'static str {
         match self {
             ErrorKind::InvalidOptions => "invalid_options",
             ErrorKind::InvalidPtx => "invalid_ptx",
+            ErrorKind::UnsupportedPtxVersion => "unsupported_ptx_version",
             ErrorKind::InvalidModule => "invalid_module",
             ErrorKind::Unsupported => "unsupported",
             ErrorKind::InvalidCubin => "invalid_cubin",
@@ -235,7 +240,7 @@ impl Error {
             out.push_str(&d.render_ptxas(file_name));
             out.push('\n');
         }
-        if matches!(self.kind, ErrorKind::InvalidPtx | ErrorKind::Unsupported) {
+        if matches!(self.kind, ErrorKind::InvalidPtx | ErrorKind::UnsupportedPtxVersion | ErrorKind::Unsupported) {
             out.push_str("ptxas fatal   : Ptx assembly aborted due to errors\n");
         }
         out

@@ -8,6 +8,21 @@ use crate::target::{Arch, KNOWN_SMS, Sm, SmVariant};
 use std::fmt;
 use std::str::FromStr;
 
+/// The PTX ISA versions [`compile`](crate::compile) reads, oldest first
+/// (`(9, 5)` is `.version 9.5`, the newest, as `ptxas` 13.5 reads).
+#[rustfmt::skip]
+pub const PTX_ISA_VERSIONS: &[(u8, u8)] = &[
+    (1, 0), (1, 1), (1, 2), (1, 3), (1, 4), (1, 5),
+    (2, 0), (2, 1), (2, 2), (2, 3),
+    (3, 0), (3, 1), (3, 2),
+    (4, 0), (4, 1), (4, 2), (4, 3),
+    (5, 0), (5, 1),
+    (6, 0), (6, 1), (6, 2), (6, 3), (6, 4), (6, 5),
+    (7, 0), (7, 1), (7, 2), (7, 3), (7, 4), (7, 5), (7, 6), (7, 7), (7, 8),
+    (8, 0), (8, 1), (8, 2), (8, 3), (8, 4), (8, 5), (8, 6), (8, 7), (8, 8),
+    (9, 0), (9, 1), (9, 2), (9, 3), (9, 4), (9, 5),
+];
+
 /// The target triple of CUDA code, as `target-lexicon` and `rustc` spell
 /// it. It names no SM: [`Target::from_triple`] takes one beside it.
 pub const TRIPLE: &str = crate::target::TRIPLE;
@@ -154,6 +169,12 @@ mod tests {
         assert!(Target::from_triple("nvptx-nvidia-cuda", "sm_90").is_err());
         assert!(Target::from_triple("x86_64-unknown-linux-gnu", "sm_90").is_err());
         assert_eq!(Target::from_triple(TRIPLE, "compute_80").unwrap(), "compute_80".parse().unwrap());
+    }
+
+    #[test]
+    fn the_newest_ptx_version_is_the_checker_s() {
+        assert_eq!(PTX_ISA_VERSIONS.last(), Some(&crate::ptx::check::MAX_PTX_VERSION));
+        assert!(PTX_ISA_VERSIONS.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
