@@ -292,7 +292,7 @@ pub struct Compiled {
 impl Compiled {
     /// The `ptxas -v` lines for the module (ptxas 13.5's wording: the
     /// smem figure only when there is shared memory, the stack only with a
-    /// frame, cmem[0] only before sm_90), each ending with a line break.
+    /// frame, `cmem[0]` only before sm_90), each ending with a line break.
     pub fn verbose_report(&self, sm: Sm) -> String {
         let mut out = format!("ptxas info    : {} bytes gmem", self.global_bytes);
         if self.const_bytes > 0 {

@@ -52,7 +52,7 @@
 //! operand of the wrong register class, an instruction after a block's
 //! branch) do not panic: the first one is recorded and
 //! [`Module::kernel`] returns it as an
-//! [`ErrorKind::InvalidModule`](crate::ErrorKind::InvalidModule) error;
+//! [`ErrorKind::InvalidModule`] error;
 //! the finished function is also checked by the IR verifier.
 
 use crate::api::error::{Diagnostic, Error, ErrorKind, Location};
