@@ -569,7 +569,7 @@ impl FunctionBuilder<'_> {
                 self.emit(data, ty.reg())
             }
             ir::FunctionKind::Device => {
-                if self.inner.func.blocks[self.entry].insts.iter().any(|_| true) {
+                if !self.inner.func.blocks[self.entry].insts.is_empty() {
                     return self.fail("a device function's parameters come before its instructions", ty.reg());
                 }
                 let v = self.inner.append_block_param(self.entry, ty.reg());
