@@ -5,55 +5,51 @@
 //!
 //! The options are `ptxas`'s (`-arch=sm_90`, `-O3`, `--maxrregcount=32`,
 //! `-v`, …); the cubin is the one the `ptx2sass` tool writes for the same
-//! file and options, byte for byte (`tests/library_api.rs` checks it).
+//! file and options, byte for byte (`tests/library_api.rs` runs this
+//! example and checks it).
 
 use ptx2sass::{Options, compile};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprint!("{message}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Compiles as the command line `args` says and writes the cubin; the
+/// `-v` report (empty without `-v`) or the messages of a failure.
+pub fn run(args: &[String]) -> Result<String, String> {
     let mut options = Vec::new();
     let (mut input, mut output) = (None, None);
-    let mut args = std::env::args().skip(1);
+    let mut args = args.iter();
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "-o" => output = args.next(),
             _ if arg.ends_with(".ptx") => input = Some(arg),
-            _ => options.push(arg),
+            _ => options.push(arg.as_str()),
         }
     }
     let (Some(input), Some(output)) = (input, output) else {
-        eprintln!("usage: compile_ptx [ptxas options] FILE.ptx -o FILE.cubin");
-        return ExitCode::from(2);
+        return Err("usage: compile_ptx [ptxas options] FILE.ptx -o FILE.cubin\n".into());
     };
-    let options = match Options::from_ptxas_args(&options) {
-        Ok(o) => o,
-        Err(e) => {
-            eprint!("{}", e.render_ptxas(&input));
-            return ExitCode::from(2);
-        }
-    };
-    let source = match std::fs::read_to_string(&input) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("compile_ptx: cannot read {input}: {e}");
-            return ExitCode::from(1);
-        }
-    };
-    match compile(&source, &options) {
-        Ok(out) => {
-            for w in &out.warnings {
-                eprintln!("{}", w.render_ptxas(&input));
-            }
-            print!("{}", out.info_log());
-            if let Err(e) = std::fs::write(&output, &out.cubin) {
-                eprintln!("compile_ptx: cannot write {output}: {e}");
-                return ExitCode::from(1);
-            }
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprint!("{}", e.render(&input, &source));
-            ExitCode::from(1)
-        }
+    let options = Options::from_ptxas_args(&options).map_err(|e| e.render_ptxas(input))?;
+    let source = std::fs::read_to_string(input).map_err(|e| format!("compile_ptx: cannot read {input}: {e}\n"))?;
+    let out = compile(&source, &options).map_err(|e| e.render(input, &source))?;
+    std::fs::write(output, &out.cubin).map_err(|e| format!("compile_ptx: cannot write {output}: {e}\n"))?;
+    let mut report = String::new();
+    for w in &out.warnings {
+        report.push_str(&w.render_ptxas(input));
+        report.push('\n');
     }
+    report.push_str(out.info_log());
+    Ok(report)
 }

@@ -7,9 +7,13 @@
 
 mod common;
 
-#[allow(dead_code)] // its `main` is the example's; the test calls it too
+#[allow(dead_code)] // its `main` is the example's; the test calls `run`
 #[path = "../examples/build_kernel.rs"]
 mod build_kernel;
+
+#[allow(dead_code)]
+#[path = "../examples/compile_ptx.rs"]
+mod compile_ptx;
 
 use ptx2sass::internals::interp::{LaunchSpec, sass};
 use ptx2sass::ori::{BinaryOp, Compare, Module, Space, Special, Type};
@@ -54,6 +58,22 @@ fn the_readme_example_compiles_to_the_cli_s_cubin_on_three_sms() {
         assert!(got.kernels.iter().all(|k| k.registers > 0 && k.spill_store_bytes == 0 && k.instructions > 0));
         println!("{sm}: {} bytes, identical to the tool's", got.cubin.len());
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_compile_ptx_example_writes_the_cli_s_cubin() {
+    let ptx = root().join("examples/saxpy.ptx");
+    let dir = scratch("example");
+    for sm in ["sm_80", "sm_90", "sm_120"] {
+        let (want, report) = cli(&ptx, &[&format!("-arch={sm}"), "-v"], &dir.join("tool.cubin")).unwrap();
+        let out = dir.join("example.cubin");
+        let args: Vec<String> = [format!("-arch={sm}"), "-v".into(), ptx.display().to_string(), "-o".into(), out.display().to_string()].into();
+        assert_eq!(compile_ptx::run(&args).unwrap(), report, "{sm}: -v report");
+        assert!(std::fs::read(&out).unwrap() == want, "{sm}: the example's cubin differs from the tool's");
+    }
+    let args: Vec<String> = ["--bogus".into(), ptx.display().to_string(), "-o".into(), dir.join("x").display().to_string()].into();
+    assert_eq!(compile_ptx::run(&args).unwrap_err(), "ptxas fatal   : unknown option '--bogus'\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
