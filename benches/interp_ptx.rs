@@ -9,9 +9,9 @@ use std::path::Path;
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
-use ptx2sass::interp::ptx::{run, Options};
-use ptx2sass::interp::LaunchSpec;
-use ptx2sass::ptx::ast::Module;
+use ptx2sass::internals::interp::ptx::{run, Options};
+use ptx2sass::internals::interp::LaunchSpec;
+use ptx2sass::internals::ptx::ast::Module;
 
 fn main() {
     divan::main();
@@ -22,7 +22,7 @@ fn load(file: &str, kernel: &str) -> Option<(Module, LaunchSpec)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let src = std::fs::read_to_string(root.join(format!("../shared/corpus/kernels/{file}.sm_90.ptx"))).ok()?;
     let spec = std::fs::read_to_string(root.join(format!("tests/data/launch/{file}.{kernel}.json"))).ok()?;
-    Some((ptx2sass::ptx::parse(&src).ok()?, LaunchSpec::from_json(&spec).ok()?))
+    Some((ptx2sass::internals::ptx::parse(&src).ok()?, LaunchSpec::from_json(&spec).ok()?))
 }
 
 fn bench_kernel(bencher: Bencher, file: &str, kernel: &str) {

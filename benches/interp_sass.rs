@@ -5,7 +5,7 @@
 //! divergent recursion: many thread groups per warp, calls and returns).
 //! Reports warp-instructions per second (divan's item counter counts one
 //! item per interpreted warp-instruction): `*_whole_run` loads, decodes and
-//! translates the cubin every time as [`ptx2sass::interp::sass::run`] does;
+//! translates the cubin every time as [`ptx2sass::internals::interp::sass::run`] does;
 //! `*_steady_state` translates once and measures execution alone (the
 //! figure for long-running kernels).
 //!
@@ -13,8 +13,8 @@
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
-use ptx2sass::interp::LaunchSpec;
-use ptx2sass::interp::sass::{HazardCheck, Options, exec, load, run, translate};
+use ptx2sass::internals::interp::LaunchSpec;
+use ptx2sass::internals::interp::sass::{HazardCheck, Options, exec, load, run, translate};
 use std::sync::OnceLock;
 
 fn main() {
@@ -34,7 +34,7 @@ type Kernel = Option<(Vec<u8>, LaunchSpec, u64)>;
 fn kernel(file: &str, kernel: &str) -> Kernel {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let ptx = root.join(format!("../shared/corpus/kernels/{file}.sm_90.ptx"));
-    let ptxas = ptx2sass::reference::find("ptxas")?;
+    let ptxas = ptx2sass::internals::reference::find("ptxas")?;
     let cubin = std::env::temp_dir().join(format!("ptx2sass-interp-bench-{file}-{}.cubin", std::process::id()));
     let ok = std::process::Command::new(ptxas).arg("-arch=sm_90").arg(&ptx).arg("-o").arg(&cubin).output().ok()?.status.success();
     let bytes = std::fs::read(&cubin).ok().filter(|_| ok)?;

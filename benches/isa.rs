@@ -15,9 +15,9 @@
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
-use ptx2sass::isa::bits::join;
-use ptx2sass::isa::inst::Inst;
-use ptx2sass::target::Sm;
+use ptx2sass::internals::isa::bits::join;
+use ptx2sass::internals::isa::inst::Inst;
+use ptx2sass::internals::target::Sm;
 use std::sync::OnceLock;
 
 fn main() {
@@ -47,7 +47,7 @@ fn words() -> &'static (Vec<u128>, String) {
             .output()
             .is_ok_and(|o| o.status.success());
         if compiled {
-            if let Ok(code) = std::fs::read(&cubin).map_err(|e| e.to_string()).and_then(|b| ptx2sass::cubin::read_code(&b)) {
+            if let Ok(code) = std::fs::read(&cubin).map_err(|e| e.to_string()).and_then(|b| ptx2sass::internals::cubin::read_code(&b)) {
                 let _ = std::fs::remove_file(&cubin);
                 let words: Vec<u128> = code.functions.iter().flat_map(|f| f.words.iter().copied()).collect();
                 // Repeat to a size where per-iteration overhead does not matter.

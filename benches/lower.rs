@@ -19,8 +19,8 @@ use std::sync::OnceLock;
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
-use ptx2sass::ptx::ast::{Module, Statement};
-use ptx2sass::{lower, ptx, target::Sm};
+use ptx2sass::internals::ptx::ast::{Module, Statement};
+use ptx2sass::internals::{lower, ptx, target::Sm};
 
 fn main() {
     let set = inputs();
@@ -107,12 +107,12 @@ fn lower_late(bencher: Bencher) {
 fn compilable() -> &'static (Vec<&'static Module>, usize) {
     static SET: OnceLock<(Vec<&'static Module>, usize)> = OnceLock::new();
     SET.get_or_init(|| {
-        let options = ptx2sass::driver::Options { verify: false };
+        let options = ptx2sass::internals::driver::Options { verify: false };
         let modules: Vec<&'static Module> = inputs()
             .modules
             .iter()
             .filter(|m| {
-                let (machine, errors) = ptx2sass::driver::compile_module(m, Sm::new(90), None, options);
+                let (machine, errors) = ptx2sass::internals::driver::compile_module(m, Sm::new(90), None, options);
                 errors.is_empty() && machine.iter().any(Option::is_some)
             })
             .collect();
@@ -128,11 +128,11 @@ fn compilable() -> &'static (Vec<&'static Module>, usize) {
 #[divan::bench]
 fn lower_legalize_select(bencher: Bencher) {
     let (modules, insts) = compilable();
-    let options = ptx2sass::driver::Options { verify: false };
+    let options = ptx2sass::internals::driver::Options { verify: false };
     bencher.counter(ItemsCount::new(*insts)).bench(|| {
         let mut machine_insts = 0usize;
         for m in modules {
-            let (machine, _) = ptx2sass::driver::compile_module(divan::black_box(m), Sm::new(90), None, options);
+            let (machine, _) = ptx2sass::internals::driver::compile_module(divan::black_box(m), Sm::new(90), None, options);
             machine_insts += machine.iter().flatten().map(|f| f.blocks.iter().map(|b| b.insts.len()).sum::<usize>()).sum::<usize>();
         }
         machine_insts

@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 
 use divan::Bencher;
 use divan::counter::BytesCount;
-use ptx2sass::ptx;
+use ptx2sass::internals::ptx;
 
 fn main() {
     let set = inputs();

@@ -2,7 +2,7 @@
 //! `corpus/kernels/*.sm_90*.ptx` compiled by the reference ptxas for sm_90
 //! (at start-up, into a temporary folder), each function decoded once;
 //! `reschedule` clears the control fields, splits, schedules and re-resolves
-//! branches ([`ptx2sass::sched::linear::reschedule`]), `check` runs the
+//! branches ([`ptx2sass::internals::sched::linear::reschedule`]), `check` runs the
 //! checker on ptxas's code. divan's item counter counts instructions.
 //!
 //! `cargo bench --bench sched`; for instruction counts, run one sample
@@ -13,9 +13,9 @@ mod common;
 
 use divan::Bencher;
 use divan::counter::ItemsCount;
-use ptx2sass::isa::inst::Inst;
-use ptx2sass::sched::{SchedOptions, check, linear};
-use ptx2sass::target::Sm;
+use ptx2sass::internals::isa::inst::Inst;
+use ptx2sass::internals::sched::{SchedOptions, check, linear};
+use ptx2sass::internals::target::Sm;
 use std::sync::OnceLock;
 
 const SM: u16 = 90;
@@ -32,7 +32,7 @@ fn corpus() -> &'static Vec<Vec<Inst>> {
     C.get_or_init(|| {
         use object::{Object, ObjectSection};
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let Some(ptxas) = ptx2sass::reference::find("ptxas") else { return Vec::new() };
+        let Some(ptxas) = ptx2sass::internals::reference::find("ptxas") else { return Vec::new() };
         let dir = std::env::temp_dir().join(format!("ptx2sass-sched-bench-{}", std::process::id()));
         let _ = std::fs::create_dir_all(&dir);
         let mut out = Vec::new();
@@ -45,9 +45,9 @@ fn corpus() -> &'static Vec<Vec<Inst>> {
             let Some(bytes) = std::fs::read(&cubin).ok().filter(|_| ok) else { continue };
             let Ok(elf) = object::File::parse(&*bytes) else { continue };
             for s in elf.sections().filter(|s| s.name().is_ok_and(|n| n.starts_with(".text."))) {
-                let Some(words) = s.data().ok().and_then(ptx2sass::isa::bits::words_from_bytes) else { continue };
+                let Some(words) = s.data().ok().and_then(ptx2sass::internals::isa::bits::words_from_bytes) else { continue };
                 let Ok(code) = words.iter().map(|&w| Inst::decode(w, Sm::new(SM))).collect::<Result<Vec<_>, _>>() else { continue };
-                if ptx2sass::interp::sass::hazard::scheduled(&code) {
+                if ptx2sass::internals::interp::sass::hazard::scheduled(&code) {
                     out.push(code);
                 }
             }

@@ -16,13 +16,13 @@ fn main() {
     files.sort();
     let texts: Vec<String> = files.iter().filter_map(|f| std::fs::read_to_string(f).ok()).collect();
     let bytes: usize = texts.iter().map(String::len).sum();
-    let opts = ptx2sass::ptx::CheckOptions::default();
+    let opts = ptx2sass::internals::ptx::CheckOptions::default();
     let mut accepted = 0usize;
     let t = std::time::Instant::now();
     for _ in 0..passes {
         for text in &texts {
-            if let Ok(m) = ptx2sass::ptx::parse(text) {
-                accepted += if check { ptx2sass::ptx::check(&m, &opts).is_ok() as usize } else { 1 };
+            if let Ok(m) = ptx2sass::internals::ptx::parse(text) {
+                accepted += if check { ptx2sass::internals::ptx::check(&m, &opts).is_ok() as usize } else { 1 };
             }
         }
     }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The project's one test command: installs the reference toolchain (a no-op
-# once installed) and runs every test target in release mode (the corpus tests
-# compile hundreds of files, some through the reference ptxas). Extra arguments
-# go to `cargo test` (e.g. `scripts/test.sh corpus`). --no-fail-fast: one run
-# reports every failing test binary, not just the first.
+# once installed) and runs every test target of the workspace in release mode
+# (the corpus tests compile hundreds of files, some through the reference
+# ptxas; capi/ builds the C library and links a C program against it and
+# against NVIDIA's). Extra arguments go to `cargo test` (e.g.
+# `scripts/test.sh corpus`). --no-fail-fast: one run reports every failing
+# test binary, not just the first.
 #
 # Under CI=true a missing reference tool fails the tests instead of skipping
 # them (see src/reference.rs). The fuzz crate (fuzz/) is not built here: it
@@ -14,4 +16,4 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 
 scripts/install-reference.sh
-cargo test --release --all-targets --no-fail-fast "$@"
+cargo test --release --workspace --all-targets --no-fail-fast "$@"

@@ -8,6 +8,7 @@
 //! operation the compiler does not handle yet fails alone; the error says
 //! which stage refused it and why.
 
+use crate::diag::{LineMap, Span};
 use crate::ir::verify::{Stage as VerifyStage, verify_function};
 use crate::ir::{self, FuncId, Function, Opcode};
 use crate::legalize;
@@ -58,6 +59,25 @@ pub struct StageError {
     pub function: String,
     /// What went wrong, with the source location where there is one.
     pub message: String,
+    /// The PTX line of the instruction or declaration it is about (1-based;
+    /// 0 when unknown).
+    pub line: u32,
+    /// Its column (1-based; 0 when unknown).
+    pub column: u32,
+    /// Its bytes in the PTX text, where the stage knows them (lowering).
+    pub span: Option<Span>,
+}
+
+impl StageError {
+    /// An error without a source location.
+    pub fn new(stage: Stage, function: impl Into<String>, message: impl Into<String>) -> StageError {
+        StageError { stage, function: function.into(), message: message.into(), line: 0, column: 0, span: None }
+    }
+
+    /// The same error at a source position.
+    pub fn at(self, loc: ir::SrcLoc) -> StageError {
+        StageError { line: loc.line, column: loc.col, ..self }
+    }
 }
 
 impl fmt::Display for StageError {
@@ -105,10 +125,14 @@ pub const PARALLEL_MIN_INSTS: usize = 500;
 /// and left as declarations.
 pub fn lower(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options) -> (ir::Module, Vec<StageError>) {
     let lowered = lower::lower_module_partial(module, sm, source);
+    let lines = source.filter(|_| !lowered.errors.is_empty()).map(|s| (s, LineMap::new(s)));
     let mut errors: Vec<StageError> = lowered
         .errors
         .iter()
-        .map(|e| StageError { stage: Stage::Lower, function: e.function.clone(), message: e.to_string() })
+        .map(|e| {
+            let (line, column) = lines.as_ref().map_or((0, 0), |(s, map)| map.line_col(s, e.span.start));
+            StageError { line, column, span: Some(e.span), ..StageError::new(Stage::Lower, e.function.clone(), e.to_string()) }
+        })
         .collect();
     if options.verify {
         for (_, f) in lowered.module.functions.iter().filter(|(_, f)| !f.layout.is_empty()) {
@@ -122,7 +146,7 @@ pub fn lower(module: &ast::Module, sm: Sm, source: Option<&str>, options: Option
 
 fn verifier_error(stage: Stage, f: &Function, errs: &[ir::verify::VerifyError]) -> StageError {
     let first = errs.first().map(ToString::to_string).unwrap_or_default();
-    StageError { stage, function: f.name.clone(), message: format!("IR verifier ({} problems), first: {first}", errs.len()) }
+    StageError::new(stage, f.name.clone(), format!("IR verifier ({} problems), first: {first}", errs.len()))
 }
 
 /// Legalizes one function of a raw module (early, then late), verifying
@@ -130,12 +154,12 @@ fn verifier_error(stage: Stage, f: &Function, errs: &[ir::verify::VerifyError]) 
 pub fn legalize_function(raw: &ir::Module, id: FuncId, options: Options) -> Result<Function, StageError> {
     let func = &raw.functions[id];
     let sm = raw.sm;
-    let fail = |stage, message: String| StageError { stage, function: func.name.clone(), message };
-    let early = legalize::legalize(func, sm).map_err(|e| fail(Stage::Legalize, e.to_string()))?;
+    let fail = |stage, e: legalize::LegalizeError| StageError::new(stage, func.name.clone(), e.to_string()).at(e.loc);
+    let early = legalize::legalize(func, sm).map_err(|e| fail(Stage::Legalize, e))?;
     if options.verify {
         verify_function(raw, &early, VerifyStage::Legal).map_err(|errs| verifier_error(Stage::Legalize, &early, &errs))?;
     }
-    let late = legalize::legalize_late(&early, sm).map_err(|e| fail(Stage::LegalizeLate, e.to_string()))?;
+    let late = legalize::legalize_late(&early, sm).map_err(|e| fail(Stage::LegalizeLate, e))?;
     if options.verify {
         verify_function(raw, &late, VerifyStage::Legal).map_err(|errs| verifier_error(Stage::LegalizeLate, &late, &errs))?;
     }
@@ -144,7 +168,7 @@ pub fn legalize_function(raw: &ir::Module, id: FuncId, options: Options) -> Resu
 
 /// Selects machine instructions for a legalized function.
 pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, StageError> {
-    select::select_function(func, sm).map_err(|e| StageError { stage: Stage::Select, function: func.name.clone(), message: e.to_string() })
+    select::select_function(func, sm).map_err(|e| StageError::new(Stage::Select, func.name.clone(), e.to_string()).at(e.loc))
 }
 
 /// The functions a function reaches through calls, itself included, in
@@ -265,10 +289,47 @@ pub struct Compiled {
     pub address_bytes: u64,
 }
 
+impl Compiled {
+    /// The `ptxas -v` lines for the module (ptxas 13.5's wording: the
+    /// smem figure only when there is shared memory, the stack only with a
+    /// frame, `cmem[0]` only before sm_90), each ending with a line break.
+    pub fn verbose_report(&self, sm: Sm) -> String {
+        let mut out = format!("ptxas info    : {} bytes gmem", self.global_bytes);
+        if self.const_bytes > 0 {
+            out.push_str(&format!(", {} bytes cmem[3]", self.const_bytes));
+        }
+        if self.address_bytes > 0 {
+            out.push_str(&format!(", {} bytes cmem[4]", self.address_bytes));
+        }
+        out.push('\n');
+        for k in &self.kernels {
+            out.push_str(&format!("ptxas info    : Compiling entry function '{}' for '{sm}'\n", k.name));
+            out.push_str(&format!("ptxas info    : Function properties for {}\n", k.name));
+            out.push_str(&format!(
+                "    {} bytes stack frame, {} bytes spill stores, {} bytes spill loads\n",
+                k.frame_bytes, k.spill_store_bytes, k.spill_load_bytes
+            ));
+            let mut used = format!("ptxas info    : Used {} registers, used {} barriers", k.registers, k.barriers);
+            if k.shared_bytes > 0 {
+                used.push_str(&format!(", {} bytes smem", k.shared_bytes));
+            }
+            if k.frame_bytes > 0 {
+                used.push_str(&format!(", {} bytes cumulative stack size", k.frame_bytes));
+            }
+            if sm.number < 90 {
+                used.push_str(&format!(", {} bytes cmem[0]", k.cbank0_bytes));
+            }
+            out.push_str(&used);
+            out.push('\n');
+        }
+        out
+    }
+}
+
 /// Allocates registers for a selected function.
 pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result<crate::regalloc::Allocated, StageError> {
     let ra = crate::regalloc::RegallocOptions { max_registers: options.max_registers, check: options.check };
-    crate::regalloc::allocate(mach, &ra).map_err(|e| StageError { stage: Stage::Regalloc, function: mach.name.clone(), message: e.to_string() })
+    crate::regalloc::allocate(mach, &ra).map_err(|e| StageError::new(Stage::Regalloc, mach.name.clone(), e.to_string()))
 }
 
 /// Compiles a checked module to a cubin: every kernel through every stage.
@@ -277,8 +338,20 @@ pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result
 /// with it and placed in its section ([`allocate_callees`]). Errors name
 /// the stage and the function.
 pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
+    let (raw, errors) = lower(module, sm, source, options);
+    let virtual_sm = module.target.as_ref().and_then(|t| t.sm()).map_or(u32::from(sm.number), |s| u32::from(s.number));
+    compile_lowered(raw, errors, virtual_sm, options, codegen)
+}
+
+/// The stages after lowering, for a raw module (lowering's output, or
+/// one built with [`crate::ir::FunctionBuilder`] and verified): inlining,
+/// then every kernel through every stage to the cubin, as
+/// [`compile_to_cubin`] does. `errors` are lowering's (their functions are
+/// skipped and the errors returned with the others); `virtual_sm` is the
+/// PTX target the cubin records.
+pub fn compile_lowered(mut raw: ir::Module, mut errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
     use crate::emit::{self, EmitOptions, variables::Variables};
-    let (mut raw, mut errors) = lower(module, sm, source, options);
+    let sm = raw.sm;
     crate::opt::inline::inline_calls(&mut raw);
     let kernel_ids: Vec<FuncId> = raw
         .functions
@@ -298,7 +371,7 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
     });
     type Section = (crate::regalloc::Allocated, Vec<(u32, crate::regalloc::Allocated)>);
     let allocated: Vec<Result<Section, StageError>> = crate::parallel::map(&kernel_ids, threads, |&id| {
-        emit::check_external_calls(&raw, &call_closure(&raw, id)).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })?;
+        emit::check_external_calls(&raw, &call_closure(&raw, id)).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))?;
         let mach = compile_function(&raw, id, options)?;
         let alloc = allocate_function(&mach, alloc_options)?;
         let callees = allocate_callees(&raw, id, options, alloc_options)?;
@@ -308,7 +381,7 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
     let mut reserved = Vec::with_capacity(allocated.len());
     for section in allocated {
         reserved.push(section.and_then(|(alloc, callees)| {
-            emit::reserve_slots(&mut vars, &raw, &alloc, &callees).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })?;
+            emit::reserve_slots(&mut vars, &raw, &alloc, &callees).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))?;
             Ok((alloc, callees))
         }));
     }
@@ -316,7 +389,7 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
     let jobs: Vec<(FuncId, Result<Section, StageError>)> = kernel_ids.iter().copied().zip(reserved).collect();
     let emitted = crate::parallel::map(&jobs, threads, |(id, section)| {
         let (alloc, callees) = section.as_ref().map_err(Clone::clone)?;
-        emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, callees, emit_options).map_err(|e| StageError { stage: Stage::Emit, function: e.function, message: e.message })
+        emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, callees, emit_options).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))
     });
     let mut kernels = Vec::new();
     let mut reports = Vec::new();
@@ -348,8 +421,7 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
     let global_bytes = vars.globals.iter().map(|v| v.size).sum();
     let const_bytes = vars.constants.iter().map(|v| v.offset + v.size).max().unwrap_or(0);
     let address_bytes = 8 * vars.global_addresses.len() as u64;
-    let virtual_sm = module.target.as_ref().and_then(|t| t.sm()).map_or(u32::from(sm.number), |s| u32::from(s.number));
     let cubin_module = emit::module(sm, virtual_sm, kernels, vars);
-    let elf = crate::cubin::module::build(&cubin_module).map_err(|e| vec![StageError { stage: Stage::Emit, function: String::new(), message: format!("cubin: {e}") }])?;
+    let elf = crate::cubin::module::build(&cubin_module).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), format!("cubin: {e}"))])?;
     Ok(Compiled { cubin: crate::cubin::elf::write(&elf), kernels: reports, global_bytes, const_bytes, address_bytes })
 }

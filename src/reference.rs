@@ -80,7 +80,7 @@ fn is_executable(path: &Path) -> bool {
 /// and `None`.
 ///
 /// ```no_run
-/// let Some(ptxas) = ptx2sass::reference::require("ptxas", "my_test") else { return };
+/// let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "my_test") else { return };
 /// let status = std::process::Command::new(ptxas).arg("--version").status().unwrap();
 /// assert!(status.success());
 /// ```

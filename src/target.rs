@@ -76,7 +76,7 @@ impl fmt::Display for Sm {
 
 /// What the `-arch` option names: a real SM (compile) or a virtual
 /// `compute_XX` architecture (parse and check only, as `ptxas` does).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Arch {
     /// `sm_XX`: generate code.
     Real(Sm),

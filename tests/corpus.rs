@@ -4,8 +4,8 @@
 
 mod common;
 
-use ptx2sass::ptx::{self, CheckOptions};
-use ptx2sass::target::Sm;
+use ptx2sass::internals::ptx::{self, CheckOptions};
+use ptx2sass::internals::target::Sm;
 
 #[test]
 fn corpus_parses_and_round_trips() {
@@ -71,7 +71,7 @@ fn corpus_checks_for_its_own_target() {
 #[test]
 fn corpus_accept_reject_agrees_with_ptxas_compute_90() {
     let Some(dir) = common::corpus_dir("corpus_accept_reject_agrees_with_ptxas_compute_90") else { return };
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "corpus_accept_reject_agrees_with_ptxas_compute_90") else {
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "corpus_accept_reject_agrees_with_ptxas_compute_90") else {
         return;
     };
     let files = common::ptx_files(&dir);

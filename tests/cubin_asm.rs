@@ -10,7 +10,7 @@
 //! instruction selection ptxas makes for the PTX, so that the code (and so
 //! the code-dependent records) can agree.
 
-use ptx2sass::cubin::elf::{self, Content, Elf};
+use ptx2sass::internals::cubin::elf::{self, Content, Elf};
 use std::path::Path;
 use std::process::Command;
 
@@ -197,7 +197,7 @@ fn sections(e: &Elf) -> Vec<(String, u32, u64, u32, u32, u64, u64)> {
     e.sections.iter().filter(|s| !s.name.starts_with(".nv.merc.") && !s.name.starts_with(".nv.capmerc.")).map(|s| (s.name.clone(), s.kind, s.flags, s.link, s.info, s.align, s.size(e))).collect()
 }
 
-fn records(e: &Elf) -> Vec<(String, Vec<ptx2sass::cubin::info::Attribute>)> {
+fn records(e: &Elf) -> Vec<(String, Vec<ptx2sass::internals::cubin::info::Attribute>)> {
     e.sections
         .iter()
         .filter_map(|s| match &s.content {
@@ -237,7 +237,7 @@ fn check(name: &str, ptx: &str, listing: &str, nops: usize, dir: &Path, ptxas: &
 
 #[test]
 fn hand_written_listings_build_the_cubins_ptxas_builds() {
-    let tools: Vec<_> = ["ptxas", "cuobjdump", "nvdisasm"].iter().filter_map(|t| ptx2sass::reference::require(t, "hand_written_listings_build_the_cubins_ptxas_builds")).collect();
+    let tools: Vec<_> = ["ptxas", "cuobjdump", "nvdisasm"].iter().filter_map(|t| ptx2sass::internals::reference::require(t, "hand_written_listings_build_the_cubins_ptxas_builds")).collect();
     let [ptxas, cuobjdump, nvdisasm] = &tools[..] else { return };
     let dir = std::env::temp_dir().join(format!("ptx2sass-cubin-asm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -272,7 +272,7 @@ const CALL_PTX: &str = "\
 
 #[test]
 fn listings_mark_device_functions_inside_kernels() {
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "listings_mark_device_functions_inside_kernels") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "listings_mark_device_functions_inside_kernels") else { return };
     let dir = std::env::temp_dir().join(format!("ptx2sass-cubin-call-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (ptx, cubin, listing, bin) = (dir.join("c.ptx"), dir.join("c.cubin"), dir.join("c.sass"), dir.join("c.bin"));

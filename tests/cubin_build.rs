@@ -1,5 +1,5 @@
 //! The module builder against ptxas: every corpus cubin whose shape
-//! [`ptx2sass::cubin::module`] describes (kernels and module variables) is read back into a
+//! [`ptx2sass::internals::cubin::module`] describes (kernels and module variables) is read back into a
 //! `Module`, built again, and compared with ptxas's file part by part:
 //! the section headers (name, type, flags, link, info, alignment, entry
 //! size, size), the attribute records of every `.nv.info*` section, the
@@ -11,8 +11,8 @@
 mod common;
 mod cubin_cache;
 
-use ptx2sass::cubin::elf::{self, Content, Elf};
-use ptx2sass::cubin::{listing, module};
+use ptx2sass::internals::cubin::elf::{self, Content, Elf};
+use ptx2sass::internals::cubin::{listing, module};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -52,7 +52,7 @@ fn differences(theirs: &Elf, ours: &Elf) -> Vec<String> {
 #[test]
 fn built_modules_match_ptxas() {
     let Some(corpus) = common::corpus_dir("built_modules_match_ptxas") else { return };
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "built_modules_match_ptxas") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "built_modules_match_ptxas") else { return };
     let mut failures = Vec::new();
     for &sm in SMS {
         let files = common::ptx_inputs_for_sm(&corpus, sm);
@@ -64,12 +64,12 @@ fn built_modules_match_ptxas() {
             let Ok(m) = module::from_elf(&theirs) else { return Some(Err(String::new())) };
             // The listing `sass dis` prints must read back to the same module
             // (what makes `sass dis` -> `sass asm` rebuild the cubin).
-            let sm_id = ptx2sass::target::Sm::new(sm);
+            let sm_id = ptx2sass::internals::target::Sm::new(sm);
             let mut text = String::new();
             listing::write_module_header(&mut text, &m);
             for k in &m.kernels {
                 listing::write_kernel_header(&mut text, k);
-                ptx2sass::isa::listing::write_listing(&mut text, &k.code, sm_id, 0, false);
+                ptx2sass::internals::isa::listing::write_listing(&mut text, &k.code, sm_id, 0, false);
             }
             match listing::read_module(&text, sm_id) {
                 Ok(back) if back == m => {}

@@ -13,8 +13,8 @@
 mod common;
 mod cubin_cache;
 
-use ptx2sass::cubin::{elf, listing};
-use ptx2sass::target::Sm;
+use ptx2sass::internals::cubin::{elf, listing};
+use ptx2sass::internals::target::Sm;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -55,7 +55,7 @@ fn reassemble(original: &[u8], sm: u16, cuobjdump: &Path, scratch: &Path) -> Out
     };
     let mut text = String::new();
     listing::write_cubin(&mut text, &file, original, sm_id, false);
-    let module_form = !ptx2sass::cubin::section_listing::is_section_listing(&text);
+    let module_form = !ptx2sass::internals::cubin::section_listing::is_section_listing(&text);
     let back = match listing::read(&text, sm_id) {
         Ok(b) => b,
         Err(e) => return Outcome::Failed(format!("listing line {}: {}: {:?}", e.line, e.message, text.lines().nth(e.line.saturating_sub(1)))),
@@ -76,7 +76,7 @@ fn reassemble(original: &[u8], sm: u16, cuobjdump: &Path, scratch: &Path) -> Out
 #[test]
 fn every_corpus_cubin_reassembles() {
     let Some(corpus) = common::corpus_dir("every_corpus_cubin_reassembles") else { return };
-    let tools: Vec<PathBuf> = ["ptxas", "cuobjdump"].iter().filter_map(|t| ptx2sass::reference::require(t, "every_corpus_cubin_reassembles")).collect();
+    let tools: Vec<PathBuf> = ["ptxas", "cuobjdump"].iter().filter_map(|t| ptx2sass::internals::reference::require(t, "every_corpus_cubin_reassembles")).collect();
     let [ptxas, cuobjdump] = &tools[..] else { return };
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("reassembly-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("scratch dir");

@@ -2,8 +2,8 @@
 //! reference `ptxas` for sm_75, 80, 89, 90, 100 and 120; each cubin is read
 //! (the executable cubins through the cache of `cubin_cache`; every fourth
 //! also with `-c`, relocatable, compiled here) by
-//! [`ptx2sass::cubin::elf::read`] and written back by
-//! [`ptx2sass::cubin::elf::write`]. The written file must be byte-identical
+//! [`ptx2sass::internals::cubin::elf::read`] and written back by
+//! [`ptx2sass::internals::cubin::elf::write`]. The written file must be byte-identical
 //! (the count is printed per SM). For diagnosis, a file that is not is also
 //! compared through `cuobjdump -elf` and `nvdisasm`, and the reader must
 //! report why it could not reproduce it.
@@ -11,7 +11,7 @@
 mod common;
 mod cubin_cache;
 
-use ptx2sass::cubin::elf;
+use ptx2sass::internals::cubin::elf;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -74,7 +74,7 @@ fn ptxas_cubins_are_written_back_identically() {
     let Some(corpus) = common::corpus_dir("ptxas_cubins_are_written_back_identically") else { return };
     let tools: Vec<PathBuf> = ["ptxas", "cuobjdump", "nvdisasm"]
         .iter()
-        .filter_map(|t| ptx2sass::reference::require(t, "ptxas_cubins_are_written_back_identically"))
+        .filter_map(|t| ptx2sass::internals::reference::require(t, "ptxas_cubins_are_written_back_identically"))
         .collect();
     let [ptxas, cuobjdump, nvdisasm] = &tools[..] else { return };
     let scratch_root = std::env::temp_dir().join(format!("ptx2sass-cubin-roundtrip-{}", std::process::id()));

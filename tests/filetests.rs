@@ -22,9 +22,9 @@ mod common;
 use std::path::Path;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use ptx2sass::driver::{self, Options};
-use ptx2sass::ir::{Stage, parse_module_for, print_function, print_module, verify_module};
-use ptx2sass::target::Sm;
+use ptx2sass::internals::driver::{self, Options};
+use ptx2sass::internals::ir::{Stage, parse_module_for, print_function, print_module, verify_module};
+use ptx2sass::internals::target::Sm;
 
 /// The language of a file's source, by its extension.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +108,7 @@ fn join_errors<E: ToString>(errors: &[E]) -> String {
 /// A module printed in sections: the module's own lines (`target`,
 /// globals) and then one section per function, declarations included.
 /// Printed whole, the sections are `print_module`'s text.
-fn module_sections(module: &ptx2sass::ir::Module) -> Vec<Section> {
+fn module_sections(module: &ptx2sass::internals::ir::Module) -> Vec<Section> {
     let functions: Vec<Section> = module.functions.iter().map(|(id, f)| Section::function(&f.name, print_function(id, f))).collect();
     let whole = print_module(module);
     let body: String = functions.iter().map(|s| s.text.as_str()).collect();
@@ -137,8 +137,8 @@ fn stage_parse(input: &Input) -> Result<Vec<Section>, String> {
 
 /// PTX text parsed, checked and lowered (verifier on): the raw module, or
 /// every error.
-fn lowered(sm: Sm, text: &str) -> Result<ptx2sass::ir::Module, String> {
-    let ast = ptx2sass::ptx::parse_and_check(text, &Default::default()).map_err(|d| d.render("input.ptx", text))?;
+fn lowered(sm: Sm, text: &str) -> Result<ptx2sass::internals::ir::Module, String> {
+    let ast = ptx2sass::internals::ptx::parse_and_check(text, &Default::default()).map_err(|d| d.render("input.ptx", text))?;
     let (raw, errors) = driver::lower(&ast, sm, Some(text), Options { verify: true });
     if errors.is_empty() { Ok(raw) } else { Err(join_errors(&errors)) }
 }
@@ -147,7 +147,7 @@ fn lowered(sm: Sm, text: &str) -> Result<ptx2sass::ir::Module, String> {
 /// Ori IR text parsed and verified at the raw stage (what lowering's
 /// output must pass), so a test can hand the later stages IR that no PTX
 /// lowers to. The text's `target` line, if any, must be the test's.
-fn raw_module(input: &Input) -> Result<ptx2sass::ir::Module, String> {
+fn raw_module(input: &Input) -> Result<ptx2sass::internals::ir::Module, String> {
     match input.lang {
         Lang::Ptx => lowered(input.sm, input.text),
         Lang::Ori => {
@@ -221,8 +221,8 @@ fn stage_regalloc(input: &Input) -> Result<Vec<Section>, String> {
     for (id, f) in raw.functions.iter() {
         if !f.layout.is_empty() {
             let allocated = driver::compile_function(&raw, id, Options { verify: true }).map_err(|e| e.to_string()).and_then(|mach| {
-                let options = ptx2sass::regalloc::RegallocOptions { max_registers, check: true };
-                ptx2sass::regalloc::allocate(&mach, &options).map_err(|e| e.to_string())
+                let options = ptx2sass::internals::regalloc::RegallocOptions { max_registers, check: true };
+                ptx2sass::internals::regalloc::allocate(&mach, &options).map_err(|e| e.to_string())
             });
             let text = match allocated {
                 Ok(a) => format!("// function {}\n{}", a.name, a.text()),
@@ -252,13 +252,13 @@ fn stage_sched(input: &Input) -> Result<Vec<Section>, String> {
 fn compiled(input: &Input, control: bool) -> Result<Vec<Section>, String> {
     require(input, Lang::Ptx, if control { "sched" } else { "compile" })?;
     let (sm, text) = (input.sm, input.text);
-    let ast = ptx2sass::ptx::parse_and_check(text, &Default::default()).map_err(|d| d.render("input.ptx", text))?;
+    let ast = ptx2sass::internals::ptx::parse_and_check(text, &Default::default()).map_err(|d| d.render("input.ptx", text))?;
     let compiled = driver::compile_to_cubin(&ast, sm, Some(text), Options { verify: true }, driver::CodegenOptions::default()).map_err(|es| join_errors(&es))?;
     let mut out = Vec::new();
     for k in &compiled.kernels {
         let mut s = format!("{}: {} registers, {} barriers, {} bytes shared, {} bytes frame\n", k.name, k.registers, k.barriers, k.shared_bytes, k.frame_bytes);
         for (n, w) in k.words.iter().take(k.instructions).enumerate() {
-            let inst = ptx2sass::isa::inst::Inst::decode(*w, sm).map_err(|e| format!("word {n} of {} does not decode: {e:?}", k.name))?;
+            let inst = ptx2sass::internals::isa::inst::Inst::decode(*w, sm).map_err(|e| format!("word {n} of {} does not decode: {e:?}", k.name))?;
             let listing = inst.listing_text(sm, 16 * n as u64);
             if control {
                 s.push_str(&format!("    /*{:04x}*/ {} {}\n", 16 * n, inst.ctrl, listing.trim_end()));
@@ -358,10 +358,10 @@ fn marker_targets<'a>(line: &'a str, comment: &str) -> Option<Vec<&'a str>> {
 /// not parse (a test of a parse error: its expectations follow the whole
 /// source).
 fn ptx_functions(text: &str) -> Vec<SourceFn> {
-    let Ok(module) = ptx2sass::ptx::parse(text) else { return Vec::new() };
+    let Ok(module) = ptx2sass::internals::ptx::parse(text) else { return Vec::new() };
     let mut out = Vec::new();
     for item in &module.items {
-        if let ptx2sass::ptx::ast::Item::Function(f) = item {
+        if let ptx2sass::internals::ptx::ast::Item::Function(f) = item {
             let end = (f.loc.span().end as usize).min(text.len());
             out.push(SourceFn { name: module.names.name(f.name).to_string(), defined: f.body.is_some(), last_line: text[..end].matches('\n').count() });
         }

@@ -28,7 +28,7 @@ fn ptx2sass_runs_the_example_in_the_ptx_interpreter() {
 
 #[test]
 fn sass_run_runs_ptxas_cubin_in_the_sass_interpreter() {
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "sass_run_runs_ptxas_cubin_in_the_sass_interpreter") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "sass_run_runs_ptxas_cubin_in_the_sass_interpreter") else { return };
     let cubin = std::env::temp_dir().join(format!("ptx2sass-interp-cli-{}.cubin", std::process::id()));
     let ok = Command::new(ptxas).arg("-arch=sm_90").arg(root().join("examples/saxpy.ptx")).arg("-o").arg(&cubin).status().is_ok_and(|s| s.success());
     assert!(ok, "ptxas compiles the example");

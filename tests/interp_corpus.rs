@@ -8,7 +8,7 @@
 
 mod common;
 
-use ptx2sass::interp::{self, LaunchSpec};
+use ptx2sass::internals::interp::{self, LaunchSpec};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -35,7 +35,7 @@ fn exceptions() -> BTreeMap<String, String> {
 #[test]
 fn interpreters_agree_on_the_corpus_kernels() {
     let Some(corpus) = common::corpus_dir("interpreters_agree_on_the_corpus_kernels") else { return };
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "interpreters_agree_on_the_corpus_kernels") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "interpreters_agree_on_the_corpus_kernels") else { return };
     let specs = specs();
     assert!(specs.len() >= 125, "tests/data/launch holds {} specs, expected one per corpus kernel (125)", specs.len());
     let scratch = std::env::temp_dir().join(format!("ptx2sass-interp-corpus-{}", std::process::id()));
@@ -84,7 +84,7 @@ fn run_both(corpus: &Path, name: &str, spec_path: &Path, cubin: Option<&Path>) -
     let spec = LaunchSpec::from_json(&std::fs::read_to_string(spec_path).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
     let ptx_path = corpus.join("kernels").join(format!("{name}.sm_90.ptx"));
     let source = std::fs::read_to_string(&ptx_path).map_err(|e| e.to_string())?;
-    let module = ptx2sass::ptx::parse_and_check(&source, &Default::default()).map_err(|d| d.render(&ptx_path.display().to_string(), &source))?;
+    let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).map_err(|d| d.render(&ptx_path.display().to_string(), &source))?;
     let ptx_out = interp::ptx::run(&module, &spec, &Default::default()).map_err(|e| format!("PTX interpreter: {}", e.render(&ptx_path.display().to_string(), &source)))?;
     let cubin = cubin.ok_or("ptxas failed")?;
     let bytes = std::fs::read(cubin).map_err(|e| e.to_string())?;
@@ -109,9 +109,9 @@ fn run_both(corpus: &Path, name: &str, spec_path: &Path, cubin: Option<&Path>) -
 /// divergent groups (a scheduler matter, not one of calls).
 #[test]
 fn our_cubins_of_the_calling_kernels_agree_with_the_ptx_interpreter() {
-    use ptx2sass::driver::{self, CodegenOptions, Options};
-    use ptx2sass::interp::sass::{HazardCheck, Options as RunOptions};
-    use ptx2sass::target::Sm;
+    use ptx2sass::internals::driver::{self, CodegenOptions, Options};
+    use ptx2sass::internals::interp::sass::{HazardCheck, Options as RunOptions};
+    use ptx2sass::internals::target::Sm;
     let Some(corpus) = common::corpus_dir("our_cubins_of_the_calling_kernels_agree_with_the_ptx_interpreter") else { return };
     let launch = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/launch");
     let cases = [("recursion", "rec_fib", true), ("recursion", "rec_factorial", true), ("recursion", "rec_gcd", true), ("recursion", "rec_tree_sum", true), ("printf_debug", "debug_print", false)];
@@ -123,7 +123,7 @@ fn our_cubins_of_the_calling_kernels_agree_with_the_ptx_interpreter() {
         // The PTX of the SM's family (the corpus has sm_80, sm_90, sm_120 files).
         let ptx_path = corpus.join("kernels").join(format!("{file}.sm_{sm}.ptx"));
         let source = std::fs::read_to_string(&ptx_path).map_err(|e| e.to_string())?;
-        let module = ptx2sass::ptx::parse_and_check(&source, &Default::default()).map_err(|d| d.render(&ptx_path.display().to_string(), &source))?;
+        let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).map_err(|d| d.render(&ptx_path.display().to_string(), &source))?;
         let ptx_out = interp::ptx::run(&module, &spec, &Default::default()).map_err(|e| format!("PTX interpreter: {}", e.render(&ptx_path.display().to_string(), &source)))?;
         let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true }, CodegenOptions::default())
             .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;

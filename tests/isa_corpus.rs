@@ -1,6 +1,6 @@
 //! The machine layer against the reference disassembler: every instruction
 //! word ptxas emits for the corpus, on each measured SM, is decoded by
-//! `nvdisasm` and by [`ptx2sass::isa`], and the two must agree on
+//! `nvdisasm` and by [`ptx2sass::internals::isa`], and the two must agree on
 //! * the mnemonic ([`isa::opcode`]);
 //! * whether the text ends in `";"` or `" ;"` (the stall / wait-mask rule of
 //!   [`isa::ctrl`]);
@@ -16,8 +16,8 @@
 mod common;
 
 use object::{Object, ObjectSection};
-use ptx2sass::isa::{self, bits, branch, ctrl::Ctrl};
-use ptx2sass::target::Sm;
+use ptx2sass::internals::isa::{self, bits, branch, ctrl::Ctrl};
+use ptx2sass::internals::target::Sm;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -335,8 +335,8 @@ impl Gap {
 #[test]
 fn corpus_words_agree_with_nvdisasm() {
     let Some(corpus) = common::corpus_dir("corpus_words_agree_with_nvdisasm") else { return };
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "corpus_words_agree_with_nvdisasm") else { return };
-    let Some(nvdisasm) = ptx2sass::reference::require("nvdisasm", "corpus_words_agree_with_nvdisasm") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "corpus_words_agree_with_nvdisasm") else { return };
+    let Some(nvdisasm) = ptx2sass::internals::reference::require("nvdisasm", "corpus_words_agree_with_nvdisasm") else { return };
     let scratch = std::env::temp_dir().join(format!("ptx2sass-isa-corpus-{}", std::process::id()));
     let gaps = known_gaps();
     let mut gap_used = vec![false; gaps.len()];

@@ -7,14 +7,14 @@
 
 mod common;
 
-use ptx2sass::isa::bits::{join, split};
-use ptx2sass::isa::ctrl::Ctrl;
-use ptx2sass::isa::family::{MEASURED_SMS, nvdisasm_name};
-use ptx2sass::isa::form::{Form, Slot, UNMEASURED};
-use ptx2sass::isa::inst::{Inst, SPECIAL_FLOATS, float_text, half2_text};
-use ptx2sass::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
-use ptx2sass::isa::table::forms_for;
-use ptx2sass::target::Sm;
+use ptx2sass::internals::isa::bits::{join, split};
+use ptx2sass::internals::isa::ctrl::Ctrl;
+use ptx2sass::internals::isa::family::{MEASURED_SMS, nvdisasm_name};
+use ptx2sass::internals::isa::form::{Form, Slot, UNMEASURED};
+use ptx2sass::internals::isa::inst::{Inst, SPECIAL_FLOATS, float_text, half2_text};
+use ptx2sass::internals::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
+use ptx2sass::internals::isa::table::forms_for;
+use ptx2sass::internals::target::Sm;
 use std::path::Path;
 use std::process::Command;
 
@@ -227,7 +227,7 @@ fn check_batch(nvdisasm: &Path, sm: u16, batch: &mut [(u128, Option<Inst>)], scr
 
 #[test]
 fn random_instances_of_every_form_agree_with_nvdisasm() {
-    let Some(nvdisasm) = ptx2sass::reference::require("nvdisasm", "random_instances_of_every_form_agree_with_nvdisasm") else { return };
+    let Some(nvdisasm) = ptx2sass::internals::reference::require("nvdisasm", "random_instances_of_every_form_agree_with_nvdisasm") else { return };
     let scratch = std::env::temp_dir().join(format!("ptx2sass-isa-oracle-{}.bin", std::process::id()));
     let mut failures = Vec::new();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);

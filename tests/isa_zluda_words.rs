@@ -5,10 +5,10 @@
 //! them: each decodes to that text, encodes back to the same 128 bits, and
 //! the text assembles to the same word. Runs without the reference tools.
 
-use ptx2sass::isa::bits::join;
-use ptx2sass::isa::inst::Inst;
-use ptx2sass::isa::parse::parse_inst;
-use ptx2sass::target::Sm;
+use ptx2sass::internals::isa::bits::join;
+use ptx2sass::internals::isa::inst::Inst;
+use ptx2sass::internals::isa::parse::parse_inst;
+use ptx2sass::internals::target::Sm;
 
 /// (SM, low 64 bits, high 64 bits, nvdisasm's text).
 const WORDS: &[(u16, u64, u64, &str)] = &[

@@ -24,18 +24,18 @@
 mod common;
 
 use object::{Object, ObjectSection};
-use ptx2sass::interp::sass::hazard::{self, HazardInfo, WarpHazards};
-use ptx2sass::sched::latency::{self, Class, File};
-use ptx2sass::isa::ctrl::SCOREBOARDS;
-use ptx2sass::isa::inst::Inst;
-use ptx2sass::isa::operand::Operand;
-use ptx2sass::target::Sm;
+use ptx2sass::internals::interp::sass::hazard::{self, HazardInfo, WarpHazards};
+use ptx2sass::internals::sched::latency::{self, Class, File};
+use ptx2sass::internals::isa::ctrl::SCOREBOARDS;
+use ptx2sass::internals::isa::inst::Inst;
+use ptx2sass::internals::isa::operand::Operand;
+use ptx2sass::internals::target::Sm;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-const SMS: &[u16] = ptx2sass::isa::family::MEASURED_SMS;
+const SMS: &[u16] = ptx2sass::internals::isa::family::MEASURED_SMS;
 
 /// One decoded instruction (`None`: a word the model does not decode).
 type Decoded = Option<(Inst, HazardInfo)>;
@@ -72,7 +72,7 @@ fn stamp(sm: u16, ptxas: &Path, corpus: &Path, files: &[PathBuf]) -> String {
 /// functions (each `.text` section ends in a branch to itself and `NOP`
 /// padding). Its stamp is rebuilt here the way that test builds it.
 fn encoding_corpus_words(sm: u16, ptxas: &Path, corpus: &Path, files: &[PathBuf]) -> Option<Vec<Vec<u128>>> {
-    let nvdisasm = ptx2sass::reference::find("nvdisasm")?;
+    let nvdisasm = ptx2sass::internals::reference::find("nvdisasm")?;
     let dir = std::env::var_os("PTX2SASS_ENCODING_CORPUS").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/encoding-corpus"));
     let meta = |p: &Path| -> String {
         let m = std::fs::metadata(p).ok();
@@ -121,7 +121,7 @@ fn hex_listing_words(text: &str) -> Option<Vec<u128>> {
         let Some(at) = rest.rfind("/* 0x").filter(|_| rest.split_once("*/").is_some_and(|(a, _)| u64::from_str_radix(a, 16).is_ok())) else { continue };
         let lo = hex(&rest[at..])?;
         let hi = hex(lines.next()?)?;
-        words.push(ptx2sass::isa::bits::join(lo, hi));
+        words.push(ptx2sass::internals::isa::bits::join(lo, hi));
     }
     Some(words)
 }
@@ -152,7 +152,7 @@ fn functions_words(sm: u16, ptxas: &Path, corpus: &Path) -> Vec<Vec<u128>> {
         for section in elf.sections() {
             if section.name().is_ok_and(|n| n.starts_with(".text.")) {
                 let bytes = section.data().expect("section data");
-                out.push(ptx2sass::isa::bits::words_from_bytes(bytes).expect("whole words"));
+                out.push(ptx2sass::internals::isa::bits::words_from_bytes(bytes).expect("whole words"));
             }
         }
         out
@@ -196,7 +196,7 @@ fn corpus() -> Option<&'static Vec<Code>> {
     static CODE: OnceLock<Option<Vec<Code>>> = OnceLock::new();
     CODE.get_or_init(|| {
         let corpus = common::corpus_dir("latency_tables")?;
-        let ptxas = ptx2sass::reference::require("ptxas", "latency_tables")?;
+        let ptxas = ptx2sass::internals::reference::require("ptxas", "latency_tables")?;
         let release = ptxas_release(&ptxas);
         Some(
             SMS.iter()
@@ -228,7 +228,7 @@ fn ends_block(i: &Inst) -> bool {
 /// Whether execution can go on at the next instruction with the state it left.
 fn falls_through(i: &Inst) -> bool {
     let name = i.form.name.split('.').next().unwrap_or("");
-    let unconditional = i.guard.0.num == ptx2sass::isa::operand::RegNum::Zero && !i.guard.1;
+    let unconditional = i.guard.0.num == ptx2sass::internals::isa::operand::RegNum::Zero && !i.guard.1;
     match name {
         "BRA" | "BRX" | "JMP" | "EXIT" | "RET" => !unconditional,
         // The callee changes the state in ways a replay does not follow.
@@ -470,8 +470,8 @@ fn issue_speed(codes: &[Code]) {
     let mut runs = Vec::new();
     for code in codes {
         let sm = Sm::new(code.sm);
-        let ctrl = ptx2sass::isa::ctrl::Ctrl::parse("[B012345:R-:W-:-:S15]").expect("control prefix");
-        let nop = ptx2sass::isa::parse::parse_inst("NOP ;", sm, 0, ctrl).expect("NOP");
+        let ctrl = ptx2sass::internals::isa::ctrl::Ctrl::parse("[B012345:R-:W-:-:S15]").expect("control prefix");
+        let nop = ptx2sass::internals::isa::parse::parse_inst("NOP ;", sm, 0, ctrl).expect("NOP");
         let nop_info = HazardInfo::of(&nop, sm);
         let mut run: Vec<(Inst, HazardInfo)> = Vec::new();
         for f in &code.functions {

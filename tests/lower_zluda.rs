@@ -12,11 +12,11 @@ mod common;
 
 use common::verdicts::{Verdicts, compare};
 
-use ptx2sass::ir::entity::EntityRef;
-use ptx2sass::ir::verify::{verify_function, Stage};
-use ptx2sass::ir::{Function, FunctionKind, Module, Opcode};
-use ptx2sass::lower::lower_module_partial;
-use ptx2sass::target::Sm;
+use ptx2sass::internals::ir::entity::EntityRef;
+use ptx2sass::internals::ir::verify::{verify_function, Stage};
+use ptx2sass::internals::ir::{Function, FunctionKind, Module, Opcode};
+use ptx2sass::internals::lower::lower_module_partial;
+use ptx2sass::internals::target::Sm;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -31,8 +31,8 @@ fn check_function(m: &Module, f: &Function) -> Result<(), String> {
 /// when it lowers and checks), for one SM.
 fn kernels_of(path: &Path, sm: u16) -> Result<Vec<(String, Option<String>)>, String> {
     let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let module = ptx2sass::ptx::parse(&src).map_err(|_| "parse error".to_string())?;
-    ptx2sass::ptx::check(&module, &Default::default()).map_err(|_| "check error".to_string())?;
+    let module = ptx2sass::internals::ptx::parse(&src).map_err(|_| "parse error".to_string())?;
+    ptx2sass::internals::ptx::check(&module, &Default::default()).map_err(|_| "check error".to_string())?;
     let lowered = lower_module_partial(&module, Sm::new(sm), Some(&src));
     let m = &lowered.module;
     // First error of each function.
@@ -69,7 +69,7 @@ fn kernels_of(path: &Path, sm: u16) -> Result<Vec<(String, Option<String>)>, Str
             for &b in &g.layout {
                 for &i in &g.blocks[b].insts {
                     if g.insts[i].opcode == Opcode::Call {
-                        if let Some(c) = m.functions.get(ptx2sass::ir::FuncId::new(g.insts[i].imm as usize)) {
+                        if let Some(c) = m.functions.get(ptx2sass::internals::ir::FuncId::new(g.insts[i].imm as usize)) {
                             stack.push(c.name.as_str());
                         }
                     }
@@ -98,9 +98,9 @@ fn shape(m: &Module) -> Vec<(usize, Vec<Opcode>)> {
 /// predecessor would make a read skip a merge.
 fn sealing_agrees(path: &Path) -> Result<(), String> {
     let src = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let Ok(module) = ptx2sass::ptx::parse(&src) else { return Ok(()) };
-    let early = ptx2sass::lower::lower_with(&module, Sm::new(90), None, true);
-    let late = ptx2sass::lower::lower_with(&module, Sm::new(90), None, false);
+    let Ok(module) = ptx2sass::internals::ptx::parse(&src) else { return Ok(()) };
+    let early = ptx2sass::internals::lower::lower_with(&module, Sm::new(90), None, true);
+    let late = ptx2sass::internals::lower::lower_with(&module, Sm::new(90), None, false);
     if early.errors != late.errors || shape(&early.module) != shape(&late.module) {
         return Err("early and late sealing disagree".into());
     }

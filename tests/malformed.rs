@@ -5,7 +5,7 @@
 
 mod common;
 
-use ptx2sass::ptx::lexer::{TokenKind, lex};
+use ptx2sass::internals::ptx::lexer::{TokenKind, lex};
 use std::path::PathBuf;
 
 /// Deterministic xorshift generator (the variant set must not change between runs).
@@ -78,7 +78,7 @@ fn mutate(src: &str, m: Mutation, rng: &mut Rng) -> Option<(String, String)> {
 #[test]
 fn malformed_variants_agree_with_ptxas() {
     let Some(dir) = common::corpus_dir("malformed_variants_agree_with_ptxas") else { return };
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "malformed_variants_agree_with_ptxas") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "malformed_variants_agree_with_ptxas") else { return };
     // Sources: corpus files whose target compute_90 can take (sm_75/80/90 kernels, ZLUDA).
     let sources: Vec<PathBuf> = common::ptx_files(&dir)
         .into_iter()

@@ -1,6 +1,6 @@
 //! The middle of the compiler over the ZLUDA corpus: every kernel is
 //! lowered, legalized (early and late) and selected for sm_75, 80, 90, 100
-//! and 120, with the IR verifier after every stage ([`ptx2sass::driver`]).
+//! and 120, with the IR verifier after every stage ([`ptx2sass::internals::driver`]).
 //! A kernel passes when it and every function it calls get through every
 //! stage. The kernels that do not are
 //! listed with the stage and first error that stop them in
@@ -10,9 +10,9 @@
 mod common;
 
 use common::verdicts::{Verdicts, compare, summary};
-use ptx2sass::driver::{self, Options};
-use ptx2sass::ir::FunctionKind;
-use ptx2sass::target::Sm;
+use ptx2sass::internals::driver::{self, Options};
+use ptx2sass::internals::ir::FunctionKind;
+use ptx2sass::internals::target::Sm;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -21,7 +21,7 @@ const SMS: [u16; 5] = [75, 80, 90, 100, 120];
 /// (kernels, kernels through every stage, failures) of one file on one SM.
 fn run_file(path: &Path, sm: u16) -> (usize, usize, Vec<(String, String)>) {
     let Ok(src) = std::fs::read_to_string(path) else { return (0, 0, vec![("-".into(), "unreadable".into())]) };
-    let Ok(module) = ptx2sass::ptx::parse_and_check(&src, &Default::default()) else {
+    let Ok(module) = ptx2sass::internals::ptx::parse_and_check(&src, &Default::default()) else {
         return (0, 0, vec![("-".into(), "does not parse or check".into())]);
     };
     let options = Options { verify: true };

@@ -10,10 +10,10 @@
 mod common;
 
 use common::verdicts::{Verdicts, compare, summary};
-use ptx2sass::driver::{self, Options};
-use ptx2sass::isa::operand::{Operand, RegNum};
-use ptx2sass::regalloc::{Allocated, RegallocOptions, allocate};
-use ptx2sass::target::Sm;
+use ptx2sass::internals::driver::{self, Options};
+use ptx2sass::internals::isa::operand::{Operand, RegNum};
+use ptx2sass::internals::regalloc::{Allocated, RegallocOptions, allocate};
+use ptx2sass::internals::target::Sm;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -32,7 +32,7 @@ fn check(a: &Allocated) -> Option<String> {
     for block in &a.blocks {
         for i in &block.insts {
             let inst = i.inst();
-            let virt = |r: &ptx2sass::isa::operand::Reg| matches!(r.num, RegNum::Virt(_));
+            let virt = |r: &ptx2sass::internals::isa::operand::Reg| matches!(r.num, RegNum::Virt(_));
             let mut bad = virt(&inst.guard.0);
             for op in inst.operands.iter() {
                 bad |= match op {
@@ -48,7 +48,7 @@ fn check(a: &Allocated) -> Option<String> {
             match inst.encode(a.sm) {
                 Err(e) => return Some(format!("does not encode: {} ({})", inst.text(a.sm, 0), e.0)),
                 // The word must read back to the same registers.
-                Ok(word) => match ptx2sass::isa::inst::Inst::decode(word, a.sm) {
+                Ok(word) => match ptx2sass::internals::isa::inst::Inst::decode(word, a.sm) {
                     Ok(back) if back.operands == inst.operands && back.guard == inst.guard => {}
                     Ok(back) => return Some(format!("{} reads back as {}", inst.text(a.sm, 0), back.text(a.sm, 0))),
                     Err(_) => return Some(format!("{} does not decode", inst.text(a.sm, 0))),
@@ -62,7 +62,7 @@ fn check(a: &Allocated) -> Option<String> {
 fn run_file(path: &Path, sm: u16) -> (Counts, Vec<(String, String)>) {
     let mut counts = Counts::default();
     let Ok(src) = std::fs::read_to_string(path) else { return (counts, Vec::new()) };
-    let Ok(module) = ptx2sass::ptx::parse_and_check(&src, &Default::default()) else { return (counts, Vec::new()) };
+    let Ok(module) = ptx2sass::internals::ptx::parse_and_check(&src, &Default::default()) else { return (counts, Vec::new()) };
     let options = Options { verify: false };
     let (raw, _) = driver::lower(&module, Sm::new(sm), Some(&src), options);
     let mut bad = Vec::new();

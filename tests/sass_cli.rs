@@ -33,8 +33,8 @@ fn lists_raw_words() {
 
 #[test]
 fn lists_a_ptxas_cubin_as_nvdisasm_reads_it() {
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "lists_a_ptxas_cubin_as_nvdisasm_reads_it") else { return };
-    let Some(nvdisasm) = ptx2sass::reference::require("nvdisasm", "lists_a_ptxas_cubin_as_nvdisasm_reads_it") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "lists_a_ptxas_cubin_as_nvdisasm_reads_it") else { return };
+    let Some(nvdisasm) = ptx2sass::internals::reference::require("nvdisasm", "lists_a_ptxas_cubin_as_nvdisasm_reads_it") else { return };
     let example = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/saxpy.ptx");
     let cubin = std::env::temp_dir().join(format!("ptx2sass-sass-cli-{}.cubin", std::process::id()));
     for sm in ["sm_80", "sm_90", "sm_120"] {
@@ -81,7 +81,7 @@ fn lists_a_ptxas_cubin_as_nvdisasm_reads_it() {
 
 #[test]
 fn assembles_its_own_listings_back_to_ptxas_words() {
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "assembles_its_own_listings_back_to_ptxas_words") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "assembles_its_own_listings_back_to_ptxas_words") else { return };
     // (PTX, target): the example for each target, and every nvcc-made corpus
     // kernel for the target it was made for (the sm_90 PTX also for sm_100).
     let example = std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/saxpy.ptx"));
@@ -112,9 +112,9 @@ fn assembles_its_own_listings_back_to_ptxas_words() {
             std::fs::write(&listing, &text).unwrap();
             let (ok, _, err) = sass(&["asm", &format!("-arch={sm}"), listing.to_str().unwrap(), "-o", bin.to_str().unwrap()]);
             assert!(ok, "{}: {err}", input.display());
-            let code = ptx2sass::cubin::read_code(&std::fs::read(&cubin).unwrap()).unwrap();
+            let code = ptx2sass::internals::cubin::read_code(&std::fs::read(&cubin).unwrap()).unwrap();
             let expected: Vec<u8> =
-                code.functions.iter().flat_map(|f| ptx2sass::isa::bits::words_to_bytes(&f.words)).collect();
+                code.functions.iter().flat_map(|f| ptx2sass::internals::isa::bits::words_to_bytes(&f.words)).collect();
             assert_eq!(std::fs::read(&bin).unwrap(), expected, "{} for {sm}: listing does not assemble to ptxas's words", input.display());
             checked += 1;
         }

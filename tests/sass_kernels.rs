@@ -10,8 +10,8 @@
 
 mod common;
 
-use ptx2sass::interp::LaunchSpec;
-use ptx2sass::interp::sass::{self, HazardCheck, Options};
+use ptx2sass::internals::interp::LaunchSpec;
+use ptx2sass::internals::interp::sass::{self, HazardCheck, Options};
 use std::path::{Path, PathBuf};
 
 /// FNV-1a: the cache key of a PTX text.
@@ -36,7 +36,7 @@ fn cubin_for(ptxas: &Path, cache: &Path, ptx: &Path) -> Result<Vec<u8>, String> 
 
 #[test]
 fn corpus_kernels_run_on_the_sass_interpreter() {
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "sass_kernels") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "sass_kernels") else { return };
     let Some(corpus) = common::corpus_dir("sass_kernels") else { return };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let cache: PathBuf = root.join("target/sass-kernel-cubins");

@@ -4,7 +4,7 @@
 
 mod common;
 
-use ptx2sass::interp::{sass, LaunchSpec};
+use ptx2sass::internals::interp::{sass, LaunchSpec};
 
 /// Compiles `ptx` for sm_90 and runs it in the SASS interpreter under
 /// `spec`; `None` when ptxas is not installed.
@@ -14,7 +14,7 @@ fn run(name: &str, ptx: &str, spec: &str) -> Option<String> {
 
 /// [`run`] for another SM.
 fn run_on(sm: u16, name: &str, ptx: &str, spec: &str) -> Option<String> {
-    let ptxas = ptx2sass::reference::require("ptxas", name)?;
+    let ptxas = ptx2sass::internals::reference::require("ptxas", name)?;
     let dir = std::env::temp_dir().join(format!("ptx2sass-sass-semantics-{}-{name}-{sm}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let (src, cubin) = (dir.join("k.ptx"), dir.join("k.cubin"));

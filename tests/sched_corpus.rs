@@ -3,7 +3,7 @@
 //! `corpus/kernels`) compiled by the reference ptxas for sm_80, sm_90 and
 //! sm_120 (cubins cached with `tests/zluda_sass.rs`'s), each function
 //! decoded, its control fields cleared, split into blocks at branch
-//! targets, rescheduled ([`ptx2sass::sched::linear::reschedule`]) and
+//! targets, rescheduled ([`ptx2sass::internals::sched::linear::reschedule`]) and
 //! re-encoded. Then
 //! 1. [`check`] accepts every rescheduled function;
 //! 2. [`check`] accepts ptxas's original code (it must not reject ptxas);
@@ -17,11 +17,11 @@
 mod common;
 
 use object::{Object, ObjectSection};
-use ptx2sass::interp::conformance::Manifest;
-use ptx2sass::interp::sass::{self, HazardCheck, Options};
-use ptx2sass::isa::inst::Inst;
-use ptx2sass::sched::{SchedOptions, check, linear};
-use ptx2sass::target::Sm;
+use ptx2sass::internals::interp::conformance::Manifest;
+use ptx2sass::internals::interp::sass::{self, HazardCheck, Options};
+use ptx2sass::internals::isa::inst::Inst;
+use ptx2sass::internals::sched::{SchedOptions, check, linear};
+use ptx2sass::internals::target::Sm;
 use std::path::{Path, PathBuf};
 
 const SMS: [u16; 3] = [80, 90, 120];
@@ -47,7 +47,7 @@ fn functions(cubin: &[u8]) -> Vec<(String, Vec<u128>)> {
     elf.sections()
         .filter_map(|s| {
             let name = s.name().ok()?.strip_prefix(".text.")?.to_string();
-            Some((name, ptx2sass::isa::bits::words_from_bytes(s.data().ok()?)?))
+            Some((name, ptx2sass::internals::isa::bits::words_from_bytes(s.data().ok()?)?))
         })
         .collect()
 }
@@ -57,7 +57,7 @@ fn functions(cubin: &[u8]) -> Vec<(String, Vec<u128>)> {
 fn one(words: &[u128], sm: u16) -> Result<Result<Done, Skip>, String> {
     let s = Sm::new(sm);
     let Ok(code) = words.iter().map(|&w| Inst::decode(w, s)).collect::<Result<Vec<_>, _>>() else { return Ok(Err(Skip::Undecodable)) };
-    if !ptx2sass::interp::sass::hazard::scheduled(&code) {
+    if !ptx2sass::internals::interp::sass::hazard::scheduled(&code) {
         return Ok(Err(Skip::Unscheduled));
     }
     if let Err(h) = check(&code, s) {
@@ -100,7 +100,7 @@ fn mutants(code: &[Inst], s: Sm) -> [(usize, usize); 2] {
 }
 
 fn is_branch(i: &Inst) -> bool {
-    ptx2sass::sched::info::branch_like(i.op())
+    ptx2sass::internals::sched::info::branch_like(i.op())
 }
 
 /// Why a function is outside the test.
@@ -129,7 +129,7 @@ fn cache() -> PathBuf {
 
 #[test]
 fn ptxas_code_rescheduled_passes_the_checker() {
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "sched_corpus") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "sched_corpus") else { return };
     let Some(corpus) = common::corpus_dir("sched_corpus") else { return };
     let cache = cache();
     let mut jobs = Vec::new();
@@ -207,7 +207,7 @@ fn ptxas_code_rescheduled_passes_the_checker() {
 }
 
 /// Runs a kernel's code (`words`, or the cubin's own) on a case.
-fn run_case(cubin: &[u8], case: &ptx2sass::interp::conformance::Case, words: Option<Vec<u128>>) -> Result<(), String> {
+fn run_case(cubin: &[u8], case: &ptx2sass::internals::interp::conformance::Case, words: Option<Vec<u128>>) -> Result<(), String> {
     let spec = case.launch_spec();
     let mut loaded = sass::load::load(cubin, &spec).map_err(|e| e.to_string())?;
     if let Some(w) = words {
@@ -222,7 +222,7 @@ fn run_case(cubin: &[u8], case: &ptx2sass::interp::conformance::Case, words: Opt
 
 #[test]
 fn rescheduled_zluda_cases_run() {
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "sched_corpus") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "sched_corpus") else { return };
     let Some(corpus) = common::corpus_dir("sched_corpus") else { return };
     let manifest = Manifest::load(&corpus.join("zluda")).expect("manifest");
     let cache = cache();
@@ -275,7 +275,7 @@ fn rescheduled_zluda_cases_run() {
 #[test]
 #[ignore]
 fn yield_rule_against_ptxas() {
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "sched_corpus") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "sched_corpus") else { return };
     let Some(corpus) = common::corpus_dir("sched_corpus") else { return };
     let cache = cache();
     for sm in SMS {
@@ -286,7 +286,7 @@ fn yield_rule_against_ptxas() {
             let s = Sm::new(sm);
             for (_, words) in functions(&cubin) {
                 let Ok(code) = words.iter().map(|&w| Inst::decode(w, s)).collect::<Result<Vec<_>, _>>() else { continue };
-                if check(&code, s).is_err() || !ptx2sass::interp::sass::hazard::scheduled(&code) {
+                if check(&code, s).is_err() || !ptx2sass::internals::interp::sass::hazard::scheduled(&code) {
                     continue;
                 }
                 for k in 0..code.len() {

@@ -5,8 +5,8 @@
 
 mod common;
 
-use ptx2sass::ptx::{self, CheckOptions};
-use ptx2sass::target::Sm;
+use ptx2sass::internals::ptx::{self, CheckOptions};
+use ptx2sass::internals::target::Sm;
 
 const HEADER: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
 const KERNEL: &str = ".visible .entry k(.param .u64 p) { .reg .u32 %r<3>; .reg .s32 %s<3>; .reg .u64 %rd<3>; \
@@ -52,7 +52,7 @@ fn checker_gives_ptxas_verdicts() {
 
 #[test]
 fn recorded_verdicts_match_ptxas() {
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "recorded_verdicts_match_ptxas") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "recorded_verdicts_match_ptxas") else { return };
     let dir = std::env::temp_dir().join(format!("ptx2sass-type-rules-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let all = cases();

@@ -12,10 +12,10 @@
 mod common;
 
 use common::verdicts::{Verdicts, compare};
-use ptx2sass::driver::{self, CodegenOptions, Options};
-use ptx2sass::isa::family::nvdisasm_name;
-use ptx2sass::isa::inst::Inst;
-use ptx2sass::target::Sm;
+use ptx2sass::internals::driver::{self, CodegenOptions, Options};
+use ptx2sass::internals::isa::family::nvdisasm_name;
+use ptx2sass::internals::isa::inst::Inst;
+use ptx2sass::internals::target::Sm;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -33,7 +33,7 @@ fn compile(path: &Path, sm: u16) -> Output {
     let file = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let result = (|| {
         let source = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-        let module = ptx2sass::ptx::parse_and_check(&source, &Default::default()).map_err(|_| "does not parse or check".to_string())?;
+        let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).map_err(|_| "does not parse or check".to_string())?;
         let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true }, CodegenOptions::default())
             .map_err(|errors| errors.first().map_or_else(|| "unknown error".into(), ToString::to_string))?;
         let words = compiled.kernels.iter().map(|k| k.words.clone()).collect();
@@ -65,8 +65,8 @@ fn nvdisasm_texts(nvdisasm: &Path, sm: u16, words: &[u128], scratch: &Path) -> R
 #[test]
 fn zluda_kernels_compile_and_the_reference_tools_read_the_cubins() {
     let Some(corpus) = common::corpus_dir("zluda_compile") else { return };
-    let nvdisasm = ptx2sass::reference::require("nvdisasm", "zluda_compile");
-    let cuobjdump = ptx2sass::reference::require("cuobjdump", "zluda_compile");
+    let nvdisasm = ptx2sass::internals::reference::require("nvdisasm", "zluda_compile");
+    let cuobjdump = ptx2sass::internals::reference::require("cuobjdump", "zluda_compile");
     let files = common::ptx_files(&corpus.join("zluda/ptx"));
     let jobs: Vec<(PathBuf, u16)> = files.iter().flat_map(|f| SMS.map(|sm| (f.clone(), sm))).collect();
     let outputs = common::par_map(&jobs, |(f, sm)| compile(f, *sm));

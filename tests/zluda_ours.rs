@@ -12,10 +12,10 @@
 mod common;
 
 use common::verdicts::{Verdicts, compare};
-use ptx2sass::driver::{self, CodegenOptions, Options};
-use ptx2sass::interp::conformance::{self, KnownFailures, Manifest};
-use ptx2sass::interp::sass::{self, HazardCheck, Options as RunOptions};
-use ptx2sass::target::Sm;
+use ptx2sass::internals::driver::{self, CodegenOptions, Options};
+use ptx2sass::internals::interp::conformance::{self, KnownFailures, Manifest};
+use ptx2sass::internals::interp::sass::{self, HazardCheck, Options as RunOptions};
+use ptx2sass::internals::target::Sm;
 use std::path::Path;
 
 const SMS: [u16; 3] = [80, 90, 120];
@@ -30,7 +30,7 @@ enum Outcome {
 fn run_case(manifest: &Manifest, case: &conformance::Case, sm: u16) -> Outcome {
     let path = manifest.dir.join(&case.ptx);
     let Ok(source) = std::fs::read_to_string(&path) else { return Outcome::Uncompiled("unreadable".into()) };
-    let Ok(module) = ptx2sass::ptx::parse_and_check(&source, &Default::default()) else {
+    let Ok(module) = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()) else {
         return Outcome::Uncompiled("does not parse or check".into());
     };
     let compiled = match driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true }, CodegenOptions::default()) {

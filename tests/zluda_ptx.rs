@@ -5,16 +5,16 @@
 //! `tests/data/zluda-known-failures-ptx.tsv`, and on any listed case that
 //! now passes.
 
-use ptx2sass::interp::conformance::{judge, Case, KnownFailures, Manifest};
-use ptx2sass::interp::ptx::{run, Options};
+use ptx2sass::internals::interp::conformance::{judge, Case, KnownFailures, Manifest};
+use ptx2sass::internals::interp::ptx::{run, Options};
 use std::path::Path;
 
 /// `Ok(())` when the case matches, else what happened.
 fn check(case: &Case) -> Result<(), String> {
     let name = case.ptx.display().to_string();
     let src = std::fs::read_to_string(&case.ptx).map_err(|e| format!("{name}: {e}"))?;
-    let module = ptx2sass::ptx::parse(&src).map_err(|e| format!("parse: {}", e.render(&name, &src)))?;
-    ptx2sass::ptx::check(&module, &Default::default()).map_err(|e| format!("check: {}", e.render(&name, &src)))?;
+    let module = ptx2sass::internals::ptx::parse(&src).map_err(|e| format!("parse: {}", e.render(&name, &src)))?;
+    ptx2sass::internals::ptx::check(&module, &Default::default()).map_err(|e| format!("check: {}", e.render(&name, &src)))?;
     let out = run(&module, &case.launch_spec(), &Options { step_budget: 1_000_000 }).map_err(|e| e.render(&name, &src))?;
     let bytes = out.launch.buffer_bytes(case.output_param()).ok_or("no output buffer")?;
     case.check_output(bytes)

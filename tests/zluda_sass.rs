@@ -9,8 +9,8 @@
 
 mod common;
 
-use ptx2sass::interp::conformance::{self, KnownFailures, Manifest};
-use ptx2sass::interp::sass::{self, HazardCheck, Options};
+use ptx2sass::internals::interp::conformance::{self, KnownFailures, Manifest};
+use ptx2sass::internals::interp::sass::{self, HazardCheck, Options};
 use std::path::{Path, PathBuf};
 
 
@@ -18,7 +18,7 @@ const SMS: [u16; 3] = [80, 90, 120];
 
 #[test]
 fn zluda_cases_run_on_the_sass_interpreter() {
-    let Some(ptxas) = ptx2sass::reference::require("ptxas", "zluda_sass") else { return };
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "zluda_sass") else { return };
     let Some(corpus) = common::corpus_dir("zluda_sass") else { return };
     let manifest = Manifest::load(&corpus.join("zluda")).expect("manifest");
     let known_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/zluda-known-failures-sass.tsv");

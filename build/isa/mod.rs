@@ -1,6 +1,6 @@
 //! The build script's `crate::isa`: the crate's machine-layer modules it
 //! compiles, at the paths the crate has them, so that their `crate::isa::…`
-//! paths and `pub(in crate::isa)` items resolve here as in the crate.
+//! paths resolve here as in the crate.
 
 pub(crate) use crate::{bits, branch, family, form, op_facts, operand};
 

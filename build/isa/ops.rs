@@ -118,7 +118,7 @@ impl Ops {
         out.push_str("/// A modifier token: the text between two dots of a mnemonic (`E` and\n");
         out.push_str("/// `64` of `LDG.E.64`), as nvdisasm spells it (a leading digit behind an\n");
         out.push_str("/// underscore: `Mod::_64`). Sorted by text, so a value is its text's position\n");
-        out.push_str("/// in [`MOD_NAMES`].\n");
+        out.push_str("/// in `MOD_NAMES`.\n");
         out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]\n#[repr(u16)]\n#[allow(non_camel_case_types)]\npub enum Mod {\n");
         for t in &self.tokens {
             let _ = writeln!(out, "    /// `.{t}`");

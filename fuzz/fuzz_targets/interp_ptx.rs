@@ -7,15 +7,15 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ptx2sass::interp::launch::{Fill, ParamSpec, ScalarKind};
-use ptx2sass::interp::ptx::{run, Options};
-use ptx2sass::interp::LaunchSpec;
-use ptx2sass::ptx::ast::{FunctionKind, Item, VarType};
+use ptx2sass::internals::interp::launch::{Fill, ParamSpec, ScalarKind};
+use ptx2sass::internals::interp::ptx::{run, Options};
+use ptx2sass::internals::interp::LaunchSpec;
+use ptx2sass::internals::ptx::ast::{FunctionKind, Item, VarType};
 
 fuzz_target!(|data: &[u8]| {
     let text = ptx2sass_fuzz::decode(data);
-    let Ok(module) = ptx2sass::ptx::parse(&text) else { return };
-    if ptx2sass::ptx::check(&module, &Default::default()).is_err() {
+    let Ok(module) = ptx2sass::internals::ptx::parse(&text) else { return };
+    if ptx2sass::internals::ptx::check(&module, &Default::default()).is_err() {
         return;
     }
     let threads = if data.first().is_some_and(|b| b & 1 == 1) { 64 } else { 32 };

@@ -10,9 +10,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ptx2sass::cubin::module::{Kernel, Module, Param, ToolInfo, build};
-use ptx2sass::interp::launch::{Fill, LaunchSpec, ParamSpec};
-use ptx2sass::interp::sass::{HazardCheck, Options, run};
+use ptx2sass::internals::cubin::module::{Kernel, Module, Param, ToolInfo, build};
+use ptx2sass::internals::interp::launch::{Fill, LaunchSpec, ParamSpec};
+use ptx2sass::internals::interp::sass::{HazardCheck, Options, run};
 
 const SMS: [u32; 5] = [75, 80, 90, 100, 120];
 
@@ -41,6 +41,6 @@ fuzz_target!(|data: &[u8]| {
     kernel.params = vec![Param::new(0, 8), Param::new(8, 8)];
     let module = Module { sm, virtual_sm: sm, tool: ToolInfo::default(), kernels: vec![kernel], globals: vec![], constants: vec![], global_addresses: vec![], isa_class: 1, flags_top: 0x06, line_info: vec![], merc: vec![] };
     let Ok(elf) = build(&module) else { return };
-    let cubin = ptx2sass::cubin::elf::write(&elf);
+    let cubin = ptx2sass::internals::cubin::elf::write(&elf);
     let _ = run(&cubin, &spec, &options);
 });

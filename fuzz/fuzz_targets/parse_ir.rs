@@ -11,7 +11,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use ptx2sass::ir::{Stage, parse_function, parse_module, print_module, verify_module};
+use ptx2sass::internals::ir::{Stage, parse_function, parse_module, print_module, verify_module};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

@@ -3,7 +3,7 @@
 //! with the same sections, symbols and string tables (the writer's layout
 //! may differ from a file that is not ptxas-shaped, the content may not).
 
-use ptx2sass::cubin::elf;
+use ptx2sass::internals::cubin::elf;
 
 /// Largest section data the property writes back (keeps memory bounded for
 /// inputs whose `NOBITS`-only offsets are huge; such files are read fine).
@@ -38,8 +38,8 @@ pub fn check_cubin_properties(data: &[u8]) {
 /// section listing that reads writes a file, and a file that reads back
 /// lists again (`sass dis`) without panicking.
 pub fn check_listing_properties(data: &[u8]) {
-    use ptx2sass::cubin::{listing, module, section_listing};
-    use ptx2sass::target::Sm;
+    use ptx2sass::internals::cubin::{listing, module, section_listing};
+    use ptx2sass::internals::target::Sm;
     let Some((&selector, text)) = data.split_first() else { return };
     let Ok(text) = std::str::from_utf8(text) else { return };
     let sm = Sm::new([75, 80, 90, 100, 120][usize::from(selector) % 5]);

@@ -28,7 +28,7 @@ pub mod cubin;
 pub mod sass;
 
 use arbitrary::{Arbitrary, Unstructured};
-use ptx2sass::ptx;
+use ptx2sass::internals::ptx;
 
 /// First byte that selects the edit-script mode.
 pub const EDIT_MODE: u8 = 0xFF;

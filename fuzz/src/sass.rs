@@ -6,10 +6,10 @@
 //! Input: 16 bytes of instruction word (little-endian, low word first) and
 //! one byte choosing the SM; shorter inputs are padded with zeros.
 
-use ptx2sass::isa::family::MEASURED_SMS;
-use ptx2sass::isa::inst::Inst;
-use ptx2sass::isa::parse::parse_inst;
-use ptx2sass::target::Sm;
+use ptx2sass::internals::isa::family::MEASURED_SMS;
+use ptx2sass::internals::isa::inst::Inst;
+use ptx2sass::internals::isa::parse::parse_inst;
+use ptx2sass::internals::target::Sm;
 
 /// The word and SM an input stands for.
 pub fn word_and_sm(data: &[u8]) -> (u128, Sm) {

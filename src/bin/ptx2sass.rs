@@ -1,10 +1,11 @@
 //! `ptx2sass`: a drop-in for NVIDIA's `ptxas` (argument handling only; the
 //! work happens in the library).
 
-use ptx2sass::diag::Diagnostics;
-use ptx2sass::ptx::ast::{Function, FunctionKind, Item, Module, Statement};
-use ptx2sass::ptx::{self, CheckOptions};
-use ptx2sass::target::{Arch, Sm};
+use ptx2sass::internals::diag::Diagnostics;
+use ptx2sass::internals::ptx::ast::{Function, FunctionKind, Item, Module, Statement};
+use ptx2sass::internals::ptx::{self, CheckOptions};
+use ptx2sass::internals::args::{CompileArgs, Cursor};
+use ptx2sass::internals::target::{Arch, Sm};
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -15,9 +16,11 @@ options (ptxas-compatible):
   -o <file>, --output-file <file>              output cubin (default elf.o)
   -O<0-3>, --opt-level <n>                     optimisation level (default 3)
   -v, --verbose                                print resource usage
-  -lineinfo, --generate-line-info              keep line information
-  -c, --compile-only                           relocatable output
   --maxrregcount <n>                           register limit
+  --fmad <true|false>                          allow mul+add contraction (never done yet)
+  -lineinfo, -g, -c, -w                        accepted: line and debug information are not
+                                               generated yet, the output is always a complete
+                                               cubin, no warnings are printed
   --split-compile <n>                          compile kernels on up to n threads (0, the
                                                default here: as many as the machine has
                                                for a large module, one for a small one)
@@ -33,45 +36,29 @@ ptx2sass options:
 ";
 
 struct Options {
-    arch: Arch,
+    /// The compile options, parsed by the library (as the C library parses
+    /// `nvPTXCompilerCompile`'s).
+    compile: CompileArgs,
     output: Option<String>,
     inputs: Vec<String>,
     summary: bool,
-    verbose: bool,
     run: Option<String>,
-    max_registers: Option<u32>,
-    threads: Option<usize>,
     dump_ir: Option<String>,
 }
 
 fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
-    let mut arch = Arch::Real(Sm::new(75)); // ptxas's default target
+    let mut compile = CompileArgs::default();
     let mut output = None;
     let mut inputs = Vec::new();
     let mut summary = false;
-    let mut verbose = false;
     let mut run = None;
-    let mut max_registers = None;
-    let mut threads = None;
     let mut dump_ir = None;
-    let mut i = 0;
-    let value = |i: &mut usize, flag: &str| -> Result<String, String> {
-        *i += 1;
-        args.get(*i).cloned().ok_or_else(|| format!("option '{flag}' needs a value"))
-    };
-    while i < args.len() {
-        let a = args[i].as_str();
-        let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with('-') => (f, Some(v.to_string())),
-            _ => (a, None),
-        };
-        let take = |i: &mut usize| -> Result<String, String> {
-            match &inline {
-                Some(v) => Ok(v.clone()),
-                None => value(i, flag),
-            }
-        };
-        match flag {
+    let mut cursor = Cursor::new(args);
+    while let Some(arg) = cursor.next() {
+        if compile.apply(&arg, &mut cursor).map_err(|e| e.message)? {
+            continue;
+        }
+        match arg.name {
             "-h" | "--help" => {
                 print!("{USAGE}");
                 return Ok(None);
@@ -80,47 +67,24 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 println!("ptx2sass: PTX to SASS compiler\nversion {}", env!("CARGO_PKG_VERSION"));
                 return Ok(None);
             }
-            "-arch" | "--gpu-name" => {
-                let v = take(&mut i)?;
-                arch = Arch::parse(&v).ok_or_else(|| format!("unknown architecture '{v}'"))?;
-            }
-            "-o" | "--output-file" => output = Some(take(&mut i)?),
-            "-O0" | "-O1" | "-O2" | "-O3" => {}
-            "--opt-level" | "-O" => {
-                let v = take(&mut i)?;
-                if !matches!(v.as_str(), "0" | "1" | "2" | "3") {
-                    return Err(format!("invalid optimisation level '{v}'"));
-                }
-            }
-            "--maxrregcount" | "-maxrregcount" => {
-                let v = take(&mut i)?;
-                max_registers = Some(v.parse::<u32>().map_err(|_| format!("invalid register count '{v}'"))?);
-            }
-            "--split-compile" | "-split-compile" => {
-                let v = take(&mut i)?;
-                let n = v.parse::<usize>().map_err(|_| format!("invalid thread count '{v}'"))?;
-                threads = (n > 0).then_some(n);
-            }
-            "-v" | "--verbose" => verbose = true,
-            "-lineinfo" | "--generate-line-info" | "-c" | "--compile-only" | "-g" | "--device-debug" => {}
+            "-o" | "--output-file" => output = Some(cursor.value(&arg).map_err(|e| e.message)?.to_string()),
             "--summary" => summary = true,
-            "--run" => run = Some(take(&mut i)?),
+            "--run" => run = Some(cursor.value(&arg).map_err(|e| e.message)?.to_string()),
             "--dump-ir" => {
-                let v = take(&mut i)?;
-                if !DUMP_STAGES.contains(&v.as_str()) {
+                let v = cursor.value(&arg).map_err(|e| e.message)?;
+                if !DUMP_STAGES.contains(&v) {
                     return Err(format!("unknown stage '{v}' for --dump-ir (one of {})", DUMP_STAGES.join(", ")));
                 }
-                dump_ir = Some(v);
+                dump_ir = Some(v.to_string());
             }
-            _ if a.starts_with('-') && a.len() > 1 => return Err(format!("unknown option '{a}'")),
-            _ => inputs.push(a.to_string()),
+            _ if arg.text.starts_with('-') && arg.text.len() > 1 => return Err(format!("unknown option '{}'", arg.text)),
+            _ => inputs.push(arg.text.to_string()),
         }
-        i += 1;
     }
     if inputs.is_empty() {
         return Err("no input file".to_string());
     }
-    Ok(Some(Options { arch, output, inputs, summary, verbose, run, max_registers, threads, dump_ir }))
+    Ok(Some(Options { compile, output, inputs, summary, run, dump_ir }))
 }
 
 fn main() -> ExitCode {
@@ -145,7 +109,7 @@ fn main() -> ExitCode {
                 continue;
             }
         };
-        let check_opts = CheckOptions { arch: Some(opts.arch.sm()), resolve_calls: matches!(opts.arch, Arch::Real(_)) };
+        let check_opts = CheckOptions { arch: Some(opts.compile.arch.sm()), resolve_calls: matches!(opts.compile.arch, Arch::Real(_)) };
         let module = match ptx::parse(&source) {
             Ok(m) => m,
             Err(d) => {
@@ -175,7 +139,7 @@ fn main() -> ExitCode {
             }
             continue;
         }
-        if let Arch::Real(sm) = opts.arch {
+        if let Arch::Real(sm) = opts.compile.arch {
             if let Some(stage) = &opts.dump_ir {
                 if stage != "sass" {
                     failed |= !dump_ir(&module, sm, &source, stage);
@@ -195,9 +159,9 @@ const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass
 /// Compiles to a cubin, writes it, prints what `-v` and `--dump-ir=sass`
 /// ask for; false on failure.
 fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) -> bool {
-    use ptx2sass::driver::{self, CodegenOptions};
+    use ptx2sass::internals::driver::{self, CodegenOptions};
     let options = driver::Options { verify: cfg!(debug_assertions) };
-    let codegen = CodegenOptions { max_registers: opts.max_registers, check: cfg!(debug_assertions), threads: opts.threads };
+    let codegen = CodegenOptions { max_registers: opts.compile.max_registers, check: cfg!(debug_assertions), threads: opts.compile.threads };
     let compiled = match driver::compile_to_cubin(module, sm, Some(source), options, codegen) {
         Ok(c) => c,
         Err(errors) => {
@@ -220,14 +184,14 @@ fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) ->
         eprintln!("ptx2sass fatal   : cannot write '{out}': {e}");
         return false;
     }
-    if opts.verbose {
-        print!("{}", verbose_lines(&compiled, sm));
+    if opts.compile.verbose {
+        print!("{}", compiled.verbose_report(sm));
     }
     if opts.dump_ir.as_deref() == Some("sass") {
-        match ptx2sass::cubin::elf::read(&compiled.cubin) {
+        match ptx2sass::internals::cubin::elf::read(&compiled.cubin) {
             Ok(read) => {
                 let mut text = String::new();
-                ptx2sass::cubin::listing::write_cubin(&mut text, &read.elf, &compiled.cubin, sm, false);
+                ptx2sass::internals::cubin::listing::write_cubin(&mut text, &read.elf, &compiled.cubin, sm, false);
                 print!("{text}");
             }
             Err(e) => {
@@ -239,45 +203,10 @@ fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) ->
     true
 }
 
-/// The `ptxas -v` lines for a compiled module (ptxas 13.5's wording: the
-/// smem figure only when there is shared memory, the stack only with a
-/// frame, cmem[0] only before sm_90).
-fn verbose_lines(compiled: &ptx2sass::driver::Compiled, sm: Sm) -> String {
-    let mut out = format!("ptxas info    : {} bytes gmem", compiled.global_bytes);
-    if compiled.const_bytes > 0 {
-        out.push_str(&format!(", {} bytes cmem[3]", compiled.const_bytes));
-    }
-    if compiled.address_bytes > 0 {
-        out.push_str(&format!(", {} bytes cmem[4]", compiled.address_bytes));
-    }
-    out.push('\n');
-    for k in &compiled.kernels {
-        out.push_str(&format!("ptxas info    : Compiling entry function '{}' for '{sm}'\n", k.name));
-        out.push_str(&format!("ptxas info    : Function properties for {}\n", k.name));
-        out.push_str(&format!(
-            "    {} bytes stack frame, {} bytes spill stores, {} bytes spill loads\n",
-            k.frame_bytes, k.spill_store_bytes, k.spill_load_bytes
-        ));
-        let mut used = format!("ptxas info    : Used {} registers, used {} barriers", k.registers, k.barriers);
-        if k.shared_bytes > 0 {
-            used.push_str(&format!(", {} bytes smem", k.shared_bytes));
-        }
-        if k.frame_bytes > 0 {
-            used.push_str(&format!(", {} bytes cumulative stack size", k.frame_bytes));
-        }
-        if sm.number < 90 {
-            used.push_str(&format!(", {} bytes cmem[0]", k.cbank0_bytes));
-        }
-        out.push_str(&used);
-        out.push('\n');
-    }
-    out
-}
-
 /// `--dump-ir=<stage>` for the stages before register allocation: every
 /// function after the stage; false when a function did not get there.
 fn dump_ir(module: &Module, sm: Sm, source: &str, stage: &str) -> bool {
-    use ptx2sass::driver::{self, Options};
+    use ptx2sass::internals::driver::{self, Options};
     let options = Options { verify: true };
     let (raw, errors) = driver::lower(module, sm, Some(source), options);
     let mut ok = errors.is_empty();
@@ -289,8 +218,8 @@ fn dump_ir(module: &Module, sm: Sm, source: &str, stage: &str) -> bool {
             continue;
         }
         let text = match stage {
-            "lower" => Ok(ptx2sass::ir::print_function(id, f)),
-            "legalize" => driver::legalize_function(&raw, id, options).map(|l| ptx2sass::ir::print_function(id, &l)),
+            "lower" => Ok(ptx2sass::internals::ir::print_function(id, f)),
+            "legalize" => driver::legalize_function(&raw, id, options).map(|l| ptx2sass::internals::ir::print_function(id, &l)),
             "select" => driver::compile_function(&raw, id, options).map(|m| format!("function {}:\n{}", f.name, m.text())),
             _ => driver::compile_function(&raw, id, options)
                 .and_then(|m| driver::allocate_function(&m, Default::default()))
@@ -310,7 +239,7 @@ fn dump_ir(module: &Module, sm: Sm, source: &str, stage: &str) -> bool {
 /// `--run`: interprets the launch and prints the output buffers; false on
 /// failure (reported on stderr with the PTX location).
 fn run_kernel(path: &str, source: &str, module: &Module, spec_path: &str) -> bool {
-    use ptx2sass::interp::{self, LaunchSpec};
+    use ptx2sass::internals::interp::{self, LaunchSpec};
     let spec = match std::fs::read_to_string(spec_path).map_err(|e| e.to_string()).and_then(|t| LaunchSpec::from_json(&t).map_err(|e| e.to_string())) {
         Ok(s) => s,
         Err(e) => {
@@ -361,7 +290,7 @@ fn summary_line(m: &Module, f: &Function, target: &str) -> String {
                 Statement::Instruction(_) => insts += 1,
                 Statement::Label(..) => labels += 1,
                 Statement::Block(inner) => stack.push(inner),
-                Statement::Variable(v) if v.space == ptx2sass::ptx::ast::StateSpace::Reg => {
+                Statement::Variable(v) if v.space == ptx2sass::internals::ptx::ast::StateSpace::Reg => {
                     regs += v.declarators.iter().map(|d| d.range.map_or(1, u64::from)).sum::<u64>();
                 }
                 _ => {}

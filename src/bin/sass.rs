@@ -1,9 +1,9 @@
 //! `sass`: disassemble, assemble and run SASS (argument handling only; the
 //! work happens in the library's `isa` and `cubin` modules).
 
-use ptx2sass::cubin;
-use ptx2sass::isa::{bits, family, listing};
-use ptx2sass::target::Sm;
+use ptx2sass::internals::cubin;
+use ptx2sass::internals::isa::{bits, family, listing};
+use ptx2sass::internals::target::Sm;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
@@ -142,7 +142,7 @@ fn asm(args: &[String]) -> Result<(), String> {
 /// `sass run`: exit status 2 for bad arguments or a bad spec, 1 when the
 /// run fails (fault, hazard, unsupported instruction), 0 otherwise.
 fn run(args: &[String]) -> ExitCode {
-    use ptx2sass::interp::{LaunchSpec, sass};
+    use ptx2sass::internals::interp::{LaunchSpec, sass};
     let mut spec_path = None;
     let mut file = None;
     let mut options = sass::Options::default();

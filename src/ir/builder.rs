@@ -14,7 +14,7 @@
 //! zero there.
 //!
 //! ```
-//! use ptx2sass::ir::{Attrs, DataType, Function, FunctionBuilder, FunctionKind, Opcode, Type};
+//! use ptx2sass::internals::ir::{Attrs, DataType, Function, FunctionBuilder, FunctionKind, Opcode, Type};
 //!
 //! // i = 0; do { i = i + 1 } while (i < 10); return i
 //! let mut func = Function::new("count", FunctionKind::Device);
@@ -36,7 +36,7 @@
 //! b.def_var(i, new);
 //! let ten = b.iconst(Type::R32, 10);
 //! let mut lt = Attrs::typed(DataType::S32);
-//! lt.cmp = Some(ptx2sass::ir::Cmp::Lt);
+//! lt.cmp = Some(ptx2sass::internals::ir::Cmp::Lt);
 //! let more = b.binary_to(Opcode::Setp, lt, new, ten, Type::P);
 //! b.brif(more, false, body, &[], done, &[]);
 //! b.seal_block(body);

@@ -18,8 +18,7 @@ pub trait EntityRef: Copy + Eq + fmt::Debug {
 }
 
 /// Declares a `u32` newtype index that prints as `<prefix><index>`
-/// (`block3`, `v12`).
-#[macro_export]
+/// (`block3`, `v12`). Crate-internal (`crate::ir_entity!`).
 macro_rules! ir_entity {
     ($(#[$attr:meta])* $name:ident, $prefix:literal) => {
         $(#[$attr])*
@@ -52,6 +51,7 @@ macro_rules! ir_entity {
         }
     };
 }
+pub(crate) use ir_entity;
 
 /// The map that owns entities: pushing allocates the next index.
 #[derive(Clone, PartialEq, Eq)]

@@ -8,8 +8,8 @@
 //!   values, module-scope variables;
 //! * [`builder`]: the public construction API (with SSA construction from
 //!   mutable variables);
-//! * [`cfg`]: predecessors, reverse post-order, dominators;
-//! * [`print`], [`parse`]: the stable text form and its parser;
+//! * [`cfg`](mod@cfg): predecessors, reverse post-order, dominators;
+//! * [`print`](mod@print), [`parse`]: the stable text form and its parser;
 //! * [`verify`]: the invariants checked between stages.
 
 pub mod attrs;

@@ -38,7 +38,7 @@ pub struct Symbol(pub u32);
 
 /// The module's name table: every name's text in one arena, and an
 /// open-addressing hash table of symbol indices over it. Interning a name
-/// seen before costs one [`NameKey`] and usually one probe and one key
+/// seen before costs one `NameKey` and usually one probe and one key
 /// comparison; a new name costs no allocation of its own (the arena grows
 /// geometrically).
 #[derive(Clone, Debug, Default)]

@@ -3,10 +3,10 @@
 //!
 //! ```
 //! let src = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() { ret; }\n";
-//! let module = ptx2sass::ptx::parse(src).expect("parses");
-//! ptx2sass::ptx::check(&module, &Default::default()).expect("checks");
-//! let text = ptx2sass::ptx::print(&module);
-//! assert_eq!(ptx2sass::ptx::parse(&text).unwrap(), module);
+//! let module = ptx2sass::internals::ptx::parse(src).expect("parses");
+//! ptx2sass::internals::ptx::check(&module, &Default::default()).expect("checks");
+//! let text = ptx2sass::internals::ptx::print(&module);
+//! assert_eq!(ptx2sass::internals::ptx::parse(&text).unwrap(), module);
 //! ```
 
 pub mod ast;

@@ -255,7 +255,7 @@ fn lookup_rev<T: Copy + PartialEq>(table: &[(T, &'static str)], v: T) -> &'stati
 /// which opcode allows which, and what each means, so that classifying a
 /// modifier is one index lookup and two array reads. The spellings, the
 /// index and the bit sets come from the build script
-/// ([`super::lookup::tables`]); a spelling's meaning is worked out on its
+/// (`lookup::tables`); a spelling's meaning is worked out on its
 /// first use.
 pub struct KeywordTable {
     /// Spellings by keyword index.

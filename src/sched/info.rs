@@ -2,7 +2,7 @@
 //! register units it reads and writes (operand widths included), its
 //! latency class and the in-order queue of its unit ([`HazardInfo`]).
 //! Shared by the scheduler ([`super`]), the static checker
-//! ([`super::check`]) and the SASS interpreter's dynamic checker
+//! ([`super::check`](mod@super::check)) and the SASS interpreter's dynamic checker
 //! ([`crate::interp::sass::hazard`]), so that all three see the same
 //! dependences.
 

@@ -1,5 +1,5 @@
 //! Per-SM latency tables, owned by the scheduler ([`super`]) and read by
-//! both hazard checkers (the static one, [`super::check`], and the SASS
+//! both hazard checkers (the static one, [`super::check`](mod@super::check), and the SASS
 //! interpreter's dynamic one, [`crate::interp::sass::hazard`]): the
 //! instruction classes, and for each SM the least number of cycles a
 //! fixed-latency producer of each class must issue before a consumer of

@@ -2,7 +2,7 @@
 //! instructions within each block, and every instruction's control fields
 //! ([`crate::isa::ctrl`]) — stall cycles, yield bit, write and read
 //! scoreboards, wait mask, reuse flags — from the per-SM latency tables
-//! ([`latency`]); and the independent hazard checker ([`check`]) that
+//! ([`latency`]); and the independent hazard checker ([`check`](mod@check)) that
 //! re-derives every dependence of the final linear code.
 //!
 //! * [`info`]: what an instruction reads, writes and which unit runs it
@@ -11,7 +11,7 @@
 //! * `list`: list scheduling within the stretches of a block between
 //!   instructions nothing moves across;
 //! * `codes`: control fields, block by block in layout order;
-//! * [`check`]: the checker, a dataflow over the CFG the branches give;
+//! * [`check`](mod@check): the checker, a dataflow over the CFG the branches give;
 //! * [`linear`]: rescheduling code already laid out (ptxas's, in tests).
 //!
 //! ## The model (what the hardware needs, as the interpreter checks it)

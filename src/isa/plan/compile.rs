@@ -15,7 +15,7 @@ use crate::isa::operand::RegFile;
 /// The "no such bit" position of an optional flag: bit 127, which no form
 /// explains (control bits end at 125), so it is clear in every word that
 /// decodes and reading it needs no test for absence.
-pub(in crate::isa) const NO_BIT: u8 = 127;
+pub(crate) const NO_BIT: u8 = 127;
 
 /// The reuse flags of the control field (bits 122–125).
 #[cfg_attr(not(test), allow(dead_code))]
@@ -24,13 +24,13 @@ const REUSE_BITS: u128 = 0xf << 122;
 /// The "no reuse flag" index of a general register operand: bit 8 of the
 /// 4-bit reuse mask, always clear (decoding reads no flag there; encoding
 /// a flag there gives a mask that cannot match the control field's).
-pub(in crate::isa) const NO_REUSE: u8 = 8;
+pub(crate) const NO_REUSE: u8 = 8;
 
 /// A field of 1 to 64 bits, whose mask is computed without a branch
 /// ([`Field::max`] tests for 64 bits). Two bytes, so that plans stay small
 /// (encoding a list of instructions reads a plan per instruction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::isa) struct Fld {
+pub(crate) struct Fld {
     pub start: u8,
     pub width: u8,
 }
@@ -82,7 +82,7 @@ impl Fld {
 /// it is a load and a shift, where a variable shift of the 128-bit word
 /// costs a double shift and a select.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::isa) struct At {
+pub(crate) struct At {
     /// Which window: 0, 1 or 2.
     pub window: u8,
     /// The field's first bit within the window.
@@ -115,13 +115,13 @@ impl At {
 /// The windows of `word` that [`At`] reads (a fourth, zero, so that the
 /// index needs no bounds check).
 #[inline(always)]
-pub(in crate::isa) fn windows(word: u128) -> [u64; 4] {
+pub(crate) fn windows(word: u128) -> [u64; 4] {
     [word as u64, (word >> 32) as u64, (word >> 64) as u64, 0]
 }
 
 /// Whether bit `b` of `word` is set ([`NO_BIT`] reads as clear in decodable words).
 #[inline(always)]
-pub(in crate::isa) fn bit(word: u128, b: u8) -> bool {
+pub(crate) fn bit(word: u128, b: u8) -> bool {
     (word >> b) as u8 & 1 == 1
 }
 
@@ -132,7 +132,7 @@ fn flag(b: Option<u8>) -> u8 {
 
 /// A modifier field, resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::isa) struct ModStep {
+pub(crate) struct ModStep {
     pub field: Fld,
     /// Where the decoder reads the field.
     pub at: At,
@@ -160,7 +160,7 @@ impl ModStep {
 /// positions or [`NO_BIT`]). An explicit tag byte makes dispatch one load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
-pub(in crate::isa) enum Step {
+pub(crate) enum Step {
     /// [`Slot::Gpr`], [`Slot::Pred`], [`Slot::Ur`] and [`Slot::UniformB`]:
     /// a register of `file` in the field of `mask`'s width (8, 3, 6 bits)
     /// at `at`, whose all-ones value is the file's zero register (RZ,
@@ -202,7 +202,7 @@ pub(in crate::isa) enum Step {
 
 /// Which immediates decode ([`Step::Imm32`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(in crate::isa) enum ImmCheck {
+pub(crate) enum ImmCheck {
     /// Any bits.
     Any,
     /// A float `nvdisasm` prints as a number or a known name.
@@ -214,7 +214,7 @@ pub(in crate::isa) enum ImmCheck {
 impl Step {
     /// The step of a slot.
     #[cfg_attr(not(test), allow(dead_code))]
-    pub(in crate::isa) fn of(slot: Slot) -> Step {
+    pub(crate) fn of(slot: Slot) -> Step {
         match slot {
             Slot::Gpr { field, neg, abs, not, reuse } => {
                 assert!(field.width == 8, "general register fields are 8 bits");
@@ -261,7 +261,7 @@ impl Step {
 /// every candidate word against, and the rarer flags.
 #[derive(Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub(in crate::isa) struct Plan {
+pub(crate) struct Plan {
     pub mods: &'static [ModStep],
     pub steps: &'static [Step],
     /// The opcode and fixed fields: the word encoding starts from.
@@ -308,7 +308,7 @@ impl Plan {
     /// The plan of `form`, whose modifiers and slots compile to `mods` and
     /// `steps`. Panics where the form breaks what plans rely on.
     #[cfg_attr(not(test), allow(dead_code))]
-    pub(in crate::isa) fn of(form: &'static Form, mods: &'static [ModStep], steps: &'static [Step]) -> Plan {
+    pub(crate) fn of(form: &'static Form, mods: &'static [ModStep], steps: &'static [Step]) -> Plan {
         let (mut fixed_mask, mut fixed_value) = (0u128, 0u128);
         for (f, v) in form.fixed {
             assert!(*v <= f.max(), "{}: fixed value {v} does not fit its field", form.name);
@@ -400,7 +400,7 @@ fn disjoint(form: &Form) -> bool {
 
 /// The step of a modifier field.
 #[cfg_attr(not(test), allow(dead_code))]
-pub(in crate::isa) fn mod_step(m: &ModField) -> ModStep {
+pub(crate) fn mod_step(m: &ModField) -> ModStep {
     let mut ok = 0u32;
     for (v, name) in m.names.iter().enumerate().take(32) {
         if *name != UNMEASURED {
@@ -417,7 +417,7 @@ pub(in crate::isa) fn mod_step(m: &ModField) -> ModStep {
 /// The plan of `form`, with its steps leaked (the build script compiles
 /// each form once; so does the test that checks the static plans).
 #[cfg_attr(not(test), allow(dead_code))]
-pub(in crate::isa) fn compile(form: &'static Form) -> Plan {
+pub(crate) fn compile(form: &'static Form) -> Plan {
     let mods: &'static [ModStep] = Box::leak(form.mods.iter().map(mod_step).collect::<Vec<_>>().into_boxed_slice());
     let steps: &'static [Step] = Box::leak(form.slots.iter().map(|s| Step::of(*s)).collect::<Vec<_>>().into_boxed_slice());
     Plan::of(form, mods, steps)

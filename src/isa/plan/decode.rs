@@ -42,7 +42,7 @@ impl Plan {
     /// holds its old form with some of this plan's values (the caller tries
     /// the next plan or resets it).
     #[inline(always)]
-    pub(in crate::isa) fn decode(&self, word: u128, out: &mut Inst) -> bool {
+    pub(crate) fn decode(&self, word: u128, out: &mut Inst) -> bool {
         // No bit outside the form's fields, and the fixed fields' values.
         if word & self.check != self.fixed_value {
             return false;

@@ -78,7 +78,7 @@ impl Plan {
     /// The word of `inst`, whose form is this plan's, or why there is none.
     /// (The caller has checked that the form applies to the SM.)
     #[inline]
-    pub(in crate::isa) fn encode(&self, inst: &Inst) -> Result<u128, Why> {
+    pub(crate) fn encode(&self, inst: &Inst) -> Result<u128, Why> {
         match self.encode_fast(inst) {
             Some(word) => Ok(word),
             None => self.encode_checked(inst),

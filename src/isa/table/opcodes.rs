@@ -6,7 +6,7 @@
 //!
 //! The classes and queues were measured from ptxas's code (see
 //! `crate::sched::latency`); an opcode the corpus never showed with a
-//! consumer is in [`Class::Alu`] (the matrix operations, QSPC, the integer
+//! consumer is in [`Class::Alu`](crate::isa::op_facts::Class::Alu) (the matrix operations, QSPC, the integer
 //! ALU) until measured.
 
 use crate::isa::op_facts::{Class::*, OpFacts, Space, op};

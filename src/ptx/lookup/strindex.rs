@@ -1,7 +1,7 @@
 //! A read-only map from fixed strings (the opcode table's names and
 //! modifier spellings) to small values, for the parser's per-token lookups.
 //!
-//! Open addressing over a power-of-two table of [`NameKey`]s: one key, usually
+//! Open addressing over a power-of-two table of `NameKey`s: one key, usually
 //! one probe, one comparison of two packed words.
 //! Faster here than a general hash map, whose `str` hashing and probing are
 //! built for arbitrary keys.
