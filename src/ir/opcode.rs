@@ -417,6 +417,9 @@ opcodes! {
     Hmul2 = "HMUL2", Sass, Pure;
     /// `HFMA2 d, a, b, c`, as [`Opcode::Hadd2`].
     Hfma2 = "HFMA2", Sass, Pure;
+    /// `HMNMX2(.BF16_V2)(.FTZ)(.NAN)(.XORSIGN) d, a, b, m` (sm_80+): m true
+    /// the minimum, false the maximum, per lane.
+    Hmnmx2 = "HMNMX2", Sass, Pure;
     /// `HSETP2.cmp.comb p, a, b, c`: the low lanes' comparison.
     Hsetp2 = "HSETP2", Sass, Pure;
     /// `ACQBULK` (sm_90+): `griddepcontrol.wait`.

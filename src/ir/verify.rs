@@ -240,6 +240,7 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Hadd2, &[W32, W32], &[W32]),
     (Opcode::Hmul2, &[W32, W32], &[W32]),
     (Opcode::Hfma2, &[W32, W32, W32], &[W32]),
+    (Opcode::Hmnmx2, &[W32, W32, Pred], &[W32]),
     (Opcode::Hsetp2, &[W32, W32, Pred], &[Pred]),
 ];
 

@@ -321,12 +321,12 @@ fn division_is_kept_whole_then_expanded_late() {
 #[test]
 fn unsupported_operations_are_errors_naming_the_instruction() {
     let f = kernel(|b, i| {
-        let h = b.binary(Opcode::Min, Attrs::typed(DataType::F16), i.x, i.y);
+        let h = b.binary(Opcode::Copysign, Attrs::typed(DataType::F16), i.x, i.y);
         store(b, i, h);
     });
     let err = legalize(&f, Sm::new(90)).unwrap_err();
-    assert_eq!(err.op, "min.f16");
-    assert!(err.to_string().contains("no legalization rule for min.f16 on sm_90"), "{err}");
+    assert_eq!(err.op, "copysign.f16");
+    assert!(err.to_string().contains("no legalization rule for copysign.f16 on sm_90"), "{err}");
     // A pseudo operation of a type no late rule takes (built directly:
     // early legalization makes none).
     let g = kernel(|b, i| {

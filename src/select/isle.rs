@@ -887,6 +887,12 @@ impl Context for SelectCtx<'_> {
     fn res_pred(&mut self, _: Inst, k: u8) -> Src {
         self.result(usize::from(k), pt())
     }
+    fn inst_nan(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.nan
+    }
+    fn inst_xorsign(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.xorsign
+    }
     fn inst_bf16(&mut self, i: Inst) -> bool {
         matches!(self.func.insts[i].attrs.ty, Some(DataType::Bf16 | DataType::Bf16x2))
     }
