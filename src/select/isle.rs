@@ -896,9 +896,6 @@ impl Context for SelectCtx<'_> {
     fn inst_bf16(&mut self, i: Inst) -> bool {
         matches!(self.func.insts[i].attrs.ty, Some(DataType::Bf16 | DataType::Bf16x2))
     }
-    fn inst_relu(&mut self, _: Inst) -> bool {
-        false
-    }
     fn src_rz(&mut self) -> Src {
         rz()
     }
@@ -916,9 +913,12 @@ impl Context for SelectCtx<'_> {
         }
         p
     }
-    fn const_below(&mut self, a: Arg, bound: u32) -> Option<u32> {
+    fn arg_const(&mut self, a: Arg) -> Option<u32> {
         let (bits, ty) = self.constant(a.value)?;
-        (ty == Type::R32 && bits < u64::from(bound) || bound == u32::MAX && bits == u64::from(bound)).then_some(bits as u32)
+        (ty == Type::R32).then_some(bits as u32)
+    }
+    fn const_below(&mut self, a: Arg, bound: u32) -> Option<u32> {
+        self.arg_const(a).filter(|&c| c < bound)
     }
     fn src_hex(&mut self, v: u32) -> Src {
         Operand::Hex(v)
