@@ -997,6 +997,32 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, if less == min { x } else { y });
             }
         }
+        Op::MinMax { d, srcs, count, add, p, half, signed, relu } => {
+            let pm = w.pm(p);
+            let (parts, bits) = if half { (2, 16) } else { (1, 32) };
+            let mask = if half { 0xffff_u64 } else { 0xffff_ffff };
+            // A lane's field as a number: sign-extended when signed.
+            let value = |x: u64| -> i64 { if signed { ((x << (64 - bits)) as i64) >> (64 - bits) } else { x as i64 } };
+            for l in lanes(exec) {
+                let v = srcs.map(|s| u64::from(w.ri(s, l)));
+                let min = pm >> l & 1 == 1;
+                let mut out = 0u64;
+                for k in 0..parts {
+                    let field = |x: u64| x >> (bits * k) & mask;
+                    let vals: [i64; 3] = if add {
+                        [value((field(v[0]) + field(v[1])) & mask), value(field(v[2])), value(field(v[2]))]
+                    } else {
+                        [value(field(v[0])), value(field(v[1])), value(field(v[if count == 3 { 2 } else { 1 }]))]
+                    };
+                    let mut r = if min { vals.iter().min() } else { vals.iter().max() }.copied().unwrap_or(0);
+                    if relu {
+                        r = r.max(0);
+                    }
+                    out |= (r as u64 & mask) << (bits * k);
+                }
+                w.set(d, l, out as u32);
+            }
+        }
         Op::Vabsdiff { d, a, b, c, signed } => {
             for l in lanes(exec) {
                 let (x, y) = (w.ri(a, l), w.ri(b, l));
@@ -1369,6 +1395,16 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 }
             }
         }
+        Op::R2urUniform { p, d, a } => {
+            if exec != 0 {
+                let first = w.ri(a, exec.trailing_zeros() as usize);
+                let uniform = lanes(exec).all(|l| w.ri(a, l) == first);
+                for l in 0..32 {
+                    w.set(d, l, first);
+                }
+                w.setp(p, exec, if uniform { u32::MAX } else { 0 });
+            }
+        }
         Op::R2ur { d, a } => {
             if exec != 0 {
                 let v = w.ri(a, exec.trailing_zeros() as usize);
@@ -1534,9 +1570,13 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 }
             }
         }
-        Op::Bra { target, cond, uniform: _ } => {
-            let taken = exec & w.pm(cond);
+        Op::Bra { target, cond, uniform: _, any } => {
             let g = w.groups[gi];
+            let taken = match exec & w.pm(cond) {
+                0 => 0,
+                _ if any => g.mask,
+                t => t,
+            };
             if taken == g.mask {
                 w.groups[gi].pc = target;
                 merge(&mut w.groups);

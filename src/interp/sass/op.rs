@@ -275,6 +275,11 @@ pub enum Op {
     Sgxt { d: u16, a: S, b: S, wrap: bool, signed: bool },
     Imnmx { d: u16, a: S, b: S, p: P, signed: bool },
     Viaddmnmx { d: u16, a: S, b: S, c: S, p: P, signed: bool },
+    /// VIMNMX, VIMNMX3 and VIADDMNMX in general: per 32-bit lane, or per
+    /// 16-bit half with `half`, the minimum (`p` true) or maximum of the
+    /// first `count` sources (with `add`: of `srcs[0] + srcs[1]`, wrapping
+    /// in the lane, and `srcs[2]`), then at least zero with `relu`.
+    MinMax { d: u16, srcs: [S; 3], count: u8, add: bool, p: P, half: bool, signed: bool, relu: bool },
     Vabsdiff { d: u16, a: S, b: S, c: S, signed: bool },
     P2r { d: u16, a: S, mask: S, byte: u8 },
     R2p { a: S, mask: u32, byte: u8 },
@@ -312,6 +317,9 @@ pub enum Op {
     Cs2r { d: u16, sr: u8, n: u8 },
     /// R2UR: the value of the first active lane, to all lanes.
     R2ur { d: u16, a: S },
+    /// R2UR with a predicate result: set where every active lane's `a` is
+    /// the same.
+    R2urUniform { p: u8, d: u16, a: S },
     Ldc { d: u16, bank: u8, index: u16, offset: i32, w: Width },
     Ld { d: u16, addr: Addr, w: Width, space: Space },
     St { s: u16, addr: Addr, w: Width, space: Space },
@@ -331,7 +339,8 @@ pub enum Op {
     /// `addr` equals `b`, store `c`; the success (1 or 0) to `d`, or to the
     /// predicate `pd` (sm_120's form; the other destination is a sink).
     AtomsCast { d: u16, pd: u8, addr: Addr, b: u16, c: u16, wide: bool },
-    Bra { target: u32, cond: P, uniform: bool },
+    /// `any` (`.ANY`): the whole group branches when any of its lanes would.
+    Bra { target: u32, cond: P, uniform: bool, any: bool },
     /// `BRA.DIV URm` (taken unless every live thread of the mask runs here)
     /// and `BRA.CONV URm` (taken when they all do).
     BraConv { target: u32, cond: P, mask: S, conv: bool },
@@ -717,6 +726,26 @@ impl Translator<'_> {
             Opcode::BREV => Op::Brev { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
             Opcode::FLO | Opcode::UFLO => Op::Flo { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, signed: !has(Mod::U32), sh: has(Mod::SH) },
             Opcode::SGXT => Op::Sgxt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has(Mod::W), signed: !has(Mod::U32) },
+            Opcode::VIMNMX | Opcode::VIMNMX3 | Opcode::VIADDMNMX if has(Mod::U16x2) || has(Mod::S16x2) || has(Mod::RELU) || opcode == Opcode::VIMNMX3 || opcode == Opcode::VIADDMNMX && matches!(sl(2), Slot::Gpr { field, .. } if field.start == 32) => {
+                let (count, add) = match opcode {
+                    Opcode::VIMNMX if n == 4 => (2, false),
+                    Opcode::VIMNMX3 if n == 5 => (3, false),
+                    Opcode::VIADDMNMX if n == 5 => (3, true),
+                    _ => return Err(Bad),
+                };
+                let (a, b) = (self.src(o(1)?, sl(1), 1)?, self.src(o(2)?, sl(2), 1)?);
+                let c = if count == 3 { self.src(o(3)?, sl(3), 1)? } else { b };
+                Op::MinMax {
+                    d: self.dst(o(0)?)?,
+                    srcs: [a, b, c],
+                    count,
+                    add,
+                    p: self.psrc(o(n - 1)?)?,
+                    half: has(Mod::U16x2) || has(Mod::S16x2),
+                    signed: !has(Mod::U32) && !has(Mod::U16x2),
+                    relu: has(Mod::RELU),
+                }
+            }
             Opcode::IMNMX | Opcode::VIMNMX if n == 4 => Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: !has(Mod::U32) },
             Opcode::VIADDMNMX if toks.iter().all(|t| *t == Mod::U32) => Op::Viaddmnmx {
                 d: self.dst(o(0)?)?,
@@ -899,7 +928,10 @@ impl Translator<'_> {
                 Operand::SpecialReg(sr) => Op::Cs2r { d: self.dst(o(0)?)?, sr: *sr, n: if has(Mod::_32) { 1 } else { 2 } },
                 _ => return Err(Bad),
             },
-            Opcode::R2UR => Op::R2ur { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            Opcode::R2UR if n == 2 => Op::R2ur { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            // The predicate result: whether every active lane holds the same
+            // value (what ptxas tests before a `BRA.DIV`); `.OR` unmeasured.
+            Opcode::R2UR if n == 3 && !has(Mod::OR) => Op::R2urUniform { p: self.pdst(o(0)?)?, d: self.dst(o(1)?)?, a: self.src(o(2)?, sl(2), 1)? },
             Opcode::ULDC => {
                 let w = width(toks);
                 match o(1)? {
@@ -1037,7 +1069,7 @@ impl Translator<'_> {
                     (2, _) => self.psrc(o(0)?)?,
                     _ => return Err(Bad),
                 };
-                Op::Bra { target: t / 16, cond, uniform }
+                Op::Bra { target: t / 16, cond, uniform, any: has(Mod::ANY) }
             }
             Opcode::BRX => {
                 let (a, rel) = match n {
@@ -1122,7 +1154,7 @@ impl Translator<'_> {
                 let (d, pd, p) = if n == 3 { (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.psrc(o(2)?)?) } else { (if uniform { UR_SINK } else { R_SINK }, self.pdst(o(0)?)?, self.psrc(o(1)?)?) };
                 Op::Vote { d, pd, p, mode, uniform }
             }
-            Opcode::BMSK => Op::Bmsk { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has(Mod::W) },
+            Opcode::BMSK | Opcode::UBMSK => Op::Bmsk { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has(Mod::W) },
             Opcode::IDP => {
                 let two = has(Mod::_2A);
                 let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();

@@ -15,6 +15,17 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     // ---- BMSK (0x21b): a mask of b bits from bit a; bit 75 `.W` (wrap).
     const WRAP: ModField = ModField { field: f(75, 75), names: &["", ".W"], extra: None };
     v.push(g.form("BMSK", 0x21b, &[], &[WRAP], vec![RD, a, b]));
+    // The immediate b (0x81b, 32–63, printed unsigned) and the uniform
+    // twins UBMSK (0x29b, 0x89b; bit 91): ptxas 13.5 words of the library
+    // corpus (`BMSK R0, RZ, 0x4`, `UBMSK UR5, URZ, 0x4`), bit flips on sm_75,
+    // sm_80, sm_90, sm_100 and sm_120.
+    let imm = Slot::Imm32 { signed: false };
+    v.push(g.form("BMSK", 0x81b, &[], &[WRAP], vec![RD, a, imm]));
+    const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
+    let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+    for (opcode, b) in [(0x29b, ur(32)), (0x89b, imm)] {
+        v.push(Form { uniform_guard: true, ..g.form("UBMSK", opcode, UNIFORM, &[WRAP], vec![ur(16), ur(24), b]) });
+    }
     // ---- VABSDIFF (0x214, sm_75–sm_100; sm_120 refuses it): d = |a - b| + c
     // (`sad`); bit 73 signedness (clear `.U32`), a predicate result 81–83
     // printed after d when not PT. Other bits (74–80, 84–90) print nothing

@@ -241,8 +241,17 @@ pub fn build_generation(k: usize) -> Vec<Form> {
 /// ([`crate::isa::op_facts::OpFacts::reuse`]): nvdisasm prints no
 /// `.reuse` for their register operands whatever the flags say (oracle,
 /// every SM), so a word with one set is not theirs.
+///
+/// Except R2UR from sm_90 (0x2ca), whose source does print `.reuse`
+/// (`R2UR UR5, R13.reuse`: library-corpus words of ptxas 13.5 on sm_90;
+/// bit 122 flips on sm_90, sm_100, sm_120; sm_80's 0x3c2 prints none): the
+/// decoder reads such words, while code generation, which goes by the
+/// opcode's facts, still sets no flag on it.
 fn strip_reuse(form: &mut Form) {
     let head = form.name.split('.').next().unwrap_or("");
+    if head == "R2UR" && form.opcode == 0x2ca {
+        return;
+    }
     if OPCODES.iter().any(|op| op.name == head && !op.reuse) {
         strip_all_reuse(form);
     }
@@ -268,7 +277,7 @@ fn strip_all_reuse(form: &mut Form) {
 /// `IADD3`): opcode + 0x080, every general register a uniform one in the
 /// same field (6 bits up to sm_90, 8 from sm_100), every predicate a uniform
 /// predicate, guarded by a uniform predicate, bit 91 set; only the register and
-/// immediate operand forms (1 and 4) exist (corpus words and bit flips;
+/// immediate operand forms (1 and 4; and IMAD's 2) exist (corpus words and bit flips;
 /// Mesa NAK's sm70 encoder also encodes the uniform ops this way).
 fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
     const NAMES: &[&str] = &[
@@ -278,7 +287,10 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
     // Forms of a later SM than the generation's first have no twin, except
     // ISETP.EX, whose sm_75 form differs from sm_80–sm_90's only in how it
     // prints (UISETP.EX, corpus words of sm_80 and sm_90).
-    if !NAMES.contains(&form.name) || !matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.sms.0 > g.sms.0 && form.suffix != ".EX" {
+    // IMAD's immediate-c form (2) has a twin too (`UIMAD UR4, UR5, UR6,
+    // -0x7fffffff`: library-corpus words of ptxas 13.5, bit flips on sm_75, sm_80, sm_90).
+    let operand_form = matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.opcode & 0xe00 == 0x400 && form.name == "IMAD";
+    if !NAMES.contains(&form.name) || !operand_form || form.sms.0 > g.sms.0 && form.suffix != ".EX" {
         return None;
     }
     let slots: Vec<Slot> = form
@@ -507,13 +519,22 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     // IABS: one source, in the b field.
     v.push(g.form("IABS", 0x213, NONE, &[], vec![RD, gpr(32, None, Some(1))]));
     // R2UR: no predicate destination (81–83 PT); opcode 0x3c2 up to sm_89, 0x2ca from sm_90.
+    // With a predicate destination (81–83, printed first; bit 84 `.OR`),
+    // which ptxas tests as "a is uniform" before a `BRA.DIV` (`R2UR P1,
+    // URZ, R4`: library-corpus words of ptxas 13.5, bit flips on sm_80,
+    // sm_90, sm_100, sm_120); the PT form prints no predicate.
     const R2UR_FIXED: &[(Field, u64)] = &[(f(81, 83), 7)];
+    const R2UR_PRED: &[(Field, u64)] = &[(f(84, 84), 0)];
     let r2ur = |sms, opcode| Form { sms, ..g.form("R2UR", opcode, R2UR_FIXED, &[], vec![ur_d, gpr(24, None, Some(0))]) };
+    let r2ur_pred = |sms, opcode| Form { sms, ..g.form("R2UR", opcode, R2UR_PRED, &[], vec![pred_plain(81, Always), ur_d, gpr(24, None, Some(0))]) };
     if g.wide_ur {
         v.push(r2ur(g.sms, 0x2ca));
+        v.push(r2ur_pred(g.sms, 0x2ca));
     } else {
         v.push(r2ur((75, 89), 0x3c2));
         v.push(r2ur((90, 90), 0x2ca));
+        v.push(r2ur_pred((80, 89), 0x3c2));
+        v.push(r2ur_pred((90, 90), 0x2ca));
     }
     // SHFL: mode 58–59, clamp immediate 40–52; lane in a register (b field) or
     // an immediate (53–57); the predicate destination always prints.
@@ -641,8 +662,11 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: hopper, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]) });
         v.push(Form { sms: hopper, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]) });
     }
-    v.push(g.form("LDL", 0x983, LOCAL_LOAD, &[EVICT, LOAD_SIZE], vec![RD, local]));
-    v.push(g.form("STL", 0x387, LOCAL_STORE, &[EVICT, LOAD_SIZE], vec![local, data]));
+    // Local memory's eviction priorities are measured (`LDL.LU.64`: spill
+    // refills in library-corpus words of ptxas 13.5; the field's seven
+    // values enumerated under nvdisasm on sm_75, sm_80, sm_90, sm_100, sm_120).
+    v.push(g.form("LDL", 0x983, LOCAL_LOAD, &[EVICT_75, LOAD_SIZE], vec![RD, local]));
+    v.push(g.form("STL", 0x387, LOCAL_STORE, &[EVICT_75, LOAD_SIZE], vec![local, data]));
     // sm_75 prints bit 76 of LDS as `.U` (later SMs ignore it; bit flips).
     const LDS_U: ModField = ModField { field: f(76, 76), names: &["", ".U"], extra: None };
     const SHARED_LOAD_75: &[(Field, u64)] = &[(f(72, 72), 0), (f(77, 77), 0), (f(80, 91), 0), (f(64, 71), 0)];
@@ -725,7 +749,12 @@ fn control(v: &mut Vec<Form>, g: Generation) {
         let at = |form: Form| Form { sms, ..form };
         let target = Slot::Target(layout);
         let abs = Slot::AbsTarget(layout);
-        v.push(at(g.form("BRA", 0x947, BRA_PLAIN, &[BRA_MODE], vec![cond, target])));
+        // From sm_90 bit 84 is `.ANY` (`@P1 BRA.U.ANY`, the loop of an
+        // elected thread in library-corpus words of ptxas 13.5; bit flips on
+        // sm_90 and sm_120, where sm_75 and sm_80 ignore it).
+        const BRA_ANY: ModField = ModField { field: f(84, 84), names: &["", ".ANY"], extra: None };
+        let bra_mods: &'static [ModField] = if layout == Layout::Split { &[BRA_MODE, BRA_ANY] } else { &[BRA_MODE] };
+        v.push(at(g.form("BRA", 0x947, BRA_PLAIN, bra_mods, vec![cond, target])));
         // sm_75 has neither uniform form (nvdisasm ignores bit 91 and refuses 0x547 there).
         let from_80 = |form: Form| Form { sms: (form.sms.0.max(80), form.sms.1), ..form };
         v.push(from_80(at(g.form("BRA", 0x947, BRA_UNIFORM, &[BRA_MODE_UR], vec![cond, bra_ur, target]))));

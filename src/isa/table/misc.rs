@@ -54,6 +54,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
         let (sign_90, sign_120) = (SIGN_90, SIGN_120);
         const PT_PT: &[(Field, u64)] = &[(f(73, 73), 0), (f(76, 76), 0), (f(81, 86), 0x3f)];
         const PREDS: &[(Field, u64)] = &[(f(73, 73), 0), (f(76, 76), 0)];
+        const PT_PT_90: &[(Field, u64)] = &[(f(81, 86), 0x3f)];
         let a = gpr(24, None, Some(0));
         let variants: Vec<((u16, u16), &'static [ModField], &'static [(Field, u64)], Vec<Slot>)> = if g.wide_ur {
             vec![
@@ -61,7 +62,10 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
                 ((120, 120), sign_120, PT_PT, vec![RD, a]),
             ]
         } else {
-            vec![((90, 90), sign_90, PT_PT, vec![RD, a])]
+            // sm_90: the lane type of VIADDMNMX (72–73: `.U16x2`, `.S16x2`)
+            // and `.RELU` (76) too (library-corpus words of ptxas 13.5,
+            // `VIMNMX.U16x2 R4, R4, R8, !PT`; bit flips).
+            vec![((90, 90), VIADDMNMX_MODS, PT_PT_90, vec![RD, a])]
         };
         for (sms, mods, fixed, pre) in variants {
             let mut out = Vec::new();
@@ -134,13 +138,13 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     if g.wide_ur {
         blackwell_ops(v, g);
     }
+    local_uniform(v, g);
 }
 
 /// Forms of sm_100/sm_120 only: MOV.64 and UMOV.64 (a 64-bit immediate in
 /// 24–87, or MOV.64 of a register pair with bit 80), IADD with a carry in
-/// (bit 74 `.X`), 64-bit ISETP (bit 80; `.U64`/`.S64` by bit 73), and LDL and
-/// STL with a uniform register added (bit 91; LDL's in 32–39, STL's in
-/// 64–71 with the data in 32–39). Corpus words and bit flips (sm_120).
+/// (bit 74 `.X`) and 64-bit ISETP (bit 80; `.U64`/`.S64` by bit 73).
+/// Corpus words and bit flips (sm_120).
 fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     use PredShow::{Always, UnlessTrue};
     let sm120 = |form: Form| Form { sms: (120, 120), ..form };
@@ -186,7 +190,13 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     let mut isetp = Vec::new();
     alu(&mut isetp, g, "ISETP", 0x00c, ISETP64, &[ISETP_CMP, SIGNED64, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always)]);
     v.extend(isetp.into_iter().map(sm120));
-    // LDL and STL with a uniform register.
+}
+
+/// LDL and STL with a uniform register added (bit 91; LDL's in 32–39,
+/// STL's in 64–71 with the data in 32–39), on every SM: corpus words and
+/// bit flips on sm_120, `STL.64 [UR9], R12` in library-corpus words of
+/// ptxas 13.5 for sm_90, the same words under nvdisasm for sm_75 to sm_120.
+fn local_uniform(v: &mut Vec<Form>, g: Generation) {
     const SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"], extra: None };
     let local_u = |lo: u8| Slot::Addr {
         base: f(24, 31),
@@ -197,12 +207,11 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
         show_desc: false,
         uniform: Some(g.ur_field(lo)), zero_base: true,
     };
-    // Eviction priority 84–86: 1 is the default (as for LDL without one).
-    const EVICT: ModField = ModField { field: f(84, 86), names: &[U, ""], extra: None };
+    // Eviction priority 84–86 as LDL's.
     const LDL_U: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
     const STL_U: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 90), 0), (f(91, 91), 1), (f(16, 23), 0)];
-    v.push(sm120(g.form("LDL", 0x983, LDL_U, &[EVICT, SIZE], vec![RD, local_u(32)])));
-    v.push(sm120(g.form("STL", 0x987, STL_U, &[EVICT, SIZE], vec![local_u(64), gpr(32, None, None)])));
+    v.push(g.form("LDL", 0x983, LDL_U, &[super::EVICT_75, SIZE], vec![RD, local_u(32)]));
+    v.push(g.form("STL", 0x987, STL_U, &[super::EVICT_75, SIZE], vec![local_u(64), gpr(32, None, None)]));
 }
 
 /// CS2R, WARPSYNC, YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT, BPT.TRAP,
@@ -217,7 +226,8 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     // when not PT; WARPSYNC's mask immediate (0x948) prints `.ALL` when zero,
     // or a register (0x348, 32–39); NANOSLEEP's duration immediate (0x95d).
     let cond = pred(87, UnlessTrue);
-    const ZERO_IMM_PT: &[(Field, u64)] = &[(f(32, 63), 0), (f(87, 90), 7)];
+    // Bit 86 clear: `.COLLECTIVE` (below).
+    const ZERO_IMM_PT: &[(Field, u64)] = &[(f(32, 63), 0), (f(86, 86), 0), (f(87, 90), 7)];
     const COND_PT: &[(Field, u64)] = &[(f(87, 90), 7)];
     const NO_COLLECTIVE: &[(Field, u64)] = &[(f(86, 86), 0)];
     // 0x948 takes a mask immediate up to sm_89 and is `WARPSYNC.ALL` from
@@ -229,12 +239,24 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: (75, 89), ..g.form("WARPSYNC", 0x948, COND_PT, &[], vec![Slot::Imm32 { signed: false }]) });
     }
     // The mask register: 32–39 up to sm_89, 24–31 from sm_90 (oracle).
-    if g.wide_ur {
-        v.push(g.form("WARPSYNC", 0x348, NO_COLLECTIVE, &[], vec![cond, gpr(24, None, None)]));
-    } else {
+    // From sm_90, bit 85 is `.EXCLUSIVE`, and bit 86 `.COLLECTIVE` with the
+    // branch offset of the code past the collective block's ENDCOLLECTIVE
+    // (16–23 and 34–81, BRA's layout; `.ALL` with no register): ptxas 13.5
+    // words of the library corpus (`WARPSYNC.COLLECTIVE R9, `(.L_x_15)`,
+    // `WARPSYNC.EXCLUSIVE R4`), bit flips on sm_90, sm_100 and sm_120.
+    const PLAIN_90: &[(Field, u64)] = &[(f(85, 86), 0)];
+    const EXCLUSIVE: &[(Field, u64)] = &[(f(85, 86), 1)];
+    const COLLECTIVE: &[(Field, u64)] = &[(f(85, 86), 2)];
+    const COLLECTIVE_ALL: &[(Field, u64)] = &[(f(32, 33), 0), (f(85, 86), 2)];
+    let sms_90 = if g.wide_ur { g.sms } else { (90, 90) };
+    if !g.wide_ur {
         v.push(Form { sms: (75, 89), ..g.form("WARPSYNC", 0x348, NO_COLLECTIVE, &[], vec![cond, gpr(32, None, None)]) });
-        v.push(Form { sms: (90, 90), ..g.form("WARPSYNC", 0x348, NO_COLLECTIVE, &[], vec![cond, gpr(24, None, None)]) });
     }
+    let target = Slot::Target(crate::isa::branch::Layout::Split);
+    v.push(Form { sms: sms_90, ..g.form("WARPSYNC", 0x348, PLAIN_90, &[], vec![cond, gpr(24, None, None)]) });
+    v.push(Form { sms: sms_90, ..g.form("WARPSYNC.EXCLUSIVE", 0x348, EXCLUSIVE, &[], vec![cond, gpr(24, None, None)]) });
+    v.push(Form { sms: sms_90, ..g.form("WARPSYNC.COLLECTIVE", 0x348, COLLECTIVE, &[], vec![cond, gpr(24, None, None), target]) });
+    v.push(Form { sms: sms_90, ..g.form("WARPSYNC.COLLECTIVE.ALL", 0x948, COLLECTIVE_ALL, &[], vec![cond, target]) });
     v.push(g.form("YIELD", 0x946, NONE, &[], vec![cond]));
     const NANOSLEEP_FIXED: &[(Field, u64)] = &[(f(83, 86), 0)];
     v.push(g.form("NANOSLEEP", 0x95d, NANOSLEEP_FIXED, &[], vec![cond, Slot::Imm32 { signed: false }]));
@@ -694,18 +716,30 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
 /// of corpus words (sm_90, sm_100, nvdisasm 13.5); sm_120 has no VIADDMNMX
 /// (nvdisasm refuses 0x046 there).
 fn viaddmnmx(v: &mut Vec<Form>, g: Generation) {
-    const TYPE: ModField = ModField { field: f(72, 73), names: &[".U32", "", ".U16x2", ".S16x2"], extra: None };
-    const RELU: ModField = ModField { field: f(76, 76), names: &["", ".RELU"], extra: None };
     let sms = if g.wide_ur { (100, 100) } else { (90, 90) };
     let a = gpr(24, None, Some(0));
     let b64 = gpr(64, Some(75), Some(1));
     let c64 = gpr(64, None, Some(2));
     let imm = Slot::Imm32 { signed: false };
     let sel = pred(87, PredShow::Always);
-    for (form, slots) in [(0x446u16, vec![RD, a, b64, imm, sel]), (0x846, vec![RD, a, imm, c64, sel]), (0xe46, vec![RD, a, b64, g.uniform_b(None, None), sel])] {
-        v.push(Form { sms, ..g.form("VIADDMNMX", form, NONE, &[TYPE, RELU], slots) });
+    // Three registers (0x246): b's negation is bit 63 (library-corpus
+    // words of ptxas 13.5, `VIADDMNMX R19, R15, -R17, R18, PT`; bit flips
+    // on sm_90 and sm_100).
+    let b32 = gpr(32, Some(63), Some(1));
+    for (form, slots) in [(0x246u16, vec![RD, a, b32, c64, sel]), (0x446, vec![RD, a, b64, imm, sel]), (0x846, vec![RD, a, imm, c64, sel]), (0xe46, vec![RD, a, b64, g.uniform_b(None, None), sel])] {
+        v.push(Form { sms, ..g.form("VIADDMNMX", form, NONE, VIADDMNMX_MODS, slots) });
     }
+    // VIMNMX3 (0x20f): the minimum or maximum of three registers, the same
+    // type and `.RELU` fields (library-corpus words, `VIMNMX3 R4, R5, R4,
+    // R6, !PT`; bit flips on sm_90 and sm_100; sm_120 refuses it).
+    v.push(Form { sms, ..g.form("VIMNMX3", 0x20f, NONE, VIADDMNMX_MODS, vec![RD, a, gpr(32, None, Some(1)), gpr(64, None, Some(2)), sel]) });
 }
+
+/// The lane type (72–73) and `.RELU` (76) of VIADDMNMX, VIMNMX3 and sm_90's VIMNMX.
+const VIADDMNMX_MODS: &[ModField] = &[
+    ModField { field: f(72, 73), names: &[".U32", "", ".U16x2", ".S16x2"], extra: None },
+    ModField { field: f(76, 76), names: &["", ".RELU"], extra: None },
+];
 
 /// IMNMX (0x017) and UIMNMX (0x085, uniform registers, bit 91 set) on
 /// sm_120: two predicate results (81–83, 84–86) printed first, d, a, b
