@@ -271,6 +271,13 @@ spelled_enum! {
         DynamicSmemSize = "dynamic_smem_size",
         /// `%total_smem_size`.
         TotalSmemSize = "total_smem_size",
+        /// `%cluster_ctarank`.
+        ClusterCtaRank = "cluster_ctarank",
+        /// `%cluster_nctarank`.
+        ClusterNctaRank = "cluster_nctarank",
+        /// The launch's cluster word (no PTX name: `%is_explicit_cluster`
+        /// is whether it is 1; `barrier.cluster` branches on it).
+        ClusterLaunch = "cluster_launch",
         /// The CTA's rank in its cluster (`SR_CgaCtaId`, sm_90+; no PTX
         /// name: legalization reads it for shared-window addresses).
         CgaCtaId = "cgactaid",
