@@ -281,6 +281,9 @@ spelled_enum! {
         /// The CTA's rank in its cluster (`SR_CgaCtaId`, sm_90+; no PTX
         /// name: legalization reads it for shared-window addresses).
         CgaCtaId = "cgactaid",
+        /// The size class of the CTA's cluster (`SR_CgaSize`, sm_100+; no
+        /// PTX name: it indexes the cluster words of bank 0).
+        CgaSize = "cgasize",
         /// The high word of the shared window's generic addresses
         /// (`SR_SWINHI`; no PTX name).
         SharedWindowHi = "swinhi",

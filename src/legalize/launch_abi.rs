@@ -37,6 +37,7 @@ pub const SREG_NAMES: &[(SpecialReg, &str)] = &[
     // ptxas: mov.u32 %r, %cluster_ctarank -> S2R R9, SR_CgaCtaId (sm_90..120).
     (SpecialReg::ClusterCtaRank, "SR_CgaCtaId"),
     (SpecialReg::SharedWindowHi, "SR_SWINHI"),
+    (SpecialReg::CgaSize, "SR_CgaSize"),
 ];
 
 /// The S2R number of `reg` on `sm`, if it is read with S2R/CS2R.
@@ -71,6 +72,11 @@ pub const LAUNCH_DIMS: &[(u16, u32, u32)] = &[(75, 0x0, 0xc), (100, 0x360, 0x370
 /// `%cluster_nctarank` is in a table indexed by `SR_CgaSize` (no offset
 /// here: no rule reads it yet).
 pub const CLUSTER_WORDS: &[(u16, u32, Option<u32>)] = &[(90, 0x140, Some(0x188)), (100, 0x36c, None)];
+
+/// From sm_100, ptxas 13.5 reads `%cluster_nctarank` from a table of
+/// bank 0 that `SR_CgaSize` indexes: `CS2R.32 R5, SR_CgaSize` ;
+/// `IMAD R5, R5, -0xa0, RZ` ; `LDC R5, c[0x0][R5+0x2cc]`: (stride, offset).
+pub const CLUSTER_TABLE_NCTARANK: (i32, u32) = (-0xa0, 0x2cc);
 
 /// Where `%ntid`/`%nctaid` and the cluster words live in constant bank 0
 /// on `sm`.
