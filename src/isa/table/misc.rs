@@ -621,14 +621,14 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         let elect_fixed = if g.wide_ur { ELECT_FIXED } else { ELECT_FIXED6 };
         v.push(Form { sms, ..g.form("ELECT", 0x82f, elect_fixed, &[], vec![pred_plain(81, Always), elect_ud, elect_src]) });
         // UCGABAR_ARV (0x9c7) and UCGABAR_WAIT (0xdc7): arrive at and wait
-        // on the cluster's barrier; bit 91 set (clear is illegal), no
-        // guard printed (ptxas 13.5 words
+        // on the cluster's barrier; bit 91 set (clear is illegal) (ptxas
+        // 13.5 words
         // 0x00000000000079c7 / 0x0000000000007dc7 with 0x000fe20008000000
-        // on sm_90, 100, 120; nvdisasm bit flips). nvdisasm prints no
-        // guard whatever bits 12–15 hold; ptxas writes PT there.
+        // on sm_90, 100, 120; nvdisasm bit flips); the guard is a uniform
+        // predicate (`@!UP0 UCGABAR_ARV`).
         const CGABAR_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
-        v.push(Form { sms, ..g.form("UCGABAR_ARV", 0x9c7, CGABAR_FIXED, &[], vec![]) });
-        v.push(Form { sms, ..g.form("UCGABAR_WAIT", 0xdc7, CGABAR_FIXED, &[], vec![]) });
+        v.push(Form { sms, uniform_guard: true, ..g.form("UCGABAR_ARV", 0x9c7, CGABAR_FIXED, &[], vec![]) });
+        v.push(Form { sms, uniform_guard: true, ..g.form("UCGABAR_WAIT", 0xdc7, CGABAR_FIXED, &[], vec![]) });
     }
     // BAR.RED (0xb1d with 77–79 = 2): a barrier (54–57) that also reduces a
     // predicate (87–90, printed always); operation 74–75, bit 80
