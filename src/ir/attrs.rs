@@ -271,9 +271,19 @@ spelled_enum! {
         DynamicSmemSize = "dynamic_smem_size",
         /// `%total_smem_size`.
         TotalSmemSize = "total_smem_size",
+        /// `%cluster_ctarank`.
+        ClusterCtaRank = "cluster_ctarank",
+        /// `%cluster_nctarank`.
+        ClusterNctaRank = "cluster_nctarank",
+        /// The launch's cluster word (no PTX name: `%is_explicit_cluster`
+        /// is whether it is 1; `barrier.cluster` branches on it).
+        ClusterLaunch = "cluster_launch",
         /// The CTA's rank in its cluster (`SR_CgaCtaId`, sm_90+; no PTX
         /// name: legalization reads it for shared-window addresses).
         CgaCtaId = "cgactaid",
+        /// The size class of the CTA's cluster (`SR_CgaSize`, sm_100+; no
+        /// PTX name: it indexes the cluster words of bank 0).
+        CgaSize = "cgasize",
         /// The high word of the shared window's generic addresses
         /// (`SR_SWINHI`; no PTX name).
         SharedWindowHi = "swinhi",

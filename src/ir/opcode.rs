@@ -223,6 +223,14 @@ opcodes! {
     Match = "match", Ptx, Effect;
     /// `redux.sync.op d, a, membermask` (`red` the operation).
     Redux = "redux", Ptx, Effect;
+    /// `elect.sync d|p, membermask`: the elected lane's index and a
+    /// predicate true in that lane.
+    Elect = "elect", Ptx, Effect;
+    /// `barrier.cluster.arrive` (`order` relaxed, else release), in the
+    /// block lowering reaches when the launch has explicit clusters.
+    ClusterArrive = "barrier.cluster.arrive", Ptx, Effect;
+    /// `barrier.cluster.wait` (acquire), likewise.
+    ClusterWait = "barrier.cluster.wait", Ptx, Effect;
     /// `atom.space.op.type d, [a], b[, c]` (`red`, `order`, `scope`).
     Atom = "atom", Ptx, Store;
     /// `red.space.op.type [a], b`: an atomic without a result.
@@ -378,6 +386,12 @@ opcodes! {
     WarpMatch = "MATCH", Sass, Effect;
     /// `REDUX.op ud, a`: a warp reduction into a uniform register.
     WarpReduce = "REDUX", Sass, Effect;
+    /// `ELECT p, ud, PT` (sm_90+): results `ud` (the lane), `p`.
+    WarpElect = "ELECT", Sass, Effect;
+    /// `UCGABAR_ARV` (sm_90+): arrives at the cluster's barrier.
+    ClusterBarArrive = "UCGABAR_ARV", Sass, Effect;
+    /// `UCGABAR_WAIT` (sm_90+): waits on the cluster's barrier.
+    ClusterBarWait = "UCGABAR_WAIT", Sass, Effect;
     /// `ATOMG d, [a], b[, c]`: a global atomic (`red`, `ty`, `scope`).
     AtomGlobal = "ATOMG", Sass, Store;
     /// `ATOMS d, [a], b[, c]`: a shared-memory atomic.

@@ -716,6 +716,9 @@ impl Cx<'_> {
                     let args: &[K] = if op == Opcode::Match { &[T, W32] } else { &[T] };
                     Sig { opt_results: [Pred].into_iter().collect(), ..Sig::new(args, &[W32]) }
                 }
+                Opcode::Elect => Sig::new(&[W32], &[W32, Pred]),
+                Opcode::WarpElect => Sig::new(&[], &[W32, Pred]),
+                Opcode::ClusterArrive | Opcode::ClusterWait | Opcode::ClusterBarArrive | Opcode::ClusterBarWait => Sig::new(&[], &[]),
                 Opcode::Redux | Opcode::WarpReduce => {
                     need(&mut out, a.red.is_some(), "a reduction");
                     let args: &[K] = if op == Opcode::Redux { &[W32, W32] } else { &[W32] };

@@ -634,6 +634,18 @@ macro_rules! ori_context_body {
             self.dst.insts[last].offset = i32::try_from(offset).unwrap_or(i32::MAX);
             v
         }
+        fn cbank_indexed(&mut self, bank: u32, index: Value, offset: u32) -> Value {
+            let v = self.push(Opcode::Ldc, Attrs::typed(DataType::U32), &[index], u64::from(bank), &[Type::R32])[0];
+            let last = *self.emitted.last().unwrap_or(&self.cur);
+            self.dst.insts[last].offset = i32::try_from(offset).unwrap_or(i32::MAX);
+            v
+        }
+        fn cluster_table_stride(&mut self) -> u64 {
+            u64::from(launch_abi::CLUSTER_TABLE_NCTARANK.0 as u32)
+        }
+        fn cluster_table_nctarank(&mut self) -> u32 {
+            launch_abi::CLUSTER_TABLE_NCTARANK.1
+        }
         fn param_base(&mut self) -> u32 {
             launch_abi::param_base(self.sm)
         }

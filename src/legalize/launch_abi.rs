@@ -34,7 +34,10 @@ pub const SREG_NAMES: &[(SpecialReg, &str)] = &[
     (SpecialReg::Clock64, "SR_CLOCKLO"),
     (SpecialReg::GlobalTimer, "SR_GLOBALTIMERLO"),
     (SpecialReg::CgaCtaId, "SR_CgaCtaId"),
+    // ptxas: mov.u32 %r, %cluster_ctarank -> S2R R9, SR_CgaCtaId (sm_90..120).
+    (SpecialReg::ClusterCtaRank, "SR_CgaCtaId"),
     (SpecialReg::SharedWindowHi, "SR_SWINHI"),
+    (SpecialReg::CgaSize, "SR_CgaSize"),
 ];
 
 /// The S2R number of `reg` on `sm`, if it is read with S2R/CS2R.
@@ -62,8 +65,26 @@ pub fn param_base(sm: Sm) -> u32 {
 /// c[0x0][0x370] on sm_100 and sm_120.
 pub const LAUNCH_DIMS: &[(u16, u32, u32)] = &[(75, 0x0, 0xc), (100, 0x360, 0x370)];
 
-/// Where `%ntid`/`%nctaid` live in constant bank 0 on `sm`.
+/// Byte offsets in constant bank 0 of the launch's cluster word (1 when
+/// the launch has explicit clusters) and of `%cluster_nctarank`, from the
+/// first SM number they hold for: ptxas 13.5 reads c[0x0][0x140] and
+/// c[0x0][0x188] on sm_90, the word at c[0x0][0x36c] on sm_100/120, where
+/// `%cluster_nctarank` is in a table indexed by `SR_CgaSize` (no offset
+/// here: no rule reads it yet).
+pub const CLUSTER_WORDS: &[(u16, u32, Option<u32>)] = &[(90, 0x140, Some(0x188)), (100, 0x36c, None)];
+
+/// From sm_100, ptxas 13.5 reads `%cluster_nctarank` from a table of
+/// bank 0 that `SR_CgaSize` indexes: `CS2R.32 R5, SR_CgaSize` ;
+/// `IMAD R5, R5, -0xa0, RZ` ; `LDC R5, c[0x0][R5+0x2cc]`: (stride, offset).
+pub const CLUSTER_TABLE_NCTARANK: (i32, u32) = (-0xa0, 0x2cc);
+
+/// Where `%ntid`/`%nctaid` and the cluster words live in constant bank 0
+/// on `sm`.
 pub fn sreg_cbank_offset(reg: SpecialReg, sm: Sm) -> Option<u32> {
+    if matches!(reg, SpecialReg::ClusterLaunch | SpecialReg::ClusterNctaRank) {
+        let row = CLUSTER_WORDS.iter().rev().find(|r| sm.number >= r.0)?;
+        return if reg == SpecialReg::ClusterLaunch { Some(row.1) } else { row.2 };
+    }
     let row = LAUNCH_DIMS.iter().rev().find(|r| sm.number >= r.0).unwrap_or(&LAUNCH_DIMS[0]);
     let (base, slot) = match reg {
         SpecialReg::NtidX => (row.1, 0),
@@ -128,5 +149,10 @@ mod tests {
         assert_eq!(sreg_cbank_offset(SpecialReg::NtidX, Sm::new(100)), Some(0x360));
         assert_eq!(sreg_cbank_offset(SpecialReg::NctaidX, Sm::new(120)), Some(0x370));
         assert_eq!(sreg_cbank_offset(SpecialReg::TidX, Sm::new(120)), None);
+        assert_eq!(sreg_cbank_offset(SpecialReg::ClusterLaunch, Sm::new(90)), Some(0x140));
+        assert_eq!(sreg_cbank_offset(SpecialReg::ClusterNctaRank, Sm::new(90)), Some(0x188));
+        assert_eq!(sreg_cbank_offset(SpecialReg::ClusterLaunch, Sm::new(120)), Some(0x36c));
+        assert_eq!(sreg_cbank_offset(SpecialReg::ClusterNctaRank, Sm::new(120)), None);
+        assert_eq!(sreg_cbank_offset(SpecialReg::ClusterLaunch, Sm::new(80)), None);
     }
 }

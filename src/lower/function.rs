@@ -452,6 +452,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     fn inst(&mut self, i: &Instruction, rest: &[Event]) -> Result<(), LowerError> {
         match i.opcode {
             P::Bra => return self.bra(i, rest),
+            P::BarrierClusterArrive | P::BarrierClusterWait => return self.cluster_barrier(i),
             P::Ret | P::Exit | P::Trap => {
                 let span = i.loc.span();
                 self.check_plain_terminator(i)?;

@@ -43,6 +43,7 @@
 //! in lowering: <name with modifiers>`.
 //! Which modifiers are dropped as mere hints is listed in [`types`].
 
+mod cluster;
 mod error;
 mod function;
 mod globals;

@@ -86,6 +86,8 @@ const SREGS: &[(&str, SregName)] = &[
     ("%globaltimer", SregName::Plain(SpecialReg::GlobalTimer)),
     ("%dynamic_smem_size", SregName::Plain(SpecialReg::DynamicSmemSize)),
     ("%total_smem_size", SregName::Plain(SpecialReg::TotalSmemSize)),
+    ("%cluster_ctarank", SregName::Plain(SpecialReg::ClusterCtaRank)),
+    ("%cluster_nctarank", SregName::Plain(SpecialReg::ClusterNctaRank)),
 ];
 
 /// The value type of a special register: 64 bits for `%clock64`,

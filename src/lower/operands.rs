@@ -161,7 +161,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// A special register read.
-    fn sreg(&mut self, r: SpecialReg) -> Value {
+    pub(super) fn sreg(&mut self, r: SpecialReg) -> Value {
         self.op(Opcode::Sreg, Attrs { sreg: Some(r), ..Attrs::default() }, &[], sreg_type(r))
     }
 

@@ -1,6 +1,6 @@
 //! Warp-wide and synchronising instructions: `shfl.sync`, `vote.sync`,
 //! `activemask`, `match.sync`, `redux.sync`, `bar.warp.sync`, `membar` and
-//! `fence`, `nanosleep`, `griddepcontrol`, `bar.red`.
+//! `fence`, `nanosleep`, `griddepcontrol`, `bar.red`, `elect.sync`.
 //!
 //! Each becomes one PTX-layer Ori instruction whose last argument is the
 //! member mask (kept for legalization, which decides whether the machine
@@ -30,6 +30,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::Membar | P::Fence => self.fence(i, attrs),
             P::Griddepcontrol => self.grid_dependency(i),
             P::BarRed | P::BarCtaRed | P::BarrierRed | P::BarrierCtaRed => self.bar_red(i, attrs),
+            P::ElectSync => self.elect(i),
             _ => Err(self.unsupported(i)),
         }
     }
@@ -99,6 +100,30 @@ impl<'a> FnLower<'_, 'a, '_> {
         let t = self.iconst(Type::P, 1);
         let v = self.op(Opcode::Vote, Attrs { warp: Some(WarpMode::Ballot), ..Attrs::default() }, &[t], Type::R32);
         self.write(&ops[0], v, false)
+    }
+
+    /// `elect.sync d|p, membermask` (`d` may be `_`): one `elect` with the
+    /// elected lane's index and the predicate true in that lane.
+    fn elect(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 2)?;
+        let (d, p) = Self::value_and_pred(&ops[0]);
+        let d_is_sink = match d.kind {
+            OperandKind::Name(s, None) => self.cx.m.names.name(s) == "_",
+            OperandKind::Sink => true,
+            _ => false,
+        };
+        let mask = self.read(&ops[1], ScalarType::B32)?;
+        let mut data = InstData::new(Opcode::Elect, Attrs::default());
+        data.args.push(mask);
+        let inst = self.emit(data, &[Type::R32, Type::P]);
+        let r: smallvec::SmallVec<[Value; 2]> = self.b.func.insts[inst].results.iter().copied().collect();
+        if !d_is_sink {
+            self.write(&d, r[0], false)?;
+        }
+        if let Some(p) = p {
+            self.write(&p, r[1], false)?;
+        }
+        Ok(())
     }
 
     /// `match.{any,all}.sync.{b32,b64} d[|p], a, membermask`.
@@ -212,5 +237,5 @@ impl<'a> FnLower<'_, 'a, '_> {
 
 /// Whether [`FnLower::warp_op`] lowers the PTX opcode.
 pub(super) fn handles(op: P) -> bool {
-    matches!(op, P::ShflSync | P::VoteSync | P::Vote | P::Activemask | P::Match | P::ReduxSync | P::BarWarpSync | P::Nanosleep | P::Membar | P::Fence | P::Griddepcontrol | P::BarRed | P::BarCtaRed | P::BarrierRed | P::BarrierCtaRed)
+    matches!(op, P::ShflSync | P::VoteSync | P::Vote | P::Activemask | P::Match | P::ReduxSync | P::BarWarpSync | P::Nanosleep | P::Membar | P::Fence | P::Griddepcontrol | P::BarRed | P::BarCtaRed | P::BarrierRed | P::BarrierCtaRed | P::ElectSync)
 }

@@ -908,7 +908,10 @@ impl<'m> Checker<'m> {
                 check(self, *s, o.loc.0)
             }
             OperandKind::PredPair(p, q) => {
-                check(self, *p, o.loc.0);
+                // `_|q`: the value half is a sink.
+                if self.name(*p) != "_" {
+                    check(self, *p, o.loc.0);
+                }
                 check(self, *q, o.loc.0);
             }
             OperandKind::Address(a) => {

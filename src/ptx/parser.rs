@@ -1249,7 +1249,8 @@ impl<'s> Parser<'s> {
     fn parse_name_operand(&mut self) -> PResult<OperandKind> {
         let t = self.bump();
         let text = self.text(t);
-        if text == "_" {
+        // `_` is a sink, alone or as the value half of `_|p` (`elect.sync`).
+        if text == "_" && self.peek_kind() != TokenKind::Pipe {
             return Ok(OperandKind::Sink);
         }
         let s = self.module.names.intern(text);

@@ -1749,6 +1749,17 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.setp(pd, exec, res_mask);
             }
         }
+        Op::Elect { d, pd, p } => {
+            let candidates = w.pm(p) & exec;
+            if exec != 0 {
+                let elected = if candidates == 0 { 0 } else { 1u32 << candidates.trailing_zeros() };
+                let lane = if candidates == 0 { 0 } else { candidates.trailing_zeros() };
+                for l in 0..32 {
+                    w.set(d, l, lane);
+                }
+                w.setp(pd, exec, elected);
+            }
+        }
         Op::Redux { d, a, op, signed } => {
             if exec != 0 {
                 let mut acc: Option<u32> = None;

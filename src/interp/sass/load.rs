@@ -61,6 +61,35 @@ pub fn bank_layout(sm: u32) -> BankLayout {
     }
 }
 
+/// The bank-0 words a launch without clusters gives the cluster special
+/// registers (a cluster of one CTA), as (offset, value). ptxas 13.5 reads,
+/// on sm_90: whether the launch has explicit clusters at 0x140 (`== 1`:
+/// `%is_explicit_cluster`; `barrier.cluster` uses the cluster barrier only
+/// then), `%cluster_nctaid` at 0x144/0x148/0x14c, the float reciprocals
+/// of its y and z at 0x154/0x158 (`%clusterid.y` is ctaid.y times it,
+/// truncated), `%nclusterid` at 0x15c/0x160/0x164 and `%cluster_nctarank`
+/// at 0x188. From sm_100 the flag is at 0x36c and the rest in a table
+/// indexed by `SR_CgaSize` times -0xa0: `%cluster_nctaid` at 0x2a0, the
+/// reciprocals at 0x2b4/0x2b8, `%nclusterid` at 0x2c0, `%cluster_nctarank`
+/// at 0x2cc with `SR_CgaSize` 0, what the interpreter's reads.
+pub fn cluster_words(sm: u32, grid: [u32; 3]) -> Vec<(u32, u32)> {
+    // (flag, cluster_nctaid.x, reciprocal of .y, nclusterid.x, nctarank)
+    let (flag, nctaid, reciprocal, nclusterid, nctarank) = if sm >= 100 {
+        (0x36c, 0x2a0, 0x2b4, 0x2c0, 0x2cc)
+    } else if sm >= 90 {
+        (0x140, 0x144, 0x154, 0x15c, 0x188)
+    } else {
+        return Vec::new();
+    };
+    let one = 1.0f32.to_bits();
+    let mut words = vec![(flag, 0), (nctarank, 1), (reciprocal, one), (reciprocal + 4, one)];
+    for k in 0..3 {
+        words.push((nctaid + 4 * k, 1));
+        words.push((nclusterid + 4 * k, grid[k as usize]));
+    }
+    words
+}
+
 /// A kernel ready to run.
 #[derive(Debug)]
 pub struct Loaded {
@@ -219,6 +248,9 @@ pub fn load(cubin: &[u8], spec: &LaunchSpec) -> Result<Loaded, InterpError> {
     for k in 0..3 {
         put(layout.ntid + 4 * k, spec.block[k as usize]);
         put(layout.nctaid + 4 * k, spec.grid[k as usize]);
+    }
+    for (at, v) in cluster_words(sm_number, spec.grid) {
+        put(at, v);
     }
     put(layout.stack, local_bytes);
     put(layout.local_window, 0);

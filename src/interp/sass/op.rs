@@ -361,6 +361,9 @@ pub enum Op {
     B2r { d: u16, p: u8 },
     Shfl { pd: u8, d: u16, a: S, b: S, c: S, mode: ShflMode },
     Vote { d: u16, pd: u8, p: P, mode: VoteMode, uniform: bool },
+    /// ELECT: the lowest lane whose source is true gets a true `pd`; the
+    /// uniform `d` holds its index.
+    Elect { d: u16, pd: u8, p: P },
     Redux { d: u16, a: S, op: u8, signed: bool },
     Flou { d: u16, a: S },
     /// BMSK: `b` one bits from bit `a` (clamped, or wrapped with `.W`).
@@ -1154,6 +1157,12 @@ impl Translator<'_> {
                 let (d, pd, p) = if n == 3 { (self.dst(o(0)?)?, self.pdst(o(1)?)?, self.psrc(o(2)?)?) } else { (if uniform { UR_SINK } else { R_SINK }, self.pdst(o(0)?)?, self.psrc(o(1)?)?) };
                 Op::Vote { d, pd, p, mode, uniform }
             }
+            Opcode::ELECT => Op::Elect { pd: self.pdst(o(0)?)?, d: self.dst(o(1)?)?, p: self.psrc(o(2)?)? },
+            // A launch without clusters is a cluster of one CTA: arriving
+            // at the cluster's barrier is nothing and waiting on it waits
+            // for the CTA's threads (a CTA barrier).
+            Opcode::UCGABAR_ARV => Op::Nop,
+            Opcode::UCGABAR_WAIT => Op::Bar { id: S { r: RZ, m: 0 }, red: None },
             Opcode::BMSK | Opcode::UBMSK => Op::Bmsk { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has(Mod::W) },
             Opcode::IDP => {
                 let two = has(Mod::_2A);

@@ -629,6 +629,28 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         // on sm_90, sm_100 and sm_120 (ptxas 13.5 words).
         v.push(Form { sms, ..g.form("ACQBULK", 0x82e, NONE, &[], vec![]) });
         v.push(Form { sms, ..g.form("PREEXIT", 0x82d, NONE, &[], vec![]) });
+        // ELECT (0x82f): elects one lane of the threads whose predicate
+        // source (87–89, `!` 90) is true; its predicate result (81–83) is
+        // true in that lane, its uniform result (16–) the lane's index
+        // (`ELECT P0, UR4, PT` = 0x000000000004782f / 0x...03800000 on
+        // sm_90, 100 and 120; bit 91 makes the source a uniform register,
+        // a form ptxas does not emit, left out; ptxas writes URZ as 63 on
+        // sm_90, as VOTEU).
+        let elect_src = Slot::Pred { uniform: false, field: f(87, 89), not: Some(90), show: Always };
+        let elect_ud = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+        const ELECT_FIXED: &[(Field, u64)] = &[(f(91, 91), 0)];
+        const ELECT_FIXED6: &[(Field, u64)] = &[(f(22, 23), 0), (f(91, 91), 0)];
+        let elect_fixed = if g.wide_ur { ELECT_FIXED } else { ELECT_FIXED6 };
+        v.push(Form { sms, ..g.form("ELECT", 0x82f, elect_fixed, &[], vec![pred_plain(81, Always), elect_ud, elect_src]) });
+        // UCGABAR_ARV (0x9c7) and UCGABAR_WAIT (0xdc7): arrive at and wait
+        // on the cluster's barrier; bit 91 set (clear is illegal) (ptxas
+        // 13.5 words
+        // 0x00000000000079c7 / 0x0000000000007dc7 with 0x000fe20008000000
+        // on sm_90, 100, 120; nvdisasm bit flips); the guard is a uniform
+        // predicate (`@!UP0 UCGABAR_ARV`).
+        const CGABAR_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
+        v.push(Form { sms, uniform_guard: true, ..g.form("UCGABAR_ARV", 0x9c7, CGABAR_FIXED, &[], vec![]) });
+        v.push(Form { sms, uniform_guard: true, ..g.form("UCGABAR_WAIT", 0xdc7, CGABAR_FIXED, &[], vec![]) });
     }
     // BAR.RED (0xb1d with 77–79 = 2): a barrier (54–57) that also reduces a
     // predicate (87–90, printed always); operation 74–75, bit 80
