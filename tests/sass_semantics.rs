@@ -161,3 +161,48 @@ DONE:
         assert_eq!(out, "param 0: 2050404c\nparam 1: 0050004c\n", "sm_{sm}");
     }
 }
+
+#[test]
+fn three_way_and_packed_integer_min_max() {
+    // ptxas 13.5 folds these into VIMNMX3 (max of three, min.u32 of three),
+    // VIADDMNMX (min(a + b, c), max.u32(c - d, b)), VIMNMX.U16x2/.S16x2 and
+    // .RELU forms. Inputs a = 0xfffe0005 (halves 5 and -2), b = 0x00030007,
+    // c = 0x80000000 (halves 0 and -32768), d = 0x0001fff0 (halves -16 and 1).
+    // By hand: max.s32(a, b, c) = b; min.u32(a, b, d) = d;
+    // min.s32(a + b = 0x0001000c, c) = c; min.u16x2(a, d) = (5, 1);
+    // max.s16x2(a, d) = (5, 1); max.relu.s32(a, c) = 0 (both negative);
+    // max.relu.s16x2(a, c) = (5, 0) (the high max -2 clamped);
+    // max.u32(c - d = 0x7ffe0010, b) = 0x7ffe0010.
+    let ptx = ".version 8.0
+.target sm_90
+.address_size 64
+.visible .entry mm(.param .u64 out, .param .u64 in) {
+  .reg .b32 %r<20>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd2];
+  max.s32 %r5, %r1, %r2;
+  max.s32 %r5, %r5, %r3;
+  min.u32 %r6, %r1, %r2;
+  min.u32 %r6, %r6, %r4;
+  add.s32 %r7, %r1, %r2;
+  min.s32 %r7, %r7, %r3;
+  min.u16x2 %r8, %r1, %r4;
+  max.s16x2 %r9, %r1, %r4;
+  max.relu.s32 %r10, %r1, %r3;
+  max.relu.s16x2 %r11, %r1, %r3;
+  sub.s32 %r12, %r3, %r4;
+  max.u32 %r12, %r12, %r2;
+  st.global.v4.u32 [%rd1], {%r5, %r6, %r7, %r8};
+  st.global.v4.u32 [%rd1+16], {%r9, %r10, %r11, %r12};
+  ret;
+}
+";
+    let spec = r#"{"kernel": "mm", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 32, "fill": "zero", "output": true},
+      {"kind": "buffer", "bytes": 16, "fill": "hex", "hex": "0500feff0700030000000080f0ff0100", "output": false}]}"#;
+    let Some(out) = run("min_max3", ptx, spec) else { return };
+    assert_eq!(out, "param 0: 07000300f0ff010000000080050001000500010000000000050000001000fe7f\n");
+}

@@ -1070,6 +1070,8 @@ impl Translator<'_> {
                         _ => return Err(Bad),
                     },
                     (2, _) => self.psrc(o(0)?)?,
+                    // `.ANY`: the condition is PT.
+                    (1, _) => P::TRUE,
                     _ => return Err(Bad),
                 };
                 Op::Bra { target: t / 16, cond, uniform, any: has(Mod::ANY) }

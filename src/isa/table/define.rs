@@ -749,12 +749,17 @@ fn control(v: &mut Vec<Form>, g: Generation) {
         let at = |form: Form| Form { sms, ..form };
         let target = Slot::Target(layout);
         let abs = Slot::AbsTarget(layout);
-        // From sm_90 bit 84 is `.ANY` (`@P1 BRA.U.ANY`, the loop of an
-        // elected thread in library-corpus words of ptxas 13.5; bit flips on
-        // sm_90 and sm_120, where sm_75 and sm_80 ignore it).
-        const BRA_ANY: ModField = ModField { field: f(84, 84), names: &["", ".ANY"], extra: None };
-        let bra_mods: &'static [ModField] = if layout == Layout::Split { &[BRA_MODE, BRA_ANY] } else { &[BRA_MODE] };
-        v.push(at(g.form("BRA", 0x947, BRA_PLAIN, bra_mods, vec![cond, target])));
+        // From sm_90, bit 84 of `BRA.U` with no condition predicate (PT) is `.ANY`
+        // (`@P1 BRA.U.ANY`, the loop of an elected thread in library-corpus
+        // words of ptxas 13.5; bit flips on sm_90 and sm_120, where sm_75 and
+        // sm_80 ignore it); with a condition nvdisasm prints nothing for it
+        // (random instances), so that form ignores the bit as before.
+        // It prints only after `.U` (random instances).
+        const BRA_ANY: &[(Field, u64)] = &[(f(32, 33), 1), (f(84, 84), 1), (f(85, 86), 0), (f(87, 90), 7), (f(91, 91), 0)];
+        if layout == Layout::Split {
+            v.push(Form { suffix: ".U.ANY", ..at(g.form("BRA", 0x947, BRA_ANY, &[], vec![target])) });
+        }
+        v.push(at(g.form("BRA", 0x947, BRA_PLAIN, &[BRA_MODE], vec![cond, target])));
         // sm_75 has neither uniform form (nvdisasm ignores bit 91 and refuses 0x547 there).
         let from_80 = |form: Form| Form { sms: (form.sms.0.max(80), form.sms.1), ..form };
         v.push(from_80(at(g.form("BRA", 0x947, BRA_UNIFORM, &[BRA_MODE_UR], vec![cond, bra_ur, target]))));
