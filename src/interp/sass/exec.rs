@@ -510,16 +510,19 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         let Some(code) = program.code.get(pc as usize) else {
             return Err(issue_error(cta, w, pc, group_mask, ErrorKind::Malformed, "execution ran past the end of the function".into()));
         };
-        if check && let Err(message) = w.hz.issue_ctrl(&code.hz, code.ctrl) {
-            let e = issue_error(cta, w, pc, group_mask, ErrorKind::Hazard, message);
-            if options.hazards == HazardCheck::Fail {
-                return Err(e);
-            }
-            if counters.hazards.len() < 1000 {
-                counters.hazards.push(e);
+        let exec = group_mask & w.pm(code.guard);
+        if check {
+            let issued = if exec != 0 { w.hz.issue_ctrl(&code.hz, code.ctrl) } else { w.hz.issue_predicated_off(&code.hz, code.ctrl) };
+            if let Err(message) = issued {
+                let e = issue_error(cta, w, pc, group_mask, ErrorKind::Hazard, message);
+                if options.hazards == HazardCheck::Fail {
+                    return Err(e);
+                }
+                if counters.hazards.len() < 1000 {
+                    counters.hazards.push(e);
+                }
             }
         }
-        let exec = group_mask & w.pm(code.guard);
         if options.trace {
             trace(program, cta, w, pc, exec);
         }

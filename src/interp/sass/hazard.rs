@@ -272,6 +272,26 @@ impl WarpHazards {
         Ok(())
     }
 
+    /// [`WarpHazards::issue_ctrl`] for an instruction whose guard holds in
+    /// none of the issuing lanes: it reads no source and writes no
+    /// register, so only its wait mask, its guard and its stall count
+    /// matter (ptxas overwrites the destination of `@P0 LDG.E R4` with
+    /// `@!P0 LDG.E.128 R4` without a wait when P0 is false everywhere: the
+    /// first load never happened).
+    #[inline]
+    pub fn issue_predicated_off(&mut self, info: &HazardInfo, ctrl: Ctrl) -> Result<(), String> {
+        let cycle = self.cycle;
+        if ctrl.wait() != 0 {
+            self.wait(ctrl.wait());
+        }
+        if let Some(g) = info.guard {
+            self.check_read(info, g)?;
+        }
+        self.cycle = cycle + u64::from(ctrl.stall());
+        self.issued += 1;
+        Ok(())
+    }
+
     /// Holds the general registers an instruction reads on read scoreboard
     /// `s`. Uniform registers and predicates are read at issue: ptxas
     /// overwrites them right after an instruction that holds a read
