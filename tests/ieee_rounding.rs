@@ -284,7 +284,7 @@ fn kernel(sm: u16, ty: &str, op: &str) -> String {
         format!("{op}.{ty} %{reg}3, %{reg}1;")
     };
     format!(
-        ".version 7.8
+        ".version 8.7
 .target sm_{sm}
 .address_size 64
 .visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pout, .param .u32 n) {{
