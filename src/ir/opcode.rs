@@ -426,6 +426,20 @@ opcodes! {
     Acqbulk = "ACQBULK", Sass, Effect;
     /// `PREEXIT` (sm_90+): `griddepcontrol.launch_dependents`.
     Preexit = "PREEXIT", Sass, Effect;
+    // ---- warp-wide matrix operations (both layers; `crate::ir::matrix`
+    // describes them, the descriptor in the immediate) ----
+    // Matrix operations read other lanes' registers: effects, as the warp
+    // operations are.
+    /// `mma.sync.aligned d, a, b, c`: each operand one register tuple of
+    /// the fragment's registers ([`Mma`](super::matrix::Mma) descriptor).
+    Mma = "mma", Ptx, Effect;
+    /// `ldmatrix.sync.aligned d, [a]`: a tuple of one register per matrix
+    /// from a shared address ([`MatrixMove`](super::matrix::MatrixMove)).
+    Ldmatrix = "ldmatrix", Ptx, Load;
+    /// `HMMA` / `IMMA` / `BMMA` / `DMMA` / `QMMA d, a, b, c`.
+    MatrixMma = "MMA", Sass, Effect;
+    /// `LDSM.16.{M88,MT88}{,.2,.4} d, [a]`.
+    MatrixLoad = "LDSM", Sass, Load;
 }
 
 impl Opcode {

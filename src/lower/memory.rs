@@ -22,7 +22,7 @@ use crate::ptx::ast::{Address, Instruction, Operand, OperandKind, ScalarType, Ty
 use smallvec::SmallVec;
 
 /// What an address operand designates.
-enum Addr {
+pub(super) enum Addr {
     /// Memory at `base + offset` in a state space.
     Mem { base: Value, offset: i64 },
     /// The kernel parameter block at `offset`.
@@ -280,12 +280,12 @@ impl<'a> FnLower<'_, 'a, '_> {
         Ok(values)
     }
 
-    fn offset32(&self, offset: i64, span: Span) -> Result<i32, LowerError> {
+    pub(super) fn offset32(&self, offset: i64, span: Span) -> Result<i32, LowerError> {
         i32::try_from(offset).map_err(|_| self.error(span, "address offset does not fit 32 bits"))
     }
 
     /// Resolves an address operand for an access in `space`.
-    fn address(&mut self, op: &Operand, space: Space) -> Result<Addr, LowerError> {
+    pub(super) fn address(&mut self, op: &Operand, space: Space) -> Result<Addr, LowerError> {
         let span = op.loc.span();
         let OperandKind::Address(Address { base, offset }) = &op.kind else {
             return Err(self.error(span, "unsupported in lowering: address operand form"));

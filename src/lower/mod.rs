@@ -47,6 +47,7 @@ mod error;
 mod function;
 mod globals;
 mod integer;
+mod matrix;
 mod memory;
 mod names;
 mod operands;

@@ -1295,6 +1295,26 @@ impl Context for SelectCtx<'_> {
         let ops = [self.result(0, rz()), Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }];
         self.emit(Mnemonic::new(Op::MOV), &ops);
     }
+    fn mma_mnemonic(&mut self, i: Inst) -> Mnemonic {
+        let imm = self.func.insts[i].imm;
+        match crate::ir::matrix::Mma::decode(imm).ok_or_else(|| format!("an mma descriptor {imm:#x}")).and_then(|m| super::matrix::mma_mnemonic(m, self.sm.number)) {
+            Ok(m) => m,
+            Err(e) => {
+                self.fail(e);
+                Mnemonic::new(Op::HMMA)
+            }
+        }
+    }
+    fn ldsm_mnemonic(&mut self, i: Inst) -> Mnemonic {
+        let imm = self.func.insts[i].imm;
+        match crate::ir::matrix::MatrixMove::decode(imm) {
+            Some(m) => super::matrix::ldsm_mnemonic(m),
+            None => {
+                self.fail(format!("an ldmatrix descriptor {imm:#x}"));
+                Mnemonic::new(Op::LDSM)
+            }
+        }
+    }
     fn emit_memory(&mut self, _: Inst, model: &MemModel) -> Unit {
         self.select_memory(*model);
     }
