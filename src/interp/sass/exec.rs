@@ -1855,7 +1855,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
         Op::Mma { d, a, b, c, kind } => {
             let (ka, kb, kc) = kind.registers();
             let rows = |r: u16, k: usize| -> Vec<[u32; 32]> { (0..k).map(|i| w.row(r + i as u16)).collect() };
-            let out = super::matrix::mma(kind, &rows(a, ka), &rows(b, kb), &rows(c, kc));
+            let out = super::matrix::mma(kind, &rows(a, usize::from(ka)), &rows(b, usize::from(kb)), &rows(c, usize::from(kc)));
             for (k, row) in out.iter().enumerate() {
                 w.put(d + k as u16, exec, row);
             }
