@@ -1,8 +1,10 @@
-//! The warp-wide matrix operations' descriptors: what one `mma.sync`
-//! multiplies (shape, element types of A and B, accumulator type,
-//! saturation, the single-bit product) and what one `ldmatrix` /
-//! `stmatrix` moves, packed into an Ori instruction's immediate so that
-//! lowering, legalization, selection and the printers share one spelling.
+//! The descriptors of the tensor-core path's operations: what one
+//! `mma.sync` multiplies (shape, element types of A and B, accumulator
+//! type, saturation, the single-bit product), what one `ldmatrix` moves,
+//! and how one `cp.async` copies (size, cache level, prefetch hint,
+//! zero-fill, the shared offset), each packed into an Ori instruction's
+//! immediate so that lowering, legalization, selection and the printers
+//! share one spelling.
 //!
 //! Fragment sizes (registers of 32 bits per lane) follow the PTX ISA's
 //! "Matrix fragments for mma.m16n8kK" sections: each lane holds
@@ -257,6 +259,49 @@ impl MatrixMove {
     }
 }
 
+/// One `cp.async.{ca,cg}.shared.global` (LDGSTS): the global address and
+/// its offset are the instruction's argument and offset, the shared
+/// address its argument with [`AsyncCopy::shared_offset`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AsyncCopy {
+    /// Bytes: 4, 8 or 16.
+    pub size: u8,
+    /// `.cg`: bypass L1 (`.BYPASS`).
+    pub bypass: bool,
+    /// `.L2::64B`, `.L2::128B`, `.L2::256B` prefetch: 64, 128, 256 (0 none).
+    pub prefetch: u16,
+    /// The low bits of the source address count bytes zero-filled at the
+    /// end (`.ZFILL`: a source size below the copy's).
+    pub zfill: bool,
+    /// Byte offset added to the shared address.
+    pub shared_offset: i32,
+}
+
+impl AsyncCopy {
+    /// The descriptor as an instruction immediate.
+    pub fn encode(self) -> u64 {
+        let size = match self.size {
+            4 => 0,
+            8 => 1,
+            _ => 2,
+        };
+        let prefetch = match self.prefetch {
+            64 => 1,
+            128 => 2,
+            256 => 3,
+            _ => 0,
+        };
+        size | u64::from(self.bypass) << 2 | prefetch << 3 | u64::from(self.zfill) << 5 | u64::from(self.shared_offset as u32) << 32
+    }
+    /// The descriptor an immediate holds.
+    pub fn decode(imm: u64) -> Option<AsyncCopy> {
+        let size = [4, 8, 16].get((imm & 3) as usize).copied()?;
+        let prefetch = [0, 64, 128, 256][(imm >> 3 & 3) as usize];
+        let copy = AsyncCopy { size, bypass: imm >> 2 & 1 == 1, prefetch, zfill: imm >> 5 & 1 == 1, shared_offset: (imm >> 32) as u32 as i32 };
+        (imm >> 6 & 0x3ff_ffff == 0 && (!copy.bypass || size == 16)).then_some(copy)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,5 +336,9 @@ mod tests {
         let mv = MatrixMove { count: 4, trans: true };
         assert_eq!(MatrixMove::decode(mv.encode()), Some(mv));
         assert_eq!(MatrixMove::decode(3), None);
+        let cp = AsyncCopy { size: 16, bypass: true, prefetch: 256, zfill: true, shared_offset: -16 };
+        assert_eq!(AsyncCopy::decode(cp.encode()), Some(cp));
+        // `.cg` copies 16 bytes only.
+        assert_eq!(AsyncCopy::decode(AsyncCopy { size: 8, ..cp }.encode()), None);
     }
 }

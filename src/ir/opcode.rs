@@ -440,6 +440,21 @@ opcodes! {
     MatrixMma = "MMA", Sass, Effect;
     /// `LDSM.16.{M88,MT88}{,.2,.4} d, [a]`.
     MatrixLoad = "LDSM", Sass, Load;
+    /// `cp.async [shared], [global], valid`: an asynchronous copy
+    /// ([`AsyncCopy`](super::matrix::AsyncCopy) descriptor; `valid` false
+    /// copies nothing and zero-fills).
+    CpAsync = "cp.async", Ptx, Store;
+    /// `cp.async.commit_group`: closes a group of copies.
+    CpAsyncCommit = "cp.async.commit_group", Ptx, Effect;
+    /// `cp.async.wait_group n` (`n` the immediate): waits until at most n
+    /// groups are pending.
+    CpAsyncWait = "cp.async.wait_group", Ptx, Effect;
+    /// `LDGSTS.E{.BYPASS}{.LTCnB}{.64,.128}{.ZFILL} [s], [g.64], p`.
+    AsyncCopy = "LDGSTS", Sass, Store;
+    /// `LDGDEPBAR`: counts a group on scoreboard 0.
+    AsyncCommit = "LDGDEPBAR", Sass, Effect;
+    /// `DEPBAR.LE SB0, n`.
+    AsyncWait = "DEPBAR.LE", Sass, Effect;
 }
 
 impl Opcode {

@@ -781,6 +781,14 @@ impl Cx<'_> {
                     let addr = if op == Opcode::Ldmatrix { K::Addr } else { W32 };
                     Sig::new(&[addr], &[tuple(m.count)])
                 }
+                Opcode::CpAsync | Opcode::AsyncCopy => {
+                    if crate::ir::matrix::AsyncCopy::decode(d.imm).is_none() {
+                        out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));
+                    }
+                    let shared = if op == Opcode::CpAsync { K::Addr } else { W32 };
+                    Sig::new(&[shared, W64, Pred], &[])
+                }
+                Opcode::CpAsyncCommit | Opcode::AsyncCommit | Opcode::CpAsyncWait | Opcode::AsyncWait => Sig::new(&[], &[]),
                 Opcode::Ld
                 | Opcode::St
                 | Opcode::Ldg

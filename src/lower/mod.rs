@@ -48,6 +48,7 @@ mod function;
 mod globals;
 mod integer;
 mod matrix;
+mod async_copy;
 mod memory;
 mod names;
 mod operands;

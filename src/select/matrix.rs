@@ -1,10 +1,10 @@
-//! The machine spelling of the warp-wide matrix operations
+//! The machine spelling of the tensor-core path's operations
 //! ([`crate::ir::matrix`]): which of HMMA, IMMA, BMMA and DMMA, with which
-//! shape and type tokens, performs an `mma` descriptor, and LDSM's tokens
-//! for an `ldmatrix` one. The spellings are those ptxas 13.5 emits for
+//! shape and type tokens, performs an `mma` descriptor, LDSM's tokens
+//! for an `ldmatrix` one and LDGSTS's for a `cp.async`. The spellings are those ptxas 13.5 emits for
 //! each PTX form (sm_80 to sm_120, read with nvdisasm).
 
-use crate::ir::matrix::{MatrixMove, Mma, MmaAcc, MmaBitOp, MmaElem, MmaShape};
+use crate::ir::matrix::{AsyncCopy, MatrixMove, Mma, MmaAcc, MmaBitOp, MmaElem, MmaShape};
 use crate::isa::op::{Mnemonic, Mod, Op};
 
 /// The instruction performing `mma` on `sm`, or why there is none.
@@ -66,4 +66,20 @@ pub fn ldsm_mnemonic(m: MatrixMove) -> Mnemonic {
         _ => None,
     };
     Mnemonic::of(Op::LDSM, &[Mod::_16, if m.trans { Mod::MT88 } else { Mod::M88 }]).opt(count)
+}
+
+/// LDGSTS's spelling for a `cp.async`: `LDGSTS.E.BYPASS.LTC128B.128.ZFILL`.
+pub fn ldgsts_mnemonic(c: AsyncCopy) -> Mnemonic {
+    let hint = match c.prefetch {
+        64 => Some(Mod::LTC64B),
+        128 => Some(Mod::LTC128B),
+        256 => Some(Mod::LTC256B),
+        _ => None,
+    };
+    let size = match c.size {
+        8 => Some(Mod::_64),
+        16 => Some(Mod::_128),
+        _ => None,
+    };
+    Mnemonic::of(Op::LDGSTS, &[Mod::E]).flag(c.bypass, Mod::BYPASS).opt(hint).opt(size).flag(c.zfill, Mod::ZFILL)
 }

@@ -9,7 +9,7 @@
 //! consumer is in [`Class::Alu`](crate::isa::op_facts::Class::Alu) (the matrix operations, QSPC, the integer
 //! ALU) until measured.
 
-use crate::isa::op_facts::{Class::*, OpFacts, Space, op};
+use crate::isa::op_facts::{AsyncGroup, Class::*, OpFacts, Space, op};
 
 /// The opcodes, sorted by name.
 pub const OPCODES: &[OpFacts] = &[
@@ -78,8 +78,8 @@ pub const OPCODES: &[OpFacts] = &[
     op("LDC", Ldc).queue(7),
     op("LDCU", Ldc).queue(7),
     op("LDG", Mem).queue(4).memory(Space::Global, true, false),
-    op("LDGDEPBAR", Control).opaque(),
-    op("LDGSTS", Mem).opaque(),
+    op("LDGDEPBAR", Control).opaque().async_group(AsyncGroup::Commit),
+    op("LDGSTS", Mem).opaque().async_group(AsyncGroup::Copy),
     op("LDL", Mem).queue(6).memory(Space::Local, true, false),
     op("LDS", Mem).queue(3).memory(Space::Shared, true, false),
     op("LDSM", Mem).memory(Space::Shared, true, false),
