@@ -440,6 +440,15 @@ opcodes! {
     MatrixMma = "MMA", Sass, Effect;
     /// `LDSM.16.{M88,MT88}{,.2,.4} d, [a]`.
     MatrixLoad = "LDSM", Sass, Load;
+    /// `stmatrix.sync.aligned [a], v`: a tuple of one register per
+    /// matrix to a shared address ([`MatrixMove`](super::matrix::MatrixMove)).
+    Stmatrix = "stmatrix", Ptx, Store;
+    /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`.
+    Movmatrix = "movmatrix", Ptx, Effect;
+    /// `STSM.16.{M88,MT88}{,.2,.4} [a], v`.
+    MatrixStore = "STSM", Sass, Store;
+    /// `MOVM.16.MT88 d, a`.
+    MatrixTranspose = "MOVM", Sass, Effect;
     /// `cp.async [shared], [global], valid`: an asynchronous copy
     /// ([`AsyncCopy`](super::matrix::AsyncCopy) descriptor; `valid` false
     /// copies nothing and zero-fills).

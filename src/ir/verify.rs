@@ -781,6 +781,15 @@ impl Cx<'_> {
                     let addr = if op == Opcode::Ldmatrix { K::Addr } else { W32 };
                     Sig::new(&[addr], &[tuple(m.count)])
                 }
+                Opcode::Stmatrix | Opcode::MatrixStore => {
+                    let Some(m) = crate::ir::matrix::MatrixMove::decode(d.imm) else {
+                        out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));
+                        return out;
+                    };
+                    let addr = if op == Opcode::Stmatrix { K::Addr } else { W32 };
+                    Sig::new(&[addr, tuple(m.count)], &[])
+                }
+                Opcode::Movmatrix | Opcode::MatrixTranspose => Sig::new(&[W32], &[W32]),
                 Opcode::CpAsync | Opcode::AsyncCopy => {
                     if crate::ir::matrix::AsyncCopy::decode(d.imm).is_none() {
                         out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));

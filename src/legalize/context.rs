@@ -720,7 +720,7 @@ macro_rules! ori_context_body {
             let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
             // Shared, local and constant-bank accesses take 32-bit
             // addresses: the low word of a 64-bit one (the window offset).
-            let narrow = matches!(*op, Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldc | Opcode::AtomShared | Opcode::MatrixLoad | Opcode::AsyncCopy);
+            let narrow = matches!(*op, Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldc | Opcode::AtomShared | Opcode::MatrixLoad | Opcode::MatrixStore | Opcode::AsyncCopy);
             if let Some(addr) = args.first_mut().filter(|a| narrow && self.dst.value_type(**a).regs() == 2) {
                 *addr = self.push(Opcode::Extract, Attrs::default(), &[*addr], 0, &[Type::R32])[0];
             }

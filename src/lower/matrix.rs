@@ -17,7 +17,7 @@ use smallvec::SmallVec;
 
 /// Whether [`FnLower::matrix_op`] lowers the opcode.
 pub fn handles(op: P) -> bool {
-    matches!(op, P::Mma | P::Ldmatrix)
+    matches!(op, P::Mma | P::Ldmatrix | P::Stmatrix | P::Movmatrix)
 }
 
 /// The `mma` descriptor of an instruction's modifiers: `.sync.aligned`,
@@ -61,11 +61,13 @@ fn mma_descriptor(i: &Instruction) -> Option<Mma> {
 }
 
 impl<'a> FnLower<'_, 'a, '_> {
-    /// Lowers `mma` and `ldmatrix`.
+    /// Lowers `mma`, `ldmatrix`, `stmatrix` and `movmatrix`.
     pub fn matrix_op(&mut self, i: &Instruction) -> Result<(), LowerError> {
         match i.opcode {
             P::Mma => self.mma(i),
             P::Ldmatrix => self.ldmatrix(i),
+            P::Stmatrix => self.stmatrix(i),
+            P::Movmatrix => self.movmatrix(i),
             _ => Err(self.unsupported(i)),
         }
     }
@@ -137,9 +139,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         self.write_fragment(&ops[0], d, acc_elem, rc, i)
     }
 
-    /// `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16
-    /// d, [a]`: `ldmatrix` of a shared address (a generic one is refused).
-    fn ldmatrix(&mut self, i: &Instruction) -> Result<(), LowerError> {
+    /// The descriptor of `{ld,st}matrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}
+    /// {.shared{::cta}}.b16` (the b8 shapes of sm_100 are not lowered).
+    fn matrix_move(&self, i: &Instruction) -> Result<MatrixMove, LowerError> {
         let (mut count, mut trans, mut shape, mut b16) = (1u8, false, false, false);
         for (m, _) in &i.modifiers {
             match m.spelling() {
@@ -156,6 +158,49 @@ impl<'a> FnLower<'_, 'a, '_> {
         if !shape || !b16 {
             return Err(self.unsupported(i));
         }
+        Ok(MatrixMove { count, trans })
+    }
+
+    /// `stmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16
+    /// [a], {r...}` (sm_90+).
+    fn stmatrix(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let MatrixMove { count, trans } = self.matrix_move(i)?;
+        let ops = self.operands_n(i, 2)?;
+        let Addr::Mem { base, offset } = self.address(&ops[0], Space::Shared)? else { return Err(self.unsupported(i)) };
+        let values = match self.fragment(&ops[1]) {
+            Some(_) => self.read_fragment(&ops[1], ScalarType::B32, count, i)?,
+            None if count == 1 => self.read(&ops[1], ScalarType::B32)?,
+            None => return Err(self.unsupported(i)),
+        };
+        let mut data = InstData::new(Opcode::Stmatrix, Attrs { space: Some(Space::Shared), ..Attrs::default() });
+        data.args.extend([base, values]);
+        data.offset = self.offset32(offset, ops[0].loc.span())?;
+        data.imm = MatrixMove { count, trans }.encode();
+        self.emit(data, &[]);
+        Ok(())
+    }
+
+    /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`: the 8x8 matrix of
+    /// 16-bit elements the warp holds (a row per 4 lanes), transposed.
+    fn movmatrix(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        for (m, _) in &i.modifiers {
+            if !matches!(m.spelling(), ".sync" | ".aligned" | ".m8n8" | ".trans" | ".b16") {
+                return Err(self.unsupported(i));
+            }
+        }
+        if !i.modifiers.iter().any(|(m, _)| m.spelling() == ".trans") {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.operands_n(i, 2)?;
+        let a = self.read(&ops[1], ScalarType::B32)?;
+        let d = self.op(Opcode::Movmatrix, Attrs::default(), &[a], Type::R32);
+        self.write(&ops[0], d, false)
+    }
+
+    /// `ldmatrix.sync.aligned.m8n8.{x1,x2,x4}{.trans}{.shared{::cta}}.b16
+    /// d, [a]`: `ldmatrix` of a shared address (a generic one is refused).
+    fn ldmatrix(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let MatrixMove { count, trans } = self.matrix_move(i)?;
         let ops = self.operands_n(i, 2)?;
         let Addr::Mem { base, offset } = self.address(&ops[1], Space::Shared)? else { return Err(self.unsupported(i)) };
         let mut data = InstData::new(Opcode::Ldmatrix, Attrs { space: Some(Space::Shared), ..Attrs::default() });

@@ -1329,6 +1329,16 @@ impl Context for SelectCtx<'_> {
             }
         }
     }
+    fn stsm_mnemonic(&mut self, i: Inst) -> Mnemonic {
+        let imm = self.func.insts[i].imm;
+        match crate::ir::matrix::MatrixMove::decode(imm) {
+            Some(m) => super::matrix::stsm_mnemonic(m),
+            None => {
+                self.fail(format!("a stmatrix descriptor {imm:#x}"));
+                Mnemonic::new(Op::STSM)
+            }
+        }
+    }
     fn ldgsts_mnemonic(&mut self, i: Inst) -> Mnemonic {
         let imm = self.func.insts[i].imm;
         match crate::ir::matrix::AsyncCopy::decode(imm) {

@@ -60,12 +60,21 @@ fn bf16(e: MmaElem) -> Option<Mod> {
 
 /// LDSM's spelling for an `ldmatrix`: `LDSM.16.M88.4`, `LDSM.16.MT88.2`.
 pub fn ldsm_mnemonic(m: MatrixMove) -> Mnemonic {
+    matrix_move(Op::LDSM, m)
+}
+
+/// STSM's spelling for a `stmatrix`: `STSM.16.M88.4`, `STSM.16.MT88.2`.
+pub fn stsm_mnemonic(m: MatrixMove) -> Mnemonic {
+    matrix_move(Op::STSM, m)
+}
+
+fn matrix_move(op: Op, m: MatrixMove) -> Mnemonic {
     let count = match m.count {
         2 => Some(Mod::_2),
         4 => Some(Mod::_4),
         _ => None,
     };
-    Mnemonic::of(Op::LDSM, &[Mod::_16, if m.trans { Mod::MT88 } else { Mod::M88 }]).opt(count)
+    Mnemonic::of(op, &[Mod::_16, if m.trans { Mod::MT88 } else { Mod::M88 }]).opt(count)
 }
 
 /// LDGSTS's spelling for a `cp.async`: `LDGSTS.E.BYPASS.LTC128B.128.ZFILL`.

@@ -198,9 +198,68 @@ fn dmma(a: &[Row], b: &[Row], c: &[Row]) -> Vec<Row> {
     d
 }
 
+/// MOVM.16.MT88 (`movmatrix.trans`): the 8×8 matrix of 16-bit elements
+/// whose row `l / 4`, columns `2(l % 4)` and `2(l % 4) + 1`, lane `l`
+/// holds (low half first), transposed: element (r, c) of the result is
+/// element (c, r) of the source.
+pub fn transpose_8x8(src: &Row) -> Row {
+    let mut out = [0u32; 32];
+    for (l, o) in out.iter_mut().enumerate() {
+        for e in 0..2 {
+            let (r, c) = (l / 4, 2 * (l % 4) + e);
+            let half = (src[4 * c + r / 2] >> (16 * (r % 2))) & 0xffff;
+            *o |= half << (16 * e);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn movm_transposes_the_fragment_matrix() {
+        // Element (r, c) = 0x100·r + c; lane l holds (l/4, 2(l%4)) low and
+        // (l/4, 2(l%4)+1) high. After the transposition lane 1 holds row 0,
+        // columns 2 and 3 of the transpose: elements (2, 0) and (3, 0).
+        let mut m = [0u32; 32];
+        for (l, v) in m.iter_mut().enumerate() {
+            let (r, c) = ((l / 4) as u32, (2 * (l % 4)) as u32);
+            *v = (0x100 * r + c) | (0x100 * r + c + 1) << 16;
+        }
+        let t = transpose_8x8(&m);
+        assert_eq!(t[1], 0x0300_0200);
+        assert_eq!(t[4 * 7 + 3], 0x0707_0607, "row 7, columns 6 and 7: elements (6, 7) and (7, 7)");
+        assert_eq!(transpose_8x8(&t), m);
+    }
+
+    #[test]
+    fn b1_xor_popc_counts_differing_bits() {
+        // m8n8k128: A row g is lane 4g+t's 32 bits t·32.., B column g the
+        // same. All A bits set, B bits zero: every product counts 128.
+        let a = vec![[u32::MAX; 32]];
+        let b = vec![[0u32; 32]];
+        let c = vec![[5u32; 32], [7u32; 32]];
+        let kind = Mma { shape: crate::ir::matrix::MmaShape::M8N8K128, a: MmaElem::B1, b: MmaElem::B1, acc: MmaAcc::S32, sat: false, bitop: Some(MmaBitOp::Xor) };
+        let d = mma(kind, &a, &b, &c);
+        assert_eq!((d[0][0], d[1][31]), (133, 135));
+        let and = Mma { bitop: Some(MmaBitOp::And), ..kind };
+        assert_eq!(mma(and, &a, &b, &c)[0][3], 5);
+    }
+
+    #[test]
+    fn satfinite_clamps_and_plain_sums_wrap() {
+        // m16n8k16 u8: A and B all 255 (16·255·255 = 1040400 per entry), C
+        // i32::MAX: saturated to i32::MAX, else wrapped.
+        let a = vec![[u32::MAX; 32]; 2];
+        let b = vec![[u32::MAX; 32]];
+        let c = vec![[i32::MAX as u32; 32]; 4];
+        let kind = Mma { shape: crate::ir::matrix::MmaShape::M16N8K16, a: MmaElem::U8, b: MmaElem::U8, acc: MmaAcc::S32, sat: true, bitop: None };
+        assert_eq!(mma(kind, &a, &b, &c)[2][9], i32::MAX as u32);
+        let wrap = Mma { sat: false, ..kind };
+        assert_eq!(mma(wrap, &a, &b, &c)[2][9], (i32::MAX as u32).wrapping_add(1_040_400));
+    }
 
     /// A times B computed from the matrices directly, against the fragment
     /// scatter/gather: A = identity-like pattern, B = small integers.

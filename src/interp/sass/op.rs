@@ -371,6 +371,11 @@ pub enum Op {
     /// LDSM: `n` 8×8 matrices of 16-bit elements from shared memory, rows
     /// addressed by lanes, optionally transposed.
     Ldsm { d: u16, addr: Addr, n: u8, trans: bool },
+    /// STSM: `n` 8×8 matrices of 16-bit elements to shared memory, LDSM's
+    /// inverse (lanes 8k..8k+7 address the rows of matrix k).
+    Stsm { addr: Addr, v: u16, n: u8, trans: bool },
+    /// MOVM.16.MT88: the warp's 8×8 matrix of 16-bit elements transposed.
+    Movm { d: u16, a: u16 },
     /// HMMA / IMMA.
     Mma { d: u16, a: u16, b: u16, c: u16, kind: MmaKind },
 }
@@ -1158,6 +1163,26 @@ impl Translator<'_> {
                 let mut addr = self.addr(o(1)?)?;
                 addr.wide = false;
                 Op::Ldsm { d: self.dst(o(0)?)?, addr, n, trans: has(Mod::MT88) }
+            }
+            Opcode::STSM => {
+                let n = if has(Mod::_4) { 4 } else if has(Mod::_2) { 2 } else { 1 };
+                if !has(Mod::_16) {
+                    return Err(Bad);
+                }
+                let mut addr = self.addr(o(0)?)?;
+                addr.wide = false;
+                let v = match o(1)? {
+                    Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad)?,
+                    _ => return Err(Bad),
+                };
+                Op::Stsm { addr, v, n, trans: has(Mod::MT88) }
+            }
+            Opcode::MOVM => {
+                let a = match o(1)? {
+                    Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad)?,
+                    _ => return Err(Bad),
+                };
+                Op::Movm { d: self.dst(o(0)?)?, a }
             }
             Opcode::HMMA | Opcode::IMMA | Opcode::BMMA | Opcode::DMMA => {
                 let kind = mma_kind(opcode, toks).ok_or(Bad)?;

@@ -1,5 +1,6 @@
 //! Tensor-core forms: HMMA (half / bf16 / tf32 matrix multiply-accumulate),
-//! IMMA (8- and 4-bit integers), BMMA (single bits), DMMA (f64) and LDSM (matrix loads from shared memory). `nvdisasm` prints only the
+//! IMMA (8- and 4-bit integers), BMMA (single bits), DMMA (f64), MOVM
+//! (8×8 transposition), STSM (matrix stores to shared memory) and LDSM (matrix loads from shared memory). `nvdisasm` prints only the
 //! first register of each register tuple, so the operands are plain
 //! registers here. Fields from single-bit flips and field enumerations of
 //! the words ptxas emits for ZLUDA's mma and ldmatrix tests (sm_80, sm_90,
@@ -102,4 +103,15 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const LDSM_COUNT: ModField = ModField { field: f(72, 73), names: &["", ".2", ".4", U], extra: None };
     let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
     v.push(from_80(g.form("LDSM.16", 0x83b, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared])));
+    // ---- STSM (0x844, sm_90+): the store of LDSM's matrices: the shared
+    // address (base 24–31, offset 40–63), then the first data register
+    // (32–39); size, shape and count in LDSM's fields (ptxas 13.5 on
+    // sm_90/sm_120: `STSM.16.MT88.2 [R15+0x200], R2`).
+    let shared_st = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
+    let from_90 = |form: Form| Form { sms: (g.sms.0.max(90), g.sms.1), ..form };
+    v.push(from_90(g.form("STSM.16", 0x844, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![shared_st, gpr(32, None, None)])));
+    // ---- MOVM (0x23a, sm_80+): `movmatrix.trans`, d, a; every field
+    // above the operands 0 for `MOVM.16.MT88` (ptxas 13.5 on sm_80, 90, 120).
+    const MOVM_FIXED: &[(Field, u64)] = &[(f(72, 90), 0)];
+    v.push(from_80(g.form("MOVM.16.MT88", 0x23a, MOVM_FIXED, &[], vec![RD, gpr(24, None, None)])));
 }
