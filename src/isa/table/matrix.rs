@@ -80,8 +80,11 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const BMMA_SHAPE: ModField = ModField { field: f(75, 76), names: &[".88128", ".168128", ".168256", U], extra: None };
     const BMMA_OP: ModField = ModField { field: f(78, 78), names: &[".XOR", ".AND"], extra: None };
     const POPC: ModField = ModField { field: f(80, 80), names: &[U, ".POPC"], extra: None };
+    // sm_90 has only `.AND` (`.XOR` prints `.???0`: oracle).
+    const BMMA_OP_90: ModField = ModField { field: f(78, 78), names: &[U, ".AND"], extra: None };
     if !g.wide_ur {
-        v.push(Form { sms: (80, 90), operand_suffixes: LAYOUTS_BMMA, ..g.form("BMMA", 0x23d, BMMA_FIXED, &[BMMA_SHAPE, BMMA_OP, POPC, ROW, COL], slots.clone()) });
+        v.push(Form { sms: (80, 89), operand_suffixes: LAYOUTS_BMMA, ..g.form("BMMA", 0x23d, BMMA_FIXED, &[BMMA_SHAPE, BMMA_OP, POPC, ROW, COL], slots.clone()) });
+        v.push(Form { sms: (90, 90), operand_suffixes: LAYOUTS_BMMA, ..g.form("BMMA", 0x23d, BMMA_FIXED, &[BMMA_SHAPE, BMMA_OP_90, POPC, ROW, COL], slots.clone()) });
     }
     // ---- DMMA (0x23f): m8n8k4 f64, d, a, b, c (pairs a and b, quads c
     // and d), no modifier bits; spelled `.884` up to sm_89, `.8x8x4`
@@ -109,7 +112,10 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     // sm_90/sm_120: `STSM.16.MT88.2 [R15+0x200], R2`).
     let shared_st = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
     let from_90 = |form: Form| Form { sms: (g.sms.0.max(90), g.sms.1), ..form };
-    v.push(from_90(g.form("STSM.16", 0x844, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![shared_st, gpr(32, None, None)])));
+    // Bit 79 is not LDSM's: 0 and 1 with it print `.M88`/`.MT88` on
+    // sm_90, other shapes (`.MT168`) from sm_100 (oracle); kept 0.
+    const STSM_SHAPE: ModField = ModField { field: f(78, 79), names: &[".M88", ".MT88", U, U], extra: None };
+    v.push(from_90(g.form("STSM.16", 0x844, LDSM_SIZE, &[STSM_SHAPE, LDSM_COUNT], vec![shared_st, gpr(32, None, None)])));
     // ---- MOVM (0x23a, sm_80+): `movmatrix.trans`, d, a; every field
     // above the operands 0 for `MOVM.16.MT88` (ptxas 13.5 on sm_80, 90, 120).
     const MOVM_FIXED: &[(Field, u64)] = &[(f(72, 90), 0)];
