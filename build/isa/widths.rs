@@ -54,6 +54,13 @@ pub fn shape(op: &str, toks: &[&str]) -> Shape {
         "FRND" if has("F64") => all(2),
         "CS2R" => with(pair(!has("32")), [1; 4]),
         "LEPC" => with(2, [1; 4]),
+        // One register per 8x8 matrix loaded (`.2`, `.4`).
+        "LDSM" => with(if has("4") { 4 } else if has("2") { 2 } else { 1 }, [1; 4]),
+        // The address, then one register per matrix stored.
+        "STSM" => {
+            let n = if has("4") { 4 } else if has("2") { 2 } else { 1 };
+            with(n, [1, n, n, n])
+        }
         "MOV" | "UMOV" | "SEL" | "USEL" | "IADD" | "UIADD3" if has("64") => all(2),
         "ISETP" | "UISETP" if wide_int => with(1, [2; 4]),
         "IMNMX" | "UIMNMX" if wide_int => all(2),

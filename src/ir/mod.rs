@@ -17,6 +17,7 @@ pub mod builder;
 pub mod cfg;
 pub mod entity;
 pub mod function;
+pub mod matrix;
 pub mod module;
 pub mod opcode;
 pub mod parse;

@@ -440,6 +440,44 @@ opcodes! {
     Acqbulk = "ACQBULK", Sass, Effect;
     /// `PREEXIT` (sm_90+): `griddepcontrol.launch_dependents`.
     Preexit = "PREEXIT", Sass, Effect;
+    // ---- warp-wide matrix operations (both layers; `crate::ir::matrix`
+    // describes them, the descriptor in the immediate) ----
+    // Matrix operations read other lanes' registers: effects, as the warp
+    // operations are.
+    /// `mma.sync.aligned d, a, b, c`: each operand one register tuple of
+    /// the fragment's registers ([`Mma`](super::matrix::Mma) descriptor).
+    Mma = "mma", Ptx, Effect;
+    /// `ldmatrix.sync.aligned d, [a]`: a tuple of one register per matrix
+    /// from a shared address ([`MatrixMove`](super::matrix::MatrixMove)).
+    Ldmatrix = "ldmatrix", Ptx, Load;
+    /// `HMMA` / `IMMA` / `BMMA` / `DMMA` / `QMMA d, a, b, c`.
+    MatrixMma = "MMA", Sass, Effect;
+    /// `LDSM.16.{M88,MT88}{,.2,.4} d, [a]`.
+    MatrixLoad = "LDSM", Sass, Load;
+    /// `stmatrix.sync.aligned [a], v`: a tuple of one register per
+    /// matrix to a shared address ([`MatrixMove`](super::matrix::MatrixMove)).
+    Stmatrix = "stmatrix", Ptx, Store;
+    /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`.
+    Movmatrix = "movmatrix", Ptx, Effect;
+    /// `STSM.16.{M88,MT88}{,.2,.4} [a], v`.
+    MatrixStore = "STSM", Sass, Store;
+    /// `MOVM.16.MT88 d, a`.
+    MatrixTranspose = "MOVM", Sass, Effect;
+    /// `cp.async [shared], [global], valid`: an asynchronous copy
+    /// ([`AsyncCopy`](super::matrix::AsyncCopy) descriptor; `valid` false
+    /// copies nothing and zero-fills).
+    CpAsync = "cp.async", Ptx, Store;
+    /// `cp.async.commit_group`: closes a group of copies.
+    CpAsyncCommit = "cp.async.commit_group", Ptx, Effect;
+    /// `cp.async.wait_group n` (`n` the immediate): waits until at most n
+    /// groups are pending.
+    CpAsyncWait = "cp.async.wait_group", Ptx, Effect;
+    /// `LDGSTS.E{.BYPASS}{.LTCnB}{.64,.128}{.ZFILL} [s], [g.64], p`.
+    AsyncCopy = "LDGSTS", Sass, Store;
+    /// `LDGDEPBAR`: counts a group on scoreboard 0.
+    AsyncCommit = "LDGDEPBAR", Sass, Effect;
+    /// `DEPBAR.LE SB0, n`.
+    AsyncWait = "DEPBAR.LE", Sass, Effect;
 }
 
 impl Opcode {

@@ -153,6 +153,15 @@ enum K {
 
 use K::{Pred, S, T, W32, W64};
 
+/// A register tuple of `regs` 32-bit registers (1, 2 or 4).
+fn tuple(regs: u8) -> K {
+    match regs {
+        1 => W32,
+        2 => W64,
+        _ => K::W128,
+    }
+}
+
 /// Operands of the opcodes that depend on nothing but their type
 /// attributes: (opcode, arguments, results).
 const PLAIN: &[(Opcode, &[K], &[K])] = &[
@@ -758,6 +767,40 @@ impl Cx<'_> {
                     need(&mut out, a.red.is_some(), "a reduction");
                     Sig::new(&[Pred], &[])
                 }
+                // Register tuples as wide as the descriptor's fragments.
+                Opcode::Mma | Opcode::MatrixMma => {
+                    let Some(m) = crate::ir::matrix::Mma::decode(d.imm) else {
+                        out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));
+                        return out;
+                    };
+                    let (ra, rb, rc) = m.registers();
+                    Sig::new(&[tuple(ra), tuple(rb), tuple(rc)], &[tuple(rc)])
+                }
+                Opcode::Ldmatrix | Opcode::MatrixLoad => {
+                    let Some(m) = crate::ir::matrix::MatrixMove::decode(d.imm) else {
+                        out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));
+                        return out;
+                    };
+                    let addr = if op == Opcode::Ldmatrix { K::Addr } else { W32 };
+                    Sig::new(&[addr], &[tuple(m.count)])
+                }
+                Opcode::Stmatrix | Opcode::MatrixStore => {
+                    let Some(m) = crate::ir::matrix::MatrixMove::decode(d.imm) else {
+                        out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));
+                        return out;
+                    };
+                    let addr = if op == Opcode::Stmatrix { K::Addr } else { W32 };
+                    Sig::new(&[addr, tuple(m.count)], &[])
+                }
+                Opcode::Movmatrix | Opcode::MatrixTranspose => Sig::new(&[W32], &[W32]),
+                Opcode::CpAsync | Opcode::AsyncCopy => {
+                    if crate::ir::matrix::AsyncCopy::decode(d.imm).is_none() {
+                        out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));
+                    }
+                    let shared = if op == Opcode::CpAsync { K::Addr } else { W32 };
+                    Sig::new(&[shared, W64, Pred], &[])
+                }
+                Opcode::CpAsyncCommit | Opcode::AsyncCommit | Opcode::CpAsyncWait | Opcode::AsyncWait => Sig::new(&[], &[]),
                 Opcode::Ld
                 | Opcode::St
                 | Opcode::Ldg

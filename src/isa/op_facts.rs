@@ -123,6 +123,23 @@ pub struct OpFacts {
     pub opaque: bool,
     /// It reads a special register (a clock read depends on where it issues).
     pub special_register: bool,
+    /// Its part in the asynchronous copies' groups.
+    pub async_group: AsyncGroup,
+}
+
+/// What an instruction does in the groups of asynchronous copies
+/// (`cp.async`): ptxas gives LDGSTS no scoreboard (its registers are read
+/// at issue, its copy completes by the group's wait) and LDGDEPBAR write
+/// scoreboard 0, whose count `DEPBAR.LE SB0, n` waits on; no other
+/// instruction of the function then uses scoreboard 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsyncGroup {
+    /// Not part of one.
+    None,
+    /// A copy joining the open group (LDGSTS).
+    Copy,
+    /// Closes the group, counted on scoreboard 0 (LDGDEPBAR).
+    Commit,
 }
 
 /// The facts of an opcode of a class: the class's usual queue, reuse
@@ -134,7 +151,7 @@ pub const fn op(name: &'static str, class: Class) -> OpFacts {
         Class::Mem | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUE_OTHER,
         _ => 0,
     };
-    OpFacts { name, class, queue, reuse: true, memory: None, branch: false, opaque: false, special_register: false }
+    OpFacts { name, class, queue, reuse: true, memory: None, branch: false, opaque: false, special_register: false, async_group: AsyncGroup::None }
 }
 
 impl OpFacts {
@@ -149,6 +166,10 @@ impl OpFacts {
     /// Accessing memory.
     pub const fn memory(self, space: Space, reads: bool, writes: bool) -> OpFacts {
         OpFacts { memory: Some(MemAccess { space, reads, writes }), ..self }
+    }
+    /// With a part in the asynchronous copies' groups.
+    pub const fn async_group(self, async_group: AsyncGroup) -> OpFacts {
+        OpFacts { async_group, ..self }
     }
     /// Transferring control.
     pub const fn branch(self) -> OpFacts {

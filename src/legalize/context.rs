@@ -617,6 +617,9 @@ macro_rules! ori_context_body {
         fn sm_at_least(&mut self, n: u32) -> Option<Unit> {
             (u32::from(self.sm.number) >= n).then_some(())
         }
+        fn mma_native(&mut self) -> Option<Unit> {
+            crate::ir::matrix::Mma::decode(self.cur_data().imm).filter(|m| m.native_on(self.sm.number)).map(|_| ())
+        }
         fn unit(&mut self) -> Unit {}
         fn is_kernel(&mut self) -> Option<Unit> {
             (self.src.kind == Some(crate::ir::FunctionKind::Kernel)).then_some(())
@@ -729,7 +732,7 @@ macro_rules! ori_context_body {
             let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
             // Shared, local and constant-bank accesses take 32-bit
             // addresses: the low word of a 64-bit one (the window offset).
-            let narrow = matches!(*op, Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldc | Opcode::AtomShared);
+            let narrow = matches!(*op, Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl | Opcode::Ldc | Opcode::AtomShared | Opcode::MatrixLoad | Opcode::MatrixStore | Opcode::AsyncCopy);
             if let Some(addr) = args.first_mut().filter(|a| narrow && self.dst.value_type(**a).regs() == 2) {
                 *addr = self.push(Opcode::Extract, Attrs::default(), &[*addr], 0, &[Type::R32])[0];
             }

@@ -401,7 +401,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         (Some(count), None | Some(1)) => Binding::Range { id: self.new_decl(count), count, ty },
                         (None, Some(n)) if n > 1 => Binding::VecReg { id: self.new_decl(u32::from(n)), n, ty, bits: t.bits() as u16 },
                         (None, _) => Binding::Reg(self.b.declare_var(ty)),
-                        (Some(_), Some(_)) => return Err(self.error(decl.loc.span(), "unsupported in lowering: range of vector registers")),
+                        // A range of vectors: one vector declaration per
+                        // element (numbered consecutively).
+                        (Some(count), Some(n)) if count <= 1 << 12 => {
+                            let first = self.bases.len() as u32;
+                            for _ in 0..count {
+                                self.new_decl(u32::from(n));
+                            }
+                            Binding::VecRange { first, count, n, ty, bits: t.bits() as u16 }
+                        }
+                        (Some(_), Some(_)) => return Err(self.error(decl.loc.span(), "unsupported in lowering: range of more than 4096 vector registers")),
                     }
                 }
                 StateSpace::Local => {

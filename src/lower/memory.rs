@@ -22,7 +22,7 @@ use crate::ptx::ast::{Address, Instruction, Operand, OperandKind, ScalarType, Ty
 use smallvec::SmallVec;
 
 /// What an address operand designates.
-enum Addr {
+pub(super) enum Addr {
     /// Memory at `base + offset` in a state space.
     Mem { base: Value, offset: i64 },
     /// The kernel parameter block at `offset`.
@@ -174,79 +174,6 @@ impl<'a> FnLower<'_, 'a, '_> {
         Ok(())
     }
 
-    /// `cp.async.{ca,cg}.shared.global [d], [s], size[, src_size]`: the
-    /// copy done at once, as a global load and a shared store of `size`
-    /// bytes (4, 8 or 16), the bytes from a constant `src_size` on zero
-    /// (a multiple of 4). Its completion, which `cp.async.wait_group` waits
-    /// for, has then already happened: the group instructions lower to
-    /// nothing ([`FnLower::async_group`]). A source size in a register or a
-    /// cache-hint operand is unsupported.
-    pub fn cp_async(&mut self, i: &Instruction) -> Result<(), LowerError> {
-        let m = self.cx.m;
-        let ops = m.operands(i.operands);
-        let span = i.loc.span();
-        let size_of = |o: &Operand| match &o.kind {
-            OperandKind::Imm(e) => types::imm_bits(e, ScalarType::U32),
-            _ => None,
-        };
-        let (size, src_size) = match ops {
-            [_, _, n] => (size_of(n), size_of(n)),
-            [_, _, n, k] => (size_of(n), size_of(k)),
-            _ => return Err(self.unsupported(i)),
-        };
-        let (Some(size), Some(src_size)) = (size, src_size) else { return Err(self.unsupported(i)) };
-        if !matches!(size, 4 | 8 | 16) || src_size > size || src_size % 4 != 0 {
-            return Err(self.unsupported(i));
-        }
-        let Addr::Mem { base: dst, offset: dst_off } = self.address(&ops[0], Space::Shared)? else { return Err(self.unsupported(i)) };
-        let Addr::Mem { base: src, offset: src_off } = self.address(&ops[1], Space::Global)? else { return Err(self.unsupported(i)) };
-        let words = (size / 4) as usize;
-        let loaded = (src_size / 4) as usize;
-        let mut values: SmallVec<[Value; 4]> = SmallVec::new();
-        if loaded == words {
-            // One vector load of the whole size.
-            let attrs = Attrs { space: Some(Space::Global), ty: Some(DataType::U32), vector: if words > 1 { words as u8 } else { 0 }, ..Attrs::default() };
-            let mut data = InstData::new(Opcode::Ld, attrs);
-            data.args.push(src);
-            data.offset = self.offset32(src_off, span)?;
-            let types: SmallVec<[Type; 4]> = smallvec::smallvec![Type::R32; words];
-            let inst = self.emit(data, &types);
-            values.extend(self.b.func.insts[inst].results.iter().copied());
-        } else {
-            // Only the source bytes are read: word by word, zeros after.
-            for k in 0..words {
-                let v = if k < loaded {
-                    let mut data = InstData::new(Opcode::Ld, Attrs { space: Some(Space::Global), ty: Some(DataType::U32), ..Attrs::default() });
-                    data.args.push(src);
-                    data.offset = self.offset32(src_off + 4 * k as i64, span)?;
-                    let inst = self.emit(data, &[Type::R32]);
-                    self.b.func.insts[inst].results[0]
-                } else {
-                    self.iconst(Type::R32, 0)
-                };
-                values.push(v);
-            }
-        }
-        let attrs = Attrs { space: Some(Space::Shared), ty: Some(DataType::U32), vector: if words > 1 { words as u8 } else { 0 }, ..Attrs::default() };
-        let mut data = InstData::new(Opcode::St, attrs);
-        data.args.push(dst);
-        data.args.extend(values);
-        data.offset = self.offset32(dst_off, span)?;
-        self.emit(data, &[]);
-        Ok(())
-    }
-
-    /// `cp.async.commit_group`, `cp.async.wait_group n`, `cp.async.wait_all`:
-    /// nothing, the copies being done when issued ([`FnLower::cp_async`]).
-    pub fn async_group(&mut self, i: &Instruction) -> Result<(), LowerError> {
-        let ops = self.cx.m.operands(i.operands);
-        match (i.opcode, ops) {
-            (crate::ptx::opcode::Opcode::CpAsyncWaitGroup, [n]) if matches!(n.kind, OperandKind::Imm(_)) => Ok(()),
-            (crate::ptx::opcode::Opcode::CpAsyncCommitGroup | crate::ptx::opcode::Opcode::CpAsyncWaitAll, []) => Ok(()),
-            _ => Err(self.unsupported(i)),
-        }
-    }
-
     /// The values a store writes: `{a, b}`, a `.vN` register, or one value.
     fn store_values(&mut self, op: &Operand, ty: ScalarType, n: usize) -> Result<SmallVec<[Value; 4]>, LowerError> {
         let span = op.loc.span();
@@ -280,12 +207,12 @@ impl<'a> FnLower<'_, 'a, '_> {
         Ok(values)
     }
 
-    fn offset32(&self, offset: i64, span: Span) -> Result<i32, LowerError> {
+    pub(super) fn offset32(&self, offset: i64, span: Span) -> Result<i32, LowerError> {
         i32::try_from(offset).map_err(|_| self.error(span, "address offset does not fit 32 bits"))
     }
 
     /// Resolves an address operand for an access in `space`.
-    fn address(&mut self, op: &Operand, space: Space) -> Result<Addr, LowerError> {
+    pub(super) fn address(&mut self, op: &Operand, space: Space) -> Result<Addr, LowerError> {
         let span = op.loc.span();
         let OperandKind::Address(Address { base, offset }) = &op.kind else {
             return Err(self.error(span, "unsupported in lowering: address operand form"));

@@ -48,6 +48,8 @@ mod error;
 mod function;
 mod globals;
 mod integer;
+mod matrix;
+mod async_copy;
 mod memory;
 mod names;
 mod operands;

@@ -32,6 +32,20 @@ pub(super) enum Binding {
         /// Bits of each element (its PTX type).
         bits: u16,
     },
+    /// A `.vN` register range `%x<count>`: element `k` is the vector
+    /// register of declaration number `first + k`.
+    VecRange {
+        /// The first element's declaration number.
+        first: u32,
+        /// The range's size.
+        count: u32,
+        /// N.
+        n: u8,
+        /// Type of each vector element.
+        ty: Type,
+        /// Bits of each vector element.
+        bits: u16,
+    },
     /// A module variable (module scope, or function-scope `.shared`,
     /// `.global`, `.const`).
     Global(GlobalId),

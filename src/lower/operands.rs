@@ -56,6 +56,7 @@ impl<'a> FnLower<'_, 'a, '_> {
         let (prefix, n) = self.cx.facts.split.get(s.0 as usize).copied().flatten()?;
         match self.cx.scope.get(prefix)? {
             Binding::Range { id, count, ty } if n < count => Some(Binding::Reg(self.elem_var(id, n, ty))),
+            Binding::VecRange { first, count, n: width, ty, bits } if n < count => Some(Binding::VecReg { id: first + n, n: width, ty, bits }),
             _ => None,
         }
     }
@@ -233,7 +234,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 Ok(self.iconst(want, at))
             }
             Some(Binding::ParamVar { .. }) => Err(self.error(span, "unsupported in lowering: address of a parameter")),
-            Some(Binding::Reg(_)) | Some(Binding::Range { .. }) => Err(self.error(span, format!("'{}' is not a value here", self.cx.m.names.name(s)))),
+            Some(Binding::Reg(_)) | Some(Binding::Range { .. }) | Some(Binding::VecRange { .. }) => Err(self.error(span, format!("'{}' is not a value here", self.cx.m.names.name(s)))),
             None => {
                 if Some(s) == self.cx.facts.warp_sz {
                     return Ok(self.iconst(want, 32));

@@ -39,6 +39,9 @@ impl<'a> FnLower<'_, 'a, '_> {
                 _ => Err(self.unsupported(i)),
             };
         }
+        if super::matrix::handles(i.opcode) {
+            return self.matrix_op(i);
+        }
         match i.opcode {
             P::CpAsync => return self.cp_async(i),
             P::CpAsyncCommitGroup | P::CpAsyncWaitGroup | P::CpAsyncWaitAll => return self.async_group(i),
@@ -311,6 +314,20 @@ impl<'a> FnLower<'_, 'a, '_> {
                 let parts = self.unpack(v, k as u8, (ty.bits() / k) as u16);
                 for (d, part) in dsts.iter().zip(parts) {
                     self.write(d, part, false)?;
+                }
+                Ok(())
+            }
+            // Unpack into a whole vector register: `mov.b32 %v, %r` with `%v`
+            // a `.v2.b16`.
+            (OperandKind::Name(s, None), _)
+                if matches!(self.resolve(*s), Some(super::names::Binding::VecReg { n: k, bits, .. }) if u32::from(k) * u32::from(bits) == ty.bits()) =>
+            {
+                let places = self.dests(&ops[0])?;
+                let v = self.read(&ops[1], ty)?;
+                let k = places.len() as u8;
+                let parts = self.unpack(v, k, (ty.bits() / u32::from(k)) as u16);
+                for (p, part) in places.into_iter().zip(parts) {
+                    self.assign(p, part, false, span)?;
                 }
                 Ok(())
             }

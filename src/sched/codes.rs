@@ -6,6 +6,7 @@
 
 use super::info::{HazardInfo, UNITS, UR_BASE, branch_like, opaque};
 use crate::isa::op::Op;
+use crate::isa::op_facts::AsyncGroup;
 use super::latency::{self, CLASSES, Class, File, NEEDS_SCOREBOARD, Table};
 use super::{Block, SchedError, SchedStats};
 use crate::isa::ctrl::{Ctrl, SCOREBOARDS};
@@ -219,6 +220,9 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
     let table = latency::table(sm);
     let rows = row_max(table);
     let nop = crate::isa::parse::parse_inst("NOP ;", sm, 0, Ctrl::NONE.with_stall(1)).map_err(|e| SchedError { block: 0, inst: 0, message: format!("no NOP on {sm}: {}", e.0) })?;
+    // Scoreboard 0 counts the asynchronous copies' groups wherever a
+    // function closes one (LDGDEPBAR): no other instruction may use it.
+    let reserved: u8 = if blocks.iter().any(|b| b.insts.iter().any(|i| i.op().facts().async_group == AsyncGroup::Commit)) { 1 } else { 0 };
     let mut entry: Vec<Option<Exit>> = vec![None; blocks.len()];
     let mut st = State::new();
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
@@ -242,7 +246,7 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
             0
         };
         let mut borrowed = 0;
-        let (insts, exit) = assign_block(table, &rows, &nop, insts, &infos[b], &mut st, back_edge, !blocks[b].succs.is_empty(), slack, &mut borrowed, stats);
+        let (insts, exit) = assign_block(table, &rows, &nop, insts, &infos[b], &mut st, back_edge, !blocks[b].succs.is_empty(), slack, &mut borrowed, reserved, stats);
         if borrowed > 0 {
             for p in preds[b].iter().copied().filter(|&p| p < b) {
                 if let Some(last) = blocks[p].insts.last_mut() {
@@ -270,8 +274,9 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
 ///
 /// `slack`: cycles the last stalls of all the block's earlier
 /// predecessors may still grow by; the cycles taken from them
-/// come back in `borrowed`.
-fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos: &[HazardInfo], st: &mut State, back_edge: bool, has_succs: bool, slack: i64, borrowed: &mut i64, stats: &mut SchedStats) -> (Vec<Inst>, Exit) {
+/// come back in `borrowed`. `reserved`: scoreboards no instruction may
+/// take (scoreboard 0 where LDGDEPBAR counts on it).
+fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos: &[HazardInfo], st: &mut State, back_edge: bool, has_succs: bool, slack: i64, borrowed: &mut i64, reserved: u8, stats: &mut SchedStats) -> (Vec<Inst>, Exit) {
     // Per instruction, whether a later instruction of the block overwrites
     // one of its general-register sources.
     let mut overwritten = vec![false; insts.len()];
@@ -330,9 +335,11 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
         after_opaque = is_opaque;
         // Scoreboards: waited ones are free again.
         let busy = st.busy() & !wait;
+        let group = op.facts().async_group;
         let needs_write = var && !h.writes().is_empty();
-        let needs_read = var && h.reads().iter().any(|&r| r < UR_BASE) && (overwritten[k] || has_succs);
-        let mut taken = busy;
+        // LDGSTS reads its registers at issue (ptxas gives it no scoreboard).
+        let needs_read = var && group != AsyncGroup::Copy && h.reads().iter().any(|&r| r < UR_BASE) && (overwritten[k] || has_succs);
+        let mut taken = busy | reserved;
         let pick = |taken: &mut u8, wait: &mut u8, st: &State, prefer: Option<u8>| -> u8 {
             let free = ALL & !*taken;
             let s = if free != 0 {
@@ -342,9 +349,10 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
             } else {
                 // Share with the latest scoreboard of the same unit, else
                 // wait for the least recently set one.
-                let same = (0..SCOREBOARDS).filter(|&s| h.queue() != 0 && st.queue[usize::from(s)] == h.queue()).max_by_key(|&s| st.set_at[usize::from(s)]);
+                let usable = |s: &u8| reserved >> s & 1 == 0;
+                let same = (0..SCOREBOARDS).filter(usable).filter(|&s| h.queue() != 0 && st.queue[usize::from(s)] == h.queue()).max_by_key(|&s| st.set_at[usize::from(s)]);
                 same.unwrap_or_else(|| {
-                    let s = (0..SCOREBOARDS).min_by_key(|&s| st.set_at[usize::from(s)]).unwrap_or(0);
+                    let s = (0..SCOREBOARDS).filter(usable).min_by_key(|&s| st.set_at[usize::from(s)]).unwrap_or(SCOREBOARDS - 1);
                     *wait |= 1 << s;
                     s
                 })
@@ -352,7 +360,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
             *taken |= 1 << s;
             s
         };
-        let write_sb = needs_write.then(|| pick(&mut taken, &mut wait, st, None));
+        let write_sb = if group == AsyncGroup::Commit { Some(0) } else { needs_write.then(|| pick(&mut taken, &mut wait, st, None)) };
         let read_sb = needs_read.then(|| pick(&mut taken, &mut wait, st, write_sb));
         // A wait for an evicted scoreboard may cover what an earlier pick
         // thought busy; harmless (the pick stays valid).

@@ -531,17 +531,31 @@ impl SelectCtx<'_> {
     /// to a 32-bit base with IADD3.
     fn address(&mut self, desc: bool) -> Option<Operand> {
         let d = self.data();
-        let Some(&addr) = d.args.first() else {
+        self.address_at(0, i64::from(d.offset), desc, false)
+    }
+
+    /// The address in argument `k` plus `offset` (with the descriptor when
+    /// `desc`); `no_zero_base`: a constant address goes into a register
+    /// unless it is zero (for forms whose `[RZ]` takes no offset).
+    fn address_at(&mut self, k: usize, offset: i64, desc: bool, no_zero_base: bool) -> Option<Operand> {
+        let d = self.data();
+        let Some(&addr) = d.args.get(k) else {
             self.fail("memory access without address");
             return None;
         };
-        let mut offset = i64::from(d.offset);
+        let mut offset = offset;
         let base = if let Some(sym) = self.func.value_inst(addr).map(|i| &self.func.insts[i]).filter(|s| s.opcode == Opcode::SymAddr && s.attrs.space == Some(Space::Local) && s.guard.is_none()) {
             offset += i64::from(sym.offset);
             Reg::gpr(1)
-        } else if let Some((c, _)) = self.constant(addr) {
+        } else if let Some((c, _)) = self.constant(addr).filter(|&(c, _)| !no_zero_base || c as i64 + offset == 0) {
             offset += c as i64;
             Reg::zero(RegFile::Gpr)
+        } else if no_zero_base && self.constant(addr).is_some() {
+            // `[RZ+offset]` has no form: the constant in a register.
+            let t = self.fresh(self.func.value_type(addr));
+            self.use_value(addr);
+            self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(t)), Operand::reg(self.reg_of(self.vreg(addr)))], &[t]);
+            self.reg_of(t)
         } else {
             self.use_value(addr)
         };
@@ -1294,6 +1308,54 @@ impl Context for SelectCtx<'_> {
         let Some((off, _)) = self.param(r) else { return self.select_ldc() };
         let ops = [self.result(0, rz()), Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }];
         self.emit(Mnemonic::new(Op::MOV), &ops);
+    }
+    fn mma_mnemonic(&mut self, i: Inst) -> Mnemonic {
+        let imm = self.func.insts[i].imm;
+        match crate::ir::matrix::Mma::decode(imm).ok_or_else(|| format!("an mma descriptor {imm:#x}")).and_then(|m| super::matrix::mma_mnemonic(m, self.sm.number)) {
+            Ok(m) => m,
+            Err(e) => {
+                self.fail(e);
+                Mnemonic::new(Op::HMMA)
+            }
+        }
+    }
+    fn ldsm_mnemonic(&mut self, i: Inst) -> Mnemonic {
+        let imm = self.func.insts[i].imm;
+        match crate::ir::matrix::MatrixMove::decode(imm) {
+            Some(m) => super::matrix::ldsm_mnemonic(m),
+            None => {
+                self.fail(format!("an ldmatrix descriptor {imm:#x}"));
+                Mnemonic::new(Op::LDSM)
+            }
+        }
+    }
+    fn stsm_mnemonic(&mut self, i: Inst) -> Mnemonic {
+        let imm = self.func.insts[i].imm;
+        match crate::ir::matrix::MatrixMove::decode(imm) {
+            Some(m) => super::matrix::stsm_mnemonic(m),
+            None => {
+                self.fail(format!("a stmatrix descriptor {imm:#x}"));
+                Mnemonic::new(Op::STSM)
+            }
+        }
+    }
+    fn ldgsts_mnemonic(&mut self, i: Inst) -> Mnemonic {
+        let imm = self.func.insts[i].imm;
+        match crate::ir::matrix::AsyncCopy::decode(imm) {
+            Some(c) => super::matrix::ldgsts_mnemonic(c),
+            None => {
+                self.fail(format!("a cp.async descriptor {imm:#x}"));
+                Mnemonic::new(Op::LDGSTS)
+            }
+        }
+    }
+    fn ldgsts_shared(&mut self, i: Inst) -> Src {
+        let offset = crate::ir::matrix::AsyncCopy::decode(self.func.insts[i].imm).map_or(0, |c| c.shared_offset);
+        self.address_at(0, i64::from(offset), false, true).unwrap_or(rz())
+    }
+    fn ldgsts_global(&mut self, i: Inst) -> Src {
+        let offset = self.func.insts[i].offset;
+        self.address_at(1, i64::from(offset), true, false).unwrap_or(rz())
     }
     fn emit_memory(&mut self, _: Inst, model: &MemModel) -> Unit {
         self.select_memory(*model);

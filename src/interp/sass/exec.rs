@@ -1906,10 +1906,34 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.put(d + k as u16, exec, row);
             }
         }
+        Op::Stsm { addr, v, n, trans } => {
+            // LDSM's layout, written: lane l holds row l/4, columns
+            // 2(l%4) and 2(l%4)+1 of each matrix (transposed: column l/4,
+            // rows 2(l%4) and 2(l%4)+1).
+            let rows: Vec<u64> = (0..32).map(|l| address(w, &addr, l)).collect();
+            for l in lanes(exec) {
+                for k in 0..usize::from(n) {
+                    let value = w.row(v + k as u16)[l];
+                    if trans {
+                        for e in 0..2 {
+                            let at = rows[8 * k + (l % 4) * 2 + e] + (l / 4) as u64 * 2;
+                            write_mem(cta, memory, Space::Shared, 0, at, &((value >> (16 * e)) as u16).to_le_bytes())?;
+                        }
+                    } else {
+                        let at = rows[8 * k + l / 4] + (l % 4) as u64 * 4;
+                        write_mem(cta, memory, Space::Shared, 0, at, &value.to_le_bytes())?;
+                    }
+                }
+            }
+        }
+        Op::Movm { d, a } => {
+            let out = super::matrix::transpose_8x8(&w.row(a));
+            w.put(d, exec, &out);
+        }
         Op::Mma { d, a, b, c, kind } => {
             let (ka, kb, kc) = kind.registers();
             let rows = |r: u16, k: usize| -> Vec<[u32; 32]> { (0..k).map(|i| w.row(r + i as u16)).collect() };
-            let out = super::matrix::mma(kind, &rows(a, ka), &rows(b, kb), &rows(c, kc));
+            let out = super::matrix::mma(kind, &rows(a, usize::from(ka)), &rows(b, usize::from(kb)), &rows(c, usize::from(kc)));
             for (k, row) in out.iter().enumerate() {
                 w.put(d + k as u16, exec, row);
             }

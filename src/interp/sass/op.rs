@@ -383,6 +383,11 @@ pub enum Op {
     /// LDSM: `n` 8×8 matrices of 16-bit elements from shared memory, rows
     /// addressed by lanes, optionally transposed.
     Ldsm { d: u16, addr: Addr, n: u8, trans: bool },
+    /// STSM: `n` 8×8 matrices of 16-bit elements to shared memory, LDSM's
+    /// inverse (lanes 8k..8k+7 address the rows of matrix k).
+    Stsm { addr: Addr, v: u16, n: u8, trans: bool },
+    /// MOVM.16.MT88: the warp's 8×8 matrix of 16-bit elements transposed.
+    Movm { d: u16, a: u16 },
     /// HMMA / IMMA.
     Mma { d: u16, a: u16, b: u16, c: u16, kind: MmaKind },
 }
@@ -1202,25 +1207,28 @@ impl Translator<'_> {
                 addr.wide = false;
                 Op::Ldsm { d: self.dst(o(0)?)?, addr, n, trans: has(Mod::MT88) }
             }
-            Opcode::HMMA | Opcode::IMMA => {
-                let kind = if opcode == Opcode::IMMA {
-                    if !has(Mod::_16832) {
-                        return Err(Bad);
-                    }
-                    let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();
-                    match ints.as_slice() {
-                        [a, b] if a.bits == 8 && b.bits == 8 => MmaKind::Int8 { a_signed: a.signed, b_signed: b.signed },
-                        _ => return Err(Bad),
-                    }
-                } else if !has(Mod::_16816) {
+            Opcode::STSM => {
+                let n = if has(Mod::_4) { 4 } else if has(Mod::_2) { 2 } else { 1 };
+                if !has(Mod::_16) {
                     return Err(Bad);
-                } else if has(Mod::F32) {
-                    MmaKind::HalfF32 { bf16: has(Mod::BF16) }
-                } else if has(Mod::F16) && !has(Mod::BF16) {
-                    MmaKind::HalfF16
-                } else {
-                    return Err(Bad);
+                }
+                let mut addr = self.addr(o(0)?)?;
+                addr.wide = false;
+                let v = match o(1)? {
+                    Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad)?,
+                    _ => return Err(Bad),
                 };
+                Op::Stsm { addr, v, n, trans: has(Mod::MT88) }
+            }
+            Opcode::MOVM => {
+                let a = match o(1)? {
+                    Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad)?,
+                    _ => return Err(Bad),
+                };
+                Op::Movm { d: self.dst(o(0)?)?, a }
+            }
+            Opcode::HMMA | Opcode::IMMA | Opcode::BMMA | Opcode::DMMA => {
+                let kind = mma_kind(opcode, toks).ok_or(Bad)?;
                 let reg = |k: usize| -> R<u16> {
                     match o(k)? {
                         Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad),
@@ -1286,6 +1294,45 @@ fn fmt(t: Mod) -> Option<Fmt> {
         Mod::F64 => Fmt::F64,
         _ => return None,
     })
+}
+
+/// The matrix operation an HMMA, IMMA, BMMA or DMMA spells: shape and
+/// types from its tokens (`HMMA.1688.F32.TF32`, `IMMA.16832.U8.S8.SAT`,
+/// `BMMA.168256.XOR.POPC`, `DMMA.884`).
+fn mma_kind(opcode: Opcode, toks: &[Mod]) -> Option<MmaKind> {
+    use crate::ir::matrix::{MmaAcc, MmaBitOp, MmaElem as E, MmaShape as S};
+    let has = |m: Mod| toks.contains(&m);
+    let mma = |shape, a, b, acc| MmaKind { shape, a, b, acc, sat: has(Mod::SAT), bitop: None };
+    let kind = match opcode {
+        Opcode::HMMA => {
+            let input = if has(Mod::BF16) { E::Bf16 } else if has(Mod::TF32) { E::Tf32 } else { E::F16 };
+            let shape = if has(Mod::_16816) { S::M16N8K16 } else if has(Mod::_1688) { S::M16N8K8 } else if has(Mod::_1684) { S::M16N8K4 } else { return None };
+            let acc = if has(Mod::F32) { MmaAcc::F32 } else { MmaAcc::F16 };
+            mma(shape, input, input, acc)
+        }
+        Opcode::IMMA => {
+            let ints: Vec<E> = toks
+                .iter()
+                .filter_map(|t| match t {
+                    Mod::U8 => Some(E::U8),
+                    Mod::S8 => Some(E::S8),
+                    Mod::U4 => Some(E::U4),
+                    Mod::S4 => Some(E::S4),
+                    _ => None,
+                })
+                .collect();
+            let [a, b] = ints[..] else { return None };
+            let shape = if has(Mod::_16832) { S::M16N8K32 } else if has(Mod::_16816) { S::M16N8K16 } else if has(Mod::_16864) { S::M16N8K64 } else { return None };
+            mma(shape, a, b, MmaAcc::S32)
+        }
+        Opcode::BMMA => {
+            let shape = if has(Mod::_88128) { S::M8N8K128 } else if has(Mod::_168128) { S::M16N8K128 } else if has(Mod::_168256) { S::M16N8K256 } else { return None };
+            let op = if has(Mod::AND) { MmaBitOp::And } else { MmaBitOp::Xor };
+            MmaKind { bitop: Some(op), ..mma(shape, E::B1, E::B1, MmaAcc::S32) }
+        }
+        _ => mma(S::M8N8K4, E::F64, E::F64, MmaAcc::F64),
+    };
+    kind.valid().then_some(kind)
 }
 
 fn int_fmt(t: Mod) -> Option<IntFmt> {

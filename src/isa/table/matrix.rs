@@ -1,5 +1,6 @@
-//! Tensor-core forms: HMMA (half / bf16 / tf32 matrix multiply-accumulate)
-//! and LDSM (matrix loads from shared memory). `nvdisasm` prints only the
+//! Tensor-core forms: HMMA (half / bf16 / tf32 matrix multiply-accumulate),
+//! IMMA (8- and 4-bit integers), BMMA (single bits), DMMA (f64), MOVM
+//! (8×8 transposition), STSM (matrix stores to shared memory) and LDSM (matrix loads from shared memory). `nvdisasm` prints only the
 //! first register of each register tuple, so the operands are plain
 //! registers here. Fields from single-bit flips and field enumerations of
 //! the words ptxas emits for ZLUDA's mma and ldmatrix tests (sm_80, sm_90,
@@ -13,15 +14,21 @@ use crate::isa::form::{Form, ModField, OperandSuffix, Slot, UNMEASURED as U};
 pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     let from_80 = |form: Form| Form { sms: (g.sms.0.max(80), g.sms.1), ..form };
     // ---- HMMA (0x23c): d, a, b, c; shape bit 75 with 78 as its high bit
-    // (1688, 16816, 1684), result type 76 (`.F16`, `.F32`), input type
-    // 82–83 (f16, `.BF16`, `.TF32`); bit 73 is the sparse form (`.SP`);
-    // 72 and 63 negate a and b. nvdisasm refuses many combinations of
-    // these (some SMs refuse negation, 1688 with bf16, tf32 with 16816...),
-    // so only the m16n8k16 forms PTX's mma emits are here: f32 results
-    // from f16 or bf16, f16 results from f16 (oracle, every SM).
+    // (0 `.1688`, 1 `.16816`, 2 `.1684`), result type 76 (`.F16`,
+    // `.F32`), input type 82–83 (f16, `.BF16`, `.TF32`); bit 73 is the
+    // sparse form (`.SP`); 72 and 63 negate a and b. nvdisasm refuses many
+    // combinations of these (some SMs refuse negation, 1688 with f16
+    // results and bf16, tf32 with 16816...), so only the forms PTX's mma
+    // emits are here (ptxas 13.5 on sm_80, 86, 89, 90, 100, 120):
+    // m16n8k16 and m16n8k8 with f32 results from f16 or bf16 (m16n8k8
+    // also tf32), f16 results from f16, m16n8k4 tf32.
     const F32: &[(Field, u64)] = &[(f(72, 72), 0), (f(73, 73), 0), (f(63, 63), 0), (f(75, 76), 3), (f(78, 78), 0), (f(83, 83), 0)];
     const F16: &[(Field, u64)] = &[(f(72, 72), 0), (f(73, 73), 0), (f(63, 63), 0), (f(75, 76), 1), (f(78, 78), 0), (f(82, 83), 0)];
+    const K8_F32: &[(Field, u64)] = &[(f(72, 72), 0), (f(73, 73), 0), (f(63, 63), 0), (f(75, 76), 2), (f(78, 78), 0)];
+    const K8_F16: &[(Field, u64)] = &[(f(72, 72), 0), (f(73, 73), 0), (f(63, 63), 0), (f(75, 76), 0), (f(78, 78), 0), (f(82, 83), 0)];
+    const K4_TF32: &[(Field, u64)] = &[(f(72, 72), 0), (f(73, 73), 0), (f(63, 63), 0), (f(75, 76), 2), (f(78, 78), 1), (f(82, 83), 2)];
     const INPUT: ModField = ModField { field: f(82, 82), names: &["", ".BF16"], extra: None };
+    const INPUT_K8: ModField = ModField { field: f(82, 83), names: &["", ".BF16", ".TF32", U], extra: None };
     // c has no reuse flag (nvdisasm refuses one: oracle).
     let slots = vec![RD, gpr(24, None, Some(0)), gpr(32, None, Some(1)), gpr(64, None, None)];
     // sm_120 refuses reuse flags on a and b under the oracle's control
@@ -31,21 +38,64 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     for &(sms, slots) in hmma_sms {
         v.push(Form { sms, ..g.form("HMMA.16816.F32", 0x23c, F32, &[INPUT], slots.clone()) });
         v.push(Form { sms, ..g.form("HMMA.16816.F16", 0x23c, F16, &[], slots.clone()) });
+        v.push(Form { sms, ..g.form("HMMA.1688.F32", 0x23c, K8_F32, &[INPUT_K8], slots.clone()) });
+        v.push(Form { sms, ..g.form("HMMA.1688.F16", 0x23c, K8_F16, &[], slots.clone()) });
+        v.push(Form { sms, ..g.form("HMMA.1684.F32.TF32", 0x23c, K4_TF32, &[], slots.clone()) });
     }
     // ---- IMMA (0x237): d, a, b, c like HMMA; the shape is 75 with 85–86
-    // as its high bits (5 `.16832`, 4 `.16816`, others `.INVALIDn`), 76–77 and 78–79 the types of a and b (0 `.U8`, 1
-    // `.S8`; 83 and 84 extend them to 4-bit types), bit 73 a's layout (0
-    // `.ROW`) and 74 b's (1 `.COL`), printed after those operands (the
-    // other values print `.???`); 72 the sparse form, 82 `.SAT`, 87–90 a
-    // uniform predicate on sm_120: all kept 0.
-    const IMMA_FIXED: &[(Field, u64)] = &[(f(72, 72), 0), (f(75, 75), 1), (f(82, 85), 0), (f(86, 86), 1), (f(87, 90), 0)];
+    // as its high bits (5 `.16832`, 4 `.16816`, 6 `.16864`, others
+    // `.INVALIDn`), 76–77 and 78–79 the types of a and b (0 `.U8`, 1
+    // `.S8`; 83 and 84 set make them 4-bit: `.U4`, `.S4`), bit 73 a's
+    // layout (0 `.ROW`) and 74 b's (1 `.COL`), printed after those
+    // operands (the other values print `.???`); 82 `.SAT`; 72 the sparse
+    // form, 87–90 a uniform predicate on sm_120: kept 0.
+    const IMMA_K32: &[(Field, u64)] = &[(f(72, 72), 0), (f(75, 75), 1), (f(83, 85), 0), (f(86, 86), 1), (f(87, 90), 0)];
+    const IMMA_K16: &[(Field, u64)] = &[(f(72, 72), 0), (f(75, 75), 0), (f(83, 85), 0), (f(86, 86), 1), (f(87, 90), 0)];
+    const IMMA_K64_4: &[(Field, u64)] = &[(f(72, 72), 0), (f(75, 75), 0), (f(83, 84), 3), (f(85, 86), 3), (f(87, 90), 0)];
+    const IMMA_K32_4: &[(Field, u64)] = &[(f(72, 72), 0), (f(75, 75), 1), (f(83, 84), 3), (f(85, 86), 2), (f(87, 90), 0)];
     const INT8: ModField = ModField { field: f(76, 77), names: &[".U8", ".S8", U, U], extra: None };
     const INT8_B: ModField = ModField { field: f(78, 79), names: &[".U8", ".S8", U, U], extra: None };
+    const INT4: ModField = ModField { field: f(76, 77), names: &[".U4", ".S4", U, U], extra: None };
+    const INT4_B: ModField = ModField { field: f(78, 79), names: &[".U4", ".S4", U, U], extra: None };
+    const SAT: ModField = ModField { field: f(82, 82), names: &["", ".SAT"], extra: None };
     const ROW: ModField = ModField { field: f(73, 73), names: &[".ROW", U], extra: None };
     const COL: ModField = ModField { field: f(74, 74), names: &[U, ".COL"], extra: None };
-    const LAYOUTS: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 2, slot: 1 }, OperandSuffix::Mod { modifier: 3, slot: 2 }];
+    const LAYOUTS: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 3, slot: 1 }, OperandSuffix::Mod { modifier: 4, slot: 2 }];
+    const LAYOUTS_BMMA: &[OperandSuffix] = LAYOUTS;
     for &(sms, slots) in hmma_sms {
-        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16832", 0x237, IMMA_FIXED, &[INT8, INT8_B, ROW, COL], slots.clone()) });
+        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16832", 0x237, IMMA_K32, &[INT8, INT8_B, SAT, ROW, COL], slots.clone()) });
+        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16816", 0x237, IMMA_K16, &[INT8, INT8_B, SAT, ROW, COL], slots.clone()) });
+    }
+    // The 4-bit shapes exist as instructions up to sm_89 (from sm_90
+    // ptxas emulates them with 8-bit IMMA).
+    if !g.wide_ur {
+        let sms = (80, 89);
+        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16864", 0x237, IMMA_K64_4, &[INT4, INT4_B, SAT, ROW, COL], slots.clone()) });
+        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16832", 0x237, IMMA_K32_4, &[INT4, INT4_B, SAT, ROW, COL], slots.clone()) });
+    }
+    // ---- BMMA (0x23d, single-bit products, up to sm_90): shape 75–76
+    // (0 `.88128`, 1 `.168128`, 2 `.168256`), the product 78 (`.XOR`,
+    // `.AND`), 80 `.POPC`, layouts 73–74 as IMMA's.
+    const BMMA_FIXED: &[(Field, u64)] = &[(f(72, 72), 0), (f(79, 79), 0), (f(81, 90), 0)];
+    const BMMA_SHAPE: ModField = ModField { field: f(75, 76), names: &[".88128", ".168128", ".168256", U], extra: None };
+    const BMMA_OP: ModField = ModField { field: f(78, 78), names: &[".XOR", ".AND"], extra: None };
+    const POPC: ModField = ModField { field: f(80, 80), names: &[U, ".POPC"], extra: None };
+    // sm_90 has only `.AND` (`.XOR` prints `.???0`: oracle).
+    const BMMA_OP_90: ModField = ModField { field: f(78, 78), names: &[U, ".AND"], extra: None };
+    if !g.wide_ur {
+        v.push(Form { sms: (80, 89), operand_suffixes: LAYOUTS_BMMA, ..g.form("BMMA", 0x23d, BMMA_FIXED, &[BMMA_SHAPE, BMMA_OP, POPC, ROW, COL], slots.clone()) });
+        v.push(Form { sms: (90, 90), operand_suffixes: LAYOUTS_BMMA, ..g.form("BMMA", 0x23d, BMMA_FIXED, &[BMMA_SHAPE, BMMA_OP_90, POPC, ROW, COL], slots.clone()) });
+    }
+    // ---- DMMA (0x23f): m8n8k4 f64, d, a, b, c (pairs a and b, quads c
+    // and d), no modifier bits; spelled `.884` up to sm_89, `.8x8x4`
+    // from sm_90. ptxas sets no reuse flags on it.
+    const DMMA_FIXED: &[(Field, u64)] = &[(f(72, 90), 0)];
+    let dmma = |sms: (u16, u16), name: &'static str| Form { sms, ..g.form(name, 0x23f, DMMA_FIXED, &[], plain.clone()) };
+    if g.wide_ur {
+        v.push(dmma((100, 120), "DMMA.8x8x4"));
+    } else {
+        v.push(dmma((80, 89), "DMMA.884"));
+        v.push(dmma((90, 90), "DMMA.8x8x4"));
     }
     // ---- LDSM (0x83b): d, a shared address (base 24–31, signed offset
     // 40–63; with RZ nvdisasm prints the offset signed, which the address
@@ -56,4 +106,18 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const LDSM_COUNT: ModField = ModField { field: f(72, 73), names: &["", ".2", ".4", U], extra: None };
     let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
     v.push(from_80(g.form("LDSM.16", 0x83b, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared])));
+    // ---- STSM (0x844, sm_90+): the store of LDSM's matrices: the shared
+    // address (base 24–31, offset 40–63), then the first data register
+    // (32–39); size, shape and count in LDSM's fields (ptxas 13.5 on
+    // sm_90/sm_120: `STSM.16.MT88.2 [R15+0x200], R2`).
+    let shared_st = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
+    let from_90 = |form: Form| Form { sms: (g.sms.0.max(90), g.sms.1), ..form };
+    // Bit 79 is not LDSM's: 0 and 1 with it print `.M88`/`.MT88` on
+    // sm_90, other shapes (`.MT168`) from sm_100 (oracle); kept 0.
+    const STSM_SHAPE: ModField = ModField { field: f(78, 79), names: &[".M88", ".MT88", U, U], extra: None };
+    v.push(from_90(g.form("STSM.16", 0x844, LDSM_SIZE, &[STSM_SHAPE, LDSM_COUNT], vec![shared_st, gpr(32, None, None)])));
+    // ---- MOVM (0x23a, sm_80+): `movmatrix.trans`, d, a; every field
+    // above the operands 0 for `MOVM.16.MT88` (ptxas 13.5 on sm_80, 90, 120).
+    const MOVM_FIXED: &[(Field, u64)] = &[(f(72, 90), 0)];
+    v.push(from_80(g.form("MOVM.16.MT88", 0x23a, MOVM_FIXED, &[], vec![RD, gpr(24, None, None)])));
 }

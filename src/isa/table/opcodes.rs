@@ -9,7 +9,7 @@
 //! consumer is in [`Class::Alu`](crate::isa::op_facts::Class::Alu) (the matrix operations, QSPC, the integer
 //! ALU) until measured.
 
-use crate::isa::op_facts::{Class::*, OpFacts, Space, op};
+use crate::isa::op_facts::{AsyncGroup, Class::*, OpFacts, Space, op};
 
 /// The opcodes, sorted by name.
 pub const OPCODES: &[OpFacts] = &[
@@ -19,6 +19,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("ATOMS", Mem).queue(8).memory(Space::Shared, true, true),
     op("B2R", Misc).queue(15),
     op("BAR", Control),
+    op("BMMA", Alu).opaque(),
     op("BMOV", Misc).queue(16).no_reuse(),
     op("BMSK", Alu),
     op("BPT", Control).branch(),
@@ -35,6 +36,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("DADD", Fp64),
     op("DEPBAR", Control).opaque(),
     op("DFMA", Fp64),
+    op("DMMA", Alu).opaque(),
     op("DMUL", Fp64),
     op("DSETP", Fp64),
     op("ELECT", Vote),
@@ -77,8 +79,8 @@ pub const OPCODES: &[OpFacts] = &[
     op("LDC", Ldc).queue(7),
     op("LDCU", Ldc).queue(7),
     op("LDG", Mem).queue(4).memory(Space::Global, true, false),
-    op("LDGDEPBAR", Control).opaque(),
-    op("LDGSTS", Mem).opaque(),
+    op("LDGDEPBAR", Control).opaque().async_group(AsyncGroup::Commit),
+    op("LDGSTS", Mem).opaque().async_group(AsyncGroup::Copy),
     op("LDL", Mem).queue(6).memory(Space::Local, true, false),
     op("LDS", Mem).queue(3).memory(Space::Shared, true, false),
     op("LDSM", Mem).memory(Space::Shared, true, false),
@@ -88,6 +90,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("MATCH", Shfl),
     op("MEMBAR", Control),
     op("MOV", Mov),
+    op("MOVM", Shfl),
     op("MUFU", Mufu).no_reuse(),
     op("NANOSLEEP", Control),
     op("NOP", Control),
@@ -113,6 +116,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("STG", Mem).memory(Space::Global, false, true),
     op("STL", Mem).memory(Space::Local, false, true),
     op("STS", Mem).memory(Space::Shared, false, true),
+    op("STSM", Mem).memory(Space::Shared, false, true),
     op("UBMSK", Uniform),
     op("UCGABAR_ARV", Control),
     op("UCGABAR_WAIT", Control),
