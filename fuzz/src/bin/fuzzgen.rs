@@ -1,0 +1,173 @@
+//! The program generator without libFuzzer: seeded random bytes in, one
+//! check per generated program, counts out. CI runs it (no cargo-fuzz to
+//! install, no sanitizer flags); campaigns run it for long counts.
+//!
+//! ```text
+//! fuzzgen MODE [--count N] [--seconds S] [--seed S] [--sm 75,80,...] [--save DIR]
+//!   print        the PTX and launch spec of program --seed (for one SM)
+//!   gen          generate only (programs per second)
+//!   compile      ptx2sass with verifier, regalloc checker, hazard checker
+//!                on generated programs and token-mutated ones: no panic,
+//!                no checker failure on generated ones
+//!   differential ptxas's cubin and ours in the SASS interpreter, and the
+//!                PTX interpreter, on the generated launch
+//!   accept       ptxas -arch=compute_XX's verdict on generated programs
+//!                (the rejection rate)
+//!   accept-reject ptx2sass's parse-and-check verdict against ptxas's on
+//!                token-mutated generated programs
+//! ```
+//! Program i of a run is generated from SplitMix64(seed + i) bytes for SM
+//! `sms[i % sms.len()]`, so `--seed (seed+i) --sm X --count 1` replays it.
+//! Exit status 1 when a finding other than a ptxas rejection was seen.
+
+use arbitrary::Unstructured;
+use ptx2sass::internals::interp::launch::splitmix64_bytes;
+use ptx2sass_fuzz::progen::{self, Config, SMS};
+use ptx2sass_fuzz::oracle::{self, Finding};
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+/// Bytes behind one program (more than the generator takes, typically).
+const BYTES: usize = 4096;
+
+struct Args {
+    mode: String,
+    count: u64,
+    seconds: Option<f64>,
+    seed: u64,
+    sms: Vec<u32>,
+    save: Option<std::path::PathBuf>,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut it = std::env::args().skip(1);
+    let mode = it.next().ok_or("usage: fuzzgen MODE [--count N] [--seconds S] [--seed S] [--sm LIST] [--save DIR]")?;
+    let mut args = Args { mode, count: 100, seconds: None, seed: 0, sms: SMS.to_vec(), save: None };
+    while let Some(flag) = it.next() {
+        let value = it.next().ok_or_else(|| format!("{flag}: missing value"))?;
+        match flag.as_str() {
+            "--count" => args.count = value.parse().map_err(|_| "--count: not a number")?,
+            "--seconds" => args.seconds = Some(value.parse().map_err(|_| "--seconds: not a number")?),
+            "--seed" => args.seed = value.parse().map_err(|_| "--seed: not a number")?,
+            "--sm" => args.sms = value.split(',').map(|s| s.trim_start_matches("sm_").parse().map_err(|_| format!("--sm: bad SM {s}"))).collect::<Result<_, _>>()?,
+            "--save" => args.save = Some(value.into()),
+            _ => return Err(format!("unknown option {flag}")),
+        }
+    }
+    Ok(args)
+}
+
+fn program(seed: u64, sm: u32) -> Option<progen::Program> {
+    let bytes = splitmix64_bytes(seed, BYTES);
+    let mut u = Unstructured::new(&bytes);
+    progen::generate(&mut u, &Config { sm, max_stmts: 12, max_depth: 3 }).ok()
+}
+
+/// A token-level mutant of `ptx` (the `parse` target's edit scripts).
+fn mutant(seed: u64, ptx: &str) -> String {
+    let script = splitmix64_bytes(seed ^ 0x6d75_7461_6e74, 16);
+    let mut data = vec![ptx2sass_fuzz::EDIT_MODE, script.len() as u8];
+    data.extend_from_slice(&script);
+    data.extend_from_slice(ptx.as_bytes());
+    ptx2sass_fuzz::decode(&data)
+}
+
+fn main() {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("fuzzgen: {e}");
+            std::process::exit(2);
+        }
+    };
+    let ptxas = oracle::ptxas_path();
+    if matches!(args.mode.as_str(), "differential" | "accept" | "accept-reject") && ptxas.is_none() {
+        eprintln!("fuzzgen: {} needs the reference ptxas (scripts/install-reference.sh)", args.mode);
+        std::process::exit(2);
+    }
+    if args.mode == "print" {
+        let Some(p) = program(args.seed, args.sms[0]) else { std::process::exit(1) };
+        println!("{}", p.ptx);
+        eprintln!("{}", p.spec.to_json());
+        return;
+    }
+    let start = Instant::now();
+    let deadline = args.seconds.map(|s| start + Duration::from_secs_f64(s));
+    // Per SM: programs run, and findings by class.
+    let mut runs: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut findings: BTreeMap<(u32, &'static str), u64> = BTreeMap::new();
+    let mut bad = false;
+    let mut i = 0u64;
+    while i < args.count && deadline.is_none_or(|d| Instant::now() < d) {
+        let seed = args.seed + i;
+        let sm = args.sms[(i % args.sms.len() as u64) as usize];
+        i += 1;
+        let Some(p) = program(seed, sm) else { continue };
+        *runs.entry(sm).or_default() += 1;
+        let finding: Option<Finding> = match args.mode.as_str() {
+            "gen" => None,
+            "compile" => {
+                let generated = std::panic::catch_unwind(|| oracle::compile_checked(&p.ptx, sm));
+                let mutated = mutant(seed, &p.ptx);
+                let mutated_ok = std::panic::catch_unwind(|| {
+                    let _ = oracle::compile_checked(&mutated, sm);
+                });
+                match (generated, mutated_ok) {
+                    (Err(_), _) => Some(Finding::OursRejects("panic on the generated program".into())),
+                    (_, Err(_)) => Some(Finding::OursRejects(format!("panic on a mutant: {mutated}"))),
+                    (Ok(Err(e)), _) if e.contains("verif") || e.contains("checker") || e.contains("hazard") => Some(Finding::OursRejects(e)),
+                    _ => None,
+                }
+            }
+            "accept" => oracle::ptxas(ptxas.as_deref().unwrap_or_else(|| unreachable!()), &p.ptx, sm, true).err().map(Finding::PtxasRejects),
+            "accept-reject" => {
+                let m = mutant(seed, &p.ptx);
+                let theirs = oracle::ptxas(ptxas.as_deref().unwrap_or_else(|| unreachable!()), &m, sm, true).is_ok();
+                let ours = std::panic::catch_unwind(|| oracle::ours_accepts(&m, sm));
+                match ours {
+                    Err(_) => Some(Finding::OursRejects(format!("panic in parse/check: {m}"))),
+                    Ok(ours) if ours != theirs => Some(Finding::Mismatch { ours: format!("ours accepts: {ours}"), reference: format!("ptxas accepts: {theirs}") }),
+                    Ok(_) => None,
+                }
+            }
+            "differential" => {
+                let r = std::panic::catch_unwind(|| oracle::differential(ptxas.as_deref().unwrap_or_else(|| unreachable!()), &p.ptx, sm, &p.spec, true));
+                match r {
+                    Err(_) => Some(Finding::OursRejects("panic".into())),
+                    Ok(r) => r.err(),
+                }
+            }
+            m => {
+                eprintln!("fuzzgen: unknown mode {m}");
+                std::process::exit(2);
+            }
+        };
+        if let Some(f) = finding {
+            *findings.entry((sm, f.class())).or_default() += 1;
+            if !matches!(f, Finding::PtxasRejects(_)) || args.mode == "accept" {
+                bad |= !matches!(f, Finding::PtxasRejects(_));
+                let detail = match &f {
+                    Finding::Mismatch { ours, reference } => oracle::first_difference(ours, reference),
+                    Finding::PtxasRejects(s) | Finding::OursRejects(s) | Finding::RefDoesNotRun(s) | Finding::OursDoesNotRun(s) | Finding::PtxInterp(s) => s.lines().next().unwrap_or("").chars().take(300).collect(),
+                };
+                println!("finding seed={seed} sm_{sm} {}: {detail}", f.class());
+                if let Some(dir) = &args.save {
+                    let _ = std::fs::create_dir_all(dir);
+                    let stem = format!("{}.seed{seed}.sm_{sm}", f.class());
+                    let _ = std::fs::write(dir.join(format!("{stem}.ptx")), &p.ptx);
+                    let _ = std::fs::write(dir.join(format!("{stem}.json")), p.spec.to_json());
+                }
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let total: u64 = runs.values().sum();
+    println!("fuzzgen {}: {total} programs in {secs:.1} s ({:.1}/s), seeds {}..{}", args.mode, total as f64 / secs.max(1e-9), args.seed, args.seed + i);
+    for (sm, n) in &runs {
+        let by_class: Vec<String> = findings.iter().filter(|((s, _), _)| s == sm).map(|((_, c), k)| format!("{c} {k}")).collect();
+        println!("  sm_{sm}: {n} programs, findings: {}", if by_class.is_empty() { "none".into() } else { by_class.join(", ") });
+    }
+    if bad {
+        std::process::exit(1);
+    }
+}
