@@ -27,25 +27,109 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// nested 3 deep, recursion 7 deep, 8 warps).
 pub const STEP_BUDGET: u64 = 2_000_000;
 
-/// ptx2sass's cubin with every internal check on, or the stage errors.
-pub fn compile_checked(ptx: &str, sm: u32) -> Result<Vec<u8>, String> {
-    let module = ptx2sass::internals::ptx::parse(ptx).map_err(|d| format!("parse: {d:?}"))?;
+/// One ptx2sass error: the PTX line it names (0 when none) and its text.
+pub type StageError = (u32, String);
+
+/// ptx2sass's cubin with every internal check on, or the errors.
+pub fn compile_checked(ptx: &str, sm: u32) -> Result<Vec<u8>, Vec<StageError>> {
+    let module = ptx2sass::internals::ptx::parse(ptx).map_err(|d| vec![(0, format!("parse: {d:?}"))])?;
     let sm = Sm::new(sm as u16);
     let check = CheckOptions { arch: Some(sm), resolve_calls: true };
-    ptx2sass::internals::ptx::check::check(&module, &check).map_err(|d| format!("check: {d:?}"))?;
+    ptx2sass::internals::ptx::check::check(&module, &check).map_err(|d| vec![(0, format!("check: {d:?}"))])?;
     let options = driver::Options { verify: true };
     let codegen = CodegenOptions { check: true, threads: Some(1), ..Default::default() };
-    driver::compile_to_cubin(&module, sm, Some(ptx), options, codegen)
-        .map(|c| c.cubin)
-        .map_err(|errs| errs.iter().map(|e| e.to_string()).collect::<Vec<_>>().join("; "))
+    driver::compile_to_cubin(&module, sm, Some(ptx), options, codegen).map(|c| c.cubin).map_err(|errs| errs.iter().map(|e| (e.line, e.to_string())).collect())
 }
 
-/// Whether ptx2sass's front end accepts `ptx` for `arch` (`compute_XX`
-/// semantics: parse and check, calls need not resolve).
-pub fn ours_accepts(ptx: &str, sm: u32) -> bool {
-    let Ok(module) = ptx2sass::internals::ptx::parse(ptx) else { return false };
+/// The PTX form a "not supported yet" error names (`abs.f16`,
+/// `cvt.rn.f16.s32`), or `None` for any other error (a finding).
+pub fn gap_form(message: &str) -> Option<String> {
+    if let Some(rest) = message.split("no legalization rule for ").nth(1).or_else(|| message.split("no late legalization rule for ").nth(1)) {
+        return Some(rest.split(" on sm_").next().unwrap_or(rest).to_string());
+    }
+    let rest = message.split("unsupported in lowering: ").nth(1)?;
+    Some(rest.split([':', '`']).next().unwrap_or(rest).trim().to_string())
+}
+
+/// What [`compile_pruned`] did.
+#[derive(Clone, Debug, Default)]
+pub struct Pruned {
+    /// The program with every line ptx2sass refused blanked (line
+    /// numbers kept).
+    pub ptx: String,
+    /// Forms refused as not supported yet ([`gap_form`]).
+    pub gaps: Vec<String>,
+    /// Other errors (verifier, regalloc checker, hazard checker, selection
+    /// failures): findings, their lines blanked too so the rest of the
+    /// program is still compared.
+    pub errors: Vec<String>,
+}
+
+/// Compiles `ptx`, blanking each line ptx2sass refuses and compiling again
+/// (at most 40 rounds), so that a program using a form not supported yet
+/// still has the rest of it compared. Blanking an instruction keeps a
+/// generated program valid: every register is defined before the
+/// statements run. The result is the cubin of the pruned program, or the
+/// errors that name no line.
+pub fn compile_pruned(ptx: &str, sm: u32) -> (Pruned, Result<Vec<u8>, Vec<StageError>>) {
+    let mut pruned = Pruned { ptx: ptx.to_string(), ..Default::default() };
+    for _ in 0..40 {
+        match compile_checked(&pruned.ptx, sm) {
+            Ok(cubin) => return (pruned, Ok(cubin)),
+            Err(errs) => {
+                let lines: Vec<u32> = errs.iter().map(|e| e.0).filter(|&l| l > 0).collect();
+                if lines.is_empty() || lines.iter().any(|&l| pruned.ptx.lines().nth(l as usize - 1).is_none_or(|t| t.trim().is_empty() || t.trim_end().ends_with(':'))) {
+                    return (pruned, Err(errs));
+                }
+                for (_, m) in &errs {
+                    match gap_form(m) {
+                        Some(g) => pruned.gaps.push(g),
+                        None => pruned.errors.push(m.clone()),
+                    }
+                }
+                pruned.ptx = pruned.ptx.lines().enumerate().map(|(i, t)| if lines.contains(&(i as u32 + 1)) { "" } else { t }).collect::<Vec<_>>().join("\n");
+            }
+        }
+    }
+    let result = compile_checked(&pruned.ptx, sm);
+    (pruned, result)
+}
+
+/// ptx2sass's front-end verdict on `ptx` for `arch` (`compute_XX`
+/// semantics: parse and check, calls need not resolve): `Err` holds the
+/// diagnostics.
+pub fn ours_verdict(ptx: &str, sm: u32) -> Result<(), String> {
+    let module = ptx2sass::internals::ptx::parse(ptx).map_err(|d| format!("{d:?}"))?;
     let check = CheckOptions { arch: Some(Sm::new(sm as u16)), resolve_calls: false };
-    ptx2sass::internals::ptx::check::check(&module, &check).is_ok()
+    ptx2sass::internals::ptx::check::check(&module, &check).map(|_| ()).map_err(|d| format!("{d:?}"))
+}
+
+/// Whether ptx2sass's front end accepts `ptx` ([`ours_verdict`]).
+pub fn ours_accepts(ptx: &str, sm: u32) -> bool {
+    ours_verdict(ptx, sm).is_ok()
+}
+
+/// The known findings not fixed yet (`fuzz/findings/known.txt`): lines
+/// `KIND<TAB>TEXT`, KIND `compile` (TEXT is part of a ptx2sass error or
+/// interpreter failure) or `verdict` (part of ptxas's or ptx2sass's
+/// message on a mutant where the two verdicts differ).
+const KNOWN: &str = include_str!("../findings/known.txt");
+
+fn known(kind: &str, message: &str) -> bool {
+    KNOWN.lines().filter_map(|l| l.split_once('\t')).any(|(k, text)| k == kind && !text.is_empty() && message.contains(text))
+}
+
+/// Whether a ptx2sass error or run failure is a known finding.
+pub fn known_finding(message: &str) -> bool {
+    known("compile", message)
+}
+
+/// Whether a verdict difference on `mutant` is a known one: ptxas's
+/// message (when it rejects) or ptx2sass's (when it rejects) names a known
+/// class.
+pub fn known_verdict_difference(mutant: &str, ptxas_error: Option<&str>, sm: u32) -> bool {
+    let ours = ours_verdict(mutant, sm).err().unwrap_or_default();
+    known("verdict", ptxas_error.unwrap_or("")) || known("verdict", &ours)
 }
 
 /// The reference ptxas, if installed.
@@ -129,23 +213,29 @@ pub fn run_ptx(ptx: &str, spec: &LaunchSpec) -> Result<String, String> {
     iptx::run(&module, spec, &iptx::Options { step_budget: STEP_BUDGET }).map(|o| o.launch.outputs_text()).map_err(|e| e.to_string())
 }
 
-/// The differential check of one program: `Ok(())` when ptxas's cubin,
-/// ours and the PTX interpreter agree.
-pub fn differential(ptxas_bin: &std::path::Path, ptx: &str, sm: u32, spec: &LaunchSpec, with_ptx_interp: bool) -> Result<(), Finding> {
-    let reference = ptxas(ptxas_bin, ptx, sm, false).map_err(Finding::PtxasRejects)?;
-    let ours = compile_checked(ptx, sm).map_err(Finding::OursRejects)?;
-    let ref_out = run_sass(&reference, spec).map_err(Finding::RefDoesNotRun)?;
-    let our_out = run_sass(&ours, spec).map_err(Finding::OursDoesNotRun)?;
-    if ref_out != our_out {
-        return Err(Finding::Mismatch { ours: our_out, reference: ref_out });
-    }
-    if with_ptx_interp {
-        let ptx_out = run_ptx(ptx, spec).map_err(Finding::PtxInterp)?;
-        if ptx_out != ref_out {
-            return Err(Finding::PtxInterp(first_difference(&ptx_out, &ref_out)));
+/// The differential check of one program: ptx2sass compiles the program
+/// pruned of what it does not support ([`compile_pruned`]), ptxas the
+/// same pruned text; `Ok(())` when ptxas's cubin, ours and (with
+/// `with_ptx_interp`) the PTX interpreter give the same outputs.
+pub fn differential(ptxas_bin: &std::path::Path, ptx: &str, sm: u32, spec: &LaunchSpec, with_ptx_interp: bool) -> (Pruned, Result<(), Finding>) {
+    let (pruned, ours) = compile_pruned(ptx, sm);
+    let result = (|| {
+        let ours = ours.map_err(|e| Finding::OursRejects(e.iter().map(|e| e.1.clone()).collect::<Vec<_>>().join("; ")))?;
+        let reference = ptxas(ptxas_bin, &pruned.ptx, sm, false).map_err(Finding::PtxasRejects)?;
+        let ref_out = run_sass(&reference, spec).map_err(Finding::RefDoesNotRun)?;
+        let our_out = run_sass(&ours, spec).map_err(Finding::OursDoesNotRun)?;
+        if ref_out != our_out {
+            return Err(Finding::Mismatch { ours: our_out, reference: ref_out });
         }
-    }
-    Ok(())
+        if with_ptx_interp {
+            let ptx_out = run_ptx(&pruned.ptx, spec).map_err(Finding::PtxInterp)?;
+            if ptx_out != ref_out {
+                return Err(Finding::PtxInterp(first_difference(&ptx_out, &ref_out)));
+            }
+        }
+        Ok(())
+    })();
+    (pruned, result)
 }
 
 /// Where two output texts first differ (byte offset in the hex of the

@@ -56,6 +56,11 @@ const LOCAL_WORDS: u32 = 16;
 const SHARED_COUNTERS: u32 = 8;
 const GLOBAL_COUNTERS32: u32 = 8;
 const GLOBAL_COUNTERS64: u32 = 4;
+/// Comment lines around the kernel's generated statements: what a
+/// minimizer may delete (before: defining every register; after: storing
+/// them).
+pub const BODY_START: &str = "\t// generated statements\n";
+pub const BODY_END: &str = "\t// results\n";
 /// The most trips a generated loop makes.
 pub const MAX_TRIPS: u32 = 4;
 
@@ -407,9 +412,11 @@ impl Gen<'_, '_> {
             self.line(format!("@%tp0 st.shared.u32 [sh+{}], %t3;", block * 8 + 4 * i));
         }
         self.line("bar.sync 0;");
+        self.out.push_str(BODY_START);
         let ctx = Ctx { depth: 0, uniform: true, func: false, loops: 0 };
         let n = self.u.int_in_range(1..=self.cfg.max_stmts * 2)?;
         self.block(ctx, n)?;
+        self.out.push_str(BODY_END);
         // Every pool register to the thread's slot.
         for i in 0..POOL_RD {
             self.line(format!("st.global.u64 [%slot+{}], %rd{i};", SLOT.rd + 8 * i as u32));
