@@ -179,8 +179,10 @@ pub enum Finding {
     /// Our cubin does not run in the SASS interpreter.
     OursDoesNotRun(String),
     /// The two cubins' outputs differ (a miscompile, or an interpreter
-    /// bug on one side).
-    Mismatch { ours: String, reference: String },
+    /// bug on one side). `ptx_agrees` says which side the PTX interpreter
+    /// agrees with: `Some("ptxas")` points at our code, `Some("ours")` at
+    /// the SASS interpreter's reading of ptxas's code, `None` at neither.
+    Mismatch { ours: String, reference: String, ptx_agrees: Option<&'static str> },
     /// The PTX interpreter fails or disagrees with ptxas's cubin.
     PtxInterp(String),
 }
@@ -193,6 +195,8 @@ impl Finding {
             Finding::OursRejects(_) => "ours-rejects",
             Finding::RefDoesNotRun(_) => "ref-does-not-run",
             Finding::OursDoesNotRun(_) => "ours-does-not-run",
+            Finding::Mismatch { ptx_agrees: Some("ptxas"), .. } => "miscompile",
+            Finding::Mismatch { ptx_agrees: Some(_), .. } => "ref-interp",
             Finding::Mismatch { .. } => "mismatch",
             Finding::PtxInterp(_) => "ptx-interp",
         }
@@ -224,18 +228,31 @@ pub fn differential(ptxas_bin: &std::path::Path, ptx: &str, sm: u32, spec: &Laun
         let reference = ptxas(ptxas_bin, &pruned.ptx, sm, false).map_err(Finding::PtxasRejects)?;
         let ref_out = run_sass(&reference, spec).map_err(Finding::RefDoesNotRun)?;
         let our_out = run_sass(&ours, spec).map_err(Finding::OursDoesNotRun)?;
+        let ptx_out = if with_ptx_interp || ref_out != our_out { Some(run_ptx(&pruned.ptx, spec)) } else { None };
+        let agrees = |x: &str| ptx_out.as_ref().is_some_and(|p| p.as_ref().is_ok_and(|p| same_outputs_up_to_nan(p, x, spec)));
         if ref_out != our_out {
-            return Err(Finding::Mismatch { ours: our_out, reference: ref_out });
+            let ptx_agrees = if agrees(&ref_out) { Some("ptxas") } else if agrees(&our_out) { Some("ours") } else { None };
+            return Err(Finding::Mismatch { ours: our_out, reference: ref_out, ptx_agrees });
         }
-        if with_ptx_interp {
-            let ptx_out = run_ptx(&pruned.ptx, spec).map_err(Finding::PtxInterp)?;
-            if ptx_out != ref_out {
-                return Err(Finding::PtxInterp(first_difference(&ptx_out, &ref_out)));
-            }
+        match &ptx_out {
+            Some(Err(e)) => Err(Finding::PtxInterp(e.clone())),
+            Some(Ok(p)) if !agrees(&ref_out) => Err(Finding::PtxInterp(first_difference(p, &ref_out))),
+            _ => Ok(()),
         }
-        Ok(())
     })();
     (pruned, result)
+}
+
+/// Whether two `param N: <hex>` output texts of a generated program are
+/// equal up to unspecified NaN payloads ([`crate::progen::equal_up_to_nan`]).
+pub fn same_outputs_up_to_nan(a: &str, b: &str, spec: &LaunchSpec) -> bool {
+    let threads = spec.grid.iter().product::<u32>() * spec.block.iter().product::<u32>();
+    let bytes = |t: &str| t.lines().map(|l| l.split_once(": ").map(|(_, h)| ptx2sass::internals::interp::launch::unhex(h)).unwrap_or_default()).collect::<Vec<_>>();
+    let (a, b) = (bytes(a), bytes(b));
+    a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| match (x, y) {
+        (Some(x), Some(y)) => crate::progen::equal_up_to_nan(x, y, threads),
+        _ => false,
+    })
 }
 
 /// Where two output texts first differ (byte offset in the hex of the

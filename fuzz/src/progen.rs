@@ -89,6 +89,42 @@ const fn slot() -> Slot {
 }
 const SLOT: Slot = slot();
 
+/// Whether two `out` buffers of a program launched on `threads` threads
+/// (in all) are equal except where both hold a NaN in a float pool's slot
+/// (`%fd` as f64, `%f` as f32, `%h` as f16) with different payloads or
+/// signs: PTX leaves those unspecified (`neg`, `abs`, `cvt` of a NaN), so
+/// the PTX interpreter's NaN need not be the hardware's.
+pub fn equal_up_to_nan(a: &[u8], b: &[u8], threads: u32) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let slots = (threads * SLOT.size) as usize;
+    let nan = |x: &[u8]| match x.len() {
+        8 => f64::from_le_bytes(x.try_into().unwrap_or([0; 8])).is_nan(),
+        4 => f32::from_le_bytes(x.try_into().unwrap_or([0; 4])).is_nan(),
+        _ => {
+            let h = u16::from_le_bytes(x.try_into().unwrap_or([0; 2]));
+            h & 0x7c00 == 0x7c00 && h & 0x03ff != 0
+        }
+    };
+    let mut i = 0;
+    while i < a.len() {
+        let in_slot = (i % SLOT.size as usize) as u32;
+        let width = match in_slot {
+            o if i < slots && o >= SLOT.fd && o < SLOT.r => 8,
+            o if i < slots && o >= SLOT.f && o < SLOT.h => 4,
+            o if i < slots && o >= SLOT.h && o < SLOT.p => 2,
+            _ => 1,
+        };
+        let (x, y) = (&a[i..i + width], &b[i..i + width]);
+        if x != y && !(width > 1 && nan(x) && nan(y)) {
+            return false;
+        }
+        i += width;
+    }
+    true
+}
+
 /// A register pool (one PTX register type).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Pool {

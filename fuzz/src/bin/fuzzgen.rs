@@ -3,8 +3,9 @@
 //! install, no sanitizer flags); campaigns run it for long counts.
 //!
 //! ```text
-//! fuzzgen MODE [--count N] [--seconds S] [--seed S] [--sm 75,80,...] [--save DIR]
+//! fuzzgen MODE [--count N] [--seconds S] [--seed S] [--sm 75,80,...] [--save DIR] [--allow CLASS,...]
 //!   print        the PTX and launch spec of program --seed (for one SM)
+//!   print-mutant the token-mutated PTX accept-reject checks for --seed
 //!   gen          generate only (programs per second)
 //!   compile      ptx2sass with verifier, regalloc checker, hazard checker
 //!                on generated programs and token-mutated ones: no panic,
@@ -18,7 +19,13 @@
 //! ```
 //! Program i of a run is generated from SplitMix64(seed + i) bytes for SM
 //! `sms[i % sms.len()]`, so `--seed (seed+i) --sm X --count 1` replays it.
-//! Exit status 1 when a finding other than a ptxas rejection was seen.
+//! Exit status 1 when a finding other than a ptxas rejection (or a class
+//! named by --allow) was seen. Differential finding classes: ours-rejects,
+//! ours-does-not-run, ref-does-not-run (a decoder or interpreter gap on
+//! ptxas's code), miscompile (outputs differ and the PTX interpreter agrees
+//! with ptxas's), ref-interp (it agrees with ours: the SASS interpreter
+//! misreads ptxas's code), mismatch (it agrees with neither), ptx-interp
+//! (both cubins agree, the PTX interpreter does not).
 
 use arbitrary::Unstructured;
 use ptx2sass::internals::interp::launch::splitmix64_bytes;
@@ -37,12 +44,14 @@ struct Args {
     seed: u64,
     sms: Vec<u32>,
     save: Option<std::path::PathBuf>,
+    /// Finding classes that are printed and counted but do not fail the run.
+    allow: Vec<String>,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
     let mode = it.next().ok_or("usage: fuzzgen MODE [--count N] [--seconds S] [--seed S] [--sm LIST] [--save DIR]")?;
-    let mut args = Args { mode, count: 100, seconds: None, seed: 0, sms: SMS.to_vec(), save: None };
+    let mut args = Args { mode, count: 100, seconds: None, seed: 0, sms: SMS.to_vec(), save: None, allow: Vec::new() };
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag}: missing value"))?;
         match flag.as_str() {
@@ -51,6 +60,7 @@ fn parse_args() -> Result<Args, String> {
             "--seed" => args.seed = value.parse().map_err(|_| "--seed: not a number")?,
             "--sm" => args.sms = value.split(',').map(|s| s.trim_start_matches("sm_").parse().map_err(|_| format!("--sm: bad SM {s}"))).collect::<Result<_, _>>()?,
             "--save" => args.save = Some(value.into()),
+            "--allow" => args.allow = value.split(',').map(str::to_string).collect(),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -89,9 +99,9 @@ fn main() {
         minimize(&args, ptxas.as_deref());
         return;
     }
-    if args.mode == "print" {
+    if args.mode == "print" || args.mode == "print-mutant" {
         let Some(p) = program(args.seed, args.sms[0]) else { std::process::exit(1) };
-        println!("{}", p.ptx);
+        println!("{}", if args.mode == "print" { p.ptx.clone() } else { mutant(args.seed, &p.ptx) });
         eprintln!("{}", p.spec.to_json());
         return;
     }
@@ -142,8 +152,8 @@ fn main() {
                             *known.entry(sm).or_default() += 1;
                             None
                         } else {
-                            let why = |r: &Result<_, String>| r.as_ref().err().map_or("accepts".to_string(), |e| e.lines().next().unwrap_or("").chars().take(200).collect());
-                            Some(Finding::Mismatch { ours: format!("ptx2sass: {}\n", why(&ours)), reference: format!("ptxas: {}\n", why(&theirs)) })
+                            let why = |r: Option<&String>| r.map_or("accepts".to_string(), |e| e.lines().next().unwrap_or("").chars().take(200).collect());
+                            Some(Finding::Mismatch { ours: format!("ptx2sass: {}\n", why(ours.as_ref().err())), reference: format!("ptxas: {}\n", why(theirs.as_ref().err())), ptx_agrees: None })
                         }
                     }
                     Ok(_) => None,
@@ -177,10 +187,10 @@ fn main() {
         if let Some(f) = finding {
             *findings.entry((sm, f.class())).or_default() += 1;
             if !matches!(f, Finding::PtxasRejects(_)) || args.mode == "accept" {
-                bad |= !matches!(f, Finding::PtxasRejects(_));
+                bad |= !matches!(f, Finding::PtxasRejects(_)) && !args.allow.iter().any(|a| a == f.class());
                 let detail = match &f {
-                    Finding::Mismatch { ours, reference } if args.mode == "accept-reject" => format!("{} / {}", ours.trim(), reference.trim()),
-                    Finding::Mismatch { ours, reference } => oracle::first_difference(ours, reference),
+                    Finding::Mismatch { ours, reference, .. } if args.mode == "accept-reject" => format!("{} / {}", ours.trim(), reference.trim()),
+                    Finding::Mismatch { ours, reference, .. } => oracle::first_difference(ours, reference),
                     Finding::PtxasRejects(s) | Finding::OursRejects(s) | Finding::RefDoesNotRun(s) | Finding::OursDoesNotRun(s) | Finding::PtxInterp(s) => s.lines().next().unwrap_or("").chars().take(300).collect(),
                 };
                 println!("finding seed={seed} sm_{sm} {}: {detail}", f.class());
@@ -232,7 +242,12 @@ fn minimize(args: &Args, ptxas: Option<&std::path::Path>) {
     let in_body: Vec<bool> = (0..lines.len()).map(|k| k > start && k < end).collect();
     let removable = |k: usize, l: &str| {
         let t = l.trim();
-        in_body[k] && !(t.is_empty() || t.ends_with(':') || t.starts_with('.'))
+        // Temporaries (addresses), loop counters and branch predicates
+        // stay: without them an access leaves its buffer or a loop its
+        // bound.
+        let t = t.trim_start_matches(|c| c != ' ' && t.starts_with('@')).trim_start();
+        let dest = t.split_whitespace().nth(1).unwrap_or("");
+        in_body[k] && !(t.is_empty() || t.ends_with(':') || t.starts_with('.') || ["%t", "%lc", "%lp"].iter().any(|p| dest.starts_with(p)))
     };
     loop {
         let mut changed = false;
@@ -264,7 +279,7 @@ fn minimize(args: &Args, ptxas: Option<&std::path::Path>) {
     eprintln!("{}", p.spec.to_json());
     if let (_, Err(f)) = oracle::differential(ptxas, &text, sm, &p.spec, true) {
         match f {
-            Finding::Mismatch { ours, reference } => eprintln!("{want}: {}", oracle::first_difference(&ours, &reference)),
+            Finding::Mismatch { ours, reference, .. } => eprintln!("{want}: {}", oracle::first_difference(&ours, &reference)),
             other => eprintln!("{want}: {other:?}"),
         }
     }
