@@ -19,7 +19,7 @@
 # verdicts on mutants against ptxas -arch=compute_XX). The last two run
 # ptxas as a process (~30 programs/s per worker): use FUZZ_JOBS. Without
 # libFuzzer, fuzz/target/release/fuzzgen runs the same checks on seeded
-# programs (scripts/fuzz-ci.sh, fuzz/README.md).
+# programs (scripts/fuzz-ci.sh; README.md, "Generated programs").
 #
 # The corpus lives in fuzz/corpus/TARGET (git-ignored). For `parse` it is
 # seeded from ../shared/corpus/**/*.ptx (or $PTX2SASS_CORPUS) and examples/,
