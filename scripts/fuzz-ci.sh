@@ -14,6 +14,7 @@
 # output mismatches (except miscompiles: ptxas and the PTX interpreter
 # agreeing against ours) and PTX-interpreter disagreements are counted and
 # printed but allowed until the open findings of fuzz/findings/README.md
+# (and ptxas cubins the SASS interpreter cannot run: decoder gaps)
 # are fixed (then drop --allow).
 set -euo pipefail
 
@@ -34,7 +35,7 @@ runs() { echo "--count $1 --seconds ${SECS:-$2}"; }
 "$F" compile $(runs 4000 50)
 if [[ -x .reference/bin/ptxas || -n "${PTX2SASS_REF_BIN:-}" ]]; then
   # shellcheck disable=SC2046
-  "$F" differential $(runs 240 60) --allow mismatch,ref-interp,ptx-interp,ours-does-not-run
+  "$F" differential $(runs 240 60) --allow mismatch,ref-interp,ptx-interp,ours-does-not-run,ref-does-not-run
   # shellcheck disable=SC2046
   "$F" accept-reject $(runs 600 40) --allow mismatch
 elif [[ "${CI:-}" == true ]]; then
