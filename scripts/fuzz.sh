@@ -13,6 +13,14 @@
 #   FUZZ_SANITIZER   none (default: safe Rust, so speed over ASan) | address | ...
 #   FUZZ_JOBS        libFuzzer -fork=N workers (default 1: one process)
 #
+# Generated-program targets: compile (ptx2sass with every internal check on
+# generated and mutated PTX), differential (ptxas's cubin and ours in the
+# SASS interpreter, and the PTX interpreter), accept_reject (front-end
+# verdicts on mutants against ptxas -arch=compute_XX). The last two run
+# ptxas as a process (~30 programs/s per worker): use FUZZ_JOBS. Without
+# libFuzzer, fuzz/target/release/fuzzgen runs the same checks on seeded
+# programs (scripts/fuzz-ci.sh; README.md, "Generated programs").
+#
 # The corpus lives in fuzz/corpus/TARGET (git-ignored). For `parse` it is
 # seeded from ../shared/corpus/**/*.ptx (or $PTX2SASS_CORPUS) and examples/,
 # each file once as plain text and once in the edit-script mode (see
@@ -106,9 +114,31 @@ if [[ "$TARGET" == "read_listing" && -x "$ROOT/target/release/sass" && -x "$ROOT
   done
 fi
 
+# The generated-program targets (compile, differential, accept_reject)
+# read their input as generator bytes (fuzz/src/progen.rs): they start from
+# 64 files of 4 KiB of SHA-256 output, a fixed function of the file name so
+# that seeding is reproducible.
+if [[ "$TARGET" == compile || "$TARGET" == differential || "$TARGET" == accept_reject ]]; then
+  python3 - "$CORPUS" <<'PY'
+import hashlib, os, sys
+corpus = sys.argv[1]
+for i in range(64):
+    path = os.path.join(corpus, f"seed.{i:02d}")
+    if os.path.exists(path):
+        continue
+    data = b"".join(hashlib.sha256(f"progen {i} {k}".encode()).digest() for k in range(128))
+    with open(path, "wb") as f:
+        f.write(data)
+PY
+fi
+
 ARGS=(-max_total_time="$SECONDS_TO_RUN" -print_final_stats=1)
-# Seeds are up to ~80 KB; longer inputs only slow the search down.
-ARGS+=(-max_len=131072)
+# Seeds are up to ~80 KB; longer inputs only slow the search down. The
+# generator reads at most a few KiB.
+case "$TARGET" in
+  compile | differential | accept_reject) ARGS+=(-max_len=8192) ;;
+  *) ARGS+=(-max_len=131072) ;;
+esac
 if [[ -f "fuzz/$TARGET.dict" ]]; then
   ARGS+=(-dict="fuzz/$TARGET.dict")
 elif [[ -f fuzz/ptx.dict && "$TARGET" == parse ]]; then

@@ -38,6 +38,29 @@ fn sass_run_runs_ptxas_cubin_in_the_sass_interpreter() {
     assert_eq!(String::from_utf8_lossy(&out.stdout), expected_line());
 }
 
+/// sm_75's `LDG.E.SYS R0, [R2]` reads the 64-bit address R2:R3 (its `.E`;
+/// the operand prints no `.64` on sm_75), in ptxas's cubin and in ours.
+/// The interpreter once took such addresses as 32-bit and faulted on every
+/// sm_75 global access (found by the differential fuzzer, fuzz/).
+#[test]
+fn sass_run_runs_sm75_global_accesses_of_ptxas_and_ours() {
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "sass_run_runs_sm75_global_accesses_of_ptxas_and_ours") else { return };
+    let dir = std::env::temp_dir();
+    let ptx = dir.join(format!("ptx2sass-interp-cli-sm75-{}.ptx", std::process::id()));
+    let source = std::fs::read_to_string(root().join("examples/saxpy.ptx")).expect("example");
+    std::fs::write(&ptx, source.replace(".target sm_80", ".target sm_75")).expect("write");
+    for (name, tool) in [("ptxas", ptxas.as_os_str()), ("ours", std::ffi::OsStr::new(env!("CARGO_BIN_EXE_ptx2sass")))] {
+        let cubin = dir.join(format!("ptx2sass-interp-cli-sm75-{name}-{}.cubin", std::process::id()));
+        let ok = Command::new(tool).arg("-arch=sm_75").arg(&ptx).arg("-o").arg(&cubin).status().is_ok_and(|s| s.success());
+        assert!(ok, "{name} compiles the example for sm_75");
+        let out = Command::new(env!("CARGO_BIN_EXE_sass")).current_dir(root()).args(["run", "--launch", "examples/saxpy.launch.json"]).arg(&cubin).output().expect("runs");
+        let _ = std::fs::remove_file(&cubin);
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected_line(), "{name}");
+    }
+    let _ = std::fs::remove_file(&ptx);
+}
+
 #[test]
 fn bad_specs_and_faults_are_errors_with_exit_status() {
     let dir = std::env::temp_dir().join(format!("ptx2sass-interp-cli-bad-{}", std::process::id()));

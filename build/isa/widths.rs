@@ -42,6 +42,10 @@ pub fn shape(op: &str, toks: &[&str]) -> Shape {
         "DFMA" | "DADD" | "DMUL" => all(2),
         "DSETP" => with(1, [2; 4]),
         "IMAD" | "UIMAD" if has("WIDE") => with(2, [1, 1, 2, 1]),
+        // IMAD.HI adds the 64-bit pair c:c+1 before taking the high word
+        // (src/select/isle.rs, emit_imad): its c reads two registers, so a
+        // write of c+1 may not move above it.
+        "IMAD" | "UIMAD" if has("HI") => with(1, [1, 1, 2, 1]),
         "LDG" | "LD" | "LDS" | "LDL" | "LDC" | "LDCU" | "ULDC" => with(size, [1; 4]),
         // Address first, then the data.
         // A global or generic compare-and-swap prints its 64-bit address

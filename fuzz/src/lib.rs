@@ -25,6 +25,8 @@
 //!    equals the first one, and `check` gives the same verdict on both.
 
 pub mod cubin;
+pub mod progen;
+pub mod oracle;
 pub mod sass;
 
 use arbitrary::{Arbitrary, Unstructured};

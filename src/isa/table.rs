@@ -312,6 +312,7 @@ mod tests {
         assert_eq!(build("LDG.E", &[r(4), global]).widths(), [1; 5]);
         assert_eq!(build("STS.128", &[shared, r(4)]).widths(), [4, 1, 4, 4, 4]);
         assert_eq!(build("IMAD.WIDE.U32", &[r(2), r(4), r(5), r(6)]).widths(), [2, 1, 1, 2, 1]);
+        assert_eq!(build("IMAD.HI.U32", &[r(2), r(4), r(5), r(6)]).widths(), [1, 1, 1, 2, 1]);
         assert_eq!(build("F2F.F64.F32", &[r(2), r(4)]).widths(), [2, 1, 1, 1, 1]);
         assert_eq!(build("DADD", &[r(2), r(4), r(6)]).widths(), [2; 5]);
         assert_eq!(build("IADD3", &[r(4), r(4), r(0), r(5)]).widths(), [1; 5]);

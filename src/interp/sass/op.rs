@@ -472,6 +472,14 @@ struct Bad;
 type R<T> = Result<T, Bad>;
 
 impl Translator<'_> {
+    /// Whether a load's or store's `.E` makes its address a 64-bit pair:
+    /// on sm_75 `LDG.E.SYS R0, [R2]` (ptxas's and ours) reads the pair
+    /// R2:R3 and the address operand has no `.64`; from sm_80 on `.E`
+    /// names the memory descriptor and `[R2.64]` the width.
+    fn e_is_wide(&self, space: Space, e: bool) -> bool {
+        e && self.sm.number < 80 && matches!(space, Space::Global | Space::Generic)
+    }
+
     /// A source operand (`width` 32-bit words: constants become as many rows).
     fn src(&mut self, op: &Operand, slot: &Slot, width: usize) -> R<S> {
         match *op {
@@ -957,13 +965,13 @@ impl Translator<'_> {
             Opcode::LDG | Opcode::LD | Opcode::LDS | Opcode::LDL => {
                 let space = space(opcode);
                 let mut addr = self.addr(o(1)?)?;
-                addr.wide = matches!(sl(1), Slot::Addr { wide: true, .. });
+                addr.wide = matches!(sl(1), Slot::Addr { wide: true, .. }) || self.e_is_wide(space, has(Mod::E));
                 Op::Ld { d: self.dst(o(0)?)?, addr, w: width(toks), space }
             }
             Opcode::STG | Opcode::ST | Opcode::STS | Opcode::STL => {
                 let space = space(opcode);
                 let mut addr = self.addr(o(0)?)?;
-                addr.wide = matches!(sl(0), Slot::Addr { wide: true, .. });
+                addr.wide = matches!(sl(0), Slot::Addr { wide: true, .. }) || self.e_is_wide(space, has(Mod::E));
                 let s = match o(1)? {
                     Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad)?,
                     _ => return Err(Bad),

@@ -1,0 +1,272 @@
+//! The checks the `compile`, `differential` and `accept_reject` targets
+//! and the `fuzzgen` driver make on one PTX program, and what they report.
+//!
+//! * [`compile_checked`]: ptx2sass with the IR verifier after every stage,
+//!   regalloc2's checker on every allocation and the hazard checker on the
+//!   final code (`driver::Options::verify`, `CodegenOptions::check`).
+//! * [`ptxas`]: NVIDIA's ptxas as a process (`--fmad=false`, so it never
+//!   contracts a mul and an add; generated programs forbid it anyway with
+//!   explicit rounding modes).
+//! * [`differential`]: both cubins in the SASS interpreter and the PTX
+//!   program in the PTX interpreter on the same launch; every output
+//!   buffer must be equal byte for byte.
+//! * [`verdicts`]: ptx2sass's parse-and-check verdict against ptxas's
+//!   `-arch=compute_XX` one.
+
+use ptx2sass::internals::driver::{self, CodegenOptions};
+use ptx2sass::internals::interp::LaunchSpec;
+use ptx2sass::internals::interp::{ptx as iptx, sass as isass};
+use ptx2sass::internals::ptx::check::CheckOptions;
+use ptx2sass::internals::target::Sm;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Warp-instructions an interpreter run may take (generated programs are
+/// bounded well below: at most ~80 statements, loops of at most 4 trips
+/// nested 3 deep, recursion 7 deep, 8 warps).
+pub const STEP_BUDGET: u64 = 2_000_000;
+
+/// One ptx2sass error: the PTX line it names (0 when none) and its text.
+pub type StageError = (u32, String);
+
+/// ptx2sass's cubin with every internal check on, or the errors.
+pub fn compile_checked(ptx: &str, sm: u32) -> Result<Vec<u8>, Vec<StageError>> {
+    let module = ptx2sass::internals::ptx::parse(ptx).map_err(|d| vec![(0, format!("parse: {d:?}"))])?;
+    let sm = Sm::new(sm as u16);
+    let check = CheckOptions { arch: Some(sm), resolve_calls: true };
+    ptx2sass::internals::ptx::check::check(&module, &check).map_err(|d| vec![(0, format!("check: {d:?}"))])?;
+    let options = driver::Options { verify: true };
+    let codegen = CodegenOptions { check: true, threads: Some(1), ..Default::default() };
+    driver::compile_to_cubin(&module, sm, Some(ptx), options, codegen).map(|c| c.cubin).map_err(|errs| errs.iter().map(|e| (e.line, e.to_string())).collect())
+}
+
+/// The PTX form a "not supported yet" error names (`abs.f16`,
+/// `cvt.rn.f16.s32`), or `None` for any other error (a finding).
+pub fn gap_form(message: &str) -> Option<String> {
+    if let Some(rest) = message.split("no legalization rule for ").nth(1).or_else(|| message.split("no late legalization rule for ").nth(1)) {
+        return Some(rest.split(" on sm_").next().unwrap_or(rest).to_string());
+    }
+    let rest = message.split("unsupported in lowering: ").nth(1)?;
+    Some(rest.split([':', '`']).next().unwrap_or(rest).trim().to_string())
+}
+
+/// What [`compile_pruned`] did.
+#[derive(Clone, Debug, Default)]
+pub struct Pruned {
+    /// The program with every line ptx2sass refused blanked (line
+    /// numbers kept).
+    pub ptx: String,
+    /// Forms refused as not supported yet ([`gap_form`]).
+    pub gaps: Vec<String>,
+    /// Other errors (verifier, regalloc checker, hazard checker, selection
+    /// failures): findings, their lines blanked too so the rest of the
+    /// program is still compared.
+    pub errors: Vec<String>,
+}
+
+/// Compiles `ptx`, blanking each line ptx2sass refuses and compiling again
+/// (at most 40 rounds), so that a program using a form not supported yet
+/// still has the rest of it compared. Blanking an instruction keeps a
+/// generated program valid: every register is defined before the
+/// statements run. The result is the cubin of the pruned program, or the
+/// errors that name no line.
+pub fn compile_pruned(ptx: &str, sm: u32) -> (Pruned, Result<Vec<u8>, Vec<StageError>>) {
+    let mut pruned = Pruned { ptx: ptx.to_string(), ..Default::default() };
+    for _ in 0..40 {
+        match compile_checked(&pruned.ptx, sm) {
+            Ok(cubin) => return (pruned, Ok(cubin)),
+            Err(errs) => {
+                let lines: Vec<u32> = errs.iter().map(|e| e.0).filter(|&l| l > 0).collect();
+                if lines.is_empty() || lines.iter().any(|&l| pruned.ptx.lines().nth(l as usize - 1).is_none_or(|t| t.trim().is_empty() || t.trim_end().ends_with(':'))) {
+                    return (pruned, Err(errs));
+                }
+                for (_, m) in &errs {
+                    match gap_form(m) {
+                        Some(g) => pruned.gaps.push(g),
+                        None => pruned.errors.push(m.clone()),
+                    }
+                }
+                pruned.ptx = pruned.ptx.lines().enumerate().map(|(i, t)| if lines.contains(&(i as u32 + 1)) { "" } else { t }).collect::<Vec<_>>().join("\n");
+            }
+        }
+    }
+    let result = compile_checked(&pruned.ptx, sm);
+    (pruned, result)
+}
+
+/// ptx2sass's front-end verdict on `ptx` for `arch` (`compute_XX`
+/// semantics: parse and check, calls need not resolve): `Err` holds the
+/// diagnostics.
+pub fn ours_verdict(ptx: &str, sm: u32) -> Result<(), String> {
+    let module = ptx2sass::internals::ptx::parse(ptx).map_err(|d| format!("{d:?}"))?;
+    let check = CheckOptions { arch: Some(Sm::new(sm as u16)), resolve_calls: false };
+    ptx2sass::internals::ptx::check::check(&module, &check).map(|_| ()).map_err(|d| format!("{d:?}"))
+}
+
+/// Whether ptx2sass's front end accepts `ptx` ([`ours_verdict`]).
+pub fn ours_accepts(ptx: &str, sm: u32) -> bool {
+    ours_verdict(ptx, sm).is_ok()
+}
+
+/// The known findings not fixed yet (`fuzz/findings/known.txt`): lines
+/// `KIND<TAB>TEXT`, KIND `compile` (TEXT is part of a ptx2sass error or
+/// interpreter failure) or `verdict` (part of ptxas's or ptx2sass's
+/// message on a mutant where the two verdicts differ).
+const KNOWN: &str = include_str!("../findings/known.txt");
+
+fn known(kind: &str, message: &str) -> bool {
+    KNOWN.lines().filter_map(|l| l.split_once('\t')).any(|(k, text)| k == kind && !text.is_empty() && message.contains(text))
+}
+
+/// Whether a ptx2sass error or run failure is a known finding.
+pub fn known_finding(message: &str) -> bool {
+    known("compile", message)
+}
+
+/// Whether a verdict difference on `mutant` is a known one: ptxas's
+/// message (when it rejects) or ptx2sass's (when it rejects) names a known
+/// class.
+pub fn known_verdict_difference(mutant: &str, ptxas_error: Option<&str>, sm: u32) -> bool {
+    let ours = ours_verdict(mutant, sm).err().unwrap_or_default();
+    known("verdict", ptxas_error.unwrap_or("")) || known("verdict", &ours)
+}
+
+/// The reference ptxas, if installed.
+pub fn ptxas_path() -> Option<PathBuf> {
+    ptx2sass::internals::reference::find("ptxas")
+}
+
+static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A fresh path in the temporary directory for this process.
+fn temp_path(ext: &str) -> PathBuf {
+    let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("ptx2sass-fuzz-{}-{n}.{ext}", std::process::id()))
+}
+
+/// Runs ptxas on `ptx`: `-arch=sm_XX` (a cubin) or, with `check_only`,
+/// `-arch=compute_XX` (parse and check only; `Ok(empty)` when accepted).
+/// `Err` holds ptxas's messages.
+pub fn ptxas(ptxas: &std::path::Path, ptx: &str, sm: u32, check_only: bool) -> Result<Vec<u8>, String> {
+    let input = temp_path("ptx");
+    let output = temp_path("cubin");
+    std::fs::write(&input, ptx).map_err(|e| format!("write {}: {e}", input.display()))?;
+    let arch = if check_only { format!("-arch=compute_{sm}") } else { format!("-arch=sm_{sm}") };
+    let result = Command::new(ptxas).arg(arch).arg("--fmad=false").arg(&input).arg("-o").arg(&output).output();
+    let _ = std::fs::remove_file(&input);
+    let result = match result {
+        Ok(out) if out.status.success() => Ok(if check_only { Vec::new() } else { std::fs::read(&output).map_err(|e| format!("read cubin: {e}"))? }),
+        Ok(out) => Err(String::from_utf8_lossy(&out.stderr).into_owned()),
+        Err(e) => Err(format!("cannot run ptxas: {e}")),
+    };
+    let _ = std::fs::remove_file(&output);
+    result
+}
+
+/// What one differential run found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finding {
+    /// ptxas rejected the generated program (a generator bug, or ptxas's
+    /// stricter rules): not ours to compare.
+    PtxasRejects(String),
+    /// ptx2sass refused a program ptxas compiles (a stage error, the
+    /// verifier, the regalloc checker or the hazard checker).
+    OursRejects(String),
+    /// ptxas's cubin does not run in the SASS interpreter (decoder gap,
+    /// hazard false alarm is not counted: hazards are only reported).
+    RefDoesNotRun(String),
+    /// Our cubin does not run in the SASS interpreter.
+    OursDoesNotRun(String),
+    /// The two cubins' outputs differ (a miscompile, or an interpreter
+    /// bug on one side). `ptx_agrees` says which side the PTX interpreter
+    /// agrees with: `Some("ptxas")` points at our code, `Some("ours")` at
+    /// the SASS interpreter's reading of ptxas's code, `None` at neither.
+    Mismatch { ours: String, reference: String, ptx_agrees: Option<&'static str> },
+    /// The PTX interpreter fails or disagrees with ptxas's cubin.
+    PtxInterp(String),
+}
+
+impl Finding {
+    /// A short class name for counts.
+    pub fn class(&self) -> &'static str {
+        match self {
+            Finding::PtxasRejects(_) => "ptxas-rejects",
+            Finding::OursRejects(_) => "ours-rejects",
+            Finding::RefDoesNotRun(_) => "ref-does-not-run",
+            Finding::OursDoesNotRun(_) => "ours-does-not-run",
+            Finding::Mismatch { ptx_agrees: Some("ptxas"), .. } => "miscompile",
+            Finding::Mismatch { ptx_agrees: Some(_), .. } => "ref-interp",
+            Finding::Mismatch { .. } => "mismatch",
+            Finding::PtxInterp(_) => "ptx-interp",
+        }
+    }
+}
+
+/// Runs a cubin in the SASS interpreter (hazards reported, not fatal:
+/// ptxas's own code trips known false alarms, issue 22) and returns its
+/// output buffers as `param N: <hex>` lines.
+pub fn run_sass(cubin: &[u8], spec: &LaunchSpec) -> Result<String, String> {
+    let options = isass::Options { step_budget: STEP_BUDGET, hazards: isass::HazardCheck::Off, trace: false };
+    isass::run(cubin, spec, &options).map(|o| o.launch.outputs_text()).map_err(|e| e.to_string())
+}
+
+/// Runs the PTX interpreter.
+pub fn run_ptx(ptx: &str, spec: &LaunchSpec) -> Result<String, String> {
+    let module = ptx2sass::internals::ptx::parse(ptx).map_err(|d| format!("parse: {d:?}"))?;
+    iptx::run(&module, spec, &iptx::Options { step_budget: STEP_BUDGET }).map(|o| o.launch.outputs_text()).map_err(|e| e.to_string())
+}
+
+/// The differential check of one program: ptx2sass compiles the program
+/// pruned of what it does not support ([`compile_pruned`]), ptxas the
+/// same pruned text; `Ok(())` when ptxas's cubin, ours and (with
+/// `with_ptx_interp`) the PTX interpreter give the same outputs.
+pub fn differential(ptxas_bin: &std::path::Path, ptx: &str, sm: u32, spec: &LaunchSpec, with_ptx_interp: bool) -> (Pruned, Result<(), Finding>) {
+    let (pruned, ours) = compile_pruned(ptx, sm);
+    let result = (|| {
+        let ours = ours.map_err(|e| Finding::OursRejects(e.iter().map(|e| e.1.clone()).collect::<Vec<_>>().join("; ")))?;
+        let reference = ptxas(ptxas_bin, &pruned.ptx, sm, false).map_err(Finding::PtxasRejects)?;
+        let ref_out = run_sass(&reference, spec).map_err(Finding::RefDoesNotRun)?;
+        let our_out = run_sass(&ours, spec).map_err(Finding::OursDoesNotRun)?;
+        let ptx_out = if with_ptx_interp || ref_out != our_out { Some(run_ptx(&pruned.ptx, spec)) } else { None };
+        let agrees = |x: &str| ptx_out.as_ref().is_some_and(|p| p.as_ref().is_ok_and(|p| same_outputs_up_to_nan(p, x, spec)));
+        if ref_out != our_out {
+            let ptx_agrees = if agrees(&ref_out) { Some("ptxas") } else if agrees(&our_out) { Some("ours") } else { None };
+            return Err(Finding::Mismatch { ours: our_out, reference: ref_out, ptx_agrees });
+        }
+        match &ptx_out {
+            Some(Err(e)) => Err(Finding::PtxInterp(e.clone())),
+            Some(Ok(p)) if !agrees(&ref_out) => Err(Finding::PtxInterp(first_difference(p, &ref_out))),
+            _ => Ok(()),
+        }
+    })();
+    (pruned, result)
+}
+
+/// Whether two `param N: <hex>` output texts of a generated program are
+/// equal up to unspecified NaN payloads ([`crate::progen::equal_up_to_nan`]).
+pub fn same_outputs_up_to_nan(a: &str, b: &str, spec: &LaunchSpec) -> bool {
+    let threads = spec.grid.iter().product::<u32>() * spec.block.iter().product::<u32>();
+    let bytes = |t: &str| t.lines().map(|l| l.split_once(": ").map(|(_, h)| ptx2sass::internals::interp::launch::unhex(h)).unwrap_or_default()).collect::<Vec<_>>();
+    let (a, b) = (bytes(a), bytes(b));
+    a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| match (x, y) {
+        (Some(x), Some(y)) => crate::progen::equal_up_to_nan(x, y, threads),
+        _ => false,
+    })
+}
+
+/// Where two output texts first differ (byte offset in the hex of the
+/// first differing line), for reports.
+pub fn first_difference(a: &str, b: &str) -> String {
+    for (la, lb) in a.lines().zip(b.lines()) {
+        if la != lb {
+            let at = la.bytes().zip(lb.bytes()).position(|(x, y)| x != y).unwrap_or(0);
+            let from = at.saturating_sub(at % 2);
+            let (pa, pb) = (&la[from..la.len().min(from + 32)], &lb[from..lb.len().min(from + 32)]);
+            let prefix = la.split(':').next().unwrap_or("");
+            let byte = (from.saturating_sub(prefix.len() + 2)) / 2;
+            return format!("{prefix} byte {byte}: {pa} vs {pb}");
+        }
+    }
+    format!("{} vs {} lines", a.lines().count(), b.lines().count())
+}
