@@ -56,6 +56,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         locals: ScopedTable::new(m.names.len()),
         ranges: ScopedTable::new(m.names.len()),
         labels: vec![None; m.names.len()],
+        label_blocks: 0,
         label_list: Vec::with_capacity(64),
         defined: Default::default(),
         split,
@@ -119,7 +120,10 @@ struct Checker<'m> {
     /// `%r<N>` declarations in the function's scopes: prefix → (count, info).
     ranges: ScopedTable<(u32, VarInfo)>,
     /// The labels of the function being checked, by symbol.
-    labels: Vec<Option<Span>>,
+    /// (and the number of the `{ }` block that defines it last).
+    labels: Vec<Option<(Span, u32)>>,
+    /// `{ }` blocks numbered so far, for [`Self::labels`].
+    label_blocks: u32,
     /// The symbols set in `labels` (to clear them for the next function).
     label_list: Vec<Symbol>,
     /// For each interned name `%r12`: the prefix `%r` (if interned) and 12.
@@ -582,7 +586,15 @@ impl<'m> Checker<'m> {
         self.defined.insert(name);
     }
 
+    /// Records the labels of `b` and of the blocks in it. A label is
+    /// scoped to its `{ }` block, as a variable is (ptxas accepts the same
+    /// label in two blocks: LLVM's NVPTX back end writes `waitLoop:` once
+    /// per inline-assembly statement, each in its own block), so only a
+    /// second definition in one block is an error. (Which of two scoped
+    /// definitions a branch reaches is the lowering's to resolve.)
     fn collect_labels(&mut self, b: &Block) {
+        self.label_blocks += 1;
+        let here = self.label_blocks;
         for s in &b.stmts {
             let (name, loc) = match s {
                 Statement::Label(n, loc) => (*n, loc.0),
@@ -595,7 +607,7 @@ impl<'m> Checker<'m> {
                 _ => continue,
             };
             self.label_list.push(name);
-            if self.labels[name.0 as usize].replace(loc).is_some() {
+            if self.labels[name.0 as usize].replace((loc, here)).is_some_and(|(_, block)| block == here) {
                 let n = self.name(name);
                 self.error(loc, format!("duplicate definition of label '{n}'"));
             }
