@@ -20,8 +20,10 @@
 # report: for every TAG.ptx there, runs ptxas and ptx2sass with -arch=compute_XX
 # (parse and check only) and with Triton's command line, and tabulates per file:
 # parse-only verdicts equal, compiled by ptxas / by ptx2sass, nvdisasm reads our
-# cubin, two runs byte-identical, -v lines' fields equal to ptxas's, and
-# ptx2sass's first error. Writes target/triton-corpus/report.tsv and prints a
+# cubin, two runs byte-identical, -v lines' fields equal to ptxas's, the
+# outputs of our cubin and ptxas's in the SASS interpreter (`sass run`, SASS
+# default target/release/sass) for the kernels with a launch spec in
+# corpus/triton/launch/<kernel>.json, and ptx2sass's first error. Writes target/triton-corpus/report.tsv and prints a
 # summary per capability.
 set -euo pipefail
 
@@ -40,7 +42,9 @@ OURS="$(cd "$(dirname "$OURS")" && pwd)/$(basename "$OURS")"
 
 if [[ "$MODE" == report ]]; then
   [[ -x "$ROOT/.reference/bin/ptxas" ]] || "$ROOT/scripts/install-reference.sh"
-  exec python3 "$ROOT/scripts/triton_corpus.py" report "$OUT" "$OURS" "$ROOT/.reference/bin"
+  SASS="${SASS:-$ROOT/target/release/sass}"
+  [[ -x "$SASS" ]] || die "$SASS is not an executable (cargo build --release --bin sass)"
+  exec python3 "$ROOT/scripts/triton_corpus.py" report "$OUT" "$OURS" "$ROOT/.reference/bin" "$SASS" "$ROOT/corpus/triton/launch"
 fi
 
 if [[ ! -x "$VENV/bin/python" ]] || ! "$VENV/bin/python" -c "import triton, sys; sys.exit(triton.__version__ != '$TRITON_VERSION')" 2>/dev/null; then

@@ -74,7 +74,13 @@ def verbose_fields(text):
     return [re.sub(r"\d+", "N", l) for l in lines], [re.findall(r"\d+", l) for l in lines]
 
 
-def report(out_dir, ours, ref_bin):
+def run_launch(sass, spec, cubin):
+    """`sass run` of a cubin under a launch spec: its output lines, or None when it fails."""
+    rc, out, err = run([sass, "run", "--launch", spec, "--hazards", "fail", cubin])
+    return out if rc == 0 else None
+
+
+def report(out_dir, ours, ref_bin, sass, launch_dir):
     ptxas, nvdisasm = os.path.join(ref_bin, "ptxas"), os.path.join(ref_bin, "nvdisasm")
     rows = []
     tags = sorted(f[:-4] for f in os.listdir(out_dir) if f.endswith(".ptx"))
@@ -97,7 +103,7 @@ def report(out_dir, ours, ref_bin):
             rc, out, err = run(triton_cmd(ours, os.path.join(tmp, "a.o")), cwd=tmp)
             row = {"tag": tag, "sm": "sm_" + target, "parse_same": (ref_parse == 0) == (our_parse == 0),
                    "ptxas_parse": ref_parse, "ours_parse": our_parse, "ptxas_rc": ref_rc, "ours_rc": rc,
-                   "nvdisasm": "", "identical": "", "v_fields": "", "v_values": "", "error": ""}
+                   "nvdisasm": "", "identical": "", "v_fields": "", "v_values": "", "outputs": "", "error": ""}
             if rc == 0:
                 run(triton_cmd(ours, os.path.join(tmp, "b.o")), cwd=tmp)
                 a, b = open(os.path.join(tmp, "a.o"), "rb").read(), open(os.path.join(tmp, "b.o"), "rb").read()
@@ -106,11 +112,19 @@ def report(out_dir, ours, ref_bin):
                 if ref_rc == 0:
                     (rf, rv), (of, ov) = verbose_fields(ref_out + ref_err), verbose_fields(out + err)
                     row["v_fields"], row["v_values"] = rf == of, rv == ov
+                    # Outputs of both cubins in the SASS interpreter, where the
+                    # kernel has a launch spec.
+                    spec = os.path.join(launch_dir, tag.split(".")[0] + ".json")
+                    if os.path.exists(spec):
+                        mine = run_launch(sass, spec, os.path.join(tmp, "a.o"))
+                        theirs = run_launch(sass, spec, os.path.join(tmp, "ref.o"))
+                        row["outputs"] = "same" if mine is not None and mine == theirs else \
+                            "ours fails" if mine is None else "ptxas fails" if theirs is None else "differ"
             else:
                 row["error"] = first_error(err if our_parse == 0 else our_parse_err)
             rows.append(row)
     cols = ["tag", "sm", "parse_same", "ptxas_parse", "ours_parse", "ptxas_rc", "ours_rc", "nvdisasm", "identical",
-            "v_fields", "v_values", "error"]
+            "v_fields", "v_values", "outputs", "error"]
     with open(os.path.join(out_dir, "report.tsv"), "w") as f:
         f.write("\t".join(cols) + "\n")
         for r in rows:
@@ -122,7 +136,9 @@ def report(out_dir, ours, ref_bin):
               f"ptxas compiles {sum(r['ptxas_rc'] == 0 for r in rs)}, ptx2sass {len(ok)}; "
               f"nvdisasm reads {sum(r['nvdisasm'] is True for r in ok)}/{len(ok)}; "
               f"byte-identical reruns {sum(r['identical'] is True for r in ok)}/{len(ok)}; "
-              f"-v fields as ptxas {sum(r['v_fields'] is True for r in ok)}, values {sum(r['v_values'] is True for r in ok)}")
+              f"-v fields as ptxas {sum(r['v_fields'] is True for r in ok)}, values {sum(r['v_values'] is True for r in ok)}; "
+              f"outputs as ptxas's in the SASS interpreter {sum(r['outputs'] == 'same' for r in ok)}"
+              f"/{sum(r['outputs'] != '' for r in ok)} with a launch spec")
     reasons = {}
     for r in rows:
         if r["ours_rc"] != 0:
@@ -135,4 +151,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "compile":
         compile_corpus(sys.argv[2], [int(c) for c in sys.argv[3].split(",")], sys.argv[4:])
     else:
-        report(sys.argv[2], sys.argv[3], sys.argv[4])
+        report(*sys.argv[2:7])

@@ -125,6 +125,7 @@ fn main() -> ExitCode {
         }
     };
     let mut failed = false;
+    let started = std::time::Instant::now();
     for path in &opts.inputs {
         let source = match std::fs::read(path) {
             // Valid UTF-8 (nearly always) is checked by the fast validator
@@ -183,6 +184,11 @@ fn main() -> ExitCode {
             }
         }
     }
+    // ptxas ends its -v report with the time taken (the one line of the
+    // report that differs from run to run; the cubin never does).
+    if opts.compile.verbose && !failed && matches!(opts.compile.arch, Arch::Real(_)) && opts.run.is_none() {
+        eprintln!("ptxas info    : Compile time = {:.3} ms", started.elapsed().as_secs_f64() * 1000.0);
+    }
     if failed { ExitCode::from(FAILURE) } else { ExitCode::SUCCESS }
 }
 
@@ -198,7 +204,11 @@ fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) ->
         Ok(c) => c,
         Err(errors) => {
             for e in &errors {
-                eprintln!("{path}: error: {e}");
+                if e.line > 0 {
+                    eprintln!("{path}:{}:{}: error: {e}", e.line, e.column);
+                } else {
+                    eprintln!("{path}: error: {e}");
+                }
             }
             eprintln!("ptx2sass fatal   : {} function(s) of '{path}' could not be compiled for {sm}", errors.len());
             return false;

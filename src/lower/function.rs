@@ -232,6 +232,16 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         for (m, _) in &i.modifiers {
             text.push_str(m.spelling());
         }
+        // The asynchronous path of Hopper and Blackwell is a whole
+        // subsystem not built yet: say so, rather than only naming the
+        // first of its instructions met.
+        let asynchronous = ["wgmma", "tcgen05", "mbarrier", "cp.async.bulk", "fence.proxy.async", "fence.proxy.tensormap", "tensormap"];
+        if asynchronous.iter().any(|p| text.starts_with(p)) {
+            return self.error(
+                i.loc.span(),
+                format!("unsupported in lowering: {text} (the Hopper/Blackwell asynchronous path, wgmma, TMA, mbarrier and tcgen05, is not implemented)"),
+            );
+        }
         self.error(i.loc.span(), format!("unsupported in lowering: {text}"))
     }
 
