@@ -103,12 +103,17 @@ def report(out_dir, ours, ref_bin, sass, launch_dir):
             rc, out, err = run(triton_cmd(ours, os.path.join(tmp, "a.o")), cwd=tmp)
             row = {"tag": tag, "sm": "sm_" + target, "parse_same": (ref_parse == 0) == (our_parse == 0),
                    "ptxas_parse": ref_parse, "ours_parse": our_parse, "ptxas_rc": ref_rc, "ours_rc": rc,
-                   "nvdisasm": "", "identical": "", "v_fields": "", "v_values": "", "outputs": "", "error": ""}
+                   "nvdisasm": "", "identical": "", "v_fields": "", "v_values": "", "outputs": "", "regs_as_cubin": "", "error": ""}
             if rc == 0:
                 run(triton_cmd(ours, os.path.join(tmp, "b.o")), cwd=tmp)
                 a, b = open(os.path.join(tmp, "a.o"), "rb").read(), open(os.path.join(tmp, "b.o"), "rb").read()
                 row["identical"] = a == b
                 row["nvdisasm"] = run([nvdisasm, "-c", os.path.join(tmp, "a.o")])[0] == 0
+                # cuobjdump reads the cubin too, and its register count is the
+                # one -v reported.
+                rc_c, usage, _ = run([os.path.join(ref_bin, "cuobjdump"), "-res-usage", os.path.join(tmp, "a.o")])
+                said = re.findall(r"Used (\d+) registers", err)
+                row["regs_as_cubin"] = rc_c == 0 and said == re.findall(r"REG:(\d+)", usage)
                 if ref_rc == 0:
                     (rf, rv), (of, ov) = verbose_fields(ref_out + ref_err), verbose_fields(out + err)
                     row["v_fields"], row["v_values"] = rf == of, rv == ov
@@ -120,11 +125,17 @@ def report(out_dir, ours, ref_bin, sass, launch_dir):
                         theirs = run_launch(sass, spec, os.path.join(tmp, "ref.o"))
                         row["outputs"] = "same" if mine is not None and mine == theirs else \
                             "ours fails" if mine is None else "ptxas fails" if theirs is None else "differ"
+                        if row["outputs"] == "ptxas fails":
+                            # ptxas's code uses what the SASS interpreter does not
+                            # model: compare ours with the PTX interpreter instead.
+                            rc_p, interp, _ = run([ours, virtual.replace("compute_", "sm_"), "--run", spec, ptx], cwd=tmp)
+                            if rc_p == 0:
+                                row["outputs"] = "same as PTX interpreter" if interp == mine else "differs from PTX interpreter"
             else:
                 row["error"] = first_error(err if our_parse == 0 else our_parse_err)
             rows.append(row)
     cols = ["tag", "sm", "parse_same", "ptxas_parse", "ours_parse", "ptxas_rc", "ours_rc", "nvdisasm", "identical",
-            "v_fields", "v_values", "outputs", "error"]
+            "v_fields", "v_values", "regs_as_cubin", "outputs", "error"]
     with open(os.path.join(out_dir, "report.tsv"), "w") as f:
         f.write("\t".join(cols) + "\n")
         for r in rows:
@@ -135,9 +146,11 @@ def report(out_dir, ours, ref_bin, sass, launch_dir):
         print(f"{sm}: {len(rs)} files; parse-only verdict as ptxas {sum(r['parse_same'] for r in rs)}/{len(rs)}; "
               f"ptxas compiles {sum(r['ptxas_rc'] == 0 for r in rs)}, ptx2sass {len(ok)}; "
               f"nvdisasm reads {sum(r['nvdisasm'] is True for r in ok)}/{len(ok)}; "
+              f"cuobjdump reads and -v's register count is the cubin's {sum(r['regs_as_cubin'] is True for r in ok)}/{len(ok)}; "
               f"byte-identical reruns {sum(r['identical'] is True for r in ok)}/{len(ok)}; "
               f"-v fields as ptxas {sum(r['v_fields'] is True for r in ok)}, values {sum(r['v_values'] is True for r in ok)}; "
               f"outputs as ptxas's in the SASS interpreter {sum(r['outputs'] == 'same' for r in ok)}"
+              f" (else as the PTX interpreter's {sum(r['outputs'] == 'same as PTX interpreter' for r in ok)})"
               f"/{sum(r['outputs'] != '' for r in ok)} with a launch spec")
     reasons = {}
     for r in rows:
