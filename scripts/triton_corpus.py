@@ -30,11 +30,14 @@ def compile_corpus(out_dir, caps, files):
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
     for path in sorted(files):
-        for name, fn, signature, constexprs, options in load(path).KERNELS:
+        for name, fn, signature, constexprs, options, *divisible in load(path).KERNELS:
             # Pointers 16-byte aligned, as Triton's launcher specialises them for
-            # freshly allocated tensors: the loads and stores get vectorised.
+            # freshly allocated tensors; integers named in an entry's sixth item
+            # divisible by 16, as the launcher specialises them when they are
+            # (masked accesses then get vectorised too).
+            divisible = set(divisible[0]) if divisible else set()
             attrs = {(i, ): [["tt.divisibility", 16]]
-                     for i, arg in enumerate(fn.arg_names) if signature[arg].startswith("*")}
+                     for i, arg in enumerate(fn.arg_names) if signature[arg].startswith("*") or arg in divisible}
             for cap in caps:
                 tag = f"{name}.sm_{cap}"
                 os.environ["TRITON_CORPUS_TAG"] = tag

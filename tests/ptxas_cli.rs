@@ -64,6 +64,29 @@ fn tritons_command_line_compiles_its_ptx_deterministically() {
     }
 }
 
+/// Triton's masked 128-bit loads (`@%p1 ld.global.v4.b32 { %r1, %r2, %r3,
+/// %r4 }, [ %rd1 + 0 ]`, each element set to 0 first): our cubin's outputs
+/// in the SASS interpreter equal those of ptxas's cubin.
+#[test]
+fn guarded_vector_loads_compute_what_ptxas_code_computes() {
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "guarded_vector_loads_compute_what_ptxas_code_computes") else { return };
+    let ptx = "tests/data/triton/vector_add_div16.sm_80.ptx";
+    let spec = root().join("corpus/triton/launch/vector_add_div16.json");
+    let (ours, theirs) = (scratch("div16-ours.cubin"), scratch("div16-ptxas.cubin"));
+    let built = ptx2sass(&["--gpu-name=sm_80", ptx, "-o", ours.to_str().unwrap()]);
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let reference = Command::new(ptxas).current_dir(root()).args(["--gpu-name=sm_80", ptx, "-o", theirs.to_str().unwrap()]).output().unwrap();
+    assert!(reference.status.success(), "{}", text(&reference.stderr));
+    let run = |cubin: &PathBuf| {
+        let out = Command::new(env!("CARGO_BIN_EXE_sass")).arg("run").arg("--launch").arg(&spec).args(["--hazards", "fail"]).arg(cubin).output().unwrap();
+        assert!(out.status.success(), "{}: {}", cubin.display(), text(&out.stderr));
+        text(&out.stdout)
+    };
+    let (mine, expected) = (run(&ours), run(&theirs));
+    assert!(mine.starts_with("param 2: "), "{mine}");
+    assert_eq!(mine, expected);
+}
+
 #[test]
 fn the_samples_pass_parse_only_as_ptxas_passes_them() {
     for (ptx, arch) in SAMPLES {
