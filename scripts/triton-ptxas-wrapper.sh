@@ -3,7 +3,7 @@
 # during scripts/triton-corpus.sh: records Triton's command line, its PTX input and
 # ptx2sass's outcome under $TRITON_CORPUS_DIR/$TRITON_CORPUS_TAG.*, then answers as
 # ptx2sass did. Temporary file names are written as X.ptx / X.ptx.o so the record
-# does not change from run to run.
+# does not change from run to run (apart from -v's compile time).
 set -u
 ptx2sass=${TRITON_CORPUS_PTX2SASS:?}
 if [ "$#" -eq 1 ] && [ "$1" = --version ]; then
@@ -29,4 +29,6 @@ echo "$rc" > "$dir/$tag.rc"
 if [ "$rc" -eq 0 ] && [ -n "$output" ] && [ -f "$output" ]; then cp "$output" "$dir/$tag.cubin"; fi
 cat "$dir/$tag.stdout"
 cat "$dir/$tag.stderr" >&2
+# The record names the input as X.ptx, not Triton's temporary name.
+[ -n "$input" ] && sed -i "s|$input|X.ptx|g" "$dir/$tag.stderr" "$dir/$tag.stdout"
 exit "$rc"
