@@ -40,6 +40,126 @@ pub struct CompileArgs {
     /// `--split-compile <n>`: threads compiling kernels (`None`: chosen
     /// by module size; the output does not depend on it).
     pub threads: Option<usize>,
+    /// `-Werror` / `--warning-as-error`: a warning fails the compilation.
+    pub warnings_as_errors: bool,
+    /// The options accepted that change nothing in ptx2sass's output
+    /// (`--regAllocOptLevel=2`, `-suppress-debug-info`, `--def-load-cache
+    /// cg`, ...: see [`INERT_OPTIONS`]), as written, value included; `-v`
+    /// lists them.
+    pub inert: Vec<String>,
+}
+
+/// What an option of [`INERT_OPTIONS`] takes after its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InertValue {
+    /// Nothing: a flag.
+    Flag,
+    /// `true` or `false`.
+    Bool,
+    /// A number.
+    Number,
+    /// One of these words.
+    OneOf(&'static [&'static str]),
+    /// Any text (a file name, a list).
+    Text,
+}
+
+/// One option `ptxas` takes that ptx2sass accepts and ignores: its long
+/// name, its short name, its value, and why it changes nothing here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InertOption {
+    /// The long name, without dashes (`def-load-cache`).
+    pub long: &'static str,
+    /// The short name, without dashes (`dlcm`); empty when none.
+    pub short: &'static str,
+    /// What follows the name.
+    pub value: InertValue,
+    /// Why accepting it and doing nothing is right, for `-v`.
+    pub why: &'static str,
+}
+
+const fn inert(long: &'static str, short: &'static str, value: InertValue, why: &'static str) -> InertOption {
+    InertOption { long, short, value, why }
+}
+
+const NO_TUNING: &str = "a tuning knob of ptxas's own optimiser";
+const NO_TOOLS: &str = "for NVIDIA's debugging and sanitizer tools";
+const NO_WARNING: &str = "the warning it governs is never given";
+
+/// The `ptxas` options (from `ptxas --help` 13.5, and the undocumented
+/// `--regAllocOptLevel` that Triton passes) that ptx2sass accepts and
+/// ignores: they tune ptxas's own optimiser, govern warnings ptx2sass does
+/// not give, or ask for what ptx2sass does anyway. An option that would
+/// change the meaning of the code (`--force-load-cache`, `--entry`,
+/// `--sanitize`, `--input-as-string`, `--options-file`) is not here: it
+/// is refused rather than silently ignored.
+pub const INERT_OPTIONS: &[InertOption] = &[
+    inert("regAllocOptLevel", "", InertValue::Number, "register allocation is regalloc2's, with no levels"),
+    inert("register-usage-level", "regUsageLevel", InertValue::Number, NO_TUNING),
+    inert("Ofast-compile", "Ofc", InertValue::OneOf(&["0", "min", "mid", "max"]), NO_TUNING),
+    inert("allow-expensive-optimizations", "allow-expensive-optimizations", InertValue::Bool, NO_TUNING),
+    inert("dont-merge-basicblocks", "no-bb-merge", InertValue::Flag, NO_TUNING),
+    inert("disable-optimizer-constants", "disable-optimizer-consts", InertValue::Flag, NO_TUNING),
+    inert("optimize-float-atomics", "opt-fp-atomics", InertValue::Flag, NO_TUNING),
+    inert("enable-func-clone-sc", "enable-func-clone-sc", InertValue::Bool, NO_TUNING),
+    inert("return-at-end", "ret-end", InertValue::Flag, NO_TUNING),
+    // The default cache operators of ld/st: ptx2sass gives every load and
+    // store the cache operator its PTX names (`.ca` by default), as ptxas
+    // does with the defaults `ca` and `wb`.
+    inert("def-load-cache", "dlcm", InertValue::OneOf(&["ca", "cg", "cs", "lu", "cv"]), "loads keep the cache operator their PTX names"),
+    inert("def-store-cache", "dscm", InertValue::OneOf(&["wb", "cg", "cs", "wt"]), "stores keep the cache operator their PTX names"),
+    inert("suppress-debug-info", "suppress-debug-info", InertValue::Flag, "no debug information is written"),
+    inert("extensible-whole-program", "ewp", InertValue::Flag, "every function is compiled whole; calls are inlined"),
+    inert("position-independent-code", "pic", InertValue::Bool, "the code is position independent (ptxas: no longer functional)"),
+    inert("preserve-relocs", "preserve-relocs", InertValue::Flag, "the cubin keeps the relocations it has"),
+    inert("machine", "m", InertValue::OneOf(&["64"]), "64-bit addresses are the only ones"),
+    inert("maxntid", "maxntid", InertValue::Text, "the thread count does not change the code yet"),
+    inert("minnctapersm", "minnctapersm", InertValue::Number, "the block count does not change the code yet"),
+    inert("device-function-maxrregcount", "func-maxrregcount", InertValue::Text, "device functions are inlined into kernels"),
+    inert("override-directive-values", "override-directive-values", InertValue::Flag, "the thread count does not change the code yet"),
+    inert("legacy-bar-warp-wide-behavior", "legacy-bar-warp-wide-behavior", InertValue::Flag, "barriers are compiled as PTX 6.0 and later define them"),
+    inert("warn-on-spills", "warn-spills", InertValue::Flag, "-v reports spill stores and loads per function"),
+    inert("warn-on-local-memory-usage", "warn-lmem-usage", InertValue::Flag, NO_WARNING),
+    inert("warn-on-double-precision-use", "warn-double-usage", InertValue::Flag, NO_WARNING),
+    inert("suppress-stack-size-warning", "suppress-stack-size-warning", InertValue::Flag, NO_WARNING),
+    inert("suppress-double-demote-warning", "suppress-double-demote-warning", InertValue::Flag, NO_WARNING),
+    inert("suppress-async-bulk-multicast-advisory-warning", "suppress-async-bulk-multicast-advisory-warning", InertValue::Flag, NO_WARNING),
+    inert("suppress-sparse-mma-advisory-info", "suppress-sparse-mma-advisory-info", InertValue::Flag, NO_WARNING),
+    inert("suppress-position-independent-code-warning", "suppress-position-independent-code-warning", InertValue::Flag, NO_WARNING),
+    inert("verbose2", "v2", InertValue::Flag, "-v's report is the one given"),
+    inert("make-errors-visible-at-exit", "make-errors-visible-at-exit", InertValue::Flag, "errors are printed as they are found"),
+    inert("jobserver", "jobserver", InertValue::Flag, "kernels are compiled on --split-compile threads"),
+    inert("compiler-annotations", "annotate", InertValue::Flag, NO_TOOLS),
+    inert("compile-as-tools-patch", "astoolspatch", InertValue::Flag, NO_TOOLS),
+    inert("sp-bounds-check", "sp-bounds-check", InertValue::Flag, NO_TOOLS),
+    inert("device-stack-protector", "device-stack-protector", InertValue::Bool, NO_TOOLS),
+    inert("g-tensor-memory-access-check", "g-tmem-access-check", InertValue::Flag, NO_TOOLS),
+    inert("gno-tensor-memory-access-check", "gno-tmem-access-check", InertValue::Flag, NO_TOOLS),
+    inert("gno-fabric-access-check", "gno-fabric-access-check", InertValue::Flag, NO_TOOLS),
+];
+
+/// The `-v` lines that name each inert option accepted (as written in
+/// `accepted`) and why it changes nothing, one line each, in the order
+/// given.
+pub fn inert_notes(accepted: &[String]) -> String {
+    let mut out = String::new();
+    for text in accepted {
+        let name = split(text).0;
+        let why = match name {
+            "-m64" => "64-bit addresses are the only ones",
+            "-Werror" => "the library returns warnings in its output for the caller to judge",
+            _ => inert_option(name).map_or("", |o| o.why),
+        };
+        out.push_str(&format!("ptx2sass info : option '{text}' accepted and ignored: {why}\n"));
+    }
+    out
+}
+
+/// The inert option named `name` (one or two leading dashes, long or short
+/// name), if it is one.
+pub fn inert_option(name: &str) -> Option<&'static InertOption> {
+    let bare = name.strip_prefix("--").or_else(|| name.strip_prefix('-'))?;
+    INERT_OPTIONS.iter().find(|o| o.long == bare || (!o.short.is_empty() && o.short == bare))
 }
 
 impl Default for CompileArgs {
@@ -55,6 +175,8 @@ impl Default for CompileArgs {
             disable_warnings: false,
             compile_only: false,
             threads: None,
+            warnings_as_errors: false,
+            inert: Vec::new(),
         }
     }
 }
@@ -192,7 +314,37 @@ impl CompileArgs {
             "-g" | "--device-debug" | "-device-debug" => flag(&mut self.debug),
             "-w" | "--disable-warnings" | "-disable-warnings" => flag(&mut self.disable_warnings),
             "-c" | "--compile-only" | "-compile-only" => flag(&mut self.compile_only),
-            _ => Ok(false),
+            "-Werror" | "--warning-as-error" | "-warning-as-error" => flag(&mut self.warnings_as_errors),
+            // `-m64`: ptxas's short name with its value glued on.
+            "-m64" if arg.inline.is_none() => {
+                self.inert.push(arg.text.to_string());
+                Ok(true)
+            }
+            name => {
+                let Some(option) = inert_option(name) else { return Ok(false) };
+                let text = match option.value {
+                    InertValue::Flag => {
+                        let mut ignored = false;
+                        flag(&mut ignored)?;
+                        arg.text.to_string()
+                    }
+                    value => {
+                        let v = cursor.value(arg)?;
+                        let valid = match value {
+                            InertValue::Bool => parse_bool(v).is_some(),
+                            InertValue::Number => v.parse::<u32>().is_ok(),
+                            InertValue::OneOf(words) => words.contains(&v),
+                            InertValue::Flag | InertValue::Text => true,
+                        };
+                        if !valid {
+                            return Err(ArgError::new(format!("invalid value '{v}' for option '{}'", arg.name)));
+                        }
+                        format!("{}={v}", arg.name)
+                    }
+                };
+                self.inert.push(text);
+                Ok(true)
+            }
         }
     }
 }
@@ -241,5 +393,33 @@ mod tests {
         assert_eq!(parse(&["--gpu-name"]).unwrap_err().message, "option '--gpu-name' needs a value");
         assert_eq!(parse(&["-v=1"]).unwrap_err().message, "option '-v' takes no value");
         assert!(parse(&["--fmad=maybe"]).is_err());
+        assert_eq!(parse(&["-dlcm=zz"]).unwrap_err().message, "invalid value 'zz' for option '-dlcm'");
+        assert_eq!(parse(&["--regAllocOptLevel=high"]).unwrap_err().message, "invalid value 'high' for option '--regAllocOptLevel'");
+        assert_eq!(parse(&["-suppress-debug-info=1"]).unwrap_err().message, "option '-suppress-debug-info' takes no value");
+    }
+
+    #[test]
+    fn the_options_triton_nvcc_and_pytorch_pass_are_accepted() {
+        // Triton 3.9's command line (make_cubin in its NVIDIA backend), with
+        // the options it adds on request.
+        let triton = ["-lineinfo", "-suppress-debug-info", "--fmad=false", "-v", "--opt-level", "0", "--regAllocOptLevel=2", "--gpu-name=sm_90a", "X.ptx", "-o", "X.ptx.o"];
+        let (a, rest) = parse(&triton).unwrap();
+        assert_eq!((a.line_info, a.fmad, a.verbose, a.opt_level), (true, false, true, 0));
+        assert_eq!(a.inert, ["-suppress-debug-info", "--regAllocOptLevel=2"]);
+        assert_eq!(rest, ["X.ptx", "-o", "X.ptx.o"]);
+        // nvcc's -Xptxas favourites, in both spellings and both value forms.
+        let nvcc = ["-Werror", "--warn-on-spills", "-warn-lmem-usage", "--def-load-cache", "cg", "-dscm=wt", "--allow-expensive-optimizations=true", "-pic", "false", "--extensible-whole-program", "-m64", "--machine", "64", "-Ofc", "max", "-regUsageLevel=3"];
+        let (a, rest) = parse(&nvcc).unwrap();
+        assert!(a.warnings_as_errors && rest.is_empty());
+        assert_eq!(
+            a.inert,
+            ["--warn-on-spills", "-warn-lmem-usage", "--def-load-cache=cg", "-dscm=wt", "--allow-expensive-optimizations=true", "-pic=false", "--extensible-whole-program", "-m64", "--machine=64", "-Ofc=max", "-regUsageLevel=3"]
+        );
+        let (a, _) = parse(&["--device-debug", "--compile-only", "--generate-line-info", "--maxrregcount", "32"]).unwrap();
+        assert_eq!((a.debug, a.compile_only, a.line_info, a.max_registers, a.inert.len()), (true, true, true, Some(32), 0));
+        // Options that change what the code means are not ignored.
+        for refused in ["--force-load-cache", "--entry", "--sanitize", "--options-file", "--input-as-string"] {
+            assert!(inert_option(refused).is_none(), "{refused}");
+        }
     }
 }

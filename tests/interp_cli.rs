@@ -68,7 +68,7 @@ fn bad_specs_and_faults_are_errors_with_exit_status() {
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"kernel": "saxpy", "grid": [1], "block": [1], "params": [{"kind": "q8"}]}"#).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_ptx2sass")).current_dir(root()).arg("-arch=sm_90").arg("--run").arg(&bad).arg("examples/saxpy.ptx").output().unwrap();
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(255), "every failure exits 255, as ptxas");
     assert!(String::from_utf8_lossy(&out.stderr).contains("params[0].kind"), "{}", String::from_utf8_lossy(&out.stderr));
     // y too small for n = 100: the first thread past it faults, reported
     // with the PTX line of the load.
@@ -79,7 +79,7 @@ fn bad_specs_and_faults_are_errors_with_exit_status() {
     std::fs::write(&small, v.to_string()).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_ptx2sass")).current_dir(root()).arg("-arch=sm_90").arg("--run").arg(&small).arg("examples/saxpy.ptx").output().unwrap();
     let _ = std::fs::remove_dir_all(&dir);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(255), "every failure exits 255, as ptxas");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("examples/saxpy.ptx:43:") && err.contains("memory fault") && err.contains("out-of-bounds"), "{err}");
 }

@@ -38,7 +38,10 @@ fn cli(ptx: &Path, args: &[&str], out: &Path) -> Option<(Vec<u8>, String)> {
     if !run.status.success() {
         return None;
     }
-    Some((std::fs::read(out).expect("cubin written"), String::from_utf8(run.stdout).expect("utf-8")))
+    // The tool writes -v on standard error, as ptxas does, ending with the
+    // compile time (the one line the library's report leaves out).
+    let report: String = String::from_utf8(run.stderr).expect("utf-8").lines().filter(|l| !l.starts_with("ptxas info    : Compile time = ")).map(|l| format!("{l}\n")).collect();
+    Some((std::fs::read(out).expect("cubin written"), report))
 }
 
 #[test]

@@ -213,7 +213,7 @@ fn stage_errors(errors: Vec<StageError>) -> Error {
 }
 
 fn output(compiled: driver::Compiled, sm: Sm, options: &Options, warnings: Vec<Diagnostic>) -> Output {
-    let info = if options.verbose { compiled.verbose_report(sm) } else { String::new() };
+    let info = if options.verbose { crate::args::inert_notes(&options.ignored_options) + &compiled.verbose_report(sm) } else { String::new() };
     let kernels = compiled
         .kernels
         .iter()

@@ -51,6 +51,11 @@ pub struct Options {
     /// Threads compiling kernels at once (`--split-compile`); `None`
     /// chooses by module size. The output does not depend on it.
     pub threads: Option<usize>,
+    /// The `ptxas` options accepted that change nothing in ptx2sass's
+    /// output (`--regAllocOptLevel=2`, `-suppress-debug-info`,
+    /// `--def-load-cache=cg`, ...), as written; with [`verbose`](Self::verbose)
+    /// the info log names each and why.
+    pub ignored_options: Vec<String>,
 }
 
 impl Options {
@@ -64,7 +69,10 @@ impl Options {
     /// `nvPTXCompilerCompile` takes: `-arch=sm_90` / `--gpu-name sm_90`,
     /// `-O0`…`-O3` / `--opt-level N`, `--fmad=BOOL`, `--maxrregcount=N`,
     /// `-lineinfo`, `-g`, `-v`, `-w`, `-c` (accepted; the output is always
-    /// a complete cubin), `--split-compile N`. The target defaults to
+    /// a complete cubin), `--split-compile N`, and the options of `ptxas`
+    /// that tune its own optimiser or govern warnings ptx2sass does not
+    /// give (`--regAllocOptLevel=N`, `--def-load-cache`, `-Werror`, ...:
+    /// kept in [`ignored_options`](Self::ignored_options)). The target defaults to
     /// `sm_75`, as in `ptxas`. Anything else (an input file, `-o`) is an
     /// [`ErrorKind::InvalidOptions`](crate::ErrorKind::InvalidOptions)
     /// error.
@@ -96,6 +104,9 @@ impl Options {
             verbose: a.verbose,
             warnings: !a.disable_warnings,
             threads: a.threads,
+            // -Werror changes nothing in the library: its warnings are data
+            // in the output, and the caller decides what they mean.
+            ignored_options: a.inert.iter().cloned().chain(a.warnings_as_errors.then(|| "-Werror".to_string())).collect(),
         }
     }
 }
@@ -117,6 +128,9 @@ mod tests {
         assert_eq!(o.target.to_string(), "sm_120");
         assert_eq!((o.opt_level, o.fma_contraction, o.line_info, o.debug, o.verbose, o.warnings, o.threads), (1, false, true, true, true, false, Some(2)));
         assert_eq!(Options::from_ptxas_args::<&str>(&[]).unwrap(), Options::default());
+        let triton = Options::from_ptxas_args(&["-lineinfo", "-v", "--regAllocOptLevel=2", "--gpu-name=sm_90a"]).unwrap();
+        assert_eq!(triton.target.to_string(), "sm_90a");
+        assert_eq!(triton.ignored_options, ["--regAllocOptLevel=2"]);
     }
 
     #[test]

@@ -18,13 +18,21 @@ options (ptxas-compatible):
   -v, --verbose                                print resource usage
   --maxrregcount <n>                           register limit
   --fmad <true|false>                          allow mul+add contraction (never done yet)
-  -lineinfo, -g, -c, -w                        accepted: line and debug information are not
+  -lineinfo, -g, -c                            accepted: line and debug information are not
                                                generated yet, the output is always a complete
-                                               cubin, no warnings are printed
+                                               cubin
+  -w, --disable-warnings                       print no warnings
+  -Werror, --warning-as-error                  a warning fails the compilation
+  other ptxas options                          those that tune ptxas's optimiser or govern
+                                               warnings (--regAllocOptLevel, -dlcm, -dscm,
+                                               --allow-expensive-optimizations, -Ofc, -ewp,
+                                               -pic, -m64, --warn-on-spills, ...) are
+                                               accepted and change nothing; -v names them
   --split-compile <n>                          compile kernels on up to n threads (0, the
                                                default here: as many as the machine has
                                                for a large module, one for a small one)
-  --version, -V                                print version
+  --version, -V                                print version, and the CUDA release whose ptxas
+                                               reads the same newest PTX ISA (for Triton)
 ptx2sass options:
   --summary                                    print one line per function after checking
   --dump-ir=<stage>                            print each function after a stage: lower, legalize,
@@ -64,7 +72,7 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
                 return Ok(None);
             }
             "--version" | "-V" => {
-                println!("ptx2sass: PTX to SASS compiler\nversion {}", env!("CARGO_PKG_VERSION"));
+                print!("{}", version_text());
                 return Ok(None);
             }
             "-o" | "--output-file" => output = Some(cursor.value(&arg).map_err(|e| e.message)?.to_string()),
@@ -87,6 +95,25 @@ fn parse_args(args: &[String]) -> Result<Option<Options>, String> {
     Ok(Some(Options { compile, output, inputs, summary, run, dump_ir }))
 }
 
+/// `--version`: ptx2sass's own version, then the PTX ISA it reads and the
+/// CUDA release whose ptxas reads the same newest ISA, written as ptxas
+/// writes its release (`release 13.5`): Triton reads that line with
+/// `release (\d+)\.(\d+)` to choose the `.version` of the PTX it emits
+/// (CUDA 13.x reads PTX ISA 9.x; ISA 9.5 is CUDA 13.5's).
+fn version_text() -> String {
+    let (major, minor) = ptx2sass::internals::ptx::check::MAX_PTX_VERSION;
+    format!(
+        "ptx2sass: PTX to SASS compiler\nversion {}\nReads PTX ISA up to {major}.{minor}, as ptxas of Cuda compilation tools, release {}.{minor}\n",
+        env!("CARGO_PKG_VERSION"),
+        major + 4
+    )
+}
+
+/// The exit status of every failure, as ptxas: 255 for a bad option, a
+/// missing file, invalid PTX and an unsupported feature alike (Triton
+/// reads 255 as a code-generation error).
+const FAILURE: u8 = 255;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let opts = match parse_args(&args) {
@@ -94,10 +121,11 @@ fn main() -> ExitCode {
         Ok(None) => return ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("ptx2sass fatal   : {e}\n{USAGE}");
-            return ExitCode::from(2);
+            return ExitCode::from(FAILURE);
         }
     };
     let mut failed = false;
+    let started = std::time::Instant::now();
     for path in &opts.inputs {
         let source = match std::fs::read(path) {
             // Valid UTF-8 (nearly always) is checked by the fast validator
@@ -120,8 +148,13 @@ fn main() -> ExitCode {
         };
         match ptx::check::check(&module, &check_opts) {
             Ok(warnings) => {
-                if !warnings.is_empty() {
+                if !warnings.is_empty() && !opts.compile.disable_warnings {
                     eprint!("{}", warnings.render(path, &source));
+                    if opts.compile.warnings_as_errors {
+                        eprintln!("ptx2sass fatal   : warnings are errors (-Werror) in '{path}'");
+                        failed = true;
+                        continue;
+                    }
                 }
             }
             Err(d) => {
@@ -151,7 +184,12 @@ fn main() -> ExitCode {
             }
         }
     }
-    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    // ptxas ends its -v report with the time taken (the one line of the
+    // report that differs from run to run; the cubin never does).
+    if opts.compile.verbose && !failed && matches!(opts.compile.arch, Arch::Real(_)) && opts.run.is_none() {
+        eprintln!("ptxas info    : Compile time = {:.3} ms", started.elapsed().as_secs_f64() * 1000.0);
+    }
+    if failed { ExitCode::from(FAILURE) } else { ExitCode::SUCCESS }
 }
 
 const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass"];
@@ -166,7 +204,11 @@ fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) ->
         Ok(c) => c,
         Err(errors) => {
             for e in &errors {
-                eprintln!("{path}: error: {e}");
+                if e.line > 0 {
+                    eprintln!("{path}:{}:{}: error: {e}", e.line, e.column);
+                } else {
+                    eprintln!("{path}: error: {e}");
+                }
             }
             eprintln!("ptx2sass fatal   : {} function(s) of '{path}' could not be compiled for {sm}", errors.len());
             return false;
@@ -184,8 +226,9 @@ fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) ->
         eprintln!("ptx2sass fatal   : cannot write '{out}': {e}");
         return false;
     }
+    // On standard error, as ptxas prints it (Triton keeps only that).
     if opts.compile.verbose {
-        print!("{}", compiled.verbose_report(sm));
+        eprint!("{}{}", ptx2sass::internals::args::inert_notes(&opts.compile.inert), compiled.verbose_report(sm));
     }
     if opts.dump_ir.as_deref() == Some("sass") {
         match ptx2sass::internals::cubin::elf::read(&compiled.cubin) {

@@ -435,8 +435,11 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
         match inst.op() {
             Op::EXIT => exits.push(16 * k as u32),
             Op::BAR => {
+                // The barrier number is printed in hex (`BAR.SYNC.DEFER_BLOCKING
+                // 0x0`): the form holds it as a hex operand. One in a register
+                // may be any of the 16.
                 let used = match inst.operands.first() {
-                    Some(Operand::Imm(id)) => id + 1,
+                    Some(Operand::Imm(id) | Operand::Hex(id)) => id + 1,
                     _ => 16,
                 };
                 barriers = barriers.max(used.min(16));

@@ -6,6 +6,12 @@
 //! blocks become scope pushes and pops), so labels are known before any
 //! branch to them, and each label block's predecessors can be counted: a
 //! block is sealed when its last incoming edge is emitted.
+//!
+//! Labels are scoped as variables are: a label is visible in the `{ }`
+//! block that defines it and the blocks inside, and an inner definition
+//! hides an outer one. (LLVM's NVPTX back end leaves each inline-assembly
+//! statement in its own `{ }`, so one function may hold the same label
+//! `waitLoop:` once per inlined statement; ptxas accepts it.)
 
 use super::error::LowerError;
 use super::names::Binding;
@@ -23,7 +29,9 @@ use std::collections::HashMap;
 #[derive(Clone, Copy)]
 enum Event<'a> {
     Inst(&'a Instruction),
-    Label(Symbol),
+    /// A label and its definition's index in the function's label list
+    /// (`u32::MAX` for a second definition in one block, which is an error).
+    Label(Symbol, u32),
     Decl(&'a ast::VarDecl),
     Push,
     Pop,
@@ -34,7 +42,7 @@ fn flatten<'a>(stmts: &'a [Statement], out: &mut Vec<Event<'a>>) {
     for s in stmts {
         match s {
             Statement::Instruction(i) => out.push(Event::Inst(i)),
-            Statement::Label(l, _) => out.push(Event::Label(*l)),
+            Statement::Label(l, _) => out.push(Event::Label(*l, u32::MAX)),
             Statement::Variable(d) => out.push(Event::Decl(d)),
             Statement::Block(b) => {
                 out.push(Event::Push);
@@ -51,8 +59,6 @@ fn flatten<'a>(stmts: &'a [Statement], out: &mut Vec<Event<'a>>) {
 /// far).
 struct LabelInfo {
     block: Block,
-    /// The event that defines the label (a repeated label is ignored).
-    at: usize,
     total: u32,
     seen: u32,
 }
@@ -78,7 +84,9 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     slots: Vec<Option<Variable>>,
     bases: Vec<u32>,
     elems: HashMap<(u32, u32), Variable, FxBuild>,
-    labels: HashMap<Symbol, u32, FxBuild>,
+    /// The label each `bra` names, by the instruction's source offset,
+    /// resolved through the scopes open at the branch.
+    branch_targets: HashMap<u32, u32, FxBuild>,
     label_info: Vec<LabelInfo>,
     /// Whether the current block can take more instructions.
     open: bool,
@@ -102,6 +110,10 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
     let name = m.names.name(f.name);
     let mut events = Vec::with_capacity(body.stmts.len() + 8);
     flatten(&body.stmts, &mut events);
+    let (duplicates, branch_targets) = number_labels(&mut events, |i| match &m.operands(i.operands).first()?.kind {
+        OperandKind::Name(s, None) if i.opcode == P::Bra => Some(*s),
+        _ => None,
+    });
     let kernel = f.kind == ast::FunctionKind::Entry;
     // About one instruction and value per statement, a few more for
     // expansions: room up front saves growing the tables step by step.
@@ -118,7 +130,7 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         slots: Vec::new(),
         bases: Vec::new(),
         elems: HashMap::default(),
-        labels: HashMap::default(),
+        branch_targets: HashMap::default(),
         label_info: Vec::new(),
         open: true,
         emitted: SmallVec::new(),
@@ -128,6 +140,11 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         cc: None,
         errors: Vec::new(),
     };
+    for s in duplicates {
+        let label = m.names.name(s);
+        l.errors.push(l.error(f.loc.span(), format!("label {label} defined twice in one block")));
+    }
+    l.branch_targets = branch_targets;
     l.run(f, fid, &events);
     let frame = l.frame;
     let errors = std::mem::take(&mut l.errors);
@@ -136,6 +153,65 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
     b.finish();
     func.local_bytes = frame;
     errors
+}
+
+/// Numbers the label definitions of a flattened body in order (filling in
+/// each [`Event::Label`]'s index) and resolves every branch's label
+/// through the scopes open at the branch: the innermost block that
+/// defines the name, wherever in that block the definition stands.
+/// Returns the labels defined twice in one block, and the label index of
+/// each branch (`target` gives the label a branch names) by the branch's
+/// source offset.
+fn number_labels(events: &mut [Event], target: impl Fn(&Instruction) -> Option<Symbol>) -> (Vec<Symbol>, HashMap<u32, u32, FxBuild>) {
+    // Each `{ }` block gets an id (0 is the body); a definition is keyed
+    // by its block and name.
+    let mut defined: HashMap<(u32, Symbol), u32, FxBuild> = HashMap::default();
+    let mut duplicates = Vec::new();
+    let (mut stack, mut blocks) = (vec![0u32], 0u32);
+    let mut count = 0u32;
+    for e in events.iter_mut() {
+        match e {
+            Event::Push => {
+                blocks += 1;
+                stack.push(blocks);
+            }
+            Event::Pop => {
+                stack.pop();
+            }
+            Event::Label(s, n) => {
+                let block = stack.last().copied().unwrap_or(0);
+                if defined.contains_key(&(block, *s)) {
+                    duplicates.push(*s);
+                } else {
+                    defined.insert((block, *s), count);
+                    *n = count;
+                    count += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut branches = HashMap::default();
+    let (mut stack, mut blocks) = (vec![0u32], 0u32);
+    for e in events.iter() {
+        match e {
+            Event::Push => {
+                blocks += 1;
+                stack.push(blocks);
+            }
+            Event::Pop => {
+                stack.pop();
+            }
+            Event::Inst(i) => {
+                let Some(s) = target(i) else { continue };
+                if let Some(&n) = stack.iter().rev().find_map(|b| defined.get(&(*b, s))) {
+                    branches.insert(i.loc.span().start, n);
+                }
+            }
+            _ => {}
+        }
+    }
+    (duplicates, branches)
 }
 
 impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
@@ -156,22 +232,28 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         for (m, _) in &i.modifiers {
             text.push_str(m.spelling());
         }
+        // The asynchronous path of Hopper and Blackwell is a whole
+        // subsystem not built yet: say so, rather than only naming the
+        // first of its instructions met.
+        let asynchronous = ["wgmma", "tcgen05", "mbarrier", "cp.async.bulk", "fence.proxy.async", "fence.proxy.tensormap", "tensormap"];
+        if asynchronous.iter().any(|p| text.starts_with(p)) {
+            return self.error(
+                i.loc.span(),
+                format!("unsupported in lowering: {text} (the Hopper/Blackwell asynchronous path, wgmma, TMA, mbarrier and tcgen05, is not implemented)"),
+            );
+        }
         self.error(i.loc.span(), format!("unsupported in lowering: {text}"))
     }
 
     fn run(&mut self, f: &ast::Function, fid: FuncId, events: &[Event<'a>]) {
         // Blocks: the entry, then one per label (label `k` is block k + 1).
         let entry = self.b.create_block();
-        for (k, e) in events.iter().enumerate() {
-            if let Event::Label(s) = *e {
-                if self.labels.contains_key(&s) {
-                    let name = self.cx.m.names.name(s);
-                    self.errors.push(self.error(f.loc.span(), format!("label {name} defined twice")));
-                    continue;
-                }
+        for e in events {
+            if let Event::Label(_, n) = *e
+                && n != u32::MAX
+            {
                 let block = self.b.create_block();
-                self.labels.insert(s, self.label_info.len() as u32);
-                self.label_info.push(LabelInfo { block, at: k, total: 0, seen: 0 });
+                self.label_info.push(LabelInfo { block, total: 0, seen: 0 });
             }
         }
         self.count_edges(events);
@@ -180,9 +262,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
         self.params(f, fid);
         for (k, e) in events.iter().enumerate() {
             match *e {
-                Event::Label(s) => {
-                    let Some(&n) = self.labels.get(&s) else { continue };
-                    if self.label_info[n as usize].at != k {
+                Event::Label(_, n) => {
+                    if n == u32::MAX {
                         continue;
                     }
                     let target = self.label_info[n as usize].block;
@@ -242,12 +323,10 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     /// fall-through from the code before it.
     fn count_edges(&mut self, events: &[Event]) {
         let mut falls = true;
-        for (k, e) in events.iter().enumerate() {
+        for e in events {
             match *e {
-                Event::Label(s) => {
-                    if let (true, Some(&n)) = (falls, self.labels.get(&s))
-                        && self.label_info[n as usize].at == k
-                    {
+                Event::Label(_, n) => {
+                    if falls && n != u32::MAX {
                         self.label_info[n as usize].total += 1;
                     }
                     falls = true;
@@ -272,10 +351,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
 
     /// The label index a `bra` names.
     fn branch_label(&self, i: &Instruction) -> Option<u32> {
-        match &self.cx.m.operands(i.operands).first()?.kind {
-            OperandKind::Name(s, None) => self.labels.get(s).copied(),
-            _ => None,
-        }
+        self.branch_targets.get(&i.loc.span().start).copied()
     }
 
     /// Records an edge into `target`, sealing it when it was the last.
@@ -517,8 +593,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     fn fallthrough(&mut self, rest: &[Event]) -> (Block, bool) {
         for e in rest {
             match *e {
-                Event::Label(s) => {
-                    if let Some(&n) = self.labels.get(&s) {
+                Event::Label(_, n) => {
+                    if n != u32::MAX {
                         return (self.label_info[n as usize].block, false);
                     }
                 }

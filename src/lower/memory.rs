@@ -45,7 +45,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     pub fn ld(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
         let attrs = self.ordered(i, attrs, crate::ir::MemOrder::Acquire)?;
         let ty = self.mem_type(i)?;
-        let ops = self.operands_n(i, 2)?;
+        let ops = self.operands_n(i, 2 + usize::from(has_cache_hint(i)))?;
         let span = i.loc.span();
         let places = self.dests(&ops[0])?;
         let n = usize::from(attrs.vector.max(1));
@@ -88,7 +88,7 @@ impl<'a> FnLower<'_, 'a, '_> {
     pub fn st(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
         let attrs = self.ordered(i, attrs, crate::ir::MemOrder::Release)?;
         let ty = self.mem_type(i)?;
-        let ops = self.operands_n(i, 2)?;
+        let ops = self.operands_n(i, 2 + usize::from(has_cache_hint(i)))?;
         let span = i.loc.span();
         let n = usize::from(attrs.vector.max(1));
         let values = self.store_values(&ops[1], ty, n)?;
@@ -374,5 +374,66 @@ impl<'a> FnLower<'_, 'a, '_> {
             words[at] = self.op(Opcode::Or, Attrs::typed(DataType::B32), &[kept, new], Type::R32);
         }
         Ok(self.concat(&words))
+    }
+}
+
+/// Whether `i` carries `.L2::cache_hint`: its last operand is then a
+/// 64-bit cache policy (made by `createpolicy`), which the access ignores
+/// as it ignores the other eviction hints ([`super::types`]): a policy
+/// only steers what the L2 cache keeps, never what a load reads.
+pub(super) fn has_cache_hint(i: &Instruction) -> bool {
+    i.modifiers.iter().any(|(m, _)| m.spelling() == ".L2::cache_hint")
+}
+
+/// The 64-bit cache policy `createpolicy.fractional` makes, as ptxas 13.5
+/// computes it (measured: ptxas folds it to a constant on sm_80 and
+/// builds the same value with uniform ALU operations on sm_90+). The low
+/// word is 0; the high word holds, from bit 20, the fraction as sixteenths
+/// rounded up, less one (1.0 → 15, 0.5 → 7, 0.3 → 4, 0.01 → 0), and from
+/// bit 24 the primary policy (`evict_unchanged` 0x10, `evict_first` 0x12,
+/// `evict_last` 0x14, `evict_normal` 0x16) plus one when the secondary
+/// policy is `evict_first` (the default secondary is `evict_unchanged`).
+/// `None` for a policy name or fraction outside those.
+pub(super) fn fractional_policy(primary: &str, secondary_first: bool, fraction: f64) -> Option<u64> {
+    let code: u64 = match primary {
+        "evict_unchanged" => 0x10,
+        "evict_first" => 0x12,
+        "evict_last" => 0x14,
+        "evict_normal" => 0x16,
+        _ => return None,
+    };
+    if !(fraction > 0.0 && fraction <= 1.0) {
+        return None;
+    }
+    let sixteenths = (fraction * 16.0).ceil() as u64;
+    let high = ((code + u64::from(secondary_first)) << 24) | ((sixteenths - 1) << 20);
+    Some(high << 32)
+}
+
+#[cfg(test)]
+mod policy_tests {
+    use super::fractional_policy;
+
+    #[test]
+    fn policies_are_the_values_ptxas_computes() {
+        // High words read from ptxas 13.5's sm_80 code for each createpolicy.
+        let cases = [
+            ("evict_last", false, 1.0, 0x14f0_0000u64),
+            ("evict_first", false, 1.0, 0x12f0_0000),
+            ("evict_normal", false, 1.0, 0x16f0_0000),
+            ("evict_unchanged", false, 1.0, 0x10f0_0000),
+            ("evict_last", false, 0.5, 0x1470_0000),
+            ("evict_last", true, 1.0, 0x15f0_0000),
+            ("evict_normal", true, 0.25, 0x1730_0000),
+            ("evict_last", false, 0.3, 0x1440_0000),
+            ("evict_last", false, 0.0625, 0x1400_0000),
+            ("evict_last", false, 0.99, 0x14f0_0000),
+            ("evict_last", false, 0.01, 0x1400_0000),
+        ];
+        for (primary, first, fraction, high) in cases {
+            assert_eq!(fractional_policy(primary, first, fraction), Some(high << 32), "{primary} {first} {fraction}");
+        }
+        assert_eq!(fractional_policy("evict_last", false, 0.0), None);
+        assert_eq!(fractional_policy("evict_sometimes", false, 1.0), None);
     }
 }

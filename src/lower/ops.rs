@@ -44,12 +44,21 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         match i.opcode {
             P::CpAsync => return self.cp_async(i),
+            P::Createpolicy => return self.createpolicy(i),
             P::CpAsyncCommitGroup | P::CpAsyncWaitGroup | P::CpAsyncWaitAll => return self.async_group(i),
             _ => {}
         }
         if matches!(i.opcode, P::Atom | P::Red) {
             let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
             return self.atomic(i, attrs);
+        }
+        if ptx_types(i).0 == Some(ScalarType::F32x2) {
+            return self.packed_f32x2(i);
+        }
+        if let (Some(ScalarType::F32), Some(half @ (ScalarType::F16 | ScalarType::Bf16))) = ptx_types(i)
+            && matches!(i.opcode, P::Add | P::Sub | P::Fma)
+        {
+            return self.mixed_f32(i, half);
         }
         let (attrs, ext) = types::attrs_ext(&i.modifiers).map_err(|()| self.unsupported(i))?;
         if ext != types::Ext::default() || super::integer::handles(i.opcode) {
@@ -60,6 +69,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::Sub => self.arith(i, Opcode::Sub, attrs, 2),
             P::Div => self.arith(i, Opcode::Div, attrs, 2),
             P::Rem => self.arith(i, Opcode::Rem, attrs, 2),
+            P::Min | P::Max if i.operands.len() == 4 => self.min_max3(i, attrs),
             P::Min => self.arith(i, Opcode::Min, attrs, 2),
             P::Max => self.arith(i, Opcode::Max, attrs, 2),
             P::And => self.arith(i, Opcode::And, attrs, 2),
@@ -97,6 +107,81 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
     }
 
+    /// `add/sub/mul/fma.f32x2 d, a, b[, c]` (sm_100+): the operation on
+    /// each f32 half of the 64-bit registers, low half first, as two f32
+    /// operations with the instruction's rounding and `.ftz`. (ptxas
+    /// emits FADD2/FMUL2/FFMA2 on sm_100 and two FADD/FMUL/FFMA on
+    /// sm_120; the two scalar operations compute the same bits on both.)
+    fn packed_f32x2(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let (opcode, n) = match i.opcode {
+            P::Add => (Opcode::Add, 2),
+            P::Sub => (Opcode::Sub, 2),
+            P::Mul => (Opcode::Mul, 2),
+            P::Fma => (Opcode::Fma, 3),
+            _ => return Err(self.unsupported(i)),
+        };
+        let halves: smallvec::SmallVec<[(crate::ptx::modifier::Modifier, crate::ptx::ast::Loc); 8]> = i
+            .modifiers
+            .iter()
+            .map(|&(m, loc)| match m {
+                crate::ptx::modifier::Modifier::Type(ScalarType::F32x2) => (crate::ptx::modifier::Modifier::Type(ScalarType::F32), loc),
+                m => (m, loc),
+            })
+            .collect();
+        let attrs = types::attrs(&halves).map_err(|()| self.unsupported(i))?;
+        if attrs.vector != 0 || attrs.mul.is_some() || attrs.space.is_some() {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.operands_n(i, n + 1)?;
+        let mut sources: smallvec::SmallVec<[smallvec::SmallVec<[Value; 4]>; 3]> = smallvec::SmallVec::new();
+        for o in &ops[1..] {
+            let packed = self.read(o, ScalarType::B64)?;
+            sources.push(self.unpack(packed, 2, 32));
+        }
+        let f32_type = scalar_value_type(ScalarType::F32).ok_or_else(|| self.unsupported(i))?;
+        let mut results: smallvec::SmallVec<[Value; 2]> = smallvec::SmallVec::new();
+        for half in 0..2 {
+            let args: smallvec::SmallVec<[Value; 3]> = sources.iter().map(|s| s[half]).collect();
+            results.push(self.op(opcode, attrs, &args, f32_type));
+        }
+        let v = self.pack(&results, 32);
+        self.write(&ops[0], v, false)
+    }
+
+    /// `add/sub.f32.{f16,bf16} d, a, c` and `fma.f32.{f16,bf16} d, a, b,
+    /// c` (sm_100+): the half operands widened to f32 (exactly), then the
+    /// f32 operation with the instruction's rounding and `.sat`. (ptxas
+    /// emits FHADD/FHFMA, which compute the same: the widening is exact,
+    /// and a product of two halves is exact in f32, so the one rounding is
+    /// the f32 operation's.)
+    fn mixed_f32(&mut self, i: &Instruction, half: ScalarType) -> Result<(), LowerError> {
+        let (opcode, n) = match i.opcode {
+            P::Add => (Opcode::Add, 2),
+            P::Sub => (Opcode::Sub, 2),
+            P::Fma => (Opcode::Fma, 3),
+            _ => return Err(self.unsupported(i)),
+        };
+        let mut attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
+        if attrs.vector != 0 || attrs.mul.is_some() || attrs.space.is_some() {
+            return Err(self.unsupported(i));
+        }
+        attrs.src_ty = None;
+        let ops = self.operands_n(i, n + 1)?;
+        let f32_type = scalar_value_type(ScalarType::F32).ok_or_else(|| self.unsupported(i))?;
+        let widen = Attrs { ty: types::data_type(ScalarType::F32), src_ty: types::data_type(half), ..Attrs::default() };
+        let mut args: smallvec::SmallVec<[Value; 3]> = smallvec::SmallVec::new();
+        for (k, o) in ops[1..].iter().enumerate() {
+            if k + 1 < n {
+                let h = self.read(o, half)?;
+                args.push(self.op(Opcode::Cvt, widen, &[h], f32_type));
+            } else {
+                args.push(self.read(o, ScalarType::F32)?);
+            }
+        }
+        let v = self.op(opcode, attrs, &args, f32_type);
+        self.write(&ops[0], v, false)
+    }
+
     /// The operands, checked to number `n`.
     pub fn operands_n(&self, i: &Instruction, n: usize) -> Result<&'a [Operand], LowerError> {
         let m: &'a crate::ptx::ast::Module = self.cx.m;
@@ -129,6 +214,24 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         let v = self.op(opcode, attrs, &args, result);
         self.write(&ops[0], v, ty.kind() == TypeKind::Signed)
+    }
+
+    /// The three-input `min/max.f32 d, a, b, c` (PTX 8.8, sm_100+) as two
+    /// two-input ones, `(a op b) op c`: with or without `.NaN` the chain
+    /// gives the same result (a NaN input is dropped, or propagated, at
+    /// either step alike).
+    fn min_max3(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let opcode = if i.opcode == P::Min { Opcode::Min } else { Opcode::Max };
+        let ty = self.one_type(i)?;
+        if attrs.mul.is_some() || attrs.vector != 0 || attrs.space.is_some() || attrs.xorsign || attrs.abs != 0 || ty.kind() != TypeKind::Float {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.operands_n(i, 4)?;
+        let result = scalar_value_type(ty).ok_or_else(|| self.unsupported(i))?;
+        let (a, b, c) = (self.read(&ops[1], ty)?, self.read(&ops[2], ty)?, self.read(&ops[3], ty)?);
+        let ab = self.op(opcode, attrs, &[a, b], result);
+        let v = self.op(opcode, attrs, &[ab, c], result);
+        self.write(&ops[0], v, false)
     }
 
     /// `mul`/`mad` with `.lo/.hi/.wide` (`.wide` doubles the result and,

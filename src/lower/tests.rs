@@ -560,12 +560,42 @@ fn block_indices_start_with_the_entry() {
 }
 
 #[test]
+fn a_label_in_two_blocks_is_two_labels() {
+    // Two inline-assembly blocks with the same loop label (as LLVM's
+    // NVPTX back end writes Triton's mbarrier waits): each branch goes
+    // back to its own block's label, the block that adds its own step.
+    let src = module(
+        ".visible .entry k(.param .u32 n)\n{\n.reg .b32 %r<3>;\nld.param.u32 %r1, [n];\n\
+         {\n.reg .pred p;\nwaitLoop:\nadd.s32 %r1, %r1, 1;\nsetp.lt.s32 p, %r1, 10;\n@p bra waitLoop;\n}\n\
+         {\n.reg .pred p;\nwaitLoop:\nadd.s32 %r1, %r1, 2;\nsetp.lt.s32 p, %r1, 20;\n@p bra waitLoop;\n}\nret;\n}\n",
+    );
+    let m = crate::ptx::parse(&src).expect("parses");
+    let l = lower_module_partial(&m, Sm::new(90), None);
+    assert!(l.errors.is_empty(), "{:?}", l.errors.iter().map(|e| e.message.as_str()).collect::<Vec<_>>());
+    let f = func(&l.module, "k");
+    // Each loop is one block, from its label to its branch: the branch
+    // goes back to the block that holds it.
+    let loops: Vec<_> = f
+        .layout
+        .iter()
+        .filter_map(|&b| f.terminator(b).map(|t| (b, &f.insts[t])))
+        .filter(|(_, i)| i.opcode == Opcode::Brif)
+        .map(|(b, i)| (b, i.dests[0].block))
+        .collect();
+    assert_eq!(loops.len(), 2, "{}", dump(f));
+    for (block, target) in &loops {
+        assert_eq!(block, target, "a branch left its own block's label:\n{}", dump(f));
+    }
+    assert_ne!(loops[0].0, loops[1].0);
+}
+
+#[test]
 fn a_label_defined_twice_is_an_error() {
     let src = module(".visible .entry k()\n{\nL:\n    bra L;\nL:\n    ret;\n}\n");
     let m = crate::ptx::parse(&src).expect("parses");
     let l = lower_module_partial(&m, Sm::new(90), None);
     let msgs: Vec<&str> = l.errors.iter().map(|e| e.message.as_str()).collect();
-    assert_eq!(msgs, ["label L defined twice"]);
+    assert_eq!(msgs, ["label L defined twice in one block"]);
 }
 
 #[test]

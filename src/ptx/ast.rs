@@ -626,6 +626,8 @@ pub enum ScalarType {
     E2m1, E2m1x2, E3m2, E3m2x2, E2m3, E2m3x2,
     Ue8m0, Ue8m0x2, E2m1x4, E4m3x4, E5m2x4, E3m2x4, E2m3x4,
     S8x4, U8x4, S16x2, U16x2, S2, U2,
+    /// Two f32 in a 64-bit register (`add/sub/mul/fma.f32x2`, sm_100+).
+    F32x2,
 }
 
 /// Broad kind of a scalar type, for PTX's type-compatibility rules.
@@ -693,6 +695,7 @@ impl ScalarType {
         (ScalarType::U16x2, ".u16x2"),
         (ScalarType::S2, ".s2"),
         (ScalarType::U2, ".u2"),
+        (ScalarType::F32x2, ".f32x2"),
     ];
 
     /// Parses a spelling with its dot.
@@ -717,7 +720,7 @@ impl ScalarType {
             | E2m1x4 => 16,
             B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 | E4m3x4 | E5m2x4 | E3m2x4
             | E2m3x4 | S8x4 | U8x4 | S16x2 | U16x2 => 32,
-            B64 | U64 | S64 | F64 => 64,
+            B64 | U64 | S64 | F64 | F32x2 => 64,
             B128 => 128,
         }
     }

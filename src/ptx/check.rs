@@ -56,6 +56,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         locals: ScopedTable::new(m.names.len()),
         ranges: ScopedTable::new(m.names.len()),
         labels: vec![None; m.names.len()],
+        label_blocks: 0,
         label_list: Vec::with_capacity(64),
         defined: Default::default(),
         split,
@@ -119,7 +120,10 @@ struct Checker<'m> {
     /// `%r<N>` declarations in the function's scopes: prefix → (count, info).
     ranges: ScopedTable<(u32, VarInfo)>,
     /// The labels of the function being checked, by symbol.
-    labels: Vec<Option<Span>>,
+    /// (and the number of the `{ }` block that defines it last).
+    labels: Vec<Option<(Span, u32)>>,
+    /// `{ }` blocks numbered so far, for [`Self::labels`].
+    label_blocks: u32,
     /// The symbols set in `labels` (to clear them for the next function).
     label_list: Vec<Symbol>,
     /// For each interned name `%r12`: the prefix `%r` (if interned) and 12.
@@ -582,7 +586,15 @@ impl<'m> Checker<'m> {
         self.defined.insert(name);
     }
 
+    /// Records the labels of `b` and of the blocks in it. A label is
+    /// scoped to its `{ }` block, as a variable is (ptxas accepts the same
+    /// label in two blocks: LLVM's NVPTX back end writes `waitLoop:` once
+    /// per inline-assembly statement, each in its own block), so only a
+    /// second definition in one block is an error. (Which of two scoped
+    /// definitions a branch reaches is the lowering's to resolve.)
     fn collect_labels(&mut self, b: &Block) {
+        self.label_blocks += 1;
+        let here = self.label_blocks;
         for s in &b.stmts {
             let (name, loc) = match s {
                 Statement::Label(n, loc) => (*n, loc.0),
@@ -595,7 +607,7 @@ impl<'m> Checker<'m> {
                 _ => continue,
             };
             self.label_list.push(name);
-            if self.labels[name.0 as usize].replace(loc).is_some() {
+            if self.labels[name.0 as usize].replace((loc, here)).is_some_and(|(_, block)| block == here) {
                 let n = self.name(name);
                 self.error(loc, format!("duplicate definition of label '{n}'"));
             }
@@ -692,7 +704,11 @@ impl<'m> Checker<'m> {
         // `vote` is refused from a version and target upward (the memo
         // holds only rules that a newer module also passes), so neither is
         // memoised.
-        let key = if matches!(op, Opcode::Call | Opcode::Vote) {
+        let mixed_precision = matches!(op, Opcode::Add | Opcode::Sub | Opcode::Fma)
+            && i.modifiers.iter().filter(|(m, _)| matches!(m, crate::ptx::modifier::Modifier::Type(_))).count() == 2;
+        // Nor are the mixed-precision `add/sub/fma.f32.f16` forms: they need
+        // sm_100 where the family needs less.
+        let key = if matches!(op, Opcode::Call | Opcode::Vote) || mixed_precision {
             None
         } else {
             HeadKey::new(op, i.operands.len(), &i.modifiers)
@@ -1180,7 +1196,12 @@ impl<'m> Checker<'m> {
         }
         let operands = self.m.operands(i.operands);
         let n = operands.len();
-        let Some(sig) = sigs.iter().find(|s| s.accepts_count(n)) else {
+        // Alternatives of one operand count differ by their types: the one
+        // naming a second type when the instruction has two (`add.f32.f16`
+        // beside `add.f32`), else the first.
+        let two_types = self.mods.ntypes == 2;
+        let by_count = || sigs.iter().filter(|s| s.accepts_count(n));
+        let Some(sig) = by_count().find(|s| s.uses_second_type() == two_types).or_else(|| by_count().next()) else {
             self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
             *head_errors += 1;
             return;
@@ -1296,7 +1317,7 @@ impl<'m> Checker<'m> {
         // `.ftz` only on f32 (and packed half types for some ops).
         if mods.ftz {
             let approx_f64 = matches!(op, Opcode::Rcp | Opcode::Rsqrt) && has_word(APPROX) && ty == Some(ScalarType::F64);
-            let ok = approx_f64 || types.iter().any(|t| matches!(t, ScalarType::F32 | ScalarType::F16 | ScalarType::F16x2));
+            let ok = approx_f64 || types.iter().any(|t| matches!(t, ScalarType::F32 | ScalarType::F32x2 | ScalarType::F16 | ScalarType::F16x2));
             if !ok {
                 self.error(span, format!("illegal modifier '.ftz' for instruction '{opname}'"));
             }
@@ -1313,6 +1334,16 @@ impl<'m> Checker<'m> {
                 }
             }
             _ => {}
+        }
+        // The mixed-precision forms `add/sub.f32.{f16,bf16} d, a, c` and
+        // `fma.f32.{f16,bf16} d, a, b, c` (PTX 8.6, sm_100+): the result
+        // and c in f32, a and b in the half type.
+        if matches!(op, Opcode::Add | Opcode::Sub | Opcode::Fma) && types.len() == 2 {
+            if !(types[0] == ScalarType::F32 && matches!(types[1], ScalarType::F16 | ScalarType::Bf16)) {
+                self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+            } else if self.target.number < 100 {
+                self.error(span, format!("Feature '{opname}.f32{}' requires .target sm_100 or higher", types[1].spelling()));
+            }
         }
         match op {
             Opcode::Add | Opcode::Sub => {
@@ -1912,6 +1943,57 @@ mod tests {
             let newer = checks(&module("6.4", "sm_70", vote)).expect_err("vote needs .sync");
             assert!(newer.contains("without '.sync'"), "{newer}");
         }
+    }
+
+    /// A kernel of `body` on `target` at PTX 9.5, checked: `Ok`, or the
+    /// errors' text. Expected verdicts are ptxas 13.5's on the same text.
+    fn verdict(target: &str, body: &str) -> Result<(), String> {
+        let src = format!(
+            ".version 9.5\n.target {target}\n.address_size 64\n.visible .entry k(.param .u64 .ptr .global .align 16 p) {{\n\
+             .reg .b32 %r<8>;\n.reg .b16 %rs<4>;\n.reg .b64 %rd<8>;\n.reg .pred %p<2>;\nld.param.u64 %rd1, [p];\n{body}\nret;\n}}\n"
+        );
+        let m = crate::ptx::parse(&src).map_err(|e| format!("{e:?}"))?;
+        check(&m, &CheckOptions::default()).map(|_| ()).map_err(|e| format!("{e:?}"))
+    }
+
+    #[test]
+    fn one_element_vectors_are_scalars_in_ld_st_and_mov() {
+        // LLVM's NVPTX back end (Triton's masked loads and stores).
+        assert_eq!(verdict("sm_80", "@%p1 ld.global.b32 { %r1 }, [ %rd1 + 0 ];\nst.global.b32 [ %rd1 + 4 ], { %r1 };"), Ok(()));
+        assert_eq!(verdict("sm_80", "ld.global.b64 {%rd2}, [%rd1];\nmov.b32 %r1, {%r2};\nmov.b32 {%r1}, %r2;\nst.global.b32 [%rd1], {5};"), Ok(()));
+        // ptxas refuses these.
+        let add = verdict("sm_80", "add.s32 {%r1}, %r2, %r3;").expect_err("not in add");
+        assert!(add.contains("vector operand is not allowed for instruction 'add'"), "{add}");
+        let v2 = verdict("sm_80", "ld.global.v2.b32 {%r1}, [%rd1];").expect_err("not for .v2");
+        assert!(v2.contains("argument vector size mismatch"), "{v2}");
+        assert!(verdict("sm_80", "ld.global.b32 {%r1, %r2}, [%rd1];").is_err());
+    }
+
+    #[test]
+    fn labels_are_scoped_to_their_block() {
+        // The same label in two inline-assembly blocks, as LLVM writes
+        // Triton's mbarrier wait loops; scoped registers shadowing too.
+        let two_blocks = "{ .reg .pred complete; waitLoop: setp.ne.s32 complete, %r1, 0; @!complete bra.uni waitLoop; }\n\
+                          { .reg .pred complete; waitLoop: setp.ne.s32 complete, %r2, 0; @!complete bra.uni waitLoop; }";
+        assert_eq!(verdict("sm_80", two_blocks), Ok(()));
+        let twice = verdict("sm_80", "{ L: add.s32 %r1, %r1, 1; L: bra L; }").expect_err("twice in one block");
+        assert!(twice.contains("duplicate definition of label 'L'"), "{twice}");
+        assert!(verdict("sm_80", "L: add.s32 %r1, %r1, 1;\nL: bra L;").is_err());
+    }
+
+    #[test]
+    fn packed_f32x2_and_mixed_precision_need_sm_100() {
+        let packed = "add.f32x2 %rd2, %rd3, %rd4;\nsub.rn.ftz.f32x2 %rd2, %rd3, %rd4;\nmul.f32x2 %rd2, %rd3, %rd4;\nfma.rn.f32x2 %rd2, %rd3, %rd4, %rd5;";
+        assert_eq!(verdict("sm_100a", packed), Ok(()));
+        assert_eq!(verdict("sm_120a", packed), Ok(()));
+        assert!(verdict("sm_90a", "add.f32x2 %rd2, %rd3, %rd4;").is_err());
+        let mixed = "sub.rn.f32.f16 %r1, %rs1, %r2;\nadd.rz.sat.f32.bf16 %r1, %rs1, %r2;\nfma.rn.f32.f16 %r1, %rs1, %rs2, %r2;";
+        assert_eq!(verdict("sm_100a", mixed), Ok(()));
+        let old = verdict("sm_90a", "sub.rn.f32.f16 %r1, %rs1, %r2;").expect_err("sm_100 only");
+        assert!(old.contains("Feature 'sub.f32.f16' requires .target sm_100 or higher"), "{old}");
+        // The half operand must be a half; the types must be f32 then a half.
+        assert!(verdict("sm_100a", "add.f32.f16 %r1, %r2, %r3;").is_err());
+        assert!(verdict("sm_100a", "add.f16.f32 %rs1, %r2, %rs3;").is_err());
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub(crate) static INFO: [OpcodeInfo; 209] = [
         name: "add",
         min_ptx: (1, 0),
         min_sm: 0,
-        operands: "T T T",
+        operands: "T T T | T1 T2 T1",
         modifiers: &[
             ".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".u16x2", ".s16x2", ".sat", ".cc",
             ".f32", ".f32x2", ".f64", ".rn", ".rz", ".rm", ".rp", ".ftz", ".f16", ".f16x2",
@@ -50,7 +50,7 @@ pub(crate) static INFO: [OpcodeInfo; 209] = [
         name: "sub",
         min_ptx: (1, 0),
         min_sm: 0,
-        operands: "T T T",
+        operands: "T T T | T1 T2 T1",
         modifiers: &[
             ".u16", ".u32", ".u64", ".s16", ".s32", ".s64", ".sat", ".cc", ".f32", ".f32x2",
             ".f64", ".rn", ".rz", ".rm", ".rp", ".ftz", ".f16", ".f16x2", ".bf16", ".bf16x2",
@@ -361,7 +361,7 @@ pub(crate) static INFO: [OpcodeInfo; 209] = [
         name: "fma",
         min_ptx: (1, 4),
         min_sm: 0,
-        operands: "T T T T",
+        operands: "T T T T | T1 T2 T2 T1",
         modifiers: &[
             ".f32", ".f32x2", ".f64", ".rn", ".rz", ".rm", ".rp", ".ftz", ".sat", ".f16", ".f16x2",
             ".bf16", ".bf16x2", ".relu", ".oob",

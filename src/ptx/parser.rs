@@ -1071,6 +1071,9 @@ impl<'s> Parser<'s> {
             }
         }
         let operands = self.parse_operands(opcode)?;
+        if matches!(opcode, Opcode::Ld | Opcode::Ldu | Opcode::St | Opcode::Mov) && !modifiers.iter().any(|(m, _)| matches!(m, Modifier::Vector(_))) {
+            self.unwrap_single_vectors(operands);
+        }
         self.expect(TokenKind::Semi, "';' after the instruction")?;
         if !good {
             return Err(());
@@ -1154,6 +1157,23 @@ impl<'s> Parser<'s> {
             }
         }
         Ok(self.finish_list(0))
+    }
+
+    /// Replaces each one-element vector operand `{ %r }` of `list` by its
+    /// element. ptxas reads `{ %r }` as `%r` in a scalar `ld`, `ldu`, `st`
+    /// and `mov` (and refuses it elsewhere, and in a `.v2` access); LLVM's
+    /// NVPTX back end writes it for Triton's masked loads and stores
+    /// (`@%p2 ld.global.b32 { %r17 }, [ %rd11 + 0 ];`).
+    fn unwrap_single_vectors(&mut self, list: OperandList) {
+        for k in list.range() {
+            let pool = &self.module.operand_pool;
+            if let OperandKind::Vector(inner) = pool[k].kind
+                && inner.len() == 1
+            {
+                let element = pool[inner.start as usize].clone();
+                self.module.operand_pool[k] = element;
+            }
+        }
     }
 
     /// Moves the operands parsed since `base` into the module's pool as one

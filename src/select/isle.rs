@@ -643,11 +643,53 @@ impl SelectCtx<'_> {
                 return self.emit(name, &ops);
             }
             // A vector: one wide load, then its parts.
-            if !self.no_guard() {
-                return;
-            }
             let t = self.fresh(wide);
-            self.push_helper(name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
+            if self.data().guard.is_some() {
+                // Guarded (`@%p ld.global.v4.b32 {...}`, Triton's masked
+                // loads): where the guard fails each element keeps its prior
+                // value, so the wide register starts as the priors put
+                // together, tied to the load's result, and is split after.
+                if elem.bits() < 32 && n > 1 {
+                    return self.fail("a guarded vector load of 8- or 16-bit elements is not supported");
+                }
+                let prior = self.data().prior.clone();
+                if prior.len() != results.len() {
+                    return self.fail("a guarded vector load without the prior value of each element");
+                }
+                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
+                for &p in prior.iter() {
+                    self.use_value(p);
+                    let ty = self.func.value_type(p);
+                    for k in 0..ty.regs() {
+                        if ty.regs() == 1 {
+                            parts.push(self.vreg(p));
+                        } else {
+                            let part = self.fresh(Type::R32);
+                            self.pseudo(MachKind::Extract { part: k }, &[part], &[self.vreg(p)]);
+                            parts.push(part);
+                        }
+                    }
+                }
+                let kept = self.fresh(wide);
+                self.pseudo(MachKind::Concat, &[kept], &parts);
+                let guard = self.guard();
+                match name.build(self.sm, guard, &[Operand::reg(self.reg_of(t)), addr]) {
+                    Ok(inst) => {
+                        let mut uses: SmallVec<[VReg; 4]> = SmallVec::new();
+                        for op in inst.operands.iter() {
+                            operand_vregs(op, &mut uses);
+                        }
+                        operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
+                        uses.retain(|u| *u != t);
+                        uses.push(kept);
+                        let tied = smallvec::smallvec![(0u8, (uses.len() - 1) as u8)];
+                        self.out.push(MachInst { kind: MachKind::Inst(inst), defs: smallvec::smallvec![t], uses, tied });
+                    }
+                    Err(e) => return self.fail(e.to_string()),
+                }
+            } else {
+                self.push_helper(name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
+            }
             if elem.bits() < 32 && n > 1 {
                 self.split_subword(t, wide, &results, elem);
             } else {

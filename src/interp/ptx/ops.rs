@@ -78,6 +78,7 @@ pub fn float_format(t: ScalarType) -> Option<(Format, u32, u32)> {
         ScalarType::Bf16 => (float::BF16, 1, 16),
         ScalarType::F16x2 => (float::F16, 2, 16),
         ScalarType::Bf16x2 => (float::BF16, 2, 16),
+        ScalarType::F32x2 => (float::F32, 2, 32),
         ScalarType::E4m3 => (float::E4M3, 1, 8),
         ScalarType::E5m2 => (float::E5M2, 1, 8),
         ScalarType::E4m3x2 => (float::E4M3, 2, 8),
@@ -151,7 +152,9 @@ fn exact(x: f64) -> Exact {
 
 /// Executes one per-lane instruction.
 pub fn exec(l: &mut Lane, inst: &Inst) -> R<()> {
-    let ty = inst.ty();
+    // The mixed-precision forms compute in their first type, f32 (their
+    // last names the half operands).
+    let ty = if is_mixed_f32(inst) { ScalarType::F32 } else { inst.ty() };
     let ops = &inst.ops;
     let op = |i: usize| ops.get(i).ok_or_else(|| InterpError::new(ErrorKind::Malformed, "missing operand").at(Site::Ptx(inst.span)));
     match inst.op {
@@ -202,6 +205,16 @@ pub fn exec(l: &mut Lane, inst: &Inst) -> R<()> {
         let t = src_type(inst, i);
         s[i] = l.get(&ops[i + 1], t)?;
     }
+    // `add/sub.f32.{f16,bf16} d, a, c` and `fma.f32.{f16,bf16} d, a, b, c`:
+    // the half sources widened to f32 (exactly) before the f32 operation.
+    if is_mixed_f32(inst)
+        && let Some((half_format, _, _)) = float_format(inst.ty_at(1))
+    {
+        let halves = if inst.op == Opcode::Fma { 2 } else { 1 };
+        for v in s.iter_mut().take(halves) {
+            *v = float::from_f64(half_format.to_f64(*v), float::F32, Mode::Nearest);
+        }
+    }
     let v = if is_float(ty) && !matches!(inst.op, Opcode::Selp | Opcode::Slct | Opcode::Mov | Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not) {
         float_op(inst, ty, &s, nsrc.min(4))?
     } else {
@@ -213,6 +226,11 @@ pub fn exec(l: &mut Lane, inst: &Inst) -> R<()> {
     l.set(op(0)?, v)
 }
 
+/// Whether `inst` is `add/sub.f32.{f16,bf16}` or `fma.f32.{f16,bf16}`.
+fn is_mixed_f32(inst: &Inst) -> bool {
+    matches!(inst.types[..], [ScalarType::F32, ScalarType::F16 | ScalarType::Bf16]) && matches!(inst.op, Opcode::Add | Opcode::Sub | Opcode::Fma)
+}
+
 /// The type a source operand is read as (immediates are converted to it).
 fn src_type(inst: &Inst, i: usize) -> ScalarType {
     let ty = inst.ty();
@@ -222,6 +240,10 @@ fn src_type(inst: &Inst, i: usize) -> ScalarType {
         Opcode::Slct if i == 2 => inst.ty(),
         Opcode::Slct => inst.ty_at(0),
         Opcode::Mad | Opcode::Madc if inst.has(f::WIDE) && i == 2 => double(ty),
+        // The mixed-precision forms: the half operands (a; a and b of fma)
+        // in the second type, the rest in f32.
+        Opcode::Add | Opcode::Sub if is_mixed_f32(inst) => if i == 0 { inst.ty_at(1) } else { ScalarType::F32 },
+        Opcode::Fma if is_mixed_f32(inst) => if i < 2 { inst.ty_at(1) } else { ScalarType::F32 },
         Opcode::Fma | Opcode::Mad if i == 2 && inst.types.len() > 1 => inst.ty_at(1),
         Opcode::Add | Opcode::Sub | Opcode::Mul if inst.types.len() > 1 => inst.ty_at(1),
         _ => ty,

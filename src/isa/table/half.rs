@@ -132,7 +132,6 @@ fn setp(v: &mut Vec<Form>, g: Generation) {
 
 /// HMNMX2 and HSET2 with two register sources (sm_80+).
 fn min_max_set(v: &mut Vec<Form>, g: Generation) {
-    let from_80 = |form: Form| Form { sms: (g.sms.0.max(80), g.sms.1), ..form };
     let a = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: Some(73), not: None, reuse: Some(0) };
     let b = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) };
     let slots = vec![RD, a, b, pred(87, PredShow::Always)];
@@ -150,8 +149,17 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     const MNMX_MODS_XORSIGN: &[ModField] = &[BF16_V2, FTZ, NAN, XORSIGN, SWZ[0], SWZ[1]];
     const MNMX_SWZ: [OperandSuffix; 2] = ab_swizzles(3);
     const MNMX_SWZ_XORSIGN: [OperandSuffix; 2] = ab_swizzles(4);
-    let (mods, suffixes): (&'static [ModField], &'static [OperandSuffix]) = if g.wide_ur { (MNMX_MODS_XORSIGN, &MNMX_SWZ_XORSIGN) } else { (MNMX_MODS, &MNMX_SWZ) };
-    v.push(Form { operand_suffixes: suffixes, ..from_80(g.form("HMNMX2", 0x240, MNMX_FIXED, mods, slots)) });
+    // `.XORSIGN` (bit 82) from sm_86: ptxas emits it for
+    // `min.xorsign.abs.f16` on sm_86 and sm_90, and nvdisasm prints the bit
+    // as `.XORSIGN` on SM86, SM89 and SM90 but as nothing on SM80 (where
+    // ptxas refuses `.xorsign`).
+    let xorsign_from = if g.wide_ur { g.sms.0 } else { 86 };
+    if g.sms.0 < xorsign_from {
+        let before = g.form("HMNMX2", 0x240, MNMX_FIXED, MNMX_MODS, slots.clone());
+        v.push(Form { operand_suffixes: &MNMX_SWZ, sms: (g.sms.0.max(80), xorsign_from - 1), ..before });
+    }
+    let with_xorsign = g.form("HMNMX2", 0x240, MNMX_FIXED, MNMX_MODS_XORSIGN, slots);
+    v.push(Form { operand_suffixes: &MNMX_SWZ_XORSIGN, sms: (xorsign_from.max(80), g.sms.1), ..with_xorsign });
     // HSET2 (0x233): a mask (or 1.0 with `.BF`, bit 71) per half where the
     // comparison (76–79, FSETP's) combined with the predicate holds; 80
     // `.FTZ`, 69–70 the combination. 64–65 (`.BF16_V2` from sm_90) kept 0.
