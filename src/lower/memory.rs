@@ -174,6 +174,37 @@ impl<'a> FnLower<'_, 'a, '_> {
         Ok(())
     }
 
+    /// `createpolicy.fractional.L2::primary[.L2::secondary].b64 d[, f]`:
+    /// the policy as a constant ([`fractional_policy`]). A fraction in a
+    /// register, and `createpolicy.range` / `.cvt`, are unsupported.
+    pub fn createpolicy(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let words: SmallVec<[&str; 6]> = i.modifiers.iter().map(|(m, _)| m.spelling()).collect();
+        if !words.contains(&".fractional") {
+            return Err(self.unsupported(i));
+        }
+        let policies: SmallVec<[&str; 2]> = words.iter().filter_map(|w| w.strip_prefix(".L2::")).collect();
+        let (primary, secondary_first) = match policies.as_slice() {
+            [p] => (*p, false),
+            [p, "evict_first"] => (*p, true),
+            [p, "evict_unchanged"] => (*p, false),
+            _ => return Err(self.unsupported(i)),
+        };
+        let ops = self.cx.m.operands(i.operands);
+        let fraction = match ops {
+            [_] => 1.0,
+            [_, f] => match &f.kind {
+                OperandKind::Imm(e) => f64::from_bits(types::imm_bits(e, ScalarType::F64).ok_or_else(|| self.unsupported(i))?),
+                _ => return Err(self.error(i.loc.span(), "unsupported in lowering: createpolicy with the fraction in a register")),
+            },
+            _ => return Err(self.unsupported(i)),
+        };
+        let policy = fractional_policy(primary, secondary_first, fraction).ok_or_else(|| self.unsupported(i))?;
+        let v = self.iconst(Type::R64, policy);
+        self.write(&ops[0], v, false)
+    }
+
+    /// The values a store writes: `{a, b}`, a `.vN` register, or one value.
+
     /// The values a store writes: `{a, b}`, a `.vN` register, or one value.
     fn store_values(&mut self, op: &Operand, ty: ScalarType, n: usize) -> Result<SmallVec<[Value; 4]>, LowerError> {
         let span = op.loc.span();
