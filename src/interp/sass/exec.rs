@@ -1112,6 +1112,35 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             w.setp(d[0], exec, p0);
             w.setp(d[1], exec, p1);
         }
+        // DSETP.MIN / DSETP.MAX (comparisons 0 and 15 of DSETP), ptxas's
+        // min.f64 / max.f64: the first result says a is the minimum (the
+        // maximum), NaNs losing to numbers and -0 below +0; the second that
+        // both are NaN (ptxas then makes b quiet). Read off ptxas's use of
+        // them (`DSETP.MAX.AND P1, P2, a, b, PT`, `FSEL hi, a.hi, b.hi, P1`,
+        // `SEL hi, b.hi | 0x80000, hi, P2`); the outputs of ptxas's cubins
+        // of min.f64 and max.f64 then equal the PTX interpreter's.
+        Op::Fsetp { d, a, b, cmp, bop, pin, f64: true, .. } if cmp == 0 || cmp == 15 => {
+            let pinm = w.pm(pin);
+            let (mut first, mut nan) = (0u32, 0u32);
+            for l in lanes(exec) {
+                let (x, y) = (w.rd(a, l), w.rd(b, l));
+                let pick_a = if y.is_nan() {
+                    true
+                } else if x.is_nan() {
+                    false
+                } else if x == y {
+                    (x.is_sign_negative() && y.is_sign_positive()) == (cmp == 0) || x.is_sign_negative() == y.is_sign_negative()
+                } else {
+                    (x < y) == (cmp == 0)
+                };
+                first |= u32::from(pick_a) << l;
+                nan |= u32::from(x.is_nan() && y.is_nan()) << l;
+            }
+            let (p0, _) = combine(first, pinm, bop);
+            let (p1, _) = combine(nan, pinm, bop);
+            w.setp(d[0], exec, p0);
+            w.setp(d[1], exec, p1);
+        }
         Op::Fsetp { d, a, b, cmp, ftz, bop, pin, f64 } => {
             let pinm = w.pm(pin);
             let mut r = 0u32;

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Outputs of ptx2sass's cubins against ptxas's over the library corpus's
+# launch specs (corpus/library/launch/NAME.KERNEL.json): both cubins of
+# target/library-corpus/sm_XX/NAME.ptx run in the SASS interpreter on the
+# same launch, ours with hazard checking (--hazards fail), ptxas's without
+# (its false alarms are listed in exceptions-sm_XX.tsv).
+#
+#   scripts/library-corpus-compare.sh [--sm 90] [FILTER]
+#
+# One line per spec that is not identical (ours-fails: our compile or run
+# failed; not-runnable: ptxas's cubin did not run; differ: both ran, outputs
+# differ), then the counts. Writes target/library-corpus/compare-sm_XX.tsv.
+# JOBS (default 2) runs that many specs at once.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SM=90 FILTER=""
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --sm) SM="${2#sm_}"; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) FILTER="$1"; shift ;;
+  esac
+done
+JOBS="${JOBS:-2}"
+PTXAS="$ROOT/.reference/bin/ptxas" OURS="$ROOT/target/release/ptx2sass" SASS="$ROOT/target/release/sass"
+PTX_DIR="$ROOT/target/library-corpus/sm_$SM" SPEC_DIR="$ROOT/corpus/library/launch"
+[[ -d "$PTX_DIR" ]] || { echo "library-corpus-compare: $PTX_DIR missing; run scripts/library-corpus.sh" >&2; exit 2; }
+[[ -x "$OURS" && -x "$SASS" ]] || { echo "library-corpus-compare: build with cargo build --release" >&2; exit 2; }
+SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/library-corpus-compare.XXXXXX")"
+trap 'rm -rf "$SCRATCH"' EXIT
+mapfile -t SPECS < <(find "$SPEC_DIR" -maxdepth 1 -name "*${FILTER}*.json" -type f | LC_ALL=C sort)
+mapfile -t FILES < <(for s in "${SPECS[@]}"; do basename "$s" | cut -d. -f1; done | LC_ALL=C sort -u)
+for name in "${FILES[@]}"; do
+  "$PTXAS" -arch="sm_$SM" "$PTX_DIR/$name.ptx" -o "$SCRATCH/$name.ptxas.cubin" 2>/dev/null || rm -f "$SCRATCH/$name.ptxas.cubin"
+  "$OURS" -arch="sm_$SM" "$PTX_DIR/$name.ptx" -o "$SCRATCH/$name.ours.cubin" 2>"$SCRATCH/$name.ours.log" || rm -f "$SCRATCH/$name.ours.cubin"
+done
+compare_spec() {
+  local spec="$1" key name
+  key="$(basename "$spec" .json)"; name="${key%%.*}"
+  local ours="$SCRATCH/$name.ours.cubin" theirs="$SCRATCH/$name.ptxas.cubin"
+  if [[ ! -f "$ours" ]]; then
+    printf 'ours-fails\tcompile: %s\n' "$(grep -m1 error "$SCRATCH/$name.ours.log" | cut -c1-200)" >"$SCRATCH/$key.r"; return
+  fi
+  if ! timeout 600 "$SASS" run --launch "$spec" --hazards fail "$ours" >"$SCRATCH/$key.ours" 2>"$SCRATCH/$key.ours.err"; then
+    printf 'ours-fails\trun: %s\n' "$(grep -m1 . "$SCRATCH/$key.ours.err" | sed "s|$SCRATCH/||" | cut -c1-200)" >"$SCRATCH/$key.r"; return
+  fi
+  if [[ ! -f "$theirs" ]] || ! timeout 600 "$SASS" run --launch "$spec" --hazards off "$theirs" >"$SCRATCH/$key.ptxas" 2>"$SCRATCH/$key.ptxas.err"; then
+    printf 'not-runnable\t%s\n' "$(grep -m1 . "$SCRATCH/$key.ptxas.err" 2>/dev/null | sed "s|$SCRATCH/||" | cut -c1-200)" >"$SCRATCH/$key.r"; return
+  fi
+  if cmp -s "$SCRATCH/$key.ours" "$SCRATCH/$key.ptxas"; then echo identical >"$SCRATCH/$key.r"; else printf 'differ\t\n' >"$SCRATCH/$key.r"; fi
+}
+running=0
+for spec in "${SPECS[@]}"; do
+  compare_spec "$spec" &
+  running=$((running + 1))
+  if (( running >= JOBS )); then wait -n || true; running=$((running - 1)); fi
+done
+wait
+TSV="$ROOT/target/library-corpus/compare-sm_$SM.tsv"
+printf 'spec\tresult\treason\n' >"$TSV"
+declare -A COUNT=([identical]=0 [ours-fails]=0 [not-runnable]=0 [differ]=0)
+for spec in "${SPECS[@]}"; do
+  key="$(basename "$spec" .json)"; r="$(cat "$SCRATCH/$key.r")"; kind="${r%%$'\t'*}"
+  COUNT[$kind]=$((COUNT[$kind] + 1))
+  printf '%s\t%s\n' "$key" "$r" >>"$TSV"
+  [[ "$kind" == identical ]] || echo "$kind $key: ${r#*$'\t'}"
+done
+echo "library-corpus-compare: sm_$SM: ${#SPECS[@]} specs: ${COUNT[identical]} identical, ${COUNT[differ]} differ," \
+  "${COUNT[ours-fails]} ours fails, ${COUNT[not-runnable]} ptxas's cubin not runnable (${TSV#"$ROOT/"})"
