@@ -434,8 +434,14 @@ opcodes! {
     /// `HMNMX2(.BF16_V2)(.FTZ)(.NAN)(.XORSIGN) d, a, b, m` (sm_80+): m true
     /// the minimum, false the maximum, per lane.
     Hmnmx2 = "HMNMX2", Sass, Pure;
-    /// `HSETP2.cmp.comb p, a, b, c`: the low lanes' comparison.
+    /// `HSETP2(.BF16_V2).cmp.comb p, a, b, c`: the low lanes' comparison
+    /// (`ty` f16, f16x2, bf16 or bf16x2).
     Hsetp2 = "HSETP2", Sass, Pure;
+    /// `HSET2(.BF16_V2)(.BF).cmp.comb d, a, b, c`: per lane all ones where
+    /// the comparison combined with `c` holds, else 0; `src_ty` the
+    /// compared halves' type, `ty` the result's (a half type: 1.0 of the
+    /// lane type instead of all ones, `.BF`).
+    Hset2 = "HSET2", Sass, Pure;
     /// `ACQBULK` (sm_90+): `griddepcontrol.wait`.
     Acqbulk = "ACQBULK", Sass, Effect;
     /// `PREEXIT` (sm_90+): `griddepcontrol.launch_dependents`.

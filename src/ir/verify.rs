@@ -242,6 +242,7 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Hfma2, &[W32, W32, W32], &[W32]),
     (Opcode::Hmnmx2, &[W32, W32, Pred], &[W32]),
     (Opcode::Hsetp2, &[W32, W32, Pred], &[Pred]),
+    (Opcode::Hset2, &[W32, W32, Pred], &[W32]),
 ];
 
 /// Special registers that are 64 bits wide (PTX ISA, "Special

@@ -9,7 +9,7 @@
 use super::error::LowerError;
 use super::function::FnLower;
 use super::types::{self, inverse_cmp, inverse_int_cmp, scalar_value_type, widened};
-use crate::ir::{Attrs, MulMode, Opcode, Type, Value};
+use crate::ir::{Attrs, DataType, MulMode, Opcode, Type, Value};
 use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType, TypeKind};
 use crate::ptx::opcode::Opcode as P;
 
@@ -196,7 +196,10 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `setp.cmp[.bop].type p[|q], a, b[, c]`: `p` is one `Setp`; `q`
-    /// (the negated comparison, combined the same way) another.
+    /// (the negated comparison, combined the same way) another. On a
+    /// packed pair of halves (`.f16x2`, `.bf16x2`) `p` is the low lanes'
+    /// comparison and `q` the high lanes' (PTX ISA, `setp`): the high
+    /// halves shifted down, compared the same way.
     fn setp(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
         let ty = self.one_type(i)?;
         let ops = self.cx.m.operands(i.operands);
@@ -208,9 +211,18 @@ impl<'a> FnLower<'_, 'a, '_> {
         let pv = self.op(Opcode::Setp, attrs, &args, Type::P);
         self.write(&Operand { kind: p, loc: ops[0].loc }, pv, false)?;
         if let Some(q) = q {
-            let mut inv = attrs;
-            inv.cmp = attrs.cmp.map(|c| if ty.kind() == TypeKind::Float { inverse_cmp(c) } else { inverse_int_cmp(c) });
-            let qv = self.op(Opcode::Setp, inv, &args, Type::P);
+            let qv = if matches!(ty, ScalarType::F16x2 | ScalarType::Bf16x2) {
+                let sixteen = self.iconst(Type::R32, 16);
+                let mut high = args.clone();
+                for v in high.iter_mut().take(2) {
+                    *v = self.op(Opcode::Shr, Attrs::typed(DataType::U32), &[*v, sixteen], Type::R32);
+                }
+                self.op(Opcode::Setp, attrs, &high, Type::P)
+            } else {
+                let mut inv = attrs;
+                inv.cmp = attrs.cmp.map(|c| if ty.kind() == TypeKind::Float { inverse_cmp(c) } else { inverse_int_cmp(c) });
+                self.op(Opcode::Setp, inv, &args, Type::P)
+            };
             self.write(&Operand { kind: q, loc: ops[0].loc }, qv, false)?;
         }
         Ok(())

@@ -1127,7 +1127,7 @@ impl Context for SelectCtx<'_> {
                 Mnemonic::of(Op::ISETP, &[c]).opt(size).with(comb).flag(d.attrs.x, Mod::EX)
             }
             Opcode::Fsetp => Mnemonic::of(Op::FSETP, &[float_cmp(cmp, mirrored)]).flag(d.attrs.ftz, Mod::FTZ).with(comb),
-            Opcode::Hsetp2 => Mnemonic::of(Op::HSETP2, &[float_cmp(cmp, mirrored)]).flag(d.attrs.ftz, Mod::FTZ).with(comb),
+            Opcode::Hsetp2 => Mnemonic::new(Op::HSETP2).flag(is_bf16(d.attrs.ty), Mod::BF16_V2).with(float_cmp(cmp, mirrored)).flag(d.attrs.ftz, Mod::FTZ).with(comb),
             _ => Mnemonic::of(Op::DSETP, &[float_cmp(cmp, mirrored), comb]),
         };
         let mut c = self.pred_arg(2, pt());
@@ -1220,6 +1220,14 @@ impl Context for SelectCtx<'_> {
                 failed
             }
             Opcode::Fset => Mnemonic::of(Op::FSET, &[Mod::BF, float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false)]).flag(d.attrs.ftz, Mod::FTZ).with(combine(d.attrs.combine)),
+            // HSET2: `src_ty` the compared lanes' type (`.BF16_V2`), `ty`
+            // the result's (a half: 1.0 per lane, `.BF`; else a mask).
+            Opcode::Hset2 => Mnemonic::new(Op::HSET2)
+                .flag(is_bf16(d.attrs.src_ty), Mod::BF16_V2)
+                .flag(matches!(d.attrs.ty, Some(DataType::F16 | DataType::F16x2 | DataType::Bf16 | DataType::Bf16x2)), Mod::BF)
+                .with(float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false))
+                .flag(d.attrs.ftz, Mod::FTZ)
+                .with(combine(d.attrs.combine)),
             // With a register selector, PRMT's immediate is its mode
             // (`prmt.f4e` and the others).
             Opcode::Prmt => match (d.args.len(), d.imm) {
@@ -1257,8 +1265,8 @@ impl Context for SelectCtx<'_> {
     fn emit_binary(&mut self, _: Inst, a: Src, b: Src, name: Mnemonic) -> Unit {
         let d = self.data();
         let mut ops = vec![self.result(0, rz()), a, b];
-        if d.opcode == Opcode::Fset {
-            // FSET.BF's combined predicate (PT without one), `!` where
+        if matches!(d.opcode, Opcode::Fset | Opcode::Hset2) {
+            // FSET.BF's and HSET2's combined predicate (PT without one), `!` where
             // legalization marked it negated.
             let negated = d.attrs.negated;
             let mut c = self.pred_arg(2, pt());
@@ -1347,4 +1355,9 @@ mod tests {
         assert_eq!(lut_swap(0x96, 2, 1), 0x96);
         assert_eq!(lut_swap(0xe8, 1, 0), 0xe8);
     }
+}
+
+/// Whether a half type is bfloat16 (the `.BF16_V2` instructions).
+fn is_bf16(ty: Option<DataType>) -> bool {
+    matches!(ty, Some(DataType::Bf16 | DataType::Bf16x2))
 }

@@ -303,9 +303,9 @@ pub enum Op {
     Hmnmx2 { d: u16, a: S, b: S, p: P, bf16: bool, ftz: bool, nan: bool },
     /// HSET2: per half, all ones (1.0 with `bf`) where the comparison
     /// combined with `p` holds, else 0.
-    Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool },
+    Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool, bf16: bool },
     Half2 { d: u16, a: S, b: S, mul: bool, bf16: bool, f32: bool },
-    Hsetp2 { d: [u8; 2], a: S, b: S, cmp: Cmp, pin: P, bop: u8, ftz: bool },
+    Hsetp2 { d: [u8; 2], a: S, b: S, cmp: Cmp, pin: P, bop: u8, ftz: bool, bf16: bool },
     /// PLOP3.LUT of the sign bits of three registers.
     Plop3Sign { d: [u8; 2], a: S, b: S, c: S, lut: [u8; 2] },
     F2f { d: u16, a: S, from: Fmt, to: Fmt, rnd: Round, ftz: bool },
@@ -863,6 +863,7 @@ impl Translator<'_> {
                 bop: bop(),
                 bf: has(Mod::BF),
                 ftz: has(Mod::FTZ),
+                bf16: has(Mod::BF16_V2),
             },
             // HADD2 / HMUL2 without `.SAT` or flushing; `.F32` (HADD2) writes the
             // low lanes' sum as one f32.
@@ -882,6 +883,7 @@ impl Translator<'_> {
                 pin: self.psrc(o(4)?)?,
                 bop: bop(),
                 ftz: has(Mod::FTZ),
+                bf16: has(Mod::BF16_V2),
             },
             Opcode::F2F => {
                 let fmts: Vec<Fmt> = toks.iter().copied().filter_map(fmt).collect();
