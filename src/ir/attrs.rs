@@ -485,6 +485,8 @@ pub struct Attrs {
     pub class: Option<FpClass>,
     /// `min/max.NaN` (`FMNMX.NAN`): a NaN operand gives NaN.
     pub nan: bool,
+    /// `cvt.relu` (`F2FP.RELU`): negative results (and NaN) become +0.
+    pub relu: bool,
     /// `min/max.xorsign` (`FMNMX.XORSIGN`): the result's sign is the
     /// operands' signs exclusive-ored.
     pub xorsign: bool,

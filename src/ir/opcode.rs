@@ -442,6 +442,10 @@ opcodes! {
     /// compared halves' type, `ty` the result's (a half type: 1.0 of the
     /// lane type instead of all ones, `.BF`).
     Hset2 = "HSET2", Sass, Pure;
+    /// `I2IP.{U8,S8,U16,S16}.S32.SAT d, a, b, c`: `a` and `b` saturated
+    /// to the lane type and packed, `a` above `b`; 8-bit lanes keep `c`'s
+    /// low half in the upper half (`cvt.pack.sat`).
+    I2ip = "I2IP", Sass, Pure;
     /// `ACQBULK` (sm_90+): `griddepcontrol.wait`.
     Acqbulk = "ACQBULK", Sass, Effect;
     /// `PREEXIT` (sm_90+): `griddepcontrol.launch_dependents`.

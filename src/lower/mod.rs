@@ -44,6 +44,7 @@
 //! Which modifiers are dropped as mere hints is listed in [`types`].
 
 mod cluster;
+mod convert;
 mod error;
 mod function;
 mod globals;

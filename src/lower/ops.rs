@@ -49,10 +49,15 @@ impl<'a> FnLower<'_, 'a, '_> {
             return self.atomic(i, attrs);
         }
         let (attrs, ext) = types::attrs_ext(&i.modifiers).map_err(|()| self.unsupported(i))?;
+        // `.relu` is lowered for `cvt` only (`min.relu` is not yet).
+        if attrs.relu && i.opcode != P::Cvt {
+            return Err(self.unsupported(i));
+        }
         if ext != types::Ext::default() || super::integer::handles(i.opcode) {
             return self.int_op(i, attrs, ext);
         }
         match i.opcode {
+            P::CvtPack => self.cvt_pack(i, attrs),
             P::Add => self.arith(i, Opcode::Add, attrs, 2),
             P::Sub => self.arith(i, Opcode::Sub, attrs, 2),
             P::Div => self.arith(i, Opcode::Div, attrs, 2),
@@ -344,6 +349,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             let b = self.read(&ops[2], sty)?;
             let v = self.op(Opcode::Cvt, attrs, &[a, b], Type::R32);
             return self.write(&ops[0], v, false);
+        }
+        if attrs.relu {
+            return Err(self.unsupported(i));
         }
         let ops = self.operands_n(i, 2).map_err(|_| self.unsupported(i))?;
         let a = self.read(&ops[1], sty)?;

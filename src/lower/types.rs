@@ -117,6 +117,8 @@ enum Word {
     Class(FpClass),
     /// `min/max.NaN`.
     NaN,
+    /// `cvt.relu` (the packing conversions only: see `FnLower::cvt`).
+    Relu,
     /// `min/max.xorsign`.
     Xorsign,
     /// `min/max.abs`: both operands' absolute values.
@@ -181,6 +183,7 @@ fn word_meaning(spelling: &str) -> Word {
         ".full" => Word::Full,
         ".to" => Word::To,
         ".NaN" => Word::NaN,
+        ".relu" => Word::Relu,
         ".xorsign" => Word::Xorsign,
         ".abs" => Word::Abs,
         ".up" => Word::Warp(WarpMode::Up),
@@ -243,7 +246,9 @@ pub(super) fn attrs_ext(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<(At
                     a.ty = Some(d);
                 } else if a.src_ty.is_none() {
                     a.src_ty = Some(d);
-                } else {
+                } else if d != DataType::B32 {
+                    // A third type: `cvt.pack.sat.u8.s32.b32`'s `c`, which
+                    // lowering reads as 32 bits.
                     return Err(());
                 }
             }
@@ -294,6 +299,7 @@ pub(super) fn attrs_ext(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<(At
                 },
                 Word::Class(c) => a.class = Some(c),
                 Word::NaN => a.nan = true,
+                Word::Relu => a.relu = true,
                 Word::Xorsign => a.xorsign = true,
                 Word::Abs => a.abs = 0b11,
                 Word::Warp(m) => a.warp = Some(m),

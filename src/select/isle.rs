@@ -832,10 +832,11 @@ impl SelectCtx<'_> {
             // sm_90+: I2FP.F32.S32 (the 32-bit conversion without a size field).
             Opcode::I2fp => Mnemonic::of(Op::I2FP, &[Mod::F32, if src.is_signed() { Mod::S32 } else { Mod::U32 }]).opt(round(d.attrs.round)),
             Opcode::F2i => {
-                // ptxas 13.5 writes `.NTZ` on every F2I from an f32 to at
-                // most 32 bits, whatever the rounding (`F2I.NTZ`,
-                // `F2I.U32.FLOOR.NTZ`), and never from an f64 or to 64 bits.
-                let ntz = src == DataType::F32 && dst.bits() <= 32;
+                // ptxas 13.5 writes `.NTZ` on every F2I from an f32 or f16
+                // to at most 32 bits, whatever the rounding (`F2I.NTZ`,
+                // `F2I.U32.FLOOR.NTZ`, `F2I.F16.NTZ`), and never from an
+                // f64 or to 64 bits.
+                let ntz = matches!(src, DataType::F32 | DataType::F16) && dst.bits() <= 32;
                 Mnemonic::new(Op::F2I).flag(ftz, Mod::FTZ).opt(int_size(dst)).opt(float_size(src)).opt(round_int(d.attrs.round)).flag(ntz, Mod::NTZ)
             }
             Opcode::F2f => Mnemonic::new(Op::F2F).flag(ftz, Mod::FTZ).with(float_name(dst)).with(float_name(src)).opt(round(d.attrs.round)),
@@ -886,6 +887,9 @@ impl Context for SelectCtx<'_> {
     }
     fn res_pred(&mut self, _: Inst, k: u8) -> Src {
         self.result(usize::from(k), pt())
+    }
+    fn inst_relu(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.relu
     }
     fn inst_nan(&mut self, i: Inst) -> bool {
         self.func.insts[i].attrs.nan

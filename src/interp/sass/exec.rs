@@ -1830,14 +1830,18 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, (sum as u32).wrapping_add(z));
             }
         }
-        Op::I2ip { d, a, b, c, dst_signed, src_signed } => {
+        Op::I2ip { d, a, b, c, dst_signed, src_signed, half } => {
+            let bits = if half { 16 } else { 8 };
+            let mask = (1u32 << bits) - 1;
             for l in lanes(exec) {
                 let sat = |v: u32| -> u32 {
                     let v = if src_signed { i64::from(v as i32) } else { i64::from(v) };
-                    let (lo, hi) = if dst_signed { (-128, 127) } else { (0, 255) };
-                    (v.clamp(lo, hi) as u32) & 0xff
+                    let (lo, hi) = if dst_signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, i64::from(mask)) };
+                    (v.clamp(lo, hi) as u32) & mask
                 };
-                let v = (w.ri(c, l) << 16) | (sat(w.ri(a, l)) << 8) | sat(w.ri(b, l));
+                // 16-bit lanes fill the register (ptxas gives c as RZ).
+                let above = if half { 0 } else { w.ri(c, l) << 16 };
+                let v = above | (sat(w.ri(a, l)) << bits) | sat(w.ri(b, l));
                 w.set(d, l, v);
             }
         }
