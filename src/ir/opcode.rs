@@ -424,6 +424,13 @@ opcodes! {
     /// two f32 values rounded to halves, a in the high half (`ty` the
     /// packed type).
     F2fp = "F2FP", Sass, Pure;
+    /// `F2FP(.SATFINITE)(.RELU).{E4M3,E5M2}.F32.PACK_AB_MERGE_C d, a, b, c`
+    /// (sm_89+): two f32 values to 8-bit floats (`ty`), a above b, in c's
+    /// low half's place (`cvt.rn.satfinite.e4m3x2.f32`).
+    F2fpPack8 = "F2FP.PACK8", Sass, Pure;
+    /// `F2FP(.RELU).F16.{E4M3,E5M2}.UNPACK_B d, b` (sm_89+): the two 8-bit
+    /// floats (`src_ty`) of b's low half to an f16 pair.
+    F2fpUnpack8 = "F2FP.UNPACK8", Sass, Pure;
     /// `HADD2(.BF16_V2)(.FTZ)(.SAT) d, a, b`: packed-half addition (`ty`
     /// f16, f16x2, bf16 or bf16x2; a scalar half is the low lane).
     Hadd2 = "HADD2", Sass, Pure;

@@ -750,6 +750,8 @@ impl Cx<'_> {
                 // A conversion; packing two f32 values into halves takes two.
                 Opcode::Cvt => Sig { opt_args: [S, S].into_iter().collect(), ..Sig::new(&[S], &[T]) },
                 Opcode::F2fp => Sig::new(&[W32, W32], &[W32]),
+                Opcode::F2fpPack8 => Sig::new(&[W32, W32, W32], &[W32]),
+                Opcode::F2fpUnpack8 => Sig::new(&[W32], &[W32]),
                 Opcode::BarRed | Opcode::BarResult => {
                     need(&mut out, a.red.is_some(), "a reduction");
                     let result = if a.red == Some(crate::ir::RedOp::Popc) { W32 } else { Pred };

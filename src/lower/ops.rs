@@ -339,18 +339,20 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `cvt[.rnd][.ftz][.sat].dtype.atype d, a` (and the packing
-    /// `cvt.rn[.relu][.satfinite].{f16x2,bf16x2}.f32 d, a, b`).
+    /// `cvt.rn[.relu][.satfinite].{f16x2,bf16x2,e4m3x2,e5m2x2}.f32 d, a, b`).
     fn cvt(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
         let (Some(dty), Some(sty)) = ptx_types(i) else { return Err(self.unsupported(i)) };
-        // `cvt.rn.f16x2.f32 d, a, b`: two f32 values packed, a in the high half.
-        if matches!(dty, ScalarType::F16x2 | ScalarType::Bf16x2) && sty == ScalarType::F32 {
+        // `cvt.rn.f16x2.f32 d, a, b`: two f32 values packed, a in the high
+        // half (the fp8 pairs `cvt.rn.satfinite.e4m3x2.f32` alike).
+        if matches!(dty, ScalarType::F16x2 | ScalarType::Bf16x2 | ScalarType::E4m3x2 | ScalarType::E5m2x2) && sty == ScalarType::F32 {
             let ops = self.operands_n(i, 3).map_err(|_| self.unsupported(i))?;
             let a = self.read(&ops[1], sty)?;
             let b = self.read(&ops[2], sty)?;
             let v = self.op(Opcode::Cvt, attrs, &[a, b], Type::R32);
             return self.write(&ops[0], v, false);
         }
-        if attrs.relu {
+        // `.relu` one-source: only unpacking fp8 pairs (`F2FP.RELU...UNPACK_B`).
+        if attrs.relu && !matches!(sty, ScalarType::E4m3x2 | ScalarType::E5m2x2) {
             return Err(self.unsupported(i));
         }
         let ops = self.operands_n(i, 2).map_err(|_| self.unsupported(i))?;

@@ -954,6 +954,9 @@ impl Context for SelectCtx<'_> {
     fn inst_ty(&mut self, i: Inst) -> DataType {
         self.func.insts[i].attrs.ty.unwrap_or(DataType::B32)
     }
+    fn inst_src_ty(&mut self, i: Inst) -> DataType {
+        self.func.insts[i].attrs.src_ty.unwrap_or(DataType::B32)
+    }
     fn inst_sc(&mut self, i: Inst) -> Option<Unit> {
         (self.func.insts[i].attrs.order == Some(crate::ir::MemOrder::Sc)).then_some(())
     }
