@@ -54,6 +54,7 @@ mod names;
 mod operands;
 mod ops;
 mod types;
+mod video;
 mod warp;
 #[cfg(test)]
 mod tests;

@@ -44,6 +44,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::CpAsyncCommitGroup | P::CpAsyncWaitGroup | P::CpAsyncWaitAll => return self.async_group(i),
             _ => {}
         }
+        if super::video::handles(i.opcode) {
+            return self.video_shift(i);
+        }
         if matches!(i.opcode, P::Atom | P::Red) {
             let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
             return self.atomic(i, attrs);
