@@ -489,7 +489,7 @@ pub struct Attrs {
     pub class: Option<FpClass>,
     /// `min/max.NaN` (`FMNMX.NAN`): a NaN operand gives NaN.
     pub nan: bool,
-    /// `cvt.relu` (`F2FP.RELU`): negative results (and NaN) become +0.
+    /// `cvt.relu` (`F2FP.RELU`): negative results become 0 (PTX ISA, `cvt`).
     pub relu: bool,
     /// `min/max.xorsign` (`FMNMX.XORSIGN`): the result's sign is the
     /// operands' signs exclusive-ored.
@@ -511,6 +511,7 @@ const FLAGS: &[(&str, fn(&Attrs) -> bool, fn(&mut Attrs))] = &[
     ("shiftamt", |a| a.shiftamt, |a| a.shiftamt = true),
     ("NaN", |a| a.nan, |a| a.nan = true),
     ("xorsign", |a| a.xorsign, |a| a.xorsign = true),
+    ("relu", |a| a.relu, |a| a.relu = true),
 ];
 
 impl Attrs {
@@ -793,7 +794,7 @@ mod tests {
         for (_, _, put) in FLAGS {
             put(&mut all);
         }
-        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l.wrap.shiftamt.NaN.xorsign");
+        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l.wrap.shiftamt.NaN.xorsign.relu");
         round_trips(all, true);
         // Words in another order read the same.
         assert_eq!(read(".f32.and.ftz.lt", false), Some(a));
