@@ -13,6 +13,12 @@ use crate::ir::{Attrs, DataType, MulMode, Opcode, Type, Value};
 use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType, TypeKind};
 use crate::ptx::opcode::Opcode as P;
 
+/// Whether the instruction says `.satfinite` (lowered as `sat` on the
+/// packing conversions only).
+fn has_satfinite(i: &Instruction) -> bool {
+    i.modifiers.iter().any(|(m, _)| matches!(m, crate::ptx::modifier::Modifier::Word(k) if k.spelling() == ".satfinite"))
+}
+
 /// The instruction's type modifiers: the first and the second (if any).
 fn ptx_types(i: &Instruction) -> (Option<ScalarType>, Option<ScalarType>) {
     let mut t = i.types();
@@ -52,8 +58,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             return self.atomic(i, attrs);
         }
         let (attrs, ext) = types::attrs_ext(&i.modifiers).map_err(|()| self.unsupported(i))?;
-        // `.relu` is lowered for `cvt` only (`min.relu` is not yet).
-        if attrs.relu && i.opcode != P::Cvt {
+        // `.relu` is lowered for `cvt` only (`min.relu` is not yet), and
+        // `.satfinite` (which sets `sat`) for `cvt` only.
+        if (attrs.relu || has_satfinite(i)) && i.opcode != P::Cvt {
             return Err(self.unsupported(i));
         }
         if ext != types::Ext::default() || super::integer::handles(i.opcode) {
@@ -354,8 +361,10 @@ impl<'a> FnLower<'_, 'a, '_> {
             let v = self.op(Opcode::Cvt, attrs, &[a, b], Type::R32);
             return self.write(&ops[0], v, false);
         }
-        // `.relu` one-source: only unpacking fp8 pairs (`F2FP.RELU...UNPACK_B`).
-        if attrs.relu && !matches!(sty, ScalarType::E4m3x2 | ScalarType::E5m2x2) {
+        // `.relu` one-source: only unpacking fp8 pairs (`F2FP.RELU...UNPACK_B`);
+        // `.satfinite` only on the packing forms above (a scalar
+        // `cvt.rn.satfinite.f16.f32` would need its own saturation).
+        if (attrs.relu && !matches!(sty, ScalarType::E4m3x2 | ScalarType::E5m2x2)) || has_satfinite(i) {
             return Err(self.unsupported(i));
         }
         let ops = self.operands_n(i, 2).map_err(|_| self.unsupported(i))?;
