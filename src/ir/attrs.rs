@@ -71,6 +71,10 @@ spelled_enum! {
         Bf16 = "bf16",
         /// `.bf16x2`.
         Bf16x2 = "bf16x2",
+        /// `.e4m3x2`: two 8-bit floats (4 exponent bits), only converted.
+        E4m3x2 = "e4m3x2",
+        /// `.e5m2x2`: two 8-bit floats (5 exponent bits), only converted.
+        E5m2x2 = "e5m2x2",
         /// `.f32`.
         F32 = "f32",
         /// `.f64`.
@@ -85,7 +89,7 @@ impl DataType {
         match self {
             Pred => 1,
             B8 | U8 | S8 => 8,
-            B16 | U16 | S16 | F16 | Bf16 => 16,
+            B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 => 16,
             B32 | U32 | S32 | F32 | F16x2 | Bf16x2 => 32,
             B64 | U64 | S64 | F64 => 64,
             B128 => 128,
@@ -98,7 +102,7 @@ impl DataType {
     /// Whether the type is a float (scalar or packed).
     pub fn is_float(self) -> bool {
         use DataType::*;
-        matches!(self, F16 | F16x2 | Bf16 | Bf16x2 | F32 | F64)
+        matches!(self, F16 | F16x2 | Bf16 | Bf16x2 | E4m3x2 | E5m2x2 | F32 | F64)
     }
     /// Whether the type is an integer or untyped bits.
     pub fn is_integer(self) -> bool {
@@ -485,6 +489,8 @@ pub struct Attrs {
     pub class: Option<FpClass>,
     /// `min/max.NaN` (`FMNMX.NAN`): a NaN operand gives NaN.
     pub nan: bool,
+    /// `cvt.relu` (`F2FP.RELU`): negative results become 0 (PTX ISA, `cvt`).
+    pub relu: bool,
     /// `min/max.xorsign` (`FMNMX.XORSIGN`): the result's sign is the
     /// operands' signs exclusive-ored.
     pub xorsign: bool,
@@ -505,6 +511,7 @@ const FLAGS: &[(&str, fn(&Attrs) -> bool, fn(&mut Attrs))] = &[
     ("shiftamt", |a| a.shiftamt, |a| a.shiftamt = true),
     ("NaN", |a| a.nan, |a| a.nan = true),
     ("xorsign", |a| a.xorsign, |a| a.xorsign = true),
+    ("relu", |a| a.relu, |a| a.relu = true),
 ];
 
 impl Attrs {
@@ -787,7 +794,7 @@ mod tests {
         for (_, _, put) in FLAGS {
             put(&mut all);
         }
-        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l.wrap.shiftamt.NaN.xorsign");
+        assert_eq!(all.words(), ".shared.hi.ftz.sat.approx.full.volatile.to.not.x.l.wrap.shiftamt.NaN.xorsign.relu");
         round_trips(all, true);
         // Words in another order read the same.
         assert_eq!(read(".f32.and.ftz.lt", false), Some(a));

@@ -424,6 +424,13 @@ opcodes! {
     /// two f32 values rounded to halves, a in the high half (`ty` the
     /// packed type).
     F2fp = "F2FP", Sass, Pure;
+    /// `F2FP(.SATFINITE)(.RELU).{E4M3,E5M2}.F32.PACK_AB_MERGE_C d, a, b, c`
+    /// (sm_89+): two f32 values to 8-bit floats (`ty`), a above b, in c's
+    /// low half's place (`cvt.rn.satfinite.e4m3x2.f32`).
+    F2fpPack8 = "F2FP.PACK8", Sass, Pure;
+    /// `F2FP(.RELU).F16.{E4M3,E5M2}.UNPACK_B d, b` (sm_89+): the two 8-bit
+    /// floats (`src_ty`) of b's low half to an f16 pair.
+    F2fpUnpack8 = "F2FP.UNPACK8", Sass, Pure;
     /// `HADD2(.BF16_V2)(.FTZ)(.SAT) d, a, b`: packed-half addition (`ty`
     /// f16, f16x2, bf16 or bf16x2; a scalar half is the low lane).
     Hadd2 = "HADD2", Sass, Pure;
@@ -434,8 +441,18 @@ opcodes! {
     /// `HMNMX2(.BF16_V2)(.FTZ)(.NAN)(.XORSIGN) d, a, b, m` (sm_80+): m true
     /// the minimum, false the maximum, per lane.
     Hmnmx2 = "HMNMX2", Sass, Pure;
-    /// `HSETP2.cmp.comb p, a, b, c`: the low lanes' comparison.
+    /// `HSETP2(.BF16_V2).cmp.comb p, a, b, c`: the low lanes' comparison
+    /// (`ty` f16, f16x2, bf16 or bf16x2).
     Hsetp2 = "HSETP2", Sass, Pure;
+    /// `HSET2(.BF16_V2)(.BF).cmp.comb d, a, b, c`: per lane all ones where
+    /// the comparison combined with `c` holds, else 0; `src_ty` the
+    /// compared halves' type, `ty` the result's (a half type: 1.0 of the
+    /// lane type instead of all ones, `.BF`).
+    Hset2 = "HSET2", Sass, Pure;
+    /// `I2IP.{U8,S8,U16,S16}.S32.SAT d, a, b, c`: `a` and `b` saturated
+    /// to the lane type and packed, `a` above `b`; 8-bit lanes keep `c`'s
+    /// low half in the upper half (`cvt.pack.sat`).
+    I2ip = "I2IP", Sass, Pure;
     /// `ACQBULK` (sm_90+): `griddepcontrol.wait`.
     Acqbulk = "ACQBULK", Sass, Effect;
     /// `PREEXIT` (sm_90+): `griddepcontrol.launch_dependents`.

@@ -251,6 +251,8 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Hfma2, &[W32, W32, W32], &[W32]),
     (Opcode::Hmnmx2, &[W32, W32, Pred], &[W32]),
     (Opcode::Hsetp2, &[W32, W32, Pred], &[Pred]),
+    (Opcode::Hset2, &[W32, W32, Pred], &[W32]),
+    (Opcode::I2ip, &[W32, W32, W32], &[W32]),
 ];
 
 /// Special registers that are 64 bits wide (PTX ISA, "Special
@@ -755,8 +757,10 @@ impl Cx<'_> {
                 | Opcode::Preexit => Sig::new(&[], &[]),
                 Opcode::Nanosleep | Opcode::Sleep | Opcode::WarpSync | Opcode::Warpsync => Sig::new(&[W32], &[]),
                 // A conversion; packing two f32 values into halves takes two.
-                Opcode::Cvt => Sig { opt_args: [S].into_iter().collect(), ..Sig::new(&[S], &[T]) },
+                Opcode::Cvt => Sig { opt_args: [S, S].into_iter().collect(), ..Sig::new(&[S], &[T]) },
                 Opcode::F2fp => Sig::new(&[W32, W32], &[W32]),
+                Opcode::F2fpPack8 => Sig::new(&[W32, W32, W32], &[W32]),
+                Opcode::F2fpUnpack8 => Sig::new(&[W32], &[W32]),
                 Opcode::BarRed | Opcode::BarResult => {
                     need(&mut out, a.red.is_some(), "a reduction");
                     let result = if a.red == Some(crate::ir::RedOp::Popc) { W32 } else { Pred };

@@ -518,7 +518,8 @@ macro_rules! kind_of {
             Some(D::U64) => Kind::Long { sign: Sign::Unsigned },
             Some(D::S64) => Kind::Long { sign: Sign::Signed },
             Some(D::B128) => Kind::Quad,
-            Some(D::F16 | D::F16x2 | D::Bf16 | D::Bf16x2) => Kind::Half,
+            // fp8 pairs are only converted (rules name their types).
+            Some(D::F16 | D::F16x2 | D::Bf16 | D::Bf16x2 | D::E4m3x2 | D::E5m2x2) => Kind::Half,
             Some(D::F32) => Kind::F32,
             Some(D::F64) => Kind::F64,
         }

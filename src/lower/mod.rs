@@ -44,6 +44,7 @@
 //! Which modifiers are dropped as mere hints is listed in [`types`].
 
 mod cluster;
+mod convert;
 mod error;
 mod function;
 mod globals;
@@ -55,6 +56,7 @@ mod names;
 mod operands;
 mod ops;
 mod types;
+mod video;
 mod warp;
 #[cfg(test)]
 mod tests;

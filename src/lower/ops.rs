@@ -9,9 +9,15 @@
 use super::error::LowerError;
 use super::function::FnLower;
 use super::types::{self, inverse_cmp, inverse_int_cmp, scalar_value_type, widened};
-use crate::ir::{Attrs, MulMode, Opcode, Type, Value};
+use crate::ir::{Attrs, DataType, MulMode, Opcode, Type, Value};
 use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType, TypeKind};
 use crate::ptx::opcode::Opcode as P;
+
+/// Whether the instruction says `.satfinite` (lowered as `sat` on the
+/// packing conversions only).
+fn has_satfinite(i: &Instruction) -> bool {
+    i.modifiers.iter().any(|(m, _)| matches!(m, crate::ptx::modifier::Modifier::Word(k) if k.spelling() == ".satfinite"))
+}
 
 /// The instruction's type modifiers: the first and the second (if any).
 fn ptx_types(i: &Instruction) -> (Option<ScalarType>, Option<ScalarType>) {
@@ -48,6 +54,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::CpAsyncCommitGroup | P::CpAsyncWaitGroup | P::CpAsyncWaitAll => return self.async_group(i),
             _ => {}
         }
+        if super::video::handles(i.opcode) {
+            return self.video_shift(i);
+        }
         if matches!(i.opcode, P::Atom | P::Red) {
             let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
             return self.atomic(i, attrs);
@@ -61,10 +70,16 @@ impl<'a> FnLower<'_, 'a, '_> {
             return self.mixed_f32(i, half);
         }
         let (attrs, ext) = types::attrs_ext(&i.modifiers).map_err(|()| self.unsupported(i))?;
+        // `.relu` is lowered for `cvt` only (`min.relu` is not yet), and
+        // `.satfinite` (which sets `sat`) for `cvt` only.
+        if (attrs.relu || has_satfinite(i)) && i.opcode != P::Cvt {
+            return Err(self.unsupported(i));
+        }
         if ext != types::Ext::default() || super::integer::handles(i.opcode) {
             return self.int_op(i, attrs, ext);
         }
         match i.opcode {
+            P::CvtPack => self.cvt_pack(i, attrs),
             P::Add => self.arith(i, Opcode::Add, attrs, 2),
             P::Sub => self.arith(i, Opcode::Sub, attrs, 2),
             P::Div => self.arith(i, Opcode::Div, attrs, 2),
@@ -302,7 +317,10 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `setp.cmp[.bop].type p[|q], a, b[, c]`: `p` is one `Setp`; `q`
-    /// (the negated comparison, combined the same way) another.
+    /// (the negated comparison, combined the same way) another. On a
+    /// packed pair of halves (`.f16x2`, `.bf16x2`) `p` is the low lanes'
+    /// comparison and `q` the high lanes' (PTX ISA, `setp`): the high
+    /// halves shifted down, compared the same way.
     fn setp(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
         let ty = self.one_type(i)?;
         let ops = self.cx.m.operands(i.operands);
@@ -314,9 +332,18 @@ impl<'a> FnLower<'_, 'a, '_> {
         let pv = self.op(Opcode::Setp, attrs, &args, Type::P);
         self.write(&Operand { kind: p, loc: ops[0].loc }, pv, false)?;
         if let Some(q) = q {
-            let mut inv = attrs;
-            inv.cmp = attrs.cmp.map(|c| if ty.kind() == TypeKind::Float { inverse_cmp(c) } else { inverse_int_cmp(c) });
-            let qv = self.op(Opcode::Setp, inv, &args, Type::P);
+            let qv = if matches!(ty, ScalarType::F16x2 | ScalarType::Bf16x2) {
+                let sixteen = self.iconst(Type::R32, 16);
+                let mut high = args.clone();
+                for v in high.iter_mut().take(2) {
+                    *v = self.op(Opcode::Shr, Attrs::typed(DataType::U32), &[*v, sixteen], Type::R32);
+                }
+                self.op(Opcode::Setp, attrs, &high, Type::P)
+            } else {
+                let mut inv = attrs;
+                inv.cmp = attrs.cmp.map(|c| if ty.kind() == TypeKind::Float { inverse_cmp(c) } else { inverse_int_cmp(c) });
+                self.op(Opcode::Setp, inv, &args, Type::P)
+            };
             self.write(&Operand { kind: q, loc: ops[0].loc }, qv, false)?;
         }
         Ok(())
@@ -442,16 +469,23 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `cvt[.rnd][.ftz][.sat].dtype.atype d, a` (and the packing
-    /// `cvt.rn[.relu][.satfinite].{f16x2,bf16x2}.f32 d, a, b`).
+    /// `cvt.rn[.relu][.satfinite].{f16x2,bf16x2,e4m3x2,e5m2x2}.f32 d, a, b`).
     fn cvt(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
         let (Some(dty), Some(sty)) = ptx_types(i) else { return Err(self.unsupported(i)) };
-        // `cvt.rn.f16x2.f32 d, a, b`: two f32 values packed, a in the high half.
-        if matches!(dty, ScalarType::F16x2 | ScalarType::Bf16x2) && sty == ScalarType::F32 {
+        // `cvt.rn.f16x2.f32 d, a, b`: two f32 values packed, a in the high
+        // half (the fp8 pairs `cvt.rn.satfinite.e4m3x2.f32` alike).
+        if matches!(dty, ScalarType::F16x2 | ScalarType::Bf16x2 | ScalarType::E4m3x2 | ScalarType::E5m2x2) && sty == ScalarType::F32 {
             let ops = self.operands_n(i, 3).map_err(|_| self.unsupported(i))?;
             let a = self.read(&ops[1], sty)?;
             let b = self.read(&ops[2], sty)?;
             let v = self.op(Opcode::Cvt, attrs, &[a, b], Type::R32);
             return self.write(&ops[0], v, false);
+        }
+        // `.relu` one-source: only unpacking fp8 pairs (`F2FP.RELU...UNPACK_B`);
+        // `.satfinite` only on the packing forms above (a scalar
+        // `cvt.rn.satfinite.f16.f32` would need its own saturation).
+        if (attrs.relu && !matches!(sty, ScalarType::E4m3x2 | ScalarType::E5m2x2)) || has_satfinite(i) {
+            return Err(self.unsupported(i));
         }
         let ops = self.operands_n(i, 2).map_err(|_| self.unsupported(i))?;
         let a = self.read(&ops[1], sty)?;

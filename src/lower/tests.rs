@@ -491,8 +491,8 @@ fn every_unsupported_instruction_is_reported_with_its_position() {
 .visible .entry k1(.param .u64 out)
 {
     .reg .b32 %r<3>;
-    cvt.pack.sat.u8.s32.b32 %r1, %r1, %r2, %r2;
-    cvt.pack.sat.u16.s32 %r2, %r1, %r2;
+    cvt.pack.sat.u4.s32.b32 %r1, %r1, %r2, %r2;
+    cvt.pack.sat.s4.s32.b32 %r2, %r1, %r2, %r2;
     ret;
 }
 .visible .entry k2()
@@ -504,7 +504,7 @@ fn every_unsupported_instruction_is_reported_with_its_position() {
 .visible .entry k3()
 {
     .reg .b32 %r<3>;
-    cvt.pack.sat.u8.s32.b32 %r1, %r1, %r2, %r2;
+    cvt.pack.sat.u4.s32.b32 %r1, %r1, %r2, %r2;
     ret;
 }
 ",
@@ -515,9 +515,9 @@ fn every_unsupported_instruction_is_reported_with_its_position() {
     assert_eq!(
         msgs,
         [
-            ("unsupported in lowering: cvt.pack.sat.u8.s32.b32".to_string(), "k1", (8, 5)),
-            ("unsupported in lowering: cvt.pack.sat.u16.s32".to_string(), "k1", (9, 5)),
-            ("unsupported in lowering: cvt.pack.sat.u8.s32.b32".to_string(), "k3", (21, 5)),
+            ("unsupported in lowering: cvt.pack.sat.u4.s32.b32".to_string(), "k1", (8, 5)),
+            ("unsupported in lowering: cvt.pack.sat.s4.s32.b32".to_string(), "k1", (9, 5)),
+            ("unsupported in lowering: cvt.pack.sat.u4.s32.b32".to_string(), "k3", (21, 5)),
         ]
     );
     // The failed functions keep their signatures and lose their bodies;
@@ -526,7 +526,7 @@ fn every_unsupported_instruction_is_reported_with_its_position() {
     assert!(!func(&l.module, "k2").layout.is_empty());
     let err = lower_module(&m, Sm::new(80)).unwrap_err();
     let text = err.render("t.ptx", &src);
-    assert!(text.starts_with("t.ptx:8:5: error: unsupported in lowering: cvt.pack.sat.u8.s32.b32 (in k1)\n    cvt.pack.sat.u8.s32.b32 %r1, %r1, %r2, %r2;\n    ^"), "{text}");
+    assert!(text.starts_with("t.ptx:8:5: error: unsupported in lowering: cvt.pack.sat.u4.s32.b32 (in k1)\n    cvt.pack.sat.u4.s32.b32 %r1, %r1, %r2, %r2;\n    ^"), "{text}");
 }
 
 #[test]

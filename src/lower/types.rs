@@ -67,6 +67,8 @@ pub(super) fn data_type(t: ScalarType) -> Option<DataType> {
         S::F16x2 => DataType::F16x2,
         S::Bf16 => DataType::Bf16,
         S::Bf16x2 => DataType::Bf16x2,
+        S::E4m3x2 => DataType::E4m3x2,
+        S::E5m2x2 => DataType::E5m2x2,
         S::F32 => DataType::F32,
         S::F64 => DataType::F64,
         _ => return None,
@@ -117,6 +119,10 @@ enum Word {
     Class(FpClass),
     /// `min/max.NaN`.
     NaN,
+    /// `cvt.relu` (the packing conversions only: see `FnLower::cvt`).
+    Relu,
+    /// `cvt.satfinite`: the `sat` attribute.
+    SatFinite,
     /// `min/max.xorsign`.
     Xorsign,
     /// `min/max.abs`: both operands' absolute values.
@@ -181,6 +187,10 @@ fn word_meaning(spelling: &str) -> Word {
         ".full" => Word::Full,
         ".to" => Word::To,
         ".NaN" => Word::NaN,
+        ".relu" => Word::Relu,
+        // `cvt.satfinite` (to f16x2, bf16x2 and the fp8 pairs): the
+        // conversions' saturation (`F2FP.SATFINITE`).
+        ".satfinite" => Word::SatFinite,
         ".xorsign" => Word::Xorsign,
         ".abs" => Word::Abs,
         ".up" => Word::Warp(WarpMode::Up),
@@ -243,7 +253,9 @@ pub(super) fn attrs_ext(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<(At
                     a.ty = Some(d);
                 } else if a.src_ty.is_none() {
                     a.src_ty = Some(d);
-                } else {
+                } else if d != DataType::B32 {
+                    // A third type: `cvt.pack.sat.u8.s32.b32`'s `c`, which
+                    // lowering reads as 32 bits.
                     return Err(());
                 }
             }
@@ -294,6 +306,8 @@ pub(super) fn attrs_ext(mods: &[(Modifier, crate::ptx::ast::Loc)]) -> Result<(At
                 },
                 Word::Class(c) => a.class = Some(c),
                 Word::NaN => a.nan = true,
+                Word::Relu => a.relu = true,
+                Word::SatFinite => a.sat = true,
                 Word::Xorsign => a.xorsign = true,
                 Word::Abs => a.abs = 0b11,
                 Word::Warp(m) => a.warp = Some(m),

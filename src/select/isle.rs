@@ -888,10 +888,11 @@ impl SelectCtx<'_> {
             // sm_90+: I2FP.F32.S32 (the 32-bit conversion without a size field).
             Opcode::I2fp => Mnemonic::of(Op::I2FP, &[Mod::F32, if src.is_signed() { Mod::S32 } else { Mod::U32 }]).opt(round(d.attrs.round)),
             Opcode::F2i => {
-                // ptxas 13.5 writes `.NTZ` on every F2I from an f32 to at
-                // most 32 bits, whatever the rounding (`F2I.NTZ`,
-                // `F2I.U32.FLOOR.NTZ`), and never from an f64 or to 64 bits.
-                let ntz = src == DataType::F32 && dst.bits() <= 32;
+                // ptxas 13.5 writes `.NTZ` on every F2I from an f32 or f16
+                // to at most 32 bits, whatever the rounding (`F2I.NTZ`,
+                // `F2I.U32.FLOOR.NTZ`, `F2I.F16.NTZ`), and never from an
+                // f64 or to 64 bits.
+                let ntz = matches!(src, DataType::F32 | DataType::F16) && dst.bits() <= 32;
                 Mnemonic::new(Op::F2I).flag(ftz, Mod::FTZ).opt(int_size(dst)).opt(float_size(src)).opt(round_int(d.attrs.round)).flag(ntz, Mod::NTZ)
             }
             Opcode::F2f => Mnemonic::new(Op::F2F).flag(ftz, Mod::FTZ).with(float_name(dst)).with(float_name(src)).opt(round(d.attrs.round)),
@@ -942,6 +943,9 @@ impl Context for SelectCtx<'_> {
     }
     fn res_pred(&mut self, _: Inst, k: u8) -> Src {
         self.result(usize::from(k), pt())
+    }
+    fn inst_relu(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.relu
     }
     fn inst_nan(&mut self, i: Inst) -> bool {
         self.func.insts[i].attrs.nan
@@ -1005,6 +1009,9 @@ impl Context for SelectCtx<'_> {
     }
     fn inst_ty(&mut self, i: Inst) -> DataType {
         self.func.insts[i].attrs.ty.unwrap_or(DataType::B32)
+    }
+    fn inst_src_ty(&mut self, i: Inst) -> DataType {
+        self.func.insts[i].attrs.src_ty.unwrap_or(DataType::B32)
     }
     fn inst_sc(&mut self, i: Inst) -> Option<Unit> {
         (self.func.insts[i].attrs.order == Some(crate::ir::MemOrder::Sc)).then_some(())
@@ -1183,7 +1190,7 @@ impl Context for SelectCtx<'_> {
                 Mnemonic::of(Op::ISETP, &[c]).opt(size).with(comb).flag(d.attrs.x, Mod::EX)
             }
             Opcode::Fsetp => Mnemonic::of(Op::FSETP, &[float_cmp(cmp, mirrored)]).flag(d.attrs.ftz, Mod::FTZ).with(comb),
-            Opcode::Hsetp2 => Mnemonic::of(Op::HSETP2, &[float_cmp(cmp, mirrored)]).flag(d.attrs.ftz, Mod::FTZ).with(comb),
+            Opcode::Hsetp2 => Mnemonic::new(Op::HSETP2).flag(is_bf16(d.attrs.ty), Mod::BF16_V2).with(float_cmp(cmp, mirrored)).flag(d.attrs.ftz, Mod::FTZ).with(comb),
             _ => Mnemonic::of(Op::DSETP, &[float_cmp(cmp, mirrored), comb]),
         };
         let mut c = self.pred_arg(2, pt());
@@ -1276,6 +1283,14 @@ impl Context for SelectCtx<'_> {
                 failed
             }
             Opcode::Fset => Mnemonic::of(Op::FSET, &[Mod::BF, float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false)]).flag(d.attrs.ftz, Mod::FTZ).with(combine(d.attrs.combine)),
+            // HSET2: `src_ty` the compared lanes' type (`.BF16_V2`), `ty`
+            // the result's (a half: 1.0 per lane, `.BF`; else a mask).
+            Opcode::Hset2 => Mnemonic::new(Op::HSET2)
+                .flag(is_bf16(d.attrs.src_ty), Mod::BF16_V2)
+                .flag(matches!(d.attrs.ty, Some(DataType::F16 | DataType::F16x2 | DataType::Bf16 | DataType::Bf16x2)), Mod::BF)
+                .with(float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false))
+                .flag(d.attrs.ftz, Mod::FTZ)
+                .with(combine(d.attrs.combine)),
             // With a register selector, PRMT's immediate is its mode
             // (`prmt.f4e` and the others).
             Opcode::Prmt => match (d.args.len(), d.imm) {
@@ -1313,8 +1328,8 @@ impl Context for SelectCtx<'_> {
     fn emit_binary(&mut self, _: Inst, a: Src, b: Src, name: Mnemonic) -> Unit {
         let d = self.data();
         let mut ops = vec![self.result(0, rz()), a, b];
-        if d.opcode == Opcode::Fset {
-            // FSET.BF's combined predicate (PT without one), `!` where
+        if matches!(d.opcode, Opcode::Fset | Opcode::Hset2) {
+            // FSET.BF's and HSET2's combined predicate (PT without one), `!` where
             // legalization marked it negated.
             let negated = d.attrs.negated;
             let mut c = self.pred_arg(2, pt());
@@ -1451,4 +1466,9 @@ mod tests {
         assert_eq!(lut_swap(0x96, 2, 1), 0x96);
         assert_eq!(lut_swap(0xe8, 1, 0), 0xe8);
     }
+}
+
+/// Whether a half type is bfloat16 (the `.BF16_V2` instructions).
+fn is_bf16(ty: Option<DataType>) -> bool {
+    matches!(ty, Some(DataType::Bf16 | DataType::Bf16x2))
 }

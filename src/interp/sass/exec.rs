@@ -1285,18 +1285,20 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, out);
             }
         }
-        Op::Hset2 { d, a, b, cmp, p, bop, bf, ftz } => {
+        Op::Hset2 { d, a, b, cmp, p, bop, bf, ftz, bf16 } => {
             let pm = w.pm(p);
+            let wide = |h: u16| if bf16 { num::bf16_to_f64(h) } else { num::f16_to_f64(h) };
+            // `.BF`: 1.0 of the lane type.
+            let one = if bf16 { 0x3f80 } else { 0x3c00 };
             for l in lanes(exec) {
                 let (x, y) = (w.halves(a, l), w.halves(b, l));
                 let pin = pm >> l & 1;
                 let mut out = 0u32;
                 for k in 0..2 {
-                    let (hx, hy) = if ftz { (num::ftz_half(x[k], false), num::ftz_half(y[k], false)) } else { (x[k], y[k]) };
-                    let r = u32::from(fcmp(cmp, num::f16_to_f64(hx), num::f16_to_f64(hy)));
+                    let (hx, hy) = if ftz { (num::ftz_half(x[k], bf16), num::ftz_half(y[k], bf16)) } else { (x[k], y[k]) };
+                    let r = u32::from(fcmp(cmp, wide(hx), wide(hy)));
                     let (set, _) = combine(r, pin, bop);
-                    // `.BF`: 1.0 in f16.
-                    let half = if set & 1 == 0 { 0 } else if bf { 0x3c00 } else { 0xffff };
+                    let half = if set & 1 == 0 { 0 } else if bf { one } else { 0xffff };
                     out |= half << (16 * k);
                 }
                 w.set(d, l, out);
@@ -1317,15 +1319,16 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, v);
             }
         }
-        Op::Hsetp2 { d, a, b, cmp, pin, bop, ftz } => {
+        Op::Hsetp2 { d, a, b, cmp, pin, bop, ftz, bf16 } => {
             // One result per half (lane 0 into the first predicate).
             let pinm = w.pm(pin);
+            let wide = |h: u16| if bf16 { num::bf16_to_f64(h) } else { num::f16_to_f64(h) };
             let mut r = [0u32; 2];
             for l in lanes(exec) {
                 let (x, y) = (w.halves(a, l), w.halves(b, l));
                 for (k, rk) in r.iter_mut().enumerate() {
-                    let (hx, hy) = if ftz { (num::ftz_half(x[k], false), num::ftz_half(y[k], false)) } else { (x[k], y[k]) };
-                    *rk |= u32::from(fcmp(cmp, num::f16_to_f64(hx), num::f16_to_f64(hy))) << l;
+                    let (hx, hy) = if ftz { (num::ftz_half(x[k], bf16), num::ftz_half(y[k], bf16)) } else { (x[k], y[k]) };
+                    *rk |= u32::from(fcmp(cmp, wide(hx), wide(hy))) << l;
                 }
             }
             w.setp(d[0], exec, combine(r[0], pinm, bop).0);
@@ -1859,14 +1862,18 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, (sum as u32).wrapping_add(z));
             }
         }
-        Op::I2ip { d, a, b, c, dst_signed, src_signed } => {
+        Op::I2ip { d, a, b, c, dst_signed, src_signed, half } => {
+            let bits = if half { 16 } else { 8 };
+            let mask = (1u32 << bits) - 1;
             for l in lanes(exec) {
                 let sat = |v: u32| -> u32 {
                     let v = if src_signed { i64::from(v as i32) } else { i64::from(v) };
-                    let (lo, hi) = if dst_signed { (-128, 127) } else { (0, 255) };
-                    (v.clamp(lo, hi) as u32) & 0xff
+                    let (lo, hi) = if dst_signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, i64::from(mask)) };
+                    (v.clamp(lo, hi) as u32) & mask
                 };
-                let v = (w.ri(c, l) << 16) | (sat(w.ri(a, l)) << 8) | sat(w.ri(b, l));
+                // 16-bit lanes fill the register (ptxas gives c as RZ).
+                let above = if half { 0 } else { w.ri(c, l) << 16 };
+                let v = above | (sat(w.ri(a, l)) << bits) | sat(w.ri(b, l));
                 w.set(d, l, v);
             }
         }

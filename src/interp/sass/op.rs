@@ -303,9 +303,9 @@ pub enum Op {
     Hmnmx2 { d: u16, a: S, b: S, p: P, bf16: bool, ftz: bool, nan: bool },
     /// HSET2: per half, all ones (1.0 with `bf`) where the comparison
     /// combined with `p` holds, else 0.
-    Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool },
+    Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool, bf16: bool },
     Half2 { d: u16, a: S, b: S, mul: bool, bf16: bool, f32: bool },
-    Hsetp2 { d: [u8; 2], a: S, b: S, cmp: Cmp, pin: P, bop: u8, ftz: bool },
+    Hsetp2 { d: [u8; 2], a: S, b: S, cmp: Cmp, pin: P, bop: u8, ftz: bool, bf16: bool },
     /// PLOP3.LUT of the sign bits of three registers.
     Plop3Sign { d: [u8; 2], a: S, b: S, c: S, lut: [u8; 2] },
     F2f { d: u16, a: S, from: Fmt, to: Fmt, rnd: Round, ftz: bool },
@@ -372,7 +372,7 @@ pub enum Op {
     Idp { d: u16, a: S, b: S, c: S, two: bool, hi: bool, a_signed: bool, b_signed: bool },
     /// I2IP.{U8,S8}.{S32,U32}.SAT: `a` and `b` saturated to 8 bits, packed
     /// over the low half of `c`.
-    I2ip { d: u16, a: S, b: S, c: S, dst_signed: bool, src_signed: bool },
+    I2ip { d: u16, a: S, b: S, c: S, dst_signed: bool, src_signed: bool, half: bool },
     /// F2FP.SATFINITE.{E4M3,E5M2}.F32.PACK_AB_MERGE_C: `a` to the high
     /// byte, `b` to the low byte, over `c`'s high half.
     F2fp8 { d: u16, a: S, b: S, c: S, fmt: Fp8 },
@@ -876,6 +876,7 @@ impl Translator<'_> {
                 bop: bop(),
                 bf: has(Mod::BF),
                 ftz: has(Mod::FTZ),
+                bf16: has(Mod::BF16_V2),
             },
             // HADD2 / HMUL2 without `.SAT` or flushing; `.F32` (HADD2) writes the
             // low lanes' sum as one f32.
@@ -895,6 +896,7 @@ impl Translator<'_> {
                 pin: self.psrc(o(4)?)?,
                 bop: bop(),
                 ftz: has(Mod::FTZ),
+                bf16: has(Mod::BF16_V2),
             },
             Opcode::F2F => {
                 let fmts: Vec<Fmt> = toks.iter().copied().filter_map(fmt).collect();
@@ -1191,10 +1193,10 @@ impl Translator<'_> {
             Opcode::I2IP => {
                 let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();
                 let (to, from) = match ints.as_slice() {
-                    [to, from] if to.bits == 8 && from.bits == 32 && has(Mod::SAT) => (*to, *from),
+                    [to, from] if matches!(to.bits, 8 | 16) && from.bits == 32 && has(Mod::SAT) => (*to, *from),
                     _ => return Err(Bad),
                 };
-                Op::I2ip { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, dst_signed: to.signed, src_signed: from.signed }
+                Op::I2ip { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, dst_signed: to.signed, src_signed: from.signed, half: to.bits == 16 }
             }
             Opcode::MATCH => {
                 let all = has(Mod::ALL);

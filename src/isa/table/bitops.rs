@@ -76,11 +76,20 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     const SIGN: ModField = ModField { field: f(76, 76), names: &[".U8", ".S8"], extra: None };
     const SAT: ModField = ModField { field: f(74, 74), names: &[".S32", ".S32.SAT"], extra: None };
     let c = gpr(64, None, Some(2));
+    // 16-bit lanes (`cvt.pack.sat.s16.s32`, c RZ): bit 77 set (78 `.U2`/
+    // `.U4` sizes, not modelled), 76 the signedness (flips of ptxas's
+    // `I2IP.S16.S32.SAT` words, sm_80 and sm_120).
+    const PACK16: &[(Field, u64)] = &[(f(72, 75), 0), (f(77, 78), 1)];
+    const PACK16_90: &[(Field, u64)] = &[(f(72, 73), 0), (f(75, 75), 0), (f(77, 78), 1)];
+    const SIGN16: ModField = ModField { field: f(76, 76), names: &[".U16", ".S16"], extra: None };
     if g.wide_ur {
         v.push(g.form("I2IP", 0x239, PACK_90, &[SIGN, SAT], vec![RD, a, b, c]));
+        v.push(g.form("I2IP", 0x239, PACK16_90, &[SIGN16, SAT], vec![RD, a, b, c]));
     } else {
         v.push(Form { sms: (75, 89), suffix: ".S32.SAT", ..g.form("I2IP", 0x239, PACK, &[SIGN], vec![RD, a, b, c]) });
         v.push(Form { sms: (90, 90), ..g.form("I2IP", 0x239, PACK_90, &[SIGN, SAT], vec![RD, a, b, c]) });
+        v.push(Form { sms: (75, 89), suffix: ".S32.SAT", ..g.form("I2IP", 0x239, PACK16, &[SIGN16], vec![RD, a, b, c]) });
+        v.push(Form { sms: (90, 90), ..g.form("I2IP", 0x239, PACK16_90, &[SIGN16, SAT], vec![RD, a, b, c]) });
     }
     // ---- MATCH (0x3a1): the lanes holding the same value as a; bit 73
     // `.U64`; bit 79 `.ANY` (else `.ALL`, with a predicate result 81–83).

@@ -113,7 +113,8 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
 /// both halves combined with `.H_AND`, bit 71), each the comparison (76–79,
 /// FSETP's) combined (69–70) with the predicate 87–90; 80 `.FTZ`. Sources
 /// and swizzles as HSET2's; b has the c operand's reuse flag (index 2).
-/// Bits 64–65 (`.BF16_V2` from sm_90) kept 0. Bit flips of a corpus word
+/// Bits 64–65: `.BF16_V2` from sm_90 (a form of its own), kept 0 before
+/// (ignored there). Bit flips of a corpus word
 /// (every measured SM; the same layout on sm_75).
 fn setp(v: &mut Vec<Form>, g: Generation) {
     const CMP: ModField = super::FLOAT_CMP;
@@ -127,7 +128,19 @@ fn setp(v: &mut Vec<Form>, g: Generation) {
     let p = |lo| Slot::Pred { uniform: false, field: f(lo, lo + 2), not: None, show: PredShow::Always };
     let slots = vec![p(81), p(84), a, b, pred(87, PredShow::Always)];
     const MODS: &[ModField] = &[CMP, H_AND, FTZ, COMBINE, swizzle(74), swizzle(60)];
-    v.push(Form { operand_suffixes: &SWZ, ..g.form("HSETP2", 0x234, FIXED, MODS, slots) });
+    v.push(Form { operand_suffixes: &SWZ, ..g.form("HSETP2", 0x234, FIXED, MODS, slots.clone()) });
+    if let Some(sms) = bf16_sms(g) {
+        v.push(Form { sms, operand_suffixes: &SWZ, ..g.form("HSETP2.BF16_V2", 0x234, COMPARE_BF16_V2, MODS, slots) });
+    }
+}
+
+/// HSET2's and HSETP2's `.BF16_V2`: bits 64–65 = 2 (1 and 3 print
+/// `.INVALID1`/`.INVALID3`), from sm_90 (ignored before).
+const COMPARE_BF16_V2: &[(Field, u64)] = &[(f(64, 65), 2)];
+
+/// The SMs of a generation with the compares' `.BF16_V2`.
+fn bf16_sms(g: Generation) -> Option<(u16, u16)> {
+    (g.sms.1 >= 90).then_some((g.sms.0.max(90), g.sms.1))
 }
 
 /// HMNMX2 and HSET2 with two register sources (sm_80+).
@@ -172,5 +185,9 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     // refuses index 1; oracle). The same layout on sm_75 (bit flips).
     let b_reuse_c = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(2) };
     let set_slots = vec![RD, a, b_reuse_c, pred(87, PredShow::Always)];
-    v.push(Form { operand_suffixes: &SET_SWZ, ..g.form("HSET2", 0x233, SET_FIXED, &[BF, CMP, FTZ, COMBINE, SWZ[0], SWZ[1]], set_slots) });
+    const SET_MODS: &[ModField] = &[BF, CMP, FTZ, COMBINE, SWZ[0], SWZ[1]];
+    v.push(Form { operand_suffixes: &SET_SWZ, ..g.form("HSET2", 0x233, SET_FIXED, SET_MODS, set_slots.clone()) });
+    if let Some(sms) = bf16_sms(g) {
+        v.push(Form { sms, operand_suffixes: &SET_SWZ, ..g.form("HSET2.BF16_V2", 0x233, COMPARE_BF16_V2, SET_MODS, set_slots) });
+    }
 }
