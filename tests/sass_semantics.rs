@@ -14,6 +14,16 @@ fn run(name: &str, ptx: &str, spec: &str) -> Option<String> {
 
 /// [`run`] for another SM.
 fn run_on(sm: u16, name: &str, ptx: &str, spec: &str) -> Option<String> {
+    run_with(sm, name, ptx, spec, sass::HazardCheck::Fail)
+}
+
+/// [`run`] without hazard checking.
+fn run_unchecked(name: &str, ptx: &str, spec: &str) -> Option<String> {
+    run_with(90, name, ptx, spec, sass::HazardCheck::Off)
+}
+
+/// [`run_on`] with the hazard checking chosen.
+fn run_with(sm: u16, name: &str, ptx: &str, spec: &str, hazards: sass::HazardCheck) -> Option<String> {
     let ptxas = ptx2sass::internals::reference::require("ptxas", name)?;
     let dir = std::env::temp_dir().join(format!("ptx2sass-sass-semantics-{}-{name}-{sm}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
@@ -23,7 +33,8 @@ fn run_on(sm: u16, name: &str, ptx: &str, spec: &str) -> Option<String> {
     let bytes = std::fs::read(&cubin).expect("cubin");
     let _ = std::fs::remove_dir_all(&dir);
     let spec = LaunchSpec::from_json(spec).expect("spec");
-    let out = sass::run(&bytes, &spec, &Default::default()).unwrap_or_else(|e| panic!("SASS interpreter: {e}"));
+    let options = sass::Options { hazards, ..Default::default() };
+    let out = sass::run(&bytes, &spec, &options).unwrap_or_else(|e| panic!("SASS interpreter: {e}"));
     Some(out.launch.outputs_text())
 }
 
@@ -248,20 +259,4 @@ fn dsetp_min_max_pick_the_operand_ptxas_selects() {
     let want = "000000000000f03f000000000000004000000000000000800000000000000000000000000000008000000000000000000000\
                 000000000840000000000000084000000000000008400000000000000840000000000000f87f000000000000f87f";
     assert_eq!(out, format!("param 0: {}\n", want.split_whitespace().collect::<String>()));
-}
-
-/// [`run`] without hazard checking.
-fn run_unchecked(name: &str, ptx: &str, spec: &str) -> Option<String> {
-    let ptxas = ptx2sass::internals::reference::require("ptxas", name)?;
-    let dir = std::env::temp_dir().join(format!("ptx2sass-sass-semantics-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let (src, cubin) = (dir.join("k.ptx"), dir.join("k.cubin"));
-    std::fs::write(&src, ptx).expect("write ptx");
-    assert!(common::compile_cubin(&ptxas, 90, &src, &cubin), "ptxas rejected the test kernel");
-    let bytes = std::fs::read(&cubin).expect("cubin");
-    let _ = std::fs::remove_dir_all(&dir);
-    let spec = LaunchSpec::from_json(spec).expect("spec");
-    let options = sass::Options { hazards: sass::HazardCheck::Off, ..Default::default() };
-    let out = sass::run(&bytes, &spec, &options).unwrap_or_else(|e| panic!("SASS interpreter: {e}"));
-    Some(out.launch.outputs_text())
 }

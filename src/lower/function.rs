@@ -155,6 +155,39 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
     errors
 }
 
+/// The `{ }` blocks open at an event: ids in order of opening (0 is the
+/// function body), innermost last.
+struct BlockScopes {
+    stack: Vec<u32>,
+    opened: u32,
+}
+
+impl Default for BlockScopes {
+    fn default() -> BlockScopes {
+        BlockScopes { stack: vec![0], opened: 0 }
+    }
+}
+
+impl BlockScopes {
+    /// Follows a block's opening or closing.
+    fn step(&mut self, e: &Event) {
+        match e {
+            Event::Push => {
+                self.opened += 1;
+                self.stack.push(self.opened);
+            }
+            Event::Pop => {
+                self.stack.pop();
+            }
+            _ => {}
+        }
+    }
+
+    fn innermost(&self) -> u32 {
+        self.stack.last().copied().unwrap_or(0)
+    }
+}
+
 /// Numbers the label definitions of a flattened body in order (filling in
 /// each [`Event::Label`]'s index) and resolves every branch's label
 /// through the scopes open at the branch: the innermost block that
@@ -167,19 +200,13 @@ fn number_labels(events: &mut [Event], target: impl Fn(&Instruction) -> Option<S
     // by its block and name.
     let mut defined: HashMap<(u32, Symbol), u32, FxBuild> = HashMap::default();
     let mut duplicates = Vec::new();
-    let (mut stack, mut blocks) = (vec![0u32], 0u32);
+    let mut scopes = BlockScopes::default();
     let mut count = 0u32;
     for e in events.iter_mut() {
+        scopes.step(e);
         match e {
-            Event::Push => {
-                blocks += 1;
-                stack.push(blocks);
-            }
-            Event::Pop => {
-                stack.pop();
-            }
             Event::Label(s, n) => {
-                let block = stack.last().copied().unwrap_or(0);
+                let block = scopes.innermost();
                 if defined.contains_key(&(block, *s)) {
                     duplicates.push(*s);
                 } else {
@@ -192,19 +219,13 @@ fn number_labels(events: &mut [Event], target: impl Fn(&Instruction) -> Option<S
         }
     }
     let mut branches = HashMap::default();
-    let (mut stack, mut blocks) = (vec![0u32], 0u32);
+    let mut scopes = BlockScopes::default();
     for e in events.iter() {
+        scopes.step(e);
         match e {
-            Event::Push => {
-                blocks += 1;
-                stack.push(blocks);
-            }
-            Event::Pop => {
-                stack.pop();
-            }
             Event::Inst(i) => {
                 let Some(s) = target(i) else { continue };
-                if let Some(&n) = stack.iter().rev().find_map(|b| defined.get(&(*b, s))) {
+                if let Some(&n) = scopes.stack.iter().rev().find_map(|b| defined.get(&(*b, s))) {
                     branches.insert(i.loc.span().start, n);
                 }
             }
