@@ -251,6 +251,11 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     let sms_90 = if g.wide_ur { g.sms } else { (90, 90) };
     if !g.wide_ur {
         v.push(Form { sms: (75, 89), ..g.form("WARPSYNC", 0x348, NO_COLLECTIVE, &[], vec![cond, gpr(32, None, None)]) });
+        // sm_80–sm_89 spell `.EXCLUSIVE` with bit 86 (library-corpus words
+        // of ptxas 13.5 for sm_80, `WARPSYNC.EXCLUSIVE R4`; bit flips on
+        // sm_80, sm_86, sm_89; sm_75 ignores the bit).
+        const EXCLUSIVE_80: &[(Field, u64)] = &[(f(86, 86), 1)];
+        v.push(Form { sms: (80, 89), ..g.form("WARPSYNC.EXCLUSIVE", 0x348, EXCLUSIVE_80, &[], vec![cond, gpr(32, None, None)]) });
     }
     let target = Slot::Target(crate::isa::branch::Layout::Split);
     v.push(Form { sms: sms_90, ..g.form("WARPSYNC", 0x348, PLAIN_90, &[], vec![cond, gpr(24, None, None)]) });
