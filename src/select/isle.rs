@@ -1377,24 +1377,10 @@ impl Context for SelectCtx<'_> {
         }
     }
     fn ldsm_mnemonic(&mut self, i: Inst) -> Mnemonic {
-        let imm = self.func.insts[i].imm;
-        match crate::ir::matrix::MatrixMove::decode(imm) {
-            Some(m) => super::matrix::ldsm_mnemonic(m),
-            None => {
-                self.fail(format!("an ldmatrix descriptor {imm:#x}"));
-                Mnemonic::new(Op::LDSM)
-            }
-        }
+        self.matrix_move_mnemonic(i, "an ldmatrix", super::matrix::ldsm_mnemonic, Op::LDSM)
     }
     fn stsm_mnemonic(&mut self, i: Inst) -> Mnemonic {
-        let imm = self.func.insts[i].imm;
-        match crate::ir::matrix::MatrixMove::decode(imm) {
-            Some(m) => super::matrix::stsm_mnemonic(m),
-            None => {
-                self.fail(format!("a stmatrix descriptor {imm:#x}"));
-                Mnemonic::new(Op::STSM)
-            }
-        }
+        self.matrix_move_mnemonic(i, "a stmatrix", super::matrix::stsm_mnemonic, Op::STSM)
     }
     fn ldgsts_mnemonic(&mut self, i: Inst) -> Mnemonic {
         let imm = self.func.insts[i].imm;
@@ -1439,6 +1425,19 @@ impl Context for SelectCtx<'_> {
 }
 
 impl SelectCtx<'_> {
+    /// The mnemonic of an ldmatrix or stmatrix from its descriptor, or a
+    /// selection failure naming `what` when the descriptor does not decode.
+    fn matrix_move_mnemonic(&mut self, i: Inst, what: &str, mnemonic: fn(crate::ir::matrix::MatrixMove) -> Mnemonic, fallback: Op) -> Mnemonic {
+        let imm = self.func.insts[i].imm;
+        match crate::ir::matrix::MatrixMove::decode(imm) {
+            Some(m) => mnemonic(m),
+            None => {
+                self.fail(format!("{what} descriptor {imm:#x}"));
+                Mnemonic::new(fallback)
+            }
+        }
+    }
+
     /// The predicate choosing the minimum: argument 2, else PT (or !PT
     /// for the maximum, the `negated` attribute).
     fn min_pred(&mut self) -> Operand {

@@ -189,13 +189,7 @@ impl WarpHazards {
     /// apart (an interpreter keeps them beside its own form of the code).
     #[inline(always)]
     pub fn issue_ctrl(&mut self, info: &HazardInfo, ctrl: Ctrl) -> Result<(), String> {
-        let cycle = self.cycle;
-        if ctrl.wait() != 0 {
-            self.wait(ctrl.wait());
-        }
-        if let Some(g) = info.guard {
-            self.check_read(info, g)?;
-        }
+        let cycle = self.begin_issue(info, ctrl)?;
         for &r in info.reads() {
             self.check_read(info, r)?;
         }
@@ -267,9 +261,29 @@ impl WarpHazards {
                 }
             }
         }
+        self.end_issue(cycle, ctrl);
+        Ok(())
+    }
+
+    /// What every issue does first: the wait mask's releases and the read
+    /// of the guard predicate. Returns the issue cycle.
+    #[inline(always)]
+    fn begin_issue(&mut self, info: &HazardInfo, ctrl: Ctrl) -> Result<u64, String> {
+        let cycle = self.cycle;
+        if ctrl.wait() != 0 {
+            self.wait(ctrl.wait());
+        }
+        if let Some(g) = info.guard {
+            self.check_read(info, g)?;
+        }
+        Ok(cycle)
+    }
+
+    /// What every issue does last: the stall count advances the clock.
+    #[inline(always)]
+    fn end_issue(&mut self, cycle: u64, ctrl: Ctrl) {
         self.cycle = cycle + u64::from(ctrl.stall());
         self.issued += 1;
-        Ok(())
     }
 
     /// [`WarpHazards::issue_ctrl`] for an instruction whose guard holds in
@@ -280,15 +294,8 @@ impl WarpHazards {
     /// first load never happened).
     #[inline]
     pub fn issue_predicated_off(&mut self, info: &HazardInfo, ctrl: Ctrl) -> Result<(), String> {
-        let cycle = self.cycle;
-        if ctrl.wait() != 0 {
-            self.wait(ctrl.wait());
-        }
-        if let Some(g) = info.guard {
-            self.check_read(info, g)?;
-        }
-        self.cycle = cycle + u64::from(ctrl.stall());
-        self.issued += 1;
+        let cycle = self.begin_issue(info, ctrl)?;
+        self.end_issue(cycle, ctrl);
         Ok(())
     }
 
