@@ -254,7 +254,7 @@ impl Rust for Form {
         // name and the spellings (what the definition set is a placeholder).
         let op = OpName(base(name));
         let spelling = spelling_of(self);
-        let defs = slots.iter().enumerate().filter(|(_, s)| Form::result_slot(s)).fold(0u8, |d, (k, _)| d | 1 << k);
+        let defs = slots.iter().enumerate().filter(|(_, s)| Form::result_slot(name, s)).fold(0u8, |d, (k, _)| d | 1 << k);
         let widths = WidthsOf(self);
         write_struct!(out, "Form", name, op, spelling, defs, widths, sms, opcode, fixed, mods, suffix, aliases, space_before_last, uniform_guard, slots, nonzero, operand_suffixes);
     }

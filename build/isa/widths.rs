@@ -80,6 +80,9 @@ const MAX_COMBINATIONS: usize = 1 << 16;
 /// modifier values, as [`Widths`] (the `by` modifier and the per-value
 /// table); an error when more than one modifier decides them.
 pub fn widths_of(form: &Form) -> Result<(Option<u8>, Vec<Shape>), String> {
+    if let Some(shape) = texture_shape(form) {
+        return Ok((None, vec![shape]));
+    }
     let op = base(form.name);
     let name_toks = tokens(&form.name[op.len()..]).unwrap_or_default();
     let suffix_toks = tokens(form.suffix).unwrap_or_default();
@@ -136,6 +139,28 @@ pub fn widths_of(form: &Form) -> Result<(Option<u8>, Vec<Shape>), String> {
         }
     }
     Err(format!("the operand widths of form `{}` depend on more than one modifier", form.name))
+}
+
+/// TEX and TLD: two result pairs, then the coordinate registers a and b.
+/// Their widths follow the dimension, which prints as the form's `1D`,
+/// `2D` or `3D` operand (no modifier token), and the family (see
+/// `src/isa/table/texture.rs`): before sm_90 (`.SCR`) the n values
+/// (coordinates, then TEX's level of detail) split in halves, the larger
+/// in a; from sm_90 the coordinates in a, the level of detail in b. Three
+/// registers are an aligned quad (ptxas: `R4` holding x, y, z).
+fn texture_shape(form: &Form) -> Option<Shape> {
+    let op = base(form.name);
+    if op != "TEX" && op != "TLD" {
+        return None;
+    }
+    let dim = form.slots.iter().find_map(|s| match s {
+        crate::isa::form::Slot::Text(t) if t.len() == 2 && t.ends_with('D') => t[..1].parse::<u8>().ok(),
+        _ => None,
+    })?;
+    let lod = u8::from(form.name.contains(".LL"));
+    let (a, b) = if form.name.contains(".SCR") { ((dim + lod).div_ceil(2), (dim + lod) / 2) } else { (dim, lod) };
+    let regs = |w: u8| if w == 3 { 4 } else { w.max(1) };
+    Some([2, regs(a), regs(b), 1, 1])
 }
 
 /// A form's widths as written into the table.

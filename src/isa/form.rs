@@ -399,11 +399,15 @@ impl Slot {
 }
 
 impl Form {
-    /// Whether a slot holds a result, by the layout of sm_70+ words: the
-    /// result register in bits 16–23 (general or uniform) and the result
-    /// predicates in 81–83 and 84–86; every other operand is read.
-    pub fn result_slot(slot: &Slot) -> bool {
+    /// Whether a slot of a form named `name` holds a result, by the layout
+    /// of sm_70+ words: the result register in bits 16–23 (general or
+    /// uniform) and the result predicates in 81–83 and 84–86, and for the
+    /// texture fetches (TEX, TLD) their second result pair in 64–71; every
+    /// other operand is read.
+    pub fn result_slot(name: &str, slot: &Slot) -> bool {
+        let texture = name.starts_with("TEX") || name.starts_with("TLD");
         match slot {
+            Slot::Gpr { field, .. } if texture && field.start == 64 => true,
             Slot::Gpr { field, .. } | Slot::Ur { field, .. } => field.start == 16,
             Slot::Pred { field, .. } => field.start == 81 || field.start == 84,
             _ => false,

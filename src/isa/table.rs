@@ -292,7 +292,7 @@ mod tests {
         assert_eq!(written(build("STG.E", &[addr, r(4)])), [0usize; 0]);
         for form in all_forms() {
             for (k, slot) in form.slots.iter().enumerate() {
-                assert_eq!(form.writes(k), Form::result_slot(slot), "{} slot {k}", form.name);
+                assert_eq!(form.writes(k), Form::result_slot(form.name, slot), "{} slot {k}", form.name);
             }
         }
     }

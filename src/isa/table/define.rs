@@ -20,6 +20,7 @@ mod copy;
 mod half;
 mod matrix;
 mod misc;
+mod texture;
 
 const fn f(lo: u8, hi: u8) -> Field {
     Field::bits(lo, hi)
@@ -201,6 +202,7 @@ pub fn build_generation(k: usize) -> Vec<Form> {
     convert::conversions(&mut v, g);
     misc::misc_ops(&mut v, g);
     matrix::matrix_ops(&mut v, g);
+    texture::texture_ops(&mut v, g);
     bitops::bit_ops(&mut v, g);
     half::half_ops(&mut v, g);
     control(&mut v, g);

@@ -117,6 +117,12 @@ pub const OPCODES: &[OpFacts] = &[
     op("STL", Mem).memory(Space::Local, false, true),
     op("STS", Mem).memory(Space::Shared, false, true),
     op("STSM", Mem).memory(Space::Shared, false, true),
+    // Texture fetches read through the texture cache, which a kernel's own
+    // stores do not update: ordered after earlier stores like a global
+    // load all the same. Variable latency (a write scoreboard), no reuse
+    // flags in ptxas's code.
+    op("TEX", Mem).memory(Space::Global, true, false).no_reuse(),
+    op("TLD", Mem).memory(Space::Global, true, false).no_reuse(),
     op("UBMSK", Uniform),
     op("UCGABAR_ARV", Control),
     op("UCGABAR_WAIT", Control),

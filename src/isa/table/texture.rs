@@ -1,0 +1,95 @@
+//! Texture fetches: TEX (filtered, f32 coordinates) and TLD (unfiltered,
+//! integer texel coordinates), as ptxas 13.5 emits them for PTX `tex` with
+//! a `.texref` or a bindless handle (`.u64` texture object).
+//!
+//! Operands, as `nvdisasm` prints them: the second result pair (bits
+//! 64–71: blue, alpha), the first (16–23: red, green), the coordinate
+//! registers a (24–31) and b (32–39), then the texture: before sm_90 a
+//! constant-bank word holding the handle (`.SCR`: bank 54–58, word index
+//! 40–53: `0x0, 0x5a` is `c[0x0][0x168]`), from sm_90 a uniform register
+//! pair whose low word is the handle (40–45, 40–47 from sm_100), and last
+//! the dimension (61–62: 0 `1D`, 1 `2D`, 2 `3D`, 3 `CUBE`; 63 arrays).
+//! Where b is RZ nvdisasm does not print it: such forms fix it to 255.
+//! The write mask (72–75) is 0xf (all four components); the level of
+//! detail is 87–89 (`.LZ` 1, `.LL` 3; Blackwell also uses bit 59).
+//!
+//! How the coordinates are split between a and b (ptxas 13.5, ZLUDA's
+//! `tex_read_*` kernels): before sm_90 the first half of the n values
+//! (rounded up) in a, the rest in b (TLD 2D: x in a, y in b); from sm_90
+//! every coordinate in a and the level of detail in b. The dimension
+//! prints as an operand, so each dimension is its own form (the build
+//! script reads the operand widths from the form's dimension text).
+//! Fields from single-bit flips of ptxas's words (sm_80, sm_90, sm_120)
+//! with nvdisasm 13.5.
+
+use super::{Generation, RD, f, gpr};
+use crate::isa::bits::Field;
+use crate::isa::form::{Form, Slot};
+
+/// The forms of this module.
+pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
+    const DIMS: [(&str, u64); 3] = [("1D", 0), ("2D", 1), ("3D", 2)];
+    let second = gpr(64, None, None);
+    let a = gpr(24, None, None);
+    let b = gpr(32, None, None);
+    // Every field of the fetch but the dimension, which each form fixes.
+    let fixed = |common: &'static [(Field, u64)], dim: u64| -> &'static [(Field, u64)] {
+        let mut all: Vec<(Field, u64)> = common.to_vec();
+        all.push((f(61, 62), dim));
+        Box::leak(all.into_boxed_slice())
+    };
+    let with_rz_b = |common: &'static [(Field, u64)], dim: u64| -> &'static [(Field, u64)] {
+        let mut all: Vec<(Field, u64)> = common.to_vec();
+        all.extend([(f(61, 62), dim), (f(32, 39), 255)]);
+        Box::leak(all.into_boxed_slice())
+    };
+    if !g.wide_ur {
+        // sm_75–sm_89: `.SCR` (60), the handle in a constant-bank word;
+        // 59 (`.B`) and 63 (arrays) clear, predicate result 81–83 PT,
+        // cache 84–86 1 (default), 76–80, 90–104 clear.
+        const TEX_SCR: &[(Field, u64)] = &[(f(59, 60), 2), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 3), (f(90, 104), 0)];
+        const TLD_SCR: &[(Field, u64)] = &[(f(59, 60), 2), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 1), (f(90, 104), 0)];
+        let bank = Slot::Hex(f(54, 58));
+        let word = Slot::Hex(f(40, 53));
+        let sms = (75, 89);
+        for (dim, d) in DIMS {
+            let text = Slot::Text(dim);
+            if d > 0 {
+                v.push(Form { sms, ..g.form("TEX.SCR.LL", 0xb60, fixed(TEX_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) });
+                v.push(Form { sms, ..g.form("TLD.SCR.LZ", 0xb66, fixed(TLD_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) });
+            } else {
+                v.push(Form { sms, ..g.form("TLD.SCR.LZ", 0xb66, with_rz_b(TLD_SCR, d), &[], vec![second, RD, a, bank, word, text]) });
+            }
+        }
+        // sm_90: the handle in a uniform register pair (40–45), bit 91
+        // set; 46–53 a constant printed after it (0 here).
+        const TEX_UR: &[(Field, u64)] = &[(f(46, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 3), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
+        const TLD_UR: &[(Field, u64)] = &[(f(46, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 1), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
+        let handle = Slot::Ur { field: f(40, 45), neg: None, not: None };
+        let zero = Slot::Text("0x0");
+        let sms = (90, 90);
+        for (dim, d) in DIMS {
+            let text = Slot::Text(dim);
+            if d > 0 {
+                v.push(Form { sms, ..g.form("TEX.LL", 0xf60, fixed(TEX_UR, d), &[], vec![second, RD, a, b, handle, zero, text]) });
+            }
+            v.push(Form { sms, ..g.form("TLD.LZ", 0xf66, with_rz_b(TLD_UR, d), &[], vec![second, RD, a, handle, zero, text]) });
+        }
+    } else {
+        // sm_100/sm_120: the handle pair 40–47, a second uniform register
+        // 48–55 (URZ, not printed), 56–58 clear; the level of detail is
+        // 59 with 87–89 (`.LL`: 1 and 1, none: 0 and 0; TLD's `.LZ`: 0
+        // and 0).
+        const TEX_LL: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0), (f(59, 59), 1), (f(60, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 1), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
+        const TEX_PLAIN: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0), (f(59, 59), 0), (f(60, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 0), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
+        let handle = Slot::Ur { field: f(40, 47), neg: None, not: None };
+        for (dim, d) in DIMS {
+            let text = Slot::Text(dim);
+            if d > 0 {
+                v.push(Form { sms: (100, 100), ..g.form("TEX.LL", 0xf60, fixed(TEX_LL, d), &[], vec![second, RD, a, b, handle, text]) });
+                v.push(Form { sms: (120, 120), ..g.form("TEX", 0xf60, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) });
+            }
+            v.push(Form { sms: (100, 120), ..g.form("TLD.LZ", 0xf66, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) });
+        }
+    }
+}
