@@ -93,6 +93,11 @@ pub struct MemAccess {
 pub const QUEUE_TRANSCENDENTAL: u8 = 1;
 /// In-order queue of the double-precision unit.
 pub const QUEUE_FP64: u8 = 2;
+/// In-order queue of the shared-memory pipe, which shuffles go through as
+/// well: ptxas's code overwrites a register an `STS` still holds with an
+/// `LDS` and no wait, and reads a `SHFL` result (no scoreboard of its own)
+/// after waiting for a later `LDS` (library corpus, sm_90).
+pub const QUEUE_SHARED_MEMORY: u8 = 3;
 /// The queue of a variable-latency opcode not given one of its own.
 pub const QUEUE_OTHER: u8 = 17;
 /// Number of queue identifiers (0, no queue, included).
