@@ -1702,7 +1702,10 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 return Ok(());
             }
         }
-        Op::Bar { id: _, red } => {
+        // Guarded off in every lane of the group, a barrier is not arrived
+        // at: the group goes on (ptxas's `@!P0 BAR.SYNC` closing a loop
+        // whose exit condition is the same in every thread of the CTA).
+        Op::Bar { id: _, red } if exec != 0 => {
             let g = w.groups[gi];
             if exec != g.mask {
                 return Err(InterpError::new(ErrorKind::Unsupported, "a predicated CTA barrier with some threads of the group guarded off"));
@@ -1716,6 +1719,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             merge(&mut w.groups);
             return Ok(());
         }
+        Op::Bar { .. } => {}
         Op::B2r { d, p } => {
             let (count, and, or) = cta.bar_result;
             for l in lanes(exec) {
