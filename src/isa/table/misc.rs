@@ -2,7 +2,7 @@
 //! register, and MUFU with an immediate. Fields from single-bit flips and
 //! field enumerations of corpus words with nvdisasm 13.5 (sm_80, sm_90).
 
-use super::{COMBINE, Generation, ISETP_CMP, NONE, RD, SIGNED_73, alu, cbank, f, gpr, gpr_not, pred, pred_plain};
+use super::{COMBINE, Generation, ISETP_CMP, NONE, RD, SIGNED_73, alu, cbank, f, gpr, gpr_not, pred, pred_plain, uniform_twin};
 use crate::isa::bits::Field;
 use crate::isa::branch::Layout;
 use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot, UNMEASURED as U};
@@ -183,13 +183,19 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     let a = gpr(24, None, Some(0));
     v.push(sm120(g.form("SEL.64", 0x607, SEL64_REG, &[], vec![RD, a, gpr(32, None, Some(1)), pred(87, Always)])));
     v.push(sm120(g.form("SEL.64", 0x407, SEL64_IMM, &[], vec![RD, a, Slot::SImm(f(32, 64)), pred(87, Always)])));
+    // b a uniform register (0xe07; `SEL.64 R2, R4, UR10, P0` in library-corpus
+    // words of ptxas 13.5 for sm_120).
+    v.push(sm120(g.form("SEL.64", 0xe07, SEL64_REG, &[], vec![RD, a, g.uniform_b(None, None), pred(87, Always)])));
     // 64-bit ISETP.
     const ISETP64: &[(Field, u64)] = &[(f(72, 72), 0), (f(68, 71), 7), (f(80, 80), 1)];
     const SIGNED64: ModField = ModField { field: f(73, 73), names: &[".U64", ".S64"], extra: None };
     let isetp_pre = [pred_plain(81, Always), pred_plain(84, Always), gpr(24, None, Some(0))];
     let mut isetp = Vec::new();
     alu(&mut isetp, g, "ISETP", 0x00c, ISETP64, &[ISETP_CMP, SIGNED64, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always)]);
-    v.extend(isetp.into_iter().map(sm120));
+    // And its uniform twins (`UISETP.NE.U64.AND UP0, UPT, UR6, URZ, UPT`,
+    // 0x28c: library-corpus words of ptxas 13.5 for sm_120, bit flips).
+    let twins: Vec<Form> = isetp.iter().filter_map(|form| uniform_twin(g, form)).collect();
+    v.extend(isetp.into_iter().chain(twins).map(sm120));
 }
 
 /// LDL and STL with a uniform register added (bit 91; LDL's in 32–39,
