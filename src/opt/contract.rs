@@ -43,11 +43,21 @@
 //!   order and a fusion removes the add's use of the product, so
 //!   `mul t4; mul t5; add d6, t5, t4; sub d7, t4, t5` fuses `t5` into both
 //!   (`t4` lost its eligibility when `d6` became an `FFMA`).
-//! * **Blocks**: a multiply in one block fuses into adds of other blocks it
-//!   dominates (a loop-invariant `mul` before a loop fuses into the loop's
-//!   `add`, the multiply being redone each iteration). A product that
+//! * **Blocks**: `ptxas` contracts within a block, after moving code
+//!   (sinking, if-conversion, unrolling), so a product reaching across
+//!   blocks fuses only where it could have been moved to its add: a
+//!   multiply whose uses are all in its own block fuses; one with a
+//!   *single* use in another block fuses when that block is not in a loop
+//!   the multiply's block is outside of (`mul` in the entry, its `add` in a
+//!   branch's arm: `FFMA` there), or, into a loop, when both factors are
+//!   kernel parameters or constants (`mul.f32 t, a, c` of two `ld.param`
+//!   values before a loop, the `add` inside: `FFMA R, c[..], R` in every
+//!   unrolled copy). A product of loaded values before a loop stays `FMUL`
+//!   with an `FADD` in the loop; a product read by an `add` in its block
+//!   and a `sub` in another (`mul t5; mul t6; add d, t6, t5; @p bra; sub e,
+//!   t6, t5`, a Mandelbrot step) stays apart in both. A product that
 //!   reaches the add through a block parameter (a loop-carried register)
-//!   does not.
+//!   does not fuse.
 //! * **`fma`/`mad`**: an existing `fma.rn` does not take a product as its
 //!   addend (`mul t, a, c; fma.rn d, b, b, t` keeps the `FMUL`); `mad.f32`
 //!   without rounding is rejected by `ptxas` for sm_20 and later.
@@ -61,7 +71,7 @@
 //! pass's, which sees the two multiplies apart.
 
 use crate::ir::entity::EntityRef;
-use crate::ir::{Attrs, DataType, Function, Inst, Opcode, Round, Value, ValueDef};
+use crate::ir::{Attrs, Block, DataType, Function, Inst, Opcode, Round, Space, Value, ValueDef};
 use smallvec::SmallVec;
 
 /// Bit of [`Attrs::neg`] that negates the fused operation's first factor
@@ -111,6 +121,8 @@ fn def_inst(f: &Function, v: Value) -> Option<Inst> {
 struct Contraction<'f> {
     f: &'f mut Function,
     users: Vec<SmallVec<[Inst; 2]>>,
+    /// The block of each placed instruction.
+    block_of: Vec<Block>,
 }
 
 impl Contraction<'_> {
@@ -132,8 +144,54 @@ impl Contraction<'_> {
         }
     }
 
+    /// Whether `block` lies on a cycle that does not pass through `avoid`
+    /// (a loop that `avoid` is outside of).
+    fn in_cycle_avoiding(&self, block: Block, avoid: Block) -> bool {
+        let mut seen = vec![false; self.f.blocks.len()];
+        let mut stack = self.successors(block);
+        while let Some(b) = stack.pop() {
+            if b == block {
+                return true;
+            }
+            if b == avoid || std::mem::replace(&mut seen[b.index()], true) {
+                continue;
+            }
+            stack.extend(self.successors(b));
+        }
+        false
+    }
+
+    fn successors(&self, b: Block) -> Vec<Block> {
+        let last = self.f.blocks[b].insts.last();
+        last.map(|&i| self.f.insts[i].dests.iter().map(|d| d.block).collect()).unwrap_or_default()
+    }
+
+    /// Whether `v` is a kernel parameter (`ld.param`) or a constant: a
+    /// value `ptxas` recomputes wherever it is needed.
+    fn is_invariant(&self, v: Value) -> bool {
+        def_inst(self.f, v).is_some_and(|i| {
+            let d = &self.f.insts[i];
+            d.opcode == Opcode::Iconst || (d.opcode == Opcode::Ld && d.attrs.space == Some(Space::Param) && d.guard.is_none())
+        })
+    }
+
+    /// Whether the multiply's uses (the adds found) are where `ptxas`
+    /// would have them next to it: all in its block, or a single one in a
+    /// block it could be moved to (module documentation, "Blocks").
+    fn placed_together(&self, mul: Inst, adds: &[Inst]) -> bool {
+        let home = self.block_of[mul.index()];
+        if adds.iter().all(|&a| self.block_of[a.index()] == home) {
+            return true;
+        }
+        let [add] = adds else { return false };
+        let there = self.block_of[add.index()];
+        let (a, b) = (self.f.insts[mul].args[0], self.f.insts[mul].args[1]);
+        !self.in_cycle_avoiding(there, home) || (self.is_invariant(a) && self.is_invariant(b))
+    }
+
     /// Whether every use of the multiply's result, directly or through
-    /// negations, is an add that reads it through exactly one operand.
+    /// negations, is an add that reads it through exactly one operand, and
+    /// the adds are placed as `ptxas` needs them.
     fn only_feeds_adds(&self, mul: Inst) -> bool {
         let d = &self.f.insts[mul];
         let (ty, ftz) = (d.attrs.ty, d.attrs.ftz);
@@ -153,7 +211,7 @@ impl Contraction<'_> {
             }
             k += 1;
         }
-        !adds.is_empty() && adds.iter().all(|&a| self.f.insts[a].args.iter().filter(|v| chain.contains(v)).count() == 1)
+        !adds.is_empty() && adds.iter().all(|&a| self.f.insts[a].args.iter().filter(|v| chain.contains(v)).count() == 1) && self.placed_together(mul, &adds)
     }
 
     /// Fuses a product into `add` if the rules allow; whether it did.
@@ -237,14 +295,16 @@ pub fn contract_mul_add(f: &mut Function) -> usize {
         return 0;
     }
     let mut users: Vec<SmallVec<[Inst; 2]>> = vec![SmallVec::new(); f.values.len()];
+    let mut block_of = vec![Block::new(0); f.insts.len()];
     for &b in &f.layout {
         for &i in &f.blocks[b].insts {
+            block_of[i.index()] = b;
             for v in f.insts[i].uses() {
                 users[v.index()].push(i);
             }
         }
     }
-    let mut c = Contraction { f, users };
+    let mut c = Contraction { f, users, block_of };
     let fused = adds.into_iter().filter(|&a| c.contract(a)).count();
     if fused > 0 {
         c.remove_dead();
@@ -392,6 +452,25 @@ mod tests {
         );
         assert_eq!(n, 1);
         assert_eq!(ops, ["fma.rn.f32", "add.f32", "mul.f32", "add.u32"]);
+    }
+
+    #[test]
+    fn a_product_of_loads_before_a_loop_and_one_read_in_two_blocks_stay_apart() {
+        // ptxas: FMUL before the loop, FADD in it; FMUL, FMUL, FADD,
+        // FADD -x, y in the next block (no FFMA); the single use in a
+        // branch's arm fuses (FFMA there).
+        let (ops, n) = contracted(
+            "ld.volatile.global.f32 %f4, [%rd1+64]; ld.volatile.global.f32 %f5, [%rd1+68]; mul.f32 %f6, %f4, %f5; mov.u32 %r2, 0;\n\
+             LOOP: ld.volatile.global.f32 %f7, [%rd1]; add.f32 %f8, %f6, %f7; st.volatile.global.f32 [%rd1+28], %f8;\n\
+             add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, %r1; @%p1 bra LOOP;\n\
+             mul.f32 %f9, %f4, %f4; mul.f32 %f10, %f5, %f5; add.f32 %f11, %f10, %f9; setp.gt.f32 %p2, %f11, 0f40800000; @%p2 bra DONE;\n\
+             sub.f32 %f12, %f10, %f9; st.global.f32 [%rd1+4], %f12;\n\
+             mul.f32 %f13, %f4, %f5; setp.eq.u32 %p3, %r1, 7; @%p3 bra DONE;\n\
+             add.f32 %f14, %f13, %f1; st.global.f32 [%rd1+8], %f14;\n\
+             DONE:",
+        );
+        assert_eq!(n, 1);
+        assert_eq!(ops, ["mul.f32", "add.f32", "add.u32", "mul.f32", "mul.f32", "add.f32", "sub.f32", "fma.rn.f32"]);
     }
 
     #[test]
