@@ -262,6 +262,13 @@ impl<'a, S: AsRef<str>> Cursor<'a, S> {
 }
 
 impl CompileArgs {
+    /// Whether multiplies and adds are contracted into fused
+    /// multiply-adds: `--fmad=true` (the default) at `-O1` and above;
+    /// `ptxas` contracts nothing at `-O0` or with `-g`.
+    pub fn contracts_fma(&self) -> bool {
+        self.fmad && self.opt_level > 0 && !self.debug
+    }
+
     /// Applies `arg` if it is a compile option, reading its value from
     /// `cursor` where it takes one: `Ok(true)` when it was one,
     /// `Ok(false)` when it is not (an input file, `-o`, an option of the

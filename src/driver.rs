@@ -89,11 +89,21 @@ impl fmt::Display for StageError {
 impl std::error::Error for StageError {}
 
 /// Pipeline options.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Run the IR verifier after every stage (and the hazard checker on
     /// the final code).
     pub verify: bool,
+    /// Contract multiplies and adds into fused multiply-adds where `ptxas`
+    /// does ([`crate::opt::contract`]); `ptxas`'s `--fmad`, on by default.
+    pub fma_contraction: bool,
+}
+
+impl Default for Options {
+    /// No verification; contraction on, as `ptxas` compiles by default.
+    fn default() -> Options {
+        Options { verify: false, fma_contraction: true }
+    }
 }
 
 /// Options of the stages after selection.
@@ -150,9 +160,18 @@ fn verifier_error(stage: Stage, f: &Function, errs: &[ir::verify::VerifyError]) 
 }
 
 /// Legalizes one function of a raw module (early, then late), verifying
-/// the result when asked.
+/// the result when asked; multiplies and adds are contracted first when
+/// [`Options::fma_contraction`] asks.
 pub fn legalize_function(raw: &ir::Module, id: FuncId, options: Options) -> Result<Function, StageError> {
-    let func = &raw.functions[id];
+    let mut func = &raw.functions[id];
+    let contracted;
+    if options.fma_contraction {
+        let mut f = func.clone();
+        if crate::opt::contract::contract_mul_add(&mut f) > 0 {
+            contracted = f;
+            func = &contracted;
+        }
+    }
     let sm = raw.sm;
     let fail = |stage, e: legalize::LegalizeError| StageError::new(stage, func.name.clone(), e.to_string()).at(e.loc);
     let early = legalize::legalize(func, sm).map_err(|e| fail(Stage::Legalize, e))?;

@@ -50,7 +50,7 @@ fn check(ptxas: &Path, cache: &Path, ptx: &Path, sm: u16) -> Result<(), String> 
     let spec = LaunchSpec::from_json(&spec_text).map_err(|e| format!("{}: {e:?}", spec_path.display()))?;
     let theirs = common::cached_cubin(ptxas, cache, ptx, sm)?;
     let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).map_err(|_| "does not parse".to_string())?;
-    let ours = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true }, CodegenOptions::default())
+    let ours = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true, ..Default::default() }, CodegenOptions::default())
         .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
     let want = outputs(&theirs, &spec, &spec_text).map_err(|e| format!("ptxas's cubin: {e}"))?;
     let got = outputs(&ours.cubin, &spec, &spec_text).map_err(|e| format!("our cubin: {e}"))?;

@@ -151,7 +151,7 @@ fn compile_ptx(source: &str, options: &Options) -> Result<Output, Error> {
         return Ok(Output::check_only(options.target, filter_warnings(warnings, options)));
     };
     warnings.extend(option_warnings(options));
-    let compiled = driver::compile_to_cubin(&module, sm, Some(source), driver::Options::default(), codegen(options)).map_err(stage_errors)?;
+    let compiled = driver::compile_to_cubin(&module, sm, Some(source), pipeline(options), codegen(options)).map_err(stage_errors)?;
     Ok(output(compiled, sm, options, warnings))
 }
 
@@ -177,7 +177,7 @@ fn compile_ori(module: &crate::ori::Module, options: &Options) -> Result<Output,
         return Ok(Output::check_only(options.target, Vec::new()));
     }
     let virtual_sm = u32::from(sm.number);
-    let compiled = driver::compile_lowered(raw, Vec::new(), virtual_sm, driver::Options::default(), codegen(options)).map_err(stage_errors)?;
+    let compiled = driver::compile_lowered(raw, Vec::new(), virtual_sm, pipeline(options), codegen(options)).map_err(stage_errors)?;
     Ok(output(compiled, sm, options, option_warnings(options)))
 }
 
@@ -186,6 +186,12 @@ fn check_options(options: &Options) -> Result<(), Error> {
         return Err(Error::options(format!("invalid optimisation level '{}' (0 to 3)", options.opt_level)));
     }
     Ok(())
+}
+
+/// The pipeline's options: contraction as `ptxas` decides it (`--fmad`,
+/// not at `-O0` or with `-g`).
+fn pipeline(options: &Options) -> driver::Options {
+    driver::Options { verify: false, fma_contraction: options.fma_contraction && options.opt_level > 0 && !options.debug }
 }
 
 fn codegen(options: &Options) -> CodegenOptions {

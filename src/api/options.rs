@@ -26,13 +26,15 @@ pub struct Options {
     /// The GPU (`-arch`, `--gpu-name`). A virtual `compute_XX` target
     /// checks the PTX and generates no code.
     pub target: Target,
-    /// Optimisation level 0 to 3 (`-O`; default 3). Accepted for
-    /// compatibility: the code generated does not depend on it yet.
+    /// Optimisation level 0 to 3 (`-O`; default 3). `-O0` turns
+    /// multiply-add contraction off, as in `ptxas`; the rest of the code
+    /// does not depend on it yet.
     pub opt_level: u8,
-    /// Whether a multiply and an add may be contracted into a fused
-    /// multiply-add (`--fmad`; default true). Contraction is permitted,
-    /// not required: the compiler does not contract today, so the code is
-    /// the same either way.
+    /// Whether a multiply and an add are contracted into a fused
+    /// multiply-add where `ptxas` contracts them (`--fmad`; default true;
+    /// at `-O1` and above, and without [`debug`](Self::debug), as in
+    /// `ptxas`). With contraction the float results are those of `ptxas`'s
+    /// code; without it every `mul` and `add` rounds on its own.
     pub fma_contraction: bool,
     /// The most registers a thread may use (`--maxrregcount`).
     pub max_registers: Option<u32>,
@@ -40,7 +42,8 @@ pub struct Options {
     /// asking for it adds a warning to the output.
     pub line_info: bool,
     /// Debug information and unoptimised code (`-g`). Not generated yet:
-    /// asking for it adds a warning to the output.
+    /// asking for it adds a warning to the output (and turns multiply-add
+    /// contraction off, as `ptxas -g` does).
     pub debug: bool,
     /// Whether [`Output::info_log`](crate::Output::info_log) holds the
     /// `ptxas -v` report of resource usage (`-v`, `--verbose`).
