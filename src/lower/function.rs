@@ -529,7 +529,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 StateSpace::Global | StateSpace::Const | StateSpace::Shared | StateSpace::SharedCta => {
                     let base = self.cx.m.names.name(decl.name);
                     let name = self.unique_global_name(base);
-                    let g = globals::global_var(d, decl, name.clone()).map_err(|m| self.error(decl.loc.span(), m))?;
+                    let resolve = |s: ast::Symbol| match self.cx.scope.get(s) {
+                        Some(Binding::Global(id)) => self.cx.globals.get(id).map(|g| (id, g.space)),
+                        _ => None,
+                    };
+                    let g = globals::global_var(d, decl, name.clone(), &resolve).map_err(|m| self.error(decl.loc.span(), m))?;
                     self.cx.global_names.insert(name);
                     Binding::Global(self.cx.globals.push(g))
                 }

@@ -244,7 +244,11 @@ impl ModuleCx<'_> {
     fn module_variable(&mut self, d: &ast::VarDecl) {
         for decl in &d.declarators {
             let name = self.m.names.name(decl.name).to_string();
-            match globals::global_var(d, decl, name.clone()) {
+            let resolve = |s: ast::Symbol| match self.scope.get(s) {
+                Some(Binding::Global(id)) => self.globals.get(id).map(|g| (id, g.space)),
+                _ => None,
+            };
+            match globals::global_var(d, decl, name.clone(), &resolve) {
                 Ok(g) => {
                     self.global_names.insert(name);
                     let id = self.globals.push(g);
