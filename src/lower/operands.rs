@@ -233,7 +233,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 let at = self.b.func.params.get(k as usize).map_or(0, |p| u64::from(p.offset));
                 Ok(self.iconst(want, at))
             }
-            Some(Binding::ParamVar { .. }) => Err(self.error(span, "unsupported in lowering: address of a parameter")),
+            Some(Binding::ParamVar { .. } | Binding::ParamAggregate { .. }) => Err(self.error(span, "unsupported in lowering: address of a parameter")),
             Some(Binding::Reg(_)) | Some(Binding::Range { .. }) | Some(Binding::VecRange { .. }) => Err(self.error(span, format!("'{}' is not a value here", self.cx.m.names.name(s)))),
             None => {
                 if Some(s) == self.cx.facts.warp_sz {
