@@ -216,13 +216,18 @@ impl ModuleCx<'_> {
                 Ok((size, align, tys)) => {
                     let at = offset.div_ceil(u64::from(align)) * u64::from(align);
                     offset = at + u64::from(size);
-                    func.params.push(Param {
-                        name: self.m.names.name(p.name).to_string(),
-                        size,
-                        align,
-                        offset: u32::try_from(at).unwrap_or(u32::MAX),
-                        pointer: p.ptr.is_some(),
-                    });
+                    let at = u32::try_from(at).unwrap_or(u32::MAX);
+                    let pname = self.m.names.name(p.name);
+                    if tys.len() == 1 {
+                        func.params.push(Param { name: pname.to_string(), size, align, offset: at, pointer: p.ptr.is_some() });
+                    } else {
+                        // An aggregate: one parameter per 16-byte part.
+                        for k in 0..tys.len() as u32 {
+                            let part = types::AGGREGATE_PART;
+                            let bytes = size.saturating_sub(k * part).min(part);
+                            func.params.push(Param { name: format!("{pname}.{k}"), size: bytes, align: align.min(part), offset: at.saturating_add(k * part), pointer: false });
+                        }
+                    }
                     sig.param_parts.push(tys.len());
                     sig.params.extend(tys);
                 }
