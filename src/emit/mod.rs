@@ -81,7 +81,7 @@ fn shared_used(funcs: &[&Allocated], module: &ir::Module) -> Vec<u32> {
     let mut used = Vec::new();
     for b in funcs.iter().flat_map(|f| &f.blocks) {
         for i in &b.insts {
-            if let AllocInst::SymAddr { global, .. } = i {
+            if let AllocInst::SymAddr { global, function: false, .. } = i {
                 let shared = module.globals.get(ir::GlobalId::new(*global as usize)).is_some_and(|g| g.space == ir::Space::Shared);
                 if shared && !used.contains(global) {
                     used.push(*global);

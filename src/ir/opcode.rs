@@ -71,6 +71,12 @@ opcodes! {
     /// [`GlobalVar`](super::module::GlobalVar) index) plus the offset in
     /// the attributes.
     SymAddr = "symaddr", Shared, Pure;
+    /// The address of the module function whose index is the immediate:
+    /// its byte offset in the calling kernel's section, where emission
+    /// places it (ptxas 13.5: `mov.u64 %rd, f` -> `MOV R7, 0xc0`, the
+    /// offset of its copy `$kernel$f`, no relocation; `CALL.REL.NOINC`
+    /// and `RET.REL.NODEC` count from the section start too).
+    FuncAddr = "funcaddr", Shared, Pure;
     /// A copy of one value.
     Copy = "copy", Shared, Pure;
     /// The low 32 bits of a 64-bit value (or register `imm` of a wider one).

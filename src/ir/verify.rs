@@ -584,6 +584,12 @@ impl Cx<'_> {
                     }
                     Sig::new(&[], &[K::Addr])
                 }
+                Opcode::FuncAddr => {
+                    if usize::try_from(d.imm).map_or(true, |i| i >= self.module.functions.len()) {
+                        out.push(format!("function fn{} does not exist", d.imm));
+                    }
+                    Sig::new(&[], &[K::Addr])
+                }
                 Opcode::Copy => {
                     let t = d.args.first().and_then(|&v| self.ty(v));
                     if let (Some(t), Some(r)) = (t, d.results.first().and_then(|&v| self.ty(v)))

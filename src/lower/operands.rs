@@ -247,8 +247,11 @@ impl<'a> FnLower<'_, 'a, '_> {
                     (SregName::Plain(r), None) => Ok(self.sreg(r)),
                     _ => {
                         let name = self.cx.m.names.name(s);
-                        if super::func_of(self.cx, s).is_some() {
-                            Err(self.error(span, "unsupported in lowering: function address"))
+                        if let Some(f) = super::func_of(self.cx, s) {
+                            let mut data = InstData::new(Opcode::FuncAddr, Attrs::default());
+                            data.imm = f.index() as u64;
+                            let inst = self.emit(data, &[want]);
+                            Ok(self.b.func.insts[inst].results[0])
                         } else if name.starts_with('%') {
                             Err(self.error(span, format!("unsupported in lowering: special register {name}")))
                         } else {

@@ -119,12 +119,14 @@ pub enum PKind<'a> {
     },
     /// `defs[0]` = the uses, low first.
     Concat,
-    /// `defs[0]` = address of a module variable.
+    /// `defs[0]` = address of a module variable (or function).
     SymAddr {
-        /// Variable index.
+        /// Variable index (function index when `function`).
         global: u32,
         /// Byte offset.
         offset: i32,
+        /// The address of a function.
+        function: bool,
     },
     /// The entry's definition of the return address and parameter words.
     Params,
@@ -567,7 +569,7 @@ impl<'a> Builder<'a> {
                     MachKind::Copy => PKind::Copy,
                     MachKind::Extract { part } => PKind::Extract { part: *part },
                     MachKind::Concat => PKind::Concat,
-                    MachKind::SymAddr { global, offset } => PKind::SymAddr { global: *global, offset: *offset },
+                    MachKind::SymAddr { global, offset, function } => PKind::SymAddr { global: *global, offset: *offset, function: *function },
                     MachKind::Call { .. } | MachKind::Branch { .. } => unreachable_kind()?,
                 };
                 let mut alias: SmallVec<[(u32, u32, u8); 2]> = SmallVec::new();

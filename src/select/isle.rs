@@ -427,8 +427,18 @@ impl SelectCtx<'_> {
         if self.no_guard() {
             let Some(&dst) = d.results.first() else { return };
             let t = self.vreg(dst);
-            self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: d.offset }, &[t], &[]);
+            self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: d.offset, function: false }, &[t], &[]);
         }
+    }
+
+    fn select_funcaddr(&mut self) {
+        let d = self.data();
+        if !self.no_guard() {
+            return self.fail("a guarded function address");
+        }
+        let Some(&dst) = d.results.first() else { return };
+        let t = self.vreg(dst);
+        self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: 0, function: true }, &[t], &[]);
     }
 
     fn branch(&mut self, guard: Option<(Reg, bool)>, target: MBlock, extra: &[VReg]) {
@@ -1411,6 +1421,7 @@ impl Context for SelectCtx<'_> {
         emit_extract => select_extract,
         emit_concat => select_concat,
         emit_symaddr => select_symaddr,
+        emit_funcaddr => select_funcaddr,
         emit_call => select_call,
         emit_ldc => select_ldc,
         emit_sreg => select_sreg,
