@@ -430,6 +430,12 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
         let base = offsets[k];
         let mut code = p.insts.clone();
         for &(i, callee) in &p.calls {
+            // Through a register: the register holds an offset from the
+            // section start, which the target names (as RET.REL's).
+            if callee == crate::select::mach::INDIRECT_CALLEE {
+                set_target(&mut code[i], -16 * (base + i + 1) as i64)?;
+                continue;
+            }
             let to = offset_of(callee).ok_or_else(|| format!("a call of function {callee}, which is not placed with the kernel"))?;
             set_target(&mut code[i], 16 * (to as i64 - (base + i + 1) as i64))?;
         }

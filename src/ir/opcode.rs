@@ -85,6 +85,11 @@ opcodes! {
     Concat = "concat", Shared, Pure;
     /// Calls the module function whose index is the immediate.
     Call = "call", Shared, Call;
+    /// Calls the function whose address (a [`Opcode::FuncAddr`] value:
+    /// its offset in the kernel's section) is the first argument; the
+    /// other arguments and the results follow the module convention as
+    /// a direct call's (`call (r), %rd, (a, b), proto;`).
+    CallIndirect = "call_indirect", Shared, Call;
     /// Continues at a block, passing arguments to its parameters.
     Jump = "jump", Shared, Terminator;
     /// Continues at the first destination when the predicate argument

@@ -615,6 +615,12 @@ impl Cx<'_> {
                     if nargs == 4 { Sig::new(&[W32; 4], &[r]) } else { Sig::new(&[W32; 2], &[r]) }
                 }
                 Opcode::Call => return self.call(d),
+                Opcode::CallIndirect => {
+                    if d.args.first().and_then(|&v| self.ty(v)).is_none_or(|t| t.file().is_predicate()) {
+                        out.push("`call_indirect` without a target address".into());
+                    }
+                    return out;
+                }
                 Opcode::Jump | Opcode::Exit | Opcode::Trap => Sig::default(),
                 Opcode::Brif => Sig::new(&[Pred], &[]),
                 Opcode::Return => {

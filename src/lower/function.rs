@@ -63,6 +63,14 @@ struct LabelInfo {
     seen: u32,
 }
 
+/// How an indirect call passes one argument or result.
+enum Parts {
+    /// One value of this type.
+    One(Type),
+    /// A `.param` aggregate in 16-byte parts.
+    Aggregate { id: u32, size: u32 },
+}
+
 /// Where a return value lives.
 #[derive(Clone, Copy)]
 enum RetSlot {
@@ -824,7 +832,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             Some(OperandKind::Name(s, None)) => func_of(self.cx, *s),
             _ => None,
         };
-        let Some(callee) = callee else { return Err(self.error(span, "unsupported in lowering: indirect call")) };
+        let Some(callee) = callee else { return self.call_indirect(rets, rest, span) };
         let args = match rest.get(1).map(|o| &o.kind) {
             Some(OperandKind::ParenList(l)) => m.operands(*l),
             None => &[],
@@ -873,6 +881,97 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             }
         }
         Ok(())
+    }
+
+    /// `call (rets), %rd, (args), proto;` (or with a list of possible
+    /// targets instead of the prototype): the value types come from the
+    /// argument and result operands (the call sequence's `.param`
+    /// variables, whose sizes the prototype repeats), each passed as a
+    /// direct call's.
+    fn call_indirect(&mut self, rets: &[ast::Operand], rest: &[ast::Operand], span: Span) -> Result<(), LowerError> {
+        let m = self.cx.m;
+        let (Some(target), Some(OperandKind::ParenList(l)), Some(_)) = (rest.first(), rest.get(1).map(|o| &o.kind), rest.get(2)) else {
+            return Err(self.error(span, "unsupported in lowering: indirect call without an argument list and prototype"));
+        };
+        if rest.len() > 3 {
+            return Err(self.error(span, "unsupported in lowering: indirect call form"));
+        }
+        let address = match &target.kind {
+            OperandKind::Name(s, None) => match self.resolve(*s) {
+                Some(Binding::Reg(var)) if !self.b.var_type(var).file().is_predicate() => self.b.use_var(var),
+                _ => return Err(self.error(target.loc.span(), "the target of an indirect call is not an address register")),
+            },
+            _ => return Err(self.error(target.loc.span(), "the target of an indirect call is not an address register")),
+        };
+        let mut data = InstData::new(Opcode::CallIndirect, Attrs::default());
+        data.args.push(address);
+        for a in m.operands(*l) {
+            match self.operand_parts(a)? {
+                Parts::One(ty) => {
+                    let v = self.read_whole(a, ty)?;
+                    data.args.push(v);
+                }
+                Parts::Aggregate { id, size } => {
+                    for c in 0..size.div_ceil(AGGREGATE_PART) {
+                        let t = super::types::aggregate_part_type(size, c).unwrap_or(Type::R32);
+                        let var = self.elem_var(id, c, t);
+                        let v = self.b.use_var(var);
+                        data.args.push(v);
+                    }
+                }
+            }
+        }
+        let mut result_types: SmallVec<[Type; 4]> = SmallVec::new();
+        let mut shapes = Vec::with_capacity(rets.len());
+        for r in rets {
+            let shape = self.operand_parts(r)?;
+            match shape {
+                Parts::One(ty) => result_types.push(ty),
+                Parts::Aggregate { size, .. } => {
+                    result_types.extend((0..size.div_ceil(AGGREGATE_PART)).map(|c| super::types::aggregate_part_type(size, c).unwrap_or(Type::R32)));
+                }
+            }
+            shapes.push(shape);
+        }
+        let inst = self.emit(data, &result_types);
+        let results = self.b.func.insts[inst].results.clone();
+        let mut first = 0;
+        for (r, shape) in rets.iter().zip(shapes) {
+            match shape {
+                Parts::One(_) => {
+                    if let Some(&v) = results.get(first) {
+                        self.write_whole(r, v)?;
+                    }
+                    first += 1;
+                }
+                Parts::Aggregate { id, size } => {
+                    for c in 0..size.div_ceil(AGGREGATE_PART) {
+                        let Some(&v) = results.get(first) else { break };
+                        first += 1;
+                        let t = self.b.func.value_type(v);
+                        let var = self.elem_var(id, c, t);
+                        self.b.def_var(var, v);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// How an argument or result operand of an indirect call is passed:
+    /// a `.param` variable or register as one value of its size, a
+    /// `.param` aggregate in parts.
+    fn operand_parts(&mut self, op: &ast::Operand) -> Result<Parts, LowerError> {
+        let span = op.loc.span();
+        let OperandKind::Name(s, None) = &op.kind else {
+            return Err(self.error(span, "unsupported in lowering: an indirect call's argument that is not a name"));
+        };
+        match self.resolve(*s) {
+            Some(Binding::ParamVar { size, .. }) => bytes_value_type(size).map(Parts::One).ok_or_else(|| self.error(span, "a .param argument without a size")),
+            Some(Binding::ParamAggregate { id, size }) => Ok(Parts::Aggregate { id, size }),
+            Some(Binding::Reg(var)) => Ok(Parts::One(self.b.var_type(var))),
+            _ => Err(self.error(span, "unsupported in lowering: an indirect call's argument form")),
+        }
     }
 
     /// The declaration number of the `.param` aggregate a call operand

@@ -514,7 +514,16 @@ impl<'a> Builder<'a> {
                     RegNum::Virt(g) => Some(g),
                     _ => None,
                 };
-                let nargs = raw_uses.len() - usize::from(guard.is_some());
+                let mut nargs = raw_uses.len() - usize::from(guard.is_some());
+                // A call through a register: its target (the last use) in
+                // R0, which is never an argument word nor the return
+                // address, both written just before the call.
+                let target = if *callee == crate::select::mach::INDIRECT_CALLEE {
+                    nargs = nargs.checked_sub(1).ok_or("an indirect call without a target")?;
+                    Some(raw_uses[nargs])
+                } else {
+                    None
+                };
                 let words = self.words_of(&raw_uses[..nargs])?;
                 let (results, joins) = self.split_defs(&defs)?;
                 // The register of each word: ours counts words from R4,
@@ -540,6 +549,9 @@ impl<'a> Builder<'a> {
                 }
                 for (w, r) in words.iter().zip(&arg_regs) {
                     ops.push(Op { fixed: Some(*r), ..Op::use_(*w) });
+                }
+                if let Some(t) = target {
+                    ops.push(Op { fixed: Some(abi::INDIRECT_TARGET), ..Op::use_(t) });
                 }
                 if let Some(g) = guard {
                     ops.push(Op::use_(g.get()));

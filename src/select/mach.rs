@@ -140,6 +140,10 @@ pub fn vreg_reg(v: VReg, ty: Type) -> Reg {
     Reg { file, num: RegNum::virt(v.0) }
 }
 
+/// The callee of a [`MachKind::Call`] through a register (the target is
+/// its last use).
+pub const INDIRECT_CALLEE: u32 = u32::MAX;
+
 impl MachFunction {
     /// Marks the calls of functions without a body (selection sees one
     /// function at a time; the caller knows the module).
