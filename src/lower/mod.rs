@@ -175,6 +175,8 @@ struct Sig {
     param_parts: Vec<usize>,
     /// How many of `returns` each PTX return value takes.
     return_parts: Vec<usize>,
+    /// An `.entry` (whose address PTX code cannot take).
+    kernel: bool,
 }
 
 /// Module-wide state of one lowering.
@@ -209,7 +211,7 @@ impl ModuleCx<'_> {
         let name = self.m.names.name(f.name).to_string();
         let kernel = f.kind == FunctionKind::Entry;
         let mut func = ir::Function::new(name.clone(), if kernel { ir::FunctionKind::Kernel } else { ir::FunctionKind::Device });
-        let mut sig = Sig::default();
+        let mut sig = Sig { kernel, ..Sig::default() };
         let mut offset: u64 = 0;
         for p in f.params.iter().flatten() {
             match param_layout(p, kernel) {

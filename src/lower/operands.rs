@@ -248,6 +248,9 @@ impl<'a> FnLower<'_, 'a, '_> {
                     _ => {
                         let name = self.cx.m.names.name(s);
                         if let Some(f) = super::func_of(self.cx, s) {
+                            if self.cx.sigs.get(f.index()).is_some_and(|sig| sig.kernel) {
+                                return Err(self.error(span, format!("unsupported in lowering: the address of kernel '{name}'")));
+                            }
                             let mut data = InstData::new(Opcode::FuncAddr, Attrs::default());
                             data.imm = f.index() as u64;
                             let inst = self.emit(data, &[want]);
