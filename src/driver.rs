@@ -190,8 +190,8 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, StageErr
     select::select_function(func, sm).map_err(|e| StageError::new(Stage::Select, func.name.clone(), e.to_string()).at(e.loc))
 }
 
-/// The functions a function reaches through calls, itself included, in
-/// increasing index order.
+/// The functions a function reaches through calls and function addresses,
+/// itself included, in increasing index order.
 pub fn call_closure(module: &ir::Module, root: FuncId) -> Vec<FuncId> {
     use crate::ir::entity::EntityRef;
     let mut seen = BTreeSet::new();
@@ -204,7 +204,9 @@ pub fn call_closure(module: &ir::Module, root: FuncId) -> Vec<FuncId> {
         for &b in &f.layout {
             for &i in &f.blocks[b].insts {
                 let data = &f.insts[i];
-                if data.opcode == Opcode::Call {
+                // A function whose address is taken is placed in the
+                // section too (its address is its offset there).
+                if data.opcode == Opcode::Call || data.opcode == Opcode::FuncAddr {
                     if let Ok(index) = usize::try_from(data.imm) {
                         let callee = FuncId::new(index);
                         if module.functions.is_valid(callee) {

@@ -178,7 +178,7 @@ pub fn address_uses(func: &Allocated) -> Vec<u32> {
     kept.iter()
         .flat_map(|&k| &func.blocks[k].insts)
         .filter_map(|i| match i {
-            AllocInst::SymAddr { global, .. } => Some(*global),
+            AllocInst::SymAddr { global, function: false, .. } => Some(*global),
             _ => None,
         })
         .collect()
@@ -192,6 +192,12 @@ const RETURN_ADDRESS_TAG: u32 = 0xca11_0000;
 /// The immediate of the `MOV` that holds, before sm_90, the distance from
 /// a `LEPC` to the return point of the call after it, until patched.
 const LEPC_DISTANCE_TAG: u32 = 0xca11_0001;
+
+/// The immediates of the `MOV`s that hold a function's address (the low
+/// word) until [`link`] places the function: this tag plus the function
+/// index (below 2^16). A `MOV` of the same immediate that is not one of
+/// them makes the count differ, which is an error, not a wrong address.
+const FUNCTION_ADDRESS_TAG: u32 = 0xfadd_0000;
 
 /// One function's code before it is placed in its section: scheduled,
 /// its own branches resolved (they are relative), its calls, returns and
@@ -210,6 +216,8 @@ pub struct Part {
     return_addresses: Vec<(usize, usize)>,
     /// `RET`s.
     rets: Vec<usize>,
+    /// Function-address `MOV`s: (index, function index).
+    function_addresses: Vec<(usize, u32)>,
 }
 
 /// What a call in the allocated code becomes at emission.
@@ -248,6 +256,7 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
         count += 1 + func.blocks[k].insts.iter().filter(|i| matches!(i, AllocInst::Call { .. })).count();
     }
     let mut blocks: Vec<Block> = Vec::with_capacity(count);
+    let mut function_addresses = 0usize;
     let mut ends_in_call: Vec<Option<CallKind>> = Vec::with_capacity(count);
     for (p, &k) in kept.iter().enumerate() {
         let block = &func.blocks[k];
@@ -283,7 +292,17 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
                     *imm = Operand::Imm(RETURN_ADDRESS_TAG);
                     insts.push(i);
                 }
-                AllocInst::SymAddr { inst, global, offset, high } => {
+                AllocInst::SymAddr { inst, global, high, function: true, .. } => {
+                    if *global >= 1 << 16 {
+                        return Err(format!("the address of function {global}: too many functions"));
+                    }
+                    let value = if *high { 0 } else { FUNCTION_ADDRESS_TAG | global };
+                    let mut i = Mnemonic::new(Op::MOV).build(sm, None, &[Operand::reg(destination(inst)?), Operand::Imm(value)]).map_err(|e| e.to_string())?;
+                    i.guard = inst.guard;
+                    insts.push(i);
+                    function_addresses += usize::from(!*high);
+                }
+                AllocInst::SymAddr { inst, global, offset, high, function: false } => {
                     let mut i = vars.materialise(module, window, *global, *offset, *high, destination(inst)?, sm)?;
                     i.guard = inst.guard;
                     insts.push(i);
@@ -308,7 +327,7 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
         starts.push(at);
         at += 16 * b.insts.len() as i64;
     }
-    let mut out = Part { insts: Vec::with_capacity(at as usize / 16 + 8), calls: Vec::new(), external_calls: Vec::new(), return_addresses: Vec::new(), rets: Vec::new() };
+    let mut out = Part { insts: Vec::with_capacity(at as usize / 16 + 8), calls: Vec::new(), external_calls: Vec::new(), return_addresses: Vec::new(), rets: Vec::new(), function_addresses: Vec::new() };
     for (b, block) in blocks.into_iter().enumerate() {
         let first = out.insts.len();
         let end = first + block.insts.len();
@@ -327,6 +346,11 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
                 Op::LEPC if inst.operands.iter().any(|o| matches!(o, Operand::Target(_))) => set_target(&mut inst, 16 * (end as i64 - (k as i64 + 1)))?,
                 Op::LEPC => lepc = Some(k),
                 Op::MOV if ends_in_call[b].is_some() && inst.operands.get(1) == Some(&Operand::Imm(RETURN_ADDRESS_TAG)) => out.return_addresses.push((k, end)),
+                Op::MOV if function_addresses > 0 && matches!(inst.operands.get(1), Some(Operand::Imm(v)) if v >> 16 == FUNCTION_ADDRESS_TAG >> 16) => {
+                    if let Some(Operand::Imm(v)) = inst.operands.get(1) {
+                        out.function_addresses.push((k, v & 0xffff));
+                    }
+                }
                 _ => {
                     if let Some(Operand::Target(t)) = inst.operands.iter().find(|o| matches!(o, Operand::Target(_))).copied() {
                         let target = usize::try_from(t).ok().and_then(|t| starts.get(t).copied()).ok_or_else(|| format!("branch to a block that does not exist ({t})"))?;
@@ -344,6 +368,9 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
             let mov = out.insts[first..end].iter_mut().find(|i| i.op() == Op::MOV && i.operands.get(1) == Some(&Operand::Imm(LEPC_DISTANCE_TAG))).ok_or("a LEPC without its distance")?;
             mov.operands[1] = Operand::Imm(distance);
         }
+    }
+    if out.function_addresses.len() != function_addresses {
+        return Err(format!("{} function addresses placed, {} found after scheduling (a MOV of a tag immediate)", function_addresses, out.function_addresses.len()));
     }
     Ok(out)
 }
@@ -403,6 +430,12 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
         let base = offsets[k];
         let mut code = p.insts.clone();
         for &(i, callee) in &p.calls {
+            // Through a register: the register holds an offset from the
+            // section start, which the target names (as RET.REL's).
+            if callee == crate::select::mach::INDIRECT_CALLEE {
+                set_target(&mut code[i], -16 * (base + i + 1) as i64)?;
+                continue;
+            }
             let to = offset_of(callee).ok_or_else(|| format!("a call of function {callee}, which is not placed with the kernel"))?;
             set_target(&mut code[i], 16 * (to as i64 - (base + i + 1) as i64))?;
         }
@@ -414,6 +447,10 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
         // start of the section.
         for &i in &p.rets {
             set_target(&mut code[i], -16 * (base + i + 1) as i64)?;
+        }
+        for &(i, f) in &p.function_addresses {
+            let to = offset_of(f).ok_or_else(|| format!("the address of function {f}, which is not placed with the kernel"))?;
+            code[i].operands[1] = Operand::Imm(16 * to as u32);
         }
         for &(i, callee) in &p.external_calls {
             syscalls.push(16 * (base + i) as u32);

@@ -33,6 +33,26 @@ pub struct GlobalVar {
     pub init: Vec<u8>,
     /// Whether the variable is visible outside the module.
     pub visible: bool,
+    /// Words of `init` that hold the address of another variable (an
+    /// initialiser such as `{ x, y+8 }`), filled in when the variables
+    /// are laid out (`init` holds zeros there).
+    pub addresses: Vec<AddressInit>,
+}
+
+/// One word of a variable's initialiser that is the address of a
+/// variable plus a constant: for a `.const` variable, its offset in
+/// constant bank 3 (ptxas 13.5 writes the offsets into `.nv.constant3`,
+/// with no relocation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddressInit {
+    /// Byte offset of the word in the initialiser.
+    pub at: u64,
+    /// Its size in bytes (4 or 8).
+    pub bytes: u8,
+    /// The variable whose address it holds.
+    pub target: GlobalId,
+    /// The constant added to the address.
+    pub addend: i64,
 }
 
 /// A module.

@@ -71,6 +71,12 @@ opcodes! {
     /// [`GlobalVar`](super::module::GlobalVar) index) plus the offset in
     /// the attributes.
     SymAddr = "symaddr", Shared, Pure;
+    /// The address of the module function whose index is the immediate:
+    /// its byte offset in the calling kernel's section, where emission
+    /// places it (ptxas 13.5: `mov.u64 %rd, f` -> `MOV R7, 0xc0`, the
+    /// offset of its copy `$kernel$f`, no relocation; `CALL.REL.NOINC`
+    /// and `RET.REL.NODEC` count from the section start too).
+    FuncAddr = "funcaddr", Shared, Pure;
     /// A copy of one value.
     Copy = "copy", Shared, Pure;
     /// The low 32 bits of a 64-bit value (or register `imm` of a wider one).
@@ -79,6 +85,11 @@ opcodes! {
     Concat = "concat", Shared, Pure;
     /// Calls the module function whose index is the immediate.
     Call = "call", Shared, Call;
+    /// Calls the function whose address (a [`Opcode::FuncAddr`] value:
+    /// its offset in the kernel's section) is the first argument; the
+    /// other arguments and the results follow the module convention as
+    /// a direct call's (`call (r), %rd, (a, b), proto;`).
+    CallIndirect = "call_indirect", Shared, Call;
     /// Continues at a block, passing arguments to its parameters.
     Jump = "jump", Shared, Terminator;
     /// Continues at the first destination when the predicate argument

@@ -119,12 +119,14 @@ pub enum PKind<'a> {
     },
     /// `defs[0]` = the uses, low first.
     Concat,
-    /// `defs[0]` = address of a module variable.
+    /// `defs[0]` = address of a module variable (or function).
     SymAddr {
-        /// Variable index.
+        /// Variable index (function index when `function`).
         global: u32,
         /// Byte offset.
         offset: i32,
+        /// The address of a function.
+        function: bool,
     },
     /// The entry's definition of the return address and parameter words.
     Params,
@@ -512,7 +514,16 @@ impl<'a> Builder<'a> {
                     RegNum::Virt(g) => Some(g),
                     _ => None,
                 };
-                let nargs = raw_uses.len() - usize::from(guard.is_some());
+                let mut nargs = raw_uses.len() - usize::from(guard.is_some());
+                // A call through a register: its target (the last use) in
+                // R0, which is never an argument word nor the return
+                // address, both written just before the call.
+                let target = if *callee == crate::select::mach::INDIRECT_CALLEE {
+                    nargs = nargs.checked_sub(1).ok_or("an indirect call without a target")?;
+                    Some(raw_uses[nargs])
+                } else {
+                    None
+                };
                 let words = self.words_of(&raw_uses[..nargs])?;
                 let (results, joins) = self.split_defs(&defs)?;
                 // The register of each word: ours counts words from R4,
@@ -538,6 +549,9 @@ impl<'a> Builder<'a> {
                 }
                 for (w, r) in words.iter().zip(&arg_regs) {
                     ops.push(Op { fixed: Some(*r), ..Op::use_(*w) });
+                }
+                if let Some(t) = target {
+                    ops.push(Op { fixed: Some(abi::INDIRECT_TARGET), ..Op::use_(t) });
                 }
                 if let Some(g) = guard {
                     ops.push(Op::use_(g.get()));
@@ -567,7 +581,7 @@ impl<'a> Builder<'a> {
                     MachKind::Copy => PKind::Copy,
                     MachKind::Extract { part } => PKind::Extract { part: *part },
                     MachKind::Concat => PKind::Concat,
-                    MachKind::SymAddr { global, offset } => PKind::SymAddr { global: *global, offset: *offset },
+                    MachKind::SymAddr { global, offset, function } => PKind::SymAddr { global: *global, offset: *offset, function: *function },
                     MachKind::Call { .. } | MachKind::Branch { .. } => unreachable_kind()?,
                 };
                 let mut alias: SmallVec<[(u32, u32, u8); 2]> = SmallVec::new();

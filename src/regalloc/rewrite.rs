@@ -396,14 +396,14 @@ fn expand(out: &mut Out, prog: &Prog, i: usize, map: &[(u32, Reg)], kinds: &[(u3
                 }
             }
         }
-        PKind::SymAddr { global, offset } => {
+        PKind::SymAddr { global, offset, function } => {
             let (dk, d) = at(def()?)?;
             if file_of(dk) != RegFile::Gpr {
                 return Err("a variable's address in a uniform register".into());
             }
             for k in 0..dk.width().min(2) as u8 {
                 let m = out.build(Mnemonic::new(Op::MOV), &[r(d + k), Operand::Imm(0)])?;
-                out.insts.push(AllocInst::SymAddr { inst: m, global: *global, offset: *offset, high: k == 1 });
+                out.insts.push(AllocInst::SymAddr { inst: m, global: *global, offset: *offset, high: k == 1, function: *function });
             }
         }
     }

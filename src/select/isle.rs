@@ -31,7 +31,7 @@
 
 use super::context::{Arg, Class, SelectCtx, operand_vregs};
 use super::generated::{Context, MemModel, Src, Unit};
-use super::mach::{MBlock, MachInst, MachKind, VReg};
+use super::mach::{INDIRECT_CALLEE, MBlock, MachInst, MachKind, VReg};
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
 use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, SrcMods};
@@ -427,8 +427,18 @@ impl SelectCtx<'_> {
         if self.no_guard() {
             let Some(&dst) = d.results.first() else { return };
             let t = self.vreg(dst);
-            self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: d.offset }, &[t], &[]);
+            self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: d.offset, function: false }, &[t], &[]);
         }
+    }
+
+    fn select_funcaddr(&mut self) {
+        let d = self.data();
+        if !self.no_guard() {
+            return self.fail("a guarded function address");
+        }
+        let Some(&dst) = d.results.first() else { return };
+        let t = self.vreg(dst);
+        self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: 0, function: true }, &[t], &[]);
     }
 
     fn branch(&mut self, guard: Option<(Reg, bool)>, target: MBlock, extra: &[VReg]) {
@@ -488,6 +498,30 @@ impl SelectCtx<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// A call through a register: the target's low word (an offset in the
+    /// section) goes last among the uses, where allocation fixes it to R0.
+    fn select_call_indirect(&mut self) {
+        let d = self.data();
+        let Some((&target, rest)) = d.args.split_first() else { return self.fail("an indirect call without a target") };
+        let mut uses: Vec<VReg> = rest.iter().map(|a| {
+            self.use_value(*a);
+            self.vreg(*a)
+        }).collect();
+        self.use_value(target);
+        let mut t = self.vreg(target);
+        if self.func.value_type(target) != Type::R32 {
+            let lo = self.fresh(Type::R32);
+            self.pseudo(MachKind::Extract { part: 0 }, &[lo], &[t]);
+            t = lo;
+        }
+        uses.push(t);
+        let guard = self.guard();
+        match Mnemonic::of(Op::CALL, &[Mod::REL, Mod::NOINC]).build(self.sm, guard, &[Operand::reg(self.reg_of(t)), Operand::Target(0)]) {
+            Ok(inst) => self.push_abi(MachKind::Call { inst, callee: INDIRECT_CALLEE, external: false }, uses),
+            Err(e) => self.fail(e.to_string()),
         }
     }
 
@@ -1411,7 +1445,9 @@ impl Context for SelectCtx<'_> {
         emit_extract => select_extract,
         emit_concat => select_concat,
         emit_symaddr => select_symaddr,
+        emit_funcaddr => select_funcaddr,
         emit_call => select_call,
+        emit_call_indirect => select_call_indirect,
         emit_ldc => select_ldc,
         emit_sreg => select_sreg,
         emit_bar => select_bar,

@@ -71,12 +71,15 @@ pub enum MachKind {
     /// `defs[0]` = the parts `uses`, low first.
     Concat,
     /// `defs[0]` = the address of module variable `global` plus `offset`
-    /// (relocated at emission).
+    /// (relocated at emission), or of module function `global` when
+    /// `function` (its offset in the kernel's section, known at emission).
     SymAddr {
-        /// Variable index.
+        /// Variable index (function index when `function`).
         global: u32,
         /// Byte offset.
         offset: i32,
+        /// The address of a function, not of a variable.
+        function: bool,
     },
 }
 
@@ -136,6 +139,10 @@ pub fn vreg_reg(v: VReg, ty: Type) -> Reg {
     };
     Reg { file, num: RegNum::virt(v.0) }
 }
+
+/// The callee of a [`MachKind::Call`] through a register (the target is
+/// its last use).
+pub const INDIRECT_CALLEE: u32 = u32::MAX;
 
 impl MachFunction {
     /// Marks the calls of functions without a body (selection sees one
@@ -209,7 +216,8 @@ impl MachFunction {
             MachKind::Copy => format!("COPY {}, {}", one(inst.defs.first()), one(inst.uses.first())),
             MachKind::Extract { part } => format!("EXTRACT {}, {}, {part}", one(inst.defs.first()), one(inst.uses.first())),
             MachKind::Concat => format!("CONCAT {}, {}", one(inst.defs.first()), self.list(&inst.uses)),
-            MachKind::SymAddr { global, offset } => format!("SYMADDR {}, global{global}{offset:+#x}", one(inst.defs.first())),
+            MachKind::SymAddr { global, offset, function: false } => format!("SYMADDR {}, global{global}{offset:+#x}", one(inst.defs.first())),
+            MachKind::SymAddr { global, function: true, .. } => format!("FUNCADDR {}, func{global}", one(inst.defs.first())),
         };
         for (d, u) in &inst.tied {
             let _ = write!(text, " ; {} keeps {}", one(inst.defs.get(usize::from(*d))), one(inst.uses.get(usize::from(*u))));

@@ -1645,7 +1645,11 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             jump_lanes(w, gi, exec, |_, _| target);
             return Ok(());
         }
-        Op::CallReg { a } => {
+        Op::CallReg { a, base: Some(base) } => {
+            jump_lanes(w, gi, exec, |w, l| base.wrapping_add(w.ri(a, l)) / 16);
+            return Ok(());
+        }
+        Op::CallReg { a, base: None } => {
             // Address 0 is what the loader gives an undefined symbol, an
             // external function (ptxas's printf: `LDC.64 R12, c[0x4][..]`,
             // `CALL.ABS.NOINC R12` to vprintf, relocated). It runs as the PTX

@@ -352,8 +352,10 @@ pub enum Op {
     BmovToB { b: u8, a: S },
     Warpsync { a: S },
     Call { target: u32 },
-    /// Call through a register pair holding a byte offset.
-    CallReg { a: S },
+    /// Call through a register holding a code address: absolute
+    /// (`CALL.ABS`, `base` none) or an offset from `base` (`CALL.REL`,
+    /// the section start).
+    CallReg { a: S, base: Option<u32> },
     /// LEPC: a code address (the next instruction's, or a target's) into a pair.
     Lepc { d: u16, addr: u32 },
     Ret { a: S, base: u32 },
@@ -1131,7 +1133,10 @@ impl Translator<'_> {
                 }
                 match o(1)? {
                     Operand::Target(_) => Op::Call { target: target(1)? / 16 },
-                    Operand::Reg { .. } => Op::CallReg { a: self.src(o(1)?, sl(1), 1)? },
+                    // `CALL.REL.NOINC R6 0x0`: an offset in the section
+                    // (the base, as RET.REL's); `CALL.ABS.NOINC R12`: an
+                    // absolute address.
+                    Operand::Reg { .. } => Op::CallReg { a: self.src(o(1)?, sl(1), 1)?, base: if has(Mod::REL) { Some(target(2)?) } else { None } },
                     _ => return Err(Bad),
                 }
             }

@@ -767,6 +767,12 @@ fn control(v: &mut Vec<Form>, g: Generation) {
         v.push(at(g.form("CALL.REL", 0x944, REL, &[NOINC], vec![cond, target])));
         v.push(at(g.form("CALL.ABS", 0x943, CALL_ABS, &[NOINC], vec![cond, abs])));
         v.push(at(g.form("CALL.ABS", 0x343, CALL_ABS_REG, &[NOINC], vec![cond, ret_reg])));
+        // An indirect call: the callee's offset in the section in a
+        // register, the target the section start as RET.REL's (ptxas 13.5
+        // on a call through a function pointer: `CALL.REL.NOINC R6
+        // `(fptr)` = 0xffffff2006007344 on sm_80, 0xfffffffc06c47344 on
+        // sm_90, the address from `MOV R6, 0x150`).
+        v.push(Form { space_before_last: true, ..at(g.form("CALL.REL", 0x344, REL, &[NOINC], vec![cond, ret_reg, target])) });
         v.push(Form { space_before_last: true, ..at(g.form("RET.REL", 0x950, REL, &[NODEC], vec![cond, ret_reg, target])) });
         v.push(Form { space_before_last: true, ..at(g.form("RET.ABS", 0x950, ABS, &[NODEC], vec![cond, ret_reg, abs])) });
     }
