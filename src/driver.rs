@@ -109,6 +109,10 @@ pub struct CodegenOptions {
     /// a smaller one, `Some(1)` the calling thread only. The output does not
     /// depend on it.
     pub threads: Option<usize>,
+    /// Write line information (`-lineinfo`, also `-g`): the tables mapping
+    /// each instruction to its PTX line and its `.loc` source position
+    /// ([`crate::cubin::line_info`]). Needs the PTX text.
+    pub line_info: bool,
 }
 
 /// The size of module (instructions of its kernels after lowering, all
@@ -340,7 +344,30 @@ pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result
 pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
     let (raw, errors) = lower(module, sm, source, options);
     let virtual_sm = module.target.as_ref().and_then(|t| t.sm()).map_or(u32::from(sm.number), |s| u32::from(s.number));
-    compile_lowered(raw, errors, virtual_sm, options, codegen)
+    let lines = source.filter(|_| codegen.line_info).map(|ptx| LineSource { ptx, files: source_files(module) });
+    compile_lowered_with_lines(raw, errors, virtual_sm, options, codegen, lines)
+}
+
+/// What line information is written from besides the code: the PTX text
+/// and its `.file` directives.
+struct LineSource<'a> {
+    ptx: &'a str,
+    files: Vec<crate::cubin::line_info::SourceFile>,
+}
+
+/// The `.file` directives of a module.
+fn source_files(module: &ast::Module) -> Vec<crate::cubin::line_info::SourceFile> {
+    module
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            ast::Item::File(f) => {
+                let (timestamp, size) = f.timestamp_size.unwrap_or((0, 0));
+                Some(crate::cubin::line_info::SourceFile { index: f.index, name: f.name.clone(), timestamp, size })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The stages after lowering, for a raw module (lowering's output, or
@@ -349,7 +376,11 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
 /// [`compile_to_cubin`] does. `errors` are lowering's (their functions are
 /// skipped and the errors returned with the others); `virtual_sm` is the
 /// PTX target the cubin records.
-pub fn compile_lowered(mut raw: ir::Module, mut errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
+pub fn compile_lowered(raw: ir::Module, errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
+    compile_lowered_with_lines(raw, errors, virtual_sm, options, codegen, None)
+}
+
+fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions, lines: Option<LineSource>) -> Result<Compiled, Vec<StageError>> {
     use crate::emit::{self, EmitOptions, variables::Variables};
     let sm = raw.sm;
     crate::opt::inline::inline_calls(&mut raw);
@@ -392,6 +423,7 @@ pub fn compile_lowered(mut raw: ir::Module, mut errors: Vec<StageError>, virtual
         emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, callees, emit_options).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))
     });
     let mut kernels = Vec::new();
+    let mut positions = Vec::new();
     let mut reports = Vec::new();
     for (&id, result) in kernel_ids.iter().zip(emitted) {
         let f = &raw.functions[id];
@@ -410,6 +442,9 @@ pub fn compile_lowered(mut raw: ir::Module, mut errors: Vec<StageError>, virtual
                     instructions: k.code.body,
                     words: k.code.words.clone(),
                 });
+                if lines.is_some() {
+                    positions.push(k.code.locs.iter().map(|l| crate::cubin::line_info::Position { ptx_line: l.line, file: l.debug_file, line: l.debug_line }).collect::<Vec<_>>());
+                }
                 kernels.push(k.kernel);
             }
             Err(e) => errors.push(e),
@@ -421,7 +456,15 @@ pub fn compile_lowered(mut raw: ir::Module, mut errors: Vec<StageError>, virtual
     let global_bytes = vars.globals.iter().map(|v| v.size).sum();
     let const_bytes = vars.constants.iter().map(|v| v.offset + v.size).max().unwrap_or(0);
     let address_bytes = 8 * vars.global_addresses.len() as u64;
-    let cubin_module = emit::module(sm, virtual_sm, kernels, vars);
+    let mut cubin_module = emit::module(sm, virtual_sm, kernels, vars);
+    if let Some(source) = lines {
+        // One sequence per kernel section, in the sections' order.
+        let sections: Vec<crate::cubin::line_info::SectionLines> = cubin_module.kernels.iter().zip(positions).map(|(k, positions)| crate::cubin::line_info::SectionLines { symbol: k.name.clone(), positions }).collect();
+        cubin_module.line_info = crate::cubin::line_info::sections(&source.files, &sections, source.ptx).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), e)])?;
+        // e_flags' top byte with line information (ptxas 13.5, sm_80 to
+        // sm_120; what the bits mean is not known).
+        cubin_module.flags_top = 0x09;
+    }
     let elf = crate::cubin::module::build(&cubin_module).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), format!("cubin: {e}"))])?;
     Ok(Compiled { cubin: crate::cubin::elf::write(&elf), kernels: reports, global_bytes, const_bytes, address_bytes })
 }

@@ -189,7 +189,7 @@ fn check_options(options: &Options) -> Result<(), Error> {
 }
 
 fn codegen(options: &Options) -> CodegenOptions {
-    CodegenOptions { max_registers: options.max_registers, check: false, threads: options.threads }
+    CodegenOptions { max_registers: options.max_registers, check: false, threads: options.threads, line_info: options.line_info || options.debug }
 }
 
 /// The warnings about options that change nothing yet.

@@ -199,7 +199,7 @@ const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass
 fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) -> bool {
     use ptx2sass::internals::driver::{self, CodegenOptions};
     let options = driver::Options { verify: cfg!(debug_assertions) };
-    let codegen = CodegenOptions { max_registers: opts.compile.max_registers, check: cfg!(debug_assertions), threads: opts.compile.threads };
+    let codegen = CodegenOptions { max_registers: opts.compile.max_registers, check: cfg!(debug_assertions), threads: opts.compile.threads, line_info: opts.compile.line_info || opts.compile.debug };
     let compiled = match driver::compile_to_cubin(module, sm, Some(source), options, codegen) {
         Ok(c) => c,
         Err(errors) => {
