@@ -344,7 +344,7 @@ pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result
 pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
     let (raw, errors) = lower(module, sm, source, options);
     let virtual_sm = module.target.as_ref().and_then(|t| t.sm()).map_or(u32::from(sm.number), |s| u32::from(s.number));
-    let lines = source.filter(|_| codegen.line_info).map(|ptx| LineSource { ptx, files: source_files(module) });
+    let lines = source.filter(|_| codegen.line_info).map(|ptx| LineSource { ptx, files: source_files(module), entries: entry_positions(module, ptx) });
     compile_lowered_with_lines(raw, errors, virtual_sm, options, codegen, lines)
 }
 
@@ -353,6 +353,31 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
 struct LineSource<'a> {
     ptx: &'a str,
     files: Vec<crate::cubin::line_info::SourceFile>,
+    /// Each function's entry position ([`entry_positions`]).
+    entries: std::collections::HashMap<String, crate::cubin::line_info::Position>,
+}
+
+/// Each function's entry position: the PTX line of its body's `{` and
+/// the first `.loc` of the body (ptxas's first row of a function, and of
+/// the instructions it adds at the start, measured).
+fn entry_positions(module: &ast::Module, source: &str) -> std::collections::HashMap<String, crate::cubin::line_info::Position> {
+    fn first_loc(stmts: &[ast::Statement]) -> Option<&ast::LocDirective> {
+        stmts.iter().find_map(|s| match s {
+            ast::Statement::Loc(l) => Some(l),
+            ast::Statement::Block(b) => first_loc(&b.stmts),
+            _ => None,
+        })
+    }
+    let map = LineMap::new(source);
+    let mut out = std::collections::HashMap::new();
+    for item in &module.items {
+        let ast::Item::Function(f) = item else { continue };
+        let Some(body) = &f.body else { continue };
+        let (ptx_line, _) = map.line_col(source, body.loc.span().start);
+        let (file, line, inlined_at) = first_loc(&body.stmts).map_or((0, 0, (0, 0)), |l| (l.file, l.line, l.inlined_at.map_or((0, 0), |(f, line, _)| (f, line))));
+        out.insert(module.names.name(f.name).to_string(), crate::cubin::line_info::Position { ptx_line, file, line, inlined_at });
+    }
+    out
 }
 
 /// The `.file` directives of a module.
@@ -442,8 +467,16 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
                     instructions: k.code.body,
                     words: k.code.words.clone(),
                 });
-                if lines.is_some() {
-                    positions.push(k.code.locs.iter().map(|l| crate::cubin::line_info::Position { ptx_line: l.line, file: l.debug_file, line: l.debug_line }).collect::<Vec<_>>());
+                if let Some(source) = &lines {
+                    let at = |l: &ir::SrcLoc| crate::cubin::line_info::Position { ptx_line: l.line, file: l.debug_file, line: l.debug_line, inlined_at: l.inlined_at };
+                    let mut entries: Vec<(usize, crate::cubin::line_info::Position)> = source.entries.get(&f.name).map(|p| (0, *p)).into_iter().collect();
+                    for p in &k.code.functions {
+                        let name = raw.functions.get(<FuncId as crate::ir::entity::EntityRef>::new(p.callee as usize)).map(|c| c.name.as_str()).unwrap_or("");
+                        if let Some(e) = source.entries.get(name) {
+                            entries.push((p.offset as usize / 16, *e));
+                        }
+                    }
+                    positions.push((k.code.locs.iter().map(at).collect::<Vec<_>>(), entries));
                 }
                 kernels.push(k.kernel);
             }
@@ -459,7 +492,7 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
     let mut cubin_module = emit::module(sm, virtual_sm, kernels, vars);
     if let Some(source) = lines {
         // One sequence per kernel section, in the sections' order.
-        let sections: Vec<crate::cubin::line_info::SectionLines> = cubin_module.kernels.iter().zip(positions).map(|(k, positions)| crate::cubin::line_info::SectionLines { symbol: k.name.clone(), positions }).collect();
+        let sections: Vec<crate::cubin::line_info::SectionLines> = cubin_module.kernels.iter().zip(positions).map(|(k, (positions, entries))| crate::cubin::line_info::SectionLines { symbol: k.name.clone(), positions, entries }).collect();
         cubin_module.line_info = crate::cubin::line_info::sections(&source.files, &sections, source.ptx).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), e)])?;
         // e_flags' top byte with line information (ptxas 13.5, sm_80 to
         // sm_120; what the bits mean is not known).

@@ -53,6 +53,8 @@ pub struct Position {
     pub file: u32,
     /// The `.loc` line in force (0: none).
     pub line: u32,
+    /// The `.loc`'s `inlined_at` file and line (0, 0: none).
+    pub inlined_at: (u32, u32),
 }
 
 /// The code of one kernel section and where each instruction comes from.
@@ -62,6 +64,11 @@ pub struct SectionLines {
     pub symbol: String,
     /// One position per 16-byte instruction of the section, in order.
     pub positions: Vec<Position>,
+    /// Where each function in the section starts (instruction index) and
+    /// its entry position: the line of its body's `{` and the first `.loc`
+    /// of the body. An instruction the compiler adds there (the stack
+    /// pointer's set-up) takes it, as in ptxas's tables.
+    pub entries: Vec<(usize, Position)>,
 }
 
 /// `R_CUDA_64`: a 64-bit absolute address.
@@ -130,11 +137,28 @@ fn source_lines(files: &[SourceFile], sections: &[SectionLines]) -> Result<(Vec<
     }
     let file_of = |index: u32| ids.iter().find(|(i, _)| *i == index).map(|(_, id)| *id);
     for (k, s) in sections.iter().enumerate() {
-        let known = |p: &Position| if p.line > 0 { file_of(p.file).map(|f| (f, p.line)) } else { None };
+        let known = |p: &Position| {
+            let at = if p.inlined_at.1 > 0 { file_of(p.inlined_at.0).map(|f| (f, p.inlined_at.1)) } else { None };
+            if p.line > 0 { file_of(p.file).map(|f| (f, p.line, at)) } else { None }
+        };
         // A section without any `.loc` gets no sequence (ptxas writes none).
         let Some(first) = s.positions.iter().find_map(known) else { continue };
+        let entry = |i: usize| s.entries.iter().find(|(at, _)| *at == i).and_then(|(_, p)| known(p));
         program.begin_sequence(Some(Address::Symbol { symbol: k, addend: 0 }));
-        rows(&mut program, s.positions.iter().map(|p| known(p)), first, |row, (file, line)| {
+        // Code inlined at a call site: ptxas gives the call site a row of
+        // its own, at the address of the first instruction of each
+        // inlining it meets (measured on nvcc's `inlined_at` positions of
+        // `__ldg`); later instructions of the same inlining get one row.
+        let mut entered: Vec<(FileId, u32)> = Vec::new();
+        rows(&mut program, s.positions.iter().enumerate().map(|(i, p)| known(p).or_else(|| entry(i))), first, |program, (file, line, at)| {
+            if let Some(site) = at.filter(|site| !entered.contains(site)) {
+                entered.push(site);
+                let row = program.row();
+                row.file = site.0;
+                row.line = u64::from(site.1);
+                program.generate_row();
+            }
+            let row = program.row();
             row.file = file;
             row.line = u64::from(line);
         });
@@ -162,7 +186,8 @@ fn ptx_lines(sections: &[SectionLines]) -> (Vec<u8>, Vec<CodeAddress>) {
     let mut relocations = Vec::new();
     for s in sections {
         let known = |p: &Position| (p.ptx_line > 0).then_some(p.ptx_line);
-        let first = s.positions.iter().find_map(known).unwrap_or(1);
+        let entry = |i: usize| s.entries.iter().find(|(at, _)| *at == i).and_then(|(_, p)| known(p));
+        let first = entry(0).or_else(|| s.positions.iter().find_map(known)).unwrap_or(1);
         // DW_LNE_set_address (relocated), DW_LNS_set_file 0.
         out.extend_from_slice(&[0, 9, 2]);
         relocations.push(CodeAddress { offset: out.len() as u64, symbol: s.symbol.clone(), kind: R_CUDA_64, addend: 0 });
@@ -172,7 +197,7 @@ fn ptx_lines(sections: &[SectionLines]) -> (Vec<u8>, Vec<CodeAddress>) {
         let mut current: Option<u32> = None;
         let mut emitted = 0usize;
         for (i, p) in s.positions.iter().enumerate() {
-            let p = match (known(p), current) {
+            let p = match (known(p).or_else(|| entry(i)), current) {
                 (Some(p), _) => p,
                 (None, None) => first,
                 (None, Some(_)) => continue,
@@ -242,8 +267,9 @@ fn sleb128(out: &mut Vec<u8>, mut v: i64) {
 /// The rows of one sequence: one where the position changes (an
 /// instruction without one continues the row before it; the first
 /// instruction takes `first`, the function's first known position), the
-/// second row marked as the prologue's end.
-fn rows<T: Copy + PartialEq>(program: &mut LineProgram, positions: impl Iterator<Item = Option<T>>, first: T, set: impl Fn(&mut gimli::write::LineRow, T)) {
+/// second row marked as the prologue's end. `set` fills in the row at the
+/// instruction's address (and may write rows before it).
+fn rows<T: Copy + PartialEq>(program: &mut LineProgram, positions: impl Iterator<Item = Option<T>>, first: T, mut set: impl FnMut(&mut LineProgram, T)) {
     let mut current: Option<T> = None;
     let mut emitted = 0usize;
     for (i, p) in positions.enumerate() {
@@ -256,12 +282,11 @@ fn rows<T: Copy + PartialEq>(program: &mut LineProgram, positions: impl Iterator
             continue;
         }
         current = Some(p);
-        let row = program.row();
-        row.address_offset = i as u64 * INSTRUCTION_BYTES;
-        set(row, p);
+        program.row().address_offset = i as u64 * INSTRUCTION_BYTES;
         if emitted == 1 {
-            row.prologue_end = true;
+            program.row().prologue_end = true;
         }
+        set(program, p);
         program.generate_row();
         emitted += 1;
     }

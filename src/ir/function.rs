@@ -203,6 +203,9 @@ pub struct SrcLoc {
     pub debug_line: u32,
     /// `.loc` column.
     pub debug_col: u32,
+    /// The `.loc`'s `inlined_at` file and line: the call site of the
+    /// inlined function the position is in (0, 0 when none).
+    pub inlined_at: (u32, u32),
 }
 
 /// One function.

@@ -95,7 +95,8 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     /// Register assignments of the PTX instruction being lowered, applied
     /// after it (so its reads see the old values).
     pub pending: SmallVec<[(Variable, Value); 4]>,
-    debug: (u32, u32, u32),
+    /// The `.loc` in force: file, line, column, `inlined_at` file and line.
+    debug: (u32, u32, u32, (u32, u32)),
     /// Bytes of `.local` frame declared so far.
     pub frame: u32,
     /// The variable of PTX's carry flag, once an instruction uses it.
@@ -135,7 +136,7 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         open: true,
         emitted: SmallVec::new(),
         pending: SmallVec::new(),
-        debug: (0, 0, 0),
+        debug: (0, 0, 0, (0, 0)),
         frame: 0,
         cc: None,
         errors: Vec::new(),
@@ -305,7 +306,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         self.errors.push(e);
                     }
                 }
-                Event::Loc(l) => self.debug = (l.file, l.line, l.column),
+                Event::Loc(l) => self.debug = (l.file, l.line, l.column, l.inlined_at.map_or((0, 0), |(f, line, _)| (f, line))),
                 Event::Inst(i) => {
                     if !self.open {
                         // Code after an unconditional terminator.
@@ -336,8 +337,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             Some((map, src)) => map.line_col(src, i.loc.span().start),
             None => (0, 0),
         };
-        let (debug_file, debug_line, debug_col) = self.debug;
-        self.b.set_srcloc(SrcLoc { line, col, debug_file, debug_line, debug_col });
+        let (debug_file, debug_line, debug_col, inlined_at) = self.debug;
+        self.b.set_srcloc(SrcLoc { line, col, debug_file, debug_line, debug_col, inlined_at });
     }
 
     /// Counts each label block's incoming edges: branches to it, and the

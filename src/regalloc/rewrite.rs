@@ -247,10 +247,9 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Alloca
         out.insts.reserve_exact(len + len / 4 + 2);
         if b == 0 {
             prologue(&mut out, prog, frame)?;
-            // The stack pointer's set-up belongs to the function's first
-            // line (ptxas gives it the first `.loc`, measured).
-            let first = prog.locs.iter().copied().find(|l| l.debug_line > 0 || l.line > 0).unwrap_or_default();
-            out.locs.resize(out.insts.len(), first);
+            // The stack pointer's set-up has no position of its own (line
+            // information gives it the function's entry).
+            out.locs.resize(out.insts.len(), SrcLoc::default());
         }
         for i in block.start..block.end {
             // Moves and spills around an instruction share its position.
