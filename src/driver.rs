@@ -374,7 +374,8 @@ fn entry_positions(module: &ast::Module, source: &str) -> std::collections::Hash
         let ast::Item::Function(f) = item else { continue };
         let Some(body) = &f.body else { continue };
         let (ptx_line, _) = map.line_col(source, body.loc.span().start);
-        let (file, line, inlined_at) = first_loc(&body.stmts).map_or((0, 0, (0, 0)), |l| (l.file, l.line, l.inlined_at.map_or((0, 0), |(f, line, _)| (f, line))));
+        let (file, line, site) = first_loc(&body.stmts).map_or((0, 0, (0, 0)), |l| (l.file, l.line, l.inlined_at.map_or((0, 0), |(f, line, _)| (f, line))));
+        let inlined_at = [site, (0, 0), (0, 0)];
         out.insert(module.names.name(f.name).to_string(), crate::cubin::line_info::Position { ptx_line, file, line, inlined_at });
     }
     out

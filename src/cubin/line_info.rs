@@ -53,8 +53,9 @@ pub struct Position {
     pub file: u32,
     /// The `.loc` line in force (0: none).
     pub line: u32,
-    /// The `.loc`'s `inlined_at` file and line (0, 0: none).
-    pub inlined_at: (u32, u32),
+    /// The call sites of the inlined functions it is in, innermost first
+    /// (`inlined_at`; (0, 0) past the last).
+    pub inlined_at: [(u32, u32); 3],
 }
 
 /// The code of one kernel section and where each instruction comes from.
@@ -138,8 +139,11 @@ fn source_lines(files: &[SourceFile], sections: &[SectionLines]) -> Result<(Vec<
     let file_of = |index: u32| ids.iter().find(|(i, _)| *i == index).map(|(_, id)| *id);
     for (k, s) in sections.iter().enumerate() {
         let known = |p: &Position| {
-            let at = if p.inlined_at.1 > 0 { file_of(p.inlined_at.0).map(|f| (f, p.inlined_at.1)) } else { None };
-            if p.line > 0 { file_of(p.file).map(|f| (f, p.line, at)) } else { None }
+            let mut sites = [None; 3];
+            for (slot, &(f, line)) in sites.iter_mut().zip(&p.inlined_at) {
+                *slot = if line > 0 { file_of(f).map(|f| (f, line)) } else { None };
+            }
+            if p.line > 0 { file_of(p.file).map(|f| (f, p.line, sites)) } else { None }
         };
         // A section without any `.loc` gets no sequence (ptxas writes none).
         let Some(first) = s.positions.iter().find_map(known) else { continue };
@@ -149,10 +153,17 @@ fn source_lines(files: &[SourceFile], sections: &[SectionLines]) -> Result<(Vec<
         // its own, at the address of the first instruction of each
         // inlining it meets (measured on nvcc's `inlined_at` positions of
         // `__ldg`); later instructions of the same inlining get one row.
-        let mut entered: Vec<(FileId, u32)> = Vec::new();
-        rows(&mut program, s.positions.iter().enumerate().map(|(i, p)| known(p).or_else(|| entry(i))), first, |program, (file, line, at)| {
-            if let Some(site) = at.filter(|site| !entered.contains(site)) {
-                entered.push(site);
+        // Nested inlining: each call site from the outermost in, each
+        // inlining told apart by its whole chain of call sites.
+        let mut entered: Vec<Vec<Option<(FileId, u32)>>> = Vec::new();
+        rows(&mut program, s.positions.iter().enumerate().map(|(i, p)| known(p).or_else(|| entry(i))), first, |program, (file, line, sites)| {
+            for k in (0..sites.len()).rev() {
+                let Some(site) = sites[k] else { continue };
+                let key = sites[k..].to_vec();
+                if entered.contains(&key) {
+                    continue;
+                }
+                entered.push(key);
                 let row = program.row();
                 row.file = site.0;
                 row.line = u64::from(site.1);

@@ -189,6 +189,9 @@ pub struct LaunchBounds {
     pub max_regs: Option<u32>,
 }
 
+/// The call sites a [`SrcLoc`] keeps of an inlined position.
+pub const INLINE_DEPTH: usize = 3;
+
 /// A source position: the PTX line and column of an instruction, and the
 /// `.loc` position (file, line, column of the high-level source) in force.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -203,9 +206,11 @@ pub struct SrcLoc {
     pub debug_line: u32,
     /// `.loc` column.
     pub debug_col: u32,
-    /// The `.loc`'s `inlined_at` file and line: the call site of the
-    /// inlined function the position is in (0, 0 when none).
-    pub inlined_at: (u32, u32),
+    /// The call sites of the inlined functions the position is in, as
+    /// file and line, innermost first: the `.loc`'s `inlined_at`, then the
+    /// `inlined_at` of the `.loc` that gave that call site, and so on
+    /// ((0, 0) past the last; deeper chains are cut at [`INLINE_DEPTH`]).
+    pub inlined_at: [(u32, u32); INLINE_DEPTH],
 }
 
 /// One function.

@@ -95,8 +95,12 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     /// Register assignments of the PTX instruction being lowered, applied
     /// after it (so its reads see the old values).
     pub pending: SmallVec<[(Variable, Value); 4]>,
-    /// The `.loc` in force: file, line, column, `inlined_at` file and line.
-    debug: (u32, u32, u32, (u32, u32)),
+    /// The `.loc` in force: file, line, column, and its chain of call
+    /// sites ([`SrcLoc::inlined_at`]).
+    debug: (u32, u32, u32, [(u32, u32); crate::ir::function::INLINE_DEPTH]),
+    /// The call site each inlined position was last given (`.loc F L ...,
+    /// inlined_at F2 L2`: (F, L) → (F2, L2)), to follow nested inlining.
+    call_sites: HashMap<(u32, u32), (u32, u32), FxBuild>,
     /// Bytes of `.local` frame declared so far.
     pub frame: u32,
     /// The variable of PTX's carry flag, once an instruction uses it.
@@ -136,7 +140,8 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         open: true,
         emitted: SmallVec::new(),
         pending: SmallVec::new(),
-        debug: (0, 0, 0, (0, 0)),
+        debug: (0, 0, 0, [(0, 0); crate::ir::function::INLINE_DEPTH]),
+        call_sites: HashMap::default(),
         frame: 0,
         cc: None,
         errors: Vec::new(),
@@ -306,7 +311,19 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         self.errors.push(e);
                     }
                 }
-                Event::Loc(l) => self.debug = (l.file, l.line, l.column, l.inlined_at.map_or((0, 0), |(f, line, _)| (f, line))),
+                Event::Loc(l) => {
+                    let mut chain = [(0, 0); crate::ir::function::INLINE_DEPTH];
+                    if let Some((f, line, _)) = l.inlined_at {
+                        self.call_sites.insert((l.file, l.line), (f, line));
+                        let mut site = Some((f, line));
+                        for slot in chain.iter_mut() {
+                            let Some(s) = site else { break };
+                            *slot = s;
+                            site = self.call_sites.get(&s).copied().filter(|p| *p != s);
+                        }
+                    }
+                    self.debug = (l.file, l.line, l.column, chain);
+                }
                 Event::Inst(i) => {
                     if !self.open {
                         // Code after an unconditional terminator.
