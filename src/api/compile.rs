@@ -196,10 +196,7 @@ fn codegen(options: &Options) -> CodegenOptions {
 fn option_warnings(options: &Options) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if options.debug {
-        out.push(Diagnostic::warning("debug information (-g) is not generated yet; the cubin has none and its code is optimised"));
-    }
-    if options.line_info {
-        out.push(Diagnostic::warning("line information (-lineinfo) is not generated yet; the cubin has no line table"));
+        out.push(Diagnostic::warning("debug information (-g): only line information is written (no variable locations), and the code is optimised"));
     }
     out
 }

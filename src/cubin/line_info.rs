@@ -461,3 +461,37 @@ mod tests {
         assert_eq!(split_path("a\0b"), None);
     }
 }
+
+#[cfg(test)]
+mod encoding_tests {
+    use super::*;
+
+    fn at_ptx_lines(lines: &[u32]) -> SectionLines {
+        SectionLines { symbol: "k".into(), positions: lines.iter().map(|&ptx_line| Position { ptx_line, ..Position::default() }).collect(), entries: Vec::new() }
+    }
+
+    #[test]
+    fn ptx_line_program_is_written_with_ptxas_opcodes() {
+        // The first four rows of ptxas 13.5's `.nv_debug_line_sass` for
+        // Triton's vector_add on sm_90 (PTX lines 20, 39, 62, 52 at 0x0,
+        // 0x10, 0x20, 0x30), ended after the fourth instruction.
+        let (bytes, relocations) = ptx_lines(&[at_ptx_lines(&[20, 39, 62, 52])]);
+        let mut expected: Vec<u8> = vec![0, 0, 0, 0, 0x03, 0x00, 0x13, 0, 0, 0, 0x01, 0x01, 0xfb, 0x0e, 0x0d, 0x00, 0x01, 0x01, 0x01, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x01, 0x00, 0x00];
+        expected.extend_from_slice(&[0x00, 0x09, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0x04, 0x00, 0x03, 0x13, 0x01, 0x0a, 0x03, 0x13, 0x02, 0x10, 0x01, 0x03, 0x17, 0x02, 0x10, 0x01, 0x03, 0x76, 0x02, 0x10, 0x01]);
+        expected.extend_from_slice(&[0x02, 0x10, 0x00, 0x01, 0x01]);
+        let length = (expected.len() - 4) as u32;
+        expected[..4].copy_from_slice(&length.to_le_bytes());
+        assert_eq!(bytes, expected);
+        // The address after DW_LNE_set_address is relocated to the kernel.
+        assert_eq!(relocations, vec![CodeAddress { offset: 0x20, symbol: "k".into(), kind: 2, addend: 0 }]);
+    }
+
+    #[test]
+    fn small_steps_take_special_opcodes() {
+        // ptxas: PTX lines 40, 41, 43, 44 at consecutive instructions are
+        // the special opcodes 0xf3, 0xf4 (16 bytes, +1 and +2 lines).
+        let (bytes, _) = ptx_lines(&[at_ptx_lines(&[40, 41, 43])]);
+        let program = &bytes[29..];
+        assert_eq!(program[11..], [0x04, 0x00, 0x03, 0x27, 0x01, 0x0a, 0xf3, 0xf4, 0x02, 0x10, 0x00, 0x01, 0x01]);
+    }
+}
