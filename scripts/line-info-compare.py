@@ -215,7 +215,9 @@ def check_disassembly(path, locs, device_functions, problems):
     for text in r.stdout.split("\n"):
         m = re.match(r"^//-+ \.text\.(\S+)", text)
         if m:
-            section, line = m.group(1), None
+            # nvdisasm prints a line only where it changes, across sections
+            # too: the line in force carries over.
+            section = m.group(1)
             continue
         m = re.match(r'^\s*//## File ".*", line (\d+)', text)
         if m:

@@ -375,7 +375,8 @@ fn entry_positions(module: &ast::Module, source: &str) -> std::collections::Hash
         let Some(body) = &f.body else { continue };
         let (ptx_line, _) = map.line_col(source, body.loc.span().start);
         let (file, line, site) = first_loc(&body.stmts).map_or((0, 0, (0, 0)), |l| (l.file, l.line, l.inlined_at.map_or((0, 0), |(f, line, _)| (f, line))));
-        let inlined_at = [site, (0, 0), (0, 0)];
+        let mut inlined_at = [(0, 0); crate::cubin::line_info::CALL_SITES];
+        inlined_at[0] = site;
         out.insert(module.names.name(f.name).to_string(), crate::cubin::line_info::Position { ptx_line, file, line, inlined_at });
     }
     out
@@ -469,7 +470,13 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
                     words: k.code.words.clone(),
                 });
                 if let Some(source) = &lines {
-                    let at = |l: &ir::SrcLoc| crate::cubin::line_info::Position { ptx_line: l.line, file: l.debug_file, line: l.debug_line, inlined_at: l.inlined_at };
+                    let at = |l: &ir::SrcLoc| {
+                        let mut inlined_at = [(0, 0); crate::cubin::line_info::CALL_SITES];
+                        for (to, from) in inlined_at.iter_mut().zip(l.inlined_at) {
+                            *to = from;
+                        }
+                        crate::cubin::line_info::Position { ptx_line: l.line, file: l.debug_file, line: l.debug_line, inlined_at }
+                    };
                     let mut entries: Vec<(usize, crate::cubin::line_info::Position)> = source.entries.get(&f.name).map(|p| (0, *p)).into_iter().collect();
                     for p in &k.code.functions {
                         let name = raw.functions.get(<FuncId as crate::ir::entity::EntityRef>::new(p.callee as usize)).map(|c| c.name.as_str()).unwrap_or("");

@@ -55,7 +55,7 @@ pub struct Position {
     pub line: u32,
     /// The call sites of the inlined functions it is in, innermost first
     /// (`inlined_at`; (0, 0) past the last).
-    pub inlined_at: [(u32, u32); 3],
+    pub inlined_at: [(u32, u32); CALL_SITES],
 }
 
 /// The code of one kernel section and where each instruction comes from.
@@ -71,6 +71,9 @@ pub struct SectionLines {
     /// pointer's set-up) takes it, as in ptxas's tables.
     pub entries: Vec<(usize, Position)>,
 }
+
+/// The most call sites a [`Position`] holds.
+pub const CALL_SITES: usize = 8;
 
 /// `R_CUDA_64`: a 64-bit absolute address.
 const R_CUDA_64: u32 = 2;
@@ -139,7 +142,7 @@ fn source_lines(files: &[SourceFile], sections: &[SectionLines]) -> Result<(Vec<
     let file_of = |index: u32| ids.iter().find(|(i, _)| *i == index).map(|(_, id)| *id);
     for (k, s) in sections.iter().enumerate() {
         let known = |p: &Position| {
-            let mut sites = [None; 3];
+            let mut sites = [None; CALL_SITES];
             for (slot, &(f, line)) in sites.iter_mut().zip(&p.inlined_at) {
                 *slot = if line > 0 { file_of(f).map(|f| (f, line)) } else { None };
             }

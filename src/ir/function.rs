@@ -189,8 +189,10 @@ pub struct LaunchBounds {
     pub max_regs: Option<u32>,
 }
 
-/// The call sites a [`SrcLoc`] keeps of an inlined position.
-pub const INLINE_DEPTH: usize = 3;
+/// The call sites a [`SrcLoc`] keeps of an inlined position (nvcc's
+/// `-lineinfo` PTX of CUB and cooperative groups nests inlining up to six
+/// deep).
+pub const INLINE_DEPTH: usize = 8;
 
 /// A source position: the PTX line and column of an instruction, and the
 /// `.loc` position (file, line, column of the high-level source) in force.
