@@ -472,8 +472,9 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
                 if let Some(source) = &lines {
                     let at = |l: &ir::SrcLoc| {
                         let mut inlined_at = [(0, 0); crate::cubin::line_info::CALL_SITES];
-                        for (to, from) in inlined_at.iter_mut().zip(l.inlined_at) {
-                            *to = from;
+                        let chain = (l.inlined_at as usize).checked_sub(1).and_then(|k| raw.inline_chains.get(k));
+                        for (to, from) in inlined_at.iter_mut().zip(chain.into_iter().flatten()) {
+                            *to = *from;
                         }
                         crate::cubin::line_info::Position { ptx_line: l.line, file: l.debug_file, line: l.debug_line, inlined_at }
                     };

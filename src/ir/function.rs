@@ -189,9 +189,9 @@ pub struct LaunchBounds {
     pub max_regs: Option<u32>,
 }
 
-/// The call sites a [`SrcLoc`] keeps of an inlined position (nvcc's
-/// `-lineinfo` PTX of CUB and cooperative groups nests inlining up to six
-/// deep).
+/// The call sites kept of an inlined position ([`super::Module::inline_chains`];
+/// nvcc's `-lineinfo` PTX of CUB and cooperative groups nests inlining up
+/// to six deep).
 pub const INLINE_DEPTH: usize = 8;
 
 /// A source position: the PTX line and column of an instruction, and the
@@ -208,11 +208,10 @@ pub struct SrcLoc {
     pub debug_line: u32,
     /// `.loc` column.
     pub debug_col: u32,
-    /// The call sites of the inlined functions the position is in, as
-    /// file and line, innermost first: the `.loc`'s `inlined_at`, then the
-    /// `inlined_at` of the `.loc` that gave that call site, and so on
-    /// ((0, 0) past the last; deeper chains are cut at [`INLINE_DEPTH`]).
-    pub inlined_at: [(u32, u32); INLINE_DEPTH],
+    /// The call sites of the inlined functions the position is in: 0 for
+    /// none, else 1 + an index into [`super::Module::inline_chains`] (kept
+    /// there so that every instruction's position stays small).
+    pub inlined_at: u32,
 }
 
 /// One function.

@@ -97,7 +97,7 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     pub pending: SmallVec<[(Variable, Value); 4]>,
     /// The `.loc` in force: file, line, column, and its chain of call
     /// sites ([`SrcLoc::inlined_at`]).
-    debug: (u32, u32, u32, [(u32, u32); crate::ir::function::INLINE_DEPTH]),
+    debug: (u32, u32, u32, u32),
     /// The call site each inlined position was last given (`.loc F L ...,
     /// inlined_at F2 L2`: (F, L) → (F2, L2)), to follow nested inlining.
     call_sites: HashMap<(u32, u32), (u32, u32), FxBuild>,
@@ -140,7 +140,7 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         open: true,
         emitted: SmallVec::new(),
         pending: SmallVec::new(),
-        debug: (0, 0, 0, [(0, 0); crate::ir::function::INLINE_DEPTH]),
+        debug: (0, 0, 0, 0),
         call_sites: HashMap::default(),
         frame: 0,
         cc: None,
@@ -312,8 +312,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     }
                 }
                 Event::Loc(l) => {
-                    let mut chain = [(0, 0); crate::ir::function::INLINE_DEPTH];
+                    let mut chain_id = 0;
                     if let Some((f, line, _)) = l.inlined_at {
+                        let mut chain = [(0, 0); crate::ir::function::INLINE_DEPTH];
                         self.call_sites.insert((l.file, l.line), (f, line));
                         let mut site = Some((f, line));
                         for slot in chain.iter_mut() {
@@ -321,8 +322,13 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                             *slot = s;
                             site = self.call_sites.get(&s).copied().filter(|p| *p != s);
                         }
+                        let cx = &mut *self.cx;
+                        chain_id = *cx.inline_chain_ids.entry(chain).or_insert_with(|| {
+                            cx.inline_chains.push(chain);
+                            cx.inline_chains.len() as u32
+                        });
                     }
-                    self.debug = (l.file, l.line, l.column, chain);
+                    self.debug = (l.file, l.line, l.column, chain_id);
                 }
                 Event::Inst(i) => {
                     if !self.open {
