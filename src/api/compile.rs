@@ -195,17 +195,14 @@ fn pipeline(options: &Options) -> driver::Options {
 }
 
 fn codegen(options: &Options) -> CodegenOptions {
-    CodegenOptions { max_registers: options.max_registers, check: false, threads: options.threads }
+    CodegenOptions { max_registers: options.max_registers, check: false, threads: options.threads, line_info: options.line_info || options.debug }
 }
 
 /// The warnings about options that change nothing yet.
 fn option_warnings(options: &Options) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if options.debug {
-        out.push(Diagnostic::warning("debug information (-g) is not generated yet; the cubin has none and its code is optimised"));
-    }
-    if options.line_info {
-        out.push(Diagnostic::warning("line information (-lineinfo) is not generated yet; the cubin has no line table"));
+        out.push(Diagnostic::warning("debug information (-g): only line information is written (no variable locations), and the code is optimised"));
     }
     out
 }

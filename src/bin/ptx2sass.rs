@@ -18,9 +18,12 @@ options (ptxas-compatible):
   -v, --verbose                                print resource usage
   --maxrregcount <n>                           register limit
   --fmad <true|false>                          contract mul+add into fma as ptxas does (default true)
-  -lineinfo, -g, -c                            accepted: line and debug information are not
-                                               generated yet, the output is always a complete
-                                               cubin
+  -lineinfo, --generate-line-info              line information: .debug_line (.loc positions),
+                                               .nv_debug_line_sass (PTX lines), .nv_debug_ptx_txt
+  -g, --device-debug                           the same line information; no variable locations,
+                                               the code stays optimised
+  -suppress-debug-info                         no line information even with -lineinfo or -g
+  -c                                           accepted: the output is always a complete cubin
   -w, --disable-warnings                       print no warnings
   -Werror, --warning-as-error                  a warning fails the compilation
   other ptxas options                          those that tune ptxas's optimiser or govern
@@ -199,7 +202,7 @@ const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass
 fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) -> bool {
     use ptx2sass::internals::driver::{self, CodegenOptions};
     let options = driver::Options { verify: cfg!(debug_assertions), fma_contraction: opts.compile.contracts_fma() };
-    let codegen = CodegenOptions { max_registers: opts.compile.max_registers, check: cfg!(debug_assertions), threads: opts.compile.threads };
+    let codegen = CodegenOptions { max_registers: opts.compile.max_registers, check: cfg!(debug_assertions), threads: opts.compile.threads, line_info: (opts.compile.line_info || opts.compile.debug) && !opts.compile.suppress_debug_info };
     let compiled = match driver::compile_to_cubin(module, sm, Some(source), options, codegen) {
         Ok(c) => c,
         Err(errors) => {

@@ -16,7 +16,7 @@
 //! and the `RET`s' base (the section start).
 
 use super::variables::{SharedWindow, Variables};
-use crate::ir;
+use crate::ir::{self, SrcLoc};
 use crate::isa::inst::Inst;
 use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Operand, Reg, RegNum};
@@ -32,6 +32,9 @@ pub struct Code {
     pub insts: Vec<Inst>,
     /// Their encodings.
     pub words: Vec<u128>,
+    /// The source position of each instruction (the end marker takes the
+    /// last one's): line information.
+    pub locs: Vec<SrcLoc>,
     /// Instructions before the end marker.
     pub body: usize,
     /// Byte offsets of the `EXIT`s.
@@ -206,6 +209,8 @@ const FUNCTION_ADDRESS_TAG: u32 = 0xfadd_0000;
 pub struct Part {
     /// The instructions.
     insts: Vec<Inst>,
+    /// Their source positions.
+    locs: Vec<SrcLoc>,
     /// Calls of module functions: (instruction index, callee).
     calls: Vec<(usize, u32)>,
     /// Calls of functions outside the module: (index of the
@@ -261,8 +266,10 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
     for (p, &k) in kept.iter().enumerate() {
         let block = &func.blocks[k];
         let mut insts = Vec::with_capacity(block.insts.len());
+        let mut locs: Vec<SrcLoc> = Vec::with_capacity(block.insts.len());
         let mut succs: SmallVec<[usize; 2]> = SmallVec::new();
-        for inst in &block.insts {
+        for (j, inst) in block.insts.iter().enumerate() {
+            let loc = block.locs.get(j).copied().unwrap_or_default();
             match inst {
                 AllocInst::Inst(i) => insts.push(i.clone()),
                 AllocInst::Branch { inst, target } => {
@@ -283,7 +290,8 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
                         CallKind::Internal(*callee)
                     };
                     let next = blocks.len() + 1;
-                    blocks.push(Block { insts: std::mem::take(&mut insts), succs: [next].into_iter().collect() });
+                    locs.resize(insts.len(), loc);
+                    blocks.push(Block { insts: std::mem::take(&mut insts), succs: [next].into_iter().collect(), locs: std::mem::take(&mut locs) });
                     ends_in_call.push(Some(kind));
                 }
                 AllocInst::ReturnAddress { inst } => {
@@ -308,6 +316,7 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
                     insts.push(i);
                 }
             }
+            locs.resize(insts.len(), loc);
         }
         if let Some(next) = kept.get(p + 1).map(|&k| position[k]) {
             drop_branches_to_next(&mut insts, next)?;
@@ -315,7 +324,8 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
                 succs.push(next);
             }
         }
-        blocks.push(Block { insts, succs });
+        locs.truncate(insts.len());
+        blocks.push(Block { insts, succs, locs });
         ends_in_call.push(None);
     }
 
@@ -327,11 +337,13 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
         starts.push(at);
         at += 16 * b.insts.len() as i64;
     }
-    let mut out = Part { insts: Vec::with_capacity(at as usize / 16 + 8), calls: Vec::new(), external_calls: Vec::new(), return_addresses: Vec::new(), rets: Vec::new(), function_addresses: Vec::new() };
+    let mut out = Part { insts: Vec::with_capacity(at as usize / 16 + 8), locs: Vec::with_capacity(at as usize / 16 + 8), calls: Vec::new(), external_calls: Vec::new(), return_addresses: Vec::new(), rets: Vec::new(), function_addresses: Vec::new() };
     for (b, block) in blocks.into_iter().enumerate() {
         let first = out.insts.len();
         let end = first + block.insts.len();
         let mut lepc = None;
+        out.locs.extend(block.locs.iter().copied());
+        out.locs.resize(end, SrcLoc::default());
         for mut inst in block.insts {
             let k = out.insts.len();
             match inst.op() {
@@ -424,6 +436,7 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
     }
     let offset_of = |callee: u32| parts.iter().position(|(id, _)| *id == callee).map(|k| offsets[k]);
     let mut insts: Vec<Inst> = Vec::with_capacity(at + 8);
+    let mut locs: Vec<SrcLoc> = Vec::with_capacity(at + 8);
     let mut syscalls = Vec::new();
     let mut externs = Vec::new();
     for (k, (_, p)) in parts.iter().enumerate() {
@@ -459,9 +472,13 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
             }
         }
         insts.extend(code);
+        locs.extend(p.locs.iter().copied());
+        locs.resize(insts.len(), SrcLoc::default());
     }
     let body = insts.len();
     append_end_marker(&mut insts, sm)?;
+    let last = locs.last().copied().unwrap_or_default();
+    locs.resize(insts.len(), last);
 
     let mut words = Vec::with_capacity(insts.len());
     let mut exits = Vec::new();
@@ -501,7 +518,7 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
             Placed { callee: *callee, offset, size, frame_program: program }
         })
         .collect();
-    Ok(Code { insts, words, body, exits, barriers, functions, syscalls, externs })
+    Ok(Code { insts, words, locs, body, exits, barriers, functions, syscalls, externs })
 }
 
 /// The `.debug_frame` call-frame instructions of a device function: the

@@ -65,12 +65,17 @@ pub struct Module {
     pub functions: PrimaryMap<FuncId, Function>,
     /// Module-scope variables.
     pub globals: PrimaryMap<GlobalId, GlobalVar>,
+    /// The chains of `inlined_at` call sites that positions name
+    /// ([`super::SrcLoc::inlined_at`]): file and line, innermost first (the
+    /// `.loc`'s `inlined_at`, then that of the `.loc` that gave that call
+    /// site, and so on), (0, 0) past the last.
+    pub inline_chains: Vec<[(u32, u32); super::function::INLINE_DEPTH]>,
 }
 
 impl Module {
     /// An empty module for a target.
     pub fn new(sm: Sm) -> Module {
-        Module { sm, functions: PrimaryMap::new(), globals: PrimaryMap::new() }
+        Module { sm, functions: PrimaryMap::new(), globals: PrimaryMap::new(), inline_chains: Vec::new() }
     }
 
     /// The function named `name`.

@@ -103,7 +103,12 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     /// Register assignments of the PTX instruction being lowered, applied
     /// after it (so its reads see the old values).
     pub pending: SmallVec<[(Variable, Value); 4]>,
-    debug: (u32, u32, u32),
+    /// The `.loc` in force: file, line, column, and its chain of call
+    /// sites ([`SrcLoc::inlined_at`]).
+    debug: (u32, u32, u32, u32),
+    /// The call site each inlined position was last given (`.loc F L ...,
+    /// inlined_at F2 L2`: (F, L) → (F2, L2)), to follow nested inlining.
+    call_sites: HashMap<(u32, u32), (u32, u32), FxBuild>,
     /// Bytes of `.local` frame declared so far.
     pub frame: u32,
     /// The variable of PTX's carry flag, once an instruction uses it.
@@ -143,7 +148,8 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         open: true,
         emitted: SmallVec::new(),
         pending: SmallVec::new(),
-        debug: (0, 0, 0),
+        debug: (0, 0, 0, 0),
+        call_sites: HashMap::default(),
         frame: 0,
         cc: None,
         errors: Vec::new(),
@@ -313,7 +319,25 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         self.errors.push(e);
                     }
                 }
-                Event::Loc(l) => self.debug = (l.file, l.line, l.column),
+                Event::Loc(l) => {
+                    let mut chain_id = 0;
+                    if let Some((f, line, _)) = l.inlined_at {
+                        let mut chain = [(0, 0); crate::ir::function::INLINE_DEPTH];
+                        self.call_sites.insert((l.file, l.line), (f, line));
+                        let mut site = Some((f, line));
+                        for slot in chain.iter_mut() {
+                            let Some(s) = site else { break };
+                            *slot = s;
+                            site = self.call_sites.get(&s).copied().filter(|p| *p != s);
+                        }
+                        let cx = &mut *self.cx;
+                        chain_id = *cx.inline_chain_ids.entry(chain).or_insert_with(|| {
+                            cx.inline_chains.push(chain);
+                            cx.inline_chains.len() as u32
+                        });
+                    }
+                    self.debug = (l.file, l.line, l.column, chain_id);
+                }
                 Event::Inst(i) => {
                     if !self.open {
                         // Code after an unconditional terminator.
@@ -344,8 +368,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             Some((map, src)) => map.line_col(src, i.loc.span().start),
             None => (0, 0),
         };
-        let (debug_file, debug_line, debug_col) = self.debug;
-        self.b.set_srcloc(SrcLoc { line, col, debug_file, debug_line, debug_col });
+        let (debug_file, debug_line, debug_col, inlined_at) = self.debug;
+        self.b.set_srcloc(SrcLoc { line, col, debug_file, debug_line, debug_col, inlined_at });
     }
 
     /// Counts each label block's incoming edges: branches to it, and the

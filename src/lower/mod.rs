@@ -70,7 +70,7 @@ use crate::ptx::ast::{self, FunctionKind, Item, StateSpace, Symbol};
 use crate::ptx::scopes::ScopedTable;
 use crate::target::Sm;
 use names::{Binding, NameFacts};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The result of [`lower_module_partial`].
 #[derive(Clone, Debug)]
@@ -120,6 +120,8 @@ pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early
         lines: source.map(|s| (LineMap::new(s), s)),
         seal_early,
         errors: Vec::new(),
+        inline_chains: Vec::new(),
+        inline_chain_ids: HashMap::new(),
     };
     let mut out = ir::Module::new(sm);
     cx.scope.push_scope();
@@ -161,6 +163,7 @@ pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early
         out.functions[fid] = func;
     }
     out.globals = std::mem::take(&mut cx.globals);
+    out.inline_chains = std::mem::take(&mut cx.inline_chains);
     Lowered { module: out, errors: cx.errors }
 }
 
@@ -194,6 +197,9 @@ struct ModuleCx<'a> {
     lines: Option<(LineMap, &'a str)>,
     seal_early: bool,
     errors: Vec<LowerError>,
+    /// Chains of `inlined_at` call sites, each once ([`ir::Module::inline_chains`]).
+    inline_chains: Vec<[(u32, u32); crate::ir::function::INLINE_DEPTH]>,
+    inline_chain_ids: HashMap<[(u32, u32); crate::ir::function::INLINE_DEPTH], u32>,
 }
 
 impl ModuleCx<'_> {

@@ -144,6 +144,8 @@ fn without_last(text: &str) -> &str {
 pub struct AllocBlock {
     /// Instructions; the branches last.
     pub insts: Vec<AllocInst>,
+    /// The source position of each instruction (line information).
+    pub locs: Vec<crate::ir::SrcLoc>,
 }
 
 /// One instruction of allocated code.

@@ -281,7 +281,7 @@ impl SelectCtx<'_> {
             };
             tied.push((k as u8, at as u8));
         }
-        self.out.push(MachInst { kind, defs, uses, tied });
+        self.out.push(MachInst { kind, defs, uses, tied, loc: crate::ir::SrcLoc::default() });
     }
 
     /// Records a helper instruction (not the current instruction's result).
@@ -293,14 +293,14 @@ impl SelectCtx<'_> {
                     operand_vregs(op, &mut uses);
                 }
                 uses.retain(|u| !defs.contains(u));
-                self.out.push(MachInst { kind: MachKind::Inst(inst), defs: defs.iter().copied().collect(), uses, tied: SmallVec::new() });
+                self.out.push(MachInst { kind: MachKind::Inst(inst), defs: defs.iter().copied().collect(), uses, tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
             }
             Err(e) => self.fail(e.to_string()),
         }
     }
 
     fn pseudo(&mut self, kind: MachKind, defs: &[VReg], uses: &[VReg]) {
-        self.out.push(MachInst { kind, defs: defs.iter().copied().collect(), uses: uses.iter().copied().collect(), tied: SmallVec::new() });
+        self.out.push(MachInst { kind, defs: defs.iter().copied().collect(), uses: uses.iter().copied().collect(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
     }
 
     /// Pseudo instructions take no guard (predication applies to machine
@@ -447,7 +447,7 @@ impl SelectCtx<'_> {
                 let mut uses = SmallVec::<[VReg; 4]>::new();
                 operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
                 uses.extend(extra.iter().copied());
-                self.out.push(MachInst { kind: MachKind::Branch { inst, target }, defs: SmallVec::new(), uses, tied: SmallVec::new() });
+                self.out.push(MachInst { kind: MachKind::Branch { inst, target }, defs: SmallVec::new(), uses, tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
             }
             Err(e) => self.fail(e.to_string()),
         }
@@ -554,7 +554,7 @@ impl SelectCtx<'_> {
         } else {
             return self.fail("a guarded call with results is not supported");
         };
-        self.out.push(MachInst { kind, defs, uses, tied });
+        self.out.push(MachInst { kind, defs, uses, tied, loc: crate::ir::SrcLoc::default() });
     }
 
     // ---- memory ----------------------------------------------------------
@@ -717,7 +717,7 @@ impl SelectCtx<'_> {
                         uses.retain(|u| *u != t);
                         uses.push(kept);
                         let tied = smallvec::smallvec![(0u8, (uses.len() - 1) as u8)];
-                        self.out.push(MachInst { kind: MachKind::Inst(inst), defs: smallvec::smallvec![t], uses, tied });
+                        self.out.push(MachInst { kind: MachKind::Inst(inst), defs: smallvec::smallvec![t], uses, tied, loc: crate::ir::SrcLoc::default() });
                     }
                     Err(e) => return self.fail(e.to_string()),
                 }

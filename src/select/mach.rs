@@ -20,7 +20,7 @@
 //!   becomes one MOV per 32-bit part that is not already in place, or
 //!   nothing when the allocator put the parts where they belong.
 
-use crate::ir::{RegFile as IrFile, Type};
+use crate::ir::{RegFile as IrFile, SrcLoc, Type};
 use crate::isa::inst::Inst as MInst;
 use crate::isa::operand::{Reg, RegFile, RegNum};
 use crate::target::Sm;
@@ -95,6 +95,9 @@ pub struct MachInst {
     /// `(d, u)`: definition `defs[d]` must be allocated the register of
     /// use `uses[u]` (partial writes: DESIGN.md, "Partial writes").
     pub tied: SmallVec<[(u8, u8); 1]>,
+    /// The source position of the Ori instruction it was selected from
+    /// (unknown for instructions the compiler adds): line information.
+    pub loc: SrcLoc,
 }
 
 /// A block.
