@@ -77,6 +77,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     viaddmnmx(v, g);
     qspc(v, g);
     super::copy::async_copies(v, g);
+    super::mbarrier::async_path(v, g);
     if g.wide_ur {
         minmax_sm120(v, g);
         uiadd3_64(v, g);
@@ -199,9 +200,9 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
 fn local_uniform(v: &mut Vec<Form>, g: Generation) {
     const SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"], extra: None };
     let local_u = |lo: u8| Slot::Addr {
-        base: f(24, 31),
+        base: Some(f(24, 31)),
         wide: false,
-        offset: f(40, 63),
+        offset: Some(f(40, 63)),
         scale: None,
         desc: None,
         show_desc: false,
@@ -408,9 +409,9 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     let mods: &'static [ModField] = &[OP, EVICT, TYPE_90, ORDER];
     let fmods: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
     let addr = |show_desc: bool| Slot::Addr {
-        base: f(24, 31),
+        base: Some(f(24, 31)),
         wide: true,
-        offset: f(40, 63),
+        offset: Some(f(40, 63)),
         scale: None,
         desc: Some(g.ur_field(64)),
         show_desc,
@@ -448,9 +449,9 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     let aslots = |show: bool| vec![pred_plain(81, PredShow::Always), RD, addr(show), data];
     if g.wide_ur {
         let addr23 = Slot::Addr {
-            base: f(24, 31),
+            base: Some(f(24, 31)),
             wide: true,
-            offset: f(40, 62),
+            offset: Some(f(40, 62)),
             scale: None,
             desc: Some(g.ur_field(64)),
             show_desc: true,
@@ -461,7 +462,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         }
     } else {
         // sm_80–sm_89 refuse a zero base register here (oracle).
-        let no_rz = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false };
+        let no_rz = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false };
         for (name, opcode, mods_80, mods) in [("ATOMG.E", 0x9a8, amods_80, amods), ("ATOM.E", 0x98a, atom_mods_80, atom_mods)] {
             v.push(Form { sms: (80, 89), ..g.form(name, opcode, AFIXED_6, mods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) });
             v.push(Form { sms: (90, 90), ..g.form(name, opcode, AFIXED_6, mods, aslots(true)) });
@@ -491,7 +492,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         // Single-bit flips of corpus words (sm_75, nvdisasm 13.5).
         v.push(turing(g.form("ATOM.E", 0x98a, ATOMG_75, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
         const ATOM_38A: &[(Field, u64)] = &[(f(64, 71), 0xff), (f(72, 72), 1), (f(91, 91), 0)];
-        let addr32 = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        let addr32 = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr32, data];
         v.push(turing(g.form("ATOM.E", 0x38a, ATOM_38A, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
     }
@@ -512,7 +513,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         let fatom: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
         if g.wide_ur {
             const FATOM_8: &[(Field, u64)] = &[(f(63, 63), 1), (f(72, 72), 1), (f(87, 87), 0), (f(90, 91), 3)];
-            let addr23 = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 62), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true };
+            let addr23 = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 62)), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true };
             for (name, opcode) in [("ATOM.E", 0x9a2), ("ATOMG.E", 0x9a3)] {
                 v.push(g.form(name, opcode, FATOM_8, fatom, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
             }
@@ -526,9 +527,9 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     // ATOMG.E.CAS (0x3a9): compare (32–39) and swap (64–71) at a 32-bit
     // register address `[R2]` (no descriptor), type 73–75 (corpus words).
     let cas_addr = Slot::Addr {
-        base: f(24, 31),
+        base: Some(f(24, 31)),
         wide: false,
-        offset: f(40, 63),
+        offset: Some(f(40, 63)),
         scale: None,
         desc: None,
         show_desc: false,
@@ -673,9 +674,9 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         ModField { field: f(87, 90), names: &[".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH"], extra: None };
     const ATOMS_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32", ".64"], extra: None };
     let shared = |uniform: Option<Field>| Slot::Addr {
-        base: f(24, 31),
+        base: Some(f(24, 31)),
         wide: false,
-        offset: f(40, 63),
+        offset: Some(f(40, 63)),
         scale: Some(f(78, 79)),
         desc: None,
         show_desc: false,
@@ -826,9 +827,9 @@ fn qspc(v: &mut Vec<Form>, g: Generation) {
     const SPACE_90: ModField = ModField { field: f(73, 74), names: &[".G", ".L", ".S", ".D"], extra: None };
     const E: ModField = ModField { field: f(72, 72), names: &["", ".E"], extra: None };
     const UNIFORM: &[(Field, u64)] = &[(f(72, 72), 1), (f(90, 91), 3)];
-    let reg = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+    let reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
     let with_ur =
-        Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false };
+        Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false };
     let p = pred_plain(81, PredShow::Always);
     let variants: &[((u16, u16), ModField)] = if g.wide_ur { &[((100, 120), SPACE_90)] } else { &[((75, 89), SPACE_75), ((90, 90), SPACE_90)] };
     for &(sms, space) in variants {
