@@ -712,6 +712,13 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             w.setp(co[0], exec, c0);
             w.setp(co[1], exec, c1);
         }
+        Op::Uiadd3x64 { d, a, b, c } => {
+            for l in lanes(exec) {
+                let x = |s: S| if s.m & NEG != 0 { w.r64(s, l).wrapping_neg() } else { w.r64(s, l) };
+                let v = x(a).wrapping_add(x(b)).wrapping_add(x(c));
+                w.set64(d, l, v);
+            }
+        }
         Op::Iadd64 { d, co, a, b, ci, wide } => {
             let mut cm = 0u32;
             let cin = ci.map(|p| w.pm(p));

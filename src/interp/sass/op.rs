@@ -256,6 +256,9 @@ pub enum Op {
     Mov { d: u16, a: S, n: u8 },
     Iadd3 { d: u16, co: [u8; 2], a: S, b: S, c: S, ci: Option<[P; 2]> },
     Iadd64 { d: u16, co: u8, a: S, b: S, ci: Option<P>, wide: bool },
+    /// UIADD3.64 with a third source (sm_90's ptxas: `UIADD3.64 UR4, UR12,
+    /// UR14, UR4`): the 64-bit sum of three pairs, negations applied.
+    Uiadd3x64 { d: u16, a: S, b: S, c: S },
     /// VIADD.S32.ISAT: `a + b` clamped to the signed 32-bit range.
     IaddSat { d: u16, a: S, b: S },
     Imad { d: u16, a: S, b: S, c: S, signed: bool, kind: u8, co: u8, ci: Option<P> },
@@ -662,8 +665,11 @@ impl Translator<'_> {
             Opcode::UIADD3 if has(Mod::_64) => {
                 let zero = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, mods, .. }) if reg.num == RegNum::Zero && !mods.neg);
                 let sink = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(UP_SINK));
-                if !(zero(5) && sink(1) && sink(2)) {
+                if !(sink(1) && sink(2)) {
                     return Err(Bad);
+                }
+                if !zero(5) {
+                    return Ok(Op::Uiadd3x64 { d: self.dst(o(0)?)?, a: self.src(o(3)?, sl(3), 2)?, b: self.src(o(4)?, sl(4), 2)?, c: self.src(o(5)?, sl(5), 2)? });
                 }
                 Op::Iadd64 { d: self.dst(o(0)?)?, co: UP_SINK, a: self.src(o(3)?, sl(3), 2)?, b: self.src(o(4)?, sl(4), 2)?, ci: None, wide: true }
             }

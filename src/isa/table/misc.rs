@@ -80,6 +80,8 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     super::mbarrier::async_path(v, g);
     if g.wide_ur {
         minmax_sm120(v, g);
+    }
+    if g.wide_ur || g.sms.1 >= 90 {
         uiadd3_64(v, g);
     }
 
@@ -733,6 +735,15 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // CCTL.IVALL: invalidate all cache lines (no address: 24–31 RZ, bit 89).
     const IVALL: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(87, 91), 4)];
     v.push(g.form("CCTL.IVALL", 0x98f, IVALL, &[], vec![]));
+    // CCTL.E.PF2 [R6]: a prefetch of the line at a 64-bit address (24–31,
+    // printed as one register; bit 72 `.E`, 87–91 = 1): ptxas 13.5 words of
+    // thrust_transform on sm_90 and sm_100 (`0x000000000600798f /
+    // 0x...0000800100`); flips of 32–104 on sm_90 show no offset. sm_90+.
+    if g.wide_ur || g.sms.1 >= 90 {
+        const PF2: &[(Field, u64)] = &[(f(72, 72), 1), (f(87, 91), 1)];
+        let line = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
+        v.push(Form { sms: (g.sms.0.max(90), g.sms.1), ..g.form("CCTL.E.PF2", 0x98f, PF2, &[], vec![line]) });
+    }
 }
 
 /// VIADDMNMX (0x046, sm_90 and sm_100): `d = min(a + b, c)` when the
@@ -805,10 +816,14 @@ fn minmax_sm120(v: &mut Vec<Form>, g: Generation) {
 fn uiadd3_64(v: &mut Vec<Form>, g: Generation) {
     const PLAIN: &[(Field, u64)] = &[(f(74, 74), 0), (f(77, 80), 0xf), (f(87, 90), 0xf), (f(91, 91), 1)];
     let ur = |lo, neg| Slot::Ur { field: g.ur_field(lo), neg, not: None };
-    let up = |lo| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show: PredShow::Always };
+    // sm_90 (6-bit fields) prints the carry predicates only when not UPT
+    // (ptxas 13.5 words of thrust_transform: `UIADD3.64 UR4, UR10, UR12,
+    // UR4` = 0x0000000c0a047297 / 0x000fe4000fffe004); sm_100 as sm_120.
+    let (sms, show) = if g.wide_ur { ((100, 120), PredShow::Always) } else { ((90, 90), PredShow::UnlessTrue) };
+    let up = |lo| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show };
     for (form, b) in [(0x297u16, ur(32, None)), (0x897, Slot::Imm32 { signed: true })] {
         let slots = vec![ur(16, None), up(81), up(84), ur(24, Some(72)), b, ur(64, Some(75))];
-        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UIADD3.64", form, PLAIN, &[], slots) });
+        v.push(Form { sms, uniform_guard: true, ..g.form("UIADD3.64", form, PLAIN, &[], slots) });
     }
 }
 
