@@ -17,7 +17,9 @@
 //! with `n = 2^20 - count`, `n << 1` in the low 32 bits and `n << 11` in the
 //! high ones (`UIADD3 UR4, -UR5, 0x100000` ; `USHF.L.U32 UR5, UR4, 0xb` ;
 //! `USHF.L.U32 UR4, UR4, 0x1` for a count of 1, ptxas 13.5 on sm_90), after
-//! a FENCE.VIEW.ASYNC.S as ptxas puts there.
+//! a FENCE.VIEW.ASYNC.S, as ptxas puts one there in thrust_transform's
+//! kernels (not in every kernel: when it does is not known; the fence only
+//! orders, so one more never changes what the program computes).
 //!
 //! The state an `mbarrier.arrive` returns is not modelled: ptxas writes it
 //! to RZ where it is unused (the only use in the corpus), and this lowering
@@ -28,7 +30,7 @@ use super::error::LowerError;
 use super::function::FnLower;
 use super::memory::Addr;
 use super::types;
-use crate::ir::{Attrs, DataType, InstData, Opcode, Space, SpecialReg, Type, Value};
+use crate::ir::{Attrs, DataType, InstData, MemOrder, MemScope, Opcode, Space, SpecialReg, Type, Value};
 use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType};
 use crate::ptx::opcode::Opcode as P;
 
@@ -253,10 +255,14 @@ impl<'a> FnLower<'_, 'a, '_> {
         })
     }
 
-    /// `fence.proxy.async.shared::cta` (other spaces refused).
+    /// `fence.proxy.async.shared::cta` (other spaces refused): ptxas 13.5
+    /// emits MEMBAR.ALL.CTA ; FENCE.VIEW.ASYNC.S (the fence of
+    /// `fence.acq_rel.cta`, then the proxy's).
     fn proxy_fence(&mut self, i: &Instruction) -> Result<(), LowerError> {
         match i.modifiers.iter().map(|(m, _)| m.spelling()).collect::<Vec<_>>().as_slice() {
             [".shared::cta"] if self.cx.m.operands(i.operands).is_empty() => {
+                let cta = Attrs { order: Some(MemOrder::AcqRel), scope: Some(MemScope::Cta), ..Attrs::default() };
+                self.emit(InstData::new(Opcode::Fence, cta), &[]);
                 self.emit(InstData::new(Opcode::ProxyFence, Attrs::default()), &[]);
                 Ok(())
             }
