@@ -494,7 +494,8 @@ mod tests {
             {"kind": "buffer", "bytes": 4, "fill": "hex", "hex": "0001ff02", "output": true},
             {"kind": "buffer", "bytes": 64, "fill": "zero", "output": true},
             {"kind": "same", "param": 4},
-            {"kind": "bytes", "hex": "0102030405060708", "align": 8}]}"#;
+            {"kind": "bytes", "hex": "0102030405060708", "align": 8},
+            {"kind": "buffer", "bytes": 16, "fill": "zero", "output": false, "tail": "0500000000000000"}]}"#;
         let spec = LaunchSpec::from_json(text).unwrap();
         assert_eq!(spec.grid, [4, 1, 1]);
         assert_eq!(spec.params[0], ParamSpec::Scalar { kind: ScalarKind::U32, bits: 0x200 });
@@ -505,6 +506,11 @@ mod tests {
         assert_eq!(launch.args[0].bytes, vec![0, 2, 0, 0]);
         assert_eq!(launch.args[1].bytes, 2.0f32.to_bits().to_le_bytes());
         assert_eq!(launch.args[5].bytes, launch.args[4].bytes, "`same` passes the earlier buffer's address");
+        // A buffer in a struct: its address, then the tail's bytes.
+        assert_eq!(spec.params[7], ParamSpec::BufferInStruct { bytes: 16, fill: Fill::Zero, output: false, tail: vec![5, 0, 0, 0, 0, 0, 0, 0] });
+        assert_eq!(launch.args[7].bytes.len(), 16);
+        assert_eq!(launch.args[7].bytes[8..], [5, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(launch.args[7].bytes[..8], launch.buffers.last().unwrap().address.to_le_bytes());
         assert_ne!(launch.args[4].bytes, launch.args[3].bytes);
         assert_eq!(launch.buffer_bytes(2).unwrap(), &splitmix64_bytes(7, 2048)[..]);
         let text = launch.outputs_text();
