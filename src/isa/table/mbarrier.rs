@@ -108,8 +108,10 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
     const DIRECTION: ModField = ModField { field: f(73, 74), names: &[".G.G", ".S.G", ".G.S", ".S.S"], extra: None };
     const BYTE_MASK: ModField = ModField { field: f(84, 84), names: &["", ".DST_G_BYTE_MASK"], extra: None };
     const BLKCP_FIXED: &[(Field, u64)] = &[(f(75, 76), 0), (f(81, 83), 0), (f(91, 91), 1)];
-    const BLKCP_FIXED6: &[(Field, u64)] = &[(f(30, 31), 0), (f(38, 39), 0), (f(70, 71), 0), (f(75, 76), 0), (f(81, 83), 0), (f(91, 91), 1)];
-    let blkcp_fixed = if g.wide_ur { BLKCP_FIXED } else { BLKCP_FIXED6 };
+    // sm_90 prints no `.DST_G_BYTE_MASK` (random instances under nvdisasm):
+    // bit 84 kept clear there.
+    const BLKCP_FIXED6: &[(Field, u64)] = &[(f(30, 31), 0), (f(38, 39), 0), (f(70, 71), 0), (f(75, 76), 0), (f(81, 84), 0), (f(91, 91), 1)];
+    let (blkcp_fixed, blkcp_mods): (_, &'static [ModField]) = if g.wide_ur { (BLKCP_FIXED, &[DIRECTION, BYTE_MASK]) } else { (BLKCP_FIXED6, &[DIRECTION]) };
     let whole = |lo: u8| Slot::Addr {
         base: None,
         wide: false,
@@ -120,5 +122,5 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         uniform: Some(g.ur_field(lo)),
         zero_base: true,
     };
-    v.push(Form { sms, uniform_guard: true, ..g.form("UBLKCP", 0x3ba, blkcp_fixed, &[DIRECTION, BYTE_MASK], vec![whole(32), whole(24), ur(64)]) });
+    v.push(Form { sms, uniform_guard: true, ..g.form("UBLKCP", 0x3ba, blkcp_fixed, blkcp_mods, vec![whole(32), whole(24), ur(64)]) });
 }
