@@ -40,6 +40,12 @@ fi
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/library-corpus-compare.XXXXXX")"
 trap 'rm -rf "$SCRATCH"' EXIT
 mapfile -t SPECS < <(find "$SPEC_DIR" -maxdepth 1 -name "*${FILTER}*.json" -type f | LC_ALL=C sort)
+# A spec naming its SM (`"sm": 90`: a kernel whose mangled name carries the
+# SM, as Thrust's) runs on that SM only.
+mapfile -t SPECS < <(for s in "${SPECS[@]}"; do
+  sm="$(grep -o '"sm": [0-9]*' "$s" | grep -o '[0-9]*$' || true)"
+  if [[ -z "$sm" || "$sm" == "${SM#sm_}" ]]; then echo "$s"; fi
+done)
 mapfile -t FILES < <(for s in "${SPECS[@]}"; do basename "$s" | cut -d. -f1; done | LC_ALL=C sort -u)
 for name in "${FILES[@]}"; do
   "$PTXAS" -arch="sm_$SM" "$PTX_DIR/$name$PTX_SUFFIX" -o "$SCRATCH/$name.ptxas.cubin" 2>/dev/null || rm -f "$SCRATCH/$name.ptxas.cubin"

@@ -506,6 +506,30 @@ opcodes! {
     AsyncCommit = "LDGDEPBAR", Sass, Effect;
     /// `DEPBAR.LE SB0, n`.
     AsyncWait = "DEPBAR.LE", Sass, Effect;
+    /// `FENCE.VIEW.ASYNC.S` (sm_90+): orders the generic proxy's shared
+    /// memory accesses before the asynchronous proxy's
+    /// (`fence.proxy.async.shared::cta`, and before `mbarrier.init`).
+    ProxyFence = "FENCE.VIEW.ASYNC.S", Sass, Effect;
+    /// `SYNCS.EXCH.64 URZ, [a], w` (sm_90+): stores the 64-bit word `w`
+    /// (`ur64`) into the mbarrier at shared address `a` (`ur32`):
+    /// `mbarrier.init`. Uniform operands: one execution per warp.
+    MbarExchange = "SYNCS.EXCH.64", Sass, Store;
+    /// `SYNCS.ARRIVE.TRANS64 RZ, [a+URZ], tx` (sm_90+): one arrival at the
+    /// mbarrier at `a` (`r32`, plus the offset) that also expects `tx`
+    /// (`r32`) transaction bytes; without `tx`, `.A1T0` (an arrival
+    /// alone).
+    MbarArrive = "SYNCS.ARRIVE.TRANS64", Sass, Store;
+    /// `SYNCS.PHASECHK.TRANS64.TRYWAIT p, [a+URZ], parity` (sm_90+): `p`
+    /// whether the phase of the mbarrier at `a` (`r32`, plus the offset)
+    /// with that parity has completed. A store for the optimizer: it is
+    /// polled in loops and may never be hoisted or merged.
+    MbarTryWait = "SYNCS.PHASECHK.TRANS64.TRYWAIT", Sass, Store;
+    /// `UBLKCP.S.G [d], [s], n` (sm_90+): a bulk copy from global memory
+    /// at `s` (`ur64`) to shared memory at `d` (`ur64`: the destination,
+    /// then the mbarrier the copy's bytes complete on), `n` (`ur32`) the
+    /// byte count / 16. Uniform operands: one copy per execution by a
+    /// warp.
+    BulkCopy = "UBLKCP.S.G", Sass, Store;
 }
 
 impl Opcode {

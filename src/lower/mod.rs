@@ -51,6 +51,7 @@ mod globals;
 mod integer;
 mod matrix;
 mod async_copy;
+mod mbarrier;
 mod memory;
 mod names;
 mod operands;

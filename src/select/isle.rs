@@ -1014,6 +1014,26 @@ impl Context for SelectCtx<'_> {
     fn const_below(&mut self, a: Arg, bound: u32) -> Option<u32> {
         self.arg_const(a).filter(|&c| c < bound)
     }
+    fn src_urz(&mut self) -> Src {
+        Operand::reg(Reg::zero(RegFile::Uniform))
+    }
+    /// A shared address that is one uniform register (`[UR8]`: SYNCS.EXCH,
+    /// UBLKCP), a pair where the form reads two.
+    fn uniform_addr(&mut self, a: Arg) -> Src {
+        match SelectCtx::src_reg(self, a) {
+            Operand::Reg { reg, .. } if reg.file == RegFile::Uniform => match Mem::from_parts(Reg::zero(RegFile::Gpr), 0, 0, None, Some(reg)) {
+                Some(m) => Operand::Mem(m),
+                None => {
+                    self.fail("a uniform address");
+                    rz()
+                }
+            },
+            other => {
+                self.fail(format!("a uniform address in {other:?}, not a uniform register"));
+                rz()
+            }
+        }
+    }
     fn src_hex(&mut self, v: u32) -> Src {
         Operand::Hex(v)
     }
