@@ -208,18 +208,7 @@ fn ptx_lines(sections: &[SectionLines]) -> (Vec<u8>, Vec<CodeAddress>) {
         out.extend_from_slice(&[0; 8]);
         out.extend_from_slice(&[4, 0]);
         let (mut line, mut address) = (1i64, 0i64);
-        let mut current: Option<u32> = None;
-        let mut emitted = 0usize;
-        for (i, p) in s.positions.iter().enumerate() {
-            let p = match (known(p).or_else(|| entry(i)), current) {
-                (Some(p), _) => p,
-                (None, None) => first,
-                (None, Some(_)) => continue,
-            };
-            if current == Some(p) {
-                continue;
-            }
-            current = Some(p);
+        for (emitted, (i, p)) in row_starts(s.positions.iter().enumerate().map(|(i, p)| known(p).or_else(|| entry(i))), first).enumerate() {
             if emitted == 1 {
                 out.push(10); // DW_LNS_set_prologue_end
             }
@@ -240,7 +229,6 @@ fn ptx_lines(sections: &[SectionLines]) -> (Vec<u8>, Vec<CodeAddress>) {
             }
             line = i64::from(p);
             address = i as i64 * INSTRUCTION_BYTES as i64;
-            emitted += 1;
         }
         let end = s.positions.len() as i64 * INSTRUCTION_BYTES as i64;
         if end > address {
@@ -278,31 +266,36 @@ fn sleb128(out: &mut Vec<u8>, mut v: i64) {
     }
 }
 
-/// The rows of one sequence: one where the position changes (an
-/// instruction without one continues the row before it; the first
-/// instruction takes `first`, the function's first known position), the
-/// second row marked as the prologue's end. `set` fills in the row at the
-/// instruction's address (and may write rows before it).
-fn rows<T: Copy + PartialEq>(program: &mut LineProgram, positions: impl Iterator<Item = Option<T>>, first: T, mut set: impl FnMut(&mut LineProgram, T)) {
+/// Where the rows of one sequence start, with their positions: at each
+/// instruction whose position differs from the row before (an instruction
+/// without one continues that row; the first instruction takes `first`,
+/// the function's first known position).
+fn row_starts<T: Copy + PartialEq>(positions: impl Iterator<Item = Option<T>>, first: T) -> impl Iterator<Item = (usize, T)> {
     let mut current: Option<T> = None;
-    let mut emitted = 0usize;
-    for (i, p) in positions.enumerate() {
+    positions.enumerate().filter_map(move |(i, p)| {
         let p = match (p, current) {
             (Some(p), _) => p,
             (None, None) => first,
-            (None, Some(_)) => continue,
+            (None, Some(_)) => return None,
         };
-        if current == Some(p) {
-            continue;
-        }
-        current = Some(p);
+        (current != Some(p)).then(|| {
+            current = Some(p);
+            (i, p)
+        })
+    })
+}
+
+/// The rows of one sequence ([`row_starts`]), the second marked as the
+/// prologue's end. `set` fills in the row at the instruction's address
+/// (and may write rows before it).
+fn rows<T: Copy + PartialEq>(program: &mut LineProgram, positions: impl Iterator<Item = Option<T>>, first: T, mut set: impl FnMut(&mut LineProgram, T)) {
+    for (emitted, (i, p)) in row_starts(positions, first).enumerate() {
         program.row().address_offset = i as u64 * INSTRUCTION_BYTES;
         if emitted == 1 {
             program.row().prologue_end = true;
         }
         set(program, p);
         program.generate_row();
-        emitted += 1;
     }
 }
 
