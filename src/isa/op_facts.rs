@@ -54,6 +54,12 @@ pub enum Class {
     Misc,
     /// Branches, barriers, and other control: BRA, EXIT, RET, BAR, …
     Control,
+    /// The asynchronous units of sm_90 and later: SYNCS (mbarrier) and
+    /// UBLKCP (bulk copies). A class apart from [`Class::Mem`] because they
+    /// read their registers at another time than loads and stores: ptxas
+    /// has UBLKCP read a uniform register 2 cycles after R2UR writes it,
+    /// where loads and stores need 9 (library corpus, sm_90).
+    Async,
 }
 
 /// A memory space, as far as ordering memory operations goes.
@@ -153,7 +159,7 @@ pub const fn op(name: &'static str, class: Class) -> OpFacts {
     let queue = match class {
         Class::Mufu | Class::Conv | Class::Bitop => QUEUE_TRANSCENDENTAL,
         Class::Fp64 => QUEUE_FP64,
-        Class::Mem | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUE_OTHER,
+        Class::Mem | Class::Async | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUE_OTHER,
         _ => 0,
     };
     OpFacts { name, class, queue, reuse: true, memory: None, branch: false, opaque: false, special_register: false, async_group: AsyncGroup::None }

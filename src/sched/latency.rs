@@ -36,7 +36,7 @@ use crate::target::Sm;
 use std::sync::OnceLock;
 
 /// Number of classes.
-pub const CLASSES: usize = 20;
+pub const CLASSES: usize = 21;
 
 impl Class {
     /// Every class, in table order.
@@ -61,6 +61,7 @@ impl Class {
         Class::Vote,
         Class::Misc,
         Class::Control,
+        Class::Async,
     ];
 
     /// The name used in the data files.
@@ -86,6 +87,7 @@ impl Class {
             Class::Vote => "vote",
             Class::Misc => "misc",
             Class::Control => "control",
+            Class::Async => "async",
         }
     }
 }

@@ -28,8 +28,8 @@ use crate::target::Sm;
 fn estimate(class: Class, op: Op) -> u32 {
     match (class, op.facts().memory) {
         // Shared memory (LDS, LDSM, ATOMS; STS has no result).
-        (Class::Mem, Some(MemAccess { space: Space::Shared, .. })) => 24,
-        (Class::Mem, _) => 40,
+        (Class::Mem | Class::Async, Some(MemAccess { space: Space::Shared, .. })) => 24,
+        (Class::Mem | Class::Async, _) => 40,
         (Class::Ldc, _) => 20,
         (Class::Sreg, _) => 20,
         (Class::Shfl, _) => 24,
