@@ -448,9 +448,10 @@ mod tests {
 
     #[test]
     fn paths_split_as_ptxas_splits_them() {
-        // ptxas: directory 1 "/work/wt-triton-frontend/corpus/triton", file
-        // "vector_add.py"; "conditions.cu" has directory 0.
-        assert_eq!(split_path("/work/t/vector_add.py"), Some((Some("/work/t"), "vector_add.py")));
+        // ptxas: `.file 1 "/home/dev/kernels/vector_add.py"` is directory 1
+        // "/home/dev/kernels", file "vector_add.py"; "conditions.cu" has
+        // directory 0.
+        assert_eq!(split_path("/home/dev/kernels/vector_add.py"), Some((Some("/home/dev/kernels"), "vector_add.py")));
         assert_eq!(split_path("conditions.cu"), Some((None, "conditions.cu")));
         assert_eq!(split_path("/x.cu"), Some((Some("/"), "x.cu")));
         assert_eq!(split_path("dir/"), None);

@@ -4,7 +4,7 @@
 //!
 //! Words of ptxas 13.5 for the library corpus's `thrust_transform` (sm_90,
 //! sm_100, sm_120) and `cub_device_scan` (sm_100, sm_120), with single-bit
-//! flips under nvdisasm 13.5 on sm_90 and sm_100 (`/tmp/flip.py`). The
+//! flips under nvdisasm 13.5 on sm_90 and sm_100. The
 //! uniform-register fields are 6 bits wide up to sm_90 (URZ 63) and 8 from
 //! sm_100 (URZ 255), as everywhere else.
 
