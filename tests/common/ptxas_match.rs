@@ -57,3 +57,32 @@ pub fn check(ptxas: &Path, cache: &Path, ptx: &Path, sm: u16) -> Result<Vec<u8>,
     }
     Ok(ours.cubin)
 }
+
+/// Runs every kernel of `tests/data/<data>` on each SM of its `// sms:`
+/// line ([`check`], ptxas's cubins cached under `target/<data>-kernel-cubins`),
+/// then `also` on the kernel's text and our cubin; at least `min_runs`
+/// runs, and every one must pass.
+pub fn all_kernels_match(data: &str, min_runs: usize, also: impl Fn(&str, &[u8]) -> Result<(), String> + Sync) {
+    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", data) else { return };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cache = root.join(format!("target/{data}-kernel-cubins"));
+    std::fs::create_dir_all(&cache).expect("cache directory");
+    let mut kernels = super::ptx_files(&root.join("tests/data").join(data));
+    kernels.sort();
+    let mut jobs = Vec::new();
+    for ptx in kernels {
+        let text = std::fs::read_to_string(&ptx).expect("kernel");
+        let sms = sms_of(&text);
+        assert!(!sms.is_empty(), "{}: no `// sms:` line", ptx.display());
+        jobs.extend(sms.into_iter().map(|sm| (ptx.clone(), text.clone(), sm)));
+    }
+    assert!(jobs.len() >= min_runs, "only {} kernel runs", jobs.len());
+    let results = super::par_map(&jobs, |(ptx, text, sm)| check(&ptxas, &cache, ptx, *sm).and_then(|cubin| also(text, &cubin)));
+    let failures: Vec<String> = jobs
+        .iter()
+        .zip(&results)
+        .filter_map(|((ptx, _, sm), r)| r.as_ref().err().map(|e| format!("{} sm_{sm}: {e}", ptx.file_stem().unwrap_or_default().to_string_lossy())))
+        .collect();
+    eprintln!("{data} kernels: {} of {} runs identical to ptxas's cubin", jobs.len() - failures.len(), jobs.len());
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
