@@ -107,7 +107,7 @@ fn lower_late(bencher: Bencher) {
 fn compilable() -> &'static (Vec<&'static Module>, usize) {
     static SET: OnceLock<(Vec<&'static Module>, usize)> = OnceLock::new();
     SET.get_or_init(|| {
-        let options = ptx2sass::internals::driver::Options { verify: false };
+        let options = ptx2sass::internals::driver::Options { verify: false, ..Default::default() };
         let modules: Vec<&'static Module> = inputs()
             .modules
             .iter()
@@ -128,7 +128,7 @@ fn compilable() -> &'static (Vec<&'static Module>, usize) {
 #[divan::bench]
 fn lower_legalize_select(bencher: Bencher) {
     let (modules, insts) = compilable();
-    let options = ptx2sass::internals::driver::Options { verify: false };
+    let options = ptx2sass::internals::driver::Options { verify: false, ..Default::default() };
     bencher.counter(ItemsCount::new(*insts)).bench(|| {
         let mut machine_insts = 0usize;
         for m in modules {

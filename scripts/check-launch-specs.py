@@ -141,6 +141,14 @@ def check_param(i, p, ptx, problems, kinds_so_far):
     if "error" in ptx:
         problems.append(f"{where}: PTX: {ptx['error']}")
         return
+    if ptx["array"] and kind == "buffer" and "tail" in p:
+        # A struct whose first field is a buffer's address (CUB's kernel_arg).
+        t = p["tail"]
+        if not isinstance(t, str) or not is_hex(t):
+            problems.append(f"{where}.tail: not hex bytes")
+        elif 8 + len(t) // 2 != ptx["size"] or ptx["align"] != 8:
+            problems.append(f"{where}: an address and {len(t) // 2} tail bytes for PTX .align {ptx['align']} .b8[{ptx['size']}]")
+        return
     if ptx["array"]:
         if kind != "bytes":
             problems.append(f"{where}: PTX .align {ptx['align']} .b8[{ptx['size']}] needs kind 'bytes', spec has '{kind}'")

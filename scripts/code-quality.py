@@ -15,7 +15,8 @@ Usage: scripts/code-quality.py [--sm 80,90,120] [--corpus DIR] [--jobs N] [--tsv
 The corpus defaults to the library corpus (target/library-corpus, built by
 scripts/library-corpus.sh: DIR/sm_XX/NAME.ptx); with --corpus pointing at
 the shared corpus's kernels directory (NAME.sm_XX.ptx) it reads that
-layout instead. --tsv writes one line per kernel and SM.
+layout instead. --tsv writes one line per kernel and SM. PTX2SASS_BIN names
+another ptx2sass binary (default target/release/ptx2sass).
 """
 
 import argparse
@@ -32,7 +33,7 @@ REF = os.environ.get("PTX2SASS_REF_BIN", os.path.join(ROOT, ".reference", "bin")
 PTXAS = os.path.join(REF, "ptxas")
 NVDISASM = os.path.join(REF, "nvdisasm")
 CUOBJDUMP = os.path.join(REF, "cuobjdump")
-OURS = os.path.join(ROOT, "target", "release", "ptx2sass")
+OURS = os.environ.get("PTX2SASS_BIN", os.path.join(ROOT, "target", "release", "ptx2sass"))
 
 INST = re.compile(r"^\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;")
 FUNC = re.compile(r"^\s*\.text\.(\S+):\s*$")

@@ -197,7 +197,8 @@ def main(argv):
                 pointer = driver.alloc(len(data))
                 driver.upload(pointer, data)
                 pointers[index] = (pointer, len(data))
-                value = struct.pack("<Q", pointer)
+                # A struct whose first field is the pointer (`tail`: its other bytes).
+                value = struct.pack("<Q", pointer) + bytes.fromhex(spec["params"][index].get("tail", ""))
             buf = ctypes.create_string_buffer(value, max(len(value), 1))
             keep.append(buf)
             arg_addresses.append(ctypes.addressof(buf))

@@ -45,6 +45,12 @@ SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/library-corpus-launch.XXXXXX")"
 trap 'rm -rf "$SCRATCH"' EXIT
 
 mapfile -t SPECS < <(find "$SPEC_DIR" -maxdepth 1 -name "*${FILTER}*.json" -type f | LC_ALL=C sort)
+# A spec naming its SM (`"sm": 90`: a kernel whose mangled name carries the
+# SM, as Thrust's) runs on that SM only.
+mapfile -t SPECS < <(for s in "${SPECS[@]}"; do
+  sm="$(grep -o '"sm": [0-9]*' "$s" | grep -o '[0-9]*$' || true)"
+  if [[ -z "$sm" || "$sm" == "${SM#sm_}" ]]; then echo "$s"; fi
+done)
 [[ ${#SPECS[@]} -gt 0 ]] || { echo "library-corpus-launch: no specs match '$FILTER'" >&2; exit 2; }
 
 # One cubin per source file.

@@ -5,6 +5,11 @@
 #
 #   scripts/library-corpus.sh            writes target/library-corpus/sm_XX/NAME.ptx
 #   JOBS=1 scripts/library-corpus.sh     (parallel nvcc runs; default 2)
+#   LINEINFO=1 ONLY_SMS="80 90" ONLY="cg_tiles cub_warp_reduce" scripts/library-corpus.sh
+#                                        nvcc -lineinfo PTX (with .loc and .file)
+#                                        of the named sources, for the named SMs,
+#                                        into target/library-corpus-lineinfo/sm_XX
+#                                        (scripts/line-info-compare.py reads it)
 #
 # The CUDA tools come from scripts/install-reference.sh; the library headers
 # from the pinned PyPI wheels below, installed once into .reference/libs
@@ -20,6 +25,14 @@ SRC_DIR="corpus/library"
 OUT="$ROOT/target/library-corpus"
 JOBS="${JOBS:-2}"
 SMS=(75 80 86 89 90 100 120)
+LINE_FLAGS=()
+if [[ -n "${LINEINFO:-}" ]]; then
+  OUT="$ROOT/target/library-corpus-lineinfo"
+  LINE_FLAGS=(-lineinfo)
+fi
+if [[ -n "${ONLY_SMS:-}" ]]; then
+  read -r -a SMS <<<"$ONLY_SMS"
+fi
 
 # Pinned library wheels for CUDA 13.x: nvidia-cuda-cccl 13.3.5.0.6 is CCCL
 # 3.5.0 (CUB/Thrust/libcu++), nvidia-curand 10.4.5.25 is the cuRAND of
@@ -66,16 +79,24 @@ CURAND_INCLUDE="$(dirname "$CURAND_HEADER")"
 
 cd "$ROOT"
 mapfile -t SOURCES < <(find "$SRC_DIR" -maxdepth 1 -name '*.cu' -type f | LC_ALL=C sort)
+if [[ -n "${ONLY:-}" ]]; then
+  SOURCES=()
+  for name in $ONLY; do
+    [[ -f "$SRC_DIR/$name.cu" ]] || die "no $SRC_DIR/$name.cu"
+    SOURCES+=("$SRC_DIR/$name.cu")
+  done
+fi
 [[ ${#SOURCES[@]} -gt 0 ]] || die "no .cu files in $SRC_DIR"
 
 # CCCL's include folder comes first: cuRAND's headers include <nv/target>
-# from it. No -lineinfo/-G, so the PTX has no file paths or line numbers.
+# from it. No -lineinfo/-G (but with LINEINFO=1), so the PTX has no file
+# paths or line numbers.
 compile() {
   local sm="$1" src="$2"
   local name dest
   name="$(basename "$src" .cu)"
   dest="$OUT/sm_$sm/$name.ptx"
-  if ! "$NVCC" -std=c++17 -O3 -arch="compute_$sm" -ptx \
+  if ! "$NVCC" -std=c++17 -O3 -arch="compute_$sm" -ptx "${LINE_FLAGS[@]}" \
       -I"$CCCL_INCLUDE" -I"$CURAND_INCLUDE" \
       -Xcudafe "--orig_src_path_name=$src" \
       "$src" -o "$dest.partial" 2>"$dest.log"; then

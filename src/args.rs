@@ -30,6 +30,10 @@ pub struct CompileArgs {
     pub line_info: bool,
     /// `-g` / `--device-debug`.
     pub debug: bool,
+    /// `-suppress-debug-info` / `--suppress-debug-info`: no line or debug
+    /// information even with `-lineinfo` or `-g` (ptxas 13.5 then writes
+    /// none; Triton adds it when `TRITON_DISABLE_LINE_INFO` is set).
+    pub suppress_debug_info: bool,
     /// `-v` / `--verbose`.
     pub verbose: bool,
     /// `-w` / `--disable-warnings`.
@@ -43,7 +47,7 @@ pub struct CompileArgs {
     /// `-Werror` / `--warning-as-error`: a warning fails the compilation.
     pub warnings_as_errors: bool,
     /// The options accepted that change nothing in ptx2sass's output
-    /// (`--regAllocOptLevel=2`, `-suppress-debug-info`, `--def-load-cache
+    /// (`--regAllocOptLevel=2`, `--def-load-cache
     /// cg`, ...: see [`INERT_OPTIONS`]), as written, value included; `-v`
     /// lists them.
     pub inert: Vec<String>,
@@ -108,7 +112,6 @@ pub const INERT_OPTIONS: &[InertOption] = &[
     // does with the defaults `ca` and `wb`.
     inert("def-load-cache", "dlcm", InertValue::OneOf(&["ca", "cg", "cs", "lu", "cv"]), "loads keep the cache operator their PTX names"),
     inert("def-store-cache", "dscm", InertValue::OneOf(&["wb", "cg", "cs", "wt"]), "stores keep the cache operator their PTX names"),
-    inert("suppress-debug-info", "suppress-debug-info", InertValue::Flag, "no debug information is written"),
     inert("extensible-whole-program", "ewp", InertValue::Flag, "every function is compiled whole; calls are inlined"),
     inert("position-independent-code", "pic", InertValue::Bool, "the code is position independent (ptxas: no longer functional)"),
     inert("preserve-relocs", "preserve-relocs", InertValue::Flag, "the cubin keeps the relocations it has"),
@@ -171,6 +174,7 @@ impl Default for CompileArgs {
             max_registers: None,
             line_info: false,
             debug: false,
+            suppress_debug_info: false,
             verbose: false,
             disable_warnings: false,
             compile_only: false,
@@ -262,6 +266,13 @@ impl<'a, S: AsRef<str>> Cursor<'a, S> {
 }
 
 impl CompileArgs {
+    /// Whether multiplies and adds are contracted into fused
+    /// multiply-adds: `--fmad=true` (the default) at `-O1` and above;
+    /// `ptxas` contracts nothing at `-O0` or with `-g`.
+    pub fn contracts_fma(&self) -> bool {
+        self.fmad && self.opt_level > 0 && !self.debug
+    }
+
     /// Applies `arg` if it is a compile option, reading its value from
     /// `cursor` where it takes one: `Ok(true)` when it was one,
     /// `Ok(false)` when it is not (an input file, `-o`, an option of the
@@ -312,6 +323,7 @@ impl CompileArgs {
             "-v" | "--verbose" | "-verbose" => flag(&mut self.verbose),
             "-lineinfo" | "--generate-line-info" | "-generate-line-info" => flag(&mut self.line_info),
             "-g" | "--device-debug" | "-device-debug" => flag(&mut self.debug),
+            "-suppress-debug-info" | "--suppress-debug-info" => flag(&mut self.suppress_debug_info),
             "-w" | "--disable-warnings" | "-disable-warnings" => flag(&mut self.disable_warnings),
             "-c" | "--compile-only" | "-compile-only" => flag(&mut self.compile_only),
             "-Werror" | "--warning-as-error" | "-warning-as-error" => flag(&mut self.warnings_as_errors),
@@ -404,8 +416,8 @@ mod tests {
         // the options it adds on request.
         let triton = ["-lineinfo", "-suppress-debug-info", "--fmad=false", "-v", "--opt-level", "0", "--regAllocOptLevel=2", "--gpu-name=sm_90a", "X.ptx", "-o", "X.ptx.o"];
         let (a, rest) = parse(&triton).unwrap();
-        assert_eq!((a.line_info, a.fmad, a.verbose, a.opt_level), (true, false, true, 0));
-        assert_eq!(a.inert, ["-suppress-debug-info", "--regAllocOptLevel=2"]);
+        assert_eq!((a.line_info, a.suppress_debug_info, a.fmad, a.verbose, a.opt_level), (true, true, false, true, 0));
+        assert_eq!(a.inert, ["--regAllocOptLevel=2"]);
         assert_eq!(rest, ["X.ptx", "-o", "X.ptx.o"]);
         // nvcc's -Xptxas favourites, in both spellings and both value forms.
         let nvcc = ["-Werror", "--warn-on-spills", "-warn-lmem-usage", "--def-load-cache", "cg", "-dscm=wt", "--allow-expensive-optimizations=true", "-pic", "false", "--extensible-whole-program", "-m64", "--machine", "64", "-Ofc", "max", "-regUsageLevel=3"];

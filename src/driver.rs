@@ -89,11 +89,21 @@ impl fmt::Display for StageError {
 impl std::error::Error for StageError {}
 
 /// Pipeline options.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Options {
     /// Run the IR verifier after every stage (and the hazard checker on
     /// the final code).
     pub verify: bool,
+    /// Contract multiplies and adds into fused multiply-adds where `ptxas`
+    /// does ([`crate::opt::contract`]); `ptxas`'s `--fmad`, on by default.
+    pub fma_contraction: bool,
+}
+
+impl Default for Options {
+    /// No verification; contraction on, as `ptxas` compiles by default.
+    fn default() -> Options {
+        Options { verify: false, fma_contraction: true }
+    }
 }
 
 /// Options of the stages after selection.
@@ -109,6 +119,10 @@ pub struct CodegenOptions {
     /// a smaller one, `Some(1)` the calling thread only. The output does not
     /// depend on it.
     pub threads: Option<usize>,
+    /// Write line information (`-lineinfo`, also `-g`): the tables mapping
+    /// each instruction to its PTX line and its `.loc` source position
+    /// ([`crate::cubin::line_info`]). Needs the PTX text.
+    pub line_info: bool,
 }
 
 /// The size of module (instructions of its kernels after lowering, all
@@ -150,9 +164,18 @@ fn verifier_error(stage: Stage, f: &Function, errs: &[ir::verify::VerifyError]) 
 }
 
 /// Legalizes one function of a raw module (early, then late), verifying
-/// the result when asked.
+/// the result when asked; multiplies and adds are contracted first when
+/// [`Options::fma_contraction`] asks.
 pub fn legalize_function(raw: &ir::Module, id: FuncId, options: Options) -> Result<Function, StageError> {
-    let func = &raw.functions[id];
+    let mut func = &raw.functions[id];
+    let contracted;
+    if options.fma_contraction {
+        let mut f = func.clone();
+        if crate::opt::contract::contract_mul_add(&mut f) > 0 {
+            contracted = f;
+            func = &contracted;
+        }
+    }
     let sm = raw.sm;
     let fail = |stage, e: legalize::LegalizeError| StageError::new(stage, func.name.clone(), e.to_string()).at(e.loc);
     let early = legalize::legalize(func, sm).map_err(|e| fail(Stage::Legalize, e))?;
@@ -171,8 +194,8 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, StageErr
     select::select_function(func, sm).map_err(|e| StageError::new(Stage::Select, func.name.clone(), e.to_string()).at(e.loc))
 }
 
-/// The functions a function reaches through calls, itself included, in
-/// increasing index order.
+/// The functions a function reaches through calls and function addresses,
+/// itself included, in increasing index order.
 pub fn call_closure(module: &ir::Module, root: FuncId) -> Vec<FuncId> {
     use crate::ir::entity::EntityRef;
     let mut seen = BTreeSet::new();
@@ -185,7 +208,9 @@ pub fn call_closure(module: &ir::Module, root: FuncId) -> Vec<FuncId> {
         for &b in &f.layout {
             for &i in &f.blocks[b].insts {
                 let data = &f.insts[i];
-                if data.opcode == Opcode::Call {
+                // A function whose address is taken is placed in the
+                // section too (its address is its offset there).
+                if data.opcode == Opcode::Call || data.opcode == Opcode::FuncAddr {
                     if let Ok(index) = usize::try_from(data.imm) {
                         let callee = FuncId::new(index);
                         if module.functions.is_valid(callee) {
@@ -340,7 +365,57 @@ pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result
 pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
     let (raw, errors) = lower(module, sm, source, options);
     let virtual_sm = module.target.as_ref().and_then(|t| t.sm()).map_or(u32::from(sm.number), |s| u32::from(s.number));
-    compile_lowered(raw, errors, virtual_sm, options, codegen)
+    let lines = source.filter(|_| codegen.line_info).map(|ptx| LineSource { ptx, files: source_files(module), entries: entry_positions(module, ptx) });
+    compile_lowered_with_lines(raw, errors, virtual_sm, options, codegen, lines)
+}
+
+/// What line information is written from besides the code: the PTX text
+/// and its `.file` directives.
+struct LineSource<'a> {
+    ptx: &'a str,
+    files: Vec<crate::cubin::line_info::SourceFile>,
+    /// Each function's entry position ([`entry_positions`]).
+    entries: std::collections::HashMap<String, crate::cubin::line_info::Position>,
+}
+
+/// Each function's entry position: the PTX line of its body's `{` and
+/// the first `.loc` of the body (ptxas's first row of a function, and of
+/// the instructions it adds at the start, measured).
+fn entry_positions(module: &ast::Module, source: &str) -> std::collections::HashMap<String, crate::cubin::line_info::Position> {
+    fn first_loc(stmts: &[ast::Statement]) -> Option<&ast::LocDirective> {
+        stmts.iter().find_map(|s| match s {
+            ast::Statement::Loc(l) => Some(l),
+            ast::Statement::Block(b) => first_loc(&b.stmts),
+            _ => None,
+        })
+    }
+    let map = LineMap::new(source);
+    let mut out = std::collections::HashMap::new();
+    for item in &module.items {
+        let ast::Item::Function(f) = item else { continue };
+        let Some(body) = &f.body else { continue };
+        let (ptx_line, _) = map.line_col(source, body.loc.span().start);
+        let (file, line, site) = first_loc(&body.stmts).map_or((0, 0, (0, 0)), |l| (l.file, l.line, l.inlined_at.map_or((0, 0), |(f, line, _)| (f, line))));
+        let mut inlined_at = [(0, 0); crate::cubin::line_info::CALL_SITES];
+        inlined_at[0] = site;
+        out.insert(module.names.name(f.name).to_string(), crate::cubin::line_info::Position { ptx_line, file, line, inlined_at });
+    }
+    out
+}
+
+/// The `.file` directives of a module.
+fn source_files(module: &ast::Module) -> Vec<crate::cubin::line_info::SourceFile> {
+    module
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            ast::Item::File(f) => {
+                let (timestamp, size) = f.timestamp_size.unwrap_or((0, 0));
+                Some(crate::cubin::line_info::SourceFile { index: f.index, name: f.name.clone(), timestamp, size })
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The stages after lowering, for a raw module (lowering's output, or
@@ -349,7 +424,11 @@ pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, opti
 /// [`compile_to_cubin`] does. `errors` are lowering's (their functions are
 /// skipped and the errors returned with the others); `virtual_sm` is the
 /// PTX target the cubin records.
-pub fn compile_lowered(mut raw: ir::Module, mut errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
+pub fn compile_lowered(raw: ir::Module, errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
+    compile_lowered_with_lines(raw, errors, virtual_sm, options, codegen, None)
+}
+
+fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions, lines: Option<LineSource>) -> Result<Compiled, Vec<StageError>> {
     use crate::emit::{self, EmitOptions, variables::Variables};
     let sm = raw.sm;
     crate::opt::inline::inline_calls(&mut raw);
@@ -392,6 +471,7 @@ pub fn compile_lowered(mut raw: ir::Module, mut errors: Vec<StageError>, virtual
         emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, callees, emit_options).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))
     });
     let mut kernels = Vec::new();
+    let mut positions = Vec::new();
     let mut reports = Vec::new();
     for (&id, result) in kernel_ids.iter().zip(emitted) {
         let f = &raw.functions[id];
@@ -410,6 +490,24 @@ pub fn compile_lowered(mut raw: ir::Module, mut errors: Vec<StageError>, virtual
                     instructions: k.code.body,
                     words: k.code.words.clone(),
                 });
+                if let Some(source) = &lines {
+                    let at = |l: &ir::SrcLoc| {
+                        let mut inlined_at = [(0, 0); crate::cubin::line_info::CALL_SITES];
+                        let chain = (l.inlined_at as usize).checked_sub(1).and_then(|k| raw.inline_chains.get(k));
+                        for (to, from) in inlined_at.iter_mut().zip(chain.into_iter().flatten()) {
+                            *to = *from;
+                        }
+                        crate::cubin::line_info::Position { ptx_line: l.line, file: l.debug_file, line: l.debug_line, inlined_at }
+                    };
+                    let mut entries: Vec<(usize, crate::cubin::line_info::Position)> = source.entries.get(&f.name).map(|p| (0, *p)).into_iter().collect();
+                    for p in &k.code.functions {
+                        let name = raw.functions.get(<FuncId as crate::ir::entity::EntityRef>::new(p.callee as usize)).map(|c| c.name.as_str()).unwrap_or("");
+                        if let Some(e) = source.entries.get(name) {
+                            entries.push((p.offset as usize / 16, *e));
+                        }
+                    }
+                    positions.push((k.code.locs.iter().map(at).collect::<Vec<_>>(), entries));
+                }
                 kernels.push(k.kernel);
             }
             Err(e) => errors.push(e),
@@ -421,7 +519,15 @@ pub fn compile_lowered(mut raw: ir::Module, mut errors: Vec<StageError>, virtual
     let global_bytes = vars.globals.iter().map(|v| v.size).sum();
     let const_bytes = vars.constants.iter().map(|v| v.offset + v.size).max().unwrap_or(0);
     let address_bytes = 8 * vars.global_addresses.len() as u64;
-    let cubin_module = emit::module(sm, virtual_sm, kernels, vars);
+    let mut cubin_module = emit::module(sm, virtual_sm, kernels, vars);
+    if let Some(source) = lines {
+        // One sequence per kernel section, in the sections' order.
+        let sections: Vec<crate::cubin::line_info::SectionLines> = cubin_module.kernels.iter().zip(positions).map(|(k, (positions, entries))| crate::cubin::line_info::SectionLines { symbol: k.name.clone(), positions, entries }).collect();
+        cubin_module.line_info = crate::cubin::line_info::sections(&source.files, &sections, source.ptx).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), e)])?;
+        // e_flags' top byte with line information (ptxas 13.5, sm_80 to
+        // sm_120; what the bits mean is not known).
+        cubin_module.flags_top = 0x09;
+    }
     let elf = crate::cubin::module::build(&cubin_module).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), format!("cubin: {e}"))])?;
     Ok(Compiled { cubin: crate::cubin::elf::write(&elf), kernels: reports, global_bytes, const_bytes, address_bytes })
 }

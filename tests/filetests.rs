@@ -139,7 +139,7 @@ fn stage_parse(input: &Input) -> Result<Vec<Section>, String> {
 /// every error.
 fn lowered(sm: Sm, text: &str) -> Result<ptx2sass::internals::ir::Module, String> {
     let ast = ptx2sass::internals::ptx::parse_and_check(text, &Default::default()).map_err(|d| d.render("input.ptx", text))?;
-    let (raw, errors) = driver::lower(&ast, sm, Some(text), Options { verify: true });
+    let (raw, errors) = driver::lower(&ast, sm, Some(text), Options { verify: true, ..Default::default() });
     if errors.is_empty() { Ok(raw) } else { Err(join_errors(&errors)) }
 }
 
@@ -167,6 +167,15 @@ fn stage_lower(input: &Input) -> Result<Vec<Section>, String> {
     Ok(module_sections(&lowered(input.sm, input.text)?))
 }
 
+/// The pipeline's options for a test: the IR verifier on; multiply-add
+/// contraction as `ptxas` does by default, off where the file has a
+/// `// fmad: false` line (`ptxas --fmad=false`).
+fn pipeline_options(input: &Input) -> Options {
+    let comment = input.lang.comment();
+    let fmad = input.text.lines().find_map(|l| l.trim().strip_prefix(comment)?.trim().strip_prefix("fmad:")).map(str::trim);
+    Options { verify: true, fma_contraction: fmad != Some("false") }
+}
+
 /// `test: legalize`: the raw module (from PTX or Ori text) is legalized
 /// (early and late) for the target; every defined function is verified at
 /// the legal stage and printed, or its error given in its place.
@@ -176,7 +185,7 @@ fn stage_legalize(input: &Input) -> Result<Vec<Section>, String> {
     let mut failed = Vec::new();
     for (id, f) in raw.functions.iter() {
         if !f.layout.is_empty() {
-            match driver::legalize_function(&raw, id, Options { verify: true }) {
+            match driver::legalize_function(&raw, id, pipeline_options(input)) {
                 Ok(l) => legal.functions[id] = l,
                 Err(e) => failed.push((f.name.clone(), format!("error: {e}\n"))),
             }
@@ -198,7 +207,7 @@ fn stage_select(input: &Input) -> Result<Vec<Section>, String> {
     let mut out = Vec::new();
     for (id, f) in raw.functions.iter() {
         if !f.layout.is_empty() {
-            let text = match driver::compile_function(&raw, id, Options { verify: true }) {
+            let text = match driver::compile_function(&raw, id, pipeline_options(input)) {
                 Ok(mach) => mach.text(),
                 Err(e) => format!("error: {e}\n"),
             };
@@ -220,7 +229,7 @@ fn stage_regalloc(input: &Input) -> Result<Vec<Section>, String> {
     let mut out = Vec::new();
     for (id, f) in raw.functions.iter() {
         if !f.layout.is_empty() {
-            let allocated = driver::compile_function(&raw, id, Options { verify: true }).map_err(|e| e.to_string()).and_then(|mach| {
+            let allocated = driver::compile_function(&raw, id, pipeline_options(input)).map_err(|e| e.to_string()).and_then(|mach| {
                 let options = ptx2sass::internals::regalloc::RegallocOptions { max_registers, check: true };
                 ptx2sass::internals::regalloc::allocate(&mach, &options).map_err(|e| e.to_string())
             });
@@ -253,7 +262,7 @@ fn compiled(input: &Input, control: bool) -> Result<Vec<Section>, String> {
     require(input, Lang::Ptx, if control { "sched" } else { "compile" })?;
     let (sm, text) = (input.sm, input.text);
     let ast = ptx2sass::internals::ptx::parse_and_check(text, &Default::default()).map_err(|d| d.render("input.ptx", text))?;
-    let compiled = driver::compile_to_cubin(&ast, sm, Some(text), Options { verify: true }, driver::CodegenOptions::default()).map_err(|es| join_errors(&es))?;
+    let compiled = driver::compile_to_cubin(&ast, sm, Some(text), pipeline_options(input), driver::CodegenOptions::default()).map_err(|es| join_errors(&es))?;
     let mut out = Vec::new();
     for k in &compiled.kernels {
         let mut s = format!("{}: {} registers, {} barriers, {} bytes shared, {} bytes frame\n", k.name, k.registers, k.barriers, k.shared_bytes, k.frame_bytes);

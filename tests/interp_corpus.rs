@@ -125,7 +125,7 @@ fn our_cubins_of_the_calling_kernels_agree_with_the_ptx_interpreter() {
         let source = std::fs::read_to_string(&ptx_path).map_err(|e| e.to_string())?;
         let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).map_err(|d| d.render(&ptx_path.display().to_string(), &source))?;
         let ptx_out = interp::ptx::run(&module, &spec, &Default::default()).map_err(|e| format!("PTX interpreter: {}", e.render(&ptx_path.display().to_string(), &source)))?;
-        let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true }, CodegenOptions::default())
+        let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true, ..Default::default() }, CodegenOptions::default())
             .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
         let options = RunOptions { hazards: if hazards { HazardCheck::Fail } else { HazardCheck::Off }, ..Default::default() };
         let sass_out = interp::sass::run(&compiled.cubin, &spec, &options).map_err(|e| format!("SASS interpreter: {e}"))?;

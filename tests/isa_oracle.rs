@@ -102,10 +102,11 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         Slot::Target(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
         Slot::AbsTarget(_) => Operand::Target(16 * rng.below(0x1000) as i64),
         Slot::RelOffset(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
-        Slot::Addr { scale, desc, uniform, .. } => {
+        Slot::Addr { base, offset, scale, desc, uniform, .. } => {
             let uniform = uniform.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) });
-            let base = gpr(rng);
-            let offset = 16 * (rng.below(0x200) as i32 - 0x100);
+            // Without a base field the base is RZ; without an offset field the offset 0.
+            let base = if base.is_some() { gpr(rng) } else { Reg::zero(RegFile::Gpr) };
+            let offset = if offset.is_some() { 16 * (rng.below(0x200) as i32 - 0x100) } else { 0 };
             let scale = if scale.is_some() { rng.below(4) as u8 } else { 0 };
             let desc = desc.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) });
             Operand::Mem(Mem::from_parts(base, offset, scale, desc, uniform).expect("no form has both a descriptor and an added register"))

@@ -129,13 +129,17 @@ fn hex_listing_words(text: &str) -> Option<Vec<u128>> {
 /// The `.text.*` sections of every corpus file compiled for `sm`, one per
 /// function: from the encoding corpus or this test's cache when current,
 /// else compiled now (and cached).
-fn functions_words(sm: u16, ptxas: &Path, corpus: &Path) -> Vec<Vec<u128>> {
-    let files = common::ptx_inputs_for_sm(corpus, sm);
-    if let Some(functions) = encoding_corpus_words(sm, ptxas, corpus, &files) {
+fn functions_words(sm: u16, ptxas: &Path, source: Source, corpus: &Path) -> Vec<Vec<u128>> {
+    let files = match source {
+        Source::Corpus => common::ptx_inputs_for_sm(corpus, sm),
+        Source::Library => common::ptx_files(&corpus.join(format!("sm_{sm}"))),
+    };
+    if let Some(functions) = encoding_corpus_words(sm, ptxas, corpus, &files).filter(|_| source == Source::Corpus) {
         return functions;
     }
     let stamp = stamp(sm, ptxas, corpus, &files);
-    let (stamp_file, words_file) = (cache_dir().join(format!("sm_{sm}.stamp")), cache_dir().join(format!("sm_{sm}.words")));
+    let tag = source.tag();
+    let (stamp_file, words_file) = (cache_dir().join(format!("{tag}sm_{sm}.stamp")), cache_dir().join(format!("{tag}sm_{sm}.words")));
     if let (true, Ok(text)) = (std::fs::read_to_string(&stamp_file).is_ok_and(|s| s == stamp), std::fs::read_to_string(&words_file)) {
         return parse_words(&text);
     }
@@ -190,18 +194,65 @@ fn ptxas_release(ptxas: &Path) -> String {
     out.split("release ").nth(1).and_then(|r| r.split(',').next()).unwrap_or("?").to_string()
 }
 
+/// Where ptxas's code comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    /// The shared corpus (kernels and ZLUDA), always measured.
+    Corpus,
+    /// The library corpus (CUB, Thrust, cuRAND, cooperative groups: PTX
+    /// that `scripts/library-corpus.sh` generates into
+    /// `target/library-corpus/sm_XX`, or `PTX2SASS_LIBRARY_CORPUS`),
+    /// measured when present; its observations are kept in
+    /// `src/sched/latency/sm_XX.library.tsv`.
+    Library,
+}
+
+impl Source {
+    /// Prefix of its cache and data file names.
+    fn tag(self) -> &'static str {
+        match self {
+            Source::Corpus => "",
+            Source::Library => "library-",
+        }
+    }
+}
+
+/// The library corpus directory, when every measured SM has its PTX.
+fn library_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("PTX2SASS_LIBRARY_CORPUS").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/library-corpus"));
+    SMS.iter().all(|sm| dir.join(format!("sm_{sm}")).is_dir()).then_some(dir)
+}
+
 /// The decoded corpus of every measured SM (`None` when the corpus or
 /// ptxas is missing: the tests then skip).
 fn corpus() -> Option<&'static Vec<Code>> {
     static CODE: OnceLock<Option<Vec<Code>>> = OnceLock::new();
+    CODE.get_or_init(|| decoded(Source::Corpus, common::corpus_dir("latency_tables")?)).as_ref()
+}
+
+/// The decoded library corpus of every measured SM (`None` when it has
+/// not been generated: its measurement then stays as checked in).
+fn library() -> Option<&'static Vec<Code>> {
+    static CODE: OnceLock<Option<Vec<Code>>> = OnceLock::new();
     CODE.get_or_init(|| {
-        let corpus = common::corpus_dir("latency_tables")?;
+        let dir = library_dir();
+        if dir.is_none() {
+            eprintln!("library corpus not generated (scripts/library-corpus.sh): its latency observations are not re-measured");
+        }
+        decoded(Source::Library, dir?)
+    })
+    .as_ref()
+}
+
+/// Every measured SM's code of one source, compiled and decoded.
+fn decoded(source: Source, corpus: PathBuf) -> Option<Vec<Code>> {
+    {
         let ptxas = ptx2sass::internals::reference::require("ptxas", "latency_tables")?;
         let release = ptxas_release(&ptxas);
         Some(
             SMS.iter()
                 .map(|&sm| {
-                    let words = functions_words(sm, &ptxas, &corpus);
+                    let words = functions_words(sm, &ptxas, source, &corpus);
                     let functions = common::par_map(&words, |f| {
                         f.iter()
                             .map(|&w| Inst::decode(w, Sm::new(sm)).ok().map(|i| {
@@ -216,8 +267,7 @@ fn corpus() -> Option<&'static Vec<Code>> {
                 })
                 .collect(),
         )
-    })
-    .as_ref()
+    }
 }
 
 /// Whether an instruction transfers control (ends a straight-line block).
@@ -341,22 +391,32 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
         }
         nblocks += blocks(f).len();
         for path in paths(f).0 {
-            // Unit → (issue cycle, class, queue, scoreboard its queue attached it to).
-            let mut last: BTreeMap<u16, (u64, Class, u8, Option<u8>)> = BTreeMap::new();
+            // Unit → (issue cycle, class, queue, scoreboard its queue attached it to, guard).
+            let mut last: BTreeMap<u16, (u64, Class, u8, Option<u8>, Option<(u16, bool)>)> = BTreeMap::new();
+            // Predicate unit → issue cycle of its last write.
+            let mut pred_written: BTreeMap<u16, u64> = BTreeMap::new();
             let mut cycle = 0u64;
             for &x in &path {
                 let (i, h) = inst(&f[x]);
+                let guard = h.guard().map(|g| (g, i.guard.1));
                 // An orphan attached to a scoreboard waited on now is covered.
-                last.retain(|_, (_, _, _, sb)| !sb.is_some_and(|s| i.ctrl.wait() >> s & 1 == 1));
+                last.retain(|_, (_, _, _, sb, _)| !sb.is_some_and(|s| i.ctrl.wait() >> s & 1 == 1));
                 for r in h.guard().into_iter().chain(h.reads().iter().copied()) {
-                    if let Some(&(c, producer, _, _)) = last.get(&r) {
+                    if let Some(&(c, producer, _, _, pguard)) = last.get(&r) {
+                        // Under opposite senses of one predicate not written
+                        // in between, no lane runs both: no dependence
+                        // (ptxas's `@P0 DSETP P1` … `@!P0 SEL …, P1`).
+                        let exclusive = matches!((pguard, guard), (Some((p, a)), Some((q, b))) if p == q && a != b && pred_written.get(&p).is_none_or(|w| *w < c));
+                        if exclusive {
+                            continue;
+                        }
                         let e = dist.entry((file_of(&HazardInfo::unit_name(r)), producer, h.class())).or_insert((u64::MAX, 0));
                         e.0 = e.0.min(cycle - c);
                         e.1 += 1;
                     }
                 }
                 if let (Some(s), q @ 1..) = (i.ctrl.write_sb(), h.queue()) {
-                    for (_, (_, _, queue, sb)) in last.iter_mut() {
+                    for (_, (_, _, queue, sb, _)) in last.iter_mut() {
                         if *queue == q && sb.is_none() {
                             *sb = Some(s);
                         }
@@ -364,10 +424,11 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
                 }
                 for &w in h.writes() {
                     if i.ctrl.write_sb().is_none() {
-                        last.insert(w, (cycle, h.class(), h.queue(), None));
+                        last.insert(w, (cycle, h.class(), h.queue(), None, guard));
                     } else {
                         last.remove(&w);
                     }
+                    pred_written.insert(w, cycle);
                 }
                 cycle += u64::from(i.ctrl.stall());
             }
@@ -377,10 +438,14 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
 }
 
 /// The data file text for a measurement.
-fn table_text(code: &Code) -> String {
+fn table_text(code: &Code, source: Source) -> String {
     let (dist, sb_use, insts, nblocks) = measure(code);
+    let what = match source {
+        Source::Corpus => "corpus",
+        Source::Library => "library-corpus (scripts/library-corpus.sh)",
+    };
     let mut out = format!(
-        "# Fixed-latency RAW latencies on sm_{}: measured from ptxas {} output over {insts} corpus\n\
+        "# Fixed-latency RAW latencies on sm_{}: measured from ptxas {} output over {insts} {what}\n\
          # instructions ({} functions, {nblocks} basic blocks) by tests/latency_tables.rs\n\
          # (PTX2SASS_BLESS=1 re-measures). cycles: the least stall-cycle sum ptxas left between\n\
          # an instruction that sets no write scoreboard and a reader of its result on a\n\
@@ -401,23 +466,36 @@ fn table_text(code: &Code) -> String {
     out
 }
 
-#[test]
-fn tables_are_measured_from_ptxas() {
-    let Some(codes) = corpus() else { return };
+/// Measures every SM's code of one source against its data files; the SMs
+/// whose file differs (rewritten under `PTX2SASS_BLESS`).
+fn stale_tables(codes: &[Code], source: Source) -> Vec<String> {
     let bless = std::env::var_os("PTX2SASS_BLESS").is_some();
     let mut stale = Vec::new();
     for code in codes {
-        let text = table_text(code);
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("src/sched/latency/sm_{}.tsv", code.sm));
-        if latency::data_file(code.sm) != Some(text.as_str()) {
+        let text = table_text(code, source);
+        let (name, current) = match source {
+            Source::Corpus => (format!("sm_{}.tsv", code.sm), latency::data_file(code.sm)),
+            Source::Library => (format!("sm_{}.library.tsv", code.sm), latency::library_data_file(code.sm)),
+        };
+        if current != Some(text.as_str()) {
             if bless {
-                std::fs::write(&path, &text).expect("write the table");
+                std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/sched/latency").join(&name), &text).expect("write the table");
             } else {
-                stale.push(format!("sm_{}", code.sm));
+                stale.push(name);
             }
         }
     }
-    assert!(stale.is_empty(), "the latency tables of {} differ from a fresh measurement (PTX2SASS_BLESS=1 rewrites them)", stale.join(", "));
+    stale
+}
+
+#[test]
+fn tables_are_measured_from_ptxas() {
+    let Some(codes) = corpus() else { return };
+    let mut stale = stale_tables(codes, Source::Corpus);
+    if let Some(library) = library() {
+        stale.extend(stale_tables(library, Source::Library));
+    }
+    assert!(stale.is_empty(), "the latency tables {} differ from a fresh measurement (PTX2SASS_BLESS=1 rewrites them)", stale.join(", "));
 }
 
 /// Replays instructions through a fresh warp; the first hazard, with where.
@@ -429,9 +507,8 @@ fn replay<'a>(sm: u16, code: impl Iterator<Item = (usize, &'a Inst, &'a HazardIn
     Ok(())
 }
 
-#[test]
-fn ptxas_code_has_no_hazards() {
-    let Some(codes) = corpus() else { return };
+/// Replays every straight-line path of every SM's code; the hazards found.
+fn hazards_in(codes: &[Code], source: Source) -> Vec<String> {
     let mut failures = Vec::new();
     for code in codes {
         let (mut chains, mut edges, mut nblocks, mut insts) = (0, 0, 0, 0);
@@ -447,13 +524,25 @@ fn ptxas_code_has_no_hazards() {
                         edges += 1;
                     }
                     if let Err(m) = replay(code.sm, path.iter().map(|&x| (x, inst(&f[x]).0, inst(&f[x]).1))) {
-                        failures.push(format!("sm_{} function {n} ({what}): {m}", code.sm));
+                        failures.push(format!("{source:?} sm_{} function {n} ({what}): {m}", code.sm));
                     }
                 }
             }
         }
-        eprintln!("sm_{}: {nblocks} blocks, {chains} fall-through chains ({insts} instructions), {edges} branch edges replayed", code.sm);
+        eprintln!("{source:?} sm_{}: {nblocks} blocks, {chains} fall-through chains ({insts} instructions), {edges} branch edges replayed", code.sm);
     }
+    failures
+}
+
+#[test]
+fn ptxas_code_has_no_hazards() {
+    let Some(codes) = corpus() else { return };
+    // The library corpus is measured, not replayed: its code guards both
+    // sides of many dependences with opposite senses of one predicate
+    // (`@P0 LDG R8` … `@!P0 MOV R8`), which a replay without predicate
+    // values cannot tell from a hazard; `scripts/library-corpus-launch.sh`
+    // runs it in the interpreter, whose checker sees the lanes.
+    let failures = hazards_in(codes, Source::Corpus);
     for f in failures.iter().take(40) {
         eprintln!("  {f}");
     }
@@ -509,7 +598,8 @@ enum Mutation {
 /// The mutations of a block that must be flagged, found by scanning the
 /// block (independently of the checker's state machine): `(kind, mutation)`.
 fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'static str, Mutation)> {
-    let table = latency::table(Sm::new(sm));
+    // The checker's bound: ptxas's least distances over both corpora.
+    let table = latency::checking_table(Sm::new(sm));
     let mut out = Vec::new();
     let block = &f[start..end];
     // Stalls: a fixed-latency dependence at exactly the table's latency.
@@ -547,11 +637,12 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
             }
             // Results pending on s; general registers held for reading by s,
             // with the reader's own write scoreboard and queue.
+            // Results pending on s, with their producer's queue.
             let (mut pend_w, mut pend_r) = (Vec::new(), Vec::new());
             for q in (0..i).rev() {
                 let (iq, hq) = inst(&block[q]);
                 if iq.ctrl.write_sb() == Some(s) {
-                    pend_w.extend_from_slice(hq.writes());
+                    pend_w.extend(hq.writes().iter().map(|u| (*u, hq.queue())));
                 }
                 if iq.ctrl.read_sb() == Some(s) {
                     pend_r.extend(hq.reads().iter().filter(|u| HazardInfo::unit_name(**u).starts_with('R')).map(|u| (*u, iq.ctrl.write_sb(), hq.queue(), q)));
@@ -569,8 +660,11 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
                 }
                 // Waits of j itself and of instructions between count.
                 pend_r.retain(|&(_, w, _, _)| w.is_none_or(|w| ij.ctrl.wait() >> w & 1 == 0));
-                let touches_w = hj.guard().into_iter().chain(hj.reads().iter().copied()).chain(hj.writes().iter().copied()).any(|u| pend_w.contains(&u));
                 let same_queue_load = ij.ctrl.write_sb().is_some() && hj.queue() != 0;
+                let pending = |u: u16| pend_w.iter().any(|&(w, _)| w == u);
+                // A later scoreboarded result of the producer's queue lands after it.
+                let overwrites = |u: u16| pend_w.iter().any(|&(w, q)| w == u && !(same_queue_load && q == hj.queue()));
+                let touches_w = hj.guard().into_iter().chain(hj.reads().iter().copied()).any(pending) || hj.writes().iter().any(|&u| overwrites(u));
                 let touches_r = hj.writes().iter().any(|u| pend_r.iter().any(|&(r, _, q, _)| r == *u && !(same_queue_load && q == hj.queue())));
                 if touches_w || touches_r {
                     out.push((if touches_w { "wait (RAW/WAW)" } else { "wait (WAR)" }, Mutation::Wait { at: start + i, sb: s }));

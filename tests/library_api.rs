@@ -159,16 +159,22 @@ fn a_virtual_target_checks_without_code() {
 }
 
 #[test]
-fn options_without_effect_yet_are_warned_about() {
+fn options_without_full_effect_are_warned_about() {
     let ptx = std::fs::read_to_string(root().join("examples/saxpy.ptx")).unwrap();
     let plain = compile(&ptx, &Options::from_ptxas_args(&["-arch=sm_90"]).unwrap()).unwrap();
-    let asked = compile(&ptx, &Options::from_ptxas_args(&["-arch=sm_90", "-lineinfo", "-O1", "--fmad=false"]).unwrap()).unwrap();
+    let asked = compile(&ptx, &Options::from_ptxas_args(&["-arch=sm_90", "-g", "-O1", "--fmad=false"]).unwrap()).unwrap();
     assert!(plain.warnings.is_empty());
     assert_eq!(asked.warnings.len(), 1, "{:?}", asked.warnings);
-    assert!(asked.warnings[0].message.contains("-lineinfo"));
-    assert_eq!(asked.cubin, plain.cubin);
-    let quiet = compile(&ptx, &Options::from_ptxas_args(&["-arch=sm_90", "-lineinfo", "-w"]).unwrap()).unwrap();
+    assert!(asked.warnings[0].message.contains("-g"));
+    let quiet = compile(&ptx, &Options::from_ptxas_args(&["-arch=sm_90", "-g", "-w"]).unwrap()).unwrap();
     assert!(quiet.warnings.is_empty());
+    // -lineinfo is done as asked: no warning, and the cubin gains the line
+    // tables; -suppress-debug-info takes them away again (as with ptxas).
+    let lines = compile(&ptx, &Options::from_ptxas_args(&["-arch=sm_90", "-lineinfo"]).unwrap()).unwrap();
+    assert!(lines.warnings.is_empty(), "{:?}", lines.warnings);
+    assert!(lines.cubin.windows(b".nv_debug_line_sass".len()).any(|w| w == b".nv_debug_line_sass"));
+    let suppressed = compile(&ptx, &Options::from_ptxas_args(&["-arch=sm_90", "-lineinfo", "-suppress-debug-info"]).unwrap()).unwrap();
+    assert_eq!(suppressed.cubin, plain.cubin);
 }
 
 /// The `saxpy` kernel of examples/saxpy.ptx alone, for `sm`.

@@ -3,86 +3,12 @@
 //! `ldmatrix` form, and an ldmatrix-fed mma chain. Each kernel names the
 //! SMs it runs on (`// sms: 80 90 120`: where ptxas emits one machine
 //! instruction for it); for each, ptxas's cubin (cached under
-//! `target/matrix-kernel-cubins`) and ours run under the kernel's launch
-//! spec in the SASS interpreter with hazard checking on, and their output
-//! buffers must be identical, and not all zero.
+//! `target/matrix-kernel-cubins`) and ours must give the same outputs
+//! ([`common::ptxas_match`]).
 
 mod common;
 
-use ptx2sass::internals::driver::{self, CodegenOptions, Options};
-use ptx2sass::internals::interp::LaunchSpec;
-use ptx2sass::internals::interp::sass::{self, HazardCheck, Options as RunOptions};
-use ptx2sass::internals::target::Sm;
-use std::path::{Path, PathBuf};
-
-fn kernels() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/matrix");
-    let mut v = common::ptx_files(&dir);
-    v.sort();
-    v
-}
-
-/// The SMs of the `// sms:` line.
-fn sms_of(text: &str) -> Vec<u16> {
-    text.lines().find_map(|l| l.strip_prefix("// sms:")).map(|l| l.split_whitespace().filter_map(|s| s.parse().ok()).collect()).unwrap_or_default()
-}
-
-/// The output buffers after a run of `cubin`.
-fn outputs(cubin: &[u8], spec: &LaunchSpec, spec_text: &str) -> Result<Vec<u8>, String> {
-    let options = RunOptions { step_budget: 1_000_000, hazards: HazardCheck::Fail, trace: false };
-    let out = sass::run(cubin, spec, &options).map_err(|e| e.to_string())?;
-    // The output parameters, in order (the spec's `"output": true` buffers).
-    let json: serde_json::Value = serde_json::from_str(spec_text).map_err(|e| e.to_string())?;
-    let params = json.get("params").and_then(|p| p.as_array()).ok_or("no params")?;
-    let mut bytes = Vec::new();
-    for (k, p) in params.iter().enumerate() {
-        if p.get("output").and_then(|o| o.as_bool()) == Some(true) {
-            bytes.extend_from_slice(out.launch.buffer_bytes(k).ok_or("no output buffer")?);
-        }
-    }
-    Ok(bytes)
-}
-
-fn check(ptxas: &Path, cache: &Path, ptx: &Path, sm: u16) -> Result<(), String> {
-    let source = std::fs::read_to_string(ptx).map_err(|e| e.to_string())?;
-    let spec_path = ptx.with_extension("json");
-    let spec_text = std::fs::read_to_string(&spec_path).map_err(|e| format!("{}: {e}", spec_path.display()))?;
-    let spec = LaunchSpec::from_json(&spec_text).map_err(|e| format!("{}: {e:?}", spec_path.display()))?;
-    let theirs = common::cached_cubin(ptxas, cache, ptx, sm)?;
-    let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).map_err(|_| "does not parse".to_string())?;
-    let ours = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true }, CodegenOptions::default())
-        .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
-    let want = outputs(&theirs, &spec, &spec_text).map_err(|e| format!("ptxas's cubin: {e}"))?;
-    let got = outputs(&ours.cubin, &spec, &spec_text).map_err(|e| format!("our cubin: {e}"))?;
-    if want.iter().all(|&b| b == 0) {
-        return Err("ptxas's cubin writes only zeros: the test proves nothing".into());
-    }
-    if want != got {
-        let at = want.iter().zip(&got).position(|(a, b)| a != b).unwrap_or(want.len().min(got.len()));
-        return Err(format!("outputs differ from byte {at} ({} vs {} bytes)", got.len(), want.len()));
-    }
-    Ok(())
-}
-
 #[test]
 fn matrix_kernels_match_ptxas_on_the_sass_interpreter() {
-    let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "matrix_kernels") else { return };
-    let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/matrix-kernel-cubins");
-    std::fs::create_dir_all(&cache).expect("cache directory");
-    let mut jobs = Vec::new();
-    for ptx in kernels() {
-        let text = std::fs::read_to_string(&ptx).expect("kernel");
-        let sms = sms_of(&text);
-        assert!(!sms.is_empty(), "{}: no `// sms:` line", ptx.display());
-        jobs.extend(sms.into_iter().map(|sm| (ptx.clone(), sm)));
-    }
-    assert!(jobs.len() >= 60, "only {} kernel runs", jobs.len());
-    let results = common::par_map(&jobs, |(ptx, sm)| check(&ptxas, &cache, ptx, *sm));
-    let failures: Vec<String> = jobs
-        .iter()
-        .zip(&results)
-        .filter_map(|((ptx, sm), r)| r.as_ref().err().map(|e| format!("{} sm_{sm}: {e}", ptx.file_stem().unwrap_or_default().to_string_lossy())))
-        .collect();
-    eprintln!("matrix kernels: {} of {} runs identical to ptxas's cubin", jobs.len() - failures.len(), jobs.len());
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    common::ptxas_match::all_kernels_match("matrix", 60, |_, _| Ok(()));
 }

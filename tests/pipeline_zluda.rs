@@ -24,7 +24,7 @@ fn run_file(path: &Path, sm: u16) -> (usize, usize, Vec<(String, String)>) {
     let Ok(module) = ptx2sass::internals::ptx::parse_and_check(&src, &Default::default()) else {
         return (0, 0, vec![("-".into(), "does not parse or check".into())]);
     };
-    let options = Options { verify: true };
+    let options = Options { verify: true, ..Default::default() };
     let (raw, errors) = driver::lower(&module, Sm::new(sm), Some(&src), options);
     if let Some(e) = errors.iter().find(|e| e.function.is_empty()) {
         return (0, 0, vec![("-".into(), format!("sm_{sm}: {e}"))]);

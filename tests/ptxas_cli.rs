@@ -166,13 +166,12 @@ fn options_nvcc_and_pytorch_pass_are_accepted_and_noted() {
         "option '--def-load-cache=cg' accepted and ignored: loads keep the cache operator their PTX names",
         "option '--def-store-cache=wb' accepted and ignored",
         "option '--position-independent-code=false' accepted and ignored",
-        "option '-suppress-debug-info' accepted and ignored",
     ] {
         assert!(err.contains(note), "missing '{note}' in:\n{err}");
     }
     // The ignored options change nothing: the same cubin as without them.
     let plain_path = scratch("saxpy-plain.cubin");
-    let plain = ptx2sass(&["--gpu-name=sm_90", "-g", "--fmad=false", "--maxrregcount=64", "examples/saxpy.ptx", "-o", plain_path.to_str().unwrap()]);
+    let plain = ptx2sass(&["--gpu-name=sm_90", "-g", "-suppress-debug-info", "--fmad=false", "--maxrregcount=64", "examples/saxpy.ptx", "-o", plain_path.to_str().unwrap()]);
     assert!(plain.status.success(), "{}", text(&plain.stderr));
     assert!(std::fs::read(&out_path).unwrap() == std::fs::read(&plain_path).unwrap());
 }
@@ -189,4 +188,158 @@ fn the_asynchronous_path_is_refused_clearly() {
     assert_eq!(out.status.code(), Some(255));
     let err = text(&out.stderr);
     assert!(err.contains("wgmma.fence") && err.contains("asynchronous path") && err.contains(":5:"), "{err}");
+}
+
+/// The bytes of section `name` of a cubin.
+fn section(cubin: &[u8], name: &str) -> Option<Vec<u8>> {
+    use ptx2sass::internals::cubin::elf::{Content, read};
+    let read = read(cubin).expect("the cubin reads");
+    read.elf.sections.iter().find(|s| s.name == name).map(|s| match &s.content {
+        Content::Bytes(b) => b.clone(),
+        _ => Vec::new(),
+    })
+}
+
+fn uleb(d: &[u8], at: &mut usize) -> u64 {
+    let (mut v, mut shift) = (0u64, 0);
+    loop {
+        let b = d[*at];
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        shift += 7;
+        if b < 0x80 {
+            return v;
+        }
+    }
+}
+
+fn sleb(d: &[u8], at: &mut usize) -> i64 {
+    let (mut v, mut shift) = (0i64, 0);
+    loop {
+        let b = d[*at];
+        *at += 1;
+        v |= i64::from(b & 0x7f) << shift;
+        shift += 7;
+        if b < 0x80 {
+            if b & 0x40 != 0 {
+                v -= 1 << shift;
+            }
+            return v;
+        }
+    }
+}
+
+/// A DWARF 2-4 line program, decoded by the book (not by the code that
+/// writes it): the file names, and each sequence's rows (address, file,
+/// line) and end address.
+fn line_rows(d: &[u8]) -> (Vec<String>, Vec<(Vec<(u64, u64, i64)>, u64)>) {
+    let length = u32::from_le_bytes(d[0..4].try_into().unwrap()) as usize;
+    let header_length = u32::from_le_bytes(d[6..10].try_into().unwrap()) as usize;
+    let (line_base, line_range, opcode_base) = (d[12] as i8 as i64, u64::from(d[13]), d[14]);
+    let mut at = 15 + usize::from(opcode_base) - 1;
+    while d[at] != 0 {
+        at += d[at..].iter().position(|&b| b == 0).unwrap() + 1;
+    }
+    at += 1;
+    let mut files = Vec::new();
+    while d[at] != 0 {
+        let end = at + d[at..].iter().position(|&b| b == 0).unwrap();
+        files.push(String::from_utf8_lossy(&d[at..end]).into_owned());
+        at = end + 1;
+        for _ in 0..3 {
+            uleb(d, &mut at);
+        }
+    }
+    let mut at = 10 + header_length;
+    let (mut sequences, mut rows) = (Vec::new(), Vec::new());
+    let (mut address, mut file, mut line) = (0u64, 1u64, 1i64);
+    while at < 4 + length {
+        let op = d[at];
+        at += 1;
+        match op {
+            0 => {
+                let n = uleb(d, &mut at) as usize;
+                match d[at] {
+                    1 => {
+                        sequences.push((std::mem::take(&mut rows), address));
+                        (address, file, line) = (0, 1, 1);
+                    }
+                    2 => address = u64::from_le_bytes(d[at + 1..at + 9].try_into().unwrap()),
+                    _ => {}
+                }
+                at += n;
+            }
+            1 => rows.push((address, file, line)),
+            2 => address += uleb(d, &mut at),
+            3 => line += sleb(d, &mut at),
+            4 => file = uleb(d, &mut at),
+            5 | 12 => {
+                uleb(d, &mut at);
+            }
+            8 => address += (255 - u64::from(opcode_base)) / line_range,
+            6 | 7 | 10 | 11 => {}
+            _ => {
+                let a = u64::from(op - opcode_base);
+                address += a / line_range;
+                line += line_base + (a % line_range) as i64;
+                rows.push((address, file, line));
+            }
+        }
+    }
+    (files, sequences)
+}
+
+/// `-lineinfo` on Triton's vector_add, checked against what ptxas 13.5
+/// writes for it (sm_80 and sm_90): the same `.loc` lines covered, the
+/// file table, `.nv_debug_ptx_txt` line for line, rows from the first
+/// instruction to the end of the code; without `-lineinfo` none of it.
+#[test]
+fn lineinfo_writes_the_line_tables_ptxas_writes() {
+    let ptx = "tests/data/triton/vector_add.sm_80.ptx";
+    for arch in ["-arch=sm_80", "-arch=sm_90"] {
+        let (with, without) = (scratch("lines.cubin"), scratch("plain.cubin"));
+        let run = ptx2sass(&[arch, "-lineinfo", ptx, "-o", with.to_str().unwrap()]);
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        assert!(run.stderr.is_empty(), "-lineinfo is done, not warned about: {}", text(&run.stderr));
+        let plain = ptx2sass(&[arch, ptx, "-o", without.to_str().unwrap()]);
+        assert!(plain.status.success());
+        let (cubin, plain) = (std::fs::read(&with).unwrap(), std::fs::read(&without).unwrap());
+        for name in [".debug_line", ".nv_debug_line_sass", ".nv_debug_ptx_txt"] {
+            assert!(section(&plain, name).is_none(), "{arch}: {name} without -lineinfo");
+        }
+        // e_flags' top byte: 0x09 with line information (ptxas).
+        assert_eq!(cubin[0x33], 0x09, "{arch}");
+        let code = section(&cubin, ".text.vector_add").unwrap().len() as u64;
+        let (files, sequences) = line_rows(&section(&cubin, ".debug_line").unwrap());
+        assert_eq!(files, ["vector_add.py"], "{arch}");
+        assert_eq!(sequences.len(), 1, "{arch}");
+        let (rows, end) = &sequences[0];
+        assert_eq!((rows[0].0, *end), (0, code), "{arch}: the rows cover the code");
+        // ptxas covers lines 7 to 13 of vector_add.py (its .loc lines).
+        let mut lines: Vec<i64> = rows.iter().map(|r| r.2).collect();
+        lines.sort_unstable();
+        lines.dedup();
+        assert_eq!(lines, [7, 8, 9, 10, 11, 12, 13], "{arch}");
+        // PTX lines: each row names a line of .nv_debug_ptx_txt holding an
+        // instruction (file 0: the text itself).
+        let txt = section(&cubin, ".nv_debug_ptx_txt").unwrap();
+        // ptxas's text for this file: 3238 bytes, line 29 the first load.
+        assert_eq!(txt.len(), 3238, "{arch}");
+        let text_lines: Vec<&[u8]> = txt.split(|&b| b == 0).collect();
+        assert_eq!(text_lines[28], b"ld.param.b64 \t%rd7, [vector_add_param_0];");
+        assert!(text_lines[23].is_empty(), "the .loc line is blanked");
+        let (none, ptx_sequences) = line_rows(&section(&cubin, ".nv_debug_line_sass").unwrap());
+        assert!(none.is_empty());
+        let (ptx_rows, ptx_end) = &ptx_sequences[0];
+        assert_eq!((ptx_rows[0].0, *ptx_end), (0, code), "{arch}");
+        for &(_, file, line) in ptx_rows {
+            assert_eq!(file, 0);
+            let t = text_lines[line as usize - 1];
+            assert!(!t.is_empty() && !t.starts_with(b"."), "{arch}: row names PTX line {line}, '{}'", String::from_utf8_lossy(t));
+        }
+        // -suppress-debug-info takes it all away again (as with ptxas).
+        let suppressed = ptx2sass(&[arch, "-lineinfo", "-suppress-debug-info", ptx, "-o", with.to_str().unwrap()]);
+        assert!(suppressed.status.success());
+        assert!(std::fs::read(&with).unwrap() == plain, "{arch}");
+    }
 }

@@ -63,7 +63,7 @@ fn run_file(path: &Path, sm: u16) -> (Counts, Vec<(String, String)>) {
     let mut counts = Counts::default();
     let Ok(src) = std::fs::read_to_string(path) else { return (counts, Vec::new()) };
     let Ok(module) = ptx2sass::internals::ptx::parse_and_check(&src, &Default::default()) else { return (counts, Vec::new()) };
-    let options = Options { verify: false };
+    let options = Options { verify: false, ..Default::default() };
     let (raw, _) = driver::lower(&module, Sm::new(sm), Some(&src), options);
     let mut bad = Vec::new();
     for (id, f) in raw.functions.iter() {

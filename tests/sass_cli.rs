@@ -123,3 +123,66 @@ fn assembles_its_own_listings_back_to_ptxas_words() {
     eprintln!("{checked} listings assembled back to ptxas's words");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn lists_and_assembles_the_asynchronous_path_as_ptxas_wrote_it() {
+    // ptxas 13.5 words of the library corpus (thrust_transform, cub_device_scan)
+    // and nvdisasm 13.5's text for each.
+    let cases: [(&str, &[(u64, u64, &str)]); 3] = [
+        (
+            "sm_90",
+            &[
+                (0x00000000000073c6, 0x000e360000000000, "FENCE.VIEW.ASYNC.S"),
+                (0x00000004083f75b2, 0x0010620008000100, "SYNCS.EXCH.64 URZ, [UR8], UR4"),
+                (0x000000040b3f05b2, 0x0010620008000100, "@UP0 SYNCS.EXCH.64 URZ, [UR11], UR4"),
+                (0x00000008040073ba, 0x0011d8000800020f, "UBLKCP.S.G [UR8], [UR4], UR15"),
+                (0x0000000bffff79a7, 0x0021e20008000009, "SYNCS.ARRIVE.TRANS64 RZ, [UR9], R11"),
+                (0x00000000090075a7, 0x000e24000800017f, "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R9+URZ], R0"),
+                (0x0000000c0a047297, 0x000fe4000fffe004, "UIADD3.64 UR4, UR10, UR12, UR4"),
+                (0x000000000600798f, 0x0001e40000800100, "CCTL.E.PF2 [R6]"),
+            ],
+        ),
+        (
+            "sm_100",
+            &[
+                (0x0000000415ff75b2, 0x0010620008000100, "SYNCS.EXCH.64 URZ, [UR21], UR4"),
+                (0x00000014080073ba, 0x0021e2000800020a, "UBLKCP.S.G [UR20], [UR8], UR10"),
+                (0x0000000affff19a7, 0x0043e40008000019, "@P1 SYNCS.ARRIVE.TRANS64 RZ, [UR25], R10"),
+                (0x00000002ff0075a7, 0x000e620008001117, "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [UR23], R2"),
+                (0x000000ff10ff79a7, 0x0105e200081000ff, "SYNCS.ARRIVE.TRANS64.A1T0 RZ, [R16+URZ], RZ"),
+                (0x00000006220073ba, 0x0023e20008000418, "UBLKCP.G.S [UR6], [UR34], UR24"),
+                (0x00000006180073ba, 0x0007e20008100422, "UBLKCP.G.S.DST_G_BYTE_MASK [UR6], [UR24], UR34"),
+            ],
+        ),
+        (
+            "sm_120",
+            &[
+                (0x0000000417ff75b2, 0x0010620008000100, "SYNCS.EXCH.64 URZ, [UR23], UR4"),
+                (0x00000016080073ba, 0x0021e2000800020b, "UBLKCP.S.G [UR22], [UR8], UR11"),
+                (0x00000000030075a7, 0x000e2400080011ff, "SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R3+URZ], R0"),
+                (0x00000000ffff79a7, 0x0001e20008000017, "SYNCS.ARRIVE.TRANS64 RZ, [UR23], R0"),
+            ],
+        ),
+    ];
+    let dir = std::env::temp_dir();
+    for (sm, words) in cases {
+        let bytes: Vec<u8> = words.iter().flat_map(|(lo, hi, _)| lo.to_le_bytes().into_iter().chain(hi.to_le_bytes())).collect();
+        let bin = dir.join(format!("ptx2sass-sass-cli-async-{}-{sm}.bin", std::process::id()));
+        std::fs::write(&bin, &bytes).unwrap();
+        let (ok, out, err) = sass(&["dis", "-b", sm, bin.to_str().unwrap()]);
+        assert!(ok, "{sm}: {err}");
+        let texts: Vec<&str> = out.lines().map(|l| l.split_once("] ").map_or(l, |(_, t)| t).trim_end_matches(" ;")).collect();
+        let want: Vec<&str> = words.iter().map(|w| w.2).collect();
+        assert_eq!(texts, want, "{sm}");
+        // The listing assembles back to the same words.
+        let listing = dir.join(format!("ptx2sass-sass-cli-async-{}-{sm}.sass", std::process::id()));
+        let again = dir.join(format!("ptx2sass-sass-cli-async-{}-{sm}.again.bin", std::process::id()));
+        std::fs::write(&listing, &out).unwrap();
+        let (ok, _, err) = sass(&["asm", &format!("-arch={sm}"), listing.to_str().unwrap(), "-o", again.to_str().unwrap()]);
+        assert!(ok, "{sm}: {err}");
+        assert_eq!(std::fs::read(&again).unwrap(), bytes, "{sm}: the words assembled back");
+        for p in [&bin, &listing, &again] {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}

@@ -34,7 +34,7 @@ fn compile(path: &Path, sm: u16) -> Output {
     let result = (|| {
         let source = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
         let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).map_err(|_| "does not parse or check".to_string())?;
-        let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true }, CodegenOptions::default())
+        let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true, ..Default::default() }, CodegenOptions::default())
             .map_err(|errors| errors.first().map_or_else(|| "unknown error".into(), ToString::to_string))?;
         let words = compiled.kernels.iter().map(|k| k.words.clone()).collect();
         Ok((compiled.cubin, words))

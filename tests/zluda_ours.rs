@@ -33,7 +33,7 @@ fn run_case(manifest: &Manifest, case: &conformance::Case, sm: u16) -> Outcome {
     let Ok(module) = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()) else {
         return Outcome::Uncompiled("does not parse or check".into());
     };
-    let compiled = match driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true }, CodegenOptions::default()) {
+    let compiled = match driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true, ..Default::default() }, CodegenOptions::default()) {
         Ok(c) => c,
         Err(errors) => {
             let first = errors.iter().find(|e| e.function == case.kernel).or(errors.first());

@@ -66,6 +66,14 @@ pub fn shape(op: &str, toks: &[&str]) -> Shape {
             with(n, [1, n, n, n])
         }
         "MOV" | "UMOV" | "SEL" | "USEL" | "IADD" | "UIADD3" if has("64") => all(2),
+        // mbarrier operations: the 64-bit barrier word's old value (an
+        // exchange; an arrival's state), the barrier's shared address, then
+        // the exchanged word or the transaction count.
+        "SYNCS" if has("EXCH") => with(2, [1, 2, 1, 1]),
+        "SYNCS" if has("ARRIVE") => with(2, [1; 4]),
+        // A bulk copy: the shared destination with its mbarrier (a pair),
+        // the 64-bit global source, the size word.
+        "UBLKCP" => with(1, [2, 2, 1, 1]),
         "ISETP" | "UISETP" if wide_int => with(1, [2; 4]),
         "IMNMX" | "UIMNMX" if wide_int => all(2),
         _ => all(1),

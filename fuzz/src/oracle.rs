@@ -36,7 +36,8 @@ pub fn compile_checked(ptx: &str, sm: u32) -> Result<Vec<u8>, Vec<StageError>> {
     let sm = Sm::new(sm as u16);
     let check = CheckOptions { arch: Some(sm), resolve_calls: true };
     ptx2sass::internals::ptx::check::check(&module, &check).map_err(|d| vec![(0, format!("check: {d:?}"))])?;
-    let options = driver::Options { verify: true };
+    // No contraction, as ptxas is run with `--fmad=false` (see [`ptxas`]).
+    let options = driver::Options { verify: true, fma_contraction: false };
     let codegen = CodegenOptions { check: true, threads: Some(1), ..Default::default() };
     driver::compile_to_cubin(&module, sm, Some(ptx), options, codegen).map(|c| c.cubin).map_err(|errs| errs.iter().map(|e| (e.line, e.to_string())).collect())
 }

@@ -151,7 +151,7 @@ fn compile_ptx(source: &str, options: &Options) -> Result<Output, Error> {
         return Ok(Output::check_only(options.target, filter_warnings(warnings, options)));
     };
     warnings.extend(option_warnings(options));
-    let compiled = driver::compile_to_cubin(&module, sm, Some(source), driver::Options::default(), codegen(options)).map_err(stage_errors)?;
+    let compiled = driver::compile_to_cubin(&module, sm, Some(source), pipeline(options), codegen(options)).map_err(stage_errors)?;
     Ok(output(compiled, sm, options, warnings))
 }
 
@@ -177,7 +177,7 @@ fn compile_ori(module: &crate::ori::Module, options: &Options) -> Result<Output,
         return Ok(Output::check_only(options.target, Vec::new()));
     }
     let virtual_sm = u32::from(sm.number);
-    let compiled = driver::compile_lowered(raw, Vec::new(), virtual_sm, driver::Options::default(), codegen(options)).map_err(stage_errors)?;
+    let compiled = driver::compile_lowered(raw, Vec::new(), virtual_sm, pipeline(options), codegen(options)).map_err(stage_errors)?;
     Ok(output(compiled, sm, options, option_warnings(options)))
 }
 
@@ -188,18 +188,21 @@ fn check_options(options: &Options) -> Result<(), Error> {
     Ok(())
 }
 
+/// The pipeline's options: contraction as `ptxas` decides it (`--fmad`,
+/// not at `-O0` or with `-g`).
+fn pipeline(options: &Options) -> driver::Options {
+    driver::Options { verify: false, fma_contraction: options.fma_contraction && options.opt_level > 0 && !options.debug }
+}
+
 fn codegen(options: &Options) -> CodegenOptions {
-    CodegenOptions { max_registers: options.max_registers, check: false, threads: options.threads }
+    CodegenOptions { max_registers: options.max_registers, check: false, threads: options.threads, line_info: options.line_info || options.debug }
 }
 
 /// The warnings about options that change nothing yet.
 fn option_warnings(options: &Options) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if options.debug {
-        out.push(Diagnostic::warning("debug information (-g) is not generated yet; the cubin has none and its code is optimised"));
-    }
-    if options.line_info {
-        out.push(Diagnostic::warning("line information (-lineinfo) is not generated yet; the cubin has no line table"));
+        out.push(Diagnostic::warning("debug information (-g): only line information is written (no variable locations), and the code is optimised"));
     }
     out
 }

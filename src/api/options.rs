@@ -26,21 +26,27 @@ pub struct Options {
     /// The GPU (`-arch`, `--gpu-name`). A virtual `compute_XX` target
     /// checks the PTX and generates no code.
     pub target: Target,
-    /// Optimisation level 0 to 3 (`-O`; default 3). Accepted for
-    /// compatibility: the code generated does not depend on it yet.
+    /// Optimisation level 0 to 3 (`-O`; default 3). `-O0` turns
+    /// multiply-add contraction off, as in `ptxas`; the rest of the code
+    /// does not depend on it yet.
     pub opt_level: u8,
-    /// Whether a multiply and an add may be contracted into a fused
-    /// multiply-add (`--fmad`; default true). Contraction is permitted,
-    /// not required: the compiler does not contract today, so the code is
-    /// the same either way.
+    /// Whether a multiply and an add are contracted into a fused
+    /// multiply-add where `ptxas` contracts them (`--fmad`; default true;
+    /// at `-O1` and above, and without [`debug`](Self::debug), as in
+    /// `ptxas`). With contraction the float results are those of `ptxas`'s
+    /// code; without it every `mul` and `add` rounds on its own.
     pub fma_contraction: bool,
     /// The most registers a thread may use (`--maxrregcount`).
     pub max_registers: Option<u32>,
-    /// Line information for profilers (`-lineinfo`). Not generated yet:
-    /// asking for it adds a warning to the output.
+    /// Line information for profilers and debuggers (`-lineinfo`): the
+    /// cubin maps each instruction to its PTX line and its `.loc` source
+    /// position, as ptxas's does. Off under `-suppress-debug-info`.
     pub line_info: bool,
-    /// Debug information and unoptimised code (`-g`). Not generated yet:
-    /// asking for it adds a warning to the output.
+    /// Debug information and unoptimised code (`-g`): the line information
+    /// of [`line_info`](Self::line_info) is written and multiply-add
+    /// contraction is off, as `ptxas -g` does; variable locations are not
+    /// written and the code is otherwise optimised (a warning in the output
+    /// says so).
     pub debug: bool,
     /// Whether [`Output::info_log`](crate::Output::info_log) holds the
     /// `ptxas -v` report of resource usage (`-v`, `--verbose`).
@@ -52,8 +58,8 @@ pub struct Options {
     /// chooses by module size. The output does not depend on it.
     pub threads: Option<usize>,
     /// The `ptxas` options accepted that change nothing in ptx2sass's
-    /// output (`--regAllocOptLevel=2`, `-suppress-debug-info`,
-    /// `--def-load-cache=cg`, ...), as written; with [`verbose`](Self::verbose)
+    /// output (`--regAllocOptLevel=2`, `--def-load-cache=cg`, ...), as
+    /// written; with [`verbose`](Self::verbose)
     /// the info log names each and why.
     pub ignored_options: Vec<String>,
 }
@@ -99,8 +105,8 @@ impl Options {
             opt_level: a.opt_level,
             fma_contraction: a.fmad,
             max_registers: a.max_registers,
-            line_info: a.line_info,
-            debug: a.debug,
+            line_info: a.line_info && !a.suppress_debug_info,
+            debug: a.debug && !a.suppress_debug_info,
             verbose: a.verbose,
             warnings: !a.disable_warnings,
             threads: a.threads,

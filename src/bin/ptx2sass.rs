@@ -17,10 +17,13 @@ options (ptxas-compatible):
   -O<0-3>, --opt-level <n>                     optimisation level (default 3)
   -v, --verbose                                print resource usage
   --maxrregcount <n>                           register limit
-  --fmad <true|false>                          allow mul+add contraction (never done yet)
-  -lineinfo, -g, -c                            accepted: line and debug information are not
-                                               generated yet, the output is always a complete
-                                               cubin
+  --fmad <true|false>                          contract mul+add into fma as ptxas does (default true)
+  -lineinfo, --generate-line-info              line information: .debug_line (.loc positions),
+                                               .nv_debug_line_sass (PTX lines), .nv_debug_ptx_txt
+  -g, --device-debug                           the same line information; no variable locations,
+                                               the code stays optimised
+  -suppress-debug-info                         no line information even with -lineinfo or -g
+  -c                                           accepted: the output is always a complete cubin
   -w, --disable-warnings                       print no warnings
   -Werror, --warning-as-error                  a warning fails the compilation
   other ptxas options                          those that tune ptxas's optimiser or govern
@@ -198,8 +201,8 @@ const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass
 /// ask for; false on failure.
 fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) -> bool {
     use ptx2sass::internals::driver::{self, CodegenOptions};
-    let options = driver::Options { verify: cfg!(debug_assertions) };
-    let codegen = CodegenOptions { max_registers: opts.compile.max_registers, check: cfg!(debug_assertions), threads: opts.compile.threads };
+    let options = driver::Options { verify: cfg!(debug_assertions), fma_contraction: opts.compile.contracts_fma() };
+    let codegen = CodegenOptions { max_registers: opts.compile.max_registers, check: cfg!(debug_assertions), threads: opts.compile.threads, line_info: (opts.compile.line_info || opts.compile.debug) && !opts.compile.suppress_debug_info };
     let compiled = match driver::compile_to_cubin(module, sm, Some(source), options, codegen) {
         Ok(c) => c,
         Err(errors) => {
@@ -250,7 +253,7 @@ fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) ->
 /// function after the stage; false when a function did not get there.
 fn dump_ir(module: &Module, sm: Sm, source: &str, stage: &str) -> bool {
     use ptx2sass::internals::driver::{self, Options};
-    let options = Options { verify: true };
+    let options = Options { verify: true, ..Default::default() };
     let (raw, errors) = driver::lower(module, sm, Some(source), options);
     let mut ok = errors.is_empty();
     for e in &errors {

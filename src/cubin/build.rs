@@ -342,9 +342,6 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         }
     }
     let modern = sm >= 90;
-    if !modern && !module.line_info.is_empty() {
-        return Err(BuildError("line information below sm_90 is not modelled".into()));
-    }
     let mut b = Builder { sections: Vec::new(), symbols: Vec::new(), section_names: StringTable::default(), strings: StringTable::default() };
     let shstrtab = b.section(".shstrtab", e::SHT_STRTAB.0, 0, 1, Content::Shstrtab);
     let strtab = b.section(".strtab", e::SHT_STRTAB.0, 0, 1, Content::Strtab);
@@ -411,10 +408,12 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         .zip(&line_sections)
         .map(|(d, &section)| {
             (!d.relocations.is_empty()).then(|| {
-                let r = b.section(&format!(".rela{}", d.name), e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
+                // Below sm_90, REL entries (no addend), as for the frame.
+                let (prefix, kind, entsize) = if modern { (".rela", e::SHT_RELA.0, 24) } else { (".rel", e::SHT_REL.0, 16) };
+                let r = b.section(&format!("{prefix}{}", d.name), kind, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
                 b.get(r).link = symtab;
                 b.get(r).info = section;
-                b.get(r).entsize = 24;
+                b.get(r).entsize = entsize;
                 r
             })
         })
@@ -747,7 +746,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             let symbol = b.symbols.iter().position(|y| y.name.as_deref() == Some(a.symbol.as_str()) && y.info & 0xf == e::STT_FUNC.0).ok_or_else(|| BuildError(format!("{}: no function {} to relocate to", d.name, a.symbol)))?;
             entries.push(Rela { offset: a.offset, symbol: symbol as u32 + 1, kind: a.kind, addend: a.addend });
         }
-        b.get(r).content = Content::Rela(entries);
+        b.get(r).content = if modern { Content::Rela(entries) } else { Content::Bytes(rel_bytes(&entries)) };
     }
     let relocations: Vec<Rela> = groups.into_iter().rev().flatten().collect();
     b.get(frame_rel).content = if modern { Content::Rela(relocations) } else { Content::Bytes(rel_bytes(&relocations)) };
@@ -793,6 +792,16 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
                 }
             }
             names.intern(".debug_frame");
+            // Line information: each section, then the name of its
+            // relocation section (prepared for the two line programs
+            // whether or not it is written; measured with -lineinfo on
+            // sm_80).
+            for d in &module.line_info {
+                names.intern(&d.name);
+                if !d.relocations.is_empty() || d.name == ".debug_line" || d.name == ".nv_debug_line_sass" {
+                    names.intern(&format!(".rel{}", d.name));
+                }
+            }
             if !module.global_addresses.is_empty() {
                 names.intern(".rel.nv.constant4");
             }

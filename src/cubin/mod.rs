@@ -17,6 +17,7 @@ pub mod elf;
 pub mod extract;
 pub mod info;
 pub mod layout;
+pub mod line_info;
 pub mod listing;
 pub mod module;
 pub mod section_listing;

@@ -59,7 +59,8 @@ pub struct Module {
     pub flags_top: u8,
     /// Line information (`ptxas -lineinfo`): `.debug_line`, `.debug_str`,
     /// `.nv_debug_line_sass`, `.nv_debug_ptx_txt`, in this order, carried
-    /// as bytes with their relocations (sm_90+ only so far).
+    /// as bytes with their relocations (`.rela` sections from sm_90, `.rel`
+    /// before). A compiler makes them with [`super::line_info`].
     pub line_info: Vec<DebugSection>,
     /// The sm_100+ `.nv.merc.*` and `.nv.capmerc.*` sections, written as
     /// they are after the sections [`build`] lays out (their links and

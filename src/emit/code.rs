@@ -16,7 +16,7 @@
 //! and the `RET`s' base (the section start).
 
 use super::variables::{SharedWindow, Variables};
-use crate::ir;
+use crate::ir::{self, SrcLoc};
 use crate::isa::inst::Inst;
 use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Operand, Reg, RegNum};
@@ -32,6 +32,9 @@ pub struct Code {
     pub insts: Vec<Inst>,
     /// Their encodings.
     pub words: Vec<u128>,
+    /// The source position of each instruction (the end marker takes the
+    /// last one's): line information.
+    pub locs: Vec<SrcLoc>,
     /// Instructions before the end marker.
     pub body: usize,
     /// Byte offsets of the `EXIT`s.
@@ -178,7 +181,7 @@ pub fn address_uses(func: &Allocated) -> Vec<u32> {
     kept.iter()
         .flat_map(|&k| &func.blocks[k].insts)
         .filter_map(|i| match i {
-            AllocInst::SymAddr { global, .. } => Some(*global),
+            AllocInst::SymAddr { global, function: false, .. } => Some(*global),
             _ => None,
         })
         .collect()
@@ -193,6 +196,12 @@ const RETURN_ADDRESS_TAG: u32 = 0xca11_0000;
 /// a `LEPC` to the return point of the call after it, until patched.
 const LEPC_DISTANCE_TAG: u32 = 0xca11_0001;
 
+/// The immediates of the `MOV`s that hold a function's address (the low
+/// word) until [`link`] places the function: this tag plus the function
+/// index (below 2^16). A `MOV` of the same immediate that is not one of
+/// them makes the count differ, which is an error, not a wrong address.
+const FUNCTION_ADDRESS_TAG: u32 = 0xfadd_0000;
+
 /// One function's code before it is placed in its section: scheduled,
 /// its own branches resolved (they are relative), its calls, returns and
 /// return addresses still to be patched by [`link`].
@@ -200,6 +209,8 @@ const LEPC_DISTANCE_TAG: u32 = 0xca11_0001;
 pub struct Part {
     /// The instructions.
     insts: Vec<Inst>,
+    /// Their source positions.
+    locs: Vec<SrcLoc>,
     /// Calls of module functions: (instruction index, callee).
     calls: Vec<(usize, u32)>,
     /// Calls of functions outside the module: (index of the
@@ -210,6 +221,8 @@ pub struct Part {
     return_addresses: Vec<(usize, usize)>,
     /// `RET`s.
     rets: Vec<usize>,
+    /// Function-address `MOV`s: (index, function index).
+    function_addresses: Vec<(usize, u32)>,
 }
 
 /// What a call in the allocated code becomes at emission.
@@ -248,12 +261,15 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
         count += 1 + func.blocks[k].insts.iter().filter(|i| matches!(i, AllocInst::Call { .. })).count();
     }
     let mut blocks: Vec<Block> = Vec::with_capacity(count);
+    let mut function_addresses = 0usize;
     let mut ends_in_call: Vec<Option<CallKind>> = Vec::with_capacity(count);
     for (p, &k) in kept.iter().enumerate() {
         let block = &func.blocks[k];
         let mut insts = Vec::with_capacity(block.insts.len());
+        let mut locs: Vec<SrcLoc> = Vec::with_capacity(block.insts.len());
         let mut succs: SmallVec<[usize; 2]> = SmallVec::new();
-        for inst in &block.insts {
+        for (j, inst) in block.insts.iter().enumerate() {
+            let loc = block.locs.get(j).copied().unwrap_or_default();
             match inst {
                 AllocInst::Inst(i) => insts.push(i.clone()),
                 AllocInst::Branch { inst, target } => {
@@ -274,7 +290,8 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
                         CallKind::Internal(*callee)
                     };
                     let next = blocks.len() + 1;
-                    blocks.push(Block { insts: std::mem::take(&mut insts), succs: [next].into_iter().collect() });
+                    locs.resize(insts.len(), loc);
+                    blocks.push(Block { insts: std::mem::take(&mut insts), succs: [next].into_iter().collect(), locs: std::mem::take(&mut locs) });
                     ends_in_call.push(Some(kind));
                 }
                 AllocInst::ReturnAddress { inst } => {
@@ -283,12 +300,23 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
                     *imm = Operand::Imm(RETURN_ADDRESS_TAG);
                     insts.push(i);
                 }
-                AllocInst::SymAddr { inst, global, offset, high } => {
+                AllocInst::SymAddr { inst, global, high, function: true, .. } => {
+                    if *global >= 1 << 16 {
+                        return Err(format!("the address of function {global}: too many functions"));
+                    }
+                    let value = if *high { 0 } else { FUNCTION_ADDRESS_TAG | global };
+                    let mut i = Mnemonic::new(Op::MOV).build(sm, None, &[Operand::reg(destination(inst)?), Operand::Imm(value)]).map_err(|e| e.to_string())?;
+                    i.guard = inst.guard;
+                    insts.push(i);
+                    function_addresses += usize::from(!*high);
+                }
+                AllocInst::SymAddr { inst, global, offset, high, function: false } => {
                     let mut i = vars.materialise(module, window, *global, *offset, *high, destination(inst)?, sm)?;
                     i.guard = inst.guard;
                     insts.push(i);
                 }
             }
+            locs.resize(insts.len(), loc);
         }
         if let Some(next) = kept.get(p + 1).map(|&k| position[k]) {
             drop_branches_to_next(&mut insts, next)?;
@@ -296,7 +324,8 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
                 succs.push(next);
             }
         }
-        blocks.push(Block { insts, succs });
+        locs.truncate(insts.len());
+        blocks.push(Block { insts, succs, locs });
         ends_in_call.push(None);
     }
 
@@ -308,11 +337,13 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
         starts.push(at);
         at += 16 * b.insts.len() as i64;
     }
-    let mut out = Part { insts: Vec::with_capacity(at as usize / 16 + 8), calls: Vec::new(), external_calls: Vec::new(), return_addresses: Vec::new(), rets: Vec::new() };
+    let mut out = Part { insts: Vec::with_capacity(at as usize / 16 + 8), locs: Vec::with_capacity(at as usize / 16 + 8), calls: Vec::new(), external_calls: Vec::new(), return_addresses: Vec::new(), rets: Vec::new(), function_addresses: Vec::new() };
     for (b, block) in blocks.into_iter().enumerate() {
         let first = out.insts.len();
         let end = first + block.insts.len();
         let mut lepc = None;
+        out.locs.extend(block.locs.iter().copied());
+        out.locs.resize(end, SrcLoc::default());
         for mut inst in block.insts {
             let k = out.insts.len();
             match inst.op() {
@@ -327,6 +358,11 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
                 Op::LEPC if inst.operands.iter().any(|o| matches!(o, Operand::Target(_))) => set_target(&mut inst, 16 * (end as i64 - (k as i64 + 1)))?,
                 Op::LEPC => lepc = Some(k),
                 Op::MOV if ends_in_call[b].is_some() && inst.operands.get(1) == Some(&Operand::Imm(RETURN_ADDRESS_TAG)) => out.return_addresses.push((k, end)),
+                Op::MOV if function_addresses > 0 && matches!(inst.operands.get(1), Some(Operand::Imm(v)) if v >> 16 == FUNCTION_ADDRESS_TAG >> 16) => {
+                    if let Some(Operand::Imm(v)) = inst.operands.get(1) {
+                        out.function_addresses.push((k, v & 0xffff));
+                    }
+                }
                 _ => {
                     if let Some(Operand::Target(t)) = inst.operands.iter().find(|o| matches!(o, Operand::Target(_))).copied() {
                         let target = usize::try_from(t).ok().and_then(|t| starts.get(t).copied()).ok_or_else(|| format!("branch to a block that does not exist ({t})"))?;
@@ -344,6 +380,9 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
             let mov = out.insts[first..end].iter_mut().find(|i| i.op() == Op::MOV && i.operands.get(1) == Some(&Operand::Imm(LEPC_DISTANCE_TAG))).ok_or("a LEPC without its distance")?;
             mov.operands[1] = Operand::Imm(distance);
         }
+    }
+    if out.function_addresses.len() != function_addresses {
+        return Err(format!("{} function addresses placed, {} found after scheduling (a MOV of a tag immediate)", function_addresses, out.function_addresses.len()));
     }
     Ok(out)
 }
@@ -397,12 +436,19 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
     }
     let offset_of = |callee: u32| parts.iter().position(|(id, _)| *id == callee).map(|k| offsets[k]);
     let mut insts: Vec<Inst> = Vec::with_capacity(at + 8);
+    let mut locs: Vec<SrcLoc> = Vec::with_capacity(at + 8);
     let mut syscalls = Vec::new();
     let mut externs = Vec::new();
     for (k, (_, p)) in parts.iter().enumerate() {
         let base = offsets[k];
         let mut code = p.insts.clone();
         for &(i, callee) in &p.calls {
+            // Through a register: the register holds an offset from the
+            // section start, which the target names (as RET.REL's).
+            if callee == crate::select::mach::INDIRECT_CALLEE {
+                set_target(&mut code[i], -16 * (base + i + 1) as i64)?;
+                continue;
+            }
             let to = offset_of(callee).ok_or_else(|| format!("a call of function {callee}, which is not placed with the kernel"))?;
             set_target(&mut code[i], 16 * (to as i64 - (base + i + 1) as i64))?;
         }
@@ -415,6 +461,10 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
         for &i in &p.rets {
             set_target(&mut code[i], -16 * (base + i + 1) as i64)?;
         }
+        for &(i, f) in &p.function_addresses {
+            let to = offset_of(f).ok_or_else(|| format!("the address of function {f}, which is not placed with the kernel"))?;
+            code[i].operands[1] = Operand::Imm(16 * to as u32);
+        }
         for &(i, callee) in &p.external_calls {
             syscalls.push(16 * (base + i) as u32);
             if !externs.contains(&callee) {
@@ -422,9 +472,13 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
             }
         }
         insts.extend(code);
+        locs.extend(p.locs.iter().copied());
+        locs.resize(insts.len(), SrcLoc::default());
     }
     let body = insts.len();
     append_end_marker(&mut insts, sm)?;
+    let last = locs.last().copied().unwrap_or_default();
+    locs.resize(insts.len(), last);
 
     let mut words = Vec::with_capacity(insts.len());
     let mut exits = Vec::new();
@@ -464,7 +518,7 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
             Placed { callee: *callee, offset, size, frame_program: program }
         })
         .collect();
-    Ok(Code { insts, words, body, exits, barriers, functions, syscalls, externs })
+    Ok(Code { insts, words, locs, body, exits, barriers, functions, syscalls, externs })
 }
 
 /// The `.debug_frame` call-frame instructions of a device function: the

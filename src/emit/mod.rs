@@ -81,7 +81,7 @@ fn shared_used(funcs: &[&Allocated], module: &ir::Module) -> Vec<u32> {
     let mut used = Vec::new();
     for b in funcs.iter().flat_map(|f| &f.blocks) {
         for i in &b.insts {
-            if let AllocInst::SymAddr { global, .. } = i {
+            if let AllocInst::SymAddr { global, function: false, .. } = i {
                 let shared = module.globals.get(ir::GlobalId::new(*global as usize)).is_some_and(|g| g.space == ir::Space::Shared);
                 if shared && !used.contains(global) {
                     used.push(*global);
@@ -267,7 +267,10 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
         // which this compiler does not).
         let ids: Vec<u32> = std::iter::once(u32::MAX).chain(callees.iter().map(|(id, _)| *id)).collect();
         let frames: Vec<u32> = placed.iter().map(|f| f.frame_bytes).collect();
-        let bound = stack_bound(&frames, &call_edges(&placed, &ids));
+        // A call through a register may reach any placed function: no
+        // static bound (as ptxas's "cannot be statically determined").
+        let indirect = placed.iter().flat_map(|f| f.blocks.iter().flat_map(|b| &b.insts)).any(|i| matches!(i, AllocInst::Call { callee: crate::select::mach::INDIRECT_CALLEE, .. }));
+        let bound = if indirect { None } else { stack_bound(&frames, &call_edges(&placed, &ids)) };
         kernel.min_stack_size = bound.unwrap_or(UNBOUNDED_STACK);
         if bound.is_none() {
             kernel.crs_stack_size = Some(UNBOUNDED_STACK);

@@ -86,7 +86,33 @@ impl Variables {
                 _ => {}
             }
         }
+        v.fill_addresses(module);
         v
+    }
+
+    /// Writes into the initialised bytes the address words lowering
+    /// recorded: a `.const` variable's address is its bank 3 offset plus
+    /// the addend (ptxas 13.5 on `.const .u64 p[2] = { x, y }`: the
+    /// offsets of x and y in `.nv.constant3`, no relocation). Lowering
+    /// admits no other targets.
+    fn fill_addresses(&mut self, module: &ir::Module) {
+        for (_, g) in module.globals.iter() {
+            for a in &g.addresses {
+                let Some(&base) = self.const_offsets.get(&(a.target.index() as u32)) else { continue };
+                let value = i64::from(base).wrapping_add(a.addend) as u64;
+                let list = match g.space {
+                    Space::Global => &mut self.globals,
+                    Space::Const => &mut self.constants,
+                    _ => continue,
+                };
+                let Some(var) = list.iter_mut().find(|v| v.name == g.name) else { continue };
+                let Some(bytes) = var.init.as_mut() else { continue };
+                let (at, n) = (a.at as usize, usize::from(a.bytes).min(8));
+                if let Some(word) = bytes.get_mut(at..at + n) {
+                    word.copy_from_slice(&value.to_le_bytes()[..n]);
+                }
+            }
+        }
     }
 
     /// The window of a kernel whose code uses the shared variables `used`

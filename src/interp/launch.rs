@@ -56,6 +56,19 @@ pub enum ParamSpec {
         /// Whether the run prints it afterwards.
         output: bool,
     },
+    /// A struct passed by value whose first field is the address of device
+    /// memory (CUB's `kernel_arg`: the pointer, then an offset), then
+    /// `tail`: a buffer with `"tail"` in the JSON.
+    BufferInStruct {
+        /// Size in bytes of the memory.
+        bytes: usize,
+        /// Its initial contents.
+        fill: Fill,
+        /// Whether the run prints it afterwards.
+        output: bool,
+        /// The struct's bytes after the address.
+        tail: Vec<u8>,
+    },
     /// The address of the buffer of an earlier parameter (ZLUDA's warp tests
     /// pass one buffer in two slots).
     SameAs {
@@ -207,9 +220,12 @@ impl LaunchSpec {
             .map(|p| match p {
                 ParamSpec::Scalar { kind, bits } => serde_json::json!({"kind": kind.spelling(), "value": format!("{bits:#x}")}),
                 ParamSpec::Bytes { bytes, align } => serde_json::json!({"kind": "bytes", "hex": hex(bytes), "align": align}),
-                ParamSpec::Buffer { bytes, fill, output } => {
+                ParamSpec::Buffer { bytes, fill, output } | ParamSpec::BufferInStruct { bytes, fill, output, .. } => {
                     let mut o = serde_json::json!({"kind": "buffer", "bytes": bytes, "output": output});
                     let m = o.as_object_mut().expect("built as an object");
+                    if let ParamSpec::BufferInStruct { tail, .. } = p {
+                        m.insert("tail".into(), hex(tail).into());
+                    }
                     match fill {
                         Fill::Zero => {
                             m.insert("fill".into(), "zero".into());
@@ -250,7 +266,7 @@ impl LaunchSpec {
             let arg = match p {
                 ParamSpec::Scalar { kind, bits } => Arg { bytes: bits.to_le_bytes()[..kind.size()].to_vec(), align: kind.size() as u32, pointer: false },
                 ParamSpec::Bytes { bytes, align } => Arg { bytes: bytes.clone(), align: *align, pointer: false },
-                ParamSpec::Buffer { bytes, fill, output } => {
+                ParamSpec::Buffer { bytes, fill, output } | ParamSpec::BufferInStruct { bytes, fill, output, .. } => {
                     let data = match fill {
                         Fill::Zero => vec![0; *bytes],
                         Fill::Hex(b) => b.clone(),
@@ -258,7 +274,11 @@ impl LaunchSpec {
                     };
                     let address = memory.allocate(data, format!("param {index}"));
                     buffers.push(BufferArg { param: index, address, bytes: *bytes, output: *output });
-                    Arg { bytes: address.to_le_bytes().to_vec(), align: 8, pointer: true }
+                    let mut arg = address.to_le_bytes().to_vec();
+                    if let ParamSpec::BufferInStruct { tail, .. } = p {
+                        arg.extend_from_slice(tail);
+                    }
+                    Arg { bytes: arg, align: 8, pointer: true }
                 }
                 ParamSpec::SameAs { param } => {
                     let Some(b) = buffers.iter().find(|b| b.param == *param) else {
@@ -328,7 +348,13 @@ fn param(index: usize, p: &Value) -> Result<ParamSpec, SpecError> {
                 }
                 Some(_) => return err(format!("params[{index}].fill: not zero, hex or random")),
             };
-            Ok(ParamSpec::Buffer { bytes, fill, output })
+            match obj.get("tail") {
+                None => Ok(ParamSpec::Buffer { bytes, fill, output }),
+                Some(t) => {
+                    let tail = unhex(t.as_str().unwrap_or("?")).ok_or(SpecError { message: format!("params[{index}].tail: not hex bytes") })?;
+                    Ok(ParamSpec::BufferInStruct { bytes, fill, output, tail })
+                }
+            }
         }
         "bytes" => {
             let bytes = unhex(field("hex")?.as_str().unwrap_or("?")).ok_or(SpecError { message: format!("params[{index}].hex: not hex bytes") })?;
@@ -468,7 +494,8 @@ mod tests {
             {"kind": "buffer", "bytes": 4, "fill": "hex", "hex": "0001ff02", "output": true},
             {"kind": "buffer", "bytes": 64, "fill": "zero", "output": true},
             {"kind": "same", "param": 4},
-            {"kind": "bytes", "hex": "0102030405060708", "align": 8}]}"#;
+            {"kind": "bytes", "hex": "0102030405060708", "align": 8},
+            {"kind": "buffer", "bytes": 16, "fill": "zero", "output": false, "tail": "0500000000000000"}]}"#;
         let spec = LaunchSpec::from_json(text).unwrap();
         assert_eq!(spec.grid, [4, 1, 1]);
         assert_eq!(spec.params[0], ParamSpec::Scalar { kind: ScalarKind::U32, bits: 0x200 });
@@ -479,6 +506,11 @@ mod tests {
         assert_eq!(launch.args[0].bytes, vec![0, 2, 0, 0]);
         assert_eq!(launch.args[1].bytes, 2.0f32.to_bits().to_le_bytes());
         assert_eq!(launch.args[5].bytes, launch.args[4].bytes, "`same` passes the earlier buffer's address");
+        // A buffer in a struct: its address, then the tail's bytes.
+        assert_eq!(spec.params[7], ParamSpec::BufferInStruct { bytes: 16, fill: Fill::Zero, output: false, tail: vec![5, 0, 0, 0, 0, 0, 0, 0] });
+        assert_eq!(launch.args[7].bytes.len(), 16);
+        assert_eq!(launch.args[7].bytes[8..], [5, 0, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(launch.args[7].bytes[..8], launch.buffers.last().unwrap().address.to_le_bytes());
         assert_ne!(launch.args[4].bytes, launch.args[3].bytes);
         assert_eq!(launch.buffer_bytes(2).unwrap(), &splitmix64_bytes(7, 2048)[..]);
         let text = launch.outputs_text();

@@ -189,6 +189,11 @@ pub struct LaunchBounds {
     pub max_regs: Option<u32>,
 }
 
+/// The call sites kept of an inlined position ([`super::Module::inline_chains`];
+/// nvcc's `-lineinfo` PTX of CUB and cooperative groups nests inlining up
+/// to six deep).
+pub const INLINE_DEPTH: usize = 8;
+
 /// A source position: the PTX line and column of an instruction, and the
 /// `.loc` position (file, line, column of the high-level source) in force.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -203,6 +208,10 @@ pub struct SrcLoc {
     pub debug_line: u32,
     /// `.loc` column.
     pub debug_col: u32,
+    /// The call sites of the inlined functions the position is in: 0 for
+    /// none, else 1 + an index into [`super::Module::inline_chains`] (kept
+    /// there so that every instruction's position stays small).
+    pub inlined_at: u32,
 }
 
 /// One function.

@@ -33,6 +33,26 @@ pub struct GlobalVar {
     pub init: Vec<u8>,
     /// Whether the variable is visible outside the module.
     pub visible: bool,
+    /// Words of `init` that hold the address of another variable (an
+    /// initialiser such as `{ x, y+8 }`), filled in when the variables
+    /// are laid out (`init` holds zeros there).
+    pub addresses: Vec<AddressInit>,
+}
+
+/// One word of a variable's initialiser that is the address of a
+/// variable plus a constant: for a `.const` variable, its offset in
+/// constant bank 3 (ptxas 13.5 writes the offsets into `.nv.constant3`,
+/// with no relocation).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AddressInit {
+    /// Byte offset of the word in the initialiser.
+    pub at: u64,
+    /// Its size in bytes (4 or 8).
+    pub bytes: u8,
+    /// The variable whose address it holds.
+    pub target: GlobalId,
+    /// The constant added to the address.
+    pub addend: i64,
 }
 
 /// A module.
@@ -45,12 +65,17 @@ pub struct Module {
     pub functions: PrimaryMap<FuncId, Function>,
     /// Module-scope variables.
     pub globals: PrimaryMap<GlobalId, GlobalVar>,
+    /// The chains of `inlined_at` call sites that positions name
+    /// ([`super::SrcLoc::inlined_at`]): file and line, innermost first (the
+    /// `.loc`'s `inlined_at`, then that of the `.loc` that gave that call
+    /// site, and so on), (0, 0) past the last.
+    pub inline_chains: Vec<[(u32, u32); super::function::INLINE_DEPTH]>,
 }
 
 impl Module {
     /// An empty module for a target.
     pub fn new(sm: Sm) -> Module {
-        Module { sm, functions: PrimaryMap::new(), globals: PrimaryMap::new() }
+        Module { sm, functions: PrimaryMap::new(), globals: PrimaryMap::new(), inline_chains: Vec::new() }
     }
 
     /// The function named `name`.

@@ -71,6 +71,12 @@ opcodes! {
     /// [`GlobalVar`](super::module::GlobalVar) index) plus the offset in
     /// the attributes.
     SymAddr = "symaddr", Shared, Pure;
+    /// The address of the module function whose index is the immediate:
+    /// its byte offset in the calling kernel's section, where emission
+    /// places it (ptxas 13.5: `mov.u64 %rd, f` -> `MOV R7, 0xc0`, the
+    /// offset of its copy `$kernel$f`, no relocation; `CALL.REL.NOINC`
+    /// and `RET.REL.NODEC` count from the section start too).
+    FuncAddr = "funcaddr", Shared, Pure;
     /// A copy of one value.
     Copy = "copy", Shared, Pure;
     /// The low 32 bits of a 64-bit value (or register `imm` of a wider one).
@@ -79,6 +85,11 @@ opcodes! {
     Concat = "concat", Shared, Pure;
     /// Calls the module function whose index is the immediate.
     Call = "call", Shared, Call;
+    /// Calls the function whose address (a [`Opcode::FuncAddr`] value:
+    /// its offset in the kernel's section) is the first argument; the
+    /// other arguments and the results follow the module convention as
+    /// a direct call's (`call (r), %rd, (a, b), proto;`).
+    CallIndirect = "call_indirect", Shared, Call;
     /// Continues at a block, passing arguments to its parameters.
     Jump = "jump", Shared, Terminator;
     /// Continues at the first destination when the predicate argument
@@ -495,6 +506,30 @@ opcodes! {
     AsyncCommit = "LDGDEPBAR", Sass, Effect;
     /// `DEPBAR.LE SB0, n`.
     AsyncWait = "DEPBAR.LE", Sass, Effect;
+    /// `FENCE.VIEW.ASYNC.S` (sm_90+): orders the generic proxy's shared
+    /// memory accesses before the asynchronous proxy's
+    /// (`fence.proxy.async.shared::cta`, and before `mbarrier.init`).
+    ProxyFence = "FENCE.VIEW.ASYNC.S", Sass, Effect;
+    /// `SYNCS.EXCH.64 URZ, [a], w` (sm_90+): stores the 64-bit word `w`
+    /// (`ur64`) into the mbarrier at shared address `a` (`ur32`):
+    /// `mbarrier.init`. Uniform operands: one execution per warp.
+    MbarExchange = "SYNCS.EXCH.64", Sass, Store;
+    /// `SYNCS.ARRIVE.TRANS64 RZ, [a+URZ], tx` (sm_90+): one arrival at the
+    /// mbarrier at `a` (`r32`, plus the offset) that also expects `tx`
+    /// (`r32`) transaction bytes; without `tx`, `.A1T0` (an arrival
+    /// alone).
+    MbarArrive = "SYNCS.ARRIVE.TRANS64", Sass, Store;
+    /// `SYNCS.PHASECHK.TRANS64.TRYWAIT p, [a+URZ], parity` (sm_90+): `p`
+    /// whether the phase of the mbarrier at `a` (`r32`, plus the offset)
+    /// with that parity has completed. A store for the optimizer: it is
+    /// polled in loops and may never be hoisted or merged.
+    MbarTryWait = "SYNCS.PHASECHK.TRANS64.TRYWAIT", Sass, Store;
+    /// `UBLKCP.S.G [d], [s], n` (sm_90+): a bulk copy from global memory
+    /// at `s` (`ur64`) to shared memory at `d` (`ur64`: the destination,
+    /// then the mbarrier the copy's bytes complete on), `n` (`ur32`) the
+    /// byte count / 16. Uniform operands: one copy per execution by a
+    /// warp.
+    BulkCopy = "UBLKCP.S.G", Sass, Store;
 }
 
 impl Opcode {

@@ -500,7 +500,7 @@ impl<'a> Parser<'a> {
         let size = self.u64("a size")?;
         self.expect_keyword("align")?;
         let align = self.u32("an alignment")?;
-        let mut g = GlobalVar { name, space, size, align, init: Vec::new(), visible: false };
+        let mut g = GlobalVar { name, space, size, align, init: Vec::new(), visible: false, addresses: Vec::new() };
         if self.is_keyword("visible") {
             self.bump();
             g.visible = true;
@@ -1127,7 +1127,7 @@ block2:
         b.switch_to_block(entry);
         let c = b.iconst(Type::R32, 5);
         b.def_var(x, c);
-        b.set_srcloc(crate::ir::SrcLoc { line: 7, col: 3, debug_file: 1, debug_line: 20, debug_col: 9 });
+        b.set_srcloc(crate::ir::SrcLoc { line: 7, col: 3, debug_file: 1, debug_line: 20, debug_col: 9, inlined_at: 0 });
         b.jump(head, &[]);
         b.switch_to_block(head);
         b.set_srcloc(crate::ir::SrcLoc { line: 8, col: 1, ..Default::default() });

@@ -584,6 +584,12 @@ impl Cx<'_> {
                     }
                     Sig::new(&[], &[K::Addr])
                 }
+                Opcode::FuncAddr => {
+                    if usize::try_from(d.imm).map_or(true, |i| i >= self.module.functions.len()) {
+                        out.push(format!("function fn{} does not exist", d.imm));
+                    }
+                    Sig::new(&[], &[K::Addr])
+                }
                 Opcode::Copy => {
                     let t = d.args.first().and_then(|&v| self.ty(v));
                     if let (Some(t), Some(r)) = (t, d.results.first().and_then(|&v| self.ty(v)))
@@ -609,6 +615,12 @@ impl Cx<'_> {
                     if nargs == 4 { Sig::new(&[W32; 4], &[r]) } else { Sig::new(&[W32; 2], &[r]) }
                 }
                 Opcode::Call => return self.call(d),
+                Opcode::CallIndirect => {
+                    if d.args.first().and_then(|&v| self.ty(v)).is_none_or(|t| t.file().is_predicate()) {
+                        out.push("`call_indirect` without a target address".into());
+                    }
+                    return out;
+                }
                 Opcode::Jump | Opcode::Exit | Opcode::Trap => Sig::default(),
                 Opcode::Brif => Sig::new(&[Pred], &[]),
                 Opcode::Return => {
@@ -804,7 +816,12 @@ impl Cx<'_> {
                     let shared = if op == Opcode::CpAsync { K::Addr } else { W32 };
                     Sig::new(&[shared, W64, Pred], &[])
                 }
-                Opcode::CpAsyncCommit | Opcode::AsyncCommit | Opcode::CpAsyncWait | Opcode::AsyncWait => Sig::new(&[], &[]),
+                Opcode::CpAsyncCommit | Opcode::AsyncCommit | Opcode::CpAsyncWait | Opcode::AsyncWait | Opcode::ProxyFence => Sig::new(&[], &[]),
+                Opcode::MbarExchange => Sig::new(&[W32, W64], &[]),
+                Opcode::MbarArrive if d.args.len() == 1 => Sig::new(&[W32], &[]),
+                Opcode::MbarArrive => Sig::new(&[W32, W32], &[]),
+                Opcode::MbarTryWait => Sig::new(&[W32, W32], &[Pred]),
+                Opcode::BulkCopy => Sig::new(&[W64, W64, W32], &[]),
                 Opcode::Ld
                 | Opcode::St
                 | Opcode::Ldg

@@ -145,8 +145,14 @@ fn fits(slot: &Slot, op: &Operand) -> bool {
         (Slot::Imm64(_) | Slot::SImm(_), Operand::Imm64(_)) => true,
         (Slot::Target(_) | Slot::AbsTarget(_) | Slot::RelOffset(_), Operand::Target(_)) => true,
         (Slot::Addr { offset, scale, desc, uniform, .. }, Operand::Mem(m)) => {
-            let half = 1i64 << (offset.width - 1);
-            (-half..half).contains(&i64::from(m.offset()))
+            let in_range = match offset {
+                Some(offset) => {
+                    let half = 1i64 << (offset.width - 1);
+                    (-half..half).contains(&i64::from(m.offset()))
+                }
+                None => m.offset() == 0,
+            };
+            in_range
                 && (m.scale() == 0 || scale.is_some())
                 && desc.is_some() == m.desc().is_some()
                 && uniform.is_some() == m.uniform().is_some()

@@ -179,12 +179,15 @@ pub enum Slot {
     /// base (`[R9.X8]`) and memory-descriptor uniform register (`desc[UR4]`,
     /// printed from sm_90 on).
     Addr {
-        /// Base register field.
-        base: Field,
+        /// Base register field; none where the address has no register
+        /// part (`[UR8]` of the uniform datapath's SYNCS.EXCH and UBLKCP:
+        /// the base is then RZ).
+        base: Option<Field>,
         /// The base is a 64-bit pair (`[R2.64]`).
         wide: bool,
-        /// Signed byte offset field.
-        offset: Field,
+        /// Signed byte offset field; none where the address takes no
+        /// offset (UBLKCP's: the offset is then zero).
+        offset: Option<Field>,
         /// Scale field of the base register.
         scale: Option<Field>,
         /// Descriptor register field.
@@ -392,7 +395,7 @@ impl Slot {
                 field(Field::bits(16, 23)) | field(Field::bits(34, 81))
             }
             Slot::Addr { base, offset, scale, desc, uniform, .. } => {
-                field(base) | field(offset) | scale.map_or(0, field) | desc.map_or(0, field) | uniform.map_or(0, field)
+                base.map_or(0, field) | offset.map_or(0, field) | scale.map_or(0, field) | desc.map_or(0, field) | uniform.map_or(0, field)
             }
         }
     }

@@ -444,7 +444,7 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
                 (_, 0) => {}
                 // An absolute address prints as the unsigned offset field (`[0xfff140]`).
                 (true, o) => {
-                    let width = if let Slot::Addr { offset, .. } = slot { offset.max() } else { 0xff_ffff };
+                    let width = if let Slot::Addr { offset: Some(offset), .. } = slot { offset.max() } else { 0xff_ffff };
                     let _ = write!(out, "{:#x}", u64::from(o as u32) & width);
                 }
                 (false, o) if o > 0 => {

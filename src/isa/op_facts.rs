@@ -54,6 +54,12 @@ pub enum Class {
     Misc,
     /// Branches, barriers, and other control: BRA, EXIT, RET, BAR, …
     Control,
+    /// The asynchronous units of sm_90 and later: SYNCS (mbarrier) and
+    /// UBLKCP (bulk copies). A class apart from [`Class::Mem`] because they
+    /// read their registers at another time than loads and stores: ptxas
+    /// has UBLKCP read a uniform register 2 cycles after R2UR writes it,
+    /// where loads and stores need 9 (library corpus, sm_90).
+    Async,
 }
 
 /// A memory space, as far as ordering memory operations goes.
@@ -93,6 +99,11 @@ pub struct MemAccess {
 pub const QUEUE_TRANSCENDENTAL: u8 = 1;
 /// In-order queue of the double-precision unit.
 pub const QUEUE_FP64: u8 = 2;
+/// In-order queue of the shared-memory pipe, which shuffles go through as
+/// well: ptxas's code overwrites a register an `STS` still holds with an
+/// `LDS` and no wait, and reads a `SHFL` result (no scoreboard of its own)
+/// after waiting for a later `LDS` (library corpus, sm_90).
+pub const QUEUE_SHARED_MEMORY: u8 = 3;
 /// The queue of a variable-latency opcode not given one of its own.
 pub const QUEUE_OTHER: u8 = 17;
 /// Number of queue identifiers (0, no queue, included).
@@ -148,7 +159,7 @@ pub const fn op(name: &'static str, class: Class) -> OpFacts {
     let queue = match class {
         Class::Mufu | Class::Conv | Class::Bitop => QUEUE_TRANSCENDENTAL,
         Class::Fp64 => QUEUE_FP64,
-        Class::Mem | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUE_OTHER,
+        Class::Mem | Class::Async | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUE_OTHER,
         _ => 0,
     };
     OpFacts { name, class, queue, reuse: true, memory: None, branch: false, opaque: false, special_register: false, async_group: AsyncGroup::None }

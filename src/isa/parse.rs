@@ -344,7 +344,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
             }
             // An absolute address is the offset field, printed unsigned.
             if base_text.is_empty() && uniform.is_none() && inner.starts_with("0x") {
-                let shift = 64 - u32::from(offset_field.width);
+                let shift = 64 - u32::from(offset_field?.width);
                 offset = ((parse_hex(inner)? as i64) << shift) >> shift;
             }
             if uniform_field.is_some() && uniform.is_none() {

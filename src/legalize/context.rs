@@ -790,6 +790,10 @@ macro_rules! ori_context_body {
             let s = self.cur_data().attrs;
             Attrs { round: Some(s.round.unwrap_or(Round::Rn)), ftz: s.ftz, sat: s.sat, ..Attrs::default() }
         }
+        fn fma_attrs(&mut self) -> Attrs {
+            let neg = self.cur_data().attrs.neg;
+            Attrs { neg, ..self.fp_attrs() }
+        }
         fn mem_attrs(&mut self) -> Attrs {
             let s = self.cur_data().attrs;
             Attrs { ty: s.ty, vector: s.vector, volatile: s.volatile, order: s.order, scope: s.scope, ..Attrs::default() }
@@ -822,6 +826,10 @@ macro_rules! ori_context_body {
         fn half_attrs(&mut self) -> Attrs {
             let s = self.cur_data().attrs;
             Attrs { ty: s.ty, ftz: s.ftz, sat: s.sat, ..Attrs::default() }
+        }
+        fn half_fma_attrs(&mut self) -> Attrs {
+            let neg = self.cur_data().attrs.neg;
+            Attrs { neg, ..self.half_attrs() }
         }
         fn is_pair(&mut self, ty: Type) -> bool {
             ty.regs() == 2

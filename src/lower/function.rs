@@ -15,7 +15,7 @@
 
 use super::error::LowerError;
 use super::names::Binding;
-use super::types::{bytes_value_type, scalar_value_type};
+use super::types::{bytes_value_type, scalar_value_type, AGGREGATE_PART, MAX_AGGREGATE};
 use super::{func_of, globals, ModuleCx};
 use crate::diag::Span;
 use crate::ir::entity::EntityRef;
@@ -63,6 +63,14 @@ struct LabelInfo {
     seen: u32,
 }
 
+/// How an indirect call passes one argument or result.
+enum Parts {
+    /// One value of this type.
+    One(Type),
+    /// A `.param` aggregate in 16-byte parts.
+    Aggregate { id: u32, size: u32 },
+}
+
 /// Where a return value lives.
 #[derive(Clone, Copy)]
 enum RetSlot {
@@ -95,7 +103,12 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     /// Register assignments of the PTX instruction being lowered, applied
     /// after it (so its reads see the old values).
     pub pending: SmallVec<[(Variable, Value); 4]>,
-    debug: (u32, u32, u32),
+    /// The `.loc` in force: file, line, column, and its chain of call
+    /// sites ([`SrcLoc::inlined_at`]).
+    debug: (u32, u32, u32, u32),
+    /// The call site each inlined position was last given (`.loc F L ...,
+    /// inlined_at F2 L2`: (F, L) → (F2, L2)), to follow nested inlining.
+    call_sites: HashMap<(u32, u32), (u32, u32), FxBuild>,
     /// Bytes of `.local` frame declared so far.
     pub frame: u32,
     /// The variable of PTX's carry flag, once an instruction uses it.
@@ -135,7 +148,8 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         open: true,
         emitted: SmallVec::new(),
         pending: SmallVec::new(),
-        debug: (0, 0, 0),
+        debug: (0, 0, 0, 0),
+        call_sites: HashMap::default(),
         frame: 0,
         cc: None,
         errors: Vec::new(),
@@ -305,7 +319,25 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         self.errors.push(e);
                     }
                 }
-                Event::Loc(l) => self.debug = (l.file, l.line, l.column),
+                Event::Loc(l) => {
+                    let mut chain_id = 0;
+                    if let Some((f, line, _)) = l.inlined_at {
+                        let mut chain = [(0, 0); crate::ir::function::INLINE_DEPTH];
+                        self.call_sites.insert((l.file, l.line), (f, line));
+                        let mut site = Some((f, line));
+                        for slot in chain.iter_mut() {
+                            let Some(s) = site else { break };
+                            *slot = s;
+                            site = self.call_sites.get(&s).copied().filter(|p| *p != s);
+                        }
+                        let cx = &mut *self.cx;
+                        chain_id = *cx.inline_chain_ids.entry(chain).or_insert_with(|| {
+                            cx.inline_chains.push(chain);
+                            cx.inline_chains.len() as u32
+                        });
+                    }
+                    self.debug = (l.file, l.line, l.column, chain_id);
+                }
                 Event::Inst(i) => {
                     if !self.open {
                         // Code after an unconditional terminator.
@@ -336,8 +368,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             Some((map, src)) => map.line_col(src, i.loc.span().start),
             None => (0, 0),
         };
-        let (debug_file, debug_line, debug_col) = self.debug;
-        self.b.set_srcloc(SrcLoc { line, col, debug_file, debug_line, debug_col });
+        let (debug_file, debug_line, debug_col, inlined_at) = self.debug;
+        self.b.set_srcloc(SrcLoc { line, col, debug_file, debug_line, debug_col, inlined_at });
     }
 
     /// Counts each label block's incoming edges: branches to it, and the
@@ -390,14 +422,18 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
     fn params(&mut self, f: &ast::Function, fid: FuncId) {
         let sig = self.cx.sigs.get(fid.index()).cloned().unwrap_or_default();
         let entry = self.b.current_block();
+        let mut first = 0;
         for (k, p) in f.params.iter().flatten().enumerate() {
             if self.kernel {
                 self.cx.scope.insert(p.name, Binding::KernelParam(k as u32));
                 continue;
             }
-            let Some(&ty) = sig.params.get(k) else { continue };
+            let parts = sig.param_parts.get(k).copied().unwrap_or(1);
+            let Some(tys) = sig.params.get(first..first + parts) else { continue };
+            first += parts;
             let Some(entry) = entry else { continue };
-            let value = self.b.append_block_param(entry, ty);
+            let values: SmallVec<[Value; 4]> = tys.iter().map(|&t| self.b.append_block_param(entry, t)).collect();
+            let (ty, value) = (tys[0], values[0]);
             match self.param_binding(p, ty) {
                 Binding::VecReg { id, n, ty: et, bits } => {
                     let parts = self.unpack(value, n, bits);
@@ -408,17 +444,31 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     }
                 }
                 Binding::Reg(var) | Binding::ParamVar { var, .. } => self.b.def_var(var, value),
+                Binding::ParamAggregate { id, .. } => {
+                    for (c, (&t, &v)) in tys.iter().zip(&values).enumerate() {
+                        let var = self.elem_var(id, c as u32, t);
+                        self.b.def_var(var, v);
+                    }
+                }
                 _ => {}
             }
         }
+        let mut first = 0;
         for (k, r) in f.returns.iter().enumerate() {
-            let Some(&ty) = sig.returns.get(k) else { continue };
-            let slot = match self.param_binding(r, ty) {
-                Binding::VecReg { id, n, ty, bits } => RetSlot::Vec { id, n, ty, bits },
-                Binding::Reg(var) | Binding::ParamVar { var, .. } => RetSlot::Var(var),
-                _ => continue,
-            };
-            self.returns.push(slot);
+            let parts = sig.return_parts.get(k).copied().unwrap_or(1);
+            let Some(tys) = sig.returns.get(first..first + parts) else { continue };
+            first += parts;
+            match self.param_binding(r, tys[0]) {
+                Binding::VecReg { id, n, ty, bits } => self.returns.push(RetSlot::Vec { id, n, ty, bits }),
+                Binding::Reg(var) | Binding::ParamVar { var, .. } => self.returns.push(RetSlot::Var(var)),
+                Binding::ParamAggregate { id, .. } => {
+                    for (c, &t) in tys.iter().enumerate() {
+                        let var = self.elem_var(id, c as u32, t);
+                        self.returns.push(RetSlot::Var(var));
+                    }
+                }
+                _ => {}
+            }
         }
         // Each instruction emitted so far (vector unpacking) belongs to the
         // prologue, not to the first PTX instruction.
@@ -438,7 +488,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             _ => {
                 let size = ty.bits() / 8;
                 let size = globals::layout(p.ty, p.vector, p.align, &p.dims, None).map_or(size, |l| l.size as u32);
-                Binding::ParamVar { var: self.b.declare_var(ty), size }
+                if size > AGGREGATE_PART {
+                    Binding::ParamAggregate { id: self.new_decl(size.div_ceil(AGGREGATE_PART)), size }
+                } else {
+                    Binding::ParamVar { var: self.b.declare_var(ty), size }
+                }
             }
         };
         self.cx.scope.insert(p.name, binding);
@@ -523,13 +577,21 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 StateSpace::Param | StateSpace::ParamFunc => {
                     let l = globals::layout(d.ty, d.vector, d.align, &decl.dims, None).map_err(|m| self.error(decl.loc.span(), m))?;
                     let size = l.size as u32;
-                    let ty = bytes_value_type(size).ok_or_else(|| self.error(decl.loc.span(), format!("unsupported in lowering: .param variable of {size} bytes (at most 16 are passed in registers)")))?;
-                    Binding::ParamVar { var: self.b.declare_var(ty), size }
+                    if (AGGREGATE_PART + 1..=MAX_AGGREGATE).contains(&size) {
+                        Binding::ParamAggregate { id: self.new_decl(size.div_ceil(AGGREGATE_PART)), size }
+                    } else {
+                        let ty = bytes_value_type(size).ok_or_else(|| self.error(decl.loc.span(), format!("unsupported in lowering: .param variable of {size} bytes (at most {MAX_AGGREGATE} are passed in registers)")))?;
+                        Binding::ParamVar { var: self.b.declare_var(ty), size }
+                    }
                 }
                 StateSpace::Global | StateSpace::Const | StateSpace::Shared | StateSpace::SharedCta => {
                     let base = self.cx.m.names.name(decl.name);
                     let name = self.unique_global_name(base);
-                    let g = globals::global_var(d, decl, name.clone()).map_err(|m| self.error(decl.loc.span(), m))?;
+                    let resolve = |s: ast::Symbol| match self.cx.scope.get(s) {
+                        Some(Binding::Global(id)) => self.cx.globals.get(id).map(|g| (id, g.space)),
+                        _ => None,
+                    };
+                    let g = globals::global_var(d, decl, name.clone(), &resolve).map_err(|m| self.error(decl.loc.span(), m))?;
                     self.cx.global_names.insert(name);
                     Binding::Global(self.cx.globals.push(g))
                 }
@@ -794,7 +856,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             Some(OperandKind::Name(s, None)) => func_of(self.cx, *s),
             _ => None,
         };
-        let Some(callee) = callee else { return Err(self.error(span, "unsupported in lowering: indirect call")) };
+        let Some(callee) = callee else { return self.call_indirect(rets, rest, span) };
         let args = match rest.get(1).map(|o| &o.kind) {
             Some(OperandKind::ParenList(l)) => m.operands(*l),
             None => &[],
@@ -804,20 +866,149 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             return Err(self.error(span, "unsupported in lowering: call with a prototype"));
         }
         let sig = self.cx.sigs.get(callee.index()).cloned().unwrap_or_default();
-        if args.len() != sig.params.len() || rets.len() != sig.returns.len() {
+        if args.len() != sig.param_parts.len() || rets.len() != sig.return_parts.len() {
             return Err(self.error(span, "call arguments do not match the callee's parameters"));
         }
         let mut data = InstData::new(Opcode::Call, Attrs::default());
         data.imm = callee.index() as u64;
-        for (a, &ty) in args.iter().zip(&sig.params) {
-            let v = self.read_whole(a, ty)?;
-            data.args.push(v);
+        let mut first = 0;
+        for (a, &parts) in args.iter().zip(&sig.param_parts) {
+            let tys = sig.params.get(first..first + parts).unwrap_or_default();
+            first += parts;
+            if let [ty] = tys {
+                let v = self.read_whole(a, *ty)?;
+                data.args.push(v);
+                continue;
+            }
+            let id = self.aggregate_operand(a, tys.len())?;
+            for (c, &t) in tys.iter().enumerate() {
+                let var = self.elem_var(id, c as u32, t);
+                let v = self.b.use_var(var);
+                data.args.push(v);
+            }
         }
         let inst = self.emit(data, &sig.returns);
         let results = self.b.func.insts[inst].results.clone();
-        for (r, v) in rets.iter().zip(results) {
-            self.write_whole(r, v)?;
+        let mut first = 0;
+        for (r, &parts) in rets.iter().zip(&sig.return_parts) {
+            let values = results.get(first..first + parts).unwrap_or_default();
+            first += parts;
+            if let [v] = values {
+                self.write_whole(r, *v)?;
+                continue;
+            }
+            let id = self.aggregate_operand(r, values.len())?;
+            for (c, &v) in values.iter().enumerate() {
+                let t = self.b.func.value_type(v);
+                let var = self.elem_var(id, c as u32, t);
+                self.b.def_var(var, v);
+            }
         }
         Ok(())
+    }
+
+    /// `call (rets), %rd, (args), proto;` (or with a list of possible
+    /// targets instead of the prototype): the value types come from the
+    /// argument and result operands (the call sequence's `.param`
+    /// variables, whose sizes the prototype repeats), each passed as a
+    /// direct call's.
+    fn call_indirect(&mut self, rets: &[ast::Operand], rest: &[ast::Operand], span: Span) -> Result<(), LowerError> {
+        let m = self.cx.m;
+        let (Some(target), Some(OperandKind::ParenList(l)), Some(_)) = (rest.first(), rest.get(1).map(|o| &o.kind), rest.get(2)) else {
+            return Err(self.error(span, "unsupported in lowering: indirect call without an argument list and prototype"));
+        };
+        if rest.len() > 3 {
+            return Err(self.error(span, "unsupported in lowering: indirect call form"));
+        }
+        let address = match &target.kind {
+            OperandKind::Name(s, None) => match self.resolve(*s) {
+                Some(Binding::Reg(var)) if !self.b.var_type(var).file().is_predicate() => self.b.use_var(var),
+                _ => return Err(self.error(target.loc.span(), "the target of an indirect call is not an address register")),
+            },
+            _ => return Err(self.error(target.loc.span(), "the target of an indirect call is not an address register")),
+        };
+        let mut data = InstData::new(Opcode::CallIndirect, Attrs::default());
+        data.args.push(address);
+        for a in m.operands(*l) {
+            match self.operand_parts(a)? {
+                Parts::One(ty) => {
+                    let v = self.read_whole(a, ty)?;
+                    data.args.push(v);
+                }
+                Parts::Aggregate { id, size } => {
+                    for c in 0..size.div_ceil(AGGREGATE_PART) {
+                        let t = super::types::aggregate_part_type(size, c).unwrap_or(Type::R32);
+                        let var = self.elem_var(id, c, t);
+                        let v = self.b.use_var(var);
+                        data.args.push(v);
+                    }
+                }
+            }
+        }
+        let mut result_types: SmallVec<[Type; 4]> = SmallVec::new();
+        let mut shapes = Vec::with_capacity(rets.len());
+        for r in rets {
+            let shape = self.operand_parts(r)?;
+            match shape {
+                Parts::One(ty) => result_types.push(ty),
+                Parts::Aggregate { size, .. } => {
+                    result_types.extend((0..size.div_ceil(AGGREGATE_PART)).map(|c| super::types::aggregate_part_type(size, c).unwrap_or(Type::R32)));
+                }
+            }
+            shapes.push(shape);
+        }
+        let inst = self.emit(data, &result_types);
+        let results = self.b.func.insts[inst].results.clone();
+        let mut first = 0;
+        for (r, shape) in rets.iter().zip(shapes) {
+            match shape {
+                Parts::One(_) => {
+                    if let Some(&v) = results.get(first) {
+                        self.write_whole(r, v)?;
+                    }
+                    first += 1;
+                }
+                Parts::Aggregate { id, size } => {
+                    for c in 0..size.div_ceil(AGGREGATE_PART) {
+                        let Some(&v) = results.get(first) else { break };
+                        first += 1;
+                        let t = self.b.func.value_type(v);
+                        let var = self.elem_var(id, c, t);
+                        self.b.def_var(var, v);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// How an argument or result operand of an indirect call is passed:
+    /// a `.param` variable or register as one value of its size, a
+    /// `.param` aggregate in parts.
+    fn operand_parts(&mut self, op: &ast::Operand) -> Result<Parts, LowerError> {
+        let span = op.loc.span();
+        let OperandKind::Name(s, None) = &op.kind else {
+            return Err(self.error(span, "unsupported in lowering: an indirect call's argument that is not a name"));
+        };
+        match self.resolve(*s) {
+            Some(Binding::ParamVar { size, .. }) => bytes_value_type(size).map(Parts::One).ok_or_else(|| self.error(span, "a .param argument without a size")),
+            Some(Binding::ParamAggregate { id, size }) => Ok(Parts::Aggregate { id, size }),
+            Some(Binding::Reg(var)) => Ok(Parts::One(self.b.var_type(var))),
+            _ => Err(self.error(span, "unsupported in lowering: an indirect call's argument form")),
+        }
+    }
+
+    /// The declaration number of the `.param` aggregate a call operand
+    /// names, which must have the `parts` parts of the callee's parameter
+    /// (the same size up to the last part).
+    fn aggregate_operand(&mut self, op: &ast::Operand, parts: usize) -> Result<u32, LowerError> {
+        let span = op.loc.span();
+        match &op.kind {
+            OperandKind::Name(s, None) => match self.resolve(*s) {
+                Some(Binding::ParamAggregate { id, size }) if size.div_ceil(AGGREGATE_PART) as usize == parts => Ok(id),
+                _ => Err(self.error(span, "a .param aggregate argument or result whose size differs from the callee's")),
+            },
+            _ => Err(self.error(span, "a .param aggregate is passed or returned through a .param variable")),
+        }
     }
 }

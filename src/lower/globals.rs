@@ -3,8 +3,12 @@
 //! bytes.
 
 use super::types::imm_bits;
-use crate::ir::{GlobalVar, Space};
-use crate::ptx::ast::{Declarator, Expr, Initializer, Linkage, ScalarType, StateSpace, TypeKind, VarDecl, VarType};
+use crate::ir::{AddressInit, GlobalId, GlobalVar, Space};
+use crate::ptx::ast::{BinaryOp, Declarator, Expr, Initializer, Linkage, ScalarType, StateSpace, Symbol, TypeKind, VarDecl, VarType};
+
+/// What a name in an initialiser stands for: a module variable and its
+/// state space, or nothing known.
+pub(super) type ResolveVar<'a> = &'a dyn Fn(Symbol) -> Option<(GlobalId, Space)>;
 
 /// The largest variable lowering lays out (a hostile `[1<<60]` must not
 /// overflow offsets): 4 GiB.
@@ -68,25 +72,34 @@ pub(super) fn global_space(s: StateSpace) -> Option<Space> {
     }
 }
 
-/// A module variable for one declarator.
-pub(super) fn global_var(d: &VarDecl, decl: &Declarator, name: String) -> Result<GlobalVar, String> {
+/// A module variable for one declarator; `resolve` names the variables
+/// its initialiser may take the address of.
+pub(super) fn global_var(d: &VarDecl, decl: &Declarator, name: String, resolve: ResolveVar) -> Result<GlobalVar, String> {
     let Some(space) = global_space(d.space) else {
         return Err(format!("unsupported in lowering: {} variable", d.space.spelling()));
     };
     let l = layout(d.ty, d.vector, d.align, &decl.dims, decl.init.as_ref())?;
+    let mut addresses = Vec::new();
     let init = match &decl.init {
-        Some(init) => init_bytes(l.elem, init, l.size)?,
+        Some(init) => init_bytes(l.elem, init, l.size, &mut Addresses { resolve, found: &mut addresses })?,
         None => Vec::new(),
     };
     let visible = matches!(d.linkage, Linkage::Visible | Linkage::Extern | Linkage::Weak | Linkage::Common);
-    Ok(GlobalVar { name, space, size: l.size, align: l.align, init, visible })
+    Ok(GlobalVar { name, space, size: l.size, align: l.align, init, visible, addresses })
+}
+
+/// The address words an initialiser holds, found while it is flattened.
+struct Addresses<'a, 'b> {
+    resolve: ResolveVar<'a>,
+    found: &'b mut Vec<AddressInit>,
 }
 
 /// The bytes of an initialiser of a variable of `size` bytes with
-/// elements of type `elem`, little-endian, padded with zeros to `size`.
-pub(super) fn init_bytes(elem: ScalarType, init: &Initializer, size: u64) -> Result<Vec<u8>, String> {
+/// elements of type `elem`, little-endian, padded with zeros to `size`
+/// (zeros where a word is an address, which `addresses` records).
+fn init_bytes(elem: ScalarType, init: &Initializer, size: u64, addresses: &mut Addresses) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(usize::try_from(size).unwrap_or(0).min(1 << 20));
-    flatten(elem, init, &mut out)?;
+    flatten(elem, init, &mut out, addresses)?;
     let size = usize::try_from(size).unwrap_or(usize::MAX);
     if out.len() > size {
         return Err(format!("initialiser of {} bytes for a variable of {size} bytes", out.len()));
@@ -95,16 +108,61 @@ pub(super) fn init_bytes(elem: ScalarType, init: &Initializer, size: u64) -> Res
     Ok(out)
 }
 
-fn flatten(elem: ScalarType, init: &Initializer, out: &mut Vec<u8>) -> Result<(), String> {
+/// `name` or `name + k` / `k + name` / `name - k`: the variable and the
+/// constant.
+fn symbol_plus_constant(e: &Expr) -> Option<(Symbol, i64)> {
+    match e {
+        Expr::Symbol(s, _) => Some((*s, 0)),
+        Expr::Binary(BinaryOp::Add, a, b, _) => match (&**a, &**b) {
+            (Expr::Symbol(s, _), Expr::Int { value, .. }) | (Expr::Int { value, .. }, Expr::Symbol(s, _)) => Some((*s, *value as i64)),
+            _ => None,
+        },
+        Expr::Binary(BinaryOp::Sub, a, b, _) => match (&**a, &**b) {
+            (Expr::Symbol(s, _), Expr::Int { value, .. }) => Some((*s, (*value as i64).wrapping_neg())),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Records the address word `e` (an element of type `elem` at byte `at`).
+/// Only addresses of `.const` variables are laid out here: they are
+/// offsets in bank 3 that need no relocation. A `.global` variable's or a
+/// function's address (or `generic(..)`) needs an `R_CUDA_64` relocation
+/// of the initialised section (ptxas 13.5 writes them in
+/// `.rel.nv.global.init` / `.rela.nv.global.init` / `.rel.nv.constant3`),
+/// which the cubin writer does not produce yet.
+fn address_word(elem: ScalarType, e: &Expr, at: u64, addresses: &mut Addresses) -> Result<(), String> {
+    let unsupported = |what: &str| Err(format!("unsupported in lowering: address-of initialiser ({what})"));
+    let Some((symbol, addend)) = symbol_plus_constant(e) else {
+        return unsupported(if matches!(e, Expr::Generic(..)) { "a generic address, which needs a relocation" } else { "an expression other than a variable plus a constant" });
+    };
+    let bytes = type_bytes(elem);
+    if elem.kind() == TypeKind::Float || !(bytes == 4 || bytes == 8) {
+        return unsupported("an address in an element that is not a 32- or 64-bit integer");
+    }
+    match (addresses.resolve)(symbol) {
+        Some((target, Space::Const)) => {
+            addresses.found.push(AddressInit { at, bytes: bytes as u8, target, addend });
+            Ok(())
+        }
+        Some(_) => unsupported("the address of a .global or .shared variable, which needs a relocation"),
+        None => unsupported("the address of a function or an unknown name"),
+    }
+}
+
+fn flatten(elem: ScalarType, init: &Initializer, out: &mut Vec<u8>, addresses: &mut Addresses) -> Result<(), String> {
     match init {
         Initializer::List(items, _) => {
             for i in items {
-                flatten(elem, i, out)?;
+                flatten(elem, i, out, addresses)?;
             }
         }
         Initializer::Expr(e) => {
             if refers_to_symbol(e) {
-                return Err("unsupported in lowering: address-of initialiser".into());
+                address_word(elem, e, out.len() as u64, addresses)?;
+                out.resize(out.len() + type_bytes(elem) as usize, 0);
+                return Ok(());
             }
             let bits = match e {
                 // An integer for a float element is its value (PTX converts

@@ -15,7 +15,7 @@ use super::error::LowerError;
 use super::function::FnLower;
 use super::names::Binding;
 use super::operands::Place;
-use super::types::{self, scalar_value_type};
+use super::types::{self, aggregate_part_type, scalar_value_type, AGGREGATE_PART};
 use crate::diag::Span;
 use crate::ir::{Attrs, DataType, InstData, Opcode, Space, Type, Value, Variable};
 use crate::ptx::ast::{Address, Instruction, Operand, OperandKind, ScalarType, TypeKind};
@@ -29,6 +29,9 @@ pub(super) enum Addr {
     KernelParam { offset: i64 },
     /// Bytes `offset..` of a `.param` variable held in a register.
     ParamVar { var: Variable, offset: i64 },
+    /// Bytes `offset..` of a `.param` aggregate held in 16-byte parts
+    /// (declaration `id`, `size` bytes).
+    ParamAggregate { id: u32, size: u32, offset: i64 },
 }
 
 impl<'a> FnLower<'_, 'a, '_> {
@@ -67,6 +70,16 @@ impl<'a> FnLower<'_, 'a, '_> {
                 let bytes = i64::from(ty.bits().div_ceil(8));
                 for (k, p) in places.into_iter().enumerate() {
                     let v = self.piece(whole, offset + k as i64 * bytes, ty, span)?;
+                    self.assign(p, v, signed, span)?;
+                }
+                return Ok(());
+            }
+            Addr::ParamAggregate { id, size, offset } => {
+                let bytes = i64::from(ty.bits().div_ceil(8));
+                for (k, p) in places.into_iter().enumerate() {
+                    let (var, within) = self.aggregate_part(id, size, offset + k as i64 * bytes, bytes, span)?;
+                    let whole = self.b.use_var(var);
+                    let v = self.piece(whole, within, ty, span)?;
                     self.assign(p, v, signed, span)?;
                 }
                 return Ok(());
@@ -113,8 +126,34 @@ impl<'a> FnLower<'_, 'a, '_> {
                 }
                 self.assign(Place::Var(var), whole, false, span)?;
             }
+            Addr::ParamAggregate { id, size, offset } => {
+                let bytes = i64::from(ty.bits().div_ceil(8));
+                for (k, v) in values.into_iter().enumerate() {
+                    let (var, within) = self.aggregate_part(id, size, offset + k as i64 * bytes, bytes, span)?;
+                    let whole = self.b.use_var(var);
+                    let whole = self.insert(whole, within, ty, v, span)?;
+                    self.assign(Place::Var(var), whole, false, span)?;
+                }
+            }
         }
         Ok(())
+    }
+
+    /// The part of a `.param` aggregate (declaration `id`, `size` bytes)
+    /// that holds bytes `offset..offset + bytes`, and the offset within
+    /// it. An element that straddles two parts (unaligned in its
+    /// aggregate) is not supported.
+    fn aggregate_part(&mut self, id: u32, size: u32, offset: i64, bytes: i64, span: Span) -> Result<(Variable, i64), LowerError> {
+        let part = i64::from(AGGREGATE_PART);
+        if offset < 0 || offset + bytes > i64::from(size) {
+            return Err(self.error(span, format!("access to bytes {offset}..{} of a .param aggregate of {size} bytes", offset + bytes)));
+        }
+        let k = offset / part;
+        if (offset + bytes - 1) / part != k {
+            return Err(self.error(span, "unsupported in lowering: an unaligned element of a .param aggregate (it straddles two 16-byte parts)"));
+        }
+        let ty = aggregate_part_type(size, k as u32).ok_or_else(|| self.error(span, "a .param aggregate part without a type"))?;
+        Ok((self.elem_var(id, k as u32, ty), offset - k * part))
     }
 
     /// The memory order of a load or store: none, `.relaxed.scope`, or
@@ -276,6 +315,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 Ok(Addr::KernelParam { offset: at + offset })
             }
             Some(Binding::ParamVar { var, .. }) if space == Space::Param => Ok(Addr::ParamVar { var, offset }),
+            Some(Binding::ParamAggregate { id, size }) if space == Space::Param => Ok(Addr::ParamAggregate { id, size, offset }),
             Some(Binding::Global(g)) => {
                 let own = self.cx.globals.get(g).map_or(Space::Global, |v| v.space);
                 if space == own {
@@ -302,7 +342,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 }
                 _ => Err(self.error(span, format!("'{}' is in .local, not .{}", name(), space.word()))),
             },
-            Some(Binding::KernelParam(_) | Binding::ParamVar { .. }) => {
+            Some(Binding::KernelParam(_) | Binding::ParamVar { .. } | Binding::ParamAggregate { .. }) => {
                 Err(self.error(span, format!("unsupported in lowering: .{} access to parameter '{}'", space.word(), name())))
             }
             _ => Err(self.error(span, format!("'{}' is not an address", name()))),

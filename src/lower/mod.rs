@@ -51,6 +51,7 @@ mod globals;
 mod integer;
 mod matrix;
 mod async_copy;
+mod mbarrier;
 mod memory;
 mod names;
 mod operands;
@@ -70,7 +71,7 @@ use crate::ptx::ast::{self, FunctionKind, Item, StateSpace, Symbol};
 use crate::ptx::scopes::ScopedTable;
 use crate::target::Sm;
 use names::{Binding, NameFacts};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The result of [`lower_module_partial`].
 #[derive(Clone, Debug)]
@@ -120,6 +121,8 @@ pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early
         lines: source.map(|s| (LineMap::new(s), s)),
         seal_early,
         errors: Vec::new(),
+        inline_chains: Vec::new(),
+        inline_chain_ids: HashMap::new(),
     };
     let mut out = ir::Module::new(sm);
     cx.scope.push_scope();
@@ -161,14 +164,23 @@ pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early
         out.functions[fid] = func;
     }
     out.globals = std::mem::take(&mut cx.globals);
+    out.inline_chains = std::mem::take(&mut cx.inline_chains);
     Lowered { module: out, errors: cx.errors }
 }
 
 /// A function's signature in value types.
 #[derive(Clone, Debug, Default)]
 struct Sig {
+    /// Value types of the arguments, every part of an aggregate one.
     params: Vec<Type>,
+    /// Value types of the results, likewise.
     returns: Vec<Type>,
+    /// How many of `params` each PTX parameter takes.
+    param_parts: Vec<usize>,
+    /// How many of `returns` each PTX return value takes.
+    return_parts: Vec<usize>,
+    /// An `.entry` (whose address PTX code cannot take).
+    kernel: bool,
 }
 
 /// Module-wide state of one lowering.
@@ -186,6 +198,9 @@ struct ModuleCx<'a> {
     lines: Option<(LineMap, &'a str)>,
     seal_early: bool,
     errors: Vec<LowerError>,
+    /// Chains of `inlined_at` call sites, each once ([`ir::Module::inline_chains`]).
+    inline_chains: Vec<[(u32, u32); crate::ir::function::INLINE_DEPTH]>,
+    inline_chain_ids: HashMap<[(u32, u32); crate::ir::function::INLINE_DEPTH], u32>,
 }
 
 impl ModuleCx<'_> {
@@ -203,21 +218,27 @@ impl ModuleCx<'_> {
         let name = self.m.names.name(f.name).to_string();
         let kernel = f.kind == FunctionKind::Entry;
         let mut func = ir::Function::new(name.clone(), if kernel { ir::FunctionKind::Kernel } else { ir::FunctionKind::Device });
-        let mut sig = Sig::default();
+        let mut sig = Sig { kernel, ..Sig::default() };
         let mut offset: u64 = 0;
         for p in f.params.iter().flatten() {
             match param_layout(p, kernel) {
-                Ok((size, align, ty)) => {
+                Ok((size, align, tys)) => {
                     let at = offset.div_ceil(u64::from(align)) * u64::from(align);
                     offset = at + u64::from(size);
-                    func.params.push(Param {
-                        name: self.m.names.name(p.name).to_string(),
-                        size,
-                        align,
-                        offset: u32::try_from(at).unwrap_or(u32::MAX),
-                        pointer: p.ptr.is_some(),
-                    });
-                    sig.params.push(ty);
+                    let at = u32::try_from(at).unwrap_or(u32::MAX);
+                    let pname = self.m.names.name(p.name);
+                    if tys.len() == 1 {
+                        func.params.push(Param { name: pname.to_string(), size, align, offset: at, pointer: p.ptr.is_some() });
+                    } else {
+                        // An aggregate: one parameter per 16-byte part.
+                        for k in 0..tys.len() as u32 {
+                            let part = types::AGGREGATE_PART;
+                            let bytes = size.saturating_sub(k * part).min(part);
+                            func.params.push(Param { name: format!("{pname}.{k}"), size: bytes, align: align.min(part), offset: at.saturating_add(k * part), pointer: false });
+                        }
+                    }
+                    sig.param_parts.push(tys.len());
+                    sig.params.extend(tys);
                 }
                 Err(msg) => self.errors.push(LowerError { span: p.loc.span(), function: name.clone(), message: msg }),
             }
@@ -227,7 +248,10 @@ impl ModuleCx<'_> {
         }
         for r in &f.returns {
             match param_layout(r, false) {
-                Ok((_, _, ty)) => sig.returns.push(ty),
+                Ok((_, _, tys)) => {
+                    sig.return_parts.push(tys.len());
+                    sig.returns.extend(tys);
+                }
                 Err(msg) => self.errors.push(LowerError { span: r.loc.span(), function: name.clone(), message: msg }),
             }
         }
@@ -244,7 +268,11 @@ impl ModuleCx<'_> {
     fn module_variable(&mut self, d: &ast::VarDecl) {
         for decl in &d.declarators {
             let name = self.m.names.name(decl.name).to_string();
-            match globals::global_var(d, decl, name.clone()) {
+            let resolve = |s: ast::Symbol| match self.scope.get(s) {
+                Some(Binding::Global(id)) => self.globals.get(id).map(|g| (id, g.space)),
+                _ => None,
+            };
+            match globals::global_var(d, decl, name.clone(), &resolve) {
                 Ok(g) => {
                     self.global_names.insert(name);
                     let id = self.globals.push(g);
@@ -256,20 +284,21 @@ impl ModuleCx<'_> {
     }
 }
 
-/// Size, alignment and value type of a parameter or return value (a
-/// kernel parameter stays in memory: its value type is not used).
-fn param_layout(p: &ast::Param, kernel: bool) -> Result<(u32, u32, Type), String> {
+/// Size, alignment and value types of a parameter or return value (a
+/// kernel parameter stays in memory: its value type is not used); a
+/// `.param` aggregate of more than 16 bytes has one type per part.
+fn param_layout(p: &ast::Param, kernel: bool) -> Result<(u32, u32, Vec<Type>), String> {
     let l = globals::layout(p.ty, p.vector, p.align, &p.dims, None)?;
     let size = u32::try_from(l.size).unwrap_or(u32::MAX);
-    let ty = if kernel {
-        Some(Type::R32)
+    let tys = if kernel {
+        Some(vec![Type::R32])
     } else if p.space == StateSpace::Reg {
-        types::value_type(l.elem.bits() * u32::from(p.vector.unwrap_or(1).max(1)))
+        types::value_type(l.elem.bits() * u32::from(p.vector.unwrap_or(1).max(1))).map(|t| vec![t])
     } else {
-        types::bytes_value_type(size)
+        types::param_part_types(size)
     };
-    let ty = ty.ok_or_else(|| format!("unsupported in lowering: parameter of {size} bytes (at most 16 are passed in registers)"))?;
-    Ok((size, l.align, ty))
+    let tys = tys.ok_or_else(|| format!("unsupported in lowering: parameter of {size} bytes (at most {} are passed in registers)", types::MAX_AGGREGATE))?;
+    Ok((size, l.align, tys))
 }
 
 fn bounds(directives: &[ast::FunctionDirective]) -> ir::LaunchBounds {

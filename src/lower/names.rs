@@ -64,6 +64,18 @@ pub(super) enum Binding {
         /// Its size in bytes.
         size: u32,
     },
+    /// A `.param` aggregate of more than 16 bytes (a struct passed or
+    /// returned by value): held in registers as parts of 16 bytes (the
+    /// last one smaller), part `k` the element variable `(id, k)` of type
+    /// [`super::types::aggregate_part_type`]. Each part is one argument
+    /// or result of the call, so the words go in registers as every other
+    /// argument's do.
+    ParamAggregate {
+        /// The declaration's number within the function.
+        id: u32,
+        /// Its size in bytes.
+        size: u32,
+    },
 }
 
 /// How a special register is named.

@@ -233,7 +233,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 let at = self.b.func.params.get(k as usize).map_or(0, |p| u64::from(p.offset));
                 Ok(self.iconst(want, at))
             }
-            Some(Binding::ParamVar { .. }) => Err(self.error(span, "unsupported in lowering: address of a parameter")),
+            Some(Binding::ParamVar { .. } | Binding::ParamAggregate { .. }) => Err(self.error(span, "unsupported in lowering: address of a parameter")),
             Some(Binding::Reg(_)) | Some(Binding::Range { .. }) | Some(Binding::VecRange { .. }) => Err(self.error(span, format!("'{}' is not a value here", self.cx.m.names.name(s)))),
             None => {
                 if Some(s) == self.cx.facts.warp_sz {
@@ -247,8 +247,14 @@ impl<'a> FnLower<'_, 'a, '_> {
                     (SregName::Plain(r), None) => Ok(self.sreg(r)),
                     _ => {
                         let name = self.cx.m.names.name(s);
-                        if super::func_of(self.cx, s).is_some() {
-                            Err(self.error(span, "unsupported in lowering: function address"))
+                        if let Some(f) = super::func_of(self.cx, s) {
+                            if self.cx.sigs.get(f.index()).is_some_and(|sig| sig.kernel) {
+                                return Err(self.error(span, format!("unsupported in lowering: the address of kernel '{name}'")));
+                            }
+                            let mut data = InstData::new(Opcode::FuncAddr, Attrs::default());
+                            data.imm = f.index() as u64;
+                            let inst = self.emit(data, &[want]);
+                            Ok(self.b.func.insts[inst].results[0])
                         } else if name.starts_with('%') {
                             Err(self.error(span, format!("unsupported in lowering: special register {name}")))
                         } else {

@@ -48,6 +48,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         if super::matrix::handles(i.opcode) {
             return self.matrix_op(i);
         }
+        if super::mbarrier::handles(i.opcode) {
+            return self.async_path(i);
+        }
         match i.opcode {
             P::CpAsync => return self.cp_async(i),
             P::Createpolicy => return self.createpolicy(i),

@@ -673,3 +673,82 @@ fn integer_bit_operations_carry_their_modifiers() {
     let selp = one(f, Opcode::Selp);
     assert_eq!((const_of(f, selp.args[0]), const_of(f, selp.args[1])), (1, 0));
 }
+
+#[test]
+fn param_aggregates_pass_in_sixteen_byte_parts() {
+    // 40 bytes: parts of 16, 16 and 8 bytes; the int after it one more.
+    let src = module(
+        "
+.func (.param .align 8 .b8 r[24]) f(.param .align 4 .b8 s[40], .param .b32 k)
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<2>;
+    ld.param.b32 %r1, [s+36];
+    ld.param.b32 %r2, [k];
+    ld.param.b64 %rd1, [s+16];
+    st.param.b32 [r+20], %r1;
+    st.param.b64 [r+8], %rd1;
+    st.param.b32 [r], %r2;
+    ret;
+}
+",
+    );
+    let m = lower(&src);
+    let f = func(&m, "f");
+    let entry = f.layout[0];
+    let params: Vec<Type> = f.blocks[entry].params.iter().map(|&p| f.value_type(p)).collect();
+    assert_eq!(params, [Type::R128, Type::R128, Type::R64, Type::R32]);
+    assert_eq!(f.returns, [Type::R128, Type::R64], "24 bytes: a 16-byte and an 8-byte part");
+    let sizes: Vec<(u32, u32)> = f.params.iter().map(|p| (p.offset, p.size)).collect();
+    assert_eq!(sizes, [(0, 16), (16, 16), (32, 8), (40, 4)]);
+    // s+36 is bytes 4..8 of the third part; s+16 the low half of the second.
+    let reads: Vec<(Value, u64)> = insts_of(f, Opcode::Extract).iter().map(|&i| (f.insts[i].args[0], f.insts[i].imm)).collect();
+    assert!(reads.contains(&(f.blocks[entry].params[2], 1)), "{reads:?}");
+    assert!(reads.contains(&(f.blocks[entry].params[1], 0)) || reads.contains(&(f.blocks[entry].params[1], 1)), "{reads:?}");
+}
+
+#[test]
+fn unaligned_aggregate_elements_are_refused() {
+    let src = module(
+        "
+.func f(.param .align 1 .b8 s[20])
+{
+    .reg .b32 %r1;
+    ld.param.b32 %r1, [s+14];
+    ret;
+}
+",
+    );
+    let m = parse(&src);
+    let l = lower_module_partial(&m, Sm::new(80), Some(&src));
+    assert!(l.errors.iter().any(|e| e.message.contains("straddles two 16-byte parts")), "{:?}", l.errors.iter().map(|e| &e.message).collect::<Vec<_>>());
+}
+
+#[test]
+fn const_initialisers_record_the_addresses_they_hold() {
+    let src = module(
+        "
+.const .u64 x = 1;
+.const .u32 y[4] = {4, 5, 6};
+.const .u64 t[3] = {x, y+8, 0x77};
+.visible .entry k() { ret; }
+",
+    );
+    let m = lower(&src);
+    let t = m.globals.iter().find(|(_, g)| g.name == "t").map(|(_, g)| g).expect("t");
+    let id = |n: &str| m.globals.iter().find(|(_, g)| g.name == n).map(|(i, _)| i).expect("variable");
+    let got: Vec<(u64, u8, ir::GlobalId, i64)> = t.addresses.iter().map(|a| (a.at, a.bytes, a.target, a.addend)).collect();
+    assert_eq!(got, [(0, 8, id("x"), 0), (8, 8, id("y"), 8)]);
+    assert_eq!(&t.init[16..24], &0x77u64.to_le_bytes(), "the plain word stays");
+    assert!(t.init[..16].iter().all(|&b| b == 0), "address words are zero until laid out");
+}
+
+#[test]
+fn addresses_that_need_relocations_are_refused_in_initialisers() {
+    for (init, why) in [("{a}", "needs a relocation"), ("{generic(a)}", "needs a relocation"), ("{a*2}", "other than a variable plus a constant")] {
+        let src = module(&format!(".global .u32 a[2];\n.global .u64 p[1] = {init};\n.visible .entry k() {{ ret; }}\n"));
+        let m = parse(&src);
+        let l = lower_module_partial(&m, Sm::new(80), Some(&src));
+        assert!(l.errors.iter().any(|e| e.message.contains(why)), "{init}: {:?}", l.errors.iter().map(|e| &e.message).collect::<Vec<_>>());
+    }
+}

@@ -45,6 +45,32 @@ pub(super) fn bytes_value_type(bytes: u32) -> Option<Type> {
     }
 }
 
+/// Bytes of each register part of a `.param` aggregate larger than one
+/// value (see [`super::names::Binding::ParamAggregate`]).
+pub(super) const AGGREGATE_PART: u32 = 16;
+
+/// The most bytes a `.param` aggregate may have: its words are passed in
+/// registers, at most [`crate::regalloc::abi::MAX_WORDS`] each way (ptxas
+/// passes the rest through the stack, which is not implemented).
+pub(super) const MAX_AGGREGATE: u32 = 4 * crate::regalloc::abi::MAX_WORDS;
+
+/// The value types of the parts of a `.param` variable of `size` bytes:
+/// one value up to 16 bytes, else 16-byte parts and a smaller last one.
+pub(super) fn param_part_types(size: u32) -> Option<Vec<Type>> {
+    if size <= AGGREGATE_PART {
+        return bytes_value_type(size).map(|t| vec![t]);
+    }
+    if size > MAX_AGGREGATE {
+        return None;
+    }
+    (0..size.div_ceil(AGGREGATE_PART)).map(|k| aggregate_part_type(size, k)).collect()
+}
+
+/// The value type of part `k` of an aggregate of `size` bytes.
+pub(super) fn aggregate_part_type(size: u32, k: u32) -> Option<Type> {
+    bytes_value_type(size.saturating_sub(k * AGGREGATE_PART).min(AGGREGATE_PART))
+}
+
 /// The Ori data type of a PTX scalar type, for the types the IR names.
 pub(super) fn data_type(t: ScalarType) -> Option<DataType> {
     use ScalarType as S;

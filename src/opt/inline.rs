@@ -223,7 +223,7 @@ mod tests {
 
     fn lowered(src: &str) -> Module {
         let module = crate::ptx::parse_and_check(src, &Default::default()).expect("valid PTX");
-        let (raw, errors) = crate::driver::lower(&module, Sm::new(80), Some(src), crate::driver::Options { verify: true });
+        let (raw, errors) = crate::driver::lower(&module, Sm::new(80), Some(src), crate::driver::Options { verify: true, ..Default::default() });
         assert!(errors.is_empty(), "{errors:?}");
         raw
     }

@@ -20,6 +20,11 @@ pub const RETURN_ADDRESS: u8 = 2;
 /// The register of the first argument (and result) word.
 pub const FIRST_WORD: u8 = 4;
 
+/// The register of the target of a call through a register (the
+/// callee's offset in the section): below the return address and the
+/// words, so it is free at the call.
+pub const INDIRECT_TARGET: u8 = 0;
+
 /// The most words passed one way (arguments or results): the words must
 /// be singles of the R run, which has at most 64 of them.
 pub const MAX_WORDS: u32 = 48;

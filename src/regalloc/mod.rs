@@ -118,9 +118,10 @@ impl Allocated {
                     AllocInst::Call { callee, external: false, .. } => format!("{} func{callee}", without_last(text)),
                     AllocInst::Call { callee, external: true, .. } => format!("{} extern func{callee}", without_last(text)),
                     AllocInst::ReturnAddress { .. } => format!("{} <return address>", without_last(text)),
-                    AllocInst::SymAddr { global, offset, high, .. } => {
+                    AllocInst::SymAddr { global, offset, high, function: false, .. } => {
                         format!("{} {}(global{global}{offset:+#x})", without_last(text), if *high { "32@hi" } else { "32@lo" })
                     }
+                    AllocInst::SymAddr { global, high, function: true, .. } => format!("{} {}(func{global})", without_last(text), if *high { "32@hi" } else { "32@lo" }),
                 };
                 out.push_str(&format!("    {line}\n"));
             }
@@ -143,6 +144,8 @@ fn without_last(text: &str) -> &str {
 pub struct AllocBlock {
     /// Instructions; the branches last.
     pub insts: Vec<AllocInst>,
+    /// The source position of each instruction (line information).
+    pub locs: Vec<crate::ir::SrcLoc>,
 }
 
 /// One instruction of allocated code.
@@ -193,6 +196,9 @@ pub enum AllocInst {
         offset: i32,
         /// The high word of the address (else the low word).
         high: bool,
+        /// `global` is a function index: the address is the function's
+        /// offset in the kernel's section (high word zero).
+        function: bool,
     },
 }
 

@@ -18,6 +18,7 @@
 
 use super::Kind;
 use super::abi;
+use crate::ir::SrcLoc;
 use crate::isa::inst::Inst as MInst;
 use crate::isa::op::{Mnemonic, Op as SassOp};
 use crate::isa::operand::{Operand, RegNum};
@@ -119,12 +120,14 @@ pub enum PKind<'a> {
     },
     /// `defs[0]` = the uses, low first.
     Concat,
-    /// `defs[0]` = address of a module variable.
+    /// `defs[0]` = address of a module variable (or function).
     SymAddr {
-        /// Variable index.
+        /// Variable index (function index when `function`).
         global: u32,
         /// Byte offset.
         offset: i32,
+        /// The address of a function.
+        function: bool,
     },
     /// The entry's definition of the return address and parameter words.
     Params,
@@ -187,6 +190,9 @@ pub struct Prog<'a> {
     pub blocks: Vec<PBlock>,
     /// Instructions, block after block.
     pub insts: Vec<PInst<'a>>,
+    /// The source position of each instruction (that of the machine
+    /// instruction it stands for; unknown for the ones made here).
+    pub locs: Vec<SrcLoc>,
     /// Registers below this one are singles (R0, R2, R3, …): the
     /// convention's registers; 0 when the function passes nothing.
     pub abi_top: u32,
@@ -242,6 +248,7 @@ pub fn prepare(f: &MachFunction) -> Result<Prog<'_>, String> {
     let insts = Vec::with_capacity(machine_insts + order.len() + 8);
     let mut b = Builder { kinds, insts, sm: f.sm, abi_top: 0, ra: None, use_alias: plan.use_alias, def_alias: plan.def_alias };
     let mut blocks: Vec<PBlock> = Vec::with_capacity(order.len());
+    let mut locs: Vec<SrcLoc> = Vec::with_capacity(machine_insts + order.len() + 8);
     for src in &order {
         let start = b.insts.len() as u32;
         let mut pb = PBlock { start, ..PBlock::default() };
@@ -276,10 +283,14 @@ pub fn prepare(f: &MachFunction) -> Result<Prog<'_>, String> {
                 let body = block.insts.len().checked_sub(nb.max(1)).ok_or_else(|| format!("block {o} has no terminator"))?;
                 for (i, inst) in block.insts[..body].iter().enumerate() {
                     if !plan.dropped.contains(&(o, i)) {
+                        locs.resize(b.insts.len(), SrcLoc::default());
                         b.inst(inst, f.kernel)?;
+                        locs.resize(b.insts.len(), inst.loc);
                     }
                 }
                 let term = &block.insts[body..];
+                locs.resize(b.insts.len(), SrcLoc::default());
+                let term_loc = term.first().map_or_else(SrcLoc::default, |t| t.loc);
                 let dest = |k: usize| edge_index[o][k].unwrap_or(index[block.succs[k].0 as usize]);
                 match (term, nb) {
                     ([last], 0) => {
@@ -303,6 +314,7 @@ pub fn prepare(f: &MachFunction) -> Result<Prog<'_>, String> {
                     }
                     _ => return Err(format!("block {o} does not end in its branches")),
                 }
+                locs.resize(b.insts.len(), term_loc);
                 for k in 0..nb {
                     pb.succs.push(dest(k));
                     // A split edge passes its arguments from the edge block.
@@ -311,6 +323,7 @@ pub fn prepare(f: &MachFunction) -> Result<Prog<'_>, String> {
             }
         }
         pb.end = b.insts.len() as u32;
+        locs.resize(b.insts.len(), SrcLoc::default());
         blocks.push(pb);
     }
     for k in 0..blocks.len() {
@@ -325,7 +338,7 @@ pub fn prepare(f: &MachFunction) -> Result<Prog<'_>, String> {
     if let Some(v) = bad {
         return Err(format!("virtual register {v} has no type"));
     }
-    Ok(Prog { name: f.name.clone(), sm: f.sm, kernel: f.kernel, local_bytes: f.local_bytes, kinds, blocks, insts, abi_top })
+    Ok(Prog { name: f.name.clone(), sm: f.sm, kernel: f.kernel, local_bytes: f.local_bytes, kinds, blocks, insts, locs, abi_top })
 }
 
 /// The original blocks in layout order, or in reverse post-order when
@@ -512,7 +525,16 @@ impl<'a> Builder<'a> {
                     RegNum::Virt(g) => Some(g),
                     _ => None,
                 };
-                let nargs = raw_uses.len() - usize::from(guard.is_some());
+                let mut nargs = raw_uses.len() - usize::from(guard.is_some());
+                // A call through a register: its target (the last use) in
+                // R0, which is never an argument word nor the return
+                // address, both written just before the call.
+                let target = if *callee == crate::select::mach::INDIRECT_CALLEE {
+                    nargs = nargs.checked_sub(1).ok_or("an indirect call without a target")?;
+                    Some(raw_uses[nargs])
+                } else {
+                    None
+                };
                 let words = self.words_of(&raw_uses[..nargs])?;
                 let (results, joins) = self.split_defs(&defs)?;
                 // The register of each word: ours counts words from R4,
@@ -538,6 +560,9 @@ impl<'a> Builder<'a> {
                 }
                 for (w, r) in words.iter().zip(&arg_regs) {
                     ops.push(Op { fixed: Some(*r), ..Op::use_(*w) });
+                }
+                if let Some(t) = target {
+                    ops.push(Op { fixed: Some(abi::INDIRECT_TARGET), ..Op::use_(t) });
                 }
                 if let Some(g) = guard {
                     ops.push(Op::use_(g.get()));
@@ -567,7 +592,7 @@ impl<'a> Builder<'a> {
                     MachKind::Copy => PKind::Copy,
                     MachKind::Extract { part } => PKind::Extract { part: *part },
                     MachKind::Concat => PKind::Concat,
-                    MachKind::SymAddr { global, offset } => PKind::SymAddr { global: *global, offset: *offset },
+                    MachKind::SymAddr { global, offset, function } => PKind::SymAddr { global: *global, offset: *offset, function: *function },
                     MachKind::Call { .. } | MachKind::Branch { .. } => unreachable_kind()?,
                 };
                 let mut alias: SmallVec<[(u32, u32, u8); 2]> = SmallVec::new();

@@ -7,6 +7,7 @@ use super::layout::Layout;
 use super::prep::{PKind, Prog};
 use super::run::RunOut;
 use super::{AllocBlock, AllocInst, Allocated, Kind, abi};
+use crate::ir::SrcLoc;
 use crate::isa::inst::Inst as MInst;
 use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
@@ -22,6 +23,8 @@ struct Out<'a> {
     /// Byte offset of each run's spill area in the frame.
     slot_base: [u32; 3],
     insts: Vec<AllocInst>,
+    /// The source position of each of `insts`.
+    locs: Vec<SrcLoc>,
     gpr_top: u32,
     ugpr_top: u32,
     spill_stores: u32,
@@ -228,7 +231,7 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Alloca
     let base_up = align16(base_u + 4 * runs[1].slots);
     let end = base_up + 4 * runs[2].slots;
     let frame = if end == 0 { 0 } else { align16(end) };
-    let mut out = Out { sm: prog.sm, layout, slot_base: [base_r, base_u, base_up], insts: Vec::new(), gpr_top: 2, ugpr_top: 0, spill_stores: 0, spill_loads: 0 };
+    let mut out = Out { sm: prog.sm, layout, slot_base: [base_r, base_u, base_up], insts: Vec::new(), locs: Vec::new(), gpr_top: 2, ugpr_top: 0, spill_stores: 0, spill_loads: 0 };
     // Moves of all runs in program order.
     let mut moves: Vec<(ProgPoint, usize, Allocation, Allocation, Kind)> = Vec::new();
     for run in &runs {
@@ -244,8 +247,13 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Alloca
         out.insts.reserve_exact(len + len / 4 + 2);
         if b == 0 {
             prologue(&mut out, prog, frame)?;
+            // The stack pointer's set-up has no position of its own (line
+            // information gives it the function's entry).
+            out.locs.resize(out.insts.len(), SrcLoc::default());
         }
         for i in block.start..block.end {
+            // Moves and spills around an instruction share its position.
+            let loc = prog.locs.get(i as usize).copied().unwrap_or_default();
             let inst = regalloc2::Inst::new(i as usize);
             while let Some(&(p, run, f, t, k)) = moves.get(next_move) {
                 if p > ProgPoint::before(inst) {
@@ -277,8 +285,10 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Alloca
                 out.edit(run, f, t, k)?;
                 next_move += 1;
             }
+            out.locs.resize(out.insts.len(), loc);
         }
-        blocks.push(AllocBlock { insts: std::mem::take(&mut out.insts) });
+        out.locs.resize(out.insts.len(), SrcLoc::default());
+        blocks.push(AllocBlock { insts: std::mem::take(&mut out.insts), locs: std::mem::take(&mut out.locs) });
     }
     let blocks = drop_forwarders(blocks);
     Ok(Allocated {
@@ -396,14 +406,14 @@ fn expand(out: &mut Out, prog: &Prog, i: usize, map: &[(u32, Reg)], kinds: &[(u3
                 }
             }
         }
-        PKind::SymAddr { global, offset } => {
+        PKind::SymAddr { global, offset, function } => {
             let (dk, d) = at(def()?)?;
             if file_of(dk) != RegFile::Gpr {
                 return Err("a variable's address in a uniform register".into());
             }
             for k in 0..dk.width().min(2) as u8 {
                 let m = out.build(Mnemonic::new(Op::MOV), &[r(d + k), Operand::Imm(0)])?;
-                out.insts.push(AllocInst::SymAddr { inst: m, global: *global, offset: *offset, high: k == 1 });
+                out.insts.push(AllocInst::SymAddr { inst: m, global: *global, offset: *offset, high: k == 1, function: *function });
             }
         }
     }

@@ -58,16 +58,16 @@ impl F {
                 uses.push(VReg(u));
             }
         }
-        self.blocks[b].insts.push(MachInst { kind: MachKind::Inst(inst), defs: defs.iter().map(|d| VReg(*d)).collect(), uses, tied: SmallVec::new() });
+        self.blocks[b].insts.push(MachInst { kind: MachKind::Inst(inst), defs: defs.iter().map(|d| VReg(*d)).collect(), uses, tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
     }
     fn pseudo(&mut self, b: usize, kind: MachKind, defs: &[u32], uses: &[u32]) {
-        self.blocks[b].insts.push(MachInst { kind, defs: defs.iter().map(|d| VReg(*d)).collect(), uses: uses.iter().map(|u| VReg(*u)).collect(), tied: SmallVec::new() });
+        self.blocks[b].insts.push(MachInst { kind, defs: defs.iter().map(|d| VReg(*d)).collect(), uses: uses.iter().map(|u| VReg(*u)).collect(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
     }
     fn branch(&mut self, b: usize, guard: Option<u32>, target: usize, args: &[u32]) {
         let g = guard.map(|p| (Reg { file: RegFile::Pred, num: RegNum::virt(p) }, false));
         let inst = MInst::build(SM, "BRA", g, &[Operand::Target(0)]).expect("BRA");
         let uses = guard.iter().map(|p| VReg(*p)).collect();
-        self.blocks[b].insts.push(MachInst { kind: MachKind::Branch { inst, target: MBlock(target as u32) }, defs: SmallVec::new(), uses, tied: SmallVec::new() });
+        self.blocks[b].insts.push(MachInst { kind: MachKind::Branch { inst, target: MBlock(target as u32) }, defs: SmallVec::new(), uses, tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
         self.blocks[b].succs.push(MBlock(target as u32));
         self.blocks[b].succ_args.push(args.iter().map(|a| VReg(*a)).collect());
     }
@@ -342,7 +342,7 @@ fn caller(keep_pred: bool) -> MachFunction {
     f.inst(0, "LDC.64", None, &[ry, Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Gpr), offset: 0x170 }], &[y]);
     f.inst(0, "ISETP.LT.U32.AND", None, &[rp, pt(), rx, cbank(0x16c), pt()], &[p]);
     let call = MInst::build(SM, "CALL.REL.NOINC", None, &[Operand::Target(0)]).expect("CALL");
-    f.blocks[0].insts.push(MachInst { kind: MachKind::Call { inst: call, callee: 1, external: false }, defs: [VReg(r)].into_iter().collect(), uses: [VReg(x), VReg(y)].into_iter().collect(), tied: SmallVec::new() });
+    f.blocks[0].insts.push(MachInst { kind: MachKind::Call { inst: call, callee: 1, external: false }, defs: [VReg(r)].into_iter().collect(), uses: [VReg(x), VReg(y)].into_iter().collect(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
     if keep_pred {
         f.inst(0, "IADD3", Some(p), &[Operand::reg(Reg { file: RegFile::Gpr, num: RegNum::virt(r) }), rx, imm(1), rz()], &[]);
     }
@@ -390,7 +390,7 @@ fn a_device_function_receives_words_and_returns_through_r2() {
     let (rs, rx, rlo) = (f.reg(s), f.reg(x), f.reg(lo));
     f.inst(0, "IADD3", None, &[rs, rx, rlo, rz()], &[s]);
     let ret = MInst::build(SM, "RET.REL.NODEC", None, &[Operand::reg(Reg::gpr(20)), Operand::Target(0)]).expect("RET");
-    f.blocks[0].insts.push(MachInst { kind: MachKind::Inst(ret), defs: SmallVec::new(), uses: [VReg(s)].into_iter().collect(), tied: SmallVec::new() });
+    f.blocks[0].insts.push(MachInst { kind: MachKind::Inst(ret), defs: SmallVec::new(), uses: [VReg(s)].into_iter().collect(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
     let a = alloc(&f.finish(), None);
     let t = a.text();
     // x arrives in R4, y in R5:R6; the sum leaves in R4; no stack pointer load.

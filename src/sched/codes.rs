@@ -191,7 +191,7 @@ fn row_max(table: &Table) -> Vec<u8> {
 /// Whether results of `class` need a write scoreboard on this SM.
 pub(super) fn variable(table: &Table, class: Class) -> bool {
     match class {
-        Class::Mem | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc | Class::Mufu | Class::Conv | Class::Bitop => true,
+        Class::Mem | Class::Async | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc | Class::Mufu | Class::Conv | Class::Bitop => true,
         // Double precision is fixed-latency where the table measured it
         // (sm_90), variable elsewhere.
         Class::Fp64 => File::ALL.iter().all(|&f| table.latency(f, class, Class::Alu) == NEEDS_SCOREBOARD),
@@ -246,7 +246,14 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
             0
         };
         let mut borrowed = 0;
-        let (insts, exit) = assign_block(table, &rows, &nop, insts, &infos[b], &mut st, back_edge, !blocks[b].succs.is_empty(), slack, &mut borrowed, reserved, stats);
+        // Which instruction of the block each one issued stands for (a
+        // NOP: the instruction it waits before), to carry the positions.
+        let mut origin: Vec<u32> = Vec::new();
+        let (insts, exit) = assign_block(table, &rows, &nop, insts, &infos[b], &mut st, back_edge, !blocks[b].succs.is_empty(), slack, &mut borrowed, reserved, stats, &mut origin);
+        if !blocks[b].locs.is_empty() {
+            let locs = std::mem::take(&mut blocks[b].locs);
+            blocks[b].locs = origin.iter().map(|&k| locs.get(k as usize).copied().unwrap_or_default()).collect();
+        }
         if borrowed > 0 {
             for p in preds[b].iter().copied().filter(|&p| p < b) {
                 if let Some(last) = blocks[p].insts.last_mut() {
@@ -276,7 +283,7 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
 /// predecessors may still grow by; the cycles taken from them
 /// come back in `borrowed`. `reserved`: scoreboards no instruction may
 /// take (scoreboard 0 where LDGDEPBAR counts on it).
-fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos: &[HazardInfo], st: &mut State, back_edge: bool, has_succs: bool, slack: i64, borrowed: &mut i64, reserved: u8, stats: &mut SchedStats) -> (Vec<Inst>, Exit) {
+fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos: &[HazardInfo], st: &mut State, back_edge: bool, has_succs: bool, slack: i64, borrowed: &mut i64, reserved: u8, stats: &mut SchedStats, origin: &mut Vec<u32>) -> (Vec<Inst>, Exit) {
     // Per instruction, whether a later instruction of the block overwrites
     // one of its general-register sources.
     let mut overwritten = vec![false; insts.len()];
@@ -373,6 +380,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
                 *borrowed = at;
             } else {
                 out.push(Inst { ctrl: Ctrl::NONE.with_stall(1), ..nop.clone() });
+                origin.push(k as u32);
                 stats.nops += 1;
                 last_issue = 0;
             }
@@ -384,6 +392,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
             while gap > 15 {
                 prev.ctrl = prev.ctrl.with_stall(15).with_yield(false);
                 out.push(Inst { ctrl: Ctrl::NONE.with_stall(1), ..nop.clone() });
+                origin.push(k as u32);
                 stats.nops += 1;
                 last_issue += 15;
                 gap -= 15;
@@ -427,6 +436,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
         inst.ctrl = Ctrl::NONE.with_write_sb(write_sb).with_read_sb(read_sb).with_wait(wait);
         stats.waits += usize::from(wait != 0);
         out.push(inst);
+        origin.push(k as u32);
         last_issue = issue;
         next_min = issue + i64::from(min_stall(op));
         if drains(op, back_edge) {

@@ -140,7 +140,11 @@ impl HazardInfo {
                         info.push_read(d, 2);
                     }
                     if let Some(u) = m.uniform() {
-                        info.push_read(u, 1);
+                        // Without a base register the uniform register is the
+                        // whole address, as wide as the form says (UBLKCP's
+                        // destination and mbarrier pair).
+                        let whole = matches!(slot, Slot::Addr { base: None, .. });
+                        info.push_read(u, if whole { widths.get(1 + position).copied().unwrap_or(1) } else { 1 });
                     }
                     position += 1;
                 }

@@ -40,7 +40,7 @@ pub fn reschedule(code: &[Inst], sm: Sm, options: &SchedOptions) -> Result<(Vec<
             insts.push(inst);
         }
         targets.push(t);
-        blocks.push(Block { insts, succs: succs[b].iter().copied().collect() });
+        blocks.push(Block { insts, succs: succs[b].iter().copied().collect(), locs: Vec::new() });
     }
     let stats = schedule(&mut blocks, sm, options)?;
     let mut starts = Vec::with_capacity(blocks.len());

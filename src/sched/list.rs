@@ -28,8 +28,8 @@ use crate::target::Sm;
 fn estimate(class: Class, op: Op) -> u32 {
     match (class, op.facts().memory) {
         // Shared memory (LDS, LDSM, ATOMS; STS has no result).
-        (Class::Mem, Some(MemAccess { space: Space::Shared, .. })) => 24,
-        (Class::Mem, _) => 40,
+        (Class::Mem | Class::Async, Some(MemAccess { space: Space::Shared, .. })) => 24,
+        (Class::Mem | Class::Async, _) => 40,
         (Class::Ldc, _) => 20,
         (Class::Sreg, _) => 20,
         (Class::Shfl, _) => 24,
@@ -50,7 +50,7 @@ fn raw_latency(table: &Table, unit: u16, p: &HazardInfo, p_op: Op, c: &HazardInf
 /// instructions moved. `units` is scratch space, reused across blocks
 /// (its dense tables are 4 KiB; filling fresh ones for every block cost
 /// more than scheduling a small one).
-pub fn reorder(insts: &mut Vec<Inst>, infos: &mut Vec<HazardInfo>, sm: Sm, units: &mut UnitTables) -> usize {
+pub fn reorder(insts: &mut Vec<Inst>, infos: &mut Vec<HazardInfo>, locs: &mut [crate::ir::SrcLoc], sm: Sm, units: &mut UnitTables) -> usize {
     let table = latency::table(sm);
     let fences: Vec<bool> = insts.iter().zip(infos.iter()).map(|(i, h)| fence(i, h.class())).collect();
     let mut order: Vec<usize> = (0..insts.len()).collect();
@@ -72,6 +72,12 @@ pub fn reorder(insts: &mut Vec<Inst>, infos: &mut Vec<HazardInfo>, sm: Sm, units
     let moved = order.iter().enumerate().filter(|(k, x)| *k != **x).count();
     if moved > 0 {
         permute(insts, infos, &order);
+        if locs.len() == order.len() {
+            let old = locs.to_vec();
+            for (slot, &from) in locs.iter_mut().zip(&order) {
+                *slot = old[from];
+            }
+        }
     }
     moved
 }

@@ -81,6 +81,10 @@ pub struct Block {
     pub insts: Vec<Inst>,
     /// Indices of the blocks control may go to next (fall-through included).
     pub succs: SmallVec<[usize; 2]>,
+    /// The source position of each instruction, kept with it through
+    /// reordering (an inserted NOP takes that of the instruction it waits
+    /// before); empty when the caller keeps no line information.
+    pub locs: Vec<crate::ir::SrcLoc>,
 }
 
 /// Scheduling options.
@@ -152,7 +156,7 @@ pub fn schedule(blocks: &mut [Block], sm: Sm, options: &SchedOptions) -> Result<
     if options.reorder {
         let mut units = list::UnitTables::new();
         for (block, infos) in blocks.iter_mut().zip(infos.iter_mut()) {
-            stats.moved += list::reorder(&mut block.insts, infos, sm, &mut units);
+            stats.moved += list::reorder(&mut block.insts, infos, &mut block.locs, sm, &mut units);
         }
     }
     codes::assign(blocks, &infos, sm, &mut stats)?;

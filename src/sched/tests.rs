@@ -92,7 +92,7 @@ fn hazards_around_a_loop() {
 }
 
 fn block(sm: u16, lines: &[(&str, &str)], succs: &[usize]) -> Block {
-    Block { insts: code(sm, lines), succs: succs.iter().copied().collect() }
+    Block { insts: code(sm, lines), succs: succs.iter().copied().collect(), locs: Vec::new() }
 }
 
 #[test]

@@ -260,7 +260,7 @@ impl<'f> SelectCtx<'f> {
         // sm_90, LDCU from sm_100): whichever builds.
         let inst = Mnemonic::new(Op::LDCU).opt(size).build(self.sm, None, &[dst, addr]).or_else(|_| Mnemonic::new(Op::ULDC).opt(size).build(self.sm, None, &[dst, bank]));
         match inst {
-            Ok(i) => self.out.push(MachInst { kind: MachKind::Inst(i), defs: [ur].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new() }),
+            Ok(i) => self.out.push(MachInst { kind: MachKind::Inst(i), defs: [ur].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() }),
             Err(e) => self.fail(e.to_string()),
         }
         Operand::Reg { reg: self.reg_of(ur), mods: a.mods, reuse: false }

@@ -31,7 +31,7 @@
 
 use super::context::{Arg, Class, SelectCtx, operand_vregs};
 use super::generated::{Context, MemModel, Src, Unit};
-use super::mach::{MBlock, MachInst, MachKind, VReg};
+use super::mach::{INDIRECT_CALLEE, MBlock, MachInst, MachKind, VReg};
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
 use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, SrcMods};
@@ -281,7 +281,7 @@ impl SelectCtx<'_> {
             };
             tied.push((k as u8, at as u8));
         }
-        self.out.push(MachInst { kind, defs, uses, tied });
+        self.out.push(MachInst { kind, defs, uses, tied, loc: crate::ir::SrcLoc::default() });
     }
 
     /// Records a helper instruction (not the current instruction's result).
@@ -293,14 +293,14 @@ impl SelectCtx<'_> {
                     operand_vregs(op, &mut uses);
                 }
                 uses.retain(|u| !defs.contains(u));
-                self.out.push(MachInst { kind: MachKind::Inst(inst), defs: defs.iter().copied().collect(), uses, tied: SmallVec::new() });
+                self.out.push(MachInst { kind: MachKind::Inst(inst), defs: defs.iter().copied().collect(), uses, tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
             }
             Err(e) => self.fail(e.to_string()),
         }
     }
 
     fn pseudo(&mut self, kind: MachKind, defs: &[VReg], uses: &[VReg]) {
-        self.out.push(MachInst { kind, defs: defs.iter().copied().collect(), uses: uses.iter().copied().collect(), tied: SmallVec::new() });
+        self.out.push(MachInst { kind, defs: defs.iter().copied().collect(), uses: uses.iter().copied().collect(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
     }
 
     /// Pseudo instructions take no guard (predication applies to machine
@@ -427,8 +427,18 @@ impl SelectCtx<'_> {
         if self.no_guard() {
             let Some(&dst) = d.results.first() else { return };
             let t = self.vreg(dst);
-            self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: d.offset }, &[t], &[]);
+            self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: d.offset, function: false }, &[t], &[]);
         }
+    }
+
+    fn select_funcaddr(&mut self) {
+        let d = self.data();
+        if !self.no_guard() {
+            return self.fail("a guarded function address");
+        }
+        let Some(&dst) = d.results.first() else { return };
+        let t = self.vreg(dst);
+        self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: 0, function: true }, &[t], &[]);
     }
 
     fn branch(&mut self, guard: Option<(Reg, bool)>, target: MBlock, extra: &[VReg]) {
@@ -437,7 +447,7 @@ impl SelectCtx<'_> {
                 let mut uses = SmallVec::<[VReg; 4]>::new();
                 operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
                 uses.extend(extra.iter().copied());
-                self.out.push(MachInst { kind: MachKind::Branch { inst, target }, defs: SmallVec::new(), uses, tied: SmallVec::new() });
+                self.out.push(MachInst { kind: MachKind::Branch { inst, target }, defs: SmallVec::new(), uses, tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
             }
             Err(e) => self.fail(e.to_string()),
         }
@@ -491,6 +501,30 @@ impl SelectCtx<'_> {
         }
     }
 
+    /// A call through a register: the target's low word (an offset in the
+    /// section) goes last among the uses, where allocation fixes it to R0.
+    fn select_call_indirect(&mut self) {
+        let d = self.data();
+        let Some((&target, rest)) = d.args.split_first() else { return self.fail("an indirect call without a target") };
+        let mut uses: Vec<VReg> = rest.iter().map(|a| {
+            self.use_value(*a);
+            self.vreg(*a)
+        }).collect();
+        self.use_value(target);
+        let mut t = self.vreg(target);
+        if self.func.value_type(target) != Type::R32 {
+            let lo = self.fresh(Type::R32);
+            self.pseudo(MachKind::Extract { part: 0 }, &[lo], &[t]);
+            t = lo;
+        }
+        uses.push(t);
+        let guard = self.guard();
+        match Mnemonic::of(Op::CALL, &[Mod::REL, Mod::NOINC]).build(self.sm, guard, &[Operand::reg(self.reg_of(t)), Operand::Target(0)]) {
+            Ok(inst) => self.push_abi(MachKind::Call { inst, callee: INDIRECT_CALLEE, external: false }, uses),
+            Err(e) => self.fail(e.to_string()),
+        }
+    }
+
     fn select_call(&mut self) {
         let d = self.data();
         let args: Vec<VReg> = d.args.iter().map(|a| {
@@ -520,7 +554,7 @@ impl SelectCtx<'_> {
         } else {
             return self.fail("a guarded call with results is not supported");
         };
-        self.out.push(MachInst { kind, defs, uses, tied });
+        self.out.push(MachInst { kind, defs, uses, tied, loc: crate::ir::SrcLoc::default() });
     }
 
     // ---- memory ----------------------------------------------------------
@@ -683,7 +717,7 @@ impl SelectCtx<'_> {
                         uses.retain(|u| *u != t);
                         uses.push(kept);
                         let tied = smallvec::smallvec![(0u8, (uses.len() - 1) as u8)];
-                        self.out.push(MachInst { kind: MachKind::Inst(inst), defs: smallvec::smallvec![t], uses, tied });
+                        self.out.push(MachInst { kind: MachKind::Inst(inst), defs: smallvec::smallvec![t], uses, tied, loc: crate::ir::SrcLoc::default() });
                     }
                     Err(e) => return self.fail(e.to_string()),
                 }
@@ -979,6 +1013,26 @@ impl Context for SelectCtx<'_> {
     }
     fn const_below(&mut self, a: Arg, bound: u32) -> Option<u32> {
         self.arg_const(a).filter(|&c| c < bound)
+    }
+    fn src_urz(&mut self) -> Src {
+        Operand::reg(Reg::zero(RegFile::Uniform))
+    }
+    /// A shared address that is one uniform register (`[UR8]`: SYNCS.EXCH,
+    /// UBLKCP), a pair where the form reads two.
+    fn uniform_addr(&mut self, a: Arg) -> Src {
+        match SelectCtx::src_reg(self, a) {
+            Operand::Reg { reg, .. } if reg.file == RegFile::Uniform => match Mem::from_parts(Reg::zero(RegFile::Gpr), 0, 0, None, Some(reg)) {
+                Some(m) => Operand::Mem(m),
+                None => {
+                    self.fail("a uniform address");
+                    rz()
+                }
+            },
+            other => {
+                self.fail(format!("a uniform address in {other:?}, not a uniform register"));
+                rz()
+            }
+        }
     }
     fn src_hex(&mut self, v: u32) -> Src {
         Operand::Hex(v)
@@ -1411,7 +1465,9 @@ impl Context for SelectCtx<'_> {
         emit_extract => select_extract,
         emit_concat => select_concat,
         emit_symaddr => select_symaddr,
+        emit_funcaddr => select_funcaddr,
         emit_call => select_call,
+        emit_call_indirect => select_call_indirect,
         emit_ldc => select_ldc,
         emit_sreg => select_sreg,
         emit_bar => select_bar,

@@ -20,7 +20,7 @@
 //!   becomes one MOV per 32-bit part that is not already in place, or
 //!   nothing when the allocator put the parts where they belong.
 
-use crate::ir::{RegFile as IrFile, Type};
+use crate::ir::{RegFile as IrFile, SrcLoc, Type};
 use crate::isa::inst::Inst as MInst;
 use crate::isa::operand::{Reg, RegFile, RegNum};
 use crate::target::Sm;
@@ -71,12 +71,15 @@ pub enum MachKind {
     /// `defs[0]` = the parts `uses`, low first.
     Concat,
     /// `defs[0]` = the address of module variable `global` plus `offset`
-    /// (relocated at emission).
+    /// (relocated at emission), or of module function `global` when
+    /// `function` (its offset in the kernel's section, known at emission).
     SymAddr {
-        /// Variable index.
+        /// Variable index (function index when `function`).
         global: u32,
         /// Byte offset.
         offset: i32,
+        /// The address of a function, not of a variable.
+        function: bool,
     },
 }
 
@@ -92,6 +95,9 @@ pub struct MachInst {
     /// `(d, u)`: definition `defs[d]` must be allocated the register of
     /// use `uses[u]` (partial writes: DESIGN.md, "Partial writes").
     pub tied: SmallVec<[(u8, u8); 1]>,
+    /// The source position of the Ori instruction it was selected from
+    /// (unknown for instructions the compiler adds): line information.
+    pub loc: SrcLoc,
 }
 
 /// A block.
@@ -136,6 +142,10 @@ pub fn vreg_reg(v: VReg, ty: Type) -> Reg {
     };
     Reg { file, num: RegNum::virt(v.0) }
 }
+
+/// The callee of a [`MachKind::Call`] through a register (the target is
+/// its last use).
+pub const INDIRECT_CALLEE: u32 = u32::MAX;
 
 impl MachFunction {
     /// Marks the calls of functions without a body (selection sees one
@@ -209,7 +219,8 @@ impl MachFunction {
             MachKind::Copy => format!("COPY {}, {}", one(inst.defs.first()), one(inst.uses.first())),
             MachKind::Extract { part } => format!("EXTRACT {}, {}, {part}", one(inst.defs.first()), one(inst.uses.first())),
             MachKind::Concat => format!("CONCAT {}, {}", one(inst.defs.first()), self.list(&inst.uses)),
-            MachKind::SymAddr { global, offset } => format!("SYMADDR {}, global{global}{offset:+#x}", one(inst.defs.first())),
+            MachKind::SymAddr { global, offset, function: false } => format!("SYMADDR {}, global{global}{offset:+#x}", one(inst.defs.first())),
+            MachKind::SymAddr { global, function: true, .. } => format!("FUNCADDR {}, func{global}", one(inst.defs.first())),
         };
         for (d, u) in &inst.tied {
             let _ = write!(text, " ; {} keeps {}", one(inst.defs.get(usize::from(*d))), one(inst.uses.get(usize::from(*u))));

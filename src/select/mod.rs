@@ -113,7 +113,11 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
             if let Some(message) = ctx.error.take() {
                 return Err(error(Some(inst), message));
             }
-            reversed.extend(ctx.out.drain(..).rev());
+            let loc = func.locs[inst];
+            reversed.extend(ctx.out.drain(..).rev().map(|mut m| {
+                m.loc = loc;
+                m
+            }));
         }
         let mb = &mut blocks[block_index(b).0 as usize];
         mb.insts = reversed.drain(..).rev().collect();
@@ -133,7 +137,7 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
         let inst = Mnemonic::of(Op::LDCU, &[Mod::_64]).build(sm, None, &[dst, addr]).or_else(|_| Mnemonic::of(Op::ULDC, &[Mod::_64]).build(sm, None, &[dst, bank]));
         match inst {
             Ok(i) => {
-                let load = MachInst { kind: MachKind::Inst(i), defs: [desc].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new() };
+                let load = MachInst { kind: MachKind::Inst(i), defs: [desc].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new(), loc: SrcLoc::default() };
                 if let Some(first) = blocks.first_mut() {
                     first.insts.insert(0, load);
                 }

@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod ptxas_match;
 pub mod verdicts;
 
 use std::path::{Path, PathBuf};

@@ -78,6 +78,28 @@ def spec(file, kernel, grid, block, params, note):
     SPECS[key] = {"kernel": kernel, "grid": grid, "block": block, "shared_bytes": 0, "note": note, "params": params}
 
 
+def mangled_spec(file, key, sm, kernel, grid, block, shared_bytes, params, note):
+    """A spec of a kernel with a mangled name, which carries the SM (Thrust's
+    and CUB's device kernels live in `..._SM_900` namespaces): the file is
+    `file.key_smNN.json`, `"sm"` says which SM's PTX defines the kernel (the
+    scripts run it there only)."""
+    name = f"{file}.{key}_sm{sm}"
+    assert name not in SPECS, name
+    SPECS[name] = {"kernel": kernel, "sm": sm, "grid": grid, "block": block, "shared_bytes": shared_bytes, "note": note, "params": params}
+
+
+def ptx_kernel(file, sm, pattern):
+    """The one entry of `target/library-corpus/sm_NN/file.ptx` whose name
+    matches `pattern` (None when the PTX is not built)."""
+    path = os.path.join(ROOT, "target", "library-corpus", f"sm_{sm}", file + ".ptx")
+    if not os.path.exists(path):
+        return None
+    with open(path) as fh:
+        names = [n for n in re.findall(r"\.entry (\w+)\(", fh.read()) if re.search(pattern, n)]
+    assert len(names) == 1, (file, sm, pattern, names)
+    return names[0]
+
+
 def copy_kernel(file, kernel, grid, threads, in_bytes, out_bytes, note):
     """A kernel (const T* in, T* out) with a random input and a zero output."""
     spec(file, kernel, [grid], [threads], [rand(in_bytes, f"{file}.{kernel}"), zero(out_bytes)], note)
@@ -377,8 +399,32 @@ def curand_file(gen):
              f"{launch}; {PER_THREAD} vector draws per thread, lambda 4")
 
 
+# ---- Thrust: device-wide transforms through bulk copies (sm_90+) -----------
+
+def thrust_transform():
+    """`thrust::transform(a, b, out, plus<int>)`: cub's transform kernel,
+    which on sm_90+ copies its inputs into shared memory with cp.async.bulk
+    and waits on an mbarrier. 868 items in four CTAs: the second takes the
+    full-tile path, the others the general one, the last tile partial.
+    Inputs 16-byte aligned (kernel_arg offsets 0)."""
+    f = "thrust_transform"
+    items = 868
+    # sm_90: 256 threads x 1 item per tile unit; sm_100/120: 128 x 2.
+    for sm, threads, unit in ((90, 256, 1), (100, 128, 2), (120, 128, 2)):
+        kernel = ptx_kernel(f, sm, r"transform_kernel.*tupleIJPKiSA_EEEPiEElNS5_3__411always_trueENS7_4plusIiEE")
+        if kernel is None:
+            continue
+        name = f"{f}.plus_i32_sm{sm}"
+        arg = lambda k: dict(rand(items * 4, name, k), tail="0000000000000000")
+        params = [u64(items), {"kind": "u32", "value": f"0x{unit:08x}"}, {"kind": "u8", "value": "0x0"},
+                  {"kind": "bytes", "hex": "00", "align": 1}, {"kind": "bytes", "hex": "00", "align": 1},
+                  zero(items * 4), arg(0), arg(1)]
+        mangled_spec(f, "plus_i32", sm, kernel, [4, 1, 1], [threads, 1, 1], 4096, params,
+                     f"plus<int> of two int arrays, {items} items in tiles of {threads * unit} through bulk copies and an mbarrier")
+
+
 def render(s):
-    head = {k: s[k] for k in ("kernel", "grid", "block", "shared_bytes", "note")}
+    head = {k: s[k] for k in ("kernel", "sm", "grid", "block", "shared_bytes", "note") if k in s}
     text = json.dumps(head)[:-1] + ', "params": [\n'
     text += ",\n".join("  " + json.dumps(p) for p in s["params"])
     return text + "\n]}\n"
@@ -398,8 +444,9 @@ def check(paths):
     checker = load_checker()
     problems = []
     kernels = {}
-    for stem in sorted({os.path.basename(p).split(".")[0] for p in paths}):
-        ptx = os.path.join(PTX_DIR, stem + ".ptx")
+    sm_of = {p: SPECS[os.path.basename(p)[:-5]].get("sm", 90) for p in paths}
+    for stem, sm in sorted({(os.path.basename(p).split(".")[0], sm_of[p]) for p in paths}):
+        ptx = os.path.join(os.path.dirname(PTX_DIR), f"sm_{sm}", stem + ".ptx")
         if not os.path.exists(ptx):
             problems.append(f"{stem}: no {os.path.relpath(ptx, ROOT)}")
             continue
@@ -407,7 +454,8 @@ def check(paths):
             for name, params in checker.entry_params(fh.read()).items():
                 kernels[(stem, name)] = params
     for path in paths:
-        stem, kernel = os.path.basename(path)[:-5].split(".")
+        stem = os.path.basename(path).split(".")[0]
+        kernel = SPECS[os.path.basename(path)[:-5]]["kernel"]
         if (stem, kernel) not in kernels:
             problems.append(f"{os.path.basename(path)}: no kernel {kernel} in {stem}.ptx")
             continue
@@ -422,6 +470,7 @@ def main():
     for make in (cub_block_reduce, cub_block_scan, cub_block_radix_sort, cub_block_histogram, cub_block_load_store,
                  cub_warp_reduce, cub_warp_scan, cub_warp_exchange_sort, cg_tiles, cg_reduce_scan, cg_partitions):
         make()
+    thrust_transform()
     for gen in ("xorwow", "philox", "mrg32k3a"):
         curand_file(gen)
     for old in os.listdir(HERE):

@@ -712,6 +712,13 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             w.setp(co[0], exec, c0);
             w.setp(co[1], exec, c1);
         }
+        Op::Uiadd3x64 { d, a, b, c } => {
+            for l in lanes(exec) {
+                let x = |s: S| if s.m & NEG != 0 { w.r64(s, l).wrapping_neg() } else { w.r64(s, l) };
+                let v = x(a).wrapping_add(x(b)).wrapping_add(x(c));
+                w.set64(d, l, v);
+            }
+        }
         Op::Iadd64 { d, co, a, b, ci, wide } => {
             let mut cm = 0u32;
             let cin = ci.map(|p| w.pm(p));
@@ -1555,6 +1562,49 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 write_mem(cta, memory, Space::Shared, w.first_thread as usize + l, address(w, &dst, l), &buf[..n])?;
             }
         }
+        Op::MbarExch { d, addr, data } => {
+            if let Some(l) = lanes(exec).next() {
+                let at = address(w, &addr, l);
+                let old = mbarrier::read(cta, memory, at)?;
+                mbarrier::write(cta, memory, at, w.r64(data, l))?;
+                for l in lanes(exec) {
+                    w.set64(d, l, old);
+                }
+            }
+        }
+        Op::MbarArrive { d, addr, tx } => {
+            // Lanes in order, each seeing the arrivals of the lanes before it.
+            for l in lanes(exec) {
+                let at = address(w, &addr, l);
+                let old = mbarrier::read(cta, memory, at)?;
+                let new = mbarrier::complete_if_done(mbarrier::arrive(old, w.raw(tx, l)));
+                mbarrier::write(cta, memory, at, new)?;
+                w.set64(d, l, old);
+            }
+        }
+        Op::MbarPhase { pd, addr, parity } => {
+            let mut done = 0u32;
+            for l in lanes(exec) {
+                let word = mbarrier::read(cta, memory, address(w, &addr, l))?;
+                if mbarrier::phase_done(word, w.raw(parity, l)) {
+                    done |= LANE_BITS[l];
+                }
+            }
+            w.setp(pd, exec, done);
+        }
+        Op::BulkToShared { dst, src, units } => {
+            // Done at once, its bytes completing on the mbarrier as it issues.
+            if let Some(l) = lanes(exec).next() {
+                let n = (w.raw(units, l) & 0xffff) as usize * 16;
+                let (to, from) = (address(w, &dst, l), address(w, &src, l));
+                let mut buf = vec![0u8; n];
+                read_mem(cta, memory, Space::Global, 0, from, &mut buf)?;
+                write_mem(cta, memory, Space::Shared, 0, to, &buf)?;
+                let at = u64::from(w.raw(S { r: dst.ur + 1, m: 0 }, l));
+                let word = mbarrier::read(cta, memory, at)?;
+                mbarrier::write(cta, memory, at, mbarrier::complete_if_done(mbarrier::complete_tx(word, n as u32)))?;
+            }
+        }
         Op::Qspc { pd, addr, space } => {
             let at = addresses(w, &addr, exec);
             let inside = mask_of(|l| exec & LANE_BITS[l] != 0 && resolve(Space::Generic, at[l]).0 == space);
@@ -1645,7 +1695,11 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             jump_lanes(w, gi, exec, |_, _| target);
             return Ok(());
         }
-        Op::CallReg { a } => {
+        Op::CallReg { a, base: Some(base) } => {
+            jump_lanes(w, gi, exec, |w, l| base.wrapping_add(w.ri(a, l)) / 16);
+            return Ok(());
+        }
+        Op::CallReg { a, base: None } => {
             // Address 0 is what the loader gives an undefined symbol, an
             // external function (ptxas's printf: `LDC.64 R12, c[0x4][..]`,
             // `CALL.ABS.NOINC R12` to vprintf, relocated). It runs as the PTX
@@ -1702,7 +1756,10 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 return Ok(());
             }
         }
-        Op::Bar { id: _, red } => {
+        // Guarded off in every lane of the group, a barrier is not arrived
+        // at: the group goes on (ptxas's `@!P0 BAR.SYNC` closing a loop
+        // whose exit condition is the same in every thread of the CTA).
+        Op::Bar { id: _, red } if exec != 0 => {
             let g = w.groups[gi];
             if exec != g.mask {
                 return Err(InterpError::new(ErrorKind::Unsupported, "a predicated CTA barrier with some threads of the group guarded off"));
@@ -1716,6 +1773,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             merge(&mut w.groups);
             return Ok(());
         }
+        Op::Bar { .. } => {}
         Op::B2r { d, p } => {
             let (count, and, or) = cta.bar_result;
             for l in lanes(exec) {
@@ -2606,5 +2664,105 @@ mod tests {
         assert_eq!(m.word(u64::MAX - 3), None);
         assert_eq!(m.word(3840), Some(0), "materialized below the first touch");
         assert_eq!(m.word(16), None, "not materialized");
+    }
+}
+
+/// The mbarrier object as the interpreter models it: one 64-bit word in
+/// shared memory, laid out so that the word ptxas's `mbarrier.init` stores
+/// (`(2^20 - count) << 1` low, `(2^20 - count) << 11` high: see
+/// `lower/mbarrier.rs`) is its initial state. Bits 1–20 count arrivals up
+/// from `2^20 - expected` (the phase's arrivals are all in when they wrap
+/// to 0), 21–41 the pending transaction bytes (21-bit two's complement:
+/// expected bytes add, completed ones subtract), 43–62 the count the
+/// arrivals restart from, 63 the current phase's parity. A phase completes
+/// when its arrivals are in and no transaction bytes are pending: the
+/// parity flips and the arrivals restart. Where the hardware keeps these
+/// fields is not documented; only SYNCS instructions read the word here.
+mod mbarrier {
+    use super::{Cta, InterpError, Space, read_mem, write_mem};
+
+    const ARRIVALS: u64 = 0xf_ffff << 1;
+    const TX_SHIFT: u32 = 21;
+    const TX: u64 = 0x1f_ffff << TX_SHIFT;
+    const RESTART_SHIFT: u32 = 43;
+    const PHASE: u64 = 1 << 63;
+
+    pub(super) fn read(cta: &mut Cta, memory: &crate::interp::memory::GlobalMemory, at: u64) -> Result<u64, InterpError> {
+        let mut buf = [0u8; 8];
+        read_mem(cta, memory, Space::Shared, 0, at, &mut buf)?;
+        Ok(u64::from_le_bytes(buf))
+    }
+
+    pub(super) fn write(cta: &mut Cta, memory: &mut crate::interp::memory::GlobalMemory, at: u64, word: u64) -> Result<(), InterpError> {
+        write_mem(cta, memory, Space::Shared, 0, at, &word.to_le_bytes())
+    }
+
+    fn with_tx(word: u64, tx: u64) -> u64 {
+        word & !TX | (tx << TX_SHIFT) & TX
+    }
+
+    /// One arrival that also expects `bytes` more transaction bytes.
+    pub(super) fn arrive(word: u64, bytes: u32) -> u64 {
+        let arrivals = (((word & ARRIVALS) >> 1) + 1) & 0xf_ffff;
+        let tx = ((word & TX) >> TX_SHIFT).wrapping_add(u64::from(bytes));
+        with_tx(word & !ARRIVALS | arrivals << 1, tx)
+    }
+
+    /// `bytes` transaction bytes completed.
+    pub(super) fn complete_tx(word: u64, bytes: u32) -> u64 {
+        with_tx(word, ((word & TX) >> TX_SHIFT).wrapping_sub(u64::from(bytes)))
+    }
+
+    /// The word with its phase completed, where it is.
+    pub(super) fn complete_if_done(word: u64) -> u64 {
+        if word & (ARRIVALS | TX) != 0 {
+            return word;
+        }
+        let restart = (word >> RESTART_SHIFT) & 0xf_ffff;
+        (word ^ PHASE) | restart << 1
+    }
+
+    /// Whether the phase of parity `parity` has completed: the current
+    /// phase has the other parity.
+    pub(super) fn phase_done(word: u64, parity: u32) -> bool {
+        (word >> 63) as u32 != parity & 1
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// The word ptxas's code stores for `mbarrier.init` with `count`.
+        fn init(count: u64) -> u64 {
+            let n = (1 << 20) - count;
+            n << 1 | (n << 11) << 32
+        }
+
+        #[test]
+        fn one_arrival_with_transactions_completes_the_phase() {
+            // mbarrier.init 1; two bulk copies of 32 and 16 bytes complete
+            // before the arrival that expects their 48 bytes.
+            let w = init(1);
+            assert!(!phase_done(w, 0));
+            let w = complete_if_done(complete_tx(w, 32));
+            let w = complete_if_done(complete_tx(w, 16));
+            assert!(!phase_done(w, 0), "the arrival is still missing");
+            let w = complete_if_done(arrive(w, 48));
+            assert!(phase_done(w, 0) && !phase_done(w, 1));
+            // The next phase restarts at one pending arrival.
+            assert_eq!(w, init(1) | 1 << 63);
+        }
+
+        #[test]
+        fn a_phase_waits_for_every_arrival_and_every_byte() {
+            let w = complete_if_done(arrive(init(3), 0));
+            let w = complete_if_done(arrive(w, 64));
+            assert!(!phase_done(w, 0));
+            let w = complete_if_done(arrive(w, 0));
+            assert!(!phase_done(w, 0), "64 bytes pending");
+            let w = complete_if_done(complete_tx(w, 64));
+            assert!(phase_done(w, 0));
+            assert_eq!(w, init(3) | 1 << 63);
+        }
     }
 }

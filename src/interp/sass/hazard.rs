@@ -66,6 +66,8 @@ struct UnitState {
     lat_row: u8,
     /// Write scoreboard the unit's result is pending on, or [`NONE`].
     write_sb: u8,
+    /// The in-order queue of that pending result's producer (0: none).
+    write_queue: u8,
     /// Read scoreboards holding the unit (bit `s`).
     read_sbs: u8,
     /// 0, or the queue of an unscoreboarded variable-latency result not yet
@@ -87,7 +89,7 @@ const ATTACHED: u8 = 0x80;
 /// that sets a scoreboard in a loop and never waits on it).
 const COMPACT_AT: usize = 4096;
 
-const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize] };
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, write_queue: 0, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize] };
 
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
@@ -143,7 +145,7 @@ impl WarpHazards {
     pub fn new(sm: Sm) -> WarpHazards {
         let none = Setter { form: None, issued: 0 };
         WarpHazards {
-            table: latency::table(sm),
+            table: latency::checking_table(sm),
             cycle: 0,
             issued: 0,
             units: Box::new([FRESH; UNITS]),
@@ -196,7 +198,11 @@ impl WarpHazards {
         let write_sb = ctrl.write_sb().filter(|s| *s < SCOREBOARDS);
         for &w in info.writes() {
             let u = &self.units[usize::from(w)];
-            if u.write_sb != NONE {
+            // Results of one in-order queue land in issue order, so a later
+            // instruction of the pending producer's queue that sets a write
+            // scoreboard of its own overwrites it last (ptxas: `LDS.128 R4`
+            // on W0, then `LDS R6` on W1 with no wait).
+            if u.write_sb != NONE && !(write_sb.is_some() && info.queue != 0 && u.write_queue == info.queue) {
                 return Err(self.scoreboard_message(w, "overwritten", true));
             }
             if u.read_sbs != 0 && !self.read_before(info, write_sb, u.read_sbs) {
@@ -215,6 +221,7 @@ impl WarpHazards {
                 for &w in info.writes() {
                     let u = &mut self.units[usize::from(w)];
                     u.write_sb = s;
+                    u.write_queue = info.queue;
                     u.write_class = NO_CLASS;
                     u.lat_row = 0;
                     u.orphan = 0;
@@ -237,6 +244,7 @@ impl WarpHazards {
                     let u = &mut self.units[usize::from(w)];
                     if let Some(s) = pred_sb.filter(|_| w >= P_BASE) {
                         u.write_sb = s;
+                        u.write_queue = 0;
                         u.write_class = NO_CLASS;
                         u.lat_row = 0;
                         u.orphan = 0;
@@ -479,6 +487,11 @@ impl WarpHazards {
         for (k, (mine, theirs)) in self.units.iter_mut().zip(other.units.iter()).enumerate() {
             if mine.write_sb == NONE {
                 mine.write_sb = theirs.write_sb;
+                mine.write_queue = theirs.write_queue;
+            } else if theirs.write_sb != NONE && theirs.write_queue != mine.write_queue {
+                // Pending on both sides from different queues: no queue
+                // order covers both.
+                mine.write_queue = 0;
             }
             if theirs.write_class != NO_CLASS && (mine.write_class == NO_CLASS || theirs.write_cycle > mine.write_cycle) {
                 mine.write_cycle = theirs.write_cycle;

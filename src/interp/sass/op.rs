@@ -256,6 +256,9 @@ pub enum Op {
     Mov { d: u16, a: S, n: u8 },
     Iadd3 { d: u16, co: [u8; 2], a: S, b: S, c: S, ci: Option<[P; 2]> },
     Iadd64 { d: u16, co: u8, a: S, b: S, ci: Option<P>, wide: bool },
+    /// UIADD3.64 with a third source (sm_90's ptxas: `UIADD3.64 UR4, UR12,
+    /// UR14, UR4`): the 64-bit sum of three pairs, negations applied.
+    Uiadd3x64 { d: u16, a: S, b: S, c: S },
     /// VIADD.S32.ISAT: `a + b` clamped to the signed 32-bit range.
     IaddSat { d: u16, a: S, b: S },
     Imad { d: u16, a: S, b: S, c: S, signed: bool, kind: u8, co: u8, ci: Option<P> },
@@ -334,6 +337,21 @@ pub enum Op {
     /// address's bytes below the size count bytes zero-filled at the end.
     /// Where `valid` does not hold, zeros.
     Ldgsts { dst: Addr, src: Addr, bytes: u8, zfill: bool, valid: P },
+    /// SYNCS.EXCH.64: once per warp, the uniform pair `data` stored as the
+    /// mbarrier word at the shared address `addr`; the old word to the pair
+    /// `d` (the word's layout: `super::exec`, "mbarrier").
+    MbarExch { d: u16, addr: Addr, data: S },
+    /// SYNCS.ARRIVE.TRANS64 (`.A1T0`: `tx` is RZ): per lane, one arrival at
+    /// the mbarrier at `addr` that also expects `tx` transaction bytes; the
+    /// word before it to the pair `d`.
+    MbarArrive { d: u16, addr: Addr, tx: S },
+    /// SYNCS.PHASECHK.TRANS64(.TRYWAIT): per lane, whether the mbarrier's
+    /// phase of parity `parity` has completed, to `pd`.
+    MbarPhase { pd: u8, addr: Addr, parity: S },
+    /// UBLKCP.S.G: once per warp, `units` (low 16 bits) × 16 bytes from the
+    /// global pair `src` to the shared address `dst`; the next register
+    /// after `dst`'s holds the mbarrier on which the bytes complete.
+    BulkToShared { dst: Addr, src: Addr, units: S },
     AtomsPopcInc { d: u16, addr: Addr },
     /// ATOMS.CAST(.SPIN): where the shared word (pair with `wide`) at
     /// `addr` equals `b`, store `c`; the success (1 or 0) to `d`, or to the
@@ -352,8 +370,10 @@ pub enum Op {
     BmovToB { b: u8, a: S },
     Warpsync { a: S },
     Call { target: u32 },
-    /// Call through a register pair holding a byte offset.
-    CallReg { a: S },
+    /// Call through a register holding a code address: absolute
+    /// (`CALL.ABS`, `base` none) or an offset from `base` (`CALL.REL`,
+    /// the section start).
+    CallReg { a: S, base: Option<u32> },
     /// LEPC: a code address (the next instruction's, or a target's) into a pair.
     Lepc { d: u16, addr: u32 },
     Ret { a: S, base: u32 },
@@ -622,6 +642,21 @@ impl Translator<'_> {
             Opcode::NOP | Opcode::MEMBAR | Opcode::ERRBAR | Opcode::CCTL | Opcode::YIELD | Opcode::NANOSLEEP | Opcode::CGAERRBAR | Opcode::ENDCOLLECTIVE | Opcode::DEPBAR | Opcode::LDGDEPBAR => Op::Nop,
             // One grid at a time: nothing to wait for, nothing to let launch.
             Opcode::ACQBULK | Opcode::PREEXIT => Op::Nop,
+            // The interpreter's memory accesses happen in program order, in
+            // one proxy: nothing to order.
+            Opcode::FENCE => Op::Nop,
+            Opcode::SYNCS if toks == [Mod::EXCH, Mod::_64] => Op::MbarExch { d: self.dst(o(0)?)?, addr: self.addr(o(1)?)?, data: self.src(o(2)?, sl(2), 2)? },
+            Opcode::SYNCS if toks == [Mod::ARRIVE, Mod::TRANS64] || toks == [Mod::ARRIVE, Mod::TRANS64, Mod::A1T0] => {
+                Op::MbarArrive { d: self.dst(o(0)?)?, addr: self.addr(o(1)?)?, tx: self.src(o(2)?, sl(2), 1)? }
+            }
+            Opcode::SYNCS if toks == [Mod::PHASECHK, Mod::TRANS64, Mod::TRYWAIT] || toks == [Mod::PHASECHK, Mod::TRANS64] => {
+                Op::MbarPhase { pd: self.pdst(o(0)?)?, addr: self.addr(o(1)?)?, parity: self.src(o(2)?, sl(2), 1)? }
+            }
+            Opcode::UBLKCP if toks == [Mod::S, Mod::G] => {
+                let mut src = self.addr(o(1)?)?;
+                src.wide = true;
+                Op::BulkToShared { dst: self.addr(o(0)?)?, src, units: self.src(o(2)?, sl(2), 1)? }
+            }
             Opcode::EXIT => Op::Exit,
             Opcode::BPT => Op::Trap,
             Opcode::MOV | Opcode::UMOV => {
@@ -632,8 +667,11 @@ impl Translator<'_> {
             Opcode::UIADD3 if has(Mod::_64) => {
                 let zero = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, mods, .. }) if reg.num == RegNum::Zero && !mods.neg);
                 let sink = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(UP_SINK));
-                if !(zero(5) && sink(1) && sink(2)) {
+                if !(sink(1) && sink(2)) {
                     return Err(Bad);
+                }
+                if !zero(5) {
+                    return Ok(Op::Uiadd3x64 { d: self.dst(o(0)?)?, a: self.src(o(3)?, sl(3), 2)?, b: self.src(o(4)?, sl(4), 2)?, c: self.src(o(5)?, sl(5), 2)? });
                 }
                 Op::Iadd64 { d: self.dst(o(0)?)?, co: UP_SINK, a: self.src(o(3)?, sl(3), 2)?, b: self.src(o(4)?, sl(4), 2)?, ci: None, wide: true }
             }
@@ -1131,7 +1169,10 @@ impl Translator<'_> {
                 }
                 match o(1)? {
                     Operand::Target(_) => Op::Call { target: target(1)? / 16 },
-                    Operand::Reg { .. } => Op::CallReg { a: self.src(o(1)?, sl(1), 1)? },
+                    // `CALL.REL.NOINC R6 0x0`: an offset in the section
+                    // (the base, as RET.REL's); `CALL.ABS.NOINC R12`: an
+                    // absolute address.
+                    Operand::Reg { .. } => Op::CallReg { a: self.src(o(1)?, sl(1), 1)?, base: if has(Mod::REL) { Some(target(2)?) } else { None } },
                     _ => return Err(Bad),
                 }
             }

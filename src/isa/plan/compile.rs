@@ -36,6 +36,16 @@ pub(crate) struct Fld {
 }
 
 impl Fld {
+    /// No field: an address without a base register ([`Slot::Addr`]'s
+    /// `base: None`); only [`Fld::is_none`] may be asked of it.
+    pub const NONE: Fld = Fld { start: 0, width: 0 };
+
+    /// Whether this is [`Fld::NONE`].
+    #[inline(always)]
+    pub fn is_none(self) -> bool {
+        self.width == 0
+    }
+
     /// The resolved form of a field.
     pub const fn of(f: Field) -> Fld {
         assert!(f.width >= 1 && f.width <= 64, "fields are 1 to 64 bits wide");
@@ -242,8 +252,8 @@ impl Step {
             Slot::Target(layout) | Slot::RelOffset(layout) => Step::Target(layout),
             Slot::AbsTarget(layout) => Step::AbsTarget(layout),
             Slot::Addr { base, wide, offset, scale, desc, uniform, zero_base, .. } => Step::Addr {
-                base: Fld::of(base),
-                offset: Fld::of(offset),
+                base: base.map_or(Fld::NONE, Fld::of),
+                offset: offset.map_or(Fld::NONE, Fld::of),
                 scale: scale.map(Fld::of),
                 desc: desc.map(Fld::of),
                 uniform: uniform.map(Fld::of),

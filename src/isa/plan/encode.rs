@@ -301,8 +301,16 @@ fn encode_other_fast(step: &Step, op: &Operand, w: u128) -> Option<u128> {
             if base.num == RegNum::Zero && (scale != 0 && (!wide || uniform.is_some()) || !zero_base) {
                 return None;
             }
-            let w = bf.put(w, gpr_num(base)?)?;
-            let w = of.put_signed(w, offset.into())?;
+            let w = match bf.is_none() {
+                true if base.num == RegNum::Zero => w,
+                true => return None,
+                false => bf.put(w, gpr_num(base)?)?,
+            };
+            let w = match of.is_none() {
+                true if offset == 0 => w,
+                true => return None,
+                false => of.put_signed(w, offset.into())?,
+            };
             let w = match sf {
                 Some(f) => f.put(w, scale.into())?,
                 None if scale == 0 => w,
@@ -389,9 +397,20 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
         }
         (Step::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, .. }, Operand::Mem(m)) => {
             let (base, offset, scale, desc, uniform) = (m.base(), m.offset(), m.scale(), m.desc(), m.uniform());
-            let b = gpr_num(base).ok_or(Why::NotReg(base, "an allocated general register"))?;
-            let w = put(w, bf, b, "address register")?;
-            let w = of.put_signed(w, offset.into()).ok_or(Why::TooBig("address offset", u64::from(offset as u32)))?;
+            let w = if bf.is_none() {
+                if base.num != RegNum::Zero {
+                    return Err(Why::NotReg(base, "no base register (a uniform address)"));
+                }
+                w
+            } else {
+                let b = gpr_num(base).ok_or(Why::NotReg(base, "an allocated general register"))?;
+                put(w, bf, b, "address register")?
+            };
+            let w = match of.is_none() {
+                true if offset == 0 => w,
+                true => return Err(Why::TooBig("address offset", u64::from(offset as u32))),
+                false => of.put_signed(w, offset.into()).ok_or(Why::TooBig("address offset", u64::from(offset as u32)))?,
+            };
             let w = match sf {
                 Some(f) => put(w, f, scale.into(), "address scale")?,
                 None if scale == 0 => w,

@@ -19,6 +19,7 @@ mod convert;
 mod copy;
 mod half;
 mod matrix;
+mod mbarrier;
 mod misc;
 mod texture;
 
@@ -144,7 +145,7 @@ pub(super) const FLOAT_CMP: ModField = ModField {
 /// (`[R8.64+UR6]`): 64-bit base 24–31, 24-bit offset 40–63, a zero base
 /// not printed (bit flips of corpus words).
 pub(super) const fn addr_75_uniform(lo: u8) -> Slot {
-    Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: Some(f(lo, lo + 5)), zero_base: true }
+    Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(f(lo, lo + 5)), zero_base: true }
 }
 
 // ---- sm_75 memory-access spellings (every value enumerated with nvdisasm
@@ -581,16 +582,16 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     const EVICT: ModField = ModField { field: f(84, 86), names: &[U, ""], extra: None };
     const SCALE: Field = f(78, 79);
     let global = |desc_lo: u8, show_desc: bool| Slot::Addr {
-        base: f(24, 31),
+        base: Some(f(24, 31)),
         wide: true,
-        offset: f(40, 63),
+        offset: Some(f(40, 63)),
         scale: None,
         desc: Some(g.ur_field(desc_lo)),
         show_desc,
         uniform: None, zero_base: true,
     };
-    let local = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
-    let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: Some(SCALE), desc: None, show_desc: false, uniform: None, zero_base: true };
+    let local = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: Some(SCALE), desc: None, show_desc: false, uniform: None, zero_base: true };
     let data = gpr(32, None, None);
     const LDG_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0)];
     const LD_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0)];
@@ -634,7 +635,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         const SIZE_75: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".U.128"], extra: None };
         let load_75: &'static [ModField] = &[EVICT_75, SIZE_75, ORDER_75, PRIVATE];
         let store_75: &'static [ModField] = &[EVICT_75, SIZE_75, STORE_ORDER_75, PRIVATE];
-        let addr_75 = |offset: Field| Slot::Addr { base: f(24, 31), wide: false, offset, scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        let addr_75 = |offset: Field| Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(offset), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
         const LDG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 91), 0), (f(64, 71), 0)];
         const LD_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0)];
         const STG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
@@ -683,9 +684,9 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     // STS's data then in 32–39), `[R2+UR7]`, or `[UR4]` with a zero base
     // (corpus words, bit flips).
     let shared_u = |lo: u8| Slot::Addr {
-        base: f(24, 31),
+        base: Some(f(24, 31)),
         wide: false,
-        offset: f(40, 63),
+        offset: Some(f(40, 63)),
         scale: Some(SCALE),
         desc: None,
         show_desc: false,
@@ -769,6 +770,12 @@ fn control(v: &mut Vec<Form>, g: Generation) {
         v.push(at(g.form("CALL.REL", 0x944, REL, &[NOINC], vec![cond, target])));
         v.push(at(g.form("CALL.ABS", 0x943, CALL_ABS, &[NOINC], vec![cond, abs])));
         v.push(at(g.form("CALL.ABS", 0x343, CALL_ABS_REG, &[NOINC], vec![cond, ret_reg])));
+        // An indirect call: the callee's offset in the section in a
+        // register, the target the section start as RET.REL's (ptxas 13.5
+        // on a call through a function pointer: `CALL.REL.NOINC R6
+        // `(fptr)` = 0xffffff2006007344 on sm_80, 0xfffffffc06c47344 on
+        // sm_90, the address from `MOV R6, 0x150`).
+        v.push(Form { space_before_last: true, ..at(g.form("CALL.REL", 0x344, REL, &[NOINC], vec![cond, ret_reg, target])) });
         v.push(Form { space_before_last: true, ..at(g.form("RET.REL", 0x950, REL, &[NODEC], vec![cond, ret_reg, target])) });
         v.push(Form { space_before_last: true, ..at(g.form("RET.ABS", 0x950, ABS, &[NODEC], vec![cond, ret_reg, abs])) });
     }

@@ -100,17 +100,20 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     // ---- LDSM (0x83b): d, a shared address (base 24–31, signed offset
     // 40–63; with RZ nvdisasm prints the offset signed, which the address
     // slot does not: not decoded); element size 75–77 (0 `.16`; others print nothing or
-    // `.INVALIDn`), matrix shape 78–79, matrix count 72–73.
+    // `.INVALIDn`), matrix shape 78–79, matrix count 72–73. The same bits
+    // on sm_75 (Turing has LDSM: ptxas 13.5 `LDSM.16.M88.2 R8, [R8]` =
+    // 0x000000000808783b on sm_75 and sm_80; the flips of 72–79 print
+    // the same on both).
     const LDSM_SIZE: &[(Field, u64)] = &[(f(75, 77), 0)];
     const LDSM_SHAPE: ModField = ModField { field: f(78, 79), names: &[".M88", ".MT88", ".M816", ".M832"], extra: None };
     const LDSM_COUNT: ModField = ModField { field: f(72, 73), names: &["", ".2", ".4", U], extra: None };
-    let shared = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
-    v.push(from_80(g.form("LDSM.16", 0x83b, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared])));
+    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
+    v.push(g.form("LDSM.16", 0x83b, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared]));
     // ---- STSM (0x844, sm_90+): the store of LDSM's matrices: the shared
     // address (base 24–31, offset 40–63), then the first data register
     // (32–39); size, shape and count in LDSM's fields (ptxas 13.5 on
     // sm_90/sm_120: `STSM.16.MT88.2 [R15+0x200], R2`).
-    let shared_st = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
+    let shared_st = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
     let from_90 = |form: Form| Form { sms: (g.sms.0.max(90), g.sms.1), ..form };
     // Bit 79 is not LDSM's: 0 and 1 with it print `.M88`/`.MT88` on
     // sm_90, other shapes (`.MT168`) from sm_100 (oracle); kept 0.

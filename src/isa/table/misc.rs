@@ -2,7 +2,7 @@
 //! register, and MUFU with an immediate. Fields from single-bit flips and
 //! field enumerations of corpus words with nvdisasm 13.5 (sm_80, sm_90).
 
-use super::{COMBINE, Generation, ISETP_CMP, NONE, RD, SIGNED_73, alu, cbank, f, gpr, gpr_not, pred, pred_plain};
+use super::{COMBINE, Generation, ISETP_CMP, NONE, RD, SIGNED_73, alu, cbank, f, gpr, gpr_not, pred, pred_plain, uniform_twin};
 use crate::isa::bits::Field;
 use crate::isa::branch::Layout;
 use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot, UNMEASURED as U};
@@ -77,8 +77,11 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     viaddmnmx(v, g);
     qspc(v, g);
     super::copy::async_copies(v, g);
+    super::mbarrier::async_path(v, g);
     if g.wide_ur {
         minmax_sm120(v, g);
+    }
+    if g.wide_ur || g.sms.1 >= 90 {
         uiadd3_64(v, g);
     }
 
@@ -183,13 +186,19 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     let a = gpr(24, None, Some(0));
     v.push(sm120(g.form("SEL.64", 0x607, SEL64_REG, &[], vec![RD, a, gpr(32, None, Some(1)), pred(87, Always)])));
     v.push(sm120(g.form("SEL.64", 0x407, SEL64_IMM, &[], vec![RD, a, Slot::SImm(f(32, 64)), pred(87, Always)])));
+    // b a uniform register (0xe07; `SEL.64 R2, R4, UR10, P0` in library-corpus
+    // words of ptxas 13.5 for sm_120).
+    v.push(sm120(g.form("SEL.64", 0xe07, SEL64_REG, &[], vec![RD, a, g.uniform_b(None, None), pred(87, Always)])));
     // 64-bit ISETP.
     const ISETP64: &[(Field, u64)] = &[(f(72, 72), 0), (f(68, 71), 7), (f(80, 80), 1)];
     const SIGNED64: ModField = ModField { field: f(73, 73), names: &[".U64", ".S64"], extra: None };
     let isetp_pre = [pred_plain(81, Always), pred_plain(84, Always), gpr(24, None, Some(0))];
     let mut isetp = Vec::new();
     alu(&mut isetp, g, "ISETP", 0x00c, ISETP64, &[ISETP_CMP, SIGNED64, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always)]);
-    v.extend(isetp.into_iter().map(sm120));
+    // And its uniform twins (`UISETP.NE.U64.AND UP0, UPT, UR6, URZ, UPT`,
+    // 0x28c: library-corpus words of ptxas 13.5 for sm_120, bit flips).
+    let twins: Vec<Form> = isetp.iter().filter_map(|form| uniform_twin(g, form)).collect();
+    v.extend(isetp.into_iter().chain(twins).map(sm120));
 }
 
 /// LDL and STL with a uniform register added (bit 91; LDL's in 32–39,
@@ -199,9 +208,9 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
 fn local_uniform(v: &mut Vec<Form>, g: Generation) {
     const SIZE: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128"], extra: None };
     let local_u = |lo: u8| Slot::Addr {
-        base: f(24, 31),
+        base: Some(f(24, 31)),
         wide: false,
-        offset: f(40, 63),
+        offset: Some(f(40, 63)),
         scale: None,
         desc: None,
         show_desc: false,
@@ -408,9 +417,9 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     let mods: &'static [ModField] = &[OP, EVICT, TYPE_90, ORDER];
     let fmods: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
     let addr = |show_desc: bool| Slot::Addr {
-        base: f(24, 31),
+        base: Some(f(24, 31)),
         wide: true,
-        offset: f(40, 63),
+        offset: Some(f(40, 63)),
         scale: None,
         desc: Some(g.ur_field(64)),
         show_desc,
@@ -448,9 +457,9 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     let aslots = |show: bool| vec![pred_plain(81, PredShow::Always), RD, addr(show), data];
     if g.wide_ur {
         let addr23 = Slot::Addr {
-            base: f(24, 31),
+            base: Some(f(24, 31)),
             wide: true,
-            offset: f(40, 62),
+            offset: Some(f(40, 62)),
             scale: None,
             desc: Some(g.ur_field(64)),
             show_desc: true,
@@ -461,7 +470,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         }
     } else {
         // sm_80–sm_89 refuse a zero base register here (oracle).
-        let no_rz = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false };
+        let no_rz = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false };
         for (name, opcode, mods_80, mods) in [("ATOMG.E", 0x9a8, amods_80, amods), ("ATOM.E", 0x98a, atom_mods_80, atom_mods)] {
             v.push(Form { sms: (80, 89), ..g.form(name, opcode, AFIXED_6, mods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) });
             v.push(Form { sms: (90, 90), ..g.form(name, opcode, AFIXED_6, mods, aslots(true)) });
@@ -491,7 +500,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         // Single-bit flips of corpus words (sm_75, nvdisasm 13.5).
         v.push(turing(g.form("ATOM.E", 0x98a, ATOMG_75, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
         const ATOM_38A: &[(Field, u64)] = &[(f(64, 71), 0xff), (f(72, 72), 1), (f(91, 91), 0)];
-        let addr32 = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        let addr32 = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr32, data];
         v.push(turing(g.form("ATOM.E", 0x38a, ATOM_38A, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
     }
@@ -512,7 +521,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         let fatom: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
         if g.wide_ur {
             const FATOM_8: &[(Field, u64)] = &[(f(63, 63), 1), (f(72, 72), 1), (f(87, 87), 0), (f(90, 91), 3)];
-            let addr23 = Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 62), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true };
+            let addr23 = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 62)), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true };
             for (name, opcode) in [("ATOM.E", 0x9a2), ("ATOMG.E", 0x9a3)] {
                 v.push(g.form(name, opcode, FATOM_8, fatom, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
             }
@@ -526,9 +535,9 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     // ATOMG.E.CAS (0x3a9): compare (32–39) and swap (64–71) at a 32-bit
     // register address `[R2]` (no descriptor), type 73–75 (corpus words).
     let cas_addr = Slot::Addr {
-        base: f(24, 31),
+        base: Some(f(24, 31)),
         wide: false,
-        offset: f(40, 63),
+        offset: Some(f(40, 63)),
         scale: None,
         desc: None,
         show_desc: false,
@@ -673,9 +682,9 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         ModField { field: f(87, 90), names: &[".ADD", ".MIN", ".MAX", ".INC", ".DEC", ".AND", ".OR", ".XOR", ".EXCH"], extra: None };
     const ATOMS_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32", ".64"], extra: None };
     let shared = |uniform: Option<Field>| Slot::Addr {
-        base: f(24, 31),
+        base: Some(f(24, 31)),
         wide: false,
-        offset: f(40, 63),
+        offset: Some(f(40, 63)),
         scale: Some(f(78, 79)),
         desc: None,
         show_desc: false,
@@ -732,6 +741,15 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // CCTL.IVALL: invalidate all cache lines (no address: 24–31 RZ, bit 89).
     const IVALL: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(87, 91), 4)];
     v.push(g.form("CCTL.IVALL", 0x98f, IVALL, &[], vec![]));
+    // CCTL.E.PF2 [R6]: a prefetch of the line at a 64-bit address (24–31,
+    // printed as one register; bit 72 `.E`, 87–91 = 1): ptxas 13.5 words of
+    // thrust_transform on sm_90 and sm_100 (`0x000000000600798f /
+    // 0x...0000800100`); flips of 32–104 on sm_90 show no offset. sm_90+.
+    if g.wide_ur || g.sms.1 >= 90 {
+        const PF2: &[(Field, u64)] = &[(f(72, 72), 1), (f(87, 91), 1)];
+        let line = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
+        v.push(Form { sms: (g.sms.0.max(90), g.sms.1), ..g.form("CCTL.E.PF2", 0x98f, PF2, &[], vec![line]) });
+    }
 }
 
 /// VIADDMNMX (0x046, sm_90 and sm_100): `d = min(a + b, c)` when the
@@ -804,10 +822,14 @@ fn minmax_sm120(v: &mut Vec<Form>, g: Generation) {
 fn uiadd3_64(v: &mut Vec<Form>, g: Generation) {
     const PLAIN: &[(Field, u64)] = &[(f(74, 74), 0), (f(77, 80), 0xf), (f(87, 90), 0xf), (f(91, 91), 1)];
     let ur = |lo, neg| Slot::Ur { field: g.ur_field(lo), neg, not: None };
-    let up = |lo| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show: PredShow::Always };
+    // sm_90 (6-bit fields) prints the carry predicates only when not UPT
+    // (ptxas 13.5 words of thrust_transform: `UIADD3.64 UR4, UR10, UR12,
+    // UR4` = 0x0000000c0a047297 / 0x000fe4000fffe004); sm_100 as sm_120.
+    let (sms, show) = if g.wide_ur { ((100, 120), PredShow::Always) } else { ((90, 90), PredShow::UnlessTrue) };
+    let up = |lo| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show };
     for (form, b) in [(0x297u16, ur(32, None)), (0x897, Slot::Imm32 { signed: true })] {
         let slots = vec![ur(16, None), up(81), up(84), ur(24, Some(72)), b, ur(64, Some(75))];
-        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UIADD3.64", form, PLAIN, &[], slots) });
+        v.push(Form { sms, uniform_guard: true, ..g.form("UIADD3.64", form, PLAIN, &[], slots) });
     }
 }
 
@@ -826,9 +848,9 @@ fn qspc(v: &mut Vec<Form>, g: Generation) {
     const SPACE_90: ModField = ModField { field: f(73, 74), names: &[".G", ".L", ".S", ".D"], extra: None };
     const E: ModField = ModField { field: f(72, 72), names: &["", ".E"], extra: None };
     const UNIFORM: &[(Field, u64)] = &[(f(72, 72), 1), (f(90, 91), 3)];
-    let reg = Slot::Addr { base: f(24, 31), wide: false, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+    let reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
     let with_ur =
-        Slot::Addr { base: f(24, 31), wide: true, offset: f(40, 63), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false };
+        Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false };
     let p = pred_plain(81, PredShow::Always);
     let variants: &[((u16, u16), ModField)] = if g.wide_ur { &[((100, 120), SPACE_90)] } else { &[((75, 89), SPACE_75), ((90, 90), SPACE_90)] };
     for &(sms, space) in variants {

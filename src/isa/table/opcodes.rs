@@ -9,7 +9,7 @@
 //! consumer is in [`Class::Alu`](crate::isa::op_facts::Class::Alu) (the matrix operations, QSPC, the integer
 //! ALU) until measured.
 
-use crate::isa::op_facts::{AsyncGroup, Class::*, OpFacts, Space, op};
+use crate::isa::op_facts::{AsyncGroup, Class::*, OpFacts, QUEUE_SHARED_MEMORY, Space, op};
 
 /// The opcodes, sorted by name.
 pub const OPCODES: &[OpFacts] = &[
@@ -48,6 +48,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("F2I", Conv).no_reuse(),
     op("FADD", Fp32),
     op("FCHK", Conv).no_reuse(),
+    op("FENCE", Control),
     op("FFMA", Fp32),
     op("FLO", Bitop).no_reuse(),
     op("FMNMX", Fp32),
@@ -82,7 +83,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("LDGDEPBAR", Control).opaque().async_group(AsyncGroup::Commit),
     op("LDGSTS", Mem).opaque().async_group(AsyncGroup::Copy),
     op("LDL", Mem).queue(6).memory(Space::Local, true, false),
-    op("LDS", Mem).queue(3).memory(Space::Shared, true, false),
+    op("LDS", Mem).queue(QUEUE_SHARED_MEMORY).memory(Space::Shared, true, false),
     op("LDSM", Mem).memory(Space::Shared, true, false),
     op("LEA", Alu),
     op("LEPC", Alu).opaque(),
@@ -111,18 +112,20 @@ pub const OPCODES: &[OpFacts] = &[
     op("SEL", Alu),
     op("SGXT", Alu),
     op("SHF", Alu),
-    op("SHFL", Shfl).queue(13).no_reuse(),
+    op("SHFL", Shfl).queue(QUEUE_SHARED_MEMORY).no_reuse(),
     op("ST", Mem).memory(Space::Generic, false, true),
     op("STG", Mem).memory(Space::Global, false, true),
     op("STL", Mem).memory(Space::Local, false, true),
-    op("STS", Mem).memory(Space::Shared, false, true),
+    op("STS", Mem).queue(QUEUE_SHARED_MEMORY).memory(Space::Shared, false, true),
     op("STSM", Mem).memory(Space::Shared, false, true),
+    op("SYNCS", Async).memory(Space::Shared, true, true),
     // Texture fetches read through the texture cache, which a kernel's own
     // stores do not update: ordered after earlier stores like a global
     // load all the same. Variable latency (a write scoreboard), no reuse
     // flags in ptxas's code.
     op("TEX", Mem).memory(Space::Global, true, false).no_reuse(),
     op("TLD", Mem).memory(Space::Global, true, false).no_reuse(),
+    op("UBLKCP", Async).opaque().memory(Space::Generic, true, true),
     op("UBMSK", Uniform),
     op("UCGABAR_ARV", Control),
     op("UCGABAR_WAIT", Control),

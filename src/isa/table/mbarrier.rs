@@ -1,0 +1,126 @@
+//! The asynchronous path of sm_90 and later: mbarrier operations (SYNCS),
+//! bulk copies between global and shared memory that complete on an
+//! mbarrier (UBLKCP) and the proxy fence before them (FENCE.VIEW.ASYNC).
+//!
+//! Words of ptxas 13.5 for the library corpus's `thrust_transform` (sm_90,
+//! sm_100, sm_120) and `cub_device_scan` (sm_100, sm_120), with single-bit
+//! flips under nvdisasm 13.5 on sm_90 and sm_100. The
+//! uniform-register fields are 6 bits wide up to sm_90 (URZ 63) and 8 from
+//! sm_100 (URZ 255), as everywhere else.
+
+use super::{Generation, RD, f, gpr, pred_plain};
+use crate::isa::bits::Field;
+use crate::isa::form::{Form, ModField, PredShow, Slot};
+
+/// The forms of this module.
+pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
+    if !g.wide_ur && g.sms.1 < 90 {
+        return;
+    }
+    let sms = (g.sms.0.max(90), g.sms.1);
+    // FENCE.VIEW.ASYNC.S (0x3c6): makes the generic proxy's shared-memory
+    // accesses visible to the asynchronous proxy (`fence.proxy.async
+    // .shared::cta`; ptxas also puts one before `mbarrier.init`).
+    // 0x00000000000073c6 on sm_90, 100, 120; no operands.
+    v.push(Form { sms, ..g.form("FENCE.VIEW.ASYNC.S", 0x3c6, &[], &[], vec![]) });
+
+    // A shared address that is one uniform register (no base register,
+    // signed offset 40–63: bit flips on SYNCS.EXCH.64, sm_90 and sm_100).
+    let uniform_addr = |lo: u8| Slot::Addr {
+        base: None,
+        wide: false,
+        offset: Some(f(40, 63)),
+        scale: None,
+        desc: None,
+        show_desc: false,
+        uniform: Some(g.ur_field(lo)),
+        zero_base: true,
+    };
+    // A register plus a uniform register (`[R9+URZ]`, `[UR23]` with RZ):
+    // base 24–31, uniform 64–, signed offset 40–63 (bit flips on
+    // SYNCS.PHASECHK, sm_90 and sm_100).
+    let mixed_addr = Slot::Addr {
+        base: Some(f(24, 31)),
+        wide: false,
+        offset: Some(f(40, 63)),
+        scale: None,
+        desc: None,
+        show_desc: false,
+        uniform: Some(g.ur_field(64)),
+        zero_base: true,
+    };
+    let ur = |lo: u8| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+
+    // SYNCS.EXCH.64 (0x5b2) URd, [URa+off], URb: stores the 64-bit word
+    // URb:URb+1 into the mbarrier at URa (`mbarrier.init`, the word
+    // computed from the count), its old value to URd (URZ from ptxas).
+    // `SYNCS.EXCH.64 URZ, [UR8], UR4` = 0x00000004083f75b2 /
+    // 0x...0008000100 on sm_90 (URZ 63), 0x0000000415ff75b2 with UR21 on
+    // sm_100; bit 72 and 91 set; a uniform guard (`@UP0`).
+    const EXCH_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(91, 91), 1)];
+    const EXCH_FIXED6: &[(Field, u64)] = &[(f(22, 23), 0), (f(30, 31), 0), (f(38, 39), 0), (f(72, 72), 1), (f(91, 91), 1)];
+    let exch_fixed = if g.wide_ur { EXCH_FIXED } else { EXCH_FIXED6 };
+    v.push(Form { sms, uniform_guard: true, ..g.form("SYNCS.EXCH.64", 0x5b2, exch_fixed, &[], vec![ur(16), uniform_addr(24), ur(32)]) });
+
+    // SYNCS.ARRIVE.TRANS64 (0x9a7) Rd, [Ra+URc+off], Rb: one arrival on the
+    // mbarrier that also expects Rb more transaction bytes
+    // (`mbarrier.arrive.expect_tx`); bit 84 `.A1T0`: an arrival without
+    // transactions (`mbarrier.arrive`, Rb RZ). Rd the barrier's state
+    // before (RZ from ptxas). `SYNCS.ARRIVE.TRANS64 RZ, [UR9], R11` =
+    // 0x0000000bffff79a7 / 0x...0008000009 on sm_90; `.A1T0 RZ,
+    // [R16+URZ], RZ` = 0x000000ff10ff79a7 / 0x...00081000ff on sm_100.
+    const A1T0: ModField = ModField { field: f(84, 84), names: &["", ".A1T0"], extra: None };
+    const ARRIVE_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
+    const ARRIVE_FIXED6: &[(Field, u64)] = &[(f(70, 71), 0), (f(91, 91), 1)];
+    let arrive_fixed = if g.wide_ur { ARRIVE_FIXED } else { ARRIVE_FIXED6 };
+    v.push(Form { sms, ..g.form("SYNCS.ARRIVE.TRANS64", 0x9a7, arrive_fixed, &[A1T0], vec![RD, mixed_addr, gpr(32, None, None)]) });
+
+    // SYNCS.PHASECHK.TRANS64 (0x5a7) Pd, [Ra+URc+off], Rb: Pd true when the
+    // mbarrier's phase of parity Rb has completed; bit 72 `.TRYWAIT` (the
+    // thread may be suspended a while first: `mbarrier.try_wait`). The
+    // operation field (PHASECHK = 1) is 70–71 on sm_90, 76–77 from sm_100
+    // (0 and 3 print `???0`, `???3`). Pd 81–83.
+    // `SYNCS.PHASECHK.TRANS64.TRYWAIT P0, [R9+URZ], R0` =
+    // 0x00000000090075a7 / 0x...000800017f on sm_90; `P0, [UR23], R2` =
+    // 0x00000002ff0075a7 / 0x...0008001117 on sm_100.
+    const TRYWAIT: ModField = ModField { field: f(72, 72), names: &["", ".TRYWAIT"], extra: None };
+    const PHASECHK: &[(Field, u64)] = &[(f(76, 77), 1), (f(91, 91), 1)];
+    const PHASECHK6: &[(Field, u64)] = &[(f(70, 71), 1), (f(91, 91), 1)];
+    let phasechk = if g.wide_ur { PHASECHK } else { PHASECHK6 };
+    v.push(Form {
+        sms,
+        ..g.form("SYNCS.PHASECHK.TRANS64", 0x5a7, phasechk, &[TRYWAIT], vec![pred_plain(81, PredShow::Always), mixed_addr, gpr(32, None, None)])
+    });
+
+    // UBLKCP (0x3ba) [URd], [URs], URn: a bulk copy of URn's low 16 bits
+    // times 16 bytes (ptxas: the byte count >> 4 through `UPRMT 0x5410`)
+    // from URs:URs+1 to URd, completing its bytes as transactions on the
+    // mbarrier at URd+1 (`.S.G`, global to shared: `cp.async.bulk
+    // .shared::cta.global.mbarrier::complete_tx::bytes`), or from shared
+    // memory at URs to global memory at URd:URd+1 in the open bulk group
+    // (`.G.S`); the direction 73–74 (0 `.G.G` and 3 `.S.S` by bit flips, sm_90). Bit 84 `.DST_G_BYTE_MASK`: a
+    // byte-masked store (`.cp_mask`). Destination 32–, source 24–, size
+    // 64–. No address offsets (flips of 40–63 change nothing on sm_90).
+    // Bit 75 `.MULTICAST`, 76 a descriptor operand, 81–82 an L2 hint, 83
+    // `.SEQUENCED` (flips, sm_90): kept clear. `UBLKCP.S.G [UR8], [UR4], UR15` = 0x00000008040073ba /
+    // 0x...000800020f on sm_90; `.G.S [UR6], [UR34], UR24` =
+    // 0x00000006220073ba / 0x...0008000418 on sm_100.
+    const DIRECTION: ModField = ModField { field: f(73, 74), names: &[".G.G", ".S.G", ".G.S", ".S.S"], extra: None };
+    const BYTE_MASK: ModField = ModField { field: f(84, 84), names: &["", ".DST_G_BYTE_MASK"], extra: None };
+    const BLKCP_FIXED: &[(Field, u64)] = &[(f(75, 76), 0), (f(81, 83), 0), (f(91, 91), 1)];
+    // sm_90 prints no `.DST_G_BYTE_MASK` (random instances under nvdisasm):
+    // bit 84 kept clear there.
+    const BLKCP_FIXED6: &[(Field, u64)] = &[(f(30, 31), 0), (f(38, 39), 0), (f(70, 71), 0), (f(75, 76), 0), (f(81, 84), 0), (f(91, 91), 1)];
+    let (blkcp_fixed, blkcp_mods): (_, &'static [ModField]) = if g.wide_ur { (BLKCP_FIXED, &[DIRECTION, BYTE_MASK]) } else { (BLKCP_FIXED6, &[DIRECTION]) };
+    let whole = |lo: u8| Slot::Addr {
+        base: None,
+        wide: false,
+        offset: None,
+        scale: None,
+        desc: None,
+        show_desc: false,
+        uniform: Some(g.ur_field(lo)),
+        zero_base: true,
+    };
+    v.push(Form { sms, uniform_guard: true, ..g.form("UBLKCP", 0x3ba, blkcp_fixed, blkcp_mods, vec![whole(32), whole(24), ur(64)]) });
+}
