@@ -60,6 +60,12 @@ pub enum Class {
     /// has UBLKCP read a uniform register 2 cycles after R2UR writes it,
     /// where loads and stores need 9 (library corpus, sm_90).
     Async,
+    /// The texture unit: TEX, TLD. A class apart from [`Class::Mem`]
+    /// because it reads its coordinates earlier than loads and stores read
+    /// addresses: on sm_75 ptxas has TEX and TLD read a register 6 cycles
+    /// after a MOV or IMAD writes it, where loads and stores need 7 or 8
+    /// (ZLUDA's `tex_read_*` kernels).
+    Texture,
 }
 
 /// A memory space, as far as ordering memory operations goes.
@@ -159,7 +165,7 @@ pub const fn op(name: &'static str, class: Class) -> OpFacts {
     let queue = match class {
         Class::Mufu | Class::Conv | Class::Bitop => QUEUE_TRANSCENDENTAL,
         Class::Fp64 => QUEUE_FP64,
-        Class::Mem | Class::Async | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUE_OTHER,
+        Class::Mem | Class::Async | Class::Texture | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUE_OTHER,
         _ => 0,
     };
     OpFacts { name, class, queue, reuse: true, memory: None, branch: false, opaque: false, special_register: false, async_group: AsyncGroup::None }

@@ -191,7 +191,7 @@ fn row_max(table: &Table) -> Vec<u8> {
 /// Whether results of `class` need a write scoreboard on this SM.
 pub(super) fn variable(table: &Table, class: Class) -> bool {
     match class {
-        Class::Mem | Class::Async | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc | Class::Mufu | Class::Conv | Class::Bitop => true,
+        Class::Mem | Class::Async | Class::Texture | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc | Class::Mufu | Class::Conv | Class::Bitop => true,
         // Double precision is fixed-latency where the table measured it
         // (sm_90), variable elsewhere.
         Class::Fp64 => File::ALL.iter().all(|&f| table.latency(f, class, Class::Alu) == NEEDS_SCOREBOARD),

@@ -36,7 +36,7 @@ use crate::target::Sm;
 use std::sync::OnceLock;
 
 /// Number of classes.
-pub const CLASSES: usize = 21;
+pub const CLASSES: usize = 22;
 
 impl Class {
     /// Every class, in table order.
@@ -62,6 +62,7 @@ impl Class {
         Class::Misc,
         Class::Control,
         Class::Async,
+        Class::Texture,
     ];
 
     /// The name used in the data files.
@@ -88,6 +89,7 @@ impl Class {
             Class::Misc => "misc",
             Class::Control => "control",
             Class::Async => "async",
+            Class::Texture => "tex",
         }
     }
 }

@@ -29,7 +29,7 @@ fn estimate(class: Class, op: Op) -> u32 {
     match (class, op.facts().memory) {
         // Shared memory (LDS, LDSM, ATOMS; STS has no result).
         (Class::Mem | Class::Async, Some(MemAccess { space: Space::Shared, .. })) => 24,
-        (Class::Mem | Class::Async, _) => 40,
+        (Class::Mem | Class::Async | Class::Texture, _) => 40,
         (Class::Ldc, _) => 20,
         (Class::Sreg, _) => 20,
         (Class::Shfl, _) => 24,

@@ -123,8 +123,8 @@ pub const OPCODES: &[OpFacts] = &[
     // stores do not update: ordered after earlier stores like a global
     // load all the same. Variable latency (a write scoreboard), no reuse
     // flags in ptxas's code.
-    op("TEX", Mem).memory(Space::Global, true, false).no_reuse(),
-    op("TLD", Mem).memory(Space::Global, true, false).no_reuse(),
+    op("TEX", Texture).memory(Space::Global, true, false).no_reuse(),
+    op("TLD", Texture).memory(Space::Global, true, false).no_reuse(),
     op("UBLKCP", Async).opaque().memory(Space::Generic, true, true),
     op("UBMSK", Uniform),
     op("UCGABAR_ARV", Control),

@@ -9,7 +9,10 @@
 //! 40–53: `0x0, 0x5a` is `c[0x0][0x168]`), from sm_90 a uniform register
 //! pair whose low word is the handle (40–45, 40–47 from sm_100), and last
 //! the dimension (61–62: 0 `1D`, 1 `2D`, 2 `3D`, 3 `CUBE`; 63 arrays).
-//! Where b is RZ nvdisasm does not print it: such forms fix it to 255.
+//! Where b is RZ nvdisasm does not print it: such forms fix it to 255, and
+//! forms that print b take no RZ there. The first coordinate a is never RZ
+//! (nvdisasm prints `???255` for it), nor is the uniform handle URZ (`???63`;
+//! random instances with nvdisasm 13.5).
 //! The write mask (72–75) is 0xf (all four components); the level of
 //! detail is 87–89 (`.LZ` 1, `.LL` 3; Blackwell also uses bit 59).
 //!
@@ -55,10 +58,10 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         for (dim, d) in DIMS {
             let text = Slot::Text(dim);
             if d > 0 {
-                v.push(Form { sms, ..g.form("TEX.SCR.LL", 0xb60, fixed(TEX_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) });
-                v.push(Form { sms, ..g.form("TLD.SCR.LZ", 0xb66, fixed(TLD_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) });
+                v.push(Form { nonzero: &[2, 3], sms, ..g.form("TEX.SCR.LL", 0xb60, fixed(TEX_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) });
+                v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD.SCR.LZ", 0xb66, fixed(TLD_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) });
             } else {
-                v.push(Form { sms, ..g.form("TLD.SCR.LZ", 0xb66, with_rz_b(TLD_SCR, d), &[], vec![second, RD, a, bank, word, text]) });
+                v.push(Form { nonzero: &[2], sms, ..g.form("TLD.SCR.LZ", 0xb66, with_rz_b(TLD_SCR, d), &[], vec![second, RD, a, bank, word, text]) });
             }
         }
         // sm_90: the handle in a uniform register pair (40–45), bit 91
@@ -71,9 +74,9 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         for (dim, d) in DIMS {
             let text = Slot::Text(dim);
             if d > 0 {
-                v.push(Form { sms, ..g.form("TEX.LL", 0xf60, fixed(TEX_UR, d), &[], vec![second, RD, a, b, handle, zero, text]) });
+                v.push(Form { nonzero: &[2, 3, 4], sms, ..g.form("TEX.LL", 0xf60, fixed(TEX_UR, d), &[], vec![second, RD, a, b, handle, zero, text]) });
             }
-            v.push(Form { sms, ..g.form("TLD.LZ", 0xf66, with_rz_b(TLD_UR, d), &[], vec![second, RD, a, handle, zero, text]) });
+            v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD.LZ", 0xf66, with_rz_b(TLD_UR, d), &[], vec![second, RD, a, handle, zero, text]) });
         }
     } else {
         // sm_100/sm_120: the handle pair 40–47, a second uniform register
@@ -86,10 +89,10 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         for (dim, d) in DIMS {
             let text = Slot::Text(dim);
             if d > 0 {
-                v.push(Form { sms: (100, 100), ..g.form("TEX.LL", 0xf60, fixed(TEX_LL, d), &[], vec![second, RD, a, b, handle, text]) });
-                v.push(Form { sms: (120, 120), ..g.form("TEX", 0xf60, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) });
+                v.push(Form { nonzero: &[2, 3, 4], sms: (100, 100), ..g.form("TEX.LL", 0xf60, fixed(TEX_LL, d), &[], vec![second, RD, a, b, handle, text]) });
+                v.push(Form { nonzero: &[2, 3], sms: (120, 120), ..g.form("TEX", 0xf60, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) });
             }
-            v.push(Form { sms: (100, 120), ..g.form("TLD.LZ", 0xf66, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) });
+            v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..g.form("TLD.LZ", 0xf66, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) });
         }
     }
 }
