@@ -19,6 +19,7 @@ pub mod entity;
 pub mod function;
 pub mod matrix;
 pub mod module;
+pub mod texture;
 pub mod opcode;
 pub mod parse;
 pub mod print;

@@ -70,12 +70,15 @@ pub struct Module {
     /// `.loc`'s `inlined_at`, then that of the `.loc` that gave that call
     /// site, and so on), (0, 0) past the last.
     pub inline_chains: Vec<[(u32, u32); super::function::INLINE_DEPTH]>,
+    /// The module's `.texref` variables by name, in declaration order (a
+    /// texture fetch names one by its index: [`super::texture::TexFetch`]).
+    pub texrefs: Vec<String>,
 }
 
 impl Module {
     /// An empty module for a target.
     pub fn new(sm: Sm) -> Module {
-        Module { sm, functions: PrimaryMap::new(), globals: PrimaryMap::new(), inline_chains: Vec::new() }
+        Module { sm, functions: PrimaryMap::new(), globals: PrimaryMap::new(), inline_chains: Vec::new(), texrefs: Vec::new() }
     }
 
     /// The function named `name`.

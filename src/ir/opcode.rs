@@ -489,6 +489,15 @@ opcodes! {
     Movmatrix = "movmatrix", Ptx, Effect;
     /// `STSM.16.{M88,MT88}{,.2,.4} [a], v`.
     MatrixStore = "STSM", Sass, Store;
+    /// `tex.{1d,2d,3d}.v4.dtype.ctype {d0, d1, d2, d3}, [t, {c..}]`: a
+    /// texture fetch ([`TexFetch`](super::texture::TexFetch) in the
+    /// immediate); arguments the 64-bit handle (absent for a texref) and
+    /// one 32-bit word per coordinate, results the first two components
+    /// and the last two as pairs.
+    Tex = "tex", Ptx, Load;
+    /// `TEX` / `TLD`: the fetch with the handle and coordinates as the
+    /// SM's form takes them (selection places them).
+    TexFetch = "TEX", Sass, Load;
     /// `MOVM.16.MT88 d, a`.
     MatrixTranspose = "MOVM", Sass, Effect;
     /// `cp.async [shared], [global], valid`: an asynchronous copy

@@ -809,6 +809,18 @@ impl Cx<'_> {
                     Sig::new(&[addr, tuple(m.count)], &[])
                 }
                 Opcode::Movmatrix | Opcode::MatrixTranspose => Sig::new(&[W32], &[W32]),
+                Opcode::Tex | Opcode::TexFetch => {
+                    let Some(t) = crate::ir::texture::TexFetch::decode(d.imm) else {
+                        out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));
+                        return out;
+                    };
+                    let mut args: SmallVec<[K; 4]> = SmallVec::new();
+                    if t.texref.is_none() {
+                        args.push(K::W64);
+                    }
+                    args.extend(std::iter::repeat_n(W32, t.coords()));
+                    Sig::new(&args, &[K::W64, K::W64])
+                }
                 Opcode::CpAsync | Opcode::AsyncCopy => {
                     if crate::ir::matrix::AsyncCopy::decode(d.imm).is_none() {
                         out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));

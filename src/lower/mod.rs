@@ -54,6 +54,7 @@ mod async_copy;
 mod mbarrier;
 mod memory;
 mod names;
+mod texture;
 mod operands;
 mod ops;
 mod types;
@@ -123,6 +124,7 @@ pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early
         errors: Vec::new(),
         inline_chains: Vec::new(),
         inline_chain_ids: HashMap::new(),
+        texrefs: Vec::new(),
     };
     let mut out = ir::Module::new(sm);
     cx.scope.push_scope();
@@ -165,6 +167,7 @@ pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early
     }
     out.globals = std::mem::take(&mut cx.globals);
     out.inline_chains = std::mem::take(&mut cx.inline_chains);
+    out.texrefs = cx.texrefs.iter().map(|(_, n)| n.clone()).collect();
     Lowered { module: out, errors: cx.errors }
 }
 
@@ -198,6 +201,8 @@ struct ModuleCx<'a> {
     lines: Option<(LineMap, &'a str)>,
     seal_early: bool,
     errors: Vec<LowerError>,
+    /// The module's `.texref` variables: their symbols and names.
+    texrefs: Vec<(ast::Symbol, String)>,
     /// Chains of `inlined_at` call sites, each once ([`ir::Module::inline_chains`]).
     inline_chains: Vec<[(u32, u32); crate::ir::function::INLINE_DEPTH]>,
     inline_chain_ids: HashMap<[(u32, u32); crate::ir::function::INLINE_DEPTH], u32>,
@@ -268,6 +273,13 @@ impl ModuleCx<'_> {
     fn module_variable(&mut self, d: &ast::VarDecl) {
         for decl in &d.declarators {
             let name = self.m.names.name(decl.name).to_string();
+            // A texture reference has no storage of its own: the driver
+            // fills a constant-bank word of each kernel that fetches
+            // through it (`texture`).
+            if d.ty == ast::VarType::TexRef && decl.dims.is_empty() && decl.init.is_none() {
+                self.texrefs.push((decl.name, name));
+                continue;
+            }
             let resolve = |s: ast::Symbol| match self.scope.get(s) {
                 Some(Binding::Global(id)) => self.globals.get(id).map(|g| (id, g.space)),
                 _ => None,

@@ -57,6 +57,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::CpAsyncCommitGroup | P::CpAsyncWaitGroup | P::CpAsyncWaitAll => return self.async_group(i),
             _ => {}
         }
+        if i.opcode == P::Tex {
+            return self.tex(i);
+        }
         if super::video::handles(i.opcode) {
             return self.video_shift(i);
         }

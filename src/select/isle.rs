@@ -1478,6 +1478,9 @@ impl Context for SelectCtx<'_> {
             op => self.fail(format!("no selection rule for {op} with these operands")),
         }
     }
+    fn emit_tex(&mut self, _: Inst) -> Unit {
+        self.select_tex()
+    }
 }
 
 impl SelectCtx<'_> {
@@ -1506,6 +1509,8 @@ impl SelectCtx<'_> {
         self.select_terminator(block_index)
     }
 }
+
+mod texture;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,172 @@
+//! Selection of texture fetches (Ori `TEX`, [`TexFetch`]): the form of
+//! the SM for the fetch's instruction and dimension, the coordinate
+//! registers as that form takes them, and the handle where the form reads
+//! it (a constant-bank word before sm_90, a uniform register pair from
+//! sm_90). ptxas 13.5 on ZLUDA's `tex_read_*` kernels:
+//!
+//! * float coordinates fetch with TEX at the level of detail -32.0 (`.LL`,
+//!   `IMAD.MOV.U32 R6, RZ, RZ, -0x3e000000`; sm_120's TEX has none), and
+//!   1D as 2D with y = 0 (`TEX.SCR.LL R6, R4, R4, R6, 0x0, 0x5b, 2D` with
+//!   `R5 = RZ`); integer coordinates with TLD at level zero (`.LZ`);
+//! * before sm_90 the values (coordinates, then the level) are split in
+//!   halves, the larger first (`TEX.SCR.LL ... R4, R6 ... 3D`: x y in R4
+//!   R5, z and the level in R6 R7); from sm_90 the coordinates are one
+//!   tuple and the level the other;
+//! * the handle's word: `0x0, 0x5a` (bank 0, word 0x5a: `c[0x0][0x168]`)
+//!   names the kernel parameter holding it; from sm_90 `ULDC UR4,
+//!   c[0x0][0x218]; UMOV UR5, URZ`.
+
+use super::super::context::SelectCtx;
+use super::super::mach::{MachKind, VReg};
+use crate::ir::Type;
+use crate::ir::texture::TexFetch;
+use crate::isa::ctrl::Ctrl;
+use crate::isa::form::Slot;
+use crate::isa::inst::Inst;
+use crate::isa::op::{Mnemonic, Op};
+use crate::isa::operand::{Operand, Reg, RegFile, SrcMods};
+use smallvec::SmallVec;
+
+/// The level of detail ptxas gives TEX.LL for PTX `tex` (-32.0).
+const TEX_LOD: u32 = 0xc200_0000;
+
+/// One 32-bit part of a coordinate tuple.
+#[derive(Clone, Copy)]
+enum Part {
+    /// An argument of the fetch.
+    Arg(crate::ir::Value),
+    /// A constant, moved into a register.
+    Bits(u32),
+}
+
+impl SelectCtx<'_> {
+    /// Selects the current `TEX` instruction.
+    pub(super) fn select_tex(&mut self) {
+        let d = self.data();
+        let Some(t) = TexFetch::decode(d.imm) else {
+            return self.fail(format!("texture fetch descriptor {:#x}", d.imm));
+        };
+        let args: SmallVec<[crate::ir::Value; 4]> = d.args.iter().copied().collect();
+        let (handle, coords) = match t.texref {
+            Some(_) => (None, &args[..]),
+            None => match args.split_first() {
+                Some((h, rest)) => (Some(*h), rest),
+                None => return self.fail("a texture fetch without a handle"),
+            },
+        };
+        // The byte offset in constant bank 0 of the handle's word.
+        let handle_offset = match (t.texref, handle) {
+            (Some(k), _) => crate::ir::texture::texref_slot(self.sm, &self.func.params, k),
+            (None, Some(h)) => match self.param(h) {
+                Some((off, _)) => off,
+                None => return self.fail("a texture handle that is not a kernel parameter (bindless handles in registers are not selected yet)"),
+            },
+            (None, None) => return self.fail("a texture fetch without a handle"),
+        };
+        let op = if t.int_coords { Op::TLD } else { Op::TEX };
+        let dim = if !t.int_coords && t.dim == 1 { 2 } else { t.dim };
+        let text = ["1D", "2D", "3D"][usize::from(dim - 1)];
+        let Some(sm_index) = crate::isa::family::measured_index(self.sm) else { return self.fail("an SM without forms") };
+        let form = crate::isa::table::forms_of(sm_index, op).find(|f| f.slots.iter().any(|s| *s == Slot::Text(text)));
+        let Some(form) = form else { return self.fail(format!("no {op:?} form for {text}")) };
+        let lod = form.name.contains(".LL");
+        let scr = form.name.contains(".SCR");
+        let has_b = matches!(form.slots.get(3), Some(Slot::Gpr { .. }));
+        let mut values: SmallVec<[Part; 4]> = coords.iter().map(|&v| Part::Arg(v)).collect();
+        if usize::from(dim) > values.len() {
+            values.push(Part::Bits(0));
+        }
+        let (a, b): (SmallVec<[Part; 4]>, SmallVec<[Part; 4]>) = if scr {
+            if lod {
+                values.push(Part::Bits(TEX_LOD));
+            }
+            let split = values.len().div_ceil(2);
+            (values[..split].iter().copied().collect(), values[split..].iter().copied().collect())
+        } else if lod {
+            (values, [Part::Bits(TEX_LOD)].into_iter().collect())
+        } else {
+            (values, SmallVec::new())
+        };
+        if has_b == b.is_empty() {
+            return self.fail(format!("the {} {text} form does not take these coordinates", form.name));
+        }
+        let a = self.tex_tuple(&a);
+        let b = if has_b { Some(self.tex_tuple(&b)) } else { None };
+        let handle_ur = if scr { None } else { Some(self.tex_uniform_handle(handle_offset)) };
+        let mut ops: SmallVec<[Operand; 8]> = SmallVec::new();
+        ops.push(self.result(1, Operand::reg(Reg::zero(RegFile::Gpr))));
+        ops.push(self.result(0, Operand::reg(Reg::zero(RegFile::Gpr))));
+        ops.push(Operand::reg(self.reg_of(a)));
+        if let Some(b) = b {
+            ops.push(Operand::reg(self.reg_of(b)));
+        }
+        let mut hex = [0u32, handle_offset / 4].into_iter();
+        for slot in &form.slots[ops.len()..] {
+            ops.push(match slot {
+                Slot::Hex(_) => Operand::Hex(hex.next().unwrap_or(0)),
+                Slot::Ur { .. } => match handle_ur {
+                    Some(ur) => Operand::reg(self.reg_of(ur)),
+                    None => return self.fail("a uniform handle slot in a constant-bank form"),
+                },
+                _ => Operand::Hex(0),
+            });
+        }
+        let guard = self.guard().unwrap_or((Reg::zero(RegFile::Pred), false));
+        let inst = Inst { form, guard, mods: Default::default(), operands: ops.into_iter().collect(), ctrl: Ctrl::default() };
+        self.push_main(MachKind::Inst(inst), &[]);
+    }
+
+    /// A register tuple holding `parts` (three take an aligned quad, the
+    /// fourth register unused).
+    fn tex_tuple(&mut self, parts: &[Part]) -> VReg {
+        let mut regs: SmallVec<[VReg; 4]> = SmallVec::new();
+        for &p in parts {
+            regs.push(match p {
+                Part::Arg(v) => {
+                    self.use_value(v);
+                    self.vreg(v)
+                }
+                Part::Bits(bits) => self.tex_constant(bits),
+            });
+        }
+        if regs.len() == 1 {
+            return regs[0];
+        }
+        if regs.len() == 3 {
+            let pad = self.tex_constant(0);
+            regs.push(pad);
+        }
+        let ty = Type::new(crate::ir::RegFile::R, regs.len() as u8).unwrap_or(Type::R128);
+        let t = self.fresh(ty);
+        self.pseudo(MachKind::Concat, &[t], &regs);
+        t
+    }
+
+    /// A fresh register holding `bits` (`MOV R, RZ` or `MOV R, imm`).
+    fn tex_constant(&mut self, bits: u32) -> VReg {
+        let t = self.fresh(Type::R32);
+        let src = if bits == 0 { Operand::reg(Reg::zero(RegFile::Gpr)) } else { Operand::Imm(bits) };
+        self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(t)), src], &[t]);
+        t
+    }
+
+    /// The uniform pair the handle is read from on sm_90 and later: the
+    /// constant-bank word at `offset`, then URZ (`ULDC UR4, c[0x0][0x218];
+    /// UMOV UR5, URZ`; LDCU from sm_100).
+    fn tex_uniform_handle(&mut self, offset: u32) -> VReg {
+        let lo = self.fresh(Type::R32.with_uniformity(true));
+        let hi = self.fresh(Type::R32.with_uniformity(true));
+        let bank = Operand::CBank { bank: 0, offset: offset as u16, mods: SrcMods::default() };
+        let addr = Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: offset as i32 };
+        let dst = Operand::reg(self.reg_of(lo));
+        let load = Mnemonic::new(Op::LDCU).build(self.sm, None, &[dst, addr]).or_else(|_| Mnemonic::new(Op::ULDC).build(self.sm, None, &[dst, bank]));
+        match load {
+            Ok(i) => self.out.push(super::super::mach::MachInst { kind: MachKind::Inst(i), defs: [lo].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() }),
+            Err(e) => self.fail(e.to_string()),
+        }
+        self.push_helper(Mnemonic::new(Op::UMOV), &[Operand::reg(self.reg_of(hi)), Operand::reg(Reg::zero(RegFile::Uniform))], &[hi]);
+        let pair = self.fresh(Type::R64.with_uniformity(true));
+        self.pseudo(MachKind::Concat, &[pair], &[lo, hi]);
+        pair
+    }
+}
