@@ -348,6 +348,7 @@ fn check(sm: u16, f: Format, op: &str, mode: Mode, n: usize) -> Vec<String> {
                 ParamSpec::Buffer { bytes: m * size, fill: Fill::Zero, output: true },
                 ParamSpec::Scalar { kind: ScalarKind::U32, bits: m as u64 },
             ],
+            textures: Vec::new(),
         };
         let options = sass::Options { step_budget: u64::MAX, ..Default::default() };
         let out = match sass::run(&cubin, &spec, &options) {

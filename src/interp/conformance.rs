@@ -193,7 +193,7 @@ impl Case {
             params.push(ParamSpec::SameAs { param: out });
         }
         params.truncate(self.param_count.max(1).min(params.len()));
-        LaunchSpec { kernel: self.kernel.clone(), grid: [1, 1, 1], block: [self.block_x.max(1), 1, 1], shared_bytes: self.shared_bytes, params }
+        LaunchSpec { kernel: self.kernel.clone(), grid: [1, 1, 1], block: [self.block_x.max(1), 1, 1], shared_bytes: self.shared_bytes, params, textures: Vec::new() }
     }
 
     /// Compares the output buffer's bytes after a run with the expected

@@ -28,6 +28,81 @@ pub struct LaunchSpec {
     pub shared_bytes: u32,
     /// Arguments, in the kernel's parameter order.
     pub params: Vec<ParamSpec>,
+    /// Textures bound for the launch (`"textures"` in the JSON).
+    pub textures: Vec<TextureSpec>,
+}
+
+/// A texture bound for a launch: its handle (the 32-bit word a bindless
+/// texture object's low half holds, or the one the driver writes into a
+/// kernel's slot for a `.texref`), its size, how coordinates address it,
+/// and four 32-bit words per texel (x fastest, then y, then z), returned
+/// as a fetch's four components whatever the format: a point-filtered
+/// fetch of a 32-bit-per-channel texture reads them unconverted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TextureSpec {
+    /// The handle (`"handle"`).
+    pub handle: u32,
+    /// The `.texref` the driver binds it to (`"texref"`), if any: the
+    /// relocation of type 6 naming that symbol gets the handle.
+    pub texref: Option<String>,
+    /// Width, height and depth in texels (`"dims"`, 1 to 3 numbers).
+    pub dims: [u32; 3],
+    /// Float coordinates in [0, 1) over the texture rather than texels
+    /// (`"normalized"`).
+    pub normalized: bool,
+    /// Coordinates outside the texture wrap around rather than clamp to
+    /// its edge (`"address": "wrap"` or `"clamp"`).
+    pub wrap: bool,
+    /// The texels' words (`"fill"` as a buffer's, 16 bytes per texel).
+    pub fill: Fill,
+}
+
+/// A bound texture with its texels (see [`TextureSpec`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Texture {
+    /// The handle.
+    pub handle: u32,
+    /// The `.texref` it is bound to.
+    pub texref: Option<String>,
+    /// Width, height, depth.
+    pub dims: [u32; 3],
+    /// Normalized float coordinates.
+    pub normalized: bool,
+    /// Wrap rather than clamp.
+    pub wrap: bool,
+    /// Four words per texel.
+    pub texels: Vec<[u32; 4]>,
+}
+
+impl Texture {
+    /// The texel index along dimension `k` of a float coordinate (point
+    /// filtering: the texel containing it, CUDA's cudaFilterModePoint).
+    fn float_index(&self, k: usize, c: f32) -> i64 {
+        let size = self.dims[k].max(1);
+        let scaled = if self.normalized { c * size as f32 } else { c };
+        // NaN reads texel 0 (`as` saturates and maps NaN to 0).
+        scaled.floor() as i64
+    }
+
+    /// The index inside the texture of texel index `i` along dimension `k`.
+    fn address(&self, k: usize, i: i64) -> u64 {
+        let size = i64::from(self.dims[k].max(1));
+        (if self.wrap { i.rem_euclid(size) } else { i.clamp(0, size - 1) }) as u64
+    }
+
+    /// The four components at coordinates `coords` (one word per
+    /// dimension used; floats unless `int_coords`, then signed texel
+    /// indices). Dimensions past the coordinates read index 0.
+    pub fn fetch(&self, coords: &[u32], int_coords: bool) -> [u32; 4] {
+        let mut at = [0u64; 3];
+        for (k, &c) in coords.iter().take(3).enumerate() {
+            let i = if int_coords { i64::from(c as i32) } else { self.float_index(k, f32::from_bits(c)) };
+            at[k] = self.address(k, i);
+        }
+        let [w, h, _] = self.dims.map(|d| u64::from(d.max(1)));
+        let index = at[0] + w * (at[1] + h * at[2]);
+        usize::try_from(index).ok().and_then(|i| self.texels.get(i)).copied().unwrap_or([0; 4])
+    }
 }
 
 /// One argument.
@@ -209,7 +284,12 @@ impl LaunchSpec {
                 }
             }
         }
-        Ok(LaunchSpec { kernel, grid, block, shared_bytes, params })
+        let textures = match obj.get("textures") {
+            None => Vec::new(),
+            Some(Value::Array(list)) => list.iter().enumerate().map(|(i, t)| texture(i, t)).collect::<Result<_, _>>()?,
+            Some(_) => return err("textures: not an array"),
+        };
+        Ok(LaunchSpec { kernel, grid, block, shared_bytes, params, textures })
     }
 
     /// The JSON form (the one [`LaunchSpec::from_json`] reads back).
@@ -244,11 +324,41 @@ impl LaunchSpec {
                 ParamSpec::SameAs { param } => serde_json::json!({"kind": "same", "param": param}),
             })
             .collect();
-        serde_json::json!({
+        let mut spec = serde_json::json!({
             "kernel": self.kernel, "grid": self.grid, "block": self.block,
             "shared_bytes": self.shared_bytes, "params": params,
-        })
-        .to_string()
+        });
+        if !self.textures.is_empty() {
+            let textures: Vec<Value> = self
+                .textures
+                .iter()
+                .map(|t| {
+                    let mut o = serde_json::json!({"handle": t.handle, "dims": t.dims, "normalized": t.normalized, "address": if t.wrap { "wrap" } else { "clamp" }});
+                    let m = o.as_object_mut().expect("built as an object");
+                    if let Some(r) = &t.texref {
+                        m.insert("texref".into(), r.clone().into());
+                    }
+                    match &t.fill {
+                        Fill::Zero => {
+                            m.insert("fill".into(), "zero".into());
+                        }
+                        Fill::Hex(b) => {
+                            m.insert("fill".into(), "hex".into());
+                            m.insert("hex".into(), hex(b).into());
+                        }
+                        Fill::Random { seed } => {
+                            m.insert("fill".into(), "random".into());
+                            m.insert("seed".into(), (*seed).into());
+                        }
+                    }
+                    o
+                })
+                .collect();
+            if let Some(m) = spec.as_object_mut() {
+                m.insert("textures".into(), textures.into());
+            }
+        }
+        spec.to_string()
     }
 
     /// Threads per CTA.
@@ -289,7 +399,21 @@ impl LaunchSpec {
             };
             args.push(arg);
         }
-        Ok(Launch { memory, args, buffers })
+        let textures = self
+            .textures
+            .iter()
+            .map(|t| {
+                let texels = t.dims.iter().map(|&d| d as usize).product::<usize>();
+                let bytes = match &t.fill {
+                    Fill::Zero => vec![0; texels * 16],
+                    Fill::Hex(b) => b.clone(),
+                    Fill::Random { seed } => splitmix64_bytes(*seed, texels * 16),
+                };
+                let texels = bytes.chunks_exact(16).map(|c| std::array::from_fn(|k| u32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]]))).collect();
+                Texture { handle: t.handle, texref: t.texref.clone(), dims: t.dims, normalized: t.normalized, wrap: t.wrap, texels }
+            })
+            .collect();
+        Ok(Launch { memory, args, buffers, textures })
     }
 }
 
@@ -320,6 +444,55 @@ fn parse_u64(s: &str) -> Option<u64> {
         Some(h) => u64::from_str_radix(h, 16).ok(),
         None => s.parse().ok(),
     }
+}
+
+/// The most texels a bound texture may have (16 bytes each).
+const MAX_TEXELS: u64 = 1 << 24;
+
+fn texture(index: usize, t: &Value) -> Result<TextureSpec, SpecError> {
+    let Some(obj) = t.as_object() else { return err(format!("textures[{index}]: not an object")) };
+    let handle = obj.get("handle").and_then(number).and_then(|n| u32::try_from(n).ok()).ok_or(SpecError { message: format!("textures[{index}].handle: missing or not a 32-bit number") })?;
+    let texref = match obj.get("texref") {
+        None => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return err(format!("textures[{index}].texref: not a string")),
+    };
+    let mut dims = [1u32; 3];
+    match obj.get("dims") {
+        Some(Value::Array(list)) if !list.is_empty() && list.len() <= 3 => {
+            for (k, v) in list.iter().enumerate() {
+                dims[k] = number(v).and_then(|n| u32::try_from(n).ok()).filter(|&n| n > 0).ok_or(SpecError { message: format!("textures[{index}].dims: not sizes of 1 or more") })?;
+            }
+        }
+        _ => return err(format!("textures[{index}].dims: missing or not 1 to 3 numbers")),
+    }
+    let texels = dims.iter().map(|&d| u64::from(d)).product::<u64>();
+    if texels > MAX_TEXELS {
+        return err(format!("textures[{index}].dims: {texels} texels, more than {MAX_TEXELS}"));
+    }
+    let normalized = match obj.get("normalized") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return err(format!("textures[{index}].normalized: not a boolean")),
+    };
+    let wrap = match obj.get("address").map(Value::as_str) {
+        None | Some(Some("clamp")) => false,
+        Some(Some("wrap")) => true,
+        Some(_) => return err(format!("textures[{index}].address: not clamp or wrap")),
+    };
+    let fill = match obj.get("fill").map(Value::as_str) {
+        None | Some(Some("zero")) => Fill::Zero,
+        Some(Some("random")) => Fill::Random { seed: obj.get("seed").map_or(Some(0), number).ok_or(SpecError { message: format!("textures[{index}].seed: not a number") })? },
+        Some(Some("hex")) => {
+            let data = obj.get("hex").and_then(Value::as_str).and_then(unhex).ok_or(SpecError { message: format!("textures[{index}].hex: missing or not hex bytes") })?;
+            if data.len() as u64 != texels * 16 {
+                return err(format!("textures[{index}].hex: {} bytes, the texture has {}", data.len(), texels * 16));
+            }
+            Fill::Hex(data)
+        }
+        Some(_) => return err(format!("textures[{index}].fill: not zero, hex or random")),
+    };
+    Ok(TextureSpec { handle, texref, dims, normalized, wrap, fill })
 }
 
 fn param(index: usize, p: &Value) -> Result<ParamSpec, SpecError> {
@@ -426,6 +599,8 @@ pub struct Launch {
     pub args: Vec<Arg>,
     /// The buffers, in parameter order.
     pub buffers: Vec<BufferArg>,
+    /// The bound textures.
+    pub textures: Vec<Texture>,
 }
 
 /// One argument's bytes.

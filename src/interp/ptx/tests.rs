@@ -17,7 +17,7 @@ fn run_k(body: &str, grid: u32, threads: u32, out: usize, extra: Vec<ParamSpec>)
     crate::ptx::check(&module, &Default::default()).unwrap_or_else(|e| panic!("check: {}", e.render("t.ptx", &src)));
     let mut params = vec![ParamSpec::Buffer { bytes: out, fill: Fill::Zero, output: true }];
     params.extend(extra);
-    let spec = LaunchSpec { kernel: "k".into(), grid: [grid, 1, 1], block: [threads, 1, 1], shared_bytes: 256, params };
+    let spec = LaunchSpec { kernel: "k".into(), grid: [grid, 1, 1], block: [threads, 1, 1], shared_bytes: 256, params, textures: Vec::new() };
     let o = run(&module, &spec, &Options { step_budget: 100_000 })?;
     Ok(o.launch.buffer_bytes(0).expect("output").to_vec())
 }
@@ -411,7 +411,7 @@ fn launch_errors_are_values() {
     assert_eq!(e.kind, ErrorKind::Launch, "an 8-byte argument for a 4-byte parameter");
     let src = format!("{HEAD}{body}");
     let module = crate::ptx::parse(&src).unwrap();
-    let spec = LaunchSpec { kernel: "nope".into(), grid: [1; 3], block: [1; 3], shared_bytes: 0, params: vec![] };
+    let spec = LaunchSpec { kernel: "nope".into(), grid: [1; 3], block: [1; 3], shared_bytes: 0, params: vec![], textures: Vec::new() };
     assert_eq!(run(&module, &spec, &Options::default()).unwrap_err().kind, ErrorKind::Launch);
 }
 

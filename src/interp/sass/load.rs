@@ -31,6 +31,10 @@ pub const LOCAL_SLACK: u32 = 1024;
 
 const R_CUDA_64: u32 = 2;
 const R_CUDA_32: u32 = 1;
+/// The word of a kernel's constant bank 0 that the driver fills with the
+/// handle of the texture bound to a `.texref` symbol (ptxas 13.5: type 6
+/// in `.rel.nv.constant0.<kernel>`, the symbol of type STT_CUDA_TEXTURE).
+const R_CUDA_TEX_HANDLE: u32 = 6;
 
 /// The driver-filled words of bank 0 on one SM.
 #[derive(Clone, Copy, Debug)]
@@ -219,6 +223,14 @@ pub fn load(cubin: &[u8], spec: &LaunchSpec) -> Result<Loaded, InterpError> {
             let bytes: Vec<u8> = match kind {
                 R_CUDA_64 => value.to_le_bytes().to_vec(),
                 R_CUDA_32 => (value as u32).to_le_bytes().to_vec(),
+                R_CUDA_TEX_HANDLE => {
+                    let name = (sym as usize).checked_sub(1).and_then(|i| file.symbols.get(i)).and_then(|y| y.name.as_deref());
+                    let bound = launch.textures.iter().find(|t| t.texref.is_some() && t.texref.as_deref() == name);
+                    match bound {
+                        Some(t) => t.handle.to_le_bytes().to_vec(),
+                        None => return Err(launch_error(format!("no texture of the launch spec is bound to texref {}", name.unwrap_or("?")))),
+                    }
+                }
                 _ => continue,
             };
             if let Some(b) = bank {

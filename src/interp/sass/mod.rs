@@ -80,7 +80,7 @@ pub fn translate(loaded: &load::Loaded) -> Result<exec::Program, InterpError> {
     if loaded.words.len() > 1 << 24 {
         return Err(InterpError::new(ErrorKind::Malformed, "the kernel is too large"));
     }
-    let mut t = op::Translator { rows: op::Rows::default(), banks: &loaded.banks, sm: loaded.sm };
+    let mut t = op::Translator { rows: op::Rows::default(), banks: &loaded.banks, textures: &loaded.launch.textures, sm: loaded.sm };
     let mut code = Vec::with_capacity(loaded.words.len());
     let mut insts = Vec::with_capacity(loaded.words.len());
     for (k, &word) in loaded.words.iter().enumerate() {

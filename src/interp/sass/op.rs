@@ -403,6 +403,11 @@ pub enum Op {
     /// LDSM: `n` 8×8 matrices of 16-bit elements from shared memory, rows
     /// addressed by lanes, optionally transposed.
     Ldsm { d: u16, addr: Addr, n: u8, trans: bool },
+    /// TEX / TLD: the four components of the texture whose handle `handle`
+    /// holds at the first `dim` of the values in rows `a..a+na` then
+    /// `b..b+nb` (the rest a level of detail, unused by point sampling
+    /// without mipmaps), written to `rg`, `rg+1`, `ba`, `ba+1`.
+    Tex { rg: u16, ba: u16, a: u16, na: u8, b: u16, nb: u8, handle: S, dim: u8, int_coords: bool, textures: std::sync::Arc<[crate::interp::launch::Texture]> },
     /// STSM: `n` 8×8 matrices of 16-bit elements to shared memory, LDSM's
     /// inverse (lanes 8k..8k+7 address the rows of matrix k).
     Stsm { addr: Addr, v: u16, n: u8, trans: bool },
@@ -440,6 +445,8 @@ pub struct Translator<'a> {
     pub rows: Rows,
     /// Constant banks (for constant operands).
     pub banks: &'a [Vec<u8>],
+    /// The launch's bound textures (for texture fetches).
+    pub textures: &'a [crate::interp::launch::Texture],
     /// The SM.
     pub sm: Sm,
 }
@@ -523,6 +530,57 @@ impl Translator<'_> {
             }
             _ => Err(Bad),
         }
+    }
+
+    /// TEX and TLD by their form (see `crate::isa::table::texture`): the
+    /// dimension is the form's `1D`/`2D`/`3D` operand, `.LL` adds a level
+    /// of detail after the coordinates, `.SCR` splits the values in halves
+    /// (the larger in a) and reads the handle from the constant-bank word
+    /// its two hex operands name; other forms read the coordinates from a,
+    /// the level from b and the handle from a uniform register.
+    fn texture(&mut self, inst: &Inst) -> R<Op> {
+        let form = inst.form;
+        let ops: &[Operand] = &inst.operands;
+        let dim = form.slots.iter().find_map(|s| match s {
+            Slot::Text(t) if t.len() == 2 && t.ends_with('D') => t[..1].parse::<u8>().ok(),
+            _ => None,
+        });
+        let dim = dim.filter(|d| (1..=3).contains(d)).ok_or(Bad)?;
+        let lod = u8::from(form.name.contains(".LL"));
+        let scr = form.name.contains(".SCR");
+        let has_b = matches!(form.slots.get(3), Some(Slot::Gpr { .. }));
+        let (na, nb) = if scr { ((dim + lod).div_ceil(2), (dim + lod) / 2) } else { (dim, lod) };
+        if has_b != (nb > 0) {
+            return Err(Bad);
+        }
+        let ba = self.dst(ops.first().ok_or(Bad)?)?;
+        let rg = self.dst(ops.get(1).ok_or(Bad)?)?;
+        let a = read_row(match ops.get(2) {
+            Some(Operand::Reg { reg, .. }) => *reg,
+            _ => return Err(Bad),
+        })
+        .ok_or(Bad)?;
+        let b = if has_b {
+            match ops.get(3) {
+                Some(Operand::Reg { reg, .. }) => read_row(*reg).ok_or(Bad)?,
+                _ => return Err(Bad),
+            }
+        } else {
+            RZ
+        };
+        let rest = &ops[if has_b { 4 } else { 3 }..];
+        let handle = if scr {
+            let (Some(Operand::Hex(bank)), Some(Operand::Hex(word))) = (rest.first(), rest.get(1)) else { return Err(Bad) };
+            let bank = u8::try_from(*bank).map_err(|_| Bad)?;
+            S { r: self.rows.constant(bank_word(self.banks, bank, word.wrapping_mul(4))), m: 0 }
+        } else {
+            match rest.first() {
+                Some(Operand::Reg { reg, .. }) if reg.file == RegFile::Uniform => S { r: read_row(*reg).ok_or(Bad)?, m: 0 },
+                _ => return Err(Bad),
+            }
+        };
+        let int_coords = inst.op() == Opcode::TLD;
+        Ok(Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, textures: self.textures.into() })
     }
 
     fn dst(&self, op: &Operand) -> R<u16> {
@@ -1249,6 +1307,7 @@ impl Translator<'_> {
                     Op::Match { pd: P_SINK, d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, wide, all }
                 }
             }
+            Opcode::TEX | Opcode::TLD => self.texture(inst)?,
             Opcode::LDSM => {
                 let n = if has(Mod::_4) { 4 } else if has(Mod::_2) { 2 } else { 1 };
                 if !has(Mod::_16) {
