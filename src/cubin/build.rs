@@ -283,6 +283,11 @@ impl Builder {
 /// `st_other` of a kernel symbol (CUDA's entry flag).
 pub(crate) const STO_CUDA_ENTRY: u8 = 0x10;
 const R_CUDA_64: u32 = 2;
+/// The relocation that puts a texref's handle into a kernel's bank word
+/// (ptxas 13.5: type 6 against the STT_CUDA_TEXTURE symbol).
+const R_CUDA_TEX_HANDLE: u32 = 6;
+/// `st_info` type of a texref symbol (ptxas 13.5: `CUDA_TEXTURE`).
+const STT_CUDA_TEXTURE: u8 = 10;
 const SHF_CUDA_NOTE_OS: u64 = 0x100_0000 | 0x40;
 
 /// Builds the cubin of `module`.
@@ -418,6 +423,22 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             })
         })
         .collect();
+    // A kernel with texref words: their relocations, REL below sm_90 and
+    // RELA from sm_90 as for the frame, before the frame's (measured on
+    // ZLUDA's tex_read_2d_float, sm_75..120).
+    let texture_rels: Vec<Option<u32>> = module
+        .kernels
+        .iter()
+        .map(|k| {
+            (!k.textures.is_empty()).then(|| {
+                let (prefix, kind, entsize) = if modern { (".rela", e::SHT_RELA.0, 24) } else { (".rel", e::SHT_REL.0, 16) };
+                let r = b.section(&format!("{prefix}.nv.constant0.{}", k.name), kind, u64::from(e::SHF_INFO_LINK.0), 8, Content::Bytes(Vec::new()));
+                b.get(r).link = symtab;
+                b.get(r).entsize = entsize;
+                r
+            })
+        })
+        .collect();
     let frame_rel = if modern {
         let r = b.section(".rela.debug_frame", e::SHT_RELA.0, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
         b.get(r).entsize = 24;
@@ -453,11 +474,18 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     let text_flags = u64::from(e::SHF_ALLOC.0 | e::SHF_EXECINSTR.0);
     let bank_flags = u64::from(e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0);
     let bank = |b: &mut Builder, k: &Kernel| {
-        let size = u64::from(param_base(sm)) + k.params.iter().map(|p| u64::from(p.offset + p.size)).max().unwrap_or(0);
+        let params_end = u64::from(param_base(sm)) + k.params.iter().map(|p| u64::from(p.offset + p.size)).max().unwrap_or(0);
+        // A texref's handle word ends the bank (ptxas: 0x174 bytes for a
+        // word at 0x170 on sm_80).
+        let size = k.textures.iter().map(|(at, _)| u64::from(*at) + 4).max().unwrap_or(0).max(params_end);
         b.section(&format!(".nv.constant0.{}", k.name), e::SHT_PROGBITS.0, bank_flags, 4, Content::Bytes(vec![0; size as usize]))
     };
     let mut banks = Vec::new();
-    if !modern {
+    // A bank that a texref's relocation fills is laid out as before sm_90
+    // on every SM: before the code, its section symbol with the kernel's
+    // (ptxas 13.5, ZLUDA's tex_read_2d_float on sm_90, 100 and 120).
+    let early_banks = !modern || module.kernels.iter().any(|k| !k.textures.is_empty());
+    if early_banks {
         for k in &module.kernels {
             banks.push(bank(&mut b, k));
         }
@@ -496,7 +524,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     if modern && !zeroed.is_empty() {
         zero_section = Some(b.section(".nv.global", e::SHT_NOBITS.0, data_flags, max_align(&zeroed, 1), Content::NoBits(zeroed_size)));
     }
-    if modern {
+    if !early_banks {
         for k in &module.kernels {
             banks.push(bank(&mut b, k));
         }
@@ -573,7 +601,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
                 }
             }
         }
-        if !modern {
+        if early_banks {
             b.section_symbol(banks[i]);
         }
     }
@@ -592,6 +620,15 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     let mut kernel_symbols = Vec::new();
     let first_size = module.kernels[0].code.len() as u64 * 16;
     kernel_symbols.push(b.symbol(Some(&module.kernels[0].name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[0] as u16, first_size));
+    // Texrefs: undefined global symbols right after the first kernel's
+    // (measured with one kernel, sm_75..120), each once.
+    let mut texture_symbols: Vec<(&str, u32)> = Vec::new();
+    for (_, name) in module.kernels.iter().flat_map(|k| &k.textures) {
+        if !texture_symbols.iter().any(|(n, _)| n == name) {
+            let s = b.symbol(Some(name), (e::STB_GLOBAL.0 << 4) | STT_CUDA_TEXTURE, 0, 0, 0);
+            texture_symbols.push((name, s));
+        }
+    }
     if let Some(reserved) = reserved {
         b.symbol(Some(".nv.reservedSmem.offset0"), (e::STB_WEAK.0 << 4) | e::STT_OBJECT.0, 0, 0, 4);
         b.symbols.last_mut().expect("just pushed").value = 0;
@@ -651,7 +688,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         .collect();
     b.get(callgraph_section).content = Content::Bytes(callgraph(&edges));
     let mut bank_symbols = vec![0; banks.len()];
-    if modern {
+    if !early_banks {
         for (i, &bank) in banks.iter().enumerate() {
             bank_symbols[i] = b.section_symbol(bank);
         }
@@ -662,6 +699,18 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     }
     let symbol_count = b.symbols.len() as u32 + 1;
     b.get(symtab).info = if modern { symbol_count } else { kernel_symbols[0] };
+
+    for (i, k) in module.kernels.iter().enumerate() {
+        if let Some(r) = texture_rels[i] {
+            let entries: Vec<Rela> = k
+                .textures
+                .iter()
+                .map(|(at, name)| Rela { offset: u64::from(*at), symbol: texture_symbols.iter().find(|(n, _)| n == name).map_or(0, |(_, s)| *s), kind: R_CUDA_TEX_HANDLE, addend: 0 })
+                .collect();
+            b.get(r).info = banks[i];
+            b.get(r).content = if modern { Content::Rela(entries) } else { Content::Bytes(rel_bytes(&entries)) };
+        }
+    }
 
     // Bank 4 entries point at their globals; ptxas lists the relocations
     // from the last entry to the first (measured).
@@ -908,6 +957,12 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32, externs: &[u32]) -> Vec
         r.push(Attribute::words(attr::SW_WAR, &[if sm >= 120 { 0 } else { 8 }])); // measured on 90, 100, 120
         r.push(Attribute::half(0x6b, 1)); // NVSAL_SW_WAR
         r.push(Attribute::byte(0x6d, 0)); // PREEXIT_USED
+        if !k.textures.is_empty() {
+            // A kernel fetching through a texref: the bindless texture and
+            // surface banks, 0 (measured on sm_90, 100, 120).
+            r.push(Attribute::byte(attr::BINDLESS_TEXTURE_BANK, 0));
+            r.push(Attribute::byte(attr::BINDLESS_SURFACE_BANK, 0));
+        }
     } else {
         // Per-SM workaround records before the parameters (measured: sm_75
         // adds SW_WAR 1 after LANGUAGE, sm_80–88 the flag 0x35, sm_89 none).
@@ -924,6 +979,10 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32, externs: &[u32]) -> Vec
             r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
         }
         r.extend(externs);
+        if !k.textures.is_empty() {
+            // After the register limit (measured on sm_75..89).
+            r.push(Attribute::byte(attr::BINDLESS_TEXTURE_BANK, 0));
+        }
         r.push(Attribute::half(0x5f, 0));
         r.extend(offset_lists);
         r.extend(syscalls);

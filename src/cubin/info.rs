@@ -125,6 +125,8 @@ pub mod attr {
     pub const PARAM_CBANK: u8 = 0x0a;
     pub const CBANK_PARAM_SIZE: u8 = 0x19;
     pub const KPARAM_INFO: u8 = 0x17;
+    pub const BINDLESS_TEXTURE_BANK: u8 = 0x15;
+    pub const BINDLESS_SURFACE_BANK: u8 = 0x16;
     pub const MAXREG_COUNT: u8 = 0x1b;
     pub const EXIT_INSTR_OFFSETS: u8 = 0x1c;
     pub const REQNTID: u8 = 0x10;

@@ -216,6 +216,11 @@ pub struct Kernel {
     pub externs: Vec<String>,
     /// Byte offsets of those calls (`EIATTR_SYSCALL_OFFSETS`).
     pub syscall_offsets: Vec<u32>,
+    /// Words of constant bank 0 the driver fills with the handle of the
+    /// texture bound to a `.texref`: the byte offset in the bank and the
+    /// texref's name (an undefined STT_CUDA_TEXTURE symbol, a relocation of
+    /// type 6 in `.rel.nv.constant0.<kernel>`; ptxas 13.5).
+    pub textures: Vec<(u32, String)>,
 }
 
 /// A device function inside a kernel's code section.
@@ -273,6 +278,7 @@ impl Kernel {
             functions: Vec::new(),
             externs: Vec::new(),
             syscall_offsets: Vec::new(),
+            textures: Vec::new(),
         }
     }
 }
