@@ -1008,3 +1008,58 @@ fn push_thread_limits(r: &mut Vec<Attribute>, k: &Kernel) {
         r.push(Attribute::words(attr::MAX_THREADS, &[x, y, z]));
     }
 }
+
+#[cfg(test)]
+mod texref_tests {
+    use super::super::elf::{self, Content};
+    use super::super::module::{Kernel, Module, Param, ToolInfo};
+
+    /// ZLUDA's `tex_read_2d_float` as ptxas 13.5 lays it out: parameters
+    /// u64, f32, f32 and the texref `tex`, whose handle word is 0x170 on
+    /// sm_80 and 0x224 on sm_90.
+    fn texref_module(sm: u32, slot: u32) -> elf::Elf {
+        let mut kernel = Kernel::new("k", vec![0x7918, 0x794d], 8);
+        kernel.params = vec![Param::new(0, 8), Param::new(8, 4), Param::new(12, 4)];
+        kernel.exit_offsets = vec![0x10];
+        kernel.textures = vec![(slot, "tex".into())];
+        let m = Module { sm, virtual_sm: 30, tool: ToolInfo::default(), kernels: vec![kernel], globals: Vec::new(), constants: Vec::new(), global_addresses: Vec::new(), isa_class: 1, flags_top: 6, line_info: Vec::new(), merc: Vec::new() };
+        elf::read(&elf::write(&super::build(&m).expect("builds"))).expect("reads").elf
+    }
+
+    /// (offset, symbol, type) of a REL or RELA section.
+    fn relocations(e: &elf::Elf, name: &str) -> Vec<(u64, u32, u32)> {
+        let s = &e.sections[e.section_index(name).expect(name) as usize - 1];
+        match &s.content {
+            Content::Rela(r) => r.iter().map(|r| (r.offset, r.symbol, r.kind)).collect(),
+            _ => s.bytes(e).chunks_exact(16).map(|c| (u64::from_le_bytes(c[..8].try_into().unwrap()), u32::from_le_bytes(c[12..16].try_into().unwrap()), u32::from_le_bytes(c[8..12].try_into().unwrap()))).collect(),
+        }
+    }
+
+    #[test]
+    fn a_texref_gets_its_symbol_relocation_bank_word_and_records() {
+        for (sm, slot, rel) in [(80, 0x170, ".rel.nv.constant0.k"), (90, 0x224, ".rela.nv.constant0.k")] {
+            let e = texref_module(sm, slot);
+            let relocs = relocations(&e, rel);
+            assert_eq!(relocs.len(), 1, "sm_{sm}");
+            let (offset, symbol, kind) = relocs[0];
+            assert_eq!((offset, kind), (u64::from(slot), 6), "sm_{sm}");
+            let sym = &e.symbols[symbol as usize - 1];
+            // GLOBAL (1) << 4 | STT_CUDA_TEXTURE (10), undefined.
+            assert_eq!((sym.name.as_deref(), sym.info, sym.section), (Some("tex"), 0x1a, 0), "sm_{sm}");
+            let bank = e.section_index(".nv.constant0.k").expect("bank");
+            assert_eq!(e.section(bank).expect("bank").size(&e), u64::from(slot) + 4, "sm_{sm}");
+            // The relocation section, then the frame's; the bank before the code.
+            let frame = e.section_index(if sm >= 90 { ".rela.debug_frame" } else { ".rel.debug_frame" }).expect("frame");
+            assert!(e.section_index(rel).expect("rel") < frame && bank < e.section_index(".text.k").expect("text"), "sm_{sm}");
+            let info = e.section(e.section_index(".nv.info.k").expect("info")).expect("info").bytes(&e);
+            let records = super::super::info::read(&info).expect("records");
+            let attrs: Vec<u8> = records.iter().map(|r| r.attr).collect();
+            let bindless = attrs.iter().position(|&a| a == 0x15).expect("EIATTR_BINDLESS_TEXTURE_BANK");
+            if sm >= 90 {
+                assert_eq!(&attrs[bindless..], &[0x15, 0x16], "last on sm_90");
+            } else {
+                assert_eq!(attrs[bindless - 1], 0x1b, "after EIATTR_MAXREG_COUNT below sm_90");
+            }
+        }
+    }
+}

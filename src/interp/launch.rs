@@ -710,4 +710,51 @@ mod tests {
             assert!(e.to_string().contains(needle), "{text}: {e}");
         }
     }
+
+    /// A 4x2 texture whose texel k holds words 0x100 k + c.
+    fn texture(normalized: bool, wrap: bool) -> Texture {
+        let texels = (0..8u32).map(|k| std::array::from_fn(|c| 0x100 * k + c as u32)).collect();
+        Texture { handle: 1, texref: None, dims: [4, 2, 1], normalized, wrap, texels }
+    }
+
+    #[test]
+    fn point_sampling_clamps_or_wraps_texel_and_normalized_coordinates() {
+        let f = |x: f32, y: f32| [x.to_bits(), y.to_bits()];
+        let clamp = texture(false, false);
+        // (2.5, 1.25) is texel (2, 1): index 6.
+        assert_eq!(clamp.fetch(&f(2.5, 1.25), false), [0x600, 0x601, 0x602, 0x603]);
+        // Past the edges: clamped to (3, 0), index 3; NaN reads 0.
+        assert_eq!(clamp.fetch(&f(9.0, -3.0), false)[0], 0x300);
+        assert_eq!(clamp.fetch(&f(f32::NAN, 0.0), false)[0], 0);
+        let wrap = texture(false, true);
+        // -1 wraps to 3, 2 to 0.
+        assert_eq!(wrap.fetch(&f(-0.5, 2.0), false)[0], 0x300);
+        let normalized = texture(true, false);
+        // 0.6 of 4 is 2.4, 0.75 of 2 is 1.5: texel (2, 1).
+        assert_eq!(normalized.fetch(&f(0.6, 0.75), false)[0], 0x600);
+        // Integer coordinates are texel indices, clamped too.
+        assert_eq!(clamp.fetch(&[1, 1], true)[0], 0x500);
+        assert_eq!(clamp.fetch(&[(-2i32) as u32, 5], true)[0], 0x400);
+    }
+
+    #[test]
+    fn textures_round_trip_through_json_and_bad_ones_are_refused() {
+        let text = r#"{"kernel": "k", "grid": [1], "block": [1], "params": [], "textures": [{"handle": 7, "texref": "tex", "dims": [2, 2], "address": "wrap", "normalized": true, "fill": "random", "seed": 3}]}"#;
+        let spec = LaunchSpec::from_json(text).unwrap();
+        assert_eq!(spec.textures, vec![TextureSpec { handle: 7, texref: Some("tex".into()), dims: [2, 2, 1], normalized: true, wrap: true, fill: Fill::Random { seed: 3 } }]);
+        assert_eq!(LaunchSpec::from_json(&spec.to_json()).unwrap(), spec);
+        let launch = spec.materialize().unwrap();
+        assert_eq!(launch.textures[0].texels.len(), 4);
+        for (bad, needle) in [
+            (r#"[{"dims": [1]}]"#, "handle"),
+            (r#"[{"handle": 1, "dims": [0]}]"#, "dims"),
+            (r#"[{"handle": 1, "dims": [1, 1, 1, 1]}]"#, "dims"),
+            (r#"[{"handle": 1, "dims": [1], "address": "mirror"}]"#, "address"),
+            (r#"[{"handle": 1, "dims": [2], "fill": "hex", "hex": "00"}]"#, "hex"),
+        ] {
+            let text = format!(r#"{{"kernel": "k", "grid": [1], "block": [1], "textures": {bad}}}"#);
+            let e = LaunchSpec::from_json(&text).unwrap_err();
+            assert!(e.to_string().contains(needle), "{bad}: {e}");
+        }
+    }
 }
