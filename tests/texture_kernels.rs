@@ -2,9 +2,9 @@
 //! s32 coordinates, through a `.texref` or a texture object) on the SASS
 //! interpreter: for every SM, our cubin must fetch the texel the
 //! coordinates name (hand-derived below) from a texture the launch binds,
-//! and ptxas's cubin (cached under `target/texture-kernel-cubins`) must
-//! give the same bytes. Texel k of the bound texture holds the words
-//! `0x100 k + c` (c = 0..3), so an output names its texel.
+//! and ptxas's cubin (cached under `target/texture-kernel-cubins`) and the
+//! PTX interpreter must give the same bytes. Texel k of the bound texture
+//! holds the words `0x100 k + c` (c = 0..3), so an output names its texel.
 
 mod common;
 
@@ -81,6 +81,14 @@ fn texture_kernels_fetch_the_texel_ptxas_fetches() {
         let want: Vec<u8> = (0..4).flat_map(|c| (0x100 * texel + c).to_le_bytes()).collect();
         if got != want {
             return Err(format!("our cubin fetched {got:02x?}, texel {texel} is {want:02x?}"));
+        }
+        if *sm == 80 {
+            // The PTX interpreter on the same spec (once: it reads no SM).
+            let out = ptx2sass::internals::interp::ptx::run(&module, &spec, &Default::default()).map_err(|e| format!("PTX interpreter: {e}"))?;
+            let ptx_out = out.launch.buffer_bytes(0).map(<[u8]>::to_vec).unwrap_or_default();
+            if ptx_out != want {
+                return Err(format!("the PTX interpreter fetched {ptx_out:02x?}, texel {texel} is {want:02x?}"));
+            }
         }
         let Some(ptxas) = &ptxas else { return Ok(false) };
         let theirs = common::cached_cubin(ptxas, &cache, ptx, *sm)?;

@@ -112,6 +112,8 @@ pub struct Mem<'a> {
     pub konst: &'a Region,
     /// The kernel parameter block.
     pub kparam: &'a Region,
+    /// The launch's bound textures.
+    pub textures: &'a [crate::interp::launch::Texture],
 }
 
 /// A whole launch in progress.
@@ -132,6 +134,8 @@ pub struct Machine<'p> {
     pub steps: u64,
     /// Budget of warp-instructions.
     pub budget: u64,
+    /// The launch's bound textures.
+    pub textures: Vec<crate::interp::launch::Texture>,
 }
 
 /// Per-lane facts.
@@ -423,7 +427,7 @@ impl<'p> Machine<'p> {
             prog: self.prog,
             t,
             frame,
-            mem: Mem { global: &mut self.global, shared, konst: &self.konst, kparam: &self.kparam },
+            mem: Mem { global: &mut self.global, shared, konst: &self.konst, kparam: &self.kparam, textures: &self.textures },
             info: LaneInfo { lane: (idx % 32) as u32, warp: (idx / 32) as u32, ctaid, clock },
             dims: self.dims,
         };

@@ -28,7 +28,7 @@ pub const WORDS: &[&str] = &[
     ".shiftamt", ".up", ".down", ".bfly", ".idx", ".any", ".all", ".uni", ".ballot", ".popc", ".and", ".or", ".xor",
     ".add", ".inc", ".dec", ".cas", ".exch", ".min", ".max", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16", ".to",
     ".satfinite", ".trans", ".x1", ".x2", ".x4", ".finite", ".infinite", ".number", ".m16n8k16", ".m16n8k32", ".m16n8k8",
-    ".notanumber", ".shr7", ".shr15", ".sat", ".m16n8k4", ".noftz", ".normal", ".subnormal",
+    ".notanumber", ".shr7", ".shr15", ".sat", ".m16n8k4", ".noftz", ".normal", ".subnormal", ".2d", ".3d",
 ];
 
 /// Flag bit of a keyword in [`WORDS`] (a const so a typo fails to compile
@@ -98,6 +98,8 @@ pub mod f {
     pub const SHR7: u64 = w(53);
     pub const SHR15: u64 = w(54);
     pub const M16N8K4: u64 = w(56);
+    pub const _2D: u64 = w(60);
+    pub const _3D: u64 = w(61);
 }
 
 /// An immediate as written.
@@ -375,6 +377,9 @@ pub struct Program {
     /// Kernel parameter block layout of each entry: function index →
     /// offsets of each parameter.
     pub kparam_size: HashMap<u32, u64>,
+    /// The module's `.texref` variables: name and variable (an 8-byte
+    /// global whose low word the launch sets to the bound texture's handle).
+    pub texrefs: Vec<(String, u32)>,
 }
 
 fn err(kind: ErrorKind, span: Span, msg: impl Into<String>) -> InterpError {
@@ -519,6 +524,9 @@ impl Lowerer<'_> {
             let (size, align, ty) = self.decl_sizes(d, decl, self.init_len(&decl.init))?;
             let id = self.place_static(d.space, size, align, decl.loc.span())?;
             self.globals.insert(decl.name, id);
+            if d.ty == VarType::TexRef {
+                self.prog.texrefs.push((self.m.names.name(decl.name).to_string(), id));
+            }
             if let Some(init) = &decl.init {
                 pending.push((id, ty, init.clone(), decl.loc.span()));
             }

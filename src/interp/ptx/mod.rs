@@ -109,7 +109,14 @@ pub fn run(module: &Module, spec: &LaunchSpec, options: &Options) -> Result<Outc
         dims: exec::Dims { grid: spec.grid, block: spec.block, dyn_shared: spec.shared_bytes },
         steps: 0,
         budget: options.step_budget,
+        textures: launch.textures.clone(),
     };
+    // A texref holds the handle of the texture the launch binds to it.
+    for (name, var) in &prog.texrefs {
+        if let (Some(t), Some(v)) = (launch.textures.iter().find(|t| t.texref.as_deref() == Some(name.as_str())), prog.vars.get(*var as usize)) {
+            machine.global.write(v.addr, &u64::from(t.handle).to_le_bytes(), 1).map_err(InterpError::from)?;
+        }
+    }
     let result = machine.run();
     let steps = machine.steps;
     launch.memory = machine.global;

@@ -166,6 +166,7 @@ pub fn exec(l: &mut Lane, inst: &Inst) -> R<()> {
         Opcode::CvtPack => return cvt_pack(l, inst),
         Opcode::Setp | Opcode::Set => return setp(l, inst),
         Opcode::CpAsync => return cp_async(l, inst),
+        Opcode::Tex => return tex(l, inst),
         Opcode::Prefetch | Opcode::Prefetchu | Opcode::Membar | Opcode::Fence | Opcode::FenceProxyAlias | Opcode::FenceProxyAsync
         | Opcode::Nanosleep | Opcode::Pmevent | Opcode::Griddepcontrol | Opcode::Discard | Opcode::Applypriority
         | Opcode::CpAsyncCommitGroup | Opcode::CpAsyncWaitGroup | Opcode::CpAsyncWaitAll | Opcode::BarWarpSync => return Ok(()),
@@ -1043,6 +1044,40 @@ fn store(l: &mut Lane, inst: &Inst) -> R<()> {
     bytes.resize(es * n, 0);
     let total = bytes.len();
     l.write(space, addr, &bytes, total.min(16) as u64)
+}
+
+/// `tex.{1d,2d,3d}.v4.dtype.ctype {d0..d3}, [t, {c..}]`: the four words
+/// of the texel the coordinates name in the texture whose handle the
+/// texref variable or the texture-object register holds (point sampling:
+/// [`crate::interp::launch::Texture::fetch`]).
+fn tex(l: &mut Lane, inst: &Inst) -> R<()> {
+    let bad = || InterpError::new(ErrorKind::Malformed, "tex operands").at(Site::Ptx(inst.span));
+    let (Some(Opnd::Vec(dests)), Some(Opnd::List(src))) = (inst.ops.first(), inst.ops.get(1)) else { return Err(bad()) };
+    let (Some(handle), Some(Opnd::Vec(coords))) = (src.first(), src.get(1)) else { return Err(bad()) };
+    let dim = if inst.has(f::_3D) { 3 } else if inst.has(f::_2D) { 2 } else { 1 };
+    let int_coords = inst.types.get(1) == Some(&ScalarType::S32);
+    let h = match handle {
+        Opnd::Var(..) => {
+            let (space, at) = l.address(handle, None)?;
+            let bytes = l.read(space, at, 4, 4)?;
+            u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+        }
+        other => l.get(other, ScalarType::U64)? as u32,
+    };
+    let mut c = Vec::with_capacity(dim);
+    for o in coords.iter().take(dim) {
+        c.push(l.get(o, ScalarType::B32)? as u32);
+    }
+    let texel = match l.mem.textures.iter().find(|t| t.handle == h) {
+        Some(t) => t.fetch(&c, int_coords),
+        None => return Err(InterpError::new(ErrorKind::Launch, format!("no texture is bound to handle {h:#x} (the launch spec's \"textures\")")).at(Site::Ptx(inst.span))),
+    };
+    for (d, v) in dests.iter().zip(texel) {
+        if !matches!(d, Opnd::Sink) {
+            l.set(d, u64::from(v))?;
+        }
+    }
+    Ok(())
 }
 
 fn cp_async(l: &mut Lane, inst: &Inst) -> R<()> {
