@@ -176,12 +176,13 @@ impl State {
     }
 }
 
-/// Per table row (file × producer class), the largest latency to any consumer.
-fn row_max(table: &Table) -> Vec<u8> {
+/// Per table row (file × producer class), the largest latency to any
+/// consumer of a class `consumers` admits.
+fn row_max(table: &Table, consumers: impl Fn(Class) -> bool) -> Vec<u8> {
     let mut out = vec![0u8; usize::from(u8::MAX) + 1];
     for f in File::ALL {
         for p in Class::ALL {
-            let m = Class::ALL.iter().map(|&c| table.latency(f, p, c)).filter(|&l| l != NEEDS_SCOREBOARD).max().unwrap_or(0);
+            let m = Class::ALL.iter().filter(|&&c| consumers(c)).map(|&c| table.latency(f, p, c)).filter(|&l| l != NEEDS_SCOREBOARD).max().unwrap_or(0);
             out[usize::from(Table::row_index(f, p))] = m;
         }
     }
@@ -218,7 +219,15 @@ fn drains(op: Op, back_edge: bool) -> bool {
 /// Sets the control fields of every block.
 pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &mut SchedStats) -> Result<(), SchedError> {
     let table = latency::table(sm);
-    let rows = row_max(table);
+    // A value live across a block boundary waits for every consumer class
+    // but the texture unit's, which counts only in a function that fetches
+    // (its measured reads, MOV -> TEX 7 cycles on sm_80, would lengthen
+    // every block's end in code without textures). A fetch in a called
+    // function reads its arguments after the call's own issue and the
+    // branch into the callee, which cover the cycle or two TEX reads later
+    // than a load.
+    let fetches = blocks.iter().flat_map(|b| &b.insts).any(|i| i.op().facts().class == Class::Texture);
+    let rows = row_max(table, |c| c != Class::Texture || fetches);
     let nop = crate::isa::parse::parse_inst("NOP ;", sm, 0, Ctrl::NONE.with_stall(1)).map_err(|e| SchedError { block: 0, inst: 0, message: format!("no NOP on {sm}: {}", e.0) })?;
     // Scoreboard 0 counts the asynchronous copies' groups wherever a
     // function closes one (LDGDEPBAR): no other instruction may use it.
