@@ -45,6 +45,7 @@ fuzz_target!(|data: &[u8]| {
             block: [threads, 1, 1],
             shared_bytes: 256,
             params,
+            textures: Vec::new(),
         };
         let _ = run(&module, &spec, &Options { step_budget: 20_000 });
     }

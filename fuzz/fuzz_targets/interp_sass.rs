@@ -11,7 +11,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use ptx2sass::internals::cubin::module::{Kernel, Module, Param, ToolInfo, build};
-use ptx2sass::internals::interp::launch::{Fill, LaunchSpec, ParamSpec};
+use ptx2sass::internals::interp::launch::{Fill, LaunchSpec, ParamSpec, TextureSpec};
 use ptx2sass::internals::interp::sass::{HazardCheck, Options, run};
 
 const SMS: [u32; 5] = [75, 80, 90, 100, 120];
@@ -29,6 +29,9 @@ fuzz_target!(|data: &[u8]| {
             ParamSpec::Buffer { bytes: 256, fill: Fill::Random { seed: 1 }, output: false },
             ParamSpec::Buffer { bytes: 256, fill: Fill::Zero, output: true },
         ],
+        // A texture under handle 0, which a fetch reads from a zero
+        // constant-bank word or uniform register.
+        textures: vec![TextureSpec { handle: 0, texref: None, dims: [4, 3, 2], normalized: mode & 4 != 0, wrap: mode & 8 != 0, fill: Fill::Random { seed: 2 } }],
     };
     if mode & 1 == 1 {
         let _ = run(rest, &spec, &options);

@@ -258,6 +258,7 @@ pub fn generate(u: &mut Unstructured, cfg: &Config) -> Result<Program> {
             ParamSpec::Buffer { bytes: out_bytes as usize, fill: Fill::Random { seed: seed ^ 0x5eed }, output: true },
             ParamSpec::Scalar { kind: ScalarKind::U32, bits: u64::from(n) },
         ],
+        textures: Vec::new(),
     };
     Ok(Program { ptx: g.out, sm: cfg.sm, spec })
 }
