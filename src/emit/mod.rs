@@ -302,23 +302,15 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     Ok(EmittedKernel { kernel, code, spill_store_bytes: func.spill_stores, spill_load_bytes: func.spill_loads })
 }
 
-/// The constant-bank words of the texrefs `f` fetches through, by offset:
-/// where the driver puts each one's handle (see
-/// [`crate::ir::texture::texref_slot`]).
+/// The constant-bank words of the texrefs `f` fetches through (see
+/// [`crate::ir::texture::texref_slot`]), the last first, as ptxas lists
+/// their relocations.
 fn texref_words(module: &ir::Module, f: &ir::Function, sm: crate::target::Sm) -> Vec<(u32, String)> {
-    let mut words: Vec<(u32, String)> = Vec::new();
-    for d in f.layout.iter().flat_map(|&b| &f.blocks[b].insts).map(|&i| &f.insts[i]) {
-        if !matches!(d.opcode, ir::Opcode::Tex | ir::Opcode::TexFetch) {
-            continue;
-        }
-        let Some(k) = ir::texture::TexFetch::decode(d.imm).and_then(|t| t.texref) else { continue };
-        let Some(name) = module.texrefs.get(k as usize) else { continue };
-        let at = ir::texture::texref_slot(sm, &f.params, k);
-        if !words.iter().any(|(a, _)| *a == at) {
-            words.push((at, name.clone()));
-        }
-    }
-    words.sort();
+    let mut words: Vec<(u32, String)> = ir::texture::texrefs_used(f)
+        .into_iter()
+        .filter_map(|k| Some((ir::texture::texref_slot(sm, f, k)?, module.texrefs.get(k as usize)?.clone())))
+        .collect();
+    words.reverse();
     words
 }
 

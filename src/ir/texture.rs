@@ -43,18 +43,41 @@ impl TexFetch {
     }
 }
 
+/// The module texrefs `f` fetches through, in the order of their first
+/// fetch (blocks in layout order): the order of their handle words.
+pub fn texrefs_used(f: &super::function::Function) -> Vec<u32> {
+    let mut used: Vec<u32> = Vec::new();
+    for &b in &f.layout {
+        for &i in &f.blocks[b].insts {
+            let d = &f.insts[i];
+            if !matches!(d.opcode, super::Opcode::Tex | super::Opcode::TexFetch) {
+                continue;
+            }
+            if let Some(k) = TexFetch::decode(d.imm).and_then(|t| t.texref)
+                && !used.contains(&k)
+            {
+                used.push(k);
+            }
+        }
+    }
+    used
+}
+
 /// The byte offset in constant bank 0 of the word holding the handle of
-/// the module's texref `k` in a kernel with `params`: after the parameter
-/// block, 4-byte aligned up to sm_90 and 16-byte aligned from sm_100, one
-/// word per texref (ptxas 13.5, ZLUDA `tex_read_2d_float`: `c[0x0][0x170]`
-/// after parameters ending at 0x170 on sm_80, 0x224 on sm_90, 0x390 on
-/// sm_100; the relocation of type 6 of `.rel.nv.constant0.<kernel>`
-/// names it).
-pub fn texref_slot(sm: crate::target::Sm, params: &[super::function::Param], k: u32) -> u32 {
-    let end = params.iter().map(|p| p.offset.saturating_add(p.size)).max().unwrap_or(0);
+/// the module's texref `k` in kernel `f`: after the parameter block,
+/// 4-byte aligned up to sm_90 and 16-byte aligned from sm_100, one word
+/// per texref the kernel fetches through, in the order of first fetch
+/// (ptxas 13.5: ZLUDA `tex_read_2d_float` has `c[0x0][0x170]` after
+/// parameters ending at 0x170 on sm_80, 0x224 on sm_90, 0x390 on sm_100;
+/// a kernel with 12 bytes of parameters fetching `tb` then `ta` has them
+/// at 0x16c and 0x170 on sm_80, one fetching only `tb` at 0x16c). `None`
+/// when `f` does not fetch through `k`.
+pub fn texref_slot(sm: crate::target::Sm, f: &super::function::Function, k: u32) -> Option<u32> {
+    let position = texrefs_used(f).iter().position(|&u| u == k)? as u32;
+    let end = f.params.iter().map(|p| p.offset.saturating_add(p.size)).max().unwrap_or(0);
     let align = if sm.number >= 100 { 16 } else { 4 };
     let base = crate::legalize::launch_abi::param_base(sm);
-    base.saturating_add(end.next_multiple_of(align)).saturating_add(k.saturating_mul(4))
+    Some(base.saturating_add(end.next_multiple_of(align)).saturating_add(position.saturating_mul(4)))
 }
 
 #[cfg(test)]

@@ -56,7 +56,10 @@ impl SelectCtx<'_> {
         };
         // The byte offset in constant bank 0 of the handle's word.
         let handle_offset = match (t.texref, handle) {
-            (Some(k), _) => crate::ir::texture::texref_slot(self.sm, &self.func.params, k),
+            (Some(k), _) => match crate::ir::texture::texref_slot(self.sm, self.func, k) {
+                Some(at) => at,
+                None => return self.fail("a texref fetch the function's texrefs do not list"),
+            },
             (None, Some(h)) => match self.param(h) {
                 Some((off, _)) => off,
                 None => return self.fail("a texture handle that is not a kernel parameter (bindless handles in registers are not selected yet)"),
