@@ -22,6 +22,12 @@ const fn ab_swizzles(a: u8) -> [OperandSuffix; 2] {
     [OperandSuffix::Mod { modifier: a, slot: 1 }, OperandSuffix::Mod { modifier: a + 1, slot: 2 }]
 }
 
+/// The a, b and c (slots 1–3) swizzles, as modifiers `a`, `a + 1`, `a + 2`.
+const fn abc_swizzles(a: u8) -> [OperandSuffix; 3] {
+    let [x, y] = ab_swizzles(a);
+    [x, y, OperandSuffix::Mod { modifier: a + 2, slot: 3 }]
+}
+
 /// The forms of this module.
 pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
     // Bit 85 `.BF16_V2`; `.FTZ` 80 and `.FMZ` 76 (both: `.INVALID3`);
@@ -29,19 +35,31 @@ pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
     const TYPE: ModField = ModField { field: f(85, 85), names: &["", ".BF16_V2"], extra: None };
     const FTZ_FMZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ", ".FMZ", U], extra: Some(76) };
     const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"], extra: None };
-    const FIXED: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0)];
+    const FIXED: &[(Field, u64)] = &[(f(78, 79), 0)];
     let reg = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
     let slots = vec![RD, reg(24, 72, 73, 0), reg(32, 63, 62, 1), reg(64, 84, 83, 2)];
+    // The three sources' swizzles (a 74–75, b 60–61, c 81–82), printed
+    // after their operands; bit flips of ptxas's `HFMA2.FTZ R19,
+    // R36.H1_H1, R36.H1_H1, R15.H0_H0` (sm_75, nvdisasm 13.5).
+    const MODS: &[ModField] = &[TYPE, FTZ_FMZ, SAT, swizzle(74), swizzle(60), swizzle(81)];
+    const MODS_NO_BF16: &[ModField] = &[FTZ_FMZ, SAT, swizzle(74), swizzle(60), swizzle(81)];
+    const SWZ: [OperandSuffix; 3] = abc_swizzles(3);
+    const SWZ_NO_BF16: [OperandSuffix; 3] = abc_swizzles(2);
     // sm_75 has no `.BF16_V2`, nor HFMA2.MMA before sm_90 (bit 85 prints
     // nothing there: kept 0; oracle).
-    const NO_BF16: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0), (f(85, 85), 0)];
+    const NO_BF16: &[(Field, u64)] = &[(f(78, 79), 0), (f(85, 85), 0)];
+    let form = |sms, name, opcode, fixed, mods, sw: &'static [OperandSuffix], slots| Form { sms, operand_suffixes: sw, ..g.form(name, opcode, fixed, mods, slots) };
     if g.wide_ur {
-        v.push(g.form("HFMA2", 0x231, FIXED, &[TYPE, FTZ_FMZ, SAT], slots));
+        v.push(form(g.sms, "HFMA2", 0x231, FIXED, MODS, &SWZ, slots));
     } else {
-        v.push(Form { sms: (75, 75), ..g.form("HFMA2", 0x231, NO_BF16, &[FTZ_FMZ, SAT], slots.clone()) });
-        v.push(Form { sms: (80, 90), ..g.form("HFMA2", 0x231, FIXED, &[TYPE, FTZ_FMZ, SAT], slots.clone()) });
-        v.push(Form { sms: (80, 89), ..g.form("HFMA2.MMA", 0x235, NO_BF16, &[FTZ_FMZ, SAT], slots.clone()) });
-        v.push(Form { sms: (90, 90), ..g.form("HFMA2.MMA", 0x235, FIXED, &[TYPE, FTZ_FMZ, SAT], slots) });
+        v.push(form((75, 75), "HFMA2", 0x231, NO_BF16, MODS_NO_BF16, &SWZ_NO_BF16, slots.clone()));
+        v.push(form((80, 90), "HFMA2", 0x231, FIXED, MODS, &SWZ, slots.clone()));
+        // HFMA2.MMA prints no swizzles (nvdisasm ignores those bits: kept 0;
+        // oracle).
+        const MMA: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0)];
+        const MMA_NO_BF16: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0), (f(85, 85), 0)];
+        v.push(form((80, 89), "HFMA2.MMA", 0x235, MMA_NO_BF16, &[FTZ_FMZ, SAT], &[], slots.clone()));
+        v.push(form((90, 90), "HFMA2.MMA", 0x235, MMA, &[TYPE, FTZ_FMZ, SAT], &[], slots));
     }
     min_max_set(v, g);
     add_mul(v, g);

@@ -45,27 +45,29 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
         v.extend(imnmx.into_iter().map(|form| Form { sms: (75, 89), ..form }));
     }
 
-    // ---- VIMNMX (sm_90+, 0x048): bit 72 signedness (sm_120 spells signed
-    // `.S32`); its two predicate results (81–83, 84–86) print on sm_100
-    // only; elsewhere they hold PT (other values print `???7`).
+    // ---- VIMNMX (sm_90+, 0x048): the lane type of VIADDMNMX (72–73:
+    // `.U32`, signed 32 — spelled `.S32` on sm_120 —, `.U16x2`, `.S16x2`)
+    // and `.RELU` (76); its two predicate results (81–83, 84–86) print on
+    // sm_100 only; elsewhere they hold PT (other values print `???7`).
+    // sm_100 and sm_120: bit flips of ptxas's `VIMNMX.U16x2 R28, PT, PT,
+    // R28, R30, !PT` (nvdisasm 13.5).
     if g.wide_ur || g.sms.1 >= 90 {
-        const SIGN_90: &[ModField] = &[ModField { field: f(72, 72), names: &[".U32", ""], extra: None }];
-        const SIGN_120: &[ModField] = &[ModField { field: f(72, 72), names: &[".U32", ".S32"], extra: None }];
-        let (sign_90, sign_120) = (SIGN_90, SIGN_120);
-        const PT_PT: &[(Field, u64)] = &[(f(73, 73), 0), (f(76, 76), 0), (f(81, 86), 0x3f)];
-        const PREDS: &[(Field, u64)] = &[(f(73, 73), 0), (f(76, 76), 0)];
-        const PT_PT_90: &[(Field, u64)] = &[(f(81, 86), 0x3f)];
+        const LANES_120: &[ModField] = &[
+            ModField { field: f(72, 73), names: &[".U32", ".S32", ".U16x2", ".S16x2"], extra: None },
+            ModField { field: f(76, 76), names: &["", ".RELU"], extra: None },
+        ];
+        const PT_PT: &[(Field, u64)] = &[(f(81, 86), 0x3f)];
         let a = gpr(24, None, Some(0));
         let variants: Vec<((u16, u16), &'static [ModField], &'static [(Field, u64)], Vec<Slot>)> = if g.wide_ur {
             vec![
-                ((100, 100), sign_90, PREDS, vec![RD, pred_plain(81, Always), pred_plain(84, Always), a]),
-                ((120, 120), sign_120, PT_PT, vec![RD, a]),
+                ((100, 100), VIADDMNMX_MODS, NONE, vec![RD, pred_plain(81, Always), pred_plain(84, Always), a]),
+                ((120, 120), LANES_120, PT_PT, vec![RD, a]),
             ]
         } else {
             // sm_90: the lane type of VIADDMNMX (72–73: `.U16x2`, `.S16x2`)
             // and `.RELU` (76) too (library-corpus words of ptxas 13.5,
             // `VIMNMX.U16x2 R4, R4, R8, !PT`; bit flips).
-            vec![((90, 90), VIADDMNMX_MODS, PT_PT_90, vec![RD, a])]
+            vec![((90, 90), VIADDMNMX_MODS, PT_PT, vec![RD, a])]
         };
         for (sms, mods, fixed, pre) in variants {
             let mut out = Vec::new();
@@ -489,6 +491,13 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         const ATOMG_75: &[(Field, u64)] = &[(f(70, 71), 1), (f(72, 72), 1), (f(91, 91), 1)];
         let turing = |form: Form| Form { sms: (75, 75), ..form };
         v.push(turing(g.form("RED.E", 0x98e, RED_75, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_75, data])));
+        // Bit 91 clear: no uniform register (64–71 ignored: kept 0, as
+        // 90), the address the register pair alone with a signed 24-bit
+        // offset at 40–63 (`RED.E.MIN.STRONG.GPU [R30], R35`; bit flips,
+        // nvdisasm 13.5).
+        const RED_75_REG: &[(Field, u64)] = &[(f(16, 23), 0), (f(64, 71), 0), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 0)];
+        let addr_reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        v.push(turing(g.form("RED.E", 0x98e, RED_75_REG, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_reg, data])));
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr_75, data];
         v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots.clone())));
         // ATOM.E (0x98a) on sm_75: ATOMG's sm_75 layout, the generic twin
@@ -598,7 +607,16 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     const SIGNS: &[OperandSuffix] =
         &[OperandSuffix::Text { text: ".SIGN", slot: 2 }, OperandSuffix::Text { text: ".SIGN", slot: 3 }, OperandSuffix::Text { text: ".SIGN", slot: 4 }];
     let signs = vec![p(81, false), p(84, false), gpr(24, None, Some(0)), gpr(32, None, Some(1)), gpr(64, None, Some(2)), Slot::Hex(f(72, 79)), Slot::Hex(f(16, 23))];
-    v.push(Form { operand_suffixes: SIGNS, ..g.form("PLOP3.LUT", 0x21f, NONE, &[], signs) });
+    v.push(Form { operand_suffixes: SIGNS, ..g.form("PLOP3.LUT", 0x21f, NONE, &[], signs.clone()) });
+    // b a constant-bank word (0xa1f, up to sm_90) or a uniform register
+    // (0xc1f), as the ALU forms place them (`PLOP3.LUT P0, PT, R19.SIGN,
+    // c[0x2] [0x0].SIGN, R4.SIGN, 0x2, 0x0` on sm_75, `..., UR4.SIGN, ...`
+    // on sm_100; ptxas's words for generated programs, nvdisasm 13.5).
+    let with_b = |b: Slot| signs.iter().enumerate().map(|(k, s)| if k == 3 { b } else { *s }).collect::<Vec<_>>();
+    if !g.wide_ur {
+        v.push(Form { operand_suffixes: SIGNS, ..g.form("PLOP3.LUT", 0xa1f, NONE, &[], with_b(cbank(None, None, None))) });
+    }
+    v.push(Form { operand_suffixes: SIGNS, ..g.form("PLOP3.LUT", 0xc1f, NONE, &[], with_b(g.uniform_b(None, None))) });
     // UFLO (0x2bd) and UPOPC (0x2bf): FLO and POPC of a uniform register
     // (32–) into one; bit 91 set; UFLO's 81–83 hold UPT.
     const FLO_SH: ModField = ModField { field: f(74, 74), names: &["", ".SH"], extra: None };
