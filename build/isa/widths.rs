@@ -38,6 +38,7 @@ pub fn shape(op: &str, toks: &[&str]) -> Shape {
     let types: Vec<&str> = toks.iter().copied().filter(|t| matches!(*t, "F64" | "F32" | "F16" | "BF16")).collect();
     let wide_int = has("S64") || has("U64");
     let pair = |on: bool| if on { 2 } else { 1 };
+    let address = pair(has("E"));
     match op {
         "DFMA" | "DADD" | "DMUL" => all(2),
         "DSETP" => with(1, [2; 4]),
@@ -46,12 +47,16 @@ pub fn shape(op: &str, toks: &[&str]) -> Shape {
         // (src/select/isle.rs, emit_imad): its c reads two registers, so a
         // write of c+1 may not move above it.
         "IMAD" | "UIMAD" if has("HI") => with(1, [1, 1, 2, 1]),
-        "LDG" | "LD" | "LDS" | "LDL" | "LDC" | "LDCU" | "ULDC" => with(size, [1; 4]),
+        // The address first. `.E` makes it a 64-bit pair where the operand
+        // prints without `.64` (sm_75's `LDG.E.SYS R0, [R2]` reads R2:R3;
+        // from sm_80 on the slot's `.64` says so): a write of R3 may not
+        // move above the access.
+        "LDG" | "LD" | "LDS" | "LDL" | "LDC" | "LDCU" | "ULDC" => with(size, [address, 1, 1, 1]),
         // Address first, then the data.
         // A global or generic compare-and-swap prints its 64-bit address
         // without `.64` (`[R4+0x8]`): the pair is read all the same.
         "ATOMG" | "ATOM" if has("CAS") => with(size, [2, size, size, size]),
-        "STG" | "ST" | "STS" | "STL" | "ATOMG" | "ATOMS" | "ATOM" | "RED" | "REDG" => with(size, [1, size, size, size]),
+        "STG" | "ST" | "STS" | "STL" | "ATOMG" | "ATOMS" | "ATOM" | "RED" | "REDG" => with(size, [address, size, size, size]),
         "F2F" => with(pair(types.first() == Some(&"F64")), [pair(types.get(1) == Some(&"F64")); 4]),
         "F2I" => with(pair(wide_int), [pair(has("F64")); 4]),
         "I2F" => with(pair(has("F64")), [pair(wide_int); 4]),

@@ -308,8 +308,14 @@ mod tests {
         let build = |text: &str, ops: &[Operand]| Inst::build(sm, text, None, ops).unwrap_or_else(|e| panic!("{e}"));
         let global = Operand::Mem(Mem::new(RegNum::Phys(2), 0).with_desc(RegNum::Phys(4)));
         let shared = Operand::Mem(Mem::new(RegNum::Phys(2), 0));
-        assert_eq!(build("LDG.E.64", &[r(4), global]).widths(), [2, 1, 1, 1, 1]);
-        assert_eq!(build("LDG.E", &[r(4), global]).widths(), [1; 5]);
+        // `.E`: the address is a pair (the slot's `.64` says so too here;
+        // on sm_75 nothing else does).
+        assert_eq!(build("LDG.E.64", &[r(4), global]).widths(), [2, 2, 1, 1, 1]);
+        assert_eq!(build("LDG.E", &[r(4), global]).widths(), [1, 2, 1, 1, 1]);
+        let sm75 = crate::target::Sm::new(75);
+        let plain = Operand::Mem(Mem::new(RegNum::Phys(2), 0));
+        assert_eq!(Inst::build(sm75, "LDG.E.SYS", None, &[r(4), plain]).map(|i| i.widths()).ok(), Some([1, 2, 1, 1, 1]));
+        assert_eq!(Inst::build(sm75, "STG.E.SYS", None, &[plain, r(4)]).map(|i| i.widths()).ok(), Some([1, 2, 1, 1, 1]));
         assert_eq!(build("STS.128", &[shared, r(4)]).widths(), [4, 1, 4, 4, 4]);
         assert_eq!(build("IMAD.WIDE.U32", &[r(2), r(4), r(5), r(6)]).widths(), [2, 1, 1, 2, 1]);
         assert_eq!(build("IMAD.HI.U32", &[r(2), r(4), r(5), r(6)]).widths(), [1, 1, 1, 2, 1]);
