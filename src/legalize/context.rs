@@ -786,6 +786,15 @@ macro_rules! ori_context_body {
         fn with_ftz(&mut self, a: Attrs) -> Attrs {
             Attrs { ftz: true, ..a }
         }
+        fn with_wrap(&mut self, a: Attrs) -> Attrs {
+            Attrs { wrap: true, ..a }
+        }
+        fn with_shiftamt(&mut self, a: Attrs) -> Attrs {
+            Attrs { shiftamt: true, ..a }
+        }
+        fn with_sreg(&mut self, a: Attrs, r: &SpecialReg) -> Attrs {
+            Attrs { sreg: Some(*r), ..a }
+        }
         fn fp_attrs(&mut self) -> Attrs {
             let s = self.cur_data().attrs;
             Attrs { round: Some(s.round.unwrap_or(Round::Rn)), ftz: s.ftz, sat: s.sat, ..Attrs::default() }
@@ -919,15 +928,6 @@ mod early {
         }
         fn inst_carries(&mut self) -> bool {
             self.cur_data().results.len() == 2
-        }
-        fn with_wrap(&mut self, a: Attrs) -> Attrs {
-            Attrs { wrap: true, ..a }
-        }
-        fn with_shiftamt(&mut self, a: Attrs) -> Attrs {
-            Attrs { shiftamt: true, ..a }
-        }
-        fn with_sreg(&mut self, a: Attrs, r: &SpecialReg) -> Attrs {
-            Attrs { sreg: Some(*r), ..a }
         }
         fn inst_wrap(&mut self) -> bool {
             self.cur_data().attrs.wrap
