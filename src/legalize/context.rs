@@ -88,9 +88,11 @@ impl Args {
     fn as_slice(&self) -> &[Value] {
         &self.vals[..usize::from(self.len)]
     }
-    /// `attrs` with the operands' modifiers added.
+    /// `attrs` with the operands' modifiers added: a negation the
+    /// attributes already carry (a contracted `fma`'s) and one of the
+    /// operand cancel.
     fn modify(&self, attrs: Attrs) -> Attrs {
-        Attrs { neg: attrs.neg | self.neg, abs: attrs.abs | self.abs, ..attrs }
+        Attrs { neg: attrs.neg ^ self.neg, abs: attrs.abs | self.abs, ..attrs }
     }
 }
 
