@@ -6,7 +6,8 @@
 //! that every opcode of the form table has its row and generates the
 //! [`super::op::Op`] enum from the rows.
 //!
-//! This module holds only the types (the build script compiles it too).
+//! This module holds only the types (the build script's generator reads
+//! them too).
 
 /// A group of opcodes that share a pipeline and, as far as the corpus
 /// shows, latencies.
@@ -60,6 +61,63 @@ pub enum Class {
     /// has UBLKCP read a uniform register 2 cycles after R2UR writes it,
     /// where loads and stores need 9 (library corpus, sm_90).
     Async,
+}
+
+/// Number of classes.
+pub const CLASSES: usize = 21;
+
+impl Class {
+    /// Every class, in table order.
+    pub const ALL: [Class; CLASSES] = [
+        Class::Alu,
+        Class::Imad,
+        Class::ImadWide,
+        Class::Mov,
+        Class::Fp32,
+        Class::Half,
+        Class::Fp64,
+        Class::Conv,
+        Class::ConvFast,
+        Class::Mufu,
+        Class::Bitop,
+        Class::Uniform,
+        Class::Uldc,
+        Class::Ldc,
+        Class::Mem,
+        Class::Sreg,
+        Class::Shfl,
+        Class::Vote,
+        Class::Misc,
+        Class::Control,
+        Class::Async,
+    ];
+
+    /// The name used in the data files (the scheduler's latency tables).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Class::Alu => "alu",
+            Class::Imad => "imad",
+            Class::ImadWide => "imad_wide",
+            Class::Mov => "mov",
+            Class::Fp32 => "fp32",
+            Class::Half => "half",
+            Class::Fp64 => "fp64",
+            Class::Conv => "conv",
+            Class::ConvFast => "conv_fast",
+            Class::Mufu => "mufu",
+            Class::Bitop => "bitop",
+            Class::Uniform => "uniform",
+            Class::Uldc => "uldc",
+            Class::Ldc => "ldc",
+            Class::Mem => "mem",
+            Class::Sreg => "sreg",
+            Class::Shfl => "shfl",
+            Class::Vote => "vote",
+            Class::Misc => "misc",
+            Class::Control => "control",
+            Class::Async => "async",
+        }
+    }
 }
 
 /// A memory space, as far as ordering memory operations goes.
