@@ -533,34 +533,41 @@ opcodes! {
 }
 
 impl Opcode {
+    #[inline]
     fn row(self) -> &'static (Opcode, &'static str, Layer, Class) {
         // The table is in declaration order (checked by a test).
         &OPCODES[self as usize]
     }
     /// The text name.
+    #[inline]
     pub fn name(self) -> &'static str {
         self.row().1
     }
     /// The layer.
+    #[inline]
     pub fn layer(self) -> Layer {
         self.row().2
     }
     /// The class.
+    #[inline]
     pub fn class(self) -> Class {
         self.row().3
     }
     /// Whether the opcode ends a block.
+    #[inline]
     pub fn is_terminator(self) -> bool {
         self.class() == Class::Terminator
     }
     /// Whether the opcode has effects beyond its results (so dead-code
     /// elimination must keep it).
+    #[inline]
     pub fn has_side_effects(self) -> bool {
         matches!(self.class(), Class::Store | Class::Effect | Class::Call | Class::Terminator)
     }
     /// Whether the opcode reads [`Attrs::mul`](super::attrs::Attrs::mul)
     /// (which decides whether the words `hi`/`lo` are a multiply mode or a
     /// comparison).
+    #[inline]
     pub fn takes_mul_mode(self) -> bool {
         matches!(self, Opcode::Mul | Opcode::Mad | Opcode::Imad | Opcode::Shf | Opcode::Madc | Opcode::Mul24 | Opcode::Mad24 | Opcode::Dp2a | Opcode::Idp2a)
     }
@@ -585,6 +592,7 @@ impl Opcode {
         )
     }
     /// The opcode with this text name.
+    #[inline]
     pub fn from_name(name: &str) -> Option<Opcode> {
         OPCODES.iter().find(|row| row.1 == name).map(|row| row.0)
     }

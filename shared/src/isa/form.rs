@@ -267,6 +267,7 @@ pub enum OperandSuffix {
 
 impl OperandSuffix {
     /// The slot it follows.
+    #[inline]
     pub fn slot(self) -> usize {
         match self {
             OperandSuffix::Mod { slot, .. } | OperandSuffix::Text { slot, .. } => usize::from(slot),
@@ -407,6 +408,7 @@ impl<Op, Mod: 'static> Form<Op, Mod> {
     /// Whether a slot holds a result, by the layout of sm_70+ words: the
     /// result register in bits 16–23 (general or uniform) and the result
     /// predicates in 81–83 and 84–86; every other operand is read.
+    #[inline]
     pub fn result_slot(slot: &Slot) -> bool {
         match slot {
             Slot::Gpr { field, .. } | Slot::Ur { field, .. } => field.start == 16,
@@ -438,16 +440,19 @@ impl<Op, Mod: 'static> Form<Op, Mod> {
     }
 
     /// Whether modifier `m` prints after an operand ([`Form::operand_suffixes`]).
+    #[inline]
     pub fn is_operand_mod(&self, m: usize) -> bool {
         self.operand_suffixes.iter().any(|s| matches!(*s, OperandSuffix::Mod { modifier, .. } if usize::from(modifier) == m))
     }
 
     /// What prints after the operand of slot `k`, if anything.
+    #[inline]
     pub fn operand_suffix_of(&self, k: usize) -> Option<OperandSuffix> {
         self.operand_suffixes.iter().copied().find(|s| s.slot() == k)
     }
 
     /// Whether the form applies to a measured SM.
+    #[inline]
     pub fn applies_to(&self, measured_sm: u16) -> bool {
         (self.sms.0..=self.sms.1).contains(&measured_sm)
     }

@@ -135,6 +135,7 @@ pub enum Space {
 
 impl Space {
     /// Whether two accesses may touch the same memory.
+    #[inline]
     pub fn may_alias(self, other: Space) -> bool {
         self == other || self == Space::Generic || other == Space::Generic
     }
