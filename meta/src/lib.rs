@@ -6,7 +6,7 @@
 //! What it owns:
 //! * the SASS form table's definition (`table/define.rs` and its row files,
 //!   run here) and the opcode rows with their facts (`table/opcodes.rs`);
-//!   the compiler reads the forms ([`forms`], `isa_forms.rs`), their
+//!   the compiler reads the forms (`forms.rs`, `isa_forms.rs`), their
 //!   encoding plans (`isa/plans.rs`, `isa_plans.rs`), the opcode and
 //!   modifier-token enums (`isa/ops.rs`, `isa_ops.rs`, with their ISLE
 //!   declaration) and the opcode rows (`isa/facts.rs`, `isa_opcodes.rs`) as

@@ -1,7 +1,7 @@
 //! The declarative description of an instruction encoding: one [`Form`] per
 //! (mnemonic, operand form, SM range) says where every operand and modifier
 //! lives in the word and how `nvdisasm` spells it. Decoding, encoding and
-//! printing ([`super::inst`]) are derived from it, so the three cannot
+//! printing (the compiler's `isa::inst`) are derived from it, so the three cannot
 //! drift apart.
 //!
 //! A form explains every bit of the words it matches: the opcode (bits
@@ -192,7 +192,7 @@ pub enum Slot {
         /// Descriptor register field.
         desc: Option<Field>,
         /// Whether `nvdisasm` prints the descriptor (sm_80–sm_89 words carry
-        /// one it does not print: see [`super::parse`] for how text reads back).
+        /// one it does not print: see the compiler's `isa::parse` for how text reads back).
         show_desc: bool,
         /// A uniform register added to the address (`[R8.64+UR6]`, `[UR4+0x2]`
         /// on sm_75; a zero base register is then not printed).

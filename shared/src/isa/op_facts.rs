@@ -2,9 +2,9 @@
 //! data: its latency class, the in-order queue of its unit, whether its
 //! register operands take reuse flags, what it does to memory, whether it
 //! transfers control. Each opcode's facts are declared once, in
-//! `table/opcodes.rs`, next to the form table; the build script checks
+//! `ptx2sass-meta`'s `table/opcodes.rs`, next to the form table; the build script checks
 //! that every opcode of the form table has its row and generates the
-//! [`super::op::Op`] enum from the rows.
+//! compiler's `isa::op::Op` enum from the rows.
 //!
 //! This module holds only the types (the build script's generator reads
 //! them too).

@@ -1,6 +1,6 @@
 //! The facts of every PTX instruction family, as plain data (strings and
 //! numbers only, no other module of the crate), in the order of
-//! [`super::Opcode`]'s variants. Being self-contained, the file is also
+//! the compiler's `ptx::Opcode` variants. Being self-contained, the file is also
 //! read by the build script's generator (`ptx2sass-meta`), which derives
 //! the parser's keyword and name tables from it ahead of time
 //! (`ptx_tables.rs`).
