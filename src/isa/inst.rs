@@ -13,7 +13,7 @@ use super::form::{AliasWhen, Form, OperandSuffix, PredShow, Slot, Spelling, Widt
 use super::op::{Mod, Op};
 use super::inline::Inline;
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
-use super::plan::plans;
+use super::plan::{Encode, plans};
 use crate::target::Sm;
 use std::fmt::Write as _;
 
@@ -639,6 +639,13 @@ mod tests {
         assert_eq!(inst.text(Sm::new(sm), 0), text);
         assert_eq!(inst.encode(Sm::new(sm)), Ok(word), "{text}");
         inst
+    }
+
+    /// Instructions are copied through every stage of the compiler: keep
+    /// them small (their operands' sizes: `ptx2sass-shared`'s operand tests).
+    #[test]
+    fn instructions_stay_small() {
+        assert!(std::mem::size_of::<Inst>() <= 168, "Inst is {} bytes", std::mem::size_of::<Inst>());
     }
 
     #[test]

@@ -37,12 +37,27 @@ fn uniform(v: u64, max: u64) -> Reg {
     if v == max { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } }
 }
 
-impl Plan {
+/// Decoding by a plan (the plan types are the shared crate's, which the
+/// build script's generator compiles too: the decoder is this crate's).
+pub(crate) trait Decode {
+    /// Decodes `word` into `out` if the plan explains it. On `false`, `out`
+    /// holds its old form with some of this plan's values (the caller tries
+    /// the next plan or resets it).
+    fn decode(&self, word: u128, out: &mut Inst) -> bool;
+    /// [`Decode::decode`] of a form with other operands than registers and
+    /// 32-bit immediates.
+    fn decode_general(&self, word: u128, out: &mut Inst) -> bool;
+    /// [`Decode::decode`] after the fixed bits matched; `GENERAL` when the
+    /// form has steps other than [`Step::Reg`] and [`ImmCheck::Any`].
+    fn decode_steps<const GENERAL: bool>(&self, word: u128, out: &mut Inst) -> bool;
+}
+
+impl Decode for Plan {
     /// Decodes `word` into `out` if the plan explains it. On `false`, `out`
     /// holds its old form with some of this plan's values (the caller tries
     /// the next plan or resets it).
     #[inline(always)]
-    pub(crate) fn decode(&self, word: u128, out: &mut Inst) -> bool {
+    fn decode(&self, word: u128, out: &mut Inst) -> bool {
         // No bit outside the form's fields, and the fixed fields' values.
         if word & self.check != self.fixed_value {
             return false;

@@ -2,11 +2,12 @@
 //! data: its latency class, the in-order queue of its unit, whether its
 //! register operands take reuse flags, what it does to memory, whether it
 //! transfers control. Each opcode's facts are declared once, in
-//! `table/opcodes.rs`, next to the form table; the build script checks
+//! `ptx2sass-meta`'s `table/opcodes.rs`, next to the form table; the build script checks
 //! that every opcode of the form table has its row and generates the
-//! [`super::op::Op`] enum from the rows.
+//! compiler's `isa::op::Op` enum from the rows.
 //!
-//! This module holds only the types (the build script compiles it too).
+//! This module holds only the types (the build script's generator reads
+//! them too).
 
 /// A group of opcodes that share a pipeline and, as far as the corpus
 /// shows, latencies.
@@ -62,6 +63,63 @@ pub enum Class {
     Async,
 }
 
+/// Number of classes.
+pub const CLASSES: usize = 21;
+
+impl Class {
+    /// Every class, in table order.
+    pub const ALL: [Class; CLASSES] = [
+        Class::Alu,
+        Class::Imad,
+        Class::ImadWide,
+        Class::Mov,
+        Class::Fp32,
+        Class::Half,
+        Class::Fp64,
+        Class::Conv,
+        Class::ConvFast,
+        Class::Mufu,
+        Class::Bitop,
+        Class::Uniform,
+        Class::Uldc,
+        Class::Ldc,
+        Class::Mem,
+        Class::Sreg,
+        Class::Shfl,
+        Class::Vote,
+        Class::Misc,
+        Class::Control,
+        Class::Async,
+    ];
+
+    /// The name used in the data files (the scheduler's latency tables).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Class::Alu => "alu",
+            Class::Imad => "imad",
+            Class::ImadWide => "imad_wide",
+            Class::Mov => "mov",
+            Class::Fp32 => "fp32",
+            Class::Half => "half",
+            Class::Fp64 => "fp64",
+            Class::Conv => "conv",
+            Class::ConvFast => "conv_fast",
+            Class::Mufu => "mufu",
+            Class::Bitop => "bitop",
+            Class::Uniform => "uniform",
+            Class::Uldc => "uldc",
+            Class::Ldc => "ldc",
+            Class::Mem => "mem",
+            Class::Sreg => "sreg",
+            Class::Shfl => "shfl",
+            Class::Vote => "vote",
+            Class::Misc => "misc",
+            Class::Control => "control",
+            Class::Async => "async",
+        }
+    }
+}
+
 /// A memory space, as far as ordering memory operations goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Space {
@@ -77,6 +135,7 @@ pub enum Space {
 
 impl Space {
     /// Whether two accesses may touch the same memory.
+    #[inline]
     pub fn may_alias(self, other: Space) -> bool {
         self == other || self == Space::Generic || other == Space::Generic
     }

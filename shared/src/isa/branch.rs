@@ -35,6 +35,7 @@ pub enum Layout {
 
 /// The layout of a branch-type instruction (`is_bssy`: BSSY keeps the old
 /// layout on every SM; its bits 16–19 name the barrier register).
+#[inline]
 pub fn layout(sm: Sm, is_bssy: bool) -> Layout {
     match (sm.number, is_bssy) {
         (n, true) if n >= 100 => Layout::Contiguous(HIGH_BSSY_SM100),

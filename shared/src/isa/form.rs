@@ -1,7 +1,7 @@
 //! The declarative description of an instruction encoding: one [`Form`] per
 //! (mnemonic, operand form, SM range) says where every operand and modifier
 //! lives in the word and how `nvdisasm` spells it. Decoding, encoding and
-//! printing ([`super::inst`]) are derived from it, so the three cannot
+//! printing (the compiler's `isa::inst`) are derived from it, so the three cannot
 //! drift apart.
 //!
 //! A form explains every bit of the words it matches: the opcode (bits
@@ -11,7 +11,6 @@
 //! of being printed wrongly.
 
 use super::bits::Field;
-use super::op::{Mod, Op};
 
 /// A single bit position, when a slot has that flag.
 pub type Bit = Option<u8>;
@@ -193,7 +192,7 @@ pub enum Slot {
         /// Descriptor register field.
         desc: Option<Field>,
         /// Whether `nvdisasm` prints the descriptor (sm_80–sm_89 words carry
-        /// one it does not print: see [`super::parse`] for how text reads back).
+        /// one it does not print: see the compiler's `isa::parse` for how text reads back).
         show_desc: bool,
         /// A uniform register added to the address (`[R8.64+UR6]`, `[UR4+0x2]`
         /// on sm_75; a zero base register is then not printed).
@@ -268,6 +267,7 @@ pub enum OperandSuffix {
 
 impl OperandSuffix {
     /// The slot it follows.
+    #[inline]
     pub fn slot(self) -> usize {
         match self {
             OperandSuffix::Mod { slot, .. } | OperandSuffix::Text { slot, .. } => usize::from(slot),
@@ -279,9 +279,10 @@ impl OperandSuffix {
 /// modifier tokens, the text between its dots: derived by the build script
 /// from [`Form::name`], the modifier spellings and [`Form::suffix`], so
 /// that the compiler builds and reads instructions by typed values
-/// ([`Mod`]) rather than by text.
+/// (`Mod`: the compiler's modifier-token enum, which the build script
+/// generates; the table's definition leaves the tokens empty) rather than by text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Spelling {
+pub struct Spelling<Mod: 'static> {
     /// The tokens of the name after the opcode (`X` of `IADD3.X`).
     pub name: &'static [Mod],
     /// Per modifier field, per value: the tokens of its spelling.
@@ -293,16 +294,16 @@ pub struct Spelling {
     pub operand_texts: &'static [&'static [Mod]],
 }
 
-impl Spelling {
+impl<Mod: 'static> Spelling<Mod> {
     /// What the table's definition gives a form; the build script fills it in.
-    pub const EMPTY: Spelling = Spelling { name: &[], mods: &[], suffix: &[], operand_texts: &[] };
+    pub const EMPTY: Spelling<Mod> = Spelling { name: &[], mods: &[], suffix: &[], operand_texts: &[] };
 }
 
 /// The register widths of a form's operands (in 32-bit registers): of a
 /// general or uniform result, then of the general or uniform sources at
 /// positions 0–3 (positions count every source operand but predicates).
 /// Worked out by the build script per form from its opcode and modifiers
-/// (`build/isa/widths.rs`): one entry, or one per value of the modifier
+/// (`ptx2sass-meta`'s `isa/widths.rs`): one entry, or one per value of the modifier
 /// that decides them (`LDG`'s size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Widths {
@@ -326,16 +327,18 @@ impl Widths {
     }
 }
 
-/// One encoding.
+/// One encoding, of opcode type `Op` and modifier-token type `Mod` (the
+/// compiler's generated enums; plain numbers in the table's definition,
+/// before the build script has derived them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Form {
+pub struct Form<Op, Mod: 'static> {
     /// What `nvdisasm` prints before the variable modifiers (`IADD3.X`).
     pub name: &'static str,
     /// The opcode (the name up to its first dot), with its facts; set by
     /// the build script from the name.
     pub op: Op,
     /// The mnemonic's tokens; set by the build script from the spellings.
-    pub spelling: Spelling,
+    pub spelling: Spelling<Mod>,
     /// The slots the instruction writes (bit `k`: slot `k`); the others
     /// are read. Set by the build script from the layout every form of the
     /// table follows ([`Form::result_slot`]).
@@ -401,10 +404,11 @@ impl Slot {
     }
 }
 
-impl Form {
+impl<Op, Mod: 'static> Form<Op, Mod> {
     /// Whether a slot holds a result, by the layout of sm_70+ words: the
     /// result register in bits 16–23 (general or uniform) and the result
     /// predicates in 81–83 and 84–86; every other operand is read.
+    #[inline]
     pub fn result_slot(slot: &Slot) -> bool {
         match slot {
             Slot::Gpr { field, .. } | Slot::Ur { field, .. } => field.start == 16,
@@ -436,16 +440,19 @@ impl Form {
     }
 
     /// Whether modifier `m` prints after an operand ([`Form::operand_suffixes`]).
+    #[inline]
     pub fn is_operand_mod(&self, m: usize) -> bool {
         self.operand_suffixes.iter().any(|s| matches!(*s, OperandSuffix::Mod { modifier, .. } if usize::from(modifier) == m))
     }
 
     /// What prints after the operand of slot `k`, if anything.
+    #[inline]
     pub fn operand_suffix_of(&self, k: usize) -> Option<OperandSuffix> {
         self.operand_suffixes.iter().copied().find(|s| s.slot() == k)
     }
 
     /// Whether the form applies to a measured SM.
+    #[inline]
     pub fn applies_to(&self, measured_sm: u16) -> bool {
         (self.sms.0..=self.sms.1).contains(&measured_sm)
     }

@@ -91,10 +91,12 @@ pub struct Reg {
 
 impl Reg {
     /// `R<n>`.
+    #[inline]
     pub const fn gpr(n: u8) -> Reg {
         Reg { file: RegFile::Gpr, num: RegNum::Phys(n) }
     }
     /// The zero register of a file.
+    #[inline]
     pub const fn zero(file: RegFile) -> Reg {
         Reg { file, num: RegNum::Zero }
     }
@@ -200,6 +202,7 @@ enum AddrUr {
 }
 
 impl AddrUr {
+    #[inline]
     const fn new(desc: bool, num: RegNum) -> AddrUr {
         match (desc, num) {
             (true, RegNum::Phys(n)) => AddrUr::DescPhys(n),
@@ -212,6 +215,7 @@ impl AddrUr {
     }
 
     /// Whether it is the descriptor, and its number.
+    #[inline]
     const fn parts(self) -> (bool, RegNum) {
         match self {
             AddrUr::DescPhys(n) => (true, RegNum::Phys(n)),
@@ -226,29 +230,34 @@ impl AddrUr {
 
 impl Mem {
     /// `[base+offset]` with general register `base`, no scale, no uniform register.
+    #[inline]
     pub const fn new(base: RegNum, offset: i32) -> Mem {
         Mem { base, offset: offset.to_le_bytes(), scale: 0, ur: None }
     }
 
     /// With the base scaled (shared memory: 0 none, 1 `.X4`, 2 `.X8`, 3 `.X16`).
+    #[inline]
     pub const fn with_scale(self, scale: u8) -> Mem {
         Mem { scale, ..self }
     }
 
     /// With uniform register `num` as the memory descriptor (replacing an
     /// added uniform register).
+    #[inline]
     pub const fn with_desc(self, num: RegNum) -> Mem {
         Mem { ur: Some(AddrUr::new(true, num)), ..self }
     }
 
     /// With uniform register `num` added to the address (replacing a
     /// descriptor).
+    #[inline]
     pub const fn with_uniform(self, num: RegNum) -> Mem {
         Mem { ur: Some(AddrUr::new(false, num)), ..self }
     }
 
     /// The address from its parts, if they make one: a general base
     /// register, uniform descriptor and added registers, not both.
+    #[inline]
     pub fn from_parts(base: Reg, offset: i32, scale: u8, desc: Option<Reg>, uniform: Option<Reg>) -> Option<Mem> {
         let uniform_reg = |r: Reg| (r.file == RegFile::Uniform).then_some(r.num);
         let mem = Mem::new((base.file == RegFile::Gpr).then_some(base.num)?, offset).with_scale(scale);
@@ -261,32 +270,38 @@ impl Mem {
     }
 
     /// The base register.
+    #[inline]
     pub const fn base(self) -> Reg {
         Reg { file: RegFile::Gpr, num: self.base }
     }
 
     /// The byte offset.
+    #[inline]
     pub const fn offset(self) -> i32 {
         i32::from_le_bytes(self.offset)
     }
 
     /// The scale of the base.
+    #[inline]
     pub const fn scale(self) -> u8 {
         self.scale
     }
 
     /// The memory descriptor register.
+    #[inline]
     pub const fn desc(self) -> Option<Reg> {
         self.uniform_in_role(true)
     }
 
     /// The uniform register added to the address.
+    #[inline]
     pub const fn uniform(self) -> Option<Reg> {
         self.uniform_in_role(false)
     }
 
     /// The uniform register if it is the descriptor (`desc`) or the added
     /// register (not `desc`).
+    #[inline]
     const fn uniform_in_role(self, desc: bool) -> Option<Reg> {
         match self.ur {
             Some(ur) => match ur.parts() {
@@ -298,6 +313,7 @@ impl Mem {
     }
 
     /// Its registers: the base, then the uniform register if any.
+    #[inline]
     pub fn regs(self) -> impl Iterator<Item = Reg> {
         std::iter::once(self.base()).chain(self.desc().or(self.uniform()))
     }
@@ -340,6 +356,7 @@ impl Default for Operand {
 
 impl Operand {
     /// A register operand without modifiers.
+    #[inline]
     pub const fn reg(reg: Reg) -> Operand {
         Operand::Reg { reg, mods: SrcMods { neg: false, abs: false, not: false }, reuse: false }
     }
@@ -375,6 +392,5 @@ mod size_tests {
         assert_eq!(std::mem::size_of::<Option<Reg>>(), 6);
         assert_eq!(std::mem::size_of::<super::Mem>(), 15);
         assert_eq!(std::mem::size_of::<Operand>(), 16);
-        assert!(std::mem::size_of::<crate::isa::inst::Inst>() <= 168, "Inst is {} bytes", std::mem::size_of::<crate::isa::inst::Inst>());
     }
 }

@@ -1,10 +1,10 @@
 //! Compiling a form into a [`Plan`]: the resolved fields, steps and
 //! masks decoding and encoding run per word (see the parent module). The
 //! build script runs [`Plan::of`] on every form of the table and writes
-//! the plans as static data (`build/isa/plans.rs`), so its checks (disjoint
-//! fields, flag bits, reuse indices) fail the build, not a run; the crate
-//! compiles this file for the types and for the test that re-derives
-//! every plan (so the compiling functions are dead code outside tests).
+//! the plans as static data (`ptx2sass-meta`, `src/isa/plans.rs`), so its
+//! checks (disjoint fields, flag bits, reuse indices) fail the build, not a
+//! run; the compiler reads the plans through these types, and its test
+//! re-derives every plan with [`compile`].
 
 use crate::isa::bits::Field;
 use crate::isa::branch::Layout;
@@ -15,22 +15,21 @@ use crate::isa::operand::RegFile;
 /// The "no such bit" position of an optional flag: bit 127, which no form
 /// explains (control bits end at 125), so it is clear in every word that
 /// decodes and reading it needs no test for absence.
-pub(crate) const NO_BIT: u8 = 127;
+pub const NO_BIT: u8 = 127;
 
 /// The reuse flags of the control field (bits 122–125).
-#[cfg_attr(not(test), allow(dead_code))]
 const REUSE_BITS: u128 = 0xf << 122;
 
 /// The "no reuse flag" index of a general register operand: bit 8 of the
 /// 4-bit reuse mask, always clear (decoding reads no flag there; encoding
 /// a flag there gives a mask that cannot match the control field's).
-pub(crate) const NO_REUSE: u8 = 8;
+pub const NO_REUSE: u8 = 8;
 
 /// A field of 1 to 64 bits, whose mask is computed without a branch
 /// ([`Field::max`] tests for 64 bits). Two bytes, so that plans stay small
 /// (encoding a list of instructions reads a plan per instruction).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Fld {
+pub struct Fld {
     pub start: u8,
     pub width: u8,
 }
@@ -92,7 +91,7 @@ impl Fld {
 /// it is a load and a shift, where a variable shift of the 128-bit word
 /// costs a double shift and a select.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct At {
+pub struct At {
     /// Which window: 0, 1 or 2.
     pub window: u8,
     /// The field's first bit within the window.
@@ -101,7 +100,6 @@ pub(crate) struct At {
 
 impl At {
     /// Where the field of `width` bits at `start` lies.
-    #[cfg_attr(not(test), allow(dead_code))]
     pub const fn of(start: u8, width: u8) -> At {
         assert!(width >= 1 && width <= 32 && start as u32 + width as u32 <= 128, "windowed fields are 1 to 32 bits wide");
         // The last window starting at or below the field that holds it whole
@@ -125,24 +123,23 @@ impl At {
 /// The windows of `word` that [`At`] reads (a fourth, zero, so that the
 /// index needs no bounds check).
 #[inline(always)]
-pub(crate) fn windows(word: u128) -> [u64; 4] {
+pub fn windows(word: u128) -> [u64; 4] {
     [word as u64, (word >> 32) as u64, (word >> 64) as u64, 0]
 }
 
 /// Whether bit `b` of `word` is set ([`NO_BIT`] reads as clear in decodable words).
 #[inline(always)]
-pub(crate) fn bit(word: u128, b: u8) -> bool {
+pub fn bit(word: u128, b: u8) -> bool {
     (word >> b) as u8 & 1 == 1
 }
 
-#[cfg_attr(not(test), allow(dead_code))]
 fn flag(b: Option<u8>) -> u8 {
     b.unwrap_or(NO_BIT)
 }
 
 /// A modifier field, resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ModStep {
+pub struct ModStep {
     pub field: Fld,
     /// Where the decoder reads the field.
     pub at: At,
@@ -170,7 +167,7 @@ impl ModStep {
 /// positions or [`NO_BIT`]). An explicit tag byte makes dispatch one load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
-pub(crate) enum Step {
+pub enum Step {
     /// [`Slot::Gpr`], [`Slot::Pred`], [`Slot::Ur`] and [`Slot::UniformB`]:
     /// a register of `file` in the field of `mask`'s width (8, 3, 6 bits)
     /// at `at`, whose all-ones value is the file's zero register (RZ,
@@ -212,7 +209,7 @@ pub(crate) enum Step {
 
 /// Which immediates decode ([`Step::Imm32`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum ImmCheck {
+pub enum ImmCheck {
     /// Any bits.
     Any,
     /// A float `nvdisasm` prints as a number or a known name.
@@ -223,8 +220,7 @@ pub(crate) enum ImmCheck {
 
 impl Step {
     /// The step of a slot.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) fn of(slot: Slot) -> Step {
+    pub fn of(slot: Slot) -> Step {
         match slot {
             Slot::Gpr { field, neg, abs, not, reuse } => {
                 assert!(field.width == 8, "general register fields are 8 bits");
@@ -271,12 +267,12 @@ impl Step {
 /// every candidate word against, and the rarer flags.
 #[derive(Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub(crate) struct Plan {
+pub struct Plan<Op: 'static, Mod: 'static> {
     pub mods: &'static [ModStep],
     pub steps: &'static [Step],
     /// The opcode and fixed fields: the word encoding starts from.
     pub base: u128,
-    pub form: &'static Form,
+    pub form: &'static Form<Op, Mod>,
     /// Bit `k` set when slot `k` may not hold a zero register ([`Form::nonzero`]).
     pub nonzero: u8,
     /// Bit `k` set when slot `k` is an optional predicate (printed only
@@ -314,11 +310,10 @@ pub(crate) struct Plan {
     pub reuse_slot: [u8; 4],
 }
 
-impl Plan {
+impl<Op: 'static, Mod: 'static> Plan<Op, Mod> {
     /// The plan of `form`, whose modifiers and slots compile to `mods` and
     /// `steps`. Panics where the form breaks what plans rely on.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) fn of(form: &'static Form, mods: &'static [ModStep], steps: &'static [Step]) -> Plan {
+    pub fn of(form: &'static Form<Op, Mod>, mods: &'static [ModStep], steps: &'static [Step]) -> Plan<Op, Mod> {
         let (mut fixed_mask, mut fixed_value) = (0u128, 0u128);
         for (f, v) in form.fixed {
             assert!(*v <= f.max(), "{}: fixed value {v} does not fit its field", form.name);
@@ -390,8 +385,7 @@ impl Plan {
 /// Whether no two of a form's fields (opcode and guard, control bits,
 /// fixed fields, modifiers, operands) share a bit: then encoding can OR
 /// each value into a word that starts with the fixed bits only.
-#[cfg_attr(not(test), allow(dead_code))]
-fn disjoint(form: &Form) -> bool {
+fn disjoint<Op, Mod>(form: &Form<Op, Mod>) -> bool {
     let field = |f: Field| u128::from(f.max()) << f.start;
     let parts = [field(Field::bits(0, 15)), field(Field::bits(105, 125))]
         .into_iter()
@@ -409,8 +403,7 @@ fn disjoint(form: &Form) -> bool {
 }
 
 /// The step of a modifier field.
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn mod_step(m: &ModField) -> ModStep {
+pub fn mod_step(m: &ModField) -> ModStep {
     let mut ok = 0u32;
     for (v, name) in m.names.iter().enumerate().take(32) {
         if *name != UNMEASURED {
@@ -426,8 +419,7 @@ pub(crate) fn mod_step(m: &ModField) -> ModStep {
 
 /// The plan of `form`, with its steps leaked (the build script compiles
 /// each form once; so does the test that checks the static plans).
-#[cfg_attr(not(test), allow(dead_code))]
-pub(crate) fn compile(form: &'static Form) -> Plan {
+pub fn compile<Op, Mod>(form: &'static Form<Op, Mod>) -> Plan<Op, Mod> {
     let mods: &'static [ModStep] = Box::leak(form.mods.iter().map(mod_step).collect::<Vec<_>>().into_boxed_slice());
     let steps: &'static [Step] = Box::leak(form.slots.iter().map(|s| Step::of(*s)).collect::<Vec<_>>().into_boxed_slice());
     Plan::of(form, mods, steps)

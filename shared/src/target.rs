@@ -36,6 +36,7 @@ pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
 
 impl Sm {
     /// A base SM by number.
+    #[inline]
     pub const fn new(number: u16) -> Sm {
         Sm { number, variant: SmVariant::Base }
     }
@@ -58,6 +59,7 @@ impl Sm {
     }
 
     /// Parses `sm_XX[a|f]`.
+    #[inline]
     pub fn parse_sm(text: &str) -> Option<Sm> {
         Sm::parse_number(text.strip_prefix("sm_")?)
     }
@@ -86,6 +88,7 @@ pub enum Arch {
 
 impl Arch {
     /// Parses `sm_XX` or `compute_XX` (with optional `a`/`f`).
+    #[inline]
     pub fn parse(text: &str) -> Option<Arch> {
         if let Some(rest) = text.strip_prefix("compute_") {
             return Sm::parse_number(rest).map(Arch::Virtual);
@@ -93,6 +96,7 @@ impl Arch {
         Sm::parse_sm(text).map(Arch::Real)
     }
     /// The SM either way.
+    #[inline]
     pub fn sm(self) -> Sm {
         match self {
             Arch::Real(sm) | Arch::Virtual(sm) => sm,

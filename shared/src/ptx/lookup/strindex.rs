@@ -14,7 +14,7 @@
 use super::namekey::{NameKey, same_name};
 
 /// One slot of an index: `(key, name, value)`, `None` when empty.
-pub(crate) type Slot<V> = Option<(NameKey, &'static str, V)>;
+pub type Slot<V> = Option<(NameKey, &'static str, V)>;
 
 /// An immutable string-keyed index.
 #[derive(Debug)]
@@ -31,13 +31,13 @@ impl<V: Copy + 'static> StrIndex<V> {
     }
 
     /// An index over slots [`StrIndex::slots`] of an index gave.
-    pub(crate) const fn from_slots(slots: &'static [Slot<V>]) -> StrIndex<V> {
+    pub const fn from_slots(slots: &'static [Slot<V>]) -> StrIndex<V> {
         StrIndex { slots }
     }
 
     /// The slots, for writing the index out as data.
     #[allow(dead_code)] // the build script's
-    pub(crate) fn slots(&self) -> &'static [Slot<V>] {
+    pub fn slots(&self) -> &'static [Slot<V>] {
         self.slots
     }
 

@@ -16,11 +16,13 @@ pub struct Field {
 
 impl Field {
     /// The field of `width` bits at `start`.
+    #[inline]
     pub const fn new(start: u8, width: u8) -> Field {
         Field { start, width }
     }
 
     /// The field covering bits `lo..=hi` (inclusive, as the tables write them).
+    #[inline]
     pub const fn bits(lo: u8, hi: u8) -> Field {
         Field { start: lo, width: hi - lo + 1 }
     }
@@ -67,11 +69,13 @@ impl Field {
 }
 
 /// Joins the two 64-bit words `nvdisasm -hex` prints (low first) into one word.
+#[inline]
 pub const fn join(lo: u64, hi: u64) -> u128 {
     (hi as u128) << 64 | lo as u128
 }
 
 /// Splits a word into its (low, high) 64-bit halves.
+#[inline]
 pub const fn split(word: u128) -> (u64, u64) {
     (word as u64, (word >> 64) as u64)
 }

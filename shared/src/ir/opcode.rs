@@ -2,7 +2,7 @@
 //! about them (DESIGN.md, "The Ori IR").
 //!
 //! * The **PTX layer** is what lowering produces: one opcode per PTX
-//!   operation family, its variants in the instruction's [`Attrs`]
+//!   operation family, its variants in the instruction's `Attrs`
 //!   (`add.s32` is [`Opcode::Add`] with type `s32`).
 //! * The **SASS layer** is what legalization produces: one opcode per
 //!   machine operation (`IADD3`, `LOP3`, `FFMA`, `LDG`…), operands still SSA
@@ -15,8 +15,6 @@
 //! it (ptxas's "SetAfterLegalization").
 //!
 //! Every opcode's text name, layer and class are one row of [`OPCODES`].
-//!
-//! [`Attrs`]: super::attrs::Attrs
 
 /// Which layer an opcode belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -68,7 +66,7 @@ opcodes! {
     /// A constant: the instruction's immediate, as the result's bits.
     Iconst = "iconst", Shared, Pure;
     /// The address of a module variable (the immediate is its
-    /// [`GlobalVar`](super::module::GlobalVar) index) plus the offset in
+    /// `GlobalVar` index) plus the offset in
     /// the attributes.
     SymAddr = "symaddr", Shared, Pure;
     /// The address of the module function whose index is the immediate:
@@ -473,17 +471,17 @@ opcodes! {
     // Matrix operations read other lanes' registers: effects, as the warp
     // operations are.
     /// `mma.sync.aligned d, a, b, c`: each operand one register tuple of
-    /// the fragment's registers ([`Mma`](super::matrix::Mma) descriptor).
+    /// the fragment's registers (`Mma` descriptor).
     Mma = "mma", Ptx, Effect;
     /// `ldmatrix.sync.aligned d, [a]`: a tuple of one register per matrix
-    /// from a shared address ([`MatrixMove`](super::matrix::MatrixMove)).
+    /// from a shared address (`MatrixMove`).
     Ldmatrix = "ldmatrix", Ptx, Load;
     /// `HMMA` / `IMMA` / `BMMA` / `DMMA` / `QMMA d, a, b, c`.
     MatrixMma = "MMA", Sass, Effect;
     /// `LDSM.16.{M88,MT88}{,.2,.4} d, [a]`.
     MatrixLoad = "LDSM", Sass, Load;
     /// `stmatrix.sync.aligned [a], v`: a tuple of one register per
-    /// matrix to a shared address ([`MatrixMove`](super::matrix::MatrixMove)).
+    /// matrix to a shared address (`MatrixMove`).
     Stmatrix = "stmatrix", Ptx, Store;
     /// `movmatrix.sync.aligned.m8n8.trans.b16 d, a`.
     Movmatrix = "movmatrix", Ptx, Effect;
@@ -492,7 +490,7 @@ opcodes! {
     /// `MOVM.16.MT88 d, a`.
     MatrixTranspose = "MOVM", Sass, Effect;
     /// `cp.async [shared], [global], valid`: an asynchronous copy
-    /// ([`AsyncCopy`](super::matrix::AsyncCopy) descriptor; `valid` false
+    /// (`AsyncCopy` descriptor; `valid` false
     /// copies nothing and zero-fills).
     CpAsync = "cp.async", Ptx, Store;
     /// `cp.async.commit_group`: closes a group of copies.
@@ -533,38 +531,45 @@ opcodes! {
 }
 
 impl Opcode {
+    #[inline]
     fn row(self) -> &'static (Opcode, &'static str, Layer, Class) {
         // The table is in declaration order (checked by a test).
         &OPCODES[self as usize]
     }
     /// The text name.
+    #[inline]
     pub fn name(self) -> &'static str {
         self.row().1
     }
     /// The layer.
+    #[inline]
     pub fn layer(self) -> Layer {
         self.row().2
     }
     /// The class.
+    #[inline]
     pub fn class(self) -> Class {
         self.row().3
     }
     /// Whether the opcode ends a block.
+    #[inline]
     pub fn is_terminator(self) -> bool {
         self.class() == Class::Terminator
     }
     /// Whether the opcode has effects beyond its results (so dead-code
     /// elimination must keep it).
+    #[inline]
     pub fn has_side_effects(self) -> bool {
         matches!(self.class(), Class::Store | Class::Effect | Class::Call | Class::Terminator)
     }
-    /// Whether the opcode reads [`Attrs::mul`](super::attrs::Attrs::mul)
+    /// Whether the opcode reads `Attrs::mul`
     /// (which decides whether the words `hi`/`lo` are a multiply mode or a
     /// comparison).
+    #[inline]
     pub fn takes_mul_mode(self) -> bool {
         matches!(self, Opcode::Mul | Opcode::Mad | Opcode::Imad | Opcode::Shf | Opcode::Madc | Opcode::Mul24 | Opcode::Mad24 | Opcode::Dp2a | Opcode::Idp2a)
     }
-    /// Whether the opcode reads [`Attrs::red`](super::attrs::Attrs::red)
+    /// Whether the opcode reads `Attrs::red`
     /// (which decides whether `and`/`or`/`xor` are a reduction or a
     /// combining operation).
     pub fn takes_reduction(self) -> bool {
@@ -585,6 +590,7 @@ impl Opcode {
         )
     }
     /// The opcode with this text name.
+    #[inline]
     pub fn from_name(name: &str) -> Option<Opcode> {
         OPCODES.iter().find(|row| row.1 == name).map(|row| row.0)
     }

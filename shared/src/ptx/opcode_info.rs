@@ -1,8 +1,9 @@
 //! The facts of every PTX instruction family, as plain data (strings and
 //! numbers only, no other module of the crate), in the order of
-//! [`super::Opcode`]'s variants. Being self-contained, the file is also
-//! compiled into the build script, which derives the parser's keyword and
-//! name tables from it ahead of time (build.rs, `ptx_tables.rs`).
+//! the compiler's `ptx::Opcode` variants. Being self-contained, the file is also
+//! read by the build script's generator (`ptx2sass-meta`), which derives
+//! the parser's keyword and name tables from it ahead of time
+//! (`ptx_tables.rs`).
 
 /// Facts about one instruction family.
 #[derive(Debug)]
@@ -23,7 +24,7 @@ pub struct OpcodeInfo {
 }
 
 /// One entry per opcode, indexed by the opcode's discriminant.
-pub(crate) static INFO: [OpcodeInfo; 209] = [
+pub static INFO: [OpcodeInfo; 209] = [
     OpcodeInfo {
         name: "add",
         min_ptx: (1, 0),

@@ -25,6 +25,7 @@ pub enum Family {
 
 impl Family {
     /// The family of an SM, or `None` for SMs before sm_75 (other encodings).
+    #[inline]
     pub fn of(sm: Sm) -> Option<Family> {
         match sm.number {
             75 | 80 | 86 | 87 | 88 | 89 => Some(Family::TuringAmpere),
@@ -41,11 +42,13 @@ pub const MEASURED_SMS: &[u16] = &[75, 80, 86, 89, 90, 100, 120];
 /// The measured SM whose tables apply to `sm`: itself when measured, else
 /// the nearest measured SM of its family (sm_87/88 → sm_86, sm_101–110 →
 /// sm_100, sm_121 → sm_120: assumed, not yet checked with `nvdisasm`).
+#[inline]
 pub fn measured_sm(sm: Sm) -> Option<u16> {
     measured_number(sm.number)
 }
 
 /// [`measured_sm`] of an SM number.
+#[inline]
 const fn measured_number(n: u16) -> Option<u16> {
     Some(match n {
         n if is_measured(n) => n,
@@ -57,6 +60,7 @@ const fn measured_number(n: u16) -> Option<u16> {
 }
 
 /// Whether `n` is in [`MEASURED_SMS`].
+#[inline]
 const fn is_measured(n: u16) -> bool {
     let mut k = 0;
     while k < MEASURED_SMS.len() {

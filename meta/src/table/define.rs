@@ -1,6 +1,6 @@
 //! The definition of the form table (see `super`): the code that lists
 //! every encoding the decoder, encoder and printer know, per generation of
-//! the sm_70+ layout. Only the build script compiles it (`build.rs` writes
+//! the sm_70+ layout. Only the build script runs it (`ptx2sass-meta` writes
 //! the tables it builds as `static` data, `isa_forms.rs`), so a compilation
 //! reads the tables rather than building them.
 //!

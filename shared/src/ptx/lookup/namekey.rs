@@ -13,7 +13,7 @@ const K: u64 = 0x517c_c1b7_2722_0a95;
 
 /// A packed name: see the module documentation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct NameKey {
+pub struct NameKey {
     /// First 8 bytes (or the short-name packing below).
     a: u64,
     /// Last 8 bytes (or the short-name packing below).
@@ -21,13 +21,13 @@ pub(crate) struct NameKey {
     /// Length of the name (saturated).
     len: u32,
     /// Hash of the whole name.
-    pub(crate) hash: u32,
+    pub hash: u32,
 }
 
 impl NameKey {
     /// The key of `bytes`.
     #[inline(always)]
-    pub(crate) fn new(bytes: &[u8]) -> NameKey {
+    pub fn new(bytes: &[u8]) -> NameKey {
         let n = bytes.len();
         // One bounds check and one load each (callers stay in bounds).
         let u64_at = |k: usize| bytes.get(k..k + 8).map_or(0, |w| u64::from_le_bytes(w.try_into().unwrap_or([0; 8])));
@@ -58,33 +58,33 @@ impl NameKey {
 
     /// The key from its parts ([`NameKey::parts`]): how the build script's
     /// precomputed indexes write their keys.
-    pub(crate) const fn from_parts(a: u64, b: u64, len: u32, hash: u32) -> NameKey {
+    pub const fn from_parts(a: u64, b: u64, len: u32, hash: u32) -> NameKey {
         NameKey { a, b, len, hash }
     }
 
     /// The key's words, length and hash.
     #[allow(dead_code)] // the build script's
-    pub(crate) fn parts(self) -> (u64, u64, u32, u32) {
+    pub fn parts(self) -> (u64, u64, u32, u32) {
         (self.a, self.b, self.len, self.hash)
     }
 
     /// Whether the key determines its name (so equal keys are equal names).
     #[inline]
-    pub(crate) fn is_exact(self) -> bool {
+    pub fn is_exact(self) -> bool {
         self.len <= 16
     }
 
     /// Whether names with these keys may be equal: certainly equal when
     /// [`NameKey::is_exact`], otherwise the bytes decide.
     #[inline]
-    pub(crate) fn matches(self, other: NameKey) -> bool {
+    pub fn matches(self, other: NameKey) -> bool {
         self.a == other.a && self.b == other.b && self.len == other.len
     }
 }
 
 /// Whether `a` (of key `ka`) equals `b` (of key `kb`).
 #[inline]
-pub(crate) fn same_name(ka: NameKey, a: &[u8], kb: NameKey, b: &[u8]) -> bool {
+pub fn same_name(ka: NameKey, a: &[u8], kb: NameKey, b: &[u8]) -> bool {
     ka.matches(kb) && (ka.is_exact() || a == b)
 }
 
