@@ -71,5 +71,6 @@ pub mod regalloc;
 pub mod sched;
 #[path = "select/mod.rs"]
 pub mod select;
-#[path = "target.rs"]
-pub mod target;
+// SM versions and the target triple: the shared crate's (the build
+// script's generator reads them too).
+pub use ptx2sass_shared::target;

@@ -11,7 +11,7 @@ use ptx2sass::internals::isa::bits::{join, split};
 use ptx2sass::internals::isa::ctrl::Ctrl;
 use ptx2sass::internals::isa::family::{MEASURED_SMS, nvdisasm_name};
 use ptx2sass::internals::isa::form::{Form, Slot, UNMEASURED};
-use ptx2sass::internals::isa::inst::{Inst, SPECIAL_FLOATS, float_text, half2_text};
+use ptx2sass::internals::isa::inst::{Inst, SPECIAL_FLOATS, float_printable, half2_text};
 use ptx2sass::internals::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
 use ptx2sass::internals::isa::table::forms_for;
 use ptx2sass::internals::target::Sm;
@@ -74,7 +74,7 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
                 }
                 _ => rng.next() as u32,
             };
-            if float_text(bits, f64).is_some() && shadowed != Some(bits) {
+            if float_printable(bits, f64) && shadowed != Some(bits) {
                 break Operand::Imm(bits);
             }
         },

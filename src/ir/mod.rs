@@ -20,7 +20,9 @@ pub mod function;
 pub mod matrix;
 pub mod module;
 pub mod texture;
-pub mod opcode;
+// The opcode rows: the shared crate's (the build script's generator
+// writes their ISLE declaration).
+pub use ptx2sass_shared::ir::opcode;
 pub mod parse;
 pub mod print;
 pub mod types;

@@ -13,7 +13,7 @@ use super::form::{AliasWhen, Form, OperandSuffix, PredShow, Slot, Spelling, Widt
 use super::op::{Mod, Op};
 use super::inline::Inline;
 use super::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
-use super::plan::plans;
+use super::plan::{Encode, plans};
 use crate::target::Sm;
 use std::fmt::Write as _;
 
@@ -196,10 +196,21 @@ impl Inst {
         self.text_with(sm, address, false)
     }
 
+    /// Whether the instruction's text reads back as the same word: false
+    /// for a float immediate that is a NaN other than the ones
+    /// [`SPECIAL_FLOATS`] spells (the text keeps only its sign and quiet
+    /// bit).
+    pub fn text_reads_back(&self) -> bool {
+        self.form.slots.iter().zip(&self.operands).all(|(slot, op)| match (slot, op) {
+            (Slot::Float { f64, .. }, Operand::Imm(v)) => float_printable(*v, *f64),
+            _ => true,
+        })
+    }
+
     /// [`Inst::text`], except that a memory descriptor nvdisasm does not
     /// print (sm_80–sm_89) is written out (`desc[UR6][R2.64]`) when it is
-    /// not UR4, the one its absence reads back as: text that always reads
-    /// back to the same word, which `sass dis` prints and `sass asm` reads.
+    /// not UR4, the one its absence reads back as: text that reads back to
+    /// the same word (when [`Inst::text_reads_back`]), which `sass dis` prints and `sass asm` reads.
     pub fn listing_text(&self, sm: Sm, address: u64) -> String {
         self.text_with(sm, address, true)
     }
@@ -223,8 +234,18 @@ impl Inst {
             let last = k + 1 == self.form.slots.len();
             out.push_str(if first || (last && self.form.space_before_last) { " " } else { ", " });
             first = false;
+            let start = out.len();
             write_operand(&mut out, slot, op, sm, address, explicit_desc);
-            out.push_str(self.operand_suffix(k));
+            let suffix = self.operand_suffix(k);
+            // nvdisasm separates a constant-bank operand's bank and offset
+            // by a space when a suffix follows (`c[0x2] [0x0].SIGN`,
+            // `c[0x0] [0x168].H0_H0`).
+            if !suffix.is_empty() && matches!(op, Operand::CBank { .. }) {
+                if let Some(at) = out[start..].find("][") {
+                    out.insert(start + at + 1, ' ');
+                }
+            }
+            out.push_str(suffix);
         }
         out.push_str(if self.ctrl.stall() == 0 && self.ctrl.wait() == 0 { ";" } else { " ;" });
         out
@@ -362,7 +383,7 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
             }
         }
         Operand::Imm(v) => match slot {
-            Slot::Float { f64, .. } => out.push_str(&float_text(v, *f64).unwrap_or_default()),
+            Slot::Float { f64, .. } => out.push_str(&float_text(v, *f64)),
             Slot::Half2 => out.push_str(&half2_text(v).unwrap_or_default()),
             Slot::Imm32 { signed: true } if (v as i32) < 0 => {
                 let _ = write!(out, "-{:#x}", (v as i32).unsigned_abs());
@@ -481,18 +502,24 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
 /// value (`1`, `-0.052303962409496307373`, `5.9604644775390625e-08`) below
 /// 1e9 in magnitude, `%.20e` from 1e9 on (`1.00000000000000000000e+09`;
 /// 999999936 still prints as `999999936`), and the spellings of
-/// [`SPECIAL_FLOATS`] (`+INF `, with a trailing space). `None` for the NaNs
-/// whose payload the text would lose (measured with nvdisasm 13.5 on FFMA
-/// and DFMA immediates).
-pub fn float_text(bits: u32, high_half_of_f64: bool) -> Option<String> {
+/// [`SPECIAL_FLOATS`] (`+INF `, with a trailing space). Every NaN prints
+/// as its sign and `QNAN ` or `SNAN ` (the quiet bit: 22 of an f32, 19 of
+/// an f64's high half), whatever its payload (measured with nvdisasm 13.5
+/// on FADD and DFMA immediates: 0x7fc00000 and 0x7fffffff are both
+/// `+QNAN `, 0x7f800001 and 0x7fbfffff `+SNAN `), so the text of a NaN
+/// other than [`SPECIAL_FLOATS`]' does not read back as the same bits
+/// ([`float_printable`] says which do).
+pub fn float_text(bits: u32, high_half_of_f64: bool) -> String {
     if let Some((_, _, text)) = SPECIAL_FLOATS.iter().find(|(b, f, _)| *b == bits && *f == high_half_of_f64) {
-        return Some((*text).to_string());
+        return (*text).to_string();
     }
     let v = float_value(bits, high_half_of_f64);
-    if !v.is_finite() {
-        return None;
+    if v.is_nan() {
+        let quiet = bits & (1 << if high_half_of_f64 { 19 } else { 22 }) != 0;
+        let sign = if bits >> 31 != 0 { '-' } else { '+' };
+        return format!("{sign}{} ", if quiet { "QNAN" } else { "SNAN" });
     }
-    Some(if v.abs() >= 1e9 { c_format_e(v, 20) } else { c_format_g(v, 20) })
+    if v.abs() >= 1e9 { c_format_e(v, 20) } else { c_format_g(v, 20) }
 }
 
 /// Immediates `nvdisasm` spells by name: (bits, high half of an f64, text).
@@ -514,8 +541,10 @@ fn float_value(bits: u32, high_half_of_f64: bool) -> f64 {
     if high_half_of_f64 { f64::from_bits(u64::from(bits) << 32) } else { f64::from(f32::from_bits(bits)) }
 }
 
-/// Whether [`float_text`] knows how `nvdisasm` prints the value (checked
-/// without formatting it: decoding calls this for every float immediate).
+/// Whether [`float_text`]'s spelling of the value reads back as the same
+/// bits (every value but the NaNs outside [`SPECIAL_FLOATS`]; checked
+/// without formatting it). Selection makes immediates only of these, and a
+/// listing prints an instruction with another NaN as `.raw`.
 pub fn float_printable(bits: u32, high_half_of_f64: bool) -> bool {
     float_value(bits, high_half_of_f64).is_finite() || SPECIAL_FLOATS.iter().any(|(b, f, _)| *b == bits && *f == high_half_of_f64)
 }
@@ -612,6 +641,13 @@ mod tests {
         inst
     }
 
+    /// Instructions are copied through every stage of the compiler: keep
+    /// them small (their operands' sizes: `ptx2sass-shared`'s operand tests).
+    #[test]
+    fn instructions_stay_small() {
+        assert!(std::mem::size_of::<Inst>() <= 168, "Inst is {} bytes", std::mem::size_of::<Inst>());
+    }
+
     #[test]
     fn ptxas_words_print_as_nvdisasm_does() {
         // Words and texts from ptxas / nvdisasm 13.5 (survey tables and corpus).
@@ -648,19 +684,25 @@ mod tests {
                 _ if v == -0.00076476467074826359749 => "-0.00076476467074826359749",
                 _ => "5.9604644775390625e-08",
             };
-            assert_eq!(float_text(v.to_bits(), false).as_deref(), Some(expected));
+            assert_eq!(float_text(v.to_bits(), false), expected);
         }
         // DFMA's `1` and `-3`: the high half of an f64.
-        assert_eq!(float_text(0x3ff00000, true).as_deref(), Some("1"));
-        assert_eq!(float_text(0xc0080000, true).as_deref(), Some("-3"));
-        // From 1e9 on, `%.20e`; specials by name; NaN payloads other than
-        // ptxas's are refused, not guessed.
-        assert_eq!(float_text(999999936f32.to_bits(), false).as_deref(), Some("999999936"));
-        assert_eq!(float_text(1e9f32.to_bits(), false).as_deref(), Some("1.00000000000000000000e+09"));
-        assert_eq!(float_text(1e-45f32.to_bits(), false).as_deref(), Some("1.4012984643248170709e-45"));
-        assert_eq!(float_text(0x4690_0000, true).as_deref(), Some("8.11296384146066816958e+31"));
-        assert_eq!(float_text(f32::INFINITY.to_bits(), false).as_deref(), Some("+INF "));
-        assert_eq!(float_text(0x7fc0_0000, false), None);
+        assert_eq!(float_text(0x3ff00000, true), "1");
+        assert_eq!(float_text(0xc0080000, true), "-3");
+        // From 1e9 on, `%.20e`; specials by name; NaNs by sign and quiet bit
+        // (nvdisasm 13.5 on FADD and DFMA immediates).
+        assert_eq!(float_text(999999936f32.to_bits(), false), "999999936");
+        assert_eq!(float_text(1e9f32.to_bits(), false), "1.00000000000000000000e+09");
+        assert_eq!(float_text(1e-45f32.to_bits(), false), "1.4012984643248170709e-45");
+        assert_eq!(float_text(0x4690_0000, true), "8.11296384146066816958e+31");
+        assert_eq!(float_text(f32::INFINITY.to_bits(), false), "+INF ");
+        assert_eq!(float_text(0x7fc0_0000, false), "+QNAN ");
+        assert_eq!(float_text(0x7fbf_ffff, false), "+SNAN ");
+        assert_eq!(float_text(0xffc0_0001, false), "-QNAN ");
+        assert_eq!(float_text(0xff80_0001, false), "-SNAN ");
+        assert_eq!(float_text(0x7ff8_0000, true), "+QNAN ");
+        assert_eq!(float_text(0x7ff0_0001, true), "+SNAN ");
+        assert!(!float_printable(0x7fc0_0000, false) && float_printable(0x7fff_ffff, false));
     }
 
     #[test]

@@ -39,12 +39,15 @@ pub fn write_listing(out: &mut String, words: &[u128], sm: Sm, base: u64, hex: b
         .map(|(k, &w)| {
             let address = base + 16 * k as u64;
             cov.words += 1;
+            // A word whose text would read back as another (a NaN
+            // immediate's payload) is listed `.raw`, so that the listing
+            // assembles to the same bytes.
             let text = match Inst::decode(w, sm) {
-                Ok(inst) => {
+                Ok(inst) if inst.text_reads_back() => {
                     cov.decoded += 1;
                     inst.listing_text(sm, address)
                 }
-                Err(_) => {
+                _ => {
                     let (lo, hi) = split(w);
                     format!(".raw {lo:#018x}, {hi:#018x} ;")
                 }

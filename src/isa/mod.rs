@@ -20,19 +20,27 @@
 //! * [`build`]: instructions made from an opcode, tokens and operands
 //!   (instruction selection).
 
-pub mod bits;
-pub mod branch;
 pub mod build;
 pub mod ctrl;
-pub mod family;
-pub mod form;
 pub mod inline;
 pub mod inst;
 pub mod listing;
 pub mod op;
-pub mod op_facts;
 pub mod opcode;
-pub mod operand;
 pub mod parse;
+
+// The machine layer's data types, which the build script's generator
+// (`ptx2sass-meta`) reads too: the shared crate's, at these paths.
+pub use ptx2sass_shared::isa::{bits, branch, family, op_facts, operand};
+
+/// Forms (see `ptx2sass-shared`'s `isa::form`) over the generated opcode
+/// and modifier-token enums ([`op`]).
+pub mod form {
+    pub use ptx2sass_shared::isa::form::*;
+    /// One encoding (see [`ptx2sass_shared::isa::form::Form`]).
+    pub type Form = ptx2sass_shared::isa::form::Form<super::op::Op, super::op::Mod>;
+    /// A form's mnemonic as tokens (see [`ptx2sass_shared::isa::form::Spelling`]).
+    pub type Spelling = ptx2sass_shared::isa::form::Spelling<super::op::Mod>;
+}
 mod plan;
 pub mod table;

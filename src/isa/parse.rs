@@ -10,7 +10,7 @@
 use super::ctrl::Ctrl;
 use super::family::measured_sm;
 use super::form::{Form, OperandSuffix, PredShow, Slot, UNMEASURED};
-use super::inst::{Inst, InstOperands, ModValues, SPECIAL_FLOATS, float_text};
+use super::inst::{Inst, InstOperands, ModValues, SPECIAL_FLOATS, float_printable};
 use super::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
 use super::table::forms_for;
 use crate::target::Sm;
@@ -288,7 +288,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
                     if f64 { (v.to_bits() >> 32) as u32 } else { (v as f32).to_bits() }
                 }
             };
-            float_text(bits, f64)?;
+            float_printable(bits, f64).then_some(())?;
             Operand::Imm(bits)
         }
         Slot::LoadBank { uniform, .. } => {
@@ -305,7 +305,8 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         Slot::CBank { .. } => {
             let (mods, rest) = strip_mods(text);
             let inner = rest.strip_prefix("c[")?.strip_suffix(']')?;
-            let (bank, offset) = inner.split_once("][")?;
+            // `c[0x2] [0x0]` before an operand suffix.
+            let (bank, offset) = inner.split_once("][").or_else(|| inner.split_once("] ["))?;
             let offset = if offset == "RZ" { 0 } else { parse_hex(offset)? };
             Operand::CBank { bank: parse_hex(bank)? as u8, offset: offset as u16, mods }
         }

@@ -1,7 +1,8 @@
 //! Compiled forms: every [`Form`] of the table turned into a [`Plan`] that
 //! decoding and encoding run per word, and the index that finds the plans
-//! a word may be. The build script compiles the plans (`compile.rs`, run
-//! by `build/isa/plans.rs`) into the static [`PLANS`]; the decoder's index
+//! a word may be. The build script compiles the plans (`ptx2sass-shared`'s
+//! `isa::plan::compile`, run by `ptx2sass-meta`'s `isa/plans.rs`) into the
+//! static [`PLANS`]; the decoder's index
 //! is built from them on first use.
 //!
 //! A [`Form`] says what an encoding is in the terms the table is written
@@ -40,7 +41,6 @@
 //! words are their opcode's first), which rejects most other words by one
 //! mask test.
 
-mod compile;
 pub(super) mod decode;
 pub(super) mod encode;
 
@@ -50,10 +50,17 @@ use super::family::MEASURED_SMS;
 use super::form::Form;
 use super::operand::RegFile;
 use super::table::{all_forms, position};
-pub(super) use compile::{At, Fld, ImmCheck, ModStep, NO_BIT, NO_REUSE, Plan, Step, windows};
+use ptx2sass_shared::isa::plan::compile;
+pub(super) use compile::{At, Fld, ImmCheck, ModStep, NO_BIT, NO_REUSE, Step, windows};
+pub(super) use decode::Decode;
+pub(crate) use encode::Encode;
+
+/// A compiled form (see `ptx2sass-shared`'s `isa::plan::compile`), of the
+/// table's forms.
+pub(super) type Plan = compile::Plan<super::op::Op, super::op::Mod>;
 use std::sync::OnceLock;
 
-// `PLANS`: every form's plan, compiled by the build script (`build/isa/plans.rs`).
+// `PLANS`: every form's plan, compiled by the build script (`ptx2sass-meta`, `src/isa/plans.rs`).
 include!(concat!(env!("OUT_DIR"), "/isa_plans.rs"));
 
 /// The decoder's index of [`PLANS`]: the plans of each measured SM by

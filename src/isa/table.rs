@@ -12,7 +12,7 @@
 //! immediate; `5` b constant; `6` b uniform register; `7` c uniform register
 //! with b in 64–71).
 //!
-//! The table is defined (`table/define.rs`) for two generations of the
+//! The table is defined (`ptx2sass-meta`'s `table/define.rs`) for two generations of the
 //! same layout: sm_75–sm_90 and sm_100–sm_120, which differ in the width
 //! of uniform-register fields, in IADD3 printing its carry-out predicates
 //! always, in BRA's offset layout (which changes at sm_90 already) and in a
@@ -62,10 +62,16 @@ use super::family::MEASURED_SMS;
 use super::form::{Alias, AliasWhen, Form, ModField, OperandSuffix, PredShow, Slot, Spelling, Widths};
 use super::op::{Mod, Op};
 
-pub mod opcodes;
+/// Every SASS opcode of the form table with its facts, one row per opcode
+/// sorted by name: the rows of `ptx2sass-meta`'s `table/opcodes.rs`,
+/// written by the build script (`isa_opcodes.rs`).
+pub mod opcodes {
+    use crate::isa::op_facts::{AsyncGroup, Class, MemAccess, OpFacts, Space};
+    include!(concat!(env!("OUT_DIR"), "/isa_opcodes.rs"));
+}
 
 // `GENERATION_SMS` and `GENERATION_<k>`: the forms of each generation,
-// as `table/define.rs` builds them; `FORMS_BY_OP` (see `build/forms.rs`).
+// as `table/define.rs` builds them; `FORMS_BY_OP` (see `ptx2sass-meta`'s `forms.rs`).
 include!(concat!(env!("OUT_DIR"), "/isa_forms.rs"));
 
 /// How many generations the table has.
@@ -308,8 +314,14 @@ mod tests {
         let build = |text: &str, ops: &[Operand]| Inst::build(sm, text, None, ops).unwrap_or_else(|e| panic!("{e}"));
         let global = Operand::Mem(Mem::new(RegNum::Phys(2), 0).with_desc(RegNum::Phys(4)));
         let shared = Operand::Mem(Mem::new(RegNum::Phys(2), 0));
-        assert_eq!(build("LDG.E.64", &[r(4), global]).widths(), [2, 1, 1, 1, 1]);
-        assert_eq!(build("LDG.E", &[r(4), global]).widths(), [1; 5]);
+        // `.E`: the address is a pair (the slot's `.64` says so too here;
+        // on sm_75 nothing else does).
+        assert_eq!(build("LDG.E.64", &[r(4), global]).widths(), [2, 2, 1, 1, 1]);
+        assert_eq!(build("LDG.E", &[r(4), global]).widths(), [1, 2, 1, 1, 1]);
+        let sm75 = crate::target::Sm::new(75);
+        let plain = Operand::Mem(Mem::new(RegNum::Phys(2), 0));
+        assert_eq!(Inst::build(sm75, "LDG.E.SYS", None, &[r(4), plain]).map(|i| i.widths()).ok(), Some([1, 2, 1, 1, 1]));
+        assert_eq!(Inst::build(sm75, "STG.E.SYS", None, &[plain, r(4)]).map(|i| i.widths()).ok(), Some([1, 2, 1, 1, 1]));
         assert_eq!(build("STS.128", &[shared, r(4)]).widths(), [4, 1, 4, 4, 4]);
         assert_eq!(build("IMAD.WIDE.U32", &[r(2), r(4), r(5), r(6)]).widths(), [2, 1, 1, 2, 1]);
         assert_eq!(build("IMAD.HI.U32", &[r(2), r(4), r(5), r(6)]).widths(), [1, 1, 1, 2, 1]);

@@ -16,6 +16,30 @@
 //!
 //! Shared opcodes (constants, copies, pairs, calls, branches) are legal at
 //! every stage and are copied without asking the rules.
+//!
+//! **Producers.** A rule may look at the instruction that produced an
+//! operand (ISLE `def_inst`, to fold a negation into a source modifier, a
+//! shift into an address, a constant into an immediate). What it sees is
+//! the *input* function's instruction, viewed as the instruction being
+//! legalized is (`InstView`: opcode, kind, operands renamed to values of
+//! the function being built). `def_inst v` matches only where the fold is
+//! sound:
+//! * `v` is the result of an input instruction with exactly one result
+//!   that had no guard, and legalization gave `v` as that result (not a
+//!   merge with a prior value, not a block parameter: those do not match);
+//! * the producer was legalized before the instruction now being
+//!   legalized (blocks are walked dominators first, so every operand's
+//!   producer comes first), so its operands, as the view gives them, were
+//!   defined before `v` and dominate every use of `v`: a rule may use them
+//!   wherever it may use `v`;
+//! * the producer's own expansion stays in the function. Where the fold
+//!   takes its last use, selection drops it (selection emits only pure
+//!   instructions whose results are needed); where the result has other
+//!   uses it stays, and the fold costs an instruction instead of saving
+//!   one: rules that fold only to save one ask `single_use` first.
+//!
+//! A rule must still respect the producer's modifiers the view does not
+//! carry (`def_flush_implied` for `.ftz`).
 
 use super::LegalizeError;
 use super::launch_abi;
@@ -64,9 +88,11 @@ impl Args {
     fn as_slice(&self) -> &[Value] {
         &self.vals[..usize::from(self.len)]
     }
-    /// `attrs` with the operands' modifiers added.
+    /// `attrs` with the operands' modifiers added: a negation the
+    /// attributes already carry (a contracted `fma`'s) and one of the
+    /// operand cancel.
     fn modify(&self, attrs: Attrs) -> Attrs {
-        Attrs { neg: attrs.neg | self.neg, abs: attrs.abs | self.abs, ..attrs }
+        Attrs { neg: attrs.neg ^ self.neg, abs: attrs.abs | self.abs, ..attrs }
     }
 }
 
@@ -135,6 +161,13 @@ pub(crate) struct Legalizer<'a> {
     /// and the constants known before the branch (the only ones that
     /// dominate the join).
     joins: Vec<OpenJoin>,
+    /// For a value of the function being built, the unguarded
+    /// single-result input instruction it is the result of (see the module
+    /// documentation, "Producers").
+    producer: SecondaryMap<Value, Option<Inst>>,
+    /// Uses of each input value by the input function's instructions,
+    /// counted on the first question (`single_use`).
+    use_counts: Option<SecondaryMap<Value, u32>>,
 }
 
 impl<'a> Legalizer<'a> {
@@ -166,6 +199,8 @@ impl<'a> Legalizer<'a> {
             consts: HashMap::default(),
             problem: None,
             joins: Vec::new(),
+            producer: SecondaryMap::with_default(None),
+            use_counts: None,
         }
     }
 
@@ -258,6 +293,7 @@ impl<'a> Legalizer<'a> {
         for (&old, &new) in self.src.insts[inst].results.iter().zip(&results) {
             self.map[old] = Some(new);
         }
+        self.note_producer(inst);
         Ok(())
     }
 
@@ -298,6 +334,50 @@ impl<'a> Legalizer<'a> {
         for (i, &old) in self.src.insts[inst].results.iter().enumerate() {
             self.map[old] = Some(self.dst.insts[new].results[i]);
         }
+        self.note_producer(inst);
+    }
+
+    /// Records input instruction `inst` as the producer of its renamed
+    /// result when it has one result and no guard (a guarded result is a
+    /// merge with the prior value). A value keeps the first producer
+    /// recorded: a rule that returns an operand unchanged (a conversion
+    /// to the same type) makes it the result of a second instruction, and
+    /// either view is true of it.
+    fn note_producer(&mut self, inst: Inst) {
+        let data = &self.src.insts[inst];
+        if let ([old], None) = (&data.results[..], data.guard) {
+            if let Some(new) = self.map[*old] {
+                if self.producer[new].is_none() {
+                    self.producer[new] = Some(inst);
+                }
+            }
+        }
+    }
+
+    /// The input instruction producing `v` (a value of the function being
+    /// built), where a fold may use it (module documentation, "Producers").
+    fn producer_of(&self, v: Value) -> Option<Inst> {
+        self.producer[v]
+    }
+
+    /// Whether the input value behind `v` has exactly one use in the
+    /// input function (its instructions in blocks: guards, prior values
+    /// and branch arguments count).
+    fn single_use(&mut self, v: Value) -> bool {
+        let Some(p) = self.producer_of(v) else { return false };
+        let [old] = self.src.insts[p].results[..] else { return false };
+        let counts = self.use_counts.get_or_insert_with(|| {
+            let mut counts = SecondaryMap::with_default(0u32);
+            for &b in &self.src.layout {
+                for &i in &self.src.blocks[b].insts {
+                    for u in self.src.insts[i].uses() {
+                        counts[u] += 1;
+                    }
+                }
+            }
+            counts
+        });
+        counts[old] == 1
     }
 
     /// Applies the guard of `inst` to its expansion (see the module
@@ -562,6 +642,17 @@ macro_rules! ori_context_body {
                 _ => InstView::Other { op },
             }
         }
+        fn def_inst(&mut self, v: Value) -> Option<InstView> {
+            let p = self.producer_of(v)?;
+            Some(self.inst_view(p))
+        }
+        fn single_use(&mut self, v: Value) -> Option<Unit> {
+            Legalizer::single_use(self, v).then_some(())
+        }
+        fn def_flush_implied(&mut self, v: Value) -> Option<Unit> {
+            let p = self.producer_of(v)?;
+            (!self.src.insts[p].attrs.ftz || self.cur_data().attrs.ftz).then_some(())
+        }
         fn inst_attrs(&mut self) -> Attrs {
             self.cur_data().attrs
         }
@@ -786,6 +877,15 @@ macro_rules! ori_context_body {
         fn with_ftz(&mut self, a: Attrs) -> Attrs {
             Attrs { ftz: true, ..a }
         }
+        fn with_wrap(&mut self, a: Attrs) -> Attrs {
+            Attrs { wrap: true, ..a }
+        }
+        fn with_shiftamt(&mut self, a: Attrs) -> Attrs {
+            Attrs { shiftamt: true, ..a }
+        }
+        fn with_sreg(&mut self, a: Attrs, r: &SpecialReg) -> Attrs {
+            Attrs { sreg: Some(*r), ..a }
+        }
         fn fp_attrs(&mut self) -> Attrs {
             let s = self.cur_data().attrs;
             Attrs { round: Some(s.round.unwrap_or(Round::Rn)), ftz: s.ftz, sat: s.sat, ..Attrs::default() }
@@ -919,15 +1019,6 @@ mod early {
         }
         fn inst_carries(&mut self) -> bool {
             self.cur_data().results.len() == 2
-        }
-        fn with_wrap(&mut self, a: Attrs) -> Attrs {
-            Attrs { wrap: true, ..a }
-        }
-        fn with_shiftamt(&mut self, a: Attrs) -> Attrs {
-            Attrs { shiftamt: true, ..a }
-        }
-        fn with_sreg(&mut self, a: Attrs, r: &SpecialReg) -> Attrs {
-            Attrs { sreg: Some(*r), ..a }
         }
         fn inst_wrap(&mut self) -> bool {
             self.cur_data().attrs.wrap

@@ -2,8 +2,12 @@
 //! SASS-layer operations legal on the target SM (DESIGN.md, "ISLE").
 //!
 //! Two ISLE programs do the work (`isle/legalize.isle`,
-//! `isle/legalize_late.isle`, over `isle/prelude.isle` and
-//! `isle/emit_ori.isle`; compiled by `build.rs`):
+//! `isle/legalize_late.isle`, over `isle/prelude.isle`,
+//! `isle/legalize_prelude.isle` and `isle/emit_ori.isle`; compiled by
+//! `build.rs`). Rules match the instruction being legalized and, through
+//! `def_inst`, the instructions that produced its operands (see
+//! [`context`], "Producers"); they build SASS-layer instructions through
+//! the typed constructors of `isle/emit_ori.isle`:
 //! * [`legalize`] (early): every PTX-layer operation to SASS-layer ones.
 //!   Operations optimization should see whole (division, remainder) become
 //!   single pseudo operations ([`Opcode::Idiv`], [`Opcode::Irem`],

@@ -23,7 +23,7 @@ use crate::ptx::ast::{Instruction, OperandKind, ScalarType};
 use crate::ptx::opcode::Opcode as P;
 
 /// LDGSTS's signed offset fields: 20 bits for the shared address, 12 for
-/// the global one (`src/isa/table/copy.rs`).
+/// the global one (`meta/src/table/copy.rs`).
 const SHARED_OFFSET: std::ops::RangeInclusive<i64> = -(1 << 19)..=(1 << 19) - 1;
 const GLOBAL_OFFSET: std::ops::RangeInclusive<i64> = -(1 << 11)..=(1 << 11) - 1;
 

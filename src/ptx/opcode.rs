@@ -488,8 +488,9 @@ pub enum Opcode {
 pub use info_table::OpcodeInfo;
 use info_table::INFO;
 
-#[path = "opcode_info.rs"]
-mod info_table;
+// The families' facts: the shared crate's (the build script's generator
+// derives the parser's tables from them).
+use ptx2sass_shared::ptx::opcode_info as info_table;
 
 impl Opcode {
     /// Every opcode, in declaration order.

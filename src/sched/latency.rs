@@ -31,68 +31,11 @@
 //! typical latency (see [`Table::from_entries`]).
 
 use crate::isa::family::{MEASURED_SMS, measured_sm};
-pub use crate::isa::op_facts::Class;
+// The classes, their list and their names in the data files: the shared
+// crate's, with the opcode rows' facts.
+pub use crate::isa::op_facts::{CLASSES, Class};
 use crate::target::Sm;
 use std::sync::OnceLock;
-
-/// Number of classes.
-pub const CLASSES: usize = 22;
-
-impl Class {
-    /// Every class, in table order.
-    pub const ALL: [Class; CLASSES] = [
-        Class::Alu,
-        Class::Imad,
-        Class::ImadWide,
-        Class::Mov,
-        Class::Fp32,
-        Class::Half,
-        Class::Fp64,
-        Class::Conv,
-        Class::ConvFast,
-        Class::Mufu,
-        Class::Bitop,
-        Class::Uniform,
-        Class::Uldc,
-        Class::Ldc,
-        Class::Mem,
-        Class::Sreg,
-        Class::Shfl,
-        Class::Vote,
-        Class::Misc,
-        Class::Control,
-        Class::Async,
-        Class::Texture,
-    ];
-
-    /// The name used in the data files.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Class::Alu => "alu",
-            Class::Imad => "imad",
-            Class::ImadWide => "imad_wide",
-            Class::Mov => "mov",
-            Class::Fp32 => "fp32",
-            Class::Half => "half",
-            Class::Fp64 => "fp64",
-            Class::Conv => "conv",
-            Class::ConvFast => "conv_fast",
-            Class::Mufu => "mufu",
-            Class::Bitop => "bitop",
-            Class::Uniform => "uniform",
-            Class::Uldc => "uldc",
-            Class::Ldc => "ldc",
-            Class::Mem => "mem",
-            Class::Sreg => "sreg",
-            Class::Shfl => "shfl",
-            Class::Vote => "vote",
-            Class::Misc => "misc",
-            Class::Control => "control",
-            Class::Async => "async",
-            Class::Texture => "tex",
-        }
-    }
-}
 
 /// A register file, as the tables distinguish them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1254,29 +1254,15 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             }
             w.setp(p, exec, r);
         }
-        Op::Hfma2 { d, a, b, c, bf16 } => {
+        Op::Hfma2 { d, a, b, c, bf16, ftz, sat } => {
+            let wide = |h: u16| num::half_to_f64(if ftz { num::ftz_half(h, bf16) } else { h }, bf16);
             for l in lanes(exec) {
-                let (x, y, z) = (w.raw(a, l), w.raw(b, l), w.raw(c, l));
-                let mut out = 0u32;
-                for half in 0..2 {
-                    let h = |v: u32, m: u8| -> f64 {
-                        let mut bits = (v >> (16 * half)) as u16;
-                        if m & ABS != 0 {
-                            bits &= 0x7fff;
-                        }
-                        if m & NEG != 0 {
-                            bits ^= 0x8000;
-                        }
-                        if bf16 { num::bf16_to_f64(bits) } else { num::f16_to_f64(bits) }
-                    };
-                    // The product of two halves is exact in f64; the sum is
-                    // exact for f16 and for bf16 unless the exponents are
-                    // more than ~37 apart (then rounded twice).
-                    let r = h(x, a.m) * h(y, b.m) + h(z, c.m);
-                    let bits = if bf16 { num::f64_to_bf16(r, Round::Nearest) } else { num::f64_to_f16(r, Round::Nearest) };
-                    out |= u32::from(bits) << (16 * half);
-                }
-                w.set(d, l, out);
+                let (x, y, z) = (w.halves(a, l), w.halves(b, l), w.halves(c, l));
+                // The product of two halves is exact in f64; the sum is
+                // exact for f16 and for bf16 unless the exponents are
+                // more than ~37 apart (then rounded twice).
+                let h = |k: usize| u32::from(num::half_result(wide(x[k]) * wide(y[k]) + wide(z[k]), bf16, ftz, sat));
+                w.set(d, l, h(0) | h(1) << 16);
             }
         }
         Op::Hmnmx2 { d, a, b, p, bf16, ftz, nan } => {
@@ -1311,16 +1297,16 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, out);
             }
         }
-        Op::Half2 { d, a, b, mul, bf16, f32 } => {
-            let wide = |h: u16| if bf16 { num::bf16_to_f64(h) } else { num::f16_to_f64(h) };
+        Op::Half2 { d, a, b, mul, bf16, f32, ftz, sat } => {
+            let wide = |h: u16| num::half_to_f64(if ftz { num::ftz_half(h, bf16) } else { h }, bf16);
             for l in lanes(exec) {
                 let (x, y) = (w.halves(a, l), w.halves(b, l));
                 // Sums and products of two halves are exact in f64: one rounding.
                 let r = |k: usize| if mul { wide(x[k]) * wide(y[k]) } else { wide(x[k]) + wide(y[k]) };
                 let v = if f32 {
-                    canon32(num::f64_to_f32(r(0), Round::Nearest))
+                    fout(num::f64_to_f32(r(0), Round::Nearest), ftz, sat)
                 } else {
-                    let h = |k| u32::from(if bf16 { num::f64_to_bf16(r(k), Round::Nearest) } else { num::f64_to_f16(r(k), Round::Nearest) });
+                    let h = |k| u32::from(num::half_result(r(k), bf16, ftz, sat));
                     h(0) | h(1) << 16
                 };
                 w.set(d, l, v);

@@ -310,6 +310,18 @@ pub fn half_to_f64(h: u16, bf16: bool) -> f64 {
     if bf16 { bf16_to_f64(h) } else { f16_to_f64(h) }
 }
 
+/// A packed-half arithmetic result (HADD2, HMUL2, HFMA2) of the exact
+/// value `r`: clamped to [+0.0, 1.0] with `.SAT` (NaN and -0.0 give +0.0,
+/// as FADD.SAT's), rounded to the nearest half, and a subnormal result
+/// flushed to a zero of its sign with `.FTZ` (PTX ISA, `add.f16`: `.ftz`
+/// flushes subnormal inputs and results; `.sat` clamps to [0.0, 1.0] with
+/// NaN results flushed to +0.0).
+pub fn half_result(r: f64, bf16: bool, ftz: bool, sat: bool) -> u16 {
+    let r = if sat && (r.is_nan() || r <= 0.0) { 0.0 } else if sat { r.min(1.0) } else { r };
+    let h = if bf16 { f64_to_bf16(r, Round::Nearest) } else { f64_to_f16(r, Round::Nearest) };
+    if ftz { ftz_half(h, bf16) } else { h }
+}
+
 /// A half's subnormals flushed to a zero of the same sign.
 pub fn ftz_half(h: u16, bf16: bool) -> u16 {
     let exponent = if bf16 { 0x7f80 } else { 0x7c00 };

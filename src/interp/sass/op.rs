@@ -301,13 +301,17 @@ pub enum Op {
     Dfma { d: u16, a: S, b: S, c: S, rnd: Round },
     Mufu { d: u16, a: S, op: Mufu },
     Fchk { p: u8, a: S, b: S },
-    Hfma2 { d: u16, a: S, b: S, c: S, bf16: bool },
+    /// HFMA2: per half, `a * b + c` rounded once; `.FTZ` flushes subnormal
+    /// inputs and results, `.SAT` clamps to [0, 1].
+    Hfma2 { d: u16, a: S, b: S, c: S, bf16: bool, ftz: bool, sat: bool },
     /// HMNMX2: per half, the minimum (`p` true) or the maximum of `a` and `b`.
     Hmnmx2 { d: u16, a: S, b: S, p: P, bf16: bool, ftz: bool, nan: bool },
     /// HSET2: per half, all ones (1.0 with `bf`) where the comparison
     /// combined with `p` holds, else 0.
     Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool, bf16: bool },
-    Half2 { d: u16, a: S, b: S, mul: bool, bf16: bool, f32: bool },
+    /// HADD2 / HMUL2: per half (or the low halves into one f32 with
+    /// `.F32`), with HFMA2's `.FTZ` and `.SAT`.
+    Half2 { d: u16, a: S, b: S, mul: bool, bf16: bool, f32: bool, ftz: bool, sat: bool },
     Hsetp2 { d: [u8; 2], a: S, b: S, cmp: Cmp, pin: P, bop: u8, ftz: bool, bf16: bool },
     /// PLOP3.LUT of the sign bits of three registers.
     Plop3Sign { d: [u8; 2], a: S, b: S, c: S, lut: [u8; 2] },
@@ -839,13 +843,17 @@ impl Translator<'_> {
             Opcode::FLO | Opcode::UFLO => Op::Flo { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, signed: !has(Mod::U32), sh: has(Mod::SH) },
             Opcode::SGXT => Op::Sgxt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has(Mod::W), signed: !has(Mod::U32) },
             Opcode::VIMNMX | Opcode::VIMNMX3 | Opcode::VIADDMNMX if has(Mod::U16x2) || has(Mod::S16x2) || has(Mod::RELU) || opcode == Opcode::VIMNMX3 || opcode == Opcode::VIADDMNMX && matches!(sl(2), Slot::Gpr { field, .. } if field.start == 32) => {
+                // sm_100's VIMNMX has two predicate results (PT in ptxas's
+                // words) before its sources.
+                let sinks = n == 6 && [1, 2].iter().all(|&k| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(P_SINK)));
+                let first = if sinks { 3 } else { 1 };
                 let (count, add) = match opcode {
-                    Opcode::VIMNMX if n == 4 => (2, false),
+                    Opcode::VIMNMX if n == 4 || sinks => (2, false),
                     Opcode::VIMNMX3 if n == 5 => (3, false),
                     Opcode::VIADDMNMX if n == 5 => (3, true),
                     _ => return Err(Bad),
                 };
-                let (a, b) = (self.src(o(1)?, sl(1), 1)?, self.src(o(2)?, sl(2), 1)?);
+                let (a, b) = (self.src(o(first)?, sl(first), 1)?, self.src(o(first + 1)?, sl(first + 1), 1)?);
                 let c = if count == 3 { self.src(o(3)?, sl(3), 1)? } else { b };
                 Op::MinMax {
                     d: self.dst(o(0)?)?,
@@ -859,6 +867,10 @@ impl Translator<'_> {
                 }
             }
             Opcode::IMNMX | Opcode::VIMNMX if n == 4 => Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: !has(Mod::U32) },
+            // sm_100: the predicate results PT, as ptxas emits it.
+            Opcode::VIMNMX if n == 6 && [1, 2].iter().all(|&k| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(P_SINK))) => {
+                Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(3)?, sl(3), 1)?, b: self.src(o(4)?, sl(4), 1)?, p: self.psrc(o(5)?)?, signed: !has(Mod::U32) }
+            }
             Opcode::VIADDMNMX if toks.iter().all(|t| *t == Mod::U32) => Op::Viaddmnmx {
                 d: self.dst(o(0)?)?,
                 a: self.src(o(1)?, sl(1), 1)?,
@@ -946,13 +958,16 @@ impl Translator<'_> {
                 Op::Mufu { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, op }
             }
             Opcode::FCHK => Op::Fchk { p: self.pdst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)? },
-            // `.MMA` only names the pipe; `.BF16_V2` makes both halves bf16.
-            Opcode::HFMA2 if toks.iter().all(|t| matches!(t, Mod::MMA | Mod::BF16_V2)) => Op::Hfma2 {
+            // `.MMA` only names the pipe; `.BF16_V2` makes both halves bf16
+            // (`.FMZ` and `.F32` are not modelled).
+            Opcode::HFMA2 if toks.iter().all(|t| matches!(t, Mod::MMA | Mod::BF16_V2 | Mod::FTZ | Mod::SAT)) => Op::Hfma2 {
                 d: self.dst(o(0)?)?,
-                a: self.src(o(1)?, sl(1), 1)?,
-                b: self.src(o(2)?, sl(2), 1)?,
-                c: self.src(o(3)?, sl(3), 1)?,
+                a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
+                b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
+                c: half_src(self.src(o(3)?, sl(3), 1)?, 3)?,
                 bf16: has(Mod::BF16_V2),
+                ftz: has(Mod::FTZ),
+                sat: has(Mod::SAT),
             },
             Opcode::HMNMX2 if !has(Mod::XORSIGN) => Op::Hmnmx2 {
                 d: self.dst(o(0)?)?,
@@ -974,15 +989,17 @@ impl Translator<'_> {
                 ftz: has(Mod::FTZ),
                 bf16: has(Mod::BF16_V2),
             },
-            // HADD2 / HMUL2 without `.SAT` or flushing; `.F32` (HADD2) writes the
-            // low lanes' sum as one f32.
-            Opcode::HADD2 | Opcode::HMUL2 if toks.iter().all(|t| matches!(t, Mod::BF16_V2 | Mod::F32)) => Op::Half2 {
+            // HADD2 / HMUL2 (HMUL2's `.FMZ` not modelled); `.F32` (HADD2)
+            // writes the low lanes' sum as one f32.
+            Opcode::HADD2 | Opcode::HMUL2 if toks.iter().all(|t| matches!(t, Mod::BF16_V2 | Mod::F32 | Mod::FTZ | Mod::SAT)) => Op::Half2 {
                 d: self.dst(o(0)?)?,
                 a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
                 b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
                 mul: opcode == Opcode::HMUL2,
                 bf16: has(Mod::BF16_V2),
                 f32: has(Mod::F32),
+                ftz: has(Mod::FTZ),
+                sat: has(Mod::SAT),
             },
             Opcode::HSETP2 if !has(Mod::H_AND) => Op::Hsetp2 {
                 d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?],

@@ -6,7 +6,7 @@ use super::{ImmCheck, Plan, Step, windows};
 use crate::isa::branch;
 use crate::isa::ctrl::Ctrl;
 use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
-use crate::isa::inst::{Inst, float_printable, half2_printable};
+use crate::isa::inst::{Inst, half2_printable};
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
 
 /// Bits 12–14: the guard predicate; bit 15 negates it.
@@ -37,12 +37,27 @@ fn uniform(v: u64, max: u64) -> Reg {
     if v == max { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(v as u8) } }
 }
 
-impl Plan {
+/// Decoding by a plan (the plan types are the shared crate's, which the
+/// build script's generator compiles too: the decoder is this crate's).
+pub(crate) trait Decode {
+    /// Decodes `word` into `out` if the plan explains it. On `false`, `out`
+    /// holds its old form with some of this plan's values (the caller tries
+    /// the next plan or resets it).
+    fn decode(&self, word: u128, out: &mut Inst) -> bool;
+    /// [`Decode::decode`] of a form with other operands than registers and
+    /// 32-bit immediates.
+    fn decode_general(&self, word: u128, out: &mut Inst) -> bool;
+    /// [`Decode::decode`] after the fixed bits matched; `GENERAL` when the
+    /// form has steps other than [`Step::Reg`] and [`ImmCheck::Any`].
+    fn decode_steps<const GENERAL: bool>(&self, word: u128, out: &mut Inst) -> bool;
+}
+
+impl Decode for Plan {
     /// Decodes `word` into `out` if the plan explains it. On `false`, `out`
     /// holds its old form with some of this plan's values (the caller tries
     /// the next plan or resets it).
     #[inline(always)]
-    pub(crate) fn decode(&self, word: u128, out: &mut Inst) -> bool {
+    fn decode(&self, word: u128, out: &mut Inst) -> bool {
         // No bit outside the form's fields, and the fixed fields' values.
         if word & self.check != self.fixed_value {
             return false;
@@ -245,10 +260,13 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
         Step::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
         Step::Imm32(check) => {
             let bits = IMM32.get(word) as u32;
-            // Only values nvdisasm is known to print as `%.20g` decode.
+            // Float immediates decode whatever their value (a NaN's text
+            // loses its payload: a listing prints such a word `.raw`, see
+            // `Inst::text_reads_back`); pairs of halves only where
+            // nvdisasm's text is known.
             let printable = match check {
                 ImmCheck::Any => true,
-                ImmCheck::Float { f64, shadowed } => float_printable(bits, f64) && shadowed != Some(bits),
+                ImmCheck::Float { shadowed, .. } => shadowed != Some(bits),
                 ImmCheck::Half2 => half2_printable(bits),
             };
             if !printable {

@@ -74,11 +74,24 @@ fn put(w: u128, f: Fld, v: u64, what: &'static str) -> Result<u128, Why> {
     f.put(w, v).ok_or(Why::TooBig(what, v))
 }
 
-impl Plan {
+/// Encoding by a plan (the plan types are the shared crate's, which the
+/// build script's generator compiles too: the encoder is this crate's).
+pub(crate) trait Encode {
+    /// The word of `inst`, whose form is this plan's, or why there is none.
+    /// (The caller has checked that the form applies to the SM.)
+    fn encode(&self, inst: &Inst) -> Result<u128, Why>;
+    /// [`Encode::encode`] of an instruction that encodes, `None` for one
+    /// that does not.
+    fn encode_fast(&self, inst: &Inst) -> Option<u128>;
+    /// [`Encode::encode`], checking everything in a fixed order.
+    fn encode_checked(&self, inst: &Inst) -> Result<u128, Why>;
+}
+
+impl Encode for Plan {
     /// The word of `inst`, whose form is this plan's, or why there is none.
     /// (The caller has checked that the form applies to the SM.)
     #[inline]
-    pub(crate) fn encode(&self, inst: &Inst) -> Result<u128, Why> {
+    fn encode(&self, inst: &Inst) -> Result<u128, Why> {
         match self.encode_fast(inst) {
             Some(word) => Ok(word),
             None => self.encode_checked(inst),
@@ -443,7 +456,8 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
 
 #[cfg(test)]
 mod tests {
-    use super::super::PLANS;
+    use super::super::{Decode, PLANS};
+    use super::Encode;
     use crate::isa::inst::Inst;
     use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 

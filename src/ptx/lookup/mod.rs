@@ -23,14 +23,14 @@
 //! * [`sigplan`]: the signature check planned for a head, which the memo
 //!   keeps.
 //!
-//! `namekey` and `strindex` use nothing of the crate but each other: the
-//! build script (`build.rs`) compiles them in too, to build the indexes of
-//! `tables`.
+//! `namekey` and `strindex` use nothing of the crate but each other: they
+//! are `ptx2sass-shared`'s, which the build script's generator
+//! (`ptx2sass-meta`) uses too, to build the indexes of `tables`.
 
 pub(super) mod headcache;
 pub(super) mod headmemo;
-pub(super) mod namekey;
+pub(super) use ptx2sass_shared::ptx::lookup::namekey;
 pub(super) mod sigplan;
 pub(super) mod spelling;
-pub mod strindex;
+pub use ptx2sass_shared::ptx::lookup::strindex;
 pub(super) mod tables;

@@ -3,7 +3,7 @@
 //! each opcode's allowed keywords as a bit set, and the dotted family
 //! names with their prefixes, and the indexes of spellings and names.
 //! Derived at build time so that no run of the compiler spends its start
-//! building them (build.rs, `ptx_tables`).
+//! building them (`ptx2sass-meta`, `ptx_tables`).
 
 use super::namekey::NameKey;
 use super::strindex::StrIndex;

@@ -1,0 +1,211 @@
+//! Packed-half register forms: HFMA2 and HFMA2.MMA with three registers
+//! (`fma.rn.f16x2`, `fma.rn.bf16x2`), HMNMX2 (`min`/`max` of halves) and
+//! HSET2 (`set` of halves). Source swizzles (`R0.H0_H0`, `R5.F32`: a
+//! 74–75, b 60–61, HFMA2's c 81–82) print after their operand
+//! ([`OperandSuffix`]). Fields from single-bit flips of the words ptxas
+//! emits for ZLUDA's fma, min/max and set tests (sm_80, sm_90, sm_120,
+//! nvdisasm 13.5).
+
+use super::{Generation, RD, f, pred};
+use crate::isa::bits::Field;
+use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot, UNMEASURED as U};
+
+/// A source's half-lane swizzle: 0 the pair as it is (nothing printed),
+/// 2 the low half in both lanes, 3 the high half in both. 1 prints `.F32`
+/// on sm_80 and `.INVALID1` from sm_90 on: not decoded.
+const fn swizzle(lo: u8) -> ModField {
+    ModField { field: f(lo, lo + 1), names: &["", U, ".H0_H0", ".H1_H1"], extra: None }
+}
+
+/// The a (slot 1) and b (slot 2) swizzles, as modifiers `a` and `a + 1`.
+const fn ab_swizzles(a: u8) -> [OperandSuffix; 2] {
+    [OperandSuffix::Mod { modifier: a, slot: 1 }, OperandSuffix::Mod { modifier: a + 1, slot: 2 }]
+}
+
+/// The a, b and c (slots 1–3) swizzles, as modifiers `a`, `a + 1`, `a + 2`.
+const fn abc_swizzles(a: u8) -> [OperandSuffix; 3] {
+    let [x, y] = ab_swizzles(a);
+    [x, y, OperandSuffix::Mod { modifier: a + 2, slot: 3 }]
+}
+
+/// The forms of this module.
+pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
+    // Bit 85 `.BF16_V2`; `.FTZ` 80 and `.FMZ` 76 (both: `.INVALID3`);
+    // `.SAT` 77; bit 79 `.RELU` (another operand: kept 0), 78 kept 0.
+    const TYPE: ModField = ModField { field: f(85, 85), names: &["", ".BF16_V2"], extra: None };
+    const FTZ_FMZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ", ".FMZ", U], extra: Some(76) };
+    const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"], extra: None };
+    const FIXED: &[(Field, u64)] = &[(f(78, 79), 0)];
+    let reg = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
+    let slots = vec![RD, reg(24, 72, 73, 0), reg(32, 63, 62, 1), reg(64, 84, 83, 2)];
+    // The three sources' swizzles (a 74–75, b 60–61, c 81–82), printed
+    // after their operands; bit flips of ptxas's `HFMA2.FTZ R19,
+    // R36.H1_H1, R36.H1_H1, R15.H0_H0` (sm_75, nvdisasm 13.5).
+    const MODS: &[ModField] = &[TYPE, FTZ_FMZ, SAT, swizzle(74), swizzle(60), swizzle(81)];
+    const MODS_NO_BF16: &[ModField] = &[FTZ_FMZ, SAT, swizzle(74), swizzle(60), swizzle(81)];
+    const SWZ: [OperandSuffix; 3] = abc_swizzles(3);
+    const SWZ_NO_BF16: [OperandSuffix; 3] = abc_swizzles(2);
+    // sm_75 has no `.BF16_V2`, nor HFMA2.MMA before sm_90 (bit 85 prints
+    // nothing there: kept 0; oracle).
+    const NO_BF16: &[(Field, u64)] = &[(f(78, 79), 0), (f(85, 85), 0)];
+    let form = |sms, name, opcode, fixed, mods, sw: &'static [OperandSuffix], slots| Form { sms, operand_suffixes: sw, ..g.form(name, opcode, fixed, mods, slots) };
+    if g.wide_ur {
+        v.push(form(g.sms, "HFMA2", 0x231, FIXED, MODS, &SWZ, slots));
+    } else {
+        v.push(form((75, 75), "HFMA2", 0x231, NO_BF16, MODS_NO_BF16, &SWZ_NO_BF16, slots.clone()));
+        v.push(form((80, 90), "HFMA2", 0x231, FIXED, MODS, &SWZ, slots.clone()));
+        // HFMA2.MMA prints no swizzles (nvdisasm ignores those bits: kept 0;
+        // oracle).
+        const MMA: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0)];
+        const MMA_NO_BF16: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0), (f(85, 85), 0)];
+        v.push(form((80, 89), "HFMA2.MMA", 0x235, MMA_NO_BF16, &[FTZ_FMZ, SAT], &[], slots.clone()));
+        v.push(form((90, 90), "HFMA2.MMA", 0x235, MMA, &[TYPE, FTZ_FMZ, SAT], &[], slots));
+    }
+    min_max_set(v, g);
+    add_mul(v, g);
+    setp(v, g);
+}
+
+/// HADD2 (0x230) and HMUL2 (0x232) with two register sources, and HFMA2
+/// with two `f16` immediates in the b position (form 4: `HFMA2.MMA R13,
+/// R2, 1, 1, R5`). Sources: a 24 (`-` 72, `|x|` 73, swizzle 74–75), b 32
+/// (`-` 63, `|x|` 62, swizzle 60–61); HADD2's b carries the c operand's
+/// reuse flag (index 2; index 1 is refused), HMUL2's its own. Bit 85
+/// `.BF16_V2` from sm_90 (printed nothing before: kept 0); 77 `.SAT`;
+/// HADD2: 78 `.F32` (one f32 result; with `.BF16_V2` refused), 80 `.FTZ`
+/// (76 ignored: kept 0); HMUL2: `.FTZ` 80 / `.FMZ` 76 as HFMA2's, 78
+/// `.F32` up to sm_89 and `.INVALID1` later (kept 0). Single-bit flips of
+/// corpus words on every measured SM (nvdisasm 13.5).
+fn add_mul(v: &mut Vec<Form>, g: Generation) {
+    const TYPE: ModField = ModField { field: f(85, 85), names: &["", ".BF16_V2"], extra: None };
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const FTZ_FMZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ", ".FMZ", U], extra: Some(76) };
+    const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"], extra: None };
+    const SWZ: [ModField; 2] = [swizzle(74), swizzle(60)];
+    const F32_ON: &[(Field, u64)] = &[(f(78, 78), 1), (f(85, 85), 0)];
+    const F32_OFF: &[(Field, u64)] = &[(f(78, 78), 0)];
+    const F32_OFF_NO_BF16: &[(Field, u64)] = &[(f(78, 78), 0), (f(85, 85), 0)];
+    let src = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
+    let a = src(24, 72, 73, 0);
+    let generations: &[((u16, u16), bool)] = if g.wide_ur { &[((100, 120), true)] } else { &[((75, 89), false), ((90, 90), true)] };
+    for &(sms, bf16) in generations {
+        // Modifiers: [type,] rounding flags, then the two swizzles (printed after their operands).
+        const ADD: &[ModField] = &[TYPE, FTZ, SAT, SWZ[0], SWZ[1]];
+        const ADD_NO_BF16: &[ModField] = &[FTZ, SAT, SWZ[0], SWZ[1]];
+        const ADD_F32: &[ModField] = &[FTZ, SAT, SWZ[0], SWZ[1]];
+        const MUL: &[ModField] = &[TYPE, FTZ_FMZ, SAT, SWZ[0], SWZ[1]];
+        const MUL_NO_BF16: &[ModField] = &[FTZ_FMZ, SAT, SWZ[0], SWZ[1]];
+        const SWZ_3: [OperandSuffix; 2] = ab_swizzles(3);
+        const SWZ_2: [OperandSuffix; 2] = ab_swizzles(2);
+        let (add, mul): (&'static [ModField], &'static [ModField]) = if bf16 { (ADD, MUL) } else { (ADD_NO_BF16, MUL_NO_BF16) };
+        let (off, sw): (&'static [(Field, u64)], &'static [OperandSuffix]) = if bf16 { (F32_OFF, &SWZ_3) } else { (F32_OFF_NO_BF16, &SWZ_2) };
+        let form = |name, opcode, fixed, mods, b, sw| Form { sms, operand_suffixes: sw, ..g.form(name, opcode, fixed, mods, vec![RD, a, b]) };
+        v.push(form("HADD2", 0x230, off, add, src(32, 63, 62, 2), sw));
+        // `.F32`: a has no `|x|` (73 prints nothing: kept 0) and nvdisasm
+        // refuses its reuse flag (oracle).
+        let a_f32 = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: None, not: None, reuse: None };
+        v.push(Form { sms, operand_suffixes: &SWZ_2, ..g.form("HADD2.F32", 0x230, F32_ON, ADD_F32, vec![RD, a_f32, src(32, 63, 62, 2)]) });
+        v.push(form("HMUL2", 0x232, off, mul, src(32, 63, 62, 1), sw));
+    }
+    // HADD2 with two f16 immediates (0x430): a as in the register form,
+    // the immediates in 32–63; 85 (`.BF16_V2`, which prints them as bf16)
+    // and 78 (`.F32`, one immediate) kept 0. Bit flips of the word ptxas
+    // emits in a generic f16x2 atomic's shared-memory loop (sm_75, sm_90,
+    // sm_120).
+    const HADD2_IMM: &[(Field, u64)] = &[(f(78, 78), 0), (f(85, 85), 0)];
+    const A_SWZ: [OperandSuffix; 1] = [OperandSuffix::Mod { modifier: 2, slot: 1 }];
+    v.push(Form { operand_suffixes: &A_SWZ, ..g.form("HADD2", 0x430, HADD2_IMM, &[FTZ, SAT, SWZ[0]], vec![RD, a, Slot::Half2]) });
+    // HFMA2 with two f16 immediates: c 64 (`-` 84, `|x|` 83, reuse 2);
+    // swizzles (a 74–75, c 81–82) kept 0, and 85 (`.BF16_V2` prints the
+    // immediates as bf16) kept 0; 79 `.RELU` adds an operand (kept 0), 78
+    // `.F32` from sm_100 (kept 0). `.MMA` (0x835) from sm_80 to sm_90.
+    const IMM_FIXED: &[(Field, u64)] = &[(f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0), (f(85, 85), 0)];
+    let imm = vec![RD, a, Slot::Half2, src(64, 84, 83, 2)];
+    v.push(g.form("HFMA2", 0x831, IMM_FIXED, &[FTZ_FMZ, SAT], imm.clone()));
+    if !g.wide_ur {
+        v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x835, IMM_FIXED, &[FTZ_FMZ, SAT], imm) });
+    }
+}
+
+/// HSETP2 (0x234): two predicate results (81–83, 84–86), one per half (or
+/// both halves combined with `.H_AND`, bit 71), each the comparison (76–79,
+/// FSETP's) combined (69–70) with the predicate 87–90; 80 `.FTZ`. Sources
+/// and swizzles as HSET2's; b has the c operand's reuse flag (index 2).
+/// Bits 64–65: `.BF16_V2` from sm_90 (a form of its own), kept 0 before
+/// (ignored there). Bit flips of a corpus word
+/// (every measured SM; the same layout on sm_75).
+fn setp(v: &mut Vec<Form>, g: Generation) {
+    const CMP: ModField = super::FLOAT_CMP;
+    const H_AND: ModField = ModField { field: f(71, 71), names: &["", ".H_AND"], extra: None };
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const COMBINE: ModField = ModField { field: f(69, 70), names: &[".AND", ".OR", ".XOR"], extra: None };
+    const FIXED: &[(Field, u64)] = &[(f(64, 65), 0)];
+    const SWZ: [OperandSuffix; 2] = [OperandSuffix::Mod { modifier: 4, slot: 2 }, OperandSuffix::Mod { modifier: 5, slot: 3 }];
+    let a = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: Some(73), not: None, reuse: Some(0) };
+    let b = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(2) };
+    let p = |lo| Slot::Pred { uniform: false, field: f(lo, lo + 2), not: None, show: PredShow::Always };
+    let slots = vec![p(81), p(84), a, b, pred(87, PredShow::Always)];
+    const MODS: &[ModField] = &[CMP, H_AND, FTZ, COMBINE, swizzle(74), swizzle(60)];
+    v.push(Form { operand_suffixes: &SWZ, ..g.form("HSETP2", 0x234, FIXED, MODS, slots.clone()) });
+    if let Some(sms) = bf16_sms(g) {
+        v.push(Form { sms, operand_suffixes: &SWZ, ..g.form("HSETP2.BF16_V2", 0x234, COMPARE_BF16_V2, MODS, slots) });
+    }
+}
+
+/// HSET2's and HSETP2's `.BF16_V2`: bits 64–65 = 2 (1 and 3 print
+/// `.INVALID1`/`.INVALID3`), from sm_90 (ignored before).
+const COMPARE_BF16_V2: &[(Field, u64)] = &[(f(64, 65), 2)];
+
+/// The SMs of a generation with the compares' `.BF16_V2`.
+fn bf16_sms(g: Generation) -> Option<(u16, u16)> {
+    (g.sms.1 >= 90).then_some((g.sms.0.max(90), g.sms.1))
+}
+
+/// HMNMX2 and HSET2 with two register sources (sm_80+).
+fn min_max_set(v: &mut Vec<Form>, g: Generation) {
+    let a = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: Some(73), not: None, reuse: Some(0) };
+    let b = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) };
+    let slots = vec![RD, a, b, pred(87, PredShow::Always)];
+    // HMNMX2 (0x240): the predicate picks min (true) or max; bit 85
+    // `.BF16_V2`, 80 `.FTZ`, 81 `.NAN`, from sm_100 82 `.XORSIGN`
+    // (printed in that order); 78 prints `.F32` on sm_80 (`.INVALID1`
+    // later): kept 0.
+    const BF16_V2: ModField = ModField { field: f(85, 85), names: &["", ".BF16_V2"], extra: None };
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const NAN: ModField = ModField { field: f(81, 81), names: &["", ".NAN"], extra: None };
+    const XORSIGN: ModField = ModField { field: f(82, 82), names: &["", ".XORSIGN"], extra: None };
+    const MNMX_FIXED: &[(Field, u64)] = &[(f(78, 78), 0)];
+    const SWZ: [ModField; 2] = [swizzle(74), swizzle(60)];
+    const MNMX_MODS: &[ModField] = &[BF16_V2, FTZ, NAN, SWZ[0], SWZ[1]];
+    const MNMX_MODS_XORSIGN: &[ModField] = &[BF16_V2, FTZ, NAN, XORSIGN, SWZ[0], SWZ[1]];
+    const MNMX_SWZ: [OperandSuffix; 2] = ab_swizzles(3);
+    const MNMX_SWZ_XORSIGN: [OperandSuffix; 2] = ab_swizzles(4);
+    // `.XORSIGN` (bit 82) from sm_86: ptxas emits it for
+    // `min.xorsign.abs.f16` on sm_86 and sm_90, and nvdisasm prints the bit
+    // as `.XORSIGN` on SM86, SM89 and SM90 but as nothing on SM80 (where
+    // ptxas refuses `.xorsign`).
+    let xorsign_from = if g.wide_ur { g.sms.0 } else { 86 };
+    if g.sms.0 < xorsign_from {
+        let before = g.form("HMNMX2", 0x240, MNMX_FIXED, MNMX_MODS, slots.clone());
+        v.push(Form { operand_suffixes: &MNMX_SWZ, sms: (g.sms.0.max(80), xorsign_from - 1), ..before });
+    }
+    let with_xorsign = g.form("HMNMX2", 0x240, MNMX_FIXED, MNMX_MODS_XORSIGN, slots);
+    v.push(Form { operand_suffixes: &MNMX_SWZ_XORSIGN, sms: (xorsign_from.max(80), g.sms.1), ..with_xorsign });
+    // HSET2 (0x233): a mask (or 1.0 with `.BF`, bit 71) per half where the
+    // comparison (76–79, FSETP's) combined with the predicate holds; 80
+    // `.FTZ`, 69–70 the combination. 64–65 (`.BF16_V2` from sm_90) kept 0.
+    const BF: ModField = ModField { field: f(71, 71), names: &["", ".BF"], extra: None };
+    const CMP: ModField = super::FLOAT_CMP;
+    const COMBINE: ModField = ModField { field: f(69, 70), names: &[".AND", ".OR", ".XOR"], extra: None };
+    const SET_FIXED: &[(Field, u64)] = &[(f(64, 65), 0)];
+    const SET_SWZ: [OperandSuffix; 2] = ab_swizzles(4);
+    // HSET2's b carries the c operand's reuse flag (index 2; nvdisasm
+    // refuses index 1; oracle). The same layout on sm_75 (bit flips).
+    let b_reuse_c = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(2) };
+    let set_slots = vec![RD, a, b_reuse_c, pred(87, PredShow::Always)];
+    const SET_MODS: &[ModField] = &[BF, CMP, FTZ, COMBINE, SWZ[0], SWZ[1]];
+    v.push(Form { operand_suffixes: &SET_SWZ, ..g.form("HSET2", 0x233, SET_FIXED, SET_MODS, set_slots.clone()) });
+    if let Some(sms) = bf16_sms(g) {
+        v.push(Form { sms, operand_suffixes: &SET_SWZ, ..g.form("HSET2.BF16_V2", 0x233, COMPARE_BF16_V2, SET_MODS, set_slots) });
+    }
+}
