@@ -38,6 +38,76 @@ pub enum Class {
     Reg,
 }
 
+/// A value's register shape as the rules match it: its file and width
+/// (`Pred` for both predicate files; `None` for a missing value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// No such value.
+    None,
+    /// A predicate (per-thread or uniform).
+    Pred,
+    /// `r32`.
+    R32,
+    /// `r64`.
+    R64,
+    /// `r128`.
+    R128,
+    /// `ur32`.
+    Ur32,
+    /// `ur64`.
+    Ur64,
+    /// `ur128`.
+    Ur128,
+}
+
+impl Shape {
+    /// The shape of a type.
+    pub fn of(ty: Type) -> Shape {
+        match (ty.file(), ty.regs()) {
+            (crate::ir::RegFile::P | crate::ir::RegFile::Up, _) => Shape::Pred,
+            (crate::ir::RegFile::R, 1) => Shape::R32,
+            (crate::ir::RegFile::R, 2) => Shape::R64,
+            (crate::ir::RegFile::R, _) => Shape::R128,
+            (crate::ir::RegFile::Ur, 1) => Shape::Ur32,
+            (crate::ir::RegFile::Ur, 2) => Shape::Ur64,
+            (crate::ir::RegFile::Ur, _) => Shape::Ur128,
+        }
+    }
+
+    /// The type of a fresh register of the shape (`r32` for `None`).
+    pub fn ty(self) -> Type {
+        match self {
+            Shape::None | Shape::R32 => Type::R32,
+            Shape::Pred => Type::P,
+            Shape::R64 => Type::R64,
+            Shape::R128 => Type::R128,
+            Shape::Ur32 => Type::UR32,
+            Shape::Ur64 => Type::UR64,
+            Shape::Ur128 => Type::UR128,
+        }
+    }
+}
+
+/// Why the rules refused an instruction (the message is
+/// [`SelectCtx::failure_message`]'s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// A guarded instruction that selects to pseudo-ops, which take no guard.
+    GuardedPseudo,
+    /// A barrier with a register id or a thread count.
+    BarForm,
+    /// A vector constant-bank load of a size LDC has no form for.
+    LdcVectorSize,
+    /// A memory access without its address argument.
+    NoAddress,
+    /// A load or store without an element type.
+    NoElementType,
+    /// A load or store of a width no access has.
+    AccessSize,
+    /// A guarded vector load of 8- or 16-bit elements.
+    GuardedSubwordLoad,
+}
+
 /// How global and generic memory accesses address memory on the SM.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MemModel {

@@ -29,8 +29,8 @@
 //!
 //! Source modifiers are the `neg`/`abs` attribute masks.
 
-use super::context::{Arg, Class, SelectCtx, operand_vregs};
-use super::generated::{Context, MemModel, Src, Unit};
+use super::context::{Arg, Class, Failure, SelectCtx, Shape, operand_vregs};
+use super::generated::{Context, Src, Unit};
 use super::mach::{INDIRECT_CALLEE, MBlock, MachInst, MachKind, VReg};
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
 use crate::isa::op::{Mnemonic, Mod, Op};
@@ -165,21 +165,6 @@ fn float_name(t: DataType) -> Mod {
     float_size(t).unwrap_or(Mod::F32)
 }
 
-/// Memory access size for an element type and vector width (none for 32
-/// bits); `None` for a size no access has.
-fn access_size(elem: DataType, n: u32) -> Option<Option<Mod>> {
-    Some(match (elem.bits() * n.max(1), elem.is_signed() && n <= 1) {
-        (8, false) => Some(Mod::U8),
-        (8, true) => Some(Mod::S8),
-        (16, false) => Some(Mod::U16),
-        (16, true) => Some(Mod::S16),
-        (32, _) => None,
-        (64, _) => Some(Mod::_64),
-        (128, _) => Some(Mod::_128),
-        _ => return None,
-    })
-}
-
 /// PRMT's modes, by the value of the mode field (1..6; 0 is the plain
 /// selector).
 const PRMT_MODES: [Mod; 6] = [Mod::F4E, Mod::B4E, Mod::RC8, Mod::ECL, Mod::ECR, Mod::RC16];
@@ -303,144 +288,6 @@ impl SelectCtx<'_> {
         self.out.push(MachInst { kind, defs: defs.iter().copied().collect(), uses: uses.iter().copied().collect(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
     }
 
-    /// Pseudo instructions take no guard (predication applies to machine
-    /// instructions).
-    fn no_guard(&mut self) -> bool {
-        if self.data().guard.is_some() {
-            self.fail(format!("guarded {} is not selected (guard the machine instructions instead)", self.data().opcode));
-            return false;
-        }
-        true
-    }
-
-    // ---- shared opcodes ----------------------------------------------------
-
-    fn select_iconst(&mut self) {
-        let d = self.data();
-        let Some(&res) = d.results.first() else { return };
-        let ty = self.func.value_type(res);
-        let bits = d.imm;
-        match ty.file() {
-            crate::ir::RegFile::P | crate::ir::RegFile::Up => {
-                let lut = if bits != 0 { 0xff } else { 0 };
-                let ops = [self.result(0, pt()), pt(), pt(), pt(), pt(), Operand::Hex(lut), Operand::Hex(0)];
-                self.emit(Mnemonic::of(Op::PLOP3, &[Mod::LUT]), &ops);
-            }
-            // A uniform word: `UMOV UR4, 0x0` (the value a guarded
-            // instruction with a uniform result keeps where its guard fails).
-            crate::ir::RegFile::Ur if ty.regs() == 1 => {
-                let ops = [self.result(0, rz()), Operand::Imm(bits as u32)];
-                self.emit(Mnemonic::new(Op::UMOV), &ops);
-            }
-            _ if ty.regs() == 1 => {
-                let ops = [self.result(0, rz()), Operand::Imm(bits as u32)];
-                self.emit(Mnemonic::new(Op::MOV), &ops);
-            }
-            _ => {
-                if !self.no_guard() {
-                    return;
-                }
-                // Wider constants: one MOV per 32-bit part, then the parts joined.
-                let n = usize::from(ty.regs());
-                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-                for k in 0..n {
-                    let word = if k < 2 { (bits >> (32 * k)) as u32 } else { 0 };
-                    let t = self.fresh(Type::R32);
-                    self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(t)), Operand::Imm(word)], &[t]);
-                    parts.push(t);
-                }
-                let dst = self.vreg(res);
-                self.pseudo(MachKind::Concat, &[dst], &parts);
-            }
-        }
-    }
-
-    fn select_copy(&mut self) {
-        let d = self.data();
-        let (Some(&src), Some(&dst)) = (d.args.first(), d.results.first()) else { return self.fail("copy without operand") };
-        if self.func.value_type(dst) == Type::R32 {
-            let s = self.use_value(src);
-            let ops = [self.result(0, rz()), Operand::reg(s)];
-            return self.emit(Mnemonic::new(Op::MOV), &ops);
-        }
-        if self.no_guard() {
-            self.use_value(src);
-            let (s, t) = (self.vreg(src), self.vreg(dst));
-            self.pseudo(MachKind::Copy, &[t], &[s]);
-        }
-    }
-
-    fn select_extract(&mut self) {
-        let d = self.data();
-        let (Some(&src), Some(&dst)) = (d.args.first(), d.results.first()) else { return self.fail("extract without operand") };
-        let part = d.imm as u8;
-        if self.no_guard() {
-            self.use_value(src);
-            let (s, t) = (self.vreg(src), self.vreg(dst));
-            self.pseudo(MachKind::Extract { part }, &[t], &[s]);
-        }
-    }
-
-    fn select_concat(&mut self) {
-        let d = self.data();
-        let Some(&dst) = d.results.first() else { return };
-        if !self.no_guard() {
-            return;
-        }
-        let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-        for &a in d.args.iter() {
-            // A zero part is RZ, which no virtual register names: a MOV makes one.
-            if let Some((0, _)) = self.constant(a) {
-                let t = self.fresh(Type::R32);
-                self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(t)), rz()], &[t]);
-                parts.push(t);
-            } else {
-                self.use_value(a);
-                parts.push(self.vreg(a));
-            }
-        }
-        let t = self.vreg(dst);
-        self.pseudo(MachKind::Concat, &[t], &parts);
-    }
-
-    fn select_symaddr(&mut self) {
-        let d = self.data();
-        if d.attrs.space == Some(Space::Local) {
-            // A frame slot: the stack pointer (R1, reserved) plus the slot's offset.
-            let sum = [pt(), pt(), Operand::reg(Reg::gpr(1)), Operand::Imm(d.offset as u32), rz()];
-            let Some(&dst) = d.results.first() else { return };
-            if self.func.value_type(dst) != Type::R64 {
-                let ops = [self.result(0, rz()), sum[0], sum[1], sum[2], sum[3], sum[4]];
-                return self.emit(Mnemonic::new(Op::IADD3), &ops);
-            }
-            // In a 64-bit register (`mov.u64 %rd, local_array`): the
-            // local-window address, high word zero.
-            if !self.no_guard() {
-                return;
-            }
-            let (lo, hi) = (self.fresh(Type::R32), self.fresh(Type::R32));
-            self.push_helper(Mnemonic::new(Op::IADD3), &[Operand::reg(self.reg_of(lo)), sum[0], sum[1], sum[2], sum[3], sum[4]], &[lo]);
-            self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(hi)), rz()], &[hi]);
-            let t = self.vreg(dst);
-            return self.pseudo(MachKind::Concat, &[t], &[lo, hi]);
-        }
-        if self.no_guard() {
-            let Some(&dst) = d.results.first() else { return };
-            let t = self.vreg(dst);
-            self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: d.offset, function: false }, &[t], &[]);
-        }
-    }
-
-    fn select_funcaddr(&mut self) {
-        let d = self.data();
-        if !self.no_guard() {
-            return self.fail("a guarded function address");
-        }
-        let Some(&dst) = d.results.first() else { return };
-        let t = self.vreg(dst);
-        self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: 0, function: true }, &[t], &[]);
-    }
-
     fn branch(&mut self, guard: Option<(Reg, bool)>, target: MBlock, extra: &[VReg]) {
         match Mnemonic::new(Op::BRA).build(self.sm, guard, &[Operand::Target(0)]) {
             Ok(inst) => {
@@ -559,58 +406,18 @@ impl SelectCtx<'_> {
 
     // ---- memory ----------------------------------------------------------
 
-    /// The address operand of the current memory instruction (argument 0
-    /// plus the offset), folding frame slots (`[R1+x]`) and constants
-    /// (`[RZ+x]`), and adding an offset that does not fit the 24-bit field
-    /// to a 32-bit base with IADD3.
-    fn address(&mut self, desc: bool) -> Option<Operand> {
-        let d = self.data();
-        self.address_at(0, i64::from(d.offset), desc, false)
-    }
-
-    /// The address in argument `k` plus `offset` (with the descriptor when
-    /// `desc`); `no_zero_base`: a constant address goes into a register
-    /// unless it is zero (for forms whose `[RZ]` takes no offset).
-    fn address_at(&mut self, k: usize, offset: i64, desc: bool, no_zero_base: bool) -> Option<Operand> {
-        let d = self.data();
-        let Some(&addr) = d.args.get(k) else {
-            self.fail("memory access without address");
-            return None;
+    /// The memory operand `[base+offset]` (with the descriptor or a uniform
+    /// register); an error when the base is not a general register.
+    fn mem_operand(&mut self, base: Operand, offset: i64, desc: Option<Reg>, uniform: Option<Reg>) -> Operand {
+        let base = match base {
+            Operand::Reg { reg, .. } => reg,
+            _ => Reg::zero(RegFile::Gpr),
         };
-        let mut offset = offset;
-        let base = if let Some(sym) = self.func.value_inst(addr).map(|i| &self.func.insts[i]).filter(|s| s.opcode == Opcode::SymAddr && s.attrs.space == Some(Space::Local) && s.guard.is_none()) {
-            offset += i64::from(sym.offset);
-            Reg::gpr(1)
-        } else if let Some((c, _)) = self.constant(addr).filter(|&(c, _)| !no_zero_base || c as i64 + offset == 0) {
-            offset += c as i64;
-            Reg::zero(RegFile::Gpr)
-        } else if no_zero_base && self.constant(addr).is_some() {
-            // `[RZ+offset]` has no form: the constant in a register.
-            let t = self.fresh(self.func.value_type(addr));
-            self.use_value(addr);
-            self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(t)), Operand::reg(self.reg_of(self.vreg(addr)))], &[t]);
-            self.reg_of(t)
-        } else {
-            self.use_value(addr)
-        };
-        let wide = self.func.value_type(addr) == Type::R64;
-        let base = if (-(1 << 23)..1 << 23).contains(&offset) {
-            base
-        } else if !wide {
-            let t = self.fresh(Type::R32);
-            self.push_helper(Mnemonic::new(Op::IADD3), &[Operand::reg(self.reg_of(t)), pt(), pt(), Operand::reg(base), Operand::Imm(offset as u32), rz()], &[t]);
-            offset = 0;
-            self.reg_of(t)
-        } else {
-            self.fail(format!("address offset {offset:#x} does not fit a 64-bit address's 24-bit field"));
-            return None;
-        };
-        let desc = if desc { Some(self.descriptor()) } else { None };
-        match Mem::from_parts(base, offset as i32, 0, desc, None) {
-            Some(mem) => Some(Operand::Mem(mem)),
+        match Mem::from_parts(base, offset as i32, 0, desc, uniform) {
+            Some(mem) => Operand::Mem(mem),
             None => {
                 self.fail(format!("an address in {base}, not a general register"));
-                None
+                rz()
             }
         }
     }
@@ -626,166 +433,6 @@ impl SelectCtx<'_> {
             }
         };
         self.reg_of(v)
-    }
-
-    fn select_memory(&mut self, model: MemModel) {
-        let d = self.data();
-        let Some(elem) = d.attrs.ty else { return self.fail(format!("{} without an element type", d.opcode)) };
-        let n = u32::from(d.attrs.vector.max(1));
-        let Some(size) = access_size(elem, n) else { return self.fail(format!("no {}-bit access", elem.bits() * n)) };
-        let desc = model == MemModel::Desc;
-        let global = matches!(d.opcode, Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen);
-        // sm_75 spells the default (weak) order of global accesses `.SYS`;
-        // an ordered access is `.STRONG` at its scope (the CTA's is `.SM`
-        // from sm_80, `.CTA` on sm_75; the cluster's the GPU's).
-        let scope = d.attrs.order.and(d.attrs.scope).map(|s| match s {
-            crate::ir::MemScope::Cta if desc => Mod::SM,
-            crate::ir::MemScope::Cta => Mod::CTA,
-            crate::ir::MemScope::Cluster | crate::ir::MemScope::Gpu => Mod::GPU,
-            crate::ir::MemScope::Sys => Mod::SYS,
-        });
-        let strong;
-        let order: &[Mod] = match (global, desc, d.attrs.volatile, scope) {
-            (true, _, _, Some(s)) => {
-                strong = [Mod::STRONG, s];
-                &strong
-            }
-            (true, _, true, None) => &[Mod::STRONG, Mod::SYS],
-            (true, false, false, None) => &[Mod::SYS],
-            _ => &[],
-        };
-        let (op, load) = match d.opcode {
-            Opcode::Ldg => (Op::LDG, true),
-            Opcode::Ldgen => (Op::LD, true),
-            Opcode::Stg => (Op::STG, false),
-            Opcode::Stgen => (Op::ST, false),
-            Opcode::Lds => (Op::LDS, true),
-            Opcode::Sts => (Op::STS, false),
-            Opcode::Ldl => (Op::LDL, true),
-            Opcode::Stl => (Op::STL, false),
-            _ => return,
-        };
-        // Global and generic accesses: `.E`, the size, the order.
-        let name = Mnemonic::new(op).flag(global, Mod::E).opt(size).all(order);
-        let Some(addr) = self.address(desc && global) else { return };
-        let total = (elem.bits() * n).max(32);
-        let wide = Type::new(crate::ir::RegFile::R, (total / 32) as u8).unwrap_or(Type::R32);
-        if load {
-            let results = d.results.clone();
-            if results.len() == 1 && self.func.value_type(results[0]) == wide {
-                let ops = [self.result(0, rz()), addr];
-                return self.emit(name, &ops);
-            }
-            // A vector: one wide load, then its parts.
-            let t = self.fresh(wide);
-            if self.data().guard.is_some() {
-                // Guarded (`@%p ld.global.v4.b32 {...}`, Triton's masked
-                // loads): where the guard fails each element keeps its prior
-                // value, so the wide register starts as the priors put
-                // together, tied to the load's result, and is split after.
-                if elem.bits() < 32 && n > 1 {
-                    return self.fail("a guarded vector load of 8- or 16-bit elements is not supported");
-                }
-                let prior = self.data().prior.clone();
-                if prior.len() != results.len() {
-                    return self.fail("a guarded vector load without the prior value of each element");
-                }
-                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-                for &p in prior.iter() {
-                    self.use_value(p);
-                    let ty = self.func.value_type(p);
-                    for k in 0..ty.regs() {
-                        if ty.regs() == 1 {
-                            parts.push(self.vreg(p));
-                        } else {
-                            let part = self.fresh(Type::R32);
-                            self.pseudo(MachKind::Extract { part: k }, &[part], &[self.vreg(p)]);
-                            parts.push(part);
-                        }
-                    }
-                }
-                let kept = self.fresh(wide);
-                self.pseudo(MachKind::Concat, &[kept], &parts);
-                let guard = self.guard();
-                match name.build(self.sm, guard, &[Operand::reg(self.reg_of(t)), addr]) {
-                    Ok(inst) => {
-                        let mut uses: SmallVec<[VReg; 4]> = SmallVec::new();
-                        for op in inst.operands.iter() {
-                            operand_vregs(op, &mut uses);
-                        }
-                        operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
-                        uses.retain(|u| *u != t);
-                        uses.push(kept);
-                        let tied = smallvec::smallvec![(0u8, (uses.len() - 1) as u8)];
-                        self.out.push(MachInst { kind: MachKind::Inst(inst), defs: smallvec::smallvec![t], uses, tied, loc: crate::ir::SrcLoc::default() });
-                    }
-                    Err(e) => return self.fail(e.to_string()),
-                }
-            } else {
-                self.push_helper(name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
-            }
-            if elem.bits() < 32 && n > 1 {
-                self.split_subword(t, wide, &results, elem);
-            } else {
-                self.split(t, &results);
-            }
-        } else {
-            let values: Vec<_> = d.args.iter().skip(1).copied().collect();
-            let data = if elem.bits() < 32 && n > 1 {
-                let t = self.pack_subword(&values, wide, elem);
-                self.reg_of(t)
-            } else if values.len() == 1 && self.func.value_type(values[0]) == wide {
-                self.use_value(values[0])
-            } else {
-                let t = self.fresh(wide);
-                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-                for v in values {
-                    self.use_value(v);
-                    let ty = self.func.value_type(v);
-                    if ty.regs() == 1 {
-                        parts.push(self.vreg(v));
-                    } else {
-                        for k in 0..ty.regs() {
-                            let p = self.fresh(Type::R32);
-                            self.pseudo(MachKind::Extract { part: k }, &[p], &[self.vreg(v)]);
-                            parts.push(p);
-                        }
-                    }
-                }
-                self.pseudo(MachKind::Concat, &[t], &parts);
-                self.reg_of(t)
-            };
-            self.emit(name, &[addr, Operand::reg(data)]);
-        }
-    }
-
-    /// The elements of a vector of 8- or 16-bit elements loaded as one
-    /// access: element k is bits k·size.. of the loaded value, zero- or
-    /// sign-extended to 32 bits with a PRMT (as ptxas: `PRMT R6, R2,
-    /// 0x7772, RZ` takes byte 2 and zeros; a selector nibble 8+i repeats
-    /// the sign of byte i).
-    fn split_subword(&mut self, wide: VReg, wide_ty: Type, results: &[crate::ir::Value], elem: DataType) {
-        let bytes = elem.bits() / 8;
-        for (k, &r) in results.iter().enumerate() {
-            let at = k as u32 * bytes;
-            let (word, byte) = (at / 4, at % 4);
-            let src = if wide_ty.regs() > 1 {
-                let p = self.fresh(Type::R32);
-                self.pseudo(MachKind::Extract { part: word as u8 }, &[p], &[wide]);
-                p
-            } else {
-                wide
-            };
-            let top = byte + bytes - 1;
-            let fill = if elem.is_signed() { 8 + top } else { 7 };
-            let mut selector = 0u32;
-            for i in 0..4 {
-                let nibble = if i < bytes { byte + i } else { fill };
-                selector |= nibble << (4 * i);
-            }
-            let dst = self.vreg(r);
-            self.push_helper(Mnemonic::new(Op::PRMT), &[Operand::reg(self.reg_of(dst)), Operand::reg(self.reg_of(src)), Operand::Imm(selector), rz()], &[dst]);
-        }
     }
 
     /// Packs 8- or 16-bit elements (each in the low bits of a 32-bit
@@ -848,70 +495,6 @@ impl SelectCtx<'_> {
         }
     }
 
-    fn select_ldc(&mut self) {
-        let d = self.data();
-        let ty = d.results.first().map_or(Type::R32, |r| self.func.value_type(*r));
-        let size = if ty == Type::R64 { Some(Mod::_64) } else { d.attrs.ty.filter(|t| t.bits() < 32).and_then(int_size) };
-        // The immediate is the bank, the offset absolute (legalization's
-        // convention: parameters at the SM's base in bank 0, `.const` in 3).
-        let Ok(bank) = u8::try_from(d.imm) else { return self.fail("constant bank number out of range") };
-        let index = match d.args.first() {
-            Some(&a) if self.func.value_type(a) == Type::R32 => self.use_value(a),
-            Some(_) => return self.fail("LDC takes a 32-bit index"),
-            None => Reg::zero(RegFile::Gpr),
-        };
-        let addr = Operand::ConstAddr { bank, index, offset: d.offset };
-        let results = d.results.clone();
-        if results.len() > 1 {
-            // A vector (`ld.const.v2.u32`, `ld.const.v4.u8`): one 16-, 32-
-            // or 64-bit load, then its parts (sub-word elements by PRMT).
-            let elem = d.attrs.ty.filter(|t| t.bits() < 32);
-            let bits = match elem {
-                Some(t) => t.bits() * results.len() as u32,
-                None => 32 * results.iter().map(|&r| u32::from(self.func.value_type(r).regs())).sum::<u32>(),
-            };
-            let (wide, name) = match bits {
-                16 => (Type::R32, Mnemonic::of(Op::LDC, &[Mod::U16])),
-                32 => (Type::R32, Mnemonic::new(Op::LDC)),
-                64 => (Type::R64, Mnemonic::of(Op::LDC, &[Mod::_64])),
-                _ => return self.fail(format!("no {bits}-bit constant-bank load")),
-            };
-            if !self.no_guard() {
-                return;
-            }
-            let t = self.fresh(wide);
-            self.push_helper(name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
-            return match elem {
-                Some(e) => self.split_subword(t, wide, &results, e),
-                None => self.split(t, &results),
-            };
-        }
-        let ops = [self.result(0, rz()), addr];
-        self.emit(Mnemonic::new(Op::LDC).opt(size), &ops);
-    }
-
-    fn select_sreg(&mut self) {
-        let d = self.data();
-        // Legalization put the register's number on this SM in the immediate.
-        let Ok(n) = u8::try_from(d.imm) else { return self.fail(format!("special register number {} out of range", d.imm)) };
-        let wide = d.results.first().is_some_and(|r| self.func.value_type(*r) == Type::R64);
-        let ops = [self.result(0, rz()), Operand::SpecialReg(n)];
-        match (d.opcode, wide) {
-            (Opcode::Cs2r, true) => self.emit(Mnemonic::new(Op::CS2R), &ops),
-            (Opcode::Cs2r, false) => self.emit(Mnemonic::of(Op::CS2R, &[Mod::_32]), &ops),
-            _ => self.emit(Mnemonic::new(Op::S2R), &ops),
-        }
-    }
-
-    fn select_bar(&mut self) {
-        let d = self.data();
-        let id = d.args.first().and_then(|a| self.constant(*a)).map(|c| c.0);
-        match (id, d.args.len()) {
-            (Some(id), 1) if id < 16 => self.emit(Mnemonic::of(Op::BAR, &[Mod::SYNC, Mod::DEFER_BLOCKING]), &[Operand::Hex(id as u32)]),
-            _ => self.fail("BAR with a register barrier or a thread count has no form yet"),
-        }
-    }
-
     /// The conversion's opcode and modifiers.
     fn conversion_name(&self) -> Option<Mnemonic> {
         let d = self.data();
@@ -947,7 +530,10 @@ macro_rules! selected_whole {
 }
 
 /// A machine instruction's operands in printed order (ISLE `Ops`).
-pub type Ops = SmallVec<[Operand; 6]>;
+pub type Ops = SmallVec<[Operand; 7]>;
+
+/// Virtual registers (ISLE `VRegs`): the parts of a CONCAT, low first.
+pub type VRegs = SmallVec<[VReg; 4]>;
 
 impl Context for SelectCtx<'_> {
     fn unit(&mut self) -> Unit {}
@@ -1036,21 +622,6 @@ impl Context for SelectCtx<'_> {
     }
     fn src_hex(&mut self, v: u32) -> Src {
         Operand::Hex(v)
-    }
-    fn mem_address(&mut self, _: Inst, model: &MemModel) -> Src {
-        match self.address(*model == MemModel::Desc) {
-            Some(Operand::Mem(m)) if *model == MemModel::UniformZero => {
-                match Mem::from_parts(m.base(), m.offset(), 0, None, Some(Reg::zero(RegFile::Uniform))) {
-                    Some(m) => Operand::Mem(m),
-                    None => {
-                        self.fail("an address with a uniform register");
-                        rz()
-                    }
-                }
-            }
-            Some(a) => a,
-            None => rz(),
-        }
     }
     fn inst_warp(&mut self, i: Inst) -> crate::ir::WarpMode {
         self.func.insts[i].attrs.warp.unwrap_or(crate::ir::WarpMode::Idx)
@@ -1414,12 +985,6 @@ impl Context for SelectCtx<'_> {
         let ops = [self.result(0, pt()), a, b];
         self.emit(Mnemonic::new(Op::FCHK), &ops);
     }
-    fn emit_param_mov(&mut self, i: Inst) -> Unit {
-        let Some(&r) = self.func.insts[i].results.first() else { return };
-        let Some((off, _)) = self.param(r) else { return self.select_ldc() };
-        let ops = [self.result(0, rz()), Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }];
-        self.emit(Mnemonic::new(Op::MOV), &ops);
-    }
     fn mma_mnemonic(&mut self, i: Inst) -> Mnemonic {
         let imm = self.func.insts[i].imm;
         match crate::ir::matrix::Mma::decode(imm).ok_or_else(|| format!("an mma descriptor {imm:#x}")).and_then(|m| super::matrix::mma_mnemonic(m, self.sm.number)) {
@@ -1446,32 +1011,352 @@ impl Context for SelectCtx<'_> {
             }
         }
     }
-    fn ldgsts_shared(&mut self, i: Inst) -> Src {
-        let offset = crate::ir::matrix::AsyncCopy::decode(self.func.insts[i].imm).map_or(0, |c| c.shared_offset);
-        self.address_at(0, i64::from(offset), false, true).unwrap_or(rz())
-    }
-    fn ldgsts_global(&mut self, i: Inst) -> Src {
-        let offset = self.func.insts[i].offset;
-        self.address_at(1, i64::from(offset), true, false).unwrap_or(rz())
-    }
-    fn emit_memory(&mut self, _: Inst, model: &MemModel) -> Unit {
-        self.select_memory(*model);
-    }
     // Operations the rules dispatch on the opcode alone: each term is the
     // inherent method that selects the whole instruction.
     selected_whole! {
-        emit_iconst => select_iconst,
-        emit_copy => select_copy,
-        emit_extract => select_extract,
-        emit_concat => select_concat,
-        emit_symaddr => select_symaddr,
-        emit_funcaddr => select_funcaddr,
         emit_call => select_call,
         emit_call_indirect => select_call_indirect,
-        emit_ldc => select_ldc,
-        emit_sreg => select_sreg,
-        emit_bar => select_bar,
     }
+    // ---- context glue: values, virtual registers, pseudo-ops ----------
+
+    fn result_shape(&mut self, i: Inst, k: u8) -> Shape {
+        self.func.insts[i].results.get(usize::from(k)).map_or(Shape::None, |r| Shape::of(self.func.value_type(*r)))
+    }
+    fn arg_shape(&mut self, a: Arg) -> Shape {
+        Shape::of(self.func.value_type(a.value))
+    }
+    fn vregs2(&mut self, a: VReg, b: VReg) -> VRegs {
+        smallvec::smallvec![a, b]
+    }
+    fn vregs3(&mut self, a: VReg, b: VReg, c: VReg) -> VRegs {
+        smallvec::smallvec![a, b, c]
+    }
+    fn vregs4(&mut self, a: VReg, b: VReg, c: VReg, d: VReg) -> VRegs {
+        smallvec::smallvec![a, b, c, d]
+    }
+    fn fresh(&mut self, shape: &Shape) -> VReg {
+        SelectCtx::fresh(self, shape.ty())
+    }
+    fn result_vreg(&mut self, i: Inst, k: u8) -> Option<VReg> {
+        self.func.insts[i].results.get(usize::from(k)).map(|r| self.vreg(*r))
+    }
+    fn arg_vreg(&mut self, a: Arg) -> VReg {
+        self.use_value(a.value);
+        self.vreg(a.value)
+    }
+    fn vreg_src(&mut self, v: VReg) -> Src {
+        Operand::reg(self.reg_of(v))
+    }
+    fn value_reg(&mut self, a: Arg) -> Src {
+        Operand::reg(self.use_value(a.value))
+    }
+    fn emit_def(&mut self, d: VReg, m: Mnemonic, ops: Ops) -> Unit {
+        self.push_helper(m, &ops, &[d]);
+    }
+    fn push_copy(&mut self, d: VReg, s: VReg) -> Unit {
+        self.pseudo(MachKind::Copy, &[d], &[s]);
+    }
+    fn push_extract(&mut self, d: VReg, s: VReg, part: u8) -> Unit {
+        self.pseudo(MachKind::Extract { part }, &[d], &[s]);
+    }
+    fn push_concat(&mut self, d: VReg, parts: VRegs) -> Unit {
+        self.pseudo(MachKind::Concat, &[d], &parts);
+    }
+    fn push_symaddr(&mut self, d: VReg, global: u32, offset: i32, function: bool) -> Unit {
+        self.pseudo(MachKind::SymAddr { global, offset, function }, &[d], &[]);
+    }
+    fn guarded(&mut self, i: Inst) -> Option<Unit> {
+        self.func.insts[i].guard.map(|_| ())
+    }
+    fn fail(&mut self, _: Inst, why: &Failure) -> Unit {
+        let message = self.failure_message(*why);
+        SelectCtx::fail(self, message);
+    }
+    // ---- context glue: facts of the Ori instruction ----------------------
+
+    fn inst_nargs(&mut self, i: Inst) -> u8 {
+        self.func.insts[i].args.len().min(255) as u8
+    }
+    fn multi_result(&mut self, i: Inst) -> Option<Unit> {
+        (self.func.insts[i].results.len() > 1).then_some(())
+    }
+    fn imm_word(&mut self, i: Inst, k: u8) -> u32 {
+        let bits = self.func.insts[i].imm;
+        if k < 2 { (bits >> (32 * u32::from(k))) as u32 } else { 0 }
+    }
+    fn imm_zero(&mut self, i: Inst) -> Option<Unit> {
+        (self.func.insts[i].imm == 0).then_some(())
+    }
+    fn imm_u8(&mut self, i: Inst) -> Option<u8> {
+        u8::try_from(self.func.insts[i].imm).ok()
+    }
+    fn inst_offset(&mut self, i: Inst) -> i32 {
+        self.func.insts[i].offset
+    }
+    fn inst_offset_u32(&mut self, i: Inst) -> u32 {
+        self.func.insts[i].offset as u32
+    }
+    fn inst_local(&mut self, i: Inst) -> Option<Unit> {
+        (self.func.insts[i].attrs.space == Some(Space::Local)).then_some(())
+    }
+    fn const_bits_below(&mut self, a: Arg, bound: u32) -> Option<u32> {
+        let (bits, _) = self.constant(a.value)?;
+        (bits < u64::from(bound)).then_some(bits as u32)
+    }
+    fn arg_zero(&mut self, a: Arg) -> Option<Unit> {
+        matches!(self.constant(a.value), Some((0, _))).then_some(())
+    }
+    fn inst_args4(&mut self, i: Inst) -> Option<(Arg, Arg, Arg, Arg)> {
+        (i == self.cur).then_some(())?;
+        Some((self.arg(0)?, self.arg(1)?, self.arg(2)?, self.arg(3)?))
+    }
+    fn ldc_vector_bits(&mut self, i: Inst) -> u32 {
+        let d = &self.func.insts[i];
+        match d.attrs.ty.filter(|t| t.bits() < 32) {
+            Some(t) => t.bits() * d.results.len() as u32,
+            None => 32 * d.results.iter().map(|&r| u32::from(self.func.value_type(r).regs())).sum::<u32>(),
+        }
+    }
+
+    // ---- context glue: memory --------------------------------------------
+
+    fn inst_arg(&mut self, i: Inst, k: u8) -> Option<Arg> {
+        (i == self.cur).then_some(())?;
+        self.arg(usize::from(k))
+    }
+    fn ldgsts_shared_offset(&mut self, i: Inst) -> i64 {
+        i64::from(crate::ir::matrix::AsyncCopy::decode(self.func.insts[i].imm).map_or(0, |c| c.shared_offset))
+    }
+    fn inst_offset64(&mut self, i: Inst) -> i64 {
+        i64::from(self.func.insts[i].offset)
+    }
+    fn i64_add(&mut self, a: i64, b: i64) -> i64 {
+        a.wrapping_add(b)
+    }
+    fn i64_low(&mut self, a: i64) -> u32 {
+        a as u32
+    }
+    fn u8_inc(&mut self, a: u8) -> u8 {
+        a.wrapping_add(1)
+    }
+    fn frame_slot(&mut self, a: Arg) -> Option<i64> {
+        let sym = &self.func.insts[self.func.value_inst(a.value)?];
+        (sym.opcode == Opcode::SymAddr && sym.attrs.space == Some(Space::Local) && sym.guard.is_none()).then_some(i64::from(sym.offset))
+    }
+    fn const_i64(&mut self, a: Arg) -> Option<i64> {
+        self.constant(a.value).map(|(c, _)| c as i64)
+    }
+    fn offset_fits24(&mut self, offset: i64) -> Option<Unit> {
+        (-(1 << 23)..1 << 23).contains(&offset).then_some(())
+    }
+    fn fail_offset(&mut self, offset: i64) -> Unit {
+        SelectCtx::fail(self, format!("address offset {offset:#x} does not fit a 64-bit address's 24-bit field"));
+    }
+    fn src_descriptor(&mut self) -> Src {
+        Operand::reg(self.descriptor())
+    }
+    fn mem_src(&mut self, base: Src, offset: i64, desc: Src) -> Src {
+        let desc = match desc {
+            Operand::Reg { reg, .. } => reg,
+            _ => Reg::zero(RegFile::Uniform),
+        };
+        self.mem_operand(base, offset, Some(desc), None)
+    }
+    fn mem_src_plain(&mut self, base: Src, offset: i64) -> Src {
+        self.mem_operand(base, offset, None, None)
+    }
+    fn mem_src_urz(&mut self, base: Src, offset: i64) -> Src {
+        let plain = self.mem_operand(base, offset, None, None);
+        match plain {
+            Operand::Mem(m) => match Mem::from_parts(m.base(), m.offset(), 0, None, Some(Reg::zero(RegFile::Uniform))) {
+                Some(m) => Operand::Mem(m),
+                None => {
+                    SelectCtx::fail(self, "an address with a uniform register");
+                    rz()
+                }
+            },
+            other => other,
+        }
+    }
+    fn access_bits(&mut self, i: Inst) -> Option<u32> {
+        let d = &self.func.insts[i];
+        Some(d.attrs.ty?.bits() * u32::from(d.attrs.vector.max(1)))
+    }
+    fn access_signed_scalar(&mut self, i: Inst) -> Option<Unit> {
+        let d = &self.func.insts[i];
+        (d.attrs.ty?.is_signed() && d.attrs.vector <= 1).then_some(())
+    }
+    fn access_shape(&mut self, i: Inst) -> Shape {
+        match self.access_bits(i) {
+            Some(bits) => Shape::of(Type::new(crate::ir::RegFile::R, (bits.max(32) / 32) as u8).unwrap_or(Type::R32)),
+            None => Shape::None,
+        }
+    }
+    fn subword_elem(&mut self, i: Inst) -> Option<DataType> {
+        self.func.insts[i].attrs.ty.filter(|t| t.bits() < 32)
+    }
+    fn inst_ordered_scope(&mut self, i: Inst) -> Option<crate::ir::MemScope> {
+        let a = &self.func.insts[i].attrs;
+        a.order.and(a.scope)
+    }
+    fn inst_volatile(&mut self, i: Inst) -> Option<Unit> {
+        self.func.insts[i].attrs.volatile.then_some(())
+    }
+    fn inst_stores(&mut self, i: Inst) -> Option<Unit> {
+        matches!(self.func.insts[i].opcode, Opcode::Stg | Opcode::Stgen | Opcode::Sts | Opcode::Stl).then_some(())
+    }
+    fn one_whole_result(&mut self, i: Inst) -> Option<Unit> {
+        let wide = self.access_shape(i);
+        let d = &self.func.insts[i];
+        (d.results.len() == 1 && Shape::of(self.func.value_type(d.results[0])) == wide).then_some(())
+    }
+    fn subword_word(&mut self, e: &DataType, k: u8) -> u8 {
+        (u32::from(k) * (e.bits() / 8) / 4) as u8
+    }
+    fn subword_extract_selector(&mut self, e: &DataType, k: u8) -> u32 {
+        let bytes = e.bits() / 8;
+        let byte = u32::from(k) * bytes % 4;
+        let top = byte + bytes - 1;
+        let fill = if e.is_signed() { 8 + top } else { 7 };
+        let mut selector = 0u32;
+        for i in 0..4 {
+            let nibble = if i < bytes { byte + i } else { fill };
+            selector |= nibble << (4 * i);
+        }
+        selector
+    }
+    fn push_split(&mut self, i: Inst, wide: VReg) -> Unit {
+        let results = self.func.insts[i].results.clone();
+        self.split(wide, &results);
+    }
+    fn store_data(&mut self, i: Inst) -> Src {
+        let d = &self.func.insts[i];
+        let values: Vec<_> = d.args.iter().skip(1).copied().collect();
+        let wide = self.access_shape(i).ty();
+        let subword = d.attrs.ty.filter(|e| e.bits() < 32 && d.attrs.vector > 1);
+        let data = if let Some(elem) = subword {
+            let t = self.pack_subword(&values, wide, elem);
+            self.reg_of(t)
+        } else if values.len() == 1 && self.func.value_type(values[0]) == wide {
+            self.use_value(values[0])
+        } else {
+            let t = self.fresh(wide);
+            let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
+            for v in values {
+                self.use_value(v);
+                let ty = self.func.value_type(v);
+                if ty.regs() == 1 {
+                    parts.push(self.vreg(v));
+                } else {
+                    for k in 0..ty.regs() {
+                        let p = SelectCtx::fresh(self, Type::R32);
+                        self.pseudo(MachKind::Extract { part: k }, &[p], &[self.vreg(v)]);
+                        parts.push(p);
+                    }
+                }
+            }
+            self.pseudo(MachKind::Concat, &[t], &parts);
+            self.reg_of(t)
+        };
+        Operand::reg(data)
+    }
+    fn guarded_vector_load(&mut self, i: Inst, m: Mnemonic, addr: Src, t: VReg) -> Unit {
+        if self.subword_elem(i).is_some() && self.func.insts[i].attrs.vector > 1 {
+            let message = self.failure_message(Failure::GuardedSubwordLoad);
+            return SelectCtx::fail(self, message);
+        }
+        let d = &self.func.insts[i];
+        let prior = d.prior.clone();
+        if prior.len() != d.results.len() {
+            return SelectCtx::fail(self, "a guarded vector load without the prior value of each element");
+        }
+        let wide = self.access_shape(i).ty();
+        let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
+        for &p in prior.iter() {
+            self.use_value(p);
+            let ty = self.func.value_type(p);
+            for k in 0..ty.regs() {
+                if ty.regs() == 1 {
+                    parts.push(self.vreg(p));
+                } else {
+                    let part = SelectCtx::fresh(self, Type::R32);
+                    self.pseudo(MachKind::Extract { part: k }, &[part], &[self.vreg(p)]);
+                    parts.push(part);
+                }
+            }
+        }
+        let kept = SelectCtx::fresh(self, wide);
+        self.pseudo(MachKind::Concat, &[kept], &parts);
+        let guard = self.guard();
+        match m.build(self.sm, guard, &[Operand::reg(self.reg_of(t)), addr]) {
+            Ok(inst) => {
+                let mut uses: SmallVec<[VReg; 4]> = SmallVec::new();
+                for op in inst.operands.iter() {
+                    operand_vregs(op, &mut uses);
+                }
+                operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
+                uses.retain(|u| *u != t);
+                uses.push(kept);
+                let tied = smallvec::smallvec![(0u8, (uses.len() - 1) as u8)];
+                self.out.push(MachInst { kind: MachKind::Inst(inst), defs: smallvec::smallvec![t], uses, tied, loc: crate::ir::SrcLoc::default() });
+            }
+            Err(e) => SelectCtx::fail(self, e.to_string()),
+        }
+    }
+
+    // ---- context glue: operands ------------------------------------------
+
+    fn src_sp(&mut self) -> Src {
+        Operand::reg(Reg::gpr(1))
+    }
+    fn sreg_src(&mut self, i: Inst) -> Src {
+        let imm = self.func.insts[i].imm;
+        match u8::try_from(imm) {
+            Ok(n) => Operand::SpecialReg(n),
+            Err(_) => {
+                SelectCtx::fail(self, format!("special register number {imm} out of range"));
+                rz()
+            }
+        }
+    }
+    fn ldc_addr(&mut self, i: Inst) -> Src {
+        let d = &self.func.insts[i];
+        let Ok(bank) = u8::try_from(d.imm) else {
+            SelectCtx::fail(self, "constant bank number out of range");
+            return rz();
+        };
+        let index = match d.args.first() {
+            Some(&a) if self.func.value_type(a) == Type::R32 => self.use_value(a),
+            Some(_) => {
+                SelectCtx::fail(self, "LDC takes a 32-bit index");
+                return rz();
+            }
+            None => Reg::zero(RegFile::Gpr),
+        };
+        Operand::ConstAddr { bank, index, offset: d.offset }
+    }
+    fn param_cbank(&mut self, i: Inst) -> Src {
+        match self.func.insts[i].results.first().and_then(|r| self.param(*r)) {
+            Some((off, _)) => Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() },
+            None => {
+                SelectCtx::fail(self, "not a kernel parameter");
+                rz()
+            }
+        }
+    }
+    fn ops6(&mut self, a: Src, b: Src, c: Src, d: Src, e: Src, f: Src) -> Ops {
+        smallvec::smallvec![a, b, c, d, e, f]
+    }
+    fn ops7(&mut self, a: Src, b: Src, c: Src, d: Src, e: Src, f: Src, g: Src) -> Ops {
+        smallvec::smallvec![a, b, c, d, e, f, g]
+    }
+    fn ops_prepend(&mut self, first: Src, rest: Ops) -> Ops {
+        let mut ops = Ops::new();
+        ops.push(first);
+        ops.extend(rest);
+        ops
+    }
+
     fn no_selection(&mut self, _: Inst) -> Unit {
         match self.data().opcode {
             op if op.is_terminator() => self.fail("terminators are selected by the driver"),
@@ -1499,6 +1384,30 @@ impl SelectCtx<'_> {
     fn min_pred(&mut self) -> Operand {
         let neg = self.data().attrs.negated;
         self.pred_arg(2, if neg { not_pt() } else { pt() })
+    }
+
+    /// The message of a failure the rules chose, with the current
+    /// instruction's details.
+    fn failure_message(&self, why: Failure) -> String {
+        let d = self.data();
+        match why {
+            Failure::GuardedPseudo => format!("guarded {} is not selected (guard the machine instructions instead)", d.opcode),
+            Failure::BarForm => "BAR with a register barrier or a thread count has no form yet".into(),
+            Failure::NoAddress => "memory access without address".into(),
+            Failure::NoElementType => format!("{} without an element type", d.opcode),
+            Failure::AccessSize => {
+                let n = u32::from(d.attrs.vector.max(1));
+                format!("no {}-bit access", d.attrs.ty.map_or(0, |e| e.bits()) * n)
+            }
+            Failure::GuardedSubwordLoad => "a guarded vector load of 8- or 16-bit elements is not supported".into(),
+            Failure::LdcVectorSize => {
+                let bits = match d.attrs.ty.filter(|t| t.bits() < 32) {
+                    Some(t) => t.bits() * d.results.len() as u32,
+                    None => 32 * d.results.iter().map(|&r| u32::from(self.func.value_type(r).regs())).sum::<u32>(),
+                };
+                format!("no {bits}-bit constant-bank load")
+            }
+        }
     }
 
     /// Selects a terminator (called by the driver, which knows the block numbering).
