@@ -138,6 +138,8 @@ pub struct SelectCtx<'f> {
     pub error: Option<String>,
     /// The global-memory descriptor (sm_80 on), loaded once in the entry block.
     pub desc: Option<VReg>,
+    /// Per Ori block: its machine block (branch targets).
+    pub block_index: Vec<u32>,
 }
 
 impl<'f> SelectCtx<'f> {
@@ -152,6 +154,7 @@ impl<'f> SelectCtx<'f> {
             cur: Inst::new(0),
             error: None,
             desc: None,
+            block_index: Vec::new(),
         }
     }
 

@@ -32,6 +32,7 @@
 use super::context::{Arg, Class, Failure, SelectCtx, Shape, operand_vregs};
 use super::generated::{Context, Src, Unit};
 use super::mach::{INDIRECT_CALLEE, MBlock, MachInst, MachKind, VReg};
+use crate::ir::entity::EntityRef;
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
 use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, SrcMods};
@@ -288,109 +289,12 @@ impl SelectCtx<'_> {
         self.out.push(MachInst { kind, defs: defs.iter().copied().collect(), uses: uses.iter().copied().collect(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
     }
 
-    fn branch(&mut self, guard: Option<(Reg, bool)>, target: MBlock, extra: &[VReg]) {
-        match Mnemonic::new(Op::BRA).build(self.sm, guard, &[Operand::Target(0)]) {
-            Ok(inst) => {
-                let mut uses = SmallVec::<[VReg; 4]>::new();
-                operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
-                uses.extend(extra.iter().copied());
-                self.out.push(MachInst { kind: MachKind::Branch { inst, target }, defs: SmallVec::new(), uses, tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
-            }
-            Err(e) => self.fail(e.to_string()),
-        }
-    }
-
-    /// Marks branch arguments as needed; returns their registers.
-    fn dest_args(&mut self, k: usize) -> Vec<VReg> {
-        let args: Vec<_> = self.data().dests.get(k).map(|d| d.args.to_vec()).unwrap_or_default();
-        args.into_iter()
-            .map(|a| {
-                self.use_value(a);
-                self.vreg(a)
-            })
-            .collect()
-    }
-
-    fn select_terminator(&mut self, block_index: &dyn Fn(crate::ir::Block) -> MBlock) {
-        let d = self.data();
-        match d.opcode {
-            Opcode::Jump => {
-                let Some(dest) = d.dests.first() else { return self.fail("jump without destination") };
-                let args = self.dest_args(0);
-                self.branch(None, block_index(dest.block), &args);
-            }
-            Opcode::Brif => {
-                let (Some(taken), Some(other), Some(&cond)) = (d.dests.first(), d.dests.get(1), d.args.first()) else {
-                    return self.fail("brif needs a condition and two destinations");
-                };
-                let c = self.use_value(cond);
-                let taken_args = self.dest_args(0);
-                let other_args = self.dest_args(1);
-                self.branch(Some((c, d.attrs.negated)), block_index(taken.block), &taken_args);
-                self.branch(None, block_index(other.block), &other_args);
-            }
-            Opcode::Exit => self.emit(Mnemonic::new(Op::EXIT), &[]),
-            Opcode::Trap => self.emit(Mnemonic::of(Op::BPT, &[Mod::TRAP]), &[Operand::Hex(1)]),
-            Opcode::Return => {
-                // The return address is in R20 (ptxas's convention for
-                // `CALL.REL.NOINC`); the returned values are uses placed by
-                // the calling convention at allocation.
-                let vals: Vec<VReg> = d.args.iter().map(|a| {
-                    self.use_value(*a);
-                    self.vreg(*a)
-                }).collect();
-                match Mnemonic::of(Op::RET, &[Mod::REL, Mod::NODEC]).build(self.sm, None, &[Operand::reg(Reg::gpr(20)), Operand::Target(0)]) {
-                    Ok(inst) => self.push_abi(MachKind::Inst(inst), vals),
-                    Err(e) => self.fail(e.to_string()),
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// A call through a register: the target's low word (an offset in the
-    /// section) goes last among the uses, where allocation fixes it to R0.
-    fn select_call_indirect(&mut self) {
-        let d = self.data();
-        let Some((&target, rest)) = d.args.split_first() else { return self.fail("an indirect call without a target") };
-        let mut uses: Vec<VReg> = rest.iter().map(|a| {
-            self.use_value(*a);
-            self.vreg(*a)
-        }).collect();
-        self.use_value(target);
-        let mut t = self.vreg(target);
-        if self.func.value_type(target) != Type::R32 {
-            let lo = self.fresh(Type::R32);
-            self.pseudo(MachKind::Extract { part: 0 }, &[lo], &[t]);
-            t = lo;
-        }
-        uses.push(t);
-        let guard = self.guard();
-        match Mnemonic::of(Op::CALL, &[Mod::REL, Mod::NOINC]).build(self.sm, guard, &[Operand::reg(self.reg_of(t)), Operand::Target(0)]) {
-            Ok(inst) => self.push_abi(MachKind::Call { inst, callee: INDIRECT_CALLEE, external: false }, uses),
-            Err(e) => self.fail(e.to_string()),
-        }
-    }
-
-    fn select_call(&mut self) {
-        let d = self.data();
-        let args: Vec<VReg> = d.args.iter().map(|a| {
-            self.use_value(*a);
-            self.vreg(*a)
-        }).collect();
-        let guard = self.guard();
-        match Mnemonic::of(Op::CALL, &[Mod::REL, Mod::NOINC]).build(self.sm, guard, &[Operand::Target(0)]) {
-            Ok(inst) => self.push_abi(MachKind::Call { inst, callee: d.imm as u32, external: false }, args),
-            Err(e) => self.fail(e.to_string()),
-        }
-    }
-
     /// Records a call or return: the uses are the passed values in order,
     /// repeats kept (the calling convention places each one), then the
     /// guard's register when it is virtual.
-    fn push_abi(&mut self, kind: MachKind, vals: Vec<VReg>) {
+    fn push_abi(&mut self, kind: MachKind, vals: VRegs) {
         let defs: SmallVec<[VReg; 2]> = self.data().results.iter().map(|v| self.vreg(*v)).collect();
-        let mut uses: SmallVec<[VReg; 4]> = vals.into_iter().collect();
+        let mut uses: SmallVec<[VReg; 4]> = vals;
         if let MachKind::Inst(i) | MachKind::Call { inst: i, .. } = &kind {
             let mut guard = SmallVec::<[VReg; 4]>::new();
             operand_vregs(&Operand::reg(i.guard.0), &mut guard);
@@ -433,45 +337,6 @@ impl SelectCtx<'_> {
             }
         };
         self.reg_of(v)
-    }
-
-    /// Packs 8- or 16-bit elements (each in the low bits of a 32-bit
-    /// value) into the register of one access: each word is built by
-    /// PRMTs that keep the bytes placed so far and take the next
-    /// element's low bytes from the second source.
-    fn pack_subword(&mut self, values: &[crate::ir::Value], wide_ty: Type, elem: DataType) -> VReg {
-        let bytes = elem.bits() / 8;
-        let per_word = (4 / bytes) as usize;
-        let mut words: SmallVec<[VReg; 4]> = SmallVec::new();
-        for chunk in values.chunks(per_word) {
-            let mut acc: Option<VReg> = None;
-            for (j, &v) in chunk.iter().enumerate() {
-                self.use_value(v);
-                let e = self.vreg(v);
-                let Some(prev) = acc else {
-                    acc = Some(e);
-                    continue;
-                };
-                let first = j as u32 * bytes;
-                let mut selector = 0u32;
-                for i in 0..4 {
-                    let nibble = if i >= first && i < first + bytes { 4 + (i - first) } else { i };
-                    selector |= nibble << (4 * i);
-                }
-                let t = self.fresh(Type::R32);
-                self.push_helper(Mnemonic::new(Op::PRMT), &[Operand::reg(self.reg_of(t)), Operand::reg(self.reg_of(prev)), Operand::Imm(selector), Operand::reg(self.reg_of(e))], &[t]);
-                acc = Some(t);
-            }
-            if let Some(a) = acc {
-                words.push(a);
-            }
-        }
-        if wide_ty.regs() == 1 {
-            return words[0];
-        }
-        let t = self.fresh(wide_ty);
-        self.pseudo(MachKind::Concat, &[t], &words);
-        t
     }
 
     /// Extracts the results (each one or more 32-bit parts) from a wide register.
@@ -519,18 +384,12 @@ impl SelectCtx<'_> {
     }
 }
 
-/// Trait methods `term(&mut self, _: Inst)` that call the inherent method
-/// `method(&mut self)` selecting the current instruction.
-macro_rules! selected_whole {
-    ($($term:ident => $method:ident),* $(,)?) => {
-        $(fn $term(&mut self, _: Inst) -> Unit {
-            self.$method()
-        })*
-    };
-}
-
 /// A machine instruction's operands in printed order (ISLE `Ops`).
 pub type Ops = SmallVec<[Operand; 7]>;
+
+/// A machine instruction's guard (ISLE `Guard`): the predicate register
+/// and whether it is negated.
+pub type Guard = Option<(Reg, bool)>;
 
 /// Virtual registers (ISLE `VRegs`): the parts of a CONCAT, low first.
 pub type VRegs = SmallVec<[VReg; 4]>;
@@ -1011,12 +870,6 @@ impl Context for SelectCtx<'_> {
             }
         }
     }
-    // Operations the rules dispatch on the opcode alone: each term is the
-    // inherent method that selects the whole instruction.
-    selected_whole! {
-        emit_call => select_call,
-        emit_call_indirect => select_call_indirect,
-    }
     // ---- context glue: values, virtual registers, pseudo-ops ----------
 
     fn result_shape(&mut self, i: Inst, k: u8) -> Shape {
@@ -1229,37 +1082,125 @@ impl Context for SelectCtx<'_> {
         let results = self.func.insts[i].results.clone();
         self.split(wide, &results);
     }
-    fn store_data(&mut self, i: Inst) -> Src {
-        let d = &self.func.insts[i];
-        let values: Vec<_> = d.args.iter().skip(1).copied().collect();
-        let wide = self.access_shape(i).ty();
-        let subword = d.attrs.ty.filter(|e| e.bits() < 32 && d.attrs.vector > 1);
-        let data = if let Some(elem) = subword {
-            let t = self.pack_subword(&values, wide, elem);
-            self.reg_of(t)
-        } else if values.len() == 1 && self.func.value_type(values[0]) == wide {
-            self.use_value(values[0])
-        } else {
-            let t = self.fresh(wide);
-            let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-            for v in values {
-                self.use_value(v);
-                let ty = self.func.value_type(v);
-                if ty.regs() == 1 {
-                    parts.push(self.vreg(v));
-                } else {
-                    for k in 0..ty.regs() {
-                        let p = SelectCtx::fresh(self, Type::R32);
-                        self.pseudo(MachKind::Extract { part: k }, &[p], &[self.vreg(v)]);
-                        parts.push(p);
-                    }
+    fn store_words(&mut self, i: Inst, shape: &Shape) -> VReg {
+        let values: Vec<_> = self.func.insts[i].args.iter().skip(1).copied().collect();
+        let t = SelectCtx::fresh(self, shape.ty());
+        let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
+        for v in values {
+            self.use_value(v);
+            let ty = self.func.value_type(v);
+            if ty.regs() == 1 {
+                parts.push(self.vreg(v));
+            } else {
+                for k in 0..ty.regs() {
+                    let p = SelectCtx::fresh(self, Type::R32);
+                    self.pseudo(MachKind::Extract { part: k }, &[p], &[self.vreg(v)]);
+                    parts.push(p);
                 }
             }
-            self.pseudo(MachKind::Concat, &[t], &parts);
-            self.reg_of(t)
-        };
-        Operand::reg(data)
+        }
+        self.pseudo(MachKind::Concat, &[t], &parts);
+        t
     }
+    fn subword_vector(&mut self, i: Inst) -> Option<DataType> {
+        let d = &self.func.insts[i];
+        d.attrs.ty.filter(|e| e.bits() < 32 && d.attrs.vector > 1)
+    }
+    fn elems_per_word(&mut self, e: &DataType) -> u8 {
+        (32 / e.bits().max(8)) as u8
+    }
+    fn pack_selector(&mut self, e: &DataType, j: u8) -> Option<u32> {
+        let bytes = e.bits() / 8;
+        let first = u32::from(j) * bytes;
+        if first >= 4 {
+            return None;
+        }
+        let mut selector = 0u32;
+        for i in 0..4 {
+            let nibble = if i >= first && i < first + bytes { 4 + (i - first) } else { i };
+            selector |= nibble << (4 * i);
+        }
+        Some(selector)
+    }
+    fn u8_add(&mut self, a: u8, b: u8) -> u8 {
+        a.wrapping_add(b)
+    }
+    fn shape_is(&mut self, a: &Shape, b: &Shape) -> Option<Unit> {
+        (a == b).then_some(())
+    }
+
+    // ---- context glue: control flow and calls ----------------------------
+
+    fn unguarded(&mut self) -> Guard {
+        None
+    }
+    fn branch_guard(&mut self, i: Inst, c: Arg) -> Guard {
+        let r = self.use_value(c.value);
+        Some((r, self.func.insts[i].attrs.negated))
+    }
+    fn dest_block(&mut self, i: Inst, k: u8) -> Option<MBlock> {
+        let dest = self.func.insts[i].dests.get(usize::from(k))?;
+        Some(MBlock(self.block_index.get(dest.block.index()).copied().unwrap_or(0)))
+    }
+    fn dest_args(&mut self, i: Inst, k: u8) -> VRegs {
+        let Some(dest) = self.func.insts[i].dests.get(usize::from(k)) else { return VRegs::new() };
+        dest.args
+            .iter()
+            .map(|&a| {
+                self.use_value(a);
+                self.vreg(a)
+            })
+            .collect()
+    }
+    fn arg_vregs(&mut self, i: Inst, from: u8) -> VRegs {
+        let args = &self.func.insts[i].args;
+        args.iter()
+            .skip(usize::from(from))
+            .map(|&a| {
+                self.use_value(a);
+                self.vreg(a)
+            })
+            .collect()
+    }
+    fn vregs_push(&mut self, vs: VRegs, v: VReg) -> VRegs {
+        let mut vs = vs;
+        vs.push(v);
+        vs
+    }
+    fn src_gpr(&mut self, n: u8) -> Src {
+        Operand::reg(Reg::gpr(n))
+    }
+    fn src_target(&mut self) -> Src {
+        Operand::Target(0)
+    }
+    fn indirect_callee(&mut self) -> u32 {
+        INDIRECT_CALLEE
+    }
+    fn push_branch(&mut self, m: Mnemonic, guard: Guard, target: MBlock, args: VRegs) -> Unit {
+        match m.build(self.sm, guard, &[Operand::Target(0)]) {
+            Ok(inst) => {
+                let mut uses = SmallVec::<[VReg; 4]>::new();
+                operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
+                uses.extend(args.iter().copied());
+                self.out.push(MachInst { kind: MachKind::Branch { inst, target }, defs: SmallVec::new(), uses, tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
+            }
+            Err(e) => SelectCtx::fail(self, e.to_string()),
+        }
+    }
+    fn push_return(&mut self, m: Mnemonic, ops: Ops, vals: VRegs) -> Unit {
+        match m.build(self.sm, None, &ops) {
+            Ok(inst) => self.push_abi(MachKind::Inst(inst), vals),
+            Err(e) => SelectCtx::fail(self, e.to_string()),
+        }
+    }
+    fn push_call(&mut self, _: Inst, m: Mnemonic, ops: Ops, callee: u32, vals: VRegs) -> Unit {
+        let guard = self.guard();
+        match m.build(self.sm, guard, &ops) {
+            Ok(inst) => self.push_abi(MachKind::Call { inst, callee, external: false }, vals),
+            Err(e) => SelectCtx::fail(self, e.to_string()),
+        }
+    }
+
     fn guarded_vector_load(&mut self, i: Inst, m: Mnemonic, addr: Src, t: VReg) -> Unit {
         if self.subword_elem(i).is_some() && self.func.insts[i].attrs.vector > 1 {
             let message = self.failure_message(Failure::GuardedSubwordLoad);
@@ -1358,10 +1299,8 @@ impl Context for SelectCtx<'_> {
     }
 
     fn no_selection(&mut self, _: Inst) -> Unit {
-        match self.data().opcode {
-            op if op.is_terminator() => self.fail("terminators are selected by the driver"),
-            op => self.fail(format!("no selection rule for {op} with these operands")),
-        }
+        let op = self.data().opcode;
+        SelectCtx::fail(self, format!("no selection rule for {op} with these operands"));
     }
 }
 
@@ -1410,10 +1349,6 @@ impl SelectCtx<'_> {
         }
     }
 
-    /// Selects a terminator (called by the driver, which knows the block numbering).
-    pub fn terminator(&mut self, block_index: &dyn Fn(crate::ir::Block) -> MBlock) {
-        self.select_terminator(block_index)
-    }
 }
 
 #[cfg(test)]

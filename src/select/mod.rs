@@ -87,6 +87,7 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
     }
     let block_index = |b: Block| MBlock(index.get(b.index()).copied().unwrap_or(0));
     let mut ctx = SelectCtx::new(func, sm);
+    ctx.block_index = index.clone();
     let mut blocks: Vec<MachBlock> = vec![MachBlock::default(); order.len()];
     // A block's instructions, last first (selection walks the block
     // backwards); one buffer for every block, so that each block's list is
@@ -103,9 +104,7 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
             ctx.cur = inst;
             ctx.error = None;
             ctx.out.clear();
-            if data.opcode.is_terminator() {
-                ctx.terminator(&block_index);
-            } else if data.opcode.layer() == crate::ir::Layer::Ptx {
+            if data.opcode.layer() == crate::ir::Layer::Ptx {
                 ctx.fail(format!("{} is a PTX-level operation (legalization runs before selection)", data.opcode));
             } else if generated::constructor_select(&mut ctx, inst).is_none() {
                 ctx.fail("no rule matches");
