@@ -106,6 +106,20 @@ pub enum Failure {
     AccessSize,
     /// A guarded vector load of 8- or 16-bit elements.
     GuardedSubwordLoad,
+    /// A comparison without its comparison attribute.
+    NoComparison,
+    /// An integer comparison of a float-only kind (`equ`, `num`…).
+    IsetpCmp,
+    /// A MUFU without its function.
+    MufuFunction,
+    /// A saturating integer conversion (I2I, not in the form table).
+    I2iForm,
+    /// A PRMT mode above 6.
+    PrmtMode,
+    /// An IDP without the types of its sources.
+    IdpTypes,
+    /// A conversion without its types, or not a conversion.
+    ConversionTypes,
 }
 
 /// How global and generic memory accesses address memory on the SM.

@@ -48,141 +48,8 @@ fn rz() -> Operand {
     Operand::reg(Reg::zero(RegFile::Gpr))
 }
 
-/// nvdisasm's integer comparison token and whether it is unsigned.
-fn int_cmp(cmp: Cmp, mirrored: bool) -> Option<(Mod, bool)> {
-    let cmp = if mirrored { mirror(cmp) } else { cmp };
-    Some(match cmp {
-        Cmp::Eq => (Mod::EQ, false),
-        Cmp::Ne => (Mod::NE, false),
-        Cmp::Lt => (Mod::LT, false),
-        Cmp::Le => (Mod::LE, false),
-        Cmp::Gt => (Mod::GT, false),
-        Cmp::Ge => (Mod::GE, false),
-        Cmp::Lo => (Mod::LT, true),
-        Cmp::Ls => (Mod::LE, true),
-        Cmp::Hi => (Mod::GT, true),
-        Cmp::Hs => (Mod::GE, true),
-        _ => return None,
-    })
-}
-
-/// The comparison with its operands exchanged.
-fn mirror(cmp: Cmp) -> Cmp {
-    match cmp {
-        Cmp::Lt => Cmp::Gt,
-        Cmp::Gt => Cmp::Lt,
-        Cmp::Le => Cmp::Ge,
-        Cmp::Ge => Cmp::Le,
-        Cmp::Lo => Cmp::Hi,
-        Cmp::Hi => Cmp::Lo,
-        Cmp::Ls => Cmp::Hs,
-        Cmp::Hs => Cmp::Ls,
-        Cmp::Ltu => Cmp::Gtu,
-        Cmp::Gtu => Cmp::Ltu,
-        Cmp::Leu => Cmp::Geu,
-        Cmp::Geu => Cmp::Leu,
-        other => other,
-    }
-}
-
-fn float_cmp(cmp: Cmp, mirrored: bool) -> Mod {
-    let cmp = if mirrored { mirror(cmp) } else { cmp };
-    match cmp {
-        Cmp::Eq => Mod::EQ,
-        Cmp::Ne => Mod::NE,
-        Cmp::Lt | Cmp::Lo => Mod::LT,
-        Cmp::Le | Cmp::Ls => Mod::LE,
-        Cmp::Gt | Cmp::Hi => Mod::GT,
-        Cmp::Ge | Cmp::Hs => Mod::GE,
-        Cmp::Equ => Mod::EQU,
-        Cmp::Neu => Mod::NEU,
-        Cmp::Ltu => Mod::LTU,
-        Cmp::Leu => Mod::LEU,
-        Cmp::Gtu => Mod::GTU,
-        Cmp::Geu => Mod::GEU,
-        Cmp::Num => Mod::NUM,
-        Cmp::Nan => Mod::NAN,
-    }
-}
-
-fn combine(op: Option<BoolOp>) -> Mod {
-    match op {
-        Some(BoolOp::Or) => Mod::OR,
-        Some(BoolOp::Xor) => Mod::XOR,
-        _ => Mod::AND,
-    }
-}
-
-/// A float rounding (none for round-to-nearest, the default).
-fn round(r: Option<Round>) -> Option<Mod> {
-    match r {
-        Some(Round::Rm) => Some(Mod::RM),
-        Some(Round::Rp) => Some(Mod::RP),
-        Some(Round::Rz) => Some(Mod::RZ),
-        _ => None,
-    }
-}
-
-/// A rounding to an integral value (none for to-nearest).
-fn round_int(r: Option<Round>) -> Option<Mod> {
-    match r {
-        Some(Round::Rmi | Round::Rm) => Some(Mod::FLOOR),
-        Some(Round::Rpi | Round::Rp) => Some(Mod::CEIL),
-        Some(Round::Rzi | Round::Rz) => Some(Mod::TRUNC),
-        _ => None,
-    }
-}
-
 fn unsigned(ty: Option<DataType>) -> bool {
     ty.is_some_and(|t| !t.is_signed() && !t.is_float())
-}
-
-/// Integer size of conversions (`.U8`…, none for s32, `.S64`).
-fn int_size(t: DataType) -> Option<Mod> {
-    Some(match (t.bits(), t.is_signed()) {
-        (8, false) => Mod::U8,
-        (8, true) => Mod::S8,
-        (16, false) => Mod::U16,
-        (16, true) => Mod::S16,
-        (32, false) => Mod::U32,
-        (32, true) => return None,
-        (_, false) => Mod::U64,
-        (_, true) => Mod::S64,
-    })
-}
-
-/// Float type of conversions (`.F16`, none for f32, `.F64`).
-fn float_size(t: DataType) -> Option<Mod> {
-    match t {
-        DataType::F16 => Some(Mod::F16),
-        DataType::Bf16 => Some(Mod::BF16),
-        DataType::F64 => Some(Mod::F64),
-        _ => None,
-    }
-}
-
-/// Float type of F2F pairs (always written: `.F32.F16`).
-fn float_name(t: DataType) -> Mod {
-    float_size(t).unwrap_or(Mod::F32)
-}
-
-/// PRMT's modes, by the value of the mode field (1..6; 0 is the plain
-/// selector).
-const PRMT_MODES: [Mod; 6] = [Mod::F4E, Mod::B4E, Mod::RC8, Mod::ECL, Mod::ECR, Mod::RC16];
-
-fn mufu_name(f: MufuFunc) -> Mod {
-    match f {
-        MufuFunc::Rcp => Mod::RCP,
-        MufuFunc::Rsq => Mod::RSQ,
-        MufuFunc::Sqrt => Mod::SQRT,
-        MufuFunc::Sin => Mod::SIN,
-        MufuFunc::Cos => Mod::COS,
-        MufuFunc::Ex2 => Mod::EX2,
-        MufuFunc::Lg2 => Mod::LG2,
-        MufuFunc::Rcp64h => Mod::RCP64H,
-        MufuFunc::Rsq64h => Mod::RSQ64H,
-        MufuFunc::Tanh => Mod::TANH,
-    }
 }
 
 /// The table of a three-input function with inputs `x` and `y` exchanged,
@@ -209,14 +76,6 @@ impl SelectCtx<'_> {
     fn result(&self, k: usize, absent: Operand) -> Operand {
         match self.data().results.get(k) {
             Some(v) => Operand::reg(self.reg_of(self.vreg(*v))),
-            None => absent,
-        }
-    }
-
-    /// Predicate argument `k` as an operand (`absent` when missing).
-    fn pred_arg(&mut self, k: usize, absent: Operand) -> Operand {
-        match self.arg(k) {
-            Some(a) => self.src_pred(a),
             None => absent,
         }
     }
@@ -360,32 +219,10 @@ impl SelectCtx<'_> {
         }
     }
 
-    /// The conversion's opcode and modifiers.
-    fn conversion_name(&self) -> Option<Mnemonic> {
-        let d = self.data();
-        let (dst, src) = (d.attrs.ty?, d.attrs.src_ty?);
-        let ftz = d.attrs.ftz;
-        Some(match d.opcode {
-            Opcode::I2f => Mnemonic::new(Op::I2F).opt(float_size(dst)).opt(int_size(src)).opt(round(d.attrs.round)),
-            // sm_90+: I2FP.F32.S32 (the 32-bit conversion without a size field).
-            Opcode::I2fp => Mnemonic::of(Op::I2FP, &[Mod::F32, if src.is_signed() { Mod::S32 } else { Mod::U32 }]).opt(round(d.attrs.round)),
-            Opcode::F2i => {
-                // ptxas 13.5 writes `.NTZ` on every F2I from an f32 or f16
-                // to at most 32 bits, whatever the rounding (`F2I.NTZ`,
-                // `F2I.U32.FLOOR.NTZ`, `F2I.F16.NTZ`), and never from an
-                // f64 or to 64 bits.
-                let ntz = matches!(src, DataType::F32 | DataType::F16) && dst.bits() <= 32;
-                Mnemonic::new(Op::F2I).flag(ftz, Mod::FTZ).opt(int_size(dst)).opt(float_size(src)).opt(round_int(d.attrs.round)).flag(ntz, Mod::NTZ)
-            }
-            Opcode::F2f => Mnemonic::new(Op::F2F).flag(ftz, Mod::FTZ).with(float_name(dst)).with(float_name(src)).opt(round(d.attrs.round)),
-            Opcode::Frnd => Mnemonic::new(Op::FRND).flag(ftz, Mod::FTZ).opt(float_size(dst)).opt(round_int(d.attrs.round)),
-            _ => return None,
-        })
-    }
 }
 
 /// A machine instruction's operands in printed order (ISLE `Ops`).
-pub type Ops = SmallVec<[Operand; 7]>;
+pub type Ops = SmallVec<[Operand; 8]>;
 
 /// A machine instruction's guard (ISLE `Guard`): the predicate register
 /// and whether it is negated.
@@ -597,144 +434,6 @@ impl Context for SelectCtx<'_> {
         matches!(*o, Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen | Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl).then_some(())
     }
 
-    fn emit_iadd3(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
-        let x = self.data().attrs.x;
-        let mut ops = vec![self.result(0, rz()), self.result(1, pt()), self.result(2, pt()), a, b, c];
-        if x {
-            let (c0, c1) = (self.pred_arg(3, not_pt()), self.pred_arg(4, not_pt()));
-            ops.extend([c0, c1]);
-        }
-        self.emit(Mnemonic::new(Op::IADD3).flag(x, Mod::X), &ops);
-    }
-    fn emit_imad(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
-        let d = self.data();
-        // The wide and high forms (a carry-out predicate after the result).
-        let form = match (d.opcode, d.attrs.mul) {
-            (Opcode::ImadWide, _) => Some(Mod::WIDE),
-            (_, Some(MulMode::Hi)) => Some(Mod::HI),
-            _ => None,
-        };
-        let name = Mnemonic::new(Op::IMAD).opt(form).flag(unsigned(d.attrs.ty), Mod::U32).flag(d.attrs.x, Mod::X);
-        let mut ops = vec![self.result(0, rz())];
-        if form.is_some() {
-            ops.push(self.result(1, pt()));
-        }
-        // IMAD.HI adds a 64-bit c (a register pair) before taking the high
-        // word, so the Ori addend `hi(a*b) + c` is the pair {0, c}
-        // (ptxas: `IMAD.HI.U32 R5, R5, R7, R4` with R4 = 0, R5 = c).
-        let c = match c {
-            Operand::Reg { reg: Reg { num: crate::isa::operand::RegNum::Virt(n), .. }, .. } if form == Some(Mod::HI) => {
-                let (zero, pair) = (self.fresh(Type::R32), self.fresh(Type::R64));
-                self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(zero)), rz()], &[zero]);
-                self.pseudo(MachKind::Concat, &[pair], &[zero, VReg(n.get())]);
-                Operand::reg(self.reg_of(pair))
-            }
-            c => c,
-        };
-        ops.extend([a, b, c]);
-        if d.attrs.x {
-            ops.push(self.pred_arg(3, not_pt()));
-        }
-        self.emit(name, &ops);
-    }
-    fn emit_lop3(&mut self, _: Inst, a: Src, b: Src, c: Src, lut: u32) -> Unit {
-        let p = self.pred_arg(3, not_pt());
-        let ops = [self.result(1, pt()), self.result(0, rz()), a, b, c, Operand::Hex(lut), p];
-        self.emit(Mnemonic::of(Op::LOP3, &[Mod::LUT]), &ops);
-    }
-    fn emit_plop3(&mut self, _: Inst, a: Src, b: Src, c: Src, lut: u32) -> Unit {
-        let ops = [self.result(0, pt()), self.result(1, pt()), a, b, c, Operand::Hex(lut), Operand::Hex(0)];
-        self.emit(Mnemonic::of(Op::PLOP3, &[Mod::LUT]), &ops);
-    }
-    fn emit_shf(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
-        let d = self.data();
-        let ty = match d.attrs.ty {
-            Some(DataType::S64) => Mod::S64,
-            Some(DataType::U64 | DataType::B64) => Mod::U64,
-            Some(DataType::S32) => Mod::S32,
-            _ => Mod::U32,
-        };
-        let name = Mnemonic::new(Op::SHF).with(if d.attrs.left { Mod::L } else { Mod::R }).flag(d.attrs.wrap, Mod::W).with(ty).flag(d.attrs.mul == Some(MulMode::Hi), Mod::HI);
-        let ops = [self.result(0, rz()), a, b, c];
-        self.emit(name, &ops);
-    }
-    fn emit_setp(&mut self, _: Inst, a: Src, b: Src, mirrored: bool) -> Unit {
-        let d = self.data();
-        let Some(cmp) = d.attrs.cmp else { return self.fail(format!("{} without comparison", d.opcode)) };
-        let comb = combine(d.attrs.combine);
-        let name = match d.opcode {
-            Opcode::Isetp => {
-                let Some((c, u)) = int_cmp(cmp, mirrored) else { return self.fail(format!("ISETP has no {cmp:?}")) };
-                // A 64-bit compare (sm_120's one-instruction form) spells
-                // its width: `.U64` / `.S64`.
-                let size = match d.attrs.ty {
-                    Some(t) if t.bits() == 64 => Some(if u || unsigned(d.attrs.ty) { Mod::U64 } else { Mod::S64 }),
-                    _ => (u || unsigned(d.attrs.ty)).then_some(Mod::U32),
-                };
-                Mnemonic::of(Op::ISETP, &[c]).opt(size).with(comb).flag(d.attrs.x, Mod::EX)
-            }
-            Opcode::Fsetp => Mnemonic::of(Op::FSETP, &[float_cmp(cmp, mirrored)]).flag(d.attrs.ftz, Mod::FTZ).with(comb),
-            Opcode::Hsetp2 => Mnemonic::new(Op::HSETP2).flag(is_bf16(d.attrs.ty), Mod::BF16_V2).with(float_cmp(cmp, mirrored)).flag(d.attrs.ftz, Mod::FTZ).with(comb),
-            _ => Mnemonic::of(Op::DSETP, &[float_cmp(cmp, mirrored), comb]),
-        };
-        let mut c = self.pred_arg(2, pt());
-        // Legalization marks a negated combined predicate (`setp.eq.or
-        // p, a, b, !q`) with the `negated` attribute.
-        if d.attrs.negated {
-            if let Operand::Reg { mods, .. } = &mut c {
-                mods.not = !mods.not;
-            }
-        }
-        let mut ops = vec![self.result(0, pt()), self.result(1, pt()), a, b, c];
-        if d.attrs.x {
-            ops.push(self.pred_arg(3, pt()));
-        }
-        self.emit(name, &ops);
-    }
-    fn emit_minmax(&mut self, _: Inst, a: Src, b: Src, _preds: bool) -> Unit {
-        let d = self.data();
-        let p = self.min_pred();
-        let ops = [self.result(0, rz()), a, b, p];
-        self.emit(Mnemonic::new(Op::IMNMX).flag(unsigned(d.attrs.ty), Mod::U32), &ops);
-    }
-    fn emit_vimnmx(&mut self, _: Inst, a: Src, b: Src, preds: bool) -> Unit {
-        let d = self.data();
-        let p = self.min_pred();
-        let mut ops = vec![self.result(0, rz())];
-        if preds {
-            ops.extend([pt(), pt()]);
-        }
-        ops.extend([a, b, p]);
-        if unsigned(d.attrs.ty) {
-            return self.emit(Mnemonic::of(Op::VIMNMX, &[Mod::U32]), &ops);
-        }
-        // The signed form's spelling differs by SM (`.S32` on sm_120): the table's.
-        let guard = self.guard();
-        match Mnemonic::new(Op::VIMNMX).build(self.sm, guard, &ops).or_else(|_| Mnemonic::of(Op::VIMNMX, &[Mod::S32]).build(self.sm, guard, &ops)) {
-            Ok(i) => self.push_main(MachKind::Inst(i), &[]),
-            Err(e) => self.fail(e.to_string()),
-        }
-    }
-    fn emit_fmnmx(&mut self, _: Inst, a: Src, b: Src) -> Unit {
-        let p = self.min_pred();
-        let ops = [self.result(0, rz()), a, b, p];
-        let at = self.data().attrs;
-        let name = Mnemonic::new(Op::FMNMX).flag(at.ftz, Mod::FTZ).flag(at.nan, Mod::NAN).flag(at.xorsign, Mod::XORSIGN);
-        self.emit(name, &ops);
-    }
-    fn emit_sel(&mut self, _: Inst, a: Src, b: Src, inverted: bool) -> Unit {
-        let mut p = self.pred_arg(2, pt());
-        if let (true, Operand::Reg { mods, .. }) = (inverted, &mut p) {
-            mods.not = !mods.not;
-        }
-        let ops = [self.result(0, rz()), a, b, p];
-        let name = if self.data().opcode == Opcode::Fsel { Mnemonic::new(Op::FSEL).flag(self.data().attrs.ftz, Mod::FTZ) } else { Mnemonic::new(Op::SEL) };
-        self.emit(name, &ops);
-    }
-    fn emit_unary(&mut self, _: Inst, m: Mnemonic, s: Src) -> Unit {
-        let ops = [self.result(0, rz()), s];
-        self.emit(m, &ops);
-    }
     fn mnemonic(&mut self, op: &Op) -> Mnemonic {
         Mnemonic::new(*op)
     }
@@ -747,87 +446,6 @@ impl Context for SelectCtx<'_> {
     fn inst_shiftamt(&mut self, i: Inst) -> bool {
         self.func.insts[i].attrs.shiftamt
     }
-    fn attr_mnemonic(&mut self, _: Inst) -> Mnemonic {
-        let d = self.data();
-        // On an error the instruction is not built (the first error is the
-        // one reported), so what is returned then does not matter.
-        let failed = Mnemonic::new(Op::NOP);
-        match d.opcode {
-            Opcode::Mufu => match d.attrs.mufu {
-                Some(f) => Mnemonic::of(Op::MUFU, &[mufu_name(f)]),
-                None => {
-                    self.fail("MUFU without function");
-                    failed
-                }
-            },
-            // A saturating integer narrowing (`cvt.sat.s16.s32`) is I2I on
-            // the hardware, which the form table does not have yet.
-            Opcode::I2i => {
-                self.fail("a saturating integer conversion (I2I) has no form yet");
-                failed
-            }
-            Opcode::Fset => Mnemonic::of(Op::FSET, &[Mod::BF, float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false)]).flag(d.attrs.ftz, Mod::FTZ).with(combine(d.attrs.combine)),
-            // HSET2: `src_ty` the compared lanes' type (`.BF16_V2`), `ty`
-            // the result's (a half: 1.0 per lane, `.BF`; else a mask).
-            Opcode::Hset2 => Mnemonic::new(Op::HSET2)
-                .flag(is_bf16(d.attrs.src_ty), Mod::BF16_V2)
-                .flag(matches!(d.attrs.ty, Some(DataType::F16 | DataType::F16x2 | DataType::Bf16 | DataType::Bf16x2)), Mod::BF)
-                .with(float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false))
-                .flag(d.attrs.ftz, Mod::FTZ)
-                .with(combine(d.attrs.combine)),
-            // With a register selector, PRMT's immediate is its mode
-            // (`prmt.f4e` and the others).
-            Opcode::Prmt => match (d.args.len(), d.imm) {
-                (3, m @ 1..=6) => Mnemonic::of(Op::PRMT, &[PRMT_MODES[m as usize - 1]]),
-                (3, 0) | (2, _) => Mnemonic::new(Op::PRMT),
-                (_, m) => {
-                    self.fail(format!("PRMT mode {m} does not exist"));
-                    failed
-                }
-            },
-            // IDP.4A.{U8,S8}.{U8,S8}, IDP.2A.{LO,HI}.{U16,S16}.{U8,S8}.
-            Opcode::Idp4a | Opcode::Idp2a => {
-                let (Some(ta), Some(tb)) = (d.attrs.ty, d.attrs.src_ty) else {
-                    self.fail("IDP needs the types of a and b");
-                    return failed;
-                };
-                let byte = |t: DataType| if t.is_signed() { Mod::S8 } else { Mod::U8 };
-                if d.opcode == Opcode::Idp4a {
-                    Mnemonic::of(Op::IDP, &[Mod::_4A, byte(ta), byte(tb)])
-                } else {
-                    let half = if d.attrs.mul == Some(MulMode::Hi) { Mod::HI } else { Mod::LO };
-                    let short = if ta.is_signed() { Mod::S16 } else { Mod::U16 };
-                    Mnemonic::of(Op::IDP, &[Mod::_2A, half, short, byte(tb)])
-                }
-            }
-            _ => match self.conversion_name() {
-                Some(n) => n,
-                None => {
-                    self.fail(format!("{} needs destination and source types", d.opcode));
-                    failed
-                }
-            },
-        }
-    }
-    fn emit_binary(&mut self, _: Inst, a: Src, b: Src, name: Mnemonic) -> Unit {
-        let d = self.data();
-        let mut ops = vec![self.result(0, rz()), a, b];
-        if matches!(d.opcode, Opcode::Fset | Opcode::Hset2) {
-            // FSET.BF's and HSET2's combined predicate (PT without one), `!` where
-            // legalization marked it negated.
-            let negated = d.attrs.negated;
-            let mut c = self.pred_arg(2, pt());
-            if let (true, Operand::Reg { mods, .. }) = (negated, &mut c) {
-                mods.not = !mods.not;
-            }
-            ops.push(c);
-        }
-        self.emit(name, &ops);
-    }
-    fn emit_ternary(&mut self, _: Inst, a: Src, b: Src, c: Src, name: Mnemonic) -> Unit {
-        let ops = [self.result(0, rz()), a, b, c];
-        self.emit(name, &ops);
-    }
     fn inst_ftz(&mut self, i: Inst) -> bool {
         self.func.insts[i].attrs.ftz
     }
@@ -836,13 +454,6 @@ impl Context for SelectCtx<'_> {
     }
     fn inst_wrap(&mut self, i: Inst) -> bool {
         self.func.insts[i].attrs.wrap
-    }
-    fn mn_round(&mut self, m: Mnemonic, i: Inst) -> Mnemonic {
-        m.opt(round(self.func.insts[i].attrs.round))
-    }
-    fn emit_fchk(&mut self, _: Inst, a: Src, b: Src) -> Unit {
-        let ops = [self.result(0, pt()), a, b];
-        self.emit(Mnemonic::new(Op::FCHK), &ops);
     }
     fn mma_mnemonic(&mut self, i: Inst) -> Mnemonic {
         let imm = self.func.insts[i].imm;
@@ -1245,6 +856,96 @@ impl Context for SelectCtx<'_> {
         }
     }
 
+    // ---- context glue: attributes and operands of arithmetic ------------
+
+    fn inst_x(&mut self, i: Inst) -> Option<Unit> {
+        self.func.insts[i].attrs.x.then_some(())
+    }
+    fn inst_x_flag(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.x
+    }
+    fn inst_negated(&mut self, i: Inst) -> Option<Unit> {
+        self.func.insts[i].attrs.negated.then_some(())
+    }
+    fn inst_negated_flag(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.negated
+    }
+    fn inst_left(&mut self, i: Inst) -> Option<Unit> {
+        self.func.insts[i].attrs.left.then_some(())
+    }
+    fn inst_mul_hi(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.mul == Some(MulMode::Hi)
+    }
+    fn inst_mul(&mut self, i: Inst) -> Option<MulMode> {
+        self.func.insts[i].attrs.mul
+    }
+    fn inst_cmp(&mut self, i: Inst) -> Option<Cmp> {
+        self.func.insts[i].attrs.cmp
+    }
+    fn inst_cmp_or_eq(&mut self, i: Inst) -> Cmp {
+        self.func.insts[i].attrs.cmp.unwrap_or(Cmp::Eq)
+    }
+    fn inst_combine(&mut self, i: Inst) -> BoolOp {
+        self.func.insts[i].attrs.combine.unwrap_or(BoolOp::And)
+    }
+    fn inst_round(&mut self, i: Inst) -> Option<Round> {
+        self.func.insts[i].attrs.round
+    }
+    fn inst_mufu(&mut self, i: Inst) -> Option<MufuFunc> {
+        self.func.insts[i].attrs.mufu
+    }
+    fn inst_ty_some(&mut self, i: Inst) -> Option<DataType> {
+        self.func.insts[i].attrs.ty
+    }
+    fn inst_src_ty_some(&mut self, i: Inst) -> Option<DataType> {
+        self.func.insts[i].attrs.src_ty
+    }
+    fn imm_fits_u32(&mut self, i: Inst) -> bool {
+        u32::try_from(self.func.insts[i].imm).is_ok()
+    }
+    fn ty_bits(&mut self, t: &DataType) -> u32 {
+        t.bits()
+    }
+    fn ty_at_most_32(&mut self, t: &DataType) -> bool {
+        t.bits() <= 32
+    }
+    fn src_not_pt(&mut self) -> Src {
+        not_pt()
+    }
+    fn negate_if(&mut self, p: Src, on: bool) -> Src {
+        let mut p = p;
+        if let (true, Operand::Reg { mods, .. }) = (on, &mut p) {
+            mods.not = !mods.not;
+        }
+        p
+    }
+    fn src_vreg(&mut self, s: Src) -> Option<VReg> {
+        match s {
+            Operand::Reg { reg: Reg { num: crate::isa::operand::RegNum::Virt(n), .. }, .. } => Some(VReg(n.get())),
+            _ => None,
+        }
+    }
+    fn ops8(&mut self, a: Src, b: Src, c: Src, d: Src, e: Src, f: Src, g: Src, h: Src) -> Ops {
+        smallvec::smallvec![a, b, c, d, e, f, g, h]
+    }
+    fn ops_append(&mut self, ops: Ops, last: Src) -> Ops {
+        let mut ops = ops;
+        ops.push(last);
+        ops
+    }
+    fn emit_ops_or(&mut self, _: Inst, m: Mnemonic, alt: Mnemonic, ops: Ops) -> Unit {
+        let guard = self.guard();
+        match m.build(self.sm, guard, &ops).or_else(|_| alt.build(self.sm, guard, &ops)) {
+            Ok(i) => self.push_main(MachKind::Inst(i), &[]),
+            Err(e) => SelectCtx::fail(self, e.to_string()),
+        }
+    }
+    fn fail_mnemonic(&mut self, i: Inst, why: &Failure) -> Mnemonic {
+        Context::fail(self, i, why);
+        // Never built: the first error is the one reported.
+        Mnemonic::new(Op::NOP)
+    }
+
     // ---- context glue: operands ------------------------------------------
 
     fn src_sp(&mut self) -> Src {
@@ -1318,13 +1019,6 @@ impl SelectCtx<'_> {
         }
     }
 
-    /// The predicate choosing the minimum: argument 2, else PT (or !PT
-    /// for the maximum, the `negated` attribute).
-    fn min_pred(&mut self) -> Operand {
-        let neg = self.data().attrs.negated;
-        self.pred_arg(2, if neg { not_pt() } else { pt() })
-    }
-
     /// The message of a failure the rules chose, with the current
     /// instruction's details.
     fn failure_message(&self, why: Failure) -> String {
@@ -1339,6 +1033,13 @@ impl SelectCtx<'_> {
                 format!("no {}-bit access", d.attrs.ty.map_or(0, |e| e.bits()) * n)
             }
             Failure::GuardedSubwordLoad => "a guarded vector load of 8- or 16-bit elements is not supported".into(),
+            Failure::NoComparison => format!("{} without comparison", d.opcode),
+            Failure::IsetpCmp => format!("ISETP has no {:?}", d.attrs.cmp.unwrap_or(Cmp::Eq)),
+            Failure::MufuFunction => "MUFU without function".into(),
+            Failure::I2iForm => "a saturating integer conversion (I2I) has no form yet".into(),
+            Failure::PrmtMode => format!("PRMT mode {} does not exist", d.imm),
+            Failure::IdpTypes => "IDP needs the types of a and b".into(),
+            Failure::ConversionTypes => format!("{} needs destination and source types", d.opcode),
             Failure::LdcVectorSize => {
                 let bits = match d.attrs.ty.filter(|t| t.bits() < 32) {
                     Some(t) => t.bits() * d.results.len() as u32,
@@ -1348,7 +1049,6 @@ impl SelectCtx<'_> {
             }
         }
     }
-
 }
 
 #[cfg(test)]
@@ -1365,9 +1065,4 @@ mod tests {
         assert_eq!(lut_swap(0x96, 2, 1), 0x96);
         assert_eq!(lut_swap(0xe8, 1, 0), 0xe8);
     }
-}
-
-/// Whether a half type is bfloat16 (the `.BF16_V2` instructions).
-fn is_bf16(ty: Option<DataType>) -> bool {
-    matches!(ty, Some(DataType::Bf16 | DataType::Bf16x2))
 }
