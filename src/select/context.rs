@@ -4,11 +4,10 @@
 //! instruction), and the operand terms: what each Ori operand can become
 //! (its [`Class`]) and making the machine operand for a slot.
 
-use super::mach::{MachInst, MachKind, VReg, vreg_reg};
+use super::mach::{MachInst, VReg, vreg_reg};
 use crate::ir::entity::EntityRef;
 use crate::ir::{Function, Inst, InstData, Opcode, Type, Value, ValueDef};
 use crate::isa::inst::float_printable;
-use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use crate::target::Sm;
 use smallvec::SmallVec;
@@ -333,24 +332,6 @@ impl<'f> SelectCtx<'f> {
             Some((off, _)) => Operand::CBank { bank: 0, offset: off as u16, mods: a.mods },
             None => self.src_reg(a),
         }
-    }
-
-    /// A kernel parameter loaded into a fresh uniform register.
-    pub fn src_uniform_param(&mut self, a: Arg) -> Operand {
-        let Some((off, ty)) = self.param(a.value) else { return self.src_reg(a) };
-        let ur = self.fresh(ty.with_uniformity(true));
-        let size = (ty == Type::R64).then_some(Mod::_64);
-        let bank = Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() };
-        let addr = Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: off as i32 };
-        let dst = Operand::reg(self.reg_of(ur));
-        // The table says which uniform constant load the SM has (ULDC up to
-        // sm_90, LDCU from sm_100): whichever builds.
-        let inst = Mnemonic::new(Op::LDCU).opt(size).build(self.sm, None, &[dst, addr]).or_else(|_| Mnemonic::new(Op::ULDC).opt(size).build(self.sm, None, &[dst, bank]));
-        match inst {
-            Ok(i) => self.out.push(MachInst { kind: MachKind::Inst(i), defs: [ur].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() }),
-            Err(e) => self.fail(e.to_string()),
-        }
-        Operand::Reg { reg: self.reg_of(ur), mods: a.mods, reuse: false }
     }
 }
 

@@ -1,17 +1,24 @@
 //! The selection program's extern terms, the glue between the ISLE rules
 //! and Rust (Cranelift names its own `lower/isle.rs`): `impl Context for
-//! SelectCtx`. Two kinds of terms:
-//! * readers of the Ori instruction the rules match on (opcode, arguments,
-//!   immediates, the target SM; operand classes and machine operands are
-//!   worked out by [`super::context`]);
-//! * emitters, which spell a machine opcode from the instruction's
-//!   attributes and build the `isa::Inst` (through
-//!   [`crate::isa::inst::Inst::build`]) with the operands the rules chose,
-//!   including the instructions that need no choice (constants, copies,
-//!   pair plumbing, memory, calls, terminators).
+//! SelectCtx`. The rules (`isle/select.isle`) make every choice: which
+//! machine instruction, which modifiers, which operand goes in which slot,
+//! which addressing form, which constant. The terms here only
+//! * read the Ori instruction (opcode, arguments, attributes, immediates,
+//!   value shapes, the target SM) and compute pure facts about it (whether
+//!   an offset fits 24 bits, a PRMT selector, a vector's width); operand
+//!   classes and machine operands are worked out by [`super::context`];
+//! * make operands (registers, immediates, memory operands, the memory
+//!   descriptor, fresh virtual registers);
+//! * push what the rules chose: one machine instruction built from a
+//!   [`Mnemonic`] and operands through [`crate::isa::inst::Inst::build`]
+//!   (`emit_ops`, guarded as the Ori instruction; `emit_def`, a helper
+//!   defining a fresh register), a pseudo-op register allocation expands
+//!   (COPY, EXTRACT, CONCAT, SYMADDR), a branch, call or return with the
+//!   values the calling convention places;
+//! * record a refusal the rules name ([`Failure`]) with its message.
 //!
-//! The shapes of the SASS-layer Ori instructions accepted here (arguments
-//! beyond the first three are read by the emitters):
+//! The shapes of the SASS-layer Ori instructions the rules accept
+//! (arguments beyond the first three are read through `inst_arg`):
 //! * `IADD3 a, b, c [, cin0 [, cin1]]` → `d [, cout0 [, cout1]]`; `.X` with carry-ins;
 //! * `IMAD a, b, c [, cin]` → `d [, cout]` (`.HI` with `mul = hi`); `IMAD.WIDE a, b, c64` → `d64`;
 //!   `.U32` when the type is unsigned;
@@ -418,8 +425,23 @@ impl Context for SelectCtx<'_> {
     fn src_cbank(&mut self, a: Arg) -> Src {
         SelectCtx::src_cbank(self, a)
     }
-    fn src_uniform_param(&mut self, a: Arg) -> Src {
-        SelectCtx::src_uniform_param(self, a)
+    fn arg_param_offset(&mut self, a: Arg) -> Option<u32> {
+        self.param(a.value).map(|(off, _)| off)
+    }
+    fn uniform_of(&mut self, shape: &Shape) -> Shape {
+        Shape::of(shape.ty().with_uniformity(true))
+    }
+    fn const_addr_urz(&mut self, off: u32) -> Src {
+        Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: off as i32 }
+    }
+    fn cbank0(&mut self, off: u32) -> Src {
+        Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }
+    }
+    fn with_mods(&mut self, s: Src, a: Arg) -> Src {
+        match s {
+            Operand::Reg { reg, reuse, .. } => Operand::Reg { reg, mods: a.mods, reuse },
+            other => other,
+        }
     }
     fn lut_swap_ab(&mut self, lut: u32) -> u32 {
         lut_swap(lut, 2, 1)
