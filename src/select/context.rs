@@ -119,6 +119,18 @@ pub enum Failure {
     IdpTypes,
     /// A conversion without its types, or not a conversion.
     ConversionTypes,
+    /// An `mma` of integer elements with no IMMA shape or type.
+    NoImma,
+    /// An `mma` no machine instruction performs.
+    NoMma,
+    /// An immediate that holds no `mma` descriptor.
+    MmaDescriptor,
+    /// An immediate that holds no `ldmatrix` descriptor.
+    LdmatrixDescriptor,
+    /// An immediate that holds no `stmatrix` descriptor.
+    StmatrixDescriptor,
+    /// An immediate that holds no `cp.async` descriptor.
+    AsyncCopyDescriptor,
 }
 
 /// How global and generic memory accesses address memory on the SM.

@@ -5,6 +5,7 @@
 
 pub use crate::ir::Inst;
 pub use crate::ir::Opcode;
+pub use crate::ir::matrix::{MmaAcc, MmaBitOp, MmaElem, MmaShape};
 pub use crate::ir::{BoolOp, Cmp, DataType, MemOrder, MemScope, MufuFunc, MulMode, RedOp, Round, Space, SpecialReg, WarpMode};
 pub use super::context::{Arg, Class, Failure, MemModel, Shape};
 pub use super::isle::{Guard, VRegs};

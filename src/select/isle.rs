@@ -40,6 +40,7 @@ use super::context::{Arg, Class, Failure, SelectCtx, Shape, operand_vregs};
 use super::generated::{Context, Src, Unit};
 use super::mach::{INDIRECT_CALLEE, MBlock, MachInst, MachKind, VReg};
 use crate::ir::entity::EntityRef;
+use crate::ir::matrix::{AsyncCopy, MatrixMove, Mma, MmaAcc, MmaBitOp, MmaElem, MmaShape};
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
 use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, SrcMods};
@@ -476,32 +477,6 @@ impl Context for SelectCtx<'_> {
     }
     fn inst_wrap(&mut self, i: Inst) -> bool {
         self.func.insts[i].attrs.wrap
-    }
-    fn mma_mnemonic(&mut self, i: Inst) -> Mnemonic {
-        let imm = self.func.insts[i].imm;
-        match crate::ir::matrix::Mma::decode(imm).ok_or_else(|| format!("an mma descriptor {imm:#x}")).and_then(|m| super::matrix::mma_mnemonic(m, self.sm.number)) {
-            Ok(m) => m,
-            Err(e) => {
-                self.fail(e);
-                Mnemonic::new(Op::HMMA)
-            }
-        }
-    }
-    fn ldsm_mnemonic(&mut self, i: Inst) -> Mnemonic {
-        self.matrix_move_mnemonic(i, "an ldmatrix", super::matrix::ldsm_mnemonic, Op::LDSM)
-    }
-    fn stsm_mnemonic(&mut self, i: Inst) -> Mnemonic {
-        self.matrix_move_mnemonic(i, "a stmatrix", super::matrix::stsm_mnemonic, Op::STSM)
-    }
-    fn ldgsts_mnemonic(&mut self, i: Inst) -> Mnemonic {
-        let imm = self.func.insts[i].imm;
-        match crate::ir::matrix::AsyncCopy::decode(imm) {
-            Some(c) => super::matrix::ldgsts_mnemonic(c),
-            None => {
-                self.fail(format!("a cp.async descriptor {imm:#x}"));
-                Mnemonic::new(Op::LDGSTS)
-            }
-        }
     }
     // ---- context glue: values, virtual registers, pseudo-ops ----------
 
@@ -968,6 +943,48 @@ impl Context for SelectCtx<'_> {
         Mnemonic::new(Op::NOP)
     }
 
+    // ---- context glue: tensor-core and asynchronous-copy descriptors ----
+
+    fn mma_decodes(&mut self, i: Inst) -> Option<Unit> {
+        self.mma(i).map(|_| ())
+    }
+    fn mma_shape(&mut self, i: Inst) -> MmaShape {
+        self.mma(i).map_or(MmaShape::M16N8K16, |m| m.shape)
+    }
+    fn mma_a(&mut self, i: Inst) -> MmaElem {
+        self.mma(i).map_or(MmaElem::F16, |m| m.a)
+    }
+    fn mma_b(&mut self, i: Inst) -> MmaElem {
+        self.mma(i).map_or(MmaElem::F16, |m| m.b)
+    }
+    fn mma_acc(&mut self, i: Inst) -> MmaAcc {
+        self.mma(i).map_or(MmaAcc::F32, |m| m.acc)
+    }
+    fn mma_sat(&mut self, i: Inst) -> bool {
+        self.mma(i).is_some_and(|m| m.sat)
+    }
+    fn mma_bitop(&mut self, i: Inst) -> Option<MmaBitOp> {
+        self.mma(i)?.bitop
+    }
+    fn matrix_move_count(&mut self, i: Inst) -> Option<u8> {
+        MatrixMove::decode(self.func.insts[i].imm).map(|m| m.count)
+    }
+    fn matrix_move_trans(&mut self, i: Inst) -> bool {
+        MatrixMove::decode(self.func.insts[i].imm).is_some_and(|m| m.trans)
+    }
+    fn async_copy_size(&mut self, i: Inst) -> Option<u8> {
+        self.async_copy(i).map(|c| c.size)
+    }
+    fn async_copy_prefetch(&mut self, i: Inst) -> u16 {
+        self.async_copy(i).map_or(0, |c| c.prefetch)
+    }
+    fn async_copy_bypass(&mut self, i: Inst) -> bool {
+        self.async_copy(i).is_some_and(|c| c.bypass)
+    }
+    fn async_copy_zfill(&mut self, i: Inst) -> bool {
+        self.async_copy(i).is_some_and(|c| c.zfill)
+    }
+
     // ---- context glue: operands ------------------------------------------
 
     fn src_sp(&mut self) -> Src {
@@ -1028,17 +1045,14 @@ impl Context for SelectCtx<'_> {
 }
 
 impl SelectCtx<'_> {
-    /// The mnemonic of an ldmatrix or stmatrix from its descriptor, or a
-    /// selection failure naming `what` when the descriptor does not decode.
-    fn matrix_move_mnemonic(&mut self, i: Inst, what: &str, mnemonic: fn(crate::ir::matrix::MatrixMove) -> Mnemonic, fallback: Op) -> Mnemonic {
-        let imm = self.func.insts[i].imm;
-        match crate::ir::matrix::MatrixMove::decode(imm) {
-            Some(m) => mnemonic(m),
-            None => {
-                self.fail(format!("{what} descriptor {imm:#x}"));
-                Mnemonic::new(fallback)
-            }
-        }
+    /// The `mma` descriptor of an instruction's immediate.
+    fn mma(&self, i: Inst) -> Option<Mma> {
+        Mma::decode(self.func.insts[i].imm)
+    }
+
+    /// The `cp.async` descriptor of an instruction's immediate.
+    fn async_copy(&self, i: Inst) -> Option<AsyncCopy> {
+        AsyncCopy::decode(self.func.insts[i].imm)
     }
 
     /// The message of a failure the rules chose, with the current
@@ -1062,6 +1076,12 @@ impl SelectCtx<'_> {
             Failure::PrmtMode => format!("PRMT mode {} does not exist", d.imm),
             Failure::IdpTypes => "IDP needs the types of a and b".into(),
             Failure::ConversionTypes => format!("{} needs destination and source types", d.opcode),
+            Failure::NoImma => format!("no IMMA for {:?}", self.mma(self.cur)),
+            Failure::NoMma => format!("no machine instruction for {:?}", self.mma(self.cur)),
+            Failure::MmaDescriptor => format!("an mma descriptor {:#x}", d.imm),
+            Failure::LdmatrixDescriptor => format!("an ldmatrix descriptor {:#x}", d.imm),
+            Failure::StmatrixDescriptor => format!("a stmatrix descriptor {:#x}", d.imm),
+            Failure::AsyncCopyDescriptor => format!("a cp.async descriptor {:#x}", d.imm),
             Failure::LdcVectorSize => {
                 let bits = match d.attrs.ty.filter(|t| t.bits() < 32) {
                     Some(t) => t.bits() * d.results.len() as u32,

@@ -30,7 +30,6 @@ pub mod context;
 pub mod generated;
 pub mod isle;
 pub mod mach;
-pub mod matrix;
 
 pub use mach::{MBlock, MachBlock, MachFunction, MachInst, MachKind, VReg};
 
