@@ -930,13 +930,6 @@ impl Context for SelectCtx<'_> {
         ops.push(last);
         ops
     }
-    fn emit_ops_or(&mut self, _: Inst, m: Mnemonic, alt: Mnemonic, ops: Ops) -> Unit {
-        let guard = self.guard();
-        match m.build(self.sm, guard, &ops).or_else(|_| alt.build(self.sm, guard, &ops)) {
-            Ok(i) => self.push_main(MachKind::Inst(i), &[]),
-            Err(e) => SelectCtx::fail(self, e.to_string()),
-        }
-    }
     fn fail_mnemonic(&mut self, i: Inst, why: &Failure) -> Mnemonic {
         Context::fail(self, i, why);
         // Never built: the first error is the one reported.
