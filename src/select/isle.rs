@@ -205,28 +205,6 @@ impl SelectCtx<'_> {
         };
         self.reg_of(v)
     }
-
-    /// Extracts the results (each one or more 32-bit parts) from a wide register.
-    fn split(&mut self, wide: VReg, results: &[crate::ir::Value]) {
-        let mut part = 0u8;
-        for &r in results {
-            let ty = self.func.value_type(r);
-            let dst = self.vreg(r);
-            if ty.regs() == 1 {
-                self.pseudo(MachKind::Extract { part }, &[dst], &[wide]);
-            } else {
-                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-                for k in 0..ty.regs() {
-                    let p = self.fresh(Type::R32);
-                    self.pseudo(MachKind::Extract { part: part + k }, &[p], &[wide]);
-                    parts.push(p);
-                }
-                self.pseudo(MachKind::Concat, &[dst], &parts);
-            }
-            part += ty.regs();
-        }
-    }
-
 }
 
 /// A machine instruction's operands in printed order (ISLE `Ops`).
@@ -486,6 +464,9 @@ impl Context for SelectCtx<'_> {
     fn arg_shape(&mut self, a: Arg) -> Shape {
         Shape::of(self.func.value_type(a.value))
     }
+    fn vregs0(&mut self) -> VRegs {
+        VRegs::new()
+    }
     fn vregs2(&mut self, a: VReg, b: VReg) -> VRegs {
         smallvec::smallvec![a, b]
     }
@@ -685,30 +666,6 @@ impl Context for SelectCtx<'_> {
             selector |= nibble << (4 * i);
         }
         selector
-    }
-    fn push_split(&mut self, i: Inst, wide: VReg) -> Unit {
-        let results = self.func.insts[i].results.clone();
-        self.split(wide, &results);
-    }
-    fn store_words(&mut self, i: Inst, shape: &Shape) -> VReg {
-        let values: Vec<_> = self.func.insts[i].args.iter().skip(1).copied().collect();
-        let t = SelectCtx::fresh(self, shape.ty());
-        let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-        for v in values {
-            self.use_value(v);
-            let ty = self.func.value_type(v);
-            if ty.regs() == 1 {
-                parts.push(self.vreg(v));
-            } else {
-                for k in 0..ty.regs() {
-                    let p = SelectCtx::fresh(self, Type::R32);
-                    self.pseudo(MachKind::Extract { part: k }, &[p], &[self.vreg(v)]);
-                    parts.push(p);
-                }
-            }
-        }
-        self.pseudo(MachKind::Concat, &[t], &parts);
-        t
     }
     fn subword_vector(&mut self, i: Inst) -> Option<DataType> {
         let d = &self.func.insts[i];
