@@ -4,11 +4,10 @@
 //! instruction), and the operand terms: what each Ori operand can become
 //! (its [`Class`]) and making the machine operand for a slot.
 
-use super::mach::{MachInst, MachKind, VReg, vreg_reg};
+use super::mach::{MachInst, VReg, vreg_reg};
 use crate::ir::entity::EntityRef;
 use crate::ir::{Function, Inst, InstData, Opcode, Type, Value, ValueDef};
 use crate::isa::inst::float_printable;
-use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum, SrcMods};
 use crate::target::Sm;
 use smallvec::SmallVec;
@@ -36,6 +35,102 @@ pub enum Class {
     Param,
     /// Anything else: a register.
     Reg,
+}
+
+/// A value's register shape as the rules match it: its file and width
+/// (`Pred` for both predicate files; `None` for a missing value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// No such value.
+    None,
+    /// A predicate (per-thread or uniform).
+    Pred,
+    /// `r32`.
+    R32,
+    /// `r64`.
+    R64,
+    /// `r128`.
+    R128,
+    /// `ur32`.
+    Ur32,
+    /// `ur64`.
+    Ur64,
+    /// `ur128`.
+    Ur128,
+}
+
+impl Shape {
+    /// The shape of a type.
+    pub fn of(ty: Type) -> Shape {
+        match (ty.file(), ty.regs()) {
+            (crate::ir::RegFile::P | crate::ir::RegFile::Up, _) => Shape::Pred,
+            (crate::ir::RegFile::R, 1) => Shape::R32,
+            (crate::ir::RegFile::R, 2) => Shape::R64,
+            (crate::ir::RegFile::R, _) => Shape::R128,
+            (crate::ir::RegFile::Ur, 1) => Shape::Ur32,
+            (crate::ir::RegFile::Ur, 2) => Shape::Ur64,
+            (crate::ir::RegFile::Ur, _) => Shape::Ur128,
+        }
+    }
+
+    /// The type of a fresh register of the shape (`r32` for `None`).
+    pub fn ty(self) -> Type {
+        match self {
+            Shape::None | Shape::R32 => Type::R32,
+            Shape::Pred => Type::P,
+            Shape::R64 => Type::R64,
+            Shape::R128 => Type::R128,
+            Shape::Ur32 => Type::UR32,
+            Shape::Ur64 => Type::UR64,
+            Shape::Ur128 => Type::UR128,
+        }
+    }
+}
+
+/// Why the rules refused an instruction (the message is
+/// [`SelectCtx::failure_message`]'s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// A guarded instruction that selects to pseudo-ops, which take no guard.
+    GuardedPseudo,
+    /// A barrier with a register id or a thread count.
+    BarForm,
+    /// A vector constant-bank load of a size LDC has no form for.
+    LdcVectorSize,
+    /// A memory access without its address argument.
+    NoAddress,
+    /// A load or store without an element type.
+    NoElementType,
+    /// A load or store of a width no access has.
+    AccessSize,
+    /// A guarded vector load of 8- or 16-bit elements.
+    GuardedSubwordLoad,
+    /// A comparison without its comparison attribute.
+    NoComparison,
+    /// An integer comparison of a float-only kind (`equ`, `num`…).
+    IsetpCmp,
+    /// A MUFU without its function.
+    MufuFunction,
+    /// A saturating integer conversion (I2I, not in the form table).
+    I2iForm,
+    /// A PRMT mode above 6.
+    PrmtMode,
+    /// An IDP without the types of its sources.
+    IdpTypes,
+    /// A conversion without its types, or not a conversion.
+    ConversionTypes,
+    /// An `mma` of integer elements with no IMMA shape or type.
+    NoImma,
+    /// An `mma` no machine instruction performs.
+    NoMma,
+    /// An immediate that holds no `mma` descriptor.
+    MmaDescriptor,
+    /// An immediate that holds no `ldmatrix` descriptor.
+    LdmatrixDescriptor,
+    /// An immediate that holds no `stmatrix` descriptor.
+    StmatrixDescriptor,
+    /// An immediate that holds no `cp.async` descriptor.
+    AsyncCopyDescriptor,
 }
 
 /// How global and generic memory accesses address memory on the SM.
@@ -68,6 +163,8 @@ pub struct SelectCtx<'f> {
     pub error: Option<String>,
     /// The global-memory descriptor (sm_80 on), loaded once in the entry block.
     pub desc: Option<VReg>,
+    /// Per Ori block: its machine block (branch targets).
+    pub block_index: Vec<u32>,
 }
 
 impl<'f> SelectCtx<'f> {
@@ -82,6 +179,7 @@ impl<'f> SelectCtx<'f> {
             cur: Inst::new(0),
             error: None,
             desc: None,
+            block_index: Vec::new(),
         }
     }
 
@@ -246,24 +344,6 @@ impl<'f> SelectCtx<'f> {
             Some((off, _)) => Operand::CBank { bank: 0, offset: off as u16, mods: a.mods },
             None => self.src_reg(a),
         }
-    }
-
-    /// A kernel parameter loaded into a fresh uniform register.
-    pub fn src_uniform_param(&mut self, a: Arg) -> Operand {
-        let Some((off, ty)) = self.param(a.value) else { return self.src_reg(a) };
-        let ur = self.fresh(ty.with_uniformity(true));
-        let size = (ty == Type::R64).then_some(Mod::_64);
-        let bank = Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() };
-        let addr = Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: off as i32 };
-        let dst = Operand::reg(self.reg_of(ur));
-        // The table says which uniform constant load the SM has (ULDC up to
-        // sm_90, LDCU from sm_100): whichever builds.
-        let inst = Mnemonic::new(Op::LDCU).opt(size).build(self.sm, None, &[dst, addr]).or_else(|_| Mnemonic::new(Op::ULDC).opt(size).build(self.sm, None, &[dst, bank]));
-        match inst {
-            Ok(i) => self.out.push(MachInst { kind: MachKind::Inst(i), defs: [ur].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() }),
-            Err(e) => self.fail(e.to_string()),
-        }
-        Operand::Reg { reg: self.reg_of(ur), mods: a.mods, reuse: false }
     }
 }
 

@@ -5,8 +5,11 @@
 
 pub use crate::ir::Inst;
 pub use crate::ir::Opcode;
+pub use crate::ir::matrix::{MmaAcc, MmaBitOp, MmaElem, MmaShape};
 pub use crate::ir::{BoolOp, Cmp, DataType, MemOrder, MemScope, MufuFunc, MulMode, RedOp, Round, Space, SpecialReg, WarpMode};
-pub use super::context::{Arg, Class, MemModel};
+pub use super::context::{Arg, Class, Failure, MemModel, Shape};
+pub use super::isle::{Guard, VRegs};
+pub use super::mach::{MBlock, VReg};
 pub use super::isle::Ops;
 pub use crate::isa::op::{Mnemonic, Mod, Op as MachOp};
 /// A machine operand (legal for the slot it was made for).

@@ -1,17 +1,24 @@
 //! The selection program's extern terms, the glue between the ISLE rules
 //! and Rust (Cranelift names its own `lower/isle.rs`): `impl Context for
-//! SelectCtx`. Two kinds of terms:
-//! * readers of the Ori instruction the rules match on (opcode, arguments,
-//!   immediates, the target SM; operand classes and machine operands are
-//!   worked out by [`super::context`]);
-//! * emitters, which spell a machine opcode from the instruction's
-//!   attributes and build the `isa::Inst` (through
-//!   [`crate::isa::inst::Inst::build`]) with the operands the rules chose,
-//!   including the instructions that need no choice (constants, copies,
-//!   pair plumbing, memory, calls, terminators).
+//! SelectCtx`. The rules (`isle/select.isle`) make every choice: which
+//! machine instruction, which modifiers, which operand goes in which slot,
+//! which addressing form, which constant. The terms here only
+//! * read the Ori instruction (opcode, arguments, attributes, immediates,
+//!   value shapes, the target SM) and compute pure facts about it (whether
+//!   an offset fits 24 bits, a PRMT selector, a vector's width); operand
+//!   classes and machine operands are worked out by [`super::context`];
+//! * make operands (registers, immediates, memory operands, the memory
+//!   descriptor, fresh virtual registers);
+//! * push what the rules chose: one machine instruction built from a
+//!   [`Mnemonic`] and operands through [`crate::isa::inst::Inst::build`]
+//!   (`emit_ops`, guarded as the Ori instruction; `emit_def`, a helper
+//!   defining a fresh register), a pseudo-op register allocation expands
+//!   (COPY, EXTRACT, CONCAT, SYMADDR), a branch, call or return with the
+//!   values the calling convention places;
+//! * record a refusal the rules name ([`Failure`]) with its message.
 //!
-//! The shapes of the SASS-layer Ori instructions accepted here (arguments
-//! beyond the first three are read by the emitters):
+//! The shapes of the SASS-layer Ori instructions the rules accept
+//! (arguments beyond the first three are read through `inst_arg`):
 //! * `IADD3 a, b, c [, cin0 [, cin1]]` → `d [, cout0 [, cout1]]`; `.X` with carry-ins;
 //! * `IMAD a, b, c [, cin]` → `d [, cout]` (`.HI` with `mul = hi`); `IMAD.WIDE a, b, c64` → `d64`;
 //!   `.U32` when the type is unsigned;
@@ -29,9 +36,11 @@
 //!
 //! Source modifiers are the `neg`/`abs` attribute masks.
 
-use super::context::{Arg, Class, SelectCtx, operand_vregs};
-use super::generated::{Context, MemModel, Src, Unit};
+use super::context::{Arg, Class, Failure, SelectCtx, Shape, operand_vregs};
+use super::generated::{Context, Src, Unit};
 use super::mach::{INDIRECT_CALLEE, MBlock, MachInst, MachKind, VReg};
+use crate::ir::entity::EntityRef;
+use crate::ir::matrix::{AsyncCopy, MatrixMove, Mma, MmaAcc, MmaBitOp, MmaElem, MmaShape};
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
 use crate::isa::op::{Mnemonic, Mod, Op};
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, SrcMods};
@@ -47,156 +56,8 @@ fn rz() -> Operand {
     Operand::reg(Reg::zero(RegFile::Gpr))
 }
 
-/// nvdisasm's integer comparison token and whether it is unsigned.
-fn int_cmp(cmp: Cmp, mirrored: bool) -> Option<(Mod, bool)> {
-    let cmp = if mirrored { mirror(cmp) } else { cmp };
-    Some(match cmp {
-        Cmp::Eq => (Mod::EQ, false),
-        Cmp::Ne => (Mod::NE, false),
-        Cmp::Lt => (Mod::LT, false),
-        Cmp::Le => (Mod::LE, false),
-        Cmp::Gt => (Mod::GT, false),
-        Cmp::Ge => (Mod::GE, false),
-        Cmp::Lo => (Mod::LT, true),
-        Cmp::Ls => (Mod::LE, true),
-        Cmp::Hi => (Mod::GT, true),
-        Cmp::Hs => (Mod::GE, true),
-        _ => return None,
-    })
-}
-
-/// The comparison with its operands exchanged.
-fn mirror(cmp: Cmp) -> Cmp {
-    match cmp {
-        Cmp::Lt => Cmp::Gt,
-        Cmp::Gt => Cmp::Lt,
-        Cmp::Le => Cmp::Ge,
-        Cmp::Ge => Cmp::Le,
-        Cmp::Lo => Cmp::Hi,
-        Cmp::Hi => Cmp::Lo,
-        Cmp::Ls => Cmp::Hs,
-        Cmp::Hs => Cmp::Ls,
-        Cmp::Ltu => Cmp::Gtu,
-        Cmp::Gtu => Cmp::Ltu,
-        Cmp::Leu => Cmp::Geu,
-        Cmp::Geu => Cmp::Leu,
-        other => other,
-    }
-}
-
-fn float_cmp(cmp: Cmp, mirrored: bool) -> Mod {
-    let cmp = if mirrored { mirror(cmp) } else { cmp };
-    match cmp {
-        Cmp::Eq => Mod::EQ,
-        Cmp::Ne => Mod::NE,
-        Cmp::Lt | Cmp::Lo => Mod::LT,
-        Cmp::Le | Cmp::Ls => Mod::LE,
-        Cmp::Gt | Cmp::Hi => Mod::GT,
-        Cmp::Ge | Cmp::Hs => Mod::GE,
-        Cmp::Equ => Mod::EQU,
-        Cmp::Neu => Mod::NEU,
-        Cmp::Ltu => Mod::LTU,
-        Cmp::Leu => Mod::LEU,
-        Cmp::Gtu => Mod::GTU,
-        Cmp::Geu => Mod::GEU,
-        Cmp::Num => Mod::NUM,
-        Cmp::Nan => Mod::NAN,
-    }
-}
-
-fn combine(op: Option<BoolOp>) -> Mod {
-    match op {
-        Some(BoolOp::Or) => Mod::OR,
-        Some(BoolOp::Xor) => Mod::XOR,
-        _ => Mod::AND,
-    }
-}
-
-/// A float rounding (none for round-to-nearest, the default).
-fn round(r: Option<Round>) -> Option<Mod> {
-    match r {
-        Some(Round::Rm) => Some(Mod::RM),
-        Some(Round::Rp) => Some(Mod::RP),
-        Some(Round::Rz) => Some(Mod::RZ),
-        _ => None,
-    }
-}
-
-/// A rounding to an integral value (none for to-nearest).
-fn round_int(r: Option<Round>) -> Option<Mod> {
-    match r {
-        Some(Round::Rmi | Round::Rm) => Some(Mod::FLOOR),
-        Some(Round::Rpi | Round::Rp) => Some(Mod::CEIL),
-        Some(Round::Rzi | Round::Rz) => Some(Mod::TRUNC),
-        _ => None,
-    }
-}
-
 fn unsigned(ty: Option<DataType>) -> bool {
     ty.is_some_and(|t| !t.is_signed() && !t.is_float())
-}
-
-/// Integer size of conversions (`.U8`…, none for s32, `.S64`).
-fn int_size(t: DataType) -> Option<Mod> {
-    Some(match (t.bits(), t.is_signed()) {
-        (8, false) => Mod::U8,
-        (8, true) => Mod::S8,
-        (16, false) => Mod::U16,
-        (16, true) => Mod::S16,
-        (32, false) => Mod::U32,
-        (32, true) => return None,
-        (_, false) => Mod::U64,
-        (_, true) => Mod::S64,
-    })
-}
-
-/// Float type of conversions (`.F16`, none for f32, `.F64`).
-fn float_size(t: DataType) -> Option<Mod> {
-    match t {
-        DataType::F16 => Some(Mod::F16),
-        DataType::Bf16 => Some(Mod::BF16),
-        DataType::F64 => Some(Mod::F64),
-        _ => None,
-    }
-}
-
-/// Float type of F2F pairs (always written: `.F32.F16`).
-fn float_name(t: DataType) -> Mod {
-    float_size(t).unwrap_or(Mod::F32)
-}
-
-/// Memory access size for an element type and vector width (none for 32
-/// bits); `None` for a size no access has.
-fn access_size(elem: DataType, n: u32) -> Option<Option<Mod>> {
-    Some(match (elem.bits() * n.max(1), elem.is_signed() && n <= 1) {
-        (8, false) => Some(Mod::U8),
-        (8, true) => Some(Mod::S8),
-        (16, false) => Some(Mod::U16),
-        (16, true) => Some(Mod::S16),
-        (32, _) => None,
-        (64, _) => Some(Mod::_64),
-        (128, _) => Some(Mod::_128),
-        _ => return None,
-    })
-}
-
-/// PRMT's modes, by the value of the mode field (1..6; 0 is the plain
-/// selector).
-const PRMT_MODES: [Mod; 6] = [Mod::F4E, Mod::B4E, Mod::RC8, Mod::ECL, Mod::ECR, Mod::RC16];
-
-fn mufu_name(f: MufuFunc) -> Mod {
-    match f {
-        MufuFunc::Rcp => Mod::RCP,
-        MufuFunc::Rsq => Mod::RSQ,
-        MufuFunc::Sqrt => Mod::SQRT,
-        MufuFunc::Sin => Mod::SIN,
-        MufuFunc::Cos => Mod::COS,
-        MufuFunc::Ex2 => Mod::EX2,
-        MufuFunc::Lg2 => Mod::LG2,
-        MufuFunc::Rcp64h => Mod::RCP64H,
-        MufuFunc::Rsq64h => Mod::RSQ64H,
-        MufuFunc::Tanh => Mod::TANH,
-    }
 }
 
 /// The table of a three-input function with inputs `x` and `y` exchanged,
@@ -223,14 +84,6 @@ impl SelectCtx<'_> {
     fn result(&self, k: usize, absent: Operand) -> Operand {
         match self.data().results.get(k) {
             Some(v) => Operand::reg(self.reg_of(self.vreg(*v))),
-            None => absent,
-        }
-    }
-
-    /// Predicate argument `k` as an operand (`absent` when missing).
-    fn pred_arg(&mut self, k: usize, absent: Operand) -> Operand {
-        match self.arg(k) {
-            Some(a) => self.src_pred(a),
             None => absent,
         }
     }
@@ -303,247 +156,12 @@ impl SelectCtx<'_> {
         self.out.push(MachInst { kind, defs: defs.iter().copied().collect(), uses: uses.iter().copied().collect(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
     }
 
-    /// Pseudo instructions take no guard (predication applies to machine
-    /// instructions).
-    fn no_guard(&mut self) -> bool {
-        if self.data().guard.is_some() {
-            self.fail(format!("guarded {} is not selected (guard the machine instructions instead)", self.data().opcode));
-            return false;
-        }
-        true
-    }
-
-    // ---- shared opcodes ----------------------------------------------------
-
-    fn select_iconst(&mut self) {
-        let d = self.data();
-        let Some(&res) = d.results.first() else { return };
-        let ty = self.func.value_type(res);
-        let bits = d.imm;
-        match ty.file() {
-            crate::ir::RegFile::P | crate::ir::RegFile::Up => {
-                let lut = if bits != 0 { 0xff } else { 0 };
-                let ops = [self.result(0, pt()), pt(), pt(), pt(), pt(), Operand::Hex(lut), Operand::Hex(0)];
-                self.emit(Mnemonic::of(Op::PLOP3, &[Mod::LUT]), &ops);
-            }
-            // A uniform word: `UMOV UR4, 0x0` (the value a guarded
-            // instruction with a uniform result keeps where its guard fails).
-            crate::ir::RegFile::Ur if ty.regs() == 1 => {
-                let ops = [self.result(0, rz()), Operand::Imm(bits as u32)];
-                self.emit(Mnemonic::new(Op::UMOV), &ops);
-            }
-            _ if ty.regs() == 1 => {
-                let ops = [self.result(0, rz()), Operand::Imm(bits as u32)];
-                self.emit(Mnemonic::new(Op::MOV), &ops);
-            }
-            _ => {
-                if !self.no_guard() {
-                    return;
-                }
-                // Wider constants: one MOV per 32-bit part, then the parts joined.
-                let n = usize::from(ty.regs());
-                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-                for k in 0..n {
-                    let word = if k < 2 { (bits >> (32 * k)) as u32 } else { 0 };
-                    let t = self.fresh(Type::R32);
-                    self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(t)), Operand::Imm(word)], &[t]);
-                    parts.push(t);
-                }
-                let dst = self.vreg(res);
-                self.pseudo(MachKind::Concat, &[dst], &parts);
-            }
-        }
-    }
-
-    fn select_copy(&mut self) {
-        let d = self.data();
-        let (Some(&src), Some(&dst)) = (d.args.first(), d.results.first()) else { return self.fail("copy without operand") };
-        if self.func.value_type(dst) == Type::R32 {
-            let s = self.use_value(src);
-            let ops = [self.result(0, rz()), Operand::reg(s)];
-            return self.emit(Mnemonic::new(Op::MOV), &ops);
-        }
-        if self.no_guard() {
-            self.use_value(src);
-            let (s, t) = (self.vreg(src), self.vreg(dst));
-            self.pseudo(MachKind::Copy, &[t], &[s]);
-        }
-    }
-
-    fn select_extract(&mut self) {
-        let d = self.data();
-        let (Some(&src), Some(&dst)) = (d.args.first(), d.results.first()) else { return self.fail("extract without operand") };
-        let part = d.imm as u8;
-        if self.no_guard() {
-            self.use_value(src);
-            let (s, t) = (self.vreg(src), self.vreg(dst));
-            self.pseudo(MachKind::Extract { part }, &[t], &[s]);
-        }
-    }
-
-    fn select_concat(&mut self) {
-        let d = self.data();
-        let Some(&dst) = d.results.first() else { return };
-        if !self.no_guard() {
-            return;
-        }
-        let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-        for &a in d.args.iter() {
-            // A zero part is RZ, which no virtual register names: a MOV makes one.
-            if let Some((0, _)) = self.constant(a) {
-                let t = self.fresh(Type::R32);
-                self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(t)), rz()], &[t]);
-                parts.push(t);
-            } else {
-                self.use_value(a);
-                parts.push(self.vreg(a));
-            }
-        }
-        let t = self.vreg(dst);
-        self.pseudo(MachKind::Concat, &[t], &parts);
-    }
-
-    fn select_symaddr(&mut self) {
-        let d = self.data();
-        if d.attrs.space == Some(Space::Local) {
-            // A frame slot: the stack pointer (R1, reserved) plus the slot's offset.
-            let sum = [pt(), pt(), Operand::reg(Reg::gpr(1)), Operand::Imm(d.offset as u32), rz()];
-            let Some(&dst) = d.results.first() else { return };
-            if self.func.value_type(dst) != Type::R64 {
-                let ops = [self.result(0, rz()), sum[0], sum[1], sum[2], sum[3], sum[4]];
-                return self.emit(Mnemonic::new(Op::IADD3), &ops);
-            }
-            // In a 64-bit register (`mov.u64 %rd, local_array`): the
-            // local-window address, high word zero.
-            if !self.no_guard() {
-                return;
-            }
-            let (lo, hi) = (self.fresh(Type::R32), self.fresh(Type::R32));
-            self.push_helper(Mnemonic::new(Op::IADD3), &[Operand::reg(self.reg_of(lo)), sum[0], sum[1], sum[2], sum[3], sum[4]], &[lo]);
-            self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(hi)), rz()], &[hi]);
-            let t = self.vreg(dst);
-            return self.pseudo(MachKind::Concat, &[t], &[lo, hi]);
-        }
-        if self.no_guard() {
-            let Some(&dst) = d.results.first() else { return };
-            let t = self.vreg(dst);
-            self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: d.offset, function: false }, &[t], &[]);
-        }
-    }
-
-    fn select_funcaddr(&mut self) {
-        let d = self.data();
-        if !self.no_guard() {
-            return self.fail("a guarded function address");
-        }
-        let Some(&dst) = d.results.first() else { return };
-        let t = self.vreg(dst);
-        self.pseudo(MachKind::SymAddr { global: d.imm as u32, offset: 0, function: true }, &[t], &[]);
-    }
-
-    fn branch(&mut self, guard: Option<(Reg, bool)>, target: MBlock, extra: &[VReg]) {
-        match Mnemonic::new(Op::BRA).build(self.sm, guard, &[Operand::Target(0)]) {
-            Ok(inst) => {
-                let mut uses = SmallVec::<[VReg; 4]>::new();
-                operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
-                uses.extend(extra.iter().copied());
-                self.out.push(MachInst { kind: MachKind::Branch { inst, target }, defs: SmallVec::new(), uses, tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
-            }
-            Err(e) => self.fail(e.to_string()),
-        }
-    }
-
-    /// Marks branch arguments as needed; returns their registers.
-    fn dest_args(&mut self, k: usize) -> Vec<VReg> {
-        let args: Vec<_> = self.data().dests.get(k).map(|d| d.args.to_vec()).unwrap_or_default();
-        args.into_iter()
-            .map(|a| {
-                self.use_value(a);
-                self.vreg(a)
-            })
-            .collect()
-    }
-
-    fn select_terminator(&mut self, block_index: &dyn Fn(crate::ir::Block) -> MBlock) {
-        let d = self.data();
-        match d.opcode {
-            Opcode::Jump => {
-                let Some(dest) = d.dests.first() else { return self.fail("jump without destination") };
-                let args = self.dest_args(0);
-                self.branch(None, block_index(dest.block), &args);
-            }
-            Opcode::Brif => {
-                let (Some(taken), Some(other), Some(&cond)) = (d.dests.first(), d.dests.get(1), d.args.first()) else {
-                    return self.fail("brif needs a condition and two destinations");
-                };
-                let c = self.use_value(cond);
-                let taken_args = self.dest_args(0);
-                let other_args = self.dest_args(1);
-                self.branch(Some((c, d.attrs.negated)), block_index(taken.block), &taken_args);
-                self.branch(None, block_index(other.block), &other_args);
-            }
-            Opcode::Exit => self.emit(Mnemonic::new(Op::EXIT), &[]),
-            Opcode::Trap => self.emit(Mnemonic::of(Op::BPT, &[Mod::TRAP]), &[Operand::Hex(1)]),
-            Opcode::Return => {
-                // The return address is in R20 (ptxas's convention for
-                // `CALL.REL.NOINC`); the returned values are uses placed by
-                // the calling convention at allocation.
-                let vals: Vec<VReg> = d.args.iter().map(|a| {
-                    self.use_value(*a);
-                    self.vreg(*a)
-                }).collect();
-                match Mnemonic::of(Op::RET, &[Mod::REL, Mod::NODEC]).build(self.sm, None, &[Operand::reg(Reg::gpr(20)), Operand::Target(0)]) {
-                    Ok(inst) => self.push_abi(MachKind::Inst(inst), vals),
-                    Err(e) => self.fail(e.to_string()),
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// A call through a register: the target's low word (an offset in the
-    /// section) goes last among the uses, where allocation fixes it to R0.
-    fn select_call_indirect(&mut self) {
-        let d = self.data();
-        let Some((&target, rest)) = d.args.split_first() else { return self.fail("an indirect call without a target") };
-        let mut uses: Vec<VReg> = rest.iter().map(|a| {
-            self.use_value(*a);
-            self.vreg(*a)
-        }).collect();
-        self.use_value(target);
-        let mut t = self.vreg(target);
-        if self.func.value_type(target) != Type::R32 {
-            let lo = self.fresh(Type::R32);
-            self.pseudo(MachKind::Extract { part: 0 }, &[lo], &[t]);
-            t = lo;
-        }
-        uses.push(t);
-        let guard = self.guard();
-        match Mnemonic::of(Op::CALL, &[Mod::REL, Mod::NOINC]).build(self.sm, guard, &[Operand::reg(self.reg_of(t)), Operand::Target(0)]) {
-            Ok(inst) => self.push_abi(MachKind::Call { inst, callee: INDIRECT_CALLEE, external: false }, uses),
-            Err(e) => self.fail(e.to_string()),
-        }
-    }
-
-    fn select_call(&mut self) {
-        let d = self.data();
-        let args: Vec<VReg> = d.args.iter().map(|a| {
-            self.use_value(*a);
-            self.vreg(*a)
-        }).collect();
-        let guard = self.guard();
-        match Mnemonic::of(Op::CALL, &[Mod::REL, Mod::NOINC]).build(self.sm, guard, &[Operand::Target(0)]) {
-            Ok(inst) => self.push_abi(MachKind::Call { inst, callee: d.imm as u32, external: false }, args),
-            Err(e) => self.fail(e.to_string()),
-        }
-    }
-
     /// Records a call or return: the uses are the passed values in order,
     /// repeats kept (the calling convention places each one), then the
     /// guard's register when it is virtual.
-    fn push_abi(&mut self, kind: MachKind, vals: Vec<VReg>) {
+    fn push_abi(&mut self, kind: MachKind, vals: VRegs) {
         let defs: SmallVec<[VReg; 2]> = self.data().results.iter().map(|v| self.vreg(*v)).collect();
-        let mut uses: SmallVec<[VReg; 4]> = vals.into_iter().collect();
+        let mut uses: SmallVec<[VReg; 4]> = vals;
         if let MachKind::Inst(i) | MachKind::Call { inst: i, .. } = &kind {
             let mut guard = SmallVec::<[VReg; 4]>::new();
             operand_vregs(&Operand::reg(i.guard.0), &mut guard);
@@ -559,58 +177,18 @@ impl SelectCtx<'_> {
 
     // ---- memory ----------------------------------------------------------
 
-    /// The address operand of the current memory instruction (argument 0
-    /// plus the offset), folding frame slots (`[R1+x]`) and constants
-    /// (`[RZ+x]`), and adding an offset that does not fit the 24-bit field
-    /// to a 32-bit base with IADD3.
-    fn address(&mut self, desc: bool) -> Option<Operand> {
-        let d = self.data();
-        self.address_at(0, i64::from(d.offset), desc, false)
-    }
-
-    /// The address in argument `k` plus `offset` (with the descriptor when
-    /// `desc`); `no_zero_base`: a constant address goes into a register
-    /// unless it is zero (for forms whose `[RZ]` takes no offset).
-    fn address_at(&mut self, k: usize, offset: i64, desc: bool, no_zero_base: bool) -> Option<Operand> {
-        let d = self.data();
-        let Some(&addr) = d.args.get(k) else {
-            self.fail("memory access without address");
-            return None;
+    /// The memory operand `[base+offset]` (with the descriptor or a uniform
+    /// register); an error when the base is not a general register.
+    fn mem_operand(&mut self, base: Operand, offset: i64, desc: Option<Reg>, uniform: Option<Reg>) -> Operand {
+        let base = match base {
+            Operand::Reg { reg, .. } => reg,
+            _ => Reg::zero(RegFile::Gpr),
         };
-        let mut offset = offset;
-        let base = if let Some(sym) = self.func.value_inst(addr).map(|i| &self.func.insts[i]).filter(|s| s.opcode == Opcode::SymAddr && s.attrs.space == Some(Space::Local) && s.guard.is_none()) {
-            offset += i64::from(sym.offset);
-            Reg::gpr(1)
-        } else if let Some((c, _)) = self.constant(addr).filter(|&(c, _)| !no_zero_base || c as i64 + offset == 0) {
-            offset += c as i64;
-            Reg::zero(RegFile::Gpr)
-        } else if no_zero_base && self.constant(addr).is_some() {
-            // `[RZ+offset]` has no form: the constant in a register.
-            let t = self.fresh(self.func.value_type(addr));
-            self.use_value(addr);
-            self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(t)), Operand::reg(self.reg_of(self.vreg(addr)))], &[t]);
-            self.reg_of(t)
-        } else {
-            self.use_value(addr)
-        };
-        let wide = self.func.value_type(addr) == Type::R64;
-        let base = if (-(1 << 23)..1 << 23).contains(&offset) {
-            base
-        } else if !wide {
-            let t = self.fresh(Type::R32);
-            self.push_helper(Mnemonic::new(Op::IADD3), &[Operand::reg(self.reg_of(t)), pt(), pt(), Operand::reg(base), Operand::Imm(offset as u32), rz()], &[t]);
-            offset = 0;
-            self.reg_of(t)
-        } else {
-            self.fail(format!("address offset {offset:#x} does not fit a 64-bit address's 24-bit field"));
-            return None;
-        };
-        let desc = if desc { Some(self.descriptor()) } else { None };
-        match Mem::from_parts(base, offset as i32, 0, desc, None) {
-            Some(mem) => Some(Operand::Mem(mem)),
+        match Mem::from_parts(base, offset as i32, 0, desc, uniform) {
+            Some(mem) => Operand::Mem(mem),
             None => {
                 self.fail(format!("an address in {base}, not a general register"));
-                None
+                rz()
             }
         }
     }
@@ -627,327 +205,17 @@ impl SelectCtx<'_> {
         };
         self.reg_of(v)
     }
-
-    fn select_memory(&mut self, model: MemModel) {
-        let d = self.data();
-        let Some(elem) = d.attrs.ty else { return self.fail(format!("{} without an element type", d.opcode)) };
-        let n = u32::from(d.attrs.vector.max(1));
-        let Some(size) = access_size(elem, n) else { return self.fail(format!("no {}-bit access", elem.bits() * n)) };
-        let desc = model == MemModel::Desc;
-        let global = matches!(d.opcode, Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen);
-        // sm_75 spells the default (weak) order of global accesses `.SYS`;
-        // an ordered access is `.STRONG` at its scope (the CTA's is `.SM`
-        // from sm_80, `.CTA` on sm_75; the cluster's the GPU's).
-        let scope = d.attrs.order.and(d.attrs.scope).map(|s| match s {
-            crate::ir::MemScope::Cta if desc => Mod::SM,
-            crate::ir::MemScope::Cta => Mod::CTA,
-            crate::ir::MemScope::Cluster | crate::ir::MemScope::Gpu => Mod::GPU,
-            crate::ir::MemScope::Sys => Mod::SYS,
-        });
-        let strong;
-        let order: &[Mod] = match (global, desc, d.attrs.volatile, scope) {
-            (true, _, _, Some(s)) => {
-                strong = [Mod::STRONG, s];
-                &strong
-            }
-            (true, _, true, None) => &[Mod::STRONG, Mod::SYS],
-            (true, false, false, None) => &[Mod::SYS],
-            _ => &[],
-        };
-        let (op, load) = match d.opcode {
-            Opcode::Ldg => (Op::LDG, true),
-            Opcode::Ldgen => (Op::LD, true),
-            Opcode::Stg => (Op::STG, false),
-            Opcode::Stgen => (Op::ST, false),
-            Opcode::Lds => (Op::LDS, true),
-            Opcode::Sts => (Op::STS, false),
-            Opcode::Ldl => (Op::LDL, true),
-            Opcode::Stl => (Op::STL, false),
-            _ => return,
-        };
-        // Global and generic accesses: `.E`, the size, the order.
-        let name = Mnemonic::new(op).flag(global, Mod::E).opt(size).all(order);
-        let Some(addr) = self.address(desc && global) else { return };
-        let total = (elem.bits() * n).max(32);
-        let wide = Type::new(crate::ir::RegFile::R, (total / 32) as u8).unwrap_or(Type::R32);
-        if load {
-            let results = d.results.clone();
-            if results.len() == 1 && self.func.value_type(results[0]) == wide {
-                let ops = [self.result(0, rz()), addr];
-                return self.emit(name, &ops);
-            }
-            // A vector: one wide load, then its parts.
-            let t = self.fresh(wide);
-            if self.data().guard.is_some() {
-                // Guarded (`@%p ld.global.v4.b32 {...}`, Triton's masked
-                // loads): where the guard fails each element keeps its prior
-                // value, so the wide register starts as the priors put
-                // together, tied to the load's result, and is split after.
-                if elem.bits() < 32 && n > 1 {
-                    return self.fail("a guarded vector load of 8- or 16-bit elements is not supported");
-                }
-                let prior = self.data().prior.clone();
-                if prior.len() != results.len() {
-                    return self.fail("a guarded vector load without the prior value of each element");
-                }
-                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-                for &p in prior.iter() {
-                    self.use_value(p);
-                    let ty = self.func.value_type(p);
-                    for k in 0..ty.regs() {
-                        if ty.regs() == 1 {
-                            parts.push(self.vreg(p));
-                        } else {
-                            let part = self.fresh(Type::R32);
-                            self.pseudo(MachKind::Extract { part: k }, &[part], &[self.vreg(p)]);
-                            parts.push(part);
-                        }
-                    }
-                }
-                let kept = self.fresh(wide);
-                self.pseudo(MachKind::Concat, &[kept], &parts);
-                let guard = self.guard();
-                match name.build(self.sm, guard, &[Operand::reg(self.reg_of(t)), addr]) {
-                    Ok(inst) => {
-                        let mut uses: SmallVec<[VReg; 4]> = SmallVec::new();
-                        for op in inst.operands.iter() {
-                            operand_vregs(op, &mut uses);
-                        }
-                        operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
-                        uses.retain(|u| *u != t);
-                        uses.push(kept);
-                        let tied = smallvec::smallvec![(0u8, (uses.len() - 1) as u8)];
-                        self.out.push(MachInst { kind: MachKind::Inst(inst), defs: smallvec::smallvec![t], uses, tied, loc: crate::ir::SrcLoc::default() });
-                    }
-                    Err(e) => return self.fail(e.to_string()),
-                }
-            } else {
-                self.push_helper(name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
-            }
-            if elem.bits() < 32 && n > 1 {
-                self.split_subword(t, wide, &results, elem);
-            } else {
-                self.split(t, &results);
-            }
-        } else {
-            let values: Vec<_> = d.args.iter().skip(1).copied().collect();
-            let data = if elem.bits() < 32 && n > 1 {
-                let t = self.pack_subword(&values, wide, elem);
-                self.reg_of(t)
-            } else if values.len() == 1 && self.func.value_type(values[0]) == wide {
-                self.use_value(values[0])
-            } else {
-                let t = self.fresh(wide);
-                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-                for v in values {
-                    self.use_value(v);
-                    let ty = self.func.value_type(v);
-                    if ty.regs() == 1 {
-                        parts.push(self.vreg(v));
-                    } else {
-                        for k in 0..ty.regs() {
-                            let p = self.fresh(Type::R32);
-                            self.pseudo(MachKind::Extract { part: k }, &[p], &[self.vreg(v)]);
-                            parts.push(p);
-                        }
-                    }
-                }
-                self.pseudo(MachKind::Concat, &[t], &parts);
-                self.reg_of(t)
-            };
-            self.emit(name, &[addr, Operand::reg(data)]);
-        }
-    }
-
-    /// The elements of a vector of 8- or 16-bit elements loaded as one
-    /// access: element k is bits k·size.. of the loaded value, zero- or
-    /// sign-extended to 32 bits with a PRMT (as ptxas: `PRMT R6, R2,
-    /// 0x7772, RZ` takes byte 2 and zeros; a selector nibble 8+i repeats
-    /// the sign of byte i).
-    fn split_subword(&mut self, wide: VReg, wide_ty: Type, results: &[crate::ir::Value], elem: DataType) {
-        let bytes = elem.bits() / 8;
-        for (k, &r) in results.iter().enumerate() {
-            let at = k as u32 * bytes;
-            let (word, byte) = (at / 4, at % 4);
-            let src = if wide_ty.regs() > 1 {
-                let p = self.fresh(Type::R32);
-                self.pseudo(MachKind::Extract { part: word as u8 }, &[p], &[wide]);
-                p
-            } else {
-                wide
-            };
-            let top = byte + bytes - 1;
-            let fill = if elem.is_signed() { 8 + top } else { 7 };
-            let mut selector = 0u32;
-            for i in 0..4 {
-                let nibble = if i < bytes { byte + i } else { fill };
-                selector |= nibble << (4 * i);
-            }
-            let dst = self.vreg(r);
-            self.push_helper(Mnemonic::new(Op::PRMT), &[Operand::reg(self.reg_of(dst)), Operand::reg(self.reg_of(src)), Operand::Imm(selector), rz()], &[dst]);
-        }
-    }
-
-    /// Packs 8- or 16-bit elements (each in the low bits of a 32-bit
-    /// value) into the register of one access: each word is built by
-    /// PRMTs that keep the bytes placed so far and take the next
-    /// element's low bytes from the second source.
-    fn pack_subword(&mut self, values: &[crate::ir::Value], wide_ty: Type, elem: DataType) -> VReg {
-        let bytes = elem.bits() / 8;
-        let per_word = (4 / bytes) as usize;
-        let mut words: SmallVec<[VReg; 4]> = SmallVec::new();
-        for chunk in values.chunks(per_word) {
-            let mut acc: Option<VReg> = None;
-            for (j, &v) in chunk.iter().enumerate() {
-                self.use_value(v);
-                let e = self.vreg(v);
-                let Some(prev) = acc else {
-                    acc = Some(e);
-                    continue;
-                };
-                let first = j as u32 * bytes;
-                let mut selector = 0u32;
-                for i in 0..4 {
-                    let nibble = if i >= first && i < first + bytes { 4 + (i - first) } else { i };
-                    selector |= nibble << (4 * i);
-                }
-                let t = self.fresh(Type::R32);
-                self.push_helper(Mnemonic::new(Op::PRMT), &[Operand::reg(self.reg_of(t)), Operand::reg(self.reg_of(prev)), Operand::Imm(selector), Operand::reg(self.reg_of(e))], &[t]);
-                acc = Some(t);
-            }
-            if let Some(a) = acc {
-                words.push(a);
-            }
-        }
-        if wide_ty.regs() == 1 {
-            return words[0];
-        }
-        let t = self.fresh(wide_ty);
-        self.pseudo(MachKind::Concat, &[t], &words);
-        t
-    }
-
-    /// Extracts the results (each one or more 32-bit parts) from a wide register.
-    fn split(&mut self, wide: VReg, results: &[crate::ir::Value]) {
-        let mut part = 0u8;
-        for &r in results {
-            let ty = self.func.value_type(r);
-            let dst = self.vreg(r);
-            if ty.regs() == 1 {
-                self.pseudo(MachKind::Extract { part }, &[dst], &[wide]);
-            } else {
-                let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
-                for k in 0..ty.regs() {
-                    let p = self.fresh(Type::R32);
-                    self.pseudo(MachKind::Extract { part: part + k }, &[p], &[wide]);
-                    parts.push(p);
-                }
-                self.pseudo(MachKind::Concat, &[dst], &parts);
-            }
-            part += ty.regs();
-        }
-    }
-
-    fn select_ldc(&mut self) {
-        let d = self.data();
-        let ty = d.results.first().map_or(Type::R32, |r| self.func.value_type(*r));
-        let size = if ty == Type::R64 { Some(Mod::_64) } else { d.attrs.ty.filter(|t| t.bits() < 32).and_then(int_size) };
-        // The immediate is the bank, the offset absolute (legalization's
-        // convention: parameters at the SM's base in bank 0, `.const` in 3).
-        let Ok(bank) = u8::try_from(d.imm) else { return self.fail("constant bank number out of range") };
-        let index = match d.args.first() {
-            Some(&a) if self.func.value_type(a) == Type::R32 => self.use_value(a),
-            Some(_) => return self.fail("LDC takes a 32-bit index"),
-            None => Reg::zero(RegFile::Gpr),
-        };
-        let addr = Operand::ConstAddr { bank, index, offset: d.offset };
-        let results = d.results.clone();
-        if results.len() > 1 {
-            // A vector (`ld.const.v2.u32`, `ld.const.v4.u8`): one 16-, 32-
-            // or 64-bit load, then its parts (sub-word elements by PRMT).
-            let elem = d.attrs.ty.filter(|t| t.bits() < 32);
-            let bits = match elem {
-                Some(t) => t.bits() * results.len() as u32,
-                None => 32 * results.iter().map(|&r| u32::from(self.func.value_type(r).regs())).sum::<u32>(),
-            };
-            let (wide, name) = match bits {
-                16 => (Type::R32, Mnemonic::of(Op::LDC, &[Mod::U16])),
-                32 => (Type::R32, Mnemonic::new(Op::LDC)),
-                64 => (Type::R64, Mnemonic::of(Op::LDC, &[Mod::_64])),
-                _ => return self.fail(format!("no {bits}-bit constant-bank load")),
-            };
-            if !self.no_guard() {
-                return;
-            }
-            let t = self.fresh(wide);
-            self.push_helper(name, &[Operand::reg(self.reg_of(t)), addr], &[t]);
-            return match elem {
-                Some(e) => self.split_subword(t, wide, &results, e),
-                None => self.split(t, &results),
-            };
-        }
-        let ops = [self.result(0, rz()), addr];
-        self.emit(Mnemonic::new(Op::LDC).opt(size), &ops);
-    }
-
-    fn select_sreg(&mut self) {
-        let d = self.data();
-        // Legalization put the register's number on this SM in the immediate.
-        let Ok(n) = u8::try_from(d.imm) else { return self.fail(format!("special register number {} out of range", d.imm)) };
-        let wide = d.results.first().is_some_and(|r| self.func.value_type(*r) == Type::R64);
-        let ops = [self.result(0, rz()), Operand::SpecialReg(n)];
-        match (d.opcode, wide) {
-            (Opcode::Cs2r, true) => self.emit(Mnemonic::new(Op::CS2R), &ops),
-            (Opcode::Cs2r, false) => self.emit(Mnemonic::of(Op::CS2R, &[Mod::_32]), &ops),
-            _ => self.emit(Mnemonic::new(Op::S2R), &ops),
-        }
-    }
-
-    fn select_bar(&mut self) {
-        let d = self.data();
-        let id = d.args.first().and_then(|a| self.constant(*a)).map(|c| c.0);
-        match (id, d.args.len()) {
-            (Some(id), 1) if id < 16 => self.emit(Mnemonic::of(Op::BAR, &[Mod::SYNC, Mod::DEFER_BLOCKING]), &[Operand::Hex(id as u32)]),
-            _ => self.fail("BAR with a register barrier or a thread count has no form yet"),
-        }
-    }
-
-    /// The conversion's opcode and modifiers.
-    fn conversion_name(&self) -> Option<Mnemonic> {
-        let d = self.data();
-        let (dst, src) = (d.attrs.ty?, d.attrs.src_ty?);
-        let ftz = d.attrs.ftz;
-        Some(match d.opcode {
-            Opcode::I2f => Mnemonic::new(Op::I2F).opt(float_size(dst)).opt(int_size(src)).opt(round(d.attrs.round)),
-            // sm_90+: I2FP.F32.S32 (the 32-bit conversion without a size field).
-            Opcode::I2fp => Mnemonic::of(Op::I2FP, &[Mod::F32, if src.is_signed() { Mod::S32 } else { Mod::U32 }]).opt(round(d.attrs.round)),
-            Opcode::F2i => {
-                // ptxas 13.5 writes `.NTZ` on every F2I from an f32 or f16
-                // to at most 32 bits, whatever the rounding (`F2I.NTZ`,
-                // `F2I.U32.FLOOR.NTZ`, `F2I.F16.NTZ`), and never from an
-                // f64 or to 64 bits.
-                let ntz = matches!(src, DataType::F32 | DataType::F16) && dst.bits() <= 32;
-                Mnemonic::new(Op::F2I).flag(ftz, Mod::FTZ).opt(int_size(dst)).opt(float_size(src)).opt(round_int(d.attrs.round)).flag(ntz, Mod::NTZ)
-            }
-            Opcode::F2f => Mnemonic::new(Op::F2F).flag(ftz, Mod::FTZ).with(float_name(dst)).with(float_name(src)).opt(round(d.attrs.round)),
-            Opcode::Frnd => Mnemonic::new(Op::FRND).flag(ftz, Mod::FTZ).opt(float_size(dst)).opt(round_int(d.attrs.round)),
-            _ => return None,
-        })
-    }
-}
-
-/// Trait methods `term(&mut self, _: Inst)` that call the inherent method
-/// `method(&mut self)` selecting the current instruction.
-macro_rules! selected_whole {
-    ($($term:ident => $method:ident),* $(,)?) => {
-        $(fn $term(&mut self, _: Inst) -> Unit {
-            self.$method()
-        })*
-    };
 }
 
 /// A machine instruction's operands in printed order (ISLE `Ops`).
-pub type Ops = SmallVec<[Operand; 6]>;
+pub type Ops = SmallVec<[Operand; 8]>;
+
+/// A machine instruction's guard (ISLE `Guard`): the predicate register
+/// and whether it is negated.
+pub type Guard = Option<(Reg, bool)>;
+
+/// Virtual registers (ISLE `VRegs`): the parts of a CONCAT, low first.
+pub type VRegs = SmallVec<[VReg; 4]>;
 
 impl Context for SelectCtx<'_> {
     fn unit(&mut self) -> Unit {}
@@ -1036,21 +304,6 @@ impl Context for SelectCtx<'_> {
     }
     fn src_hex(&mut self, v: u32) -> Src {
         Operand::Hex(v)
-    }
-    fn mem_address(&mut self, _: Inst, model: &MemModel) -> Src {
-        match self.address(*model == MemModel::Desc) {
-            Some(Operand::Mem(m)) if *model == MemModel::UniformZero => {
-                match Mem::from_parts(m.base(), m.offset(), 0, None, Some(Reg::zero(RegFile::Uniform))) {
-                    Some(m) => Operand::Mem(m),
-                    None => {
-                        self.fail("an address with a uniform register");
-                        rz()
-                    }
-                }
-            }
-            Some(a) => a,
-            None => rz(),
-        }
     }
     fn inst_warp(&mut self, i: Inst) -> crate::ir::WarpMode {
         self.func.insts[i].attrs.warp.unwrap_or(crate::ir::WarpMode::Idx)
@@ -1151,8 +404,23 @@ impl Context for SelectCtx<'_> {
     fn src_cbank(&mut self, a: Arg) -> Src {
         SelectCtx::src_cbank(self, a)
     }
-    fn src_uniform_param(&mut self, a: Arg) -> Src {
-        SelectCtx::src_uniform_param(self, a)
+    fn arg_param_offset(&mut self, a: Arg) -> Option<u32> {
+        self.param(a.value).map(|(off, _)| off)
+    }
+    fn uniform_of(&mut self, shape: &Shape) -> Shape {
+        Shape::of(shape.ty().with_uniformity(true))
+    }
+    fn const_addr_urz(&mut self, off: u32) -> Src {
+        Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: off as i32 }
+    }
+    fn cbank0(&mut self, off: u32) -> Src {
+        Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }
+    }
+    fn with_mods(&mut self, s: Src, a: Arg) -> Src {
+        match s {
+            Operand::Reg { reg, reuse, .. } => Operand::Reg { reg, mods: a.mods, reuse },
+            other => other,
+        }
     }
     fn lut_swap_ab(&mut self, lut: u32) -> u32 {
         lut_swap(lut, 2, 1)
@@ -1167,144 +435,6 @@ impl Context for SelectCtx<'_> {
         matches!(*o, Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen | Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl).then_some(())
     }
 
-    fn emit_iadd3(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
-        let x = self.data().attrs.x;
-        let mut ops = vec![self.result(0, rz()), self.result(1, pt()), self.result(2, pt()), a, b, c];
-        if x {
-            let (c0, c1) = (self.pred_arg(3, not_pt()), self.pred_arg(4, not_pt()));
-            ops.extend([c0, c1]);
-        }
-        self.emit(Mnemonic::new(Op::IADD3).flag(x, Mod::X), &ops);
-    }
-    fn emit_imad(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
-        let d = self.data();
-        // The wide and high forms (a carry-out predicate after the result).
-        let form = match (d.opcode, d.attrs.mul) {
-            (Opcode::ImadWide, _) => Some(Mod::WIDE),
-            (_, Some(MulMode::Hi)) => Some(Mod::HI),
-            _ => None,
-        };
-        let name = Mnemonic::new(Op::IMAD).opt(form).flag(unsigned(d.attrs.ty), Mod::U32).flag(d.attrs.x, Mod::X);
-        let mut ops = vec![self.result(0, rz())];
-        if form.is_some() {
-            ops.push(self.result(1, pt()));
-        }
-        // IMAD.HI adds a 64-bit c (a register pair) before taking the high
-        // word, so the Ori addend `hi(a*b) + c` is the pair {0, c}
-        // (ptxas: `IMAD.HI.U32 R5, R5, R7, R4` with R4 = 0, R5 = c).
-        let c = match c {
-            Operand::Reg { reg: Reg { num: crate::isa::operand::RegNum::Virt(n), .. }, .. } if form == Some(Mod::HI) => {
-                let (zero, pair) = (self.fresh(Type::R32), self.fresh(Type::R64));
-                self.push_helper(Mnemonic::new(Op::MOV), &[Operand::reg(self.reg_of(zero)), rz()], &[zero]);
-                self.pseudo(MachKind::Concat, &[pair], &[zero, VReg(n.get())]);
-                Operand::reg(self.reg_of(pair))
-            }
-            c => c,
-        };
-        ops.extend([a, b, c]);
-        if d.attrs.x {
-            ops.push(self.pred_arg(3, not_pt()));
-        }
-        self.emit(name, &ops);
-    }
-    fn emit_lop3(&mut self, _: Inst, a: Src, b: Src, c: Src, lut: u32) -> Unit {
-        let p = self.pred_arg(3, not_pt());
-        let ops = [self.result(1, pt()), self.result(0, rz()), a, b, c, Operand::Hex(lut), p];
-        self.emit(Mnemonic::of(Op::LOP3, &[Mod::LUT]), &ops);
-    }
-    fn emit_plop3(&mut self, _: Inst, a: Src, b: Src, c: Src, lut: u32) -> Unit {
-        let ops = [self.result(0, pt()), self.result(1, pt()), a, b, c, Operand::Hex(lut), Operand::Hex(0)];
-        self.emit(Mnemonic::of(Op::PLOP3, &[Mod::LUT]), &ops);
-    }
-    fn emit_shf(&mut self, _: Inst, a: Src, b: Src, c: Src) -> Unit {
-        let d = self.data();
-        let ty = match d.attrs.ty {
-            Some(DataType::S64) => Mod::S64,
-            Some(DataType::U64 | DataType::B64) => Mod::U64,
-            Some(DataType::S32) => Mod::S32,
-            _ => Mod::U32,
-        };
-        let name = Mnemonic::new(Op::SHF).with(if d.attrs.left { Mod::L } else { Mod::R }).flag(d.attrs.wrap, Mod::W).with(ty).flag(d.attrs.mul == Some(MulMode::Hi), Mod::HI);
-        let ops = [self.result(0, rz()), a, b, c];
-        self.emit(name, &ops);
-    }
-    fn emit_setp(&mut self, _: Inst, a: Src, b: Src, mirrored: bool) -> Unit {
-        let d = self.data();
-        let Some(cmp) = d.attrs.cmp else { return self.fail(format!("{} without comparison", d.opcode)) };
-        let comb = combine(d.attrs.combine);
-        let name = match d.opcode {
-            Opcode::Isetp => {
-                let Some((c, u)) = int_cmp(cmp, mirrored) else { return self.fail(format!("ISETP has no {cmp:?}")) };
-                // A 64-bit compare (sm_120's one-instruction form) spells
-                // its width: `.U64` / `.S64`.
-                let size = match d.attrs.ty {
-                    Some(t) if t.bits() == 64 => Some(if u || unsigned(d.attrs.ty) { Mod::U64 } else { Mod::S64 }),
-                    _ => (u || unsigned(d.attrs.ty)).then_some(Mod::U32),
-                };
-                Mnemonic::of(Op::ISETP, &[c]).opt(size).with(comb).flag(d.attrs.x, Mod::EX)
-            }
-            Opcode::Fsetp => Mnemonic::of(Op::FSETP, &[float_cmp(cmp, mirrored)]).flag(d.attrs.ftz, Mod::FTZ).with(comb),
-            Opcode::Hsetp2 => Mnemonic::new(Op::HSETP2).flag(is_bf16(d.attrs.ty), Mod::BF16_V2).with(float_cmp(cmp, mirrored)).flag(d.attrs.ftz, Mod::FTZ).with(comb),
-            _ => Mnemonic::of(Op::DSETP, &[float_cmp(cmp, mirrored), comb]),
-        };
-        let mut c = self.pred_arg(2, pt());
-        // Legalization marks a negated combined predicate (`setp.eq.or
-        // p, a, b, !q`) with the `negated` attribute.
-        if d.attrs.negated {
-            if let Operand::Reg { mods, .. } = &mut c {
-                mods.not = !mods.not;
-            }
-        }
-        let mut ops = vec![self.result(0, pt()), self.result(1, pt()), a, b, c];
-        if d.attrs.x {
-            ops.push(self.pred_arg(3, pt()));
-        }
-        self.emit(name, &ops);
-    }
-    fn emit_minmax(&mut self, _: Inst, a: Src, b: Src, _preds: bool) -> Unit {
-        let d = self.data();
-        let p = self.min_pred();
-        let ops = [self.result(0, rz()), a, b, p];
-        self.emit(Mnemonic::new(Op::IMNMX).flag(unsigned(d.attrs.ty), Mod::U32), &ops);
-    }
-    fn emit_vimnmx(&mut self, _: Inst, a: Src, b: Src, preds: bool) -> Unit {
-        let d = self.data();
-        let p = self.min_pred();
-        let mut ops = vec![self.result(0, rz())];
-        if preds {
-            ops.extend([pt(), pt()]);
-        }
-        ops.extend([a, b, p]);
-        if unsigned(d.attrs.ty) {
-            return self.emit(Mnemonic::of(Op::VIMNMX, &[Mod::U32]), &ops);
-        }
-        // The signed form's spelling differs by SM (`.S32` on sm_120): the table's.
-        let guard = self.guard();
-        match Mnemonic::new(Op::VIMNMX).build(self.sm, guard, &ops).or_else(|_| Mnemonic::of(Op::VIMNMX, &[Mod::S32]).build(self.sm, guard, &ops)) {
-            Ok(i) => self.push_main(MachKind::Inst(i), &[]),
-            Err(e) => self.fail(e.to_string()),
-        }
-    }
-    fn emit_fmnmx(&mut self, _: Inst, a: Src, b: Src) -> Unit {
-        let p = self.min_pred();
-        let ops = [self.result(0, rz()), a, b, p];
-        let at = self.data().attrs;
-        let name = Mnemonic::new(Op::FMNMX).flag(at.ftz, Mod::FTZ).flag(at.nan, Mod::NAN).flag(at.xorsign, Mod::XORSIGN);
-        self.emit(name, &ops);
-    }
-    fn emit_sel(&mut self, _: Inst, a: Src, b: Src, inverted: bool) -> Unit {
-        let mut p = self.pred_arg(2, pt());
-        if let (true, Operand::Reg { mods, .. }) = (inverted, &mut p) {
-            mods.not = !mods.not;
-        }
-        let ops = [self.result(0, rz()), a, b, p];
-        let name = if self.data().opcode == Opcode::Fsel { Mnemonic::new(Op::FSEL).flag(self.data().attrs.ftz, Mod::FTZ) } else { Mnemonic::new(Op::SEL) };
-        self.emit(name, &ops);
-    }
-    fn emit_unary(&mut self, _: Inst, m: Mnemonic, s: Src) -> Unit {
-        let ops = [self.result(0, rz()), s];
-        self.emit(m, &ops);
-    }
     fn mnemonic(&mut self, op: &Op) -> Mnemonic {
         Mnemonic::new(*op)
     }
@@ -1317,87 +447,6 @@ impl Context for SelectCtx<'_> {
     fn inst_shiftamt(&mut self, i: Inst) -> bool {
         self.func.insts[i].attrs.shiftamt
     }
-    fn attr_mnemonic(&mut self, _: Inst) -> Mnemonic {
-        let d = self.data();
-        // On an error the instruction is not built (the first error is the
-        // one reported), so what is returned then does not matter.
-        let failed = Mnemonic::new(Op::NOP);
-        match d.opcode {
-            Opcode::Mufu => match d.attrs.mufu {
-                Some(f) => Mnemonic::of(Op::MUFU, &[mufu_name(f)]),
-                None => {
-                    self.fail("MUFU without function");
-                    failed
-                }
-            },
-            // A saturating integer narrowing (`cvt.sat.s16.s32`) is I2I on
-            // the hardware, which the form table does not have yet.
-            Opcode::I2i => {
-                self.fail("a saturating integer conversion (I2I) has no form yet");
-                failed
-            }
-            Opcode::Fset => Mnemonic::of(Op::FSET, &[Mod::BF, float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false)]).flag(d.attrs.ftz, Mod::FTZ).with(combine(d.attrs.combine)),
-            // HSET2: `src_ty` the compared lanes' type (`.BF16_V2`), `ty`
-            // the result's (a half: 1.0 per lane, `.BF`; else a mask).
-            Opcode::Hset2 => Mnemonic::new(Op::HSET2)
-                .flag(is_bf16(d.attrs.src_ty), Mod::BF16_V2)
-                .flag(matches!(d.attrs.ty, Some(DataType::F16 | DataType::F16x2 | DataType::Bf16 | DataType::Bf16x2)), Mod::BF)
-                .with(float_cmp(d.attrs.cmp.unwrap_or(Cmp::Eq), false))
-                .flag(d.attrs.ftz, Mod::FTZ)
-                .with(combine(d.attrs.combine)),
-            // With a register selector, PRMT's immediate is its mode
-            // (`prmt.f4e` and the others).
-            Opcode::Prmt => match (d.args.len(), d.imm) {
-                (3, m @ 1..=6) => Mnemonic::of(Op::PRMT, &[PRMT_MODES[m as usize - 1]]),
-                (3, 0) | (2, _) => Mnemonic::new(Op::PRMT),
-                (_, m) => {
-                    self.fail(format!("PRMT mode {m} does not exist"));
-                    failed
-                }
-            },
-            // IDP.4A.{U8,S8}.{U8,S8}, IDP.2A.{LO,HI}.{U16,S16}.{U8,S8}.
-            Opcode::Idp4a | Opcode::Idp2a => {
-                let (Some(ta), Some(tb)) = (d.attrs.ty, d.attrs.src_ty) else {
-                    self.fail("IDP needs the types of a and b");
-                    return failed;
-                };
-                let byte = |t: DataType| if t.is_signed() { Mod::S8 } else { Mod::U8 };
-                if d.opcode == Opcode::Idp4a {
-                    Mnemonic::of(Op::IDP, &[Mod::_4A, byte(ta), byte(tb)])
-                } else {
-                    let half = if d.attrs.mul == Some(MulMode::Hi) { Mod::HI } else { Mod::LO };
-                    let short = if ta.is_signed() { Mod::S16 } else { Mod::U16 };
-                    Mnemonic::of(Op::IDP, &[Mod::_2A, half, short, byte(tb)])
-                }
-            }
-            _ => match self.conversion_name() {
-                Some(n) => n,
-                None => {
-                    self.fail(format!("{} needs destination and source types", d.opcode));
-                    failed
-                }
-            },
-        }
-    }
-    fn emit_binary(&mut self, _: Inst, a: Src, b: Src, name: Mnemonic) -> Unit {
-        let d = self.data();
-        let mut ops = vec![self.result(0, rz()), a, b];
-        if matches!(d.opcode, Opcode::Fset | Opcode::Hset2) {
-            // FSET.BF's and HSET2's combined predicate (PT without one), `!` where
-            // legalization marked it negated.
-            let negated = d.attrs.negated;
-            let mut c = self.pred_arg(2, pt());
-            if let (true, Operand::Reg { mods, .. }) = (negated, &mut c) {
-                mods.not = !mods.not;
-            }
-            ops.push(c);
-        }
-        self.emit(name, &ops);
-    }
-    fn emit_ternary(&mut self, _: Inst, a: Src, b: Src, c: Src, name: Mnemonic) -> Unit {
-        let ops = [self.result(0, rz()), a, b, c];
-        self.emit(name, &ops);
-    }
     fn inst_ftz(&mut self, i: Inst) -> bool {
         self.func.insts[i].attrs.ftz
     }
@@ -1407,76 +456,541 @@ impl Context for SelectCtx<'_> {
     fn inst_wrap(&mut self, i: Inst) -> bool {
         self.func.insts[i].attrs.wrap
     }
-    fn mn_round(&mut self, m: Mnemonic, i: Inst) -> Mnemonic {
-        m.opt(round(self.func.insts[i].attrs.round))
+    // ---- context glue: values, virtual registers, pseudo-ops ----------
+
+    fn result_shape(&mut self, i: Inst, k: u8) -> Shape {
+        self.func.insts[i].results.get(usize::from(k)).map_or(Shape::None, |r| Shape::of(self.func.value_type(*r)))
     }
-    fn emit_fchk(&mut self, _: Inst, a: Src, b: Src) -> Unit {
-        let ops = [self.result(0, pt()), a, b];
-        self.emit(Mnemonic::new(Op::FCHK), &ops);
+    fn arg_shape(&mut self, a: Arg) -> Shape {
+        Shape::of(self.func.value_type(a.value))
     }
-    fn emit_param_mov(&mut self, i: Inst) -> Unit {
-        let Some(&r) = self.func.insts[i].results.first() else { return };
-        let Some((off, _)) = self.param(r) else { return self.select_ldc() };
-        let ops = [self.result(0, rz()), Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() }];
-        self.emit(Mnemonic::new(Op::MOV), &ops);
+    fn vregs0(&mut self) -> VRegs {
+        VRegs::new()
     }
-    fn mma_mnemonic(&mut self, i: Inst) -> Mnemonic {
+    fn vregs2(&mut self, a: VReg, b: VReg) -> VRegs {
+        smallvec::smallvec![a, b]
+    }
+    fn vregs3(&mut self, a: VReg, b: VReg, c: VReg) -> VRegs {
+        smallvec::smallvec![a, b, c]
+    }
+    fn vregs4(&mut self, a: VReg, b: VReg, c: VReg, d: VReg) -> VRegs {
+        smallvec::smallvec![a, b, c, d]
+    }
+    fn fresh(&mut self, shape: &Shape) -> VReg {
+        SelectCtx::fresh(self, shape.ty())
+    }
+    fn result_vreg(&mut self, i: Inst, k: u8) -> Option<VReg> {
+        self.func.insts[i].results.get(usize::from(k)).map(|r| self.vreg(*r))
+    }
+    fn arg_vreg(&mut self, a: Arg) -> VReg {
+        self.use_value(a.value);
+        self.vreg(a.value)
+    }
+    fn vreg_src(&mut self, v: VReg) -> Src {
+        Operand::reg(self.reg_of(v))
+    }
+    fn value_reg(&mut self, a: Arg) -> Src {
+        Operand::reg(self.use_value(a.value))
+    }
+    fn emit_def(&mut self, d: VReg, m: Mnemonic, ops: Ops) -> Unit {
+        self.push_helper(m, &ops, &[d]);
+    }
+    fn push_copy(&mut self, d: VReg, s: VReg) -> Unit {
+        self.pseudo(MachKind::Copy, &[d], &[s]);
+    }
+    fn push_extract(&mut self, d: VReg, s: VReg, part: u8) -> Unit {
+        self.pseudo(MachKind::Extract { part }, &[d], &[s]);
+    }
+    fn push_concat(&mut self, d: VReg, parts: VRegs) -> Unit {
+        self.pseudo(MachKind::Concat, &[d], &parts);
+    }
+    fn push_symaddr(&mut self, d: VReg, global: u32, offset: i32, function: bool) -> Unit {
+        self.pseudo(MachKind::SymAddr { global, offset, function }, &[d], &[]);
+    }
+    fn guarded(&mut self, i: Inst) -> Option<Unit> {
+        self.func.insts[i].guard.map(|_| ())
+    }
+    fn fail(&mut self, _: Inst, why: &Failure) -> Unit {
+        let message = self.failure_message(*why);
+        SelectCtx::fail(self, message);
+    }
+    // ---- context glue: facts of the Ori instruction ----------------------
+
+    fn inst_nargs(&mut self, i: Inst) -> u8 {
+        self.func.insts[i].args.len().min(255) as u8
+    }
+    fn multi_result(&mut self, i: Inst) -> Option<Unit> {
+        (self.func.insts[i].results.len() > 1).then_some(())
+    }
+    fn imm_word(&mut self, i: Inst, k: u8) -> u32 {
+        let bits = self.func.insts[i].imm;
+        if k < 2 { (bits >> (32 * u32::from(k))) as u32 } else { 0 }
+    }
+    fn imm_zero(&mut self, i: Inst) -> Option<Unit> {
+        (self.func.insts[i].imm == 0).then_some(())
+    }
+    fn imm_u8(&mut self, i: Inst) -> Option<u8> {
+        u8::try_from(self.func.insts[i].imm).ok()
+    }
+    fn inst_offset(&mut self, i: Inst) -> i32 {
+        self.func.insts[i].offset
+    }
+    fn inst_offset_u32(&mut self, i: Inst) -> u32 {
+        self.func.insts[i].offset as u32
+    }
+    fn inst_local(&mut self, i: Inst) -> Option<Unit> {
+        (self.func.insts[i].attrs.space == Some(Space::Local)).then_some(())
+    }
+    fn const_bits_below(&mut self, a: Arg, bound: u32) -> Option<u32> {
+        let (bits, _) = self.constant(a.value)?;
+        (bits < u64::from(bound)).then_some(bits as u32)
+    }
+    fn arg_zero(&mut self, a: Arg) -> Option<Unit> {
+        matches!(self.constant(a.value), Some((0, _))).then_some(())
+    }
+    fn inst_args4(&mut self, i: Inst) -> Option<(Arg, Arg, Arg, Arg)> {
+        (i == self.cur).then_some(())?;
+        Some((self.arg(0)?, self.arg(1)?, self.arg(2)?, self.arg(3)?))
+    }
+    fn ldc_vector_bits(&mut self, i: Inst) -> u32 {
+        let d = &self.func.insts[i];
+        match d.attrs.ty.filter(|t| t.bits() < 32) {
+            Some(t) => t.bits() * d.results.len() as u32,
+            None => 32 * d.results.iter().map(|&r| u32::from(self.func.value_type(r).regs())).sum::<u32>(),
+        }
+    }
+
+    // ---- context glue: memory --------------------------------------------
+
+    fn inst_arg(&mut self, i: Inst, k: u8) -> Option<Arg> {
+        (i == self.cur).then_some(())?;
+        self.arg(usize::from(k))
+    }
+    fn ldgsts_shared_offset(&mut self, i: Inst) -> i64 {
+        i64::from(crate::ir::matrix::AsyncCopy::decode(self.func.insts[i].imm).map_or(0, |c| c.shared_offset))
+    }
+    fn inst_offset64(&mut self, i: Inst) -> i64 {
+        i64::from(self.func.insts[i].offset)
+    }
+    fn i64_add(&mut self, a: i64, b: i64) -> i64 {
+        a.wrapping_add(b)
+    }
+    fn i64_low(&mut self, a: i64) -> u32 {
+        a as u32
+    }
+    fn u8_inc(&mut self, a: u8) -> u8 {
+        a.wrapping_add(1)
+    }
+    fn frame_slot(&mut self, a: Arg) -> Option<i64> {
+        let sym = &self.func.insts[self.func.value_inst(a.value)?];
+        (sym.opcode == Opcode::SymAddr && sym.attrs.space == Some(Space::Local) && sym.guard.is_none()).then_some(i64::from(sym.offset))
+    }
+    fn const_i64(&mut self, a: Arg) -> Option<i64> {
+        self.constant(a.value).map(|(c, _)| c as i64)
+    }
+    fn offset_fits24(&mut self, offset: i64) -> Option<Unit> {
+        (-(1 << 23)..1 << 23).contains(&offset).then_some(())
+    }
+    fn fail_offset(&mut self, offset: i64) -> Unit {
+        SelectCtx::fail(self, format!("address offset {offset:#x} does not fit a 64-bit address's 24-bit field"));
+    }
+    fn src_descriptor(&mut self) -> Src {
+        Operand::reg(self.descriptor())
+    }
+    fn mem_src(&mut self, base: Src, offset: i64, desc: Src) -> Src {
+        let desc = match desc {
+            Operand::Reg { reg, .. } => reg,
+            _ => Reg::zero(RegFile::Uniform),
+        };
+        self.mem_operand(base, offset, Some(desc), None)
+    }
+    fn mem_src_plain(&mut self, base: Src, offset: i64) -> Src {
+        self.mem_operand(base, offset, None, None)
+    }
+    fn mem_src_urz(&mut self, base: Src, offset: i64) -> Src {
+        let plain = self.mem_operand(base, offset, None, None);
+        match plain {
+            Operand::Mem(m) => match Mem::from_parts(m.base(), m.offset(), 0, None, Some(Reg::zero(RegFile::Uniform))) {
+                Some(m) => Operand::Mem(m),
+                None => {
+                    SelectCtx::fail(self, "an address with a uniform register");
+                    rz()
+                }
+            },
+            other => other,
+        }
+    }
+    fn access_bits(&mut self, i: Inst) -> Option<u32> {
+        let d = &self.func.insts[i];
+        Some(d.attrs.ty?.bits() * u32::from(d.attrs.vector.max(1)))
+    }
+    fn access_signed_scalar(&mut self, i: Inst) -> Option<Unit> {
+        let d = &self.func.insts[i];
+        (d.attrs.ty?.is_signed() && d.attrs.vector <= 1).then_some(())
+    }
+    fn access_shape(&mut self, i: Inst) -> Shape {
+        match self.access_bits(i) {
+            Some(bits) => Shape::of(Type::new(crate::ir::RegFile::R, (bits.max(32) / 32) as u8).unwrap_or(Type::R32)),
+            None => Shape::None,
+        }
+    }
+    fn subword_elem(&mut self, i: Inst) -> Option<DataType> {
+        self.func.insts[i].attrs.ty.filter(|t| t.bits() < 32)
+    }
+    fn inst_ordered_scope(&mut self, i: Inst) -> Option<crate::ir::MemScope> {
+        let a = &self.func.insts[i].attrs;
+        a.order.and(a.scope)
+    }
+    fn inst_volatile(&mut self, i: Inst) -> Option<Unit> {
+        self.func.insts[i].attrs.volatile.then_some(())
+    }
+    fn inst_stores(&mut self, i: Inst) -> Option<Unit> {
+        matches!(self.func.insts[i].opcode, Opcode::Stg | Opcode::Stgen | Opcode::Sts | Opcode::Stl).then_some(())
+    }
+    fn one_whole_result(&mut self, i: Inst) -> Option<Unit> {
+        let wide = self.access_shape(i);
+        let d = &self.func.insts[i];
+        (d.results.len() == 1 && Shape::of(self.func.value_type(d.results[0])) == wide).then_some(())
+    }
+    fn subword_word(&mut self, e: &DataType, k: u8) -> u8 {
+        (u32::from(k) * (e.bits() / 8) / 4) as u8
+    }
+    fn subword_extract_selector(&mut self, e: &DataType, k: u8) -> u32 {
+        let bytes = e.bits() / 8;
+        let byte = u32::from(k) * bytes % 4;
+        let top = byte + bytes - 1;
+        let fill = if e.is_signed() { 8 + top } else { 7 };
+        let mut selector = 0u32;
+        for i in 0..4 {
+            let nibble = if i < bytes { byte + i } else { fill };
+            selector |= nibble << (4 * i);
+        }
+        selector
+    }
+    fn subword_vector(&mut self, i: Inst) -> Option<DataType> {
+        let d = &self.func.insts[i];
+        d.attrs.ty.filter(|e| e.bits() < 32 && d.attrs.vector > 1)
+    }
+    fn elems_per_word(&mut self, e: &DataType) -> u8 {
+        (32 / e.bits().max(8)) as u8
+    }
+    fn pack_selector(&mut self, e: &DataType, j: u8) -> Option<u32> {
+        let bytes = e.bits() / 8;
+        let first = u32::from(j) * bytes;
+        if first >= 4 {
+            return None;
+        }
+        let mut selector = 0u32;
+        for i in 0..4 {
+            let nibble = if i >= first && i < first + bytes { 4 + (i - first) } else { i };
+            selector |= nibble << (4 * i);
+        }
+        Some(selector)
+    }
+    fn u8_add(&mut self, a: u8, b: u8) -> u8 {
+        a.wrapping_add(b)
+    }
+    fn shape_is(&mut self, a: &Shape, b: &Shape) -> Option<Unit> {
+        (a == b).then_some(())
+    }
+
+    // ---- context glue: control flow and calls ----------------------------
+
+    fn unguarded(&mut self) -> Guard {
+        None
+    }
+    fn branch_guard(&mut self, i: Inst, c: Arg) -> Guard {
+        let r = self.use_value(c.value);
+        Some((r, self.func.insts[i].attrs.negated))
+    }
+    fn dest_block(&mut self, i: Inst, k: u8) -> Option<MBlock> {
+        let dest = self.func.insts[i].dests.get(usize::from(k))?;
+        Some(MBlock(self.block_index.get(dest.block.index()).copied().unwrap_or(0)))
+    }
+    fn dest_args(&mut self, i: Inst, k: u8) -> VRegs {
+        let Some(dest) = self.func.insts[i].dests.get(usize::from(k)) else { return VRegs::new() };
+        dest.args
+            .iter()
+            .map(|&a| {
+                self.use_value(a);
+                self.vreg(a)
+            })
+            .collect()
+    }
+    fn arg_vregs(&mut self, i: Inst, from: u8) -> VRegs {
+        let args = &self.func.insts[i].args;
+        args.iter()
+            .skip(usize::from(from))
+            .map(|&a| {
+                self.use_value(a);
+                self.vreg(a)
+            })
+            .collect()
+    }
+    fn vregs_push(&mut self, vs: VRegs, v: VReg) -> VRegs {
+        let mut vs = vs;
+        vs.push(v);
+        vs
+    }
+    fn src_gpr(&mut self, n: u8) -> Src {
+        Operand::reg(Reg::gpr(n))
+    }
+    fn src_target(&mut self) -> Src {
+        Operand::Target(0)
+    }
+    fn indirect_callee(&mut self) -> u32 {
+        INDIRECT_CALLEE
+    }
+    fn push_branch(&mut self, m: Mnemonic, guard: Guard, target: MBlock, args: VRegs) -> Unit {
+        match m.build(self.sm, guard, &[Operand::Target(0)]) {
+            Ok(inst) => {
+                let mut uses = SmallVec::<[VReg; 4]>::new();
+                operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
+                uses.extend(args.iter().copied());
+                self.out.push(MachInst { kind: MachKind::Branch { inst, target }, defs: SmallVec::new(), uses, tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() });
+            }
+            Err(e) => SelectCtx::fail(self, e.to_string()),
+        }
+    }
+    fn push_return(&mut self, m: Mnemonic, ops: Ops, vals: VRegs) -> Unit {
+        match m.build(self.sm, None, &ops) {
+            Ok(inst) => self.push_abi(MachKind::Inst(inst), vals),
+            Err(e) => SelectCtx::fail(self, e.to_string()),
+        }
+    }
+    fn push_call(&mut self, _: Inst, m: Mnemonic, ops: Ops, callee: u32, vals: VRegs) -> Unit {
+        let guard = self.guard();
+        match m.build(self.sm, guard, &ops) {
+            Ok(inst) => self.push_abi(MachKind::Call { inst, callee, external: false }, vals),
+            Err(e) => SelectCtx::fail(self, e.to_string()),
+        }
+    }
+
+    fn guarded_vector_load(&mut self, i: Inst, m: Mnemonic, addr: Src, t: VReg) -> Unit {
+        if self.subword_elem(i).is_some() && self.func.insts[i].attrs.vector > 1 {
+            let message = self.failure_message(Failure::GuardedSubwordLoad);
+            return SelectCtx::fail(self, message);
+        }
+        let d = &self.func.insts[i];
+        let prior = d.prior.clone();
+        if prior.len() != d.results.len() {
+            return SelectCtx::fail(self, "a guarded vector load without the prior value of each element");
+        }
+        let wide = self.access_shape(i).ty();
+        let mut parts: SmallVec<[VReg; 4]> = SmallVec::new();
+        for &p in prior.iter() {
+            self.use_value(p);
+            let ty = self.func.value_type(p);
+            for k in 0..ty.regs() {
+                if ty.regs() == 1 {
+                    parts.push(self.vreg(p));
+                } else {
+                    let part = SelectCtx::fresh(self, Type::R32);
+                    self.pseudo(MachKind::Extract { part: k }, &[part], &[self.vreg(p)]);
+                    parts.push(part);
+                }
+            }
+        }
+        let kept = SelectCtx::fresh(self, wide);
+        self.pseudo(MachKind::Concat, &[kept], &parts);
+        let guard = self.guard();
+        match m.build(self.sm, guard, &[Operand::reg(self.reg_of(t)), addr]) {
+            Ok(inst) => {
+                let mut uses: SmallVec<[VReg; 4]> = SmallVec::new();
+                for op in inst.operands.iter() {
+                    operand_vregs(op, &mut uses);
+                }
+                operand_vregs(&Operand::reg(inst.guard.0), &mut uses);
+                uses.retain(|u| *u != t);
+                uses.push(kept);
+                let tied = smallvec::smallvec![(0u8, (uses.len() - 1) as u8)];
+                self.out.push(MachInst { kind: MachKind::Inst(inst), defs: smallvec::smallvec![t], uses, tied, loc: crate::ir::SrcLoc::default() });
+            }
+            Err(e) => SelectCtx::fail(self, e.to_string()),
+        }
+    }
+
+    // ---- context glue: attributes and operands of arithmetic ------------
+
+    fn inst_x(&mut self, i: Inst) -> Option<Unit> {
+        self.func.insts[i].attrs.x.then_some(())
+    }
+    fn inst_x_flag(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.x
+    }
+    fn inst_negated(&mut self, i: Inst) -> Option<Unit> {
+        self.func.insts[i].attrs.negated.then_some(())
+    }
+    fn inst_negated_flag(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.negated
+    }
+    fn inst_left(&mut self, i: Inst) -> Option<Unit> {
+        self.func.insts[i].attrs.left.then_some(())
+    }
+    fn inst_mul_hi(&mut self, i: Inst) -> bool {
+        self.func.insts[i].attrs.mul == Some(MulMode::Hi)
+    }
+    fn inst_mul(&mut self, i: Inst) -> Option<MulMode> {
+        self.func.insts[i].attrs.mul
+    }
+    fn inst_cmp(&mut self, i: Inst) -> Option<Cmp> {
+        self.func.insts[i].attrs.cmp
+    }
+    fn inst_cmp_or_eq(&mut self, i: Inst) -> Cmp {
+        self.func.insts[i].attrs.cmp.unwrap_or(Cmp::Eq)
+    }
+    fn inst_combine(&mut self, i: Inst) -> BoolOp {
+        self.func.insts[i].attrs.combine.unwrap_or(BoolOp::And)
+    }
+    fn inst_round(&mut self, i: Inst) -> Option<Round> {
+        self.func.insts[i].attrs.round
+    }
+    fn inst_mufu(&mut self, i: Inst) -> Option<MufuFunc> {
+        self.func.insts[i].attrs.mufu
+    }
+    fn inst_ty_some(&mut self, i: Inst) -> Option<DataType> {
+        self.func.insts[i].attrs.ty
+    }
+    fn inst_src_ty_some(&mut self, i: Inst) -> Option<DataType> {
+        self.func.insts[i].attrs.src_ty
+    }
+    fn imm_fits_u32(&mut self, i: Inst) -> bool {
+        u32::try_from(self.func.insts[i].imm).is_ok()
+    }
+    fn ty_bits(&mut self, t: &DataType) -> u32 {
+        t.bits()
+    }
+    fn ty_at_most_32(&mut self, t: &DataType) -> bool {
+        t.bits() <= 32
+    }
+    fn src_not_pt(&mut self) -> Src {
+        not_pt()
+    }
+    fn negate_if(&mut self, p: Src, on: bool) -> Src {
+        let mut p = p;
+        if let (true, Operand::Reg { mods, .. }) = (on, &mut p) {
+            mods.not = !mods.not;
+        }
+        p
+    }
+    fn src_vreg(&mut self, s: Src) -> Option<VReg> {
+        match s {
+            Operand::Reg { reg: Reg { num: crate::isa::operand::RegNum::Virt(n), .. }, .. } => Some(VReg(n.get())),
+            _ => None,
+        }
+    }
+    fn ops8(&mut self, a: Src, b: Src, c: Src, d: Src, e: Src, f: Src, g: Src, h: Src) -> Ops {
+        smallvec::smallvec![a, b, c, d, e, f, g, h]
+    }
+    fn ops_append(&mut self, ops: Ops, last: Src) -> Ops {
+        let mut ops = ops;
+        ops.push(last);
+        ops
+    }
+    fn fail_mnemonic(&mut self, i: Inst, why: &Failure) -> Mnemonic {
+        Context::fail(self, i, why);
+        // Never built: the first error is the one reported.
+        Mnemonic::new(Op::NOP)
+    }
+
+    // ---- context glue: tensor-core and asynchronous-copy descriptors ----
+
+    fn mma_decodes(&mut self, i: Inst) -> Option<Unit> {
+        self.mma(i).map(|_| ())
+    }
+    fn mma_shape(&mut self, i: Inst) -> MmaShape {
+        self.mma(i).map_or(MmaShape::M16N8K16, |m| m.shape)
+    }
+    fn mma_a(&mut self, i: Inst) -> MmaElem {
+        self.mma(i).map_or(MmaElem::F16, |m| m.a)
+    }
+    fn mma_b(&mut self, i: Inst) -> MmaElem {
+        self.mma(i).map_or(MmaElem::F16, |m| m.b)
+    }
+    fn mma_acc(&mut self, i: Inst) -> MmaAcc {
+        self.mma(i).map_or(MmaAcc::F32, |m| m.acc)
+    }
+    fn mma_sat(&mut self, i: Inst) -> bool {
+        self.mma(i).is_some_and(|m| m.sat)
+    }
+    fn mma_bitop(&mut self, i: Inst) -> Option<MmaBitOp> {
+        self.mma(i)?.bitop
+    }
+    fn matrix_move_count(&mut self, i: Inst) -> Option<u8> {
+        MatrixMove::decode(self.func.insts[i].imm).map(|m| m.count)
+    }
+    fn matrix_move_trans(&mut self, i: Inst) -> bool {
+        MatrixMove::decode(self.func.insts[i].imm).is_some_and(|m| m.trans)
+    }
+    fn async_copy_size(&mut self, i: Inst) -> Option<u8> {
+        self.async_copy(i).map(|c| c.size)
+    }
+    fn async_copy_prefetch(&mut self, i: Inst) -> u16 {
+        self.async_copy(i).map_or(0, |c| c.prefetch)
+    }
+    fn async_copy_bypass(&mut self, i: Inst) -> bool {
+        self.async_copy(i).is_some_and(|c| c.bypass)
+    }
+    fn async_copy_zfill(&mut self, i: Inst) -> bool {
+        self.async_copy(i).is_some_and(|c| c.zfill)
+    }
+
+    // ---- context glue: operands ------------------------------------------
+
+    fn src_sp(&mut self) -> Src {
+        Operand::reg(Reg::gpr(1))
+    }
+    fn sreg_src(&mut self, i: Inst) -> Src {
         let imm = self.func.insts[i].imm;
-        match crate::ir::matrix::Mma::decode(imm).ok_or_else(|| format!("an mma descriptor {imm:#x}")).and_then(|m| super::matrix::mma_mnemonic(m, self.sm.number)) {
-            Ok(m) => m,
-            Err(e) => {
-                self.fail(e);
-                Mnemonic::new(Op::HMMA)
+        match u8::try_from(imm) {
+            Ok(n) => Operand::SpecialReg(n),
+            Err(_) => {
+                SelectCtx::fail(self, format!("special register number {imm} out of range"));
+                rz()
             }
         }
     }
-    fn ldsm_mnemonic(&mut self, i: Inst) -> Mnemonic {
-        self.matrix_move_mnemonic(i, "an ldmatrix", super::matrix::ldsm_mnemonic, Op::LDSM)
+    fn ldc_addr(&mut self, i: Inst) -> Src {
+        let d = &self.func.insts[i];
+        let Ok(bank) = u8::try_from(d.imm) else {
+            SelectCtx::fail(self, "constant bank number out of range");
+            return rz();
+        };
+        let index = match d.args.first() {
+            Some(&a) if self.func.value_type(a) == Type::R32 => self.use_value(a),
+            Some(_) => {
+                SelectCtx::fail(self, "LDC takes a 32-bit index");
+                return rz();
+            }
+            None => Reg::zero(RegFile::Gpr),
+        };
+        Operand::ConstAddr { bank, index, offset: d.offset }
     }
-    fn stsm_mnemonic(&mut self, i: Inst) -> Mnemonic {
-        self.matrix_move_mnemonic(i, "a stmatrix", super::matrix::stsm_mnemonic, Op::STSM)
-    }
-    fn ldgsts_mnemonic(&mut self, i: Inst) -> Mnemonic {
-        let imm = self.func.insts[i].imm;
-        match crate::ir::matrix::AsyncCopy::decode(imm) {
-            Some(c) => super::matrix::ldgsts_mnemonic(c),
+    fn param_cbank(&mut self, i: Inst) -> Src {
+        match self.func.insts[i].results.first().and_then(|r| self.param(*r)) {
+            Some((off, _)) => Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() },
             None => {
-                self.fail(format!("a cp.async descriptor {imm:#x}"));
-                Mnemonic::new(Op::LDGSTS)
+                SelectCtx::fail(self, "not a kernel parameter");
+                rz()
             }
         }
     }
-    fn ldgsts_shared(&mut self, i: Inst) -> Src {
-        let offset = crate::ir::matrix::AsyncCopy::decode(self.func.insts[i].imm).map_or(0, |c| c.shared_offset);
-        self.address_at(0, i64::from(offset), false, true).unwrap_or(rz())
+    fn ops6(&mut self, a: Src, b: Src, c: Src, d: Src, e: Src, f: Src) -> Ops {
+        smallvec::smallvec![a, b, c, d, e, f]
     }
-    fn ldgsts_global(&mut self, i: Inst) -> Src {
-        let offset = self.func.insts[i].offset;
-        self.address_at(1, i64::from(offset), true, false).unwrap_or(rz())
+    fn ops7(&mut self, a: Src, b: Src, c: Src, d: Src, e: Src, f: Src, g: Src) -> Ops {
+        smallvec::smallvec![a, b, c, d, e, f, g]
     }
-    fn emit_memory(&mut self, _: Inst, model: &MemModel) -> Unit {
-        self.select_memory(*model);
+    fn ops_prepend(&mut self, first: Src, rest: Ops) -> Ops {
+        let mut ops = Ops::new();
+        ops.push(first);
+        ops.extend(rest);
+        ops
     }
-    // Operations the rules dispatch on the opcode alone: each term is the
-    // inherent method that selects the whole instruction.
-    selected_whole! {
-        emit_iconst => select_iconst,
-        emit_copy => select_copy,
-        emit_extract => select_extract,
-        emit_concat => select_concat,
-        emit_symaddr => select_symaddr,
-        emit_funcaddr => select_funcaddr,
-        emit_call => select_call,
-        emit_call_indirect => select_call_indirect,
-        emit_ldc => select_ldc,
-        emit_sreg => select_sreg,
-        emit_bar => select_bar,
-    }
+
     fn no_selection(&mut self, _: Inst) -> Unit {
-        match self.data().opcode {
-            op if op.is_terminator() => self.fail("terminators are selected by the driver"),
-            op => self.fail(format!("no selection rule for {op} with these operands")),
-        }
+        let op = self.data().opcode;
+        SelectCtx::fail(self, format!("no selection rule for {op} with these operands"));
     }
     fn emit_tex(&mut self, _: Inst) -> Unit {
         self.select_tex()
@@ -1484,29 +998,51 @@ impl Context for SelectCtx<'_> {
 }
 
 impl SelectCtx<'_> {
-    /// The mnemonic of an ldmatrix or stmatrix from its descriptor, or a
-    /// selection failure naming `what` when the descriptor does not decode.
-    fn matrix_move_mnemonic(&mut self, i: Inst, what: &str, mnemonic: fn(crate::ir::matrix::MatrixMove) -> Mnemonic, fallback: Op) -> Mnemonic {
-        let imm = self.func.insts[i].imm;
-        match crate::ir::matrix::MatrixMove::decode(imm) {
-            Some(m) => mnemonic(m),
-            None => {
-                self.fail(format!("{what} descriptor {imm:#x}"));
-                Mnemonic::new(fallback)
+    /// The `mma` descriptor of an instruction's immediate.
+    fn mma(&self, i: Inst) -> Option<Mma> {
+        Mma::decode(self.func.insts[i].imm)
+    }
+
+    /// The `cp.async` descriptor of an instruction's immediate.
+    fn async_copy(&self, i: Inst) -> Option<AsyncCopy> {
+        AsyncCopy::decode(self.func.insts[i].imm)
+    }
+
+    /// The message of a failure the rules chose, with the current
+    /// instruction's details.
+    fn failure_message(&self, why: Failure) -> String {
+        let d = self.data();
+        match why {
+            Failure::GuardedPseudo => format!("guarded {} is not selected (guard the machine instructions instead)", d.opcode),
+            Failure::BarForm => "BAR with a register barrier or a thread count has no form yet".into(),
+            Failure::NoAddress => "memory access without address".into(),
+            Failure::NoElementType => format!("{} without an element type", d.opcode),
+            Failure::AccessSize => {
+                let n = u32::from(d.attrs.vector.max(1));
+                format!("no {}-bit access", d.attrs.ty.map_or(0, |e| e.bits()) * n)
+            }
+            Failure::GuardedSubwordLoad => "a guarded vector load of 8- or 16-bit elements is not supported".into(),
+            Failure::NoComparison => format!("{} without comparison", d.opcode),
+            Failure::IsetpCmp => format!("ISETP has no {:?}", d.attrs.cmp.unwrap_or(Cmp::Eq)),
+            Failure::MufuFunction => "MUFU without function".into(),
+            Failure::I2iForm => "a saturating integer conversion (I2I) has no form yet".into(),
+            Failure::PrmtMode => format!("PRMT mode {} does not exist", d.imm),
+            Failure::IdpTypes => "IDP needs the types of a and b".into(),
+            Failure::ConversionTypes => format!("{} needs destination and source types", d.opcode),
+            Failure::NoImma => format!("no IMMA for {:?}", self.mma(self.cur)),
+            Failure::NoMma => format!("no machine instruction for {:?}", self.mma(self.cur)),
+            Failure::MmaDescriptor => format!("an mma descriptor {:#x}", d.imm),
+            Failure::LdmatrixDescriptor => format!("an ldmatrix descriptor {:#x}", d.imm),
+            Failure::StmatrixDescriptor => format!("a stmatrix descriptor {:#x}", d.imm),
+            Failure::AsyncCopyDescriptor => format!("a cp.async descriptor {:#x}", d.imm),
+            Failure::LdcVectorSize => {
+                let bits = match d.attrs.ty.filter(|t| t.bits() < 32) {
+                    Some(t) => t.bits() * d.results.len() as u32,
+                    None => 32 * d.results.iter().map(|&r| u32::from(self.func.value_type(r).regs())).sum::<u32>(),
+                };
+                format!("no {bits}-bit constant-bank load")
             }
         }
-    }
-
-    /// The predicate choosing the minimum: argument 2, else PT (or !PT
-    /// for the maximum, the `negated` attribute).
-    fn min_pred(&mut self) -> Operand {
-        let neg = self.data().attrs.negated;
-        self.pred_arg(2, if neg { not_pt() } else { pt() })
-    }
-
-    /// Selects a terminator (called by the driver, which knows the block numbering).
-    pub fn terminator(&mut self, block_index: &dyn Fn(crate::ir::Block) -> MBlock) {
-        self.select_terminator(block_index)
     }
 }
 
@@ -1526,9 +1062,4 @@ mod tests {
         assert_eq!(lut_swap(0x96, 2, 1), 0x96);
         assert_eq!(lut_swap(0xe8, 1, 0), 0xe8);
     }
-}
-
-/// Whether a half type is bfloat16 (the `.BF16_V2` instructions).
-fn is_bf16(ty: Option<DataType>) -> bool {
-    matches!(ty, Some(DataType::Bf16 | DataType::Bf16x2))
 }

@@ -5,14 +5,17 @@
 //! * [`generated`]: the ISLE program compiled by the build script;
 //! * [`context`]: the selection state and the operand terms (classes and
 //!   machine operands of Ori operands);
-//! * [`isle`]: the program's extern terms: the readers of Ori
-//!   instructions and the emitters (opcode spelling, instruction building),
-//!   with the Ori shapes they accept;
+//! * [`isle`]: the program's extern terms, the context glue: readers of
+//!   Ori instructions (attributes, immediates, shapes, pure facts),
+//!   operand makers, and the terms that push one machine instruction,
+//!   pseudo-op, branch or call; every choice of instruction, form and
+//!   operand slot is a rule;
 //! * [`cbank_offsets`]: the per-SM constant-bank-0 offsets of the
 //!   global-memory descriptor and the stack pointer;
 //! * [`mach`]: the machine function, shaped for regalloc2, and its text.
 //!
-//! The driver walks the blocks in reverse post-order backwards, and each
+//! The driver selects every instruction through the rules (terminators
+//! too: the block numbering is in the context) and walks the blocks in reverse post-order backwards, and each
 //! block's instructions backwards (as Cranelift does), so that every use
 //! of a value is selected before its definition: a pure instruction whose
 //! results no selected instruction reads from a register is not selected
@@ -27,7 +30,6 @@ pub mod context;
 pub mod generated;
 pub mod isle;
 pub mod mach;
-pub mod matrix;
 
 pub use mach::{MBlock, MachBlock, MachFunction, MachInst, MachKind, VReg};
 
@@ -35,11 +37,8 @@ use crate::ir::cfg::reverse_post_order;
 use crate::ir::entity::EntityRef;
 use crate::ir::{Block, Function, SrcLoc};
 use crate::isa::family::measured_index;
-use crate::isa::op::{Mnemonic, Mod, Op};
-use crate::isa::operand::{Operand, Reg, RegFile, SrcMods};
 use crate::target::Sm;
 use context::SelectCtx;
-use smallvec::SmallVec;
 use std::fmt;
 
 /// Why a function could not be selected, with the instruction's location.
@@ -87,6 +86,7 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
     }
     let block_index = |b: Block| MBlock(index.get(b.index()).copied().unwrap_or(0));
     let mut ctx = SelectCtx::new(func, sm);
+    ctx.block_index = index.clone();
     let mut blocks: Vec<MachBlock> = vec![MachBlock::default(); order.len()];
     // A block's instructions, last first (selection walks the block
     // backwards); one buffer for every block, so that each block's list is
@@ -103,9 +103,7 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
             ctx.cur = inst;
             ctx.error = None;
             ctx.out.clear();
-            if data.opcode.is_terminator() {
-                ctx.terminator(&block_index);
-            } else if data.opcode.layer() == crate::ir::Layer::Ptx {
+            if data.opcode.layer() == crate::ir::Layer::Ptx {
                 ctx.fail(format!("{} is a PTX-level operation (legalization runs before selection)", data.opcode));
             } else if generated::constructor_select(&mut ctx, inst).is_none() {
                 ctx.fail("no rule matches");
@@ -131,18 +129,14 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
     }
     // The memory descriptor, loaded once at the top of the entry block.
     if let (Some(desc), Some(off)) = (ctx.desc, cbank_offsets::desc_offset(sm)) {
-        let dst = Operand::reg(ctx.reg_of(desc));
-        let addr = Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: off as i32 };
-        let bank = Operand::CBank { bank: 0, offset: off as u16, mods: SrcMods::default() };
-        let inst = Mnemonic::of(Op::LDCU, &[Mod::_64]).build(sm, None, &[dst, addr]).or_else(|_| Mnemonic::of(Op::ULDC, &[Mod::_64]).build(sm, None, &[dst, bank]));
-        match inst {
-            Ok(i) => {
-                let load = MachInst { kind: MachKind::Inst(i), defs: [desc].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new(), loc: SrcLoc::default() };
-                if let Some(first) = blocks.first_mut() {
-                    first.insts.insert(0, load);
-                }
-            }
-            Err(e) => return Err(error(None, e.to_string())),
+        ctx.error = None;
+        ctx.out.clear();
+        generated::constructor_load_descriptor(&mut ctx, desc, off);
+        if let Some(message) = ctx.error.take() {
+            return Err(error(None, message));
+        }
+        if let Some(first) = blocks.first_mut() {
+            first.insts.splice(0..0, ctx.out.drain(..));
         }
     }
     let kernel = func.kind != Some(crate::ir::FunctionKind::Device);
