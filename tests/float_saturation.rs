@@ -94,6 +94,7 @@ fn saturated_float_conversions_clamp_to_zero_one() {
             grid: [1, 1, 1],
             block: [n as u32, 1, 1],
             shared_bytes: 0,
+            textures: Vec::new(),
             params: vec![
                 ParamSpec::Buffer { bytes: 64 * n, fill: Fill::Zero, output: true },
                 ParamSpec::Buffer { bytes: 8 * n, fill: Fill::Hex(in64.clone()), output: false },
