@@ -6,13 +6,12 @@
 //! and the text assembles to the same word; the operand widths are those
 //! ptxas's register assignment shows. Runs without the reference tools.
 
-use ptx2sass::internals::isa::bits::join;
-use ptx2sass::internals::isa::inst::Inst;
-use ptx2sass::internals::isa::parse::parse_inst;
-use ptx2sass::internals::target::Sm;
+
+mod common;
+
 
 /// (SM, low 64 bits, high 64 bits, nvdisasm's text).
-const WORDS: &[(u16, u64, u64, &str)] = &[
+const WORDS: &[common::measured_words::Word] = &[
     (75, 0x30005a0604047b60, 0x000f4200019e0f06, "TEX.SCR.LL R6, R4, R4, R6, 0x0, 0x5a, 2D ;"),
     (75, 0x50005a0604047b60, 0x000f4200019e0f06, "TEX.SCR.LL R6, R4, R4, R6, 0x0, 0x5a, 3D ;"),
     (75, 0x30005b0604047b60, 0x000f4200019e0f06, "TEX.SCR.LL R6, R4, R4, R6, 0x0, 0x5b, 2D ;"),
@@ -79,52 +78,6 @@ const WORDS: &[(u16, u64, u64, &str)] = &[
 
 #[test]
 fn texture_words_decode_print_encode_and_assemble_as_nvdisasm_does() {
-    let mut failures = Vec::new();
-    for &(sm, lo, hi, text) in WORDS {
-        let (sm, word) = (Sm::new(sm), join(lo, hi));
-        let inst = match Inst::decode(word, sm) {
-            Ok(inst) => inst,
-            Err(e) => {
-                failures.push(format!("{sm} `{text}`: does not decode ({e:?})"));
-                continue;
-            }
-        };
-        let ours = inst.text(sm, 0);
-        if ours != text {
-            failures.push(format!("{sm} `{text}`: prints `{ours}`"));
-        }
-        if inst.encode(sm).ok() != Some(word) {
-            failures.push(format!("{sm} `{text}`: does not encode back"));
-        }
-        match parse_inst(text, sm, 0, inst.ctrl).map(|i| i.encode(sm)) {
-            Ok(Ok(w)) if w == word => {}
-            other => failures.push(format!("{sm} `{text}`: assembles as {other:?}")),
-        }
-    }
+    let failures = common::measured_words::disagreements(WORDS);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-/// Both result pairs are written, and the coordinate registers read as
-/// wide as ptxas fills them: before sm_90 TLD 2D reads x from a and y from
-/// b (one register each), TEX 3D x, y from a and z, the level of detail
-/// from b (pairs); from sm_90 a holds every coordinate (three in a quad)
-/// and b TEX's level of detail.
-#[test]
-fn texture_forms_write_two_pairs_and_read_the_coordinates_ptxas_fills() {
-    // (SM, low, high, result width, width of a, width of b).
-    let cases: &[(u16, u64, u64, u8, u8, u8)] = &[
-        (80, 0x30005c0504047b66, 0x000f4200009e0f06, 2, 1, 1),
-        (80, 0x50005d0604047b60, 0x000f4200019e0f06, 2, 2, 2),
-        (80, 0x10005bff04047b66, 0x000f4200009e0f06, 2, 1, 1),
-        (90, 0x4000040704047f60, 0x001f6c00099e0f06, 2, 4, 1),
-        (90, 0x200004ff04047f66, 0x001f6c00089e0f06, 2, 2, 1),
-        (120, 0x40ff04ff04047f60, 0x00116c00081e0f06, 2, 4, 1),
-    ];
-    for &(sm, lo, hi, d, a, b) in cases {
-        let inst = Inst::decode(join(lo, hi), Sm::new(sm)).unwrap_or_else(|e| panic!("sm_{sm} {lo:#x}: {e:?}"));
-        assert!(inst.form.writes(0) && inst.form.writes(1), "sm_{sm} {}: both result pairs written", inst.form.name);
-        assert!(!inst.form.writes(2), "sm_{sm} {}: a is read", inst.form.name);
-        let w = inst.form.widths.get(&[]);
-        assert_eq!((w[0], w[1], w[2]), (d, a, b), "sm_{sm} {}", inst.text(Sm::new(sm), 0));
-    }
 }

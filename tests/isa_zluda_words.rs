@@ -5,13 +5,12 @@
 //! them: each decodes to that text, encodes back to the same 128 bits, and
 //! the text assembles to the same word. Runs without the reference tools.
 
-use ptx2sass::internals::isa::bits::join;
-use ptx2sass::internals::isa::inst::Inst;
-use ptx2sass::internals::isa::parse::parse_inst;
-use ptx2sass::internals::target::Sm;
+
+mod common;
+
 
 /// (SM, low 64 bits, high 64 bits, nvdisasm's text).
-const WORDS: &[(u16, u64, u64, &str)] = &[
+const WORDS: &[common::measured_words::Word] = &[
     (80, 0x000000080808723c, 0x000fe20000001804, "HMMA.16816.F32 R8, R8, R8, R4 ;"),
     (80, 0x000000080808723c, 0x000fe20000041804, "HMMA.16816.F32.BF16 R8, R8, R8, R4 ;"),
     (80, 0x000000000808783b, 0x000e280000000100, "LDSM.16.M88.2 R8, [R8] ;"),
@@ -83,27 +82,6 @@ const WORDS: &[(u16, u64, u64, &str)] = &[
 
 #[test]
 fn zluda_words_decode_print_encode_and_assemble_as_nvdisasm_does() {
-    let mut failures = Vec::new();
-    for &(sm, lo, hi, text) in WORDS {
-        let (sm, word) = (Sm::new(sm), join(lo, hi));
-        let inst = match Inst::decode(word, sm) {
-            Ok(inst) => inst,
-            Err(e) => {
-                failures.push(format!("{sm} `{text}`: does not decode ({e:?})"));
-                continue;
-            }
-        };
-        let ours = inst.text(sm, 0);
-        if ours != text {
-            failures.push(format!("{sm} `{text}`: prints `{ours}`"));
-        }
-        if inst.encode(sm).ok() != Some(word) {
-            failures.push(format!("{sm} `{text}`: does not encode back"));
-        }
-        match parse_inst(text, sm, 0, inst.ctrl).map(|i| i.encode(sm)) {
-            Ok(Ok(w)) if w == word => {}
-            other => failures.push(format!("{sm} `{text}`: assembles as {other:?}")),
-        }
-    }
+    let failures = common::measured_words::disagreements(WORDS);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

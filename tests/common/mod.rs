@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+pub mod measured_words;
 pub mod ptxas_match;
 pub mod verdicts;
 
