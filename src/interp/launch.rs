@@ -57,19 +57,11 @@ pub struct TextureSpec {
     pub fill: Fill,
 }
 
-/// A bound texture with its texels (see [`TextureSpec`]).
+/// A bound texture: its spec with the texels its fill makes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Texture {
-    /// The handle.
-    pub handle: u32,
-    /// The `.texref` it is bound to.
-    pub texref: Option<String>,
-    /// Width, height, depth.
-    pub dims: [u32; 3],
-    /// Normalized float coordinates.
-    pub normalized: bool,
-    /// Wrap rather than clamp.
-    pub wrap: bool,
+    /// Handle, `.texref`, size and addressing, as the spec says.
+    pub spec: TextureSpec,
     /// Four words per texel.
     pub texels: Vec<[u32; 4]>,
 }
@@ -78,16 +70,16 @@ impl Texture {
     /// The texel index along dimension `k` of a float coordinate (point
     /// filtering: the texel containing it, CUDA's cudaFilterModePoint).
     fn float_index(&self, k: usize, c: f32) -> i64 {
-        let size = self.dims[k].max(1);
-        let scaled = if self.normalized { c * size as f32 } else { c };
+        let size = self.spec.dims[k].max(1);
+        let scaled = if self.spec.normalized { c * size as f32 } else { c };
         // NaN reads texel 0 (`as` saturates and maps NaN to 0).
         scaled.floor() as i64
     }
 
     /// The index inside the texture of texel index `i` along dimension `k`.
     fn address(&self, k: usize, i: i64) -> u64 {
-        let size = i64::from(self.dims[k].max(1));
-        (if self.wrap { i.rem_euclid(size) } else { i.clamp(0, size - 1) }) as u64
+        let size = i64::from(self.spec.dims[k].max(1));
+        (if self.spec.wrap { i.rem_euclid(size) } else { i.clamp(0, size - 1) }) as u64
     }
 
     /// The four components at coordinates `coords` (one word per
@@ -99,7 +91,7 @@ impl Texture {
             let i = if int_coords { i64::from(c as i32) } else { self.float_index(k, f32::from_bits(c)) };
             at[k] = self.address(k, i);
         }
-        let [w, h, _] = self.dims.map(|d| u64::from(d.max(1)));
+        let [w, h, _] = self.spec.dims.map(|d| u64::from(d.max(1)));
         let index = at[0] + w * (at[1] + h * at[2]);
         usize::try_from(index).ok().and_then(|i| self.texels.get(i)).copied().unwrap_or([0; 4])
     }
@@ -164,6 +156,36 @@ pub enum Fill {
         /// The seed.
         seed: u64,
     },
+}
+
+impl Fill {
+    /// Writes the fill's fields of the spec format into a JSON object
+    /// (`"fill"`, and `"hex"` or `"seed"`).
+    fn insert_into(&self, m: &mut Map<String, Value>) {
+        match self {
+            Fill::Zero => {
+                m.insert("fill".into(), "zero".into());
+            }
+            Fill::Hex(b) => {
+                m.insert("fill".into(), "hex".into());
+                m.insert("hex".into(), hex(b).into());
+            }
+            Fill::Random { seed } => {
+                m.insert("fill".into(), "random".into());
+                m.insert("seed".into(), (*seed).into());
+            }
+        }
+    }
+
+    /// The contents: `len` bytes for zeros and random ones, the given
+    /// bytes as they are.
+    pub fn bytes(&self, len: usize) -> Vec<u8> {
+        match self {
+            Fill::Zero => vec![0; len],
+            Fill::Hex(b) => b.clone(),
+            Fill::Random { seed } => splitmix64_bytes(*seed, len),
+        }
+    }
 }
 
 /// Scalar argument types of the spec format.
@@ -306,19 +328,7 @@ impl LaunchSpec {
                     if let ParamSpec::BufferInStruct { tail, .. } = p {
                         m.insert("tail".into(), hex(tail).into());
                     }
-                    match fill {
-                        Fill::Zero => {
-                            m.insert("fill".into(), "zero".into());
-                        }
-                        Fill::Hex(b) => {
-                            m.insert("fill".into(), "hex".into());
-                            m.insert("hex".into(), hex(b).into());
-                        }
-                        Fill::Random { seed } => {
-                            m.insert("fill".into(), "random".into());
-                            m.insert("seed".into(), (*seed).into());
-                        }
-                    }
+                    fill.insert_into(m);
                     o
                 }
                 ParamSpec::SameAs { param } => serde_json::json!({"kind": "same", "param": param}),
@@ -338,19 +348,7 @@ impl LaunchSpec {
                     if let Some(r) = &t.texref {
                         m.insert("texref".into(), r.clone().into());
                     }
-                    match &t.fill {
-                        Fill::Zero => {
-                            m.insert("fill".into(), "zero".into());
-                        }
-                        Fill::Hex(b) => {
-                            m.insert("fill".into(), "hex".into());
-                            m.insert("hex".into(), hex(b).into());
-                        }
-                        Fill::Random { seed } => {
-                            m.insert("fill".into(), "random".into());
-                            m.insert("seed".into(), (*seed).into());
-                        }
-                    }
+                    t.fill.insert_into(m);
                     o
                 })
                 .collect();
@@ -377,11 +375,7 @@ impl LaunchSpec {
                 ParamSpec::Scalar { kind, bits } => Arg { bytes: bits.to_le_bytes()[..kind.size()].to_vec(), align: kind.size() as u32, pointer: false },
                 ParamSpec::Bytes { bytes, align } => Arg { bytes: bytes.clone(), align: *align, pointer: false },
                 ParamSpec::Buffer { bytes, fill, output } | ParamSpec::BufferInStruct { bytes, fill, output, .. } => {
-                    let data = match fill {
-                        Fill::Zero => vec![0; *bytes],
-                        Fill::Hex(b) => b.clone(),
-                        Fill::Random { seed } => splitmix64_bytes(*seed, *bytes),
-                    };
+                    let data = fill.bytes(*bytes);
                     let address = memory.allocate(data, format!("param {index}"));
                     buffers.push(BufferArg { param: index, address, bytes: *bytes, output: *output });
                     let mut arg = address.to_le_bytes().to_vec();
@@ -404,13 +398,9 @@ impl LaunchSpec {
             .iter()
             .map(|t| {
                 let texels = t.dims.iter().map(|&d| d as usize).product::<usize>();
-                let bytes = match &t.fill {
-                    Fill::Zero => vec![0; texels * 16],
-                    Fill::Hex(b) => b.clone(),
-                    Fill::Random { seed } => splitmix64_bytes(*seed, texels * 16),
-                };
+                let bytes = t.fill.bytes(texels * 16);
                 let texels = bytes.chunks_exact(16).map(|c| std::array::from_fn(|k| u32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]]))).collect();
-                Texture { handle: t.handle, texref: t.texref.clone(), dims: t.dims, normalized: t.normalized, wrap: t.wrap, texels }
+                Texture { spec: t.clone(), texels }
             })
             .collect();
         Ok(Launch { memory, args, buffers, textures })
@@ -714,7 +704,7 @@ mod tests {
     /// A 4x2 texture whose texel k holds words 0x100 k + c.
     fn texture(normalized: bool, wrap: bool) -> Texture {
         let texels = (0..8u32).map(|k| std::array::from_fn(|c| 0x100 * k + c as u32)).collect();
-        Texture { handle: 1, texref: None, dims: [4, 2, 1], normalized, wrap, texels }
+        Texture { spec: TextureSpec { handle: 1, texref: None, dims: [4, 2, 1], normalized, wrap, fill: Fill::Zero }, texels }
     }
 
     #[test]

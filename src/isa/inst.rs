@@ -234,17 +234,8 @@ impl Inst {
             let last = k + 1 == self.form.slots.len();
             out.push_str(if first || (last && self.form.space_before_last) { " " } else { ", " });
             first = false;
-            let start = out.len();
-            write_operand(&mut out, slot, op, sm, address, explicit_desc);
             let suffix = self.operand_suffix(k);
-            // nvdisasm separates a constant-bank operand's bank and offset
-            // by a space when a suffix follows (`c[0x2] [0x0].SIGN`,
-            // `c[0x0] [0x168].H0_H0`).
-            if !suffix.is_empty() && matches!(op, Operand::CBank { .. }) {
-                if let Some(at) = out[start..].find("][") {
-                    out.insert(start + at + 1, ' ');
-                }
-            }
+            write_operand(&mut out, slot, op, sm, address, explicit_desc, !suffix.is_empty());
             out.push_str(suffix);
         }
         out.push_str(if self.ctrl.stall() == 0 && self.ctrl.wait() == 0 { ";" } else { " ;" });
@@ -368,7 +359,8 @@ impl Inst {
     }
 }
 
-fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u64, explicit_desc: bool) {
+/// `suffixed`: an operand suffix (`.SIGN`, `.H0_H0`) follows.
+fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u64, explicit_desc: bool, suffixed: bool) {
     match *op {
         Operand::Reg { reg, mods, reuse } => {
             out.push_str(if mods.neg { "-" } else { "" });
@@ -395,7 +387,9 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         Operand::CBank { bank, offset, mods } => {
             out.push_str(if mods.neg { "-" } else { "" });
             out.push_str(if mods.not { "~" } else { "" });
-            let text = format!("c[{bank:#x}][{offset:#x}]");
+            // nvdisasm separates the bank and the offset by a space when a
+            // suffix follows (`c[0x2] [0x0].SIGN`, `c[0x0] [0x168].H0_H0`).
+            let text = format!("c[{bank:#x}]{}[{offset:#x}]", if suffixed { " " } else { "" });
             if mods.abs {
                 let _ = write!(out, "|{text}|");
             } else {

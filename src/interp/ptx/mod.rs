@@ -113,8 +113,8 @@ pub fn run(module: &Module, spec: &LaunchSpec, options: &Options) -> Result<Outc
     };
     // A texref holds the handle of the texture the launch binds to it.
     for (name, var) in &prog.texrefs {
-        if let (Some(t), Some(v)) = (launch.textures.iter().find(|t| t.texref.as_deref() == Some(name.as_str())), prog.vars.get(*var as usize)) {
-            machine.global.write(v.addr, &u64::from(t.handle).to_le_bytes(), 1).map_err(InterpError::from)?;
+        if let (Some(t), Some(v)) = (launch.textures.iter().find(|t| t.spec.texref.as_deref() == Some(name.as_str())), prog.vars.get(*var as usize)) {
+            machine.global.write(v.addr, &u64::from(t.spec.handle).to_le_bytes(), 1).map_err(InterpError::from)?;
         }
     }
     let result = machine.run();

@@ -1068,7 +1068,7 @@ fn tex(l: &mut Lane, inst: &Inst) -> R<()> {
     for o in coords.iter().take(dim) {
         c.push(l.get(o, ScalarType::B32)? as u32);
     }
-    let texel = match l.mem.textures.iter().find(|t| t.handle == h) {
+    let texel = match l.mem.textures.iter().find(|t| t.spec.handle == h) {
         Some(t) => t.fetch(&c, int_coords),
         None => return Err(InterpError::new(ErrorKind::Launch, format!("no texture is bound to handle {h:#x} (the launch spec's \"textures\")")).at(Site::Ptx(inst.span))),
     };

@@ -1961,7 +1961,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
         Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, ref textures } => {
             for l in lanes(exec) {
                 let h = w.ri(handle, l);
-                let Some(t) = textures.iter().find(|t| t.handle == h) else {
+                let Some(t) = textures.iter().find(|t| t.spec.handle == h) else {
                     return Err(InterpError::new(ErrorKind::Launch, format!("no texture is bound to handle {h:#x} (the launch spec's \"textures\")")));
                 };
                 let values: smallvec::SmallVec<[u32; 4]> = (0..u16::from(na)).map(|k| w.r.get(usize::from(a + k)).map_or(0, |row| row[l])).chain((0..u16::from(nb)).map(|k| w.r.get(usize::from(b + k)).map_or(0, |row| row[l]))).collect();

@@ -225,9 +225,9 @@ pub fn load(cubin: &[u8], spec: &LaunchSpec) -> Result<Loaded, InterpError> {
                 R_CUDA_32 => (value as u32).to_le_bytes().to_vec(),
                 R_CUDA_TEX_HANDLE => {
                     let name = (sym as usize).checked_sub(1).and_then(|i| file.symbols.get(i)).and_then(|y| y.name.as_deref());
-                    let bound = launch.textures.iter().find(|t| t.texref.is_some() && t.texref.as_deref() == name);
+                    let bound = launch.textures.iter().find(|t| t.spec.texref.is_some() && t.spec.texref.as_deref() == name);
                     match bound {
-                        Some(t) => t.handle.to_le_bytes().to_vec(),
+                        Some(t) => t.spec.handle.to_le_bytes().to_vec(),
                         None => return Err(launch_error(format!("no texture of the launch spec is bound to texref {}", name.unwrap_or("?")))),
                     }
                 }
