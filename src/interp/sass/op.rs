@@ -679,6 +679,9 @@ impl Translator<'_> {
             }
         };
         let mod_value = |k: usize| -> u8 { inst.mods.get(k).copied().unwrap_or(0) };
+        // sm_100's VIMNMX: its two predicate results (operands 1, 2) are
+        // PT, as in ptxas's words (their meaning is not measured).
+        let vimnmx_pt_results = opcode == Opcode::VIMNMX && n == 6 && [1, 2].iter().all(|&k| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(P_SINK)));
         // A packed-half source with the swizzle printed after operand `k`.
         let half_src = |s: S, k: usize| -> R<S> {
             let swizzle = match inst.operand_tokens(k) {
@@ -845,7 +848,7 @@ impl Translator<'_> {
             Opcode::VIMNMX | Opcode::VIMNMX3 | Opcode::VIADDMNMX if has(Mod::U16x2) || has(Mod::S16x2) || has(Mod::RELU) || opcode == Opcode::VIMNMX3 || opcode == Opcode::VIADDMNMX && matches!(sl(2), Slot::Gpr { field, .. } if field.start == 32) => {
                 // sm_100's VIMNMX has two predicate results (PT in ptxas's
                 // words) before its sources.
-                let sinks = n == 6 && [1, 2].iter().all(|&k| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(P_SINK)));
+                let sinks = vimnmx_pt_results;
                 let first = if sinks { 3 } else { 1 };
                 let (count, add) = match opcode {
                     Opcode::VIMNMX if n == 4 || sinks => (2, false),
@@ -868,7 +871,7 @@ impl Translator<'_> {
             }
             Opcode::IMNMX | Opcode::VIMNMX if n == 4 => Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: !has(Mod::U32) },
             // sm_100: the predicate results PT, as ptxas emits it.
-            Opcode::VIMNMX if n == 6 && [1, 2].iter().all(|&k| matches!(o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(P_SINK))) => {
+            Opcode::VIMNMX if vimnmx_pt_results => {
                 Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(3)?, sl(3), 1)?, b: self.src(o(4)?, sl(4), 1)?, p: self.psrc(o(5)?)?, signed: !has(Mod::U32) }
             }
             Opcode::VIADDMNMX if toks.iter().all(|t| *t == Mod::U32) => Op::Viaddmnmx {
