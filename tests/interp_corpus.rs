@@ -102,11 +102,10 @@ fn run_both(corpus: &Path, name: &str, spec_path: &Path, cubin: Option<&Path>) -
 
 /// The corpus kernels whose calls survive inlining (recursion, `printf`),
 /// compiled by ptx2sass for sm_80, sm_90 and sm_120 and run in the SASS
-/// interpreter: their outputs must be the PTX interpreter's. The
-/// recursive kernels run with hazard checking on. `debug_print` runs with
-/// it off: its spill reloads on the two sides of a divergent branch write
-/// the same register, which the dynamic checker flags across the warp's
-/// divergent groups (a scheduler matter, not one of calls).
+/// interpreter with hazard checking on: their outputs must be the PTX
+/// interpreter's. (`debug_print`'s spill reloads on the two sides of a
+/// divergent branch write the same register: no hazard, as the checker
+/// keeps divergent groups apart.)
 #[test]
 fn our_cubins_of_the_calling_kernels_agree_with_the_ptx_interpreter() {
     use ptx2sass::internals::driver::{self, CodegenOptions, Options};
@@ -114,10 +113,10 @@ fn our_cubins_of_the_calling_kernels_agree_with_the_ptx_interpreter() {
     use ptx2sass::internals::target::Sm;
     let Some(corpus) = common::corpus_dir("our_cubins_of_the_calling_kernels_agree_with_the_ptx_interpreter") else { return };
     let launch = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/launch");
-    let cases = [("recursion", "rec_fib", true), ("recursion", "rec_factorial", true), ("recursion", "rec_gcd", true), ("recursion", "rec_tree_sum", true), ("printf_debug", "debug_print", false)];
+    let cases = [("recursion", "rec_fib"), ("recursion", "rec_factorial"), ("recursion", "rec_gcd"), ("recursion", "rec_tree_sum"), ("printf_debug", "debug_print")];
     let jobs: Vec<(u16, usize)> = [80u16, 90, 120].iter().flat_map(|&sm| (0..cases.len()).map(move |k| (sm, k))).collect();
     let results = common::par_map(&jobs, |&(sm, k)| -> Result<(), String> {
-        let (file, kernel, hazards) = cases[k];
+        let (file, kernel) = cases[k];
         let spec_path = launch.join(format!("{file}.{kernel}.json"));
         let spec = LaunchSpec::from_json(&std::fs::read_to_string(&spec_path).map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
         // The PTX of the SM's family (the corpus has sm_80, sm_90, sm_120 files).
@@ -127,7 +126,7 @@ fn our_cubins_of_the_calling_kernels_agree_with_the_ptx_interpreter() {
         let ptx_out = interp::ptx::run(&module, &spec, &Default::default()).map_err(|e| format!("PTX interpreter: {}", e.render(&ptx_path.display().to_string(), &source)))?;
         let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true, ..Default::default() }, CodegenOptions::default())
             .map_err(|es| es.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))?;
-        let options = RunOptions { hazards: if hazards { HazardCheck::Fail } else { HazardCheck::Off }, ..Default::default() };
+        let options = RunOptions { hazards: HazardCheck::Fail, ..Default::default() };
         let sass_out = interp::sass::run(&compiled.cubin, &spec, &options).map_err(|e| format!("SASS interpreter: {e}"))?;
         if ptx_out.launch.outputs_text() != sass_out.launch.outputs_text() {
             return Err("outputs differ".into());

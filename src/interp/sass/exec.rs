@@ -27,8 +27,10 @@
 //! driver-sized stack (recursion) costs what it uses; a 4-byte `LDL`/`STL`
 //! of a word already there is read or written in place. Everything issuing
 //! an instruction reads is in one [`Code`] record per instruction. Hazards
-//! are checked with one checker state per warp, in the order the groups
-//! issue.
+//! are checked with one checker state per thread group ([`GroupHazards`]):
+//! a group that splits off takes a copy of its parent's state, and groups
+//! that merge join theirs, so divergent paths, which write disjoint lanes,
+//! are not checked against each other.
 
 use super::load::{LOCAL_WINDOW_HI, Loaded, SHARED_WINDOW_HI};
 use super::num::{self, Round};
@@ -77,6 +79,81 @@ struct Group {
     pc: u32,
     mask: u32,
     wait: Wait,
+    /// The group's hazard state in [`Warp::hz`].
+    hz: u16,
+}
+
+/// The hazard checker's states of a warp's thread groups, by
+/// [`Group::hz`]. With checking off every group names state 0 and nothing
+/// is copied or joined (the issue loop pays nothing for divergence).
+struct GroupHazards {
+    states: Vec<WarpHazards>,
+    /// Slots of `states` no group names (reused before growing).
+    free: Vec<u16>,
+    on: bool,
+}
+
+impl GroupHazards {
+    fn new(sm: crate::target::Sm, on: bool) -> GroupHazards {
+        GroupHazards { states: vec![WarpHazards::new(sm)], free: Vec::new(), on }
+    }
+
+    /// One state for a warp at its first instruction (slot 0).
+    fn reset(&mut self) {
+        self.states.truncate(1);
+        self.free.clear();
+        if let Some(s) = self.states.first_mut() {
+            s.reset();
+        }
+    }
+
+    /// A copy of state `from` for a group that splits off.
+    fn split(&mut self, from: u16) -> u16 {
+        if !self.on {
+            return from;
+        }
+        let Some(parent) = self.states.get(usize::from(from)).cloned() else {
+            return from;
+        };
+        match self.free.pop() {
+            Some(slot) => {
+                if let Some(s) = self.states.get_mut(usize::from(slot)) {
+                    s.clone_from(&parent);
+                }
+                slot
+            }
+            None => {
+                self.states.push(parent);
+                (self.states.len() - 1) as u16
+            }
+        }
+    }
+
+    /// Joins state `from` into `into` (two groups merged); `from` is free.
+    fn join(&mut self, into: u16, from: u16) {
+        if into == from {
+            return;
+        }
+        let (i, f) = (usize::from(into), usize::from(from));
+        let (a, b) = if i < f {
+            let (lo, hi) = self.states.split_at_mut(f);
+            (lo.get_mut(i), hi.first())
+        } else {
+            let (lo, hi) = self.states.split_at_mut(i);
+            (hi.first_mut(), lo.get(f))
+        };
+        if let (Some(a), Some(b)) = (a, b) {
+            a.join(b);
+            self.free.push(from);
+        }
+    }
+
+    /// State `id` is no group's any more (its threads exited).
+    fn drop_state(&mut self, id: u16) {
+        if self.on && usize::from(id) < self.states.len() && !self.free.contains(&id) {
+            self.free.push(id);
+        }
+    }
 }
 
 struct Warp {
@@ -89,7 +166,7 @@ struct Warp {
     exited: u32,
     all: u32,
     first_thread: u32,
-    hz: WarpHazards,
+    hz: GroupHazards,
     /// Each thread's input to the CTA barrier reduction it waits at.
     bar_pred: u32,
 }
@@ -331,7 +408,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
             for (i, v) in program.rows.constants.iter().enumerate() {
                 r[CONST_BASE as usize + i] = [*v; 32];
             }
-            Warp { r, p: [0; 32], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: WarpHazards::new(loaded.sm), bar_pred: 0 }
+            Warp { r, p: [0; 32], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: GroupHazards::new(loaded.sm, options.hazards != HazardCheck::Off), bar_pred: 0 }
         })
         .collect();
     let mut shared = super::load::shared_region(loaded, spec.shared_bytes)?;
@@ -350,7 +427,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
                     w.p[UPT as usize] = u32::MAX;
                     w.b = [0; 16];
                     w.groups.clear();
-                    w.groups.push(Group { pc: 0, mask: w.all, wait: Wait::None });
+                    w.groups.push(Group { pc: 0, mask: w.all, wait: Wait::None, hz: 0 });
                     w.exited = 0;
                     w.bar_pred = 0;
                     w.hz.reset();
@@ -402,7 +479,7 @@ fn run_cta(program: &Program, cta: &mut Cta, ws: &mut [Warp], memory: &mut crate
                     g.wait = Wait::None;
                     g.pc += 1;
                 }
-                merge(&mut w.groups);
+                merge(&mut w.groups, &mut w.hz);
             }
         }
     }
@@ -415,7 +492,7 @@ fn tid_of(block: [u32; 3], linear: u32) -> [u32; 3] {
 }
 
 /// Merges groups at the same PC with the same wait state.
-fn merge(groups: &mut Vec<Group>) {
+fn merge(groups: &mut Vec<Group>, hz: &mut GroupHazards) {
     if groups.len() < 2 {
         return;
     }
@@ -425,6 +502,7 @@ fn merge(groups: &mut Vec<Group>) {
         while j < groups.len() {
             if groups[j].pc == groups[i].pc && groups[j].wait == groups[i].wait {
                 groups[i].mask |= groups[j].mask;
+                hz.join(groups[i].hz, groups[j].hz);
                 groups.swap_remove(j);
             } else {
                 j += 1;
@@ -465,7 +543,7 @@ fn release(w: &mut Warp, force: bool) -> bool {
         }
     }
     if any {
-        merge(&mut w.groups);
+        merge(&mut w.groups, &mut w.hz);
     }
     any
 }
@@ -492,7 +570,7 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
                 (gi, best)
             }
         };
-        let Some(&Group { mask: group_mask, .. }) = w.groups.get(gi) else {
+        let Some(&Group { mask: group_mask, hz: group_hz, .. }) = w.groups.get(gi) else {
             if w.groups.is_empty() || w.groups.iter().all(|g| g.wait == Wait::Bar) {
                 return Ok(issued);
             }
@@ -511,8 +589,8 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
             return Err(issue_error(cta, w, pc, group_mask, ErrorKind::Malformed, "execution ran past the end of the function".into()));
         };
         let exec = group_mask & w.pm(code.guard);
-        if check {
-            let issued = if exec != 0 { w.hz.issue_ctrl(&code.hz, code.ctrl) } else { w.hz.issue_predicated_off(&code.hz, code.ctrl) };
+        if check && let Some(hz) = w.hz.states.get_mut(usize::from(group_hz)) {
+            let issued = if exec != 0 { hz.issue_ctrl(&code.hz, code.ctrl) } else { hz.issue_predicated_off(&code.hz, code.ctrl) };
             if let Err(message) = issued {
                 let e = issue_error(cta, w, pc, group_mask, ErrorKind::Hazard, message);
                 if options.hazards == HazardCheck::Fail {
@@ -567,17 +645,18 @@ fn site(cta: &Cta, pc: u32) -> Site {
 fn advance(w: &mut Warp, gi: usize) {
     w.groups[gi].pc += 1;
     if w.groups.len() > 1 {
-        merge_into(&mut w.groups, gi);
+        merge_into(&mut w.groups, &mut w.hz, gi);
     }
 }
 
 /// Merges group `gi` with another group at the same PC and wait state
 /// (only `gi` moved, so no other pair can have met).
 #[inline(always)]
-fn merge_into(groups: &mut Vec<Group>, gi: usize) {
+fn merge_into(groups: &mut Vec<Group>, hz: &mut GroupHazards, gi: usize) {
     let g = groups[gi];
     if let Some(j) = groups.iter().enumerate().position(|(j, o)| j != gi && o.pc == g.pc && o.wait == g.wait) {
         groups[j].mask |= g.mask;
+        hz.join(groups[j].hz, g.hz);
         groups.swap_remove(gi);
     }
 }
@@ -602,13 +681,18 @@ fn jump_lanes(w: &mut Warp, gi: usize, exec: u32, target: impl Fn(&Warp, usize) 
     }
     let rest = g.mask & !exec;
     w.groups.swap_remove(gi);
+    // The first group out keeps the parent's hazard state, the others copy it.
+    let mut parent = Some(g.hz);
+    let mut state = |hz: &mut GroupHazards| parent.take().unwrap_or_else(|| hz.split(g.hz));
     if rest != 0 {
-        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None });
+        let hz = state(&mut w.hz);
+        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None, hz });
     }
     for &(pc, mask) in &moved[..n] {
-        w.groups.push(Group { pc, mask, wait: Wait::None });
+        let hz = state(&mut w.hz);
+        w.groups.push(Group { pc, mask, wait: Wait::None, hz });
     }
-    merge(&mut w.groups);
+    merge(&mut w.groups, &mut w.hz);
 }
 
 /// Special register values.
@@ -646,7 +730,8 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 let g = &mut w.groups[gi];
                 g.mask &= !exec;
                 if g.mask == 0 {
-                    w.groups.swap_remove(gi);
+                    let gone = w.groups.swap_remove(gi);
+                    w.hz.drop_state(gone.hz);
                     if !w.groups.is_empty() {
                         release(w, false);
                     }
@@ -1650,14 +1735,15 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             };
             if taken == g.mask {
                 w.groups[gi].pc = target;
-                merge(&mut w.groups);
+                merge(&mut w.groups, &mut w.hz);
             } else if taken == 0 {
                 advance(w, gi);
             } else {
                 w.groups[gi].mask = g.mask & !taken;
                 w.groups[gi].pc += 1;
-                w.groups.push(Group { pc: target, mask: taken, wait: Wait::None });
-                merge(&mut w.groups);
+                let hz = w.hz.split(g.hz);
+                w.groups.push(Group { pc: target, mask: taken, wait: Wait::None, hz });
+                merge(&mut w.groups, &mut w.hz);
             }
             return Ok(());
         }
@@ -1756,7 +1842,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 cta.bar_kind = kind;
             }
             w.groups[gi].wait = Wait::Bar;
-            merge(&mut w.groups);
+            merge(&mut w.groups, &mut w.hz);
             return Ok(());
         }
         Op::Bar { .. } => {}
@@ -2046,9 +2132,10 @@ fn hold(w: &mut Warp, gi: usize, exec: u32, wait: Wait) {
     w.groups[gi].mask = exec;
     w.groups[gi].wait = wait;
     if rest != 0 {
-        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None });
+        let hz = w.hz.split(g.hz);
+        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None, hz });
     }
-    merge(&mut w.groups);
+    merge(&mut w.groups, &mut w.hz);
     release(w, false);
 }
 

@@ -296,13 +296,20 @@ impl WarpHazards {
 
     /// [`WarpHazards::issue_ctrl`] for an instruction whose guard holds in
     /// none of the issuing lanes: it reads no source and writes no
-    /// register, so only its wait mask, its guard and its stall count
-    /// matter (ptxas overwrites the destination of `@P0 LDG.E R4` with
+    /// register, so only its wait mask, its guard, its stall count and its
+    /// place in its in-order queue matter (ptxas overwrites the destination of `@P0 LDG.E R4` with
     /// `@!P0 LDG.E.128 R4` without a wait when P0 is false everywhere: the
     /// first load never happened).
     #[inline]
     pub fn issue_predicated_off(&mut self, info: &HazardInfo, ctrl: Ctrl) -> Result<(), String> {
         let cycle = self.begin_issue(info, ctrl)?;
+        // It still passes through its in-order queue, so its write
+        // scoreboard covers the queue's earlier results all the same: ptxas
+        // reads `DFMA R22` (no scoreboard) after `@!P0 DMUL R14` on W0 and a
+        // wait on 0, whatever P0 is (sm_80, cuRAND's Philox normal2_double).
+        if let Some(s) = ctrl.write_sb().filter(|s| *s < SCOREBOARDS && info.queue != 0) {
+            self.attach(info.queue, s);
+        }
         self.end_issue(cycle, ctrl);
         Ok(())
     }

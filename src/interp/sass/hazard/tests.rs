@@ -194,3 +194,30 @@ fn shared_memory_results_and_reads_stay_in_issue_order() {
     let global = [("[B------:R-:W0:Y:S04]", "LDG.E.128 R4, desc[UR4][R2.64] ;"), ("[B------:R-:W1:Y:S01]", "LDS R6, [UR4+0x1208] ;")];
     assert!(run(90, &global).is_err_and(|(k, m)| k == 1 && m.contains("R6 overwritten while scoreboard 0")));
 }
+
+/// A guarded-off instruction of a variable-latency queue still passes
+/// through the queue: its write scoreboard covers the queue's earlier
+/// unscoreboarded results (cuRAND's Philox `normal2_double` on sm_80: `DFMA
+/// R22` with no write scoreboard, `@!P0 DMUL R14` on W0, a wait on 0, then
+/// a read of R23, whatever P0 is).
+#[test]
+fn a_guarded_off_queue_member_still_orders_its_queue() {
+    let sm = Sm::new(80);
+    let issue = |w: &mut WarpHazards, ctrl: &str, text: &str, on: bool| {
+        let i = inst(80, ctrl, text);
+        let info = HazardInfo::of(&i, sm);
+        if on { w.issue(&info, &i) } else { w.issue_predicated_off(&info, i.ctrl) }
+    };
+    for dmul_on in [true, false] {
+        let mut w = WarpHazards::new(sm);
+        issue(&mut w, "[B------:R0:W-:Y:S01]", "DFMA R22, R8, R10, R22 ;", true).unwrap();
+        issue(&mut w, "[B------:R-:W0:Y:S01]", "@!P0 DMUL R14, R14, R16 ;", dmul_on).unwrap();
+        issue(&mut w, "[B0-----:R-:W-:-:S04]", "IADD3 R4, R6, 0x1, RZ ;", true).unwrap();
+        assert_eq!(issue(&mut w, "[B------:R-:W-:-:S04]", "IMAD.SHL.U32 R5, R23, 0x2, RZ ;", true), Ok(()), "DMUL issued with its guard {dmul_on}");
+    }
+    // Without the queue mate's scoreboard, the DFMA result is unreadable.
+    let mut w = WarpHazards::new(sm);
+    issue(&mut w, "[B------:R0:W-:Y:S01]", "DFMA R22, R8, R10, R22 ;", true).unwrap();
+    issue(&mut w, "[B0-----:R-:W-:-:S04]", "IADD3 R4, R6, 0x1, RZ ;", true).unwrap();
+    assert!(issue(&mut w, "[B------:R-:W-:-:S04]", "IMAD.SHL.U32 R5, R23, 0x2, RZ ;", true).is_err());
+}
