@@ -1,6 +1,7 @@
 // CUB BlockHistogram: sort-based and atomic-based block histograms over
-// 8-, 16- and 32-bit samples, for several bin counts. Samples are masked
-// into [0, BINS) so any input is valid. Each block bins its tile of
+// 8-, 16- and 32-bit samples, for several bin counts. Samples are reduced
+// mod BINS: any unsigned input is valid, signed ones must be nonnegative
+// (C++'s % of a negative sample is negative; the launch specs give such). Each block bins its tile of
 // THREADS * ITEMS samples and writes BINS counters to out[blockIdx.x * BINS].
 #include <cub/block/block_histogram.cuh>
 

@@ -44,6 +44,22 @@ def rand(nbytes, name, k=0):
     return {"kind": "buffer", "bytes": nbytes, "fill": "random", "seed": seed_of(name) + k, "output": False}
 
 
+def nonneg_i32(count, name):
+    """`count` random int32s in [0, 2^31): a `%` of a negative signed sample
+    is negative in C++, and a kernel that indexes bins with it reads out of
+    bounds (undefined; the SASS interpreter reports the fault). The words are
+    a SplitMix64 stream of the spec's seed with bit 31 cleared, as hex."""
+    state, words = seed_of(name), []
+    for _ in range(count):
+        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+        z ^= z >> 31
+        words.append((z & 0x7FFFFFFF).to_bytes(4, "little").hex())
+    return {"kind": "buffer", "bytes": 4 * count, "fill": "hex", "hex": "".join(words), "output": False}
+
+
 def zero(nbytes, output=True):
     return {"kind": "buffer", "bytes": nbytes, "fill": "zero", "output": output}
 
@@ -174,9 +190,14 @@ def cub_block_histogram():
               ("i32_100bins_96x1", "i32", 96, 1, 100)]
     for shape, ty, threads, items, bins in shapes:
         for alg in ("sort", "atomic"):
-            copy_kernel(f, f"block_histogram_{shape}_{alg}", 2, threads, 2 * threads * items * SIZE[ty], 2 * bins * 4,
-                        f"2 blocks of {threads} threads x {items} samples, reduced mod {bins} by the kernel; "
-                        f"{bins} counters per block")
+            k = f"block_histogram_{shape}_{alg}"
+            note = f"2 blocks of {threads} threads x {items} samples, reduced mod {bins} by the kernel; {bins} counters per block"
+            if ty == "i32":
+                # Signed samples must be nonnegative (see nonneg_i32).
+                spec(f, k, [2], [threads], [nonneg_i32(2 * threads * items, f"{f}.{k}"), zero(2 * bins * 4)],
+                     note + "; samples in [0, 2^31)")
+            else:
+                copy_kernel(f, k, 2, threads, 2 * threads * items * SIZE[ty], 2 * bins * 4, note)
     k = "block_histogram_composite_u8_256bins_128x2"
     copy_kernel(f, k, 2, 128, 2 * 2 * 256, 2 * 256 * 4,
                 "2 blocks of 128 threads, each binning two tiles of 256 byte samples into 256 counters")
