@@ -242,6 +242,9 @@ impl Rust for Slot {
                 write_struct!(out, "Slot::Addr", base, wide, offset, scale, desc, show_desc, uniform, zero_base)
             }
             Slot::SpecialReg(field) => struct_like(out, "Slot::SpecialReg(", |o| field.rust(o), ")"),
+            Slot::NextUr(k) => {
+                out.push_str(&format!("Slot::NextUr({k})"));
+            }
             Slot::Text(text) => struct_like(out, "Slot::Text(", |o| text.rust(o), ")"),
         }
     }

@@ -828,12 +828,14 @@ impl Cx<'_> {
                     let shared = if op == Opcode::CpAsync { K::Addr } else { W32 };
                     Sig::new(&[shared, W64, Pred], &[])
                 }
-                Opcode::CpAsyncCommit | Opcode::AsyncCommit | Opcode::CpAsyncWait | Opcode::AsyncWait | Opcode::ProxyFence => Sig::new(&[], &[]),
+                Opcode::CpAsyncCommit | Opcode::AsyncCommit | Opcode::CpAsyncWait | Opcode::AsyncWait | Opcode::ProxyFence | Opcode::BulkCommit => Sig::new(&[], &[]),
                 Opcode::MbarExchange => Sig::new(&[W32, W64], &[]),
                 Opcode::MbarArrive if d.args.len() == 1 => Sig::new(&[W32], &[]),
                 Opcode::MbarArrive => Sig::new(&[W32, W32], &[]),
                 Opcode::MbarTryWait => Sig::new(&[W32, W32], &[Pred]),
                 Opcode::BulkCopy => Sig::new(&[W64, W64, W32], &[]),
+                Opcode::BulkStore | Opcode::BulkStoreMasked => Sig::new(&[W64, W32, W32], &[]),
+                Opcode::NextWorkId => Sig::new(&[W64], &[]),
                 Opcode::Ld
                 | Opcode::St
                 | Opcode::Ldg

@@ -82,7 +82,7 @@ pub(super) enum Why {
 /// * the form's [`Form::nonzero`] slots do not hold a zero register.
 pub(super) fn representable(form: &Form, operands: &[Operand]) -> bool {
     for &k in form.nonzero {
-        if matches!(operands.get(k), Some(Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. })) {
+        if matches!(operands.get(k), Some(Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. } | Operand::Hex(0))) {
             return false;
         }
     }
@@ -235,6 +235,21 @@ impl Inst {
             out.push_str(if first || (last && self.form.space_before_last) { " " } else { ", " });
             first = false;
             let suffix = self.operand_suffix(k);
+            if let Slot::NextUr(of) = slot {
+                // The register after the address's uniform one (a pair).
+                let ur = match self.operands.get(usize::from(*of)) {
+                    Some(Operand::Mem(m)) => m.uniform(),
+                    _ => None,
+                };
+                match ur.map(|r| r.num) {
+                    Some(RegNum::Phys(n)) => {
+                        let _ = write!(out, "[UR{}]", u16::from(n) + 1);
+                    }
+                    _ => out.push_str("[URZ]"),
+                }
+                out.push_str(suffix);
+                continue;
+            }
             write_operand(&mut out, slot, op, sm, address, explicit_desc, !suffix.is_empty());
             out.push_str(suffix);
         }

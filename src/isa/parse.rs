@@ -173,6 +173,15 @@ fn match_operands(form: &Form, texts: &[&str], mods: &mut ModValues, address: u6
             Some(OperandSuffix::Text { text: suffix, .. }) => text = text.strip_suffix(suffix)?,
             None => {}
         }
+        if let Slot::NextUr(of) = slot {
+            // The register after the address's uniform register.
+            let ur = match ops.get(usize::from(*of)) {
+                Some(Operand::Mem(m)) => m.uniform(),
+                _ => None,
+            };
+            let RegNum::Phys(n) = ur?.num else { return None };
+            (text == format!("[UR{}]", u16::from(n) + 1)).then_some(())?;
+        }
         ops.push(parse_operand(slot, text, address, sm)?);
     }
     it.next().is_none().then_some(ops)
@@ -314,6 +323,8 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
             Operand::SpecialReg(super::inst::special_register_number(text, sm)?)
         }
         Slot::Text(fixed) => (text == fixed.trim_end()).then_some(Operand::Hex(0))?,
+        // Checked against its address slot by the caller.
+        Slot::NextUr(_) => Operand::Hex(0),
         Slot::Target(_) => Operand::Target(parse_signed_hex(text)? - address as i64 - 16),
         Slot::AbsTarget(_) => Operand::Target(parse_hex(text)? as i64),
         Slot::RelOffset(_) => Operand::Target(parse_signed_hex(text)?),

@@ -21,6 +21,25 @@
 //! kernels (not in every kernel: when it does is not known; the fence only
 //! orders, so one more never changes what the program computes).
 //!
+//! Bulk copies from shared to global memory join the open bulk group
+//! (`cp.async.bulk.global.shared::cta.bulk_group`, with `.cp_mask` a
+//! byte-masked store: UBLKCP.G.S{.DST_G_BYTE_MASK}, its operand the
+//! 16-byte units in the low half and the byte mask in the high one);
+//! `cp.async.bulk.commit_group` closes the group (UTMACMDFLUSH, counted on
+//! scoreboard 0 as LDGDEPBAR's groups are) and `cp.async.bulk.wait_group
+//! n` waits on that count (`DEPBAR.LE SB0, n`), then, without `.read`,
+//! invalidates the L1 cache (CCTL.IVALL) as ptxas 13.5 does. The
+//! `.ignore_oob` operands of the global-to-shared copy change nothing in
+//! ptxas 13.5's code (the same UBLKCP.S.G with and without them), and so
+//! here.
+//!
+//! Cluster launch control (sm_100+): `clusterlaunchcontrol.try_cancel`
+//! asks for a not-yet-launched CTA's work (UGETNEXTWORKID.SELFCAST, its
+//! 16-byte response in shared memory and its bytes completing on an
+//! mbarrier, in the election loop); `query_cancel` reads the response as
+//! ptxas does: `is_canceled` is bit 64, the first CTA's x the first word,
+//! y and z the halves of the second.
+//!
 //! The state an `mbarrier.arrive` returns is not modelled: ptxas writes it
 //! to RZ where it is unused (the only use in the corpus), and this lowering
 //! gives it the value 0; a program that passes it to `mbarrier.test_wait`
@@ -30,13 +49,24 @@ use super::error::LowerError;
 use super::function::FnLower;
 use super::memory::Addr;
 use super::types;
-use crate::ir::{Attrs, DataType, InstData, MemOrder, MemScope, Opcode, Space, SpecialReg, Type, Value};
+use crate::ir::{Attrs, Cmp, DataType, InstData, MemOrder, MemScope, Opcode, Space, SpecialReg, Type, Value};
 use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType};
 use crate::ptx::opcode::Opcode as P;
 
 /// Whether lowering of `op` is in this module.
 pub(super) fn handles(op: P) -> bool {
-    matches!(op, P::MbarrierInit | P::MbarrierArrive | P::MbarrierTryWait | P::CpAsyncBulk | P::FenceProxyAsync)
+    matches!(
+        op,
+        P::MbarrierInit
+            | P::MbarrierArrive
+            | P::MbarrierTryWait
+            | P::CpAsyncBulk
+            | P::CpAsyncBulkCommitGroup
+            | P::CpAsyncBulkWaitGroup
+            | P::FenceProxyAsync
+            | P::ClusterlaunchcontrolTryCancel
+            | P::ClusterlaunchcontrolQueryCancel
+    )
 }
 
 /// The state-space modifiers of a shared mbarrier address.
@@ -56,7 +86,11 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::MbarrierArrive => self.mbarrier_arrive(i),
             P::MbarrierTryWait => self.mbarrier_try_wait(i),
             P::CpAsyncBulk => self.bulk_copy(i),
+            P::CpAsyncBulkCommitGroup => self.bulk_commit(i),
+            P::CpAsyncBulkWaitGroup => self.bulk_wait(i),
             P::FenceProxyAsync => self.proxy_fence(i),
+            P::ClusterlaunchcontrolTryCancel => self.try_cancel(i),
+            P::ClusterlaunchcontrolQueryCancel => self.query_cancel(i),
             _ => Err(self.unsupported(i)),
         }
     }
@@ -217,27 +251,25 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// executing CTA's own shared memory).
     fn bulk_copy(&mut self, i: &Instruction) -> Result<(), LowerError> {
         let spellings: Vec<&str> = i.modifiers.iter().map(|(m, _)| m.spelling()).collect();
+        match spellings.as_slice() {
+            [".global", ".shared::cta", ".bulk_group"] => return self.bulk_store(i, false),
+            [".global", ".shared::cta", ".bulk_group", ".cp_mask"] => return self.bulk_store(i, true),
+            _ => {}
+        }
         let to_shared = matches!(spellings.first(), Some(&(".shared::cta" | ".shared::cluster")));
-        if !to_shared || spellings[1..] != [".global", ".mbarrier::complete_tx::bytes"] {
+        let ignore_oob = spellings.last() == Some(&".ignore_oob");
+        let rest = if ignore_oob { &spellings[1..spellings.len() - 1] } else { spellings.get(1..).unwrap_or(&[]) };
+        if !to_shared || rest != [".global", ".mbarrier::complete_tx::bytes"] {
             return Err(self.unsupported(i));
         }
-        let ops = self.operands_n(i, 4)?;
+        // With `.ignore_oob`, the two ignored-byte counts come before the
+        // mbarrier; ptxas's code does not use them.
+        let ops = self.operands_n(i, if ignore_oob { 6 } else { 4 })?;
         let (dst, dst_off) = self.shared_address(&ops[0])?;
         let dst = self.add_offset32(dst, dst_off);
-        let Addr::Mem { base: src, offset: src_off } = self.address(&ops[1], Space::Global)? else { return Err(self.unsupported(i)) };
-        let mut src = self.coerce(src, Type::R64, false, ops[1].loc.span())?;
-        if src_off != 0 {
-            let k = self.iconst(Type::R64, src_off as u64);
-            src = self.op(Opcode::Add, Attrs::typed(DataType::U64), &[src, k], Type::R64);
-        }
-        let size = match &ops[2].kind {
-            OperandKind::Imm(e) => {
-                let n = types::imm_bits(e, ScalarType::U32).ok_or_else(|| self.unsupported(i))?;
-                self.iconst(Type::R32, n)
-            }
-            _ => self.read(&ops[2], ScalarType::U32)?,
-        };
-        let (mbar, mbar_off) = self.shared_address(&ops[3])?;
+        let src = self.global_address64(&ops[1], i)?;
+        let size = self.u32_operand(&ops[2], i)?;
+        let (mbar, mbar_off) = self.shared_address(&ops[ops.len() - 1])?;
         let mbar = self.add_offset32(mbar, mbar_off);
         // The size in 16-byte units, in the low 16 bits (ptxas: USHF.R.U32.HI
         // by 4, then UPRMT 0x5410 with URZ).
@@ -253,6 +285,176 @@ impl<'a> FnLower<'_, 'a, '_> {
             s.emit(data, &[]);
             Ok(())
         })
+    }
+
+    /// A global address operand as one 64-bit value.
+    fn global_address64(&mut self, o: &Operand, i: &Instruction) -> Result<Value, LowerError> {
+        let Addr::Mem { base, offset } = self.address(o, Space::Global)? else { return Err(self.unsupported(i)) };
+        let mut a = self.coerce(base, Type::R64, false, o.loc.span())?;
+        if offset != 0 {
+            let k = self.iconst(Type::R64, offset as u64);
+            a = self.op(Opcode::Add, Attrs::typed(DataType::U64), &[a, k], Type::R64);
+        }
+        Ok(a)
+    }
+
+    /// A 32-bit operand, register or immediate.
+    fn u32_operand(&mut self, o: &Operand, i: &Instruction) -> Result<Value, LowerError> {
+        match &o.kind {
+            OperandKind::Imm(e) => {
+                let n = types::imm_bits(e, ScalarType::U32).ok_or_else(|| self.unsupported(i))?;
+                Ok(self.iconst(Type::R32, n))
+            }
+            _ => self.read(o, ScalarType::U32),
+        }
+    }
+
+    /// `cp.async.bulk.global.shared::cta.bulk_group{.cp_mask} [g], [s],
+    /// size{, mask}`: UBLKCP.G.S with the 16-byte units in the low half of
+    /// its count operand and the byte mask in the high half (ptxas: `UPRMT
+    /// UR5, UR5, 0x5410, UR6`), once per thread (the election loop; ptxas
+    /// groups the threads whose operands agree instead, to the same
+    /// effect).
+    fn bulk_store(&mut self, i: &Instruction, masked: bool) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, if masked { 4 } else { 3 })?;
+        let dst = self.global_address64(&ops[0], i)?;
+        let (src, src_off) = self.shared_address(&ops[1])?;
+        let src = self.add_offset32(src, src_off);
+        let size = self.u32_operand(&ops[2], i)?;
+        let four = self.iconst(Type::R32, 4);
+        let units = self.op(Opcode::Shr, Attrs::typed(DataType::U32), &[size, four], Type::R32);
+        let low = self.iconst(Type::R32, 0xffff);
+        let mut count = self.op(Opcode::And, Attrs::typed(DataType::B32), &[units, low], Type::R32);
+        if masked {
+            let mask = self.read(&ops[3], ScalarType::U16)?;
+            let mask = self.coerce(mask, Type::R32, false, ops[3].loc.span())?;
+            let sixteen = self.iconst(Type::R32, 16);
+            let high = self.op(Opcode::Shl, Attrs::typed(DataType::B32), &[mask, sixteen], Type::R32);
+            count = self.op(Opcode::Or, Attrs::typed(DataType::B32), &[count, high], Type::R32);
+        }
+        self.once_per_thread(|s| {
+            let (d, src, n) = (s.to_uniform(dst), s.to_uniform(src), s.to_uniform(count));
+            let op = if masked { Opcode::BulkStoreMasked } else { Opcode::BulkStore };
+            let mut data = InstData::new(op, Attrs::default());
+            data.args.extend([d, src, n]);
+            s.emit(data, &[]);
+            Ok(())
+        })
+    }
+
+    /// `cp.async.bulk.commit_group`: UTMACMDFLUSH.
+    fn bulk_commit(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        if !i.modifiers.is_empty() || !self.cx.m.operands(i.operands).is_empty() {
+            return Err(self.unsupported(i));
+        }
+        self.emit(InstData::new(Opcode::BulkCommit, Attrs::default()), &[]);
+        Ok(())
+    }
+
+    /// `cp.async.bulk.wait_group{.read} n`: `DEPBAR.LE SB0, n`, then
+    /// without `.read` CCTL.IVALL (ptxas 13.5).
+    fn bulk_wait(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let read = match i.modifiers.iter().map(|(m, _)| m.spelling()).collect::<Vec<_>>().as_slice() {
+            [] => false,
+            [".read"] => true,
+            _ => return Err(self.unsupported(i)),
+        };
+        let ops = self.operands_n(i, 1)?;
+        let n = match &ops[0].kind {
+            OperandKind::Imm(e) => match types::imm_bits(e, ScalarType::U32) {
+                Some(n) if n < 64 => n,
+                _ => return Err(self.error(ops[0].loc.span(), "cp.async.bulk.wait_group waits for at most 63 groups")),
+            },
+            _ => return Err(self.unsupported(i)),
+        };
+        let mut data = InstData::new(Opcode::AsyncWait, Attrs::default());
+        data.imm = n;
+        self.emit(data, &[]);
+        if !read {
+            self.emit(InstData::new(Opcode::CacheInvalidate, Attrs::default()), &[]);
+        }
+        Ok(())
+    }
+
+    /// `clusterlaunchcontrol.try_cancel.async.shared::cta
+    /// .mbarrier::complete_tx::bytes{.multicast::cluster::all}.b128 [r],
+    /// [mbar]`: UGETNEXTWORKID.SELFCAST [URr], [URr+1] in the election loop
+    /// (ptxas 13.5, sm_100). The multicast form is refused.
+    fn try_cancel(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let spellings: Vec<&str> = i.modifiers.iter().map(|(m, _)| m.spelling()).collect();
+        if spellings != [".async", ".shared::cta", ".mbarrier::complete_tx::bytes", ".b128"] {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.operands_n(i, 2)?;
+        let (resp, resp_off) = self.shared_address(&ops[0])?;
+        let resp = self.add_offset32(resp, resp_off);
+        let (mbar, mbar_off) = self.shared_address(&ops[1])?;
+        let mbar = self.add_offset32(mbar, mbar_off);
+        let both = self.concat(&[resp, mbar]);
+        self.once_per_thread(|s| {
+            let pair = s.to_uniform(both);
+            let mut data = InstData::new(Opcode::NextWorkId, Attrs::default());
+            data.args.push(pair);
+            s.emit(data, &[]);
+            Ok(())
+        })
+    }
+
+    /// `clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, r` and
+    /// `.get_first_ctaid{::x,::y,::z}.b32.b128 d, r` / `.get_first_ctaid
+    /// .v4.b32.b128 {x, y, z, w}, r`: fields of the response (module docs;
+    /// the fourth element is 0, as ptxas makes it).
+    fn query_cancel(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let spellings: Vec<&str> = i.modifiers.iter().map(|(m, _)| m.spelling()).collect();
+        let ops = self.operands_n(i, 2)?;
+        let response = self.read(&ops[1], ScalarType::B128)?;
+        let response = self.coerce(response, Type::R128, false, ops[1].loc.span())?;
+        let word = |s: &mut Self, k: u8| s.extract(response, k);
+        let half = |s: &mut Self, high: bool| {
+            let w = s.extract(response, 1);
+            if high {
+                let sixteen = s.iconst(Type::R32, 16);
+                s.op(Opcode::Shr, Attrs::typed(DataType::U32), &[w, sixteen], Type::R32)
+            } else {
+                let low = s.iconst(Type::R32, 0xffff);
+                s.op(Opcode::And, Attrs::typed(DataType::B32), &[w, low], Type::R32)
+            }
+        };
+        match spellings.as_slice() {
+            [".is_canceled", ".pred", ".b128"] => {
+                let w = word(self, 2);
+                let one = self.iconst(Type::R32, 1);
+                let bit = self.op(Opcode::And, Attrs::typed(DataType::B32), &[w, one], Type::R32);
+                let zero = self.iconst(Type::R32, 0);
+                let p = self.op(Opcode::Setp, Attrs { cmp: Some(Cmp::Ne), ..Attrs::typed(DataType::U32) }, &[bit, zero], Type::P);
+                self.write(&ops[0], p, false)
+            }
+            [".get_first_ctaid::x", ".b32", ".b128"] => {
+                let v = word(self, 0);
+                self.write(&ops[0], v, false)
+            }
+            [".get_first_ctaid::y", ".b32", ".b128"] => {
+                let v = half(self, false);
+                self.write(&ops[0], v, false)
+            }
+            [".get_first_ctaid::z", ".b32", ".b128"] => {
+                let v = half(self, true);
+                self.write(&ops[0], v, false)
+            }
+            [".get_first_ctaid", ".v4", ".b32", ".b128"] => {
+                let (x, y, z) = (word(self, 0), half(self, false), half(self, true));
+                let w = self.iconst(Type::R32, 0);
+                let places = self.dests(&ops[0])?;
+                if places.len() != 4 {
+                    return Err(self.error(ops[0].loc.span(), "get_first_ctaid.v4 writes a vector of four"));
+                }
+                for (place, v) in places.into_iter().zip([x, y, z, w]) {
+                    self.assign(place, v, false, ops[0].loc.span())?;
+                }
+                Ok(())
+            }
+            _ => Err(self.unsupported(i)),
+        }
     }
 
     /// `fence.proxy.async.shared::cta` (other spaces refused): ptxas 13.5

@@ -79,6 +79,8 @@ pub fn shape(op: &str, toks: &[&str]) -> Shape {
         // A bulk copy: the shared destination with its mbarrier (a pair),
         // the 64-bit global source, the size word.
         "UBLKCP" => with(1, [2, 2, 1, 1]),
+        // The response's address and the mbarrier's, one pair.
+        "UGETNEXTWORKID" => with(1, [2, 1, 1, 1]),
         "ISETP" | "UISETP" if wide_int => with(1, [2; 4]),
         "IMNMX" | "UIMNMX" if wide_int => all(2),
         _ => all(1),

@@ -784,6 +784,11 @@ fn control(v: &mut Vec<Form>, g: Generation) {
     const BAR_FIXED: &[(Field, u64)] = &[(f(42, 53), 0), (f(77, 79), 0)];
     const DEFER: ModField = ModField { field: f(80, 80), names: &["", ".DEFER_BLOCKING"], extra: None };
     v.push(g.form("BAR.SYNC", 0xb1d, BAR_FIXED, &[DEFER], vec![Slot::Hex(f(54, 57))]));
+    // With a thread count (`barrier.sync 1, 64`: `BAR.SYNC.DEFER_BLOCKING
+    // 0x1, 0x40` = 0x0041000000007b1d on sm_100; flips of 42–53 on sm_75
+    // and sm_100 change the count, bit 48 clear prints none).
+    const BAR_COUNT_FIXED: &[(Field, u64)] = &[(f(77, 79), 0)];
+    v.push(Form { nonzero: &[1], ..g.form("BAR.SYNC", 0xb1d, BAR_COUNT_FIXED, &[DEFER], vec![Slot::Hex(f(54, 57)), Slot::Hex(f(42, 53))]) });
     if g.wide_ur {
         v.push(g.form("BSYNC", 0x941, COND_PT, &[CONVERGENCE], vec![barrier]));
         v.push(g.form("BSSY", 0x945, BRANCH_FIXED, &[CONVERGENCE], vec![barrier, Slot::Target(Layout::Contiguous(f(34, 71)))]));

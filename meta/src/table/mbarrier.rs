@@ -123,4 +123,31 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         zero_base: true,
     };
     v.push(Form { sms, uniform_guard: true, ..g.form("UBLKCP", 0x3ba, blkcp_fixed, blkcp_mods, vec![whole(32), whole(24), ur(64)]) });
+
+    // UTMACMDFLUSH (0x9b7): closes the open bulk group
+    // (`cp.async.bulk.commit_group`). 0x00000000000079b7 on sm_90, 100,
+    // 120; no operands; a uniform guard; bit 91 set makes another
+    // instruction (flips under nvdisasm, sm_100).
+    const CLEAR_91: &[(Field, u64)] = &[(f(91, 91), 0)];
+    v.push(Form { sms, uniform_guard: true, ..g.form("UTMACMDFLUSH", 0x9b7, CLEAR_91, &[], vec![]) });
+
+    // SYNCS.CCTL.IVALL (0x9b1): invalidates the cached mbarrier state
+    // (ptxas puts it around cub_device_scan's mbarrier waits); bit 72
+    // `.WBALL`, bit 73 an unnamed operation, bit 91 an address form (flips
+    // under nvdisasm on sm_90, 100, 120). 0x00000000000079b1.
+    const CCTL_OP: ModField = ModField { field: f(72, 72), names: &[".IVALL", ".WBALL"], extra: None };
+    const CCTL_FIXED: &[(Field, u64)] = &[(f(73, 73), 0), (f(91, 91), 0)];
+    v.push(Form { sms, ..g.form("SYNCS.CCTL", 0x9b1, CCTL_FIXED, &[CCTL_OP], vec![]) });
+
+    // UGETNEXTWORKID (0x3ca, sm_100+) [URa], [URa+1]: cluster launch
+    // control's `try_cancel`, its response to shared memory at URa and its
+    // bytes completing on the mbarrier at URa+1; bit 72 `.BROADCAST` (the
+    // multicast form), 91 set. `UGETNEXTWORKID.SELFCAST [UR8], [UR9]` =
+    // 0x00000000080073ca / 0x...0008000000 on sm_100 and sm_120 (flips of
+    // 24–31 move both registers).
+    if g.wide_ur {
+        const CAST: ModField = ModField { field: f(72, 72), names: &[".SELFCAST", ".BROADCAST"], extra: None };
+        const SET_91: &[(Field, u64)] = &[(f(91, 91), 1)];
+        v.push(Form { sms: (sms.0.max(100), sms.1), uniform_guard: true, ..g.form("UGETNEXTWORKID", 0x3ca, SET_91, &[CAST], vec![whole(24), Slot::NextUr(0)]) });
+    }
 }

@@ -130,6 +130,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("UCGABAR_ARV", Control),
     op("UCGABAR_WAIT", Control),
     op("UFLO", Uniform),
+    op("UGETNEXTWORKID", Async).opaque().memory(Space::Shared, false, true),
     op("UI2F", Alu),
     op("UIADD3", Uniform),
     op("UIMAD", Uniform),
@@ -144,6 +145,8 @@ pub const OPCODES: &[OpFacts] = &[
     op("UPRMT", Uniform),
     op("USEL", Uniform),
     op("USHF", Uniform),
+    // Closes a bulk group, counted on scoreboard 0 as LDGDEPBAR's groups.
+    op("UTMACMDFLUSH", Control).opaque().async_group(AsyncGroup::Commit),
     op("VABSDIFF", Alu),
     op("VIADD", Alu),
     op("VIADDMNMX", Alu),

@@ -537,6 +537,21 @@ opcodes! {
     /// byte count / 16. Uniform operands: one copy per execution by a
     /// warp.
     BulkCopy = "UBLKCP.S.G", Sass, Store;
+    /// `UBLKCP.G.S [d], [s], n` (sm_90+): a bulk copy from shared memory at
+    /// `s` (`ur32`) to global memory at `d` (`ur64`) in the open bulk
+    /// group, `n` (`ur32`) the byte count / 16. Uniform operands.
+    BulkStore = "UBLKCP.G.S", Sass, Store;
+    /// `UBLKCP.G.S.DST_G_BYTE_MASK [d], [s], n`: the same, storing only the
+    /// bytes whose bit of `n`'s high half is set (`.cp_mask`).
+    BulkStoreMasked = "UBLKCP.G.S.DST_G_BYTE_MASK", Sass, Store;
+    /// `UTMACMDFLUSH` (sm_90+): closes the open bulk group
+    /// (`cp.async.bulk.commit_group`), counted on scoreboard 0.
+    BulkCommit = "UTMACMDFLUSH", Sass, Effect;
+    /// `UGETNEXTWORKID.SELFCAST [r], [r+1]` (sm_100+): asks to cancel a CTA
+    /// not yet launched and take its work, the 16-byte response to shared
+    /// memory at `r` and its bytes completing on the mbarrier at `r+1`
+    /// (`ur64`: the two addresses).
+    NextWorkId = "UGETNEXTWORKID.SELFCAST", Sass, Store;
 }
 
 impl Opcode {

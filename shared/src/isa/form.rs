@@ -207,6 +207,11 @@ pub enum Slot {
     /// predicate register of P2R; FSEL's `-QNAN ` whose payload a fixed
     /// field holds). Decoded as `Operand::Hex(0)`.
     Text(&'static str),
+    /// The uniform register after the one of the address in the slot of
+    /// this index, printed as an address of its own (`UGETNEXTWORKID
+    /// [UR8], [UR9]`: one 8-bit field names the pair). No bits; decoded
+    /// as `Operand::Hex(0)`.
+    NextUr(u8),
 }
 
 /// Bank and offset fields of a constant-bank operand.
@@ -366,7 +371,9 @@ pub struct Form<Op, Mod: 'static> {
     /// Operands, in printed order.
     pub slots: &'static [Slot],
     /// Slots whose register may not be the zero register (nvdisasm prints
-    /// `???255` for it: sm_75 ATOMG.E.CAS's compare value).
+    /// `???255` for it: sm_75 ATOMG.E.CAS's compare value), or whose hex
+    /// value may not be zero (BAR.SYNC's thread count: nvdisasm prints it
+    /// only when not zero, which another form decodes).
     pub nonzero: &'static [usize],
     /// What prints after operands (modifiers printed there rather than
     /// after the name, and fixed texts).
@@ -388,7 +395,7 @@ impl Slot {
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
             Slot::LoadBank { offset, index, .. } => field(CBANK_BANK) | field(offset) | field(index),
             Slot::Hex(f) | Slot::SpecialReg(f) | Slot::Imm64(f) | Slot::SImm(f) => field(f),
-            Slot::Text(_) => 0,
+            Slot::Text(_) | Slot::NextUr(_) => 0,
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),
             Slot::Target(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f))

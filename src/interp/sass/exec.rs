@@ -1676,6 +1676,33 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 mbarrier::write(cta, memory, at, mbarrier::complete_if_done(mbarrier::complete_tx(word, n as u32)))?;
             }
         }
+        Op::BulkToGlobal { dst, src, count, masked } => {
+            if let Some(l) = lanes(exec).next() {
+                let c = w.raw(count, l);
+                let n = (c & 0xffff) as usize * 16;
+                let (to, from) = (address(w, &dst, l), address(w, &src, l));
+                let mut buf = vec![0u8; n];
+                read_mem(cta, memory, Space::Shared, 0, from, &mut buf)?;
+                if masked {
+                    // Byte by byte where the mask keeps it.
+                    for (k, b) in buf.iter().enumerate() {
+                        if c >> (16 + k % 16) & 1 == 1 {
+                            write_mem(cta, memory, Space::Global, 0, to + k as u64, std::slice::from_ref(b))?;
+                        }
+                    }
+                } else {
+                    write_mem(cta, memory, Space::Global, 0, to, &buf)?;
+                }
+            }
+        }
+        Op::NextWorkId { resp } => {
+            if let Some(l) = lanes(exec).next() {
+                write_mem(cta, memory, Space::Shared, 0, address(w, &resp, l), &[0u8; 16])?;
+                let at = u64::from(w.raw(S { r: resp.ur + 1, m: 0 }, l));
+                let word = mbarrier::read(cta, memory, at)?;
+                mbarrier::write(cta, memory, at, mbarrier::complete_if_done(mbarrier::complete_tx(word, 16)))?;
+            }
+        }
         Op::Qspc { pd, addr, space } => {
             let at = addresses(w, &addr, exec);
             let inside = mask_of(|l| exec & LANE_BITS[l] != 0 && resolve(Space::Generic, at[l]).0 == space);

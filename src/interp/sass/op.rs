@@ -356,6 +356,16 @@ pub enum Op {
     /// global pair `src` to the shared address `dst`; the next register
     /// after `dst`'s holds the mbarrier on which the bytes complete.
     BulkToShared { dst: Addr, src: Addr, units: S },
+    /// UBLKCP.G.S{.DST_G_BYTE_MASK}: once per warp, `count`'s low 16 bits ×
+    /// 16 bytes from the shared address `src` to the global pair `dst`;
+    /// `masked`: only the bytes whose bit (byte offset mod 16) of `count`'s
+    /// high half is set.
+    BulkToGlobal { dst: Addr, src: Addr, count: S, masked: bool },
+    /// UGETNEXTWORKID.SELFCAST: once per warp, the response of a
+    /// cancellation that fails (16 zero bytes: no CTA is left to cancel
+    /// while one runs here at a time) to the shared address `resp`; its
+    /// bytes complete on the mbarrier at the next register's address.
+    NextWorkId { resp: Addr },
     AtomsPopcInc { d: u16, addr: Addr },
     /// ATOMS.CAST(.SPIN): where the shared word (pair with `wide`) at
     /// `addr` equals `b`, store `c`; the success (1 or 0) to `d`, or to the
@@ -722,6 +732,16 @@ impl Translator<'_> {
                 src.wide = true;
                 Op::BulkToShared { dst: self.addr(o(0)?)?, src, units: self.src(o(2)?, sl(2), 1)? }
             }
+            Opcode::UBLKCP if toks == [Mod::G, Mod::S] || toks == [Mod::G, Mod::S, Mod::DST_G_BYTE_MASK] => {
+                let mut dst = self.addr(o(0)?)?;
+                dst.wide = true;
+                Op::BulkToGlobal { dst, src: self.addr(o(1)?)?, count: self.src(o(2)?, sl(2), 1)?, masked: has(Mod::DST_G_BYTE_MASK) }
+            }
+            Opcode::UGETNEXTWORKID if toks == [Mod::SELFCAST] => Op::NextWorkId { resp: self.addr(o(0)?)? },
+            // Bulk groups complete at once here: nothing to close or wait
+            // for; the mbarrier state is never cached.
+            Opcode::UTMACMDFLUSH => Op::Nop,
+            Opcode::SYNCS if toks == [Mod::CCTL, Mod::IVALL] => Op::Nop,
             Opcode::EXIT => Op::Exit,
             Opcode::BPT => Op::Trap,
             Opcode::MOV | Opcode::UMOV => {
@@ -1266,6 +1286,10 @@ impl Translator<'_> {
                 if has(Mod::RED) {
                     let kind = if has(Mod::POPC) { 0 } else if has(Mod::AND) { 1 } else { 2 };
                     Op::Bar { id, red: Some((kind, self.psrc(o(1)?)?)) }
+                } else if has(Mod::SYNC) && o(1).is_ok() {
+                    // A named barrier for part of the CTA: every barrier
+                    // here waits for the whole CTA.
+                    Op::Unsupported("BAR.SYNC with a thread count (a barrier of part of the CTA) is not modelled".into())
                 } else if has(Mod::SYNC) {
                     Op::Bar { id, red: None }
                 } else {

@@ -218,7 +218,7 @@ pub(super) fn optional_order(optional: u8, operands: &[Operand]) -> bool {
 
 /// Whether a slot of `nonzero` (bit `k` for slot `k`) holds a zero register.
 pub(super) fn nonzero_slot_is_zero(nonzero: u8, operands: &[Operand]) -> bool {
-    operands.iter().enumerate().any(|(k, op)| nonzero >> k & 1 == 1 && matches!(op, Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. }))
+    operands.iter().enumerate().any(|(k, op)| nonzero >> k & 1 == 1 && matches!(op, Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. } | Operand::Hex(0)))
 }
 
 /// The operand of a [`Step::Addr`] (inline in the general decoder: the

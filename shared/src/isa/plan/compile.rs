@@ -257,7 +257,7 @@ impl Step {
                 zero_base,
             },
             Slot::SpecialReg(f) => Step::SpecialReg(Fld::of(f)),
-            Slot::Text(_) => Step::Text,
+            Slot::Text(_) | Slot::NextUr(_) => Step::Text,
         }
     }
 }

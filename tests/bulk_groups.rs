@@ -1,0 +1,67 @@
+//! Bulk groups and cluster launch control (sm_100, sm_120): stores from
+//! shared to global memory in a bulk group (`cp.async.bulk.global
+//! .shared::cta.bulk_group`, with `.cp_mask`), their commit and wait, and
+//! `clusterlaunchcontrol.try_cancel` / `query_cancel` (cub_device_scan's
+//! operations). Our cubin runs in the SASS interpreter with hazard
+//! checking; its outputs are the hand-derived ones below, and ptxas's
+//! cubin gives the same where ptxas is installed.
+
+mod common;
+
+use ptx2sass::internals::driver::{self, CodegenOptions, Options};
+use ptx2sass::internals::interp::{LaunchSpec, sass};
+use ptx2sass::internals::target::Sm;
+use std::path::Path;
+
+/// What the kernel stores: thread t writes the words (t × 0x01010101) ^
+/// 0x80402010 and t at shared byte 8t; 128 bytes are copied whole, the
+/// next 128 under the byte mask 0x00f3 (bytes 0, 1, 4–7 of every 16); a
+/// failed cancellation (every one here) gives `is_canceled` false (3) and
+/// first x 0.
+fn expected() -> Vec<u8> {
+    let mut buf = Vec::new();
+    for t in 0..32u32 {
+        buf.extend_from_slice(&(t.wrapping_mul(0x0101_0101) ^ 0x8040_2010).to_le_bytes());
+        buf.extend_from_slice(&t.to_le_bytes());
+    }
+    let mut out = vec![0u8; 264];
+    out[..128].copy_from_slice(&buf[..128]);
+    for k in 128..256 {
+        if 0x00f3u32 >> (k % 16) & 1 == 1 {
+            out[k] = buf[k];
+        }
+    }
+    out[256..260].copy_from_slice(&3u32.to_le_bytes());
+    out
+}
+
+fn output_bytes(text: &str) -> Vec<u8> {
+    let hex = text.trim().strip_prefix("param 0: ").unwrap_or_else(|| panic!("one output buffer: {text}"));
+    (0..hex.len() / 2).map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).expect("hex")).collect()
+}
+
+#[test]
+fn bulk_group_stores_and_a_failed_cancellation_give_the_expected_bytes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/bulk_groups");
+    let ptx_path = dir.join("bulk_groups.ptx");
+    let source = std::fs::read_to_string(&ptx_path).expect("test PTX");
+    let spec = LaunchSpec::from_json(&std::fs::read_to_string(dir.join("bulk_groups.json")).expect("spec")).expect("spec");
+    let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).expect("parses");
+    let want = expected();
+    let ptxas = ptx2sass::internals::reference::require("ptxas", "bulk_groups");
+    for sm in [100u16, 120] {
+        let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true, ..Default::default() }, CodegenOptions::default())
+            .unwrap_or_else(|es| panic!("sm_{sm}: {}", es.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
+        let options = sass::Options { hazards: sass::HazardCheck::Fail, ..Default::default() };
+        let ours = sass::run(&compiled.cubin, &spec, &options).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
+        assert_eq!(output_bytes(&ours.launch.outputs_text()), want, "sm_{sm}: our cubin");
+        if let Some(ptxas) = &ptxas {
+            let scratch = std::env::temp_dir().join(format!("ptx2sass-bulk-groups-{}-{sm}.cubin", std::process::id()));
+            assert!(common::compile_cubin(ptxas, sm, &ptx_path, &scratch), "ptxas rejected the test kernel for sm_{sm}");
+            let bytes = std::fs::read(&scratch).expect("cubin");
+            let _ = std::fs::remove_file(&scratch);
+            let theirs = sass::run(&bytes, &spec, &Default::default()).unwrap_or_else(|e| panic!("sm_{sm}, ptxas's cubin: {e}"));
+            assert_eq!(output_bytes(&theirs.launch.outputs_text()), want, "sm_{sm}: ptxas's cubin");
+        }
+    }
+}
