@@ -82,6 +82,26 @@ impl Texture {
         (if self.spec.wrap { i.rem_euclid(size) } else { i.clamp(0, size - 1) }) as u64
     }
 
+    /// Component `c` of the four texels bilinear filtering at the float
+    /// coordinates (x, y) reads (`tld4`): with i0 = floor(x' - 0.5), j0 =
+    /// floor(y' - 0.5) in texels (x' the coordinate times the width when
+    /// normalized), in the PTX ISA's order, counter-clockwise from the
+    /// lower left: (i0, j0+1), (i0+1, j0+1), (i0+1, j0), (i0, j0).
+    pub fn gather(&self, coords: &[u32], c: u8) -> [u32; 4] {
+        let texel_space = |k: usize| -> f32 {
+            let v = coords.get(k).map_or(0.0, |&w| f32::from_bits(w));
+            if self.spec.normalized { v * self.spec.dims[k].max(1) as f32 } else { v }
+        };
+        // NaN reads texel 0 (`as` saturates and maps NaN to 0).
+        let (i0, j0) = ((texel_space(0) - 0.5).floor() as i64, (texel_space(1) - 0.5).floor() as i64);
+        let w = u64::from(self.spec.dims[0].max(1));
+        let at = |i: i64, j: i64| -> u32 {
+            let index = self.address(0, i) + w * self.address(1, j);
+            usize::try_from(index).ok().and_then(|k| self.texels.get(k)).map_or(0, |t| t[usize::from(c & 3)])
+        };
+        [at(i0, j0 + 1), at(i0 + 1, j0 + 1), at(i0 + 1, j0), at(i0, j0)]
+    }
+
     /// The four components at coordinates `coords` (one word per
     /// dimension used; floats unless `int_coords`, then signed texel
     /// indices). Dimensions past the coordinates read index 0.

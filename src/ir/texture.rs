@@ -3,7 +3,8 @@
 //! the printers share one spelling: the dimension the hardware fetches
 //! with, whether the coordinates are integers (an unfiltered texel fetch,
 //! SASS `TLD`) or floats (`TEX`), and where the texture's handle is (a
-//! `.texref` of the module, or the instruction's first argument).
+//! `.texref` of the module, or the instruction's first argument); for a
+//! gather (`tld4`, SASS `TLD4`), the component gathered.
 
 /// One texture fetch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,24 +18,29 @@ pub struct TexFetch {
     /// the handle is the instruction's first argument (a bindless
     /// texture object).
     pub texref: Option<u32>,
+    /// A gather of this component (0 red … 3 alpha) from the four texels
+    /// bilinear filtering reads (`tld4`), rather than one texel.
+    pub gather: Option<u8>,
 }
 
 impl TexFetch {
     /// The immediate: bits 0–1 the dimension, 2 integer coordinates, 3 a
-    /// texref, 8–39 the texref's index.
+    /// texref, 4 a gather, 5–6 its component, 8–39 the texref's index.
     pub fn encode(self) -> u64 {
         let texref = self.texref.map_or(0, |k| 8 | u64::from(k) << 8);
-        u64::from(self.dim & 3) | u64::from(self.int_coords) << 2 | texref
+        let gather = self.gather.map_or(0, |c| 0x10 | u64::from(c & 3) << 5);
+        u64::from(self.dim & 3) | u64::from(self.int_coords) << 2 | texref | gather
     }
 
     /// The descriptor of an immediate; `None` for one no fetch encodes to.
     pub fn decode(imm: u64) -> Option<TexFetch> {
         let dim = (imm & 3) as u8;
-        if dim == 0 || imm >> 40 != 0 || imm & 0xf0 != 0 || (imm & 8 == 0 && imm >> 8 != 0) {
+        if dim == 0 || imm >> 40 != 0 || imm & 0x80 != 0 || (imm & 0x10 == 0 && imm & 0x60 != 0) || (imm & 8 == 0 && imm >> 8 != 0) {
             return None;
         }
         let texref = (imm & 8 != 0).then_some((imm >> 8) as u32);
-        Some(TexFetch { dim, int_coords: imm & 4 != 0, texref })
+        let gather = (imm & 0x10 != 0).then_some((imm >> 5 & 3) as u8);
+        Some(TexFetch { dim, int_coords: imm & 4 != 0, texref, gather })
     }
 
     /// Coordinate registers the instruction takes after its handle.
@@ -89,16 +95,22 @@ mod tests {
         for dim in 1..=3 {
             for int_coords in [false, true] {
                 for texref in [None, Some(0), Some(7)] {
-                    let t = TexFetch { dim, int_coords, texref };
-                    assert_eq!(TexFetch::decode(t.encode()), Some(t));
+                    for gather in [None, Some(0), Some(3)] {
+                        let t = TexFetch { dim, int_coords, texref, gather };
+                        assert_eq!(TexFetch::decode(t.encode()), Some(t));
+                    }
                 }
             }
         }
         // Dimension 0, a texref index without the texref bit, stray bits.
         assert_eq!(TexFetch::decode(0), None);
         assert_eq!(TexFetch::decode(0x101), None);
-        assert_eq!(TexFetch::decode(0x11), None);
+        assert_eq!(TexFetch::decode(0x81), None);
+        // A gather's component without the gather bit.
+        assert_eq!(TexFetch::decode(0x22), None);
         // 2D, integer, texref 3: 0b0110 | 8 | 3 << 8.
-        assert_eq!(TexFetch::decode(0x30e), Some(TexFetch { dim: 2, int_coords: true, texref: Some(3) }));
+        assert_eq!(TexFetch::decode(0x30e), Some(TexFetch { dim: 2, int_coords: true, texref: Some(3), gather: None }));
+        // 2D gather of blue (2): 2 | 0x10 | 2 << 5.
+        assert_eq!(TexFetch::decode(0x52), Some(TexFetch { dim: 2, int_coords: false, texref: None, gather: Some(2) }));
     }
 }

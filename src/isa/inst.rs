@@ -199,12 +199,18 @@ impl Inst {
     /// Whether the instruction's text reads back as the same word: false
     /// for a float immediate that is a NaN other than the ones
     /// [`SPECIAL_FLOATS`] spells (the text keeps only its sign and quiet
-    /// bit).
+    /// bit), and for reuse flags without bit 109 (nvdisasm shows none).
     pub fn text_reads_back(&self) -> bool {
-        self.form.slots.iter().zip(&self.operands).all(|(slot, op)| match (slot, op) {
+        !self.hides_reuse()
+            && self.form.slots.iter().zip(&self.operands).all(|(slot, op)| match (slot, op) {
             (Slot::Float { f64, .. }, Operand::Imm(v)) => float_printable(*v, *f64),
             _ => true,
-        })
+            })
+    }
+
+    /// Reuse flags nvdisasm does not print: bit 109 is clear.
+    fn hides_reuse(&self) -> bool {
+        self.ctrl.reuse() != 0 && !self.ctrl.yield_bit()
     }
 
     /// [`Inst::text`], except that a memory descriptor nvdisasm does not
@@ -250,7 +256,11 @@ impl Inst {
                 out.push_str(suffix);
                 continue;
             }
-            write_operand(&mut out, slot, op, sm, address, explicit_desc, !suffix.is_empty());
+            let shown = match *op {
+                Operand::Reg { reg, mods, .. } if self.hides_reuse() => Operand::Reg { reg, mods, reuse: false },
+                other => other,
+            };
+            write_operand(&mut out, slot, &shown, sm, address, explicit_desc, !suffix.is_empty());
             out.push_str(suffix);
         }
         out.push_str(if self.ctrl.stall() == 0 && self.ctrl.wait() == 0 { ";" } else { " ;" });

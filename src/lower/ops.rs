@@ -60,6 +60,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         if i.opcode == P::Tex {
             return self.tex(i);
         }
+        if i.opcode == P::Tld4 {
+            return self.tld4(i);
+        }
         if super::video::handles(i.opcode) {
             return self.video_shift(i);
         }

@@ -165,7 +165,7 @@ pub fn widths_of(form: &Form) -> Result<(Option<u8>, Vec<Shape>), String> {
 /// registers are an aligned quad (ptxas: `R4` holding x, y, z).
 fn texture_shape(form: &Form) -> Option<Shape> {
     let op = base(form.name);
-    if op != "TEX" && op != "TLD" {
+    if op != "TEX" && op != "TLD" && op != "TLD4" {
         return None;
     }
     let dim = form.slots.iter().find_map(|s| match s {

@@ -125,6 +125,7 @@ pub const OPCODES: &[OpFacts] = &[
     // flags in ptxas's code.
     op("TEX", Texture).memory(Space::Global, true, false).no_reuse(),
     op("TLD", Texture).memory(Space::Global, true, false).no_reuse(),
+    op("TLD4", Texture).memory(Space::Global, true, false).no_reuse(),
     op("UBLKCP", Async).opaque().memory(Space::Generic, true, true),
     op("UBMSK", Uniform),
     op("UCGABAR_ARV", Control),

@@ -24,10 +24,25 @@
 //! script reads the operand widths from the form's dimension text).
 //! Fields from single-bit flips of ptxas's words (sm_80, sm_90, sm_120)
 //! with nvdisasm 13.5.
+//!
+//! TLD4 (0xb63 with `.SCR`, 0xf63 from sm_90; `tld4`) gathers one
+//! component of the four texels bilinear filtering reads: the fields are
+//! TEX's without a level of detail, the component in 87–88 (`.R`, `.G`,
+//! `.B`, `.A`), 89 unused (flips print nothing new), the coordinates placed
+//! as TEX's (sm_80: `TLD4.SCR.R R6, R4, R4, R5, 0x0, 0x5a, 2D` =
+//! 0x30005a0504047b63 / 0x...001e0f06; sm_90: `TLD4.R R6, R4, R4, UR4,
+//! 0x0, 2D` = 0x200004ff04047f63; sm_100 and sm_120 `TLD4.R R6, R4, R4,
+//! UR4, 2D` = 0x20ff04ff04047f63). ptxas sets reuse flags on TLD4 with
+//! bit 109 clear (sm_75: bit 0 on `TLD4.SCR.R R10, R8, R2, R3`, bit 2 on
+//! the `.A` fetch after it), which nvdisasm does not print and which do
+//! not decode yet (the opcode takes no reuse flags here).
 
 use super::{Generation, RD, f, gpr};
 use crate::isa::bits::Field;
-use crate::isa::form::{Form, Slot};
+use crate::isa::form::{Form, ModField, Slot};
+
+/// TLD4's gathered component.
+const COMPONENT: ModField = ModField { field: Field::bits(87, 88), names: &[".R", ".G", ".B", ".A"], extra: None };
 
 /// The forms of this module.
 pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
@@ -46,6 +61,17 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         all.extend([(f(61, 62), dim), (f(32, 39), 255)]);
         Box::leak(all.into_boxed_slice())
     };
+    // TLD4's fields: a fetch's, its level of detail (87–89, and bit 59 on
+    // sm_100+) replaced by the component (87–88) and a clear 89; 2D only.
+    let gather = |common: &'static [(Field, u64)], rz_b: bool| -> &'static [(Field, u64)] {
+        let mut all: Vec<(Field, u64)> = common.iter().copied().filter(|(fl, _)| *fl != f(87, 89)).collect();
+        all.extend([(f(89, 89), 0), (f(61, 62), 1)]);
+        if rz_b {
+            all.push((f(32, 39), 255));
+        }
+        Box::leak(all.into_boxed_slice())
+    };
+    let two_d = Slot::Text("2D");
     if !g.wide_ur {
         // sm_75–sm_89: `.SCR` (60), the handle in a constant-bank word;
         // 59 (`.B`) and 63 (arrays) clear, predicate result 81–83 PT,
@@ -64,6 +90,7 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
                 v.push(Form { nonzero: &[2], sms, ..g.form("TLD.SCR.LZ", 0xb66, with_rz_b(TLD_SCR, d), &[], vec![second, RD, a, bank, word, text]) });
             }
         }
+        v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD4.SCR", 0xb63, gather(TEX_SCR, false), &[COMPONENT], vec![second, RD, a, b, bank, word, two_d]) });
         // sm_90: the handle in a uniform register pair (40–45), bit 91
         // set; 46–53 a constant printed after it (0 here).
         const TEX_UR: &[(Field, u64)] = &[(f(46, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 3), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
@@ -78,6 +105,7 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
             }
             v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD.LZ", 0xf66, with_rz_b(TLD_UR, d), &[], vec![second, RD, a, handle, zero, text]) });
         }
+        v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD4", 0xf63, gather(TEX_UR, true), &[COMPONENT], vec![second, RD, a, handle, zero, two_d]) });
     } else {
         // sm_100/sm_120: the handle pair 40–47, a second uniform register
         // 48–55 (URZ, not printed), 56–58 clear; the level of detail is
@@ -94,5 +122,6 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
             }
             v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..g.form("TLD.LZ", 0xf66, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) });
         }
+        v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..g.form("TLD4", 0xf63, gather(TEX_PLAIN, true), &[COMPONENT], vec![second, RD, a, handle, two_d]) });
     }
 }

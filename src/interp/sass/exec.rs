@@ -2071,14 +2071,18 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.setp(pd, exec, if same_all { u32::MAX } else { 0 });
             }
         }
-        Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, ref textures } => {
+        Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, gather, ref textures } => {
             for l in lanes(exec) {
                 let h = w.ri(handle, l);
                 let Some(t) = textures.iter().find(|t| t.spec.handle == h) else {
                     return Err(InterpError::new(ErrorKind::Launch, format!("no texture is bound to handle {h:#x} (the launch spec's \"textures\")")));
                 };
                 let values: smallvec::SmallVec<[u32; 4]> = (0..u16::from(na)).map(|k| w.r.get(usize::from(a + k)).map_or(0, |row| row[l])).chain((0..u16::from(nb)).map(|k| w.r.get(usize::from(b + k)).map_or(0, |row| row[l]))).collect();
-                let texel = t.fetch(&values[..usize::from(dim).min(values.len())], int_coords);
+                let coords = &values[..usize::from(dim).min(values.len())];
+                let texel = match gather {
+                    Some(c) => t.gather(coords, c),
+                    None => t.fetch(coords, int_coords),
+                };
                 for (k, (d, off)) in [(rg, 0u16), (rg, 1), (ba, 0), (ba, 1)].into_iter().enumerate() {
                     if d != R_SINK {
                         w.set(d + off, l, texel[k]);

@@ -420,8 +420,10 @@ pub enum Op {
     /// TEX / TLD: the four components of the texture whose handle `handle`
     /// holds at the first `dim` of the values in rows `a..a+na` then
     /// `b..b+nb` (the rest a level of detail, unused by point sampling
-    /// without mipmaps), written to `rg`, `rg+1`, `ba`, `ba+1`.
-    Tex { rg: u16, ba: u16, a: u16, na: u8, b: u16, nb: u8, handle: S, dim: u8, int_coords: bool, textures: std::sync::Arc<[crate::interp::launch::Texture]> },
+    /// without mipmaps), written to `rg`, `rg+1`, `ba`, `ba+1`; TLD4
+    /// (`gather`): that component of the four texels bilinear filtering
+    /// reads instead.
+    Tex { rg: u16, ba: u16, a: u16, na: u8, b: u16, nb: u8, handle: S, dim: u8, int_coords: bool, gather: Option<u8>, textures: std::sync::Arc<[crate::interp::launch::Texture]> },
     /// STSM: `n` 8×8 matrices of 16-bit elements to shared memory, LDSM's
     /// inverse (lanes 8k..8k+7 address the rows of matrix k).
     Stsm { addr: Addr, v: u16, n: u8, trans: bool },
@@ -594,7 +596,14 @@ impl Translator<'_> {
             }
         };
         let int_coords = inst.op() == Opcode::TLD;
-        Ok(Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, textures: self.textures.into() })
+        // TLD4's component (`.R` … `.A`).
+        let gather = if inst.op() == Opcode::TLD4 {
+            let toks = inst.tokens();
+            Some([Mod::R, Mod::G, Mod::B, Mod::A].iter().position(|m| toks.contains(m)).ok_or(Bad)? as u8)
+        } else {
+            None
+        };
+        Ok(Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, gather, textures: self.textures.into() })
     }
 
     fn dst(&self, op: &Operand) -> R<u16> {
@@ -1351,7 +1360,7 @@ impl Translator<'_> {
                     Op::Match { pd: P_SINK, d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, wide, all }
                 }
             }
-            Opcode::TEX | Opcode::TLD => self.texture(inst)?,
+            Opcode::TEX | Opcode::TLD | Opcode::TLD4 => self.texture(inst)?,
             Opcode::LDSM => {
                 let n = if has(Mod::_4) { 4 } else if has(Mod::_2) { 2 } else { 1 };
                 if !has(Mod::_16) {

@@ -130,15 +130,16 @@ impl Decode for Plan {
 }
 
 /// Sets the source modifiers and reuse flags `word` gives the operands (a
-/// word with some: see [`Plan::marks`]); `false` when its reuse flags are
-/// not representable in the text: a flag on an operand without one (each
-/// has its own bit of the mask), or any flag without bit 109 set, which
-/// nvdisasm needs to show them.
+/// word with some: see [`Plan::marks`]); `false` when a reuse flag is on an
+/// operand without one (each has its own bit of the mask). Flags without
+/// bit 109 set, which nvdisasm does not show (ptxas's `TLD4.SCR.R R10, R8,
+/// R2, R3, …` on sm_75), decode; their text does not read back
+/// ([`Inst::text_reads_back`](crate::isa::inst::Inst::text_reads_back)).
 #[inline(never)]
 fn add_marks(plan: &Plan, word: u128, operands: &mut [Operand]) -> bool {
     let control = control_bits(word);
     let reuse = (control >> 17 & 15) as u8;
-    if reuse & !plan.reuse_slots != 0 || (reuse != 0 && control & 16 == 0) {
+    if reuse & !plan.reuse_slots != 0 {
         return false;
     }
     if word & plan.flags != 0 {

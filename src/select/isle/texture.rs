@@ -66,7 +66,13 @@ impl SelectCtx<'_> {
             },
             (None, None) => return self.fail("a texture fetch without a handle"),
         };
-        let op = if t.int_coords { Op::TLD } else { Op::TEX };
+        let op = if t.gather.is_some() {
+            Op::TLD4
+        } else if t.int_coords {
+            Op::TLD
+        } else {
+            Op::TEX
+        };
         let dim = if !t.int_coords && t.dim == 1 { 2 } else { t.dim };
         let text = ["1D", "2D", "3D"][usize::from(dim - 1)];
         let Some(sm_index) = crate::isa::family::measured_index(self.sm) else { return self.fail("an SM without forms") };
@@ -115,7 +121,12 @@ impl SelectCtx<'_> {
             });
         }
         let guard = self.guard().unwrap_or((Reg::zero(RegFile::Pred), false));
-        let inst = Inst { form, guard, mods: Default::default(), operands: ops.into_iter().collect(), ctrl: Ctrl::default() };
+        let mut mods = crate::isa::inst::ModValues::default();
+        if let Some(c) = t.gather {
+            // TLD4's one modifier: the component.
+            let _ = mods.try_push(c);
+        }
+        let inst = Inst { form, guard, mods, operands: ops.into_iter().collect(), ctrl: Ctrl::default() };
         self.push_main(MachKind::Inst(inst), &[]);
     }
 
