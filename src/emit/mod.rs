@@ -211,11 +211,9 @@ pub fn reserve_slots(vars: &mut Variables, module: &ir::Module, func: &Allocated
             }
         }
     }
-    for f in placed() {
-        for global in code::address_uses(f) {
-            vars.reserve_address(module, global);
-        }
-    }
+    // Every global has a slot, whether this kernel's code loads its
+    // address or not.
+    vars.reserve_all_globals(module);
     Ok(())
 }
 
