@@ -162,7 +162,6 @@ fn options_nvcc_and_pytorch_pass_are_accepted_and_noted() {
     assert!(run.status.success(), "{}", text(&run.stderr));
     let err = text(&run.stderr);
     for note in [
-        "option '--warn-on-spills' accepted and ignored",
         "option '--def-load-cache=cg' accepted and ignored: loads keep the cache operator their PTX names",
         "option '--def-store-cache=wb' accepted and ignored",
         "option '--position-independent-code=false' accepted and ignored",

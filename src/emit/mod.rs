@@ -108,7 +108,7 @@ pub const DRIVER_FUNCTIONS: &[&str] = &["vprintf", "__assertfail", "malloc", "fr
 
 /// The `MIN_STACK_SIZE` and `CRS_STACK_SIZE` ptxas writes when the stack
 /// a kernel needs cannot be bounded (recursion; measured).
-const UNBOUNDED_STACK: u32 = u32::MAX;
+pub const UNBOUNDED_STACK: u32 = u32::MAX;
 
 /// Refuses calls of functions outside the module that the driver does not
 /// provide, as ptxas does, in the functions `funcs` (a kernel and the
