@@ -71,10 +71,14 @@ def first_error(text):
 
 
 def verbose_fields(text):
-    """The -v lines, names and numbers apart: numbers become N (the fields), and the numbers in order."""
-    lines = [l.strip() for l in text.splitlines() if l.startswith("ptxas info") or l.startswith("ptxas warning")]
+    """The -v lines, names and numbers apart: numbers become N (the fields), and the numbers in order,
+    but for the register count (our allocation's, checked against our cubin apart) and the compile time
+    (a figure of the run, not of the cubin)."""
+    lines = [l.strip() for l in text.splitlines()
+             if l.startswith("ptxas info") or l.startswith("ptxas warning") or re.match(r"\s+\d+ bytes stack frame", l)]
     lines = [re.sub(r"^ptxas (info|warning)\s*:\s*", r"\1: ", l) for l in lines]
-    return [re.sub(r"\d+", "N", l) for l in lines], [re.findall(r"\d+", l) for l in lines]
+    facts = [re.sub(r"Used \d+ registers|Compile time = [\d.]+ ms", "", l) for l in lines]
+    return [re.sub(r"\d+", "N", l) for l in lines], [re.findall(r"\d+", l) for l in facts]
 
 
 def run_launch(sass, spec, cubin):
@@ -151,7 +155,7 @@ def report(out_dir, ours, ref_bin, sass, launch_dir):
               f"nvdisasm reads {sum(r['nvdisasm'] is True for r in ok)}/{len(ok)}; "
               f"cuobjdump reads and -v's register count is the cubin's {sum(r['regs_as_cubin'] is True for r in ok)}/{len(ok)}; "
               f"byte-identical reruns {sum(r['identical'] is True for r in ok)}/{len(ok)}; "
-              f"-v fields as ptxas {sum(r['v_fields'] is True for r in ok)}, values {sum(r['v_values'] is True for r in ok)}; "
+              f"-v fields as ptxas {sum(r['v_fields'] is True for r in ok)}, values (registers and compile time apart) {sum(r['v_values'] is True for r in ok)}; "
               f"outputs as ptxas's in the SASS interpreter {sum(r['outputs'] == 'same' for r in ok)}"
               f" (else as the PTX interpreter's {sum(r['outputs'] == 'same as PTX interpreter' for r in ok)})"
               f"/{sum(r['outputs'] != '' for r in ok)} with a launch spec")

@@ -46,6 +46,9 @@ pub struct CompileArgs {
     pub threads: Option<usize>,
     /// `-Werror` / `--warning-as-error`: a warning fails the compilation.
     pub warnings_as_errors: bool,
+    /// `--warn-on-spills` / `-warn-spills`: a warning for each function
+    /// that spills registers to local memory, with its spill bytes.
+    pub warn_on_spills: bool,
     /// The options accepted that change nothing in ptx2sass's output
     /// (`--regAllocOptLevel=2`, `--def-load-cache
     /// cg`, ...: see [`INERT_OPTIONS`]), as written, value included; `-v`
@@ -121,7 +124,6 @@ pub const INERT_OPTIONS: &[InertOption] = &[
     inert("device-function-maxrregcount", "func-maxrregcount", InertValue::Text, "device functions are inlined into kernels"),
     inert("override-directive-values", "override-directive-values", InertValue::Flag, "the thread count does not change the code yet"),
     inert("legacy-bar-warp-wide-behavior", "legacy-bar-warp-wide-behavior", InertValue::Flag, "barriers are compiled as PTX 6.0 and later define them"),
-    inert("warn-on-spills", "warn-spills", InertValue::Flag, "-v reports spill stores and loads per function"),
     inert("warn-on-local-memory-usage", "warn-lmem-usage", InertValue::Flag, NO_WARNING),
     inert("warn-on-double-precision-use", "warn-double-usage", InertValue::Flag, NO_WARNING),
     inert("suppress-stack-size-warning", "suppress-stack-size-warning", InertValue::Flag, NO_WARNING),
@@ -180,6 +182,7 @@ impl Default for CompileArgs {
             compile_only: false,
             threads: None,
             warnings_as_errors: false,
+            warn_on_spills: false,
             inert: Vec::new(),
         }
     }
@@ -327,6 +330,7 @@ impl CompileArgs {
             "-w" | "--disable-warnings" | "-disable-warnings" => flag(&mut self.disable_warnings),
             "-c" | "--compile-only" | "-compile-only" => flag(&mut self.compile_only),
             "-Werror" | "--warning-as-error" | "-warning-as-error" => flag(&mut self.warnings_as_errors),
+            "--warn-on-spills" | "-warn-spills" | "-warn-on-spills" | "--warn-spills" => flag(&mut self.warn_on_spills),
             // `-m64`: ptxas's short name with its value glued on.
             "-m64" if arg.inline.is_none() => {
                 self.inert.push(arg.text.to_string());
@@ -422,10 +426,10 @@ mod tests {
         // nvcc's -Xptxas favourites, in both spellings and both value forms.
         let nvcc = ["-Werror", "--warn-on-spills", "-warn-lmem-usage", "--def-load-cache", "cg", "-dscm=wt", "--allow-expensive-optimizations=true", "-pic", "false", "--extensible-whole-program", "-m64", "--machine", "64", "-Ofc", "max", "-regUsageLevel=3"];
         let (a, rest) = parse(&nvcc).unwrap();
-        assert!(a.warnings_as_errors && rest.is_empty());
+        assert!(a.warnings_as_errors && a.warn_on_spills && rest.is_empty());
         assert_eq!(
             a.inert,
-            ["--warn-on-spills", "-warn-lmem-usage", "--def-load-cache=cg", "-dscm=wt", "--allow-expensive-optimizations=true", "-pic=false", "--extensible-whole-program", "-m64", "--machine=64", "-Ofc=max", "-regUsageLevel=3"]
+            ["-warn-lmem-usage", "--def-load-cache=cg", "-dscm=wt", "--allow-expensive-optimizations=true", "-pic=false", "--extensible-whole-program", "-m64", "--machine=64", "-Ofc=max", "-regUsageLevel=3"]
         );
         let (a, _) = parse(&["--device-debug", "--compile-only", "--generate-line-info", "--maxrregcount", "32"]).unwrap();
         assert_eq!((a.debug, a.compile_only, a.line_info, a.max_registers, a.inert.len()), (true, true, true, Some(32), 0));

@@ -297,6 +297,29 @@ pub struct KernelReport {
     pub instructions: usize,
     /// The kernel's code words (end marker and padding included).
     pub words: Vec<u128>,
+    /// Whether the stack it needs has no static bound (recursion, or a
+    /// call through a register).
+    pub stack_unbounded: bool,
+    /// The device functions compiled with it (calls not inlined).
+    pub functions: Vec<FunctionReport>,
+    /// Milliseconds spent compiling it (its stages; the module's lowering
+    /// is counted with the kernel `-v` lists first): `-v`'s one figure
+    /// that differs from run to run (the cubin never does).
+    pub compile_ms: f64,
+}
+
+/// A device function compiled with a kernel, with what `ptxas -v` reports
+/// of it.
+#[derive(Clone, Debug)]
+pub struct FunctionReport {
+    /// The function's PTX name.
+    pub name: String,
+    /// Its own frame bytes.
+    pub frame_bytes: u32,
+    /// Spill stores, bytes.
+    pub spill_store_bytes: u32,
+    /// Spill loads, bytes.
+    pub spill_load_bytes: u32,
 }
 
 /// A compiled module.
@@ -315,25 +338,54 @@ pub struct Compiled {
 }
 
 impl Compiled {
-    /// The `ptxas -v` lines for the module (ptxas 13.5's wording: the
-    /// smem figure only when there is shared memory, the stack only with a
-    /// frame, `cmem[0]` only before sm_90), each ending with a line break.
-    pub fn verbose_report(&self, sm: Sm) -> String {
+    /// The warnings ptxas prints whether or not `-v` is given, before its
+    /// report: each kernel whose stack cannot be bounded, then (with
+    /// `--warn-on-spills`) each kernel and device function that spills,
+    /// kernels in ptxas's order ([`Compiled::verbose_report`]), each line
+    /// ending with a line break (ptxas 13.5's wording).
+    pub fn warnings(&self, warn_on_spills: bool) -> String {
+        let mut out = String::new();
+        for k in self.kernels.iter().rev().filter(|k| k.stack_unbounded) {
+            out.push_str(&format!("ptxas warning : Stack size for entry function '{}' cannot be statically determined\n", k.name));
+        }
+        if warn_on_spills {
+            let mut warned: Vec<&str> = Vec::new();
+            for k in self.kernels.iter().rev() {
+                let own = std::iter::once((k.name.as_str(), k.spill_store_bytes, k.spill_load_bytes));
+                let functions = k.functions.iter().map(|f| (f.name.as_str(), f.spill_store_bytes, f.spill_load_bytes));
+                for (name, stores, loads) in own.chain(functions) {
+                    if (stores > 0 || loads > 0) && !warned.contains(&name) {
+                        warned.push(name);
+                        out.push_str(&format!("ptxas warning : Registers are spilled to local memory in function '{name}', {stores} bytes spill stores, {loads} bytes spill loads\n"));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The `ptxas -v` report (ptxas 13.5's wording and order, measured):
+    /// the module's global bytes; then per kernel, the last in the PTX
+    /// first (ptxas's order), its entry line, frame and spills, registers,
+    /// barriers, shared memory (when there is some), stack (with a frame)
+    /// and constant banks (before sm_90 only), its compile time, and the
+    /// frame and spills of each device function compiled with it. Each
+    /// line ends with a line break. Without `with_times` the compile-time
+    /// lines are left out (the report is then the same on every run).
+    pub fn verbose_report(&self, sm: Sm, with_times: bool) -> String {
         let mut out = format!("ptxas info    : {} bytes gmem", self.global_bytes);
-        if self.const_bytes > 0 {
+        // From sm_90 on ptxas names no constant bank in -v (its cubin has
+        // banks 3 and 4 all the same; measured on sm_90, 100, 120).
+        if self.const_bytes > 0 && sm.number < 90 {
             out.push_str(&format!(", {} bytes cmem[3]", self.const_bytes));
         }
-        if self.address_bytes > 0 {
+        if self.address_bytes > 0 && sm.number < 90 {
             out.push_str(&format!(", {} bytes cmem[4]", self.address_bytes));
         }
         out.push('\n');
-        for k in &self.kernels {
+        for k in self.kernels.iter().rev() {
             out.push_str(&format!("ptxas info    : Compiling entry function '{}' for '{sm}'\n", k.name));
-            out.push_str(&format!("ptxas info    : Function properties for {}\n", k.name));
-            out.push_str(&format!(
-                "    {} bytes stack frame, {} bytes spill stores, {} bytes spill loads\n",
-                k.frame_bytes, k.spill_store_bytes, k.spill_load_bytes
-            ));
+            out.push_str(&properties(&k.name, k.frame_bytes, k.spill_store_bytes, k.spill_load_bytes));
             let mut used = format!("ptxas info    : Used {} registers, used {} barriers", k.registers, k.barriers);
             if k.shared_bytes > 0 {
                 used.push_str(&format!(", {} bytes smem", k.shared_bytes));
@@ -346,9 +398,20 @@ impl Compiled {
             }
             out.push_str(&used);
             out.push('\n');
+            if with_times {
+                out.push_str(&format!("ptxas info    : Compile time = {:.3} ms\n", k.compile_ms));
+            }
+            for f in &k.functions {
+                out.push_str(&properties(&f.name, f.frame_bytes, f.spill_store_bytes, f.spill_load_bytes));
+            }
         }
         out
     }
+}
+
+/// `-v`'s two lines of a function's frame and spills.
+fn properties(name: &str, frame: u32, stores: u32, loads: u32) -> String {
+    format!("ptxas info    : Function properties for {name}\n    {frame} bytes stack frame, {stores} bytes spill stores, {loads} bytes spill loads\n")
 }
 
 /// Allocates registers for a selected function.
@@ -363,10 +426,12 @@ pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result
 /// with it and placed in its section ([`allocate_callees`]). Errors name
 /// the stage and the function.
 pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
+    let started = std::time::Instant::now();
     let (raw, errors) = lower(module, sm, source, options);
     let virtual_sm = module.target.as_ref().and_then(|t| t.sm()).map_or(u32::from(sm.number), |s| u32::from(s.number));
     let lines = source.filter(|_| codegen.line_info).map(|ptx| LineSource { ptx, files: source_files(module), entries: entry_positions(module, ptx) });
-    compile_lowered_with_lines(raw, errors, virtual_sm, options, codegen, lines)
+    let lowering_ms = started.elapsed().as_secs_f64() * 1000.0;
+    compile_lowered_with_lines(raw, errors, virtual_sm, options, codegen, lines, lowering_ms)
 }
 
 /// What line information is written from besides the code: the PTX text
@@ -425,10 +490,12 @@ fn source_files(module: &ast::Module) -> Vec<crate::cubin::line_info::SourceFile
 /// skipped and the errors returned with the others); `virtual_sm` is the
 /// PTX target the cubin records.
 pub fn compile_lowered(raw: ir::Module, errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
-    compile_lowered_with_lines(raw, errors, virtual_sm, options, codegen, None)
+    compile_lowered_with_lines(raw, errors, virtual_sm, options, codegen, None, 0.0)
 }
 
-fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions, lines: Option<LineSource>) -> Result<Compiled, Vec<StageError>> {
+/// `lowering_ms`: the time lowering took, counted in `-v` with the kernel
+/// it lists first.
+fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions, lines: Option<LineSource>, lowering_ms: f64) -> Result<Compiled, Vec<StageError>> {
     use crate::emit::{self, EmitOptions, variables::Variables};
     let sm = raw.sm;
     crate::opt::inline::inline_calls(&mut raw);
@@ -449,13 +516,19 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
         if size >= PARALLEL_MIN_INSTS { crate::parallel::default_threads() } else { 1 }
     });
     type Section = (crate::regalloc::Allocated, Vec<(u32, crate::regalloc::Allocated)>);
-    let allocated: Vec<Result<Section, StageError>> = crate::parallel::map(&kernel_ids, threads, |&id| {
-        emit::check_external_calls(&raw, &call_closure(&raw, id)).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))?;
-        let mach = compile_function(&raw, id, options)?;
-        let alloc = allocate_function(&mach, alloc_options)?;
-        let callees = allocate_callees(&raw, id, options, alloc_options)?;
-        Ok((alloc, callees))
+    let ms = |since: std::time::Instant| since.elapsed().as_secs_f64() * 1000.0;
+    let allocated: Vec<(Result<Section, StageError>, f64)> = crate::parallel::map(&kernel_ids, threads, |&id| {
+        let started = std::time::Instant::now();
+        let section = (|| {
+            emit::check_external_calls(&raw, &call_closure(&raw, id)).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))?;
+            let mach = compile_function(&raw, id, options)?;
+            let alloc = allocate_function(&mach, alloc_options)?;
+            let callees = allocate_callees(&raw, id, options, alloc_options)?;
+            Ok((alloc, callees))
+        })();
+        (section, ms(started))
     });
+    let (allocated, mut times): (Vec<Result<Section, StageError>>, Vec<f64>) = allocated.into_iter().unzip();
     let mut vars = Variables::new(&raw);
     let mut reserved = Vec::with_capacity(allocated.len());
     for section in allocated {
@@ -467,16 +540,32 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
     let emit_options = EmitOptions { check_hazards: options.verify };
     let jobs: Vec<(FuncId, Result<Section, StageError>)> = kernel_ids.iter().copied().zip(reserved).collect();
     let emitted = crate::parallel::map(&jobs, threads, |(id, section)| {
+        let started = std::time::Instant::now();
         let (alloc, callees) = section.as_ref().map_err(Clone::clone)?;
-        emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, callees, emit_options).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))
+        let k = emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, callees, emit_options).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))?;
+        Ok((k, ms(started)))
     });
+    // The module's lowering counts with the kernel -v lists first (the
+    // last one).
+    if let Some(last) = times.last_mut() {
+        *last += lowering_ms;
+    }
     let mut kernels = Vec::new();
     let mut positions = Vec::new();
     let mut reports = Vec::new();
-    for (&id, result) in kernel_ids.iter().zip(emitted) {
+    for (((&id, result), (_, section)), allocating_ms) in kernel_ids.iter().zip(emitted).zip(&jobs).zip(times) {
         let f = &raw.functions[id];
         match result {
-            Ok(k) => {
+            Ok((k, emitting_ms)) => {
+                let functions = section
+                    .as_ref()
+                    .map(|(_, callees)| {
+                        callees
+                            .iter()
+                            .map(|(_, a)| FunctionReport { name: a.name.clone(), frame_bytes: a.frame_bytes, spill_store_bytes: a.spill_stores, spill_load_bytes: a.spill_loads })
+                            .collect()
+                    })
+                    .unwrap_or_default();
                 let params_end = f.params.iter().map(|p| p.offset + p.size).max().unwrap_or(0);
                 reports.push(KernelReport {
                     name: f.name.clone(),
@@ -489,6 +578,9 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
                     cbank0_bytes: crate::cubin::module::param_base(u32::from(sm.number)) + params_end,
                     instructions: k.code.body,
                     words: k.code.words.clone(),
+                    stack_unbounded: k.kernel.min_stack_size == crate::emit::UNBOUNDED_STACK,
+                    functions,
+                    compile_ms: allocating_ms + emitting_ms,
                 });
                 if let Some(source) = &lines {
                     let at = |l: &ir::SrcLoc| {
@@ -516,7 +608,7 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
     if !errors.is_empty() {
         return Err(errors);
     }
-    let global_bytes = vars.globals.iter().map(|v| v.size).sum();
+    let global_bytes = vars.global_bytes;
     let const_bytes = vars.constants.iter().map(|v| v.offset + v.size).max().unwrap_or(0);
     let address_bytes = 8 * vars.global_addresses.len() as u64;
     let mut cubin_module = emit::module(sm, virtual_sm, kernels, vars);

@@ -162,7 +162,6 @@ fn options_nvcc_and_pytorch_pass_are_accepted_and_noted() {
     assert!(run.status.success(), "{}", text(&run.stderr));
     let err = text(&run.stderr);
     for note in [
-        "option '--warn-on-spills' accepted and ignored",
         "option '--def-load-cache=cg' accepted and ignored: loads keep the cache operator their PTX names",
         "option '--def-store-cache=wb' accepted and ignored",
         "option '--position-independent-code=false' accepted and ignored",
@@ -342,4 +341,133 @@ fn lineinfo_writes_the_line_tables_ptxas_writes() {
         assert!(suppressed.status.success());
         assert!(std::fs::read(&with).unwrap() == plain, "{arch}");
     }
+}
+
+/// The `-v` report (standard error) with what may differ from ptxas's
+/// taken out: the notes on ignored options, the register count (our
+/// allocation's; `Used N registers`) and the compile time's figure.
+fn verbose_facts(stderr: &[u8]) -> Vec<String> {
+    text(stderr)
+        .lines()
+        .filter(|l| !l.starts_with("ptx2sass info"))
+        .map(|l| {
+            let l = match l.find("Used ").zip(l.find(" registers")) {
+                Some((a, b)) if a < b => format!("{}Used N{}", &l[..a], &l[b..]),
+                _ => l.to_string(),
+            };
+            match l.find("Compile time = ") {
+                Some(a) => format!("{}Compile time = T ms", &l[..a]),
+                None => l,
+            }
+        })
+        .collect()
+}
+
+/// ptxas 13.5's `-v` lines for the same files and options (registers and
+/// compile time as [`verbose_facts`] writes them): frames, spills, barriers,
+/// shared memory, constant banks, global bytes and the order of the lines
+/// are facts of the cubin or of the format, which ours must share.
+#[test]
+fn verbose_report_states_what_ptxas_states() {
+    let out = scratch("v.cubin");
+    let out = out.to_str().unwrap();
+    let p = |s: &str| format!("ptxas info    : {s}");
+    let cases: Vec<(Vec<&str>, Vec<String>)> = vec![
+        // Triton's own PTX through its command line: predicates spilled
+        // into registers, not the frame (ptxas has no frame either).
+        (
+            triton_command("--gpu-name=sm_80", "tests/data/triton/vector_add.sm_80.ptx", out),
+            vec![
+                p("0 bytes gmem"),
+                p("Compiling entry function 'vector_add' for 'sm_80'"),
+                p("Function properties for vector_add"),
+                "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads".into(),
+                p("Used N registers, used 0 barriers, 400 bytes cmem[0]"),
+                p("Compile time = T ms"),
+            ],
+        ),
+        (
+            triton_command("--gpu-name=sm_100a", "tests/data/triton/layernorm_fwd.sm_100.ptx", out),
+            vec![
+                p("28 bytes gmem"),
+                p("Compiling entry function 'layernorm_fwd' for 'sm_100a'"),
+                p("Function properties for layernorm_fwd"),
+                "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads".into(),
+                p("Used N registers, used 1 barriers"),
+                p("Compile time = T ms"),
+            ],
+        ),
+        // Global and constant layout, bank 4 slots for every global; from
+        // sm_90 on no constant bank is named.
+        (
+            vec!["-v", "-arch=sm_80", "tests/data/ptxas_cli/variables.ptx", "-o", out],
+            vec![
+                p("14 bytes gmem, 16 bytes cmem[3], 24 bytes cmem[4]"),
+                p("Compiling entry function 'k' for 'sm_80'"),
+                p("Function properties for k"),
+                "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads".into(),
+                p("Used N registers, used 0 barriers, 360 bytes cmem[0]"),
+                p("Compile time = T ms"),
+            ],
+        ),
+        (
+            vec!["-v", "-arch=sm_90", "tests/data/ptxas_cli/variables.ptx", "-o", out],
+            vec![
+                p("14 bytes gmem"),
+                p("Compiling entry function 'k' for 'sm_90'"),
+                p("Function properties for k"),
+                "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads".into(),
+                p("Used N registers, used 0 barriers"),
+                p("Compile time = T ms"),
+            ],
+        ),
+        // Kernels last first, a compile time each.
+        (
+            vec!["-v", "-arch=sm_80", "tests/data/ptxas_cli/kernel_order.ptx", "-o", out],
+            ["cc", "aa", "bb"].iter().fold(vec![p("0 bytes gmem")], |mut v, k| {
+                v.push(p(&format!("Compiling entry function '{k}' for 'sm_80'")));
+                v.push(p(&format!("Function properties for {k}")));
+                v.push("    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads".into());
+                v.push(p("Used N registers, used 0 barriers, 360 bytes cmem[0]"));
+                v.push(p("Compile time = T ms"));
+                v
+            }),
+        ),
+    ];
+    for (args, want) in cases {
+        let run = ptx2sass(&args);
+        assert!(run.status.success(), "{args:?}: {}", text(&run.stderr));
+        assert_eq!(verbose_facts(&run.stderr), want, "{args:?}");
+    }
+}
+
+/// A recursive device function: the warning ptxas gives with or without
+/// -v, the function's own -v lines after the kernel's compile time, and
+/// --warn-on-spills's line for each function that spills (ours spills in
+/// the kernel too: every register is caller-saved in our convention).
+#[test]
+fn recursion_warns_and_reports_the_device_function() {
+    let out = scratch("rec.cubin");
+    let out = out.to_str().unwrap();
+    let stack = "ptxas warning : Stack size for entry function 'k' cannot be statically determined";
+    let quiet = ptx2sass(&["-arch=sm_80", "tests/data/ptxas_cli/recursion.ptx", "-o", out]);
+    assert!(quiet.status.success());
+    assert_eq!(text(&quiet.stderr), format!("{stack}\n"));
+    let run = ptx2sass(&["-v", "--warn-on-spills", "-arch=sm_80", "tests/data/ptxas_cli/recursion.ptx", "-o", out]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let lines = verbose_facts(&run.stderr);
+    assert_eq!(lines[0], stack);
+    let spilled = |f: &str| lines.iter().any(|l| l.starts_with(&format!("ptxas warning : Registers are spilled to local memory in function '{f}', ")) && l.ends_with(" bytes spill loads"));
+    assert!(spilled("fact"), "{lines:#?}");
+    let time = lines.iter().position(|l| l == "ptxas info    : Compile time = T ms").expect("a compile time");
+    assert_eq!(lines[time + 1], "ptxas info    : Function properties for fact", "{lines:#?}");
+    // ptxas's frame for fact is 16 bytes; so is ours.
+    assert!(lines[time + 2].starts_with("    16 bytes stack frame, "), "{lines:#?}");
+    // -Werror makes the warnings errors and the compilation fails (255);
+    // -w silences them.
+    let strict = ptx2sass(&["-Werror", "-arch=sm_80", "tests/data/ptxas_cli/recursion.ptx", "-o", out]);
+    assert_eq!(strict.status.code(), Some(255));
+    assert!(text(&strict.stderr).starts_with("ptxas error   : Stack size for entry function 'k'"), "{}", text(&strict.stderr));
+    let silent = ptx2sass(&["-w", "--warn-on-spills", "-arch=sm_80", "tests/data/ptxas_cli/recursion.ptx", "-o", out]);
+    assert!(silent.status.success() && silent.stderr.is_empty(), "{}", text(&silent.stderr));
 }

@@ -90,8 +90,8 @@ pub struct Output {
 
 impl Output {
     /// With [`Options::verbose`], the `ptxas -v` report (the `ptx2sass
-    /// -v` tool's, byte for byte: `ptxas info    : Used 10 registers, …`);
-    /// otherwise empty.
+    /// -v` tool's, byte for byte but for its compile-time lines: `ptxas
+    /// info    : Used 10 registers, …`); otherwise empty.
     pub fn info_log(&self) -> &str {
         &self.info
     }
@@ -216,7 +216,7 @@ fn stage_errors(errors: Vec<StageError>) -> Error {
 }
 
 fn output(compiled: driver::Compiled, sm: Sm, options: &Options, warnings: Vec<Diagnostic>) -> Output {
-    let info = if options.verbose { crate::args::inert_notes(&options.ignored_options) + &compiled.verbose_report(sm) } else { String::new() };
+    let info = if options.verbose { crate::args::inert_notes(&options.ignored_options) + &compiled.verbose_report(sm, false) } else { String::new() };
     let kernels = compiled
         .kernels
         .iter()

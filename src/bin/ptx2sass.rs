@@ -26,10 +26,11 @@ options (ptxas-compatible):
   -c                                           accepted: the output is always a complete cubin
   -w, --disable-warnings                       print no warnings
   -Werror, --warning-as-error                  a warning fails the compilation
+  --warn-on-spills                             warn of each function that spills registers
   other ptxas options                          those that tune ptxas's optimiser or govern
                                                warnings (--regAllocOptLevel, -dlcm, -dscm,
                                                --allow-expensive-optimizations, -Ofc, -ewp,
-                                               -pic, -m64, --warn-on-spills, ...) are
+                                               -pic, -m64, -warn-lmem-usage, ...) are
                                                accepted and change nothing; -v names them
   --split-compile <n>                          compile kernels on up to n threads (0, the
                                                default here: as many as the machine has
@@ -128,7 +129,7 @@ fn main() -> ExitCode {
         }
     };
     let mut failed = false;
-    let started = std::time::Instant::now();
+
     for path in &opts.inputs {
         let source = match std::fs::read(path) {
             // Valid UTF-8 (nearly always) is checked by the fast validator
@@ -187,18 +188,13 @@ fn main() -> ExitCode {
             }
         }
     }
-    // ptxas ends its -v report with the time taken (the one line of the
-    // report that differs from run to run; the cubin never does).
-    if opts.compile.verbose && !failed && matches!(opts.compile.arch, Arch::Real(_)) && opts.run.is_none() {
-        eprintln!("ptxas info    : Compile time = {:.3} ms", started.elapsed().as_secs_f64() * 1000.0);
-    }
     if failed { ExitCode::from(FAILURE) } else { ExitCode::SUCCESS }
 }
 
 const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass"];
 
-/// Compiles to a cubin, writes it, prints what `-v` and `--dump-ir=sass`
-/// ask for; false on failure.
+/// Compiles to a cubin, writes it, prints ptxas's warnings and what `-v`
+/// and `--dump-ir=sass` ask for; false on failure.
 fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) -> bool {
     use ptx2sass::internals::driver::{self, CodegenOptions};
     let options = driver::Options { verify: cfg!(debug_assertions), fma_contraction: opts.compile.contracts_fma() };
@@ -217,6 +213,16 @@ fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) ->
             return false;
         }
     };
+    // Warnings ptxas prints with or without -v (errors under -Werror,
+    // and then no cubin; none under -w).
+    let warnings = compiled.warnings(opts.compile.warn_on_spills);
+    if !warnings.is_empty() && !opts.compile.disable_warnings {
+        if opts.compile.warnings_as_errors {
+            eprint!("{}", warnings.replace("ptxas warning :", "ptxas error   :"));
+            return false;
+        }
+        eprint!("{warnings}");
+    }
     let out = opts.output.as_deref().unwrap_or("elf.o");
     // An existing regular file is removed rather than truncated, as linkers
     // do: truncating a file written moments ago makes the file system
@@ -231,7 +237,7 @@ fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) ->
     }
     // On standard error, as ptxas prints it (Triton keeps only that).
     if opts.compile.verbose {
-        eprint!("{}{}", ptx2sass::internals::args::inert_notes(&opts.compile.inert), compiled.verbose_report(sm));
+        eprint!("{}{}", ptx2sass::internals::args::inert_notes(&opts.compile.inert), compiled.verbose_report(sm, true));
     }
     if opts.dump_ir.as_deref() == Some("sass") {
         match ptx2sass::internals::cubin::elf::read(&compiled.cubin) {

@@ -173,20 +173,6 @@ fn drop_branches_to_next(insts: &mut Vec<Inst>, next: usize) -> Result<(), Strin
     Ok(())
 }
 
-/// The variables whose addresses the code of `func` takes, in the order
-/// the emitted code takes them (blocks emission drops left out): the
-/// order their bank 4 slots are reserved in.
-pub fn address_uses(func: &Allocated) -> Vec<u32> {
-    let (_, kept) = thread_and_prune(func);
-    kept.iter()
-        .flat_map(|&k| &func.blocks[k].insts)
-        .filter_map(|i| match i {
-            AllocInst::SymAddr { global, function: false, .. } => Some(*global),
-            _ => None,
-        })
-        .collect()
-}
-
 /// The immediate a return-address `MOV` carries from allocation until
 /// it is patched: marks it among the instructions of its block after
 /// scheduling (the block ends with its call).

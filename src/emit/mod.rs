@@ -108,7 +108,7 @@ pub const DRIVER_FUNCTIONS: &[&str] = &["vprintf", "__assertfail", "malloc", "fr
 
 /// The `MIN_STACK_SIZE` and `CRS_STACK_SIZE` ptxas writes when the stack
 /// a kernel needs cannot be bounded (recursion; measured).
-const UNBOUNDED_STACK: u32 = u32::MAX;
+pub const UNBOUNDED_STACK: u32 = u32::MAX;
 
 /// Refuses calls of functions outside the module that the driver does not
 /// provide, as ptxas does, in the functions `funcs` (a kernel and the
@@ -211,11 +211,9 @@ pub fn reserve_slots(vars: &mut Variables, module: &ir::Module, func: &Allocated
             }
         }
     }
-    for f in placed() {
-        for global in code::address_uses(f) {
-            vars.reserve_address(module, global);
-        }
-    }
+    // Every global has a slot, whether this kernel's code loads its
+    // address or not.
+    vars.reserve_all_globals(module);
     Ok(())
 }
 

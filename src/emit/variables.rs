@@ -6,12 +6,17 @@
 //! address as a symbolic `SymAddr`; [`Variables::materialise`] turns one
 //! into the instruction that produces the address.
 //!
-//! The layouts follow ptxas 13.5 (measured on small kernels): variables in
-//! declaration order, each at the next offset its alignment allows;
+//! The layouts follow ptxas 13.5 (measured on small kernels): `.const`
+//! variables in declaration order, `.global` ones (in each of the two
+//! sections) by alignment, largest first, and in declaration order among
+//! equals; each at the next offset its alignment allows;
 //! shared variables start after the area ptxas reserves from sm_90 on
 //! (0x400, [`reserved_shared`]); a kernel's window holds only the shared
 //! variables its code uses; the address of a global is loaded from bank 4
-//! (`c[0x4][8·k]`, one 8-byte slot per global, relocated by the loader).
+//! (`c[0x4][8·k]`, one 8-byte slot per global, relocated by the loader):
+//! the functions outside the module that the code calls, then every
+//! `.global` variable of the module in declaration order, used or not (as
+//! ptxas: `-v`'s `cmem[4]` is 8 bytes per global).
 
 use crate::cubin::module::{Variable, reserved_shared};
 use crate::ir::entity::EntityRef;
@@ -31,9 +36,11 @@ pub struct Variables {
     pub constants: Vec<Variable>,
     /// Offset of each `.const` variable in bank 3, by global index.
     const_offsets: BTreeMap<u32, u32>,
-    /// Globals (and functions outside the module) whose address the
-    /// code loads, in the order of first use (their bank 4 slots).
+    /// Functions outside the module whose address the code loads, and
+    /// the module's globals (their bank 4 slots, in that order).
     pub global_addresses: Vec<String>,
+    /// Bytes of `.nv.global.init` and `.nv.global` (`-v`'s gmem).
+    pub global_bytes: u64,
 }
 
 /// One kernel's shared window.
@@ -60,7 +67,13 @@ impl Variables {
     pub fn new(module: &ir::Module) -> Variables {
         let mut v = Variables::default();
         let (mut init_end, mut zero_end, mut const_end) = (0u64, 0u64, 0u64);
-        for (id, g) in module.globals.iter() {
+        // ptxas places `.global` variables by alignment, largest first
+        // (measured: align 16, 8, 4, 1 at offsets 0, 8, 11 of 16 bytes;
+        // `.const` ones stay in declaration order); the sort is stable.
+        let mut order: Vec<(GlobalId, &ir::GlobalVar)> = module.globals.iter().collect();
+        order.sort_by_key(|(_, g)| if g.space == Space::Global { std::cmp::Reverse(g.align.max(1)) } else { std::cmp::Reverse(0) });
+        let order: Vec<(GlobalId, &ir::GlobalVar)> = order.into_iter().filter(|(_, g)| g.space == Space::Global).chain(module.globals.iter().filter(|(_, g)| g.space != Space::Global)).collect();
+        for (id, g) in order {
             let align = u64::from(g.align.max(1));
             match g.space {
                 Space::Global => {
@@ -86,6 +99,7 @@ impl Variables {
                 _ => {}
             }
         }
+        v.global_bytes = init_end + zero_end;
         v.fill_addresses(module);
         v
     }
@@ -163,6 +177,15 @@ impl Variables {
     pub fn reserve_function(&mut self, name: &str) {
         if !self.global_addresses.iter().any(|n| n == name) {
             self.global_addresses.push(name.to_string());
+        }
+    }
+
+    /// Gives every `.global` variable of the module a bank 4 slot, in
+    /// declaration order, unless it has one (ptxas gives unused globals
+    /// slots too).
+    pub fn reserve_all_globals(&mut self, module: &ir::Module) {
+        for (id, _) in module.globals.iter() {
+            self.reserve_address(module, id.index() as u32);
         }
     }
 

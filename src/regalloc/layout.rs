@@ -3,7 +3,8 @@
 //!
 //! R: the convention's low registers (R0, R2…, up to the highest word a
 //! call or the function's own parameters use) are singles; then the
-//! spill scratch register when the UR/P run needs one; then the quads at
+//! spill scratch register when the UR/P run needs one, or instead the
+//! R registers that hold its spilled values ([`Layout::homes`]); then the quads at
 //! the lowest free 4-aligned groups, the pairs at the lowest free aligned
 //! pairs, and the remaining singles in the lowest free registers. R1 is
 //! never a unit. UR: pairs, then singles, in UR0…UR62. P and UP: P0…P6.
@@ -184,8 +185,15 @@ fn block_live_out_into(prog: &Prog, b: usize, live_in: &[VregSet], live: &mut Vr
 pub struct Layout {
     /// Per run, per class, the base register of each unit.
     pub units: [[Vec<u8>; 3]; 3],
-    /// The R register reserved for UR/P spills.
+    /// The R register reserved for UR/P spills through the frame.
     pub scratch: Option<u8>,
+    /// The R registers that hold the UR/P run's spilled values, one per
+    /// 4-byte spill slot (slot `k` lives in `homes[k]`), when the function
+    /// makes no calls and they fit under the register limit: a predicate
+    /// or uniform value then spills into a register that nothing else
+    /// uses, not into the frame (ptxas too keeps spilled predicates in R
+    /// registers rather than local memory when registers are free).
+    pub homes: Vec<u8>,
 }
 
 impl Layout {
@@ -202,10 +210,22 @@ impl Layout {
     }
 }
 
+/// The R registers [`place_r`] placed: the regions' units, the scratch
+/// register and the UR/P spill homes.
+pub struct PlacedR {
+    /// The base register of each unit of singles, pairs and quads.
+    pub units: [Vec<u8>; 3],
+    /// The scratch register for UR/P spills through the frame.
+    pub scratch: Option<u8>,
+    /// The home register of each UR/P spill slot.
+    pub homes: Vec<u8>,
+}
+
 /// Places the R regions: `counts` are units of singles, pairs and quads;
-/// registers `0..abi_top` (but R1) must be singles; `limit` bounds the
-/// register numbers (R1 included). `None` when they do not fit.
-pub fn place_r(counts: [u32; 3], abi_top: u32, scratch: bool, limit: u32) -> Option<([Vec<u8>; 3], Option<u8>)> {
+/// registers `0..abi_top` (but R1) must be singles; `homes` registers are
+/// set aside for the UR/P run's spill slots; `limit` bounds the register
+/// numbers (R1 included). `None` when they do not fit.
+pub fn place_r(counts: [u32; 3], abi_top: u32, scratch: bool, homes: u32, limit: u32) -> Option<PlacedR> {
     let limit = limit.min(MAX_GPR) as usize;
     let mut used = [false; 256];
     used[1] = true;
@@ -230,6 +250,7 @@ pub fn place_r(counts: [u32; 3], abi_top: u32, scratch: bool, limit: u32) -> Opt
         Some(base as u8)
     };
     let scratch = if scratch { Some(take(1, &mut used)?) } else { None };
+    let homes = (0..homes).map(|_| take(1, &mut used)).collect::<Option<Vec<u8>>>()?;
     let mut quads = Vec::new();
     for _ in 0..counts[2].min(MAX_UNITS) {
         quads.push(take(4, &mut used)?);
@@ -242,7 +263,7 @@ pub fn place_r(counts: [u32; 3], abi_top: u32, scratch: bool, limit: u32) -> Opt
         singles.push(take(1, &mut used)?);
     }
     singles.sort_unstable();
-    Some(([singles, pairs, quads], scratch))
+    Some(PlacedR { units: [singles, pairs, quads], scratch, homes })
 }
 
 /// Places the UR regions (pairs, then singles) and the predicates.

@@ -43,8 +43,11 @@
 //! size; a device function lowers it on entry and raises it again before
 //! each `RET`. The frame holds the function's `.local` variables from
 //! `[R1]`, then the spill slots (16-byte aligned): R values spill with
-//! `STL`/`LDL` of their width; UR values and predicates spill through a
-//! scratch R register reserved for the purpose (`MOV`/`R2UR`, `SEL`/`ISETP`).
+//! `STL`/`LDL` of their width. UR values and predicates spill into R
+//! registers of their own, one per slot (`MOV`/`R2UR`, `SEL`/`ISETP`;
+//! [`layout::Layout::homes`]), and take no frame; in a function with calls,
+//! or where those registers do not fit under the limit, they go to the
+//! frame through a scratch R register reserved for the purpose.
 //!
 //! # Calling convention
 //! All functions of a module are compiled together, so the convention is

@@ -173,6 +173,54 @@ impl Out<'_> {
         Ok(())
     }
 
+    /// The R register holding UR/P spill slot `slot` (see
+    /// [`Layout::homes`]).
+    fn home(&mut self, slot: usize) -> Result<u8, String> {
+        let h = *self.layout.homes.get(slot).ok_or_else(|| format!("spill slot {slot} has no home register"))?;
+        self.note(Kind::R1, h);
+        Ok(h)
+    }
+
+    /// A UR or predicate value in register `src` kept in its home
+    /// registers from spill slot `slot` on: no frame, no memory access.
+    fn spill_home(&mut self, kind: Kind, src: u8, slot: usize) -> Result<(), String> {
+        match kind {
+            Kind::U1 | Kind::U2 => {
+                for k in 0..kind.width() as u8 {
+                    let h = self.home(slot + usize::from(k))?;
+                    self.emit(Mnemonic::new(Op::MOV), &[r(h), Operand::reg(reg(RegFile::Uniform, src + k))])?;
+                }
+            }
+            Kind::P => {
+                let h = self.home(slot)?;
+                let p = Operand::Reg { reg: reg(RegFile::Pred, src), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
+                // h = P ? 1 : 0 (SEL picks its first source when the predicate holds).
+                self.emit(Mnemonic::new(Op::SEL), &[r(h), zero(RegFile::Gpr), Operand::Imm(1), p])?;
+            }
+            _ => return Err(format!("a {kind:?} value has no home register")),
+        }
+        Ok(())
+    }
+
+    /// A UR or predicate value restored from its home registers.
+    fn reload_home(&mut self, kind: Kind, dst: u8, slot: usize) -> Result<(), String> {
+        match kind {
+            Kind::U1 | Kind::U2 => {
+                for k in 0..kind.width() as u8 {
+                    let h = self.home(slot + usize::from(k))?;
+                    self.emit(Mnemonic::new(Op::R2UR), &[Operand::reg(reg(RegFile::Uniform, dst + k)), r(h)])?;
+                }
+            }
+            Kind::P => {
+                let h = self.home(slot)?;
+                let pt = zero(RegFile::Pred);
+                self.emit(Mnemonic::of(Op::ISETP, &[Mod::NE, Mod::AND]), &[Operand::reg(reg(RegFile::Pred, dst)), pt, r(h), zero(RegFile::Gpr), pt])?;
+            }
+            _ => return Err(format!("a {kind:?} value has no home register")),
+        }
+        Ok(())
+    }
+
     /// One of regalloc2's moves.
     fn edit(&mut self, run: usize, from: Allocation, to: Allocation, kind: Kind) -> Result<(), String> {
         let (_, class) = kind.slot();
@@ -180,6 +228,14 @@ impl Out<'_> {
             (Some(f), Some(t), _, _) => {
                 let (f, t) = (self.phys(kind, f.hw_enc())?, self.phys(kind, t.hw_enc())?);
                 self.mov(kind, t, f)
+            }
+            (Some(f), None, _, Some(slot)) if run == 1 && !self.layout.homes.is_empty() => {
+                let f = self.phys(kind, f.hw_enc())?;
+                self.spill_home(kind, f, slot.index())
+            }
+            (None, Some(t), Some(slot), _) if run == 1 && !self.layout.homes.is_empty() => {
+                let t = self.phys(kind, t.hw_enc())?;
+                self.reload_home(kind, t, slot.index())
             }
             (Some(f), None, _, Some(slot)) => {
                 let f = self.phys(kind, f.hw_enc())?;
@@ -228,7 +284,9 @@ fn align16(x: u32) -> u32 {
 pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Allocated, String> {
     let base_r = align16(prog.local_bytes);
     let base_u = align16(base_r + 4 * runs[0].slots);
-    let base_up = align16(base_u + 4 * runs[1].slots);
+    // The UR/P run's slots take no frame when they live in registers.
+    let u_frame_slots = if layout.homes.is_empty() { runs[1].slots } else { 0 };
+    let base_up = align16(base_u + 4 * u_frame_slots);
     let end = base_up + 4 * runs[2].slots;
     let frame = if end == 0 { 0 } else { align16(end) };
     let mut out = Out { sm: prog.sm, layout, slot_base: [base_r, base_u, base_up], insts: Vec::new(), locs: Vec::new(), gpr_top: 2, ugpr_top: 0, spill_stores: 0, spill_loads: 0 };

@@ -303,13 +303,18 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
     }
     let u_out = u_out.ok_or("no UR run")?;
     let up_out = run_one(prog, 2, &layout, options.check, &mut ctx)?;
-    let need_scratch = u_out.slots > 0 || up_out.slots > 0;
-    // R: start from the pressure, grow what spills while the limit allows.
+    // The UR/P run's spill slots live in R registers of their own when
+    // the function makes no calls (a call clobbers every R register) and
+    // they fit under the limit; otherwise in the frame, through a scratch
+    // register.
     let mut counts = [p[Kind::R1 as usize].min(MAX_UNITS), p[Kind::R2 as usize].min(MAX_UNITS), p[Kind::R4 as usize].min(MAX_UNITS)];
-    let fit = |counts: &mut [u32; 3]| -> Option<([Vec<u8>; 3], Option<u8>)> {
+    let homes = if has_calls || u_out.slots == 0 || layout::place_r(counts, prog.abi_top, up_out.slots > 0, u_out.slots, limit).is_none() { 0 } else { u_out.slots };
+    let need_scratch = (u_out.slots > 0 && homes == 0) || up_out.slots > 0;
+    // R: start from the pressure, grow what spills while the limit allows.
+    let fit = |counts: &mut [u32; 3]| -> Option<layout::PlacedR> {
         // Shrink the largest class until the regions fit under the limit.
         loop {
-            if let Some(placed) = layout::place_r(*counts, prog.abi_top, need_scratch, limit) {
+            if let Some(placed) = layout::place_r(*counts, prog.abi_top, need_scratch, homes, limit) {
                 return Some(placed);
             }
             let widest = (0..3).max_by_key(|&c| counts[c] * [1, 2, 4][c])?;
@@ -321,9 +326,10 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
     };
     let mut r_out = None;
     for attempt in 0..5 {
-        let (units, scratch) = fit(&mut counts).ok_or("the register limit leaves no room for the regions")?;
-        layout.units[0] = units;
-        layout.scratch = scratch;
+        let placed = fit(&mut counts).ok_or("the register limit leaves no room for the regions")?;
+        layout.units[0] = placed.units;
+        layout.scratch = placed.scratch;
+        layout.homes = placed.homes;
         let out = run_one(prog, 0, &layout, options.check, &mut ctx)?;
         if out.slots == 0 || attempt == 4 || has_calls {
             r_out = Some(out);

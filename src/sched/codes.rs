@@ -423,7 +423,12 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
         for (&w, &row) in h.writes().iter().zip(h.write_rows.iter()) {
             st.touched.push(w);
             let u = &mut st.units[usize::from(w)];
-            u.ready = NEVER;
+            // A guarded write may not happen: the value before it must
+            // still be ready for the readers after it (a fixed-latency
+            // MOV then a predicated-off LDG of the same register: the
+            // load's scoreboard is no wait for the MOV's result).
+            let before = if h.guard().is_some() { u.fixed.map_or(u.ready, |(t, r)| u.ready.max(t + i64::from(rows[usize::from(r)]))) } else { NEVER };
+            u.ready = before;
             match write_sb {
                 Some(s) => {
                     u.fixed = None;
