@@ -478,3 +478,107 @@ fn cvt_sat_flushes_nan_and_negative_zero_to_positive_zero() {
     let out = words(&run_k(&per_thread(code, ""), 1, 4, 16, vec![]).unwrap());
     assert_eq!(out, [0, 0, 0x3f80_0000, 0xffff_ffff]);
 }
+
+/// One thread's `%r15` after `code` (see [`per_thread`]).
+fn one_word(code: &str) -> u32 {
+    words(&run_k(&per_thread(code, ""), 1, 1, 4, vec![]).unwrap())[0]
+}
+
+/// Findings of the differential fuzzer where the PTX interpreter was wrong
+/// and both cubins right; expectations from the PTX ISA.
+#[test]
+fn testp_normal_counts_zeros_as_normal() {
+    // testp: "positive and negative zero are considered normal numbers";
+    // a subnormal, an infinity and a NaN are not. Bit k of %r15 is case k.
+    let code = "
+  mov.u32 %r15, 0;
+  mov.b32 %f1, 0x00000000; testp.normal.f32 %p1, %f1; selp.u32 %r1, 1, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b32 %f1, 0x80000000; testp.normal.f32 %p1, %f1; selp.u32 %r1, 2, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b32 %f1, 0x3f800000; testp.normal.f32 %p1, %f1; selp.u32 %r1, 4, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b32 %f1, 0x00000001; testp.normal.f32 %p1, %f1; selp.u32 %r1, 8, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b32 %f1, 0x7f800000; testp.normal.f32 %p1, %f1; selp.u32 %r1, 16, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b32 %f1, 0x7fc00000; testp.normal.f32 %p1, %f1; selp.u32 %r1, 32, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b64 %fd1, 0x8000000000000000; testp.normal.f64 %p1, %fd1; selp.u32 %r1, 64, 0, %p1; or.b32 %r15, %r15, %r1;";
+    assert_eq!(one_word(code), 1 | 2 | 4 | 64);
+}
+
+#[test]
+fn signed_float_to_int_conversions_sign_extend_into_wider_registers() {
+    // -3.5 truncated is -3; an .s8 result in a .b16 register is
+    // sign-extended to the register ("Operand Size Exceeding
+    // Instruction-Type Size"): 0xfffd. 200.0 saturates to 127 (0x007f).
+    let code = "
+  mov.b32 %f1, 0xc0600000;
+  cvt.rzi.s8.f32 %h1, %f1;
+  mov.b32 %f2, 0x43480000;
+  cvt.rni.sat.s8.f32 %h2, %f2;
+  cvt.u32.u16 %r1, %h1;
+  cvt.u32.u16 %r2, %h2;
+  shl.b32 %r2, %r2, 16;
+  or.b32 %r15, %r1, %r2;";
+    assert_eq!(one_word(code), 0x007f_fffd);
+}
+
+#[test]
+fn sat_arithmetic_flushes_nan_operands_to_zero() {
+    // .sat: "NaN results are flushed to +0.0"; a NaN operand gives a NaN
+    // result before saturation. f16 0x7e01 and f32 0x7fc00001 are NaNs.
+    let code = "
+  mov.b32 %f1, 0x7fc00001;
+  add.rn.sat.f32 %f2, %f1, 0f3F800000;
+  fma.rn.sat.f32 %f3, %f1, 0f3F800000, 0f3F800000;
+  mov.b16 %h1, 0x7e01;
+  mul.rn.sat.f16 %h2, %h1, %h1;
+  mov.b32 %r1, %f2;
+  mov.b32 %r2, %f3;
+  cvt.u32.u16 %r3, %h2;
+  or.b32 %r15, %r1, %r2;
+  or.b32 %r15, %r15, %r3;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn bfi_b64_keeps_the_base_high_half() {
+    // bfi.b64 d, a, b, 8, 8: b with bits 8..15 replaced by a's low byte
+    // (PTX ISA, bfi); b's upper 32 bits stay.
+    let code = "
+  mov.b64 %rd4, 0x11223344556677AB;
+  mov.b64 %rd5, 0x1122334455667788;
+  bfi.b64 %rd6, %rd4, %rd5, 8, 8;
+  mov.b64 {%r1, %r2}, %rd6;
+  xor.b32 %r15, %r1, 0x5566AB88;
+  xor.b32 %r2, %r2, 0x11223344;
+  or.b32 %r15, %r15, %r2;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn f64_overflow_under_directed_rounding_is_the_largest_finite() {
+    // 1e308 * 10 overflows: .rz gives 0x7fefffffffffffff (IEEE 754
+    // rounding, which the PTX ISA's .rz/.rm/.rp follow), .rn infinity.
+    let code = "
+  mov.b64 %fd1, 0d7FE1CCF385EBC8A0;
+  mul.rz.f64 %fd2, %fd1, 0d4024000000000000;
+  mul.rn.f64 %fd3, %fd1, 0d4024000000000000;
+  mov.b64 {%r1, %r2}, %fd2;
+  mov.b64 {%r3, %r4}, %fd3;
+  xor.b32 %r1, %r1, 0xffffffff;
+  xor.b32 %r2, %r2, 0x7fefffff;
+  xor.b32 %r4, %r4, 0x7ff00000;
+  or.b32 %r15, %r1, %r2;
+  or.b32 %r15, %r15, %r3;
+  or.b32 %r15, %r15, %r4;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn rounding_a_half_nan_to_an_integer_gives_the_canonical_nan() {
+    // PTX leaves the payload open; the interpreter's arithmetic gives the
+    // canonical NaN (0x7fff), as ptxas's FRND.F16 does for
+    // cvt.rzi.f16.f16 in the SASS interpreter.
+    let code = "
+  mov.b16 %h1, 0xfd0e;
+  cvt.rzi.f16.f16 %h2, %h1;
+  cvt.u32.u16 %r15, %h2;";
+    assert_eq!(one_word(code), 0x7fff);
+}
