@@ -362,6 +362,15 @@ impl Exact {
     fn from_finite(hi: f64, lo: f64, operands: &[f64]) -> Exact {
         Exact { hi, lo, overflowed: hi.is_infinite() && operands.iter().all(|x| x.is_finite()) }
     }
+
+    /// A product or quotient of nonzero finite values that rounded to
+    /// nearest to ±0: the exact value is nonzero, below half the smallest
+    /// subnormal, so a directed rounding away from zero gives the smallest
+    /// subnormal of the zero's sign (IEEE 754 underflow). The tail carries
+    /// that sign.
+    fn underflowed(hi: f64) -> Exact {
+        Exact { hi, lo: hi.signum() * f64::from_bits(1), overflowed: false }
+    }
 }
 
 /// `a + b` exactly bracketed.
@@ -373,6 +382,9 @@ pub fn add(a: f64, b: f64) -> Exact {
 /// `a * b` exactly bracketed.
 pub fn mul(a: f64, b: f64) -> Exact {
     let hi = a * b;
+    if hi == 0.0 && a != 0.0 && b != 0.0 && a.is_finite() && b.is_finite() {
+        return Exact::underflowed(hi);
+    }
     let lo = if hi.is_finite() { a.mul_add(b, -hi) } else { 0.0 };
     Exact::from_finite(hi, lo, &[a, b])
 }
@@ -383,6 +395,10 @@ pub fn fma(a: f64, b: f64, c: f64) -> Exact {
     let hi = a.mul_add(b, c);
     if !hi.is_finite() {
         return Exact::from_finite(hi, 0.0, &[a, b, c]);
+    }
+    if hi == 0.0 && c == 0.0 && a != 0.0 && b != 0.0 {
+        // a*b alone, below the subnormals (c's zero cannot change it).
+        return Exact::underflowed(hi);
     }
     let p = a * b;
     let pe = a.mul_add(b, -p);
@@ -395,6 +411,9 @@ pub fn fma(a: f64, b: f64, c: f64) -> Exact {
 /// `a / b` exactly bracketed.
 pub fn div(a: f64, b: f64) -> Exact {
     let hi = a / b;
+    if hi == 0.0 && a != 0.0 && a.is_finite() && b.is_finite() {
+        return Exact::underflowed(hi);
+    }
     if !hi.is_finite() || hi == 0.0 {
         // A zero divisor gives an exact infinity, not an overflow.
         return Exact { hi, lo: 0.0, overflowed: hi.is_infinite() && a.is_finite() && b.is_finite() && b != 0.0 };
@@ -524,6 +543,27 @@ mod tests {
         assert_eq!(add(f64::INFINITY, 1.0).round(F64, Mode::Zero), INF);
         assert_eq!(div(1.0, 0.0).round(F64, Mode::Zero), INF);
         assert_eq!(mul(f64::NEG_INFINITY, 2.0).round(F64, Mode::Up), NEG | INF);
+    }
+
+    /// A nonzero f64 product or quotient below half the smallest subnormal
+    /// (2^-1075): to nearest and toward zero it is a zero of its sign,
+    /// away from zero the smallest subnormal 0x0000000000000001 (IEEE 754).
+    /// Seed 130 of the differential fuzzer: div.rm.f64 of 2.1e-214 by
+    /// -2.95e141.
+    #[test]
+    fn f64_underflow_follows_the_rounding_mode() {
+        let q = div(2.1177332930412802e-214, -2.9512678094761856e141);
+        assert_eq!(q.round(F64, Mode::Down), 0x8000_0000_0000_0001);
+        assert_eq!(q.round(F64, Mode::Zero), 0x8000_0000_0000_0000);
+        assert_eq!(q.round(F64, Mode::Up), 0x8000_0000_0000_0000);
+        assert_eq!(q.round(F64, Mode::Nearest), 0x8000_0000_0000_0000);
+        let p = mul(1e-200, 1e-200);
+        assert_eq!(p.round(F64, Mode::Up), 1);
+        assert_eq!(p.round(F64, Mode::Down), 0);
+        assert_eq!(fma(-1e-200, 1e-200, 0.0).round(F64, Mode::Down), 0x8000_0000_0000_0001);
+        // Exact zeros stay zeros.
+        assert_eq!(mul(0.0, -5.0).round(F64, Mode::Down), 0x8000_0000_0000_0000);
+        assert_eq!(div(0.0, 3.0).round(F64, Mode::Up), 0);
     }
 
     #[test]

@@ -583,16 +583,15 @@ fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64; 4]) -> R<u64> {
         Opcode::Bfe => {
             let pos = (s[1] & 0xff) as u32;
             let len = (s[2] & 0xff) as u32;
-            let field = if pos >= bits { 0 } else { a >> pos };
-            let field = if len >= 64 { field } else { field & mask(len) };
-            if sg {
-                // Sign bit: bit pos+len-1 of a (or a's msb when past it).
-                let sbit = if len == 0 { 0 } else { (a >> (pos + len - 1).min(bits - 1)) & 1 };
-                if sbit == 1 && len < bits {
-                    (field | (!mask(len))) & m
-                } else {
-                    field & m
-                }
+            // PTX ISA, bfe: d[i] = a[pos+i] for i < len while pos+i is a
+            // bit of a, the sign bit (0 for .u) above: the field is the
+            // `kept` bits a holds, not always `len`.
+            let kept = if pos >= bits { 0 } else { len.min(bits - pos) };
+            let field = if kept == 0 { 0 } else { (a >> pos) & mask(kept) };
+            // Sign bit: bit pos+len-1 of a (or a's msb when past it).
+            let sbit = if sg && len > 0 { (a >> (pos + len - 1).min(bits - 1)) & 1 } else { 0 };
+            if sbit == 1 && kept < bits {
+                (field | !mask(kept)) & m
             } else {
                 field & m
             }

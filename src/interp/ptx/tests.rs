@@ -582,3 +582,25 @@ fn rounding_a_half_nan_to_an_integer_gives_the_canonical_nan() {
   cvt.u32.u16 %r15, %h2;";
     assert_eq!(one_word(code), 0x7fff);
 }
+
+#[test]
+fn bfe_s64_past_the_msb_fills_with_the_sign() {
+    // bfe.s64 d, a, 43, 54: bits 43..63 of a (21 bits) at the bottom, and
+    // every bit above them the sign bit a[63] (pos+len-1 = 96 is past the
+    // msb) (PTX ISA, bfe). a = 0xc000_0800_0000_0000: the field is
+    // 0x18_0001 (a[63], a[62] and a[43]), sign 1, so d = 0xffff_ffff_fff8_0001;
+    // .u64 fills with 0: 0x18_0001.
+    let code = "
+  mov.b64 %rd4, 0xc000080000000000;
+  bfe.s64 %rd5, %rd4, 43, 54;
+  bfe.u64 %rd6, %rd4, 43, 54;
+  mov.b64 {%r1, %r2}, %rd5;
+  mov.b64 {%r3, %r4}, %rd6;
+  xor.b32 %r1, %r1, 0xfff80001;
+  xor.b32 %r2, %r2, 0xffffffff;
+  xor.b32 %r3, %r3, 0x00180001;
+  or.b32 %r15, %r1, %r2;
+  or.b32 %r15, %r15, %r3;
+  or.b32 %r15, %r15, %r4;";
+    assert_eq!(one_word(code), 0);
+}
