@@ -349,18 +349,22 @@ pub struct Exact {
     /// Point Instructions": IEEE 754 rounding, where a mode toward zero
     /// or away from the value's infinity never produces it).
     pub overflowed: bool,
+    /// The exact value is a zero from addends of opposite signs (`x - x`,
+    /// `+0 + -0`): IEEE 754 gives +0 under every mode but toward -infinity,
+    /// which gives -0 (the round-to-nearest `hi` is +0).
+    pub zero_sum: bool,
 }
 
 impl Exact {
     /// A value with no error term.
     pub fn exact(x: f64) -> Exact {
-        Exact { hi: x, lo: 0.0, overflowed: false }
+        Exact { hi: x, lo: 0.0, overflowed: false, zero_sum: false }
     }
 
     /// `hi` rounded to nearest from the finite operands `operands`:
     /// infinite only when the exact result overflowed.
     fn from_finite(hi: f64, lo: f64, operands: &[f64]) -> Exact {
-        Exact { hi, lo, overflowed: hi.is_infinite() && operands.iter().all(|x| x.is_finite()) }
+        Exact { hi, lo, overflowed: hi.is_infinite() && operands.iter().all(|x| x.is_finite()), zero_sum: false }
     }
 
     /// A product or quotient of nonzero finite values that rounded to
@@ -369,14 +373,20 @@ impl Exact {
     /// subnormal of the zero's sign (IEEE 754 underflow). The tail carries
     /// that sign.
     fn underflowed(hi: f64) -> Exact {
-        Exact { hi, lo: hi.signum() * f64::from_bits(1), overflowed: false }
+        Exact { hi, lo: hi.signum() * f64::from_bits(1), overflowed: false, zero_sum: false }
     }
+}
+
+/// Whether `x + y`, whose exact sum is `hi + lo`, is a zero from addends
+/// that are not two zeros of one sign.
+fn is_zero_sum(hi: f64, lo: f64, x: f64, y: f64) -> bool {
+    hi == 0.0 && lo == 0.0 && !(x == 0.0 && y == 0.0 && x.is_sign_negative() == y.is_sign_negative())
 }
 
 /// `a + b` exactly bracketed.
 pub fn add(a: f64, b: f64) -> Exact {
     let (hi, lo) = two_sum(a, b);
-    Exact::from_finite(hi, lo, &[a, b])
+    Exact { zero_sum: is_zero_sum(hi, lo, a, b), ..Exact::from_finite(hi, lo, &[a, b]) }
 }
 
 /// `a * b` exactly bracketed.
@@ -405,7 +415,10 @@ pub fn fma(a: f64, b: f64, c: f64) -> Exact {
     let (s, se) = two_sum(p, c);
     // hi is the correctly rounded a*b+c; the remainder (s - hi) + se + pe.
     let lo = ((s - hi) + se) + pe;
-    Exact { hi, lo, overflowed: false }
+    // The product's sign with its zero (p is exact when it is zero and a,
+    // b are finite: a zero factor).
+    let zero_sum = pe == 0.0 && is_zero_sum(hi, lo, p, c);
+    Exact { hi, lo, overflowed: false, zero_sum }
 }
 
 /// `a / b` exactly bracketed.
@@ -416,10 +429,10 @@ pub fn div(a: f64, b: f64) -> Exact {
     }
     if !hi.is_finite() || hi == 0.0 {
         // A zero divisor gives an exact infinity, not an overflow.
-        return Exact { hi, lo: 0.0, overflowed: hi.is_infinite() && a.is_finite() && b.is_finite() && b != 0.0 };
+        return Exact { hi, lo: 0.0, overflowed: hi.is_infinite() && a.is_finite() && b.is_finite() && b != 0.0, zero_sum: false };
     }
     let rem = (-hi).mul_add(b, a); // a - hi*b, exact
-    Exact { hi, lo: tail_of(rem, rem / b, b.signum()), overflowed: false }
+    Exact { hi, lo: tail_of(rem, rem / b, b.signum()), overflowed: false, zero_sum: false }
 }
 
 /// `sqrt(a)` exactly bracketed.
@@ -429,7 +442,7 @@ pub fn sqrt(a: f64) -> Exact {
         return Exact::exact(hi);
     }
     let rem = (-hi).mul_add(hi, a); // a - hi^2, exact
-    Exact { hi, lo: tail_of(rem, rem / (2.0 * hi), 1.0), overflowed: false }
+    Exact { hi, lo: tail_of(rem, rem / (2.0 * hi), 1.0), overflowed: false, zero_sum: false }
 }
 
 /// A tail value, keeping its sign when it underflows to zero.
@@ -447,6 +460,9 @@ impl Exact {
     /// The value rounded to `fmt`.
     #[inline]
     pub fn round(self, fmt: Format, mode: Mode) -> u64 {
+        if self.zero_sum {
+            return if mode == Mode::Down { fmt.sign_bit() } else { 0 };
+        }
         if self.overflowed {
             // Beyond every format's range: the mode decides between the
             // infinity and the largest finite value of the value's sign.
@@ -564,6 +580,27 @@ mod tests {
         // Exact zeros stay zeros.
         assert_eq!(mul(0.0, -5.0).round(F64, Mode::Down), 0x8000_0000_0000_0000);
         assert_eq!(div(0.0, 3.0).round(F64, Mode::Up), 0);
+    }
+
+    /// IEEE 754 (6.3): an exact zero sum of addends of opposite signs is
+    /// +0, except under roundTowardNegative (PTX's .rm), where it is -0;
+    /// two zeros of one sign keep it.
+    #[test]
+    fn exact_zero_sums_are_negative_only_toward_minus_infinity() {
+        for fmt in [F32, F64] {
+            let neg = fmt.sign_bit();
+            assert_eq!(add(1.5, -1.5).round(fmt, Mode::Down), neg);
+            assert_eq!(add(1.5, -1.5).round(fmt, Mode::Zero), 0);
+            assert_eq!(add(1.5, -1.5).round(fmt, Mode::Up), 0);
+            assert_eq!(add(1.5, -1.5).round(fmt, Mode::Nearest), 0);
+            assert_eq!(add(0.0, -0.0).round(fmt, Mode::Down), neg);
+            assert_eq!(add(-0.0, -0.0).round(fmt, Mode::Up), neg);
+            assert_eq!(add(0.0, 0.0).round(fmt, Mode::Down), 0);
+            assert_eq!(fma(2.0, 3.0, -6.0).round(fmt, Mode::Down), neg);
+            assert_eq!(fma(2.0, 3.0, -6.0).round(fmt, Mode::Up), 0);
+            assert_eq!(fma(-0.0, 3.0, 0.0).round(fmt, Mode::Down), neg);
+            assert_eq!(fma(-0.0, 3.0, -0.0).round(fmt, Mode::Up), neg);
+        }
     }
 
     #[test]

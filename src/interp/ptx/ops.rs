@@ -325,7 +325,12 @@ fn float_op(inst: &Inst, ty: ScalarType, all: &[u64; 4], n: usize) -> R<u64> {
                 if o.ftz {
                     b = fmt.flush(b);
                 }
-                if fmt.is_nan(b) && ty == ScalarType::F32 {
+                // PTX leaves the NaN open; the GPU's FADD/HADD2 forms that
+                // ptxas and ptx2sass select give the canonical one, for f16
+                // as for f32 (both cubins agree on 0x7fff for abs.f16 of
+                // 0x7ef3 in the differential fuzzer), so the interpreter
+                // does too: f16 registers are also read as integers.
+                if fmt.is_nan(b) && matches!(ty, ScalarType::F32 | ScalarType::F16) {
                     b = fmt.canonical_nan();
                 } else if inst.op == Opcode::Abs {
                     b &= !fmt.sign_bit();
@@ -1302,7 +1307,12 @@ fn cvt(l: &mut Lane, inst: &Inst) -> R<()> {
 fn cvt_float(inst: &Inst, st: ScalarType, dfmt: Format, a: u64) -> u64 {
     let Some((sfmt, _, sw)) = float_format(st) else { return 0 };
     let mut x = a & mask(sw);
-    if inst.ftz {
+    // `.ftz` flushes f32 subnormals only (PTX ISA, cvt: "subnormal inputs
+    // and results [of .f32] to sign-preserving zero"): an f16 subnormal
+    // converted to f32 is a normal f32 and stays.
+    let ftz_in = inst.ftz && sfmt == float::F32;
+    let ftz_out = inst.ftz && dfmt == float::F32;
+    if ftz_in {
         x = sfmt.flush(x);
     }
     if sfmt.is_nan(x) {
@@ -1335,7 +1345,7 @@ fn cvt_float(inst: &Inst, st: ScalarType, dfmt: Format, a: u64) -> u64 {
         }
         r => float::round_to(v, 0.0, dfmt, mode_of(r), satfinite),
     };
-    if inst.ftz {
+    if ftz_out {
         r = dfmt.flush(r);
     }
     if inst.sat {

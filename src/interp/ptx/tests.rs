@@ -604,3 +604,57 @@ fn bfe_s64_past_the_msb_fills_with_the_sign() {
   or.b32 %r15, %r15, %r4;";
     assert_eq!(one_word(code), 0);
 }
+
+#[test]
+fn cvt_ftz_flushes_only_f32_subnormals() {
+    // f16 0x0001 (2^-24) is an f16 subnormal and a normal f32 (0x33800000):
+    // cvt.ftz.f32.f16 keeps it; an f32 subnormal (0x00000001) to f64 ...
+    // is not an f32 result, but an f32 input: flushed to +0.
+    let code = "
+  mov.b16 %h1, 0x0001;
+  cvt.ftz.f32.f16 %f1, %h1;
+  mov.b32 %f2, 0x00000001;
+  cvt.ftz.f64.f32 %fd1, %f2;
+  mov.b32 %r1, %f1;
+  mov.b64 {%r2, %r3}, %fd1;
+  xor.b32 %r15, %r1, 0x33800000;
+  or.b32 %r15, %r15, %r2;
+  or.b32 %r15, %r15, %r3;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn exact_zero_differences_are_negative_under_rm() {
+    // x - x is exactly zero: -0 under .rm, +0 under .rz (IEEE 754, 6.3).
+    let code = "
+  mov.b32 %f1, 0x3fc00000;
+  sub.rm.f32 %f2, %f1, %f1;
+  sub.rz.f32 %f3, %f1, %f1;
+  mov.b32 %r1, %f2;
+  mov.b32 %r2, %f3;
+  xor.b32 %r15, %r1, 0x80000000;
+  or.b32 %r15, %r15, %r2;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn abs_and_neg_of_a_half_nan_give_the_canonical_nan() {
+    // The NaN is the implementation's choice (PTX ISA); the interpreter
+    // takes the GPU's canonical 0x7fff, which ptxas's code gives (as for
+    // f32's 0x7fffffff). A number only changes its sign bit.
+    let code = "
+  mov.b16 %h1, 0xfef3;
+  abs.f16 %h2, %h1;
+  neg.f16 %h3, %h1;
+  mov.b16 %h1, 0x3c00;
+  neg.f16 %h1, %h1;
+  cvt.u32.u16 %r1, %h2;
+  cvt.u32.u16 %r2, %h3;
+  cvt.u32.u16 %r3, %h1;
+  xor.b32 %r1, %r1, 0x7fff;
+  xor.b32 %r2, %r2, 0x7fff;
+  xor.b32 %r3, %r3, 0xbc00;
+  or.b32 %r15, %r1, %r2;
+  or.b32 %r15, %r15, %r3;";
+    assert_eq!(one_word(code), 0);
+}
