@@ -1048,14 +1048,14 @@ impl Gen<'_, '_> {
             4 if bits != 16 => out.push(format!("brev.b{bits} {d}, {a};")),
             5 if bits != 16 => {
                 let s = if self.u.arbitrary()? { "s" } else { "u" };
-                let pos = self.field(ctx, bits)?;
-                let len = self.field(ctx, bits)?;
+                let pos = self.field(ctx, bits, "%t2", out)?;
+                let len = self.field(ctx, bits, "%t3", out)?;
                 out.push(format!("bfe.{s}{bits} {d}, {a}, {pos}, {len};"));
             }
             6 if bits != 16 => {
                 let b = self.reg(pool, ctx)?;
-                let pos = self.field(ctx, bits)?;
-                let len = self.field(ctx, bits)?;
+                let pos = self.field(ctx, bits, "%t2", out)?;
+                let len = self.field(ctx, bits, "%t3", out)?;
                 out.push(format!("bfi.b{bits} {d}, {a}, {b}, {pos}, {len};"));
             }
             7 => {
@@ -1102,10 +1102,19 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
-    /// A bit-field position or length: a register (any value: bfe and bfi
-    /// use its low 8 bits) or an immediate, which ptxas wants in 0..=255.
-    fn field(&mut self, ctx: Ctx, bits: u32) -> Result<String> {
-        if self.u.ratio(1, 2)? { Ok(format!("{}", self.u.int_in_range(0..=bits + 2)?)) } else { self.reg(Pool::R, ctx) }
+    /// A bit-field position or length: an immediate (ptxas wants one in
+    /// 0..=255) or a register masked into `tmp` with 255 first: PTX
+    /// restricts bfe's and bfi's pos and len to 0..255, and ptxas's code
+    /// for the 64-bit forms shifts by the whole register (a pos of 0x128
+    /// inserts nothing where the low 8 bits say 40), so a larger value has
+    /// no result PTX fixes.
+    fn field(&mut self, ctx: Ctx, bits: u32, tmp: &str, out: &mut Vec<String>) -> Result<String> {
+        if self.u.ratio(1, 2)? {
+            return Ok(format!("{}", self.u.int_in_range(0..=bits + 2)?));
+        }
+        let r = self.reg(Pool::R, ctx)?;
+        out.push(format!("and.b32 {tmp}, {r}, 255;"));
+        Ok(tmp.to_string())
     }
 
     fn ftz(&mut self) -> Result<&'static str> {
