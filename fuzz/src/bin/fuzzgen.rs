@@ -111,6 +111,9 @@ fn main() {
         eprintln!("{}", p.spec.to_json());
         return;
     }
+    // The commit the run's binary is meant to be, taken now: a long run
+    // outlives the checkout's HEAD.
+    let commit = if args.log.is_some() { command_line("git", &["rev-parse", "--short=12", "HEAD"]) } else { String::new() };
     let start = Instant::now();
     let deadline = args.seconds.map(|s| start + Duration::from_secs_f64(s));
     // Per SM: programs run, and findings by class.
@@ -220,7 +223,6 @@ fn main() {
     if let Some(path) = &args.log {
         let mut text = String::new();
         let date = command_line("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]);
-        let commit = command_line("git", &["rev-parse", "--short=12", "HEAD"]);
         for (sm, n) in &runs {
             let by_class: Vec<String> = findings.iter().filter(|((s, _), _)| s == sm).map(|((_, c), k)| format!("{c}={k}")).collect();
             let known = known.get(sm).copied().unwrap_or(0);
