@@ -19,12 +19,14 @@
 //! of its slot, the `.local` array or the `.shared` area, so every access is
 //! in bounds whatever the values. Loops count down a counter no other
 //! statement writes (at most [`MAX_TRIPS`] trips); recursion goes down a
-//! masked depth. Barriers, warp-wide operations (`shfl.sync`, `vote.sync`,
-//! `match.sync`, `redux.sync`, `activemask`) appear only where the whole
+//! masked depth. Barriers and warp-wide operations (`shfl.sync`,
+//! `vote.sync`, `match.sync`, `redux.sync`) appear only where the whole
 //! CTA is converged (top level or inside a loop with a uniform trip count),
-//! so their results are defined. Atomics are commutative operations on
-//! counters whose returned old values are never read, so the final memory
-//! does not depend on thread order.
+//! so their results are defined; `activemask` does not appear (which lanes
+//! are active after divergent code is the implementation's choice). Atomics are one operation per counter
+//! area and program (so they commute) on counters whose returned old
+//! values are never read, so the final memory does not depend on thread
+//! order.
 //!
 //! # Exactness
 //!
@@ -224,13 +226,16 @@ struct Gen<'a, 'b> {
     /// Whether the recursive function was generated.
     recursive: bool,
     threads: u32,
+    /// The one atomic operation (and type) of each counter area, once
+    /// chosen: shared, global 32-bit, global 64-bit (see [`Gen::atomic`]).
+    atomic_ops: [Option<(&'static str, &'static str)>; 3],
 }
 
 /// Generates one program for `cfg`.
 pub fn generate(u: &mut Unstructured, cfg: &Config) -> Result<Program> {
     let block = *u.choose(&[32u32, 64, 128])?;
     let grid = *u.choose(&[1u32, 2])?;
-    let mut g = Gen { u, cfg, out: String::new(), labels: 0, budget: 80, funcs: 0, recursive: false, threads: block };
+    let mut g = Gen { u, cfg, out: String::new(), labels: 0, budget: 80, funcs: 0, recursive: false, threads: block, atomic_ops: [None; 3] };
     // The first PTX ISA versions that know sm_100 (8.6), sm_120 (8.7) and
     // sm_103 (8.8).
     let version = if cfg.sm >= 100 { "8.8" } else { "8.0" };
@@ -283,6 +288,17 @@ impl Gen<'_, '_> {
         let n = if ctx.func { pool.len().min(4) } else { pool.len() };
         let i = self.u.choose_index(n)?;
         Ok(format!("{}{}", pool.prefix(), i))
+    }
+
+    /// A predicate register other than `p`.
+    fn other_pred(&mut self, p: &str, ctx: Ctx) -> Result<String> {
+        let q = self.reg(Pool::P, ctx)?;
+        if q != p {
+            return Ok(q);
+        }
+        let n = if ctx.func { Pool::P.len().min(4) } else { Pool::P.len() };
+        let i: usize = p.trim_start_matches("%p").parse().unwrap_or(0);
+        Ok(format!("%p{}", (i + 1) % n))
     }
 
     /// A source operand: a register, sometimes an immediate.
@@ -779,8 +795,13 @@ impl Gen<'_, '_> {
                 }
             }
             2 => {
+                // Not `activemask`: which lanes are active at a point after
+                // divergent code is the implementation's choice (PTX
+                // promises no reconvergence), so its value is not fixed;
+                // a ballot over the full mask is.
                 let d = self.reg(Pool::R, ctx)?;
-                self.line(format!("activemask.b32 {d};"));
+                let q = self.reg(Pool::P, ctx)?;
+                self.line(format!("vote.sync.ballot.b32 {d}, {q}, {full};"));
             }
             3 => {
                 let wide = self.u.ratio(1, 2)?;
@@ -808,16 +829,30 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
-    /// A commutative atomic on a shared or global counter; the old value
-    /// goes to a register nobody reads.
+    /// A commutative atomic on a shared or global counter, with the one
+    /// operation its area has in this program; the old value goes to a
+    /// register nobody reads.
     fn atomic(&mut self, ctx: Ctx) -> Result<()> {
         let idx = self.reg(Pool::R, ctx)?;
         let shared = self.u.ratio(1, 2)?;
         let wide = !shared && self.u.ratio(1, 3)?;
-        let (op, ty) = if wide {
-            *self.u.choose(&[("add", "u64"), ("min", "u64"), ("max", "s64"), ("and", "b64"), ("or", "b64"), ("xor", "b64")])?
-        } else {
-            *self.u.choose(&[("add", "u32"), ("min", "u32"), ("max", "u32"), ("min", "s32"), ("max", "s32"), ("and", "b32"), ("or", "b32"), ("xor", "b32"), ("inc", "u32"), ("dec", "u32")])?
+        // Each counter area takes one operation per program: two different
+        // operations on one counter do not commute (an `add` then an `and`
+        // differs from the `and` then the `add`; `inc` wraps at its bound),
+        // so mixing them would make the final value depend on the order in
+        // which warps and CTAs reach the counter, which PTX leaves open.
+        let area = if shared { 0 } else if wide { 2 } else { 1 };
+        let (op, ty) = match self.atomic_ops[area] {
+            Some(chosen) => chosen,
+            None => {
+                let chosen = if wide {
+                    *self.u.choose(&[("add", "u64"), ("min", "u64"), ("max", "s64"), ("and", "b64"), ("or", "b64"), ("xor", "b64")])?
+                } else {
+                    *self.u.choose(&[("add", "u32"), ("min", "u32"), ("max", "u32"), ("min", "s32"), ("max", "s32"), ("and", "b32"), ("or", "b32"), ("xor", "b32"), ("inc", "u32"), ("dec", "u32")])?
+                };
+                self.atomic_ops[area] = Some(chosen);
+                chosen
+            }
         };
         let v = if op == "inc" || op == "dec" { "17".to_string() } else { self.src(if wide { Pool::Rd } else { Pool::R }, ctx, false)? };
         let space;
@@ -1013,14 +1048,14 @@ impl Gen<'_, '_> {
             4 if bits != 16 => out.push(format!("brev.b{bits} {d}, {a};")),
             5 if bits != 16 => {
                 let s = if self.u.arbitrary()? { "s" } else { "u" };
-                let pos = self.field(ctx, bits)?;
-                let len = self.field(ctx, bits)?;
+                let pos = self.field(ctx, bits, "%t2", out)?;
+                let len = self.field(ctx, bits, "%t3", out)?;
                 out.push(format!("bfe.{s}{bits} {d}, {a}, {pos}, {len};"));
             }
             6 if bits != 16 => {
                 let b = self.reg(pool, ctx)?;
-                let pos = self.field(ctx, bits)?;
-                let len = self.field(ctx, bits)?;
+                let pos = self.field(ctx, bits, "%t2", out)?;
+                let len = self.field(ctx, bits, "%t3", out)?;
                 out.push(format!("bfi.b{bits} {d}, {a}, {b}, {pos}, {len};"));
             }
             7 => {
@@ -1067,10 +1102,19 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
-    /// A bit-field position or length: a register (any value: bfe and bfi
-    /// use its low 8 bits) or an immediate, which ptxas wants in 0..=255.
-    fn field(&mut self, ctx: Ctx, bits: u32) -> Result<String> {
-        if self.u.ratio(1, 2)? { Ok(format!("{}", self.u.int_in_range(0..=bits + 2)?)) } else { self.reg(Pool::R, ctx) }
+    /// A bit-field position or length: an immediate (ptxas wants one in
+    /// 0..=255) or a register masked into `tmp` with 255 first: PTX
+    /// restricts bfe's and bfi's pos and len to 0..255, and ptxas's code
+    /// for the 64-bit forms shifts by the whole register (a pos of 0x128
+    /// inserts nothing where the low 8 bits say 40), so a larger value has
+    /// no result PTX fixes.
+    fn field(&mut self, ctx: Ctx, bits: u32, tmp: &str, out: &mut Vec<String>) -> Result<String> {
+        if self.u.ratio(1, 2)? {
+            return Ok(format!("{}", self.u.int_in_range(0..=bits + 2)?));
+        }
+        let r = self.reg(Pool::R, ctx)?;
+        out.push(format!("and.b32 {tmp}, {r}, 255;"));
+        Ok(tmp.to_string())
     }
 
     fn ftz(&mut self) -> Result<&'static str> {
@@ -1213,7 +1257,10 @@ impl Gen<'_, '_> {
         };
         if self.u.ratio(3, 4)? {
             let p = self.reg(Pool::P, ctx)?;
-            let p2 = if ty != "f16" && self.u.ratio(1, 4)? { format!("|{}", self.reg(Pool::P, ctx)?) } else { String::new() };
+            // The second destination is another register: `setp p|p`
+            // writes the comparison and its negation to one predicate,
+            // and PTX does not say which write is last.
+            let p2 = if ty != "f16" && self.u.ratio(1, 4)? { format!("|{}", self.other_pred(&p, ctx)?) } else { String::new() };
             match bool_op {
                 Some((op, q)) => out.push(format!("setp.{cmp}.{op}{ftz}.{ty} {p}{p2}, {a}, {b}, {q};")),
                 None => out.push(format!("setp.{cmp}{ftz}.{ty} {p}{p2}, {a}, {b};")),
@@ -1380,6 +1427,55 @@ mod tests {
         let b = generate(&mut Unstructured::new(&bytes), &Config { sm: 90, max_stmts: 12, max_depth: 3 }).expect("program");
         assert_eq!(a.ptx, b.ptx);
         assert_eq!(a.spec, b.spec);
+    }
+
+    /// The forms whose results PTX does not fix never appear (findings
+    /// of the differential fuzzer that were the generator's): two
+    /// different atomic operations on one counter area, `setp p|p`,
+    /// `activemask`, bfe/bfi positions and lengths from unmasked registers.
+    #[test]
+    fn programs_have_only_results_ptx_fixes() {
+        let mut atomics = 0;
+        let mut fields = 0;
+        for seed in 0..400u64 {
+            let bytes = splitmix64_bytes(seed, 4096);
+            let sm = SMS[seed as usize % SMS.len()];
+            let p = generate(&mut Unstructured::new(&bytes), &Config { sm, max_stmts: 12, max_depth: 3 }).expect("program");
+            // (space, wide) -> the one "op.type" seen.
+            let mut ops: std::collections::BTreeMap<(String, bool), String> = Default::default();
+            // Registers just masked with 255.
+            let mut masked = std::collections::BTreeSet::new();
+            for line in p.ptx.lines().map(str::trim) {
+                let line = if line.starts_with('@') { line.split_once(' ').map_or(line, |x| x.1) } else { line };
+                let op = line.split_whitespace().next().unwrap_or("");
+                let operands: Vec<&str> = line[op.len()..].trim().trim_end_matches(';').split(", ").collect();
+                assert!(!op.starts_with("activemask"), "seed {seed}: {line}");
+                if op.starts_with("setp.") {
+                    if let Some((a, b)) = operands[0].split_once('|') {
+                        assert_ne!(a, b, "seed {seed}: {line}");
+                    }
+                }
+                if op == "and.b32" && operands.last() == Some(&"255") {
+                    masked.insert(operands[0].to_string());
+                }
+                if op.starts_with("bfe.") || op.starts_with("bfi.") {
+                    for field in &operands[operands.len() - 2..] {
+                        assert!(field.parse::<u32>().is_ok() || masked.contains(*field), "seed {seed}: unmasked {field} in {line}");
+                        fields += 1;
+                    }
+                    masked.clear();
+                }
+                if op.starts_with("atom.") || op.starts_with("red.") {
+                    let parts: Vec<&str> = op.split('.').collect();
+                    let (space, kind, ty) = (parts[1].to_string(), parts[2], parts[3]);
+                    let this = format!("{kind}.{ty}");
+                    let first = ops.entry((space, ty.ends_with("64"))).or_insert_with(|| this.clone());
+                    assert_eq!(*first, this, "seed {seed}: two operations on one counter area");
+                    atomics += 1;
+                }
+            }
+        }
+        assert!(atomics > 50 && fields > 50, "the check saw {atomics} atomics, {fields} bit fields");
     }
 
     /// NaN payloads count as equal in float pools only.

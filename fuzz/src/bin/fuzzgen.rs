@@ -3,7 +3,7 @@
 //! install, no sanitizer flags); campaigns run it for long counts.
 //!
 //! ```text
-//! fuzzgen MODE [--count N] [--seconds S] [--seed S] [--sm 75,80,...] [--save DIR] [--allow CLASS,...]
+//! fuzzgen MODE [--count N] [--seconds S] [--seed S] [--sm 75,80,...] [--save DIR] [--allow CLASS,...] [--log FILE]
 //!   print        the PTX and launch spec of program --seed (for one SM)
 //!   print-mutant the token-mutated PTX accept-reject checks for --seed
 //!   gen          generate only (programs per second)
@@ -19,6 +19,9 @@
 //! ```
 //! Program i of a run is generated from SplitMix64(seed + i) bytes for SM
 //! `sms[i % sms.len()]`, so `--seed (seed+i) --sm X --count 1` replays it.
+//! `--log FILE` appends the run's figures to FILE (the campaign log,
+//! `fuzz/campaign.log`): one line per SM with the date, the commit, the
+//! mode, the seeds, programs, findings by class and programs per second.
 //! Exit status 1 when a finding other than a ptxas rejection (or a class
 //! named by --allow) was seen. Differential finding classes: ours-rejects,
 //! ours-does-not-run, ref-does-not-run (a decoder or interpreter gap on
@@ -46,12 +49,14 @@ struct Args {
     save: Option<std::path::PathBuf>,
     /// Finding classes that are printed and counted but do not fail the run.
     allow: Vec<String>,
+    /// Campaign log to append the figures to.
+    log: Option<std::path::PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
     let mode = it.next().ok_or("usage: fuzzgen MODE [--count N] [--seconds S] [--seed S] [--sm LIST] [--save DIR]")?;
-    let mut args = Args { mode, count: 100, seconds: None, seed: 0, sms: SMS.to_vec(), save: None, allow: Vec::new() };
+    let mut args = Args { mode, count: 100, seconds: None, seed: 0, sms: SMS.to_vec(), save: None, allow: Vec::new(), log: None };
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag}: missing value"))?;
         match flag.as_str() {
@@ -61,6 +66,7 @@ fn parse_args() -> Result<Args, String> {
             "--sm" => args.sms = value.split(',').map(|s| s.trim_start_matches("sm_").parse().map_err(|_| format!("--sm: bad SM {s}"))).collect::<Result<_, _>>()?,
             "--save" => args.save = Some(value.into()),
             "--allow" => args.allow = value.split(',').map(str::to_string).collect(),
+            "--log" => args.log = Some(value.into()),
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -105,6 +111,9 @@ fn main() {
         eprintln!("{}", p.spec.to_json());
         return;
     }
+    // The commit the run's binary is meant to be, taken now: a long run
+    // outlives the checkout's HEAD.
+    let commit = if args.log.is_some() { command_line("git", &["rev-parse", "--short=12", "HEAD"]) } else { String::new() };
     let start = Instant::now();
     let deadline = args.seconds.map(|s| start + Duration::from_secs_f64(s));
     // Per SM: programs run, and findings by class.
@@ -211,6 +220,28 @@ fn main() {
         let k = known.get(sm).map_or(String::new(), |k| format!(" (and {k} known)"));
         println!("  sm_{sm}: {n} programs, findings: {}{k}", if by_class.is_empty() { "none".into() } else { by_class.join(", ") });
     }
+    if let Some(path) = &args.log {
+        let mut text = String::new();
+        let date = command_line("date", &["-u", "+%Y-%m-%dT%H:%M:%SZ"]);
+        for (sm, n) in &runs {
+            let by_class: Vec<String> = findings.iter().filter(|((s, _), _)| s == sm).map(|((_, c), k)| format!("{c}={k}")).collect();
+            let known = known.get(sm).copied().unwrap_or(0);
+            // Each SM's share of the time: programs are interleaved.
+            let rate = total as f64 / secs.max(1e-9);
+            text.push_str(&format!(
+                "{date}\t{commit}\t{}\tsm_{sm}\tseeds={}..{}\tprograms={n}\tfindings={}\tknown={known}\tprograms_per_s={rate:.1}\n",
+                args.mode,
+                args.seed,
+                args.seed + i,
+                if by_class.is_empty() { "none".to_string() } else { by_class.join(",") }
+            ));
+        }
+        use std::io::Write as _;
+        let written = std::fs::OpenOptions::new().create(true).append(true).open(path).and_then(|mut f| f.write_all(text.as_bytes()));
+        if let Err(e) = written {
+            eprintln!("fuzzgen: cannot append to {}: {e}", path.display());
+        }
+    }
     if !gaps.is_empty() {
         let mut list: Vec<(&String, &u64)> = gaps.iter().collect();
         list.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
@@ -219,6 +250,18 @@ fn main() {
     if bad {
         std::process::exit(1);
     }
+}
+
+/// The first line a command prints, or `?` when it cannot run (the log
+/// then says so rather than failing the run).
+fn command_line(program: &str, args: &[&str]) -> String {
+    std::process::Command::new(program)
+        .args(args)
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .and_then(|s| s.lines().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into())
 }
 
 /// Greedy line deletion (instructions only: labels, declarations and

@@ -343,19 +343,60 @@ pub struct Exact {
     pub hi: f64,
     /// The error term's sign (and rough size).
     pub lo: f64,
+    /// The exact value of finite operands is beyond f64's range, so `hi`
+    /// is the round-to-nearest ±infinity: under a directed rounding the
+    /// result is the largest finite value instead (PTX ISA, "Floating
+    /// Point Instructions": IEEE 754 rounding, where a mode toward zero
+    /// or away from the value's infinity never produces it).
+    pub overflowed: bool,
+    /// The exact value is a zero from addends of opposite signs (`x - x`,
+    /// `+0 + -0`): IEEE 754 gives +0 under every mode but toward -infinity,
+    /// which gives -0 (the round-to-nearest `hi` is +0).
+    pub zero_sum: bool,
+}
+
+impl Exact {
+    /// A value with no error term.
+    pub fn exact(x: f64) -> Exact {
+        Exact { hi: x, lo: 0.0, overflowed: false, zero_sum: false }
+    }
+
+    /// `hi` rounded to nearest from the finite operands `operands`:
+    /// infinite only when the exact result overflowed.
+    fn from_finite(hi: f64, lo: f64, operands: &[f64]) -> Exact {
+        Exact { hi, lo, overflowed: hi.is_infinite() && operands.iter().all(|x| x.is_finite()), zero_sum: false }
+    }
+
+    /// A product or quotient of nonzero finite values that rounded to
+    /// nearest to ±0: the exact value is nonzero, below half the smallest
+    /// subnormal, so a directed rounding away from zero gives the smallest
+    /// subnormal of the zero's sign (IEEE 754 underflow). The tail carries
+    /// that sign.
+    fn underflowed(hi: f64) -> Exact {
+        Exact { hi, lo: hi.signum() * f64::from_bits(1), overflowed: false, zero_sum: false }
+    }
+}
+
+/// Whether `x + y`, whose exact sum is `hi + lo`, is a zero from addends
+/// that are not two zeros of one sign.
+fn is_zero_sum(hi: f64, lo: f64, x: f64, y: f64) -> bool {
+    hi == 0.0 && lo == 0.0 && !(x == 0.0 && y == 0.0 && x.is_sign_negative() == y.is_sign_negative())
 }
 
 /// `a + b` exactly bracketed.
 pub fn add(a: f64, b: f64) -> Exact {
     let (hi, lo) = two_sum(a, b);
-    Exact { hi, lo }
+    Exact { zero_sum: is_zero_sum(hi, lo, a, b), ..Exact::from_finite(hi, lo, &[a, b]) }
 }
 
 /// `a * b` exactly bracketed.
 pub fn mul(a: f64, b: f64) -> Exact {
     let hi = a * b;
+    if hi == 0.0 && a != 0.0 && b != 0.0 && a.is_finite() && b.is_finite() {
+        return Exact::underflowed(hi);
+    }
     let lo = if hi.is_finite() { a.mul_add(b, -hi) } else { 0.0 };
-    Exact { hi, lo }
+    Exact::from_finite(hi, lo, &[a, b])
 }
 
 /// `a * b + c` (f64 inputs); exact when `a*b` fits in f64 (inputs of at
@@ -363,34 +404,45 @@ pub fn mul(a: f64, b: f64) -> Exact {
 pub fn fma(a: f64, b: f64, c: f64) -> Exact {
     let hi = a.mul_add(b, c);
     if !hi.is_finite() {
-        return Exact { hi, lo: 0.0 };
+        return Exact::from_finite(hi, 0.0, &[a, b, c]);
+    }
+    if hi == 0.0 && c == 0.0 && a != 0.0 && b != 0.0 {
+        // a*b alone, below the subnormals (c's zero cannot change it).
+        return Exact::underflowed(hi);
     }
     let p = a * b;
     let pe = a.mul_add(b, -p);
     let (s, se) = two_sum(p, c);
     // hi is the correctly rounded a*b+c; the remainder (s - hi) + se + pe.
     let lo = ((s - hi) + se) + pe;
-    Exact { hi, lo }
+    // The product's sign with its zero (p is exact when it is zero and a,
+    // b are finite: a zero factor).
+    let zero_sum = pe == 0.0 && is_zero_sum(hi, lo, p, c);
+    Exact { hi, lo, overflowed: false, zero_sum }
 }
 
 /// `a / b` exactly bracketed.
 pub fn div(a: f64, b: f64) -> Exact {
     let hi = a / b;
+    if hi == 0.0 && a != 0.0 && a.is_finite() && b.is_finite() {
+        return Exact::underflowed(hi);
+    }
     if !hi.is_finite() || hi == 0.0 {
-        return Exact { hi, lo: 0.0 };
+        // A zero divisor gives an exact infinity, not an overflow.
+        return Exact { hi, lo: 0.0, overflowed: hi.is_infinite() && a.is_finite() && b.is_finite() && b != 0.0, zero_sum: false };
     }
     let rem = (-hi).mul_add(b, a); // a - hi*b, exact
-    Exact { hi, lo: tail_of(rem, rem / b, b.signum()) }
+    Exact { hi, lo: tail_of(rem, rem / b, b.signum()), overflowed: false, zero_sum: false }
 }
 
 /// `sqrt(a)` exactly bracketed.
 pub fn sqrt(a: f64) -> Exact {
     let hi = a.sqrt();
     if !hi.is_finite() || hi == 0.0 {
-        return Exact { hi, lo: 0.0 };
+        return Exact::exact(hi);
     }
     let rem = (-hi).mul_add(hi, a); // a - hi^2, exact
-    Exact { hi, lo: tail_of(rem, rem / (2.0 * hi), 1.0) }
+    Exact { hi, lo: tail_of(rem, rem / (2.0 * hi), 1.0), overflowed: false, zero_sum: false }
 }
 
 /// A tail value, keeping its sign when it underflows to zero.
@@ -408,6 +460,21 @@ impl Exact {
     /// The value rounded to `fmt`.
     #[inline]
     pub fn round(self, fmt: Format, mode: Mode) -> u64 {
+        if self.zero_sum {
+            return if mode == Mode::Down { fmt.sign_bit() } else { 0 };
+        }
+        if self.overflowed {
+            // Beyond every format's range: the mode decides between the
+            // infinity and the largest finite value of the value's sign.
+            let sign = if self.hi.is_sign_negative() { fmt.sign_bit() } else { 0 };
+            let to_inf = match mode {
+                Mode::Nearest | Mode::NearestAway => true,
+                Mode::Zero => false,
+                Mode::Up => sign == 0,
+                Mode::Down => sign != 0,
+            };
+            return sign | if to_inf { fmt.infinity() } else { fmt.max_finite() };
+        }
         if mode == Mode::Nearest && fmt == F32 {
             // Fast path: the host's f64→f32 conversion rounds `hi` to nearest
             // correctly; only when `hi` is exactly halfway between two f32
@@ -461,6 +528,79 @@ mod tests {
         // Overflow: RZ gives the max finite.
         assert_eq!(mul(3e38, 10.0).round(F32, Mode::Zero), 0x7f7f_ffff);
         assert_eq!(mul(3e38, 10.0).round(F32, Mode::Nearest), 0x7f80_0000);
+    }
+
+    /// An f64 result beyond the range: IEEE 754 (which the PTX ISA's
+    /// `.rn`/`.rz`/`.rm`/`.rp` follow) gives the infinity only when the
+    /// mode rounds toward it; `.rz` and the mode toward the other infinity
+    /// give the largest finite value of the sign (0x7fefffffffffffff). An
+    /// infinity that is exact (an infinite operand, a zero divisor) stays
+    /// infinite under every mode.
+    #[test]
+    fn f64_overflow_follows_the_rounding_mode() {
+        const MAX: u64 = 0x7fef_ffff_ffff_ffff;
+        const INF: u64 = 0x7ff0_0000_0000_0000;
+        const NEG: u64 = 0x8000_0000_0000_0000;
+        let big = mul(1e308, 10.0);
+        assert_eq!(big.round(F64, Mode::Nearest), INF);
+        assert_eq!(big.round(F64, Mode::Zero), MAX);
+        assert_eq!(big.round(F64, Mode::Down), MAX);
+        assert_eq!(big.round(F64, Mode::Up), INF);
+        let small = mul(-1e308, 10.0);
+        assert_eq!(small.round(F64, Mode::Zero), NEG | MAX);
+        assert_eq!(small.round(F64, Mode::Up), NEG | MAX);
+        assert_eq!(small.round(F64, Mode::Down), NEG | INF);
+        assert_eq!(add(f64::MAX, f64::MAX).round(F64, Mode::Zero), MAX);
+        assert_eq!(fma(f64::MAX, 2.0, 1.0).round(F64, Mode::Down), MAX);
+        assert_eq!(div(1e308, 1e-10).round(F64, Mode::Zero), MAX);
+        // 1 / 2^-1074 = 2^1074: the reciprocal of the smallest subnormal.
+        assert_eq!(div(1.0, f64::from_bits(1)).round(F64, Mode::Zero), MAX);
+        // Exact infinities.
+        assert_eq!(add(f64::INFINITY, 1.0).round(F64, Mode::Zero), INF);
+        assert_eq!(div(1.0, 0.0).round(F64, Mode::Zero), INF);
+        assert_eq!(mul(f64::NEG_INFINITY, 2.0).round(F64, Mode::Up), NEG | INF);
+    }
+
+    /// A nonzero f64 product or quotient below half the smallest subnormal
+    /// (2^-1075): to nearest and toward zero it is a zero of its sign,
+    /// away from zero the smallest subnormal 0x0000000000000001 (IEEE 754).
+    /// Seed 130 of the differential fuzzer: div.rm.f64 of 2.1e-214 by
+    /// -2.95e141.
+    #[test]
+    fn f64_underflow_follows_the_rounding_mode() {
+        let q = div(2.1177332930412802e-214, -2.9512678094761856e141);
+        assert_eq!(q.round(F64, Mode::Down), 0x8000_0000_0000_0001);
+        assert_eq!(q.round(F64, Mode::Zero), 0x8000_0000_0000_0000);
+        assert_eq!(q.round(F64, Mode::Up), 0x8000_0000_0000_0000);
+        assert_eq!(q.round(F64, Mode::Nearest), 0x8000_0000_0000_0000);
+        let p = mul(1e-200, 1e-200);
+        assert_eq!(p.round(F64, Mode::Up), 1);
+        assert_eq!(p.round(F64, Mode::Down), 0);
+        assert_eq!(fma(-1e-200, 1e-200, 0.0).round(F64, Mode::Down), 0x8000_0000_0000_0001);
+        // Exact zeros stay zeros.
+        assert_eq!(mul(0.0, -5.0).round(F64, Mode::Down), 0x8000_0000_0000_0000);
+        assert_eq!(div(0.0, 3.0).round(F64, Mode::Up), 0);
+    }
+
+    /// IEEE 754 (6.3): an exact zero sum of addends of opposite signs is
+    /// +0, except under roundTowardNegative (PTX's .rm), where it is -0;
+    /// two zeros of one sign keep it.
+    #[test]
+    fn exact_zero_sums_are_negative_only_toward_minus_infinity() {
+        for fmt in [F32, F64] {
+            let neg = fmt.sign_bit();
+            assert_eq!(add(1.5, -1.5).round(fmt, Mode::Down), neg);
+            assert_eq!(add(1.5, -1.5).round(fmt, Mode::Zero), 0);
+            assert_eq!(add(1.5, -1.5).round(fmt, Mode::Up), 0);
+            assert_eq!(add(1.5, -1.5).round(fmt, Mode::Nearest), 0);
+            assert_eq!(add(0.0, -0.0).round(fmt, Mode::Down), neg);
+            assert_eq!(add(-0.0, -0.0).round(fmt, Mode::Up), neg);
+            assert_eq!(add(0.0, 0.0).round(fmt, Mode::Down), 0);
+            assert_eq!(fma(2.0, 3.0, -6.0).round(fmt, Mode::Down), neg);
+            assert_eq!(fma(2.0, 3.0, -6.0).round(fmt, Mode::Up), 0);
+            assert_eq!(fma(-0.0, 3.0, 0.0).round(fmt, Mode::Down), neg);
+            assert_eq!(fma(-0.0, 3.0, -0.0).round(fmt, Mode::Up), neg);
+        }
     }
 
     #[test]

@@ -113,7 +113,16 @@ pub fn fapply(ty: ScalarType, o: FOpts, srcs: &[u64], op: &dyn Fn(&[f64]) -> Exa
             nan |= fmt.is_nan(b);
             xs[i] = fmt.to_f64(b);
         }
-        let r = if nan { fmt.canonical_nan() } else { finish(fmt, o, op(&xs[..srcs.len()])) };
+        // `.sat` flushes a NaN result to +0.0 (PTX ISA, "Floating Point
+        // Instructions": add, sub, mul, fma with `.sat`), a NaN operand's
+        // included.
+        let r = if nan && o.sat {
+            0
+        } else if nan {
+            fmt.canonical_nan()
+        } else {
+            finish(fmt, o, op(&xs[..srcs.len()]))
+        };
         out |= r << (k * w);
     }
     Some(out)
@@ -147,7 +156,7 @@ pub fn saturate(fmt: Format, r: u64) -> u64 {
 }
 
 fn exact(x: f64) -> Exact {
-    Exact { hi: x, lo: 0.0 }
+    Exact::exact(x)
 }
 
 /// Executes one per-lane instruction.
@@ -236,7 +245,10 @@ fn is_mixed_f32(inst: &Inst) -> bool {
 fn src_type(inst: &Inst, i: usize) -> ScalarType {
     let ty = inst.ty();
     match inst.op {
-        Opcode::Shl | Opcode::Shr | Opcode::Bfe | Opcode::Bfi | Opcode::Shf if i >= 1 => ScalarType::U32,
+        Opcode::Shl | Opcode::Shr | Opcode::Bfe | Opcode::Shf if i >= 1 => ScalarType::U32,
+        // bfi.bN d, a, b, pos, len: b is the base value, of the
+        // instruction's type; only pos and len are .u32.
+        Opcode::Bfi if i >= 2 => ScalarType::U32,
         Opcode::Selp if i == 2 => ScalarType::Pred,
         Opcode::Slct if i == 2 => inst.ty(),
         Opcode::Slct => inst.ty_at(0),
@@ -313,7 +325,12 @@ fn float_op(inst: &Inst, ty: ScalarType, all: &[u64; 4], n: usize) -> R<u64> {
                 if o.ftz {
                     b = fmt.flush(b);
                 }
-                if fmt.is_nan(b) && ty == ScalarType::F32 {
+                // PTX leaves the NaN open; the GPU's FADD/HADD2 forms that
+                // ptxas and ptx2sass select give the canonical one, for f16
+                // as for f32 (both cubins agree on 0x7fff for abs.f16 of
+                // 0x7ef3 in the differential fuzzer), so the interpreter
+                // does too: f16 registers are also read as integers.
+                if fmt.is_nan(b) && matches!(ty, ScalarType::F32 | ScalarType::F16) {
                     b = fmt.canonical_nan();
                 } else if inst.op == Opcode::Abs {
                     b &= !fmt.sign_bit();
@@ -341,7 +358,9 @@ fn float_op(inst: &Inst, ty: ScalarType, all: &[u64; 4], n: usize) -> R<u64> {
             } else if inst.has(f::NOTANUMBER) {
                 v.is_nan()
             } else if inst.has(f::NORMAL) {
-                v.is_finite() && v != 0.0 && !fmt.is_subnormal(b)
+                // "As a special case, positive and negative zero are
+                // considered normal numbers" (PTX ISA, testp).
+                v.is_finite() && !fmt.is_subnormal(b)
             } else if inst.has(f::SUBNORMAL) {
                 fmt.is_subnormal(b)
             } else {
@@ -569,16 +588,15 @@ fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64; 4]) -> R<u64> {
         Opcode::Bfe => {
             let pos = (s[1] & 0xff) as u32;
             let len = (s[2] & 0xff) as u32;
-            let field = if pos >= bits { 0 } else { a >> pos };
-            let field = if len >= 64 { field } else { field & mask(len) };
-            if sg {
-                // Sign bit: bit pos+len-1 of a (or a's msb when past it).
-                let sbit = if len == 0 { 0 } else { (a >> (pos + len - 1).min(bits - 1)) & 1 };
-                if sbit == 1 && len < bits {
-                    (field | (!mask(len))) & m
-                } else {
-                    field & m
-                }
+            // PTX ISA, bfe: d[i] = a[pos+i] for i < len while pos+i is a
+            // bit of a, the sign bit (0 for .u) above: the field is the
+            // `kept` bits a holds, not always `len`.
+            let kept = if pos >= bits { 0 } else { len.min(bits - pos) };
+            let field = if kept == 0 { 0 } else { (a >> pos) & mask(kept) };
+            // Sign bit: bit pos+len-1 of a (or a's msb when past it).
+            let sbit = if sg && len > 0 { (a >> (pos + len - 1).min(bits - 1)) & 1 } else { 0 };
+            if sbit == 1 && kept < bits {
+                (field | !mask(kept)) & m
             } else {
                 field & m
             }
@@ -1251,7 +1269,10 @@ fn cvt(l: &mut Lane, inst: &Inst) -> R<()> {
                 let half = (1u64 << (bits - 1)) as f64;
                 let (lo, hi) = (-half, half - 1.0);
                 let c = if r < lo { i64::MIN >> (64 - bits) } else if r > hi { i64::MAX >> (64 - bits) } else { r as i64 };
-                (c as u64) & mask(bits)
+                // A signed result narrower than its register is
+                // sign-extended to the register (PTX ISA, "Operand Size
+                // Exceeding Instruction-Type Size"), as the integer forms do.
+                extend((c as u64) & mask(bits), dt)
             } else {
                 let hi = mask(bits) as f64;
                 if r <= 0.0 {
@@ -1286,13 +1307,27 @@ fn cvt(l: &mut Lane, inst: &Inst) -> R<()> {
 fn cvt_float(inst: &Inst, st: ScalarType, dfmt: Format, a: u64) -> u64 {
     let Some((sfmt, _, sw)) = float_format(st) else { return 0 };
     let mut x = a & mask(sw);
-    if inst.ftz {
+    // `.ftz` flushes f32 subnormals only (PTX ISA, cvt: "subnormal inputs
+    // and results [of .f32] to sign-preserving zero"): an f16 subnormal
+    // converted to f32 is a normal f32 and stays.
+    let ftz_in = inst.ftz && sfmt == float::F32;
+    let ftz_out = inst.ftz && dfmt == float::F32;
+    if ftz_in {
         x = sfmt.flush(x);
     }
     if sfmt.is_nan(x) {
         // `.sat` flushes NaN results to +0.0 (PTX ISA, cvt), before any
         // NaN format conversion.
-        return if inst.sat { 0 } else { widen_nan(sfmt, dfmt, x) };
+        // Within one format (`cvt.rni.f16.f16`: rounding to an integral
+        // value, an arithmetic operation) the NaN is the canonical one, as
+        // the arithmetic instructions give it here and the GPU's FRND does.
+        return if inst.sat {
+            0
+        } else if sfmt == dfmt {
+            dfmt.canonical_nan()
+        } else {
+            widen_nan(sfmt, dfmt, x)
+        };
     }
     let v = sfmt.to_f64(x);
     let satfinite = inst.has(f::SATFINITE);
@@ -1310,7 +1345,7 @@ fn cvt_float(inst: &Inst, st: ScalarType, dfmt: Format, a: u64) -> u64 {
         }
         r => float::round_to(v, 0.0, dfmt, mode_of(r), satfinite),
     };
-    if inst.ftz {
+    if ftz_out {
         r = dfmt.flush(r);
     }
     if inst.sat {

@@ -478,3 +478,183 @@ fn cvt_sat_flushes_nan_and_negative_zero_to_positive_zero() {
     let out = words(&run_k(&per_thread(code, ""), 1, 4, 16, vec![]).unwrap());
     assert_eq!(out, [0, 0, 0x3f80_0000, 0xffff_ffff]);
 }
+
+/// One thread's `%r15` after `code` (see [`per_thread`]).
+fn one_word(code: &str) -> u32 {
+    words(&run_k(&per_thread(code, ""), 1, 1, 4, vec![]).unwrap())[0]
+}
+
+/// Findings of the differential fuzzer where the PTX interpreter was wrong
+/// and both cubins right; expectations from the PTX ISA.
+#[test]
+fn testp_normal_counts_zeros_as_normal() {
+    // testp: "positive and negative zero are considered normal numbers";
+    // a subnormal, an infinity and a NaN are not. Bit k of %r15 is case k.
+    let code = "
+  mov.u32 %r15, 0;
+  mov.b32 %f1, 0x00000000; testp.normal.f32 %p1, %f1; selp.u32 %r1, 1, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b32 %f1, 0x80000000; testp.normal.f32 %p1, %f1; selp.u32 %r1, 2, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b32 %f1, 0x3f800000; testp.normal.f32 %p1, %f1; selp.u32 %r1, 4, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b32 %f1, 0x00000001; testp.normal.f32 %p1, %f1; selp.u32 %r1, 8, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b32 %f1, 0x7f800000; testp.normal.f32 %p1, %f1; selp.u32 %r1, 16, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b32 %f1, 0x7fc00000; testp.normal.f32 %p1, %f1; selp.u32 %r1, 32, 0, %p1; or.b32 %r15, %r15, %r1;
+  mov.b64 %fd1, 0x8000000000000000; testp.normal.f64 %p1, %fd1; selp.u32 %r1, 64, 0, %p1; or.b32 %r15, %r15, %r1;";
+    assert_eq!(one_word(code), 1 | 2 | 4 | 64);
+}
+
+#[test]
+fn signed_float_to_int_conversions_sign_extend_into_wider_registers() {
+    // -3.5 truncated is -3; an .s8 result in a .b16 register is
+    // sign-extended to the register ("Operand Size Exceeding
+    // Instruction-Type Size"): 0xfffd. 200.0 saturates to 127 (0x007f).
+    let code = "
+  mov.b32 %f1, 0xc0600000;
+  cvt.rzi.s8.f32 %h1, %f1;
+  mov.b32 %f2, 0x43480000;
+  cvt.rni.sat.s8.f32 %h2, %f2;
+  cvt.u32.u16 %r1, %h1;
+  cvt.u32.u16 %r2, %h2;
+  shl.b32 %r2, %r2, 16;
+  or.b32 %r15, %r1, %r2;";
+    assert_eq!(one_word(code), 0x007f_fffd);
+}
+
+#[test]
+fn sat_arithmetic_flushes_nan_operands_to_zero() {
+    // .sat: "NaN results are flushed to +0.0"; a NaN operand gives a NaN
+    // result before saturation. f16 0x7e01 and f32 0x7fc00001 are NaNs.
+    let code = "
+  mov.b32 %f1, 0x7fc00001;
+  add.rn.sat.f32 %f2, %f1, 0f3F800000;
+  fma.rn.sat.f32 %f3, %f1, 0f3F800000, 0f3F800000;
+  mov.b16 %h1, 0x7e01;
+  mul.rn.sat.f16 %h2, %h1, %h1;
+  mov.b32 %r1, %f2;
+  mov.b32 %r2, %f3;
+  cvt.u32.u16 %r3, %h2;
+  or.b32 %r15, %r1, %r2;
+  or.b32 %r15, %r15, %r3;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn bfi_b64_keeps_the_base_high_half() {
+    // bfi.b64 d, a, b, 8, 8: b with bits 8..15 replaced by a's low byte
+    // (PTX ISA, bfi); b's upper 32 bits stay.
+    let code = "
+  mov.b64 %rd4, 0x11223344556677AB;
+  mov.b64 %rd5, 0x1122334455667788;
+  bfi.b64 %rd6, %rd4, %rd5, 8, 8;
+  mov.b64 {%r1, %r2}, %rd6;
+  xor.b32 %r15, %r1, 0x5566AB88;
+  xor.b32 %r2, %r2, 0x11223344;
+  or.b32 %r15, %r15, %r2;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn f64_overflow_under_directed_rounding_is_the_largest_finite() {
+    // 1e308 * 10 overflows: .rz gives 0x7fefffffffffffff (IEEE 754
+    // rounding, which the PTX ISA's .rz/.rm/.rp follow), .rn infinity.
+    let code = "
+  mov.b64 %fd1, 0d7FE1CCF385EBC8A0;
+  mul.rz.f64 %fd2, %fd1, 0d4024000000000000;
+  mul.rn.f64 %fd3, %fd1, 0d4024000000000000;
+  mov.b64 {%r1, %r2}, %fd2;
+  mov.b64 {%r3, %r4}, %fd3;
+  xor.b32 %r1, %r1, 0xffffffff;
+  xor.b32 %r2, %r2, 0x7fefffff;
+  xor.b32 %r4, %r4, 0x7ff00000;
+  or.b32 %r15, %r1, %r2;
+  or.b32 %r15, %r15, %r3;
+  or.b32 %r15, %r15, %r4;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn rounding_a_half_nan_to_an_integer_gives_the_canonical_nan() {
+    // PTX leaves the payload open; the interpreter's arithmetic gives the
+    // canonical NaN (0x7fff), as ptxas's FRND.F16 does for
+    // cvt.rzi.f16.f16 in the SASS interpreter.
+    let code = "
+  mov.b16 %h1, 0xfd0e;
+  cvt.rzi.f16.f16 %h2, %h1;
+  cvt.u32.u16 %r15, %h2;";
+    assert_eq!(one_word(code), 0x7fff);
+}
+
+#[test]
+fn bfe_s64_past_the_msb_fills_with_the_sign() {
+    // bfe.s64 d, a, 43, 54: bits 43..63 of a (21 bits) at the bottom, and
+    // every bit above them the sign bit a[63] (pos+len-1 = 96 is past the
+    // msb) (PTX ISA, bfe). a = 0xc000_0800_0000_0000: the field is
+    // 0x18_0001 (a[63], a[62] and a[43]), sign 1, so d = 0xffff_ffff_fff8_0001;
+    // .u64 fills with 0: 0x18_0001.
+    let code = "
+  mov.b64 %rd4, 0xc000080000000000;
+  bfe.s64 %rd5, %rd4, 43, 54;
+  bfe.u64 %rd6, %rd4, 43, 54;
+  mov.b64 {%r1, %r2}, %rd5;
+  mov.b64 {%r3, %r4}, %rd6;
+  xor.b32 %r1, %r1, 0xfff80001;
+  xor.b32 %r2, %r2, 0xffffffff;
+  xor.b32 %r3, %r3, 0x00180001;
+  or.b32 %r15, %r1, %r2;
+  or.b32 %r15, %r15, %r3;
+  or.b32 %r15, %r15, %r4;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn cvt_ftz_flushes_only_f32_subnormals() {
+    // f16 0x0001 (2^-24) is an f16 subnormal and a normal f32 (0x33800000):
+    // cvt.ftz.f32.f16 keeps it; an f32 subnormal (0x00000001) to f64 ...
+    // is not an f32 result, but an f32 input: flushed to +0.
+    let code = "
+  mov.b16 %h1, 0x0001;
+  cvt.ftz.f32.f16 %f1, %h1;
+  mov.b32 %f2, 0x00000001;
+  cvt.ftz.f64.f32 %fd1, %f2;
+  mov.b32 %r1, %f1;
+  mov.b64 {%r2, %r3}, %fd1;
+  xor.b32 %r15, %r1, 0x33800000;
+  or.b32 %r15, %r15, %r2;
+  or.b32 %r15, %r15, %r3;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn exact_zero_differences_are_negative_under_rm() {
+    // x - x is exactly zero: -0 under .rm, +0 under .rz (IEEE 754, 6.3).
+    let code = "
+  mov.b32 %f1, 0x3fc00000;
+  sub.rm.f32 %f2, %f1, %f1;
+  sub.rz.f32 %f3, %f1, %f1;
+  mov.b32 %r1, %f2;
+  mov.b32 %r2, %f3;
+  xor.b32 %r15, %r1, 0x80000000;
+  or.b32 %r15, %r15, %r2;";
+    assert_eq!(one_word(code), 0);
+}
+
+#[test]
+fn abs_and_neg_of_a_half_nan_give_the_canonical_nan() {
+    // The NaN is the implementation's choice (PTX ISA); the interpreter
+    // takes the GPU's canonical 0x7fff, which ptxas's code gives (as for
+    // f32's 0x7fffffff). A number only changes its sign bit.
+    let code = "
+  mov.b16 %h1, 0xfef3;
+  abs.f16 %h2, %h1;
+  neg.f16 %h3, %h1;
+  mov.b16 %h1, 0x3c00;
+  neg.f16 %h1, %h1;
+  cvt.u32.u16 %r1, %h2;
+  cvt.u32.u16 %r2, %h3;
+  cvt.u32.u16 %r3, %h1;
+  xor.b32 %r1, %r1, 0x7fff;
+  xor.b32 %r2, %r2, 0x7fff;
+  xor.b32 %r3, %r3, 0xbc00;
+  or.b32 %r15, %r1, %r2;
+  or.b32 %r15, %r15, %r3;";
+    assert_eq!(one_word(code), 0);
+}
