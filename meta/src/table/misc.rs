@@ -141,6 +141,19 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     let redux_fixed = if g.wide_ur { NONE } else { UD6 };
     v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("REDUX", 0x3c4, redux_fixed, &[REDUX_OP, REDUX_SIGN], vec![ur_d, gpr(24, None, None)]) });
     if g.wide_ur {
+        // CREDUX (0x2cc, sm_100 only: nvdisasm refuses the word on sm_120,
+        // and ptxas takes `redux.sync.f32` only for sm_100a/sm_100f/sm_103a):
+        // the minimum or maximum across the warp of a register (24–31) into
+        // a uniform register (16–23). ptxas emits it for `redux.sync.{min,
+        // max}{.abs}{.NaN}.f32` and for the unsigned and signed integer
+        // minimum and maximum. Operation 78–79 (bit 79 minimum, bit 78 the
+        // absolute values), bit 77 `.NAN`, type 73–74 (unsigned printed as
+        // nothing, `.S32`, `.F32`; 3 prints `.INVALID3`). ptxas's words and
+        // bit flips (sm_100); ptxas sets the source's reuse flag (bit 122).
+        const CREDUX_OP: ModField = ModField { field: f(78, 79), names: &[".MAX", ".MAXABS", ".MIN", ".MINABS"], extra: None };
+        const CREDUX_TYPE: ModField = ModField { field: f(73, 74), names: &["", ".S32", ".F32"], extra: None };
+        const CREDUX_NAN: ModField = ModField { field: f(77, 77), names: &["", ".NAN"], extra: None };
+        v.push(Form { sms: (100, 100), ..g.form("CREDUX", 0x2cc, NONE, &[CREDUX_OP, CREDUX_TYPE, CREDUX_NAN], vec![ur_d, gpr(24, None, Some(0))]) });
         blackwell_ops(v, g);
     }
     local_uniform(v, g);

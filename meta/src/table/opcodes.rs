@@ -32,6 +32,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("CALL", Control).branch(),
     op("CCTL", Mem).opaque(),
     op("CGAERRBAR", Control),
+    op("CREDUX", Credux),
     op("CS2R", Mov).special_register(),
     op("DADD", Fp64),
     op("DEPBAR", Control).opaque(),

@@ -1194,28 +1194,23 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             let pm = w.pm(p);
             for l in lanes(exec) {
                 let (x, y) = fin(w.rf(a, l), w.rf(b, l), ftz);
-                let min = pm >> l & 1 == 1;
-                let v = if x.is_nan() || y.is_nan() {
-                    if nan || x.is_nan() && y.is_nan() {
-                        0x7fff_ffff
-                    } else if x.is_nan() {
-                        y.to_bits()
-                    } else {
-                        x.to_bits()
-                    }
-                } else if x == y && x == 0.0 {
-                    // -0 < +0 for min and max.
-                    let neg = if min { x.is_sign_negative() || y.is_sign_negative() } else { x.is_sign_negative() && y.is_sign_negative() };
-                    if neg { 0x8000_0000 } else { 0 }
-                } else if min {
-                    x.min(y).to_bits()
-                } else {
-                    x.max(y).to_bits()
-                };
+                let v = num::min_max_f32(x, y, pm >> l & 1 == 1, nan);
                 // `.XORSIGN` (PTX `min/max.xorsign.abs`): the sign is the
                 // registers' signs exclusive-ored (before `|x|`); a NaN
                 // result stays the canonical NaN.
                 let v = if xorsign { xorsign_of(v, w.raw(a, l), w.raw(b, l)) } else { v };
+                w.set(d, l, v);
+            }
+        }
+        Op::Fmnmx3 { d, a, b, c, p, ftz, nan } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = fin(w.rf(a, l), w.rf(b, l), ftz);
+                let z = if ftz { num::ftz32(w.rf(c, l)) } else { w.rf(c, l) };
+                let min = pm >> l & 1 == 1;
+                // A canonical NaN from the first pair is skipped by the
+                // second as any NaN is, unless `.NAN` keeps it.
+                let v = num::min_max_f32(f32::from_bits(num::min_max_f32(x, y, min, nan)), z, min, nan);
                 w.set(d, l, v);
             }
         }
@@ -1859,6 +1854,14 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                     });
                 }
                 let v = acc.unwrap_or(0);
+                for l in 0..32 {
+                    w.set(d, l, v);
+                }
+            }
+        }
+        Op::ReduxF32 { d, a, min, abs, nan } => {
+            if exec != 0 {
+                let v = num::redux_f32(lanes(exec).map(|l| w.ri(a, l)), min, abs, nan);
                 for l in 0..32 {
                     w.set(d, l, v);
                 }

@@ -389,6 +389,13 @@ pub enum Op {
     /// uniform `d` holds its index.
     Elect { d: u16, pd: u8, p: P },
     Redux { d: u16, a: S, op: u8, signed: bool },
+    /// CREDUX.F32: the f32 minimum (`min`) or maximum of the active lanes'
+    /// sources, of their absolute values with `abs`; NaN sources are
+    /// skipped unless `nan`, where any NaN gives the canonical NaN.
+    ReduxF32 { d: u16, a: S, min: bool, abs: bool, nan: bool },
+    /// FMNMX3 (sm_100): FMNMX of three sources, `(a, b)` then `c`, the
+    /// predicate choosing the minimum.
+    Fmnmx3 { d: u16, a: S, b: S, c: S, p: P, ftz: bool, nan: bool },
     Flou { d: u16, a: S },
     /// BMSK: `b` one bits from bit `a` (clamped, or wrapped with `.W`).
     Bmsk { d: u16, a: S, b: S, wrap: bool },
@@ -940,6 +947,15 @@ impl Translator<'_> {
             Opcode::FADD => Op::Fadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ), sat: has(Mod::SAT) },
             Opcode::FMUL => Op::Fmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
             Opcode::FFMA => Op::Ffma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
+            Opcode::FMNMX3 => Op::Fmnmx3 {
+                d: self.dst(o(0)?)?,
+                a: self.src(o(1)?, sl(1), 1)?,
+                b: self.src(o(2)?, sl(2), 1)?,
+                c: self.src(o(3)?, sl(3), 1)?,
+                p: self.psrc(o(4)?)?,
+                ftz: has(Mod::FTZ),
+                nan: has(Mod::NAN),
+            },
             Opcode::FMNMX => Op::Fmnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, ftz: has(Mod::FTZ), nan: has(Mod::NAN), xorsign: has(Mod::XORSIGN) },
             Opcode::DADD => Op::Dadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, rnd: rnd() },
             Opcode::DMUL => Op::Dmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, rnd: rnd() },
@@ -1378,6 +1394,27 @@ impl Translator<'_> {
                     _ => return Err(Bad),
                 };
                 Op::Redux { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, op, signed: has(Mod::S32) }
+            }
+            // CREDUX.{MIN,MAX,MINABS,MAXABS}[.S32|.F32][.NAN]: the integer
+            // forms are REDUX's minimum and maximum; the absolute values and
+            // `.NAN` are the f32 form's only.
+            Opcode::CREDUX => {
+                let (d, a) = (self.dst(o(0)?)?, self.src(o(1)?, sl(1), 1)?);
+                let (min, abs) = match toks.first().copied() {
+                    Some(Mod::MAX) => (false, false),
+                    Some(Mod::MAXABS) => (false, true),
+                    Some(Mod::MIN) => (true, false),
+                    Some(Mod::MINABS) => (true, true),
+                    _ => return Err(Bad),
+                };
+                let nan = has(Mod::NAN);
+                if has(Mod::F32) {
+                    Op::ReduxF32 { d, a, min, abs, nan }
+                } else if abs || nan {
+                    return Err(Bad);
+                } else {
+                    Op::Redux { d, a, op: if min { 4 } else { 5 }, signed: has(Mod::S32) }
+                }
             }
             _ => return Err(Bad),
         })
