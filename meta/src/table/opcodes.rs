@@ -68,6 +68,9 @@ pub const OPCODES: &[OpFacts] = &[
     op("HSETP2", Half),
     op("I2F", Conv).no_reuse(),
     op("I2FP", ConvFast),
+    // Fixed latency: ptxas stores I2I's result 4 cycles later with no
+    // scoreboard (sm_80).
+    op("I2I", Alu),
     op("I2IP", Alu),
     op("IABS", Alu),
     op("IADD", Alu),

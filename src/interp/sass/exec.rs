@@ -1909,15 +1909,16 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, (sum as u32).wrapping_add(z));
             }
         }
+        Op::I2i { d, b, dst_signed, src_signed, half } => {
+            let bits = if half { 16 } else { 8 };
+            for l in lanes(exec) {
+                w.set(d, l, num::saturate_narrow(w.ri(b, l), src_signed, dst_signed, bits));
+            }
+        }
         Op::I2ip { d, a, b, c, dst_signed, src_signed, half } => {
             let bits = if half { 16 } else { 8 };
-            let mask = (1u32 << bits) - 1;
             for l in lanes(exec) {
-                let sat = |v: u32| -> u32 {
-                    let v = if src_signed { i64::from(v as i32) } else { i64::from(v) };
-                    let (lo, hi) = if dst_signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, i64::from(mask)) };
-                    (v.clamp(lo, hi) as u32) & mask
-                };
+                let sat = |v: u32| num::saturate_narrow(v, src_signed, dst_signed, bits);
                 // 16-bit lanes fill the register (ptxas gives c as RZ).
                 let above = if half { 0 } else { w.ri(c, l) << 16 };
                 let v = above | (sat(w.ri(a, l)) << bits) | sat(w.ri(b, l));

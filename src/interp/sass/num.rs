@@ -349,6 +349,17 @@ pub fn min_max_half(x: u16, y: u16, min: bool, bf16: bool, nan: bool) -> u16 {
     if (a < b) == min { x } else { y }
 }
 
+/// A 32-bit integer (`src_signed`) saturated to `bits` (8 or 16) of
+/// `dst_signed`, as the narrow value's bits zero-extended: I2I and I2IP.
+/// (ptxas follows a signed I2I with a PRMT sign extension, `0x8880` or
+/// `0x9910`, and an unsigned one with nothing.)
+pub fn saturate_narrow(v: u32, src_signed: bool, dst_signed: bool, bits: u32) -> u32 {
+    let mask = (1u32 << bits) - 1;
+    let v = if src_signed { i64::from(v as i32) } else { i64::from(v) };
+    let (lo, hi) = if dst_signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, i64::from(mask)) };
+    (v.clamp(lo, hi) as u32) & mask
+}
+
 /// FMNMX on one lane: the minimum (`min`) or maximum of two f32 values,
 /// as bits. A NaN operand yields the other one; two NaNs, or any NaN with
 /// `.NAN` (`nan`), the canonical NaN 0x7fffffff; −0 is below +0.

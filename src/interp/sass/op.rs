@@ -396,6 +396,8 @@ pub enum Op {
     /// FMNMX3 (sm_100): FMNMX of three sources, `(a, b)` then `c`, the
     /// predicate choosing the minimum.
     Fmnmx3 { d: u16, a: S, b: S, c: S, p: P, ftz: bool, nan: bool },
+    /// I2I.{U8,S8,U16,S16}.S32.SAT: `b` saturated to the narrow type.
+    I2i { d: u16, b: S, dst_signed: bool, src_signed: bool, half: bool },
     Flou { d: u16, a: S },
     /// BMSK: `b` one bits from bit `a` (clamped, or wrapped with `.W`).
     Bmsk { d: u16, a: S, b: S, wrap: bool },
@@ -1324,6 +1326,14 @@ impl Translator<'_> {
                     _ => return Err(Bad),
                 };
                 Op::Idp { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, two, hi: has(Mod::HI), a_signed: ta.signed, b_signed: tb.signed }
+            }
+            Opcode::I2I => {
+                let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();
+                let (to, from) = match ints.as_slice() {
+                    [to, from] if matches!(to.bits, 8 | 16) && from.bits == 32 && has(Mod::SAT) => (*to, *from),
+                    _ => return Err(Bad),
+                };
+                Op::I2i { d: self.dst(o(0)?)?, b: self.src(o(1)?, sl(1), 1)?, dst_signed: to.signed, src_signed: from.signed, half: to.bits == 16 }
             }
             Opcode::I2IP => {
                 let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();
