@@ -148,6 +148,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("UPRMT", Uniform),
     op("USEL", Uniform),
     op("USHF", Uniform),
+    op("UVIMNMX", Alu),
     op("VABSDIFF", Alu),
     op("VIADD", Alu),
     op("VIADDMNMX", Alu),

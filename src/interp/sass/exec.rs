@@ -1349,10 +1349,10 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 }
             }
         }
-        Op::I2f { d, a, from, to, rnd } => {
+        Op::I2f { d, a, from, to, rnd, shift } => {
             for l in lanes(exec) {
                 let raw = if from.bits == 64 { w.r64(a, l) } else { u64::from(w.raw(a, l)) };
-                let raw = raw & num::mask(u32::from(from.bits));
+                let raw = (raw >> shift) & num::mask(u32::from(from.bits));
                 let exact: i128 = if from.signed {
                     let sh = 64 - u32::from(from.bits);
                     i128::from(((raw << sh) as i64) >> sh)

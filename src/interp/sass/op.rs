@@ -317,7 +317,9 @@ pub enum Op {
     Plop3Sign { d: [u8; 2], a: S, b: S, c: S, lut: [u8; 2] },
     F2f { d: u16, a: S, from: Fmt, to: Fmt, rnd: Round, ftz: bool },
     F2i { d: u16, a: S, from: Fmt, to: IntFmt, rnd: Round, ftz: bool },
-    I2f { d: u16, a: S, from: IntFmt, to: Fmt, rnd: Round },
+    /// I2F and I2FP: `shift` moves the source's selected byte or half
+    /// (`R2.B1`, `R2.H1`) to the bottom first.
+    I2f { d: u16, a: S, from: IntFmt, to: Fmt, rnd: Round, shift: u8 },
     F2fp { d: u16, a: S, b: S, bf16: bool, relu: bool, satfinite: bool, rnd: Round },
     Frnd { d: u16, a: S, fmt: Fmt, rnd: Round, ftz: bool },
     S2r { d: u16, sr: u8 },
@@ -878,6 +880,10 @@ impl Translator<'_> {
                     relu: has(Mod::RELU),
                 }
             }
+            // UVIMNMX.{U32,S32} (sm_120): the 32-bit lanes only.
+            Opcode::UVIMNMX if n == 4 && !has(Mod::RELU) && (has(Mod::U32) || has(Mod::S32)) => {
+                Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: has(Mod::S32) }
+            }
             Opcode::IMNMX | Opcode::VIMNMX if n == 4 => Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: !has(Mod::U32) },
             // sm_100: the predicate results PT, as ptxas emits it.
             Opcode::VIMNMX if vimnmx_pt_results => {
@@ -1051,7 +1057,16 @@ impl Translator<'_> {
                 let to = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let from = toks.iter().copied().find_map(int_fmt).unwrap_or(IntFmt { bits: 32, signed: true });
                 let w = if from.bits == 64 { 2 } else { 1 };
-                Op::I2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd() }
+                // A byte or half of the register (`R2.B1`, `R2.H1`: the
+                // operand's suffix).
+                let shift = match inst.operand_tokens(1) {
+                    [] => 0,
+                    [Mod::B1] => 8,
+                    [Mod::B2] | [Mod::H1] => 16,
+                    [Mod::B3] => 24,
+                    _ => return Err(Bad),
+                };
+                Op::I2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd(), shift }
             }
             Opcode::F2FP if has(Mod::E4M3) || has(Mod::E5M2) => {
                 let fmt = if has(Mod::E4M3) { Fp8::E4M3 } else { Fp8::E5M2 };
