@@ -144,7 +144,9 @@ impl<'a> FnLower<'_, 'a, '_> {
     }
 
     /// `redux.sync.op.type d, a, membermask` (`.add/.min/.max` of
-    /// `.u32/.s32`, `.and/.or/.xor` of `.b32`).
+    /// `.u32/.s32`, `.and/.or/.xor` of `.b32`, `.min/.max{.abs}{.NaN}` of
+    /// `.f32`: the absolute value as argument 0's `abs` bit, `.NaN` as
+    /// `nan`; legalization takes the `.f32` forms on sm_100 only).
     fn redux(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
         let ops = self.operands_n(i, 3)?;
         let red = attrs.red.or(attrs.combine.map(|c| match c {
@@ -153,12 +155,17 @@ impl<'a> FnLower<'_, 'a, '_> {
             crate::ir::BoolOp::Xor => RedOp::Xor,
         }));
         let (Some(red), Some(ty)) = (red, attrs.ty) else { return Err(self.unsupported(i)) };
-        if ty.bits() != 32 || ty.is_float() || !matches!(red, RedOp::Add | RedOp::Min | RedOp::Max | RedOp::And | RedOp::Or | RedOp::Xor) {
+        let float = ty == DataType::F32 && matches!(red, RedOp::Min | RedOp::Max);
+        if ty.bits() != 32 || ty.is_float() && !float || !matches!(red, RedOp::Add | RedOp::Min | RedOp::Max | RedOp::And | RedOp::Or | RedOp::Xor) {
+            return Err(self.unsupported(i));
+        }
+        if !float && (attrs.abs != 0 || attrs.nan) {
             return Err(self.unsupported(i));
         }
         let a = self.read(&ops[1], ScalarType::B32)?;
         let mask = self.read(&ops[2], ScalarType::B32)?;
-        let v = self.op(Opcode::Redux, Attrs { red: Some(red), ty: Some(ty), ..Attrs::default() }, &[a, mask], Type::R32);
+        let at = Attrs { red: Some(red), ty: Some(ty), abs: u8::from(attrs.abs != 0), nan: attrs.nan, ..Attrs::default() };
+        let v = self.op(Opcode::Redux, at, &[a, mask], Type::R32);
         self.write(&ops[0], v, ty.is_signed())
     }
 

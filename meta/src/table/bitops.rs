@@ -4,7 +4,7 @@
 //! flips and field enumerations of the words ptxas emits for ZLUDA's tests
 //! (sm_80, sm_90, sm_120, nvdisasm 13.5).
 
-use super::{Generation, RD, f, gpr, pred_plain};
+use super::{Generation, NONE, RD, cbank, f, gpr, pred_plain};
 use crate::isa::bits::Field;
 use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot};
 
@@ -64,6 +64,17 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     const TWO: &[(Field, u64)] = &[(f(76, 76), 1)];
     v.push(g.form("IDP.4A", 0x226, FOUR, &[A8, B8], vec![RD, a, b, c]));
     v.push(g.form("IDP.2A", 0x226, TWO, &[HALF, A16, B8], vec![RD, a, b, gpr(64, Some(75), Some(2))]));
+    // ---- I2I (0x238): b (a register 32–39, or up to sm_90 a constant
+    // bank) saturated from s32 to 8 or 16 bits, ptxas's `cvt.sat.s8.s32`;
+    // result size and sign 76–77 (`.U8`, `.S8`, `.U16`, `.S16`), the source
+    // always `.S32.SAT`. nvdisasm ignores the other bits (flips of ptxas's
+    // words, sm_75, 80, 120; the constant bank by bit 11 up to sm_90, refused
+    // from sm_100 as the ALU instructions' are).
+    const I2I_TO: ModField = ModField { field: f(76, 77), names: &[".U8", ".S8", ".U16", ".S16"], extra: None };
+    v.push(Form { suffix: ".S32.SAT", ..g.form("I2I", 0x238, NONE, &[I2I_TO], vec![RD, gpr(32, None, Some(1))]) });
+    if !g.wide_ur {
+        v.push(Form { suffix: ".S32.SAT", ..g.form("I2I", 0xa38, NONE, &[I2I_TO], vec![RD, cbank(None, None, None)]) });
+    }
     // ---- I2IP (0x239): a and b saturated to 8 bits and packed with the
     // high half of c; bit 76 signedness. Bits 72–73 select a half of c
     // (`R6.H1`: an operand suffix, not modelled: kept 0); 77–78 the

@@ -21,7 +21,7 @@
 
 use super::{Generation, RD, cbank, f};
 use crate::isa::bits::Field;
-use crate::isa::form::{Form, ModField, Slot, UNMEASURED as U};
+use crate::isa::form::{Form, ModField, OperandSuffix, Slot, UNMEASURED as U};
 
 /// A static list of spellings, `names[v]` for each `(v, name)` and
 /// [`U`] elsewhere.
@@ -153,6 +153,23 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let f64_dst = float_dst(&[(3, ".F64")]);
     push(v, g, sms, "I2F", 0x112, &i2f_fixed, i2f_mods(f64_dst, int_src(&all_src)), Some(i2f_mods(f64_dst, int_src(&wide(&all_src)))), Source::Int, &imms(f64_dst, &all_src));
     push(v, g, sms, "I2F", 0x112, &i2f_fixed, i2f_mods(f32_dst, int_src(&src64)), Some(i2f_mods(f32_dst, int_src(&src64))), Source::Int, &imms(f32_dst, &src64));
+    // A byte or half of a register as the source: bits 60–61 select it
+    // for 8-bit sources (`I2F.U8 R5, R2.B1`; 0 prints nothing, the forms
+    // above) and 16-bit ones (1 `.H1`; 2 and 3 print `.INVALIDn`), printed
+    // after the register. ptxas's words (sm_75, sm_80) and bit flips
+    // (sm_80, 90, 120).
+    const BYTE: ModField = ModField { field: f(60, 61), names: &[U, ".B1", ".B2", ".B3"], extra: None };
+    const HALF: ModField = ModField { field: f(60, 61), names: &[U, ".H1", U, U], extra: None };
+    const SELECT: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 3, slot: 1 }];
+    let select_fixed: Vec<(Field, u64)> = [(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0), (f(62, 63), 0)].into_iter().chain(i2f_fixed).collect();
+    let select_fixed = leak_fixed(select_fixed);
+    let reg = Slot::Gpr { field: f(32, 39), neg: None, abs: None, not: None, reuse: Some(1) };
+    for (op9, dst) in [(0x106u16, f32_dst), (0x112, f64_dst)] {
+        for (sizes, select) in [(&[(0usize, ".U8"), (4, ".S8")][..], BYTE), (&[(1, ".U16"), (5, ".S16")][..], HALF)] {
+            let mods = leak_mods(vec![dst, int_src(sizes), ROUND, select]);
+            v.push(Form { sms, operand_suffixes: SELECT, ..g.form("I2F", 0x200 | op9, select_fixed, mods, vec![RD, reg]) });
+        }
+    }
 
     // ---- I2FP (sm_86+): F32 from a 32-bit integer; destination 75–77 and
     // both types always printed; 78–79 clear (other values print `.INVALIDn`).

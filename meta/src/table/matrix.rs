@@ -109,6 +109,18 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const LDSM_COUNT: ModField = ModField { field: f(72, 73), names: &["", ".2", ".4", U], extra: None };
     let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
     v.push(g.form("LDSM.16", 0x83b, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared]));
+    // LDSM with a uniform register added to the address (bit 91, the
+    // register in 32–39, 32–37 up to sm_90 where 38–39 print nothing):
+    // `[R8+UR4]`, `[UR4]` with RZ. ptxas 13.5's `LDSM.16.M88 R5, [UR4]`
+    // (Triton's row_max, sm_100a); bit flips on sm_75, 80, 90, 120. Not
+    // on sm_75, where nvdisasm prints the offset after a lone uniform
+    // register unsigned (`[UR34+0xfffb80]`, random instances), which the
+    // address slot does not.
+    const LDSM_UR: &[(Field, u64)] = &[(f(75, 77), 0), (f(91, 91), 1)];
+    const LDSM_UR6: &[(Field, u64)] = &[(f(75, 77), 0), (f(91, 91), 1), (f(38, 39), 0)];
+    let shared_u = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: true };
+    let ldsm_ur = if g.wide_ur { LDSM_UR } else { LDSM_UR6 };
+    v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("LDSM.16", 0x83b, ldsm_ur, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared_u]) });
     // ---- STSM (0x844, sm_90+): the store of LDSM's matrices: the shared
     // address (base 24–31, offset 40–63), then the first data register
     // (32–39); size, shape and count in LDSM's fields (ptxas 13.5 on

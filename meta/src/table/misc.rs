@@ -141,6 +141,19 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     let redux_fixed = if g.wide_ur { NONE } else { UD6 };
     v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("REDUX", 0x3c4, redux_fixed, &[REDUX_OP, REDUX_SIGN], vec![ur_d, gpr(24, None, None)]) });
     if g.wide_ur {
+        // CREDUX (0x2cc, sm_100 only: nvdisasm refuses the word on sm_120,
+        // and ptxas takes `redux.sync.f32` only for sm_100a/sm_100f/sm_103a):
+        // the minimum or maximum across the warp of a register (24–31) into
+        // a uniform register (16–23). ptxas emits it for `redux.sync.{min,
+        // max}{.abs}{.NaN}.f32` and for the unsigned and signed integer
+        // minimum and maximum. Operation 78–79 (bit 79 minimum, bit 78 the
+        // absolute values), bit 77 `.NAN`, type 73–74 (unsigned printed as
+        // nothing, `.S32`, `.F32`; 3 prints `.INVALID3`). ptxas's words and
+        // bit flips (sm_100); ptxas sets the source's reuse flag (bit 122).
+        const CREDUX_OP: ModField = ModField { field: f(78, 79), names: &[".MAX", ".MAXABS", ".MIN", ".MINABS"], extra: None };
+        const CREDUX_TYPE: ModField = ModField { field: f(73, 74), names: &["", ".S32", ".F32"], extra: None };
+        const CREDUX_NAN: ModField = ModField { field: f(77, 77), names: &["", ".NAN"], extra: None };
+        v.push(Form { sms: (100, 100), ..g.form("CREDUX", 0x2cc, NONE, &[CREDUX_OP, CREDUX_TYPE, CREDUX_NAN], vec![ur_d, gpr(24, None, Some(0))]) });
         blackwell_ops(v, g);
     }
     local_uniform(v, g);
@@ -328,6 +341,27 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"], extra: None };
         let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F.U32", 0x85a, UI2F_FIXED_U32, &[ROUND], vec![ur_d, Slot::Imm32 { signed: false }]) });
+        // With a uniform register (0x25a, 32–39): bit 74 clear `.U32`, set
+        // signed (printed as nothing); the same fixed fields (ptxas's
+        // `UI2F.U32.RP UR4, UR5`, ZLUDA corpus; bit flips, sm_120).
+        const UI2F_FIXED: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
+        const UI2F_SIGN: ModField = ModField { field: f(74, 74), names: &[".U32", ""], extra: None };
+        let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, not: None };
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED, &[UI2F_SIGN, ROUND], vec![ur_d, ur_b]) });
+        // UVIMNMX (0x04a, sm_120): VIMNMX on uniform registers, b a uniform
+        // register (0x24a, 32–39) or an immediate (0x84a); the lane type
+        // 72–74 (0 `.U32`, 1 `.S32`, 3 `.S16x2`, 5 `.S8x4`; the others not
+        // measured), `.RELU` 76, the uniform predicate choosing the minimum
+        // 87–90; 81–86 hold PT, PT and bit 91 is set (ptxas's `UVIMNMX.S32
+        // UR4, UR4, 0x1, !UPT`, ZLUDA corpus; bit flips, sm_120).
+        const UVIMNMX_TYPE: ModField = ModField { field: f(72, 74), names: &[".U32", ".S32", U, ".S16x2", U, ".S8x4", U, U], extra: None };
+        const UVIMNMX_RELU: ModField = ModField { field: f(76, 76), names: &["", ".RELU"], extra: None };
+        const UVIMNMX_FIXED: &[(Field, u64)] = &[(f(81, 86), 0x3f), (f(91, 91), 1)];
+        let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+        let upred = Slot::Pred { uniform: true, field: f(87, 89), not: Some(90), show: PredShow::Always };
+        for (form, b) in [(0x24au16, ur(32)), (0x84a, Slot::Imm32 { signed: true })] {
+            v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UVIMNMX", form, UVIMNMX_FIXED, &[UVIMNMX_TYPE, UVIMNMX_RELU], vec![ur(16), ur(24), b, upred]) });
+        }
     }
 }
 

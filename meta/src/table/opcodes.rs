@@ -32,6 +32,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("CALL", Control).branch(),
     op("CCTL", Mem).opaque(),
     op("CGAERRBAR", Control),
+    op("CREDUX", Credux),
     op("CS2R", Mov).special_register(),
     op("DADD", Fp64),
     op("DEPBAR", Control).opaque(),
@@ -67,6 +68,9 @@ pub const OPCODES: &[OpFacts] = &[
     op("HSETP2", Half),
     op("I2F", Conv).no_reuse(),
     op("I2FP", ConvFast),
+    // Fixed latency: ptxas stores I2I's result 4 cycles later with no
+    // scoreboard (sm_80).
+    op("I2I", Alu),
     op("I2IP", Alu),
     op("IABS", Alu),
     op("IADD", Alu),
@@ -148,6 +152,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("USHF", Uniform),
     // Closes a bulk group, counted on scoreboard 0 as LDGDEPBAR's groups.
     op("UTMACMDFLUSH", Control).opaque().async_group(AsyncGroup::Commit),
+    op("UVIMNMX", Alu),
     op("VABSDIFF", Alu),
     op("VIADD", Alu),
     op("VIADDMNMX", Alu),

@@ -51,6 +51,11 @@ pub enum Class {
     Shfl,
     /// VOTE, VOTEU.
     Vote,
+    /// CREDUX (sm_100): a warp minimum or maximum into a uniform register,
+    /// on a unit of its own (nvdisasm's `uC`), fixed-latency where REDUX
+    /// is not: ptxas sets no scoreboard and reads the result 13 cycles
+    /// later (`IMAD.U32 R0, RZ, RZ, UR4` after `S13`, sm_100a).
+    Credux,
     /// Convergence-barrier registers: B2R, BMOV.
     Misc,
     /// Branches, barriers, and other control: BRA, EXIT, RET, BAR, …
@@ -70,7 +75,7 @@ pub enum Class {
 }
 
 /// Number of classes.
-pub const CLASSES: usize = 22;
+pub const CLASSES: usize = 23;
 
 impl Class {
     /// Every class, in table order.
@@ -93,6 +98,7 @@ impl Class {
         Class::Sreg,
         Class::Shfl,
         Class::Vote,
+        Class::Credux,
         Class::Misc,
         Class::Control,
         Class::Async,
@@ -120,6 +126,7 @@ impl Class {
             Class::Sreg => "sreg",
             Class::Shfl => "shfl",
             Class::Vote => "vote",
+            Class::Credux => "credux",
             Class::Misc => "misc",
             Class::Control => "control",
             Class::Async => "async",

@@ -1279,28 +1279,23 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             let pm = w.pm(p);
             for l in lanes(exec) {
                 let (x, y) = fin(w.rf(a, l), w.rf(b, l), ftz);
-                let min = pm >> l & 1 == 1;
-                let v = if x.is_nan() || y.is_nan() {
-                    if nan || x.is_nan() && y.is_nan() {
-                        0x7fff_ffff
-                    } else if x.is_nan() {
-                        y.to_bits()
-                    } else {
-                        x.to_bits()
-                    }
-                } else if x == y && x == 0.0 {
-                    // -0 < +0 for min and max.
-                    let neg = if min { x.is_sign_negative() || y.is_sign_negative() } else { x.is_sign_negative() && y.is_sign_negative() };
-                    if neg { 0x8000_0000 } else { 0 }
-                } else if min {
-                    x.min(y).to_bits()
-                } else {
-                    x.max(y).to_bits()
-                };
+                let v = num::min_max_f32(x, y, pm >> l & 1 == 1, nan);
                 // `.XORSIGN` (PTX `min/max.xorsign.abs`): the sign is the
                 // registers' signs exclusive-ored (before `|x|`); a NaN
                 // result stays the canonical NaN.
                 let v = if xorsign { xorsign_of(v, w.raw(a, l), w.raw(b, l)) } else { v };
+                w.set(d, l, v);
+            }
+        }
+        Op::Fmnmx3 { d, a, b, c, p, ftz, nan } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y) = fin(w.rf(a, l), w.rf(b, l), ftz);
+                let z = if ftz { num::ftz32(w.rf(c, l)) } else { w.rf(c, l) };
+                let min = pm >> l & 1 == 1;
+                // A canonical NaN from the first pair is skipped by the
+                // second as any NaN is, unless `.NAN` keeps it.
+                let v = num::min_max_f32(f32::from_bits(num::min_max_f32(x, y, min, nan)), z, min, nan);
                 w.set(d, l, v);
             }
         }
@@ -1439,10 +1434,10 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 }
             }
         }
-        Op::I2f { d, a, from, to, rnd } => {
+        Op::I2f { d, a, from, to, rnd, shift } => {
             for l in lanes(exec) {
                 let raw = if from.bits == 64 { w.r64(a, l) } else { u64::from(w.raw(a, l)) };
-                let raw = raw & num::mask(u32::from(from.bits));
+                let raw = (raw >> shift) & num::mask(u32::from(from.bits));
                 let exact: i128 = if from.signed {
                     let sh = 64 - u32::from(from.bits);
                     i128::from(((raw << sh) as i64) >> sh)
@@ -1977,6 +1972,14 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 }
             }
         }
+        Op::ReduxF32 { d, a, min, abs, nan } => {
+            if exec != 0 {
+                let v = num::redux_f32(lanes(exec).map(|l| w.ri(a, l)), min, abs, nan);
+                for l in 0..32 {
+                    w.set(d, l, v);
+                }
+            }
+        }
         Op::Flou { d, a } => {
             for l in lanes(exec) {
                 let v = w.ri(a, l);
@@ -2019,15 +2022,16 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, (sum as u32).wrapping_add(z));
             }
         }
+        Op::I2i { d, b, dst_signed, src_signed, half } => {
+            let bits = if half { 16 } else { 8 };
+            for l in lanes(exec) {
+                w.set(d, l, num::saturate_narrow(w.ri(b, l), src_signed, dst_signed, bits));
+            }
+        }
         Op::I2ip { d, a, b, c, dst_signed, src_signed, half } => {
             let bits = if half { 16 } else { 8 };
-            let mask = (1u32 << bits) - 1;
             for l in lanes(exec) {
-                let sat = |v: u32| -> u32 {
-                    let v = if src_signed { i64::from(v as i32) } else { i64::from(v) };
-                    let (lo, hi) = if dst_signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, i64::from(mask)) };
-                    (v.clamp(lo, hi) as u32) & mask
-                };
+                let sat = |v: u32| num::saturate_narrow(v, src_signed, dst_signed, bits);
                 // 16-bit lanes fill the register (ptxas gives c as RZ).
                 let above = if half { 0 } else { w.ri(c, l) << 16 };
                 let v = above | (sat(w.ri(a, l)) << bits) | sat(w.ri(b, l));

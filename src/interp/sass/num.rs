@@ -349,6 +349,60 @@ pub fn min_max_half(x: u16, y: u16, min: bool, bf16: bool, nan: bool) -> u16 {
     if (a < b) == min { x } else { y }
 }
 
+/// A 32-bit integer (`src_signed`) saturated to `bits` (8 or 16) of
+/// `dst_signed`, as the narrow value's bits zero-extended: I2I and I2IP.
+/// (ptxas follows a signed I2I with a PRMT sign extension, `0x8880` or
+/// `0x9910`, and an unsigned one with nothing.)
+pub fn saturate_narrow(v: u32, src_signed: bool, dst_signed: bool, bits: u32) -> u32 {
+    let mask = (1u32 << bits) - 1;
+    let v = if src_signed { i64::from(v as i32) } else { i64::from(v) };
+    let (lo, hi) = if dst_signed { (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1) } else { (0, i64::from(mask)) };
+    (v.clamp(lo, hi) as u32) & mask
+}
+
+/// FMNMX on one lane: the minimum (`min`) or maximum of two f32 values,
+/// as bits. A NaN operand yields the other one; two NaNs, or any NaN with
+/// `.NAN` (`nan`), the canonical NaN 0x7fffffff; −0 is below +0.
+pub fn min_max_f32(x: f32, y: f32, min: bool, nan: bool) -> u32 {
+    if x.is_nan() || y.is_nan() {
+        return if nan || x.is_nan() && y.is_nan() {
+            0x7fff_ffff
+        } else if x.is_nan() {
+            y.to_bits()
+        } else {
+            x.to_bits()
+        };
+    }
+    if x == y && x == 0.0 {
+        let negative = if min { x.is_sign_negative() || y.is_sign_negative() } else { x.is_sign_negative() && y.is_sign_negative() };
+        return if negative { 0x8000_0000 } else { 0 };
+    }
+    if min { x.min(y).to_bits() } else { x.max(y).to_bits() }
+}
+
+/// CREDUX.F32 over the active lanes' sources (`values`, as bits): the
+/// minimum (`min`) or maximum, of the absolute values with `abs`, −0 below
+/// +0. NaN sources are skipped, and all NaN (or no source) gives the
+/// canonical NaN 0x7fffffff; with `nan` any NaN source gives it (PTX ISA,
+/// `redux.sync`: "+0.0 > -0.0", `.abs`, `.NaN`). Subnormals are kept: the
+/// instruction has no flush-to-zero form.
+pub fn redux_f32(values: impl Iterator<Item = u32>, min: bool, abs: bool, nan: bool) -> u32 {
+    const CANONICAL_NAN: u32 = 0x7fff_ffff;
+    let mut best: Option<u32> = None;
+    for bits in values {
+        let bits = if abs { bits & 0x7fff_ffff } else { bits };
+        let x = f32::from_bits(bits);
+        if x.is_nan() {
+            if nan {
+                return CANONICAL_NAN;
+            }
+            continue;
+        }
+        best = Some(best.map_or(bits, |b| min_max_f32(x, f32::from_bits(b), min, false)));
+    }
+    best.unwrap_or(CANONICAL_NAN)
+}
+
 fn small_to_f64(h: u16, ebits: u32, mbits: u32) -> f64 {
     let sign = if h >> (ebits + mbits) & 1 == 1 { -1.0 } else { 1.0 };
     let e = (u32::from(h) >> mbits) & ((1 << ebits) - 1);
@@ -629,5 +683,36 @@ mod tests {
         // 1.0625 lies halfway between 1.0 (0x38, even) and 1.125 (0x39).
         assert_eq!(Fp8::E4M3.encode_satfinite(1.0625), 0x38);
         assert_eq!(Fp8::E4M3.encode_satfinite(1.1875), 0x3a);
+    }
+
+    #[test]
+    fn warp_float_reduction_follows_the_isa() {
+        // Words worked out by hand from the PTX ISA's rules for
+        // `redux.sync.{min,max}{.abs}{.NaN}.f32`.
+        const NAN: u32 = 0x7fc0_0000;
+        const NEG_NAN: u32 = 0xffc0_0001;
+        let r = |v: &[u32], min, abs, nan| redux_f32(v.iter().copied(), min, abs, nan);
+        // 1.0, -3.5, 2.0: min -3.5, max 2.0, min |x| 1.0, max |x| 3.5.
+        let plain = [0x3f80_0000, 0xc060_0000, 0x4000_0000];
+        assert_eq!(r(&plain, true, false, false), 0xc060_0000);
+        assert_eq!(r(&plain, false, false, false), 0x4000_0000);
+        assert_eq!(r(&plain, true, true, false), 0x3f80_0000);
+        assert_eq!(r(&plain, false, true, false), 0x4060_0000);
+        // A NaN is skipped without `.NaN`, gives the canonical NaN with it.
+        let with_nan = [0x3f80_0000, NEG_NAN, 0xc060_0000];
+        assert_eq!(r(&with_nan, true, false, false), 0xc060_0000);
+        assert_eq!(r(&with_nan, false, true, false), 0x4060_0000);
+        assert_eq!(r(&with_nan, false, false, true), 0x7fff_ffff);
+        assert_eq!(r(&with_nan, true, true, true), 0x7fff_ffff);
+        // Only NaNs, or no lane: the canonical NaN.
+        assert_eq!(r(&[NAN, NEG_NAN], true, false, false), 0x7fff_ffff);
+        assert_eq!(r(&[], false, false, false), 0x7fff_ffff);
+        // +0.0 > -0.0, in either order; |−0.0| is +0.0.
+        assert_eq!(r(&[0, 0x8000_0000], true, false, false), 0x8000_0000);
+        assert_eq!(r(&[0x8000_0000, 0], false, false, false), 0);
+        assert_eq!(r(&[0x8000_0000, 0x8000_0000], true, true, false), 0);
+        // Infinities and subnormals are values like any other (no flush).
+        assert_eq!(r(&[0xff80_0000, 0x0000_0001], false, true, false), 0x7f80_0000);
+        assert_eq!(r(&[0x3f80_0000, 0x0000_0001], true, false, false), 0x0000_0001);
     }
 }

@@ -317,7 +317,9 @@ pub enum Op {
     Plop3Sign { d: [u8; 2], a: S, b: S, c: S, lut: [u8; 2] },
     F2f { d: u16, a: S, from: Fmt, to: Fmt, rnd: Round, ftz: bool },
     F2i { d: u16, a: S, from: Fmt, to: IntFmt, rnd: Round, ftz: bool },
-    I2f { d: u16, a: S, from: IntFmt, to: Fmt, rnd: Round },
+    /// I2F and I2FP: `shift` moves the source's selected byte or half
+    /// (`R2.B1`, `R2.H1`) to the bottom first.
+    I2f { d: u16, a: S, from: IntFmt, to: Fmt, rnd: Round, shift: u8 },
     F2fp { d: u16, a: S, b: S, bf16: bool, relu: bool, satfinite: bool, rnd: Round },
     Frnd { d: u16, a: S, fmt: Fmt, rnd: Round, ftz: bool },
     S2r { d: u16, sr: u8 },
@@ -399,6 +401,15 @@ pub enum Op {
     /// uniform `d` holds its index.
     Elect { d: u16, pd: u8, p: P },
     Redux { d: u16, a: S, op: u8, signed: bool },
+    /// CREDUX.F32: the f32 minimum (`min`) or maximum of the active lanes'
+    /// sources, of their absolute values with `abs`; NaN sources are
+    /// skipped unless `nan`, where any NaN gives the canonical NaN.
+    ReduxF32 { d: u16, a: S, min: bool, abs: bool, nan: bool },
+    /// FMNMX3 (sm_100): FMNMX of three sources, `(a, b)` then `c`, the
+    /// predicate choosing the minimum.
+    Fmnmx3 { d: u16, a: S, b: S, c: S, p: P, ftz: bool, nan: bool },
+    /// I2I.{U8,S8,U16,S16}.S32.SAT: `b` saturated to the narrow type.
+    I2i { d: u16, b: S, dst_signed: bool, src_signed: bool, half: bool },
     Flou { d: u16, a: S },
     /// BMSK: `b` one bits from bit `a` (clamped, or wrapped with `.W`).
     Bmsk { d: u16, a: S, b: S, wrap: bool },
@@ -898,6 +909,10 @@ impl Translator<'_> {
                     relu: has(Mod::RELU),
                 }
             }
+            // UVIMNMX.{U32,S32} (sm_120): the 32-bit lanes only.
+            Opcode::UVIMNMX if n == 4 && !has(Mod::RELU) && (has(Mod::U32) || has(Mod::S32)) => {
+                Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: has(Mod::S32) }
+            }
             Opcode::IMNMX | Opcode::VIMNMX if n == 4 => Op::Imnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, signed: !has(Mod::U32) },
             // sm_100: the predicate results PT, as ptxas emits it.
             Opcode::VIMNMX if vimnmx_pt_results => {
@@ -969,6 +984,15 @@ impl Translator<'_> {
             Opcode::FADD => Op::Fadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ), sat: has(Mod::SAT) },
             Opcode::FMUL => Op::Fmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
             Opcode::FFMA => Op::Ffma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
+            Opcode::FMNMX3 => Op::Fmnmx3 {
+                d: self.dst(o(0)?)?,
+                a: self.src(o(1)?, sl(1), 1)?,
+                b: self.src(o(2)?, sl(2), 1)?,
+                c: self.src(o(3)?, sl(3), 1)?,
+                p: self.psrc(o(4)?)?,
+                ftz: has(Mod::FTZ),
+                nan: has(Mod::NAN),
+            },
             Opcode::FMNMX => Op::Fmnmx { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, p: self.psrc(o(3)?)?, ftz: has(Mod::FTZ), nan: has(Mod::NAN), xorsign: has(Mod::XORSIGN) },
             Opcode::DADD => Op::Dadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, rnd: rnd() },
             Opcode::DMUL => Op::Dmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 2)?, b: self.src(o(2)?, sl(2), 2)?, rnd: rnd() },
@@ -1062,7 +1086,16 @@ impl Translator<'_> {
                 let to = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let from = toks.iter().copied().find_map(int_fmt).unwrap_or(IntFmt { bits: 32, signed: true });
                 let w = if from.bits == 64 { 2 } else { 1 };
-                Op::I2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd() }
+                // A byte or half of the register (`R2.B1`, `R2.H1`: the
+                // operand's suffix).
+                let shift = match inst.operand_tokens(1) {
+                    [] => 0,
+                    [Mod::B1] => 8,
+                    [Mod::B2] | [Mod::H1] => 16,
+                    [Mod::B3] => 24,
+                    _ => return Err(Bad),
+                };
+                Op::I2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd(), shift }
             }
             Opcode::F2FP if has(Mod::E4M3) || has(Mod::E5M2) => {
                 let fmt = if has(Mod::E4M3) { Fp8::E4M3 } else { Fp8::E5M2 };
@@ -1342,6 +1375,14 @@ impl Translator<'_> {
                 };
                 Op::Idp { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, two, hi: has(Mod::HI), a_signed: ta.signed, b_signed: tb.signed }
             }
+            Opcode::I2I => {
+                let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();
+                let (to, from) = match ints.as_slice() {
+                    [to, from] if matches!(to.bits, 8 | 16) && from.bits == 32 && has(Mod::SAT) => (*to, *from),
+                    _ => return Err(Bad),
+                };
+                Op::I2i { d: self.dst(o(0)?)?, b: self.src(o(1)?, sl(1), 1)?, dst_signed: to.signed, src_signed: from.signed, half: to.bits == 16 }
+            }
             Opcode::I2IP => {
                 let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();
                 let (to, from) = match ints.as_slice() {
@@ -1411,6 +1452,27 @@ impl Translator<'_> {
                     _ => return Err(Bad),
                 };
                 Op::Redux { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, op, signed: has(Mod::S32) }
+            }
+            // CREDUX.{MIN,MAX,MINABS,MAXABS}[.S32|.F32][.NAN]: the integer
+            // forms are REDUX's minimum and maximum; the absolute values and
+            // `.NAN` are the f32 form's only.
+            Opcode::CREDUX => {
+                let (d, a) = (self.dst(o(0)?)?, self.src(o(1)?, sl(1), 1)?);
+                let (min, abs) = match toks.first().copied() {
+                    Some(Mod::MAX) => (false, false),
+                    Some(Mod::MAXABS) => (false, true),
+                    Some(Mod::MIN) => (true, false),
+                    Some(Mod::MINABS) => (true, true),
+                    _ => return Err(Bad),
+                };
+                let nan = has(Mod::NAN);
+                if has(Mod::F32) {
+                    Op::ReduxF32 { d, a, min, abs, nan }
+                } else if abs || nan {
+                    return Err(Bad);
+                } else {
+                    Op::Redux { d, a, op: if min { 4 } else { 5 }, signed: has(Mod::S32) }
+                }
             }
             _ => return Err(Bad),
         })
