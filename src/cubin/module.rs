@@ -79,6 +79,26 @@ pub struct DebugSection {
     pub bytes: Vec<u8>,
     /// Its relocations (`.rela<name>`), in file order.
     pub relocations: Vec<CodeAddress>,
+    /// Kernel parameters it names, filled in when the cubin is built
+    /// (their addresses in constant bank 0 depend on the SM).
+    pub parameters: Vec<ParamAddress>,
+}
+
+/// A kernel parameter's address in a debug section: ptxas writes its
+/// offset in constant bank 0 (`DW_OP_addr 0x160` for the first parameter
+/// at sm_80, measured on nvcc `-G` PTX), no relocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamAddress {
+    /// Byte offset in the section.
+    pub offset: u64,
+    /// Bytes of the value.
+    pub width: u8,
+    /// The kernel.
+    pub kernel: String,
+    /// The parameter's index in the kernel's list.
+    pub index: usize,
+    /// Added to the address.
+    pub addend: i64,
 }
 
 /// A relocated code address in a debug section.
