@@ -21,8 +21,9 @@
 //! [`super::section_listing`]): device functions with sections of their
 //! own and calls across sections (`ptxas -c`), relocations in code
 //! (function pointers), textures and surfaces, `.nv.constant2`
-//! jump tables, `-G` debug information, and a few symbol and section
-//! orders of multi-kernel files with variables.
+//! jump tables, reading back `-G` debug information (the DWARF copied
+//! from the PTX is written, [`super::debug_info`], not extracted), and a
+//! few symbol and section orders of multi-kernel files with variables.
 
 pub use super::build::{BuildError, build};
 pub use super::extract::from_elf;
@@ -56,11 +57,15 @@ pub struct Module {
     pub isa_class: u8,
     /// The top byte of `e_flags`: 0x06, except with line information (0x09
     /// or 0x0a measured, 0x0b with `-g`; what its bits mean is not known).
+    /// [`build`] writes 0x0c instead where `line_info` holds DWARF copied
+    /// from the PTX (`.debug_info`, ...).
     pub flags_top: u8,
     /// Line information (`ptxas -lineinfo`): `.debug_line`, `.debug_str`,
-    /// `.nv_debug_line_sass`, `.nv_debug_ptx_txt`, in this order, carried
-    /// as bytes with their relocations (`.rela` sections from sm_90, `.rel`
-    /// before). A compiler makes them with [`super::line_info`].
+    /// `.nv_debug_line_sass`, `.nv_debug_ptx_txt`, in this order, then the
+    /// DWARF of `-G` PTX (`.debug_abbrev`, `.debug_loc`, `.debug_info`,
+    /// ...), carried as bytes with their relocations (`.rela` sections
+    /// from sm_90, `.rel` before, but `.rela.debug_info` at every SM). A
+    /// compiler makes them with [`super::line_info`].
     pub line_info: Vec<DebugSection>,
     /// The sm_100+ `.nv.merc.*` and `.nv.capmerc.*` sections, written as
     /// they are after the sections [`build`] lays out (their links and
