@@ -66,6 +66,52 @@ fn callgraph(edges: &[(u32, u32)]) -> Vec<u8> {
     out
 }
 
+/// A debug section's bytes with the constant bank 0 addresses of the
+/// kernel parameters it names filled in. A parameter of a kernel the
+/// module does not hold stays 0.
+fn debug_bytes(d: &super::module::DebugSection, module: &Module) -> Vec<u8> {
+    let mut bytes = d.bytes.clone();
+    // REL entries carry no addend: the bytes hold it (ptxas's
+    // `.rel.debug_loc`, measured).
+    if !with_addends(&d.name, module.sm >= 90) {
+        for r in &d.relocations {
+            if let Some(slot) = bytes.get_mut(r.offset as usize..r.offset as usize + 8) {
+                slot.copy_from_slice(&r.addend.to_le_bytes());
+            }
+        }
+    }
+    for p in &d.parameters {
+        let Some(param) = module.kernels.iter().find(|k| k.name == p.kernel).and_then(|k| k.params.get(p.index)) else { continue };
+        let value = i64::from(param_base(module.sm) + param.offset) + p.addend;
+        let width = usize::from(p.width).min(8);
+        if let Some(slot) = bytes.get_mut(p.offset as usize..p.offset as usize + width) {
+            slot.copy_from_slice(&value.to_le_bytes()[..width]);
+        }
+    }
+    bytes
+}
+
+/// e_flags' top byte: the module's, but 0x0c where the cubin holds DWARF
+/// beyond the line tables (copied from `-G` PTX). What the bits mean is
+/// not known; ptxas writes 0x0e with `-g` and 0x0d with `-lineinfo` on
+/// such PTX, with register maps (`.nv_debug_info_reg_sass`) this crate
+/// does not write. cuobjdump 13.5 `-elf` reads our cubins of nvcc `-G`
+/// PTX (saxpy, switch_cases, warp_vote, sgemm_tiled, bitops,
+/// vector_loads) at sm_80, sm_90 and sm_120 with 0x0c only: sm_90 ones
+/// are "Invalid ELF" with 0x09, 0x0a or 0x0b, several with 0x0d, sm_120
+/// ones with 0x0d (measured by patching the byte).
+fn flags_top(module: &Module) -> u8 {
+    let full_dwarf = module.line_info.iter().any(|d| !matches!(d.name.as_str(), ".debug_line" | ".debug_str" | ".nv_debug_line_sass" | ".nv_debug_ptx_txt"));
+    if full_dwarf { 0x0c } else { module.flags_top }
+}
+
+/// Whether a debug section's relocations are RELA entries: from sm_90
+/// all of them; below, `.debug_info`'s (`.rela.debug_info` at sm_75 and
+/// sm_80 beside `.rel.debug_line` and `.rel.debug_loc`; measured).
+fn with_addends(section: &str, modern: bool) -> bool {
+    modern || section == ".debug_info"
+}
+
 /// The `.debug_frame` CIE every ptxas cubin starts with (bytes measured on
 /// ptxas 13.5 output: version 3, code alignment 4, data alignment -4,
 /// return address column 0xffffffff (unsigned LEB128), CFA = R1 + 0).
@@ -356,7 +402,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     b.get(symtab).entsize = 24;
     let debug_frame = b.section(".debug_frame", e::SHT_PROGBITS.0, 0, 1, Content::Bytes(Vec::new()));
     // Line information follows the frame (measured with -lineinfo).
-    let line_sections: Vec<u32> = module.line_info.iter().map(|d| b.section(&d.name, e::SHT_PROGBITS.0, 0, 1, Content::Bytes(d.bytes.clone()))).collect();
+    let line_sections: Vec<u32> = module.line_info.iter().map(|d| b.section(&d.name, e::SHT_PROGBITS.0, 0, 1, Content::Bytes(debug_bytes(d, module)))).collect();
     let tkinfo = b.section(".note.nv.tkinfo", e::SHT_NOTE.0, 0x200_0000, 4, Content::Notes(vec![tool_note(&module.tool)]));
     let cuinfo = b.section(".note.nv.cuinfo", e::SHT_NOTE.0, if modern { SHF_CUDA_NOTE_OS } else { 0x100_0000 }, 4, Content::Notes(vec![cuda_note(module.virtual_sm)]));
     b.get(cuinfo).link = tkinfo;
@@ -413,8 +459,9 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         .zip(&line_sections)
         .map(|(d, &section)| {
             (!d.relocations.is_empty()).then(|| {
-                // Below sm_90, REL entries (no addend), as for the frame.
-                let (prefix, kind, entsize) = if modern { (".rela", e::SHT_RELA.0, 24) } else { (".rel", e::SHT_REL.0, 16) };
+                // Below sm_90, REL entries (no addend), as for the frame,
+                // but for the DWARF copied from the PTX.
+                let (prefix, kind, entsize) = if with_addends(&d.name, modern) { (".rela", e::SHT_RELA.0, 24) } else { (".rel", e::SHT_REL.0, 16) };
                 let r = b.section(&format!("{prefix}{}", d.name), kind, u64::from(e::SHF_INFO_LINK.0), 8, Content::Rela(Vec::new()));
                 b.get(r).link = symtab;
                 b.get(r).info = section;
@@ -795,7 +842,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             let symbol = b.symbols.iter().position(|y| y.name.as_deref() == Some(a.symbol.as_str()) && y.info & 0xf == e::STT_FUNC.0).ok_or_else(|| BuildError(format!("{}: no function {} to relocate to", d.name, a.symbol)))?;
             entries.push(Rela { offset: a.offset, symbol: symbol as u32 + 1, kind: a.kind, addend: a.addend });
         }
-        b.get(r).content = if modern { Content::Rela(entries) } else { Content::Bytes(rel_bytes(&entries)) };
+        b.get(r).content = if with_addends(&d.name, modern) { Content::Rela(entries) } else { Content::Bytes(rel_bytes(&entries)) };
     }
     let relocations: Vec<Rela> = groups.into_iter().rev().flatten().collect();
     b.get(frame_rel).content = if modern { Content::Rela(relocations) } else { Content::Bytes(rel_bytes(&relocations)) };
@@ -847,7 +894,11 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             // sm_80).
             for d in &module.line_info {
                 names.intern(&d.name);
-                if !d.relocations.is_empty() || d.name == ".debug_line" || d.name == ".nv_debug_line_sass" {
+                if with_addends(&d.name, modern) {
+                    if !d.relocations.is_empty() {
+                        names.intern(&format!(".rela{}", d.name));
+                    }
+                } else if !d.relocations.is_empty() || d.name == ".debug_line" || d.name == ".nv_debug_line_sass" {
                     names.intern(&format!(".rel{}", d.name));
                 }
             }
@@ -888,7 +939,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     }
 
     Ok(Elf {
-        header: Header { os_abi: elf::OSABI_CUDA13, abi_version: 8, file_type: e::ET_EXEC.0, flags: (elf_flags(sm) & 0x00ff_ffff) | u32::from(module.flags_top) << 24, entry: 0 },
+        header: Header { os_abi: elf::OSABI_CUDA13, abi_version: 8, file_type: e::ET_EXEC.0, flags: (elf_flags(sm) & 0x00ff_ffff) | u32::from(flags_top(module)) << 24, entry: 0 },
         sections: b.sections,
         symbols: b.symbols,
         strings: b.strings,

@@ -62,7 +62,7 @@ fn read_line_info(file: &Elf) -> Result<Vec<DebugSection>, String> {
                 relocations.push(CodeAddress { offset: entry.offset, symbol, kind: entry.kind, addend: entry.addend });
             }
         }
-        out.push(DebugSection { name: s.name.clone(), bytes: bytes.clone(), relocations });
+        out.push(DebugSection { name: s.name.clone(), bytes: bytes.clone(), relocations, parameters: Vec::new() });
     }
     if !out.is_empty() && file.sm().is_some_and(|sm| sm < 90) {
         return Err("line information below sm_90 is not modelled".into());

@@ -93,14 +93,67 @@ fn encodings() -> (Encoding, LineEncoding) {
 /// The line-information sections of a module whose kernel sections are
 /// `sections` (in the cubin's section order), compiled from `ptx` with
 /// the `.file` directives `files`.
+///
+/// The DWARF sections of the PTX go with them ([`super::debug_info`]):
+/// `.debug_str` after `.debug_line`, and with `.target ..., debug` the
+/// others (`.debug_abbrev`, `.debug_info`, ...) after `.nv_debug_ptx_txt`.
 pub fn sections(files: &[SourceFile], sections: &[SectionLines], ptx: &str) -> Result<Vec<DebugSection>, String> {
+    with_dwarf(files, sections, ptx, false)
+}
+
+/// [`sections`] for a compilation with `-g` (`device_debug`), which
+/// copies every DWARF section of the PTX, debug target or not (measured:
+/// ptxas `-g` on nvcc `-G` PTX whose `.target` lost its `debug`).
+pub fn with_dwarf(files: &[SourceFile], sections: &[SectionLines], ptx: &str, device_debug: bool) -> Result<Vec<DebugSection>, String> {
+    let debug = match crate::ptx::parse(ptx) {
+        Ok(module) => crate::ptx::debug_sections::collect(&module, ptx)?,
+        // The compiler has parsed it already; a text that does not parse
+        // here has no sections to copy.
+        Err(_) => crate::ptx::debug_sections::ModuleDebug::default(),
+    };
+    let (copied_early, copied_late) = super::debug_info::sections(&debug, &CodePlaces { functions: &debug.functions, sections }, device_debug)?;
     let (debug_line, debug_relocations) = source_lines(files, sections)?;
     let (sass_line, sass_relocations) = ptx_lines(sections);
-    Ok(vec![
-        DebugSection { name: ".debug_line".into(), bytes: debug_line, relocations: debug_relocations },
-        DebugSection { name: ".nv_debug_line_sass".into(), bytes: sass_line, relocations: sass_relocations },
-        DebugSection { name: ".nv_debug_ptx_txt".into(), bytes: ptx_text(ptx), relocations: Vec::new() },
-    ])
+    let mut out = vec![DebugSection { name: ".debug_line".into(), bytes: debug_line, relocations: debug_relocations, parameters: Vec::new() }];
+    out.extend(copied_early);
+    out.push(DebugSection { name: ".nv_debug_line_sass".into(), bytes: sass_line, relocations: sass_relocations, parameters: Vec::new() });
+    out.push(DebugSection { name: ".nv_debug_ptx_txt".into(), bytes: ptx_text(ptx), relocations: Vec::new(), parameters: Vec::new() });
+    out.extend(copied_late);
+    Ok(out)
+}
+
+/// Where the code labels of the PTX are in the kernel sections: a
+/// kernel's in its own section, a device function's where the section
+/// holds its code (an entry at its body's `{` line), or else where its
+/// code is inlined (the first section with instructions from its lines:
+/// from the first such instruction to the last); relocated against the
+/// kernel's symbol.
+struct CodePlaces<'a> {
+    functions: &'a [crate::ptx::debug_sections::FunctionLines],
+    sections: &'a [SectionLines],
+}
+
+impl super::debug_info::CodePlaces for CodePlaces<'_> {
+    fn place(&self, function: &str, line: u32) -> Option<(String, u64)> {
+        let f = self.functions.iter().find(|f| f.name == function)?;
+        self.sections.iter().find_map(|s| {
+            let start = if s.symbol == function { 0 } else { s.entries.iter().find(|(at, p)| *at > 0 && p.ptx_line == f.first)?.0 };
+            let end = s.entries.iter().map(|(at, _)| *at).filter(|&at| at > start).min().unwrap_or(s.positions.len()).min(s.positions.len());
+            let lines: Vec<u32> = s.positions.get(start..end)?.iter().map(|p| p.ptx_line).collect();
+            let at = start + super::debug_info::code_address(&lines, f.first, f.last, line);
+            Some((s.symbol.clone(), at as u64 * INSTRUCTION_BYTES))
+        })
+        .or_else(|| {
+            self.sections.iter().find_map(|s| {
+                let own = |p: &Position| p.ptx_line > f.first && p.ptx_line <= f.last;
+                let first = s.positions.iter().position(own)?;
+                let last = s.positions.iter().rposition(own)?;
+                let lines: Vec<u32> = s.positions[first..=last].iter().map(|p| p.ptx_line).collect();
+                let at = first + super::debug_info::code_address(&lines, f.first, f.last, line);
+                Some((s.symbol.clone(), at as u64 * INSTRUCTION_BYTES))
+            })
+        })
+    }
 }
 
 /// A path as ptxas's file table holds it: the directory (up to the last

@@ -434,7 +434,7 @@ fn read_line_info(lines: &[(usize, Vec<String>)]) -> Result<Vec<DebugSection>, L
         let err = |message: String| ListingError { line, message };
         if words[0] == ".debug" {
             let [_, name] = &words[..] else { return Err(err("'.debug' takes a section name".into())) };
-            out.push(DebugSection { name: name.clone(), bytes: Vec::new(), relocations: Vec::new() });
+            out.push(DebugSection { name: name.clone(), bytes: Vec::new(), relocations: Vec::new(), parameters: Vec::new() });
             continue;
         }
         let Some(section) = out.last_mut() else { return Err(err(format!("'{}' before '.debug NAME'", words[0]))) };

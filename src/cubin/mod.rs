@@ -13,6 +13,7 @@
 //! code of every function.
 
 pub mod build;
+pub mod debug_info;
 pub mod elf;
 pub mod extract;
 pub mod info;

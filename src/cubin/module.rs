@@ -21,8 +21,9 @@
 //! [`super::section_listing`]): device functions with sections of their
 //! own and calls across sections (`ptxas -c`), relocations in code
 //! (function pointers), textures and surfaces, `.nv.constant2`
-//! jump tables, `-G` debug information, and a few symbol and section
-//! orders of multi-kernel files with variables.
+//! jump tables, reading back `-G` debug information (the DWARF copied
+//! from the PTX is written, [`super::debug_info`], not extracted), and a
+//! few symbol and section orders of multi-kernel files with variables.
 
 pub use super::build::{BuildError, build};
 pub use super::extract::from_elf;
@@ -56,11 +57,15 @@ pub struct Module {
     pub isa_class: u8,
     /// The top byte of `e_flags`: 0x06, except with line information (0x09
     /// or 0x0a measured, 0x0b with `-g`; what its bits mean is not known).
+    /// [`build`] writes 0x0c instead where `line_info` holds DWARF copied
+    /// from the PTX (`.debug_info`, ...).
     pub flags_top: u8,
     /// Line information (`ptxas -lineinfo`): `.debug_line`, `.debug_str`,
-    /// `.nv_debug_line_sass`, `.nv_debug_ptx_txt`, in this order, carried
-    /// as bytes with their relocations (`.rela` sections from sm_90, `.rel`
-    /// before). A compiler makes them with [`super::line_info`].
+    /// `.nv_debug_line_sass`, `.nv_debug_ptx_txt`, in this order, then the
+    /// DWARF of `-G` PTX (`.debug_abbrev`, `.debug_loc`, `.debug_info`,
+    /// ...), carried as bytes with their relocations (`.rela` sections
+    /// from sm_90, `.rel` before, but `.rela.debug_info` at every SM). A
+    /// compiler makes them with [`super::line_info`].
     pub line_info: Vec<DebugSection>,
     /// The sm_100+ `.nv.merc.*` and `.nv.capmerc.*` sections, written as
     /// they are after the sections [`build`] lays out (their links and
@@ -79,6 +84,26 @@ pub struct DebugSection {
     pub bytes: Vec<u8>,
     /// Its relocations (`.rela<name>`), in file order.
     pub relocations: Vec<CodeAddress>,
+    /// Kernel parameters it names, filled in when the cubin is built
+    /// (their addresses in constant bank 0 depend on the SM).
+    pub parameters: Vec<ParamAddress>,
+}
+
+/// A kernel parameter's address in a debug section: ptxas writes its
+/// offset in constant bank 0 (`DW_OP_addr 0x160` for the first parameter
+/// at sm_80, measured on nvcc `-G` PTX), no relocation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamAddress {
+    /// Byte offset in the section.
+    pub offset: u64,
+    /// Bytes of the value.
+    pub width: u8,
+    /// The kernel.
+    pub kernel: String,
+    /// The parameter's index in the kernel's list.
+    pub index: usize,
+    /// Added to the address.
+    pub addend: i64,
 }
 
 /// A relocated code address in a debug section.

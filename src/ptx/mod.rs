@@ -11,6 +11,7 @@
 
 pub mod ast;
 pub mod check;
+pub mod debug_sections;
 pub mod lexer;
 mod lookup;
 pub mod modifier;
