@@ -123,6 +123,10 @@ pub struct CodegenOptions {
     /// each instruction to its PTX line and its `.loc` source position
     /// ([`crate::cubin::line_info`]). Needs the PTX text.
     pub line_info: bool,
+    /// `-g`: with the line information, every DWARF section of the PTX
+    /// (nvcc `-G` output), as ptxas copies them whether or not the
+    /// `.target` says `debug` ([`crate::cubin::line_info::with_dwarf`]).
+    pub device_debug: bool,
 }
 
 /// The size of module (instructions of its kernels after lowering, all
@@ -615,7 +619,7 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
     if let Some(source) = lines {
         // One sequence per kernel section, in the sections' order.
         let sections: Vec<crate::cubin::line_info::SectionLines> = cubin_module.kernels.iter().zip(positions).map(|(k, (positions, entries))| crate::cubin::line_info::SectionLines { symbol: k.name.clone(), positions, entries }).collect();
-        cubin_module.line_info = crate::cubin::line_info::sections(&source.files, &sections, source.ptx).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), e)])?;
+        cubin_module.line_info = crate::cubin::line_info::with_dwarf(&source.files, &sections, source.ptx, codegen.device_debug).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), e)])?;
         // e_flags' top byte with line information (ptxas 13.5, sm_80 to
         // sm_120; what the bits mean is not known).
         cubin_module.flags_top = 0x09;

@@ -195,14 +195,14 @@ fn pipeline(options: &Options) -> driver::Options {
 }
 
 fn codegen(options: &Options) -> CodegenOptions {
-    CodegenOptions { max_registers: options.max_registers, check: false, threads: options.threads, line_info: options.line_info || options.debug }
+    CodegenOptions { max_registers: options.max_registers, check: false, threads: options.threads, line_info: options.line_info || options.debug, device_debug: options.debug }
 }
 
 /// The warnings about options that change nothing yet.
 fn option_warnings(options: &Options) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if options.debug {
-        out.push(Diagnostic::warning("debug information (-g): only line information is written (no variable locations), and the code is optimised"));
+        out.push(Diagnostic::warning("debug information (-g): line information and the PTX's DWARF sections are written, not the register maps (variables held in registers are not located), and the code is optimised"));
     }
     out
 }

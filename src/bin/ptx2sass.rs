@@ -198,7 +198,7 @@ const DUMP_STAGES: [&str; 5] = ["lower", "legalize", "select", "regalloc", "sass
 fn compile(path: &str, source: &str, module: &Module, sm: Sm, opts: &Options) -> bool {
     use ptx2sass::internals::driver::{self, CodegenOptions};
     let options = driver::Options { verify: cfg!(debug_assertions), fma_contraction: opts.compile.contracts_fma() };
-    let codegen = CodegenOptions { max_registers: opts.compile.max_registers, check: cfg!(debug_assertions), threads: opts.compile.threads, line_info: (opts.compile.line_info || opts.compile.debug) && !opts.compile.suppress_debug_info };
+    let codegen = CodegenOptions { max_registers: opts.compile.max_registers, check: cfg!(debug_assertions), threads: opts.compile.threads, line_info: (opts.compile.line_info || opts.compile.debug) && !opts.compile.suppress_debug_info, device_debug: opts.compile.debug && !opts.compile.suppress_debug_info };
     let compiled = match driver::compile_to_cubin(module, sm, Some(source), options, codegen) {
         Ok(c) => c,
         Err(errors) => {

@@ -1508,10 +1508,25 @@ impl<'m> Checker<'m> {
                     if rounding.is_none() {
                         self.error(span, format!("rounding modifier required for instruction '{opname}'"));
                     }
+                } else if mods.sat && integer_range_within(a, d) {
+                    // Nothing to saturate: ptxas 13.5 refuses `.sat` where
+                    // every source value fits (cvt.sat.s32.s16, .u64.u32,
+                    // .s64.s64; measured over all 64 integer pairs).
+                    self.error(span, format!("illegal modifier '.sat' for instruction '{opname}'"));
                 }
             }
             _ => {}
         }
+    }
+}
+
+/// Whether every value of the integer type `a` is a value of the integer
+/// type `d` (a cvt between them cannot saturate).
+fn integer_range_within(a: ScalarType, d: ScalarType) -> bool {
+    match (a.kind(), d.kind()) {
+        (TypeKind::Unsigned, TypeKind::Unsigned) | (TypeKind::Signed, TypeKind::Signed) => d.bits() >= a.bits(),
+        (TypeKind::Unsigned, TypeKind::Signed) => d.bits() > a.bits(),
+        _ => false,
     }
 }
 
@@ -1967,6 +1982,19 @@ mod tests {
         let v2 = verdict("sm_80", "ld.global.v2.b32 {%r1}, [%rd1];").expect_err("not for .v2");
         assert!(v2.contains("argument vector size mismatch"), "{v2}");
         assert!(verdict("sm_80", "ld.global.b32 {%r1, %r2}, [%rd1];").is_err());
+    }
+
+    #[test]
+    fn cvt_sat_between_integers_needs_something_to_saturate() {
+        // ptxas 13.5 over the 64 integer pairs: `.sat` is refused exactly
+        // where every source value fits the destination.
+        for refused in ["cvt.sat.s32.s32 %r1, %r2;", "cvt.sat.s32.s16 %r1, %rs1;", "cvt.sat.s32.u16 %r1, %rs1;", "cvt.sat.u64.u32 %rd2, %r1;", "cvt.sat.s64.s32 %rd2, %r1;", "cvt.sat.u16.u8 %rs1, %rs2;"] {
+            let e = verdict("sm_80", refused).expect_err(refused);
+            assert!(e.contains("illegal modifier '.sat' for instruction 'cvt'"), "{refused}: {e}");
+        }
+        for accepted in ["cvt.sat.s32.u32 %r1, %r2;", "cvt.sat.u32.s32 %r1, %r2;", "cvt.sat.s8.s32 %rs1, %r2;", "cvt.sat.u16.s8 %rs1, %rs2;", "cvt.sat.s32.s64 %r1, %rd2;", "cvt.sat.u64.s64 %rd2, %rd3;"] {
+            assert_eq!(verdict("sm_80", accepted), Ok(()), "{accepted}");
+        }
     }
 
     #[test]
