@@ -410,6 +410,13 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
                         if exclusive {
                             continue;
                         }
+                        // A distance past the data files' range (255
+                        // cycles; fixed latencies are a few dozen at most)
+                        // bounds nothing: not recorded (sm_120's library code
+                        // has one read of a uniform ALU result 6720 cycles on).
+                        if cycle - c > u64::from(u8::MAX) {
+                            continue;
+                        }
                         let e = dist.entry((file_of(&HazardInfo::unit_name(r)), producer, h.class())).or_insert((u64::MAX, 0));
                         e.0 = e.0.min(cycle - c);
                         e.1 += 1;
