@@ -410,13 +410,6 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
                         if exclusive {
                             continue;
                         }
-                        // A distance past the data files' range (255
-                        // cycles; fixed latencies are a few dozen at most)
-                        // bounds nothing: not recorded (sm_120's library code
-                        // has one read of a uniform ALU result 6720 cycles on).
-                        if cycle - c > u64::from(u8::MAX) {
-                            continue;
-                        }
                         let e = dist.entry((file_of(&HazardInfo::unit_name(r)), producer, h.class())).or_insert((u64::MAX, 0));
                         e.0 = e.0.min(cycle - c);
                         e.1 += 1;
@@ -464,6 +457,11 @@ fn table_text(code: &Code, source: Source) -> String {
         code.functions.len()
     );
     for ((file, p, c), (cycles, n)) in &dist {
+        // The tables hold a byte below NEEDS_SCOREBOARD: a least distance
+        // past that (one read of a uniform ALU result 6720 cycles on, in
+        // sm_120's library code) is written as 254, which bounds nothing
+        // either way.
+        let cycles = (*cycles).min(u64::from(latency::NEEDS_SCOREBOARD) - 1);
         out += &format!("{}\t{}\t{}\t{cycles}\t{n}\n", file.name(), p.name(), c.name());
     }
     out += "# Write-scoreboard use per class (instructions with a register result):\n# class: with a write scoreboard / without\n";
