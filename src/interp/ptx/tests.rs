@@ -221,6 +221,40 @@ fn votes_match_and_redux_over_the_active_lanes() {
     }
 }
 
+/// `redux.sync` of f32 (PTX ISA): lanes hold tid - 10, lane 7 a NaN. min
+/// -10, max 21; `.abs` compares magnitudes (min |0| = +0); `.NaN` makes
+/// the NaN win (the canonical 0x7fffffff). Lanes 0-3 report one each.
+#[test]
+fn float_redux_skips_nans_unless_asked() {
+    let code = "
+  cvt.rn.f32.u32 %f1, %r0;
+  sub.f32 %f1, %f1, 0f41200000;
+  setp.eq.u32 %p1, %r0, 7;
+  selp.f32 %f1, 0f7FC00000, %f1, %p1;
+  redux.sync.min.f32 %f2, %f1, -1;
+  redux.sync.max.f32 %f3, %f1, -1;
+  redux.sync.min.abs.f32 %f4, %f1, -1;
+  redux.sync.max.NaN.f32 %f5, %f1, -1;
+  mov.b32 %r15, %f2;
+  setp.eq.u32 %p2, %r0, 1;
+  mov.b32 %r1, %f3;
+  selp.b32 %r15, %r1, %r15, %p2;
+  setp.eq.u32 %p2, %r0, 2;
+  mov.b32 %r1, %f4;
+  selp.b32 %r15, %r1, %r15, %p2;
+  setp.eq.u32 %p2, %r0, 3;
+  mov.b32 %r1, %f5;
+  selp.b32 %r15, %r1, %r15, %p2;";
+    // f32 reductions need PTX 8.6 and sm_100a: `run_k`'s work with that head.
+    let src = format!(".version 8.8\n.target sm_100a\n.address_size 64\n{}", per_thread(code, ""));
+    let module = crate::ptx::parse(&src).unwrap_or_else(|e| panic!("parse: {}", e.render("t.ptx", &src)));
+    crate::ptx::check(&module, &Default::default()).unwrap_or_else(|e| panic!("check: {}", e.render("t.ptx", &src)));
+    let spec = LaunchSpec { kernel: "k".into(), grid: [1, 1, 1], block: [32, 1, 1], shared_bytes: 0, params: vec![ParamSpec::Buffer { bytes: 128, fill: Fill::Zero, output: true }], textures: Vec::new() };
+    let o = run(&module, &spec, &Options { step_budget: 100_000 }).expect("runs");
+    let out = words(o.launch.buffer_bytes(0).expect("output"));
+    assert_eq!(out[..4], [0xc120_0000, 0x41a8_0000, 0x0000_0000, 0x7fff_ffff]);
+}
+
 #[test]
 fn recursive_calls_with_param_space_arguments() {
     let body = ".func (.param .b32 ret) fib(.param .b32 n) {

@@ -143,6 +143,19 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
             let signed = ty == ScalarType::S32;
             let v = if inst.has(f::ADD) {
                 vals.iter().fold(0u64, |s, &x| s.wrapping_add(x)) & 0xffff_ffff
+            } else if ty == ScalarType::F32 && (inst.has(f::MIN) || inst.has(f::MAX)) {
+                // PTX ISA, redux.sync: `.abs` compares magnitudes; NaN
+                // sources are left out unless `.NaN`, where any gives the
+                // canonical NaN (as does an all-NaN warp); -0 is below +0.
+                let abs = if inst.has(f::ABS) { 0x7fff_ffff } else { 0xffff_ffff };
+                let xs: Vec<f32> = vals.iter().map(|&x| f32::from_bits(x as u32 & abs)).collect();
+                let any_nan = xs.iter().any(|x| x.is_nan());
+                let numbers = xs.iter().copied().filter(|x| !x.is_nan());
+                let pick = if inst.has(f::MIN) { numbers.min_by(|a, b| a.total_cmp(b)) } else { numbers.max_by(|a, b| a.total_cmp(b)) };
+                match pick {
+                    Some(x) if !(any_nan && inst.has(f::NAN)) => u64::from(x.to_bits()),
+                    _ => 0x7fff_ffff,
+                }
             } else if inst.has(f::MIN) || inst.has(f::MAX) {
                 let is_min = inst.has(f::MIN);
                 if signed {
