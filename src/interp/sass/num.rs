@@ -69,20 +69,22 @@ fn down64(x: f64) -> f64 {
 /// Moves a nearest result `r` with exact error `e` (exact = r + e) to the
 /// result of another rounding mode.
 fn adjust32(r: f32, e: f64, mode: Round) -> f32 {
-    if e == 0.0 || !r.is_finite() && !matches!(mode, Round::Zero) {
+    // No error, or a NaN one: the exact result is infinite (an infinite
+    // operand) or there is none.
+    if e == 0.0 || e.is_nan() || mode == Round::Nearest {
         return r;
     }
+    if r.is_infinite() {
+        // A finite exact result past the largest finite value (its error is
+        // infinite): IEEE 754 overflow, by the rounding's direction.
+        return match (mode, r > 0.0) {
+            (Round::Zero, _) | (Round::Down, true) | (Round::Up, false) => f32::MAX.copysign(r),
+            _ => r,
+        };
+    }
     match mode {
-        Round::Nearest => r,
         Round::Up if e > 0.0 => up32(r),
         Round::Down if e < 0.0 => down32(r),
-        Round::Zero if r.is_infinite() => {
-            if r > 0.0 {
-                f32::MAX
-            } else {
-                -f32::MAX
-            }
-        }
         Round::Zero if r > 0.0 && e < 0.0 => down32(r),
         Round::Zero if r < 0.0 && e > 0.0 => up32(r),
         _ => r,
@@ -113,14 +115,14 @@ fn two_sum_err(a: f64, b: f64, s: f64) -> f64 {
 pub fn add32(a: f32, b: f32, mode: Round) -> f32 {
     let r = a + b;
     if mode == Round::Nearest || !r.is_finite() {
-        return if mode == Round::Zero && r.is_infinite() && a.is_finite() && b.is_finite() { adjust32(r, -r as f64, mode) } else { r };
+        return if mode != Round::Nearest && r.is_infinite() && a.is_finite() && b.is_finite() { adjust32(r, -r as f64, mode) } else { r };
     }
     // The f64 sum of two f32 is exact unless exponents are far apart; the
     // error of rounding it to f32 plus that error is the total.
     let s = a as f64 + b as f64;
     let e1 = two_sum_err(a as f64, b as f64, s);
     let e = (s - r as f64) + e1;
-    if r == 0.0 && e == 0.0 && mode == Round::Down && (a != 0.0 || b != 0.0) {
+    if r == 0.0 && e == 0.0 && mode == Round::Down && !both_positive_zero(f64::from(a), f64::from(b)) {
         return -0.0;
     }
     adjust32(r, e, mode)
@@ -167,7 +169,17 @@ pub fn add64(a: f64, b: f64, mode: Round) -> f64 {
     if s.is_infinite() && a.is_finite() && b.is_finite() {
         return overflow64(s, mode);
     }
+    if s == 0.0 && mode == Round::Down && !both_positive_zero(a, b) {
+        return -0.0;
+    }
     adjust64(s, two_sum_err(a, b, s), mode)
+}
+
+/// Whether `a` and `b` are both +0: the one exact zero sum that stays +0
+/// under rounding toward -∞ (IEEE 754 §6.3: otherwise -0 in that mode; a
+/// sum that is zero is exact, as addition does not underflow).
+fn both_positive_zero(a: f64, b: f64) -> bool {
+    a == 0.0 && b == 0.0 && a.is_sign_positive() && b.is_sign_positive()
 }
 
 /// `a * b` in `f64` with a rounding mode.
@@ -605,6 +617,31 @@ mod overflow_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn directed_overflow_and_zero_sums_follow_ieee() {
+        let bits = |x: f32| x.to_bits();
+        // Overflow of a finite exact result: the largest finite value where
+        // the rounding points back toward zero, infinity where it points away.
+        assert_eq!(bits(add32(-3e38, -3e38, Round::Up)), 0xff7f_ffff);
+        assert_eq!(bits(add32(-3e38, -3e38, Round::Down)), 0xff80_0000);
+        assert_eq!(bits(add32(3e38, 3e38, Round::Down)), 0x7f7f_ffff);
+        assert_eq!(bits(add32(3e38, 3e38, Round::Zero)), 0x7f7f_ffff);
+        assert_eq!(bits(mul32(1e20, -1e20, Round::Up)), 0xff7f_ffff);
+        assert_eq!(bits(fma32(1e20, 1e20, 1.0, Round::Zero)), 0x7f7f_ffff);
+        // An infinite operand's result stays infinite in every mode.
+        assert_eq!(bits(mul32(f32::INFINITY, 2.0, Round::Zero)), 0x7f80_0000);
+        assert_eq!(bits(fma32(f32::NEG_INFINITY, 2.0, 1.0, Round::Up)), 0xff80_0000);
+        // Exact zero sums: -0 toward -inf unless both operands are +0.
+        assert_eq!(bits(add32(1.0, -1.0, Round::Down)), 0x8000_0000);
+        assert_eq!(bits(add32(0.0, -0.0, Round::Down)), 0x8000_0000);
+        assert_eq!(bits(add32(0.0, 0.0, Round::Down)), 0);
+        assert_eq!(bits(add32(1.0, -1.0, Round::Up)), 0);
+        assert_eq!(add64(1.0, -1.0, Round::Down).to_bits(), 0x8000_0000_0000_0000);
+        assert_eq!(add64(0.0, -0.0, Round::Down).to_bits(), 0x8000_0000_0000_0000);
+        assert_eq!(add64(0.0, 0.0, Round::Down).to_bits(), 0);
+        assert_eq!(add64(2.0, -2.0, Round::Zero).to_bits(), 0);
+    }
 
     #[test]
     fn half_min_max_as_fmnmx() {
