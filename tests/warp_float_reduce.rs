@@ -22,7 +22,7 @@ mod common;
 
 use ptx2sass::internals::driver::{self, CodegenOptions, Options};
 use ptx2sass::internals::interp::LaunchSpec;
-use ptx2sass::internals::interp::sass::{self, HazardCheck, Options as RunOptions};
+use ptx2sass::internals::interp::sass::HazardCheck;
 use ptx2sass::internals::target::Sm;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -64,21 +64,11 @@ fn our_cubin(source: &str, arch: &str) -> Result<Vec<u8>, String> {
         .map_err(|errors| errors.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))
 }
 
-/// The output buffers (the spec's `"output": true` parameters, in order)
-/// after a run of `cubin`.
+/// The output buffers after a run of `cubin`, hazards checked (the shared
+/// driver's).
 fn outputs(cubin: &[u8], spec_text: &str) -> Result<Vec<u8>, String> {
     let spec = LaunchSpec::from_json(spec_text).map_err(|e| format!("{e:?}"))?;
-    let options = RunOptions { step_budget: 1_000_000, hazards: HazardCheck::Fail, trace: false };
-    let out = sass::run(cubin, &spec, &options).map_err(|e| e.to_string())?;
-    let json: serde_json::Value = serde_json::from_str(spec_text).map_err(|e| e.to_string())?;
-    let params = json.get("params").and_then(|p| p.as_array()).ok_or("no params")?;
-    let mut bytes = Vec::new();
-    for (k, p) in params.iter().enumerate() {
-        if p.get("output").and_then(|o| o.as_bool()) == Some(true) {
-            bytes.extend_from_slice(out.launch.buffer_bytes(k).ok_or("no output buffer")?);
-        }
-    }
-    Ok(bytes)
+    common::ptxas_match::outputs(cubin, &spec, spec_text, HazardCheck::Fail)
 }
 
 /// ptxas's outputs and ours for one kernel of the data directory.

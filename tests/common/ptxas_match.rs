@@ -19,7 +19,7 @@ pub fn sms_of(text: &str) -> Vec<u16> {
 }
 
 /// The output buffers after a run of `cubin`.
-fn outputs(cubin: &[u8], spec: &LaunchSpec, spec_text: &str, hazards: HazardCheck) -> Result<Vec<u8>, String> {
+pub fn outputs(cubin: &[u8], spec: &LaunchSpec, spec_text: &str, hazards: HazardCheck) -> Result<Vec<u8>, String> {
     let options = RunOptions { step_budget: 1_000_000, hazards, trace: false };
     let out = sass::run(cubin, spec, &options).map_err(|e| e.to_string())?;
     // The output parameters, in order (the spec's `"output": true` buffers).
