@@ -77,6 +77,8 @@ spelled_enum! {
         E5m2x2 = "e5m2x2",
         /// `.f32`.
         F32 = "f32",
+        /// `.f32x2`: two f32 in a 64-bit register, the first in the low word.
+        F32x2 = "f32x2",
         /// `.f64`.
         F64 = "f64",
     }
@@ -91,7 +93,7 @@ impl DataType {
             B8 | U8 | S8 => 8,
             B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 => 16,
             B32 | U32 | S32 | F32 | F16x2 | Bf16x2 => 32,
-            B64 | U64 | S64 | F64 => 64,
+            B64 | U64 | S64 | F64 | F32x2 => 64,
             B128 => 128,
         }
     }
@@ -102,7 +104,7 @@ impl DataType {
     /// Whether the type is a float (scalar or packed).
     pub fn is_float(self) -> bool {
         use DataType::*;
-        matches!(self, F16 | F16x2 | Bf16 | Bf16x2 | E4m3x2 | E5m2x2 | F32 | F64)
+        matches!(self, F16 | F16x2 | Bf16 | Bf16x2 | E4m3x2 | E5m2x2 | F32 | F32x2 | F64)
     }
     /// Whether the type is an integer or untyped bits.
     pub fn is_integer(self) -> bool {

@@ -601,6 +601,7 @@ macro_rules! kind_of {
             // fp8 pairs are only converted (rules name their types).
             Some(D::F16 | D::F16x2 | D::Bf16 | D::Bf16x2 | D::E4m3x2 | D::E5m2x2) => Kind::Half,
             Some(D::F32) => Kind::F32,
+            Some(D::F32x2) => Kind::F32x2,
             Some(D::F64) => Kind::F64,
         }
     }};
@@ -708,6 +709,9 @@ macro_rules! ori_context_body {
         }
         fn sm_at_least(&mut self, n: u32) -> Option<Unit> {
             (u32::from(self.sm.number) >= n).then_some(())
+        }
+        fn sm_below(&mut self, n: u32) -> Option<Unit> {
+            (u32::from(self.sm.number) < n).then_some(())
         }
         fn mma_native(&mut self) -> Option<Unit> {
             crate::ir::matrix::Mma::decode(self.cur_data().imm).filter(|m| m.native_on(self.sm.number)).map(|_| ())

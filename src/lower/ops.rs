@@ -131,11 +131,11 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
     }
 
-    /// `add/sub/mul/fma.f32x2 d, a, b[, c]` (sm_100+): the operation on
-    /// each f32 half of the 64-bit registers, low half first, as two f32
-    /// operations with the instruction's rounding and `.ftz`. (ptxas
-    /// emits FADD2/FMUL2/FFMA2 on sm_100 and two FADD/FMUL/FFMA on
-    /// sm_120; the two scalar operations compute the same bits on both.)
+    /// `add/sub/mul/fma.f32x2 d, a, b[, c]` (sm_100+): one operation of
+    /// type `f32x2` on the 64-bit values, with the instruction's rounding
+    /// and `.ftz`; legalization chooses between the packed instructions
+    /// (FADD2/FMUL2/FFMA2 on sm_100, as ptxas) and the f32 operation on
+    /// each word (sm_120, as ptxas).
     fn packed_f32x2(&mut self, i: &Instruction) -> Result<(), LowerError> {
         let (opcode, n) = match i.opcode {
             P::Add => (Opcode::Add, 2),
@@ -144,31 +144,17 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::Fma => (Opcode::Fma, 3),
             _ => return Err(self.unsupported(i)),
         };
-        let halves: smallvec::SmallVec<[(crate::ptx::modifier::Modifier, crate::ptx::ast::Loc); 8]> = i
-            .modifiers
-            .iter()
-            .map(|&(m, loc)| match m {
-                crate::ptx::modifier::Modifier::Type(ScalarType::F32x2) => (crate::ptx::modifier::Modifier::Type(ScalarType::F32), loc),
-                m => (m, loc),
-            })
-            .collect();
-        let attrs = types::attrs(&halves).map_err(|()| self.unsupported(i))?;
+        let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
         if attrs.vector != 0 || attrs.mul.is_some() || attrs.space.is_some() {
             return Err(self.unsupported(i));
         }
         let ops = self.operands_n(i, n + 1)?;
-        let mut sources: smallvec::SmallVec<[smallvec::SmallVec<[Value; 4]>; 3]> = smallvec::SmallVec::new();
+        let mut args: smallvec::SmallVec<[Value; 3]> = smallvec::SmallVec::new();
         for o in &ops[1..] {
-            let packed = self.read(o, ScalarType::B64)?;
-            sources.push(self.unpack(packed, 2, 32));
+            args.push(self.read(o, ScalarType::B64)?);
         }
-        let f32_type = scalar_value_type(ScalarType::F32).ok_or_else(|| self.unsupported(i))?;
-        let mut results: smallvec::SmallVec<[Value; 2]> = smallvec::SmallVec::new();
-        for half in 0..2 {
-            let args: smallvec::SmallVec<[Value; 3]> = sources.iter().map(|s| s[half]).collect();
-            results.push(self.op(opcode, attrs, &args, f32_type));
-        }
-        let v = self.pack(&results, 32);
+        let b64 = scalar_value_type(ScalarType::B64).ok_or_else(|| self.unsupported(i))?;
+        let v = self.op(opcode, attrs, &args, b64);
         self.write(&ops[0], v, false)
     }
 

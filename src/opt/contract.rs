@@ -10,7 +10,9 @@
 //! the rules this pass follows, each with the PTX that showed it:
 //!
 //! * **Types**: `.f32` (→ `FFMA`), `.f64` (→ `DFMA`), `.f16`, `.f16x2`,
-//!   `.bf16`, `.bf16x2` (→ `HFMA2`, `HFMA2.BF16_V2`).
+//!   `.bf16`, `.bf16x2` (→ `HFMA2`, `HFMA2.BF16_V2`), `.f32x2` (sm_100+:
+//!   `mul.f32x2 t, a, b; add.f32x2 d, t, c` → `FFMA2` on sm_100, an
+//!   `FFMA` per word on sm_120).
 //!   `mul.f32 t, a, b; add.f32 d, t, c` → `FFMA d, a, b, c`;
 //!   `mul.f16x2 t, b, c; sub.f16x2 d, a, t` → `HFMA2 d, -b, c, a`.
 //! * **Rounding**: `mul.rn`, `mul.rz`, `add.rn` (any explicit rounding on
@@ -82,7 +84,7 @@ const NEG_ADDEND: u8 = 4;
 
 /// The float types a multiply-add exists for.
 fn contractible_type(ty: Option<DataType>) -> bool {
-    matches!(ty, Some(DataType::F32 | DataType::F64 | DataType::F16 | DataType::F16x2 | DataType::Bf16 | DataType::Bf16x2))
+    matches!(ty, Some(DataType::F32 | DataType::F32x2 | DataType::F64 | DataType::F16 | DataType::F16x2 | DataType::Bf16 | DataType::Bf16x2))
 }
 
 /// Whether `i` is a multiply that may be fused into an add with `ftz`.

@@ -95,7 +95,7 @@ const MAX_COMBINATIONS: usize = 1 << 16;
 /// modifier values, as [`Widths`] (the `by` modifier and the per-value
 /// table); an error when more than one modifier decides them.
 pub fn widths_of(form: &Form) -> Result<(Option<u8>, Vec<Shape>), String> {
-    if let Some(shape) = texture_shape(form) {
+    if let Some(shape) = texture_shape(form).or_else(|| packed_f32_shape(form)) {
         return Ok((None, vec![shape]));
     }
     let op = base(form.name);
@@ -176,6 +176,22 @@ fn texture_shape(form: &Form) -> Option<Shape> {
     let (a, b) = if form.name.contains(".SCR") { ((dim + lod).div_ceil(2), (dim + lod) / 2) } else { (dim, lod) };
     let regs = |w: u8| if w == 3 { 4 } else { w.max(1) };
     Some([2, regs(a), regs(b), 1, 1])
+}
+
+/// FADD2, FMUL2 and FFMA2: a pair result; each register source a pair,
+/// except one printed `.F32` (one register, read by both lanes: a text
+/// the form fixes, see `table/define.rs`), and an immediate one word.
+fn packed_f32_shape(form: &Form) -> Option<Shape> {
+    use crate::isa::form::{OperandSuffix, Slot};
+    if !matches!(base(form.name), "FADD2" | "FMUL2" | "FFMA2") {
+        return None;
+    }
+    let mut shape = [2, 1, 1, 1, 1];
+    for (k, slot) in form.slots.iter().enumerate().skip(1).take(4) {
+        let single = form.operand_suffixes.iter().any(|s| matches!(*s, OperandSuffix::Text { text: ".F32", slot } if usize::from(slot) == k));
+        shape[k] = if matches!(slot, Slot::Gpr { .. }) && !single { 2 } else { 1 };
+    }
+    Some(shape)
 }
 
 /// A form's widths as written into the table.

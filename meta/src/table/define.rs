@@ -11,7 +11,7 @@
 
 use crate::isa::bits::Field;
 use crate::isa::branch::Layout;
-use crate::isa::form::{Alias, AliasWhen, Bit, Form, ModField, PredShow, Slot, Spelling, UNMEASURED, Widths};
+use crate::isa::form::{Alias, AliasWhen, Bit, Form, ModField, OperandSuffix, PredShow, Slot, Spelling, UNMEASURED, Widths};
 use crate::isa::table::opcodes::OPCODES;
 
 mod bitops;
@@ -200,6 +200,9 @@ pub fn build_generation(k: usize) -> Vec<Form> {
     memory_ops(&mut v, g);
     half_ops(&mut v, g);
     float_ops(&mut v, g);
+    if g.wide_ur {
+        packed_f32_ops(&mut v, g);
+    }
     convert::conversions(&mut v, g);
     misc::misc_ops(&mut v, g);
     matrix::matrix_ops(&mut v, g);
@@ -859,6 +862,71 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
             }
             let slots: Vec<Slot> = [RD].into_iter().chain(slots).collect();
             v.push(g.form(name, form | op9, fixed, mods, slots));
+        }
+    }
+}
+
+/// FADD2 (0x24b), FMUL2 (0x24a) and FFMA2 (0x249), sm_100 only: the f32
+/// operation on both halves of register pairs (`add/mul/fma.f32x2`; sm_120
+/// has none: nvdisasm refuses the words and ptxas emits two FADDs). Each
+/// register source prints its lane selection after it: `.F32x2.HI_LO`
+/// (the pair as it is), `.F32x2.LO_HI` (its halves swapped) or `.F32`
+/// (one register, read by both lanes), from a 2-bit field (a 81–82, b
+/// 87–88 or FADD2's 84–85, c 84–85); the field's third bit (83, 89, 86)
+/// prints `.NP` (not measured: kept 0). A `.F32` source reads one
+/// register, a selection of the pair two, so the two are separate forms
+/// with the value fixed (their widths differ). Neg/abs bits as FADD's and
+/// FFMA's (a 72/73, b 63/62, c 75/74); `.FTZ` 80 (FMUL2, FFMA2: `.FMZ`
+/// 76 as FFMA's), rounding 78–79. FMUL2 takes an f32 immediate b (form
+/// 4), FFMA2 an immediate b (4) or c (2: b moves to the c field with c's
+/// flag bits and its selection at 87–88). Single-bit flips of ptxas's
+/// words for `add/mul/fma/sub.f32x2` and Triton 3.9's softmax (ptxas and
+/// nvdisasm 13.5, sm_100a); reuse flags as FADD's and FFMA's (FADD2's b
+/// carries index 2: `R16.reuse.F32x2.HI_LO`, 0x100fe2 control word).
+fn packed_f32_ops(v: &mut Vec<Form>, g: Generation) {
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const FTZ_FMZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ", ".FMZ", UNMEASURED], extra: Some(76) };
+    const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"], extra: None };
+    const fn pair_select(lo: u8) -> ModField {
+        ModField { field: f(lo, lo + 1), names: &[".F32x2.HI_LO", ".F32x2.LO_HI", UNMEASURED, UNMEASURED], extra: None }
+    }
+    let reg = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
+    let imm = Slot::Float { f64: false, shadowed: None };
+    // (opcode, name, mnemonic modifiers, the operands after the result:
+    // each a slot and the low bit of its selection field). An immediate is
+    // one word: ptxas sets its selection to `.F32` (bit 88 of FMUL2's
+    // `FMUL2 R22, R4.F32x2.HI_LO, 1.4426950216293334961`, 85 of FFMA2's
+    // form 2), which nvdisasm does not print.
+    let a = (reg(24, 72, 73, 0), 81);
+    let families: Vec<(u16, &'static str, &'static [ModField], Vec<(Slot, u8)>)> = vec![
+        (0x24b, "FADD2", &[FTZ, ROUND], vec![a, (reg(32, 63, 62, 2), 84)]),
+        (0x24a, "FMUL2", &[FTZ_FMZ, ROUND], vec![a, (reg(32, 63, 62, 1), 87)]),
+        (0x84a, "FMUL2", &[FTZ_FMZ, ROUND], vec![a, (imm, 87)]),
+        (0x249, "FFMA2", &[FTZ_FMZ, ROUND], vec![a, (reg(32, 63, 62, 1), 87), (reg(64, 75, 74, 2), 84)]),
+        (0x849, "FFMA2", &[FTZ_FMZ, ROUND], vec![a, (imm, 87), (reg(64, 75, 74, 2), 84)]),
+        (0x449, "FFMA2", &[FTZ_FMZ, ROUND], vec![a, (reg(64, 75, 74, 1), 87), (imm, 84)]),
+    ];
+    for (opcode, name, base_mods, sources) in families {
+        let registers: Vec<(usize, u8)> = sources.iter().enumerate().filter(|(_, s)| matches!(s.0, Slot::Gpr { .. })).map(|(k, s)| (k + 1, s.1)).collect();
+        // Every combination of pair (bit clear) and single (bit set) register sources.
+        for single in 0..1u32 << registers.len() {
+            // The `.NP` bits, and the immediate's selection.
+            let mut fixed: Vec<(Field, u64)> = sources.iter().map(|s| (f(s.1 + 2, s.1 + 2), 0)).collect();
+            fixed.extend(sources.iter().filter(|s| !matches!(s.0, Slot::Gpr { .. })).map(|s| (f(s.1, s.1 + 1), 2)));
+            let mut mods = base_mods.to_vec();
+            let mut suffixes = Vec::new();
+            for (k, &(slot, lo)) in registers.iter().enumerate() {
+                if single >> k & 1 == 1 {
+                    fixed.push((f(lo, lo + 1), 2));
+                    suffixes.push(OperandSuffix::Text { text: ".F32", slot: slot as u8 });
+                } else {
+                    suffixes.push(OperandSuffix::Mod { modifier: mods.len() as u8, slot: slot as u8 });
+                    mods.push(pair_select(lo));
+                }
+            }
+            let slots: Vec<Slot> = [RD].into_iter().chain(sources.iter().map(|s| s.0)).collect();
+            let form = Form { sms: (100, 100), operand_suffixes: Box::leak(suffixes.into_boxed_slice()), ..g.form(name, opcode, Box::leak(fixed.into_boxed_slice()), Box::leak(mods.into_boxed_slice()), slots) };
+            v.push(form);
         }
     }
 }

@@ -291,6 +291,12 @@ opcodes! {
     Fmul = "FMUL", Sass, Pure;
     /// `FFMA d, a, b, c`.
     Ffma = "FFMA", Sass, Pure;
+    /// `FADD2 d, a, b`: FADD on both f32 lanes of 64-bit values (sm_100).
+    Fadd2 = "FADD2", Sass, Pure;
+    /// `FMUL2 d, a, b`, as [`Opcode::Fadd2`].
+    Fmul2 = "FMUL2", Sass, Pure;
+    /// `FFMA2 d, a, b, c`, as [`Opcode::Fadd2`].
+    Ffma2 = "FFMA2", Sass, Pure;
     /// `FMNMX d, a, b, p`.
     Fmnmx = "FMNMX", Sass, Pure;
     /// `FSETP.cmp.combine p, a, b, c`.

@@ -1275,6 +1275,34 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, v);
             }
         }
+        Op::PackedF32 { d, srcs, lanes: sel, op, rnd, ftz } => {
+            // The f32 that lane `half` (0 low, 1 high) of source `k` reads.
+            let read = |w: &Warp, k: usize, half: u16, l: usize| {
+                let s = srcs[k];
+                let row = match sel[k] {
+                    Lanes::Pair => s.r + half,
+                    Lanes::Swapped => s.r + (1 - half),
+                    Lanes::Single => s.r,
+                };
+                let v = w.rf(S { r: row, m: s.m }, l);
+                if ftz { num::ftz32(v) } else { v }
+            };
+            for l in lanes(exec) {
+                // Both results first: `d` may be a source.
+                let mut out = [0u32; 2];
+                for half in 0..2u16 {
+                    let (x, y) = (read(w, 0, half, l), read(w, 1, half, l));
+                    let v = match op {
+                        PackedOp::Add => num::add32(x, y, rnd),
+                        PackedOp::Mul => num::mul32(x, y, rnd),
+                        PackedOp::Fma => num::fma32(x, y, read(w, 2, half, l), rnd),
+                    };
+                    out[usize::from(half)] = fout(v, ftz, false);
+                }
+                w.set(d, l, out[0]);
+                w.set(d + 1, l, out[1]);
+            }
+        }
         Op::Fmnmx { d, a, b, p, ftz, nan, xorsign } => {
             let pm = w.pm(p);
             for l in lanes(exec) {

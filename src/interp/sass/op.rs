@@ -233,6 +233,28 @@ pub enum ShflMode {
     Bfly,
 }
 
+/// Which f32 of a source each lane of a packed-f32 instruction reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lanes {
+    /// The pair as it is (`.F32x2.HI_LO`): the low lane the first register.
+    Pair,
+    /// The pair's halves swapped (`.F32x2.LO_HI`).
+    Swapped,
+    /// One register (or an immediate), read by both lanes (`.F32`).
+    Single,
+}
+
+/// The operation of FADD2, FMUL2 and FFMA2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PackedOp {
+    /// `a + b`.
+    Add,
+    /// `a * b`.
+    Mul,
+    /// `a * b + c`, rounded once.
+    Fma,
+}
+
 /// Vote modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VoteMode {
@@ -295,6 +317,9 @@ pub enum Op {
     Fmul { d: u16, a: S, b: S, rnd: Round, ftz: bool, sat: bool },
     Ffma { d: u16, a: S, b: S, c: S, rnd: Round, ftz: bool, sat: bool },
     Fmnmx { d: u16, a: S, b: S, p: P, ftz: bool, nan: bool, xorsign: bool },
+    /// FADD2 / FMUL2 / FFMA2: FADD, FMUL or FFMA on each f32 lane of the
+    /// pair `d` (the low lane first), each source read as it selects.
+    PackedF32 { d: u16, srcs: [S; 3], lanes: [Lanes; 3], op: PackedOp, rnd: Round, ftz: bool },
     Fsel { d: u16, a: S, b: S, p: P },
     Dadd { d: u16, a: S, b: S, rnd: Round },
     Dmul { d: u16, a: S, b: S, rnd: Round },
@@ -984,6 +1009,28 @@ impl Translator<'_> {
             Opcode::FADD => Op::Fadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ), sat: has(Mod::SAT) },
             Opcode::FMUL => Op::Fmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
             Opcode::FFMA => Op::Ffma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
+            Opcode::FADD2 | Opcode::FMUL2 | Opcode::FFMA2 => {
+                let (op, n) = match opcode {
+                    Opcode::FADD2 => (PackedOp::Add, 2),
+                    Opcode::FMUL2 => (PackedOp::Mul, 2),
+                    _ => (PackedOp::Fma, 3),
+                };
+                let mut srcs = [S { r: RZ, m: 0 }; 3];
+                let mut lanes = [Lanes::Single; 3];
+                for k in 0..n {
+                    let slot = k + 1;
+                    lanes[k] = match inst.operand_tokens(slot) {
+                        [Mod::F32x2, Mod::HI_LO] => Lanes::Pair,
+                        [Mod::F32x2, Mod::LO_HI] => Lanes::Swapped,
+                        // `.F32`, or an immediate (no selection printed).
+                        [Mod::F32] | [] => Lanes::Single,
+                        _ => return Err(Bad),
+                    };
+                    let width = if lanes[k] == Lanes::Single { 1 } else { 2 };
+                    srcs[k] = self.src(o(slot)?, sl(slot), width)?;
+                }
+                Op::PackedF32 { d: self.dst(o(0)?)?, srcs, lanes, op, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ) }
+            }
             Opcode::FMNMX3 => Op::Fmnmx3 {
                 d: self.dst(o(0)?)?,
                 a: self.src(o(1)?, sl(1), 1)?,
