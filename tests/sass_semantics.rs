@@ -260,3 +260,34 @@ fn dsetp_min_max_pick_the_operand_ptxas_selects() {
                 000000000840000000000000084000000000000008400000000000000840000000000000f87f000000000000f87f";
     assert_eq!(out, format!("param 0: {}\n", want.split_whitespace().collect::<String>()));
 }
+
+#[test]
+fn hmnmx2_xorsign_takes_the_sign_from_the_sources_before_abs() {
+    // `min.xorsign.abs.f16x2 d, a, {4, 4}`: ptxas emits `HMNMX2.XORSIGN
+    // R, |R|, 4, 4, PT` on sm_90 (two f16 immediates). Per half (PTX ISA,
+    // "min"): the magnitude min(|a|, 4), the sign a's sign xor 4's (+).
+    // a's halves, low first: -2.0 (0xc000), 8.0 (0x4800); then -6.0
+    // (0xc600), -0.5 (0xb800). Expected: -2.0, 4.0; then -4.0, -0.5.
+    let ptx = ".version 8.0
+.target sm_90
+.address_size 64
+.visible .entry xs(.param .u64 out, .param .u64 in) {
+  .reg .b32 %r<6>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  ld.global.v2.b32 {%r1, %r2}, [%rd2];
+  mov.b32 %r3, 0x44004400;
+  min.xorsign.abs.f16x2 %r4, %r1, %r3;
+  min.xorsign.abs.f16x2 %r5, %r2, %r3;
+  st.global.v2.b32 [%rd1], {%r4, %r5};
+  ret;
+}
+";
+    let spec = r#"{"kernel": "xs", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 8, "fill": "zero", "output": true},
+      {"kind": "buffer", "bytes": 8, "fill": "hex", "hex": "00c0004800c600b8", "output": false}]}"#;
+    let Some(out) = run("hmnmx2_xorsign", ptx, spec) else { return };
+    assert_eq!(out, "param 0: 00c0004400c400b8\n");
+}

@@ -191,6 +191,24 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     }
     let with_xorsign = g.form("HMNMX2", 0x240, MNMX_FIXED, MNMX_MODS_XORSIGN, slots);
     v.push(Form { operand_suffixes: &MNMX_SWZ_XORSIGN, sms: (xorsign_from.max(80), g.sms.1), ..with_xorsign });
+    // Form 4 (0x840): b two f16 immediates (`HMNMX2.XORSIGN R8, |R8|, 4,
+    // 4, PT`, ptxas 13.5's `min.xorsign.abs.f16` of a constant in Triton
+    // 3.9's fma_clamp_f16 on sm_90 and sm_100; single-bit flips on sm_90;
+    // the same word without bit 82 decodes on sm_80). `.BF16_V2` prints
+    // the immediates as bf16 values (kept 0), bit 65 adds `.IS_A` and two
+    // predicates (kept 0).
+    const IMM_FIXED: &[(Field, u64)] = &[(f(78, 78), 0), (f(85, 85), 0)];
+    const IMM_MODS: &[ModField] = &[FTZ, NAN, SWZ[0]];
+    const IMM_MODS_XORSIGN: &[ModField] = &[FTZ, NAN, XORSIGN, SWZ[0]];
+    const IMM_SWZ: [OperandSuffix; 1] = [OperandSuffix::Mod { modifier: 2, slot: 1 }];
+    const IMM_SWZ_XORSIGN: [OperandSuffix; 1] = [OperandSuffix::Mod { modifier: 3, slot: 1 }];
+    let imm_slots = vec![RD, a, Slot::Half2, pred(87, PredShow::Always)];
+    if g.sms.0 < xorsign_from {
+        let before = g.form("HMNMX2", 0x840, IMM_FIXED, IMM_MODS, imm_slots.clone());
+        v.push(Form { operand_suffixes: &IMM_SWZ, sms: (g.sms.0.max(80), xorsign_from - 1), ..before });
+    }
+    let with_xorsign = g.form("HMNMX2", 0x840, IMM_FIXED, IMM_MODS_XORSIGN, imm_slots);
+    v.push(Form { operand_suffixes: &IMM_SWZ_XORSIGN, sms: (xorsign_from.max(80), g.sms.1), ..with_xorsign });
     // HSET2 (0x233): a mask (or 1.0 with `.BF`, bit 71) per half where the
     // comparison (76–79, FSETP's) combined with the predicate holds; 80
     // `.FTZ`, 69–70 the combination. 64–65 (`.BF16_V2` from sm_90) kept 0.

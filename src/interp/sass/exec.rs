@@ -1373,15 +1373,22 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, h(0) | h(1) << 16);
             }
         }
-        Op::Hmnmx2 { d, a, b, p, bf16, ftz, nan } => {
+        Op::Hmnmx2 { d, a, b, p, bf16, ftz, nan, xorsign } => {
             let pm = w.pm(p);
+            // The sources' halves before `|x|` and `-x`, for `.XORSIGN`.
+            let plain = |s: S| S { m: s.m & !(ABS | NEG), ..s };
             for l in lanes(exec) {
                 let (x, y) = (w.halves(a, l), w.halves(b, l));
+                let signs = [w.halves(plain(a), l), w.halves(plain(b), l)];
                 let min = pm >> l & 1 == 1;
                 let mut out = 0u32;
                 for k in 0..2 {
                     let (hx, hy) = if ftz { (num::ftz_half(x[k], bf16), num::ftz_half(y[k], bf16)) } else { (x[k], y[k]) };
-                    out |= u32::from(num::min_max_half(hx, hy, min, bf16, nan)) << (16 * k);
+                    let mut v = num::min_max_half(hx, hy, min, bf16, nan);
+                    if xorsign && !num::half_to_f64(v, bf16).is_nan() {
+                        v = (v & 0x7fff) | ((signs[0][k] ^ signs[1][k]) & 0x8000);
+                    }
+                    out |= u32::from(v) << (16 * k);
                 }
                 w.set(d, l, out);
             }

@@ -330,7 +330,9 @@ pub enum Op {
     /// inputs and results, `.SAT` clamps to [0, 1].
     Hfma2 { d: u16, a: S, b: S, c: S, bf16: bool, ftz: bool, sat: bool },
     /// HMNMX2: per half, the minimum (`p` true) or the maximum of `a` and `b`.
-    Hmnmx2 { d: u16, a: S, b: S, p: P, bf16: bool, ftz: bool, nan: bool },
+    /// With `xorsign` (PTX `min/max.xorsign.abs`), a number's sign is the
+    /// exclusive or of the sources' signs before `|x|`.
+    Hmnmx2 { d: u16, a: S, b: S, p: P, bf16: bool, ftz: bool, nan: bool, xorsign: bool },
     /// HSET2: per half, all ones (1.0 with `bf`) where the comparison
     /// combined with `p` holds, else 0.
     Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool, bf16: bool },
@@ -1072,7 +1074,7 @@ impl Translator<'_> {
                 ftz: has(Mod::FTZ),
                 sat: has(Mod::SAT),
             },
-            Opcode::HMNMX2 if !has(Mod::XORSIGN) => Op::Hmnmx2 {
+            Opcode::HMNMX2 => Op::Hmnmx2 {
                 d: self.dst(o(0)?)?,
                 a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
                 b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
@@ -1080,6 +1082,7 @@ impl Translator<'_> {
                 bf16: has(Mod::BF16_V2),
                 ftz: has(Mod::FTZ),
                 nan: has(Mod::NAN),
+                xorsign: has(Mod::XORSIGN),
             },
             Opcode::HSET2 => Op::Hset2 {
                 d: self.dst(o(0)?)?,
