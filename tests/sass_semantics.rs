@@ -260,3 +260,36 @@ fn dsetp_min_max_pick_the_operand_ptxas_selects() {
                 000000000840000000000000084000000000000008400000000000000840000000000000f87f000000000000f87f";
     assert_eq!(out, format!("param 0: {}\n", want.split_whitespace().collect::<String>()));
 }
+
+#[test]
+fn packed_half_f32_sources_convert_toward_zero() {
+    // sm_75's `cvt.rz.f16.f32` is `HADD2 R, R.F32, -RZ.H0_H0` (ptxas 13.5):
+    // the `.F32` source is one f32 value converted to f16 toward zero.
+    // Inputs 1 + 3·2^-12 (0x3f801800), its negation, 70000.0 (0x4788b800)
+    // and 65519.0 (0x477fef00): toward zero 1.0 (0x3c00), -1.0 (0xbc00),
+    // and the largest finite f16 65504 (0x7bff) twice, where the nearest
+    // would give 0x3c01, 0xbc01, infinity (0x7c00) and 0x7bff.
+    let ptx = ".version 6.4
+.target sm_75
+.address_size 64
+.visible .entry cvt_rz(.param .u64 in, .param .u64 out) {
+  .reg .b16 %h<2>; .reg .f32 %f<2>; .reg .b32 %r<2>; .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  cvt.rz.f16.f32 %h1, %f1;
+  mul.wide.u32 %rd3, %r1, 2;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.b16 [%rd5], %h1;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "cvt_rz", "grid": [1, 1, 1], "block": [4, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 16, "fill": "hex", "hex": "0018803f001880bf00b8884700ef7f47", "output": false},
+      {"kind": "buffer", "bytes": 8, "fill": "zero", "output": true}]}"#;
+    let Some(out) = run_on(75, "packed_half_f32_sources", ptx, spec) else { return };
+    assert_eq!(out, "param 1: 003c00bcff7bff7b\n");
+}

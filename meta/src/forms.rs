@@ -238,8 +238,8 @@ impl Rust for Slot {
             Slot::Target(layout) => struct_like(out, "Slot::Target(", |o| layout.rust(o), ")"),
             Slot::AbsTarget(layout) => struct_like(out, "Slot::AbsTarget(", |o| layout.rust(o), ")"),
             Slot::RelOffset(layout) => struct_like(out, "Slot::RelOffset(", |o| layout.rust(o), ")"),
-            Slot::Addr { base, wide, offset, scale, desc, show_desc, uniform, zero_base } => {
-                write_struct!(out, "Slot::Addr", base, wide, offset, scale, desc, show_desc, uniform, zero_base)
+            Slot::Addr { base, wide, offset, scale, desc, show_desc, uniform, zero_base, u32_base } => {
+                write_struct!(out, "Slot::Addr", base, wide, offset, scale, desc, show_desc, uniform, zero_base, u32_base)
             }
             Slot::SpecialReg(field) => struct_like(out, "Slot::SpecialReg(", |o| field.rust(o), ")"),
             Slot::NextUr(k) => {

@@ -145,7 +145,7 @@ pub(super) const FLOAT_CMP: ModField = ModField {
 /// (`[R8.64+UR6]`): 64-bit base 24–31, 24-bit offset 40–63, a zero base
 /// not printed (bit flips of corpus words).
 pub(super) const fn addr_75_uniform(lo: u8) -> Slot {
-    Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(f(lo, lo + 5)), zero_base: true }
+    Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(f(lo, lo + 5)), zero_base: true, u32_base: false }
 }
 
 // ---- sm_75 memory-access spellings (every value enumerated with nvdisasm
@@ -588,10 +588,10 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: Some(g.ur_field(desc_lo)),
         show_desc,
-        uniform: None, zero_base: true,
+        uniform: None, zero_base: true, u32_base: false,
     };
-    let local = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
-    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: Some(SCALE), desc: None, show_desc: false, uniform: None, zero_base: true };
+    let local = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
+    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: Some(SCALE), desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
     let data = gpr(32, None, None);
     const LDG_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0)];
     const LD_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0)];
@@ -635,7 +635,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         const SIZE_75: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".U.128"], extra: None };
         let load_75: &'static [ModField] = &[EVICT_75, SIZE_75, ORDER_75, PRIVATE];
         let store_75: &'static [ModField] = &[EVICT_75, SIZE_75, STORE_ORDER_75, PRIVATE];
-        let addr_75 = |offset: Field| Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(offset), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        let addr_75 = |offset: Field| Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(offset), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
         const LDG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 91), 0), (f(64, 71), 0)];
         const LD_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0)];
         const STG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
@@ -649,16 +649,27 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         // is added to the address (loads:
         // 32–37; stores: 64–69, the data register then in 32–39) and the
         // offset is 24 bits at 40–63 for all four; bit 90 makes the base
-        // 64-bit (`[R8.64+UR6]`; clear, `.U32`, not modelled); a zero base
-        // is not printed (`[UR6+0x2]`). Bit flips of corpus words.
-        let addr_75u = addr_75_uniform;
-        const LDG_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
-        const LD_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
-        const ST_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(16, 23), 0), (f(70, 71), 0)];
-        v.push(Form { sms: turing, ..g.form("LDG.E", 0x981, LDG_75U, load_75, vec![RD, addr_75u(32)]) });
-        v.push(Form { sms: turing, ..g.form("STG.E", 0x986, ST_75U, store_75, vec![addr_75u(64), data]) });
-        v.push(Form { sms: turing, ..g.form("LD.E", 0x980, LD_75U, load_75, vec![RD, addr_75u(32)]) });
-        v.push(Form { sms: turing, ..g.form("ST.E", 0x985, ST_75U, store_75, vec![addr_75u(64), data]) });
+        // 64-bit (`[R8.64+UR6]`), clear a 32-bit one that prints `.U32`
+        // (`LDG.E.SYS R7, [R0.U32+UR4]`: ptxas 13.5's sm_75 constant_mem);
+        // a zero base is not printed (`[UR6+0x2]`). Bit flips of corpus words.
+        const LDG_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 89), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
+        const LD_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
+        const ST_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(91, 91), 1), (f(16, 23), 0), (f(70, 71), 0)];
+        let with_base = |fixed: &'static [(Field, u64)], wide: bool| -> &'static [(Field, u64)] {
+            Box::leak(fixed.iter().copied().chain([(f(90, 90), u64::from(wide))]).collect::<Vec<_>>().into_boxed_slice())
+        };
+        for wide in [true, false] {
+            let addr_75u = |lo: u8| match addr_75_uniform(lo) {
+                Slot::Addr { base, offset, scale, desc, show_desc, uniform, zero_base, .. } => {
+                    Slot::Addr { base, wide, offset, scale, desc, show_desc, uniform, zero_base, u32_base: !wide }
+                }
+                other => other,
+            };
+            v.push(Form { sms: turing, ..g.form("LDG.E", 0x981, with_base(LDG_75U, wide), load_75, vec![RD, addr_75u(32)]) });
+            v.push(Form { sms: turing, ..g.form("STG.E", 0x986, with_base(ST_75U, wide), store_75, vec![addr_75u(64), data]) });
+            v.push(Form { sms: turing, ..g.form("LD.E", 0x980, with_base(LD_75U, wide), load_75, vec![RD, addr_75u(32)]) });
+            v.push(Form { sms: turing, ..g.form("ST.E", 0x985, with_base(ST_75U, wide), store_75, vec![addr_75u(64), data]) });
+        }
         let hopper = (90, 90);
         v.push(Form { sms: hopper, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]) });
         v.push(Form { sms: hopper, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]) });
@@ -690,7 +701,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         scale: Some(SCALE),
         desc: None,
         show_desc: false,
-        uniform: Some(g.ur_field(lo)), zero_base: true,
+        uniform: Some(g.ur_field(lo)), zero_base: true, u32_base: false,
     };
     const LDS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
     const STS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0)];
@@ -698,7 +709,15 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     const LDS_UR6: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
     const STS_UR6: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0), (f(70, 71), 0)];
     let (lds_u, sts_u) = if g.wide_ur { (LDS_UR, STS_UR) } else { (LDS_UR6, STS_UR6) };
-    v.push(g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]));
+    if g.wide_ur {
+        v.push(g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]));
+    } else {
+        // sm_75's `.U` (bit 76) here too (`LDS.U R3, [R5+UR5]`: ptxas
+        // 13.5's sm_75 scan_block; bit flips).
+        const LDS_UR6_75: &[(Field, u64)] = &[(f(72, 72), 0), (f(77, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
+        v.push(Form { sms: (75, 75), ..g.form("LDS", 0x984, LDS_UR6_75, &[LDS_U, LOAD_SIZE], vec![RD, shared_u(32)]) });
+        v.push(Form { sms: (80, 90), ..g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]) });
+    }
     v.push(g.form("STS", 0x988, sts_u, &[LOAD_SIZE], vec![shared_u(64), data]));
 }
 

@@ -229,7 +229,7 @@ fn local_uniform(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: None,
         show_desc: false,
-        uniform: Some(g.ur_field(lo)), zero_base: true,
+        uniform: Some(g.ur_field(lo)), zero_base: true, u32_base: false,
     };
     // Eviction priority 84–86 as LDL's.
     const LDL_U: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
@@ -287,15 +287,19 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     v.push(Form { sms: sms_90, ..g.form("WARPSYNC.COLLECTIVE", 0x348, COLLECTIVE, &[], vec![cond, gpr(24, None, None), target]) });
     v.push(Form { sms: sms_90, ..g.form("WARPSYNC.COLLECTIVE.ALL", 0x948, COLLECTIVE_ALL, &[], vec![cond, target]) });
     v.push(g.form("YIELD", 0x946, NONE, &[], vec![cond]));
-    const NANOSLEEP_FIXED: &[(Field, u64)] = &[(f(83, 86), 0)];
-    v.push(g.form("NANOSLEEP", 0x95d, NANOSLEEP_FIXED, &[], vec![cond, Slot::Imm32 { signed: false }]));
+    // Bit 85 `.WARP` (`NANOSLEEP.WARP 0x64`: every measured SM; ptxas
+    // 13.5 emits it for sm_75's `nanosleep`), 86 `.RAND` (kept 0); 83–84
+    // kept 0 (`.CLEAR`, `.SYNCS` from sm_100). Bit flips (nvdisasm 13.5).
+    const NANOSLEEP_FIXED: &[(Field, u64)] = &[(f(83, 84), 0), (f(86, 86), 0)];
+    const WARP: &[ModField] = &[ModField { field: f(85, 85), names: &["", ".WARP"], extra: None }];
+    v.push(g.form("NANOSLEEP", 0x95d, NANOSLEEP_FIXED, WARP, vec![cond, Slot::Imm32 { signed: false }]));
     // The duration in a register (0x35d, 32–39: `NANOSLEEP R4` is
     // 0x000000040000735d on sm_80, sm_90 and sm_100) or, before sm_100, a
     // constant-bank word (0xb5d: `NANOSLEEP c[0x0][0x160]` is
     // 0x0000580000007b5d on sm_80); ptxas 13.5 words.
-    v.push(g.form("NANOSLEEP", 0x35d, NANOSLEEP_FIXED, &[], vec![cond, gpr(32, None, None)]));
+    v.push(g.form("NANOSLEEP", 0x35d, NANOSLEEP_FIXED, WARP, vec![cond, gpr(32, None, None)]));
     if !g.wide_ur {
-        v.push(Form { sms: (75, 90), ..g.form("NANOSLEEP", 0xb5d, NANOSLEEP_FIXED, &[], vec![cond, cbank(None, None, None)]) });
+        v.push(Form { sms: (75, 90), ..g.form("NANOSLEEP", 0xb5d, NANOSLEEP_FIXED, WARP, vec![cond, cbank(None, None, None)]) });
     }
     v.push(g.form("ERRBAR", 0x9ab, NONE, &[], vec![]));
     // MEMBAR: semantics 79–80, scope 76–78 (values 4, 6, 7 print `.INVALIDn`).
@@ -459,7 +463,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: Some(g.ur_field(64)),
         show_desc,
-        uniform: None, zero_base: true,
+        uniform: None, zero_base: true, u32_base: false,
     };
     const FIXED_6: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 70), 0), (f(71, 71), 1), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 3)];
     const FIXED_8: &[(Field, u64)] = &[(f(16, 23), 0), (f(72, 72), 1), (f(81, 81), 1), (f(82, 83), 0), (f(90, 91), 3)];
@@ -499,14 +503,14 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
             scale: None,
             desc: Some(g.ur_field(64)),
             show_desc: true,
-            uniform: None, zero_base: true,
+            uniform: None, zero_base: true, u32_base: false,
         };
         for (name, opcode, mods) in [("ATOMG.E", 0x9a8, amods), ("ATOM.E", 0x98a, atom_mods)] {
             v.push(g.form(name, opcode, AFIXED_8, mods, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
         }
     } else {
         // sm_80–sm_89 refuse a zero base register here (oracle).
-        let no_rz = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false };
+        let no_rz = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false, u32_base: false };
         for (name, opcode, mods_80, mods) in [("ATOMG.E", 0x9a8, amods_80, amods), ("ATOM.E", 0x98a, atom_mods_80, atom_mods)] {
             v.push(Form { sms: (80, 89), ..g.form(name, opcode, AFIXED_6, mods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) });
             v.push(Form { sms: (90, 90), ..g.form(name, opcode, AFIXED_6, mods, aslots(true)) });
@@ -530,7 +534,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         // offset at 40–63 (`RED.E.MIN.STRONG.GPU [R30], R35`; bit flips,
         // nvdisasm 13.5).
         const RED_75_REG: &[(Field, u64)] = &[(f(16, 23), 0), (f(64, 71), 0), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 0)];
-        let addr_reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        let addr_reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
         v.push(turing(g.form("RED.E", 0x98e, RED_75_REG, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_reg, data])));
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr_75, data];
         v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots.clone())));
@@ -543,7 +547,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         // Single-bit flips of corpus words (sm_75, nvdisasm 13.5).
         v.push(turing(g.form("ATOM.E", 0x98a, ATOMG_75, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
         const ATOM_38A: &[(Field, u64)] = &[(f(64, 71), 0xff), (f(72, 72), 1), (f(91, 91), 0)];
-        let addr32 = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        let addr32 = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr32, data];
         v.push(turing(g.form("ATOM.E", 0x38a, ATOM_38A, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
     }
@@ -564,7 +568,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         let fatom: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
         if g.wide_ur {
             const FATOM_8: &[(Field, u64)] = &[(f(63, 63), 1), (f(72, 72), 1), (f(87, 87), 0), (f(90, 91), 3)];
-            let addr23 = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 62)), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true };
+            let addr23 = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 62)), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true, u32_base: false };
             for (name, opcode) in [("ATOM.E", 0x9a2), ("ATOMG.E", 0x9a3)] {
                 v.push(g.form(name, opcode, FATOM_8, fatom, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
             }
@@ -585,7 +589,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform: None,
-        zero_base: true,
+        zero_base: true, u32_base: false,
     };
     const CAS_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 0), (f(87, 91), 0)];
     // Types other than these print `.INVALIDn` (oracle).
@@ -741,7 +745,7 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform,
-        zero_base: true,
+        zero_base: true, u32_base: false,
     };
     const ATOMS_FIXED: &[(Field, u64)] = &[(f(64, 71), 0), (f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 0)];
     const ATOMS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 1)];
@@ -799,7 +803,7 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // 0x...0000800100`); flips of 32–104 on sm_90 show no offset. sm_90+.
     if g.wide_ur || g.sms.1 >= 90 {
         const PF2: &[(Field, u64)] = &[(f(72, 72), 1), (f(87, 91), 1)];
-        let line = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
+        let line = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
         v.push(Form { sms: (g.sms.0.max(90), g.sms.1), ..g.form("CCTL.E.PF2", 0x98f, PF2, &[], vec![line]) });
     }
 }
@@ -900,9 +904,9 @@ fn qspc(v: &mut Vec<Form>, g: Generation) {
     const SPACE_90: ModField = ModField { field: f(73, 74), names: &[".G", ".L", ".S", ".D"], extra: None };
     const E: ModField = ModField { field: f(72, 72), names: &["", ".E"], extra: None };
     const UNIFORM: &[(Field, u64)] = &[(f(72, 72), 1), (f(90, 91), 3)];
-    let reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+    let reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
     let with_ur =
-        Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false };
+        Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false, u32_base: false };
     let p = pred_plain(81, PredShow::Always);
     let variants: &[((u16, u16), ModField)] = if g.wide_ur { &[((100, 120), SPACE_90)] } else { &[((75, 89), SPACE_75), ((90, 90), SPACE_90)] };
     for &(sms, space) in variants {

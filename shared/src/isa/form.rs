@@ -200,6 +200,10 @@ pub enum Slot {
         /// Whether the base may be the zero register (nvdisasm refuses
         /// sm_80–sm_89 ATOMG with `[RZ.64]`).
         zero_base: bool,
+        /// The base is a 32-bit register added to the 64-bit uniform one,
+        /// printed `.U32` (`[R0.U32+UR4]`: sm_75's global accesses with
+        /// bit 90 clear).
+        u32_base: bool,
     },
     /// A special register number (printed by name).
     SpecialReg(Field),

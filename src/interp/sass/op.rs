@@ -64,6 +64,9 @@ pub const NOT: u8 = 4;
 pub const H0H0: u8 = 8;
 /// Packed-half sources: both lanes read the high half (`R0.H1_H1`).
 pub const H1H1: u8 = 16;
+/// Packed-half sources: both lanes read the register as one f32 value
+/// converted to f16 toward zero (`R0.F32`, sm_75–sm_89).
+pub const F32H: u8 = 32;
 
 /// A source operand: a row and modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -137,6 +140,9 @@ pub struct Addr {
     pub base: u16,
     /// Whether the base is a 64-bit pair.
     pub wide: bool,
+    /// With `wide`, the base is one register, zero-extended (the address
+    /// and the uniform register stay 64-bit: sm_75's `[R0.U32+UR4]`).
+    pub base32: bool,
     /// Byte offset.
     pub offset: i32,
     /// Uniform register row added (URZ rows for none).
@@ -643,6 +649,7 @@ impl Translator<'_> {
             Operand::Mem(m) => Ok(Addr {
                 base: read_row(m.base()).ok_or(Bad)?,
                 wide: false,
+                base32: false,
                 offset: m.offset(),
                 ur: match m.uniform() {
                     Some(u) => read_row(u).ok_or(Bad)?,
@@ -718,6 +725,7 @@ impl Translator<'_> {
                 [] => 0,
                 [Mod::H0_H0] => H0H0,
                 [Mod::H1_H1] => H1H1,
+                [Mod::F32] => F32H,
                 _ => return Err(Bad),
             };
             Ok(S { m: s.m | swizzle, ..s })
@@ -1146,12 +1154,14 @@ impl Translator<'_> {
                 let space = space(opcode);
                 let mut addr = self.addr(o(1)?)?;
                 addr.wide = matches!(sl(1), Slot::Addr { wide: true, .. }) || self.e_is_wide(space, has(Mod::E));
+                addr.base32 = matches!(sl(1), Slot::Addr { u32_base: true, .. });
                 Op::Ld { d: self.dst(o(0)?)?, addr, w: width(toks), space }
             }
             Opcode::STG | Opcode::ST | Opcode::STS | Opcode::STL => {
                 let space = space(opcode);
                 let mut addr = self.addr(o(0)?)?;
                 addr.wide = matches!(sl(0), Slot::Addr { wide: true, .. }) || self.e_is_wide(space, has(Mod::E));
+                addr.base32 = matches!(sl(0), Slot::Addr { u32_base: true, .. });
                 let s = match o(1)? {
                     Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad)?,
                     _ => return Err(Bad),
@@ -1214,7 +1224,7 @@ impl Translator<'_> {
             Opcode::LDGSTS => {
                 let dst = match sl(0) {
                     // The zero-base form (`[RZ]`, a fixed text).
-                    Slot::Text(_) => Addr { base: RZ, wide: false, offset: 0, ur: URZ, shift: 0 },
+                    Slot::Text(_) => Addr { base: RZ, wide: false, base32: false, offset: 0, ur: URZ, shift: 0 },
                     _ => self.addr(o(0)?)?,
                 };
                 let mut src = self.addr(o(1)?)?;
