@@ -30,6 +30,20 @@ const WORDS: &[common::measured_words::Word] = &[
     // sm_75's `nanosleep.u32 100` and `nanosleep.u32 %r` of a parameter.
     (75, 0x000000640000795d, 0x000fe20003a00000, "NANOSLEEP.WARP 0x64 ;"),
     (75, 0x0000580000007b5d, 0x000fe20003a00000, "NANOSLEEP.WARP c[0x0][0x160] ;"),
+    // Uniform float instructions of sm_120 (a float loop of kernel
+    // parameters; `sass_semantics::uniform_float_ops_of_sm120`).
+    (120, 0x0000000004047254, 0x002fd80008000aff, "UFADD UR4, |UR4|, -URZ ;"),
+    (120, 0x0000000004047254, 0x008fe20008000008, "UFADD UR4, UR4, UR8 ;"),
+    (120, 0x3fc0000004057455, 0x010fc80008000209, "UFFMA UR5, |UR4|, UR9, 1.5 ;"),
+    (120, 0x4060000005057856, 0x000fc80008400000, "UFMUL UR5, UR5, 3.5 ;"),
+    (120, 0x0000000905007253, 0x000fd2000bf0e000, "UFSETP.GEU.AND UP0, UPT, UR5, UR9, UPT ;"),
+    // Words written for the fields nvdisasm 13.5 prints (bit flips of
+    // them measured the layouts): sm_75's R2UR with a predicate result,
+    // `.OR` of the PT form, UP2UR.
+    (75, 0x00000000040473c2, 0x000e240000020000, "R2UR P1, UR4, R4 ;"),
+    (90, 0x00000000040472ca, 0x000e2400001e0000, "R2UR.OR PT, UR4, R4 ;"),
+    (90, 0x800000ff05047883, 0x000fe20008000000, "UP2UR UR4, UPR, UR5, 0x800000ff ;"),
+    (120, 0x800000ff05047883, 0x000fe20008000000, "UP2UR UR4, UPR, UR5, 0x800000ff ;"),
 ];
 
 #[test]

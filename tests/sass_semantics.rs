@@ -293,3 +293,41 @@ fn packed_half_f32_sources_convert_toward_zero() {
     let Some(out) = run_on(75, "packed_half_f32_sources", ptx, spec) else { return };
     assert_eq!(out, "param 1: 003c00bcff7bff7b\n");
 }
+
+#[test]
+fn uniform_float_ops_of_sm120() {
+    // A float loop over kernel parameters, which ptxas 13.5 keeps in the
+    // uniform datapath on sm_120: `UFADD UR4, |UR4|, -URZ`, `UFADD UR4, UR4,
+    // UR8`, `UFFMA UR5, |UR4|, UR9, 1.5`, `UFMUL UR5, UR5, 3.5`,
+    // `UFSETP.GEU.AND UP0, UPT, UR5, UR9, UPT`. With a = -0, b = 35 and
+    // c = -0.0625, x = -k/16 after k rounds and the loop goes on while
+    // (35·|x| + 1.5)·3.5 < 35: 28.21875 for k = 3, 35.875 for k = 4, so it
+    // counts 4 (without the `|x|` it would never end).
+    let ptx = ".version 8.7
+.target sm_120
+.address_size 64
+.visible .entry uf(.param .u64 p, .param .f32 a, .param .f32 b, .param .f32 c)
+{
+  .reg .f32 %f<10>; .reg .b64 %rd<4>; .reg .b32 %r<20>; .reg .pred %p<4>;
+  ld.param.u64 %rd1, [p]; ld.param.f32 %f1, [a]; ld.param.f32 %f2, [b]; ld.param.f32 %f3, [c];
+  mov.u32 %r1, %tid.x; mov.u32 %r9, 0;
+  abs.f32 %f4, %f1;
+LOOP:
+  add.f32 %f4, %f4, %f3;
+  abs.f32 %f5, %f4;
+  fma.rn.f32 %f6, %f5, %f2, 0f3FC00000;
+  mul.f32 %f7, %f6, 0f40600000;
+  add.s32 %r9, %r9, 1;
+  setp.lt.f32 %p1, %f7, %f2;
+  @%p1 bra LOOP;
+  mul.wide.s32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r9;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "uf", "grid": [1, 1, 1], "block": [2, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 8, "fill": "zero", "output": true},
+      {"kind": "f32", "value": "0x80000000"}, {"kind": "f32", "value": "0x420c0000"}, {"kind": "f32", "value": "0xbd800000"}]}"#;
+    let Some(out) = run_on(120, "uniform_float_ops", ptx, spec) else { return };
+    assert_eq!(out, "param 0: 0400000004000000\n");
+}

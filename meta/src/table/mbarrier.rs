@@ -49,7 +49,7 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         uniform: Some(g.ur_field(64)),
         zero_base: true, u32_base: false,
     };
-    let ur = |lo: u8| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+    let ur = |lo: u8| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
 
     // SYNCS.EXCH.64 (0x5b2) URd, [URa+off], URb: stores the 64-bit word
     // URb:URb+1 into the mbarrier at URa (`mbarrier.init`, the word

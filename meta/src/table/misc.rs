@@ -95,7 +95,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     let src = pred(87, Always);
     v.push(g.form("VOTE", 0x806, NO_D, &[VOTE_MODE], vec![pred_plain(81, Always), src]));
     v.push(g.form("VOTE", 0x806, NONE, &[VOTE_MODE], vec![RD, pred_plain(81, Always), src]));
-    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     let up = Slot::Pred { uniform: true, field: f(81, 83), not: None, show: Always };
     // VOTEU is guarded by a general predicate.
     let voteu = |fixed, slots| g.form("VOTEU", 0x886, fixed, &[VOTE_MODE], slots);
@@ -137,7 +137,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     // print `.INVALIDn`), bit 73 `.S32` (field enumeration, sm_90).
     const REDUX_OP: ModField = ModField { field: f(78, 80), names: &["", ".OR", ".XOR", ".SUM", ".MIN", ".MAX"], extra: None };
     const REDUX_SIGN: ModField = ModField { field: f(73, 73), names: &["", ".S32"], extra: None };
-    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     let redux_fixed = if g.wide_ur { NONE } else { UD6 };
     v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("REDUX", 0x3c4, redux_fixed, &[REDUX_OP, REDUX_SIGN], vec![ur_d, gpr(24, None, None)]) });
     if g.wide_ur {
@@ -171,7 +171,7 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     const MOV64_REG: &[(Field, u64)] = &[(f(72, 75), 0xf), (f(80, 80), 1)];
     v.push(sm120(g.form("MOV.64", 0x202, MOV64_REG, &[], vec![RD, gpr(32, None, Some(1))])));
     v.push(sm120(g.form("MOV.64", 0xc02, MOV64_REG, &[], vec![RD, g.uniform_b(None, None)])));
-    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
     v.push(Form { uniform_guard: true, ..sm120(g.form("UMOV.64", 0x482, UNIFORM, &[], vec![ur_d, imm64])) });
     // IADD.X: carry in 87–90 printed last, the a and b flag bits are `~`.
@@ -343,14 +343,14 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         // sm_100 refuses it (oracle).
         const UI2F_FIXED_U32: &[(Field, u64)] = &[(f(74, 74), 0), (f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
         const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"], extra: None };
-        let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+        let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F.U32", 0x85a, UI2F_FIXED_U32, &[ROUND], vec![ur_d, Slot::Imm32 { signed: false }]) });
         // With a uniform register (0x25a, 32–39): bit 74 clear `.U32`, set
         // signed (printed as nothing); the same fixed fields (ptxas's
         // `UI2F.U32.RP UR4, UR5`, ZLUDA corpus; bit flips, sm_120).
         const UI2F_FIXED: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
         const UI2F_SIGN: ModField = ModField { field: f(74, 74), names: &[".U32", ""], extra: None };
-        let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, not: None };
+        let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, abs: None, not: None };
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED, &[UI2F_SIGN, ROUND], vec![ur_d, ur_b]) });
         // UVIMNMX (0x04a, sm_120): VIMNMX on uniform registers, b a uniform
         // register (0x24a, 32–39) or an immediate (0x84a); the lane type
@@ -361,7 +361,7 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         const UVIMNMX_TYPE: ModField = ModField { field: f(72, 74), names: &[".U32", ".S32", U, ".S16x2", U, ".S8x4", U, U], extra: None };
         const UVIMNMX_RELU: ModField = ModField { field: f(76, 76), names: &["", ".RELU"], extra: None };
         const UVIMNMX_FIXED: &[(Field, u64)] = &[(f(81, 86), 0x3f), (f(91, 91), 1)];
-        let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+        let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
         let upred = Slot::Pred { uniform: true, field: f(87, 89), not: Some(90), show: PredShow::Always };
         for (form, b) in [(0x24au16, ur(32)), (0x84a, Slot::Imm32 { signed: true })] {
             v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UVIMNMX", form, UVIMNMX_FIXED, &[UVIMNMX_TYPE, UVIMNMX_RELU], vec![ur(16), ur(24), b, upred]) });
@@ -658,8 +658,8 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // UFLO (0x2bd) and UPOPC (0x2bf): FLO and POPC of a uniform register
     // (32–) into one; bit 91 set; UFLO's 81–83 hold UPT.
     const FLO_SH: ModField = ModField { field: f(74, 74), names: &["", ".SH"], extra: None };
-    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
-    let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, not: Some(63) };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
+    let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, abs: None, not: Some(63) };
     const UFLO_FIXED: &[(Field, u64)] = &[(f(81, 83), 7), (f(91, 91), 1)];
     const UPOPC_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
@@ -707,7 +707,7 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         // a form ptxas does not emit, left out; ptxas writes URZ as 63 on
         // sm_90, as VOTEU).
         let elect_src = Slot::Pred { uniform: false, field: f(87, 89), not: Some(90), show: Always };
-        let elect_ud = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+        let elect_ud = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
         const ELECT_FIXED: &[(Field, u64)] = &[(f(91, 91), 0)];
         const ELECT_FIXED6: &[(Field, u64)] = &[(f(22, 23), 0), (f(91, 91), 0)];
         let elect_fixed = if g.wide_ur { ELECT_FIXED } else { ELECT_FIXED6 };
@@ -863,7 +863,7 @@ fn minmax_sm120(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: (120, 120), ..g.form("IMNMX", form, NONE, &[TYPE], slots) });
     }
     const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
-    let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+    let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
     for (form, b) in [(0x285u16, ur(32)), (0x885, imm)] {
         let slots = vec![up(81), up(84), ur(16), ur(24), b, upred(87), upred(77)];
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UIMNMX", form, UNIFORM, &[TYPE], slots) });
@@ -877,7 +877,7 @@ fn minmax_sm120(v: &mut Vec<Form>, g: Generation) {
 /// word (sm_120).
 fn uiadd3_64(v: &mut Vec<Form>, g: Generation) {
     const PLAIN: &[(Field, u64)] = &[(f(74, 74), 0), (f(77, 80), 0xf), (f(87, 90), 0xf), (f(91, 91), 1)];
-    let ur = |lo, neg| Slot::Ur { field: g.ur_field(lo), neg, not: None };
+    let ur = |lo, neg| Slot::Ur { field: g.ur_field(lo), neg, abs: None, not: None };
     // sm_90 (6-bit fields) prints the carry predicates only when not UPT
     // (ptxas 13.5 words of thrust_transform: `UIADD3.64 UR4, UR10, UR12,
     // UR4` = 0x0000000c0a047297 / 0x000fe4000fffe004); sm_100 as sm_120.

@@ -88,6 +88,8 @@ pub enum Slot {
         field: Field,
         /// `-x` bit.
         neg: Bit,
+        /// `|x|` bit (the uniform float instructions of sm_120).
+        abs: Bit,
         /// `~x` bit.
         not: Bit,
     },
@@ -391,7 +393,7 @@ impl Slot {
         let bit = |b: Bit| b.map_or(0, |b| 1u128 << b);
         match *self {
             Slot::Gpr { field: f, neg, abs, not, .. } => field(f) | bit(neg) | bit(abs) | bit(not),
-            Slot::Ur { field: f, neg, not } => field(f) | bit(neg) | bit(not),
+            Slot::Ur { field: f, neg, abs, not } => field(f) | bit(neg) | bit(abs) | bit(not),
             Slot::UniformB { field: f, neg, not } => field(f) | 1u128 << UNIFORM_B_FLAG | bit(neg) | bit(not),
             Slot::Barrier(f) => field(f),
             Slot::Pred { field: f, not, .. } => field(f) | bit(not),

@@ -1128,10 +1128,12 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, diff.wrapping_add(w.ri(c, l)));
             }
         }
-        Op::P2r { d, a, mask, byte } => {
-            // PR: P0…P6 in bits 0–6 (bit 7 and up read as clear: not measured).
+        Op::P2r { d, a, mask, byte, uniform } => {
+            // PR: P0…P6 in bits 0–6 (bit 7 and up read as clear: not
+            // measured); UP2UR's UPR: UP0…UP6.
+            let first = if uniform { usize::from(UP_BASE) } else { 0 };
             for l in lanes(exec) {
-                let pr = (0..7).fold(0u32, |acc, k| acc | (w.p[k] >> l & 1) << k);
+                let pr = (0..7).fold(0u32, |acc, k| acc | (w.p[first + k] >> l & 1) << k);
                 let shift = 8 * u32::from(byte);
                 let m = w.ri(mask, l) << shift;
                 w.set(d, l, (w.ri(a, l) & !m) | (pr << shift & m));

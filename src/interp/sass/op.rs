@@ -290,7 +290,7 @@ pub enum Op {
     /// in the lane, and `srcs[2]`), then at least zero with `relu`.
     MinMax { d: u16, srcs: [S; 3], count: u8, add: bool, p: P, half: bool, signed: bool, relu: bool },
     Vabsdiff { d: u16, a: S, b: S, c: S, signed: bool },
-    P2r { d: u16, a: S, mask: S, byte: u8 },
+    P2r { d: u16, a: S, mask: S, byte: u8, uniform: bool },
     R2p { a: S, mask: u32, byte: u8 },
     Imnmx64 { d: u16, a: S, b: S, p: P, signed: bool },
     Isetp { d: [u8; 2], a: S, b: S, cmp: Cmp, signed: bool, wide: bool, bop: u8, pin: P, ex: Option<P> },
@@ -962,7 +962,7 @@ impl Translator<'_> {
                     Op::Imnmx { d, a: self.src(o(3)?, sl(3), 1)?, b: self.src(o(4)?, sl(4), 1)?, p: self.psrc(o(5)?)?, signed }
                 }
             }
-            Opcode::P2R => Op::P2r { d: self.dst(o(0)?)?, a: self.src(o(2)?, sl(2), 1)?, mask: self.src(o(3)?, sl(3), 1)?, byte: mod_value(0) },
+            Opcode::P2R | Opcode::UP2UR => Op::P2r { d: self.dst(o(0)?)?, a: self.src(o(2)?, sl(2), 1)?, mask: self.src(o(3)?, sl(3), 1)?, byte: mod_value(0), uniform: opcode == Opcode::UP2UR },
             Opcode::ISETP | Opcode::UISETP => {
                 let wide = has(Mod::U64) || has(Mod::S64);
                 let w = if wide { 2 } else { 1 };
@@ -984,14 +984,14 @@ impl Translator<'_> {
             Opcode::FSET if toks.first() == Some(&Mod::BF) => {
                 Op::Fset { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, cmp: mod_value(0) & 15, ftz: has(Mod::FTZ), bop: bop(), pin: self.psrc(o(3)?)? }
             }
-            Opcode::FSETP | Opcode::DSETP => {
+            Opcode::FSETP | Opcode::DSETP | Opcode::UFSETP => {
                 let f64 = opcode == Opcode::DSETP;
                 let w = if f64 { 2 } else { 1 };
                 Op::Fsetp { d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?], a: self.src(o(2)?, sl(2), w)?, b: self.src(o(3)?, sl(3), w)?, cmp: mod_value(0) & 15, ftz: has(Mod::FTZ), bop: bop(), pin: self.psrc(o(4)?)?, f64 }
             }
-            Opcode::FADD => Op::Fadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ), sat: has(Mod::SAT) },
-            Opcode::FMUL => Op::Fmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
-            Opcode::FFMA => Op::Ffma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
+            Opcode::FADD | Opcode::UFADD => Op::Fadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ), sat: has(Mod::SAT) },
+            Opcode::FMUL | Opcode::UFMUL => Op::Fmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
+            Opcode::FFMA | Opcode::UFFMA => Op::Ffma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
             Opcode::FMNMX3 => Op::Fmnmx3 {
                 d: self.dst(o(0)?)?,
                 a: self.src(o(1)?, sl(1), 1)?,
