@@ -37,6 +37,11 @@ const WORDS: &[common::measured_words::Word] = &[
     (120, 0x3fc0000004057455, 0x010fc80008000209, "UFFMA UR5, |UR4|, UR9, 1.5 ;"),
     (120, 0x4060000005057856, 0x000fc80008400000, "UFMUL UR5, UR5, 3.5 ;"),
     (120, 0x0000000905007253, 0x000fd2000bf0e000, "UFSETP.GEU.AND UP0, UPT, UR5, UR9, UPT ;"),
+    // F2I of an F16 source's high half (`cvt.rni.s32.f16`, `cvt.rni.s64.f16`).
+    (75, 0x1000000000087305, 0x004e700000103100, "F2I.F16.NTZ R8, R0.H1 ;"),
+    (75, 0x1000000000067311, 0x000e2a0000101900, "F2I.S64.F16 R6, R0.H1 ;"),
+    (90, 0x10000002000c7305, 0x004e700000103100, "F2I.F16.NTZ R12, R2.H1 ;"),
+    (120, 0x1000000200067311, 0x000e240000101900, "F2I.S64.F16 R6, R2.H1 ;"),
     // Words written for the fields nvdisasm 13.5 prints (bit flips of
     // them measured the layouts): sm_75's R2UR with a predicate result,
     // `.OR` of the PT form, UP2UR.

@@ -331,3 +331,30 @@ LOOP:
     let Some(out) = run_on(120, "uniform_float_ops", ptx, spec) else { return };
     assert_eq!(out, "param 0: 0400000004000000\n");
 }
+
+#[test]
+fn f2i_reads_the_high_half_of_an_f16_source() {
+    // `cvt.rni.s32.f16` of a register's high half is `F2I.F16.NTZ R8,
+    // R0.H1` (ptxas 13.5). The word 0x41403c00 holds 1.0 in its low half
+    // and 2.625 in its high half, which rounds to 3 (2 if truncated, 1 from
+    // the low half).
+    let ptx = ".version 8.7
+.target sm_90
+.address_size 64
+.visible .entry high(.param .u64 in, .param .u64 out) {
+  .reg .b16 %h<3>; .reg .b32 %r<3>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.global.b32 %r1, [%rd1];
+  mov.b32 {%h1, %h2}, %r1;
+  cvt.rni.s32.f16 %r2, %h2;
+  st.global.b32 [%rd2], %r2;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "high", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 4, "fill": "hex", "hex": "003c4041", "output": false},
+      {"kind": "buffer", "bytes": 4, "fill": "zero", "output": true}]}"#;
+    let Some(out) = run("f2i_high_half", ptx, spec) else { return };
+    assert_eq!(out, "param 1: 03000000\n");
+}

@@ -2230,7 +2230,9 @@ fn read_fmt(w: &Warp, a: S, l: usize, f: Fmt, ftz: bool) -> f64 {
             f64::from(if ftz { num::ftz32(x) } else { x })
         }
         Fmt::F16 => {
-            let mut h = w.raw(a, l) as u16;
+            // `R0.H1` (F2I) reads the high half.
+            let raw = w.raw(a, l);
+            let mut h = if a.m & H1H1 != 0 { (raw >> 16) as u16 } else { raw as u16 };
             if a.m & ABS != 0 {
                 h &= 0x7fff;
             }

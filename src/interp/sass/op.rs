@@ -1088,7 +1088,14 @@ impl Translator<'_> {
                 let to = toks.iter().copied().find_map(int_fmt).unwrap_or(IntFmt { bits: 32, signed: true });
                 let from = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let w = if from == Fmt::F64 { 2 } else { 1 };
-                Op::F2i { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: int_rnd(), ftz: has(Mod::FTZ) }
+                // The high half of an F16 source (`R0.H1`).
+                let a = self.src(o(1)?, sl(1), w)?;
+                let a = match inst.operand_tokens(1) {
+                    [] => a,
+                    [Mod::H1] => S { m: a.m | H1H1, ..a },
+                    _ => return Err(Bad),
+                };
+                Op::F2i { d: self.dst(o(0)?)?, a, from, to, rnd: int_rnd(), ftz: has(Mod::FTZ) }
             }
             Opcode::I2F | Opcode::I2FP | Opcode::UI2F => {
                 let to = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
