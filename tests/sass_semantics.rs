@@ -291,3 +291,101 @@ fn hmnmx2_xorsign_takes_the_sign_from_the_sources_before_abs() {
     let Some(out) = run("hmnmx2_xorsign", ptx, spec) else { return };
     assert_eq!(out, "param 0: 00c0004400c400b8\n");
 }
+
+#[test]
+fn packed_half_f32_sources_convert_toward_zero() {
+    // sm_75's `cvt.rz.f16.f32` is `HADD2 R, R.F32, -RZ.H0_H0` (ptxas 13.5):
+    // the `.F32` source is one f32 value converted to f16 toward zero.
+    // Inputs 1 + 3·2^-12 (0x3f801800), its negation, 70000.0 (0x4788b800)
+    // and 65519.0 (0x477fef00): toward zero 1.0 (0x3c00), -1.0 (0xbc00),
+    // and the largest finite f16 65504 (0x7bff) twice, where the nearest
+    // would give 0x3c01, 0xbc01, infinity (0x7c00) and 0x7bff.
+    let ptx = ".version 6.4
+.target sm_75
+.address_size 64
+.visible .entry cvt_rz(.param .u64 in, .param .u64 out) {
+  .reg .b16 %h<2>; .reg .f32 %f<2>; .reg .b32 %r<2>; .reg .b64 %rd<6>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  cvt.rz.f16.f32 %h1, %f1;
+  mul.wide.u32 %rd3, %r1, 2;
+  add.s64 %rd5, %rd2, %rd3;
+  st.global.b16 [%rd5], %h1;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "cvt_rz", "grid": [1, 1, 1], "block": [4, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 16, "fill": "hex", "hex": "0018803f001880bf00b8884700ef7f47", "output": false},
+      {"kind": "buffer", "bytes": 8, "fill": "zero", "output": true}]}"#;
+    let Some(out) = run_on(75, "packed_half_f32_sources", ptx, spec) else { return };
+    assert_eq!(out, "param 1: 003c00bcff7bff7b\n");
+}
+
+#[test]
+fn uniform_float_ops_of_sm120() {
+    // A float loop over kernel parameters, which ptxas 13.5 keeps in the
+    // uniform datapath on sm_120: `UFADD UR4, |UR4|, -URZ`, `UFADD UR4, UR4,
+    // UR8`, `UFFMA UR5, |UR4|, UR9, 1.5`, `UFMUL UR5, UR5, 3.5`,
+    // `UFSETP.GEU.AND UP0, UPT, UR5, UR9, UPT`. With a = -0, b = 35 and
+    // c = -0.0625, x = -k/16 after k rounds and the loop goes on while
+    // (35·|x| + 1.5)·3.5 < 35: 28.21875 for k = 3, 35.875 for k = 4, so it
+    // counts 4 (without the `|x|` it would never end).
+    let ptx = ".version 8.7
+.target sm_120
+.address_size 64
+.visible .entry uf(.param .u64 p, .param .f32 a, .param .f32 b, .param .f32 c)
+{
+  .reg .f32 %f<10>; .reg .b64 %rd<4>; .reg .b32 %r<20>; .reg .pred %p<4>;
+  ld.param.u64 %rd1, [p]; ld.param.f32 %f1, [a]; ld.param.f32 %f2, [b]; ld.param.f32 %f3, [c];
+  mov.u32 %r1, %tid.x; mov.u32 %r9, 0;
+  abs.f32 %f4, %f1;
+LOOP:
+  add.f32 %f4, %f4, %f3;
+  abs.f32 %f5, %f4;
+  fma.rn.f32 %f6, %f5, %f2, 0f3FC00000;
+  mul.f32 %f7, %f6, 0f40600000;
+  add.s32 %r9, %r9, 1;
+  setp.lt.f32 %p1, %f7, %f2;
+  @%p1 bra LOOP;
+  mul.wide.s32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r9;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "uf", "grid": [1, 1, 1], "block": [2, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 8, "fill": "zero", "output": true},
+      {"kind": "f32", "value": "0x80000000"}, {"kind": "f32", "value": "0x420c0000"}, {"kind": "f32", "value": "0xbd800000"}]}"#;
+    let Some(out) = run_on(120, "uniform_float_ops", ptx, spec) else { return };
+    assert_eq!(out, "param 0: 0400000004000000\n");
+}
+
+#[test]
+fn f2i_reads_the_high_half_of_an_f16_source() {
+    // `cvt.rni.s32.f16` of a register's high half is `F2I.F16.NTZ R8,
+    // R0.H1` (ptxas 13.5). The word 0x41403c00 holds 1.0 in its low half
+    // and 2.625 in its high half, which rounds to 3 (2 if truncated, 1 from
+    // the low half).
+    let ptx = ".version 8.7
+.target sm_90
+.address_size 64
+.visible .entry high(.param .u64 in, .param .u64 out) {
+  .reg .b16 %h<3>; .reg .b32 %r<3>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.global.b32 %r1, [%rd1];
+  mov.b32 {%h1, %h2}, %r1;
+  cvt.rni.s32.f16 %r2, %h2;
+  st.global.b32 [%rd2], %r2;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "high", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 4, "fill": "hex", "hex": "003c4041", "output": false},
+      {"kind": "buffer", "bytes": 4, "fill": "zero", "output": true}]}"#;
+    let Some(out) = run("f2i_high_half", ptx, spec) else { return };
+    assert_eq!(out, "param 1: 03000000\n");
+}

@@ -222,7 +222,7 @@ impl Rust for Slot {
     fn rust(&self, out: &mut String) {
         match self {
             Slot::Gpr { field, neg, abs, not, reuse } => write_struct!(out, "Slot::Gpr", field, neg, abs, not, reuse),
-            Slot::Ur { field, neg, not } => write_struct!(out, "Slot::Ur", field, neg, not),
+            Slot::Ur { field, neg, abs, not } => write_struct!(out, "Slot::Ur", field, neg, abs, not),
             Slot::UniformB { field, neg, not } => write_struct!(out, "Slot::UniformB", field, neg, not),
             Slot::Barrier(field) => struct_like(out, "Slot::Barrier(", |o| field.rust(o), ")"),
             Slot::Pred { uniform, field, not, show } => write_struct!(out, "Slot::Pred", uniform, field, not, show),
@@ -238,8 +238,8 @@ impl Rust for Slot {
             Slot::Target(layout) => struct_like(out, "Slot::Target(", |o| layout.rust(o), ")"),
             Slot::AbsTarget(layout) => struct_like(out, "Slot::AbsTarget(", |o| layout.rust(o), ")"),
             Slot::RelOffset(layout) => struct_like(out, "Slot::RelOffset(", |o| layout.rust(o), ")"),
-            Slot::Addr { base, wide, offset, scale, desc, show_desc, uniform, zero_base } => {
-                write_struct!(out, "Slot::Addr", base, wide, offset, scale, desc, show_desc, uniform, zero_base)
+            Slot::Addr { base, wide, offset, scale, desc, show_desc, uniform, zero_base, u32_base } => {
+                write_struct!(out, "Slot::Addr", base, wide, offset, scale, desc, show_desc, uniform, zero_base, u32_base)
             }
             Slot::SpecialReg(field) => struct_like(out, "Slot::SpecialReg(", |o| field.rust(o), ")"),
             Slot::NextUr(k) => {

@@ -260,8 +260,24 @@ impl Inst {
                 Operand::Reg { reg, mods, .. } if self.hides_reuse() => Operand::Reg { reg, mods, reuse: false },
                 other => other,
             };
-            write_operand(&mut out, slot, &shown, sm, address, explicit_desc, !suffix.is_empty());
-            out.push_str(suffix);
+            // A bank prints `c[0x0] [0x168]` wherever a suffix may follow,
+            // even an empty one, and an `|x|` bank takes the suffix inside
+            // its bars (`|c[0x0] [0x168].H0_H0|`).
+            let suffixed = !suffix.is_empty() || self.form.operand_suffix_of(k).is_some();
+            match shown {
+                Operand::CBank { bank, offset, mods } if mods.abs && !suffix.is_empty() => {
+                    let inner = Operand::CBank { bank, offset, mods: SrcMods { abs: false, ..mods } };
+                    let mut text = String::new();
+                    write_operand(&mut text, slot, &inner, sm, address, explicit_desc, true);
+                    let sign_end = text.find('c').unwrap_or(0);
+                    let (sign, rest) = text.split_at(sign_end);
+                    let _ = write!(out, "{sign}|{rest}{suffix}|");
+                }
+                _ => {
+                    write_operand(&mut out, slot, &shown, sm, address, explicit_desc, suffixed);
+                    out.push_str(suffix);
+                }
+            }
         }
         out.push_str(if self.ctrl.stall() == 0 && self.ctrl.wait() == 0 { ";" } else { " ;" });
         out
@@ -470,7 +486,12 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
             let zero_base = base.num == RegNum::Zero && !wide && uniform.is_none();
             if let Some(u) = uniform {
                 if base.num != RegNum::Zero {
-                    let _ = write!(out, "{base}{}{}+", if wide { ".64" } else { "" }, ["", ".X4", ".X8", ".X16"][usize::from(scale & 3)]);
+                    let size = match slot {
+                        Slot::Addr { u32_base: true, .. } => ".U32",
+                        _ if wide => ".64",
+                        _ => "",
+                    };
+                    let _ = write!(out, "{base}{size}{}+", ["", ".X4", ".X8", ".X16"][usize::from(scale & 3)]);
                 }
                 let _ = write!(out, "{u}");
             } else if !zero_base || offset == 0 {

@@ -163,6 +163,17 @@ fn match_operands(form: &Form, texts: &[&str], mods: &mut ModValues, address: u6
             continue;
         }
         let mut text = *it.next()?;
+        // An `|x|` bank with its suffix inside the bars (`|c[0x0] [0x168].H0_H0|`).
+        let moved;
+        if let (Slot::CBank { .. }, Some(OperandSuffix::Mod { modifier, .. })) = (slot, form.operand_suffix_of(k)) {
+            if let Some(inner) = text.strip_suffix('|').filter(|t| t.contains('|')) {
+                let (rest, _) = strip_operand_mod(form, usize::from(modifier), inner)?;
+                if rest.len() < inner.len() {
+                    moved = format!("{rest}|{}", &inner[rest.len()..]);
+                    text = &moved;
+                }
+            }
+        }
         match form.operand_suffix_of(k) {
             Some(OperandSuffix::Mod { modifier, .. }) => {
                 let m = usize::from(modifier);
@@ -363,7 +374,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
                 return None;
             }
             let mut scale = 0;
-            let mut name = base_text.strip_suffix(".64").unwrap_or(base_text);
+            let mut name = base_text.strip_suffix(".64").or_else(|| base_text.strip_suffix(".U32")).unwrap_or(base_text);
             for (k, s) in [(1u8, ".X4"), (2, ".X8"), (3, ".X16")] {
                 if let Some(n) = name.strip_suffix(s) {
                     scale = k;

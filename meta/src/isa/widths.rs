@@ -95,6 +95,36 @@ const MAX_COMBINATIONS: usize = 1 << 16;
 /// modifier values, as [`Widths`] (the `by` modifier and the per-value
 /// table); an error when more than one modifier decides them.
 pub fn widths_of(form: &Form) -> Result<(Option<u8>, Vec<Shape>), String> {
+    let (by, mut shapes) = mnemonic_widths(form)?;
+    // An address whose base prints `.U32` (sm_75's `[R4.U32+UR4]`) reads
+    // one register, whatever `.E` says of the others.
+    if let Some(k) = u32_base_source(form) {
+        for shape in &mut shapes {
+            shape[1 + k] = 1;
+        }
+    }
+    Ok((by, shapes))
+}
+
+/// The source position (every source operand but predicates) of a form's
+/// address slot with a 32-bit base, if it has one.
+fn u32_base_source(form: &Form) -> Option<usize> {
+    use crate::isa::form::Slot;
+    let mut position = 0;
+    for slot in form.slots {
+        if Form::result_slot(form.name, slot) || matches!(slot, Slot::Pred { .. }) {
+            continue;
+        }
+        if matches!(slot, Slot::Addr { u32_base: true, .. }) {
+            return (position < 4).then_some(position);
+        }
+        position += 1;
+    }
+    None
+}
+
+/// [`widths_of`] by the opcode and the mnemonic's tokens.
+fn mnemonic_widths(form: &Form) -> Result<(Option<u8>, Vec<Shape>), String> {
     if let Some(shape) = texture_shape(form).or_else(|| packed_f32_shape(form)) {
         return Ok((None, vec![shape]));
     }

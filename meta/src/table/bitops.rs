@@ -22,7 +22,7 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     let imm = Slot::Imm32 { signed: false };
     v.push(g.form("BMSK", 0x81b, &[], &[WRAP], vec![RD, a, imm]));
     const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
-    let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+    let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
     for (opcode, b) in [(0x29b, ur(32)), (0x89b, imm)] {
         v.push(Form { uniform_guard: true, ..g.form("UBMSK", opcode, UNIFORM, &[WRAP], vec![ur(16), ur(24), b]) });
     }
@@ -47,6 +47,14 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: (75, 89), ..p2r(true) });
         v.push(Form { sms: (90, 90), ..p2r(false) });
     }
+    // ---- UP2UR (0x883): P2R of the uniform predicates (UPR) into a
+    // uniform register: a 24, the unsigned mask 32–63, the byte 76–77, bit
+    // 91 set (clear is refused). nvdisasm 13.5 prints it on every measured
+    // SM; bit flips on SM80, SM90 and SM120 (ptxas emits it for predicates
+    // it keeps in the uniform datapath: fuzz/findings).
+    let ur = |lo: u8| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
+    const UP2UR_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
+    v.push(Form { uniform_guard: true, ..g.form("UP2UR", 0x883, UP2UR_FIXED, &[BYTE], vec![ur(16), Slot::Text("UPR"), ur(24), Slot::Imm32 { signed: false }]) });
     // ---- R2P (0x804): the reverse: the bits of byte 76–77 of a (printed
     // after it, `R8.reuse.B1`) masked by the immediate into PR; 16–23
     // print nothing (kept 0). Bit flips of a corpus word (sm_120; the same

@@ -124,6 +124,22 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let imm = vec![(vec![], mods(d64, float_src(&[(2, "")])), f32_imm)];
     push(v, g, sms, "F2I", 0x111, &f2i_fixed, mods(d64, float_src(&[(1, ".F16"), (2, "")])), Some(imm[0].1), Source::Float, &imm);
 
+    // The high half of an F16 source (bit 60 `.H1`, printed after the
+    // register; 61 prints `.INVALID2`/`.INVALID3`, and with an F32 source
+    // the bit prints nothing). nvdisasm prints `|x|` around both
+    // (`|R0.H1|`), which these forms leave out (62 kept 0): `-R0.H1` only.
+    // ptxas 13.5's `cvt.rni.s32.f16` / `cvt.rni.s64.f16` of a register's
+    // high half (`F2I.F16.NTZ R8, R0.H1`, `F2I.S64.F16 R6, R0.H1`: sm_75,
+    // sm_86, sm_90, sm_120), bit flips on SM90.
+    const F16_HIGH: ModField = ModField { field: f(60, 61), names: &[U, ".H1", U, U], extra: None };
+    const HIGH: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 5, slot: 1 }];
+    let high_fixed = leak_fixed([(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0), (f(62, 62), 0)].into_iter().chain(f2i_fixed).collect());
+    let high_reg = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: None, not: None, reuse: Some(1) };
+    for (op9, dst) in [(0x105u16, d32), (0x111, d64)] {
+        let mods = leak_mods(vec![FTZ, dst, float_src(&[(1, ".F16")]), ROUND_INT, NTZ, F16_HIGH]);
+        v.push(Form { sms, operand_suffixes: HIGH, ..g.form("F2I", 0x200 | op9, high_fixed, mods, vec![RD, high_reg]) });
+    }
+
     // ---- I2F: destination float 75–76, source size 84–85 with signedness 74.
     let float_dst = |spelled: &[(usize, &'static str)]| ModField { field: f(75, 76), names: names(4, spelled), extra: None };
     let int_src = |spelled: &[(usize, &'static str)]| ModField { field: f(84, 85), names: names(8, spelled), extra: Some(74) };

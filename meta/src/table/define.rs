@@ -145,7 +145,7 @@ pub(super) const FLOAT_CMP: ModField = ModField {
 /// (`[R8.64+UR6]`): 64-bit base 24–31, 24-bit offset 40–63, a zero base
 /// not printed (bit flips of corpus words).
 pub(super) const fn addr_75_uniform(lo: u8) -> Slot {
-    Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(f(lo, lo + 5)), zero_base: true }
+    Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(f(lo, lo + 5)), zero_base: true, u32_base: false }
 }
 
 // ---- sm_75 memory-access spellings (every value enumerated with nvdisasm
@@ -236,7 +236,7 @@ pub fn build_generation(k: usize) -> Vec<Form> {
                 0xab9,
                 ULDC_FIXED,
                 &[CONST_SIZE],
-                vec![Slot::Ur { field: f(16, 21), neg: None, not: None }, cbank(None, None, None)],
+                vec![Slot::Ur { field: f(16, 21), neg: None, abs: None, not: None }, cbank(None, None, None)],
             )
         });
     }
@@ -303,7 +303,7 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
         .slots
         .iter()
         .map(|s| match *s {
-            Slot::Gpr { field, neg, not, .. } => Slot::Ur { field: g.ur_field(field.start), neg, not },
+            Slot::Gpr { field, neg, not, .. } => Slot::Ur { field: g.ur_field(field.start), neg, abs: None, not },
             // UISETP.EX prints its 68–71 predicate even when it is UPT, on sm_75 too.
             Slot::Pred { field, not, .. } if field.start == 68 => Slot::Pred { uniform: true, field, not, show: PredShow::Always },
             Slot::Pred { field, not, show, .. } => Slot::Pred { uniform: true, field, not, show },
@@ -496,7 +496,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     const PRMT_MODE: ModField = ModField { field: f(72, 74), names: &["", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16"], extra: None };
     alu(v, g, "PRMT", 0x016, NONE, &[PRMT_MODE], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
     v.push(Form { ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53), index: f(24, 31), uniform: false }]) });
-    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
     v.push(uniform(g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))])));
     v.push(uniform(g.form("UMOV", 0x882, NONE, &[], vec![ur_d, Slot::Imm32 { signed: false }])));
@@ -528,18 +528,20 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     // With a predicate destination (81–83, printed first; bit 84 `.OR`),
     // which ptxas tests as "a is uniform" before a `BRA.DIV` (`R2UR P1,
     // URZ, R4`: library-corpus words of ptxas 13.5, bit flips on sm_80,
-    // sm_90, sm_100, sm_120); the PT form prints no predicate.
-    const R2UR_FIXED: &[(Field, u64)] = &[(f(81, 83), 7)];
-    const R2UR_PRED: &[(Field, u64)] = &[(f(84, 84), 0)];
+    // sm_90, sm_100, sm_120); the PT form prints no predicate, unless
+    // with `.OR` (`R2UR.OR PT, UR4, R4`). sm_75 has the predicate form
+    // too (nvdisasm 13.5 on SM75: `R2UR P1, UR4, R4`, `R2UR.OR P1, …`).
+    const R2UR_FIXED: &[(Field, u64)] = &[(f(81, 84), 7)];
+    const R2UR_OR: &[ModField] = &[ModField { field: f(84, 84), names: &["", ".OR"], extra: None }];
     let r2ur = |sms, opcode| Form { sms, ..g.form("R2UR", opcode, R2UR_FIXED, &[], vec![ur_d, gpr(24, None, Some(0))]) };
-    let r2ur_pred = |sms, opcode| Form { sms, ..g.form("R2UR", opcode, R2UR_PRED, &[], vec![pred_plain(81, Always), ur_d, gpr(24, None, Some(0))]) };
+    let r2ur_pred = |sms, opcode| Form { sms, ..g.form("R2UR", opcode, NONE, R2UR_OR, vec![pred_plain(81, Always), ur_d, gpr(24, None, Some(0))]) };
     if g.wide_ur {
         v.push(r2ur(g.sms, 0x2ca));
         v.push(r2ur_pred(g.sms, 0x2ca));
     } else {
         v.push(r2ur((75, 89), 0x3c2));
         v.push(r2ur((90, 90), 0x2ca));
-        v.push(r2ur_pred((80, 89), 0x3c2));
+        v.push(r2ur_pred((75, 89), 0x3c2));
         v.push(r2ur_pred((90, 90), 0x2ca));
     }
     // SHFL: mode 58–59, clamp immediate 40–52; lane in a register (b field) or
@@ -591,10 +593,10 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: Some(g.ur_field(desc_lo)),
         show_desc,
-        uniform: None, zero_base: true,
+        uniform: None, zero_base: true, u32_base: false,
     };
-    let local = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
-    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: Some(SCALE), desc: None, show_desc: false, uniform: None, zero_base: true };
+    let local = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
+    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: Some(SCALE), desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
     let data = gpr(32, None, None);
     const LDG_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0)];
     const LD_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0)];
@@ -638,7 +640,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         const SIZE_75: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".U.128"], extra: None };
         let load_75: &'static [ModField] = &[EVICT_75, SIZE_75, ORDER_75, PRIVATE];
         let store_75: &'static [ModField] = &[EVICT_75, SIZE_75, STORE_ORDER_75, PRIVATE];
-        let addr_75 = |offset: Field| Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(offset), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        let addr_75 = |offset: Field| Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(offset), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
         const LDG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 91), 0), (f(64, 71), 0)];
         const LD_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0)];
         const STG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
@@ -652,16 +654,27 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         // is added to the address (loads:
         // 32–37; stores: 64–69, the data register then in 32–39) and the
         // offset is 24 bits at 40–63 for all four; bit 90 makes the base
-        // 64-bit (`[R8.64+UR6]`; clear, `.U32`, not modelled); a zero base
-        // is not printed (`[UR6+0x2]`). Bit flips of corpus words.
-        let addr_75u = addr_75_uniform;
-        const LDG_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
-        const LD_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(64, 71), 0), (f(38, 39), 0)];
-        const ST_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(90, 91), 3), (f(16, 23), 0), (f(70, 71), 0)];
-        v.push(Form { sms: turing, ..g.form("LDG.E", 0x981, LDG_75U, load_75, vec![RD, addr_75u(32)]) });
-        v.push(Form { sms: turing, ..g.form("STG.E", 0x986, ST_75U, store_75, vec![addr_75u(64), data]) });
-        v.push(Form { sms: turing, ..g.form("LD.E", 0x980, LD_75U, load_75, vec![RD, addr_75u(32)]) });
-        v.push(Form { sms: turing, ..g.form("ST.E", 0x985, ST_75U, store_75, vec![addr_75u(64), data]) });
+        // 64-bit (`[R8.64+UR6]`), clear a 32-bit one that prints `.U32`
+        // (`LDG.E.SYS R7, [R0.U32+UR4]`: ptxas 13.5's sm_75 constant_mem);
+        // a zero base is not printed (`[UR6+0x2]`). Bit flips of corpus words.
+        const LDG_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 89), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
+        const LD_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
+        const ST_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(91, 91), 1), (f(16, 23), 0), (f(70, 71), 0)];
+        let with_base = |fixed: &'static [(Field, u64)], wide: bool| -> &'static [(Field, u64)] {
+            Box::leak(fixed.iter().copied().chain([(f(90, 90), u64::from(wide))]).collect::<Vec<_>>().into_boxed_slice())
+        };
+        for wide in [true, false] {
+            let addr_75u = |lo: u8| match addr_75_uniform(lo) {
+                Slot::Addr { base, offset, scale, desc, show_desc, uniform, zero_base, .. } => {
+                    Slot::Addr { base, wide, offset, scale, desc, show_desc, uniform, zero_base, u32_base: !wide }
+                }
+                other => other,
+            };
+            v.push(Form { sms: turing, ..g.form("LDG.E", 0x981, with_base(LDG_75U, wide), load_75, vec![RD, addr_75u(32)]) });
+            v.push(Form { sms: turing, ..g.form("STG.E", 0x986, with_base(ST_75U, wide), store_75, vec![addr_75u(64), data]) });
+            v.push(Form { sms: turing, ..g.form("LD.E", 0x980, with_base(LD_75U, wide), load_75, vec![RD, addr_75u(32)]) });
+            v.push(Form { sms: turing, ..g.form("ST.E", 0x985, with_base(ST_75U, wide), store_75, vec![addr_75u(64), data]) });
+        }
         let hopper = (90, 90);
         v.push(Form { sms: hopper, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]) });
         v.push(Form { sms: hopper, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]) });
@@ -693,7 +706,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         scale: Some(SCALE),
         desc: None,
         show_desc: false,
-        uniform: Some(g.ur_field(lo)), zero_base: true,
+        uniform: Some(g.ur_field(lo)), zero_base: true, u32_base: false,
     };
     const LDS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
     const STS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0)];
@@ -701,7 +714,15 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     const LDS_UR6: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
     const STS_UR6: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0), (f(70, 71), 0)];
     let (lds_u, sts_u) = if g.wide_ur { (LDS_UR, STS_UR) } else { (LDS_UR6, STS_UR6) };
-    v.push(g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]));
+    if g.wide_ur {
+        v.push(g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]));
+    } else {
+        // sm_75's `.U` (bit 76) here too (`LDS.U R3, [R5+UR5]`: ptxas
+        // 13.5's sm_75 scan_block; bit flips).
+        const LDS_UR6_75: &[(Field, u64)] = &[(f(72, 72), 0), (f(77, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
+        v.push(Form { sms: (75, 75), ..g.form("LDS", 0x984, LDS_UR6_75, &[LDS_U, LOAD_SIZE], vec![RD, shared_u(32)]) });
+        v.push(Form { sms: (80, 90), ..g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]) });
+    }
     v.push(g.form("STS", 0x988, sts_u, &[LOAD_SIZE], vec![shared_u(64), data]));
 }
 
@@ -738,7 +759,7 @@ fn control(v: &mut Vec<Form>, g: Generation) {
     const BRA_PLAIN: &[(Field, u64)] = &[(f(85, 86), 0), (f(91, 91), 0)];
     const BRA_UNIFORM: &[(Field, u64)] = &[(f(85, 86), 0), (f(91, 91), 1)];
     // The uniform register of `BRA.DIV UR5`: 24–29 with `~` at 30, or 24–31 from sm_100.
-    let bra_ur = Slot::Ur { field: g.ur_field(24), neg: None, not: if g.wide_ur { None } else { Some(30) } };
+    let bra_ur = Slot::Ur { field: g.ur_field(24), neg: None, abs: None, not: if g.wide_ur { None } else { Some(30) } };
     // RET: bit 85 `.ABS` (else `.REL`), bit 86 `.NODEC`; the return-address
     // register and the target print without a comma between them.
     const NODEC: ModField = ModField { field: f(86, 86), names: &["", ".NODEC"], extra: None };
@@ -863,6 +884,50 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
             let slots: Vec<Slot> = [RD].into_iter().chain(slots).collect();
             v.push(g.form(name, form | op9, fixed, mods, slots));
         }
+    }
+    if g.wide_ur {
+        uniform_float_ops(v, g);
+    }
+}
+
+/// The uniform-datapath float instructions of sm_120 (nvdisasm refuses
+/// them on SM100): UFADD (0x254, 0x454), UFFMA (0x255, 0x455, 0x855),
+/// UFMUL (0x256, 0x856) and UFSETP (0x253, 0x853), with FADD's, FFMA's,
+/// FMUL's and FSETP's fields and uniform registers (8 bits) where those
+/// have general ones: a 24 (`-` 72, `|x|` 73), b 32 (`-` 63, `|x|` 62) or
+/// in the c field 64 (`-` 75, `|x|` 74), an f32 immediate in 32–63; bit 91
+/// set (clear is refused). UFADD's second source is always in the c field;
+/// its bit 81 is `UFHADD` (kept 0). Bit flips of ptxas 13.5's sm_120 words
+/// for a float loop of kernel parameters (`UFADD UR4, |UR4|, -URZ`,
+/// `UFFMA UR5, |UR4|, UR9, 1.5`, `UFMUL UR5, UR5, 3.5`, `UFSETP.GEU.AND
+/// UP0, UPT, UR5, UR9, UPT`) and opcode enumeration (nvdisasm 13.5).
+fn uniform_float_ops(v: &mut Vec<Form>, g: Generation) {
+    use PredShow::Always;
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const FTZ_FMZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ", ".FMZ", UNMEASURED], extra: Some(76) };
+    const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"], extra: None };
+    const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"], extra: None };
+    const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
+    // UFMUL without scale: bits 84–86 hold 4, as FMUL's (`.M2`, `.M4` else).
+    const UFMUL_FIXED: &[(Field, u64)] = &[(f(91, 91), 1), (f(84, 86), 4)];
+    let ur = |lo: u8, neg: u8, abs: u8| Slot::Ur { field: g.ur_field(lo), neg: Some(neg), abs: Some(abs), not: None };
+    let ud = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
+    let (a, b, c) = (ur(24, 72, 73), ur(32, 63, 62), ur(64, 75, 74));
+    let imm = Slot::Float { f64: false, shadowed: None };
+    let up = |lo: u8| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show: Always };
+    let forms: [(&'static str, u16, &'static [(Field, u64)], &'static [ModField], Vec<Slot>); 9] = [
+        ("UFADD", 0x254, UNIFORM, &[FTZ, ROUND, SAT], vec![ud, a, c]),
+        ("UFADD", 0x454, UNIFORM, &[FTZ, ROUND, SAT], vec![ud, a, imm]),
+        ("UFFMA", 0x255, UNIFORM, &[FTZ_FMZ, ROUND, SAT], vec![ud, a, b, c]),
+        ("UFFMA", 0x455, UNIFORM, &[FTZ_FMZ, ROUND, SAT], vec![ud, a, c, imm]),
+        ("UFFMA", 0x855, UNIFORM, &[FTZ_FMZ, ROUND, SAT], vec![ud, a, imm, c]),
+        ("UFMUL", 0x256, UFMUL_FIXED, &[FTZ_FMZ, ROUND, SAT], vec![ud, a, b]),
+        ("UFMUL", 0x856, UFMUL_FIXED, &[FTZ_FMZ, ROUND, SAT], vec![ud, a, imm]),
+        ("UFSETP", 0x253, UNIFORM, &[FLOAT_CMP, FTZ, COMBINE], vec![up(81), up(84), a, b, upred(87, Always)]),
+        ("UFSETP", 0x853, UNIFORM, &[FLOAT_CMP, FTZ, COMBINE], vec![up(81), up(84), a, imm, upred(87, Always)]),
+    ];
+    for (name, opcode, fixed, mods, slots) in forms {
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form(name, opcode, fixed, mods, slots) });
     }
 }
 

@@ -12,10 +12,21 @@ use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot, UNMEASURED
 
 /// A source's half-lane swizzle: 0 the pair as it is (nothing printed),
 /// 2 the low half in both lanes, 3 the high half in both. 1 prints `.F32`
-/// on sm_80 and `.INVALID1` from sm_90 on: not decoded.
+/// up to sm_89 and `.INVALID1` from sm_90 on: not decoded here (the forms
+/// of sm_75–sm_89 take [`SWIZZLE_F32`]'s spellings, `with_f32_sources`).
 const fn swizzle(lo: u8) -> ModField {
-    ModField { field: f(lo, lo + 1), names: &["", U, ".H0_H0", ".H1_H1"], extra: None }
+    ModField { field: f(lo, lo + 1), names: &SWIZZLE, extra: None }
 }
+
+/// The swizzle spellings from sm_90 on.
+const SWIZZLE: [&str; 4] = ["", U, ".H0_H0", ".H1_H1"];
+/// The swizzle spellings of sm_75–sm_89: 1 is `.F32`, the register read
+/// as one f32 value (nvdisasm 13.5 prints it for every packed-half source
+/// of HADD2, HMUL2, HFMA2, HSET2, HSETP2 and HMNMX2 on SM75–SM89, bit
+/// flips; ptxas 13.5 compiles sm_75's `cvt.rz.f16.f32` to `HADD2 R3,
+/// R0.F32, -RZ.H0_H0`, so the value is converted to f16 rounding toward
+/// zero).
+const SWIZZLE_F32: [&str; 4] = ["", ".F32", ".H0_H0", ".H1_H1"];
 
 /// The a (slot 1) and b (slot 2) swizzles, as modifiers `a` and `a + 1`.
 const fn ab_swizzles(a: u8) -> [OperandSuffix; 2] {
@@ -30,6 +41,7 @@ const fn abc_swizzles(a: u8) -> [OperandSuffix; 3] {
 
 /// The forms of this module.
 pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
+    let first = v.len();
     // Bit 85 `.BF16_V2`; `.FTZ` 80 and `.FMZ` 76 (both: `.INVALID3`);
     // `.SAT` 77; bit 79 `.RELU` (another operand: kept 0), 78 kept 0.
     const TYPE: ModField = ModField { field: f(85, 85), names: &["", ".BF16_V2"], extra: None };
@@ -64,6 +76,113 @@ pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
     min_max_set(v, g);
     add_mul(v, g);
     setp(v, g);
+    if !g.wide_ur {
+        const_bank(v, g);
+        with_f32_sources(v, first);
+    }
+}
+
+/// The forms from `first` on with their swizzles' `.F32` (value 1) up to
+/// sm_89: a form of sm_75–sm_90 becomes one of sm_75–sm_89 with
+/// [`SWIZZLE_F32`]'s spellings and one of sm_90 with [`SWIZZLE`]'s.
+fn with_f32_sources(v: &mut Vec<Form>, first: usize) {
+    let swizzled = |form: &Form| form.mods.iter().any(|m| m.names == SWIZZLE);
+    let mut k = first;
+    while k < v.len() {
+        let form = v[k];
+        if !swizzled(&form) || form.sms.0 > 89 {
+            k += 1;
+            continue;
+        }
+        let mods: Vec<ModField> = form.mods.iter().map(|m| if m.names == SWIZZLE { ModField { names: &SWIZZLE_F32, ..*m } } else { *m }).collect();
+        let old = Form { sms: (form.sms.0, form.sms.1.min(89)), mods: Box::leak(mods.into_boxed_slice()), ..form };
+        v[k] = old;
+        if form.sms.1 >= 90 {
+            v.insert(k + 1, Form { sms: (90, form.sms.1), ..form });
+            k += 1;
+        }
+        k += 1;
+    }
+}
+
+/// The constant-bank forms of sm_75–sm_90 (nvdisasm refuses them from
+/// sm_100): HADD2 0x630 and HMUL2 0xa32 with b `c[..]`, HFMA2 0xa31 (b)
+/// and 0x631 (c; the register b then sits in c's field, 64, with c's
+/// flags), HSET2 0x633 and HSETP2 0x634 (b), and HFMA2.MMA 0xa35 / 0x635
+/// (sm_80–sm_90, no swizzles). The bank's `-` is bit 63, `|x|` 62 and its
+/// swizzle 60–61; every other field is the register form's. nvdisasm
+/// prints `c[0x0] [0x164]` (a space) wherever a swizzle may follow, even
+/// an empty one (`HSETP2.GT.AND P0, PT, R0.H0_H0, c[0x0] [0x168], PT`),
+/// and `|c[0x0] [0x168].H0_H0|` with the swizzle inside the bars. Bit
+/// flips of ptxas 13.5's sm_75 and sm_80 words (`HFMA2 R7, R2, c[0x0]
+/// [0x164], R7`, `@P1 HSETP2.GT.AND P0, PT, R0.H0_H0, c[0x0]
+/// [0x168].H0_H0, PT`: the corpus's half_ops), field enumerations of the
+/// other opcodes (nvdisasm 13.5).
+fn const_bank(v: &mut Vec<Form>, g: Generation) {
+    const TYPE: ModField = ModField { field: f(85, 85), names: &["", ".BF16_V2"], extra: None };
+    const FTZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ"], extra: None };
+    const FTZ_FMZ: ModField = ModField { field: f(80, 80), names: &["", ".FTZ", ".FMZ", U], extra: Some(76) };
+    const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"], extra: None };
+    let reg = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
+    let a = reg(24, 72, 73, 0);
+    let bank = Slot::CBank { neg: Some(63), abs: Some(62), not: None };
+    // Bit 85 `.BF16_V2`: HFMA2's from sm_80, HADD2's and HMUL2's from
+    // sm_90 (printed nothing before: kept 0), as in the register forms.
+    for (sms, bf16, bf16_add) in [((75, 75), false, false), ((80, 89), true, false), ((90, 90), true, true)] {
+        let at = |form: Form, sw: &'static [OperandSuffix]| Form { sms, operand_suffixes: sw, ..form };
+        const F32_OFF: &[(Field, u64)] = &[(f(78, 78), 0)];
+        const F32_OFF_NO_BF16: &[(Field, u64)] = &[(f(78, 78), 0), (f(85, 85), 0)];
+        const FMA_FIXED: &[(Field, u64)] = &[(f(78, 79), 0)];
+        const FMA_FIXED_NO_BF16: &[(Field, u64)] = &[(f(78, 79), 0), (f(85, 85), 0)];
+        const ADD: &[ModField] = &[TYPE, FTZ, SAT, swizzle(74), swizzle(60)];
+        const ADD_NO_BF16: &[ModField] = &[FTZ, SAT, swizzle(74), swizzle(60)];
+        const MUL: &[ModField] = &[TYPE, FTZ_FMZ, SAT, swizzle(74), swizzle(60)];
+        const MUL_NO_BF16: &[ModField] = &[FTZ_FMZ, SAT, swizzle(74), swizzle(60)];
+        // HFMA2's swizzles in printed order: a 74, b, c.
+        const FMA_B: &[ModField] = &[TYPE, FTZ_FMZ, SAT, swizzle(74), swizzle(60), swizzle(81)];
+        const FMA_B_NO_BF16: &[ModField] = &[FTZ_FMZ, SAT, swizzle(74), swizzle(60), swizzle(81)];
+        const FMA_C: &[ModField] = &[TYPE, FTZ_FMZ, SAT, swizzle(74), swizzle(81), swizzle(60)];
+        const FMA_C_NO_BF16: &[ModField] = &[FTZ_FMZ, SAT, swizzle(74), swizzle(81), swizzle(60)];
+        const SW2_3: [OperandSuffix; 2] = ab_swizzles(3);
+        const SW2_2: [OperandSuffix; 2] = ab_swizzles(2);
+        const SW3_3: [OperandSuffix; 3] = abc_swizzles(3);
+        const SW3_2: [OperandSuffix; 3] = abc_swizzles(2);
+        let (off, add, mul, fma_fixed, fma_b, fma_c, sw2, sw3): (_, _, _, _, _, _, &'static [OperandSuffix], &'static [OperandSuffix]) = if bf16 {
+            (F32_OFF, ADD, MUL, FMA_FIXED, FMA_B, FMA_C, &SW2_3, &SW3_3)
+        } else {
+            (F32_OFF_NO_BF16, ADD_NO_BF16, MUL_NO_BF16, FMA_FIXED_NO_BF16, FMA_B_NO_BF16, FMA_C_NO_BF16, &SW2_2, &SW3_2)
+        };
+        let (off, add, mul, sw2): (_, _, _, &'static [OperandSuffix]) = if bf16_add { (off, add, mul, sw2) } else { (F32_OFF_NO_BF16, ADD_NO_BF16, MUL_NO_BF16, &SW2_2) };
+        v.push(at(g.form("HADD2", 0x630, off, add, vec![RD, a, bank]), sw2));
+        v.push(at(g.form("HMUL2", 0xa32, off, mul, vec![RD, a, bank]), sw2));
+        v.push(at(g.form("HFMA2", 0xa31, fma_fixed, fma_b, vec![RD, a, bank, reg(64, 84, 83, 2)]), sw3));
+        v.push(at(g.form("HFMA2", 0x631, fma_fixed, fma_c, vec![RD, a, reg(64, 84, 83, 1), bank]), sw3));
+    }
+    // HFMA2.MMA prints no swizzles (kept 0) and no space in `c[0x0][0x164]`.
+    const MMA: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0)];
+    const MMA_NO_BF16: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0), (f(85, 85), 0)];
+    for (sms, fixed, mods) in [((80, 89), MMA_NO_BF16, &[FTZ_FMZ, SAT][..]), ((90, 90), MMA, &[TYPE, FTZ_FMZ, SAT][..])] {
+        let mods: &'static [ModField] = Box::leak(mods.to_vec().into_boxed_slice());
+        v.push(Form { sms, ..g.form("HFMA2.MMA", 0xa35, fixed, mods, vec![RD, a, bank, reg(64, 84, 83, 2)]) });
+        v.push(Form { sms, ..g.form("HFMA2.MMA", 0x635, fixed, mods, vec![RD, a, reg(64, 84, 83, 1), bank]) });
+    }
+    // HSET2 and HSETP2: the register forms' fields with b a bank.
+    const BF: ModField = ModField { field: f(71, 71), names: &["", ".BF"], extra: None };
+    const H_AND: ModField = ModField { field: f(71, 71), names: &["", ".H_AND"], extra: None };
+    const COMBINE: ModField = ModField { field: f(69, 70), names: &[".AND", ".OR", ".XOR"], extra: None };
+    const SET_FIXED: &[(Field, u64)] = &[(f(64, 65), 0)];
+    const SET_MODS: &[ModField] = &[BF, super::FLOAT_CMP, FTZ, COMBINE, swizzle(74), swizzle(60)];
+    const SET_SWZ: [OperandSuffix; 2] = ab_swizzles(4);
+    v.push(Form { operand_suffixes: &SET_SWZ, ..g.form("HSET2", 0x633, SET_FIXED, SET_MODS, vec![RD, a, bank, pred(87, PredShow::Always)]) });
+    const SETP_MODS: &[ModField] = &[super::FLOAT_CMP, H_AND, FTZ, COMBINE, swizzle(74), swizzle(60)];
+    const SETP_SWZ: [OperandSuffix; 2] = [OperandSuffix::Mod { modifier: 4, slot: 2 }, OperandSuffix::Mod { modifier: 5, slot: 3 }];
+    let p = |lo| Slot::Pred { uniform: false, field: f(lo, lo + 2), not: None, show: PredShow::Always };
+    let setp_slots = vec![p(81), p(84), a, bank, pred(87, PredShow::Always)];
+    v.push(Form { operand_suffixes: &SETP_SWZ, ..g.form("HSETP2", 0x634, SET_FIXED, SETP_MODS, setp_slots.clone()) });
+    if let Some(sms) = bf16_sms(g) {
+        v.push(Form { sms, operand_suffixes: &SET_SWZ, ..g.form("HSET2.BF16_V2", 0x633, COMPARE_BF16_V2, SET_MODS, vec![RD, a, bank, pred(87, PredShow::Always)]) });
+        v.push(Form { sms, operand_suffixes: &SETP_SWZ, ..g.form("HSETP2.BF16_V2", 0x634, COMPARE_BF16_V2, SETP_MODS, setp_slots) });
+    }
 }
 
 /// HADD2 (0x230) and HMUL2 (0x232) with two register sources, and HFMA2
@@ -101,10 +220,20 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
         let (off, sw): (&'static [(Field, u64)], &'static [OperandSuffix]) = if bf16 { (F32_OFF, &SWZ_3) } else { (F32_OFF_NO_BF16, &SWZ_2) };
         let form = |name, opcode, fixed, mods, b, sw| Form { sms, operand_suffixes: sw, ..g.form(name, opcode, fixed, mods, vec![RD, a, b]) };
         v.push(form("HADD2", 0x230, off, add, src(32, 63, 62, 2), sw));
-        // `.F32`: a has no `|x|` (73 prints nothing: kept 0) and nvdisasm
-        // refuses its reuse flag (oracle).
+        // `.F32`: from sm_86 a has no `|x|` (73 prints nothing: kept 0)
+        // and nvdisasm refuses its reuse flag (oracle); sm_75 and sm_80
+        // print both (`HADD2.F32 R0, R5.reuse.H0_H0, -RZ.H0_H0`, ptxas
+        // 13.5's sm_75 casts; bit flips on SM75, SM80, SM86, SM89).
         let a_f32 = Slot::Gpr { field: f(24, 31), neg: Some(72), abs: None, not: None, reuse: None };
-        v.push(Form { sms, operand_suffixes: &SWZ_2, ..g.form("HADD2.F32", 0x230, F32_ON, ADD_F32, vec![RD, a_f32, src(32, 63, 62, 2)]) });
+        let parts: &[((u16, u16), Slot)] = if sms.0 == 75 { &[((75, 80), a), ((86, 89), a_f32)] } else { &[(sms, a_f32)] };
+        for &(sms, a) in parts {
+            v.push(Form { sms, operand_suffixes: &SWZ_2, ..g.form("HADD2.F32", 0x230, F32_ON, ADD_F32, vec![RD, a, src(32, 63, 62, 2)]) });
+            // The constant-bank b (0x630; see `const_bank`).
+            if !g.wide_ur {
+                let bank = Slot::CBank { neg: Some(63), abs: Some(62), not: None };
+                v.push(Form { sms, operand_suffixes: &SWZ_2, ..g.form("HADD2.F32", 0x630, F32_ON, ADD_F32, vec![RD, a, bank]) });
+            }
+        }
         v.push(form("HMUL2", 0x232, off, mul, src(32, 63, 62, 1), sw));
     }
     // HADD2 with two f16 immediates (0x430): a as in the register form,

@@ -107,7 +107,7 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const LDSM_SIZE: &[(Field, u64)] = &[(f(75, 77), 0)];
     const LDSM_SHAPE: ModField = ModField { field: f(78, 79), names: &[".M88", ".MT88", ".M816", ".M832"], extra: None };
     const LDSM_COUNT: ModField = ModField { field: f(72, 73), names: &["", ".2", ".4", U], extra: None };
-    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
+    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
     v.push(g.form("LDSM.16", 0x83b, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared]));
     // LDSM with a uniform register added to the address (bit 91, the
     // register in 32–39, 32–37 up to sm_90 where 38–39 print nothing):
@@ -118,14 +118,14 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     // address slot does not.
     const LDSM_UR: &[(Field, u64)] = &[(f(75, 77), 0), (f(91, 91), 1)];
     const LDSM_UR6: &[(Field, u64)] = &[(f(75, 77), 0), (f(91, 91), 1), (f(38, 39), 0)];
-    let shared_u = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: true };
+    let shared_u = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: true, u32_base: false };
     let ldsm_ur = if g.wide_ur { LDSM_UR } else { LDSM_UR6 };
     v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("LDSM.16", 0x83b, ldsm_ur, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared_u]) });
     // ---- STSM (0x844, sm_90+): the store of LDSM's matrices: the shared
     // address (base 24–31, offset 40–63), then the first data register
     // (32–39); size, shape and count in LDSM's fields (ptxas 13.5 on
     // sm_90/sm_120: `STSM.16.MT88.2 [R15+0x200], R2`).
-    let shared_st = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
+    let shared_st = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
     let from_90 = |form: Form| Form { sms: (g.sms.0.max(90), g.sms.1), ..form };
     // Bit 79 is not LDSM's: 0 and 1 with it print `.M88`/`.MT88` on
     // sm_90, other shapes (`.MT168`) from sm_100 (oracle); kept 0.

@@ -34,7 +34,7 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform: Some(g.ur_field(lo)),
-        zero_base: true,
+        zero_base: true, u32_base: false,
     };
     // A register plus a uniform register (`[R9+URZ]`, `[UR23]` with RZ):
     // base 24–31, uniform 64–, signed offset 40–63 (bit flips on
@@ -47,9 +47,9 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform: Some(g.ur_field(64)),
-        zero_base: true,
+        zero_base: true, u32_base: false,
     };
-    let ur = |lo: u8| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+    let ur = |lo: u8| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
 
     // SYNCS.EXCH.64 (0x5b2) URd, [URa+off], URb: stores the 64-bit word
     // URb:URb+1 into the mbarrier at URa (`mbarrier.init`, the word
@@ -120,7 +120,7 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform: Some(g.ur_field(lo)),
-        zero_base: true,
+        zero_base: true, u32_base: false,
     };
     v.push(Form { sms, uniform_guard: true, ..g.form("UBLKCP", 0x3ba, blkcp_fixed, blkcp_mods, vec![whole(32), whole(24), ur(64)]) });
 

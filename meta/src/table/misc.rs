@@ -95,7 +95,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     let src = pred(87, Always);
     v.push(g.form("VOTE", 0x806, NO_D, &[VOTE_MODE], vec![pred_plain(81, Always), src]));
     v.push(g.form("VOTE", 0x806, NONE, &[VOTE_MODE], vec![RD, pred_plain(81, Always), src]));
-    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     let up = Slot::Pred { uniform: true, field: f(81, 83), not: None, show: Always };
     // VOTEU is guarded by a general predicate.
     let voteu = |fixed, slots| g.form("VOTEU", 0x886, fixed, &[VOTE_MODE], slots);
@@ -137,7 +137,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     // print `.INVALIDn`), bit 73 `.S32` (field enumeration, sm_90).
     const REDUX_OP: ModField = ModField { field: f(78, 80), names: &["", ".OR", ".XOR", ".SUM", ".MIN", ".MAX"], extra: None };
     const REDUX_SIGN: ModField = ModField { field: f(73, 73), names: &["", ".S32"], extra: None };
-    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     let redux_fixed = if g.wide_ur { NONE } else { UD6 };
     v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("REDUX", 0x3c4, redux_fixed, &[REDUX_OP, REDUX_SIGN], vec![ur_d, gpr(24, None, None)]) });
     if g.wide_ur {
@@ -171,7 +171,7 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     const MOV64_REG: &[(Field, u64)] = &[(f(72, 75), 0xf), (f(80, 80), 1)];
     v.push(sm120(g.form("MOV.64", 0x202, MOV64_REG, &[], vec![RD, gpr(32, None, Some(1))])));
     v.push(sm120(g.form("MOV.64", 0xc02, MOV64_REG, &[], vec![RD, g.uniform_b(None, None)])));
-    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
     v.push(Form { uniform_guard: true, ..sm120(g.form("UMOV.64", 0x482, UNIFORM, &[], vec![ur_d, imm64])) });
     // IADD.X: carry in 87–90 printed last, the a and b flag bits are `~`.
@@ -229,7 +229,7 @@ fn local_uniform(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: None,
         show_desc: false,
-        uniform: Some(g.ur_field(lo)), zero_base: true,
+        uniform: Some(g.ur_field(lo)), zero_base: true, u32_base: false,
     };
     // Eviction priority 84–86 as LDL's.
     const LDL_U: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
@@ -287,15 +287,19 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     v.push(Form { sms: sms_90, ..g.form("WARPSYNC.COLLECTIVE", 0x348, COLLECTIVE, &[], vec![cond, gpr(24, None, None), target]) });
     v.push(Form { sms: sms_90, ..g.form("WARPSYNC.COLLECTIVE.ALL", 0x948, COLLECTIVE_ALL, &[], vec![cond, target]) });
     v.push(g.form("YIELD", 0x946, NONE, &[], vec![cond]));
-    const NANOSLEEP_FIXED: &[(Field, u64)] = &[(f(83, 86), 0)];
-    v.push(g.form("NANOSLEEP", 0x95d, NANOSLEEP_FIXED, &[], vec![cond, Slot::Imm32 { signed: false }]));
+    // Bit 85 `.WARP` (`NANOSLEEP.WARP 0x64`: every measured SM; ptxas
+    // 13.5 emits it for sm_75's `nanosleep`), 86 `.RAND` (kept 0); 83–84
+    // kept 0 (`.CLEAR`, `.SYNCS` from sm_100). Bit flips (nvdisasm 13.5).
+    const NANOSLEEP_FIXED: &[(Field, u64)] = &[(f(83, 84), 0), (f(86, 86), 0)];
+    const WARP: &[ModField] = &[ModField { field: f(85, 85), names: &["", ".WARP"], extra: None }];
+    v.push(g.form("NANOSLEEP", 0x95d, NANOSLEEP_FIXED, WARP, vec![cond, Slot::Imm32 { signed: false }]));
     // The duration in a register (0x35d, 32–39: `NANOSLEEP R4` is
     // 0x000000040000735d on sm_80, sm_90 and sm_100) or, before sm_100, a
     // constant-bank word (0xb5d: `NANOSLEEP c[0x0][0x160]` is
     // 0x0000580000007b5d on sm_80); ptxas 13.5 words.
-    v.push(g.form("NANOSLEEP", 0x35d, NANOSLEEP_FIXED, &[], vec![cond, gpr(32, None, None)]));
+    v.push(g.form("NANOSLEEP", 0x35d, NANOSLEEP_FIXED, WARP, vec![cond, gpr(32, None, None)]));
     if !g.wide_ur {
-        v.push(Form { sms: (75, 90), ..g.form("NANOSLEEP", 0xb5d, NANOSLEEP_FIXED, &[], vec![cond, cbank(None, None, None)]) });
+        v.push(Form { sms: (75, 90), ..g.form("NANOSLEEP", 0xb5d, NANOSLEEP_FIXED, WARP, vec![cond, cbank(None, None, None)]) });
     }
     v.push(g.form("ERRBAR", 0x9ab, NONE, &[], vec![]));
     // MEMBAR: semantics 79–80, scope 76–78 (values 4, 6, 7 print `.INVALIDn`).
@@ -339,14 +343,14 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         // sm_100 refuses it (oracle).
         const UI2F_FIXED_U32: &[(Field, u64)] = &[(f(74, 74), 0), (f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
         const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"], extra: None };
-        let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+        let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F.U32", 0x85a, UI2F_FIXED_U32, &[ROUND], vec![ur_d, Slot::Imm32 { signed: false }]) });
         // With a uniform register (0x25a, 32–39): bit 74 clear `.U32`, set
         // signed (printed as nothing); the same fixed fields (ptxas's
         // `UI2F.U32.RP UR4, UR5`, ZLUDA corpus; bit flips, sm_120).
         const UI2F_FIXED: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
         const UI2F_SIGN: ModField = ModField { field: f(74, 74), names: &[".U32", ""], extra: None };
-        let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, not: None };
+        let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, abs: None, not: None };
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED, &[UI2F_SIGN, ROUND], vec![ur_d, ur_b]) });
         // UVIMNMX (0x04a, sm_120): VIMNMX on uniform registers, b a uniform
         // register (0x24a, 32–39) or an immediate (0x84a); the lane type
@@ -357,7 +361,7 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         const UVIMNMX_TYPE: ModField = ModField { field: f(72, 74), names: &[".U32", ".S32", U, ".S16x2", U, ".S8x4", U, U], extra: None };
         const UVIMNMX_RELU: ModField = ModField { field: f(76, 76), names: &["", ".RELU"], extra: None };
         const UVIMNMX_FIXED: &[(Field, u64)] = &[(f(81, 86), 0x3f), (f(91, 91), 1)];
-        let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+        let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
         let upred = Slot::Pred { uniform: true, field: f(87, 89), not: Some(90), show: PredShow::Always };
         for (form, b) in [(0x24au16, ur(32)), (0x84a, Slot::Imm32 { signed: true })] {
             v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UVIMNMX", form, UVIMNMX_FIXED, &[UVIMNMX_TYPE, UVIMNMX_RELU], vec![ur(16), ur(24), b, upred]) });
@@ -459,7 +463,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: Some(g.ur_field(64)),
         show_desc,
-        uniform: None, zero_base: true,
+        uniform: None, zero_base: true, u32_base: false,
     };
     const FIXED_6: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 70), 0), (f(71, 71), 1), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 3)];
     const FIXED_8: &[(Field, u64)] = &[(f(16, 23), 0), (f(72, 72), 1), (f(81, 81), 1), (f(82, 83), 0), (f(90, 91), 3)];
@@ -499,14 +503,14 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
             scale: None,
             desc: Some(g.ur_field(64)),
             show_desc: true,
-            uniform: None, zero_base: true,
+            uniform: None, zero_base: true, u32_base: false,
         };
         for (name, opcode, mods) in [("ATOMG.E", 0x9a8, amods), ("ATOM.E", 0x98a, atom_mods)] {
             v.push(g.form(name, opcode, AFIXED_8, mods, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
         }
     } else {
         // sm_80–sm_89 refuse a zero base register here (oracle).
-        let no_rz = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false };
+        let no_rz = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false, u32_base: false };
         for (name, opcode, mods_80, mods) in [("ATOMG.E", 0x9a8, amods_80, amods), ("ATOM.E", 0x98a, atom_mods_80, atom_mods)] {
             v.push(Form { sms: (80, 89), ..g.form(name, opcode, AFIXED_6, mods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) });
             v.push(Form { sms: (90, 90), ..g.form(name, opcode, AFIXED_6, mods, aslots(true)) });
@@ -530,7 +534,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         // offset at 40–63 (`RED.E.MIN.STRONG.GPU [R30], R35`; bit flips,
         // nvdisasm 13.5).
         const RED_75_REG: &[(Field, u64)] = &[(f(16, 23), 0), (f(64, 71), 0), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 0)];
-        let addr_reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        let addr_reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
         v.push(turing(g.form("RED.E", 0x98e, RED_75_REG, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_reg, data])));
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr_75, data];
         v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots.clone())));
@@ -543,7 +547,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         // Single-bit flips of corpus words (sm_75, nvdisasm 13.5).
         v.push(turing(g.form("ATOM.E", 0x98a, ATOMG_75, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
         const ATOM_38A: &[(Field, u64)] = &[(f(64, 71), 0xff), (f(72, 72), 1), (f(91, 91), 0)];
-        let addr32 = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+        let addr32 = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr32, data];
         v.push(turing(g.form("ATOM.E", 0x38a, ATOM_38A, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
     }
@@ -564,7 +568,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         let fatom: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
         if g.wide_ur {
             const FATOM_8: &[(Field, u64)] = &[(f(63, 63), 1), (f(72, 72), 1), (f(87, 87), 0), (f(90, 91), 3)];
-            let addr23 = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 62)), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true };
+            let addr23 = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 62)), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true, u32_base: false };
             for (name, opcode) in [("ATOM.E", 0x9a2), ("ATOMG.E", 0x9a3)] {
                 v.push(g.form(name, opcode, FATOM_8, fatom, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
             }
@@ -585,7 +589,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform: None,
-        zero_base: true,
+        zero_base: true, u32_base: false,
     };
     const CAS_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 0), (f(87, 91), 0)];
     // Types other than these print `.INVALIDn` (oracle).
@@ -654,8 +658,8 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // UFLO (0x2bd) and UPOPC (0x2bf): FLO and POPC of a uniform register
     // (32–) into one; bit 91 set; UFLO's 81–83 hold UPT.
     const FLO_SH: ModField = ModField { field: f(74, 74), names: &["", ".SH"], extra: None };
-    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
-    let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, not: Some(63) };
+    let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
+    let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, abs: None, not: Some(63) };
     const UFLO_FIXED: &[(Field, u64)] = &[(f(81, 83), 7), (f(91, 91), 1)];
     const UPOPC_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
@@ -703,7 +707,7 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         // a form ptxas does not emit, left out; ptxas writes URZ as 63 on
         // sm_90, as VOTEU).
         let elect_src = Slot::Pred { uniform: false, field: f(87, 89), not: Some(90), show: Always };
-        let elect_ud = Slot::Ur { field: g.ur_field(16), neg: None, not: None };
+        let elect_ud = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
         const ELECT_FIXED: &[(Field, u64)] = &[(f(91, 91), 0)];
         const ELECT_FIXED6: &[(Field, u64)] = &[(f(22, 23), 0), (f(91, 91), 0)];
         let elect_fixed = if g.wide_ur { ELECT_FIXED } else { ELECT_FIXED6 };
@@ -741,7 +745,7 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform,
-        zero_base: true,
+        zero_base: true, u32_base: false,
     };
     const ATOMS_FIXED: &[(Field, u64)] = &[(f(64, 71), 0), (f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 0)];
     const ATOMS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 1)];
@@ -799,7 +803,7 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // 0x...0000800100`); flips of 32–104 on sm_90 show no offset. sm_90+.
     if g.wide_ur || g.sms.1 >= 90 {
         const PF2: &[(Field, u64)] = &[(f(72, 72), 1), (f(87, 91), 1)];
-        let line = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
+        let line = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
         v.push(Form { sms: (g.sms.0.max(90), g.sms.1), ..g.form("CCTL.E.PF2", 0x98f, PF2, &[], vec![line]) });
     }
 }
@@ -859,7 +863,7 @@ fn minmax_sm120(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: (120, 120), ..g.form("IMNMX", form, NONE, &[TYPE], slots) });
     }
     const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
-    let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, not: None };
+    let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
     for (form, b) in [(0x285u16, ur(32)), (0x885, imm)] {
         let slots = vec![up(81), up(84), ur(16), ur(24), b, upred(87), upred(77)];
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UIMNMX", form, UNIFORM, &[TYPE], slots) });
@@ -873,7 +877,7 @@ fn minmax_sm120(v: &mut Vec<Form>, g: Generation) {
 /// word (sm_120).
 fn uiadd3_64(v: &mut Vec<Form>, g: Generation) {
     const PLAIN: &[(Field, u64)] = &[(f(74, 74), 0), (f(77, 80), 0xf), (f(87, 90), 0xf), (f(91, 91), 1)];
-    let ur = |lo, neg| Slot::Ur { field: g.ur_field(lo), neg, not: None };
+    let ur = |lo, neg| Slot::Ur { field: g.ur_field(lo), neg, abs: None, not: None };
     // sm_90 (6-bit fields) prints the carry predicates only when not UPT
     // (ptxas 13.5 words of thrust_transform: `UIADD3.64 UR4, UR10, UR12,
     // UR4` = 0x0000000c0a047297 / 0x000fe4000fffe004); sm_100 as sm_120.
@@ -900,9 +904,9 @@ fn qspc(v: &mut Vec<Form>, g: Generation) {
     const SPACE_90: ModField = ModField { field: f(73, 74), names: &[".G", ".L", ".S", ".D"], extra: None };
     const E: ModField = ModField { field: f(72, 72), names: &["", ".E"], extra: None };
     const UNIFORM: &[(Field, u64)] = &[(f(72, 72), 1), (f(90, 91), 3)];
-    let reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+    let reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
     let with_ur =
-        Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false };
+        Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false, u32_base: false };
     let p = pred_plain(81, PredShow::Always);
     let variants: &[((u16, u16), ModField)] = if g.wide_ur { &[((100, 120), SPACE_90)] } else { &[((75, 89), SPACE_75), ((90, 90), SPACE_90)] };
     for &(sms, space) in variants {

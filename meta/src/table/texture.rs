@@ -95,7 +95,7 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         // set; 46–53 a constant printed after it (0 here).
         const TEX_UR: &[(Field, u64)] = &[(f(46, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 3), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
         const TLD_UR: &[(Field, u64)] = &[(f(46, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 1), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
-        let handle = Slot::Ur { field: f(40, 45), neg: None, not: None };
+        let handle = Slot::Ur { field: f(40, 45), neg: None, abs: None, not: None };
         let zero = Slot::Text("0x0");
         let sms = (90, 90);
         for (dim, d) in DIMS {
@@ -113,7 +113,7 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         // and 0).
         const TEX_LL: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0), (f(59, 59), 1), (f(60, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 1), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
         const TEX_PLAIN: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0), (f(59, 59), 0), (f(60, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 0), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
-        let handle = Slot::Ur { field: f(40, 47), neg: None, not: None };
+        let handle = Slot::Ur { field: f(40, 47), neg: None, abs: None, not: None };
         for (dim, d) in DIMS {
             let text = Slot::Text(dim);
             if d > 0 {

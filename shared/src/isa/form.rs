@@ -88,6 +88,8 @@ pub enum Slot {
         field: Field,
         /// `-x` bit.
         neg: Bit,
+        /// `|x|` bit (the uniform float instructions of sm_120).
+        abs: Bit,
         /// `~x` bit.
         not: Bit,
     },
@@ -200,6 +202,10 @@ pub enum Slot {
         /// Whether the base may be the zero register (nvdisasm refuses
         /// sm_80–sm_89 ATOMG with `[RZ.64]`).
         zero_base: bool,
+        /// The base is a 32-bit register added to the 64-bit uniform one,
+        /// printed `.U32` (`[R0.U32+UR4]`: sm_75's global accesses with
+        /// bit 90 clear).
+        u32_base: bool,
     },
     /// A special register number (printed by name).
     SpecialReg(Field),
@@ -387,7 +393,7 @@ impl Slot {
         let bit = |b: Bit| b.map_or(0, |b| 1u128 << b);
         match *self {
             Slot::Gpr { field: f, neg, abs, not, .. } => field(f) | bit(neg) | bit(abs) | bit(not),
-            Slot::Ur { field: f, neg, not } => field(f) | bit(neg) | bit(not),
+            Slot::Ur { field: f, neg, abs, not } => field(f) | bit(neg) | bit(abs) | bit(not),
             Slot::UniformB { field: f, neg, not } => field(f) | 1u128 << UNIFORM_B_FLAG | bit(neg) | bit(not),
             Slot::Barrier(f) => field(f),
             Slot::Pred { field: f, not, .. } => field(f) | bit(not),

@@ -319,7 +319,10 @@ impl Warp {
     fn halves(&self, s: S, l: usize) -> [u16; 2] {
         let v = self.raw(s, l);
         let (lo, hi) = (v as u16, (v >> 16) as u16);
-        let mut h = if s.m & H0H0 != 0 {
+        let mut h = if s.m & F32H != 0 {
+            let x = num::f64_to_f16(f64::from(f32::from_bits(v)), Round::Zero);
+            [x, x]
+        } else if s.m & H0H0 != 0 {
             [lo, lo]
         } else if s.m & H1H1 != 0 {
             [hi, hi]
@@ -1125,10 +1128,12 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, diff.wrapping_add(w.ri(c, l)));
             }
         }
-        Op::P2r { d, a, mask, byte } => {
-            // PR: P0…P6 in bits 0–6 (bit 7 and up read as clear: not measured).
+        Op::P2r { d, a, mask, byte, uniform } => {
+            // PR: P0…P6 in bits 0–6 (bit 7 and up read as clear: not
+            // measured); UP2UR's UPR: UP0…UP6.
+            let first = if uniform { usize::from(UP_BASE) } else { 0 };
             for l in lanes(exec) {
-                let pr = (0..7).fold(0u32, |acc, k| acc | (w.p[k] >> l & 1) << k);
+                let pr = (0..7).fold(0u32, |acc, k| acc | (w.p[first + k] >> l & 1) << k);
                 let shift = 8 * u32::from(byte);
                 let m = w.ri(mask, l) << shift;
                 w.set(d, l, (w.ri(a, l) & !m) | (pr << shift & m));
@@ -2260,7 +2265,9 @@ fn read_fmt(w: &Warp, a: S, l: usize, f: Fmt, ftz: bool) -> f64 {
             f64::from(if ftz { num::ftz32(x) } else { x })
         }
         Fmt::F16 => {
-            let mut h = w.raw(a, l) as u16;
+            // `R0.H1` (F2I) reads the high half.
+            let raw = w.raw(a, l);
+            let mut h = if a.m & H1H1 != 0 { (raw >> 16) as u16 } else { raw as u16 };
             if a.m & ABS != 0 {
                 h &= 0x7fff;
             }
@@ -2450,7 +2457,8 @@ fn combine(r: u32, pin: u32, bop: u8) -> (u32, u32) {
 fn addresses(w: &Warp, a: &Addr, exec: u32) -> [u64; 32] {
     let row = |r: u16| w.r.get(r as usize).unwrap_or(&ZERO_ROW);
     let hi = |r: u16| if a.wide { r.checked_add(1).map_or(&ZERO_ROW, row) } else { &ZERO_ROW };
-    let (base_lo, base_hi, ur_lo, ur_hi) = (row(a.base), hi(a.base), row(a.ur), hi(a.ur));
+    let base_hi = if a.base32 { &ZERO_ROW } else { hi(a.base) };
+    let (base_lo, ur_lo, ur_hi) = (row(a.base), row(a.ur), hi(a.ur));
     let keep = if a.wide { u64::MAX } else { 0xffff_ffff };
     let mut at = [0u64; 32];
     for l in lanes(exec) {
@@ -2463,7 +2471,7 @@ fn addresses(w: &Warp, a: &Addr, exec: u32) -> [u64; 32] {
 
 #[inline(always)]
 fn address(w: &Warp, a: &Addr, l: usize) -> u64 {
-    let base = if a.wide { w.r64(S { r: a.base, m: 0 }, l) } else { u64::from(w.raw(S { r: a.base, m: 0 }, l)) };
+    let base = if a.wide && !a.base32 { w.r64(S { r: a.base, m: 0 }, l) } else { u64::from(w.raw(S { r: a.base, m: 0 }, l)) };
     let ur = if a.wide { w.r64(S { r: a.ur, m: 0 }, l) } else { u64::from(w.raw(S { r: a.ur, m: 0 }, l)) };
     let v = (base << a.shift).wrapping_add(ur).wrapping_add(a.offset as i64 as u64);
     if a.wide { v } else { v & 0xffff_ffff }

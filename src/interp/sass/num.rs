@@ -182,33 +182,120 @@ fn both_positive_zero(a: f64, b: f64) -> bool {
     a == 0.0 && b == 0.0 && a.is_sign_positive() && b.is_sign_positive()
 }
 
-/// `a * b` in `f64` with a rounding mode.
+/// `a * b` in `f64` with a rounding mode: the exact product (106 bits)
+/// rounded once, so that results in the subnormal range are right too
+/// (there the error `a * b - p` of the nearest product underflows and
+/// cannot say which way to move it).
 pub fn mul64(a: f64, b: f64, mode: Round) -> f64 {
     let p = a * b;
-    if mode == Round::Nearest {
+    if mode == Round::Nearest || !a.is_finite() || !b.is_finite() || a == 0.0 || b == 0.0 {
         return p;
     }
-    if p.is_infinite() && a.is_finite() && b.is_finite() {
-        return overflow64(p, mode);
-    }
-    adjust64(p, a.mul_add(b, -p), mode)
+    let (x, y) = (Exact::of(a), Exact::of(b));
+    round_exact(x.neg != y.neg, u128::from(x.m) * u128::from(y.m), x.e + y.e, mode)
 }
 
-/// `a * b + c` in `f64` (one rounding; directed modes approximate the
-/// error by the product's and the sum's).
+/// `a * b + c` in `f64`, rounded once (exactly: the product and the sum
+/// are formed in integers, see [`round_exact`]).
 pub fn fma64(a: f64, b: f64, c: f64, mode: Round) -> f64 {
     let r = a.mul_add(b, c);
-    if mode == Round::Nearest {
+    if mode == Round::Nearest || !(a.is_finite() && b.is_finite() && c.is_finite()) {
         return r;
     }
-    if r.is_infinite() && a.is_finite() && b.is_finite() && c.is_finite() {
-        return overflow64(r, mode);
+    if a == 0.0 || b == 0.0 {
+        // An exact zero product: the sum rounds as an addition.
+        return add64(a * b, c, mode);
     }
-    let p = a * b;
-    let pe = a.mul_add(b, -p);
-    let s = p + c;
-    let e = two_sum_err(p, c, s) + pe + (s - r);
-    adjust64(r, e, mode)
+    if c == 0.0 {
+        return mul64(a, b, mode);
+    }
+    let (x, y, z) = (Exact::of(a), Exact::of(b), Exact::of(c));
+    let (pn, pm, pe) = (x.neg != y.neg, u128::from(x.m) * u128::from(y.m), x.e + y.e);
+    let (cn, cm, ce) = (z.neg, u128::from(z.m), z.e);
+    // The term whose leading bit is higher sets the window: its leading
+    // bit goes to bit 124, the other is aligned to it, and bits shifted
+    // out of the window leave a sticky 1 in bit 0 (every rounding point
+    // is at least 2 bits above it, so a value strictly between two
+    // window units rounds as the sticky one does).
+    let top = |m: u128, e: i32| 127 - m.leading_zeros() as i32 + e;
+    let ((xn, xm, xe), (yn, ym, ye)) = if top(pm, pe) >= top(cm, ce) { ((pn, pm, pe), (cn, cm, ce)) } else { ((cn, cm, ce), (pn, pm, pe)) };
+    let lift = 124 - (127 - xm.leading_zeros() as i32);
+    let (xm, e) = (xm << lift, xe - lift);
+    let shift = e - ye;
+    let ym = if shift <= 0 {
+        ym << -shift
+    } else if shift >= 128 {
+        1
+    } else {
+        (ym >> shift) | u128::from(ym & ((1u128 << shift) - 1) != 0)
+    };
+    let (neg, m) = if xn == yn {
+        (xn, xm + ym)
+    } else if xm >= ym {
+        (xn, xm - ym)
+    } else {
+        (yn, ym - xm)
+    };
+    if m == 0 {
+        // An exact zero sum of opposite terms: -0 only toward -∞.
+        return if mode == Round::Down { -0.0 } else { 0.0 };
+    }
+    round_exact(neg, m, e, mode)
+}
+
+/// A finite `f64` as sign, integer significand and exponent (|x| = m·2^e).
+struct Exact {
+    neg: bool,
+    m: u64,
+    e: i32,
+}
+
+impl Exact {
+    fn of(x: f64) -> Exact {
+        let bits = x.to_bits();
+        let field = ((bits >> 52) & 0x7ff) as i32;
+        let frac = bits & ((1 << 52) - 1);
+        let (m, e) = if field == 0 { (frac, -1074) } else { (frac | 1 << 52, field - 1075) };
+        Exact { neg: bits >> 63 == 1, m, e }
+    }
+}
+
+/// `±m·2^e` (m > 0) rounded to `f64` in a mode: to 53 bits, or to the
+/// subnormal spacing 2^-1074 below the normal range; past the largest
+/// finite value, IEEE 754 overflow (infinity, or the largest finite value
+/// where the mode rounds toward zero).
+fn round_exact(neg: bool, m: u128, e: i32, mode: Round) -> f64 {
+    let lead = 127 - m.leading_zeros() as i32 + e;
+    let lsb = (lead - 52).max(-1074);
+    let shift = lsb - e;
+    let (mut q, above_half, at_half, inexact) = if shift <= 0 {
+        (m << -shift, false, false, false)
+    } else if shift > 128 {
+        (0, false, false, true)
+    } else {
+        let q = if shift == 128 { 0 } else { m >> shift };
+        let rem = if shift == 128 { m } else { m & ((1u128 << shift) - 1) };
+        let half = 1u128 << (shift - 1);
+        (q, rem > half, rem == half, rem != 0)
+    };
+    let up = match mode {
+        Round::Nearest => above_half || at_half && q & 1 == 1,
+        Round::Zero => false,
+        Round::Up => inexact && !neg,
+        Round::Down => inexact && neg,
+    };
+    q += u128::from(up);
+    let mut lsb = lsb;
+    if q >> 53 != 0 {
+        q >>= 1;
+        lsb += 1;
+    }
+    let sign = if neg { -1.0 } else { 1.0 };
+    if lsb + 52 > 1023 {
+        return overflow64(f64::INFINITY * sign, mode);
+    }
+    let bits = if q >> 52 == 0 { q as u64 } else { ((lsb + 52 + 1023) as u64) << 52 | (q as u64 & ((1 << 52) - 1)) };
+    f64::from_bits(bits) * sign
 }
 
 /// An `f64` rounded to `f32` with a rounding mode.
@@ -617,6 +704,55 @@ mod overflow_tests {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Products and fused multiply-adds whose exact result lies below the
+    /// smallest normal f64, where the nearest result's error underflows:
+    /// operands and results worked out by hand from their bit patterns.
+    #[test]
+    fn f64_products_round_exactly_in_the_subnormal_range() {
+        let f = f64::from_bits;
+        let all = [Round::Nearest, Round::Zero, Round::Down, Round::Up];
+        // 2^-537 · -2^-538 = -2^-1075, half the smallest subnormal.
+        let (a, b) = (f(0x1e60_0000_0000_0000), f(0x9e50_0000_0000_0000));
+        let want = [0x8000_0000_0000_0000u64, 0x8000_0000_0000_0000, 0x8000_0000_0000_0001, 0x8000_0000_0000_0000];
+        for (mode, w) in all.iter().zip(want) {
+            assert_eq!(mul64(a, b, *mode).to_bits(), w, "{mode:?}");
+        }
+        // 1.5·2^-599 · 2^-476 = 3·2^-1076, three quarters of the smallest subnormal.
+        let (a, b) = (f(0x1a88_0000_0000_0000), f(0x2230_0000_0000_0000));
+        let want = [1u64, 0, 0, 1];
+        for (mode, w) in all.iter().zip(want) {
+            assert_eq!(mul64(a, b, *mode).to_bits(), w, "{mode:?}");
+        }
+        // The same product plus -2^-1074: -2^-1076.
+        let c = f(0x8000_0000_0000_0001);
+        let want = [0x8000_0000_0000_0000u64, 0x8000_0000_0000_0000, 0x8000_0000_0000_0001, 0x8000_0000_0000_0000];
+        for (mode, w) in all.iter().zip(want) {
+            assert_eq!(fma64(a, b, c, *mode).to_bits(), w, "{mode:?}");
+        }
+        // 2^-1022 (the smallest normal) · (1 - 2^-53)... as 0x3fef_ffff_ffff_ffff
+        // = 1 - 2^-53: 2^-1022 - 2^-1075, halfway between the largest
+        // subnormal and 2^-1022.
+        let (a, b) = (f(0x0010_0000_0000_0000), f(0x3fef_ffff_ffff_ffff));
+        let want = [0x0010_0000_0000_0000u64, 0x000f_ffff_ffff_ffff, 0x000f_ffff_ffff_ffff, 0x0010_0000_0000_0000];
+        for (mode, w) in all.iter().zip(want) {
+            assert_eq!(mul64(a, b, *mode).to_bits(), w, "{mode:?}");
+        }
+        // A far smaller addend only decides the direction: 1 + 2^-1074 · 2^-1074.
+        let tiny = f(1);
+        let want = [0x3ff0_0000_0000_0000u64, 0x3ff0_0000_0000_0000, 0x3ff0_0000_0000_0000, 0x3ff0_0000_0000_0001];
+        for (mode, w) in all.iter().zip(want) {
+            assert_eq!(fma64(tiny, tiny, 1.0, *mode).to_bits(), w, "{mode:?}");
+        }
+        // 1 - 2^-1074 · 2^-1074 under .RZ and .RM: the largest double below 1.
+        assert_eq!(fma64(tiny, -tiny, 1.0, Round::Zero).to_bits(), 0x3fef_ffff_ffff_ffff);
+        assert_eq!(fma64(tiny, -tiny, 1.0, Round::Down).to_bits(), 0x3fef_ffff_ffff_ffff);
+        assert_eq!(fma64(tiny, -tiny, 1.0, Round::Up).to_bits(), 0x3ff0_0000_0000_0000);
+        // x·y - x·y is an exact zero: +0, -0 under .RM.
+        let (x, y) = (f(0x3ff8_0000_0000_0000), f(0x4008_0000_0000_0000));
+        assert_eq!(fma64(x, y, -4.5, Round::Down).to_bits(), 0x8000_0000_0000_0000);
+        assert_eq!(fma64(x, y, -4.5, Round::Up).to_bits(), 0);
+    }
 
     #[test]
     fn directed_overflow_and_zero_sums_follow_ieee() {

@@ -64,6 +64,9 @@ pub const NOT: u8 = 4;
 pub const H0H0: u8 = 8;
 /// Packed-half sources: both lanes read the high half (`R0.H1_H1`).
 pub const H1H1: u8 = 16;
+/// Packed-half sources: both lanes read the register as one f32 value
+/// converted to f16 toward zero (`R0.F32`, sm_75–sm_89).
+pub const F32H: u8 = 32;
 
 /// A source operand: a row and modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -137,6 +140,9 @@ pub struct Addr {
     pub base: u16,
     /// Whether the base is a 64-bit pair.
     pub wide: bool,
+    /// With `wide`, the base is one register, zero-extended (the address
+    /// and the uniform register stay 64-bit: sm_75's `[R0.U32+UR4]`).
+    pub base32: bool,
     /// Byte offset.
     pub offset: i32,
     /// Uniform register row added (URZ rows for none).
@@ -306,7 +312,7 @@ pub enum Op {
     /// in the lane, and `srcs[2]`), then at least zero with `relu`.
     MinMax { d: u16, srcs: [S; 3], count: u8, add: bool, p: P, half: bool, signed: bool, relu: bool },
     Vabsdiff { d: u16, a: S, b: S, c: S, signed: bool },
-    P2r { d: u16, a: S, mask: S, byte: u8 },
+    P2r { d: u16, a: S, mask: S, byte: u8, uniform: bool },
     R2p { a: S, mask: u32, byte: u8 },
     Imnmx64 { d: u16, a: S, b: S, p: P, signed: bool },
     Isetp { d: [u8; 2], a: S, b: S, cmp: Cmp, signed: bool, wide: bool, bop: u8, pin: P, ex: Option<P> },
@@ -670,6 +676,7 @@ impl Translator<'_> {
             Operand::Mem(m) => Ok(Addr {
                 base: read_row(m.base()).ok_or(Bad)?,
                 wide: false,
+                base32: false,
                 offset: m.offset(),
                 ur: match m.uniform() {
                     Some(u) => read_row(u).ok_or(Bad)?,
@@ -745,6 +752,7 @@ impl Translator<'_> {
                 [] => 0,
                 [Mod::H0_H0] => H0H0,
                 [Mod::H1_H1] => H1H1,
+                [Mod::F32] => F32H,
                 _ => return Err(Bad),
             };
             Ok(S { m: s.m | swizzle, ..s })
@@ -981,7 +989,7 @@ impl Translator<'_> {
                     Op::Imnmx { d, a: self.src(o(3)?, sl(3), 1)?, b: self.src(o(4)?, sl(4), 1)?, p: self.psrc(o(5)?)?, signed }
                 }
             }
-            Opcode::P2R => Op::P2r { d: self.dst(o(0)?)?, a: self.src(o(2)?, sl(2), 1)?, mask: self.src(o(3)?, sl(3), 1)?, byte: mod_value(0) },
+            Opcode::P2R | Opcode::UP2UR => Op::P2r { d: self.dst(o(0)?)?, a: self.src(o(2)?, sl(2), 1)?, mask: self.src(o(3)?, sl(3), 1)?, byte: mod_value(0), uniform: opcode == Opcode::UP2UR },
             Opcode::ISETP | Opcode::UISETP => {
                 let wide = has(Mod::U64) || has(Mod::S64);
                 let w = if wide { 2 } else { 1 };
@@ -1003,14 +1011,14 @@ impl Translator<'_> {
             Opcode::FSET if toks.first() == Some(&Mod::BF) => {
                 Op::Fset { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, cmp: mod_value(0) & 15, ftz: has(Mod::FTZ), bop: bop(), pin: self.psrc(o(3)?)? }
             }
-            Opcode::FSETP | Opcode::DSETP => {
+            Opcode::FSETP | Opcode::DSETP | Opcode::UFSETP => {
                 let f64 = opcode == Opcode::DSETP;
                 let w = if f64 { 2 } else { 1 };
                 Op::Fsetp { d: [self.pdst(o(0)?)?, self.pdst(o(1)?)?], a: self.src(o(2)?, sl(2), w)?, b: self.src(o(3)?, sl(3), w)?, cmp: mod_value(0) & 15, ftz: has(Mod::FTZ), bop: bop(), pin: self.psrc(o(4)?)?, f64 }
             }
-            Opcode::FADD => Op::Fadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ), sat: has(Mod::SAT) },
-            Opcode::FMUL => Op::Fmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
-            Opcode::FFMA => Op::Ffma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
+            Opcode::FADD | Opcode::UFADD => Op::Fadd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ), sat: has(Mod::SAT) },
+            Opcode::FMUL | Opcode::UFMUL => Op::Fmul { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
+            Opcode::FFMA | Opcode::UFFMA => Op::Ffma { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, c: self.src(o(3)?, sl(3), 1)?, rnd: rnd(), ftz: has(Mod::FTZ) || has(Mod::FMZ), sat: has(Mod::SAT) },
             Opcode::FADD2 | Opcode::FMUL2 | Opcode::FFMA2 => {
                 let (op, n) = match opcode {
                     Opcode::FADD2 => (PackedOp::Add, 2),
@@ -1130,7 +1138,14 @@ impl Translator<'_> {
                 let to = toks.iter().copied().find_map(int_fmt).unwrap_or(IntFmt { bits: 32, signed: true });
                 let from = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let w = if from == Fmt::F64 { 2 } else { 1 };
-                Op::F2i { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: int_rnd(), ftz: has(Mod::FTZ) }
+                // The high half of an F16 source (`R0.H1`).
+                let a = self.src(o(1)?, sl(1), w)?;
+                let a = match inst.operand_tokens(1) {
+                    [] => a,
+                    [Mod::H1] => S { m: a.m | H1H1, ..a },
+                    _ => return Err(Bad),
+                };
+                Op::F2i { d: self.dst(o(0)?)?, a, from, to, rnd: int_rnd(), ftz: has(Mod::FTZ) }
             }
             Opcode::I2F | Opcode::I2FP | Opcode::UI2F => {
                 let to = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
@@ -1196,12 +1211,14 @@ impl Translator<'_> {
                 let space = space(opcode);
                 let mut addr = self.addr(o(1)?)?;
                 addr.wide = matches!(sl(1), Slot::Addr { wide: true, .. }) || self.e_is_wide(space, has(Mod::E));
+                addr.base32 = matches!(sl(1), Slot::Addr { u32_base: true, .. });
                 Op::Ld { d: self.dst(o(0)?)?, addr, w: width(toks), space }
             }
             Opcode::STG | Opcode::ST | Opcode::STS | Opcode::STL => {
                 let space = space(opcode);
                 let mut addr = self.addr(o(0)?)?;
                 addr.wide = matches!(sl(0), Slot::Addr { wide: true, .. }) || self.e_is_wide(space, has(Mod::E));
+                addr.base32 = matches!(sl(0), Slot::Addr { u32_base: true, .. });
                 let s = match o(1)? {
                     Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad)?,
                     _ => return Err(Bad),
@@ -1264,7 +1281,7 @@ impl Translator<'_> {
             Opcode::LDGSTS => {
                 let dst = match sl(0) {
                     // The zero-base form (`[RZ]`, a fixed text).
-                    Slot::Text(_) => Addr { base: RZ, wide: false, offset: 0, ur: URZ, shift: 0 },
+                    Slot::Text(_) => Addr { base: RZ, wide: false, base32: false, offset: 0, ur: URZ, shift: 0 },
                     _ => self.addr(o(0)?)?,
                 };
                 let mut src = self.addr(o(1)?)?;

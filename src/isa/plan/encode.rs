@@ -235,13 +235,14 @@ impl Encode for Plan {
                     // A predicate's negate and absolute-value flags are not looked at.
                     put_bit(put(w, field, n, "predicate")?, not, mods.not, "predicate negation")?
                 }
-                Step::Reg { at, mask, neg, not, .. } => {
+                Step::Reg { at, mask, neg, abs, not, .. } => {
                     // A uniform register (UniformB's bit 91 is in the plan's base).
                     let field = Fld { start: at.start(), width: mask.count_ones() as u8 };
                     let Operand::Reg { reg, mods, reuse: false } = *op else { return Err(Why::Mismatch(k)) };
                     let n = uniform_num(field.max(), reg).ok_or(Why::NotReg(reg, "an allocated uniform register"))?;
                     let w = put(w, field, n, "uniform register")?;
                     let w = put_bit(w, neg, mods.neg, "negation")?;
+                    let w = put_bit(w, abs, mods.abs, "absolute value")?;
                     put_bit(w, not, mods.not, "bitwise not")?
                 }
                 Step::Imm32(_) => {
@@ -278,12 +279,11 @@ fn add_marks(steps: &[Step], operands: &[Operand], w: &mut u128) -> Option<u8> {
         if let Step::Reg { file, neg, abs, not, reuse: r, .. } = *step {
             // Only general registers have reuse flags (the others' index is
             // `NO_REUSE`). The flags the checked encoder looks at: all three
-            // of a general register, a uniform register's `neg` and `not`, a
-            // predicate's `not` (the others are not encoded, and not refused).
+            // of a general or uniform register, a predicate's `not` (the
+            // others are not encoded, and not refused).
             reuse |= u16::from(used) << r;
             let (neg_on, abs_on) = match file {
-                RegFile::Gpr => (mods.neg, mods.abs),
-                RegFile::Uniform => (mods.neg, false),
+                RegFile::Gpr | RegFile::Uniform => (mods.neg, mods.abs),
                 _ => (false, false),
             };
             flags[usize::from(neg >> 6 & 1)] |= u64::from(neg_on) << (neg & 63);

@@ -226,7 +226,11 @@ impl Step {
                 assert!(field.width == 8, "general register fields are 8 bits");
                 Step::Reg { at: At::of(field.start, field.width), mask: 0xff, file: RegFile::Gpr, neg: flag(neg), abs: flag(abs), not: flag(not), reuse: reuse.unwrap_or(NO_REUSE) }
             }
-            Slot::Ur { field, neg, not } | Slot::UniformB { field, neg, not } => {
+            Slot::Ur { field, neg, abs, not } => {
+                assert!(field.width <= 8, "uniform register fields are at most 8 bits");
+                Step::Reg { at: At::of(field.start, field.width), mask: field.max() as u8, file: RegFile::Uniform, neg: flag(neg), abs: flag(abs), not: flag(not), reuse: NO_REUSE }
+            }
+            Slot::UniformB { field, neg, not } => {
                 assert!(field.width <= 8, "uniform register fields are at most 8 bits");
                 Step::Reg { at: At::of(field.start, field.width), mask: field.max() as u8, file: RegFile::Uniform, neg: flag(neg), abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
             }
