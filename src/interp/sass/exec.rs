@@ -2080,7 +2080,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.setp(pd, exec, if same_all { u32::MAX } else { 0 });
             }
         }
-        Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, gather, ref textures } => {
+        Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, gather, mask, ref textures } => {
             for l in lanes(exec) {
                 let h = w.ri(handle, l);
                 let Some(t) = textures.iter().find(|t| t.spec.handle == h) else {
@@ -2092,7 +2092,8 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                     Some(c) => t.gather(coords, c),
                     None => t.fetch(coords, int_coords),
                 };
-                for (k, (d, off)) in [(rg, 0u16), (rg, 1), (ba, 0), (ba, 1)].into_iter().enumerate() {
+                let written = (0..4).filter(|k| mask >> k & 1 == 1);
+                for (k, (d, off)) in written.zip([(rg, 0u16), (rg, 1), (ba, 0), (ba, 1)]) {
                     if d != R_SINK {
                         w.set(d + off, l, texel[k]);
                     }
