@@ -95,6 +95,7 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
             Operand::ConstAddr { bank: rng.below(18) as u8, index, offset }
         }
         Slot::Hex(f) => Operand::Hex((rng.next() & f.max()) as u32),
+        Slot::Mask(f) => Operand::Hex((rng.below(f.max())) as u32),
         Slot::Imm64(f) => Operand::Imm64(rng.next() & f.max()),
         Slot::SImm(f) => Operand::Imm64((((rng.next() & f.max()) << (64 - f.width)) as i64 >> (64 - f.width)) as u64),
         Slot::HexSplit(lo, hi) => Operand::Hex((rng.next() & ((1 << (lo.width + hi.width)) - 1)) as u32),

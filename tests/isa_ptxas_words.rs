@@ -42,6 +42,12 @@ const WORDS: &[common::measured_words::Word] = &[
     (75, 0x1000000000067311, 0x000e2a0000101900, "F2I.S64.F16 R6, R0.H1 ;"),
     (90, 0x10000002000c7305, 0x004e700000103100, "F2I.F16.NTZ R12, R2.H1 ;"),
     (120, 0x1000000200067311, 0x000e240000101900, "F2I.S64.F16 R6, R2.H1 ;"),
+    // Texture fetches with a partial write mask (a bindless 2D fetch of
+    // which two components are used, a gather of which two are).
+    (86, 0x30005a0004067b60, 0x000f4200019e03ff, "TEX.SCR.LL RZ, R6, R4, R0, 0x0, 0x5a, 2D, 0x3 ;"),
+    (86, 0x30005a0404087b63, 0x000f4200001e0aff, "TLD4.SCR.R RZ, R8, R4, R4, 0x0, 0x5a, 2D, 0xa ;"),
+    (90, 0x2000040004067f60, 0x000f6200099e03ff, "TEX.LL RZ, R6, R4, R0, UR4, 0x0, 2D, 0x3 ;"),
+    (120, 0x20ff04ff08087f63, 0x000f6200081e0aff, "TLD4.R RZ, R8, R8, UR4, 2D, 0xa ;"),
     // Words written for the fields nvdisasm 13.5 prints (bit flips of
     // them measured the layouts): sm_75's R2UR with a predicate result,
     // `.OR` of the PT form, UP2UR.

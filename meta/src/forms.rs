@@ -230,6 +230,7 @@ impl Rust for Slot {
             Slot::CBank { neg, abs, not } => write_struct!(out, "Slot::CBank", neg, abs, not),
             Slot::LoadBank { offset, index, uniform } => write_struct!(out, "Slot::LoadBank", offset, index, uniform),
             Slot::Hex(field) => struct_like(out, "Slot::Hex(", |o| field.rust(o), ")"),
+            Slot::Mask(field) => struct_like(out, "Slot::Mask(", |o| field.rust(o), ")"),
             Slot::Imm64(field) => struct_like(out, "Slot::Imm64(", |o| field.rust(o), ")"),
             Slot::SImm(field) => struct_like(out, "Slot::SImm(", |o| field.rust(o), ")"),
             Slot::HexSplit(lo, hi) => struct_like(out, "Slot::HexSplit", |o| (*lo, *hi).rust(o), ""),

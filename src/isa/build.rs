@@ -140,6 +140,8 @@ fn fits(slot: &Slot, op: &Operand) -> bool {
         (Slot::SpecialReg(_), Operand::SpecialReg(_)) => true,
         (Slot::Text(_) | Slot::NextUr(_), Operand::Hex(v)) => v == 0,
         (Slot::Hex(f), Operand::Hex(v)) => u64::from(v) <= f.max(),
+        // All ones is the twin form's (the mask is then not printed).
+        (Slot::Mask(f), Operand::Hex(v)) => u64::from(v) < f.max(),
         (Slot::HexSplit(lo, hi), Operand::Hex(v)) => u64::from(v) < 1u64 << (lo.width + hi.width),
         (Slot::Imm64(_) | Slot::SImm(_), Operand::Imm64(_)) => true,
         (Slot::Target(_) | Slot::AbsTarget(_) | Slot::RelOffset(_), Operand::Target(_)) => true,

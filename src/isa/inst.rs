@@ -208,9 +208,11 @@ impl Inst {
             })
     }
 
-    /// Reuse flags nvdisasm does not print: bit 109 is clear.
+    /// Reuse flags nvdisasm does not print: bit 109 is clear, or the
+    /// instruction is a texture fetch (their flags decode, but nvdisasm
+    /// prints none: `table/texture.rs`).
     fn hides_reuse(&self) -> bool {
-        self.ctrl.reuse() != 0 && !self.ctrl.yield_bit()
+        self.ctrl.reuse() != 0 && (!self.ctrl.yield_bit() || matches!(self.form.op, Op::TEX | Op::TLD | Op::TLD4))
     }
 
     /// [`Inst::text`], except that a memory descriptor nvdisasm does not

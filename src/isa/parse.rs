@@ -296,6 +296,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         }
         Slot::Imm32 { .. } => Operand::Imm(parse_signed_hex(text)? as u32),
         Slot::Hex(_) | Slot::HexSplit(..) => Operand::Hex(parse_hex(text)? as u32),
+        Slot::Mask(f) => Operand::Hex(u32::try_from(parse_hex(text)?).ok().filter(|&v| u64::from(v) < f.max())?),
         Slot::Imm64(_) => Operand::Imm64(parse_hex(text)?),
         Slot::SImm(_) => Operand::Imm64(parse_signed_hex(text)? as u64),
         Slot::Half2 => return None,

@@ -255,7 +255,9 @@ pub fn build_generation(k: usize) -> Vec<Form> {
 /// opcode's facts, still sets no flag on it.
 fn strip_reuse(form: &mut Form) {
     let head = form.name.split('.').next().unwrap_or("");
-    if head == "R2UR" && form.opcode == 0x2ca {
+    // The texture fetches keep theirs: ptxas sets flags nvdisasm never
+    // prints (`table/texture.rs`; `Inst::text` hides them by the facts).
+    if head == "R2UR" && form.opcode == 0x2ca || matches!(head, "TEX" | "TLD" | "TLD4") {
         return;
     }
     if OPCODES.iter().any(|op| op.name == head && !op.reuse) {

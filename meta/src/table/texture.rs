@@ -13,7 +13,14 @@
 //! forms that print b take no RZ there. The first coordinate a is never RZ
 //! (nvdisasm prints `???255` for it), nor is the uniform handle URZ (`???63`;
 //! random instances with nvdisasm 13.5).
-//! The write mask (72–75) is 0xf (all four components); the level of
+//! The write mask (72–75) says which of the four components (red, green,
+//! blue, alpha: bits 0–3) are written, packed in that order into the
+//! first pair, then the second (ptxas 13.5: `TEX.SCR.LL RZ, R6, R4, R0,
+//! 0x0, 0x5a, 2D, 0x3` for a fetch whose blue and alpha are unused,
+//! `TLD4.SCR.R RZ, R8, …, 2D, 0xa` for gathered texels 1 and 3 in R8 and
+//! R9); nvdisasm prints it last, in hex, unless it is 0xf (every value
+//! 0x0–0xe on SM86, SM90, SM120): each form has a twin with the mask as
+//! an operand ([`Slot::Mask`]) after the forms of 0xf. The level of
 //! detail is 87–89 (`.LZ` 1, `.LL` 3; Blackwell also uses bit 59).
 //!
 //! How the coordinates are split between a and b (ptxas 13.5, ZLUDA's
@@ -34,8 +41,11 @@
 //! 0x0, 2D` = 0x200004ff04047f63; sm_100 and sm_120 `TLD4.R R6, R4, R4,
 //! UR4, 2D` = 0x20ff04ff04047f63). ptxas sets reuse flags on TLD4 with
 //! bit 109 clear (sm_75: bit 0 on `TLD4.SCR.R R10, R8, R2, R3`, bit 2 on
-//! the `.A` fetch after it), which nvdisasm does not print and which do
-//! not decode yet (the opcode takes no reuse flags here).
+//! the `.A` fetch after it; sm_75 `TEX.SCR.LL` with bit 0), which nvdisasm
+//! never prints, bit 109 set or clear (bit flips on SM75): the forms'
+//! registers take reuse flags 0 (a, 24) and 2 (the field at 64) so that
+//! such words decode (flag 1 is not taken: nvdisasm refuses it with 2), and the opcodes' facts (no reuse) keep
+//! them from printing (`Inst::text`) and code generation from setting them.
 
 use super::{Generation, RD, f, gpr};
 use crate::isa::bits::Field;
@@ -46,9 +56,13 @@ const COMPONENT: ModField = ModField { field: Field::bits(87, 88), names: &[".R"
 
 /// The forms of this module.
 pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
+    let first = v.len();
     const DIMS: [(&str, u64); 3] = [("1D", 0), ("2D", 1), ("3D", 2)];
-    let second = gpr(64, None, None);
-    let a = gpr(24, None, None);
+    // Reuse flags 0 (a) and 2 (the field at 64), which ptxas sets and
+    // nvdisasm never prints (see the module doc); flag 1 is left out, as
+    // nvdisasm refuses it together with flag 2 (SM75, every value).
+    let second = gpr(64, None, Some(2));
+    let a = gpr(24, None, Some(0));
     let b = gpr(32, None, None);
     // Every field of the fetch but the dimension, which each form fixes.
     let fixed = |common: &'static [(Field, u64)], dim: u64| -> &'static [(Field, u64)] {
@@ -124,4 +138,15 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         }
         v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..g.form("TLD4", 0xf63, gather(TEX_PLAIN, true), &[COMPONENT], vec![second, RD, a, handle, two_d]) });
     }
+    // The partial write masks: every form again with the mask an operand.
+    let mask = f(72, 75);
+    let twins: Vec<Form> = v[first..]
+        .iter()
+        .map(|form| {
+            let fixed: Vec<(Field, u64)> = form.fixed.iter().copied().filter(|&(fl, _)| fl != mask).collect();
+            let slots: Vec<Slot> = form.slots.iter().copied().chain([Slot::Mask(mask)]).collect();
+            Form { fixed: Box::leak(fixed.into_boxed_slice()), slots: Box::leak(slots.into_boxed_slice()), ..*form }
+        })
+        .collect();
+    v.extend(twins);
 }

@@ -145,6 +145,10 @@ pub enum Slot {
     },
     /// A constant printed in hex (LOP3's lookup table).
     Hex(Field),
+    /// A texture fetch's component write mask, printed in hex after the
+    /// other operands when not all ones; a twin form without it fixes the
+    /// field to all ones and decodes those words (`TEX … 2D, 0x3`).
+    Mask(Field),
     /// A 64-bit immediate, printed in hex (`MOV.64 R10, 0xfff8000000000000`:
     /// bits 24–87 on sm_120).
     Imm64(Field),
@@ -400,7 +404,7 @@ impl Slot {
             Slot::Imm32 { .. } => field(IMM32),
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
             Slot::LoadBank { offset, index, .. } => field(CBANK_BANK) | field(offset) | field(index),
-            Slot::Hex(f) | Slot::SpecialReg(f) | Slot::Imm64(f) | Slot::SImm(f) => field(f),
+            Slot::Hex(f) | Slot::Mask(f) | Slot::SpecialReg(f) | Slot::Imm64(f) | Slot::SImm(f) => field(f),
             Slot::Text(_) | Slot::NextUr(_) => 0,
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 => field(IMM32),

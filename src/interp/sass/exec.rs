@@ -169,6 +169,10 @@ struct Warp {
     hz: GroupHazards,
     /// Each thread's input to the CTA barrier reduction it waits at.
     bar_pred: u32,
+    /// The lanes of the instruction being executed: a uniform register
+    /// or predicate it writes takes its first lane's value in the others
+    /// (one value for the warp, whichever of its threads issue it).
+    issuing: u32,
 }
 
 /// What the CTA shares.
@@ -280,6 +284,11 @@ impl Warp {
         if d == a {
             return;
         }
+        if uniform_row(d) {
+            let src = self.row(a);
+            self.put(d, exec, &src);
+            return;
+        }
         let Ok([dst, src]) = self.r.get_disjoint_mut([d as usize, a as usize]) else {
             // A source outside the array reads as zeros.
             self.put(d, exec, &ZERO_ROW);
@@ -296,6 +305,9 @@ impl Warp {
     #[inline(always)]
     fn put(&mut self, d: u16, exec: u32, out: &[u32; 32]) {
         let Some(dst) = self.r.get_mut(d as usize) else { return };
+        if uniform_row(d) && exec != 0 {
+            *dst = [out[exec.trailing_zeros() as usize]; 32];
+        }
         blend(dst, out, exec);
     }
     #[inline]
@@ -365,7 +377,18 @@ impl Warp {
     #[inline]
     fn set(&mut self, d: u16, l: usize, v: u32) {
         if let Some(row) = self.r.get_mut(d as usize) {
-            row[l] = v;
+            if uniform_row(d) {
+                // The lanes still to be written keep their value (a source
+                // of a later lane's operation).
+                let pending = self.issuing & !(1 << l);
+                for (k, x) in row.iter_mut().enumerate() {
+                    if pending >> k & 1 == 0 {
+                        *x = v;
+                    }
+                }
+            } else {
+                row[l] = v;
+            }
         }
     }
     #[inline]
@@ -376,6 +399,12 @@ impl Warp {
     #[inline]
     fn setp(&mut self, d: u8, mask: u32, v: u32) {
         let row = &mut self.p[usize::from(d & 31)];
+        if (UP_BASE..=UP_SINK).contains(&d) && mask != 0 {
+            // A uniform predicate: the first lane's value in the others.
+            let first = if v >> mask.trailing_zeros() & 1 == 1 { u32::MAX } else { 0 };
+            *row = (first & !mask) | (v & mask);
+            return;
+        }
         *row = (*row & !mask) | (v & mask);
     }
 }
@@ -411,7 +440,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
             for (i, v) in program.rows.constants.iter().enumerate() {
                 r[CONST_BASE as usize + i] = [*v; 32];
             }
-            Warp { r, p: [0; 32], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: GroupHazards::new(loaded.sm, options.hazards != HazardCheck::Off), bar_pred: 0 }
+            Warp { r, p: [0; 32], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: GroupHazards::new(loaded.sm, options.hazards != HazardCheck::Off), bar_pred: 0, issuing: 0 }
         })
         .collect();
     let mut shared = super::load::shared_region(loaded, spec.shared_bytes)?;
@@ -724,6 +753,7 @@ fn special(cta: &Cta, w: &Warp, sr: u8, l: usize, steps: u64) -> u32 {
 /// Executes one instruction for the lanes of `exec` of group `gi`.
 #[allow(clippy::too_many_arguments)]
 fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, memory: &mut crate::interp::memory::GlobalMemory) -> Result<(), InterpError> {
+    w.issuing = exec;
     match *op {
         Op::Nop => {}
         Op::Unsupported(ref m) => return Err(InterpError::new(ErrorKind::Unsupported, m.to_string())),
@@ -2115,7 +2145,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.setp(pd, exec, if same_all { u32::MAX } else { 0 });
             }
         }
-        Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, gather, ref textures } => {
+        Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, gather, mask, ref textures } => {
             for l in lanes(exec) {
                 let h = w.ri(handle, l);
                 let Some(t) = textures.iter().find(|t| t.spec.handle == h) else {
@@ -2127,7 +2157,8 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                     Some(c) => t.gather(coords, c),
                     None => t.fetch(coords, int_coords),
                 };
-                for (k, (d, off)) in [(rg, 0u16), (rg, 1), (ba, 0), (ba, 1)].into_iter().enumerate() {
+                let written = (0..4).filter(|k| mask >> k & 1 == 1);
+                for (k, (d, off)) in written.zip([(rg, 0u16), (rg, 1), (ba, 0), (ba, 1)]) {
                     if d != R_SINK {
                         w.set(d + off, l, texel[k]);
                     }
@@ -2255,6 +2286,14 @@ fn int_to_f32(v: i128, mode: Round) -> f32 {
     let t = int_to_f64(v, Round::Zero);
     let sticky = f64::from_bits(t.to_bits() | 1);
     num::f64_to_f32(sticky, mode)
+}
+
+/// Whether row `d` is a uniform register's (or its sink): the warp holds
+/// one value there, which a uniform instruction writes whichever of the
+/// warp's threads issue it (after divergent code, some only).
+#[inline(always)]
+fn uniform_row(d: u16) -> bool {
+    (UR_BASE..CONST_BASE).contains(&d)
 }
 
 fn read_fmt(w: &Warp, a: S, l: usize, f: Fmt, ftz: bool) -> f64 {

@@ -730,9 +730,9 @@ mod tests {
         for (mode, w) in all.iter().zip(want) {
             assert_eq!(fma64(a, b, c, *mode).to_bits(), w, "{mode:?}");
         }
-        // 2^-1022 (the smallest normal) · (1 - 2^-53)... as 0x3fef_ffff_ffff_ffff
-        // = 1 - 2^-53: 2^-1022 - 2^-1075, halfway between the largest
-        // subnormal and 2^-1022.
+        // 2^-1022 (the smallest normal) · (1 - 2^-53) (0x3fef_ffff_ffff_ffff)
+        // = 2^-1022 - 2^-1075, halfway between the largest subnormal and
+        // 2^-1022 (ties to the even 2^-1022).
         let (a, b) = (f(0x0010_0000_0000_0000), f(0x3fef_ffff_ffff_ffff));
         let want = [0x0010_0000_0000_0000u64, 0x000f_ffff_ffff_ffff, 0x000f_ffff_ffff_ffff, 0x0010_0000_0000_0000];
         for (mode, w) in all.iter().zip(want) {

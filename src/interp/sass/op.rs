@@ -466,8 +466,9 @@ pub enum Op {
     /// `b..b+nb` (the rest a level of detail, unused by point sampling
     /// without mipmaps), written to `rg`, `rg+1`, `ba`, `ba+1`; TLD4
     /// (`gather`): that component of the four texels bilinear filtering
-    /// reads instead.
-    Tex { rg: u16, ba: u16, a: u16, na: u8, b: u16, nb: u8, handle: S, dim: u8, int_coords: bool, gather: Option<u8>, textures: std::sync::Arc<[crate::interp::launch::Texture]> },
+    /// reads instead. Only the components of `mask` (bit k: component k)
+    /// are written, packed in that order.
+    Tex { rg: u16, ba: u16, a: u16, na: u8, b: u16, nb: u8, handle: S, dim: u8, int_coords: bool, gather: Option<u8>, mask: u8, textures: std::sync::Arc<[crate::interp::launch::Texture]> },
     /// STSM: `n` 8×8 matrices of 16-bit elements to shared memory, LDSM's
     /// inverse (lanes 8k..8k+7 address the rows of matrix k).
     Stsm { addr: Addr, v: u16, n: u8, trans: bool },
@@ -647,7 +648,13 @@ impl Translator<'_> {
         } else {
             None
         };
-        Ok(Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, gather, textures: self.textures.into() })
+        // The components written (red, green, blue, alpha in bits 0–3),
+        // packed into the result pairs in that order.
+        let mask = match (form.slots.last(), ops.last()) {
+            (Some(Slot::Mask(_)), Some(Operand::Hex(m))) => u8::try_from(*m).map_err(|_| Bad)?,
+            _ => 0xf,
+        };
+        Ok(Op::Tex { rg, ba, a, na, b, nb, handle, dim, int_coords, gather, mask, textures: self.textures.into() })
     }
 
     fn dst(&self, op: &Operand) -> R<u16> {

@@ -245,7 +245,7 @@ impl Step {
             Slot::Half2 => Step::Imm32(ImmCheck::Half2),
             Slot::CBank { neg, abs, not } => Step::CBank { neg: flag(neg), abs: flag(abs), not: flag(not) },
             Slot::LoadBank { offset, index, uniform } => Step::LoadBank { offset: Fld::of(offset), index: Fld::of(index), uniform },
-            Slot::Hex(f) => Step::Hex(Fld::of(f)),
+            Slot::Hex(f) | Slot::Mask(f) => Step::Hex(Fld::of(f)),
             Slot::HexSplit(lo, hi) => Step::HexSplit(Fld::of(lo), Fld::of(hi)),
             Slot::Imm64(f) => Step::Imm64(Fld::of(f)),
             Slot::SImm(f) => Step::SImm(Fld::of(f)),
