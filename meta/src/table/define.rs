@@ -204,6 +204,7 @@ pub fn build_generation(k: usize) -> Vec<Form> {
     misc::misc_ops(&mut v, g);
     matrix::matrix_ops(&mut v, g);
     texture::texture_ops(&mut v, g);
+    texture::surface_ops(&mut v, g);
     bitops::bit_ops(&mut v, g);
     half::half_ops(&mut v, g);
     control(&mut v, g);
