@@ -8,8 +8,6 @@
 //! drops stores, `.clamp` uses the nearest element); our cubin on every
 //! SM family must give them (with hazard checking), and so must ptxas's
 //! cubin where ptxas is installed (hazards reported only: see below).
-//! ptxas's TXQ words carry reuse flags without bit 109 that do not decode
-//! yet, so its `query_bindless` cubins before sm_90 are not run.
 
 mod common;
 
@@ -202,9 +200,6 @@ fn surface_kernels_write_what_their_source_says_on_every_sm() {
                 Err(e) => failures.push(format!("{} sm_{sm}: our cubin: {e}", c.kernel)),
             }
             let Some(ptxas) = &ptxas else { continue };
-            if c.kernel == "query_bindless" && sm < 90 {
-                continue;
-            }
             let theirs = match common::cached_cubin(ptxas, &cache, &path, sm) {
                 Ok(t) => t,
                 Err(e) => {

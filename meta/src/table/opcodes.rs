@@ -134,8 +134,9 @@ pub const OPCODES: &[OpFacts] = &[
     op("TEX", Texture).memory(Space::Global, true, false).no_reuse(),
     op("TLD", Texture).memory(Space::Global, true, false).no_reuse(),
     op("TLD4", Texture).memory(Space::Global, true, false).no_reuse(),
-    // A texture header query reads no memory a kernel writes.
-    op("TXQ", Texture).no_reuse(),
+    // A texture header query reads no memory a kernel writes. ptxas sets
+    // reuse flags on it (without bit 109: nvdisasm prints none).
+    op("TXQ", Texture),
     op("UBLKCP", Async).opaque().memory(Space::Generic, true, true),
     op("UBMSK", Uniform),
     op("UCGABAR_ARV", Control),
