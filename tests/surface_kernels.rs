@@ -6,7 +6,8 @@
 //! after the run are worked out here from the kernels' source, including
 //! the out-of-bounds rules of each clamp mode (`.zero` loads zero and
 //! drops stores, `.clamp` uses the nearest element); our cubin on every
-//! SM family must give them (with hazard checking), and so must ptxas's
+//! SM family must give them (with hazard checking), so must the PTX
+//! interpreter, and so must ptxas's
 //! cubin where ptxas is installed (hazards reported only: see below).
 
 mod common;
@@ -184,6 +185,19 @@ fn surface_kernels_write_what_their_source_says_on_every_sm() {
         let mut want: Vec<Vec<u8>> = c.want.iter().map(|(_, w)| w.clone()).collect();
         if let Some((_, b)) = &c.buffer {
             want.push(b.clone());
+        }
+        // The PTX interpreter on the same spec (once: it reads no SM).
+        match ptx2sass::internals::interp::ptx::run(&module, &spec, &Default::default()) {
+            Ok(out) => {
+                let mut got: Vec<Vec<u8>> = c.want.iter().map(|(k, _)| out.launch.surface_bytes(*k).unwrap_or_default().to_vec()).collect();
+                if let Some((p, _)) = &c.buffer {
+                    got.push(out.launch.buffer_bytes(*p).unwrap_or_default().to_vec());
+                }
+                if got != want {
+                    failures.push(format!("{}: the PTX interpreter wrote {got:02x?}, expected {want:02x?}", c.kernel));
+                }
+            }
+            Err(e) => failures.push(format!("{}: the PTX interpreter: {e}", c.kernel)),
         }
         for sm in SMS {
             runs += 1;
