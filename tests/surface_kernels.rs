@@ -238,11 +238,12 @@ fn surface_kernels_write_what_their_source_says_on_every_sm() {
 }
 
 /// What stays unsupported is an error at the instruction, not a panic:
-/// header queries other than a size, and handles computed in registers.
+/// header queries other than a size, handles computed in registers, and
+/// formatted stores.
 #[test]
 fn unsupported_surface_code_is_an_error_with_its_line() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/surfaces");
-    for (file, line) in [("header_queries_other.ptx", 20), ("handles_in_registers.ptx", 22)] {
+    for (file, line) in [("header_queries_other.ptx", 20), ("handles_in_registers.ptx", 22), ("sust_formatted.ptx", 16)] {
         let source = std::fs::read_to_string(root.join(file)).expect("test PTX");
         let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).expect("parses");
         for sm in [75u16, 90, 120] {
