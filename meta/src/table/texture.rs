@@ -178,12 +178,12 @@ const SCOPE_NAMES_80: [&str; 11] = {
 /// Each dimension is its own form (the coordinate tuple's width follows
 /// it, the data's the size modifier).
 pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
-    const DIMS: [(&str, &str, &str, u64); 5] = [
-        ("SULD.D.BA.1D", "SUST.D.BA.1D", "1D", 0),
-        ("SULD.D.BA.1D_ARRAY", "SUST.D.BA.1D_ARRAY", "1D_ARRAY", 2),
-        ("SULD.D.BA.2D", "SUST.D.BA.2D", "2D", 3),
-        ("SULD.D.BA.2D_ARRAY", "SUST.D.BA.2D_ARRAY", "2D_ARRAY", 4),
-        ("SULD.D.BA.3D", "SUST.D.BA.3D", "3D", 5),
+    const DIMS: [(&str, &str, u64); 5] = [
+        ("SULD.D.BA.1D", "SUST.D.BA.1D", 0),
+        ("SULD.D.BA.1D_ARRAY", "SUST.D.BA.1D_ARRAY", 2),
+        ("SULD.D.BA.2D", "SUST.D.BA.2D", 3),
+        ("SULD.D.BA.2D_ARRAY", "SUST.D.BA.2D_ARRAY", 4),
+        ("SULD.D.BA.3D", "SUST.D.BA.3D", 5),
     ];
     let addr = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
     let data = gpr(32, None, None);
@@ -217,7 +217,7 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         const UR_HANDLE: &[(Field, u64)] = &[(f(46, 58), 0)];
         for (sms, scope) in [((75, 75), SURFACE_SCOPE_75), ((80, 90), SURFACE_SCOPE_80)] {
             let mods: &'static [ModField] = leak_mods(vec![SURFACE_SIZE, scope, SURFACE_CLAMP]);
-            for (ld, st, _, dim) in DIMS {
+            for (ld, st, dim) in DIMS {
                 // The constant-bank forms stop at sm_89 (sm_90's code reads
                 // every handle into a uniform register).
                 let bank_sms = (sms.0, sms.1.min(89));
@@ -236,7 +236,7 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         const UR_ACCESS: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0)];
         const UR_QUERY: &[(Field, u64)] = &[(f(48, 55), 0), (f(56, 58), 0)];
         let mods: &'static [ModField] = leak_mods(vec![SURFACE_SIZE, SURFACE_SCOPE_80, SURFACE_CLAMP]);
-        for (ld, st, _, dim) in DIMS {
+        for (ld, st, dim) in DIMS {
             v.push(Form { nonzero: &[2], ..g.form(ld, 0xf99, access(dim, true, true, UR_ACCESS), mods, vec![RD, addr, handle_ur]) });
             v.push(Form { nonzero: &[2], ..g.form(st, 0xf9d, access(dim, false, true, UR_ACCESS), mods, vec![addr, data, handle_ur]) });
         }
@@ -244,6 +244,7 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
     }
 }
 
+/// A modifier list that lives as long as the table.
 fn leak_mods(m: Vec<ModField>) -> &'static [ModField] {
     Box::leak(m.into_boxed_slice())
 }

@@ -187,13 +187,6 @@ impl SelectCtx<'_> {
     }
 }
 
-/// The handle a surface access or header query reads: the byte offset in
-/// constant bank 0 of its word.
-enum HandleWord {
-    /// A kernel parameter's or a reference's word.
-    At(u32),
-}
-
 impl SelectCtx<'_> {
     /// Selects the current `SULD` or `SUST` ([`SurfaceAccess`]): the SM's
     /// form of the geometry with the handle's constant-bank word (before
@@ -213,7 +206,7 @@ impl SelectCtx<'_> {
         if args.len() != coords_end + usize::from(store) {
             return self.fail("a surface access with the wrong number of arguments");
         }
-        let Some(HandleWord::At(offset)) = self.handle_word(a.surfref.map(|k| (k, true)), args.first().copied().filter(|_| first == 1)) else { return };
+        let Some(offset) = self.handle_word(a.surfref.map(|k| (k, true)), args.first().copied().filter(|_| first == 1)) else { return };
         let dim = match a.geometry {
             0 => "1D",
             2 => "1D_ARRAY",
@@ -281,7 +274,7 @@ impl SelectCtx<'_> {
             return self.fail(format!("header query descriptor {:#x}", d.imm));
         };
         let handle = d.args.first().copied();
-        let Some(HandleWord::At(offset)) = self.handle_word(q.reference.map(|k| (k, q.surface)), handle) else { return };
+        let Some(offset) = self.handle_word(q.reference.map(|k| (k, q.surface)), handle) else { return };
         let scr = self.sm.number < 90;
         let Some(sm_index) = crate::isa::family::measured_index(self.sm) else { return self.fail("an SM without forms") };
         let form = crate::isa::table::forms_of(sm_index, Op::TXQ).find(|f| matches!(f.slots.get(4), Some(Slot::Hex(_))) == scr);
@@ -306,12 +299,12 @@ impl SelectCtx<'_> {
         self.push_main(MachKind::Inst(inst), &[]);
     }
 
-    /// The constant-bank word of a handle: the reference `k` (a surfref
-    /// when the flag is set) or the kernel parameter `handle` is loaded
-    /// from. `None` after a failure: a handle computed in registers (ptxas
-    /// reads such a handle with `.B` forms before sm_90 and a loop of
-    /// R2UR from sm_90), not selected here.
-    fn handle_word(&mut self, reference: Option<(u32, bool)>, handle: Option<crate::ir::Value>) -> Option<HandleWord> {
+    /// The byte offset in constant bank 0 of a handle's word: that of the
+    /// reference `k` (a surfref when the flag is set) or of the kernel
+    /// parameter `handle` is loaded from. `None` after a failure: a handle
+    /// computed in registers (ptxas reads such a handle with `.B` forms
+    /// before sm_90 and a loop of R2UR from sm_90), not selected here.
+    fn handle_word(&mut self, reference: Option<(u32, bool)>, handle: Option<crate::ir::Value>) -> Option<u32> {
         let at = match (reference, handle) {
             (Some((k, true)), _) => crate::ir::texture::surfref_slot(self.sm, self.func, k),
             (Some((k, false)), _) => crate::ir::texture::texref_slot(self.sm, self.func, k),
@@ -325,7 +318,7 @@ impl SelectCtx<'_> {
             (None, None) => None,
         };
         match at {
-            Some(at) => Some(HandleWord::At(at)),
+            Some(at) => Some(at),
             None => {
                 self.fail("a texture or surface reference the function's references do not list");
                 None
