@@ -208,9 +208,11 @@ impl Inst {
             })
     }
 
-    /// Reuse flags nvdisasm does not print: bit 109 is clear.
+    /// Reuse flags nvdisasm does not print: bit 109 is clear, or the
+    /// instruction is TXQ, whose flags (ptxas sets them) nvdisasm never
+    /// prints (random instances with bit 109 set, nvdisasm 13.5).
     fn hides_reuse(&self) -> bool {
-        self.ctrl.reuse() != 0 && !self.ctrl.yield_bit()
+        self.ctrl.reuse() != 0 && (!self.ctrl.yield_bit() || self.op() == Op::TXQ)
     }
 
     /// [`Inst::text`], except that a memory descriptor nvdisasm does not

@@ -251,9 +251,13 @@ pub fn build_generation(k: usize) -> Vec<Form> {
 /// bit 122 flips on sm_90, sm_100, sm_120; sm_80's 0x3c2 prints none): the
 /// decoder reads such words, while code generation, which goes by the
 /// opcode's facts, still sets no flag on it.
+///
+/// And TXQ, on which ptxas sets reuse flags (bits 122 and 124, the level's
+/// and the second pair's) that nvdisasm never prints: the decoder reads
+/// them and the printer hides them (`Inst::text`).
 fn strip_reuse(form: &mut Form) {
     let head = form.name.split('.').next().unwrap_or("");
-    if head == "R2UR" && form.opcode == 0x2ca {
+    if (head == "R2UR" && form.opcode == 0x2ca) || head == "TXQ" {
         return;
     }
     if OPCODES.iter().any(|op| op.name == head && !op.reuse) {

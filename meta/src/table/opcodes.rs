@@ -135,8 +135,9 @@ pub const OPCODES: &[OpFacts] = &[
     op("TLD", Texture).memory(Space::Global, true, false).no_reuse(),
     op("TLD4", Texture).memory(Space::Global, true, false).no_reuse(),
     // A texture header query reads no memory a kernel writes. ptxas sets
-    // reuse flags on it (without bit 109: nvdisasm prints none).
-    op("TXQ", Texture),
+    // reuse flags on it, which nvdisasm never prints: its forms keep them
+    // for decoding (`strip_reuse`), code generation sets none.
+    op("TXQ", Texture).no_reuse(),
     op("UBLKCP", Async).opaque().memory(Space::Generic, true, true),
     op("UBMSK", Uniform),
     op("UCGABAR_ARV", Control),

@@ -173,7 +173,8 @@ const SCOPE_NAMES_80: [&str; 11] = {
 ///   handle as SULD's, and the write mask 72–75 (0x1 the width, 0x2 the
 ///   height, 0x4 the depth: one component per query in ptxas's code).
 ///   Bit 59 is `.B` (a handle in a register, not emitted here) and 90
-///   `.NODEP`. ptxas sets reuse flags on the level and the second pair.
+///   `.NODEP`. ptxas sets reuse flags on the level and the second pair,
+///   which nvdisasm never prints.
 ///
 /// Each dimension is its own form (the coordinate tuple's width follows
 /// it, the data's the size modifier).
@@ -185,7 +186,8 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         ("SULD.D.BA.2D_ARRAY", "SUST.D.BA.2D_ARRAY", 4),
         ("SULD.D.BA.3D", "SUST.D.BA.3D", 5),
     ];
-    let addr = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: true };
+    // nvdisasm refuses a coordinate tuple of RZ (`[RZ]`: random instances).
+    let addr = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: false };
     let data = gpr(32, None, None);
     let leak = |v: Vec<(Field, u64)>| -> &'static [(Field, u64)] { Box::leak(v.into_boxed_slice()) };
     // Fields every surface access fixes; `load` the predicate result (PT)
@@ -205,8 +207,8 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
     };
     let header = Slot::Text("TEX_HEADER_DIMENSION");
     let mask = Slot::Hex(f(72, 75));
-    // ptxas sets reuse flags 0 and 2 on TXQ (bits 122 and 124, without
-    // bit 109: nvdisasm does not print them): those of the a and c slots.
+    // ptxas sets reuse flags 0 and 2 on TXQ (bits 122 and 124; nvdisasm
+    // prints none): those of the a and c slots.
     let second = gpr(64, None, Some(2));
     let level = gpr(24, None, Some(0));
     let zero = Slot::Text("0x0");
