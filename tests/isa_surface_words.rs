@@ -11,6 +11,12 @@ mod common;
 
 /// (SM, low 64 bits, high 64 bits, nvdisasm's text).
 const WORDS: &[common::measured_words::Word] = &[
+    // A handle in a general register (a per-thread handle loaded from memory).
+    (75, 0x100000000600799a, 0x004fe400001f0904, "SULD.D.BA.1D.STRONG.CTA.TRAP R0, [R6], R4 ;"),
+    (75, 0x680000080600799e, 0x000fe40000110904, "SUST.D.BA.2D.STRONG.CTA [R6], R8, R4 ;"),
+    (80, 0x100000000600799a, 0x004fe600001ea904, "SULD.D.BA.1D.STRONG.SM.TRAP R0, [R6], R4 ;"),
+    (80, 0x680000080600799e, 0x000fe2000010a904, "SUST.D.BA.2D.STRONG.SM [R6], R8, R4 ;"),
+    (89, 0x100000000600799a, 0x004fe200001ea904, "SULD.D.BA.1D.STRONG.SM.TRAP R0, [R6], R4 ;"),
     (75, 0x0800580003047b99, 0x000f6400001f0d00, "SULD.D.BA.1D.128.STRONG.CTA R4, [R3], 0x0, 0x58 ;"),
     (75, 0x0000580005027b99, 0x000f6400001f0b00, "SULD.D.BA.1D.64.STRONG.CTA.IGN R2, [R5], 0x0, 0x58 ;"),
     (75, 0x1000580000027b99, 0x000f6400001f0b00, "SULD.D.BA.1D.64.STRONG.CTA.TRAP R2, [R0], 0x0, 0x58 ;"),

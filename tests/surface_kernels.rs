@@ -46,6 +46,8 @@ struct Case {
     surfaces: Vec<String>,
     want: Vec<(usize, Vec<u8>)>,
     buffer: Option<(usize, Vec<u8>)>,
+    /// The SMs it compiles for.
+    sms: &'static [u16],
 }
 
 fn cases() -> Vec<Case> {
@@ -61,6 +63,7 @@ fn cases() -> Vec<Case> {
         surfaces: vec![surface(5, None, &[8], 4, &words(&src)), surface(6, None, &[8], 4, &[0; 32])],
         want: vec![(1, words(&dst))],
         buffer: None,
+        sms: &SMS,
     });
     // surf2d_copy_u8(src, dst, w, h) with a 4x3 block over 3x2 bytes,
     // `.zero` both ways: dst(x, y) = src(x, y) + 1 inside, nothing outside.
@@ -74,6 +77,7 @@ fn cases() -> Vec<Case> {
         surfaces: vec![surface(1, None, &[3, 2], 1, &src), surface(2, None, &[3, 2], 1, &[0; 6])],
         want: vec![(1, dst)],
         buffer: None,
+        sms: &SMS,
     });
     // surf2d_float4_clamp: a 4x2 block reads ((x - 2), y - 1) clamped to
     // the 4x2 surface and writes the components reversed at (x, y).
@@ -94,6 +98,7 @@ fn cases() -> Vec<Case> {
         surfaces: vec![surface(3, None, &[4, 2], 16, &words(&src)), surface(4, None, &[4, 2], 16, &[0; 128])],
         want: vec![(1, words(&dst))],
         buffer: None,
+        sms: &SMS,
     });
     // surf1d_u64: dst[x] = 3 src[x] (64-bit elements, `.zero` load).
     let src: Vec<u64> = vec![1, 0x1_0000_0001, u64::MAX, 0x5555_5555_5555_5555];
@@ -106,6 +111,7 @@ fn cases() -> Vec<Case> {
         surfaces: vec![surface(8, None, &[4], 8, &src.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<_>>()), surface(9, None, &[4], 8, &[0; 32])],
         want: vec![(1, dst)],
         buffer: None,
+        sms: &SMS,
     });
     // surf1d_layered_u32(src, dst, layer = 1): dst(x, 1) = src(x, 1) ^ 0x55.
     let src: Vec<u32> = (0..8).map(|k| 0x1000 + k).collect();
@@ -118,6 +124,7 @@ fn cases() -> Vec<Case> {
         surfaces: vec![surface(10, None, &[4, 1, 2], 4, &words(&src)), surface(11, None, &[4, 1, 2], 4, &[0; 32])],
         want: vec![(1, words(&dst))],
         buffer: None,
+        sms: &SMS,
     });
     // surfref_copy_v4 through .surfref sa and sb: sb(x, y) = (w, z, y, x + tid.x).
     let src: Vec<u32> = (0..4).flat_map(|k| (0..4).map(move |c| texel(k % 2, k / 2, c))).collect();
@@ -134,6 +141,7 @@ fn cases() -> Vec<Case> {
         surfaces: vec![surface(20, Some("sa"), &[2, 2], 16, &words(&src)), surface(21, Some("sb"), &[2, 2], 16, &[0; 64])],
         want: vec![(1, words(&dst))],
         buffer: None,
+        sms: &SMS,
     });
     // query_bindless(t, s, out): the texture's and the surface's sizes.
     out.push(Case {
@@ -144,6 +152,29 @@ fn cases() -> Vec<Case> {
         surfaces: vec![r#"{"handle": 48, "dims": [5, 3, 2], "fill": "zero"}"#.into(), surface(49, None, &[7, 4, 1], 4, &[0; 112])],
         want: vec![],
         buffer: Some((2, words(&[5, 3, 2, 7, 4, 1]))),
+        sms: &SMS,
+    });
+    // surf_handle_from_memory(handles): thread x takes handle x & 1 from
+    // memory, loads element x of row 0 and stores it plus x at (x, x & 1)
+    // of the same surface (two 8x2 surfaces of words).
+    let (s0, s1): (Vec<u32>, Vec<u32>) = ((0..16).map(|k| 0x100 + k).collect(), (0..16).map(|k| 0x200 + k).collect());
+    let (mut d0, mut d1) = (s0.clone(), s1.clone());
+    for x in 0..8usize {
+        if x % 2 == 0 {
+            d0[x] = s0[x] + x as u32;
+        } else {
+            d1[8 + x] = s1[x] + x as u32;
+        }
+    }
+    out.push(Case {
+        file: "surf_handle_in_register.ptx",
+        kernel: "surf_handle_from_memory",
+        block: [8, 1, 1],
+        params: format!(r#"{{"kind": "buffer", "bytes": 16, "fill": "hex", "hex": "{}", "output": false}}"#, hex(&[5u64.to_le_bytes(), 6u64.to_le_bytes()].concat())),
+        surfaces: vec![surface(5, None, &[8, 2], 4, &words(&s0)), surface(6, None, &[8, 2], 4, &words(&s1))],
+        want: vec![(0, words(&d0)), (1, words(&d1))],
+        buffer: None,
+        sms: &[75, 80, 86, 89],
     });
     out
 }
@@ -199,7 +230,7 @@ fn surface_kernels_write_what_their_source_says_on_every_sm() {
             }
             Err(e) => failures.push(format!("{}: the PTX interpreter: {e}", c.kernel)),
         }
-        for sm in SMS {
+        for &sm in c.sms {
             runs += 1;
             let ours = match driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true, ..Default::default() }, CodegenOptions::default()) {
                 Ok(o) => o.cubin,
@@ -238,15 +269,27 @@ fn surface_kernels_write_what_their_source_says_on_every_sm() {
 }
 
 /// What stays unsupported is an error at the instruction, not a panic:
-/// header queries other than a size, handles computed in registers, and
-/// formatted stores.
+/// header queries other than a size, handles computed in registers
+/// (from sm_90 for surfaces, always for textures), and formatted stores.
 #[test]
 fn unsupported_surface_code_is_an_error_with_its_line() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/surfaces");
-    for (file, line) in [("header_queries_other.ptx", 20), ("handles_in_registers.ptx", 22), ("sust_formatted.ptx", 16)] {
+    // (file, SM, the first line in error)
+    let cases = [
+        ("header_queries_other.ptx", 75, 20),
+        ("header_queries_other.ptx", 120, 20),
+        ("sust_formatted.ptx", 80, 16),
+        ("sust_formatted.ptx", 90, 16),
+        // Before sm_90 the surface kernel compiles, the texture one not.
+        ("handles_in_registers.ptx", 75, 43),
+        ("handles_in_registers.ptx", 90, 22),
+        ("surf_handle_in_register.ptx", 90, 25),
+        ("surf_handle_in_register.ptx", 120, 25),
+    ];
+    for (file, sm, line) in cases {
         let source = std::fs::read_to_string(root.join(file)).expect("test PTX");
         let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).expect("parses");
-        for sm in [75u16, 90, 120] {
+        {
             let errors = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options::default(), CodegenOptions::default()).err().unwrap_or_else(|| panic!("{file} sm_{sm} compiled"));
             assert!(errors.iter().any(|e| e.line == line), "{file} sm_{sm}: {errors:?}");
         }

@@ -90,7 +90,8 @@ pub fn shape(op: &str, toks: &[&str]) -> Shape {
             } else {
                 1
             };
-            with(size, [coords, size, 1, 1])
+            // A load's next source is a register handle (one word).
+            with(size, [coords, if op == "SUST" { size } else { 1 }, 1, 1])
         }
         // The response's address and the mbarrier's, one pair.
         "UGETNEXTWORKID" => with(1, [2, 1, 1, 1]),

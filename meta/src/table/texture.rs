@@ -166,7 +166,11 @@ const SCOPE_NAMES_80: [&str; 11] = {
 ///   73–75, order and scope 76–80, a predicate result 81–83 (PT, not
 ///   printed), the eviction priority 84–86 (1, the default), 91 the
 ///   uniform handle. 32–39 are clear.
-/// * SUST (0xb9d, 0xf9d): SULD's fields, the data in 32–39, no result.
+///   Before sm_90 a handle computed in registers is read from a general
+///   register in 64–71 (0x99a, `SULD.D.BA.1D.STRONG.SM.TRAP R0, [R6],
+///   R4`; 40–58 clear).
+/// * SUST (0xb9d, 0xf9d, 0x99e): SULD's fields, the data in 32–39, no
+///   result.
 /// * TXQ (0xb6f, 0xf6f) `TXQ RZ, R5, R5, TEX_HEADER_DIMENSION, 0x0, 0x58,
 ///   0x1`: a second result pair 64–71 (RZ), the result 16–23, the level of
 ///   detail 24–31, the query 62–63 (0 `TEX_HEADER_DIMENSION`), the
@@ -217,6 +221,7 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         let word = Slot::Hex(f(40, 53));
         let handle_ur = Slot::Ur { field: f(40, 45), neg: None, not: None };
         const UR_HANDLE: &[(Field, u64)] = &[(f(46, 58), 0)];
+        const REG_HANDLE: &[(Field, u64)] = &[(f(40, 58), 0)];
         for (sms, scope) in [((75, 75), SURFACE_SCOPE_75), ((80, 90), SURFACE_SCOPE_80)] {
             let mods: &'static [ModField] = leak_mods(vec![SURFACE_SIZE, scope, SURFACE_CLAMP]);
             for (ld, st, dim) in DIMS {
@@ -225,6 +230,11 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
                 let bank_sms = (sms.0, sms.1.min(89));
                 v.push(Form { sms: bank_sms, ..g.form(ld, 0xb99, access(dim, true, false, &[]), mods, vec![RD, addr, bank, word]) });
                 v.push(Form { sms: bank_sms, ..g.form(st, 0xb9d, access(dim, false, false, &[]), mods, vec![addr, data, bank, word]) });
+                // A handle in a general register (its low word, 64–71):
+                // before sm_90, for a handle computed in registers.
+                // Never RZ (nvdisasm prints `???255`).
+                v.push(Form { nonzero: &[2], sms: bank_sms, ..g.form(ld, 0x99a, access(dim, true, false, REG_HANDLE), mods, vec![RD, addr, gpr(64, None, None)]) });
+                v.push(Form { nonzero: &[2], sms: bank_sms, ..g.form(st, 0x99e, access(dim, false, false, REG_HANDLE), mods, vec![addr, data, gpr(64, None, None)]) });
                 v.push(Form { nonzero: &[2], sms, ..g.form(ld, 0xf99, access(dim, true, true, UR_HANDLE), mods, vec![RD, addr, handle_ur, zero]) });
                 v.push(Form { nonzero: &[2], sms, ..g.form(st, 0xf9d, access(dim, false, true, UR_HANDLE), mods, vec![addr, data, handle_ur, zero]) });
             }

@@ -571,14 +571,14 @@ impl Translator<'_> {
 
     /// The handle of a surface access or header query: the constant-bank
     /// word the two hex operands at `at` name (a `0x0` bank first), or the
-    /// uniform register there.
+    /// uniform or general register there.
     fn handle_at(&mut self, ops: &[Operand], at: usize, form: &crate::isa::form::Form) -> R<S> {
         match (form.slots.get(at), ops.get(at), ops.get(at + 1)) {
             (Some(Slot::Hex(_)), Some(Operand::Hex(bank)), Some(Operand::Hex(word))) => {
                 let bank = u8::try_from(*bank).map_err(|_| Bad)?;
                 Ok(S { r: self.rows.constant(bank_word(self.banks, bank, word.wrapping_mul(4))), m: 0 })
             }
-            (_, Some(Operand::Reg { reg, .. }), _) if reg.file == RegFile::Uniform => Ok(S { r: read_row(*reg).ok_or(Bad)?, m: 0 }),
+            (_, Some(Operand::Reg { reg, .. }), _) if matches!(reg.file, RegFile::Uniform | RegFile::Gpr) => Ok(S { r: read_row(*reg).ok_or(Bad)?, m: 0 }),
             _ => Err(Bad),
         }
     }

@@ -206,7 +206,20 @@ impl SelectCtx<'_> {
         if args.len() != coords_end + usize::from(store) {
             return self.fail("a surface access with the wrong number of arguments");
         }
-        let Some(offset) = self.handle_word(a.surfref.map(|k| (k, true)), args.first().copied().filter(|_| first == 1)) else { return };
+        // A handle computed in registers: its low word in a general
+        // register before sm_90 (ptxas 13.5: `SULD.D.BA.1D.STRONG.SM.TRAP
+        // R0, [R6], R4`).
+        let register_handle = match (a.surfref, args.first()) {
+            (None, Some(&h)) if first == 1 && self.param(h).is_none() && self.sm.number < 90 => Some(h),
+            _ => None,
+        };
+        let offset = match register_handle {
+            Some(_) => 0,
+            None => match self.handle_word(a.surfref.map(|k| (k, true)), args.first().copied().filter(|_| first == 1)) {
+                Some(offset) => offset,
+                None => return,
+            },
+        };
         let dim = match a.geometry {
             0 => "1D",
             2 => "1D_ARRAY",
@@ -217,8 +230,15 @@ impl SelectCtx<'_> {
         let (op, prefix) = if store { (Op::SUST, "SUST.D.BA.") } else { (Op::SULD, "SULD.D.BA.") };
         let scr = self.sm.number < 90;
         let Some(sm_index) = crate::isa::family::measured_index(self.sm) else { return self.fail("an SM without forms") };
-        let form = crate::isa::table::forms_of(sm_index, op)
-            .find(|f| f.name.strip_prefix(prefix) == Some(dim) && matches!(f.slots.get(2), Some(Slot::Hex(_))) == scr);
+        let handle_slot = |f: &crate::isa::form::Form| -> bool {
+            match (register_handle, f.slots.get(2)) {
+                (Some(_), Some(Slot::Gpr { .. })) => true,
+                (None, Some(Slot::Hex(_))) => scr,
+                (None, Some(Slot::Ur { .. })) => !scr,
+                _ => false,
+            }
+        };
+        let form = crate::isa::table::forms_of(sm_index, op).find(|f| f.name.strip_prefix(prefix) == Some(dim) && handle_slot(f));
         let Some(form) = form else { return self.fail(format!("no {op:?} form for {dim}")) };
         let size = match a.bytes {
             1 => 0,
@@ -244,7 +264,13 @@ impl SelectCtx<'_> {
             ops.push(self.result(0, Operand::reg(Reg::zero(RegFile::Gpr))));
             ops.push(addr);
         }
-        if scr {
+        if let Some(h) = register_handle {
+            self.use_value(h);
+            let wide = self.vreg(h);
+            let low = self.fresh(Type::R32);
+            self.pseudo(MachKind::Extract { part: 0 }, &[low], &[wide]);
+            ops.push(Operand::reg(self.reg_of(low)));
+        } else if scr {
             ops.push(Operand::Hex(0));
             ops.push(Operand::Hex(offset / 4));
         } else {
