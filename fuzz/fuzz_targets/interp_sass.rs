@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
         ],
         // A texture under handle 0, which a fetch reads from a zero
         // constant-bank word or uniform register.
-        textures: vec![TextureSpec { handle: 0, texref: None, dims: [4, 3, 2], normalized: mode & 4 != 0, wrap: mode & 8 != 0, fill: Fill::Random { seed: 2 } }],
+        textures: vec![TextureSpec { handle: 0, texref: None, dims: [4, 3, 2], normalized: mode & 4 != 0, wrap: mode & 8 != 0, fill: Fill::Random { seed: 2 }, element_bytes: None }],
     };
     if mode & 1 == 1 {
         let _ = run(rest, &spec, &options);

@@ -332,6 +332,11 @@ const R_CUDA_64: u32 = 2;
 /// The relocation that puts a texref's handle into a kernel's bank word
 /// (ptxas 13.5: type 6 against the STT_CUDA_TEXTURE symbol).
 const R_CUDA_TEX_HANDLE: u32 = 6;
+/// The relocation that puts a surfref's handle into a kernel's bank word
+/// (ptxas 13.5: type 52 against the STT_CUDA_SURFACE symbol).
+const R_CUDA_SURF_HANDLE: u32 = 52;
+/// `st_info` type of a surfref symbol (ptxas 13.5: `CUDA_SURFACE`).
+const STT_CUDA_SURFACE: u8 = 12;
 /// `st_info` type of a texref symbol (ptxas 13.5: `CUDA_TEXTURE`).
 const STT_CUDA_TEXTURE: u8 = 10;
 const SHF_CUDA_NOTE_OS: u64 = 0x100_0000 | 0x40;
@@ -477,7 +482,7 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         .kernels
         .iter()
         .map(|k| {
-            (!k.textures.is_empty()).then(|| {
+            (!k.textures.is_empty() || !k.surfaces.is_empty()).then(|| {
                 let (prefix, kind, entsize) = if modern { (".rela", e::SHT_RELA.0, 24) } else { (".rel", e::SHT_REL.0, 16) };
                 let r = b.section(&format!("{prefix}.nv.constant0.{}", k.name), kind, u64::from(e::SHF_INFO_LINK.0), 8, Content::Bytes(Vec::new()));
                 b.get(r).link = symtab;
@@ -524,14 +529,14 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         let params_end = u64::from(param_base(sm)) + k.params.iter().map(|p| u64::from(p.offset + p.size)).max().unwrap_or(0);
         // A texref's handle word ends the bank (ptxas: 0x174 bytes for a
         // word at 0x170 on sm_80).
-        let size = k.textures.iter().map(|(at, _)| u64::from(*at) + 4).max().unwrap_or(0).max(params_end);
+        let size = k.textures.iter().chain(&k.surfaces).map(|(at, _)| u64::from(*at) + 4).max().unwrap_or(0).max(params_end);
         b.section(&format!(".nv.constant0.{}", k.name), e::SHT_PROGBITS.0, bank_flags, 4, Content::Bytes(vec![0; size as usize]))
     };
     let mut banks = Vec::new();
     // A bank that a texref's relocation fills is laid out as before sm_90
     // on every SM: before the code, its section symbol with the kernel's
     // (ptxas 13.5, ZLUDA's tex_read_2d_float on sm_90, 100 and 120).
-    let early_banks = !modern || module.kernels.iter().any(|k| !k.textures.is_empty());
+    let early_banks = !modern || module.kernels.iter().any(|k| !k.textures.is_empty() || !k.surfaces.is_empty());
     if early_banks {
         for k in &module.kernels {
             banks.push(bank(&mut b, k));
@@ -669,7 +674,17 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     kernel_symbols.push(b.symbol(Some(&module.kernels[0].name), (e::STB_GLOBAL.0 << 4) | e::STT_FUNC.0, STO_CUDA_ENTRY, texts[0] as u16, first_size));
     // Texrefs: undefined global symbols right after the first kernel's
     // (measured with one kernel, sm_75..120), each once.
+    // Surfrefs likewise, before the texrefs (ptxas 13.5 on sm_80, a module
+    // declaring surfrefs sa, sb and texref ta: sa, sb, ta).
     let mut texture_symbols: Vec<(&str, u32)> = Vec::new();
+    let mut surface_symbols: Vec<(&str, u32)> = Vec::new();
+    // Each kernel's list is last word first: its first use is last.
+    for (_, name) in module.kernels.iter().flat_map(|k| k.surfaces.iter().rev()) {
+        if !surface_symbols.iter().any(|(n, _)| n == name) {
+            let s = b.symbol(Some(name), (e::STB_GLOBAL.0 << 4) | STT_CUDA_SURFACE, 0, 0, 0);
+            surface_symbols.push((name, s));
+        }
+    }
     for (_, name) in module.kernels.iter().flat_map(|k| &k.textures) {
         if !texture_symbols.iter().any(|(n, _)| n == name) {
             let s = b.symbol(Some(name), (e::STB_GLOBAL.0 << 4) | STT_CUDA_TEXTURE, 0, 0, 0);
@@ -749,11 +764,15 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
 
     for (i, k) in module.kernels.iter().enumerate() {
         if let Some(r) = texture_rels[i] {
-            let entries: Vec<Rela> = k
+            let find = |symbols: &[(&str, u32)], name: &str| symbols.iter().find(|(n, _)| *n == name).map_or(0, |(_, s)| *s);
+            let mut entries: Vec<Rela> = k
                 .textures
                 .iter()
-                .map(|(at, name)| Rela { offset: u64::from(*at), symbol: texture_symbols.iter().find(|(n, _)| n == name).map_or(0, |(_, s)| *s), kind: R_CUDA_TEX_HANDLE, addend: 0 })
+                .map(|(at, name)| Rela { offset: u64::from(*at), symbol: find(&texture_symbols, name), kind: R_CUDA_TEX_HANDLE, addend: 0 })
+                .chain(k.surfaces.iter().map(|(at, name)| Rela { offset: u64::from(*at), symbol: find(&surface_symbols, name), kind: R_CUDA_SURF_HANDLE, addend: 0 }))
                 .collect();
+            // The last word first, as ptxas lists them.
+            entries.sort_by(|a, b| b.offset.cmp(&a.offset));
             b.get(r).info = banks[i];
             b.get(r).content = if modern { Content::Rela(entries) } else { Content::Bytes(rel_bytes(&entries)) };
         }
@@ -1008,9 +1027,9 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32, externs: &[u32]) -> Vec
         r.push(Attribute::words(attr::SW_WAR, &[if sm >= 120 { 0 } else { 8 }])); // measured on 90, 100, 120
         r.push(Attribute::half(0x6b, 1)); // NVSAL_SW_WAR
         r.push(Attribute::byte(0x6d, 0)); // PREEXIT_USED
-        if !k.textures.is_empty() {
-            // A kernel fetching through a texref: the bindless texture and
-            // surface banks, 0 (measured on sm_90, 100, 120).
+        if !k.textures.is_empty() || !k.surfaces.is_empty() {
+            // A kernel using a texref or a surfref: the bindless texture
+            // and surface banks, 0 (measured on sm_90, 100, 120).
             r.push(Attribute::byte(attr::BINDLESS_TEXTURE_BANK, 0));
             r.push(Attribute::byte(attr::BINDLESS_SURFACE_BANK, 0));
         }
@@ -1030,8 +1049,12 @@ fn kernel_records(sm: u32, k: &Kernel, bank_symbol: u32, externs: &[u32]) -> Vec
             r.push(Attribute::byte(attr::NUM_BARRIERS, k.barriers as u8));
         }
         r.extend(externs);
+        // After the register limit, the surface bank's first (measured on
+        // sm_75..89).
+        if !k.surfaces.is_empty() {
+            r.push(Attribute::byte(attr::BINDLESS_SURFACE_BANK, 0));
+        }
         if !k.textures.is_empty() {
-            // After the register limit (measured on sm_75..89).
             r.push(Attribute::byte(attr::BINDLESS_TEXTURE_BANK, 0));
         }
         r.push(Attribute::half(0x5f, 0));

@@ -180,6 +180,7 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
             syscall_offsets: words(attr::SYSCALL_OFFSETS).unwrap_or_default(),
             // Texref relocations are not read back.
             textures: Vec::new(),
+            surfaces: Vec::new(),
         });
         let kernel = kernels.last_mut().expect("just pushed");
         read_functions(file, sm, index as u32 + 1, symbol, module_records, kernel)?;

@@ -246,6 +246,9 @@ pub struct Kernel {
     /// texref's name (an undefined STT_CUDA_TEXTURE symbol, a relocation of
     /// type 6 in `.rel.nv.constant0.<kernel>`; ptxas 13.5).
     pub textures: Vec<(u32, String)>,
+    /// Likewise the words of the `.surfref`s it accesses (relocations of
+    /// type 52 against `STT_CUDA_SURFACE` symbols).
+    pub surfaces: Vec<(u32, String)>,
 }
 
 /// A device function inside a kernel's code section.
@@ -304,6 +307,7 @@ impl Kernel {
             externs: Vec::new(),
             syscall_offsets: Vec::new(),
             textures: Vec::new(),
+            surfaces: Vec::new(),
         }
     }
 }

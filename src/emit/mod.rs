@@ -296,6 +296,7 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     }
     kernel.syscall_offsets = code.syscalls.clone();
     kernel.textures = texref_words(module, ir_func, sm);
+    kernel.surfaces = surfref_words(module, ir_func, sm);
     // Spills are the kernel's own (ptxas -v reports each function's apart).
     Ok(EmittedKernel { kernel, code, spill_store_bytes: func.spill_stores, spill_load_bytes: func.spill_loads })
 }
@@ -307,6 +308,17 @@ fn texref_words(module: &ir::Module, f: &ir::Function, sm: crate::target::Sm) ->
     let mut words: Vec<(u32, String)> = ir::texture::texrefs_used(f)
         .into_iter()
         .filter_map(|k| Some((ir::texture::texref_slot(sm, f, k)?, module.texrefs.get(k as usize)?.clone())))
+        .collect();
+    words.reverse();
+    words
+}
+
+/// The constant-bank words of the surfrefs `f` uses (see
+/// [`crate::ir::texture::surfref_slot`]), the last first.
+fn surfref_words(module: &ir::Module, f: &ir::Function, sm: crate::target::Sm) -> Vec<(u32, String)> {
+    let mut words: Vec<(u32, String)> = ir::texture::surfrefs_used(f)
+        .into_iter()
+        .filter_map(|k| Some((ir::texture::surfref_slot(sm, f, k)?, module.surfrefs.get(k as usize)?.clone())))
         .collect();
     words.reverse();
     words

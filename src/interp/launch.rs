@@ -55,6 +55,10 @@ pub struct TextureSpec {
     pub wrap: bool,
     /// The texels' words (`"fill"` as a buffer's, 16 bytes per texel).
     pub fill: Fill,
+    /// A surface rather than a texture (`"element_bytes"`): the bytes of
+    /// one element (1, 2, 4, 8 or 16); its fill is `dims` elements of
+    /// that size, its reference named by `"surfref"`.
+    pub element_bytes: Option<u32>,
 }
 
 /// A bound texture: its spec with the texels its fill makes.
@@ -62,8 +66,11 @@ pub struct TextureSpec {
 pub struct Texture {
     /// Handle, `.texref`, size and addressing, as the spec says.
     pub spec: TextureSpec,
-    /// Four words per texel.
+    /// Four words per texel (none for a surface).
     pub texels: Vec<[u32; 4]>,
+    /// A surface's address in device memory (`element_bytes` per element,
+    /// x fastest, then y, then z or the layer).
+    pub surface: Option<u64>,
 }
 
 impl Texture {
@@ -366,7 +373,10 @@ impl LaunchSpec {
                     let mut o = serde_json::json!({"handle": t.handle, "dims": t.dims, "normalized": t.normalized, "address": if t.wrap { "wrap" } else { "clamp" }});
                     let m = o.as_object_mut().expect("built as an object");
                     if let Some(r) = &t.texref {
-                        m.insert("texref".into(), r.clone().into());
+                        m.insert(if t.element_bytes.is_some() { "surfref" } else { "texref" }.into(), r.clone().into());
+                    }
+                    if let Some(e) = t.element_bytes {
+                        m.insert("element_bytes".into(), e.into());
                     }
                     t.fill.insert_into(m);
                     o
@@ -416,11 +426,17 @@ impl LaunchSpec {
         let textures = self
             .textures
             .iter()
-            .map(|t| {
+            .enumerate()
+            .map(|(k, t)| {
                 let texels = t.dims.iter().map(|&d| d as usize).product::<usize>();
+                if let Some(e) = t.element_bytes {
+                    // A surface: its elements in device memory, x fastest.
+                    let address = memory.allocate(t.fill.bytes(texels * e as usize), format!("surface {k}"));
+                    return Texture { spec: t.clone(), texels: Vec::new(), surface: Some(address) };
+                }
                 let bytes = t.fill.bytes(texels * 16);
                 let texels = bytes.chunks_exact(16).map(|c| std::array::from_fn(|k| u32::from_le_bytes([c[4 * k], c[4 * k + 1], c[4 * k + 2], c[4 * k + 3]]))).collect();
-                Texture { spec: t.clone(), texels }
+                Texture { spec: t.clone(), texels, surface: None }
             })
             .collect();
         Ok(Launch { memory, args, buffers, textures })
@@ -476,6 +492,17 @@ fn texture(index: usize, t: &Value) -> Result<TextureSpec, SpecError> {
         }
         _ => return err(format!("textures[{index}].dims: missing or not 1 to 3 numbers")),
     }
+    // A surface: `element_bytes` per element instead of a texel's 16, its
+    // reference named `surfref` (or `texref`).
+    let element_bytes = match obj.get("element_bytes") {
+        None => None,
+        Some(v) => Some(number(v).and_then(|n| u32::try_from(n).ok()).filter(|n| matches!(n, 1 | 2 | 4 | 8 | 16)).ok_or(SpecError { message: format!("textures[{index}].element_bytes: not 1, 2, 4, 8 or 16") })?),
+    };
+    let texref = match (texref, obj.get("surfref")) {
+        (r, None) => r,
+        (None, Some(Value::String(s))) if element_bytes.is_some() => Some(s.clone()),
+        _ => return err(format!("textures[{index}].surfref: not a string naming a surface's reference")),
+    };
     let texels = dims.iter().map(|&d| u64::from(d)).product::<u64>();
     if texels > MAX_TEXELS {
         return err(format!("textures[{index}].dims: {texels} texels, more than {MAX_TEXELS}"));
@@ -495,14 +522,15 @@ fn texture(index: usize, t: &Value) -> Result<TextureSpec, SpecError> {
         Some(Some("random")) => Fill::Random { seed: obj.get("seed").map_or(Some(0), number).ok_or(SpecError { message: format!("textures[{index}].seed: not a number") })? },
         Some(Some("hex")) => {
             let data = obj.get("hex").and_then(Value::as_str).and_then(unhex).ok_or(SpecError { message: format!("textures[{index}].hex: missing or not hex bytes") })?;
-            if data.len() as u64 != texels * 16 {
-                return err(format!("textures[{index}].hex: {} bytes, the texture has {}", data.len(), texels * 16));
+            let size = texels * u64::from(element_bytes.unwrap_or(16));
+            if data.len() as u64 != size {
+                return err(format!("textures[{index}].hex: {} bytes, the texture has {size}", data.len()));
             }
             Fill::Hex(data)
         }
         Some(_) => return err(format!("textures[{index}].fill: not zero, hex or random")),
     };
-    Ok(TextureSpec { handle, texref, dims, normalized, wrap, fill })
+    Ok(TextureSpec { handle, texref, dims, normalized, wrap, fill, element_bytes })
 }
 
 fn param(index: usize, p: &Value) -> Result<ParamSpec, SpecError> {
@@ -652,7 +680,23 @@ impl Launch {
             let bytes = self.memory.slice(b.address, b.bytes).unwrap_or(&[]);
             s.push_str(&format!("param {}: {}\n", b.param, hex(bytes)));
         }
+        // Then every bound surface's elements (`surface N`, N its index in
+        // "textures"): surfaces are written in place.
+        for (k, t) in self.textures.iter().enumerate() {
+            if let (Some(address), Some(e)) = (t.surface, t.spec.element_bytes) {
+                let size = t.spec.dims.iter().map(|&d| d as usize).product::<usize>() * e as usize;
+                s.push_str(&format!("surface {k}: {}\n", hex(self.memory.slice(address, size).unwrap_or(&[]))));
+            }
+        }
         s
+    }
+
+    /// The bytes of bound surface `k` (its index in "textures") after the
+    /// run.
+    pub fn surface_bytes(&self, k: usize) -> Option<&[u8]> {
+        let t = self.textures.get(k)?;
+        let size = t.spec.dims.iter().map(|&d| d as usize).product::<usize>() * t.spec.element_bytes? as usize;
+        self.memory.slice(t.surface?, size).ok()
     }
 }
 
@@ -724,7 +768,7 @@ mod tests {
     /// A 4x2 texture whose texel k holds words 0x100 k + c.
     fn texture(normalized: bool, wrap: bool) -> Texture {
         let texels = (0..8u32).map(|k| std::array::from_fn(|c| 0x100 * k + c as u32)).collect();
-        Texture { spec: TextureSpec { handle: 1, texref: None, dims: [4, 2, 1], normalized, wrap, fill: Fill::Zero }, texels }
+        Texture { spec: TextureSpec { handle: 1, texref: None, dims: [4, 2, 1], normalized, wrap, fill: Fill::Zero, element_bytes: None }, texels, surface: None }
     }
 
     #[test]
@@ -751,7 +795,7 @@ mod tests {
     fn textures_round_trip_through_json_and_bad_ones_are_refused() {
         let text = r#"{"kernel": "k", "grid": [1], "block": [1], "params": [], "textures": [{"handle": 7, "texref": "tex", "dims": [2, 2], "address": "wrap", "normalized": true, "fill": "random", "seed": 3}]}"#;
         let spec = LaunchSpec::from_json(text).unwrap();
-        assert_eq!(spec.textures, vec![TextureSpec { handle: 7, texref: Some("tex".into()), dims: [2, 2, 1], normalized: true, wrap: true, fill: Fill::Random { seed: 3 } }]);
+        assert_eq!(spec.textures, vec![TextureSpec { handle: 7, texref: Some("tex".into()), dims: [2, 2, 1], normalized: true, wrap: true, fill: Fill::Random { seed: 3 }, element_bytes: None }]);
         assert_eq!(LaunchSpec::from_json(&spec.to_json()).unwrap(), spec);
         let launch = spec.materialize().unwrap();
         assert_eq!(launch.textures[0].texels.len(), 4);

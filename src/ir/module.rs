@@ -73,12 +73,16 @@ pub struct Module {
     /// The module's `.texref` variables by name, in declaration order (a
     /// texture fetch names one by its index: [`super::texture::TexFetch`]).
     pub texrefs: Vec<String>,
+    /// The module's `.surfref` variables, by index (a surface access's
+    /// `SurfaceAccess::surfref`): their names, the relocation symbols of
+    /// the constant-bank words the driver fills with their handles.
+    pub surfrefs: Vec<String>,
 }
 
 impl Module {
     /// An empty module for a target.
     pub fn new(sm: Sm) -> Module {
-        Module { sm, functions: PrimaryMap::new(), globals: PrimaryMap::new(), inline_chains: Vec::new(), texrefs: Vec::new() }
+        Module { sm, functions: PrimaryMap::new(), globals: PrimaryMap::new(), inline_chains: Vec::new(), texrefs: Vec::new(), surfrefs: Vec::new() }
     }
 
     /// The function named `name`.

@@ -49,17 +49,104 @@ impl TexFetch {
     }
 }
 
-/// The module texrefs `f` fetches through, in the order of their first
-/// fetch (blocks in layout order): the order of their handle words.
-pub fn texrefs_used(f: &super::function::Function) -> Vec<u32> {
+/// A surface access (`suld.b`, `sust.b`: SASS `SULD.D.BA`, `SUST.D.BA`):
+/// its geometry, the bytes it moves, what it does out of bounds, and where
+/// the surface's handle is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SurfaceAccess {
+    /// The geometry as SASS numbers it: 0 1D, 2 1D array, 3 2D, 4 2D
+    /// array, 5 3D.
+    pub geometry: u8,
+    /// Bytes moved: 1, 2, 4, 8 or 16.
+    pub bytes: u8,
+    /// Out of bounds, as SASS numbers it: 0 `.zero` (SASS `.IGN`), 1
+    /// `.clamp`, 2 `.trap`.
+    pub clamp: u8,
+    /// The index of the module's `.surfref` whose handle is used (its word
+    /// in constant bank 0 after the texrefs'); `None` when the handle is
+    /// the instruction's first argument.
+    pub surfref: Option<u32>,
+}
+
+impl SurfaceAccess {
+    /// The immediate: bits 0–2 the geometry, 3–5 log2 of the bytes, 6–7
+    /// the clamp, 8 a surfref, 16–47 its index.
+    pub fn encode(self) -> u64 {
+        let surfref = self.surfref.map_or(0, |k| 0x100 | u64::from(k) << 16);
+        u64::from(self.geometry & 7) | u64::from(self.bytes.max(1).trailing_zeros() & 7) << 3 | u64::from(self.clamp & 3) << 6 | surfref
+    }
+
+    /// The access of an immediate; `None` for one no access encodes to.
+    pub fn decode(imm: u64) -> Option<SurfaceAccess> {
+        let geometry = (imm & 7) as u8;
+        let log = (imm >> 3 & 7) as u8;
+        let clamp = (imm >> 6 & 3) as u8;
+        if !matches!(geometry, 0 | 2..=5) || log > 4 || clamp > 2 || imm >> 48 != 0 || imm & 0xfe00 != 0 || (imm & 0x100 == 0 && imm >> 16 != 0) {
+            return None;
+        }
+        let surfref = (imm & 0x100 != 0).then_some((imm >> 16) as u32);
+        Some(SurfaceAccess { geometry, bytes: 1 << log, clamp, surfref })
+    }
+
+    /// Coordinate words the instruction takes after its handle: x (in
+    /// bytes), then y, then z or the layer.
+    pub fn coords(self) -> usize {
+        match self.geometry {
+            0 => 1,
+            2 | 3 => 2,
+            _ => 3,
+        }
+    }
+}
+
+/// A texture or surface header query (`txq`, `suq` of a width, height or
+/// depth: SASS `TXQ ... TEX_HEADER_DIMENSION`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HeaderQuery {
+    /// 0 the width, 1 the height, 2 the depth.
+    pub component: u8,
+    /// The handle is a surface's (`suq`) rather than a texture's.
+    pub surface: bool,
+    /// The index of the module's `.texref` (or `.surfref` for a surface)
+    /// queried; `None` when the handle is the instruction's argument.
+    pub reference: Option<u32>,
+}
+
+impl HeaderQuery {
+    /// The immediate: bits 0–1 the component, 2 a surface, 3 a reference,
+    /// 8–39 its index.
+    pub fn encode(self) -> u64 {
+        let reference = self.reference.map_or(0, |k| 8 | u64::from(k) << 8);
+        u64::from(self.component & 3) | u64::from(self.surface) << 2 | reference
+    }
+
+    /// The query of an immediate; `None` for one no query encodes to.
+    pub fn decode(imm: u64) -> Option<HeaderQuery> {
+        let component = (imm & 3) as u8;
+        if component == 3 || imm >> 40 != 0 || imm & 0xf0 != 0 || (imm & 8 == 0 && imm >> 8 != 0) {
+            return None;
+        }
+        let reference = (imm & 8 != 0).then_some((imm >> 8) as u32);
+        Some(HeaderQuery { component, surface: imm & 4 != 0, reference })
+    }
+}
+
+/// The module texrefs (`surface` false) or surfrefs `f` reads handles of,
+/// in the order of their first use (blocks in layout order): the order of
+/// their handle words.
+fn references_used(f: &super::function::Function, surface: bool) -> Vec<u32> {
+    use super::Opcode as O;
     let mut used: Vec<u32> = Vec::new();
     for &b in &f.layout {
         for &i in &f.blocks[b].insts {
             let d = &f.insts[i];
-            if !matches!(d.opcode, super::Opcode::Tex | super::Opcode::TexFetch) {
-                continue;
-            }
-            if let Some(k) = TexFetch::decode(d.imm).and_then(|t| t.texref)
+            let k = match d.opcode {
+                O::Tex | O::TexFetch if !surface => TexFetch::decode(d.imm).and_then(|t| t.texref),
+                O::Suld | O::Sust | O::SurfaceLoad | O::SurfaceStore if surface => SurfaceAccess::decode(d.imm).and_then(|a| a.surfref),
+                O::Txq | O::TexQuery => HeaderQuery::decode(d.imm).filter(|q| q.surface == surface).and_then(|q| q.reference),
+                _ => None,
+            };
+            if let Some(k) = k
                 && !used.contains(&k)
             {
                 used.push(k);
@@ -67,6 +154,40 @@ pub fn texrefs_used(f: &super::function::Function) -> Vec<u32> {
         }
     }
     used
+}
+
+/// The module texrefs `f` fetches through or queries, in the order of
+/// their first use (blocks in layout order): the order of their handle
+/// words.
+pub fn texrefs_used(f: &super::function::Function) -> Vec<u32> {
+    references_used(f, false)
+}
+
+/// The module surfrefs `f` loads, stores or queries through, in the order
+/// of their first use: the order of their handle words, after the
+/// texrefs'.
+pub fn surfrefs_used(f: &super::function::Function) -> Vec<u32> {
+    references_used(f, true)
+}
+
+/// The byte offset in constant bank 0 of the word holding the handle of
+/// the module's surfref `k` in kernel `f`: after the texrefs' words (ptxas
+/// 13.5 on sm_80: a kernel with 8 bytes of parameters using texref `ta`
+/// and surfrefs `sa`, `sb` has them at 0x168, 0x16c and 0x170; one using
+/// only `sa` and `sb` with 4 bytes of parameters at 0x164 and 0x168).
+pub fn surfref_slot(sm: crate::target::Sm, f: &super::function::Function, k: u32) -> Option<u32> {
+    let position = surfrefs_used(f).iter().position(|&u| u == k)? as u32;
+    let first = references_base(sm, f).saturating_add(texrefs_used(f).len() as u32 * 4);
+    Some(first.saturating_add(position.saturating_mul(4)))
+}
+
+/// Where the first reference word of `f` is: after the parameter block,
+/// 4-byte aligned up to sm_90 and 16-byte aligned from sm_100.
+fn references_base(sm: crate::target::Sm, f: &super::function::Function) -> u32 {
+    let end = f.params.iter().map(|p| p.offset.saturating_add(p.size)).max().unwrap_or(0);
+    let align = if sm.number >= 100 { 16 } else { 4 };
+    let base = crate::legalize::launch_abi::param_base(sm);
+    base.saturating_add(end.next_multiple_of(align))
 }
 
 /// The byte offset in constant bank 0 of the word holding the handle of
@@ -80,15 +201,44 @@ pub fn texrefs_used(f: &super::function::Function) -> Vec<u32> {
 /// when `f` does not fetch through `k`.
 pub fn texref_slot(sm: crate::target::Sm, f: &super::function::Function, k: u32) -> Option<u32> {
     let position = texrefs_used(f).iter().position(|&u| u == k)? as u32;
-    let end = f.params.iter().map(|p| p.offset.saturating_add(p.size)).max().unwrap_or(0);
-    let align = if sm.number >= 100 { 16 } else { 4 };
-    let base = crate::legalize::launch_abi::param_base(sm);
-    Some(base.saturating_add(end.next_multiple_of(align)).saturating_add(position.saturating_mul(4)))
+    Some(references_base(sm, f).saturating_add(position.saturating_mul(4)))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::TexFetch;
+    use super::{HeaderQuery, SurfaceAccess, TexFetch};
+
+    #[test]
+    fn surface_and_query_descriptors_round_trip() {
+        for geometry in [0, 2, 3, 4, 5] {
+            for bytes in [1, 2, 4, 8, 16] {
+                for clamp in 0..3 {
+                    for surfref in [None, Some(0), Some(9)] {
+                        let a = SurfaceAccess { geometry, bytes, clamp, surfref };
+                        assert_eq!(SurfaceAccess::decode(a.encode()), Some(a));
+                    }
+                }
+            }
+        }
+        // Geometry 1 (a buffer) and 6, 32 bytes, clamp 3, an index without its bit.
+        for bad in [1, 6, 5 << 3, 3 << 6, 1 << 16] {
+            assert_eq!(SurfaceAccess::decode(bad), None, "{bad:#x}");
+        }
+        // 2D, 16 bytes (log 4), trap, surfref 2: 3 | 4 << 3 | 2 << 6 | 0x100 | 2 << 16.
+        assert_eq!(SurfaceAccess::decode(0x2_01a3), Some(SurfaceAccess { geometry: 3, bytes: 16, clamp: 2, surfref: Some(2) }));
+        for component in 0..3 {
+            for surface in [false, true] {
+                for reference in [None, Some(4)] {
+                    let q = HeaderQuery { component, surface, reference };
+                    assert_eq!(HeaderQuery::decode(q.encode()), Some(q));
+                }
+            }
+        }
+        assert_eq!(HeaderQuery::decode(3), None);
+        assert_eq!(HeaderQuery::decode(0x100), None);
+        // Height of surfref 1: 1 | 4 | 8 | 1 << 8.
+        assert_eq!(HeaderQuery::decode(0x10d), Some(HeaderQuery { component: 1, surface: true, reference: Some(1) }));
+    }
 
     #[test]
     fn descriptors_round_trip_and_bad_immediates_are_refused() {

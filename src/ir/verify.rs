@@ -824,6 +824,31 @@ impl Cx<'_> {
                     args.extend(std::iter::repeat_n(W32, t.coords()));
                     Sig::new(&args, &[K::W64, K::W64])
                 }
+                Opcode::Suld | Opcode::SurfaceLoad | Opcode::Sust | Opcode::SurfaceStore => {
+                    let Some(a) = crate::ir::texture::SurfaceAccess::decode(d.imm) else {
+                        out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));
+                        return out;
+                    };
+                    let mut args: SmallVec<[K; 4]> = SmallVec::new();
+                    if a.surfref.is_none() {
+                        args.push(K::W64);
+                    }
+                    args.extend(std::iter::repeat_n(W32, a.coords()));
+                    let data = tuple(a.bytes.div_ceil(4));
+                    if matches!(op, Opcode::Suld | Opcode::SurfaceLoad) {
+                        Sig::new(&args, &[data])
+                    } else {
+                        args.push(data);
+                        Sig::new(&args, &[])
+                    }
+                }
+                Opcode::Txq | Opcode::TexQuery => {
+                    let Some(q) = crate::ir::texture::HeaderQuery::decode(d.imm) else {
+                        out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));
+                        return out;
+                    };
+                    if q.reference.is_some() { Sig::new(&[], &[W32]) } else { Sig::new(&[K::W64], &[W32]) }
+                }
                 Opcode::CpAsync | Opcode::AsyncCopy => {
                     if crate::ir::matrix::AsyncCopy::decode(d.imm).is_none() {
                         out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));

@@ -209,10 +209,11 @@ impl Inst {
     }
 
     /// Reuse flags nvdisasm does not print: bit 109 is clear, or the
-    /// instruction is a texture fetch (their flags decode, but nvdisasm
-    /// prints none: `table/texture.rs`).
+    /// instruction is a texture fetch or TXQ (their flags decode, and
+    /// ptxas sets them, but nvdisasm prints none: `table/texture.rs`;
+    /// random instances with bit 109 set, nvdisasm 13.5).
     fn hides_reuse(&self) -> bool {
-        self.ctrl.reuse() != 0 && (!self.ctrl.yield_bit() || matches!(self.form.op, Op::TEX | Op::TLD | Op::TLD4))
+        self.ctrl.reuse() != 0 && (!self.ctrl.yield_bit() || matches!(self.form.op, Op::TEX | Op::TLD | Op::TLD4 | Op::TXQ))
     }
 
     /// [`Inst::text`], except that a memory descriptor nvdisasm does not

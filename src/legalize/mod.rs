@@ -57,7 +57,7 @@ pub fn legalize_in(module: &Module, id: FuncId) -> Result<Function, LegalizeErro
 /// Legalizes every function of a module (declarations, without blocks,
 /// stay as they are).
 pub fn legalize_module(module: &Module) -> Result<Module, LegalizeError> {
-    let mut out = Module { sm: module.sm, functions: Default::default(), globals: module.globals.clone(), inline_chains: module.inline_chains.clone(), texrefs: module.texrefs.clone() };
+    let mut out = Module { sm: module.sm, functions: Default::default(), globals: module.globals.clone(), inline_chains: module.inline_chains.clone(), texrefs: module.texrefs.clone(), surfrefs: module.surfrefs.clone() };
     for (_, f) in module.functions.iter() {
         out.functions.push(legalize(f, module.sm)?);
     }

@@ -125,6 +125,7 @@ pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early
         inline_chains: Vec::new(),
         inline_chain_ids: HashMap::new(),
         texrefs: Vec::new(),
+        surfrefs: Vec::new(),
     };
     let mut out = ir::Module::new(sm);
     cx.scope.push_scope();
@@ -168,6 +169,7 @@ pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early
     out.globals = std::mem::take(&mut cx.globals);
     out.inline_chains = std::mem::take(&mut cx.inline_chains);
     out.texrefs = cx.texrefs.iter().map(|(_, n)| n.clone()).collect();
+    out.surfrefs = cx.surfrefs.iter().map(|(_, n)| n.clone()).collect();
     Lowered { module: out, errors: cx.errors }
 }
 
@@ -203,6 +205,8 @@ struct ModuleCx<'a> {
     errors: Vec<LowerError>,
     /// The module's `.texref` variables: their symbols and names.
     texrefs: Vec<(ast::Symbol, String)>,
+    /// The module's `.surfref` variables, likewise.
+    surfrefs: Vec<(ast::Symbol, String)>,
     /// Chains of `inlined_at` call sites, each once ([`ir::Module::inline_chains`]).
     inline_chains: Vec<[(u32, u32); crate::ir::function::INLINE_DEPTH]>,
     inline_chain_ids: HashMap<[(u32, u32); crate::ir::function::INLINE_DEPTH], u32>,
@@ -278,6 +282,11 @@ impl ModuleCx<'_> {
             // through it (`texture`).
             if d.ty == ast::VarType::TexRef && decl.dims.is_empty() && decl.init.is_none() {
                 self.texrefs.push((decl.name, name));
+                continue;
+            }
+            // A surface reference likewise (`surface`).
+            if d.ty == ast::VarType::SurfRef && decl.dims.is_empty() && decl.init.is_none() {
+                self.surfrefs.push((decl.name, name));
                 continue;
             }
             let resolve = |s: ast::Symbol| match self.scope.get(s) {

@@ -63,6 +63,13 @@ impl<'a> FnLower<'_, 'a, '_> {
         if i.opcode == P::Tld4 {
             return self.tld4(i);
         }
+        match i.opcode {
+            P::Suld => return self.surface(i, false),
+            P::Sust => return self.surface(i, true),
+            P::Txq => return self.header_query(i, false),
+            P::Suq => return self.header_query(i, true),
+            _ => {}
+        }
         if super::video::handles(i.opcode) {
             return self.video_shift(i);
         }

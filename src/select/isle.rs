@@ -995,6 +995,12 @@ impl Context for SelectCtx<'_> {
     fn emit_tex(&mut self, _: Inst) -> Unit {
         self.select_tex()
     }
+    fn emit_surface(&mut self, _: Inst) -> Unit {
+        self.select_surface()
+    }
+    fn emit_header_query(&mut self, _: Inst) -> Unit {
+        self.select_header_query()
+    }
 }
 
 impl SelectCtx<'_> {

@@ -79,6 +79,20 @@ pub fn shape(op: &str, toks: &[&str]) -> Shape {
         // A bulk copy: the shared destination with its mbarrier (a pair),
         // the 64-bit global source, the size word.
         "UBLKCP" => with(1, [2, 2, 1, 1]),
+        // Surface accesses: the coordinate tuple (x, then y, then z or the
+        // layer; three registers are an aligned quad, as ptxas allocates
+        // them), then a store's data.
+        "SULD" | "SUST" => {
+            let coords = if has("3D") || has("2D_ARRAY") {
+                4
+            } else if has("2D") || has("1D_ARRAY") {
+                2
+            } else {
+                1
+            };
+            // A load's next source is a register handle (one word).
+            with(size, [coords, if op == "SUST" { size } else { 1 }, 1, 1])
+        }
         // The response's address and the mbarrier's, one pair.
         "UGETNEXTWORKID" => with(1, [2, 1, 1, 1]),
         "ISETP" | "UISETP" if wide_int => with(1, [2; 4]),

@@ -207,6 +207,7 @@ pub fn build_generation(k: usize) -> Vec<Form> {
     misc::misc_ops(&mut v, g);
     matrix::matrix_ops(&mut v, g);
     texture::texture_ops(&mut v, g);
+    texture::surface_ops(&mut v, g);
     bitops::bit_ops(&mut v, g);
     half::half_ops(&mut v, g);
     control(&mut v, g);
@@ -253,11 +254,15 @@ pub fn build_generation(k: usize) -> Vec<Form> {
 /// bit 122 flips on sm_90, sm_100, sm_120; sm_80's 0x3c2 prints none): the
 /// decoder reads such words, while code generation, which goes by the
 /// opcode's facts, still sets no flag on it.
+///
+/// And TXQ, on which ptxas sets reuse flags (bits 122 and 124, the level's
+/// and the second pair's) that nvdisasm never prints: the decoder reads
+/// them and the printer hides them (`Inst::text`).
 fn strip_reuse(form: &mut Form) {
     let head = form.name.split('.').next().unwrap_or("");
-    // The texture fetches keep theirs: ptxas sets flags nvdisasm never
-    // prints (`table/texture.rs`; `Inst::text` hides them by the facts).
-    if head == "R2UR" && form.opcode == 0x2ca || matches!(head, "TEX" | "TLD" | "TLD4") {
+    // The texture fetches and TXQ keep theirs: ptxas sets flags nvdisasm
+    // never prints (`table/texture.rs`; `Inst::text` hides them by the facts).
+    if head == "R2UR" && form.opcode == 0x2ca || matches!(head, "TEX" | "TLD" | "TLD4" | "TXQ") {
         return;
     }
     if OPCODES.iter().any(|op| op.name == head && !op.reuse) {

@@ -125,6 +125,10 @@ pub const OPCODES: &[OpFacts] = &[
     op("STL", Mem).memory(Space::Local, false, true),
     op("STS", Mem).queue(QUEUE_SHARED_MEMORY).memory(Space::Shared, false, true),
     op("STSM", Mem).memory(Space::Shared, false, true),
+    // Surface loads and stores: variable latency (a scoreboard), through
+    // the texture unit; a load is ordered after earlier stores.
+    op("SULD", Texture).memory(Space::Global, true, false).no_reuse(),
+    op("SUST", Texture).memory(Space::Global, false, true).no_reuse(),
     op("SYNCS", Async).memory(Space::Shared, true, true),
     // Texture fetches read through the texture cache, which a kernel's own
     // stores do not update: ordered after earlier stores like a global
@@ -133,6 +137,10 @@ pub const OPCODES: &[OpFacts] = &[
     op("TEX", Texture).memory(Space::Global, true, false).no_reuse(),
     op("TLD", Texture).memory(Space::Global, true, false).no_reuse(),
     op("TLD4", Texture).memory(Space::Global, true, false).no_reuse(),
+    // A texture header query reads no memory a kernel writes. ptxas sets
+    // reuse flags on it, which nvdisasm never prints: its forms keep them
+    // for decoding (`strip_reuse`), code generation sets none.
+    op("TXQ", Texture).no_reuse(),
     op("UBLKCP", Async).opaque().memory(Space::Generic, true, true),
     op("UBMSK", Uniform),
     op("UCGABAR_ARV", Control),

@@ -49,7 +49,7 @@
 
 use super::{Generation, RD, f, gpr};
 use crate::isa::bits::Field;
-use crate::isa::form::{Form, ModField, Slot};
+use crate::isa::form::{Form, ModField, Slot, UNMEASURED};
 
 /// TLD4's gathered component.
 const COMPONENT: ModField = ModField { field: Field::bits(87, 88), names: &[".R", ".G", ".B", ".A"], extra: None };
@@ -149,4 +149,139 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         })
         .collect();
     v.extend(twins);
+}
+
+/// A surface access's element size (73–75): `.U8`, `.S8`, `.U16`, `.S16`,
+/// 32 bits (nothing printed), `.64`, `.128` (7 prints `.INVALID7`).
+const SURFACE_SIZE: ModField = ModField { field: Field::bits(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128", UNMEASURED], extra: None };
+/// What an out-of-bounds surface access does (59–60): `.IGN` (PTX
+/// `.zero`: loads give zero, stores are dropped), nothing (`.clamp`),
+/// `.TRAP` (3 prints `.INVALID3`).
+const SURFACE_CLAMP: ModField = ModField { field: Field::bits(59, 60), names: &[".IGN", "", ".TRAP", UNMEASURED], extra: None };
+/// The memory order and scope of a surface access (76–80), as ptxas 13.5
+/// writes them: `.STRONG.CTA` (16) on sm_75, `.STRONG.SM` (10) from sm_80;
+/// the other values print other orders and scopes, not measured here.
+const SURFACE_SCOPE_75: ModField = ModField { field: Field::bits(76, 80), names: &SCOPE_NAMES_75, extra: None };
+const SURFACE_SCOPE_80: ModField = ModField { field: Field::bits(76, 80), names: &SCOPE_NAMES_80, extra: None };
+const SCOPE_NAMES_75: [&str; 17] = {
+    let mut n = [UNMEASURED; 17];
+    n[16] = ".STRONG.CTA";
+    n
+};
+const SCOPE_NAMES_80: [&str; 11] = {
+    let mut n = [UNMEASURED; 11];
+    n[10] = ".STRONG.SM";
+    n
+};
+
+/// The forms of surface loads and stores (SULD, SUST: PTX `suld.b` and
+/// `sust.b`) and texture header queries (TXQ: PTX `txq` and `suq` of a
+/// width, height or depth), as ptxas 13.5 emits them. Fields from
+/// single-bit flips of ptxas's words (sm_75, sm_80, sm_90, sm_100) with
+/// nvdisasm 13.5:
+///
+/// * SULD (0xb99 with the handle's constant-bank word, 0xf99 with a
+///   uniform register) `SULD.D.BA.2D.128.STRONG.SM.TRAP R4, [R2], 0x0,
+///   0x59`: the result in 16–23, the coordinate tuple in 24–31 (x in
+///   bytes, then y, then z or the layer), the handle's bank 54–58 and word
+///   40–53 (or a uniform register in 40–45, 40–47 from sm_100, whose
+///   second register 48–55 is URZ and not printed), the clamp 59–60, the
+///   dimension 61–63 (0 `1D`, 1 `1D_BUFFER`, 2 `1D_ARRAY`, 3 `2D`, 4
+///   `2D_ARRAY`, 5 `3D`), 72 `.BA` (byte addressing: PTX `.b`), the size
+///   73–75, order and scope 76–80, a predicate result 81–83 (PT, not
+///   printed), the eviction priority 84–86 (1, the default), 91 the
+///   uniform handle. 32–39 are clear.
+///   Before sm_90 a handle computed in registers is read from a general
+///   register in 64–71 (0x99a, `SULD.D.BA.1D.STRONG.SM.TRAP R0, [R6],
+///   R4`; 40–58 clear).
+/// * SUST (0xb9d, 0xf9d, 0x99e): SULD's fields, the data in 32–39, no
+///   result.
+/// * TXQ (0xb6f, 0xf6f) `TXQ RZ, R5, R5, TEX_HEADER_DIMENSION, 0x0, 0x58,
+///   0x1`: a second result pair 64–71 (RZ), the result 16–23, the level of
+///   detail 24–31, the query 62–63 (0 `TEX_HEADER_DIMENSION`), the
+///   handle as SULD's, and the write mask 72–75 (0x1 the width, 0x2 the
+///   height, 0x4 the depth: one component per query in ptxas's code).
+///   Bit 59 is `.B` (a handle in a register, not emitted here) and 90
+///   `.NODEP`. ptxas sets reuse flags on the level and the second pair,
+///   which nvdisasm never prints.
+///
+/// Each dimension is its own form (the coordinate tuple's width follows
+/// it, the data's the size modifier).
+pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
+    const DIMS: [(&str, &str, u64); 5] = [
+        ("SULD.D.BA.1D", "SUST.D.BA.1D", 0),
+        ("SULD.D.BA.1D_ARRAY", "SUST.D.BA.1D_ARRAY", 2),
+        ("SULD.D.BA.2D", "SUST.D.BA.2D", 3),
+        ("SULD.D.BA.2D_ARRAY", "SUST.D.BA.2D_ARRAY", 4),
+        ("SULD.D.BA.3D", "SUST.D.BA.3D", 5),
+    ];
+    // nvdisasm refuses a coordinate tuple of RZ (`[RZ]`: random instances).
+    let addr = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, u32_base: false, uniform: None, zero_base: false };
+    let data = gpr(32, None, None);
+    let leak = |v: Vec<(Field, u64)>| -> &'static [(Field, u64)] { Box::leak(v.into_boxed_slice()) };
+    // Fields every surface access fixes; `load` the predicate result (PT)
+    // and the clear data field.
+    let access = |dim: u64, load: bool, uniform: bool, handle: &[(Field, u64)]| -> &'static [(Field, u64)] {
+        let mut all = vec![(f(61, 63), dim), (f(72, 72), 1), (f(81, 83), if load { 7 } else { 0 }), (f(84, 86), 1), (f(87, 90), 0), (f(91, 91), u64::from(uniform)), (f(92, 104), 0)];
+        if load {
+            all.push((f(32, 39), 0));
+        }
+        all.extend_from_slice(handle);
+        leak(all)
+    };
+    let query = |uniform: bool, handle: &[(Field, u64)]| -> &'static [(Field, u64)] {
+        let mut all = vec![(f(32, 39), 0), (f(59, 61), 0), (f(62, 63), 0), (f(76, 90), 0), (f(91, 91), u64::from(uniform)), (f(92, 104), 0)];
+        all.extend_from_slice(handle);
+        leak(all)
+    };
+    let header = Slot::Text("TEX_HEADER_DIMENSION");
+    let mask = Slot::Hex(f(72, 75));
+    // ptxas sets reuse flags 0 and 2 on TXQ (bits 122 and 124; nvdisasm
+    // prints none): those of the a and c slots.
+    let second = gpr(64, None, Some(2));
+    let level = gpr(24, None, Some(0));
+    let zero = Slot::Text("0x0");
+    if !g.wide_ur {
+        let bank = Slot::Hex(f(54, 58));
+        let word = Slot::Hex(f(40, 53));
+        let handle_ur = Slot::Ur { field: f(40, 45), neg: None, abs: None, not: None };
+        const UR_HANDLE: &[(Field, u64)] = &[(f(46, 58), 0)];
+        const REG_HANDLE: &[(Field, u64)] = &[(f(40, 58), 0)];
+        for (sms, scope) in [((75, 75), SURFACE_SCOPE_75), ((80, 90), SURFACE_SCOPE_80)] {
+            let mods: &'static [ModField] = leak_mods(vec![SURFACE_SIZE, scope, SURFACE_CLAMP]);
+            for (ld, st, dim) in DIMS {
+                // The constant-bank forms stop at sm_89 (sm_90's code reads
+                // every handle into a uniform register).
+                let bank_sms = (sms.0, sms.1.min(89));
+                v.push(Form { sms: bank_sms, ..g.form(ld, 0xb99, access(dim, true, false, &[]), mods, vec![RD, addr, bank, word]) });
+                v.push(Form { sms: bank_sms, ..g.form(st, 0xb9d, access(dim, false, false, &[]), mods, vec![addr, data, bank, word]) });
+                // A handle in a general register (its low word, 64–71):
+                // before sm_90, for a handle computed in registers.
+                // Never RZ (nvdisasm prints `???255`).
+                v.push(Form { nonzero: &[2], sms: bank_sms, ..g.form(ld, 0x99a, access(dim, true, false, REG_HANDLE), mods, vec![RD, addr, gpr(64, None, None)]) });
+                v.push(Form { nonzero: &[2], sms: bank_sms, ..g.form(st, 0x99e, access(dim, false, false, REG_HANDLE), mods, vec![addr, data, gpr(64, None, None)]) });
+                v.push(Form { nonzero: &[2], sms, ..g.form(ld, 0xf99, access(dim, true, true, UR_HANDLE), mods, vec![RD, addr, handle_ur, zero]) });
+                v.push(Form { nonzero: &[2], sms, ..g.form(st, 0xf9d, access(dim, false, true, UR_HANDLE), mods, vec![addr, data, handle_ur, zero]) });
+            }
+        }
+        v.push(Form { sms: (75, 89), ..g.form("TXQ", 0xb6f, query(false, &[]), &[], vec![second, RD, level, header, bank, word, mask]) });
+        v.push(Form { nonzero: &[4], sms: (75, 90), ..g.form("TXQ", 0xf6f, query(true, UR_HANDLE), &[], vec![second, RD, level, header, handle_ur, zero, mask]) });
+    } else {
+        let handle_ur = Slot::Ur { field: f(40, 47), neg: None, abs: None, not: None };
+        // SULD and SUST: a second uniform register 48–55 (URZ, not
+        // printed); TXQ: 48–55 clear and a `0x0` printed after the handle.
+        const UR_ACCESS: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0)];
+        const UR_QUERY: &[(Field, u64)] = &[(f(48, 55), 0), (f(56, 58), 0)];
+        let mods: &'static [ModField] = leak_mods(vec![SURFACE_SIZE, SURFACE_SCOPE_80, SURFACE_CLAMP]);
+        for (ld, st, dim) in DIMS {
+            v.push(Form { nonzero: &[2], ..g.form(ld, 0xf99, access(dim, true, true, UR_ACCESS), mods, vec![RD, addr, handle_ur]) });
+            v.push(Form { nonzero: &[2], ..g.form(st, 0xf9d, access(dim, false, true, UR_ACCESS), mods, vec![addr, data, handle_ur]) });
+        }
+        v.push(Form { nonzero: &[4], ..g.form("TXQ", 0xf6f, query(true, UR_QUERY), &[], vec![second, RD, level, header, handle_ur, zero, mask]) });
+    }
+}
+
+/// A modifier list that lives as long as the table.
+fn leak_mods(m: Vec<ModField>) -> &'static [ModField] {
+    Box::leak(m.into_boxed_slice())
 }

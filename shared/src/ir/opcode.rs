@@ -504,6 +504,27 @@ opcodes! {
     TexFetch = "TEX", Sass, Load;
     /// `MOVM.16.MT88 d, a`.
     MatrixTranspose = "MOVM", Sass, Effect;
+    /// `suld.b.{1d,a1d,2d,a2d,3d}{,.v2,.v4}.bN.clamp d, [s, {c..}]`: a
+    /// surface load (`SurfaceAccess` in the immediate); arguments the
+    /// 64-bit handle (absent for a surfref) and one 32-bit word per
+    /// coordinate (x in bytes), the result the bytes loaded (one word,
+    /// zero-extended, up to 4 bytes; a pair for 8, a quad for 16).
+    Suld = "suld", Ptx, Load;
+    /// `SULD.D.BA`: the load with the handle and coordinates as the SM's
+    /// form takes them.
+    SurfaceLoad = "SULD", Sass, Load;
+    /// `sust.b... [s, {c..}], v`: a surface store; arguments the handle
+    /// (absent for a surfref), the coordinates, then the data (as
+    /// `suld`'s result).
+    Sust = "sust", Ptx, Store;
+    /// `SUST.D.BA`.
+    SurfaceStore = "SUST", Sass, Store;
+    /// `txq.{width,height,depth}.b32`, `suq.{width,height,depth}.b32`: a
+    /// header query (`HeaderQuery` in the immediate); the argument the
+    /// 64-bit handle (absent for a reference).
+    Txq = "txq", Ptx, Load;
+    /// `TXQ ... TEX_HEADER_DIMENSION`.
+    TexQuery = "TXQ", Sass, Load;
     /// `cp.async [shared], [global], valid`: an asynchronous copy
     /// (`AsyncCopy` descriptor; `valid` false
     /// copies nothing and zero-fills).

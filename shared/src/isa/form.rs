@@ -425,11 +425,11 @@ impl<Op, Mod: 'static> Form<Op, Mod> {
     /// Whether a slot of a form named `name` holds a result, by the layout
     /// of sm_70+ words: the result register in bits 16–23 (general or
     /// uniform) and the result predicates in 81–83 and 84–86, and for the
-    /// texture fetches (TEX, TLD) their second result pair in 64–71; every
-    /// other operand is read.
+    /// texture fetches (TEX, TLD) and queries (TXQ) their second result
+    /// pair in 64–71; every other operand is read.
     #[inline]
     pub fn result_slot(name: &str, slot: &Slot) -> bool {
-        let texture = name.starts_with("TEX") || name.starts_with("TLD");
+        let texture = name.starts_with("TEX") || name.starts_with("TLD") || name.starts_with("TXQ");
         match slot {
             Slot::Gpr { field, .. } if texture && field.start == 64 => true,
             Slot::Gpr { field, .. } | Slot::Ur { field, .. } => field.start == 16,

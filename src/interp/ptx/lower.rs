@@ -29,77 +29,87 @@ pub const WORDS: &[&str] = &[
     ".add", ".inc", ".dec", ".cas", ".exch", ".min", ".max", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16", ".to",
     ".satfinite", ".trans", ".x1", ".x2", ".x4", ".finite", ".infinite", ".number", ".m16n8k16", ".m16n8k32", ".m16n8k8",
     ".notanumber", ".shr7", ".shr15", ".sat", ".m16n8k4", ".noftz", ".normal", ".subnormal", ".2d", ".3d",
+    ".trap", ".zero", ".1d", ".a1d", ".a2d", ".width", ".height", ".depth", ".b",
 ];
 
 /// Flag bit of a keyword in [`WORDS`] (a const so a typo fails to compile
 /// through the index, not silently).
-pub const fn w(i: usize) -> u64 {
-    1u64 << i
+pub const fn w(i: usize) -> u128 {
+    1u128 << i
 }
 
 #[allow(missing_docs)]
 pub mod f {
     use super::w;
-    pub const LO: u64 = w(0);
-    pub const HI: u64 = w(1);
-    pub const WIDE: u64 = w(2);
-    pub const APPROX: u64 = w(3);
-    pub const FULL: u64 = w(4);
-    pub const CC: u64 = w(5);
-    pub const RELU: u64 = w(6);
-    pub const NAN: u64 = w(7);
-    pub const XORSIGN: u64 = w(8);
-    pub const ABS: u64 = w(9);
-    pub const CLAMP: u64 = w(10);
-    pub const WRAP: u64 = w(11);
-    pub const L: u64 = w(12);
-    pub const R: u64 = w(13);
-    pub const SHIFTAMT: u64 = w(14);
-    pub const UP: u64 = w(15);
-    pub const DOWN: u64 = w(16);
-    pub const BFLY: u64 = w(17);
-    pub const IDX: u64 = w(18);
-    pub const ANY: u64 = w(19);
-    pub const ALL: u64 = w(20);
-    pub const UNI: u64 = w(21);
-    pub const BALLOT: u64 = w(22);
-    pub const POPC: u64 = w(23);
-    pub const AND: u64 = w(24);
-    pub const OR: u64 = w(25);
-    pub const XOR: u64 = w(26);
-    pub const ADD: u64 = w(27);
-    pub const INC: u64 = w(28);
-    pub const DEC: u64 = w(29);
-    pub const CAS: u64 = w(30);
-    pub const EXCH: u64 = w(31);
-    pub const MIN: u64 = w(32);
-    pub const MAX: u64 = w(33);
-    pub const F4E: u64 = w(34);
-    pub const B4E: u64 = w(35);
-    pub const RC8: u64 = w(36);
-    pub const ECL: u64 = w(37);
-    pub const ECR: u64 = w(38);
-    pub const RC16: u64 = w(39);
-    pub const TO: u64 = w(40);
-    pub const SATFINITE: u64 = w(41);
-    pub const TRANS: u64 = w(42);
-    pub const X1: u64 = w(43);
-    pub const X2: u64 = w(44);
-    pub const X4: u64 = w(45);
-    pub const FINITE: u64 = w(46);
-    pub const INFINITE: u64 = w(47);
-    pub const NUMBER: u64 = w(48);
-    pub const NOTANUMBER: u64 = w(52);
-    pub const NORMAL: u64 = w(58);
-    pub const SUBNORMAL: u64 = w(59);
-    pub const M16N8K16: u64 = w(49);
-    pub const M16N8K32: u64 = w(50);
-    pub const M16N8K8: u64 = w(51);
-    pub const SHR7: u64 = w(53);
-    pub const SHR15: u64 = w(54);
-    pub const M16N8K4: u64 = w(56);
-    pub const _2D: u64 = w(60);
-    pub const _3D: u64 = w(61);
+    pub const LO: u128 = w(0);
+    pub const HI: u128 = w(1);
+    pub const WIDE: u128 = w(2);
+    pub const APPROX: u128 = w(3);
+    pub const FULL: u128 = w(4);
+    pub const CC: u128 = w(5);
+    pub const RELU: u128 = w(6);
+    pub const NAN: u128 = w(7);
+    pub const XORSIGN: u128 = w(8);
+    pub const ABS: u128 = w(9);
+    pub const CLAMP: u128 = w(10);
+    pub const WRAP: u128 = w(11);
+    pub const L: u128 = w(12);
+    pub const R: u128 = w(13);
+    pub const SHIFTAMT: u128 = w(14);
+    pub const UP: u128 = w(15);
+    pub const DOWN: u128 = w(16);
+    pub const BFLY: u128 = w(17);
+    pub const IDX: u128 = w(18);
+    pub const ANY: u128 = w(19);
+    pub const ALL: u128 = w(20);
+    pub const UNI: u128 = w(21);
+    pub const BALLOT: u128 = w(22);
+    pub const POPC: u128 = w(23);
+    pub const AND: u128 = w(24);
+    pub const OR: u128 = w(25);
+    pub const XOR: u128 = w(26);
+    pub const ADD: u128 = w(27);
+    pub const INC: u128 = w(28);
+    pub const DEC: u128 = w(29);
+    pub const CAS: u128 = w(30);
+    pub const EXCH: u128 = w(31);
+    pub const MIN: u128 = w(32);
+    pub const MAX: u128 = w(33);
+    pub const F4E: u128 = w(34);
+    pub const B4E: u128 = w(35);
+    pub const RC8: u128 = w(36);
+    pub const ECL: u128 = w(37);
+    pub const ECR: u128 = w(38);
+    pub const RC16: u128 = w(39);
+    pub const TO: u128 = w(40);
+    pub const SATFINITE: u128 = w(41);
+    pub const TRANS: u128 = w(42);
+    pub const X1: u128 = w(43);
+    pub const X2: u128 = w(44);
+    pub const X4: u128 = w(45);
+    pub const FINITE: u128 = w(46);
+    pub const INFINITE: u128 = w(47);
+    pub const NUMBER: u128 = w(48);
+    pub const NOTANUMBER: u128 = w(52);
+    pub const NORMAL: u128 = w(58);
+    pub const SUBNORMAL: u128 = w(59);
+    pub const M16N8K16: u128 = w(49);
+    pub const M16N8K32: u128 = w(50);
+    pub const M16N8K8: u128 = w(51);
+    pub const SHR7: u128 = w(53);
+    pub const SHR15: u128 = w(54);
+    pub const M16N8K4: u128 = w(56);
+    pub const _2D: u128 = w(60);
+    pub const _3D: u128 = w(61);
+    pub const TRAP: u128 = w(62);
+    pub const ZERO: u128 = w(63);
+    pub const _1D: u128 = w(64);
+    pub const A1D: u128 = w(65);
+    pub const A2D: u128 = w(66);
+    pub const WIDTH: u128 = w(67);
+    pub const HEIGHT: u128 = w(68);
+    pub const DEPTH: u128 = w(69);
+    pub const B: u128 = w(70);
 }
 
 /// An immediate as written.
@@ -244,7 +254,7 @@ pub struct Inst {
     /// `.sat`.
     pub sat: bool,
     /// Keyword flags ([`f`]).
-    pub flags: u64,
+    pub flags: u128,
     /// Operands.
     pub ops: Vec<Opnd>,
     /// The instruction's source span.
@@ -254,7 +264,7 @@ pub struct Inst {
 impl Inst {
     /// Whether a keyword flag is set.
     #[inline]
-    pub fn has(&self, flag: u64) -> bool {
+    pub fn has(&self, flag: u128) -> bool {
         self.flags & flag != 0
     }
     /// The last type modifier (the instruction type), `.b32` if none.
@@ -524,7 +534,7 @@ impl Lowerer<'_> {
             let (size, align, ty) = self.decl_sizes(d, decl, self.init_len(&decl.init))?;
             let id = self.place_static(d.space, size, align, decl.loc.span())?;
             self.globals.insert(decl.name, id);
-            if d.ty == VarType::TexRef {
+            if d.ty == VarType::TexRef || d.ty == VarType::SurfRef {
                 self.prog.texrefs.push((self.m.names.name(decl.name).to_string(), id));
             }
             if let Some(init) = &decl.init {
@@ -785,7 +795,7 @@ impl Lowerer<'_> {
                 Modifier::Sat => inst.sat = true,
                 Modifier::Word(k) => {
                     if let Some(bit) = WORDS.iter().position(|w| *w == k.spelling()) {
-                        inst.flags |= 1u64 << bit;
+                        inst.flags |= 1u128 << bit;
                     }
                 }
                 Modifier::Sem(_) | Modifier::Scope(_) => {}

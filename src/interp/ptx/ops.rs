@@ -176,6 +176,8 @@ pub fn exec(l: &mut Lane, inst: &Inst) -> R<()> {
         Opcode::Setp | Opcode::Set => return setp(l, inst),
         Opcode::CpAsync => return cp_async(l, inst),
         Opcode::Tex => return tex(l, inst),
+        Opcode::Suld | Opcode::Sust => return surface(l, inst),
+        Opcode::Txq | Opcode::Suq => return header_query(l, inst),
         Opcode::Prefetch | Opcode::Prefetchu | Opcode::Membar | Opcode::Fence | Opcode::FenceProxyAlias | Opcode::FenceProxyAsync
         | Opcode::Nanosleep | Opcode::Pmevent | Opcode::Griddepcontrol | Opcode::Discard | Opcode::Applypriority
         | Opcode::CpAsyncCommitGroup | Opcode::CpAsyncWaitGroup | Opcode::CpAsyncWaitAll | Opcode::BarWarpSync => return Ok(()),
@@ -1096,6 +1098,135 @@ fn tex(l: &mut Lane, inst: &Inst) -> R<()> {
         }
     }
     Ok(())
+}
+
+/// The 32-bit handle a texture or surface operand names: a reference's
+/// variable holds it (the launch writes it there), a register the object.
+fn handle_of(l: &mut Lane, o: &Opnd) -> R<u32> {
+    let var = match o {
+        Opnd::Var(v, 0) | Opnd::Addr(super::lower::Base::Var(v), 0) => Some(Opnd::Var(*v, 0)),
+        _ => None,
+    };
+    match (var, o) {
+        (Some(v), _) => {
+            let (space, at) = l.address(&v, None)?;
+            let bytes = l.read(space, at, 4, 4)?;
+            Ok(u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+        }
+        (None, Opnd::Addr(super::lower::Base::Reg(r), 0)) => Ok(l.get(&Opnd::Reg(*r), ScalarType::U64)? as u32),
+        (None, other) => Ok(l.get(other, ScalarType::U64)? as u32),
+    }
+}
+
+/// `suld.b` / `sust.b` (raw, x in bytes) as the PTX ISA defines them: the
+/// elements' bytes at (x, y, z or the layer) of the bound surface; out of
+/// bounds `.trap` faults, `.zero` loads zero and drops a store, `.clamp`
+/// accesses the nearest element. The same rules as the SASS
+/// interpreter's SULD/SUST.
+fn surface(l: &mut Lane, inst: &Inst) -> R<()> {
+    let at_site = |e: InterpError| e.at(Site::Ptx(inst.span));
+    let bad = || InterpError::new(ErrorKind::Malformed, "surface operands").at(Site::Ptx(inst.span));
+    let store = inst.op == Opcode::Sust;
+    if !inst.has(f::B) {
+        return Err(InterpError::new(ErrorKind::Unsupported, "formatted (.p) surface accesses").at(Site::Ptx(inst.span)));
+    }
+    let (target, data) = if store { (inst.ops.first(), inst.ops.get(1)) } else { (inst.ops.get(1), inst.ops.first()) };
+    let (Some(Opnd::List(target)), Some(data)) = (target, data) else { return Err(bad()) };
+    let (Some(handle), Some(coords)) = (target.first(), target.get(1)) else { return Err(bad()) };
+    let coords: Vec<Opnd> = match coords {
+        Opnd::Vec(v) => v.clone(),
+        other => vec![other.clone()],
+    };
+    let elems: Vec<Opnd> = match data {
+        Opnd::Vec(v) => v.clone(),
+        other => vec![other.clone()],
+    };
+    let h = handle_of(l, handle)?;
+    let mut c = [0i64; 4];
+    for (k, o) in coords.iter().take(4).enumerate() {
+        c[k] = i64::from(l.get(o, ScalarType::B32)? as u32 as i32);
+    }
+    // PTX order: arrays name the layer first.
+    let (x, y, z) = if inst.has(f::A1D) {
+        (c[1], 0, c[0])
+    } else if inst.has(f::A2D) {
+        (c[1], c[2], c[0])
+    } else if inst.has(f::_3D) {
+        (c[0], c[1], c[2])
+    } else if inst.has(f::_2D) {
+        (c[0], c[1], 0)
+    } else {
+        (c[0], 0, 0)
+    };
+    let elem = type_bytes(inst.types.first().copied().unwrap_or(ScalarType::B32)) as usize;
+    let n = (elem * elems.len()) as i64;
+    let Some((dims, e, base)) = l.mem.textures.iter().find(|t| t.spec.handle == h).and_then(|t| Some((t.spec.dims, t.spec.element_bytes?, t.surface?))) else {
+        return Err(at_site(InterpError::new(ErrorKind::Launch, format!("no surface is bound to handle {h:#x} (the launch spec's \"textures\" with \"element_bytes\")"))));
+    };
+    let row = i64::from(dims[0]) * i64::from(e);
+    let (height, depth) = (i64::from(dims[1]), i64::from(dims[2]));
+    let inside = x >= 0 && x + n <= row && (0..height).contains(&y) && (0..depth).contains(&z);
+    let at = if inside {
+        Some((x, y, z))
+    } else if inst.has(f::TRAP) {
+        return Err(at_site(InterpError::new(ErrorKind::Memory, format!("surface access out of bounds (.trap) at x = {x} bytes, y = {y}, z = {z}"))));
+    } else if inst.has(f::ZERO) {
+        None
+    } else {
+        Some((x.clamp(0, (row - n).max(0)) / n.max(1) * n.max(1), y.clamp(0, height - 1), z.clamp(0, depth - 1)))
+    };
+    let address = at.map(|(x, y, z)| base.wrapping_add(((z * height + y) * row + x) as u64));
+    let ty = if elem == 8 { ScalarType::B64 } else { ScalarType::B32 };
+    if store {
+        let mut bytes = Vec::with_capacity(n as usize);
+        for o in &elems {
+            let v = l.get(o, ty)?;
+            bytes.extend_from_slice(&v.to_le_bytes()[..elem]);
+        }
+        if let Some(address) = address {
+            l.write(Space::Global, address, &bytes, 1)?;
+        }
+    } else {
+        let bytes = match address {
+            Some(address) => l.read(Space::Global, address, n as usize, 1)?,
+            None => vec![0; n as usize],
+        };
+        for (k, o) in elems.iter().enumerate() {
+            if matches!(o, Opnd::Sink) {
+                continue;
+            }
+            let mut v = [0u8; 8];
+            v[..elem].copy_from_slice(&bytes[k * elem..(k + 1) * elem]);
+            l.set(o, u64::from_le_bytes(v))?;
+        }
+    }
+    Ok(())
+}
+
+/// `txq` / `suq` of a width, height or depth: the bound texture's or
+/// surface's size in elements, as the launch spec gives it.
+fn header_query(l: &mut Lane, inst: &Inst) -> R<()> {
+    let (Some(d), Some(t)) = (inst.ops.first(), inst.ops.get(1)) else {
+        return Err(InterpError::new(ErrorKind::Malformed, "query operands").at(Site::Ptx(inst.span)));
+    };
+    let k = if inst.has(f::WIDTH) {
+        0
+    } else if inst.has(f::HEIGHT) {
+        1
+    } else if inst.has(f::DEPTH) {
+        2
+    } else {
+        return Err(InterpError::new(ErrorKind::Unsupported, "header queries other than a width, height or depth").at(Site::Ptx(inst.span)));
+    };
+    let t = match t {
+        Opnd::List(v) if v.len() == 1 => v[0].clone(),
+        other => other.clone(),
+    };
+    let h = handle_of(l, &t)?;
+    let Some(size) = l.mem.textures.iter().find(|t| t.spec.handle == h).map(|t| t.spec.dims[k]) else {
+        return Err(InterpError::new(ErrorKind::Launch, format!("no texture or surface is bound to handle {h:#x} (the launch spec's \"textures\")")).at(Site::Ptx(inst.span)));
+    };
+    l.set(d, u64::from(size))
 }
 
 fn cp_async(l: &mut Lane, inst: &Inst) -> R<()> {

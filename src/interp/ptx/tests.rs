@@ -164,7 +164,7 @@ fn unmodelled_instructions_are_unsupported_errors() {
     let body = ".visible .entry k(.param .u64 out) {
   .reg .b32 %r<4>; .reg .b64 %rd1;
   mov.b64 %rd1, 0;
-  suq.width.b32 %r1, [%rd1];
+  txq.num_mipmap_levels.b32 %r1, [%rd1];
   ret;
 }";
     let e = run_k(body, 1, 32, 4, vec![]).unwrap_err();

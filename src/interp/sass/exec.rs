@@ -2165,6 +2165,87 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 }
             }
         }
+        Op::Surface { store, d, a, coords, bytes, signed, geometry, clamp, handle, ref textures } => {
+            for l in lanes(exec) {
+                let h = w.ri(handle, l);
+                let Some((t, base)) = textures.iter().find_map(|t| (t.spec.handle == h).then_some(t.surface.map(|s| (t, s))).flatten()) else {
+                    return Err(InterpError::new(ErrorKind::Launch, format!("no surface is bound to handle {h:#x} (the launch spec's \"textures\" with \"element_bytes\")")));
+                };
+                let c: smallvec::SmallVec<[i64; 3]> = (0..u16::from(coords)).map(|k| i64::from(w.r.get(usize::from(a + k)).map_or(0, |row| row[l]) as i32)).collect();
+                // x in bytes, then y, then z or the layer (a 1D array's
+                // layer is its z: dims [width, 1, layers]).
+                let (x, y, z) = match geometry {
+                    0 => (c[0], 0, 0),
+                    2 => (c[0], 0, c[1]),
+                    3 => (c[0], c[1], 0),
+                    _ => (c[0], c[1], c[2]),
+                };
+                let n = i64::from(bytes);
+                let row = i64::from(t.spec.dims[0]) * i64::from(t.spec.element_bytes.unwrap_or(1));
+                let (height, depth) = (i64::from(t.spec.dims[1]), i64::from(t.spec.dims[2]));
+                let inside = x >= 0 && x + n <= row && (0..height).contains(&y) && (0..depth).contains(&z);
+                // Out of bounds (the PTX ISA's suld/sust): `.trap` faults,
+                // `.zero` loads zero and drops a store, `.clamp` accesses
+                // the nearest element in bounds.
+                let at = if inside {
+                    Some((x, y, z))
+                } else {
+                    match clamp {
+                        2 => return Err(InterpError::new(ErrorKind::Memory, format!("surface access out of bounds (.trap) at x = {x} bytes, y = {y}, z = {z}"))),
+                        0 => None,
+                        _ => Some((x.clamp(0, (row - n).max(0)) / n * n, y.clamp(0, height - 1), z.clamp(0, depth - 1))),
+                    }
+                };
+                let address = at.map(|(x, y, z)| base.wrapping_add(((z * height + y) * row + x) as u64));
+                let regs = u16::from(bytes.div_ceil(4));
+                if store {
+                    if let Some(address) = address {
+                        let mut buf = [0u8; 16];
+                        for k in 0..regs {
+                            let v = w.r.get(usize::from(d + k)).map_or(0, |row| row[l]);
+                            buf[usize::from(4 * k)..usize::from(4 * k + 4)].copy_from_slice(&v.to_le_bytes());
+                        }
+                        write_mem(cta, memory, Space::Global, l, address, &buf[..usize::from(bytes)])?;
+                    }
+                } else {
+                    let mut buf = [0u8; 16];
+                    if let Some(address) = address {
+                        read_mem(cta, memory, Space::Global, l, address, &mut buf[..usize::from(bytes)])?;
+                    }
+                    for k in 0..regs {
+                        let at = usize::from(4 * k);
+                        let mut v = u32::from_le_bytes([buf[at], buf[at + 1], buf[at + 2], buf[at + 3]]);
+                        if signed {
+                            v = match bytes {
+                                1 => v as u8 as i8 as i32 as u32,
+                                _ => v as u16 as i16 as i32 as u32,
+                            };
+                        }
+                        if d != R_SINK {
+                            w.set(d + k, l, v);
+                        }
+                    }
+                }
+            }
+        }
+        Op::TexQuery { d, mask, handle, ref textures } => {
+            for l in lanes(exec) {
+                let h = w.ri(handle, l);
+                let Some(t) = textures.iter().find(|t| t.spec.handle == h) else {
+                    return Err(InterpError::new(ErrorKind::Launch, format!("no texture or surface is bound to handle {h:#x} (the launch spec's \"textures\")")));
+                };
+                // The components the mask selects, in order, from `d`.
+                let mut k = 0;
+                for (bit, size) in t.spec.dims.iter().enumerate() {
+                    if mask >> bit & 1 != 0 {
+                        if d != R_SINK {
+                            w.set(d + k, l, *size);
+                        }
+                        k += 1;
+                    }
+                }
+            }
+        }
         Op::Ldsm { d, addr, n, trans } => {
             // Lanes 8k..8k+7 address the rows of matrix k.
             let rows: Vec<u64> = (0..32).map(|l| address(w, &addr, l)).collect();

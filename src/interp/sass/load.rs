@@ -35,6 +35,8 @@ const R_CUDA_32: u32 = 1;
 /// handle of the texture bound to a `.texref` symbol (ptxas 13.5: type 6
 /// in `.rel.nv.constant0.<kernel>`, the symbol of type STT_CUDA_TEXTURE).
 const R_CUDA_TEX_HANDLE: u32 = 6;
+/// Likewise for a `.surfref` (type 52, the symbol of type STT_CUDA_SURFACE).
+const R_CUDA_SURF_HANDLE: u32 = 52;
 
 /// The driver-filled words of bank 0 on one SM.
 #[derive(Clone, Copy, Debug)]
@@ -223,9 +225,10 @@ pub fn load(cubin: &[u8], spec: &LaunchSpec) -> Result<Loaded, InterpError> {
             let bytes: Vec<u8> = match kind {
                 R_CUDA_64 => value.to_le_bytes().to_vec(),
                 R_CUDA_32 => (value as u32).to_le_bytes().to_vec(),
-                R_CUDA_TEX_HANDLE => {
+                R_CUDA_TEX_HANDLE | R_CUDA_SURF_HANDLE => {
                     let name = (sym as usize).checked_sub(1).and_then(|i| file.symbols.get(i)).and_then(|y| y.name.as_deref());
-                    let bound = launch.textures.iter().find(|t| t.spec.texref.is_some() && t.spec.texref.as_deref() == name);
+                    let surface = kind == R_CUDA_SURF_HANDLE;
+                    let bound = launch.textures.iter().find(|t| t.spec.texref.is_some() && t.spec.texref.as_deref() == name && t.spec.element_bytes.is_some() == surface);
                     match bound {
                         Some(t) => t.spec.handle.to_le_bytes().to_vec(),
                         None => return Err(launch_error(format!("no texture of the launch spec is bound to texref {}", name.unwrap_or("?")))),

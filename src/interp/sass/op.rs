@@ -469,6 +469,16 @@ pub enum Op {
     /// reads instead. Only the components of `mask` (bit k: component k)
     /// are written, packed in that order.
     Tex { rg: u16, ba: u16, a: u16, na: u8, b: u16, nb: u8, handle: S, dim: u8, int_coords: bool, gather: Option<u8>, mask: u8, textures: std::sync::Arc<[crate::interp::launch::Texture]> },
+    /// SULD / SUST (`.D.BA`: raw bytes, x in bytes): `d` the first result
+    /// register (a load) or data register (a store), `a` the coordinate
+    /// tuple (x, then y, then z or the layer: `coords` words), `bytes`
+    /// moved (a sub-word load extends by `signed`), the geometry as SASS
+    /// numbers it and the clamp (0 `.IGN`, 1 clamp, 2 `.TRAP`).
+    Surface { store: bool, d: u16, a: u16, coords: u8, bytes: u8, signed: bool, geometry: u8, clamp: u8, handle: S, textures: std::sync::Arc<[crate::interp::launch::Texture]> },
+    /// TXQ `TEX_HEADER_DIMENSION`: the components of `mask` (0x1 width,
+    /// 0x2 height, 0x4 depth) of the bound texture's or surface's size,
+    /// written to consecutive registers from `d`.
+    TexQuery { d: u16, mask: u8, handle: S, textures: std::sync::Arc<[crate::interp::launch::Texture]> },
     /// STSM: `n` 8×8 matrices of 16-bit elements to shared memory, LDSM's
     /// inverse (lanes 8k..8k+7 address the rows of matrix k).
     Stsm { addr: Addr, v: u16, n: u8, trans: bool },
@@ -591,6 +601,92 @@ impl Translator<'_> {
             }
             _ => Err(Bad),
         }
+    }
+
+    /// The handle of a surface access or header query: the constant-bank
+    /// word the two hex operands at `at` name (a `0x0` bank first), or the
+    /// uniform or general register there.
+    fn handle_at(&mut self, ops: &[Operand], at: usize, form: &crate::isa::form::Form) -> R<S> {
+        match (form.slots.get(at), ops.get(at), ops.get(at + 1)) {
+            (Some(Slot::Hex(_)), Some(Operand::Hex(bank)), Some(Operand::Hex(word))) => {
+                let bank = u8::try_from(*bank).map_err(|_| Bad)?;
+                Ok(S { r: self.rows.constant(bank_word(self.banks, bank, word.wrapping_mul(4))), m: 0 })
+            }
+            (_, Some(Operand::Reg { reg, .. }), _) if matches!(reg.file, RegFile::Uniform | RegFile::Gpr) => Ok(S { r: read_row(*reg).ok_or(Bad)?, m: 0 }),
+            _ => Err(Bad),
+        }
+    }
+
+    /// SULD and SUST by their form (see `surface_ops` in the form table):
+    /// the geometry is the name's last token, the size, scope and clamp
+    /// its modifiers.
+    fn surface(&mut self, inst: &Inst) -> R<Op> {
+        let form = inst.form;
+        let ops: &[Operand] = &inst.operands;
+        let store = inst.op() == Opcode::SUST;
+        let toks = inst.tokens();
+        let has = |m: Mod| toks.contains(&m);
+        let (geometry, coords) = if has(Mod::_1D_ARRAY) {
+            (2, 2)
+        } else if has(Mod::_2D_ARRAY) {
+            (4, 3)
+        } else if has(Mod::_3D) {
+            (5, 3)
+        } else if has(Mod::_2D) {
+            (3, 2)
+        } else if has(Mod::_1D) {
+            (0, 1)
+        } else {
+            return Err(Bad);
+        };
+        let (bytes, signed) = if has(Mod::U8) {
+            (1, false)
+        } else if has(Mod::S8) {
+            (1, true)
+        } else if has(Mod::U16) {
+            (2, false)
+        } else if has(Mod::S16) {
+            (2, true)
+        } else if has(Mod::_64) {
+            (8, false)
+        } else if has(Mod::_128) {
+            (16, false)
+        } else {
+            (4, false)
+        };
+        let clamp = if has(Mod::IGN) {
+            0
+        } else if has(Mod::TRAP) {
+            2
+        } else {
+            1
+        };
+        let (d_op, a_op) = if store { (ops.get(1), ops.first()) } else { (ops.first(), ops.get(1)) };
+        let d = if store {
+            match d_op {
+                Some(Operand::Reg { reg, .. }) => read_row(*reg).ok_or(Bad)?,
+                _ => return Err(Bad),
+            }
+        } else {
+            self.dst(d_op.ok_or(Bad)?)?
+        };
+        let a = match a_op {
+            Some(Operand::Mem(m)) => read_row(m.base()).ok_or(Bad)?,
+            _ => return Err(Bad),
+        };
+        let handle = self.handle_at(ops, 2, form)?;
+        Ok(Op::Surface { store, d, a, coords, bytes, signed, geometry, clamp, handle, textures: self.textures.into() })
+    }
+
+    /// TXQ `TEX_HEADER_DIMENSION`: the write mask is the last operand, the
+    /// handle after the query.
+    fn header_query(&mut self, inst: &Inst) -> R<Op> {
+        let form = inst.form;
+        let ops: &[Operand] = &inst.operands;
+        let d = self.dst(ops.get(1).ok_or(Bad)?)?;
+        let Some(Operand::Hex(mask)) = ops.last() else { return Err(Bad) };
+        let handle = self.handle_at(ops, 4, form)?;
+        Ok(Op::TexQuery { d, mask: (*mask & 0xf) as u8, handle, textures: self.textures.into() })
     }
 
     /// TEX and TLD by their form (see `crate::isa::table::texture`): the
@@ -1476,6 +1572,8 @@ impl Translator<'_> {
                 }
             }
             Opcode::TEX | Opcode::TLD | Opcode::TLD4 => self.texture(inst)?,
+            Opcode::SULD | Opcode::SUST => self.surface(inst)?,
+            Opcode::TXQ => self.header_query(inst)?,
             Opcode::LDSM => {
                 let n = if has(Mod::_4) { 4 } else if has(Mod::_2) { 2 } else { 1 };
                 if !has(Mod::_16) {

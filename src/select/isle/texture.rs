@@ -1,4 +1,6 @@
-//! Selection of texture fetches (Ori `TEX`, [`TexFetch`]): the form of
+//! Selection of texture fetches (Ori `TEX`, [`TexFetch`]), surface
+//! accesses (`SULD`, `SUST`, [`SurfaceAccess`]) and header queries (`TXQ`,
+//! [`HeaderQuery`]). For a fetch: the form of
 //! the SM for the fetch's instruction and dimension, the coordinate
 //! registers as that form takes them, and the handle where the form reads
 //! it (a constant-bank word before sm_90, a uniform register pair from
@@ -19,7 +21,7 @@
 use super::super::context::SelectCtx;
 use super::super::mach::{MachKind, VReg};
 use crate::ir::Type;
-use crate::ir::texture::TexFetch;
+use crate::ir::texture::{HeaderQuery, SurfaceAccess, TexFetch};
 use crate::isa::ctrl::Ctrl;
 use crate::isa::form::Slot;
 use crate::isa::inst::Inst;
@@ -182,5 +184,186 @@ impl SelectCtx<'_> {
         let pair = self.fresh(Type::R64.with_uniformity(true));
         self.pseudo(MachKind::Concat, &[pair], &[lo, hi]);
         pair
+    }
+}
+
+impl SelectCtx<'_> {
+    /// Selects the current `SULD` or `SUST` ([`SurfaceAccess`]): the SM's
+    /// form of the geometry with the handle's constant-bank word (before
+    /// sm_90) or a uniform register (`ULDC UR4, c[0x0][0x210]`, LDCU from
+    /// sm_100; one register, not TEX's pair), the coordinates as one tuple
+    /// (three in an aligned quad) and a store's data. ptxas 13.5 on nvcc's
+    /// `surf{1,2,3}D{read,write}` and hand-written `.surfref` accesses.
+    pub(super) fn select_surface(&mut self) {
+        let d = self.data();
+        let store = d.opcode == crate::ir::Opcode::SurfaceStore;
+        let Some(a) = SurfaceAccess::decode(d.imm) else {
+            return self.fail(format!("surface access descriptor {:#x}", d.imm));
+        };
+        let args: SmallVec<[crate::ir::Value; 6]> = d.args.iter().copied().collect();
+        let first = usize::from(a.surfref.is_none());
+        let coords_end = first + a.coords();
+        if args.len() != coords_end + usize::from(store) {
+            return self.fail("a surface access with the wrong number of arguments");
+        }
+        // A handle computed in registers: its low word in a general
+        // register before sm_90 (ptxas 13.5: `SULD.D.BA.1D.STRONG.SM.TRAP
+        // R0, [R6], R4`).
+        let register_handle = match (a.surfref, args.first()) {
+            (None, Some(&h)) if first == 1 && self.param(h).is_none() && self.sm.number < 90 => Some(h),
+            _ => None,
+        };
+        let offset = match register_handle {
+            Some(_) => 0,
+            None => match self.handle_word(a.surfref.map(|k| (k, true)), args.first().copied().filter(|_| first == 1)) {
+                Some(offset) => offset,
+                None => return,
+            },
+        };
+        let dim = match a.geometry {
+            0 => "1D",
+            2 => "1D_ARRAY",
+            3 => "2D",
+            4 => "2D_ARRAY",
+            _ => "3D",
+        };
+        let (op, prefix) = if store { (Op::SUST, "SUST.D.BA.") } else { (Op::SULD, "SULD.D.BA.") };
+        let scr = self.sm.number < 90;
+        let Some(sm_index) = crate::isa::family::measured_index(self.sm) else { return self.fail("an SM without forms") };
+        let handle_slot = |f: &crate::isa::form::Form| -> bool {
+            match (register_handle, f.slots.get(2)) {
+                (Some(_), Some(Slot::Gpr { .. })) => true,
+                (None, Some(Slot::Hex(_))) => scr,
+                (None, Some(Slot::Ur { .. })) => !scr,
+                _ => false,
+            }
+        };
+        let form = crate::isa::table::forms_of(sm_index, op).find(|f| f.name.strip_prefix(prefix) == Some(dim) && handle_slot(f));
+        let Some(form) = form else { return self.fail(format!("no {op:?} form for {dim}")) };
+        let size = match a.bytes {
+            1 => 0,
+            2 => 2,
+            4 => 4,
+            8 => 5,
+            _ => 6,
+        };
+        // The one order and scope ptxas writes on this SM (the field's only
+        // measured spelling).
+        let scope = form.mods.get(1).and_then(|m| m.names.iter().position(|n| *n != crate::isa::form::UNMEASURED)).unwrap_or(0) as u8;
+        let coords: SmallVec<[Part; 4]> = args[first..coords_end].iter().map(|&v| Part::Arg(v)).collect();
+        let tuple = self.tex_tuple(&coords);
+        let addr = Operand::Mem(crate::isa::operand::Mem::new(self.reg_of(tuple).num, 0));
+        let mut ops: SmallVec<[Operand; 8]> = SmallVec::new();
+        if store {
+            let value = args[coords_end];
+            self.use_value(value);
+            let data = self.vreg(value);
+            ops.push(addr);
+            ops.push(Operand::reg(self.reg_of(data)));
+        } else {
+            ops.push(self.result(0, Operand::reg(Reg::zero(RegFile::Gpr))));
+            ops.push(addr);
+        }
+        if let Some(h) = register_handle {
+            self.use_value(h);
+            let wide = self.vreg(h);
+            let low = self.fresh(Type::R32);
+            self.pseudo(MachKind::Extract { part: 0 }, &[low], &[wide]);
+            ops.push(Operand::reg(self.reg_of(low)));
+        } else if scr {
+            ops.push(Operand::Hex(0));
+            ops.push(Operand::Hex(offset / 4));
+        } else {
+            let ur = self.uniform_word(offset);
+            ops.push(Operand::reg(self.reg_of(ur)));
+            if form.slots.len() > 3 {
+                ops.push(Operand::Hex(0));
+            }
+        }
+        let guard = self.guard().unwrap_or((Reg::zero(RegFile::Pred), false));
+        let mut mods = crate::isa::inst::ModValues::default();
+        for v in [size, scope, a.clamp] {
+            let _ = mods.try_push(v);
+        }
+        let inst = Inst { form, guard, mods, operands: ops.into_iter().collect(), ctrl: Ctrl::default() };
+        self.push_main(MachKind::Inst(inst), &[]);
+    }
+
+    /// Selects the current `TXQ` ([`HeaderQuery`]): `TXQ RZ, R5, R5,
+    /// TEX_HEADER_DIMENSION, 0x0, 0x58, 0x1` with the level of detail 0 in
+    /// a register (ptxas: the result's own), the handle as a surface
+    /// access's but always a uniform pair from sm_90 (`ULDC UR4; UMOV UR5,
+    /// URZ`, as TEX's), and the write mask of the one component.
+    pub(super) fn select_header_query(&mut self) {
+        let d = self.data();
+        let Some(q) = HeaderQuery::decode(d.imm) else {
+            return self.fail(format!("header query descriptor {:#x}", d.imm));
+        };
+        let handle = d.args.first().copied();
+        let Some(offset) = self.handle_word(q.reference.map(|k| (k, q.surface)), handle) else { return };
+        let scr = self.sm.number < 90;
+        let Some(sm_index) = crate::isa::family::measured_index(self.sm) else { return self.fail("an SM without forms") };
+        let form = crate::isa::table::forms_of(sm_index, Op::TXQ).find(|f| matches!(f.slots.get(4), Some(Slot::Hex(_))) == scr);
+        let Some(form) = form else { return self.fail("no TXQ form") };
+        let level = self.tex_constant(0);
+        let mut ops: SmallVec<[Operand; 8]> = SmallVec::new();
+        ops.push(Operand::reg(Reg::zero(RegFile::Gpr)));
+        ops.push(self.result(0, Operand::reg(Reg::zero(RegFile::Gpr))));
+        ops.push(Operand::reg(self.reg_of(level)));
+        ops.push(Operand::Hex(0));
+        if scr {
+            ops.push(Operand::Hex(0));
+            ops.push(Operand::Hex(offset / 4));
+        } else {
+            let ur = self.tex_uniform_handle(offset);
+            ops.push(Operand::reg(self.reg_of(ur)));
+            ops.push(Operand::Hex(0));
+        }
+        ops.push(Operand::Hex(1 << q.component));
+        let guard = self.guard().unwrap_or((Reg::zero(RegFile::Pred), false));
+        let inst = Inst { form, guard, mods: crate::isa::inst::ModValues::default(), operands: ops.into_iter().collect(), ctrl: Ctrl::default() };
+        self.push_main(MachKind::Inst(inst), &[]);
+    }
+
+    /// The byte offset in constant bank 0 of a handle's word: that of the
+    /// reference `k` (a surfref when the flag is set) or of the kernel
+    /// parameter `handle` is loaded from. `None` after a failure: a handle
+    /// computed in registers (ptxas reads such a handle with `.B` forms
+    /// before sm_90 and a loop of R2UR from sm_90), not selected here.
+    fn handle_word(&mut self, reference: Option<(u32, bool)>, handle: Option<crate::ir::Value>) -> Option<u32> {
+        let at = match (reference, handle) {
+            (Some((k, true)), _) => crate::ir::texture::surfref_slot(self.sm, self.func, k),
+            (Some((k, false)), _) => crate::ir::texture::texref_slot(self.sm, self.func, k),
+            (None, Some(h)) => match self.param(h) {
+                Some((off, _)) => Some(off),
+                None => {
+                    self.fail("a texture or surface handle computed in registers (only a kernel parameter's or a .texref's or .surfref's handle is supported)");
+                    return None;
+                }
+            },
+            (None, None) => None,
+        };
+        match at {
+            Some(at) => Some(at),
+            None => {
+                self.fail("a texture or surface reference the function's references do not list");
+                None
+            }
+        }
+    }
+
+    /// A uniform register holding the constant-bank word at `offset`
+    /// (`ULDC UR4, c[0x0][0x210]`; LDCU from sm_100).
+    fn uniform_word(&mut self, offset: u32) -> VReg {
+        let lo = self.fresh(Type::R32.with_uniformity(true));
+        let bank = Operand::CBank { bank: 0, offset: offset as u16, mods: SrcMods::default() };
+        let addr = Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: offset as i32 };
+        let dst = Operand::reg(self.reg_of(lo));
+        let load = Mnemonic::new(Op::LDCU).build(self.sm, None, &[dst, addr]).or_else(|_| Mnemonic::new(Op::ULDC).build(self.sm, None, &[dst, bank]));
+        match load {
+            Ok(i) => self.out.push(super::super::mach::MachInst { kind: MachKind::Inst(i), defs: [lo].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() }),
+            Err(e) => self.fail(e.to_string()),
+        }
+        lo
     }
 }
