@@ -307,6 +307,9 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
     // a width whose class is full, a split of that width too. Where both
     // were allocated the one with less spill traffic is kept.
     let split_kinds: Vec<Kind> = [Kind::R1, Kind::R2].into_iter().filter(|k| raw[*k as usize] > MAX_UNITS).collect();
+    // The words an allocation stores and loads for spills: the R runs',
+    // and the UR/P run's where its values have no R homes.
+    let traffic = |layout: &Layout, outs: &[RunOut]| spill_words(outs) + if layout.homes.is_empty() { spill_words(std::slice::from_ref(&u_out)) } else { 0 };
     let (runs, layout, r_outs) = if split_kinds.is_empty() {
         let (layout_one, outs_one, counts) = r.allocate(&plain, &layout, &mut ctx)?;
         let spilled = spilled_classes(&outs_one[0]);
@@ -317,7 +320,7 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         } else {
             let runs = split::split(prog, &liveness, &full, 2);
             let (layout_split, outs_split, _) = r.allocate(&runs, &layout, &mut ctx)?;
-            if spill_words(&outs_split) < spill_words(&one.2) { (runs, layout_split, outs_split) } else { one }
+            if traffic(&layout_split, &outs_split) < traffic(&one.1, &one.2) { (runs, layout_split, outs_split) } else { one }
         }
     } else {
         let runs = split::split(prog, &liveness, &split_kinds, 1);
@@ -326,11 +329,11 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         // The split regions may not fit under the limit together (each
         // width sized for its own peak): then the single run, whose
         // regions are smaller, may spill less.
-        if spill_words(&split.2) == 0 {
+        if traffic(&split.1, &split.2) == 0 {
             split
         } else {
             let (layout_one, outs_one, _) = r.allocate(&plain, &layout, &mut ctx)?;
-            if spill_words(&outs_one) < spill_words(&split.2) { (plain, layout_one, outs_one) } else { split }
+            if traffic(&layout_one, &outs_one) < traffic(&split.1, &split.2) { (plain, layout_one, outs_one) } else { split }
         }
     };
     drop(ctx);
@@ -433,7 +436,7 @@ impl RAlloc<'_> {
     }
 }
 
-/// The words R runs store and load for spills (each spill or reload
+/// The words runs store and load for spills (each spill or reload
 /// counted once per 32-bit word).
 fn spill_words(outs: &[RunOut]) -> u32 {
     outs.iter().flat_map(|o| &o.moves).filter(|(_, from, to, _)| from.is_stack() || to.is_stack()).map(|(_, _, _, kind)| kind.width()).sum()
