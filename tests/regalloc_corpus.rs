@@ -124,39 +124,3 @@ fn corpus_functions_allocate_and_encode() {
         &got,
     );
 }
-
-/// Triton's matmul (tests/data/triton/matmul.sm_80.ptx): 102 singles and
-/// 67 pairs live at once, more than one regalloc2 class of each holds.
-/// With the checker on, it allocates within R0..R252 and no R value
-/// spills: every `STL` stores a register that the instruction before
-/// wrote from a predicate (`SEL R, RZ, 0x1, !P`) or a uniform register
-/// (`MOV R, UR`), the spills of the UR/P run. (ptxas 13.x keeps it in 168
-/// registers without spilling; before the split over several R runs the
-/// R values spilled too.)
-#[test]
-fn triton_matmul_keeps_its_r_values_in_registers() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/triton/matmul.sm_80.ptx");
-    let src = std::fs::read_to_string(&path).expect("matmul.sm_80.ptx");
-    let module = ptx2sass::internals::ptx::parse_and_check(&src, &Default::default()).expect("parses");
-    let options = Options { verify: false, ..Default::default() };
-    let (raw, errors) = driver::lower(&module, Sm::new(80), Some(&src), options);
-    assert!(errors.is_empty(), "{errors:?}");
-    let (id, _) = raw.functions.iter().find(|(_, f)| f.name == "matmul").expect("matmul");
-    let mach = driver::compile_function(&raw, id, options).expect("selects");
-    let a = allocate(&mach, &RegallocOptions { max_registers: None, check: true }).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(check(&a), None);
-    assert!(a.gpr_count <= 253, "{}", a.gpr_count);
-    let text = a.text();
-    let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    for (k, l) in lines.iter().enumerate() {
-        if !l.starts_with("STL") {
-            continue;
-        }
-        let stored = l.rsplit(", ").next().unwrap_or("");
-        let before = if k > 0 { lines[k - 1] } else { "" };
-        let from_pred = before.starts_with(&format!("SEL {stored}, RZ, 0x1, !P"));
-        let from_uniform = before.starts_with(&format!("MOV {stored}, UR"));
-        assert!(from_pred || from_uniform, "an R value spills: {before} / {l}\n{text}");
-    }
-    assert!(!text.contains("LDL.64") && !text.contains("LDL.128"), "{text}");
-}

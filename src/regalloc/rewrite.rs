@@ -77,16 +77,9 @@ impl Out<'_> {
         }
     }
 
-    /// The base register of unit `u` of `kind`'s class in run `run`.
+    /// The base register of unit `u` of `kind` in run `run`.
     fn phys(&mut self, run: usize, kind: Kind, u: usize) -> Result<u8, String> {
-        self.phys_in(run, kind.slot().1, kind, u)
-    }
-
-    /// The base register of unit `u` of class `class` in run `run`, which
-    /// holds a value of `kind` (a single may sit in a pair unit,
-    /// [`super::split`]).
-    fn phys_in(&mut self, run: usize, class: usize, kind: Kind, u: usize) -> Result<u8, String> {
-        let p = self.layout.phys(run, class, u).ok_or_else(|| format!("unit {u} of {kind:?} is outside the layout"))?;
+        let p = self.layout.phys(run, kind, u).ok_or_else(|| format!("unit {u} of {kind:?} is outside the layout"))?;
         self.note(kind, p);
         Ok(p)
     }
@@ -337,9 +330,9 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
             let mut map: SmallVec<[(u32, Reg); 8]> = SmallVec::new();
             let mut kinds: SmallVec<[(u32, Kind, u8); 8]> = SmallVec::new();
             for run in &runs {
-                for &(v, class, u) in run.allocs_of(i as usize) {
+                for &(v, u) in run.allocs_of(i as usize) {
                     let kind = prog.kinds[v as usize];
-                    let p = out.phys_in(run.run, class, kind, u)?;
+                    let p = out.phys(run.run, kind, u)?;
                     map.push((v, reg(file_of(kind), p)));
                     kinds.push((v, kind, p));
                 }
