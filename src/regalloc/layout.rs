@@ -1,4 +1,4 @@
-//! Regions: how many units each regalloc2 class gets ([`pressure`]) and
+//! Liveness ([`liveness`], [`extents`]) and regions: how many units each regalloc2 class gets ([`pressure`]) and
 //! which physical registers they are ([`Layout`]).
 //!
 //! R: the convention's low registers (R0, R2…, up to the highest word a
@@ -6,8 +6,9 @@
 //! spill scratch register when the UR/P run needs one, or instead the
 //! R registers that hold its spilled values ([`Layout::homes`]); then the quads at
 //! the lowest free 4-aligned groups, the pairs at the lowest free aligned
-//! pairs, and the remaining singles in the lowest free registers. R1 is
-//! never a unit. UR: pairs, then singles, in UR0…UR62. P and UP: P0…P6.
+//! pairs, and the remaining singles in the lowest free registers (each
+//! width run after run where several R runs share the file,
+//! [`super::split`]). R1 is never a unit. UR: pairs, then singles, in UR0…UR62. P and UP: P0…P6.
 
 use super::Kind;
 use super::prep::Prog;
@@ -17,6 +18,11 @@ pub const MAX_UNITS: u32 = 64;
 
 /// R registers a function may use at most (R255 is RZ).
 pub const MAX_GPR: u32 = 255;
+
+/// R registers a function may name without a limit of its own: the count
+/// a cubin declares is two more than the registers named (as ptxas's,
+/// `emit`'s `REGISTER_COUNT_EXTRA`) and must not pass 255.
+pub const MAX_NAMED_GPR: u32 = MAX_GPR - 2;
 
 /// UR registers used (UR63 is URZ up to sm_90; from sm_100 the file is
 /// larger, but regalloc2's classes hold 64 units anyway).
@@ -98,12 +104,16 @@ fn transfer(prog: &Prog, b: usize, nv: usize) -> Transfer {
     t
 }
 
-/// The most values of each kind live at once (index: `Kind as usize`).
-pub fn pressure(prog: &Prog) -> [u32; 7] {
+/// The values live into each block, from the blocks' transfer functions
+/// iterated to a fixed point over bit sets.
+pub struct Liveness {
+    live_in: Vec<VregSet>,
+}
+
+/// The liveness of the program's virtual registers.
+pub fn liveness(prog: &Prog) -> Liveness {
     let nv = prog.kinds.len();
     let nb = prog.blocks.len();
-    // Liveness: live-in sets per block from each block's transfer
-    // function, iterated to a fixed point over bit sets.
     let transfers: Vec<Transfer> = (0..nb).map(|b| transfer(prog, b, nv)).collect();
     let mut live_in: Vec<VregSet> = vec![VregSet::new(nv); nb];
     // One scratch set for every step of the iteration.
@@ -125,42 +135,93 @@ pub fn pressure(prog: &Prog) -> [u32; 7] {
             }
         }
     }
-    let mut max = [0u32; 7];
-    let kind = |v: u32| prog.kinds.get(v as usize).map_or(0, |k| *k as usize);
-    for b in 0..nb {
-        block_live_out_into(prog, b, &live_in, &mut live);
-        let mut count = [0u32; 7];
+    Liveness { live_in }
+}
+
+/// The most values of each kind live at once (index: `Kind as usize`).
+pub fn pressure(prog: &Prog, live: &Liveness) -> [u32; 7] {
+    let p = pressure_by(prog, live, 7, |v| prog.kinds.get(v as usize).map_or(0, |k| *k as usize));
+    std::array::from_fn(|k| p[k])
+}
+
+/// The most values of each key live at once, for a key of each virtual
+/// register below `keys`.
+pub fn pressure_by(prog: &Prog, liveness: &Liveness, keys: usize, key: impl Fn(u32) -> usize) -> Vec<u32> {
+    let nv = prog.kinds.len();
+    let mut live = VregSet::new(nv);
+    let mut max = vec![0u32; keys];
+    let mut count = vec![0u32; keys];
+    let mut at = vec![0u32; keys];
+    for b in 0..prog.blocks.len() {
+        block_live_out_into(prog, b, &liveness.live_in, &mut live);
+        count.fill(0);
         for v in live.iter() {
-            count[kind(v)] += 1;
+            count[key(v)] += 1;
         }
         let block = &prog.blocks[b];
         for i in (block.start..block.end).rev() {
             let inst = &prog.insts[i as usize];
-            let mut at = count;
+            at.copy_from_slice(&count);
             for d in inst.defs() {
                 if !live.contains(d.vreg) {
-                    at[kind(d.vreg)] += 1;
+                    at[key(d.vreg)] += 1;
                 }
             }
-            for k in 0..7 {
+            for k in 0..keys {
                 max[k] = max[k].max(at[k]);
             }
             for d in inst.defs() {
                 if live.remove(d.vreg) {
-                    count[kind(d.vreg)] -= 1;
+                    count[key(d.vreg)] -= 1;
                 }
             }
             for u in inst.uses() {
                 if live.insert(u.vreg) {
-                    count[kind(u.vreg)] += 1;
+                    count[key(u.vreg)] += 1;
                 }
             }
-            for k in 0..7 {
+            for k in 0..keys {
                 max[k] = max[k].max(count[k]);
             }
         }
     }
     max
+}
+
+/// Each virtual register's extent in the linear order of the program
+/// (first and last point, both included; `None` for an unused one):
+/// instruction `i` reads at point `2i` and writes at `2i + 1`, a block's
+/// parameters are written at its first point, and a value live into or
+/// out of a block covers the block's first or last point. Two values
+/// whose extents do not overlap are never live at once.
+pub fn extents(prog: &Prog, liveness: &Liveness) -> Vec<Option<(u32, u32)>> {
+    let nv = prog.kinds.len();
+    let mut ext: Vec<Option<(u32, u32)>> = vec![None; nv];
+    let mut cover = |v: u32, p: u32| {
+        if let Some(e) = ext.get_mut(v as usize) {
+            *e = Some(e.map_or((p, p), |(a, b)| (a.min(p), b.max(p))));
+        }
+    };
+    let mut live = VregSet::new(nv);
+    for (b, block) in prog.blocks.iter().enumerate() {
+        let (first, last) = (2 * block.start, (2 * block.end).saturating_sub(1).max(2 * block.start));
+        for v in liveness.live_in[b].iter() {
+            cover(v, first);
+        }
+        for &p in &block.params {
+            cover(p, first);
+        }
+        block_live_out_into(prog, b, &liveness.live_in, &mut live);
+        for v in live.iter() {
+            cover(v, last);
+        }
+        for i in block.start..block.end {
+            for op in &prog.insts[i as usize].ops {
+                cover(op.vreg, 2 * i + u32::from(op.def));
+            }
+        }
+    }
+    ext
 }
 
 /// The values live at the end of block `b` (before its branch's
@@ -181,10 +242,12 @@ fn block_live_out_into(prog: &Prog, b: usize, live_in: &[VregSet], live: &mut Vr
 
 /// The physical registers of each run's classes: `units[run][class]` is
 /// the first physical register of each unit.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Layout {
-    /// Per run, per class, the base register of each unit.
-    pub units: [[Vec<u8>; 3]; 3],
+    /// Per run, per class, the base register of each unit: the R run, the
+    /// UR and P run, the UP run, then the further R runs
+    /// ([`super::split`]).
+    pub units: Vec<[Vec<u8>; 3]>,
     /// The R register reserved for UR/P spills through the frame.
     pub scratch: Option<u8>,
     /// The R registers that hold the UR/P run's spilled values, one per
@@ -197,49 +260,57 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// A layout of `runs` runs, every region empty.
+    pub fn new(runs: usize) -> Layout {
+        Layout { units: vec![Default::default(); runs.max(3)], scratch: None, homes: Vec::new() }
+    }
+
     /// The class index (unit number) of physical R register `r` among
-    /// the singles.
+    /// the singles of the first R run (the one that holds the calling
+    /// convention's registers).
     pub fn single_unit(&self, r: u8) -> Option<usize> {
         self.units[0][0].iter().position(|u| *u == r)
     }
 
-    /// The physical base register of unit `u` of `kind`.
-    pub fn phys(&self, kind: Kind, u: usize) -> Option<u8> {
-        let (run, class) = kind.slot();
-        self.units[run][class].get(u).copied()
+    /// The physical base register of unit `u` of `kind` in run `run`.
+    pub fn phys(&self, run: usize, kind: Kind, u: usize) -> Option<u8> {
+        self.units.get(run)?[kind.slot().1].get(u).copied()
     }
 }
 
 /// The R registers [`place_r`] placed: the regions' units, the scratch
 /// register and the UR/P spill homes.
 pub struct PlacedR {
-    /// The base register of each unit of singles, pairs and quads.
-    pub units: [Vec<u8>; 3],
+    /// Per R run, the base register of each unit of singles, pairs and
+    /// quads.
+    pub units: Vec<[Vec<u8>; 3]>,
     /// The scratch register for UR/P spills through the frame.
     pub scratch: Option<u8>,
     /// The home register of each UR/P spill slot.
     pub homes: Vec<u8>,
 }
 
-/// Places the R regions: `counts` are units of singles, pairs and quads;
-/// registers `0..abi_top` (but R1) must be singles; `homes` registers are
-/// set aside for the UR/P run's spill slots; `limit` bounds the register
-/// numbers (R1 included). `None` when they do not fit.
-pub fn place_r(counts: [u32; 3], abi_top: u32, scratch: bool, homes: u32, limit: u32) -> Option<PlacedR> {
+/// Places the R regions: `counts` are, per R run, units of singles, pairs
+/// and quads; registers `0..abi_top` (but R1) must be singles of the
+/// first run; `homes` registers are set aside for the UR/P run's spill
+/// slots; `limit` bounds the register numbers (R1 included). `None` when
+/// they do not fit. Quads come first (every run's), then pairs, then
+/// singles, each at the lowest free registers.
+pub fn place_r(counts: &[[u32; 3]], abi_top: u32, scratch: bool, homes: u32, limit: u32) -> Option<PlacedR> {
     let limit = limit.min(MAX_GPR) as usize;
     let mut used = [false; 256];
     used[1] = true;
     for u in used.iter_mut().skip(limit) {
         *u = true;
     }
-    let mut singles = Vec::new();
+    let mut units: Vec<[Vec<u8>; 3]> = vec![Default::default(); counts.len().max(1)];
     for r in 0..abi_top as usize {
         if r != 1 {
             if r >= limit {
                 return None;
             }
             used[r] = true;
-            singles.push(r as u8);
+            units[0][0].push(r as u8);
         }
     }
     let take = |width: usize, used: &mut [bool; 256]| -> Option<u8> {
@@ -251,19 +322,17 @@ pub fn place_r(counts: [u32; 3], abi_top: u32, scratch: bool, homes: u32, limit:
     };
     let scratch = if scratch { Some(take(1, &mut used)?) } else { None };
     let homes = (0..homes).map(|_| take(1, &mut used)).collect::<Option<Vec<u8>>>()?;
-    let mut quads = Vec::new();
-    for _ in 0..counts[2].min(MAX_UNITS) {
-        quads.push(take(4, &mut used)?);
+    for (class, width) in [(2, 4), (1, 2), (0, 1)] {
+        for (run, c) in counts.iter().enumerate() {
+            while (units[run][class].len() as u32) < c[class].min(MAX_UNITS) {
+                units[run][class].push(take(width, &mut used)?);
+            }
+        }
     }
-    let mut pairs = Vec::new();
-    for _ in 0..counts[1].min(MAX_UNITS) {
-        pairs.push(take(2, &mut used)?);
+    for u in &mut units {
+        u[0].sort_unstable();
     }
-    while (singles.len() as u32) < counts[0].min(MAX_UNITS) {
-        singles.push(take(1, &mut used)?);
-    }
-    singles.sort_unstable();
-    Some(PlacedR { units: [singles, pairs, quads], scratch, homes })
+    Some(PlacedR { units, scratch, homes })
 }
 
 /// Places the UR regions (pairs, then singles) and the predicates.

@@ -20,6 +20,33 @@
 //! and R1 is the stack pointer, never allocated; RZ/URZ/PT/UPT are not
 //! registers of any class.
 //!
+//! # Past 64 values of a width
+//! One class holds at most 64 units, the R file 255 registers (253 named:
+//! the count a cubin declares is two more). Where more than 64 singles
+//! (or pairs) are live at once, or where the single R run spills a width
+//! whose class is full, the values of that width are divided into
+//! groups, one further R run each, over registers of their own
+//! ([`split`]): run 0 keeps the first group of every width, runs 3, 4, …
+//! hold the others. The runs' moves merge by program point like the other
+//! runs'; each run has its own spill area. Of this design and its
+//! alternatives:
+//! * several runs over disjoint registers keep regalloc2 unmodified, its
+//!   checker meaningful run by run, and every function that fits one R
+//!   run's classes without spilling exactly as before (the split is only
+//!   tried where that run spills or cannot fit);
+//! * one class unit standing for several registers would need values
+//!   allocated in fixed bundles, which the code does not have;
+//! * the division keeps together what regalloc2 must see in one run
+//!   (a definition and the use it reuses, a block's argument and
+//!   parameter) and puts the calling convention's fixed registers in run
+//!   0; the groups come from a linear scan over the values' extents, so
+//!   that each group's peak stays within its class.
+//!
+//! The regions of different widths stay separate, so a function whose
+//! pairs and singles peak at different points needs the sum of the two
+//! peaks; where that passes the limit the regions shrink and spill, and
+//! the single R run is kept when it spills less.
+//!
 //! The regions of different widths never overlap, so the pair plumbing
 //! of selection is kept out of regalloc2's sight where it can be
 //! ([`prep`]): an `EXTRACT` whose result only machine instructions read
@@ -71,6 +98,7 @@ pub mod layout;
 pub mod prep;
 mod rewrite;
 mod run;
+pub mod split;
 
 use crate::ir::Type;
 use crate::isa::inst::Inst as MInst;
@@ -268,7 +296,8 @@ pub enum Kind {
     Up,
 }
 
-/// The kinds of each run, by regalloc2 class (Int, Float, Vector).
+/// The kinds of each run, by regalloc2 class (Int, Float, Vector); the
+/// further R runs ([`split`]) have the first run's.
 pub const RUNS: [&[Kind]; 3] = [&[Kind::R1, Kind::R2, Kind::R4], &[Kind::U1, Kind::U2, Kind::P], &[Kind::Up]];
 
 impl Kind {

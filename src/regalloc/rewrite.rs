@@ -21,7 +21,7 @@ struct Out<'a> {
     sm: Sm,
     layout: &'a Layout,
     /// Byte offset of each run's spill area in the frame.
-    slot_base: [u32; 3],
+    slot_base: Vec<u32>,
     insts: Vec<AllocInst>,
     /// The source position of each of `insts`.
     locs: Vec<SrcLoc>,
@@ -77,9 +77,9 @@ impl Out<'_> {
         }
     }
 
-    /// The base register of unit `u` of `kind`.
-    fn phys(&mut self, kind: Kind, u: usize) -> Result<u8, String> {
-        let p = self.layout.phys(kind, u).ok_or_else(|| format!("unit {u} of {kind:?} is outside the layout"))?;
+    /// The base register of unit `u` of `kind` in run `run`.
+    fn phys(&mut self, run: usize, kind: Kind, u: usize) -> Result<u8, String> {
+        let p = self.layout.phys(run, kind, u).ok_or_else(|| format!("unit {u} of {kind:?} is outside the layout"))?;
         self.note(kind, p);
         Ok(p)
     }
@@ -226,24 +226,24 @@ impl Out<'_> {
         let (_, class) = kind.slot();
         match (from.as_reg(), to.as_reg(), from.as_stack(), to.as_stack()) {
             (Some(f), Some(t), _, _) => {
-                let (f, t) = (self.phys(kind, f.hw_enc())?, self.phys(kind, t.hw_enc())?);
+                let (f, t) = (self.phys(run, kind, f.hw_enc())?, self.phys(run, kind, t.hw_enc())?);
                 self.mov(kind, t, f)
             }
             (Some(f), None, _, Some(slot)) if run == 1 && !self.layout.homes.is_empty() => {
-                let f = self.phys(kind, f.hw_enc())?;
+                let f = self.phys(run, kind, f.hw_enc())?;
                 self.spill_home(kind, f, slot.index())
             }
             (None, Some(t), Some(slot), _) if run == 1 && !self.layout.homes.is_empty() => {
-                let t = self.phys(kind, t.hw_enc())?;
+                let t = self.phys(run, kind, t.hw_enc())?;
                 self.reload_home(kind, t, slot.index())
             }
             (Some(f), None, _, Some(slot)) => {
-                let f = self.phys(kind, f.hw_enc())?;
+                let f = self.phys(run, kind, f.hw_enc())?;
                 let off = self.slot_base[run] + 4 * slot.index() as u32;
                 self.spill(kind, f, off)
             }
             (None, Some(t), Some(slot), _) => {
-                let t = self.phys(kind, t.hw_enc())?;
+                let t = self.phys(run, kind, t.hw_enc())?;
                 let off = self.slot_base[run] + 4 * slot.index() as u32;
                 self.reload(kind, t, off)
             }
@@ -281,15 +281,21 @@ fn align16(x: u32) -> u32 {
 }
 
 /// Builds the allocated function.
-pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Allocated, String> {
-    let base_r = align16(prog.local_bytes);
-    let base_u = align16(base_r + 4 * runs[0].slots);
-    // The UR/P run's slots take no frame when they live in registers.
-    let u_frame_slots = if layout.homes.is_empty() { runs[1].slots } else { 0 };
-    let base_up = align16(base_u + 4 * u_frame_slots);
-    let end = base_up + 4 * runs[2].slots;
+///
+/// `runs` are the runs' results by run index (R, UR and P, UP, then the
+/// further R runs); each has its spill area in the frame in that order.
+pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Allocated, String> {
+    let mut slot_base = Vec::with_capacity(runs.len());
+    let mut end = prog.local_bytes;
+    for run in &runs {
+        let base = align16(end);
+        slot_base.push(base);
+        // The UR/P run's slots take no frame when they live in registers.
+        let slots = if run.run == 1 && !layout.homes.is_empty() { 0 } else { run.slots };
+        end = base + 4 * slots;
+    }
     let frame = if end == 0 { 0 } else { align16(end) };
-    let mut out = Out { sm: prog.sm, layout, slot_base: [base_r, base_u, base_up], insts: Vec::new(), locs: Vec::new(), gpr_top: 2, ugpr_top: 0, spill_stores: 0, spill_loads: 0 };
+    let mut out = Out { sm: prog.sm, layout, slot_base, insts: Vec::new(), locs: Vec::new(), gpr_top: 2, ugpr_top: 0, spill_stores: 0, spill_loads: 0 };
     // Moves of all runs in program order.
     let mut moves: Vec<(ProgPoint, usize, Allocation, Allocation, Kind)> = Vec::new();
     for run in &runs {
@@ -326,7 +332,7 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: [RunOut; 3]) -> Result<Alloca
             for run in &runs {
                 for &(v, u) in run.allocs_of(i as usize) {
                     let kind = prog.kinds[v as usize];
-                    let p = out.phys(kind, u)?;
+                    let p = out.phys(run.run, kind, u)?;
                     map.push((v, reg(file_of(kind), p)));
                     kinds.push((v, kind, p));
                 }

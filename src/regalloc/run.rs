@@ -4,6 +4,7 @@
 use super::layout::{self, Layout, MAX_PRED, MAX_UNITS};
 use super::prep::{PKind, Prog};
 use super::rewrite;
+use super::split::{self, Runs};
 use super::{Allocated, Kind, RUNS, RegallocOptions};
 use regalloc2::{
     Allocation, Block, Edit, Function, Inst, InstRange, MachineEnv, Operand, OperandConstraint, OperandKind, OperandPos, Output, PReg, PRegSet, ProgPoint, RegClass, VReg,
@@ -29,15 +30,8 @@ pub struct RunFunc<'a> {
 
 impl<'a> RunFunc<'a> {
     /// Builds run `run`'s view; fixed registers are found in `layout`.
-    pub fn new(prog: &'a Prog<'a>, run: usize, layout: &Layout) -> Result<RunFunc<'a>, String> {
-        let class: Vec<Option<RegClass>> = prog
-            .kinds
-            .iter()
-            .map(|k| {
-                let (r, c) = k.slot();
-                (r == run).then_some(CLASSES[c])
-            })
-            .collect();
+    pub fn new(prog: &'a Prog<'a>, run: usize, layout: &Layout, runs: &Runs) -> Result<RunFunc<'a>, String> {
+        let class: Vec<Option<RegClass>> = prog.kinds.iter().enumerate().map(|(v, k)| (runs.of(v as u32) == run).then_some(CLASSES[k.slot().1])).collect();
         let vreg = |v: u32| class.get(v as usize).copied().flatten().map(|c| VReg::new(v as usize, c));
         let mut operands = Vec::with_capacity(prog.insts.iter().map(|i| i.ops.len()).sum());
         let mut offsets = Vec::with_capacity(prog.insts.len() + 1);
@@ -114,7 +108,7 @@ impl<'a> RunFunc<'a> {
         }
         let succs = prog.blocks.iter().map(|b| b.succs.iter().map(|s| Block::new(*s as usize)).collect()).collect();
         let preds = prog.blocks.iter().map(|b| b.preds.iter().map(|s| Block::new(*s as usize)).collect()).collect();
-        Ok(RunFunc { prog, operands, offsets, clobbers, params, args, succs, preds, class, vector_slots: if run == 0 { 4 } else { 1 } })
+        Ok(RunFunc { prog, operands, offsets, clobbers, params, args, succs, preds, class, vector_slots: if Runs::is_r(run) { 4 } else { 1 } })
     }
 }
 
@@ -196,14 +190,14 @@ impl RunOut {
 }
 
 /// Runs regalloc2 for run `run` with `layout`.
-fn run_one(prog: &Prog, run: usize, layout: &Layout, check: bool, ctx: &mut regalloc2::Ctx) -> Result<RunOut, String> {
+fn run_one(prog: &Prog, run: usize, layout: &Layout, runs: &Runs, check: bool, ctx: &mut regalloc2::Ctx) -> Result<RunOut, String> {
     // A run whose files the program does not use (most kernels have no UP
     // value) has nothing to allocate; regalloc2's fixed cost per run is not
     // small, so it is not asked.
-    if !prog.kinds.iter().any(|k| k.slot().0 == run) {
+    if !(0..prog.kinds.len() as u32).any(|v| runs.of(v) == run) {
         return Ok(RunOut { run, allocs: Vec::new(), starts: vec![0; prog.insts.len() + 1], moves: Vec::new(), slots: 0 });
     }
-    let func = RunFunc::new(prog, run, layout)?;
+    let func = RunFunc::new(prog, run, layout, runs)?;
     let mut env = MachineEnv {
         preferred_regs_by_class: [PRegSet::empty(); 3],
         non_preferred_regs_by_class: [PRegSet::empty(); 3],
@@ -238,7 +232,7 @@ fn collect(prog: &Prog, run: usize, check: bool, func: &RunFunc, env: &MachineEn
         checker.prepare(out);
         checker.run().map_err(|e| format!("regalloc2 checker ({}): {:?}", run_name(run), e))?;
     }
-    let kind_of_class = |c: RegClass| RUNS[run].get(c as usize).copied();
+    let kind_of_class = |c: RegClass| RUNS[if Runs::is_r(run) { 0 } else { run }].get(c as usize).copied();
     let mut allocs = Vec::with_capacity(2 * prog.insts.len());
     let mut starts = Vec::with_capacity(prog.insts.len() + 1);
     for i in 0..prog.insts.len() {
@@ -265,17 +259,21 @@ fn collect(prog: &Prog, run: usize, check: bool, func: &RunFunc, env: &MachineEn
 }
 
 fn run_name(run: usize) -> &'static str {
-    ["R", "UR and P", "UP"][run]
+    ["R", "UR and P", "UP"].get(run).copied().unwrap_or("R")
 }
 
-/// Allocates the program: sizes the regions, runs regalloc2 three times,
-/// and rewrites the code.
+/// Allocates the program: sizes the regions, runs regalloc2 three times
+/// (more where R values are split over several runs, [`split`]), and
+/// rewrites the code.
 pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated, String> {
-    let limit = options.max_registers.unwrap_or(layout::MAX_GPR).clamp(16, layout::MAX_GPR);
-    let p = pressure_of(prog);
+    let limit = options.max_registers.unwrap_or(layout::MAX_GPR).clamp(16, layout::MAX_NAMED_GPR);
+    let liveness = layout::liveness(prog);
+    let raw = layout::pressure(prog, &liveness);
+    let p = with_room(raw);
+    let plain = Runs::plain(prog);
     let has_calls = prog.insts.iter().any(|i| matches!(i.kind, PKind::Call { .. }));
     // UR and P first: whether they spill decides the R scratch register.
-    let mut layout = Layout::default();
+    let mut layout = Layout::new(3);
     let mut u_counts = [p[Kind::U1 as usize], p[Kind::U2 as usize], p[Kind::P as usize].min(MAX_PRED)];
     let up_count = p[Kind::Up as usize].min(MAX_PRED);
     layout.units[2][0] = (0..up_count as u8).collect();
@@ -286,7 +284,7 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
     let mut u_out = None;
     for _ in 0..4 {
         layout.units[1] = layout::place_u(u_counts).ok_or("more uniform registers live at once than UR0–UR62 hold")?;
-        let out = run_one(prog, 1, &layout, options.check, &mut ctx)?;
+        let out = run_one(prog, 1, &layout, &plain, options.check, &mut ctx)?;
         let spilled = out.slots > 0;
         u_out = Some(out);
         // Spills around calls come from their clobbers, not from the
@@ -302,53 +300,146 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         u_counts = grown;
     }
     let u_out = u_out.ok_or("no UR run")?;
-    let up_out = run_one(prog, 2, &layout, options.check, &mut ctx)?;
-    // The UR/P run's spill slots live in R registers of their own when
-    // the function makes no calls (a call clobbers every R register) and
-    // they fit under the limit; otherwise in the frame, through a scratch
-    // register.
-    let mut counts = [p[Kind::R1 as usize].min(MAX_UNITS), p[Kind::R2 as usize].min(MAX_UNITS), p[Kind::R4 as usize].min(MAX_UNITS)];
-    let homes = if has_calls || u_out.slots == 0 || layout::place_r(counts, prog.abi_top, up_out.slots > 0, u_out.slots, limit).is_none() { 0 } else { u_out.slots };
-    let need_scratch = (u_out.slots > 0 && homes == 0) || up_out.slots > 0;
-    // R: start from the pressure, grow what spills while the limit allows.
-    let fit = |counts: &mut [u32; 3]| -> Option<layout::PlacedR> {
-        // Shrink the largest class until the regions fit under the limit.
-        loop {
-            if let Some(placed) = layout::place_r(*counts, prog.abi_top, need_scratch, homes, limit) {
-                return Some(placed);
-            }
-            let widest = (0..3).max_by_key(|&c| counts[c] * [1, 2, 4][c])?;
-            if counts[widest] <= 1 {
-                return None;
-            }
-            counts[widest] -= 1;
+    let up_out = run_one(prog, 2, &layout, &plain, options.check, &mut ctx)?;
+    let r = RAlloc { prog, liveness: &liveness, p, limit, has_calls, u_slots: u_out.slots, up_slots: up_out.slots, check: options.check };
+    // More singles (or pairs) live at once than a class holds: they are
+    // split over several R runs. Otherwise one R run, and where it spills
+    // a width whose class is full, a split of that width too. Where both
+    // were allocated the one with less spill traffic is kept.
+    let split_kinds: Vec<Kind> = [Kind::R1, Kind::R2].into_iter().filter(|k| raw[*k as usize] > MAX_UNITS).collect();
+    // The words an allocation stores and loads for spills: the R runs',
+    // and the UR/P run's where its values have no R homes.
+    let traffic = |layout: &Layout, outs: &[RunOut]| spill_words(outs) + if layout.homes.is_empty() { spill_words(std::slice::from_ref(&u_out)) } else { 0 };
+    let (runs, layout, r_outs) = if split_kinds.is_empty() {
+        let (layout_one, outs_one, counts) = r.allocate(&plain, &layout, &mut ctx)?;
+        let spilled = spilled_classes(&outs_one[0]);
+        let full: Vec<Kind> = [Kind::R1, Kind::R2].into_iter().filter(|k| spilled[k.slot().1] && counts[0][k.slot().1] == MAX_UNITS).collect();
+        let one = (plain, layout_one, outs_one);
+        if full.is_empty() {
+            one
+        } else {
+            let runs = split::split(prog, &liveness, &full, 2);
+            let (layout_split, outs_split, _) = r.allocate(&runs, &layout, &mut ctx)?;
+            if traffic(&layout_split, &outs_split) < traffic(&one.1, &one.2) { (runs, layout_split, outs_split) } else { one }
+        }
+    } else {
+        let runs = split::split(prog, &liveness, &split_kinds, 1);
+        let (layout_split, outs_split, _) = r.allocate(&runs, &layout, &mut ctx)?;
+        let split = (runs, layout_split, outs_split);
+        // The split regions may not fit under the limit together (each
+        // width sized for its own peak): then the single run, whose
+        // regions are smaller, may spill less.
+        if traffic(&split.1, &split.2) == 0 {
+            split
+        } else {
+            let (layout_one, outs_one, _) = r.allocate(&plain, &layout, &mut ctx)?;
+            if traffic(&layout_one, &outs_one) < traffic(&split.1, &split.2) { (plain, layout_one, outs_one) } else { split }
         }
     };
-    let mut r_out = None;
-    for attempt in 0..5 {
-        let placed = fit(&mut counts).ok_or("the register limit leaves no room for the regions")?;
-        layout.units[0] = placed.units;
-        layout.scratch = placed.scratch;
-        layout.homes = placed.homes;
-        let out = run_one(prog, 0, &layout, options.check, &mut ctx)?;
-        if out.slots == 0 || attempt == 4 || has_calls {
-            r_out = Some(out);
-            break;
-        }
-        let spilled = spilled_classes(&out);
-        let grown: [u32; 3] = std::array::from_fn(|c| if spilled[c] { (counts[c] + 1 + counts[c] / 4).min(MAX_UNITS) } else { counts[c] });
-        let before = counts;
-        let mut try_counts = grown;
-        let same = fit(&mut try_counts).is_none() || try_counts == before;
-        r_out = Some(out);
-        if same {
-            break;
-        }
-        counts = try_counts;
-    }
-    let r_out = r_out.ok_or("no R run")?;
     drop(ctx);
-    rewrite::rewrite(prog, &layout, [r_out, u_out, up_out])
+    let mut r_outs = r_outs.into_iter();
+    let mut outs = Vec::with_capacity(runs.count);
+    outs.push(r_outs.next().ok_or("no R run")?);
+    outs.push(u_out);
+    outs.push(up_out);
+    outs.extend(r_outs);
+    rewrite::rewrite(prog, &layout, outs)
+}
+
+/// What the R runs' allocation needs to know.
+struct RAlloc<'a> {
+    prog: &'a Prog<'a>,
+    liveness: &'a layout::Liveness,
+    /// The pressure of each kind with room ([`with_room`]).
+    p: [u32; 7],
+    limit: u32,
+    has_calls: bool,
+    /// Spill slots of the UR/P run and of the UP run.
+    u_slots: u32,
+    up_slots: u32,
+    check: bool,
+}
+
+impl RAlloc<'_> {
+    /// Allocates the R runs of `runs` over the layout `base` (whose UR
+    /// and P regions are set): region sizes from the pressure, grown
+    /// where a run spills while the limit allows. The layout, each R run's
+    /// result (in the order of [`Runs::r_runs`]) and the region sizes.
+    fn allocate(&self, runs: &Runs, base: &Layout, ctx: &mut regalloc2::Ctx) -> Result<(Layout, Vec<RunOut>, Vec<[u32; 3]>), String> {
+        let (prog, p, limit) = (self.prog, &self.p, self.limit);
+        let r_runs = runs.r_runs();
+        let mut layout = base.clone();
+        layout.units.resize(runs.count, Default::default());
+        // The R regions of each R run, from its pressure.
+        let mut counts: Vec<[u32; 3]> = if r_runs.len() == 1 {
+            vec![[p[Kind::R1 as usize].min(MAX_UNITS), p[Kind::R2 as usize].min(MAX_UNITS), p[Kind::R4 as usize].min(MAX_UNITS)]]
+        } else {
+            let q = layout::pressure_by(prog, self.liveness, 3 * runs.count, |v| 3 * runs.of(v) + prog.kinds.get(v as usize).map_or(0, |k| k.slot().1));
+            r_runs.iter().map(|&run| std::array::from_fn(|c| room(q[3 * run + c]).min(MAX_UNITS))).collect()
+        };
+        // The UR/P run's spill slots live in R registers of their own when
+        // the function makes no calls (a call clobbers every R register)
+        // and they fit under the limit; otherwise in the frame, through a
+        // scratch register.
+        let (u_slots, up_slots) = (self.u_slots, self.up_slots);
+        let homes = if self.has_calls || u_slots == 0 || layout::place_r(&counts, prog.abi_top, up_slots > 0, u_slots, limit).is_none() { 0 } else { u_slots };
+        let need_scratch = (u_slots > 0 && homes == 0) || up_slots > 0;
+        let fit = |counts: &mut Vec<[u32; 3]>| -> Option<layout::PlacedR> {
+            // Shrink the largest class until the regions fit under the limit.
+            loop {
+                if let Some(placed) = layout::place_r(counts, prog.abi_top, need_scratch, homes, limit) {
+                    return Some(placed);
+                }
+                let widest = (0..3 * counts.len()).max_by_key(|&i| counts[i / 3][i % 3] * [1, 2, 4][i % 3])?;
+                let count = &mut counts[widest / 3][widest % 3];
+                if *count <= 1 {
+                    return None;
+                }
+                *count -= 1;
+            }
+        };
+        // Each R run's result and the regions it was run with (a run is run
+        // again only when its regions changed).
+        let mut r_outs: Vec<Option<(RunOut, [u32; 3], Vec<u8>)>> = (0..r_runs.len()).map(|_| None).collect();
+        for attempt in 0..5 {
+            let placed = fit(&mut counts).ok_or("the register limit leaves no room for the regions")?;
+            for (g, units) in placed.units.into_iter().enumerate() {
+                if let Some(&run) = r_runs.get(g) {
+                    layout.units[run] = units;
+                }
+            }
+            layout.scratch = placed.scratch;
+            layout.homes = placed.homes;
+            for (g, &run) in r_runs.iter().enumerate() {
+                // The first run's fixed registers are units of its singles,
+                // so where those sit matters too.
+                let singles = if g == 0 { layout.units[0][0].clone() } else { Vec::new() };
+                let same = matches!(&r_outs[g], Some((_, c, s)) if *c == counts[g] && *s == singles);
+                if !same {
+                    let out = run_one(prog, run, &layout, runs, self.check, ctx)?;
+                    r_outs[g] = Some((out, counts[g], singles));
+                }
+            }
+            let spilled: Vec<[bool; 3]> = r_outs.iter().map(|o| o.as_ref().map_or([false; 3], |(out, _, _)| if out.slots > 0 { spilled_classes(out) } else { [false; 3] })).collect();
+            if spilled.iter().all(|s| !s.iter().any(|x| *x)) || attempt == 4 || self.has_calls {
+                break;
+            }
+            let grown: Vec<[u32; 3]> = counts.iter().zip(&spilled).map(|(c, s)| std::array::from_fn(|k| if s[k] { (c[k] + 1 + c[k] / 4).min(MAX_UNITS) } else { c[k] })).collect();
+            let mut try_counts = grown;
+            if fit(&mut try_counts).is_none() || try_counts == counts {
+                break;
+            }
+            counts = try_counts;
+        }
+        let outs = r_outs.into_iter().map(|o| o.map(|(out, _, _)| out).ok_or("no R run")).collect::<Result<Vec<RunOut>, _>>()?;
+        Ok((layout, outs, counts))
+    }
+}
+
+/// The words runs store and load for spills (each spill or reload
+/// counted once per 32-bit word).
+fn spill_words(outs: &[RunOut]) -> u32 {
+    outs.iter().flat_map(|o| &o.moves).filter(|(_, from, to, _)| from.is_stack() || to.is_stack()).map(|(_, _, _, kind)| kind.width()).sum()
 }
 
 /// Which classes of the R run spilled.
@@ -362,13 +453,15 @@ fn spilled_classes(out: &RunOut) -> [bool; 3] {
     s
 }
 
-fn pressure_of(prog: &Prog) -> [u32; 7] {
-    let mut p = layout::pressure(prog);
-    // Fixed registers and reuse constraints need a little room to move.
+/// Units of an R class for `pressure` values live at once: fixed
+/// registers and reuse constraints need a little room to move.
+fn room(pressure: u32) -> u32 {
+    if pressure > 0 { pressure + 1 } else { 0 }
+}
+
+fn with_room(mut p: [u32; 7]) -> [u32; 7] {
     for k in [Kind::R1, Kind::R2, Kind::R4] {
-        if p[k as usize] > 0 {
-            p[k as usize] += 1;
-        }
+        p[k as usize] = room(p[k as usize]);
     }
     p
 }

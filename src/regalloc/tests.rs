@@ -310,10 +310,72 @@ fn max_registers_forces_spills_to_the_frame() {
 }
 
 #[test]
-fn more_than_sixty_four_singles_live_spill_rather_than_fail() {
-    let a = alloc(&pressure(80), None);
-    assert!(a.spill_stores > 0, "{}", a.text());
-    assert!(a.gpr_count <= 70, "{}", a.gpr_count);
+fn more_than_sixty_four_singles_live_take_registers_past_the_first_run() {
+    // n values live at once, the output pair and R1: n + 3 registers at
+    // least, and a few more for each run's room; no spill.
+    for n in [80, 200] {
+        let a = alloc(&pressure(n), None);
+        assert_eq!((a.spill_stores, a.spill_loads, a.frame_bytes), (0, 0, 0), "{}", a.text());
+        assert!((n as u32 + 3..=n as u32 + 12).contains(&a.gpr_count), "{n}: {}", a.gpr_count);
+    }
+}
+
+#[test]
+fn more_than_sixty_four_singles_under_a_register_limit_spill() {
+    let a = alloc(&pressure(80), Some(64));
+    assert!(a.gpr_count <= 64, "{}", a.gpr_count);
+    assert!(a.spill_stores > 0 && a.spill_loads > 0, "{}", a.text());
+}
+
+/// A loop carrying `n` values through its header's parameters, each
+/// incremented per iteration, then summed and stored.
+fn wide_loop(n: usize) -> MachFunction {
+    let mut f = F::new();
+    let (desc, out) = prologue(&mut f);
+    let head = f.block();
+    let exit = f.block();
+    let init: Vec<u32> = (0..n).map(|_| f.v(Type::R32)).collect();
+    for (k, &v) in init.iter().enumerate() {
+        let r = f.reg(v);
+        f.inst(0, "MOV", None, &[r, cbank(0x170 + 4 * k as u16)], &[v]);
+    }
+    f.branch(0, None, head, &init);
+    let params: Vec<u32> = (0..n).map(|_| f.v(Type::R32)).collect();
+    f.blocks[head].params = params.iter().map(|v| VReg(*v)).collect();
+    let mut next = Vec::with_capacity(n);
+    for (k, &v) in params.iter().enumerate() {
+        let w = f.v(Type::R32);
+        let (rw, rv) = (f.reg(w), f.reg(v));
+        f.inst(head, "IADD3", None, &[rw, rv, imm(k as u32 + 1), rz()], &[w]);
+        next.push(w);
+    }
+    let p = f.v(Type::P);
+    let (rp, r0) = (f.reg(p), f.reg(next[0]));
+    f.inst(head, "ISETP.LT.U32.AND", None, &[rp, pt(), r0, cbank(0x168), pt()], &[p]);
+    f.branch(head, Some(p), head, &next);
+    f.branch(head, None, exit, &[]);
+    let mut acc = next[0];
+    for &v in &next[1..] {
+        let s = f.v(Type::R32);
+        let (rs, ra, rv) = (f.reg(s), f.reg(acc), f.reg(v));
+        f.inst(exit, "IADD3", None, &[rs, ra, rv, rz()], &[s]);
+        acc = s;
+    }
+    store(&mut f, exit, out, desc, 0, acc);
+    f.exit(exit);
+    f.finish()
+}
+
+#[test]
+fn block_parameters_past_sixty_four_singles_stay_in_registers() {
+    let a = alloc(&wide_loop(100), None);
+    let t = a.text();
+    assert_eq!((a.spill_stores, a.spill_loads), (0, 0), "{t}");
+    // 100 values (parameters and their increments share registers), the
+    // output pair, R1, and room per run.
+    assert!((103..=115).contains(&a.gpr_count), "{}", a.gpr_count);
+    // Each increment is in place: the loop moves nothing.
+    assert!(!t.lines().any(|l| l.trim().starts_with("MOV R") && !l.contains("c[")), "{t}");
 }
 
 #[test]
