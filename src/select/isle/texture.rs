@@ -170,16 +170,8 @@ impl SelectCtx<'_> {
     /// constant-bank word at `offset`, then URZ (`ULDC UR4, c[0x0][0x218];
     /// UMOV UR5, URZ`; LDCU from sm_100).
     fn tex_uniform_handle(&mut self, offset: u32) -> VReg {
-        let lo = self.fresh(Type::R32.with_uniformity(true));
+        let lo = self.uniform_word(offset);
         let hi = self.fresh(Type::R32.with_uniformity(true));
-        let bank = Operand::CBank { bank: 0, offset: offset as u16, mods: SrcMods::default() };
-        let addr = Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Uniform), offset: offset as i32 };
-        let dst = Operand::reg(self.reg_of(lo));
-        let load = Mnemonic::new(Op::LDCU).build(self.sm, None, &[dst, addr]).or_else(|_| Mnemonic::new(Op::ULDC).build(self.sm, None, &[dst, bank]));
-        match load {
-            Ok(i) => self.out.push(super::super::mach::MachInst { kind: MachKind::Inst(i), defs: [lo].into_iter().collect(), uses: SmallVec::new(), tied: SmallVec::new(), loc: crate::ir::SrcLoc::default() }),
-            Err(e) => self.fail(e.to_string()),
-        }
         self.push_helper(Mnemonic::new(Op::UMOV), &[Operand::reg(self.reg_of(hi)), Operand::reg(Reg::zero(RegFile::Uniform))], &[hi]);
         let pair = self.fresh(Type::R64.with_uniformity(true));
         self.pseudo(MachKind::Concat, &[pair], &[lo, hi]);
