@@ -663,7 +663,9 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         // offset is 24 bits at 40–63 for all four; bit 90 makes the base
         // 64-bit (`[R8.64+UR6]`), clear a 32-bit one that prints `.U32`
         // (`LDG.E.SYS R7, [R0.U32+UR4]`: ptxas 13.5's sm_75 constant_mem);
-        // a zero base is not printed (`[UR6+0x2]`). Bit flips of corpus words.
+        // a zero base is not printed (`[UR6+0x2]`), so only the 64-bit form
+        // takes one (the two would print alike and read back as the first).
+        // Bit flips of corpus words.
         const LDG_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 89), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
         const LD_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
         const ST_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(91, 91), 1), (f(16, 23), 0), (f(70, 71), 0)];
@@ -673,7 +675,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         for wide in [true, false] {
             let addr_75u = |lo: u8| match addr_75_uniform(lo) {
                 Slot::Addr { base, offset, scale, desc, show_desc, uniform, zero_base, .. } => {
-                    Slot::Addr { base, wide, offset, scale, desc, show_desc, uniform, zero_base, u32_base: !wide }
+                    Slot::Addr { base, wide, offset, scale, desc, show_desc, uniform, zero_base: zero_base && wide, u32_base: !wide }
                 }
                 other => other,
             };
