@@ -204,7 +204,7 @@ pub fn round_to(x: f64, tail: f64, fmt: Format, mode: Mode, satfinite: bool) -> 
     if top > emax {
         return overflow(sign);
     }
-    let q = if top < emin { emin - mb } else { top - mb };
+    let mut q = if top < emin { emin - mb } else { top - mb };
     let shift = q - e;
     let (mut kept, rem_class) = if shift <= 0 {
         (m << (-shift) as u32, 0i32) // exact
@@ -232,7 +232,16 @@ pub fn round_to(x: f64, tail: f64, fmt: Format, mode: Mode, satfinite: bool) -> 
         (0, 1) => 1,
         (0, _) => {
             // Just below `kept`: step down, the fraction is just below one.
+            // Below a power of two (a normal `kept` of 2^mb) the value is
+            // in the binade beneath, whose last bit is half as large: the
+            // kept bits gain a one and the fraction stays just below one
+            // (1 - tiny rounds toward zero to 0x3f7fffff, not to the
+            // subnormal 0x007fffff).
             kept -= 1;
+            if kept < 1u64 << mb && q > emin - mb {
+                kept = (kept << 1) | 1;
+                q -= 1;
+            }
             3
         }
         (-2, _) => 1,
@@ -251,7 +260,6 @@ pub fn round_to(x: f64, tail: f64, fmt: Format, mode: Mode, satfinite: bool) -> 
     if up {
         kept += 1;
     }
-    let mut q = q;
     if kept >= 1u64 << (mb + 1) {
         kept >>= 1;
         q += 1;
@@ -528,6 +536,30 @@ mod tests {
         // Overflow: RZ gives the max finite.
         assert_eq!(mul(3e38, 10.0).round(F32, Mode::Zero), 0x7f7f_ffff);
         assert_eq!(mul(3e38, 10.0).round(F32, Mode::Nearest), 0x7f80_0000);
+    }
+
+    /// A sum just below a power of two (1 - 2^-100: the f64 sum is 1.0
+    /// with a negative tail) rounds toward zero to the largest f32 below
+    /// one, 0x3f7fffff, as ptxas's `sub.rz.f32` computes it; rounding
+    /// down from a power of two must step into the binade beneath, whose
+    /// last place is half as large. Nearest and up give 1.0.
+    #[test]
+    fn directed_rounding_just_below_a_power_of_two() {
+        let below_one = add(1.0, -(2f64).powi(-100));
+        assert_eq!(below_one.round(F32, Mode::Zero), 0x3f7f_ffff);
+        assert_eq!(below_one.round(F32, Mode::Down), 0x3f7f_ffff);
+        assert_eq!(below_one.round(F32, Mode::Nearest), 0x3f80_0000);
+        assert_eq!(below_one.round(F32, Mode::Up), 0x3f80_0000);
+        let above_minus_two = add(-2.0, (2f64).powi(-90));
+        assert_eq!(above_minus_two.round(F32, Mode::Zero), 0xbfff_ffff);
+        assert_eq!(above_minus_two.round(F32, Mode::Up), 0xbfff_ffff);
+        assert_eq!(above_minus_two.round(F32, Mode::Down), 0xc000_0000);
+        // f16: 1 - tiny toward zero is 0x3bff.
+        assert_eq!(below_one.round(F16, Mode::Zero), 0x3bff);
+        // At the bottom of the normal range the step down lands on the
+        // largest subnormal: 2^-126 - tiny toward zero is 0x007fffff.
+        let below_min_normal = add((2f64).powi(-126), -(2f64).powi(-200));
+        assert_eq!(below_min_normal.round(F32, Mode::Zero), 0x007f_ffff);
     }
 
     /// An f64 result beyond the range: IEEE 754 (which the PTX ISA's
