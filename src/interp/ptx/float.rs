@@ -400,8 +400,9 @@ pub fn add(a: f64, b: f64) -> Exact {
 /// `a * b` exactly bracketed.
 pub fn mul(a: f64, b: f64) -> Exact {
     let hi = a * b;
-    if hi == 0.0 && a != 0.0 && b != 0.0 && a.is_finite() && b.is_finite() {
-        return Exact::underflowed(hi);
+    if is_tiny_product(a, b, hi) {
+        let (lo, _) = tiny_product_tail(a, b, 0.0, hi);
+        return Exact { hi, lo, overflowed: false, zero_sum: false };
     }
     let lo = if hi.is_finite() { a.mul_add(b, -hi) } else { 0.0 };
     Exact::from_finite(hi, lo, &[a, b])
@@ -414,11 +415,11 @@ pub fn fma(a: f64, b: f64, c: f64) -> Exact {
     if !hi.is_finite() {
         return Exact::from_finite(hi, 0.0, &[a, b, c]);
     }
-    if hi == 0.0 && c == 0.0 && a != 0.0 && b != 0.0 {
-        // a*b alone, below the subnormals (c's zero cannot change it).
-        return Exact::underflowed(hi);
-    }
     let p = a * b;
+    if is_tiny_product(a, b, p) {
+        let (lo, zero) = tiny_product_tail(a, b, c, hi);
+        return Exact { hi, lo, overflowed: false, zero_sum: zero };
+    }
     let pe = a.mul_add(b, -p);
     let (s, se) = two_sum(p, c);
     // hi is the correctly rounded a*b+c; the remainder (s - hi) + se + pe.
@@ -427,6 +428,68 @@ pub fn fma(a: f64, b: f64, c: f64) -> Exact {
     // b are finite: a zero factor).
     let zero_sum = pe == 0.0 && is_zero_sum(hi, lo, p, c);
     Exact { hi, lo, overflowed: false, zero_sum }
+}
+
+/// Whether the finite nonzero factors' product `p` (rounded) is so small
+/// that its rounding error falls below the subnormals: `fma(a, b, -p)`
+/// then rounds the error itself (to zero, often), and the tail it gives
+/// loses its sign. Below 2^-968 a 106-bit product's low half is no longer
+/// representable.
+#[inline]
+fn is_tiny_product(a: f64, b: f64, p: f64) -> bool {
+    p.abs() < pow2(-968) && a != 0.0 && b != 0.0 && a.is_finite() && b.is_finite()
+}
+
+/// `floor(log2 |x|)` of a finite nonzero `x`, subnormals included.
+fn ilogb(x: f64) -> i32 {
+    let bits = x.abs().to_bits();
+    if bits >> 52 == 0 {
+        -1074 + (63 - bits.leading_zeros() as i32)
+    } else {
+        (bits >> 52) as i32 - 1023
+    }
+}
+
+/// `x * 2^k`, in steps that stay within f64's exponent range (exact
+/// whenever the result is normal or zero: only the exponent changes).
+fn scale(x: f64, k: i32) -> f64 {
+    let (mut x, mut k) = (x, k);
+    while k > 1000 {
+        x *= pow2(1000);
+        k -= 1000;
+    }
+    while k < -1000 {
+        x *= pow2(-1000);
+        k += 1000;
+    }
+    x * pow2(k)
+}
+
+/// The error term of `hi`, the round-to-nearest value of `a*b + c`, when
+/// the product is tiny ([`is_tiny_product`]): the same error-free sum as
+/// [`fma`]'s, computed with `a` and `b` scaled to near one and `c` and
+/// `hi` by the same power of two, where every partial result is normal.
+/// Returns the tail (only its sign is meaningful: the smallest subnormal
+/// of that sign, or 0 when `hi` is exact) and whether the exact value is a
+/// zero from addends of opposite signs.
+fn tiny_product_tail(a: f64, b: f64, c: f64, hi: f64) -> (f64, bool) {
+    let (ka, kb) = (-ilogb(a), -ilogb(b));
+    let k = ka + kb;
+    let (sa, sb) = (scale(a, ka), scale(b, kb));
+    let (sc, sh) = (scale(c, k), scale(hi, k));
+    let smallest = f64::from_bits(1);
+    if !sc.is_finite() || !sh.is_finite() {
+        // c is more than 2^1000 times the product: the result is c (to
+        // nearest), and the product is all of the error.
+        let negative = a.is_sign_negative() != b.is_sign_negative();
+        return (if negative { -smallest } else { smallest }, false);
+    }
+    let p = sa * sb;
+    let pe = sa.mul_add(sb, -p);
+    let (s, se) = two_sum(p, sc);
+    let rem = ((s - sh) + se) + pe;
+    let tail = if rem == 0.0 { 0.0 } else { rem.signum() * smallest };
+    (tail, hi == 0.0 && rem == 0.0)
 }
 
 /// `a / b` exactly bracketed.
@@ -536,6 +599,35 @@ mod tests {
         // Overflow: RZ gives the max finite.
         assert_eq!(mul(3e38, 10.0).round(F32, Mode::Zero), 0x7f7f_ffff);
         assert_eq!(mul(3e38, 10.0).round(F32, Mode::Nearest), 0x7f80_0000);
+    }
+
+    /// A product whose rounding error is below the subnormals still
+    /// decides a directed rounding: `fma.rp.f64` of a positive product of
+    /// about 6.4e-325 (below the smallest subnormal) added to a negative
+    /// c gives the neighbour of c toward zero (ptxas's DFMA.RP, fuzzing
+    /// seed 5000024 on sm_120); f32 products scaled into the f64
+    /// subnormals keep their tail too.
+    #[test]
+    fn directed_rounding_of_tiny_products() {
+        let c = -f64::from_bits(0x43b7_4436_ec77_052b);
+        let sum = fma(-4.2369868497248335e-17, -1.521478907334323e-308, c);
+        assert_eq!(sum.round(F64, Mode::Up), 0xc3b7_4436_ec77_052a);
+        assert_eq!(sum.round(F64, Mode::Down), 0xc3b7_4436_ec77_052b);
+        assert_eq!(sum.round(F64, Mode::Zero), 0xc3b7_4436_ec77_052a);
+        // The smallest subnormal times 0.75 is 0.75 of it: to nearest 1
+        // unit, toward zero 0, up 1.
+        let p = mul(f64::from_bits(1), 0.75);
+        assert_eq!(p.round(F64, Mode::Zero), 0);
+        assert_eq!(p.round(F64, Mode::Up), 1);
+        // 3 units times 0.5 is 1.5 units: nearest even 2, down 1, up 2.
+        let p = mul(f64::from_bits(3), 0.5);
+        assert_eq!(p.round(F64, Mode::Down), 1);
+        assert_eq!(p.round(F64, Mode::Up), 2);
+        // A tiny product cancelling c exactly is a zero sum: -0 only
+        // toward -infinity.
+        let z = fma(f64::from_bits(4), 0.5, -f64::from_bits(2));
+        assert_eq!(z.round(F64, Mode::Down), 1 << 63);
+        assert_eq!(z.round(F64, Mode::Up), 0);
     }
 
     /// A sum just below a power of two (1 - 2^-100: the f64 sum is 1.0
