@@ -502,7 +502,9 @@ pub fn div(a: f64, b: f64) -> Exact {
         // A zero divisor gives an exact infinity, not an overflow.
         return Exact { hi, lo: 0.0, overflowed: hi.is_infinite() && a.is_finite() && b.is_finite() && b != 0.0, zero_sum: false };
     }
-    let rem = (-hi).mul_add(b, a); // a - hi*b, exact
+    // a - hi*b, exact; for a below about 2^-968 its last bits fall below
+    // the subnormals, so a and hi are scaled by 2^1000 (the sign is kept).
+    let rem = if a.abs() < pow2(-900) { (-scale(hi, 1000)).mul_add(b, scale(a, 1000)) } else { (-hi).mul_add(b, a) };
     Exact { hi, lo: tail_of(rem, rem / b, b.signum()), overflowed: false, zero_sum: false }
 }
 
@@ -512,7 +514,10 @@ pub fn sqrt(a: f64) -> Exact {
     if !hi.is_finite() || hi == 0.0 {
         return Exact::exact(hi);
     }
-    let rem = (-hi).mul_add(hi, a); // a - hi^2, exact
+    // a - hi^2 is exact unless its last bits fall below the subnormals
+    // (a below about 2^-968): then a is scaled by 2^1000 and hi by 2^500,
+    // which keeps the remainder's sign.
+    let rem = if a < pow2(-900) { (-scale(hi, 500)).mul_add(scale(hi, 500), scale(a, 1000)) } else { (-hi).mul_add(hi, a) };
     Exact { hi, lo: tail_of(rem, rem / (2.0 * hi), 1.0), overflowed: false, zero_sum: false }
 }
 
@@ -628,6 +633,25 @@ mod tests {
         let z = fma(f64::from_bits(4), 0.5, -f64::from_bits(2));
         assert_eq!(z.round(F64, Mode::Down), 1 << 63);
         assert_eq!(z.round(F64, Mode::Up), 0);
+    }
+
+    /// Square roots and quotients of values near the bottom of the normal
+    /// range: the remainder `a - hi^2` falls below the subnormals unless
+    /// scaled. sqrt.rm.f64 of 0x1.4c1fb8f51e9d4p-1021 is
+    /// 0x1.9c5e3b692ea9cp-511 (ptxas's code; its square is below the
+    /// input and the next value's above), fuzzing seed 5003169 on sm_120.
+    #[test]
+    fn directed_rounding_of_tiny_roots_and_quotients() {
+        let r = sqrt(f64::from_bits(0x0024_c1fb_8f51_e9d4));
+        assert_eq!(r.round(F64, Mode::Down), 0x2009_c5e3_b692_ea9c);
+        assert_eq!(r.round(F64, Mode::Up), 0x2009_c5e3_b692_ea9d);
+        // 2^-1060 / (3 * 2^-60) = 2^-1000 / 3: 1/3 rounds down to nearest
+        // in f64, so up is one more; the remainder (about 2^-1113) is
+        // below the subnormals unscaled.
+        let q = div((2f64).powi(-1060), 3.0 * (2f64).powi(-60));
+        let nearest = ((2f64).powi(-1000) / 3.0).to_bits();
+        assert_eq!(q.round(F64, Mode::Down), nearest);
+        assert_eq!(q.round(F64, Mode::Up), nearest + 1);
     }
 
     /// A sum just below a power of two (1 - 2^-100: the f64 sum is 1.0
