@@ -280,11 +280,59 @@ fn fopts(inst: &Inst) -> FOpts {
     FOpts { mode: mode_of(inst.rnd), ftz: inst.ftz, sat: inst.sat }
 }
 
+/// The NaN results of ptxas's f64 division, reciprocal and square-root
+/// routines (IEEE, not `.approx`), where PTX leaves the NaN's bits open
+/// but a program can store them: `None` where the result is not a NaN of
+/// the routine's own (the ordinary path computes it). Measured with
+/// ptxas 13.5's code for sm_75, sm_90 and sm_120 (identical):
+/// * an invalid quotient (0/0, ±inf/±inf) and the root of a negative
+///   value (-inf included, -0 excluded) are 0xfff8000000000000, a
+///   constant in the routines;
+/// * a NaN operand comes back quieted (bit 51 set), sign and payload
+///   kept: the dividend's first, then the divisor's; for `sqrt.rn` the
+///   hardware's canonical NaN instead (its code computes `x + x`).
+fn f64_routine_special(inst: &Inst, ty: ScalarType, mode: Mode, s: &[u64]) -> Option<u64> {
+    if ty != ScalarType::F64 || inst.has(f::APPROX) {
+        return None;
+    }
+    const INVALID: u64 = 0xfff8_0000_0000_0000;
+    let fmt = float::F64;
+    let quiet = |b: u64| b | 1 << 51;
+    let (inf, zero) = (|b: u64| b << 1 == 0xffe0_0000_0000_0000, |b: u64| b << 1 == 0);
+    match inst.op {
+        Opcode::Div => {
+            let (a, b) = (*s.first()?, *s.get(1)?);
+            if fmt.is_nan(a) {
+                Some(quiet(a))
+            } else if fmt.is_nan(b) {
+                Some(quiet(b))
+            } else if (zero(a) && zero(b)) || (inf(a) && inf(b)) {
+                Some(INVALID)
+            } else {
+                None
+            }
+        }
+        Opcode::Rcp => s.first().filter(|&&a| fmt.is_nan(a)).map(|&a| quiet(a)),
+        Opcode::Sqrt => {
+            let a = *s.first()?;
+            if fmt.is_nan(a) {
+                (mode != Mode::Nearest).then(|| quiet(a))
+            } else if a >> 63 == 1 && !zero(a) {
+                Some(INVALID)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
 fn float_op(inst: &Inst, ty: ScalarType, all: &[u64; 4], n: usize) -> R<u64> {
     let s = &all[..n];
     let o = fopts(inst);
     let (fmt, _, _) = float_format(ty).ok_or_else(|| unsupported(inst, &format!("on {}", ty.spelling())))?;
     let r = match inst.op {
+        _ if f64_routine_special(inst, ty, o.mode, s).is_some() => f64_routine_special(inst, ty, o.mode, s),
         Opcode::Add => fapply(ty, o, s, &|x| float::add(x[0], x[1])),
         Opcode::Sub => fapply(ty, o, s, &|x| float::add(x[0], -x[1])),
         Opcode::Mul => fapply(ty, o, s, &|x| float::mul(x[0], x[1])),

@@ -141,13 +141,21 @@ pub fn mul32(a: f32, b: f32, mode: Round) -> f32 {
 /// `a * b + c` in `f32`, one rounding.
 pub fn fma32(a: f32, b: f32, c: f32, mode: Round) -> f32 {
     let r = a.mul_add(b, c);
-    if mode == Round::Nearest {
-        return r;
+    if mode == Round::Nearest || !r.is_finite() {
+        // As add32: an overflow from finite operands is the largest finite
+        // value where the mode rounds toward zero.
+        return if mode != Round::Nearest && r.is_infinite() && a.is_finite() && b.is_finite() && c.is_finite() { adjust32(r, -r as f64, mode) } else { r };
     }
     let p = a as f64 * b as f64;
     let s = p + c as f64;
     let e1 = two_sum_err(p, c as f64, s);
-    adjust32(r, (s - r as f64) + e1, mode)
+    let e = (s - r as f64) + e1;
+    // An exact zero sum is -0 under rounding toward -infinity unless both
+    // the product and c are +0 (IEEE 754 §6.3; FFMA.RM of -1, -1, -1 is -0).
+    if r == 0.0 && e == 0.0 && mode == Round::Down && !both_positive_zero(p, f64::from(c)) {
+        return -0.0;
+    }
+    adjust32(r, e, mode)
 }
 
 /// An overflowed result `r` (infinite from finite operands) in a directed
@@ -752,6 +760,21 @@ mod tests {
         let (x, y) = (f(0x3ff8_0000_0000_0000), f(0x4008_0000_0000_0000));
         assert_eq!(fma64(x, y, -4.5, Round::Down).to_bits(), 0x8000_0000_0000_0000);
         assert_eq!(fma64(x, y, -4.5, Round::Up).to_bits(), 0);
+    }
+
+    #[test]
+    fn fused_multiply_add_zero_sums_and_overflow_follow_ieee() {
+        // (-1)(-1) + (-1) is an exact zero: -0 toward -infinity, +0 else.
+        assert_eq!(fma32(-1.0, -1.0, -1.0, Round::Down).to_bits(), 0x8000_0000);
+        assert_eq!(fma32(-1.0, -1.0, -1.0, Round::Up).to_bits(), 0);
+        assert_eq!(fma32(-1.0, -1.0, -1.0, Round::Zero).to_bits(), 0);
+        // (-0)(-0) + (-0) = +0 + -0: -0 toward -infinity.
+        assert_eq!(fma32(-0.0, -0.0, -0.0, Round::Down).to_bits(), 0x8000_0000);
+        assert_eq!(fma32(0.0, 1.0, 0.0, Round::Down).to_bits(), 0);
+        // Overflow toward zero: the largest finite value.
+        assert_eq!(fma32(f32::MAX, 2.0, 0.0, Round::Zero), f32::MAX);
+        assert_eq!(fma32(f32::MAX, 2.0, 0.0, Round::Up), f32::INFINITY);
+        assert_eq!(fma32(f32::MAX, -2.0, 0.0, Round::Up), -f32::MAX);
     }
 
     #[test]
