@@ -1502,7 +1502,9 @@ fn cvt_float(inst: &Inst, st: ScalarType, dfmt: Format, a: u64) -> u64 {
         // the arithmetic instructions give it here and the GPU's FRND does.
         return if inst.sat {
             0
-        } else if sfmt == dfmt {
+        } else if sfmt == dfmt || (sfmt == float::F16 && dfmt == float::F32) {
+            // f16 -> f32 too: ptxas converts with an addition (HADD2.F32
+            // x + -0, sm_75 to sm_120), which gives the canonical NaN.
             dfmt.canonical_nan()
         } else {
             widen_nan(sfmt, dfmt, x)
