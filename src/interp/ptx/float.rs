@@ -503,8 +503,15 @@ pub fn div(a: f64, b: f64) -> Exact {
         return Exact { hi, lo: 0.0, overflowed: hi.is_infinite() && a.is_finite() && b.is_finite() && b != 0.0, zero_sum: false };
     }
     // a - hi*b, exact; for a below about 2^-968 its last bits fall below
-    // the subnormals, so a and hi are scaled by 2^1000 (the sign is kept).
-    let rem = if a.abs() < pow2(-900) { (-scale(hi, 1000)).mul_add(b, scale(a, 1000)) } else { (-hi).mul_add(b, a) };
+    // the subnormals, so a is scaled by 2^1000 and so is b (below one) or
+    // else hi (then at most a): the sign is kept and nothing overflows.
+    let rem = if a.abs() >= pow2(-900) {
+        (-hi).mul_add(b, a)
+    } else if b.abs() < 1.0 {
+        (-hi).mul_add(scale(b, 1000), scale(a, 1000))
+    } else {
+        (-scale(hi, 1000)).mul_add(b, scale(a, 1000))
+    };
     Exact { hi, lo: tail_of(rem, rem / b, b.signum()), overflowed: false, zero_sum: false }
 }
 
@@ -652,6 +659,14 @@ mod tests {
         let nearest = ((2f64).powi(-1000) / 3.0).to_bits();
         assert_eq!(q.round(F64, Mode::Down), nearest);
         assert_eq!(q.round(F64, Mode::Up), nearest + 1);
+        // A tiny dividend over a tinier divisor: an exact quotient of
+        // about 2^68 (ptxas's div.rz.f64, fuzzing seed 6000502 on sm_90)
+        // stays exact; scaling the quotient by 2^1000 would overflow.
+        let (a, b) = (f64::from_bits(0x861c_d1f3_e6e4_ac04), f64::from_bits(0x01d3_5ed5_dc05_143d));
+        let q = div(a, b);
+        assert_eq!(q.hi.to_bits(), 0xc437_ce31_2000_0000);
+        assert_eq!(q.round(F64, Mode::Zero), 0xc437_ce31_2000_0000);
+        assert_eq!(q.round(F64, Mode::Up), 0xc437_ce31_2000_0000);
     }
 
     /// A sum just below a power of two (1 - 2^-100: the f64 sum is 1.0
