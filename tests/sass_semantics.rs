@@ -389,3 +389,36 @@ fn f2i_reads_the_high_half_of_an_f16_source() {
     let Some(out) = run("f2i_high_half", ptx, spec) else { return };
     assert_eq!(out, "param 1: 03000000\n");
 }
+
+#[test]
+fn saturating_add_negates_before_the_clamp() {
+    // `sub.sat.s32 d, a, b` is `VIADD.S32.ISAT d, a, -b` (ptxas 13.5,
+    // sm_120); PTX clamps the exact difference. Lanes: 5 - i32::MIN
+    // = 2^31 + 5 clamps to 0x7fffffff (negating first, in 32 bits, gave
+    // 5 + i32::MIN = 0x80000005); -5 - i32::MIN = 0x7ffffffb; 5 - (-3) = 8;
+    // i32::MIN - 1 clamps to 0x80000000. (Found by the differential fuzzer,
+    // seed 5000974 on sm_120.)
+    let ptx = ".version 8.7
+.target sm_90
+.address_size 64
+.visible .entry subsat(.param .u64 in, .param .u64 out) {
+  .reg .b32 %r<5>; .reg .b64 %rd<5>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 8;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.v2.b32 {%r2, %r3}, [%rd4];
+  sub.sat.s32 %r4, %r2, %r3;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.b32 [%rd4], %r4;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "subsat", "grid": [1, 1, 1], "block": [4, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 32, "fill": "hex", "hex": "0500000000000080fbffffff0000008005000000fdffffff0000008001000000", "output": false},
+      {"kind": "buffer", "bytes": 16, "fill": "zero", "output": true}]}"#;
+    let Some(out) = run_on(120, "saturating_add_negation", ptx, spec) else { return };
+    assert_eq!(out, "param 1: ffffff7ffbffff7f0800000000000080\n");
+}

@@ -961,9 +961,21 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             w.setp(co, exec, cm);
         }
         Op::IaddSat { d, a, b } => {
-            let (mut ta, mut tb) = (Tmp::uninit(), Tmp::uninit());
-            let (x, y) = (w.src(a, &mut ta), w.src(b, &mut tb));
-            let out: [u32; 32] = std::array::from_fn(|l| (x[l] as i32).saturating_add(y[l] as i32) as u32);
+            // A negated source is negated before the clamp, in the wider
+            // range: ptxas's `sub.sat.s32 d, a, b` is `VIADD.S32.ISAT d,
+            // a, -b`, and a - i32::MIN clamps to i32::MAX (wrapping the
+            // negation first gave a + i32::MIN).
+            let value = |s: S, l: usize| -> i64 {
+                let v = i64::from(w.r.get(s.r as usize).unwrap_or(&ZERO_ROW)[l] as i32);
+                if s.m & NOT != 0 {
+                    !v
+                } else if s.m & NEG != 0 {
+                    -v
+                } else {
+                    v
+                }
+            };
+            let out: [u32; 32] = std::array::from_fn(|l| (value(a, l) + value(b, l)).clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32 as u32);
             w.put(d, exec, &out);
         }
         Op::Lop3 { d, pd, a, b, c, lut, pin } => {
