@@ -337,7 +337,8 @@ fn carry_chains_intact(lines: &[String]) -> bool {
         if t.is_empty() || t.starts_with("//") {
             continue;
         }
-        let op = t.split_whitespace().next().unwrap_or("");
+        // The opcode, after a guard (`@%p0 addc.u64` reads the carry too).
+        let op = t.split_whitespace().find(|w| !w.starts_with('@')).unwrap_or("");
         if (op.starts_with("addc") || op.starts_with("subc")) && !carry {
             return false;
         }
