@@ -120,6 +120,20 @@ fn known(kind: &str, message: &str) -> bool {
     KNOWN.lines().filter_map(|l| l.split_once('\t')).any(|(k, text)| k == kind && !text.is_empty() && message.contains(text))
 }
 
+/// Whether `ptx` holds a construct whose code from ptxas contradicts the
+/// PTX ISA (`ptxas-guarded` lines of `known.txt`: a guarded instruction of
+/// that opcode, which ptxas's code changes also where the guard is false;
+/// `fuzz/findings/README.md`). A mismatch where our cubin agrees with the
+/// PTX interpreter is then ptxas's, not ours to follow.
+pub fn known_ptxas_defect(ptx: &str) -> bool {
+    let opcodes: Vec<&str> = KNOWN.lines().filter_map(|l| l.strip_prefix("ptxas-guarded\t")).filter(|o| !o.is_empty()).collect();
+    ptx.lines().any(|line| {
+        let Some(guarded) = line.trim_start().strip_prefix('@') else { return false };
+        let instruction = guarded.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim_start());
+        opcodes.iter().any(|o| instruction.starts_with(o))
+    })
+}
+
 /// Whether a ptx2sass error or run failure is a known finding.
 pub fn known_finding(message: &str) -> bool {
     known("compile", message)
@@ -276,4 +290,18 @@ pub fn first_difference(a: &str, b: &str) -> String {
         }
     }
     format!("{} vs {} lines", a.lines().count(), b.lines().count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::known_ptxas_defect;
+
+    #[test]
+    fn guarded_set_and_testp_are_known_ptxas_defects() {
+        assert!(known_ptxas_defect("\t@!%p1 set.ls.u32.u16 %r6, %h5, %h2;\n"));
+        assert!(known_ptxas_defect("  @%p0 testp.finite.f32 %p1, %f0;"));
+        // Unguarded, or setp (a predicate destination): not the defect.
+        assert!(!known_ptxas_defect("\tset.ls.u32.u16 %r6, %h5, %h2;\n\t@%p0 setp.lt.u32 %p1, %r0, %r1;\n"));
+        assert!(!known_ptxas_defect("\t@%p0 add.u32 %r0, %r0, 1; // set. in a comment\n"));
+    }
 }
