@@ -507,6 +507,9 @@ impl<'m> Checker<'m> {
     }
 
     fn check_var_decl(&mut self, v: &VarDecl) {
+        if let Some(msg) = declared_type_error(v.ty, v.space) {
+            self.error(v.loc.0, msg);
+        }
         if v.ty == VarType::Scalar(ScalarType::Pred) && v.space != StateSpace::Reg {
             for d in &v.declarators {
                 let n = self.name(d.name);
@@ -562,6 +565,9 @@ impl<'m> Checker<'m> {
         self.locals.push_scope();
         self.ranges.push_scope();
         for p in f.returns.iter().chain(f.params.iter().flatten()) {
+            if let Some(msg) = declared_type_error(p.ty, p.space) {
+                self.error(p.loc.0, msg);
+            }
             if p.ty == VarType::Scalar(ScalarType::Pred) && p.space != StateSpace::Reg {
                 let n = self.name(p.name);
                 self.error(p.loc.0, format!("predicate variable '{n}' must be in register state space"));
@@ -2038,5 +2044,26 @@ mod tests {
                 op.name()
             );
         }
+    }
+}
+
+/// Why a variable or parameter cannot be declared with type `ty` in
+/// `space`, as ptxas 13.5 decides it (measured for `.param` and `.reg`
+/// on sm_100a): some types are instruction types only (`.e4m3`,
+/// `.f32x2`, ...), some are not declaration types at all (ptxas's
+/// grammar has no `.bf16`, `.tf32`, `.b1`, `.s4` variable: a syntax
+/// error there), and `.f16x2` and `.e2m1x4` have no `.param` layout.
+fn declared_type_error(ty: VarType, space: StateSpace) -> Option<String> {
+    use ScalarType as T;
+    let VarType::Scalar(t) = ty else { return None };
+    match t {
+        T::B1 | T::S4 | T::U4 | T::S2 | T::U2 | T::S8x4 | T::U8x4 | T::Bf16 | T::Bf16x2 | T::Tf32 | T::E2m1 | T::E2m3 | T::E3m2 | T::Ue8m0 => {
+            Some(format!("type {} cannot declare a variable (ptxas: a syntax error)", t.spelling()))
+        }
+        T::E4m3 | T::E5m2 | T::E4m3x2 | T::E5m2x2 | T::E2m1x2 | T::E3m2x2 | T::E2m3x2 | T::Ue8m0x2 | T::S16x2 | T::U16x2 | T::F32x2 | T::E4m3x4 | T::E5m2x4 => {
+            Some(format!("type {} may only be used as an instruction type", t.spelling()))
+        }
+        T::F16x2 | T::E2m1x4 if space == StateSpace::Param => Some(format!("a {} variable cannot be allocated in .param state space", t.spelling())),
+        _ => None,
     }
 }

@@ -1322,7 +1322,14 @@ impl<'s> Parser<'s> {
             let t = self.bump();
             let s = self.module.names.intern(self.text(t));
             let mut offset = 0i64;
-            if matches!(self.peek_kind(), TokenKind::Plus | TokenKind::Minus) {
+            if self.at(TokenKind::Minus) {
+                // PTX's address grammar is `[base+offset]`; ptxas rejects
+                // `[base-4]` as a syntax error (a negative offset is
+                // `[base+-4]`), and so does this parser.
+                self.error(self.peek().span, "an address offset follows '+': write `[base+-N]` for a negative offset");
+                return Err(());
+            }
+            if self.at(TokenKind::Plus) {
                 offset = self.parse_offset()?;
             }
             self.expect(TokenKind::RBracket, "']' closing the address")?;
