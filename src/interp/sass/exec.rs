@@ -562,17 +562,36 @@ fn release(w: &mut Warp, force: bool) -> bool {
         }
     }
     let b = w.b;
+    let mut still_held = Vec::new();
     for g in w.groups.iter_mut() {
-        let (need, there) = match g.wait {
-            Wait::Bsync(n) => (b[usize::from(n & 15)] & live, at_bsync[usize::from(n & 15)]),
-            Wait::Warpsync(m) => (m & live, at_warpsync),
+        let (need, there, members) = match g.wait {
+            Wait::Bsync(n) => (b[usize::from(n & 15)] & live, at_bsync[usize::from(n & 15)], b[usize::from(n & 15)]),
+            Wait::Warpsync(m) => (m & live, at_warpsync, u32::MAX),
             _ => continue,
         };
         if force || need & !there == 0 {
+            // A BSYNC lets go of the barrier's threads only. One held there
+            // outside Bn waits for an earlier value of Bn: a recursive
+            // callee of ptxas saves Bn (BMOV.32.CLEAR), sets it for its own
+            // threads, syncs them and restores it before returning, and the
+            // caller's threads already at the BSYNC wait for the restored
+            // barrier.
+            let stay = if force { 0 } else { g.mask & !members };
+            if stay == g.mask {
+                continue;
+            }
+            if stay != 0 {
+                g.mask &= !stay;
+                still_held.push(Group { pc: g.pc, mask: stay, wait: g.wait, hz: g.hz });
+            }
             g.wait = Wait::None;
             g.pc += 1;
             any = true;
         }
+    }
+    for mut g in still_held {
+        g.hz = w.hz.split(g.hz);
+        w.groups.push(g);
     }
     if any {
         merge(&mut w.groups, &mut w.hz);
