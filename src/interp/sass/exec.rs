@@ -9,9 +9,11 @@
 //! join, and structured code runs converged). A group executes one
 //! instruction for all its threads whose guard holds; a branch that only
 //! some of them take splits it; groups reaching the same PC merge.
-//! `BSSY Bn` records the issuing threads in convergence barrier Bn;
-//! `BSYNC Bn` holds a thread until every non-exited thread of Bn waits at
-//! a BSYNC of Bn; `BREAK Bn` takes threads out of Bn; `WARPSYNC mask`
+//! `BSSY Bn` records the issuing threads in convergence barrier Bn (each
+//! thread holds its own value of Bn, so diverged paths can use the same
+//! barrier); `BSYNC Bn` holds a thread until every non-exited thread of its
+//! Bn waits at a BSYNC of Bn with the same value; `BREAK Bn` takes threads
+//! out of Bn; `WARPSYNC mask`
 //! holds a thread until every non-exited thread of the mask is there.
 //! `BAR.SYNC` holds a thread until every non-exited thread of the CTA is
 //! at a CTA barrier. When no group of a warp can run, threads held at
