@@ -674,7 +674,15 @@ macro_rules! ori_context_body {
         }
         fn converged(&mut self) -> Option<Unit> {
             let entry = self.src.entry() == Some(self.block) && self.joins.is_empty();
-            (entry && self.src.kind == Some(crate::ir::FunctionKind::Kernel) && self.cur_data().guard.is_none()).then_some(())
+            // A callee may branch on per-thread values and return from
+            // different paths at different times (callees get no BSSY/BSYNC
+            // around their divergent code), so after a call the warp is not
+            // known to be converged.
+            let after_call = || {
+                let insts = &self.src.blocks[self.block].insts;
+                insts.iter().take_while(|&&i| i != self.cur).any(|&i| matches!(self.src.insts[i].opcode, Opcode::Call | Opcode::CallIndirect))
+            };
+            (entry && self.src.kind == Some(crate::ir::FunctionKind::Kernel) && self.cur_data().guard.is_none() && !after_call()).then_some(())
         }
         fn atomic_attrs(&mut self) -> Attrs {
             let s = self.cur_data().attrs;

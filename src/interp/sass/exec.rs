@@ -9,9 +9,11 @@
 //! join, and structured code runs converged). A group executes one
 //! instruction for all its threads whose guard holds; a branch that only
 //! some of them take splits it; groups reaching the same PC merge.
-//! `BSSY Bn` records the issuing threads in convergence barrier Bn;
-//! `BSYNC Bn` holds a thread until every non-exited thread of Bn waits at
-//! a BSYNC of Bn; `BREAK Bn` takes threads out of Bn; `WARPSYNC mask`
+//! `BSSY Bn` records the issuing threads in convergence barrier Bn (each
+//! thread holds its own value of Bn, so diverged paths can use the same
+//! barrier); `BSYNC Bn` holds a thread until every non-exited thread of its
+//! Bn waits at a BSYNC of Bn with the same value; `BREAK Bn` takes threads
+//! out of Bn; `WARPSYNC mask`
 //! holds a thread until every non-exited thread of the mask is there.
 //! `BAR.SYNC` holds a thread until every non-exited thread of the CTA is
 //! at a CTA barrier. When no group of a warp can run, threads held at
@@ -161,7 +163,12 @@ struct Warp {
     /// Predicate rows (the array is a power of two long so that a masked
     /// index needs no bounds check; rows past [`PRED_ROWS`] are unused).
     p: [u32; 32],
-    b: [u32; 16],
+    /// Convergence barriers, each thread's own value (`b[n][lane]`): paths
+    /// that diverged set the same Bn for their own threads (ptxas reuses a
+    /// barrier in both arms of an if/else, and a recursive callee saves,
+    /// sets and restores its caller's), so one warp-wide value would let
+    /// one path's BSSY overwrite the other's.
+    b: [[u32; 32]; 16],
     groups: Vec<Group>,
     exited: u32,
     all: u32,
@@ -440,7 +447,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
             for (i, v) in program.rows.constants.iter().enumerate() {
                 r[CONST_BASE as usize + i] = [*v; 32];
             }
-            Warp { r, p: [0; 32], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: GroupHazards::new(loaded.sm, options.hazards != HazardCheck::Off), bar_pred: 0, issuing: 0 }
+            Warp { r, p: [0; 32], b: [[0; 32]; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: GroupHazards::new(loaded.sm, options.hazards != HazardCheck::Off), bar_pred: 0, issuing: 0 }
         })
         .collect();
     let mut shared = super::load::shared_region(loaded, spec.shared_bytes)?;
@@ -457,7 +464,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
                     w.p = [0; 32];
                     w.p[PT as usize] = u32::MAX;
                     w.p[UPT as usize] = u32::MAX;
-                    w.b = [0; 16];
+                    w.b = [[0; 32]; 16];
                     w.groups.clear();
                     w.groups.push(Group { pc: 0, mask: w.all, wait: Wait::None, hz: 0 });
                     w.exited = 0;
@@ -561,18 +568,39 @@ fn release(w: &mut Warp, force: bool) -> bool {
             _ => {}
         }
     }
-    let b = w.b;
-    for g in w.groups.iter_mut() {
-        let (need, there) = match g.wait {
-            Wait::Bsync(n) => (b[usize::from(n & 15)] & live, at_bsync[usize::from(n & 15)]),
-            Wait::Warpsync(m) => (m & live, at_warpsync),
-            _ => continue,
+    // A thread at a BSYNC of Bn goes on once every live thread of its Bn
+    // waits at a BSYNC of Bn with the same Bn: a caller's threads held at
+    // the BSYNC that a recursive callee's threads (their Bn saved, set to
+    // their own mask) also reach wait for the callee's to return.
+    let mut released = Vec::new();
+    for (gi, g) in w.groups.iter().enumerate() {
+        let go = match g.wait {
+            Wait::Bsync(n) if !force => {
+                let n = usize::from(n & 15);
+                let bn = &w.b[n];
+                lanes(g.mask).filter(|&l| {
+                    let need = bn[l] & live;
+                    need & !at_bsync[n] == 0 && lanes(need).all(|u| bn[u] == bn[l])
+                }).fold(0u32, |m, l| m | 1 << l)
+            }
+            Wait::Warpsync(m) if !force => if m & live & !at_warpsync == 0 { g.mask } else { 0 },
+            Wait::Bsync(_) | Wait::Warpsync(_) => g.mask,
+            _ => 0,
         };
-        if force || need & !there == 0 {
-            g.wait = Wait::None;
-            g.pc += 1;
-            any = true;
+        if go != 0 {
+            released.push((gi, go));
         }
+    }
+    for &(gi, go) in &released {
+        let g = w.groups[gi];
+        if go != g.mask {
+            let hz = w.hz.split(g.hz);
+            w.groups.push(Group { pc: g.pc, mask: g.mask & !go, wait: g.wait, hz });
+        }
+        w.groups[gi].mask = go;
+        w.groups[gi].wait = Wait::None;
+        w.groups[gi].pc += 1;
+        any = true;
     }
     if any {
         merge(&mut w.groups, &mut w.hz);
@@ -1900,23 +1928,29 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             return Ok(());
         }
         Op::Bssy { b } => {
-            w.b[b as usize] = w.groups[gi].mask;
+            let m = w.groups[gi].mask;
+            for l in lanes(m) {
+                w.b[b as usize & 15][l] = m;
+            }
         }
         Op::Break { b } => {
-            w.b[b as usize] &= !exec;
+            // Out of the barrier for every thread that waits on it.
+            for v in w.b[b as usize & 15].iter_mut() {
+                *v &= !exec;
+            }
         }
         Op::BmovToR { d, b, clear } => {
-            let v = w.b[b as usize];
             for l in lanes(exec) {
+                let v = w.b[b as usize & 15][l];
                 w.set(d, l, v);
-            }
-            if clear {
-                w.b[b as usize] = 0;
+                if clear {
+                    w.b[b as usize & 15][l] = 0;
+                }
             }
         }
         Op::BmovToB { b, a } => {
-            if exec != 0 {
-                w.b[b as usize] = w.ri(a, exec.trailing_zeros() as usize);
+            for l in lanes(exec) {
+                w.b[b as usize & 15][l] = w.ri(a, l);
             }
         }
         Op::Bsync { b } => {
