@@ -1548,7 +1548,11 @@ fn widen_nan(sfmt: Format, dfmt: Format, x: u64) -> u64 {
     }
     let sign = if x & sfmt.sign_bit() != 0 { dfmt.sign_bit() } else { 0 };
     let payload = (x & mask(sfmt.man_bits)) << (dfmt.man_bits - sfmt.man_bits);
-    sign | dfmt.infinity() | payload
+    // A conversion instruction (F2F: f32 -> f64) quiets a signalling NaN
+    // (IEEE 754; ptxas's F2F.F64.F32 of 0xff8bf8d0 gives
+    // 0xfff97f1a00000000); bf16 -> f32 is a shift, which does not.
+    let quiet = if sfmt.exp_bits == dfmt.exp_bits { 0 } else { 1 << (dfmt.man_bits - 1) };
+    sign | dfmt.infinity() | payload | quiet
 }
 
 fn cvt_pack(l: &mut Lane, inst: &Inst) -> R<()> {
