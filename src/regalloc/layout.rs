@@ -10,7 +10,6 @@
 //! width run after run where several R runs share the file,
 //! [`super::split`]). R1 is never a unit. UR: pairs, then singles, in UR0…UR62. P and UP: P0…P6.
 
-use super::Kind;
 use super::prep::Prog;
 
 /// Most units of one regalloc2 class.
@@ -272,9 +271,10 @@ impl Layout {
         self.units[0][0].iter().position(|u| *u == r)
     }
 
-    /// The physical base register of unit `u` of `kind` in run `run`.
-    pub fn phys(&self, run: usize, kind: Kind, u: usize) -> Option<u8> {
-        self.units.get(run)?[kind.slot().1].get(u).copied()
+    /// The physical base register of unit `u` of class `class` in run
+    /// `run`.
+    pub fn phys(&self, run: usize, class: usize, u: usize) -> Option<u8> {
+        self.units.get(run)?.get(class)?.get(u).copied()
     }
 }
 

@@ -34,8 +34,10 @@
 //!   checker meaningful run by run, and every function that fits one R
 //!   run's classes without spilling exactly as before (the split is only
 //!   tried where that run spills or cannot fit);
-//! * one class unit standing for several registers would need values
-//!   allocated in fixed bundles, which the code does not have;
+//! * one class unit standing for several registers (singles allocated
+//!   in bundles) would need values that live and die together, which
+//!   the code rarely has; the one case of it kept is a single in a pair
+//!   unit where no pair needs the unit (below);
 //! * the division keeps together what regalloc2 must see in one run
 //!   (a definition and the use it reuses, a block's argument and
 //!   parameter) and puts the calling convention's fixed registers in run
@@ -44,8 +46,9 @@
 //!
 //! The regions of different widths stay separate, so a function whose
 //! pairs and singles peak at different points needs the sum of the two
-//! peaks; where that passes the limit the regions shrink and spill, and
-//! the single R run is kept when it spills less.
+//! peaks, less what the singles placed in pair units away from the pairs'
+//! peak save ([`split`]); where that passes the limit the regions shrink
+//! and spill, and the single R run is kept when it spills less.
 //!
 //! The regions of different widths never overlap, so the pair plumbing
 //! of selection is kept out of regalloc2's sight where it can be

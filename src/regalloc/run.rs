@@ -31,7 +31,7 @@ pub struct RunFunc<'a> {
 impl<'a> RunFunc<'a> {
     /// Builds run `run`'s view; fixed registers are found in `layout`.
     pub fn new(prog: &'a Prog<'a>, run: usize, layout: &Layout, runs: &Runs) -> Result<RunFunc<'a>, String> {
-        let class: Vec<Option<RegClass>> = prog.kinds.iter().enumerate().map(|(v, k)| (runs.of(v as u32) == run).then_some(CLASSES[k.slot().1])).collect();
+        let class: Vec<Option<RegClass>> = (0..prog.kinds.len() as u32).map(|v| (runs.of(v) == run).then_some(CLASSES[runs.class_of(v)])).collect();
         let vreg = |v: u32| class.get(v as usize).copied().flatten().map(|c| VReg::new(v as usize, c));
         let mut operands = Vec::with_capacity(prog.insts.iter().map(|i| i.ops.len()).sum());
         let mut offsets = Vec::with_capacity(prog.insts.len() + 1);
@@ -170,9 +170,9 @@ impl Function for RunFunc<'_> {
 pub struct RunOut {
     /// Run index.
     pub run: usize,
-    /// (vreg, unit) of every instruction's operands, instruction after
-    /// instruction (one list, not one allocation per instruction).
-    allocs: Vec<(u32, usize)>,
+    /// (vreg, class, unit) of every instruction's operands, instruction
+    /// after instruction (one list, not one allocation per instruction).
+    allocs: Vec<(u32, usize, usize)>,
     /// Where each instruction's operands start in `allocs`, and the end.
     starts: Vec<u32>,
     /// (point, from, to, kind of the moved value).
@@ -182,8 +182,8 @@ pub struct RunOut {
 }
 
 impl RunOut {
-    /// (vreg, unit) of instruction `i`'s operands in this run.
-    pub fn allocs_of(&self, i: usize) -> &[(u32, usize)] {
+    /// (vreg, class, unit) of instruction `i`'s operands in this run.
+    pub fn allocs_of(&self, i: usize) -> &[(u32, usize, usize)] {
         let range = self.starts.get(i).zip(self.starts.get(i + 1)).map_or(0..0, |(&a, &b)| a as usize..b as usize);
         self.allocs.get(range).unwrap_or(&[])
     }
@@ -241,7 +241,7 @@ fn collect(prog: &Prog, run: usize, check: bool, func: &RunFunc, env: &MachineEn
         let got = out.inst_allocs(Inst::new(i));
         for (op, a) in ops.iter().zip(got) {
             let preg = a.as_reg().ok_or_else(|| format!("an operand was given a stack slot ({})", run_name(run)))?;
-            allocs.push((op.vreg().vreg() as u32, preg.hw_enc()));
+            allocs.push((op.vreg().vreg() as u32, preg.class() as usize, preg.hw_enc()));
         }
     }
     starts.push(allocs.len() as u32);
@@ -374,7 +374,7 @@ impl RAlloc<'_> {
         let mut counts: Vec<[u32; 3]> = if r_runs.len() == 1 {
             vec![[p[Kind::R1 as usize].min(MAX_UNITS), p[Kind::R2 as usize].min(MAX_UNITS), p[Kind::R4 as usize].min(MAX_UNITS)]]
         } else {
-            let q = layout::pressure_by(prog, self.liveness, 3 * runs.count, |v| 3 * runs.of(v) + prog.kinds.get(v as usize).map_or(0, |k| k.slot().1));
+            let q = layout::pressure_by(prog, self.liveness, 3 * runs.count, |v| 3 * runs.of(v) + runs.class_of(v));
             r_runs.iter().map(|&run| std::array::from_fn(|c| room(q[3 * run + c]).min(MAX_UNITS))).collect()
         };
         // The UR/P run's spill slots live in R registers of their own when
