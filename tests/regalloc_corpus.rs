@@ -126,15 +126,16 @@ fn corpus_functions_allocate_and_encode() {
 }
 
 /// Triton's matmul (tests/data/triton/matmul.sm_80.ptx): 102 singles and
-/// 67 pairs live at once, more than one regalloc2 class of each holds.
-/// With the checker on, it allocates within R0..R252 and no R value
-/// spills: every `STL` stores a register that the instruction before
-/// wrote from a predicate (`SEL R, RZ, 0x1, !P`) or a uniform register
-/// (`MOV R, UR`), the spills of the UR/P run. (ptxas 13.x keeps it in 168
-/// registers without spilling; before the split over several R runs the
-/// R values spilled too.)
+/// 67 pairs live at once, more than one regalloc2 class of each holds, and
+/// 34 predicates. With the checker on, it allocates within R0..R252
+/// without a spill and without a frame: the R values fit the split runs
+/// (singles in pair units where the pairs leave them free), and the
+/// predicates the P file cannot hold live in bits of one R register.
+/// (ptxas 13.x keeps it in 168 registers without spilling; before the
+/// split over several R runs the R values spilled too, and before the
+/// shared predicate homes 29 predicate slots went to the frame.)
 #[test]
-fn triton_matmul_keeps_its_r_values_in_registers() {
+fn triton_matmul_keeps_its_values_in_registers() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/triton/matmul.sm_80.ptx");
     let src = std::fs::read_to_string(&path).expect("matmul.sm_80.ptx");
     let module = ptx2sass::internals::ptx::parse_and_check(&src, &Default::default()).expect("parses");
@@ -147,18 +148,8 @@ fn triton_matmul_keeps_its_r_values_in_registers() {
     assert_eq!(check(&a), None);
     assert!(a.gpr_count <= 253, "{}", a.gpr_count);
     let text = a.text();
-    let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    for (k, l) in lines.iter().enumerate() {
-        if !l.starts_with("STL") {
-            continue;
-        }
-        let stored = l.rsplit(", ").next().unwrap_or("");
-        let before = if k > 0 { lines[k - 1] } else { "" };
-        let from_pred = before.starts_with(&format!("SEL {stored}, RZ, 0x1, !P"));
-        let from_uniform = before.starts_with(&format!("MOV {stored}, UR"));
-        assert!(from_pred || from_uniform, "an R value spills: {before} / {l}\n{text}");
-    }
-    assert!(!text.contains("LDL.64") && !text.contains("LDL.128"), "{text}");
+    assert_eq!((a.spill_stores, a.spill_loads, a.frame_bytes), (0, 0, 0), "{text}");
+    assert!(!text.contains("STL") && !text.contains("LDL"), "{text}");
 }
 
 /// Triton's matmul (tests/data/triton/matmul.sm_80.ptx, the launch spec of

@@ -74,8 +74,11 @@
 //! each `RET`. The frame holds the function's `.local` variables from
 //! `[R1]`, then the spill slots (16-byte aligned): R values spill with
 //! `STL`/`LDL` of their width. UR values and predicates spill into R
-//! registers of their own, one per slot (`MOV`/`R2UR`, `SEL`/`ISETP`;
-//! [`layout::Layout::homes`]), and take no frame; in a function with calls,
+//! registers of their own and take no frame ([`layout::Layout::homes`]):
+//! a uniform word into a register (`MOV`/`R2UR`), a predicate into one
+//! bit of a register shared by 32 predicate slots (`LOP3` clearing the
+//! bit, a `LOP3` guarded by the predicate setting it; `LOP3`'s predicate
+//! result reading it back); in a function with calls,
 //! or where those registers do not fit under the limit, they go to the
 //! frame through a scratch R register reserved for the purpose.
 //!

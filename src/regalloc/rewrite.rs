@@ -217,9 +217,21 @@ impl Out<'_> {
             }
             Kind::P => {
                 let h = self.home(slot)?;
-                let p = Operand::Reg { reg: reg(RegFile::Pred, src), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
-                // h = P ? 1 : 0 (SEL picks its first source when the predicate holds).
-                self.emit(Mnemonic::new(Op::SEL), &[r(h), zero(RegFile::Gpr), Operand::Imm(1), p])?;
+                match self.layout.home_bits.get(slot).copied().flatten() {
+                    // The slot's bit of h cleared, then set where P holds.
+                    Some(bit) => {
+                        let lop3 = Mnemonic::of(Op::LOP3, &[Mod::LUT]);
+                        let npt = Operand::Reg { reg: Reg::zero(RegFile::Pred), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
+                        self.emit(lop3, &[r(h), r(h), Operand::Imm(!(1u32 << bit)), zero(RegFile::Gpr), Operand::Hex(0xc0), npt])?;
+                        let set = lop3.build(self.sm, Some((reg(RegFile::Pred, src), false)), &[r(h), r(h), Operand::Imm(1u32 << bit), zero(RegFile::Gpr), Operand::Hex(0xfc), npt]).map_err(|e| format!("{lop3}: {e}"))?;
+                        self.insts.push(AllocInst::Inst(set));
+                    }
+                    None => {
+                        let p = Operand::Reg { reg: reg(RegFile::Pred, src), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
+                        // h = P ? 1 : 0 (SEL picks its first source when the predicate holds).
+                        self.emit(Mnemonic::new(Op::SEL), &[r(h), zero(RegFile::Gpr), Operand::Imm(1), p])?;
+                    }
+                }
             }
             _ => return Err(format!("a {kind:?} value has no home register")),
         }
@@ -238,7 +250,15 @@ impl Out<'_> {
             Kind::P => {
                 let h = self.home(slot)?;
                 let pt = zero(RegFile::Pred);
-                self.emit(Mnemonic::of(Op::ISETP, &[Mod::NE, Mod::AND]), &[Operand::reg(reg(RegFile::Pred, dst)), pt, r(h), zero(RegFile::Gpr), pt])?;
+                match self.layout.home_bits.get(slot).copied().flatten() {
+                    // P = (h & bit) != 0: LOP3's predicate result.
+                    Some(bit) => {
+                        let npt = Operand::Reg { reg: Reg::zero(RegFile::Pred), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
+                        let z = zero(RegFile::Gpr);
+                        self.emit(Mnemonic::of(Op::LOP3, &[Mod::LUT]), &[Operand::reg(reg(RegFile::Pred, dst)), z, r(h), Operand::Imm(1u32 << bit), z, Operand::Hex(0xc0), npt])?;
+                    }
+                    None => self.emit(Mnemonic::of(Op::ISETP, &[Mod::NE, Mod::AND]), &[Operand::reg(reg(RegFile::Pred, dst)), pt, r(h), zero(RegFile::Gpr), pt])?,
+                }
             }
             _ => return Err(format!("a {kind:?} value has no home register")),
         }

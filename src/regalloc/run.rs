@@ -301,7 +301,7 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
     }
     let u_out = u_out.ok_or("no UR run")?;
     let up_out = run_one(prog, 2, &layout, &plain, options.check, &mut ctx)?;
-    let r = RAlloc { prog, liveness: &liveness, p, limit, has_calls, u_slots: u_out.slots, up_slots: up_out.slots, check: options.check };
+    let r = RAlloc { prog, liveness: &liveness, p, limit, has_calls, u_slots: u_out.slots, home_plan: home_plan(&u_out), up_slots: up_out.slots, check: options.check };
     // More singles (or pairs) live at once than a class holds: they are
     // split over several R runs. Otherwise one R run, and where it spills
     // a width whose class is full, a split of that width too. Where both
@@ -356,6 +356,8 @@ struct RAlloc<'a> {
     has_calls: bool,
     /// Spill slots of the UR/P run and of the UP run.
     u_slots: u32,
+    /// How the UR/P run's slots would share R homes.
+    home_plan: layout::HomePlan,
     up_slots: u32,
     check: bool,
 }
@@ -382,7 +384,8 @@ impl RAlloc<'_> {
         // and they fit under the limit; otherwise in the frame, through a
         // scratch register.
         let (u_slots, up_slots) = (self.u_slots, self.up_slots);
-        let homes = if self.has_calls || u_slots == 0 || layout::place_r(&counts, prog.abi_top, up_slots > 0, u_slots, limit).is_none() { 0 } else { u_slots };
+        let home_regs = self.home_plan.regs;
+        let homes = if self.has_calls || u_slots == 0 || layout::place_r(&counts, prog.abi_top, up_slots > 0, home_regs, limit).is_none() { 0 } else { home_regs };
         let need_scratch = (u_slots > 0 && homes == 0) || up_slots > 0;
         let fit = |counts: &mut Vec<[u32; 3]>| -> Option<layout::PlacedR> {
             // Shrink the largest class until the regions fit under the limit.
@@ -409,7 +412,7 @@ impl RAlloc<'_> {
                 }
             }
             layout.scratch = placed.scratch;
-            layout.homes = placed.homes;
+            (layout.homes, layout.home_bits) = if homes > 0 { self.home_plan.place(&placed.homes) } else { (Vec::new(), Vec::new()) };
             for (g, &run) in r_runs.iter().enumerate() {
                 // The first run's fixed registers are units of its singles,
                 // so where those sit matters too.
@@ -434,6 +437,23 @@ impl RAlloc<'_> {
         let outs = r_outs.into_iter().map(|o| o.map(|(out, _, _)| out).ok_or("no R run")).collect::<Result<Vec<RunOut>, _>>()?;
         Ok((layout, outs, counts))
     }
+}
+
+/// The home plan of the UR/P run's spill slots ([`layout::HomePlan`]):
+/// which slots its moves use for predicates and which for uniform words.
+fn home_plan(out: &RunOut) -> layout::HomePlan {
+    let n = out.slots as usize;
+    let (mut pred, mut word) = (vec![false; n], vec![false; n]);
+    for (_, from, to, kind) in &out.moves {
+        let Some(slot) = from.as_stack().or(to.as_stack()) else { continue };
+        for k in 0..kind.width() as usize {
+            let set = if *kind == Kind::P { &mut pred } else { &mut word };
+            if let Some(x) = set.get_mut(slot.index() + k) {
+                *x = true;
+            }
+        }
+    }
+    layout::HomePlan::new(n, &pred, &word)
 }
 
 /// The words runs store and load for spills (each spill or reload
