@@ -310,6 +310,23 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
     // The words an allocation stores and loads for spills: the R runs',
     // and the UR/P run's where its values have no R homes.
     let traffic = |layout: &Layout, outs: &[RunOut]| spill_words(outs) + if layout.homes.is_empty() { spill_words(std::slice::from_ref(&u_out)) } else { 0 };
+    // A split whose runs spill is tried again with singles in the pair
+    // units the pairs leave free ([`split`]), and the one that spills less
+    // kept: sharing saves registers where singles and pairs peak apart,
+    // and costs them where a single takes a whole pair unit (CUB's radix
+    // sorts spill more with it, Triton's matmul less).
+    let split_best = |kinds: &[Kind], at_least: u32, ctx: &mut regalloc2::Ctx| -> Result<(Runs, Layout, Vec<RunOut>), String> {
+        let runs = split::split(prog, &liveness, kinds, at_least, false);
+        let (layout_apart, outs_apart, _) = r.allocate(&runs, &layout, ctx)?;
+        let apart = (runs, layout_apart, outs_apart);
+        let t = traffic(&apart.1, &apart.2);
+        if t == 0 {
+            return Ok(apart);
+        }
+        let runs = split::split(prog, &liveness, kinds, at_least, true);
+        let (layout_shared, outs_shared, _) = r.allocate(&runs, &layout, ctx)?;
+        Ok(if traffic(&layout_shared, &outs_shared) < t { (runs, layout_shared, outs_shared) } else { apart })
+    };
     let (runs, layout, r_outs) = if split_kinds.is_empty() {
         let (layout_one, outs_one, counts) = r.allocate(&plain, &layout, &mut ctx)?;
         let spilled = spilled_classes(&outs_one[0]);
@@ -318,14 +335,11 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         if full.is_empty() {
             one
         } else {
-            let runs = split::split(prog, &liveness, &full, 2);
-            let (layout_split, outs_split, _) = r.allocate(&runs, &layout, &mut ctx)?;
+            let (runs, layout_split, outs_split) = split_best(&full, 2, &mut ctx)?;
             if traffic(&layout_split, &outs_split) < traffic(&one.1, &one.2) { (runs, layout_split, outs_split) } else { one }
         }
     } else {
-        let runs = split::split(prog, &liveness, &split_kinds, 1);
-        let (layout_split, outs_split, _) = r.allocate(&runs, &layout, &mut ctx)?;
-        let split = (runs, layout_split, outs_split);
+        let split = split_best(&split_kinds, 1, &mut ctx)?;
         // The split regions may not fit under the limit together (each
         // width sized for its own peak): then the single run, whose
         // regions are smaller, may spill less.

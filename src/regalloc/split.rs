@@ -111,7 +111,7 @@ impl Sets {
 /// Splits the values of each kind of `split_kinds` over as many runs as
 /// their extents need ([`GROUP_SLOTS`] values live at once per run), and
 /// at least `at_least`; other values keep their run of [`Runs::plain`].
-pub fn split(prog: &Prog, liveness: &Liveness, split_kinds: &[Kind], at_least: u32) -> Runs {
+pub fn split(prog: &Prog, liveness: &Liveness, split_kinds: &[Kind], at_least: u32, share: bool) -> Runs {
     let nv = prog.kinds.len();
     let kind = |v: u32| prog.kinds.get(v as usize).copied();
     let mut sets = Sets((0..nv as u32).collect());
@@ -192,7 +192,7 @@ pub fn split(prog: &Prog, liveness: &Liveness, split_kinds: &[Kind], at_least: u
                 }
                 if let Some(s) = free.pop_first() {
                     active.push(Reverse((end, s)));
-                } else if let Some(p) = free_pair(&busy, 0..busy.len(), start, end) {
+                } else if let Some(p) = free_pair(&busy, 0..busy.len(), start, end).filter(|_| share) {
                     busy[p].insert(start, end);
                 } else {
                     active.push(Reverse((end, most)));
@@ -211,7 +211,7 @@ pub fn split(prog: &Prog, liveness: &Liveness, split_kinds: &[Kind], at_least: u
                 pools.expire(start);
                 let root = sets.find(v) as usize;
                 let first = pools.group_of_set[root].is_none() && pair_group_of_set[root] == 0;
-                if first && !pinned[root] && pools.free.is_empty() {
+                if share && first && !pinned[root] && pools.free.is_empty() {
                     if let Some(p) = free_pair(&pair_busy, 0..pair_busy.len(), start, end) {
                         pair_group_of_set[root] = p as u32 / pair_per_group + 1;
                     }
