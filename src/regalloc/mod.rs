@@ -47,10 +47,15 @@
 //! The regions of different widths stay separate, so a function whose
 //! pairs and singles peak at different points needs the sum of the two
 //! peaks, less what the singles placed in pair units away from the pairs'
-//! peak save ([`split`]); where that passes the limit the regions shrink
-//! and spill, and the single R run is kept when it spills less.
+//! peak save ([`split`], tried only where the split without them spills,
+//! and kept where it spills less); where that passes the limit the
+//! regions shrink and spill, and the single R run is kept when it spills
+//! less.
 //!
-//! The regions of different widths never overlap, so the pair plumbing
+//! The regions of different widths never overlap; the one overlap of
+//! values of different widths is a single in a pair unit, which a pair
+//! defined where the single dies may reuse (a `CONCAT` of it therefore
+//! copies its words as one parallel move in the rewrite). So the pair plumbing
 //! of selection is kept out of regalloc2's sight where it can be
 //! ([`prep`]): an `EXTRACT` whose result only machine instructions read
 //! disappears (they name the part of the wide register), and a `CONCAT`

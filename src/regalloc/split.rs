@@ -32,7 +32,10 @@
 //! else a pair slot free over its whole extent, else a new single slot;
 //! the single slots so needed decide the singles' groups. A single in a
 //! pair unit is in the pair class of its run; regalloc2 moves and spills
-//! it as a pair (both registers of the unit are its own).
+//! it as a pair (both registers of the unit are its own). This sharing is
+//! asked for (`share`) rather than always done: where singles outnumber
+//! the free pair units a single takes two registers for one, and CUB's
+//! radix sorts spill more with it.
 
 use super::Kind;
 use super::layout::{self, Liveness, MAX_UNITS};
