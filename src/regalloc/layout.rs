@@ -10,7 +10,6 @@
 //! width run after run where several R runs share the file,
 //! [`super::split`]). R1 is never a unit. UR: pairs, then singles, in UR0…UR62. P and UP: P0…P6.
 
-use super::Kind;
 use super::prep::Prog;
 
 /// Most units of one regalloc2 class.
@@ -250,19 +249,72 @@ pub struct Layout {
     pub units: Vec<[Vec<u8>; 3]>,
     /// The R register reserved for UR/P spills through the frame.
     pub scratch: Option<u8>,
-    /// The R registers that hold the UR/P run's spilled values, one per
-    /// 4-byte spill slot (slot `k` lives in `homes[k]`), when the function
-    /// makes no calls and they fit under the register limit: a predicate
-    /// or uniform value then spills into a register that nothing else
-    /// uses, not into the frame (ptxas too keeps spilled predicates in R
-    /// registers rather than local memory when registers are free).
+    /// The R register that holds each of the UR/P run's 4-byte spill slots
+    /// (slot `k` lives in `homes[k]`), when the function makes no calls
+    /// and they fit under the register limit: a predicate or uniform value
+    /// then spills into a register that nothing else uses, not into the
+    /// frame (ptxas too keeps spilled predicates in R registers rather
+    /// than local memory when registers are free). A uniform word's slot
+    /// has a register of its own; predicate slots share registers, one bit
+    /// each ([`home_bits`](Self::home_bits)).
     pub homes: Vec<u8>,
+    /// The bit of its home register that holds each predicate slot (`None`
+    /// for a uniform word's slot, which holds the whole register).
+    pub home_bits: Vec<Option<u8>>,
+}
+
+/// How the UR/P run's spill slots share home registers: a uniform word's
+/// slot takes a register, predicate slots take one bit each, 32 to a
+/// register (Triton's kernels keep 30–60 masks live at once, which one
+/// register each would take from the R regions).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HomePlan {
+    /// Home registers needed.
+    pub regs: u32,
+    /// Per slot, the index of its home register and its bit for a
+    /// predicate slot (`None` for a slot no move uses).
+    pub slots: Vec<Option<(u32, Option<u8>)>>,
+}
+
+impl HomePlan {
+    /// The plan for `slots` slots of which `pred` hold predicates and
+    /// `word` uniform words (a slot in both, which regalloc2 does not
+    /// give, is a word slot).
+    pub fn new(slots: usize, pred: &[bool], word: &[bool]) -> HomePlan {
+        let mut plan = HomePlan { regs: 0, slots: vec![None; slots] };
+        for s in 0..slots {
+            if word.get(s).copied().unwrap_or(false) {
+                plan.slots[s] = Some((plan.regs, None));
+                plan.regs += 1;
+            }
+        }
+        let mut bit = 32;
+        for s in 0..slots {
+            if pred.get(s).copied().unwrap_or(false) && plan.slots[s].is_none() {
+                if bit == 32 {
+                    plan.regs += 1;
+                    bit = 0;
+                }
+                plan.slots[s] = Some((plan.regs - 1, Some(bit)));
+                bit += 1;
+            }
+        }
+        plan
+    }
+
+    /// Each slot's home register and bit, given the registers placed for
+    /// the plan (an unused slot gets the first, never read).
+    pub fn place(&self, regs: &[u8]) -> (Vec<u8>, Vec<Option<u8>>) {
+        let first = regs.first().copied().unwrap_or(0);
+        let at = |s: &Option<(u32, Option<u8>)>| s.and_then(|(r, b)| regs.get(r as usize).map(|&x| (x, b)));
+        self.slots.iter().map(|s| at(s).map_or((first, None), |(r, b)| (r, b))).unzip()
+    }
 }
 
 impl Layout {
     /// A layout of `runs` runs, every region empty.
     pub fn new(runs: usize) -> Layout {
-        Layout { units: vec![Default::default(); runs.max(3)], scratch: None, homes: Vec::new() }
+        Layout { units: vec![Default::default(); runs.max(3)], scratch: None, homes: Vec::new(), home_bits: Vec::new() }
     }
 
     /// The class index (unit number) of physical R register `r` among
@@ -272,9 +324,10 @@ impl Layout {
         self.units[0][0].iter().position(|u| *u == r)
     }
 
-    /// The physical base register of unit `u` of `kind` in run `run`.
-    pub fn phys(&self, run: usize, kind: Kind, u: usize) -> Option<u8> {
-        self.units.get(run)?[kind.slot().1].get(u).copied()
+    /// The physical base register of unit `u` of class `class` in run
+    /// `run`.
+    pub fn phys(&self, run: usize, class: usize, u: usize) -> Option<u8> {
+        self.units.get(run)?.get(class)?.get(u).copied()
     }
 }
 

@@ -34,8 +34,10 @@
 //!   checker meaningful run by run, and every function that fits one R
 //!   run's classes without spilling exactly as before (the split is only
 //!   tried where that run spills or cannot fit);
-//! * one class unit standing for several registers would need values
-//!   allocated in fixed bundles, which the code does not have;
+//! * one class unit standing for several registers (singles allocated
+//!   in bundles) would need values that live and die together, which
+//!   the code rarely has; the one case of it kept is a single in a pair
+//!   unit where no pair needs the unit (below);
 //! * the division keeps together what regalloc2 must see in one run
 //!   (a definition and the use it reuses, a block's argument and
 //!   parameter) and puts the calling convention's fixed registers in run
@@ -44,10 +46,16 @@
 //!
 //! The regions of different widths stay separate, so a function whose
 //! pairs and singles peak at different points needs the sum of the two
-//! peaks; where that passes the limit the regions shrink and spill, and
-//! the single R run is kept when it spills less.
+//! peaks, less what the singles placed in pair units away from the pairs'
+//! peak save ([`split`], tried only where the split without them spills,
+//! and kept where it spills less); where that passes the limit the
+//! regions shrink and spill, and the single R run is kept when it spills
+//! less.
 //!
-//! The regions of different widths never overlap, so the pair plumbing
+//! The regions of different widths never overlap; the one overlap of
+//! values of different widths is a single in a pair unit, which a pair
+//! defined where the single dies may reuse (a `CONCAT` of it therefore
+//! copies its words as one parallel move in the rewrite). So the pair plumbing
 //! of selection is kept out of regalloc2's sight where it can be
 //! ([`prep`]): an `EXTRACT` whose result only machine instructions read
 //! disappears (they name the part of the wide register), and a `CONCAT`
@@ -71,8 +79,11 @@
 //! each `RET`. The frame holds the function's `.local` variables from
 //! `[R1]`, then the spill slots (16-byte aligned): R values spill with
 //! `STL`/`LDL` of their width. UR values and predicates spill into R
-//! registers of their own, one per slot (`MOV`/`R2UR`, `SEL`/`ISETP`;
-//! [`layout::Layout::homes`]), and take no frame; in a function with calls,
+//! registers of their own and take no frame ([`layout::Layout::homes`]):
+//! a uniform word into a register (`MOV`/`R2UR`), a predicate into one
+//! bit of a register shared by 32 predicate slots (`LOP3` clearing the
+//! bit, a `LOP3` guarded by the predicate setting it; `LOP3`'s predicate
+//! result reading it back); in a function with calls,
 //! or where those registers do not fit under the limit, they go to the
 //! frame through a scratch R register reserved for the purpose.
 //!

@@ -77,9 +77,16 @@ impl Out<'_> {
         }
     }
 
-    /// The base register of unit `u` of `kind` in run `run`.
+    /// The base register of unit `u` of `kind`'s class in run `run`.
     fn phys(&mut self, run: usize, kind: Kind, u: usize) -> Result<u8, String> {
-        let p = self.layout.phys(run, kind, u).ok_or_else(|| format!("unit {u} of {kind:?} is outside the layout"))?;
+        self.phys_in(run, kind.slot().1, kind, u)
+    }
+
+    /// The base register of unit `u` of class `class` in run `run`, which
+    /// holds a value of `kind` (a single may sit in a pair unit,
+    /// [`super::split`]).
+    fn phys_in(&mut self, run: usize, class: usize, kind: Kind, u: usize) -> Result<u8, String> {
+        let p = self.layout.phys(run, class, u).ok_or_else(|| format!("unit {u} of {kind:?} is outside the layout"))?;
         self.note(kind, p);
         Ok(p)
     }
@@ -111,6 +118,23 @@ impl Out<'_> {
             }
             _ => Err(format!("no copy from {src} to {dst}")),
         }
+    }
+
+    /// Word copies that read their sources as if all at once: a part may
+    /// sit in a register of the result (a single kept in a pair unit,
+    /// [`super::split`], shares the unit of a pair defined where the
+    /// single dies), so a copy whose destination another copy still reads
+    /// waits for that read. The parts of one result form no cycle (only
+    /// one part can sit in the result's unit, at its low register); a
+    /// cycle is refused rather than copied wrongly.
+    fn parallel_words(&mut self, mut words: SmallVec<[(Reg, Reg); 4]>) -> Result<(), String> {
+        while !words.is_empty() {
+            let ready = (0..words.len()).find(|&k| !words.iter().enumerate().any(|(j, w)| j != k && w.1 == words[k].0 && w.0 != w.1));
+            let k = ready.ok_or("a concatenation whose parts and result form a cycle")?;
+            let (dst, src) = words.remove(k);
+            self.mov_word(dst, src)?;
+        }
+        Ok(())
     }
 
     /// A value of `kind` copied between registers, word by word.
@@ -193,9 +217,21 @@ impl Out<'_> {
             }
             Kind::P => {
                 let h = self.home(slot)?;
-                let p = Operand::Reg { reg: reg(RegFile::Pred, src), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
-                // h = P ? 1 : 0 (SEL picks its first source when the predicate holds).
-                self.emit(Mnemonic::new(Op::SEL), &[r(h), zero(RegFile::Gpr), Operand::Imm(1), p])?;
+                match self.layout.home_bits.get(slot).copied().flatten() {
+                    // The slot's bit of h cleared, then set where P holds.
+                    Some(bit) => {
+                        let lop3 = Mnemonic::of(Op::LOP3, &[Mod::LUT]);
+                        let npt = Operand::Reg { reg: Reg::zero(RegFile::Pred), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
+                        self.emit(lop3, &[r(h), r(h), Operand::Imm(!(1u32 << bit)), zero(RegFile::Gpr), Operand::Hex(0xc0), npt])?;
+                        let set = lop3.build(self.sm, Some((reg(RegFile::Pred, src), false)), &[r(h), r(h), Operand::Imm(1u32 << bit), zero(RegFile::Gpr), Operand::Hex(0xfc), npt]).map_err(|e| format!("{lop3}: {e}"))?;
+                        self.insts.push(AllocInst::Inst(set));
+                    }
+                    None => {
+                        let p = Operand::Reg { reg: reg(RegFile::Pred, src), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
+                        // h = P ? 1 : 0 (SEL picks its first source when the predicate holds).
+                        self.emit(Mnemonic::new(Op::SEL), &[r(h), zero(RegFile::Gpr), Operand::Imm(1), p])?;
+                    }
+                }
             }
             _ => return Err(format!("a {kind:?} value has no home register")),
         }
@@ -214,7 +250,15 @@ impl Out<'_> {
             Kind::P => {
                 let h = self.home(slot)?;
                 let pt = zero(RegFile::Pred);
-                self.emit(Mnemonic::of(Op::ISETP, &[Mod::NE, Mod::AND]), &[Operand::reg(reg(RegFile::Pred, dst)), pt, r(h), zero(RegFile::Gpr), pt])?;
+                match self.layout.home_bits.get(slot).copied().flatten() {
+                    // P = (h & bit) != 0: LOP3's predicate result.
+                    Some(bit) => {
+                        let npt = Operand::Reg { reg: Reg::zero(RegFile::Pred), mods: SrcMods { not: true, ..SrcMods::default() }, reuse: false };
+                        let z = zero(RegFile::Gpr);
+                        self.emit(Mnemonic::of(Op::LOP3, &[Mod::LUT]), &[Operand::reg(reg(RegFile::Pred, dst)), z, r(h), Operand::Imm(1u32 << bit), z, Operand::Hex(0xc0), npt])?;
+                    }
+                    None => self.emit(Mnemonic::of(Op::ISETP, &[Mod::NE, Mod::AND]), &[Operand::reg(reg(RegFile::Pred, dst)), pt, r(h), zero(RegFile::Gpr), pt])?,
+                }
             }
             _ => return Err(format!("a {kind:?} value has no home register")),
         }
@@ -330,9 +374,9 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
             let mut map: SmallVec<[(u32, Reg); 8]> = SmallVec::new();
             let mut kinds: SmallVec<[(u32, Kind, u8); 8]> = SmallVec::new();
             for run in &runs {
-                for &(v, u) in run.allocs_of(i as usize) {
+                for &(v, class, u) in run.allocs_of(i as usize) {
                     let kind = prog.kinds[v as usize];
-                    let p = out.phys(run.run, kind, u)?;
+                    let p = out.phys_in(run.run, class, kind, u)?;
                     map.push((v, reg(file_of(kind), p)));
                     kinds.push((v, kind, p));
                 }
@@ -458,17 +502,17 @@ fn expand(out: &mut Out, prog: &Prog, i: usize, map: &[(u32, Reg)], kinds: &[(u3
         }
         PKind::Concat => {
             let (dk, d) = at(def()?)?;
-            let mut word = 0u8;
+            let mut words: SmallVec<[(Reg, Reg); 4]> = SmallVec::new();
             for u in inst.uses() {
                 let (sk, s) = at(u.vreg)?;
                 for k in 0..sk.width() as u8 {
-                    if u32::from(word) >= dk.width() {
+                    if words.len() as u32 >= dk.width() {
                         return Err("a concatenation wider than its result".into());
                     }
-                    out.mov_word(reg(file_of(dk), d + word), reg(file_of(sk), s + k))?;
-                    word += 1;
+                    words.push((reg(file_of(dk), d + words.len() as u8), reg(file_of(sk), s + k)));
                 }
             }
+            out.parallel_words(words)?;
         }
         PKind::SymAddr { global, offset, function } => {
             let (dk, d) = at(def()?)?;

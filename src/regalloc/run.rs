@@ -31,7 +31,7 @@ pub struct RunFunc<'a> {
 impl<'a> RunFunc<'a> {
     /// Builds run `run`'s view; fixed registers are found in `layout`.
     pub fn new(prog: &'a Prog<'a>, run: usize, layout: &Layout, runs: &Runs) -> Result<RunFunc<'a>, String> {
-        let class: Vec<Option<RegClass>> = prog.kinds.iter().enumerate().map(|(v, k)| (runs.of(v as u32) == run).then_some(CLASSES[k.slot().1])).collect();
+        let class: Vec<Option<RegClass>> = (0..prog.kinds.len() as u32).map(|v| (runs.of(v) == run).then_some(CLASSES[runs.class_of(v)])).collect();
         let vreg = |v: u32| class.get(v as usize).copied().flatten().map(|c| VReg::new(v as usize, c));
         let mut operands = Vec::with_capacity(prog.insts.iter().map(|i| i.ops.len()).sum());
         let mut offsets = Vec::with_capacity(prog.insts.len() + 1);
@@ -170,9 +170,9 @@ impl Function for RunFunc<'_> {
 pub struct RunOut {
     /// Run index.
     pub run: usize,
-    /// (vreg, unit) of every instruction's operands, instruction after
-    /// instruction (one list, not one allocation per instruction).
-    allocs: Vec<(u32, usize)>,
+    /// (vreg, class, unit) of every instruction's operands, instruction
+    /// after instruction (one list, not one allocation per instruction).
+    allocs: Vec<(u32, usize, usize)>,
     /// Where each instruction's operands start in `allocs`, and the end.
     starts: Vec<u32>,
     /// (point, from, to, kind of the moved value).
@@ -182,8 +182,8 @@ pub struct RunOut {
 }
 
 impl RunOut {
-    /// (vreg, unit) of instruction `i`'s operands in this run.
-    pub fn allocs_of(&self, i: usize) -> &[(u32, usize)] {
+    /// (vreg, class, unit) of instruction `i`'s operands in this run.
+    pub fn allocs_of(&self, i: usize) -> &[(u32, usize, usize)] {
         let range = self.starts.get(i).zip(self.starts.get(i + 1)).map_or(0..0, |(&a, &b)| a as usize..b as usize);
         self.allocs.get(range).unwrap_or(&[])
     }
@@ -241,7 +241,7 @@ fn collect(prog: &Prog, run: usize, check: bool, func: &RunFunc, env: &MachineEn
         let got = out.inst_allocs(Inst::new(i));
         for (op, a) in ops.iter().zip(got) {
             let preg = a.as_reg().ok_or_else(|| format!("an operand was given a stack slot ({})", run_name(run)))?;
-            allocs.push((op.vreg().vreg() as u32, preg.hw_enc()));
+            allocs.push((op.vreg().vreg() as u32, preg.class() as usize, preg.hw_enc()));
         }
     }
     starts.push(allocs.len() as u32);
@@ -301,7 +301,7 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
     }
     let u_out = u_out.ok_or("no UR run")?;
     let up_out = run_one(prog, 2, &layout, &plain, options.check, &mut ctx)?;
-    let r = RAlloc { prog, liveness: &liveness, p, limit, has_calls, u_slots: u_out.slots, up_slots: up_out.slots, check: options.check };
+    let r = RAlloc { prog, liveness: &liveness, p, limit, has_calls, u_slots: u_out.slots, home_plan: home_plan(&u_out), up_slots: up_out.slots, check: options.check };
     // More singles (or pairs) live at once than a class holds: they are
     // split over several R runs. Otherwise one R run, and where it spills
     // a width whose class is full, a split of that width too. Where both
@@ -310,6 +310,23 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
     // The words an allocation stores and loads for spills: the R runs',
     // and the UR/P run's where its values have no R homes.
     let traffic = |layout: &Layout, outs: &[RunOut]| spill_words(outs) + if layout.homes.is_empty() { spill_words(std::slice::from_ref(&u_out)) } else { 0 };
+    // A split whose runs spill is tried again with singles in the pair
+    // units the pairs leave free ([`split`]), and the one that spills less
+    // kept: sharing saves registers where singles and pairs peak apart,
+    // and costs them where a single takes a whole pair unit (CUB's radix
+    // sorts spill more with it, Triton's matmul less).
+    let split_best = |kinds: &[Kind], at_least: u32, ctx: &mut regalloc2::Ctx| -> Result<(Runs, Layout, Vec<RunOut>), String> {
+        let runs = split::split(prog, &liveness, kinds, at_least, false);
+        let (layout_apart, outs_apart, _) = r.allocate(&runs, &layout, ctx)?;
+        let apart = (runs, layout_apart, outs_apart);
+        let t = traffic(&apart.1, &apart.2);
+        if t == 0 {
+            return Ok(apart);
+        }
+        let runs = split::split(prog, &liveness, kinds, at_least, true);
+        let (layout_shared, outs_shared, _) = r.allocate(&runs, &layout, ctx)?;
+        Ok(if traffic(&layout_shared, &outs_shared) < t { (runs, layout_shared, outs_shared) } else { apart })
+    };
     let (runs, layout, r_outs) = if split_kinds.is_empty() {
         let (layout_one, outs_one, counts) = r.allocate(&plain, &layout, &mut ctx)?;
         let spilled = spilled_classes(&outs_one[0]);
@@ -318,14 +335,11 @@ pub fn allocate_prog(prog: &Prog, options: &RegallocOptions) -> Result<Allocated
         if full.is_empty() {
             one
         } else {
-            let runs = split::split(prog, &liveness, &full, 2);
-            let (layout_split, outs_split, _) = r.allocate(&runs, &layout, &mut ctx)?;
+            let (runs, layout_split, outs_split) = split_best(&full, 2, &mut ctx)?;
             if traffic(&layout_split, &outs_split) < traffic(&one.1, &one.2) { (runs, layout_split, outs_split) } else { one }
         }
     } else {
-        let runs = split::split(prog, &liveness, &split_kinds, 1);
-        let (layout_split, outs_split, _) = r.allocate(&runs, &layout, &mut ctx)?;
-        let split = (runs, layout_split, outs_split);
+        let split = split_best(&split_kinds, 1, &mut ctx)?;
         // The split regions may not fit under the limit together (each
         // width sized for its own peak): then the single run, whose
         // regions are smaller, may spill less.
@@ -356,6 +370,8 @@ struct RAlloc<'a> {
     has_calls: bool,
     /// Spill slots of the UR/P run and of the UP run.
     u_slots: u32,
+    /// How the UR/P run's slots would share R homes.
+    home_plan: layout::HomePlan,
     up_slots: u32,
     check: bool,
 }
@@ -374,7 +390,7 @@ impl RAlloc<'_> {
         let mut counts: Vec<[u32; 3]> = if r_runs.len() == 1 {
             vec![[p[Kind::R1 as usize].min(MAX_UNITS), p[Kind::R2 as usize].min(MAX_UNITS), p[Kind::R4 as usize].min(MAX_UNITS)]]
         } else {
-            let q = layout::pressure_by(prog, self.liveness, 3 * runs.count, |v| 3 * runs.of(v) + prog.kinds.get(v as usize).map_or(0, |k| k.slot().1));
+            let q = layout::pressure_by(prog, self.liveness, 3 * runs.count, |v| 3 * runs.of(v) + runs.class_of(v));
             r_runs.iter().map(|&run| std::array::from_fn(|c| room(q[3 * run + c]).min(MAX_UNITS))).collect()
         };
         // The UR/P run's spill slots live in R registers of their own when
@@ -382,7 +398,8 @@ impl RAlloc<'_> {
         // and they fit under the limit; otherwise in the frame, through a
         // scratch register.
         let (u_slots, up_slots) = (self.u_slots, self.up_slots);
-        let homes = if self.has_calls || u_slots == 0 || layout::place_r(&counts, prog.abi_top, up_slots > 0, u_slots, limit).is_none() { 0 } else { u_slots };
+        let home_regs = self.home_plan.regs;
+        let homes = if self.has_calls || u_slots == 0 || layout::place_r(&counts, prog.abi_top, up_slots > 0, home_regs, limit).is_none() { 0 } else { home_regs };
         let need_scratch = (u_slots > 0 && homes == 0) || up_slots > 0;
         let fit = |counts: &mut Vec<[u32; 3]>| -> Option<layout::PlacedR> {
             // Shrink the largest class until the regions fit under the limit.
@@ -409,7 +426,7 @@ impl RAlloc<'_> {
                 }
             }
             layout.scratch = placed.scratch;
-            layout.homes = placed.homes;
+            (layout.homes, layout.home_bits) = if homes > 0 { self.home_plan.place(&placed.homes) } else { (Vec::new(), Vec::new()) };
             for (g, &run) in r_runs.iter().enumerate() {
                 // The first run's fixed registers are units of its singles,
                 // so where those sit matters too.
@@ -434,6 +451,23 @@ impl RAlloc<'_> {
         let outs = r_outs.into_iter().map(|o| o.map(|(out, _, _)| out).ok_or("no R run")).collect::<Result<Vec<RunOut>, _>>()?;
         Ok((layout, outs, counts))
     }
+}
+
+/// The home plan of the UR/P run's spill slots ([`layout::HomePlan`]):
+/// which slots its moves use for predicates and which for uniform words.
+fn home_plan(out: &RunOut) -> layout::HomePlan {
+    let n = out.slots as usize;
+    let (mut pred, mut word) = (vec![false; n], vec![false; n]);
+    for (_, from, to, kind) in &out.moves {
+        let Some(slot) = from.as_stack().or(to.as_stack()) else { continue };
+        for k in 0..kind.width() as usize {
+            let set = if *kind == Kind::P { &mut pred } else { &mut word };
+            if let Some(x) = set.get_mut(slot.index() + k) {
+                *x = true;
+            }
+        }
+    }
+    layout::HomePlan::new(n, &pred, &word)
 }
 
 /// The words runs store and load for spills (each spill or reload

@@ -474,3 +474,41 @@ fn errors_name_the_function() {
     assert_eq!(e.function, "t");
     assert!(e.to_string().contains("register allocation of t"), "{e}");
 }
+
+/// Twelve predicates live at once, five more than P0–P6: the ones
+/// regalloc2 spills live in bits of one R register (cleared, then set
+/// under the predicate; read back by LOP3's predicate result), not in
+/// the frame and not in a register each.
+#[test]
+fn spilled_predicates_share_one_home_register() {
+    let mut f = F::new();
+    let (desc, out) = prologue(&mut f);
+    let x = f.v(Type::R32);
+    let rx = f.reg(x);
+    f.inst(0, "LDC", None, &[rx.clone(), Operand::ConstAddr { bank: 0, index: Reg::zero(RegFile::Gpr), offset: 0x168 }], &[x]);
+    let preds: Vec<u32> = (0..12).map(|_| f.v(Type::P)).collect();
+    for (k, &p) in preds.iter().enumerate() {
+        let rp = f.reg(p);
+        f.inst(0, "ISETP.GT.U32.AND", None, &[rp, pt(), rx.clone(), imm(k as u32), pt()], &[p]);
+    }
+    for (k, &p) in preds.iter().enumerate() {
+        let mem = Operand::Mem(Mem::new(RegNum::virt(out), 4 * k as i32).with_desc(RegNum::virt(desc)));
+        f.inst(0, "STG.E", Some(p), &[mem, rx.clone()], &[]);
+    }
+    f.exit(0);
+    let a = alloc(&f.finish(), None);
+    let t = a.text();
+    assert_eq!((a.frame_bytes, a.spill_stores, a.spill_loads), (0, 0, 0), "{t}");
+    // Each spilled predicate: its bit cleared, then set where it holds.
+    let clears: Vec<&str> = t.lines().map(str::trim).filter(|l| l.starts_with("LOP3.LUT R") && l.ends_with(", RZ, 0xc0, !PT")).collect();
+    let sets: Vec<&str> = t.lines().map(str::trim).filter(|l| l.starts_with("@P") && l.contains("LOP3.LUT R") && l.ends_with(", RZ, 0xfc, !PT")).collect();
+    let reloads: Vec<&str> = t.lines().map(str::trim).filter(|l| l.starts_with("LOP3.LUT P")).collect();
+    assert!(clears.len() >= 5 && clears.len() == sets.len() && reloads.len() >= 5, "{t}");
+    // All in one home register, each slot its own bit.
+    let home = |l: &str| l.split([' ', ',']).find(|w| w.starts_with('R')).map(str::to_string);
+    let homes: std::collections::BTreeSet<Option<String>> = clears.iter().chain(&sets).map(|l| home(l.trim_start_matches(|c| c != 'L'))).collect();
+    assert_eq!(homes.len(), 1, "{t}");
+    let bits: std::collections::BTreeSet<&str> = sets.iter().filter_map(|l| l.split(", ").nth(2)).collect();
+    assert_eq!(bits.len(), sets.len(), "{t}");
+    assert!(!t.contains("SEL R"), "{t}");
+}
