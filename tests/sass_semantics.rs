@@ -389,3 +389,52 @@ fn f2i_reads_the_high_half_of_an_f16_source() {
     let Some(out) = run("f2i_high_half", ptx, spec) else { return };
     assert_eq!(out, "param 1: 03000000\n");
 }
+
+#[test]
+fn f16_high_half_conversions_and_f2ip() {
+    // ptxas 13.5: `cvt.f64.f16` and `cvt.rpi.f16.f16` of a register's high
+    // half are `F2F.F64.F16 R4, R0.H1` and `FRND.F16.CEIL R8, R0.H1` (every
+    // SM); `cvt.rni.u8.f32` / `cvt.rzi.u8.f32` are F2I.U8 on sm_75 and
+    // `F2IP.U8.F32.NTZ R9, RZ, R6, RZ` / `F2IP.U8.F32.TRUNC.NTZ` from sm_86
+    // on. By hand: the high half of 0x41403c00 is 2.625 (f64
+    // 0x4005000000000000, ceiling 3.0 = f16 0x4200); 300.0 saturates to
+    // 255; 2.5 gives 2 truncated and 2 rounded to nearest even.
+    let ptx = ".version 8.0
+.target sm_75
+.address_size 64
+.visible .entry cv(.param .u64 in, .param .u64 out) {
+  .reg .b16 %h<5>; .reg .b32 %r<8>; .reg .f32 %f<3>; .reg .f64 %fd<2>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.global.b32 %r1, [%rd1];
+  ld.global.b32 %r6, [%rd1+12];
+  xor.b32 %r1, %r1, %r6;
+  ld.global.f32 %f1, [%rd1+4];
+  ld.global.f32 %f2, [%rd1+8];
+  mov.b32 {%h1, %h2}, %r1;
+  cvt.f64.f16 %fd1, %h2;
+  cvt.rpi.f16.f16 %h3, %h2;
+  cvt.rni.u8.f32 %h4, %f1;
+  cvt.u32.u16 %r2, %h4;
+  cvt.rzi.u8.f32 %h4, %f2;
+  cvt.u32.u16 %r3, %h4;
+  cvt.rni.u8.f32 %h4, %f2;
+  cvt.u32.u16 %r4, %h4;
+  cvt.u32.u16 %r5, %h3;
+  st.global.f64 [%rd2], %fd1;
+  st.global.b32 [%rd2+8], %r5;
+  st.global.b32 [%rd2+12], %r2;
+  st.global.b32 [%rd2+16], %r3;
+  st.global.b32 [%rd2+20], %r4;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "cv", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 16, "fill": "hex", "hex": "003c4041000096430000204000000000", "output": false},
+      {"kind": "buffer", "bytes": 24, "fill": "zero", "output": true}]}"#;
+    for sm in [75, 86, 90, 120] {
+        let Some(out) = run_on(sm, "f16_high_f2ip", ptx, spec) else { return };
+        assert_eq!(out, "param 1: 000000000000054000420000ff0000000200000002000000\n", "sm_{sm}");
+    }
+}
+

@@ -47,6 +47,8 @@ pub const OPCODES: &[OpFacts] = &[
     op("F2F", Conv).no_reuse(),
     op("F2FP", ConvFast),
     op("F2I", Conv).no_reuse(),
+    // Fixed latency (ptxas leaves no scoreboard); no consumer measured yet.
+    op("F2IP", Alu),
     op("FADD", Fp32),
     op("FADD2", Fp32),
     op("FCHK", Conv).no_reuse(),

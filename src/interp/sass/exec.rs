@@ -11,7 +11,7 @@
 //! some of them take splits it; groups reaching the same PC merge.
 //! `BSSY Bn` records the issuing threads in convergence barrier Bn;
 //! `BSYNC Bn` holds a thread until every non-exited thread of Bn waits at
-//! a BSYNC of Bn; `BREAK Bn` takes threads out of Bn; `WARPSYNC mask`
+//! a BSYNC of Bn; `BREAK [cond,] Bn` takes threads out of Bn; `WARPSYNC mask`
 //! holds a thread until every non-exited thread of the mask is there.
 //! `BAR.SYNC` holds a thread until every non-exited thread of the CTA is
 //! at a CTA barrier. When no group of a warp can run, threads held at
@@ -1890,8 +1890,8 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
         Op::Bssy { b } => {
             w.b[b as usize] = w.groups[gi].mask;
         }
-        Op::Break { b } => {
-            w.b[b as usize] &= !exec;
+        Op::Break { b, cond } => {
+            w.b[b as usize] &= !(exec & w.pm(cond));
         }
         Op::BmovToR { d, b, clear } => {
             let v = w.b[b as usize];
