@@ -438,3 +438,57 @@ fn f16_high_half_conversions_and_f2ip() {
     }
 }
 
+#[test]
+fn threads_back_from_a_recursive_call_wait_for_the_others() {
+    // ptxas 13.5 brackets the recursive function's branch with BSSY B6 /
+    // BSYNC B6 and saves B6 around the inner call (`BMOV.32.CLEAR R2, B6`
+    // ... `BMOV.32 B6, R2`). Threads of an outer level held at its BSYNC
+    // must not go on when an inner level's BSYNC completes (B6 names the
+    // inner threads then), and threads back from `call.uni` must not run
+    // ahead of those still in the call: the ballot after it sees the whole
+    // warp. By hand: rec(n, x) = x for n = 0, else rec(n-1, 3x+n) ^ n, with
+    // n = tid & 7 and x = tid.
+    let ptx = ".version 8.0
+.target sm_75
+.address_size 64
+.func (.reg .b32 %ret) rec(.reg .b32 %n, .reg .b32 %x)
+{
+  .reg .pred %q;
+  .reg .b32 %m, %y, %s;
+  setp.eq.u32 %q, %n, 0;
+  @%q bra $done;
+  sub.u32 %m, %n, 1;
+  mad.lo.u32 %y, %x, 3, %n;
+  call (%s), rec, (%m, %y);
+  xor.b32 %ret, %s, %n;
+  ret;
+$done:
+  mov.b32 %ret, %x;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<6>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd0, [out];
+  cvta.to.global.u64 %rd0, %rd0;
+  mov.u32 %r0, %tid.x;
+  and.b32 %r1, %r0, 7;
+  call.uni (%r2), rec, (%r1, %r0);
+  vote.sync.ballot.b32 %r3, 1, 0xffffffff;
+  mul.wide.u32 %rd1, %r0, 8;
+  add.u64 %rd2, %rd0, %rd1;
+  st.global.v2.u32 [%rd2], {%r2, %r3};
+  ret;
+}
+";
+    let spec = r#"{"kernel": "k", "grid": [1, 1, 1], "block": [32, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 256, "fill": "zero", "output": true}]}"#;
+    fn rec(n: u32, x: u32) -> u32 {
+        if n == 0 { x } else { rec(n - 1, x.wrapping_mul(3).wrapping_add(n)) ^ n }
+    }
+    let want: String = (0..32u32).map(|t| format!("{:08x}ffffffff", rec(t & 7, t).swap_bytes())).collect();
+    for sm in [75, 80, 90, 120] {
+        let Some(out) = run_on(sm, "recursive_call_convergence", ptx, spec) else { return };
+        assert_eq!(out, format!("param 0: {want}\n"), "sm_{sm}");
+    }
+}

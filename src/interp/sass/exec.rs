@@ -6,12 +6,15 @@
 //! thread has its own PC; a warp keeps its runnable threads as groups of
 //! threads sharing a PC and issues, each step, the group with the lowest
 //! PC (so threads that diverged at a branch meet again where their paths
-//! join, and structured code runs converged). A group executes one
+//! join, and structured code runs converged); a group inside a call ranks
+//! at its outermost CALL's PC, so it finishes the call before groups past
+//! that CALL or on other paths below the callee run. A group executes one
 //! instruction for all its threads whose guard holds; a branch that only
 //! some of them take splits it; groups reaching the same PC merge.
 //! `BSSY Bn` records the issuing threads in convergence barrier Bn;
 //! `BSYNC Bn` holds a thread until every non-exited thread of Bn waits at
-//! a BSYNC of Bn; `BREAK [cond,] Bn` takes threads out of Bn; `WARPSYNC mask`
+//! a BSYNC of Bn, and then lets go of Bn's threads (a held thread that Bn
+//! no longer names waits on); `BREAK [cond,] Bn` takes threads out of Bn; `WARPSYNC mask`
 //! holds a thread until every non-exited thread of the mask is there.
 //! `BAR.SYNC` holds a thread until every non-exited thread of the CTA is
 //! at a CTA barrier. When no group of a warp can run, threads held at
@@ -173,6 +176,9 @@ struct Warp {
     /// or predicate it writes takes its first lane's value in the others
     /// (one value for the warp, whichever of its threads issue it).
     issuing: u32,
+    /// Per lane: the instruction index of its outermost active CALL and
+    /// how many calls deep it is (0: not in a call).
+    calls: [(u32, u16); 32],
 }
 
 /// What the CTA shares.
@@ -440,7 +446,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
             for (i, v) in program.rows.constants.iter().enumerate() {
                 r[CONST_BASE as usize + i] = [*v; 32];
             }
-            Warp { r, p: [0; 32], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: GroupHazards::new(loaded.sm, options.hazards != HazardCheck::Off), bar_pred: 0, issuing: 0 }
+            Warp { r, p: [0; 32], b: [0; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: GroupHazards::new(loaded.sm, options.hazards != HazardCheck::Off), bar_pred: 0, issuing: 0, calls: [(0, 0); 32] }
         })
         .collect();
     let mut shared = super::load::shared_region(loaded, spec.shared_bytes)?;
@@ -562,17 +568,36 @@ fn release(w: &mut Warp, force: bool) -> bool {
         }
     }
     let b = w.b;
+    let mut held = Vec::new();
     for g in w.groups.iter_mut() {
-        let (need, there) = match g.wait {
-            Wait::Bsync(n) => (b[usize::from(n & 15)] & live, at_bsync[usize::from(n & 15)]),
-            Wait::Warpsync(m) => (m & live, at_warpsync),
+        let (need, there, members) = match g.wait {
+            Wait::Bsync(n) => (b[usize::from(n & 15)] & live, at_bsync[usize::from(n & 15)], b[usize::from(n & 15)]),
+            Wait::Warpsync(m) => (m & live, at_warpsync, u32::MAX),
             _ => continue,
         };
         if force || need & !there == 0 {
+            // A complete BSYNC lets go of the barrier's threads only: a
+            // thread held there that the barrier no longer names waits on
+            // (a recursive call saves Bn with `BMOV.32.CLEAR`, arms it for
+            // its own threads and restores it before returning: the
+            // caller's threads already at the BSYNC wait for the restored
+            // barrier, not for the callee's).
+            let go = if force { g.mask } else { g.mask & members };
+            if go == 0 {
+                continue;
+            }
+            if go != g.mask {
+                held.push((*g, g.mask & !go));
+                g.mask = go;
+            }
             g.wait = Wait::None;
             g.pc += 1;
             any = true;
         }
+    }
+    for (g, mask) in held {
+        let hz = w.hz.split(g.hz);
+        w.groups.push(Group { mask, hz, ..g });
     }
     if any {
         merge(&mut w.groups, &mut w.hz);
@@ -591,15 +616,24 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         let (gi, best) = match w.groups.as_slice() {
             [g] if g.wait == Wait::None => (0, g.pc),
             groups => {
+                // A group inside a call ranks at its outermost call site:
+                // it runs before the groups past that site (the threads
+                // back from the call wait for those still in it, as the
+                // caller's code after a `call.uni` expects) and before the
+                // groups of other paths whose code lies below the callee
+                // (the path that called keeps its convergence barriers
+                // until it returns).
                 let mut gi = usize::MAX;
-                let mut best = u32::MAX;
+                let mut best = (u32::MAX, u32::MAX);
                 for (i, g) in groups.iter().enumerate() {
-                    if g.wait == Wait::None && g.pc < best {
-                        best = g.pc;
+                    let (site, depth) = w.calls[(g.mask.trailing_zeros() & 31) as usize];
+                    let key = (if depth > 0 { site } else { g.pc }, g.pc);
+                    if g.wait == Wait::None && key < best {
+                        best = key;
                         gi = i;
                     }
                 }
-                (gi, best)
+                (gi, best.1)
             }
         };
         let Some(&Group { mask: group_mask, hz: group_hz, .. }) = w.groups.get(gi) else {
@@ -1856,10 +1890,12 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             return Ok(());
         }
         Op::Call { target } => {
+            enter_call(w, exec, pc);
             jump_lanes(w, gi, exec, |_, _| target);
             return Ok(());
         }
         Op::CallReg { a, base: Some(base) } => {
+            enter_call(w, exec, pc);
             jump_lanes(w, gi, exec, |w, l| base.wrapping_add(w.ri(a, l)) / 16);
             return Ok(());
         }
@@ -1874,6 +1910,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                     w.set(R_BASE + 4, l, 0);
                 }
             } else {
+                enter_call(w, exec, pc);
                 jump_lanes(w, gi, exec, |w, l| w.ri(a, l) / 16);
                 return Ok(());
             }
@@ -1884,6 +1921,9 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             }
         }
         Op::Ret { a, base } => {
+            for l in lanes(exec) {
+                w.calls[l].1 = w.calls[l].1.saturating_sub(1);
+            }
             jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);
             return Ok(());
         }
@@ -2309,6 +2349,17 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
     }
     advance(w, gi);
     Ok(())
+}
+
+/// Records a CALL at `pc` in the lanes of `exec`.
+fn enter_call(w: &mut Warp, exec: u32, pc: u32) {
+    for l in lanes(exec) {
+        let (site, depth) = &mut w.calls[l];
+        if *depth == 0 {
+            *site = pc;
+        }
+        *depth = depth.saturating_add(1);
+    }
 }
 
 /// Holds the executing lanes of a group at a convergence point (the
