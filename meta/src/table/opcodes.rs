@@ -172,6 +172,8 @@ pub const OPCODES: &[OpFacts] = &[
     op("UTMACMDFLUSH", Control).opaque().async_group(AsyncGroup::Commit),
     op("UVIMNMX", Alu),
     op("VABSDIFF", Alu),
+    // Fixed latency (no scoreboard in ptxas's words), HMNMX2's class until measured.
+    op("VHMNMX", Half),
     op("VIADD", Alu),
     op("VIADDMNMX", Alu),
     op("VIMNMX", Alu),

@@ -1462,6 +1462,21 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, out);
             }
         }
+        Op::Vhmnmx { d, a, b, c, p, bf16, ftz, nan } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y, z) = (w.halves(a, l), w.halves(b, l), w.halves(c, l));
+                let min = pm >> l & 1 == 1;
+                let flush = |h: u16| if ftz { num::ftz_half(h, bf16) } else { h };
+                let mut out = 0u32;
+                for k in 0..2 {
+                    let v = num::min_max_half(flush(x[k]), flush(y[k]), min, bf16, nan);
+                    let v = num::min_max_half(v, flush(z[k]), min, bf16, nan);
+                    out |= u32::from(v) << (16 * k);
+                }
+                w.set(d, l, out);
+            }
+        }
         Op::Hset2 { d, a, b, cmp, p, bop, bf, ftz, bf16 } => {
             let pm = w.pm(p);
             let wide = |h: u16| if bf16 { num::bf16_to_f64(h) } else { num::f16_to_f64(h) };

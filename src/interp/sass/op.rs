@@ -339,6 +339,9 @@ pub enum Op {
     /// With `xorsign` (PTX `min/max.xorsign.abs`), a number's sign is the
     /// exclusive or of the sources' signs before `|x|`.
     Hmnmx2 { d: u16, a: S, b: S, p: P, bf16: bool, ftz: bool, nan: bool, xorsign: bool },
+    /// VHMNMX: per half, the minimum (`p` true) or the maximum of `a`, `b`
+    /// and `c`, as HMNMX2 of HMNMX2(a, b) and c.
+    Vhmnmx { d: u16, a: S, b: S, c: S, p: P, bf16: bool, ftz: bool, nan: bool },
     /// HSET2: per half, all ones (1.0 with `bf`) where the comparison
     /// combined with `p` holds, else 0.
     Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool, bf16: bool },
@@ -1195,6 +1198,16 @@ impl Translator<'_> {
                 ftz: has(Mod::FTZ),
                 nan: has(Mod::NAN),
                 xorsign: has(Mod::XORSIGN),
+            },
+            Opcode::VHMNMX => Op::Vhmnmx {
+                d: self.dst(o(0)?)?,
+                a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
+                b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
+                c: half_src(self.src(o(3)?, sl(3), 1)?, 3)?,
+                p: self.psrc(o(4)?)?,
+                bf16: has(Mod::BF16_V2),
+                ftz: has(Mod::FTZ),
+                nan: has(Mod::NAN),
             },
             Opcode::HSET2 => Op::Hset2 {
                 d: self.dst(o(0)?)?,
