@@ -55,6 +55,46 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0x00000000040472ca, 0x000e2400001e0000, "R2UR.OR PT, UR4, R4 ;"),
     (90, 0x800000ff05047883, 0x000fe20008000000, "UP2UR UR4, UPR, UR5, 0x800000ff ;"),
     (120, 0x800000ff05047883, 0x000fe20008000000, "UP2UR UR4, UPR, UR5, 0x800000ff ;"),
+    // Words of ptxas's code for differential-fuzzer programs (seeds
+    // 5000000.., sm_75 to sm_120) and bit flips of them. The f16 NaN
+    // 0x7fff of HFMA2's immediate pair (nvdisasm prints every f16 NaN
+    // `+QNAN `; this one is ptxas's).
+    (120, 0x00007fffff0f7431, 0x000fe200000001ff, "HFMA2 R15, -RZ, RZ, 0, +QNAN  ;"),
+    (75, 0x00007fffff0f7431, 0x000fe200000001ff, "HFMA2 R15, -RZ, RZ, 0, +QNAN  ;"),
+    // BREAK with a condition predicate.
+    (80, 0x000000000004a942, 0x000fe20005800000, "@!P2 BREAK !P3, B4 ;"),
+    (120, 0x000000000006b942, 0x000fea0006000100, "@!P3 BREAK.RELIABLE !P4, B6 ;"),
+    // sm_120 VIADD with an immediate or uniform b, lane type and `.ISAT`.
+    (120, 0xfffffffe2a2b7836, 0x000fe20000010400, "VIADD.S32.ISAT R43, R42, 0xfffffffe ;"),
+    (120, 0x0000000416257c36, 0x001fe20008010400, "VIADD.S32.ISAT R37, R22, UR4 ;"),
+    (120, 0xfffffffe2a2b7836, 0x000fe20000000000, "VIADD.32 R43, R42, 0xfffffffe ;"),
+    // sm_120 UMOV.64 of a uniform pair.
+    (120, 0x000000ff00047c82, 0x000fe20008010000, "UMOV.64 UR4, URZ ;"),
+    // DSETP's b with its reuse flag (bit 124), DSETP.MAX's two results.
+    (80, 0x0000000c2400722a, 0x100ea20003f24000, "DSETP.GT.AND P1, PT, R36, R12.reuse, PT ;"),
+    (80, 0x000000261e00722a, 0x14ce220003b8f000, "DSETP.MAX.AND P4, P3, R30.reuse, R38.reuse, PT ;"),
+    (75, 0x0000001e2000722a, 0x142e620001f83600, "DSETP.LE.OR P4, PT, |R32|.reuse, R30.reuse, P3 ;"),
+    // F2F and FRND of an F16 source's high half.
+    (90, 0x1000000900267310, 0x000e620000101800, "F2F.F64.F16 R38, R9.H1 ;"),
+    (90, 0x9000000900267310, 0x000e620000101800, "F2F.F64.F16 R38, -R9.H1 ;"),
+    (90, 0x1000000900267304, 0x000e620000101000, "F2F.F32.F16 R38, R9.H1 ;"),
+    (90, 0x1000001500207307, 0x000e220000108800, "FRND.F16.CEIL R32, R21.H1 ;"),
+    (75, 0x1000000200057307, 0x0010e2000010c800, "FRND.F16.TRUNC R5, R2.H1 ;"),
+    // F2IP (sm_86+): `cvt.rni.u8.f32`, `cvt.rzi.u8.f32`, of a register and
+    // of a kernel parameter; bit flips 76 (`.S8`) and 75 (`.RELU`).
+    (90, 0x00000017ff007243, 0x000fe200000004ff, "F2IP.U8.F32.NTZ R0, RZ, R23, RZ ;"),
+    (120, 0x0000000fff047243, 0x000fe2000000c4ff, "F2IP.U8.F32.TRUNC.NTZ R4, RZ, R15, RZ ;"),
+    (90, 0x00000005ff047c43, 0x000fe200080004ff, "F2IP.U8.F32.NTZ R4, RZ, UR5, RZ ;"),
+    (90, 0x00000017ff007243, 0x000fe200000014ff, "F2IP.S8.F32.NTZ R0, RZ, R23, RZ ;"),
+    (86, 0x00000017ff007243, 0x000fe20000000cff, "F2IP.U8.F32.NTZ.RELU R0, RZ, R23, RZ ;"),
+    // VHMNMX (sm_90, sm_100): three-source HMNMX2; bit flips 84 (`-c`),
+    // 72 (`-a`), 83 (`|c|`).
+    (90, 0x2000001910107247, 0x000fe20003802819, "VHMNMX R16, R16.H0_H0, R25.H0_H0, R25.H0_H0, PT ;"),
+    (90, 0x200000222b227247, 0x100fe4000782282b, "VHMNMX.NAN R34, R43.H0_H0, R34.H0_H0, R43.reuse.H0_H0, !PT ;"),
+    (100, 0x200000263f267247, 0x140fe4000780283f, "VHMNMX R38, R63.reuse.H0_H0, R38.H0_H0, R63.reuse.H0_H0, !PT ;"),
+    (90, 0x2000001910107247, 0x000fe20003902819, "VHMNMX R16, R16.H0_H0, R25.H0_H0, -R25.H0_H0, PT ;"),
+    (90, 0x2000001910107247, 0x000fe20003802919, "VHMNMX R16, -R16.H0_H0, R25.H0_H0, R25.H0_H0, PT ;"),
+    (90, 0x2000001910107247, 0x000fe20003882819, "VHMNMX R16, R16.H0_H0, R25.H0_H0, |R25|.H0_H0, PT ;"),
 ];
 
 #[test]

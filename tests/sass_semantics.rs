@@ -422,3 +422,106 @@ fn saturating_add_negates_before_the_clamp() {
     let Some(out) = run_on(120, "saturating_add_negation", ptx, spec) else { return };
     assert_eq!(out, "param 1: ffffff7ffbffff7f0800000000000080\n");
 }
+
+#[test]
+fn f16_high_half_conversions_and_f2ip() {
+    // ptxas 13.5: `cvt.f64.f16` and `cvt.rpi.f16.f16` of a register's high
+    // half are `F2F.F64.F16 R4, R0.H1` and `FRND.F16.CEIL R8, R0.H1` (every
+    // SM); `cvt.rni.u8.f32` / `cvt.rzi.u8.f32` are F2I.U8 on sm_75 and
+    // `F2IP.U8.F32.NTZ R9, RZ, R6, RZ` / `F2IP.U8.F32.TRUNC.NTZ` from sm_86
+    // on. By hand: the high half of 0x41403c00 is 2.625 (f64
+    // 0x4005000000000000, ceiling 3.0 = f16 0x4200); 300.0 saturates to
+    // 255; 2.5 gives 2 truncated and 2 rounded to nearest even.
+    let ptx = ".version 8.0
+.target sm_75
+.address_size 64
+.visible .entry cv(.param .u64 in, .param .u64 out) {
+  .reg .b16 %h<5>; .reg .b32 %r<8>; .reg .f32 %f<3>; .reg .f64 %fd<2>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.global.b32 %r1, [%rd1];
+  ld.global.b32 %r6, [%rd1+12];
+  xor.b32 %r1, %r1, %r6;
+  ld.global.f32 %f1, [%rd1+4];
+  ld.global.f32 %f2, [%rd1+8];
+  mov.b32 {%h1, %h2}, %r1;
+  cvt.f64.f16 %fd1, %h2;
+  cvt.rpi.f16.f16 %h3, %h2;
+  cvt.rni.u8.f32 %h4, %f1;
+  cvt.u32.u16 %r2, %h4;
+  cvt.rzi.u8.f32 %h4, %f2;
+  cvt.u32.u16 %r3, %h4;
+  cvt.rni.u8.f32 %h4, %f2;
+  cvt.u32.u16 %r4, %h4;
+  cvt.u32.u16 %r5, %h3;
+  st.global.f64 [%rd2], %fd1;
+  st.global.b32 [%rd2+8], %r5;
+  st.global.b32 [%rd2+12], %r2;
+  st.global.b32 [%rd2+16], %r3;
+  st.global.b32 [%rd2+20], %r4;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "cv", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 16, "fill": "hex", "hex": "003c4041000096430000204000000000", "output": false},
+      {"kind": "buffer", "bytes": 24, "fill": "zero", "output": true}]}"#;
+    for sm in [75, 86, 90, 120] {
+        let Some(out) = run_on(sm, "f16_high_f2ip", ptx, spec) else { return };
+        assert_eq!(out, "param 1: 000000000000054000420000ff0000000200000002000000\n", "sm_{sm}");
+    }
+}
+
+#[test]
+fn threads_back_from_a_recursive_call_wait_for_the_others() {
+    // ptxas 13.5 brackets the recursive function's branch with BSSY B6 /
+    // BSYNC B6 and saves B6 around the inner call (`BMOV.32.CLEAR R2, B6`
+    // ... `BMOV.32 B6, R2`). Threads of an outer level held at its BSYNC
+    // must not go on when an inner level's BSYNC completes (B6 names the
+    // inner threads then), and threads back from `call.uni` must not run
+    // ahead of those still in the call: the ballot after it sees the whole
+    // warp. By hand: rec(n, x) = x for n = 0, else rec(n-1, 3x+n) ^ n, with
+    // n = tid & 7 and x = tid.
+    let ptx = ".version 8.0
+.target sm_75
+.address_size 64
+.func (.reg .b32 %ret) rec(.reg .b32 %n, .reg .b32 %x)
+{
+  .reg .pred %q;
+  .reg .b32 %m, %y, %s;
+  setp.eq.u32 %q, %n, 0;
+  @%q bra $done;
+  sub.u32 %m, %n, 1;
+  mad.lo.u32 %y, %x, 3, %n;
+  call (%s), rec, (%m, %y);
+  xor.b32 %ret, %s, %n;
+  ret;
+$done:
+  mov.b32 %ret, %x;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<6>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd0, [out];
+  cvta.to.global.u64 %rd0, %rd0;
+  mov.u32 %r0, %tid.x;
+  and.b32 %r1, %r0, 7;
+  call.uni (%r2), rec, (%r1, %r0);
+  vote.sync.ballot.b32 %r3, 1, 0xffffffff;
+  mul.wide.u32 %rd1, %r0, 8;
+  add.u64 %rd2, %rd0, %rd1;
+  st.global.v2.u32 [%rd2], {%r2, %r3};
+  ret;
+}
+";
+    let spec = r#"{"kernel": "k", "grid": [1, 1, 1], "block": [32, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 256, "fill": "zero", "output": true}]}"#;
+    fn rec(n: u32, x: u32) -> u32 {
+        if n == 0 { x } else { rec(n - 1, x.wrapping_mul(3).wrapping_add(n)) ^ n }
+    }
+    let want: String = (0..32u32).map(|t| format!("{:08x}ffffffff", rec(t & 7, t).swap_bytes())).collect();
+    for sm in [75, 80, 90, 120] {
+        let Some(out) = run_on(sm, "recursive_call_convergence", ptx, spec) else { return };
+        assert_eq!(out, format!("param 0: {want}\n"), "sm_{sm}");
+    }
+}

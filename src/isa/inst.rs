@@ -601,8 +601,10 @@ fn c_format_e(v: f64, precision: usize) -> String {
 }
 
 /// A pair of `f16` immediates as `nvdisasm` prints them: high half, `", "`,
-/// low half, each as `%.20g`, or `-0.0 `, `+INF `, `-INF ` (trailing space);
-/// `None` for NaNs, whose payload the text would lose (`+QNAN `).
+/// low half, each as `%.20g`, or `-0.0 `, `+INF `, `-INF `, `+QNAN ` (trailing
+/// space); `None` for other NaNs, whose payload the text would lose
+/// (nvdisasm 13.5 prints 0x7fff, 0x7e00 and 0x7c01 alike as `+QNAN `; 0x7fff is
+/// the one ptxas emits: sm_120's `HFMA2 R15, -RZ, RZ, 0, +QNAN `).
 pub fn half2_text(bits: u32) -> Option<String> {
     if !half2_printable(bits) {
         return None;
@@ -615,6 +617,7 @@ pub fn half2_text(bits: u32) -> Option<String> {
             (0x8000, _) => "-0.0 ".into(),
             (0x7c00, _) => "+INF ".into(),
             (0xfc00, _) => "-INF ".into(),
+            (0x7fff, _) => "+QNAN ".into(),
             (_, 0) => c_format_g(sign * mant * 2f64.powi(-24), 20),
             (_, e) => c_format_g(sign * (1.0 + mant / 1024.0) * 2f64.powi(i32::from(e) - 15), 20),
         }
@@ -622,9 +625,10 @@ pub fn half2_text(bits: u32) -> Option<String> {
     Some(format!("{}, {}", half((bits >> 16) as u16), half(bits as u16)))
 }
 
-/// Whether [`half2_text`] knows how `nvdisasm` prints the pair (no NaN).
+/// Whether [`half2_text`] knows how `nvdisasm` prints the pair (no NaN but
+/// 0x7fff).
 pub(super) fn half2_printable(bits: u32) -> bool {
-    let ok = |h: u32| (h >> 10) & 0x1f != 31 || h & 0x3ff == 0;
+    let ok = |h: u32| (h >> 10) & 0x1f != 31 || h & 0x3ff == 0 || h == 0x7fff;
     ok(bits & 0xffff) && ok(bits >> 16 & 0xffff)
 }
 

@@ -200,7 +200,9 @@ fn match_operands(form: &Form, texts: &[&str], mods: &mut ModValues, address: u6
 
 /// Two `f16` values (high half first) as the 32-bit immediate of [`Slot::Half2`].
 fn parse_half2(hi: &str, lo: &str) -> Option<Operand> {
-    let bits = f16_bits(hi.parse().ok()?)? << 16 | f16_bits(lo.parse().ok()?)?;
+    // `+QNAN` is 0x7fff, the one NaN `half2_text` prints.
+    let half = |t: &str| if t == "+QNAN" { Some(0x7fff) } else { f16_bits(t.parse().ok()?) };
+    let bits = half(hi)? << 16 | half(lo)?;
     // Specials print with a trailing space (`-0.0 `), which the operand split trimmed.
     let text = super::inst::half2_text(bits)?;
     let (h, l) = text.split_once(", ")?;

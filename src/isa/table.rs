@@ -28,13 +28,14 @@
 //! LDCU (index registers included), FFMA, FADD, FMUL, FSETP, DSETP, FSEL,
 //! FMNMX, MUFU, DFMA, DADD, DMUL, LDG, LD, STG, ST (sm_75 without
 //! descriptor, or with a uniform register added; sm_80+), LDL, STL, LDS,
-//! STS, HFMA2(.MMA); the conversions F2I, I2F, I2FP, F2F, FRND
+//! STS, HFMA2(.MMA); the conversions F2I, I2F, I2FP, F2F, FRND (F2I, F2F
+//! and FRND of an F16 source's high half, `R0.H1`), F2IP.U8
 //! (`table/convert.rs`); and (`table/misc.rs`) BMOV, FCHK, IMNMX, VIMNMX, VOTE, VOTEU,
 //! SHFL with a clamp register, MUFU with an immediate, CS2R, WARPSYNC,
 //! YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT, BPT.TRAP, SGXT, LEPC,
 //! F2FP.PACK_AB, REDUX, RED/REDG, ATOMG, ATOMG.E.CAS, ATOMS,
 //! ATOMS.POPC.INC.32, BAR.RED, PLOP3 with a uniform predicate, UFLO, UPOPC,
-//! BREAK, BRX, CGAERRBAR, ENDCOLLECTIVE, CCTL.IVALL, FMNMX3 (sm_100), ATOM.E
+//! BREAK (with a condition predicate), BRX, CGAERRBAR, ENDCOLLECTIVE, CCTL.IVALL, FMNMX3 (sm_100), ATOM.E
 //! and ATOM.E.CAS (generic atomics), ATOMS.CAS/.CAST(.SPIN), F2FP fp8
 //! pack/unpack, LDGDEPBAR, UI2F, PLOP3.LUT of register signs (`R0.SIGN`);
 //! HMMA (m16n8k16), IMMA (m16n8k32, `R4.ROW`/`R2.COL`) and LDSM
@@ -44,7 +45,8 @@
 //! (`R0.H0_H0`, `table/half.rs`); VIADDMNMX (sm_90, sm_100), LEPC with a
 //! target, FSEL with `-QNAN `; and on
 //! sm_120 MOV.64, UMOV.64, SEL.64, IADD.X, 64-bit ISETP, LDL/STL with a
-//! uniform register, VIADD with two registers (`.S32.ISAT`), IMNMX/UIMNMX
+//! uniform register, VIADD with two registers, an immediate or a uniform
+//! register (`.S32.ISAT`), UMOV.64 of a uniform pair, IMNMX/UIMNMX
 //! with two predicate results (`.S64`), UIADD3.64 — each in the
 //! variants ptxas emits for the corpus. What the corpus holds beyond that is
 //! listed, with reasons, in `data/known-gaps.tsv` (`sass dis` prints such

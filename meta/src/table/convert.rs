@@ -238,4 +238,52 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
         };
         push(v, g, sms, "FRND", op9, &[(f(75, 77), ty), (f(72, 74), 0)], m, (ty >= 2).then_some(m), Source::Float, &imm);
     }
+
+    // ---- F2F and FRND of an F16 source's high half: bit 60 `.H1` after
+    // the register, as F2I's above (61 prints `.INVALID2`/`.INVALID3`,
+    // `|x|` prints around the suffix and is left out: 62 kept 0). ptxas
+    // 13.5's `cvt.f64.f16` and `cvt.rpi.f16.f16` of a register's high half
+    // (`F2F.F64.F16 R38, R9.H1`, `FRND.F16.CEIL R32, R21.H1`: sm_75 to
+    // sm_120), bit flips on SM90 (`F2F.F32.F16 R38, R9.H1` is 0x304's).
+    const HIGH_HALF: ModField = ModField { field: f(60, 61), names: &[U, ".H1", U, U], extra: None };
+    const HIGH_SUFFIX: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 3, slot: 1 }];
+    let high_reg = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: None, not: None, reuse: Some(1) };
+    let high_fixed = |dst: u64| leak_fixed(vec![(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0), (f(62, 62), 0), (f(75, 77), dst), (f(72, 74), 0)]);
+    for (op9, dst, text) in [(0x104u16, 2u64, ".F32.F16"), (0x110, 3, ".F64.F16")] {
+        let m = leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &[(1, text)]), extra: None }, ROUND, HIGH_HALF]);
+        v.push(Form { sms, operand_suffixes: HIGH_SUFFIX, ..g.form("F2F", 0x200 | op9, high_fixed(dst), m, vec![RD, high_reg]) });
+    }
+    let m = leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &[(1, ".F16")]), extra: None }, ROUND_INT, HIGH_HALF]);
+    v.push(Form { sms, operand_suffixes: HIGH_SUFFIX, ..g.form("FRND", 0x307, high_fixed(1), m, vec![RD, high_reg]) });
+
+    // ---- F2IP (sm_86+, 0x043): an F32 converted to an 8-bit integer
+    // (ptxas 13.5's `cvt.rni.u8.f32` / `cvt.rzi.u8.f32` from sm_86 on:
+    // `F2IP.U8.F32.NTZ R0, RZ, R23, RZ`, `F2IP.U8.F32.TRUNC.NTZ R8, RZ, R3,
+    // RZ`, the result in the low byte, a and c RZ). Bit flips on SM90: a
+    // 24–31, b 32–39 (register, f32 immediate, constant, uniform register;
+    // 60–63 print nothing and stay clear), c 64–71 (0x443/0x643 put the
+    // immediate or constant there instead: not modelled), 72 `c.H1` (kept
+    // 0), 74 `.NTZ`, 75 `.RELU`, 76–77 the type (2, 3 `.INVALIDn`), 78–79
+    // the rounding (1, 2 `.INVALIDn`); 73 and 80–90 print nothing (clear).
+    // sm_80 refuses the opcode.
+    const F2IP_TYPE: ModField = ModField { field: f(76, 77), names: &[".U8.F32", ".S8.F32", U, U], extra: None };
+    const F2IP_ROUND: ModField = ModField { field: f(78, 79), names: &["", U, U, ".TRUNC"], extra: None };
+    const F2IP_NTZ: ModField = ModField { field: f(74, 74), names: &["", ".NTZ"], extra: None };
+    const F2IP_RELU: ModField = ModField { field: f(75, 75), names: &["", ".RELU"], extra: None };
+    const F2IP_MODS: &[ModField] = &[F2IP_TYPE, F2IP_ROUND, F2IP_NTZ, F2IP_RELU];
+    let f2ip_sms = (sms.0.max(86), sms.1);
+    let a = Slot::Gpr { field: f(24, 31), neg: None, abs: None, not: None, reuse: Some(0) };
+    let c = Slot::Gpr { field: f(64, 71), neg: None, abs: None, not: None, reuse: Some(2) };
+    let sources = [
+        (0x243u16, Slot::Gpr { field: f(32, 39), neg: None, abs: None, not: None, reuse: Some(1) }),
+        (0x843, f32_imm),
+        (0xa43, cbank(None, None, None)),
+        (0xc43, g.uniform_b(None, None)),
+    ];
+    for (opcode, b) in sources {
+        if g.wide_ur && opcode == 0xa43 {
+            continue;
+        }
+        v.push(Form { sms: f2ip_sms, ..g.form("F2IP", opcode, &[], F2IP_MODS, vec![RD, a, b, c]) });
+    }
 }

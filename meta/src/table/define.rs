@@ -412,8 +412,9 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     // source takes the c position in the immediate (an f64 high half),
     // constant and uniform forms (2, 3, 7), keeping b's flag bits 63/62.
     let b_dp = |form: u16| match form {
-        // nvdisasm refuses a reuse flag on DSETP's b (oracle).
-        0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: None },
+        // b's reuse flag is bit 124, the c position's (ptxas 13.5 sets it:
+        // `DSETP.GT.AND P1, PT, R36, R12.reuse, PT`; nvdisasm refuses 123).
+        0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(2) },
         0x400 => Slot::Float { f64: true, shadowed: None },
         0x600 => cbank(Some(63), Some(62), None),
         _ => g.uniform_b(Some(63), None),
@@ -519,6 +520,12 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         const LANES: ModField = ModField { field: f(73, 75), names: &[".32", ".16x2", ".S32", ".S16x2", ".U8x4", ".S8x4", UNMEASURED, UNMEASURED], extra: None };
         const ISAT: ModField = ModField { field: f(80, 80), names: &["", ".ISAT"], extra: None };
         v.push(Form { sms: (120, 120), ..g.form("VIADD", 0x236, NONE, &[LANES, ISAT], vec![RD, gpr(24, Some(72), Some(0)), gpr(32, Some(63), Some(1))]) });
+        // The same fields with an immediate or a uniform register as b
+        // (ptxas 13.5's sm_120 add.sat.s32 of a constant or a kernel
+        // parameter: `VIADD.S32.ISAT R43, R42, 0xfffffffe`, `VIADD.S32.ISAT
+        // R37, R22, UR4`; bit flips print `.32`, `.16x2`, ..., `-R42`).
+        v.push(Form { sms: (120, 120), ..g.form("VIADD", 0x836, NONE, &[LANES, ISAT], vec![RD, gpr(24, Some(72), Some(0)), Slot::Imm32 { signed: false }]) });
+        v.push(Form { sms: (120, 120), ..g.form("VIADD", 0xc36, NONE, &[LANES, ISAT], vec![RD, gpr(24, Some(72), Some(0)), g.uniform_b(Some(63), None)]) });
     }
     // POPC, BREV, FLO: one source in the b position (bit 63 prints `~`);
     // FLO's bit 73 is signedness (`.U32` when clear), bit 74 `.SH`, and its

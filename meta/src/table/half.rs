@@ -338,6 +338,22 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     }
     let with_xorsign = g.form("HMNMX2", 0x840, IMM_FIXED, IMM_MODS_XORSIGN, imm_slots);
     v.push(Form { operand_suffixes: &IMM_SWZ_XORSIGN, sms: (xorsign_from.max(80), g.sms.1), ..with_xorsign });
+    // VHMNMX (0x247, sm_90 and sm_100): HMNMX2 of three sources, c in
+    // 64–71 (`-` 84, `|x|` 83, swizzle 76–77): ptxas 13.5 joins two
+    // min.f16 / max.f16 into one (`VHMNMX R16, R16.H0_H0, R25.H0_H0,
+    // R25.H0_H0, PT`, `VHMNMX.NAN ..., !PT`). Bit flips on SM90: HMNMX2's
+    // a and b fields and modifiers (80 `.FTZ`, 81 `.NAN`, 82 `.XORSIGN`,
+    // 85 `.BF16_V2`), 78 `.INVALID1` (kept 0), 79 and 86 print nothing
+    // (clear); nvdisasm refuses the opcode on SM80 and SM120.
+    if g.sms.0 <= 100 && g.sms.1 >= 90 {
+        let c = Slot::Gpr { field: f(64, 71), neg: Some(84), abs: Some(83), not: None, reuse: Some(2) };
+        // `.XORSIGN` kept 0: an instruction holds at most six modifiers.
+        const VH_FIXED: &[(Field, u64)] = &[(f(78, 78), 0), (f(82, 82), 0)];
+        const VH_MODS: &[ModField] = &[BF16_V2, FTZ, NAN, swizzle(74), swizzle(60), swizzle(76)];
+        const VH_SWZ: [OperandSuffix; 3] = abc_swizzles(3);
+        let sms = (g.sms.0.max(90), g.sms.1.min(100));
+        v.push(Form { operand_suffixes: &VH_SWZ, sms, ..g.form("VHMNMX", 0x247, VH_FIXED, VH_MODS, vec![RD, a, b, c, pred(87, PredShow::Always)]) });
+    }
     // HSET2 (0x233): a mask (or 1.0 with `.BF`, bit 71) per half where the
     // comparison (76–79, FSETP's) combined with the predicate holds; 80
     // `.FTZ`, 69–70 the combination. 64–65 (`.BF16_V2` from sm_90) kept 0.

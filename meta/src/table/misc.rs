@@ -174,6 +174,11 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
     v.push(Form { uniform_guard: true, ..sm120(g.form("UMOV.64", 0x482, UNIFORM, &[], vec![ur_d, imm64])) });
+    // UMOV.64 of a uniform pair: UMOV's 0xc82 with bit 80 (ptxas 13.5's
+    // `UMOV.64 UR4, URZ`; bit flips: the source pair in 32-39, bits 24 and
+    // 81 print nothing and stay clear).
+    const UMOV64_REG: &[(Field, u64)] = &[(f(80, 80), 1)];
+    v.push(Form { uniform_guard: true, ..sm120(g.form("UMOV.64", 0xc82, UMOV64_REG, &[], vec![ur_d, g.uniform_b(None, None)])) });
     // IADD.X: carry in 87–90 printed last, the a and b flag bits are `~`.
     const IADD_X: &[(Field, u64)] = &[(f(74, 74), 1)];
     const WIDE_64: ModField = ModField { field: f(73, 73), names: &["", ".64"], extra: None };
@@ -665,15 +670,17 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
     v.push(uniform(g.form("UFLO", 0x2bd, UFLO_FIXED, &[SIGNED_73, FLO_SH], vec![ur_d, ur_b])));
     v.push(uniform(g.form("UPOPC", 0x2bf, UPOPC_FIXED, &[], vec![ur_d, ur_b])));
-    // BREAK (0x942): a convergence barrier (16–19); condition 87–90 PT;
-    // sm_100+ bit 72 `.RELIABLE`.
+    // BREAK (0x942): a convergence barrier (16–19); a condition predicate
+    // (87–89, `!` 90) printed first when not PT (ptxas 13.5's `@!P2 BREAK
+    // !P3, B4` leaving a loop nest on every SM); sm_100+ bit 72 `.RELIABLE`.
     const COND_PT: &[(Field, u64)] = &[(f(87, 90), 7)];
     const RELIABLE: ModField = ModField { field: f(72, 72), names: &["", ".RELIABLE"], extra: None };
     let barrier = Slot::Barrier(f(16, 19));
+    let cond = pred(87, PredShow::UnlessTrue);
     if g.wide_ur {
-        v.push(g.form("BREAK", 0x942, COND_PT, &[RELIABLE], vec![barrier]));
+        v.push(g.form("BREAK", 0x942, NONE, &[RELIABLE], vec![cond, barrier]));
     } else {
-        v.push(g.form("BREAK", 0x942, COND_PT, &[], vec![barrier]));
+        v.push(g.form("BREAK", 0x942, NONE, &[], vec![cond, barrier]));
     }
     // BRX (0x949): an indirect branch to a register (24–31) plus an offset
     // from the next instruction, printed signed after a space; BRA's

@@ -47,6 +47,8 @@ pub const OPCODES: &[OpFacts] = &[
     op("F2F", Conv).no_reuse(),
     op("F2FP", ConvFast),
     op("F2I", Conv).no_reuse(),
+    // Fixed latency (ptxas leaves no scoreboard); no consumer measured yet.
+    op("F2IP", Alu),
     op("FADD", Fp32),
     op("FADD2", Fp32),
     op("FCHK", Conv).no_reuse(),
@@ -170,6 +172,8 @@ pub const OPCODES: &[OpFacts] = &[
     op("UTMACMDFLUSH", Control).opaque().async_group(AsyncGroup::Commit),
     op("UVIMNMX", Alu),
     op("VABSDIFF", Alu),
+    // Fixed latency (no scoreboard in ptxas's words), HMNMX2's class until measured.
+    op("VHMNMX", Half),
     op("VIADD", Alu),
     op("VIADDMNMX", Alu),
     op("VIMNMX", Alu),

@@ -6,14 +6,16 @@
 //! thread has its own PC; a warp keeps its runnable threads as groups of
 //! threads sharing a PC and issues, each step, the group with the lowest
 //! PC (so threads that diverged at a branch meet again where their paths
-//! join, and structured code runs converged). A group executes one
+//! join, and structured code runs converged); a group inside a call ranks
+//! at its outermost CALL's PC, so it finishes the call before groups past
+//! that CALL or on other paths below the callee run. A group executes one
 //! instruction for all its threads whose guard holds; a branch that only
 //! some of them take splits it; groups reaching the same PC merge.
 //! `BSSY Bn` records the issuing threads in convergence barrier Bn (each
 //! thread holds its own value of Bn, so diverged paths can use the same
 //! barrier); `BSYNC Bn` holds a thread until every non-exited thread of its
-//! Bn waits at a BSYNC of Bn with the same value; `BREAK Bn` takes threads
-//! out of Bn; `WARPSYNC mask`
+//! Bn waits at a BSYNC of Bn with the same value; `BREAK [cond,] Bn` takes
+//! threads out of Bn; `WARPSYNC mask`
 //! holds a thread until every non-exited thread of the mask is there.
 //! `BAR.SYNC` holds a thread until every non-exited thread of the CTA is
 //! at a CTA barrier. When no group of a warp can run, threads held at
@@ -180,6 +182,9 @@ struct Warp {
     /// or predicate it writes takes its first lane's value in the others
     /// (one value for the warp, whichever of its threads issue it).
     issuing: u32,
+    /// Per lane: the instruction index of its outermost active CALL and
+    /// how many calls deep it is (0: not in a call).
+    calls: [(u32, u16); 32],
 }
 
 /// What the CTA shares.
@@ -447,7 +452,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
             for (i, v) in program.rows.constants.iter().enumerate() {
                 r[CONST_BASE as usize + i] = [*v; 32];
             }
-            Warp { r, p: [0; 32], b: [[0; 32]; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: GroupHazards::new(loaded.sm, options.hazards != HazardCheck::Off), bar_pred: 0, issuing: 0 }
+            Warp { r, p: [0; 32], b: [[0; 32]; 16], groups: Vec::new(), exited: 0, all, first_thread: 32 * k, hz: GroupHazards::new(loaded.sm, options.hazards != HazardCheck::Off), bar_pred: 0, issuing: 0, calls: [(0, 0); 32] }
         })
         .collect();
     let mut shared = super::load::shared_region(loaded, spec.shared_bytes)?;
@@ -619,15 +624,24 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         let (gi, best) = match w.groups.as_slice() {
             [g] if g.wait == Wait::None => (0, g.pc),
             groups => {
+                // A group inside a call ranks at its outermost call site:
+                // it runs before the groups past that site (the threads
+                // back from the call wait for those still in it, as the
+                // caller's code after a `call.uni` expects) and before the
+                // groups of other paths whose code lies below the callee
+                // (the path that called keeps its convergence barriers
+                // until it returns).
                 let mut gi = usize::MAX;
-                let mut best = u32::MAX;
+                let mut best = (u32::MAX, u32::MAX);
                 for (i, g) in groups.iter().enumerate() {
-                    if g.wait == Wait::None && g.pc < best {
-                        best = g.pc;
+                    let (site, depth) = w.calls[(g.mask.trailing_zeros() & 31) as usize];
+                    let key = (if depth > 0 { site } else { g.pc }, g.pc);
+                    if g.wait == Wait::None && key < best {
+                        best = key;
                         gi = i;
                     }
                 }
-                (gi, best)
+                (gi, best.1)
             }
         };
         let Some(&Group { mask: group_mask, hz: group_hz, .. }) = w.groups.get(gi) else {
@@ -1468,6 +1482,21 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.set(d, l, out);
             }
         }
+        Op::Vhmnmx { d, a, b, c, p, bf16, ftz, nan } => {
+            let pm = w.pm(p);
+            for l in lanes(exec) {
+                let (x, y, z) = (w.halves(a, l), w.halves(b, l), w.halves(c, l));
+                let min = pm >> l & 1 == 1;
+                let flush = |h: u16| if ftz { num::ftz_half(h, bf16) } else { h };
+                let mut out = 0u32;
+                for k in 0..2 {
+                    let v = num::min_max_half(flush(x[k]), flush(y[k]), min, bf16, nan);
+                    let v = num::min_max_half(v, flush(z[k]), min, bf16, nan);
+                    out |= u32::from(v) << (16 * k);
+                }
+                w.set(d, l, out);
+            }
+        }
         Op::Hset2 { d, a, b, cmp, p, bop, bf, ftz, bf16 } => {
             let pm = w.pm(p);
             let wide = |h: u16| if bf16 { num::bf16_to_f64(h) } else { num::f16_to_f64(h) };
@@ -1896,10 +1925,12 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             return Ok(());
         }
         Op::Call { target } => {
+            enter_call(w, exec, pc);
             jump_lanes(w, gi, exec, |_, _| target);
             return Ok(());
         }
         Op::CallReg { a, base: Some(base) } => {
+            enter_call(w, exec, pc);
             jump_lanes(w, gi, exec, |w, l| base.wrapping_add(w.ri(a, l)) / 16);
             return Ok(());
         }
@@ -1914,6 +1945,7 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                     w.set(R_BASE + 4, l, 0);
                 }
             } else {
+                enter_call(w, exec, pc);
                 jump_lanes(w, gi, exec, |w, l| w.ri(a, l) / 16);
                 return Ok(());
             }
@@ -1924,6 +1956,9 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
             }
         }
         Op::Ret { a, base } => {
+            for l in lanes(exec) {
+                w.calls[l].1 = w.calls[l].1.saturating_sub(1);
+            }
             jump_lanes(w, gi, exec, |w, l| (base.wrapping_add(w.ri(a, l))) / 16);
             return Ok(());
         }
@@ -1933,10 +1968,12 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
                 w.b[b as usize & 15][l] = m;
             }
         }
-        Op::Break { b } => {
-            // Out of the barrier for every thread that waits on it.
+        Op::Break { b, cond } => {
+            // Out of the barrier, for every thread that waits on it, go
+            // the threads whose guard and condition hold.
+            let out = exec & w.pm(cond);
             for v in w.b[b as usize & 15].iter_mut() {
-                *v &= !exec;
+                *v &= !out;
             }
         }
         Op::BmovToR { d, b, clear } => {
@@ -2355,6 +2392,17 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
     }
     advance(w, gi);
     Ok(())
+}
+
+/// Records a CALL at `pc` in the lanes of `exec`.
+fn enter_call(w: &mut Warp, exec: u32, pc: u32) {
+    for l in lanes(exec) {
+        let (site, depth) = &mut w.calls[l];
+        if *depth == 0 {
+            *site = pc;
+        }
+        *depth = depth.saturating_add(1);
+    }
 }
 
 /// Holds the executing lanes of a group at a convergence point (the

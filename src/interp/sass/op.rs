@@ -339,6 +339,9 @@ pub enum Op {
     /// With `xorsign` (PTX `min/max.xorsign.abs`), a number's sign is the
     /// exclusive or of the sources' signs before `|x|`.
     Hmnmx2 { d: u16, a: S, b: S, p: P, bf16: bool, ftz: bool, nan: bool, xorsign: bool },
+    /// VHMNMX: per half, the minimum (`p` true) or the maximum of `a`, `b`
+    /// and `c`, as HMNMX2 of HMNMX2(a, b) and c.
+    Vhmnmx { d: u16, a: S, b: S, c: S, p: P, bf16: bool, ftz: bool, nan: bool },
     /// HSET2: per half, all ones (1.0 with `bf`) where the comparison
     /// combined with `p` holds, else 0.
     Hset2 { d: u16, a: S, b: S, cmp: Cmp, p: P, bop: u8, bf: bool, ftz: bool, bf16: bool },
@@ -414,7 +417,8 @@ pub enum Op {
     Brx { a: S, base: u32 },
     Bssy { b: u8 },
     Bsync { b: u8 },
-    Break { b: u8 },
+    /// `BREAK [cond,] Bn`: the lanes whose guard and condition hold leave Bn.
+    Break { b: u8, cond: P },
     BmovToR { d: u16, b: u8, clear: bool },
     BmovToB { b: u8, a: S },
     Warpsync { a: S },
@@ -1195,6 +1199,16 @@ impl Translator<'_> {
                 nan: has(Mod::NAN),
                 xorsign: has(Mod::XORSIGN),
             },
+            Opcode::VHMNMX => Op::Vhmnmx {
+                d: self.dst(o(0)?)?,
+                a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
+                b: half_src(self.src(o(2)?, sl(2), 1)?, 2)?,
+                c: half_src(self.src(o(3)?, sl(3), 1)?, 3)?,
+                p: self.psrc(o(4)?)?,
+                bf16: has(Mod::BF16_V2),
+                ftz: has(Mod::FTZ),
+                nan: has(Mod::NAN),
+            },
             Opcode::HSET2 => Op::Hset2 {
                 d: self.dst(o(0)?)?,
                 a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
@@ -1235,7 +1249,14 @@ impl Translator<'_> {
                     _ => return Err(Bad),
                 };
                 let w = if from == Fmt::F64 { 2 } else { 1 };
-                Op::F2f { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, from, to, rnd: rnd(), ftz: has(Mod::FTZ) }
+                // The high half of an F16 source (`R9.H1`).
+                let a = self.src(o(1)?, sl(1), w)?;
+                let a = match inst.operand_tokens(1) {
+                    [] => a,
+                    [Mod::H1] => S { m: a.m | H1H1, ..a },
+                    _ => return Err(Bad),
+                };
+                Op::F2f { d: self.dst(o(0)?)?, a, from, to, rnd: rnd(), ftz: has(Mod::FTZ) }
             }
             Opcode::F2I => {
                 let to = toks.iter().copied().find_map(int_fmt).unwrap_or(IntFmt { bits: 32, signed: true });
@@ -1249,6 +1270,17 @@ impl Translator<'_> {
                     _ => return Err(Bad),
                 };
                 Op::F2i { d: self.dst(o(0)?)?, a, from, to, rnd: int_rnd(), ftz: has(Mod::FTZ) }
+            }
+            // F2IP.U8.F32.NTZ d, RZ, b, RZ: b converted to u8 (saturating,
+            // NaN to 0) in the low byte, the rest 0: the only form ptxas
+            // 13.5 emits (`cvt.rni.u8.f32` from sm_86 on). Where a and c go
+            // otherwise is not measured: refused.
+            Opcode::F2IP => {
+                let rz = |k: usize| matches!(o(k), Ok(Operand::Reg { reg, mods, .. }) if reg.num == RegNum::Zero && !mods.neg && !mods.abs);
+                if !(rz(1) && rz(3) && has(Mod::U8) && has(Mod::NTZ) && !has(Mod::RELU) && inst.operand_tokens(3).is_empty()) {
+                    return Err(Bad);
+                }
+                Op::F2i { d: self.dst(o(0)?)?, a: self.src(o(2)?, sl(2), 1)?, from: Fmt::F32, to: IntFmt { bits: 8, signed: false }, rnd: int_rnd(), ftz: false }
             }
             Opcode::I2F | Opcode::I2FP | Opcode::UI2F => {
                 let to = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
@@ -1282,7 +1314,14 @@ impl Translator<'_> {
             Opcode::FRND => {
                 let fmt = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let w = if fmt == Fmt::F64 { 2 } else { 1 };
-                Op::Frnd { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), w)?, fmt, rnd: int_rnd(), ftz: has(Mod::FTZ) }
+                // The high half of an F16 source (`R21.H1`).
+                let a = self.src(o(1)?, sl(1), w)?;
+                let a = match inst.operand_tokens(1) {
+                    [] => a,
+                    [Mod::H1] => S { m: a.m | H1H1, ..a },
+                    _ => return Err(Bad),
+                };
+                Op::Frnd { d: self.dst(o(0)?)?, a, fmt, rnd: int_rnd(), ftz: has(Mod::FTZ) }
             }
             Opcode::S2R | Opcode::S2UR => match o(1)? {
                 Operand::SpecialReg(sr) => Op::S2r { d: self.dst(o(0)?)?, sr: *sr },
@@ -1455,7 +1494,7 @@ impl Translator<'_> {
             }
             Opcode::BSSY => Op::Bssy { b: barrier(o(0)?)? },
             Opcode::BSYNC => Op::Bsync { b: barrier(o(0)?)? },
-            Opcode::BREAK => Op::Break { b: barrier(o(0)?)? },
+            Opcode::BREAK => Op::Break { b: barrier(o(1)?)?, cond: self.psrc(o(0)?)? },
             Opcode::BMOV => match (o(0)?, o(1)?) {
                 (Operand::Reg { reg: Reg { file: RegFile::Barrier, .. }, .. }, a) => Op::BmovToB { b: barrier(o(0)?)?, a: self.src(a, sl(1), 1)? },
                 (d, b) => Op::BmovToR { d: self.dst(d)?, b: barrier(b)?, clear: has(Mod::CLEAR) },
