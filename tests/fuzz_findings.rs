@@ -29,15 +29,7 @@ fn fuzzer_findings_match_ptxas_on_the_sass_interpreter() {
 fn ptx_interpreter_outputs(source: &str, spec: &LaunchSpec, spec_text: &str) -> Result<Vec<u8>, String> {
     let module = ptx2sass::internals::ptx::parse(source).map_err(|d| format!("parse: {d:?}"))?;
     let out = iptx::run(&module, spec, &iptx::Options::default()).map_err(|e| e.to_string())?;
-    let json: serde_json::Value = serde_json::from_str(spec_text).map_err(|e| e.to_string())?;
-    let params = json.get("params").and_then(|p| p.as_array()).ok_or("no params")?;
-    let mut bytes = Vec::new();
-    for (k, p) in params.iter().enumerate() {
-        if p.get("output").and_then(|o| o.as_bool()) == Some(true) {
-            bytes.extend_from_slice(out.launch.buffer_bytes(k).ok_or("no output buffer")?);
-        }
-    }
-    Ok(bytes)
+    ptxas_match::output_bytes(&out.launch, spec_text)
 }
 
 #[test]

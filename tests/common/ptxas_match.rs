@@ -9,6 +9,7 @@
 
 use ptx2sass::internals::driver::{self, CodegenOptions, Options};
 use ptx2sass::internals::interp::LaunchSpec;
+use ptx2sass::internals::interp::launch::Launch;
 use ptx2sass::internals::interp::sass::{self, HazardCheck, Options as RunOptions};
 use ptx2sass::internals::target::Sm;
 use std::path::Path;
@@ -22,13 +23,18 @@ pub fn sms_of(text: &str) -> Vec<u16> {
 pub fn outputs(cubin: &[u8], spec: &LaunchSpec, spec_text: &str, hazards: HazardCheck) -> Result<Vec<u8>, String> {
     let options = RunOptions { step_budget: 1_000_000, hazards, trace: false };
     let out = sass::run(cubin, spec, &options).map_err(|e| e.to_string())?;
-    // The output parameters, in order (the spec's `"output": true` buffers).
+    output_bytes(&out.launch, spec_text)
+}
+
+/// The output parameters' bytes after a run, in order (the spec's
+/// `"output": true` buffers).
+pub fn output_bytes(launch: &Launch, spec_text: &str) -> Result<Vec<u8>, String> {
     let json: serde_json::Value = serde_json::from_str(spec_text).map_err(|e| e.to_string())?;
     let params = json.get("params").and_then(|p| p.as_array()).ok_or("no params")?;
     let mut bytes = Vec::new();
     for (k, p) in params.iter().enumerate() {
         if p.get("output").and_then(|o| o.as_bool()) == Some(true) {
-            bytes.extend_from_slice(out.launch.buffer_bytes(k).ok_or("no output buffer")?);
+            bytes.extend_from_slice(launch.buffer_bytes(k).ok_or("no output buffer")?);
         }
     }
     Ok(bytes)
