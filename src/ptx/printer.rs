@@ -421,7 +421,10 @@ impl<'m> Printer<'m> {
                     Some(b) => {
                         self.out.push_str(self.m.names.name(b));
                         if a.offset != 0 {
-                            self.offset(a.offset);
+                            // PTX's address grammar is `[base+offset]`
+                            // (ptxas rejects `[base-16]`): a negative
+                            // offset prints as `+-16`.
+                            let _ = write!(self.out, "+{}", a.offset);
                         }
                     }
                     None => {
