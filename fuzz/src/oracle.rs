@@ -121,16 +121,27 @@ fn known(kind: &str, message: &str) -> bool {
 }
 
 /// Whether `ptx` holds a construct whose code from ptxas contradicts the
-/// PTX ISA (`ptxas-guarded` lines of `known.txt`: a guarded instruction of
-/// that opcode, which ptxas's code changes also where the guard is false;
-/// `fuzz/findings/README.md`). A mismatch where our cubin agrees with the
+/// PTX ISA (`fuzz/findings/README.md`): `ptxas-guarded` lines of
+/// `known.txt` name opcodes whose guarded form ptxas's code changes also
+/// where the guard is false; `ptxas-same-sources` lines opcodes that
+/// ptxas folds to a copy when both sources are one register (`min.f16 d,
+/// a, a` keeps a NaN's payload where PTX gives the canonical NaN). A mismatch where our cubin agrees with the
 /// PTX interpreter is then ptxas's, not ours to follow.
 pub fn known_ptxas_defect(ptx: &str) -> bool {
-    let opcodes: Vec<&str> = KNOWN.lines().filter_map(|l| l.strip_prefix("ptxas-guarded\t")).filter(|o| !o.is_empty()).collect();
+    let listed = |kind: &str| -> Vec<&str> { KNOWN.lines().filter_map(|l| l.strip_prefix(kind)).filter(|o| !o.is_empty()).collect() };
+    let (guarded, same_sources) = (listed("ptxas-guarded\t"), listed("ptxas-same-sources\t"));
     ptx.lines().any(|line| {
-        let Some(guarded) = line.trim_start().strip_prefix('@') else { return false };
-        let instruction = guarded.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim_start());
-        opcodes.iter().any(|o| instruction.starts_with(o))
+        let line = line.trim_start();
+        if let Some(rest) = line.strip_prefix('@') {
+            let instruction = rest.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim_start());
+            return guarded.iter().any(|o| instruction.starts_with(o));
+        }
+        // `min.f16 %h4, %h2, %h2`: the two sources the same register.
+        let sources_alike = || {
+            let operands: Vec<&str> = line.split_once(char::is_whitespace).map_or("", |(_, r)| r).trim_end_matches([';', ' ']).split(',').map(str::trim).collect();
+            operands.len() == 3 && operands[1] == operands[2]
+        };
+        same_sources.iter().any(|o| line.starts_with(o)) && sources_alike()
     })
 }
 
@@ -303,5 +314,7 @@ mod tests {
         // Unguarded, or setp (a predicate destination): not the defect.
         assert!(!known_ptxas_defect("\tset.ls.u32.u16 %r6, %h5, %h2;\n\t@%p0 setp.lt.u32 %p1, %r0, %r1;\n"));
         assert!(!known_ptxas_defect("\t@%p0 add.u32 %r0, %r0, 1; // set. in a comment\n"));
+        assert!(known_ptxas_defect("\tmin.f16 %h4, %h2, %h2;\n"));
+        assert!(!known_ptxas_defect("\tmin.f16 %h4, %h2, %h3;\n"));
     }
 }
