@@ -95,6 +95,12 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0x2000001910107247, 0x000fe20003902819, "VHMNMX R16, R16.H0_H0, R25.H0_H0, -R25.H0_H0, PT ;"),
     (90, 0x2000001910107247, 0x000fe20003802919, "VHMNMX R16, -R16.H0_H0, R25.H0_H0, R25.H0_H0, PT ;"),
     (90, 0x2000001910107247, 0x000fe20003882819, "VHMNMX R16, R16.H0_H0, R25.H0_H0, |R25|.H0_H0, PT ;"),
+    // SHF and PRMT with c from the constant bank (ptxas's code for generated
+    // programs; bit 123, b's reuse flag, flipped).
+    (75, 0x00000000371b7619, 0x000fe20000010e19, "SHF.L.W.U32.HI R27, R55, R25, c[0x0][0x0] ;"),
+    (75, 0x00000000371b7619, 0x080fe20000010e19, "SHF.L.W.U32.HI R27, R55, R25.reuse, c[0x0][0x0] ;"),
+    (80, 0x000003000b027616, 0x000fe40000000509, "PRMT.ECR R2, R11, R9, c[0x0][0xc] ;"),
+    (80, 0x000003000b027616, 0x080fe40000000509, "PRMT.ECR R2, R11, R9.reuse, c[0x0][0xc] ;"),
 ];
 
 #[test]

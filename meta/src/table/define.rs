@@ -372,6 +372,12 @@ fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     // (`SHF.L.W.U32.HI R5, R5, R4, 0xfffffffe`; bit flips of a corpus word,
     // sm_75–sm_100: no flag bits, 77–79 and 81–90 unused).
     v.push(g.form("SHF", 0x419, NONE, shf_mods, vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), Slot::Imm32 { signed: false }]));
+    // Form 3: the same with c from the constant bank (`SHF.L.W.U32.HI R27,
+    // R55, R25, c[0x0][0x0]`, sm_75, a word of ptxas's code for a generated
+    // program); no constant-bank ALU forms from sm_100 (as alu()).
+    if !g.wide_ur {
+        v.push(g.form("SHF", 0x619, NONE, shf_mods, vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), cbank(None, None, None)]));
+    }
 }
 
 /// FSETP, FSEL, FMNMX, MUFU, LEA, PRMT, LDC, S2UR, UMOV, and the ops of
@@ -503,6 +509,12 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     // … `.rc16` give 1 … 6; nvdisasm 13.5 prints them so).
     const PRMT_MODE: ModField = ModField { field: f(72, 74), names: &["", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16"], extra: None };
     alu(v, g, "PRMT", 0x016, NONE, &[PRMT_MODE], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
+    // c from the constant bank, the selector register in 64–71 (`PRMT.ECR
+    // R2, R11, R9, c[0x0][0xc]`, sm_80, a word of ptxas's code for a
+    // generated program); not from sm_100 (as alu()).
+    if !g.wide_ur {
+        v.push(g.form("PRMT", 0x616, NONE, &[PRMT_MODE], vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), cbank(None, None, None)]));
+    }
     v.push(Form { ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53), index: f(24, 31), uniform: false }]) });
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
