@@ -101,6 +101,11 @@ const WORDS: &[common::measured_words::Word] = &[
     (75, 0x00000000371b7619, 0x080fe20000010e19, "SHF.L.W.U32.HI R27, R55, R25.reuse, c[0x0][0x0] ;"),
     (80, 0x000003000b027616, 0x000fe40000000509, "PRMT.ECR R2, R11, R9, c[0x0][0xc] ;"),
     (80, 0x000003000b027616, 0x080fe40000000509, "PRMT.ECR R2, R11, R9.reuse, c[0x0][0xc] ;"),
+    // PRMT with an immediate c, the selector register in 64-71 (ptxas's
+    // code for generated programs; b's reuse flag flipped).
+    (80, 0xffffffff062a3416, 0x000fe200000003ff, "@P3 PRMT.RC8 R42, R6, RZ, 0xffffffff ;"),
+    (80, 0xffffffff062a3416, 0x080fe200000003ff, "@P3 PRMT.RC8 R42, R6, RZ.reuse, 0xffffffff ;"),
+    (120, 0xffffffff18197416, 0x000fc80000000618, "PRMT.RC16 R25, R24, R24, 0xffffffff ;"),
 ];
 
 #[test]

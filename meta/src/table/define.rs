@@ -509,6 +509,10 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     // … `.rc16` give 1 … 6; nvdisasm 13.5 prints them so).
     const PRMT_MODE: ModField = ModField { field: f(72, 74), names: &["", ".F4E", ".B4E", ".RC8", ".ECL", ".ECR", ".RC16"], extra: None };
     alu(v, g, "PRMT", 0x016, NONE, &[PRMT_MODE], &[RD, gpr(24, None, Some(0))], None, false, false, &[gpr(64, None, Some(2))]);
+    // c an immediate, the selector register in 64–71 (`PRMT.RC8 R42, R6,
+    // RZ, 0xffffffff`, sm_80; `PRMT.RC16 R25, R24, R24, 0xffffffff`,
+    // sm_120: words of ptxas's code for generated programs).
+    v.push(g.form("PRMT", 0x416, NONE, &[PRMT_MODE], vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), Slot::Imm32 { signed: false }]));
     // c from the constant bank, the selector register in 64–71 (`PRMT.ECR
     // R2, R11, R9, c[0x0][0xc]`, sm_80, a word of ptxas's code for a
     // generated program); not from sm_100 (as alu()).
