@@ -331,8 +331,10 @@ fn float_op(inst: &Inst, ty: ScalarType, all: &[u64; 4], n: usize) -> R<u64> {
     let s = &all[..n];
     let o = fopts(inst);
     let (fmt, _, _) = float_format(ty).ok_or_else(|| unsupported(inst, &format!("on {}", ty.spelling())))?;
+    // Computed once: a cheap None for everything but f64 div/rcp/sqrt.
+    let special = f64_routine_special(inst, ty, o.mode, s);
     let r = match inst.op {
-        _ if f64_routine_special(inst, ty, o.mode, s).is_some() => f64_routine_special(inst, ty, o.mode, s),
+        _ if special.is_some() => special,
         Opcode::Add => fapply(ty, o, s, &|x| float::add(x[0], x[1])),
         Opcode::Sub => fapply(ty, o, s, &|x| float::add(x[0], -x[1])),
         Opcode::Mul => fapply(ty, o, s, &|x| float::mul(x[0], x[1])),

@@ -582,6 +582,17 @@ impl Translator<'_> {
         e && self.sm.number < 80 && matches!(space, Space::Global | Space::Generic)
     }
 
+    /// Source 1 of a conversion or rounding (F2F, F2I, FRND): a register
+    /// may name its high f16 half (`R9.H1`, operand token H1).
+    fn half_aware_src(&mut self, inst: &Inst, op: &Operand, slot: &Slot, width: usize) -> R<S> {
+        let a = self.src(op, slot, width)?;
+        match inst.operand_tokens(1) {
+            [] => Ok(a),
+            [Mod::H1] => Ok(S { m: a.m | H1H1, ..a }),
+            _ => Err(Bad),
+        }
+    }
+
     /// A source operand (`width` 32-bit words: constants become as many rows).
     fn src(&mut self, op: &Operand, slot: &Slot, width: usize) -> R<S> {
         match *op {
@@ -1249,26 +1260,14 @@ impl Translator<'_> {
                     _ => return Err(Bad),
                 };
                 let w = if from == Fmt::F64 { 2 } else { 1 };
-                // The high half of an F16 source (`R9.H1`).
-                let a = self.src(o(1)?, sl(1), w)?;
-                let a = match inst.operand_tokens(1) {
-                    [] => a,
-                    [Mod::H1] => S { m: a.m | H1H1, ..a },
-                    _ => return Err(Bad),
-                };
+                let a = self.half_aware_src(inst, o(1)?, sl(1), w)?;
                 Op::F2f { d: self.dst(o(0)?)?, a, from, to, rnd: rnd(), ftz: has(Mod::FTZ) }
             }
             Opcode::F2I => {
                 let to = toks.iter().copied().find_map(int_fmt).unwrap_or(IntFmt { bits: 32, signed: true });
                 let from = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let w = if from == Fmt::F64 { 2 } else { 1 };
-                // The high half of an F16 source (`R0.H1`).
-                let a = self.src(o(1)?, sl(1), w)?;
-                let a = match inst.operand_tokens(1) {
-                    [] => a,
-                    [Mod::H1] => S { m: a.m | H1H1, ..a },
-                    _ => return Err(Bad),
-                };
+                let a = self.half_aware_src(inst, o(1)?, sl(1), w)?;
                 Op::F2i { d: self.dst(o(0)?)?, a, from, to, rnd: int_rnd(), ftz: has(Mod::FTZ) }
             }
             // F2IP.U8.F32.NTZ d, RZ, b, RZ: b converted to u8 (saturating,
@@ -1314,13 +1313,7 @@ impl Translator<'_> {
             Opcode::FRND => {
                 let fmt = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let w = if fmt == Fmt::F64 { 2 } else { 1 };
-                // The high half of an F16 source (`R21.H1`).
-                let a = self.src(o(1)?, sl(1), w)?;
-                let a = match inst.operand_tokens(1) {
-                    [] => a,
-                    [Mod::H1] => S { m: a.m | H1H1, ..a },
-                    _ => return Err(Bad),
-                };
+                let a = self.half_aware_src(inst, o(1)?, sl(1), w)?;
                 Op::Frnd { d: self.dst(o(0)?)?, a, fmt, rnd: int_rnd(), ftz: has(Mod::FTZ) }
             }
             Opcode::S2R | Opcode::S2UR => match o(1)? {
