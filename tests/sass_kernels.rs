@@ -26,7 +26,11 @@ fn cubin_for(ptxas: &Path, cache: &Path, ptx: &Path) -> Result<Vec<u8>, String> 
     if let Ok(bytes) = std::fs::read(&path) {
         return Ok(bytes);
     }
-    let tmp = cache.join(format!("{key:016x}.sm_90.{}.tmp", std::process::id()));
+    // One temporary name per call (tests of one process may compile the
+    // same kernel at once).
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = cache.join(format!("{key:016x}.sm_90.{}.{call}.tmp", std::process::id()));
     if !common::compile_cubin(ptxas, 90, ptx, &tmp) {
         return Err(format!("ptxas rejected {}", ptx.display()));
     }

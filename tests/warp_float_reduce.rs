@@ -46,7 +46,12 @@ fn ptxas_cubin(ptxas: &Path, ptx: &Path) -> Result<Vec<u8>, String> {
     if let Ok(bytes) = std::fs::read(&path) {
         return Ok(bytes);
     }
-    let tmp = cache.join(format!("{key:016x}.sm_100a.{}.tmp", std::process::id()));
+    // One temporary name per call: two tests of this process compile the
+    // same kernel at once (the same pid), and a shared name let one rename
+    // the file from under the other.
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = cache.join(format!("{key:016x}.sm_100a.{}.{call}.tmp", std::process::id()));
     let ok = Command::new(ptxas).arg("-arch=sm_100a").arg(ptx).arg("-o").arg(&tmp).output().is_ok_and(|o| o.status.success());
     if !ok {
         return Err(format!("ptxas rejected {} for sm_100a", ptx.display()));

@@ -138,7 +138,11 @@ pub fn cached_cubin(ptxas: &Path, cache: &Path, ptx: &Path, sm: u16) -> Result<V
     if let Ok(bytes) = std::fs::read(&path) {
         return Ok(bytes);
     }
-    let tmp = cache.join(format!("{:016x}.sm_{sm}.{}.tmp", key, std::process::id()));
+    // One temporary name per call (tests of one process may compile the
+    // same kernel at once).
+    static CALLS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = cache.join(format!("{:016x}.sm_{sm}.{}.{call}.tmp", key, std::process::id()));
     if !compile_cubin(ptxas, sm, ptx, &tmp) {
         return Err(format!("ptxas rejected {} for sm_{sm}", ptx.display()));
     }
