@@ -464,10 +464,18 @@ fn entry_positions(module: &ast::Module, source: &str) -> std::collections::Hash
         let ast::Item::Function(f) = item else { continue };
         let Some(body) = &f.body else { continue };
         let (ptx_line, _) = map.line_col(source, body.loc.span().start);
-        let (file, line, site) = first_loc(&body.stmts).map_or((0, 0, (0, 0)), |l| (l.file, l.line, l.inlined_at.map_or((0, 0), |(f, line, _)| (f, line))));
-        let mut inlined_at = [(0, 0); crate::cubin::line_info::CALL_SITES];
-        inlined_at[0] = site;
-        out.insert(module.names.name(f.name).to_string(), crate::cubin::line_info::Position { ptx_line, file, line, inlined_at });
+        let first = first_loc(&body.stmts);
+        let (file, line) = first.map_or((0, 0), |l| (l.file, l.line));
+        // A call site of the body's first `.loc` is outside the body: no
+        // `.loc` of it is known here.
+        let mut inlined = ir::function::InlineChain::default();
+        if let Some(l) = first.filter(|l| l.inlined_at.is_some()) {
+            inlined.loc = map.line_col(source, l.loc.span().start).0;
+            if let Some((file, line, _)) = l.inlined_at {
+                inlined.sites[0] = ir::function::CallSite { file, line, loc: 0 };
+            }
+        }
+        out.insert(module.names.name(f.name).to_string(), crate::cubin::line_info::Position { ptx_line, file, line, inlined });
     }
     out
 }
@@ -588,12 +596,8 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
                 });
                 if let Some(source) = &lines {
                     let at = |l: &ir::SrcLoc| {
-                        let mut inlined_at = [(0, 0); crate::cubin::line_info::CALL_SITES];
-                        let chain = (l.inlined_at as usize).checked_sub(1).and_then(|k| raw.inline_chains.get(k));
-                        for (to, from) in inlined_at.iter_mut().zip(chain.into_iter().flatten()) {
-                            *to = *from;
-                        }
-                        crate::cubin::line_info::Position { ptx_line: l.line, file: l.debug_file, line: l.debug_line, inlined_at }
+                        let inlined = (l.inlined_at as usize).checked_sub(1).and_then(|k| raw.inline_chains.get(k)).copied().unwrap_or_default();
+                        crate::cubin::line_info::Position { ptx_line: l.line, file: l.debug_file, line: l.debug_line, inlined }
                     };
                     let mut entries: Vec<(usize, crate::cubin::line_info::Position)> = source.entries.get(&f.name).map(|p| (0, *p)).into_iter().collect();
                     for p in &k.code.functions {

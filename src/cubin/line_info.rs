@@ -16,10 +16,12 @@
 //!
 //! ptxas starts a new row only where the position changes, marks the
 //! second row of a sequence as the prologue's end, and writes no columns;
-//! so does this module. The line programs are built with `gimli`; its
-//! choice among equivalent opcodes differs from ptxas's in places (it
-//! uses `DW_LNS_const_add_pc` where ptxas writes `DW_LNS_advance_pc`), so
-//! the bytes differ where the decoded tables do not.
+//! so does this module. Both line programs are written here, byte for
+//! byte as ptxas writes them (its header, its choice among equivalent
+//! opcodes, its inlining records): a DWARF writer such as `gimli`'s
+//! chooses other opcodes (`DW_LNS_const_add_pc`) and has no way to write
+//! ptxas's vendor opcode for inlined code ([`DW_LNE_NV_INLINED_AT`]).
+//! `nvdisasm -g`/`-gi`, `cuobjdump` and any DWARF 3 reader read them.
 //!
 //! Everything here is a function of the PTX text and the code: no time,
 //! path or environment enters the bytes (ptxas records the source file's
@@ -27,8 +29,7 @@
 //! does this module).
 
 use super::module::{CodeAddress, DebugSection};
-use gimli::write::{Address, DebugLine, EndianVec, FileId, FileInfo, LineProgram, LineString, LineStringTable, StringTable, Writer};
-use gimli::{Encoding, Format, LineEncoding, LittleEndian};
+use crate::ir::function::{CallSite, InlineChain};
 
 /// A PTX `.file` directive.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,9 +54,9 @@ pub struct Position {
     pub file: u32,
     /// The `.loc` line in force (0: none).
     pub line: u32,
-    /// The call sites of the inlined functions it is in, innermost first
-    /// (`inlined_at`; (0, 0) past the last).
-    pub inlined_at: [(u32, u32); CALL_SITES],
+    /// Where an inlined position comes from (its `.loc` directive and
+    /// call sites); the default when it is not inlined.
+    pub inlined: InlineChain,
 }
 
 /// The code of one kernel section and where each instruction comes from.
@@ -72,23 +73,28 @@ pub struct SectionLines {
     pub entries: Vec<(usize, Position)>,
 }
 
-/// The most call sites a [`Position`] holds.
-pub const CALL_SITES: usize = 8;
-
 /// `R_CUDA_64`: a 64-bit absolute address.
 const R_CUDA_64: u32 = 2;
 
 /// Bytes of one instruction.
 const INSTRUCTION_BYTES: u64 = 16;
 
-/// The DWARF version and line encoding of ptxas's line programs (read
-/// from their headers: version 3, minimum instruction length 1, line base
-/// -5, line range 14, opcode base 13).
-fn encodings() -> (Encoding, LineEncoding) {
-    let encoding = Encoding { format: Format::Dwarf32, version: 3, address_size: 8 };
-    let line = LineEncoding { minimum_instruction_length: 1, maximum_operations_per_instruction: 1, default_is_stmt: true, line_base: -5, line_range: 14 };
-    (encoding, line)
-}
+/// The header fields of ptxas's line programs (read from their headers:
+/// DWARF version 3, minimum instruction length 1, `is_stmt` by default,
+/// line base -5, line range 14, opcode base 13, and the standard opcodes'
+/// operand counts).
+const LINE_BASE: i64 = -5;
+const LINE_RANGE: i64 = 14;
+const OPCODE_BASE: i64 = 13;
+const HEADER_FIELDS: [u8; 17] = [1, 1, LINE_BASE as u8, LINE_RANGE as u8, OPCODE_BASE as u8, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1];
+
+/// ptxas's extended line opcode for inlining (`DW_LNE_lo_user` + 0x10):
+/// its operands are the row, counted from 1 in the sequence, of the call
+/// site the following rows are inlined at (0: not inlined) and the
+/// `.debug_str` offset of the `function_name` of the function they are in.
+/// `nvdisasm -gi` prints the chain of call sites it gives. Measured on
+/// ptxas 13.5 cubins of nvcc and Triton `-lineinfo` PTX.
+const DW_LNE_NV_INLINED_AT: u8 = 0x90;
 
 /// The line-information sections of a module whose kernel sections are
 /// `sections` (in the cubin's section order), compiled from `ptx` with
@@ -112,7 +118,13 @@ pub fn with_dwarf(files: &[SourceFile], sections: &[SectionLines], ptx: &str, de
         Err(_) => crate::ptx::debug_sections::ModuleDebug::default(),
     };
     let (copied_early, copied_late) = super::debug_info::sections(&debug, &CodePlaces { functions: &debug.functions, sections }, device_debug)?;
-    let (debug_line, debug_relocations) = source_lines(files, sections)?;
+    let strings = debug.sections.iter().find(|d| d.name == ".debug_str");
+    let name_offset = |loc_line: u32| -> u64 {
+        let Some((label, addend)) = debug.function_name_of(loc_line) else { return 0 };
+        let Some(&(_, offset)) = strings.and_then(|d| d.labels.iter().find(|(l, _)| l == label)) else { return 0 };
+        offset.saturating_add_signed(*addend)
+    };
+    let (debug_line, debug_relocations) = source_lines(files, sections, &name_offset);
     let (sass_line, sass_relocations) = ptx_lines(sections);
     let mut out = vec![DebugSection { name: ".debug_line".into(), bytes: debug_line, relocations: debug_relocations, parameters: Vec::new() }];
     out.extend(copied_early);
@@ -171,124 +183,224 @@ fn split_path(path: &str) -> Option<(Option<&str>, &str)> {
     (!name.is_empty()).then_some((dir, name))
 }
 
-/// `.debug_line`: code addresses to `.loc` positions.
-fn source_lines(files: &[SourceFile], sections: &[SectionLines]) -> Result<(Vec<u8>, Vec<CodeAddress>), String> {
-    let (encoding, line_encoding) = encodings();
-    // Directory 0 (the compilation directory) is implicit in DWARF 3: its
-    // name is not written.
-    let mut program = LineProgram::new(encoding, line_encoding, LineString::String(b".".to_vec()), None, LineString::String(b"-".to_vec()), None);
-    let mut sorted: Vec<&SourceFile> = files.iter().collect();
-    sorted.sort_by_key(|f| f.index);
-    let mut ids: Vec<(u32, FileId)> = Vec::with_capacity(sorted.len());
-    for f in sorted {
-        let Some((dir, name)) = split_path(&f.name) else { continue };
-        let dir_id = match dir {
-            Some(d) => program.add_directory(LineString::String(d.as_bytes().to_vec())),
-            None => program.default_directory(),
-        };
-        let info = FileInfo { timestamp: f.timestamp, size: f.size, ..FileInfo::default() };
-        let id = program.add_file(LineString::String(name.as_bytes().to_vec()), dir_id, Some(info));
-        if !ids.iter().any(|(i, _)| *i == f.index) {
-            ids.push((f.index, id));
-        }
-    }
-    let file_of = |index: u32| ids.iter().find(|(i, _)| *i == index).map(|(_, id)| *id);
-    for (k, s) in sections.iter().enumerate() {
-        let known = |p: &Position| {
-            let mut sites = [None; CALL_SITES];
-            for (slot, &(f, line)) in sites.iter_mut().zip(&p.inlined_at) {
-                *slot = if line > 0 { file_of(f).map(|f| (f, line)) } else { None };
+/// One row of a `.debug_line` sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SourceRow {
+    /// Byte offset in the section.
+    address: u64,
+    /// File number in the table (from 1).
+    file: u64,
+    line: u64,
+    /// [`DW_LNE_NV_INLINED_AT`]'s operands.
+    inlined_at: (u64, u64),
+}
+
+/// A line program's file table: directories and files, numbered from 1
+/// (directory 0, the compilation directory, is implicit in DWARF 3), each
+/// once, in the order of the `.file` indices.
+struct FileTable<'a> {
+    directories: Vec<&'a str>,
+    /// Name, directory, time stamp, size.
+    files: Vec<(&'a str, u64, u64, u64)>,
+    /// `.file` index to file number.
+    numbers: Vec<(u32, u64)>,
+}
+
+impl<'a> FileTable<'a> {
+    fn new(files: &'a [SourceFile]) -> FileTable<'a> {
+        let mut table = FileTable { directories: Vec::new(), files: Vec::new(), numbers: Vec::new() };
+        let mut sorted: Vec<&SourceFile> = files.iter().collect();
+        sorted.sort_by_key(|f| f.index);
+        for f in sorted {
+            let Some((dir, name)) = split_path(&f.name) else { continue };
+            let dir = match dir {
+                Some(d) => match table.directories.iter().position(|x| *x == d) {
+                    Some(k) => k as u64 + 1,
+                    None => {
+                        table.directories.push(d);
+                        table.directories.len() as u64
+                    }
+                },
+                None => 0,
+            };
+            let number = match table.files.iter().position(|(n, d, _, _)| *n == name && *d == dir) {
+                Some(k) => k as u64 + 1,
+                None => {
+                    table.files.push((name, dir, f.timestamp, f.size));
+                    table.files.len() as u64
+                }
+            };
+            if !table.numbers.iter().any(|(i, _)| *i == f.index) {
+                table.numbers.push((f.index, number));
             }
-            if p.line > 0 { file_of(p.file).map(|f| (f, p.line, sites)) } else { None }
+        }
+        table
+    }
+
+    fn number(&self, index: u32) -> Option<u64> {
+        self.numbers.iter().find(|(i, _)| *i == index).map(|(_, n)| *n)
+    }
+
+    /// The header after `header_length`, as ptxas writes it (with four
+    /// zero bytes after the file table, inside the header's length).
+    fn header(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&HEADER_FIELDS);
+        for d in &self.directories {
+            out.extend_from_slice(d.as_bytes());
+            out.push(0);
+        }
+        out.push(0);
+        for (name, dir, time, size) in &self.files {
+            out.extend_from_slice(name.as_bytes());
+            out.push(0);
+            uleb128(out, *dir);
+            uleb128(out, *time);
+            uleb128(out, *size);
+        }
+        out.push(0);
+        out.extend_from_slice(&[0; 4]);
+    }
+}
+
+/// `.debug_line`: code addresses to `.loc` positions. `function_name`
+/// gives the `.debug_str` offset of the `function_name` of the `.loc`
+/// directive at a PTX line (0 when it has none).
+fn source_lines(files: &[SourceFile], sections: &[SectionLines], function_name: &dyn Fn(u32) -> u64) -> (Vec<u8>, Vec<CodeAddress>) {
+    let table = FileTable::new(files);
+    let mut out = vec![0, 0, 0, 0, 3, 0, 0, 0, 0, 0];
+    table.header(&mut out);
+    let header_length = (out.len() - 10) as u32;
+    out[6..10].copy_from_slice(&header_length.to_le_bytes());
+    let mut relocations = Vec::new();
+    for s in sections {
+        // A position's row, up to the call sites' rows: file, line, the
+        // call sites (their `.loc` directives) and the function name.
+        let known = |p: &Position| {
+            let file = table.number(p.file).filter(|_| p.line > 0)?;
+            let name = if p.inlined.sites[0].line > 0 { function_name(p.inlined.loc) } else { 0 };
+            Some((file, p.line, p.inlined.sites, name))
         };
         // A section without any `.loc` gets no sequence (ptxas writes none).
         let Some(first) = s.positions.iter().find_map(known) else { continue };
         let entry = |i: usize| s.entries.iter().find(|(at, _)| *at == i).and_then(|(_, p)| known(p));
-        program.begin_sequence(Some(Address::Symbol { symbol: k, addend: 0 }));
+        let mut rows: Vec<SourceRow> = Vec::new();
         // Code inlined at a call site: ptxas gives the call site a row of
-        // its own, at the address of the first instruction of each
-        // inlining it meets (measured on nvcc's `inlined_at` positions of
-        // `__ldg`); later instructions of the same inlining get one row.
-        // Nested inlining: each call site from the outermost in, each
-        // inlining told apart by its whole chain of call sites.
-        let mut entered: Vec<Vec<Option<(FileId, u32)>>> = Vec::new();
-        rows(&mut program, s.positions.iter().enumerate().map(|(i, p)| known(p).or_else(|| entry(i))), first, |program, (file, line, sites)| {
-            for k in (0..sites.len()).rev() {
-                let Some(site) = sites[k] else { continue };
-                let key = sites[k..].to_vec();
-                if entered.contains(&key) {
+        // its own, at the address of the first instruction inlined there,
+        // once per call site `.loc` directive (a second `.loc` at the same
+        // position is a second inlining, with a row of its own); each
+        // inlined row names the row of its innermost call site, each call
+        // site's row that of the call site it is itself inlined at.
+        let mut entered: Vec<(CallSite, u64)> = Vec::new();
+        for (i, (file, line, sites, name)) in row_starts(s.positions.iter().enumerate().map(|(i, p)| known(p).or_else(|| entry(i))), first) {
+            let address = i as u64 * INSTRUCTION_BYTES;
+            let depth = sites.iter().take_while(|c| c.line > 0).count();
+            let mut outer_row = 0;
+            for (k, site) in sites[..depth].iter().enumerate().rev() {
+                if let Some(&(_, row)) = entered.iter().find(|(c, _)| c == site) {
+                    outer_row = row;
                     continue;
                 }
-                entered.push(key);
-                let row = program.row();
-                row.file = site.0;
-                row.line = u64::from(site.1);
-                program.generate_row();
+                let Some(site_file) = table.number(site.file) else { continue };
+                let inlined_at = if k + 1 < depth && outer_row > 0 { (outer_row, function_name(site.loc)) } else { (0, 0) };
+                rows.push(SourceRow { address, file: site_file, line: u64::from(site.line), inlined_at });
+                outer_row = rows.len() as u64;
+                entered.push((*site, outer_row));
             }
-            let row = program.row();
-            row.file = file;
-            row.line = u64::from(line);
-        });
-        program.end_sequence(s.positions.len() as u64 * INSTRUCTION_BYTES);
+            let inlined_at = if outer_row > 0 { (outer_row, name) } else { (0, 0) };
+            rows.push(SourceRow { address, file, line: u64::from(line), inlined_at });
+        }
+        relocations.push(CodeAddress { offset: out.len() as u64 + 3, symbol: s.symbol.clone(), kind: R_CUDA_64, addend: 0 });
+        sequence(&mut out, &rows, s.positions.len() as u64 * INSTRUCTION_BYTES);
     }
-    write(&program, sections)
+    let length = (out.len() - 4) as u32;
+    out[..4].copy_from_slice(&length.to_le_bytes());
+    (out, relocations)
+}
+
+/// One sequence of `.debug_line`, with ptxas's choice of opcodes: its
+/// address (to be relocated), `DW_LNS_set_file` at the start and where the
+/// file changes, [`DW_LNE_NV_INLINED_AT`] where the inlining changes, a
+/// special opcode where one fits (not for the first row), else
+/// `DW_LNS_advance_line`, `DW_LNS_advance_pc` and `DW_LNS_copy` (a row
+/// on the same line takes no special opcode, and the address step is
+/// written as a signed LEB128: `02 c0 00` for 0x40, measured); after
+/// the first row `DW_LNS_set_prologue_end` and, when the second row is
+/// past the second instruction, an advance to that instruction first
+/// (ptxas's bytes, measured: `0a 02 10 ...`).
+fn sequence(out: &mut Vec<u8>, rows: &[SourceRow], end: u64) {
+    out.extend_from_slice(&[0, 9, 2]);
+    out.extend_from_slice(&[0; 8]);
+    let (mut address, mut file, mut line, mut inlined_at) = (0u64, 1u64, 1i64, (0u64, 0u64));
+    for (n, row) in rows.iter().enumerate() {
+        if n == 1 {
+            out.push(10); // DW_LNS_set_prologue_end
+            if row.address > INSTRUCTION_BYTES {
+                out.push(2);
+                uleb128(out, INSTRUCTION_BYTES);
+                address = INSTRUCTION_BYTES;
+            }
+        }
+        if n == 0 || row.file != file {
+            out.push(4);
+            uleb128(out, row.file);
+            file = row.file;
+        }
+        if row.inlined_at != inlined_at {
+            let mut operands = Vec::with_capacity(8);
+            uleb128(&mut operands, row.inlined_at.0);
+            uleb128(&mut operands, row.inlined_at.1);
+            out.push(0);
+            uleb128(out, operands.len() as u64 + 1);
+            out.push(DW_LNE_NV_INLINED_AT);
+            out.extend_from_slice(&operands);
+            inlined_at = row.inlined_at;
+        }
+        let (dl, da) = (row.line as i64 - line, (row.address - address) as i64);
+        let special = (dl - LINE_BASE) + LINE_RANGE * da + OPCODE_BASE;
+        if n > 0 && dl != 0 && (LINE_BASE..LINE_BASE + LINE_RANGE).contains(&dl) && special <= 255 {
+            out.push(special as u8);
+        } else {
+            if dl != 0 {
+                out.push(3);
+                sleb128(out, dl);
+            }
+            if da != 0 {
+                out.push(2);
+                sleb128(out, da);
+            }
+            out.push(1); // DW_LNS_copy
+        }
+        line = row.line as i64;
+        address = row.address;
+    }
+    if end > address {
+        out.push(2);
+        sleb128(out, (end - address) as i64);
+    }
+    out.extend_from_slice(&[0, 1, 1]); // DW_LNE_end_sequence
 }
 
 /// `.nv_debug_line_sass`: code addresses to lines of `.nv_debug_ptx_txt`.
 ///
-/// Written here rather than with `gimli`: its rows name file 0 (the
-/// table is empty; `nvdisasm -gp` crashes on a program whose rows name
-/// file 1, the DWARF 3 default, measured), and a DWARF 3 writer numbers
-/// files from 1. The opcodes are ptxas's: a special opcode where one
-/// fits, else `DW_LNS_advance_line`, `DW_LNS_advance_pc`, `DW_LNS_copy`.
+/// Its rows name file 0 (the table is empty; `nvdisasm -gp` crashes on a
+/// program whose rows name file 1, the DWARF 3 default, measured); the
+/// opcodes are those of [`sequence`].
 fn ptx_lines(sections: &[SectionLines]) -> (Vec<u8>, Vec<CodeAddress>) {
-    const LINE_BASE: i64 = -5;
-    const LINE_RANGE: i64 = 14;
-    const OPCODE_BASE: i64 = 13;
-    // unit_length (filled in last), version 3, header_length 19, then the
-    // header fields of `encodings()`, the standard opcodes' operand
-    // counts, no directories, no files.
-    let mut out: Vec<u8> = vec![0, 0, 0, 0, 3, 0, 19, 0, 0, 0, 1, 1, LINE_BASE as u8, LINE_RANGE as u8, OPCODE_BASE as u8];
-    out.extend_from_slice(&[0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1, 0, 0]);
+    // unit_length (filled in last), version 3, header_length 19: the
+    // header fields, no directories, no files.
+    let mut out: Vec<u8> = vec![0, 0, 0, 0, 3, 0, 19, 0, 0, 0];
+    out.extend_from_slice(&HEADER_FIELDS);
+    out.extend_from_slice(&[0, 0]);
     let mut relocations = Vec::new();
     for s in sections {
         let known = |p: &Position| (p.ptx_line > 0).then_some(p.ptx_line);
         let entry = |i: usize| s.entries.iter().find(|(at, _)| *at == i).and_then(|(_, p)| known(p));
         let first = entry(0).or_else(|| s.positions.iter().find_map(known)).unwrap_or(1);
-        // DW_LNE_set_address (relocated), DW_LNS_set_file 0.
-        out.extend_from_slice(&[0, 9, 2]);
-        relocations.push(CodeAddress { offset: out.len() as u64, symbol: s.symbol.clone(), kind: R_CUDA_64, addend: 0 });
-        out.extend_from_slice(&[0; 8]);
-        out.extend_from_slice(&[4, 0]);
-        let (mut line, mut address) = (1i64, 0i64);
-        for (emitted, (i, p)) in row_starts(s.positions.iter().enumerate().map(|(i, p)| known(p).or_else(|| entry(i))), first).enumerate() {
-            if emitted == 1 {
-                out.push(10); // DW_LNS_set_prologue_end
-            }
-            let (dl, da) = (i64::from(p) - line, i as i64 * INSTRUCTION_BYTES as i64 - address);
-            let special = (dl - LINE_BASE) + LINE_RANGE * da + OPCODE_BASE;
-            if emitted > 0 && (LINE_BASE..LINE_BASE + LINE_RANGE).contains(&dl) && special <= 255 {
-                out.push(special as u8);
-            } else {
-                if dl != 0 {
-                    out.push(3);
-                    sleb128(&mut out, dl);
-                }
-                if da != 0 {
-                    out.push(2);
-                    uleb128(&mut out, da as u64);
-                }
-                out.push(1); // DW_LNS_copy
-            }
-            line = i64::from(p);
-            address = i as i64 * INSTRUCTION_BYTES as i64;
-        }
-        let end = s.positions.len() as i64 * INSTRUCTION_BYTES as i64;
-        if end > address {
-            out.push(2);
-            uleb128(&mut out, (end - address) as u64);
-        }
-        out.extend_from_slice(&[0, 1, 1]); // DW_LNE_end_sequence
+        let rows: Vec<SourceRow> = row_starts(s.positions.iter().enumerate().map(|(i, p)| known(p).or_else(|| entry(i))), first)
+            .map(|(i, line)| SourceRow { address: i as u64 * INSTRUCTION_BYTES, file: 0, line: u64::from(line), inlined_at: (0, 0) })
+            .collect();
+        relocations.push(CodeAddress { offset: out.len() as u64 + 3, symbol: s.symbol.clone(), kind: R_CUDA_64, addend: 0 });
+        sequence(&mut out, &rows, s.positions.len() as u64 * INSTRUCTION_BYTES);
     }
     let length = (out.len() - 4) as u32;
     out[..4].copy_from_slice(&length.to_le_bytes());
@@ -336,75 +448,6 @@ fn row_starts<T: Copy + PartialEq>(positions: impl Iterator<Item = Option<T>>, f
             (i, p)
         })
     })
-}
-
-/// The rows of one sequence ([`row_starts`]), the second marked as the
-/// prologue's end. `set` fills in the row at the instruction's address
-/// (and may write rows before it).
-fn rows<T: Copy + PartialEq>(program: &mut LineProgram, positions: impl Iterator<Item = Option<T>>, first: T, mut set: impl FnMut(&mut LineProgram, T)) {
-    for (emitted, (i, p)) in row_starts(positions, first).enumerate() {
-        program.row().address_offset = i as u64 * INSTRUCTION_BYTES;
-        if emitted == 1 {
-            program.row().prologue_end = true;
-        }
-        set(program, p);
-        program.generate_row();
-    }
-}
-
-/// Writes a line program; each sequence's start address becomes a
-/// relocation against its section's symbol.
-fn write(program: &LineProgram, sections: &[SectionLines]) -> Result<(Vec<u8>, Vec<CodeAddress>), String> {
-    let (encoding, _) = encodings();
-    let mut out = DebugLine(Relocating { bytes: EndianVec::new(LittleEndian), relocations: Vec::new() });
-    program.write(&mut out, encoding, &mut LineStringTable::default(), &mut StringTable::default()).map_err(|e| format!("line program: {e}"))?;
-    let w = out.0;
-    let relocations = w
-        .relocations
-        .into_iter()
-        .map(|(offset, symbol, addend)| {
-            let name = sections.get(symbol).map(|s| s.symbol.clone()).ok_or_else(|| format!("line program: no section {symbol}"))?;
-            Ok(CodeAddress { offset: offset as u64, symbol: name, kind: R_CUDA_64, addend })
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    Ok((w.bytes.into_vec(), relocations))
-}
-
-/// A section writer that leaves symbol addresses zero and records where
-/// they go (`.rela` entries carry the address).
-struct Relocating {
-    bytes: EndianVec<LittleEndian>,
-    relocations: Vec<(usize, usize, i64)>,
-}
-
-impl Writer for Relocating {
-    type Endian = LittleEndian;
-
-    fn endian(&self) -> LittleEndian {
-        LittleEndian
-    }
-
-    fn len(&self) -> usize {
-        self.bytes.len()
-    }
-
-    fn write(&mut self, bytes: &[u8]) -> gimli::write::Result<()> {
-        self.bytes.write(bytes)
-    }
-
-    fn write_at(&mut self, offset: usize, bytes: &[u8]) -> gimli::write::Result<()> {
-        self.bytes.write_at(offset, bytes)
-    }
-
-    fn write_address(&mut self, address: Address, size: u8) -> gimli::write::Result<()> {
-        match address {
-            Address::Constant(value) => self.write_udata(value, size),
-            Address::Symbol { symbol, addend } => {
-                self.relocations.push((self.len(), symbol, addend));
-                self.write_udata(0, size)
-            }
-        }
-    }
 }
 
 /// `.nv_debug_ptx_txt`: the PTX text line for line, each line ended by a
@@ -543,5 +586,48 @@ mod encoding_tests {
         let (bytes, _) = ptx_lines(&[at_ptx_lines(&[40, 41, 43])]);
         let program = &bytes[29..];
         assert_eq!(program[11..], [0x04, 0x00, 0x03, 0x27, 0x01, 0x0a, 0xf3, 0xf4, 0x02, 0x10, 0x00, 0x01, 0x01]);
+    }
+
+    #[test]
+    fn inlined_rows_carry_ptxas_call_site_records() {
+        // ptxas 13.5's whole `.debug_line` for this PTX (sm_80): a chain of
+        // dependent FFMAs, so that every `.loc` has its instruction in
+        // order. Two `.loc 1 11 10` are two inlinings at the same position;
+        // `.loc 1 22 3` twice, each a call site of an `inlined_at 1 22 3`.
+        //   7 .loc 1 10 1 (5 instructions)     17 .loc 1 21 3, f1, inlined_at 1 11 10
+        //  11 .loc 1 11 10                      19 .loc 1 12 3
+        //  13 .loc 1 20 3, f0, inlined_at 1 11 10  21 .loc 1 22 3, f1, inlined_at 1 11 10
+        //  15 .loc 1 11 10                      23 .loc 1 40 3, f0, inlined_at 1 22 3
+        //  25, 27: 21 and 23 again              29 .loc 1 13 3 (then 17 instructions of no line)
+        // f0 and f1 are `.debug_str` offsets 0 and 3.
+        let expected = "a70000000300240000000101fb0e0d0001010101000000010000012f78000073796e2e6375000100000000000000000902000000000000000004010309010a0210030102c000010210010003900300030901000390000003770210010210010003900603030a01000390000003770210010003900603030a0210010210010003900a000312010003900603036e0210010210010003900d000312010003900000036502100102a002000101";
+        let site = |line: u32, loc: u32| CallSite { file: 1, line, loc };
+        let at = |line: u32, loc: u32, sites: &[CallSite]| {
+            let mut inlined = InlineChain { loc, ..InlineChain::default() };
+            inlined.sites[..sites.len()].copy_from_slice(sites);
+            Position { ptx_line: loc + 1, file: 1, line, inlined }
+        };
+        let mut positions = vec![at(10, 7, &[]); 5];
+        positions.extend([
+            at(11, 11, &[]),
+            at(20, 13, &[site(11, 11)]),
+            at(11, 15, &[]),
+            at(21, 17, &[site(11, 15)]),
+            at(12, 19, &[]),
+            at(22, 21, &[site(11, 15)]),
+            at(40, 23, &[site(22, 21), site(11, 15)]),
+            at(22, 25, &[site(11, 15)]),
+            at(40, 27, &[site(22, 25), site(11, 15)]),
+            at(13, 29, &[]),
+        ]);
+        positions.extend([Position::default(); 17]);
+        let files = [SourceFile { index: 1, name: "/x/syn.cu".into(), timestamp: 0, size: 0 }];
+        let section = SectionLines { symbol: "k".into(), positions, entries: Vec::new() };
+        let names = |loc: u32| if matches!(loc, 17 | 21 | 25) { 3 } else { 0 };
+        let (bytes, relocations) = source_lines(&files, &[section], &names);
+        let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, expected);
+        // ptxas relocates offset 0x31 against the kernel (readelf -r).
+        assert_eq!(relocations, vec![CodeAddress { offset: 0x31, symbol: "k".into(), kind: 2, addend: 0 }]);
     }
 }

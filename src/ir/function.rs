@@ -194,6 +194,32 @@ pub struct LaunchBounds {
 /// to six deep).
 pub const INLINE_DEPTH: usize = 8;
 
+/// One call site of an inlined position: the `.loc` directive an
+/// `inlined_at F L C` names, which is the latest `.loc F L C` before it
+/// (ptxas refuses an `inlined_at` with none). Two call sites at the same
+/// source position are two inlinings when their `.loc` directives differ.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CallSite {
+    /// The `.loc` file index.
+    pub file: u32,
+    /// The `.loc` line.
+    pub line: u32,
+    /// The PTX line of that `.loc` directive (0: not found).
+    pub loc: u32,
+}
+
+/// Where an inlined position comes from: the PTX line of its `.loc` (whose
+/// `function_name` names the function it is in) and its call sites,
+/// innermost first (the `.loc`'s `inlined_at`, then that of the `.loc` it
+/// names, and so on), default past the last.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct InlineChain {
+    /// The PTX line of the position's `.loc` directive.
+    pub loc: u32,
+    /// The call sites.
+    pub sites: [CallSite; INLINE_DEPTH],
+}
+
 /// A source position: the PTX line and column of an instruction, and the
 /// `.loc` position (file, line, column of the high-level source) in force.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

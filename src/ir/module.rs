@@ -66,10 +66,8 @@ pub struct Module {
     /// Module-scope variables.
     pub globals: PrimaryMap<GlobalId, GlobalVar>,
     /// The chains of `inlined_at` call sites that positions name
-    /// ([`super::SrcLoc::inlined_at`]): file and line, innermost first (the
-    /// `.loc`'s `inlined_at`, then that of the `.loc` that gave that call
-    /// site, and so on), (0, 0) past the last.
-    pub inline_chains: Vec<[(u32, u32); super::function::INLINE_DEPTH]>,
+    /// ([`super::SrcLoc::inlined_at`]).
+    pub inline_chains: Vec<super::function::InlineChain>,
     /// The module's `.texref` variables by name, in declaration order (a
     /// texture fetch names one by its index: [`super::texture::TexFetch`]).
     pub texrefs: Vec<String>,

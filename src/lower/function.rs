@@ -20,6 +20,7 @@ use super::{func_of, globals, ModuleCx};
 use crate::diag::Span;
 use crate::ir::entity::EntityRef;
 use crate::ir::{Attrs, Block, FuncId, Function, FunctionBuilder, Guard, Inst, InstData, Opcode, SrcLoc, Type, Value, Variable};
+use crate::ir::function::{CallSite, InlineChain, INLINE_DEPTH};
 use crate::ptx::ast::{self, FxBuild, Instruction, OperandKind, StateSpace, Statement, Symbol, VarType};
 use crate::ptx::opcode::Opcode as P;
 use smallvec::SmallVec;
@@ -106,9 +107,10 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     /// The `.loc` in force: file, line, column, and its chain of call
     /// sites ([`SrcLoc::inlined_at`]).
     debug: (u32, u32, u32, u32),
-    /// The call site each inlined position was last given (`.loc F L ...,
-    /// inlined_at F2 L2`: (F, L) → (F2, L2)), to follow nested inlining.
-    call_sites: HashMap<(u32, u32), (u32, u32), FxBuild>,
+    /// The latest `.loc` directive of each position (file, line, column):
+    /// its PTX line and its call sites, which an `inlined_at` naming the
+    /// position continues (nested inlining).
+    locs: HashMap<(u32, u32, u32), (u32, [CallSite; INLINE_DEPTH]), FxBuild>,
     /// Bytes of `.local` frame declared so far.
     pub frame: u32,
     /// The variable of PTX's carry flag, once an instruction uses it.
@@ -149,7 +151,7 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         emitted: SmallVec::new(),
         pending: SmallVec::new(),
         debug: (0, 0, 0, 0),
-        call_sites: HashMap::default(),
+        locs: HashMap::default(),
         frame: 0,
         cc: None,
         errors: Vec::new(),
@@ -320,16 +322,19 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                     }
                 }
                 Event::Loc(l) => {
-                    let mut chain_id = 0;
-                    if let Some((f, line, _)) = l.inlined_at {
-                        let mut chain = [(0, 0); crate::ir::function::INLINE_DEPTH];
-                        self.call_sites.insert((l.file, l.line), (f, line));
-                        let mut site = Some((f, line));
-                        for slot in chain.iter_mut() {
-                            let Some(s) = site else { break };
-                            *slot = s;
-                            site = self.call_sites.get(&s).copied().filter(|p| *p != s);
+                    let ptx_line = self.cx.lines.as_ref().map_or(0, |(map, src)| map.line_col(src, l.loc.span().start).0);
+                    let mut sites = [CallSite::default(); INLINE_DEPTH];
+                    if let Some((file, line, column)) = l.inlined_at {
+                        sites[0] = CallSite { file, line, loc: 0 };
+                        if let Some((loc, outer)) = self.locs.get(&(file, line, column)) {
+                            sites[0].loc = *loc;
+                            sites[1..].copy_from_slice(&outer[..INLINE_DEPTH - 1]);
                         }
+                    }
+                    self.locs.insert((l.file, l.line, l.column), (ptx_line, sites));
+                    let mut chain_id = 0;
+                    if l.inlined_at.is_some() {
+                        let chain = InlineChain { loc: ptx_line, sites };
                         let cx = &mut *self.cx;
                         chain_id = *cx.inline_chain_ids.entry(chain).or_insert_with(|| {
                             cx.inline_chains.push(chain);

@@ -208,8 +208,8 @@ struct ModuleCx<'a> {
     /// The module's `.surfref` variables, likewise.
     surfrefs: Vec<(ast::Symbol, String)>,
     /// Chains of `inlined_at` call sites, each once ([`ir::Module::inline_chains`]).
-    inline_chains: Vec<[(u32, u32); crate::ir::function::INLINE_DEPTH]>,
-    inline_chain_ids: HashMap<[(u32, u32); crate::ir::function::INLINE_DEPTH], u32>,
+    inline_chains: Vec<crate::ir::function::InlineChain>,
+    inline_chain_ids: HashMap<crate::ir::function::InlineChain, u32>,
 }
 
 impl ModuleCx<'_> {

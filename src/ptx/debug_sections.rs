@@ -107,6 +107,13 @@ impl ModuleDebug {
         k.checked_sub(1).and_then(|k| self.locs[k].function_name.as_ref())
     }
 
+    /// The `function_name` of the `.loc` directive at PTX line `line`, if
+    /// there is one and it has one.
+    pub fn function_name_of(&self, line: u32) -> Option<&(String, i64)> {
+        let k = self.locs.partition_point(|l| l.line < line);
+        self.locs.get(k).filter(|l| l.line == line).and_then(|l| l.function_name.as_ref())
+    }
+
     /// The section named `name`.
     pub fn section(&self, name: &str) -> Option<&DebugData> {
         self.sections.iter().find(|s| s.name == name)
