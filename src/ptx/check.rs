@@ -68,6 +68,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Result<Diagnostics, Diagnostics
         kernel_params: Vec::new(),
         extern_funcs: Default::default(),
         signatures_of: HashMap::default(),
+        loc_positions: Default::default(),
         version: m.version.map_or((0, 0), |v| v.pair()),
         target: m.target.as_ref().and_then(|t| t.sm()).unwrap_or(Sm::new(0)),
     };
@@ -149,6 +150,11 @@ struct Checker<'m> {
     /// (The declaration itself: the sizes are worked out only for calls,
     /// which are few next to the functions declared.)
     signatures_of: HashMap<Symbol, &'m Function>,
+    /// The positions (file, line, column) of the `.loc` directives so far,
+    /// in the module's text order: an `inlined_at` must name one of them
+    /// (ptxas: "Source location F L C used in inlined_at directive must be
+    /// used in a preceding .loc directive").
+    loc_positions: std::collections::HashSet<(u32, u32, u32), FxBuild>,
     /// `.extern .func` declarations without a body so far.
     extern_funcs: std::collections::HashSet<Symbol, FxBuild>,
 }
@@ -696,7 +702,13 @@ impl<'m> Checker<'m> {
                         }
                     }
                 }
-                Statement::Label(..) | Statement::Pragma(_) | Statement::Loc(_) | Statement::CallPrototype(_) => {}
+                Statement::Loc(l) => {
+                    if let Some((file, line, column)) = l.inlined_at.filter(|site| !self.loc_positions.contains(site)) {
+                        self.error(l.loc.span(), format!("source location {file} {line} {column} used in inlined_at is not that of a preceding .loc directive"));
+                    }
+                    self.loc_positions.insert((l.file, l.line, l.column));
+                }
+                Statement::Label(..) | Statement::Pragma(_) | Statement::CallPrototype(_) => {}
             }
         }
     }
@@ -2001,6 +2013,19 @@ mod tests {
         for accepted in ["cvt.sat.s32.u32 %r1, %r2;", "cvt.sat.u32.s32 %r1, %r2;", "cvt.sat.s8.s32 %rs1, %r2;", "cvt.sat.u16.s8 %rs1, %rs2;", "cvt.sat.s32.s64 %r1, %rd2;", "cvt.sat.u64.s64 %rd2, %rd3;"] {
             assert_eq!(verdict("sm_80", accepted), Ok(()), "{accepted}");
         }
+    }
+
+    #[test]
+    fn inlined_at_names_a_preceding_loc() {
+        // ptxas 13.5: "Source location 1 11 10 used in inlined_at directive
+        // must be used in a preceding .loc directive"; the column counts,
+        // and a `.loc` of an earlier function is preceding too.
+        let given = ".loc 1 11 10\nadd.s32 %r1, %r1, 1;\n.loc 1 20 3, inlined_at 1 11 10\nadd.s32 %r1, %r1, 1;";
+        assert_eq!(verdict("sm_80", given), Ok(()));
+        let other_column = verdict("sm_80", ".loc 1 11 9\nadd.s32 %r1, %r1, 1;\n.loc 1 20 3, inlined_at 1 11 10\nadd.s32 %r1, %r1, 1;").expect_err("column 10 not given");
+        assert!(other_column.contains("source location 1 11 10 used in inlined_at"), "{other_column}");
+        let later = verdict("sm_80", ".loc 1 20 3, inlined_at 1 11 10\nadd.s32 %r1, %r1, 1;\n.loc 1 11 10\nadd.s32 %r1, %r1, 1;").expect_err("given after");
+        assert!(later.contains("not that of a preceding .loc directive"), "{later}");
     }
 
     #[test]
