@@ -19,8 +19,10 @@
 //!
 //! The types the definitions build and the compiler reads are the
 //! `ptx2sass-shared` crate's; the form table is built with plain numbers
-//! for its opcode and modifier tokens (`Form<u16, u16>`), which the
-//! writers replace by the compiler's generated enums.
+//! for its opcode and modifier tokens and the rows' declared operand
+//! widths (`Form<u16, u16, OperandWidths>`), which the writers replace by
+//! the compiler's generated enums and the evaluated width tables
+//! (`isa/widths.rs`).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -305,8 +305,8 @@ mod tests {
         }
     }
 
-    /// Operand widths come from the opcode and the modifier that decides
-    /// them (a load's size, a conversion's types, IMAD's `.WIDE`).
+    /// Operand widths come from the form's row and the modifier that
+    /// decides them (a load's size, a conversion's types, IMAD's `.WIDE`).
     #[test]
     fn widths_follow_the_modifiers() {
         use super::super::inst::Inst;

@@ -8,10 +8,12 @@ pub(crate) use ptx2sass_shared::isa::{bits, branch, family, op_facts, operand};
 
 /// The form types as the definition builds them: opcode and modifier
 /// tokens as plain numbers (an index into the opcode rows, a token
-/// number), which the table's definition leaves for the writer to set.
+/// number), which the table's definition leaves for the writer to set,
+/// and operand widths as the rows declare them (`widths`), which the
+/// writer evaluates.
 pub(crate) mod form {
     pub(crate) use ptx2sass_shared::isa::form::*;
-    pub(crate) type Form = ptx2sass_shared::isa::form::Form<u16, u16>;
+    pub(crate) type Form = ptx2sass_shared::isa::form::Form<u16, u16, crate::isa::widths::OperandWidths>;
     pub(crate) type Spelling = ptx2sass_shared::isa::form::Spelling<u16>;
 }
 
@@ -23,7 +25,7 @@ pub(crate) mod table {
 /// The plan compiler, over the definition's forms.
 pub(crate) mod plan_compile {
     pub(crate) use ptx2sass_shared::isa::plan::compile::*;
-    pub(crate) type Plan = ptx2sass_shared::isa::plan::compile::Plan<u16, u16>;
+    pub(crate) type Plan = ptx2sass_shared::isa::plan::compile::Plan<u16, u16, crate::isa::widths::OperandWidths>;
 }
 
 // The plans' writer, here so that it sees the plan types.
@@ -35,5 +37,5 @@ pub(crate) mod ops;
 // The opcode rows' writer.
 pub(crate) mod facts;
 
-// The operand widths' rule and writer.
+// The operand widths: the rows' declaration, its evaluation and writer.
 pub(crate) mod widths;

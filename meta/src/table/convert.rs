@@ -22,6 +22,7 @@
 use super::{Generation, RD, cbank, f};
 use crate::isa::bits::Field;
 use crate::isa::form::{Form, ModField, OperandSuffix, Slot, UNMEASURED as U};
+use crate::isa::widths::{Declare, OperandWidths, Width};
 
 /// A static list of spellings, `names[v]` for each `(v, name)` and
 /// [`U`] elsewhere.
@@ -56,10 +57,11 @@ enum Source {
 }
 
 /// Pushes the register, constant and uniform forms (1, 5, 6) of a
-/// conversion, and the immediate form (4) for each `(fixed, mods, slot)`.
+/// conversion, and the immediate form (4) for each `(fixed, mods, slot)`;
+/// returns them (the row declares their operand widths).
 #[allow(clippy::too_many_arguments)] // one call per opcode and type layout
-fn push(
-    v: &mut Vec<Form>,
+fn push<'a>(
+    v: &'a mut Vec<Form>,
     g: Generation,
     sms: (u16, u16),
     name: &'static str,
@@ -69,7 +71,8 @@ fn push(
     cbank_mods: Option<&'static [ModField]>,
     src: Source,
     imms: &[(Vec<(Field, u64)>, &'static [ModField], Slot)],
-) {
+) -> &'a mut [Form] {
+    let first = v.len();
     // a (24–31), c (64–71) unused; 81–83 and 86–90 clear (nvdisasm ignores them).
     let common = [(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0)];
     let (neg, abs) = match src {
@@ -95,6 +98,7 @@ fn push(
         let fixed: Vec<(Field, u64)> = common.iter().chain(fixed).chain(extra).copied().collect();
         v.push(at(g.form(name, 0x800 | op9, leak_fixed(fixed), mods, vec![RD, *slot])));
     }
+    &mut v[first..]
 }
 
 /// F2I, I2F, I2FP, F2F, FRND.
@@ -109,20 +113,23 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let dst64 = [(3, ".U64"), (7, ".S64")];
     let float_src = |spelled: &[(usize, &'static str)]| ModField { field: f(84, 85), names: names(4, spelled), extra: None };
     let f2i_fixed = [(f(73, 74), 0)];
+    // The result as wide as the destination type (`.S64`, `.U64`: a pair),
+    // the source as the source type (`.F64`).
+    let f2i_widths = OperandWidths::ONE.result(Width::SizeOf(1)).sources(Width::SizeOf(2));
     // 0x105: F16/F32 to at most 32 bits.
     let mods = |dst: ModField, src: ModField| leak_mods(vec![FTZ, dst, src, ROUND_INT, NTZ]);
     let d32 = int_dst(&dst32);
     let imm_f32 = vec![(vec![], mods(d32, float_src(&[(2, "")])), f32_imm)];
     // Constant operands of F16 sources print as `c[0x8] [0x2ed0]`: not modelled.
-    push(v, g, sms, "F2I", 0x105, &f2i_fixed, mods(d32, float_src(&[(1, ".F16"), (2, "")])), Some(imm_f32[0].1), Source::Float, &imm_f32);
+    push(v, g, sms, "F2I", 0x105, &f2i_fixed, mods(d32, float_src(&[(1, ".F16"), (2, "")])), Some(imm_f32[0].1), Source::Float, &imm_f32).widths(f2i_widths);
     // 0x111: from F64 to any size, or from F16/F32 to 64 bits.
     let all_dst: Vec<(usize, &'static str)> = dst32.iter().chain(&dst64).copied().collect();
     let dall = int_dst(&all_dst);
     let from_f64 = mods(dall, float_src(&[(3, ".F64")]));
-    push(v, g, sms, "F2I", 0x111, &f2i_fixed, from_f64, Some(from_f64), Source::Float, &[(vec![], from_f64, f64_imm)]);
+    push(v, g, sms, "F2I", 0x111, &f2i_fixed, from_f64, Some(from_f64), Source::Float, &[(vec![], from_f64, f64_imm)]).widths(f2i_widths);
     let d64 = int_dst(&dst64);
     let imm = vec![(vec![], mods(d64, float_src(&[(2, "")])), f32_imm)];
-    push(v, g, sms, "F2I", 0x111, &f2i_fixed, mods(d64, float_src(&[(1, ".F16"), (2, "")])), Some(imm[0].1), Source::Float, &imm);
+    push(v, g, sms, "F2I", 0x111, &f2i_fixed, mods(d64, float_src(&[(1, ".F16"), (2, "")])), Some(imm[0].1), Source::Float, &imm).widths(f2i_widths);
 
     // The high half of an F16 source (bit 60 `.H1`, printed after the
     // register; 61 prints `.INVALID2`/`.INVALID3`, and with an F32 source
@@ -137,7 +144,7 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let high_reg = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: None, not: None, reuse: Some(1) };
     for (op9, dst) in [(0x105u16, d32), (0x111, d64)] {
         let mods = leak_mods(vec![FTZ, dst, float_src(&[(1, ".F16")]), ROUND_INT, NTZ, F16_HIGH]);
-        v.push(Form { sms, operand_suffixes: HIGH, ..g.form("F2I", 0x200 | op9, high_fixed, mods, vec![RD, high_reg]) });
+        v.push(Form { sms, operand_suffixes: HIGH, ..g.form("F2I", 0x200 | op9, high_fixed, mods, vec![RD, high_reg]) }.widths(f2i_widths));
     }
 
     // ---- I2F: destination float 75–76, source size 84–85 with signedness 74.
@@ -152,6 +159,9 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let src64 = [(3, ".U64"), (7, ".S64")];
     let i2f_fixed = [(f(72, 73), 0), (f(77, 77), 0), (f(80, 80), 0)];
     let i2f_mods = |dst: ModField, src: ModField| leak_mods(vec![dst, src, ROUND]);
+    // The result as wide as the destination type (`.F64`: a pair), the
+    // source as the source type (`.S64`, `.U64`).
+    let i2f_widths = OperandWidths::ONE.result(Width::SizeOf(0)).sources(Width::SizeOf(1));
     let imms = |dst: ModField, spelled: &[(usize, &'static str)]| -> Vec<(Vec<(Field, u64)>, &'static [ModField], Slot)> {
         // Only 32- and 64-bit sources take an immediate here.
         let wide: Vec<(usize, &'static str)> = spelled.iter().filter(|(k, _)| k & 3 >= 2).copied().collect();
@@ -164,11 +174,11 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let f32_dst = float_dst(&[(1, ".F16"), (2, "")]);
     // Constant operands of 8- and 16-bit sources print as `c[0x8] [0x2ed0]`: not modelled.
     let wide = |spelled: &[(usize, &'static str)]| -> Vec<(usize, &'static str)> { spelled.iter().filter(|(k, _)| k & 3 >= 2).copied().collect() };
-    push(v, g, sms, "I2F", 0x106, &i2f_fixed, i2f_mods(f32_dst, int_src(&src32)), Some(i2f_mods(f32_dst, int_src(&wide(&src32)))), Source::Int, &imms(f32_dst, &src32));
+    push(v, g, sms, "I2F", 0x106, &i2f_fixed, i2f_mods(f32_dst, int_src(&src32)), Some(i2f_mods(f32_dst, int_src(&wide(&src32)))), Source::Int, &imms(f32_dst, &src32)).widths(i2f_widths);
     let all_src: Vec<(usize, &'static str)> = src32.iter().chain(&src64).copied().collect();
     let f64_dst = float_dst(&[(3, ".F64")]);
-    push(v, g, sms, "I2F", 0x112, &i2f_fixed, i2f_mods(f64_dst, int_src(&all_src)), Some(i2f_mods(f64_dst, int_src(&wide(&all_src)))), Source::Int, &imms(f64_dst, &all_src));
-    push(v, g, sms, "I2F", 0x112, &i2f_fixed, i2f_mods(f32_dst, int_src(&src64)), Some(i2f_mods(f32_dst, int_src(&src64))), Source::Int, &imms(f32_dst, &src64));
+    push(v, g, sms, "I2F", 0x112, &i2f_fixed, i2f_mods(f64_dst, int_src(&all_src)), Some(i2f_mods(f64_dst, int_src(&wide(&all_src)))), Source::Int, &imms(f64_dst, &all_src)).widths(i2f_widths);
+    push(v, g, sms, "I2F", 0x112, &i2f_fixed, i2f_mods(f32_dst, int_src(&src64)), Some(i2f_mods(f32_dst, int_src(&src64))), Source::Int, &imms(f32_dst, &src64)).widths(i2f_widths);
     // A byte or half of a register as the source: bits 60–61 select it
     // for 8-bit sources (`I2F.U8 R5, R2.B1`; 0 prints nothing, the forms
     // above) and 16-bit ones (1 `.H1`; 2 and 3 print `.INVALIDn`), printed
@@ -183,7 +193,7 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     for (op9, dst) in [(0x106u16, f32_dst), (0x112, f64_dst)] {
         for (sizes, select) in [(&[(0usize, ".U8"), (4, ".S8")][..], BYTE), (&[(1, ".U16"), (5, ".S16")][..], HALF)] {
             let mods = leak_mods(vec![dst, int_src(sizes), ROUND, select]);
-            v.push(Form { sms, operand_suffixes: SELECT, ..g.form("I2F", 0x200 | op9, select_fixed, mods, vec![RD, reg]) });
+            v.push(Form { sms, operand_suffixes: SELECT, ..g.form("I2F", 0x200 | op9, select_fixed, mods, vec![RD, reg]) }.widths(i2f_widths));
         }
     }
 
@@ -205,6 +215,10 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     push(v, g, i2fp_sms, "I2FP", 0x045, &i2fp_fixed, i2fp_mods(int_src(&i2fp_src)), Some(i2fp_mods(int_src(&i2fp_src))), Source::Int, &i2fp_imms);
 
     // ---- F2F: one form per destination (75–77), the pair printed by the source field (84–85).
+    // The result a pair for an F64 destination (3), the source for an F64
+    // source (the source field's value 3).
+    const F64_PAIR: &[u8] = &[1, 1, 1, 2];
+    let f2f_widths = |dst: u64| OperandWidths::ONE.result(Width::Regs(if dst == 3 { 2 } else { 1 })).sources(Width::ByMod(1, F64_PAIR));
     let f2f = |v: &mut Vec<Form>, sms: (u16, u16), op9: u16, dst: u64, pairs: &[(usize, &'static str)]| {
         let pair = ModField { field: f(84, 85), names: names(4, pairs), extra: None };
         let m = leak_mods(vec![FTZ, pair, ROUND]);
@@ -218,7 +232,7 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
             .collect();
         let wide: Vec<(usize, &'static str)> = pairs.iter().filter(|(src, _)| *src >= 2).copied().collect();
         let cb = (!wide.is_empty()).then(|| leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &wide), extra: None }, ROUND]));
-        push(v, g, sms, "F2F", op9, &[(f(75, 77), dst), (f(72, 74), 0)], m, cb, Source::Float, &imms);
+        push(v, g, sms, "F2F", op9, &[(f(75, 77), dst), (f(72, 74), 0)], m, cb, Source::Float, &imms).widths(f2f_widths(dst));
     };
     f2f(v, sms, 0x104, 2, &[(1, ".F32.F16")]);
     f2f(v, sms, 0x104, 1, &[(2, ".F16.F32")]);
@@ -236,7 +250,8 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
             3 => vec![(vec![], m, f64_imm)],
             _ => vec![],
         };
-        push(v, g, sms, "FRND", op9, &[(f(75, 77), ty), (f(72, 74), 0)], m, (ty >= 2).then_some(m), Source::Float, &imm);
+        // Both sides of the type's size (`.F64`: pairs).
+        push(v, g, sms, "FRND", op9, &[(f(75, 77), ty), (f(72, 74), 0)], m, (ty >= 2).then_some(m), Source::Float, &imm).widths(OperandWidths::all(Width::SizeOf(1)));
     }
 
     // ---- F2F and FRND of an F16 source's high half: bit 60 `.H1` after
@@ -251,7 +266,7 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let high_fixed = |dst: u64| leak_fixed(vec![(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0), (f(62, 62), 0), (f(75, 77), dst), (f(72, 74), 0)]);
     for (op9, dst, text) in [(0x104u16, 2u64, ".F32.F16"), (0x110, 3, ".F64.F16")] {
         let m = leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &[(1, text)]), extra: None }, ROUND, HIGH_HALF]);
-        v.push(Form { sms, operand_suffixes: HIGH_SUFFIX, ..g.form("F2F", 0x200 | op9, high_fixed(dst), m, vec![RD, high_reg]) });
+        v.push(Form { sms, operand_suffixes: HIGH_SUFFIX, ..g.form("F2F", 0x200 | op9, high_fixed(dst), m, vec![RD, high_reg]) }.widths(f2f_widths(dst)));
     }
     let m = leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &[(1, ".F16")]), extra: None }, ROUND_INT, HIGH_HALF]);
     v.push(Form { sms, operand_suffixes: HIGH_SUFFIX, ..g.form("FRND", 0x307, high_fixed(1), m, vec![RD, high_reg]) });

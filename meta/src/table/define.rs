@@ -11,7 +11,8 @@
 
 use crate::isa::bits::Field;
 use crate::isa::branch::Layout;
-use crate::isa::form::{Alias, AliasWhen, Bit, Form, ModField, OperandSuffix, PredShow, Slot, Spelling, UNMEASURED, Widths};
+use crate::isa::form::{Alias, AliasWhen, Bit, Form, ModField, OperandSuffix, PredShow, Slot, Spelling, UNMEASURED};
+use crate::isa::widths::{Declare, OperandWidths, Width};
 use crate::isa::table::opcodes::OPCODES;
 
 mod bitops;
@@ -80,16 +81,17 @@ impl Generation {
         if self.wide_ur { PredShow::Always } else { PredShow::UnlessTrue }
     }
     fn form(self, name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], mods: &'static [ModField], slots: Vec<Slot>) -> Form {
-        Form { name, op: 0, spelling: Spelling::EMPTY, defs: 0, widths: Widths::ONE, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, nonzero: &[], operand_suffixes: &[], slots: Box::leak(slots.into_boxed_slice()) }
+        Form { name, op: 0, spelling: Spelling::EMPTY, defs: 0, widths: OperandWidths::ONE, sms: self.sms, opcode, fixed, mods, suffix: "", aliases: &[], space_before_last: false, uniform_guard: false, nonzero: &[], operand_suffixes: &[], slots: Box::leak(slots.into_boxed_slice()) }
     }
 }
 
 /// The forms 1, 4, 5 and 6 of an ALU instruction whose b operand is the
 /// variable one, with `pre` operands before it and `post` after it; the b
-/// flag bit is a negation, or a bitwise not when `b_not`.
+/// flag bit is a negation, or a bitwise not when `b_not`. Returns them (a
+/// row declares its operand widths on them).
 #[allow(clippy::too_many_arguments)] // one call per instruction family; named at each call
-fn alu(
-    out: &mut Vec<Form>,
+fn alu<'a>(
+    out: &'a mut Vec<Form>,
     g: Generation,
     name: &'static str,
     op9: u16,
@@ -100,7 +102,8 @@ fn alu(
     b_not: bool,
     signed_imm: bool,
     post: &[Slot],
-) {
+) -> &'a mut [Form] {
+    let first = out.len();
     let (neg, not) = if b_not { (None, b_flag) } else { (b_flag, None) };
     let b_forms = [
         (0x200, Slot::Gpr { field: f(32, 39), neg, abs: None, not, reuse: Some(1) }),
@@ -116,6 +119,7 @@ fn alu(
         let slots: Vec<Slot> = pre.iter().copied().chain([b]).chain(post.iter().copied()).collect();
         out.push(g.form(name, form | op9, fixed, mods, slots));
     }
+    &mut out[first..]
 }
 
 // ---- modifier fields ----------------------------------------------------
@@ -164,6 +168,18 @@ pub(super) const ORDER_75: ModField = ModField {
 pub(super) const EVICT_75: ModField = ModField { field: f(84, 86), names: &[".EF", "", ".EL", ".LU", ".EU", ".NA"], extra: None };
 /// Bit 76 `.PRIVATE` (sm_75).
 pub(super) const PRIVATE: ModField = ModField { field: f(76, 76), names: &["", ".PRIVATE"], extra: None };
+
+// ---- operand widths ---------------------------------------------------------
+
+/// A load's: the result the access size (`.64`, `.128`), the address
+/// (source 0) a pair where `.E` says so.
+pub(super) const LOAD_WIDTHS: OperandWidths = OperandWidths::ONE.result(Width::Size).source(0, Width::Address);
+/// A store's or an atomic's: the address first, every other operand the
+/// access size (a compare-and-swap's compare and swap values too).
+pub(super) const DATA_WIDTHS: OperandWidths = OperandWidths::all(Width::Size).source(0, Width::Address);
+/// A 64-bit operation on register pairs spelled `.64`, `.U64`, `.S64`
+/// (MOV.64, SEL.64, IADD.64, IMNMX.S64): every operand the size.
+pub(super) const SIZED_WIDTHS: OperandWidths = OperandWidths::all(Width::Size);
 
 // ---- fixed fields ---------------------------------------------------------
 
@@ -239,7 +255,8 @@ pub fn build_generation(k: usize) -> Vec<Form> {
                 &[CONST_SIZE],
                 vec![Slot::Ur { field: f(16, 21), neg: None, abs: None, not: None }, cbank(None, None, None)],
             )
-        });
+        }
+        .widths(OperandWidths::ONE.result(Width::Size)));
     }
     v
 }
@@ -430,7 +447,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
             continue;
         }
         let setp = vec![pred_plain(81, Always), pred_plain(84, Always), a_fp, b_dp(form), pred(87, Always)];
-        v.push(g.form("DSETP", form | 0x02a, NONE, &[DSETP_CMP, COMBINE], setp));
+        v.push(g.form("DSETP", form | 0x02a, NONE, &[DSETP_CMP, COMBINE], setp).widths(OperandWidths::ONE.sources(Width::Regs(2))));
     }
     // FSEL with the NaN 0xfff00000 (what ptxas selects for a NaN result of
     // f32 functions): nvdisasm prints `-QNAN ` for every negative quiet NaN,
@@ -519,7 +536,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     if !g.wide_ur {
         v.push(g.form("PRMT", 0x616, NONE, &[PRMT_MODE], vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), cbank(None, None, None)]));
     }
-    v.push(Form { ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53), index: f(24, 31), uniform: false }]) });
+    v.push(Form { ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53), index: f(24, 31), uniform: false }]) }.widths(OperandWidths::ONE.result(Width::Size)));
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
     v.push(uniform(g.form("S2UR", 0x9c3, NONE, &[], vec![ur_d, Slot::SpecialReg(f(72, 79))])));
@@ -584,13 +601,13 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("SHFL", 0xf89, NONE, &[SHFL_MODE], shfl_imm));
     if g.wide_ur {
         // LDCU's byte offset starts one bit lower than LDC's (`c[0x0][0x360]` has 0x6c00 in bits 32–).
-        v.push(Form { uniform_guard: true, ..g.form("LDCU", 0x7ac, LDCU_FIXED, &[LDCU_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53), index: g.ur_field(24), uniform: true }]) });
+        v.push(Form { uniform_guard: true, ..g.form("LDCU", 0x7ac, LDCU_FIXED, &[LDCU_SIZE], vec![ur_d, Slot::LoadBank { offset: f(37, 53), index: g.ur_field(24), uniform: true }]) }.widths(OperandWidths::ONE.result(Width::Size)));
         let iadd_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
         // Bit 73 is `.64` (`IADD.64 R8, R6, 0x1`, corpus); form 6 takes a uniform register.
         const WIDE_64: ModField = ModField { field: f(73, 73), names: &["", ".64"], extra: None };
         for (form, b) in [(0x200u16, gpr(32, Some(63), Some(1))), (0x800, Slot::Imm32 { signed: true }), (0xc00, g.uniform_b(Some(63), None))] {
             let slots: Vec<Slot> = iadd_pre.iter().copied().chain([b]).collect();
-            v.push(Form { sms: (120, 120), ..g.form("IADD", form | 0x035, IADD_FIXED, &[WIDE_64], slots) });
+            v.push(Form { sms: (120, 120), ..g.form("IADD", form | 0x035, IADD_FIXED, &[WIDE_64], slots) }.widths(SIZED_WIDTHS));
         }
     }
 }
@@ -645,16 +662,16 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     // back assumes UR4 (what ptxas loads with `ULDC.64 UR4, c[0x0][0x118]`),
     // so only for UR4 does text give the word again (`isa::parse`).
     if g.wide_ur {
-        v.push(g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]));
-        v.push(g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]));
-        v.push(g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]));
-        v.push(g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]));
+        v.push(g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]).widths(LOAD_WIDTHS));
+        v.push(g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]).widths(LOAD_WIDTHS));
+        v.push(g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]).widths(DATA_WIDTHS));
+        v.push(g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]).widths(DATA_WIDTHS));
     } else {
         let old = (80, 89);
-        v.push(Form { sms: old, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, false)]) });
-        v.push(Form { sms: old, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, false)]) });
-        v.push(Form { sms: old, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, false), data]) });
-        v.push(Form { sms: old, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, false), data]) });
+        v.push(Form { sms: old, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, false)]) }.widths(LOAD_WIDTHS));
+        v.push(Form { sms: old, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, false)]) }.widths(LOAD_WIDTHS));
+        v.push(Form { sms: old, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, false), data]) }.widths(DATA_WIDTHS));
+        v.push(Form { sms: old, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, false), data]) }.widths(DATA_WIDTHS));
         // sm_75: no descriptor; 32-bit base register names printed without
         // `.64` (bit 72 `.E` is the 64-bit address); memory order and scope
         // in 77–80 spelled differently, `.PRIVATE` in bit 76; LDG/STG (0x381,
@@ -676,10 +693,10 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         const STG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
         const ST_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(16, 23), 0)];
         let turing = (75, 75);
-        v.push(Form { sms: turing, ..g.form("LDG.E", 0x381, LDG_75, load_75, vec![RD, addr_75(f(40, 63))]) });
-        v.push(Form { sms: turing, ..g.form("STG.E", 0x386, STG_75, store_75, vec![addr_75(f(40, 63)), data]) });
-        v.push(Form { sms: turing, ..g.form("LD.E", 0x980, LD_75, load_75, vec![RD, addr_75(f(32, 63))]) });
-        v.push(Form { sms: turing, ..g.form("ST.E", 0x385, ST_75, store_75, vec![addr_75(f(32, 63)), gpr(64, None, None)]) });
+        v.push(Form { sms: turing, ..g.form("LDG.E", 0x381, LDG_75, load_75, vec![RD, addr_75(f(40, 63))]) }.widths(LOAD_WIDTHS));
+        v.push(Form { sms: turing, ..g.form("STG.E", 0x386, STG_75, store_75, vec![addr_75(f(40, 63)), data]) }.widths(DATA_WIDTHS));
+        v.push(Form { sms: turing, ..g.form("LD.E", 0x980, LD_75, load_75, vec![RD, addr_75(f(32, 63))]) }.widths(LOAD_WIDTHS));
+        v.push(Form { sms: turing, ..g.form("ST.E", 0x385, ST_75, store_75, vec![addr_75(f(32, 63)), gpr(64, None, None)]) }.widths(DATA_WIDTHS));
         // Opcodes 0x981, 0x986, 0x980, 0x985 with bit 91: a uniform register
         // is added to the address (loads:
         // 32–37; stores: 64–69, the data register then in 32–39) and the
@@ -702,32 +719,32 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
                 }
                 other => other,
             };
-            v.push(Form { sms: turing, ..g.form("LDG.E", 0x981, with_base(LDG_75U, wide), load_75, vec![RD, addr_75u(32)]) });
-            v.push(Form { sms: turing, ..g.form("STG.E", 0x986, with_base(ST_75U, wide), store_75, vec![addr_75u(64), data]) });
-            v.push(Form { sms: turing, ..g.form("LD.E", 0x980, with_base(LD_75U, wide), load_75, vec![RD, addr_75u(32)]) });
-            v.push(Form { sms: turing, ..g.form("ST.E", 0x985, with_base(ST_75U, wide), store_75, vec![addr_75u(64), data]) });
+            v.push(Form { sms: turing, ..g.form("LDG.E", 0x981, with_base(LDG_75U, wide), load_75, vec![RD, addr_75u(32)]) }.widths(LOAD_WIDTHS));
+            v.push(Form { sms: turing, ..g.form("STG.E", 0x986, with_base(ST_75U, wide), store_75, vec![addr_75u(64), data]) }.widths(DATA_WIDTHS));
+            v.push(Form { sms: turing, ..g.form("LD.E", 0x980, with_base(LD_75U, wide), load_75, vec![RD, addr_75u(32)]) }.widths(LOAD_WIDTHS));
+            v.push(Form { sms: turing, ..g.form("ST.E", 0x985, with_base(ST_75U, wide), store_75, vec![addr_75u(64), data]) }.widths(DATA_WIDTHS));
         }
         let hopper = (90, 90);
-        v.push(Form { sms: hopper, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]) });
-        v.push(Form { sms: hopper, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]) });
-        v.push(Form { sms: hopper, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]) });
-        v.push(Form { sms: hopper, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]) });
+        v.push(Form { sms: hopper, ..g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]) }.widths(LOAD_WIDTHS));
+        v.push(Form { sms: hopper, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]) }.widths(LOAD_WIDTHS));
+        v.push(Form { sms: hopper, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]) }.widths(DATA_WIDTHS));
+        v.push(Form { sms: hopper, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]) }.widths(DATA_WIDTHS));
     }
     // Local memory's eviction priorities are measured (`LDL.LU.64`: spill
     // refills in library-corpus words of ptxas 13.5; the field's seven
     // values enumerated under nvdisasm on sm_75, sm_80, sm_90, sm_100, sm_120).
-    v.push(g.form("LDL", 0x983, LOCAL_LOAD, &[EVICT_75, LOAD_SIZE], vec![RD, local]));
-    v.push(g.form("STL", 0x387, LOCAL_STORE, &[EVICT_75, LOAD_SIZE], vec![local, data]));
+    v.push(g.form("LDL", 0x983, LOCAL_LOAD, &[EVICT_75, LOAD_SIZE], vec![RD, local]).widths(LOAD_WIDTHS));
+    v.push(g.form("STL", 0x387, LOCAL_STORE, &[EVICT_75, LOAD_SIZE], vec![local, data]).widths(DATA_WIDTHS));
     // sm_75 prints bit 76 of LDS as `.U` (later SMs ignore it; bit flips).
     const LDS_U: ModField = ModField { field: f(76, 76), names: &["", ".U"], extra: None };
     const SHARED_LOAD_75: &[(Field, u64)] = &[(f(72, 72), 0), (f(77, 77), 0), (f(80, 91), 0), (f(64, 71), 0)];
     if g.wide_ur {
-        v.push(g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]));
+        v.push(g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]).widths(LOAD_WIDTHS));
     } else {
-        v.push(Form { sms: (75, 75), ..g.form("LDS", 0x984, SHARED_LOAD_75, &[LDS_U, LOAD_SIZE], vec![RD, shared]) });
-        v.push(Form { sms: (80, 90), ..g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]) });
+        v.push(Form { sms: (75, 75), ..g.form("LDS", 0x984, SHARED_LOAD_75, &[LDS_U, LOAD_SIZE], vec![RD, shared]) }.widths(LOAD_WIDTHS));
+        v.push(Form { sms: (80, 90), ..g.form("LDS", 0x984, SHARED_LOAD, &[LOAD_SIZE], vec![RD, shared]) }.widths(LOAD_WIDTHS));
     }
-    v.push(g.form("STS", 0x388, SHARED_STORE, &[LOAD_SIZE], vec![shared, data]));
+    v.push(g.form("STS", 0x388, SHARED_STORE, &[LOAD_SIZE], vec![shared, data]).widths(DATA_WIDTHS));
     // Bit 91 (STS: opcode 0x988): a uniform register is added to the address (LDS 32–, STS 64–,
     // STS's data then in 32–39), `[R2+UR7]`, or `[UR4]` with a zero base
     // (corpus words, bit flips).
@@ -747,15 +764,15 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     const STS_UR6: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0), (f(70, 71), 0)];
     let (lds_u, sts_u) = if g.wide_ur { (LDS_UR, STS_UR) } else { (LDS_UR6, STS_UR6) };
     if g.wide_ur {
-        v.push(g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]));
+        v.push(g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]).widths(LOAD_WIDTHS));
     } else {
         // sm_75's `.U` (bit 76) here too (`LDS.U R3, [R5+UR5]`: ptxas
         // 13.5's sm_75 scan_block; bit flips).
         const LDS_UR6_75: &[(Field, u64)] = &[(f(72, 72), 0), (f(77, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
-        v.push(Form { sms: (75, 75), ..g.form("LDS", 0x984, LDS_UR6_75, &[LDS_U, LOAD_SIZE], vec![RD, shared_u(32)]) });
-        v.push(Form { sms: (80, 90), ..g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]) });
+        v.push(Form { sms: (75, 75), ..g.form("LDS", 0x984, LDS_UR6_75, &[LDS_U, LOAD_SIZE], vec![RD, shared_u(32)]) }.widths(LOAD_WIDTHS));
+        v.push(Form { sms: (80, 90), ..g.form("LDS", 0x984, lds_u, &[LOAD_SIZE], vec![RD, shared_u(32)]) }.widths(LOAD_WIDTHS));
     }
-    v.push(g.form("STS", 0x988, sts_u, &[LOAD_SIZE], vec![shared_u(64), data]));
+    v.push(g.form("STS", 0x988, sts_u, &[LOAD_SIZE], vec![shared_u(64), data]).widths(DATA_WIDTHS));
 }
 
 /// HFMA2 with two `f16` immediates (form 2, as ptxas uses it to set
@@ -914,7 +931,10 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
                 continue;
             }
             let slots: Vec<Slot> = [RD].into_iter().chain(slots).collect();
-            v.push(g.form(name, form | op9, fixed, mods, slots));
+            // An f64 operation's registers are pairs (its immediate the
+            // high half of an f64, its constant a 64-bit word).
+            let widths = if f64 { OperandWidths::all(Width::Regs(2)) } else { OperandWidths::ONE };
+            v.push(g.form(name, form | op9, fixed, mods, slots).widths(widths));
         }
     }
     if g.wide_ur {
@@ -1012,6 +1032,9 @@ fn packed_f32_ops(v: &mut Vec<Form>, g: Generation) {
             fixed.extend(sources.iter().filter(|s| !matches!(s.0, Slot::Gpr { .. })).map(|s| (f(s.1, s.1 + 1), 2)));
             let mut mods = base_mods.to_vec();
             let mut suffixes = Vec::new();
+            // The result a pair; a source a pair where it selects one (an
+            // immediate is one word).
+            let mut widths = OperandWidths::ONE.result(Width::Regs(2));
             for (k, &(slot, lo)) in registers.iter().enumerate() {
                 if single >> k & 1 == 1 {
                     fixed.push((f(lo, lo + 1), 2));
@@ -1019,11 +1042,12 @@ fn packed_f32_ops(v: &mut Vec<Form>, g: Generation) {
                 } else {
                     suffixes.push(OperandSuffix::Mod { modifier: mods.len() as u8, slot: slot as u8 });
                     mods.push(pair_select(lo));
+                    widths = widths.source(slot - 1, Width::Regs(2));
                 }
             }
             let slots: Vec<Slot> = [RD].into_iter().chain(sources.iter().map(|s| s.0)).collect();
             let form = Form { sms: (100, 100), operand_suffixes: Box::leak(suffixes.into_boxed_slice()), ..g.form(name, opcode, Box::leak(fixed.into_boxed_slice()), Box::leak(mods.into_boxed_slice()), slots) };
-            v.push(form);
+            v.push(form.widths(widths));
         }
     }
 }
@@ -1068,7 +1092,13 @@ fn imad(out: &mut Vec<Form>, g: Generation) {
             (0xc00, g.uniform_b(None, None), c64, &[]),
             (0xe00, b64, g.uniform_b(neg.map(|_| 63), not.map(|_| 63)), &[]),
         ];
-        for (op9, name) in [(0x024, "IMAD"), (0x025, "IMAD.WIDE"), (0x027, "IMAD.HI")] {
+        // IMAD.WIDE writes the 64-bit sum into a pair and adds the pair c;
+        // IMAD.HI adds the pair c:c+1 before taking the high word (the
+        // compiler's `emit_imad`): its c reads two registers, so a write
+        // of c+1 may not move above it.
+        let wide = OperandWidths::ONE.result(Width::Regs(2)).source(2, Width::Regs(2));
+        let high = OperandWidths::ONE.source(2, Width::Regs(2));
+        for (op9, name, widths) in [(0x024, "IMAD", OperandWidths::ONE), (0x025, "IMAD.WIDE", wide), (0x027, "IMAD.HI", high)] {
             for (form, b, c, aliases) in operand_forms {
                 // nvdisasm refuses IMAD.WIDE and IMAD.HI with an immediate c (form 2),
                 // and constant operands in ALU instructions from sm_100.
@@ -1096,7 +1126,8 @@ fn imad(out: &mut Vec<Form>, g: Generation) {
                     suffix: if x { ".X" } else { "" },
                     aliases,
                     ..g.form(name, form | op9, NONE, &[SIGNED_73], slots)
-                });
+                }
+                .widths(widths));
             }
         }
     }

@@ -9,6 +9,7 @@
 use super::{Generation, RD, f, gpr};
 use crate::isa::bits::Field;
 use crate::isa::form::{Form, ModField, OperandSuffix, Slot, UNMEASURED as U};
+use crate::isa::widths::{Declare, OperandWidths, Width};
 
 /// The forms of this module.
 pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
@@ -107,8 +108,10 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const LDSM_SIZE: &[(Field, u64)] = &[(f(75, 77), 0)];
     const LDSM_SHAPE: ModField = ModField { field: f(78, 79), names: &[".M88", ".MT88", ".M816", ".M832"], extra: None };
     const LDSM_COUNT: ModField = ModField { field: f(72, 73), names: &["", ".2", ".4", U], extra: None };
+    // One register per matrix: the count's registers, by its value.
+    const MATRICES: Width = Width::ByMod(1, &[1, 2, 4, 1]);
     let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
-    v.push(g.form("LDSM.16", 0x83b, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared]));
+    v.push(g.form("LDSM.16", 0x83b, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared]).widths(OperandWidths::ONE.result(MATRICES)));
     // LDSM with a uniform register added to the address (bit 91, the
     // register in 32–39, 32–37 up to sm_90 where 38–39 print nothing):
     // `[R8+UR4]`, `[UR4]` with RZ. ptxas 13.5's `LDSM.16.M88 R5, [UR4]`
@@ -120,7 +123,7 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const LDSM_UR6: &[(Field, u64)] = &[(f(75, 77), 0), (f(91, 91), 1), (f(38, 39), 0)];
     let shared_u = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: true, u32_base: false };
     let ldsm_ur = if g.wide_ur { LDSM_UR } else { LDSM_UR6 };
-    v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("LDSM.16", 0x83b, ldsm_ur, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared_u]) });
+    v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("LDSM.16", 0x83b, ldsm_ur, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared_u]) }.widths(OperandWidths::ONE.result(MATRICES)));
     // ---- STSM (0x844, sm_90+): the store of LDSM's matrices: the shared
     // address (base 24–31, offset 40–63), then the first data register
     // (32–39); size, shape and count in LDSM's fields (ptxas 13.5 on
@@ -130,7 +133,9 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     // Bit 79 is not LDSM's: 0 and 1 with it print `.M88`/`.MT88` on
     // sm_90, other shapes (`.MT168`) from sm_100 (oracle); kept 0.
     const STSM_SHAPE: ModField = ModField { field: f(78, 79), names: &[".M88", ".MT88", U, U], extra: None };
-    v.push(from_90(g.form("STSM.16", 0x844, LDSM_SIZE, &[STSM_SHAPE, LDSM_COUNT], vec![shared_st, gpr(32, None, None)])));
+    // The address, then one register per matrix stored.
+    let stsm_widths = OperandWidths::all(MATRICES).source(0, Width::Address);
+    v.push(from_90(g.form("STSM.16", 0x844, LDSM_SIZE, &[STSM_SHAPE, LDSM_COUNT], vec![shared_st, gpr(32, None, None)])).widths(stsm_widths));
     // ---- MOVM (0x23a, sm_80+): `movmatrix.trans`, d, a; every field
     // above the operands 0 for `MOVM.16.MT88` (ptxas 13.5 on sm_80, 90, 120).
     const MOVM_FIXED: &[(Field, u64)] = &[(f(72, 90), 0)];

@@ -11,6 +11,7 @@
 use super::{Generation, RD, f, gpr, pred_plain};
 use crate::isa::bits::Field;
 use crate::isa::form::{Form, ModField, PredShow, Slot};
+use crate::isa::widths::{Declare, OperandWidths, Width};
 
 /// The forms of this module.
 pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
@@ -60,7 +61,9 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
     const EXCH_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(91, 91), 1)];
     const EXCH_FIXED6: &[(Field, u64)] = &[(f(22, 23), 0), (f(30, 31), 0), (f(38, 39), 0), (f(72, 72), 1), (f(91, 91), 1)];
     let exch_fixed = if g.wide_ur { EXCH_FIXED } else { EXCH_FIXED6 };
-    v.push(Form { sms, uniform_guard: true, ..g.form("SYNCS.EXCH.64", 0x5b2, exch_fixed, &[], vec![ur(16), uniform_addr(24), ur(32)]) });
+    // The old value and the stored word are pairs.
+    let exch_widths = OperandWidths::ONE.result(Width::Regs(2)).source(1, Width::Regs(2));
+    v.push(Form { sms, uniform_guard: true, ..g.form("SYNCS.EXCH.64", 0x5b2, exch_fixed, &[], vec![ur(16), uniform_addr(24), ur(32)]) }.widths(exch_widths));
 
     // SYNCS.ARRIVE.TRANS64 (0x9a7) Rd, [Ra+URc+off], Rb: one arrival on the
     // mbarrier that also expects Rb more transaction bytes
@@ -73,7 +76,9 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
     const ARRIVE_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
     const ARRIVE_FIXED6: &[(Field, u64)] = &[(f(70, 71), 0), (f(91, 91), 1)];
     let arrive_fixed = if g.wide_ur { ARRIVE_FIXED } else { ARRIVE_FIXED6 };
-    v.push(Form { sms, ..g.form("SYNCS.ARRIVE.TRANS64", 0x9a7, arrive_fixed, &[A1T0], vec![RD, mixed_addr, gpr(32, None, None)]) });
+    // The state is a 64-bit pair.
+    let arrive_widths = OperandWidths::ONE.result(Width::Regs(2));
+    v.push(Form { sms, ..g.form("SYNCS.ARRIVE.TRANS64", 0x9a7, arrive_fixed, &[A1T0], vec![RD, mixed_addr, gpr(32, None, None)]) }.widths(arrive_widths));
 
     // SYNCS.PHASECHK.TRANS64 (0x5a7) Pd, [Ra+URc+off], Rb: Pd true when the
     // mbarrier's phase of parity Rb has completed; bit 72 `.TRYWAIT` (the
@@ -122,7 +127,9 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         uniform: Some(g.ur_field(lo)),
         zero_base: true, u32_base: false,
     };
-    v.push(Form { sms, uniform_guard: true, ..g.form("UBLKCP", 0x3ba, blkcp_fixed, blkcp_mods, vec![whole(32), whole(24), ur(64)]) });
+    // The destination with its mbarrier (a pair) and the 64-bit source.
+    let blkcp_widths = OperandWidths::ONE.source(0, Width::Regs(2)).source(1, Width::Regs(2));
+    v.push(Form { sms, uniform_guard: true, ..g.form("UBLKCP", 0x3ba, blkcp_fixed, blkcp_mods, vec![whole(32), whole(24), ur(64)]) }.widths(blkcp_widths));
 
     // UTMACMDFLUSH (0x9b7): closes the open bulk group
     // (`cp.async.bulk.commit_group`). 0x00000000000079b7 on sm_90, 100,
@@ -148,6 +155,8 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
     if g.wide_ur {
         const CAST: ModField = ModField { field: f(72, 72), names: &[".SELFCAST", ".BROADCAST"], extra: None };
         const SET_91: &[(Field, u64)] = &[(f(91, 91), 1)];
-        v.push(Form { sms: (sms.0.max(100), sms.1), uniform_guard: true, ..g.form("UGETNEXTWORKID", 0x3ca, SET_91, &[CAST], vec![whole(24), Slot::NextUr(0)]) });
+        // The response's address and the mbarrier's: one pair.
+        let pair = OperandWidths::ONE.source(0, Width::Regs(2));
+        v.push(Form { sms: (sms.0.max(100), sms.1), uniform_guard: true, ..g.form("UGETNEXTWORKID", 0x3ca, SET_91, &[CAST], vec![whole(24), Slot::NextUr(0)]) }.widths(pair));
     }
 }

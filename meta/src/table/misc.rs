@@ -2,10 +2,11 @@
 //! register, and MUFU with an immediate. Fields from single-bit flips and
 //! field enumerations of corpus words with nvdisasm 13.5 (sm_80, sm_90).
 
-use super::{COMBINE, Generation, ISETP_CMP, NONE, RD, SIGNED_73, alu, cbank, f, gpr, gpr_not, pred, pred_plain, uniform_twin};
+use super::{COMBINE, DATA_WIDTHS, Generation, ISETP_CMP, LOAD_WIDTHS, NONE, RD, SIGNED_73, SIZED_WIDTHS, alu, cbank, f, gpr, gpr_not, pred, pred_plain, uniform_twin};
 use crate::isa::bits::Field;
 use crate::isa::branch::Layout;
 use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot, UNMEASURED as U};
+use crate::isa::widths::{Declare, OperandWidths, Width};
 
 /// The forms of this module.
 pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
@@ -167,18 +168,18 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     use PredShow::{Always, UnlessTrue};
     let sm120 = |form: Form| Form { sms: (120, 120), ..form };
     let imm64 = Slot::Imm64(f(24, 87));
-    v.push(sm120(g.form("MOV.64", 0x402, NONE, &[], vec![RD, imm64])));
+    v.push(sm120(g.form("MOV.64", 0x402, NONE, &[], vec![RD, imm64])).widths(SIZED_WIDTHS));
     const MOV64_REG: &[(Field, u64)] = &[(f(72, 75), 0xf), (f(80, 80), 1)];
-    v.push(sm120(g.form("MOV.64", 0x202, MOV64_REG, &[], vec![RD, gpr(32, None, Some(1))])));
-    v.push(sm120(g.form("MOV.64", 0xc02, MOV64_REG, &[], vec![RD, g.uniform_b(None, None)])));
+    v.push(sm120(g.form("MOV.64", 0x202, MOV64_REG, &[], vec![RD, gpr(32, None, Some(1))])).widths(SIZED_WIDTHS));
+    v.push(sm120(g.form("MOV.64", 0xc02, MOV64_REG, &[], vec![RD, g.uniform_b(None, None)])).widths(SIZED_WIDTHS));
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
-    v.push(Form { uniform_guard: true, ..sm120(g.form("UMOV.64", 0x482, UNIFORM, &[], vec![ur_d, imm64])) });
+    v.push(Form { uniform_guard: true, ..sm120(g.form("UMOV.64", 0x482, UNIFORM, &[], vec![ur_d, imm64])) }.widths(SIZED_WIDTHS));
     // UMOV.64 of a uniform pair: UMOV's 0xc82 with bit 80 (ptxas 13.5's
     // `UMOV.64 UR4, URZ`; bit flips: the source pair in 32-39, bits 24 and
     // 81 print nothing and stay clear).
     const UMOV64_REG: &[(Field, u64)] = &[(f(80, 80), 1)];
-    v.push(Form { uniform_guard: true, ..sm120(g.form("UMOV.64", 0xc82, UMOV64_REG, &[], vec![ur_d, g.uniform_b(None, None)])) });
+    v.push(Form { uniform_guard: true, ..sm120(g.form("UMOV.64", 0xc82, UMOV64_REG, &[], vec![ur_d, g.uniform_b(None, None)])) }.widths(SIZED_WIDTHS));
     // IADD.X: carry in 87–90 printed last, the a and b flag bits are `~`.
     const IADD_X: &[(Field, u64)] = &[(f(74, 74), 1)];
     const WIDE_64: ModField = ModField { field: f(73, 73), names: &["", ".64"], extra: None };
@@ -189,7 +190,7 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
         (0xc00, g.uniform_b(None, Some(63))),
     ] {
         let slots: Vec<Slot> = pre.iter().copied().chain([b, pred(87, Always)]).collect();
-        v.push(Form { suffix: ".X", ..sm120(g.form("IADD", form | 0x035, IADD_X, &[WIDE_64], slots)) });
+        v.push(Form { suffix: ".X", ..sm120(g.form("IADD", form | 0x035, IADD_X, &[WIDE_64], slots)) }.widths(SIZED_WIDTHS));
     }
     // FMNMX3 (0x276): the minimum or maximum of three f32 registers, a with
     // `-` 72 and `|x|` 73, b with 63/62, c with 75/74; `.FTZ` 80, `.NAN` 81;
@@ -204,17 +205,17 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     const SEL64_REG: &[(Field, u64)] = &[(f(64, 71), 0)];
     const SEL64_IMM: &[(Field, u64)] = &[(f(65, 71), 0)];
     let a = gpr(24, None, Some(0));
-    v.push(sm120(g.form("SEL.64", 0x607, SEL64_REG, &[], vec![RD, a, gpr(32, None, Some(1)), pred(87, Always)])));
-    v.push(sm120(g.form("SEL.64", 0x407, SEL64_IMM, &[], vec![RD, a, Slot::SImm(f(32, 64)), pred(87, Always)])));
+    v.push(sm120(g.form("SEL.64", 0x607, SEL64_REG, &[], vec![RD, a, gpr(32, None, Some(1)), pred(87, Always)])).widths(SIZED_WIDTHS));
+    v.push(sm120(g.form("SEL.64", 0x407, SEL64_IMM, &[], vec![RD, a, Slot::SImm(f(32, 64)), pred(87, Always)])).widths(SIZED_WIDTHS));
     // b a uniform register (0xe07; `SEL.64 R2, R4, UR10, P0` in library-corpus
     // words of ptxas 13.5 for sm_120).
-    v.push(sm120(g.form("SEL.64", 0xe07, SEL64_REG, &[], vec![RD, a, g.uniform_b(None, None), pred(87, Always)])));
+    v.push(sm120(g.form("SEL.64", 0xe07, SEL64_REG, &[], vec![RD, a, g.uniform_b(None, None), pred(87, Always)])).widths(SIZED_WIDTHS));
     // 64-bit ISETP.
     const ISETP64: &[(Field, u64)] = &[(f(72, 72), 0), (f(68, 71), 7), (f(80, 80), 1)];
     const SIGNED64: ModField = ModField { field: f(73, 73), names: &[".U64", ".S64"], extra: None };
     let isetp_pre = [pred_plain(81, Always), pred_plain(84, Always), gpr(24, None, Some(0))];
     let mut isetp = Vec::new();
-    alu(&mut isetp, g, "ISETP", 0x00c, ISETP64, &[ISETP_CMP, SIGNED64, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always)]);
+    alu(&mut isetp, g, "ISETP", 0x00c, ISETP64, &[ISETP_CMP, SIGNED64, COMBINE], &isetp_pre, None, false, true, &[pred(87, Always)]).widths(OperandWidths::ONE.sources(Width::Size));
     // And its uniform twins (`UISETP.NE.U64.AND UP0, UPT, UR6, URZ, UPT`,
     // 0x28c: library-corpus words of ptxas 13.5 for sm_120, bit flips).
     let twins: Vec<Form> = isetp.iter().filter_map(|form| uniform_twin(g, form)).collect();
@@ -239,8 +240,8 @@ fn local_uniform(v: &mut Vec<Form>, g: Generation) {
     // Eviction priority 84–86 as LDL's.
     const LDL_U: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
     const STL_U: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 90), 0), (f(91, 91), 1), (f(16, 23), 0)];
-    v.push(g.form("LDL", 0x983, LDL_U, &[super::EVICT_75, SIZE], vec![RD, local_u(32)]));
-    v.push(g.form("STL", 0x987, STL_U, &[super::EVICT_75, SIZE], vec![local_u(64), gpr(32, None, None)]));
+    v.push(g.form("LDL", 0x983, LDL_U, &[super::EVICT_75, SIZE], vec![RD, local_u(32)]).widths(LOAD_WIDTHS));
+    v.push(g.form("STL", 0x987, STL_U, &[super::EVICT_75, SIZE], vec![local_u(64), gpr(32, None, None)]).widths(DATA_WIDTHS));
 }
 
 /// CS2R, WARPSYNC, YIELD, NANOSLEEP, ERRBAR, MEMBAR, B2R.RESULT, BPT.TRAP,
@@ -250,7 +251,7 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     // CS2R: a special register (72–79, S2R's names) into a register pair, or
     // one register with `.32` (bit 80 clear).
     const CS2R_SIZE: ModField = ModField { field: f(80, 80), names: &[".32", ""], extra: None };
-    v.push(g.form("CS2R", 0x805, NONE, &[CS2R_SIZE], vec![RD, Slot::SpecialReg(f(72, 79))]));
+    v.push(g.form("CS2R", 0x805, NONE, &[CS2R_SIZE], vec![RD, Slot::SpecialReg(f(72, 79))]).widths(OperandWidths::ONE.result(Width::ByMod(0, &[1, 2]))));
     // WARPSYNC, YIELD, NANOSLEEP: a condition predicate (87–90) printed first
     // when not PT; WARPSYNC's mask immediate (0x948) prints `.ALL` when zero,
     // or a register (0x348, 32–39); NANOSLEEP's duration immediate (0x95d).
@@ -332,10 +333,11 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     alu(v, g, "SGXT", 0x01a, NONE, &[SGXT_W, SIGNED_73], &[RD, gpr(24, None, Some(0))], None, false, false, &[]);
     // LEPC: the address of the next instruction (0x34e), or from sm_90 of a
     // target (0x94e: a byte offset from the next instruction in 24–81, see
-    // [`Layout::Bytes`]; bit flips, sm_90–sm_120).
-    v.push(g.form("LEPC", 0x34e, NONE, &[], vec![RD]));
+    // [`Layout::Bytes`]; bit flips, sm_90–sm_120), into a register pair.
+    let address = OperandWidths::ONE.result(Width::Regs(2));
+    v.push(g.form("LEPC", 0x34e, NONE, &[], vec![RD]).widths(address));
     if g.sms.1 >= 90 {
-        v.push(Form { sms: (g.sms.0.max(90), g.sms.1), ..g.form("LEPC", 0x94e, NONE, &[], vec![RD, Slot::Target(Layout::Bytes(f(24, 81)))]) });
+        v.push(Form { sms: (g.sms.0.max(90), g.sms.1), ..g.form("LEPC", 0x94e, NONE, &[], vec![RD, Slot::Target(Layout::Bytes(f(24, 81)))]) }.widths(address));
     }
     // LDGDEPBAR (0x9af, sm_80+): closes a group of LDGSTS copies (no operands).
     v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("LDGDEPBAR", 0x9af, NONE, &[], vec![]) });
@@ -511,14 +513,14 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
             uniform: None, zero_base: true, u32_base: false,
         };
         for (name, opcode, mods) in [("ATOMG.E", 0x9a8, amods), ("ATOM.E", 0x98a, atom_mods)] {
-            v.push(g.form(name, opcode, AFIXED_8, mods, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
+            v.push(g.form(name, opcode, AFIXED_8, mods, vec![pred_plain(81, PredShow::Always), RD, addr23, data]).widths(DATA_WIDTHS));
         }
     } else {
         // sm_80–sm_89 refuse a zero base register here (oracle).
         let no_rz = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false, u32_base: false };
         for (name, opcode, mods_80, mods) in [("ATOMG.E", 0x9a8, amods_80, amods), ("ATOM.E", 0x98a, atom_mods_80, atom_mods)] {
-            v.push(Form { sms: (80, 89), ..g.form(name, opcode, AFIXED_6, mods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) });
-            v.push(Form { sms: (90, 90), ..g.form(name, opcode, AFIXED_6, mods, aslots(true)) });
+            v.push(Form { sms: (80, 89), ..g.form(name, opcode, AFIXED_6, mods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) }.widths(DATA_WIDTHS));
+            v.push(Form { sms: (90, 90), ..g.form(name, opcode, AFIXED_6, mods, aslots(true)) }.widths(DATA_WIDTHS));
         }
     }
     // sm_75: the uniform register (64–69) is added to the address (`[UR4]`,
@@ -533,16 +535,16 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         const RED_75: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 71), 0), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 3)];
         const ATOMG_75: &[(Field, u64)] = &[(f(70, 71), 1), (f(72, 72), 1), (f(91, 91), 1)];
         let turing = |form: Form| Form { sms: (75, 75), ..form };
-        v.push(turing(g.form("RED.E", 0x98e, RED_75, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_75, data])));
+        v.push(turing(g.form("RED.E", 0x98e, RED_75, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_75, data])).widths(DATA_WIDTHS));
         // Bit 91 clear: no uniform register (64–71 ignored: kept 0, as
         // 90), the address the register pair alone with a signed 24-bit
         // offset at 40–63 (`RED.E.MIN.STRONG.GPU [R30], R35`; bit flips,
         // nvdisasm 13.5).
         const RED_75_REG: &[(Field, u64)] = &[(f(16, 23), 0), (f(64, 71), 0), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 0)];
         let addr_reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
-        v.push(turing(g.form("RED.E", 0x98e, RED_75_REG, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_reg, data])));
+        v.push(turing(g.form("RED.E", 0x98e, RED_75_REG, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_reg, data])).widths(DATA_WIDTHS));
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr_75, data];
-        v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots.clone())));
+        v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots.clone())).widths(DATA_WIDTHS));
         // ATOM.E (0x98a) on sm_75: ATOMG's sm_75 layout, the generic twin
         // (`ATOM.E.INC.STRONG.GPU PT, R4, [UR4], R3`); and 0x38a, the same
         // with a 32-bit register address `[R2]` (24–31, offset 40–63) and
@@ -550,11 +552,11 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         // .STRONG.GPU P0, RZ, [R2], R5`). Bit 72 is `.E` in both (clear
         // prints `ATOM.ADD`: kept set); no `.SAFEADD` (9 prints `.INVALID9`).
         // Single-bit flips of corpus words (sm_75, nvdisasm 13.5).
-        v.push(turing(g.form("ATOM.E", 0x98a, ATOMG_75, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
+        v.push(turing(g.form("ATOM.E", 0x98a, ATOMG_75, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)).widths(DATA_WIDTHS));
         const ATOM_38A: &[(Field, u64)] = &[(f(64, 71), 0xff), (f(72, 72), 1), (f(91, 91), 0)];
         let addr32 = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr32, data];
-        v.push(turing(g.form("ATOM.E", 0x38a, ATOM_38A, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)));
+        v.push(turing(g.form("ATOM.E", 0x38a, ATOM_38A, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)).widths(DATA_WIDTHS));
     }
     // ATOM.E on floats (0x9a2, sm_90+): REDG's float layout (operation
     // 88–89 with 87 clear, type 73–76, order 77–80, eviction 84–86) with a
@@ -575,12 +577,12 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
             const FATOM_8: &[(Field, u64)] = &[(f(63, 63), 1), (f(72, 72), 1), (f(87, 87), 0), (f(90, 91), 3)];
             let addr23 = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 62)), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true, u32_base: false };
             for (name, opcode) in [("ATOM.E", 0x9a2), ("ATOMG.E", 0x9a3)] {
-                v.push(g.form(name, opcode, FATOM_8, fatom, vec![pred_plain(81, PredShow::Always), RD, addr23, data]));
+                v.push(g.form(name, opcode, FATOM_8, fatom, vec![pred_plain(81, PredShow::Always), RD, addr23, data]).widths(DATA_WIDTHS));
             }
         } else {
             const FATOM_6: &[(Field, u64)] = &[(f(70, 71), 3), (f(72, 72), 1), (f(87, 87), 0), (f(91, 91), 1)];
             for (name, opcode) in [("ATOM.E", 0x9a2), ("ATOMG.E", 0x9a3)] {
-                v.push(Form { sms: (90, 90), ..g.form(name, opcode, FATOM_6, fatom, aslots(true)) });
+                v.push(Form { sms: (90, 90), ..g.form(name, opcode, FATOM_6, fatom, aslots(true)) }.widths(DATA_WIDTHS));
             }
         }
     }
@@ -603,25 +605,25 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
     // ATOM.E.CAS (0x38b): the generic-address compare-and-swap, in
     // ATOMG.E.CAS's layout from sm_80 (bit flips of ZLUDA's atom_cas words).
     let atom_cas = |sms| Form { sms, ..g.form("ATOM.E.CAS", 0x38b, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots.clone()) };
-    v.push(atom_cas((g.sms.0.max(80), g.sms.1)));
+    v.push(atom_cas((g.sms.0.max(80), g.sms.1)).widths(DATA_WIDTHS));
     if g.wide_ur {
-        v.push(g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots));
+        v.push(g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots).widths(DATA_WIDTHS));
     } else {
         use super::{EVICT_75, PRIVATE};
         const CAS_FIXED_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(87, 91), 0)];
-        v.push(Form { sms: (75, 75), nonzero: &[3], ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED_75, &[EVICT_75, CAS_TYPE, ORDER_75_RED, PRIVATE], cas_slots.clone()) });
+        v.push(Form { sms: (75, 75), nonzero: &[3], ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED_75, &[EVICT_75, CAS_TYPE, ORDER_75_RED, PRIVATE], cas_slots.clone()) }.widths(DATA_WIDTHS));
         // sm_75's ATOM.E.CAS (0x38b) in the same layout (bit flips of a corpus word).
-        v.push(Form { sms: (75, 75), nonzero: &[3], ..g.form("ATOM.E.CAS", 0x38b, CAS_FIXED_75, &[EVICT_75, CAS_TYPE, ORDER_75_RED, PRIVATE], cas_slots.clone()) });
-        v.push(Form { sms: (80, 89), ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots.clone()) });
-        v.push(Form { sms: (90, 90), ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots) });
+        v.push(Form { sms: (75, 75), nonzero: &[3], ..g.form("ATOM.E.CAS", 0x38b, CAS_FIXED_75, &[EVICT_75, CAS_TYPE, ORDER_75_RED, PRIVATE], cas_slots.clone()) }.widths(DATA_WIDTHS));
+        v.push(Form { sms: (80, 89), ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots.clone()) }.widths(DATA_WIDTHS));
+        v.push(Form { sms: (90, 90), ..g.form("ATOMG.E.CAS", 0x3a9, CAS_FIXED, &[EVICT, CAS_TYPE, ORDER], cas_slots) }.widths(DATA_WIDTHS));
     }
     if g.wide_ur {
-        v.push(g.form("REDG.E", 0x98e, FIXED_8, mods, vec![addr(true), data]));
-        v.push(g.form("REDG.E", 0x9a6, FFIXED_8, fmods, vec![addr(true), data]));
+        v.push(g.form("REDG.E", 0x98e, FIXED_8, mods, vec![addr(true), data]).widths(DATA_WIDTHS));
+        v.push(g.form("REDG.E", 0x9a6, FFIXED_8, fmods, vec![addr(true), data]).widths(DATA_WIDTHS));
     } else {
-        v.push(Form { sms: (80, 89), ..g.form("RED.E", 0x98e, FIXED_6, mods_80, vec![addr(false), data]) });
-        v.push(Form { sms: (90, 90), ..g.form("REDG.E", 0x98e, FIXED_6, mods, vec![addr(true), data]) });
-        v.push(Form { sms: (90, 90), ..g.form("REDG.E", 0x9a6, FFIXED_6, fmods, vec![addr(true), data]) });
+        v.push(Form { sms: (80, 89), ..g.form("RED.E", 0x98e, FIXED_6, mods_80, vec![addr(false), data]) }.widths(DATA_WIDTHS));
+        v.push(Form { sms: (90, 90), ..g.form("REDG.E", 0x98e, FIXED_6, mods, vec![addr(true), data]) }.widths(DATA_WIDTHS));
+        v.push(Form { sms: (90, 90), ..g.form("REDG.E", 0x9a6, FFIXED_6, fmods, vec![addr(true), data]) }.widths(DATA_WIDTHS));
     }
 }
 
@@ -759,16 +761,16 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     const ATOMS_UR6: &[(Field, u64)] = &[(f(70, 71), 0), (f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 1)];
     let data = gpr(32, None, None);
     if g.wide_ur {
-        v.push(g.form("ATOMS", 0x38c, ATOMS_FIXED, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]));
+        v.push(g.form("ATOMS", 0x38c, ATOMS_FIXED, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]).widths(DATA_WIDTHS));
     } else {
         // sm_75's ptxas fills 64–71 with ones (nvdisasm ignores them there:
         // bit flips, sm_75 and sm_80); one variant per SM keeps text to word unique.
         const ATOMS_FIXED_75: &[(Field, u64)] = &[(f(64, 71), 0xff), (f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 0)];
-        v.push(Form { sms: (75, 75), ..g.form("ATOMS", 0x38c, ATOMS_FIXED_75, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]) });
-        v.push(Form { sms: (80, 90), ..g.form("ATOMS", 0x38c, ATOMS_FIXED, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]) });
+        v.push(Form { sms: (75, 75), ..g.form("ATOMS", 0x38c, ATOMS_FIXED_75, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]) }.widths(DATA_WIDTHS));
+        v.push(Form { sms: (80, 90), ..g.form("ATOMS", 0x38c, ATOMS_FIXED, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(None), data]) }.widths(DATA_WIDTHS));
     }
     let ur_fixed = if g.wide_ur { ATOMS_UR } else { ATOMS_UR6 };
-    v.push(g.form("ATOMS", 0x98c, ur_fixed, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(Some(g.ur_field(64))), data]));
+    v.push(g.form("ATOMS", 0x98c, ur_fixed, &[ATOMS_OP, ATOMS_TYPE], vec![RD, shared(Some(g.ur_field(64))), data]).widths(DATA_WIDTHS));
     // ATOMS.CAS / .CAST / .CAST.SPIN: compare (32–39) and store (64–71) at
     // a shared address, the old value into a register (0x38d) or, for
     // `.CAST`, the success into a predicate (0x58d, 81–83; 16–23 zero);
@@ -782,9 +784,9 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     const CAST_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32"], extra: None };
     const CAST_P: &[(Field, u64)] = &[(f(16, 23), 0)];
     let from = |sm: u16, form: Form| Form { sms: (g.sms.0.max(sm), g.sms.1), ..form };
-    v.push(g.form("ATOMS", 0x38d, NONE, &[CAS_KIND, CAS_TYPE], vec![RD, shared(None), data, gpr(64, None, None)]));
+    v.push(g.form("ATOMS", 0x38d, NONE, &[CAS_KIND, CAS_TYPE], vec![RD, shared(None), data, gpr(64, None, None)]).widths(DATA_WIDTHS));
     if g.wide_ur {
-        v.push(from(100, g.form("ATOMS", 0x58d, CAST_P, &[CAST_KIND, CAST_TYPE], vec![pred_plain(81, Always), shared(None), data, gpr(64, None, None)])));
+        v.push(from(100, g.form("ATOMS", 0x58d, CAST_P, &[CAST_KIND, CAST_TYPE], vec![pred_plain(81, Always), shared(None), data, gpr(64, None, None)])).widths(DATA_WIDTHS));
     }
     // ATOMS.POPC.INC.32 (0xf8c; 87–91 = 0x1b): count the active threads into
     // shared memory, `[R0+URZ]` (the uniform register printed even when
@@ -867,13 +869,13 @@ fn minmax_sm120(v: &mut Vec<Form>, g: Generation) {
     let imm = Slot::Imm32 { signed: true };
     for (form, b) in [(0x217u16, gpr(32, None, Some(1))), (0x817, imm), (0xc17, g.uniform_b(None, None))] {
         let slots = vec![p(81), p(84), RD, a, b, pred(87, Always), pred(77, Always)];
-        v.push(Form { sms: (120, 120), ..g.form("IMNMX", form, NONE, &[TYPE], slots) });
+        v.push(Form { sms: (120, 120), ..g.form("IMNMX", form, NONE, &[TYPE], slots) }.widths(SIZED_WIDTHS));
     }
     const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
     let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
     for (form, b) in [(0x285u16, ur(32)), (0x885, imm)] {
         let slots = vec![up(81), up(84), ur(16), ur(24), b, upred(87), upred(77)];
-        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UIMNMX", form, UNIFORM, &[TYPE], slots) });
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UIMNMX", form, UNIFORM, &[TYPE], slots) }.widths(SIZED_WIDTHS));
     }
 }
 
@@ -892,7 +894,7 @@ fn uiadd3_64(v: &mut Vec<Form>, g: Generation) {
     let up = |lo| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show };
     for (form, b) in [(0x297u16, ur(32, None)), (0x897, Slot::Imm32 { signed: true })] {
         let slots = vec![ur(16, None), up(81), up(84), ur(24, Some(72)), b, ur(64, Some(75))];
-        v.push(Form { sms, uniform_guard: true, ..g.form("UIADD3.64", form, PLAIN, &[], slots) });
+        v.push(Form { sms, uniform_guard: true, ..g.form("UIADD3.64", form, PLAIN, &[], slots) }.widths(SIZED_WIDTHS));
     }
 }
 

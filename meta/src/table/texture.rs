@@ -27,8 +27,8 @@
 //! `tex_read_*` kernels): before sm_90 the first half of the n values
 //! (rounded up) in a, the rest in b (TLD 2D: x in a, y in b); from sm_90
 //! every coordinate in a and the level of detail in b. The dimension
-//! prints as an operand, so each dimension is its own form (the build
-//! script reads the operand widths from the form's dimension text).
+//! prints as an operand, so each dimension is its own form, whose row
+//! declares the widths of a and b ([`fetch_widths`]).
 //! Fields from single-bit flips of ptxas's words (sm_80, sm_90, sm_120)
 //! with nvdisasm 13.5.
 //!
@@ -50,9 +50,23 @@
 use super::{Generation, RD, f, gpr};
 use crate::isa::bits::Field;
 use crate::isa::form::{Form, ModField, Slot, UNMEASURED};
+use crate::isa::widths::{Declare, OperandWidths, Width};
 
 /// TLD4's gathered component.
 const COMPONENT: ModField = ModField { field: Field::bits(87, 88), names: &[".R", ".G", ".B", ".A"], extra: None };
+
+/// A fetch's operand widths: two result pairs, then the coordinate
+/// registers a and b, holding the `dims` coordinates and, with `lod`,
+/// TEX's level of detail: before sm_90 (`split`, the `.SCR` forms) those
+/// values split in halves, the larger in a; from sm_90 the coordinates in
+/// a, the level of detail in b. Three registers are an aligned quad
+/// (ptxas: `R4` holding x, y, z).
+fn fetch_widths(dims: u64, lod: bool, split: bool) -> OperandWidths {
+    let values = dims as u8 + u8::from(lod);
+    let (a, b) = if split { (values.div_ceil(2), values / 2) } else { (dims as u8, u8::from(lod)) };
+    let regs = |n: u8| Width::Regs(if n == 3 { 4 } else { n.max(1) });
+    OperandWidths::ONE.result(Width::Regs(2)).source(0, regs(a)).source(1, regs(b))
+}
 
 /// The forms of this module.
 pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
@@ -98,13 +112,13 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         for (dim, d) in DIMS {
             let text = Slot::Text(dim);
             if d > 0 {
-                v.push(Form { nonzero: &[2, 3], sms, ..g.form("TEX.SCR.LL", 0xb60, fixed(TEX_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) });
-                v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD.SCR.LZ", 0xb66, fixed(TLD_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) });
+                v.push(Form { nonzero: &[2, 3], sms, ..g.form("TEX.SCR.LL", 0xb60, fixed(TEX_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) }.widths(fetch_widths(d + 1, true, true)));
+                v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD.SCR.LZ", 0xb66, fixed(TLD_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) }.widths(fetch_widths(d + 1, false, true)));
             } else {
-                v.push(Form { nonzero: &[2], sms, ..g.form("TLD.SCR.LZ", 0xb66, with_rz_b(TLD_SCR, d), &[], vec![second, RD, a, bank, word, text]) });
+                v.push(Form { nonzero: &[2], sms, ..g.form("TLD.SCR.LZ", 0xb66, with_rz_b(TLD_SCR, d), &[], vec![second, RD, a, bank, word, text]) }.widths(fetch_widths(d + 1, false, true)));
             }
         }
-        v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD4.SCR", 0xb63, gather(TEX_SCR, false), &[COMPONENT], vec![second, RD, a, b, bank, word, two_d]) });
+        v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD4.SCR", 0xb63, gather(TEX_SCR, false), &[COMPONENT], vec![second, RD, a, b, bank, word, two_d]) }.widths(fetch_widths(2, false, true)));
         // sm_90: the handle in a uniform register pair (40–45), bit 91
         // set; 46–53 a constant printed after it (0 here).
         const TEX_UR: &[(Field, u64)] = &[(f(46, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 3), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
@@ -115,11 +129,11 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         for (dim, d) in DIMS {
             let text = Slot::Text(dim);
             if d > 0 {
-                v.push(Form { nonzero: &[2, 3, 4], sms, ..g.form("TEX.LL", 0xf60, fixed(TEX_UR, d), &[], vec![second, RD, a, b, handle, zero, text]) });
+                v.push(Form { nonzero: &[2, 3, 4], sms, ..g.form("TEX.LL", 0xf60, fixed(TEX_UR, d), &[], vec![second, RD, a, b, handle, zero, text]) }.widths(fetch_widths(d + 1, true, false)));
             }
-            v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD.LZ", 0xf66, with_rz_b(TLD_UR, d), &[], vec![second, RD, a, handle, zero, text]) });
+            v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD.LZ", 0xf66, with_rz_b(TLD_UR, d), &[], vec![second, RD, a, handle, zero, text]) }.widths(fetch_widths(d + 1, false, false)));
         }
-        v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD4", 0xf63, gather(TEX_UR, true), &[COMPONENT], vec![second, RD, a, handle, zero, two_d]) });
+        v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD4", 0xf63, gather(TEX_UR, true), &[COMPONENT], vec![second, RD, a, handle, zero, two_d]) }.widths(fetch_widths(2, false, false)));
     } else {
         // sm_100/sm_120: the handle pair 40–47, a second uniform register
         // 48–55 (URZ, not printed), 56–58 clear; the level of detail is
@@ -131,12 +145,12 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         for (dim, d) in DIMS {
             let text = Slot::Text(dim);
             if d > 0 {
-                v.push(Form { nonzero: &[2, 3, 4], sms: (100, 100), ..g.form("TEX.LL", 0xf60, fixed(TEX_LL, d), &[], vec![second, RD, a, b, handle, text]) });
-                v.push(Form { nonzero: &[2, 3], sms: (120, 120), ..g.form("TEX", 0xf60, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) });
+                v.push(Form { nonzero: &[2, 3, 4], sms: (100, 100), ..g.form("TEX.LL", 0xf60, fixed(TEX_LL, d), &[], vec![second, RD, a, b, handle, text]) }.widths(fetch_widths(d + 1, true, false)));
+                v.push(Form { nonzero: &[2, 3], sms: (120, 120), ..g.form("TEX", 0xf60, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) }.widths(fetch_widths(d + 1, false, false)));
             }
-            v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..g.form("TLD.LZ", 0xf66, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) });
+            v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..g.form("TLD.LZ", 0xf66, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) }.widths(fetch_widths(d + 1, false, false)));
         }
-        v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..g.form("TLD4", 0xf63, gather(TEX_PLAIN, true), &[COMPONENT], vec![second, RD, a, handle, two_d]) });
+        v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..g.form("TLD4", 0xf63, gather(TEX_PLAIN, true), &[COMPONENT], vec![second, RD, a, handle, two_d]) }.widths(fetch_widths(2, false, false)));
     }
     // The partial write masks: every form again with the mask an operand.
     let mask = f(72, 75);
@@ -208,13 +222,20 @@ const SCOPE_NAMES_80: [&str; 11] = {
 /// Each dimension is its own form (the coordinate tuple's width follows
 /// it, the data's the size modifier).
 pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
-    const DIMS: [(&str, &str, u64); 5] = [
-        ("SULD.D.BA.1D", "SUST.D.BA.1D", 0),
-        ("SULD.D.BA.1D_ARRAY", "SUST.D.BA.1D_ARRAY", 2),
-        ("SULD.D.BA.2D", "SUST.D.BA.2D", 3),
-        ("SULD.D.BA.2D_ARRAY", "SUST.D.BA.2D_ARRAY", 4),
-        ("SULD.D.BA.3D", "SUST.D.BA.3D", 5),
+    // (load, store, dimension, registers of the coordinate tuple: x, then
+    // y, then z or the layer; three are an aligned quad, as ptxas
+    // allocates them).
+    const DIMS: [(&str, &str, u64, u8); 5] = [
+        ("SULD.D.BA.1D", "SUST.D.BA.1D", 0, 1),
+        ("SULD.D.BA.1D_ARRAY", "SUST.D.BA.1D_ARRAY", 2, 2),
+        ("SULD.D.BA.2D", "SUST.D.BA.2D", 3, 2),
+        ("SULD.D.BA.2D_ARRAY", "SUST.D.BA.2D_ARRAY", 4, 4),
+        ("SULD.D.BA.3D", "SUST.D.BA.3D", 5, 4),
     ];
+    // A load's result and a store's data are the size; the handle after
+    // them one word.
+    let load_widths = |coords: u8| OperandWidths::ONE.result(Width::Size).source(0, Width::Regs(coords));
+    let store_widths = |coords: u8| OperandWidths::all(Width::Size).source(0, Width::Regs(coords)).source(2, Width::Regs(1)).source(3, Width::Regs(1));
     // nvdisasm refuses a coordinate tuple of RZ (`[RZ]`: random instances).
     let addr = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, u32_base: false, uniform: None, zero_base: false };
     let data = gpr(32, None, None);
@@ -249,19 +270,19 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         const REG_HANDLE: &[(Field, u64)] = &[(f(40, 58), 0)];
         for (sms, scope) in [((75, 75), SURFACE_SCOPE_75), ((80, 90), SURFACE_SCOPE_80)] {
             let mods: &'static [ModField] = leak_mods(vec![SURFACE_SIZE, scope, SURFACE_CLAMP]);
-            for (ld, st, dim) in DIMS {
+            for (ld, st, dim, coords) in DIMS {
                 // The constant-bank forms stop at sm_89 (sm_90's code reads
                 // every handle into a uniform register).
                 let bank_sms = (sms.0, sms.1.min(89));
-                v.push(Form { sms: bank_sms, ..g.form(ld, 0xb99, access(dim, true, false, &[]), mods, vec![RD, addr, bank, word]) });
-                v.push(Form { sms: bank_sms, ..g.form(st, 0xb9d, access(dim, false, false, &[]), mods, vec![addr, data, bank, word]) });
+                v.push(Form { sms: bank_sms, ..g.form(ld, 0xb99, access(dim, true, false, &[]), mods, vec![RD, addr, bank, word]) }.widths(load_widths(coords)));
+                v.push(Form { sms: bank_sms, ..g.form(st, 0xb9d, access(dim, false, false, &[]), mods, vec![addr, data, bank, word]) }.widths(store_widths(coords)));
                 // A handle in a general register (its low word, 64–71):
                 // before sm_90, for a handle computed in registers.
                 // Never RZ (nvdisasm prints `???255`).
-                v.push(Form { nonzero: &[2], sms: bank_sms, ..g.form(ld, 0x99a, access(dim, true, false, REG_HANDLE), mods, vec![RD, addr, gpr(64, None, None)]) });
-                v.push(Form { nonzero: &[2], sms: bank_sms, ..g.form(st, 0x99e, access(dim, false, false, REG_HANDLE), mods, vec![addr, data, gpr(64, None, None)]) });
-                v.push(Form { nonzero: &[2], sms, ..g.form(ld, 0xf99, access(dim, true, true, UR_HANDLE), mods, vec![RD, addr, handle_ur, zero]) });
-                v.push(Form { nonzero: &[2], sms, ..g.form(st, 0xf9d, access(dim, false, true, UR_HANDLE), mods, vec![addr, data, handle_ur, zero]) });
+                v.push(Form { nonzero: &[2], sms: bank_sms, ..g.form(ld, 0x99a, access(dim, true, false, REG_HANDLE), mods, vec![RD, addr, gpr(64, None, None)]) }.widths(load_widths(coords)));
+                v.push(Form { nonzero: &[2], sms: bank_sms, ..g.form(st, 0x99e, access(dim, false, false, REG_HANDLE), mods, vec![addr, data, gpr(64, None, None)]) }.widths(store_widths(coords)));
+                v.push(Form { nonzero: &[2], sms, ..g.form(ld, 0xf99, access(dim, true, true, UR_HANDLE), mods, vec![RD, addr, handle_ur, zero]) }.widths(load_widths(coords)));
+                v.push(Form { nonzero: &[2], sms, ..g.form(st, 0xf9d, access(dim, false, true, UR_HANDLE), mods, vec![addr, data, handle_ur, zero]) }.widths(store_widths(coords)));
             }
         }
         v.push(Form { sms: (75, 89), ..g.form("TXQ", 0xb6f, query(false, &[]), &[], vec![second, RD, level, header, bank, word, mask]) });
@@ -273,9 +294,9 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         const UR_ACCESS: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0)];
         const UR_QUERY: &[(Field, u64)] = &[(f(48, 55), 0), (f(56, 58), 0)];
         let mods: &'static [ModField] = leak_mods(vec![SURFACE_SIZE, SURFACE_SCOPE_80, SURFACE_CLAMP]);
-        for (ld, st, dim) in DIMS {
-            v.push(Form { nonzero: &[2], ..g.form(ld, 0xf99, access(dim, true, true, UR_ACCESS), mods, vec![RD, addr, handle_ur]) });
-            v.push(Form { nonzero: &[2], ..g.form(st, 0xf9d, access(dim, false, true, UR_ACCESS), mods, vec![addr, data, handle_ur]) });
+        for (ld, st, dim, coords) in DIMS {
+            v.push(Form { nonzero: &[2], ..g.form(ld, 0xf99, access(dim, true, true, UR_ACCESS), mods, vec![RD, addr, handle_ur]) }.widths(load_widths(coords)));
+            v.push(Form { nonzero: &[2], ..g.form(st, 0xf9d, access(dim, false, true, UR_ACCESS), mods, vec![addr, data, handle_ur]) }.widths(store_widths(coords)));
         }
         v.push(Form { nonzero: &[4], ..g.form("TXQ", 0xf6f, query(true, UR_QUERY), &[], vec![second, RD, level, header, handle_ur, zero, mask]) });
     }

@@ -317,9 +317,9 @@ impl<Mod: 'static> Spelling<Mod> {
 /// The register widths of a form's operands (in 32-bit registers): of a
 /// general or uniform result, then of the general or uniform sources at
 /// positions 0–3 (positions count every source operand but predicates).
-/// Worked out by the build script per form from its opcode and modifiers
-/// (`ptx2sass-meta`'s `isa/widths.rs`): one entry, or one per value of the modifier
-/// that decides them (`LDG`'s size).
+/// Worked out by the build script per form from what the form's row in
+/// the table declares (`ptx2sass-meta`'s `isa/widths.rs`): one entry, or
+/// one per value of the modifier that decides them (`LDG`'s size).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Widths {
     /// The modifier whose value indexes `table`, if they vary.
@@ -344,9 +344,11 @@ impl Widths {
 
 /// One encoding, of opcode type `Op` and modifier-token type `Mod` (the
 /// compiler's generated enums; plain numbers in the table's definition,
-/// before the build script has derived them).
+/// before the build script has derived them) and operand widths `W` (the
+/// compiler's [`Widths`] tables; in the table's definition what the row
+/// declares, which the build script evaluates into those tables).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Form<Op, Mod: 'static> {
+pub struct Form<Op, Mod: 'static, W = Widths> {
     /// What `nvdisasm` prints before the variable modifiers (`IADD3.X`).
     pub name: &'static str,
     /// The opcode (the name up to its first dot), with its facts; set by
@@ -358,8 +360,9 @@ pub struct Form<Op, Mod: 'static> {
     /// are read. Set by the build script from the layout every form of the
     /// table follows ([`Form::result_slot`]).
     pub defs: u8,
-    /// The register widths of the operands; set by the build script.
-    pub widths: Widths,
+    /// The register widths of the operands: declared by the row, written
+    /// as a table by the build script.
+    pub widths: W,
     /// Measured SMs it applies to (inclusive range of SM numbers).
     pub sms: (u16, u16),
     /// Bits 0–11.
@@ -421,7 +424,7 @@ impl Slot {
     }
 }
 
-impl<Op, Mod: 'static> Form<Op, Mod> {
+impl<Op, Mod: 'static, W> Form<Op, Mod, W> {
     /// Whether a slot of a form named `name` holds a result, by the layout
     /// of sm_70+ words: the result register in bits 16–23 (general or
     /// uniform) and the result predicates in 81–83 and 84–86, and for the

@@ -9,7 +9,7 @@
 use crate::isa::bits::Field;
 use crate::isa::branch::Layout;
 use crate::isa::family::MEASURED_SMS;
-use crate::isa::form::{Form, ModField, PredShow, Slot, UNIFORM_B_FLAG, UNMEASURED};
+use crate::isa::form::{Form, ModField, PredShow, Slot, UNIFORM_B_FLAG, UNMEASURED, Widths};
 use crate::isa::operand::RegFile;
 
 /// The "no such bit" position of an optional flag: bit 127, which no form
@@ -271,12 +271,12 @@ impl Step {
 /// every candidate word against, and the rarer flags.
 #[derive(Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
-pub struct Plan<Op: 'static, Mod: 'static> {
+pub struct Plan<Op: 'static, Mod: 'static, W: 'static = Widths> {
     pub mods: &'static [ModStep],
     pub steps: &'static [Step],
     /// The opcode and fixed fields: the word encoding starts from.
     pub base: u128,
-    pub form: &'static Form<Op, Mod>,
+    pub form: &'static Form<Op, Mod, W>,
     /// Bit `k` set when slot `k` may not hold a zero register ([`Form::nonzero`]).
     pub nonzero: u8,
     /// Bit `k` set when slot `k` is an optional predicate (printed only
@@ -314,10 +314,10 @@ pub struct Plan<Op: 'static, Mod: 'static> {
     pub reuse_slot: [u8; 4],
 }
 
-impl<Op: 'static, Mod: 'static> Plan<Op, Mod> {
+impl<Op: 'static, Mod: 'static, W: 'static> Plan<Op, Mod, W> {
     /// The plan of `form`, whose modifiers and slots compile to `mods` and
     /// `steps`. Panics where the form breaks what plans rely on.
-    pub fn of(form: &'static Form<Op, Mod>, mods: &'static [ModStep], steps: &'static [Step]) -> Plan<Op, Mod> {
+    pub fn of(form: &'static Form<Op, Mod, W>, mods: &'static [ModStep], steps: &'static [Step]) -> Plan<Op, Mod, W> {
         let (mut fixed_mask, mut fixed_value) = (0u128, 0u128);
         for (f, v) in form.fixed {
             assert!(*v <= f.max(), "{}: fixed value {v} does not fit its field", form.name);
@@ -389,7 +389,7 @@ impl<Op: 'static, Mod: 'static> Plan<Op, Mod> {
 /// Whether no two of a form's fields (opcode and guard, control bits,
 /// fixed fields, modifiers, operands) share a bit: then encoding can OR
 /// each value into a word that starts with the fixed bits only.
-fn disjoint<Op, Mod>(form: &Form<Op, Mod>) -> bool {
+fn disjoint<Op, Mod, W>(form: &Form<Op, Mod, W>) -> bool {
     let field = |f: Field| u128::from(f.max()) << f.start;
     let parts = [field(Field::bits(0, 15)), field(Field::bits(105, 125))]
         .into_iter()
@@ -423,7 +423,7 @@ pub fn mod_step(m: &ModField) -> ModStep {
 
 /// The plan of `form`, with its steps leaked (the build script compiles
 /// each form once; so does the test that checks the static plans).
-pub fn compile<Op, Mod>(form: &'static Form<Op, Mod>) -> Plan<Op, Mod> {
+pub fn compile<Op, Mod, W>(form: &'static Form<Op, Mod, W>) -> Plan<Op, Mod, W> {
     let mods: &'static [ModStep] = Box::leak(form.mods.iter().map(mod_step).collect::<Vec<_>>().into_boxed_slice());
     let steps: &'static [Step] = Box::leak(form.slots.iter().map(|s| Step::of(*s)).collect::<Vec<_>>().into_boxed_slice());
     Plan::of(form, mods, steps)
