@@ -37,3 +37,6 @@ pub(crate) mod facts;
 
 // The operand widths' rule and writer.
 pub(crate) mod widths;
+
+// The typed machine instructions' generator.
+pub(crate) mod mach;
