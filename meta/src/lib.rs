@@ -11,6 +11,9 @@
 //!   modifier-token enums (`isa/ops.rs`, `isa_ops.rs`, with their ISLE
 //!   declaration) and the opcode rows (`isa/facts.rs`, `isa_opcodes.rs`) as
 //!   static data, so a compilation does not build them;
+//! * the typed machine instructions (`isa/mach.rs`: `isa_mach.rs`, one
+//!   struct per opcode with typed modifier fields, and `isle_mach.isle`,
+//!   their ISLE constructors, which the selection program is compiled with);
 //! * the ISLE programs' list and their compilation ([`PROGRAMS`]), each a
 //!   list of the compiler's `isle/*.isle` files after the shared prelude
 //!   and the generated Ori opcode declaration;
