@@ -11,6 +11,9 @@
 //!   modifier-token enums (`isa/ops.rs`, `isa_ops.rs`, with their ISLE
 //!   declaration) and the opcode rows (`isa/facts.rs`, `isa_opcodes.rs`) as
 //!   static data, so a compilation does not build them;
+//! * the typed machine instructions (`isa/mach.rs`: `isa_mach.rs`, one
+//!   struct per opcode with typed modifier fields, and `isle_mach.isle`,
+//!   their ISLE constructors, which the selection program is compiled with);
 //! * the ISLE programs' list and their compilation ([`PROGRAMS`]), each a
 //!   list of the compiler's `isle/*.isle` files after the shared prelude
 //!   and the generated Ori opcode declaration;
@@ -60,6 +63,10 @@ pub const PROGRAMS: &[(&str, bool, &[&str])] = &[
 /// (in `OUT_DIR`).
 pub const SASS_OPS_ISLE: &str = "isle_sass_ops.isle";
 
+/// The generated ISLE declaration of the typed machine instructions (in
+/// `OUT_DIR`): their modifier enums and constructors (`isa/mach.rs`).
+pub const MACH_ISLE: &str = "isle_mach.isle";
+
 /// The prelude every ISLE program starts with (relative to the compiler's crate).
 pub const ISLE_PRELUDE: &str = "isle/prelude.isle";
 
@@ -105,6 +112,9 @@ pub fn generate(crate_dir: &Path, out_dir: &Path, debug: bool) -> Result<(), Vec
     let ops = isa::ops::Ops::of(generations).map_err(|problems| problems.into_iter().map(|p| format!("form table: {p}")).collect::<Vec<_>>())?;
     write_if_changed(&out_dir.join("isa_ops.rs"), &ops.source())?;
     write_if_changed(&out_dir.join(SASS_OPS_ISLE), &ops.isle())?;
+    let machs = isa::mach::Machs::of(generations).map_err(|problems| problems.into_iter().map(|p| format!("form table: {p}")).collect::<Vec<_>>())?;
+    write_if_changed(&out_dir.join("isa_mach.rs"), &machs.source())?;
+    write_if_changed(&out_dir.join(MACH_ISLE), &machs.isle())?;
     write_if_changed(&out_dir.join("isa_opcodes.rs"), &isa::facts::source())?;
     write_if_changed(&out_dir.join("isa_forms.rs"), &forms::source(generations, &ops))?;
     write_if_changed(&out_dir.join("isa_plans.rs"), &isa::plans::source(generations))?;
@@ -114,6 +124,7 @@ pub fn generate(crate_dir: &Path, out_dir: &Path, debug: bool) -> Result<(), Vec
         let mut paths = vec![crate_dir.join(ISLE_PRELUDE), out_dir.join(ORI_OPCODES_ISLE)];
         if machine {
             paths.push(out_dir.join(SASS_OPS_ISLE));
+            paths.push(out_dir.join(MACH_ISLE));
         }
         paths.extend(files.iter().map(|f| crate_dir.join(f)));
         match cranelift_isle::compile::from_files(&paths, &options) {

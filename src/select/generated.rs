@@ -12,6 +12,7 @@ pub use super::isle::{Guard, VRegs};
 pub use super::mach::{MBlock, VReg};
 pub use super::isle::Ops;
 pub use crate::isa::op::{Mnemonic, Mod, Op as MachOp};
+pub use crate::isa::op::mach::*;
 /// A machine operand (legal for the slot it was made for).
 pub type Src = crate::isa::operand::Operand;
 /// ISLE's unit.

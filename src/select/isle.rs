@@ -218,6 +218,8 @@ pub type Guard = Option<(Reg, bool)>;
 pub type VRegs = SmallVec<[VReg; 4]>;
 
 impl Context for SelectCtx<'_> {
+    // `mn_<op>`: the typed machine instructions' mnemonics.
+    crate::isa::op::mach::mach_constructors!();
     fn unit(&mut self) -> Unit {}
     fn ops0(&mut self) -> Ops {
         Ops::new()

@@ -39,3 +39,6 @@ pub(crate) mod facts;
 
 // The operand widths: the rows' declaration, its evaluation and writer.
 pub(crate) mod widths;
+
+// The typed machine instructions' generator.
+pub(crate) mod mach;
