@@ -35,6 +35,13 @@
 //! a group that splits off takes a copy of its parent's state, and groups
 //! that merge join theirs, so divergent paths, which write disjoint lanes,
 //! are not checked against each other.
+//!
+//! What each instruction does is its family's (the modules of
+//! [`super::ops`]); this module owns the machine they run on: the warp's
+//! register rows and their accessors, memory spaces and their accesses,
+//! thread groups, convergence and the issue loop, which routes each
+//! operation to its family's `exec`. The families execute inline in the
+//! issue loop (`#[inline(always)]`), as one match per family.
 
 use super::load::{LOCAL_WINDOW_HI, Loaded, SHARED_WINDOW_HI};
 use super::num::{self, Round};
@@ -735,40 +742,6 @@ fn merge_into(groups: &mut Vec<Group>, hz: &mut GroupHazards, gi: usize) {
     }
 }
 
-/// Moves the lanes of group `gi` to per-lane targets (instruction indices).
-pub(super) fn jump_lanes(w: &mut Warp, gi: usize, exec: u32, target: impl Fn(&Warp, usize) -> u32) {
-    let g = w.groups[gi];
-    // At most one target per lane: a fixed array, no allocation.
-    let mut moved = [(0u32, 0u32); 32];
-    let mut n = 0;
-    for l in lanes(exec) {
-        let t = target(w, l);
-        match moved[..n].iter_mut().find(|(pc, _)| *pc == t) {
-            Some((_, m)) => *m |= 1 << l,
-            None => {
-                if let Some(slot) = moved.get_mut(n) {
-                    *slot = (t, 1 << l);
-                    n += 1;
-                }
-            }
-        }
-    }
-    let rest = g.mask & !exec;
-    w.groups.swap_remove(gi);
-    // The first group out keeps the parent's hazard state, the others copy it.
-    let mut parent = Some(g.hz);
-    let mut state = |hz: &mut GroupHazards| parent.take().unwrap_or_else(|| hz.split(g.hz));
-    if rest != 0 {
-        let hz = state(&mut w.hz);
-        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None, hz });
-    }
-    for &(pc, mask) in &moved[..n] {
-        let hz = state(&mut w.hz);
-        w.groups.push(Group { pc, mask, wait: Wait::None, hz });
-    }
-    merge(&mut w.groups, &mut w.hz);
-}
-
 /// Special register values.
 pub(super) fn special(cta: &Cta, w: &Warp, sr: u8, l: usize, steps: u64) -> u32 {
     let t = w.first_thread + l as u32;
@@ -819,17 +792,6 @@ fn step(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, exec: u32, op: &Op, mem
     Ok(())
 }
 
-/// Records a CALL at `pc` in the lanes of `exec`.
-pub(super) fn enter_call(w: &mut Warp, exec: u32, pc: u32) {
-    for l in lanes(exec) {
-        let (site, depth) = &mut w.calls[l];
-        if *depth == 0 {
-            *site = pc;
-        }
-        *depth = depth.saturating_add(1);
-    }
-}
-
 /// Holds the executing lanes of a group at a convergence point (the
 /// guarded-off ones go on).
 pub(super) fn hold(w: &mut Warp, gi: usize, exec: u32, wait: Wait) {
@@ -855,11 +817,6 @@ pub(super) fn apply64(v: u64, m: u8) -> u64 {
     }
 }
 
-pub(super) fn sext(v: u64, bits: u8) -> u32 {
-    let sh = 64 - u32::from(bits);
-    (((v << sh) as i64) >> sh) as u32
-}
-
 pub(super) fn int_to_f64(v: i128, mode: Round) -> f64 {
     let r = v as f64;
     if mode == Round::Nearest || r as i128 == v {
@@ -876,52 +833,12 @@ pub(super) fn int_to_f64(v: i128, mode: Round) -> f64 {
     }
 }
 
-pub(super) fn int_to_f32(v: i128, mode: Round) -> f32 {
-    // Integers of up to 64 bits: the f64 value is exact below 2^53; above it
-    // round once to f64 (toward zero, keeping a sticky bit) and then to f32.
-    let r = v as f64;
-    if r as i128 == v {
-        return num::f64_to_f32(r, mode);
-    }
-    let t = int_to_f64(v, Round::Zero);
-    let sticky = f64::from_bits(t.to_bits() | 1);
-    num::f64_to_f32(sticky, mode)
-}
-
 /// Whether row `d` is a uniform register's (or its sink): the warp holds
 /// one value there, which a uniform instruction writes whichever of the
 /// warp's threads issue it (after divergent code, some only).
 #[inline(always)]
 fn uniform_row(d: u16) -> bool {
     (UR_BASE..CONST_BASE).contains(&d)
-}
-
-pub(super) fn read_fmt(w: &Warp, a: S, l: usize, f: Fmt, ftz: bool) -> f64 {
-    match f {
-        Fmt::F64 => w.rd(a, l),
-        Fmt::F32 => {
-            let x = w.rf(a, l);
-            f64::from(if ftz { num::ftz32(x) } else { x })
-        }
-        Fmt::F16 => {
-            // `R0.H1` (F2I) reads the high half.
-            let raw = w.raw(a, l);
-            let mut h = if a.m & H1H1 != 0 { (raw >> 16) as u16 } else { raw as u16 };
-            if a.m & ABS != 0 {
-                h &= 0x7fff;
-            }
-            if a.m & NEG != 0 {
-                h ^= 0x8000;
-            }
-            num::f16_to_f64(h)
-        }
-        Fmt::Bf16 => num::bf16_to_f64(w.raw(a, l) as u16),
-    }
-}
-
-#[inline]
-pub(super) fn fin(x: f32, y: f32, ftz: bool) -> (f32, f32) {
-    if ftz { (num::ftz32(x), num::ftz32(y)) } else { (x, y) }
 }
 
 #[inline]
@@ -947,116 +864,6 @@ pub(super) fn canon32(v: f32) -> u32 {
 #[inline]
 pub(super) fn canon64(v: f64) -> u64 {
     if v.is_nan() { 0x7fff_ffff_ffff_ffff } else { v.to_bits() }
-}
-
-/// One funnel shift of SHF: `high:lo` shifted by `sh` (clamped, or wrapped
-/// with `.W`), the low or high word.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn shf1(lo: u32, sh: u32, high: u32, left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool) -> u32 {
-    let limit = if bits64 { 64 } else { 32 };
-    let s = if wrap { sh & (limit - 1) } else { sh.min(limit) };
-    let v = u64::from(high) << 32 | u64::from(lo);
-    let r: u64 = if left {
-        if s >= 64 { 0 } else { v << s }
-    } else if signed {
-        let sv = if bits64 { v as i64 } else { i64::from(high as i32) << 32 | i64::from(lo) };
-        (sv >> s.min(63)) as u64
-    } else if s >= 64 {
-        0
-    } else {
-        v >> s
-    };
-    if hi { (r >> 32) as u32 } else { r as u32 }
-}
-
-/// PRMT of `a` (bytes 0–3) and `b` (bytes 4–7): with `mode` 0 each
-/// nibble of `sel` picks a byte (its top bit replicating the byte's sign);
-/// modes 1..6 (`.F4E .B4E .RC8 .ECL .ECR .RC16`) derive the four byte
-/// indices from `sel & 3` (PTX ISA, "prmt", table of the modes).
-pub(super) fn prmt(a: u32, sel: u32, b: u32, mode: u8) -> u32 {
-    let bytes = (u64::from(b) << 32 | u64::from(a)).to_le_bytes();
-    let s = sel & 3;
-    let mut out = 0u32;
-    for k in 0..4u32 {
-        let pick = match mode {
-            1 => (s + k) & 7,
-            2 => (s + 8 - k) & 7,
-            3 => s,
-            4 => k.max(s),
-            5 => k.min(s),
-            6 => 2 * (s & 1) + (k & 1),
-            _ => (sel >> (4 * k)) & 0xf,
-        };
-        let mut byte = bytes[(pick & 7) as usize];
-        if mode == 0 && pick & 8 != 0 {
-            byte = if byte & 0x80 != 0 { 0xff } else { 0 };
-        }
-        out |= u32::from(byte) << (8 * k);
-    }
-    out
-}
-
-/// SHF over whole rows, one shape.
-#[inline(always)]
-pub(super) fn shf_rows<const LEFT: bool, const HI: bool, const WRAP: bool, const B64: bool, const SIGNED: bool>(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]) -> [u32; 32] {
-    let mut out = [0u32; 32];
-    for l in 0..32 {
-        out[l] = shf1(a[l], b[l], c[l], LEFT, HI, WRAP, B64, SIGNED);
-    }
-    out
-}
-
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-pub(super) fn shf_rows_any(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool) -> [u32; 32] {
-    let mut out = [0u32; 32];
-    for l in 0..32 {
-        out[l] = shf1(a[l], b[l], c[l], left, hi, wrap, bits64, signed);
-    }
-    out
-}
-
-/// LOP3 over whole rows: the union of the minterms the table selects.
-#[inline(always)]
-pub(super) fn lop3_rows(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], lut: u8) -> [u32; 32] {
-    let mut r = [0u32; 32];
-    for k in 0..8u32 {
-        if lut >> k & 1 == 1 {
-            let (na, nb, nc) = (if k & 4 != 0 { 0 } else { u32::MAX }, if k & 2 != 0 { 0 } else { u32::MAX }, if k & 1 != 0 { 0 } else { u32::MAX });
-            for l in 0..32 {
-                r[l] |= (a[l] ^ na) & (b[l] ^ nb) & (c[l] ^ nc);
-            }
-        }
-    }
-    r
-}
-
-pub(super) fn lop3(a: u32, b: u32, c: u32, lut: u8) -> u32 {
-    let mut r = 0u32;
-    for k in 0..8u32 {
-        if lut >> k & 1 == 1 {
-            let ma = if k & 4 != 0 { a } else { !a };
-            let mb = if k & 2 != 0 { b } else { !b };
-            let mc = if k & 1 != 0 { c } else { !c };
-            r |= ma & mb & mc;
-        }
-    }
-    r
-}
-
-pub(super) fn icmp(cmp: Cmp, o: std::cmp::Ordering) -> bool {
-    use std::cmp::Ordering::*;
-    match cmp {
-        0 => false,
-        1 => o == Less,
-        2 => o == Equal,
-        3 => o != Greater,
-        4 => o == Greater,
-        5 => o != Equal,
-        6 => o != Less,
-        _ => true,
-    }
 }
 
 pub(super) fn fcmp(cmp: Cmp, x: f64, y: f64) -> bool {
@@ -1130,31 +937,6 @@ pub(super) fn write_loaded(w: &mut Warp, d: u16, l: usize, bytes: &[u8], width: 
             }
         }
     }
-}
-
-/// Loads lane `l`'s `width` bytes at `at` of `space` into its rows from `d`.
-#[allow(clippy::too_many_arguments)]
-#[inline(never)]
-pub(super) fn load_lane(cta: &mut Cta, memory: &crate::interp::memory::GlobalMemory, w: &mut Warp, d: u16, at: u64, width: super::op::Width, space: Space, l: usize) -> Result<(), InterpError> {
-    let n = usize::from(width.bytes);
-    let mut buf = [0u8; 16];
-    read_mem(cta, memory, space, w.first_thread as usize + l, at, &mut buf[..n])?;
-    write_loaded(w, d, l, &buf[..n], width);
-    Ok(())
-}
-
-/// Stores lane `l`'s `width` bytes from rows `s`… at `at` of `space`.
-#[allow(clippy::too_many_arguments)]
-#[inline(never)]
-pub(super) fn store_lane(cta: &mut Cta, memory: &mut crate::interp::memory::GlobalMemory, w: &Warp, s: u16, at: u64, width: super::op::Width, space: Space, l: usize) -> Result<(), InterpError> {
-    let n = usize::from(width.bytes);
-    let mut buf = [0u8; 16];
-    for k in 0..n.div_ceil(4) {
-        let v = w.raw(S { r: s + k as u16, m: 0 }, l).to_le_bytes();
-        let take = (n - 4 * k).min(4);
-        buf[4 * k..4 * k + take].copy_from_slice(&v[..take]);
-    }
-    write_mem(cta, memory, space, w.first_thread as usize + l, at, &buf[..n])
 }
 
 /// Resolves a generic address to a space and address within it.
@@ -1271,126 +1053,9 @@ fn local_of<'a>(cta: &'a mut Cta, thread: usize) -> Result<&'a mut LocalMem, Int
     cta.local.get_mut(thread).ok_or_else(|| InterpError::new(ErrorKind::Malformed, "thread index out of range"))
 }
 
-pub(super) fn atom_apply(op: AtomOp, ty: AtomType, old: u64, b: u64, c: u64) -> u64 {
-    let f32v = |x: u64| f32::from_bits(x as u32);
-    match op {
-        AtomOp::Exch => b,
-        AtomOp::Cas => {
-            let eq = match ty {
-                AtomType::U64 | AtomType::S64 | AtomType::F64 => old == b,
-                _ => old as u32 == b as u32,
-            };
-            if eq { c } else { old }
-        }
-        AtomOp::And => old & b,
-        AtomOp::Or => old | b,
-        AtomOp::Xor => old ^ b,
-        AtomOp::Inc => {
-            let (o, b) = (old as u32, b as u32);
-            u64::from(if o >= b { 0 } else { o + 1 })
-        }
-        AtomOp::Dec => {
-            let (o, b) = (old as u32, b as u32);
-            u64::from(if o == 0 || o > b { b } else { o - 1 })
-        }
-        AtomOp::Add => match ty {
-            AtomType::F32 => u64::from((f32v(old) + f32v(b)).to_bits()),
-            AtomType::F64 => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
-            AtomType::F16x2 => {
-                let mut r = 0u32;
-                for h in 0..2 {
-                    let x = num::f16_to_f64((old >> (16 * h)) as u16) + num::f16_to_f64((b >> (16 * h)) as u16);
-                    r |= u32::from(num::f64_to_f16(x, Round::Nearest)) << (16 * h);
-                }
-                u64::from(r)
-            }
-            AtomType::U64 | AtomType::S64 => old.wrapping_add(b),
-            _ => u64::from((old as u32).wrapping_add(b as u32)),
-        },
-        AtomOp::Min | AtomOp::Max => {
-            let min = op == AtomOp::Min;
-            match ty {
-                AtomType::S32 => {
-                    let (x, y) = (old as i32, b as i32);
-                    u64::from((if min { x.min(y) } else { x.max(y) }) as u32)
-                }
-                AtomType::S64 => {
-                    let (x, y) = (old as i64, b as i64);
-                    (if min { x.min(y) } else { x.max(y) }) as u64
-                }
-                AtomType::U64 => {
-                    if min {
-                        old.min(b)
-                    } else {
-                        old.max(b)
-                    }
-                }
-                AtomType::F32 => {
-                    let (x, y) = (f32v(old), f32v(b));
-                    u64::from((if min { x.min(y) } else { x.max(y) }).to_bits())
-                }
-                _ => {
-                    let (x, y) = (old as u32, b as u32);
-                    u64::from(if min { x.min(y) } else { x.max(y) })
-                }
-            }
-        }
-    }
-}
-
-/// The two carry-out predicates of `IADD3 Rd, Pa, Pb, …` for a full sum.
-///
-/// The carry (0, 1 or 2) is counted in unary, not written as two binary
-/// digits: `IADD3.X` adds each of its two carry-in predicates with weight
-/// one (ptxas pairs a lone `IMAD.HI.U32 … P1` carry with a lone `IADD3 … P2`
-/// carry as `IADD3.X …, P2, P1` in int64_math's sm_90 cubin), and ptxas
-/// feeds a three-way `IADD3 R, P0, P1, …`'s pair straight into
-/// `IADD3.X …, P0, P1`, so a carry of two must set both. A carry of three
-/// (three negated zeros) cannot be expressed and sets both.
-pub(super) fn iadd3_carry_preds(sum: u64) -> (bool, bool) {
-    let carry = sum >> 32;
-    (carry >= 1, carry >= 2)
-}
-
-/// `IMAD.HI`'s result word and carry-out from the full sum a·b + c.64 (+
-/// carry-in): the word is bits 32..63 and the carry is bit 64, the carry
-/// out of that word (ptxas chains it into `IADD3.X` when it builds the high
-/// half of a 128-bit product in its 64-bit division routine).
-pub(super) fn imad_hi(full: u128) -> (u32, bool) {
-    ((full >> 32) as u32, full >> 64 & 1 == 1)
-}
-
-/// FMNMX.XORSIGN's result from the plain minimum/maximum `v` of the
-/// operands' magnitudes and the registers `ra`, `rb`: a number takes the
-/// exclusive-or of their signs; a NaN stays as it is.
-pub(super) fn xorsign_of(v: u32, ra: u32, rb: u32) -> u32 {
-    if f32::from_bits(v).is_nan() { v } else { (v & 0x7fff_ffff) | ((ra ^ rb) & 0x8000_0000) }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn xorsign_puts_the_sign_exclusive_or_on_numbers_only() {
-        // min.xorsign.abs(-2, 3) = -2; (-2, -3) = +2; (2, 3) = +2.
-        assert_eq!(xorsign_of(0x4000_0000, 0xc000_0000, 0x4040_0000), 0xc000_0000);
-        assert_eq!(xorsign_of(0x4000_0000, 0xc000_0000, 0xc040_0000), 0x4000_0000);
-        assert_eq!(xorsign_of(0x4000_0000, 0x4000_0000, 0x4040_0000), 0x4000_0000);
-        assert_eq!(xorsign_of(0, 0x8000_0000, 0), 0x8000_0000);
-        assert_eq!(xorsign_of(0x7fff_ffff, 0x8000_0000, 0x7fff_ffff), 0x7fff_ffff);
-    }
-
-    #[test]
-    fn imad_hi_carries_out_of_bit_63() {
-        // int64_math.i64_mul_div, x / 1: 0xffffffff * 0xda13d4de plus the
-        // pair 0x78f438cd_611f9c10 is 0x1_53080daa_870bc732 (worked by
-        // hand), so the word is 0x53080daa and the carry is set.
-        let full = 0xffff_ffffu128 * 0xda13_d4de + 0x78f4_38cd_611f_9c10;
-        assert_eq!(full, 0x1_5308_0daa_870b_c732);
-        assert_eq!(imad_hi(full), (0x5308_0daa, true));
-        assert_eq!(imad_hi(0xffff_ffff_ffff_ffff), (0xffff_ffff, false));
-    }
 
     #[test]
     fn saturation_gives_positive_zero_for_nan_and_negative_zero() {
@@ -1405,39 +1070,12 @@ mod tests {
     }
 
     #[test]
-    fn iadd3_carry_of_two_sets_both_predicates() {
-        // casts.widen_sum, element 489: (s8)-17 + (u8)130 + (s16)-101 as
-        // 32-bit words 0xffffffef + 0x82 + 0xffffff9b = 2^33 + 12, whose high
-        // words -1 + -1 plus the carries must give 0 (the true sum is 12).
-        let sum = 0xffff_ffefu64 + 0x82 + 0xffff_ff9b;
-        let (p0, p1) = iadd3_carry_preds(sum);
-        assert_eq!((sum as u32, p0, p1), (12, true, true));
-        let hi = 0xffff_ffffu32.wrapping_add(0xffff_ffff).wrapping_add(u32::from(p0)).wrapping_add(u32::from(p1));
-        assert_eq!(hi, 0);
-        assert_eq!(iadd3_carry_preds(0xffff_ffff), (false, false));
-        assert_eq!(iadd3_carry_preds(1 << 32), (true, false));
-    }
-
-    #[test]
     fn lane_masks_pack_one_bit_per_lane() {
         // Bit by bit, as a plain loop would build them.
         for seed in [0u32, 1, 0x8000_0000, 0xdead_beef, 0x1234_5678, u32::MAX, 0x0f0f_00ff] {
             assert_eq!(mask_of(|l| seed >> l & 1 == 1), seed);
         }
         assert_eq!(mask_of(|l| l % 3 == 0), 0x4924_9249);
-    }
-
-    #[test]
-    fn lop3_rows_match_the_table_lane_by_lane() {
-        let a: [u32; 32] = std::array::from_fn(|l| (l as u32).wrapping_mul(0x9e37_79b9));
-        let b: [u32; 32] = std::array::from_fn(|l| (l as u32) ^ 0x5555_aaaa);
-        let c: [u32; 32] = std::array::from_fn(|l| !(l as u32) << 3);
-        for lut in [0x00u8, 0xc0, 0xfc, 0x96, 0xe8, 0xf8, 0x3c, 0xff] {
-            let rows = lop3_rows(&a, &b, &c, lut);
-            for l in 0..32 {
-                assert_eq!(rows[l], lop3(a[l], b[l], c[l], lut), "lut {lut:#x} lane {l}");
-            }
-        }
     }
 
     #[test]

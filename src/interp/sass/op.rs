@@ -167,50 +167,6 @@ pub struct Width {
     pub signed: bool,
 }
 
-/// Atomic operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AtomOp {
-    /// Add (integer or float).
-    Add,
-    /// Minimum.
-    Min,
-    /// Maximum.
-    Max,
-    /// Increment modulo.
-    Inc,
-    /// Decrement modulo.
-    Dec,
-    /// And.
-    And,
-    /// Or.
-    Or,
-    /// Xor.
-    Xor,
-    /// Exchange.
-    Exch,
-    /// Compare and swap.
-    Cas,
-}
-
-/// Operand type of an atomic.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AtomType {
-    /// u32.
-    U32,
-    /// s32.
-    S32,
-    /// u64.
-    U64,
-    /// s64.
-    S64,
-    /// f32.
-    F32,
-    /// f64.
-    F64,
-    /// f16x2.
-    F16x2,
-}
-
 /// Float formats of conversions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fmt {
@@ -231,52 +187,6 @@ pub struct IntFmt {
     pub bits: u8,
     /// Signed.
     pub signed: bool,
-}
-
-/// Shuffle modes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShflMode {
-    /// Indexed.
-    Idx,
-    /// Up.
-    Up,
-    /// Down.
-    Down,
-    /// Butterfly.
-    Bfly,
-}
-
-/// Which f32 of a source each lane of a packed-f32 instruction reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Lanes {
-    /// The pair as it is (`.F32x2.HI_LO`): the low lane the first register.
-    Pair,
-    /// The pair's halves swapped (`.F32x2.LO_HI`).
-    Swapped,
-    /// One register (or an immediate), read by both lanes (`.F32`).
-    Single,
-}
-
-/// The operation of FADD2, FMUL2 and FFMA2.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PackedOp {
-    /// `a + b`.
-    Add,
-    /// `a * b`.
-    Mul,
-    /// `a * b + c`, rounded once.
-    Fma,
-}
-
-/// Vote modes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VoteMode {
-    /// All.
-    All,
-    /// Any.
-    Any,
-    /// All equal.
-    Eq,
 }
 
 /// One executable instruction.

@@ -39,8 +39,8 @@ pub enum BitsOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_bits(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let toks: &[Mod] = &cx.toks;
         Ok(Some(match cx.opcode {
@@ -233,4 +233,118 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &BitsOp) -> Result<(),
         }
     }
     Ok(())
+}
+
+/// One funnel shift of SHF: `high:lo` shifted by `sh` (clamped, or wrapped
+/// with `.W`), the low or high word.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn shf1(lo: u32, sh: u32, high: u32, left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool) -> u32 {
+    let limit = if bits64 { 64 } else { 32 };
+    let s = if wrap { sh & (limit - 1) } else { sh.min(limit) };
+    let v = u64::from(high) << 32 | u64::from(lo);
+    let r: u64 = if left {
+        if s >= 64 { 0 } else { v << s }
+    } else if signed {
+        let sv = if bits64 { v as i64 } else { i64::from(high as i32) << 32 | i64::from(lo) };
+        (sv >> s.min(63)) as u64
+    } else if s >= 64 {
+        0
+    } else {
+        v >> s
+    };
+    if hi { (r >> 32) as u32 } else { r as u32 }
+}
+
+/// PRMT of `a` (bytes 0–3) and `b` (bytes 4–7): with `mode` 0 each
+/// nibble of `sel` picks a byte (its top bit replicating the byte's sign);
+/// modes 1..6 (`.F4E .B4E .RC8 .ECL .ECR .RC16`) derive the four byte
+/// indices from `sel & 3` (PTX ISA, "prmt", table of the modes).
+fn prmt(a: u32, sel: u32, b: u32, mode: u8) -> u32 {
+    let bytes = (u64::from(b) << 32 | u64::from(a)).to_le_bytes();
+    let s = sel & 3;
+    let mut out = 0u32;
+    for k in 0..4u32 {
+        let pick = match mode {
+            1 => (s + k) & 7,
+            2 => (s + 8 - k) & 7,
+            3 => s,
+            4 => k.max(s),
+            5 => k.min(s),
+            6 => 2 * (s & 1) + (k & 1),
+            _ => (sel >> (4 * k)) & 0xf,
+        };
+        let mut byte = bytes[(pick & 7) as usize];
+        if mode == 0 && pick & 8 != 0 {
+            byte = if byte & 0x80 != 0 { 0xff } else { 0 };
+        }
+        out |= u32::from(byte) << (8 * k);
+    }
+    out
+}
+
+/// SHF over whole rows, one shape.
+#[inline(always)]
+fn shf_rows<const LEFT: bool, const HI: bool, const WRAP: bool, const B64: bool, const SIGNED: bool>(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32]) -> [u32; 32] {
+    let mut out = [0u32; 32];
+    for l in 0..32 {
+        out[l] = shf1(a[l], b[l], c[l], LEFT, HI, WRAP, B64, SIGNED);
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn shf_rows_any(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], left: bool, hi: bool, wrap: bool, bits64: bool, signed: bool) -> [u32; 32] {
+    let mut out = [0u32; 32];
+    for l in 0..32 {
+        out[l] = shf1(a[l], b[l], c[l], left, hi, wrap, bits64, signed);
+    }
+    out
+}
+
+/// LOP3 over whole rows: the union of the minterms the table selects.
+#[inline(always)]
+fn lop3_rows(a: &[u32; 32], b: &[u32; 32], c: &[u32; 32], lut: u8) -> [u32; 32] {
+    let mut r = [0u32; 32];
+    for k in 0..8u32 {
+        if lut >> k & 1 == 1 {
+            let (na, nb, nc) = (if k & 4 != 0 { 0 } else { u32::MAX }, if k & 2 != 0 { 0 } else { u32::MAX }, if k & 1 != 0 { 0 } else { u32::MAX });
+            for l in 0..32 {
+                r[l] |= (a[l] ^ na) & (b[l] ^ nb) & (c[l] ^ nc);
+            }
+        }
+    }
+    r
+}
+
+fn lop3(a: u32, b: u32, c: u32, lut: u8) -> u32 {
+    let mut r = 0u32;
+    for k in 0..8u32 {
+        if lut >> k & 1 == 1 {
+            let ma = if k & 4 != 0 { a } else { !a };
+            let mb = if k & 2 != 0 { b } else { !b };
+            let mc = if k & 1 != 0 { c } else { !c };
+            r |= ma & mb & mc;
+        }
+    }
+    r
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lop3_rows_match_the_table_lane_by_lane() {
+        let a: [u32; 32] = std::array::from_fn(|l| (l as u32).wrapping_mul(0x9e37_79b9));
+        let b: [u32; 32] = std::array::from_fn(|l| (l as u32) ^ 0x5555_aaaa);
+        let c: [u32; 32] = std::array::from_fn(|l| !(l as u32) << 3);
+        for lut in [0x00u8, 0xc0, 0xfc, 0x96, 0xe8, 0xf8, 0x3c, 0xff] {
+            let rows = lop3_rows(&a, &b, &c, lut);
+            for l in 0..32 {
+                assert_eq!(rows[l], lop3(a[l], b[l], c[l], lut), "lut {lut:#x} lane {l}");
+            }
+        }
+    }
 }

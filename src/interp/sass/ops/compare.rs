@@ -21,8 +21,8 @@ pub enum CompareOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_compare(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let toks: &[Mod] = &cx.toks;
         Ok(Some(match cx.opcode {
@@ -174,4 +174,18 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &CompareOp) -> Result<
         }
     }
     Ok(())
+}
+
+fn icmp(cmp: Cmp, o: std::cmp::Ordering) -> bool {
+    use std::cmp::Ordering::*;
+    match cmp {
+        0 => false,
+        1 => o == Less,
+        2 => o == Equal,
+        3 => o != Greater,
+        4 => o == Greater,
+        5 => o != Equal,
+        6 => o != Less,
+        _ => true,
+    }
 }

@@ -45,8 +45,8 @@ pub enum ControlOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_control(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let ops = cx.ops;
         let n = cx.n;
@@ -353,4 +353,49 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, ex
     }
     advance(w, gi);
     Ok(())
+}
+
+/// Moves the lanes of group `gi` to per-lane targets (instruction indices).
+fn jump_lanes(w: &mut Warp, gi: usize, exec: u32, target: impl Fn(&Warp, usize) -> u32) {
+    let g = w.groups[gi];
+    // At most one target per lane: a fixed array, no allocation.
+    let mut moved = [(0u32, 0u32); 32];
+    let mut n = 0;
+    for l in lanes(exec) {
+        let t = target(w, l);
+        match moved[..n].iter_mut().find(|(pc, _)| *pc == t) {
+            Some((_, m)) => *m |= 1 << l,
+            None => {
+                if let Some(slot) = moved.get_mut(n) {
+                    *slot = (t, 1 << l);
+                    n += 1;
+                }
+            }
+        }
+    }
+    let rest = g.mask & !exec;
+    w.groups.swap_remove(gi);
+    // The first group out keeps the parent's hazard state, the others copy it.
+    let mut parent = Some(g.hz);
+    let mut state = |hz: &mut GroupHazards| parent.take().unwrap_or_else(|| hz.split(g.hz));
+    if rest != 0 {
+        let hz = state(&mut w.hz);
+        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None, hz });
+    }
+    for &(pc, mask) in &moved[..n] {
+        let hz = state(&mut w.hz);
+        w.groups.push(Group { pc, mask, wait: Wait::None, hz });
+    }
+    merge(&mut w.groups, &mut w.hz);
+}
+
+/// Records a CALL at `pc` in the lanes of `exec`.
+fn enter_call(w: &mut Warp, exec: u32, pc: u32) {
+    for l in lanes(exec) {
+        let (site, depth) = &mut w.calls[l];
+        if *depth == 0 {
+            *site = pc;
+        }
+        *depth = depth.saturating_add(1);
+    }
 }

@@ -38,8 +38,8 @@ pub enum ConvertOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_convert(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let inst = cx.inst;
         let toks: &[Mod] = &cx.toks;
@@ -261,4 +261,44 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &ConvertOp) -> Result<
         }
     }
     Ok(())
+}
+
+fn sext(v: u64, bits: u8) -> u32 {
+    let sh = 64 - u32::from(bits);
+    (((v << sh) as i64) >> sh) as u32
+}
+
+fn int_to_f32(v: i128, mode: Round) -> f32 {
+    // Integers of up to 64 bits: the f64 value is exact below 2^53; above it
+    // round once to f64 (toward zero, keeping a sticky bit) and then to f32.
+    let r = v as f64;
+    if r as i128 == v {
+        return num::f64_to_f32(r, mode);
+    }
+    let t = int_to_f64(v, Round::Zero);
+    let sticky = f64::from_bits(t.to_bits() | 1);
+    num::f64_to_f32(sticky, mode)
+}
+
+fn read_fmt(w: &Warp, a: S, l: usize, f: Fmt, ftz: bool) -> f64 {
+    match f {
+        Fmt::F64 => w.rd(a, l),
+        Fmt::F32 => {
+            let x = w.rf(a, l);
+            f64::from(if ftz { num::ftz32(x) } else { x })
+        }
+        Fmt::F16 => {
+            // `R0.H1` (F2I) reads the high half.
+            let raw = w.raw(a, l);
+            let mut h = if a.m & H1H1 != 0 { (raw >> 16) as u16 } else { raw as u16 };
+            if a.m & ABS != 0 {
+                h &= 0x7fff;
+            }
+            if a.m & NEG != 0 {
+                h ^= 0x8000;
+            }
+            num::f16_to_f64(h)
+        }
+        Fmt::Bf16 => num::bf16_to_f64(w.raw(a, l) as u16),
+    }
 }

@@ -13,6 +13,28 @@ use crate::interp::InterpError;
 use crate::isa::form::Slot;
 use crate::isa::op::{Mod, Op as Opcode};
 
+/// Which f32 of a source each lane of a packed-f32 instruction reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lanes {
+    /// The pair as it is (`.F32x2.HI_LO`): the low lane the first register.
+    Pair,
+    /// The pair's halves swapped (`.F32x2.LO_HI`).
+    Swapped,
+    /// One register (or an immediate), read by both lanes (`.F32`).
+    Single,
+}
+
+/// The operation of FADD2, FMUL2 and FFMA2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PackedOp {
+    /// `a + b`.
+    Add,
+    /// `a * b`.
+    Mul,
+    /// `a * b + c`, rounded once.
+    Fma,
+}
+
 /// The executable form of one instruction of this family.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(missing_docs)]
@@ -33,8 +55,8 @@ pub enum Float32Op {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_float32(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let inst = cx.inst;
         let form = inst.form;
@@ -208,4 +230,31 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &Float32Op) -> Result<
         }
     }
     Ok(())
+}
+
+#[inline]
+fn fin(x: f32, y: f32, ftz: bool) -> (f32, f32) {
+    if ftz { (num::ftz32(x), num::ftz32(y)) } else { (x, y) }
+}
+
+/// FMNMX.XORSIGN's result from the plain minimum/maximum `v` of the
+/// operands' magnitudes and the registers `ra`, `rb`: a number takes the
+/// exclusive-or of their signs; a NaN stays as it is.
+fn xorsign_of(v: u32, ra: u32, rb: u32) -> u32 {
+    if f32::from_bits(v).is_nan() { v } else { (v & 0x7fff_ffff) | ((ra ^ rb) & 0x8000_0000) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xorsign_puts_the_sign_exclusive_or_on_numbers_only() {
+        // min.xorsign.abs(-2, 3) = -2; (-2, -3) = +2; (2, 3) = +2.
+        assert_eq!(xorsign_of(0x4000_0000, 0xc000_0000, 0x4040_0000), 0xc000_0000);
+        assert_eq!(xorsign_of(0x4000_0000, 0xc000_0000, 0xc040_0000), 0x4000_0000);
+        assert_eq!(xorsign_of(0x4000_0000, 0x4000_0000, 0x4040_0000), 0x4000_0000);
+        assert_eq!(xorsign_of(0, 0x8000_0000, 0), 0x8000_0000);
+        assert_eq!(xorsign_of(0x7fff_ffff, 0x8000_0000, 0x7fff_ffff), 0x7fff_ffff);
+    }
 }

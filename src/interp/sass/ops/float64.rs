@@ -20,8 +20,8 @@ pub enum Float64Op {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_float64(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         Ok(Some(match cx.opcode {
             Opcode::DADD => Op::Float64(Float64Op::Dadd { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 2)?, b: self.src(cx.o(2)?, cx.sl(2), 2)?, rnd: cx.rnd() }),

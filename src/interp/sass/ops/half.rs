@@ -35,8 +35,8 @@ pub enum HalfOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_half(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let toks: &[Mod] = &cx.toks;
         Ok(Some(match cx.opcode {

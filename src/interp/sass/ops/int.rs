@@ -44,8 +44,8 @@ pub enum IntOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_int(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let n = cx.n;
         // sm_100's VIMNMX: its two predicate results (operands 1, 2) are
@@ -525,4 +525,56 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &IntOp) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// The two carry-out predicates of `IADD3 Rd, Pa, Pb, …` for a full sum.
+///
+/// The carry (0, 1 or 2) is counted in unary, not written as two binary
+/// digits: `IADD3.X` adds each of its two carry-in predicates with weight
+/// one (ptxas pairs a lone `IMAD.HI.U32 … P1` carry with a lone `IADD3 … P2`
+/// carry as `IADD3.X …, P2, P1` in int64_math's sm_90 cubin), and ptxas
+/// feeds a three-way `IADD3 R, P0, P1, …`'s pair straight into
+/// `IADD3.X …, P0, P1`, so a carry of two must set both. A carry of three
+/// (three negated zeros) cannot be expressed and sets both.
+fn iadd3_carry_preds(sum: u64) -> (bool, bool) {
+    let carry = sum >> 32;
+    (carry >= 1, carry >= 2)
+}
+
+/// `IMAD.HI`'s result word and carry-out from the full sum a·b + c.64 (+
+/// carry-in): the word is bits 32..63 and the carry is bit 64, the carry
+/// out of that word (ptxas chains it into `IADD3.X` when it builds the high
+/// half of a 128-bit product in its 64-bit division routine).
+fn imad_hi(full: u128) -> (u32, bool) {
+    ((full >> 32) as u32, full >> 64 & 1 == 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn imad_hi_carries_out_of_bit_63() {
+        // int64_math.i64_mul_div, x / 1: 0xffffffff * 0xda13d4de plus the
+        // pair 0x78f438cd_611f9c10 is 0x1_53080daa_870bc732 (worked by
+        // hand), so the word is 0x53080daa and the carry is set.
+        let full = 0xffff_ffffu128 * 0xda13_d4de + 0x78f4_38cd_611f_9c10;
+        assert_eq!(full, 0x1_5308_0daa_870b_c732);
+        assert_eq!(imad_hi(full), (0x5308_0daa, true));
+        assert_eq!(imad_hi(0xffff_ffff_ffff_ffff), (0xffff_ffff, false));
+    }
+
+    #[test]
+    fn iadd3_carry_of_two_sets_both_predicates() {
+        // casts.widen_sum, element 489: (s8)-17 + (u8)130 + (s16)-101 as
+        // 32-bit words 0xffffffef + 0x82 + 0xffffff9b = 2^33 + 12, whose high
+        // words -1 + -1 plus the carries must give 0 (the true sum is 12).
+        let sum = 0xffff_ffefu64 + 0x82 + 0xffff_ff9b;
+        let (p0, p1) = iadd3_carry_preds(sum);
+        assert_eq!((sum as u32, p0, p1), (12, true, true));
+        let hi = 0xffff_ffffu32.wrapping_add(0xffff_ffff).wrapping_add(u32::from(p0)).wrapping_add(u32::from(p1));
+        assert_eq!(hi, 0);
+        assert_eq!(iadd3_carry_preds(0xffff_ffff), (false, false));
+        assert_eq!(iadd3_carry_preds(1 << 32), (true, false));
+    }
 }

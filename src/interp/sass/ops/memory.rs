@@ -7,12 +7,57 @@
 //! execution on a warp.
 
 use super::super::exec::*;
+use super::super::num::{self, Round};
 use super::super::op::*;
 use crate::interp::InterpError;
 use crate::interp::memory::{FaultKind, MemFault};
 use crate::isa::form::Slot;
 use crate::isa::op::{Mod, Op as Opcode};
 use crate::isa::operand::Operand;
+
+/// Atomic operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomOp {
+    /// Add (integer or float).
+    Add,
+    /// Minimum.
+    Min,
+    /// Maximum.
+    Max,
+    /// Increment modulo.
+    Inc,
+    /// Decrement modulo.
+    Dec,
+    /// And.
+    And,
+    /// Or.
+    Or,
+    /// Xor.
+    Xor,
+    /// Exchange.
+    Exch,
+    /// Compare and swap.
+    Cas,
+}
+
+/// Operand type of an atomic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomType {
+    /// u32.
+    U32,
+    /// s32.
+    S32,
+    /// u64.
+    U64,
+    /// s64.
+    S64,
+    /// f32.
+    F32,
+    /// f64.
+    F64,
+    /// f16x2.
+    F16x2,
+}
 
 /// The executable form of one instruction of this family.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,8 +110,8 @@ pub enum MemoryOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_memory(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let toks: &[Mod] = &cx.toks;
         Ok(Some(match cx.opcode {
@@ -517,6 +562,98 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, exec: u32, op: &Memory
         }
     }
     Ok(())
+}
+
+/// Loads lane `l`'s `width` bytes at `at` of `space` into its rows from `d`.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn load_lane(cta: &mut Cta, memory: &crate::interp::memory::GlobalMemory, w: &mut Warp, d: u16, at: u64, width: super::super::op::Width, space: Space, l: usize) -> Result<(), InterpError> {
+    let n = usize::from(width.bytes);
+    let mut buf = [0u8; 16];
+    read_mem(cta, memory, space, w.first_thread as usize + l, at, &mut buf[..n])?;
+    write_loaded(w, d, l, &buf[..n], width);
+    Ok(())
+}
+
+/// Stores lane `l`'s `width` bytes from rows `s`… at `at` of `space`.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn store_lane(cta: &mut Cta, memory: &mut crate::interp::memory::GlobalMemory, w: &Warp, s: u16, at: u64, width: super::super::op::Width, space: Space, l: usize) -> Result<(), InterpError> {
+    let n = usize::from(width.bytes);
+    let mut buf = [0u8; 16];
+    for k in 0..n.div_ceil(4) {
+        let v = w.raw(S { r: s + k as u16, m: 0 }, l).to_le_bytes();
+        let take = (n - 4 * k).min(4);
+        buf[4 * k..4 * k + take].copy_from_slice(&v[..take]);
+    }
+    write_mem(cta, memory, space, w.first_thread as usize + l, at, &buf[..n])
+}
+
+fn atom_apply(op: AtomOp, ty: AtomType, old: u64, b: u64, c: u64) -> u64 {
+    let f32v = |x: u64| f32::from_bits(x as u32);
+    match op {
+        AtomOp::Exch => b,
+        AtomOp::Cas => {
+            let eq = match ty {
+                AtomType::U64 | AtomType::S64 | AtomType::F64 => old == b,
+                _ => old as u32 == b as u32,
+            };
+            if eq { c } else { old }
+        }
+        AtomOp::And => old & b,
+        AtomOp::Or => old | b,
+        AtomOp::Xor => old ^ b,
+        AtomOp::Inc => {
+            let (o, b) = (old as u32, b as u32);
+            u64::from(if o >= b { 0 } else { o + 1 })
+        }
+        AtomOp::Dec => {
+            let (o, b) = (old as u32, b as u32);
+            u64::from(if o == 0 || o > b { b } else { o - 1 })
+        }
+        AtomOp::Add => match ty {
+            AtomType::F32 => u64::from((f32v(old) + f32v(b)).to_bits()),
+            AtomType::F64 => (f64::from_bits(old) + f64::from_bits(b)).to_bits(),
+            AtomType::F16x2 => {
+                let mut r = 0u32;
+                for h in 0..2 {
+                    let x = num::f16_to_f64((old >> (16 * h)) as u16) + num::f16_to_f64((b >> (16 * h)) as u16);
+                    r |= u32::from(num::f64_to_f16(x, Round::Nearest)) << (16 * h);
+                }
+                u64::from(r)
+            }
+            AtomType::U64 | AtomType::S64 => old.wrapping_add(b),
+            _ => u64::from((old as u32).wrapping_add(b as u32)),
+        },
+        AtomOp::Min | AtomOp::Max => {
+            let min = op == AtomOp::Min;
+            match ty {
+                AtomType::S32 => {
+                    let (x, y) = (old as i32, b as i32);
+                    u64::from((if min { x.min(y) } else { x.max(y) }) as u32)
+                }
+                AtomType::S64 => {
+                    let (x, y) = (old as i64, b as i64);
+                    (if min { x.min(y) } else { x.max(y) }) as u64
+                }
+                AtomType::U64 => {
+                    if min {
+                        old.min(b)
+                    } else {
+                        old.max(b)
+                    }
+                }
+                AtomType::F32 => {
+                    let (x, y) = (f32v(old), f32v(b));
+                    u64::from((if min { x.min(y) } else { x.max(y) }).to_bits())
+                }
+                _ => {
+                    let (x, y) = (old as u32, b as u32);
+                    u64::from(if min { x.min(y) } else { x.max(y) })
+                }
+            }
+        }
+    }
 }
 
 /// The mbarrier object as the interpreter models it: one 64-bit word in

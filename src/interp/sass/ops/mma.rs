@@ -30,8 +30,8 @@ pub enum MmaOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_mma(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let toks: &[Mod] = &cx.toks;
         Ok(Some(match cx.opcode {

@@ -25,8 +25,8 @@ pub enum SpecialOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_special(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let n = cx.n;
         Ok(Some(match cx.opcode {

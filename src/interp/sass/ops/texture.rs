@@ -37,8 +37,8 @@ pub enum TextureOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_texture(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let inst = cx.inst;
         Ok(Some(match cx.opcode {

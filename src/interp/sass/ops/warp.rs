@@ -11,6 +11,30 @@ use super::super::op::*;
 use crate::interp::InterpError;
 use crate::isa::op::{Mod, Op as Opcode};
 
+/// Shuffle modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShflMode {
+    /// Indexed.
+    Idx,
+    /// Up.
+    Up,
+    /// Down.
+    Down,
+    /// Butterfly.
+    Bfly,
+}
+
+/// Vote modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoteMode {
+    /// All.
+    All,
+    /// Any.
+    Any,
+    /// All equal.
+    Eq,
+}
+
 /// The executable form of one instruction of this family.
 #[derive(Clone, Debug, PartialEq)]
 #[allow(missing_docs)]
@@ -30,8 +54,8 @@ pub enum WarpOp {
 }
 
 impl Translator<'_> {
-    /// This family's executable form of `inst`; `None` when `inst` is not
-    /// of this family.
+    /// This family's executable form of the instruction `cx` describes;
+    /// `None` when it is not of this family.
     pub(in super::super) fn translate_warp(&mut self, cx: &Ctx) -> Result<Option<Op>, Bad> {
         let n = cx.n;
         let toks: &[Mod] = &cx.toks;
