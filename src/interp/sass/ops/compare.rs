@@ -5,7 +5,7 @@
 //! execution on a warp.
 
 use super::super::exec::*;
-use super::super::num::{self};
+use super::super::num;
 use super::super::op::*;
 use crate::interp::InterpError;
 use crate::isa::op::{Mod, Op as Opcode};

@@ -7,7 +7,7 @@
 //! execution on a warp.
 
 use super::super::exec::*;
-use super::super::num::{self};
+use super::super::num;
 use super::super::op::*;
 use crate::interp::InterpError;
 use crate::isa::form::Slot;
