@@ -4,9 +4,15 @@
 //! * [`load`]: the cubin's kernel, constant banks (bank 0 laid out as the
 //!   SM expects, with the arguments), globals and relocations;
 //! * [`op`]: instructions decoded once ([`crate::isa::inst::Inst::decode`])
-//!   and translated into a compact executable form;
+//!   and translated into a compact executable form (the operand model and
+//!   the routing by family);
+//! * [`ops`]: the instructions' semantics, one module per family (integer,
+//!   bits, comparisons, f32, f64, half, conversions, special registers,
+//!   memory, warp, control flow, textures, matrices), each holding its
+//!   executable form, translation and execution;
 //! * [`exec`]: the machine — register files, memory spaces, warps and the
-//!   reconvergence model (documented there);
+//!   reconvergence model (documented there) — and the issue of each
+//!   instruction to its family's execution;
 //! * [`num`]: number formats, rounding modes and MUFU approximations;
 //! * [`matrix`]: the warp-wide matrix multiply-accumulate.
 //!
@@ -20,6 +26,7 @@ pub mod load;
 pub mod matrix;
 pub mod num;
 pub mod op;
+pub mod ops;
 
 
 use crate::interp::{ErrorKind, InterpError, Launch, LaunchSpec};
