@@ -199,6 +199,11 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     let fp = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
     let slots = vec![RD, fp(24, 72, 73, 0), fp(32, 63, 62, 1), fp(64, 75, 74, 2), pred(87, Always)];
     v.push(Form { sms: (100, 100), ..g.form("FMNMX3", 0x276, NONE, &[FTZ, NAN], slots) });
+    // b an f32 immediate in 32–63 (0x876; ptxas 13.5 joins `min.f32` with
+    // 0f7F800000: `FMNMX3 R9, R0, +INF , R7, PT`; bit flips on SM100: the
+    // same a, c and modifier bits).
+    let slots = vec![RD, fp(24, 72, 73, 0), Slot::Float { f64: false, shadowed: None }, fp(64, 75, 74, 2), pred(87, Always)];
+    v.push(Form { sms: (100, 100), ..g.form("FMNMX3", 0x876, NONE, &[FTZ, NAN], slots) });
     // SEL.64: a register b (0x607) or a signed 33-bit immediate in 32–64
     // (0x407; corpus words, bit flips).
     const SEL64_REG: &[(Field, u64)] = &[(f(64, 71), 0)];
@@ -841,6 +846,11 @@ fn viaddmnmx(v: &mut Vec<Form>, g: Generation) {
     // type and `.RELU` fields (library-corpus words, `VIMNMX3 R4, R5, R4,
     // R6, !PT`; bit flips on sm_90 and sm_100; sm_120 refuses it).
     v.push(Form { sms, ..g.form("VIMNMX3", 0x20f, NONE, VIADDMNMX_MODS, vec![RD, a, gpr(32, None, Some(1)), gpr(64, None, Some(2)), sel]) });
+    // b a 32-bit immediate (0x80f, printed unsigned; ptxas 13.5 for sm_100
+    // joins `max.u32` with a constant: `VIMNMX3.U32 R9, R0, 0x3e8, R7, !PT`,
+    // `VIMNMX3.U16x2 R11, R0, 0x50007, R6, !PT`, `VIMNMX3 R13, R7,
+    // 0xfffffffb, R6, PT`).
+    v.push(Form { sms, ..g.form("VIMNMX3", 0x80f, NONE, VIADDMNMX_MODS, vec![RD, a, imm, c64, sel]) });
 }
 
 /// The lane type (72–73) and `.RELU` (76) of VIADDMNMX, VIMNMX3 and sm_90's VIMNMX.

@@ -1210,6 +1210,9 @@ impl Translator<'_> {
                 nan: has(Mod::NAN),
                 xorsign: has(Mod::XORSIGN),
             },
+            // `.XORSIGN` of three sources: how the signs combine is not
+            // measured (PTX's xorsign min/max take two).
+            Opcode::VHMNMX if has(Mod::XORSIGN) => return Err(Bad),
             Opcode::VHMNMX => Op::Vhmnmx {
                 d: self.dst(o(0)?)?,
                 a: half_src(self.src(o(1)?, sl(1), 1)?, 1)?,
