@@ -362,6 +362,16 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         const UI2F_SIGN: ModField = ModField { field: f(74, 74), names: &[".U32", ""], extra: None };
         let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, abs: None, not: None };
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED, &[UI2F_SIGN, ROUND], vec![ur_d, ur_b]) });
+        // A signed immediate (bit 74 set): no size token, the immediate
+        // printed signed (`UI2F.RP UR4, -0x2`; bit flips of the word above,
+        // sm_120).
+        const UI2F_FIXED_S32: &[(Field, u64)] = &[(f(74, 74), 1), (f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x85a, UI2F_FIXED_S32, &[ROUND], vec![ur_d, Slot::Imm32 { signed: true }]) });
+        // A 16-bit source register (84–85 = 1): `.U16`, or `.S16` with bit 74
+        // (`UI2F.U16.RP UR5, UR4`; bit flips, sm_120).
+        const UI2F_FIXED_16: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 1), (f(91, 91), 1)];
+        const UI2F_SIGN_16: ModField = ModField { field: f(74, 74), names: &[".U16", ".S16"], extra: None };
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED_16, &[UI2F_SIGN_16, ROUND], vec![ur_d, ur_b]) });
         // UVIMNMX (0x04a, sm_120): VIMNMX on uniform registers, b a uniform
         // register (0x24a, 32–39) or an immediate (0x84a); the lane type
         // 72–74 (0 `.U32`, 1 `.S32`, 3 `.S16x2`, 5 `.S8x4`; the others not
@@ -675,6 +685,12 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
     v.push(uniform(g.form("UFLO", 0x2bd, UFLO_FIXED, &[SIGNED_73, FLO_SH], vec![ur_d, ur_b])));
     v.push(uniform(g.form("UPOPC", 0x2bf, UPOPC_FIXED, &[], vec![ur_d, ur_b])));
+    // UBREV (0x2be): BREV of a uniform register, between them; bit 91 set
+    // (nvdisasm 13.5 on SM75 to SM120 refuses it clear), 63 prints nothing
+    // (kept 0; `UBREV UR5, UR4`, `@UP1 UBREV UR5, UR4`, written words).
+    const UBREV_FIXED: &[(Field, u64)] = &[(f(63, 63), 0), (f(91, 91), 1)];
+    let ur_b_plain = Slot::Ur { field: g.ur_field(32), neg: None, abs: None, not: None };
+    v.push(uniform(g.form("UBREV", 0x2be, UBREV_FIXED, &[], vec![ur_d, ur_b_plain])));
     // BREAK (0x942): a convergence barrier (16–19); a condition predicate
     // (87–89, `!` 90) printed first when not PT (ptxas 13.5's `@!P2 BREAK
     // !P3, B4` leaving a loop nest on every SM); sm_100+ bit 72 `.RELIABLE`.

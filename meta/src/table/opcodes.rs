@@ -145,6 +145,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("TXQ", Texture).no_reuse(),
     op("UBLKCP", Async).opaque().memory(Space::Generic, true, true),
     op("UBMSK", Uniform),
+    op("UBREV", Uniform),
     op("UCGABAR_ARV", Control),
     op("UCGABAR_WAIT", Control),
     op("UFADD", Uniform),

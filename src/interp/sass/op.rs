@@ -1035,7 +1035,7 @@ impl Translator<'_> {
             }
             Opcode::IABS => Op::Iabs { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
             Opcode::POPC | Opcode::UPOPC => Op::Popc { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
-            Opcode::BREV => Op::Brev { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
+            Opcode::BREV | Opcode::UBREV => Op::Brev { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)? },
             Opcode::FLO | Opcode::UFLO => Op::Flo { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, signed: !has(Mod::U32), sh: has(Mod::SH) },
             Opcode::SGXT => Op::Sgxt { d: self.dst(o(0)?)?, a: self.src(o(1)?, sl(1), 1)?, b: self.src(o(2)?, sl(2), 1)?, wrap: has(Mod::W), signed: !has(Mod::U32) },
             Opcode::VIMNMX | Opcode::VIMNMX3 | Opcode::VIADDMNMX if has(Mod::U16x2) || has(Mod::S16x2) || has(Mod::RELU) || opcode == Opcode::VIMNMX3 || opcode == Opcode::VIADDMNMX && matches!(sl(2), Slot::Gpr { field, .. } if field.start == 32) => {
