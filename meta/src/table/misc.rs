@@ -675,6 +675,15 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { operand_suffixes: SIGNS, ..g.form("PLOP3.LUT", 0xa1f, NONE, &[], with_b(cbank(None, None, None))) });
     }
     v.push(Form { operand_suffixes: SIGNS, ..g.form("PLOP3.LUT", 0xc1f, NONE, &[], with_b(g.uniform_b(None, None))) });
+    // UPLOP3.LUT of uniform register signs (0x29f): the same layout with
+    // uniform predicates and registers, bit 91 set (`UPLOP3.LUT UP0, UPT,
+    // UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0`; written words, nvdisasm
+    // 13.5 on SM90, which refuses them with bit 91 clear).
+    const UPLOP3_SIGN_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
+    let up_d = |lo: u8| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show: Always };
+    let ur = |lo: u8| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
+    let usigns = vec![up_d(81), up_d(84), ur(24), ur(32), ur(64), Slot::Hex(f(72, 79)), Slot::Hex(f(16, 23))];
+    v.push(Form { operand_suffixes: SIGNS, uniform_guard: true, ..g.form("UPLOP3.LUT", 0x29f, UPLOP3_SIGN_FIXED, &[], usigns) });
     // UFLO (0x2bd) and UPOPC (0x2bf): FLO and POPC of a uniform register
     // (32–) into one; bit 91 set; UFLO's 81–83 hold UPT.
     const FLO_SH: ModField = ModField { field: f(74, 74), names: &["", ".SH"], extra: None };

@@ -993,7 +993,7 @@ impl Translator<'_> {
                 };
                 Op::Lop3 { pd: self.pdst(o(0)?)?, d: self.dst(o(1)?)?, a: self.src(o(2)?, sl(2), 1)?, b: self.src(o(3)?, sl(3), 1)?, c: self.src(o(4)?, sl(4), 1)?, lut, pin: self.psrc(o(6)?)? }
             }
-            Opcode::PLOP3 if matches!(sl(2), Slot::Gpr { .. }) => {
+            Opcode::PLOP3 | Opcode::UPLOP3 if matches!(sl(2), Slot::Gpr { .. } | Slot::Ur { .. }) => {
                 let (l0, l1) = match (o(5)?, o(6)?) {
                     (Operand::Hex(a), Operand::Hex(b)) => (*a as u8, *b as u8),
                     _ => return Err(Bad),
