@@ -147,6 +147,13 @@ const WORDS: &[common::measured_words::Word] = &[
     (120, 0x000000060500729f, 0x000fe20008708007, "UPLOP3.LUT UP0, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0 ;"),
     (90, 0x000000060503729f, 0x000fe20008702807, "UPLOP3.LUT UP0, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x28, 0x3 ;"),
     (90, 0x000000060500729f, 0x000fe20008788007, "UPLOP3.LUT UP4, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0 ;"),
+    // BRXU: ptxas's `brx.idx.uni` of a kernel parameter on sm_120, then
+    // written words (no offset, another offset, a guard).
+    (120, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),
+    (120, 0x0000000004007958, 0x004fea000b800000, "BRXU UR4 ;"),
+    (90, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),
+    (100, 0x0000000804207958, 0x004fea000b800000, "BRXU UR4 0x880 ;"),
+    (120, 0xfffffffc04d80958, 0x004fea000b83ffff, "@P0 BRXU UR4 -0xa0 ;"),
 ];
 
 #[test]

@@ -213,13 +213,13 @@ fn min_stall(op: Op) -> u8 {
 /// somewhere scheduled apart: calls, returns and indirect branches always,
 /// other branches of a block with a back edge.
 fn drains(op: Op, back_edge: bool) -> bool {
-    matches!(op, Op::CALL | Op::RET | Op::BRX) || back_edge && branch_like(op)
+    matches!(op, Op::CALL | Op::RET | Op::BRX | Op::BRXU) || back_edge && branch_like(op)
 }
 
 /// Whether an instruction may go on at a successor block other than the
 /// next instruction.
 fn leaves(op: Op) -> bool {
-    matches!(op, Op::BRA | Op::BRX)
+    matches!(op, Op::BRA | Op::BRX | Op::BRXU)
 }
 
 /// The instruction at which control first leaves a block: its first branch

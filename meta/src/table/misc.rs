@@ -725,6 +725,18 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         let slots = vec![pred(87, UnlessTrue), gpr(24, None, None), Slot::RelOffset(layout)];
         v.push(Form { sms, space_before_last: true, ..g.form("BRX", 0x949, BRX_FIXED, &[], slots) });
     }
+    // BRXU (0x958, sm_90+): BRX of a uniform register (24–), bit 91 set
+    // (ptxas 13.5's `brx.idx.uni` of a kernel parameter on sm_120: `BRXU
+    // UR4 -0xa0`; nvdisasm reads the word alike on SM90 and SM100).
+    const BRXU_FIXED: &[(Field, u64)] = &[(f(32, 33), 0), (f(85, 86), 0), (f(91, 91), 1)];
+    const BRXU_ZERO: &[(Field, u64)] = &[(f(32, 33), 0), (f(85, 86), 0), (f(91, 91), 1), (f(16, 23), 0), (f(34, 81), 0)];
+    let ur_a = Slot::Ur { field: g.ur_field(24), neg: None, abs: None, not: None };
+    for &(sms, layout) in layouts.iter().filter(|(sms, _)| sms.1 >= 90) {
+        let sms = (sms.0.max(90), sms.1);
+        v.push(Form { sms, uniform_guard: false, ..g.form("BRXU", 0x958, BRXU_ZERO, &[], vec![pred(87, UnlessTrue), ur_a]) });
+        let slots = vec![pred(87, UnlessTrue), ur_a, Slot::RelOffset(layout)];
+        v.push(Form { sms, space_before_last: true, ..g.form("BRXU", 0x958, BRXU_FIXED, &[], slots) });
+    }
     if g.wide_ur || g.sms.1 >= 90 {
         let sms = (g.sms.0.max(90), g.sms.1);
         v.push(Form { sms, ..g.form("CGAERRBAR", 0x5ab, NONE, &[], vec![]) });

@@ -27,6 +27,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("BREAK", Control).branch(),
     op("BREV", Bitop).no_reuse(),
     op("BRX", Control).branch(),
+    op("BRXU", Control).branch(),
     op("BSSY", Control),
     op("BSYNC", Control).branch(),
     op("CALL", Control).branch(),

@@ -1474,7 +1474,7 @@ impl Translator<'_> {
                 };
                 Op::Bra { target: t / 16, cond, uniform, any: has(Mod::ANY) }
             }
-            Opcode::BRX => {
+            Opcode::BRX | Opcode::BRXU => {
                 let (a, rel) = match n {
                     2 => (self.src(o(1)?, sl(1), 1)?, 0i64),
                     3 => (self.src(o(1)?, sl(1), 1)?, match o(2)? {
