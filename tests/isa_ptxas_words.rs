@@ -106,6 +106,54 @@ const WORDS: &[common::measured_words::Word] = &[
     (80, 0xffffffff062a3416, 0x000fe200000003ff, "@P3 PRMT.RC8 R42, R6, RZ, 0xffffffff ;"),
     (80, 0xffffffff062a3416, 0x080fe200000003ff, "@P3 PRMT.RC8 R42, R6, RZ.reuse, 0xffffffff ;"),
     (120, 0xffffffff18197416, 0x000fc80000000618, "PRMT.RC16 R25, R24, R24, 0xffffffff ;"),
+    // FMNMX3 with an f32 immediate b (sm_100: ptxas 13.5 joins `min.f32`
+    // with 0f7F800000 or 1.0; bit flips 72 `-a`, 74 `|c|`, 80 `.FTZ`).
+    (100, 0x7f80000000097876, 0x008fc40003800007, "FMNMX3 R9, R0, +INF , R7, PT ;"),
+    (100, 0xff800000000b7876, 0x010fc60007800006, "FMNMX3 R11, R0, -INF , R6, !PT ;"),
+    (100, 0x3f80000007077876, 0x000fc60003800006, "FMNMX3 R7, R7, 1, R6, PT ;"),
+    (100, 0x7f80000000097876, 0x008fc40003800107, "FMNMX3 R9, -R0, +INF , R7, PT ;"),
+    (100, 0x7f80000000097876, 0x008fc40003800407, "FMNMX3 R9, R0, +INF , |R7|, PT ;"),
+    (100, 0x7f80000000097876, 0x008fc40003810007, "FMNMX3.FTZ R9, R0, +INF , R7, PT ;"),
+    // VIMNMX3 with an immediate b (sm_100: `max.u32`, `max.u16x2`,
+    // `min.s32`, `min.s16x2` of a register and a constant, joined).
+    (100, 0x000003e80009780f, 0x000fe40007800007, "VIMNMX3.U32 R9, R0, 0x3e8, R7, !PT ;"),
+    (100, 0x00050007000b780f, 0x008fc40007800206, "VIMNMX3.U16x2 R11, R0, 0x50007, R6, !PT ;"),
+    (100, 0xfffffffb070d780f, 0x010fc60003800106, "VIMNMX3 R13, R7, 0xfffffffb, R6, PT ;"),
+    (100, 0x000500070707780f, 0x000fe20003800300, "VIMNMX3.S16x2 R7, R7, 0x50007, R0, PT ;"),
+    // SHF with c a uniform register (sm_100, sm_120: `shf.l.wrap.b32` with
+    // a kernel parameter's high word).
+    (100, 0x0000000600087e19, 0x000fe40008010e07, "SHF.L.W.U32.HI R8, R0, R7, UR6 ;"),
+    (120, 0x0000000600087e19, 0x000fe40008010e07, "SHF.L.W.U32.HI R8, R0, R7, UR6 ;"),
+    // VHMNMX with bit 82 (`.XORSIGN`) flipped, alone and with 80, 81, 85.
+    (90, 0x2000000700057247, 0x004fc40007842806, "VHMNMX.XORSIGN R5, R0.H0_H0, R7.H0_H0, R6.H0_H0, !PT ;"),
+    (100, 0x2000000700057247, 0x004fc40007842806, "VHMNMX.XORSIGN R5, R0.H0_H0, R7.H0_H0, R6.H0_H0, !PT ;"),
+    (90, 0x2000000700057247, 0x004fc40007a72806, "VHMNMX.BF16_V2.FTZ.NAN.XORSIGN R5, R0.H0_H0, R7.H0_H0, R6.H0_H0, !PT ;"),
+    // sm_120 UI2F: a signed immediate (bit 74 of `UI2F.U32.RP UR4, 0x2`
+    // flipped, and its immediate negated), a 16-bit source register
+    // (84–85 = 1, bit 74 `.S16`).
+    (120, 0xfffffffe0004785a, 0x000fe20008209400, "UI2F.RP UR4, -0x2 ;"),
+    (120, 0x000000020004785a, 0x000fe20008209400, "UI2F.RP UR4, 0x2 ;"),
+    (120, 0x000000040005725a, 0x000fe20008109000, "UI2F.U16.RP UR5, UR4 ;"),
+    (120, 0x000000040005725a, 0x000fe20008109400, "UI2F.S16.RP UR5, UR4 ;"),
+    (120, 0x000000040005725a, 0x000fe20008101000, "UI2F.U16 UR5, UR4 ;"),
+    // UBREV (0x2be), written words.
+    (75, 0x00000004000572be, 0x000fe20008000000, "UBREV UR5, UR4 ;"),
+    (75, 0x00000004000512be, 0x000fe20008000000, "@UP1 UBREV UR5, UR4 ;"),
+    (75, 0x0000003f000572be, 0x000fe20008000000, "UBREV UR5, URZ ;"),
+    (120, 0x00000004000572be, 0x000fe20008000000, "UBREV UR5, UR4 ;"),
+    // UPLOP3.LUT of uniform register signs (0x29f), written words.
+    (75, 0x000000060500729f, 0x000fe20008708007, "UPLOP3.LUT UP0, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0 ;"),
+    (90, 0x000000060500729f, 0x000fe20008708007, "UPLOP3.LUT UP0, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0 ;"),
+    (120, 0x000000060500729f, 0x000fe20008708007, "UPLOP3.LUT UP0, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0 ;"),
+    (90, 0x000000060503729f, 0x000fe20008702807, "UPLOP3.LUT UP0, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x28, 0x3 ;"),
+    (90, 0x000000060500729f, 0x000fe20008788007, "UPLOP3.LUT UP4, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0 ;"),
+    // BRXU: ptxas's `brx.idx.uni` of a kernel parameter on sm_120, then
+    // written words (no offset, another offset, a guard).
+    (120, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),
+    (120, 0x0000000004007958, 0x004fea000b800000, "BRXU UR4 ;"),
+    (90, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),
+    (100, 0x0000000804207958, 0x004fea000b800000, "BRXU UR4 0x880 ;"),
+    (120, 0xfffffffc04d80958, 0x004fea000b83ffff, "@P0 BRXU UR4 -0xa0 ;"),
 ];
 
 #[test]

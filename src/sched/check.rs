@@ -179,7 +179,7 @@ impl Edge {
 
 /// Whether an instruction ends a block.
 fn ends_block(op: Op) -> bool {
-    matches!(op, Op::BRA | Op::BRX | Op::EXIT | Op::RET | Op::CALL)
+    matches!(op, Op::BRA | Op::BRX | Op::BRXU | Op::EXIT | Op::RET | Op::CALL)
 }
 
 /// The in-code target of an instruction's target operand, as an index.
@@ -268,13 +268,13 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
             // Jump tables (the targets are data in a constant bank): every
             // later block that control cannot fall into, where ptxas puts
             // the cases (each after the previous case's branch out).
-            Op::BRX => s.extend((b + 1..blocks.len()).filter(|&t| {
+            Op::BRX | Op::BRXU => s.extend((b + 1..blocks.len()).filter(|&t| {
                 let next_function = calls.iter().filter_map(|c| c.0).filter(|&e| e > k).min().unwrap_or(n);
                 let before = &code[blocks[t].0 - 1];
                 // Not into a convergence region opened after the BRX.
                 let inside = (k + 1..blocks[t].0).any(|j| code[j].op() == Op::BSSY && target_of(&code[j], j, n).is_some_and(|r| r > blocks[t].0));
                 blocks[t].0 < next_function && !inside &&
-                    matches!(before.op(), Op::BRA | Op::BRX | Op::EXIT | Op::RET)
+                    matches!(before.op(), Op::BRA | Op::BRX | Op::BRXU | Op::EXIT | Op::RET)
                     && unconditional(before)
             })),
             _ => s.extend(next),

@@ -213,7 +213,19 @@ fn min_stall(op: Op) -> u8 {
 /// somewhere scheduled apart: calls, returns and indirect branches always,
 /// other branches of a block with a back edge.
 fn drains(op: Op, back_edge: bool) -> bool {
-    matches!(op, Op::CALL | Op::RET | Op::BRX) || back_edge && branch_like(op)
+    matches!(op, Op::CALL | Op::RET | Op::BRX | Op::BRXU) || back_edge && branch_like(op)
+}
+
+/// Whether an instruction may go on at a successor block other than the
+/// next instruction.
+fn leaves(op: Op) -> bool {
+    matches!(op, Op::BRA | Op::BRX | Op::BRXU)
+}
+
+/// The instruction at which control first leaves a block: its first branch
+/// (a block may end `@P BRA X; BRA Y`), else its last instruction.
+fn first_exit(insts: &[Inst]) -> Option<usize> {
+    insts.iter().position(|i| leaves(i.op())).or(insts.len().checked_sub(1))
 }
 
 /// Sets the control fields of every block.
@@ -237,7 +249,11 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
     let mut preds: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
     for (b, block) in blocks.iter().enumerate() {
         for &s in &block.succs {
-            preds[s].push(b);
+            // Once per predecessor, however many of its branches lead here
+            // (its stall grows once).
+            if !preds[s].contains(&b) {
+                preds[s].push(b);
+            }
         }
     }
     for b in 0..blocks.len() {
@@ -249,8 +265,10 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
         // edges, settle everything) may grow instead of a NOP starting
         // this block.
         let earlier = || preds[b].iter().copied().filter(|&p| p < b);
+        // The stall that grows is that of the predecessor's first way out
+        // ([`first_exit`]), which delays every later one too.
         let slack = if earlier().all(|p| !blocks[p].insts.is_empty()) {
-            earlier().filter_map(|p| blocks[p].insts.last()).map(|l| 15 - i64::from(l.ctrl.stall())).min().unwrap_or(0)
+            earlier().filter_map(|p| first_exit(&blocks[p].insts).map(|k| &blocks[p].insts[k])).map(|l| 15 - i64::from(l.ctrl.stall())).min().unwrap_or(0)
         } else {
             0
         };
@@ -265,8 +283,8 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
         }
         if borrowed > 0 {
             for p in preds[b].iter().copied().filter(|&p| p < b) {
-                if let Some(last) = blocks[p].insts.last_mut() {
-                    last.ctrl = last.ctrl.with_stall(last.ctrl.stall() + borrowed as u8).with_yield(false);
+                if let Some(exit) = first_exit(&blocks[p].insts).map(|k| &mut blocks[p].insts[k]) {
+                    exit.ctrl = exit.ctrl.with_stall(exit.ctrl.stall() + borrowed as u8).with_yield(false);
                     stats.stall_cycles += borrowed as u64;
                 }
             }
@@ -315,6 +333,9 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
     let mut last_issue: i64 = 0;
     let mut next_min: i64 = 0;
     let mut after_opaque = false;
+    // Exit states of the branches before the last instruction.
+    let mut early: Vec<Exit> = Vec::new();
+    let count = insts.len();
     for (k, (mut inst, h)) in insts.into_iter().zip(infos.iter()).enumerate() {
         let op = inst.op();
         let class = h.class();
@@ -458,6 +479,13 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
             // kept this within one stall field).
             next_min = next_min.max(settled(st, rows));
         }
+        if leaves(op) && has_succs && k + 1 < count {
+            // A branch before the block's last instruction (`@P BRA` then
+            // `BRA`) leaves at its own stall, earlier than the block end:
+            // its successor may issue from `next_min` on (the stall is at
+            // least that).
+            early.push(exit_state(st, rows, next_min));
+        }
     }
     // The last instruction's stall: its own minimum, or, at a drain, until
     // everything fixed has landed.
@@ -472,8 +500,18 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
     }
     stats.instructions += out.len();
     stats.stall_cycles += out.iter().map(|i| u64::from(i.ctrl.stall())).sum::<u64>();
-    // The exit state, relative to `end`: fixed results become a cycle from
-    // which every reader may read.
+    // The successors' entry holds for every way out: the block end and
+    // each earlier branch.
+    let mut exit = exit_state(st, rows, end);
+    for e in &early {
+        exit.join(e, rows);
+    }
+    (out, exit)
+}
+
+/// The state a path leaving at cycle `end` takes along, relative to `end`:
+/// fixed results become a cycle from which every reader may read.
+fn exit_state(st: &mut State, rows: &[u8], end: i64) -> Exit {
     let mut exit = Exit { units: Vec::new(), queue: st.queue, set_at: st.set_at };
     st.touched.sort_unstable();
     st.touched.dedup();
@@ -490,7 +528,7 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
     for s in &mut exit.set_at {
         *s = if *s == NEVER { NEVER } else { *s - end };
     }
-    (out, exit)
+    exit
 }
 
 /// The cycle by which every fixed-latency result in flight is readable by

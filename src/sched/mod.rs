@@ -33,8 +33,12 @@
 //! states its earlier predecessors left (pending scoreboards and held
 //! reads, and each fixed-latency result in flight with its producer's class
 //! and cycle; where predecessors disagree on the class, the cycle from
-//! which any reader may read). A block whose first instruction must wait
-//! for such a result starts with a NOP carrying the stall. A block with a
+//! which any reader may read). A block that ends `@P BRA X; BRA Y` leaves
+//! at each branch: the state its successors start with is the join of the
+//! states at both, each counted from its own branch's issue and stall. A
+//! block whose first instruction must wait for such a result starts with
+//! a NOP carrying the stall, or, where it fits, its predecessors' first
+//! branches (else last instructions) stall longer. A block with a
 //! successor at or before it in the layout (a loop's back edge) settles
 //! everything at each of its branches: the branch waits on every pending
 //! scoreboard and stalls until every fixed-latency result is written, so

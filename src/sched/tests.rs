@@ -176,3 +176,34 @@ fn bad_input_is_an_error() {
     }
     assert!(schedule(&mut blocks, Sm::new(80), &SchedOptions::default()).unwrap_err().message.contains("virtual"));
 }
+
+#[test]
+fn a_branch_before_the_block_end_leaves_its_own_state() {
+    // `@P0 BRA X; BRA X`: the taken branch leaves 5 cycles before the
+    // block's end, so X's first reader must count from there (the state at
+    // the last branch alone says the sum has landed).
+    let sm = 75;
+    let need = latency::table(Sm::new(sm)).latency(File::R, Class::Alu, Class::Mem);
+    // IADD3 (stall 1) and the conditional branch (stall 5) leave the sum in
+    // flight on the taken path: the test means something.
+    assert!(need > 6, "Alu -> Mem latency {need}");
+    let z = "[B------:R-:W-:-:S01]";
+    let mut blocks = vec![
+        block(sm, &[(z, "IADD3 R4, R2, R3, RZ ;"), (z, "@P0 BRA 0x0 ;"), (z, "BRA 0x0 ;")], &[2]),
+        block(sm, &[(z, "IADD3 R4, R2, 0x1, RZ ;")], &[2]),
+        block(sm, &[(z, "STG.E.SYS [R8], R4 ;"), (z, "EXIT ;")], &[]),
+    ];
+    schedule(&mut blocks, Sm::new(sm), &SchedOptions::default()).unwrap();
+    let target = blocks[0].insts.len() + blocks[1].insts.len();
+    let mut linear: Vec<Inst> = blocks.iter().flat_map(|b| b.insts.iter().cloned()).collect();
+    for (k, inst) in linear.iter_mut().enumerate().take(blocks[0].insts.len()) {
+        for op in inst.operands.iter_mut() {
+            if let Operand::Target(off) = op {
+                *off = (target as i64 - (k as i64 + 1)) * 16;
+            }
+        }
+    }
+    if let Err(h) = check(&linear, Sm::new(sm)) {
+        panic!("sm_{sm}: {}", h[0]);
+    }
+}

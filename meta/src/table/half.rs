@@ -353,6 +353,10 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
         const VH_SWZ: [OperandSuffix; 3] = abc_swizzles(3);
         let sms = (g.sms.0.max(90), g.sms.1.min(100));
         v.push(Form { operand_suffixes: &VH_SWZ, sms, ..g.form("VHMNMX", 0x247, VH_FIXED, VH_MODS, vec![RD, a, b, c, pred(87, PredShow::Always)]) });
+        // Bit 82 set: `.XORSIGN`, printed after `.NAN` (bit flips on SM90
+        // and SM100: `VHMNMX.BF16_V2.FTZ.NAN.XORSIGN R5, R0.H0_H0, ...`).
+        const VH_XORSIGN: &[(Field, u64)] = &[(f(78, 78), 0), (f(82, 82), 1)];
+        v.push(Form { operand_suffixes: &VH_SWZ, sms, suffix: ".XORSIGN", ..g.form("VHMNMX", 0x247, VH_XORSIGN, VH_MODS, vec![RD, a, b, c, pred(87, PredShow::Always)]) });
     }
     // HSET2 (0x233): a mask (or 1.0 with `.BF`, bit 71) per half where the
     // comparison (76–79, FSETP's) combined with the predicate holds; 80

@@ -200,6 +200,11 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     let fp = |lo: u8, neg: u8, abs: u8, reuse: u8| Slot::Gpr { field: f(lo, lo + 7), neg: Some(neg), abs: Some(abs), not: None, reuse: Some(reuse) };
     let slots = vec![RD, fp(24, 72, 73, 0), fp(32, 63, 62, 1), fp(64, 75, 74, 2), pred(87, Always)];
     v.push(Form { sms: (100, 100), ..g.form("FMNMX3", 0x276, NONE, &[FTZ, NAN], slots) });
+    // b an f32 immediate in 32–63 (0x876; ptxas 13.5 joins `min.f32` with
+    // 0f7F800000: `FMNMX3 R9, R0, +INF , R7, PT`; bit flips on SM100: the
+    // same a, c and modifier bits).
+    let slots = vec![RD, fp(24, 72, 73, 0), Slot::Float { f64: false, shadowed: None }, fp(64, 75, 74, 2), pred(87, Always)];
+    v.push(Form { sms: (100, 100), ..g.form("FMNMX3", 0x876, NONE, &[FTZ, NAN], slots) });
     // SEL.64: a register b (0x607) or a signed 33-bit immediate in 32–64
     // (0x407; corpus words, bit flips).
     const SEL64_REG: &[(Field, u64)] = &[(f(64, 71), 0)];
@@ -359,6 +364,16 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         const UI2F_SIGN: ModField = ModField { field: f(74, 74), names: &[".U32", ""], extra: None };
         let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, abs: None, not: None };
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED, &[UI2F_SIGN, ROUND], vec![ur_d, ur_b]) });
+        // A signed immediate (bit 74 set): no size token, the immediate
+        // printed signed (`UI2F.RP UR4, -0x2`; bit flips of the word above,
+        // sm_120).
+        const UI2F_FIXED_S32: &[(Field, u64)] = &[(f(74, 74), 1), (f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x85a, UI2F_FIXED_S32, &[ROUND], vec![ur_d, Slot::Imm32 { signed: true }]) });
+        // A 16-bit source register (84–85 = 1): `.U16`, or `.S16` with bit 74
+        // (`UI2F.U16.RP UR5, UR4`; bit flips, sm_120).
+        const UI2F_FIXED_16: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 1), (f(91, 91), 1)];
+        const UI2F_SIGN_16: ModField = ModField { field: f(74, 74), names: &[".U16", ".S16"], extra: None };
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED_16, &[UI2F_SIGN_16, ROUND], vec![ur_d, ur_b]) });
         // UVIMNMX (0x04a, sm_120): VIMNMX on uniform registers, b a uniform
         // register (0x24a, 32–39) or an immediate (0x84a); the lane type
         // 72–74 (0 `.U32`, 1 `.S32`, 3 `.S16x2`, 5 `.S8x4`; the others not
@@ -662,6 +677,15 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { operand_suffixes: SIGNS, ..g.form("PLOP3.LUT", 0xa1f, NONE, &[], with_b(cbank(None, None, None))) });
     }
     v.push(Form { operand_suffixes: SIGNS, ..g.form("PLOP3.LUT", 0xc1f, NONE, &[], with_b(g.uniform_b(None, None))) });
+    // UPLOP3.LUT of uniform register signs (0x29f): the same layout with
+    // uniform predicates and registers, bit 91 set (`UPLOP3.LUT UP0, UPT,
+    // UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0`; written words, nvdisasm
+    // 13.5 on SM90, which refuses them with bit 91 clear).
+    const UPLOP3_SIGN_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
+    let up_d = |lo: u8| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show: Always };
+    let ur = |lo: u8| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
+    let usigns = vec![up_d(81), up_d(84), ur(24), ur(32), ur(64), Slot::Hex(f(72, 79)), Slot::Hex(f(16, 23))];
+    v.push(Form { operand_suffixes: SIGNS, uniform_guard: true, ..g.form("UPLOP3.LUT", 0x29f, UPLOP3_SIGN_FIXED, &[], usigns) });
     // UFLO (0x2bd) and UPOPC (0x2bf): FLO and POPC of a uniform register
     // (32–) into one; bit 91 set; UFLO's 81–83 hold UPT.
     const FLO_SH: ModField = ModField { field: f(74, 74), names: &["", ".SH"], extra: None };
@@ -672,6 +696,12 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     let uniform = |form: Form| Form { uniform_guard: true, ..form };
     v.push(uniform(g.form("UFLO", 0x2bd, UFLO_FIXED, &[SIGNED_73, FLO_SH], vec![ur_d, ur_b])));
     v.push(uniform(g.form("UPOPC", 0x2bf, UPOPC_FIXED, &[], vec![ur_d, ur_b])));
+    // UBREV (0x2be): BREV of a uniform register, between them; bit 91 set
+    // (nvdisasm 13.5 on SM75 to SM120 refuses it clear), 63 prints nothing
+    // (kept 0; `UBREV UR5, UR4`, `@UP1 UBREV UR5, UR4`, written words).
+    const UBREV_FIXED: &[(Field, u64)] = &[(f(63, 63), 0), (f(91, 91), 1)];
+    let ur_b_plain = Slot::Ur { field: g.ur_field(32), neg: None, abs: None, not: None };
+    v.push(uniform(g.form("UBREV", 0x2be, UBREV_FIXED, &[], vec![ur_d, ur_b_plain])));
     // BREAK (0x942): a convergence barrier (16–19); a condition predicate
     // (87–89, `!` 90) printed first when not PT (ptxas 13.5's `@!P2 BREAK
     // !P3, B4` leaving a loop nest on every SM); sm_100+ bit 72 `.RELIABLE`.
@@ -696,6 +726,18 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms, ..g.form("BRX", 0x949, BRX_ZERO, &[], vec![pred(87, UnlessTrue), gpr(24, None, None)]) });
         let slots = vec![pred(87, UnlessTrue), gpr(24, None, None), Slot::RelOffset(layout)];
         v.push(Form { sms, space_before_last: true, ..g.form("BRX", 0x949, BRX_FIXED, &[], slots) });
+    }
+    // BRXU (0x958, sm_90+): BRX of a uniform register (24–), bit 91 set
+    // (ptxas 13.5's `brx.idx.uni` of a kernel parameter on sm_120: `BRXU
+    // UR4 -0xa0`; nvdisasm reads the word alike on SM90 and SM100).
+    const BRXU_FIXED: &[(Field, u64)] = &[(f(32, 33), 0), (f(85, 86), 0), (f(91, 91), 1)];
+    const BRXU_ZERO: &[(Field, u64)] = &[(f(32, 33), 0), (f(85, 86), 0), (f(91, 91), 1), (f(16, 23), 0), (f(34, 81), 0)];
+    let ur_a = Slot::Ur { field: g.ur_field(24), neg: None, abs: None, not: None };
+    for &(sms, layout) in layouts.iter().filter(|(sms, _)| sms.1 >= 90) {
+        let sms = (sms.0.max(90), sms.1);
+        v.push(Form { sms, uniform_guard: false, ..g.form("BRXU", 0x958, BRXU_ZERO, &[], vec![pred(87, UnlessTrue), ur_a]) });
+        let slots = vec![pred(87, UnlessTrue), ur_a, Slot::RelOffset(layout)];
+        v.push(Form { sms, space_before_last: true, ..g.form("BRXU", 0x958, BRXU_FIXED, &[], slots) });
     }
     if g.wide_ur || g.sms.1 >= 90 {
         let sms = (g.sms.0.max(90), g.sms.1);
@@ -843,6 +885,11 @@ fn viaddmnmx(v: &mut Vec<Form>, g: Generation) {
     // type and `.RELU` fields (library-corpus words, `VIMNMX3 R4, R5, R4,
     // R6, !PT`; bit flips on sm_90 and sm_100; sm_120 refuses it).
     v.push(Form { sms, ..g.form("VIMNMX3", 0x20f, NONE, VIADDMNMX_MODS, vec![RD, a, gpr(32, None, Some(1)), gpr(64, None, Some(2)), sel]) });
+    // b a 32-bit immediate (0x80f, printed unsigned; ptxas 13.5 for sm_100
+    // joins `max.u32` with a constant: `VIMNMX3.U32 R9, R0, 0x3e8, R7, !PT`,
+    // `VIMNMX3.U16x2 R11, R0, 0x50007, R6, !PT`, `VIMNMX3 R13, R7,
+    // 0xfffffffb, R6, PT`).
+    v.push(Form { sms, ..g.form("VIMNMX3", 0x80f, NONE, VIADDMNMX_MODS, vec![RD, a, imm, c64, sel]) });
 }
 
 /// The lane type (72–73) and `.RELU` (76) of VIADDMNMX, VIMNMX3 and sm_90's VIMNMX.

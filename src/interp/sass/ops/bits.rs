@@ -51,7 +51,7 @@ impl Translator<'_> {
                 };
                 Op::Bits(BitsOp::Lop3 { pd: self.pdst(cx.o(0)?)?, d: self.dst(cx.o(1)?)?, a: self.src(cx.o(2)?, cx.sl(2), 1)?, b: self.src(cx.o(3)?, cx.sl(3), 1)?, c: self.src(cx.o(4)?, cx.sl(4), 1)?, lut, pin: self.psrc(cx.o(6)?)? })
             }
-            Opcode::PLOP3 if matches!(cx.sl(2), Slot::Gpr { .. }) => {
+            Opcode::PLOP3 | Opcode::UPLOP3 if matches!(cx.sl(2), Slot::Gpr { .. } | Slot::Ur { .. }) => {
                 let (l0, l1) = match (cx.o(5)?, cx.o(6)?) {
                     (Operand::Hex(a), Operand::Hex(b)) => (*a as u8, *b as u8),
                     _ => return Err(Bad),
@@ -82,7 +82,7 @@ impl Translator<'_> {
                 Op::Bits(BitsOp::Prmt { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, c: self.src(cx.o(3)?, cx.sl(3), 1)?, mode })
             }
             Opcode::POPC | Opcode::UPOPC => Op::Bits(BitsOp::Popc { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)? }),
-            Opcode::BREV => Op::Bits(BitsOp::Brev { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)? }),
+            Opcode::BREV | Opcode::UBREV => Op::Bits(BitsOp::Brev { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)? }),
             Opcode::FLO | Opcode::UFLO => Op::Bits(BitsOp::Flo { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, signed: !cx.has(Mod::U32), sh: cx.has(Mod::SH) }),
             Opcode::SGXT => Op::Bits(BitsOp::Sgxt { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, wrap: cx.has(Mod::W), signed: !cx.has(Mod::U32) }),
             Opcode::R2P => match cx.o(2)? {

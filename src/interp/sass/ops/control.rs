@@ -85,7 +85,7 @@ impl Translator<'_> {
                 };
                 Op::Control(ControlOp::Bra { target: t / 16, cond, uniform, any: cx.has(Mod::ANY) })
             }
-            Opcode::BRX => {
+            Opcode::BRX | Opcode::BRXU => {
                 let (a, rel) = match n {
                     2 => (self.src(cx.o(1)?, cx.sl(1), 1)?, 0i64),
                     3 => (self.src(cx.o(1)?, cx.sl(1), 1)?, match cx.o(2)? {

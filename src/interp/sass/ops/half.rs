@@ -61,6 +61,9 @@ impl Translator<'_> {
                 nan: cx.has(Mod::NAN),
                 xorsign: cx.has(Mod::XORSIGN),
             }),
+            // `.XORSIGN` of three sources: how the signs combine is not
+            // measured (PTX's xorsign min/max take two).
+            Opcode::VHMNMX if cx.has(Mod::XORSIGN) => return Err(Bad),
             Opcode::VHMNMX => Op::Half(HalfOp::Vhmnmx {
                 d: self.dst(cx.o(0)?)?,
                 a: cx.half_src(self.src(cx.o(1)?, cx.sl(1), 1)?, 1)?,
