@@ -72,7 +72,7 @@ fn unguarded(inst: &Inst) -> bool {
 
 /// Whether control never falls through the instruction.
 fn ends_flow(inst: &Inst) -> bool {
-    unguarded(inst) && matches!(inst.op(), Op::BRA | Op::EXIT | Op::RET | Op::BRX | Op::BRXU)
+    unguarded(inst) && inst.op().facts().control.leaves()
 }
 
 fn set_target(inst: &mut Inst, value: i64) -> Result<(), String> {

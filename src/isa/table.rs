@@ -68,7 +68,7 @@ use super::op::{Mod, Op};
 /// sorted by name: the rows of `ptx2sass-meta`'s `table/opcodes.rs`,
 /// written by the build script (`isa_opcodes.rs`).
 pub mod opcodes {
-    use crate::isa::op_facts::{AsyncGroup, Class, MemAccess, OpFacts, Space};
+    use crate::isa::op_facts::{AsyncGroup, Class, Control, MemAccess, OpFacts, Space};
     include!(concat!(env!("OUT_DIR"), "/isa_opcodes.rs"));
 }
 

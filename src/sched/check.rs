@@ -36,6 +36,7 @@ use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
 use crate::isa::ctrl::SCOREBOARDS;
 use crate::isa::inst::Inst;
 use crate::isa::op::Op;
+use crate::isa::op_facts::Control;
 use crate::isa::operand::{Operand, RegNum};
 use crate::target::Sm;
 use smallvec::SmallVec;
@@ -179,7 +180,7 @@ impl Edge {
 
 /// Whether an instruction ends a block.
 fn ends_block(op: Op) -> bool {
-    matches!(op, Op::BRA | Op::BRX | Op::BRXU | Op::EXIT | Op::RET | Op::CALL)
+    op.facts().control.leaves() || op.facts().control == Control::Call
 }
 
 /// The in-code target of an instruction's target operand, as an index.
@@ -236,8 +237,8 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
         let k = end - 1;
         let next = (end < n).then_some(b + 1);
         let s = &mut succs[b];
-        match last.op() {
-            Op::BRA => {
+        match last.op().facts().control {
+            Control::Jump => {
                 // (A branch out of the code has nothing to follow.)
                 if let Some(t) = target_of(last, k, n).and_then(block_of).filter(|_| !never(last)) {
                     s.push(t);
@@ -246,12 +247,12 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
                     s.extend(next);
                 }
             }
-            Op::EXIT => {
+            Control::Exit => {
                 if !unconditional(last) {
                     s.extend(next);
                 }
             }
-            Op::RET => {
+            Control::Return => {
                 // Back to the callers of the function the RET is in: the
                 // one whose entry (a CALL target) is the nearest before it;
                 // every return site when no entry is.
@@ -261,20 +262,20 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
                     s.extend(next);
                 }
             }
-            Op::CALL => match target_of(last, k, n).and_then(block_of) {
+            Control::Call => match target_of(last, k, n).and_then(block_of) {
                 Some(t) => s.push(t),
                 None => s.extend(next),
             },
             // Jump tables (the targets are data in a constant bank): every
             // later block that control cannot fall into, where ptxas puts
             // the cases (each after the previous case's branch out).
-            Op::BRX | Op::BRXU => s.extend((b + 1..blocks.len()).filter(|&t| {
+            Control::JumpTable => s.extend((b + 1..blocks.len()).filter(|&t| {
                 let next_function = calls.iter().filter_map(|c| c.0).filter(|&e| e > k).min().unwrap_or(n);
                 let before = &code[blocks[t].0 - 1];
                 // Not into a convergence region opened after the BRX.
                 let inside = (k + 1..blocks[t].0).any(|j| code[j].op() == Op::BSSY && target_of(&code[j], j, n).is_some_and(|r| r > blocks[t].0));
                 blocks[t].0 < next_function && !inside &&
-                    matches!(before.op(), Op::BRA | Op::BRX | Op::BRXU | Op::EXIT | Op::RET)
+                    before.op().facts().control.leaves()
                     && unconditional(before)
             })),
             _ => s.extend(next),

@@ -6,7 +6,7 @@
 
 use super::info::{HazardInfo, UNITS, UR_BASE, branch_like, opaque};
 use crate::isa::op::Op;
-use crate::isa::op_facts::AsyncGroup;
+use crate::isa::op_facts::{AsyncGroup, Control};
 use super::latency::{self, CLASSES, Class, File, NEEDS_SCOREBOARD, Table};
 use super::{Block, SchedError, SchedStats};
 use crate::isa::ctrl::{Ctrl, SCOREBOARDS};
@@ -213,13 +213,13 @@ fn min_stall(op: Op) -> u8 {
 /// somewhere scheduled apart: calls, returns and indirect branches always,
 /// other branches of a block with a back edge.
 fn drains(op: Op, back_edge: bool) -> bool {
-    matches!(op, Op::CALL | Op::RET | Op::BRX | Op::BRXU) || back_edge && branch_like(op)
+    matches!(op.facts().control, Control::Call | Control::Return | Control::JumpTable) || back_edge && branch_like(op)
 }
 
 /// Whether an instruction may go on at a successor block other than the
 /// next instruction.
 fn leaves(op: Op) -> bool {
-    matches!(op, Op::BRA | Op::BRX | Op::BRXU)
+    matches!(op.facts().control, Control::Jump | Control::JumpTable)
 }
 
 /// The instruction at which control first leaves a block: its first branch

@@ -271,5 +271,5 @@ fn reads_clock(inst: &Inst) -> bool {
 /// earlier than the branch unit allows, and is where pending work must be
 /// settled when the path leaves for code scheduled apart.
 pub fn branch_like(op: Op) -> bool {
-    op.facts().branch
+    op.facts().control.transfers()
 }

@@ -5,7 +5,7 @@
 //! error here rather than a row silently missing it).
 
 use crate::forms::Rust;
-use crate::isa::op_facts::{AsyncGroup, Class, MemAccess, OpFacts, Space};
+use crate::isa::op_facts::{AsyncGroup, Class, Control, MemAccess, OpFacts, Space};
 use crate::isa::table::opcodes::OPCODES;
 
 /// The source of `isa_opcodes.rs`.
@@ -24,8 +24,22 @@ pub fn source() -> String {
 
 impl Rust for OpFacts {
     fn rust(&self, out: &mut String) {
-        let OpFacts { name, class, queue, reuse, memory, branch, opaque, special_register, async_group } = self;
-        write_struct!(out, "OpFacts", name, class, queue, reuse, memory, branch, opaque, special_register, async_group);
+        let OpFacts { name, class, queue, reuse, memory, control, opaque, special_register, async_group } = self;
+        write_struct!(out, "OpFacts", name, class, queue, reuse, memory, control, opaque, special_register, async_group);
+    }
+}
+
+impl Rust for Control {
+    fn rust(&self, out: &mut String) {
+        out.push_str(match self {
+            Control::None => "Control::None",
+            Control::Jump => "Control::Jump",
+            Control::JumpTable => "Control::JumpTable",
+            Control::Call => "Control::Call",
+            Control::Exit => "Control::Exit",
+            Control::Return => "Control::Return",
+            Control::Converge => "Control::Converge",
+        });
     }
 }
 

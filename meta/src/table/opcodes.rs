@@ -9,7 +9,7 @@
 //! consumer is in [`Class::Alu`](crate::isa::op_facts::Class::Alu) (the matrix operations, QSPC, the integer
 //! ALU) until measured.
 
-use crate::isa::op_facts::{AsyncGroup, Class::*, OpFacts, QUEUE_SHARED_MEMORY, Space, op};
+use crate::isa::op_facts::{AsyncGroup, Class::*, Control as Flow, OpFacts, QUEUE_SHARED_MEMORY, Space, op};
 
 /// The opcodes, sorted by name.
 pub const OPCODES: &[OpFacts] = &[
@@ -22,15 +22,15 @@ pub const OPCODES: &[OpFacts] = &[
     op("BMMA", Alu).opaque(),
     op("BMOV", Misc).queue(16).no_reuse(),
     op("BMSK", Alu),
-    op("BPT", Control).branch(),
-    op("BRA", Control).branch(),
-    op("BREAK", Control).branch(),
+    op("BPT", Control).control(Flow::Converge),
+    op("BRA", Control).control(Flow::Jump),
+    op("BREAK", Control).control(Flow::Converge),
     op("BREV", Bitop).no_reuse(),
-    op("BRX", Control).branch(),
-    op("BRXU", Control).branch(),
+    op("BRX", Control).control(Flow::JumpTable),
+    op("BRXU", Control).control(Flow::JumpTable),
     op("BSSY", Control),
-    op("BSYNC", Control).branch(),
-    op("CALL", Control).branch(),
+    op("BSYNC", Control).control(Flow::Converge),
+    op("CALL", Control).control(Flow::Call),
     op("CCTL", Mem).opaque(),
     op("CGAERRBAR", Control),
     op("CREDUX", Credux),
@@ -44,7 +44,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("ELECT", Vote),
     op("ENDCOLLECTIVE", Control),
     op("ERRBAR", Control),
-    op("EXIT", Control).branch(),
+    op("EXIT", Control).control(Flow::Exit),
     op("F2F", Conv).no_reuse(),
     op("F2FP", ConvFast),
     op("F2I", Conv).no_reuse(),
@@ -116,7 +116,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("RED", Mem).memory(Space::Generic, true, true),
     op("REDG", Mem).memory(Space::Global, true, true),
     op("REDUX", Shfl).queue(14),
-    op("RET", Control).branch(),
+    op("RET", Control).control(Flow::Return),
     op("S2R", Sreg).queue(11).special_register(),
     op("S2UR", Sreg).queue(12).special_register(),
     op("SEL", Alu),
@@ -182,6 +182,6 @@ pub const OPCODES: &[OpFacts] = &[
     op("VIMNMX3", Alu),
     op("VOTE", Vote),
     op("VOTEU", Vote),
-    op("WARPSYNC", Control).branch(),
+    op("WARPSYNC", Control).control(Flow::Converge),
     op("YIELD", Control),
 ];

@@ -201,8 +201,9 @@ pub struct OpFacts {
     pub reuse: bool,
     /// What it does to memory.
     pub memory: Option<MemAccess>,
-    /// It transfers control (ends a block; pending work settles before it).
-    pub branch: bool,
+    /// How it transfers control, if it does (pending work settles before
+    /// it).
+    pub control: Control,
     /// Its register operands are outside the operand-width model (matrix
     /// tuples, asynchronous copies): the scheduler keeps it in place.
     pub opaque: bool,
@@ -210,6 +211,43 @@ pub struct OpFacts {
     pub special_register: bool,
     /// Its part in the asynchronous copies' groups.
     pub async_group: AsyncGroup,
+}
+
+/// How an opcode transfers control: what follows it in the control-flow
+/// graph (the scheduler's block boundaries, the hazard checker's and the
+/// emitter's view of the code).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// It does not.
+    None,
+    /// To the target operand (BRA).
+    Jump,
+    /// To one of the function's later blocks, by a register (BRX, BRXU:
+    /// the targets are a jump table in a constant bank).
+    JumpTable,
+    /// To a function, coming back after it (CALL).
+    Call,
+    /// Out of the thread (EXIT).
+    Exit,
+    /// Back to the caller (RET).
+    Return,
+    /// Convergence and warp control that ends no block (BSYNC, BREAK,
+    /// WARPSYNC, BPT).
+    Converge,
+}
+
+impl Control {
+    /// Whether it transfers control at all.
+    pub const fn transfers(self) -> bool {
+        !matches!(self, Control::None)
+    }
+
+    /// Whether control may go on somewhere other than the next
+    /// instruction within the function (a jump, a jump table, an exit,
+    /// a return: not a call, which comes back).
+    pub const fn leaves(self) -> bool {
+        matches!(self, Control::Jump | Control::JumpTable | Control::Exit | Control::Return)
+    }
 }
 
 /// What an instruction does in the groups of asynchronous copies
@@ -236,7 +274,7 @@ pub const fn op(name: &'static str, class: Class) -> OpFacts {
         Class::Mem | Class::Async | Class::Texture | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc => QUEUE_OTHER,
         _ => 0,
     };
-    OpFacts { name, class, queue, reuse: true, memory: None, branch: false, opaque: false, special_register: false, async_group: AsyncGroup::None }
+    OpFacts { name, class, queue, reuse: true, memory: None, control: Control::None, opaque: false, special_register: false, async_group: AsyncGroup::None }
 }
 
 impl OpFacts {
@@ -257,8 +295,8 @@ impl OpFacts {
         OpFacts { async_group, ..self }
     }
     /// Transferring control.
-    pub const fn branch(self) -> OpFacts {
-        OpFacts { branch: true, ..self }
+    pub const fn control(self, control: Control) -> OpFacts {
+        OpFacts { control, ..self }
     }
     /// Outside the operand-width model.
     pub const fn opaque(self) -> OpFacts {
