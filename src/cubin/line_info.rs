@@ -29,7 +29,9 @@
 //! does this module).
 
 use super::module::{CodeAddress, DebugSection};
+use crate::fxhash::FxBuild;
 use crate::ir::function::{CallSite, InlineChain};
+use std::collections::HashMap;
 
 /// A PTX `.file` directive.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -290,13 +292,13 @@ fn source_lines(files: &[SourceFile], sections: &[SectionLines], function_name: 
         // position is a second inlining, with a row of its own); each
         // inlined row names the row of its innermost call site, each call
         // site's row that of the call site it is itself inlined at.
-        let mut entered: Vec<(CallSite, u64)> = Vec::new();
+        let mut entered: HashMap<CallSite, u64, FxBuild> = HashMap::default();
         for (i, (file, line, sites, name)) in row_starts(s.positions.iter().enumerate().map(|(i, p)| known(p).or_else(|| entry(i))), first) {
             let address = i as u64 * INSTRUCTION_BYTES;
             let depth = sites.iter().take_while(|c| c.line > 0).count();
             let mut outer_row = 0;
             for (k, site) in sites[..depth].iter().enumerate().rev() {
-                if let Some(&(_, row)) = entered.iter().find(|(c, _)| c == site) {
+                if let Some(&row) = entered.get(site) {
                     outer_row = row;
                     continue;
                 }
@@ -304,7 +306,7 @@ fn source_lines(files: &[SourceFile], sections: &[SectionLines], function_name: 
                 let inlined_at = if k + 1 < depth && outer_row > 0 { (outer_row, function_name(site.loc)) } else { (0, 0) };
                 rows.push(SourceRow { address, file: site_file, line: u64::from(site.line), inlined_at });
                 outer_row = rows.len() as u64;
-                entered.push((*site, outer_row));
+                entered.insert(*site, outer_row);
             }
             let inlined_at = if outer_row > 0 { (outer_row, name) } else { (0, 0) };
             rows.push(SourceRow { address, file, line: u64::from(line), inlined_at });
