@@ -19,6 +19,7 @@ use super::variables::{SharedWindow, Variables};
 use crate::ir::{self, SrcLoc};
 use crate::isa::inst::Inst;
 use crate::isa::op::{Mnemonic, Mod, Op};
+use crate::isa::op_facts::Control;
 use crate::isa::operand::{Operand, Reg, RegNum};
 use crate::regalloc::{AllocInst, Allocated};
 use crate::sched::{self, Block, SchedOptions};
@@ -157,7 +158,7 @@ fn target_block(inst: &Inst) -> Option<usize> {
 /// Drops an unconditional branch to the next block at the end of a block,
 /// and turns `@P BRA next; BRA other` into `@!P BRA other`.
 fn drop_branches_to_next(insts: &mut Vec<Inst>, next: usize) -> Result<(), String> {
-    let is_bra = |i: &Inst| i.op() == Op::BRA;
+    let is_bra = |i: &Inst| i.op().facts().control == Control::Jump;
     if insts.last().is_some_and(|l| is_bra(l) && unguarded(l) && target_block(l) == Some(next)) {
         insts.pop();
         return Ok(());
@@ -332,13 +333,14 @@ pub fn part(func: &Allocated, module: &ir::Module, vars: &Variables, window: &Sh
         out.locs.resize(end, SrcLoc::default());
         for mut inst in block.insts {
             let k = out.insts.len();
+            let control = inst.op().facts().control;
             match inst.op() {
-                Op::CALL => match ends_in_call[b] {
+                _ if control == Control::Call => match ends_in_call[b] {
                     Some(CallKind::Internal(callee)) if k + 1 == end => out.calls.push((k, callee)),
                     Some(CallKind::External(callee)) if k + 1 == end => out.external_calls.push((k, callee)),
                     _ => return Err("a call that does not end its block after scheduling".into()),
                 },
-                Op::RET => out.rets.push(k),
+                _ if control == Control::Return => out.rets.push(k),
                 // The return address of a call outside the module: the
                 // instruction after the call (relative to the next one).
                 Op::LEPC if inst.operands.iter().any(|o| matches!(o, Operand::Target(_))) => set_target(&mut inst, 16 * (end as i64 - (k as i64 + 1)))?,
@@ -473,7 +475,7 @@ pub fn link(kernel: Part, callees: Vec<(u32, Part)>, sm: Sm, check: bool) -> Res
         let word = inst.encode(sm).map_err(|e| format!("instruction {k} (`{}`) does not encode: {}", inst.text(sm, 16 * k as u64).trim(), e.0))?;
         words.push(word);
         match inst.op() {
-            Op::EXIT => exits.push(16 * k as u32),
+            _ if inst.op().facts().control == Control::Exit => exits.push(16 * k as u32),
             Op::BAR => {
                 // The barrier number is printed in hex (`BAR.SYNC.DEFER_BLOCKING
                 // 0x0`): the form holds it as a hex operand. One in a register
@@ -521,7 +523,7 @@ pub fn frame_program_of(code: &[Inst]) -> Vec<u8> {
             depth -= by;
             frame = frame.max(depth);
             changes.push((after, depth.max(0) as u32));
-        } else if inst.op() == Op::RET && unguarded(inst) && depth != frame && k + 1 < code.len() {
+        } else if inst.op().facts().control == Control::Return && unguarded(inst) && depth != frame && k + 1 < code.len() {
             depth = frame;
             changes.push((after, depth.max(0) as u32));
         }

@@ -122,27 +122,29 @@ fn allowed(mods: SrcMods, neg: bool, abs: bool, not: bool) -> bool {
     (!mods.neg || neg) && (!mods.abs || abs) && (!mods.not || not)
 }
 
-/// Whether an operand is of a kind the slot encodes.
+/// Whether an operand is of a kind the slot encodes. (Matched by
+/// reference: both enums are large, and this runs for every candidate
+/// form of every instruction selection builds.)
 fn fits(slot: &Slot, op: &Operand) -> bool {
-    match (*slot, *op) {
-        (Slot::Gpr { neg, abs, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Gpr && allowed(mods, neg.is_some(), abs.is_some(), not.is_some()),
-        (Slot::Ur { neg, abs, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Uniform && allowed(mods, neg.is_some(), abs.is_some(), not.is_some()),
-        (Slot::UniformB { neg, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Uniform && allowed(mods, neg.is_some(), false, not.is_some()),
+    match (slot, op) {
+        (Slot::Gpr { neg, abs, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Gpr && allowed(*mods, neg.is_some(), abs.is_some(), not.is_some()),
+        (Slot::Ur { neg, abs, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Uniform && allowed(*mods, neg.is_some(), abs.is_some(), not.is_some()),
+        (Slot::UniformB { neg, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Uniform && allowed(*mods, neg.is_some(), false, not.is_some()),
         (Slot::Pred { uniform, not, .. }, Operand::Reg { reg, mods, .. }) => {
-            reg.file == if uniform { RegFile::UniformPred } else { RegFile::Pred } && allowed(mods, false, false, not.is_some())
+            reg.file == if *uniform { RegFile::UniformPred } else { RegFile::Pred } && allowed(*mods, false, false, not.is_some())
         }
         (Slot::Barrier(_), Operand::Reg { reg, .. }) => reg.file == RegFile::Barrier,
         (Slot::Imm32 { .. }, Operand::Imm(_)) => true,
-        (Slot::Float { f64, .. }, Operand::Imm(v)) => float_printable(v, f64),
-        (Slot::Half2, Operand::Imm(v)) => half2_printable(v),
-        (Slot::CBank { neg, abs, not }, Operand::CBank { mods, .. }) => allowed(mods, neg.is_some(), abs.is_some(), not.is_some()),
-        (Slot::LoadBank { uniform, .. }, Operand::ConstAddr { index, .. }) => index.file == if uniform { RegFile::Uniform } else { RegFile::Gpr },
+        (Slot::Float { f64, .. }, Operand::Imm(v)) => float_printable(*v, *f64),
+        (Slot::Half2, Operand::Imm(v)) => half2_printable(*v),
+        (Slot::CBank { neg, abs, not }, Operand::CBank { mods, .. }) => allowed(*mods, neg.is_some(), abs.is_some(), not.is_some()),
+        (Slot::LoadBank { uniform, .. }, Operand::ConstAddr { index, .. }) => index.file == if *uniform { RegFile::Uniform } else { RegFile::Gpr },
         (Slot::SpecialReg(_), Operand::SpecialReg(_)) => true,
-        (Slot::Text(_) | Slot::NextUr(_), Operand::Hex(v)) => v == 0,
-        (Slot::Hex(f), Operand::Hex(v)) => u64::from(v) <= f.max(),
+        (Slot::Text(_) | Slot::NextUr(_), Operand::Hex(v)) => *v == 0,
+        (Slot::Hex(f), Operand::Hex(v)) => u64::from(*v) <= f.max(),
         // All ones is the twin form's (the mask is then not printed).
-        (Slot::Mask(f), Operand::Hex(v)) => u64::from(v) < f.max(),
-        (Slot::HexSplit(lo, hi), Operand::Hex(v)) => u64::from(v) < 1u64 << (lo.width + hi.width),
+        (Slot::Mask(f), Operand::Hex(v)) => u64::from(*v) < f.max(),
+        (Slot::HexSplit(lo, hi), Operand::Hex(v)) => u64::from(*v) < 1u64 << (lo.width + hi.width),
         (Slot::Imm64(_) | Slot::SImm(_), Operand::Imm64(_)) => true,
         (Slot::Target(_) | Slot::AbsTarget(_) | Slot::RelOffset(_), Operand::Target(_)) => true,
         (Slot::Addr { offset, scale, desc, uniform, .. }, Operand::Mem(m)) => {

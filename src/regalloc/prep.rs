@@ -21,6 +21,7 @@ use super::abi;
 use crate::ir::SrcLoc;
 use crate::isa::inst::Inst as MInst;
 use crate::isa::op::{Mnemonic, Op as SassOp};
+use crate::isa::op_facts::Control;
 use crate::isa::operand::{Operand, RegNum};
 use crate::select::{MachFunction, MachInst, MachKind};
 use crate::target::Sm;
@@ -571,7 +572,7 @@ impl<'a> Builder<'a> {
                 self.push(PKind::Call { inst: Held::Borrowed(inst), callee: *callee, external: *external }, ops);
                 self.concat(joins);
             }
-            MachKind::Inst(inst) if inst.op() == SassOp::RET => {
+            MachKind::Inst(inst) if inst.op().facts().control == Control::Return => {
                 if kernel {
                     return Err("RET in a kernel".into());
                 }
@@ -711,7 +712,7 @@ fn plan_parts(f: &MachFunction, kinds: &mut Vec<Kind>) -> PartPlan {
     let mut plain = vec![true; nv];
     let mut def_at: Vec<Option<(usize, usize)>> = vec![None; nv];
     let mut tied_def = vec![false; nv];
-    let is_plain = |m: &MachInst| matches!(&m.kind, MachKind::Inst(i) if i.op() != SassOp::RET);
+    let is_plain = |m: &MachInst| matches!(&m.kind, MachKind::Inst(i) if i.op().facts().control != Control::Return);
     for (b, block) in f.blocks.iter().enumerate() {
         for (i, m) in block.insts.iter().enumerate() {
             for (k, &u) in m.uses.iter().enumerate() {

@@ -211,10 +211,13 @@ pub(crate) fn cfg(code: &[Inst]) -> (Vec<(usize, usize)>, Vec<Vec<usize>>) {
         if ends_block(op) {
             leader[k + 1] = true;
         }
-        if op == Op::CALL {
+        let control = op.facts().control;
+        if control == Control::Call {
             calls.push((target_of(inst, k, n), k + 1));
         }
-        if let Some(t) = target_of(inst, k, n).filter(|_| matches!(op, Op::BRA | Op::BSSY | Op::CALL)) {
+        // A jump's or call's target starts a block, and so does a BSSY's:
+        // the warp reconverges there.
+        if let Some(t) = target_of(inst, k, n).filter(|_| matches!(control, Control::Jump | Control::Call) || op == Op::BSSY) {
             leader[t] = true;
         }
     }
