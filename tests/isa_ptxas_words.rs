@@ -154,6 +154,18 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),
     (100, 0x0000000804207958, 0x004fea000b800000, "BRXU UR4 0x880 ;"),
     (120, 0xfffffffc04d80958, 0x004fea000b83ffff, "@P0 BRXU UR4 -0xa0 ;"),
+    // Eviction priorities of global loads and stores (Triton's
+    // `evict_first`/`evict_last` hints: cache_modifiers on sm_80,
+    // evict_hints on sm_90), and flips of the field to its other values.
+    (80, 0x0000000b04008986, 0x0001e2000c001904, "@!P0 STG.E.EF [R4.64], R11 ;"),
+    (80, 0x0000000b04008986, 0x0001e2000c501904, "@!P0 STG.E.NA [R4.64], R11 ;"),
+    (90, 0x0000000602008981, 0x000eaa000c2e1900, "@!P0 LDG.E.EL R0, desc[UR6][R2.64] ;"),
+    (90, 0x0000000602008981, 0x000eaa000c3e1900, "@!P0 LDG.E.LU R0, desc[UR6][R2.64] ;"),
+    (100, 0x0000000602008981, 0x000eaa000c4e1900, "@!P0 LDG.E.EU R0, desc[UR6][R2.64] ;"),
+    (120, 0x0000000b04008986, 0x0001e2000c001b04, "@!P0 STG.E.EF.64 desc[UR4][R4.64], R11 ;"),
+    // LDSM with a zero base and offset (Triton's row reductions, sm_80).
+    (80, 0x00000000ff09783b, 0x000e640000000000, "LDSM.16.M88 R9, [RZ] ;"),
+    (120, 0x00000000ff09783b, 0x000e640000000200, "LDSM.16.M88.4 R9, [RZ] ;"),
 ];
 
 #[test]

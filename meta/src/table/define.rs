@@ -637,8 +637,13 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     // Stores: value 4 is `.STRONG.SM.PRIVATE` (survey); the constant orders are not measured.
     const STORE_ORDER: ModField =
         ModField { field: f(77, 80), names: &["", U, U, U, ".STRONG.SM.PRIVATE", ".STRONG.SM", ".STRONG.GPU.PRIVATE", ".STRONG.GPU", ".MMIO.GPU", U, ".STRONG.SYS", U, ".MMIO.SYS"], extra: None };
-    // Eviction priority, bits 84–86: 1 is the default; the others' place in the text is not measured.
-    const EVICT: ModField = ModField { field: f(84, 86), names: &[U, ""], extra: None };
+    // Eviction priority, bits 84–86, printed right after `.E`: the values
+    // and spellings of sm_75's field (`EVICT_75`), measured with nvdisasm
+    // 13.5 on LDG, LD, STG and ST words of sm_80, sm_90, sm_100 and sm_120
+    // (values 0–5; 6 and 7 print `.INVALID6`/`.INVALID7`). ptxas writes
+    // `.EF` and `.EL` for Triton's `evict_first`/`evict_last` loads and
+    // stores.
+    const EVICT: ModField = EVICT_75;
     const SCALE: Field = f(78, 79);
     let global = |desc_lo: u8, show_desc: bool| Slot::Addr {
         base: Some(f(24, 31)),

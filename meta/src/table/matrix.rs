@@ -111,6 +111,13 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     // One register per matrix: the count's registers, by its value.
     const MATRICES: Width = Width::ByMod(1, &[1, 2, 4, 1]);
     let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
+    // A zero base with offset 0 prints `[RZ]` on every SM (ptxas 13.5's
+    // `LDSM.16.M88 R9, [RZ]` in Triton's row reductions on sm_80; nvdisasm
+    // on sm_75, 80, 90, 120): a text form with those bits fixed, before the
+    // register form, which refuses a zero base. (With another offset the
+    // text is signed on sm_80+, unsigned on sm_75: not decoded.)
+    const LDSM_RZ: &[(Field, u64)] = &[(f(75, 77), 0), (f(24, 31), 0xff), (f(40, 63), 0)];
+    v.push(g.form("LDSM.16", 0x83b, LDSM_RZ, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, Slot::Text("[RZ]")]).widths(OperandWidths::ONE.result(MATRICES)));
     v.push(g.form("LDSM.16", 0x83b, LDSM_SIZE, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared]).widths(OperandWidths::ONE.result(MATRICES)));
     // LDSM with a uniform register added to the address (bit 91, the
     // register in 32–39, 32–37 up to sm_90 where 38–39 print nothing):

@@ -11,7 +11,7 @@ use super::super::matrix::MmaKind;
 use super::super::op::*;
 use crate::interp::InterpError;
 use crate::isa::op::{Mod, Op as Opcode};
-use crate::isa::operand::Operand;
+use crate::isa::operand::{Mem, Operand, Reg, RegFile};
 
 /// The executable form of one instruction of this family.
 #[derive(Clone, Debug, PartialEq)]
@@ -40,7 +40,11 @@ impl Translator<'_> {
                 if !cx.has(Mod::_16) {
                     return Err(Bad);
                 }
-                let mut addr = self.addr(cx.o(1)?)?;
+                // The `[RZ]` form's text operand: shared address 0.
+                let mut addr = match cx.o(1)? {
+                    Operand::Hex(0) => self.addr(&Operand::Mem(Mem::from_parts(Reg::zero(RegFile::Gpr), 0, 0, None, None).ok_or(Bad)?))?,
+                    o => self.addr(o)?,
+                };
                 addr.wide = false;
                 Op::Mma(MmaOp::Ldsm { d: self.dst(cx.o(0)?)?, addr, n, trans: cx.has(Mod::MT88) })
             }
