@@ -94,7 +94,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("LDGSTS", Mem).opaque().async_group(AsyncGroup::Copy),
     op("LDL", Mem).queue(6).memory(Space::Local, true, false),
     op("LDS", Mem).queue(QUEUE_SHARED_MEMORY).memory(Space::Shared, true, false),
-    op("LDSM", Mem).memory(Space::Shared, true, false),
+    op("LDSM", Mem).queue(QUEUE_SHARED_MEMORY).memory(Space::Shared, true, false),
     op("LEA", Alu),
     op("LEPC", Alu).opaque(),
     op("LOP3", Alu),

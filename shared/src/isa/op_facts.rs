@@ -176,7 +176,9 @@ pub const QUEUE_FP64: u8 = 2;
 /// In-order queue of the shared-memory pipe, which shuffles go through as
 /// well: ptxas's code overwrites a register an `STS` still holds with an
 /// `LDS` and no wait, and reads a `SHFL` result (no scoreboard of its own)
-/// after waiting for a later `LDS` (library corpus, sm_90).
+/// after waiting for a later `LDS` (library corpus, sm_90); it reads an
+/// `LDSM` result (no scoreboard of its own) after waiting for a later
+/// `SHFL` (Triton's attention, sm_80).
 pub const QUEUE_SHARED_MEMORY: u8 = 3;
 /// The queue of a variable-latency opcode not given one of its own.
 pub const QUEUE_OTHER: u8 = 17;
