@@ -133,7 +133,11 @@ fn functions_words(sm: u16, ptxas: &Path, source: Source, corpus: &Path) -> Vec<
     let files = match source {
         Source::Corpus => common::ptx_inputs_for_sm(corpus, sm),
         Source::Library => common::ptx_files(&corpus.join(format!("sm_{sm}"))),
+        Source::Triton => triton_files(corpus, sm),
     };
+    if files.is_empty() {
+        return Vec::new();
+    }
     if let Some(functions) = encoding_corpus_words(sm, ptxas, corpus, &files).filter(|_| source == Source::Corpus) {
         return functions;
     }
@@ -147,7 +151,12 @@ fn functions_words(sm: u16, ptxas: &Path, source: Source, corpus: &Path) -> Vec<
     std::fs::create_dir_all(&scratch).expect("scratch directory");
     let per_file: Vec<Vec<Vec<u128>>> = common::par_map(&files.iter().enumerate().collect::<Vec<_>>(), |(k, file)| {
         let cubin = scratch.join(format!("{k}.cubin"));
-        if !common::compile_cubin(ptxas, sm, file, &cubin) {
+        let compiled = match source {
+            // Triton's PTX names its architecture (`.target sm_90a`).
+            Source::Triton => Command::new(ptxas).arg(format!("-arch={}", target_of(file).unwrap_or(format!("sm_{sm}")))).arg(file).arg("-o").arg(&cubin).output().is_ok_and(|o| o.status.success()),
+            _ => common::compile_cubin(ptxas, sm, file, &cubin),
+        };
+        if !compiled {
             return Vec::new();
         }
         let Ok(data) = std::fs::read(&cubin) else { return Vec::new() };
@@ -205,6 +214,12 @@ enum Source {
     /// measured when present; its observations are kept in
     /// `src/sched/latency/sm_XX.library.tsv`.
     Library,
+    /// Triton's PTX (`corpus/triton` compiled by Triton into
+    /// `target/triton-corpus/<kernel>.sm_NN.ptx` by `scripts/triton-corpus.sh`,
+    /// or `PTX2SASS_TRITON_CORPUS`) for the SMs Triton targets, measured
+    /// when present; its observations are kept in
+    /// `src/sched/latency/sm_XX.triton.tsv`.
+    Triton,
 }
 
 impl Source {
@@ -213,6 +228,7 @@ impl Source {
         match self {
             Source::Corpus => "",
             Source::Library => "library-",
+            Source::Triton => "triton-",
         }
     }
 }
@@ -221,6 +237,41 @@ impl Source {
 fn library_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("PTX2SASS_LIBRARY_CORPUS").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/library-corpus"));
     SMS.iter().all(|sm| dir.join(format!("sm_{sm}")).is_dir()).then_some(dir)
+}
+
+/// The Triton corpus directory, when it holds Triton's PTX.
+fn triton_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("PTX2SASS_TRITON_CORPUS").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/triton-corpus"));
+    SMS.iter().any(|&sm| !triton_files(&dir, sm).is_empty()).then_some(dir)
+}
+
+/// Triton's PTX files for one SM (`<kernel>.sm_NN.ptx`).
+fn triton_files(dir: &Path, sm: u16) -> Vec<PathBuf> {
+    let suffix = format!(".sm_{sm}.ptx");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| e.path()).filter(|p| p.to_str().is_some_and(|n| n.ends_with(&suffix))).collect();
+    files.sort();
+    files
+}
+
+/// The architecture a PTX file's `.target` directive names (`sm_90a`).
+fn target_of(file: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let line = text.lines().find(|l| l.trim_start().starts_with(".target"))?;
+    line.split_whitespace().nth(1).map(|t| t.trim_end_matches(',').to_string())
+}
+
+/// The decoded Triton code of the SMs it targets (`None` when it has not
+/// been generated: its measurement then stays as checked in).
+fn triton() -> Option<&'static Vec<Code>> {
+    static CODE: OnceLock<Option<Vec<Code>>> = OnceLock::new();
+    CODE.get_or_init(|| {
+        let dir = triton_dir();
+        if dir.is_none() {
+            eprintln!("Triton corpus not generated (scripts/triton-corpus.sh): its latency observations are not re-measured");
+        }
+        decoded(Source::Triton, dir?)
+    })
+    .as_ref()
 }
 
 /// The decoded corpus of every measured SM (`None` when the corpus or
@@ -443,6 +494,7 @@ fn table_text(code: &Code, source: Source) -> String {
     let what = match source {
         Source::Corpus => "corpus",
         Source::Library => "library-corpus (scripts/library-corpus.sh)",
+        Source::Triton => "Triton (scripts/triton-corpus.sh)",
     };
     let mut out = format!(
         "# Fixed-latency RAW latencies on sm_{}: measured from ptxas {} output over {insts} {what}\n\
@@ -481,6 +533,9 @@ fn stale_tables(codes: &[Code], source: Source) -> Vec<String> {
         let (name, current) = match source {
             Source::Corpus => (format!("sm_{}.tsv", code.sm), latency::data_file(code.sm)),
             Source::Library => (format!("sm_{}.library.tsv", code.sm), latency::library_data_file(code.sm)),
+            // An SM Triton does not target has no file and no code.
+            Source::Triton if code.functions.is_empty() && latency::triton_data_file(code.sm).is_none() => continue,
+            Source::Triton => (format!("sm_{}.triton.tsv", code.sm), latency::triton_data_file(code.sm)),
         };
         if current != Some(text.as_str()) {
             if bless {
@@ -499,6 +554,9 @@ fn tables_are_measured_from_ptxas() {
     let mut stale = stale_tables(codes, Source::Corpus);
     if let Some(library) = library() {
         stale.extend(stale_tables(library, Source::Library));
+    }
+    if let Some(triton) = triton() {
+        stale.extend(stale_tables(triton, Source::Triton));
     }
     assert!(stale.is_empty(), "the latency tables {} differ from a fresh measurement (PTX2SASS_BLESS=1 rewrites them)", stale.join(", "));
 }

@@ -6,7 +6,8 @@
 //! each class reads its result, per register file.
 //!
 //! The numbers are data (`latency/sm_XX.tsv`, and `latency/sm_XX.library.tsv`
-//! for the generated library corpus, see [`LIBRARY_DATA`]), measured from the
+//! and `latency/sm_XX.triton.tsv` for the generated library and Triton
+//! corpora, see [`LIBRARY_DATA`] and [`TRITON_DATA`]), measured from the
 //! reference `ptxas` 13.5 output over the corpus by `tests/latency_tables.rs`: in
 //! every straight-line basic block, for every register a fixed-latency
 //! producer (one that sets no write scoreboard) writes and a later
@@ -227,6 +228,20 @@ const LIBRARY_DATA: &[(u16, &str)] = &[
     (120, include_str!("latency/sm_120.library.tsv")),
 ];
 
+/// The observations of ptxas's code for Triton's PTX (the kernels of
+/// `corpus/triton`, compiled by Triton for sm_80, sm_90a, sm_100a and
+/// sm_120a by `scripts/triton-corpus.sh`), measured the same way and
+/// merged into the checker's table like [`LIBRARY_DATA`]: Triton's code
+/// reads `F2FP` and `I2FP` results 4 cycles on where the corpora never went
+/// below 5 (sm_90, sm_100), `HMNMX2`'s after 4 (sm_80), an `IADD3` carry
+/// in `IMAD.WIDE.X` after 5 (sm_90). Triton targets no other SM.
+const TRITON_DATA: &[(u16, &str)] = &[
+    (80, include_str!("latency/sm_80.triton.tsv")),
+    (90, include_str!("latency/sm_90.triton.tsv")),
+    (100, include_str!("latency/sm_100.triton.tsv")),
+    (120, include_str!("latency/sm_120.triton.tsv")),
+];
+
 // One lazily parsed table per data file ([`table`]).
 const _: () = assert!(DATA.len() == 7 && LIBRARY_DATA.len() == 7);
 
@@ -239,6 +254,12 @@ pub fn data_file(measured: u16) -> Option<&'static str> {
 /// test).
 pub fn library_data_file(measured: u16) -> Option<&'static str> {
     LIBRARY_DATA.iter().find(|(s, _)| *s == measured).map(|(_, t)| *t)
+}
+
+/// The Triton data file text of a measured SM, if Triton targets it (for
+/// the measuring test).
+pub fn triton_data_file(measured: u16) -> Option<&'static str> {
+    TRITON_DATA.iter().find(|(s, _)| *s == measured).map(|(_, t)| *t)
 }
 
 /// The index in [`DATA`] of the table for an SM: its measured SM's, or for
@@ -260,8 +281,9 @@ pub fn table(sm: Sm) -> &'static Table {
     TABLES[k].get_or_init(|| Table::from_entries(DATA[k].0, PARSED[k].entries[..PARSED[k].len].to_vec()))
 }
 
-/// The hazard checker's table for an SM: the shared corpus's and the
-/// library corpus's measurements together ([`LIBRARY_DATA`]), the least
+/// The hazard checker's table for an SM: the shared corpus's, the
+/// library corpus's and Triton's measurements together ([`LIBRARY_DATA`],
+/// [`TRITON_DATA`]), the least
 /// distances ptxas was seen to leave. A checker of ptxas's code must accept
 /// all of them; the scheduler keeps the shared corpus's, which a minimum
 /// over half a million more instructions would lower by one operand's
@@ -274,7 +296,12 @@ pub fn checking_table(sm: Sm) -> &'static Table {
     static TABLES: [OnceLock<Table>; 7] = [const { OnceLock::new() }; 7];
     let k = data_index(sm);
     TABLES[k].get_or_init(|| {
-        let entries = PARSED[k].entries[..PARSED[k].len].iter().chain(&PARSED_LIBRARY[k].entries[..PARSED_LIBRARY[k].len]).copied().collect();
+        let entries = PARSED[k].entries[..PARSED[k].len]
+            .iter()
+            .chain(&PARSED_LIBRARY[k].entries[..PARSED_LIBRARY[k].len])
+            .chain(&PARSED_TRITON[k].entries[..PARSED_TRITON[k].len])
+            .copied()
+            .collect();
         Table::from_entries(DATA[k].0, entries).at_most(table(sm))
     })
 }
@@ -309,6 +336,24 @@ static PARSED_LIBRARY: [Parsed; 7] = {
     while k < LIBRARY_DATA.len() {
         out[k] = parse_const(LIBRARY_DATA[k].1);
         k += 1;
+    }
+    out
+};
+
+/// Every Triton data file, parsed when the crate is compiled, at the index
+/// of its SM in [`DATA`] (empty for the SMs Triton does not target).
+static PARSED_TRITON: [Parsed; 7] = {
+    let mut out = [Parsed { entries: [PLACEHOLDER; MAX_ENTRIES], len: 0 }; 7];
+    let mut t = 0;
+    while t < TRITON_DATA.len() {
+        let mut k = 0;
+        while k < DATA.len() {
+            if DATA[k].0 == TRITON_DATA[t].0 {
+                out[k] = parse_const(TRITON_DATA[t].1);
+            }
+            k += 1;
+        }
+        t += 1;
     }
     out
 };
