@@ -166,6 +166,15 @@ const WORDS: &[common::measured_words::Word] = &[
     // LDSM with a zero base and offset (Triton's row reductions, sm_80).
     (80, 0x00000000ff09783b, 0x000e640000000000, "LDSM.16.M88 R9, [RZ] ;"),
     (120, 0x00000000ff09783b, 0x000e640000000200, "LDSM.16.M88.4 R9, [RZ] ;"),
+    // FADD and FFMA with a widened half as a (ptxas's `add.rn.f32.bf16` and
+    // `fma.rn.f32.f16` in Triton's convert_bf16_fp8 and layernorm on
+    // sm_100a), and flips of their fields.
+    (100, 0x8000000a1c1c7221, 0x010fc80000020000, "FHADD R28, R28, -R10 ;"),
+    (100, 0x000000070a0f7221, 0x040fe20000060000, "FHADD.BF16 R15, R10.reuse, R7 ;"),
+    (120, 0x8000000a1c1c7221, 0x010fc800000e6000, "FHADD.BF16.RM.SAT R28, R28.H1, -R10 ;"),
+    (120, 0x8000000a1c1c7221, 0x010fc800000a0200, "FHADD R28, |R28|.H1, -R10 ;"),
+    (100, 0x8000000a1c1c7223, 0x010fc800000ea000, "FHFMA.BF16.RP.SAT R28, R28.H1, -R10, R0 ;"),
+    (100, 0x0000000006097223, 0x000fc80000120000, "FHFMA R9, R6, R0.H1, R0 ;"),
 ];
 
 #[test]

@@ -525,3 +525,35 @@ $done:
         assert_eq!(out, format!("param 0: {want}\n"), "sm_{sm}");
     }
 }
+
+#[test]
+fn half_sources_widen_before_the_f32_operation() {
+    // ptxas 13.5 on sm_100 writes `FHADD.BF16 R5, R4, R9` for
+    // `add.rn.f32.bf16` and `FHFMA R9, R6, R0, R9` for `fma.rn.f32.f16` (a
+    // and b halves, c an f32). With the halves 0x3fc0 (bf16 1.5, f16
+    // 1.9375) and 0x3c00 (bf16 2^-7, f16 1.0) and c = 0.25: 1.5 + 0.25 =
+    // 1.75 (0x3fe00000), 2^-7 + 0.25 = 0.2578125 (0x3e840000), 1.9375 * 1.0
+    // + 0.25 = 2.1875 (0x400c0000).
+    let ptx = ".version 8.7
+.target sm_100
+.address_size 64
+.visible .entry hs(.param .u64 p, .param .b32 h, .param .f32 c)
+{
+  .reg .f32 %f<8>; .reg .b64 %rd<4>; .reg .b32 %r<4>; .reg .b16 %rs<4>;
+  ld.param.u64 %rd1, [p]; ld.param.b32 %r1, [h]; ld.param.f32 %f1, [c];
+  mov.b32 {%rs1, %rs2}, %r1;
+  add.rn.f32.bf16 %f2, %rs1, %f1;
+  add.rn.f32.bf16 %f3, %rs2, %f1;
+  fma.rn.f32.f16 %f4, %rs1, %rs2, %f1;
+  st.global.f32 [%rd1], %f2;
+  st.global.f32 [%rd1+4], %f3;
+  st.global.f32 [%rd1+8], %f4;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "hs", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 12, "fill": "zero", "output": true},
+      {"kind": "u32", "value": "0x3c003fc0"}, {"kind": "f32", "value": "0x3e800000"}]}"#;
+    let Some(out) = run_on(100, "half_sources", ptx, spec) else { return };
+    assert_eq!(out, "param 0: 0000e03f0000843e00000c40\n");
+}

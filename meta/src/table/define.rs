@@ -951,7 +951,37 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
     }
     if g.wide_ur {
         uniform_float_ops(v, g);
+        half_source_float_ops(v, g);
     }
+}
+
+/// FHADD and FHFMA (sm_100, sm_120): FADD and FFMA (register forms, 0x221
+/// and 0x223) whose a (FHFMA: a and b) is a half of a register widened to
+/// f32, bit 81 set: 82 `.BF16` (else f16), 83 a's high half (`R28.H1`),
+/// 84 FHFMA's b's; the negate and absolute bits apply after widening
+/// (`|R28|.H1`). ptxas 13.5 writes them
+/// for PTX's mixed-precision `add.rn.f32.bf16` and `fma.rn.f32.f16` (Triton's
+/// convert_bf16_fp8 and layernorm on sm_100a and sm_120a); the fields are
+/// single-bit flips under nvdisasm on SM100 and SM120, printed in the order
+/// `.BF16.RM.SAT`. Bits 76 and 80 (FFMA's `.FMZ`, `.FTZ`) print nothing:
+/// kept clear. The immediate form prints as FADD (bit 81 not read), the
+/// uniform and constant forms are refused.
+fn half_source_float_ops(v: &mut Vec<Form>, g: Generation) {
+    const FIXED: &[(Field, u64)] = &[(f(81, 81), 1), (f(80, 80), 0), (f(76, 76), 0)];
+    const BF16: ModField = ModField { field: f(82, 82), names: &["", ".BF16"], extra: None };
+    const ROUND: ModField = ModField { field: f(78, 79), names: &["", ".RM", ".RP", ".RZ"], extra: None };
+    const SAT: ModField = ModField { field: f(77, 77), names: &["", ".SAT"], extra: None };
+    const HIGH: ModField = ModField { field: f(83, 83), names: &["", ".H1"], extra: None };
+    const MODS: &[ModField] = &[BF16, ROUND, SAT, HIGH];
+    const A_HALF: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 3, slot: 1 }];
+    let reg = |lo: u8, neg, abs, reuse| Slot::Gpr { field: f(lo, lo + 7), neg, abs, not: None, reuse };
+    let a = reg(24, Some(72), Some(73), Some(0));
+    v.push(Form { operand_suffixes: A_HALF, ..g.form("FHADD", 0x221 | 0x200, FIXED, MODS, vec![RD, a, reg(32, Some(63), Some(62), Some(2))]) });
+    // FHFMA's b is a half too (bit 84 its high half); c is an f32.
+    const B_HIGH: ModField = ModField { field: f(84, 84), names: &["", ".H1"], extra: None };
+    const FMA_MODS: &[ModField] = &[BF16, ROUND, SAT, HIGH, B_HIGH];
+    const AB_HALF: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 3, slot: 1 }, OperandSuffix::Mod { modifier: 4, slot: 2 }];
+    v.push(Form { operand_suffixes: AB_HALF, ..g.form("FHFMA", 0x223 | 0x200, FIXED, FMA_MODS, vec![RD, a, reg(32, Some(63), Some(62), Some(1)), reg(64, Some(75), Some(74), Some(2))]) });
 }
 
 /// The uniform-datapath float instructions of sm_120 (nvdisasm refuses

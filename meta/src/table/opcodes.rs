@@ -56,6 +56,8 @@ pub const OPCODES: &[OpFacts] = &[
     op("FENCE", Control),
     op("FFMA", Fp32),
     op("FFMA2", Fp32),
+    op("FHADD", Fp32),
+    op("FHFMA", Fp32),
     op("FLO", Bitop).no_reuse(),
     op("FMNMX", Fp32),
     op("FMNMX3", Fp32),

@@ -42,6 +42,11 @@ pub enum Float32Op {
     Fadd { d: u16, a: S, b: S, rnd: Round, ftz: bool, sat: bool },
     Fmul { d: u16, a: S, b: S, rnd: Round, ftz: bool, sat: bool },
     Ffma { d: u16, a: S, b: S, c: S, rnd: Round, ftz: bool, sat: bool },
+    /// FHADD / FHFMA: FADD or FFMA (`c` present) whose a (FFMA: a and b)
+    /// is the low or high half (`high`, per source) of its register, f16
+    /// or `bf16`, widened to f32 (exact) before its negate and absolute
+    /// flags apply; FHADD's b and FHFMA's c are f32.
+    HalfSource { d: u16, a: S, b: S, high: [bool; 2], bf16: bool, c: Option<S>, rnd: Round, sat: bool },
     Fmnmx { d: u16, a: S, b: S, p: P, ftz: bool, nan: bool, xorsign: bool },
     /// FADD2 / FMUL2 / FFMA2: FADD, FMUL or FFMA on each f32 lane of the
     /// pair `d` (the low lane first), each source read as it selects.
@@ -71,6 +76,16 @@ impl Translator<'_> {
             Opcode::FADD | Opcode::UFADD => Op::Float32(Float32Op::Fadd { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, rnd: cx.rnd(), ftz: cx.has(Mod::FTZ), sat: cx.has(Mod::SAT) }),
             Opcode::FMUL | Opcode::UFMUL => Op::Float32(Float32Op::Fmul { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, rnd: cx.rnd(), ftz: cx.has(Mod::FTZ) || cx.has(Mod::FMZ), sat: cx.has(Mod::SAT) }),
             Opcode::FFMA | Opcode::UFFMA => Op::Float32(Float32Op::Ffma { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, c: self.src(cx.o(3)?, cx.sl(3), 1)?, rnd: cx.rnd(), ftz: cx.has(Mod::FTZ) || cx.has(Mod::FMZ), sat: cx.has(Mod::SAT) }),
+            Opcode::FHADD | Opcode::FHFMA => Op::Float32(Float32Op::HalfSource {
+                d: self.dst(cx.o(0)?)?,
+                a: self.src(cx.o(1)?, cx.sl(1), 1)?,
+                b: self.src(cx.o(2)?, cx.sl(2), 1)?,
+                high: [inst.operand_tokens(1) == [Mod::H1], inst.operand_tokens(2) == [Mod::H1]],
+                bf16: cx.has(Mod::BF16),
+                c: if cx.opcode == Opcode::FHFMA { Some(self.src(cx.o(3)?, cx.sl(3), 1)?) } else { None },
+                rnd: cx.rnd(),
+                sat: cx.has(Mod::SAT),
+            }),
             Opcode::FADD2 | Opcode::FMUL2 | Opcode::FFMA2 => {
                 let (op, n) = match cx.opcode {
                     Opcode::FADD2 => (PackedOp::Add, 2),
@@ -157,6 +172,29 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &Float32Op) -> Result<
                 let z = if ftz { num::ftz32(w.rf(c, l)) } else { w.rf(c, l) };
                 let v = fout(num::fma32(x, y, z, rnd), ftz, sat);
                 w.set(d, l, v);
+            }
+        }
+        Float32Op::HalfSource { d, a, b, high, bf16, c, rnd, sat } => {
+            // A half source widened, then its flags.
+            let widened = |w: &Warp, s: S, high: bool, l: usize| {
+                let raw = w.raw(S { r: s.r, m: 0 }, l);
+                let half = if high { (raw >> 16) as u16 } else { raw as u16 };
+                let mut bits = (num::half_to_f64(half, bf16) as f32).to_bits();
+                if s.m & ABS != 0 {
+                    bits &= 0x7fff_ffff;
+                }
+                if s.m & NEG != 0 {
+                    bits ^= 0x8000_0000;
+                }
+                f32::from_bits(bits)
+            };
+            for l in lanes(exec) {
+                let x = widened(w, a, high[0], l);
+                let v = match c {
+                    Some(c) => num::fma32(x, widened(w, b, high[1], l), w.rf(c, l), rnd),
+                    None => num::add32(x, w.rf(b, l), rnd),
+                };
+                w.set(d, l, fout(v, false, sat));
             }
         }
         Float32Op::PackedF32 { d, srcs, lanes: sel, op, rnd, ftz } => {
