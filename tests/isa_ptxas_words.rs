@@ -175,6 +175,11 @@ const WORDS: &[common::measured_words::Word] = &[
     (120, 0x8000000a1c1c7221, 0x010fc800000a0200, "FHADD R28, |R28|.H1, -R10 ;"),
     (100, 0x8000000a1c1c7223, 0x010fc800000ea000, "FHFMA.BF16.RP.SAT R28, R28.H1, -R10, R0 ;"),
     (100, 0x0000000006097223, 0x000fc80000120000, "FHFMA R9, R6, R0.H1, R0 ;"),
+    // sm_80 loads and stores with an explicit cache policy (bit 101:
+    // Triton's evict_hints on sm_80; ST on sm_89 a flip of it).
+    (80, 0x0000000402068981, 0x000ea8200c2e1900, "@!P0 LDG.E.EL R6, desc[UR4][R2.64] ;"),
+    (86, 0x0000000b04008986, 0x0001e2200c001904, "@!P0 STG.E.EF desc[UR4][R4.64], R11 ;"),
+    (89, 0x0000000b04008985, 0x0001e2200c001904, "@!P0 ST.E.EF desc[UR4][R4.64], R11 ;"),
 ];
 
 #[test]

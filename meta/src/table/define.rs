@@ -684,6 +684,16 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: old, ..g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, false)]) }.widths(LOAD_WIDTHS));
         v.push(Form { sms: old, ..g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, false), data]) }.widths(DATA_WIDTHS));
         v.push(Form { sms: old, ..g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, false), data]) }.widths(DATA_WIDTHS));
+        // Bit 101 set: the descriptor register is an explicit cache policy
+        // (PTX's `createpolicy` operand of `ld`/`st`), and nvdisasm prints
+        // it (`LDG.E.EL R6, desc[UR4][R2.64]`: ptxas 13.5 on Triton's
+        // evict_hints, sm_80; the same on LDG, LD, STG and ST of sm_80, 86
+        // and 89 under nvdisasm).
+        let policy = |fixed: &'static [(Field, u64)]| -> &'static [(Field, u64)] { Box::leak(fixed.iter().copied().chain([(f(101, 101), 1)]).collect::<Vec<_>>().into_boxed_slice()) };
+        v.push(Form { sms: old, ..g.form("LDG.E", 0x981, policy(LDG_FIXED), mods_load, vec![RD, global(32, true)]) }.widths(LOAD_WIDTHS));
+        v.push(Form { sms: old, ..g.form("LD.E", 0x980, policy(LD_FIXED), mods_load, vec![RD, global(32, true)]) }.widths(LOAD_WIDTHS));
+        v.push(Form { sms: old, ..g.form("STG.E", 0x986, policy(ST_FIXED), mods_store, vec![global(64, true), data]) }.widths(DATA_WIDTHS));
+        v.push(Form { sms: old, ..g.form("ST.E", 0x985, policy(ST_FIXED), mods_store, vec![global(64, true), data]) }.widths(DATA_WIDTHS));
         // sm_75: no descriptor; 32-bit base register names printed without
         // `.64` (bit 72 `.E` is the 64-bit address); memory order and scope
         // in 77–80 spelled differently, `.PRIVATE` in bit 76; LDG/STG (0x381,
