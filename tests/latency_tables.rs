@@ -264,14 +264,7 @@ fn target_of(file: &Path) -> Option<String> {
 /// been generated: its measurement then stays as checked in).
 fn triton() -> Option<&'static Vec<Code>> {
     static CODE: OnceLock<Option<Vec<Code>>> = OnceLock::new();
-    CODE.get_or_init(|| {
-        let dir = triton_dir();
-        if dir.is_none() {
-            eprintln!("Triton corpus not generated (scripts/triton-corpus.sh): its latency observations are not re-measured");
-        }
-        decoded(Source::Triton, dir?)
-    })
-    .as_ref()
+    CODE.get_or_init(|| generated(Source::Triton, triton_dir(), "Triton corpus not generated (scripts/triton-corpus.sh)")).as_ref()
 }
 
 /// The decoded corpus of every measured SM (`None` when the corpus or
@@ -285,14 +278,16 @@ fn corpus() -> Option<&'static Vec<Code>> {
 /// not been generated: its measurement then stays as checked in).
 fn library() -> Option<&'static Vec<Code>> {
     static CODE: OnceLock<Option<Vec<Code>>> = OnceLock::new();
-    CODE.get_or_init(|| {
-        let dir = library_dir();
-        if dir.is_none() {
-            eprintln!("library corpus not generated (scripts/library-corpus.sh): its latency observations are not re-measured");
-        }
-        decoded(Source::Library, dir?)
-    })
-    .as_ref()
+    CODE.get_or_init(|| generated(Source::Library, library_dir(), "library corpus not generated (scripts/library-corpus.sh)")).as_ref()
+}
+
+/// A generated source's decoded code, or `None` (said on stderr) when its
+/// directory `dir` is missing.
+fn generated(source: Source, dir: Option<PathBuf>, missing: &str) -> Option<Vec<Code>> {
+    if dir.is_none() {
+        eprintln!("{missing}: its latency observations are not re-measured");
+    }
+    decoded(source, dir?)
 }
 
 /// Every measured SM's code of one source, compiled and decoded.
