@@ -154,6 +154,15 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),
     (100, 0x0000000804207958, 0x004fea000b800000, "BRXU UR4 0x880 ;"),
     (120, 0xfffffffc04d80958, 0x004fea000b83ffff, "@P0 BRXU UR4 -0xa0 ;"),
+    // IDP.4A with b from a constant bank (sm_75, sm_80) or a uniform
+    // register (sm_90 to sm_120): ptxas's `vadd4.u32.u32.u32.add`
+    // (tests/data/video_ops/simd4.ptx).
+    (75, 0x0080000006067a26, 0x000fe200000000ff, "IDP.4A.U8.U8 R6, R6, c[0x2][0x0], RZ ;"),
+    (75, 0x008000001d1d7a26, 0x010fe20000000005, "IDP.4A.U8.U8 R29, R29, c[0x2][0x0], R5 ;"),
+    (80, 0x00800000070d7a26, 0x001fe20000000000, "IDP.4A.U8.U8 R13, R7, c[0x2][0x0], R0 ;"),
+    (90, 0x00000006000c7c26, 0x000fe200080000ff, "IDP.4A.U8.U8 R12, R0, UR6, RZ ;"),
+    (100, 0x0000000605147c26, 0x000fe20008000004, "IDP.4A.U8.U8 R20, R5, UR6, R4 ;"),
+    (120, 0x00000006000a7c26, 0x040fe200080000ff, "IDP.4A.U8.U8 R10, R0.reuse, UR6, RZ ;"),
 ];
 
 #[test]

@@ -72,6 +72,18 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     const TWO: &[(Field, u64)] = &[(f(76, 76), 1)];
     v.push(g.form("IDP.4A", 0x226, FOUR, &[A8, B8], vec![RD, a, b, c]));
     v.push(g.form("IDP.2A", 0x226, TWO, &[HALF, A16, B8], vec![RD, a, b, gpr(64, Some(75), Some(2))]));
+    // b from a constant bank (0xa26, up to sm_90) or a uniform register
+    // (0xc26), the other fields as above: ptxas 13.5 sums the bytes of
+    // `vadd4.add`'s operands with a 0x01010101 multiplier there
+    // (`IDP.4A.U8.U8 R6, R6, c[0x2][0x0], RZ` on sm_75 and sm_80,
+    // `IDP.4A.U8.U8 R0, R0, UR6, R7` on sm_90 to sm_120; nvdisasm 13.5).
+    for (opcode, b) in [(0xa26, cbank(None, None, None)), (0xc26, g.uniform_b(None, None))] {
+        if g.wide_ur && opcode == 0xa26 {
+            continue;
+        }
+        v.push(g.form("IDP.4A", opcode, FOUR, &[A8, B8], vec![RD, a, b, c]));
+        v.push(g.form("IDP.2A", opcode, TWO, &[HALF, A16, B8], vec![RD, a, b, gpr(64, Some(75), Some(2))]));
+    }
     // ---- I2I (0x238): b (a register 32–39, or up to sm_90 a constant
     // bank) saturated from s32 to 8 or 16 bits, ptxas's `cvt.sat.s8.s32`;
     // result size and sign 76–77 (`.U8`, `.S8`, `.U16`, `.S16`), the source
