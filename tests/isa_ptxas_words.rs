@@ -163,6 +163,14 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0x00000006000c7c26, 0x000fe200080000ff, "IDP.4A.U8.U8 R12, R0, UR6, RZ ;"),
     (100, 0x0000000605147c26, 0x000fe20008000004, "IDP.4A.U8.U8 R20, R5, UR6, R4 ;"),
     (120, 0x00000006000a7c26, 0x040fe200080000ff, "IDP.4A.U8.U8 R10, R0.reuse, UR6, RZ ;"),
+    // VABSDIFF4: ptxas's `vabsdiff4.u32.u32.u32{.add}` (tests/data/video_ops/
+    // absdiff4.ptx), then bit 73 flipped (signed bytes, sm_80).
+    (75, 0x0000000700097215, 0x1c4fe400000e0006, "VABSDIFF4.U8 R9, R0.reuse, R7.reuse, R6.reuse ;"),
+    (75, 0x0000000700077215, 0x000fcc00000e0806, "VABSDIFF4.U8.ACC R7, R0, R7, R6 ;"),
+    (80, 0x0000000700077215, 0x000fc600000e0806, "VABSDIFF4.U8.ACC R7, R0, R7, R6 ;"),
+    (90, 0x0000000700097215, 0x004fc400000e0006, "VABSDIFF4.U8 R9, R0, R7, R6 ;"),
+    (100, 0x0000000700077215, 0x000fc600000e0806, "VABSDIFF4.U8.ACC R7, R0, R7, R6 ;"),
+    (80, 0x0000000700097215, 0x000fe400000e0206, "VABSDIFF4 R9, R0, R7, R6 ;"),
 ];
 
 #[test]

@@ -1,7 +1,8 @@
 //! The video instructions (PTX ISA, "Scalar Video Instructions" and "SIMD
 //! Video Instructions"), lowered to PTX-layer integer operations as
 //! ptxas expands them (no video instruction survives on sm_75+ except
-//! `VABSDIFF4`, see [`FnLower::video_simd`]).
+//! `VABSDIFF4`: `vabsdiff4.u32.u32.u32{.add}` is one `vabsdiff4`/`sad4`
+//! operation, which legalization makes VABSDIFF4 up to sm_100).
 //!
 //! Scalar `vadd vsub vabsdiff vmin vmax vset.dtype.atype.btype{.sat}{.op2}
 //! d, a, b{, c}`: `a` and `b` extended by their types to 64 bits and
@@ -306,6 +307,16 @@ impl FnLower<'_, '_, '_> {
         let a = self.read(&ops[1], form.a)?;
         let b = self.read(&ops[2], form.b)?;
         let c = self.read(&ops[3], form.d)?;
+        // Unsigned bytes' absolute differences: one operation, which
+        // legalization makes ptxas's VABSDIFF4 where the SM has it.
+        if op == VideoOp::Absdiff && lanes == 4 && !form.sat && [form.d, form.a, form.b].iter().all(|&t| !signed(t)) {
+            let d = if form.second == Some(Secondary::Add) {
+                self.op(Opcode::Sad4, Attrs::typed(DataType::U32), &[a, b, c], Type::R32)
+            } else {
+                self.op(Opcode::Vabsdiff4, Attrs::typed(DataType::U32), &[a, b], Type::R32)
+            };
+            return self.write(&ops[0], d, false);
+        }
         let s32 = Attrs::typed(DataType::S32);
         let width = 32 / lanes;
         let mut results = Vec::new();
