@@ -294,6 +294,66 @@ impl FnLower<'_, '_, '_> {
         self.permute(v, zero, sel)
     }
 
+    /// The whole-word forms ptxas uses for the lanes of a SIMD addition,
+    /// subtraction or (of unsigned lanes) average without `.sat` or
+    /// `.add`, whose lanes' bits do not depend on the signedness; `None`
+    /// for the others. `h` is each lane's top bit.
+    fn video_simd_word(&mut self, op: VideoOp, lanes: u32, unsigned: bool, a: Value, b: Value) -> Option<Value> {
+        let b32 = Attrs::typed(DataType::B32);
+        let u32_ = Attrs::typed(DataType::U32);
+        let h: u64 = if lanes == 4 { 0x8080_8080 } else { 0x8000_8000 };
+        let k = |s: &mut Self, v: u64| s.iconst(Type::R32, v);
+        Some(match (op, lanes) {
+            // Lanes of 8 bits: the sums of the low 7 bits, their top bits
+            // the top bits' sum (xor) with the carry into them.
+            (VideoOp::Add, 4) => {
+                let low = k(self, !h & 0xffff_ffff);
+                let (x, y) = (self.op(Opcode::And, b32, &[a, low], Type::R32), self.op(Opcode::And, b32, &[b, low], Type::R32));
+                let sum = self.op(Opcode::Add, u32_, &[x, y], Type::R32);
+                let tops = self.op(Opcode::Xor, b32, &[a, b], Type::R32);
+                let high = k(self, h);
+                let tops = self.op(Opcode::And, b32, &[tops, high], Type::R32);
+                self.op(Opcode::Xor, b32, &[sum, tops], Type::R32)
+            }
+            // (a | h) - (b & ~h) borrows nothing across lanes; the top
+            // bits are then a's xor ~b's xor the borrow.
+            (VideoOp::Sub, 4) => {
+                let (low, high) = (k(self, !h & 0xffff_ffff), k(self, h));
+                let x = self.op(Opcode::Or, b32, &[a, high], Type::R32);
+                let y = self.op(Opcode::And, b32, &[b, low], Type::R32);
+                let diff = self.op(Opcode::Sub, u32_, &[x, y], Type::R32);
+                let nb = self.op(Opcode::Not, b32, &[b], Type::R32);
+                let tops = self.op(Opcode::Xor, b32, &[a, nb], Type::R32);
+                let tops = self.op(Opcode::And, b32, &[tops, high], Type::R32);
+                self.op(Opcode::Xor, b32, &[diff, tops], Type::R32)
+            }
+            // Two halves: the word's sum less the carry out of the low
+            // half (bit 16 of a ^ b ^ sum); its difference plus the borrow.
+            (VideoOp::Add | VideoOp::Sub, 2) => {
+                let opcode = if op == VideoOp::Add { Opcode::Add } else { Opcode::Sub };
+                let r = self.op(opcode, u32_, &[a, b], Type::R32);
+                let x = self.op(Opcode::Xor, b32, &[a, b], Type::R32);
+                let x = self.op(Opcode::Xor, b32, &[x, r], Type::R32);
+                let bit = k(self, 0x1_0000);
+                let carry = self.op(Opcode::And, b32, &[x, bit], Type::R32);
+                let fix = if op == VideoOp::Add { Opcode::Sub } else { Opcode::Add };
+                self.op(fix, u32_, &[r, carry], Type::R32)
+            }
+            // Unsigned lanes: (a | b) - ((a ^ b) >> 1 within each lane),
+            // the average rounded up.
+            (VideoOp::Avrg, _) if unsigned => {
+                let either = self.op(Opcode::Or, b32, &[a, b], Type::R32);
+                let x = self.op(Opcode::Xor, b32, &[a, b], Type::R32);
+                let lanes_low = k(self, if lanes == 4 { 0xfefe_fefe } else { 0xfffe_fffe });
+                let x = self.op(Opcode::And, b32, &[x, lanes_low], Type::R32);
+                let one = k(self, 1);
+                let half = self.op(Opcode::Shr, u32_, &[x, one], Type::R32);
+                self.op(Opcode::Sub, u32_, &[either, half], Type::R32)
+            }
+            _ => return None,
+        })
+    }
+
     /// `vop2`/`vop4.dtype.atype.btype{.sat}{.add} d, a, b, c` and
     /// `vset2`/`vset4.atype.btype.cmp{.add}`: per lane, as ptxas does
     /// (PRMT, the 32-bit operation, a clamp under `.sat`, PRMT to pack).
@@ -315,6 +375,23 @@ impl FnLower<'_, '_, '_> {
             } else {
                 self.op(Opcode::Vabsdiff4, Attrs::typed(DataType::U32), &[a, b], Type::R32)
             };
+            return self.write(&ops[0], d, false);
+        }
+        if !form.sat && form.second.is_none()
+            && let Some(d) = self.video_simd_word(op, lanes, [form.d, form.a, form.b].iter().all(|&t| !signed(t)), a, b)
+        {
+            return self.write(&ops[0], d, false);
+        }
+        if form.second == Some(Secondary::Add) && lanes == 4 && matches!(op, VideoOp::Add | VideoOp::Sub) {
+            // c plus the sum of a's bytes plus (minus) the sum of b's: two
+            // dot products with 0x01010101 (b's with -1 bytes), as ptxas.
+            let ty = |t: ScalarType| Some(if signed(t) { DataType::S32 } else { DataType::U32 });
+            let ones = self.iconst(Type::R32, 0x0101_0101);
+            let sum_a = self.op(Opcode::Dp4a, Attrs { ty: ty(form.a), src_ty: ty(ScalarType::U32), ..Attrs::default() }, &[a, ones, c], Type::R32);
+            let (weights, wty) = if op == VideoOp::Add { (ones, ScalarType::U32) } else { (self.iconst(Type::R32, 0xffff_ffff), ScalarType::S32) };
+            let zero = self.iconst(Type::R32, 0);
+            let sum_b = self.op(Opcode::Dp4a, Attrs { ty: ty(form.b), src_ty: ty(wty), ..Attrs::default() }, &[b, weights, zero], Type::R32);
+            let d = self.op(Opcode::Add, Attrs::typed(DataType::U32), &[sum_a, sum_b], Type::R32);
             return self.write(&ops[0], d, false);
         }
         let s32 = Attrs::typed(DataType::S32);
