@@ -231,13 +231,17 @@ impl FnLower<'_, '_, '_> {
                     self.op(Opcode::Min, s64, &[r, hi], Type::R64)
                 }
                 (true, false) => {
-                    let zero = self.iconst(Type::R64, 0);
-                    let r = self.op(Opcode::Max, s64, &[r, zero], Type::R64);
+                    // Zero where the high word is negative (ISETP, SEL).
+                    let (low, high) = (self.extract(r, 0), self.extract(r, 1));
+                    let zero = self.iconst(Type::R32, 0);
+                    let attrs = Attrs { ty: Some(DataType::S32), cmp: Some(Cmp::Lt), ..Attrs::default() };
+                    let negative = self.op(Opcode::Setp, attrs, &[high, zero], Type::P);
+                    let low = self.op(Opcode::Selp, u32_, &[zero, low, negative], Type::R32);
                     if matches!(op, VideoOp::Add | VideoOp::Sub) {
-                        let low = self.extract(r, 0);
                         self.coerce(low, Type::R64, true, span)?
                     } else {
-                        r
+                        let high = self.op(Opcode::Selp, u32_, &[zero, high, negative], Type::R32);
+                        self.concat(&[low, high])
                     }
                 }
             };
