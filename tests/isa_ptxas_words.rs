@@ -163,6 +163,10 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0x00000006000c7c26, 0x000fe200080000ff, "IDP.4A.U8.U8 R12, R0, UR6, RZ ;"),
     (100, 0x0000000605147c26, 0x000fe20008000004, "IDP.4A.U8.U8 R20, R5, UR6, R4 ;"),
     (120, 0x00000006000a7c26, 0x040fe200080000ff, "IDP.4A.U8.U8 R10, R0.reuse, UR6, RZ ;"),
+    // The same words with bit 76 (and 77) set: IDP.2A (nvdisasm 13.5).
+    (80, 0x0080000006067a26, 0x000fe200000010ff, "IDP.2A.LO.U16.U8 R6, R6, c[0x2][0x0], RZ ;"),
+    (90, 0x00000006000c7c26, 0x000fe200080010ff, "IDP.2A.LO.U16.U8 R12, R0, UR6, RZ ;"),
+    (120, 0x00000006000c7c26, 0x000fe200080030ff, "IDP.2A.HI.U16.U8 R12, R0, UR6, RZ ;"),
     // VABSDIFF4: ptxas's `vabsdiff4.u32.u32.u32{.add}` (tests/data/video_ops/
     // absdiff4.ptx), then bit 73 flipped (signed bytes, sm_80).
     (75, 0x0000000700097215, 0x1c4fe400000e0006, "VABSDIFF4.U8 R9, R0.reuse, R7.reuse, R6.reuse ;"),
