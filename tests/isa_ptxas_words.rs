@@ -180,6 +180,27 @@ const WORDS: &[common::measured_words::Word] = &[
     (80, 0x0000000402068981, 0x000ea8200c2e1900, "@!P0 LDG.E.EL R6, desc[UR4][R2.64] ;"),
     (86, 0x0000000b04008986, 0x0001e2200c001904, "@!P0 STG.E.EF desc[UR4][R4.64], R11 ;"),
     (89, 0x0000000b04008985, 0x0001e2200c001904, "@!P0 ST.E.EF desc[UR4][R4.64], R11 ;"),
+    // IDP.4A with b from a constant bank (sm_75, sm_80) or a uniform
+    // register (sm_90 to sm_120): ptxas's `vadd4.u32.u32.u32.add`
+    // (tests/data/video_ops/simd4.ptx).
+    (75, 0x0080000006067a26, 0x000fe200000000ff, "IDP.4A.U8.U8 R6, R6, c[0x2][0x0], RZ ;"),
+    (75, 0x008000001d1d7a26, 0x010fe20000000005, "IDP.4A.U8.U8 R29, R29, c[0x2][0x0], R5 ;"),
+    (80, 0x00800000070d7a26, 0x001fe20000000000, "IDP.4A.U8.U8 R13, R7, c[0x2][0x0], R0 ;"),
+    (90, 0x00000006000c7c26, 0x000fe200080000ff, "IDP.4A.U8.U8 R12, R0, UR6, RZ ;"),
+    (100, 0x0000000605147c26, 0x000fe20008000004, "IDP.4A.U8.U8 R20, R5, UR6, R4 ;"),
+    (120, 0x00000006000a7c26, 0x040fe200080000ff, "IDP.4A.U8.U8 R10, R0.reuse, UR6, RZ ;"),
+    // The same words with bit 76 (and 77) set: IDP.2A (nvdisasm 13.5).
+    (80, 0x0080000006067a26, 0x000fe200000010ff, "IDP.2A.LO.U16.U8 R6, R6, c[0x2][0x0], RZ ;"),
+    (90, 0x00000006000c7c26, 0x000fe200080010ff, "IDP.2A.LO.U16.U8 R12, R0, UR6, RZ ;"),
+    (120, 0x00000006000c7c26, 0x000fe200080030ff, "IDP.2A.HI.U16.U8 R12, R0, UR6, RZ ;"),
+    // VABSDIFF4: ptxas's `vabsdiff4.u32.u32.u32{.add}` (tests/data/video_ops/
+    // absdiff4.ptx), then bit 73 flipped (signed bytes, sm_80).
+    (75, 0x0000000700097215, 0x1c4fe400000e0006, "VABSDIFF4.U8 R9, R0.reuse, R7.reuse, R6.reuse ;"),
+    (75, 0x0000000700077215, 0x000fcc00000e0806, "VABSDIFF4.U8.ACC R7, R0, R7, R6 ;"),
+    (80, 0x0000000700077215, 0x000fc600000e0806, "VABSDIFF4.U8.ACC R7, R0, R7, R6 ;"),
+    (90, 0x0000000700097215, 0x004fc400000e0006, "VABSDIFF4.U8 R9, R0, R7, R6 ;"),
+    (100, 0x0000000700077215, 0x000fc600000e0806, "VABSDIFF4.U8.ACC R7, R0, R7, R6 ;"),
+    (80, 0x0000000700097215, 0x000fe400000e0206, "VABSDIFF4 R9, R0, R7, R6 ;"),
 ];
 
 #[test]

@@ -71,7 +71,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             _ => {}
         }
         if super::video::handles(i.opcode) {
-            return self.video_shift(i);
+            return self.video(i);
         }
         if matches!(i.opcode, P::Atom | P::Red) {
             let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;

@@ -1,27 +1,101 @@
-//! The scalar video shifts `vshl`/`vshr` (PTX ISA, "Scalar Video
-//! Instructions"): `vshr.dtype.atype.u32{.clamp,.wrap}{.op2} d, a, b{, c}`
-//! with the secondary operation `.add`, `.min` or `.max` on `c`. Lowered
-//! to PTX-layer shifts, masks, additions and min/max, as ptxas expands
-//! them into SHF/IADD3/IMNMX (no video instruction on sm_75+).
+//! The video instructions (PTX ISA, "Scalar Video Instructions" and "SIMD
+//! Video Instructions"), lowered to PTX-layer integer operations as
+//! ptxas expands them (no video instruction survives on sm_75+ except
+//! `VABSDIFF4`: `vabsdiff4.u32.u32.u32{.add}` is one `vabsdiff4`/`sad4`
+//! operation, which legalization makes VABSDIFF4 up to sm_100).
 //!
-//! The shift works on `a` extended to 33 bits by its type: `.clamp` shifts
-//! by `min(b, 32)`, which PTX's own `shl`/`shr` do (a shift count above the
-//! width gives 0 or the sign), `.wrap` by `b & 31`. `.add` wraps to 32 bits;
-//! `.min`/`.max` compare with `c` extended by `dtype`, exact in 32 bits for
-//! `vshr` when `atype` and `dtype` have the same signedness (the other
-//! mixes, `vshl` with `.min`/`.max`, `.sat` and the other video
-//! instructions are reported unsupported).
+//! Scalar `vadd vsub vabsdiff vmin vmax vset.dtype.atype.btype{.sat}{.op2}
+//! d, a, b{, c}`: `a` and `b` extended by their types to 64 bits and
+//! operated on (as ptxas does, in register pairs), clamped under `.sat`,
+//! then `.add` adds `c` modulo 2^32 and `.min`/`.max` compare with `c`
+//! extended by the destination type, with ptxas's departures from the PTX
+//! ISA's pseudocode (`interp::ptx::video` lists them). Where 32 bits give
+//! the same result the operation is 32-bit.
+//!
+//! SIMD `vop2`/`vop4.dtype.atype.btype{.sat}{.add} d, a, b, c` and
+//! `vset2`/`vset4`: each lane (half or byte) extracted and extended by
+//! PRMT, operated on in 32 bits, clamped under `.sat`, then summed into
+//! `c` (`.add`) or packed back by PRMT. Operand selectors (`a.b1`,
+//! `b.h10`, `d.b0`) and masks are not parsed yet: the default selectors
+//! and masks are the only forms.
+//!
+//! The shifts `vshr.dtype.atype.u32{.clamp,.wrap}{.op2} d, a, b{, c}`
+//! work on `a` extended to 33 bits by its type: `.clamp` shifts by
+//! `min(b, 32)`, which PTX's own `shl`/`shr` do (a shift count above the
+//! width gives 0 or the sign), `.wrap` by `b & 31`. `.add` wraps to 32
+//! bits; `.min`/`.max` compare with `c` extended by `dtype`, exact in 32
+//! bits for `vshr` when `atype` and `dtype` have the same signedness (the
+//! other mixes, `vshl` with `.min`/`.max`, `.sat`, and `vmad` are
+//! reported unsupported).
 
 use super::error::LowerError;
 use super::function::FnLower;
-use crate::ir::{Attrs, DataType, Opcode, Type};
+use crate::ir::{Attrs, Cmp, DataType, InstData, Opcode, Type, Value};
 use crate::ptx::ast::{Instruction, ScalarType};
-use crate::ptx::modifier::Modifier;
+use crate::ptx::modifier::{CmpOp, Modifier};
 use crate::ptx::opcode::Opcode as P;
 
 /// Whether this module lowers the instruction.
 pub(super) fn handles(op: P) -> bool {
-    matches!(op, P::Vshl | P::Vshr)
+    matches!(op, P::Vshl | P::Vshr) || scalar(op).is_some() || simd(op).is_some()
+}
+
+/// The operation of a scalar or SIMD video instruction.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum VideoOp {
+    Add,
+    Sub,
+    Avrg,
+    Absdiff,
+    Min,
+    Max,
+    Set,
+}
+
+fn scalar(op: P) -> Option<VideoOp> {
+    Some(match op {
+        P::Vadd => VideoOp::Add,
+        P::Vsub => VideoOp::Sub,
+        P::Vabsdiff => VideoOp::Absdiff,
+        P::Vmin => VideoOp::Min,
+        P::Vmax => VideoOp::Max,
+        P::Vset => VideoOp::Set,
+        _ => return None,
+    })
+}
+
+/// The operation and lane count of a SIMD video instruction.
+fn simd(op: P) -> Option<(VideoOp, u32)> {
+    Some(match op {
+        P::Vadd2 => (VideoOp::Add, 2),
+        P::Vsub2 => (VideoOp::Sub, 2),
+        P::Vavrg2 => (VideoOp::Avrg, 2),
+        P::Vabsdiff2 => (VideoOp::Absdiff, 2),
+        P::Vmin2 => (VideoOp::Min, 2),
+        P::Vmax2 => (VideoOp::Max, 2),
+        P::Vset2 => (VideoOp::Set, 2),
+        P::Vadd4 => (VideoOp::Add, 4),
+        P::Vsub4 => (VideoOp::Sub, 4),
+        P::Vavrg4 => (VideoOp::Avrg, 4),
+        P::Vabsdiff4 => (VideoOp::Absdiff, 4),
+        P::Vmin4 => (VideoOp::Min, 4),
+        P::Vmax4 => (VideoOp::Max, 4),
+        P::Vset4 => (VideoOp::Set, 4),
+        _ => return None,
+    })
+}
+
+/// The modifiers of a scalar or SIMD video instruction: its types
+/// (destination first; `vset` has none, and ptxas reads and compares its
+/// `c` by the first source type), `.sat`, the secondary operation and
+/// `vset`'s comparison.
+struct Form {
+    d: ScalarType,
+    a: ScalarType,
+    b: ScalarType,
+    sat: bool,
+    second: Option<Secondary>,
+    cmp: Option<Cmp>,
 }
 
 /// The secondary operation on the shifted value and `c`.
@@ -33,8 +107,350 @@ enum Secondary {
 }
 
 impl FnLower<'_, '_, '_> {
+    /// Lowers a video instruction of this module.
+    pub(super) fn video(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        if let Some(op) = scalar(i.opcode) {
+            return self.video_scalar(i, op);
+        }
+        if let Some((op, lanes)) = simd(i.opcode) {
+            return self.video_simd(i, op, lanes);
+        }
+        self.video_shift(i)
+    }
+
+    /// The modifiers of `i`, or unsupported.
+    fn video_form(&self, i: &Instruction, set: bool) -> Result<Form, LowerError> {
+        let mut types = Vec::new();
+        let (mut sat, mut second, mut cmp) = (false, None, None);
+        for (m, _) in &i.modifiers {
+            match m {
+                Modifier::Type(t @ (ScalarType::U32 | ScalarType::S32)) => types.push(*t),
+                Modifier::Sat => sat = true,
+                Modifier::Cmp(c) if set => {
+                    cmp = Some(match c {
+                        CmpOp::Eq => Cmp::Eq,
+                        CmpOp::Ne => Cmp::Ne,
+                        CmpOp::Lt => Cmp::Lt,
+                        CmpOp::Le => Cmp::Le,
+                        CmpOp::Gt => Cmp::Gt,
+                        CmpOp::Ge => Cmp::Ge,
+                        _ => return Err(self.unsupported(i)),
+                    })
+                }
+                Modifier::Word(k) => match k.spelling() {
+                    ".add" => second = Some(Secondary::Add),
+                    ".min" => second = Some(Secondary::Min),
+                    ".max" => second = Some(Secondary::Max),
+                    _ => return Err(self.unsupported(i)),
+                },
+                _ => return Err(self.unsupported(i)),
+            }
+        }
+        let (d, a, b) = match (set, &types[..]) {
+            (false, &[d, a, b]) => (d, a, b),
+            (true, &[a, b]) if cmp.is_some() => (a, a, b),
+            _ => return Err(self.unsupported(i)),
+        };
+        Ok(Form { d, a, b, sat, second, cmp })
+    }
+
+    /// `vop.dtype.atype.btype{.sat}{.op2} d, a, b{, c}`.
+    fn video_scalar(&mut self, i: &Instruction, op: VideoOp) -> Result<(), LowerError> {
+        let form = self.video_form(i, op == VideoOp::Set)?;
+        let ops = self.operands_n(i, if form.second.is_some() { 4 } else { 3 })?;
+        let signed = |t: ScalarType| t == ScalarType::S32;
+        let span = i.loc.span();
+        let a = self.read(&ops[1], form.a)?;
+        let b = self.read(&ops[2], form.b)?;
+        let c = match form.second {
+            Some(_) => Some(self.read(&ops[3], form.d)?),
+            None => None,
+        };
+        let compares = matches!(form.second, Some(Secondary::Min | Secondary::Max));
+        let in_a = |t: ScalarType| signed(t) == signed(form.a);
+        // Where 32 bits give the same result: a sum or difference without
+        // `.sat` (its low word, sign-extended where `c` is compared, which
+        // a signed comparison of words is); a minimum, maximum or
+        // comparison of two values of one signedness whose clamp and
+        // comparison with `c` are in that signedness.
+        let narrow = match op {
+            VideoOp::Add | VideoOp::Sub => !form.sat && (!compares || signed(form.d)),
+            VideoOp::Min | VideoOp::Max => in_a(form.b) && (!form.sat || in_a(form.d)) && (!compares || in_a(form.d)),
+            VideoOp::Set => in_a(form.b),
+            VideoOp::Absdiff | VideoOp::Avrg => false,
+        };
+        let u32_ = Attrs::typed(DataType::U32);
+        let d = if narrow {
+            let ty = if signed(form.a) { DataType::S32 } else { DataType::U32 };
+            let r = match op {
+                VideoOp::Add => self.op(Opcode::Add, u32_, &[a, b], Type::R32),
+                VideoOp::Sub => self.op(Opcode::Sub, u32_, &[a, b], Type::R32),
+                VideoOp::Min => self.op(Opcode::Min, Attrs::typed(ty), &[a, b], Type::R32),
+                VideoOp::Max => self.op(Opcode::Max, Attrs::typed(ty), &[a, b], Type::R32),
+                _ => self.video_set(ty, form.cmp, a, b, Type::R32),
+            };
+            match (form.second, c) {
+                (Some(Secondary::Add), Some(c)) => self.op(Opcode::Add, u32_, &[r, c], Type::R32),
+                (Some(op2), Some(c)) => {
+                    let ty = if signed(form.d) { DataType::S32 } else { DataType::U32 };
+                    let opcode = if op2 == Secondary::Min { Opcode::Min } else { Opcode::Max };
+                    self.op(opcode, Attrs::typed(ty), &[r, c], Type::R32)
+                }
+                _ => r,
+            }
+        } else {
+            let s64 = Attrs::typed(DataType::S64);
+            let r = if matches!(op, VideoOp::Add | VideoOp::Sub) && !form.sat {
+                // Its low word, sign-extended (compared with c below).
+                let opcode = if op == VideoOp::Add { Opcode::Add } else { Opcode::Sub };
+                let r = self.op(opcode, u32_, &[a, b], Type::R32);
+                self.coerce(r, Type::R64, true, span)?
+            } else {
+                let x = self.coerce(a, Type::R64, signed(form.a), span)?;
+                let y = self.coerce(b, Type::R64, signed(form.b), span)?;
+                match op {
+                    VideoOp::Add => self.op(Opcode::Add, s64, &[x, y], Type::R64),
+                    VideoOp::Sub | VideoOp::Absdiff => {
+                        let d = self.op(Opcode::Sub, s64, &[x, y], Type::R64);
+                        if op == VideoOp::Absdiff { self.op(Opcode::Abs, s64, &[d], Type::R64) } else { d }
+                    }
+                    VideoOp::Min => self.op(Opcode::Min, s64, &[x, y], Type::R64),
+                    VideoOp::Max => self.op(Opcode::Max, s64, &[x, y], Type::R64),
+                    _ => self.video_set(DataType::S64, form.cmp, x, y, Type::R64),
+                }
+            };
+            // `.sat`: a signed destination's range; an unsigned one's
+            // from below only (as ptxas does; a sum or difference is its
+            // low word sign-extended again).
+            let r = match (form.sat, signed(form.d)) {
+                (false, _) => r,
+                (true, true) => {
+                    let lo = self.iconst(Type::R64, i64::from(i32::MIN) as u64);
+                    let hi = self.iconst(Type::R64, i32::MAX as u64);
+                    let r = self.op(Opcode::Max, s64, &[r, lo], Type::R64);
+                    self.op(Opcode::Min, s64, &[r, hi], Type::R64)
+                }
+                (true, false) => {
+                    // Zero where the high word is negative (ISETP, SEL).
+                    let (low, high) = (self.extract(r, 0), self.extract(r, 1));
+                    let zero = self.iconst(Type::R32, 0);
+                    let attrs = Attrs { ty: Some(DataType::S32), cmp: Some(Cmp::Lt), ..Attrs::default() };
+                    let negative = self.op(Opcode::Setp, attrs, &[high, zero], Type::P);
+                    let low = self.op(Opcode::Selp, u32_, &[zero, low, negative], Type::R32);
+                    if matches!(op, VideoOp::Add | VideoOp::Sub) {
+                        self.coerce(low, Type::R64, true, span)?
+                    } else {
+                        let high = self.op(Opcode::Selp, u32_, &[zero, high, negative], Type::R32);
+                        self.concat(&[low, high])
+                    }
+                }
+            };
+            match (form.second, c) {
+                (Some(Secondary::Add), Some(c)) => {
+                    let low = self.extract(r, 0);
+                    self.op(Opcode::Add, u32_, &[low, c], Type::R32)
+                }
+                (Some(op2), Some(c)) => {
+                    let c = self.coerce(c, Type::R64, signed(form.d), span)?;
+                    let ty = if signed(form.d) { DataType::S64 } else { DataType::U64 };
+                    let opcode = if op2 == Secondary::Min { Opcode::Min } else { Opcode::Max };
+                    let r = self.op(opcode, Attrs::typed(ty), &[r, c], Type::R64);
+                    self.extract(r, 0)
+                }
+                _ => self.extract(r, 0),
+            }
+        };
+        self.write(&ops[0], d, false)
+    }
+
+    /// 1 where `x cmp y` holds (compared as `ty`), else 0.
+    fn video_set(&mut self, ty: DataType, cmp: Option<Cmp>, x: Value, y: Value, result: Type) -> Value {
+        let attrs = Attrs { ty: Some(ty), cmp, ..Attrs::default() };
+        let p = self.op(Opcode::Setp, attrs, &[x, y], Type::P);
+        let one = self.iconst(result, 1);
+        let zero = self.iconst(result, 0);
+        let sel = if result == Type::R64 { DataType::U64 } else { DataType::U32 };
+        self.op(Opcode::Selp, Attrs::typed(sel), &[one, zero, p], result)
+    }
+
+    /// `prmt.b32 d, a, b, sel` (the default mode).
+    fn permute(&mut self, a: Value, b: Value, sel: u32) -> Value {
+        let sel = self.iconst(Type::R32, u64::from(sel));
+        let mut data = InstData::new(Opcode::Permute, Attrs::typed(DataType::B32));
+        data.args.extend([a, b, sel]);
+        let inst = self.emit(data, &[Type::R32]);
+        self.b.func.insts[inst].results[0]
+    }
+
+    /// Lane `k` (a byte of four, a half of two) of `v`, extended by
+    /// `signed` to 32 bits: one PRMT (a sign-replicating selector for the
+    /// upper bytes, byte 4 of a zero `b` otherwise).
+    fn video_lane(&mut self, v: Value, k: u32, lanes: u32, signed: bool) -> Value {
+        let zero = self.iconst(Type::R32, 0);
+        let sel = if lanes == 4 {
+            let fill = if signed { 0x8 | k } else { 4 };
+            k | fill << 4 | fill << 8 | fill << 12
+        } else {
+            let (lo, hi) = (2 * k, 2 * k + 1);
+            let fill = if signed { 0x8 | hi } else { 4 };
+            lo | hi << 4 | fill << 8 | fill << 12
+        };
+        self.permute(v, zero, sel)
+    }
+
+    /// The whole-word forms ptxas uses for the lanes of a SIMD addition,
+    /// subtraction or (of unsigned lanes) average without `.sat` or
+    /// `.add`, whose lanes' bits do not depend on the signedness; `None`
+    /// for the others. `h` is each lane's top bit.
+    fn video_simd_word(&mut self, op: VideoOp, lanes: u32, unsigned: bool, a: Value, b: Value) -> Option<Value> {
+        let b32 = Attrs::typed(DataType::B32);
+        let u32_ = Attrs::typed(DataType::U32);
+        let h: u64 = if lanes == 4 { 0x8080_8080 } else { 0x8000_8000 };
+        let k = |s: &mut Self, v: u64| s.iconst(Type::R32, v);
+        Some(match (op, lanes) {
+            // Lanes of 8 bits: the sums of the low 7 bits, their top bits
+            // the top bits' sum (xor) with the carry into them.
+            (VideoOp::Add, 4) => {
+                let low = k(self, !h & 0xffff_ffff);
+                let (x, y) = (self.op(Opcode::And, b32, &[a, low], Type::R32), self.op(Opcode::And, b32, &[b, low], Type::R32));
+                let sum = self.op(Opcode::Add, u32_, &[x, y], Type::R32);
+                let tops = self.op(Opcode::Xor, b32, &[a, b], Type::R32);
+                let high = k(self, h);
+                let tops = self.op(Opcode::And, b32, &[tops, high], Type::R32);
+                self.op(Opcode::Xor, b32, &[sum, tops], Type::R32)
+            }
+            // (a | h) - (b & ~h) borrows nothing across lanes; the top
+            // bits are then a's xor ~b's xor the borrow.
+            (VideoOp::Sub, 4) => {
+                let (low, high) = (k(self, !h & 0xffff_ffff), k(self, h));
+                let x = self.op(Opcode::Or, b32, &[a, high], Type::R32);
+                let y = self.op(Opcode::And, b32, &[b, low], Type::R32);
+                let diff = self.op(Opcode::Sub, u32_, &[x, y], Type::R32);
+                let nb = self.op(Opcode::Not, b32, &[b], Type::R32);
+                let tops = self.op(Opcode::Xor, b32, &[a, nb], Type::R32);
+                let tops = self.op(Opcode::And, b32, &[tops, high], Type::R32);
+                self.op(Opcode::Xor, b32, &[diff, tops], Type::R32)
+            }
+            // Two halves: the word's sum less the carry out of the low
+            // half (bit 16 of a ^ b ^ sum); its difference plus the borrow.
+            (VideoOp::Add | VideoOp::Sub, 2) => {
+                let opcode = if op == VideoOp::Add { Opcode::Add } else { Opcode::Sub };
+                let r = self.op(opcode, u32_, &[a, b], Type::R32);
+                let x = self.op(Opcode::Xor, b32, &[a, b], Type::R32);
+                let x = self.op(Opcode::Xor, b32, &[x, r], Type::R32);
+                let bit = k(self, 0x1_0000);
+                let carry = self.op(Opcode::And, b32, &[x, bit], Type::R32);
+                let fix = if op == VideoOp::Add { Opcode::Sub } else { Opcode::Add };
+                self.op(fix, u32_, &[r, carry], Type::R32)
+            }
+            // Unsigned lanes: (a | b) - ((a ^ b) >> 1 within each lane),
+            // the average rounded up.
+            (VideoOp::Avrg, _) if unsigned => {
+                let either = self.op(Opcode::Or, b32, &[a, b], Type::R32);
+                let x = self.op(Opcode::Xor, b32, &[a, b], Type::R32);
+                let lanes_low = k(self, if lanes == 4 { 0xfefe_fefe } else { 0xfffe_fffe });
+                let x = self.op(Opcode::And, b32, &[x, lanes_low], Type::R32);
+                let one = k(self, 1);
+                let half = self.op(Opcode::Shr, u32_, &[x, one], Type::R32);
+                self.op(Opcode::Sub, u32_, &[either, half], Type::R32)
+            }
+            _ => return None,
+        })
+    }
+
+    /// `vop2`/`vop4.dtype.atype.btype{.sat}{.add} d, a, b, c` and
+    /// `vset2`/`vset4.atype.btype.cmp{.add}`: per lane, as ptxas does
+    /// (PRMT, the 32-bit operation, a clamp under `.sat`, PRMT to pack).
+    fn video_simd(&mut self, i: &Instruction, op: VideoOp, lanes: u32) -> Result<(), LowerError> {
+        let form = self.video_form(i, op == VideoOp::Set)?;
+        if matches!(form.second, Some(Secondary::Min | Secondary::Max)) || (form.sat && form.second.is_some()) {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.operands_n(i, 4)?;
+        let signed = |t: ScalarType| t == ScalarType::S32;
+        let a = self.read(&ops[1], form.a)?;
+        let b = self.read(&ops[2], form.b)?;
+        let c = self.read(&ops[3], form.d)?;
+        // Unsigned bytes' absolute differences: one operation, which
+        // legalization makes ptxas's VABSDIFF4 where the SM has it.
+        if op == VideoOp::Absdiff && lanes == 4 && !form.sat && [form.d, form.a, form.b].iter().all(|&t| !signed(t)) {
+            let d = if form.second == Some(Secondary::Add) {
+                self.op(Opcode::Sad4, Attrs::typed(DataType::U32), &[a, b, c], Type::R32)
+            } else {
+                self.op(Opcode::Vabsdiff4, Attrs::typed(DataType::U32), &[a, b], Type::R32)
+            };
+            return self.write(&ops[0], d, false);
+        }
+        if !form.sat && form.second.is_none()
+            && let Some(d) = self.video_simd_word(op, lanes, [form.d, form.a, form.b].iter().all(|&t| !signed(t)), a, b)
+        {
+            return self.write(&ops[0], d, false);
+        }
+        if form.second == Some(Secondary::Add) && lanes == 4 && matches!(op, VideoOp::Add | VideoOp::Sub) {
+            // c plus the sum of a's bytes plus (minus) the sum of b's: two
+            // dot products with 0x01010101 (b's with -1 bytes), as ptxas.
+            let ty = |t: ScalarType| Some(if signed(t) { DataType::S32 } else { DataType::U32 });
+            let ones = self.iconst(Type::R32, 0x0101_0101);
+            let sum_a = self.op(Opcode::Dp4a, Attrs { ty: ty(form.a), src_ty: ty(ScalarType::U32), ..Attrs::default() }, &[a, ones, c], Type::R32);
+            let (weights, wty) = if op == VideoOp::Add { (ones, ScalarType::U32) } else { (self.iconst(Type::R32, 0xffff_ffff), ScalarType::S32) };
+            let zero = self.iconst(Type::R32, 0);
+            let sum_b = self.op(Opcode::Dp4a, Attrs { ty: ty(form.b), src_ty: ty(wty), ..Attrs::default() }, &[b, weights, zero], Type::R32);
+            let d = self.op(Opcode::Add, Attrs::typed(DataType::U32), &[sum_a, sum_b], Type::R32);
+            return self.write(&ops[0], d, false);
+        }
+        let s32 = Attrs::typed(DataType::S32);
+        let width = 32 / lanes;
+        let mut results = Vec::new();
+        for k in 0..lanes {
+            let x = self.video_lane(a, k, lanes, signed(form.a));
+            let y = self.video_lane(b, k, lanes, signed(form.b));
+            let r = match op {
+                VideoOp::Add => self.op(Opcode::Add, s32, &[x, y], Type::R32),
+                VideoOp::Sub => self.op(Opcode::Sub, s32, &[x, y], Type::R32),
+                VideoOp::Absdiff => {
+                    let d = self.op(Opcode::Sub, s32, &[x, y], Type::R32);
+                    self.op(Opcode::Abs, s32, &[d], Type::R32)
+                }
+                VideoOp::Min => self.op(Opcode::Min, s32, &[x, y], Type::R32),
+                VideoOp::Max => self.op(Opcode::Max, s32, &[x, y], Type::R32),
+                VideoOp::Avrg => {
+                    // (s + 1 + (s >> 31)) >> 1: (s + 1) >> 1 for s >= 0,
+                    // s >> 1 below.
+                    let sum = self.op(Opcode::Add, s32, &[x, y], Type::R32);
+                    let n31 = self.iconst(Type::R32, 31);
+                    let sign = self.op(Opcode::Shr, s32, &[sum, n31], Type::R32);
+                    let one = self.iconst(Type::R32, 1);
+                    let up = self.op(Opcode::Add, s32, &[sum, one], Type::R32);
+                    let up = self.op(Opcode::Add, s32, &[up, sign], Type::R32);
+                    self.op(Opcode::Shr, s32, &[up, one], Type::R32)
+                }
+                VideoOp::Set => self.video_set(DataType::S32, form.cmp, x, y, Type::R32),
+            };
+            let r = if form.sat {
+                let (lo, hi) = if signed(form.d) { (-(1i64 << (width - 1)), (1i64 << (width - 1)) - 1) } else { (0, (1i64 << width) - 1) };
+                let lo = self.iconst(Type::R32, lo as u32 as u64);
+                let hi = self.iconst(Type::R32, hi as u64);
+                let r = self.op(Opcode::Max, s32, &[r, lo], Type::R32);
+                self.op(Opcode::Min, s32, &[r, hi], Type::R32)
+            } else {
+                r
+            };
+            results.push(r);
+        }
+        let d = if form.second == Some(Secondary::Add) {
+            results.iter().fold(c, |acc, &r| self.op(Opcode::Add, Attrs::typed(DataType::U32), &[acc, r], Type::R32))
+        } else if lanes == 2 {
+            self.permute(results[0], results[1], 0x5410)
+        } else {
+            let low = self.permute(results[0], results[1], 0x0040);
+            let high = self.permute(results[2], results[3], 0x0040);
+            self.permute(low, high, 0x5410)
+        };
+        self.write(&ops[0], d, false)
+    }
+
     /// `vshl`/`vshr.dtype.atype.u32.mode[.op2] d, a, b[, c]`.
-    pub(super) fn video_shift(&mut self, i: &Instruction) -> Result<(), LowerError> {
+    fn video_shift(&mut self, i: &Instruction) -> Result<(), LowerError> {
         let mut types = Vec::new();
         let (mut clamp, mut wrap, mut second) = (false, false, None);
         for (m, _) in &i.modifiers {

@@ -1,6 +1,7 @@
 //! Integer forms for PTX's bit-field, dot-product, pack and warp-match
 //! instructions: BMSK (`bmsk`, `bfi`), IDP.4A / IDP.2A (`dp4a`, `dp2a`),
-//! I2IP (`cvt.pack.sat`), MATCH (`match.sync`), VABSDIFF (`sad`), P2R and R2P. Fields from single-bit
+//! I2IP (`cvt.pack.sat`), MATCH (`match.sync`), VABSDIFF (`sad`), VABSDIFF4
+//! (`vabsdiff4`), P2R and R2P. Fields from single-bit
 //! flips and field enumerations of the words ptxas emits for ZLUDA's tests
 //! (sm_80, sm_90, sm_120, nvdisasm 13.5).
 
@@ -33,6 +34,16 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     const SIGNED: ModField = ModField { field: f(73, 73), names: &[".U32", ""], extra: None };
     let vabsdiff = g.form("VABSDIFF", 0x214, &[], &[SIGNED], vec![RD, pred_plain(81, PredShow::UnlessTrue), a, b, gpr(64, None, Some(2))]);
     v.push(Form { sms: (vabsdiff.sms.0, vabsdiff.sms.1.min(100)), ..vabsdiff });
+    // ---- VABSDIFF4 (0x215, sm_75–sm_100; nvdisasm refuses it on sm_120):
+    // the absolute differences of the four bytes, `.ACC` (bit 75) their
+    // sum plus c (`vabsdiff4.u32.u32.u32{.add}`); bit 73 the signedness
+    // (clear `.U8`, the only one ptxas emits), the predicate result 81–83
+    // as VABSDIFF's; 72, 74, 76–80, 84–90 print nothing (kept 0). Bit flips
+    // of ptxas's words on sm_75, sm_80, sm_90 and sm_100.
+    const SIGNED_BYTES: ModField = ModField { field: f(73, 73), names: &[".U8", ""], extra: None };
+    const ACC: ModField = ModField { field: f(75, 75), names: &["", ".ACC"], extra: None };
+    let vabsdiff4 = g.form("VABSDIFF4", 0x215, &[], &[SIGNED_BYTES, ACC], vec![RD, pred_plain(81, PredShow::UnlessTrue), a, b, gpr(64, None, Some(2))]);
+    v.push(Form { sms: (vabsdiff4.sms.0, vabsdiff4.sms.1.min(100)), ..vabsdiff4 });
     // ---- P2R (0x803): the predicate register PR (no bits) masked by an
     // immediate (32–63, printed signed up to sm_89, unsigned from sm_90 as
     // R2P's; oracle), into byte 76–77 of a (24–31, its bits elsewhere
@@ -72,6 +83,18 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     const TWO: &[(Field, u64)] = &[(f(76, 76), 1)];
     v.push(g.form("IDP.4A", 0x226, FOUR, &[A8, B8], vec![RD, a, b, c]));
     v.push(g.form("IDP.2A", 0x226, TWO, &[HALF, A16, B8], vec![RD, a, b, gpr(64, Some(75), Some(2))]));
+    // b from a constant bank (0xa26, up to sm_90) or a uniform register
+    // (0xc26), the other fields as above: ptxas 13.5 sums the bytes of
+    // `vadd4.add`'s operands with a 0x01010101 multiplier there
+    // (`IDP.4A.U8.U8 R6, R6, c[0x2][0x0], RZ` on sm_75 and sm_80,
+    // `IDP.4A.U8.U8 R0, R0, UR6, R7` on sm_90 to sm_120; nvdisasm 13.5).
+    for (opcode, b) in [(0xa26, cbank(None, None, None)), (0xc26, g.uniform_b(None, None))] {
+        if g.wide_ur && opcode == 0xa26 {
+            continue;
+        }
+        v.push(g.form("IDP.4A", opcode, FOUR, &[A8, B8], vec![RD, a, b, c]));
+        v.push(g.form("IDP.2A", opcode, TWO, &[HALF, A16, B8], vec![RD, a, b, gpr(64, Some(75), Some(2))]));
+    }
     // ---- I2I (0x238): b (a register 32–39, or up to sm_90 a constant
     // bank) saturated from s32 to 8 or 16 bits, ptxas's `cvt.sat.s8.s32`;
     // result size and sign 76–77 (`.U8`, `.S8`, `.U16`, `.S16`), the source

@@ -176,6 +176,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("UTMACMDFLUSH", Control).opaque().async_group(AsyncGroup::Commit),
     op("UVIMNMX", Alu),
     op("VABSDIFF", Alu),
+    op("VABSDIFF4", Alu),
     // Fixed latency (no scoreboard in ptxas's words), HMNMX2's class until measured.
     op("VHMNMX", Half),
     op("VIADD", Alu),

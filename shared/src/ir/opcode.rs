@@ -208,6 +208,12 @@ opcodes! {
     Sad = "sad", Ptx, Pure;
     /// `dp4a` (`ty` the type of a, `src_ty` that of b).
     Dp4a = "dp4a", Ptx, Pure;
+    /// `vabsdiff4.u32.u32.u32 d, a, b, c` of all four bytes: the bytes'
+    /// absolute differences, as bytes.
+    Vabsdiff4 = "vabsdiff4", Ptx, Pure;
+    /// `vabsdiff4.u32.u32.u32.add d, a, b, c`: `c` plus the sum of the
+    /// bytes' absolute differences.
+    Sad4 = "sad4", Ptx, Pure;
     /// `dp2a` (`.lo`/`.hi`; types as [`Opcode::Dp4a`]).
     Dp2a = "dp2a", Ptx, Pure;
     /// `shf d, lo, hi, shift` (`.l` for left, `.wrap`; clamp otherwise).
@@ -391,6 +397,10 @@ opcodes! {
     Idp4a = "IDP.4A", Sass, Pure;
     /// `IDP.2A.{LO,HI}.{U16,S16}.{U8,S8} d, a, b, c` (`mul` the half).
     Idp2a = "IDP.2A", Sass, Pure;
+    /// `VABSDIFF4.U8 d, a, b, RZ`: the unsigned bytes' absolute differences.
+    ByteAbsdiff = "VABSDIFF4", Sass, Pure;
+    /// `VABSDIFF4.U8.ACC d, a, b, c`: `c` plus their sum.
+    ByteSad = "VABSDIFF4.ACC", Sass, Pure;
     // ---- SASS layer: warp, atomic and synchronisation operations ----
     /// `SHFL.mode p, d, a, b, c` (results `d[, p]`; `warp` the mode).
     Shuffle = "SHFL", Sass, Effect;

@@ -5,7 +5,8 @@
 //!   modifiers → fields, variables → addresses);
 //! * [`exec`]: threads, warps, divergence and reconvergence, barriers,
 //!   calls, memory spaces (its module doc describes the scheduling model);
-//! * [`ops`]: per-lane instruction semantics;
+//! * [`ops`]: per-lane instruction semantics ([`video`]: the video
+//!   instructions);
 //! * [`warp`]: warp-wide instructions (`shfl`, `vote`, `match`, `redux`,
 //!   `ldmatrix`, `mma`);
 //! * [`float`]: exact rounding to every float format under every mode;
@@ -26,6 +27,7 @@ pub mod float;
 pub mod layout;
 pub mod lower;
 pub mod ops;
+pub mod video;
 pub mod warp;
 
 use crate::interp::error::{ErrorKind, InterpError, Site};

@@ -768,7 +768,7 @@ fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64; 4]) -> R<u64> {
                 s[1]
             }
         }
-        Opcode::Vadd | Opcode::Vsub | Opcode::Vabsdiff | Opcode::Vmin | Opcode::Vmax | Opcode::Vshl | Opcode::Vshr => video(inst, s)?,
+        op if super::video::handles(op) => super::video::eval(inst, s)?,
         Opcode::Testp | Opcode::Copysign => return Err(unsupported(inst, "on an integer type")),
         _ => return Err(unsupported(inst, "is not modelled by the interpreter")),
     })
@@ -847,61 +847,6 @@ fn prmt(inst: &Inst, a: u32, b: u32, c: u32) -> u32 {
     } else {
         (0..4).map(|k| (pick((c >> (4 * k)) & 0xf) as u32) << (8 * k)).sum()
     }
-}
-
-fn video(inst: &Inst, s: &[u64; 4]) -> R<u64> {
-    let (td, ta, tb) = (inst.ty_at(0), inst.ty_at(1), inst.ty_at(2));
-    let ext = |v: u64, t: ScalarType| -> i64 { if signed(t) { sext(v, 32) } else { (v & 0xffff_ffff) as i64 } };
-    let (a, b) = (ext(s[0], ta), ext(s[1], tb));
-    let clamp_shift = |n: i64| -> i64 { if inst.has(f::WRAP) { n & 31 } else { n.clamp(0, 32) } };
-    let r: i64 = match inst.op {
-        Opcode::Vadd => a + b,
-        Opcode::Vsub => a - b,
-        Opcode::Vabsdiff => (a - b).abs(),
-        Opcode::Vmin => a.min(b),
-        Opcode::Vmax => a.max(b),
-        Opcode::Vshl => {
-            let n = clamp_shift(b);
-            if n >= 32 {
-                0
-            } else {
-                ((a as u64) << n) as u32 as i64
-            }
-        }
-        Opcode::Vshr => {
-            let n = clamp_shift(b);
-            if signed(ta) {
-                a >> n.min(31)
-            } else if n >= 32 {
-                0
-            } else {
-                a >> n
-            }
-        }
-        _ => return Err(unsupported(inst, "form")),
-    };
-    let sat = |v: i64| -> i64 {
-        if !inst.sat {
-            return v;
-        }
-        if signed(td) {
-            v.clamp(i32::MIN as i64, i32::MAX as i64)
-        } else {
-            v.clamp(0, u32::MAX as i64)
-        }
-    };
-    let has_c = inst.ops.len() > 3;
-    let c = ext(s[2], td);
-    let r = if inst.has(f::ADD) && has_c {
-        sat(sat(r) + c)
-    } else if inst.has(f::MIN) && has_c {
-        sat(r).min(c)
-    } else if inst.has(f::MAX) && has_c {
-        sat(r).max(c)
-    } else {
-        sat(r)
-    };
-    Ok((r as u64) & 0xffff_ffff)
 }
 
 fn setp(l: &mut Lane, inst: &Inst) -> R<()> {

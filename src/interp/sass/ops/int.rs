@@ -41,6 +41,11 @@ pub enum IntOp {
     Imnmx64 { d: u16, a: S, b: S, p: P, signed: bool },
     /// IDP.4A / IDP.2A.{LO,HI}: dot product of packed integers plus `c`.
     Idp { d: u16, a: S, b: S, c: S, two: bool, hi: bool, a_signed: bool, b_signed: bool },
+    /// VABSDIFF4: the four bytes' absolute differences, as bytes, or with
+    /// `acc` their sum plus `c` (without `.ACC`, `c` is not read: ptxas
+    /// gives it for the merge of PTX's default mask, which keeps every
+    /// byte).
+    Vabsdiff4 { d: u16, a: S, b: S, c: S, signed: bool, acc: bool },
 }
 
 impl Translator<'_> {
@@ -167,6 +172,15 @@ impl Translator<'_> {
                 c: self.src(cx.o(3)?, cx.sl(3), 1)?,
                 p: self.psrc(cx.o(4)?)?,
                 signed: !cx.has(Mod::U32),
+            }),
+            // Only without the predicate result (PT), as VABSDIFF.
+            Opcode::VABSDIFF4 if matches!(cx.o(1)?, Operand::Reg { reg, .. } if pred_row(*reg, true) == Some(P_SINK)) => Op::Int(IntOp::Vabsdiff4 {
+                d: self.dst(cx.o(0)?)?,
+                a: self.src(cx.o(2)?, cx.sl(2), 1)?,
+                b: self.src(cx.o(3)?, cx.sl(3), 1)?,
+                c: self.src(cx.o(4)?, cx.sl(4), 1)?,
+                signed: !cx.has(Mod::U8),
+                acc: cx.has(Mod::ACC),
             }),
             // Only without the predicate result (PT), whose meaning is not measured.
             Opcode::VABSDIFF if matches!(cx.o(1)?, Operand::Reg { reg, .. } if pred_row(*reg, true) == Some(P_SINK)) => Op::Int(IntOp::Vabsdiff {
@@ -483,6 +497,18 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &IntOp) -> Result<(), 
                 let (x, y) = (w.ri(a, l), w.ri(b, l));
                 let diff = if signed { (x as i32).abs_diff(y as i32) } else { x.abs_diff(y) };
                 w.set(d, l, diff.wrapping_add(w.ri(c, l)));
+            }
+        }
+        IntOp::Vabsdiff4 { d, a, b, c, signed, acc } => {
+            for l in lanes(exec) {
+                let (x, y) = (w.ri(a, l).to_le_bytes(), w.ri(b, l).to_le_bytes());
+                let diff = |k: usize| if signed { (x[k] as i8).abs_diff(y[k] as i8) } else { x[k].abs_diff(y[k]) };
+                let v = if acc {
+                    (0..4).fold(w.ri(c, l), |s, k| s.wrapping_add(u32::from(diff(k))))
+                } else {
+                    u32::from_le_bytes([diff(0), diff(1), diff(2), diff(3)])
+                };
+                w.set(d, l, v);
             }
         }
         IntOp::Imnmx64 { d, a, b, p, signed } => {

@@ -1,0 +1,199 @@
+//! The video instructions (PTX ISA, "Scalar Video Instructions" and "SIMD
+//! Video Instructions"): `vadd vsub vabsdiff vmin vmax vset vshl vshr` on
+//! 32-bit operands, and the two- and four-lane forms `vadd2 vsub2 vavrg2
+//! vabsdiff2 vmin2 vmax2 vset2` / `vadd4 ... vset4` on halves and bytes.
+//!
+//! Scalar forms: `a` and `b` are extended by their types to 64 bits and
+//! operated on; `.sat` clamps the result to the destination type's range;
+//! then the secondary operation: `.add` adds `c` modulo 2^32, `.min`/`.max`
+//! compare the 64-bit result with `c` extended by the destination type, in
+//! its signedness. Where ptxas 13.5's code (sm_75 to sm_120) departs from
+//! the PTX ISA's pseudocode, this follows ptxas, since that is what a GPU
+//! runs: without `.sat` a sum or difference is 32 bits sign-extended (so
+//! `vadd.u32.u32.u32.min` of a sum past 2^32 compares its low word);
+//! `.sat` on a `.u32` destination clamps negative results to 0 and no
+//! others (`vadd.u32.u32.u32.sat` of 0xffffffff and 1 is 0, not
+//! 0xffffffff; a clamped sum or difference is again its low word
+//! sign-extended, a clamped `vabsdiff` past 2^32 compares whole with `c`);
+//! `vset`'s `c` is extended and compared by the first source type.
+//!
+//! SIMD forms: lane `i` of `a` is the byte (half) of the 64-bit `{b, a}`
+//! that `asel` names (`.b3210`, `.h10` by default), lane `i` of `b` the one
+//! `bsel` names (`.b7654`, `.h32`), each extended by its type; `.sat`
+//! clamps each lane to the destination's lane range. With `.add` the
+//! lanes the mask selects are summed into `c` (modulo 2^32); otherwise the
+//! selected lanes replace those of `c`. `vavrg` is `(x + y + 1) >> 1`
+//! for a non-negative sum and `(x + y) >> 1` otherwise (an arithmetic
+//! shift); `vset` gives 1 or 0.
+
+use super::lower::{f, Inst};
+use crate::interp::error::{ErrorKind, InterpError, Site};
+use crate::ptx::ast::{ScalarType, TypeKind};
+use crate::ptx::modifier::CmpOp;
+use crate::ptx::opcode::Opcode;
+
+type R<T> = Result<T, InterpError>;
+
+fn unsupported(inst: &Inst, what: &str) -> InterpError {
+    InterpError::new(ErrorKind::Unsupported, format!("{} {what}", inst.op.name())).at(Site::Ptx(inst.span))
+}
+
+fn signed(t: ScalarType) -> bool {
+    t.kind() == TypeKind::Signed
+}
+
+/// Whether the interpreter runs this opcode here.
+pub fn handles(op: Opcode) -> bool {
+    matches!(
+        op,
+        Opcode::Vadd
+            | Opcode::Vsub
+            | Opcode::Vabsdiff
+            | Opcode::Vmin
+            | Opcode::Vmax
+            | Opcode::Vset
+            | Opcode::Vshl
+            | Opcode::Vshr
+            | Opcode::Vadd2
+            | Opcode::Vsub2
+            | Opcode::Vavrg2
+            | Opcode::Vabsdiff2
+            | Opcode::Vmin2
+            | Opcode::Vmax2
+            | Opcode::Vset2
+            | Opcode::Vadd4
+            | Opcode::Vsub4
+            | Opcode::Vavrg4
+            | Opcode::Vabsdiff4
+            | Opcode::Vmin4
+            | Opcode::Vmax4
+            | Opcode::Vset4
+    )
+}
+
+/// The integer comparison of `vset`.
+fn compare(cmp: CmpOp, x: i64, y: i64) -> Option<bool> {
+    Some(match cmp {
+        CmpOp::Eq => x == y,
+        CmpOp::Ne => x != y,
+        CmpOp::Lt => x < y,
+        CmpOp::Le => x <= y,
+        CmpOp::Gt => x > y,
+        CmpOp::Ge => x >= y,
+        _ => return None,
+    })
+}
+
+/// The 32-bit operands `a`, `b`, `c` as raw bits; the result's 32 bits.
+pub fn eval(inst: &Inst, s: &[u64; 4]) -> R<u64> {
+    let (a, b, c) = (s[0] as u32, s[1] as u32, s[2] as u32);
+    let has_c = inst.ops.len() > 3;
+    let r = match inst.op {
+        Opcode::Vadd | Opcode::Vsub | Opcode::Vabsdiff | Opcode::Vmin | Opcode::Vmax | Opcode::Vset | Opcode::Vshl | Opcode::Vshr => {
+            scalar(inst, a, b, has_c.then_some(c))?
+        }
+        _ => simd(inst, a, b, c)?,
+    };
+    Ok(u64::from(r))
+}
+
+/// `vop.dtype.atype.btype{.sat}{.op2} d, a, b{, c}` (and `vset.atype.btype.cmp`).
+fn scalar(inst: &Inst, a: u32, b: u32, c: Option<u32>) -> R<u32> {
+    // vset has no destination type: its result is 0 or 1, and ptxas
+    // extends and compares `c` by the first source type.
+    let (td, ta, tb) =
+        if inst.op == Opcode::Vset { (inst.ty_at(0), inst.ty_at(0), inst.ty_at(1)) } else { (inst.ty_at(0), inst.ty_at(1), inst.ty_at(2)) };
+    let ext = |v: u32, t: ScalarType| -> i64 { if signed(t) { i64::from(v as i32) } else { i64::from(v) } };
+    let (x, y) = (ext(a, ta), ext(b, tb));
+    let shift = |n: i64| -> i64 { if inst.has(f::WRAP) { n & 31 } else { n.clamp(0, 32) } };
+    // Without `.sat` a sum or difference is its 32 bits, sign-extended.
+    let wrapped = |v: i64| -> i64 { if inst.sat { v } else { i64::from(v as i32) } };
+    let r: i64 = match inst.op {
+        Opcode::Vadd => wrapped(x + y),
+        Opcode::Vsub => wrapped(x - y),
+        Opcode::Vabsdiff => (x - y).abs(),
+        Opcode::Vmin => x.min(y),
+        Opcode::Vmax => x.max(y),
+        Opcode::Vset => {
+            let cmp = inst.cmp.ok_or_else(|| unsupported(inst, "without a comparison"))?;
+            i64::from(compare(cmp, x, y).ok_or_else(|| unsupported(inst, "comparison"))?)
+        }
+        Opcode::Vshl => {
+            let n = shift(y);
+            if n >= 32 { 0 } else { i64::from(((x as u64) << n) as u32) }
+        }
+        Opcode::Vshr => {
+            let n = shift(y);
+            if signed(ta) {
+                x >> n.min(31)
+            } else if n >= 32 {
+                0
+            } else {
+                x >> n
+            }
+        }
+        _ => return Err(unsupported(inst, "form")),
+    };
+    // ptxas's `.sat` on an unsigned destination clamps from below only;
+    // a clamped sum or difference is again its low word sign-extended.
+    let r = match (inst.sat, signed(td)) {
+        (false, _) => r,
+        (true, true) => r.clamp(i64::from(i32::MIN), i64::from(i32::MAX)),
+        (true, false) if matches!(inst.op, Opcode::Vadd | Opcode::Vsub) => i64::from(r.max(0) as i32),
+        (true, false) => r.max(0),
+    };
+    let Some(c) = c else { return Ok(r as u32) };
+    let c = ext(c, td);
+    let less = |p: i64, q: i64| if signed(td) { p < q } else { (p as u64) < (q as u64) };
+    Ok(if inst.has(f::ADD) {
+        r.wrapping_add(c) as u32
+    } else if inst.has(f::MIN) {
+        (if less(c, r) { c } else { r }) as u32
+    } else if inst.has(f::MAX) {
+        (if less(r, c) { c } else { r }) as u32
+    } else {
+        return Err(unsupported(inst, "with a merge into c (destination selector)"));
+    })
+}
+
+/// `vop2`/`vop4.dtype.atype.btype{.sat}{.add} d, a, b, c` and
+/// `vset2`/`vset4.atype.btype.cmp{.add}`, with the default selectors and
+/// mask.
+fn simd(inst: &Inst, a: u32, b: u32, c: u32) -> R<u32> {
+    let four = matches!(inst.op, Opcode::Vadd4 | Opcode::Vsub4 | Opcode::Vavrg4 | Opcode::Vabsdiff4 | Opcode::Vmin4 | Opcode::Vmax4 | Opcode::Vset4);
+    let set = matches!(inst.op, Opcode::Vset2 | Opcode::Vset4);
+    let (td, ta, tb) = if set { (ScalarType::U32, inst.ty_at(0), inst.ty_at(1)) } else { (inst.ty_at(0), inst.ty_at(1), inst.ty_at(2)) };
+    let (lanes, width) = if four { (4usize, 8u32) } else { (2, 16) };
+    let pair = (u64::from(b) << 32) | u64::from(a);
+    let lane = |k: usize, t: ScalarType| -> i64 {
+        let v = (pair >> (width * k as u32)) & ((1u64 << width) - 1);
+        if signed(t) { super::ops::sext(v, width) } else { v as i64 }
+    };
+    let (lo, hi) = if signed(td) { (-(1i64 << (width - 1)), (1i64 << (width - 1)) - 1) } else { (0, (1i64 << width) - 1) };
+    let mut t = [0i64; 4];
+    for (i, ti) in t.iter_mut().enumerate().take(lanes) {
+        // Default selectors: a's lanes from `a`, b's from `b`.
+        let (x, y) = (lane(i, ta), lane(i + lanes, tb));
+        let r = match inst.op {
+            Opcode::Vadd2 | Opcode::Vadd4 => x + y,
+            Opcode::Vsub2 | Opcode::Vsub4 => x - y,
+            Opcode::Vavrg2 | Opcode::Vavrg4 => {
+                let sum = x + y;
+                if sum >= 0 { (sum + 1) >> 1 } else { sum >> 1 }
+            }
+            Opcode::Vabsdiff2 | Opcode::Vabsdiff4 => (x - y).abs(),
+            Opcode::Vmin2 | Opcode::Vmin4 => x.min(y),
+            Opcode::Vmax2 | Opcode::Vmax4 => x.max(y),
+            _ => {
+                let cmp = inst.cmp.ok_or_else(|| unsupported(inst, "without a comparison"))?;
+                i64::from(compare(cmp, x, y).ok_or_else(|| unsupported(inst, "comparison"))?)
+            }
+        };
+        *ti = if inst.sat { r.clamp(lo, hi) } else { r };
+    }
+    if inst.has(f::ADD) {
+        return Ok(t[..lanes].iter().fold(c, |acc, &v| acc.wrapping_add(v as u32)));
+    }
+    let m = (1u32 << width).wrapping_sub(1);
+    Ok((0..lanes).fold(0u32, |acc, i| acc | ((t[i] as u32) & m) << (width * i as u32)))
+}
