@@ -450,8 +450,10 @@ mod tests {
         let listed = inst.listing_text(Sm::new(80), 0);
         assert_eq!(listed, "LDG.E R0, desc[UR6][R2.64] ;");
         assert_eq!(parse_inst(&listed, Sm::new(80), 0, inst.ctrl).unwrap().encode(Sm::new(80)), Ok(word));
-        // An explicit UR4 is not what the printer writes, so it is refused.
-        assert!(parse_inst("LDG.E R0, desc[UR4][R2.64] ;", Sm::new(80), 0, inst.ctrl).is_err());
+        // A printed descriptor is an explicit cache policy (bit 101), as
+        // nvdisasm prints it: that word, not the hidden descriptor's.
+        let policy = parse_inst("LDG.E R0, desc[UR4][R2.64] ;", Sm::new(80), 0, inst.ctrl).unwrap().encode(Sm::new(80)).unwrap();
+        assert_eq!(policy, join(0x0000000402007981, 0x0000a2200c1e1900));
     }
 
     #[test]
