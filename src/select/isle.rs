@@ -43,7 +43,7 @@ use super::mach::{INDIRECT_CALLEE, MBlock, MachInst, MachKind, VReg};
 use crate::ir::entity::EntityRef;
 use crate::ir::matrix::{AsyncCopy, MatrixMove, Mma, MmaAcc, MmaBitOp, MmaElem, MmaShape};
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
-use crate::isa::op::{Mnemonic, Op};
+use crate::isa::op::Mnemonic;
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, SrcMods};
 use smallvec::SmallVec;
 
@@ -875,16 +875,6 @@ impl Context for SelectCtx<'_> {
     }
     fn ops8(&mut self, a: Src, b: Src, c: Src, d: Src, e: Src, f: Src, g: Src, h: Src) -> Ops {
         smallvec::smallvec![a, b, c, d, e, f, g, h]
-    }
-    fn ops_append(&mut self, ops: Ops, last: Src) -> Ops {
-        let mut ops = ops;
-        ops.push(last);
-        ops
-    }
-    fn fail_mnemonic(&mut self, i: Inst, why: &Failure) -> Mnemonic {
-        Context::fail(self, i, why);
-        // Never built: the first error is the one reported.
-        Mnemonic::new(Op::NOP)
     }
 
     // ---- context glue: tensor-core and asynchronous-copy descriptors ----
