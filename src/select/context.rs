@@ -119,6 +119,12 @@ pub enum Failure {
     IdpTypes,
     /// A conversion without its types, or not a conversion.
     ConversionTypes,
+    /// A conversion between types (or with a rounding) no form of its
+    /// machine instruction spells (I2F to bf16, I2FP.RM, F2F.F32.F32).
+    ConversionForm,
+    /// An atomic or reduction of an operation or type no form of its
+    /// machine instruction spells (`RED.E.EXCH`, `ATOMS.F32`).
+    AtomForm,
     /// An `mma` of integer elements with no IMMA shape or type.
     NoImma,
     /// An `mma` no machine instruction performs.

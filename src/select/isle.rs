@@ -10,9 +10,10 @@
 //! * make operands (registers, immediates, memory operands, the memory
 //!   descriptor, fresh virtual registers);
 //! * push what the rules chose: one machine instruction built from a
-//!   [`Mnemonic`] and operands through [`crate::isa::inst::Inst::build`]
-//!   (`emit_ops`, guarded as the Ori instruction; `emit_def`, a helper
-//!   defining a fresh register), a pseudo-op register allocation expands
+//!   [`Mnemonic`] (which the typed constructors `mn_<op>` make) and
+//!   operands through [`crate::isa::inst::Inst::build`] (`emit_ops`, which
+//!   the generated `mach_<op>` rules call, guarded as the Ori instruction;
+//!   `emit_def`, a helper defining a fresh register), a pseudo-op register allocation expands
 //!   (COPY, EXTRACT, CONCAT, SYMADDR), a branch, call or return with the
 //!   values the calling convention places;
 //! * record a refusal the rules name ([`Failure`]) with its message.
@@ -42,7 +43,7 @@ use super::mach::{INDIRECT_CALLEE, MBlock, MachInst, MachKind, VReg};
 use crate::ir::entity::EntityRef;
 use crate::ir::matrix::{AsyncCopy, MatrixMove, Mma, MmaAcc, MmaBitOp, MmaElem, MmaShape};
 use crate::ir::{BoolOp, Cmp, DataType, Inst, MufuFunc, MulMode, Opcode, Round, Space, Type};
-use crate::isa::op::{Mnemonic, Mod, Op};
+use crate::isa::op::Mnemonic;
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, SrcMods};
 use smallvec::SmallVec;
 
@@ -325,9 +326,6 @@ impl Context for SelectCtx<'_> {
     fn inst_sc(&mut self, i: Inst) -> Option<Unit> {
         (self.func.insts[i].attrs.order == Some(crate::ir::MemOrder::Sc)).then_some(())
     }
-    fn mn_with(&mut self, m: Mnemonic, t: &Mod) -> Mnemonic {
-        m.with(*t)
-    }
     fn sm_at_least(&mut self, n: u32) -> Option<Unit> {
         (u32::from(self.sm.number) >= n).then_some(())
     }
@@ -437,12 +435,6 @@ impl Context for SelectCtx<'_> {
         matches!(*o, Opcode::Ldg | Opcode::Stg | Opcode::Ldgen | Opcode::Stgen | Opcode::Lds | Opcode::Sts | Opcode::Ldl | Opcode::Stl).then_some(())
     }
 
-    fn mnemonic(&mut self, op: &Op) -> Mnemonic {
-        Mnemonic::new(*op)
-    }
-    fn mn_flag(&mut self, m: Mnemonic, on: bool, t: &Mod) -> Mnemonic {
-        m.flag(on, *t)
-    }
     fn inst_unsigned(&mut self, i: Inst) -> bool {
         unsigned(self.func.insts[i].attrs.ty)
     }
@@ -884,16 +876,6 @@ impl Context for SelectCtx<'_> {
     fn ops8(&mut self, a: Src, b: Src, c: Src, d: Src, e: Src, f: Src, g: Src, h: Src) -> Ops {
         smallvec::smallvec![a, b, c, d, e, f, g, h]
     }
-    fn ops_append(&mut self, ops: Ops, last: Src) -> Ops {
-        let mut ops = ops;
-        ops.push(last);
-        ops
-    }
-    fn fail_mnemonic(&mut self, i: Inst, why: &Failure) -> Mnemonic {
-        Context::fail(self, i, why);
-        // Never built: the first error is the one reported.
-        Mnemonic::new(Op::NOP)
-    }
 
     // ---- context glue: tensor-core and asynchronous-copy descriptors ----
 
@@ -983,12 +965,6 @@ impl Context for SelectCtx<'_> {
     fn ops7(&mut self, a: Src, b: Src, c: Src, d: Src, e: Src, f: Src, g: Src) -> Ops {
         smallvec::smallvec![a, b, c, d, e, f, g]
     }
-    fn ops_prepend(&mut self, first: Src, rest: Ops) -> Ops {
-        let mut ops = Ops::new();
-        ops.push(first);
-        ops.extend(rest);
-        ops
-    }
 
     fn no_selection(&mut self, _: Inst) -> Unit {
         let op = self.data().opcode;
@@ -1037,6 +1013,8 @@ impl SelectCtx<'_> {
             Failure::PrmtMode => format!("PRMT mode {} does not exist", d.imm),
             Failure::IdpTypes => "IDP needs the types of a and b".into(),
             Failure::ConversionTypes => format!("{} needs destination and source types", d.opcode),
+            Failure::AtomForm => format!("{} has no form for {:?} of {:?}", d.opcode, d.attrs.red, d.attrs.ty),
+            Failure::ConversionForm => format!("{} has no form converting {:?} to {:?} with rounding {:?}", d.opcode, d.attrs.src_ty, d.attrs.ty, d.attrs.round),
             Failure::NoImma => format!("no IMMA for {:?}", self.mma(self.cur)),
             Failure::NoMma => format!("no machine instruction for {:?}", self.mma(self.cur)),
             Failure::MmaDescriptor => format!("an mma descriptor {:#x}", d.imm),

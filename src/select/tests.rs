@@ -314,6 +314,33 @@ fn errors_are_values_with_the_instruction() {
     assert!(select_function(&f, Sm::new(61)).is_err());
 }
 
+/// A conversion or an atomic whose types no form of its machine
+/// instruction spells is refused with the instruction's attributes: I2FP
+/// rounds only to nearest or toward zero (`.RZ`), ATOMS has no float types
+/// (the form table's I2FP and ATOMS rows).
+#[test]
+fn combinations_no_form_spells_are_refused() {
+    use crate::ir::{RedOp, Round};
+    let i2fp = kernel(|b, [p, n, _]| {
+        let at = Attrs { ty: Some(DataType::F32), src_ty: Some(DataType::S32), round: Some(Round::Rm), ..Attrs::default() };
+        let x = op(b, Opcode::I2fp, at, &[n], 0, Type::R32);
+        let mut st = InstData::new(Opcode::Stg, Attrs::typed(DataType::U32));
+        st.args = [p, x].into_iter().collect();
+        b.ins(st, &[]);
+    });
+    let e = select_function(&for_sm(&i2fp, 90), Sm::new(90)).unwrap_err();
+    assert!(e.message.contains("has no form converting Some(S32) to Some(F32) with rounding Some(Rm)"), "{e}");
+    let atoms = kernel(|b, [p, n, m]| {
+        let at = Attrs { ty: Some(DataType::F32), red: Some(RedOp::Add), ..Attrs::default() };
+        let x = op(b, Opcode::AtomShared, at, &[n, m], 0, Type::R32);
+        let mut st = InstData::new(Opcode::Stg, Attrs::typed(DataType::U32));
+        st.args = [p, x].into_iter().collect();
+        b.ins(st, &[]);
+    });
+    let e = select_function(&for_sm(&atoms, 80), Sm::new(80)).unwrap_err();
+    assert!(e.message.contains("has no form for Some(Add) of Some(F32)"), "{e}");
+}
+
 /// Every machine instruction the tests above select, with its virtual
 /// registers replaced by physical ones (aligned to the value's width),
 /// must encode, and nvdisasm must print the word as `Inst::text` does.

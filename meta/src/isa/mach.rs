@@ -17,9 +17,13 @@
 //! `IMAD.WIDE`, `IMAD.HI`, and `.X` after them; `FMNMX` with and without
 //! `.NAN`): their modifier positions are merged in printed order (a longest
 //! common subsequence of positions that share a spelling), a position that
-//! some form lacks taking the empty spelling there. Every form's mnemonics
-//! are then values of the struct; a value no form of the SM spells is the
-//! build error it was before (`Inst::build_op` names it).
+//! some form lacks taking the empty spelling there. A run of adjacent
+//! positions no one form can spell two of is then one choice, an enum
+//! (`ImadMode`: `.WIDE`, `.HI` or nothing; ISETP's `.U32`, `.U64`, `.S64`):
+//! when its spellings are of one kind, or are flags none of which follows
+//! an earlier choice of its form. Every form's mnemonics are then values
+//! of the struct; a value no form of the SM spells is the build error it
+//! was before (`Inst::build_op` names it).
 //!
 //! An enum is named after the first opcode (in row order) whose modifier
 //! has that set of spellings and the kind of modifier it is, by its tokens
@@ -129,8 +133,9 @@ fn add(p: &mut Position, s: &'static str) {
 /// Merges a form's positions into the opcode's: matched positions (a
 /// longest common subsequence of [`same`] ones) take both spellings, the
 /// others the empty spelling too (the forms without them print nothing
-/// there).
-fn merge(merged: &[Position], form: &[Position]) -> Vec<Position> {
+/// there). Also gives where each old position and each of the form's
+/// went.
+fn merge(merged: &[Position], form: &[Position]) -> (Vec<Position>, Vec<usize>, Vec<usize>) {
     let (n, m) = (merged.len(), form.len());
     let mut lcs = vec![vec![0usize; m + 1]; n + 1];
     for i in (0..n).rev() {
@@ -140,27 +145,92 @@ fn merge(merged: &[Position], form: &[Position]) -> Vec<Position> {
     }
     let (mut i, mut j) = (0, 0);
     let mut out = Vec::new();
+    let (mut old_at, mut form_at) = (Vec::with_capacity(n), Vec::with_capacity(m));
     while i < n || j < m {
         if i < n && j < m && same(&merged[i], &form[j]) && lcs[i][j] == lcs[i + 1][j + 1] + 1 {
             let mut p = merged[i].clone();
             for s in &form[j] {
                 add(&mut p, s);
             }
+            old_at.push(out.len());
+            form_at.push(out.len());
             out.push(p);
             i += 1;
             j += 1;
         } else if j == m || (i < n && lcs[i + 1][j] >= lcs[i][j + 1]) {
             let mut p = merged[i].clone();
             add(&mut p, "");
+            old_at.push(out.len());
             out.push(p);
             i += 1;
         } else {
             let mut p = form[j].clone();
             add(&mut p, "");
+            form_at.push(out.len());
             out.push(p);
             j += 1;
         }
     }
+    (out, old_at, form_at)
+}
+
+/// Joins runs of consecutive positions that no one form can spell two of
+/// (`IMAD.WIDE` and `IMAD.HI` are forms of their own; ISETP's `.U32` and
+/// its 64-bit forms' `.U64`/`.S64`) into one position: a choice among
+/// them, not independent flags. `spelled[f]` holds the positions form `f`
+/// can print something at, each with whether it may print nothing there.
+fn join_exclusive(merged: Vec<Position>, spelled: &[BTreeMap<usize, bool>]) -> Vec<Position> {
+    let mut out: Vec<Position> = Vec::new();
+    let mut group: Vec<usize> = Vec::new();
+    let flush = |group: &mut Vec<usize>, out: &mut Vec<Position>, merged: &[Position]| {
+        if group.is_empty() {
+            return;
+        }
+        if group.len() == 1 {
+            out.push(merged[group[0]].clone());
+            group.clear();
+            return;
+        }
+        let mut p: Position = Vec::new();
+        for &k in group.iter() {
+            for s in merged[k].iter().filter(|s| !s.is_empty()) {
+                add(&mut p, s);
+            }
+        }
+        // A form that may print none of them prints nothing there.
+        if spelled.iter().any(|f| group.iter().all(|k| f.get(k).is_none_or(|&may_be_empty| may_be_empty))) {
+            add(&mut p, "");
+        }
+        out.push(p);
+        group.clear();
+    };
+    // A run is one choice when its spellings are of one kind (`.U32`,
+    // `.U64`, `.S64`: integer types), or when each is a flag and none
+    // follows an earlier choice of its form (`SYNCS.ARRIVE.TRANS64.A1T0`'s
+    // `.A1T0` is no alternative to `.PHASECHK.TRANS64`).
+    let acceptable = |group: &[usize]| {
+        let mut union: Position = Vec::new();
+        for &k in group {
+            for s in &merged[k] {
+                add(&mut union, s);
+            }
+        }
+        let flags = group.iter().all(|&k| merged[k].iter().filter(|s| !s.is_empty()).count() == 1);
+        let head = group[0] == 0 || !spelled.iter().any(|f| f.contains_key(&(group[0] - 1)) && group.iter().any(|g| f.contains_key(g)));
+        kind(&union) != "Mode" || (flags && head)
+    };
+    for k in 0..merged.len() {
+        let exclusive = !group.is_empty() && spelled.iter().all(|f| !f.contains_key(&k) || group.iter().all(|g| !f.contains_key(g))) && {
+            let mut g = group.clone();
+            g.push(k);
+            acceptable(&g)
+        };
+        if !exclusive {
+            flush(&mut group, &mut out, &merged);
+        }
+        group.push(k);
+    }
+    flush(&mut group, &mut out, &merged);
     out
 }
 
@@ -267,13 +337,28 @@ impl Machs {
             let Some(forms) = by_op.get(row.name) else { continue };
             let mut merged: Vec<Position> = Vec::new();
             let mut layouts = Vec::new();
+            // Per form so far, the merged positions it can print something at.
+            let mut spelled: Vec<BTreeMap<usize, bool>> = Vec::new();
             for (k, form) in forms.iter().enumerate() {
-                merged = if k == 0 { positions(form) } else { merge(&merged, &positions(form)) };
+                let own = positions(form);
+                let own_at: Vec<usize> = if k == 0 {
+                    merged = own.clone();
+                    (0..own.len()).collect()
+                } else {
+                    let (out, old_at, form_at) = merge(&merged, &own);
+                    merged = out;
+                    for f in &mut spelled {
+                        *f = f.iter().map(|(&i, &e)| (old_at[i], e)).collect();
+                    }
+                    form_at
+                };
+                spelled.push(own.iter().zip(own_at).map(|(p, at)| (at, p.contains(&""))).collect());
                 let l = layout(form);
                 if !layouts.contains(&l) {
                     layouts.push(l);
                 }
             }
+            let merged = join_exclusive(merged, &spelled);
             let mut fields = Vec::new();
             let mut field_names = BTreeSet::new();
             let mut unique = |name: String| {
