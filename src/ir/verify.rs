@@ -571,7 +571,12 @@ impl Cx<'_> {
         };
         let combine = usize::from(a.combine.is_some());
         let carry = usize::from(a.x);
-        let sig = if let Some(&(_, args, results)) = PLAIN.iter().find(|r| r.0 == op) {
+        // An approximate division an add was fused into (`a / b + c`, see
+        // `opt::contract`): the division's operands and the addend.
+        let fused_division = matches!(op, Opcode::Div | Opcode::Fdiv) && nargs == 3 && (a.approx || a.full);
+        let sig = if fused_division {
+            Sig::new(&[T, T, T], &[T])
+        } else if let Some(&(_, args, results)) = PLAIN.iter().find(|r| r.0 == op) {
             Sig::new(args, results)
         } else {
             match op {

@@ -60,6 +60,14 @@
 //!   t6, t5`, a Mandelbrot step) stays apart in both. A product that
 //!   reaches the add through a block parameter (a loop-carried register)
 //!   does not fuse.
+//! * **Approximate division** (`div.approx.f32`, `div.full.f32`) is a
+//!   product too: its expansion ends in a multiply by the divisor's
+//!   reciprocal, which `ptxas` fuses into the add under the same rules
+//!   (`div.full.f32 t, a, b; add.f32 d, t, c` → `MUFU.RCP r, b'; FFMA d,
+//!   r, a', c`; `sub` either way; `.ftz` on both; a quotient with another
+//!   use stays `FMUL` + `FADD`). The add becomes the division with the
+//!   addend as a third operand, which legalization expands with an FFMA
+//!   last. IEEE division (`div.rn`) is not a product.
 //! * **`fma`/`mad`**: an existing `fma.rn` does not take a product as its
 //!   addend (`mul t, a, c; fma.rn d, b, b, t` keeps the `FMUL`); `mad.f32`
 //!   without rounding is rejected by `ptxas` for sm_20 and later.
@@ -91,6 +99,19 @@ fn contractible_type(ty: Option<DataType>) -> bool {
 fn is_contractible_mul(f: &Function, i: Inst, ty: Option<DataType>, ftz: bool) -> bool {
     let d = &f.insts[i];
     d.opcode == Opcode::Mul && d.guard.is_none() && d.args.len() == 2 && d.attrs == Attrs { ty, ftz, ..Attrs::default() }
+}
+
+/// Whether `i` is an approximate f32 division (`div.approx`, `div.full`)
+/// whose last step, a multiply by the divisor's reciprocal, may be fused
+/// into an add with `ftz` as a multiply is.
+fn is_contractible_div(f: &Function, i: Inst, ty: Option<DataType>, ftz: bool) -> bool {
+    let d = &f.insts[i];
+    let a = d.attrs;
+    d.opcode == Opcode::Div
+        && ty == Some(DataType::F32)
+        && d.guard.is_none()
+        && d.args.len() == 2
+        && (a == Attrs { ty, ftz, approx: true, ..Attrs::default() } || a == Attrs { ty, ftz, full: true, ..Attrs::default() })
 }
 
 /// Whether `i` is a negation the contraction looks through.
@@ -135,7 +156,7 @@ impl Contraction<'_> {
         let mut negated = false;
         loop {
             let i = def_inst(self.f, v)?;
-            if is_contractible_mul(self.f, i, ty, ftz) {
+            if is_contractible_mul(self.f, i, ty, ftz) || is_contractible_div(self.f, i, ty, ftz) {
                 return Some((i, negated));
             }
             if !is_contractible_neg(self.f, i, ty, ftz) {
@@ -236,16 +257,19 @@ impl Contraction<'_> {
             self.users[removed.index()].retain(|u| *u != add);
             self.users[a.index()].push(add);
             self.users[b.index()].push(add);
+            let neg = if neg_product { NEG_PRODUCT } else { 0 } | if neg_addend { NEG_ADDEND } else { 0 };
+            let division = self.f.insts[mul].opcode == Opcode::Div;
+            let (approx, full) = (self.f.insts[mul].attrs.approx, self.f.insts[mul].attrs.full);
             let data = &mut self.f.insts[add];
-            data.opcode = Opcode::Fma;
-            data.attrs = Attrs {
-                ty,
-                ftz,
-                sat,
-                round: Some(Round::Rn),
-                neg: if neg_product { NEG_PRODUCT } else { 0 } | if neg_addend { NEG_ADDEND } else { 0 },
-                ..Attrs::default()
-            };
+            if division {
+                // `a / b + c`: the division with the addend, its last
+                // multiply fused (legalization makes it an FFMA).
+                data.opcode = Opcode::Div;
+                data.attrs = Attrs { ty, ftz, sat, approx, full, neg, ..Attrs::default() };
+            } else {
+                data.opcode = Opcode::Fma;
+                data.attrs = Attrs { ty, ftz, sat, round: Some(Round::Rn), neg, ..Attrs::default() };
+            }
             data.args = SmallVec::from_slice(&[a, b, addend]);
             return true;
         }
@@ -264,7 +288,7 @@ impl Contraction<'_> {
                 let mut kept = Vec::with_capacity(insts.len());
                 for i in insts {
                     let d = &f.insts[i];
-                    let dead = matches!(d.opcode, Opcode::Mul | Opcode::Neg)
+                    let dead = (matches!(d.opcode, Opcode::Mul | Opcode::Neg) || d.opcode == Opcode::Div && d.args.len() == 2 && (d.attrs.approx || d.attrs.full))
                         && contractible_type(d.attrs.ty)
                         && d.guard.is_none()
                         && d.results.iter().all(|r| users[r.index()].is_empty());
@@ -349,7 +373,7 @@ mod tests {
                 let op = l.split_once(" = ").map_or(l, |(_, r)| r);
                 let op = op.split(" !").next().unwrap_or(op);
                 let name = op.split_whitespace().next()?;
-                ["mul.", "add.", "sub.", "fma.", "neg.", "abs."].iter().any(|p| name.starts_with(p)).then(|| name.to_string())
+                ["mul.", "add.", "sub.", "fma.", "neg.", "abs.", "div."].iter().any(|p| name.starts_with(p)).then(|| name.to_string())
             })
             .collect();
         (ops, n)
@@ -366,6 +390,23 @@ mod tests {
         );
         assert_eq!(n, 4);
         assert_eq!(ops, ["fma.rn.f32", "fma.rn.neg4.f32", "fma.rn.neg1.f32", "fma.rn.f64"]);
+    }
+
+    #[test]
+    fn an_approximate_quotient_fuses_as_a_product() {
+        // ptxas: FFMA r, a', c after the reciprocal (div.full, div.approx;
+        // the add's .ftz must match), FMUL + FADD for div.rn and for a
+        // quotient that is also stored.
+        let (ops, n) = contracted(
+            "div.full.f32 %f4, %f1, %f2; add.f32 %f5, %f4, %f3; st.global.f32 [%rd1], %f5;\n\
+             div.approx.f32 %f6, %f1, %f3; sub.f32 %f7, %f2, %f6; st.global.f32 [%rd1+4], %f7;\n\
+             div.full.ftz.f32 %f8, %f2, %f3; add.f32 %f9, %f8, %f1; st.global.f32 [%rd1+8], %f9;\n\
+             div.rn.f32 %f10, %f3, %f1; add.f32 %f11, %f10, %f2; st.global.f32 [%rd1+12], %f11;\n\
+             div.full.f32 %f12, %f3, %f2; add.f32 %f13, %f12, %f1; st.global.f32 [%rd1+16], %f13; st.global.f32 [%rd1+20], %f12;",
+        );
+        assert_eq!(n, 2, "{ops:?}");
+        assert_eq!(ops.iter().filter(|o| o.starts_with("div")).count(), 5, "{ops:?}");
+        assert_eq!(ops.iter().filter(|o| o.starts_with("add") || o.starts_with("sub")).count(), 3, "{ops:?}");
     }
 
     #[test]
