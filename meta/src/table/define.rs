@@ -395,13 +395,12 @@ fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     if !g.wide_ur {
         v.push(g.form("SHF", 0x619, NONE, shf_mods, vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), cbank(None, None, None)]));
     }
-    // Form 7 from sm_100: c a uniform register in b's field 32–, the shift
-    // in 64–71 (`SHF.L.W.U32.HI R8, R0, R7, UR6`: ptxas 13.5 for sm_100
-    // and sm_120, `shf.l.wrap.b32` with a kernel parameter high word; bit
-    // flips on SM100 and SM120: the same 73–76 and 80 modifiers).
-    if g.wide_ur {
-        v.push(g.form("SHF", 0xe19, NONE, shf_mods, vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), g.uniform_b(None, None)]));
-    }
+    // Form 7: c a uniform register in b's field 32–, the shift in 64–71
+    // (`SHF.L.W.U32.HI R8, R0, R7, UR6`: ptxas 13.5 for sm_100 and sm_120,
+    // `shf.l.wrap.b32` with a kernel parameter high word; `SHF.L.U32.HI
+    // R12, R41, R12, UR4`: ptxas 13.5 for sm_80, a generated program; bit
+    // flips on SM75, SM100 and SM120: the same 73–76 and 80 modifiers).
+    v.push(g.form("SHF", 0xe19, NONE, shf_mods, vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), g.uniform_b(None, None)]));
 }
 
 /// FSETP, FSEL, FMNMX, MUFU, LEA, PRMT, LDC, S2UR, UMOV, and the ops of
