@@ -125,12 +125,37 @@ fn known(kind: &str, message: &str) -> bool {
 /// `known.txt` name opcodes whose guarded form ptxas's code changes also
 /// where the guard is false; `ptxas-same-sources` lines opcodes that
 /// ptxas folds to a copy when both sources are one register (`min.f16 d,
-/// a, a` keeps a NaN's payload where PTX gives the canonical NaN). A mismatch where our cubin agrees with the
-/// PTX interpreter is then ptxas's, not ours to follow.
+/// a, a` keeps a NaN's payload where PTX gives the canonical NaN);
+/// `ptxas-sat-int-source` lines saturating float conversions whose `.sat`
+/// ptxas drops when the source register is written by a saturating
+/// integer conversion (`cvt.sat.s16.u64 %h1, ..; cvt.sat.f32.f16 %f0,
+/// %h1` gives values above 1.0 and NaNs). A mismatch where our cubin agrees
+/// with the PTX interpreter is then ptxas's, not ours to follow.
 pub fn known_ptxas_defect(ptx: &str) -> bool {
     let listed = |kind: &str| -> Vec<&str> { KNOWN.lines().filter_map(|l| l.strip_prefix(kind)).filter(|o| !o.is_empty()).collect() };
-    let (guarded, same_sources) = (listed("ptxas-guarded\t"), listed("ptxas-same-sources\t"));
+    let (guarded, same_sources, sat_int_source) = (listed("ptxas-guarded\t"), listed("ptxas-same-sources\t"), listed("ptxas-sat-int-source\t"));
+    let operands = |line: &str| -> Vec<String> {
+        line.split_once(char::is_whitespace).map_or("", |(_, r)| r).split(';').next().unwrap_or("").split(',').map(|o| o.trim().to_string()).collect()
+    };
+    // Registers written by a saturating conversion to an integer type
+    // (`cvt.sat.s16.u64`, `cvt.rzi.sat.u8.f32`: the first type after the
+    // modifiers is the destination's).
+    let saturated_ints: Vec<String> = ptx
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| {
+            let opcode = line.split_whitespace().next().unwrap_or("");
+            let parts: Vec<&str> = opcode.split('.').collect();
+            let is_type = |p: &&&str| matches!(p.as_bytes().first(), Some(b's' | b'u' | b'f' | b'b')) && p[1..].parse::<u32>().is_ok();
+            parts.first() == Some(&"cvt") && parts.contains(&"sat") && parts.iter().find(is_type).is_some_and(|t| t.starts_with('s') || t.starts_with('u'))
+        })
+        .filter_map(|line| operands(line).into_iter().next())
+        .collect();
     ptx.lines().any(|line| {
+        let line = line.trim_start();
+        if sat_int_source.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|src| saturated_ints.contains(src)) {
+            return true;
+        }
         let line = line.trim_start();
         if let Some(rest) = line.strip_prefix('@') {
             let instruction = rest.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim_start());
@@ -316,5 +341,16 @@ mod tests {
         assert!(!known_ptxas_defect("\t@%p0 add.u32 %r0, %r0, 1; // set. in a comment\n"));
         assert!(known_ptxas_defect("\tmin.f16 %h4, %h2, %h2;\n"));
         assert!(!known_ptxas_defect("\tmin.f16 %h4, %h2, %h3;\n"));
+    }
+
+    #[test]
+    fn saturation_after_a_saturating_integer_conversion_is_a_known_ptxas_defect() {
+        // Seed 9106689 (sm_90), minimized.
+        assert!(known_ptxas_defect("\tcvt.sat.s16.u64 %h1, %rd3;\n\tcvt.sat.f32.f16 %f0, %h1;\n"));
+        assert!(known_ptxas_defect("\tcvt.sat.f64.f16 %fd0, %h1;\n\tcvt.rzi.sat.u16.f32 %h1, %f2;\n"));
+        // Not saturating, or another register: ptxas keeps the `.sat`.
+        assert!(!known_ptxas_defect("\tcvt.u16.u64 %h1, %rd3;\n\tcvt.sat.f32.f16 %f0, %h1;\n"));
+        assert!(!known_ptxas_defect("\tcvt.sat.s16.u64 %h1, %rd3;\n\tcvt.sat.f32.f16 %f0, %h2;\n"));
+        assert!(!known_ptxas_defect("\tcvt.sat.f16.f32 %h1, %f3;\n\tcvt.sat.f32.f16 %f0, %h1;\n"));
     }
 }
