@@ -193,6 +193,12 @@ const WORDS: &[common::measured_words::Word] = &[
     (120, 0x000000040005725c, 0x000fe20008217000, "UF2I.FTZ.U32.FLOOR.NTZ UR5, UR4 ;"),
     (120, 0x000000040005725c, 0x000fe2000821f100, "UF2I.FTZ.TRUNC.NTZ UR5, UR4 ;"),
     (120, 0xc00000040005725c, 0x000fe2000820f000, "UF2I.U32.TRUNC.NTZ UR5, -|UR4| ;"),
+    // UIMAD.HI (ptxas's sm_120 code for a generated program, seed
+    // 9110786), and written words: signed, a carry-out predicate.
+    (120, 0x00000007050472a6, 0x000fc4000f8e0004, "UIMAD.HI.U32 UR4, UR5, UR7, UR4 ;"),
+    (120, 0x00000007050472a6, 0x000fc4000f8e0204, "UIMAD.HI UR4, UR5, UR7, UR4 ;"),
+    (120, 0x00000007050472a6, 0x000fc4000f8c0004, "UIMAD.HI.U32 UR4, UP6, UR5, UR7, UR4 ;"),
+    (120, 0x00000007050478a6, 0x000fc4000f8e0004, "UIMAD.HI.U32 UR4, UR5, 0x7, UR4 ;"),
 ];
 
 #[test]
