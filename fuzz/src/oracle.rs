@@ -151,23 +151,46 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
         })
         .filter_map(|line| operands(line).into_iter().next())
         .collect();
+    // `neg.f16 d, s` with `s` itself written by such a negation (the same
+    // line in a loop: `neg.f16 %h3, %h3`).
+    let double_negation = listed("ptxas-double-negation\t");
+    let negations: Vec<(String, String)> = ptx
+        .lines()
+        .map(|line| unguarded(line.trim_start()))
+        .filter(|line| double_negation.iter().any(|o| line.starts_with(o)))
+        .filter_map(|line| match operands(line).as_slice() {
+            [d, s] => Some((d.clone(), s.clone())),
+            _ => None,
+        })
+        .collect();
+    if negations.iter().any(|(_, s)| negations.iter().any(|(d, _)| d == s)) {
+        return true;
+    }
     ptx.lines().any(|line| {
         let line = line.trim_start();
         if sat_int_source.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|src| saturated_ints.contains(src)) {
             return true;
         }
-        let line = line.trim_start();
-        if let Some(rest) = line.strip_prefix('@') {
-            let instruction = rest.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim_start());
-            return guarded.iter().any(|o| instruction.starts_with(o));
+        if line.starts_with('@') && guarded.iter().any(|o| unguarded(line).starts_with(o)) {
+            return true;
         }
-        // `min.f16 %h4, %h2, %h2`: the two sources the same register.
+        // `min.f16 %h4, %h2, %h2`: the two sources the same register
+        // (guarded or not).
+        let line = unguarded(line);
         let sources_alike = || {
             let operands: Vec<&str> = line.split_once(char::is_whitespace).map_or("", |(_, r)| r).trim_end_matches([';', ' ']).split(',').map(str::trim).collect();
             operands.len() == 3 && operands[1] == operands[2]
         };
         same_sources.iter().any(|o| line.starts_with(o)) && sources_alike()
     })
+}
+
+/// `line` without its guard (`@%p0 max.f16 ...` -> `max.f16 ...`).
+fn unguarded(line: &str) -> &str {
+    match line.strip_prefix('@') {
+        Some(rest) => rest.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim_start()),
+        None => line,
+    }
 }
 
 /// Whether a ptx2sass error or run failure is a known finding.
@@ -341,6 +364,18 @@ mod tests {
         assert!(!known_ptxas_defect("\t@%p0 add.u32 %r0, %r0, 1; // set. in a comment\n"));
         assert!(known_ptxas_defect("\tmin.f16 %h4, %h2, %h2;\n"));
         assert!(!known_ptxas_defect("\tmin.f16 %h4, %h2, %h3;\n"));
+    }
+
+    #[test]
+    fn guarded_same_sources_and_double_negations_are_known() {
+        // Seed 9109224 (sm_100), minimized: a guarded fold.
+        assert!(known_ptxas_defect("\t@%p0 max.f16 %h1, %h3, %h3;\n"));
+        // Seeds 9111784 (sm_89) and 9107365 (sm_80): a negation in a loop,
+        // which ptxas unrolls and folds (neg(neg(x)) = x keeps a NaN's
+        // payload).
+        assert!(known_ptxas_defect("$loop_8:\n\tneg.f16 %h3, %h3;\n\tand.b16 %h4, %h3, %h0;\n"));
+        assert!(known_ptxas_defect("\tneg.f16 %h3, %h1;\n\tneg.f16 %h2, %h3;\n"));
+        assert!(!known_ptxas_defect("\tneg.f16 %h3, %h1;\n\tneg.f16 %h2, %h4;\n"));
     }
 
     #[test]
