@@ -166,6 +166,18 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     if negations.iter().any(|(_, s)| negations.iter().any(|(d, _)| d == s)) {
         return true;
     }
+    // `copysign.f32 d, a, b` with `a` written by a negation or absolute
+    // value, whose sign PTX leaves open for a NaN.
+    let nan_sign = listed("nan-sign-source\t");
+    let signed_results: Vec<String> = ptx
+        .lines()
+        .map(|line| unguarded(line.trim_start()))
+        .filter(|line| line.starts_with("neg.f") || line.starts_with("abs.f"))
+        .filter_map(|line| operands(line).into_iter().next())
+        .collect();
+    if ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| nan_sign.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|a| signed_results.contains(a))) {
+        return true;
+    }
     ptx.lines().any(|line| {
         let line = line.trim_start();
         if sat_int_source.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|src| saturated_ints.contains(src)) {
@@ -376,6 +388,13 @@ mod tests {
         assert!(known_ptxas_defect("$loop_8:\n\tneg.f16 %h3, %h3;\n\tand.b16 %h4, %h3, %h0;\n"));
         assert!(known_ptxas_defect("\tneg.f16 %h3, %h1;\n\tneg.f16 %h2, %h3;\n"));
         assert!(!known_ptxas_defect("\tneg.f16 %h3, %h1;\n\tneg.f16 %h2, %h4;\n"));
+    }
+
+    #[test]
+    fn copysign_of_a_negated_value_is_known() {
+        // Seed 9112232 (sm_89), minimized.
+        assert!(known_ptxas_defect("\t@%p3 neg.f32 %f4, %f0;\n\tcopysign.f32 %f0, %f4, %f1;\n"));
+        assert!(!known_ptxas_defect("\tneg.f32 %f4, %f0;\n\tcopysign.f32 %f0, %f1, %f4;\n"));
     }
 
     #[test]
