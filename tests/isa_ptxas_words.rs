@@ -147,13 +147,6 @@ const WORDS: &[common::measured_words::Word] = &[
     (120, 0x000000060500729f, 0x000fe20008708007, "UPLOP3.LUT UP0, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0 ;"),
     (90, 0x000000060503729f, 0x000fe20008702807, "UPLOP3.LUT UP0, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x28, 0x3 ;"),
     (90, 0x000000060500729f, 0x000fe20008788007, "UPLOP3.LUT UP4, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0 ;"),
-    // BRXU: ptxas's `brx.idx.uni` of a kernel parameter on sm_120, then
-    // written words (no offset, another offset, a guard).
-    (120, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),
-    (120, 0x0000000004007958, 0x004fea000b800000, "BRXU UR4 ;"),
-    (90, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),
-    (100, 0x0000000804207958, 0x004fea000b800000, "BRXU UR4 0x880 ;"),
-    (120, 0xfffffffc04d80958, 0x004fea000b83ffff, "@P0 BRXU UR4 -0xa0 ;"),
     // SHF with c a uniform register before sm_100 (ptxas's sm_80 code for
     // a generated program, seed 9102101), and the same word on sm_75/sm_90.
     (80, 0x00000004290c7e19, 0x000fc8000801060c, "SHF.L.U32.HI R12, R41, R12, UR4 ;"),
@@ -199,6 +192,13 @@ const WORDS: &[common::measured_words::Word] = &[
     (120, 0x00000007050472a6, 0x000fc4000f8e0204, "UIMAD.HI UR4, UR5, UR7, UR4 ;"),
     (120, 0x00000007050472a6, 0x000fc4000f8c0004, "UIMAD.HI.U32 UR4, UP6, UR5, UR7, UR4 ;"),
     (120, 0x00000007050478a6, 0x000fc4000f8e0004, "UIMAD.HI.U32 UR4, UR5, 0x7, UR4 ;"),
+    // BRXU: ptxas's `brx.idx.uni` of a kernel parameter on sm_120, then
+    // written words (no offset, another offset, a guard).
+    (120, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),
+    (120, 0x0000000004007958, 0x004fea000b800000, "BRXU UR4 ;"),
+    (90, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),
+    (100, 0x0000000804207958, 0x004fea000b800000, "BRXU UR4 0x880 ;"),
+    (120, 0xfffffffc04d80958, 0x004fea000b83ffff, "@P0 BRXU UR4 -0xa0 ;"),
 ];
 
 #[test]
