@@ -147,6 +147,51 @@ const WORDS: &[common::measured_words::Word] = &[
     (120, 0x000000060500729f, 0x000fe20008708007, "UPLOP3.LUT UP0, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0 ;"),
     (90, 0x000000060503729f, 0x000fe20008702807, "UPLOP3.LUT UP0, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x28, 0x3 ;"),
     (90, 0x000000060500729f, 0x000fe20008788007, "UPLOP3.LUT UP4, UPT, UR5.SIGN, UR6.SIGN, UR7.SIGN, 0x80, 0x0 ;"),
+    // SHF with c a uniform register before sm_100 (ptxas's sm_80 code for
+    // a generated program, seed 9102101), and the same word on sm_75/sm_90.
+    (80, 0x00000004290c7e19, 0x000fc8000801060c, "SHF.L.U32.HI R12, R41, R12, UR4 ;"),
+    (75, 0x00000004290c7e19, 0x000fc8000801060c, "SHF.L.U32.HI R12, R41, R12, UR4 ;"),
+    (90, 0x00000004290c7e19, 0x000fc8000801060c, "SHF.L.U32.HI R12, R41, R12, UR4 ;"),
+    // HADD2 with b a uniform register (ptxas's sm_100 code for a generated
+    // program, seed 9100733), the word on sm_75/sm_90/sm_120, and written
+    // variants (no `-`, the b swizzle H1_H1, `.FTZ`).
+    (100, 0xa00000040f007e30, 0x001fe20008000800, "HADD2 R0, R15.H0_H0, -UR4.H0_H0 ;"),
+    (75, 0xa00000040f007e30, 0x001fe20008000800, "HADD2 R0, R15.H0_H0, -UR4.H0_H0 ;"),
+    (90, 0xa00000040f007e30, 0x001fe20008000800, "HADD2 R0, R15.H0_H0, -UR4.H0_H0 ;"),
+    (120, 0xa00000040f007e30, 0x001fe20008000800, "HADD2 R0, R15.H0_H0, -UR4.H0_H0 ;"),
+    (100, 0x200000040f007e30, 0x001fe20008000800, "HADD2 R0, R15.H0_H0, UR4.H0_H0 ;"),
+    (100, 0xb00000040f007e30, 0x001fe20008000800, "HADD2 R0, R15.H0_H0, -UR4.H1_H1 ;"),
+    (100, 0xa00000040f007e30, 0x001fe20008010800, "HADD2.FTZ R0, R15.H0_H0, -UR4.H0_H0 ;"),
+    // UI2F of an 8-bit uniform register (ptxas's sm_120 code for a
+    // generated program, seed 9106390), and bit 74 clear.
+    (120, 0x000000ff0004725a, 0x000fca0008009400, "UI2F.S8.RP UR4, URZ ;"),
+    (120, 0x000000050004725a, 0x000fca0008009000, "UI2F.U8.RP UR4, UR5 ;"),
+    // HFMA2 with two f16 immediates and a and c swizzles (ptxas's sm_89
+    // code for a generated program, seed 9103937), and the same on sm_120.
+    (89, 0xede8ede811157831, 0x000fe20000040815, "HFMA2 R21, R17.H0_H0, -6048, -6048, R21.H0_H0 ;"),
+    (120, 0xede8ede811157831, 0x000fe20000040815, "HFMA2 R21, R17.H0_H0, -6048, -6048, R21.H0_H0 ;"),
+    // HMUL2 with two f16 immediates: written words with values that read
+    // back, and ptxas's sm_89 word for seed 9103895 with two signalling
+    // NaNs (see `decodes_half_nan_immediates` for it).
+    (89, 0x3c003c002a137832, 0x000fe40000000800, "HMUL2 R19, R42.H0_H0, 1, 1 ;"),
+    (120, 0x3c00bc002a137832, 0x000fe40000010800, "HMUL2.FTZ R19, R42.H0_H0, 1, -1 ;"),
+    // UI2I (ptxas's sm_120 code for a generated program, seed 9108952),
+    // and written words: `.S16`, a guard.
+    (120, 0x0000000a0004724e, 0x000fe20008000000, "UI2I.U8.S32.SAT UR4, UR10 ;"),
+    (120, 0x0000000a0004724e, 0x000fe20008003000, "UI2I.S16.S32.SAT UR4, UR10 ;"),
+    (120, 0x0000000a0004624e, 0x000fe20008000000, "@UP6 UI2I.U8.S32.SAT UR4, UR10 ;"),
+    // UF2I (ptxas's sm_120 code for a generated program, seed 9110786), and
+    // written words: `.FLOOR`, signed, `-|UR4|`.
+    (120, 0x000000040005725c, 0x000fe2000821f000, "UF2I.FTZ.U32.TRUNC.NTZ UR5, UR4 ;"),
+    (120, 0x000000040005725c, 0x000fe20008217000, "UF2I.FTZ.U32.FLOOR.NTZ UR5, UR4 ;"),
+    (120, 0x000000040005725c, 0x000fe2000821f100, "UF2I.FTZ.TRUNC.NTZ UR5, UR4 ;"),
+    (120, 0xc00000040005725c, 0x000fe2000820f000, "UF2I.U32.TRUNC.NTZ UR5, -|UR4| ;"),
+    // UIMAD.HI (ptxas's sm_120 code for a generated program, seed
+    // 9110786), and written words: signed, a carry-out predicate.
+    (120, 0x00000007050472a6, 0x000fc4000f8e0004, "UIMAD.HI.U32 UR4, UR5, UR7, UR4 ;"),
+    (120, 0x00000007050472a6, 0x000fc4000f8e0204, "UIMAD.HI UR4, UR5, UR7, UR4 ;"),
+    (120, 0x00000007050472a6, 0x000fc4000f8c0004, "UIMAD.HI.U32 UR4, UP6, UR5, UR7, UR4 ;"),
+    (120, 0x00000007050478a6, 0x000fc4000f8e0004, "UIMAD.HI.U32 UR4, UR5, 0x7, UR4 ;"),
     // BRXU: ptxas's `brx.idx.uni` of a kernel parameter on sm_120, then
     // written words (no offset, another offset, a guard).
     (120, 0xfffffffc04d87958, 0x004fea000b83ffff, "BRXU UR4 -0xa0 ;"),

@@ -125,24 +125,84 @@ fn known(kind: &str, message: &str) -> bool {
 /// `known.txt` name opcodes whose guarded form ptxas's code changes also
 /// where the guard is false; `ptxas-same-sources` lines opcodes that
 /// ptxas folds to a copy when both sources are one register (`min.f16 d,
-/// a, a` keeps a NaN's payload where PTX gives the canonical NaN). A mismatch where our cubin agrees with the
-/// PTX interpreter is then ptxas's, not ours to follow.
+/// a, a` keeps a NaN's payload where PTX gives the canonical NaN);
+/// `ptxas-sat-int-source` lines saturating float conversions whose `.sat`
+/// ptxas drops when the source register is written by a saturating
+/// integer conversion (`cvt.sat.s16.u64 %h1, ..; cvt.sat.f32.f16 %f0,
+/// %h1` gives values above 1.0 and NaNs). A mismatch where our cubin agrees
+/// with the PTX interpreter is then ptxas's, not ours to follow.
 pub fn known_ptxas_defect(ptx: &str) -> bool {
     let listed = |kind: &str| -> Vec<&str> { KNOWN.lines().filter_map(|l| l.strip_prefix(kind)).filter(|o| !o.is_empty()).collect() };
-    let (guarded, same_sources) = (listed("ptxas-guarded\t"), listed("ptxas-same-sources\t"));
+    let (guarded, same_sources, sat_int_source) = (listed("ptxas-guarded\t"), listed("ptxas-same-sources\t"), listed("ptxas-sat-int-source\t"));
+    let operands = |line: &str| -> Vec<String> {
+        line.split_once(char::is_whitespace).map_or("", |(_, r)| r).split(';').next().unwrap_or("").split(',').map(|o| o.trim().to_string()).collect()
+    };
+    // Registers written by a saturating conversion to an integer type
+    // (`cvt.sat.s16.u64`, `cvt.rzi.sat.u8.f32`: the first type after the
+    // modifiers is the destination's).
+    let saturated_ints: Vec<String> = ptx
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| {
+            let opcode = line.split_whitespace().next().unwrap_or("");
+            let parts: Vec<&str> = opcode.split('.').collect();
+            let is_type = |p: &&&str| matches!(p.as_bytes().first(), Some(b's' | b'u' | b'f' | b'b')) && p[1..].parse::<u32>().is_ok();
+            parts.first() == Some(&"cvt") && parts.contains(&"sat") && parts.iter().find(is_type).is_some_and(|t| t.starts_with('s') || t.starts_with('u'))
+        })
+        .filter_map(|line| operands(line).into_iter().next())
+        .collect();
+    // `neg.f16 d, s` with `s` itself written by such a negation (the same
+    // line in a loop: `neg.f16 %h3, %h3`).
+    let double_negation = listed("ptxas-double-negation\t");
+    let negations: Vec<(String, String)> = ptx
+        .lines()
+        .map(|line| unguarded(line.trim_start()))
+        .filter(|line| double_negation.iter().any(|o| line.starts_with(o)))
+        .filter_map(|line| match operands(line).as_slice() {
+            [d, s] => Some((d.clone(), s.clone())),
+            _ => None,
+        })
+        .collect();
+    if negations.iter().any(|(_, s)| negations.iter().any(|(d, _)| d == s)) {
+        return true;
+    }
+    // `copysign.f32 d, a, b` with `a` written by a negation or absolute
+    // value, whose sign PTX leaves open for a NaN.
+    let nan_sign = listed("nan-sign-source\t");
+    let signed_results: Vec<String> = ptx
+        .lines()
+        .map(|line| unguarded(line.trim_start()))
+        .filter(|line| line.starts_with("neg.f") || line.starts_with("abs.f"))
+        .filter_map(|line| operands(line).into_iter().next())
+        .collect();
+    if ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| nan_sign.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|a| signed_results.contains(a))) {
+        return true;
+    }
     ptx.lines().any(|line| {
         let line = line.trim_start();
-        if let Some(rest) = line.strip_prefix('@') {
-            let instruction = rest.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim_start());
-            return guarded.iter().any(|o| instruction.starts_with(o));
+        if sat_int_source.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|src| saturated_ints.contains(src)) {
+            return true;
         }
-        // `min.f16 %h4, %h2, %h2`: the two sources the same register.
+        if line.starts_with('@') && guarded.iter().any(|o| unguarded(line).starts_with(o)) {
+            return true;
+        }
+        // `min.f16 %h4, %h2, %h2`: the two sources the same register
+        // (guarded or not).
+        let line = unguarded(line);
         let sources_alike = || {
             let operands: Vec<&str> = line.split_once(char::is_whitespace).map_or("", |(_, r)| r).trim_end_matches([';', ' ']).split(',').map(str::trim).collect();
             operands.len() == 3 && operands[1] == operands[2]
         };
         same_sources.iter().any(|o| line.starts_with(o)) && sources_alike()
     })
+}
+
+/// `line` without its guard (`@%p0 max.f16 ...` -> `max.f16 ...`).
+fn unguarded(line: &str) -> &str {
+    match line.strip_prefix('@') {
+        Some(rest) => rest.split_once(char::is_whitespace).map_or("", |(_, rest)| rest.trim_start()),
+        None => line,
+    }
 }
 
 /// Whether a ptx2sass error or run failure is a known finding.
@@ -316,5 +376,35 @@ mod tests {
         assert!(!known_ptxas_defect("\t@%p0 add.u32 %r0, %r0, 1; // set. in a comment\n"));
         assert!(known_ptxas_defect("\tmin.f16 %h4, %h2, %h2;\n"));
         assert!(!known_ptxas_defect("\tmin.f16 %h4, %h2, %h3;\n"));
+    }
+
+    #[test]
+    fn guarded_same_sources_and_double_negations_are_known() {
+        // Seed 9109224 (sm_100), minimized: a guarded fold.
+        assert!(known_ptxas_defect("\t@%p0 max.f16 %h1, %h3, %h3;\n"));
+        // Seeds 9111784 (sm_89) and 9107365 (sm_80): a negation in a loop,
+        // which ptxas unrolls and folds (neg(neg(x)) = x keeps a NaN's
+        // payload).
+        assert!(known_ptxas_defect("$loop_8:\n\tneg.f16 %h3, %h3;\n\tand.b16 %h4, %h3, %h0;\n"));
+        assert!(known_ptxas_defect("\tneg.f16 %h3, %h1;\n\tneg.f16 %h2, %h3;\n"));
+        assert!(!known_ptxas_defect("\tneg.f16 %h3, %h1;\n\tneg.f16 %h2, %h4;\n"));
+    }
+
+    #[test]
+    fn copysign_of_a_negated_value_is_known() {
+        // Seed 9112232 (sm_89), minimized.
+        assert!(known_ptxas_defect("\t@%p3 neg.f32 %f4, %f0;\n\tcopysign.f32 %f0, %f4, %f1;\n"));
+        assert!(!known_ptxas_defect("\tneg.f32 %f4, %f0;\n\tcopysign.f32 %f0, %f1, %f4;\n"));
+    }
+
+    #[test]
+    fn saturation_after_a_saturating_integer_conversion_is_a_known_ptxas_defect() {
+        // Seed 9106689 (sm_90), minimized.
+        assert!(known_ptxas_defect("\tcvt.sat.s16.u64 %h1, %rd3;\n\tcvt.sat.f32.f16 %f0, %h1;\n"));
+        assert!(known_ptxas_defect("\tcvt.sat.f64.f16 %fd0, %h1;\n\tcvt.rzi.sat.u16.f32 %h1, %f2;\n"));
+        // Not saturating, or another register: ptxas keeps the `.sat`.
+        assert!(!known_ptxas_defect("\tcvt.u16.u64 %h1, %rd3;\n\tcvt.sat.f32.f16 %f0, %h1;\n"));
+        assert!(!known_ptxas_defect("\tcvt.sat.s16.u64 %h1, %rd3;\n\tcvt.sat.f32.f16 %f0, %h2;\n"));
+        assert!(!known_ptxas_defect("\tcvt.sat.f16.f32 %h1, %f3;\n\tcvt.sat.f32.f16 %f0, %h1;\n"));
     }
 }

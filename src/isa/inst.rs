@@ -204,6 +204,7 @@ impl Inst {
         !self.hides_reuse()
             && self.form.slots.iter().zip(&self.operands).all(|(slot, op)| match (slot, op) {
             (Slot::Float { f64, .. }, Operand::Imm(v)) => float_printable(*v, *f64),
+            (Slot::Half2, Operand::Imm(v)) => half2_printable(*v),
             _ => true,
             })
     }
@@ -601,14 +602,14 @@ fn c_format_e(v: f64, precision: usize) -> String {
 }
 
 /// A pair of `f16` immediates as `nvdisasm` prints them: high half, `", "`,
-/// low half, each as `%.20g`, or `-0.0 `, `+INF `, `-INF `, `+QNAN ` (trailing
-/// space); `None` for other NaNs, whose payload the text would lose
-/// (nvdisasm 13.5 prints 0x7fff, 0x7e00 and 0x7c01 alike as `+QNAN `; 0x7fff is
-/// the one ptxas emits: sm_120's `HFMA2 R15, -RZ, RZ, 0, +QNAN `).
+/// low half, each as `%.20g`, or `-0.0 `, `+INF `, `-INF `, and a NaN as its
+/// sign and `QNAN ` or `SNAN ` by its quiet bit (9), whatever its payload
+/// (nvdisasm 13.5 on HMUL2 immediates, sm_89: 0x7e00 and 0x7fff `+QNAN `,
+/// 0x7c01, 0x7d00 `+SNAN `, 0xfceb, 0xfdff `-SNAN `; ptxas's sm_89 code for
+/// a generated program has `HMUL2 R19, R42.H0_H0, -SNAN , -SNAN `). Only
+/// 0x7fff, the NaN ptxas writes for `+QNAN` (sm_120's `HFMA2 R15, -RZ, RZ,
+/// 0, +QNAN `), reads back from the text ([`half2_printable`]).
 pub fn half2_text(bits: u32) -> Option<String> {
-    if !half2_printable(bits) {
-        return None;
-    }
     let half = |h: u16| -> String {
         let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
         let exp = (h >> 10) & 0x1f;
@@ -617,7 +618,7 @@ pub fn half2_text(bits: u32) -> Option<String> {
             (0x8000, _) => "-0.0 ".into(),
             (0x7c00, _) => "+INF ".into(),
             (0xfc00, _) => "-INF ".into(),
-            (0x7fff, _) => "+QNAN ".into(),
+            (_, 31) => format!("{}{} ", if h & 0x8000 != 0 { '-' } else { '+' }, if h & 0x200 != 0 { "QNAN" } else { "SNAN" }),
             (_, 0) => c_format_g(sign * mant * 2f64.powi(-24), 20),
             (_, e) => c_format_g(sign * (1.0 + mant / 1024.0) * 2f64.powi(i32::from(e) - 15), 20),
         }
@@ -625,8 +626,8 @@ pub fn half2_text(bits: u32) -> Option<String> {
     Some(format!("{}, {}", half((bits >> 16) as u16), half(bits as u16)))
 }
 
-/// Whether [`half2_text`] knows how `nvdisasm` prints the pair (no NaN but
-/// 0x7fff).
+/// Whether [`half2_text`]'s spelling of the pair reads back as the same
+/// bits (no NaN but 0x7fff).
 pub(super) fn half2_printable(bits: u32) -> bool {
     let ok = |h: u32| (h >> 10) & 0x1f != 31 || h & 0x3ff == 0 || h == 0x7fff;
     ok(bits & 0xffff) && ok(bits >> 16 & 0xffff)
@@ -750,6 +751,21 @@ mod tests {
         assert_eq!(float_text(0x7ff8_0000, true), "+QNAN ");
         assert_eq!(float_text(0x7ff0_0001, true), "+SNAN ");
         assert!(!float_printable(0x7fc0_0000, false) && float_printable(0x7fff_ffff, false));
+    }
+
+    #[test]
+    fn decodes_half_nan_immediates() {
+        // ptxas 13.5's sm_89 word for a generated program's `mul.f16x2` by
+        // a NaN pair (seed 9103895), and nvdisasm's text of NaN halves by
+        // sign and quiet bit 9 (HMUL2 immediates on SM89).
+        let word = join(0xfcebfceb2a137832, 0x000fe40000000800);
+        let inst = Inst::decode(word, Sm::new(89)).unwrap();
+        assert_eq!(inst.text(Sm::new(89), 0), "HMUL2 R19, R42.H0_H0, -SNAN , -SNAN  ;");
+        assert_eq!(inst.encode(Sm::new(89)), Ok(word));
+        assert!(!inst.text_reads_back(), "the text loses the payload");
+        assert_eq!(half2_text(0x7c01_7e00).unwrap(), "+SNAN , +QNAN ");
+        assert_eq!(half2_text(0x7fff_fdff).unwrap(), "+QNAN , -SNAN ");
+        assert!(half2_printable(0x7fff_3c00) && !half2_printable(0x7e00_3c00));
     }
 
     #[test]

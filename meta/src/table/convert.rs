@@ -131,6 +131,20 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let imm = vec![(vec![], mods(d64, float_src(&[(2, "")])), f32_imm)];
     push(v, g, sms, "F2I", 0x111, &f2i_fixed, mods(d64, float_src(&[(1, ".F16"), (2, "")])), Some(imm[0].1), Source::Float, &imm).widths(f2i_widths);
 
+    // UF2I (0x25c, sm_120): F2I of an F32 uniform register (32–39, `-` 63,
+    // `|x|` 62) into a uniform register, with F2I's 32-bit destination
+    // types, rounding, `.FTZ` and `.NTZ`; 84–85 hold the F32 source (2; the
+    // others are refused), bit 91 set (`UF2I.FTZ.U32.TRUNC.NTZ UR5, UR4`:
+    // ptxas 13.5's sm_120 code for a generated program, seed 9110786; bit
+    // flips, sm_120; SM100 refuses the word).
+    if g.wide_ur {
+        let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
+        let ur_b = Slot::Ur { field: g.ur_field(32), neg: Some(63), abs: Some(62), not: None };
+        let fixed = leak_fixed(vec![(f(73, 74), 0), (f(84, 85), 2), (f(91, 91), 1)]);
+        let mods = leak_mods(vec![FTZ, d32, ROUND_INT, NTZ]);
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UF2I", 0x25c, fixed, mods, vec![ur_d, ur_b]) });
+    }
+
     // The high half of an F16 source (bit 60 `.H1`, printed after the
     // register; 61 prints `.INVALID2`/`.INVALID3`, and with an F32 source
     // the bit prints nothing). nvdisasm prints `|x|` around both

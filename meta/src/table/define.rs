@@ -312,7 +312,7 @@ fn strip_all_reuse(form: &mut Form) {
 fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
     const NAMES: &[&str] = &[
         "IADD3", "IADD3.X", "ISETP", "LOP3.LUT", "SEL", "SHF", "LEA", "LEA.HI", "LEA.HI.X", "LEA.HI.SX32", "LEA.HI.X.SX32", "LEA.X", "PRMT", "IMAD",
-        "IMAD.WIDE",
+        "IMAD.WIDE", "IMAD.HI",
     ];
     // Forms of a later SM than the generation's first have no twin, except
     // ISETP.EX, whose sm_75 form differs from sm_80–sm_90's only in how it
@@ -323,6 +323,16 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
     if !NAMES.contains(&form.name) || !operand_form || form.sms.0 > g.sms.0 && form.suffix != ".EX" {
         return None;
     }
+    // UIMAD.HI only on sm_120, and as opcode 0x0a6, not IMAD.HI's 0x027 +
+    // 0x080 (`UIMAD.HI.U32 UR4, UR5, UR7, UR4`: ptxas 13.5's sm_120 code
+    // for a generated program, seed 9110786; bit flips on SM120 give
+    // IMAD.HI's fields, 0x8a6 takes an immediate b; 0x2a7 is illegal and
+    // SM75–SM100 refuse the word).
+    let (sms, opcode) = match form.name {
+        "IMAD.HI" if !g.wide_ur => return None,
+        "IMAD.HI" => ((form.sms.0.max(120), form.sms.1), form.opcode & 0xe00 | 0x0a6),
+        _ => (form.sms, form.opcode | 0x080),
+    };
     let slots: Vec<Slot> = form
         .slots
         .iter()
@@ -352,7 +362,7 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
         .collect();
     let mods = if form.name == "PRMT" { &[][..] } else { form.mods };
     let (fixed, slots) = (Box::leak(fixed.into_boxed_slice()), Box::leak(slots.into_boxed_slice()));
-    Some(Form { name, opcode: form.opcode | 0x080, fixed, mods, aliases: &[], uniform_guard: true, slots, ..*form })
+    Some(Form { name, opcode, fixed, mods, aliases: &[], uniform_guard: true, slots, sms, ..*form })
 }
 
 /// NOP, S2R, MOV, IADD3, ISETP, LOP3, SEL, SHF.
@@ -395,13 +405,12 @@ fn integer_ops(v: &mut Vec<Form>, g: Generation) {
     if !g.wide_ur {
         v.push(g.form("SHF", 0x619, NONE, shf_mods, vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), cbank(None, None, None)]));
     }
-    // Form 7 from sm_100: c a uniform register in b's field 32–, the shift
-    // in 64–71 (`SHF.L.W.U32.HI R8, R0, R7, UR6`: ptxas 13.5 for sm_100
-    // and sm_120, `shf.l.wrap.b32` with a kernel parameter high word; bit
-    // flips on SM100 and SM120: the same 73–76 and 80 modifiers).
-    if g.wide_ur {
-        v.push(g.form("SHF", 0xe19, NONE, shf_mods, vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), g.uniform_b(None, None)]));
-    }
+    // Form 7: c a uniform register in b's field 32–, the shift in 64–71
+    // (`SHF.L.W.U32.HI R8, R0, R7, UR6`: ptxas 13.5 for sm_100 and sm_120,
+    // `shf.l.wrap.b32` with a kernel parameter high word; `SHF.L.U32.HI
+    // R12, R41, R12, UR4`: ptxas 13.5 for sm_80, a generated program; bit
+    // flips on SM75, SM100 and SM120: the same 73–76 and 80 modifiers).
+    v.push(g.form("SHF", 0xe19, NONE, shf_mods, vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), g.uniform_b(None, None)]));
 }
 
 /// FSETP, FSEL, FMNMX, MUFU, LEA, PRMT, LDC, S2UR, UMOV, and the ops of

@@ -220,6 +220,14 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
         let (off, sw): (&'static [(Field, u64)], &'static [OperandSuffix]) = if bf16 { (F32_OFF, &SWZ_3) } else { (F32_OFF_NO_BF16, &SWZ_2) };
         let form = |name, opcode, fixed, mods, b, sw| Form { sms, operand_suffixes: sw, ..g.form(name, opcode, fixed, mods, vec![RD, a, b]) };
         v.push(form("HADD2", 0x230, off, add, src(32, 63, 62, 2), sw));
+        // b a uniform register (0xe30, bit 91): its `-` 63 and swizzle
+        // 60–61 as the register b's; its `|x|` (62) kept 0 (`HADD2 R0,
+        // R15.H0_H0, -UR4.H0_H0`: ptxas 13.5 for sm_100, a generated
+        // program's `sub.f16`; bit flips on SM75 and SM100, the word
+        // decodes alike on SM75–SM120).
+        const UNIFORM_B_ABS: &[(Field, u64)] = &[(f(62, 62), 0)];
+        let off_u: &'static [(Field, u64)] = Box::leak(off.iter().copied().chain(UNIFORM_B_ABS.iter().copied()).collect::<Vec<_>>().into_boxed_slice());
+        v.push(form("HADD2", 0xe30, off_u, add, g.uniform_b(Some(63), None), sw));
         // `.F32`: from sm_86 a has no `|x|` (73 prints nothing: kept 0)
         // and nvdisasm refuses its reuse flag (oracle); sm_75 and sm_80
         // print both (`HADD2.F32 R0, R5.reuse.H0_H0, -RZ.H0_H0`, ptxas
@@ -248,9 +256,22 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
     // swizzles (a 74–75, c 81–82) kept 0, and 85 (`.BF16_V2` prints the
     // immediates as bf16) kept 0; 79 `.RELU` adds an operand (kept 0), 78
     // `.F32` from sm_100 (kept 0). `.MMA` (0x835) from sm_80 to sm_90.
+    // The a and c swizzles (74–75, 81–82) print after their operands
+    // (`HFMA2 R21, R17.H0_H0, -6048, -6048, R21.H0_H0`: ptxas 13.5's sm_89
+    // code for a generated program, seed 9103937; bit flips on SM89, the
+    // word decodes alike on SM90 and SM120).
     const IMM_FIXED: &[(Field, u64)] = &[(f(74, 75), 0), (f(78, 79), 0), (f(81, 82), 0), (f(85, 85), 0)];
+    const IMM_FIXED_SWZ: &[(Field, u64)] = &[(f(78, 79), 0), (f(85, 85), 0)];
+    const IMM_SWZ: [OperandSuffix; 2] = [OperandSuffix::Mod { modifier: 2, slot: 1 }, OperandSuffix::Mod { modifier: 3, slot: 3 }];
+    const IMM_MODS: &[ModField] = &[FTZ_FMZ, SAT, SWZ[0], swizzle(81)];
     let imm = vec![RD, a, Slot::Half2, src(64, 84, 83, 2)];
-    v.push(g.form("HFMA2", 0x831, IMM_FIXED, &[FTZ_FMZ, SAT], imm.clone()));
+    v.push(Form { operand_suffixes: &IMM_SWZ, ..g.form("HFMA2", 0x831, IMM_FIXED_SWZ, IMM_MODS, imm.clone()) });
+    // HMUL2 with two f16 immediates (0x832): a as in the register form,
+    // `.FTZ`/`.FMZ` and `.SAT` as the register form's; 78 (`.F32`) and 85
+    // (prints nothing on SM89) kept 0 (`HMUL2 R19, R42.H0_H0, -SNAN ,
+    // -SNAN `: ptxas 13.5's sm_89 code for a generated program, seed
+    // 9103895; bit flips on SM89, the word decodes alike on SM75–SM120).
+    v.push(Form { operand_suffixes: &A_SWZ, ..g.form("HMUL2", 0x832, HADD2_IMM, &[FTZ_FMZ, SAT, SWZ[0]], vec![RD, a, Slot::Half2]) });
     if !g.wide_ur {
         v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x835, IMM_FIXED, &[FTZ_FMZ, SAT], imm) });
     }

@@ -374,6 +374,20 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         const UI2F_FIXED_16: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 1), (f(91, 91), 1)];
         const UI2F_SIGN_16: ModField = ModField { field: f(74, 74), names: &[".U16", ".S16"], extra: None };
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED_16, &[UI2F_SIGN_16, ROUND], vec![ur_d, ur_b]) });
+        // An 8-bit source register (84–85 = 0): `.U8`, or `.S8` with bit 74
+        // (`UI2F.S8.RP UR4, URZ`: ptxas 13.5's sm_120 code for a generated
+        // program, seed 9106390; bit flips, sm_120).
+        const UI2F_FIXED_8: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 0), (f(91, 91), 1)];
+        const UI2F_SIGN_8: ModField = ModField { field: f(74, 74), names: &[".U8", ".S8"], extra: None };
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED_8, &[UI2F_SIGN_8, ROUND], vec![ur_d, ur_b]) });
+        // UI2I (0x24e, sm_120): I2I on the uniform datapath, a uniform
+        // register 32–39 saturated from s32 to 76–77's type (I2I's), bit 91
+        // set (`UI2I.U8.S32.SAT UR4, UR10`: ptxas 13.5's sm_120 code for a
+        // generated program, seed 9108952; bit flips, sm_120; SM90 and
+        // SM100 refuse the word).
+        const UI2I_TO: ModField = ModField { field: f(76, 77), names: &[".U8", ".S8", ".U16", ".S16"], extra: None };
+        const UI2I_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
+        v.push(Form { sms: (120, 120), uniform_guard: true, suffix: ".S32.SAT", ..g.form("UI2I", 0x24e, UI2I_FIXED, &[UI2I_TO], vec![ur_d, ur_b]) });
         // UVIMNMX (0x04a, sm_120): VIMNMX on uniform registers, b a uniform
         // register (0x24a, 32–39) or an immediate (0x84a); the lane type
         // 72–74 (0 `.U32`, 1 `.S32`, 3 `.S16x2`, 5 `.S8x4`; the others not

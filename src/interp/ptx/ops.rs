@@ -377,12 +377,14 @@ fn float_op(inst: &Inst, ty: ScalarType, all: &[u64; 4], n: usize) -> R<u64> {
                 if o.ftz {
                     b = fmt.flush(b);
                 }
-                // PTX leaves the NaN open; the GPU's FADD/HADD2 forms that
-                // ptxas and ptx2sass select give the canonical one, for f16
-                // as for f32 (both cubins agree on 0x7fff for abs.f16 of
-                // 0x7ef3 in the differential fuzzer), so the interpreter
-                // does too: f16 registers are also read as integers.
-                if fmt.is_nan(b) && matches!(ty, ScalarType::F32 | ScalarType::F16) {
+                // PTX leaves the NaN open; the GPU's FADD/HADD2/DADD forms
+                // that ptxas and ptx2sass select give the canonical one, for
+                // f16 and f64 as for f32 (both cubins agree on 0x7fff for
+                // abs.f16 of 0x7ef3 and on 0x7fffffffffffffff for abs.f64 of
+                // 0xfff8000000000000 in the differential fuzzer, seed
+                // 9101230: `DADD R6, -RZ, |R2|`), so the interpreter does
+                // too: registers are also read as integers.
+                if fmt.is_nan(b) && matches!(ty, ScalarType::F32 | ScalarType::F16 | ScalarType::F64) {
                     b = fmt.canonical_nan();
                 } else if inst.op == Opcode::Abs {
                     b &= !fmt.sign_bit();

@@ -6,7 +6,7 @@ use super::{ImmCheck, Plan, Step, windows};
 use crate::isa::branch;
 use crate::isa::ctrl::Ctrl;
 use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
-use crate::isa::inst::{Inst, half2_printable};
+use crate::isa::inst::Inst;
 use crate::isa::operand::{Mem, Operand, Reg, RegFile, RegNum, SrcMods};
 
 /// Bits 12–14: the guard predicate; bit 15 negates it.
@@ -261,14 +261,12 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
         Step::SpecialReg(field) => Operand::SpecialReg(field.get(word) as u8),
         Step::Imm32(check) => {
             let bits = IMM32.get(word) as u32;
-            // Float immediates decode whatever their value (a NaN's text
-            // loses its payload: a listing prints such a word `.raw`, see
-            // `Inst::text_reads_back`); pairs of halves only where
-            // nvdisasm's text is known.
+            // Float immediates and pairs of halves decode whatever their
+            // value (a NaN's text loses its payload: a listing prints such
+            // a word `.raw`, see `Inst::text_reads_back`).
             let printable = match check {
-                ImmCheck::Any => true,
+                ImmCheck::Any | ImmCheck::Half2 => true,
                 ImmCheck::Float { shadowed, .. } => shadowed != Some(bits),
-                ImmCheck::Half2 => half2_printable(bits),
             };
             if !printable {
                 return false;

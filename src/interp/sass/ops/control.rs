@@ -39,7 +39,9 @@ pub enum ControlOp {
     CallReg { a: S, base: Option<u32> },
     /// LEPC: a code address (the next instruction's, or a target's) into a pair.
     Lepc { d: u16, addr: u32 },
-    Ret { a: S, base: u32 },
+    /// A return of the lanes whose guard and condition `cond` hold (the
+    /// others go on to the next instruction).
+    Ret { a: S, base: u32, cond: P },
     Bar { id: S, red: Option<(u8, P)> },
     B2r { d: u16, p: u8 },
 }
@@ -132,12 +134,14 @@ impl Translator<'_> {
                     _ => return Err(Bad),
                 }
             }
+            // `@P0 RET.REL.NODEC P1, R18`: a condition as BRA's (ptxas
+            // 13.5's division routines return where the fast path's result
+            // holds and the divisor is not tiny, and fall through to the
+            // slow path otherwise).
             Opcode::RET => {
-                if self.psrc(cx.o(0)?)? != P::TRUE {
-                    return Err(Bad);
-                }
+                let cond = self.psrc(cx.o(0)?)?;
                 let base = if cx.has(Mod::ABS) { 0 } else { cx.target(2)? };
-                Op::Control(ControlOp::Ret { a: self.src(cx.o(1)?, cx.sl(1), 1)?, base })
+                Op::Control(ControlOp::Ret { a: self.src(cx.o(1)?, cx.sl(1), 1)?, base, cond })
             }
             Opcode::BAR => {
                 let id = self.src(cx.o(0)?, cx.sl(0), 1)?;
@@ -271,7 +275,8 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, ex
                 w.set64(d, l, u64::from(addr));
             }
         }
-        ControlOp::Ret { a, base } => {
+        ControlOp::Ret { a, base, cond } => {
+            let exec = exec & w.pm(cond);
             for l in lanes(exec) {
                 w.calls[l].1 = w.calls[l].1.saturating_sub(1);
             }

@@ -54,7 +54,7 @@ impl Translator<'_> {
                 let a = self.half_aware_src(inst, cx.o(1)?, cx.sl(1), w)?;
                 Op::Convert(ConvertOp::F2f { d: self.dst(cx.o(0)?)?, a, from, to, rnd: cx.rnd(), ftz: cx.has(Mod::FTZ) })
             }
-            Opcode::F2I => {
+            Opcode::F2I | Opcode::UF2I => {
                 let to = toks.iter().copied().find_map(int_fmt).unwrap_or(IntFmt { bits: 32, signed: true });
                 let from = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let w = if from == Fmt::F64 { 2 } else { 1 };
@@ -107,7 +107,7 @@ impl Translator<'_> {
                 let a = self.half_aware_src(inst, cx.o(1)?, cx.sl(1), w)?;
                 Op::Convert(ConvertOp::Frnd { d: self.dst(cx.o(0)?)?, a, fmt, rnd: cx.int_rnd(), ftz: cx.has(Mod::FTZ) })
             }
-            Opcode::I2I => {
+            Opcode::I2I | Opcode::UI2I => {
                 let ints: Vec<IntFmt> = toks.iter().copied().filter_map(int_fmt).collect();
                 let (to, from) = match ints.as_slice() {
                     [to, from] if matches!(to.bits, 8 | 16) && from.bits == 32 && cx.has(Mod::SAT) => (*to, *from),

@@ -395,7 +395,13 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &IntOp) -> Result<(), 
                 } else {
                     ((u64::from(av[l])) << s) as u32
                 };
-                let sum = u64::from(shifted) + u64::from(bv[l]) + u64::from(cin >> l & 1);
+                // A negated a enters as 2^32 minus its shifted value (33
+                // bits, as IADD3's negated operands), so that `LEA RZ, P0,
+                // -R7, R0, 0x5` carries exactly when R0 - (R7 << 5) does not
+                // borrow: ptxas's `sub.cc.u32 d, a, c * 32`, whose borrow
+                // the 32-bit negation lost where c << 5 is 0 (seed 9118069).
+                let shifted = if !hi && a.m & NEG != 0 && shifted == 0 { 1u64 << 32 } else { u64::from(shifted) };
+                let sum = shifted + u64::from(bv[l]) + u64::from(cin >> l & 1);
                 out[l] = sum as u32;
                 cm |= ((sum >> 32) as u32 & 1) << l;
             }
