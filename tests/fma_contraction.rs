@@ -14,6 +14,17 @@ use ptx2sass::internals::interp::sass::{HazardCheck, Options as RunOptions};
 use ptx2sass::internals::target::Sm;
 use std::path::Path;
 
+/// The outputs of our cubin for `module` (PTX `text`) on `sm`, contracted
+/// or not, run with hazard checking.
+fn our_outputs(module: &ptx2sass::internals::ptx::ast::Module, text: &str, sm: u16, fmad: bool, spec: &LaunchSpec) -> String {
+    let ours = driver::compile_to_cubin(module, Sm::new(sm), Some(text), Options { verify: true, fma_contraction: fmad }, CodegenOptions::default())
+        .unwrap_or_else(|e| panic!("sm_{sm} --fmad={fmad}: {e:?}"));
+    interp::sass::run(&ours.cubin, spec, &RunOptions { hazards: HazardCheck::Fail, ..Default::default() })
+        .unwrap_or_else(|e| panic!("sm_{sm} --fmad={fmad}: our cubin: {e}"))
+        .launch
+        .outputs_text()
+}
+
 #[test]
 fn contraction_gives_ptxas_results_bit_for_bit() {
     let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "contraction_gives_ptxas_results_bit_for_bit") else { return };
@@ -33,12 +44,7 @@ fn contraction_gives_ptxas_results_bit_for_bit() {
             let cubin = scratch.join(format!("contract.sm_{sm}.{fmad}.cubin"));
             assert!(common::compile_cubin_with(&ptxas, sm, &ptx, &cubin, &[&format!("--fmad={fmad}")]), "ptxas fails on sm_{sm}");
             let theirs = interp::sass::run(&std::fs::read(&cubin).expect("cubin"), &spec, &RunOptions { hazards: HazardCheck::Off, ..Default::default() });
-            let ours = driver::compile_to_cubin(&module, Sm::new(sm), Some(&text), Options { verify: true, fma_contraction: fmad }, CodegenOptions::default())
-                .unwrap_or_else(|e| panic!("sm_{sm} --fmad={fmad}: {e:?}"));
-            let ours = interp::sass::run(&ours.cubin, &spec, &RunOptions { hazards: HazardCheck::Fail, ..Default::default() })
-                .unwrap_or_else(|e| panic!("sm_{sm} --fmad={fmad}: our cubin: {e}"))
-                .launch
-                .outputs_text();
+            let ours = our_outputs(&module, &text, sm, fmad, &spec);
             outputs.push(ours.clone());
             // ptxas's sm_120 code for --fmad=false has words the decoder
             // does not know yet; the other seven runs compare.
@@ -99,12 +105,7 @@ fn approximate_division_contracts_with_an_add_as_ptxas() {
         std::fs::write(&ptx, &text).expect("write PTX");
         let mut outputs = Vec::new();
         for fmad in [true, false] {
-            let ours = driver::compile_to_cubin(&module, Sm::new(sm), Some(&text), Options { verify: true, fma_contraction: fmad }, CodegenOptions::default())
-                .unwrap_or_else(|e| panic!("sm_{sm} --fmad={fmad}: {e:?}"));
-            let ours = interp::sass::run(&ours.cubin, &spec, &RunOptions { hazards: HazardCheck::Fail, ..Default::default() })
-                .unwrap_or_else(|e| panic!("sm_{sm} --fmad={fmad}: our cubin: {e}"))
-                .launch
-                .outputs_text();
+            let ours = our_outputs(&module, &text, sm, fmad, &spec);
             let cubin = scratch.join(format!("division.sm_{sm}.{fmad}.cubin"));
             assert!(common::compile_cubin_with(&ptxas, sm, &ptx, &cubin, &[&format!("--fmad={fmad}")]), "ptxas fails on sm_{sm}");
             let theirs = interp::sass::run(&std::fs::read(&cubin).expect("cubin"), &spec, &RunOptions { hazards: HazardCheck::Off, ..Default::default() })
