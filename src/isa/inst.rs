@@ -218,8 +218,8 @@ impl Inst {
     }
 
     /// [`Inst::text`], except that a memory descriptor nvdisasm does not
-    /// print (sm_80–sm_89) is written out (`desc[UR6][R2.64]`) when it is
-    /// not UR4, the one its absence reads back as: text that reads back to
+    /// print (sm_80–sm_89) is written out (`desc.hidden[UR6][R2.64]`) when
+    /// it is not UR4, the one its absence reads back as: text that reads back to
     /// the same word (when [`Inst::text_reads_back`]), which `sass dis` prints and `sass asm` reads.
     pub fn listing_text(&self, sm: Sm, address: u64) -> String {
         self.text_with(sm, address, true)
@@ -478,8 +478,12 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         Operand::Mem(m) => {
             let (base, offset, scale, uniform) = (m.base(), m.offset(), m.scale(), m.uniform());
             if let (Slot::Addr { show_desc, .. }, Some(d)) = (slot, m.desc()) {
-                if *show_desc || explicit_desc && d != HIDDEN_DESC {
+                if *show_desc {
                     let _ = write!(out, "desc[{d}]");
+                } else if explicit_desc && d != HIDDEN_DESC {
+                    // Not `desc[..]`: nvdisasm prints that for a cache
+                    // policy (sm_80–89 bit 101), another word.
+                    let _ = write!(out, "desc.hidden[{d}]");
                 }
             }
             out.push('[');

@@ -7,7 +7,7 @@
 //! Each line holds the address, the control prefix ([`super::ctrl`]) and the
 //! instruction as `nvdisasm` prints it (branch targets absolute), except
 //! that a memory descriptor nvdisasm leaves out (sm_80–sm_89) is written
-//! when it is not UR4 ([`Inst::listing_text`]), so that the line reads back
+//! (`desc.hidden[UR6]`) when it is not UR4 ([`Inst::listing_text`]), so that the line reads back
 //! to the same word. A word the
 //! decoder does not know yet prints its two 64-bit halves, `.raw 0x<lo>,
 //! 0x<hi> ;`, so a listing always says exactly what the words are. With

@@ -343,7 +343,9 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         Slot::AbsTarget(_) => Operand::Target(parse_hex(text)? as i64),
         Slot::RelOffset(_) => Operand::Target(parse_signed_hex(text)?),
         Slot::Addr { offset: offset_field, desc: desc_field, uniform: uniform_field, .. } => {
-            let (desc, rest) = match text.strip_prefix("desc[") {
+            // `desc.hidden[..]`: a listing's unprinted descriptor other
+            // than UR4 ([`Inst::listing_text`]).
+            let (desc, rest) = match text.strip_prefix("desc[").or_else(|| text.strip_prefix("desc.hidden[")) {
                 Some(r) => {
                     let (d, rest) = r.split_once(']')?;
                     (Some(parse_reg(d, RegFile::Uniform)?), rest)
@@ -448,7 +450,7 @@ mod tests {
         assert_eq!(back, join(0x0000000402007981, 0x0000a2000c1e1900));
         // The listing spells the descriptor out, and that text reads back exactly.
         let listed = inst.listing_text(Sm::new(80), 0);
-        assert_eq!(listed, "LDG.E R0, desc[UR6][R2.64] ;");
+        assert_eq!(listed, "LDG.E R0, desc.hidden[UR6][R2.64] ;");
         assert_eq!(parse_inst(&listed, Sm::new(80), 0, inst.ctrl).unwrap().encode(Sm::new(80)), Ok(word));
         // A printed descriptor is an explicit cache policy (bit 101), as
         // nvdisasm prints it: that word, not the hidden descriptor's.
