@@ -698,7 +698,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         // it (`LDG.E.EL R6, desc[UR4][R2.64]`: ptxas 13.5 on Triton's
         // evict_hints, sm_80; the same on LDG, LD, STG and ST of sm_80, 86
         // and 89 under nvdisasm).
-        let policy = |fixed: &'static [(Field, u64)]| -> &'static [(Field, u64)] { Box::leak(fixed.iter().copied().chain([(f(101, 101), 1)]).collect::<Vec<_>>().into_boxed_slice()) };
+        let policy = |fixed: &'static [(Field, u64)]| fixed_and(fixed, (f(101, 101), 1));
         v.push(Form { sms: old, ..g.form("LDG.E", 0x981, policy(LDG_FIXED), mods_load, vec![RD, global(32, true)]) }.widths(LOAD_WIDTHS));
         v.push(Form { sms: old, ..g.form("LD.E", 0x980, policy(LD_FIXED), mods_load, vec![RD, global(32, true)]) }.widths(LOAD_WIDTHS));
         v.push(Form { sms: old, ..g.form("STG.E", 0x986, policy(ST_FIXED), mods_store, vec![global(64, true), data]) }.widths(DATA_WIDTHS));
@@ -740,9 +740,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         const LDG_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 89), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
         const LD_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(91, 91), 1), (f(64, 71), 0), (f(38, 39), 0)];
         const ST_75U: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 89), 0), (f(91, 91), 1), (f(16, 23), 0), (f(70, 71), 0)];
-        let with_base = |fixed: &'static [(Field, u64)], wide: bool| -> &'static [(Field, u64)] {
-            Box::leak(fixed.iter().copied().chain([(f(90, 90), u64::from(wide))]).collect::<Vec<_>>().into_boxed_slice())
-        };
+        let with_base = |fixed: &'static [(Field, u64)], wide: bool| fixed_and(fixed, (f(90, 90), u64::from(wide)));
         for wide in [true, false] {
             let addr_75u = |lo: u8| match addr_75_uniform(lo) {
                 Slot::Addr { base, offset, scale, desc, show_desc, uniform, zero_base, .. } => {
@@ -900,6 +898,12 @@ fn control(v: &mut Vec<Form>, g: Generation) {
         v.push(g.form("BSYNC", 0x941, COND_PT, &[], vec![barrier]));
         v.push(g.form("BSSY", 0x945, BRANCH_FIXED, &[], vec![barrier, old]));
     }
+}
+
+/// `fixed` with one more fixed field value (a variant of a form that
+/// differs in one bit).
+fn fixed_and(fixed: &'static [(Field, u64)], more: (Field, u64)) -> &'static [(Field, u64)] {
+    Box::leak(fixed.iter().copied().chain([more]).collect::<Vec<_>>().into_boxed_slice())
 }
 
 /// FFMA, FADD, FMUL and DFMA, DADD, DMUL: a and b (and c) with negate and
