@@ -66,7 +66,8 @@ impl Variables {
     /// Lays out the module's `.global` and `.const` variables.
     pub fn new(module: &ir::Module) -> Variables {
         let mut v = Variables::default();
-        let (mut init_end, mut zero_end, mut const_end) = (0u64, 0u64, 0u64);
+        let (mut init_end, mut zero_end) = (0u64, 0u64);
+        let const_layout: BTreeMap<GlobalId, u64> = ir::module::constant_bank_layout(module.globals.iter()).0.into_iter().collect();
         // ptxas places `.global` variables by alignment, largest first
         // (measured: align 16, 8, 4, 1 at offsets 0, 8, 11 of 16 bytes;
         // `.const` ones stay in declaration order); the sort is stable.
@@ -89,8 +90,7 @@ impl Variables {
                     v.globals.push(Variable { name: g.name.clone(), offset, size: g.size, align, init, visible: g.visible });
                 }
                 Space::Const => {
-                    let offset = align_up(const_end, align);
-                    const_end = offset + g.size;
+                    let offset = const_layout.get(&id).copied().unwrap_or(0);
                     let mut bytes = g.init.clone();
                     bytes.resize(g.size as usize, 0);
                     v.const_offsets.insert(id.index() as u32, offset as u32);

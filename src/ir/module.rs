@@ -55,6 +55,22 @@ pub struct AddressInit {
     pub addend: i64,
 }
 
+/// Where the `.const` variables lie in constant bank 3, by variable, and
+/// the bank's size: declaration order, each at the next offset its
+/// alignment allows (ptxas 13.5; the size is also the length of the
+/// generic window `isspacep.const` tests).
+pub fn constant_bank_layout<'a>(globals: impl Iterator<Item = (GlobalId, &'a GlobalVar)>) -> (Vec<(GlobalId, u64)>, u64) {
+    let mut end = 0u64;
+    let mut offsets = Vec::new();
+    for (id, g) in globals.filter(|(_, g)| g.space == Space::Const) {
+        let align = u64::from(g.align.max(1));
+        let offset = end.div_ceil(align) * align;
+        end = offset + g.size;
+        offsets.push((id, offset));
+    }
+    (offsets, end)
+}
+
 /// A module.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Module {

@@ -182,6 +182,8 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Shr, &[T, W32], &[T]),
     (Opcode::Selp, &[T, T, Pred], &[T]),
     (Opcode::Cvta, &[T], &[T]),
+    (Opcode::Isspacep, &[W64], &[Pred]),
+    (Opcode::Qspc, &[W64], &[Pred]),
     (Opcode::Shf, &[W32, W32, W32], &[W32]),
     (Opcode::Imnmx, &[W32, W32, Pred], &[W32]),
     (Opcode::Iabs, &[W32], &[W32]),

@@ -886,6 +886,9 @@ macro_rules! ori_context_body {
         fn with_left(&mut self, a: Attrs) -> Attrs {
             Attrs { left: true, ..a }
         }
+        fn with_space(&mut self, a: Attrs, space: &crate::ir::Space) -> Attrs {
+            Attrs { space: Some(*space), ..a }
+        }
         fn with_ftz(&mut self, a: Attrs) -> Attrs {
             Attrs { ftz: true, ..a }
         }
@@ -1058,6 +1061,29 @@ mod early {
         }
         fn local_window(&mut self) -> u32 {
             launch_abi::local_window(self.sm)
+        }
+        fn const_window(&mut self) -> u32 {
+            launch_abi::const_window(self.sm)
+        }
+        fn param_window_first(&mut self) -> Option<u32> {
+            match launch_abi::param_window(self.sm) {
+                launch_abi::ParamWindow::Bounds { first, .. } => Some(first),
+                launch_abi::ParamWindow::BankRelative { .. } => None,
+            }
+        }
+        fn param_window_bank(&mut self) -> Option<u32> {
+            match launch_abi::param_window(self.sm) {
+                launch_abi::ParamWindow::BankRelative { bank, .. } => Some(bank),
+                launch_abi::ParamWindow::Bounds { .. } => None,
+            }
+        }
+        fn param_window_last(&mut self) -> u32 {
+            match launch_abi::param_window(self.sm) {
+                launch_abi::ParamWindow::BankRelative { last_offset: last, .. } | launch_abi::ParamWindow::Bounds { last, .. } => last,
+            }
+        }
+        fn u32_as_u64(&mut self, x: u32) -> u64 {
+            u64::from(x)
         }
         fn wider_than_128(&mut self) -> bool {
             let a = self.cur_data().attrs;

@@ -115,6 +115,59 @@ pub fn local_window(sm: Sm) -> u32 {
     LOCAL_WINDOW_CBANK.iter().rev().find(|(from, _)| sm.number >= *from).map_or(LOCAL_WINDOW_CBANK[0].1, |(_, at)| *at)
 }
 
+/// Byte offset in constant bank 0 of the 64-bit generic base of the
+/// module's constant bank 3 window, from the first SM number it holds for:
+/// ptxas 13.5 tests `isspacep.const` as `base <= a < base + size` (size
+/// the module's `.const` bytes) and converts `cvta.const` by adding the
+/// base, reading c[0x0][0x50] on sm_75..sm_89, c[0x0][0xd0] on sm_90 and
+/// c[0x0][0x120] on sm_100/sm_120.
+pub const CONST_WINDOW_CBANK: &[(u16, u32)] = &[(75, 0x50), (90, 0xd0), (100, 0x120)];
+
+/// The constant window's offset in bank 0 on `sm`.
+pub fn const_window(sm: Sm) -> u32 {
+    CONST_WINDOW_CBANK.iter().rev().find(|(from, _)| sm.number >= *from).map_or(CONST_WINDOW_CBANK[0].1, |(_, at)| *at)
+}
+
+/// Where the generic window of the kernel parameter block is described
+/// in constant bank 0 (ptxas 13.5 tests `isspacep.param` as `first <= a <=
+/// last`, and converts `cvta.param` by adding the parameter's offset to
+/// `first`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamWindow {
+    /// sm_75..sm_89: `first` is bank 0's own generic base plus the
+    /// block's offset in the bank ([`param_base`]), `last` the same base
+    /// plus a 32-bit offset.
+    BankRelative {
+        /// Where the 64-bit generic base of bank 0 is.
+        bank: u32,
+        /// Where the 32-bit offset of `last` in the bank is.
+        last_offset: u32,
+    },
+    /// sm_90 on: both as 64-bit generic addresses.
+    Bounds {
+        /// Where `first` is.
+        first: u32,
+        /// Where `last` is.
+        last: u32,
+    },
+}
+
+/// The parameter window's words, from the first SM number they hold for
+/// (ptxas 13.5: c[0x0][0x40] with c[0x0][0x114] on sm_75, c[0x0][0x12c]
+/// on sm_80..sm_89; c[0x0][0x198]/c[0x0][0x1a0] on sm_90;
+/// c[0x0][0x348]/c[0x0][0x350] on sm_100/sm_120).
+pub const PARAM_WINDOW_CBANK: &[(u16, ParamWindow)] = &[
+    (75, ParamWindow::BankRelative { bank: 0x40, last_offset: 0x114 }),
+    (80, ParamWindow::BankRelative { bank: 0x40, last_offset: 0x12c }),
+    (90, ParamWindow::Bounds { first: 0x198, last: 0x1a0 }),
+    (100, ParamWindow::Bounds { first: 0x348, last: 0x350 }),
+];
+
+/// The parameter window's words on `sm`.
+pub fn param_window(sm: Sm) -> ParamWindow {
+    PARAM_WINDOW_CBANK.iter().rev().find(|(from, _)| sm.number >= *from).map_or(PARAM_WINDOW_CBANK[0].1, |(_, w)| *w)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +187,18 @@ mod tests {
         assert_eq!(local_window(Sm::new(90)), 0x20);
         assert_eq!(local_window(Sm::new(100)), 0x2f8);
         assert_eq!(local_window(Sm::new(120)), 0x2f8);
+    }
+
+    #[test]
+    fn generic_windows_by_generation() {
+        assert_eq!(const_window(Sm::new(75)), 0x50);
+        assert_eq!(const_window(Sm::new(89)), 0x50);
+        assert_eq!(const_window(Sm::new(90)), 0xd0);
+        assert_eq!(const_window(Sm::new(120)), 0x120);
+        assert_eq!(param_window(Sm::new(75)), ParamWindow::BankRelative { bank: 0x40, last_offset: 0x114 });
+        assert_eq!(param_window(Sm::new(86)), ParamWindow::BankRelative { bank: 0x40, last_offset: 0x12c });
+        assert_eq!(param_window(Sm::new(90)), ParamWindow::Bounds { first: 0x198, last: 0x1a0 });
+        assert_eq!(param_window(Sm::new(100)), ParamWindow::Bounds { first: 0x348, last: 0x350 });
     }
 
     #[test]

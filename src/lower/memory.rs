@@ -371,6 +371,31 @@ impl<'a> FnLower<'_, 'a, '_> {
         self.write(&ops[0], v, false)
     }
 
+    /// `isspacep.space p, a`: global, shared (of this CTA), local, const
+    /// or param. A `.const` or `.global` test carries the module's
+    /// constant bank size, the length of the constant window (ptxas 13.5
+    /// compares with the window's base plus that size; a global address
+    /// is one QSPC calls global outside that window).
+    pub fn isspacep(&mut self, i: &Instruction, attrs: Attrs) -> Result<(), LowerError> {
+        let cluster = i.modifiers.iter().any(|(m, _)| m.spelling() == ".shared::cluster");
+        let Some(space @ (Space::Global | Space::Shared | Space::Local | Space::Const | Space::Param)) = attrs.space else {
+            return Err(self.unsupported(i));
+        };
+        if cluster {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.operands_n(i, 2)?;
+        let a = self.read(&ops[1], ScalarType::U64)?;
+        let mut data = InstData::new(Opcode::Isspacep, attrs);
+        data.args.push(a);
+        if matches!(space, Space::Const | Space::Global) {
+            data.imm = crate::ir::module::constant_bank_layout(self.cx.globals.iter()).1;
+        }
+        let inst = self.emit(data, &[Type::P]);
+        let p = self.b.func.insts[inst].results[0];
+        self.write(&ops[0], p, false)
+    }
+
     /// Bytes `offset..` of a `.param` value, as a value of type `ty`:
     /// whole 32-bit parts, or a sub-word zero- or sign-extended.
     fn piece(&mut self, whole: Value, offset: i64, ty: ScalarType, span: Span) -> Result<Value, LowerError> {

@@ -120,6 +120,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::Mov => self.mov(i, attrs),
             P::Cvt => self.cvt(i, attrs),
             P::Cvta => self.cvta(i, attrs),
+            P::Isspacep => self.isspacep(i, attrs),
             P::Ld => self.ld(i, attrs),
             P::St => self.st(i, attrs),
             P::Call => self.call(i),

@@ -317,6 +317,9 @@ impl Context for SelectCtx<'_> {
     fn inst_scope(&mut self, i: Inst) -> crate::ir::MemScope {
         self.func.insts[i].attrs.scope.unwrap_or(crate::ir::MemScope::Gpu)
     }
+    fn inst_space_of(&mut self, i: Inst) -> Space {
+        self.func.insts[i].attrs.space.unwrap_or(Space::Generic)
+    }
     fn inst_ty(&mut self, i: Inst) -> DataType {
         self.func.insts[i].attrs.ty.unwrap_or(DataType::B32)
     }

@@ -145,6 +145,10 @@ opcodes! {
     Cvt = "cvt", Ptx, Pure;
     /// `cvta` / `cvta.to` (the direction in `to_generic`).
     Cvta = "cvta", Ptx, Pure;
+    /// `isspacep.space p, a`: whether the generic address `a` lies in the
+    /// attribute's state space; `.const` carries the module's constant
+    /// bank size in `imm` (the window's length).
+    Isspacep = "isspacep", Ptx, Pure;
     /// `ld` from the attribute's state space at `address + offset`.
     Ld = "ld", Ptx, Load;
     /// `st` of the value arguments to `address + offset`.
@@ -437,6 +441,9 @@ opcodes! {
     CacheInvalidate = "CCTL", Sass, Effect;
     /// `NANOSLEEP t`.
     Sleep = "NANOSLEEP", Sass, Effect;
+    /// `QSPC.E.space p, RZ, [a]`: whether the generic address `a` lies in
+    /// the global, local or shared window.
+    Qspc = "QSPC", Sass, Pure;
     /// `WARPSYNC mask`.
     Warpsync = "WARPSYNC", Sass, Effect;
     /// `BAR.RED.op.DEFER_BLOCKING id, [!]p` (the barrier number in the

@@ -25,6 +25,14 @@ use crate::target::Sm;
 pub const SHARED_WINDOW_HI: u32 = 0x0001_0000;
 /// The generic-address window of local memory (high word).
 pub const LOCAL_WINDOW_HI: u32 = 0x0002_0000;
+/// The generic-address window of the module's constant bank 3 (high
+/// word): only `isspacep.const` and `cvta.const` read its base; a generic
+/// access through it is not modelled (it reads as a global address).
+pub const CONST_WINDOW_HI: u32 = 0x0003_0000;
+/// The generic-address window of bank 0, whose kernel parameter block
+/// `isspacep.param` and `cvta.param` locate (high word; generic access
+/// through it is not modelled either).
+pub const BANK0_WINDOW_HI: u32 = 0x0004_0000;
 /// Bytes of local memory each thread gets beyond its declared frame and
 /// stack (the stack grows down from the top of its window).
 pub const LOCAL_SLACK: u32 = 1024;
@@ -55,15 +63,50 @@ pub struct BankLayout {
     pub descriptor: u32,
     /// The first parameter.
     pub params: u32,
+    /// The 64-bit generic base of the module's constant bank 3.
+    pub const_window: u32,
+    /// Where the parameter block's generic window is described.
+    pub param_window: ParamWords,
+}
+
+/// The bank-0 words that locate the parameter block's generic window.
+#[derive(Clone, Copy, Debug)]
+pub enum ParamWords {
+    /// Before sm_90: bank 0's own 64-bit generic base at `bank`, and at
+    /// `last_offset` the 32-bit offset in the bank of the block's last byte.
+    BankRelative {
+        /// Where the base is.
+        bank: u32,
+        /// Where the last byte's offset is.
+        last_offset: u32,
+    },
+    /// From sm_90: the block's first and last generic addresses.
+    Bounds {
+        /// Where the first address is.
+        first: u32,
+        /// Where the last address is.
+        last: u32,
+    },
 }
 
 /// Bank 0 offsets for an SM.
 pub fn bank_layout(sm: u32) -> BankLayout {
     let params = param_base(sm);
+    // The constant and parameter windows: the words ptxas 13.5 reads for
+    // `isspacep.const/.param` and `cvta.const/.param` (kept apart from the
+    // compiler's own table, so that a wrong offset there shows as a
+    // difference from ptxas's code).
     if sm >= 100 {
-        BankLayout { ntid: 0x360, nctaid: 0x370, stack: 0x37c, local_window: 0x2f8, shared_window: 0x2f0, descriptor: 0x358, params }
+        let param_window = ParamWords::Bounds { first: 0x348, last: 0x350 };
+        BankLayout { ntid: 0x360, nctaid: 0x370, stack: 0x37c, local_window: 0x2f8, shared_window: 0x2f0, descriptor: 0x358, params, const_window: 0x120, param_window }
     } else {
-        BankLayout { ntid: 0x0, nctaid: 0xc, stack: 0x28, local_window: 0x20, shared_window: 0x18, descriptor: if sm >= 90 { 0x208 } else { 0x118 }, params }
+        let (const_window, param_window) = match sm {
+            90.. => (0xd0, ParamWords::Bounds { first: 0x198, last: 0x1a0 }),
+            80.. => (0x50, ParamWords::BankRelative { bank: 0x40, last_offset: 0x12c }),
+            _ => (0x50, ParamWords::BankRelative { bank: 0x40, last_offset: 0x114 }),
+        };
+        let descriptor = if sm >= 90 { 0x208 } else { 0x118 };
+        BankLayout { ntid: 0x0, nctaid: 0xc, stack: 0x28, local_window: 0x20, shared_window: 0x18, descriptor, params, const_window, param_window }
     }
 }
 
@@ -272,6 +315,24 @@ pub fn load(cubin: &[u8], spec: &LaunchSpec) -> Result<Loaded, InterpError> {
     put(layout.local_window + 4, LOCAL_WINDOW_HI);
     put(layout.shared_window, 0);
     put(layout.shared_window + 4, SHARED_WINDOW_HI);
+    // The constant and parameter windows; the parameter window's last
+    // address is the block's last byte (ptxas tests `a <= last`).
+    put(layout.const_window, 0);
+    put(layout.const_window + 4, CONST_WINDOW_HI);
+    let last = params_end.max(layout.params + 1) - 1;
+    match layout.param_window {
+        ParamWords::BankRelative { bank, last_offset } => {
+            put(bank, 0);
+            put(bank + 4, BANK0_WINDOW_HI);
+            put(last_offset, last);
+        }
+        ParamWords::Bounds { first, last: last_at } => {
+            put(first, layout.params);
+            put(first + 4, BANK0_WINDOW_HI);
+            put(last_at, last);
+            put(last_at + 4, BANK0_WINDOW_HI);
+        }
+    }
     for ((_, off, size), arg) in params.iter().zip(&launch.args) {
         if arg.bytes.len() != *size as usize {
             return Err(launch_error(format!("parameter at offset {off:#x} is {size} bytes, the spec gives {}", arg.bytes.len())));
