@@ -534,6 +534,14 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
         let section = (|| {
             emit::check_external_calls(&raw, &call_closure(&raw, id)).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))?;
             let mach = compile_function(&raw, id, options)?;
+            // The kernel's launch bounds limit its registers (and those of
+            // the functions it calls, which run on its registers).
+            let limit = crate::regalloc::launch_register_limit(&raw.functions[id].bounds, sm);
+            let max_registers = match (alloc_options.max_registers, limit) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let alloc_options = CodegenOptions { max_registers, ..alloc_options };
             let alloc = allocate_function(&mach, alloc_options)?;
             let callees = allocate_callees(&raw, id, options, alloc_options)?;
             Ok((alloc, callees))

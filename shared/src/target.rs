@@ -31,6 +31,10 @@ pub const KNOWN_SMS: &[u16] = &[
     103, 107, 110, 120, 121,
 ];
 
+/// 32-bit registers in one SM's register file (64K on every SM here; the
+/// same table), shared by the warps resident on it.
+pub const REGISTERS_PER_SM: u32 = 65536;
+
 /// The triple Rust and LLVM use for CUDA code (target-lexicon spelling).
 pub const TRIPLE: &str = "nvptx64-nvidia-cuda";
 
@@ -56,6 +60,17 @@ impl Sm {
             return None;
         }
         Some(Sm { number, variant })
+    }
+
+    /// The threads one SM holds at once (the CUDA C++ Programming Guide's
+    /// table of compute capabilities: 1024 on 7.5, 2048 on 8.0, 9.0 and
+    /// 10.x, 1536 on 8.6, 8.7, 8.9 and 12.x).
+    pub const fn max_threads_per_sm(self) -> u32 {
+        match self.number {
+            75 => 1024,
+            80 | 90 | 100..=119 => 2048,
+            _ => 1536,
+        }
     }
 
     /// Parses `sm_XX[a|f]`.

@@ -245,7 +245,11 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     let code = code::link(own, parts, sm, options.check_hazards).map_err(fail)?;
     // Every function in the section runs on the kernel's registers.
     let gprs = placed.iter().map(|f| f.gpr_count).max().unwrap_or(0);
-    let mut kernel = Kernel::new(func.name.clone(), code.words.clone(), gprs + REGISTER_COUNT_EXTRA);
+    // Under a limit the two extra registers are not added beyond it (ptxas:
+    // `.maxnreg 40` code reaching R39 declares 40), so that a kernel whose
+    // launch bounds set the limit can be launched with them.
+    let declared = func.register_limit.map_or(gprs + REGISTER_COUNT_EXTRA, |limit| (gprs + REGISTER_COUNT_EXTRA).min(limit.max(gprs)));
+    let mut kernel = Kernel::new(func.name.clone(), code.words.clone(), declared);
     kernel.params = params(ir_func, sm);
     kernel.barriers = code.barriers;
     kernel.shared_bytes = window.bytes;

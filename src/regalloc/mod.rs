@@ -138,6 +138,10 @@ pub struct Allocated {
     pub spill_stores: u32,
     /// Spill loads (`LDL` instructions written for reloads).
     pub spill_loads: u32,
+    /// The register limit it was allocated under (`--maxrregcount`, the
+    /// launch bounds), as the allocator applied it; the count the cubin
+    /// declares stays within it.
+    pub register_limit: Option<u32>,
 }
 
 impl Allocated {
@@ -270,6 +274,32 @@ impl Default for RegallocOptions {
     }
 }
 
+/// The most R registers a kernel may use so that its launch bounds can
+/// be met, as ptxas 13.5 limits them: `.maxnreg` as given; `.maxntid` or
+/// `.reqntid` (whole warps) times `.minnctapersm` (1 when absent, and
+/// ignored when that many threads exceed what the SM holds) must fit the
+/// register file, in steps of 8 registers per thread (the warp's
+/// allocation unit). Measured with `ptxas -v` on a kernel needing 96+
+/// registers: `.maxnreg 40` → 40; 1024 threads, 1 CTA → 64; 256 threads,
+/// 3 CTAs → 80; 640 threads → 96; 128 threads, 16 CTAs → 32 on sm_80,
+/// and unlimited on sm_120 (1536 threads per SM). ptxas limits more where
+/// `.maxntid` exceeds 896 without `.minnctapersm` (32 registers, as if
+/// two CTAs; 64 on sm_120); that is its choice, not a launch condition.
+pub fn launch_register_limit(bounds: &crate::ir::function::LaunchBounds, sm: crate::target::Sm) -> Option<u32> {
+    let threads = bounds.max_ntid.or(bounds.req_ntid).map(|[x, y, z]| u64::from(x) * u64::from(y) * u64::from(z));
+    let by_threads = threads.filter(|&t| t > 0).map(|t| {
+        let warp_threads = t.div_ceil(32) * 32;
+        let ctas = u64::from(bounds.min_ctas_per_sm.unwrap_or(1).max(1));
+        let ctas = if ctas * warp_threads > u64::from(sm.max_threads_per_sm()) { 1 } else { ctas };
+        let per_thread = u64::from(crate::target::REGISTERS_PER_SM) / (ctas * warp_threads);
+        (per_thread / 8 * 8).min(255) as u32
+    });
+    match (bounds.max_regs, by_threads) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// Why a function could not be allocated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RegallocError {
@@ -354,7 +384,9 @@ impl Kind {
 pub fn allocate(f: &MachFunction, options: &RegallocOptions) -> Result<Allocated, RegallocError> {
     let fail = |message: String| RegallocError { function: f.name.clone(), message };
     let prog = prep::prepare(f).map_err(fail)?;
-    run::allocate_prog(&prog, options).map_err(fail)
+    let mut allocated = run::allocate_prog(&prog, options).map_err(fail)?;
+    allocated.register_limit = options.max_registers.map(|m| m.clamp(16, layout::MAX_NAMED_GPR));
+    Ok(allocated)
 }
 
 #[cfg(test)]

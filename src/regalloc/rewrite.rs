@@ -408,6 +408,7 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
         frame_bytes: frame,
         spill_stores: out.spill_stores,
         spill_loads: out.spill_loads,
+        register_limit: None,
     })
 }
 
