@@ -512,3 +512,28 @@ fn spilled_predicates_share_one_home_register() {
     assert_eq!(bits.len(), sets.len(), "{t}");
     assert!(!t.contains("SEL R"), "{t}");
 }
+
+#[test]
+fn launch_bounds_give_ptxas_register_limits() {
+    use crate::ir::function::LaunchBounds;
+    let sm80 = Sm::new(80);
+    let bounds = |threads: Option<u32>, ctas: Option<u32>, regs: Option<u32>| LaunchBounds {
+        max_ntid: threads.map(|t| [t, 1, 1]),
+        req_ntid: None,
+        min_ctas_per_sm: ctas,
+        max_regs: regs,
+    };
+    // Values from ptxas 13.5 -v on a kernel needing more (the doc comment's).
+    assert_eq!(launch_register_limit(&bounds(None, None, None), sm80), None);
+    assert_eq!(launch_register_limit(&bounds(None, None, Some(40)), sm80), Some(40));
+    assert_eq!(launch_register_limit(&bounds(Some(1024), Some(1), None), sm80), Some(64));
+    assert_eq!(launch_register_limit(&bounds(Some(256), Some(3), None), sm80), Some(80));
+    assert_eq!(launch_register_limit(&bounds(Some(640), None, None), sm80), Some(96));
+    assert_eq!(launch_register_limit(&bounds(Some(128), Some(16), None), sm80), Some(32));
+    // sm_120 holds 1536 threads: 16 CTAs of 128 cannot be resident, and the
+    // hint is dropped (ptxas used 96 registers there).
+    assert_eq!(launch_register_limit(&bounds(Some(128), Some(16), None), Sm::new(120)), Some(255));
+    // Whole warps: 100 threads take 4 warps' registers.
+    assert_eq!(launch_register_limit(&bounds(Some(100), Some(8), None), sm80), Some(64));
+    assert_eq!(launch_register_limit(&bounds(Some(1024), Some(1), Some(40)), sm80), Some(40));
+}
