@@ -85,6 +85,11 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
                 break Operand::Imm(bits);
             }
         },
+        // One f16: a NaN reads back only as 0x7fff (`+QNAN`).
+        Slot::Half => {
+            let h = rng.below(0x10000) as u32;
+            Operand::Imm(if h & 0x7c00 == 0x7c00 && h & 0x3ff != 0 { 0x7fff } else { h })
+        }
         Slot::CBank { neg, abs, not } => Operand::CBank { bank: rng.below(18) as u8, offset: (16 * rng.below(0x400)) as u16, mods: flags(rng, neg.is_some(), abs.is_some(), not.is_some()) },
         Slot::LoadBank { uniform, .. } => {
             let file = if uniform { RegFile::Uniform } else { RegFile::Gpr };

@@ -472,6 +472,54 @@ fn f16_high_half_conversions_and_f2ip() {
 }
 
 #[test]
+fn f16_sources_with_abs_of_the_high_half_and_immediates() {
+    // ptxas 13.5 (sm_75 to sm_120): `cvt.rmi.{s32,s64,f16}.f16` of
+    // `abs.f16` of a high half are `F2I.F16.FLOOR.NTZ R8, |R2.H1|`,
+    // `F2I.S64.F16.FLOOR R4, |R2.H1|`, `FRND.F16.FLOOR R9, |R2.H1|`; of its
+    // negation `-|R2.H1|`; of the constant 0x4b3e `F2I.F16.FLOOR.NTZ R11,
+    // 14.484375`. By hand, for the word 0xc8a0c100 (high half -9.25, low
+    // half -2.5): floor(9.25) = 9, as f16 9.0 = 0x4880; floor(-9.25) = -10
+    // (0xfffffff6; -9 without the abs); floor(14.484375) = 14; floor of the
+    // low half's abs 2.5 = 2.
+    let ptx = ".version 8.7
+.target sm_75
+.address_size 64
+.visible .entry absh(.param .u64 in, .param .u64 out) {
+  .reg .b16 %h<8>; .reg .b32 %r<8>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.global.b32 %r1, [%rd1];
+  mov.b32 {%h1, %h2}, %r1;
+  abs.f16 %h3, %h2;
+  cvt.rmi.s32.f16 %r2, %h3;
+  cvt.rmi.f16.f16 %h4, %h3;
+  cvt.u32.u16 %r3, %h4;
+  cvt.rmi.s64.f16 %rd3, %h3;
+  neg.f16 %h5, %h3;
+  cvt.rmi.s32.f16 %r4, %h5;
+  mov.b16 %h6, 0x4b3e;
+  cvt.rmi.s32.f16 %r5, %h6;
+  abs.f16 %h7, %h1;
+  cvt.rmi.s32.f16 %r6, %h7;
+  st.global.b32 [%rd2+24], %r6;
+  st.global.b32 [%rd2], %r2;
+  st.global.b32 [%rd2+4], %r3;
+  st.global.b64 [%rd2+8], %rd3;
+  st.global.b32 [%rd2+16], %r4;
+  st.global.b32 [%rd2+20], %r5;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "absh", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 4, "fill": "hex", "hex": "00c1a0c8", "output": false},
+      {"kind": "buffer", "bytes": 28, "fill": "zero", "output": true}]}"#;
+    for sm in [75, 86, 90, 100, 120] {
+        let Some(out) = run_on(sm, "f16_abs_high_imm", ptx, spec) else { return };
+        assert_eq!(out, "param 1: 09000000804800000900000000000000f6ffffff0e00000002000000\n", "sm_{sm}");
+    }
+}
+
+#[test]
 fn threads_back_from_a_recursive_call_wait_for_the_others() {
     // ptxas 13.5 brackets the recursive function's branch with BSSY B6 /
     // BSYNC B6 and saves B6 around the inner call (`BMOV.32.CLEAR R2, B6`

@@ -213,6 +213,7 @@ impl Rust for OperandSuffix {
     fn rust(&self, out: &mut String) {
         match self {
             OperandSuffix::Mod { modifier, slot } => write_struct!(out, "OperandSuffix::Mod", modifier, slot),
+            OperandSuffix::ModInBars { modifier, slot } => write_struct!(out, "OperandSuffix::ModInBars", modifier, slot),
             OperandSuffix::Text { text, slot } => write_struct!(out, "OperandSuffix::Text", text, slot),
         }
     }
@@ -236,6 +237,7 @@ impl Rust for Slot {
             Slot::HexSplit(lo, hi) => struct_like(out, "Slot::HexSplit", |o| (*lo, *hi).rust(o), ""),
             Slot::Float { f64, shadowed } => write_struct!(out, "Slot::Float", f64, shadowed),
             Slot::Half2 => out.push_str("Slot::Half2"),
+            Slot::Half => out.push_str("Slot::Half"),
             Slot::Target(layout) => struct_like(out, "Slot::Target(", |o| layout.rust(o), ")"),
             Slot::AbsTarget(layout) => struct_like(out, "Slot::AbsTarget(", |o| layout.rust(o), ")"),
             Slot::RelOffset(layout) => struct_like(out, "Slot::RelOffset(", |o| layout.rust(o), ")"),
@@ -311,7 +313,7 @@ fn spelling_of(form: &Form) -> SpellingTokens {
             .iter()
             .map(|s| match s {
                 OperandSuffix::Text { text, .. } => toks(text),
-                OperandSuffix::Mod { .. } => Tokens(Vec::new()),
+                OperandSuffix::Mod { .. } | OperandSuffix::ModInBars { .. } => Tokens(Vec::new()),
             })
             .collect(),
     }

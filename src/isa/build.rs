@@ -137,6 +137,7 @@ fn fits(slot: &Slot, op: &Operand) -> bool {
         (Slot::Imm32 { .. }, Operand::Imm(_)) => true,
         (Slot::Float { f64, .. }, Operand::Imm(v)) => float_printable(*v, *f64),
         (Slot::Half2, Operand::Imm(v)) => half2_printable(*v),
+        (Slot::Half, Operand::Imm(v)) => *v >> 16 == 0 && half2_printable(*v),
         (Slot::CBank { neg, abs, not }, Operand::CBank { mods, .. }) => allowed(*mods, neg.is_some(), abs.is_some(), not.is_some()),
         (Slot::LoadBank { uniform, .. }, Operand::ConstAddr { index, .. }) => index.file == if *uniform { RegFile::Uniform } else { RegFile::Gpr },
         (Slot::SpecialReg(_), Operand::SpecialReg(_)) => true,

@@ -205,6 +205,7 @@ impl Inst {
             && self.form.slots.iter().zip(&self.operands).all(|(slot, op)| match (slot, op) {
             (Slot::Float { f64, .. }, Operand::Imm(v)) => float_printable(*v, *f64),
             (Slot::Half2, Operand::Imm(v)) => half2_printable(*v),
+            (Slot::Half, Operand::Imm(v)) => half2_printable(*v),
             _ => true,
             })
     }
@@ -266,8 +267,10 @@ impl Inst {
             };
             // A bank prints `c[0x0] [0x168]` wherever a suffix may follow,
             // even an empty one, and an `|x|` bank takes the suffix inside
-            // its bars (`|c[0x0] [0x168].H0_H0|`).
+            // its bars (`|c[0x0] [0x168].H0_H0|`), as does a register whose
+            // form says so (`|R0.H1|`).
             let suffixed = !suffix.is_empty() || self.form.operand_suffix_of(k).is_some();
+            let in_bars = matches!(self.form.operand_suffix_of(k), Some(OperandSuffix::ModInBars { .. }));
             match shown {
                 Operand::CBank { bank, offset, mods } if mods.abs && !suffix.is_empty() => {
                     let inner = Operand::CBank { bank, offset, mods: SrcMods { abs: false, ..mods } };
@@ -276,6 +279,13 @@ impl Inst {
                     let sign_end = text.find('c').unwrap_or(0);
                     let (sign, rest) = text.split_at(sign_end);
                     let _ = write!(out, "{sign}|{rest}{suffix}|");
+                }
+                Operand::Reg { reg, mods, reuse } if in_bars && mods.abs && !suffix.is_empty() => {
+                    let inner = Operand::Reg { reg, mods: SrcMods::default(), reuse };
+                    let mut text = String::new();
+                    write_operand(&mut text, slot, &inner, sm, address, explicit_desc, true);
+                    let sign = if mods.neg { "-" } else { "" };
+                    let _ = write!(out, "{sign}|{text}{suffix}|");
                 }
                 _ => {
                     write_operand(&mut out, slot, &shown, sm, address, explicit_desc, suffixed);
@@ -346,7 +356,7 @@ impl Inst {
         let form = self.form;
         let Some(n) = form.operand_suffixes.iter().position(|s| s.slot() == k) else { return &[] };
         match form.operand_suffixes[n] {
-            OperandSuffix::Mod { modifier, .. } => {
+            OperandSuffix::Mod { modifier, .. } | OperandSuffix::ModInBars { modifier, .. } => {
                 let m = usize::from(modifier);
                 form.spelling.mods.get(m).zip(self.mods.get(m)).and_then(|(values, &v)| values.get(usize::from(v))).copied().unwrap_or(&[])
             }
@@ -371,7 +381,7 @@ impl Inst {
     /// What prints after the operand of slot `k` (`.H0_H0`, `.SIGN`), or `""`.
     pub fn operand_suffix(&self, k: usize) -> &'static str {
         match self.form.operand_suffix_of(k) {
-            Some(OperandSuffix::Mod { modifier, .. }) => {
+            Some(OperandSuffix::Mod { modifier, .. } | OperandSuffix::ModInBars { modifier, .. }) => {
                 let m = usize::from(modifier);
                 self.form.mods.get(m).and_then(|f| f.names.get(usize::from(*self.mods.get(m)?))).copied().unwrap_or("")
             }
@@ -422,6 +432,7 @@ fn write_operand(out: &mut String, slot: &Slot, op: &Operand, sm: Sm, address: u
         Operand::Imm(v) => match slot {
             Slot::Float { f64, .. } => out.push_str(&float_text(v, *f64)),
             Slot::Half2 => out.push_str(&half2_text(v).unwrap_or_default()),
+            Slot::Half => out.push_str(&half_text(v as u16)),
             Slot::Imm32 { signed: true } if (v as i32) < 0 => {
                 let _ = write!(out, "-{:#x}", (v as i32).unsigned_abs());
             }
@@ -614,20 +625,24 @@ fn c_format_e(v: f64, precision: usize) -> String {
 /// 0x7fff, the NaN ptxas writes for `+QNAN` (sm_120's `HFMA2 R15, -RZ, RZ,
 /// 0, +QNAN `), reads back from the text ([`half2_printable`]).
 pub fn half2_text(bits: u32) -> Option<String> {
-    let half = |h: u16| -> String {
-        let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-        let exp = (h >> 10) & 0x1f;
-        let mant = f64::from(h & 0x3ff);
-        match (h, exp) {
-            (0x8000, _) => "-0.0 ".into(),
-            (0x7c00, _) => "+INF ".into(),
-            (0xfc00, _) => "-INF ".into(),
-            (_, 31) => format!("{}{} ", if h & 0x8000 != 0 { '-' } else { '+' }, if h & 0x200 != 0 { "QNAN" } else { "SNAN" }),
-            (_, 0) => c_format_g(sign * mant * 2f64.powi(-24), 20),
-            (_, e) => c_format_g(sign * (1.0 + mant / 1024.0) * 2f64.powi(i32::from(e) - 15), 20),
-        }
-    };
-    Some(format!("{}, {}", half((bits >> 16) as u16), half(bits as u16)))
+    Some(format!("{}, {}", half_text((bits >> 16) as u16), half_text(bits as u16)))
+}
+
+/// nvdisasm's spelling of one `f16` immediate (a half of [`Slot::Half2`],
+/// or [`Slot::Half`]): specials by name with a trailing space, NaNs by
+/// sign and quiet bit.
+pub fn half_text(h: u16) -> String {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let exp = (h >> 10) & 0x1f;
+    let mant = f64::from(h & 0x3ff);
+    match (h, exp) {
+        (0x8000, _) => "-0.0 ".into(),
+        (0x7c00, _) => "+INF ".into(),
+        (0xfc00, _) => "-INF ".into(),
+        (_, 31) => format!("{}{} ", if h & 0x8000 != 0 { '-' } else { '+' }, if h & 0x200 != 0 { "QNAN" } else { "SNAN" }),
+        (_, 0) => c_format_g(sign * mant * 2f64.powi(-24), 20),
+        (_, e) => c_format_g(sign * (1.0 + mant / 1024.0) * 2f64.powi(i32::from(e) - 15), 20),
+    }
 }
 
 /// Whether [`half2_text`]'s spelling of the pair reads back as the same

@@ -163,19 +163,28 @@ fn match_operands(form: &Form, texts: &[&str], mods: &mut ModValues, address: u6
             continue;
         }
         let mut text = *it.next()?;
-        // An `|x|` bank with its suffix inside the bars (`|c[0x0] [0x168].H0_H0|`).
+        // An `|x|` bank with its suffix inside the bars (`|c[0x0] [0x168].H0_H0|`),
+        // and a register whose form prints it there (`|R0.H1|`; `|R0|.H1`
+        // is not its text).
         let moved;
-        if let (Slot::CBank { .. }, Some(OperandSuffix::Mod { modifier, .. })) = (slot, form.operand_suffix_of(k)) {
+        let in_bars = match (slot, form.operand_suffix_of(k)) {
+            (Slot::CBank { .. }, Some(OperandSuffix::Mod { modifier, .. })) => Some((modifier, false)),
+            (_, Some(OperandSuffix::ModInBars { modifier, .. })) => Some((modifier, true)),
+            _ => None,
+        };
+        if let Some((modifier, only_inside)) = in_bars {
             if let Some(inner) = text.strip_suffix('|').filter(|t| t.contains('|')) {
                 let (rest, _) = strip_operand_mod(form, usize::from(modifier), inner)?;
                 if rest.len() < inner.len() {
                     moved = format!("{rest}|{}", &inner[rest.len()..]);
                     text = &moved;
                 }
+            } else if only_inside && text.contains('|') && strip_operand_mod(form, usize::from(modifier), text)?.0.len() < text.len() {
+                return None;
             }
         }
         match form.operand_suffix_of(k) {
-            Some(OperandSuffix::Mod { modifier, .. }) => {
+            Some(OperandSuffix::Mod { modifier, .. } | OperandSuffix::ModInBars { modifier, .. }) => {
                 let m = usize::from(modifier);
                 let (rest, v) = strip_operand_mod(form, m, text)?;
                 *mods.get_mut(m)? = v;
@@ -201,12 +210,22 @@ fn match_operands(form: &Form, texts: &[&str], mods: &mut ModValues, address: u6
 /// Two `f16` values (high half first) as the 32-bit immediate of [`Slot::Half2`].
 fn parse_half2(hi: &str, lo: &str) -> Option<Operand> {
     // `+QNAN` is 0x7fff, the one NaN `half2_text` prints.
-    let half = |t: &str| if t == "+QNAN" { Some(0x7fff) } else { f16_bits(t.parse().ok()?) };
+    let half = |t: &str| if t == "+QNAN" { Some(0x7fff) } else { parse_half(t).map(u32::from) };
     let bits = half(hi)? << 16 | half(lo)?;
     // Specials print with a trailing space (`-0.0 `), which the operand split trimmed.
     let text = super::inst::half2_text(bits)?;
     let (h, l) = text.split_once(", ")?;
     (h.trim_end() == hi && l.trim_end() == lo).then_some(Operand::Imm(bits))
+}
+
+/// The `f16` bits of a value's text (`+INF`, `-0.0` included), if an
+/// `f16` holds it exactly.
+fn parse_half(t: &str) -> Option<u16> {
+    match t {
+        "+INF" => Some(0x7c00),
+        "-INF" => Some(0xfc00),
+        _ => f16_bits(t.parse().ok()?).and_then(|b| u16::try_from(b).ok()),
+    }
 }
 
 /// The `f16` bit pattern of a value it holds exactly (finite values only).
@@ -302,6 +321,11 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         Slot::Imm64(_) => Operand::Imm64(parse_hex(text)?),
         Slot::SImm(_) => Operand::Imm64(parse_signed_hex(text)? as u64),
         Slot::Half2 => return None,
+        Slot::Half => {
+            let bits = if text == "+QNAN" { 0x7fff } else { u32::from(parse_half(text)?) };
+            // `+QNAN` is 0x7fff, as for a pair's halves.
+            (super::inst::half_text(bits as u16).trim_end() == text).then_some(Operand::Imm(bits))?
+        }
         Slot::Float { f64, .. } => {
             let special = SPECIAL_FLOATS.iter().find(|(_, f, t)| *f == f64 && t.trim_end() == text).map(|(b, _, _)| *b);
             let bits = match special {

@@ -106,6 +106,9 @@ struct Obl {
     holders: [u8; SCOREBOARDS as usize],
     /// The last holder.
     by_r: u32,
+    /// Read scoreboards that hold the unit only as a global store's address
+    /// (bit `s`; meaningful where `rsb` has it).
+    store_addr: u8,
 }
 
 impl Obl {
@@ -129,8 +132,14 @@ impl Obl {
         self.orph_att |= o.orph_att;
         for s in 0..usize::from(SCOREBOARDS) {
             match (self.rsb >> s & 1, o.rsb >> s & 1) {
-                (1, 1) => self.holders[s] |= o.holders[s],
-                (0, 1) => self.holders[s] = o.holders[s],
+                (1, 1) => {
+                    self.holders[s] |= o.holders[s];
+                    self.store_addr &= o.store_addr | !(1 << s);
+                }
+                (0, 1) => {
+                    self.holders[s] = o.holders[s];
+                    self.store_addr = (self.store_addr & !(1 << s)) | (o.store_addr & 1 << s);
+                }
                 _ => {}
             }
         }
@@ -305,6 +314,7 @@ struct Facts<'a> {
     row_max: Vec<i64>,
     /// Per class: whether it has no fixed latency on the SM.
     variable: [bool; latency::CLASSES],
+    sm: Sm,
 }
 
 /// Checks final linear code; every uncovered dependence is a [`Hazard`].
@@ -321,7 +331,7 @@ pub fn check(code: &[Inst], sm: Sm) -> Result<(), Vec<Hazard>> {
     for c in Class::ALL {
         variable[c as usize] = File::ALL.iter().all(|&f| table.latency(f, c, Class::Alu) == NEEDS_SCOREBOARD);
     }
-    let facts = Facts { table, code, infos: code.iter().map(|i| HazardInfo::of(i, sm)).collect(), row_max, variable };
+    let facts = Facts { table, code, infos: code.iter().map(|i| HazardInfo::of(i, sm)).collect(), row_max, variable, sm };
     let mut scratch = Scratch { units: vec![fresh(); UNITS], touched: Vec::new() };
     let (blocks, succs) = cfg(code);
     let mut entry: Vec<Option<Edge>> = vec![None; blocks.len()];
@@ -446,7 +456,9 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 if u.wsb != 0 {
                     report(w, HazardKind::Waw, u.by_w, format!("overwritten while its result is pending on scoreboard(s) {:#b} not waited for", u.wsb));
                 }
-                if u.rsb != 0 && !read_before(h, write_sb, u.rsb, &read_queue) {
+                // (A global store's address, see `overwrites_store_address_early`.)
+                let early = u.rsb & !u.store_addr == 0 && h.overwrites_store_address_early(write_sb, f.sm);
+                if u.rsb != 0 && !read_before(h, write_sb, u.rsb, &read_queue) && !early {
                     report(w, HazardKind::War, u.by_r, format!("overwritten while held by read scoreboard(s) {:#b} not waited for", u.rsb));
                 }
             }
@@ -456,11 +468,15 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 Some(w) if w != s => 1 << w,
                 _ => NO_WRITE_SB,
             };
-            for &r in h.reads().iter().filter(|&&r| r < UR_BASE) {
+            for (i, &r) in h.reads().iter().enumerate().filter(|&(_, &r)| r < UR_BASE) {
                 let u = &mut units[usize::from(r)];
+                let address = if h.reads_store_address(i) { 1 << s } else { 0 };
                 if u.rsb >> s & 1 == 0 {
                     u.rsb |= 1 << s;
                     u.holders[usize::from(s)] = 0;
+                    u.store_addr = (u.store_addr & !(1 << s)) | address;
+                } else {
+                    u.store_addr &= address | !(1 << s);
                 }
                 touched.push(r);
                 u.holders[usize::from(s)] |= bit;

@@ -89,6 +89,11 @@ pub struct HazardInfo {
     n_writes: u8,
     /// Per write, the latency row of its result ([`Table::row_index`]).
     pub(crate) write_rows: [u8; MAX_WRITES],
+    /// Bit `k` set when read `k` is a general register of a global store's
+    /// address (STG's `[R4.64]`): see [`HazardInfo::overwrites_store_address_early`].
+    store_address: u16,
+    /// The instruction is a shared-memory load (LDS).
+    shared_load: bool,
 }
 
 impl HazardInfo {
@@ -113,6 +118,8 @@ impl HazardInfo {
             writes: [0; MAX_WRITES],
             n_writes: 0,
             write_rows: [0; MAX_WRITES],
+            store_address: 0,
+            shared_load: inst.op() == Op::LDS,
         };
         let mut position = 0usize;
         for (k, (slot, op)) in inst.form.slots.iter().zip(inst.operands.iter()).enumerate() {
@@ -135,7 +142,11 @@ impl HazardInfo {
                     // The slot's `.64`, or the form's width for the address
                     // (a compare-and-swap's pair prints without `.64`).
                     let wide = matches!(slot, Slot::Addr { wide: true, .. });
+                    let first = info.n_reads;
                     info.push_read(m.base(), if wide { 2 } else { widths.get(1 + position).copied().unwrap_or(1) });
+                    if inst.op() == Op::STG {
+                        info.store_address = ((1u32 << info.n_reads) - (1u32 << first)) as u16;
+                    }
                     if let Some(d) = m.desc() {
                         info.push_read(d, 2);
                     }
@@ -205,6 +216,29 @@ impl HazardInfo {
     #[inline]
     pub fn writes(&self) -> &[u16] {
         &self.writes[..usize::from(self.n_writes)]
+    }
+
+    /// Whether read `k` is a general register of a global store's address.
+    #[inline]
+    pub fn reads_store_address(&self, k: usize) -> bool {
+        k < 16 && self.store_address >> k & 1 != 0
+    }
+
+    /// Whether this instruction, setting write scoreboard `write_sb`, may
+    /// overwrite a register that an earlier global store (STG) still holds
+    /// on a read scoreboard as its address, without a wait on it: ptxas
+    /// 13.5 on sm_80, sm_86 and sm_89 does so with LDS (`STG.E.U16
+    /// [R4.64], R19` on read scoreboard 1, then `LDS R4, [R6]` on W2 three
+    /// instructions later with no wait on 1, while the ALU write of R5
+    /// right after that waits on 1; also in a Triton attention kernel,
+    /// `STG.E.U16 [R10.64]` then `LDS R11`). Both pass through the
+    /// memory-input queue in order, and the store has read its address
+    /// by the time the load writes. Not seen for the store's data, for
+    /// other overwriters, or on sm_75, sm_90 and sm_120 (the same kernels
+    /// there, 72 compilations, gave no such pair): not allowed there.
+    #[inline]
+    pub fn overwrites_store_address_early(&self, write_sb: Option<u8>, sm: Sm) -> bool {
+        self.shared_load && write_sb.is_some() && (80..90).contains(&sm.number)
     }
 
     /// The guard predicate's unit, when the instruction is guarded.

@@ -52,6 +52,49 @@ fn scoreboards_within_a_block() {
     assert_eq!(first(80, &[store, ("[B0-----:R-:W-:-:S01]", "IADD3 R6, R9, 0x1, RZ ;"), EXIT]), None);
 }
 
+/// The static checker's and the SASS interpreter's verdicts on straight
+/// code: the first flagged register of each, or `None`.
+fn both_checkers(sm: u16, lines: &[(&str, &str)]) -> (Option<String>, Option<String>) {
+    let code = code(sm, lines);
+    let stat = check(&code, Sm::new(sm)).err().map(|h| h[0].register.clone());
+    let mut warp = crate::interp::sass::hazard::WarpHazards::new(Sm::new(sm));
+    let dynamic = code.iter().find_map(|i| warp.issue(&info::HazardInfo::of(i, Sm::new(sm)), i).err());
+    (stat, dynamic)
+}
+
+#[test]
+fn a_shared_load_may_overwrite_a_global_store_address_on_sm8x() {
+    // ptxas 13.5 (sm_80, 86, 89): `STG.E.U16 [R4.64], R19` on read
+    // scoreboard 1, then `LDS R4, [R6]` on W2 with no wait on 1; the ALU
+    // write of R5 after it waits on 1.
+    let store = ("[B------:R1:W-:Y:S01]", "STG.E.U16 [R4.64], R19 ;");
+    let filler = ("[B------:R-:W-:-:S05]", "LOP3.LUT R6, R10, 0x3fc, RZ, 0xc0, !PT ;");
+    let wait = "[B-1----:R-:W-:Y:S02]";
+    for sm in [80, 86, 89] {
+        let ok = [store, filler, ("[B------:R0:W2:Y:S01]", "LDS R4, [R6] ;"), (wait, "LOP3.LUT R5, R12, 0x3fc, RZ, 0xc0, !PT ;"), EXIT];
+        assert_eq!(both_checkers(sm, &ok), (None, None), "sm_{sm}");
+        // The store's data, an ALU overwrite, an LDS setting no write
+        // scoreboard: each must wait.
+        let data = [store, filler, ("[B------:R0:W2:Y:S01]", "LDS R19, [R6] ;"), EXIT];
+        let alu = [store, filler, ("[B------:R-:W-:Y:S02]", "LOP3.LUT R5, R12, 0x3fc, RZ, 0xc0, !PT ;"), EXIT];
+        let unscoreboarded = [store, filler, ("[B------:R-:W-:Y:S01]", "LDS R4, [R6] ;"), EXIT];
+        for (what, lines) in [("data", &data), ("alu", &alu), ("no write scoreboard", &unscoreboarded)] {
+            let (stat, dynamic) = both_checkers(sm, lines);
+            assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} {what}: {stat:?} {dynamic:?}");
+        }
+        // A register both address and data of the store is held as data.
+        let both = [("[B------:R1:W-:Y:S01]", "STG.E [R4.64], R4 ;"), filler, ("[B------:R0:W2:Y:S01]", "LDS R4, [R6] ;"), EXIT];
+        let (stat, dynamic) = both_checkers(sm, &both);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} address and data: {stat:?} {dynamic:?}");
+    }
+    // Not seen on other SMs: flagged there.
+    for sm in [90, 120] {
+        let lines = [("[B------:R1:W-:Y:S01]", "STG.E.U16 desc[UR4][R4.64], R19 ;"), filler, ("[B------:R0:W2:Y:S01]", "LDS R4, [R6] ;"), EXIT];
+        let (stat, dynamic) = both_checkers(sm, &lines);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm}: {stat:?} {dynamic:?}");
+    }
+}
+
 #[test]
 fn hazards_across_branches() {
     // The load's result is read at the branch target without a wait: a

@@ -105,6 +105,7 @@ impl Rust for ImmCheck {
             ImmCheck::Any => out.push_str("ImmCheck::Any"),
             ImmCheck::Float { f64, shadowed } => write_struct!(out, "ImmCheck::Float", f64, shadowed),
             ImmCheck::Half2 => out.push_str("ImmCheck::Half2"),
+            ImmCheck::Half => out.push_str("ImmCheck::Half"),
         }
     }
 }

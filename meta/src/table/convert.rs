@@ -16,8 +16,9 @@
 //! Only the type combinations nvdisasm accepts are spelled; the others stay
 //! [`UNMEASURED`] and do not decode. Immediates are spelled as the source
 //! type says (an `f32`, the high half of an `f64`, or a hex integer, signed
-//! when the source is): F16 sources and 8- and 16-bit integer sources
-//! take no immediate here, as their printing is not measured.
+//! when the source is, or an `f16` in the low half for F16 sources); 8-
+//! and 16-bit integer sources take no immediate here, as their printing is
+//! not measured.
 
 use super::{Generation, RD, cbank, f};
 use crate::isa::bits::Field;
@@ -106,6 +107,13 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let sms = g.sms;
     let f32_imm = Slot::Float { f64: false, shadowed: None };
     let f64_imm = Slot::Float { f64: true, shadowed: None };
+    // An F16 source's immediate: bits 32–47 (48–63, and the register
+    // forms' `-`/`|x|` bits 62–63, print nothing and stay clear). ptxas
+    // 13.5's `cvt.rmi.s32.f16` of a constant (`F2I.F16.FLOOR.NTZ R12,
+    // 14.484375`, word 0x00004b3e000c7905: sm_75 to sm_120); FRND, F2F and
+    // the 64-bit F2I by the source-type bits of that word (nvdisasm 13.5,
+    // SM75, SM90, SM120).
+    let f16_imm = Slot::Half;
 
     // ---- F2I: destination size 75–76 with signedness 72 (value + 4 when signed).
     let int_dst = |spelled: &[(usize, &'static str)]| ModField { field: f(75, 76), names: names(8, spelled), extra: Some(72) };
@@ -119,7 +127,7 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     // 0x105: F16/F32 to at most 32 bits.
     let mods = |dst: ModField, src: ModField| leak_mods(vec![FTZ, dst, src, ROUND_INT, NTZ]);
     let d32 = int_dst(&dst32);
-    let imm_f32 = vec![(vec![], mods(d32, float_src(&[(2, "")])), f32_imm)];
+    let imm_f32 = vec![(vec![], mods(d32, float_src(&[(2, "")])), f32_imm), (vec![], mods(d32, float_src(&[(1, ".F16")])), f16_imm)];
     // Constant operands of F16 sources print as `c[0x8] [0x2ed0]`: not modelled.
     push(v, g, sms, "F2I", 0x105, &f2i_fixed, mods(d32, float_src(&[(1, ".F16"), (2, "")])), Some(imm_f32[0].1), Source::Float, &imm_f32).widths(f2i_widths);
     // 0x111: from F64 to any size, or from F16/F32 to 64 bits.
@@ -128,7 +136,7 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     let from_f64 = mods(dall, float_src(&[(3, ".F64")]));
     push(v, g, sms, "F2I", 0x111, &f2i_fixed, from_f64, Some(from_f64), Source::Float, &[(vec![], from_f64, f64_imm)]).widths(f2i_widths);
     let d64 = int_dst(&dst64);
-    let imm = vec![(vec![], mods(d64, float_src(&[(2, "")])), f32_imm)];
+    let imm = vec![(vec![], mods(d64, float_src(&[(2, "")])), f32_imm), (vec![], mods(d64, float_src(&[(1, ".F16")])), f16_imm)];
     push(v, g, sms, "F2I", 0x111, &f2i_fixed, mods(d64, float_src(&[(1, ".F16"), (2, "")])), Some(imm[0].1), Source::Float, &imm).widths(f2i_widths);
 
     // UF2I (0x25c, sm_120): F2I of an F32 uniform register (32–39, `-` 63,
@@ -147,15 +155,16 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
 
     // The high half of an F16 source (bit 60 `.H1`, printed after the
     // register; 61 prints `.INVALID2`/`.INVALID3`, and with an F32 source
-    // the bit prints nothing). nvdisasm prints `|x|` around both
-    // (`|R0.H1|`), which these forms leave out (62 kept 0): `-R0.H1` only.
-    // ptxas 13.5's `cvt.rni.s32.f16` / `cvt.rni.s64.f16` of a register's
-    // high half (`F2I.F16.NTZ R8, R0.H1`, `F2I.S64.F16 R6, R0.H1`: sm_75,
-    // sm_86, sm_90, sm_120), bit flips on SM90.
+    // the bit prints nothing), `|x|` 62 printed around register and suffix
+    // (`|R0.H1|`, `-|R0.H1|`). ptxas 13.5's `cvt.rni.s32.f16` /
+    // `cvt.rni.s64.f16` of a register's high half (`F2I.F16.NTZ R8,
+    // R0.H1`, `F2I.S64.F16 R6, R0.H1`: sm_75, sm_86, sm_90, sm_120), and
+    // of its absolute value (`F2I.F16.FLOOR.NTZ R7, |R0.H1|`,
+    // `F2I.S64.F16.FLOOR R4, |R0.H1|`: sm_75 to sm_120); bit flips on SM90.
     const F16_HIGH: ModField = ModField { field: f(60, 61), names: &[U, ".H1", U, U], extra: None };
-    const HIGH: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 5, slot: 1 }];
-    let high_fixed = leak_fixed([(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0), (f(62, 62), 0)].into_iter().chain(f2i_fixed).collect());
-    let high_reg = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: None, not: None, reuse: Some(1) };
+    const HIGH: &[OperandSuffix] = &[OperandSuffix::ModInBars { modifier: 5, slot: 1 }];
+    let high_fixed = leak_fixed([(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0)].into_iter().chain(f2i_fixed).collect());
+    let high_reg = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) };
     for (op9, dst) in [(0x105u16, d32), (0x111, d64)] {
         let mods = leak_mods(vec![FTZ, dst, float_src(&[(1, ".F16")]), ROUND_INT, NTZ, F16_HIGH]);
         v.push(Form { sms, operand_suffixes: HIGH, ..g.form("F2I", 0x200 | op9, high_fixed, mods, vec![RD, high_reg]) }.widths(f2i_widths));
@@ -243,6 +252,10 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
                 let only = ModField { field: f(84, 85), names: names(4, &[(src, s)]), extra: None };
                 (vec![], leak_mods(vec![FTZ, only, ROUND]), if src == 3 { f64_imm } else { f32_imm })
             })
+            .chain(pairs.iter().filter(|(src, _)| *src == 1).map(|&(src, s)| {
+                let only = ModField { field: f(84, 85), names: names(4, &[(src, s)]), extra: None };
+                (vec![], leak_mods(vec![FTZ, only, ROUND]), f16_imm)
+            }))
             .collect();
         let wide: Vec<(usize, &'static str)> = pairs.iter().filter(|(src, _)| *src >= 2).copied().collect();
         let cb = (!wide.is_empty()).then(|| leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &wide), extra: None }, ROUND]));
@@ -260,9 +273,9 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     for (op9, ty, text) in [(0x107u16, 1u64, ".F16"), (0x107, 2, ""), (0x113, 3, ".F64")] {
         let m = leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &[(ty as usize, text)]), extra: None }, ROUND_INT]);
         let imm = match ty {
+            1 => vec![(vec![], m, f16_imm)],
             2 => vec![(vec![], m, f32_imm)],
-            3 => vec![(vec![], m, f64_imm)],
-            _ => vec![],
+            _ => vec![(vec![], m, f64_imm)],
         };
         // Both sides of the type's size (`.F64`: pairs).
         push(v, g, sms, "FRND", op9, &[(f(75, 77), ty), (f(72, 74), 0)], m, (ty >= 2).then_some(m), Source::Float, &imm).widths(OperandWidths::all(Width::SizeOf(1)));
@@ -270,14 +283,15 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
 
     // ---- F2F and FRND of an F16 source's high half: bit 60 `.H1` after
     // the register, as F2I's above (61 prints `.INVALID2`/`.INVALID3`,
-    // `|x|` prints around the suffix and is left out: 62 kept 0). ptxas
-    // 13.5's `cvt.f64.f16` and `cvt.rpi.f16.f16` of a register's high half
+    // `|x|` 62 prints around register and suffix). ptxas 13.5's
+    // `cvt.f64.f16` and `cvt.rpi.f16.f16` of a register's high half
     // (`F2F.F64.F16 R38, R9.H1`, `FRND.F16.CEIL R32, R21.H1`: sm_75 to
-    // sm_120), bit flips on SM90 (`F2F.F32.F16 R38, R9.H1` is 0x304's).
+    // sm_120) and `cvt.rmi.f16.f16` of its absolute value (`FRND.F16.FLOOR
+    // R9, |R0.H1|`: sm_75 to sm_120), bit flips on SM90 (`F2F.F32.F16 R38,
+    // R9.H1` is 0x304's).
     const HIGH_HALF: ModField = ModField { field: f(60, 61), names: &[U, ".H1", U, U], extra: None };
-    const HIGH_SUFFIX: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 3, slot: 1 }];
-    let high_reg = Slot::Gpr { field: f(32, 39), neg: Some(63), abs: None, not: None, reuse: Some(1) };
-    let high_fixed = |dst: u64| leak_fixed(vec![(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0), (f(62, 62), 0), (f(75, 77), dst), (f(72, 74), 0)]);
+    const HIGH_SUFFIX: &[OperandSuffix] = &[OperandSuffix::ModInBars { modifier: 3, slot: 1 }];
+    let high_fixed = |dst: u64| leak_fixed(vec![(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0), (f(75, 77), dst), (f(72, 74), 0)]);
     for (op9, dst, text) in [(0x104u16, 2u64, ".F32.F16"), (0x110, 3, ".F64.F16")] {
         let m = leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &[(1, text)]), extra: None }, ROUND, HIGH_HALF]);
         v.push(Form { sms, operand_suffixes: HIGH_SUFFIX, ..g.form("F2F", 0x200 | op9, high_fixed(dst), m, vec![RD, high_reg]) }.widths(f2f_widths(dst)));

@@ -172,6 +172,10 @@ pub enum Slot {
     /// Two `f16` immediates in bits 32–63, printed high half first
     /// (`HFMA2 R0, -RZ, RZ, 15, 0`).
     Half2,
+    /// One `f16` immediate in bits 32–47, printed as [`Slot::Half2`]'s
+    /// halves (`F2I.F16.FLOOR.NTZ R12, 14.484375`); nvdisasm ignores bits
+    /// 48–63, which are clear in the words that decode.
+    Half,
     /// A relative branch target.
     Target(super::branch::Layout),
     /// An absolute code address (`RET.ABS.NODEC R20 0x0`, `CALL.ABS.NOINC
@@ -271,6 +275,15 @@ pub enum OperandSuffix {
         /// Index into [`Form::slots`].
         slot: u8,
     },
+    /// The spelling of a modifier printed inside the operand's `|x|` bars
+    /// when it has them (`|R0.H1|`, where [`OperandSuffix::Mod`] prints
+    /// `|R0|.H1`): the F16 high-half sources of F2I, F2F and FRND.
+    ModInBars {
+        /// Index into [`Form::mods`].
+        modifier: u8,
+        /// Index into [`Form::slots`].
+        slot: u8,
+    },
     /// A text that is always there (no bits: the form fixes them).
     Text {
         /// The text, with its dot.
@@ -285,7 +298,16 @@ impl OperandSuffix {
     #[inline]
     pub fn slot(self) -> usize {
         match self {
-            OperandSuffix::Mod { slot, .. } | OperandSuffix::Text { slot, .. } => usize::from(slot),
+            OperandSuffix::Mod { slot, .. } | OperandSuffix::ModInBars { slot, .. } | OperandSuffix::Text { slot, .. } => usize::from(slot),
+        }
+    }
+
+    /// The modifier it prints, if it prints one.
+    #[inline]
+    pub fn modifier(self) -> Option<usize> {
+        match self {
+            OperandSuffix::Mod { modifier, .. } | OperandSuffix::ModInBars { modifier, .. } => Some(usize::from(modifier)),
+            OperandSuffix::Text { .. } => None,
         }
     }
 }
@@ -410,7 +432,7 @@ impl Slot {
             Slot::Hex(f) | Slot::Mask(f) | Slot::SpecialReg(f) | Slot::Imm64(f) | Slot::SImm(f) => field(f),
             Slot::Text(_) | Slot::NextUr(_) => 0,
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
-            Slot::Float { .. } | Slot::Half2 => field(IMM32),
+            Slot::Float { .. } | Slot::Half2 | Slot::Half => field(IMM32),
             Slot::Target(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f))
             | Slot::AbsTarget(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f))
             | Slot::RelOffset(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f)) => field(f),
@@ -466,7 +488,7 @@ impl<Op, Mod: 'static, W> Form<Op, Mod, W> {
     /// Whether modifier `m` prints after an operand ([`Form::operand_suffixes`]).
     #[inline]
     pub fn is_operand_mod(&self, m: usize) -> bool {
-        self.operand_suffixes.iter().any(|s| matches!(*s, OperandSuffix::Mod { modifier, .. } if usize::from(modifier) == m))
+        self.operand_suffixes.iter().any(|s| s.modifier() == Some(m))
     }
 
     /// What prints after the operand of slot `k`, if anything.

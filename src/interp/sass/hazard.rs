@@ -18,7 +18,9 @@
 //! * an instruction that sets read scoreboard `s` holds its source registers
 //!   until a wait on `s` (or on its write scoreboard: a completed instruction
 //!   has read its sources); overwriting one of them before (WAR) is a hazard,
-//!   unless the writer is a later instruction of the same in-order queue.
+//!   unless the writer is a later instruction of the same in-order queue,
+//!   or (sm_80–sm_89) an LDS overwriting a global store's address
+//!   ([`HazardInfo::overwrites_store_address_early`]).
 //!   Only general registers are held: uniform registers and predicates are
 //!   read at issue;
 //! * variable-latency units complete in order ([`queue`]): a producer that
@@ -78,6 +80,9 @@ struct UnitState {
     /// instructions holding it (bit 6: one without), all of which must be
     /// waited on to release it without a wait on the read scoreboard.
     read_holders: [u8; SCOREBOARDS as usize],
+    /// Read scoreboards that hold the unit only as a global store's address
+    /// (bit `s`; meaningful where `read_sbs` has it).
+    store_addr: u8,
 }
 
 const NONE: u8 = u8::MAX;
@@ -89,7 +94,7 @@ const ATTACHED: u8 = 0x80;
 /// that sets a scoreboard in a loop and never waits on it).
 const COMPACT_AT: usize = 4096;
 
-const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, write_queue: 0, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize] };
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, write_queue: 0, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize], store_addr: 0 };
 
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
@@ -205,7 +210,9 @@ impl WarpHazards {
             if u.write_sb != NONE && !(write_sb.is_some() && info.queue != 0 && u.write_queue == info.queue) {
                 return Err(self.scoreboard_message(w, "overwritten", true));
             }
-            if u.read_sbs != 0 && !self.read_before(info, write_sb, u.read_sbs) {
+            // A global store's address ([`HazardInfo::overwrites_store_address_early`]).
+            let early = u.read_sbs & !u.store_addr == 0 && info.overwrites_store_address_early(write_sb, Sm::new(self.table.sm));
+            if u.read_sbs != 0 && !self.read_before(info, write_sb, u.read_sbs) && !early {
                 return Err(self.scoreboard_message(w, "overwritten", false));
             }
         }
@@ -322,12 +329,16 @@ impl WarpHazards {
     fn hold_reads(&mut self, info: &HazardInfo, s: u8, write_sb: Option<u8>) {
         let by_write = write_sb.filter(|w| *w != s);
         let lists = &mut self.lists;
-        for &r in info.reads().iter().filter(|r| **r < UR_BASE) {
+        for (i, &r) in info.reads().iter().enumerate().filter(|(_, r)| **r < UR_BASE) {
             let u = &mut self.units[usize::from(r)];
+            let address = if info.reads_store_address(i) { 1 << s } else { 0 };
             if u.read_sbs >> s & 1 == 0 {
                 u.read_sbs |= 1 << s;
                 u.read_holders[usize::from(s)] = 0;
+                u.store_addr = (u.store_addr & !(1 << s)) | address;
                 lists[usize::from(s)].read.push(r);
+            } else {
+                u.store_addr &= address | !(1 << s);
             }
             match by_write {
                 Some(w) => {

@@ -266,6 +266,7 @@ fn decode_other(step: &Step, word: u128, dst: &mut Operand) -> bool {
             // a word `.raw`, see `Inst::text_reads_back`).
             let printable = match check {
                 ImmCheck::Any | ImmCheck::Half2 => true,
+                ImmCheck::Half => bits >> 16 == 0,
                 ImmCheck::Float { shadowed, .. } => shadowed != Some(bits),
             };
             if !printable {

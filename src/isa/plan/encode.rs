@@ -13,7 +13,7 @@
 //! the reason one does not; the tests hold them to the same answers.
 
 use super::decode::{nonzero_slot_is_zero, optional_order};
-use super::{Fld, NO_BIT, NO_REUSE, Plan, Step};
+use super::{Fld, ImmCheck, NO_BIT, NO_REUSE, Plan, Step};
 use crate::isa::branch;
 use crate::isa::form::{CBANK_BANK, CBANK_OFFSET, IMM32};
 use crate::isa::inst::{Inst, Why, representable};
@@ -150,8 +150,12 @@ impl Encode for Plan {
                     win[usize::from(at.window & 3)] |= u64::from(n) << (at.shift & 63);
                     marked |= reuse | (mods != SrcMods::default());
                 }
-                Step::Imm32(_) => {
+                Step::Imm32(check) => {
                     let Operand::Imm(v) = *op else { return None };
+                    // One half: bits 48–63 stay clear.
+                    if check == ImmCheck::Half && v >> 16 != 0 {
+                        return None;
+                    }
                     // Bits 32–63 are window 1's low half.
                     win[1] |= u64::from(v);
                 }
@@ -245,8 +249,11 @@ impl Encode for Plan {
                     let w = put_bit(w, abs, mods.abs, "absolute value")?;
                     put_bit(w, not, mods.not, "bitwise not")?
                 }
-                Step::Imm32(_) => {
+                Step::Imm32(check) => {
                     let Operand::Imm(v) = *op else { return Err(Why::Mismatch(k)) };
+                    if check == ImmCheck::Half && v >> 16 != 0 {
+                        return Err(Why::TooBig("immediate", u64::from(v)));
+                    }
                     w | u128::from(v) << IMM32.start
                 }
                 _ => encode_other(step, op, w, k)?,

@@ -180,8 +180,8 @@ pub enum Step {
     Reg { at: At, mask: u8, file: RegFile, neg: u8, abs: u8, not: u8, reuse: u8 },
     /// [`Slot::Barrier`].
     Barrier(Fld),
-    /// [`Slot::Imm32`], [`Slot::Float`] and [`Slot::Half2`] (bits 32–63);
-    /// the printability check of the last two.
+    /// [`Slot::Imm32`], [`Slot::Float`], [`Slot::Half2`] and
+    /// [`Slot::Half`] (bits 32–63); the value check of the last three.
     Imm32(ImmCheck),
     /// [`Slot::CBank`].
     CBank { neg: u8, abs: u8, not: u8 },
@@ -216,6 +216,8 @@ pub enum ImmCheck {
     Float { f64: bool, shadowed: Option<u32> },
     /// A pair of halves without NaN.
     Half2,
+    /// One half in the low 16 bits, the high 16 clear ([`Slot::Half`]).
+    Half,
 }
 
 impl Step {
@@ -243,6 +245,7 @@ impl Step {
             Slot::Imm32 { .. } => Step::Imm32(ImmCheck::Any),
             Slot::Float { f64, shadowed } => Step::Imm32(ImmCheck::Float { f64, shadowed }),
             Slot::Half2 => Step::Imm32(ImmCheck::Half2),
+            Slot::Half => Step::Imm32(ImmCheck::Half),
             Slot::CBank { neg, abs, not } => Step::CBank { neg: flag(neg), abs: flag(abs), not: flag(not) },
             Slot::LoadBank { offset, index, uniform } => Step::LoadBank { offset: Fld::of(offset), index: Fld::of(index), uniform },
             Slot::Hex(f) | Slot::Mask(f) => Step::Hex(Fld::of(f)),
