@@ -1,9 +1,11 @@
 //! The video instructions (`tests/data/video_ops`): the scalar `vadd vsub
-//! vabsdiff vmin vmax vset` with `.sat` and `.add`/`.min`/`.max`, and the
-//! SIMD `vop2`/`vop4`/`vset2`/`vset4` with `.sat` and `.add`, over every
-//! combination of operand signs, on inputs at the byte and half
+//! vabsdiff vmin vmax vset` with `.sat` and `.add`/`.min`/`.max`, the
+//! shifts `vshl vshr` with `.clamp`/`.wrap` and the secondary operations,
+//! `vmad` with `.sat`, `.shr7`/`.shr15`, `.po` and operand negation, and
+//! the SIMD `vop2`/`vop4`/`vset2`/`vset4` with `.sat` and `.add`, over
+//! every combination of operand signs, on inputs at the byte and half
 //! boundaries (0, 0x7f/0x80/0xff bytes, 0x7fff/0x8000 halves, 0x7fffffff
-//! and 0x80000000) and random words. On each SM of a kernel's `// sms:`
+//! and 0x80000000), shift counts around 32, and random words. On each SM of a kernel's `// sms:`
 //! line ptxas's cubin and ours must give the same outputs in the SASS
 //! interpreter ([`common::ptxas_match`]), and the PTX interpreter the
 //! same outputs as our cubin: its semantics are checked against ptxas's
@@ -50,5 +52,5 @@ fn byte_absolute_differences_without_vabsdiff4_match_the_ptx_interpreter() {
 
 #[test]
 fn video_instructions_match_ptxas_and_the_ptx_interpreter() {
-    common::ptxas_match::all_kernels_match("video_ops", 19, |text, cubin| ptx_interpreter_agrees(text, cubin));
+    common::ptxas_match::all_kernels_match("video_ops", 29, |text, cubin| ptx_interpreter_agrees(text, cubin));
 }

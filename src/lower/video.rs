@@ -19,25 +19,36 @@
 //! `b.h10`, `d.b0`) and masks are not parsed yet: the default selectors
 //! and masks are the only forms.
 //!
-//! The shifts `vshr.dtype.atype.u32{.clamp,.wrap}{.op2} d, a, b{, c}`
-//! work on `a` extended to 33 bits by its type: `.clamp` shifts by
-//! `min(b, 32)`, which PTX's own `shl`/`shr` do (a shift count above the
-//! width gives 0 or the sign), `.wrap` by `b & 31`. `.add` wraps to 32
-//! bits; `.min`/`.max` compare with `c` extended by `dtype`, exact in 32
-//! bits for `vshr` when `atype` and `dtype` have the same signedness (the
-//! other mixes, `vshl` with `.min`/`.max`, `.sat`, and `vmad` are
-//! reported unsupported).
+//! The shifts `vshl`/`vshr.dtype.atype.u32{.clamp,.wrap}{.op2} d, a, b{, c}`
+//! work on `a` extended to 64 bits by its type: `.clamp` shifts by
+//! `min(b, 32)`, `.wrap` by `b & 31`. `.add` wraps to 32 bits;
+//! `.min`/`.max` compare the 64-bit shifted value with `c` extended by
+//! `dtype`, in its signedness (ptxas's SHF.L.U64.HI/SHF.R.S64 and
+//! ISETP.EX pairs), in 32 bits for `vshr` when `atype` and `dtype` have
+//! the same signedness. `.sat` on a shift (ptxas clamps an unsigned
+//! destination by bits 32–33 of the shifted value alone) and `vmad` are
+//! reported unsupported.
+//!
+//! `vmad.dtype.atype.btype{.po}{.sat}{.shr7,.shr15} d, {-}a, {-}b, {-}c`
+//! as ptxas 13.5 computes it, which departs from the PTX ISA's pseudocode
+//! (`interp::ptx::video` has the semantics): `a`, `b` and `c` are
+//! sign-extended whatever their types, the 64-bit `a * b + c` (`c - a*b`
+//! under one of `-a`/`-b`, `a*b - c` under `-c`, plus one under `.po`) is
+//! shifted right arithmetically where a type is signed or a negation is
+//! written and logically otherwise, and `.sat` clamps the signed 64-bit
+//! value to the `.s32` range in the first case and to `[0, 2^32 - 1]` in
+//! the second.
 
 use super::error::LowerError;
 use super::function::FnLower;
-use crate::ir::{Attrs, Cmp, DataType, InstData, Opcode, Type, Value};
-use crate::ptx::ast::{Instruction, ScalarType};
+use crate::ir::{Attrs, Cmp, DataType, InstData, MulMode, Opcode, Type, Value};
+use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType};
 use crate::ptx::modifier::{CmpOp, Modifier};
 use crate::ptx::opcode::Opcode as P;
 
 /// Whether this module lowers the instruction.
 pub(super) fn handles(op: P) -> bool {
-    matches!(op, P::Vshl | P::Vshr) || scalar(op).is_some() || simd(op).is_some()
+    matches!(op, P::Vshl | P::Vshr | P::Vmad) || scalar(op).is_some() || simd(op).is_some()
 }
 
 /// The operation of a scalar or SIMD video instruction.
@@ -114,6 +125,9 @@ impl FnLower<'_, '_, '_> {
         }
         if let Some((op, lanes)) = simd(i.opcode) {
             return self.video_simd(i, op, lanes);
+        }
+        if i.opcode == P::Vmad {
+            return self.video_mad(i);
         }
         self.video_shift(i)
     }
@@ -473,21 +487,33 @@ impl FnLower<'_, '_, '_> {
             return Err(self.unsupported(i));
         }
         let signed = |t: ScalarType| t == ScalarType::S32;
-        // `vshl` with `.min`/`.max` compares the unwrapped shifted value
-        // (ptxas: `vshl.u32.u32.u32.clamp.max` of a value shifted out gives
-        // the shifted bits, 0, not c): not lowered yet.
-        let compares = matches!(second, Some(Secondary::Min | Secondary::Max));
-        if compares && (signed(dty) != signed(aty) || i.opcode == P::Vshl) {
-            return Err(self.unsupported(i));
-        }
         let ops = self.operands_n(i, if second.is_some() { 4 } else { 3 })?;
         let a = self.read(&ops[1], aty)?;
         let mut b = self.read(&ops[2], bty)?;
+        // `.min`/`.max` compare the whole shifted value, `a` extended by
+        // its type to 64 bits (ptxas 13.5: `vshl.u32.u32.u32.clamp.max`
+        // of bits shifted past bit 31 compares them, SHF.L.U64.HI, with
+        // `c` zero-extended), except `vshr` of `a` and `c` of one
+        // signedness, whose 32-bit comparison is the same.
+        let wide = matches!(second, Some(Secondary::Min | Secondary::Max)) && (i.opcode == P::Vshl || signed(dty) != signed(aty));
         if wrap {
             let mask = self.iconst(Type::R32, 31);
             b = self.op(Opcode::And, Attrs::typed(DataType::B32), &[b, mask], Type::R32);
+        } else if wide {
+            // A 64-bit shift goes on past 32, where the 32-bit ones clamp.
+            let limit = self.iconst(Type::R32, 32);
+            b = self.op(Opcode::Min, Attrs::typed(DataType::U32), &[b, limit], Type::R32);
         }
-        let shifted = if i.opcode == P::Vshl {
+        let shifted = if wide {
+            let span = i.loc.span();
+            let x = self.coerce(a, Type::R64, signed(aty), span)?;
+            if i.opcode == P::Vshl {
+                self.op(Opcode::Shl, Attrs::typed(DataType::B64), &[x, b], Type::R64)
+            } else {
+                let ty = if signed(aty) { DataType::S64 } else { DataType::U64 };
+                self.op(Opcode::Shr, Attrs::typed(ty), &[x, b], Type::R64)
+            }
+        } else if i.opcode == P::Vshl {
             self.op(Opcode::Shl, Attrs::typed(DataType::B32), &[a, b], Type::R32)
         } else {
             let ty = if signed(aty) { DataType::S32 } else { DataType::U32 };
@@ -495,15 +521,108 @@ impl FnLower<'_, '_, '_> {
         };
         let d = match second {
             None => shifted,
+            Some(Secondary::Add) => {
+                let c = self.read(&ops[3], dty)?;
+                self.op(Opcode::Add, Attrs::typed(DataType::U32), &[shifted, c], Type::R32)
+            }
             Some(op2) => {
                 let c = self.read(&ops[3], dty)?;
-                let (opcode, ty) = match op2 {
-                    Secondary::Add => (Opcode::Add, DataType::U32),
-                    Secondary::Min => (Opcode::Min, if signed(dty) { DataType::S32 } else { DataType::U32 }),
-                    Secondary::Max => (Opcode::Max, if signed(dty) { DataType::S32 } else { DataType::U32 }),
-                };
-                self.op(opcode, Attrs::typed(ty), &[shifted, c], Type::R32)
+                let opcode = if op2 == Secondary::Min { Opcode::Min } else { Opcode::Max };
+                if wide {
+                    let c = self.coerce(c, Type::R64, signed(dty), i.loc.span())?;
+                    let ty = if signed(dty) { DataType::S64 } else { DataType::U64 };
+                    let r = self.op(opcode, Attrs::typed(ty), &[shifted, c], Type::R64);
+                    self.extract(r, 0)
+                } else {
+                    let ty = if signed(dty) { DataType::S32 } else { DataType::U32 };
+                    self.op(opcode, Attrs::typed(ty), &[shifted, c], Type::R32)
+                }
             }
+        };
+        self.write(&ops[0], d, false)
+    }
+
+    /// `vmad` (see the module documentation).
+    fn video_mad(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let mut types = Vec::new();
+        let (mut sat, mut po, mut shift) = (false, false, 0u64);
+        for (m, _) in &i.modifiers {
+            match m {
+                Modifier::Type(t @ (ScalarType::U32 | ScalarType::S32)) => types.push(*t),
+                Modifier::Sat => sat = true,
+                Modifier::Word(k) => match k.spelling() {
+                    ".po" => po = true,
+                    ".shr7" if shift == 0 => shift = 7,
+                    ".shr15" if shift == 0 => shift = 15,
+                    _ => return Err(self.unsupported(i)),
+                },
+                _ => return Err(self.unsupported(i)),
+            }
+        }
+        let [_, aty, bty] = types[..] else { return Err(self.unsupported(i)) };
+        let ops = self.operands_n(i, 4)?;
+        // `-r`: the register and whether it is negated.
+        let plain = |o: &Operand| match o.kind {
+            OperandKind::NegReg(s) => (Operand { kind: OperandKind::Name(s, None), loc: o.loc }, true),
+            _ => (o.clone(), false),
+        };
+        let ((a, na), (b, nb), (c, nc)) = (plain(&ops[1]), plain(&ops[2]), plain(&ops[3]));
+        // ptxas refuses a negated `c` beside a negated product, and `.po`
+        // beside either (`-a, -b` negate nothing).
+        if ((na ^ nb) && nc) || (po && ((na ^ nb) || nc)) {
+            return Err(self.unsupported(i));
+        }
+        let signed = aty == ScalarType::S32 || bty == ScalarType::S32 || (na ^ nb) || nc;
+        let a = self.read(&a, ScalarType::U32)?;
+        let b = self.read(&b, ScalarType::U32)?;
+        let c = self.read(&c, ScalarType::U32)?;
+        let u32_ = Attrs::typed(DataType::U32);
+        let s64 = Attrs::typed(DataType::S64);
+        let span = i.loc.span();
+        let d = if shift == 0 && !sat {
+            // The low word alone: 32-bit arithmetic gives it.
+            let p = self.op(Opcode::Mul, Attrs { ty: Some(DataType::U32), mul: Some(MulMode::Lo), ..Attrs::default() }, &[a, b], Type::R32);
+            let r = if na ^ nb {
+                self.op(Opcode::Sub, u32_, &[c, p], Type::R32)
+            } else if nc {
+                self.op(Opcode::Sub, u32_, &[p, c], Type::R32)
+            } else {
+                self.op(Opcode::Add, u32_, &[p, c], Type::R32)
+            };
+            if po {
+                let one = self.iconst(Type::R32, 1);
+                self.op(Opcode::Add, u32_, &[r, one], Type::R32)
+            } else {
+                r
+            }
+        } else {
+            let c64 = self.coerce(c, Type::R64, true, span)?;
+            let wide = Attrs { ty: Some(DataType::S32), mul: Some(MulMode::Wide), ..Attrs::default() };
+            let mut r = if na ^ nb {
+                let p = self.op(Opcode::Mul, wide, &[a, b], Type::R64);
+                self.op(Opcode::Sub, s64, &[c64, p], Type::R64)
+            } else if nc {
+                let p = self.op(Opcode::Mul, wide, &[a, b], Type::R64);
+                self.op(Opcode::Sub, s64, &[p, c64], Type::R64)
+            } else {
+                self.op(Opcode::Mad, wide, &[a, b, c64], Type::R64)
+            };
+            if po {
+                let one = self.iconst(Type::R64, 1);
+                r = self.op(Opcode::Add, s64, &[r, one], Type::R64);
+            }
+            if shift != 0 {
+                let n = self.iconst(Type::R32, shift);
+                let ty = if signed { DataType::S64 } else { DataType::U64 };
+                r = self.op(Opcode::Shr, Attrs::typed(ty), &[r, n], Type::R64);
+            }
+            if sat {
+                let (lo, hi) = if signed { (i64::from(i32::MIN) as u64, i32::MAX as u64) } else { (0, u64::from(u32::MAX)) };
+                let (lo, hi) = (self.iconst(Type::R64, lo), self.iconst(Type::R64, hi));
+                r = self.op(Opcode::Max, s64, &[r, lo], Type::R64);
+                r = self.op(Opcode::Min, s64, &[r, hi], Type::R64);
+            }
+            self.extract(r, 0)
         };
         self.write(&ops[0], d, false)
     }

@@ -83,7 +83,11 @@ pub const OPCODES: &[OpFacts] = &[
     op("IABS", Alu),
     op("IADD", Alu),
     op("IADD3", Alu),
-    op("IDP", Alu),
+    // The FMA pipe, as IMAD: ptxas 13.5 reads IDP.4A's result with an
+    // IMAD 4 cycles after it on sm_80, where an ALU producer needs 5; Mesa
+    // NAK's NVIDIA-supplied latency classes put IDP with IMAD and FFMA
+    // (CoupledFMA) on sm_75 to sm_120.
+    op("IDP", Imad),
     op("IMAD", Imad),
     op("IMMA", Alu).opaque(),
     op("IMNMX", Alu),

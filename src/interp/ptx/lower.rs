@@ -29,7 +29,7 @@ pub const WORDS: &[&str] = &[
     ".add", ".inc", ".dec", ".cas", ".exch", ".min", ".max", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16", ".to",
     ".satfinite", ".trans", ".x1", ".x2", ".x4", ".finite", ".infinite", ".number", ".m16n8k16", ".m16n8k32", ".m16n8k8",
     ".notanumber", ".shr7", ".shr15", ".sat", ".m16n8k4", ".noftz", ".normal", ".subnormal", ".2d", ".3d",
-    ".trap", ".zero", ".1d", ".a1d", ".a2d", ".width", ".height", ".depth", ".b",
+    ".trap", ".zero", ".1d", ".a1d", ".a2d", ".width", ".height", ".depth", ".b", ".po",
 ];
 
 /// Flag bit of a keyword in [`WORDS`] (a const so a typo fails to compile
@@ -110,6 +110,7 @@ pub mod f {
     pub const HEIGHT: u128 = w(68);
     pub const DEPTH: u128 = w(69);
     pub const B: u128 = w(70);
+    pub const PO: u128 = w(71);
 }
 
 /// An immediate as written.

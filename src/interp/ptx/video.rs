@@ -16,6 +16,9 @@
 //! 0xffffffff; a clamped sum or difference is again its low word
 //! sign-extended, a clamped `vabsdiff` past 2^32 compares whole with `c`);
 //! `vset`'s `c` is extended and compared by the first source type.
+//! `vshl`/`vshr` shift `a`, extended to 64 bits, by `min(b, 32)`
+//! (`.clamp`) or `b & 31` (`.wrap`); `.min`/`.max` compare that 64-bit
+//! value with `c` (as ptxas's code does), `.sat` is not modelled.
 //!
 //! SIMD forms: lane `i` of `a` is the byte (half) of the 64-bit `{b, a}`
 //! that `asel` names (`.b3210`, `.h10` by default), lane `i` of `b` the one
@@ -54,6 +57,7 @@ pub fn handles(op: Opcode) -> bool {
             | Opcode::Vset
             | Opcode::Vshl
             | Opcode::Vshr
+            | Opcode::Vmad
             | Opcode::Vadd2
             | Opcode::Vsub2
             | Opcode::Vavrg2
@@ -92,6 +96,7 @@ pub fn eval(inst: &Inst, s: &[u64; 4]) -> R<u64> {
         Opcode::Vadd | Opcode::Vsub | Opcode::Vabsdiff | Opcode::Vmin | Opcode::Vmax | Opcode::Vset | Opcode::Vshl | Opcode::Vshr => {
             scalar(inst, a, b, has_c.then_some(c))?
         }
+        Opcode::Vmad => mad(inst, a, b, c)?,
         _ => simd(inst, a, b, c)?,
     };
     Ok(u64::from(r))
@@ -118,20 +123,11 @@ fn scalar(inst: &Inst, a: u32, b: u32, c: Option<u32>) -> R<u32> {
             let cmp = inst.cmp.ok_or_else(|| unsupported(inst, "without a comparison"))?;
             i64::from(compare(cmp, x, y).ok_or_else(|| unsupported(inst, "comparison"))?)
         }
-        Opcode::Vshl => {
-            let n = shift(y);
-            if n >= 32 { 0 } else { i64::from(((x as u64) << n) as u32) }
-        }
-        Opcode::Vshr => {
-            let n = shift(y);
-            if signed(ta) {
-                x >> n.min(31)
-            } else if n >= 32 {
-                0
-            } else {
-                x >> n
-            }
-        }
+        // `a` extended to 64 bits and shifted by at most 32: no bit is
+        // lost, and `.min`/`.max` compare the whole of it.
+        Opcode::Vshl | Opcode::Vshr if inst.sat => return Err(unsupported(inst, "with .sat")),
+        Opcode::Vshl => x << shift(y),
+        Opcode::Vshr => x >> shift(y),
         _ => return Err(unsupported(inst, "form")),
     };
     // ptxas's `.sat` on an unsigned destination clamps from below only;
@@ -154,6 +150,43 @@ fn scalar(inst: &Inst, a: u32, b: u32, c: Option<u32>) -> R<u32> {
     } else {
         return Err(unsupported(inst, "with a merge into c (destination selector)"));
     })
+}
+
+/// `vmad.dtype.atype.btype{.po}{.sat}{.shr7,.shr15} d, {-}a, {-}b, {-}c`
+/// as ptxas 13.5's code computes it on sm_75 to sm_120, not as the PTX
+/// ISA's pseudocode (operands extended by their types, a 128-bit sum): `a`,
+/// `b` and `c` sign-extended whatever their types; in 64 bits, the product
+/// (one's complement plus one when one of `a`, `b` is negated) plus `c`
+/// (one's complement plus one when negated), plus one more under `.po`;
+/// shifted right by 7 or 15, arithmetically when the whole is signed (a
+/// source type is `.s32` or a negation is written) and logically
+/// otherwise; then `.sat` clamps the signed 64-bit value to the `.s32`
+/// range (signed) or to `[0, 2^32 - 1]`.
+fn mad(inst: &Inst, a: u32, b: u32, c: u32) -> R<u32> {
+    use super::lower::Opnd;
+    let negated = |k: usize| matches!(inst.ops.get(k), Some(Opnd::NotPred(_)));
+    let (na, nb, nc) = (negated(1), negated(2), negated(3));
+    let signed_final = signed(inst.ty_at(1)) || signed(inst.ty_at(2)) || (na ^ nb) || nc;
+    let ext = |v: u32| i64::from(v as i32);
+    let mut product = ext(a).wrapping_mul(ext(b));
+    let mut c = c;
+    let mut lsb = 0;
+    if inst.has(f::PO) {
+        lsb = 1;
+    } else if na ^ nb {
+        product = !product;
+        lsb = 1;
+    } else if nc {
+        c = !c;
+        lsb = 1;
+    }
+    let mut r = product.wrapping_add(ext(c)).wrapping_add(lsb);
+    let shift = if inst.has(f::SHR7) { 7 } else if inst.has(f::SHR15) { 15 } else { 0 };
+    r = if signed_final { r >> shift } else { ((r as u64) >> shift) as i64 };
+    if inst.sat {
+        r = if signed_final { r.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) } else { r.clamp(0, i64::from(u32::MAX)) };
+    }
+    Ok(r as u32)
 }
 
 /// `vop2`/`vop4.dtype.atype.btype{.sat}{.add} d, a, b, c` and
