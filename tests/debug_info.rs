@@ -104,3 +104,38 @@ fn shared_variables_have_their_window_addresses() {
         }
     }
 }
+
+/// The register maps' format: ptxas's sections decode to what
+/// `cuobjdump -elf` prints of them (and the words a separate script read),
+/// and encode back to the same bytes (tests/data/debug_info/scale.regmaps).
+#[test]
+fn register_maps_read_as_cuobjdump_prints_them_and_write_back() {
+    use ptx2sass::internals::cubin::register_maps::{decode, encode, type_name};
+    const FACTS: &str = include_str!("data/debug_info/scale.regmaps");
+    let line = |key: &str| FACTS.lines().find_map(|l| l.strip_prefix(key).and_then(|l| l.strip_prefix(' '))).unwrap_or_else(|| panic!("no {key}"));
+    let unhex = |s: &str| (0..s.len()).step_by(2).map(|k| u8::from_str_radix(&s[k..k + 2], 16).unwrap()).collect::<Vec<u8>>();
+    let (sass, types) = (unhex(line("sass")), unhex(line("type")));
+    let maps = decode(&sass, &types).unwrap();
+    let mut printed = vec![".section .nv_debug_info_reg_sass".to_string()];
+    for m in &maps {
+        printed.push(format!("  Function Name: {}", m.function));
+        printed.push(format!("  Total entry: {:x}", m.locations.len()));
+        for l in &m.locations {
+            printed.push(format!("    (reg: {}) {:#x}, {:#x}, {:#x}", l.ptx_register, u32::from(l.class) << 24 | l.register, l.start, l.end));
+        }
+    }
+    printed.push(".section .nv_debug_info_reg_type".to_string());
+    for m in &maps {
+        printed.push(format!("  Function Name: {}", m.function));
+        printed.push(format!("  Total entry: {:x}", m.locations.len()));
+        printed.extend(m.locations.iter().map(|l| format!(".{}", type_name(l.ty).unwrap())));
+    }
+    let expected: Vec<&str> = FACTS.lines().filter_map(|l| l.strip_prefix("cuobjdump ")).collect();
+    assert_eq!(printed, expected);
+    let parts: Vec<String> = maps.iter().flat_map(|m| &m.locations).map(|l| l.part.to_string()).collect();
+    assert_eq!(parts.join(" "), line("parts"));
+    assert_eq!(encode(&maps).unwrap(), (sass.clone(), types.clone()));
+    // Cut short or disagreeing, they do not decode.
+    assert!(decode(&sass[..sass.len() - 1], &types).is_err());
+    assert!(decode(&sass, &types[..types.len() - 1]).is_err());
+}
