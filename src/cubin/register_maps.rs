@@ -12,8 +12,9 @@
 //! * `u32`: which 32-bit word of the PTX register (0, or 1 for the high
 //!   half of a 64-bit one);
 //! * the PTX register's name, NUL-terminated (`%rd1`);
-//! * `u32`: the SASS register, class in the top byte (5: `R`, 2: `P`),
-//!   number in the low 24 bits (`cuobjdump` prints `0x5000006` for R6);
+//! * `u32`: the SASS register, class in the top byte (5: `R`, 2: `P`,
+//!   4: a 16-bit half of an `R`), number in the low 24 bits (`cuobjdump`
+//!   prints `0x5000006` for R6, `0x4000008` for R4's low half);
 //! * `u32` start and `u32` end: byte addresses in the function, the
 //!   value is there from start up to, not including, end.
 //!
@@ -28,6 +29,9 @@
 pub const CLASS_GPR: u8 = 5;
 /// Predicate registers.
 pub const CLASS_PREDICATE: u8 = 2;
+/// 16-bit halves of `R` registers, numbered 2·R (R4's low half is 8;
+/// only low halves were seen).
+pub const CLASS_HALF: u8 = 4;
 
 /// The PTX register types in the order of their codes in
 /// `.nv_debug_info_reg_type` (measured: every one of these declared as a
@@ -51,7 +55,8 @@ pub struct Location {
     pub ptx_register: String,
     /// Its 32-bit word held here (0: low).
     pub part: u32,
-    /// The SASS register class ([`CLASS_GPR`], [`CLASS_PREDICATE`]).
+    /// The SASS register class ([`CLASS_GPR`], [`CLASS_PREDICATE`],
+    /// [`CLASS_HALF`]).
     pub class: u8,
     /// The SASS register number (24 bits).
     pub register: u32,
