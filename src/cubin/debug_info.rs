@@ -242,7 +242,7 @@ mod tests {
             .section .debug_ranges\n{\n}\n";
         let m = crate::ptx::parse(ptx).expect("parses");
         let d = collect(&m, ptx).expect("collects");
-        let (early, late) = sections(&d, &Kernel, false).expect("resolves");
+        let (early, late) = sections(&d, &Kernel, &Placed::default(), false).expect("resolves");
         assert_eq!(early.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec![".debug_str"]);
         // Abbreviations first; the empty ranges are not written.
         assert_eq!(late.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec![".debug_abbrev", ".debug_info"]);
@@ -256,7 +256,7 @@ mod tests {
     fn without_the_debug_target_only_strings_are_copied() {
         let ptx = ".version 8.5\n.target sm_80\n.address_size 64\n.section .debug_info\n{\n.b8 1\n}\n.section .debug_str\n{\n.b8 120,0\n}\n";
         let m = crate::ptx::parse(ptx).expect("parses");
-        let (early, late) = sections(&collect(&m, ptx).expect("collects"), &Kernel, false).expect("resolves");
+        let (early, late) = sections(&collect(&m, ptx).expect("collects"), &Kernel, &Placed::default(), false).expect("resolves");
         assert_eq!((early.len(), late.len()), (1, 0));
     }
 
