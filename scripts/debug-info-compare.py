@@ -13,7 +13,12 @@ SM of the file's `.target`). For each of our cubins it checks:
   locations, not written yet; counted apart);
 * read: `nvdisasm -g` and `cuobjdump -elf` read the cubin without errors;
 * dies: `llvm-dwarfdump --debug-info` prints the same DIE tree for both,
-  code addresses (16 hex digits) masked.
+  code addresses (16 hex digits) masked;
+* maps: the register maps of each cubin that has them (ptxas's always)
+  parse as docs/debug-info.md describes them: the two sections list the
+  same functions with the same counts, every type code and register
+  class is a known one, every range is ordered, and the functions are
+  the cubin's (`maps ok` counts ptxas's cubins, `our maps ok` ours).
 
 Prints one line per file and SM with the failures, then the totals; exits
 1 when a check fails on a cubin we wrote. Needs llvm-dwarfdump on PATH for
@@ -46,6 +51,58 @@ def debug_sections(path):
     return [n for n in section_names(path) if re.match(r"^(\.rela?)?\.(debug_|nv_debug_)", n)]
 
 
+def section_bytes(path, name):
+    data = open(path, "rb").read()
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    entsize, count, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    headers = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * entsize) for i in range(count)]
+    names_at = headers[shstrndx][4]
+    for h in headers:
+        if data[names_at + h[0]:data.index(b"\0", names_at + h[0])].decode() == name:
+            return data[h[4]:h[4] + h[5]]
+    return None
+
+
+def map_problems(path):
+    """What does not parse in a cubin's register maps (None: it has none)."""
+    sass, types = section_bytes(path, ".nv_debug_info_reg_sass"), section_bytes(path, ".nv_debug_info_reg_type")
+    if sass is None and types is None:
+        return None
+    if sass is None or types is None:
+        return ["one register map section without the other"]
+    functions = {n[len(".text."):] for n in section_names(path) if n.startswith(".text.")}
+    problems, at, type_at = [], 0, 0
+
+    def name(b, i):
+        j = b.index(b"\0", i)
+        return b[i:j].decode(errors="replace"), j + 1
+    try:
+        while at < len(sass):
+            f, at = name(sass, at)
+            n, = struct.unpack_from("<I", sass, at)
+            at += 4
+            tf, type_at = name(types, type_at)
+            tn, = struct.unpack_from("<I", types, type_at)
+            type_at += 4
+            if (tf, tn) != (f, n):
+                problems.append(f"{f}: {n} entries, types {tf} {tn}")
+            if f not in functions:
+                problems.append(f"{f}: not a function of the cubin")
+            for _ in range(n):
+                part, = struct.unpack_from("<I", sass, at)
+                reg, at = name(sass, at + 4)
+                place, start, end = struct.unpack_from("<III", sass, at)
+                at += 12
+                if part > 1 or place >> 24 not in (2, 4, 5) or start > end or types[type_at] > 16:
+                    problems.append(f"{f} {reg}: word {part}, place {place:#x}, {start:#x}..{end:#x}, type {types[type_at]}")
+                type_at += 1
+        if type_at != len(types):
+            problems.append(f"{len(types) - type_at} bytes after the last type")
+    except (ValueError, struct.error, IndexError) as e:
+        problems.append(f"cut short: {e}")
+    return problems
+
+
 def dies(path):
     out = subprocess.run(["llvm-dwarfdump", "--debug-info", path], capture_output=True, text=True).stdout
     lines = out.splitlines()[1:]  # the first names the file
@@ -69,7 +126,7 @@ def main():
         else:
             files.append(p)
     have_dwarfdump = shutil.which("llvm-dwarfdump") is not None
-    totals = {"cubins": 0, "not compiled": 0, "ref failed": 0, "sections equal": 0, "sections equal but register maps": 0, "read": 0, "dies equal": 0}
+    totals = {"cubins": 0, "not compiled": 0, "ref failed": 0, "sections equal": 0, "sections equal but register maps": 0, "read": 0, "dies equal": 0, "maps ok": 0, "our maps ok": 0}
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
         for f in files:
@@ -106,6 +163,12 @@ def main():
                     else:
                         diff = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
                         problems.append(f"DIE trees differ at line {diff}: {a[diff:diff+1]} vs {b[diff:diff+1]}")
+                for path, key, ours_ in ((ref, "maps ok", False), (ours, "our maps ok", True)):
+                    mp = map_problems(path)
+                    if mp == []:
+                        totals[key] += 1
+                    elif mp:
+                        problems.append(("our" if ours_ else "ptxas's") + " register maps: " + "; ".join(mp[:3]))
                 if problems:
                     failed = True
                 print(f"{os.path.basename(f)} {sm}: " + ("ok" if not problems else "; ".join(problems)))

@@ -572,6 +572,7 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
     }
     let mut kernels = Vec::new();
     let mut positions = Vec::new();
+    let mut windows = Vec::new();
     let mut reports = Vec::new();
     for (((&id, result), (_, section)), allocating_ms) in kernel_ids.iter().zip(emitted).zip(&jobs).zip(times) {
         let f = &raw.functions[id];
@@ -615,6 +616,7 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
                         }
                     }
                     positions.push((k.code.locs.iter().map(at).collect::<Vec<_>>(), entries));
+                    windows.push(k.shared);
                 }
                 kernels.push(k.kernel);
             }
@@ -631,7 +633,17 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
     if let Some(source) = lines {
         // One sequence per kernel section, in the sections' order.
         let sections: Vec<crate::cubin::line_info::SectionLines> = cubin_module.kernels.iter().zip(positions).map(|(k, (positions, entries))| crate::cubin::line_info::SectionLines { symbol: k.name.clone(), positions, entries }).collect();
-        cubin_module.line_info = crate::cubin::line_info::with_dwarf(&source.files, &sections, source.ptx, codegen.device_debug).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), e)])?;
+        // A shared variable's address is the one it has in the first
+        // kernel whose code uses it (ptxas lays shared variables out once
+        // for the module; this compiler per kernel).
+        let shared = raw
+            .globals
+            .iter()
+            .filter(|(_, g)| g.space == ir::Space::Shared)
+            .filter_map(|(id, g)| windows.iter().find_map(|w| w.offset(crate::ir::entity::EntityRef::index(id) as u32)).map(|at| (g.name.clone(), u64::from(at))))
+            .collect();
+        let placed = crate::cubin::debug_info::Placed { shared };
+        cubin_module.line_info = crate::cubin::line_info::with_dwarf(&source.files, &sections, source.ptx, codegen.device_debug, &placed).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), e)])?;
         // e_flags' top byte with line information (ptxas 13.5, sm_80 to
         // sm_120; what the bits mean is not known).
         cubin_module.flags_top = 0x09;

@@ -75,3 +75,67 @@ fn without_debug_target_nothing_is_copied_but_strings() {
     let names: Vec<&str> = read.elf.sections.iter().map(|s| s.name.as_str()).collect();
     assert!(names.contains(&".debug_line") && !names.iter().any(|n| n.contains("debug_info") || n.contains("debug_abbrev")), "{names:?}");
 }
+
+/// A `.shared` variable's `DW_OP_addr` is its address in the kernel's
+/// shared window, the 0x400 bytes reserved from sm_90 on included
+/// (tests/data/debug_info/shared.expected, read from ptxas 13.5's cubins).
+/// The kernel declares its variables in the order ptxas lays them out
+/// (largest alignment first), so its addresses are ours too.
+#[test]
+fn shared_variables_have_their_window_addresses() {
+    const PTX: &str = include_str!("data/debug_info/shared.sm_75.ptx");
+    const EXPECTED: &str = include_str!("data/debug_info/shared.expected");
+    for sm in ["sm_75", "sm_80", "sm_90", "sm_120"] {
+        let header = format!("[{sm}]");
+        let facts: Vec<Vec<&str>> = EXPECTED.lines().skip_while(|l| *l != header).skip(1).take_while(|l| !l.starts_with('[')).map(|l| l.split(' ').collect()).collect();
+        assert_eq!(facts.len(), 3, "{sm}: facts");
+        let arch = format!("-arch={sm}");
+        let out = compile(PTX, &Options::from_ptxas_args(&[arch.as_str(), "-g"]).unwrap()).unwrap_or_else(|e| panic!("{sm}: {e:?}"));
+        let read = elf::read(&out.cubin).unwrap();
+        let info = match &read.elf.sections.iter().find(|s| s.name == ".debug_info").expect("no .debug_info").content {
+            Content::Bytes(b) => b.clone(),
+            other => panic!("{sm}: .debug_info holds {other:?}"),
+        };
+        for fact in facts {
+            let (name, at, value) = (fact[0], fact[1].parse::<usize>().unwrap(), u64::from_str_radix(fact[2], 16).unwrap());
+            assert_eq!(info[at - 1], 0x03, "{sm}: {name}: DW_OP_addr");
+            let ours = u64::from_le_bytes(info[at..at + 8].try_into().unwrap());
+            assert_eq!(ours, value, "{sm}: {name}'s address");
+        }
+    }
+}
+
+/// The register maps' format: ptxas's sections decode to what
+/// `cuobjdump -elf` prints of them (and the words a separate script read),
+/// and encode back to the same bytes (tests/data/debug_info/scale.regmaps).
+#[test]
+fn register_maps_read_as_cuobjdump_prints_them_and_write_back() {
+    use ptx2sass::internals::cubin::register_maps::{decode, encode, type_name};
+    const FACTS: &str = include_str!("data/debug_info/scale.regmaps");
+    let line = |key: &str| FACTS.lines().find_map(|l| l.strip_prefix(key).and_then(|l| l.strip_prefix(' '))).unwrap_or_else(|| panic!("no {key}"));
+    let unhex = |s: &str| (0..s.len()).step_by(2).map(|k| u8::from_str_radix(&s[k..k + 2], 16).unwrap()).collect::<Vec<u8>>();
+    let (sass, types) = (unhex(line("sass")), unhex(line("type")));
+    let maps = decode(&sass, &types).unwrap();
+    let mut printed = vec![".section .nv_debug_info_reg_sass".to_string()];
+    for m in &maps {
+        printed.push(format!("  Function Name: {}", m.function));
+        printed.push(format!("  Total entry: {:x}", m.locations.len()));
+        for l in &m.locations {
+            printed.push(format!("    (reg: {}) {:#x}, {:#x}, {:#x}", l.ptx_register, u32::from(l.class) << 24 | l.register, l.start, l.end));
+        }
+    }
+    printed.push(".section .nv_debug_info_reg_type".to_string());
+    for m in &maps {
+        printed.push(format!("  Function Name: {}", m.function));
+        printed.push(format!("  Total entry: {:x}", m.locations.len()));
+        printed.extend(m.locations.iter().map(|l| format!(".{}", type_name(l.ty).unwrap())));
+    }
+    let expected: Vec<&str> = FACTS.lines().filter_map(|l| l.strip_prefix("cuobjdump ")).collect();
+    assert_eq!(printed, expected);
+    let parts: Vec<String> = maps.iter().flat_map(|m| &m.locations).map(|l| l.part.to_string()).collect();
+    assert_eq!(parts.join(" "), line("parts"));
+    assert_eq!(encode(&maps).unwrap(), (sass.clone(), types.clone()));
+    // Cut short or disagreeing, they do not decode.
+    assert!(decode(&sass[..sass.len() - 1], &types).is_err());
+    assert!(decode(&sass, &types[..types.len() - 1]).is_err());
+}

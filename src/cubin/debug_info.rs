@@ -18,7 +18,10 @@
 //! * a kernel parameter (`.b64 bit_counts_param_0` in a
 //!   `DW_AT_location`'s `DW_OP_addr`) is its address in constant bank 0
 //!   (0x160 and up at sm_80), filled in when the cubin is built
-//!   ([`super::module::ParamAddress`]).
+//!   ([`super::module::ParamAddress`]);
+//! * a `.shared` variable is its address in the kernel's shared window
+//!   (the value of its symbol: after the 0x400 bytes reserved from sm_90
+//!   on), no relocation; ours is where our layout put it ([`Placed`]).
 //!
 //! Which blocks it copies: with `.target ..., debug` or with `-g`, every
 //! non-empty one (with the debug target whatever the options: `-g`,
@@ -55,27 +58,36 @@ pub trait CodePlaces {
     fn place(&self, function: &str, line: u32) -> Option<(String, u64)>;
 }
 
+/// Where the compilation put the PTX's variables.
+#[derive(Clone, Debug, Default)]
+pub struct Placed {
+    /// Each `.shared` variable's address in the shared window of the
+    /// first kernel (in section order) whose code uses it, the reserved
+    /// area included.
+    pub shared: Vec<(String, u64)>,
+}
+
 /// The copied sections that go right after `.debug_line` (`.debug_str`)
 /// and those that go after `.nv_debug_ptx_txt`, resolved; `device_debug`:
 /// compiled with `-g`.
-pub fn sections(debug: &ModuleDebug, places: &dyn CodePlaces, device_debug: bool) -> Result<(Vec<DebugSection>, Vec<DebugSection>), String> {
+pub fn sections(debug: &ModuleDebug, places: &dyn CodePlaces, placed: &Placed, device_debug: bool) -> Result<(Vec<DebugSection>, Vec<DebugSection>), String> {
     let copied = |d: &DebugData| !d.bytes.is_empty() && (debug.debug_target || device_debug || d.name == ".debug_str");
     let mut early = Vec::new();
     let mut late: Vec<&DebugData> = Vec::new();
     for d in debug.sections.iter().filter(|d| copied(d)) {
         if d.name == ".debug_str" {
-            early.push(resolve(debug, d, places)?);
+            early.push(resolve(debug, d, places, placed)?);
         } else {
             late.push(d);
         }
     }
     late.sort_by_key(|d| SECTION_ORDER.iter().position(|n| *n == d.name).unwrap_or(SECTION_ORDER.len()));
-    let late = late.into_iter().map(|d| resolve(debug, d, places)).collect::<Result<Vec<_>, String>>()?;
+    let late = late.into_iter().map(|d| resolve(debug, d, places, placed)).collect::<Result<Vec<_>, String>>()?;
     Ok((early, late))
 }
 
 /// One section's bytes with its symbols filled in or relocated.
-fn resolve(debug: &ModuleDebug, d: &DebugData, places: &dyn CodePlaces) -> Result<DebugSection, String> {
+fn resolve(debug: &ModuleDebug, d: &DebugData, places: &dyn CodePlaces, placed: &Placed) -> Result<DebugSection, String> {
     let mut bytes = d.bytes.clone();
     let mut relocations = Vec::new();
     let mut parameters = Vec::new();
@@ -104,8 +116,10 @@ fn resolve(debug: &ModuleDebug, d: &DebugData, places: &dyn CodePlaces) -> Resul
                     Some(_) => return Err(format!("line {}: a code address in {} needs 8 bytes, not {}", r.line, d.name, r.width)),
                     None => 0,
                 },
-                // Variables: no address ptxas gives (not measured).
-                None => 0,
+                // A shared variable: its address in the shared window, as
+                // ptxas's (its symbol's value). Other variables: 0 (what
+                // ptxas gives them is not measured).
+                None => placed.shared.iter().find(|(n, _)| *n == r.symbol).map_or(0, |&(_, at)| at as i64 + r.addend),
             },
         };
         let at = r.offset as usize;
@@ -228,7 +242,7 @@ mod tests {
             .section .debug_ranges\n{\n}\n";
         let m = crate::ptx::parse(ptx).expect("parses");
         let d = collect(&m, ptx).expect("collects");
-        let (early, late) = sections(&d, &Kernel, false).expect("resolves");
+        let (early, late) = sections(&d, &Kernel, &Placed::default(), false).expect("resolves");
         assert_eq!(early.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec![".debug_str"]);
         // Abbreviations first; the empty ranges are not written.
         assert_eq!(late.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), vec![".debug_abbrev", ".debug_info"]);
@@ -242,7 +256,7 @@ mod tests {
     fn without_the_debug_target_only_strings_are_copied() {
         let ptx = ".version 8.5\n.target sm_80\n.address_size 64\n.section .debug_info\n{\n.b8 1\n}\n.section .debug_str\n{\n.b8 120,0\n}\n";
         let m = crate::ptx::parse(ptx).expect("parses");
-        let (early, late) = sections(&collect(&m, ptx).expect("collects"), &Kernel, false).expect("resolves");
+        let (early, late) = sections(&collect(&m, ptx).expect("collects"), &Kernel, &Placed::default(), false).expect("resolves");
         assert_eq!((early.len(), late.len()), (1, 0));
     }
 

@@ -106,20 +106,21 @@ const DW_LNE_NV_INLINED_AT: u8 = 0x90;
 /// `.debug_str` after `.debug_line`, and with `.target ..., debug` the
 /// others (`.debug_abbrev`, `.debug_info`, ...) after `.nv_debug_ptx_txt`.
 pub fn sections(files: &[SourceFile], sections: &[SectionLines], ptx: &str) -> Result<Vec<DebugSection>, String> {
-    with_dwarf(files, sections, ptx, false)
+    with_dwarf(files, sections, ptx, false, &super::debug_info::Placed::default())
 }
 
 /// [`sections`] for a compilation with `-g` (`device_debug`), which
 /// copies every DWARF section of the PTX, debug target or not (measured:
-/// ptxas `-g` on nvcc `-G` PTX whose `.target` lost its `debug`).
-pub fn with_dwarf(files: &[SourceFile], sections: &[SectionLines], ptx: &str, device_debug: bool) -> Result<Vec<DebugSection>, String> {
+/// ptxas `-g` on nvcc `-G` PTX whose `.target` lost its `debug`);
+/// `placed`: where the compilation put the PTX's variables.
+pub fn with_dwarf(files: &[SourceFile], sections: &[SectionLines], ptx: &str, device_debug: bool, placed: &super::debug_info::Placed) -> Result<Vec<DebugSection>, String> {
     let debug = match crate::ptx::parse(ptx) {
         Ok(module) => crate::ptx::debug_sections::collect(&module, ptx)?,
         // The compiler has parsed it already; a text that does not parse
         // here has no sections to copy.
         Err(_) => crate::ptx::debug_sections::ModuleDebug::default(),
     };
-    let (copied_early, copied_late) = super::debug_info::sections(&debug, &CodePlaces { functions: &debug.functions, sections }, device_debug)?;
+    let (copied_early, copied_late) = super::debug_info::sections(&debug, &CodePlaces { functions: &debug.functions, sections }, placed, device_debug)?;
     let strings = debug.sections.iter().find(|d| d.name == ".debug_str");
     let name_offset = |loc_line: u32| -> u64 {
         let Some((label, addend)) = debug.function_name_of(loc_line) else { return 0 };

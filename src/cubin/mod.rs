@@ -21,6 +21,7 @@ pub mod layout;
 pub mod line_info;
 pub mod listing;
 pub mod module;
+pub mod register_maps;
 pub mod section_listing;
 
 use crate::isa::bits;

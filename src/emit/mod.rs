@@ -68,6 +68,9 @@ pub struct EmittedKernel {
     pub spill_store_bytes: u32,
     /// Spill loads in bytes.
     pub spill_load_bytes: u32,
+    /// Its shared window (where its shared variables are: the debug
+    /// information's addresses).
+    pub shared: crate::emit::variables::SharedWindow,
 }
 
 /// ptxas reports (and the driver allocates) two registers more than the
@@ -302,7 +305,7 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     kernel.textures = texref_words(module, ir_func, sm);
     kernel.surfaces = surfref_words(module, ir_func, sm);
     // Spills are the kernel's own (ptxas -v reports each function's apart).
-    Ok(EmittedKernel { kernel, code, spill_store_bytes: func.spill_stores, spill_load_bytes: func.spill_loads })
+    Ok(EmittedKernel { kernel, code, spill_store_bytes: func.spill_stores, spill_load_bytes: func.spill_loads, shared: window })
 }
 
 /// The constant-bank words of the texrefs `f` fetches through (see

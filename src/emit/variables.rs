@@ -57,6 +57,15 @@ pub struct SharedWindow {
     pub dynamic: bool,
 }
 
+impl SharedWindow {
+    /// The address of shared variable `global` (global index) in the
+    /// window, the reserved area included; `None` where the kernel's code
+    /// does not use it.
+    pub fn offset(&self, global: u32) -> Option<u32> {
+        self.offsets.get(&global).copied()
+    }
+}
+
 fn align_up(x: u64, a: u64) -> u64 {
     let a = a.max(1);
     x.div_ceil(a) * a
