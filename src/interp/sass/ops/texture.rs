@@ -138,7 +138,7 @@ impl Translator<'_> {
     }
 
     /// TEX and TLD by their form (see `crate::isa::table::texture`): the
-    /// dimension is the one the form fixes (printed `1D`/`2D`/`3D`), `.LL` adds a level
+    /// dimension is the modifier printed as an operand (`1D`/`2D`/`3D`), `.LL` adds a level
     /// of detail after the coordinates, `.SCR` splits the values in halves
     /// (the larger in a) and reads the handle from the constant-bank word
     /// its two hex operands name; other forms read the coordinates from a,
@@ -146,10 +146,11 @@ impl Translator<'_> {
     fn texture(&mut self, inst: &Inst) -> R<Op> {
         let form = inst.form;
         let ops: &[Operand] = &inst.operands;
-        // The dimension is the field at bits 61–62 that every fetch's form
-        // fixes (0 1D, 1 2D, 2 3D: the form table's texture module).
-        let dim = form.fixed.iter().find(|(f, _)| f.start == 61 && f.width == 2).and_then(|&(_, v)| u8::try_from(v + 1).ok());
-        let dim = dim.filter(|d| (1..=3).contains(d)).ok_or(Bad)?;
+        // The dimension: the modifier the fetch prints as an operand of
+        // its own (the form table's texture module).
+        let dims = [Mod::_1D, Mod::_2D, Mod::_3D];
+        let dim = (0..ops.len()).find_map(|k| inst.operand_tokens(k).iter().find_map(|t| dims.iter().position(|d| d == t)));
+        let dim = dim.map(|d| d as u8 + 1).ok_or(Bad)?;
         let lod = u8::from(inst.has(Mod::LL));
         let scr = inst.has(Mod::SCR);
         let has_b = matches!(form.slots.get(3), Some(Slot::Gpr { .. }));
