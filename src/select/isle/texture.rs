@@ -16,7 +16,17 @@
 //!   tuple and the level the other;
 //! * the handle's word: `0x0, 0x5a` (bank 0, word 0x5a: `c[0x0][0x168]`)
 //!   names the kernel parameter holding it; from sm_90 `ULDC UR4,
-//!   c[0x0][0x218]; UMOV UR5, URZ`.
+//!   c[0x0][0x218]; UMOV UR5, URZ`;
+//! * a handle computed in registers (loaded from memory): before sm_90 the
+//!   `.B` forms, its low word a value after the coordinates (`TEX.SCR.B.LL
+//!   R10, R8, R6, R4, 2D`: x y in R6 R7, the handle and the level in R4
+//!   R5); from sm_90 ptxas loops over the warp's handles with R2UR, which
+//!   is refused here.
+//!
+//! Every instruction is built through its typed machine struct
+//! (`mach::Tex { mode, dim }`, `mach::Suld { .. }`, `mach::Txq { b }`):
+//! the form is the one whose modifiers those values spell and whose slots
+//! take the operands, never one found by its text.
 
 use super::super::context::SelectCtx;
 use super::super::mach::{MachKind, VReg};
@@ -26,6 +36,12 @@ use crate::isa::op::mach::{self, LdcuSize, SuldMode, SuldMode2, SuldScope, TexDi
 use crate::isa::op::{Mnemonic, Op};
 use crate::isa::operand::{Operand, Reg, RegFile, SrcMods};
 use smallvec::SmallVec;
+
+/// Why a handle computed in registers is refused from sm_90: ptxas reads
+/// it into uniform registers in a loop over the warp's distinct handles
+/// (`R2UR P1, UR6, R2; R2UR.OR P1, UR7, R3; @!P1 TEX.LL ...; BRA.U.ANY`),
+/// which is not selected here.
+const REGISTER_HANDLE_FROM_SM90: &str = "a texture or surface handle computed in registers on sm_90 or later (ptxas reads it into uniform registers in a loop over the warp's handles; not supported)";
 
 /// The level of detail ptxas gives TEX.LL for PTX `tex` (-32.0).
 const TEX_LOD: u32 = 0xc200_0000;
@@ -37,6 +53,8 @@ enum Part {
     Arg(crate::ir::Value),
     /// A constant, moved into a register.
     Bits(u32),
+    /// A register already holding the value (a handle's low word).
+    Reg(VReg),
 }
 
 /// Where the SM's texture and surface instructions read a handle that
@@ -80,64 +98,81 @@ impl SelectCtx<'_> {
                 None => return self.fail("a texture fetch without a handle"),
             },
         };
-        // The byte offset in constant bank 0 of the handle's word.
+        let Some(at) = HandleAt::of(self.sm) else { return self.fail("an SM without forms") };
+        // The byte offset in constant bank 0 of the handle's word; `None`
+        // for a handle computed in registers, which the `.B` forms read
+        // before sm_90.
         let handle_offset = match (t.texref, handle) {
             (Some(k), _) => match crate::ir::texture::texref_slot(self.sm, self.func, k) {
-                Some(at) => at,
+                Some(at) => Some(at),
                 None => return self.fail("a texref fetch the function's texrefs do not list"),
             },
             (None, Some(h)) => match self.param(h) {
-                Some((off, _)) => off,
-                None => return self.fail("a texture handle that is not a kernel parameter (bindless handles in registers are not selected yet)"),
+                Some((off, _)) => Some(off),
+                None if at == HandleAt::Bank => None,
+                None => return self.fail(REGISTER_HANDLE_FROM_SM90),
             },
             (None, None) => return self.fail("a texture fetch without a handle"),
         };
-        let Some(at) = HandleAt::of(self.sm) else { return self.fail("an SM without forms") };
         let scr = at == HandleAt::Bank;
+        let bound = handle_offset.is_none();
         // Float coordinates fetch 1D as 2D (y = 0).
         let dim = if !t.int_coords && t.dim == 1 { 2 } else { t.dim };
-        // The mnemonic, and whether it takes a level of detail: TEX's
-        // `.LL` (none on sm_120: `TEX R4, R2, R4, UR4, 2D`), TLD's `.LZ`
-        // and TLD4's none are in no register.
-        let (mnemonic, lod) = match (t.gather, t.int_coords) {
+        // The mnemonic, whether it takes a level of detail (TEX's `.LL`,
+        // none on sm_120: `TEX R4, R2, R4, UR4, 2D`; TLD's `.LZ` and
+        // TLD4's none are in no register), and whether the values split in
+        // halves (the `.SCR` forms; TEX 3D with a handle in a register is
+        // `TEX.B.LL`, which does not split).
+        let (mnemonic, lod, split) = match (t.gather, t.int_coords) {
             (Some(c), _) => {
                 let component = [Tld4Mode::R, Tld4Mode::G, Tld4Mode::B, Tld4Mode::A];
                 let (Some(&mode), 2) = (component.get(usize::from(c)), dim) else { return self.fail(format!("a gather of component {c} of a {dim}D texture")) };
-                (mach::Tld4 { scr, mode }.mnemonic(), false)
+                (mach::Tld4 { scr, mode, b: bound }.mnemonic(), false, scr)
             }
             (None, true) => {
                 let Some(&dim) = [TldDim::_1D, TldDim::_2D, TldDim::_3D].get(usize::from(dim).wrapping_sub(1)) else { return self.fail(format!("a {dim}D texel fetch")) };
-                (mach::Tld { mode: if scr { TldMode::SCR_LZ } else { TldMode::LZ }, dim }.mnemonic(), false)
+                let mode = if bound { TldMode::SCR_B_LZ } else if scr { TldMode::SCR_LZ } else { TldMode::LZ };
+                (mach::Tld { mode, dim }.mnemonic(), false, scr)
             }
             (None, false) => {
-                let dim = match dim {
+                let tex_dim = match dim {
                     2 => TexDim::_2D,
                     3 => TexDim::_3D,
                     _ => return self.fail(format!("a {dim}D texture fetch")),
                 };
                 let sm120 = crate::isa::family::measured_sm(self.sm) == Some(120);
-                let mode = if scr { TexMode::SCR_LL } else if sm120 { TexMode::None } else { TexMode::LL };
-                (mach::Tex { mode, dim }.mnemonic(), mode != TexMode::None)
+                let mode = match (bound, scr) {
+                    // ptxas's 3D fetch of a handle in a register is
+                    // `TEX.B.LL` (coordinates in a, handle and level in b),
+                    // which the form table does not have.
+                    (true, _) if dim == 3 => return self.fail("a 3D texture fetch whose handle is computed in registers (TEX.B.LL) is not supported"),
+                    (true, _) => TexMode::SCR_B_LL,
+                    (false, true) => TexMode::SCR_LL,
+                    (false, false) if sm120 => TexMode::None,
+                    (false, false) => TexMode::LL,
+                };
+                (mach::Tex { mode, dim: tex_dim }.mnemonic(), mode != TexMode::None, matches!(mode, TexMode::SCR_LL | TexMode::SCR_B_LL))
             }
         };
         let mut values: SmallVec<[Part; 4]> = coords.iter().map(|&v| Part::Arg(v)).collect();
         if usize::from(dim) > values.len() {
             values.push(Part::Bits(0));
         }
-        let (a, b): (SmallVec<[Part; 4]>, SmallVec<[Part; 4]>) = if scr {
-            if lod {
-                values.push(Part::Bits(TEX_LOD));
-            }
-            let split = values.len().div_ceil(2);
-            (values[..split].iter().copied().collect(), values[split..].iter().copied().collect())
-        } else if lod {
-            (values, [Part::Bits(TEX_LOD)].into_iter().collect())
-        } else {
-            (values, SmallVec::new())
+        let coords_len = values.len();
+        if let (true, Some(h)) = (bound, handle) {
+            values.push(Part::Reg(self.handle_low_word(h)));
+        }
+        if lod {
+            values.push(Part::Bits(TEX_LOD));
+        }
+        let at_b = if split { values.len().div_ceil(2) } else { coords_len };
+        let (a, b) = values.split_at(at_b);
+        let a = self.tex_tuple(a);
+        let b = if b.is_empty() { None } else { Some(self.tex_tuple(b)) };
+        let handle_ur = match handle_offset {
+            Some(offset) if !scr => Some(self.tex_uniform_handle(offset)),
+            _ => None,
         };
-        let a = self.tex_tuple(&a);
-        let b = if b.is_empty() { None } else { Some(self.tex_tuple(&b)) };
-        let handle_ur = if scr { None } else { Some(self.tex_uniform_handle(handle_offset)) };
         let mut ops: SmallVec<[Operand; 8]> = SmallVec::new();
         ops.push(self.result(1, Operand::reg(Reg::zero(RegFile::Gpr))));
         ops.push(self.result(0, Operand::reg(Reg::zero(RegFile::Gpr))));
@@ -145,14 +180,15 @@ impl SelectCtx<'_> {
         if let Some(b) = b {
             ops.push(Operand::reg(self.reg_of(b)));
         }
-        match handle_ur {
-            None => ops.extend([Operand::Hex(0), Operand::Hex(handle_offset / 4)]),
-            Some(ur) => {
+        match (handle_ur, handle_offset) {
+            (Some(ur), _) => {
                 ops.push(Operand::reg(self.reg_of(ur)));
                 if at == HandleAt::UniformZero {
                     ops.push(Operand::Hex(0));
                 }
             }
+            (None, Some(offset)) => ops.extend([Operand::Hex(0), Operand::Hex(offset / 4)]),
+            (None, None) => {}
         }
         // The dimension's operand (its text is the modifier's).
         ops.push(Operand::Hex(0));
@@ -170,6 +206,7 @@ impl SelectCtx<'_> {
                     self.vreg(v)
                 }
                 Part::Bits(bits) => self.tex_constant(bits),
+                Part::Reg(r) => r,
             });
         }
         if regs.len() == 1 {
@@ -278,10 +315,7 @@ impl SelectCtx<'_> {
             ops.push(addr);
         }
         if let Some(h) = register_handle {
-            self.use_value(h);
-            let wide = self.vreg(h);
-            let low = self.fresh(Type::R32);
-            self.pseudo(MachKind::Extract { part: 0 }, &[low], &[wide]);
+            let low = self.handle_low_word(h);
             ops.push(Operand::reg(self.reg_of(low)));
         } else if at == HandleAt::Bank {
             ops.push(Operand::Hex(0));
@@ -308,8 +342,20 @@ impl SelectCtx<'_> {
             return self.fail(format!("header query descriptor {:#x}", d.imm));
         };
         let handle = d.args.first().copied();
-        let Some(offset) = self.handle_word(q.reference.map(|k| (k, q.surface)), handle) else { return };
         let Some(at) = HandleAt::of(self.sm) else { return self.fail("an SM without forms") };
+        // A handle computed in registers, before sm_90: `TXQ.B` reads its
+        // low word and the level of detail as a pair (ptxas 13.5: `MOV
+        // R19, RZ; MOV R18, R4; TXQ.B RZ, R0, R18, TEX_HEADER_DIMENSION,
+        // 0x1`).
+        if let (None, Some(h), HandleAt::Bank) = (q.reference, handle, at)
+            && self.param(h).is_none()
+        {
+            let low = self.handle_low_word(h);
+            let pair = self.tex_tuple(&[Part::Reg(low), Part::Bits(0)]);
+            let ops = [Operand::reg(Reg::zero(RegFile::Gpr)), self.result(0, Operand::reg(Reg::zero(RegFile::Gpr))), Operand::reg(self.reg_of(pair)), Operand::Hex(0), Operand::Hex(1 << q.component)];
+            return self.emit(mach::Txq { b: true }.mnemonic(), &ops);
+        }
+        let Some(offset) = self.handle_word(q.reference.map(|k| (k, q.surface)), handle) else { return };
         let level = self.tex_constant(0);
         let mut ops: SmallVec<[Operand; 8]> = SmallVec::new();
         ops.push(Operand::reg(Reg::zero(RegFile::Gpr)));
@@ -326,7 +372,7 @@ impl SelectCtx<'_> {
             ops.push(Operand::Hex(0));
         }
         ops.push(Operand::Hex(1 << q.component));
-        self.emit(mach::Txq.mnemonic(), &ops);
+        self.emit(mach::Txq { b: false }.mnemonic(), &ops);
     }
 
     /// The byte offset in constant bank 0 of a handle's word: that of the
@@ -341,7 +387,7 @@ impl SelectCtx<'_> {
             (None, Some(h)) => match self.param(h) {
                 Some((off, _)) => Some(off),
                 None => {
-                    self.fail("a texture or surface handle computed in registers (only a kernel parameter's or a .texref's or .surfref's handle is supported)");
+                    self.fail(REGISTER_HANDLE_FROM_SM90);
                     return None;
                 }
             },
@@ -354,6 +400,16 @@ impl SelectCtx<'_> {
                 None
             }
         }
+    }
+
+    /// A register holding the low word of the 64-bit handle `h` (what the
+    /// `.B` forms and SULD/SUST's register form read).
+    fn handle_low_word(&mut self, h: crate::ir::Value) -> VReg {
+        self.use_value(h);
+        let wide = self.vreg(h);
+        let low = self.fresh(Type::R32);
+        self.pseudo(MachKind::Extract { part: 0 }, &[low], &[wide]);
+        low
     }
 
     /// A uniform register holding the constant-bank word at `offset`
