@@ -352,10 +352,11 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         // low word and the level of detail a register pair, 40–58 clear
         // (ptxas 13.5, sm_75 and sm_80: `TXQ.B RZ, R0, R18,
         // TEX_HEADER_DIMENSION, 0x1` = 0x0800000012007370 /
-        // 0x000fe200000001ff, R19 = 0).
+        // 0x000fe200000001ff, R19 = 0). The handle is never RZ (nvdisasm
+        // prints `???255`: random instances).
         const B_HANDLE: &[(Field, u64)] = &[(f(40, 58), 0)];
         let bound: Vec<(Field, u64)> = query(false, B_HANDLE).iter().map(|&(fl, v)| if fl == f(59, 61) { (fl, 1) } else { (fl, v) }).collect();
-        v.push(Form { sms: (75, 89), ..g.form("TXQ.B", 0x370, leak(bound), &[], vec![second, RD, level, header, mask]) }.widths(OperandWidths::ONE.source(0, Width::Regs(2))));
+        v.push(Form { nonzero: &[2], sms: (75, 89), ..g.form("TXQ.B", 0x370, leak(bound), &[], vec![second, RD, level, header, mask]) }.widths(OperandWidths::ONE.source(0, Width::Regs(2))));
         v.push(Form { nonzero: &[4], sms: (75, 90), ..g.form("TXQ", 0xf6f, query(true, UR_HANDLE), &[], vec![second, RD, level, header, handle_ur, zero, mask]) });
     } else {
         let handle_ur = Slot::Ur { field: f(40, 47), neg: None, abs: None, not: None };
