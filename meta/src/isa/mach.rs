@@ -57,6 +57,7 @@ const KINDS: &[(&str, &[&str])] = &[
     ("Scope", &["CTA", "SM", "GPU", "SYS", "STRONG", "CONSTANT", "MMIO", "PRIVATE", "VC", "WEAK"]),
     ("Cache", &["EF", "EL", "LU", "EU", "NA"]),
     ("Swizzle", &["H0_H0", "H1_H1", "F32"]),
+    ("Dim", &["1D", "2D", "3D"]),
 ];
 
 /// Rust keywords a field name may not be.

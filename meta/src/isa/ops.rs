@@ -13,7 +13,7 @@
 //!
 //! [`Op`]: ../../src/isa/op.rs
 
-use crate::isa::form::{Form, OperandSuffix, UNMEASURED};
+use crate::isa::form::{Form, OperandSuffix, Slot, UNMEASURED};
 use crate::isa::table::opcodes::OPCODES;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -29,12 +29,16 @@ pub fn base(name: &str) -> &str {
 }
 
 /// The tokens of a spelling (`.E.64` → `E`, `64`; the empty spelling has
-/// none); `None` when it is not a sequence of dotted tokens.
+/// none; a modifier printed as an operand of its own is one token with no
+/// dot: `2D`); `None` when it is not a sequence of dotted tokens.
 pub fn tokens(spelling: &'static str) -> Option<Vec<&'static str>> {
     if spelling.is_empty() {
         return Some(Vec::new());
     }
-    let rest = spelling.strip_prefix('.')?;
+    let rest = match spelling.strip_prefix('.') {
+        Some(rest) => rest,
+        None => return (spelling.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')).then(|| vec![spelling]),
+    };
     let parts: Vec<&str> = rest.split('.').collect();
     parts.iter().all(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')).then_some(parts)
 }
@@ -44,16 +48,28 @@ pub fn mod_variant(token: &str) -> String {
     if token.starts_with(|c: char| c.is_ascii_digit()) { format!("_{token}") } else { token.to_string() }
 }
 
+/// Whether modifier `k` of `form` prints as an operand of its own: the
+/// operand suffix of an empty text slot (a fetch's dimension, `2D`), its
+/// spellings one token with no dot.
+pub fn own_operand(form: &Form, k: usize) -> bool {
+    form.operand_suffixes
+        .iter()
+        .any(|s| matches!(*s, OperandSuffix::Mod { modifier, slot } if usize::from(modifier) == k && form.slots.get(usize::from(slot)) == Some(&Slot::Text(""))))
+}
+
 /// Every spelling of a form that is part of its text: the name after the
-/// opcode, the suffix, every modifier value, the operand suffix texts.
-fn spellings(form: &Form) -> Vec<&'static str> {
-    let mut out = vec![&form.name[base(form.name).len()..], form.suffix];
-    for m in form.mods {
-        out.extend(m.names.iter().copied().filter(|n| *n != UNMEASURED));
+/// opcode, the suffix, every modifier value, the operand suffix texts;
+/// each with whether it must start with a dot (all but the spellings of
+/// a modifier printed as an operand of its own, [`own_operand`]).
+fn spellings(form: &Form) -> Vec<(&'static str, bool)> {
+    let mut out = vec![(&form.name[base(form.name).len()..], true), (form.suffix, true)];
+    for (k, m) in form.mods.iter().enumerate() {
+        let dotted = !own_operand(form, k);
+        out.extend(m.names.iter().copied().filter(|n| *n != UNMEASURED).map(|n| (n, dotted)));
     }
     for s in form.operand_suffixes {
         if let OperandSuffix::Text { text, .. } = s {
-            out.push(text);
+            out.push((text, true));
         }
     }
     out
@@ -83,10 +99,11 @@ impl Ops {
                 problems.push(format!("form `{}` has {} operands; an instruction holds at most 8", form.name, form.slots.len()));
             }
             used.insert(b);
-            for s in spellings(form) {
+            for (s, dotted) in spellings(form) {
                 match tokens(s) {
-                    Some(t) => all.extend(t),
-                    None => problems.push(format!("the spelling `{s}` of form `{}` is not a sequence of `.TOKEN`s", form.name)),
+                    Some(t) if s.is_empty() || s.starts_with('.') == dotted => all.extend(t),
+                    Some(_) if !dotted => problems.push(format!("the spelling `{s}` of form `{}` prints as an operand: one TOKEN with no dot", form.name)),
+                    _ => problems.push(format!("the spelling `{s}` of form `{}` is not a sequence of `.TOKEN`s", form.name)),
                 }
             }
         }

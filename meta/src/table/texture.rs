@@ -26,9 +26,10 @@
 //! How the coordinates are split between a and b (ptxas 13.5, ZLUDA's
 //! `tex_read_*` kernels): before sm_90 the first half of the n values
 //! (rounded up) in a, the rest in b (TLD 2D: x in a, y in b); from sm_90
-//! every coordinate in a and the level of detail in b. The dimension
-//! prints as an operand, so each dimension is its own form, whose row
-//! declares the widths of a and b ([`fetch_widths`]).
+//! every coordinate in a and the level of detail in b. Each dimension is
+//! its own form, whose row declares the widths of a and b
+//! ([`fetch_widths`]); the dimension is a modifier printed as an operand
+//! ([`dim_mod`]), so the typed instruction names it.
 //! Fields from single-bit flips of ptxas's words (sm_80, sm_90, sm_120)
 //! with nvdisasm 13.5.
 //!
@@ -49,11 +50,33 @@
 
 use super::{Generation, RD, f, gpr};
 use crate::isa::bits::Field;
-use crate::isa::form::{Form, ModField, Slot, UNMEASURED};
+use crate::isa::form::{Form, ModField, OperandSuffix, Slot, UNMEASURED};
 use crate::isa::widths::{Declare, OperandWidths, Width};
 
 /// TLD4's gathered component.
 const COMPONENT: ModField = ModField { field: Field::bits(87, 88), names: &[".R", ".G", ".B", ".A"], extra: None };
+
+/// The spellings of a fetch's dimension (61–62), which nvdisasm prints as
+/// an operand of its own after the handle (`0x0, 0x5b, 2D`).
+const DIM_NAMES: [&str; 3] = ["1D", "2D", "3D"];
+
+/// The dimension of a fetch as a modifier whose one measured value is
+/// `dim` (0 `1D`, 1 `2D`, 2 `3D`): each dimension stays a form of its own
+/// (its coordinate widths and slots differ), and words of another
+/// dimension do not decode as it. Printed as the operand of an empty text
+/// slot ([`dim_slot`]), so that selection names the dimension as a typed
+/// modifier value (`TexDim::_2D`) rather than by the form's text.
+fn dim_mod(dim: u64) -> ModField {
+    let names: Vec<&'static str> = DIM_NAMES.iter().enumerate().map(|(k, n)| if k as u64 == dim { *n } else { UNMEASURED }).collect();
+    ModField { field: Field::bits(61, 62), names: Box::leak(names.into_boxed_slice()), extra: None }
+}
+
+/// The slot the dimension prints in: an operand with no bits of its own,
+/// followed by the dimension modifier (index `modifier` of the form's
+/// modifiers); with the operand suffix that places it, for slot `slot`.
+fn dim_slot(modifier: u8, slot: u8) -> (Slot, &'static [OperandSuffix]) {
+    (Slot::Text(""), Box::leak(vec![OperandSuffix::Mod { modifier, slot }].into_boxed_slice()))
+}
 
 /// A fetch's operand widths: two result pairs, then the coordinate
 /// registers a and b, holding the `dims` coordinates and, with `lod`,
@@ -68,38 +91,53 @@ fn fetch_widths(dims: u64, lod: bool, split: bool) -> OperandWidths {
     OperandWidths::ONE.result(Width::Regs(2)).source(0, regs(a)).source(1, regs(b))
 }
 
+/// A `.B` fetch's operand widths ([`fetch_widths`] with the handle's low
+/// word a value after the `dims` coordinates): split in halves, or the
+/// coordinates in a and the handle (then the level of detail) in b.
+fn bound_widths(dims: u64, lod: bool, split: bool) -> OperandWidths {
+    let values = dims as u8 + 1 + u8::from(lod);
+    let (a, b) = if split { (values.div_ceil(2), values / 2) } else { (dims as u8, 1 + u8::from(lod)) };
+    let regs = |n: u8| Width::Regs(if n == 3 { 4 } else { n.max(1) });
+    OperandWidths::ONE.result(Width::Regs(2)).source(0, regs(a)).source(1, regs(b))
+}
+
 /// The forms of this module.
 pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
     let first = v.len();
-    const DIMS: [(&str, u64); 3] = [("1D", 0), ("2D", 1), ("3D", 2)];
+    const DIMS: [u64; 3] = [0, 1, 2];
+    // TEX's dimensions (1D fetches as 2D).
+    const TEX_DIMS: [u64; 2] = [1, 2];
     // Reuse flags 0 (a) and 2 (the field at 64), which ptxas sets and
     // nvdisasm never prints (see the module doc); flag 1 is left out, as
     // nvdisasm refuses it together with flag 2 (SM75, every value).
     let second = gpr(64, None, Some(2));
     let a = gpr(24, None, Some(0));
     let b = gpr(32, None, None);
-    // Every field of the fetch but the dimension, which each form fixes.
-    let fixed = |common: &'static [(Field, u64)], dim: u64| -> &'static [(Field, u64)] {
+    // Every field of the fetch but the dimension (a modifier) and, where
+    // nvdisasm prints no b, b fixed to RZ.
+    let with_rz_b = |common: &'static [(Field, u64)]| -> &'static [(Field, u64)] {
         let mut all: Vec<(Field, u64)> = common.to_vec();
-        all.push((f(61, 62), dim));
-        Box::leak(all.into_boxed_slice())
-    };
-    let with_rz_b = |common: &'static [(Field, u64)], dim: u64| -> &'static [(Field, u64)] {
-        let mut all: Vec<(Field, u64)> = common.to_vec();
-        all.extend([(f(61, 62), dim), (f(32, 39), 255)]);
+        all.push((f(32, 39), 255));
         Box::leak(all.into_boxed_slice())
     };
     // TLD4's fields: a fetch's, its level of detail (87–89, and bit 59 on
     // sm_100+) replaced by the component (87–88) and a clear 89; 2D only.
     let gather = |common: &'static [(Field, u64)], rz_b: bool| -> &'static [(Field, u64)] {
         let mut all: Vec<(Field, u64)> = common.iter().copied().filter(|(fl, _)| *fl != f(87, 89)).collect();
-        all.extend([(f(89, 89), 0), (f(61, 62), 1)]);
+        all.push((f(89, 89), 0));
         if rz_b {
             all.push((f(32, 39), 255));
         }
         Box::leak(all.into_boxed_slice())
     };
-    let two_d = Slot::Text("2D");
+    // A fetch of dimension `dim` with the operands `slots` before the
+    // dimension; TLD4 (`component`) has its component modifier first.
+    let fetch = |name: &'static str, opcode: u16, fixed: &'static [(Field, u64)], component: bool, dim: u64, mut slots: Vec<Slot>| -> Form {
+        let mods: Vec<ModField> = if component { vec![COMPONENT, dim_mod(dim)] } else { vec![dim_mod(dim)] };
+        let (slot, suffix) = dim_slot(mods.len() as u8 - 1, slots.len() as u8);
+        slots.push(slot);
+        Form { operand_suffixes: suffix, ..g.form(name, opcode, fixed, Box::leak(mods.into_boxed_slice()), slots) }
+    };
     if !g.wide_ur {
         // sm_75–sm_89: `.SCR` (60), the handle in a constant-bank word;
         // 59 (`.B`) and 63 (arrays) clear, predicate result 81–83 PT,
@@ -109,16 +147,42 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         let bank = Slot::Hex(f(54, 58));
         let word = Slot::Hex(f(40, 53));
         let sms = (75, 89);
-        for (dim, d) in DIMS {
-            let text = Slot::Text(dim);
+        for d in TEX_DIMS {
+            v.push(Form { nonzero: &[2, 3], sms, ..fetch("TEX.SCR.LL", 0xb60, TEX_SCR, false, d, vec![second, RD, a, b, bank, word]) }.widths(fetch_widths(d + 1, true, true)));
+        }
+        for d in DIMS {
             if d > 0 {
-                v.push(Form { nonzero: &[2, 3], sms, ..g.form("TEX.SCR.LL", 0xb60, fixed(TEX_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) }.widths(fetch_widths(d + 1, true, true)));
-                v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD.SCR.LZ", 0xb66, fixed(TLD_SCR, d), &[], vec![second, RD, a, b, bank, word, text]) }.widths(fetch_widths(d + 1, false, true)));
+                v.push(Form { nonzero: &[2, 3], sms, ..fetch("TLD.SCR.LZ", 0xb66, TLD_SCR, false, d, vec![second, RD, a, b, bank, word]) }.widths(fetch_widths(d + 1, false, true)));
             } else {
-                v.push(Form { nonzero: &[2], sms, ..g.form("TLD.SCR.LZ", 0xb66, with_rz_b(TLD_SCR, d), &[], vec![second, RD, a, bank, word, text]) }.widths(fetch_widths(d + 1, false, true)));
+                v.push(Form { nonzero: &[2], sms, ..fetch("TLD.SCR.LZ", 0xb66, with_rz_b(TLD_SCR), false, d, vec![second, RD, a, bank, word]) }.widths(fetch_widths(d + 1, false, true)));
             }
         }
-        v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD4.SCR", 0xb63, gather(TEX_SCR, false), &[COMPONENT], vec![second, RD, a, b, bank, word, two_d]) }.widths(fetch_widths(2, false, true)));
+        v.push(Form { nonzero: &[2, 3], sms, ..fetch("TLD4.SCR", 0xb63, gather(TEX_SCR, false), true, 1, vec![second, RD, a, b, bank, word]) }.widths(fetch_widths(2, false, true)));
+        // A handle computed in registers (PTX bindless handles held in a
+        // register): `.B` (59 set), opcodes 0x361, 0x367, 0x364, the
+        // handle's low word a value after the coordinates (before TEX's
+        // level of detail), 40–58 clear. The values split in halves as
+        // the `.SCR` forms' do. (TEX 3D, five values, is `TEX.B.LL`, 60
+        // clear, the coordinates in a and the handle and level in b; not
+        // in the table yet: the typed-instruction generator does not join
+        // a 3D-only name with TEX's other names.)
+        // ptxas 13.5 (sm_75, sm_80): `TEX.SCR.B.LL R10, R8, R6, R4, 2D,
+        // 0x7` = 0x3800000406087361 / 0x044f4200019e070a, `TEX.B.LL RZ, R8,
+        // R8, R4, 3D, 0x3` = 0x4800000408087361 / 0x060f4200019e03ff,
+        // `TLD.SCR.B.LZ RZ, R12, R17, R4, 1D, 0x3` = 0x18000004110c7367 /
+        // 0x100f4400009e03ff, `TLD.SCR.B.LZ RZ, R14, R12, R14, 3D, 0x5`,
+        // `TLD4.SCR.R.B RZ, R2, R8, R4, 2D, 0xc` = 0x3800000408027364 /
+        // 0x060f4600001e0cff.
+        let with_b = |common: &'static [(Field, u64)]| -> &'static [(Field, u64)] {
+            let mut all: Vec<(Field, u64)> = common.iter().copied().filter(|(fl, _)| *fl != f(59, 60)).collect();
+            all.extend([(f(40, 58), 0), (f(59, 60), 3)]);
+            Box::leak(all.into_boxed_slice())
+        };
+        v.push(Form { nonzero: &[2, 3], sms, ..fetch("TEX.SCR.B.LL", 0x361, with_b(TEX_SCR), false, 1, vec![second, RD, a, b]) }.widths(bound_widths(2, true, true)));
+        for d in DIMS {
+            v.push(Form { nonzero: &[2, 3], sms, ..fetch("TLD.SCR.B.LZ", 0x367, with_b(TLD_SCR), false, d, vec![second, RD, a, b]) }.widths(bound_widths(d + 1, false, true)));
+        }
+        v.push(Form { nonzero: &[2, 3], sms, suffix: ".B", ..fetch("TLD4.SCR", 0x364, with_b(gather(TEX_SCR, false)), true, 1, vec![second, RD, a, b]) }.widths(bound_widths(2, false, true)));
         // sm_90: the handle in a uniform register pair (40–45), bit 91
         // set; 46–53 a constant printed after it (0 here).
         const TEX_UR: &[(Field, u64)] = &[(f(46, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 3), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
@@ -126,14 +190,13 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         let handle = Slot::Ur { field: f(40, 45), neg: None, abs: None, not: None };
         let zero = Slot::Text("0x0");
         let sms = (90, 90);
-        for (dim, d) in DIMS {
-            let text = Slot::Text(dim);
-            if d > 0 {
-                v.push(Form { nonzero: &[2, 3, 4], sms, ..g.form("TEX.LL", 0xf60, fixed(TEX_UR, d), &[], vec![second, RD, a, b, handle, zero, text]) }.widths(fetch_widths(d + 1, true, false)));
-            }
-            v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD.LZ", 0xf66, with_rz_b(TLD_UR, d), &[], vec![second, RD, a, handle, zero, text]) }.widths(fetch_widths(d + 1, false, false)));
+        for d in TEX_DIMS {
+            v.push(Form { nonzero: &[2, 3, 4], sms, ..fetch("TEX.LL", 0xf60, TEX_UR, false, d, vec![second, RD, a, b, handle, zero]) }.widths(fetch_widths(d + 1, true, false)));
         }
-        v.push(Form { nonzero: &[2, 3], sms, ..g.form("TLD4", 0xf63, gather(TEX_UR, true), &[COMPONENT], vec![second, RD, a, handle, zero, two_d]) }.widths(fetch_widths(2, false, false)));
+        for d in DIMS {
+            v.push(Form { nonzero: &[2, 3], sms, ..fetch("TLD.LZ", 0xf66, with_rz_b(TLD_UR), false, d, vec![second, RD, a, handle, zero]) }.widths(fetch_widths(d + 1, false, false)));
+        }
+        v.push(Form { nonzero: &[2, 3], sms, ..fetch("TLD4", 0xf63, gather(TEX_UR, true), true, 1, vec![second, RD, a, handle, zero]) }.widths(fetch_widths(2, false, false)));
     } else {
         // sm_100/sm_120: the handle pair 40–47, a second uniform register
         // 48–55 (URZ, not printed), 56–58 clear; the level of detail is
@@ -142,15 +205,14 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         const TEX_LL: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0), (f(59, 59), 1), (f(60, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 1), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
         const TEX_PLAIN: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0), (f(59, 59), 0), (f(60, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 0), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
         let handle = Slot::Ur { field: f(40, 47), neg: None, abs: None, not: None };
-        for (dim, d) in DIMS {
-            let text = Slot::Text(dim);
-            if d > 0 {
-                v.push(Form { nonzero: &[2, 3, 4], sms: (100, 100), ..g.form("TEX.LL", 0xf60, fixed(TEX_LL, d), &[], vec![second, RD, a, b, handle, text]) }.widths(fetch_widths(d + 1, true, false)));
-                v.push(Form { nonzero: &[2, 3], sms: (120, 120), ..g.form("TEX", 0xf60, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) }.widths(fetch_widths(d + 1, false, false)));
-            }
-            v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..g.form("TLD.LZ", 0xf66, with_rz_b(TEX_PLAIN, d), &[], vec![second, RD, a, handle, text]) }.widths(fetch_widths(d + 1, false, false)));
+        for d in TEX_DIMS {
+            v.push(Form { nonzero: &[2, 3, 4], sms: (100, 100), ..fetch("TEX.LL", 0xf60, TEX_LL, false, d, vec![second, RD, a, b, handle]) }.widths(fetch_widths(d + 1, true, false)));
+            v.push(Form { nonzero: &[2, 3], sms: (120, 120), ..fetch("TEX", 0xf60, with_rz_b(TEX_PLAIN), false, d, vec![second, RD, a, handle]) }.widths(fetch_widths(d + 1, false, false)));
         }
-        v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..g.form("TLD4", 0xf63, gather(TEX_PLAIN, true), &[COMPONENT], vec![second, RD, a, handle, two_d]) }.widths(fetch_widths(2, false, false)));
+        for d in DIMS {
+            v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..fetch("TLD.LZ", 0xf66, with_rz_b(TEX_PLAIN), false, d, vec![second, RD, a, handle]) }.widths(fetch_widths(d + 1, false, false)));
+        }
+        v.push(Form { nonzero: &[2, 3], sms: (100, 120), ..fetch("TLD4", 0xf63, gather(TEX_PLAIN, true), true, 1, vec![second, RD, a, handle]) }.widths(fetch_widths(2, false, false)));
     }
     // The partial write masks: every form again with the mask an operand.
     let mask = f(72, 75);
@@ -215,7 +277,7 @@ const SCOPE_NAMES_80: [&str; 11] = {
 ///   detail 24–31, the query 62–63 (0 `TEX_HEADER_DIMENSION`), the
 ///   handle as SULD's, and the write mask 72–75 (0x1 the width, 0x2 the
 ///   height, 0x4 the depth: one component per query in ptxas's code).
-///   Bit 59 is `.B` (a handle in a register, not emitted here) and 90
+///   Bit 59 is `.B` (a handle in a register: `TXQ.B`, 0x370) and 90
 ///   `.NODEP`. ptxas sets reuse flags on the level and the second pair,
 ///   which nvdisasm never prints.
 ///
@@ -286,6 +348,15 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
             }
         }
         v.push(Form { sms: (75, 89), ..g.form("TXQ", 0xb6f, query(false, &[]), &[], vec![second, RD, level, header, bank, word, mask]) });
+        // A handle computed in registers (`.B`, 59; 0x370): the handle's
+        // low word and the level of detail a register pair, 40–58 clear
+        // (ptxas 13.5, sm_75 and sm_80: `TXQ.B RZ, R0, R18,
+        // TEX_HEADER_DIMENSION, 0x1` = 0x0800000012007370 /
+        // 0x000fe200000001ff, R19 = 0). The handle is never RZ (nvdisasm
+        // prints `???255`: random instances).
+        const B_HANDLE: &[(Field, u64)] = &[(f(40, 58), 0)];
+        let bound: Vec<(Field, u64)> = query(false, B_HANDLE).iter().map(|&(fl, v)| if fl == f(59, 61) { (fl, 1) } else { (fl, v) }).collect();
+        v.push(Form { nonzero: &[2], sms: (75, 89), ..g.form("TXQ.B", 0x370, leak(bound), &[], vec![second, RD, level, header, mask]) }.widths(OperandWidths::ONE.source(0, Width::Regs(2))));
         v.push(Form { nonzero: &[4], sms: (75, 90), ..g.form("TXQ", 0xf6f, query(true, UR_HANDLE), &[], vec![second, RD, level, header, handle_ur, zero, mask]) });
     } else {
         let handle_ur = Slot::Ur { field: f(40, 47), neg: None, abs: None, not: None };

@@ -16,18 +16,32 @@
 //!   tuple and the level the other;
 //! * the handle's word: `0x0, 0x5a` (bank 0, word 0x5a: `c[0x0][0x168]`)
 //!   names the kernel parameter holding it; from sm_90 `ULDC UR4,
-//!   c[0x0][0x218]; UMOV UR5, URZ`.
+//!   c[0x0][0x218]; UMOV UR5, URZ`;
+//! * a handle computed in registers (loaded from memory): before sm_90 the
+//!   `.B` forms, its low word a value after the coordinates (`TEX.SCR.B.LL
+//!   R10, R8, R6, R4, 2D`: x y in R6 R7, the handle and the level in R4
+//!   R5); from sm_90 ptxas loops over the warp's handles with R2UR, which
+//!   is refused here.
+//!
+//! Every instruction is built through its typed machine struct
+//! (`mach::Tex { mode, dim }`, `mach::Suld { .. }`, `mach::Txq { b }`):
+//! the form is the one whose modifiers those values spell and whose slots
+//! take the operands, never one found by its text.
 
 use super::super::context::SelectCtx;
 use super::super::mach::{MachKind, VReg};
 use crate::ir::Type;
 use crate::ir::texture::{HeaderQuery, SurfaceAccess, TexFetch};
-use crate::isa::ctrl::Ctrl;
-use crate::isa::form::Slot;
-use crate::isa::inst::Inst;
+use crate::isa::op::mach::{self, LdcuSize, SuldMode, SuldMode2, SuldScope, TexDim, TexMode, TldDim, TldMode, Tld4Mode};
 use crate::isa::op::{Mnemonic, Op};
 use crate::isa::operand::{Operand, Reg, RegFile, SrcMods};
 use smallvec::SmallVec;
+
+/// Why a handle computed in registers is refused from sm_90: ptxas reads
+/// it into uniform registers in a loop over the warp's distinct handles
+/// (`R2UR P1, UR6, R2; R2UR.OR P1, UR7, R3; @!P1 TEX.LL ...; BRA.U.ANY`),
+/// which is not selected here.
+const REGISTER_HANDLE_FROM_SM90: &str = "a texture or surface handle computed in registers on sm_90 or later (ptxas reads it into uniform registers in a loop over the warp's handles; not supported)";
 
 /// The level of detail ptxas gives TEX.LL for PTX `tex` (-32.0).
 const TEX_LOD: u32 = 0xc200_0000;
@@ -39,6 +53,34 @@ enum Part {
     Arg(crate::ir::Value),
     /// A constant, moved into a register.
     Bits(u32),
+    /// A register already holding the value (a handle's low word).
+    Reg(VReg),
+}
+
+/// Where the SM's texture and surface instructions read a handle that
+/// is a constant-bank word (a kernel parameter, a `.texref`), as ptxas
+/// 13.5 emits them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum HandleAt {
+    /// sm_75–sm_89: the word itself (`.SCR` fetches: its bank and word
+    /// index as two hex operands).
+    Bank,
+    /// sm_90: a uniform register (`ULDC`), a `0x0` printed after it by
+    /// every instruction.
+    UniformZero,
+    /// sm_100 on: a uniform register (`LDCU`); only TXQ prints the `0x0`.
+    Uniform,
+}
+
+impl HandleAt {
+    /// The handle's place on `sm`; `None` for an SM without tables.
+    fn of(sm: crate::target::Sm) -> Option<HandleAt> {
+        Some(match crate::isa::family::measured_sm(sm)? {
+            ..90 => HandleAt::Bank,
+            90 => HandleAt::UniformZero,
+            _ => HandleAt::Uniform,
+        })
+    }
 }
 
 impl SelectCtx<'_> {
@@ -56,54 +98,81 @@ impl SelectCtx<'_> {
                 None => return self.fail("a texture fetch without a handle"),
             },
         };
-        // The byte offset in constant bank 0 of the handle's word.
+        let Some(at) = HandleAt::of(self.sm) else { return self.fail("an SM without forms") };
+        // The byte offset in constant bank 0 of the handle's word; `None`
+        // for a handle computed in registers, which the `.B` forms read
+        // before sm_90.
         let handle_offset = match (t.texref, handle) {
             (Some(k), _) => match crate::ir::texture::texref_slot(self.sm, self.func, k) {
-                Some(at) => at,
+                Some(at) => Some(at),
                 None => return self.fail("a texref fetch the function's texrefs do not list"),
             },
             (None, Some(h)) => match self.param(h) {
-                Some((off, _)) => off,
-                None => return self.fail("a texture handle that is not a kernel parameter (bindless handles in registers are not selected yet)"),
+                Some((off, _)) => Some(off),
+                None if at == HandleAt::Bank => None,
+                None => return self.fail(REGISTER_HANDLE_FROM_SM90),
             },
             (None, None) => return self.fail("a texture fetch without a handle"),
         };
-        let op = if t.gather.is_some() {
-            Op::TLD4
-        } else if t.int_coords {
-            Op::TLD
-        } else {
-            Op::TEX
-        };
+        let scr = at == HandleAt::Bank;
+        let bound = handle_offset.is_none();
+        // Float coordinates fetch 1D as 2D (y = 0).
         let dim = if !t.int_coords && t.dim == 1 { 2 } else { t.dim };
-        let text = ["1D", "2D", "3D"][usize::from(dim - 1)];
-        let Some(sm_index) = crate::isa::family::measured_index(self.sm) else { return self.fail("an SM without forms") };
-        let form = crate::isa::table::forms_of(sm_index, op).find(|f| f.slots.iter().any(|s| *s == Slot::Text(text)));
-        let Some(form) = form else { return self.fail(format!("no {op:?} form for {text}")) };
-        let lod = form.name.contains(".LL");
-        let scr = form.name.contains(".SCR");
-        let has_b = matches!(form.slots.get(3), Some(Slot::Gpr { .. }));
+        // The mnemonic, whether it takes a level of detail (TEX's `.LL`,
+        // none on sm_120: `TEX R4, R2, R4, UR4, 2D`; TLD's `.LZ` and
+        // TLD4's none are in no register), and whether the values split in
+        // halves (the `.SCR` forms; TEX 3D with a handle in a register is
+        // `TEX.B.LL`, which does not split).
+        let (mnemonic, lod, split) = match (t.gather, t.int_coords) {
+            (Some(c), _) => {
+                let component = [Tld4Mode::R, Tld4Mode::G, Tld4Mode::B, Tld4Mode::A];
+                let (Some(&mode), 2) = (component.get(usize::from(c)), dim) else { return self.fail(format!("a gather of component {c} of a {dim}D texture")) };
+                (mach::Tld4 { scr, mode, b: bound }.mnemonic(), false, scr)
+            }
+            (None, true) => {
+                let Some(&dim) = [TldDim::_1D, TldDim::_2D, TldDim::_3D].get(usize::from(dim).wrapping_sub(1)) else { return self.fail(format!("a {dim}D texel fetch")) };
+                let mode = if bound { TldMode::SCR_B_LZ } else if scr { TldMode::SCR_LZ } else { TldMode::LZ };
+                (mach::Tld { mode, dim }.mnemonic(), false, scr)
+            }
+            (None, false) => {
+                let tex_dim = match dim {
+                    2 => TexDim::_2D,
+                    3 => TexDim::_3D,
+                    _ => return self.fail(format!("a {dim}D texture fetch")),
+                };
+                let sm120 = crate::isa::family::measured_sm(self.sm) == Some(120);
+                let mode = match (bound, scr) {
+                    // ptxas's 3D fetch of a handle in a register is
+                    // `TEX.B.LL` (coordinates in a, handle and level in b),
+                    // which the form table does not have.
+                    (true, _) if dim == 3 => return self.fail("a 3D texture fetch whose handle is computed in registers (TEX.B.LL) is not supported"),
+                    (true, _) => TexMode::SCR_B_LL,
+                    (false, true) => TexMode::SCR_LL,
+                    (false, false) if sm120 => TexMode::None,
+                    (false, false) => TexMode::LL,
+                };
+                (mach::Tex { mode, dim: tex_dim }.mnemonic(), mode != TexMode::None, matches!(mode, TexMode::SCR_LL | TexMode::SCR_B_LL))
+            }
+        };
         let mut values: SmallVec<[Part; 4]> = coords.iter().map(|&v| Part::Arg(v)).collect();
         if usize::from(dim) > values.len() {
             values.push(Part::Bits(0));
         }
-        let (a, b): (SmallVec<[Part; 4]>, SmallVec<[Part; 4]>) = if scr {
-            if lod {
-                values.push(Part::Bits(TEX_LOD));
-            }
-            let split = values.len().div_ceil(2);
-            (values[..split].iter().copied().collect(), values[split..].iter().copied().collect())
-        } else if lod {
-            (values, [Part::Bits(TEX_LOD)].into_iter().collect())
-        } else {
-            (values, SmallVec::new())
-        };
-        if has_b == b.is_empty() {
-            return self.fail(format!("the {} {text} form does not take these coordinates", form.name));
+        let coords_len = values.len();
+        if let (true, Some(h)) = (bound, handle) {
+            values.push(Part::Reg(self.handle_low_word(h)));
         }
-        let a = self.tex_tuple(&a);
-        let b = if has_b { Some(self.tex_tuple(&b)) } else { None };
-        let handle_ur = if scr { None } else { Some(self.tex_uniform_handle(handle_offset)) };
+        if lod {
+            values.push(Part::Bits(TEX_LOD));
+        }
+        let at_b = if split { values.len().div_ceil(2) } else { coords_len };
+        let (a, b) = values.split_at(at_b);
+        let a = self.tex_tuple(a);
+        let b = if b.is_empty() { None } else { Some(self.tex_tuple(b)) };
+        let handle_ur = match handle_offset {
+            Some(offset) if !scr => Some(self.tex_uniform_handle(offset)),
+            _ => None,
+        };
         let mut ops: SmallVec<[Operand; 8]> = SmallVec::new();
         ops.push(self.result(1, Operand::reg(Reg::zero(RegFile::Gpr))));
         ops.push(self.result(0, Operand::reg(Reg::zero(RegFile::Gpr))));
@@ -111,25 +180,19 @@ impl SelectCtx<'_> {
         if let Some(b) = b {
             ops.push(Operand::reg(self.reg_of(b)));
         }
-        let mut hex = [0u32, handle_offset / 4].into_iter();
-        for slot in &form.slots[ops.len()..] {
-            ops.push(match slot {
-                Slot::Hex(_) => Operand::Hex(hex.next().unwrap_or(0)),
-                Slot::Ur { .. } => match handle_ur {
-                    Some(ur) => Operand::reg(self.reg_of(ur)),
-                    None => return self.fail("a uniform handle slot in a constant-bank form"),
-                },
-                _ => Operand::Hex(0),
-            });
+        match (handle_ur, handle_offset) {
+            (Some(ur), _) => {
+                ops.push(Operand::reg(self.reg_of(ur)));
+                if at == HandleAt::UniformZero {
+                    ops.push(Operand::Hex(0));
+                }
+            }
+            (None, Some(offset)) => ops.extend([Operand::Hex(0), Operand::Hex(offset / 4)]),
+            (None, None) => {}
         }
-        let guard = self.guard().unwrap_or((Reg::zero(RegFile::Pred), false));
-        let mut mods = crate::isa::inst::ModValues::default();
-        if let Some(c) = t.gather {
-            // TLD4's one modifier: the component.
-            let _ = mods.try_push(c);
-        }
-        let inst = Inst { form, guard, mods, operands: ops.into_iter().collect(), ctrl: Ctrl::default() };
-        self.push_main(MachKind::Inst(inst), &[]);
+        // The dimension's operand (its text is the modifier's).
+        ops.push(Operand::Hex(0));
+        self.emit(mnemonic, &ops);
     }
 
     /// A register tuple holding `parts` (three take an aligned quad, the
@@ -143,6 +206,7 @@ impl SelectCtx<'_> {
                     self.vreg(v)
                 }
                 Part::Bits(bits) => self.tex_constant(bits),
+                Part::Reg(r) => r,
             });
         }
         if regs.len() == 1 {
@@ -180,8 +244,8 @@ impl SelectCtx<'_> {
 }
 
 impl SelectCtx<'_> {
-    /// Selects the current `SULD` or `SUST` ([`SurfaceAccess`]): the SM's
-    /// form of the geometry with the handle's constant-bank word (before
+    /// Selects the current `SULD` or `SUST` ([`SurfaceAccess`]): the
+    /// geometry's form with the handle's constant-bank word (before
     /// sm_90) or a uniform register (`ULDC UR4, c[0x0][0x210]`, LDCU from
     /// sm_100; one register, not TEX's pair), the coordinates as one tuple
     /// (three in an aligned quad) and a store's data. ptxas 13.5 on nvcc's
@@ -198,11 +262,12 @@ impl SelectCtx<'_> {
         if args.len() != coords_end + usize::from(store) {
             return self.fail("a surface access with the wrong number of arguments");
         }
+        let Some(at) = HandleAt::of(self.sm) else { return self.fail("an SM without forms") };
         // A handle computed in registers: its low word in a general
         // register before sm_90 (ptxas 13.5: `SULD.D.BA.1D.STRONG.SM.TRAP
         // R0, [R6], R4`).
         let register_handle = match (a.surfref, args.first()) {
-            (None, Some(&h)) if first == 1 && self.param(h).is_none() && self.sm.number < 90 => Some(h),
+            (None, Some(&h)) if first == 1 && self.param(h).is_none() && at == HandleAt::Bank => Some(h),
             _ => None,
         };
         let offset = match register_handle {
@@ -212,36 +277,29 @@ impl SelectCtx<'_> {
                 None => return,
             },
         };
-        let dim = match a.geometry {
-            0 => "1D",
-            2 => "1D_ARRAY",
-            3 => "2D",
-            4 => "2D_ARRAY",
-            _ => "3D",
+        let mode = match a.geometry {
+            0 => SuldMode::D_BA_1D,
+            2 => SuldMode::D_BA_1D_ARRAY,
+            3 => SuldMode::D_BA_2D,
+            4 => SuldMode::D_BA_2D_ARRAY,
+            _ => SuldMode::D_BA_3D,
         };
-        let (op, prefix) = if store { (Op::SUST, "SUST.D.BA.") } else { (Op::SULD, "SULD.D.BA.") };
-        let scr = self.sm.number < 90;
-        let Some(sm_index) = crate::isa::family::measured_index(self.sm) else { return self.fail("an SM without forms") };
-        let handle_slot = |f: &crate::isa::form::Form| -> bool {
-            match (register_handle, f.slots.get(2)) {
-                (Some(_), Some(Slot::Gpr { .. })) => true,
-                (None, Some(Slot::Hex(_))) => scr,
-                (None, Some(Slot::Ur { .. })) => !scr,
-                _ => false,
-            }
-        };
-        let form = crate::isa::table::forms_of(sm_index, op).find(|f| f.name.strip_prefix(prefix) == Some(dim) && handle_slot(f));
-        let Some(form) = form else { return self.fail(format!("no {op:?} form for {dim}")) };
         let size = match a.bytes {
-            1 => 0,
-            2 => 2,
-            4 => 4,
-            8 => 5,
-            _ => 6,
+            1 => LdcuSize::U8,
+            2 => LdcuSize::U16,
+            4 => LdcuSize::None,
+            8 => LdcuSize::_64,
+            _ => LdcuSize::_128,
         };
-        // The one order and scope ptxas writes on this SM (the field's only
-        // measured spelling).
-        let scope = form.mods.get(1).and_then(|m| m.names.iter().position(|n| *n != crate::isa::form::UNMEASURED)).unwrap_or(0) as u8;
+        // The one order and scope ptxas writes: `.STRONG.CTA` on sm_75,
+        // `.STRONG.SM` from sm_80.
+        let scope = if crate::isa::family::measured_sm(self.sm) == Some(75) { SuldScope::STRONG_CTA } else { SuldScope::STRONG_SM };
+        let clamp = match a.clamp {
+            0 => SuldMode2::IGN,
+            1 => SuldMode2::None,
+            _ => SuldMode2::TRAP,
+        };
+        let mnemonic = if store { mach::Sust { mode, size, scope, mode2: clamp }.mnemonic() } else { mach::Suld { mode, size, scope, mode2: clamp }.mnemonic() };
         let coords: SmallVec<[Part; 4]> = args[first..coords_end].iter().map(|&v| Part::Arg(v)).collect();
         let tuple = self.tex_tuple(&coords);
         let addr = Operand::Mem(crate::isa::operand::Mem::new(self.reg_of(tuple).num, 0));
@@ -257,53 +315,55 @@ impl SelectCtx<'_> {
             ops.push(addr);
         }
         if let Some(h) = register_handle {
-            self.use_value(h);
-            let wide = self.vreg(h);
-            let low = self.fresh(Type::R32);
-            self.pseudo(MachKind::Extract { part: 0 }, &[low], &[wide]);
+            let low = self.handle_low_word(h);
             ops.push(Operand::reg(self.reg_of(low)));
-        } else if scr {
+        } else if at == HandleAt::Bank {
             ops.push(Operand::Hex(0));
             ops.push(Operand::Hex(offset / 4));
         } else {
             let ur = self.uniform_word(offset);
             ops.push(Operand::reg(self.reg_of(ur)));
-            if form.slots.len() > 3 {
+            if at == HandleAt::UniformZero {
                 ops.push(Operand::Hex(0));
             }
         }
-        let guard = self.guard().unwrap_or((Reg::zero(RegFile::Pred), false));
-        let mut mods = crate::isa::inst::ModValues::default();
-        for v in [size, scope, a.clamp] {
-            let _ = mods.try_push(v);
-        }
-        let inst = Inst { form, guard, mods, operands: ops.into_iter().collect(), ctrl: Ctrl::default() };
-        self.push_main(MachKind::Inst(inst), &[]);
+        self.emit(mnemonic, &ops);
     }
 
     /// Selects the current `TXQ` ([`HeaderQuery`]): `TXQ RZ, R5, R5,
     /// TEX_HEADER_DIMENSION, 0x0, 0x58, 0x1` with the level of detail 0 in
     /// a register (ptxas: the result's own), the handle as a surface
     /// access's but always a uniform pair from sm_90 (`ULDC UR4; UMOV UR5,
-    /// URZ`, as TEX's), and the write mask of the one component.
+    /// URZ`, as TEX's) with a `0x0` after it, and the write mask of the
+    /// one component.
     pub(super) fn select_header_query(&mut self) {
         let d = self.data();
         let Some(q) = HeaderQuery::decode(d.imm) else {
             return self.fail(format!("header query descriptor {:#x}", d.imm));
         };
         let handle = d.args.first().copied();
+        let Some(at) = HandleAt::of(self.sm) else { return self.fail("an SM without forms") };
+        // A handle computed in registers, before sm_90: `TXQ.B` reads its
+        // low word and the level of detail as a pair (ptxas 13.5: `MOV
+        // R19, RZ; MOV R18, R4; TXQ.B RZ, R0, R18, TEX_HEADER_DIMENSION,
+        // 0x1`).
+        if let (None, Some(h), HandleAt::Bank) = (q.reference, handle, at)
+            && self.param(h).is_none()
+        {
+            let low = self.handle_low_word(h);
+            let pair = self.tex_tuple(&[Part::Reg(low), Part::Bits(0)]);
+            let ops = [Operand::reg(Reg::zero(RegFile::Gpr)), self.result(0, Operand::reg(Reg::zero(RegFile::Gpr))), Operand::reg(self.reg_of(pair)), Operand::Hex(0), Operand::Hex(1 << q.component)];
+            return self.emit(mach::Txq { b: true }.mnemonic(), &ops);
+        }
         let Some(offset) = self.handle_word(q.reference.map(|k| (k, q.surface)), handle) else { return };
-        let scr = self.sm.number < 90;
-        let Some(sm_index) = crate::isa::family::measured_index(self.sm) else { return self.fail("an SM without forms") };
-        let form = crate::isa::table::forms_of(sm_index, Op::TXQ).find(|f| matches!(f.slots.get(4), Some(Slot::Hex(_))) == scr);
-        let Some(form) = form else { return self.fail("no TXQ form") };
         let level = self.tex_constant(0);
         let mut ops: SmallVec<[Operand; 8]> = SmallVec::new();
         ops.push(Operand::reg(Reg::zero(RegFile::Gpr)));
         ops.push(self.result(0, Operand::reg(Reg::zero(RegFile::Gpr))));
         ops.push(Operand::reg(self.reg_of(level)));
+        // The query's operand (`TEX_HEADER_DIMENSION`).
         ops.push(Operand::Hex(0));
-        if scr {
+        if at == HandleAt::Bank {
             ops.push(Operand::Hex(0));
             ops.push(Operand::Hex(offset / 4));
         } else {
@@ -312,9 +372,7 @@ impl SelectCtx<'_> {
             ops.push(Operand::Hex(0));
         }
         ops.push(Operand::Hex(1 << q.component));
-        let guard = self.guard().unwrap_or((Reg::zero(RegFile::Pred), false));
-        let inst = Inst { form, guard, mods: crate::isa::inst::ModValues::default(), operands: ops.into_iter().collect(), ctrl: Ctrl::default() };
-        self.push_main(MachKind::Inst(inst), &[]);
+        self.emit(mach::Txq { b: false }.mnemonic(), &ops);
     }
 
     /// The byte offset in constant bank 0 of a handle's word: that of the
@@ -329,7 +387,7 @@ impl SelectCtx<'_> {
             (None, Some(h)) => match self.param(h) {
                 Some((off, _)) => Some(off),
                 None => {
-                    self.fail("a texture or surface handle computed in registers (only a kernel parameter's or a .texref's or .surfref's handle is supported)");
+                    self.fail(REGISTER_HANDLE_FROM_SM90);
                     return None;
                 }
             },
@@ -342,6 +400,16 @@ impl SelectCtx<'_> {
                 None
             }
         }
+    }
+
+    /// A register holding the low word of the 64-bit handle `h` (what the
+    /// `.B` forms and SULD/SUST's register form read).
+    fn handle_low_word(&mut self, h: crate::ir::Value) -> VReg {
+        self.use_value(h);
+        let wide = self.vreg(h);
+        let low = self.fresh(Type::R32);
+        self.pseudo(MachKind::Extract { part: 0 }, &[low], &[wide]);
+        low
     }
 
     /// A uniform register holding the constant-bank word at `offset`

@@ -133,12 +133,21 @@ impl Translator<'_> {
         let ops: &[Operand] = &inst.operands;
         let d = self.dst(ops.get(1).ok_or(Bad)?)?;
         let Some(Operand::Hex(mask)) = ops.last() else { return Err(Bad) };
-        let handle = self.handle_at(ops, 4, form)?;
+        // `.B`: the handle's low word in the level of detail's register
+        // (the level after it); else after the query.
+        let handle = if inst.has(Mod::B) {
+            match ops.get(2) {
+                Some(Operand::Reg { reg, .. }) => S { r: read_row(*reg).ok_or(Bad)?, m: 0 },
+                _ => return Err(Bad),
+            }
+        } else {
+            self.handle_at(ops, 4, form)?
+        };
         Ok(Op::Texture(TextureOp::TexQuery { d, mask: (*mask & 0xf) as u8, handle, textures: self.textures.into() }))
     }
 
     /// TEX and TLD by their form (see `crate::isa::table::texture`): the
-    /// dimension is the one the form fixes (printed `1D`/`2D`/`3D`), `.LL` adds a level
+    /// dimension is the modifier printed as an operand (`1D`/`2D`/`3D`), `.LL` adds a level
     /// of detail after the coordinates, `.SCR` splits the values in halves
     /// (the larger in a) and reads the handle from the constant-bank word
     /// its two hex operands name; other forms read the coordinates from a,
@@ -146,14 +155,20 @@ impl Translator<'_> {
     fn texture(&mut self, inst: &Inst) -> R<Op> {
         let form = inst.form;
         let ops: &[Operand] = &inst.operands;
-        // The dimension is the field at bits 61–62 that every fetch's form
-        // fixes (0 1D, 1 2D, 2 3D: the form table's texture module).
-        let dim = form.fixed.iter().find(|(f, _)| f.start == 61 && f.width == 2).and_then(|&(_, v)| u8::try_from(v + 1).ok());
-        let dim = dim.filter(|d| (1..=3).contains(d)).ok_or(Bad)?;
+        // The dimension: the modifier the fetch prints as an operand of
+        // its own (the form table's texture module).
+        let dims = [Mod::_1D, Mod::_2D, Mod::_3D];
+        let dim = (0..ops.len()).find_map(|k| inst.operand_tokens(k).iter().find_map(|t| dims.iter().position(|d| d == t)));
+        let dim = dim.map(|d| d as u8 + 1).ok_or(Bad)?;
         let lod = u8::from(inst.has(Mod::LL));
         let scr = inst.has(Mod::SCR);
         let has_b = matches!(form.slots.get(3), Some(Slot::Gpr { .. }));
-        let (na, nb) = if scr { ((dim + lod).div_ceil(2), (dim + lod) / 2) } else { (dim, lod) };
+        // A handle in a register (`.B` forms: no handle operand after the
+        // coordinate registers): its low word the value after the
+        // coordinates.
+        let bound = !matches!(form.slots.get(if has_b { 4 } else { 3 }), Some(Slot::Hex(_) | Slot::Ur { .. }));
+        let values = dim + u8::from(bound) + lod;
+        let (na, nb) = if scr { (values.div_ceil(2), values / 2) } else { (dim, values - dim) };
         if has_b != (nb > 0) {
             return Err(Bad);
         }
@@ -173,7 +188,9 @@ impl Translator<'_> {
             RZ
         };
         let rest = &ops[if has_b { 4 } else { 3 }..];
-        let handle = if scr {
+        let handle = if bound {
+            S { r: if dim < na { a + u16::from(dim) } else { b + u16::from(dim - na) }, m: 0 }
+        } else if scr {
             let (Some(Operand::Hex(bank)), Some(Operand::Hex(word))) = (rest.first(), rest.get(1)) else { return Err(Bad) };
             let bank = u8::try_from(*bank).map_err(|_| Bad)?;
             S { r: self.rows.constant(bank_word(self.banks, bank, word.wrapping_mul(4))), m: 0 }
@@ -184,10 +201,10 @@ impl Translator<'_> {
             }
         };
         let int_coords = inst.op() == Opcode::TLD;
-        // TLD4's component (`.R` … `.A`).
+        // TLD4's component (`.R` … `.A`): its first modifier's value (the
+        // tokens do not tell `.B`, blue, from `.B`, a handle in a register).
         let gather = if inst.op() == Opcode::TLD4 {
-            let toks = inst.tokens();
-            Some([Mod::R, Mod::G, Mod::B, Mod::A].iter().position(|m| toks.contains(m)).ok_or(Bad)? as u8)
+            Some(inst.mods.first().copied().filter(|&c| c < 4).ok_or(Bad)?)
         } else {
             None
         };
