@@ -385,7 +385,8 @@ pub fn allocate(f: &MachFunction, options: &RegallocOptions) -> Result<Allocated
     let fail = |message: String| RegallocError { function: f.name.clone(), message };
     let prog = prep::prepare(f).map_err(fail)?;
     let mut allocated = run::allocate_prog(&prog, options).map_err(fail)?;
-    allocated.register_limit = options.max_registers.map(|m| m.clamp(16, layout::MAX_NAMED_GPR));
+    // The hardware's 255 limits nothing: only a lower limit caps the count.
+    allocated.register_limit = options.max_registers.map(|m| m.max(16)).filter(|&m| m < layout::MAX_GPR);
     Ok(allocated)
 }
 
