@@ -18,6 +18,7 @@ use crate::cubin::module::param_base;
 use crate::interp::launch::Launch;
 use crate::interp::memory::Region;
 use crate::interp::{ErrorKind, InterpError, LaunchSpec};
+use crate::legalize::launch_abi::ParamWindow;
 use crate::target::Sm;
 
 /// The generic-address window of shared memory: generic addresses whose
@@ -65,28 +66,9 @@ pub struct BankLayout {
     pub params: u32,
     /// The 64-bit generic base of the module's constant bank 3.
     pub const_window: u32,
-    /// Where the parameter block's generic window is described.
-    pub param_window: ParamWords,
-}
-
-/// The bank-0 words that locate the parameter block's generic window.
-#[derive(Clone, Copy, Debug)]
-pub enum ParamWords {
-    /// Before sm_90: bank 0's own 64-bit generic base at `bank`, and at
-    /// `last_offset` the 32-bit offset in the bank of the block's last byte.
-    BankRelative {
-        /// Where the base is.
-        bank: u32,
-        /// Where the last byte's offset is.
-        last_offset: u32,
-    },
-    /// From sm_90: the block's first and last generic addresses.
-    Bounds {
-        /// Where the first address is.
-        first: u32,
-        /// Where the last address is.
-        last: u32,
-    },
+    /// Where the parameter block's generic window is described (the
+    /// compiler's type; the interpreter's own values, [`bank_layout`]).
+    pub param_window: ParamWindow,
 }
 
 /// Bank 0 offsets for an SM.
@@ -97,13 +79,13 @@ pub fn bank_layout(sm: u32) -> BankLayout {
     // compiler's own table, so that a wrong offset there shows as a
     // difference from ptxas's code).
     if sm >= 100 {
-        let param_window = ParamWords::Bounds { first: 0x348, last: 0x350 };
+        let param_window = ParamWindow::Bounds { first: 0x348, last: 0x350 };
         BankLayout { ntid: 0x360, nctaid: 0x370, stack: 0x37c, local_window: 0x2f8, shared_window: 0x2f0, descriptor: 0x358, params, const_window: 0x120, param_window }
     } else {
         let (const_window, param_window) = match sm {
-            90.. => (0xd0, ParamWords::Bounds { first: 0x198, last: 0x1a0 }),
-            80.. => (0x50, ParamWords::BankRelative { bank: 0x40, last_offset: 0x12c }),
-            _ => (0x50, ParamWords::BankRelative { bank: 0x40, last_offset: 0x114 }),
+            90.. => (0xd0, ParamWindow::Bounds { first: 0x198, last: 0x1a0 }),
+            80.. => (0x50, ParamWindow::BankRelative { bank: 0x40, last_offset: 0x12c }),
+            _ => (0x50, ParamWindow::BankRelative { bank: 0x40, last_offset: 0x114 }),
         };
         let descriptor = if sm >= 90 { 0x208 } else { 0x118 };
         BankLayout { ntid: 0x0, nctaid: 0xc, stack: 0x28, local_window: 0x20, shared_window: 0x18, descriptor, params, const_window, param_window }
@@ -321,12 +303,12 @@ pub fn load(cubin: &[u8], spec: &LaunchSpec) -> Result<Loaded, InterpError> {
     put(layout.const_window + 4, CONST_WINDOW_HI);
     let last = params_end.max(layout.params + 1) - 1;
     match layout.param_window {
-        ParamWords::BankRelative { bank, last_offset } => {
+        ParamWindow::BankRelative { bank, last_offset } => {
             put(bank, 0);
             put(bank + 4, BANK0_WINDOW_HI);
             put(last_offset, last);
         }
-        ParamWords::Bounds { first, last: last_at } => {
+        ParamWindow::Bounds { first, last: last_at } => {
             put(first, layout.params);
             put(first + 4, BANK0_WINDOW_HI);
             put(last_at, last);
