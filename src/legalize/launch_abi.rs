@@ -46,6 +46,12 @@ pub fn sr_number(reg: SpecialReg, sm: Sm) -> Option<u8> {
     crate::isa::inst::special_register_number(name, sm)
 }
 
+/// The value of a table keyed by the first SM number each row holds for,
+/// on `sm` (the first row's below it).
+fn by_generation<T: Copy>(table: &[(u16, T)], sm: Sm) -> T {
+    table.iter().rev().find(|(from, _)| sm.number >= *from).map_or(table[0].1, |(_, v)| *v)
+}
+
 /// Byte offset of the kernel parameter block in constant bank 0, from the
 /// first SM number it holds for: ptxas 13.5 reads the first parameter of
 /// `.entry k(.param .u64 p)` at `c[0x0][0x160]` on sm_75..sm_89,
@@ -55,7 +61,7 @@ pub const PARAM_BASE: &[(u16, u32)] = &[(75, 0x160), (90, 0x210), (100, 0x380)];
 
 /// The parameter block's offset on `sm` (the sm_75 value below sm_75).
 pub fn param_base(sm: Sm) -> u32 {
-    PARAM_BASE.iter().rev().find(|(from, _)| sm.number >= *from).map_or(PARAM_BASE[0].1, |(_, base)| *base)
+    by_generation(PARAM_BASE, sm)
 }
 
 /// Byte offsets in constant bank 0 of the launch dimensions, from the
@@ -112,7 +118,7 @@ pub const LOCAL_WINDOW_CBANK: &[(u16, u32)] = &[(75, 0x20), (100, 0x2f8)];
 
 /// The local window's offset in bank 0 on `sm`.
 pub fn local_window(sm: Sm) -> u32 {
-    LOCAL_WINDOW_CBANK.iter().rev().find(|(from, _)| sm.number >= *from).map_or(LOCAL_WINDOW_CBANK[0].1, |(_, at)| *at)
+    by_generation(LOCAL_WINDOW_CBANK, sm)
 }
 
 /// Byte offset in constant bank 0 of the 64-bit generic base of the
@@ -125,7 +131,7 @@ pub const CONST_WINDOW_CBANK: &[(u16, u32)] = &[(75, 0x50), (90, 0xd0), (100, 0x
 
 /// The constant window's offset in bank 0 on `sm`.
 pub fn const_window(sm: Sm) -> u32 {
-    CONST_WINDOW_CBANK.iter().rev().find(|(from, _)| sm.number >= *from).map_or(CONST_WINDOW_CBANK[0].1, |(_, at)| *at)
+    by_generation(CONST_WINDOW_CBANK, sm)
 }
 
 /// Where the generic window of the kernel parameter block is described
@@ -165,7 +171,7 @@ pub const PARAM_WINDOW_CBANK: &[(u16, ParamWindow)] = &[
 
 /// The parameter window's words on `sm`.
 pub fn param_window(sm: Sm) -> ParamWindow {
-    PARAM_WINDOW_CBANK.iter().rev().find(|(from, _)| sm.number >= *from).map_or(PARAM_WINDOW_CBANK[0].1, |(_, w)| *w)
+    by_generation(PARAM_WINDOW_CBANK, sm)
 }
 
 #[cfg(test)]
