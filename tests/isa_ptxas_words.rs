@@ -68,6 +68,9 @@ const WORDS: &[common::measured_words::Word] = &[
     (120, 0xfffffffe2a2b7836, 0x000fe20000010400, "VIADD.S32.ISAT R43, R42, 0xfffffffe ;"),
     (120, 0x0000000416257c36, 0x001fe20008010400, "VIADD.S32.ISAT R37, R22, UR4 ;"),
     (120, 0xfffffffe2a2b7836, 0x000fe20000000000, "VIADD.32 R43, R42, 0xfffffffe ;"),
+    // sm_120 HMMA with b's reuse flag (Triton's matmul, ptxas 13.5).
+    (120, 0x0000001c2444723c, 0x081ff60000001844, "HMMA.16816.F32 R68, R36, R28.reuse, R68 ;"),
+    (120, 0x0000001e2448723c, 0x082ff60000001848, "HMMA.16816.F32 R72, R36, R30.reuse, R72 ;"),
     // sm_120 UMOV.64 of a uniform pair.
     (120, 0x000000ff00047c82, 0x000fe20008010000, "UMOV.64 UR4, URZ ;"),
     // DSETP's b with its reuse flag (bit 124), DSETP.MAX's two results.

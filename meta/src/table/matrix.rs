@@ -30,12 +30,15 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const K4_TF32: &[(Field, u64)] = &[(f(72, 72), 0), (f(73, 73), 0), (f(63, 63), 0), (f(75, 76), 2), (f(78, 78), 1), (f(82, 83), 2)];
     const INPUT: ModField = ModField { field: f(82, 82), names: &["", ".BF16"], extra: None };
     const INPUT_K8: ModField = ModField { field: f(82, 83), names: &["", ".BF16", ".TF32", U], extra: None };
-    // c has no reuse flag (nvdisasm refuses one: oracle).
+    // c has no reuse flag (nvdisasm refuses one: oracle). sm_120 keeps
+    // b's flag (bit 123; ptxas 13.5 sets it in Triton's matmul:
+    // `HMMA.16816.F32 R68, R36, R28.reuse, R68`) but not a's: of the 512
+    // combinations of stall, bit 109 and the four reuse bits nvdisasm was
+    // given for that word, bit 122 is accepted only with bit 109 clear,
+    // and then prints no `.reuse` (it is read with the control fields).
     let slots = vec![RD, gpr(24, None, Some(0)), gpr(32, None, Some(1)), gpr(64, None, None)];
-    // sm_120 refuses reuse flags on a and b under the oracle's control
-    // fields (not understood yet): there the forms have none.
-    let plain = vec![RD, gpr(24, None, None), gpr(32, None, None), gpr(64, None, None)];
-    let hmma_sms: &[((u16, u16), &Vec<Slot>)] = if g.wide_ur { &[((100, 100), &slots), ((120, 120), &plain)] } else { &[((80, 90), &slots)] };
+    let b_only = vec![RD, gpr(24, None, None), gpr(32, None, Some(1)), gpr(64, None, None)];
+    let hmma_sms: &[((u16, u16), &Vec<Slot>)] = if g.wide_ur { &[((100, 100), &slots), ((120, 120), &b_only)] } else { &[((80, 90), &slots)] };
     for &(sms, slots) in hmma_sms {
         v.push(Form { sms, ..g.form("HMMA.16816.F32", 0x23c, F32, &[INPUT], slots.clone()) });
         v.push(Form { sms, ..g.form("HMMA.16816.F16", 0x23c, F16, &[], slots.clone()) });
@@ -91,6 +94,7 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     // and d), no modifier bits; spelled `.884` up to sm_89, `.8x8x4`
     // from sm_90. ptxas sets no reuse flags on it.
     const DMMA_FIXED: &[(Field, u64)] = &[(f(72, 90), 0)];
+    let plain = vec![RD, gpr(24, None, None), gpr(32, None, None), gpr(64, None, None)];
     let dmma = |sms: (u16, u16), name: &'static str| Form { sms, ..g.form(name, 0x23f, DMMA_FIXED, &[], plain.clone()) };
     if g.wide_ur {
         v.push(dmma((100, 120), "DMMA.8x8x4"));
