@@ -5,7 +5,8 @@
 #
 #   scripts/compare-outputs.sh BEFORE_BIN AFTER_BIN [SM ...]
 #
-# SMs default to sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120. Every
+# SMs (`sm_90` or `90`) default to sm_75 sm_80 sm_86 sm_89 sm_90 sm_100
+# sm_120. Every
 # difference is listed (file, SM, what differs); the exit status is 1 when
 # any compilation differs. Build a binary with `cargo build --release
 # --bin ptx2sass` and copy it aside before the change.
@@ -14,7 +15,8 @@ cd "$(dirname "$0")/.."
 before="${1:?usage: compare-outputs.sh BEFORE_BIN AFTER_BIN [SM ...]}"
 after="${2:?usage: compare-outputs.sh BEFORE_BIN AFTER_BIN [SM ...]}"
 shift 2
-sms=("$@")
+sms=()
+for sm in "$@"; do sms+=("sm_${sm#sm_}"); done
 [ ${#sms[@]} -gt 0 ] || sms=(sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_120)
 corpus="${PTX2SASS_CORPUS:-../shared/corpus}"
 work=$(mktemp -d)
@@ -61,4 +63,10 @@ while IFS=$'\t' read -r sm f k; do
 done < "$list"
 ok=$(cat "$work"/a*.rc | grep -c '^0$')
 echo "$n compilations (${#files[@]} files x ${#sms[@]} SMs; $ok compile): $differ differ"
+# Nothing compiled means nothing was compared (a wrong SM name, a binary
+# that does not start): not a pass.
+if [ "$ok" -eq 0 ]; then
+    echo "compare-outputs: no compilation succeeded with $after" >&2
+    exit 2
+fi
 [ "$differ" -eq 0 ]
