@@ -537,12 +537,17 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
             // The kernel's launch bounds limit its registers (and those of
             // the functions it calls, which run on its registers).
             let limit = crate::regalloc::launch_register_limit(&raw.functions[id].bounds, sm);
+            // `setmaxnreg` lowers it further and fixes the declared count.
+            let changes = crate::regalloc::register_count_changes(&raw.functions[id], limit)
+                .map_err(|(message, loc)| StageError::new(Stage::Regalloc, raw.functions[id].name.clone(), message).at(loc))?;
+            let limit = changes.map_or(limit, |c| Some(c.limit));
             let max_registers = match (alloc_options.max_registers, limit) {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
             let alloc_options = CodegenOptions { max_registers, ..alloc_options };
-            let alloc = allocate_function(&mach, alloc_options)?;
+            let mut alloc = allocate_function(&mach, alloc_options)?;
+            alloc.declared_registers = changes.map(|c| c.declared);
             let callees = allocate_callees(&raw, id, options, alloc_options)?;
             Ok((alloc, callees))
         })();

@@ -251,7 +251,8 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     // Under a limit the two extra registers are not added beyond it (ptxas:
     // `.maxnreg 40` code reaching R39 declares 40), so that a kernel whose
     // launch bounds set the limit can be launched with them.
-    let declared = func.register_limit.map_or(gprs + REGISTER_COUNT_EXTRA, |limit| (gprs + REGISTER_COUNT_EXTRA).min(limit.max(gprs)));
+    // `setmaxnreg` fixes the count (the allocation stayed within it).
+    let declared = func.declared_registers.map(|n| n.max(gprs)).unwrap_or_else(|| func.register_limit.map_or(gprs + REGISTER_COUNT_EXTRA, |limit| (gprs + REGISTER_COUNT_EXTRA).min(limit.max(gprs))));
     let mut kernel = Kernel::new(func.name.clone(), code.words.clone(), declared);
     kernel.params = params(ir_func, sm);
     kernel.barriers = code.barriers;

@@ -755,6 +755,9 @@ impl Cx<'_> {
                 }
                 Opcode::Elect => Sig::new(&[W32], &[W32, Pred]),
                 Opcode::WarpElect => Sig::new(&[], &[W32, Pred]),
+                Opcode::RegCountInc | Opcode::RegCountDec => Sig::new(&[W32, W32], &[]),
+                Opcode::RegTryAlloc => Sig::new(&[], &[Pred]),
+                Opcode::RegDealloc => Sig::new(&[], &[]),
                 Opcode::ClusterArrive | Opcode::ClusterWait | Opcode::ClusterBarArrive | Opcode::ClusterBarWait => Sig::new(&[], &[]),
                 Opcode::Redux | Opcode::WarpReduce => {
                     need(&mut out, a.red.is_some(), "a reduction");

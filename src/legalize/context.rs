@@ -525,15 +525,28 @@ impl<'a> Legalizer<'a> {
     /// parameter starts as `init`, and continues in the header: returns
     /// the parameter. [`Legalizer::loop_end`] closes the loop.
     fn loop_begin(&mut self, init: Value) -> Value {
+        self.loop_open(Some(init)).unwrap_or(init)
+    }
+
+    /// Ends the innermost loop: when `done` holds, continues after it with
+    /// `result`, else runs the header again with `again`. Returns the
+    /// value after the loop (a parameter of the new exit block).
+    fn loop_end(&mut self, done: Value, again: Value, result: Value) -> Value {
+        self.loop_close(done, Some((again, result))).unwrap_or(result)
+    }
+
+    /// A loop header after the current block, entered by a jump (passing
+    /// `init` to its one parameter, where the loop carries a value).
+    fn loop_open(&mut self, init: Option<Value>) -> Option<Value> {
         if self.cur_data().guard.is_some() {
             self.note_problem("a guarded instruction whose expansion loops (branch around it instead)");
         }
         let header = self.dst.create_block();
-        let param = self.dst.append_block_param(header, self.dst.value_type(init));
+        let param = init.map(|v| self.dst.append_block_param(header, self.dst.value_type(v)));
         let at = self.dst.layout.iter().position(|&b| b == self.block).map_or(self.dst.layout.len(), |p| p + 1);
         self.dst.layout.insert(at, header);
         let mut data = InstData::new(Opcode::Jump, Attrs::default());
-        data.dests.push(crate::ir::BlockCall { block: header, args: [init].into_iter().collect() });
+        data.dests.push(crate::ir::BlockCall { block: header, args: init.into_iter().collect() });
         let inst = self.dst.create_inst(data, &[]);
         self.dst.append_inst(self.block, inst);
         self.dst.locs[inst] = self.src.locs[self.cur];
@@ -543,22 +556,22 @@ impl<'a> Legalizer<'a> {
         param
     }
 
-    /// Ends the innermost loop: when `done` holds, continues after it with
-    /// `result`, else runs the header again with `again`. Returns the
-    /// value after the loop (a parameter of the new exit block).
-    fn loop_end(&mut self, done: Value, again: Value, result: Value) -> Value {
+    /// Closes the innermost loop with a branch on `done` to a new exit
+    /// block (passing the carried value's `result`) or back to the header
+    /// (passing `again`).
+    fn loop_close(&mut self, done: Value, carried: Option<(Value, Value)>) -> Option<Value> {
         let Some(header) = self.loops.pop() else {
             self.note_problem("a loop ends that did not begin");
-            return result;
+            return None;
         };
         let exit = self.dst.create_block();
-        let param = self.dst.append_block_param(exit, self.dst.value_type(result));
+        let param = carried.map(|(_, result)| self.dst.append_block_param(exit, self.dst.value_type(result)));
         let at = self.dst.layout.iter().position(|&b| b == self.block).map_or(self.dst.layout.len(), |p| p + 1);
         self.dst.layout.insert(at, exit);
         let mut data = InstData::new(Opcode::Brif, Attrs::default());
         data.args.push(done);
-        data.dests.push(crate::ir::BlockCall { block: exit, args: [result].into_iter().collect() });
-        data.dests.push(crate::ir::BlockCall { block: header, args: [again].into_iter().collect() });
+        data.dests.push(crate::ir::BlockCall { block: exit, args: carried.map(|(_, r)| r).into_iter().collect() });
+        data.dests.push(crate::ir::BlockCall { block: header, args: carried.map(|(a, _)| a).into_iter().collect() });
         let inst = self.dst.create_inst(data, &[]);
         self.dst.append_inst(self.block, inst);
         self.dst.locs[inst] = self.src.locs[self.cur];
@@ -937,6 +950,12 @@ macro_rules! ori_context_body {
         }
         fn loop_end(&mut self, done: Value, again: Value, result: Value) -> Value {
             self.loop_end(done, again, result)
+        }
+        fn loop_enter(&mut self) -> Unit {
+            self.loop_open(None);
+        }
+        fn loop_until(&mut self, done: Value) -> Unit {
+            self.loop_close(done, None);
         }
         fn half_attrs(&mut self) -> Attrs {
             let s = self.cur_data().attrs;

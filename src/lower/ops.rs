@@ -30,9 +30,10 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// and leaving register assignments in `pending`).
     pub fn body(&mut self, i: &Instruction) -> Result<(), LowerError> {
         if super::warp::handles(i.opcode) {
-            // `membar.gl` and `griddepcontrol.wait` have words no attribute
-            // names: their lowering reads the modifiers itself.
-            let attrs = if matches!(i.opcode, P::Membar | P::Griddepcontrol) { Attrs::default() } else { types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))? };
+            // `membar.gl`, `griddepcontrol.wait` and `setmaxnreg.inc` have
+            // words no attribute names: their lowering reads the modifiers
+            // itself.
+            let attrs = if matches!(i.opcode, P::Membar | P::Griddepcontrol | P::Setmaxnreg) { Attrs::default() } else { types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))? };
             return self.warp_op(i, attrs);
         }
         // `prefetch` / `prefetchu` only warm a cache: dropped (as the

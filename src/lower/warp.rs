@@ -1,6 +1,7 @@
 //! Warp-wide and synchronising instructions: `shfl.sync`, `vote.sync`,
 //! `activemask`, `match.sync`, `redux.sync`, `bar.warp.sync`, `membar` and
-//! `fence`, `nanosleep`, `griddepcontrol`, `bar.red`, `elect.sync`.
+//! `fence`, `nanosleep`, `griddepcontrol`, `bar.red`, `elect.sync`,
+//! `setmaxnreg`.
 //!
 //! Each becomes one PTX-layer Ori instruction whose last argument is the
 //! member mask (kept for legalization, which decides whether the machine
@@ -31,6 +32,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::Griddepcontrol => self.grid_dependency(i),
             P::BarRed | P::BarCtaRed | P::BarrierRed | P::BarrierCtaRed => self.bar_red(i, attrs),
             P::ElectSync => self.elect(i),
+            P::Setmaxnreg => self.register_count(i),
             _ => Err(self.unsupported(i)),
         }
     }
@@ -123,6 +125,35 @@ impl<'a> FnLower<'_, 'a, '_> {
         if let Some(p) = p {
             self.write(&p, r[1], false)?;
         }
+        Ok(())
+    }
+
+    /// `setmaxnreg.{inc,dec}.sync.aligned.u32 n` (the checker has made
+    /// sure of the modifiers, the target and that `n` is a constant): one
+    /// `setmaxnreg.inc` / `.dec` of `n` and the full member mask. ptxas
+    /// 13.5 drops the instruction (info C7508, "unable to determine
+    /// register count at entry") where the kernel does not fix its count
+    /// at entry with `.maxnreg` (launch bounds from `.maxntid` do not);
+    /// so does this lowering.
+    fn register_count(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 1)?;
+        let has = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+        let opcode = match (has(".inc"), has(".dec")) {
+            (true, false) => Opcode::RegCountInc,
+            (false, true) => Opcode::RegCountDec,
+            _ => return Err(self.unsupported(i)),
+        };
+        if !matches!(ops[0].kind, OperandKind::Imm(_)) {
+            return Err(self.unsupported(i));
+        }
+        if self.b.func.bounds.max_regs.is_none() {
+            return Ok(());
+        }
+        let n = self.read(&ops[0], ScalarType::U32)?;
+        let mask = self.iconst(Type::R32, u64::from(u32::MAX));
+        let mut data = InstData::new(opcode, Attrs::default());
+        data.args.extend_from_slice(&[n, mask]);
+        self.emit(data, &[]);
         Ok(())
     }
 
@@ -244,5 +275,5 @@ impl<'a> FnLower<'_, 'a, '_> {
 
 /// Whether [`FnLower::warp_op`] lowers the PTX opcode.
 pub(super) fn handles(op: P) -> bool {
-    matches!(op, P::ShflSync | P::VoteSync | P::Vote | P::Activemask | P::Match | P::ReduxSync | P::BarWarpSync | P::Nanosleep | P::Membar | P::Fence | P::Griddepcontrol | P::BarRed | P::BarCtaRed | P::BarrierRed | P::BarrierCtaRed | P::ElectSync)
+    matches!(op, P::ShflSync | P::VoteSync | P::Vote | P::Activemask | P::Match | P::ReduxSync | P::BarWarpSync | P::Nanosleep | P::Membar | P::Fence | P::Griddepcontrol | P::BarRed | P::BarCtaRed | P::BarrierRed | P::BarrierCtaRed | P::ElectSync | P::Setmaxnreg)
 }

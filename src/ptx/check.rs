@@ -726,7 +726,10 @@ impl<'m> Checker<'m> {
             && i.modifiers.iter().filter(|(m, _)| matches!(m, crate::ptx::modifier::Modifier::Type(_))).count() == 2;
         // Nor are the mixed-precision `add/sub/fma.f32.f16` forms: they need
         // sm_100 where the family needs less.
-        let key = if matches!(op, Opcode::Call | Opcode::Vote) || mixed_precision {
+        // `setmaxnreg` needs an architecture-specific target, which the
+        // memo (keyed by the SM number) cannot tell apart, and its count
+        // is checked with the head.
+        let key = if matches!(op, Opcode::Call | Opcode::Vote | Opcode::Setmaxnreg) || mixed_precision {
             None
         } else {
             HeadKey::new(op, i.operands.len(), &i.modifiers)
@@ -776,6 +779,49 @@ impl<'m> Checker<'m> {
             if !head_ok && head_errors == 0 && self.diags.error_count() < 100 {
                 self.memo.insert(k, head_needs(i), self.mods);
             }
+        }
+    }
+
+    /// `setmaxnreg.{inc,dec}.sync.aligned.u32 n`, with ptxas 13.5's
+    /// messages: an architecture-specific or family target (`sm_90a`,
+    /// `sm_100f`; plain `sm_90` and `sm_100` refuse it), one direction,
+    /// `.aligned`, and a constant count that is a multiple of 8 in
+    /// 24..=256.
+    fn register_count_rules(&mut self, i: &Instruction) {
+        let span = i.opcode_loc.0;
+        let has = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+        let name = match (has(".inc"), has(".dec")) {
+            (true, false) => "setmaxnreg.inc",
+            (false, true) => "setmaxnreg.dec",
+            _ => {
+                self.error(span, "instruction 'setmaxnreg' needs exactly one of '.inc' and '.dec'");
+                return;
+            }
+        };
+        if self.target.number >= 90 && self.target.variant == crate::target::SmVariant::Base {
+            self.error(span, format!("instruction '{name}' not supported on .target 'sm_{}' (needs an architecture-specific target such as sm_90a)", self.target.number));
+        }
+        if !has(".aligned") {
+            self.error(span, format!(".aligned modifier required for instruction '{name}'"));
+        }
+        if !has(".sync") {
+            self.error(span, format!(".sync modifier required for instruction '{name}'"));
+        }
+        let operands = self.m.operands(i.operands);
+        let count = match operands {
+            [o] => match &o.kind {
+                OperandKind::Imm(e) => super::parser::eval_int(e).map(|v| (v, o.loc.0)),
+                _ => None,
+            },
+            _ => None,
+        };
+        match count {
+            None => self.error(i.loc.0, format!("arguments mismatch for instruction '{name}'")),
+            Some((n, at)) if !(24..=256).contains(&n) => {
+                self.error(at, format!("argument 1 of instruction '{name}': value '{}' out of range, expected to be in range [24..256]", n as i64));
+            }
+            Some((n, at)) if n % 8 != 0 => self.error(at, format!("argument 1 of instruction '{name}': unexpected value '{n}', expected to be multiple of 8")),
+            Some(_) => {}
         }
     }
 
@@ -1418,6 +1464,7 @@ impl<'m> Checker<'m> {
                     self.error(span, format!("instruction '{opname}' applies only to signed numeric types"));
                 }
             }
+            Opcode::Setmaxnreg => self.register_count_rules(i),
             Opcode::Vote => {
                 // `vote.ballot.sync` spells `.sync` after the mode.
                 let sync = i.modifiers.iter().any(|(m, _)| m.spelling() == ".sync");

@@ -142,6 +142,10 @@ pub struct Allocated {
     /// launch bounds), as the allocator applied it; the count the cubin
     /// declares stays within it.
     pub register_limit: Option<u32>,
+    /// The register count the kernel declares whatever its code uses
+    /// (`setmaxnreg`'s, [`RegisterCountChanges::declared`]), set by the
+    /// driver.
+    pub declared_registers: Option<u32>,
 }
 
 impl Allocated {
@@ -298,6 +302,68 @@ pub fn launch_register_limit(bounds: &crate::ir::function::LaunchBounds, sm: cra
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     }
+}
+
+/// What a kernel's `setmaxnreg` instructions make of its register count,
+/// as ptxas 13.5 does (measured with `ptxas -v` and the cubin's
+/// `EIATTR_REGCOUNT` on sm_90a, sm_100a, sm_120a): the count at entry is
+/// `.maxnreg` (they are dropped without it, in lowering), lowered to the
+/// highest `.inc` target where there is one (`.maxnreg 100` and only
+/// `inc 40` declares 40; `.maxnreg 64`, `inc 200` declares 64), and it is
+/// the count the kernel declares whatever its code uses. The code must
+/// fit the lowest count it may run under, so the allocation limit is the
+/// launch bounds' (`launch_limit`, [`launch_register_limit`]) capped at
+/// that count and at the lowest `.dec` target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RegisterCountChanges {
+    /// The count the kernel declares.
+    pub declared: u32,
+    /// The allocation limit.
+    pub limit: u32,
+}
+
+/// The `setmaxnreg` targets of `f` (the highest `.inc` and the lowest
+/// `.dec`, each with where it is) and, from them, the kernel's register
+/// counts ([`RegisterCountChanges`]); `None` where `f` has none or no
+/// `.maxnreg`. A `.dec` above the highest count the kernel can reach is
+/// ptxas's fatal C7406, an error here.
+pub fn register_count_changes(f: &crate::ir::Function, launch_limit: Option<u32>) -> Result<Option<RegisterCountChanges>, (String, crate::ir::SrcLoc)> {
+    use crate::ir::Opcode;
+    let Some(entry) = f.bounds.max_regs else { return Ok(None) };
+    // ptxas raises a `.maxnreg` below 24 to 24 (its warning).
+    let entry = entry.max(24);
+    let mut inc: Option<u32> = None;
+    let mut dec: Option<(u32, crate::ir::SrcLoc)> = None;
+    let mut decs = Vec::new();
+    for &b in &f.layout {
+        for &i in &f.blocks[b].insts {
+            let d = &f.insts[i];
+            if !matches!(d.opcode, Opcode::RegCountInc | Opcode::RegCountDec) {
+                continue;
+            }
+            let Some(n) = d.args.first().and_then(|&v| f.value_inst(v)).map(|c| &f.insts[c]).filter(|c| c.opcode == Opcode::Iconst).map(|c| c.imm as u32) else {
+                return Err(("setmaxnreg without a constant register count".into(), f.locs[i]));
+            };
+            if d.opcode == Opcode::RegCountInc {
+                inc = Some(inc.map_or(n, |m| m.max(n)));
+            } else {
+                decs.push((n, f.locs[i]));
+                if dec.is_none_or(|(m, _)| n < m) {
+                    dec = Some((n, f.locs[i]));
+                }
+            }
+        }
+    }
+    if inc.is_none() && dec.is_none() {
+        return Ok(None);
+    }
+    let highest = inc.unwrap_or(entry);
+    if let Some(&(n, loc)) = decs.iter().find(|(n, _)| *n > highest) {
+        return Err((format!("setmaxnreg.dec has register count ({n}) which is larger than the largest temporal register count in the program ({highest})"), loc));
+    }
+    let declared = entry.min(highest);
+    let limit = [launch_limit, Some(declared), dec.map(|(n, _)| n)].into_iter().flatten().min().unwrap_or(declared);
+    Ok(Some(RegisterCountChanges { declared, limit }))
 }
 
 /// Why a function could not be allocated.

@@ -409,6 +409,7 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
         spill_stores: out.spill_stores,
         spill_loads: out.spill_loads,
         register_limit: None,
+        declared_registers: None,
     })
 }
 

@@ -476,6 +476,9 @@ impl Context for SelectCtx<'_> {
     fn fresh(&mut self, shape: &Shape) -> VReg {
         SelectCtx::fresh(self, shape.ty())
     }
+    fn fresh_upred(&mut self) -> VReg {
+        SelectCtx::fresh(self, Type::UP)
+    }
     fn result_vreg(&mut self, i: Inst, k: u8) -> Option<VReg> {
         self.func.insts[i].results.get(usize::from(k)).map(|r| self.vreg(*r))
     }

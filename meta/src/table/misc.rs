@@ -786,6 +786,22 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         const CGABAR_FIXED: &[(Field, u64)] = &[(f(91, 91), 1)];
         v.push(Form { sms, uniform_guard: true, ..g.form("UCGABAR_ARV", 0x9c7, CGABAR_FIXED, &[], vec![]) });
         v.push(Form { sms, uniform_guard: true, ..g.form("UCGABAR_WAIT", 0xdc7, CGABAR_FIXED, &[], vec![]) });
+        // USETMAXREG (0x9c8, `setmaxnreg`): the warp's register count (the
+        // immediate, 32–41) taken from or given back to the CTA's pool
+        // (bit 74 `.CTAPOOL`; clear prints `???0`); mode 72–73: 1
+        // `.DEALLOC`, 2 `.TRY_ALLOC` (0 and 3 are illegal), whose uniform
+        // predicate result (81–83) says whether the registers were granted;
+        // `.DEALLOC` keeps UPT there. Bit 91 set (clear is illegal); a
+        // uniform guard. ptxas 13.5 words 0x000000c8000079c8 /
+        // 0x000e640008000600 (`TRY_ALLOC.CTAPOOL UP0, 0xc8`) and
+        // 0x00000038000079c8 / 0x001e0000080e0500 (`DEALLOC.CTAPOOL 0x38`),
+        // alike on sm_90a, sm_100a and sm_120a; nvdisasm bit flips.
+        const TRY_ALLOC: &[(Field, u64)] = &[(f(72, 74), 6), (f(91, 91), 1)];
+        const DEALLOC: &[(Field, u64)] = &[(f(72, 74), 5), (f(81, 83), 7), (f(91, 91), 1)];
+        let count = Slot::Hex(f(32, 41));
+        let granted = Slot::Pred { uniform: true, field: f(81, 83), not: None, show: Always };
+        v.push(Form { sms, uniform_guard: true, ..g.form("USETMAXREG.TRY_ALLOC.CTAPOOL", 0x9c8, TRY_ALLOC, &[], vec![granted, count]) });
+        v.push(Form { sms, uniform_guard: true, ..g.form("USETMAXREG.DEALLOC.CTAPOOL", 0x9c8, DEALLOC, &[], vec![count]) });
     }
     // BAR.RED (0xb1d with 77–79 = 2): a barrier (54–57) that also reduces a
     // predicate (87–90, printed always); operation 74–75, bit 80

@@ -177,6 +177,11 @@ pub const OPCODES: &[OpFacts] = &[
     op("UPOPC", Uniform),
     op("UPRMT", Uniform),
     op("USEL", Uniform),
+    // A fence for the scheduler (nothing moves across a change of the
+    // register count) with a variable latency: ptxas sets a write
+    // scoreboard on both modes and waits on it before reading
+    // `.TRY_ALLOC`'s predicate (`PLOP3 ... UP0` after it, sm_90a).
+    op("USETMAXREG", Misc),
     op("USHF", Uniform),
     // Closes a bulk group, counted on scoreboard 0 as LDGDEPBAR's groups.
     op("UTMACMDFLUSH", Control).opaque().async_group(AsyncGroup::Commit),

@@ -260,6 +260,13 @@ opcodes! {
     Nanosleep = "nanosleep", Ptx, Effect;
     /// `bar.warp.sync membermask`.
     WarpSync = "bar.warp.sync", Ptx, Effect;
+    /// `setmaxnreg.inc.sync.aligned.u32 n, membermask`: waits until the
+    /// warp's register count is raised to the constant `n` (the mask is
+    /// every lane: the instruction is `.aligned`).
+    RegCountInc = "setmaxnreg.inc", Ptx, Effect;
+    /// `setmaxnreg.dec.sync.aligned.u32 n, membermask`: lowers the warp's
+    /// register count to the constant `n`.
+    RegCountDec = "setmaxnreg.dec", Ptx, Effect;
     /// `bar.red.op d, barrier, [!]p`: a CTA barrier that also reduces a
     /// predicate (`red` popc, giving a count; and/or, giving a predicate).
     BarRed = "bar.red", Ptx, Effect;
@@ -417,6 +424,13 @@ opcodes! {
     WarpReduce = "REDUX", Sass, Effect;
     /// `ELECT p, ud, PT` (sm_90+): results `ud` (the lane), `p`.
     WarpElect = "ELECT", Sass, Effect;
+    /// `USETMAXREG.TRY_ALLOC.CTAPOOL up, n` then the uniform predicate
+    /// into `p` (sm_90a+): asks the CTA's pool for registers up to the
+    /// count `n` (the immediate); `p` says whether they were granted.
+    RegTryAlloc = "USETMAXREG.TRY_ALLOC", Sass, Effect;
+    /// `USETMAXREG.DEALLOC.CTAPOOL n` (sm_90a+): gives the registers above
+    /// the count `n` (the immediate) back to the CTA's pool.
+    RegDealloc = "USETMAXREG.DEALLOC", Sass, Effect;
     /// `UCGABAR_ARV` (sm_90+): arrives at the cluster's barrier.
     ClusterBarArrive = "UCGABAR_ARV", Sass, Effect;
     /// `UCGABAR_WAIT` (sm_90+): waits on the cluster's barrier.

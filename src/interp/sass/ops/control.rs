@@ -3,6 +3,11 @@
 //! the instructions that do nothing here (fences, sleeps, dependency
 //! barriers).
 //!
+//! The register file here is as large as any code addresses, so
+//! `USETMAXREG`'s pool is not modelled: `.TRY_ALLOC` always gets its
+//! registers (its predicate is true), `.DEALLOC` does nothing. Code within
+//! the count it asks for runs the same either way.
+//!
 //! This module owns these instructions' semantics: [`ControlOp`] (their
 //! executable form), their translation from a decoded `Inst` and their
 //! execution on a warp.
@@ -56,6 +61,12 @@ impl Translator<'_> {
             Opcode::NOP | Opcode::MEMBAR | Opcode::ERRBAR | Opcode::CCTL | Opcode::YIELD | Opcode::NANOSLEEP | Opcode::CGAERRBAR | Opcode::ENDCOLLECTIVE | Opcode::DEPBAR | Opcode::LDGDEPBAR => Op::Nop,
             // One grid at a time: nothing to wait for, nothing to let launch.
             Opcode::ACQBULK | Opcode::PREEXIT => Op::Nop,
+            Opcode::USETMAXREG if cx.has(Mod::DEALLOC) => Op::Nop,
+            Opcode::USETMAXREG => {
+                let granted = self.pdst(cx.o(0)?)?;
+                let t = P { r: UPT, not: false };
+                Op::Bits(super::bits::BitsOp::Plop3 { d: [granted, granted], a: t, b: t, c: t, lut: [0xff, 0xff] })
+            }
             // The interpreter's memory accesses happen in program order, in
             // one proxy: nothing to order.
             Opcode::FENCE => Op::Nop,
