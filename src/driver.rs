@@ -16,7 +16,7 @@ use crate::lower;
 use crate::ptx::ast;
 use crate::select::{self, MachFunction};
 use crate::target::Sm;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// A stage of the pipeline.
@@ -196,6 +196,31 @@ pub fn legalize_function(raw: &ir::Module, id: FuncId, options: Options) -> Resu
 /// Selects machine instructions for a legalized function.
 pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, StageError> {
     select::select_function(func, sm).map_err(|e| StageError::new(Stage::Select, func.name.clone(), e.to_string()).at(e.loc))
+}
+
+/// The device functions (indices) that `root`'s calls reach, directly or
+/// not, in the order the calls are first met: depth first, each
+/// function's calls in code order.
+fn calls_in_order(module: &ir::Module, root: FuncId) -> Vec<u32> {
+    use crate::ir::entity::EntityRef;
+    let mut order = Vec::new();
+    let mut seen = BTreeSet::from([root]);
+    let mut stack = vec![(root, 0usize)];
+    while let Some((id, at)) = stack.pop() {
+        let f = &module.functions[id];
+        let callees = f.layout.iter().flat_map(|&b| f.blocks[b].insts.iter()).map(|&i| &f.insts[i]).filter(|d| d.opcode == Opcode::Call || d.opcode == Opcode::FuncAddr);
+        let next = callees.enumerate().skip(at).find_map(|(k, d)| {
+            let callee = FuncId::new(usize::try_from(d.imm).ok()?);
+            (module.functions.is_valid(callee) && !seen.contains(&callee)).then_some((k, callee))
+        });
+        if let Some((k, callee)) = next {
+            seen.insert(callee);
+            order.push(callee.index() as u32);
+            stack.push((id, k + 1));
+            stack.push((callee, 0));
+        }
+    }
+    order
 }
 
 /// The functions a function reaches through calls and function addresses,
@@ -510,6 +535,20 @@ pub fn compile_lowered(raw: ir::Module, errors: Vec<StageError>, virtual_sm: u32
 fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, virtual_sm: u32, options: Options, codegen: CodegenOptions, lines: Option<LineSource>, lowering_ms: f64) -> Result<Compiled, Vec<StageError>> {
     use crate::emit::{self, EmitOptions, variables::Variables};
     let sm = raw.sm;
+    // The device functions each kernel's calls reach before inlining: the
+    // function-scope shared variables of all of them are in its shared
+    // window (emit::variables), inlined or called. Only looked for where
+    // a device function declares a shared variable.
+    let device_shared = raw.globals.iter().any(|(_, g)| g.space == ir::Space::Shared && g.owner.is_some_and(|f| raw.functions.get(f).is_some_and(|f| f.kind != Some(ir::FunctionKind::Kernel))));
+    let reached: BTreeMap<FuncId, Vec<u32>> = if device_shared {
+        raw.functions
+            .iter()
+            .filter(|(_, f)| f.kind == Some(ir::FunctionKind::Kernel))
+            .map(|(id, _)| (id, calls_in_order(&raw, id)))
+            .collect()
+    } else {
+        BTreeMap::new()
+    };
     crate::opt::inline::inline_calls(&mut raw);
     let kernel_ids: Vec<FuncId> = raw
         .functions
@@ -567,7 +606,7 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
     let emitted = crate::parallel::map(&jobs, threads, |(id, section)| {
         let started = std::time::Instant::now();
         let (alloc, callees) = section.as_ref().map_err(Clone::clone)?;
-        let k = emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, callees, emit_options).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))?;
+        let k = emit::emit_kernel(alloc, &raw.functions[*id], &raw, &vars, callees, reached.get(id).map_or(&[][..], Vec::as_slice), emit_options).map_err(|e| StageError::new(Stage::Emit, e.function, e.message))?;
         Ok((k, ms(started)))
     });
     // The module's lowering counts with the kernel -v lists first (the

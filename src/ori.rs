@@ -435,7 +435,7 @@ impl Module {
         if !align.is_power_of_two() || bytes == 0 {
             return Err(fail(format!("shared array '{name}': {bytes} bytes aligned to {align} (the size must be positive, the alignment a power of two)")));
         }
-        let var = ir::GlobalVar { name: name.to_string(), space: ir::Space::Shared, size: u64::from(bytes), align, init: Vec::new(), visible: false, addresses: Vec::new() };
+        let var = ir::GlobalVar { name: name.to_string(), space: ir::Space::Shared, size: u64::from(bytes), align, init: Vec::new(), visible: false, addresses: Vec::new(), owner: None };
         Ok(SharedArray { module: self.owner, id: self.inner.globals.push(var) })
     }
 

@@ -223,8 +223,10 @@ pub fn reserve_slots(vars: &mut Variables, module: &ir::Module, func: &Allocated
 /// Emits one kernel: `func` is its allocated code, `ir_func` its Ori form
 /// (parameters, launch bounds), `callees` the allocated device functions
 /// its calls reach (with their function indices), which go into its
-/// section after its own code.
-pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, vars: &Variables, callees: &[(u32, Allocated)], options: EmitOptions) -> Result<EmittedKernel, EmitError> {
+/// section after its own code, `reached` the device functions (indices)
+/// its calls reached before inlining, whose function-scope shared
+/// variables its shared window holds.
+pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, vars: &Variables, callees: &[(u32, Allocated)], reached: &[u32], options: EmitOptions) -> Result<EmittedKernel, EmitError> {
     use crate::ir::entity::EntityRef;
     let fail = |message: String| EmitError { function: func.name.clone(), message };
     if ir_func.kind != Some(FunctionKind::Kernel) {
@@ -238,7 +240,8 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     let sm = func.sm;
     let mut placed: Vec<&Allocated> = vec![func];
     placed.extend(callees.iter().map(|(_, a)| a));
-    let window = Variables::shared_window(module, &shared_used(&placed, module), sm);
+    let kernel_id = module.function_by_name(&ir_func.name).map_or(u32::MAX, |id| id.index() as u32);
+    let window = Variables::shared_window(module, kernel_id, reached, &shared_used(&placed, module), sm);
     let own = code::part(func, module, vars, &window).map_err(fail)?;
     let mut parts = Vec::with_capacity(callees.len());
     for (id, callee) in callees {

@@ -11,12 +11,38 @@
 //! sections) by alignment, largest first, and in declaration order among
 //! equals; each at the next offset its alignment allows;
 //! shared variables start after the area ptxas reserves from sm_90 on
-//! (0x400, [`reserved_shared`]); a kernel's window holds only the shared
-//! variables its code uses; the address of a global is loaded from bank 4
+//! (0x400, [`reserved_shared`]); the address of a global is loaded from bank 4
 //! (`c[0x4][8·k]`, one 8-byte slot per global, relocated by the loader):
 //! the functions outside the module that the code calls, then every
 //! `.global` variable of the module in declaration order, used or not (as
 //! ptxas: `-v`'s `cmem[4]` is 8 bytes per global).
+//!
+//! A kernel's shared window, as ptxas 13.5 lays it out (measured on
+//! sm_75/80/90/120 with kernels storing each variable's address, read
+//! back from the SASS and the `.nv.shared.<kernel>` section's size; the
+//! same on every generation, after the reserved area from sm_90 on):
+//!
+//! 1. the kernel's own function-scope variables that its code uses;
+//! 2. the module-scope variables that the kernel or the device functions
+//!    it calls use;
+//! 3. the function-scope variables of those device functions that their
+//!    code uses (in the order the functions are written, not called);
+//! 4. the kernel's function-scope variables that nothing uses, then those
+//!    of the device functions it calls, function by function in the order
+//!    the calls are met (module-scope ones that nothing uses get no room);
+//!
+//! each group in declaration order (neither by alignment nor by size: a
+//! kernel declaring align 1, 4, 2, 8, 16 variables gets 0, 4, 0xc, 0x10,
+//! 0x20), each variable at the next offset its alignment allows. Then
+//! every `.extern .shared` array of the module, used or not, in
+//! declaration order, takes the next offset that is a multiple of its
+//! alignment and of 16, with no size; that is where the array starts, and
+//! the last one's offset is the section's size (static 9 bytes, then
+//! externs of alignment 4, 32, 1: at 0x10, 0x20, 0x20, the section 0x20
+//! bytes, the align-32 one unused). The section's alignment is the
+//! largest of these: the static variables' own, and each extern array's
+//! offset alignment (a kernel with one align-1 byte: 1; with an align-4
+//! extern, used or not: 16; with an align-64 one: 64).
 
 use crate::cubin::module::{Variable, reserved_shared};
 use crate::ir::entity::EntityRef;
@@ -51,7 +77,7 @@ pub struct SharedWindow {
     offsets: BTreeMap<u32, u32>,
     /// Static bytes (without the reserved area).
     pub bytes: u64,
-    /// Largest alignment asked for (4 at least).
+    /// The `.nv.shared.<kernel>` section's alignment (module doc).
     pub align: u64,
     /// Whether an `.extern .shared` (dynamically sized) array is used.
     pub dynamic: bool,
@@ -65,6 +91,10 @@ impl SharedWindow {
         self.offsets.get(&global).copied()
     }
 }
+
+/// The least alignment of an `.extern .shared` array's offset (ptxas
+/// 13.5; see the module doc).
+const EXTERN_SHARED_ALIGN: u64 = 16;
 
 fn align_up(x: u64, a: u64) -> u64 {
     let a = a.max(1);
@@ -138,34 +168,48 @@ impl Variables {
         }
     }
 
-    /// The window of a kernel whose code uses the shared variables `used`
-    /// (global indices), for `sm`.
-    pub fn shared_window(module: &ir::Module, used: &[u32], sm: Sm) -> SharedWindow {
+    /// The window of kernel `kernel` (function index) whose code, with
+    /// that of the device functions it calls, uses the shared variables
+    /// `used` (global indices), for `sm`; `callees` are the device
+    /// functions (indices) its calls reached before inlining. The order is
+    /// the module doc's.
+    pub fn shared_window(module: &ir::Module, kernel: u32, callees: &[u32], used: &[u32], sm: Sm) -> SharedWindow {
         let base = reserved_shared(u32::from(sm.number));
-        let mut w = SharedWindow { align: 4, ..SharedWindow::default() };
+        let mut w = SharedWindow { align: 1, ..SharedWindow::default() };
+        let shared = || module.globals.iter().map(|(id, g)| (id.index() as u32, g)).filter(|(_, g)| g.space == Space::Shared);
+        let owner = |g: &ir::GlobalVar| g.owner.map(|f| f.index() as u32);
+        let of_kernel = |g: &ir::GlobalVar| owner(g) == Some(kernel);
+        let is_used = |index: u32| used.contains(&index);
+        let static_order = shared()
+            .filter(|&(i, g)| is_used(i) && of_kernel(g))
+            .chain(shared().filter(|&(i, g)| is_used(i) && g.owner.is_none()))
+            .chain(shared().filter(|&(i, g)| is_used(i) && g.owner.is_some() && !of_kernel(g)))
+            .chain(shared().filter(|&(i, g)| !is_used(i) && of_kernel(g)))
+            .chain(callees.iter().flat_map(|&f| shared().filter(move |&(i, g)| !is_used(i) && owner(g) == Some(f))));
         let mut end = 0u64;
-        let mut dynamic = Vec::new();
-        for (id, g) in module.globals.iter() {
-            let index = id.index() as u32;
-            if g.space != Space::Shared || !used.contains(&index) {
+        for (index, g) in static_order {
+            if g.size == 0 {
                 continue;
             }
             let align = u64::from(g.align.max(1));
             w.align = w.align.max(align);
-            if g.size == 0 {
-                dynamic.push((index, align));
-                continue;
-            }
             let offset = align_up(end, align);
             end = offset + g.size;
             w.offsets.insert(index, (base + offset) as u32);
         }
-        w.bytes = end;
-        // Dynamically sized arrays all start where the static ones end.
-        for (index, align) in dynamic {
-            w.dynamic = true;
-            w.offsets.insert(index, (base + align_up(end, align)) as u32);
+        // Every `.extern .shared` array of the module, used or not, in
+        // declaration order, moves the end to its own alignment, 16 at
+        // least; the arrays the code uses start where it is then.
+        for (index, g) in shared().filter(|(_, g)| g.size == 0) {
+            let align = u64::from(g.align.max(1)).max(EXTERN_SHARED_ALIGN);
+            end = align_up(end, align);
+            w.align = w.align.max(align);
+            if is_used(index) {
+                w.dynamic = true;
+                w.offsets.insert(index, (base + end) as u32);
+            }
         }
+        w.bytes = end;
         w
     }
 

@@ -37,6 +37,10 @@ pub struct GlobalVar {
     /// initialiser such as `{ x, y+8 }`), filled in when the variables
     /// are laid out (`init` holds zeros there).
     pub addresses: Vec<AddressInit>,
+    /// The function whose body declares the variable (a function-scope
+    /// `.shared`, `.global` or `.const`); `None` at module scope. Shared
+    /// memory is laid out by it ([`crate::emit::variables`]).
+    pub owner: Option<FuncId>,
 }
 
 /// One word of a variable's initialiser that is the address of a

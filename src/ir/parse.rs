@@ -500,7 +500,7 @@ impl<'a> Parser<'a> {
         let size = self.u64("a size")?;
         self.expect_keyword("align")?;
         let align = self.u32("an alignment")?;
-        let mut g = GlobalVar { name, space, size, align, init: Vec::new(), visible: false, addresses: Vec::new() };
+        let mut g = GlobalVar { name, space, size, align, init: Vec::new(), visible: false, addresses: Vec::new(), owner: None };
         if self.is_keyword("visible") {
             self.bump();
             g.visible = true;

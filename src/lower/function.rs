@@ -85,6 +85,8 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     pub b: FunctionBuilder<'f>,
     /// The function's name, for errors.
     pub name: &'a str,
+    /// The function's id (the owner of its function-scope variables).
+    fid: FuncId,
     kernel: bool,
     returns: Vec<RetSlot>,
     /// Variables of range elements and vector components: declaration
@@ -140,6 +142,7 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         cx,
         b,
         name,
+        fid,
         kernel,
         returns: Vec::new(),
         slots: Vec::new(),
@@ -596,7 +599,8 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                         Some(Binding::Global(id)) => self.cx.globals.get(id).map(|g| (id, g.space)),
                         _ => None,
                     };
-                    let g = globals::global_var(d, decl, name.clone(), &resolve).map_err(|m| self.error(decl.loc.span(), m))?;
+                    let mut g = globals::global_var(d, decl, name.clone(), &resolve).map_err(|m| self.error(decl.loc.span(), m))?;
+                    g.owner = Some(self.fid);
                     self.cx.global_names.insert(name);
                     Binding::Global(self.cx.globals.push(g))
                 }

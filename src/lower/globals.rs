@@ -85,7 +85,7 @@ pub(super) fn global_var(d: &VarDecl, decl: &Declarator, name: String, resolve: 
         None => Vec::new(),
     };
     let visible = matches!(d.linkage, Linkage::Visible | Linkage::Extern | Linkage::Weak | Linkage::Common);
-    Ok(GlobalVar { name, space, size: l.size, align: l.align, init, visible, addresses })
+    Ok(GlobalVar { name, space, size: l.size, align: l.align, init, visible, addresses, owner: None })
 }
 
 /// The address words an initialiser holds, found while it is flattened.
