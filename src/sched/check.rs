@@ -31,7 +31,7 @@
 //! region (BSSY…) opened after the BRX — where ptxas lays out the cases —,
 //! JMP to every block. Device functions inside the code are reached through their CALLs.
 
-use super::info::{HazardInfo, P_BASE, UNITS, UR_BASE, unit_name};
+use super::info::{EARLY_KINDS, HazardInfo, P_BASE, UNITS, UR_BASE, unit_name};
 use super::latency::{self, Class, File, NEEDS_SCOREBOARD, Table};
 use crate::isa::ctrl::SCOREBOARDS;
 use crate::isa::inst::Inst;
@@ -106,9 +106,10 @@ struct Obl {
     holders: [u8; SCOREBOARDS as usize],
     /// The last holder.
     by_r: u32,
-    /// Read scoreboards that hold the unit only as a global store's address
-    /// (bit `s`; meaningful where `rsb` has it).
-    store_addr: u8,
+    /// Per entry of [`super::info::EARLY_OVERWRITES`]: the read scoreboards
+    /// whose every holder holds the unit as the entry's `held_as` (bit `s`;
+    /// meaningful where `rsb` has it).
+    early: [u8; EARLY_KINDS],
 }
 
 impl Obl {
@@ -132,17 +133,12 @@ impl Obl {
         self.orph_att |= o.orph_att;
         for s in 0..usize::from(SCOREBOARDS) {
             match (self.rsb >> s & 1, o.rsb >> s & 1) {
-                (1, 1) => {
-                    self.holders[s] |= o.holders[s];
-                    self.store_addr &= o.store_addr | !(1 << s);
-                }
-                (0, 1) => {
-                    self.holders[s] = o.holders[s];
-                    self.store_addr = (self.store_addr & !(1 << s)) | (o.store_addr & 1 << s);
-                }
+                (1, 1) => self.holders[s] |= o.holders[s],
+                (0, 1) => self.holders[s] = o.holders[s],
                 _ => {}
             }
         }
+        HazardInfo::join_early(&mut self.early, self.rsb, o.rsb, &o.early);
         if self.by_r == NONE || self.rsb == 0 {
             self.by_r = o.by_r;
         }
@@ -314,12 +310,18 @@ struct Facts<'a> {
     row_max: Vec<i64>,
     /// Per class: whether it has no fixed latency on the SM.
     variable: [bool; latency::CLASSES],
-    sm: Sm,
 }
 
-/// Checks final linear code; every uncovered dependence is a [`Hazard`].
+/// Checks final linear code against the scheduler's latencies
+/// ([`latency::table`]); every uncovered dependence is a [`Hazard`].
 pub fn check(code: &[Inst], sm: Sm) -> Result<(), Vec<Hazard>> {
-    let table = latency::table(sm);
+    check_against(code, sm, latency::table(sm))
+}
+
+/// [`check`] with another latency table: [`latency::checking_table`]
+/// judges ptxas's code by the least distances ptxas was seen to leave, as
+/// the SASS interpreter's checker does.
+pub fn check_against(code: &[Inst], sm: Sm, table: &'static Table) -> Result<(), Vec<Hazard>> {
     let mut row_max = vec![0i64; 256];
     for f in File::ALL {
         for p in Class::ALL {
@@ -331,7 +333,7 @@ pub fn check(code: &[Inst], sm: Sm) -> Result<(), Vec<Hazard>> {
     for c in Class::ALL {
         variable[c as usize] = File::ALL.iter().all(|&f| table.latency(f, c, Class::Alu) == NEEDS_SCOREBOARD);
     }
-    let facts = Facts { table, code, infos: code.iter().map(|i| HazardInfo::of(i, sm)).collect(), row_max, variable, sm };
+    let facts = Facts { table, code, infos: code.iter().map(|i| HazardInfo::of(i, sm)).collect(), row_max, variable };
     let mut scratch = Scratch { units: vec![fresh(); UNITS], touched: Vec::new() };
     let (blocks, succs) = cfg(code);
     let mut entry: Vec<Option<Edge>> = vec![None; blocks.len()];
@@ -456,8 +458,8 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 if u.wsb != 0 {
                     report(w, HazardKind::Waw, u.by_w, format!("overwritten while its result is pending on scoreboard(s) {:#b} not waited for", u.wsb));
                 }
-                // (A global store's address, see `overwrites_store_address_early`.)
-                let early = u.rsb & !u.store_addr == 0 && h.overwrites_store_address_early(write_sb, f.sm);
+                // (See `EARLY_OVERWRITES`.)
+                let early = h.overwrites_early(write_sb, u.rsb, &u.early);
                 if u.rsb != 0 && !read_before(h, write_sb, u.rsb, &read_queue) && !early {
                     report(w, HazardKind::War, u.by_r, format!("overwritten while held by read scoreboard(s) {:#b} not waited for", u.rsb));
                 }
@@ -470,13 +472,11 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
             };
             for (i, &r) in h.reads().iter().enumerate().filter(|&(_, &r)| r < UR_BASE) {
                 let u = &mut units[usize::from(r)];
-                let address = if h.reads_store_address(i) { 1 << s } else { 0 };
-                if u.rsb >> s & 1 == 0 {
+                let newly = u.rsb >> s & 1 == 0;
+                h.hold_early(i, s, newly, &mut u.early);
+                if newly {
                     u.rsb |= 1 << s;
                     u.holders[usize::from(s)] = 0;
-                    u.store_addr = (u.store_addr & !(1 << s)) | address;
-                } else {
-                    u.store_addr &= address | !(1 << s);
                 }
                 touched.push(r);
                 u.holders[usize::from(s)] |= bit;
@@ -560,5 +560,5 @@ fn queue_bit(q: u8) -> u32 {
 /// scoreboarded write of the same in-order queue lands (the dynamic
 /// checker's rule, with the queues of all paths).
 fn read_before(h: &HazardInfo, write_sb: Option<u8>, rsb: u8, read_queue: &[u32; SCOREBOARDS as usize]) -> bool {
-    h.queue() != 0 && write_sb.is_some() && (0..usize::from(SCOREBOARDS)).all(|s| rsb >> s & 1 == 0 || read_queue[s] == queue_bit(h.queue()))
+    h.writes_after_its_queue_reads(write_sb) && (0..usize::from(SCOREBOARDS)).all(|s| rsb >> s & 1 == 0 || read_queue[s] == queue_bit(h.queue()))
 }

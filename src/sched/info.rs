@@ -89,22 +89,79 @@ pub struct HazardInfo {
     n_writes: u8,
     /// Per write, the latency row of its result ([`Table::row_index`]).
     pub(crate) write_rows: [u8; MAX_WRITES],
-    /// Bit `k` set when read `k` is a general register of a global store's
-    /// address (STG's `[R4.64]`): see [`HazardInfo::overwrites_store_address_early`].
-    store_address: u16,
-    /// The instruction is a shared-memory load (LDS).
-    shared_load: bool,
+    /// Per entry `e` of [`EARLY_OVERWRITES`] that applies on the SM: bit
+    /// `k` set when read `k` is held as that entry's `held_as`.
+    early_holds: [u16; EARLY_KINDS],
+    /// The entries of [`EARLY_OVERWRITES`] whose overwriter this
+    /// instruction is on the SM (bit `e`).
+    early_writer: u8,
 }
+
+/// What a general register an instruction holds on a read scoreboard was
+/// read as (for [`EARLY_OVERWRITES`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeldAs {
+    /// A global load's address (LDG's `[R2.64]`).
+    GlobalLoadAddress,
+    /// A global store's address (STG's `[R4.64]`).
+    GlobalStoreAddress,
+    /// A global store's data (STG's `R19`).
+    GlobalStoreData,
+}
+
+/// An overwrite of a register still held on a read scoreboard that needs
+/// no wait on it: `by`, setting a write scoreboard, may overwrite a
+/// register that every instruction still holding it holds as `held_as`,
+/// on sm_`sms.0` to sm_`sms.1`. The two pass through the memory unit's
+/// input in order, and the earlier one has read the register by the time
+/// the later one writes.
+#[derive(Clone, Copy, Debug)]
+pub struct EarlyOverwrite {
+    /// What every holder holds the register as.
+    pub held_as: HeldAs,
+    /// The overwriting opcode.
+    pub by: Op,
+    /// The SMs, first and last.
+    pub sms: (u16, u16),
+}
+
+/// The early overwrites ptxas 13.5 relies on, each measured on its code
+/// (anything else held on a read scoreboard waits for it):
+/// * sm_80, 86, 89: `STG.E.U16 [R4.64], R19` on read scoreboard 1, then
+///   `LDS R4, [R6]` on W2 three instructions later with no wait on 1, while
+///   the ALU write of R5 right after it waits on 1 (also a Triton attention
+///   kernel, `STG.E.U16 [R10.64]` then `LDS R11`); not seen for the
+///   store's data or other overwriters there;
+/// * sm_90, 100: `STG.E desc[UR8][R14.64], R5` on read scoreboard 0, then
+///   `LDS R5, [R2+0x1200]` on W1 four instructions later with no wait on 0
+///   (9 kernels of CUB's block histogram and Thrust's reduce-by-key and
+///   merge sort, on each of the two); not seen on sm_120 (the same 54
+///   library and shared-corpus cubins) nor before sm_90;
+/// * sm_90, 100, 120: `LDG.E.STRONG.SYS R40, desc[UR4][R38.64+0x278]` on
+///   read scoreboard 0, then `LDL.LU R39, [R1+0x14]` on W0 two
+///   instructions later with no wait on 0 (tests/data/launch_bounds'
+///   spilling kernels on each of the three; on sm_120 also
+///   `LDG.E.CONSTANT R34, desc[UR10][R2.64]` then `LDL.LU.64 R2` at once,
+///   in the library corpus); not seen on sm_75–sm_89 (the same kernels
+///   there wait).
+pub const EARLY_OVERWRITES: [EarlyOverwrite; 3] = [
+    EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::LDS, sms: (80, 89) },
+    EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::LDS, sms: (90, 100) },
+    EarlyOverwrite { held_as: HeldAs::GlobalLoadAddress, by: Op::LDL, sms: (90, u16::MAX) },
+];
+
+/// The number of [`EARLY_OVERWRITES`] entries (bits of the checkers' masks).
+pub const EARLY_KINDS: usize = EARLY_OVERWRITES.len();
 
 impl HazardInfo {
     /// Classifies an instruction for an SM (the SM does not change the
     /// classification today; it is part of the interface because which
     /// classes are variable-latency is per SM, in the tables).
-    pub fn of(inst: &Inst, _sm: Sm) -> HazardInfo {
-        HazardInfo::with(inst, class_of(inst), queue(inst))
+    pub fn of(inst: &Inst, sm: Sm) -> HazardInfo {
+        HazardInfo::with(inst, class_of(inst), queue(inst), sm)
     }
 
-    fn with(inst: &Inst, class: Class, queue: u8) -> HazardInfo {
+    fn with(inst: &Inst, class: Class, queue: u8, sm: Sm) -> HazardInfo {
         // [result, source 0, …, source 3], from the form table.
         let widths = inst.widths();
         let mut info = HazardInfo {
@@ -118,9 +175,12 @@ impl HazardInfo {
             writes: [0; MAX_WRITES],
             n_writes: 0,
             write_rows: [0; MAX_WRITES],
-            store_address: 0,
-            shared_load: inst.op() == Op::LDS,
+            early_holds: [0; EARLY_KINDS],
+            early_writer: 0,
         };
+        // Reads by what they are held as (bit per read, per HeldAs).
+        let mut held = [0u16; 3];
+        let span = |from: u8, to: u8| (((1u32 << to) - (1u32 << from)) & 0xffff) as u16;
         let mut position = 0usize;
         for (k, (slot, op)) in inst.form.slots.iter().zip(inst.operands.iter()).enumerate() {
             match *op {
@@ -131,7 +191,11 @@ impl HazardInfo {
                     } else {
                         let width = if wide { widths.get(1 + position).copied().unwrap_or(1) } else { 1 };
                         if reg.file != RegFile::Barrier {
+                            let first = info.n_reads;
                             info.push_read(reg, width);
+                            if inst.op() == Op::STG {
+                                held[HeldAs::GlobalStoreData as usize] |= span(first, info.n_reads);
+                            }
                         }
                         if reg.file != RegFile::Pred && reg.file != RegFile::UniformPred {
                             position += 1;
@@ -144,8 +208,10 @@ impl HazardInfo {
                     let wide = matches!(slot, Slot::Addr { wide: true, .. });
                     let first = info.n_reads;
                     info.push_read(m.base(), if wide { 2 } else { widths.get(1 + position).copied().unwrap_or(1) });
-                    if inst.op() == Op::STG {
-                        info.store_address = ((1u32 << info.n_reads) - (1u32 << first)) as u16;
+                    match inst.op() {
+                        Op::STG => held[HeldAs::GlobalStoreAddress as usize] |= span(first, info.n_reads),
+                        Op::LDG => held[HeldAs::GlobalLoadAddress as usize] |= span(first, info.n_reads),
+                        _ => {}
                     }
                     if let Some(d) = m.desc() {
                         info.push_read(d, 2);
@@ -169,6 +235,14 @@ impl HazardInfo {
         }
         for (row, &w) in info.write_rows.iter_mut().zip(&info.writes[..usize::from(info.n_writes)]) {
             *row = Table::row_index(file_of(w), class);
+        }
+        for (e, entry) in EARLY_OVERWRITES.iter().enumerate() {
+            if (entry.sms.0..=entry.sms.1).contains(&sm.number) {
+                info.early_holds[e] = held[entry.held_as as usize];
+                if inst.op() == entry.by {
+                    info.early_writer |= 1 << e;
+                }
+            }
         }
         info
     }
@@ -218,27 +292,50 @@ impl HazardInfo {
         &self.writes[..usize::from(self.n_writes)]
     }
 
-    /// Whether read `k` is a general register of a global store's address.
+    /// Whether this instruction, setting write scoreboard `write_sb`,
+    /// writes its registers only after every earlier instruction of its
+    /// in-order queue has read its sources, so that it may overwrite them
+    /// without a wait: with a write scoreboard (`LDG.E R2, [R2.64+0x4]`
+    /// after `LDG.E R5, [R2.64]`), and in the shared-memory queue without
+    /// one too — ptxas 13.5 overwrites a register an STS holds on a read
+    /// scoreboard with an unscoreboarded LDS (`STS [R25+0x400], R17` on
+    /// read scoreboard 3, then `LDS R17, [R31+0x18]` with no scoreboard and
+    /// no wait on 3: CUB's scans and Thrust's sorts and reduce-by-key, 40
+    /// instances over sm_80–sm_120). Not seen in other queues.
     #[inline]
-    pub fn reads_store_address(&self, k: usize) -> bool {
-        k < 16 && self.store_address >> k & 1 != 0
+    pub fn writes_after_its_queue_reads(&self, write_sb: Option<u8>) -> bool {
+        self.queue != 0 && (write_sb.is_some() || self.queue == crate::isa::op_facts::QUEUE_SHARED_MEMORY)
+    }
+
+    /// Records that read `k` is held on read scoreboard `s` in a
+    /// checker's per-entry masks of [`EARLY_OVERWRITES`] (`early[e]`: the
+    /// read scoreboards whose every holder holds the unit as entry `e`'s
+    /// `held_as`); `newly`: the unit was not held on `s` before.
+    #[inline]
+    pub fn hold_early(&self, k: usize, s: u8, newly: bool, early: &mut [u8; EARLY_KINDS]) {
+        for (mask, holds) in early.iter_mut().zip(self.early_holds) {
+            let bit = if k < 16 && holds >> k & 1 != 0 { 1u8 << s } else { 0 };
+            *mask = if newly { (*mask & !(1 << s)) | bit } else { *mask & (bit | !(1 << s)) };
+        }
     }
 
     /// Whether this instruction, setting write scoreboard `write_sb`, may
-    /// overwrite a register that an earlier global store (STG) still holds
-    /// on a read scoreboard as its address, without a wait on it: ptxas
-    /// 13.5 on sm_80, sm_86 and sm_89 does so with LDS (`STG.E.U16
-    /// [R4.64], R19` on read scoreboard 1, then `LDS R4, [R6]` on W2 three
-    /// instructions later with no wait on 1, while the ALU write of R5
-    /// right after that waits on 1; also in a Triton attention kernel,
-    /// `STG.E.U16 [R10.64]` then `LDS R11`). Both pass through the
-    /// memory-input queue in order, and the store has read its address
-    /// by the time the load writes. Not seen for the store's data, for
-    /// other overwriters, or on sm_75, sm_90 and sm_120 (the same kernels
-    /// there, 72 compilations, gave no such pair): not allowed there.
+    /// overwrite a register held on the read scoreboards `read_sbs`
+    /// without a wait on them: an entry of [`EARLY_OVERWRITES`] has it as
+    /// overwriter and every holder of each of those scoreboards as holder
+    /// (`early`, kept by [`HazardInfo::hold_early`]).
     #[inline]
-    pub fn overwrites_store_address_early(&self, write_sb: Option<u8>, sm: Sm) -> bool {
-        self.shared_load && write_sb.is_some() && (80..90).contains(&sm.number)
+    pub fn overwrites_early(&self, write_sb: Option<u8>, read_sbs: u8, early: &[u8; EARLY_KINDS]) -> bool {
+        self.early_writer != 0 && write_sb.is_some() && (0..EARLY_KINDS).any(|e| self.early_writer >> e & 1 != 0 && read_sbs & !early[e] == 0)
+    }
+
+    /// The join of two checkers' `early` masks where the read scoreboards
+    /// `mine` and `theirs` hold the unit: a scoreboard held on both sides
+    /// keeps an entry only where both do.
+    pub fn join_early(early: &mut [u8; EARLY_KINDS], mine: u8, theirs: u8, other: &[u8; EARLY_KINDS]) {
+        for (m, t) in early.iter_mut().zip(other) {
+            *m = (*m & (*t | !theirs) & (mine | !theirs)) | (*t & theirs & !mine);
+        }
     }
 
     /// The guard predicate's unit, when the instruction is guarded.

@@ -250,3 +250,80 @@ fn a_branch_before_the_block_end_leaves_its_own_state() {
         panic!("sm_{sm}: {}", h[0]);
     }
 }
+
+#[test]
+fn a_local_load_may_overwrite_a_global_load_address_on_sm90_and_later() {
+    // ptxas 13.5 (sm_90, 100, 120, tests/data/launch_bounds/ctas3.ptx):
+    // `LDG.E.STRONG.SYS R40, [R38.64+0x278]` on read scoreboard 0, then
+    // `LDL.LU R39, [R1+0x14]` on W0 two instructions later, no wait on 0.
+    let load = ("[B------:R0:W4:Y:S04]", "LDG.E.STRONG.SYS R40, desc[UR4][R38.64+0x278] ;");
+    let filler = ("[B------:R-:W-:Y:S04]", "LOP3.LUT R6, R10, 0x3fc, RZ, 0xc0, !PT ;");
+    let local = ("[B------:R-:W0:Y:S04]", "LDL.LU R39, [R1+0x14] ;");
+    let wait = "[B0---4-:R-:W-:Y:S02]";
+    let end = (wait, "IMAD R5, R39, R40, RZ ;");
+    for sm in [90, 100, 120] {
+        assert_eq!(both_checkers(sm, &[load, filler, local, end, EXIT]), (None, None), "sm_{sm}");
+        // An ALU overwrite, an LDL setting no write scoreboard, an LDS:
+        // each must wait.
+        let alu = ("[B------:R-:W-:Y:S04]", "LOP3.LUT R39, R10, 0x1, RZ, 0xc0, !PT ;");
+        let unscoreboarded = ("[B------:R-:W-:Y:S04]", "LDL.LU R39, [R1+0x14] ;");
+        let shared = ("[B------:R-:W0:Y:S04]", "LDS R39, [R6] ;");
+        for (what, overwrite) in [("alu", alu), ("no write scoreboard", unscoreboarded), ("lds", shared)] {
+            let (stat, dynamic) = both_checkers(sm, &[load, filler, overwrite, end, EXIT]);
+            assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} {what}: {stat:?} {dynamic:?}");
+        }
+        // A register a store also holds on the same scoreboard is not only
+        // a load's address.
+        let store = ("[B------:R0:W-:Y:S04]", "STG.E desc[UR4][R2.64], R39 ;");
+        let (stat, dynamic) = both_checkers(sm, &[load, store, filler, local, end, EXIT]);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} also a store's data: {stat:?} {dynamic:?}");
+    }
+    // Not seen before sm_90: flagged there.
+    let load = ("[B------:R0:W4:Y:S04]", "LDG.E R40, [R38.64+0x278] ;");
+    for sm in [80, 86, 89] {
+        let (stat, dynamic) = both_checkers(sm, &[load, filler, local, end, EXIT]);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm}: {stat:?} {dynamic:?}");
+    }
+}
+
+#[test]
+fn a_shared_load_may_overwrite_a_global_store_data_register_on_sm90_and_sm100() {
+    // ptxas 13.5 (sm_90, 100, CUB's block histogram): `STG.E [R14.64], R5` on
+    // read scoreboard 0, then `LDS R5, [R2+0x1200]` on W1 four
+    // instructions later, no wait on 0.
+    let store = ("[B------:R0:W-:Y:S01]", "STG.E desc[UR8][R14.64], R5 ;");
+    let filler = ("[B------:R-:W-:Y:S01]", "LOP3.LUT R20, R0, 0x300, RZ, 0xc0, !PT ;");
+    let shared = ("[B------:R-:W1:Y:S01]", "LDS R5, [R2+0x1200] ;");
+    let end = ("[B01----:R-:W-:Y:S02]", "LOP3.LUT R7, R5, 0x1, RZ, 0xc0, !PT ;");
+    for sm in [90, 100] {
+        assert_eq!(both_checkers(sm, &[store, filler, shared, end, EXIT]), (None, None), "sm_{sm}");
+        let alu = ("[B------:R-:W-:Y:S01]", "LOP3.LUT R5, R0, 0x300, RZ, 0xc0, !PT ;");
+        let (stat, dynamic) = both_checkers(sm, &[store, filler, alu, end, EXIT]);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} alu: {stat:?} {dynamic:?}");
+    }
+    for sm in [80, 120] {
+        let store = if sm == 80 { ("[B------:R0:W-:Y:S01]", "STG.E [R14.64], R5 ;") } else { store };
+        let (stat, dynamic) = both_checkers(sm, &[store, filler, shared, end, EXIT]);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm}: {stat:?} {dynamic:?}");
+    }
+}
+
+#[test]
+fn an_unscoreboarded_shared_load_may_overwrite_what_an_earlier_sts_holds() {
+    // ptxas 13.5 (sm_120, Thrust's reduce-by-key): `STS [R25+0x400], R17`
+    // on read scoreboard 3, then `LDS R17, [R31+0x18]` with no scoreboard
+    // and no wait on 3 (the shared-memory queue reads in order).
+    let store = ("[B------:R3:W-:Y:S01]", "STS [R25+0x400], R17 ;");
+    let filler = ("[B------:R-:W-:Y:S04]", "LDS R5, [R31] ;");
+    for sm in [80, 90, 120] {
+        let ok = [store, filler, ("[B------:R-:W-:Y:S04]", "LDS R17, [R31+0x18] ;"), EXIT];
+        assert_eq!(both_checkers(sm, &ok), (None, None), "sm_{sm}");
+        // An ALU overwrite, an unscoreboarded load of another queue.
+        let alu = [store, filler, ("[B------:R-:W-:Y:S04]", "LOP3.LUT R17, R5, 0x1, RZ, 0xc0, !PT ;"), EXIT];
+        let local = [store, filler, ("[B------:R-:W-:Y:S04]", "LDL R17, [R1+0x18] ;"), EXIT];
+        for (what, lines) in [("alu", &alu), ("local load", &local)] {
+            let (stat, dynamic) = both_checkers(sm, lines);
+            assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} {what}: {stat:?} {dynamic:?}");
+        }
+    }
+}

@@ -19,8 +19,9 @@
 //!   until a wait on `s` (or on its write scoreboard: a completed instruction
 //!   has read its sources); overwriting one of them before (WAR) is a hazard,
 //!   unless the writer is a later instruction of the same in-order queue,
-//!   or (sm_80–sm_89) an LDS overwriting a global store's address
-//!   ([`HazardInfo::overwrites_store_address_early`]).
+//!   or one of the memory unit's early overwrites ptxas relies on (an LDS
+//!   overwriting a global store's address on sm_80–sm_89, an LDL a global
+//!   load's address on sm_90+: [`crate::sched::info::EARLY_OVERWRITES`]).
 //!   Only general registers are held: uniform registers and predicates are
 //!   read at issue;
 //! * variable-latency units complete in order ([`queue`]): a producer that
@@ -47,7 +48,7 @@
 use crate::isa::ctrl::{Ctrl, SCOREBOARDS};
 use crate::isa::form::Form;
 use crate::isa::inst::Inst;
-use crate::sched::info::{P_BASE, QUEUE_IDS, UNITS, UR_BASE, file_of, unit_name};
+use crate::sched::info::{EARLY_KINDS, P_BASE, QUEUE_IDS, UNITS, UR_BASE, file_of, unit_name};
 pub use crate::sched::info::{HazardInfo, queue};
 use crate::sched::latency::{self, NEEDS_SCOREBOARD, ROW_WIDTH, ROWS, Table};
 use crate::target::Sm;
@@ -80,9 +81,10 @@ struct UnitState {
     /// instructions holding it (bit 6: one without), all of which must be
     /// waited on to release it without a wait on the read scoreboard.
     read_holders: [u8; SCOREBOARDS as usize],
-    /// Read scoreboards that hold the unit only as a global store's address
-    /// (bit `s`; meaningful where `read_sbs` has it).
-    store_addr: u8,
+    /// Per entry of [`crate::sched::info::EARLY_OVERWRITES`]: the read
+    /// scoreboards whose every holder holds the unit as the entry's
+    /// `held_as` (bit `s`; meaningful where `read_sbs` has it).
+    early: [u8; EARLY_KINDS],
 }
 
 const NONE: u8 = u8::MAX;
@@ -94,7 +96,7 @@ const ATTACHED: u8 = 0x80;
 /// that sets a scoreboard in a loop and never waits on it).
 const COMPACT_AT: usize = 4096;
 
-const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, write_queue: 0, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize], store_addr: 0 };
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, write_queue: 0, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize], early: [0; EARLY_KINDS] };
 
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
@@ -210,8 +212,8 @@ impl WarpHazards {
             if u.write_sb != NONE && !(write_sb.is_some() && info.queue != 0 && u.write_queue == info.queue) {
                 return Err(self.scoreboard_message(w, "overwritten", true));
             }
-            // A global store's address ([`HazardInfo::overwrites_store_address_early`]).
-            let early = u.read_sbs & !u.store_addr == 0 && info.overwrites_store_address_early(write_sb, Sm::new(self.table.sm));
+            // The memory unit's early overwrites (`EARLY_OVERWRITES`).
+            let early = info.overwrites_early(write_sb, u.read_sbs, &u.early);
             if u.read_sbs != 0 && !self.read_before(info, write_sb, u.read_sbs) && !early {
                 return Err(self.scoreboard_message(w, "overwritten", false));
             }
@@ -331,14 +333,12 @@ impl WarpHazards {
         let lists = &mut self.lists;
         for (i, &r) in info.reads().iter().enumerate().filter(|(_, r)| **r < UR_BASE) {
             let u = &mut self.units[usize::from(r)];
-            let address = if info.reads_store_address(i) { 1 << s } else { 0 };
-            if u.read_sbs >> s & 1 == 0 {
+            let newly = u.read_sbs >> s & 1 == 0;
+            info.hold_early(i, s, newly, &mut u.early);
+            if newly {
                 u.read_sbs |= 1 << s;
                 u.read_holders[usize::from(s)] = 0;
-                u.store_addr = (u.store_addr & !(1 << s)) | address;
                 lists[usize::from(s)].read.push(r);
-            } else {
-                u.store_addr &= address | !(1 << s);
             }
             match by_write {
                 Some(w) => {
@@ -360,7 +360,7 @@ impl WarpHazards {
     /// can land: they are all of its in-order queue (`LDG.E R2, [R2.64]`
     /// after `LDG.E R5, [R2.64]`).
     fn read_before(&self, info: &HazardInfo, write_sb: Option<u8>, read_sbs: u8) -> bool {
-        info.queue != 0 && write_sb.is_some() && (0..usize::from(SCOREBOARDS)).all(|s| read_sbs >> s & 1 == 0 || self.read_queue[s] == info.queue)
+        info.writes_after_its_queue_reads(write_sb) && (0..usize::from(SCOREBOARDS)).all(|s| read_sbs >> s & 1 == 0 || self.read_queue[s] == info.queue)
     }
 
     /// Attaches the unattached orphans of queue `q` to scoreboard `s`, set
@@ -527,6 +527,7 @@ impl WarpHazards {
                     _ => {}
                 }
             }
+            HazardInfo::join_early(&mut mine.early, mine.read_sbs, theirs.read_sbs, &theirs.early);
             mine.read_sbs |= theirs.read_sbs;
         }
         for (mine, theirs) in self.lists.iter_mut().zip(&other.lists) {
