@@ -127,16 +127,21 @@ pub struct EarlyOverwrite {
 
 /// The early overwrites ptxas 13.5 relies on, each measured on its code
 /// (anything else held on a read scoreboard waits for it):
-/// * sm_80, 86, 89: `STG.E.U16 [R4.64], R19` on read scoreboard 1, then
-///   `LDS R4, [R6]` on W2 three instructions later with no wait on 1, while
-///   the ALU write of R5 right after it waits on 1 (also a Triton attention
-///   kernel, `STG.E.U16 [R10.64]` then `LDS R11`); not seen for the
-///   store's data or other overwriters there;
-/// * sm_90, 100: `STG.E desc[UR8][R14.64], R5` on read scoreboard 0, then
-///   `LDS R5, [R2+0x1200]` on W1 four instructions later with no wait on 0
-///   (9 kernels of CUB's block histogram and Thrust's reduce-by-key and
-///   merge sort, on each of the two); not seen on sm_120 (the same 54
-///   library and shared-corpus cubins) nor before sm_90;
+/// * a global store's address or data, overwritten by LDS, from sm_80 on:
+///   - address: `STG.E.U16 [R4.64], R19` on read scoreboard 1, then `LDS
+///     R4, [R6]` on W2 three instructions later with no wait on 1, while
+///     the ALU write of R5 right after it waits on 1 (CUB and Thrust
+///     kernels on sm_80, 86, 89); on sm_120 `@P4 STG.E.U16
+///     desc[UR8][R22.64], R46` on read scoreboard 3, then `LDS.64 R22,
+///     [R36+UR5+0x180]` on W4 six instructions later (Triton's matmul);
+///   - data: `STG.E desc[UR8][R14.64], R5` on read scoreboard 0, then
+///     `LDS R5, [R2+0x1200]` on W1 four instructions later (9 kernels of
+///     CUB's block histogram and Thrust's reduce-by-key and merge sort, on
+///     each of sm_90 and sm_100); on sm_80 `@!P1 STG.E.U16 [R6.64], R13`
+///     on read scoreboard 1, then `LDS R13, [R3+0x900]` with no scoreboard
+///     three instructions later (Triton's attention);
+///   - the store reads address and data together, so the two are one
+///     rule; not seen on sm_75 (the same kernels there wait);
 /// * sm_90, 100, 120: `LDG.E.STRONG.SYS R40, desc[UR4][R38.64+0x278]` on
 ///   read scoreboard 0, then `LDL.LU R39, [R1+0x14]` on W0 two
 ///   instructions later with no wait on 0 (tests/data/launch_bounds'
@@ -144,9 +149,12 @@ pub struct EarlyOverwrite {
 ///   `LDG.E.CONSTANT R34, desc[UR10][R2.64]` then `LDL.LU.64 R2` at once,
 ///   in the library corpus); not seen on sm_75–sm_89 (the same kernels
 ///   there wait).
+///
+/// The overwriter sets a write scoreboard, or is in the shared-memory
+/// queue (as [`HazardInfo::writes_after_its_queue_reads`]).
 pub const EARLY_OVERWRITES: [EarlyOverwrite; 3] = [
-    EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::LDS, sms: (80, 89) },
-    EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::LDS, sms: (90, 100) },
+    EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::LDS, sms: (80, u16::MAX) },
+    EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::LDS, sms: (80, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalLoadAddress, by: Op::LDL, sms: (90, u16::MAX) },
 ];
 
@@ -319,14 +327,15 @@ impl HazardInfo {
         }
     }
 
-    /// Whether this instruction, setting write scoreboard `write_sb`, may
-    /// overwrite a register held on the read scoreboards `read_sbs`
+    /// Whether this instruction, setting write scoreboard `write_sb` (or
+    /// none, in the shared-memory queue), may overwrite a register held on
+    /// the read scoreboards `read_sbs`
     /// without a wait on them: an entry of [`EARLY_OVERWRITES`] has it as
     /// overwriter and every holder of each of those scoreboards as holder
     /// (`early`, kept by [`HazardInfo::hold_early`]).
     #[inline]
     pub fn overwrites_early(&self, write_sb: Option<u8>, read_sbs: u8, early: &[u8; EARLY_KINDS]) -> bool {
-        self.early_writer != 0 && write_sb.is_some() && (0..EARLY_KINDS).any(|e| self.early_writer >> e & 1 != 0 && read_sbs & !early[e] == 0)
+        self.early_writer != 0 && self.writes_after_its_queue_reads(write_sb) && (0..EARLY_KINDS).any(|e| self.early_writer >> e & 1 != 0 && read_sbs & !early[e] == 0)
     }
 
     /// The join of two checkers' `early` masks where the read scoreboards

@@ -20,8 +20,8 @@
 //!   has read its sources); overwriting one of them before (WAR) is a hazard,
 //!   unless the writer is a later instruction of the same in-order queue,
 //!   or one of the memory unit's early overwrites ptxas relies on (an LDS
-//!   overwriting a global store's address on sm_80–sm_89, an LDL a global
-//!   load's address on sm_90+: [`crate::sched::info::EARLY_OVERWRITES`]).
+//!   overwriting a global store's address or data from sm_80, an LDL a
+//!   global load's address from sm_90: [`crate::sched::info::EARLY_OVERWRITES`]).
 //!   Only general registers are held: uniform registers and predicates are
 //!   read at issue;
 //! * variable-latency units complete in order ([`queue`]): a producer that
