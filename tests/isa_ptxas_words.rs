@@ -68,6 +68,12 @@ const WORDS: &[common::measured_words::Word] = &[
     (120, 0xfffffffe2a2b7836, 0x000fe20000010400, "VIADD.S32.ISAT R43, R42, 0xfffffffe ;"),
     (120, 0x0000000416257c36, 0x001fe20008010400, "VIADD.S32.ISAT R37, R22, UR4 ;"),
     (120, 0xfffffffe2a2b7836, 0x000fe20000000000, "VIADD.32 R43, R42, 0xfffffffe ;"),
+    // sm_120 vabsdiff4.u32.u32.u32: the bytes' maxima and minima, and
+    // their differences; bit 72 flipped prints `.S8x4`.
+    (120, 0x00000005040a7248, 0x0c0fe20007fe0400, "VIMNMX.U8x4 R10, R4.reuse, R5.reuse, !PT ;"),
+    (120, 0x00000005040b7248, 0x000fe20003fe0400, "VIMNMX.U8x4 R11, R4, R5, PT ;"),
+    (120, 0x00000005040a7248, 0x0c0fe20007fe0500, "VIMNMX.S8x4 R10, R4.reuse, R5.reuse, !PT ;"),
+    (120, 0x8000000b0a027236, 0x001fe20000000800, "VIADD.U8x4 R2, R10, -R11 ;"),
     // sm_120 UMOV.64 of a uniform pair.
     (120, 0x000000ff00047c82, 0x000fe20008010000, "UMOV.64 UR4, URZ ;"),
     // DSETP's b with its reuse flag (bit 124), DSETP.MAX's two results.

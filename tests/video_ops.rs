@@ -34,9 +34,9 @@ fn ptx_interpreter_agrees(text: &str, cubin: &[u8]) -> Result<(), String> {
     }
 }
 
-/// sm_120 has no VABSDIFF4: our code for `vabsdiff4.u32.u32.u32` there
-/// (bytes by PRMT, maximum less minimum) against the PTX interpreter
-/// (ptxas's uses VIMNMX.U8x4, which the SASS decoder does not know).
+/// sm_120 has no VABSDIFF4: our code for `vabsdiff4.u32.u32.u32` there is
+/// ptxas's (VIMNMX.U8x4 maxima and minima, VIADD.U8x4 of their
+/// difference), against the PTX interpreter.
 #[test]
 fn byte_absolute_differences_without_vabsdiff4_match_the_ptx_interpreter() {
     use ptx2sass::internals::driver::{self, CodegenOptions, Options};
@@ -47,12 +47,15 @@ fn byte_absolute_differences_without_vabsdiff4_match_the_ptx_interpreter() {
         .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
     let listing = ptx2sass::disassemble(&ours.cubin).expect("disassembles");
     assert!(!listing.contains("VABSDIFF4"), "VABSDIFF4 on sm_120");
+    for mnemonic in ["VIMNMX.U8x4", "VIADD.U8x4", "IDP.4A.U8.U8"] {
+        assert!(listing.contains(mnemonic), "no {mnemonic} on sm_120:\n{listing}");
+    }
     ptx_interpreter_agrees(text, &ours.cubin).unwrap_or_else(|e| panic!("sm_120: {e}"));
 }
 
 #[test]
 fn video_instructions_match_ptxas_and_the_ptx_interpreter() {
-    common::ptxas_match::all_kernels_match("video_ops", 63, |text, cubin| ptx_interpreter_agrees(text, cubin));
+    common::ptxas_match::all_kernels_match("video_ops", 65, |text, cubin| ptx_interpreter_agrees(text, cubin));
 }
 
 /// Selectors, masks and a shift's `.sat` on one thread's `a = 0x80ff7f01`,
