@@ -2,7 +2,8 @@
 //! Video Instructions"), lowered to PTX-layer integer operations as
 //! ptxas expands them (no video instruction survives on sm_75+ except
 //! `VABSDIFF4`: `vabsdiff4.u32.u32.u32{.add}` is one `vabsdiff4`/`sad4`
-//! operation, which legalization makes VABSDIFF4 up to sm_100).
+//! operation, which legalization makes VABSDIFF4 up to sm_100 and the
+//! byte lanes of VIMNMX and VIADD on sm_120).
 //!
 //! Scalar `vadd vsub vabsdiff vmin vmax vset.dtype.atype.btype{.sat}{.op2}
 //! d, a, b{, c}`: `a` and `b` extended by their types to 64 bits and
