@@ -71,6 +71,12 @@ const WORDS: &[common::measured_words::Word] = &[
     // sm_120 HMMA with b's reuse flag (Triton's matmul, ptxas 13.5).
     (120, 0x0000001c2444723c, 0x081ff60000001844, "HMMA.16816.F32 R68, R36, R28.reuse, R68 ;"),
     (120, 0x0000001e2448723c, 0x082ff60000001848, "HMMA.16816.F32 R72, R36, R30.reuse, R72 ;"),
+    // sm_120 vabsdiff4.u32.u32.u32: the bytes' maxima and minima, and
+    // their differences; bit 72 flipped prints `.S8x4`.
+    (120, 0x00000005040a7248, 0x0c0fe20007fe0400, "VIMNMX.U8x4 R10, R4.reuse, R5.reuse, !PT ;"),
+    (120, 0x00000005040b7248, 0x000fe20003fe0400, "VIMNMX.U8x4 R11, R4, R5, PT ;"),
+    (120, 0x00000005040a7248, 0x0c0fe20007fe0500, "VIMNMX.S8x4 R10, R4.reuse, R5.reuse, !PT ;"),
+    (120, 0x8000000b0a027236, 0x001fe20000000800, "VIADD.U8x4 R2, R10, -R11 ;"),
     // sm_120 UMOV.64 of a uniform pair.
     (120, 0x000000ff00047c82, 0x000fe20008010000, "UMOV.64 UR4, URZ ;"),
     // DSETP's b with its reuse flag (bit 124), DSETP.MAX's two results.

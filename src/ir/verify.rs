@@ -254,6 +254,8 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::Idp2a, &[W32, W32, W32], &[W32]),
     (Opcode::ByteAbsdiff, &[W32, W32], &[W32]),
     (Opcode::ByteSad, &[W32, W32, W32], &[W32]),
+    (Opcode::ByteMinmax, &[W32, W32, Pred], &[W32]),
+    (Opcode::ByteAdd, &[W32, W32], &[W32]),
     (Opcode::Testp, &[T], &[Pred]),
     (Opcode::Hadd2, &[W32, W32], &[W32]),
     (Opcode::Hmul2, &[W32, W32], &[W32]),

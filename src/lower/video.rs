@@ -2,7 +2,8 @@
 //! Video Instructions"), lowered to PTX-layer integer operations as
 //! ptxas expands them (no video instruction survives on sm_75+ except
 //! `VABSDIFF4`: `vabsdiff4.u32.u32.u32{.add}` is one `vabsdiff4`/`sad4`
-//! operation, which legalization makes VABSDIFF4 up to sm_100).
+//! operation, which legalization makes VABSDIFF4 up to sm_100 and the
+//! byte lanes of VIMNMX and VIADD on sm_120).
 //!
 //! Scalar `vadd vsub vabsdiff vmin vmax vset.dtype.atype.btype{.sat}{.op2}
 //! d, a, b{, c}`: `a` and `b` extended by their types to 64 bits and
@@ -15,9 +16,18 @@
 //! SIMD `vop2`/`vop4.dtype.atype.btype{.sat}{.add} d, a, b, c` and
 //! `vset2`/`vset4`: each lane (half or byte) extracted and extended by
 //! PRMT, operated on in 32 bits, clamped under `.sat`, then summed into
-//! `c` (`.add`) or packed back by PRMT. Operand selectors (`a.b1`,
-//! `b.h10`, `d.b0`) and masks are not parsed yet: the default selectors
-//! and masks are the only forms.
+//! `c` (`.add`) or packed back by PRMT. A source selector (`a.h01`,
+//! `b.b0246`) picks lanes of `{b, a}`: one PRMT whose selector is its
+//! digits, as ptxas's; a destination mask (`d.h1`, `d.b320`) sums only
+//! its lanes under `.add`, and otherwise keeps `c`'s other lanes (a PRMT
+//! of the whole result and `c`).
+//!
+//! Scalar selectors: a source's byte or half (`a.b2`, `b.h1`) extended by
+//! its type (one PRMT); a destination selector (`d.b1, ..., c`) puts the
+//! result's low byte or half into that lane of `c` (PRMT), where `.sat`
+//! clamps the 64-bit result, compared unsigned, to the lane's largest
+//! value of the destination type, as ptxas 13.5 does (a negative result
+//! becomes that value). `vmad` takes source selectors.
 //!
 //! The shifts `vshl`/`vshr.dtype.atype.u32{.clamp,.wrap}{.op2} d, a, b{, c}`
 //! work on `a` extended to 64 bits by its type: `.clamp` shifts by
@@ -25,9 +35,11 @@
 //! `.min`/`.max` compare the 64-bit shifted value with `c` extended by
 //! `dtype`, in its signedness (ptxas's SHF.L.U64.HI/SHF.R.S64 and
 //! ISETP.EX pairs), in 32 bits for `vshr` when `atype` and `dtype` have
-//! the same signedness. `.sat` on a shift (ptxas clamps an unsigned
-//! destination by bits 32–33 of the shifted value alone) and `vmad` are
-//! reported unsupported.
+//! the same signedness. `.sat` clamps bits 0-33 of the 64-bit shifted
+//! value, read as a signed number, to the destination type's range (as
+//! ptxas 13.5 does: it tests bits 32 and 33 alone), before the secondary
+//! operation or the merge; `.min`/`.max` then compare that word
+//! sign-extended with `c` extended by `dtype`.
 //!
 //! `vmad.dtype.atype.btype{.po}{.sat}{.shr7,.shr15} d, {-}a, {-}b, {-}c`
 //! as ptxas 13.5 computes it, which departs from the PTX ISA's pseudocode
@@ -42,7 +54,7 @@
 use super::error::LowerError;
 use super::function::FnLower;
 use crate::ir::{Attrs, Cmp, DataType, InstData, MulMode, Opcode, Type, Value};
-use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType};
+use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType, VideoSelector};
 use crate::ptx::modifier::{CmpOp, Modifier};
 use crate::ptx::opcode::Opcode as P;
 
@@ -96,10 +108,36 @@ fn simd(op: P) -> Option<(VideoOp, u32)> {
     })
 }
 
+/// The operand without its selector, the selector and whether it is
+/// negated (`-a.b0`; a plain `-a` is returned as it is).
+fn selected(o: &Operand) -> (Operand, Option<VideoSelector>, bool) {
+    match o.kind {
+        OperandKind::Selected(s, sel, neg) => (Operand { kind: OperandKind::Name(s, None), loc: o.loc }, Some(sel), neg),
+        _ => (o.clone(), None, false),
+    }
+}
+
+/// The PRMT selector that puts the low byte or half of its first operand
+/// in lane `sel` of the second (a destination selector's merge into `c`).
+fn merge_selector(sel: VideoSelector) -> u32 {
+    let lane = u32::from(sel.lane(0).unwrap_or(0));
+    (0..4u32).fold(0, |acc, j| {
+        let from = if sel.halves {
+            if j / 2 == lane { j % 2 } else { 4 + j }
+        } else if j == lane {
+            0
+        } else {
+            4 + j
+        };
+        acc | from << (4 * j)
+    })
+}
+
 /// The modifiers of a scalar or SIMD video instruction: its types
 /// (destination first; `vset` has none, and ptxas reads and compares its
 /// `c` by the first source type), `.sat`, the secondary operation and
 /// `vset`'s comparison.
+#[derive(Clone, Copy)]
 struct Form {
     d: ScalarType,
     a: ScalarType,
@@ -168,18 +206,92 @@ impl FnLower<'_, '_, '_> {
         Ok(Form { d, a, b, sat, second, cmp })
     }
 
-    /// `vop.dtype.atype.btype{.sat}{.op2} d, a, b{, c}`.
+    /// `vop.dtype.atype.btype{.sat}{.op2} d, a{.asel}, b{.bsel}{, c}` and
+    /// `vop.dtype.atype.btype{.sat} d.dsel, a{.asel}, b{.bsel}, c`.
     fn video_scalar(&mut self, i: &Instruction, op: VideoOp) -> Result<(), LowerError> {
-        let form = self.video_form(i, op == VideoOp::Set)?;
-        let ops = self.operands_n(i, if form.second.is_some() { 4 } else { 3 })?;
+        let mut form = self.video_form(i, op == VideoOp::Set)?;
+        let m: &crate::ptx::ast::Module = self.cx.m;
+        let ops = m.operands(i.operands);
+        // Four operands without a secondary operation: `c` is the merge
+        // target of a destination selector (unused without one).
+        if ops.len() != if form.second.is_some() { 4 } else { 3 } && !(ops.len() == 4 && form.second.is_none()) {
+            return Err(self.error(i.loc.span(), format!("{} takes 3 or 4 operands", i.opcode.name())));
+        }
+        let (d, dsel, _) = selected(&ops[0]);
+        let a = self.video_source(&ops[1], form.a, 1)?;
+        let b = self.video_source(&ops[2], form.b, 1)?;
+        let Some(dsel) = dsel.filter(|_| ops.len() == 4) else {
+            let c = match form.second {
+                Some(_) => Some(self.read(&ops[3], form.d)?),
+                None => None,
+            };
+            let r = self.video_scalar_value(i, op, &form, a, b, c)?;
+            return self.write(&d, r, false);
+        };
+        let c = self.read(&ops[3], form.d)?;
+        let r = if form.sat && op != VideoOp::Set {
+            // ptxas 13.5 clamps the 64-bit value, compared unsigned, to
+            // the lane's largest value of the destination type (a negative
+            // value becomes it): the unclamped 64-bit value, then a
+            // 64-bit unsigned minimum.
+            form.sat = false;
+            let wide = self.video_scalar_wide(i, op, &form, a, b)?;
+            let width = if dsel.halves { 16 } else { 8 };
+            let top = if form.d == ScalarType::S32 { (1u64 << (width - 1)) - 1 } else { (1u64 << width) - 1 };
+            let top = self.iconst(Type::R64, top);
+            let r = self.op(Opcode::Min, Attrs::typed(DataType::U64), &[wide, top], Type::R64);
+            self.extract(r, 0)
+        } else {
+            self.video_scalar_value(i, op, &form, a, b, None)?
+        };
+        let d_value = self.permute(r, c, merge_selector(dsel));
+        self.write(&d, d_value, false)
+    }
+
+    /// A video source: operand `o` read as `ty`, or the byte or half its
+    /// selector names extended by `ty` (one PRMT). `lanes` is the
+    /// instruction's lane count: a SIMD selector picks lanes of `{b, a}`
+    /// and is applied by [`Self::video_simd`].
+    fn video_source(&mut self, o: &Operand, ty: ScalarType, lanes: u32) -> Result<Value, LowerError> {
+        let (plain, sel, _) = selected(o);
+        let v = self.read(&plain, ty)?;
+        match sel {
+            Some(sel) if lanes == 1 => {
+                let k = u32::from(sel.lane(0).unwrap_or(0));
+                Ok(self.video_lane(v, k, if sel.halves { 2 } else { 4 }, ty == ScalarType::S32))
+            }
+            _ => Ok(v),
+        }
+    }
+
+    /// The scalar operation's unclamped 64-bit value: `a` and `b` extended
+    /// by their types and operated on (a destination selector's `.sat`
+    /// clamps it).
+    fn video_scalar_wide(&mut self, i: &Instruction, op: VideoOp, form: &Form, a: Value, b: Value) -> Result<Value, LowerError> {
+        let span = i.loc.span();
+        let s64 = Attrs::typed(DataType::S64);
+        let x = self.coerce(a, Type::R64, form.a == ScalarType::S32, span)?;
+        let y = self.coerce(b, Type::R64, form.b == ScalarType::S32, span)?;
+        Ok(match op {
+            VideoOp::Add => self.op(Opcode::Add, s64, &[x, y], Type::R64),
+            VideoOp::Sub => self.op(Opcode::Sub, s64, &[x, y], Type::R64),
+            VideoOp::Absdiff => {
+                let d = self.op(Opcode::Sub, s64, &[x, y], Type::R64);
+                self.op(Opcode::Abs, s64, &[d], Type::R64)
+            }
+            VideoOp::Min => self.op(Opcode::Min, s64, &[x, y], Type::R64),
+            VideoOp::Max => self.op(Opcode::Max, s64, &[x, y], Type::R64),
+            _ => self.video_set(DataType::S64, form.cmp, x, y, Type::R64),
+        })
+    }
+
+    /// The 32-bit result of a scalar video instruction whose sources are
+    /// `a` and `b` (selected and extended) and whose secondary operand is
+    /// `c`.
+    fn video_scalar_value(&mut self, i: &Instruction, op: VideoOp, form: &Form, a: Value, b: Value, c: Option<Value>) -> Result<Value, LowerError> {
+        let form = *form;
         let signed = |t: ScalarType| t == ScalarType::S32;
         let span = i.loc.span();
-        let a = self.read(&ops[1], form.a)?;
-        let b = self.read(&ops[2], form.b)?;
-        let c = match form.second {
-            Some(_) => Some(self.read(&ops[3], form.d)?),
-            None => None,
-        };
         let compares = matches!(form.second, Some(Secondary::Min | Secondary::Max));
         let in_a = |t: ScalarType| signed(t) == signed(form.a);
         // Where 32 bits give the same result: a sum or difference without
@@ -274,7 +386,7 @@ impl FnLower<'_, '_, '_> {
                 _ => self.extract(r, 0),
             }
         };
-        self.write(&ops[0], d, false)
+        Ok(d)
     }
 
     /// 1 where `x cmp y` holds (compared as `ty`), else 0.
@@ -381,26 +493,73 @@ impl FnLower<'_, '_, '_> {
             return Err(self.unsupported(i));
         }
         let ops = self.operands_n(i, 4)?;
-        let signed = |t: ScalarType| t == ScalarType::S32;
-        let a = self.read(&ops[1], form.a)?;
-        let b = self.read(&ops[2], form.b)?;
+        let (d_op, mask, _) = selected(&ops[0]);
+        let (a_op, asel, _) = selected(&ops[1]);
+        let (b_op, bsel, _) = selected(&ops[2]);
+        let a_word = self.read(&a_op, form.a)?;
+        let b_word = self.read(&b_op, form.b)?;
         let c = self.read(&ops[3], form.d)?;
+        // The selectors pick lanes of `{b, a}`: one PRMT each where not the
+        // default (a's lanes for `a`, b's for `b`), as ptxas does.
+        let a = self.video_simd_source(a_word, b_word, asel, lanes, false);
+        let b = self.video_simd_source(a_word, b_word, bsel, lanes, true);
+        // The lanes the destination mask writes (`.add`: sums), a bit each.
+        let written = mask.map_or((1u32 << lanes) - 1, |m| m.written().iter().fold(0, |acc, &k| acc | 1 << k));
+        let whole = written == (1u32 << lanes) - 1;
+        if !whole && form.second != Some(Secondary::Add) {
+            // The lanes left out keep `c`'s: the whole result, then a PRMT.
+            let width = 4 / lanes;
+            let sel = (0..4u32).fold(0, |acc, j| acc | (if written >> (j / width) & 1 != 0 { j } else { 4 + j }) << (4 * j));
+            let r = self.video_simd_value(op, lanes, &form, a, b, c, written)?;
+            let d = self.permute(r, c, sel);
+            return self.write(&d_op, d, false);
+        }
+        let d = self.video_simd_value(op, lanes, &form, a, b, c, written)?;
+        self.write(&d_op, d, false)
+    }
+
+    /// A SIMD source's lanes: `word` (`a`'s or `b`'s own) where `sel` is
+    /// absent or the default, else the PRMT of `{b, a}` by the selector.
+    fn video_simd_source(&mut self, a: Value, b: Value, sel: Option<VideoSelector>, lanes: u32, is_b: bool) -> Value {
+        let prmt = |sel: VideoSelector| {
+            (0..lanes as usize).fold(0u32, |acc, k| {
+                let digit = u32::from(sel.lane(k).unwrap_or(0));
+                if lanes == 4 { acc | digit << (4 * k) } else { acc | (2 * digit | (2 * digit + 1) << 4) << (8 * k) }
+            })
+        };
+        // `.b7654`/`.h32` and `.b3210`/`.h10` are the same PRMTs.
+        let default = if is_b { 0x7654 } else { 0x3210 };
+        match sel.map(prmt) {
+            Some(p) if p != default => self.permute(a, b, p),
+            _ if is_b => b,
+            _ => a,
+        }
+    }
+
+    /// The SIMD result with the sources' lanes selected: each lane
+    /// operated on, clamped under `.sat`, and packed, or summed into `c`
+    /// (`.add`, the lanes of `written` only).
+    #[allow(clippy::too_many_arguments)]
+    fn video_simd_value(&mut self, op: VideoOp, lanes: u32, form: &Form, a: Value, b: Value, c: Value, written: u32) -> Result<Value, LowerError> {
+        let form = *form;
+        let signed = |t: ScalarType| t == ScalarType::S32;
+        let whole = written == (1u32 << lanes) - 1;
         // Unsigned bytes' absolute differences: one operation, which
         // legalization makes ptxas's VABSDIFF4 where the SM has it.
-        if op == VideoOp::Absdiff && lanes == 4 && !form.sat && [form.d, form.a, form.b].iter().all(|&t| !signed(t)) {
+        if whole && op == VideoOp::Absdiff && lanes == 4 && !form.sat && [form.d, form.a, form.b].iter().all(|&t| !signed(t)) {
             let d = if form.second == Some(Secondary::Add) {
                 self.op(Opcode::Sad4, Attrs::typed(DataType::U32), &[a, b, c], Type::R32)
             } else {
                 self.op(Opcode::Vabsdiff4, Attrs::typed(DataType::U32), &[a, b], Type::R32)
             };
-            return self.write(&ops[0], d, false);
+            return Ok(d);
         }
         if !form.sat && form.second.is_none()
             && let Some(d) = self.video_simd_word(op, lanes, [form.d, form.a, form.b].iter().all(|&t| !signed(t)), a, b)
         {
-            return self.write(&ops[0], d, false);
+            return Ok(d);
         }
-        if form.second == Some(Secondary::Add) && lanes == 4 && matches!(op, VideoOp::Add | VideoOp::Sub) {
+        if whole && form.second == Some(Secondary::Add) && lanes == 4 && matches!(op, VideoOp::Add | VideoOp::Sub) {
             // c plus the sum of a's bytes plus (minus) the sum of b's: two
             // dot products with 0x01010101 (b's with -1 bytes), as ptxas.
             let ty = |t: ScalarType| Some(if signed(t) { DataType::S32 } else { DataType::U32 });
@@ -409,8 +568,7 @@ impl FnLower<'_, '_, '_> {
             let (weights, wty) = if op == VideoOp::Add { (ones, ScalarType::U32) } else { (self.iconst(Type::R32, 0xffff_ffff), ScalarType::S32) };
             let zero = self.iconst(Type::R32, 0);
             let sum_b = self.op(Opcode::Dp4a, Attrs { ty: ty(form.b), src_ty: ty(wty), ..Attrs::default() }, &[b, weights, zero], Type::R32);
-            let d = self.op(Opcode::Add, Attrs::typed(DataType::U32), &[sum_a, sum_b], Type::R32);
-            return self.write(&ops[0], d, false);
+            return Ok(self.op(Opcode::Add, Attrs::typed(DataType::U32), &[sum_a, sum_b], Type::R32));
         }
         let s32 = Attrs::typed(DataType::S32);
         let width = 32 / lanes;
@@ -451,25 +609,27 @@ impl FnLower<'_, '_, '_> {
             };
             results.push(r);
         }
-        let d = if form.second == Some(Secondary::Add) {
-            results.iter().fold(c, |acc, &r| self.op(Opcode::Add, Attrs::typed(DataType::U32), &[acc, r], Type::R32))
+        Ok(if form.second == Some(Secondary::Add) {
+            let summed = results.iter().enumerate().filter(|(k, _)| written >> k & 1 != 0);
+            summed.fold(c, |acc, (_, &r)| self.op(Opcode::Add, Attrs::typed(DataType::U32), &[acc, r], Type::R32))
         } else if lanes == 2 {
             self.permute(results[0], results[1], 0x5410)
         } else {
             let low = self.permute(results[0], results[1], 0x0040);
             let high = self.permute(results[2], results[3], 0x0040);
             self.permute(low, high, 0x5410)
-        };
-        self.write(&ops[0], d, false)
+        })
     }
 
-    /// `vshl`/`vshr.dtype.atype.u32.mode[.op2] d, a, b[, c]`.
+    /// `vshl`/`vshr.dtype.atype.u32{.sat}.mode{.op2} d{.dsel}, a{.asel},
+    /// b{.bsel}{, c}`.
     fn video_shift(&mut self, i: &Instruction) -> Result<(), LowerError> {
         let mut types = Vec::new();
-        let (mut clamp, mut wrap, mut second) = (false, false, None);
+        let (mut clamp, mut wrap, mut sat, mut second) = (false, false, false, None);
         for (m, _) in &i.modifiers {
             match m {
                 Modifier::Type(t) => types.push(*t),
+                Modifier::Sat => sat = true,
                 Modifier::Word(k) => match k.spelling() {
                     ".clamp" => clamp = true,
                     ".wrap" => wrap = true,
@@ -487,15 +647,25 @@ impl FnLower<'_, '_, '_> {
             return Err(self.unsupported(i));
         }
         let signed = |t: ScalarType| t == ScalarType::S32;
-        let ops = self.operands_n(i, if second.is_some() { 4 } else { 3 })?;
-        let a = self.read(&ops[1], aty)?;
-        let mut b = self.read(&ops[2], bty)?;
+        let m: &crate::ptx::ast::Module = self.cx.m;
+        let ops = m.operands(i.operands);
+        // Four operands without a secondary operation: `c` is the merge
+        // target of a destination selector (unused without one).
+        if ops.len() != if second.is_some() { 4 } else { 3 } && !(ops.len() == 4 && second.is_none()) {
+            return Err(self.error(i.loc.span(), format!("{} takes 3 or 4 operands", i.opcode.name())));
+        }
+        let (d_op, dsel, _) = selected(&ops[0]);
+        let dsel = dsel.filter(|_| ops.len() == 4);
+        let a = self.video_source(&ops[1], aty, 1)?;
+        let mut b = self.video_source(&ops[2], bty, 1)?;
         // `.min`/`.max` compare the whole shifted value, `a` extended by
         // its type to 64 bits (ptxas 13.5: `vshl.u32.u32.u32.clamp.max`
         // of bits shifted past bit 31 compares them, SHF.L.U64.HI, with
         // `c` zero-extended), except `vshr` of `a` and `c` of one
-        // signedness, whose 32-bit comparison is the same.
-        let wide = matches!(second, Some(Secondary::Min | Secondary::Max)) && (i.opcode == P::Vshl || signed(dty) != signed(aty));
+        // signedness, whose 32-bit comparison is the same. `.sat` reads
+        // bits 32-33 of the whole value.
+        let compares = matches!(second, Some(Secondary::Min | Secondary::Max));
+        let wide = sat || (compares && (i.opcode == P::Vshl || signed(dty) != signed(aty)));
         if wrap {
             let mask = self.iconst(Type::R32, 31);
             b = self.op(Opcode::And, Attrs::typed(DataType::B32), &[b, mask], Type::R32);
@@ -504,8 +674,8 @@ impl FnLower<'_, '_, '_> {
             let limit = self.iconst(Type::R32, 32);
             b = self.op(Opcode::Min, Attrs::typed(DataType::U32), &[b, limit], Type::R32);
         }
+        let span = i.loc.span();
         let shifted = if wide {
-            let span = i.loc.span();
             let x = self.coerce(a, Type::R64, signed(aty), span)?;
             if i.opcode == P::Vshl {
                 self.op(Opcode::Shl, Attrs::typed(DataType::B64), &[x, b], Type::R64)
@@ -519,17 +689,47 @@ impl FnLower<'_, '_, '_> {
             let ty = if signed(aty) { DataType::S32 } else { DataType::U32 };
             self.op(Opcode::Shr, Attrs::typed(ty), &[a, b], Type::R32)
         };
+        // `.sat` (ptxas 13.5): bits 0-33 of the shifted value as a signed
+        // number, clamped to the destination type's range; what follows
+        // works on the clamped word as on an unclamped 32-bit one.
+        let (shifted, wide) = if sat {
+            let s64 = Attrs::typed(DataType::S64);
+            let n30 = self.iconst(Type::R32, 30);
+            let v = self.op(Opcode::Shl, Attrs::typed(DataType::B64), &[shifted, n30], Type::R64);
+            let v = self.op(Opcode::Shr, s64, &[v, n30], Type::R64);
+            let (lo, hi) = if signed(dty) { (i64::from(i32::MIN) as u64, i32::MAX as u64) } else { (0, u64::from(u32::MAX)) };
+            let (lo, hi) = (self.iconst(Type::R64, lo), self.iconst(Type::R64, hi));
+            let v = self.op(Opcode::Max, s64, &[v, lo], Type::R64);
+            let v = self.op(Opcode::Min, s64, &[v, hi], Type::R64);
+            let word = self.extract(v, 0);
+            // `.min`/`.max` compare the clamped word sign-extended with `c`
+            // extended by `dtype` (ptxas 13.5: an unsigned clamp of 2^31
+            // or more is above every `c`).
+            if compares { (self.coerce(word, Type::R64, true, span)?, true) } else { (word, false) }
+        } else {
+            (shifted, wide)
+        };
         let d = match second {
-            None => shifted,
+            None => {
+                let r = if wide { self.extract(shifted, 0) } else { shifted };
+                match dsel {
+                    Some(sel) => {
+                        let c = self.read(&ops[3], dty)?;
+                        self.permute(r, c, merge_selector(sel))
+                    }
+                    None => r,
+                }
+            }
             Some(Secondary::Add) => {
                 let c = self.read(&ops[3], dty)?;
-                self.op(Opcode::Add, Attrs::typed(DataType::U32), &[shifted, c], Type::R32)
+                let r = if wide { self.extract(shifted, 0) } else { shifted };
+                self.op(Opcode::Add, Attrs::typed(DataType::U32), &[r, c], Type::R32)
             }
             Some(op2) => {
                 let c = self.read(&ops[3], dty)?;
                 let opcode = if op2 == Secondary::Min { Opcode::Min } else { Opcode::Max };
                 if wide {
-                    let c = self.coerce(c, Type::R64, signed(dty), i.loc.span())?;
+                    let c = self.coerce(c, Type::R64, signed(dty), span)?;
                     let ty = if signed(dty) { DataType::S64 } else { DataType::U64 };
                     let r = self.op(opcode, Attrs::typed(ty), &[shifted, c], Type::R64);
                     self.extract(r, 0)
@@ -539,7 +739,7 @@ impl FnLower<'_, '_, '_> {
                 }
             }
         };
-        self.write(&ops[0], d, false)
+        self.write(&d_op, d, false)
     }
 
     /// `vmad` (see the module documentation).
@@ -561,9 +761,11 @@ impl FnLower<'_, '_, '_> {
         }
         let [_, aty, bty] = types[..] else { return Err(self.unsupported(i)) };
         let ops = self.operands_n(i, 4)?;
-        // `-r`: the register and whether it is negated.
+        // `-r`, `-r.b0`: the register (with its selector) and whether it
+        // is negated.
         let plain = |o: &Operand| match o.kind {
             OperandKind::NegReg(s) => (Operand { kind: OperandKind::Name(s, None), loc: o.loc }, true),
+            OperandKind::Selected(s, sel, neg) => (Operand { kind: OperandKind::Selected(s, sel, false), loc: o.loc }, neg),
             _ => (o.clone(), false),
         };
         let ((a, na), (b, nb), (c, nc)) = (plain(&ops[1]), plain(&ops[2]), plain(&ops[3]));
@@ -573,8 +775,10 @@ impl FnLower<'_, '_, '_> {
             return Err(self.unsupported(i));
         }
         let signed = aty == ScalarType::S32 || bty == ScalarType::S32 || (na ^ nb) || nc;
-        let a = self.read(&a, ScalarType::U32)?;
-        let b = self.read(&b, ScalarType::U32)?;
+        // A selected byte or half is extended by its type to the 32-bit
+        // source (ptxas's PRMT), which is then used as any other.
+        let a = self.video_source(&a, aty, 1)?;
+        let b = self.video_source(&b, bty, 1)?;
         let c = self.read(&c, ScalarType::U32)?;
         let u32_ = Attrs::typed(DataType::U32);
         let s64 = Attrs::typed(DataType::S64);

@@ -974,6 +974,64 @@ pub enum Component {
     W,
 }
 
+/// A video instruction's operand selector as written: `.b` or `.h`
+/// followed by one to four lane digits, the most significant lane's first
+/// (`.b3210` is bytes 3, 2, 1, 0 for lanes 3 to 0). Which forms an
+/// instruction accepts the checker decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VideoSelector {
+    /// `.h` (half-word lanes), else `.b` (bytes).
+    pub halves: bool,
+    /// The digits, first `len` used.
+    pub digits: [u8; 4],
+    /// How many digits.
+    pub len: u8,
+}
+
+impl VideoSelector {
+    /// Parses `.b0` ... `.b7777`, `.h0` ... `.h3333` (digits up to 7 for
+    /// bytes and 3 for halves, as ptxas's lexer knows them); `None` for
+    /// any other word.
+    pub fn parse(word: &str) -> Option<VideoSelector> {
+        let rest = word.strip_prefix('.')?;
+        let (halves, digits) = match rest.as_bytes().split_first()? {
+            (b'b', d) => (false, d),
+            (b'h', d) => (true, d),
+            _ => return None,
+        };
+        let top = if halves { b'3' } else { b'7' };
+        if digits.is_empty() || digits.len() > 4 || !digits.iter().all(|c| (b'0'..=top).contains(c)) {
+            return None;
+        }
+        let mut sel = VideoSelector { halves, digits: [0; 4], len: digits.len() as u8 };
+        for (k, c) in digits.iter().enumerate() {
+            sel.digits[k] = c - b'0';
+        }
+        Some(sel)
+    }
+
+    /// The digits as written (most significant lane first).
+    pub fn written(&self) -> &[u8] {
+        &self.digits[..usize::from(self.len)]
+    }
+
+    /// The lane digit of lane `k` (lane 0 is the last digit).
+    pub fn lane(&self, k: usize) -> Option<u8> {
+        let n = usize::from(self.len);
+        (k < n).then(|| self.digits[n - 1 - k])
+    }
+}
+
+impl std::fmt::Display for VideoSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.halves { ".h" } else { ".b" })?;
+        for d in self.written() {
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
+}
+
 /// The forms an operand takes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OperandKind {
@@ -986,6 +1044,10 @@ pub enum OperandKind {
     NotPred(Symbol),
     /// `-r` (negated register source, e.g. in `mma`'s scale operands).
     NegReg(Symbol),
+    /// `r.b1`, `r.h10`, `-r.b3210`: a video instruction's register with
+    /// a lane selector (a source) or mask (a destination), negated where
+    /// the flag says (`vmad`'s `-a.b0`).
+    Selected(Symbol, VideoSelector, bool),
     /// `p|q` (the two predicate destinations of `setp`).
     PredPair(Symbol, Symbol),
     /// `_` (sink or unused).

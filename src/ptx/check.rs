@@ -901,6 +901,9 @@ impl<'m> Checker<'m> {
                 *head_errors += 1;
             }
         }
+        if operands.iter().any(|o| matches!(o.kind, OperandKind::Selected(..))) {
+            self.video_selectors(i, operands);
+        }
         if !matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Atom | Opcode::Red | Opcode::Prefetch) {
             return;
         }
@@ -925,6 +928,66 @@ impl<'m> Checker<'m> {
                     self.error(o.loc.0, format!("illegal to use symbol '{n}' as address operand"));
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// The video selectors and masks of `i`'s operands, as ptxas 13.5
+    /// accepts them: on the scalar video instructions a byte or half
+    /// (`.b0`-`.b3`, `.h0`, `.h1`) on `a` and `b`, and on `d` where `c` is
+    /// a merge target (four operands, no secondary operation; not `vmad`);
+    /// on `vop2` halves of `{b, a}` (`.h10`, two digits 0-3) and a mask
+    /// `.h0`, `.h1`, `.h10`; on `vop4` bytes of `{b, a}` (`.b3210`, four
+    /// digits 0-7) and a mask of bytes in descending order (`.b0`, `.b31`,
+    /// `.b3210`); none on `c`, and none elsewhere. A negation is `vmad`'s.
+    fn video_selectors(&mut self, i: &Instruction, operands: &[Operand]) {
+        use Opcode as O;
+        let op = i.opcode;
+        let opname = op.name();
+        let lanes = match op {
+            O::Vadd | O::Vsub | O::Vabsdiff | O::Vmin | O::Vmax | O::Vset | O::Vshl | O::Vshr | O::Vmad => 1,
+            O::Vadd2 | O::Vsub2 | O::Vavrg2 | O::Vabsdiff2 | O::Vmin2 | O::Vmax2 | O::Vset2 => 2,
+            O::Vadd4 | O::Vsub4 | O::Vavrg4 | O::Vabsdiff4 | O::Vmin4 | O::Vmax4 | O::Vset4 => 4,
+            _ => 0,
+        };
+        let second = i.modifiers.iter().any(|(m, _)| matches!(m, Modifier::Word(k) if matches!(k.spelling(), ".add" | ".min" | ".max")));
+        for (k, o) in operands.iter().enumerate() {
+            let OperandKind::Selected(_, sel, neg) = o.kind else { continue };
+            let at = o.loc.0;
+            if lanes == 0 {
+                let place = if k == 0 { "destination" } else { "source operand" };
+                self.error(at, format!("video selector is not allowed on {place} for instruction '{opname}'"));
+                continue;
+            }
+            if neg && op != O::Vmad {
+                self.error(at, format!("operand negation not allowed for instruction '{opname}'"));
+                continue;
+            }
+            let d = sel.written();
+            let ok = match (k, lanes) {
+                (0, 1) => {
+                    if op == O::Vmad || operands.len() < 4 {
+                        self.error(at, format!("video selector is not allowed on destination for instruction '{opname}'"));
+                        continue;
+                    }
+                    if second {
+                        self.error(at, "a video instruction cannot have a destination selector and a secondary operation");
+                        continue;
+                    }
+                    d.len() == 1 && d[0] <= if sel.halves { 1 } else { 3 }
+                }
+                (1 | 2, 1) => d.len() == 1 && d[0] <= if sel.halves { 1 } else { 3 },
+                (0, 2) => sel.halves && matches!(d, [0] | [1] | [1, 0]),
+                (0, _) => !sel.halves && d.iter().all(|&x| x <= 3) && d.windows(2).all(|w| w[0] > w[1]),
+                (1 | 2, 2) => sel.halves && d.len() == 2,
+                (1 | 2, _) => !sel.halves && d.len() == 4,
+                _ => {
+                    self.error(at, "video selector is not allowed on source operand c");
+                    continue;
+                }
+            };
+            if !ok {
+                self.error(at, format!("incorrect video selector '{sel}' for operand {k} of '{opname}'"));
             }
         }
     }
@@ -984,9 +1047,11 @@ impl<'m> Checker<'m> {
             }
         };
         match &o.kind {
-            OperandKind::Name(s, _) | OperandKind::NameOffset(s, _) | OperandKind::NotPred(s) | OperandKind::NegReg(s) => {
-                check(self, *s, o.loc.0)
-            }
+            OperandKind::Name(s, _)
+            | OperandKind::NameOffset(s, _)
+            | OperandKind::NotPred(s)
+            | OperandKind::NegReg(s)
+            | OperandKind::Selected(s, _, _) => check(self, *s, o.loc.0),
             OperandKind::PredPair(p, q) => {
                 // `_|q`: the value half is a sink.
                 if self.name(*p) != "_" {
@@ -1062,7 +1127,7 @@ impl<'m> Checker<'m> {
                 known(self, s, e);
                 OperandType::Address
             }
-            OperandKind::NotPred(s) | OperandKind::NegReg(s) => {
+            OperandKind::NotPred(s) | OperandKind::NegReg(s) | OperandKind::Selected(s, _, _) => {
                 let e = self.lookup(s);
                 known(self, s, e);
                 scalar_reg(e)
@@ -1098,7 +1163,7 @@ impl<'m> Checker<'m> {
                 Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
                 _ => OperandType::Unknown,
             },
-            OperandKind::NegReg(s) => match self.lookup(*s) {
+            OperandKind::NegReg(s) | OperandKind::Selected(s, _, _) => match self.lookup(*s) {
                 Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) => OperandType::Reg(t),
                 _ => OperandType::Unknown,
             },
@@ -2047,6 +2112,54 @@ mod tests {
         let v2 = verdict("sm_80", "ld.global.v2.b32 {%r1}, [%rd1];").expect_err("not for .v2");
         assert!(v2.contains("argument vector size mismatch"), "{v2}");
         assert!(verdict("sm_80", "ld.global.b32 {%r1, %r2}, [%rd1];").is_err());
+    }
+
+    #[test]
+    fn video_selectors_where_ptxas_takes_them() {
+        // Each verdict is ptxas 13.5's on the same line (sm_80).
+        for accepted in [
+            "vadd.u32.u32.u32 %r1, %r2.b1, %r3.h1;",
+            "vadd.s32.s32.s32 %r1.b0, %r2.b3, %r3.h0, %r4;",
+            "vadd.u32.u32.u32 %r1.h1, %r2, %r3, %r4;",
+            "vadd.u32.u32.u32 %r1, %r2, %r3, %r4;",
+            "vmad.u32.u32.u32 %r1, -%r2.b0, %r3.h1, %r4;",
+            "vshl.u32.u32.u32.clamp %r1.h1, %r2.b1, %r3.b2, %r4;",
+            "vset.u32.u32.eq %r1.b1, %r2.b1, %r3.b2, %r4;",
+            "vadd2.u32.u32.u32 %r1.h0, %r2.h01, %r3.h23, %r4;",
+            "vadd2.u32.u32.u32 %r1.h10, %r2.h33, %r3.h00, %r4;",
+            "vadd4.u32.u32.u32 %r1.b31, %r2.b0123, %r3.b7777, %r4;",
+            "vadd4.u32.u32.u32 %r1.b3210, %r2, %r3, %r4;",
+            "vset4.u32.u32.lt %r1.b20, %r2.b0123, %r3.b4567, %r4;",
+        ] {
+            assert_eq!(verdict("sm_80", accepted), Ok(()), "{accepted}");
+        }
+        for (refused, why) in [
+            ("vadd.u32.u32.u32 %r1, %r2.b10, %r3;", "incorrect video selector '.b10' for operand 1"),
+            ("vadd.u32.u32.u32 %r1, %r2.h2, %r3;", "incorrect video selector"),
+            ("vadd.u32.u32.u32 %r1, %r2, %r3.b4;", "incorrect video selector '.b4' for operand 2"),
+            ("vadd.u32.u32.u32 %r1.b10, %r2, %r3, %r4;", "incorrect video selector"),
+            ("vadd.u32.u32.u32 %r1.b0, %r2, %r3;", "not allowed on destination for instruction 'vadd'"),
+            ("vadd.u32.u32.u32.add %r1.b0, %r2, %r3, %r4;", "destination selector and a secondary operation"),
+            ("vadd.u32.u32.u32.add %r1, %r2, %r3, %r4.b0;", "not allowed on source operand c"),
+            ("vmad.u32.u32.u32 %r1.b0, %r2, %r3, %r4;", "not allowed on destination for instruction 'vmad'"),
+            ("vadd.u32.u32.u32 %r1, -%r2.b0, %r3;", "negation not allowed for instruction 'vadd'"),
+            ("add.u32 %r1, %r2.b0, %r3;", "not allowed on source operand for instruction 'add'"),
+            ("add.u32 %r1.b0, %r2, %r3;", "not allowed on destination for instruction 'add'"),
+            ("vadd2.u32.u32.u32 %r1.h01, %r2, %r3, %r4;", "incorrect video selector"),
+            ("vadd2.u32.u32.u32 %r1.b0, %r2, %r3, %r4;", "incorrect video selector"),
+            ("vadd2.u32.u32.u32 %r1, %r2.h0, %r3, %r4;", "incorrect video selector"),
+            ("vadd2.u32.u32.u32 %r1, %r2.b10, %r3, %r4;", "incorrect video selector"),
+            ("vadd4.u32.u32.u32 %r1.b01, %r2, %r3, %r4;", "incorrect video selector"),
+            ("vadd4.u32.u32.u32 %r1.b11, %r2, %r3, %r4;", "incorrect video selector"),
+            ("vadd4.u32.u32.u32 %r1.b4, %r2, %r3, %r4;", "incorrect video selector"),
+            ("vadd4.u32.u32.u32 %r1.h0, %r2, %r3, %r4;", "incorrect video selector"),
+            ("vmin4.s32.s32.s32 %r1, %r2.b10, %r3, %r4;", "incorrect video selector"),
+            ("vmin4.s32.s32.s32 %r1, %r2.h10, %r3, %r4;", "incorrect video selector"),
+            ("vmin4.s32.s32.s32 %r1, %r2, %r3.b8765, %r4;", ""),
+        ] {
+            let e = verdict("sm_80", refused).expect_err(refused);
+            assert!(e.contains(why), "{refused}: {e}");
+        }
     }
 
     #[test]

@@ -1229,8 +1229,11 @@ impl<'s> Parser<'s> {
             }
             TokenKind::Minus if self.peek_next().kind == TokenKind::Ident => {
                 self.bump();
-                let (s, _) = self.ident("a register")?;
-                OperandKind::NegReg(s)
+                let (s, span) = self.ident("a register")?;
+                match self.video_selector(span.0) {
+                    Some(sel) => OperandKind::Selected(s, sel, true),
+                    None => OperandKind::NegReg(s),
+                }
             }
             TokenKind::Ident => self.parse_name_operand()?,
             // A lone integer (`4`, `0x10`), the common immediate: no
@@ -1281,6 +1284,9 @@ impl<'s> Parser<'s> {
                 Ok(OperandKind::PredPair(s, q))
             }
             TokenKind::DotWord if self.peek().span.start == t.span.end => {
+                if let Some(sel) = self.video_selector(t.span) {
+                    return Ok(OperandKind::Selected(s, sel, false));
+                }
                 let c = self.peek();
                 let comp = match self.text(c) {
                     ".x" | ".r" => Component::X,
@@ -1303,6 +1309,18 @@ impl<'s> Parser<'s> {
             }
             _ => Ok(OperandKind::Name(s, None)),
         }
+    }
+
+    /// A video selector (`.b1`, `.h10`) written right after the register
+    /// spanning `reg`, consumed.
+    fn video_selector(&mut self, reg: Span) -> Option<VideoSelector> {
+        let w = self.peek();
+        if w.kind != TokenKind::DotWord || w.span.start != reg.end {
+            return None;
+        }
+        let sel = VideoSelector::parse(self.text(w))?;
+        self.bump();
+        Some(sel)
     }
 
     /// `+ expr` or `- expr` folded to a constant.

@@ -410,6 +410,9 @@ impl<'m> Printer<'m> {
             OperandKind::NegReg(s) => {
                 let _ = write!(self.out, "-{}", self.name(*s));
             }
+            OperandKind::Selected(s, sel, neg) => {
+                let _ = write!(self.out, "{}{}{sel}", if *neg { "-" } else { "" }, self.name(*s));
+            }
             OperandKind::PredPair(p, q) => {
                 let _ = write!(self.out, "{}|{}", self.name(*p), self.name(*q));
             }

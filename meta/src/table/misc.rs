@@ -54,7 +54,10 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
     // R28, R30, !PT` (nvdisasm 13.5).
     if g.wide_ur || g.sms.1 >= 90 {
         const LANES_120: &[ModField] = &[
-            ModField { field: f(72, 73), names: &[".U32", ".S32", ".U16x2", ".S16x2"], extra: None },
+            // 72–74: bit 74 the byte lanes (`VIMNMX.U8x4`, ptxas 13.5's
+            // sm_120 vabsdiff4; bit flips print `.S8x4` for 5 and
+            // `.INVALID6`/`.INVALID7` above).
+            ModField { field: f(72, 74), names: &[".U32", ".S32", ".U16x2", ".S16x2", ".U8x4", ".S8x4", U, U], extra: None },
             ModField { field: f(76, 76), names: &["", ".RELU"], extra: None },
         ];
         const PT_PT: &[(Field, u64)] = &[(f(81, 86), 0x3f)];

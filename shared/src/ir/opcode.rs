@@ -412,6 +412,12 @@ opcodes! {
     ByteAbsdiff = "VABSDIFF4", Sass, Pure;
     /// `VABSDIFF4.U8.ACC d, a, b, c`: `c` plus their sum.
     ByteSad = "VABSDIFF4.ACC", Sass, Pure;
+    /// `VIMNMX.U8x4 d, a, b, p` (sm_120): the unsigned bytes' minima
+    /// (`p` true) or maxima (`p` false), operands as [`Opcode::Vimnmx`].
+    ByteMinmax = "VIMNMX.U8x4", Sass, Pure;
+    /// `VIADD.U8x4 d, a, b` (sm_120): the bytes' sums modulo 256 (of a
+    /// negated `b`, the differences).
+    ByteAdd = "VIADD.U8x4", Sass, Pure;
     // ---- SASS layer: warp, atomic and synchronisation operations ----
     /// `SHFL.mode p, d, a, b, c` (results `d[, p]`; `warp` the mode).
     Shuffle = "SHFL", Sass, Effect;

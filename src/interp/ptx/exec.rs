@@ -794,7 +794,7 @@ impl Lane<'_> {
     /// Reads a source operand as type `ty` (raw bits; immediates converted).
     pub fn get(&mut self, op: &Opnd, ty: ScalarType) -> Result<u64, InterpError> {
         Ok(match op {
-            Opnd::Reg(s) => self.reg(*s),
+            Opnd::Reg(s) | Opnd::Selected(s, _, _) => self.reg(*s),
             Opnd::NotPred(s) => {
                 if ty == ScalarType::Pred {
                     (self.reg(*s) & 1) ^ 1
@@ -832,7 +832,8 @@ impl Lane<'_> {
     /// Writes a destination operand.
     pub fn set(&mut self, op: &Opnd, v: u64) -> Result<(), InterpError> {
         match op {
-            Opnd::Reg(s) => self.set_reg(*s, v),
+            // A video destination's mask is the instruction's to apply.
+            Opnd::Reg(s) | Opnd::Selected(s, _, _) => self.set_reg(*s, v),
             Opnd::Sink => {}
             Opnd::Vec(_) => return Err(InterpError::new(ErrorKind::Unsupported, "a vector destination here")),
             _ => return Err(InterpError::new(ErrorKind::Malformed, "destination is not a register")),

@@ -207,6 +207,9 @@ pub enum Opnd {
     Reg(u32),
     /// A register slot with a negation (`!p`, `-r`).
     NotPred(u32),
+    /// A register slot with a video selector or mask, negated where the
+    /// flag says (`vmad`'s `-a.b0`).
+    Selected(u32, crate::ptx::ast::VideoSelector, bool),
     /// An immediate.
     Imm(Imm),
     /// A special register with its component (0..3).
@@ -840,6 +843,10 @@ impl Lowerer<'_> {
             OperandKind::NotPred(s) | OperandKind::NegReg(s) => match self.lookup(ctx, *s) {
                 Some(Binding::Reg(slot, _)) => Opnd::NotPred(slot),
                 _ => return Err(err(ErrorKind::Malformed, span, "negated operand is not a register")),
+            },
+            OperandKind::Selected(s, sel, neg) => match self.lookup(ctx, *s) {
+                Some(Binding::Reg(slot, _)) => Opnd::Selected(slot, *sel, *neg),
+                _ => return Err(err(ErrorKind::Malformed, span, "a video selector on a non-register")),
             },
             OperandKind::PredPair(a, b) => {
                 let ra = match self.lookup(ctx, *a) {
