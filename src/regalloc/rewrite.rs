@@ -348,11 +348,15 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
     moves.sort_by_key(|m| m.0);
     let mut next_move = 0;
     let mut blocks = Vec::with_capacity(prog.blocks.len());
+    // Per block and instruction, the wide R values it names (for the
+    // recolouring).
+    let mut wide: super::recolour::Wide = Vec::with_capacity(prog.blocks.len());
     for (b, block) in prog.blocks.iter().enumerate() {
         // The block's instructions and a few moves or spills: sized once
         // rather than grown by doubling (each instruction is large).
         let len = (block.end - block.start) as usize;
         out.insts.reserve_exact(len + len / 4 + 2);
+        let mut block_wide = Vec::with_capacity(len + len / 4 + 2);
         if b == 0 {
             prologue(&mut out, prog, frame)?;
             // The stack pointer's set-up has no position of its own (line
@@ -385,7 +389,17 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
                 let (_, kind, p) = kinds.iter().copied().find(|k| k.0 == carrier).ok_or("a part of a register without an allocation")?;
                 map.push((named, reg(file_of(kind), p + part)));
             }
+            let before = out.insts.len();
             expand(&mut out, prog, i as usize, &map, &kinds, frame)?;
+            // A machine instruction's wide values (the copies of the
+            // other kinds name words).
+            let named: SmallVec<[(u8, u8); 4]> = if matches!(prog.insts[i as usize].kind, PKind::Inst(_)) {
+                kinds.iter().filter(|(_, k, _)| file_of(*k) == RegFile::Gpr && k.width() > 1).map(|&(_, k, p)| (p, k.width() as u8)).collect()
+            } else {
+                SmallVec::new()
+            };
+            block_wide.resize(before, SmallVec::new());
+            block_wide.resize(out.insts.len(), named);
             while let Some(&(p, run, f, t, k)) = moves.get(next_move) {
                 if p > ProgPoint::after(inst) {
                     break;
@@ -396,7 +410,16 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
             out.locs.resize(out.insts.len(), loc);
         }
         out.locs.resize(out.insts.len(), SrcLoc::default());
+        block_wide.resize(out.insts.len(), SmallVec::new());
+        wide.push(block_wide);
         blocks.push(AllocBlock { insts: std::mem::take(&mut out.insts), locs: std::mem::take(&mut out.locs) });
+    }
+    // The calling convention fixes a device function's registers (and
+    // the recolouring leaves functions with calls alone).
+    if prog.kernel {
+        if let Some(top) = super::recolour::recolour(&mut blocks, &wide) {
+            out.gpr_top = top;
+        }
     }
     let blocks = drop_forwarders(blocks);
     Ok(Allocated {

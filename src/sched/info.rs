@@ -161,6 +161,89 @@ pub const EARLY_OVERWRITES: [EarlyOverwrite; 3] = [
 /// The number of [`EARLY_OVERWRITES`] entries (bits of the checkers' masks).
 pub const EARLY_KINDS: usize = EARLY_OVERWRITES.len();
 
+/// Where a register operand sits in its instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A register operand (`Operand::Reg`).
+    Reg,
+    /// A memory address's base register.
+    MemBase,
+    /// A memory address's descriptor (`desc[UR4]`).
+    MemDesc,
+    /// A uniform register added to a memory address.
+    MemUniform,
+    /// A constant-bank load's index register.
+    ConstIndex,
+}
+
+/// One register operand of an instruction and the consecutive registers
+/// it covers.
+#[derive(Clone, Copy, Debug)]
+pub struct RegAccess {
+    /// The operand's slot.
+    pub slot: usize,
+    /// What the register is in the operand.
+    pub role: Role,
+    /// The first register.
+    pub reg: Reg,
+    /// Registers covered (1 for a predicate).
+    pub width: u8,
+    /// Written (else read).
+    pub write: bool,
+}
+
+/// Calls `f` with each register operand of `inst` (the guard excepted,
+/// barrier registers read excepted), in slot order, with the width the
+/// form table gives it: the one description of which registers an
+/// instruction reads and writes, for the hazard checkers and the
+/// register allocator's recolouring.
+pub fn register_operands(inst: &Inst, mut f: impl FnMut(RegAccess)) {
+    // [result, source 0, …, source 3], from the form table.
+    let widths = inst.widths();
+    let mut position = 0usize;
+    for (k, (slot, op)) in inst.form.slots.iter().zip(inst.operands.iter()).enumerate() {
+        match *op {
+            Operand::Reg { reg, .. } => {
+                let wide = matches!(reg.file, RegFile::Gpr | RegFile::Uniform);
+                if inst.form.writes(k) {
+                    f(RegAccess { slot: k, role: Role::Reg, reg, width: if wide { widths[0] } else { 1 }, write: true });
+                } else {
+                    let width = if wide { widths.get(1 + position).copied().unwrap_or(1) } else { 1 };
+                    if reg.file != RegFile::Barrier {
+                        f(RegAccess { slot: k, role: Role::Reg, reg, width, write: false });
+                    }
+                    if reg.file != RegFile::Pred && reg.file != RegFile::UniformPred {
+                        position += 1;
+                    }
+                }
+            }
+            Operand::Mem(m) => {
+                // The slot's `.64`, or the form's width for the address
+                // (a compare-and-swap's pair prints without `.64`).
+                let wide = matches!(slot, Slot::Addr { wide: true, .. });
+                f(RegAccess { slot: k, role: Role::MemBase, reg: m.base(), width: if wide { 2 } else { widths.get(1 + position).copied().unwrap_or(1) }, write: false });
+                if let Some(d) = m.desc() {
+                    f(RegAccess { slot: k, role: Role::MemDesc, reg: d, width: 2, write: false });
+                }
+                if let Some(u) = m.uniform() {
+                    // Without a base register the uniform register is the
+                    // whole address, as wide as the form says (UBLKCP's
+                    // destination and mbarrier pair).
+                    let whole = matches!(slot, Slot::Addr { base: None, .. });
+                    f(RegAccess { slot: k, role: Role::MemUniform, reg: u, width: if whole { widths.get(1 + position).copied().unwrap_or(1) } else { 1 }, write: false });
+                }
+                position += 1;
+            }
+            Operand::ConstAddr { index, .. } => {
+                f(RegAccess { slot: k, role: Role::ConstIndex, reg: index, width: 1, write: false });
+                position += 1;
+            }
+            // Immediates, constant-bank operands, special registers, targets.
+            _ => position += 1,
+        }
+    }
+}
+
 impl HazardInfo {
     /// Classifies an instruction for an SM (the SM does not change the
     /// classification today; it is part of the interface because which
@@ -170,8 +253,6 @@ impl HazardInfo {
     }
 
     fn with(inst: &Inst, class: Class, queue: u8, sm: Sm) -> HazardInfo {
-        // [result, source 0, …, source 3], from the form table.
-        let widths = inst.widths();
         let mut info = HazardInfo {
             class,
             queue,
@@ -189,58 +270,20 @@ impl HazardInfo {
         // Reads by what they are held as (bit per read, per HeldAs).
         let mut held = [0u16; 3];
         let span = |from: u8, to: u8| (((1u32 << to) - (1u32 << from)) & 0xffff) as u16;
-        let mut position = 0usize;
-        for (k, (slot, op)) in inst.form.slots.iter().zip(inst.operands.iter()).enumerate() {
-            match *op {
-                Operand::Reg { reg, .. } => {
-                    let wide = matches!(reg.file, RegFile::Gpr | RegFile::Uniform);
-                    if inst.form.writes(k) {
-                        info.push_write(reg, if wide { widths[0] } else { 1 });
-                    } else {
-                        let width = if wide { widths.get(1 + position).copied().unwrap_or(1) } else { 1 };
-                        if reg.file != RegFile::Barrier {
-                            let first = info.n_reads;
-                            info.push_read(reg, width);
-                            if inst.op() == Op::STG {
-                                held[HeldAs::GlobalStoreData as usize] |= span(first, info.n_reads);
-                            }
-                        }
-                        if reg.file != RegFile::Pred && reg.file != RegFile::UniformPred {
-                            position += 1;
-                        }
-                    }
-                }
-                Operand::Mem(m) => {
-                    // The slot's `.64`, or the form's width for the address
-                    // (a compare-and-swap's pair prints without `.64`).
-                    let wide = matches!(slot, Slot::Addr { wide: true, .. });
-                    let first = info.n_reads;
-                    info.push_read(m.base(), if wide { 2 } else { widths.get(1 + position).copied().unwrap_or(1) });
-                    match inst.op() {
-                        Op::STG => held[HeldAs::GlobalStoreAddress as usize] |= span(first, info.n_reads),
-                        Op::LDG => held[HeldAs::GlobalLoadAddress as usize] |= span(first, info.n_reads),
-                        _ => {}
-                    }
-                    if let Some(d) = m.desc() {
-                        info.push_read(d, 2);
-                    }
-                    if let Some(u) = m.uniform() {
-                        // Without a base register the uniform register is the
-                        // whole address, as wide as the form says (UBLKCP's
-                        // destination and mbarrier pair).
-                        let whole = matches!(slot, Slot::Addr { base: None, .. });
-                        info.push_read(u, if whole { widths.get(1 + position).copied().unwrap_or(1) } else { 1 });
-                    }
-                    position += 1;
-                }
-                Operand::ConstAddr { index, .. } => {
-                    info.push_read(index, 1);
-                    position += 1;
-                }
-                // Immediates, constant-bank operands, special registers, targets.
-                _ => position += 1,
+        register_operands(inst, |access| {
+            if access.write {
+                info.push_write(access.reg, access.width);
+                return;
             }
-        }
+            let first = info.n_reads;
+            info.push_read(access.reg, access.width);
+            match (inst.op(), access.role) {
+                (Op::STG, Role::Reg) => held[HeldAs::GlobalStoreData as usize] |= span(first, info.n_reads),
+                (Op::STG, Role::MemBase) => held[HeldAs::GlobalStoreAddress as usize] |= span(first, info.n_reads),
+                (Op::LDG, Role::MemBase) => held[HeldAs::GlobalLoadAddress as usize] |= span(first, info.n_reads),
+                _ => {}
+            }
+        });
         for (row, &w) in info.write_rows.iter_mut().zip(&info.writes[..usize::from(info.n_writes)]) {
             *row = Table::row_index(file_of(w), class);
         }
