@@ -85,9 +85,10 @@
 //!   over the whole function, which saves nothing where the widths'
 //!   peaks overlap in time only partly;
 //! * it does not remove spills: the regions are still sized under the
-//!   register limit before the runs. Triton's attention on sm_80 spills
-//!   as before and then uses 171 registers instead of 237 (ptxas: 233,
-//!   no spills); its matmul uses 210 instead of 251.
+//!   register limit before the runs. Without the matrix-width exclusion
+//!   below, Triton's attention on sm_80 spilled as before and used 171
+//!   registers instead of 237 (ptxas: 233, no spills), its matmul 210
+//!   instead of 251, but its small_dot computed wrong results.
 //!
 //! Kernels whose matrix instructions name register tuples the form table
 //! gives as one register are left as allocated (the scheduler reads the
