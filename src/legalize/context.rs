@@ -309,7 +309,9 @@ impl<'a> Legalizer<'a> {
             *v = self.map[*v].unwrap_or(*v);
         }
         let wide = data.results.iter().any(|&r| self.src.value_type(r).regs() > 1);
-        if let Some(guard) = data.guard.filter(|_| wide && data.opcode.class() == crate::ir::Class::Pure) {
+        let result_types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
+        let merge_instead = (wide && data.opcode.class() == crate::ir::Class::Pure) || selects_to_pseudo(&data, &result_types);
+        if let Some(guard) = data.guard.filter(|_| merge_instead) {
             let prior: SmallVec<[Value; 1]> = std::mem::take(&mut data.prior);
             data.guard = None;
             let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
@@ -388,7 +390,8 @@ impl<'a> Legalizer<'a> {
         let real: Vec<Inst> = self.emitted.iter().copied().filter(|&i| self.dst.insts[i].opcode != Opcode::Iconst).collect();
         // One instruction computing exactly the results: guard it.
         if let [only] = real[..] {
-            if self.dst.insts[only].results[..] == *out {
+            let types: SmallVec<[Type; 4]> = out.iter().map(|&v| self.dst.value_type(v)).collect();
+            if self.dst.insts[only].results[..] == *out && !selects_to_pseudo(&self.dst.insts[only], &types) {
                 let data = &mut self.dst.insts[only];
                 data.guard = Some(guard);
                 data.prior = prior.iter().copied().collect();
@@ -1205,5 +1208,20 @@ mod tests {
         assert_eq!(int_bound(16, false, false), 0);
         assert_eq!(int_bound(16, true, false), 0xffff_8000);
         assert_eq!(int_bound(32, true, true), 0x7fff_ffff);
+    }
+}
+
+/// Whether selection makes `data` (whose results have `types`) of
+/// register-allocation pseudo operations, which take no guard: a copy of
+/// anything but one 32-bit register (a predicate, a pair), a part or a
+/// concatenation of registers, an address placed at emission. Such an
+/// instruction under a guard is computed unguarded and merged with its
+/// prior values instead (`@p mov.pred`, `@p cvt.u16.u64`).
+fn selects_to_pseudo(data: &InstData, types: &[Type]) -> bool {
+    match data.opcode {
+        Opcode::Copy => types != [Type::R32],
+        Opcode::Extract | Opcode::Concat | Opcode::FuncAddr => true,
+        Opcode::SymAddr => !(data.attrs.space == Some(crate::ir::Space::Local) && types == [Type::R32]),
+        _ => false,
     }
 }
