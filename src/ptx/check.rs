@@ -170,8 +170,8 @@ enum OperandType {
     LegacySreg,
     /// Integer literal.
     IntImm,
-    /// `0f`/`0d` literal.
-    HexFloatImm,
+    /// `0f`/`0d` literal, of 32 or 64 bits.
+    HexFloatImm(u16),
     /// Decimal float literal.
     DecFloatImm,
     /// Address of a variable, `generic(v)`, or a symbol expression (an integer of the address size).
@@ -534,6 +534,22 @@ impl<'m> Checker<'m> {
                 }
             }
         }
+        if v.ty == VarType::Scalar(ScalarType::B128) {
+            self.requirement(v.loc.0, || "Type .b128".to_string(), (8, 3), 0);
+        }
+        // Only an `.extern` array may leave its size open (or zero), and
+        // only its outermost one; an initialiser gives the size.
+        if v.linkage != Linkage::Extern {
+            for d in &v.declarators {
+                let open = |n: &Option<u64>| n.is_none_or(|n| n == 0);
+                if d.dims.iter().skip(1).any(open) {
+                    self.error(d.loc.0, "array of incomplete type");
+                } else if d.dims.first().is_some_and(open) && d.init.is_none() {
+                    let n = self.name(d.name);
+                    self.error(d.loc.0, format!("non-external variable '{n}' has incomplete type"));
+                }
+            }
+        }
     }
 
     fn function(&mut self, f: &'m Function) {
@@ -570,6 +586,12 @@ impl<'m> Checker<'m> {
         self.kernel_params.extend(f.params.iter().flatten().map(|p| p.name));
         self.locals.push_scope();
         self.ranges.push_scope();
+        if f.kind == FunctionKind::Entry {
+            for p in f.params.iter().flatten().filter(|p| p.space != StateSpace::Param) {
+                let n = self.name(p.name);
+                self.error(p.loc.0, format!("entry parameter '{n}' must have .param state space"));
+            }
+        }
         for p in f.returns.iter().chain(f.params.iter().flatten()) {
             if let Some(msg) = declared_type_error(p.ty, p.space) {
                 self.error(p.loc.0, msg);
@@ -843,12 +865,16 @@ impl<'m> Checker<'m> {
         }
     }
 
-    /// Duplicated modifiers and more than one of a kind that allows one.
+    /// Duplicated modifiers (but [`REPEATABLE_FLAGS`]) and more than one of
+    /// a kind that allows one.
     fn modifier_counts(&mut self, i: &Instruction) {
         let mods = self.mods;
         if mods.repeated {
             for (k, (m, loc)) in i.modifiers.iter().enumerate() {
-                if matches!(m, Modifier::Type(_) | Modifier::Space(_)) {
+                // Flags ptxas 13.5 takes twice (`add.sat.sat`, `sub.cc.cc`,
+                // `sqrt.approx.approx`); it refuses a second `.ftz`,
+                // `.volatile`, `.nc` and the like.
+                if matches!(m, Modifier::Type(_) | Modifier::Space(_)) || REPEATABLE_FLAGS.contains(&m.spelling()) {
                     continue;
                 }
                 if i.modifiers[..k].iter().any(|(x, _)| x == m) {
@@ -882,9 +908,14 @@ impl<'m> Checker<'m> {
         if writes_first {
             if let Some(o) = operands.first() {
                 match &o.kind {
-                    OperandKind::Imm(_) => self.error(o.loc.0, format!("result register required for instruction '{opname}'")),
+                    OperandKind::Imm(_) | OperandKind::NotPred(_) => self.error(o.loc.0, format!("result register required for instruction '{opname}'")),
                     OperandKind::Name(s, _) if self.special_register(*s).is_some() => {
                         self.error(o.loc.0, "read-only special register cannot be destination argument")
+                    }
+                    // A variable's name (`add.u64 sh, ...`) is an address,
+                    // not a place to write.
+                    OperandKind::Name(s, _) if matches!(self.lookup(*s), Some(Entity::Var(_))) => {
+                        self.error(o.loc.0, format!("argument 0 of instruction '{opname}': must be register"))
                     }
                     _ => {}
                 }
@@ -903,6 +934,16 @@ impl<'m> Checker<'m> {
         }
         if operands.iter().any(|o| matches!(o.kind, OperandKind::Selected(..))) {
             self.video_selectors(i, operands);
+        }
+        for o in operands {
+            if let OperandKind::NotPred(s) = o.kind {
+                if matches!(self.lookup(s), Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) if t != ScalarType::Pred) {
+                    self.error(o.loc.0, "illegal argument to predicate negation");
+                }
+            }
+        }
+        if operands.iter().any(|o| matches!(o.kind, OperandKind::NegReg(_) | OperandKind::Selected(_, _, true))) {
+            self.operand_negations(i, operands);
         }
         if !matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Atom | Opcode::Red | Opcode::Prefetch) {
             return;
@@ -929,6 +970,47 @@ impl<'m> Checker<'m> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// Negated register operands (`-%r`), as ptxas 13.5 takes them: only
+    /// of a 32-bit integer register ("Illegal argument to unary minus"
+    /// for a float, 16- or 64-bit one, on any instruction and in any
+    /// place), only in `vmad` (every other instruction: "Operand negation
+    /// not allowed"), there only on the sources `a` and `b` (either or
+    /// both) or on `c` alone, and not with `.po`. Video selectors' own
+    /// negation rule is [`Self::video_selectors`]'.
+    fn operand_negations(&mut self, i: &Instruction, operands: &[Operand]) {
+        let opname = i.opcode.name();
+        let mut negated = [false; 4];
+        for (k, o) in operands.iter().enumerate() {
+            let s = match o.kind {
+                OperandKind::NegReg(s) => s,
+                OperandKind::Selected(s, _, true) => s,
+                _ => continue,
+            };
+            let word = matches!(self.lookup(s), Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) if t.bits() == 32 && !matches!(t.kind(), TypeKind::Float));
+            if !word {
+                self.error(o.loc.0, "illegal argument to unary minus");
+                return;
+            }
+            if let Some(n) = negated.get_mut(k) {
+                *n = true;
+            }
+        }
+        if !negated.iter().any(|&n| n) {
+            return;
+        }
+        let at = i.loc.0;
+        if i.opcode != Opcode::Vmad {
+            // A negated selected source is reported by `video_selectors`.
+            if operands.iter().any(|o| matches!(o.kind, OperandKind::NegReg(_))) {
+                self.error(at, format!("operand negation not allowed for instruction '{opname}'"));
+            }
+        } else if negated[0] || (negated[3] && (negated[1] || negated[2])) {
+            self.error(at, "operand negation limited to either (source A xor source B) or source C");
+        } else if i.modifiers.iter().any(|(m, _)| m.spelling() == ".po") {
+            self.error(at, "conflicting use of '.po' modifier with operand negation");
         }
     }
 
@@ -1188,8 +1270,12 @@ impl<'m> Checker<'m> {
                 matches!(want.kind(), Bits | Unsigned | Signed) && matches!(want.bits(), 16 | 32)
             }
             OperandType::IntImm => !is_dest && matches!(want.kind(), Bits | Unsigned | Signed | Pred),
-            OperandType::HexFloatImm => !is_dest && matches!(want.kind(), Bits | Float),
-            OperandType::DecFloatImm => !is_dest && want.kind() == Float,
+            // As bits, only of the type's width (ptxas 13.5: `and.b32` takes
+            // `0f3F800000`, not `0d3FF0000000000000`; `.b16` neither).
+            // No float literal is a half (ptxas 13.5: `add.f16 h, h, 0f3F800000`
+            // is an argument mismatch; halves are written as `.b16` bits).
+            OperandType::HexFloatImm(bits) => !is_dest && (takes_float_literal(want) || want.kind() == Bits && want.bits() == u32::from(bits)),
+            OperandType::DecFloatImm => !is_dest && takes_float_literal(want),
             OperandType::Reg(r) => reg_compatible(r, want, policy),
             // A whole vector register where a scalar is expected: only as raw bits of the same total size.
             OperandType::VecReg(t, n) => want.kind() == Bits && t.bits() * n as u32 == want.bits(),
@@ -1338,8 +1424,14 @@ impl<'m> Checker<'m> {
         if !head_ok {
             let needs_two = sig.uses_second_type();
             let ntypes = self.mods.ntypes;
-            if sig.uses_inst_type() && !needs_two && ntypes != 1 && traits(op).single_type
-                || needs_two && ntypes != 2 && traits(op).single_type
+            // More types than the signature takes is refused too where it
+            // names its types itself (`activemask.b32.b32`).
+            let single = traits(op).single_type;
+            let dot_products = matches!(op, Opcode::Dp4a | Opcode::Dp2a) && ntypes != 2;
+            if sig.uses_inst_type() && !needs_two && ntypes != 1 && single
+                || needs_two && ntypes != 2 && single
+                || !needs_two && ntypes > 1 && single
+                || dot_products
             {
                 self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
                 *head_errors += 1;
@@ -1592,6 +1684,11 @@ impl<'m> Checker<'m> {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 }
             }
+            // `set.dtype.stype`: exactly two types (ptxas 13.5 refuses
+            // `set.le.or.u32.f64.f64` and `set.le.u32`).
+            Opcode::Set if types.len() != 2 => {
+                self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+            }
             Opcode::Setp | Opcode::Set => {
                 let (cmp, boolop) = (mods.cmp, mods.boolop);
                 match cmp {
@@ -1617,6 +1714,11 @@ impl<'m> Checker<'m> {
             Opcode::Cvt if types.len() != 2 => {
                 self.error(span, format!("unexpected instruction types specified for '{opname}'"));
             }
+            // A funnel shift names its mode (ptxas 13.5: "Clamp modifier
+            // required for instruction 'shf.r'").
+            Opcode::Shf if !i.modifiers.iter().any(|(m, _)| matches!(m.spelling(), ".clamp" | ".wrap")) => {
+                self.error(span, format!("clamp modifier required for instruction '{opname}'"));
+            }
             Opcode::CvtPack if types.len() == 3 && types[0].kind() == TypeKind::Bits => {
                 self.error(span, format!("unexpected instruction types specified for '{opname}'"));
             }
@@ -1624,8 +1726,13 @@ impl<'m> Checker<'m> {
                 let (d, a) = (types[0], types[1]);
                 let (dk, ak) = (d.kind(), a.kind());
                 let int_round = rounding.is_some_and(|r| r.is_integer());
+                // ptxas 13.5 wants a rounding wherever a value may not be
+                // exact: float to a narrower float (f32 to f16 and bf16
+                // included), to or from a packed or 8-bit float, to tf32,
+                // and integer to any float (f16 and bf16 included).
+                let packed = |t: ScalarType| t.kind() == TypeKind::Float && !matches!(t, ScalarType::F16 | ScalarType::Bf16 | ScalarType::F32 | ScalarType::F64);
                 if dk == TypeKind::Float && ak == TypeKind::Float {
-                    if d.bits() < a.bits() && rounding.is_none() && d == ScalarType::F32 {
+                    if (d.bits() < a.bits() || packed(d) || packed(a)) && rounding.is_none() {
                         self.error(span, format!("rounding modifier required for instruction '{opname}'"));
                     } else if d == a && rounding.is_some() && !int_round {
                         self.error(span, format!("illegal rounding modifier for instruction '{opname}'"));
@@ -1634,7 +1741,7 @@ impl<'m> Checker<'m> {
                     if rounding.is_none() {
                         self.error(span, format!("rounding modifier required for instruction '{opname}'"));
                     }
-                } else if dk == TypeKind::Float && ak != TypeKind::Float && d != ScalarType::F16 && d != ScalarType::Bf16 {
+                } else if dk == TypeKind::Float && ak != TypeKind::Float {
                     if rounding.is_none() {
                         self.error(span, format!("rounding modifier required for instruction '{opname}'"));
                     }
@@ -1865,10 +1972,17 @@ fn min_ptx_for_sm(sm: Sm) -> Option<(u8, u8)> {
     })
 }
 
+/// Whether a float literal (`0f`, `0d`, decimal) converts to `want`: a
+/// float type other than the halves.
+fn takes_float_literal(want: ScalarType) -> bool {
+    want.kind() == TypeKind::Float && !matches!(want, ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2)
+}
+
 fn expr_type(e: &Expr) -> OperandType {
     match e {
         Expr::Int { .. } => OperandType::IntImm,
-        Expr::F32(..) | Expr::F64(..) => OperandType::HexFloatImm,
+        Expr::F32(..) => OperandType::HexFloatImm(32),
+        Expr::F64(..) => OperandType::HexFloatImm(64),
         Expr::Decimal(..) => OperandType::DecFloatImm,
         Expr::Symbol(..) | Expr::Generic(..) => OperandType::Address,
         Expr::Unary(_, a, _) => expr_type(a),
@@ -2002,6 +2116,11 @@ fn allows_two_spaces(opname: &str) -> bool {
         || opname.starts_with("tcgen05")
 }
 
+/// Modifiers ptxas 13.5 takes more than once on one instruction, as if
+/// written once (measured one by one; `.sync` also where it closes the
+/// family's name, in the parser).
+const REPEATABLE_FLAGS: [&str; 9] = [".cc", ".sat", ".satfinite", ".uni", ".approx", ".relu", ".shiftamt", ".NaN", ".sync"];
+
 /// Families whose type modifiers are counted by the signature (others, such
 /// as `mma` or `tex`, carry several types the signature does not name).
 fn uses_single_type(opname: &str) -> bool {
@@ -2042,6 +2161,18 @@ mod tests {
         for not in ["%pm8", "%pm8_64", "%envreg32", "%envreg07", "%r1", "%tidx", "tid"] {
             assert_eq!(special_register(not), None, "{not}");
         }
+    }
+
+    /// ptxas 13.5: a kernel's parameters are `.param` ("Entry parameter
+    /// 'n' must have .param state space"); a repeated `.target` is taken.
+    #[test]
+    fn entry_parameters_and_repeated_targets() {
+        let kernel = |target: &str, params: &str| format!(".version 8.0\n{target}.address_size 64\n.visible .entry k({params}) {{\nret;\n}}\n");
+        let verdict = |src: String| check(&crate::ptx::parse(&src).expect("parses"), &CheckOptions::default()).map_err(|e| format!("{e:?}"));
+        let err = verdict(kernel(".target sm_80\n", ".param .u64 a, .reg .u32 n")).expect_err("a .reg kernel parameter");
+        assert!(err.contains("entry parameter 'n' must have .param state space"), "{err}");
+        verdict(kernel(".target sm_80\n", ".param .u64 a, .param .u32 n")).expect("`.param` parameters");
+        verdict(kernel(".target sm_80\n.target sm_80\n", ".param .u64 a")).expect("a repeated .target");
     }
 
     #[test]

@@ -408,9 +408,8 @@ impl<'s> Parser<'s> {
                 break;
             }
         }
-        if self.module.target.is_some() {
-            self.error(self.span_from(start), "duplicate .target directive");
-        }
+        // ptxas 13.5 takes a second `.target`; the last one counts (one
+        // naming a higher SM than the first is refused as such).
         self.module.target = Some(TargetDirective { entries, loc: self.loc_from(start) });
         Ok(())
     }
@@ -1024,13 +1023,16 @@ impl<'s> Parser<'s> {
             guard = Some(Guard { negated, reg, loc: self.loc_from(start) });
         }
         let op_tok = self.expect(TokenKind::Ident, "an instruction")?;
-        // Dotted words glued to the opcode: family words, then modifiers.
-        // They are read in place from the token buffer (`words_at..`), not
-        // copied out: a local array of them cost more to set up per
-        // instruction than the rest of the head's handling.
+        // Dotted words after the opcode: family words, then modifiers.
+        // ptxas 13.5 takes them with white space (a newline included)
+        // before any of them (`setp .lt.s32`, `ld\n.shared.u32`), and no
+        // operand starts with a dot. They are read in place from the token
+        // buffer (`words_at..`), not copied out: a local array of them
+        // cost more to set up per instruction than the rest of the head's
+        // handling.
         let words_at = self.pos;
         let mut nwords = 0;
-        while self.at(TokenKind::DotWord) && self.peek().span.start == self.prev_end() {
+        while self.at(TokenKind::DotWord) {
             let t = self.bump();
             if nwords == MAX_WORDS {
                 self.error(t.span, format!("more than {MAX_WORDS} modifiers on one instruction"));
@@ -1038,8 +1040,9 @@ impl<'s> Parser<'s> {
             }
             nwords += 1;
         }
-        // The head's text: the opcode and its glued words are contiguous,
-        // and the last word (when there is one) was the last token consumed.
+        // The head's text: from the opcode to its last word (when there is
+        // one), the last token consumed; white space between words makes
+        // another memo key, worked out once.
         let head_end = if nwords > 0 { self.prev_end() } else { op_tok.span.end };
         let head_text = &self.src.as_bytes()[op_tok.span.start as usize..head_end as usize];
         let (head, good) = match self.heads.get(head_text) {
@@ -1117,12 +1120,15 @@ impl<'s> Parser<'s> {
         Ok((head, !bad))
     }
 
-    /// Longest dotted prefix that names an opcode. The words are glued to the
-    /// first token, so each candidate name is a slice of the source.
+    /// Longest dotted prefix that names an opcode. Where the words are
+    /// glued to the first token (nearly always), each candidate name is a
+    /// slice of the source; after white space, the words are joined in a
+    /// string of their own.
     fn match_opcode(&mut self, op_tok: Token, first: &str, words: &[Token]) -> PResult<(Opcode, usize)> {
         let mut best = None;
         let mut entry = Opcode::name_entry(first);
         let mut k = 0;
+        let mut spaced: Option<String> = None;
         while let Some(e) = entry {
             if let Some(o) = e.opcode {
                 best = Some((o, k));
@@ -1130,9 +1136,24 @@ impl<'s> Parser<'s> {
             if !e.continues || k == words.len() {
                 break;
             }
+            let prev_end = if k == 0 { op_tok.span.end } else { words[k - 1].span.end };
+            if spaced.is_none() && words[k].span.start != prev_end {
+                spaced = Some(self.src[op_tok.span.start as usize..prev_end as usize].to_string());
+            }
             let end = words[k].span.end as usize;
+            if let Some(name) = spaced.as_mut() {
+                name.push_str(&self.src[words[k].span.start as usize..end]);
+            }
             k += 1;
-            entry = Opcode::name_entry(&self.src[op_tok.span.start as usize..end]);
+            entry = Opcode::name_entry(spaced.as_deref().unwrap_or(&self.src[op_tok.span.start as usize..end]));
+        }
+        // ptxas 13.5 takes a family's closing `.sync` again
+        // (`vote.sync.sync`, `bar.warp.sync.sync`): the repeats join the
+        // family's words.
+        if let Some((_, k)) = best.as_mut() {
+            while *k > 0 && *k < words.len() && self.text(words[*k - 1]) == ".sync" && self.text(words[*k]) == ".sync" {
+                *k += 1;
+            }
         }
         match best {
             Some(b) => Ok(b),
