@@ -322,6 +322,8 @@ pub struct KernelReport {
     pub shared_bytes: u64,
     /// Bytes of constant bank 0 the kernel uses (driver area and parameters).
     pub cbank0_bytes: u32,
+    /// Bytes of the kernel's constant bank 2.
+    pub cbank2_bytes: u32,
     /// Instructions, the end marker and padding excluded.
     pub instructions: usize,
     /// The kernel's code words (end marker and padding included).
@@ -424,6 +426,11 @@ impl Compiled {
             }
             if sm.number < 90 {
                 used.push_str(&format!(", {} bytes cmem[0]", k.cbank0_bytes));
+                // Bank 2 only where the kernel has one (ptxas 13.5:
+                // "368 bytes cmem[0], 8 bytes cmem[2]" on sm_80).
+                if k.cbank2_bytes > 0 {
+                    used.push_str(&format!(", {} bytes cmem[2]", k.cbank2_bytes));
+                }
             }
             out.push_str(&used);
             out.push('\n');
@@ -641,6 +648,7 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
                     spill_load_bytes: k.spill_load_bytes,
                     shared_bytes: k.kernel.shared_bytes,
                     cbank0_bytes: crate::cubin::module::param_base(u32::from(sm.number)) + params_end,
+                    cbank2_bytes: k.kernel.constant2.len() as u32,
                     instructions: k.code.body,
                     words: k.code.words.clone(),
                     stack_unbounded: k.kernel.min_stack_size == crate::emit::UNBOUNDED_STACK,

@@ -146,6 +146,9 @@ pub struct Allocated {
     /// (`setmaxnreg`'s, [`RegisterCountChanges::declared`]), set by the
     /// driver.
     pub declared_registers: Option<u32>,
+    /// The function's constant bank 2, as selection filled it
+    /// ([`MachFunction::constant2`]).
+    pub constant2: Vec<u8>,
 }
 
 impl Allocated {
@@ -453,6 +456,7 @@ pub fn allocate(f: &MachFunction, options: &RegallocOptions) -> Result<Allocated
     let mut allocated = run::allocate_prog(&prog, options).map_err(fail)?;
     // The hardware's 255 limits nothing: only a lower limit caps the count.
     allocated.register_limit = options.max_registers.map(|m| m.max(16)).filter(|&m| m < layout::MAX_GPR);
+    allocated.constant2 = f.constant2.clone();
     Ok(allocated)
 }
 

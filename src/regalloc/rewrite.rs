@@ -410,6 +410,7 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
         spill_loads: out.spill_loads,
         register_limit: None,
         declared_registers: None,
+        constant2: Vec::new(),
     })
 }
 

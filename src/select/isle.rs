@@ -407,6 +407,9 @@ impl Context for SelectCtx<'_> {
     fn src_cbank(&mut self, a: Arg) -> Src {
         SelectCtx::src_cbank(self, a)
     }
+    fn src_pool_f64(&mut self, a: Arg) -> Src {
+        SelectCtx::src_pool_f64(self, a)
+    }
     fn arg_param_offset(&mut self, a: Arg) -> Option<u32> {
         self.param(a.value).map(|(off, _)| off)
     }

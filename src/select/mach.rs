@@ -130,6 +130,10 @@ pub struct MachFunction {
     /// Bytes of the function's `.local` variables at the bottom of its
     /// frame (addressed from R1).
     pub local_bytes: u32,
+    /// The kernel's constant bank 2: the constants its code reads as
+    /// `c[0x2][offset]` operands ([`super::pool`]); empty for device
+    /// functions.
+    pub constant2: Vec<u8>,
 }
 
 /// The isa register naming virtual register `v` of type `ty`.
