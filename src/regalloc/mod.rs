@@ -146,6 +146,13 @@ pub struct Allocated {
     /// (`setmaxnreg`'s, [`RegisterCountChanges::declared`]), set by the
     /// driver.
     pub declared_registers: Option<u32>,
+    /// With `-g` (a function with [`MachFunction::register_names`]): per
+    /// instruction that defines registers, the virtual registers and the
+    /// registers they were given ([`crate::ir::SrcLoc::defs`] indexes it).
+    pub debug_defs: Vec<smallvec::SmallVec<[(u32, crate::isa::operand::Reg); 2]>>,
+    /// With `-g`: which PTX register each virtual register's words hold,
+    /// set by the driver ([`crate::emit::register_maps::naming`]).
+    pub register_naming: Option<Box<crate::emit::register_maps::Naming>>,
 }
 
 impl Allocated {

@@ -130,6 +130,9 @@ pub struct MachFunction {
     /// Bytes of the function's `.local` variables at the bottom of its
     /// frame (addressed from R1).
     pub local_bytes: u32,
+    /// The PTX registers values hold (the Ori function's, a value's
+    /// virtual register having its number): `-g`'s register maps.
+    pub register_names: Vec<crate::ir::RegisterName>,
 }
 
 /// The isa register naming virtual register `v` of type `ty`.

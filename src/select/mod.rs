@@ -140,7 +140,7 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
         }
     }
     let kernel = func.kind != Some(crate::ir::FunctionKind::Device);
-    Ok(MachFunction { name: func.name.clone(), sm, blocks, vregs: ctx.vregs, kernel, local_bytes: func.local_bytes })
+    Ok(MachFunction { name: func.name.clone(), sm, blocks, vregs: ctx.vregs, kernel, local_bytes: func.local_bytes, register_names: func.register_names.clone() })
 }
 
 #[cfg(test)]
