@@ -100,7 +100,14 @@ fn debug_bytes(d: &super::module::DebugSection, module: &Module) -> Vec<u8> {
 /// vector_loads) at sm_80, sm_90 and sm_120 with 0x0c only: sm_90 ones
 /// are "Invalid ELF" with 0x09, 0x0a or 0x0b, several with 0x0d, sm_120
 /// ones with 0x0d (measured by patching the byte).
+///
+/// With the register maps written (`-g`), ptxas's 0x0e: cuobjdump 13.5
+/// reads our sm_90 `-g` cubin of `scale.sm_75.ptx` with it and calls the
+/// same bytes "Invalid ELF" with 0x0c (measured by patching the byte).
 fn flags_top(module: &Module) -> u8 {
+    if module.line_info.iter().any(|d| d.name == ".nv_debug_info_reg_sass") {
+        return 0x0e;
+    }
     let full_dwarf = module.line_info.iter().any(|d| !matches!(d.name.as_str(), ".debug_line" | ".debug_str" | ".nv_debug_line_sass" | ".nv_debug_ptx_txt"));
     if full_dwarf { 0x0c } else { module.flags_top }
 }

@@ -24,6 +24,7 @@
 //! (`EIATTR_SYSCALL_OFFSETS`).
 
 pub mod code;
+pub mod register_maps;
 pub mod variables;
 
 use crate::cubin::module::{Function as Function_, Kernel, Module, Param, ToolInfo};

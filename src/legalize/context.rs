@@ -235,6 +235,8 @@ impl<'a> Legalizer<'a> {
                 cx.legalize_inst(inst, program)?;
             }
         }
+        // The PTX registers follow their values to the new ones.
+        cx.dst.register_names = src.register_names.iter().filter_map(|r| Some(crate::ir::RegisterName { value: cx.renamed(r.value)?, ..r.clone() })).collect();
         Ok(cx.dst)
     }
 

@@ -149,6 +149,13 @@ pub struct Allocated {
     /// The function's constant bank 2, as selection filled it
     /// ([`MachFunction::constant2`]).
     pub constant2: Vec<u8>,
+    /// With `-g` (a function with [`MachFunction::register_names`]): per
+    /// instruction that defines registers, the virtual registers and the
+    /// registers they were given ([`crate::ir::SrcLoc::defs`] indexes it).
+    pub debug_defs: Vec<smallvec::SmallVec<[(u32, crate::isa::operand::Reg); 2]>>,
+    /// With `-g`: which PTX register each virtual register's words hold,
+    /// set by the driver ([`crate::emit::register_maps::naming`]).
+    pub register_naming: Option<Box<crate::emit::register_maps::Naming>>,
 }
 
 impl Allocated {

@@ -4,7 +4,7 @@
 //! expanded, the prologue and the frame.
 
 use super::layout::Layout;
-use super::prep::{PKind, Prog};
+use super::prep::{PInst, PKind, Prog};
 use super::run::RunOut;
 use super::{AllocBlock, AllocInst, Allocated, Kind, abi};
 use crate::ir::SrcLoc;
@@ -347,6 +347,7 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
     }
     moves.sort_by_key(|m| m.0);
     let mut next_move = 0;
+    let mut debug_defs = Vec::new();
     let mut blocks = Vec::with_capacity(prog.blocks.len());
     for (b, block) in prog.blocks.iter().enumerate() {
         // The block's instructions and a few moves or spills: sized once
@@ -385,7 +386,12 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
                 let (_, kind, p) = kinds.iter().copied().find(|k| k.0 == carrier).ok_or("a part of a register without an allocation")?;
                 map.push((named, reg(file_of(kind), p + part)));
             }
+            out.locs.resize(out.insts.len(), loc);
             expand(&mut out, prog, i as usize, &map, &kinds, frame)?;
+            // With -g, what this instruction defines goes with the
+            // instructions it became (not with the moves around it).
+            let tagged = if prog.debug { defined(&mut debug_defs, &prog.insts[i as usize], &map, loc) } else { loc };
+            out.locs.resize(out.insts.len(), tagged);
             while let Some(&(p, run, f, t, k)) = moves.get(next_move) {
                 if p > ProgPoint::after(inst) {
                     break;
@@ -411,7 +417,22 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
         register_limit: None,
         declared_registers: None,
         constant2: Vec::new(),
+        debug_defs,
+        register_naming: None,
     })
+}
+
+/// Records the registers instruction `inst` defines (its definitions and
+/// the parts of them its machine instruction names) in `defs`; `loc`
+/// tagged with them ([`SrcLoc::defs`]).
+fn defined(defs: &mut Vec<SmallVec<[(u32, Reg); 2]>>, inst: &PInst, map: &[(u32, Reg)], loc: SrcLoc) -> SrcLoc {
+    let is_def = |v: u32| inst.defs().any(|o| o.vreg == v);
+    let group: SmallVec<[(u32, Reg); 2]> = map.iter().copied().filter(|&(v, _)| is_def(v) || inst.alias.iter().any(|&(named, carrier, _)| named == v && is_def(carrier))).collect();
+    if group.is_empty() {
+        return loc;
+    }
+    defs.push(group);
+    SrcLoc { defs: defs.len() as u32, ..loc }
 }
 
 /// The stack pointer's set-up: loaded in a kernel, lowered by the frame.

@@ -134,6 +134,9 @@ pub struct MachFunction {
     /// `c[0x2][offset]` operands ([`super::pool`]); empty for device
     /// functions.
     pub constant2: Vec<u8>,
+    /// The PTX registers values hold (the Ori function's, a value's
+    /// virtual register having its number): `-g`'s register maps.
+    pub register_names: Vec<crate::ir::RegisterName>,
 }
 
 /// The isa register naming virtual register `v` of type `ty`.

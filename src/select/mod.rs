@@ -144,7 +144,7 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
     }
     let kernel = func.kind != Some(crate::ir::FunctionKind::Device);
     let constant2 = pool::lay_out(&ctx.pool, &mut blocks);
-    Ok(MachFunction { name: func.name.clone(), sm, blocks, vregs: ctx.vregs, kernel, local_bytes: func.local_bytes, constant2 })
+    Ok(MachFunction { name: func.name.clone(), sm, blocks, vregs: ctx.vregs, kernel, local_bytes: func.local_bytes, constant2, register_names: func.register_names.clone() })
 }
 
 #[cfg(test)]
