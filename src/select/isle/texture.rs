@@ -32,7 +32,7 @@ use super::super::context::SelectCtx;
 use super::super::mach::{MachKind, VReg};
 use crate::ir::Type;
 use crate::ir::texture::{HeaderQuery, SurfaceAccess, TexFetch};
-use crate::isa::op::mach::{self, LdcuSize, SuldMode, SuldMode2, SuldScope, TexDim, TexMode, TldDim, TldMode, Tld4Mode};
+use crate::isa::op::mach::{self, LdcuSize, SuldMode, SuldMode2, SuldScope, SustMode, SustMode2, TexDim, TexMode, TldDim, TldMode, Tld4Mode};
 use crate::isa::op::{Mnemonic, Op};
 use crate::isa::operand::{Operand, Reg, RegFile, SrcMods};
 use smallvec::SmallVec;
@@ -270,6 +270,9 @@ impl SelectCtx<'_> {
             (None, Some(&h)) if first == 1 && self.param(h).is_none() && at == HandleAt::Bank => Some(h),
             _ => None,
         };
+        if a.formatted && register_handle.is_some() {
+            return self.fail("a formatted surface store (sust.p) whose handle is computed in registers is not supported");
+        }
         let offset = match register_handle {
             Some(_) => 0,
             None => match self.handle_word(a.surfref.map(|k| (k, true)), args.first().copied().filter(|_| first == 1)) {
@@ -299,7 +302,35 @@ impl SelectCtx<'_> {
             1 => SuldMode2::None,
             _ => SuldMode2::TRAP,
         };
-        let mnemonic = if store { mach::Sust { mode, size, scope, mode2: clamp }.mnemonic() } else { mach::Suld { mode, size, scope, mode2: clamp }.mnemonic() };
+        let mnemonic = if !store {
+            mach::Suld { mode, size, scope, mode2: clamp }.mnemonic()
+        } else if a.formatted {
+            // A formatted store: its dimension, the components written
+            // (`.R`, `.RG`, all four) and no size (ptxas 13.5:
+            // `SUST.P.2D.STRONG.SM.RG.IGN [R28], R26, 0x0, 0x58`).
+            let mode = match mode {
+                SuldMode::D_BA_1D => SustMode::P_1D,
+                SuldMode::D_BA_1D_ARRAY => SustMode::P_1D_ARRAY,
+                SuldMode::D_BA_2D => SustMode::P_2D,
+                SuldMode::D_BA_2D_ARRAY => SustMode::P_2D_ARRAY,
+                SuldMode::D_BA_3D => SustMode::P_3D,
+            };
+            let components = match a.bytes {
+                4 => SustMode2::R,
+                8 => SustMode2::RG,
+                _ => SustMode2::None,
+            };
+            mach::Sust { mode, size: LdcuSize::None, scope, mode2: components, mode3: clamp }.mnemonic()
+        } else {
+            let mode = match mode {
+                SuldMode::D_BA_1D => SustMode::D_BA_1D,
+                SuldMode::D_BA_1D_ARRAY => SustMode::D_BA_1D_ARRAY,
+                SuldMode::D_BA_2D => SustMode::D_BA_2D,
+                SuldMode::D_BA_2D_ARRAY => SustMode::D_BA_2D_ARRAY,
+                SuldMode::D_BA_3D => SustMode::D_BA_3D,
+            };
+            mach::Sust { mode, size, scope, mode2: SustMode2::None, mode3: clamp }.mnemonic()
+        };
         let coords: SmallVec<[Part; 4]> = args[first..coords_end].iter().map(|&v| Part::Arg(v)).collect();
         let tuple = self.tex_tuple(&coords);
         let addr = Operand::Mem(crate::isa::operand::Mem::new(self.reg_of(tuple).num, 0));
