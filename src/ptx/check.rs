@@ -945,8 +945,18 @@ impl<'m> Checker<'m> {
         if operands.iter().any(|o| matches!(o.kind, OperandKind::NegReg(_) | OperandKind::Selected(_, _, true))) {
             self.operand_negations(i, operands);
         }
+        self.barrier_operands(i, operands);
         if !matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Atom | Opcode::Red | Opcode::Prefetch) {
             return;
+        }
+        for o in operands {
+            // ptxas 13.5: "Immediate addresses allowed only for .local
+            // state space" (`ld.shared.u32 r, [16]` included).
+            if let OperandKind::Address(Address { base: None, .. }) = o.kind {
+                if space != Some(StateSpace::Local) {
+                    self.error(o.loc.0, "immediate addresses allowed only for .local state space");
+                }
+            }
         }
         for o in operands {
             let OperandKind::Address(Address { base: Some(b), .. }) = &o.kind else { continue };
@@ -969,6 +979,32 @@ impl<'m> Checker<'m> {
                     self.error(o.loc.0, format!("illegal to use symbol '{n}' as address operand"));
                 }
                 _ => {}
+            }
+        }
+    }
+
+    /// A CTA barrier's constant operands, as ptxas 13.5 checks them: the
+    /// barrier number in 0..=15 and the thread count a multiple of 32.
+    fn barrier_operands(&mut self, i: &Instruction, operands: &[Operand]) {
+        use Opcode as O;
+        let (id, count) = match i.opcode {
+            O::BarSync | O::BarArrive | O::BarCtaSync | O::BarCtaArrive | O::BarrierSync | O::BarrierArrive | O::BarrierCtaSync | O::BarrierCtaArrive => (0, Some(1)),
+            // `bar.red.op.type d, a{, b}, {!}c`.
+            O::BarRed | O::BarCtaRed | O::BarrierRed | O::BarrierCtaRed => (1, (operands.len() == 4).then_some(2)),
+            _ => return,
+        };
+        let constant = |o: Option<&Operand>| match o.map(|o| &o.kind) {
+            Some(OperandKind::Imm(e)) => super::parser::eval_int(e),
+            _ => None,
+        };
+        if let Some(n) = constant(operands.get(id)) {
+            if n > 15 {
+                self.error(i.loc.0, format!("barrier number '{n}' out of range, expected to be in range [0..15]"));
+            }
+        }
+        if let Some(n) = count.and_then(|k| constant(operands.get(k))) {
+            if n % 32 != 0 {
+                self.error(i.loc.0, "number of threads participating in barrier must be in multiple of warp size");
             }
         }
     }
