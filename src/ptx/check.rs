@@ -1013,8 +1013,8 @@ impl<'m> Checker<'m> {
     /// of a 32-bit integer register ("Illegal argument to unary minus"
     /// for a float, 16- or 64-bit one, on any instruction and in any
     /// place), only in `vmad` (every other instruction: "Operand negation
-    /// not allowed"), there only on the sources `a` and `b` (either or
-    /// both) or on `c` alone, and not with `.po`. Video selectors' own
+    /// not allowed"), there only on the sources, and not on both the
+    /// product (`a` xor `b` negated) and `c`, nor with `.po`. Video selectors' own
     /// negation rule is [`Self::video_selectors`]'.
     fn operand_negations(&mut self, i: &Instruction, operands: &[Operand]) {
         let opname = i.opcode.name();
@@ -1043,9 +1043,9 @@ impl<'m> Checker<'m> {
             if operands.iter().any(|o| matches!(o.kind, OperandKind::NegReg(_))) {
                 self.error(at, format!("operand negation not allowed for instruction '{opname}'"));
             }
-        } else if negated[0] || (negated[3] && (negated[1] || negated[2])) {
+        } else if negated[0] || (negated[3] && (negated[1] != negated[2])) {
             self.error(at, "operand negation limited to either (source A xor source B) or source C");
-        } else if i.modifiers.iter().any(|(m, _)| m.spelling() == ".po") {
+        } else if (negated[1] != negated[2] || negated[3]) && i.modifiers.iter().any(|(m, _)| m.spelling() == ".po") {
             self.error(at, "conflicting use of '.po' modifier with operand negation");
         }
     }
@@ -1464,9 +1464,10 @@ impl<'m> Checker<'m> {
             // names its types itself (`activemask.b32.b32`).
             let single = traits(op).single_type;
             let dot_products = matches!(op, Opcode::Dp4a | Opcode::Dp2a) && ntypes != 2;
+            let surplus = matches!(op, Opcode::Activemask | Opcode::Nanosleep) && ntypes > 1;
             if sig.uses_inst_type() && !needs_two && ntypes != 1 && single
                 || needs_two && ntypes != 2 && single
-                || !needs_two && ntypes > 1 && single
+                || surplus
                 || dot_products
             {
                 self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
