@@ -914,7 +914,7 @@ impl<'m> Checker<'m> {
                     }
                     // A variable's name (`add.u64 sh, ...`) is an address,
                     // not a place to write.
-                    OperandKind::Name(s, _) if matches!(self.lookup(*s), Some(Entity::Var(_))) => {
+                    OperandKind::Name(..) if matches!(self.resolved_type(operands, 0), OperandType::Address) => {
                         self.error(o.loc.0, format!("argument 0 of instruction '{opname}': must be register"))
                     }
                     _ => {}
@@ -935,11 +935,10 @@ impl<'m> Checker<'m> {
         if operands.iter().any(|o| matches!(o.kind, OperandKind::Selected(..))) {
             self.video_selectors(i, operands);
         }
-        for o in operands {
-            if let OperandKind::NotPred(s) = o.kind {
-                if matches!(self.lookup(s), Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) if t != ScalarType::Pred) {
-                    self.error(o.loc.0, "illegal argument to predicate negation");
-                }
+        // Operand types were resolved with the names (`resolve`).
+        for (k, o) in operands.iter().enumerate() {
+            if matches!(o.kind, OperandKind::NotPred(_)) && matches!(self.resolved_type(operands, k), OperandType::Reg(t) if t != ScalarType::Pred) {
+                self.error(o.loc.0, "illegal argument to predicate negation");
             }
         }
         if operands.iter().any(|o| matches!(o.kind, OperandKind::NegReg(_) | OperandKind::Selected(_, _, true))) {
@@ -950,16 +949,16 @@ impl<'m> Checker<'m> {
             return;
         }
         for o in operands {
-            // ptxas 13.5: "Immediate addresses allowed only for .local
-            // state space" (`ld.shared.u32 r, [16]` included).
-            if let OperandKind::Address(Address { base: None, .. }) = o.kind {
-                if space != Some(StateSpace::Local) {
+            let b = match &o.kind {
+                OperandKind::Address(Address { base: Some(b), .. }) => b,
+                // ptxas 13.5: "Immediate addresses allowed only for .local
+                // state space" (`ld.shared.u32 r, [16]` included).
+                OperandKind::Address(Address { base: None, .. }) if space != Some(StateSpace::Local) => {
                     self.error(o.loc.0, "immediate addresses allowed only for .local state space");
+                    continue;
                 }
-            }
-        }
-        for o in operands {
-            let OperandKind::Address(Address { base: Some(b), .. }) = &o.kind else { continue };
+                _ => continue,
+            };
             match self.lookup(*b) {
                 Some(Entity::Var(info)) => {
                     let var_space = info.space;
@@ -997,13 +996,15 @@ impl<'m> Checker<'m> {
             Some(OperandKind::Imm(e)) => super::parser::eval_int(e),
             _ => None,
         };
+        // ptxas 13.5 compares the low 32 bits (it takes 2^32 and 2^63 as
+        // barrier 0) and prints the whole value (`-1` as 2^64 - 1).
         if let Some(n) = constant(operands.get(id)) {
-            if n > 15 {
+            if n as u32 > 15 {
                 self.error(i.loc.0, format!("barrier number '{n}' out of range, expected to be in range [0..15]"));
             }
         }
         if let Some(n) = count.and_then(|k| constant(operands.get(k))) {
-            if n % 32 != 0 {
+            if n as u32 % 32 != 0 {
                 self.error(i.loc.0, "number of threads participating in barrier must be in multiple of warp size");
             }
         }
