@@ -268,6 +268,30 @@ fn cases() -> Vec<Case> {
         buffer: Some((1, words(&o))),
         sms: &[90, 100, 120],
     });
+    // surf_guarded(handles, out): the same surfaces; thread x reads
+    // element x of surface x & 1 where x < 5 (77 elsewhere) and stores
+    // 0x3000 + x at element 8 + x / 2 where x >= 5.
+    let (mut s5, mut s6): (Vec<u32>, Vec<u32>) = ((0..16).map(|k| 0x500 + k).collect(), (0..20).map(|k| 0x600 + k).collect());
+    let mut o = Vec::new();
+    for x in 0..8u32 {
+        let s = if x % 2 == 0 { &mut s5 } else { &mut s6 };
+        if x < 5 {
+            o.push(s[x as usize]);
+        } else {
+            o.push(77);
+            s[8 + x as usize / 2] = 0x3000 + x;
+        }
+    }
+    out.push(Case {
+        file: "surf_handles_per_lane.ptx",
+        kernel: "surf_guarded",
+        block: [8, 1, 1],
+        params: format!(r#"{}, {{"kind": "buffer", "bytes": 32, "fill": "zero", "output": true}}"#, hex_handles(5, 6)),
+        surfaces: vec![surface(5, None, &[16], 4, &words(&(0..16).map(|k| 0x500 + k).collect::<Vec<u32>>())), surface(6, None, &[20], 4, &words(&(0..20).map(|k| 0x600 + k).collect::<Vec<u32>>()))],
+        want: vec![(0, words(&s5)), (1, words(&s6))],
+        buffer: Some((1, words(&o))),
+        sms: &[90, 100, 120],
+    });
     out
 }
 

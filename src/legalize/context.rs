@@ -165,6 +165,9 @@ pub(crate) struct Legalizer<'a> {
     loops: Vec<Block>,
     /// An open loop over the warp's handles.
     handle_loop: Option<HandleLoop>,
+    /// The expansion itself applied the instruction's guard (the loop
+    /// over the handles starts with the lanes where it holds).
+    guard_taken: bool,
     /// Instructions emitted for the current instruction, in order.
     emitted: Vec<Inst>,
     /// Constants already made in the current block.
@@ -210,6 +213,7 @@ impl<'a> Legalizer<'a> {
             block: Block::new(0),
             loops: Vec::new(),
             handle_loop: None,
+            guard_taken: false,
             emitted: Vec::new(),
             consts: HashMap::default(),
             problem: None,
@@ -281,6 +285,7 @@ impl<'a> Legalizer<'a> {
         self.cur = inst;
         self.emitted.clear();
         self.problem = None;
+        self.guard_taken = false;
         let out = match program {
             Program::Early => super::generated::legalize::constructor_lower(self, inst),
             Program::Late => super::generated::legalize_late::constructor_lower_late(self, inst),
@@ -305,8 +310,8 @@ impl<'a> Legalizer<'a> {
             return Err(self.error(inst, "the legalization rule's results do not match the instruction's"));
         }
         let results: SmallVec<[Value; 4]> = match data.guard {
-            None => out.as_slice().iter().copied().collect(),
-            Some(g) => self.apply_guard(inst, g, out.as_slice()),
+            Some(g) if !self.guard_taken => self.apply_guard(inst, g, out.as_slice()),
+            _ => out.as_slice().iter().copied().collect(),
         };
         for (&old, &new) in self.src.insts[inst].results.iter().zip(&results) {
             self.map[old] = Some(new);
@@ -1254,19 +1259,37 @@ impl Legalizer<'_> {
 
     /// Opens the loop: every lane pending, the access's results zero
     /// (never read: each lane runs the access once, in the iteration that
-    /// takes its handle). Continues in the header; returns the pending
-    /// flag there.
+    /// takes its handle). A guarded instruction starts with the lanes where
+    /// its guard holds pending and its prior values as the results, which
+    /// applies the guard (ptxas 13.5 branches around the loop instead:
+    /// `@P0 BRA` past it inside `BSSY B0` ... `BSYNC B0`). Continues in the
+    /// header; returns the pending flag there.
     fn handle_loop_open(&mut self) -> Value {
-        if self.cur_data().guard.is_some() {
-            self.note_problem("a guarded texture or surface instruction whose handle is held in registers (sm_90 on: branch around it instead)");
-        }
-        let types: SmallVec<[Type; 4]> = self.cur_data().results.iter().map(|&r| self.src.value_type(r)).collect();
-        // One constant per carried value (not the block's shared ones):
-        // each carried value then keeps one register around the loop.
+        let data = self.cur_data().clone();
+        let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
         let mut init: SmallVec<[Value; 4]> = SmallVec::new();
-        init.push(self.constant(Type::P, 1));
-        for &ty in &types {
-            init.push(self.push(Opcode::Iconst, Attrs::default(), &[], 0, &[ty])[0]);
+        match data.guard {
+            Some(g) => {
+                let p = self.map[g.pred].unwrap_or(g.pred);
+                let pending = if g.negated {
+                    let t = self.constant(Type::P, 1);
+                    self.push(Opcode::Plop3, Attrs::default(), &[p, t, t], 0x0f, &[Type::P])[0]
+                } else {
+                    p
+                };
+                init.push(pending);
+                init.extend(data.prior.iter().map(|&v| self.map[v].unwrap_or(v)));
+                self.guard_taken = true;
+            }
+            None => {
+                init.push(self.constant(Type::P, 1));
+                // One constant per carried value (not the block's shared
+                // ones): each carried value then keeps one register around
+                // the loop.
+                for &ty in &types {
+                    init.push(self.push(Opcode::Iconst, Attrs::default(), &[], 0, &[ty])[0]);
+                }
+            }
         }
         let header = self.dst.create_block();
         let params: SmallVec<[Value; 4]> = init.iter().map(|&v| self.dst.append_block_param(header, self.dst.value_type(v))).collect();
