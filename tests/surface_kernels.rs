@@ -405,8 +405,8 @@ fn unsupported_surface_code_is_an_error_with_its_line() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/surfaces");
     // (file, SM, the first line in error)
     let cases = [
-        ("header_queries_other.ptx", 75, 20),
-        ("header_queries_other.ptx", 120, 20),
+        ("header_queries_other.ptx", 75, 38),
+        ("header_queries_other.ptx", 120, 38),
     ];
     for sm in [75, 89, 90, 100, 120] {
         let source = std::fs::read_to_string(root.join("handles_in_registers.ptx")).expect("test PTX");
