@@ -773,3 +773,35 @@ fn ldg_256_loads_two_quads() {
         "param 0: 1c1d1e1f18191a1b14151617101112130c0d0e0f08090a0b04050607000102033c3d3e3f38393a3b34353637303132332c2d2e2f28292a2b2425262720212223\n"
     );
 }
+
+/// `rsqrt.approx.ftz.f64` of a kernel parameter on sm_80: ptxas reads the
+/// parameter's high word straight from the constant bank
+/// (`MUFU.RSQ64H R5, c[0x0][0x16c]`, the low word of the result zero).
+/// 1/sqrt(4) = 0.5 (0x3fe0000000000000) and 1/sqrt(16) = 0.25
+/// (0x3fd0000000000000): powers of four, whose high words the approximation
+/// gets exactly.
+#[test]
+fn mufu_rsq64h_of_a_constant_bank_double() {
+    let ptx = ".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry rsq(.param .u64 out, .param .f64 x)
+{
+  .reg .f64 %fd<3>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.f64 %fd1, [x];
+  rsqrt.approx.ftz.f64 %fd2, %fd1;
+  st.global.f64 [%rd1], %fd2;
+  ret;
+}
+";
+    for (x, expected) in [("0x4010000000000000", "000000000000e03f"), ("0x4030000000000000", "000000000000d03f")] {
+        let spec = format!(
+            r#"{{"kernel": "rsq", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {{"kind": "buffer", "bytes": 8, "fill": "zero", "output": true}}, {{"kind": "f64", "value": "{x}"}}]}}"#
+        );
+        let Some(out) = run_on(80, "mufu_rsq64h_bank", ptx, &spec) else { return };
+        assert_eq!(out, format!("param 0: {expected}\n"), "x = {x}");
+    }
+}

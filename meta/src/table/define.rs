@@ -927,7 +927,9 @@ fn control(v: &mut Vec<Form>, g: Generation) {
     let bar_reg = gpr(32, None, None);
     v.push(g.form("BAR.SYNC", 0x31d, BAR_REG_FIXED, &[DEFER], vec![bar_reg, Slot::Again(0)]));
     v.push(g.form("BAR.SYNC", 0x51d, BAR_REG_FIXED, &[DEFER], vec![bar_reg]));
-    v.push(g.form("BAR.SYNC", 0x91d, BAR_IMM_REG_FIXED, &[DEFER], vec![Slot::Hex(f(54, 57)), bar_reg]));
+    // A zero count register prints nothing (random instances under
+    // nvdisasm): that text is the immediate form's.
+    v.push(Form { nonzero: &[1], ..g.form("BAR.SYNC", 0x91d, BAR_IMM_REG_FIXED, &[DEFER], vec![Slot::Hex(f(54, 57)), bar_reg]) });
     if g.wide_ur {
         v.push(g.form("BSYNC", 0x941, COND_PT, &[CONVERGENCE], vec![barrier]));
         v.push(g.form("BSSY", 0x945, BRANCH_FIXED, &[CONVERGENCE], vec![barrier, Slot::Target(Layout::Contiguous(f(34, 71)))]));
