@@ -365,7 +365,9 @@ fn checker_on_cubin_folder() {
             rejected.extend(r.iter().cloned());
         }
         eprintln!("sm_{sm}: {} functions, {} with undecodable words, {} unscheduled, {} checked, {} rejected", n[0], n[1], n[2], n[3], rejected.len());
-        for r in rejected.iter().take(10) {
+        // Every rejection with PTX2SASS_CHECKER_ALL set, else the first ten.
+        let shown = if std::env::var_os("PTX2SASS_CHECKER_ALL").is_some() { rejected.len() } else { 10 };
+        for r in rejected.iter().take(shown) {
             eprintln!("  {r}");
         }
     }
