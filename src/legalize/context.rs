@@ -470,6 +470,22 @@ impl<'a> Legalizer<'a> {
     }
 
     /// A constant of type `ty` (one per block and value).
+    /// The current instruction's first argument, as legalized, cut to its
+    /// low word when it is a register pair (a shared-window atomic's
+    /// address, a texture handle: only the low word is read); `missing`
+    /// is noted, and a zero stands in, when there is none.
+    fn first_argument_low_word(&mut self, missing: &str) -> Value {
+        let first = self.cur_data().args.first().map(|&v| self.map[v].unwrap_or(v));
+        match first {
+            Some(v) if self.dst.value_type(v).regs() == 2 => self.push(Opcode::Extract, Attrs::default(), &[v], 0, &[Type::R32])[0],
+            Some(v) => v,
+            None => {
+                self.note_problem(missing);
+                self.constant(Type::R32, 0)
+            }
+        }
+    }
+
     fn constant(&mut self, ty: Type, bits: u64) -> Value {
         if let Some(&v) = self.consts.get(&(ty, bits)) {
             return v;
@@ -1003,16 +1019,7 @@ macro_rules! ori_context_body {
             Attrs { red: Some(crate::ir::RedOp::Cas), ..a }
         }
         fn atom_address(&mut self) -> Value {
-            let data = self.cur_data();
-            let a = data.args.first().map(|&v| self.map[v].unwrap_or(v));
-            match a {
-                Some(a) if self.dst.value_type(a).regs() == 2 => self.push(Opcode::Extract, Attrs::default(), &[a], 0, &[Type::R32])[0],
-                Some(a) => a,
-                None => {
-                    self.note_problem("an atomic without an address");
-                    self.iconst(Type::R32, 0)
-                }
-            }
+            self.first_argument_low_word("an atomic without an address")
         }
         fn atom_data(&mut self) -> Value {
             let data = self.cur_data();
@@ -1069,15 +1076,7 @@ mod early {
             Legalizer::handle_in_registers(self)
         }
         fn handle_word(&mut self) -> Value {
-            let h = self.cur_data().args.first().map(|&v| self.map[v].unwrap_or(v));
-            match h {
-                Some(h) if self.dst.value_type(h).regs() == 2 => self.push(Opcode::Extract, Attrs::default(), &[h], 0, &[Type::R32])[0],
-                Some(h) => h,
-                None => {
-                    self.note_problem("a texture or surface instruction without a handle");
-                    self.constant(Type::R32, 0)
-                }
-            }
+            self.first_argument_low_word("a texture or surface instruction without a handle")
         }
         fn handle_loop_open(&mut self) -> Value {
             Legalizer::handle_loop_open(self)
