@@ -593,10 +593,7 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
             let changes = crate::regalloc::register_count_changes(&raw.functions[id], limit)
                 .map_err(|(message, loc)| StageError::new(Stage::Regalloc, raw.functions[id].name.clone(), message).at(loc))?;
             let limit = changes.map_or(limit, |c| Some(c.limit));
-            let max_registers = match (alloc_options.max_registers, limit) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
+            let max_registers = crate::regalloc::tightest_limit([alloc_options.max_registers, limit]);
             let alloc_options = CodegenOptions { max_registers, ..alloc_options };
             let mut alloc = allocate_function(&mach, alloc_options)?;
             alloc.declared_registers = changes.map(|c| c.declared);

@@ -945,6 +945,17 @@ impl<'m> Checker<'m> {
             self.operand_negations(i, operands);
         }
         self.barrier_operands(i, operands);
+        if op == Opcode::Cvt {
+            // Four f32 go to a packed x4 type as one vector source, and only
+            // there (ptxas 13.5: "Arguments mismatch" both ways).
+            let types = self.mods.types();
+            let x4 = matches!(types.first(), Some(ScalarType::E4m3x4 | ScalarType::E5m2x4 | ScalarType::E2m1x4 | ScalarType::E3m2x4 | ScalarType::E2m3x4));
+            if let Some(source) = operands.get(1) {
+                if matches!(source.kind, OperandKind::Vector(_)) != x4 {
+                    self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
+                }
+            }
+        }
         if !matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Atom | Opcode::Red | Opcode::Prefetch) {
             return;
         }
@@ -1760,39 +1771,215 @@ impl<'m> Checker<'m> {
             Opcode::CvtPack if types.len() == 3 && types[0].kind() == TypeKind::Bits => {
                 self.error(span, format!("unexpected instruction types specified for '{opname}'"));
             }
+            Opcode::Cvt if cvt_type_pair(types[0], types[1]).is_none() => {
+                self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+            }
+            Opcode::Cvt if cvt_type_pair(types[0], types[1]).is_some_and(|v| self.version < v) => {
+                let v = cvt_type_pair(types[0], types[1]).unwrap_or_default();
+                self.error(span, format!("feature 'cvt{}{}' requires PTX ISA .version {}.{} or later", types[0].spelling(), types[1].spelling(), v.0, v.1));
+            }
+            Opcode::Cvt if packed_conversion(types[0], types[1]).is_some() => {
+                let Some(form) = packed_conversion(types[0], types[1]) else { return };
+                let has = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+                let (d, a) = (types[0].spelling(), types[1].spelling());
+                let form_ops = |r: Rounding| if r == Rounding::Rs && form.rs_operands != 0 { form.rs_operands } else { form.operands };
+                match rounding {
+                    None => self.error(span, format!("rounding modifier required for instruction '{opname}'")),
+                    Some(r) if !form.roundings.contains(&r) => self.error(span, format!("illegal rounding modifier for instruction '{opname}'")),
+                    Some(r) if i.operands.len() != form_ops(r) => self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'")),
+                    Some(_) => {}
+                }
+                match (form.satfinite, has(".satfinite")) {
+                    (Allowed::Required, false) => self.error(span, format!("'.satfinite' modifier required for instruction '{opname}' with destination type '{d}'")),
+                    (Allowed::No, true) => self.error(span, format!("illegal modifier '.satfinite' for instruction '{opname}' with types '{d}{a}'")),
+                    _ => {}
+                }
+                if form.relu == Allowed::No && has(".relu") {
+                    self.error(span, format!("illegal modifier '.relu' for instruction '{opname}' with types '{d}{a}'"));
+                }
+            }
             Opcode::Cvt => {
-                let (d, a) = (types[0], types[1]);
-                let (dk, ak) = (d.kind(), a.kind());
-                let int_round = rounding.is_some_and(|r| r.is_integer());
-                // ptxas 13.5 wants a rounding wherever a value may not be
-                // exact: float to a narrower float (f32 to f16 and bf16
-                // included), to or from a packed or 8-bit float, to tf32,
-                // and integer to any float (f16 and bf16 included).
-                let packed = |t: ScalarType| t.kind() == TypeKind::Float && !matches!(t, ScalarType::F16 | ScalarType::Bf16 | ScalarType::F32 | ScalarType::F64);
-                if dk == TypeKind::Float && ak == TypeKind::Float {
-                    if (d.bits() < a.bits() || packed(d) || packed(a)) && rounding.is_none() {
-                        self.error(span, format!("rounding modifier required for instruction '{opname}'"));
-                    } else if d == a && rounding.is_some() && !int_round {
-                        self.error(span, format!("illegal rounding modifier for instruction '{opname}'"));
-                    }
-                } else if dk != TypeKind::Float && ak == TypeKind::Float {
-                    if rounding.is_none() {
-                        self.error(span, format!("rounding modifier required for instruction '{opname}'"));
-                    }
-                } else if dk == TypeKind::Float && ak != TypeKind::Float {
-                    if rounding.is_none() {
-                        self.error(span, format!("rounding modifier required for instruction '{opname}'"));
-                    }
-                } else if mods.sat && integer_range_within(a, d) {
-                    // Nothing to saturate: ptxas 13.5 refuses `.sat` where
-                    // every source value fits (cvt.sat.s32.s16, .u64.u32,
-                    // .s64.s64; measured over all 64 integer pairs).
-                    self.error(span, format!("illegal modifier '.sat' for instruction '{opname}'"));
+                let has = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+                let flags = ConversionFlags { sat: mods.sat, ftz: mods.ftz, satfinite: has(".satfinite"), relu: has(".relu") };
+                if let Some(e) = scalar_conversion_error(types[0], types[1], rounding, flags) {
+                    self.error(span, format!("{e} for instruction '{opname}'"));
+                } else {
+                    let needs = scalar_conversion_needs(types[0], types[1], rounding, flags);
+                    let what = || format!("conversion 'cvt{}{}'{}", types[0].spelling(), types[1].spelling(), if flags.ftz { " with .ftz" } else { "" });
+                    self.requirement(span, what, needs.ptx, needs.sm);
                 }
             }
             _ => {}
         }
     }
+}
+
+/// The flags of a conversion besides its rounding.
+#[derive(Clone, Copy)]
+struct ConversionFlags {
+    sat: bool,
+    ftz: bool,
+    satfinite: bool,
+    relu: bool,
+}
+
+/// What ptxas 13.5 refuses in `cvt.d.a` between scalar types (a type pair
+/// [`cvt_type_pair`] accepts), or `None`. Measured over every pair of
+/// cvt's scalar types with no rounding, .rn, .rzi, .sat, .rn.sat,
+/// .rz.ftz, .rni.sat, .rn.satfinite and .rn.relu (PTX 9.1, sm_100a):
+/// * the rounding: none between integers; an integer rounding (.rni ...)
+///   from a float to an integer, and optionally between equal float
+///   types; a float rounding (.rn ...) wherever a value may be inexact
+///   (integer to float, float to a narrower float or to tf32); none where
+///   a float widens exactly, but from bf16, which takes an optional float
+///   rounding, as do f16 and bf16 between each other;
+/// * `.sat`: never with bf16 or tf32; between integers only where a
+///   source value can overflow the destination;
+/// * `.ftz` only with an f32 side (not to tf32);
+/// * `.satfinite` and `.relu` only from f32 to f16, bf16 or tf32;
+/// * bf16 and 8-bit integers do not convert into each other.
+fn scalar_conversion_error(d: ScalarType, a: ScalarType, rounding: Option<Rounding>, f: ConversionFlags) -> Option<&'static str> {
+    use ScalarType as T;
+    let float = |t: ScalarType| t.kind() == TypeKind::Float;
+    let byte = |t: ScalarType| matches!(t, T::U8 | T::S8);
+    if (d == T::Bf16 && byte(a)) || (a == T::Bf16 && byte(d)) {
+        return Some("unexpected instruction types specified");
+    }
+    let int_round = rounding.map(|r| r.is_integer());
+    let rounding_ok = match (float(d), float(a)) {
+        (false, false) => rounding.is_none(),
+        (false, true) => int_round == Some(true),
+        (true, false) => int_round == Some(false),
+        (true, true) if d == a => int_round != Some(false),
+        (true, true) if matches!((d, a), (T::F16, T::Bf16) | (T::Bf16, T::F16)) || (a == T::Bf16 && d.bits() > a.bits()) => int_round != Some(true),
+        (true, true) if d.bits() > a.bits() => rounding.is_none(),
+        (true, true) => int_round == Some(false),
+    };
+    if !rounding_ok {
+        let inexact = match (float(d), float(a)) {
+            (false, false) => false,
+            (true, true) => d.bits() < a.bits() || d == T::Tf32,
+            _ => true,
+        };
+        return Some(if rounding.is_none() && inexact { "rounding modifier required" } else { "illegal rounding modifier" });
+    }
+    if f.sat && (matches!(d, T::Bf16 | T::Tf32) || a == T::Bf16 || (!float(d) && !float(a) && integer_range_within(a, d))) {
+        // Between integers: nothing to saturate where every source value
+        // fits (cvt.sat.s32.s16, .u64.u32, .s64.s64; all 64 pairs measured).
+        return Some("illegal modifier '.sat'");
+    }
+    if f.ftz && (d != T::F32 && a != T::F32 || d == T::Tf32) {
+        return Some("illegal modifier '.ftz'");
+    }
+    let to_narrow_float = a == T::F32 && matches!(d, T::F16 | T::Bf16 | T::Tf32);
+    if f.satfinite && !to_narrow_float {
+        return Some("illegal modifier '.satfinite'");
+    }
+    if f.relu && !to_narrow_float {
+        return Some("illegal modifier '.relu'");
+    }
+    None
+}
+
+/// The PTX version and target a scalar `cvt.d.a` needs beyond its
+/// modifiers' own (ptxas 13.5, measured with PTX 8.0 on sm_80 against PTX
+/// 9.1 on sm_100a): bf16 converts only to and from f32 before sm_90 (and
+/// without .ftz there), tf32 is made only with .rna before sm_90, and
+/// `.satfinite` to f16 or bf16 needs PTX 8.1.
+fn scalar_conversion_needs(d: ScalarType, a: ScalarType, rounding: Option<Rounding>, f: ConversionFlags) -> Needs {
+    use ScalarType as T;
+    let mut needs = Needs { ptx: (0, 0), sm: 0 };
+    let bf16 = d == T::Bf16 || a == T::Bf16;
+    if bf16 && (!matches!((d, a), (T::Bf16, T::F32) | (T::F32, T::Bf16)) || (a == T::Bf16 && f.ftz)) {
+        needs.sm = 90;
+    }
+    if d == T::Tf32 && rounding != Some(Rounding::Rna) {
+        needs.sm = 90;
+    }
+    if f.satfinite && matches!(d, T::F16 | T::Bf16) {
+        needs.ptx = (8, 1);
+    }
+    needs
+}
+
+/// Whether a modifier of a conversion is required, optional or refused.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Allowed {
+    Required,
+    Optional,
+    No,
+}
+
+/// The rules of a conversion to or from a packed type: its roundings, its
+/// operand count (destination included; `rs_operands` with `.rs` where the
+/// form also takes random bits), `.satfinite` and `.relu`.
+struct PackedConversion {
+    roundings: &'static [Rounding],
+    operands: usize,
+    rs_operands: usize,
+    satfinite: Allowed,
+    relu: Allowed,
+}
+
+/// The rules of `cvt.d.a` when either type is packed (`None` otherwise,
+/// and for pairs [`cvt_type_pair`] refuses). Measured with ptxas 13.5
+/// over every pair, the roundings .rn/.rz/.rp/.rs, .satfinite and .relu,
+/// and 1 to 4 sources (PTX 9.1, sm_100a); the `.relu` of `.rs` forms,
+/// which the measurement did not vary, as the PTX ISA writes them.
+fn packed_conversion(d: ScalarType, a: ScalarType) -> Option<PackedConversion> {
+    use Allowed::{No, Optional, Required};
+    use ScalarType as T;
+    let f8x2 = |t: ScalarType| matches!(t, T::E4m3x2 | T::E5m2x2 | T::E2m1x2 | T::E3m2x2 | T::E2m3x2);
+    let f8x4 = |t: ScalarType| matches!(t, T::E4m3x4 | T::E5m2x4 | T::E2m1x4 | T::E3m2x4 | T::E2m3x4);
+    let form = |roundings, operands, rs_operands, satfinite, relu| PackedConversion { roundings, operands, rs_operands, satfinite, relu };
+    cvt_type_pair(d, a)?;
+    Some(match (d, a) {
+        (T::F16x2 | T::Bf16x2, T::F32) => form(&[Rounding::Rn, Rounding::Rz, Rounding::Rs], 3, 4, Optional, Optional),
+        (_, T::F32) if f8x2(d) => form(&[Rounding::Rn], 3, 0, Required, Optional),
+        // d, {a, b, c, e}, rbits: three operands, the sources a vector.
+        (_, T::F32) if f8x4(d) => form(&[Rounding::Rs], 3, 0, Required, Optional),
+        (T::Ue8m0x2, T::F32 | T::Bf16x2) => form(&[Rounding::Rz, Rounding::Rp], if a == T::F32 { 3 } else { 2 }, 0, Optional, No),
+        (T::F16x2, _) if f8x2(a) => form(&[Rounding::Rn], 2, 0, No, Optional),
+        (T::Bf16x2, T::Ue8m0x2) => form(&[Rounding::Rn], 2, 0, No, No),
+        (_, T::F16x2 | T::Bf16x2) if f8x2(d) => form(&[Rounding::Rn], 2, 0, Required, Optional),
+        _ => return None,
+    })
+}
+
+/// The PTX version from which `cvt.d.a` names a conversion ptxas 13.5
+/// knows (whatever its modifiers), `None` where it never does: no bit type
+/// on either side, tf32 only made from f32, a packed source only in the
+/// pairs below, and a packed destination from a scalar only from f32
+/// (measured over every pair of cvt's types with rounding, .satfinite and
+/// .relu variants, PTX 9.0 and 9.1, sm_100a; everything else is
+/// "Unexpected instruction types specified for 'cvt'").
+fn cvt_type_pair(d: ScalarType, a: ScalarType) -> Option<(u8, u8)> {
+    use ScalarType as T;
+    let packed = |t: ScalarType| {
+        matches!(
+            t,
+            T::F16x2 | T::Bf16x2 | T::E4m3x2 | T::E5m2x2 | T::E2m1x2 | T::E3m2x2 | T::E2m3x2 | T::Ue8m0x2
+                | T::E2m1x4 | T::E4m3x4 | T::E5m2x4 | T::E3m2x4 | T::E2m3x4 | T::S8x4 | T::U8x4 | T::S16x2 | T::U16x2 | T::F32x2
+        )
+    };
+    if d.kind() == TypeKind::Bits || a.kind() == TypeKind::Bits {
+        return None;
+    }
+    // tf32 is only ever made from f32.
+    if d == T::Tf32 || a == T::Tf32 {
+        return ((d, a) == (T::Tf32, T::F32)).then_some((0, 0));
+    }
+    if packed(a) {
+        return match (d, a) {
+            (T::F16x2, T::E4m3x2 | T::E5m2x2 | T::E2m3x2 | T::E3m2x2 | T::E2m1x2)
+            | (T::Bf16x2, T::Ue8m0x2)
+            | (T::E4m3x2 | T::E5m2x2, T::F16x2)
+            | (T::Ue8m0x2, T::Bf16x2) => Some((0, 0)),
+            (T::E4m3x2 | T::E5m2x2, T::Bf16x2) | (T::E2m3x2 | T::E3m2x2 | T::E2m1x2, T::F16x2 | T::Bf16x2) => Some((9, 1)),
+            _ => None,
+        };
+    }
+    (!packed(d) || a == T::F32).then_some((0, 0))
 }
 
 /// Whether every value of the integer type `a` is a value of the integer
@@ -1861,6 +2048,24 @@ fn head_needs(i: &Instruction) -> Needs {
     let info = i.opcode.info();
     let mut needs = Needs { ptx: info.min_ptx, sm: info.min_sm };
     let (reqs, _) = modifier_requirements(i.opcode);
+    if i.opcode == Opcode::Cvt {
+        let mut types = i.modifiers.iter().filter_map(|(m, _)| match m {
+            Modifier::Type(t) => Some(*t),
+            _ => None,
+        });
+        if let (Some(d), Some(a)) = (types.next(), types.next()) {
+            needs.ptx = needs.ptx.max(cvt_type_pair(d, a).unwrap_or_default());
+            let has = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+            let rounding = i.modifiers.iter().find_map(|(m, _)| match m {
+                Modifier::Rounding(r) => Some(*r),
+                _ => None,
+            });
+            let flags = ConversionFlags { sat: has(".sat"), ftz: has(".ftz"), satfinite: has(".satfinite"), relu: has(".relu") };
+            let scalar = scalar_conversion_needs(d, a, rounding, flags);
+            needs.ptx = needs.ptx.max(scalar.ptx);
+            needs.sm = needs.sm.max(scalar.sm);
+        }
+    }
     for (m, _) in &i.modifiers {
         if let Some((_, ptx, sm)) = reqs.iter().find(|(r, _, _)| r == m) {
             needs.ptx = needs.ptx.max(*ptx);

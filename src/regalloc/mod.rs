@@ -308,10 +308,14 @@ pub fn launch_register_limit(bounds: &crate::ir::function::LaunchBounds, sm: cra
         let per_thread = u64::from(crate::target::REGISTERS_PER_SM) / (ctas * warp_threads);
         (per_thread / 8 * 8).min(255) as u32
     });
-    match (bounds.max_regs, by_threads) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    tightest_limit([bounds.max_regs, by_threads])
+}
+
+/// The tightest of some optional register limits (`None` when none is
+/// given): `--maxrregcount`, `.maxnreg`, launch bounds and `setmaxnreg`
+/// each only ever lower what the others allow.
+pub fn tightest_limit(limits: impl IntoIterator<Item = Option<u32>>) -> Option<u32> {
+    limits.into_iter().flatten().min()
 }
 
 /// What a kernel's `setmaxnreg` instructions make of its register count,
@@ -372,7 +376,7 @@ pub fn register_count_changes(f: &crate::ir::Function, launch_limit: Option<u32>
         return Err((format!("setmaxnreg.dec has register count ({n}) which is larger than the largest temporal register count in the program ({highest})"), loc));
     }
     let declared = entry.min(highest);
-    let limit = [launch_limit, Some(declared), dec.map(|(n, _)| n)].into_iter().flatten().min().unwrap_or(declared);
+    let limit = tightest_limit([launch_limit, Some(declared), dec.map(|(n, _)| n)]).unwrap_or(declared);
     Ok(Some(RegisterCountChanges { declared, limit }))
 }
 

@@ -988,6 +988,9 @@ impl Context for SelectCtx<'_> {
     fn emit_header_query(&mut self, _: Inst) -> Unit {
         self.select_header_query()
     }
+    fn emit_uniform_pick(&mut self, _: Inst) -> Unit {
+        self.select_uniform_pick()
+    }
 }
 
 impl SelectCtx<'_> {

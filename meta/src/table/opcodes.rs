@@ -184,6 +184,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("USETMAXREG", Misc),
     op("USHF", Uniform),
     // Closes a bulk group, counted on scoreboard 0 as LDGDEPBAR's groups.
+    op("UTCATOMSWS", Async).opaque().memory(Space::Shared, true, true),
     op("UTMACMDFLUSH", Control).opaque().async_group(AsyncGroup::Commit),
     op("UVIMNMX", Alu),
     op("VABSDIFF", Alu),
