@@ -470,7 +470,7 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
                 }
                 for &w in h.writes() {
                     if i.ctrl.write_sb().is_none() {
-                        last.insert(w, (cycle, h.class(), h.queue(), None, guard));
+                        last.insert(w, (cycle, h.producer_class(), h.queue(), None, guard));
                     } else {
                         last.remove(&w);
                     }
@@ -602,19 +602,17 @@ fn least_f2fp_to_matrix(code: &Code) -> Option<u64> {
 /// after `CoupledAlu`; its `latencies/sm100/reg_raw.csv`, row `hmma`,
 /// column `alu`). Counting only a matrix operand's first register (the
 /// form table's widths before the fragments were declared) saw the 9 and
-/// not the 7, which made `conv_fast → alu` 9 from 8 observations in
-/// `sm_90.tsv`, `sm_100.tsv` and `sm_120.tsv` (an entry so rarely observed
-/// takes the row's typical 5, below what an HMMA operand needs) where it
-/// is now 7 from 24: the 16 dependences on the fragments' other registers.
+/// not the 7, which made the pair 9 from 8 observations; the 16
+/// dependences on the fragments' other registers make it 7 from 24, in
+/// a class of readers of their own (`mma`: an integer reader of an
+/// `F2FP` result needs 4 cycles).
 #[test]
 fn matrix_fragments_are_read_whole() {
     let Some(codes) = corpus() else { return };
     for code in codes.iter().filter(|c| c.sm >= 80) {
         assert_eq!(least_f2fp_to_matrix(code), Some(7), "sm_{}: the least F2FP → matrix-operand distance in ptxas's code", code.sm);
-        let entry = latency::data_file(code.sm).and_then(|t| t.lines().find(|l| l.starts_with("R\tconv_fast\talu\t")).map(str::to_string));
-        if code.sm >= 90 {
-            assert_eq!(entry.as_deref(), Some("R\tconv_fast\talu\t7\t24"), "sm_{}", code.sm);
-        }
+        let entry = latency::data_file(code.sm).and_then(|t| t.lines().find(|l| l.starts_with("R\tconv_fast\tmma\t")).map(str::to_string));
+        assert_eq!(entry.as_deref(), Some("R\tconv_fast\tmma\t7\t24"), "sm_{}", code.sm);
     }
 }
 
@@ -738,7 +736,7 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
             if ip.ctrl.write_sb().is_some() || hp.queue() != 0 {
                 continue;
             }
-            let need = table.latency(file_of(&HazardInfo::unit_name(r)), hp.class(), hj.class());
+            let need = table.latency(file_of(&HazardInfo::unit_name(r)), hp.producer_class(), hj.class());
             if u64::from(need) != cycles[j] - cycles[p] {
                 continue;
             }
