@@ -598,7 +598,7 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 // sources are read: they are pending on the read scoreboard
                 // (sm_90+'s `ATOM.E.ADD.F16x2 P0, …` then `@P0 EXIT` after a
                 // wait on it; the SASS interpreter's rule too).
-                let pred_sb = ctrl.read_sb().filter(|s| *s < SCOREBOARDS && h.queue() != 0 && f.variable[class as usize]);
+                let pred_sb = ctrl.read_sb().filter(|s| *s < SCOREBOARDS && h.queue() != 0 && f.variable[h.producer_class() as usize]);
                 for (&w, &row) in h.writes().iter().zip(h.write_rows.iter()) {
                     touched.push(w);
                     let u = &mut units[usize::from(w)];
@@ -617,7 +617,7 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                             u.wsb = 1 << s;
                             u.orph_q = 0;
                         }
-                    } else if f.variable[class as usize] {
+                    } else if f.variable[h.producer_class() as usize] {
                         u.orph_q = if apart { u.orph_q | queue_bit(h.queue()) } else { queue_bit(h.queue()) };
                     } else {
                         if !apart {
