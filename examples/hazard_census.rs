@@ -1,6 +1,7 @@
 //! Runs the static hazard checker over cubins (ptxas's, to find where the
 //! checker's rules are stricter than ptxas's own code) and prints one line
-//! per reported hazard: `sm file function kind register producer | consumer | why`.
+//! per reported hazard: `sm file function kind register producer | consumer | why`,
+//! and on stderr the first undecodable word of each function it cannot check.
 //!
 //! usage: cargo run --release --example hazard_census -- SM FILE.cubin...
 
@@ -23,9 +24,16 @@ fn main() {
         for sec in elf.sections() {
             let Some(name) = sec.name().ok().and_then(|n| n.strip_prefix(".text.")) else { continue };
             let Some(words) = sec.data().ok().and_then(ptx2sass::internals::isa::bits::words_from_bytes) else { continue };
-            let Ok(code) = words.iter().map(|&w| Inst::decode(w, s)).collect::<Result<Vec<_>, _>>() else {
-                undecodable += 1;
-                continue;
+            let code = match words.iter().map(|&w| Inst::decode(w, s)).collect::<Result<Vec<_>, _>>() {
+                Ok(code) => code,
+                Err(_) => {
+                    // The first word the decoder lacks, for the decoder's gaps.
+                    if let Some((k, w)) = words.iter().enumerate().find(|(_, w)| Inst::decode(**w, s).is_err()) {
+                        eprintln!("undecodable\t{sm}\t{file}\t{name}\t/*{:04x}*/\t{w:#034x}", k * 16);
+                    }
+                    undecodable += 1;
+                    continue;
+                }
             };
             if !ptx2sass::internals::interp::sass::hazard::scheduled(&code) {
                 continue;

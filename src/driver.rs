@@ -142,7 +142,13 @@ pub const PARALLEL_MIN_INSTS: usize = 500;
 /// their PTX line and column. Functions that do not lower are reported
 /// and left as declarations.
 pub fn lower(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options) -> (ir::Module, Vec<StageError>) {
-    let lowered = lower::lower_module_partial(module, sm, source);
+    lower_naming(module, sm, source, options, false)
+}
+
+/// [`lower`], recording the PTX register of each value when
+/// `name_registers` (`-g`'s register maps).
+fn lower_naming(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, name_registers: bool) -> (ir::Module, Vec<StageError>) {
+    let lowered = if name_registers { lower::lower_module_naming_registers(module, sm, source) } else { lower::lower_module_partial(module, sm, source) };
     let lines = source.filter(|_| !lowered.errors.is_empty()).map(|s| (s, LineMap::new(s)));
     let mut errors: Vec<StageError> = lowered
         .errors
@@ -322,6 +328,8 @@ pub struct KernelReport {
     pub shared_bytes: u64,
     /// Bytes of constant bank 0 the kernel uses (driver area and parameters).
     pub cbank0_bytes: u32,
+    /// Bytes of the kernel's constant bank 2.
+    pub cbank2_bytes: u32,
     /// Instructions, the end marker and padding excluded.
     pub instructions: usize,
     /// The kernel's code words (end marker and padding included).
@@ -424,6 +432,11 @@ impl Compiled {
             }
             if sm.number < 90 {
                 used.push_str(&format!(", {} bytes cmem[0]", k.cbank0_bytes));
+                // Bank 2 only where the kernel has one (ptxas 13.5:
+                // "368 bytes cmem[0], 8 bytes cmem[2]" on sm_80).
+                if k.cbank2_bytes > 0 {
+                    used.push_str(&format!(", {} bytes cmem[2]", k.cbank2_bytes));
+                }
             }
             out.push_str(&used);
             out.push('\n');
@@ -456,7 +469,7 @@ pub fn allocate_function(mach: &MachFunction, options: CodegenOptions) -> Result
 /// the stage and the function.
 pub fn compile_to_cubin(module: &ast::Module, sm: Sm, source: Option<&str>, options: Options, codegen: CodegenOptions) -> Result<Compiled, Vec<StageError>> {
     let started = std::time::Instant::now();
-    let (raw, errors) = lower(module, sm, source, options);
+    let (raw, errors) = lower_naming(module, sm, source, options, codegen.device_debug && codegen.line_info && source.is_some());
     let virtual_sm = module.target.as_ref().and_then(|t| t.sm()).map_or(u32::from(sm.number), |s| u32::from(s.number));
     let lines = source.filter(|_| codegen.line_info).map(|ptx| LineSource { ptx, files: source_files(module), entries: entry_positions(module, ptx) });
     let lowering_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -580,13 +593,13 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
             let changes = crate::regalloc::register_count_changes(&raw.functions[id], limit)
                 .map_err(|(message, loc)| StageError::new(Stage::Regalloc, raw.functions[id].name.clone(), message).at(loc))?;
             let limit = changes.map_or(limit, |c| Some(c.limit));
-            let max_registers = match (alloc_options.max_registers, limit) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
+            let max_registers = crate::regalloc::tightest_limit([alloc_options.max_registers, limit]);
             let alloc_options = CodegenOptions { max_registers, ..alloc_options };
             let mut alloc = allocate_function(&mach, alloc_options)?;
             alloc.declared_registers = changes.map(|c| c.declared);
+            if !mach.register_names.is_empty() {
+                alloc.register_naming = Some(Box::new(emit::register_maps::naming(&mach)));
+            }
             let callees = allocate_callees(&raw, id, options, alloc_options)?;
             Ok((alloc, callees))
         })();
@@ -618,6 +631,7 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
     let mut positions = Vec::new();
     let mut windows = Vec::new();
     let mut reports = Vec::new();
+    let mut register_maps = Vec::new();
     for (((&id, result), (_, section)), allocating_ms) in kernel_ids.iter().zip(emitted).zip(&jobs).zip(times) {
         let f = &raw.functions[id];
         match result {
@@ -641,6 +655,7 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
                     spill_load_bytes: k.spill_load_bytes,
                     shared_bytes: k.kernel.shared_bytes,
                     cbank0_bytes: crate::cubin::module::param_base(u32::from(sm.number)) + params_end,
+                    cbank2_bytes: k.kernel.constant2.len() as u32,
                     instructions: k.code.body,
                     words: k.code.words.clone(),
                     stack_unbounded: k.kernel.min_stack_size == crate::emit::UNBOUNDED_STACK,
@@ -660,6 +675,9 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
                         }
                     }
                     positions.push((k.code.locs.iter().map(at).collect::<Vec<_>>(), entries));
+                    if let Some(map) = section.as_ref().ok().and_then(|(alloc, _)| emit::register_maps::function_map(&f.name, alloc, &k.code, sm)) {
+                        register_maps.push(map);
+                    }
                     windows.push(k.shared);
                 }
                 kernels.push(k.kernel);
@@ -688,6 +706,13 @@ fn compile_lowered_with_lines(mut raw: ir::Module, mut errors: Vec<StageError>, 
             .collect();
         let placed = crate::cubin::debug_info::Placed { shared };
         cubin_module.line_info = crate::cubin::line_info::with_dwarf(&source.files, &sections, source.ptx, codegen.device_debug, &placed).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), e)])?;
+        if codegen.device_debug && !register_maps.is_empty() {
+            // ptxas's order: after the PTX text, before the copied DWARF.
+            let (sass, types) = crate::cubin::register_maps::encode(&register_maps).map_err(|e| vec![StageError::new(Stage::Emit, String::new(), e)])?;
+            let at = cubin_module.line_info.iter().position(|d| d.name == ".nv_debug_ptx_txt").map_or(cubin_module.line_info.len(), |k| k + 1);
+            let section = |name: &str, bytes| crate::cubin::module::DebugSection { name: name.into(), bytes, relocations: Vec::new(), parameters: Vec::new() };
+            cubin_module.line_info.splice(at..at, [section(".nv_debug_info_reg_sass", sass), section(".nv_debug_info_reg_type", types)]);
+        }
         // e_flags' top byte with line information (ptxas 13.5, sm_80 to
         // sm_120; what the bits mean is not known).
         cubin_module.flags_top = 0x09;

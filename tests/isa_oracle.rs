@@ -105,7 +105,7 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         Slot::SImm(f) => Operand::Imm64((((rng.next() & f.max()) << (64 - f.width)) as i64 >> (64 - f.width)) as u64),
         Slot::HexSplit(lo, hi) => Operand::Hex((rng.next() & ((1 << (lo.width + hi.width)) - 1)) as u32),
         Slot::SpecialReg(_) => Operand::SpecialReg(rng.below(256) as u8),
-        Slot::Text(_) | Slot::NextUr(_) => Operand::Hex(0),
+        Slot::Text(_) | Slot::NextUr(_) | Slot::Again(_) => Operand::Hex(0),
         Slot::Target(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
         Slot::AbsTarget(_) => Operand::Target(16 * rng.below(0x1000) as i64),
         Slot::RelOffset(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),

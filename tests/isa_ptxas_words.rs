@@ -281,6 +281,72 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0x0000000700097215, 0x004fc400000e0006, "VABSDIFF4.U8 R9, R0, R7, R6 ;"),
     (100, 0x0000000700077215, 0x000fc600000e0806, "VABSDIFF4.U8.ACC R7, R0, R7, R6 ;"),
     (80, 0x0000000700097215, 0x000fe400000e0206, "VABSDIFF4 R9, R0, R7, R6 ;"),
+    // BMSK with b from the constant bank (ptxas 13.5's words for cub's
+    // radix sort, sm_80 and sm_86; `bmsk.clamp.b32`/`bmsk.wrap.b32` of
+    // kernel parameters on sm_80) or a uniform register (the same kernels
+    // on sm_90; written on sm_120); bit 75 `.W` flipped on sm_75.
+    (80, 0x00005e00ff0c2a1b, 0x000fe20000000000, "@P2 BMSK R12, RZ, c[0x0][0x178] ;"),
+    (86, 0x00006400ff087a1b, 0x000fe20000000000, "BMSK R8, RZ, c[0x0][0x190] ;"),
+    (80, 0x00005b00ff057a1b, 0x000fe20000000800, "BMSK.W R5, RZ, c[0x0][0x16c] ;"),
+    (75, 0x00006400ff087a1b, 0x000fe20000000800, "BMSK.W R8, RZ, c[0x0][0x190] ;"),
+    (80, 0x00005a0006067a1b, 0x001fca0000000000, "BMSK R6, R6, c[0x0][0x168] ;"),
+    (90, 0x00000005ff057c1b, 0x000fe40008000800, "BMSK.W R5, RZ, UR5 ;"),
+    (90, 0x0000000406067c1b, 0x001fe20008000000, "BMSK R6, R6, UR4 ;"),
+    (120, 0x00000004ff087c1b, 0x000fe20008000000, "BMSK R8, RZ, UR4 ;"),
+    // 64-bit ATOMS.CAST.SPIN (cub's shared 64-bit atomics on sm_100 and
+    // sm_120, `atom.shared.add.u64`/`.max.u64`), and bit 88 clear.
+    (100, 0x0000000c2300758d, 0x000e24000180040e, "ATOMS.CAST.SPIN.64 P0, [R35], R12, R14 ;"),
+    (120, 0x000000182100758d, 0x000e24000180041a, "ATOMS.CAST.SPIN.64 P0, [R33], R24, R26 ;"),
+    (100, 0x000000182100758d, 0x000e24000080041a, "ATOMS.CAST.64 P0, [R33], R24, R26 ;"),
+    (120, 0x000008080300758d, 0x000e24000182040a, "ATOMS.CAST.SPIN.64 P1, [R3+0x8], R8, R10 ;"),
+    // BAR.SYNC with registers (`barrier.sync a, b`, `bar.sync a`,
+    // `bar.sync 1, b` of registers; the library corpus on sm_90, 100,
+    // 120), bit 80 clear, the same word on sm_75.
+    (90, 0x0000000b0000731d, 0x0001e40000010000, "BAR.SYNC.DEFER_BLOCKING R11, R11 ;"),
+    (90, 0x0000000b0000731d, 0x0001e40000000000, "BAR.SYNC R11, R11 ;"),
+    (100, 0x0000000b0000731d, 0x0003e40000010000, "BAR.SYNC.DEFER_BLOCKING R11, R11 ;"),
+    (120, 0x0000000b0000731d, 0x0001e40000010000, "BAR.SYNC.DEFER_BLOCKING R11, R11 ;"),
+    (75, 0x000000050000731d, 0x0001e40000010000, "BAR.SYNC.DEFER_BLOCKING R5, R5 ;"),
+    (90, 0x000000040000751d, 0x000ff00000010000, "BAR.SYNC.DEFER_BLOCKING R4 ;"),
+    (90, 0x004000050000791d, 0x0001e40000010000, "BAR.SYNC.DEFER_BLOCKING 0x1, R5 ;"),
+    // UIADD3.64 with a negated uniform b (cub's radix sort on sm_120; bit
+    // 63 set on a thrust_transform word of sm_90).
+    (120, 0x8000000a0c047297, 0x000fc8000fffe0ff, "UIADD3.64 UR4, UPT, UPT, UR12, -UR10, URZ ;"),
+    (90, 0x8000000c0a047297, 0x000fe4000fffe004, "UIADD3.64 UR4, UR10, -UR12, UR4 ;"),
+    // UTCATOMSWS (`tcgen05.alloc`, sm_100), and flips of 75, 85 and the guard.
+    (100, 0x00000008000475e3, 0x000e220008000800, "UTCATOMSWS.FIND_AND_SET.ALIGN UP0, UR4, UR8 ;"),
+    (100, 0x00000008000475e3, 0x000e220008000000, "UTCATOMSWS.FIND_AND_SET UP0, UR4, UR8 ;"),
+    (100, 0x00000008000475e3, 0x000e220008200800, "UTCATOMSWS.2CTA.FIND_AND_SET.ALIGN UP0, UR4, UR8 ;"),
+    (100, 0x00000008000465e3, 0x000e220008000800, "@UP6 UTCATOMSWS.FIND_AND_SET.ALIGN UP0, UR4, UR8 ;"),
+    // LDG.E.ENL2.256 (`ld.global.v8.b32` on sm_100, the corpus's sm_120
+    // word), flips of 84 (`.EF`) and 81 (`.EFL2`).
+    (100, 0xfe0000040404797e, 0x002ee20008121908, "LDG.E.ENL2.256 R8, R4, desc[UR4][R4.64] ;"),
+    (120, 0xfe000004040c797e, 0x000ea20008121904, "LDG.E.ENL2.256 R4, R12, desc[UR4][R4.64] ;"),
+    (100, 0xfe000004040c797e, 0x000ea20008021904, "LDG.E.EF.ENL2.256 R4, R12, desc[UR4][R4.64] ;"),
+    (100, 0xfe000004040c797e, 0x000ea20008101904, "LDG.E.EFL2.256 R4, R12, desc[UR4][R4.64] ;"),
+    // MUFU with a constant-bank source (cuRAND's Poisson kernels, sm_80 and
+    // sm_86; bits 62–63 set; the word on sm_75).
+    (80, 0x00005f0000117b08, 0x00be220000001c00, "MUFU.RSQ64H R17, c[0x0][0x17c] ;"),
+    (86, 0x00005f0000237b08, 0x012e620000001c00, "MUFU.RSQ64H R35, c[0x0][0x17c] ;"),
+    (80, 0xc0005f0000117b08, 0x00be220000001c00, "MUFU.RSQ64H R17, -|c[0x0][0x17c]| ;"),
+    (75, 0x00005f0000117b08, 0x00be220000001c00, "MUFU.RSQ64H R17, c[0x0][0x17c] ;"),
+    // VIADDMNMX with a uniform b (cub's radix and merge sorts, sm_90 and
+    // sm_100), bit 72 set (signed).
+    (90, 0x0000000400007c46, 0x000fc8000b800003, "VIADDMNMX.U32 R0, R0, UR4, R3, PT ;"),
+    (90, 0x8000000816197c46, 0x040fe4000f8001ff, "VIADDMNMX R25, R22.reuse, -UR8, RZ, !PT ;"),
+    (100, 0x0000000400007c46, 0x000fc8000b800003, "VIADDMNMX.U32 R0, R0, UR4, R3, PT ;"),
+    (90, 0x0000000400007c46, 0x000fc8000b800103, "VIADDMNMX R0, R0, UR4, R3, PT ;"),
+    // USEL.64 (thrust_sort, thrust_transform on sm_120), flips of 64 (the
+    // immediate's sign) and of 87 and 90 (the predicate).
+    (120, 0x000008000a0a7487, 0x000fe4000c000000, "USEL.64 UR10, UR10, 0x800, !UP0 ;"),
+    (120, 0x000000ff04047c87, 0x010fcc000c000000, "USEL.64 UR4, UR4, URZ, !UP0 ;"),
+    (120, 0x000008000a0a7487, 0x000fe4000c000001, "USEL.64 UR10, UR10, -0xfffff800, !UP0 ;"),
+    (120, 0x000000ff04047c87, 0x010fcc0008800000, "USEL.64 UR4, UR4, URZ, UP1 ;"),
+    // CCTL.E.PF2 below sm_90 (thrust_transform on sm_80) and its word on
+    // sm_75 and sm_120.
+    (80, 0x000000000800798f, 0x0001ea0000800100, "CCTL.E.PF2 [R8] ;"),
+    (75, 0x000000000600798f, 0x0001ea0000800100, "CCTL.E.PF2 [R6] ;"),
+    (120, 0x000000000600798f, 0x0001ea0000800100, "CCTL.E.PF2 [R6] ;"),
 ];
 
 #[test]

@@ -470,7 +470,7 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
                 }
                 for &w in h.writes() {
                     if i.ctrl.write_sb().is_none() {
-                        last.insert(w, (cycle, h.class(), h.queue(), None, guard));
+                        last.insert(w, (cycle, h.producer_class(), h.queue(), None, guard));
                     } else {
                         last.remove(&w);
                     }
@@ -554,6 +554,66 @@ fn tables_are_measured_from_ptxas() {
         stale.extend(stale_tables(triton, Source::Triton));
     }
     assert!(stale.is_empty(), "the latency tables {} differ from a fresh measurement (PTX2SASS_BLESS=1 rewrites them)", stale.join(", "));
+}
+
+/// The least stall distance, over every straight-line path of `code`, from
+/// an `F2FP` that sets no write scoreboard to a matrix instruction (HMMA,
+/// IMMA, BMMA, DMMA) reading one of the registers it wrote, with nothing
+/// writing that register in between.
+fn least_f2fp_to_matrix(code: &Code) -> Option<u64> {
+    let mut least: Option<u64> = None;
+    for f in &code.functions {
+        for path in paths(f).0 {
+            // Unit → issue cycle of its F2FP writer, while that is the last writer.
+            let mut written: BTreeMap<u16, u64> = BTreeMap::new();
+            let mut cycle = 0u64;
+            for &x in &path {
+                let (i, h) = inst(&f[x]);
+                if matches!(i.form.name.get(1..4), Some("MMA")) {
+                    for r in h.reads() {
+                        if let Some(c) = written.get(r) {
+                            least = Some(least.map_or(cycle - c, |l| l.min(cycle - c)));
+                        }
+                    }
+                }
+                for w in h.writes() {
+                    if i.form.name.starts_with("F2FP") && i.ctrl.write_sb().is_none() {
+                        written.insert(*w, cycle);
+                    } else {
+                        written.remove(w);
+                    }
+                }
+                cycle += u64::from(i.ctrl.stall());
+            }
+        }
+    }
+    least
+}
+
+/// Matrix operands are read across their whole fragments: ptxas's code for
+/// the corpus's `mma.m16n8k16` kernels (ZLUDA's `mma_m16n8k16_f32_f16_f16_f32`,
+/// `…_bf16_bf16_f32` and `…_bf16_bf16_f32_2x`) packs the fragments with
+/// `F2FP` and issues `HMMA.16816.F32 R8, R8, R8, R4` 7 cycles after the
+/// `F2FP` writing R9 (a's second register, b's second) on every SM from
+/// sm_80 to sm_120 (`S07` on that `F2FP` from sm_90); R8 is written 9
+/// cycles or more ahead. 7 is the latency NVIDIA's scheduling tables give
+/// an MMA operand read after an ALU result (Mesa NAK's
+/// `sm80_instr_latencies.rs`, reader `MMA_1x_collect`/`MMA_2x_collect`
+/// after `CoupledAlu`; its `latencies/sm100/reg_raw.csv`, row `hmma`,
+/// column `alu`). Counting only a matrix operand's first register (the
+/// form table's widths before the fragments were declared) saw the 9 and
+/// not the 7, which made the pair 9 from 8 observations; the 16
+/// dependences on the fragments' other registers make it 7 from 24, in
+/// a class of readers of their own (`mma`: an integer reader of an
+/// `F2FP` result needs 4 cycles).
+#[test]
+fn matrix_fragments_are_read_whole() {
+    let Some(codes) = corpus() else { return };
+    for code in codes.iter().filter(|c| c.sm >= 80) {
+        assert_eq!(least_f2fp_to_matrix(code), Some(7), "sm_{}: the least F2FP → matrix-operand distance in ptxas's code", code.sm);
+        let entry = latency::data_file(code.sm).and_then(|t| t.lines().find(|l| l.starts_with("R\tconv_fast\tmma\t")).map(str::to_string));
+        assert_eq!(entry.as_deref(), Some("R\tconv_fast\tmma\t7\t24"), "sm_{}", code.sm);
+    }
 }
 
 /// Replays instructions through a fresh warp; the first hazard, with where.
@@ -676,7 +736,7 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
             if ip.ctrl.write_sb().is_some() || hp.queue() != 0 {
                 continue;
             }
-            let need = table.latency(file_of(&HazardInfo::unit_name(r)), hp.class(), hj.class());
+            let need = table.latency(file_of(&HazardInfo::unit_name(r)), hp.producer_class(), hj.class());
             if u64::from(need) != cycles[j] - cycles[p] {
                 continue;
             }

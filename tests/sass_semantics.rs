@@ -605,3 +605,203 @@ fn half_sources_widen_before_the_f32_operation() {
     let Some(out) = run_on(100, "half_sources", ptx, spec) else { return };
     assert_eq!(out, "param 0: 0000e03f0000843e00000c40\n");
 }
+
+/// `bmsk.clamp`/`bmsk.wrap` of kernel parameters: BMSK with b from the
+/// constant bank on sm_80 and a uniform register on sm_90. PTX ISA: the
+/// mask of b bits from bit a; `.clamp` limits a and b to 32, `.wrap` takes
+/// them modulo 32. With n = 5, m = 33, a = tid + 3 = 3: bmsk(0, 5) =
+/// 0x1f, wrap(0, 33) = bmsk(0, 1) = 0x1, bmsk(3, 5) = 0xf8, clamp(0, 33)
+/// = 0xffffffff.
+#[test]
+fn bmsk_with_constant_and_uniform_widths() {
+    for sm in [80u16, 90] {
+        let ptx = format!(
+            ".version 8.0
+.target sm_{sm}
+.address_size 64
+.visible .entry bm(.param .u64 out, .param .u32 n, .param .u32 m)
+{{
+  .reg .b32 %r<8>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.u32 %r1, [n];
+  ld.param.u32 %r2, [m];
+  mov.u32 %r7, %tid.x;
+  add.u32 %r7, %r7, 3;
+  bmsk.clamp.b32 %r3, 0, %r1;
+  bmsk.wrap.b32 %r4, 0, %r2;
+  bmsk.clamp.b32 %r5, %r7, %r1;
+  bmsk.clamp.b32 %r6, 0, %r2;
+  st.global.v4.u32 [%rd1], {{%r3, %r4, %r5, %r6}};
+  ret;
+}}
+"
+        );
+        let spec = r#"{"kernel": "bm", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 16, "fill": "zero", "output": true},
+      {"kind": "u32", "value": "5"}, {"kind": "u32", "value": "33"}]}"#;
+        let Some(out) = run_on(sm, "bmsk_bank_uniform", &ptx, spec) else { return };
+        assert_eq!(out, "param 0: 1f00000001000000f8000000ffffffff\n", "sm_{sm}");
+    }
+}
+
+/// 64-bit shared atomics, which ptxas makes an LDS.64 and an
+/// `ATOMS.CAST.SPIN.64` loop on sm_100 and sm_120: 64 threads add
+/// (tid << 32) + 1 and take the maximum of it. Sum: 64 + (0 + … + 63) << 32
+/// = 0x000007e0_00000040; maximum (63 << 32) + 1 = 0x0000003f_00000001.
+#[test]
+fn atoms_cast_spin_64_adds_and_maxes_pairs() {
+    for sm in [100u16, 120] {
+        let ptx = format!(
+            ".version 8.7
+.target sm_{sm}
+.address_size 64
+.visible .entry at64(.param .u64 out)
+{{
+  .shared .align 8 .b64 acc[2];
+  .reg .b32 %r<4>; .reg .b64 %rd<8>; .reg .pred %p<2>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra SKIP;
+  st.shared.v2.u64 [acc], {{0, 0}};
+SKIP:
+  bar.sync 0;
+  cvt.u64.u32 %rd2, %r1;
+  shl.b64 %rd3, %rd2, 32;
+  add.u64 %rd3, %rd3, 1;
+  atom.shared.add.u64 %rd4, [acc], %rd3;
+  atom.shared.max.u64 %rd5, [acc+8], %rd3;
+  bar.sync 0;
+  @%p1 bra DONE;
+  ld.shared.v2.u64 {{%rd6, %rd7}}, [acc];
+  st.global.v2.u64 [%rd1], {{%rd6, %rd7}};
+DONE:
+  ret;
+}}
+"
+        );
+        let spec = r#"{"kernel": "at64", "grid": [1, 1, 1], "block": [64, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 16, "fill": "zero", "output": true}]}"#;
+        let Some(out) = run_on(sm, "atoms_cast_spin_64", &ptx, spec) else { return };
+        assert_eq!(out, "param 0: 40000000e0070000010000003f000000\n", "sm_{sm}");
+    }
+}
+
+/// `barrier.sync a, b` with both in registers: ptxas packs them into one
+/// register (`BAR.SYNC.DEFER_BLOCKING R11, R11`, the barrier in bits 0–3,
+/// the count from bit 16). 64 threads store tid + 100, meet at barrier 1
+/// counting 64 threads, and read the word of thread tid ^ 32 (the other
+/// warp): (tid ^ 32) + 100.
+#[test]
+fn bar_sync_with_register_barrier_and_count() {
+    let ptx = ".version 8.0
+.target sm_90
+.address_size 64
+.visible .entry barrr(.param .u64 out, .param .u32 id, .param .u32 count)
+{
+  .shared .align 4 .b32 buf[64];
+  .reg .b32 %r<10>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.u32 %r1, [id];
+  ld.param.u32 %r2, [count];
+  mov.u32 %r3, %tid.x;
+  shl.b32 %r4, %r3, 2;
+  mov.u32 %r5, buf;
+  add.u32 %r6, %r5, %r4;
+  add.u32 %r7, %r3, 100;
+  st.shared.u32 [%r6], %r7;
+  barrier.sync %r1, %r2;
+  xor.b32 %r8, %r4, 128;
+  add.u32 %r8, %r5, %r8;
+  ld.shared.u32 %r9, [%r8];
+  mul.wide.u32 %rd2, %r3, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r9;
+  ret;
+}
+";
+    let spec = |count: u32| {
+        format!(
+            r#"{{"kernel": "barrr", "grid": [1, 1, 1], "block": [64, 1, 1], "shared_bytes": 0, "params": [
+      {{"kind": "buffer", "bytes": 256, "fill": "zero", "output": true}},
+      {{"kind": "u32", "value": "1"}}, {{"kind": "u32", "value": "{count}"}}]}}"#
+        )
+    };
+    let Some(out) = run("bar_sync_reg", ptx, &spec(64)) else { return };
+    let expected: String = (0u32..64).map(|t| format!("{:02x}000000", (t ^ 32) + 100)).collect();
+    assert_eq!(out, format!("param 0: {expected}\n"));
+}
+
+/// `ld.global.v8.b32` on sm_100: `LDG.E.ENL2.256 R8, R4, [R4.64]`, the
+/// PTX's first four words into the quad printed second. Each of two
+/// threads loads its 32 bytes and stores the eight words in reverse order.
+#[test]
+fn ldg_256_loads_two_quads() {
+    let ptx = ".version 8.8
+.target sm_100
+.address_size 64
+.visible .entry ld8(.param .u64 out, .param .u64 in)
+{
+  .reg .b32 %r<10>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd2, %rd2;
+  mov.u32 %r9, %tid.x;
+  mul.wide.u32 %rd3, %r9, 32;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.v8.b32 {%r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8}, [%rd4];
+  add.s64 %rd5, %rd1, %rd3;
+  st.global.v4.b32 [%rd5], {%r8, %r7, %r6, %r5};
+  st.global.v4.b32 [%rd5+16], {%r4, %r3, %r2, %r1};
+  ret;
+}
+";
+    let input: String = (0u8..64).map(|b| format!("{b:02x}")).collect();
+    let spec = format!(
+        r#"{{"kernel": "ld8", "grid": [1, 1, 1], "block": [2, 1, 1], "shared_bytes": 0, "params": [
+      {{"kind": "buffer", "bytes": 64, "fill": "zero", "output": true}},
+      {{"kind": "buffer", "bytes": 64, "fill": "hex", "hex": "{input}", "output": false}}]}}"#
+    );
+    let Some(out) = run_on(100, "ldg_256", ptx, &spec) else { return };
+    // Words 7..0 of each thread's 32 bytes, each word's bytes in order.
+    assert_eq!(
+        out,
+        "param 0: 1c1d1e1f18191a1b14151617101112130c0d0e0f08090a0b04050607000102033c3d3e3f38393a3b34353637303132332c2d2e2f28292a2b2425262720212223\n"
+    );
+}
+
+/// `rsqrt.approx.ftz.f64` of a kernel parameter on sm_80: ptxas reads the
+/// parameter's high word straight from the constant bank
+/// (`MUFU.RSQ64H R5, c[0x0][0x16c]`, the low word of the result zero).
+/// 1/sqrt(4) = 0.5 (0x3fe0000000000000) and 1/sqrt(16) = 0.25
+/// (0x3fd0000000000000): powers of four, whose high words the approximation
+/// gets exactly.
+#[test]
+fn mufu_rsq64h_of_a_constant_bank_double() {
+    let ptx = ".version 8.0
+.target sm_80
+.address_size 64
+.visible .entry rsq(.param .u64 out, .param .f64 x)
+{
+  .reg .f64 %fd<3>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.f64 %fd1, [x];
+  rsqrt.approx.ftz.f64 %fd2, %fd1;
+  st.global.f64 [%rd1], %fd2;
+  ret;
+}
+";
+    for (x, expected) in [("0x4010000000000000", "000000000000e03f"), ("0x4030000000000000", "000000000000d03f")] {
+        let spec = format!(
+            r#"{{"kernel": "rsq", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {{"kind": "buffer", "bytes": 8, "fill": "zero", "output": true}}, {{"kind": "f64", "value": "{x}"}}]}}"#
+        );
+        let Some(out) = run_on(80, "mufu_rsq64h_bank", ptx, &spec) else { return };
+        assert_eq!(out, format!("param 0: {expected}\n"), "x = {x}");
+    }
+}

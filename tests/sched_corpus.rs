@@ -311,3 +311,64 @@ fn yield_rule_against_ptxas() {
         eprintln!("sm_{sm}: stall 2-11, not a branch: slack & no Y {}, slack & Y {}, dependence & no Y {}, dependence & Y {}", t[0], t[1], t[2], t[3]);
     }
 }
+
+/// The static checker on every function of a folder of ptxas cubins
+/// (`PTX2SASS_CUBIN_DIR`, files named `*.sm_XX.cubin`, as
+/// `scripts/decode-gaps.py` caches them): per SM, the functions, those
+/// with undecodable words, and how many of the decodable, scheduled ones
+/// the checker rejects (ptxas's code must pass: each rejection is a false
+/// alarm). A measurement, run by hand: `--ignored`.
+#[test]
+#[ignore]
+fn checker_on_cubin_folder() {
+    let Some(dir) = std::env::var_os("PTX2SASS_CUBIN_DIR") else {
+        eprintln!("SKIPPED (set PTX2SASS_CUBIN_DIR)");
+        return;
+    };
+    let files = common::files_with_extensions(Path::new(&dir), &["cubin"]);
+    let sm_of = |p: &Path| -> Option<u16> { p.file_name()?.to_str()?.split(".sm_").nth(1)?.split('.').next()?.parse().ok() };
+    let jobs: Vec<(u16, PathBuf)> = files.iter().filter_map(|f| Some((sm_of(f)?, f.clone()))).collect();
+    // (sm, functions, undecodable, unscheduled, checked, rejections)
+    let results: Vec<(u16, [usize; 4], Vec<String>)> = common::par_map(&jobs, |(sm, file)| {
+        let mut n = [0usize; 4];
+        let mut rejected = Vec::new();
+        let Ok(cubin) = std::fs::read(file) else { return (*sm, n, rejected) };
+        let s = Sm::new(*sm);
+        for (name, words) in functions(&cubin) {
+            n[0] += 1;
+            let Ok(code) = words.iter().map(|&w| Inst::decode(w, s)).collect::<Result<Vec<_>, _>>() else {
+                n[1] += 1;
+                continue;
+            };
+            if !ptx2sass::internals::interp::sass::hazard::scheduled(&code) {
+                n[2] += 1;
+                continue;
+            }
+            n[3] += 1;
+            if let Err(h) = check(&code, s) {
+                let file = file.file_name().map_or("?".into(), |n| n.to_string_lossy());
+                rejected.push(format!("sm_{sm} {file} {name}: {} hazards, first {} [{}]", h.len(), h[0], code[h[0].consumer].text(s, h[0].consumer as u64 * 16)));
+            }
+        }
+        (*sm, n, rejected)
+    });
+    let mut sms: Vec<u16> = results.iter().map(|r| r.0).collect();
+    sms.sort_unstable();
+    sms.dedup();
+    for sm in sms {
+        let mut n = [0usize; 4];
+        let mut rejected = Vec::new();
+        for (_, m, r) in results.iter().filter(|r| r.0 == sm) {
+            for k in 0..4 {
+                n[k] += m[k];
+            }
+            rejected.extend(r.iter().cloned());
+        }
+        eprintln!("sm_{sm}: {} functions, {} with undecodable words, {} unscheduled, {} checked, {} rejected", n[0], n[1], n[2], n[3], rejected.len());
+        // Every rejection with PTX2SASS_CHECKER_ALL set, else the first ten.
+        let shown = if std::env::var_os("PTX2SASS_CHECKER_ALL").is_some() { rejected.len() } else { 10 };
+        for r in rejected.iter().take(shown) {
+            eprintln!("  {r}");
+        }
+    }
+}

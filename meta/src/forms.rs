@@ -248,6 +248,9 @@ impl Rust for Slot {
             Slot::NextUr(k) => {
                 out.push_str(&format!("Slot::NextUr({k})"));
             }
+            Slot::Again(k) => {
+                out.push_str(&format!("Slot::Again({k})"));
+            }
             Slot::Text(text) => struct_like(out, "Slot::Text(", |o| text.rust(o), ")"),
         }
     }

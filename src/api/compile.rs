@@ -64,6 +64,9 @@ pub struct KernelInfo {
     pub barriers: u32,
     /// Bytes of constant bank 0 (the driver's area and the parameters).
     pub constant_bank0_bytes: u32,
+    /// Bytes of the kernel's constant bank 2 (constants its code reads
+    /// from there; 0 when it has none).
+    pub constant_bank2_bytes: u32,
     /// SASS instructions (the end marker and padding excluded).
     pub instructions: usize,
 }
@@ -229,6 +232,7 @@ fn output(compiled: driver::Compiled, sm: Sm, options: &Options, warnings: Vec<D
             shared_bytes: k.shared_bytes,
             barriers: k.barriers,
             constant_bank0_bytes: k.cbank0_bytes,
+            constant_bank2_bytes: k.cbank2_bytes,
             instructions: k.instructions,
         })
         .collect();

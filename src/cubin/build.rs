@@ -100,7 +100,14 @@ fn debug_bytes(d: &super::module::DebugSection, module: &Module) -> Vec<u8> {
 /// vector_loads) at sm_80, sm_90 and sm_120 with 0x0c only: sm_90 ones
 /// are "Invalid ELF" with 0x09, 0x0a or 0x0b, several with 0x0d, sm_120
 /// ones with 0x0d (measured by patching the byte).
+///
+/// With the register maps written (`-g`), ptxas's 0x0e: cuobjdump 13.5
+/// reads our sm_90 `-g` cubin of `scale.sm_75.ptx` with it and calls the
+/// same bytes "Invalid ELF" with 0x0c (measured by patching the byte).
 fn flags_top(module: &Module) -> u8 {
+    if module.line_info.iter().any(|d| d.name == ".nv_debug_info_reg_sass") {
+        return 0x0e;
+    }
     let full_dwarf = module.line_info.iter().any(|d| !matches!(d.name.as_str(), ".debug_line" | ".debug_str" | ".nv_debug_line_sass" | ".nv_debug_ptx_txt"));
     if full_dwarf { 0x0c } else { module.flags_top }
 }
@@ -384,6 +391,9 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         if k.registers > 255 || k.max_registers.is_some_and(|m| m > 255) {
             return Err(BuildError(format!("kernel {}: more than 255 registers", k.name)));
         }
+        if k.constant2.len() > 0x1_0000 {
+            return Err(BuildError(format!("kernel {}: {} bytes of constant bank 2 exceed the 64 KiB bank", k.name, k.constant2.len())));
+        }
         if k.barriers > 16 {
             return Err(BuildError(format!("kernel {}: {} barriers (at most 16)", k.name, k.barriers)));
         }
@@ -525,7 +535,14 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     let zeroed: Vec<&Variable> = module.globals.iter().filter(|v| v.init.is_none()).collect();
     let text_flags = u64::from(e::SHF_ALLOC.0 | e::SHF_EXECINSTR.0);
     let bank_flags = u64::from(e::SHF_ALLOC.0 | e::SHF_INFO_LINK.0);
-    let bank = |b: &mut Builder, k: &Kernel| {
+    // A kernel's bank 2 comes right before its bank 0, its section symbol
+    // likewise (ptxas 13.5, sm_75 and sm_80, one and three kernels;
+    // alignment 4 although its f64 entries are 8-byte aligned).
+    let mut banks2: Vec<Option<u32>> = vec![None; module.kernels.len()];
+    let mut bank = |b: &mut Builder, i: usize, k: &Kernel| {
+        if !k.constant2.is_empty() {
+            banks2[i] = Some(b.section(&format!(".nv.constant2.{}", k.name), e::SHT_PROGBITS.0, bank_flags, 4, Content::Bytes(k.constant2.clone())));
+        }
         let params_end = u64::from(param_base(sm)) + k.params.iter().map(|p| u64::from(p.offset + p.size)).max().unwrap_or(0);
         // A texref's handle word ends the bank (ptxas: 0x174 bytes for a
         // word at 0x170 on sm_80).
@@ -538,8 +555,8 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
     // (ptxas 13.5, ZLUDA's tex_read_2d_float on sm_90, 100 and 120).
     let early_banks = !modern || module.kernels.iter().any(|k| !k.textures.is_empty() || !k.surfaces.is_empty());
     if early_banks {
-        for k in &module.kernels {
-            banks.push(bank(&mut b, k));
+        for (i, k) in module.kernels.iter().enumerate() {
+            banks.push(bank(&mut b, i, k));
         }
     }
     let mut texts = Vec::new();
@@ -577,13 +594,16 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         zero_section = Some(b.section(".nv.global", e::SHT_NOBITS.0, data_flags, max_align(&zeroed, 1), Content::NoBits(zeroed_size)));
     }
     if !early_banks {
-        for k in &module.kernels {
-            banks.push(bank(&mut b, k));
+        for (i, k) in module.kernels.iter().enumerate() {
+            banks.push(bank(&mut b, i, k));
         }
     }
     for (i, &t) in texts.iter().enumerate() {
         if let Some(r) = code_rels[i] {
             b.get(r).info = t;
+        }
+        if let Some(c) = banks2[i] {
+            b.get(c).info = t;
         }
         b.get(kernel_infos[i]).info = t;
         b.get(banks[i]).info = t;
@@ -612,6 +632,12 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
         // without static shared memory) has none (measured).
         if let Some(s) = shared[i].filter(|_| module.kernels[i].shared_bytes > 0) {
             b.section_symbol(s);
+        }
+        // Bank 2's symbol before the kernel's functions (ptxas 13.5 on the
+        // corpus's double_math, sm_80; not measured from sm_90 on, where
+        // this compiler writes no bank 2).
+        if let Some(c) = banks2[i] {
+            b.section_symbol(c);
         }
         // Then the file-local device functions (ptxas's `$__internal_N_$…`
         // subroutines; measured), before a pre-sm_90 bank's symbol.
@@ -881,6 +907,11 @@ pub fn build(module: &Module) -> Result<Elf, BuildError> {
             for (i, k) in module.kernels.iter().enumerate() {
                 for prefix in [".text.", ".nv.info.", ".nv.shared."] {
                     names.intern(&format!("{prefix}{}", k.name));
+                }
+                // Bank 2's name follows, where the kernel has one (measured
+                // with three kernels on sm_80).
+                if !k.constant2.is_empty() {
+                    names.intern(&format!(".nv.constant2.{}", k.name));
                 }
                 // The symbol table's copy names the kernel's device
                 // functions here (measured on the recursion kernels, sm_75).

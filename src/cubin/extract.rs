@@ -31,7 +31,7 @@ fn modelled_section(name: &str) -> bool {
         ".rela.nv.constant4",
         ".rel.nv.constant4",
     ];
-    const PER_KERNEL: &[&str] = &[".nv.info.", ".text.", ".nv.constant0.", ".nv.shared.", ".rela.text."];
+    const PER_KERNEL: &[&str] = &[".nv.info.", ".text.", ".nv.constant0.", ".nv.constant2.", ".nv.shared.", ".rela.text."];
     FIXED.contains(&name) || PER_KERNEL.iter().any(|p| name.starts_with(p)) || is_merc(name) || LINE_INFO.iter().any(|l| name == *l || name.strip_prefix(".rela") == Some(l))
 }
 
@@ -129,6 +129,10 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
             Some(Content::Info(r)) => r,
             _ => return Err(format!("no .nv.info.{name}")),
         };
+        // Jump tables (ptxas's switch tables in bank 2) are not modelled.
+        if records.iter().any(|r| r.attr == attr::INDIRECT_BRANCH_TARGETS) {
+            return Err(format!("{name}: indirect branch targets are not modelled"));
+        }
         let words = |attr: u8| records.iter().find(|r| r.attr == attr).and_then(Attribute::as_words);
         let mut params: Vec<(u32, Param)> = Vec::new();
         for r in records.iter().filter(|r| r.attr == attr::KPARAM_INFO) {
@@ -181,6 +185,11 @@ pub fn from_elf(file: &Elf) -> Result<Module, String> {
             // Texref relocations are not read back.
             textures: Vec::new(),
             surfaces: Vec::new(),
+            constant2: match file.section_index(&format!(".nv.constant2.{name}")).and_then(|i| file.section(i)).map(|s| &s.content) {
+                Some(Content::Bytes(bytes)) => bytes.clone(),
+                Some(_) => return Err(format!("{name}: constant bank 2 holds no bytes")),
+                None => Vec::new(),
+            },
         });
         let kernel = kernels.last_mut().expect("just pushed");
         read_functions(file, sm, index as u32 + 1, symbol, module_records, kernel)?;

@@ -144,6 +144,7 @@ pub mod attr {
     pub const LANGUAGE: u8 = 0x66;
     pub const EXTERNS: u8 = 0x0f;
     pub const SYSCALL_OFFSETS: u8 = 0x46;
+    pub const INDIRECT_BRANCH_TARGETS: u8 = 0x34;
 }
 
 /// Attribute names as `cuobjdump -elf` (CUDA 13.5) prints them, by number:

@@ -45,6 +45,8 @@
 //! .frame_program 04100000000c818080280004   // optional: the kernel's
 //!                          // .debug_frame call-frame instructions (hex;
 //!                          // derived from the exits when absent)
+//! .constant2 110000000000f03f   // optional: the bytes of the kernel's
+//!                          // constant bank 2 (hex; `c[0x2][…]` operands)
 //! .function $saxpy$f 0xb0 0x150 0x0 R0 0x100 0408000000 visible
 //!                          // a device function in the kernel's code:
 //!                          // name, offset, size, frame size, return-address
@@ -325,6 +327,7 @@ pub fn read_module(text: &str, sm: Sm) -> Result<Module, ListingError> {
                 ".externs" => kernel.externs = words[1..].to_vec(),
                 ".syscalls" => kernel.syscall_offsets = numbers(*line, &words[1..], "call offset")?,
                 ".frame_program" => kernel.frame_program = Some(hex_arg(*line, words.get(1), "call-frame instructions")?),
+                ".constant2" => kernel.constant2 = hex_arg(*line, words.get(1), "constant bank 2 bytes")?,
                 ".function" => kernel.functions.push(read_function(*line, words)?),
                 ".target" | ".virtual" => return Err(ListingError { line: *line, message: format!("'{}' belongs before the first '.kernel'", words[0]) }),
                 other => return Err(ListingError { line: *line, message: format!("unknown directive '{other}'") }),
@@ -578,6 +581,9 @@ pub fn write_kernel_header(out: &mut String, k: &Kernel) {
         out.push_str(&format!(".syscalls {}\n", list(&k.syscall_offsets)));
     }
     let hex = |b: &[u8]| if b.is_empty() { "-".to_string() } else { b.iter().map(|x| format!("{x:02x}")).collect() };
+    if !k.constant2.is_empty() {
+        out.push_str(&format!(".constant2 {}\n", hex(&k.constant2)));
+    }
     if let Some(p) = &k.frame_program {
         out.push_str(&format!(".frame_program {}\n", hex(p)));
     }

@@ -20,10 +20,12 @@
 //! Not modelled yet (such cubins are listed section by section, see
 //! [`super::section_listing`]): device functions with sections of their
 //! own and calls across sections (`ptxas -c`), relocations in code
-//! (function pointers), textures and surfaces, `.nv.constant2`
-//! jump tables, reading back `-G` debug information (the DWARF copied
-//! from the PTX is written, [`super::debug_info`], not extracted), and a
-//! few symbol and section orders of multi-kernel files with variables.
+//! (function pointers), textures and surfaces, reading back `-G` debug
+//! information (the DWARF copied from the PTX is written,
+//! [`super::debug_info`], not extracted), and a few symbol and section
+//! orders of multi-kernel files with variables. A kernel's constant bank 2
+//! is bytes ([`Kernel::constant2`]; ptxas's switch tables there need no
+//! relocation).
 
 pub use super::build::{BuildError, build};
 pub use super::extract::from_elf;
@@ -249,6 +251,11 @@ pub struct Kernel {
     /// Likewise the words of the `.surfref`s it accesses (relocations of
     /// type 52 against `STT_CUDA_SURFACE` symbols).
     pub surfaces: Vec<(u32, String)>,
+    /// The kernel's constant bank 2 (`.nv.constant2.<kernel>`, written
+    /// when not empty): constants the code reads as `c[0x2][…]` operands,
+    /// such as the f64 values no 32-bit immediate holds (see
+    /// `crate::select::pool`).
+    pub constant2: Vec<u8>,
 }
 
 /// A device function inside a kernel's code section.
@@ -308,6 +315,7 @@ impl Kernel {
             syscall_offsets: Vec::new(),
             textures: Vec::new(),
             surfaces: Vec::new(),
+            constant2: Vec::new(),
         }
     }
 }

@@ -156,7 +156,9 @@ fn target_block(inst: &Inst) -> Option<usize> {
 }
 
 /// Drops an unconditional branch to the next block at the end of a block,
-/// and turns `@P BRA next; BRA other` into `@!P BRA other`.
+/// and turns `@P BRA next; BRA other` into `@!P BRA other`, except where
+/// the conditional branch is `BRA.U.ANY` (the whole warp branches when
+/// the condition holds in any lane, which `!P` does not complement).
 fn drop_branches_to_next(insts: &mut Vec<Inst>, next: usize) -> Result<(), String> {
     let is_bra = |i: &Inst| i.op().facts().control == Control::Jump;
     if insts.last().is_some_and(|l| is_bra(l) && unguarded(l) && target_block(l) == Some(next)) {
@@ -164,7 +166,7 @@ fn drop_branches_to_next(insts: &mut Vec<Inst>, next: usize) -> Result<(), Strin
         return Ok(());
     }
     let n = insts.len();
-    if n >= 2 && is_bra(&insts[n - 1]) && unguarded(&insts[n - 1]) && is_bra(&insts[n - 2]) && !unguarded(&insts[n - 2]) && target_block(&insts[n - 2]) == Some(next) {
+    if n >= 2 && is_bra(&insts[n - 1]) && unguarded(&insts[n - 1]) && is_bra(&insts[n - 2]) && !unguarded(&insts[n - 2]) && !insts[n - 2].has(Mod::ANY) && target_block(&insts[n - 2]) == Some(next) {
         let other = target_block(&insts[n - 1]).ok_or("a branch without a target")?;
         insts.pop();
         let cond = &mut insts[n - 2];

@@ -24,6 +24,7 @@
 //! (`EIATTR_SYSCALL_OFFSETS`).
 
 pub mod code;
+pub mod register_maps;
 pub mod variables;
 
 use crate::cubin::module::{Function as Function_, Kernel, Module, Param, ToolInfo};
@@ -308,6 +309,7 @@ pub fn emit_kernel(func: &Allocated, ir_func: &Function, module: &ir::Module, va
     kernel.syscall_offsets = code.syscalls.clone();
     kernel.textures = texref_words(module, ir_func, sm);
     kernel.surfaces = surfref_words(module, ir_func, sm);
+    kernel.constant2 = func.constant2.clone();
     // Spills are the kernel's own (ptxas -v reports each function's apart).
     Ok(EmittedKernel { kernel, code, spill_store_bytes: func.spill_stores, spill_load_bytes: func.spill_loads, shared: window })
 }

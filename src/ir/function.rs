@@ -238,6 +238,25 @@ pub struct SrcLoc {
     /// none, else 1 + an index into [`super::Module::inline_chains`] (kept
     /// there so that every instruction's position stays small).
     pub inlined_at: u32,
+    /// With `-g`, from register allocation on: 1 + the index of what the
+    /// instruction defines in [`crate::regalloc::Allocated::debug_defs`]
+    /// (0: nothing recorded). Kept here so that scheduling and emission,
+    /// which move positions with their instructions, carry it too; line
+    /// information does not read it.
+    pub defs: u32,
+}
+
+/// A PTX register that a value holds (lowering records one per register
+/// assignment when asked, for `-g`'s register maps).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegisterName {
+    /// The value.
+    pub value: Value,
+    /// The PTX register (`%rd1`).
+    pub name: String,
+    /// Its declared type's code in `.nv_debug_info_reg_type`
+    /// ([`crate::cubin::register_maps::type_code`]).
+    pub ty: u8,
 }
 
 /// One function.
@@ -266,6 +285,9 @@ pub struct Function {
     pub values: PrimaryMap<Value, ValueData>,
     /// Source location of each instruction.
     pub locs: SecondaryMap<Inst, SrcLoc>,
+    /// The PTX registers values hold, in assignment order (empty unless
+    /// lowering was asked for them, [`RegisterName`]).
+    pub register_names: Vec<RegisterName>,
 }
 
 impl Function {

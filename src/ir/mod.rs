@@ -30,7 +30,7 @@ pub mod verify;
 
 pub use attrs::{Attrs, BoolOp, Cmp, DataType, FpClass, MemOrder, MemScope, MufuFunc, MulMode, RedOp, Round, Space, SpecialReg, WarpMode};
 pub use builder::{FunctionBuilder, Variable};
-pub use function::{Block, BlockCall, BlockData, Function, FunctionKind, Guard, Inst, InstData, LaunchBounds, Param, SrcLoc, Value, ValueData, ValueDef};
+pub use function::{Block, BlockCall, BlockData, Function, FunctionKind, Guard, Inst, InstData, LaunchBounds, Param, RegisterName, SrcLoc, Value, ValueData, ValueDef};
 pub use module::{AddressInit, FuncId, GlobalId, GlobalVar, Module};
 pub use opcode::{Class, Layer, Opcode};
 pub use parse::{parse_function, parse_module, parse_module_for, IrParseError};

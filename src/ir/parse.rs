@@ -1127,7 +1127,7 @@ block2:
         b.switch_to_block(entry);
         let c = b.iconst(Type::R32, 5);
         b.def_var(x, c);
-        b.set_srcloc(crate::ir::SrcLoc { line: 7, col: 3, debug_file: 1, debug_line: 20, debug_col: 9, inlined_at: 0 });
+        b.set_srcloc(crate::ir::SrcLoc { line: 7, col: 3, debug_file: 1, debug_line: 20, debug_col: 9, inlined_at: 0, defs: 0 });
         b.jump(head, &[]);
         b.switch_to_block(head);
         b.set_srcloc(crate::ir::SrcLoc { line: 8, col: 1, ..Default::default() });

@@ -49,9 +49,9 @@ impl TexFetch {
     }
 }
 
-/// A surface access (`suld.b`, `sust.b`: SASS `SULD.D.BA`, `SUST.D.BA`):
-/// its geometry, the bytes it moves, what it does out of bounds, and where
-/// the surface's handle is.
+/// A surface access (`suld.b`, `sust.b`: SASS `SULD.D.BA`, `SUST.D.BA`;
+/// `sust.p`: `SUST.P`): its geometry, the bytes it moves, what it does out
+/// of bounds, whether it is formatted, and where the surface's handle is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SurfaceAccess {
     /// The geometry as SASS numbers it: 0 1D, 2 1D array, 3 2D, 4 2D
@@ -62,6 +62,10 @@ pub struct SurfaceAccess {
     /// Out of bounds, as SASS numbers it: 0 `.zero` (SASS `.IGN`), 1
     /// `.clamp`, 2 `.trap`.
     pub clamp: u8,
+    /// A formatted store (`sust.p`): the data are `bytes / 4` 32-bit
+    /// components (red, green, blue, alpha) of one surface sample, x in
+    /// samples rather than bytes.
+    pub formatted: bool,
     /// The index of the module's `.surfref` whose handle is used (its word
     /// in constant bank 0 after the texrefs'); `None` when the handle is
     /// the instruction's first argument.
@@ -70,10 +74,10 @@ pub struct SurfaceAccess {
 
 impl SurfaceAccess {
     /// The immediate: bits 0–2 the geometry, 3–5 log2 of the bytes, 6–7
-    /// the clamp, 8 a surfref, 16–47 its index.
+    /// the clamp, 8 a surfref, 9 formatted, 16–47 the surfref's index.
     pub fn encode(self) -> u64 {
         let surfref = self.surfref.map_or(0, |k| 0x100 | u64::from(k) << 16);
-        u64::from(self.geometry & 7) | u64::from(self.bytes.max(1).trailing_zeros() & 7) << 3 | u64::from(self.clamp & 3) << 6 | surfref
+        u64::from(self.geometry & 7) | u64::from(self.bytes.max(1).trailing_zeros() & 7) << 3 | u64::from(self.clamp & 3) << 6 | surfref | u64::from(self.formatted) << 9
     }
 
     /// The access of an immediate; `None` for one no access encodes to.
@@ -81,11 +85,16 @@ impl SurfaceAccess {
         let geometry = (imm & 7) as u8;
         let log = (imm >> 3 & 7) as u8;
         let clamp = (imm >> 6 & 3) as u8;
-        if !matches!(geometry, 0 | 2..=5) || log > 4 || clamp > 2 || imm >> 48 != 0 || imm & 0xfe00 != 0 || (imm & 0x100 == 0 && imm >> 16 != 0) {
+        if !matches!(geometry, 0 | 2..=5) || log > 4 || clamp > 2 || imm >> 48 != 0 || imm & 0xfc00 != 0 || (imm & 0x100 == 0 && imm >> 16 != 0) {
             return None;
         }
         let surfref = (imm & 0x100 != 0).then_some((imm >> 16) as u32);
-        Some(SurfaceAccess { geometry, bytes: 1 << log, clamp, surfref })
+        let formatted = imm & 0x200 != 0;
+        // A formatted access moves one, two or four 32-bit components.
+        if formatted && !matches!(log, 2..=4) {
+            return None;
+        }
+        Some(SurfaceAccess { geometry, bytes: 1 << log, clamp, formatted, surfref })
     }
 
     /// Coordinate words the instruction takes after its handle: x (in
@@ -214,18 +223,23 @@ mod tests {
             for bytes in [1, 2, 4, 8, 16] {
                 for clamp in 0..3 {
                     for surfref in [None, Some(0), Some(9)] {
-                        let a = SurfaceAccess { geometry, bytes, clamp, surfref };
-                        assert_eq!(SurfaceAccess::decode(a.encode()), Some(a));
+                        for formatted in [false, true] {
+                            let a = SurfaceAccess { geometry, bytes, clamp, formatted, surfref };
+                            let expected = (!formatted || bytes >= 4).then_some(a);
+                            assert_eq!(SurfaceAccess::decode(a.encode()), expected);
+                        }
                     }
                 }
             }
         }
         // Geometry 1 (a buffer) and 6, 32 bytes, clamp 3, an index without its bit.
-        for bad in [1, 6, 5 << 3, 3 << 6, 1 << 16] {
+        for bad in [1, 6, 5 << 3, 3 << 6, 1 << 16, 1 << 10] {
             assert_eq!(SurfaceAccess::decode(bad), None, "{bad:#x}");
         }
         // 2D, 16 bytes (log 4), trap, surfref 2: 3 | 4 << 3 | 2 << 6 | 0x100 | 2 << 16.
-        assert_eq!(SurfaceAccess::decode(0x2_01a3), Some(SurfaceAccess { geometry: 3, bytes: 16, clamp: 2, surfref: Some(2) }));
+        assert_eq!(SurfaceAccess::decode(0x2_01a3), Some(SurfaceAccess { geometry: 3, bytes: 16, clamp: 2, formatted: false, surfref: Some(2) }));
+        // The same, formatted (bit 9).
+        assert_eq!(SurfaceAccess::decode(0x2_03a3), Some(SurfaceAccess { geometry: 3, bytes: 16, clamp: 2, formatted: true, surfref: Some(2) }));
         for component in 0..3 {
             for surface in [false, true] {
                 for reference in [None, Some(4)] {

@@ -564,6 +564,14 @@ impl Cx<'_> {
     }
 
     /// Check 5 and 6: the messages for one instruction's operands.
+    /// The kind of a texture or surface instruction's handle: 64 bits, or
+    /// on the SASS layer also a uniform word (the handle one lane holds,
+    /// which the loop over the warp's handles picks: `UniformPick`).
+    fn handle_kind(&self, op: Opcode, d: &InstData) -> K {
+        let picked = op.layer() == Layer::Sass && d.args.first().and_then(|&v| self.ty(v)).is_some_and(|t| t.file().is_uniform() && !t.file().is_predicate() && t.regs() == 1);
+        if picked { W32 } else { W64 }
+    }
+
     fn operands(&self, d: &InstData) -> Vec<String> {
         let mut out = Vec::new();
         let a = &d.attrs;
@@ -757,6 +765,7 @@ impl Cx<'_> {
                 }
                 Opcode::Elect => Sig::new(&[W32], &[W32, Pred]),
                 Opcode::WarpElect => Sig::new(&[], &[W32, Pred]),
+                Opcode::UniformPick => Sig::new(&[Pred, W32, Pred], &[W32, Pred]),
                 Opcode::RegCountInc | Opcode::RegCountDec => Sig::new(&[W32, W32], &[]),
                 Opcode::RegTryAlloc => Sig::new(&[], &[Pred]),
                 Opcode::RegDealloc => Sig::new(&[], &[]),
@@ -835,7 +844,7 @@ impl Cx<'_> {
                     };
                     let mut args: SmallVec<[K; 4]> = SmallVec::new();
                     if t.texref.is_none() {
-                        args.push(K::W64);
+                        args.push(self.handle_kind(op, d));
                     }
                     args.extend(std::iter::repeat_n(W32, t.coords()));
                     Sig::new(&args, &[K::W64, K::W64])
@@ -847,7 +856,7 @@ impl Cx<'_> {
                     };
                     let mut args: SmallVec<[K; 4]> = SmallVec::new();
                     if a.surfref.is_none() {
-                        args.push(K::W64);
+                        args.push(self.handle_kind(op, d));
                     }
                     args.extend(std::iter::repeat_n(W32, a.coords()));
                     let data = tuple(a.bytes.div_ceil(4));
@@ -863,7 +872,7 @@ impl Cx<'_> {
                         out.push(format!("`{op}` without a valid descriptor ({:#x})", d.imm));
                         return out;
                     };
-                    if q.reference.is_some() { Sig::new(&[], &[W32]) } else { Sig::new(&[K::W64], &[W32]) }
+                    if q.reference.is_some() { Sig::new(&[], &[W32]) } else { Sig::new(&[self.handle_kind(op, d)], &[W32]) }
                 }
                 Opcode::CpAsync | Opcode::AsyncCopy => {
                     if crate::ir::matrix::AsyncCopy::decode(d.imm).is_none() {

@@ -141,7 +141,7 @@ fn fits(slot: &Slot, op: &Operand) -> bool {
         (Slot::CBank { neg, abs, not }, Operand::CBank { mods, .. }) => allowed(*mods, neg.is_some(), abs.is_some(), not.is_some()),
         (Slot::LoadBank { uniform, .. }, Operand::ConstAddr { index, .. }) => index.file == if *uniform { RegFile::Uniform } else { RegFile::Gpr },
         (Slot::SpecialReg(_), Operand::SpecialReg(_)) => true,
-        (Slot::Text(_) | Slot::NextUr(_), Operand::Hex(v)) => *v == 0,
+        (Slot::Text(_) | Slot::NextUr(_) | Slot::Again(_), Operand::Hex(v)) => *v == 0,
         (Slot::Hex(f), Operand::Hex(v)) => u64::from(*v) <= f.max(),
         // All ones is the twin form's (the mask is then not printed).
         (Slot::Mask(f), Operand::Hex(v)) => u64::from(*v) < f.max(),

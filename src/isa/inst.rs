@@ -246,6 +246,19 @@ impl Inst {
             out.push_str(if first || (last && self.form.space_before_last) { " " } else { ", " });
             first = false;
             let suffix = self.operand_suffix(k);
+            if let Slot::Again(of) = slot {
+                if let Some(op @ Operand::Reg { .. }) = self.operands.get(usize::from(*of)) {
+                    let plain = match *op {
+                        Operand::Reg { reg, .. } => Operand::Reg { reg, mods: SrcMods::default(), reuse: false },
+                        other => other,
+                    };
+                    if let Some(s) = self.form.slots.get(usize::from(*of)) {
+                        write_operand(&mut out, s, &plain, sm, address, explicit_desc, false);
+                    }
+                }
+                out.push_str(suffix);
+                continue;
+            }
             if let Slot::NextUr(of) = slot {
                 // The register after the address's uniform one (a pair).
                 let ur = match self.operands.get(usize::from(*of)) {

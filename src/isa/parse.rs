@@ -193,6 +193,11 @@ fn match_operands(form: &Form, texts: &[&str], mods: &mut ModValues, address: u6
             Some(OperandSuffix::Text { text: suffix, .. }) => text = text.strip_suffix(suffix)?,
             None => {}
         }
+        if let Slot::Again(of) = slot {
+            // The register of slot `of` again, as it printed.
+            let (Some(Operand::Reg { reg, .. }), Some(s)) = (ops.get(usize::from(*of)), form.slots.get(usize::from(*of))) else { return None };
+            (parse_operand(s, text, address, sm)? == Operand::Reg { reg: *reg, mods: Default::default(), reuse: false }).then_some(())?;
+        }
         if let Slot::NextUr(of) = slot {
             // The register after the address's uniform register.
             let ur = match ops.get(usize::from(*of)) {
@@ -362,7 +367,7 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         }
         Slot::Text(fixed) => (text == fixed.trim_end()).then_some(Operand::Hex(0))?,
         // Checked against its address slot by the caller.
-        Slot::NextUr(_) => Operand::Hex(0),
+        Slot::NextUr(_) | Slot::Again(_) => Operand::Hex(0),
         Slot::Target(_) => Operand::Target(parse_signed_hex(text)? - address as i64 - 16),
         Slot::AbsTarget(_) => Operand::Target(parse_hex(text)? as i64),
         Slot::RelOffset(_) => Operand::Target(parse_signed_hex(text)?),

@@ -332,6 +332,57 @@ mod tests {
         assert_eq!(build("IADD3", &[r(4), r(4), r(0), r(5)]).widths(), [1; 5]);
     }
 
+    /// Matrix operands span their PTX `mma` fragments per lane (PTX ISA,
+    /// "Matrix fragments for mma"): each line is ptxas 13.5's own
+    /// instruction for one `mma.sync` shape on sm_80, whose register
+    /// allocation places the next operand right after each fragment
+    /// (`HMMA.16816.F16 R4, R4, R8, R10`: a R4–R7, b R8–R9, c R10–R11).
+    /// The widths are `[d, a, b, c, 1]`. LDSM and STSM span one register
+    /// per matrix (`ldmatrix .x1/.x2/.x4`); LDGSTS's global address is a pair.
+    #[test]
+    fn matrix_operands_span_their_fragments() {
+        use super::super::ctrl::Ctrl;
+        use super::super::parse::parse_inst;
+        let sm = crate::target::Sm::new(80);
+        let ctrl = Ctrl::parse("[B------:R-:W0:-:S01]").expect("control prefix");
+        let widths = |text: &str| parse_inst(text, sm, 0, ctrl).map(|i| i.widths()).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        let cases: &[(&str, [u8; 5])] = &[
+            ("HMMA.16816.F32 R4, R4, R8, R12 ;", [4, 4, 2, 4, 1]),
+            ("HMMA.16816.F32.BF16 R4, R4, R8, R12 ;", [4, 4, 2, 4, 1]),
+            ("HMMA.16816.F16 R4, R4, R8, R10 ;", [2, 4, 2, 2, 1]),
+            ("HMMA.1688.F32 R8, R4, R0, R8 ;", [4, 2, 1, 4, 1]),
+            ("HMMA.1688.F32.BF16 R8, R4, R0, R8 ;", [4, 2, 1, 4, 1]),
+            ("HMMA.1688.F32.TF32 R4, R4, R8, R12 ;", [4, 4, 2, 4, 1]),
+            ("HMMA.1688.F16 R4, R4, R0, R6 ;", [2, 2, 1, 2, 1]),
+            ("HMMA.1684.F32.TF32 R8, R4, R0, R8 ;", [4, 2, 1, 4, 1]),
+            ("IMMA.16832.S8.S8 R4, R4.ROW, R8.COL, R12 ;", [4, 4, 2, 4, 1]),
+            ("IMMA.16816.U8.U8 R8, R4.ROW, R0.COL, R8 ;", [4, 2, 1, 4, 1]),
+            ("IMMA.16864.S4.S4 R4, R4.ROW, R8.COL, R12 ;", [4, 4, 2, 4, 1]),
+            ("IMMA.16832.S4.S4 R8, R4.ROW, R0.COL, R8 ;", [4, 2, 1, 4, 1]),
+            ("BMMA.88128.XOR.POPC R6, R0.ROW, R5.COL, R6 ;", [2, 1, 1, 2, 1]),
+            ("BMMA.168128.AND.POPC R8, R4.ROW, R0.COL, R8 ;", [4, 2, 1, 4, 1]),
+            ("BMMA.168256.AND.POPC R4, R4.ROW, R8.COL, R12 ;", [4, 4, 2, 4, 1]),
+            ("DMMA.884 R4, R4, R6, R8 ;", [4, 2, 2, 4, 1]),
+            ("LDSM.16.M88 R9, [R8] ;", [1, 1, 1, 1, 1]),
+            ("LDSM.16.M88.2 R8, [R8] ;", [2, 1, 1, 1, 1]),
+            ("LDSM.16.M88.4 R8, [R8] ;", [4, 1, 1, 1, 1]),
+            ("MOVM.16.MT88 R4, R2 ;", [1, 1, 1, 1, 1]),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(widths(text)[..4], expected[..4], "{text}");
+        }
+        // `[R7+0x10]` (one register), then the global pair `[R4.64]` (its
+        // memory descriptor's uniform pair follows).
+        let ldgsts = parse_inst("LDGSTS.E [R7+0x10], [R4.64] ;", sm, 0, ctrl).expect("LDGSTS");
+        let info = crate::sched::info::HazardInfo::of(&ldgsts, sm);
+        assert_eq!(&info.reads()[..3], &[7, 4, 5]);
+        assert!(info.writes().is_empty());
+        // STSM (sm_90): the shared address, then one register per matrix.
+        let sm90 = crate::target::Sm::new(90);
+        let stsm = parse_inst("STSM.16.MT88.2 [R15+0x200], R2 ;", sm90, 0, ctrl).expect("STSM");
+        assert_eq!(crate::sched::info::HazardInfo::of(&stsm, sm90).reads(), &[15, 2, 3]);
+    }
+
     /// A form's spelling tokens, joined with dots, are its texts.
     #[test]
     fn spellings_are_the_texts_as_tokens() {

@@ -128,6 +128,18 @@ impl Output {
 /// constants made before the branch.
 type OpenJoin = (Block, Value, HashMap<(Type, u64), Value>);
 
+/// An open loop over the warp's texture or surface handles
+/// ([`Legalizer::handle_loop_open`]).
+struct HandleLoop {
+    /// The header, entered with every lane pending.
+    header: Block,
+    /// The header's parameters after the pending flag: the access's
+    /// results so far (the prior values of the guarded access).
+    carried: SmallVec<[Value; 4]>,
+    /// The access's results in the loop, once emitted.
+    results: SmallVec<[Value; 4]>,
+}
+
 /// Which ISLE program a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Program {
@@ -151,6 +163,11 @@ pub(crate) struct Legalizer<'a> {
     block: Block,
     /// Open loops of an expansion (innermost last): their headers.
     loops: Vec<Block>,
+    /// An open loop over the warp's handles.
+    handle_loop: Option<HandleLoop>,
+    /// The expansion itself applied the instruction's guard (the loop
+    /// over the handles starts with the lanes where it holds).
+    guard_taken: bool,
     /// Instructions emitted for the current instruction, in order.
     emitted: Vec<Inst>,
     /// Constants already made in the current block.
@@ -195,6 +212,8 @@ impl<'a> Legalizer<'a> {
             cur: Inst::new(0),
             block: Block::new(0),
             loops: Vec::new(),
+            handle_loop: None,
+            guard_taken: false,
             emitted: Vec::new(),
             consts: HashMap::default(),
             problem: None,
@@ -235,6 +254,8 @@ impl<'a> Legalizer<'a> {
                 cx.legalize_inst(inst, program)?;
             }
         }
+        // The PTX registers follow their values to the new ones.
+        cx.dst.register_names = src.register_names.iter().filter_map(|r| Some(crate::ir::RegisterName { value: cx.renamed(r.value)?, ..r.clone() })).collect();
         Ok(cx.dst)
     }
 
@@ -264,6 +285,7 @@ impl<'a> Legalizer<'a> {
         self.cur = inst;
         self.emitted.clear();
         self.problem = None;
+        self.guard_taken = false;
         let out = match program {
             Program::Early => super::generated::legalize::constructor_lower(self, inst),
             Program::Late => super::generated::legalize_late::constructor_lower_late(self, inst),
@@ -271,9 +293,10 @@ impl<'a> Legalizer<'a> {
         if let Some(problem) = self.problem.take() {
             return Err(self.error(inst, problem));
         }
-        if !self.joins.is_empty() || !self.loops.is_empty() {
+        if !self.joins.is_empty() || !self.loops.is_empty() || self.handle_loop.is_some() {
             self.joins.clear();
             self.loops.clear();
+            self.handle_loop = None;
             return Err(self.error(inst, "the expansion left a slow path or a loop open"));
         }
         let Some(out) = out else {
@@ -287,8 +310,8 @@ impl<'a> Legalizer<'a> {
             return Err(self.error(inst, "the legalization rule's results do not match the instruction's"));
         }
         let results: SmallVec<[Value; 4]> = match data.guard {
-            None => out.as_slice().iter().copied().collect(),
-            Some(g) => self.apply_guard(inst, g, out.as_slice()),
+            Some(g) if !self.guard_taken => self.apply_guard(inst, g, out.as_slice()),
+            _ => out.as_slice().iter().copied().collect(),
         };
         for (&old, &new) in self.src.insts[inst].results.iter().zip(&results) {
             self.map[old] = Some(new);
@@ -309,7 +332,9 @@ impl<'a> Legalizer<'a> {
             *v = self.map[*v].unwrap_or(*v);
         }
         let wide = data.results.iter().any(|&r| self.src.value_type(r).regs() > 1);
-        if let Some(guard) = data.guard.filter(|_| wide && data.opcode.class() == crate::ir::Class::Pure) {
+        let result_types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
+        let merge_instead = (wide && data.opcode.class() == crate::ir::Class::Pure) || selects_to_pseudo(&data, &result_types);
+        if let Some(guard) = data.guard.filter(|_| merge_instead) {
             let prior: SmallVec<[Value; 1]> = std::mem::take(&mut data.prior);
             data.guard = None;
             let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
@@ -388,7 +413,8 @@ impl<'a> Legalizer<'a> {
         let real: Vec<Inst> = self.emitted.iter().copied().filter(|&i| self.dst.insts[i].opcode != Opcode::Iconst).collect();
         // One instruction computing exactly the results: guard it.
         if let [only] = real[..] {
-            if self.dst.insts[only].results[..] == *out {
+            let types: SmallVec<[Type; 4]> = out.iter().map(|&v| self.dst.value_type(v)).collect();
+            if self.dst.insts[only].results[..] == *out && !selects_to_pseudo(&self.dst.insts[only], &types) {
                 let data = &mut self.dst.insts[only];
                 data.guard = Some(guard);
                 data.prior = prior.iter().copied().collect();
@@ -441,6 +467,32 @@ impl<'a> Legalizer<'a> {
         let at = insts.iter().position(|&i| i == before).unwrap_or(insts.len());
         insts.insert(at, z);
         self.dst.insts[z].results[0]
+    }
+
+    /// A constant of type `ty` (one per block and value).
+    /// The current instruction's first argument, as legalized, cut to its
+    /// low word when it is a register pair (a shared-window atomic's
+    /// address, a texture handle: only the low word is read); `missing`
+    /// is noted, and a zero stands in, when there is none.
+    fn first_argument_low_word(&mut self, missing: &str) -> Value {
+        let first = self.cur_data().args.first().map(|&v| self.map[v].unwrap_or(v));
+        match first {
+            Some(v) if self.dst.value_type(v).regs() == 2 => self.push(Opcode::Extract, Attrs::default(), &[v], 0, &[Type::R32])[0],
+            Some(v) => v,
+            None => {
+                self.note_problem(missing);
+                self.constant(Type::R32, 0)
+            }
+        }
+    }
+
+    fn constant(&mut self, ty: Type, bits: u64) -> Value {
+        if let Some(&v) = self.consts.get(&(ty, bits)) {
+            return v;
+        }
+        let v = self.push(Opcode::Iconst, Attrs::default(), &[], bits, &[ty])[0];
+        self.consts.insert((ty, bits), v);
+        v
     }
 
     /// `guard ? new : prior`, word by word.
@@ -862,12 +914,7 @@ macro_rules! ori_context_body {
             Output::new(&results)
         }
         fn iconst(&mut self, ty: Type, bits: u64) -> Value {
-            if let Some(&v) = self.consts.get(&(ty, bits)) {
-                return v;
-            }
-            let v = self.push(Opcode::Iconst, Attrs::default(), &[], bits, &[ty])[0];
-            self.consts.insert((ty, bits), v);
-            v
+            self.constant(ty, bits)
         }
         fn attrs_none(&mut self) -> Attrs {
             Attrs::default()
@@ -972,16 +1019,7 @@ macro_rules! ori_context_body {
             Attrs { red: Some(crate::ir::RedOp::Cas), ..a }
         }
         fn atom_address(&mut self) -> Value {
-            let data = self.cur_data();
-            let a = data.args.first().map(|&v| self.map[v].unwrap_or(v));
-            match a {
-                Some(a) if self.dst.value_type(a).regs() == 2 => self.push(Opcode::Extract, Attrs::default(), &[a], 0, &[Type::R32])[0],
-                Some(a) => a,
-                None => {
-                    self.note_problem("an atomic without an address");
-                    self.iconst(Type::R32, 0)
-                }
-            }
+            self.first_argument_low_word("an atomic without an address")
         }
         fn atom_data(&mut self) -> Value {
             let data = self.cur_data();
@@ -1034,6 +1072,21 @@ mod early {
         // ---- the terms `isle/legalize.isle` declares itself: those of the
         // integer, bit and carry rules, the local window, and vector
         // accesses split in halves ----
+        fn handle_in_registers(&mut self) -> Option<Opcode> {
+            Legalizer::handle_in_registers(self)
+        }
+        fn handle_word(&mut self) -> Value {
+            self.first_argument_low_word("a texture or surface instruction without a handle")
+        }
+        fn handle_loop_open(&mut self) -> Value {
+            Legalizer::handle_loop_open(self)
+        }
+        fn reemit_handled(&mut self, op: &Opcode, picked: Value, differ: Value) -> Unit {
+            Legalizer::reemit_handled(self, *op, picked, differ)
+        }
+        fn handle_loop_close(&mut self, pending: Value) -> Output {
+            Legalizer::handle_loop_close(self, pending)
+        }
         fn const_of(&mut self, v: Value) -> Option<u64> {
             let i = self.dst.value_inst(v)?;
             let d = &self.dst.insts[i];
@@ -1175,6 +1228,134 @@ impl Legalizer<'_> {
     }
 }
 
+/// The loop over the warp's distinct texture and surface handles (sm_90
+/// on: the instructions read a handle from a uniform register, so one
+/// held in general registers, which may differ by lane, is taken one value
+/// at a time). `isle/legalize.isle` spells the loop's body; these build
+/// its blocks and carry the access's results around it.
+impl Legalizer<'_> {
+    /// The SASS opcode of the current texture fetch, surface access or
+    /// header query when its handle is held in registers: neither a
+    /// reference nor a kernel parameter's word (`LDC` from bank 0 without
+    /// an address, which selection reads from the constant bank, as
+    /// `SelectCtx::param`).
+    fn handle_in_registers(&self) -> Option<Opcode> {
+        use crate::ir::texture::{HeaderQuery, SurfaceAccess, TexFetch};
+        let d = self.cur_data();
+        let (op, has_handle) = match d.opcode {
+            Opcode::Tex => (Opcode::TexFetch, TexFetch::decode(d.imm)?.texref.is_none()),
+            Opcode::Suld => (Opcode::SurfaceLoad, SurfaceAccess::decode(d.imm)?.surfref.is_none()),
+            Opcode::Sust => (Opcode::SurfaceStore, SurfaceAccess::decode(d.imm)?.surfref.is_none()),
+            Opcode::Txq => (Opcode::TexQuery, HeaderQuery::decode(d.imm)?.reference.is_none()),
+            _ => return None,
+        };
+        let h = self.map[*d.args.first().filter(|_| has_handle)?]?;
+        let param = self.dst.value_inst(h).map(|i| &self.dst.insts[i]).is_some_and(|p| {
+            p.opcode == Opcode::Ldc && p.imm == 0 && p.guard.is_none() && p.args.is_empty() && p.results.len() == 1 && (0..0x1_0000).contains(&p.offset)
+        });
+        (!param).then_some(op)
+    }
+
+    /// Opens the loop: every lane pending, the access's results zero
+    /// (never read: each lane runs the access once, in the iteration that
+    /// takes its handle). A guarded instruction starts with the lanes where
+    /// its guard holds pending and its prior values as the results, which
+    /// applies the guard (ptxas 13.5 branches around the loop instead:
+    /// `@P0 BRA` past it inside `BSSY B0` ... `BSYNC B0`). Continues in the
+    /// header; returns the pending flag there.
+    fn handle_loop_open(&mut self) -> Value {
+        let data = self.cur_data().clone();
+        let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
+        let mut init: SmallVec<[Value; 4]> = SmallVec::new();
+        match data.guard {
+            Some(g) => {
+                let p = self.map[g.pred].unwrap_or(g.pred);
+                let pending = if g.negated {
+                    let t = self.constant(Type::P, 1);
+                    self.push(Opcode::Plop3, Attrs::default(), &[p, t, t], 0x0f, &[Type::P])[0]
+                } else {
+                    p
+                };
+                init.push(pending);
+                init.extend(data.prior.iter().map(|&v| self.map[v].unwrap_or(v)));
+                self.guard_taken = true;
+            }
+            None => {
+                init.push(self.constant(Type::P, 1));
+                // One constant per carried value (not the block's shared
+                // ones): each carried value then keeps one register around
+                // the loop.
+                for &ty in &types {
+                    init.push(self.push(Opcode::Iconst, Attrs::default(), &[], 0, &[ty])[0]);
+                }
+            }
+        }
+        let header = self.dst.create_block();
+        let params: SmallVec<[Value; 4]> = init.iter().map(|&v| self.dst.append_block_param(header, self.dst.value_type(v))).collect();
+        let at = self.dst.layout.iter().position(|&b| b == self.block).map_or(self.dst.layout.len(), |p| p + 1);
+        self.dst.layout.insert(at, header);
+        let mut data = InstData::new(Opcode::Jump, Attrs::default());
+        data.dests.push(crate::ir::BlockCall { block: header, args: init });
+        let inst = self.dst.create_inst(data, &[]);
+        self.dst.append_inst(self.block, inst);
+        self.dst.locs[inst] = self.src.locs[self.cur];
+        self.emitted.push(inst);
+        self.block = header;
+        self.handle_loop = Some(HandleLoop { header, carried: params[1..].iter().copied().collect(), results: SmallVec::new() });
+        params[0]
+    }
+
+    /// The current instruction as `op` reading the handle `picked` (a
+    /// uniform word), where `differ` is false: in the lanes whose handle
+    /// it is. Elsewhere its results keep the carried ones.
+    fn reemit_handled(&mut self, op: Opcode, picked: Value, differ: Value) {
+        let data = self.cur_data().clone();
+        let Some(open) = self.handle_loop.as_ref() else {
+            return self.note_problem("an access of a picked handle outside the loop over the handles");
+        };
+        let prior = open.carried.clone();
+        let mut args: SmallVec<[Value; 6]> = data.args.iter().map(|&v| self.map[v].unwrap_or(v)).collect();
+        if let Some(h) = args.first_mut() {
+            *h = picked;
+        }
+        let types: SmallVec<[Type; 4]> = data.results.iter().map(|&r| self.src.value_type(r)).collect();
+        let results = self.push(op, data.attrs, &args, data.imm, &types);
+        let last = *self.emitted.last().unwrap_or(&self.cur);
+        let d = &mut self.dst.insts[last];
+        d.offset = data.offset;
+        d.guard = Some(Guard { pred: differ, negated: true });
+        d.prior = prior.into_iter().collect();
+        if let Some(open) = self.handle_loop.as_mut() {
+            open.results = results.into_iter().collect();
+        }
+    }
+
+    /// Closes the loop: the whole warp runs the header again while any
+    /// lane is `pending` (`@P0 BRA.U.ANY`), then continues in a new block
+    /// whose parameters, the access's results, it returns.
+    fn handle_loop_close(&mut self, pending: Value) -> Output {
+        let Some(open) = self.handle_loop.take() else {
+            self.note_problem("a loop over the handles ends that did not begin");
+            return Output::new(&[]);
+        };
+        let exit = self.dst.create_block();
+        let params: SmallVec<[Value; 4]> = open.results.iter().map(|&r| self.dst.append_block_param(exit, self.dst.value_type(r))).collect();
+        let at = self.dst.layout.iter().position(|&b| b == self.block).map_or(self.dst.layout.len(), |p| p + 1);
+        self.dst.layout.insert(at, exit);
+        let mut data = InstData::new(Opcode::Brif, Attrs { warp: Some(crate::ir::WarpMode::Any), ..Attrs::default() });
+        data.args.push(pending);
+        let again: SmallVec<[Value; 4]> = std::iter::once(pending).chain(open.results.iter().copied()).collect();
+        data.dests.push(crate::ir::BlockCall { block: open.header, args: again });
+        data.dests.push(crate::ir::BlockCall { block: exit, args: open.results.clone() });
+        let inst = self.dst.create_inst(data, &[]);
+        self.dst.append_inst(self.block, inst);
+        self.dst.locs[inst] = self.src.locs[self.cur];
+        self.emitted.push(inst);
+        self.block = exit;
+        Output::new(&params)
+    }
+}
+
 mod late {
     use super::*;
     use crate::legalize::generated::legalize_late::{Context, InstView, Kind, Sign};
@@ -1205,5 +1386,20 @@ mod tests {
         assert_eq!(int_bound(16, false, false), 0);
         assert_eq!(int_bound(16, true, false), 0xffff_8000);
         assert_eq!(int_bound(32, true, true), 0x7fff_ffff);
+    }
+}
+
+/// Whether selection makes `data` (whose results have `types`) of
+/// register-allocation pseudo operations, which take no guard: a copy of
+/// anything but one 32-bit register (a predicate, a pair), a part or a
+/// concatenation of registers, an address placed at emission. Such an
+/// instruction under a guard is computed unguarded and merged with its
+/// prior values instead (`@p mov.pred`, `@p cvt.u16.u64`).
+fn selects_to_pseudo(data: &InstData, types: &[Type]) -> bool {
+    match data.opcode {
+        Opcode::Copy => types != [Type::R32],
+        Opcode::Extract | Opcode::Concat | Opcode::FuncAddr => true,
+        Opcode::SymAddr => !(data.attrs.space == Some(crate::ir::Space::Local) && types == [Type::R32]),
+        _ => false,
     }
 }

@@ -118,6 +118,11 @@ pub(super) struct FnLower<'c, 'a, 'f> {
     /// The variable of PTX's carry flag, once an instruction uses it.
     pub cc: Option<Variable>,
     pub errors: Vec<LowerError>,
+    /// With [`ModuleCx::name_registers`]: the declared type code of each
+    /// register declaration (its symbol, a range's prefix), and the PTX
+    /// register and type of each variable a destination named.
+    pub reg_types: HashMap<Symbol, u8, FxBuild>,
+    pub var_names: HashMap<Variable, (String, u8), FxBuild>,
 }
 
 /// Lowers `f`'s body into `func` (whose signature is already filled in);
@@ -158,6 +163,8 @@ pub(super) fn lower_function<'a>(cx: &mut ModuleCx<'a>, f: &'a ast::Function, bo
         frame: 0,
         cc: None,
         errors: Vec::new(),
+        reg_types: HashMap::default(),
+        var_names: HashMap::default(),
     };
     for s in duplicates {
         let label = m.names.name(s);
@@ -377,7 +384,7 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             None => (0, 0),
         };
         let (debug_file, debug_line, debug_col, inlined_at) = self.debug;
-        self.b.set_srcloc(SrcLoc { line, col, debug_file, debug_line, debug_col, inlined_at });
+        self.b.set_srcloc(SrcLoc { line, col, debug_file, debug_line, debug_col, inlined_at, defs: 0 });
     }
 
     /// Counts each label block's incoming edges: branches to it, and the
@@ -553,6 +560,11 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
                 StateSpace::Reg => {
                     let VarType::Scalar(t) = d.ty else { return Err(self.error(span, "unsupported in lowering: non-scalar register")) };
                     let ty = scalar_value_type(t).ok_or_else(|| self.error(span, format!("unsupported in lowering: {} register", t.spelling())))?;
+                    if self.cx.name_registers {
+                        if let Some(code) = crate::cubin::register_maps::type_code(t.spelling().trim_start_matches('.')) {
+                            self.reg_types.insert(decl.name, code);
+                        }
+                    }
                     if !decl.dims.is_empty() {
                         return Err(self.error(decl.loc.span(), "unsupported in lowering: register array"));
                     }
@@ -657,6 +669,9 @@ impl<'c, 'a, 'f> FnLower<'c, 'a, 'f> {
             self.apply_guard(g)?;
         }
         for (var, v) in std::mem::take(&mut self.pending) {
+            if let Some((name, ty)) = self.var_names.get(&var) {
+                self.b.func.register_names.push(crate::ir::RegisterName { value: v, name: name.clone(), ty: *ty });
+            }
             self.b.def_var(var, v);
         }
         Ok(())

@@ -105,13 +105,25 @@ pub fn lower_module_partial(module: &ast::Module, sm: Sm, source: Option<&str>) 
     lower_with(module, sm, source, true)
 }
 
+/// [`lower_module_partial`] that also records, in each function's
+/// [`ir::Function::register_names`], the PTX register every assigned value
+/// is for (`-g`'s register maps).
+pub fn lower_module_naming_registers(module: &ast::Module, sm: Sm, source: Option<&str>) -> Lowered {
+    lower_inner(module, sm, source, true, true)
+}
+
 /// Lowering with blocks sealed as soon as their predecessors are known
 /// (`seal_early`) or all at the end; both give the same IR (the builder
 /// removes the redundant parameters the late form makes). Kept for the
 /// measurement in the lowering benchmark.
 #[doc(hidden)]
 pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early: bool) -> Lowered {
+    lower_inner(module, sm, source, seal_early, false)
+}
+
+fn lower_inner(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early: bool, name_registers: bool) -> Lowered {
     let mut cx = ModuleCx {
+        name_registers,
         m: module,
         facts: NameFacts::new(&module.names),
         scope: ScopedTable::new(module.names.len()),
@@ -210,6 +222,9 @@ struct ModuleCx<'a> {
     /// Chains of `inlined_at` call sites, each once ([`ir::Module::inline_chains`]).
     inline_chains: Vec<crate::ir::function::InlineChain>,
     inline_chain_ids: HashMap<crate::ir::function::InlineChain, u32>,
+    /// Record the PTX register of each assigned value
+    /// ([`ir::Function::register_names`]).
+    name_registers: bool,
 }
 
 impl ModuleCx<'_> {

@@ -269,9 +269,26 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// The place a destination operand names.
     pub fn dest(&mut self, op: &Operand) -> Result<Place, LowerError> {
         match &op.kind {
-            OperandKind::Name(s, comp) => Ok(Place::Var(self.reg_var(*s, *comp, op.loc.span())?)),
+            OperandKind::Name(s, comp) => {
+                let var = self.reg_var(*s, *comp, op.loc.span())?;
+                if self.cx.name_registers && comp.is_none() {
+                    self.name_register(*s, var);
+                }
+                Ok(Place::Var(var))
+            }
             OperandKind::Sink => Ok(Place::Sink),
             _ => Err(self.error(op.loc.span(), "unsupported in lowering: destination operand form")),
+        }
+    }
+
+    /// Records the PTX register `s` names as `var`'s (once).
+    fn name_register(&mut self, s: Symbol, var: Variable) {
+        if self.var_names.contains_key(&var) {
+            return;
+        }
+        let declared = if self.cx.scope.get(s).is_some() { Some(s) } else { self.cx.facts.split.get(s.0 as usize).copied().flatten().map(|(prefix, _)| prefix) };
+        if let Some(&ty) = declared.and_then(|d| self.reg_types.get(&d)) {
+            self.var_names.insert(var, (self.cx.m.names.name(s).to_string(), ty));
         }
     }
 

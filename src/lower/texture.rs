@@ -138,13 +138,19 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// The elements are moved as one access of their total size (ptxas:
     /// `suld.b.1d.v2.b8` is `SULD.D.BA.1D.U16`, `v4.b16` `.64`); sub-word
     /// elements are packed into and unpacked from 32-bit words.
+    ///
+    /// `sust.p.{1d,a1d,2d,a2d,3d}{,.v2,.v4}.b32.{trap,clamp,zero}`: a
+    /// formatted store of one, two or four 32-bit components, x in samples
+    /// (the PTX ISA's `sust`; ptxas 13.5 accepts only `.b32`).
     pub(super) fn surface(&mut self, i: &Instruction, store: bool) -> Result<(), LowerError> {
         let mut raw = false;
+        let mut formatted = false;
         let mut geometry = None;
         let mut clamp = None;
         for (m, _) in &i.modifiers {
             match m.spelling() {
                 ".b" => raw = true,
+                ".p" if store => formatted = true,
                 ".trap" => clamp = Some(2u8),
                 ".clamp" => clamp = Some(1),
                 ".zero" => clamp = Some(0),
@@ -152,7 +158,7 @@ impl<'a> FnLower<'_, 'a, '_> {
                 ".b8" | ".b16" | ".b32" | ".b64" => {}
                 s => match surface_geometry(s) {
                     Some(g) => geometry = Some(g),
-                    None => return Err(self.unsupported_because(i, "formatted (.p) surface accesses, cache operators and other geometries are not supported")),
+                    None => return Err(self.unsupported_because(i, "cache operators and other geometries are not supported")),
                 },
             }
         }
@@ -163,9 +169,12 @@ impl<'a> FnLower<'_, 'a, '_> {
             Some(ScalarType::B64) => 8,
             _ => return Err(self.unsupported(i)),
         };
-        let (Some((geometry, given, order)), Some(clamp), true) = (geometry, clamp, raw) else {
-            return Err(self.unsupported_because(i, "only raw (.b) surface accesses with a clamp mode are supported"));
+        let (Some((geometry, given, order)), Some(clamp), true) = (geometry, clamp, raw != formatted) else {
+            return Err(self.unsupported_because(i, "only raw (.b) surface accesses and formatted (.p) stores with a clamp mode are supported"));
         };
+        if formatted && elem != 4 {
+            return Err(self.unsupported_because(i, "a formatted (.p) store takes .b32 components"));
+        }
         let n = i.vector().unwrap_or(1);
         let bytes = elem * n;
         let ops = self.cx.m.operands(i.operands);
@@ -194,7 +203,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             OperandKind::Name(s, None) => self.cx.surfrefs.iter().position(|(t, _)| t == s).map(|k| k as u32),
             _ => None,
         };
-        let access = SurfaceAccess { geometry, bytes, clamp, surfref };
+        let access = SurfaceAccess { geometry, bytes, clamp, formatted, surfref };
         let opcode = if store { Opcode::Sust } else { Opcode::Suld };
         let mut inst = InstData::new(opcode, Attrs::default());
         if surfref.is_none() {

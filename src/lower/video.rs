@@ -272,16 +272,27 @@ impl FnLower<'_, '_, '_> {
         let s64 = Attrs::typed(DataType::S64);
         let x = self.coerce(a, Type::R64, form.a == ScalarType::S32, span)?;
         let y = self.coerce(b, Type::R64, form.b == ScalarType::S32, span)?;
-        Ok(match op {
-            VideoOp::Add => self.op(Opcode::Add, s64, &[x, y], Type::R64),
-            VideoOp::Sub => self.op(Opcode::Sub, s64, &[x, y], Type::R64),
+        Ok(match self.video_arithmetic(op, s64, x, y, Type::R64) {
+            Some(r) => r,
+            None => self.video_set(DataType::S64, form.cmp, x, y, Type::R64),
+        })
+    }
+
+    /// `x op y` for the operations that are one signed Ori operation (or
+    /// two, for `absdiff`) at any width: the 64-bit scalar path and each
+    /// lane share them. `None` for the operations each path does its own
+    /// way (`avrg`, `set`).
+    fn video_arithmetic(&mut self, op: VideoOp, attrs: Attrs, x: Value, y: Value, ty: Type) -> Option<Value> {
+        Some(match op {
+            VideoOp::Add => self.op(Opcode::Add, attrs, &[x, y], ty),
+            VideoOp::Sub => self.op(Opcode::Sub, attrs, &[x, y], ty),
             VideoOp::Absdiff => {
-                let d = self.op(Opcode::Sub, s64, &[x, y], Type::R64);
-                self.op(Opcode::Abs, s64, &[d], Type::R64)
+                let d = self.op(Opcode::Sub, attrs, &[x, y], ty);
+                self.op(Opcode::Abs, attrs, &[d], ty)
             }
-            VideoOp::Min => self.op(Opcode::Min, s64, &[x, y], Type::R64),
-            VideoOp::Max => self.op(Opcode::Max, s64, &[x, y], Type::R64),
-            _ => self.video_set(DataType::S64, form.cmp, x, y, Type::R64),
+            VideoOp::Min => self.op(Opcode::Min, attrs, &[x, y], ty),
+            VideoOp::Max => self.op(Opcode::Max, attrs, &[x, y], ty),
+            VideoOp::Avrg | VideoOp::Set => return None,
         })
     }
 
@@ -576,16 +587,10 @@ impl FnLower<'_, '_, '_> {
         for k in 0..lanes {
             let x = self.video_lane(a, k, lanes, signed(form.a));
             let y = self.video_lane(b, k, lanes, signed(form.b));
-            let r = match op {
-                VideoOp::Add => self.op(Opcode::Add, s32, &[x, y], Type::R32),
-                VideoOp::Sub => self.op(Opcode::Sub, s32, &[x, y], Type::R32),
-                VideoOp::Absdiff => {
-                    let d = self.op(Opcode::Sub, s32, &[x, y], Type::R32);
-                    self.op(Opcode::Abs, s32, &[d], Type::R32)
-                }
-                VideoOp::Min => self.op(Opcode::Min, s32, &[x, y], Type::R32),
-                VideoOp::Max => self.op(Opcode::Max, s32, &[x, y], Type::R32),
-                VideoOp::Avrg => {
+            let arithmetic = self.video_arithmetic(op, s32, x, y, Type::R32);
+            let r = match (arithmetic, op) {
+                (Some(r), _) => r,
+                (None, VideoOp::Avrg) => {
                     // (s + 1 + (s >> 31)) >> 1: (s + 1) >> 1 for s >= 0,
                     // s >> 1 below.
                     let sum = self.op(Opcode::Add, s32, &[x, y], Type::R32);
@@ -596,7 +601,7 @@ impl FnLower<'_, '_, '_> {
                     let up = self.op(Opcode::Add, s32, &[up, sign], Type::R32);
                     self.op(Opcode::Shr, s32, &[up, one], Type::R32)
                 }
-                VideoOp::Set => self.video_set(DataType::S32, form.cmp, x, y, Type::R32),
+                (None, _) => self.video_set(DataType::S32, form.cmp, x, y, Type::R32),
             };
             let r = if form.sat {
                 let (lo, hi) = if signed(form.d) { (-(1i64 << (width - 1)), (1i64 << (width - 1)) - 1) } else { (0, (1i64 << width) - 1) };

@@ -170,8 +170,8 @@ enum OperandType {
     LegacySreg,
     /// Integer literal.
     IntImm,
-    /// `0f`/`0d` literal.
-    HexFloatImm,
+    /// `0f`/`0d` literal, of 32 or 64 bits.
+    HexFloatImm(u16),
     /// Decimal float literal.
     DecFloatImm,
     /// Address of a variable, `generic(v)`, or a symbol expression (an integer of the address size).
@@ -534,6 +534,22 @@ impl<'m> Checker<'m> {
                 }
             }
         }
+        if v.ty == VarType::Scalar(ScalarType::B128) {
+            self.requirement(v.loc.0, || "Type .b128".to_string(), (8, 3), 0);
+        }
+        // Only an `.extern` array may leave its size open (or zero), and
+        // only its outermost one; an initialiser gives the size.
+        if v.linkage != Linkage::Extern {
+            for d in &v.declarators {
+                let open = |n: &Option<u64>| n.is_none_or(|n| n == 0);
+                if d.dims.iter().skip(1).any(open) {
+                    self.error(d.loc.0, "array of incomplete type");
+                } else if d.dims.first().is_some_and(open) && d.init.is_none() {
+                    let n = self.name(d.name);
+                    self.error(d.loc.0, format!("non-external variable '{n}' has incomplete type"));
+                }
+            }
+        }
     }
 
     fn function(&mut self, f: &'m Function) {
@@ -570,6 +586,12 @@ impl<'m> Checker<'m> {
         self.kernel_params.extend(f.params.iter().flatten().map(|p| p.name));
         self.locals.push_scope();
         self.ranges.push_scope();
+        if f.kind == FunctionKind::Entry {
+            for p in f.params.iter().flatten().filter(|p| p.space != StateSpace::Param) {
+                let n = self.name(p.name);
+                self.error(p.loc.0, format!("entry parameter '{n}' must have .param state space"));
+            }
+        }
         for p in f.returns.iter().chain(f.params.iter().flatten()) {
             if let Some(msg) = declared_type_error(p.ty, p.space) {
                 self.error(p.loc.0, msg);
@@ -843,12 +865,16 @@ impl<'m> Checker<'m> {
         }
     }
 
-    /// Duplicated modifiers and more than one of a kind that allows one.
+    /// Duplicated modifiers (but [`REPEATABLE_FLAGS`]) and more than one of
+    /// a kind that allows one.
     fn modifier_counts(&mut self, i: &Instruction) {
         let mods = self.mods;
         if mods.repeated {
             for (k, (m, loc)) in i.modifiers.iter().enumerate() {
-                if matches!(m, Modifier::Type(_) | Modifier::Space(_)) {
+                // Flags ptxas 13.5 takes twice (`add.sat.sat`, `sub.cc.cc`,
+                // `sqrt.approx.approx`); it refuses a second `.ftz`,
+                // `.volatile`, `.nc` and the like.
+                if matches!(m, Modifier::Type(_) | Modifier::Space(_)) || REPEATABLE_FLAGS.contains(&m.spelling()) {
                     continue;
                 }
                 if i.modifiers[..k].iter().any(|(x, _)| x == m) {
@@ -882,9 +908,14 @@ impl<'m> Checker<'m> {
         if writes_first {
             if let Some(o) = operands.first() {
                 match &o.kind {
-                    OperandKind::Imm(_) => self.error(o.loc.0, format!("result register required for instruction '{opname}'")),
+                    OperandKind::Imm(_) | OperandKind::NotPred(_) => self.error(o.loc.0, format!("result register required for instruction '{opname}'")),
                     OperandKind::Name(s, _) if self.special_register(*s).is_some() => {
                         self.error(o.loc.0, "read-only special register cannot be destination argument")
+                    }
+                    // A variable's name (`add.u64 sh, ...`) is an address,
+                    // not a place to write.
+                    OperandKind::Name(..) if matches!(self.resolved_type(operands, 0), OperandType::Address) => {
+                        self.error(o.loc.0, format!("argument 0 of instruction '{opname}': must be register"))
                     }
                     _ => {}
                 }
@@ -904,11 +935,41 @@ impl<'m> Checker<'m> {
         if operands.iter().any(|o| matches!(o.kind, OperandKind::Selected(..))) {
             self.video_selectors(i, operands);
         }
+        // Operand types were resolved with the names (`resolve`).
+        for (k, o) in operands.iter().enumerate() {
+            if matches!(o.kind, OperandKind::NotPred(_)) && matches!(self.resolved_type(operands, k), OperandType::Reg(t) if t != ScalarType::Pred) {
+                self.error(o.loc.0, "illegal argument to predicate negation");
+            }
+        }
+        if operands.iter().any(|o| matches!(o.kind, OperandKind::NegReg(_) | OperandKind::Selected(_, _, true))) {
+            self.operand_negations(i, operands);
+        }
+        self.barrier_operands(i, operands);
+        if op == Opcode::Cvt {
+            // Four f32 go to a packed x4 type as one vector source, and only
+            // there (ptxas 13.5: "Arguments mismatch" both ways).
+            let types = self.mods.types();
+            let x4 = matches!(types.first(), Some(ScalarType::E4m3x4 | ScalarType::E5m2x4 | ScalarType::E2m1x4 | ScalarType::E3m2x4 | ScalarType::E2m3x4));
+            if let Some(source) = operands.get(1) {
+                if matches!(source.kind, OperandKind::Vector(_)) != x4 {
+                    self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'"));
+                }
+            }
+        }
         if !matches!(op, Opcode::Ld | Opcode::St | Opcode::Ldu | Opcode::Atom | Opcode::Red | Opcode::Prefetch) {
             return;
         }
         for o in operands {
-            let OperandKind::Address(Address { base: Some(b), .. }) = &o.kind else { continue };
+            let b = match &o.kind {
+                OperandKind::Address(Address { base: Some(b), .. }) => b,
+                // ptxas 13.5: "Immediate addresses allowed only for .local
+                // state space" (`ld.shared.u32 r, [16]` included).
+                OperandKind::Address(Address { base: None, .. }) if space != Some(StateSpace::Local) => {
+                    self.error(o.loc.0, "immediate addresses allowed only for .local state space");
+                    continue;
+                }
+                _ => continue,
+            };
             match self.lookup(*b) {
                 Some(Entity::Var(info)) => {
                     let var_space = info.space;
@@ -929,6 +990,75 @@ impl<'m> Checker<'m> {
                 }
                 _ => {}
             }
+        }
+    }
+
+    /// A CTA barrier's constant operands, as ptxas 13.5 checks them: the
+    /// barrier number in 0..=15 and the thread count a multiple of 32.
+    fn barrier_operands(&mut self, i: &Instruction, operands: &[Operand]) {
+        use Opcode as O;
+        let (id, count) = match i.opcode {
+            O::BarSync | O::BarArrive | O::BarCtaSync | O::BarCtaArrive | O::BarrierSync | O::BarrierArrive | O::BarrierCtaSync | O::BarrierCtaArrive => (0, Some(1)),
+            // `bar.red.op.type d, a{, b}, {!}c`.
+            O::BarRed | O::BarCtaRed | O::BarrierRed | O::BarrierCtaRed => (1, (operands.len() == 4).then_some(2)),
+            _ => return,
+        };
+        let constant = |o: Option<&Operand>| match o.map(|o| &o.kind) {
+            Some(OperandKind::Imm(e)) => super::parser::eval_int(e),
+            _ => None,
+        };
+        // ptxas 13.5 compares the low 32 bits (it takes 2^32 and 2^63 as
+        // barrier 0) and prints the whole value (`-1` as 2^64 - 1).
+        if let Some(n) = constant(operands.get(id)) {
+            if n as u32 > 15 {
+                self.error(i.loc.0, format!("barrier number '{n}' out of range, expected to be in range [0..15]"));
+            }
+        }
+        if let Some(n) = count.and_then(|k| constant(operands.get(k))) {
+            if n as u32 % 32 != 0 {
+                self.error(i.loc.0, "number of threads participating in barrier must be in multiple of warp size");
+            }
+        }
+    }
+
+    /// Negated register operands (`-%r`), as ptxas 13.5 takes them: only
+    /// of a 32-bit integer register ("Illegal argument to unary minus"
+    /// for a float, 16- or 64-bit one, on any instruction and in any
+    /// place), only in `vmad` (every other instruction: "Operand negation
+    /// not allowed"), there only on the sources, and not on both the
+    /// product (`a` xor `b` negated) and `c`, nor with `.po`. Video selectors' own
+    /// negation rule is [`Self::video_selectors`]'.
+    fn operand_negations(&mut self, i: &Instruction, operands: &[Operand]) {
+        let opname = i.opcode.name();
+        let mut negated = [false; 4];
+        for (k, o) in operands.iter().enumerate() {
+            let s = match o.kind {
+                OperandKind::NegReg(s) => s,
+                OperandKind::Selected(s, _, true) => s,
+                _ => continue,
+            };
+            let word = matches!(self.lookup(s), Some(Entity::Reg(VarInfo { ty: VarType::Scalar(t), .. })) if t.bits() == 32 && !matches!(t.kind(), TypeKind::Float));
+            if !word {
+                self.error(o.loc.0, "illegal argument to unary minus");
+                return;
+            }
+            if let Some(n) = negated.get_mut(k) {
+                *n = true;
+            }
+        }
+        if !negated.iter().any(|&n| n) {
+            return;
+        }
+        let at = i.loc.0;
+        if i.opcode != Opcode::Vmad {
+            // A negated selected source is reported by `video_selectors`.
+            if operands.iter().any(|o| matches!(o.kind, OperandKind::NegReg(_))) {
+                self.error(at, format!("operand negation not allowed for instruction '{opname}'"));
+            }
+        } else if negated[0] || (negated[3] && (negated[1] != negated[2])) {
+            self.error(at, "operand negation limited to either (source A xor source B) or source C");
+        } else if (negated[1] != negated[2] || negated[3]) && i.modifiers.iter().any(|(m, _)| m.spelling() == ".po") {
+            self.error(at, "conflicting use of '.po' modifier with operand negation");
         }
     }
 
@@ -1188,8 +1318,12 @@ impl<'m> Checker<'m> {
                 matches!(want.kind(), Bits | Unsigned | Signed) && matches!(want.bits(), 16 | 32)
             }
             OperandType::IntImm => !is_dest && matches!(want.kind(), Bits | Unsigned | Signed | Pred),
-            OperandType::HexFloatImm => !is_dest && matches!(want.kind(), Bits | Float),
-            OperandType::DecFloatImm => !is_dest && want.kind() == Float,
+            // As bits, only of the type's width (ptxas 13.5: `and.b32` takes
+            // `0f3F800000`, not `0d3FF0000000000000`; `.b16` neither).
+            // No float literal is a half (ptxas 13.5: `add.f16 h, h, 0f3F800000`
+            // is an argument mismatch; halves are written as `.b16` bits).
+            OperandType::HexFloatImm(bits) => !is_dest && (takes_float_literal(want) || want.kind() == Bits && want.bits() == u32::from(bits)),
+            OperandType::DecFloatImm => !is_dest && takes_float_literal(want),
             OperandType::Reg(r) => reg_compatible(r, want, policy),
             // A whole vector register where a scalar is expected: only as raw bits of the same total size.
             OperandType::VecReg(t, n) => want.kind() == Bits && t.bits() * n as u32 == want.bits(),
@@ -1338,8 +1472,15 @@ impl<'m> Checker<'m> {
         if !head_ok {
             let needs_two = sig.uses_second_type();
             let ntypes = self.mods.ntypes;
-            if sig.uses_inst_type() && !needs_two && ntypes != 1 && traits(op).single_type
-                || needs_two && ntypes != 2 && traits(op).single_type
+            // More types than the signature takes is refused too where it
+            // names its types itself (`activemask.b32.b32`).
+            let single = traits(op).single_type;
+            let dot_products = matches!(op, Opcode::Dp4a | Opcode::Dp2a) && ntypes != 2;
+            let surplus = matches!(op, Opcode::Activemask | Opcode::Nanosleep) && ntypes > 1;
+            if sig.uses_inst_type() && !needs_two && ntypes != 1 && single
+                || needs_two && ntypes != 2 && single
+                || surplus
+                || dot_products
             {
                 self.error(i.opcode_loc.0, format!("unexpected instruction types specified for '{opname}'"));
                 *head_errors += 1;
@@ -1592,6 +1733,11 @@ impl<'m> Checker<'m> {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
                 }
             }
+            // `set.dtype.stype`: exactly two types (ptxas 13.5 refuses
+            // `set.le.or.u32.f64.f64` and `set.le.u32`).
+            Opcode::Set if types.len() != 2 => {
+                self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+            }
             Opcode::Setp | Opcode::Set => {
                 let (cmp, boolop) = (mods.cmp, mods.boolop);
                 match cmp {
@@ -1617,37 +1763,223 @@ impl<'m> Checker<'m> {
             Opcode::Cvt if types.len() != 2 => {
                 self.error(span, format!("unexpected instruction types specified for '{opname}'"));
             }
+            // A funnel shift names its mode (ptxas 13.5: "Clamp modifier
+            // required for instruction 'shf.r'").
+            Opcode::Shf if !i.modifiers.iter().any(|(m, _)| matches!(m.spelling(), ".clamp" | ".wrap")) => {
+                self.error(span, format!("clamp modifier required for instruction '{opname}'"));
+            }
             Opcode::CvtPack if types.len() == 3 && types[0].kind() == TypeKind::Bits => {
                 self.error(span, format!("unexpected instruction types specified for '{opname}'"));
             }
+            Opcode::Cvt if cvt_type_pair(types[0], types[1]).is_none() => {
+                self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+            }
+            Opcode::Cvt if cvt_type_pair(types[0], types[1]).is_some_and(|v| self.version < v) => {
+                let v = cvt_type_pair(types[0], types[1]).unwrap_or_default();
+                self.error(span, format!("feature 'cvt{}{}' requires PTX ISA .version {}.{} or later", types[0].spelling(), types[1].spelling(), v.0, v.1));
+            }
+            Opcode::Cvt if packed_conversion(types[0], types[1]).is_some() => {
+                let Some(form) = packed_conversion(types[0], types[1]) else { return };
+                let has = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+                let (d, a) = (types[0].spelling(), types[1].spelling());
+                let form_ops = |r: Rounding| if r == Rounding::Rs && form.rs_operands != 0 { form.rs_operands } else { form.operands };
+                match rounding {
+                    None => self.error(span, format!("rounding modifier required for instruction '{opname}'")),
+                    Some(r) if !form.roundings.contains(&r) => self.error(span, format!("illegal rounding modifier for instruction '{opname}'")),
+                    Some(r) if i.operands.len() != form_ops(r) => self.error(i.loc.0, format!("arguments mismatch for instruction '{opname}'")),
+                    Some(_) => {}
+                }
+                match (form.satfinite, has(".satfinite")) {
+                    (Allowed::Required, false) => self.error(span, format!("'.satfinite' modifier required for instruction '{opname}' with destination type '{d}'")),
+                    (Allowed::No, true) => self.error(span, format!("illegal modifier '.satfinite' for instruction '{opname}' with types '{d}{a}'")),
+                    _ => {}
+                }
+                if form.relu == Allowed::No && has(".relu") {
+                    self.error(span, format!("illegal modifier '.relu' for instruction '{opname}' with types '{d}{a}'"));
+                }
+            }
             Opcode::Cvt => {
-                let (d, a) = (types[0], types[1]);
-                let (dk, ak) = (d.kind(), a.kind());
-                let int_round = rounding.is_some_and(|r| r.is_integer());
-                if dk == TypeKind::Float && ak == TypeKind::Float {
-                    if d.bits() < a.bits() && rounding.is_none() && d == ScalarType::F32 {
-                        self.error(span, format!("rounding modifier required for instruction '{opname}'"));
-                    } else if d == a && rounding.is_some() && !int_round {
-                        self.error(span, format!("illegal rounding modifier for instruction '{opname}'"));
-                    }
-                } else if dk != TypeKind::Float && ak == TypeKind::Float {
-                    if rounding.is_none() {
-                        self.error(span, format!("rounding modifier required for instruction '{opname}'"));
-                    }
-                } else if dk == TypeKind::Float && ak != TypeKind::Float && d != ScalarType::F16 && d != ScalarType::Bf16 {
-                    if rounding.is_none() {
-                        self.error(span, format!("rounding modifier required for instruction '{opname}'"));
-                    }
-                } else if mods.sat && integer_range_within(a, d) {
-                    // Nothing to saturate: ptxas 13.5 refuses `.sat` where
-                    // every source value fits (cvt.sat.s32.s16, .u64.u32,
-                    // .s64.s64; measured over all 64 integer pairs).
-                    self.error(span, format!("illegal modifier '.sat' for instruction '{opname}'"));
+                let has = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+                let flags = ConversionFlags { sat: mods.sat, ftz: mods.ftz, satfinite: has(".satfinite"), relu: has(".relu") };
+                if let Some(e) = scalar_conversion_error(types[0], types[1], rounding, flags) {
+                    self.error(span, format!("{e} for instruction '{opname}'"));
+                } else {
+                    let needs = scalar_conversion_needs(types[0], types[1], rounding, flags);
+                    let what = || format!("conversion 'cvt{}{}'{}", types[0].spelling(), types[1].spelling(), if flags.ftz { " with .ftz" } else { "" });
+                    self.requirement(span, what, needs.ptx, needs.sm);
                 }
             }
             _ => {}
         }
     }
+}
+
+/// The flags of a conversion besides its rounding.
+#[derive(Clone, Copy)]
+struct ConversionFlags {
+    sat: bool,
+    ftz: bool,
+    satfinite: bool,
+    relu: bool,
+}
+
+/// What ptxas 13.5 refuses in `cvt.d.a` between scalar types (a type pair
+/// [`cvt_type_pair`] accepts), or `None`. Measured over every pair of
+/// cvt's scalar types with no rounding, .rn, .rzi, .sat, .rn.sat,
+/// .rz.ftz, .rni.sat, .rn.satfinite and .rn.relu (PTX 9.1, sm_100a):
+/// * the rounding: none between integers; an integer rounding (.rni ...)
+///   from a float to an integer, and optionally between equal float
+///   types; a float rounding (.rn ...) wherever a value may be inexact
+///   (integer to float, float to a narrower float or to tf32); none where
+///   a float widens exactly, but from bf16, which takes an optional float
+///   rounding, as do f16 and bf16 between each other;
+/// * `.sat`: never with bf16 or tf32; between integers only where a
+///   source value can overflow the destination;
+/// * `.ftz` only with an f32 side (not to tf32);
+/// * `.satfinite` and `.relu` only from f32 to f16, bf16 or tf32;
+/// * bf16 and 8-bit integers do not convert into each other.
+fn scalar_conversion_error(d: ScalarType, a: ScalarType, rounding: Option<Rounding>, f: ConversionFlags) -> Option<&'static str> {
+    use ScalarType as T;
+    let float = |t: ScalarType| t.kind() == TypeKind::Float;
+    let byte = |t: ScalarType| matches!(t, T::U8 | T::S8);
+    if (d == T::Bf16 && byte(a)) || (a == T::Bf16 && byte(d)) {
+        return Some("unexpected instruction types specified");
+    }
+    let int_round = rounding.map(|r| r.is_integer());
+    let rounding_ok = match (float(d), float(a)) {
+        (false, false) => rounding.is_none(),
+        (false, true) => int_round == Some(true),
+        (true, false) => int_round == Some(false),
+        (true, true) if d == a => int_round != Some(false),
+        (true, true) if matches!((d, a), (T::F16, T::Bf16) | (T::Bf16, T::F16)) || (a == T::Bf16 && d.bits() > a.bits()) => int_round != Some(true),
+        (true, true) if d.bits() > a.bits() => rounding.is_none(),
+        (true, true) => int_round == Some(false),
+    };
+    if !rounding_ok {
+        let inexact = match (float(d), float(a)) {
+            (false, false) => false,
+            (true, true) => d.bits() < a.bits() || d == T::Tf32,
+            _ => true,
+        };
+        return Some(if rounding.is_none() && inexact { "rounding modifier required" } else { "illegal rounding modifier" });
+    }
+    if f.sat && (matches!(d, T::Bf16 | T::Tf32) || a == T::Bf16 || (!float(d) && !float(a) && integer_range_within(a, d))) {
+        // Between integers: nothing to saturate where every source value
+        // fits (cvt.sat.s32.s16, .u64.u32, .s64.s64; all 64 pairs measured).
+        return Some("illegal modifier '.sat'");
+    }
+    if f.ftz && (d != T::F32 && a != T::F32 || d == T::Tf32) {
+        return Some("illegal modifier '.ftz'");
+    }
+    let to_narrow_float = a == T::F32 && matches!(d, T::F16 | T::Bf16 | T::Tf32);
+    if f.satfinite && !to_narrow_float {
+        return Some("illegal modifier '.satfinite'");
+    }
+    if f.relu && !to_narrow_float {
+        return Some("illegal modifier '.relu'");
+    }
+    None
+}
+
+/// The PTX version and target a scalar `cvt.d.a` needs beyond its
+/// modifiers' own (ptxas 13.5, measured with PTX 8.0 on sm_80 against PTX
+/// 9.1 on sm_100a): bf16 converts only to and from f32 before sm_90 (and
+/// without .ftz there), tf32 is made only with .rna before sm_90, and
+/// `.satfinite` to f16 or bf16 needs PTX 8.1.
+fn scalar_conversion_needs(d: ScalarType, a: ScalarType, rounding: Option<Rounding>, f: ConversionFlags) -> Needs {
+    use ScalarType as T;
+    let mut needs = Needs { ptx: (0, 0), sm: 0 };
+    let bf16 = d == T::Bf16 || a == T::Bf16;
+    if bf16 && (!matches!((d, a), (T::Bf16, T::F32) | (T::F32, T::Bf16)) || (a == T::Bf16 && f.ftz)) {
+        needs.sm = 90;
+    }
+    if d == T::Tf32 && rounding != Some(Rounding::Rna) {
+        needs.sm = 90;
+    }
+    if f.satfinite && matches!(d, T::F16 | T::Bf16) {
+        needs.ptx = (8, 1);
+    }
+    needs
+}
+
+/// Whether a modifier of a conversion is required, optional or refused.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Allowed {
+    Required,
+    Optional,
+    No,
+}
+
+/// The rules of a conversion to or from a packed type: its roundings, its
+/// operand count (destination included; `rs_operands` with `.rs` where the
+/// form also takes random bits), `.satfinite` and `.relu`.
+struct PackedConversion {
+    roundings: &'static [Rounding],
+    operands: usize,
+    rs_operands: usize,
+    satfinite: Allowed,
+    relu: Allowed,
+}
+
+/// The rules of `cvt.d.a` when either type is packed (`None` otherwise,
+/// and for pairs [`cvt_type_pair`] refuses). Measured with ptxas 13.5
+/// over every pair, the roundings .rn/.rz/.rp/.rs, .satfinite and .relu,
+/// and 1 to 4 sources (PTX 9.1, sm_100a); the `.relu` of `.rs` forms,
+/// which the measurement did not vary, as the PTX ISA writes them.
+fn packed_conversion(d: ScalarType, a: ScalarType) -> Option<PackedConversion> {
+    use Allowed::{No, Optional, Required};
+    use ScalarType as T;
+    let f8x2 = |t: ScalarType| matches!(t, T::E4m3x2 | T::E5m2x2 | T::E2m1x2 | T::E3m2x2 | T::E2m3x2);
+    let f8x4 = |t: ScalarType| matches!(t, T::E4m3x4 | T::E5m2x4 | T::E2m1x4 | T::E3m2x4 | T::E2m3x4);
+    let form = |roundings, operands, rs_operands, satfinite, relu| PackedConversion { roundings, operands, rs_operands, satfinite, relu };
+    cvt_type_pair(d, a)?;
+    Some(match (d, a) {
+        (T::F16x2 | T::Bf16x2, T::F32) => form(&[Rounding::Rn, Rounding::Rz, Rounding::Rs], 3, 4, Optional, Optional),
+        (_, T::F32) if f8x2(d) => form(&[Rounding::Rn], 3, 0, Required, Optional),
+        // d, {a, b, c, e}, rbits: three operands, the sources a vector.
+        (_, T::F32) if f8x4(d) => form(&[Rounding::Rs], 3, 0, Required, Optional),
+        (T::Ue8m0x2, T::F32 | T::Bf16x2) => form(&[Rounding::Rz, Rounding::Rp], if a == T::F32 { 3 } else { 2 }, 0, Optional, No),
+        (T::F16x2, _) if f8x2(a) => form(&[Rounding::Rn], 2, 0, No, Optional),
+        (T::Bf16x2, T::Ue8m0x2) => form(&[Rounding::Rn], 2, 0, No, No),
+        (_, T::F16x2 | T::Bf16x2) if f8x2(d) => form(&[Rounding::Rn], 2, 0, Required, Optional),
+        _ => return None,
+    })
+}
+
+/// The PTX version from which `cvt.d.a` names a conversion ptxas 13.5
+/// knows (whatever its modifiers), `None` where it never does: no bit type
+/// on either side, tf32 only made from f32, a packed source only in the
+/// pairs below, and a packed destination from a scalar only from f32
+/// (measured over every pair of cvt's types with rounding, .satfinite and
+/// .relu variants, PTX 9.0 and 9.1, sm_100a; everything else is
+/// "Unexpected instruction types specified for 'cvt'").
+fn cvt_type_pair(d: ScalarType, a: ScalarType) -> Option<(u8, u8)> {
+    use ScalarType as T;
+    let packed = |t: ScalarType| {
+        matches!(
+            t,
+            T::F16x2 | T::Bf16x2 | T::E4m3x2 | T::E5m2x2 | T::E2m1x2 | T::E3m2x2 | T::E2m3x2 | T::Ue8m0x2
+                | T::E2m1x4 | T::E4m3x4 | T::E5m2x4 | T::E3m2x4 | T::E2m3x4 | T::S8x4 | T::U8x4 | T::S16x2 | T::U16x2 | T::F32x2
+        )
+    };
+    if d.kind() == TypeKind::Bits || a.kind() == TypeKind::Bits {
+        return None;
+    }
+    // tf32 is only ever made from f32.
+    if d == T::Tf32 || a == T::Tf32 {
+        return ((d, a) == (T::Tf32, T::F32)).then_some((0, 0));
+    }
+    if packed(a) {
+        return match (d, a) {
+            (T::F16x2, T::E4m3x2 | T::E5m2x2 | T::E2m3x2 | T::E3m2x2 | T::E2m1x2)
+            | (T::Bf16x2, T::Ue8m0x2)
+            | (T::E4m3x2 | T::E5m2x2, T::F16x2)
+            | (T::Ue8m0x2, T::Bf16x2) => Some((0, 0)),
+            (T::E4m3x2 | T::E5m2x2, T::Bf16x2) | (T::E2m3x2 | T::E3m2x2 | T::E2m1x2, T::F16x2 | T::Bf16x2) => Some((9, 1)),
+            _ => None,
+        };
+    }
+    (!packed(d) || a == T::F32).then_some((0, 0))
 }
 
 /// Whether every value of the integer type `a` is a value of the integer
@@ -1716,6 +2048,24 @@ fn head_needs(i: &Instruction) -> Needs {
     let info = i.opcode.info();
     let mut needs = Needs { ptx: info.min_ptx, sm: info.min_sm };
     let (reqs, _) = modifier_requirements(i.opcode);
+    if i.opcode == Opcode::Cvt {
+        let mut types = i.modifiers.iter().filter_map(|(m, _)| match m {
+            Modifier::Type(t) => Some(*t),
+            _ => None,
+        });
+        if let (Some(d), Some(a)) = (types.next(), types.next()) {
+            needs.ptx = needs.ptx.max(cvt_type_pair(d, a).unwrap_or_default());
+            let has = |w: &str| i.modifiers.iter().any(|(m, _)| m.spelling() == w);
+            let rounding = i.modifiers.iter().find_map(|(m, _)| match m {
+                Modifier::Rounding(r) => Some(*r),
+                _ => None,
+            });
+            let flags = ConversionFlags { sat: has(".sat"), ftz: has(".ftz"), satfinite: has(".satfinite"), relu: has(".relu") };
+            let scalar = scalar_conversion_needs(d, a, rounding, flags);
+            needs.ptx = needs.ptx.max(scalar.ptx);
+            needs.sm = needs.sm.max(scalar.sm);
+        }
+    }
     for (m, _) in &i.modifiers {
         if let Some((_, ptx, sm)) = reqs.iter().find(|(r, _, _)| r == m) {
             needs.ptx = needs.ptx.max(*ptx);
@@ -1865,10 +2215,17 @@ fn min_ptx_for_sm(sm: Sm) -> Option<(u8, u8)> {
     })
 }
 
+/// Whether a float literal (`0f`, `0d`, decimal) converts to `want`: a
+/// float type other than the halves.
+fn takes_float_literal(want: ScalarType) -> bool {
+    want.kind() == TypeKind::Float && !matches!(want, ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2)
+}
+
 fn expr_type(e: &Expr) -> OperandType {
     match e {
         Expr::Int { .. } => OperandType::IntImm,
-        Expr::F32(..) | Expr::F64(..) => OperandType::HexFloatImm,
+        Expr::F32(..) => OperandType::HexFloatImm(32),
+        Expr::F64(..) => OperandType::HexFloatImm(64),
         Expr::Decimal(..) => OperandType::DecFloatImm,
         Expr::Symbol(..) | Expr::Generic(..) => OperandType::Address,
         Expr::Unary(_, a, _) => expr_type(a),
@@ -2002,6 +2359,11 @@ fn allows_two_spaces(opname: &str) -> bool {
         || opname.starts_with("tcgen05")
 }
 
+/// Modifiers ptxas 13.5 takes more than once on one instruction, as if
+/// written once (measured one by one; `.sync` also where it closes the
+/// family's name, in the parser).
+const REPEATABLE_FLAGS: [&str; 9] = [".cc", ".sat", ".satfinite", ".uni", ".approx", ".relu", ".shiftamt", ".NaN", ".sync"];
+
 /// Families whose type modifiers are counted by the signature (others, such
 /// as `mma` or `tex`, carry several types the signature does not name).
 fn uses_single_type(opname: &str) -> bool {
@@ -2042,6 +2404,18 @@ mod tests {
         for not in ["%pm8", "%pm8_64", "%envreg32", "%envreg07", "%r1", "%tidx", "tid"] {
             assert_eq!(special_register(not), None, "{not}");
         }
+    }
+
+    /// ptxas 13.5: a kernel's parameters are `.param` ("Entry parameter
+    /// 'n' must have .param state space"); a repeated `.target` is taken.
+    #[test]
+    fn entry_parameters_and_repeated_targets() {
+        let kernel = |target: &str, params: &str| format!(".version 8.0\n{target}.address_size 64\n.visible .entry k({params}) {{\nret;\n}}\n");
+        let verdict = |src: String| check(&crate::ptx::parse(&src).expect("parses"), &CheckOptions::default()).map_err(|e| format!("{e:?}"));
+        let err = verdict(kernel(".target sm_80\n", ".param .u64 a, .reg .u32 n")).expect_err("a .reg kernel parameter");
+        assert!(err.contains("entry parameter 'n' must have .param state space"), "{err}");
+        verdict(kernel(".target sm_80\n", ".param .u64 a, .param .u32 n")).expect("`.param` parameters");
+        verdict(kernel(".target sm_80\n.target sm_80\n", ".param .u64 a")).expect("a repeated .target");
     }
 
     #[test]

@@ -246,7 +246,7 @@ impl<'s> Parser<'s> {
         match parse_int(self.text(t)) {
             Some((v, _)) => Ok(v),
             None => {
-                self.error(t.span, format!("integer literal '{}' is out of range", self.text(t)));
+                self.error(t.span, bad_int_literal(self.text(t)));
                 Err(())
             }
         }
@@ -408,9 +408,8 @@ impl<'s> Parser<'s> {
                 break;
             }
         }
-        if self.module.target.is_some() {
-            self.error(self.span_from(start), "duplicate .target directive");
-        }
+        // ptxas 13.5 takes a second `.target`; the last one counts (one
+        // naming a higher SM than the first is refused as such).
         self.module.target = Some(TargetDirective { entries, loc: self.loc_from(start) });
         Ok(())
     }
@@ -1024,13 +1023,16 @@ impl<'s> Parser<'s> {
             guard = Some(Guard { negated, reg, loc: self.loc_from(start) });
         }
         let op_tok = self.expect(TokenKind::Ident, "an instruction")?;
-        // Dotted words glued to the opcode: family words, then modifiers.
-        // They are read in place from the token buffer (`words_at..`), not
-        // copied out: a local array of them cost more to set up per
-        // instruction than the rest of the head's handling.
+        // Dotted words after the opcode: family words, then modifiers.
+        // ptxas 13.5 takes them with white space (a newline included)
+        // before any of them (`setp .lt.s32`, `ld\n.shared.u32`), and no
+        // operand starts with a dot. They are read in place from the token
+        // buffer (`words_at..`), not copied out: a local array of them
+        // cost more to set up per instruction than the rest of the head's
+        // handling.
         let words_at = self.pos;
         let mut nwords = 0;
-        while self.at(TokenKind::DotWord) && self.peek().span.start == self.prev_end() {
+        while self.at(TokenKind::DotWord) {
             let t = self.bump();
             if nwords == MAX_WORDS {
                 self.error(t.span, format!("more than {MAX_WORDS} modifiers on one instruction"));
@@ -1038,8 +1040,9 @@ impl<'s> Parser<'s> {
             }
             nwords += 1;
         }
-        // The head's text: the opcode and its glued words are contiguous,
-        // and the last word (when there is one) was the last token consumed.
+        // The head's text: from the opcode to its last word (when there is
+        // one), the last token consumed; white space between words makes
+        // another memo key, worked out once.
         let head_end = if nwords > 0 { self.prev_end() } else { op_tok.span.end };
         let head_text = &self.src.as_bytes()[op_tok.span.start as usize..head_end as usize];
         let (head, good) = match self.heads.get(head_text) {
@@ -1117,12 +1120,15 @@ impl<'s> Parser<'s> {
         Ok((head, !bad))
     }
 
-    /// Longest dotted prefix that names an opcode. The words are glued to the
-    /// first token, so each candidate name is a slice of the source.
+    /// Longest dotted prefix that names an opcode. Where the words are
+    /// glued to the first token (nearly always), each candidate name is a
+    /// slice of the source; after white space, the words are joined in a
+    /// string of their own.
     fn match_opcode(&mut self, op_tok: Token, first: &str, words: &[Token]) -> PResult<(Opcode, usize)> {
         let mut best = None;
         let mut entry = Opcode::name_entry(first);
         let mut k = 0;
+        let mut spaced: Option<String> = None;
         while let Some(e) = entry {
             if let Some(o) = e.opcode {
                 best = Some((o, k));
@@ -1130,9 +1136,24 @@ impl<'s> Parser<'s> {
             if !e.continues || k == words.len() {
                 break;
             }
+            let prev_end = if k == 0 { op_tok.span.end } else { words[k - 1].span.end };
+            if spaced.is_none() && words[k].span.start != prev_end {
+                spaced = Some(self.src[op_tok.span.start as usize..prev_end as usize].to_string());
+            }
             let end = words[k].span.end as usize;
+            if let Some(name) = spaced.as_mut() {
+                name.push_str(&self.src[words[k].span.start as usize..end]);
+            }
             k += 1;
-            entry = Opcode::name_entry(&self.src[op_tok.span.start as usize..end]);
+            entry = Opcode::name_entry(spaced.as_deref().unwrap_or(&self.src[op_tok.span.start as usize..end]));
+        }
+        // ptxas 13.5 takes a family's closing `.sync` again
+        // (`vote.sync.sync`, `bar.warp.sync.sync`): the repeats join the
+        // family's words.
+        if let Some((_, k)) = best.as_mut() {
+            while *k > 0 && *k < words.len() && self.text(words[*k - 1]) == ".sync" && self.text(words[*k]) == ".sync" {
+                *k += 1;
+            }
         }
         match best {
             Some(b) => Ok(b),
@@ -1249,7 +1270,7 @@ impl<'s> Parser<'s> {
                     Some((value, unsigned)) => OperandKind::Imm(Expr::Int { value, unsigned, loc: Loc(t.span) }),
                     None => {
                         self.leave();
-                        self.error(t.span, format!("invalid integer literal '{}'", self.text(t)));
+                        self.error(t.span, bad_int_literal(self.text(t)));
                         return Err(());
                     }
                 }
@@ -1478,7 +1499,7 @@ impl<'s> Parser<'s> {
                 match parse_int(self.text(t)) {
                     Some((value, unsigned)) => Ok(Expr::Int { value, unsigned, loc }),
                     None => {
-                        self.error(t.span, format!("invalid integer literal '{}'", self.text(t)));
+                        self.error(t.span, bad_int_literal(self.text(t)));
                         Err(())
                     }
                 }
@@ -1578,15 +1599,56 @@ pub fn parse_int(text: &str) -> Option<(u64, bool)> {
         None => (text, false),
     };
     let v = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16).ok()?
+        accumulate_digits(h, 16)?
     } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
-        u64::from_str_radix(b, 2).ok()?
+        accumulate_digits(b, 2)?
     } else if body.len() > 1 && body.starts_with('0') {
-        u64::from_str_radix(&body[1..], 8).ok()?
+        accumulate_digits(&body[1..], 8)?
     } else {
-        body.parse::<u64>().ok()?
+        accumulate_digits(body, 10)?
     };
     Some((v, unsigned))
+}
+
+/// The message for an integer token `parse_int` refuses: its digits do not
+/// fit the radix, or its value overflows.
+fn bad_int_literal(text: &str) -> String {
+    let body = text.trim_end_matches(['U', 'u']);
+    let digits_valid = !body.is_empty() && {
+        let (digits, radix) = match body.get(..2) {
+            Some("0x" | "0X") => (&body[2..], 16),
+            Some("0b" | "0B") => (&body[2..], 2),
+            _ if body.len() > 1 && body.starts_with('0') => (&body[1..], 8),
+            _ => (body, 10),
+        };
+        !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix))
+    };
+    if digits_valid {
+        format!("integer literal '{text}' overflows: constant overflow")
+    } else {
+        format!("invalid integer literal '{text}'")
+    }
+}
+
+/// The value of `digits` in `radix`, as ptxas 13.5 reads a literal: the
+/// digits are accumulated modulo 2^64 and a digit that follows a partial
+/// value with its top bit set is an overflow (`None`), so 2^64 + 1 reads
+/// as 1 and `0x100000000000000000` as 0, while `0x80000000000000000` and
+/// 10^20 are "Constant overflow" (measured: ptxas accepts 2^65 and 2^128
+/// written in hex and rejects 2^67).
+fn accumulate_digits(digits: &str, radix: u32) -> Option<u64> {
+    if digits.is_empty() {
+        return None;
+    }
+    let mut v = 0u64;
+    for c in digits.chars() {
+        let d = c.to_digit(radix)?;
+        if v >> 63 != 0 {
+            return None;
+        }
+        v = v.wrapping_mul(u64::from(radix)).wrapping_add(u64::from(d));
+    }
+    Some(v)
 }
 
 /// Folds an integer constant expression (64-bit wrapping arithmetic).
@@ -1657,7 +1719,18 @@ mod tests {
         assert_eq!(parse_int("010"), Some((8, false)));
         assert_eq!(parse_int("9999999999999999999"), Some((9_999_999_999_999_999_999, false)));
         assert_eq!(parse_int("18446744073709551615"), Some((u64::MAX, false)));
-        assert_eq!(parse_int("18446744073709551616"), None);
+        // Past 2^64 the digits wrap until a partial value has its top bit
+        // set (ptxas 13.5's verdicts and values: 2^64 + 5 is 5).
+        assert_eq!(parse_int("18446744073709551621"), Some((5, false)));
+        assert_eq!(parse_int("40000000000000000000"), Some((40_000_000_000_000_000_000u128 as u64, false)));
+        assert_eq!(parse_int("99999999999999999999"), None);
+        assert_eq!(parse_int("0x100000000000000007"), Some((7, false)));
+        assert_eq!(parse_int("0x1FFFFFFFFFFFFFFFF"), Some((u64::MAX, false)));
+        assert_eq!(parse_int("0x80000000000000000"), None);
+        assert_eq!(parse_int("0xFFFFFFFFFFFFFFFFF"), None);
+        assert_eq!(parse_int("0x100000000000000000000000000000000"), Some((0, false)));
+        assert_eq!(parse_int("0x"), None);
+        assert_eq!(parse_int("09"), None);
         assert_eq!(parse_int("7U"), Some((7, true)));
         assert_eq!(parse_int("0x10"), Some((16, false)));
         assert_eq!(parse_int(""), None);

@@ -173,6 +173,16 @@ pub struct Allocated {
     /// (`setmaxnreg`'s, [`RegisterCountChanges::declared`]), set by the
     /// driver.
     pub declared_registers: Option<u32>,
+    /// The function's constant bank 2, as selection filled it
+    /// ([`MachFunction::constant2`]).
+    pub constant2: Vec<u8>,
+    /// With `-g` (a function with [`MachFunction::register_names`]): per
+    /// instruction that defines registers, the virtual registers and the
+    /// registers they were given ([`crate::ir::SrcLoc::defs`] indexes it).
+    pub debug_defs: Vec<smallvec::SmallVec<[(u32, crate::isa::operand::Reg); 2]>>,
+    /// With `-g`: which PTX register each virtual register's words hold,
+    /// set by the driver ([`crate::emit::register_maps::naming`]).
+    pub register_naming: Option<Box<crate::emit::register_maps::Naming>>,
 }
 
 impl Allocated {
@@ -325,10 +335,14 @@ pub fn launch_register_limit(bounds: &crate::ir::function::LaunchBounds, sm: cra
         let per_thread = u64::from(crate::target::REGISTERS_PER_SM) / (ctas * warp_threads);
         (per_thread / 8 * 8).min(255) as u32
     });
-    match (bounds.max_regs, by_threads) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    tightest_limit([bounds.max_regs, by_threads])
+}
+
+/// The tightest of some optional register limits (`None` when none is
+/// given): `--maxrregcount`, `.maxnreg`, launch bounds and `setmaxnreg`
+/// each only ever lower what the others allow.
+pub fn tightest_limit(limits: impl IntoIterator<Item = Option<u32>>) -> Option<u32> {
+    limits.into_iter().flatten().min()
 }
 
 /// What a kernel's `setmaxnreg` instructions make of its register count,
@@ -389,7 +403,7 @@ pub fn register_count_changes(f: &crate::ir::Function, launch_limit: Option<u32>
         return Err((format!("setmaxnreg.dec has register count ({n}) which is larger than the largest temporal register count in the program ({highest})"), loc));
     }
     let declared = entry.min(highest);
-    let limit = [launch_limit, Some(declared), dec.map(|(n, _)| n)].into_iter().flatten().min().unwrap_or(declared);
+    let limit = tightest_limit([launch_limit, Some(declared), dec.map(|(n, _)| n)]).unwrap_or(declared);
     Ok(Some(RegisterCountChanges { declared, limit }))
 }
 
@@ -480,6 +494,7 @@ pub fn allocate(f: &MachFunction, options: &RegallocOptions) -> Result<Allocated
     let mut allocated = run::allocate_prog(&prog, options).map_err(fail)?;
     // The hardware's 255 limits nothing: only a lower limit caps the count.
     allocated.register_limit = options.max_registers.map(|m| m.max(16)).filter(|&m| m < layout::MAX_GPR);
+    allocated.constant2 = f.constant2.clone();
     Ok(allocated)
 }
 

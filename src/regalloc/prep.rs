@@ -197,6 +197,9 @@ pub struct Prog<'a> {
     /// Registers below this one are singles (R0, R2, R3, …): the
     /// convention's registers; 0 when the function passes nothing.
     pub abi_top: u32,
+    /// Record what each instruction defines (`-g`, a function with
+    /// register names): [`super::Allocated::debug_defs`].
+    pub debug: bool,
 }
 
 /// Builds the program of a machine function.
@@ -339,7 +342,7 @@ pub fn prepare(f: &MachFunction) -> Result<Prog<'_>, String> {
     if let Some(v) = bad {
         return Err(format!("virtual register {v} has no type"));
     }
-    Ok(Prog { name: f.name.clone(), sm: f.sm, kernel: f.kernel, local_bytes: f.local_bytes, kinds, blocks, insts, locs, abi_top })
+    Ok(Prog { name: f.name.clone(), sm: f.sm, kernel: f.kernel, local_bytes: f.local_bytes, kinds, blocks, insts, locs, abi_top, debug: !f.register_names.is_empty() })
 }
 
 /// The original blocks in layout order, or in reverse post-order when

@@ -4,7 +4,7 @@
 //! expanded, the prologue and the frame.
 
 use super::layout::Layout;
-use super::prep::{PKind, Prog};
+use super::prep::{PInst, PKind, Prog};
 use super::run::RunOut;
 use super::{AllocBlock, AllocInst, Allocated, Kind, abi};
 use crate::ir::SrcLoc;
@@ -347,6 +347,7 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
     }
     moves.sort_by_key(|m| m.0);
     let mut next_move = 0;
+    let mut debug_defs = Vec::new();
     let mut blocks = Vec::with_capacity(prog.blocks.len());
     // Per block and instruction, the wide R values it names (for the
     // recolouring).
@@ -390,7 +391,12 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
                 map.push((named, reg(file_of(kind), p + part)));
             }
             let before = out.insts.len();
+            out.locs.resize(out.insts.len(), loc);
             expand(&mut out, prog, i as usize, &map, &kinds, frame)?;
+            // With -g, what this instruction defines goes with the
+            // instructions it became (not with the moves around it).
+            let tagged = if prog.debug { defined(&mut debug_defs, &prog.insts[i as usize], &map, loc) } else { loc };
+            out.locs.resize(out.insts.len(), tagged);
             // A machine instruction's wide values (the copies of the
             // other kinds name words).
             let named: SmallVec<[(u8, u8); 4]> = if matches!(prog.insts[i as usize].kind, PKind::Inst(_)) {
@@ -415,8 +421,9 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
         blocks.push(AllocBlock { insts: std::mem::take(&mut out.insts), locs: std::mem::take(&mut out.locs) });
     }
     // The calling convention fixes a device function's registers (and
-    // the recolouring leaves functions with calls alone).
-    if prog.kernel {
+    // the recolouring leaves functions with calls alone); with -g the
+    // debug records name the registers as allocated.
+    if prog.kernel && !prog.debug {
         if let Some(top) = super::recolour::recolour(&mut blocks, &wide) {
             out.gpr_top = top;
         }
@@ -433,7 +440,23 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
         spill_loads: out.spill_loads,
         register_limit: None,
         declared_registers: None,
+        constant2: Vec::new(),
+        debug_defs,
+        register_naming: None,
     })
+}
+
+/// Records the registers instruction `inst` defines (its definitions and
+/// the parts of them its machine instruction names) in `defs`; `loc`
+/// tagged with them ([`SrcLoc::defs`]).
+fn defined(defs: &mut Vec<SmallVec<[(u32, Reg); 2]>>, inst: &PInst, map: &[(u32, Reg)], loc: SrcLoc) -> SrcLoc {
+    let is_def = |v: u32| inst.defs().any(|o| o.vreg == v);
+    let group: SmallVec<[(u32, Reg); 2]> = map.iter().copied().filter(|&(v, _)| is_def(v) || inst.alias.iter().any(|&(named, carrier, _)| named == v && is_def(carrier))).collect();
+    if group.is_empty() {
+        return loc;
+    }
+    defs.push(group);
+    SrcLoc { defs: defs.len() as u32, ..loc }
 }
 
 /// The stack pointer's set-up: loaded in a kernel, lowered by the frame.

@@ -75,7 +75,7 @@ impl F {
         self.inst(b, "EXIT", None, &[], &[]);
     }
     fn finish(self) -> MachFunction {
-        MachFunction { name: "t".into(), sm: SM, blocks: self.blocks, vregs: self.vregs, kernel: self.kernel, local_bytes: self.local_bytes }
+        MachFunction { name: "t".into(), sm: SM, blocks: self.blocks, vregs: self.vregs, kernel: self.kernel, local_bytes: self.local_bytes, constant2: Vec::new(), register_names: Vec::new() }
     }
 }
 

@@ -100,6 +100,16 @@ struct Obl {
     orph_att: u8,
     /// The producer of the pending (scoreboarded or orphan) result.
     by_w: u32,
+    /// The in-order queue of the producers whose results are pending on
+    /// `wsb` (0: none, or several queues).
+    wq: u8,
+    /// The guard under which every pending result (fixed, scoreboarded or
+    /// orphan) was produced ([`guard_key`]; [`NO_GUARD`] for
+    /// unconditional or mixed).
+    wg: u16,
+    /// The guard under which every holder of the read scoreboards read
+    /// the unit.
+    rg: u16,
     /// Read scoreboards holding the unit.
     rsb: u8,
     /// Per held read scoreboard: the write scoreboards of its holders.
@@ -114,10 +124,31 @@ struct Obl {
 
 impl Obl {
     fn is_empty(&self) -> bool {
-        self.fixed.is_empty() && self.wsb == 0 && self.orph_q == 0 && self.orph_att == 0 && self.rsb == 0
+        !self.writing() && self.rsb == 0
+    }
+
+    /// Whether a result is pending (or was, for fixed latencies: an
+    /// expired one stays until the block end).
+    fn writing(&self) -> bool {
+        !self.fixed.is_empty() || self.wsb != 0 || self.orph_q != 0 || self.orph_att != 0
     }
 
     fn join(&mut self, o: &Obl) {
+        match (self.writing(), o.writing()) {
+            (false, true) => self.wg = o.wg,
+            (true, true) if self.wg != o.wg => self.wg = NO_GUARD,
+            _ => {}
+        }
+        match (self.wsb != 0, o.wsb != 0) {
+            (false, true) => self.wq = o.wq,
+            (true, true) if self.wq != o.wq => self.wq = 0,
+            _ => {}
+        }
+        match (self.rsb != 0, o.rsb != 0) {
+            (false, true) => self.rg = o.rg,
+            (true, true) if self.rg != o.rg => self.rg = NO_GUARD,
+            _ => {}
+        }
         for &(row, t, by) in &o.fixed {
             match self.fixed.iter_mut().find(|f| f.0 == row) {
                 Some(f) if f.1 < t => *f = (row, t, by),
@@ -147,7 +178,31 @@ impl Obl {
 }
 
 fn fresh() -> Obl {
-    Obl { by_w: NONE, by_r: NONE, ..Obl::default() }
+    Obl { by_w: NONE, by_r: NONE, wg: NO_GUARD, rg: NO_GUARD, ..Obl::default() }
+}
+
+/// An instruction's guard as a key: the predicate's unit times two, plus
+/// one when negated; [`NO_GUARD`] when unconditional.
+fn guard_key(inst: &Inst, h: &HazardInfo) -> u16 {
+    match h.guard() {
+        Some(p) => p << 1 | u16::from(inst.guard.1),
+        None => NO_GUARD,
+    }
+}
+
+const NO_GUARD: u16 = u16::MAX;
+
+/// Whether two guards never hold in the same lane: one predicate, opposite
+/// senses (and not redefined in between: a predicate's redefinition turns
+/// the guards on it into [`NO_GUARD`]).
+fn complementary(a: u16, b: u16) -> bool {
+    a != NO_GUARD && b != NO_GUARD && a ^ b == 1
+}
+
+/// The bit of a predicate unit in a mask of predicates that guard pending
+/// obligations (P0–P6 and UP0–UP6: 16 units from [`P_BASE`]).
+fn guard_bit(key: u16) -> u16 {
+    if key == NO_GUARD { 0 } else { 1 << ((key >> 1) - P_BASE).min(15) }
 }
 
 /// A state at a block boundary: the units with obligations (cycles
@@ -392,7 +447,11 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
     for u in touched.drain(..) {
         units[usize::from(u)] = fresh();
     }
+    // The predicates that guard some obligation (their redefinition
+    // unguards those).
+    let mut guarded: u16 = 0;
     for (u, o) in entry.units {
+        guarded |= guard_bit(o.wg) | guard_bit(o.rg);
         units[usize::from(u)] = o;
         touched.push(u);
     }
@@ -404,6 +463,7 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
         let h = &f.infos[k];
         let ctrl = inst.ctrl;
         let class = h.class();
+        let g = guard_key(inst, h);
         // Waits.
         let mask = ctrl.wait() & ((1 << SCOREBOARDS) - 1);
         if mask != 0 {
@@ -438,8 +498,15 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                     out.push(Hazard { consumer: k, producer: (producer != NONE).then_some(producer as usize), register: unit_name(unit), kind, why });
                 }
             };
-            for r in h.guard().into_iter().chain(h.reads().iter().copied()) {
+            // (The guard is read in every lane; an operand only in the
+            // lanes the guard selects, none of which a result produced
+            // under the complementary guard was written in.)
+            let guard_read = h.guard().map(|p| (p, NO_GUARD));
+            for (r, g) in guard_read.into_iter().chain(h.reads().iter().map(|&r| (r, g))) {
                 let u = &units[usize::from(r)];
+                if complementary(u.wg, g) {
+                    continue;
+                }
                 if u.wsb != 0 {
                     report(r, HazardKind::Raw, u.by_w, format!("read while its result is pending on scoreboard(s) {:#b} not waited for", u.wsb));
                 }
@@ -455,12 +522,18 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
             }
             for &w in h.writes() {
                 let u = &units[usize::from(w)];
-                if u.wsb != 0 {
+                // Results of one in-order queue land in issue order: a
+                // later instruction of the pending producers' queue that
+                // sets a write scoreboard overwrites last (`LDS.128 R8` on
+                // W0, then `LDS R10` on W1 with no wait; the SASS
+                // interpreter's rule too).
+                let in_order = write_sb.is_some() && h.queue() != 0 && u.wq == h.queue();
+                if u.wsb != 0 && !in_order && !complementary(u.wg, g) {
                     report(w, HazardKind::Waw, u.by_w, format!("overwritten while its result is pending on scoreboard(s) {:#b} not waited for", u.wsb));
                 }
                 // (See `EARLY_OVERWRITES`.)
                 let early = h.overwrites_early(write_sb, u.rsb, &u.early);
-                if u.rsb != 0 && !read_before(h, write_sb, u.rsb, &read_queue) && !early {
+                if u.rsb != 0 && !read_before(h, write_sb, u.rsb, &read_queue) && !early && !complementary(u.rg, g) {
                     report(w, HazardKind::War, u.by_r, format!("overwritten while held by read scoreboard(s) {:#b} not waited for", u.rsb));
                 }
             }
@@ -473,6 +546,8 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
             for (i, &r) in h.reads().iter().enumerate().filter(|&(_, &r)| r < UR_BASE) {
                 let u = &mut units[usize::from(r)];
                 let newly = u.rsb >> s & 1 == 0;
+                u.rg = if u.rsb == 0 || u.rg == g { g } else { NO_GUARD };
+                guarded |= guard_bit(u.rg);
                 h.hold_early(i, s, newly, &mut u.early);
                 if newly {
                     u.rsb |= 1 << s;
@@ -499,10 +574,21 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 for &w in h.writes() {
                     touched.push(w);
                     let u = &mut units[usize::from(w)];
-                    u.wsb = 1 << s;
-                    u.fixed.clear();
-                    u.orph_q = 0;
-                    u.orph_att = 0;
+                    if u.writing() && complementary(u.wg, g) {
+                        // Lanes apart: both results are pending, each
+                        // in its own lanes.
+                        u.wq = if u.wsb == 0 || u.wq == h.queue() { h.queue() } else { 0 };
+                        u.wsb |= 1 << s;
+                        u.wg = NO_GUARD;
+                    } else {
+                        u.wsb = 1 << s;
+                        u.wq = h.queue();
+                        u.wg = g;
+                        u.fixed.clear();
+                        u.orph_q = 0;
+                        u.orph_att = 0;
+                    }
+                    guarded |= guard_bit(u.wg);
                     u.by_w = k as u32;
                 }
             }
@@ -512,24 +598,55 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 // sources are read: they are pending on the read scoreboard
                 // (sm_90+'s `ATOM.E.ADD.F16x2 P0, …` then `@P0 EXIT` after a
                 // wait on it; the SASS interpreter's rule too).
-                let pred_sb = ctrl.read_sb().filter(|s| *s < SCOREBOARDS && h.queue() != 0 && f.variable[class as usize]);
+                let pred_sb = ctrl.read_sb().filter(|s| *s < SCOREBOARDS && h.queue() != 0 && f.variable[h.producer_class() as usize]);
                 for (&w, &row) in h.writes().iter().zip(h.write_rows.iter()) {
                     touched.push(w);
                     let u = &mut units[usize::from(w)];
-                    u.fixed.clear();
-                    u.orph_att = 0;
+                    // Lanes apart (see above): the earlier results stay.
+                    let apart = u.writing() && complementary(u.wg, g);
+                    let kept_wsb = !apart && u.wsb != 0 && !(pred_sb.is_some() && w >= P_BASE);
+                    if !apart {
+                        u.fixed.clear();
+                        u.orph_att = 0;
+                    }
                     if let Some(s) = pred_sb.filter(|_| w >= P_BASE) {
-                        u.wsb = 1 << s;
-                        u.orph_q = 0;
-                    } else if f.variable[class as usize] {
-                        u.orph_q = queue_bit(h.queue());
+                        u.wq = 0;
+                        if apart {
+                            u.wsb |= 1 << s;
+                        } else {
+                            u.wsb = 1 << s;
+                            u.orph_q = 0;
+                        }
+                    } else if f.variable[h.producer_class() as usize] {
+                        u.orph_q = if apart { u.orph_q | queue_bit(h.queue()) } else { queue_bit(h.queue()) };
                     } else {
-                        u.orph_q = 0;
+                        if !apart {
+                            u.orph_q = 0;
+                        }
                         u.fixed.push((row, cycle, k as u32));
                     }
+                    // A pending scoreboarded result an unscoreboarded
+                    // write leaves (a hazard reported) keeps its guard.
+                    u.wg = if apart || (kept_wsb && u.wg != g) { NO_GUARD } else { g };
+                    guarded |= guard_bit(u.wg);
                     u.by_w = k as u32;
                 }
             }
+        }
+        // A redefined predicate no longer tells which lanes the
+        // obligations produced under it are in.
+        let redefined = h.writes().iter().filter(|&&w| w >= P_BASE).fold(0u16, |m, &w| m | guard_bit(w << 1));
+        if guarded & redefined != 0 {
+            for u in touched.iter().map(|&n| usize::from(n)) {
+                let u = &mut units[u];
+                if guard_bit(u.wg) & redefined != 0 {
+                    u.wg = NO_GUARD;
+                }
+                if guard_bit(u.rg) & redefined != 0 {
+                    u.rg = NO_GUARD;
+                }
+            }
+            guarded &= !redefined;
         }
         cycle += i64::from(ctrl.stall());
     }

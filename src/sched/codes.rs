@@ -192,7 +192,7 @@ fn row_max(table: &Table, consumers: impl Fn(Class) -> bool) -> Vec<u8> {
 /// Whether results of `class` need a write scoreboard on this SM.
 pub(super) fn variable(table: &Table, class: Class) -> bool {
     match class {
-        Class::Mem | Class::Async | Class::Texture | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc | Class::Mufu | Class::Conv | Class::Bitop => true,
+        Class::Mem | Class::Async | Class::Texture | Class::Mma | Class::Ldc | Class::Sreg | Class::Shfl | Class::Misc | Class::Mufu | Class::Conv | Class::Bitop => true,
         // Double precision is fixed-latency where the table measured it
         // (sm_90), variable elsewhere.
         Class::Fp64 => File::ALL.iter().all(|&f| table.latency(f, class, Class::Alu) == NEEDS_SCOREBOARD),
@@ -238,8 +238,11 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
     // function reads its arguments after the call's own issue and the
     // branch into the callee, which cover the cycle or two TEX reads later
     // than a load.
-    let fetches = blocks.iter().flat_map(|b| &b.insts).any(|i| i.op().facts().class == Class::Texture);
-    let rows = row_max(table, |c| c != Class::Texture || fetches);
+    // The same for the tensor cores' late fragment reads (7 cycles after
+    // an ALU result on sm_80), in a function with matrix instructions.
+    let has = |class: Class| blocks.iter().flat_map(|b| &b.insts).any(|i| i.op().facts().class == class);
+    let (fetches, multiplies) = (has(Class::Texture), has(Class::Mma));
+    let rows = row_max(table, |c| (c != Class::Texture || fetches) && (c != Class::Mma || multiplies));
     let nop = crate::isa::parse::parse_inst("NOP ;", sm, 0, Ctrl::NONE.with_stall(1)).map_err(|e| SchedError { block: 0, inst: 0, message: format!("no NOP on {sm}: {}", e.0) })?;
     // Scoreboard 0 counts the asynchronous copies' groups wherever a
     // function closes one (LDGDEPBAR): no other instruction may use it.

@@ -66,6 +66,21 @@ pub fn class_of(inst: &Inst) -> Class {
     }
 }
 
+/// The class whose latency row a result of `class` takes in the
+/// checkers' tables. A tensor-core result is read as soon as the shape
+/// allows, which the tables' one class does not tell apart: ptxas reads a
+/// `BMMA.88128` result 12 cycles on and an `HMMA.1688` one 15 cycles on
+/// (tests/data/matrix, sm_80 and sm_90), and HMMA.16816's 23 cycles on in
+/// the shared corpus. So a matrix result keeps the ALU's row there, as it
+/// did before the tensor cores were a class of readers of their own: the
+/// checkers do not time it (the scheduler gives it a write scoreboard).
+pub fn producer_class(class: Class) -> Class {
+    match class {
+        Class::Mma => Class::Alu,
+        class => class,
+    }
+}
+
 /// The in-order queue of an instruction's unit (0 for none): results of
 /// one queue arrive in issue order, as ptxas's code relies on (the
 /// transcendental/conversion unit, the double-precision unit, one queue
@@ -285,7 +300,7 @@ impl HazardInfo {
             }
         });
         for (row, &w) in info.write_rows.iter_mut().zip(&info.writes[..usize::from(info.n_writes)]) {
-            *row = Table::row_index(file_of(w), class);
+            *row = Table::row_index(file_of(w), producer_class(class));
         }
         for (e, entry) in EARLY_OVERWRITES.iter().enumerate() {
             if (entry.sms.0..=entry.sms.1).contains(&sm.number) {
@@ -322,6 +337,13 @@ impl HazardInfo {
     #[inline]
     pub fn class(&self) -> Class {
         self.class
+    }
+
+    /// The class of the instruction's results in the checkers' tables
+    /// ([`producer_class`]).
+    #[inline]
+    pub fn producer_class(&self) -> Class {
+        producer_class(self.class)
     }
 
     /// The in-order queue of the instruction's unit ([`queue`]; 0: none).

@@ -82,6 +82,9 @@ pub struct Entry {
     pub observations: u32,
 }
 
+/// A row's measured entries, (consumer, (cycles, observations)).
+type SmallEntries = smallvec::SmallVec<[(usize, (u8, u32)); 4 * CLASSES]>;
+
 /// Observations from which a measured minimum is taken as it is.
 pub const RELIABLE: u32 = 20;
 
@@ -119,19 +122,29 @@ impl Table {
     /// consumer of MOV), and ptxas's own code elsewhere goes below it. So an
     /// entry with fewer than [`RELIABLE`] observations is lowered to the
     /// producer's typical latency (its most-observed entry in the same file,
-    /// else in any file) when that is lower; a pair never observed takes the
-    /// typical latency.
+    /// else in any file, a tensor-core reader's only where there is no
+    /// other) when that is lower; a pair never observed takes the typical
+    /// latency.
     pub fn from_entries(sm: u16, entries: Vec<Entry>) -> Table {
         let mut measured = [[[None::<(u8, u32)>; CLASSES]; CLASSES]; 4];
         for e in &entries {
             let slot = &mut measured[e.file as usize][e.producer as usize][e.consumer as usize];
             *slot = Some(slot.map_or((e.cycles, e.observations), |(c, n)| (c.min(e.cycles), n + e.observations)));
         }
-        // The most-observed entry of a row (ties: the lower latency).
-        let typical = |row: &[Option<(u8, u32)>; CLASSES]| row.iter().flatten().copied().max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c))).map(|(c, _)| c);
+        // The most-observed entry of a row (ties: the lower latency). The
+        // tensor cores collect their operands later than any other reader
+        // (`F2FP -> HMMA` 7 cycles where `F2FP -> IADD3` is 4, sm_80), so
+        // their entries say nothing of the row's other readers: they count
+        // only in a row that has no other.
+        let most_observed = |entries: &mut dyn Iterator<Item = (usize, (u8, u32))>| {
+            let entries: SmallEntries = entries.collect();
+            let ordinary = entries.iter().filter(|(c, _)| *c != Class::Mma as usize).map(|(_, e)| *e).max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c)));
+            ordinary.or_else(|| entries.iter().map(|(_, e)| *e).max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c)))).map(|(c, _)| c)
+        };
+        let typical = |row: &[Option<(u8, u32)>; CLASSES]| most_observed(&mut row.iter().enumerate().filter_map(|(c, e)| Some((c, (*e)?))));
         let mut effective = [[[NEEDS_SCOREBOARD; CLASSES]; CLASSES]; 4];
         for p in 0..CLASSES {
-            let any_file = (0..4).flat_map(|f| measured[f][p].iter().flatten().copied()).max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c))).map(|(c, _)| c);
+            let any_file = most_observed(&mut (0..4).flat_map(|f| measured[f][p].iter().enumerate().filter_map(|(c, e)| Some((c, (*e)?)))));
             for f in 0..4 {
                 let Some(fallback) = typical(&measured[f][p]).or(any_file) else { continue };
                 for c in 0..CLASSES {
@@ -556,8 +569,13 @@ mod tests {
                 e(File::R, Class::Alu, Class::Mov, 9, 2),
                 e(File::R, Class::Alu, Class::Fp32, 3, 2),
                 e(File::P, Class::Fp32, Class::Control, 13, 20),
+                e(File::R, Class::ConvFast, Class::Mma, 7, 24),
+                e(File::R, Class::ConvFast, Class::Mem, 5, 8),
+                e(File::R, Class::ConvFast, Class::Alu, 4, 2),
             ],
         );
+        // A tensor-core reader is no row's typical one (sm_80's F2FP row).
+        assert_eq!([Class::Mma, Class::Mem, Class::Alu, Class::Fp32].map(|c| t.latency(File::R, Class::ConvFast, c)), [7, 5, 4, 5]);
         // Well observed: as measured, even above the typical latency.
         assert_eq!((t.latency(File::R, Class::Alu, Class::Alu), t.latency(File::R, Class::Alu, Class::Mem)), (4, 6));
         // Rarely observed: lowered to the typical one, never raised.

@@ -306,3 +306,72 @@ fn an_unscoreboarded_shared_load_may_overwrite_what_an_earlier_sts_holds() {
         }
     }
 }
+
+#[test]
+fn a_later_load_of_the_same_queue_may_overwrite_a_pending_result() {
+    // ptxas 13.5: `LDS.128 R8, [R2]` on W0, then `LDS R10, [R3]` on W1 with
+    // no wait (requests of one memory queue complete in order).
+    let wide = ("[B------:R-:W0:-:S01]", "LDS.128 R8, [R2] ;");
+    let end = ("[B01----:R-:W-:-:S01]", "IADD3 R5, R10, R8, RZ ;");
+    let ok = [wide, ("[B------:R-:W1:-:S01]", "LDS R10, [R3] ;"), end, EXIT];
+    assert_eq!(both_checkers(80, &ok), (None, None));
+    // Another queue, no write scoreboard, an ALU write: each must wait.
+    let global = ("[B------:R-:W1:-:S01]", "LDG.E R10, [R4.64] ;");
+    let unscoreboarded = ("[B------:R-:W-:-:S01]", "LDS R10, [R3] ;");
+    let alu = ("[B------:R-:W-:-:S01]", "IADD3 R10, R7, 0x1, RZ ;");
+    for (what, overwrite) in [("other queue", global), ("no scoreboard", unscoreboarded), ("alu", alu)] {
+        let (stat, dynamic) = both_checkers(80, &[wide, overwrite, end, EXIT]);
+        assert!(stat.is_some() && dynamic.is_some(), "{what}: {stat:?} {dynamic:?}");
+    }
+    // Pending from a global load on one path and a shared load on the
+    // other: no one queue orders the later shared load after both.
+    let joined = |first: &'static str| {
+        [
+            ("[B------:R-:W-:Y:S05]", "@P0 BRA 0x30 ;"),
+            ("[B------:R-:W0:-:S01]", first),
+            ("[B------:R-:W-:Y:S05]", "BRA 0x40 ;"),
+            wide,
+            ("[B------:R-:W1:-:S01]", "LDS R10, [R3] ;"),
+            end,
+            EXIT,
+        ]
+    };
+    assert_eq!(first(80, &joined("LDS.128 R8, [R6] ;")), None);
+    assert_eq!(first(80, &joined("LDG.E.128 R8, [R4.64] ;")), Some((4, HazardKind::Waw, "R10".into())));
+}
+
+#[test]
+fn results_under_complementary_guards_are_in_other_lanes() {
+    // ptxas 13.5 (sm_80): `@P0 LDS R6` on W0, then `@!P0 IMAD.MOV.U32 R6,
+    // RZ, RZ, R7` with no wait: the two write disjoint lanes.
+    let load = ("[B------:R-:W0:-:S01]", "@P0 LDS R6, [R2] ;");
+    let other = ("[B------:R-:W-:-:S08]", "@!P0 IMAD.MOV.U32 R6, RZ, RZ, R7 ;");
+    let end = ("[B0-----:R-:W-:-:S01]", "IADD3 R5, R6, 0x1, RZ ;");
+    assert_eq!(first(80, &[load, other, end, EXIT]), None);
+    // A read under the complementary guard does not depend on the load.
+    assert_eq!(first(80, &[load, ("[B------:R-:W-:-:S01]", "@!P0 IADD3 R5, R6, 0x1, RZ ;"), EXIT]), None);
+    // The same guard, another predicate, no guard: dependent.
+    for overwrite in ["@P0 IMAD.MOV.U32 R6, RZ, RZ, R7 ;", "@!P1 IMAD.MOV.U32 R6, RZ, RZ, R7 ;", "IMAD.MOV.U32 R6, RZ, RZ, R7 ;"] {
+        assert_eq!(first(80, &[load, ("[B------:R-:W-:-:S05]", overwrite), end, EXIT]), Some((1, HazardKind::Waw, "R6".into())), "{overwrite}");
+    }
+    // The predicate redefined in between.
+    let setp = ("[B------:R-:W-:-:S15]", "ISETP.NE.AND P0, PT, R7, RZ, PT ;");
+    assert_eq!(first(80, &[load, setp, other, end, EXIT]), Some((2, HazardKind::Waw, "R6".into())));
+    // … on one path only.
+    let one_path = [load, ("[B------:R-:W-:Y:S05]", "@P1 BRA 0x30 ;"), setp, other, end, EXIT];
+    assert_eq!(first(80, &one_path), Some((3, HazardKind::Waw, "R6".into())));
+    // Both results stay pending: a read in either lanes, or in all, still
+    // waits for the load.
+    for read in ["IADD3 R5, R6, 0x1, RZ ;", "@P0 IADD3 R5, R6, 0x1, RZ ;"] {
+        assert_eq!(first(80, &[load, other, ("[B------:R-:W-:-:S01]", read), EXIT]), Some((2, HazardKind::Raw, "R6".into())), "{read}");
+    }
+    // And the other way round: the later scoreboarded result too.
+    let alu = ("[B------:R-:W-:-:S08]", "@P0 IADD3 R6, R7, 0x1, RZ ;");
+    let late = ("[B------:R-:W1:-:S01]", "@!P0 LDS R6, [R3] ;");
+    assert_eq!(first(80, &[alu, late, ("[B-1----:R-:W-:-:S01]", "IADD3 R5, R6, 0x1, RZ ;"), EXIT]), None);
+    assert_eq!(first(80, &[alu, late, (ONE, "IADD3 R5, R6, 0x1, RZ ;"), EXIT]), Some((2, HazardKind::Raw, "R6".into())));
+    // A register a store holds in some lanes may be written in the others.
+    let store = ("[B------:R0:W-:-:S01]", "@P0 STG.E [R2.64], R6 ;");
+    assert_eq!(first(80, &[store, other, EXIT]), None);
+    assert_eq!(first(80, &[store, ("[B------:R-:W-:-:S05]", "IMAD.MOV.U32 R6, RZ, RZ, R7 ;"), EXIT]), Some((1, HazardKind::War, "R6".into())));
+}

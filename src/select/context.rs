@@ -33,6 +33,9 @@ pub enum Class {
     /// A kernel parameter (constant bank 0): a `c[0x0][…]` operand or a
     /// uniform register.
     Param,
+    /// An f64 constant the kernel's constant pool holds: a `c[0x2][…]`
+    /// operand ([`super::pool`]).
+    Pool,
     /// Anything else: a register.
     Reg,
 }
@@ -171,6 +174,8 @@ pub struct SelectCtx<'f> {
     pub desc: Option<VReg>,
     /// Per Ori block: its machine block (branch targets).
     pub block_index: Vec<u32>,
+    /// The kernel's constant bank 2.
+    pub pool: super::pool::Pool,
 }
 
 impl<'f> SelectCtx<'f> {
@@ -186,6 +191,7 @@ impl<'f> SelectCtx<'f> {
             error: None,
             desc: None,
             block_index: Vec::new(),
+            pool: super::pool::Pool::new(super::pool::enabled(sm) && func.kind != Some(crate::ir::FunctionKind::Device)),
         }
     }
 
@@ -294,6 +300,7 @@ impl<'f> SelectCtx<'f> {
             return match ty {
                 _ if bits == 0 => Class::Zero,
                 Type::R64 if bits as u32 == 0 && float_printable(apply_float_mods((bits >> 32) as u32, a.mods), true) => Class::Imm,
+                Type::R64 if self.pool.open() => Class::Pool,
                 _ => Class::Reg,
             };
         }
@@ -342,6 +349,14 @@ impl<'f> SelectCtx<'f> {
     pub fn src_imm_f64(&mut self, a: Arg) -> Operand {
         let bits = self.constant(a.value).map_or(0, |(b, _)| (b >> 32) as u32);
         Operand::Imm(apply_float_mods(bits, a.mods))
+    }
+
+    /// An f64 constant (sign modifiers folded in) as its entry in the
+    /// kernel's constant pool.
+    pub fn src_pool_f64(&mut self, a: Arg) -> Operand {
+        let bits = self.constant(a.value).map_or(0, |(b, _)| b);
+        let bits = if a.mods.abs { bits & !(1 << 63) } else { bits };
+        self.pool.slot(if a.mods.neg { bits ^ 1 << 63 } else { bits })
     }
 
     /// A kernel parameter as a constant-bank operand.

@@ -407,6 +407,9 @@ impl Context for SelectCtx<'_> {
     fn src_cbank(&mut self, a: Arg) -> Src {
         SelectCtx::src_cbank(self, a)
     }
+    fn src_pool_f64(&mut self, a: Arg) -> Src {
+        SelectCtx::src_pool_f64(self, a)
+    }
     fn arg_param_offset(&mut self, a: Arg) -> Option<u32> {
         self.param(a.value).map(|(off, _)| off)
     }
@@ -984,6 +987,9 @@ impl Context for SelectCtx<'_> {
     }
     fn emit_header_query(&mut self, _: Inst) -> Unit {
         self.select_header_query()
+    }
+    fn emit_uniform_pick(&mut self, _: Inst) -> Unit {
+        self.select_uniform_pick()
     }
 }
 

@@ -130,6 +130,13 @@ pub struct MachFunction {
     /// Bytes of the function's `.local` variables at the bottom of its
     /// frame (addressed from R1).
     pub local_bytes: u32,
+    /// The kernel's constant bank 2: the constants its code reads as
+    /// `c[0x2][offset]` operands ([`super::pool`]); empty for device
+    /// functions.
+    pub constant2: Vec<u8>,
+    /// The PTX registers values hold (the Ori function's, a value's
+    /// virtual register having its number): `-g`'s register maps.
+    pub register_names: Vec<crate::ir::RegisterName>,
 }
 
 /// The isa register naming virtual register `v` of type `ty`.

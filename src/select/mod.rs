@@ -12,6 +12,8 @@
 //!   operand slot is a rule;
 //! * [`cbank_offsets`]: the per-SM constant-bank-0 offsets of the
 //!   global-memory descriptor and the stack pointer;
+//! * [`pool`]: the kernel's constant bank 2, the f64 constants no
+//!   immediate holds;
 //! * [`mach`]: the machine function, shaped for regalloc2, and its text.
 //!
 //! The driver selects every instruction through the rules (terminators
@@ -30,6 +32,7 @@ pub mod context;
 pub mod generated;
 pub mod isle;
 pub mod mach;
+pub mod pool;
 
 pub use mach::{MBlock, MachBlock, MachFunction, MachInst, MachKind, VReg};
 
@@ -140,7 +143,8 @@ pub fn select_function(func: &Function, sm: Sm) -> Result<MachFunction, SelectEr
         }
     }
     let kernel = func.kind != Some(crate::ir::FunctionKind::Device);
-    Ok(MachFunction { name: func.name.clone(), sm, blocks, vregs: ctx.vregs, kernel, local_bytes: func.local_bytes })
+    let constant2 = pool::lay_out(&ctx.pool, &mut blocks);
+    Ok(MachFunction { name: func.name.clone(), sm, blocks, vregs: ctx.vregs, kernel, local_bytes: func.local_bytes, constant2, register_names: func.register_names.clone() })
 }
 
 #[cfg(test)]

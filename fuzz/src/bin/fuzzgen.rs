@@ -159,6 +159,10 @@ fn main() {
                     Ok(ours) if ours.is_ok() != theirs.is_ok() => {
                         if oracle::known_verdict_difference(&m, theirs.as_ref().err().map(String::as_str), sm) {
                             *known.entry(sm).or_default() += 1;
+                            // Listed so the remaining known classes can be counted.
+                            let first = |r: Option<&String>| r.and_then(|e| e.lines().next().map(str::to_string));
+                            let why = first(ours.as_ref().err()).or_else(|| first(theirs.as_ref().err())).unwrap_or_default();
+                            eprintln!("known seed={seed} sm_{sm}: {}", why.chars().take(200).collect::<String>());
                             None
                         } else {
                             let why = |r: Option<&String>| r.map_or("accepts".to_string(), |e| e.lines().next().unwrap_or("").chars().take(200).collect());

@@ -291,7 +291,7 @@ fn file(slot: &Slot) -> &'static str {
         Slot::Target(_) | Slot::AbsTarget(_) | Slot::RelOffset(_) => "Target",
         Slot::SpecialReg(_) => "SpecialReg",
         Slot::Imm32 { .. } | Slot::Imm64(_) | Slot::SImm(_) | Slot::Float { .. } | Slot::Half2 | Slot::Half => "Immediate",
-        Slot::Hex(_) | Slot::Mask(_) | Slot::HexSplit(..) | Slot::Text(_) | Slot::NextUr(_) => "Constant",
+        Slot::Hex(_) | Slot::Mask(_) | Slot::HexSplit(..) | Slot::Text(_) | Slot::NextUr(_) | Slot::Again(_) => "Constant",
     }
 }
 

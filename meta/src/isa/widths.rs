@@ -309,6 +309,7 @@ pub fn contradictions(form: &Form) -> Vec<String> {
                 | Slot::Barrier(_)
                 | Slot::SpecialReg(_)
                 | Slot::NextUr(_)
+                | Slot::Again(_)
         );
         let single = form.operand_suffixes.iter().any(|s| matches!(*s, OperandSuffix::Text { text: ".F32", slot } if usize::from(slot) == index));
         if (one_word || single) && widest(w) > 1 {

@@ -5,7 +5,7 @@
 //! flips and field enumerations of the words ptxas emits for ZLUDA's tests
 //! (sm_80, sm_90, sm_120, nvdisasm 13.5).
 
-use super::{Generation, NONE, RD, cbank, f, gpr, pred_plain};
+use super::{Generation, NONE, RD, alu, cbank, f, gpr, pred_plain};
 use crate::isa::bits::Field;
 use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot};
 
@@ -13,15 +13,18 @@ use crate::isa::form::{Form, ModField, OperandSuffix, PredShow, Slot};
 pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     let a = gpr(24, None, Some(0));
     let b = gpr(32, None, Some(1));
-    // ---- BMSK (0x21b): a mask of b bits from bit a; bit 75 `.W` (wrap).
+    // ---- BMSK (0x01b): a mask of b bits from bit a; bit 75 `.W` (wrap).
+    // b in the ALU forms: a register (0x21b), an immediate (0x81b, 32–63,
+    // printed unsigned: ptxas 13.5 words of the library corpus, `BMSK R0,
+    // RZ, 0x4`), a constant (0xa1b, sm_75–sm_90: `@P2 BMSK R12, RZ,
+    // c[0x0][0x178]` of cub's radix sort on sm_80 and sm_86) or a uniform
+    // register (0xc1b: `BMSK R8, RZ, UR4` written, on sm_90 and sm_120;
+    // bit 75 `.W` measured on the constant and uniform forms too).
     const WRAP: ModField = ModField { field: f(75, 75), names: &["", ".W"], extra: None };
-    v.push(g.form("BMSK", 0x21b, &[], &[WRAP], vec![RD, a, b]));
-    // The immediate b (0x81b, 32–63, printed unsigned) and the uniform
-    // twins UBMSK (0x29b, 0x89b; bit 91): ptxas 13.5 words of the library
-    // corpus (`BMSK R0, RZ, 0x4`, `UBMSK UR5, URZ, 0x4`), bit flips on sm_75,
-    // sm_80, sm_90, sm_100 and sm_120.
+    alu(v, g, "BMSK", 0x01b, &[], &[WRAP], &[RD, a], None, false, false, &[]);
     let imm = Slot::Imm32 { signed: false };
-    v.push(g.form("BMSK", 0x81b, &[], &[WRAP], vec![RD, a, imm]));
+    // The uniform twins UBMSK (0x29b, 0x89b; bit 91): bit flips on sm_75,
+    // sm_80, sm_90, sm_100 and sm_120.
     const UNIFORM: &[(Field, u64)] = &[(f(91, 91), 1)];
     let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
     for (opcode, b) in [(0x29b, ur(32)), (0x89b, imm)] {

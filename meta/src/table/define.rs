@@ -509,6 +509,12 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     for form in [0x200u16, 0xc00] {
         v.push(g.form("MUFU", form | 0x108, NONE, &[MUFU_OP], vec![RD, mufu_src(form)]));
     }
+    // A constant-bank source (0xb08, sm_75–sm_90; sm_100+ refuses it):
+    // ptxas 13.5's `MUFU.RSQ64H R17, c[0x0][0x17c]` for cuRAND's Poisson
+    // kernels on sm_80–sm_89; bits 63 `-`, 62 `|c|` (flips on sm_80).
+    if !g.wide_ur {
+        v.push(g.form("MUFU", 0xb08, NONE, &[MUFU_OP], vec![RD, cbank(Some(63), Some(62), None)]));
+    }
     let lea_pre = [RD, pred_plain(81, UnlessTrue), gpr(24, Some(72), Some(0))];
     alu(v, g, "LEA", 0x011, LEA_FIXED, &[], &lea_pre, Some(63), false, false, &[Slot::Hex(f(75, 79))]);
     // The other LEAs (bit flips of corpus words): bit 80 `.HI` (c at 64–71
@@ -685,6 +691,24 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     if g.wide_ur {
         v.push(g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]).widths(LOAD_WIDTHS));
         v.push(g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]).widths(LOAD_WIDTHS));
+        // LDG.E.ENL2.256 (0x97e, sm_100 and sm_120): 32 bytes into two
+        // quads, the first printed at 64–71, the second at 16–23; ptxas
+        // 13.5's `ld.global.v8.f32` (`LDG.E.ENL2.256 R4, R12,
+        // desc[UR4][R4.64]` = 0xfe000004040c797e / 0x000ea20008121904, bit
+        // flips on sm_100 and sm_120). The offset (40–56) counts 32-byte
+        // units and a mask (57–63, 72) prints unless all ones: only the
+        // zero offset and the full mask are modelled. 81–82 the L2 hint
+        // (0 `.EFL2`, 1 `.ENL2`, 3 `.INVALID3`), 84–86 the eviction
+        // priority as LDG's; bit 75 clear is refused, 76 clear adds a
+        // uniform register instead of the descriptor, 77–80 the order and
+        // scope, 73–74 `.LTC64B`/`.LTC128B`, 87–90 a predicate (0 prints
+        // nothing): kept as ptxas writes them.
+        const ENL2: ModField = ModField { field: f(81, 82), names: &[".EFL2", ".ENL2"], extra: None };
+        const SIZE_256: ModField = ModField { field: f(75, 75), names: &[U, ".256"], extra: None };
+        const LDG_256: &[(Field, u64)] = &[(f(40, 63), 0xfe << 16), (f(72, 74), 1), (f(76, 76), 1), (f(77, 80), 0), (f(83, 83), 0), (f(87, 90), 0), (f(91, 91), 1)];
+        let pair = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: None, scale: None, desc: Some(g.ur_field(32)), show_desc: true, uniform: None, zero_base: false, u32_base: false };
+        let quads = OperandWidths::ONE.result(Width::Regs(4)).source(0, Width::Address);
+        v.push(g.form("LDG.E", 0x97e, LDG_256, &[EVICT, ENL2, SIZE_256], vec![gpr(64, None, None), RD, pair]).widths(quads));
         v.push(g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]).widths(DATA_WIDTHS));
         v.push(g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]).widths(DATA_WIDTHS));
     } else {
@@ -891,6 +915,21 @@ fn control(v: &mut Vec<Form>, g: Generation) {
     // and sm_100 change the count, bit 48 clear prints none).
     const BAR_COUNT_FIXED: &[(Field, u64)] = &[(f(77, 79), 0)];
     v.push(Form { nonzero: &[1], ..g.form("BAR.SYNC", 0xb1d, BAR_COUNT_FIXED, &[DEFER], vec![Slot::Hex(f(54, 57)), Slot::Hex(f(42, 53))]) });
+    // The register forms (ptxas 13.5 for `barrier.sync a, b`, `bar.sync a`,
+    // `bar.sync 1, b` with registers, sm_75 to sm_120; bit flips on sm_90):
+    // 0x31d one register (32–39) holding the barrier in its low 4 bits and
+    // the thread count from bit 16 (ptxas builds it with SHF and LOP3),
+    // printed twice (`BAR.SYNC.DEFER_BLOCKING R11, R11`: 24–31 and 64–71
+    // print nothing); 0x51d the barrier in a register, every thread; 0x91d
+    // the barrier an immediate (54–57) and the count a register.
+    const BAR_REG_FIXED: &[(Field, u64)] = &[(f(24, 31), 0), (f(40, 63), 0), (f(64, 71), 0), (f(77, 79), 0)];
+    const BAR_IMM_REG_FIXED: &[(Field, u64)] = &[(f(24, 31), 0), (f(40, 53), 0), (f(58, 63), 0), (f(64, 71), 0), (f(77, 79), 0)];
+    let bar_reg = gpr(32, None, None);
+    v.push(g.form("BAR.SYNC", 0x31d, BAR_REG_FIXED, &[DEFER], vec![bar_reg, Slot::Again(0)]));
+    v.push(g.form("BAR.SYNC", 0x51d, BAR_REG_FIXED, &[DEFER], vec![bar_reg]));
+    // A zero count register prints nothing (random instances under
+    // nvdisasm): that text is the immediate form's.
+    v.push(Form { nonzero: &[1], ..g.form("BAR.SYNC", 0x91d, BAR_IMM_REG_FIXED, &[DEFER], vec![Slot::Hex(f(54, 57)), bar_reg]) });
     if g.wide_ur {
         v.push(g.form("BSYNC", 0x941, COND_PT, &[CONVERGENCE], vec![barrier]));
         v.push(g.form("BSSY", 0x945, BRANCH_FIXED, &[CONVERGENCE], vec![barrier, Slot::Target(Layout::Contiguous(f(34, 71)))]));

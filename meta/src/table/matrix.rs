@@ -39,12 +39,22 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     let slots = vec![RD, gpr(24, None, Some(0)), gpr(32, None, Some(1)), gpr(64, None, None)];
     let b_only = vec![RD, gpr(24, None, None), gpr(32, None, Some(1)), gpr(64, None, None)];
     let hmma_sms: &[((u16, u16), &Vec<Slot>)] = if g.wide_ur { &[((100, 100), &slots), ((120, 120), &b_only)] } else { &[((80, 90), &slots)] };
+    // The operands' registers are the fragments of PTX's `mma` per lane
+    // (PTX ISA, "Matrix fragments for mma.m16n8k*"): m16n8k16 a 4, b 2;
+    // m16n8k8 a 2, b 1 (tf32: 4 and 2); m16n8k4 tf32 a 2, b 1; an f32
+    // accumulator 4, an f16 one 2. The scheduler and the hazard checkers
+    // track a result's every register through these widths.
+    let (r, by) = (Width::Regs, Width::ByMod);
+    let k16 = |acc: u8| OperandWidths::ONE.result(r(acc)).source(0, r(4)).source(1, r(2)).source(2, r(acc));
+    let k8_f32 = OperandWidths::ONE.result(r(4)).source(0, by(0, &[2, 2, 4, 2])).source(1, by(0, &[1, 1, 2, 1])).source(2, r(4));
+    let k8_f16 = OperandWidths::ONE.result(r(2)).source(0, r(2)).source(1, r(1)).source(2, r(2));
+    let k4_tf32 = OperandWidths::ONE.result(r(4)).source(0, r(2)).source(1, r(1)).source(2, r(4));
     for &(sms, slots) in hmma_sms {
-        v.push(Form { sms, ..g.form("HMMA.16816.F32", 0x23c, F32, &[INPUT], slots.clone()) });
-        v.push(Form { sms, ..g.form("HMMA.16816.F16", 0x23c, F16, &[], slots.clone()) });
-        v.push(Form { sms, ..g.form("HMMA.1688.F32", 0x23c, K8_F32, &[INPUT_K8], slots.clone()) });
-        v.push(Form { sms, ..g.form("HMMA.1688.F16", 0x23c, K8_F16, &[], slots.clone()) });
-        v.push(Form { sms, ..g.form("HMMA.1684.F32.TF32", 0x23c, K4_TF32, &[], slots.clone()) });
+        v.push(Form { sms, ..g.form("HMMA.16816.F32", 0x23c, F32, &[INPUT], slots.clone()) }.widths(k16(4)));
+        v.push(Form { sms, ..g.form("HMMA.16816.F16", 0x23c, F16, &[], slots.clone()) }.widths(k16(2)));
+        v.push(Form { sms, ..g.form("HMMA.1688.F32", 0x23c, K8_F32, &[INPUT_K8], slots.clone()) }.widths(k8_f32));
+        v.push(Form { sms, ..g.form("HMMA.1688.F16", 0x23c, K8_F16, &[], slots.clone()) }.widths(k8_f16));
+        v.push(Form { sms, ..g.form("HMMA.1684.F32.TF32", 0x23c, K4_TF32, &[], slots.clone()) }.widths(k4_tf32));
     }
     // ---- IMMA (0x237): d, a, b, c like HMMA; the shape is 75 with 85–86
     // as its high bits (5 `.16832`, 4 `.16816`, 6 `.16864`, others
@@ -66,16 +76,20 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const COL: ModField = ModField { field: f(74, 74), names: &[U, ".COL"], extra: None };
     const LAYOUTS: &[OperandSuffix] = &[OperandSuffix::Mod { modifier: 3, slot: 1 }, OperandSuffix::Mod { modifier: 4, slot: 2 }];
     const LAYOUTS_BMMA: &[OperandSuffix] = LAYOUTS;
+    // Fragments (PTX ISA): an s32 accumulator of 4; a and b of 4 and 2
+    // (m16n8k32 bytes, m16n8k64 nibbles) or 2 and 1 (m16n8k16 bytes,
+    // m16n8k32 nibbles).
+    let imma = |a: u8, b: u8| OperandWidths::ONE.result(r(4)).source(0, r(a)).source(1, r(b)).source(2, r(4));
     for &(sms, slots) in hmma_sms {
-        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16832", 0x237, IMMA_K32, &[INT8, INT8_B, SAT, ROW, COL], slots.clone()) });
-        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16816", 0x237, IMMA_K16, &[INT8, INT8_B, SAT, ROW, COL], slots.clone()) });
+        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16832", 0x237, IMMA_K32, &[INT8, INT8_B, SAT, ROW, COL], slots.clone()) }.widths(imma(4, 2)));
+        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16816", 0x237, IMMA_K16, &[INT8, INT8_B, SAT, ROW, COL], slots.clone()) }.widths(imma(2, 1)));
     }
     // The 4-bit shapes exist as instructions up to sm_89 (from sm_90
     // ptxas emulates them with 8-bit IMMA).
     if !g.wide_ur {
         let sms = (80, 89);
-        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16864", 0x237, IMMA_K64_4, &[INT4, INT4_B, SAT, ROW, COL], slots.clone()) });
-        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16832", 0x237, IMMA_K32_4, &[INT4, INT4_B, SAT, ROW, COL], slots.clone()) });
+        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16864", 0x237, IMMA_K64_4, &[INT4, INT4_B, SAT, ROW, COL], slots.clone()) }.widths(imma(4, 2)));
+        v.push(Form { sms, operand_suffixes: LAYOUTS, ..g.form("IMMA.16832", 0x237, IMMA_K32_4, &[INT4, INT4_B, SAT, ROW, COL], slots.clone()) }.widths(imma(2, 1)));
     }
     // ---- BMMA (0x23d, single-bit products, up to sm_90): shape 75–76
     // (0 `.88128`, 1 `.168128`, 2 `.168256`), the product 78 (`.XOR`,
@@ -86,16 +100,21 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const POPC: ModField = ModField { field: f(80, 80), names: &[U, ".POPC"], extra: None };
     // sm_90 has only `.AND` (`.XOR` prints `.???0`: oracle).
     const BMMA_OP_90: ModField = ModField { field: f(78, 78), names: &[U, ".AND"], extra: None };
+    // Fragments (PTX ISA) by shape: m8n8k128 a 1, b 1, s32 accumulator 2;
+    // m16n8k128 a 2, b 1, accumulator 4; m16n8k256 a 4, b 2, accumulator 4.
+    let acc = by(0, &[2, 4, 4, 2]);
+    let bmma = OperandWidths::ONE.result(acc).source(0, by(0, &[1, 2, 4, 1])).source(1, by(0, &[1, 1, 2, 1])).source(2, acc);
     if !g.wide_ur {
-        v.push(Form { sms: (80, 89), operand_suffixes: LAYOUTS_BMMA, ..g.form("BMMA", 0x23d, BMMA_FIXED, &[BMMA_SHAPE, BMMA_OP, POPC, ROW, COL], slots.clone()) });
-        v.push(Form { sms: (90, 90), operand_suffixes: LAYOUTS_BMMA, ..g.form("BMMA", 0x23d, BMMA_FIXED, &[BMMA_SHAPE, BMMA_OP_90, POPC, ROW, COL], slots.clone()) });
+        v.push(Form { sms: (80, 89), operand_suffixes: LAYOUTS_BMMA, ..g.form("BMMA", 0x23d, BMMA_FIXED, &[BMMA_SHAPE, BMMA_OP, POPC, ROW, COL], slots.clone()) }.widths(bmma));
+        v.push(Form { sms: (90, 90), operand_suffixes: LAYOUTS_BMMA, ..g.form("BMMA", 0x23d, BMMA_FIXED, &[BMMA_SHAPE, BMMA_OP_90, POPC, ROW, COL], slots.clone()) }.widths(bmma));
     }
     // ---- DMMA (0x23f): m8n8k4 f64, d, a, b, c (pairs a and b, quads c
     // and d), no modifier bits; spelled `.884` up to sm_89, `.8x8x4`
     // from sm_90. ptxas sets no reuse flags on it.
     const DMMA_FIXED: &[(Field, u64)] = &[(f(72, 90), 0)];
     let plain = vec![RD, gpr(24, None, None), gpr(32, None, None), gpr(64, None, None)];
-    let dmma = |sms: (u16, u16), name: &'static str| Form { sms, ..g.form(name, 0x23f, DMMA_FIXED, &[], plain.clone()) };
+    let dmma_widths = OperandWidths::ONE.result(r(4)).source(0, r(2)).source(1, r(2)).source(2, r(4));
+    let dmma = |sms: (u16, u16), name: &'static str| Form { sms, ..g.form(name, 0x23f, DMMA_FIXED, &[], plain.clone()) }.widths(dmma_widths);
     if g.wide_ur {
         v.push(dmma((100, 120), "DMMA.8x8x4"));
     } else {

@@ -158,5 +158,17 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         // The response's address and the mbarrier's: one pair.
         let pair = OperandWidths::ONE.source(0, Width::Regs(2));
         v.push(Form { sms: (sms.0.max(100), sms.1), uniform_guard: true, ..g.form("UGETNEXTWORKID", 0x3ca, SET_91, &[CAST], vec![whole(24), Slot::NextUr(0)]) }.widths(pair));
+        // UTCATOMSWS (0x5e3, sm_100 only: nvdisasm refuses it on sm_90 and
+        // sm_120): ptxas 13.5's `tcgen05.alloc` claims tensor-memory columns
+        // with `UTCATOMSWS.FIND_AND_SET.ALIGN UP0, UR4, UR8` (0x00000008000475e3
+        // / 0x000e220008000800): the success predicate 81–83, the result 16–23,
+        // the request 32–39; bit 75 `.ALIGN`, 85 `.2CTA`, 91 set. Flips of
+        // 24–31, 40–74, 76–80, 84, 86–90 print nothing (kept 0).
+        const TC_FIXED: &[(Field, u64)] = &[(f(24, 31), 0), (f(40, 74), 0), (f(76, 80), 0), (f(84, 84), 0), (f(86, 90), 0), (f(91, 91), 1)];
+        const TC_CTA: ModField = ModField { field: f(85, 85), names: &[".FIND_AND_SET", ".2CTA.FIND_AND_SET"], extra: None };
+        const TC_ALIGN: ModField = ModField { field: f(75, 75), names: &["", ".ALIGN"], extra: None };
+        let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
+        let up = Slot::Pred { uniform: true, field: f(81, 83), not: None, show: PredShow::Always };
+        v.push(Form { sms: (100, 100), uniform_guard: true, ..g.form("UTCATOMSWS", 0x5e3, TC_FIXED, &[TC_CTA, TC_ALIGN], vec![up, ur(16), ur(32)]) });
     }
 }

@@ -218,6 +218,18 @@ fn blackwell_ops(v: &mut Vec<Form>, g: Generation) {
     // b a uniform register (0xe07; `SEL.64 R2, R4, UR10, P0` in library-corpus
     // words of ptxas 13.5 for sm_120).
     v.push(sm120(g.form("SEL.64", 0xe07, SEL64_REG, &[], vec![RD, a, g.uniform_b(None, None), pred(87, Always)])).widths(SIZED_WIDTHS));
+    // USEL.64 (sm_120): SEL.64 on uniform registers, bit 91 set, b a
+    // uniform register (0xc87) or the signed 33-bit immediate (0x487), the
+    // uniform predicate 87–90. ptxas 13.5's `USEL.64 UR10, UR10, 0x800,
+    // !UP0` and `USEL.64 UR4, UR4, URZ, !UP0` of thrust_sort and
+    // thrust_transform; flips on sm_120 (63, 64 the immediate, 87 and 90
+    // the predicate).
+    const USEL64_REG: &[(Field, u64)] = &[(f(64, 71), 0), (f(91, 91), 1)];
+    const USEL64_IMM: &[(Field, u64)] = &[(f(65, 71), 0), (f(91, 91), 1)];
+    let ur = |lo| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
+    let up = Slot::Pred { uniform: true, field: f(87, 89), not: Some(90), show: Always };
+    v.push(sm120(Form { uniform_guard: true, ..g.form("USEL.64", 0xc87, USEL64_REG, &[], vec![ur(16), ur(24), ur(32), up]) }).widths(SIZED_WIDTHS));
+    v.push(sm120(Form { uniform_guard: true, ..g.form("USEL.64", 0x487, USEL64_IMM, &[], vec![ur(16), ur(24), Slot::SImm(f(32, 64)), up]) }).widths(SIZED_WIDTHS));
     // 64-bit ISETP.
     const ISETP64: &[(Field, u64)] = &[(f(72, 72), 0), (f(68, 71), 7), (f(80, 80), 1)];
     const SIGNED64: ModField = ModField { field: f(73, 73), names: &[".U64", ".S64"], extra: None };
@@ -854,14 +866,19 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // sm_80, sm_90, sm_120; of half_ops' words on sm_75 and sm_100).
     const CAS_KIND: ModField = ModField { field: f(87, 88), names: &[U, ".CAST", ".CAS", ".CAST.SPIN"], extra: None };
     const CAST_KIND: ModField = ModField { field: f(87, 88), names: &[U, ".CAST", U, ".CAST.SPIN"], extra: None };
-    // (sm_75–sm_89 print no `.128`; sm_90 refuses 0x58d; `.64` not measured: oracle.)
+    // (sm_75–sm_89 print no `.128`; sm_90 refuses 0x58d. `.64` of 0x58d:
+    // ptxas 13.5's `ATOMS.CAST.SPIN.64 P0, [R33], R24, R26` for cub's
+    // 64-bit shared atomics on sm_100 and sm_120, compare and store pairs;
+    // 3 prints `.INVALID3`.)
     const CAS_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32", ".64"], extra: None };
-    const CAST_TYPE: ModField = ModField { field: f(73, 75), names: &["", ".S32"], extra: None };
+    const CAST_TYPE: ModField = CAS_TYPE;
     const CAST_P: &[(Field, u64)] = &[(f(16, 23), 0)];
+    // The result a predicate; the compare and store values the size.
+    const CAST_WIDTHS: OperandWidths = OperandWidths::ONE.source(1, Width::Size).source(2, Width::Size);
     let from = |sm: u16, form: Form| Form { sms: (g.sms.0.max(sm), g.sms.1), ..form };
     v.push(g.form("ATOMS", 0x38d, NONE, &[CAS_KIND, CAS_TYPE], vec![RD, shared(None), data, gpr(64, None, None)]).widths(DATA_WIDTHS));
     if g.wide_ur {
-        v.push(from(100, g.form("ATOMS", 0x58d, CAST_P, &[CAST_KIND, CAST_TYPE], vec![pred_plain(81, Always), shared(None), data, gpr(64, None, None)])).widths(DATA_WIDTHS));
+        v.push(from(100, g.form("ATOMS", 0x58d, CAST_P, &[CAST_KIND, CAST_TYPE], vec![pred_plain(81, Always), shared(None), data, gpr(64, None, None)])).widths(CAST_WIDTHS));
     }
     // ATOMS.POPC.INC.32 (0xf8c; 87–91 = 0x1b): count the active threads into
     // shared memory, `[R0+URZ]` (the uniform register printed even when
@@ -883,12 +900,13 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("CCTL.IVALL", 0x98f, IVALL, &[], vec![]));
     // CCTL.E.PF2 [R6]: a prefetch of the line at a 64-bit address (24–31,
     // printed as one register; bit 72 `.E`, 87–91 = 1): ptxas 13.5 words of
-    // thrust_transform on sm_90 and sm_100 (`0x000000000600798f /
-    // 0x...0000800100`); flips of 32–104 on sm_90 show no offset. sm_90+.
-    if g.wide_ur || g.sms.1 >= 90 {
+    // thrust_transform on sm_80 to sm_100 (`0x000000000600798f /
+    // 0x...0000800100`); flips of 32–104 on sm_90 show no offset; the
+    // same word prints the same on sm_75 to sm_120.
+    {
         const PF2: &[(Field, u64)] = &[(f(72, 72), 1), (f(87, 91), 1)];
         let line = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
-        v.push(Form { sms: (g.sms.0.max(90), g.sms.1), ..g.form("CCTL.E.PF2", 0x98f, PF2, &[], vec![line]) });
+        v.push(g.form("CCTL.E.PF2", 0x98f, PF2, &[], vec![line]));
     }
 }
 
@@ -911,7 +929,17 @@ fn viaddmnmx(v: &mut Vec<Form>, g: Generation) {
     // words of ptxas 13.5, `VIADDMNMX R19, R15, -R17, R18, PT`; bit flips
     // on sm_90 and sm_100).
     let b32 = gpr(32, Some(63), Some(1));
-    for (form, slots) in [(0x246u16, vec![RD, a, b32, c64, sel]), (0x446, vec![RD, a, b64, imm, sel]), (0x846, vec![RD, a, imm, c64, sel]), (0xe46, vec![RD, a, b64, g.uniform_b(None, None), sel])] {
+    // b a uniform register (0xc46, `-` 63) and c in 64–71: ptxas 13.5's
+    // `VIADDMNMX.U32 R0, R0, UR4, R3, PT` and `VIADDMNMX R25, R22, -UR8,
+    // RZ, !PT` of cub's radix and merge sorts (sm_90, sm_100; flips on both).
+    let (bu, cu) = (g.uniform_b(Some(63), None), gpr(64, None, Some(2)));
+    for (form, slots) in [
+        (0x246u16, vec![RD, a, b32, c64, sel]),
+        (0x446, vec![RD, a, b64, imm, sel]),
+        (0x846, vec![RD, a, imm, c64, sel]),
+        (0xc46, vec![RD, a, bu, cu, sel]),
+        (0xe46, vec![RD, a, b64, g.uniform_b(None, None), sel]),
+    ] {
         v.push(Form { sms, ..g.form("VIADDMNMX", form, NONE, VIADDMNMX_MODS, slots) });
     }
     // VIMNMX3 (0x20f): the minimum or maximum of three registers, the same
@@ -972,7 +1000,9 @@ fn uiadd3_64(v: &mut Vec<Form>, g: Generation) {
     // UR4` = 0x0000000c0a047297 / 0x000fe4000fffe004); sm_100 as sm_120.
     let (sms, show) = if g.wide_ur { ((100, 120), PredShow::Always) } else { ((90, 90), PredShow::UnlessTrue) };
     let up = |lo| Slot::Pred { uniform: true, field: f(lo, lo + 2), not: None, show };
-    for (form, b) in [(0x297u16, ur(32, None)), (0x897, Slot::Imm32 { signed: true })] {
+    // b's `-` is bit 63 (ptxas 13.5's `UIADD3.64 UR4, UPT, UPT, UR12, -UR10,
+    // URZ` of cub's radix sort on sm_120; the flip on sm_90).
+    for (form, b) in [(0x297u16, ur(32, Some(63))), (0x897, Slot::Imm32 { signed: true })] {
         let slots = vec![ur(16, None), up(81), up(84), ur(24, Some(72)), b, ur(64, Some(75))];
         v.push(Form { sms, uniform_guard: true, ..g.form("UIADD3.64", form, PLAIN, &[], slots) }.widths(SIZED_WIDTHS));
     }

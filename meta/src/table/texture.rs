@@ -234,6 +234,21 @@ const SURFACE_SIZE: ModField = ModField { field: Field::bits(73, 75), names: &["
 /// `.zero`: loads give zero, stores are dropped), nothing (`.clamp`),
 /// `.TRAP` (3 prints `.INVALID3`).
 const SURFACE_CLAMP: ModField = ModField { field: Field::bits(59, 60), names: &[".IGN", "", ".TRAP", UNMEASURED], extra: None };
+/// The components a formatted store writes (72–75, SUST.P: PTX `sust.p`
+/// with one, two or four elements): red (`.R`, 0x1), red and green
+/// (`.RG`, 0x3) or all four (0xf, nothing printed), as ptxas 13.5 writes
+/// them for `.b32`, `.v2.b32` and `.v4.b32`; other masks not measured.
+const SURFACE_COMPONENTS: ModField = ModField { field: Field::bits(72, 75), names: &COMPONENT_NAMES, extra: None };
+const COMPONENT_NAMES: [&str; 16] = {
+    let mut n = [UNMEASURED; 16];
+    n[1] = ".R";
+    n[3] = ".RG";
+    n[15] = "";
+    n
+};
+/// The data registers of a formatted store per component mask (one per
+/// component, four for three, as a quad).
+const COMPONENT_REGS: [u8; 16] = [1, 1, 1, 2, 1, 2, 2, 4, 1, 2, 2, 4, 2, 4, 4, 4];
 /// The memory order and scope of a surface access (76–80), as ptxas 13.5
 /// writes them: `.STRONG.CTA` (16) on sm_75, `.STRONG.SM` (10) from sm_80;
 /// the other values print other orders and scopes, not measured here.
@@ -294,6 +309,16 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         ("SULD.D.BA.2D_ARRAY", "SUST.D.BA.2D_ARRAY", 4, 4),
         ("SULD.D.BA.3D", "SUST.D.BA.3D", 5, 4),
     ];
+    // Formatted stores (SUST.P: 0xb9b, 0xf9b; PTX `sust.p`), per
+    // dimension: SUST's fields with 72–75 the components written instead
+    // of `.BA` and the size (ptxas 13.5 on sm_75/80/90/120:
+    // `SUST.P.2D.STRONG.SM.R.TRAP [R20], R10, 0x0, 0x58` =
+    // 0x7000580a14007b9b / 0x000fe2000010a100, `SUST.P.1D.STRONG.SM.TRAP
+    // [R16], R10, UR4, 0x0` = 0x1000040a10007f9b / 0x000fe2000810af00,
+    // `SUST.P.2D.STRONG.SM.RG.IGN [R28], R26, UR4` = 0x60ff041a1c007f9b /
+    // 0x000fe2000810a300).
+    const FORMATTED: [(&str, u64, u8); 5] = [("SUST.P.1D", 0, 1), ("SUST.P.1D_ARRAY", 2, 2), ("SUST.P.2D", 3, 2), ("SUST.P.2D_ARRAY", 4, 4), ("SUST.P.3D", 5, 4)];
+    let formatted_widths = |coords: u8| OperandWidths::ONE.source(0, Width::Regs(coords)).source(1, Width::ByMod(1, &COMPONENT_REGS));
     // A load's result and a store's data are the size; the handle after
     // them one word.
     let load_widths = |coords: u8| OperandWidths::ONE.result(Width::Size).source(0, Width::Regs(coords));
@@ -312,6 +337,8 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         all.extend_from_slice(handle);
         leak(all)
     };
+    // A formatted store's: a store's, 72 being part of the components.
+    let formatted = |dim: u64, uniform: bool, handle: &[(Field, u64)]| -> &'static [(Field, u64)] { leak(access(dim, false, uniform, handle).iter().copied().filter(|&(fl, _)| fl != f(72, 72)).collect()) };
     let query = |uniform: bool, handle: &[(Field, u64)]| -> &'static [(Field, u64)] {
         let mut all = vec![(f(32, 39), 0), (f(59, 61), 0), (f(62, 63), 0), (f(76, 90), 0), (f(91, 91), u64::from(uniform)), (f(92, 104), 0)];
         all.extend_from_slice(handle);
@@ -331,6 +358,15 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         const UR_HANDLE: &[(Field, u64)] = &[(f(46, 58), 0)];
         const REG_HANDLE: &[(Field, u64)] = &[(f(40, 58), 0)];
         for (sms, scope) in [((75, 75), SURFACE_SCOPE_75), ((80, 90), SURFACE_SCOPE_80)] {
+            // The formatted stores first: SUST's typed struct then has one
+            // choice of `.P.<dim>` or `.D.BA.<dim>` and one of the scopes
+            // (the generator merges the forms' modifiers in table order).
+            let mods: &'static [ModField] = leak_mods(vec![scope, SURFACE_COMPONENTS, SURFACE_CLAMP]);
+            for (st, dim, coords) in FORMATTED {
+                let bank_sms = (sms.0, sms.1.min(89));
+                v.push(Form { sms: bank_sms, ..g.form(st, 0xb9b, formatted(dim, false, &[]), mods, vec![addr, data, bank, word]) }.widths(formatted_widths(coords)));
+                v.push(Form { nonzero: &[2], sms, ..g.form(st, 0xf9b, formatted(dim, true, UR_HANDLE), mods, vec![addr, data, handle_ur, zero]) }.widths(formatted_widths(coords)));
+            }
             let mods: &'static [ModField] = leak_mods(vec![SURFACE_SIZE, scope, SURFACE_CLAMP]);
             for (ld, st, dim, coords) in DIMS {
                 // The constant-bank forms stop at sm_89 (sm_90's code reads
@@ -364,6 +400,10 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
         // printed); TXQ: 48–55 clear and a `0x0` printed after the handle.
         const UR_ACCESS: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0)];
         const UR_QUERY: &[(Field, u64)] = &[(f(48, 55), 0), (f(56, 58), 0)];
+        let formatted_mods: &'static [ModField] = leak_mods(vec![SURFACE_SCOPE_80, SURFACE_COMPONENTS, SURFACE_CLAMP]);
+        for (st, dim, coords) in FORMATTED {
+            v.push(Form { nonzero: &[2], ..g.form(st, 0xf9b, formatted(dim, true, UR_ACCESS), formatted_mods, vec![addr, data, handle_ur]) }.widths(formatted_widths(coords)));
+        }
         let mods: &'static [ModField] = leak_mods(vec![SURFACE_SIZE, SURFACE_SCOPE_80, SURFACE_CLAMP]);
         for (ld, st, dim, coords) in DIMS {
             v.push(Form { nonzero: &[2], ..g.form(ld, 0xf99, access(dim, true, true, UR_ACCESS), mods, vec![RD, addr, handle_ur]) }.widths(load_widths(coords)));

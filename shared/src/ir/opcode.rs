@@ -430,6 +430,13 @@ opcodes! {
     WarpReduce = "REDUX", Sass, Effect;
     /// `ELECT p, ud, PT` (sm_90+): results `ud` (the lane), `p`.
     WarpElect = "ELECT", Sass, Effect;
+    /// `@pending R2UR differ, ud, a` (the predicate form): `ud` is `a` of
+    /// the first lane where `pending` holds; `differ` is whether this
+    /// lane's `a` is another value where `pending` holds, `rest` (the third
+    /// argument) elsewhere. One step of the loop over the warp's texture
+    /// and surface handles (arguments `pending, a, rest`, results `ud,
+    /// differ`).
+    UniformPick = "R2UR", Sass, Effect;
     /// `USETMAXREG.TRY_ALLOC.CTAPOOL up, n` then the uniform predicate
     /// into `p` (sm_90a+): asks the CTA's pool for registers up to the
     /// count `n` (the immediate); `p` says whether they were granted.

@@ -226,6 +226,10 @@ pub enum Slot {
     /// [UR8], [UR9]`: one 8-bit field names the pair). No bits; decoded
     /// as `Operand::Hex(0)`.
     NextUr(u8),
+    /// The register of the slot of this index printed again (BAR.SYNC's
+    /// `R11, R11`: one register holds the barrier and the thread count).
+    /// No bits; decoded as `Operand::Hex(0)`.
+    Again(u8),
 }
 
 /// Bank and offset fields of a constant-bank operand.
@@ -430,7 +434,7 @@ impl Slot {
             Slot::CBank { neg, abs, not } => field(CBANK_BANK) | field(CBANK_OFFSET) | bit(neg) | bit(abs) | bit(not),
             Slot::LoadBank { offset, index, .. } => field(CBANK_BANK) | field(offset) | field(index),
             Slot::Hex(f) | Slot::Mask(f) | Slot::SpecialReg(f) | Slot::Imm64(f) | Slot::SImm(f) => field(f),
-            Slot::Text(_) | Slot::NextUr(_) => 0,
+            Slot::Text(_) | Slot::NextUr(_) | Slot::Again(_) => 0,
             Slot::HexSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 | Slot::Half => field(IMM32),
             Slot::Target(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f))
@@ -451,12 +455,14 @@ impl<Op, Mod: 'static, W> Form<Op, Mod, W> {
     /// of sm_70+ words: the result register in bits 16–23 (general or
     /// uniform) and the result predicates in 81–83 and 84–86, and for the
     /// texture fetches (TEX, TLD) and queries (TXQ) their second result
-    /// pair in 64–71; every other operand is read.
+    /// pair in 64–71, and LDG.E.ENL2.256 its first quad there (no other
+    /// LDG form has a register at 64); every other operand is read.
     #[inline]
     pub fn result_slot(name: &str, slot: &Slot) -> bool {
         let texture = name.starts_with("TEX") || name.starts_with("TLD") || name.starts_with("TXQ");
+        let second = texture || name.starts_with("LDG");
         match slot {
-            Slot::Gpr { field, .. } if texture && field.start == 64 => true,
+            Slot::Gpr { field, .. } if second && field.start == 64 => true,
             Slot::Gpr { field, .. } | Slot::Ur { field, .. } => field.start == 16,
             Slot::Pred { field, .. } => field.start == 81 || field.start == 84,
             _ => false,

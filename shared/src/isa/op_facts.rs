@@ -72,10 +72,19 @@ pub enum Class {
     /// after a MOV or IMAD writes it, where loads and stores need 7 or 8
     /// (ZLUDA's `tex_read_*` kernels).
     Texture,
+    /// The tensor cores: HMMA, IMMA, BMMA, DMMA. Their results always take
+    /// a write scoreboard; as readers they are a class apart from the ALU
+    /// because they collect their fragments later and over several cycles:
+    /// ptxas issues `HMMA` 7 cycles after an `F2FP` writes one of its
+    /// operands where an integer reader of the same result needs 4
+    /// (ZLUDA's `mma_m16n8k16_*` kernels, sm_80); NVIDIA's scheduling
+    /// tables give an MMA operand read 7 cycles after an ALU result
+    /// (Mesa NAK, `sm80_instr_latencies.rs`, `MMA_*_collect`).
+    Mma,
 }
 
 /// Number of classes.
-pub const CLASSES: usize = 23;
+pub const CLASSES: usize = 24;
 
 impl Class {
     /// Every class, in table order.
@@ -103,6 +112,7 @@ impl Class {
         Class::Control,
         Class::Async,
         Class::Texture,
+        Class::Mma,
     ];
 
     /// The name used in the data files (the scheduler's latency tables).
@@ -131,6 +141,7 @@ impl Class {
             Class::Control => "control",
             Class::Async => "async",
             Class::Texture => "tex",
+            Class::Mma => "mma",
         }
     }
 }

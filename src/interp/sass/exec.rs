@@ -199,7 +199,7 @@ pub(super) struct Cta<'a> {
     shared: Region,
     pub(super) local: Vec<LocalMem>,
     ctaid: [u32; 3],
-    block: [u32; 3],
+    pub(super) block: [u32; 3],
     pub(super) loaded: &'a Loaded,
     pub(super) bar_result: (u32, bool, bool),
     pub(super) bar_kind: u8,

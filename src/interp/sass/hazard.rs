@@ -261,7 +261,7 @@ impl WarpHazards {
                         continue;
                     }
                     u.write_cycle = cycle;
-                    u.write_class = info.class as u8;
+                    u.write_class = info.producer_class() as u8;
                     u.lat_row = row;
                     u.orphan = info.queue;
                     self.writer[usize::from(w)] = Some(info.form);

@@ -20,8 +20,10 @@
 //! * a handle computed in registers (loaded from memory): before sm_90 the
 //!   `.B` forms, its low word a value after the coordinates (`TEX.SCR.B.LL
 //!   R10, R8, R6, R4, 2D`: x y in R6 R7, the handle and the level in R4
-//!   R5); from sm_90 ptxas loops over the warp's handles with R2UR, which
-//!   is refused here.
+//!   R5); from sm_90 legalization loops over the warp's handles
+//!   (`isle/legalize.isle`), and the instruction here reads the handle the
+//!   loop picked, a uniform word (`@!P1 TEX.LL R10, R8, R6, R0, UR6, 0x0,
+//!   2D`, the high word URZ as for a parameter).
 //!
 //! Every instruction is built through its typed machine struct
 //! (`mach::Tex { mode, dim }`, `mach::Suld { .. }`, `mach::Txq { b }`):
@@ -32,16 +34,17 @@ use super::super::context::SelectCtx;
 use super::super::mach::{MachKind, VReg};
 use crate::ir::Type;
 use crate::ir::texture::{HeaderQuery, SurfaceAccess, TexFetch};
-use crate::isa::op::mach::{self, LdcuSize, SuldMode, SuldMode2, SuldScope, TexDim, TexMode, TldDim, TldMode, Tld4Mode};
+use crate::isa::op::mach::{self, LdcuSize, SuldMode, SuldMode2, SuldScope, SustMode, SustMode2, TexDim, TexMode, TldDim, TldMode, Tld4Mode};
 use crate::isa::op::{Mnemonic, Op};
 use crate::isa::operand::{Operand, Reg, RegFile, SrcMods};
 use smallvec::SmallVec;
 
-/// Why a handle computed in registers is refused from sm_90: ptxas reads
-/// it into uniform registers in a loop over the warp's distinct handles
-/// (`R2UR P1, UR6, R2; R2UR.OR P1, UR7, R3; @!P1 TEX.LL ...; BRA.U.ANY`),
-/// which is not selected here.
-const REGISTER_HANDLE_FROM_SM90: &str = "a texture or surface handle computed in registers on sm_90 or later (ptxas reads it into uniform registers in a loop over the warp's handles; not supported)";
+/// Why a handle in general registers is refused from sm_90: legalization
+/// gives the instruction the handle its loop over the warp's handles
+/// picked (a uniform word) unless the handle is a kernel parameter, so
+/// this is a handle legalization took for a parameter and selection does
+/// not.
+const REGISTER_HANDLE_FROM_SM90: &str = "a texture or surface handle in general registers on sm_90 or later that the loop over the warp's handles does not read";
 
 /// The level of detail ptxas gives TEX.LL for PTX `tex` (-32.0).
 const TEX_LOD: u32 = 0xc200_0000;
@@ -99,14 +102,16 @@ impl SelectCtx<'_> {
             },
         };
         let Some(at) = HandleAt::of(self.sm) else { return self.fail("an SM without forms") };
+        let picked = handle.filter(|&h| self.picked_handle(h));
         // The byte offset in constant bank 0 of the handle's word; `None`
         // for a handle computed in registers, which the `.B` forms read
-        // before sm_90.
+        // before sm_90, and for one the loop over the handles picked.
         let handle_offset = match (t.texref, handle) {
             (Some(k), _) => match crate::ir::texture::texref_slot(self.sm, self.func, k) {
                 Some(at) => Some(at),
                 None => return self.fail("a texref fetch the function's texrefs do not list"),
             },
+            (None, Some(_)) if picked.is_some() => None,
             (None, Some(h)) => match self.param(h) {
                 Some((off, _)) => Some(off),
                 None if at == HandleAt::Bank => None,
@@ -115,7 +120,7 @@ impl SelectCtx<'_> {
             (None, None) => return self.fail("a texture fetch without a handle"),
         };
         let scr = at == HandleAt::Bank;
-        let bound = handle_offset.is_none();
+        let bound = handle_offset.is_none() && picked.is_none();
         // Float coordinates fetch 1D as 2D (y = 0).
         let dim = if !t.int_coords && t.dim == 1 { 2 } else { t.dim };
         // The mnemonic, whether it takes a level of detail (TEX's `.LL`,
@@ -169,8 +174,9 @@ impl SelectCtx<'_> {
         let (a, b) = values.split_at(at_b);
         let a = self.tex_tuple(a);
         let b = if b.is_empty() { None } else { Some(self.tex_tuple(b)) };
-        let handle_ur = match handle_offset {
-            Some(offset) if !scr => Some(self.tex_uniform_handle(offset)),
+        let handle_ur = match (handle_offset, picked) {
+            (Some(offset), _) if !scr => Some(self.tex_uniform_handle(offset)),
+            (None, Some(h)) => Some(self.picked_pair(h)),
             _ => None,
         };
         let mut ops: SmallVec<[Operand; 8]> = SmallVec::new();
@@ -235,6 +241,26 @@ impl SelectCtx<'_> {
     /// UMOV UR5, URZ`; LDCU from sm_100).
     fn tex_uniform_handle(&mut self, offset: u32) -> VReg {
         let lo = self.uniform_word(offset);
+        self.uniform_pair(lo)
+    }
+
+    /// The uniform pair of a handle the loop over the warp's handles
+    /// picked: that word, then URZ (`UMOV UR7, URZ`).
+    fn picked_pair(&mut self, h: crate::ir::Value) -> VReg {
+        self.use_value(h);
+        let lo = self.vreg(h);
+        self.uniform_pair(lo)
+    }
+
+    /// Whether the handle `h` is one the loop over the warp's handles
+    /// picked (a uniform word: `UniformPick`).
+    fn picked_handle(&self, h: crate::ir::Value) -> bool {
+        let ty = self.func.value_type(h);
+        ty.file().is_uniform() && ty.regs() == 1 && !ty.file().is_predicate()
+    }
+
+    /// The uniform pair `lo`, URZ.
+    fn uniform_pair(&mut self, lo: VReg) -> VReg {
         let hi = self.fresh(Type::R32.with_uniformity(true));
         self.push_helper(Mnemonic::new(Op::UMOV), &[Operand::reg(self.reg_of(hi)), Operand::reg(Reg::zero(RegFile::Uniform))], &[hi]);
         let pair = self.fresh(Type::R64.with_uniformity(true));
@@ -270,7 +296,12 @@ impl SelectCtx<'_> {
             (None, Some(&h)) if first == 1 && self.param(h).is_none() && at == HandleAt::Bank => Some(h),
             _ => None,
         };
-        let offset = match register_handle {
+        // The handle the loop over the warp's handles picked (sm_90 on).
+        let picked = args.first().copied().filter(|&h| first == 1 && self.picked_handle(h));
+        if a.formatted && register_handle.is_some() {
+            return self.fail("a formatted surface store (sust.p) whose handle is computed in registers is not supported");
+        }
+        let offset = match register_handle.or(picked) {
             Some(_) => 0,
             None => match self.handle_word(a.surfref.map(|k| (k, true)), args.first().copied().filter(|_| first == 1)) {
                 Some(offset) => offset,
@@ -299,7 +330,35 @@ impl SelectCtx<'_> {
             1 => SuldMode2::None,
             _ => SuldMode2::TRAP,
         };
-        let mnemonic = if store { mach::Sust { mode, size, scope, mode2: clamp }.mnemonic() } else { mach::Suld { mode, size, scope, mode2: clamp }.mnemonic() };
+        let mnemonic = if !store {
+            mach::Suld { mode, size, scope, mode2: clamp }.mnemonic()
+        } else if a.formatted {
+            // A formatted store: its dimension, the components written
+            // (`.R`, `.RG`, all four) and no size (ptxas 13.5:
+            // `SUST.P.2D.STRONG.SM.RG.IGN [R28], R26, 0x0, 0x58`).
+            let mode = match mode {
+                SuldMode::D_BA_1D => SustMode::P_1D,
+                SuldMode::D_BA_1D_ARRAY => SustMode::P_1D_ARRAY,
+                SuldMode::D_BA_2D => SustMode::P_2D,
+                SuldMode::D_BA_2D_ARRAY => SustMode::P_2D_ARRAY,
+                SuldMode::D_BA_3D => SustMode::P_3D,
+            };
+            let components = match a.bytes {
+                4 => SustMode2::R,
+                8 => SustMode2::RG,
+                _ => SustMode2::None,
+            };
+            mach::Sust { mode, size: LdcuSize::None, scope, mode2: components, mode3: clamp }.mnemonic()
+        } else {
+            let mode = match mode {
+                SuldMode::D_BA_1D => SustMode::D_BA_1D,
+                SuldMode::D_BA_1D_ARRAY => SustMode::D_BA_1D_ARRAY,
+                SuldMode::D_BA_2D => SustMode::D_BA_2D,
+                SuldMode::D_BA_2D_ARRAY => SustMode::D_BA_2D_ARRAY,
+                SuldMode::D_BA_3D => SustMode::D_BA_3D,
+            };
+            mach::Sust { mode, size, scope, mode2: SustMode2::None, mode3: clamp }.mnemonic()
+        };
         let coords: SmallVec<[Part; 4]> = args[first..coords_end].iter().map(|&v| Part::Arg(v)).collect();
         let tuple = self.tex_tuple(&coords);
         let addr = Operand::Mem(crate::isa::operand::Mem::new(self.reg_of(tuple).num, 0));
@@ -317,6 +376,11 @@ impl SelectCtx<'_> {
         if let Some(h) = register_handle {
             let low = self.handle_low_word(h);
             ops.push(Operand::reg(self.reg_of(low)));
+        } else if let Some(h) = picked {
+            ops.push(Operand::reg(self.use_value(h)));
+            if at == HandleAt::UniformZero {
+                ops.push(Operand::Hex(0));
+            }
         } else if at == HandleAt::Bank {
             ops.push(Operand::Hex(0));
             ops.push(Operand::Hex(offset / 4));
@@ -355,7 +419,14 @@ impl SelectCtx<'_> {
             let ops = [Operand::reg(Reg::zero(RegFile::Gpr)), self.result(0, Operand::reg(Reg::zero(RegFile::Gpr))), Operand::reg(self.reg_of(pair)), Operand::Hex(0), Operand::Hex(1 << q.component)];
             return self.emit(mach::Txq { b: true }.mnemonic(), &ops);
         }
-        let Some(offset) = self.handle_word(q.reference.map(|k| (k, q.surface)), handle) else { return };
+        let picked = handle.filter(|&h| q.reference.is_none() && self.picked_handle(h));
+        let offset = match picked {
+            Some(_) => 0,
+            None => match self.handle_word(q.reference.map(|k| (k, q.surface)), handle) {
+                Some(offset) => offset,
+                None => return,
+            },
+        };
         let level = self.tex_constant(0);
         let mut ops: SmallVec<[Operand; 8]> = SmallVec::new();
         ops.push(Operand::reg(Reg::zero(RegFile::Gpr)));
@@ -363,7 +434,11 @@ impl SelectCtx<'_> {
         ops.push(Operand::reg(self.reg_of(level)));
         // The query's operand (`TEX_HEADER_DIMENSION`).
         ops.push(Operand::Hex(0));
-        if at == HandleAt::Bank {
+        if let Some(h) = picked {
+            let ur = self.picked_pair(h);
+            ops.push(Operand::reg(self.reg_of(ur)));
+            ops.push(Operand::Hex(0));
+        } else if at == HandleAt::Bank {
             ops.push(Operand::Hex(0));
             ops.push(Operand::Hex(offset / 4));
         } else {
@@ -399,6 +474,32 @@ impl SelectCtx<'_> {
                 self.fail("a texture or surface reference the function's references do not list");
                 None
             }
+        }
+    }
+
+    /// Selects the current `UniformPick pending, a, rest` (one step of the
+    /// loop over the warp's handles): `@pending R2UR differ, ud, a`, whose
+    /// predicate result keeps `rest`'s register where `pending` is false
+    /// (ptxas 13.5: `@P0 R2UR P1, UR4, R2`).
+    pub(super) fn select_uniform_pick(&mut self) {
+        let d = self.data();
+        let (&[pending, a, rest], &[ud, differ]) = (&d.args[..], &d.results[..]) else {
+            return self.fail("a uniform pick without its three arguments and two results");
+        };
+        let guard = self.use_value(pending);
+        let src = self.use_value(a);
+        self.use_value(rest);
+        let (ud, differ, a, rest, pending) = (self.vreg(ud), self.vreg(differ), self.vreg(a), self.vreg(rest), self.vreg(pending));
+        let ops = [Operand::reg(self.reg_of(differ)), Operand::reg(self.reg_of(ud)), Operand::reg(src)];
+        match (mach::R2ur { or: false }).mnemonic().build(self.sm, Some((guard, false)), &ops) {
+            Ok(inst) => {
+                // Three distinct values: a predicate, a word and another
+                // predicate made for this pick.
+                let uses: SmallVec<[VReg; 4]> = [pending, a, rest].into_iter().collect();
+                let tied = [(1u8, 2u8)].into_iter().collect();
+                self.out.push(super::super::mach::MachInst { kind: MachKind::Inst(inst), defs: [ud, differ].into_iter().collect(), uses, tied, loc: crate::ir::SrcLoc::default() });
+            }
+            Err(e) => self.fail(e.to_string()),
         }
     }
 

@@ -264,7 +264,7 @@ impl Step {
                 zero_base,
             },
             Slot::SpecialReg(f) => Step::SpecialReg(Fld::of(f)),
-            Slot::Text(_) | Slot::NextUr(_) => Step::Text,
+            Slot::Text(_) | Slot::NextUr(_) | Slot::Again(_) => Step::Text,
         }
     }
 }

@@ -15,6 +15,7 @@
 use super::super::exec::*;
 use super::super::op::*;
 use crate::interp::{ErrorKind, InterpError};
+use crate::isa::form::Slot;
 use crate::isa::op::{Mod, Op as Opcode};
 use crate::isa::operand::{Operand, Reg, RegFile, RegNum};
 
@@ -47,7 +48,9 @@ pub enum ControlOp {
     /// A return of the lanes whose guard and condition `cond` hold (the
     /// others go on to the next instruction).
     Ret { a: S, base: u32, cond: P },
-    Bar { id: S, red: Option<(u8, P)> },
+    /// A CTA barrier; `count`, where the thread count is a register, is
+    /// that register and the shift of the count in it.
+    Bar { id: S, red: Option<(u8, P)>, count: Option<(S, u8)> },
     B2r { d: u16, p: u8 },
 }
 
@@ -158,13 +161,21 @@ impl Translator<'_> {
                 let id = self.src(cx.o(0)?, cx.sl(0), 1)?;
                 if cx.has(Mod::RED) {
                     let kind = if cx.has(Mod::POPC) { 0 } else if cx.has(Mod::AND) { 1 } else { 2 };
-                    Op::Control(ControlOp::Bar { id, red: Some((kind, self.psrc(cx.o(1)?)?)) })
+                    Op::Control(ControlOp::Bar { id, red: Some((kind, self.psrc(cx.o(1)?)?)), count: None })
+                } else if cx.has(Mod::SYNC) && matches!(cx.sl(1), Slot::Again(_)) {
+                    // `BAR.SYNC R11, R11`: the barrier in bits 0–3 of one
+                    // register, the thread count from bit 16 (ptxas's code
+                    // for `barrier.sync a, b` with registers).
+                    Op::Control(ControlOp::Bar { id, red: None, count: Some((id, 16)) })
+                } else if cx.has(Mod::SYNC) && matches!(cx.o(1), Ok(Operand::Reg { .. })) {
+                    // `BAR.SYNC 0x1, R5`: the thread count in a register.
+                    Op::Control(ControlOp::Bar { id, red: None, count: Some((self.src(cx.o(1)?, cx.sl(1), 1)?, 0)) })
                 } else if cx.has(Mod::SYNC) && cx.o(1).is_ok() {
                     // A named barrier for part of the CTA: every barrier
                     // here waits for the whole CTA.
                     Op::Unsupported("BAR.SYNC with a thread count (a barrier of part of the CTA) is not modelled".into())
                 } else if cx.has(Mod::SYNC) {
-                    Op::Control(ControlOp::Bar { id, red: None })
+                    Op::Control(ControlOp::Bar { id, red: None, count: None })
                 } else {
                     return Err(Bad);
                 }
@@ -174,7 +185,7 @@ impl Translator<'_> {
             // at the cluster's barrier is nothing and waiting on it waits
             // for the CTA's threads (a CTA barrier).
             Opcode::UCGABAR_ARV => Op::Nop,
-            Opcode::UCGABAR_WAIT => Op::Control(ControlOp::Bar { id: S { r: RZ, m: 0 }, red: None }),
+            Opcode::UCGABAR_WAIT => Op::Control(ControlOp::Bar { id: S { r: RZ, m: 0 }, red: None, count: None }),
             _ => return Ok(None),
         }))
     }
@@ -338,10 +349,20 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, ex
         // Guarded off in every lane of the group, a barrier is not arrived
         // at: the group goes on (ptxas's `@!P0 BAR.SYNC` closing a loop
         // whose exit condition is the same in every thread of the CTA).
-        ControlOp::Bar { id: _, red } if exec != 0 => {
+        ControlOp::Bar { id: _, red, count } if exec != 0 => {
             let g = w.groups[gi];
             if exec != g.mask {
                 return Err(InterpError::new(ErrorKind::Unsupported, "a predicated CTA barrier with some threads of the group guarded off"));
+            }
+            // Every barrier here waits for the whole CTA: a thread count
+            // from a register must be the CTA's (0: every thread, as the
+            // forms without a count).
+            if let Some((c, shift)) = count {
+                let n = w.ri(c, exec.trailing_zeros() as usize) >> shift;
+                let threads = cta.block.iter().product::<u32>();
+                if n != 0 && n != threads {
+                    return Err(InterpError::new(ErrorKind::Unsupported, format!("a barrier of {n} of the CTA's {threads} threads is not modelled")));
+                }
             }
             let pred = red.map_or(0, |(_, p)| w.pm(p));
             w.bar_pred = (w.bar_pred & !exec) | (pred & exec);

@@ -65,6 +65,11 @@ pub enum AtomType {
 pub enum MemoryOp {
     Ldc { d: u16, bank: u8, index: u16, offset: i32, w: Width },
     Ld { d: u16, addr: Addr, w: Width, space: Space },
+    /// LDG.E.ENL2.256 d, e, [a]: 32 bytes of global memory, the first 16
+    /// into the quad at `e` (bits 16–23), the next 16 into the one at `d`
+    /// (64–71, printed first): ptxas 13.5's `ld.global.v8.b32` on sm_100
+    /// reads the PTX's first four values from `e`.
+    Ld256 { d: u16, e: u16, addr: Addr },
     St { s: u16, addr: Addr, w: Width, space: Space },
     /// An atomic; `pd` (a sink when the text says `PT`) gets whether it
     /// was performed (see the executor for generic packed-half atomics).
@@ -150,6 +155,12 @@ impl Translator<'_> {
                     Operand::ConstAddr { bank, index, offset } => Op::Memory(MemoryOp::Ldc { d: self.dst(cx.o(0)?)?, bank: *bank, index: read_row(*index).ok_or(Bad)?, offset: *offset, w }),
                     _ => return Err(Bad),
                 }
+            }
+            // `LDG.E.ENL2.256 R8, R4, desc[UR4][R4.64]`: two result quads.
+            Opcode::LDG if cx.has(Mod::_256) => {
+                let mut addr = self.addr(cx.o(2)?)?;
+                addr.wide = true;
+                Op::Memory(MemoryOp::Ld256 { d: self.dst(cx.o(0)?)?, e: self.dst(cx.o(1)?)?, addr })
             }
             Opcode::LDG | Opcode::LD | Opcode::LDS | Opcode::LDL => {
                 let space = space(cx.opcode);
@@ -365,6 +376,19 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, exec: u32, op: &Memory
             let at = addresses(w, &addr, exec);
             for l in lanes(exec) {
                 load_lane(cta, memory, w, d, at[l], width, space, l)?;
+            }
+        }
+        MemoryOp::Ld256 { d, e, addr } => {
+            let at = addresses(w, &addr, exec);
+            let quad = Width { bytes: 16, signed: false };
+            for l in lanes(exec) {
+                // PTX's `ld.v8` wants 32-byte alignment; a quad's own check
+                // would let an address 16 bytes off through.
+                if at[l] % 32 != 0 {
+                    return Err(fault(MemFault { address: at[l], size: 32, kind: FaultKind::Misaligned, space: "global" }));
+                }
+                load_lane(cta, memory, w, e, at[l], quad, Space::Global, l)?;
+                load_lane(cta, memory, w, d, at[l] + 16, quad, Space::Global, l)?;
             }
         }
         MemoryOp::St { s, addr, w: width @ Width { bytes: 4, .. }, space: Space::Local } => {

@@ -19,9 +19,10 @@ pub enum SpecialOp {
     Cs2r { d: u16, sr: u8, n: u8 },
     /// R2UR: the value of the first active lane, to all lanes.
     R2ur { d: u16, a: S },
-    /// R2UR with a predicate result: set where every active lane's `a` is
-    /// the same.
-    R2urUniform { p: u8, d: u16, a: S },
+    /// R2UR with a predicate result: `d` as R2UR's; `p`, in each active
+    /// lane, whether its `a` differs from that value (or'ed into `p` with
+    /// `.OR`).
+    R2urDiffers { p: u8, d: u16, a: S, or: bool },
 }
 
 impl Translator<'_> {
@@ -39,9 +40,17 @@ impl Translator<'_> {
                 _ => return Err(Bad),
             },
             Opcode::R2UR if n == 2 => Op::Special(SpecialOp::R2ur { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)? }),
-            // The predicate result: whether every active lane holds the same
-            // value (what ptxas tests before a `BRA.DIV`); `.OR` unmeasured.
-            Opcode::R2UR if n == 3 && !cx.has(Mod::OR) => Op::Special(SpecialOp::R2urUniform { p: self.pdst(cx.o(0)?)?, d: self.dst(cx.o(1)?)?, a: self.src(cx.o(2)?, cx.sl(2), 1)? }),
+            // The predicate result, per lane: whether the lane's value is
+            // another than the one taken. ptxas 13.5's loop over a warp's
+            // texture handles needs exactly that: `@P0 R2UR P1, UR6, R2;
+            // @P0 R2UR.OR P1, UR7, R3; @!P1 TEX ... UR6; @P0 PLOP3 P0 = P1;
+            // @P0 BRA.U.ANY` runs the fetch in the lanes whose handle was
+            // taken and keeps the others in the loop (a warp-wide "all the
+            // same" would fetch with one lane's handle for every lane, or
+            // loop for ever). Its other use, `R2UR P1, URZ, R4; @!P1
+            // BRA.DIV`, then tests for a divergent warp where the member
+            // masks agree.
+            Opcode::R2UR if n == 3 => Op::Special(SpecialOp::R2urDiffers { p: self.pdst(cx.o(0)?)?, d: self.dst(cx.o(1)?)?, a: self.src(cx.o(2)?, cx.sl(2), 1)?, or: cx.has(Mod::OR) }),
             _ => return Ok(None),
         }))
     }
@@ -69,14 +78,17 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, pc: u32, exec: u32, op
                 }
             }
         }
-        SpecialOp::R2urUniform { p, d, a } => {
+        SpecialOp::R2urDiffers { p, d, a, or } => {
             if exec != 0 {
                 let first = w.ri(a, exec.trailing_zeros() as usize);
-                let uniform = lanes(exec).all(|l| w.ri(a, l) == first);
+                let mut differ = lanes(exec).filter(|&l| w.ri(a, l) != first).fold(0u32, |m, l| m | 1 << l);
+                if or {
+                    differ |= w.pm(P { r: p, not: false });
+                }
                 for l in 0..32 {
                     w.set(d, l, first);
                 }
-                w.setp(p, exec, if uniform { u32::MAX } else { 0 });
+                w.setp(p, exec, differ);
             }
         }
         SpecialOp::R2ur { d, a } => {

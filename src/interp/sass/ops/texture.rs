@@ -29,7 +29,14 @@ pub enum TextureOp {
     /// tuple (x, then y, then z or the layer: `coords` words), `bytes`
     /// moved (a sub-word load extends by `signed`), the geometry as SASS
     /// numbers it and the clamp (0 `.IGN`, 1 clamp, 2 `.TRAP`).
-    Surface { store: bool, d: u16, a: u16, coords: u8, bytes: u8, signed: bool, geometry: u8, clamp: u8, handle: S, textures: std::sync::Arc<[crate::interp::launch::Texture]> },
+    /// `formatted` (SUST.P): x counts samples, and the `bytes / 4`
+    /// components (`.R`, `.RG`, all four) are written to the sample's
+    /// 32-bit channels (a surface of `element_bytes` 4, 8 or 16: R32,
+    /// RG32, RGBA32, stored unconverted); components the sample lacks are
+    /// dropped (the PTX ISA's `sust.p`: "source elements that do not occur
+    /// in the surface sample are ignored") and channels not given are left
+    /// as they were (the ISA leaves them unpredictable).
+    Surface { store: bool, d: u16, a: u16, coords: u8, bytes: u8, signed: bool, formatted: bool, geometry: u8, clamp: u8, handle: S, textures: std::sync::Arc<[crate::interp::launch::Texture]> },
     /// TXQ `TEX_HEADER_DIMENSION`: the components of `mask` (0x1 width,
     /// 0x2 height, 0x4 depth) of the bound texture's or surface's size,
     /// written to consecutive registers from `d`.
@@ -87,7 +94,11 @@ impl Translator<'_> {
         } else {
             return Err(Bad);
         };
-        let (bytes, signed) = if has(Mod::U8) {
+        let formatted = has(Mod::P);
+        let (bytes, signed) = if formatted {
+            // The components a formatted store writes.
+            (if has(Mod::R) { 4 } else if has(Mod::RG) { 8 } else { 16 }, false)
+        } else if has(Mod::U8) {
             (1, false)
         } else if has(Mod::S8) {
             (1, true)
@@ -123,7 +134,7 @@ impl Translator<'_> {
             _ => return Err(Bad),
         };
         let handle = self.handle_at(ops, 2, form)?;
-        Ok(Op::Texture(TextureOp::Surface { store, d, a, coords, bytes, signed, geometry, clamp, handle, textures: self.textures.into() }))
+        Ok(Op::Texture(TextureOp::Surface { store, d, a, coords, bytes, signed, formatted, geometry, clamp, handle, textures: self.textures.into() }))
     }
 
     /// TXQ `TEX_HEADER_DIMENSION`: the write mask is the last operand, the
@@ -243,7 +254,7 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, exec: u32, op: &Textur
                 }
             }
         }
-        TextureOp::Surface { store, d, a, coords, bytes, signed, geometry, clamp, handle, ref textures } => {
+        TextureOp::Surface { store, d, a, coords, bytes, signed, formatted, geometry, clamp, handle, ref textures } => {
             for l in lanes(exec) {
                 let h = w.ri(handle, l);
                 let Some((t, base)) = textures.iter().find_map(|t| (t.spec.handle == h).then_some(t.surface.map(|s| (t, s))).flatten()) else {
@@ -258,8 +269,20 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, exec: u32, op: &Textur
                     3 => (c[0], c[1], 0),
                     _ => (c[0], c[1], c[2]),
                 };
-                let n = i64::from(bytes);
-                let row = i64::from(t.spec.dims[0]) * i64::from(t.spec.element_bytes.unwrap_or(1));
+                let element = i64::from(t.spec.element_bytes.unwrap_or(1));
+                // Bytes moved and the unit x is clamped to: the access
+                // (raw), or the components the sample has and the sample
+                // (formatted: x in samples).
+                let (x, n, unit) = if formatted {
+                    if element < 4 {
+                        return Err(InterpError::new(ErrorKind::Launch, format!("a formatted surface store (SUST.P) to a surface of {element}-byte elements (only 32-bit channels are modelled)")));
+                    }
+                    let n = i64::from(bytes).min(element);
+                    (x.saturating_mul(element), n, element)
+                } else {
+                    (x, i64::from(bytes), i64::from(bytes))
+                };
+                let row = i64::from(t.spec.dims[0]) * element;
                 let (height, depth) = (i64::from(t.spec.dims[1]), i64::from(t.spec.dims[2]));
                 let inside = x >= 0 && x + n <= row && (0..height).contains(&y) && (0..depth).contains(&z);
                 // Out of bounds (the PTX ISA's suld/sust): `.trap` faults,
@@ -271,11 +294,11 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, exec: u32, op: &Textur
                     match clamp {
                         2 => return Err(InterpError::new(ErrorKind::Memory, format!("surface access out of bounds (.trap) at x = {x} bytes, y = {y}, z = {z}"))),
                         0 => None,
-                        _ => Some((x.clamp(0, (row - n).max(0)) / n * n, y.clamp(0, height - 1), z.clamp(0, depth - 1))),
+                        _ => Some((x.clamp(0, (row - unit).max(0)) / unit * unit, y.clamp(0, height - 1), z.clamp(0, depth - 1))),
                     }
                 };
                 let address = at.map(|(x, y, z)| base.wrapping_add(((z * height + y) * row + x) as u64));
-                let regs = u16::from(bytes.div_ceil(4));
+                let regs = (n as u16).div_ceil(4);
                 if store {
                     if let Some(address) = address {
                         let mut buf = [0u8; 16];
@@ -283,7 +306,7 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, exec: u32, op: &Textur
                             let v = w.r.get(usize::from(d + k)).map_or(0, |row| row[l]);
                             buf[usize::from(4 * k)..usize::from(4 * k + 4)].copy_from_slice(&v.to_le_bytes());
                         }
-                        write_mem(cta, memory, Space::Global, l, address, &buf[..usize::from(bytes)])?;
+                        write_mem(cta, memory, Space::Global, l, address, &buf[..n as usize])?;
                     }
                 } else {
                     let mut buf = [0u8; 16];
