@@ -398,9 +398,15 @@ pub fn rewrite(prog: &Prog, layout: &Layout, runs: Vec<RunOut>) -> Result<Alloca
             let tagged = if prog.debug { defined(&mut debug_defs, &prog.insts[i as usize], &map, loc) } else { loc };
             out.locs.resize(out.insts.len(), tagged);
             // A machine instruction's wide values (the copies of the
-            // other kinds name words).
-            let named: SmallVec<[(u8, u8); 4]> = if matches!(prog.insts[i as usize].kind, PKind::Inst(_)) {
-                kinds.iter().filter(|(_, k, _)| file_of(*k) == RegFile::Gpr && k.width() > 1).map(|&(_, k, p)| (p, k.width() as u8)).collect()
+            // other kinds name words, and so do the instructions of an
+            // expansion: a 64-bit add's IADD3 and IADD3.X each write one
+            // word of the pair).
+            let single = out.insts.len() == before + 1;
+            let named: SmallVec<[(u8, u8); 4]> = if single && matches!(prog.insts[i as usize].kind, PKind::Inst(_)) {
+                // A carrier whose 32-bit parts the instruction names is
+                // named by part, not as a whole.
+                let aliased = |v: u32| prog.insts[i as usize].alias.iter().any(|&(_, carrier, _)| carrier == v);
+                kinds.iter().filter(|&&(v, k, _)| file_of(k) == RegFile::Gpr && k.width() > 1 && !aliased(v)).map(|&(_, k, p)| (p, k.width() as u8)).collect()
             } else {
                 SmallVec::new()
             };
