@@ -20,7 +20,8 @@ use object::{Object, ObjectSection};
 use ptx2sass::internals::interp::conformance::Manifest;
 use ptx2sass::internals::interp::sass::{self, HazardCheck, Options};
 use ptx2sass::internals::isa::inst::Inst;
-use ptx2sass::internals::sched::{SchedOptions, check, linear};
+use ptx2sass::internals::sched::check::check_against;
+use ptx2sass::internals::sched::{SchedOptions, check, latency, linear};
 use ptx2sass::internals::target::Sm;
 use std::path::{Path, PathBuf};
 
@@ -345,9 +346,20 @@ fn checker_on_cubin_folder() {
                 continue;
             }
             n[3] += 1;
-            if let Err(h) = check(&code, s) {
+            // ptxas's code: the checker's table (ptxas's least distances
+            // over every corpus), as `sass run` checks it.
+            if let Err(h) = check_against(&code, s, latency::checking_table(s)) {
                 let file = file.file_name().map_or("?".into(), |n| n.to_string_lossy());
                 rejected.push(format!("sm_{sm} {file} {name}: {} hazards, first {} [{}]", h.len(), h[0], code[h[0].consumer].text(s, h[0].consumer as u64 * 16)));
+                // With PTX2SASS_CHECKER_PAIRS set, every hazard as the pair
+                // of instructions it is between, for tallying by shape.
+                if std::env::var_os("PTX2SASS_CHECKER_PAIRS").is_some() {
+                    for h in &h {
+                        let text = |i: usize| code[i].text(s, i as u64 * 16);
+                        let producer = h.producer.map_or("?".to_string(), text);
+                        rejected.push(format!("  pair sm_{sm} {} => {} : {}", producer, text(h.consumer), h.why));
+                    }
+                }
             }
         }
         (*sm, n, rejected)

@@ -524,10 +524,12 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                 let u = &units[usize::from(w)];
                 // Results of one in-order queue land in issue order: a
                 // later instruction of the pending producers' queue that
-                // sets a write scoreboard overwrites last (`LDS.128 R8` on
-                // W0, then `LDS R10` on W1 with no wait; the SASS
-                // interpreter's rule too).
-                let in_order = write_sb.is_some() && h.queue() != 0 && u.wq == h.queue();
+                // sets a write scoreboard (or any, in the shared-memory
+                // queue) overwrites last (`LDS.128 R8` on W0, then `LDS
+                // R10` on W1 with no wait; on sm_75 `LDS.U.128 R40` on W2,
+                // then `LDS.U R43` with none; the SASS interpreter's rule
+                // too).
+                let in_order = h.writes_after_its_queue_reads(write_sb) && u.wq == h.queue();
                 if u.wsb != 0 && !in_order && !complementary(u.wg, g) {
                     report(w, HazardKind::Waw, u.by_w, format!("overwritten while its result is pending on scoreboard(s) {:#b} not waited for", u.wsb));
                 }

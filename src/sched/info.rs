@@ -142,7 +142,7 @@ pub struct EarlyOverwrite {
 
 /// The early overwrites ptxas 13.5 relies on, each measured on its code
 /// (anything else held on a read scoreboard waits for it):
-/// * a global store's address or data, overwritten by LDS, from sm_80 on:
+/// * a global store's address or data, overwritten by LDS, on every SM:
 ///   - address: `STG.E.U16 [R4.64], R19` on read scoreboard 1, then `LDS
 ///     R4, [R6]` on W2 three instructions later with no wait on 1, while
 ///     the ALU write of R5 right after it waits on 1 (CUB and Thrust
@@ -155,8 +155,12 @@ pub struct EarlyOverwrite {
 ///     each of sm_90 and sm_100); on sm_80 `@!P1 STG.E.U16 [R6.64], R13`
 ///     on read scoreboard 1, then `LDS R13, [R3+0x900]` with no scoreboard
 ///     three instructions later (Triton's attention);
+///   - on sm_75 `STG.E.U16.SYS [R18], R29` on read scoreboard 0, then
+///     `LDS.U.U16 R29, [R0+0x2800]` on W2 two instructions later (CUB's
+///     radix-sort downsweep and onesweep kernels, 16 instances in the
+///     library corpus; the shared corpus's kernels there wait);
 ///   - the store reads address and data together, so the two are one
-///     rule; not seen on sm_75 (the same kernels there wait);
+///     rule;
 /// * sm_90, 100, 120: `LDG.E.STRONG.SYS R40, desc[UR4][R38.64+0x278]` on
 ///   read scoreboard 0, then `LDL.LU R39, [R1+0x14]` on W0 two
 ///   instructions later with no wait on 0 (tests/data/launch_bounds'
@@ -168,8 +172,8 @@ pub struct EarlyOverwrite {
 /// The overwriter sets a write scoreboard, or is in the shared-memory
 /// queue (as [`HazardInfo::writes_after_its_queue_reads`]).
 pub const EARLY_OVERWRITES: [EarlyOverwrite; 3] = [
-    EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::LDS, sms: (80, u16::MAX) },
-    EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::LDS, sms: (80, u16::MAX) },
+    EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::LDS, sms: (75, u16::MAX) },
+    EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalLoadAddress, by: Op::LDL, sms: (90, u16::MAX) },
 ];
 

@@ -254,12 +254,14 @@ fn a_local_load_may_overwrite_a_global_load_address_on_sm90_and_later() {
 }
 
 #[test]
-fn a_shared_load_may_overwrite_a_global_store_register_from_sm80() {
+fn a_shared_load_may_overwrite_a_global_store_register() {
     // ptxas 13.5 (sm_90, 100, CUB's block histogram): `STG.E [R14.64], R5` on
     // read scoreboard 0, then `LDS R5, [R2+0x1200]` on W1 four
     // instructions later, no wait on 0; on sm_80 the LDS may set no
     // scoreboard (Triton's attention); the address likewise (sm_80–89
-    // library kernels, sm_120 Triton's matmul).
+    // library kernels, sm_120 Triton's matmul); on sm_75 the data (CUB's
+    // radix sort: `STG.E.U16.SYS [R18], R29` on read scoreboard 0, then
+    // `LDS.U.U16 R29, [R0+0x2800]` on W2).
     let filler = ("[B------:R-:W-:Y:S01]", "LOP3.LUT R20, R0, 0x300, RZ, 0xc0, !PT ;");
     let shared = ("[B------:R-:W1:Y:S01]", "LDS R5, [R2+0x1200] ;");
     let unscoreboarded = ("[B------:R-:W-:Y:S01]", "LDS R5, [R2+0x1200] ;");
@@ -267,8 +269,12 @@ fn a_shared_load_may_overwrite_a_global_store_register_from_sm80() {
     let end = ("[B01----:R-:W-:Y:S02]", "LOP3.LUT R7, R5, 0x1, RZ, 0xc0, !PT ;");
     let alu = ("[B------:R-:W-:Y:S01]", "LOP3.LUT R5, R0, 0x300, RZ, 0xc0, !PT ;");
     let local = ("[B------:R-:W1:Y:S01]", "LDL R5, [R1+0x10] ;");
-    for sm in [80, 86, 89, 90, 100, 120] {
-        let store = if sm < 90 { ("[B------:R0:W-:Y:S01]", "STG.E [R14.64], R5 ;") } else { ("[B------:R0:W-:Y:S01]", "STG.E desc[UR8][R14.64], R5 ;") };
+    for sm in [75, 80, 86, 89, 90, 100, 120] {
+        let store = match sm {
+            75 => ("[B------:R0:W-:Y:S01]", "STG.E.SYS [R14], R5 ;"),
+            80..=89 => ("[B------:R0:W-:Y:S01]", "STG.E [R14.64], R5 ;"),
+            _ => ("[B------:R0:W-:Y:S01]", "STG.E desc[UR8][R14.64], R5 ;"),
+        };
         for (what, overwrite) in [("data", shared), ("address", address)] {
             assert_eq!(both_checkers(sm, &[store, filler, overwrite, end, EXIT]), (None, None), "sm_{sm} {what}");
         }
@@ -281,10 +287,6 @@ fn a_shared_load_may_overwrite_a_global_store_register_from_sm80() {
             assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} {what}: {stat:?} {dynamic:?}");
         }
     }
-    // Not seen on sm_75: flagged there.
-    let store = ("[B------:R0:W-:Y:S01]", "STG.E.SYS [R14], R5 ;");
-    let (stat, dynamic) = both_checkers(75, &[store, filler, shared, end, EXIT]);
-    assert!(stat.is_some() && dynamic.is_some(), "sm_75: {stat:?} {dynamic:?}");
 }
 
 #[test]
@@ -315,12 +317,25 @@ fn a_later_load_of_the_same_queue_may_overwrite_a_pending_result() {
     let end = ("[B01----:R-:W-:-:S01]", "IADD3 R5, R10, R8, RZ ;");
     let ok = [wide, ("[B------:R-:W1:-:S01]", "LDS R10, [R3] ;"), end, EXIT];
     assert_eq!(both_checkers(80, &ok), (None, None));
-    // Another queue, no write scoreboard, an ALU write: each must wait.
-    let global = ("[B------:R-:W1:-:S01]", "LDG.E R10, [R4.64] ;");
+    // Without a write scoreboard too, in the shared-memory queue (ptxas
+    // 13.5 on sm_75, CUB's onesweep radix sort: `LDS.U.128 R40, [0x8410]`
+    // on W2, then `LDS.U R43, [R0.X4+0x1000]` with none); its result is
+    // then read once a later load of the queue is waited on.
     let unscoreboarded = ("[B------:R-:W-:-:S01]", "LDS R10, [R3] ;");
+    let covered = [wide, unscoreboarded, ("[B------:R-:W1:-:S01]", "LDS R11, [R3+0x4] ;"), end, EXIT];
+    assert_eq!(both_checkers(80, &covered), (None, None));
+    // Read with no later load of the queue waited on: uncovered.
+    let (stat, dynamic) = both_checkers(80, &[wide, unscoreboarded, end, EXIT]);
+    assert!(stat.is_some() && dynamic.is_some(), "uncovered: {stat:?} {dynamic:?}");
+    // Another queue (with or without a scoreboard), an ALU write: each
+    // must wait.
+    let global = ("[B------:R-:W1:-:S01]", "LDG.E R10, [R4.64] ;");
+    let global_unscoreboarded = ("[B------:R-:W-:-:S01]", "LDG.E R10, [R4.64] ;");
     let alu = ("[B------:R-:W-:-:S01]", "IADD3 R10, R7, 0x1, RZ ;");
-    for (what, overwrite) in [("other queue", global), ("no scoreboard", unscoreboarded), ("alu", alu)] {
-        let (stat, dynamic) = both_checkers(80, &[wide, overwrite, end, EXIT]);
+    let waited = ("[B0-----:R-:W-:-:S01]", "IADD3 R5, R8, 0x1, RZ ;");
+    for (what, overwrite) in [("other queue", global), ("other queue, no scoreboard", global_unscoreboarded), ("alu", alu)] {
+        // The overwrite is the first hazard: a read after waiting on W0 only.
+        let (stat, dynamic) = both_checkers(80, &[wide, overwrite, waited, EXIT]);
         assert!(stat.is_some() && dynamic.is_some(), "{what}: {stat:?} {dynamic:?}");
     }
     // Pending from a global load on one path and a shared load on the

@@ -20,7 +20,7 @@
 //!   has read its sources); overwriting one of them before (WAR) is a hazard,
 //!   unless the writer is a later instruction of the same in-order queue,
 //!   or one of the memory unit's early overwrites ptxas relies on (an LDS
-//!   overwriting a global store's address or data from sm_80, an LDL a
+//!   overwriting a global store's address or data, an LDL a
 //!   global load's address from sm_90: [`crate::sched::info::EARLY_OVERWRITES`]).
 //!   Only general registers are held: uniform registers and predicates are
 //!   read at issue;
@@ -207,9 +207,11 @@ impl WarpHazards {
             let u = &self.units[usize::from(w)];
             // Results of one in-order queue land in issue order, so a later
             // instruction of the pending producer's queue that sets a write
-            // scoreboard of its own overwrites it last (ptxas: `LDS.128 R4`
-            // on W0, then `LDS R6` on W1 with no wait).
-            if u.write_sb != NONE && !(write_sb.is_some() && info.queue != 0 && u.write_queue == info.queue) {
+            // scoreboard of its own (or any, in the shared-memory queue)
+            // overwrites it last (ptxas: `LDS.128 R4` on W0, then `LDS R6`
+            // on W1 with no wait; on sm_75 `LDS.U R43` with none after
+            // `LDS.U.128 R40` on W2).
+            if u.write_sb != NONE && !(info.writes_after_its_queue_reads(write_sb) && u.write_queue == info.queue) {
                 return Err(self.scoreboard_message(w, "overwritten", true));
             }
             // The memory unit's early overwrites (`EARLY_OVERWRITES`).
