@@ -893,6 +893,16 @@ fn control(v: &mut Vec<Form>, g: Generation) {
         let from_80 = |form: Form| Form { sms: (form.sms.0.max(80), form.sms.1), ..form };
         v.push(from_80(at(g.form("BRA", 0x947, BRA_UNIFORM, &[BRA_MODE_UR], vec![cond, bra_ur, target]))));
         v.push(from_80(at(g.form("BRA", 0x547, BRA_UNIFORM, &[BRA_MODE_UP], vec![cond, upred(24, Always), target]))));
+        // The uniform-predicate form's bit 84 is `.ANY` from sm_90 too
+        // (`BRA.U.ANY !UP0` = 0x0000000108047547 / 0x000fea000b900000,
+        // ptxas 13.5's mrg32k3a Poisson kernel in the library corpus on
+        // sm_100 and sm_120; nvdisasm prints it after the mode on sm_90,
+        // 100 and 120, and takes the bit for no field on sm_80).
+        if layout == Layout::Split {
+            // Only `.U` measured before it, as the 0x947 form's.
+            const BRA_UNIFORM_ANY: &[(Field, u64)] = &[(f(32, 33), 1), (f(84, 84), 1), (f(85, 86), 0), (f(91, 91), 1)];
+            v.push(Form { suffix: ".U.ANY", ..at(g.form("BRA", 0x547, BRA_UNIFORM_ANY, &[], vec![cond, upred(24, Always), target])) });
+        }
         v.push(at(g.form("CALL.REL", 0x944, REL, &[NOINC], vec![cond, target])));
         v.push(at(g.form("CALL.ABS", 0x943, CALL_ABS, &[NOINC], vec![cond, abs])));
         v.push(at(g.form("CALL.ABS", 0x343, CALL_ABS_REG, &[NOINC], vec![cond, ret_reg])));
