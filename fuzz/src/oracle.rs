@@ -259,11 +259,18 @@ pub enum Finding {
     /// ptx2sass refused a program ptxas compiles (a stage error, the
     /// verifier, the regalloc checker or the hazard checker).
     OursRejects(String),
-    /// ptxas's cubin does not run in the SASS interpreter (decoder gap,
-    /// hazard false alarm is not counted: hazards are only reported).
+    /// ptxas's cubin does not run in the SASS interpreter (a decoder or
+    /// interpreter gap).
     RefDoesNotRun(String),
     /// Our cubin does not run in the SASS interpreter.
     OursDoesNotRun(String),
+    /// The interpreter's hazard checker reported a hazard in ptxas's
+    /// cubin, whose code is correct: a false alarm of the checker (the
+    /// outputs agreed).
+    RefHazard(String),
+    /// The interpreter's hazard checker reported a hazard in our cubin
+    /// (the outputs agreed).
+    OursHazard(String),
     /// The two cubins' outputs differ (a miscompile, or an interpreter
     /// bug on one side). `ptx_agrees` says which side the PTX interpreter
     /// agrees with: `Some("ptxas")` points at our code, `Some("ours")` at
@@ -281,6 +288,8 @@ impl Finding {
             Finding::OursRejects(_) => "ours-rejects",
             Finding::RefDoesNotRun(_) => "ref-does-not-run",
             Finding::OursDoesNotRun(_) => "ours-does-not-run",
+            Finding::RefHazard(_) => "ref-hazard",
+            Finding::OursHazard(_) => "ours-hazard",
             Finding::Mismatch { ptx_agrees: Some("ptxas"), .. } => "miscompile",
             Finding::Mismatch { ptx_agrees: Some(_), .. } => "ref-interp",
             Finding::Mismatch { .. } => "mismatch",
@@ -289,12 +298,17 @@ impl Finding {
     }
 }
 
-/// Runs a cubin in the SASS interpreter (hazards reported, not fatal:
-/// ptxas's own code trips known false alarms, issue 22) and returns its
-/// output buffers as `param N: <hex>` lines.
+/// Runs a cubin in the SASS interpreter and returns its output buffers
+/// as `param N: <hex>` lines.
 pub fn run_sass(cubin: &[u8], spec: &LaunchSpec) -> Result<String, String> {
-    let options = isass::Options { step_budget: STEP_BUDGET, hazards: isass::HazardCheck::Off, trace: false };
-    isass::run(cubin, spec, &options).map(|o| o.launch.outputs_text()).map_err(|e| e.to_string())
+    run_sass_checked(cubin, spec).map(|(out, _)| out)
+}
+
+/// [`run_sass`] with the hazard checker reporting (not stopping the run):
+/// the outputs and the first hazard reported, if any.
+pub fn run_sass_checked(cubin: &[u8], spec: &LaunchSpec) -> Result<(String, Option<String>), String> {
+    let options = isass::Options { step_budget: STEP_BUDGET, hazards: isass::HazardCheck::Report, trace: false };
+    isass::run(cubin, spec, &options).map(|o| (o.launch.outputs_text(), o.hazards.first().map(|h| h.to_string()))).map_err(|e| e.to_string())
 }
 
 /// Runs the PTX interpreter.
@@ -313,8 +327,8 @@ pub fn differential(ptxas_bin: &std::path::Path, ptx: &str, sm: u32, spec: &Laun
     let result = (|| {
         let ours = ours.map_err(|e| Finding::OursRejects(e.iter().map(|e| e.1.clone()).collect::<Vec<_>>().join("; ")))?;
         let reference = ptxas(ptxas_bin, &pruned.ptx, sm, false).map_err(Finding::PtxasRejects)?;
-        let ref_out = run_sass(&reference, spec).map_err(Finding::RefDoesNotRun)?;
-        let our_out = run_sass(&ours, spec).map_err(Finding::OursDoesNotRun)?;
+        let (ref_out, ref_hazard) = run_sass_checked(&reference, spec).map_err(Finding::RefDoesNotRun)?;
+        let (our_out, our_hazard) = run_sass_checked(&ours, spec).map_err(Finding::OursDoesNotRun)?;
         // The two cubins too are compared up to NaN payloads in float
         // slots: PTX leaves them open (ptxas folds `max.f32 d, a, a` to a
         // copy, which keeps a signalling NaN's payload, where FMNMX gives
@@ -327,9 +341,15 @@ pub fn differential(ptxas_bin: &std::path::Path, ptx: &str, sm: u32, spec: &Laun
             return Err(Finding::Mismatch { ours: our_out, reference: ref_out, ptx_agrees });
         }
         match &ptx_out {
-            Some(Err(e)) => Err(Finding::PtxInterp(e.clone())),
-            Some(Ok(p)) if !agrees(&ref_out) => Err(Finding::PtxInterp(first_difference(p, &ref_out))),
-            _ => Ok(()),
+            Some(Err(e)) => return Err(Finding::PtxInterp(e.clone())),
+            Some(Ok(p)) if !agrees(&ref_out) => return Err(Finding::PtxInterp(first_difference(p, &ref_out))),
+            _ => {}
+        }
+        // With equal outputs, what the hazard checker said of each cubin.
+        match (ref_hazard, our_hazard) {
+            (Some(h), _) => Err(Finding::RefHazard(h)),
+            (None, Some(h)) => Err(Finding::OursHazard(h)),
+            (None, None) => Ok(()),
         }
     })();
     (pruned, result)

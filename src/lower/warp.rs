@@ -10,7 +10,7 @@
 
 use super::error::LowerError;
 use super::function::FnLower;
-use crate::ir::{Attrs, DataType, InstData, MemOrder, MemScope, Opcode, RedOp, Type, Value, WarpMode};
+use crate::ir::{Attrs, Cmp, DataType, InstData, MemOrder, MemScope, Opcode, RedOp, Type, Value, WarpMode};
 use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType};
 use crate::ptx::opcode::Opcode as P;
 
@@ -87,9 +87,43 @@ impl<'a> FnLower<'_, 'a, '_> {
         let (a, negated) = self.combine_operand(&ops[1])?;
         let mask = self.read(&ops[2], ScalarType::B32)?;
         let ballot = mode == WarpMode::Ballot;
+        if !self.full_mask(mask) {
+            // The machine's vote takes every converged thread, and threads
+            // of other member masks may run with these (CUB's and
+            // cooperative groups' tiles: each lane's mask its own tile):
+            // the ballot of all, restricted to the member mask, decides
+            // all, any and uni.
+            // A ballot keeps every converged thread's bit, as ptxas's
+            // `VOTE.ANY R5, PT, P2` does for such masks.
+            let b = self.op(Opcode::Vote, Attrs { warp: Some(WarpMode::Ballot), negated, ..Attrs::default() }, &[a, mask], Type::R32);
+            if mode == WarpMode::Ballot {
+                return self.write(&ops[0], b, false);
+            }
+            let members = self.op(Opcode::And, Attrs::typed(DataType::B32), &[b, mask], Type::R32);
+            let zero = self.iconst(Type::R32, 0);
+            let (x, y) = match mode {
+                WarpMode::Any => (members, zero),
+                WarpMode::All => (members, mask),
+                // Uniform: none or all of the members, i.e. the smaller of
+                // the set and its complement in the mask is empty.
+                _ => {
+                    let rest = self.op(Opcode::Xor, Attrs::typed(DataType::B32), &[members, mask], Type::R32);
+                    (self.op(Opcode::Min, Attrs::typed(DataType::U32), &[members, rest], Type::R32), zero)
+                }
+            };
+            let cmp = if mode == WarpMode::Any { Cmp::Ne } else { Cmp::Eq };
+            let v = self.op(Opcode::Setp, Attrs { cmp: Some(cmp), ..Attrs::typed(DataType::U32) }, &[x, y], Type::P);
+            return self.write(&ops[0], v, false);
+        }
         let attrs = Attrs { warp: Some(mode), negated, ..Attrs::default() };
         let v = self.op(Opcode::Vote, attrs, &[a, mask], if ballot { Type::R32 } else { Type::P });
         self.write(&ops[0], v, false)
+    }
+
+    /// Whether a member mask is the constant of every lane (the machine's
+    /// warp operations then give the PTX result as they are).
+    fn full_mask(&self, mask: Value) -> bool {
+        self.b.func.value_const(mask).is_some_and(|m| m as u32 == u32::MAX)
     }
 
     /// `activemask.b32 d`: the ballot of a true predicate over the threads
@@ -170,7 +204,27 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         let a = self.read(&ops[1], sty)?;
         let mask = self.read(&ops[2], ScalarType::B32)?;
-        let attrs = Attrs { warp: Some(mode), ty: Some(if ty.bits() == 64 { DataType::B64 } else { DataType::B32 }), ..Attrs::default() };
+        let data_ty = Some(if ty.bits() == 64 { DataType::B64 } else { DataType::B32 });
+        if !self.full_mask(mask) {
+            // The machine's match compares every converged thread (as the
+            // vote above): the lanes of equal value, restricted to the
+            // member mask (ptxas: `MATCH.ANY` then `LOP3.LUT` with the
+            // mask); all are equal where that is the whole mask.
+            let any = self.op(Opcode::Match, Attrs { warp: Some(WarpMode::Any), ty: data_ty, ..Attrs::default() }, &[a, mask], Type::R32);
+            let same = self.op(Opcode::And, Attrs::typed(DataType::B32), &[any, mask], Type::R32);
+            if mode == WarpMode::Any {
+                return self.write(&d, same, false);
+            }
+            let all = self.op(Opcode::Setp, Attrs { cmp: Some(Cmp::Eq), ..Attrs::typed(DataType::U32) }, &[same, mask], Type::P);
+            let zero = self.iconst(Type::R32, 0);
+            let v = self.op(Opcode::Selp, Attrs::typed(DataType::U32), &[mask, zero, all], Type::R32);
+            self.write(&d, v, false)?;
+            if let Some(p) = p {
+                self.write(&p, all, false)?;
+            }
+            return Ok(());
+        }
+        let attrs = Attrs { warp: Some(mode), ty: data_ty, ..Attrs::default() };
         self.emit_value_and_pred(Opcode::Match, attrs, &[a, mask], &d, p.as_ref())
     }
 
@@ -195,9 +249,45 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         let a = self.read(&ops[1], ScalarType::B32)?;
         let mask = self.read(&ops[2], ScalarType::B32)?;
+        if !float && !self.full_mask(mask) {
+            let v = self.redux_over_members(red, ty, a, mask);
+            return self.write(&ops[0], v, ty.is_signed());
+        }
         let at = Attrs { red: Some(red), ty: Some(ty), abs: u8::from(attrs.abs != 0), nan: attrs.nan, ..Attrs::default() };
         let v = self.op(Opcode::Redux, at, &[a, mask], Type::R32);
         self.write(&ops[0], v, ty.is_signed())
+    }
+
+    /// The reduction `red` of `a` over the lanes of each lane's member
+    /// mask, where the masks may differ between the lanes running together
+    /// (CUB's logical warps: `redux.sync.add.s32 d, a, 0xf << (lane & ~3)`).
+    /// `REDUX` reduces over every converged thread, so each lane reads
+    /// every lane's value (`shfl.idx` from lanes 0 to 31) and combines
+    /// those its mask names. ptxas instead runs `REDUX` once per distinct
+    /// mask (`WARPSYNC.EXCLUSIVE`, the masks' threads serialised), whose
+    /// semantics the SASS interpreter does not model.
+    fn redux_over_members(&mut self, red: RedOp, ty: DataType, a: Value, mask: Value) -> Value {
+        let signed = ty.is_signed();
+        let (opcode, op_ty, identity) = match red {
+            RedOp::Add => (Opcode::Add, ty, 0),
+            RedOp::And => (Opcode::And, DataType::B32, u32::MAX),
+            RedOp::Or => (Opcode::Or, DataType::B32, 0),
+            RedOp::Xor => (Opcode::Xor, DataType::B32, 0),
+            RedOp::Min => (Opcode::Min, ty, if signed { i32::MAX as u32 } else { u32::MAX }),
+            _ => (Opcode::Max, ty, if signed { i32::MIN as u32 } else { 0 }),
+        };
+        let (clamp, one, zero) = (self.iconst(Type::R32, 0x1f), self.iconst(Type::R32, 1), self.iconst(Type::R32, 0));
+        let mut acc = self.iconst(Type::R32, u64::from(identity));
+        for lane in 0..32u64 {
+            let l = self.iconst(Type::R32, lane);
+            let v = self.op(Opcode::Shfl, Attrs { warp: Some(WarpMode::Idx), ty: Some(DataType::B32), ..Attrs::default() }, &[a, l, clamp, mask], Type::R32);
+            let bit = self.op(Opcode::Shr, Attrs::typed(DataType::U32), &[mask, l], Type::R32);
+            let bit = self.op(Opcode::And, Attrs::typed(DataType::B32), &[bit, one], Type::R32);
+            let member = self.op(Opcode::Setp, Attrs { cmp: Some(Cmp::Ne), ..Attrs::typed(DataType::U32) }, &[bit, zero], Type::P);
+            let combined = self.op(opcode, Attrs::typed(op_ty), &[acc, v], Type::R32);
+            acc = self.op(Opcode::Selp, Attrs::typed(DataType::U32), &[combined, acc, member], Type::R32);
+        }
+        acc
     }
 
     /// `nanosleep.u32 t`, `bar.warp.sync membermask`.

@@ -28,7 +28,10 @@
 //! ptxas's code), miscompile (outputs differ and the PTX interpreter agrees
 //! with ptxas's), ref-interp (it agrees with ours: the SASS interpreter
 //! misreads ptxas's code), mismatch (it agrees with neither), ptx-interp
-//! (both cubins agree, the PTX interpreter does not).
+//! (both cubins agree, the PTX interpreter does not), ref-hazard (outputs
+//! agree, and the SASS interpreter's hazard checker reported a hazard in
+//! ptxas's cubin: a false alarm of the checker), ours-hazard (outputs
+//! agree, and it reported one in ours).
 
 use arbitrary::Unstructured;
 use ptx2sass::internals::interp::launch::splitmix64_bytes;
@@ -208,7 +211,7 @@ fn main() {
                 let detail = match &f {
                     Finding::Mismatch { ours, reference, .. } if args.mode == "accept-reject" => format!("{} / {}", ours.trim(), reference.trim()),
                     Finding::Mismatch { ours, reference, .. } => oracle::first_difference(ours, reference),
-                    Finding::PtxasRejects(s) | Finding::OursRejects(s) | Finding::RefDoesNotRun(s) | Finding::OursDoesNotRun(s) | Finding::PtxInterp(s) => s.lines().next().unwrap_or("").chars().take(300).collect(),
+                    Finding::PtxasRejects(s) | Finding::OursRejects(s) | Finding::RefDoesNotRun(s) | Finding::OursDoesNotRun(s) | Finding::RefHazard(s) | Finding::OursHazard(s) | Finding::PtxInterp(s) => s.lines().next().unwrap_or("").chars().take(300).collect(),
                 };
                 println!("finding seed={seed} sm_{sm} {}: {detail}", f.class());
                 if let Some(dir) = &args.save {

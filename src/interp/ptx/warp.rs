@@ -51,6 +51,23 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
         }};
     }
     let all: u32 = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    // Each active lane's participants: the active lanes of its member
+    // mask (operand `k`; every active lane where the instruction has
+    // none, as `vote.ballot` without `.sync`). Lanes running together may
+    // name different masks (a warp of 16-lane tiles): each is its own
+    // group.
+    macro_rules! members {
+        ($k:expr) => {{
+            let mut part = [active; 32];
+            if inst.ops.len() > $k {
+                let masks = gather!($k, ScalarType::B32, active);
+                for i in lanes(active) {
+                    part[i as usize] = masks[i as usize] as u32 & active;
+                }
+            }
+            part
+        }};
+    }
     match inst.op {
         Opcode::Activemask => {
             for i in lanes(active) {
@@ -94,35 +111,43 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
         }
         Opcode::VoteSync | Opcode::Vote => {
             let p = gather!(1, ScalarType::Pred, active);
+            let members = members!(2);
             let mut ballot = 0u32;
             for i in lanes(active) {
                 if p[i as usize] & 1 != 0 {
                     ballot |= 1 << i;
                 }
             }
-            let v = if inst.has(f::BALLOT) {
-                ballot as u64
-            } else if inst.has(f::ALL) {
-                (ballot == active) as u64
-            } else if inst.has(f::ANY) {
-                (ballot != 0) as u64
-            } else {
-                (ballot == active || ballot == 0) as u64
-            };
             for i in lanes(active) {
+                let part = members[i as usize];
+                let b = ballot & part;
+                // A ballot has the bits of every participating thread,
+                // as ptxas's code gives it (`VOTE.ANY R, PT, P` whatever
+                // the member masks).
+                let v = if inst.has(f::BALLOT) {
+                    ballot as u64
+                } else if inst.has(f::ALL) {
+                    (b == part) as u64
+                } else if inst.has(f::ANY) {
+                    (b != 0) as u64
+                } else {
+                    (b == part || b == 0) as u64
+                };
                 m.lane(cta, shared, lo + i as usize, clock, inst, |l| l.set(opn(inst, 0)?, v))?;
             }
         }
         Opcode::Match => {
             let ty = inst.ty();
             let a = gather!(1, ty, active);
+            let members = members!(2);
             let w = mask(ty.bits());
             for i in lanes(active) {
                 let mine = a[i as usize] & w;
-                let same: u32 = lanes(active).filter(|&k| a[k as usize] & w == mine).fold(0, |acc, k| acc | (1 << k));
+                let part = members[i as usize];
+                let same: u32 = lanes(part).filter(|&k| a[k as usize] & w == mine).fold(0, |acc, k| acc | (1 << k));
                 let (d, p) = if inst.has(f::ALL) {
-                    let eq = same == active;
-                    (if eq { active } else { 0 }, eq)
+                    let eq = same == part;
+                    (if eq { part } else { 0 }, eq)
                 } else {
                     (same, true)
                 };
@@ -139,42 +164,9 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
         Opcode::ReduxSync => {
             let ty = inst.ty();
             let a = gather!(1, ty, active);
-            let vals: Vec<u64> = lanes(active).map(|i| a[i as usize] & 0xffff_ffff).collect();
-            let signed = ty == ScalarType::S32;
-            let v = if inst.has(f::ADD) {
-                vals.iter().fold(0u64, |s, &x| s.wrapping_add(x)) & 0xffff_ffff
-            } else if ty == ScalarType::F32 && (inst.has(f::MIN) || inst.has(f::MAX)) {
-                // PTX ISA, redux.sync: `.abs` compares magnitudes; NaN
-                // sources are left out unless `.NaN`, where any gives the
-                // canonical NaN (as does an all-NaN warp); -0 is below +0.
-                let abs = if inst.has(f::ABS) { 0x7fff_ffff } else { 0xffff_ffff };
-                let xs: Vec<f32> = vals.iter().map(|&x| f32::from_bits(x as u32 & abs)).collect();
-                let any_nan = xs.iter().any(|x| x.is_nan());
-                let numbers = xs.iter().copied().filter(|x| !x.is_nan());
-                let pick = if inst.has(f::MIN) { numbers.min_by(|a, b| a.total_cmp(b)) } else { numbers.max_by(|a, b| a.total_cmp(b)) };
-                match pick {
-                    Some(x) if !(any_nan && inst.has(f::NAN)) => u64::from(x.to_bits()),
-                    _ => 0x7fff_ffff,
-                }
-            } else if inst.has(f::MIN) || inst.has(f::MAX) {
-                let is_min = inst.has(f::MIN);
-                if signed {
-                    let it = vals.iter().map(|&x| sext(x, 32));
-                    (if is_min { it.min() } else { it.max() }).unwrap_or(0) as u64 & 0xffff_ffff
-                } else {
-                    let it = vals.iter().copied();
-                    (if is_min { it.min() } else { it.max() }).unwrap_or(0)
-                }
-            } else if inst.has(f::AND) {
-                vals.iter().fold(0xffff_ffff, |s, &x| s & x)
-            } else if inst.has(f::OR) {
-                vals.iter().fold(0, |s, &x| s | x)
-            } else if inst.has(f::XOR) {
-                vals.iter().fold(0, |s, &x| s ^ x)
-            } else {
-                return Err(unsupported(inst, "operation"));
-            };
+            let members = members!(2);
             for i in lanes(active) {
+                let v = redux_value(inst, ty, lanes(members[i as usize]).map(|k| a[k as usize] & 0xffff_ffff).collect())?;
                 m.lane(cta, shared, lo + i as usize, clock, inst, |l| l.set(opn(inst, 0)?, v))?;
             }
         }
@@ -196,6 +188,45 @@ pub fn exec(m: &mut Machine, cta: &mut Cta, shared: &mut Region, lo: usize, hi: 
         _ => return Err(unsupported(inst, "is not a warp instruction")),
     }
     Ok(())
+}
+
+/// `redux.sync`'s result over the values of a lane's participants.
+fn redux_value(inst: &Inst, ty: ScalarType, vals: Vec<u64>) -> R<u64> {
+    let signed = ty == ScalarType::S32;
+    let v = if inst.has(f::ADD) {
+        vals.iter().fold(0u64, |s, &x| s.wrapping_add(x)) & 0xffff_ffff
+    } else if ty == ScalarType::F32 && (inst.has(f::MIN) || inst.has(f::MAX)) {
+        // PTX ISA, redux.sync: `.abs` compares magnitudes; NaN
+        // sources are left out unless `.NaN`, where any gives the
+        // canonical NaN (as does an all-NaN warp); -0 is below +0.
+        let abs = if inst.has(f::ABS) { 0x7fff_ffff } else { 0xffff_ffff };
+        let xs: Vec<f32> = vals.iter().map(|&x| f32::from_bits(x as u32 & abs)).collect();
+        let any_nan = xs.iter().any(|x| x.is_nan());
+        let numbers = xs.iter().copied().filter(|x| !x.is_nan());
+        let pick = if inst.has(f::MIN) { numbers.min_by(|a, b| a.total_cmp(b)) } else { numbers.max_by(|a, b| a.total_cmp(b)) };
+        match pick {
+            Some(x) if !(any_nan && inst.has(f::NAN)) => u64::from(x.to_bits()),
+            _ => 0x7fff_ffff,
+        }
+    } else if inst.has(f::MIN) || inst.has(f::MAX) {
+        let is_min = inst.has(f::MIN);
+        if signed {
+            let it = vals.iter().map(|&x| sext(x, 32));
+            (if is_min { it.min() } else { it.max() }).unwrap_or(0) as u64 & 0xffff_ffff
+        } else {
+            let it = vals.iter().copied();
+            (if is_min { it.min() } else { it.max() }).unwrap_or(0)
+        }
+    } else if inst.has(f::AND) {
+        vals.iter().fold(0xffff_ffff, |s, &x| s & x)
+    } else if inst.has(f::OR) {
+        vals.iter().fold(0, |s, &x| s | x)
+    } else if inst.has(f::XOR) {
+        vals.iter().fold(0, |s, &x| s ^ x)
+    } else {
+        return Err(unsupported(inst, "operation"));
+    };
+    Ok(v)
 }
 
 fn need_full(inst: &Inst, active: u32, all: u32) -> R<()> {

@@ -92,6 +92,14 @@ pub(super) struct Group {
     pub(super) wait: Wait,
     /// The group's hazard state in [`Warp::hz`].
     pub(super) hz: u16,
+    /// Set by `WARPSYNC.EXCLUSIVE`: the group runs alone, before any other
+    /// and merged with none, until it is next held (a BSYNC, a WARPSYNC,
+    /// a barrier) or exits. ptxas runs `REDUX` for each distinct member
+    /// mask this way (`WARPSYNC.EXCLUSIVE R4` then `REDUX.SUM UR6, R2` and
+    /// the uniform result into a register, then `BSYNC`), the uniform
+    /// register being one per warp. 0: not exclusive; else the group's
+    /// turn among those one `WARPSYNC.EXCLUSIVE` made (1 runs first).
+    pub(super) exclusive: u8,
 }
 
 /// The hazard checker's states of a warp's thread groups, by
@@ -478,7 +486,7 @@ fn run_ctas(program: &Program, loaded: &Loaded, spec: &crate::interp::LaunchSpec
                     w.p[UPT as usize] = u32::MAX;
                     w.b = [[0; 32]; 16];
                     w.groups.clear();
-                    w.groups.push(Group { pc: 0, mask: w.all, wait: Wait::None, hz: 0 });
+                    w.groups.push(Group { pc: 0, mask: w.all, wait: Wait::None, hz: 0, exclusive: 0 });
                     w.exited = 0;
                     w.bar_pred = 0;
                     w.hz.reset();
@@ -551,7 +559,7 @@ pub(super) fn merge(groups: &mut Vec<Group>, hz: &mut GroupHazards) {
     while i < groups.len() {
         let mut j = i + 1;
         while j < groups.len() {
-            if groups[j].pc == groups[i].pc && groups[j].wait == groups[i].wait {
+            if groups[j].pc == groups[i].pc && groups[j].wait == groups[i].wait && groups[i].exclusive == 0 && groups[j].exclusive == 0 {
                 groups[i].mask |= groups[j].mask;
                 hz.join(groups[i].hz, groups[j].hz);
                 groups.swap_remove(j);
@@ -607,7 +615,7 @@ pub(super) fn release(w: &mut Warp, force: bool) -> bool {
         let g = w.groups[gi];
         if go != g.mask {
             let hz = w.hz.split(g.hz);
-            w.groups.push(Group { pc: g.pc, mask: g.mask & !go, wait: g.wait, hz });
+            w.groups.push(Group { pc: g.pc, mask: g.mask & !go, wait: g.wait, hz, exclusive: 0 });
         }
         w.groups[gi].mask = go;
         w.groups[gi].wait = Wait::None;
@@ -640,10 +648,13 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
                 // until it returns).
                 let mut gi = usize::MAX;
                 let mut best = (u32::MAX, u32::MAX);
+                // The runnable exclusive group of the earliest turn first
+                // (`Group::exclusive`).
+                let exclusive = groups.iter().filter(|g| g.wait == Wait::None && g.exclusive != 0).map(|g| g.exclusive).min().unwrap_or(0);
                 for (i, g) in groups.iter().enumerate() {
                     let (site, depth) = w.calls[(g.mask.trailing_zeros() & 31) as usize];
                     let key = (if depth > 0 { site } else { g.pc }, g.pc);
-                    if g.wait == Wait::None && key < best {
+                    if g.wait == Wait::None && g.exclusive == exclusive && key < best {
                         best = key;
                         gi = i;
                     }
@@ -735,7 +746,7 @@ pub(super) fn advance(w: &mut Warp, gi: usize) {
 #[inline(always)]
 fn merge_into(groups: &mut Vec<Group>, hz: &mut GroupHazards, gi: usize) {
     let g = groups[gi];
-    if let Some(j) = groups.iter().enumerate().position(|(j, o)| j != gi && o.pc == g.pc && o.wait == g.wait) {
+    if let Some(j) = groups.iter().enumerate().position(|(j, o)| j != gi && o.pc == g.pc && o.wait == g.wait && o.exclusive == 0 && g.exclusive == 0) {
         groups[j].mask |= g.mask;
         hz.join(groups[j].hz, g.hz);
         groups.swap_remove(gi);
@@ -799,9 +810,10 @@ pub(super) fn hold(w: &mut Warp, gi: usize, exec: u32, wait: Wait) {
     let rest = g.mask & !exec;
     w.groups[gi].mask = exec;
     w.groups[gi].wait = wait;
+    w.groups[gi].exclusive = 0;
     if rest != 0 {
         let hz = w.hz.split(g.hz);
-        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None, hz });
+        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None, hz, exclusive: g.exclusive });
     }
     merge(&mut w.groups, &mut w.hz);
     release(w, false);

@@ -37,7 +37,7 @@ pub enum ControlOp {
     Break { b: u8, cond: P },
     BmovToR { d: u16, b: u8, clear: bool },
     BmovToB { b: u8, a: S },
-    Warpsync { a: S },
+    Warpsync { a: S, exclusive: bool },
     Call { target: u32 },
     /// Call through a register holding a code address: absolute
     /// (`CALL.ABS`, `base` none) or an offset from `base` (`CALL.REL`,
@@ -124,11 +124,11 @@ impl Translator<'_> {
             },
             Opcode::WARPSYNC => {
                 if cx.has(Mod::ALL) {
-                    Op::Control(ControlOp::Warpsync { a: S { r: self.rows.constant(u32::MAX), m: 0 } })
+                    Op::Control(ControlOp::Warpsync { a: S { r: self.rows.constant(u32::MAX), m: 0 }, exclusive: false })
                 } else if n == 1 {
-                    Op::Control(ControlOp::Warpsync { a: self.src(cx.o(0)?, cx.sl(0), 1)? })
+                    Op::Control(ControlOp::Warpsync { a: self.src(cx.o(0)?, cx.sl(0), 1)?, exclusive: cx.has(Mod::EXCLUSIVE) })
                 } else {
-                    Op::Control(ControlOp::Warpsync { a: self.src(cx.o(1)?, cx.sl(1), 1)? })
+                    Op::Control(ControlOp::Warpsync { a: self.src(cx.o(1)?, cx.sl(1), 1)?, exclusive: cx.has(Mod::EXCLUSIVE) })
                 }
             }
             Opcode::LEPC => match n {
@@ -245,7 +245,7 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, ex
                 w.groups[gi].mask = g.mask & !taken;
                 w.groups[gi].pc += 1;
                 let hz = w.hz.split(g.hz);
-                w.groups.push(Group { pc: target, mask: taken, wait: Wait::None, hz });
+                w.groups.push(Group { pc: target, mask: taken, wait: Wait::None, hz, exclusive: g.exclusive });
                 merge(&mut w.groups, &mut w.hz);
             }
             return Ok(());
@@ -339,7 +339,13 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, gi: usize, pc: u32, ex
                 return Ok(());
             }
         }
-        ControlOp::Warpsync { a } => {
+        ControlOp::Warpsync { a, exclusive: true } => {
+            if exec != 0 {
+                exclusive_sync(w, gi, exec, a);
+                return Ok(());
+            }
+        }
+        ControlOp::Warpsync { a, exclusive: false } => {
             if exec != 0 {
                 let m = w.ri(a, exec.trailing_zeros() as usize);
                 hold(w, gi, exec, Wait::Warpsync(m));
@@ -417,13 +423,53 @@ fn jump_lanes(w: &mut Warp, gi: usize, exec: u32, target: impl Fn(&Warp, usize) 
     let mut state = |hz: &mut GroupHazards| parent.take().unwrap_or_else(|| hz.split(g.hz));
     if rest != 0 {
         let hz = state(&mut w.hz);
-        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None, hz });
+        w.groups.push(Group { pc: g.pc + 1, mask: rest, wait: Wait::None, hz, exclusive: g.exclusive });
     }
     for &(pc, mask) in &moved[..n] {
         let hz = state(&mut w.hz);
-        w.groups.push(Group { pc, mask, wait: Wait::None, hz });
+        w.groups.push(Group { pc, mask, wait: Wait::None, hz, exclusive: g.exclusive });
     }
     merge(&mut w.groups, &mut w.hz);
+}
+
+/// `WARPSYNC.EXCLUSIVE a` in the lanes of `exec` of group `gi`: the lanes
+/// naming one mask (each lane its own, the masks of a warp of tiles) whose
+/// live threads are all here go on past it as an exclusive group each
+/// ([`Group::exclusive`]); a mask with threads elsewhere holds its lanes
+/// as a plain `WARPSYNC` does. Lanes guarded off go on as they were.
+fn exclusive_sync(w: &mut Warp, gi: usize, exec: u32, a: S) {
+    let g = w.groups[gi];
+    let live = !w.exited & w.all;
+    let mut rest = exec;
+    let mut parts: smallvec::SmallVec<[(u32, u32); 4]> = smallvec::SmallVec::new();
+    while rest != 0 {
+        let m = w.ri(a, rest.trailing_zeros() as usize);
+        let lanes_of_m = lanes(rest).filter(|&l| w.ri(a, l as usize) == m).fold(0u32, |acc, l| acc | 1 << l);
+        rest &= !lanes_of_m;
+        parts.push((m, lanes_of_m));
+    }
+    let off = g.mask & !exec;
+    w.groups.swap_remove(gi);
+    let mut parent = Some(g.hz);
+    let mut state = |hz: &mut GroupHazards| parent.take().unwrap_or_else(|| hz.split(g.hz));
+    if off != 0 {
+        let hz = state(&mut w.hz);
+        w.groups.push(Group { pc: g.pc + 1, mask: off, wait: Wait::None, hz, exclusive: g.exclusive });
+    }
+    let mut held = false;
+    for (turn, (m, mask)) in parts.into_iter().enumerate() {
+        let hz = state(&mut w.hz);
+        if m & live & !mask == 0 {
+            w.groups.push(Group { pc: g.pc + 1, mask, wait: Wait::None, hz, exclusive: turn.min(254) as u8 + 1 });
+        } else {
+            w.groups.push(Group { pc: g.pc, mask, wait: Wait::Warpsync(m), hz, exclusive: 0 });
+            held = true;
+        }
+    }
+    merge(&mut w.groups, &mut w.hz);
+    if held {
+        release(w, false);
+    }
 }
 
 /// Records a CALL at `pc` in the lanes of `exec`.
