@@ -132,7 +132,7 @@ fn hex_listing_words(text: &str) -> Option<Vec<u128>> {
 fn functions_words(sm: u16, ptxas: &Path, source: Source, corpus: &Path) -> Vec<Vec<u128>> {
     let files = match source {
         Source::Corpus => common::ptx_inputs_for_sm(corpus, sm),
-        Source::Library => common::ptx_files(&corpus.join(format!("sm_{sm}"))),
+        Source::Library | Source::Generated => common::ptx_files(&corpus.join(format!("sm_{sm}"))),
         Source::Triton => triton_files(corpus, sm),
     };
     if files.is_empty() {
@@ -220,6 +220,11 @@ enum Source {
     /// when present; its observations are kept in
     /// `src/sched/latency/sm_XX.triton.tsv`.
     Triton,
+    /// Programs of the fuzz crate's generator (`scripts/generated-corpus.sh`
+    /// writes them into `target/generated-corpus/sm_XX`, or
+    /// `PTX2SASS_GENERATED_CORPUS`), measured when present; its
+    /// observations are kept in `src/sched/latency/sm_XX.generated.tsv`.
+    Generated,
 }
 
 impl Source {
@@ -229,6 +234,7 @@ impl Source {
             Source::Corpus => "",
             Source::Library => "library-",
             Source::Triton => "triton-",
+            Source::Generated => "generated-",
         }
     }
 }
@@ -237,6 +243,19 @@ impl Source {
 fn library_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("PTX2SASS_LIBRARY_CORPUS").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/library-corpus"));
     SMS.iter().all(|sm| dir.join(format!("sm_{sm}")).is_dir()).then_some(dir)
+}
+
+/// The generated corpus directory, when every measured SM has programs.
+fn generated_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("PTX2SASS_GENERATED_CORPUS").map(PathBuf::from).unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/generated-corpus"));
+    SMS.iter().all(|sm| dir.join(format!("sm_{sm}")).is_dir()).then_some(dir)
+}
+
+/// The decoded generated corpus of every measured SM (`None` when it has
+/// not been generated: its measurement then stays as checked in).
+fn generated_programs() -> Option<&'static Vec<Code>> {
+    static CODE: OnceLock<Option<Vec<Code>>> = OnceLock::new();
+    CODE.get_or_init(|| generated(Source::Generated, generated_dir(), "generated corpus not generated (scripts/generated-corpus.sh)")).as_ref()
 }
 
 /// The Triton corpus directory, when it holds Triton's PTX.
@@ -490,6 +509,7 @@ fn table_text(code: &Code, source: Source) -> String {
         Source::Corpus => "corpus",
         Source::Library => "library-corpus (scripts/library-corpus.sh)",
         Source::Triton => "Triton (scripts/triton-corpus.sh)",
+        Source::Generated => "generated-corpus (scripts/generated-corpus.sh)",
     };
     let mut out = format!(
         "# Fixed-latency RAW latencies on sm_{}: measured from ptxas {} output over {insts} {what}\n\
@@ -531,6 +551,7 @@ fn stale_tables(codes: &[Code], source: Source) -> Vec<String> {
             // An SM Triton does not target has no file and no code.
             Source::Triton if code.functions.is_empty() && latency::triton_data_file(code.sm).is_none() => continue,
             Source::Triton => (format!("sm_{}.triton.tsv", code.sm), latency::triton_data_file(code.sm)),
+            Source::Generated => (format!("sm_{}.generated.tsv", code.sm), latency::generated_data_file(code.sm)),
         };
         if current != Some(text.as_str()) {
             if bless {
@@ -552,6 +573,9 @@ fn tables_are_measured_from_ptxas() {
     }
     if let Some(triton) = triton() {
         stale.extend(stale_tables(triton, Source::Triton));
+    }
+    if let Some(programs) = generated_programs() {
+        stale.extend(stale_tables(programs, Source::Generated));
     }
     assert!(stale.is_empty(), "the latency tables {} differ from a fresh measurement (PTX2SASS_BLESS=1 rewrites them)", stale.join(", "));
 }

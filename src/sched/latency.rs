@@ -255,8 +255,23 @@ const TRITON_DATA: &[(u16, &str)] = &[
     (120, include_str!("latency/sm_120.triton.tsv")),
 ];
 
+/// The observations of ptxas's code for programs of the fuzz crate's
+/// generator (`scripts/generated-corpus.sh`), measured the same way and
+/// merged into the checker's table like [`LIBRARY_DATA`]: generated
+/// arithmetic reads `IMAD.HI`'s carry-out predicate in `IMAD.X` 4 cycles
+/// on (sm_80), `HADD2`'s result after 4 (sm_86), pairs the corpora never
+/// showed that close.
+const GENERATED_DATA: &[(u16, &str)] = &[
+    (75, include_str!("latency/sm_75.generated.tsv")),
+    (80, include_str!("latency/sm_80.generated.tsv")),
+    (86, include_str!("latency/sm_86.generated.tsv")),
+    (89, include_str!("latency/sm_89.generated.tsv")),
+    (90, include_str!("latency/sm_90.generated.tsv")),
+    (100, include_str!("latency/sm_100.generated.tsv")),
+    (120, include_str!("latency/sm_120.generated.tsv")),
+];
 // One lazily parsed table per data file ([`table`]).
-const _: () = assert!(DATA.len() == 7 && LIBRARY_DATA.len() == 7);
+const _: () = assert!(DATA.len() == 7 && LIBRARY_DATA.len() == 7 && GENERATED_DATA.len() == 7);
 
 /// The data file text of a measured SM (for the measuring test).
 pub fn data_file(measured: u16) -> Option<&'static str> {
@@ -267,6 +282,12 @@ pub fn data_file(measured: u16) -> Option<&'static str> {
 /// test).
 pub fn library_data_file(measured: u16) -> Option<&'static str> {
     LIBRARY_DATA.iter().find(|(s, _)| *s == measured).map(|(_, t)| *t)
+}
+
+/// The generated-corpus data file text of a measured SM (for the
+/// measuring test).
+pub fn generated_data_file(measured: u16) -> Option<&'static str> {
+    GENERATED_DATA.iter().find(|(s, _)| *s == measured).map(|(_, t)| *t)
 }
 
 /// The Triton data file text of a measured SM, if Triton targets it (for
@@ -313,6 +334,7 @@ pub fn checking_table(sm: Sm) -> &'static Table {
             .iter()
             .chain(&PARSED_LIBRARY[k].entries[..PARSED_LIBRARY[k].len])
             .chain(&PARSED_TRITON[k].entries[..PARSED_TRITON[k].len])
+            .chain(&PARSED_GENERATED[k].entries[..PARSED_GENERATED[k].len])
             .copied()
             .collect();
         Table::from_entries(DATA[k].0, entries).at_most(table(sm))
@@ -342,6 +364,16 @@ static PARSED: [Parsed; 7] = {
     out
 };
 
+/// Every generated-corpus data file, parsed when the crate is compiled.
+static PARSED_GENERATED: [Parsed; 7] = {
+    let mut out = [Parsed { entries: [PLACEHOLDER; MAX_ENTRIES], len: 0 }; 7];
+    let mut k = 0;
+    while k < GENERATED_DATA.len() {
+        out[k] = parse_const(GENERATED_DATA[k].1);
+        k += 1;
+    }
+    out
+};
 /// Every library-corpus data file, parsed when the crate is compiled.
 static PARSED_LIBRARY: [Parsed; 7] = {
     let mut out = [Parsed { entries: [PLACEHOLDER; MAX_ENTRIES], len: 0 }; 7];
