@@ -5,9 +5,10 @@
 //! fixed-latency producer of each class must issue before a consumer of
 //! each class reads its result, per register file.
 //!
-//! The numbers are data (`latency/sm_XX.tsv`, and `latency/sm_XX.library.tsv`
-//! and `latency/sm_XX.triton.tsv` for the generated library and Triton
-//! corpora, see [`LIBRARY_DATA`] and [`TRITON_DATA`]), measured from the
+//! The numbers are data (`latency/sm_XX.tsv`, and `latency/sm_XX.library.tsv`,
+//! `latency/sm_XX.triton.tsv` and `latency/sm_XX.generated.tsv` for the
+//! generated library, Triton and fuzz-generator corpora, see
+//! [`LIBRARY_DATA`], [`TRITON_DATA`] and [`GENERATED_DATA`]), measured from the
 //! reference `ptxas` 13.5 output over the corpus by `tests/latency_tables.rs`: in
 //! every straight-line basic block, for every register a fixed-latency
 //! producer (one that sets no write scoreboard) writes and a later
@@ -316,8 +317,8 @@ pub fn table(sm: Sm) -> &'static Table {
 }
 
 /// The hazard checker's table for an SM: the shared corpus's, the
-/// library corpus's and Triton's measurements together ([`LIBRARY_DATA`],
-/// [`TRITON_DATA`]), the least
+/// library corpus's, Triton's and the generated programs' measurements
+/// together ([`LIBRARY_DATA`], [`TRITON_DATA`], [`GENERATED_DATA`]), the least
 /// distances ptxas was seen to leave. A checker of ptxas's code must accept
 /// all of them; the scheduler keeps the shared corpus's, which a minimum
 /// over half a million more instructions would lower by one operand's
