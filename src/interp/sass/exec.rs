@@ -682,7 +682,7 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
         };
         let exec = group_mask & w.pm(code.guard);
         if check && let Some(hz) = w.hz.states.get_mut(usize::from(group_hz)) {
-            let issued = if exec != 0 { hz.issue_ctrl(&code.hz, code.ctrl) } else { hz.issue_predicated_off(&code.hz, code.ctrl) };
+            let issued = if exec != 0 { hz.issue_lanes(&code.hz, code.ctrl, exec) } else { hz.issue_predicated_off(&code.hz, code.ctrl) };
             if let Err(message) = issued {
                 let e = issue_error(cta, w, pc, group_mask, ErrorKind::Hazard, message);
                 if options.hazards == HazardCheck::Fail {

@@ -69,14 +69,24 @@ struct UnitState {
     lat_row: u8,
     /// Write scoreboard the unit's result is pending on, or [`NONE`].
     write_sb: u8,
+    /// The lanes that pending result is written in (all, where not known):
+    /// a lane outside them may read or overwrite the unit without a wait
+    /// (ptxas: `@!P5 LDG.E.S8 R17` on W5, then `@P5 PRMT R43, R17` with no
+    /// wait, the predicate unchanged between).
+    write_lanes: u32,
     /// The in-order queue of that pending result's producer (0: none).
     write_queue: u8,
     /// Read scoreboards holding the unit (bit `s`).
     read_sbs: u8,
-    /// 0, or the queue of an unscoreboarded variable-latency result not yet
-    /// attached to a scoreboard, or `ATTACHED | s` once a later instruction
-    /// of its queue set write scoreboard `s`.
+    /// 0, or the queue `q` of an unscoreboarded variable-latency result not
+    /// yet attached to a scoreboard, or `ATTACHED | q` once a later
+    /// instruction of its queue set a write scoreboard.
     orphan: u8,
+    /// The write scoreboards of the later instructions of an attached
+    /// orphan's queue: a wait on any of them finds it landed (ptxas: `I2F.S8
+    /// R34` with none, `F2F.F64.F32` on W1 and `I2F.S8 R27` on W5 later, a
+    /// wait on 5 only, then a read of R34; sm_120).
+    orphan_sbs: u8,
     /// Per read scoreboard holding the unit: the write scoreboards of the
     /// instructions holding it (bit 6: one without), all of which must be
     /// waited on to release it without a wait on the read scoreboard.
@@ -96,7 +106,7 @@ const ATTACHED: u8 = 0x80;
 /// that sets a scoreboard in a loop and never waits on it).
 const COMPACT_AT: usize = 4096;
 
-const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, write_queue: 0, read_sbs: 0, orphan: 0, read_holders: [0; SCOREBOARDS as usize], early: [0; EARLY_KINDS] };
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, write_lanes: u32::MAX, write_queue: 0, read_sbs: 0, orphan: 0, orphan_sbs: 0, read_holders: [0; SCOREBOARDS as usize], early: [0; EARLY_KINDS] };
 
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
@@ -198,9 +208,16 @@ impl WarpHazards {
     /// apart (an interpreter keeps them beside its own form of the code).
     #[inline(always)]
     pub fn issue_ctrl(&mut self, info: &HazardInfo, ctrl: Ctrl) -> Result<(), String> {
+        self.issue_lanes(info, ctrl, u32::MAX)
+    }
+
+    /// [`WarpHazards::issue_ctrl`] for an instruction executing in `lanes`
+    /// (its group's lanes whose guard holds).
+    #[inline(always)]
+    pub fn issue_lanes(&mut self, info: &HazardInfo, ctrl: Ctrl, lanes: u32) -> Result<(), String> {
         let cycle = self.begin_issue(info, ctrl)?;
         for &r in info.reads() {
-            self.check_read(info, r)?;
+            self.check_read_in(info, r, lanes)?;
         }
         let write_sb = ctrl.write_sb().filter(|s| *s < SCOREBOARDS);
         for &w in info.writes() {
@@ -211,7 +228,7 @@ impl WarpHazards {
             // overwrites it last (ptxas: `LDS.128 R4` on W0, then `LDS R6`
             // on W1 with no wait; on sm_75 `LDS.U R43` with none after
             // `LDS.U.128 R40` on W2).
-            if u.write_sb != NONE && !(info.writes_after_its_queue_reads(write_sb) && u.write_queue == info.queue) {
+            if u.write_sb != NONE && u.write_lanes & lanes != 0 && !(info.writes_after_its_queue_reads(write_sb) && u.write_queue == info.queue) {
                 return Err(self.scoreboard_message(w, "overwritten", true));
             }
             // The memory unit's early overwrites (`EARLY_OVERWRITES`).
@@ -232,10 +249,12 @@ impl WarpHazards {
                 for &w in info.writes() {
                     let u = &mut self.units[usize::from(w)];
                     u.write_sb = s;
+                    u.write_lanes = lanes;
                     u.write_queue = info.queue;
                     u.write_class = NO_CLASS;
                     u.lat_row = 0;
                     u.orphan = 0;
+                    u.orphan_sbs = 0;
                     list.push(w);
                 }
                 self.write_setter[usize::from(s)] = Setter { form: Some(info.form), issued: self.issued };
@@ -255,10 +274,12 @@ impl WarpHazards {
                     let u = &mut self.units[usize::from(w)];
                     if let Some(s) = pred_sb.filter(|_| w >= P_BASE) {
                         u.write_sb = s;
+                        u.write_lanes = lanes;
                         u.write_queue = 0;
                         u.write_class = NO_CLASS;
                         u.lat_row = 0;
                         u.orphan = 0;
+                        u.orphan_sbs = 0;
                         self.lists[usize::from(s)].written.push(w);
                         continue;
                     }
@@ -266,6 +287,7 @@ impl WarpHazards {
                     u.write_class = info.producer_class() as u8;
                     u.lat_row = row;
                     u.orphan = info.queue;
+                    u.orphan_sbs = 0;
                     self.writer[usize::from(w)] = Some(info.form);
                     if info.queue != 0 {
                         let orphans = &mut self.orphans[usize::from(info.queue)];
@@ -371,12 +393,23 @@ impl WarpHazards {
     fn attach(&mut self, q: u8, s: u8) {
         let orphans = &mut self.orphans[usize::from(q)];
         let attached = &mut self.lists[usize::from(s)].attached;
-        for w in orphans.drain(..) {
-            let u = &mut self.units[usize::from(w)];
-            if u.orphan == q {
-                u.orphan = ATTACHED | s;
+        let units = &mut self.units;
+        // The queue's results not yet known landed, attached or not, stay
+        // on its list: a later setter of the queue covers them too.
+        orphans.retain(|&w| {
+            let u = &mut units[usize::from(w)];
+            if u.orphan == q || u.orphan == ATTACHED | q {
+                u.orphan = ATTACHED | q;
+                u.orphan_sbs |= 1 << s;
                 attached.push(w);
+                true
+            } else {
+                false
             }
+        });
+        if attached.len() > COMPACT_AT {
+            attached.sort_unstable();
+            attached.dedup();
         }
     }
 
@@ -415,8 +448,9 @@ impl WarpHazards {
             }
             for w in lists.attached.drain(..) {
                 let u = &mut units[usize::from(w)];
-                if u.orphan == ATTACHED | s {
+                if u.orphan & ATTACHED != 0 && u.orphan_sbs >> s & 1 != 0 {
                     u.orphan = 0;
+                    u.orphan_sbs = 0;
                     u.write_class = NO_CLASS;
                     u.lat_row = 0;
                 }
@@ -439,18 +473,25 @@ impl WarpHazards {
         }
         lists.attached.sort_unstable();
         lists.attached.dedup();
-        lists.attached.retain(|w| units[usize::from(*w)].orphan == ATTACHED | s);
+        lists.attached.retain(|w| units[usize::from(*w)].orphan & ATTACHED != 0 && units[usize::from(*w)].orphan_sbs >> s & 1 != 0);
     }
 
     /// Whether unit `r` may be read now; the common outcome (no hazard)
     /// inline, the message out of line.
     #[inline(always)]
     fn check_read(&self, info: &HazardInfo, r: u16) -> Result<(), String> {
+        self.check_read_in(info, r, u32::MAX)
+    }
+
+    /// [`WarpHazards::check_read`] by the lanes `lanes`: a result pending
+    /// in none of them is no hazard.
+    #[inline(always)]
+    fn check_read_in(&self, info: &HazardInfo, r: u16, lanes: u32) -> Result<(), String> {
         let u = &self.units[usize::from(r)];
         // One byte per dependence: the unit's latency row (all zeros when
         // no fixed-latency result is in flight) at the reader's class.
         let needed = self.table.rows()[usize::from(u.lat_row) & (ROWS - 1)][info.class as usize & (ROW_WIDTH - 1)];
-        if u.write_sb == NONE && self.cycle.saturating_sub(u.write_cycle) >= u64::from(needed) {
+        if (u.write_sb == NONE || u.write_lanes & lanes == 0) && self.cycle.saturating_sub(u.write_cycle) >= u64::from(needed) {
             return Ok(());
         }
         Err(self.read_message(info, r))
@@ -507,11 +548,15 @@ impl WarpHazards {
         for (k, (mine, theirs)) in self.units.iter_mut().zip(other.units.iter()).enumerate() {
             if mine.write_sb == NONE {
                 mine.write_sb = theirs.write_sb;
+                mine.write_lanes = theirs.write_lanes;
                 mine.write_queue = theirs.write_queue;
-            } else if theirs.write_sb != NONE && theirs.write_queue != mine.write_queue {
-                // Pending on both sides from different queues: no queue
-                // order covers both.
-                mine.write_queue = 0;
+            } else if theirs.write_sb != NONE {
+                mine.write_lanes |= theirs.write_lanes;
+                if theirs.write_queue != mine.write_queue {
+                    // Pending on both sides from different queues: no queue
+                    // order covers both.
+                    mine.write_queue = 0;
+                }
             }
             if theirs.write_class != NO_CLASS && (mine.write_class == NO_CLASS || theirs.write_cycle > mine.write_cycle) {
                 mine.write_cycle = theirs.write_cycle;
@@ -521,6 +566,11 @@ impl WarpHazards {
             }
             if mine.orphan == 0 {
                 mine.orphan = theirs.orphan;
+                mine.orphan_sbs = theirs.orphan_sbs;
+            } else if mine.orphan & ATTACHED != 0 && theirs.orphan & ATTACHED != 0 {
+                // Landed once a wait covers both sides' results.
+                let both = mine.orphan_sbs & theirs.orphan_sbs;
+                mine.orphan_sbs = if both != 0 { both } else { mine.orphan_sbs };
             }
             for (s, (h, t)) in mine.read_holders.iter_mut().zip(theirs.read_holders).enumerate() {
                 match (mine.read_sbs >> s & 1, theirs.read_sbs >> s & 1) {

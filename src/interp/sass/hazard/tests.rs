@@ -221,3 +221,42 @@ fn a_guarded_off_queue_member_still_orders_its_queue() {
     issue(&mut w, "[B0-----:R-:W-:-:S04]", "IADD3 R4, R6, 0x1, RZ ;", true).unwrap();
     assert!(issue(&mut w, "[B------:R-:W-:-:S04]", "IMAD.SHL.U32 R5, R23, 0x2, RZ ;", true).is_err());
 }
+
+/// A result pending in some lanes may be read without a wait in others
+/// (ptxas, generated programs on sm_80: `@!P5 LDG.E.S8 R17` on W5, then
+/// `@P5 PRMT R43, R17` with no wait, P5 unchanged between); a lane of the
+/// load must wait.
+#[test]
+fn a_result_pending_in_other_lanes_may_be_read() {
+    let sm = Sm::new(80);
+    let load = inst(80, "[B------:R1:W5:Y:S01]", "@!P5 LDG.E.S8 R17, [R44.64+0xa0] ;");
+    let read = inst(80, "[B------:R-:W-:-:S05]", "@P5 PRMT R43, R17, 0x9910, RZ ;");
+    let (load_info, read_info) = (HazardInfo::of(&load, sm), HazardInfo::of(&read, sm));
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&load_info, load.ctrl, 0x0000_ffff).unwrap();
+    assert_eq!(w.issue_lanes(&read_info, read.ctrl, 0xffff_0000), Ok(()));
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&load_info, load.ctrl, 0x0000_ffff).unwrap();
+    assert!(w.issue_lanes(&read_info, read.ctrl, 0x0001_0001).is_err_and(|m| m.contains("R17 read while scoreboard 5")));
+}
+
+/// An unscoreboarded result of an in-order queue has landed once any later
+/// instruction of its queue that set a write scoreboard is waited on, not
+/// only the first (ptxas, sm_120: `I2F.S8 R34` with none, `F2F.F64.F32` on
+/// W1, `I2F.S8 R27` on W5, a wait on 5 only, then a read of R34).
+#[test]
+fn any_later_setter_of_the_queue_covers_an_unscoreboarded_result() {
+    let code = |wait: &'static str| {
+        [
+            ("[B------:R-:W-:Y:S01]", "I2F.S8 R34, R26 ;"),
+            ("[B------:R-:W1:Y:S03]", "F2F.F64.F32 R30, R45 ;"),
+            ("[B------:R-:W5:Y:S01]", "I2F.S8 R27, R27 ;"),
+            (wait, "FMUL R27, R27, 0.25 ;"),
+            ("[B------:R-:W-:-:S02]", "FMUL R11, R34, 0.25 ;"),
+        ]
+    };
+    assert_eq!(run(120, &code("[B-----5:R-:W-:Y:S01]")), Ok(()));
+    assert_eq!(run(120, &code("[B-1---5:R-:W-:Y:S01]")), Ok(()));
+    // No wait on either: R34 is not known landed.
+    assert!(run(120, &code("[B------:R-:W-:Y:S01]")).is_err_and(|(k, _)| k == 3));
+}
