@@ -304,10 +304,16 @@ pub fn run_sass(cubin: &[u8], spec: &LaunchSpec) -> Result<String, String> {
     run_sass_checked(cubin, spec).map(|(out, _)| out)
 }
 
-/// [`run_sass`] with the hazard checker reporting (not stopping the run):
-/// the outputs and the first hazard reported, if any.
+/// [`run_sass`] with the hazard checker reporting (not stopping the run)
+/// where `PTX2SASS_FUZZ_HAZARDS` is set: the outputs and the first hazard
+/// reported, if any. Off by default: on some generated programs the
+/// checker's state grows past 20 GB (an open issue), which a campaign
+/// cannot afford.
 pub fn run_sass_checked(cubin: &[u8], spec: &LaunchSpec) -> Result<(String, Option<String>), String> {
-    let options = isass::Options { step_budget: STEP_BUDGET, hazards: isass::HazardCheck::Report, trace: false };
+    static CHECK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let check = *CHECK.get_or_init(|| std::env::var_os("PTX2SASS_FUZZ_HAZARDS").is_some());
+    let hazards = if check { isass::HazardCheck::Report } else { isass::HazardCheck::Off };
+    let options = isass::Options { step_budget: STEP_BUDGET, hazards, trace: false };
     isass::run(cubin, spec, &options).map(|o| (o.launch.outputs_text(), o.hazards.first().map(|h| h.to_string()))).map_err(|e| e.to_string())
 }
 

@@ -124,6 +124,7 @@ pub fn lower_with(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early
 fn lower_inner(module: &ast::Module, sm: Sm, source: Option<&str>, seal_early: bool, name_registers: bool) -> Lowered {
     let mut cx = ModuleCx {
         name_registers,
+        sm,
         m: module,
         facts: NameFacts::new(&module.names),
         scope: ScopedTable::new(module.names.len()),
@@ -203,6 +204,9 @@ struct Sig {
 /// Module-wide state of one lowering.
 struct ModuleCx<'a> {
     m: &'a ast::Module,
+    /// The target (lowering is the same for every SM but where an
+    /// expansion would accept what the target lacks).
+    sm: Sm,
     facts: NameFacts,
     /// Name bindings: module variables at depth 1, function bodies inside.
     scope: ScopedTable<Binding>,

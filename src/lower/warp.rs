@@ -249,7 +249,9 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         let a = self.read(&ops[1], ScalarType::B32)?;
         let mask = self.read(&ops[2], ScalarType::B32)?;
-        if !float && !self.full_mask(mask) {
+        // Below sm_80, which has no `redux.sync`, the instruction is left
+        // for legalization to refuse (as ptxas refuses it).
+        if !float && !self.full_mask(mask) && self.cx.sm.number >= 80 {
             let v = self.redux_over_members(red, ty, a, mask);
             return self.write(&ops[0], v, ty.is_signed());
         }
