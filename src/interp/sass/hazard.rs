@@ -588,8 +588,18 @@ impl WarpHazards {
             mine.read_by_write.extend_from_slice(&theirs.read_by_write);
             mine.attached.extend_from_slice(&theirs.attached);
         }
-        for (mine, theirs) in self.orphans.iter_mut().zip(&other.orphans) {
+        for (q, (mine, theirs)) in self.orphans.iter_mut().zip(&other.orphans).enumerate() {
             mine.extend_from_slice(theirs);
+            // Both sides hold their common past's orphans: joined again and
+            // again (a loop whose threads diverge each iteration) the list
+            // would double each time.
+            if mine.len() > COMPACT_AT {
+                let units = &self.units;
+                let q = q as u8;
+                mine.sort_unstable();
+                mine.dedup();
+                mine.retain(|w| units[usize::from(*w)].orphan == q || units[usize::from(*w)].orphan == ATTACHED | q);
+            }
         }
         for s in 0..usize::from(SCOREBOARDS) {
             if other.write_setter[s].issued > self.write_setter[s].issued {
