@@ -122,6 +122,9 @@ pub enum HeldAs {
     GlobalStoreAddress,
     /// A global store's data (STG's `R19`).
     GlobalStoreData,
+    /// A shared-memory atomic's address or data (ATOMS's `[R13.X4+0x400]`
+    /// and `R29`).
+    SharedAtomicOperand,
 }
 
 /// An overwrite of a register still held on a read scoreboard that needs
@@ -161,6 +164,20 @@ pub struct EarlyOverwrite {
 ///     library corpus; the shared corpus's kernels there wait);
 ///   - the store reads address and data together, so the two are one
 ///     rule;
+/// * the same by a warp shuffle, which enters the memory unit as LDS does
+///   (fuzz-generated programs, ptxas 13.5): `STG.E.64.SYS [R4+0x30], R2`
+///   on read scoreboard 1, then `SHFL.IDX PT, R3, R21, 0x1f, 0x1f` on W2
+///   four instructions later with no wait on 1 (sm_75); the same with
+///   SHFL.BFLY, .DOWN, .UP and .IDX on sm_80, 86, 90 and 100; and after a
+///   reduction, `RED.E.INC.STRONG.GPU [R32.64], R36` on read scoreboard 0,
+///   then `SHFL.BFLY PT, R36, …` on W1 (sm_80): RED and REDG hold their
+///   address and data as a store does;
+/// * a shared-memory atomic's address or data, overwritten by LDS:
+///   `ATOMS.MIN.S32 RZ, [R13.X4+0x400], R29` on read scoreboard 0, then
+///   `LDS.64 R28, [R28]` with no scoreboard six instructions later and no
+///   wait on 0 (a fuzz-generated program, sm_89; ATOMS is a queue apart
+///   from LDS for its results, not for reading its operands); taken for
+///   every SM, as the global store's rule;
 /// * sm_90, 100, 120: `LDG.E.STRONG.SYS R40, desc[UR4][R38.64+0x278]` on
 ///   read scoreboard 0, then `LDL.LU R39, [R1+0x14]` on W0 two
 ///   instructions later with no wait on 0 (tests/data/launch_bounds'
@@ -171,9 +188,12 @@ pub struct EarlyOverwrite {
 ///
 /// The overwriter sets a write scoreboard, or is in the shared-memory
 /// queue (as [`HazardInfo::writes_after_its_queue_reads`]).
-pub const EARLY_OVERWRITES: [EarlyOverwrite; 3] = [
+pub const EARLY_OVERWRITES: [EarlyOverwrite; 6] = [
     EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::LDS, sms: (75, u16::MAX) },
+    EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::SHFL, sms: (75, u16::MAX) },
+    EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::SHFL, sms: (75, u16::MAX) },
+    EarlyOverwrite { held_as: HeldAs::SharedAtomicOperand, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalLoadAddress, by: Op::LDL, sms: (90, u16::MAX) },
 ];
 
@@ -287,7 +307,7 @@ impl HazardInfo {
             early_writer: 0,
         };
         // Reads by what they are held as (bit per read, per HeldAs).
-        let mut held = [0u16; 3];
+        let mut held = [0u16; 4];
         let span = |from: u8, to: u8| (((1u32 << to) - (1u32 << from)) & 0xffff) as u16;
         register_operands(inst, |access| {
             if access.write {
@@ -297,9 +317,10 @@ impl HazardInfo {
             let first = info.n_reads;
             info.push_read(access.reg, access.width);
             match (inst.op(), access.role) {
-                (Op::STG, Role::Reg) => held[HeldAs::GlobalStoreData as usize] |= span(first, info.n_reads),
-                (Op::STG, Role::MemBase) => held[HeldAs::GlobalStoreAddress as usize] |= span(first, info.n_reads),
+                (Op::STG | Op::RED | Op::REDG, Role::Reg) => held[HeldAs::GlobalStoreData as usize] |= span(first, info.n_reads),
+                (Op::STG | Op::RED | Op::REDG, Role::MemBase) => held[HeldAs::GlobalStoreAddress as usize] |= span(first, info.n_reads),
                 (Op::LDG, Role::MemBase) => held[HeldAs::GlobalLoadAddress as usize] |= span(first, info.n_reads),
+                (Op::ATOMS, Role::Reg | Role::MemBase) => held[HeldAs::SharedAtomicOperand as usize] |= span(first, info.n_reads),
                 _ => {}
             }
         });

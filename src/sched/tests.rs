@@ -290,6 +290,49 @@ fn a_shared_load_may_overwrite_a_global_store_register() {
 }
 
 #[test]
+fn a_shuffle_may_overwrite_a_global_store_or_reduction_register() {
+    // ptxas 13.5 on fuzz-generated programs: `STG.E.64.SYS [R4+0x30], R2`
+    // on read scoreboard 1, then `SHFL.IDX PT, R3, R21, 0x1f, 0x1f` on W2
+    // four instructions later, no wait on 1 (sm_75; the same on sm_80–100);
+    // `RED.E.INC.STRONG.GPU [R32.64], R36` on read scoreboard 0, then
+    // `SHFL.BFLY PT, R36, R8, R9, 0x1f` on W1 (sm_80).
+    let filler = ("[B------:R-:W-:Y:S01]", "LOP3.LUT R20, R0, 0x300, RZ, 0xc0, !PT ;");
+    let shuffle = ("[B------:R-:W1:Y:S01]", "SHFL.IDX PT, R5, R21, 0x1f, 0x1f ;");
+    let end = ("[B01----:R-:W-:Y:S02]", "LOP3.LUT R7, R5, 0x1, RZ, 0xc0, !PT ;");
+    let alu = ("[B------:R-:W-:Y:S01]", "LOP3.LUT R5, R0, 0x300, RZ, 0xc0, !PT ;");
+    for sm in [75, 80, 86, 89, 90, 100, 120] {
+        let store = match sm {
+            75 => ("[B------:R0:W-:Y:S01]", "STG.E.SYS [R14], R5 ;"),
+            80..=89 => ("[B------:R0:W-:Y:S01]", "STG.E [R14.64], R5 ;"),
+            _ => ("[B------:R0:W-:Y:S01]", "STG.E desc[UR8][R14.64], R5 ;"),
+        };
+        assert_eq!(both_checkers(sm, &[store, filler, shuffle, end, EXIT]), (None, None), "sm_{sm} store");
+        let (stat, dynamic) = both_checkers(sm, &[store, filler, alu, end, EXIT]);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} alu: {stat:?} {dynamic:?}");
+    }
+    let reduction = ("[B------:R0:W-:Y:S01]", "RED.E.ADD.STRONG.GPU [R32.64], R5 ;");
+    assert_eq!(both_checkers(80, &[reduction, filler, shuffle, end, EXIT]), (None, None), "sm_80 reduction");
+    let (stat, dynamic) = both_checkers(80, &[reduction, filler, alu, end, EXIT]);
+    assert!(stat.is_some() && dynamic.is_some(), "sm_80 reduction, alu: {stat:?} {dynamic:?}");
+}
+
+#[test]
+fn a_shared_load_may_overwrite_a_shared_atomic_operand() {
+    // ptxas 13.5 on a fuzz-generated program (sm_89): `ATOMS.MIN.S32 RZ,
+    // [R13.X4+0x400], R29` on read scoreboard 0, then `LDS.64 R28, [R28]`
+    // with no scoreboard six instructions later, no wait on 0.
+    let atomic = ("[B------:R0:W-:Y:S04]", "ATOMS.MIN.S32 RZ, [R13.X4+0x400], R29 ;");
+    let filler = ("[B------:R-:W-:Y:S04]", "LOP3.LUT R20, R0, 0x300, RZ, 0xc0, !PT ;");
+    let shared = ("[B------:R-:W-:Y:S04]", "LDS.64 R28, [R30] ;");
+    let alu = ("[B------:R-:W-:Y:S04]", "LOP3.LUT R29, R0, 0x300, RZ, 0xc0, !PT ;");
+    for sm in [80, 89, 90] {
+        assert_eq!(both_checkers(sm, &[atomic, filler, shared, EXIT]), (None, None), "sm_{sm}");
+        let (stat, dynamic) = both_checkers(sm, &[atomic, filler, alu, EXIT]);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} alu: {stat:?} {dynamic:?}");
+    }
+}
+
+#[test]
 fn an_unscoreboarded_shared_load_may_overwrite_what_an_earlier_sts_holds() {
     // ptxas 13.5 (sm_120, Thrust's reduce-by-key): `STS [R25+0x400], R17`
     // on read scoreboard 3, then `LDS R17, [R31+0x18]` with no scoreboard

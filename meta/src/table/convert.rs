@@ -169,6 +169,22 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
         let mods = leak_mods(vec![FTZ, dst, float_src(&[(1, ".F16")]), ROUND_INT, NTZ, F16_HIGH]);
         v.push(Form { sms, operand_suffixes: HIGH, ..g.form("F2I", 0x200 | op9, high_fixed, mods, vec![RD, high_reg]) }.widths(f2i_widths));
     }
+    // An F16 source in a constant bank (sm_75–sm_90; sm_100+ has no banks in
+    // ALU instructions): the register form's fields, `.H1` 60 optional,
+    // and nvdisasm spaces the bank from the offset as before any suffix
+    // (`F2I.U32.F16 R5, c[0x0] [0x168]`, `FRND.F16 R5, |c[0x0]
+    // [0x168].H1|`). ptxas 13.5's `cvt.rni.f16.f16` of a parameter (word
+    // 0x00005a0000057b07 on sm_75 and sm_80), bit flips on SM75, SM80 and
+    // SM90 for F2I, F2F and FRND.
+    const F16_HIGH_OR_LOW: ModField = ModField { field: f(60, 61), names: &["", ".H1", U, U], extra: None };
+    let f16_bank = Slot::CBank { neg: Some(63), abs: Some(62), not: None };
+    let bank_fixed = |extra: &[(Field, u64)]| leak_fixed([(f(24, 31), 0), (f(64, 71), 0), (f(81, 83), 0), (f(86, 90), 0)].into_iter().chain(extra.iter().copied()).collect());
+    if !g.wide_ur {
+        for (op9, dst) in [(0x105u16, d32), (0x111, d64)] {
+            let mods = leak_mods(vec![FTZ, dst, float_src(&[(1, ".F16")]), ROUND_INT, NTZ, F16_HIGH_OR_LOW]);
+            v.push(Form { sms, operand_suffixes: HIGH, ..g.form("F2I", 0xa00 | op9, bank_fixed(&f2i_fixed), mods, vec![RD, f16_bank]) }.widths(f2i_widths));
+        }
+    }
 
     // ---- I2F: destination float 75–76, source size 84–85 with signedness 74.
     let float_dst = |spelled: &[(usize, &'static str)]| ModField { field: f(75, 76), names: names(4, spelled), extra: None };
@@ -298,6 +314,14 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
     }
     let m = leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &[(1, ".F16")]), extra: None }, ROUND_INT, HIGH_HALF]);
     v.push(Form { sms, operand_suffixes: HIGH_SUFFIX, ..g.form("FRND", 0x307, high_fixed(1), m, vec![RD, high_reg]) });
+    if !g.wide_ur {
+        for (op9, dst, text) in [(0x104u16, 2u64, ".F32.F16"), (0x110, 3, ".F64.F16")] {
+            let m = leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &[(1, text)]), extra: None }, ROUND, F16_HIGH_OR_LOW]);
+            v.push(Form { sms, operand_suffixes: HIGH_SUFFIX, ..g.form("F2F", 0xa00 | op9, bank_fixed(&[(f(75, 77), dst), (f(72, 74), 0)]), m, vec![RD, f16_bank]) }.widths(f2f_widths(dst)));
+        }
+        let m = leak_mods(vec![FTZ, ModField { field: f(84, 85), names: names(4, &[(1, ".F16")]), extra: None }, ROUND_INT, F16_HIGH_OR_LOW]);
+        v.push(Form { sms, operand_suffixes: HIGH_SUFFIX, ..g.form("FRND", 0xa00 | 0x107, bank_fixed(&[(f(75, 77), 1), (f(72, 74), 0)]), m, vec![RD, f16_bank]) }.widths(OperandWidths::all(Width::SizeOf(1))));
+    }
 
     // ---- F2IP (sm_86+, 0x043): an F32 converted to an 8-bit integer
     // (ptxas 13.5's `cvt.rni.u8.f32` / `cvt.rzi.u8.f32` from sm_86 on:

@@ -78,6 +78,20 @@ struct UnitState {
     write_queue: u8,
     /// Read scoreboards holding the unit (bit `s`).
     read_sbs: u8,
+    /// The lanes of the instructions holding it (all of them together): a
+    /// lane outside them may overwrite the unit without a wait (ptxas:
+    /// `@!P3 LDL.U8 R59, [R0]` on R1, then `@P3 SHF.R.U64 R0, …` with no
+    /// wait; `@P2 STG.E.U16 […], R38` on R0, then `@!P2 LDG.E.U16 R38`).
+    read_lanes: u32,
+    /// Per read scoreboard holding it: the in-order queue of every
+    /// instruction holding it there, or [`NONE`] when they are of
+    /// different queues (or of none). A later member of the queues of all
+    /// its holders reads after them (ptxas: `F2F.F64.F32 R24, R17` on read
+    /// scoreboard 0, three more instructions setting 0, an STG of R17 on
+    /// read scoreboard 4 and a wait on 4, then `F2F.F64.F32 R16` overwriting
+    /// R17 with no wait on 0; `STS.64 [R45], R18` then `LDS.64 R18` on the
+    /// same read scoreboard).
+    read_queues: [u8; SCOREBOARDS as usize],
     /// 0, or the queue `q` of an unscoreboarded variable-latency result not
     /// yet attached to a scoreboard, or `ATTACHED | q` once a later
     /// instruction of its queue set a write scoreboard.
@@ -106,7 +120,7 @@ const ATTACHED: u8 = 0x80;
 /// that sets a scoreboard in a loop and never waits on it).
 const COMPACT_AT: usize = 4096;
 
-const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, write_lanes: u32::MAX, write_queue: 0, read_sbs: 0, orphan: 0, orphan_sbs: 0, read_holders: [0; SCOREBOARDS as usize], early: [0; EARLY_KINDS] };
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, write_lanes: u32::MAX, write_queue: 0, read_sbs: 0, read_lanes: 0, read_queues: [NONE; SCOREBOARDS as usize], orphan: 0, orphan_sbs: 0, read_holders: [0; SCOREBOARDS as usize], early: [0; EARLY_KINDS] };
 
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
@@ -153,8 +167,6 @@ pub struct WarpHazards {
     orphans: [Vec<u16>; QUEUE_IDS],
     write_setter: [Setter; SCOREBOARDS as usize],
     read_setter: [Setter; SCOREBOARDS as usize],
-    /// Queue of the last instruction that set each read scoreboard.
-    read_queue: [u8; SCOREBOARDS as usize],
 }
 
 impl WarpHazards {
@@ -171,7 +183,6 @@ impl WarpHazards {
             orphans: Default::default(),
             write_setter: [none; SCOREBOARDS as usize],
             read_setter: [none; SCOREBOARDS as usize],
-            read_queue: [0; SCOREBOARDS as usize],
         }
     }
 
@@ -194,7 +205,6 @@ impl WarpHazards {
         }
         self.write_setter = [none; SCOREBOARDS as usize];
         self.read_setter = [none; SCOREBOARDS as usize];
-        self.read_queue = [0; SCOREBOARDS as usize];
     }
 
     /// Called once per issued warp-instruction, in the warp's dynamic issue order, BEFORE its effects apply.
@@ -233,12 +243,12 @@ impl WarpHazards {
             }
             // The memory unit's early overwrites (`EARLY_OVERWRITES`).
             let early = info.overwrites_early(write_sb, u.read_sbs, &u.early);
-            if u.read_sbs != 0 && !self.read_before(info, write_sb, u.read_sbs) && !early {
+            if u.read_sbs != 0 && u.read_lanes & lanes != 0 && !self.read_before(info, write_sb, u) && !early {
                 return Err(self.scoreboard_message(w, "overwritten", false));
             }
         }
         if let Some(s) = ctrl.read_sb().filter(|s| *s < SCOREBOARDS) {
-            self.hold_reads(info, s, write_sb);
+            self.hold_reads(info, s, write_sb, lanes);
         }
         match write_sb {
             Some(s) => {
@@ -352,13 +362,17 @@ impl WarpHazards {
     /// overwrites them right after an instruction that holds a read
     /// scoreboard (`DFMA R4, R2, UR6, R4` then `UMOV UR6, …`).
     #[inline]
-    fn hold_reads(&mut self, info: &HazardInfo, s: u8, write_sb: Option<u8>) {
+    fn hold_reads(&mut self, info: &HazardInfo, s: u8, write_sb: Option<u8>, lanes: u32) {
         let by_write = write_sb.filter(|w| *w != s);
         let lists = &mut self.lists;
         for (i, &r) in info.reads().iter().enumerate().filter(|(_, r)| **r < UR_BASE) {
             let u = &mut self.units[usize::from(r)];
             let newly = u.read_sbs >> s & 1 == 0;
             info.hold_early(i, s, newly, &mut u.early);
+            let queue = if info.queue != 0 { info.queue } else { NONE };
+            u.read_lanes = if u.read_sbs == 0 { lanes } else { u.read_lanes | lanes };
+            let held = &mut u.read_queues[usize::from(s)];
+            *held = if newly || *held == queue { queue } else { NONE };
             if newly {
                 u.read_sbs |= 1 << s;
                 u.read_holders[usize::from(s)] = 0;
@@ -373,18 +387,17 @@ impl WarpHazards {
             }
         }
         self.read_setter[usize::from(s)] = Setter { form: Some(info.form), issued: self.issued };
-        self.read_queue[usize::from(s)] = info.queue;
         if self.lists[usize::from(s)].longest() > COMPACT_AT {
             self.compact(s);
         }
     }
 
-    /// Whether every instruction still to read a unit (held by the read
-    /// scoreboards `read_sbs`) does so before a scoreboarded write of `info`
-    /// can land: they are all of its in-order queue (`LDG.E R2, [R2.64]`
-    /// after `LDG.E R5, [R2.64]`).
-    fn read_before(&self, info: &HazardInfo, write_sb: Option<u8>, read_sbs: u8) -> bool {
-        info.writes_after_its_queue_reads(write_sb) && (0..usize::from(SCOREBOARDS)).all(|s| read_sbs >> s & 1 == 0 || self.read_queue[s] == info.queue)
+    /// Whether every instruction still to read unit `u` does so before a
+    /// scoreboarded write of `info` can land: on each read scoreboard
+    /// holding it, they are all of its in-order queue (`LDG.E R2,
+    /// [R2.64+0x4]` after `LDG.E R5, [R2.64]`).
+    fn read_before(&self, info: &HazardInfo, write_sb: Option<u8>, u: &UnitState) -> bool {
+        info.writes_after_its_queue_reads(write_sb) && (0..usize::from(SCOREBOARDS)).all(|s| u.read_sbs >> s & 1 == 0 || u.read_queues[s] == info.queue)
     }
 
     /// Attaches the unattached orphans of queue `q` to scoreboard `s`, set
@@ -580,6 +593,18 @@ impl WarpHazards {
                 }
             }
             HazardInfo::join_early(&mut mine.early, mine.read_sbs, theirs.read_sbs, &theirs.early);
+            mine.read_lanes = match (mine.read_sbs, theirs.read_sbs) {
+                (_, 0) => mine.read_lanes,
+                (0, _) => theirs.read_lanes,
+                _ => mine.read_lanes | theirs.read_lanes,
+            };
+            for (s, (m, t)) in mine.read_queues.iter_mut().zip(theirs.read_queues).enumerate() {
+                match (mine.read_sbs >> s & 1, theirs.read_sbs >> s & 1) {
+                    (1, 1) if *m != t => *m = NONE,
+                    (0, 1) => *m = t,
+                    _ => {}
+                }
+            }
             mine.read_sbs |= theirs.read_sbs;
         }
         for (mine, theirs) in self.lists.iter_mut().zip(&other.lists) {
@@ -607,7 +632,6 @@ impl WarpHazards {
             }
             if other.read_setter[s].issued > self.read_setter[s].issued {
                 self.read_setter[s] = other.read_setter[s];
-                self.read_queue[s] = other.read_queue[s];
             }
         }
         for s in 0..SCOREBOARDS {

@@ -240,6 +240,43 @@ fn a_result_pending_in_other_lanes_may_be_read() {
     assert!(w.issue_lanes(&read_info, read.ctrl, 0x0001_0001).is_err_and(|m| m.contains("R17 read while scoreboard 5")));
 }
 
+/// A register held for reading in some lanes may be overwritten without a
+/// wait in others (ptxas, generated programs on sm_86: `@P2 STG.E.U16 [R2.64],
+/// R38` on R0, then `@!P2 LDG.E.U16 R38` with no wait); a lane of the store
+/// must wait.
+#[test]
+fn a_register_held_in_other_lanes_may_be_overwritten() {
+    let sm = Sm::new(86);
+    let store = inst(86, "[B------:R0:W-:Y:S04]", "@P2 STG.E.U16 [R2.64+0xa0], R38 ;");
+    let load = inst(86, "[B------:R-:W3:Y:S01]", "@!P2 LDG.E.U16 R38, [R10.64+0xa0] ;");
+    let (store_info, load_info) = (HazardInfo::of(&store, sm), HazardInfo::of(&load, sm));
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&store_info, store.ctrl, 0x0000_00ff).unwrap();
+    assert_eq!(w.issue_lanes(&load_info, load.ctrl, 0xffff_ff00), Ok(()));
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&store_info, store.ctrl, 0x0000_00ff).unwrap();
+    assert!(w.issue_lanes(&load_info, load.ctrl, 0x0000_0180).is_err_and(|m| m.contains("R38 overwritten while scoreboard 0")));
+}
+
+/// A register is held per read scoreboard with the queue of its holders
+/// there: a later member of that queue may overwrite it once the other
+/// scoreboards holding it are waited on (ptxas, a generated program on
+/// sm_80: `F2F.F64.F32 R24, R17` on read scoreboard 0, an STG of R17 on 4,
+/// more conversions setting 0, then `F2F.F64.F32 R16` after a wait on 4
+/// only); without that wait, or by an ALU, it is a hazard.
+#[test]
+fn a_queue_member_overwrites_what_its_queue_holds() {
+    let convert = ("[B------:R0:W1:Y:S01]", "F2F.F64.F32 R24, R17 ;");
+    let store = ("[B------:R4:W-:Y:S04]", "STG.E [R14.64+0x78], R17 ;");
+    let other = ("[B------:R0:W3:Y:S03]", "I2F R29, R10 ;");
+    let overwrite = ("[B----4-:R4:W2:Y:S03]", "F2F.F64.F32 R16, R13 ;");
+    assert_eq!(run(80, &[convert, store, other, overwrite]), Ok(()));
+    let no_wait = ("[B------:R4:W2:Y:S03]", "F2F.F64.F32 R16, R13 ;");
+    assert!(run(80, &[convert, store, other, no_wait]).is_err_and(|(k, m)| k == 3 && m.contains("R17 overwritten")));
+    let alu = ("[B----4-:R-:W-:Y:S03]", "IADD3 R17, R13, 0x1, RZ ;");
+    assert!(run(80, &[convert, store, other, alu]).is_err_and(|(k, m)| k == 3 && m.contains("R17 overwritten")));
+}
+
 /// An unscoreboarded result of an in-order queue has landed once any later
 /// instruction of its queue that set a write scoreboard is waited on, not
 /// only the first (ptxas, sm_120: `I2F.S8 R34` with none, `F2F.F64.F32` on
