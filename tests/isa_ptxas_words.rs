@@ -42,6 +42,17 @@ const WORDS: &[common::measured_words::Word] = &[
     (75, 0x1000000000067311, 0x000e2a0000101900, "F2I.S64.F16 R6, R0.H1 ;"),
     (90, 0x10000002000c7305, 0x004e700000103100, "F2I.F16.NTZ R12, R2.H1 ;"),
     (120, 0x1000000200067311, 0x000e240000101900, "F2I.S64.F16 R6, R2.H1 ;"),
+    // F16 sources in a constant bank (`cvt.rni.f16.f16` of a parameter:
+    // ptxas's sm_75 and sm_80 words; the `.H1`, `|x|`, `-` and other
+    // opcodes' variants are bit flips printed by nvdisasm): the space
+    // before the offset as before any suffix.
+    (75, 0x00005a0000007b07, 0x000e220000100800, "FRND.F16 R0, c[0x0] [0x168] ;"),
+    (80, 0x00005a0000057b07, 0x000e220000100800, "FRND.F16 R5, c[0x0] [0x168] ;"),
+    (90, 0xd0005a0000057b07, 0x000e220000100800, "FRND.F16 R5, -|c[0x0] [0x168].H1| ;"),
+    (80, 0x00005a0000057b04, 0x000e220000101000, "F2F.F32.F16 R5, c[0x0] [0x168] ;"),
+    (80, 0x10005a0000057b10, 0x000e220000101800, "F2F.F64.F16 R5, c[0x0] [0x168].H1 ;"),
+    (80, 0x80005a0000057b05, 0x000e220000101000, "F2I.U32.F16 R5, -c[0x0] [0x168] ;"),
+    (80, 0x50005a0000057b11, 0x000e220000101900, "F2I.S64.F16 R5, |c[0x0] [0x168].H1| ;"),
     // Texture fetches with a partial write mask (a bindless 2D fetch of
     // which two components are used, a gather of which two are).
     (86, 0x30005a0004067b60, 0x000f4200019e03ff, "TEX.SCR.LL RZ, R6, R4, R0, 0x0, 0x5a, 2D, 0x3 ;"),
