@@ -466,7 +466,9 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
                 let guard = h.guard().map(|g| (g, i.guard.1));
                 // An orphan attached to a scoreboard waited on now is covered.
                 last.retain(|_, (_, _, _, sb, _)| !sb.is_some_and(|s| i.ctrl.wait() >> s & 1 == 1));
-                for r in h.guard().into_iter().chain(h.reads().iter().copied()) {
+                // The guard is read as a guard, whatever the instruction.
+                let reads = h.guard().map(|g| (g, Class::Guard)).into_iter().chain(h.reads().iter().map(|&r| (r, h.class())));
+                for (r, reader) in reads {
                     if let Some(&(c, producer, _, _, pguard)) = last.get(&r) {
                         // Under opposite senses of one predicate not written
                         // in between, no lane runs both: no dependence
@@ -475,7 +477,7 @@ fn measure(code: &Code) -> (Distances, BTreeMap<Class, (u32, u32)>, usize, usize
                         if exclusive {
                             continue;
                         }
-                        let e = dist.entry((file_of(&HazardInfo::unit_name(r)), producer, h.class())).or_insert((u64::MAX, 0));
+                        let e = dist.entry((file_of(&HazardInfo::unit_name(r)), producer, reader)).or_insert((u64::MAX, 0));
                         e.0 = e.0.min(cycle - c);
                         e.1 += 1;
                     }
@@ -752,7 +754,8 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
     let mut seen_stall = std::collections::BTreeSet::new();
     for (j, d) in block.iter().enumerate() {
         let (_, hj) = inst(d);
-        for r in hj.guard().into_iter().chain(hj.reads().iter().copied()) {
+        let reads = hj.guard().map(|g| (g, Class::Guard)).into_iter().chain(hj.reads().iter().map(|&r| (r, hj.class())));
+        for (r, reader) in reads {
             // The last writer of r before j.
             let Some(p) = (0..j).rev().find(|&p| inst(&block[p]).1.writes().contains(&r)) else { continue };
             let (ip, hp) = inst(&block[p]);
@@ -760,7 +763,7 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
             if ip.ctrl.write_sb().is_some() || hp.queue() != 0 {
                 continue;
             }
-            let need = table.latency(file_of(&HazardInfo::unit_name(r)), hp.producer_class(), hj.class());
+            let need = table.latency(file_of(&HazardInfo::unit_name(r)), hp.producer_class(), reader);
             if u64::from(need) != cycles[j] - cycles[p] {
                 continue;
             }

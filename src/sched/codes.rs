@@ -345,12 +345,14 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
         let var = variable(table, class);
         let mut wait = 0u8;
         let mut at = next_min;
-        for r in h.guard().into_iter().chain(h.reads().iter().copied()) {
+        // The guard is read as a guard (`Class::Guard`), the operands as the instruction's class.
+        let guard = h.guard().map(|g| (g, Class::Guard));
+        for (r, reader) in guard.into_iter().chain(h.reads().iter().map(|&r| (r, class))) {
             let u = &st.units[usize::from(r)];
             wait |= u.wsb;
             at = at.max(u.ready);
             if let Some((t, row)) = u.fixed {
-                let l = table.rows()[usize::from(row)][class as usize];
+                let l = table.rows()[usize::from(row)][reader as usize];
                 at = at.max(t + i64::from(l));
             }
         }

@@ -15,7 +15,9 @@
 //! instruction reads, with no scoreboard wait in between, the sum of the
 //! stall counts between the two is a distance `ptxas` considered safe; the
 //! minimum over the corpus per (file, producer class, consumer class) is
-//! the table entry. `ptxas` is trusted, so the table never flags its code;
+//! the table entry. A predicate read as a guard is read by the `guard`
+//! class ([`Class::Guard`]) whatever the instruction: guards are read
+//! earlier than operands (13 cycles after an ALU predicate, not 4). `ptxas` is trusted, so the table never flags its code;
 //! it may be stricter than the hardware where `ptxas` never went lower.
 //! The same test rewrites the files (`PTX2SASS_BLESS=1`) and fails when
 //! they differ from a fresh measurement.
@@ -142,13 +144,20 @@ impl Table {
             let ordinary = entries.iter().filter(|(c, _)| *c != Class::Mma as usize).map(|(_, e)| *e).max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c)));
             ordinary.or_else(|| entries.iter().map(|(_, e)| *e).max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c)))).map(|(c, _)| c)
         };
-        let typical = |row: &[Option<(u8, u32)>; CLASSES]| most_observed(&mut row.iter().enumerate().filter_map(|(c, e)| Some((c, (*e)?))));
+        // Guards are read earlier than any operand (13 cycles after an ALU
+        // predicate where operands need 4): their column says nothing of
+        // the row's other readers, nor theirs of it.
+        let typical = |row: &[Option<(u8, u32)>; CLASSES]| most_observed(&mut row.iter().enumerate().filter(|(c, _)| *c != Class::Guard as usize).filter_map(|(c, e)| Some((c, (*e)?))));
+        // A guard after a producer the corpus never showed guarding takes
+        // the most a well-observed producer of its file needed.
+        let guard_fallback = |f: usize| (0..CLASSES).filter_map(|p| measured[f][p][Class::Guard as usize]).filter(|(_, n)| *n >= RELIABLE).map(|(c, _)| c).max();
         let mut effective = [[[NEEDS_SCOREBOARD; CLASSES]; CLASSES]; 4];
         for p in 0..CLASSES {
-            let any_file = most_observed(&mut (0..4).flat_map(|f| measured[f][p].iter().enumerate().filter_map(|(c, e)| Some((c, (*e)?)))));
+            let any_file = most_observed(&mut (0..4).flat_map(|f| measured[f][p].iter().enumerate().filter(|(c, _)| *c != Class::Guard as usize).filter_map(|(c, e)| Some((c, (*e)?)))));
             for f in 0..4 {
-                let Some(fallback) = typical(&measured[f][p]).or(any_file) else { continue };
+                let Some(typical) = typical(&measured[f][p]).or(any_file) else { continue };
                 for c in 0..CLASSES {
+                    let fallback = if c == Class::Guard as usize { guard_fallback(f).map_or(typical, |g| g.max(typical)) } else { typical };
                     effective[f][p][c] = match measured[f][p][c] {
                         Some((cycles, n)) if n >= RELIABLE => cycles,
                         Some((cycles, _)) => cycles.min(fallback),

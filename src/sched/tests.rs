@@ -317,6 +317,25 @@ fn a_shuffle_may_overwrite_a_global_store_or_reduction_register() {
 }
 
 #[test]
+fn a_guard_is_read_before_the_operands() {
+    // ptxas 13.5 leaves 13 cycles between ISETP and an instruction it
+    // guards (12 on sm_75; generated programs), 4 before a SEL reads the same
+    // predicate as an operand; both checkers time the guard as a guard.
+    let set = ("[B------:R-:W-:-:S04]", "ISETP.GE.AND P0, PT, R4, R5, PT ;");
+    let operand = ("[B------:R-:W-:Y:S01]", "SEL R6, R4, R5, P0 ;");
+    let guarded = ("[B------:R-:W-:Y:S01]", "@P0 LOP3.LUT R6, R4, R5, RZ, 0xc0, !PT ;");
+    let filler = ("[B------:R-:W-:Y:S09]", "LOP3.LUT R7, R4, 0x1, RZ, 0xc0, !PT ;");
+    for sm in [75, 80, 90, 120] {
+        let table = latency::checking_table(Sm::new(sm));
+        assert_eq!(table.latency(File::P, Class::Alu, Class::Guard), if sm == 75 { 12 } else { 13 }, "sm_{sm}");
+        assert_eq!(both_checkers(sm, &[set, operand, EXIT]), (None, None), "sm_{sm} operand");
+        let (stat, dynamic) = both_checkers(sm, &[set, guarded, EXIT]);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} guard after 4: {stat:?} {dynamic:?}");
+        assert_eq!(both_checkers(sm, &[set, filler, guarded, EXIT]), (None, None), "sm_{sm} guard after 13");
+    }
+}
+
+#[test]
 fn a_shared_load_may_overwrite_a_shared_atomic_operand() {
     // ptxas 13.5 on a fuzz-generated program (sm_89): `ATOMS.MIN.S32 RZ,
     // [R13.X4+0x400], R29` on read scoreboard 0, then `LDS.64 R28, [R28]`

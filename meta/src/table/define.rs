@@ -199,6 +199,9 @@ const COND_PT: &[(Field, u64)] = &[(f(87, 90), 7)];
 const BRANCH_FIXED: &[(Field, u64)] = &[(f(87, 90), 7), (f(32, 33), 0)];
 /// ULDC: no index register (24–31 zero), 6-bit destination (22–23 zero).
 const ULDC_FIXED: &[(Field, u64)] = &[(f(24, 31), 0), (f(22, 23), 0)];
+/// ULDC with an index register (24–29): 30–31 and 22–23 zero, 91 set
+/// (clear, nvdisasm refuses the word).
+const ULDC_INDEXED_FIXED: &[(Field, u64)] = &[(f(30, 31), 0), (f(22, 23), 0), (f(91, 91), 1)];
 
 /// The generations, in table order: the runtime table's generation `k`
 /// is [`build_generation`]`(k)`.
@@ -254,6 +257,23 @@ pub fn build_generation(k: usize) -> Vec<Form> {
                 ULDC_FIXED,
                 &[CONST_SIZE],
                 vec![Slot::Ur { field: f(16, 21), neg: None, abs: None, not: None }, cbank(None, None, None)],
+            )
+        }
+        .widths(OperandWidths::ONE.result(Width::Size)));
+        // ULDC with a uniform index register (0xabb: `ULDC UR4, c[0x2][UR4+0x10]`,
+        // ptxas 13.5's load of a `.const` array element at a uniform index
+        // in a generated program, sm_89): destination 16–21, index 24–29
+        // (URZ prints `URZ+`), offset 38–53, bank 54–58, size 73–75 as the
+        // plain form's; 22–23 and 30–31 print nothing and stay clear. Bit
+        // flips with nvdisasm 13.5 on SM89; SM75–SM90 decode it, SM100 not.
+        v.push(Form {
+            uniform_guard: true,
+            ..TURING_TO_HOPPER.form(
+                "ULDC",
+                0xabb,
+                ULDC_INDEXED_FIXED,
+                &[CONST_SIZE],
+                vec![Slot::Ur { field: f(16, 21), neg: None, abs: None, not: None }, Slot::LoadBank { offset: f(38, 53), index: f(24, 29), uniform: true }],
             )
         }
         .widths(OperandWidths::ONE.result(Width::Size)));

@@ -81,10 +81,20 @@ pub enum Class {
     /// tables give an MMA operand read 7 cycles after an ALU result
     /// (Mesa NAK, `sm80_instr_latencies.rs`, `MMA_*_collect`).
     Mma,
+    /// Not an opcode's class: a predicate read as an instruction's guard,
+    /// whatever the instruction. The guard is read at issue, before the
+    /// operands: ptxas 13.5 leaves at least 13 cycles between an ISETP
+    /// and an instruction it guards (`@P0 IADD3`, `@P0 IMAD`, `@P0 BRA`:
+    /// generated programs, sm_80, 78, 349 and 345 times), where a SEL or
+    /// IADD3.X reading the same predicate as an operand needs 4 and one
+    /// after IMAD.HI's carry-out 5 (NVIDIA's scheduling tables as Mesa NAK
+    /// publishes them, `sm80_instr_latencies.rs`, agree: a `Guard` reader
+    /// needs 13 cycles after an ALU or FMA predicate, a coupled one 4 or 5).
+    Guard,
 }
 
 /// Number of classes.
-pub const CLASSES: usize = 24;
+pub const CLASSES: usize = 25;
 
 impl Class {
     /// Every class, in table order.
@@ -113,6 +123,7 @@ impl Class {
         Class::Async,
         Class::Texture,
         Class::Mma,
+        Class::Guard,
     ];
 
     /// The name used in the data files (the scheduler's latency tables).
@@ -142,6 +153,7 @@ impl Class {
             Class::Async => "async",
             Class::Texture => "tex",
             Class::Mma => "mma",
+            Class::Guard => "guard",
         }
     }
 }

@@ -50,7 +50,7 @@ use crate::isa::form::Form;
 use crate::isa::inst::Inst;
 use crate::sched::info::{EARLY_KINDS, P_BASE, QUEUE_IDS, UNITS, UR_BASE, file_of, unit_name};
 pub use crate::sched::info::{HazardInfo, queue};
-use crate::sched::latency::{self, NEEDS_SCOREBOARD, ROW_WIDTH, ROWS, Table};
+use crate::sched::latency::{self, Class, NEEDS_SCOREBOARD, ROW_WIDTH, ROWS, Table};
 use crate::target::Sm;
 
 /// `write_class` of a register with no fixed-latency write in flight.
@@ -325,7 +325,7 @@ impl WarpHazards {
             self.wait(ctrl.wait());
         }
         if let Some(g) = info.guard {
-            self.check_read(info, g)?;
+            self.check_read_as(g, u32::MAX, Class::Guard)?;
         }
         Ok(cycle)
     }
@@ -489,36 +489,37 @@ impl WarpHazards {
         lists.attached.retain(|w| units[usize::from(*w)].orphan & ATTACHED != 0 && units[usize::from(*w)].orphan_sbs >> s & 1 != 0);
     }
 
-    /// Whether unit `r` may be read now; the common outcome (no hazard)
-    /// inline, the message out of line.
-    #[inline(always)]
-    fn check_read(&self, info: &HazardInfo, r: u16) -> Result<(), String> {
-        self.check_read_in(info, r, u32::MAX)
-    }
-
-    /// [`WarpHazards::check_read`] by the lanes `lanes`: a result pending
-    /// in none of them is no hazard.
+    /// Whether unit `r` may be read now by the lanes `lanes` (a result
+    /// pending in none of them is no hazard); the common outcome (no
+    /// hazard) inline, the message out of line.
     #[inline(always)]
     fn check_read_in(&self, info: &HazardInfo, r: u16, lanes: u32) -> Result<(), String> {
+        self.check_read_as(r, lanes, info.class)
+    }
+
+    /// [`WarpHazards::check_read_in`] by a reader of class `reader` (the
+    /// instruction's, or [`Class::Guard`] for its guard).
+    #[inline(always)]
+    fn check_read_as(&self, r: u16, lanes: u32, reader: Class) -> Result<(), String> {
         let u = &self.units[usize::from(r)];
         // One byte per dependence: the unit's latency row (all zeros when
         // no fixed-latency result is in flight) at the reader's class.
-        let needed = self.table.rows()[usize::from(u.lat_row) & (ROWS - 1)][info.class as usize & (ROW_WIDTH - 1)];
+        let needed = self.table.rows()[usize::from(u.lat_row) & (ROWS - 1)][reader as usize & (ROW_WIDTH - 1)];
         if (u.write_sb == NONE || u.write_lanes & lanes == 0) && self.cycle.saturating_sub(u.write_cycle) >= u64::from(needed) {
             return Ok(());
         }
-        Err(self.read_message(info, r))
+        Err(self.read_message(r, reader))
     }
 
-    /// The description of the hazard [`WarpHazards::check_read`] found.
+    /// The description of the hazard [`WarpHazards::check_read_as`] found.
     #[cold]
     #[inline(never)]
-    fn read_message(&self, info: &HazardInfo, r: u16) -> String {
+    fn read_message(&self, r: u16, reader: Class) -> String {
         let u = &self.units[usize::from(r)];
         if u.write_sb != NONE {
             return self.scoreboard_message(r, "read", true);
         }
-        let needed = self.table.latency_by_index(file_of(r), u.write_class, info.class);
+        let needed = self.table.latency_by_index(file_of(r), u.write_class, reader);
         let distance = self.cycle - u.write_cycle;
         let writer = self.writer[usize::from(r)].map_or("?", |f| f.name);
         if needed == NEEDS_SCOREBOARD {
