@@ -53,6 +53,16 @@ const WORDS: &[common::measured_words::Word] = &[
     (80, 0x10005a0000057b10, 0x000e220000101800, "F2F.F64.F16 R5, c[0x0] [0x168].H1 ;"),
     (80, 0x80005a0000057b05, 0x000e220000101000, "F2I.U32.F16 R5, -c[0x0] [0x168] ;"),
     (80, 0x50005a0000057b11, 0x000e220000101900, "F2I.S64.F16 R5, |c[0x0] [0x168].H1| ;"),
+    // A `.const` array element at a uniform index and a jump table on a
+    // uniform index (a generated program, sm_89): ULDC with an index
+    // register, BRXU before sm_90.
+    (89, 0x0080040004047abb, 0x000fe40008000800, "ULDC UR4, c[0x2][UR4+0x10] ;"),
+    (89, 0xfffff70004007958, 0x000fea000b83ffff, "BRXU UR4 -0x900 ;"),
+    // Uniform-register b of HMNMX2 and c of PRMT (generated programs,
+    // sm_86; the `.H1_H1` and `|x|` variants are bit flips 60 and 62).
+    (86, 0x200000040f067c40, 0x000fe2000f820800, "HMNMX2.NAN R6, R15.H0_H0, UR4.H0_H0, !PT ;"),
+    (86, 0x700000040f067c40, 0x000fe2000f820800, "HMNMX2.NAN R6, R15.H0_H0, |UR4.H1_H1|, !PT ;"),
+    (86, 0x00000005111b7e16, 0x000fe20008000624, "PRMT.RC16 R27, R17, R36, UR5 ;"),
     // Texture fetches with a partial write mask (a bindless 2D fetch of
     // which two components are used, a gather of which two are).
     (86, 0x30005a0004067b60, 0x000f4200019e03ff, "TEX.SCR.LL RZ, R6, R4, R0, 0x0, 0x5a, 2D, 0x3 ;"),

@@ -578,6 +578,10 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     if !g.wide_ur {
         v.push(g.form("PRMT", 0x616, NONE, &[PRMT_MODE], vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), cbank(None, None, None)]));
     }
+    // c a uniform register (32–), the selector register in 64–71
+    // (`PRMT.RC16 R27, R17, R36, UR5`: ptxas 13.5's code for a generated
+    // program, sm_86; nvdisasm reads the word alike on SM75–SM100).
+    v.push(g.form("PRMT", 0xe16, NONE, &[PRMT_MODE], vec![RD, gpr(24, None, Some(0)), gpr(64, None, Some(1)), g.uniform_b(None, None)]));
     v.push(Form { ..g.form("LDC", 0xb82, LDC_FIXED, &[CONST_SIZE], vec![RD, Slot::LoadBank { offset: f(38, 53), index: f(24, 31), uniform: false }]) }.widths(OperandWidths::ONE.result(Width::Size)));
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
     let uniform = |form: Form| Form { uniform_guard: true, ..form };

@@ -341,6 +341,24 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     }
     let with_xorsign = g.form("HMNMX2", 0x240, MNMX_FIXED, MNMX_MODS_XORSIGN, slots);
     v.push(Form { operand_suffixes: &MNMX_SWZ_XORSIGN, sms: (xorsign_from.max(80), g.sms.1), ..with_xorsign });
+    // Form 6 (0xc40): b a uniform register with the register form's
+    // fields (`HMNMX2.NAN R6, R15.H0_H0, UR4.H0_H0, !PT`: ptxas 13.5's code
+    // for a generated program, sm_86; bit flips of 32–37 and 60–63 on SM86,
+    // the word read alike on SM80–SM120); bit 91 set (the uniform-register
+    // flag of form 6, as in the ALU forms).
+    // nvdisasm prints the uniform register's swizzle inside its bars
+    // (`|UR4.H1_H1|`, where the register form prints `|R4|.H1_H1`).
+    const MNMX_UR_FIXED: &[(Field, u64)] = &[(f(78, 78), 0), (f(91, 91), 1)];
+    const UR_SWZ: [OperandSuffix; 2] = [OperandSuffix::Mod { modifier: 3, slot: 1 }, OperandSuffix::ModInBars { modifier: 4, slot: 2 }];
+    const UR_SWZ_XORSIGN: [OperandSuffix; 2] = [OperandSuffix::Mod { modifier: 4, slot: 1 }, OperandSuffix::ModInBars { modifier: 5, slot: 2 }];
+    let ur_b = Slot::Ur { field: g.ur_field(32), neg: Some(63), abs: Some(62), not: None };
+    let ur_slots = vec![RD, a, ur_b, pred(87, PredShow::Always)];
+    if g.sms.0 < xorsign_from {
+        let before = g.form("HMNMX2", 0xc40, MNMX_UR_FIXED, MNMX_MODS, ur_slots.clone());
+        v.push(Form { operand_suffixes: &UR_SWZ, sms: (g.sms.0.max(80), xorsign_from - 1), ..before });
+    }
+    let with_xorsign = g.form("HMNMX2", 0xc40, MNMX_UR_FIXED, MNMX_MODS_XORSIGN, ur_slots);
+    v.push(Form { operand_suffixes: &UR_SWZ_XORSIGN, sms: (xorsign_from.max(80), g.sms.1), ..with_xorsign });
     // Form 4 (0x840): b two f16 immediates (`HMNMX2.XORSIGN R8, |R8|, 4,
     // 4, PT`, ptxas 13.5's `min.xorsign.abs.f16` of a constant in Triton
     // 3.9's fma_clamp_f16 on sm_90 and sm_100; single-bit flips on sm_90;

@@ -756,14 +756,15 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         let slots = vec![pred(87, UnlessTrue), gpr(24, None, None), Slot::RelOffset(layout)];
         v.push(Form { sms, space_before_last: true, ..g.form("BRX", 0x949, BRX_FIXED, &[], slots) });
     }
-    // BRXU (0x958, sm_90+): BRX of a uniform register (24–), bit 91 set
-    // (ptxas 13.5's `brx.idx.uni` of a kernel parameter on sm_120: `BRXU
-    // UR4 -0xa0`; nvdisasm reads the word alike on SM90 and SM100).
+    // BRXU (0x958): BRX of a uniform register (24–), bit 91 set (ptxas
+    // 13.5's `brx.idx.uni` of a kernel parameter on sm_120: `BRXU UR4
+    // -0xa0`; nvdisasm reads the word alike on SM90 and SM100; on sm_89
+    // ptxas's `brx.idx` of a uniform index in a generated program, `BRXU
+    // UR4 -0x900`, with BRX's contiguous offset, read alike on SM75–SM89).
     const BRXU_FIXED: &[(Field, u64)] = &[(f(32, 33), 0), (f(85, 86), 0), (f(91, 91), 1)];
     const BRXU_ZERO: &[(Field, u64)] = &[(f(32, 33), 0), (f(85, 86), 0), (f(91, 91), 1), (f(16, 23), 0), (f(34, 81), 0)];
     let ur_a = Slot::Ur { field: g.ur_field(24), neg: None, abs: None, not: None };
-    for &(sms, layout) in layouts.iter().filter(|(sms, _)| sms.1 >= 90) {
-        let sms = (sms.0.max(90), sms.1);
+    for &(sms, layout) in layouts {
         v.push(Form { sms, uniform_guard: false, ..g.form("BRXU", 0x958, BRXU_ZERO, &[], vec![pred(87, UnlessTrue), ur_a]) });
         let slots = vec![pred(87, UnlessTrue), ur_a, Slot::RelOffset(layout)];
         v.push(Form { sms, space_before_last: true, ..g.form("BRXU", 0x958, BRXU_FIXED, &[], slots) });

@@ -146,6 +146,8 @@ impl Translator<'_> {
                 let w = width(toks);
                 match cx.o(1)? {
                     Operand::CBank { bank, offset, .. } => Op::Memory(MemoryOp::Ldc { d: self.dst(cx.o(0)?)?, bank: *bank, index: URZ, offset: i32::from(*offset), w }),
+                    // `ULDC UR4, c[0x2][UR4+0x10]`: a uniform index register.
+                    Operand::ConstAddr { bank, index, offset } => Op::Memory(MemoryOp::Ldc { d: self.dst(cx.o(0)?)?, bank: *bank, index: read_row(*index).ok_or(Bad)?, offset: *offset, w }),
                     _ => return Err(Bad),
                 }
             }
