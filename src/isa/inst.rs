@@ -79,10 +79,11 @@ pub(super) enum Why {
 ///   prints then is not measured);
 /// * a 32-bit zero base (`[RZ]`, `[0x10]`) prints no scale, so its
 ///   scale must be zero; some addresses take no zero base at all;
-/// * the form's [`Form::nonzero`] slots do not hold a zero register.
+/// * the form's [`Form::nonzero`] slots do not hold a zero register (nor
+///   a zero index register, in a constant address).
 pub(super) fn representable(form: &Form, operands: &[Operand]) -> bool {
     for &k in form.nonzero {
-        if matches!(operands.get(k), Some(Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. } | Operand::Hex(0))) {
+        if matches!(operands.get(k), Some(Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. } | Operand::Hex(0) | Operand::ConstAddr { index: Reg { num: RegNum::Zero, .. }, .. })) {
             return false;
         }
     }

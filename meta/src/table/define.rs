@@ -266,8 +266,11 @@ pub fn build_generation(k: usize) -> Vec<Form> {
         // (URZ prints `URZ+`), offset 38–53, bank 54–58, size 73–75 as the
         // plain form's; 22–23 and 30–31 print nothing and stay clear. Bit
         // flips with nvdisasm 13.5 on SM89; SM75–SM90 decode it, SM100 not.
+        // With URZ nvdisasm prints `c[0x2][URZ+0x10]`, which the text of a
+        // constant address does not say: such words are not this form's.
         v.push(Form {
             uniform_guard: true,
+            nonzero: &[1],
             ..TURING_TO_HOPPER.form(
                 "ULDC",
                 0xabb,

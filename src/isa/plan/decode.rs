@@ -219,7 +219,9 @@ pub(super) fn optional_order(optional: u8, operands: &[Operand]) -> bool {
 
 /// Whether a slot of `nonzero` (bit `k` for slot `k`) holds a zero register.
 pub(super) fn nonzero_slot_is_zero(nonzero: u8, operands: &[Operand]) -> bool {
-    operands.iter().enumerate().any(|(k, op)| nonzero >> k & 1 == 1 && matches!(op, Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. } | Operand::Hex(0)))
+    operands.iter().enumerate().any(|(k, op)| {
+        nonzero >> k & 1 == 1 && matches!(op, Operand::Reg { reg: Reg { num: RegNum::Zero, .. }, .. } | Operand::Hex(0) | Operand::ConstAddr { index: Reg { num: RegNum::Zero, .. }, .. })
+    })
 }
 
 /// The operand of a [`Step::Addr`] (inline in the general decoder: the
