@@ -293,6 +293,9 @@ impl WarpHazards {
                         self.lists[usize::from(s)].written.push(w);
                         continue;
                     }
+                    // The lanes of every result in flight (a scoreboarded one
+                    // of other lanes may still be pending).
+                    u.write_lanes = if u.write_sb != NONE { u.write_lanes | lanes } else { lanes };
                     u.write_cycle = cycle;
                     u.write_class = info.producer_class() as u8;
                     u.lat_row = row;
@@ -505,7 +508,10 @@ impl WarpHazards {
         // One byte per dependence: the unit's latency row (all zeros when
         // no fixed-latency result is in flight) at the reader's class.
         let needed = self.table.rows()[usize::from(u.lat_row) & (ROWS - 1)][reader as usize & (ROW_WIDTH - 1)];
-        if (u.write_sb == NONE || u.write_lanes & lanes == 0) && self.cycle.saturating_sub(u.write_cycle) >= u64::from(needed) {
+        // A result in flight in none of the reading lanes is no hazard
+        // (ptxas: `@P2 DMUL.RZ R30` with no scoreboard, then `@!P2 DFMA.RZ
+        // …, R30` at once, sm_89).
+        if u.write_lanes & lanes == 0 || (u.write_sb == NONE && self.cycle.saturating_sub(u.write_cycle) >= u64::from(needed)) {
             return Ok(());
         }
         Err(self.read_message(r, reader))
@@ -560,12 +566,13 @@ impl WarpHazards {
         self.cycle = self.cycle.max(other.cycle);
         self.issued = self.issued.max(other.issued);
         for (k, (mine, theirs)) in self.units.iter_mut().zip(other.units.iter()).enumerate() {
+            // Either side's result may still be in flight (scoreboarded,
+            // fixed-latency or unscoreboarded): the lanes of both.
+            mine.write_lanes |= theirs.write_lanes;
             if mine.write_sb == NONE {
                 mine.write_sb = theirs.write_sb;
-                mine.write_lanes = theirs.write_lanes;
                 mine.write_queue = theirs.write_queue;
             } else if theirs.write_sb != NONE {
-                mine.write_lanes |= theirs.write_lanes;
                 if theirs.write_queue != mine.write_queue {
                     // Pending on both sides from different queues: no queue
                     // order covers both.

@@ -240,6 +240,24 @@ fn a_result_pending_in_other_lanes_may_be_read() {
     assert!(w.issue_lanes(&read_info, read.ctrl, 0x0001_0001).is_err_and(|m| m.contains("R17 read while scoreboard 5")));
 }
 
+/// An unscoreboarded result of some lanes may be read at once in others
+/// (ptxas, a generated program on sm_89: `@P2 DMUL.RZ R30, R30, R42` with
+/// no scoreboard, then `@!P2 DFMA.RZ R36, R30, R42, R12`); in its own
+/// lanes it must be covered.
+#[test]
+fn an_unscoreboarded_result_of_other_lanes_may_be_read() {
+    let sm = Sm::new(89);
+    let mul = inst(89, "[B------:R-:W-:-:S03]", "@P2 DMUL.RZ R30, R30, R42 ;");
+    let fma = inst(89, "[B------:R-:W0:Y:S01]", "@!P2 DFMA.RZ R36, R30, R42, R12 ;");
+    let (mul_info, fma_info) = (HazardInfo::of(&mul, sm), HazardInfo::of(&fma, sm));
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&mul_info, mul.ctrl, 0x0000_000f).unwrap();
+    assert_eq!(w.issue_lanes(&fma_info, fma.ctrl, 0xffff_fff0), Ok(()));
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&mul_info, mul.ctrl, 0x0000_000f).unwrap();
+    assert!(w.issue_lanes(&fma_info, fma.ctrl, 0x0000_0018).is_err_and(|m| m.contains("R30")));
+}
+
 /// A register held for reading in some lanes may be overwritten without a
 /// wait in others (ptxas, generated programs on sm_86: `@P2 STG.E.U16 [R2.64],
 /// R38` on R0, then `@!P2 LDG.E.U16 R38` with no wait); a lane of the store
