@@ -177,7 +177,10 @@ pub struct EarlyOverwrite {
 ///   `LDS.64 R28, [R28]` with no scoreboard six instructions later and no
 ///   wait on 0 (a fuzz-generated program, sm_89; ATOMS is a queue apart
 ///   from LDS for its results, not for reading its operands); taken for
-///   every SM, as the global store's rule;
+///   every SM, as the global store's rule; and by a warp shuffle:
+///   `ATOMS.AND RZ, [R18+UR6], R43` on read scoreboard 1, then
+///   `SHFL.UP PT, R43, R6, 0x10, RZ` on W0 three instructions later with
+///   no wait on 1 (a fuzz-generated program, seed 9804967, sm_90);
 /// * sm_90, 100, 120: `LDG.E.STRONG.SYS R40, desc[UR4][R38.64+0x278]` on
 ///   read scoreboard 0, then `LDL.LU R39, [R1+0x14]` on W0 two
 ///   instructions later with no wait on 0 (tests/data/launch_bounds'
@@ -188,12 +191,13 @@ pub struct EarlyOverwrite {
 ///
 /// The overwriter sets a write scoreboard, or is in the shared-memory
 /// queue (as [`HazardInfo::writes_after_its_queue_reads`]).
-pub const EARLY_OVERWRITES: [EarlyOverwrite; 6] = [
+pub const EARLY_OVERWRITES: [EarlyOverwrite; 7] = [
     EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::SHFL, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::SHFL, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::SharedAtomicOperand, by: Op::LDS, sms: (75, u16::MAX) },
+    EarlyOverwrite { held_as: HeldAs::SharedAtomicOperand, by: Op::SHFL, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalLoadAddress, by: Op::LDL, sms: (90, u16::MAX) },
 ];
 

@@ -171,7 +171,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("ULDC", Uldc),
     op("ULEA", Uniform),
     op("ULOP3", Uniform),
-    op("UMOV", Uniform),
+    op("UMOV", Umov),
     op("UP2UR", Uniform),
     op("UPLOP3", Uniform),
     op("UPOPC", Uniform),

@@ -37,10 +37,18 @@ pub enum Class {
     Mufu,
     /// Bit counting: FLO, POPC, BREV.
     Bitop,
-    /// The uniform datapath: UIADD3, UMOV, ULOP3, ULEA, UISETP, R2UR, …
+    /// The uniform datapath: UIADD3, ULOP3, ULEA, UISETP, R2UR, …
     Uniform,
     /// ULDC (uniform constant load).
     Uldc,
+    /// UMOV: a uniform move, ready for its readers sooner than the rest of
+    /// the uniform datapath. NVIDIA's tables as Mesa NAK publishes them
+    /// give a vector instruction's read of a UMOV result 2 cycles where a
+    /// UIADD3 result needs 6 (a load's address 9): `Umov` against `Udp`
+    /// in `sm75_instr_latencies.rs` and `latencies/sm100/ureg_raw.csv`;
+    /// ptxas 13.5 reads one 3 cycles on (`UMOV UR4, 0x3f800000` then
+    /// `FADD.FTZ R7, -RZ, -UR4`, a generated program on sm_75).
+    Umov,
     /// LDC, LDCU (constant loads into vector or uniform registers).
     Ldc,
     /// Memory: loads, stores, atomics, reductions.
@@ -94,7 +102,7 @@ pub enum Class {
 }
 
 /// Number of classes.
-pub const CLASSES: usize = 25;
+pub const CLASSES: usize = 26;
 
 impl Class {
     /// Every class, in table order.
@@ -112,6 +120,7 @@ impl Class {
         Class::Bitop,
         Class::Uniform,
         Class::Uldc,
+        Class::Umov,
         Class::Ldc,
         Class::Mem,
         Class::Sreg,
@@ -142,6 +151,7 @@ impl Class {
             Class::Bitop => "bitop",
             Class::Uniform => "uniform",
             Class::Uldc => "uldc",
+            Class::Umov => "umov",
             Class::Ldc => "ldc",
             Class::Mem => "mem",
             Class::Sreg => "sreg",
