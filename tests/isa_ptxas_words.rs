@@ -231,6 +231,12 @@ const WORDS: &[common::measured_words::Word] = &[
     // NaNs (see `decodes_half_nan_immediates` for it).
     (89, 0x3c003c002a137832, 0x000fe40000000800, "HMUL2 R19, R42.H0_H0, 1, 1 ;"),
     (120, 0x3c00bc002a137832, 0x000fe40000010800, "HMUL2.FTZ R19, R42.H0_H0, 1, -1 ;"),
+    // I2I with a uniform-register source (ptxas's sm_80 code for a
+    // generated program, seed 9901471), and that word on the other SMs.
+    (80, 0x0000000400267c38, 0x008fe20008002000, "I2I.U16.S32.SAT R38, UR4 ;"),
+    (75, 0x0000000400267c38, 0x008fe20008002000, "I2I.U16.S32.SAT R38, UR4 ;"),
+    (90, 0x0000000400267c38, 0x008fe20008002000, "I2I.U16.S32.SAT R38, UR4 ;"),
+    (120, 0x0000000400267c38, 0x008fe20008002000, "I2I.U16.S32.SAT R38, UR4 ;"),
     // UI2I (ptxas's sm_120 code for a generated program, seed 9108952),
     // and written words: `.S16`, a guard.
     (120, 0x0000000a0004724e, 0x000fe20008000000, "UI2I.U8.S32.SAT UR4, UR10 ;"),

@@ -125,6 +125,8 @@ pub enum HeldAs {
     /// A shared-memory atomic's address or data (ATOMS's `[R13.X4+0x400]`
     /// and `R29`).
     SharedAtomicOperand,
+    /// A local store's address or data (STL's `[R29]` and `R8`).
+    LocalStoreOperand,
 }
 
 /// An overwrite of a register still held on a read scoreboard that needs
@@ -181,6 +183,11 @@ pub struct EarlyOverwrite {
 ///   `ATOMS.AND RZ, [R18+UR6], R43` on read scoreboard 1, then
 ///   `SHFL.UP PT, R43, R6, 0x10, RZ` on W0 three instructions later with
 ///   no wait on 1 (a fuzz-generated program, seed 9804967, sm_90);
+/// * a local store's address or data, overwritten by a warp shuffle:
+///   `STL [R29], R8` on read scoreboard 1, then `SHFL.UP PT, R8, R5,
+///   0x1b, RZ` at once, setting the same read scoreboard and no wait on
+///   it (a fuzz-generated program, seed 9902441, sm_100); taken for every
+///   SM, as the global store's rule;
 /// * sm_90, 100, 120: `LDG.E.STRONG.SYS R40, desc[UR4][R38.64+0x278]` on
 ///   read scoreboard 0, then `LDL.LU R39, [R1+0x14]` on W0 two
 ///   instructions later with no wait on 0 (tests/data/launch_bounds'
@@ -191,13 +198,14 @@ pub struct EarlyOverwrite {
 ///
 /// The overwriter sets a write scoreboard, or is in the shared-memory
 /// queue (as [`HazardInfo::writes_after_its_queue_reads`]).
-pub const EARLY_OVERWRITES: [EarlyOverwrite; 7] = [
+pub const EARLY_OVERWRITES: [EarlyOverwrite; 8] = [
     EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::SHFL, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::SHFL, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::SharedAtomicOperand, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::SharedAtomicOperand, by: Op::SHFL, sms: (75, u16::MAX) },
+    EarlyOverwrite { held_as: HeldAs::LocalStoreOperand, by: Op::SHFL, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalLoadAddress, by: Op::LDL, sms: (90, u16::MAX) },
 ];
 
@@ -311,7 +319,7 @@ impl HazardInfo {
             early_writer: 0,
         };
         // Reads by what they are held as (bit per read, per HeldAs).
-        let mut held = [0u16; 4];
+        let mut held = [0u16; 5];
         let span = |from: u8, to: u8| (((1u32 << to) - (1u32 << from)) & 0xffff) as u16;
         register_operands(inst, |access| {
             if access.write {
@@ -325,6 +333,7 @@ impl HazardInfo {
                 (Op::STG | Op::RED | Op::REDG, Role::MemBase) => held[HeldAs::GlobalStoreAddress as usize] |= span(first, info.n_reads),
                 (Op::LDG, Role::MemBase) => held[HeldAs::GlobalLoadAddress as usize] |= span(first, info.n_reads),
                 (Op::ATOMS, Role::Reg | Role::MemBase) => held[HeldAs::SharedAtomicOperand as usize] |= span(first, info.n_reads),
+                (Op::STL, Role::Reg | Role::MemBase) => held[HeldAs::LocalStoreOperand as usize] |= span(first, info.n_reads),
                 _ => {}
             }
         });

@@ -494,3 +494,20 @@ fn nvidias_published_latencies_are_the_checkers_floor() {
         assert!(table.latency(File::Ur, Class::Uniform, Class::Fp32) > 2, "sm_{sm}");
     }
 }
+
+#[test]
+fn a_shuffle_may_overwrite_a_local_store_operand() {
+    // ptxas 13.5 on a fuzz-generated program (seed 9902441, sm_100): `STL
+    // [R29], R8` on read scoreboard 1, then `SHFL.UP PT, R8, R5, 0x1b, RZ`
+    // at once on R1 and W3, no wait on 1.
+    let store = ("[B------:R1:W-:Y:S01]", "STL [R29], R8 ;");
+    let filler = ("[B------:R-:W-:-:S03]", "LOP3.LUT R28, R3, 0x7fffffff, RZ, 0xc0, !PT ;");
+    let shuffle = ("[B------:R1:W3:Y:S01]", "SHFL.UP PT, R8, R5, 0x1b, RZ ;");
+    let end = ("[B-1-3--:R-:W-:Y:S02]", "LOP3.LUT R7, R8, 0x1, RZ, 0xc0, !PT ;");
+    let alu = ("[B------:R-:W-:Y:S01]", "LOP3.LUT R8, R0, 0x300, RZ, 0xc0, !PT ;");
+    for sm in [75, 80, 90, 100, 120] {
+        assert_eq!(both_checkers(sm, &[store, filler, shuffle, end, EXIT]), (None, None), "sm_{sm}");
+        let (stat, dynamic) = both_checkers(sm, &[store, filler, alu, end, EXIT]);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} alu: {stat:?} {dynamic:?}");
+    }
+}

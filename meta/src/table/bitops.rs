@@ -109,6 +109,10 @@ pub(super) fn bit_ops(v: &mut Vec<Form>, g: Generation) {
     if !g.wide_ur {
         v.push(Form { suffix: ".S32.SAT", ..g.form("I2I", 0xa38, NONE, &[I2I_TO], vec![RD, cbank(None, None, None)]) });
     }
+    // A uniform-register b (0xc38 with bit 91 set, which nvdisasm refuses
+    // clear; every SM: `I2I.U16.S32.SAT R38, UR4`, ptxas 13.5 on a
+    // generated program, seed 9901471, sm_80).
+    v.push(Form { suffix: ".S32.SAT", ..g.form("I2I", 0xc38, UNIFORM, &[I2I_TO], vec![RD, ur(32)]) });
     // ---- I2IP (0x239): a and b saturated to 8 bits and packed with the
     // high half of c; bit 76 signedness. Bits 72–73 select a half of c
     // (`R6.H1`: an operand suffix, not modelled: kept 0); 77–78 the
