@@ -104,16 +104,18 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
         Slot::Imm64(f) => Operand::Imm64(rng.next() & f.max()),
         Slot::SImm(f) => Operand::Imm64((((rng.next() & f.max()) << (64 - f.width)) as i64 >> (64 - f.width)) as u64),
         Slot::HexSplit(lo, hi) => Operand::Hex((rng.next() & ((1 << (lo.width + hi.width)) - 1)) as u32),
+        Slot::MaskSplit(lo, hi) => Operand::Hex(rng.below((1 << (lo.width + hi.width)) - 1) as u32),
         Slot::SpecialReg(_) => Operand::SpecialReg(rng.below(256) as u8),
         Slot::Text(_) | Slot::NextUr(_) | Slot::Again(_) => Operand::Hex(0),
         Slot::Target(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
         Slot::AbsTarget(_) => Operand::Target(16 * rng.below(0x1000) as i64),
         Slot::RelOffset(_) => Operand::Target(16 * (rng.below(0x200) as i64 - 0x100)),
-        Slot::Addr { base, offset, scale, desc, uniform, .. } => {
+        Slot::Addr { base, offset, offset_shift, scale, desc, uniform, .. } => {
             let uniform = uniform.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) });
             // Without a base field the base is RZ; without an offset field the offset 0.
             let base = if base.is_some() { gpr(rng) } else { Reg::zero(RegFile::Gpr) };
-            let offset = if offset.is_some() { 16 * (rng.below(0x200) as i32 - 0x100) } else { 0 };
+            // In the field's units (32 bytes for the 256-bit accesses).
+            let offset = if offset.is_some() { (16 << offset_shift) * (rng.below(0x200) as i32 - 0x100) } else { 0 };
             let scale = if scale.is_some() { rng.below(4) as u8 } else { 0 };
             let desc = desc.map(|_| Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) });
             Operand::Mem(Mem::from_parts(base, offset, scale, desc, uniform).expect("no form has both a descriptor and an added register"))

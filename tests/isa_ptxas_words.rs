@@ -351,6 +351,54 @@ const WORDS: &[common::measured_words::Word] = &[
     (120, 0xfe000004040c797e, 0x000ea20008121904, "LDG.E.ENL2.256 R4, R12, desc[UR4][R4.64] ;"),
     (100, 0xfe000004040c797e, 0x000ea20008021904, "LDG.E.EF.ENL2.256 R4, R12, desc[UR4][R4.64] ;"),
     (100, 0xfe000004040c797e, 0x000ea20008101904, "LDG.E.EFL2.256 R4, R12, desc[UR4][R4.64] ;"),
+    // LDG.E.ENL2.256 and STG.E.ENL2.256 (ptxas 13.5's `ld.global.v8`,
+    // `st.global.v8`, `.v4.u64` on sm_100 and sm_120: Thrust's transform
+    // kernels, ZLUDA's vector8, small kernels), and bit flips of them: a
+    // 32-byte-unit offset (LDG 40–56, STG 40–58), a mask of the components
+    // (LDG 57–63 and 72, STG 59–63 and 88–90), bit 76 clear (the uniform
+    // register added to the address), the order and scope, the L2 hint and
+    // prefetch size.
+    (100, 0xf80000040208797f, 0x0081e4000f121808, "STG.E.ENL2.256 desc[UR8][R2.64], R4, R8 ;"),
+    (100, 0xf80100040210797f, 0x000fe2000f121808, "STG.E.ENL2.256 desc[UR8][R2.64+0x2000], R4, R16 ;"),
+    (120, 0xf80000040208797f, 0x0081e4000f121808, "STG.E.ENL2.256 desc[UR8][R2.64], R4, R8 ;"),
+    (120, 0x0000000402ff797e, 0x001eac0008121903, "LDG.E.ENL2.256 R3, RZ, desc[UR4][R2.64], 0x80 ;"),
+    (100, 0x540000040202797e, 0x001eaa0008121906, "LDG.E.ENL2.256 R6, R2, desc[UR4][R2.64], 0xaa ;"),
+    (120, 0x4c0000040202797e, 0x001eac0008121807, "LDG.E.ENL2.256 R7, R2, desc[UR4][R2.64], 0x26 ;"),
+    (100, 0x020000040203797e, 0x001eaa00081218ff, "LDG.E.ENL2.256 RZ, R3, desc[UR4][R2.64], 0x1 ;"),
+    (120, 0xe000000402ff797e, 0x001eac0008121908, "LDG.E.ENL2.256 R8, RZ, desc[UR4][R2.64], 0xf0 ;"),
+    (100, 0xfe0001040210797e, 0x000ee20008129914, "LDG.E.ENL2.256.CONSTANT R20, R16, desc[UR4][R2.64+0x20] ;"),
+    (100, 0x860018040210797e, 0x001ea40008121912, "LDG.E.ENL2.256 R18, R16, desc[UR4][R2.64+0x300], 0xc3 ;"),
+    (120, 0x34001004021a797e, 0x000ea2000812991c, "LDG.E.ENL2.256.CONSTANT R28, R26, desc[UR4][R2.64+0x200], 0x9a ;"),
+    (100, 0xfe0000040208797e, 0x001ea8000822190c, "LDG.E.EL.ENL2.256 R12, R8, desc[UR4][R2.64] ;"),
+    (100, 0xfe0002040c10797e, 0x001ea80008121b14, "LDG.E.ENL2.LTC64B.256 R20, R16, desc[UR4][R12.64+0x40] ;"),
+    (120, 0xfe0001040c08797e, 0x001ea20008121f10, "LDG.E.ENL2.LTC256B.256 R16, R8, desc[UR4][R12.64+0x20] ;"),
+    (100, 0xffffff100c14797f, 0x004fe8000f121804, "STG.E.ENL2.256 desc[UR4][R12.64+-0x20], R16, R20 ;"),
+    (100, 0xf80020040c08797f, 0x004fe2000f121804, "STG.E.ENL2.256 desc[UR4][R12.64+0x400], R4, R8 ;"),
+    (100, 0xa80000040208797f, 0x004fe2000d121804, "STG.E.ENL2.256 desc[UR4][R2.64], R4, R8, 0xb5 ;"),
+    (120, 0xd00000060208797f, 0x004fe2000c121804, "STG.E.ENL2.256 desc[UR4][R2.64], R6, R8, 0x9a ;"),
+    (100, 0xf80001100414797f, 0x008fe2000f12f804, "STG.E.ENL2.256.STRONG.GPU desc[UR4][R4.64+0x20], R16, R20 ;"),
+    (120, 0xf8000008040c797f, 0x004fe8000f521804, "STG.E.NA.ENL2.256 desc[UR4][R4.64], R8, R12 ;"),
+    (100, 0xf800020c0410797f, 0x004fe2000f141804, "STG.E.ELL2.256 desc[UR4][R4.64+0x40], R12, R16 ;"),
+    (100, 0xf80000040208797f, 0x0081e4000f120808, "STG.E.ENL2.256 [R2.64+UR8], R4, R8 ;"),
+    (120, 0xf80100040210797f, 0x000fe2000f120808, "STG.E.ENL2.256 [R2.64+UR8+0x2000], R4, R16 ;"),
+    (100, 0xf8010004ff10797f, 0x000fe2000f120808, "STG.E.ENL2.256 [UR8+0x2000], R4, R16 ;"),
+    (100, 0xfe0000040404797e, 0x002ee20008120908, "LDG.E.ENL2.256 R8, R4, [R4.64+UR4] ;"),
+    (120, 0xfe000004ff04797e, 0x002ee200081209ff, "LDG.E.ENL2.256 RZ, R4, [UR4] ;"),
+    (100, 0xfe0000040404797e, 0x002ee20008120808, "LDG.E.ENL2.256 R8, R4, [R4.64+UR4], 0x7f ;"),
+    (100, 0xfc0000040208797f, 0x0081e4000f121808, "STG.E.ENL2.256 desc[UR8][R2.64+-0x800000], R4, R8 ;"),
+    (100, 0xf80000040208797f, 0x0081e4000b121808, "STG.E.ENL2.256 desc[UR8][R2.64], R4, R8, 0x7f ;"),
+    (100, 0xfe0000040404797e, 0x002ee20008121808, "LDG.E.ENL2.256 R8, R4, desc[UR4][R4.64], 0x7f ;"),
+    (120, 0xfe0000000404797e, 0x002ee20008121908, "LDG.E.ENL2.256 R8, R4, desc[UR0][R4.64] ;"),
+    (100, 0x0000000402ff797e, 0x001eac0008121803, "LDG.E.ENL2.256 R3, RZ, desc[UR4][R2.64], 0x0 ;"),
+    (100, 0xfe0000040404797e, 0x002ee20008121e08, "LDG.E.ENL2.LTC256B.256 R8, R4, desc[UR4][R4.64], 0x7f ;"),
+    (100, 0xfe0000040404797e, 0x002ee2000812b908, "LDG.E.ENL2.256.STRONG.SM R8, R4, desc[UR4][R4.64] ;"),
+    (120, 0xf80000040208797f, 0x0081e4000f12b808, "STG.E.ENL2.256.STRONG.SM desc[UR8][R2.64], R4, R8 ;"),
+    (100, 0xfe0000040404797e, 0x002ee20008141908, "LDG.E.ELL2.256 R8, R4, desc[UR4][R4.64] ;"),
+    (100, 0xf801000402ff797f, 0x000fe2000f1218ff, "STG.E.ENL2.256 desc[URZ][R2.64+0x2000], R4, RZ ;"),
+    // `st.global.v8.b32` at a negative offset and `st.global.v4.b64` with
+    // holes (`sass_semantics::stg_256_stores_two_quads_at_offsets_and_masks`).
+    (100, 0x1800020e120c797f, 0x000fe2000e121804, "STG.E.ENL2.256 desc[UR4][R18.64+0x40], R14, R12, 0xc3 ;"),
+    (120, 0xffffff141004797f, 0x000fe8000f121804, "STG.E.ENL2.256 desc[UR4][R16.64+-0x20], R20, R4 ;"),
     // MUFU with a constant-bank source (cuRAND's Poisson kernels, sm_80 and
     // sm_86; bits 62–63 set; the word on sm_75).
     (80, 0x00005f0000117b08, 0x00be220000001c00, "MUFU.RSQ64H R17, c[0x0][0x17c] ;"),

@@ -774,6 +774,119 @@ fn ldg_256_loads_two_quads() {
     );
 }
 
+/// `ld.global.v8.b32` of which some elements are used and
+/// `st.global.v8.b32` with holes, at offsets, on sm_100 and sm_120:
+/// ptxas 13.5 writes `LDG.E.ENL2.256 R8, R6, desc[UR4][R4.64+0x20], 0x26`
+/// (elements 1, 2 into R6, R7, element 5 into R8), then `LDG.E.ENL2.256
+/// R12, R6, desc[UR4][R4.64+0x40], 0x9a` and `STG.E.ENL2.256
+/// desc[UR4][R2.64+0x20], R6, R12, 0x9a` (elements 1, 3 in R6, R7, 4 and
+/// 7 in R12, R13): only the selected words of memory are read and
+/// written. The output starts as 0xff bytes, which the holes keep.
+#[test]
+fn ldg_stg_256_move_the_components_of_their_masks() {
+    let ptx = ".version 8.8
+.target sm_100
+.address_size 64
+.visible .entry mask8(.param .u64 out, .param .u64 in)
+{
+  .reg .b32 %r<8>; .reg .b32 %a<8>; .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd2, %rd2;
+  ld.global.v8.b32 {%r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7}, [%rd2+32];
+  st.global.v4.b32 [%rd1], {%r5, %r2, %r1, %r5};
+  ld.global.v8.b32 {%a0, %a1, %a2, %a3, %a4, %a5, %a6, %a7}, [%rd2+64];
+  st.global.v8.b32 [%rd1+32], {_, %a1, _, %a3, %a4, _, _, %a7};
+  ret;
+}
+";
+    let input: String = (0u8..96).map(|b| format!("{b:02x}")).collect();
+    let spec = format!(
+        r#"{{"kernel": "mask8", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {{"kind": "buffer", "bytes": 64, "fill": "hex", "hex": "{}", "output": true}},
+      {{"kind": "buffer", "bytes": 96, "fill": "hex", "hex": "{input}", "output": false}}]}}"#,
+        "ff".repeat(64)
+    );
+    // Words 5, 2, 1, 5 of bytes 32..64; 16 bytes untouched; words 1, 3,
+    // 4, 7 of bytes 64..96 at their places of bytes 32..64.
+    let expected = [
+        "34353637", "28292a2b", "24252627", "34353637", "ffffffff", "ffffffff", "ffffffff", "ffffffff",
+        "ffffffff", "44454647", "ffffffff", "4c4d4e4f", "50515253", "ffffffff", "ffffffff", "5c5d5e5f",
+    ]
+    .concat();
+    for sm in [100, 120] {
+        let ptx = ptx.replace("sm_100", &format!("sm_{sm}"));
+        let Some(out) = run_on(sm, "ldg_stg_256_masks", &ptx, &spec) else { return };
+        assert_eq!(out, format!("param 0: {expected}\n"), "sm_{sm}");
+    }
+}
+
+/// `st.global.v8.b32` and `st.global.v4.b64` with holes on sm_100 and
+/// sm_120, their data from two `ld.global.v4.b32` each (LDG.E.128, so the
+/// store's quads are not laid out by a 256-bit load): ptxas 13.5 writes
+/// `STG.E.ENL2.256 desc[UR4][R20.64+-0x20], R4, R8` (a negative offset in
+/// 32-byte units; the address is `out + 32 * tid + 32 * idx`, idx = 1) and
+/// `STG.E.ENL2.256 desc[UR4][R18.64+0x40], R14, R12, 0xc3` (the two
+/// 64-bit elements given: components 0, 1 from R14, R15 and 6, 7 from
+/// R12, R13). Each of two threads stores its 32 bytes' words in reverse
+/// order, then words 2, 3 and 0, 1 at the ends of the next 32 bytes; the
+/// output starts as 0xff bytes, which the holes keep.
+#[test]
+fn stg_256_stores_two_quads_at_offsets_and_masks() {
+    let ptx = ".version 8.8
+.target sm_100
+.address_size 64
+.visible .entry st8(.param .u64 out, .param .u64 in, .param .u64 idx)
+{
+  .reg .b32 %r<12>; .reg .b64 %rd<12>; .reg .b64 %q<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd2, %rd2;
+  ld.param.u64 %rd6, [idx];
+  cvta.to.global.u64 %rd6, %rd6;
+  ld.global.u32 %r10, [%rd6];
+  mov.u32 %r9, %tid.x;
+  mul.wide.u32 %rd3, %r9, 32;
+  add.s64 %rd4, %rd2, %rd3;
+  ld.global.v4.b32 {%r1, %r2, %r3, %r4}, [%rd4];
+  ld.global.v4.b32 {%r5, %r6, %r7, %r8}, [%rd4+16];
+  add.s64 %rd5, %rd1, %rd3;
+  mul.wide.u32 %rd7, %r10, 32;
+  add.s64 %rd8, %rd5, %rd7;
+  st.global.v8.b32 [%rd8+-32], {%r8, %r7, %r6, %r5, %r4, %r3, %r2, %r1};
+  mov.b64 %q1, {%r1, %r2};
+  mov.b64 %q2, {%r3, %r4};
+  st.global.v4.b64 [%rd5+64], {%q2, _, _, %q1};
+  ret;
+}
+";
+    let input: String = (0u8..64).map(|b| format!("{b:02x}")).collect();
+    let spec = format!(
+        r#"{{"kernel": "st8", "grid": [1, 1, 1], "block": [2, 1, 1], "shared_bytes": 0, "params": [
+      {{"kind": "buffer", "bytes": 128, "fill": "hex", "hex": "{}", "output": true}},
+      {{"kind": "buffer", "bytes": 64, "fill": "hex", "hex": "{input}", "output": false}},
+      {{"kind": "buffer", "bytes": 4, "fill": "hex", "hex": "01000000", "output": false}}]}}"#,
+        "ff".repeat(128)
+    );
+    // Bytes 0..64: words 7..0 of thread 0's bytes 0..32, then of thread
+    // 1's bytes 32..64. Bytes 64..128: per thread, words 2, 3, 16 bytes
+    // untouched, words 0, 1.
+    let expected = [
+        "1c1d1e1f", "18191a1b", "14151617", "10111213", "0c0d0e0f", "08090a0b", "04050607", "00010203",
+        "3c3d3e3f", "38393a3b", "34353637", "30313233", "2c2d2e2f", "28292a2b", "24252627", "20212223",
+        "08090a0b", "0c0d0e0f", "ffffffff", "ffffffff", "ffffffff", "ffffffff", "00010203", "04050607",
+        "28292a2b", "2c2d2e2f", "ffffffff", "ffffffff", "ffffffff", "ffffffff", "20212223", "24252627",
+    ]
+    .concat();
+    for sm in [100, 120] {
+        let ptx = ptx.replace("sm_100", &format!("sm_{sm}"));
+        let Some(out) = run_on(sm, "stg_256_offsets_masks", &ptx, &spec) else { return };
+        assert_eq!(out, format!("param 0: {expected}\n"), "sm_{sm}");
+    }
+}
+
 /// `rsqrt.approx.ftz.f64` of a kernel parameter on sm_80: ptxas reads the
 /// parameter's high word straight from the constant bank
 /// (`MUFU.RSQ64H R5, c[0x0][0x16c]`, the low word of the result zero).

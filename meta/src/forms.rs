@@ -235,14 +235,15 @@ impl Rust for Slot {
             Slot::Imm64(field) => struct_like(out, "Slot::Imm64(", |o| field.rust(o), ")"),
             Slot::SImm(field) => struct_like(out, "Slot::SImm(", |o| field.rust(o), ")"),
             Slot::HexSplit(lo, hi) => struct_like(out, "Slot::HexSplit", |o| (*lo, *hi).rust(o), ""),
+            Slot::MaskSplit(lo, hi) => struct_like(out, "Slot::MaskSplit", |o| (*lo, *hi).rust(o), ""),
             Slot::Float { f64, shadowed } => write_struct!(out, "Slot::Float", f64, shadowed),
             Slot::Half2 => out.push_str("Slot::Half2"),
             Slot::Half => out.push_str("Slot::Half"),
             Slot::Target(layout) => struct_like(out, "Slot::Target(", |o| layout.rust(o), ")"),
             Slot::AbsTarget(layout) => struct_like(out, "Slot::AbsTarget(", |o| layout.rust(o), ")"),
             Slot::RelOffset(layout) => struct_like(out, "Slot::RelOffset(", |o| layout.rust(o), ")"),
-            Slot::Addr { base, wide, offset, scale, desc, show_desc, uniform, zero_base, u32_base } => {
-                write_struct!(out, "Slot::Addr", base, wide, offset, scale, desc, show_desc, uniform, zero_base, u32_base)
+            Slot::Addr { base, wide, offset, offset_shift, scale, desc, show_desc, uniform, zero_base, u32_base } => {
+                write_struct!(out, "Slot::Addr", base, wide, offset, offset_shift, scale, desc, show_desc, uniform, zero_base, u32_base)
             }
             Slot::SpecialReg(field) => struct_like(out, "Slot::SpecialReg(", |o| field.rust(o), ")"),
             Slot::NextUr(k) => {

@@ -146,13 +146,15 @@ fn fits(slot: &Slot, op: &Operand) -> bool {
         // All ones is the twin form's (the mask is then not printed).
         (Slot::Mask(f), Operand::Hex(v)) => u64::from(*v) < f.max(),
         (Slot::HexSplit(lo, hi), Operand::Hex(v)) => u64::from(*v) < 1u64 << (lo.width + hi.width),
+        (Slot::MaskSplit(lo, hi), Operand::Hex(v)) => u64::from(*v) < (1u64 << (lo.width + hi.width)) - 1,
         (Slot::Imm64(_) | Slot::SImm(_), Operand::Imm64(_)) => true,
         (Slot::Target(_) | Slot::AbsTarget(_) | Slot::RelOffset(_), Operand::Target(_)) => true,
-        (Slot::Addr { offset, scale, desc, uniform, .. }, Operand::Mem(m)) => {
+        (Slot::Addr { offset, offset_shift, scale, desc, uniform, .. }, Operand::Mem(m)) => {
             let in_range = match offset {
                 Some(offset) => {
-                    let half = 1i64 << (offset.width - 1);
-                    (-half..half).contains(&i64::from(m.offset()))
+                    // A multiple of the field's unit, in range once divided.
+                    let (half, v) = (1i64 << (offset.width - 1), i64::from(m.offset()));
+                    v & ((1i64 << offset_shift) - 1) == 0 && (-half..half).contains(&(v >> offset_shift))
                 }
                 None => m.offset() == 0,
             };

@@ -364,6 +364,42 @@ impl Inst {
         self.form.widths.get(&self.mods)
     }
 
+    /// The two data quads of LDG.E.ENL2.256 and STG.E.ENL2.256 (`None` for
+    /// other instructions), each as its slot and the components it holds
+    /// (bit `c`: the 32-bit word `c` of the 32 bytes), packed from its
+    /// register on: the mask operand's bits of its half, all four where
+    /// the form has no mask. LDG's quad at 16–23 and STG's at 32–39 hold
+    /// components 0–3, the other (LDG's 64–71, STG's 16–23) components
+    /// 4–7 (ptxas 13.5's `LDG.E.ENL2.256 R7, R2, desc[UR4][R2.64], 0x26`
+    /// loads components 1 and 2 into R2 and R3, 5 into R7; `STG.E.ENL2.256
+    /// desc[UR4][R2.64], R6, R8, 0x9a` stores R6, R7 as components 1, 3
+    /// and R8, R9 as 4, 7).
+    pub fn quad_components(&self) -> Option<[(usize, u8); 2]> {
+        let low_field = match self.op() {
+            Op::LDG => 16,
+            Op::STG => 32,
+            _ => return None,
+        };
+        if !self.has(Mod::_256) {
+            return None;
+        }
+        let slots = self.form.slots.iter().zip(self.operands.iter());
+        let mask = slots.clone().find_map(|(s, o)| match (s, o) {
+            (Slot::MaskSplit(..), Operand::Hex(m)) => Some(*m as u8),
+            _ => None,
+        });
+        let mask = mask.unwrap_or(0xff);
+        let mut quads = [(0, 0); 2];
+        let mut n = 0;
+        for (k, slot) in self.form.slots.iter().enumerate() {
+            if let (Slot::Gpr { field, .. }, Some(q)) = (slot, quads.get_mut(n)) {
+                *q = (k, mask & if field.start == low_field { 0x0f } else { 0xf0 });
+                n += 1;
+            }
+        }
+        (n == 2).then_some(quads)
+    }
+
     /// The tokens printed after the operand of slot `k` (`H0_H0` of
     /// `R0.H0_H0`, `SIGN` of `R0.SIGN`), or none.
     pub fn operand_tokens(&self, k: usize) -> &'static [Mod] {

@@ -323,6 +323,8 @@ fn parse_operand(slot: &Slot, text: &str, address: u64, sm: Sm) -> Option<Operan
         Slot::Imm32 { .. } => Operand::Imm(parse_signed_hex(text)? as u32),
         Slot::Hex(_) | Slot::HexSplit(..) => Operand::Hex(parse_hex(text)? as u32),
         Slot::Mask(f) => Operand::Hex(u32::try_from(parse_hex(text)?).ok().filter(|&v| u64::from(v) < f.max())?),
+        // All ones is the twin form's, which prints no mask.
+        Slot::MaskSplit(lo, hi) => Operand::Hex(u32::try_from(parse_hex(text)?).ok().filter(|&v| u64::from(v) < (1u64 << (lo.width + hi.width)) - 1)?),
         Slot::Imm64(_) => Operand::Imm64(parse_hex(text)?),
         Slot::SImm(_) => Operand::Imm64(parse_signed_hex(text)? as u64),
         Slot::Half2 => return None,

@@ -383,6 +383,34 @@ mod tests {
         assert_eq!(crate::sched::info::HazardInfo::of(&stsm, sm90).reads(), &[15, 2, 3]);
     }
 
+    /// The data quads of LDG.E.ENL2.256 and STG.E.ENL2.256 cover the
+    /// components their mask selects, packed from their first register
+    /// (ptxas 13.5's `ld.global.v8.u32` of which element 7 alone is used:
+    /// `R3, RZ, …, 0x80`, then `ST.E …, R3`; of elements 1, 2 and 5: `R7,
+    /// R2, …, 0x26`; `st.global.v8.b32` with holes: `R6, R8, 0x9a` stores
+    /// R6, R7, R8, R9), all four registers without a mask; a store writes
+    /// none of them.
+    #[test]
+    fn wide_memory_quads_cover_their_masks() {
+        use super::super::ctrl::Ctrl;
+        use super::super::parse::parse_inst;
+        use crate::sched::info::{HazardInfo, UR_BASE};
+        let sm = crate::target::Sm::new(120);
+        let ctrl = Ctrl::parse("[B------:R-:W0:-:S01]").expect("control prefix");
+        let info = |text: &str| HazardInfo::of(&parse_inst(text, sm, 0, ctrl).unwrap_or_else(|e| panic!("{text}: {e:?}")), sm);
+        let ur4 = [UR_BASE + 4, UR_BASE + 5];
+        let ldg = info("LDG.E.ENL2.256 R3, RZ, desc[UR4][R2.64], 0x80 ;");
+        assert_eq!((ldg.writes(), ldg.reads()), (&[3][..], &[2, 3, ur4[0], ur4[1]][..]));
+        let ldg = info("LDG.E.ENL2.256 R7, R2, desc[UR4][R2.64+0x20], 0x26 ;");
+        assert_eq!(ldg.writes(), &[7, 2, 3]);
+        let ldg = info("LDG.E.ENL2.256 R8, R4, desc[UR4][R4.64] ;");
+        assert_eq!(ldg.writes(), &[8, 9, 10, 11, 4, 5, 6, 7]);
+        let stg = info("STG.E.ENL2.256 desc[UR4][R2.64], R6, R8, 0x9a ;");
+        assert_eq!((stg.writes(), stg.reads()), (&[][..], &[2, 3, ur4[0], ur4[1], 6, 7, 8, 9][..]));
+        let stg = info("STG.E.ENL2.256 desc[UR8][R2.64+0x2000], R4, R16 ;");
+        assert_eq!(&stg.reads()[4..], &[4, 5, 6, 7, 16, 17, 18, 19]);
+    }
+
     /// A form's spelling tokens, joined with dots, are its texts.
     #[test]
     fn spellings_are_the_texts_as_tokens() {

@@ -251,15 +251,20 @@ pub struct RegAccess {
 pub fn register_operands(inst: &Inst, mut f: impl FnMut(RegAccess)) {
     // [result, source 0, …, source 3], from the form table.
     let widths = inst.widths();
+    // A 256-bit access's data quads cover the components its mask selects
+    // (`LDG.E.ENL2.256 R3, RZ, …, 0x80` writes R3 alone).
+    let quads = inst.quad_components();
+    let quad_width = |k: usize| quads.and_then(|q| q.iter().find(|&&(s, _)| s == k).map(|&(_, m)| m.count_ones() as u8));
     let mut position = 0usize;
     for (k, (slot, op)) in inst.form.slots.iter().zip(inst.operands.iter()).enumerate() {
         match *op {
             Operand::Reg { reg, .. } => {
                 let wide = matches!(reg.file, RegFile::Gpr | RegFile::Uniform);
                 if inst.form.writes(k) {
-                    f(RegAccess { slot: k, role: Role::Reg, reg, width: if wide { widths[0] } else { 1 }, write: true });
+                    let width = quad_width(k).unwrap_or(if wide { widths[0] } else { 1 });
+                    f(RegAccess { slot: k, role: Role::Reg, reg, width, write: true });
                 } else {
-                    let width = if wide { widths.get(1 + position).copied().unwrap_or(1) } else { 1 };
+                    let width = quad_width(k).unwrap_or(if wide { widths.get(1 + position).copied().unwrap_or(1) } else { 1 });
                     if reg.file != RegFile::Barrier {
                         f(RegAccess { slot: k, role: Role::Reg, reg, width, write: false });
                     }

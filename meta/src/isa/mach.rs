@@ -56,6 +56,7 @@ const KINDS: &[(&str, &[&str])] = &[
     ("Size", &["U8", "S8", "U16", "S16", "32", "64", "128", "U"]),
     ("Scope", &["CTA", "SM", "GPU", "SYS", "STRONG", "CONSTANT", "MMIO", "PRIVATE", "VC", "WEAK"]),
     ("Cache", &["EF", "EL", "LU", "EU", "NA"]),
+    ("Prefetch", &["LTC64B", "LTC128B", "LTC256B"]),
     ("Swizzle", &["H0_H0", "H1_H1", "F32"]),
     ("Dim", &["1D", "2D", "3D"]),
 ];
@@ -291,7 +292,7 @@ fn file(slot: &Slot) -> &'static str {
         Slot::Target(_) | Slot::AbsTarget(_) | Slot::RelOffset(_) => "Target",
         Slot::SpecialReg(_) => "SpecialReg",
         Slot::Imm32 { .. } | Slot::Imm64(_) | Slot::SImm(_) | Slot::Float { .. } | Slot::Half2 | Slot::Half => "Immediate",
-        Slot::Hex(_) | Slot::Mask(_) | Slot::HexSplit(..) | Slot::Text(_) | Slot::NextUr(_) | Slot::Again(_) => "Constant",
+        Slot::Hex(_) | Slot::Mask(_) | Slot::HexSplit(..) | Slot::MaskSplit(..) | Slot::Text(_) | Slot::NextUr(_) | Slot::Again(_) => "Constant",
     }
 }
 

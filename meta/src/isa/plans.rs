@@ -124,7 +124,7 @@ impl Rust for Step {
             Step::SImm(field) => struct_like(out, "Step::SImm(", |o| field.rust(o), ")"),
             Step::Target(layout) => struct_like(out, "Step::Target(", |o| layout.rust(o), ")"),
             Step::AbsTarget(layout) => struct_like(out, "Step::AbsTarget(", |o| layout.rust(o), ")"),
-            Step::Addr { base, offset, scale, desc, uniform, wide, zero_base } => write_struct!(out, "Step::Addr", base, offset, scale, desc, uniform, wide, zero_base),
+            Step::Addr { base, offset, scale, desc, uniform, wide, zero_base, shift } => write_struct!(out, "Step::Addr", base, offset, scale, desc, uniform, wide, zero_base, shift),
             Step::SpecialReg(field) => struct_like(out, "Step::SpecialReg(", |o| field.rust(o), ")"),
             Step::Text => out.push_str("Step::Text"),
         }

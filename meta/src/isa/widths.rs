@@ -302,6 +302,7 @@ pub fn contradictions(form: &Form) -> Vec<String> {
             Slot::Hex(_)
                 | Slot::HexSplit(..)
                 | Slot::Mask(_)
+                | Slot::MaskSplit(..)
                 | Slot::Text(_)
                 | Slot::Target(_)
                 | Slot::AbsTarget(_)
@@ -362,7 +363,7 @@ mod tests {
     const ORDER: ModField = ModField { field: Field::bits(77, 78), names: &["", ".STRONG.GPU"], extra: None };
 
     fn address(wide: bool, u32_base: bool) -> Slot {
-        Slot::Addr { base: Some(Field::bits(24, 31)), wide, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base }
+        Slot::Addr { base: Some(Field::bits(24, 31)), wide, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base, offset_shift: 0 }
     }
 
     fn form(name: &'static str, mods: &'static [ModField], slots: Vec<Slot>, widths: OperandWidths) -> Form {

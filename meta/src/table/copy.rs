@@ -43,7 +43,7 @@ fn ldgsts(v: &mut Vec<Form>, g: Generation) {
     const FIXED_100: &[(Field, u64)] = &[(f(76, 76), 1), (f(77, 80), 0), (f(83, 83), 1), (f(91, 91), 1)];
     const ZERO_80: &[(Field, u64)] = &[(f(16, 23), 0xff), (f(44, 63), 0), (f(70, 70), 1), (f(76, 76), 1), (f(77, 80), 0), (f(91, 91), 1)];
     const ZERO_100: &[(Field, u64)] = &[(f(16, 23), 0xff), (f(44, 63), 0), (f(76, 76), 1), (f(77, 80), 0), (f(83, 83), 1), (f(91, 91), 1)];
-    let shared = Slot::Addr { base: Some(f(16, 23)), wide: false, offset: Some(f(44, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
+    let shared = Slot::Addr { base: Some(f(16, 23)), wide: false, offset: Some(f(44, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false, offset_shift: 0 };
     let global = |show_desc: bool| Slot::Addr {
         base: Some(f(24, 31)),
         wide: true,
@@ -52,7 +52,7 @@ fn ldgsts(v: &mut Vec<Form>, g: Generation) {
         desc: Some(g.ur_field(64)),
         show_desc,
         uniform: None,
-        zero_base: true, u32_base: false,
+        zero_base: true, u32_base: false, offset_shift: 0,
     };
     let valid = pred(87, PredShow::UnlessTrue);
     type Variant = ((u16, u16), bool, [&'static [(Field, u64)]; 2], &'static [ModField]);

@@ -149,7 +149,7 @@ pub(super) const FLOAT_CMP: ModField = ModField {
 /// (`[R8.64+UR6]`): 64-bit base 24–31, 24-bit offset 40–63, a zero base
 /// not printed (bit flips of corpus words).
 pub(super) const fn addr_75_uniform(lo: u8) -> Slot {
-    Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(f(lo, lo + 5)), zero_base: true, u32_base: false }
+    Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(f(lo, lo + 5)), zero_base: true, u32_base: false, offset_shift: 0 }
 }
 
 // ---- sm_75 memory-access spellings (every value enumerated with nvdisasm
@@ -694,10 +694,10 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: Some(g.ur_field(desc_lo)),
         show_desc,
-        uniform: None, zero_base: true, u32_base: false,
+        uniform: None, zero_base: true, u32_base: false, offset_shift: 0,
     };
-    let local = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
-    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: Some(SCALE), desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
+    let local = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false, offset_shift: 0 };
+    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: Some(SCALE), desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false, offset_shift: 0 };
     let data = gpr(32, None, None);
     const LDG_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 7), (f(87, 91), 0x18), (f(64, 71), 0)];
     const LD_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 1), (f(81, 83), 0), (f(87, 91), 0x18), (f(64, 71), 0)];
@@ -718,24 +718,82 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     if g.wide_ur {
         v.push(g.form("LDG.E", 0x981, LDG_FIXED, mods_load, vec![RD, global(32, true)]).widths(LOAD_WIDTHS));
         v.push(g.form("LD.E", 0x980, LD_FIXED, mods_load, vec![RD, global(32, true)]).widths(LOAD_WIDTHS));
-        // LDG.E.ENL2.256 (0x97e, sm_100 and sm_120): 32 bytes into two
-        // quads, the first printed at 64–71, the second at 16–23; ptxas
-        // 13.5's `ld.global.v8.f32` (`LDG.E.ENL2.256 R4, R12,
-        // desc[UR4][R4.64]` = 0xfe000004040c797e / 0x000ea20008121904, bit
-        // flips on sm_100 and sm_120). The offset (40–56) counts 32-byte
-        // units and a mask (57–63, 72) prints unless all ones: only the
-        // zero offset and the full mask are modelled. 81–82 the L2 hint
-        // (0 `.EFL2`, 1 `.ENL2`, 3 `.INVALID3`), 84–86 the eviction
-        // priority as LDG's; bit 75 clear is refused, 76 clear adds a
-        // uniform register instead of the descriptor, 77–80 the order and
-        // scope, 73–74 `.LTC64B`/`.LTC128B`, 87–90 a predicate (0 prints
-        // nothing): kept as ptxas writes them.
-        const ENL2: ModField = ModField { field: f(81, 82), names: &[".EFL2", ".ENL2"], extra: None };
+        // LDG.E.ENL2.256 (0x97e) and STG.E.ENL2.256 (0x97f), sm_100 and
+        // sm_120: 32 bytes of global memory, eight 32-bit components in two
+        // register quads. ptxas 13.5 writes them for `ld.global.v8.f32`,
+        // `st.global.v8.f32`, `.v4.u64` and the like (`LDG.E.ENL2.256 R4,
+        // R12, desc[UR4][R4.64]` = 0xfe000004040c797e / 0x000ea20008121904,
+        // `STG.E.ENL2.256 desc[UR8][R2.64], R4, R8` = 0xf80000040208797f /
+        // 0x0081e4000f121808: Thrust's transform kernels). Fields measured
+        // with nvdisasm 13.5 bit flips and enumerations on sm_100 and
+        // sm_120 (the same there):
+        // * LDG: the quad of components 4–7 in 64–71 (printed first),
+        //   that of 0–3 in 16–23; the descriptor in 32–39; STG: the quad
+        //   of components 0–3 in 32–39 (printed first), that of 4–7 in
+        //   16–23, the descriptor in 64–71; the base pair in 24–31.
+        // * A signed offset counting 32-byte units: LDG 40–56, STG 40–58
+        //   (`[R2.64+0x2000]`, `+-0x200000` for LDG's bit 56).
+        // * A mask of the components that move, printed after the operands
+        //   unless all ones: LDG 57–63 (bits 0–6) and 72 (bit 7), STG 59–63
+        //   (bits 0–4) and 88–90 (bits 5–7). A quad holds its half's
+        //   selected components packed from its first register (ptxas's
+        //   `ld.global.v8.u32` of which only element 7 is used: `LDG.E.ENL2.256
+        //   R3, RZ, desc[UR4][R2.64], 0x80`, then `ST.E …, R3`; of elements
+        //   1, 2, 5: `R7, R2, …, 0x26`, the values in R2, R3, R7), RZ where
+        //   the half selects none.
+        // * Bit 76 clear: the uniform register is added to the address
+        //   instead of being the descriptor (`[R2.64+UR8+0x2000]`, `[UR8]`
+        //   with RZ as the base; with bit 76 set nvdisasm refuses RZ).
+        // * 77–80 the memory order and scope, spelled as the other LDG and
+        //   STG forms' on the SM (STG's 1–3, 9 and 11 are the load's
+        //   `.CONSTANT…` orders, 13–15 `.SYS.ORDERED`, `.STRONG.SYS.ORDERED`,
+        //   `.MMIO.SYS.ORDERED`: left out as `STORE_ORDER` leaves them), 81–82 the L2
+        //   eviction hint (0 `.EFL2`, 1 `.ENL2`, 2 `.ELL2`; 3 prints
+        //   `.INVALID3`), 84–86 the eviction priority as LDG's, LDG's 73–74
+        //   the L2 prefetch size (`.LTC64B`, `.LTC128B`, `.LTC256B`:
+        //   `ld.global.L2::128B.v8.f32`), bit 75 `.256` (clear: refused),
+        //   bit 91 set (clear: refused).
+        // * LDG's 87–90 a predicate printed last unless 0 (7 minus the
+        //   predicate's number, 90 its `!`: 1 is `P6`, 8 `!PT`), which ptxas
+        //   does not write: kept clear, as are 83 and, on STG, 72–74 and 87
+        //   (nvdisasm ignores them; ptxas writes them clear).
+        const L2_HINT: ModField = ModField { field: f(81, 82), names: &[".EFL2", ".ENL2", ".ELL2"], extra: None };
         const SIZE_256: ModField = ModField { field: f(75, 75), names: &[U, ".256"], extra: None };
-        const LDG_256: &[(Field, u64)] = &[(f(40, 63), 0xfe << 16), (f(72, 74), 1), (f(76, 76), 1), (f(77, 80), 0), (f(83, 83), 0), (f(87, 90), 0), (f(91, 91), 1)];
-        let pair = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: None, scale: None, desc: Some(g.ur_field(32)), show_desc: true, uniform: None, zero_base: false, u32_base: false };
-        let quads = OperandWidths::ONE.result(Width::Regs(4)).source(0, Width::Address);
-        v.push(g.form("LDG.E", 0x97e, LDG_256, &[EVICT, ENL2, SIZE_256], vec![gpr(64, None, None), RD, pair]).widths(quads));
+        const LTC: ModField = ModField { field: f(73, 74), names: &["", ".LTC64B", ".LTC128B", ".LTC256B"], extra: None };
+        let mods_256_store: &'static [ModField] = &[EVICT, L2_HINT, SIZE_256, STORE_ORDER];
+        const LDG_256: &[(Field, u64)] = &[(f(83, 83), 0), (f(87, 90), 0), (f(91, 91), 1)];
+        const STG_256: &[(Field, u64)] = &[(f(72, 74), 0), (f(83, 83), 0), (f(87, 87), 0), (f(91, 91), 1)];
+        const LDG_MASK: (Field, Field) = (f(57, 63), f(72, 72));
+        const STG_MASK: (Field, Field) = (f(59, 63), f(88, 90));
+        let wide_addr = |offset: Field, ur: Field, desc: bool| Slot::Addr {
+            base: Some(f(24, 31)),
+            wide: true,
+            offset: Some(offset),
+            offset_shift: 5,
+            scale: None,
+            desc: desc.then_some(ur),
+            show_desc: desc,
+            uniform: (!desc).then_some(ur),
+            zero_base: !desc,
+            u32_base: false,
+        };
+        let load_quads = OperandWidths::ONE.result(Width::Regs(4)).source(0, Width::Address);
+        let store_quads = OperandWidths::ONE.source(0, Width::Address).source(1, Width::Regs(4)).source(2, Width::Regs(4));
+        // The forms with all components (both mask fields all ones, no
+        // mask printed) come first, and decode those words.
+        for masked in [false, true] {
+            for desc in [true, false] {
+                let with = |fixed: &'static [(Field, u64)], (lo, hi): (Field, Field)| {
+                    let fixed = fixed_and(fixed, (f(76, 76), u64::from(desc)));
+                    if masked { fixed } else { fixed_and(fixed_and(fixed, (lo, lo.max())), (hi, hi.max())) }
+                };
+                let mask = |(lo, hi): (Field, Field)| masked.then_some(Slot::MaskSplit(lo, hi));
+                let load: Vec<Slot> = [gpr(64, None, None), RD, wide_addr(f(40, 56), g.ur_field(32), desc)].into_iter().chain(mask(LDG_MASK)).collect();
+                v.push(g.form("LDG.E", 0x97e, with(LDG_256, LDG_MASK), &[EVICT, L2_HINT, LTC, SIZE_256, ORDER], load).widths(load_quads));
+                let store: Vec<Slot> = [wide_addr(f(40, 58), g.ur_field(64), desc), gpr(32, None, None), gpr(16, None, None)].into_iter().chain(mask(STG_MASK)).collect();
+                v.push(g.form("STG.E", 0x97f, with(STG_256, STG_MASK), mods_256_store, store).widths(store_quads));
+            }
+        }
         v.push(g.form("STG.E", 0x986, ST_FIXED, mods_store, vec![global(64, true), data]).widths(DATA_WIDTHS));
         v.push(g.form("ST.E", 0x985, ST_FIXED, mods_store, vec![global(64, true), data]).widths(DATA_WIDTHS));
     } else {
@@ -769,7 +827,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         const SIZE_75: ModField = ModField { field: f(73, 75), names: &[".U8", ".S8", ".U16", ".S16", "", ".64", ".128", ".U.128"], extra: None };
         let load_75: &'static [ModField] = &[EVICT_75, SIZE_75, ORDER_75, PRIVATE];
         let store_75: &'static [ModField] = &[EVICT_75, SIZE_75, STORE_ORDER_75, PRIVATE];
-        let addr_75 = |offset: Field| Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(offset), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
+        let addr_75 = |offset: Field| Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(offset), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false, offset_shift: 0 };
         const LDG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 7), (f(87, 91), 0), (f(64, 71), 0)];
         const LD_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0)];
         const STG_75: &[(Field, u64)] = &[(f(72, 72), 1), (f(81, 83), 0), (f(87, 91), 0), (f(64, 71), 0), (f(16, 23), 0)];
@@ -794,8 +852,8 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         let with_base = |fixed: &'static [(Field, u64)], wide: bool| fixed_and(fixed, (f(90, 90), u64::from(wide)));
         for wide in [true, false] {
             let addr_75u = |lo: u8| match addr_75_uniform(lo) {
-                Slot::Addr { base, offset, scale, desc, show_desc, uniform, zero_base, .. } => {
-                    Slot::Addr { base, wide, offset, scale, desc, show_desc, uniform, zero_base: zero_base && wide, u32_base: !wide }
+                Slot::Addr { base, offset, offset_shift, scale, desc, show_desc, uniform, zero_base, .. } => {
+                    Slot::Addr { base, wide, offset, offset_shift, scale, desc, show_desc, uniform, zero_base: zero_base && wide, u32_base: !wide }
                 }
                 other => other,
             };
@@ -835,7 +893,7 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
         scale: Some(SCALE),
         desc: None,
         show_desc: false,
-        uniform: Some(g.ur_field(lo)), zero_base: true, u32_base: false,
+        uniform: Some(g.ur_field(lo)), zero_base: true, u32_base: false, offset_shift: 0,
     };
     const LDS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
     const STS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 90), 0), (f(91, 91), 1), (f(16, 23), 0)];

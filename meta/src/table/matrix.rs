@@ -133,7 +133,7 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     const LDSM_COUNT: ModField = ModField { field: f(72, 73), names: &["", ".2", ".4", U], extra: None };
     // One register per matrix: the count's registers, by its value.
     const MATRICES: Width = Width::ByMod(1, &[1, 2, 4, 1]);
-    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
+    let shared = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false, offset_shift: 0 };
     // A zero base with offset 0 prints `[RZ]` on every SM (ptxas 13.5's
     // `LDSM.16.M88 R9, [RZ]` in Triton's row reductions on sm_80; nvdisasm
     // on sm_75, 80, 90, 120): a text form with those bits fixed, before the
@@ -151,14 +151,14 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     // address slot does not.
     const LDSM_UR: &[(Field, u64)] = &[(f(75, 77), 0), (f(91, 91), 1)];
     const LDSM_UR6: &[(Field, u64)] = &[(f(75, 77), 0), (f(91, 91), 1), (f(38, 39), 0)];
-    let shared_u = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: true, u32_base: false };
+    let shared_u = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: true, u32_base: false, offset_shift: 0 };
     let ldsm_ur = if g.wide_ur { LDSM_UR } else { LDSM_UR6 };
     v.push(Form { sms: (g.sms.0.max(80), g.sms.1), ..g.form("LDSM.16", 0x83b, ldsm_ur, &[LDSM_SHAPE, LDSM_COUNT], vec![RD, shared_u]) }.widths(OperandWidths::ONE.result(MATRICES)));
     // ---- STSM (0x844, sm_90+): the store of LDSM's matrices: the shared
     // address (base 24–31, offset 40–63), then the first data register
     // (32–39); size, shape and count in LDSM's fields (ptxas 13.5 on
     // sm_90/sm_120: `STSM.16.MT88.2 [R15+0x200], R2`).
-    let shared_st = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
+    let shared_st = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false, offset_shift: 0 };
     let from_90 = |form: Form| Form { sms: (g.sms.0.max(90), g.sms.1), ..form };
     // Bit 79 is not LDSM's: 0 and 1 with it print `.M88`/`.MT88` on
     // sm_90, other shapes (`.MT168`) from sm_100 (oracle); kept 0.

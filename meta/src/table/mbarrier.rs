@@ -35,7 +35,7 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform: Some(g.ur_field(lo)),
-        zero_base: true, u32_base: false,
+        zero_base: true, u32_base: false, offset_shift: 0,
     };
     // A register plus a uniform register (`[R9+URZ]`, `[UR23]` with RZ):
     // base 24–31, uniform 64–, signed offset 40–63 (bit flips on
@@ -48,7 +48,7 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform: Some(g.ur_field(64)),
-        zero_base: true, u32_base: false,
+        zero_base: true, u32_base: false, offset_shift: 0,
     };
     let ur = |lo: u8| Slot::Ur { field: g.ur_field(lo), neg: None, abs: None, not: None };
 
@@ -125,7 +125,7 @@ pub(super) fn async_path(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform: Some(g.ur_field(lo)),
-        zero_base: true, u32_base: false,
+        zero_base: true, u32_base: false, offset_shift: 0,
     };
     // The destination with its mbarrier (a pair) and the 64-bit source.
     let blkcp_widths = OperandWidths::ONE.source(0, Width::Regs(2)).source(1, Width::Regs(2));

@@ -255,7 +255,7 @@ fn local_uniform(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: None,
         show_desc: false,
-        uniform: Some(g.ur_field(lo)), zero_base: true, u32_base: false,
+        uniform: Some(g.ur_field(lo)), zero_base: true, u32_base: false, offset_shift: 0,
     };
     // Eviction priority 84–86 as LDL's.
     const LDL_U: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 83), 0), (f(87, 90), 0), (f(91, 91), 1), (f(64, 71), 0)];
@@ -514,7 +514,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         scale: None,
         desc: Some(g.ur_field(64)),
         show_desc,
-        uniform: None, zero_base: true, u32_base: false,
+        uniform: None, zero_base: true, u32_base: false, offset_shift: 0,
     };
     const FIXED_6: &[(Field, u64)] = &[(f(16, 23), 0), (f(70, 70), 0), (f(71, 71), 1), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 3)];
     const FIXED_8: &[(Field, u64)] = &[(f(16, 23), 0), (f(72, 72), 1), (f(81, 81), 1), (f(82, 83), 0), (f(90, 91), 3)];
@@ -554,14 +554,14 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
             scale: None,
             desc: Some(g.ur_field(64)),
             show_desc: true,
-            uniform: None, zero_base: true, u32_base: false,
+            uniform: None, zero_base: true, u32_base: false, offset_shift: 0,
         };
         for (name, opcode, mods) in [("ATOMG.E", 0x9a8, amods), ("ATOM.E", 0x98a, atom_mods)] {
             v.push(g.form(name, opcode, AFIXED_8, mods, vec![pred_plain(81, PredShow::Always), RD, addr23, data]).widths(DATA_WIDTHS));
         }
     } else {
         // sm_80–sm_89 refuse a zero base register here (oracle).
-        let no_rz = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false, u32_base: false };
+        let no_rz = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: Some(g.ur_field(64)), show_desc: false, uniform: None, zero_base: false, u32_base: false, offset_shift: 0 };
         for (name, opcode, mods_80, mods) in [("ATOMG.E", 0x9a8, amods_80, amods), ("ATOM.E", 0x98a, atom_mods_80, atom_mods)] {
             v.push(Form { sms: (80, 89), ..g.form(name, opcode, AFIXED_6, mods_80, vec![pred_plain(81, PredShow::Always), RD, no_rz, data]) }.widths(DATA_WIDTHS));
             v.push(Form { sms: (90, 90), ..g.form(name, opcode, AFIXED_6, mods, aslots(true)) }.widths(DATA_WIDTHS));
@@ -585,7 +585,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         // offset at 40–63 (`RED.E.MIN.STRONG.GPU [R30], R35`; bit flips,
         // nvdisasm 13.5).
         const RED_75_REG: &[(Field, u64)] = &[(f(16, 23), 0), (f(64, 71), 0), (f(72, 72), 1), (f(81, 83), 0), (f(90, 91), 0)];
-        let addr_reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
+        let addr_reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false, offset_shift: 0 };
         v.push(turing(g.form("RED.E", 0x98e, RED_75_REG, &[OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], vec![addr_reg, data])).widths(DATA_WIDTHS));
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr_75, data];
         v.push(turing(g.form("ATOMG.E", 0x9a8, ATOMG_75, &[AOP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots.clone())).widths(DATA_WIDTHS));
@@ -598,7 +598,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         // Single-bit flips of corpus words (sm_75, nvdisasm 13.5).
         v.push(turing(g.form("ATOM.E", 0x98a, ATOMG_75, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)).widths(DATA_WIDTHS));
         const ATOM_38A: &[(Field, u64)] = &[(f(64, 71), 0xff), (f(72, 72), 1), (f(91, 91), 0)];
-        let addr32 = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
+        let addr32 = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false, offset_shift: 0 };
         let slots = vec![pred_plain(81, PredShow::Always), RD, addr32, data];
         v.push(turing(g.form("ATOM.E", 0x38a, ATOM_38A, &[ATOM_OP, EVICT_75, TYPE_75, ORDER_75_RED, PRIVATE], slots)).widths(DATA_WIDTHS));
     }
@@ -619,7 +619,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         let fatom: &'static [ModField] = &[FOP, EVICT, FTYPE, ORDER];
         if g.wide_ur {
             const FATOM_8: &[(Field, u64)] = &[(f(63, 63), 1), (f(72, 72), 1), (f(87, 87), 0), (f(90, 91), 3)];
-            let addr23 = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 62)), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true, u32_base: false };
+            let addr23 = Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 62)), scale: None, desc: Some(g.ur_field(64)), show_desc: true, uniform: None, zero_base: true, u32_base: false, offset_shift: 0 };
             for (name, opcode) in [("ATOM.E", 0x9a2), ("ATOMG.E", 0x9a3)] {
                 v.push(g.form(name, opcode, FATOM_8, fatom, vec![pred_plain(81, PredShow::Always), RD, addr23, data]).widths(DATA_WIDTHS));
             }
@@ -640,7 +640,7 @@ fn reductions(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform: None,
-        zero_base: true, u32_base: false,
+        zero_base: true, u32_base: false, offset_shift: 0,
     };
     const CAS_FIXED: &[(Field, u64)] = &[(f(72, 72), 1), (f(76, 76), 0), (f(87, 91), 0)];
     // Types other than these print `.INVALIDn` (oracle).
@@ -842,7 +842,7 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
         desc: None,
         show_desc: false,
         uniform,
-        zero_base: true, u32_base: false,
+        zero_base: true, u32_base: false, offset_shift: 0,
     };
     const ATOMS_FIXED: &[(Field, u64)] = &[(f(64, 71), 0), (f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 0)];
     const ATOMS_UR: &[(Field, u64)] = &[(f(72, 72), 0), (f(76, 77), 0), (f(80, 86), 0), (f(91, 91), 1)];
@@ -906,7 +906,7 @@ fn more_misc(v: &mut Vec<Form>, g: Generation) {
     // same word prints the same on sm_75 to sm_120.
     {
         const PF2: &[(Field, u64)] = &[(f(72, 72), 1), (f(87, 91), 1)];
-        let line = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false };
+        let line = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, uniform: None, zero_base: false, u32_base: false, offset_shift: 0 };
         v.push(g.form("CCTL.E.PF2", 0x98f, PF2, &[], vec![line]));
     }
 }
@@ -1024,9 +1024,9 @@ fn qspc(v: &mut Vec<Form>, g: Generation) {
     const SPACE_90: ModField = ModField { field: f(73, 74), names: &[".G", ".L", ".S", ".D"], extra: None };
     const E: ModField = ModField { field: f(72, 72), names: &["", ".E"], extra: None };
     const UNIFORM: &[(Field, u64)] = &[(f(72, 72), 1), (f(90, 91), 3)];
-    let reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false };
+    let reg = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: None, zero_base: true, u32_base: false, offset_shift: 0 };
     let with_ur =
-        Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false, u32_base: false };
+        Slot::Addr { base: Some(f(24, 31)), wide: true, offset: Some(f(40, 63)), scale: None, desc: None, show_desc: false, uniform: Some(g.ur_field(32)), zero_base: false, u32_base: false, offset_shift: 0 };
     let p = pred_plain(81, PredShow::Always);
     let variants: &[((u16, u16), ModField)] = if g.wide_ur { &[((100, 120), SPACE_90)] } else { &[((75, 89), SPACE_75), ((90, 90), SPACE_90)] };
     for &(sms, space) in variants {

@@ -324,7 +324,7 @@ pub(super) fn surface_ops(v: &mut Vec<Form>, g: Generation) {
     let load_widths = |coords: u8| OperandWidths::ONE.result(Width::Size).source(0, Width::Regs(coords));
     let store_widths = |coords: u8| OperandWidths::all(Width::Size).source(0, Width::Regs(coords)).source(2, Width::Regs(1)).source(3, Width::Regs(1));
     // nvdisasm refuses a coordinate tuple of RZ (`[RZ]`: random instances).
-    let addr = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, u32_base: false, uniform: None, zero_base: false };
+    let addr = Slot::Addr { base: Some(f(24, 31)), wide: false, offset: None, scale: None, desc: None, show_desc: false, u32_base: false, offset_shift: 0, uniform: None, zero_base: false };
     let data = gpr(32, None, None);
     let leak = |v: Vec<(Field, u64)>| -> &'static [(Field, u64)] { Box::leak(v.into_boxed_slice()) };
     // Fields every surface access fixes; `load` the predicate result (PT)

@@ -158,6 +158,12 @@ pub enum Slot {
     /// A constant printed in hex, its low bits in one field and its high
     /// bits in another (PLOP3's lookup table: 64–66 and 72–76).
     HexSplit(Field, Field),
+    /// A [`Slot::Mask`] whose low bits are in one field and high bits in
+    /// another: which 32-bit components of LDG.E.ENL2.256 and
+    /// STG.E.ENL2.256 move (57–63 and 72; 59–63 and 88–90), printed after
+    /// the other operands when not all ones (a twin form fixes both
+    /// fields to all ones).
+    MaskSplit(Field, Field),
     /// A 32-bit floating-point immediate in bits 32–63 (printed as C's
     /// `%.20g`), or with `f64` the high half of a double (low half zero).
     Float {
@@ -194,9 +200,13 @@ pub enum Slot {
         base: Option<Field>,
         /// The base is a 64-bit pair (`[R2.64]`).
         wide: bool,
-        /// Signed byte offset field; none where the address takes no
-        /// offset (UBLKCP's: the offset is then zero).
+        /// Signed offset field; none where the address takes no offset
+        /// (UBLKCP's: the offset is then zero).
         offset: Option<Field>,
+        /// The offset field counts units of `1 << offset_shift` bytes (0:
+        /// bytes; LDG.E.ENL2.256 and STG.E.ENL2.256 count 32-byte units,
+        /// 5). The operand holds the byte offset, a multiple of the unit.
+        offset_shift: u8,
         /// Scale field of the base register.
         scale: Option<Field>,
         /// Descriptor register field.
@@ -435,7 +445,7 @@ impl Slot {
             Slot::LoadBank { offset, index, .. } => field(CBANK_BANK) | field(offset) | field(index),
             Slot::Hex(f) | Slot::Mask(f) | Slot::SpecialReg(f) | Slot::Imm64(f) | Slot::SImm(f) => field(f),
             Slot::Text(_) | Slot::NextUr(_) | Slot::Again(_) => 0,
-            Slot::HexSplit(lo, hi) => field(lo) | field(hi),
+            Slot::HexSplit(lo, hi) | Slot::MaskSplit(lo, hi) => field(lo) | field(hi),
             Slot::Float { .. } | Slot::Half2 | Slot::Half => field(IMM32),
             Slot::Target(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f))
             | Slot::AbsTarget(super::branch::Layout::Contiguous(f) | super::branch::Layout::Bytes(f))
@@ -456,13 +466,16 @@ impl<Op, Mod: 'static, W> Form<Op, Mod, W> {
     /// uniform) and the result predicates in 81–83 and 84–86, and for the
     /// texture fetches (TEX, TLD) and queries (TXQ) their second result
     /// pair in 64–71, and LDG.E.ENL2.256 its first quad there (no other
-    /// LDG form has a register at 64); every other operand is read.
+    /// LDG form has a register at 64); every other operand is read. A
+    /// global store writes no register: STG.E.ENL2.256's second data quad
+    /// is in 16–23 (the other STG forms fix those bits to zero).
     #[inline]
     pub fn result_slot(name: &str, slot: &Slot) -> bool {
         let texture = name.starts_with("TEX") || name.starts_with("TLD") || name.starts_with("TXQ");
         let second = texture || name.starts_with("LDG");
         match slot {
             Slot::Gpr { field, .. } if second && field.start == 64 => true,
+            Slot::Gpr { .. } if name.starts_with("STG") => false,
             Slot::Gpr { field, .. } | Slot::Ur { field, .. } => field.start == 16,
             Slot::Pred { field, .. } => field.start == 81 || field.start == 84,
             _ => false,

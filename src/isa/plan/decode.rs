@@ -229,16 +229,18 @@ pub(super) fn nonzero_slot_is_zero(nonzero: u8, operands: &[Operand]) -> bool {
 /// everything about it.
 #[inline(always)]
 fn decode_addr(step: &Step, word: u128) -> Option<Operand> {
-    let Step::Addr { base, offset, scale, desc, uniform: added, wide, zero_base } = *step else { return None };
+    let Step::Addr { base, offset, scale, desc, uniform: added, wide, zero_base, shift } = *step else { return None };
     let base = if base.is_none() { gpr(0xff) } else { gpr(base.get(word)) };
-    let scale = scale.map_or(0, |f| f.get(word) as u8);
+    let scale = if scale.is_none() { 0 } else { scale.get(word) as u8 };
     // The text of a zero base says nothing of a scale with a 32-bit base
     // or an added uniform register (`[RZ]`, oracle), and some addresses
     // take no zero base at all.
     if base.num == RegNum::Zero && (scale != 0 && (!wide || added.is_some()) || !zero_base) {
         return None;
     }
-    let offset = if offset.is_none() { 0 } else { offset.get_signed(word) as i32 };
+    // In units of `1 << shift` bytes (32-byte units of the 256-bit
+    // accesses, whose 19-bit field stays within an i32 of bytes).
+    let offset = if offset.is_none() { 0 } else { (offset.get_signed(word) << shift) as i32 };
     let mem = Mem::new(base.num, offset).with_scale(scale);
     // A form has a descriptor or an added uniform register, never both
     // (a test of the table checks it).

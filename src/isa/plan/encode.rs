@@ -305,6 +305,14 @@ fn add_marks(steps: &[Step], operands: &[Operand], w: &mut u128) -> Option<u8> {
     Some(reuse as u8)
 }
 
+/// A byte offset in the address field's units of `1 << shift` bytes;
+/// `None` when it is not a multiple of the unit.
+#[inline(always)]
+fn units(offset: i32, shift: u8) -> Option<i64> {
+    let v = i64::from(offset);
+    (v & ((1i64 << shift) - 1) == 0).then_some(v >> shift)
+}
+
 /// [`encode_other`] of an operand that encodes, `None` for one that does not.
 #[inline(never)]
 fn encode_other_fast(step: &Step, op: &Operand, w: u128) -> Option<u128> {
@@ -313,7 +321,7 @@ fn encode_other_fast(step: &Step, op: &Operand, w: u128) -> Option<u128> {
             let Operand::Hex(v) = *op else { return None };
             field.put(w, v.into())?
         }
-        Step::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, wide, zero_base } => {
+        Step::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, wide, zero_base, shift } => {
             let Operand::Mem(m) = *op else { return None };
             let (base, offset, scale, desc, uniform) = (m.base(), m.offset(), m.scale(), m.desc(), m.uniform());
             // The text of a zero base says nothing of some scales, and some
@@ -329,12 +337,12 @@ fn encode_other_fast(step: &Step, op: &Operand, w: u128) -> Option<u128> {
             let w = match of.is_none() {
                 true if offset == 0 => w,
                 true => return None,
-                false => of.put_signed(w, offset.into())?,
+                false => of.put_signed(w, units(offset, shift)?)?,
             };
-            let w = match sf {
-                Some(f) => f.put(w, scale.into())?,
-                None if scale == 0 => w,
-                None => return None,
+            let w = match sf.is_none() {
+                false => sf.put(w, scale.into())?,
+                true if scale == 0 => w,
+                true => return None,
             };
             let w = match (df, desc) {
                 (Some(f), Some(r)) => f.put(w, uniform_num(f.max(), r)?)?,
@@ -415,7 +423,7 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
             let w = put(w, lo, u64::from(v) & lo.max(), "constant")?;
             put(w, hi, u64::from(v) >> lo.width, "constant")?
         }
-        (Step::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, .. }, Operand::Mem(m)) => {
+        (Step::Addr { base: bf, offset: of, scale: sf, desc: df, uniform: uf, shift, .. }, Operand::Mem(m)) => {
             let (base, offset, scale, desc, uniform) = (m.base(), m.offset(), m.scale(), m.desc(), m.uniform());
             let w = if bf.is_none() {
                 if base.num != RegNum::Zero {
@@ -429,12 +437,12 @@ fn encode_other(step: &Step, op: &Operand, w: u128, k: usize) -> Result<u128, Wh
             let w = match of.is_none() {
                 true if offset == 0 => w,
                 true => return Err(Why::TooBig("address offset", u64::from(offset as u32))),
-                false => of.put_signed(w, offset.into()).ok_or(Why::TooBig("address offset", u64::from(offset as u32)))?,
+                false => units(offset, shift).and_then(|v| of.put_signed(w, v)).ok_or(Why::TooBig("address offset", u64::from(offset as u32)))?,
             };
-            let w = match sf {
-                Some(f) => put(w, f, scale.into(), "address scale")?,
-                None if scale == 0 => w,
-                None => return Err(Why::NoFlag("an address scale")),
+            let w = match sf.is_none() {
+                false => put(w, sf, scale.into(), "address scale")?,
+                true if scale == 0 => w,
+                true => return Err(Why::NoFlag("an address scale")),
             };
             let w = match (df, desc) {
                 (Some(f), Some(r)) => {

@@ -189,7 +189,7 @@ pub enum Step {
     LoadBank { offset: Fld, index: Fld, uniform: bool },
     /// [`Slot::Hex`].
     Hex(Fld),
-    /// [`Slot::HexSplit`].
+    /// [`Slot::HexSplit`] and [`Slot::MaskSplit`].
     HexSplit(Fld, Fld),
     /// [`Slot::Imm64`].
     Imm64(Fld),
@@ -199,8 +199,10 @@ pub enum Step {
     Target(Layout),
     /// [`Slot::AbsTarget`].
     AbsTarget(Layout),
-    /// [`Slot::Addr`]; `wide`, `zero_base` as there.
-    Addr { base: Fld, offset: Fld, scale: Option<Fld>, desc: Option<Fld>, uniform: Option<Fld>, wide: bool, zero_base: bool },
+    /// [`Slot::Addr`]; `wide`, `zero_base` as there, `shift` its
+    /// `offset_shift`; [`Fld::NONE`] where it has no base, offset or scale
+    /// field (the scale is not an `Option`, which keeps a step in 16 bytes).
+    Addr { base: Fld, offset: Fld, scale: Fld, desc: Option<Fld>, uniform: Option<Fld>, wide: bool, zero_base: bool, shift: u8 },
     /// [`Slot::SpecialReg`].
     SpecialReg(Fld),
     /// [`Slot::Text`]: no bits.
@@ -249,20 +251,24 @@ impl Step {
             Slot::CBank { neg, abs, not } => Step::CBank { neg: flag(neg), abs: flag(abs), not: flag(not) },
             Slot::LoadBank { offset, index, uniform } => Step::LoadBank { offset: Fld::of(offset), index: Fld::of(index), uniform },
             Slot::Hex(f) | Slot::Mask(f) => Step::Hex(Fld::of(f)),
-            Slot::HexSplit(lo, hi) => Step::HexSplit(Fld::of(lo), Fld::of(hi)),
+            Slot::HexSplit(lo, hi) | Slot::MaskSplit(lo, hi) => Step::HexSplit(Fld::of(lo), Fld::of(hi)),
             Slot::Imm64(f) => Step::Imm64(Fld::of(f)),
             Slot::SImm(f) => Step::SImm(Fld::of(f)),
             Slot::Target(layout) | Slot::RelOffset(layout) => Step::Target(layout),
             Slot::AbsTarget(layout) => Step::AbsTarget(layout),
-            Slot::Addr { base, wide, offset, scale, desc, uniform, zero_base, .. } => Step::Addr {
-                base: base.map_or(Fld::NONE, Fld::of),
-                offset: offset.map_or(Fld::NONE, Fld::of),
-                scale: scale.map(Fld::of),
-                desc: desc.map(Fld::of),
-                uniform: uniform.map(Fld::of),
-                wide,
-                zero_base,
-            },
+            Slot::Addr { base, wide, offset, offset_shift, scale, desc, uniform, zero_base, .. } => {
+                assert!(offset_shift < 32, "an offset unit of 2^{offset_shift} bytes");
+                Step::Addr {
+                    base: base.map_or(Fld::NONE, Fld::of),
+                    offset: offset.map_or(Fld::NONE, Fld::of),
+                    scale: scale.map_or(Fld::NONE, Fld::of),
+                    desc: desc.map(Fld::of),
+                    uniform: uniform.map(Fld::of),
+                    wide,
+                    zero_base,
+                    shift: offset_shift,
+                }
+            }
             Slot::SpecialReg(f) => Step::SpecialReg(Fld::of(f)),
             Slot::Text(_) | Slot::NextUr(_) | Slot::Again(_) => Step::Text,
         }

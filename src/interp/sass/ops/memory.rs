@@ -65,12 +65,20 @@ pub enum AtomType {
 pub enum MemoryOp {
     Ldc { d: u16, bank: u8, index: u16, offset: i32, w: Width },
     Ld { d: u16, addr: Addr, w: Width, space: Space },
-    /// LDG.E.ENL2.256 d, e, [a]: 32 bytes of global memory, the first 16
-    /// into the quad at `e` (bits 16–23), the next 16 into the one at `d`
-    /// (64–71, printed first): ptxas 13.5's `ld.global.v8.b32` on sm_100
-    /// reads the PTX's first four values from `e`.
-    Ld256 { d: u16, e: u16, addr: Addr },
+    /// LDG.E.ENL2.256: of 32 bytes of global memory, the 32-bit components
+    /// each quad's mask selects (bit `c`: component `c`), into consecutive
+    /// rows from the quad's (the sink's for RZ): components 0–3 go to the
+    /// quad printed second (bits 16–23), 4–7 to the one printed first
+    /// (64–71); ptxas 13.5's `ld.global.v8.b32` on sm_100 reads the PTX's
+    /// first four values from the former ([`Inst::quad_components`]).
+    ///
+    /// [`Inst::quad_components`]: crate::isa::inst::Inst::quad_components
+    Ld256 { quads: [(u16, u8); 2], addr: Addr },
     St { s: u16, addr: Addr, w: Width, space: Space },
+    /// STG.E.ENL2.256: the components each quad's mask selects, from
+    /// consecutive rows from the quad's (zeros for RZ), to their places in
+    /// the 32 bytes at `addr`; the other bytes are left alone.
+    St256 { quads: [(u16, u8); 2], addr: Addr },
     /// An atomic; `pd` (a sink when the text says `PT`) gets whether it
     /// was performed (see the executor for generic packed-half atomics).
     Atom { d: u16, pd: u8, addr: Addr, b: u16, c: u16, op: AtomOp, ty: AtomType, space: Space },
@@ -158,11 +166,26 @@ impl Translator<'_> {
                     _ => return Err(Bad),
                 }
             }
-            // `LDG.E.ENL2.256 R8, R4, desc[UR4][R4.64]`: two result quads.
-            Opcode::LDG if cx.has(Mod::_256) => {
-                let mut addr = self.addr(cx.o(2)?)?;
+            // `LDG.E.ENL2.256 R8, R4, desc[UR4][R4.64]`: two result quads;
+            // `STG.E.ENL2.256 desc[UR4][R2.64], R4, R8`: two data quads;
+            // either with a mask of the components that move (`, 0x80`).
+            Opcode::LDG | Opcode::STG if cx.has(Mod::_256) => {
+                let at = cx.slots.iter().position(|s| matches!(s, Slot::Addr { .. })).ok_or(Bad)?;
+                let mut addr = self.addr(cx.o(at)?)?;
                 addr.wide = true;
-                Op::Memory(MemoryOp::Ld256 { d: self.dst(cx.o(0)?)?, e: self.dst(cx.o(1)?)?, addr })
+                let load = cx.opcode == Opcode::LDG;
+                let mut quads = [(0, 0); 2];
+                for (q, (k, mask)) in quads.iter_mut().zip(cx.inst.quad_components().ok_or(Bad)?) {
+                    // Four zero rows read as RZ and four sink rows take its
+                    // writes: a quad of RZ stays within them.
+                    let row = match cx.o(k)? {
+                        op @ Operand::Reg { .. } if load => self.dst(op)?,
+                        Operand::Reg { reg, .. } => read_row(*reg).ok_or(Bad)?,
+                        _ => return Err(Bad),
+                    };
+                    *q = (row, mask);
+                }
+                Op::Memory(if load { MemoryOp::Ld256 { quads, addr } } else { MemoryOp::St256 { quads, addr } })
             }
             Opcode::LDG | Opcode::LD | Opcode::LDS | Opcode::LDL => {
                 let space = space(cx.opcode);
@@ -380,17 +403,34 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, exec: u32, op: &Memory
                 load_lane(cta, memory, w, d, at[l], width, space, l)?;
             }
         }
-        MemoryOp::Ld256 { d, e, addr } => {
+        MemoryOp::Ld256 { quads, addr } => {
             let at = addresses(w, &addr, exec);
-            let quad = Width { bytes: 16, signed: false };
+            let word = Width { bytes: 4, signed: false };
             for l in lanes(exec) {
-                // PTX's `ld.v8` wants 32-byte alignment; a quad's own check
-                // would let an address 16 bytes off through.
+                // PTX's `ld.v8` wants 32-byte alignment, whichever
+                // components move.
                 if at[l] % 32 != 0 {
                     return Err(fault(MemFault { address: at[l], size: 32, kind: FaultKind::Misaligned, space: "global" }));
                 }
-                load_lane(cta, memory, w, e, at[l], quad, Space::Global, l)?;
-                load_lane(cta, memory, w, d, at[l] + 16, quad, Space::Global, l)?;
+                for (row, mask) in quads {
+                    for (k, c) in (0..8u64).filter(|c| mask >> c & 1 == 1).enumerate() {
+                        load_lane(cta, memory, w, row + k as u16, at[l] + 4 * c, word, Space::Global, l)?;
+                    }
+                }
+            }
+        }
+        MemoryOp::St256 { quads, addr } => {
+            let at = addresses(w, &addr, exec);
+            let word = Width { bytes: 4, signed: false };
+            for l in lanes(exec) {
+                if at[l] % 32 != 0 {
+                    return Err(fault(MemFault { address: at[l], size: 32, kind: FaultKind::Misaligned, space: "global" }));
+                }
+                for (row, mask) in quads {
+                    for (k, c) in (0..8u64).filter(|c| mask >> c & 1 == 1).enumerate() {
+                        store_lane(cta, memory, w, row + k as u16, at[l] + 4 * c, word, Space::Global, l)?;
+                    }
+                }
             }
         }
         MemoryOp::St { s, addr, w: width @ Width { bytes: 4, .. }, space: Space::Local } => {
