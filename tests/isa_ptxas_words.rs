@@ -231,6 +231,11 @@ const WORDS: &[common::measured_words::Word] = &[
     // NaNs (see `decodes_half_nan_immediates` for it).
     (89, 0x3c003c002a137832, 0x000fe40000000800, "HMUL2 R19, R42.H0_H0, 1, 1 ;"),
     (120, 0x3c00bc002a137832, 0x000fe40000010800, "HMUL2.FTZ R19, R42.H0_H0, 1, -1 ;"),
+    // USHF with an immediate c (ptxas's sm_89 code for a generated
+    // program, seed 9904343), and that word on sm_75 and sm_120.
+    (89, 0x003fffff05057499, 0x000fe20008010204, "USHF.L.U64.HI UR5, UR5, UR4, 0x3fffff ;"),
+    (75, 0x003fffff05057499, 0x000fe20008010204, "USHF.L.U64.HI UR5, UR5, UR4, 0x3fffff ;"),
+    (120, 0x003fffff05057499, 0x000fe20008010204, "USHF.L.U64.HI UR5, UR5, UR4, 0x3fffff ;"),
     // I2I with a uniform-register source (ptxas's sm_80 code for a
     // generated program, seed 9901471), and that word on the other SMs.
     (80, 0x0000000400267c38, 0x008fe20008002000, "I2I.U16.S32.SAT R38, UR4 ;"),

@@ -109,7 +109,7 @@ pub struct HazardInfo {
     early_holds: [u16; EARLY_KINDS],
     /// The entries of [`EARLY_OVERWRITES`] whose overwriter this
     /// instruction is on the SM (bit `e`).
-    early_writer: u8,
+    early_writer: u16,
 }
 
 /// What a general register an instruction holds on a read scoreboard was
@@ -186,8 +186,11 @@ pub struct EarlyOverwrite {
 /// * a local store's address or data, overwritten by a warp shuffle:
 ///   `STL [R29], R8` on read scoreboard 1, then `SHFL.UP PT, R8, R5,
 ///   0x1b, RZ` at once, setting the same read scoreboard and no wait on
-///   it (a fuzz-generated program, seed 9902441, sm_100); taken for every
-///   SM, as the global store's rule;
+///   it (a fuzz-generated program, seed 9902441, sm_100); and by LDS:
+///   `STL [R7], R2` on read scoreboard 0, then `LDS.64 R6, [R6]` with no
+///   scoreboard eight instructions later, a barrier between and no wait
+///   on 0 (seed 9908378, sm_120); taken for every SM, as the global
+///   store's rule;
 /// * sm_90, 100, 120: `LDG.E.STRONG.SYS R40, desc[UR4][R38.64+0x278]` on
 ///   read scoreboard 0, then `LDL.LU R39, [R1+0x14]` on W0 two
 ///   instructions later with no wait on 0 (tests/data/launch_bounds'
@@ -198,7 +201,7 @@ pub struct EarlyOverwrite {
 ///
 /// The overwriter sets a write scoreboard, or is in the shared-memory
 /// queue (as [`HazardInfo::writes_after_its_queue_reads`]).
-pub const EARLY_OVERWRITES: [EarlyOverwrite; 8] = [
+pub const EARLY_OVERWRITES: [EarlyOverwrite; 9] = [
     EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::SHFL, sms: (75, u16::MAX) },
@@ -206,11 +209,13 @@ pub const EARLY_OVERWRITES: [EarlyOverwrite; 8] = [
     EarlyOverwrite { held_as: HeldAs::SharedAtomicOperand, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::SharedAtomicOperand, by: Op::SHFL, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::LocalStoreOperand, by: Op::SHFL, sms: (75, u16::MAX) },
+    EarlyOverwrite { held_as: HeldAs::LocalStoreOperand, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalLoadAddress, by: Op::LDL, sms: (90, u16::MAX) },
 ];
 
 /// The number of [`EARLY_OVERWRITES`] entries (bits of the checkers' masks).
 pub const EARLY_KINDS: usize = EARLY_OVERWRITES.len();
+const _: () = assert!(EARLY_KINDS <= 16, "HazardInfo::early_writer has a bit per kind");
 
 /// Where a register operand sits in its instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

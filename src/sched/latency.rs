@@ -304,13 +304,15 @@ const GENERATED_DATA: &[(u16, &str)] = &[
 /// measured where the hardware allows it (an `IADD3.X` reading `IMAD.HI`'s
 /// carry-out 5 cycles on, where 935 measured reads in generated programs
 /// were 9 or more; `FMNMX` then `F2FP` at 4 on sm_80, where FFMA's result
-/// needs 5). NAK has no table for sm_90; its Ampere table serves sm_86
-/// and sm_89 as well.
+/// needs 5). NAK's Ampere table serves sm_86 and sm_89 as well; it has
+/// none for sm_90, whose file holds the pairs its Ampere and Blackwell
+/// tables both give, at the larger latency.
 const PUBLISHED_DATA: &[(u16, &str)] = &[
     (75, include_str!("latency/sm_75.published.tsv")),
     (80, include_str!("latency/sm_80.published.tsv")),
     (86, include_str!("latency/sm_80.published.tsv")),
     (89, include_str!("latency/sm_80.published.tsv")),
+    (90, include_str!("latency/sm_90.published.tsv")),
     (100, include_str!("latency/sm_100.published.tsv")),
     (120, include_str!("latency/sm_120.published.tsv")),
 ];

@@ -511,3 +511,21 @@ fn a_shuffle_may_overwrite_a_local_store_operand() {
         assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} alu: {stat:?} {dynamic:?}");
     }
 }
+
+#[test]
+fn a_shared_load_may_overwrite_a_local_store_operand() {
+    // ptxas 13.5 on a fuzz-generated program (seed 9908378, sm_120): `STL
+    // [R7], R2` on read scoreboard 0, then `LDS.64 R6, [R6]` with no
+    // scoreboard and no wait on 0.
+    let store = ("[B------:R0:W-:Y:S01]", "STL [R7], R2 ;");
+    let filler = ("[B------:R-:W-:-:S09]", "LEA R6, R15, UR8, 0x3 ;");
+    let shared = ("[B------:R-:W1:Y:S01]", "LDS.64 R6, [R6] ;");
+    let end = ("[B01----:R-:W-:Y:S02]", "LOP3.LUT R9, R7, 0x1, RZ, 0xc0, !PT ;");
+    let alu = ("[B------:R-:W-:Y:S01]", "LOP3.LUT R7, R0, 0x300, RZ, 0xc0, !PT ;");
+    for sm in [75, 80, 90, 100, 120] {
+        let filler = if sm < 90 { ("[B------:R-:W-:-:S09]", "LOP3.LUT R6, R15, 0x8, RZ, 0xc0, !PT ;") } else { filler };
+        assert_eq!(both_checkers(sm, &[store, filler, shared, end, EXIT]), (None, None), "sm_{sm}");
+        let (stat, dynamic) = both_checkers(sm, &[store, filler, alu, end, EXIT]);
+        assert!(stat.is_some() && dynamic.is_some(), "sm_{sm} alu: {stat:?} {dynamic:?}");
+    }
+}

@@ -342,7 +342,10 @@ fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
     // prints (UISETP.EX, corpus words of sm_80 and sm_90).
     // IMAD's immediate-c form (2) has a twin too (`UIMAD UR4, UR5, UR6,
     // -0x7fffffff`: library-corpus words of ptxas 13.5, bit flips on sm_75, sm_80, sm_90).
-    let operand_form = matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.opcode & 0xe00 == 0x400 && form.name == "IMAD";
+    // SHF's immediate-c form (2) too (`USHF.L.U64.HI UR5, UR5, UR4,
+    // 0x3fffff`: ptxas 13.5's sm_89 code for a generated program, seed
+    // 9904343; nvdisasm reads the word on sm_75–120).
+    let operand_form = matches!(form.opcode & 0xe00, 0x200 | 0x800) || form.opcode & 0xe00 == 0x400 && matches!(form.name, "IMAD" | "SHF");
     if !NAMES.contains(&form.name) || !operand_form || form.sms.0 > g.sms.0 && form.suffix != ".EX" {
         return None;
     }

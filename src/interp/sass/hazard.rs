@@ -73,6 +73,12 @@ struct UnitState {
     /// a lane outside them may read or overwrite the unit without a wait
     /// (ptxas: `@!P5 LDG.E.S8 R17` on W5, then `@P5 PRMT R43, R17` with no
     /// wait, the predicate unchanged between).
+    sb_lanes: u32,
+    /// The lanes of the fixed-latency (or unscoreboarded) result in flight,
+    /// apart from the scoreboarded one's: the two may be in flight at once
+    /// in disjoint lanes (ptxas: `@!P6 LDG.E.S16 R6` on W5, then `@P6 SEL
+    /// R6, …` and `@P6 IADD3.X …, R6` with no wait on 5, sm_86), and a
+    /// reader waits for the one its lanes read.
     write_lanes: u32,
     /// The in-order queue of that pending result's producer (0: none).
     write_queue: u8,
@@ -120,7 +126,7 @@ const ATTACHED: u8 = 0x80;
 /// that sets a scoreboard in a loop and never waits on it).
 const COMPACT_AT: usize = 4096;
 
-const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, write_lanes: u32::MAX, write_queue: 0, read_sbs: 0, read_lanes: 0, read_queues: [NONE; SCOREBOARDS as usize], orphan: 0, orphan_sbs: 0, read_holders: [0; SCOREBOARDS as usize], early: [0; EARLY_KINDS] };
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, sb_lanes: u32::MAX, write_lanes: u32::MAX, write_queue: 0, read_sbs: 0, read_lanes: 0, read_queues: [NONE; SCOREBOARDS as usize], orphan: 0, orphan_sbs: 0, read_holders: [0; SCOREBOARDS as usize], early: [0; EARLY_KINDS] };
 
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
@@ -238,7 +244,7 @@ impl WarpHazards {
             // overwrites it last (ptxas: `LDS.128 R4` on W0, then `LDS R6`
             // on W1 with no wait; on sm_75 `LDS.U R43` with none after
             // `LDS.U.128 R40` on W2).
-            if u.write_sb != NONE && u.write_lanes & lanes != 0 && !(info.writes_after_its_queue_reads(write_sb) && u.write_queue == info.queue) {
+            if u.write_sb != NONE && u.sb_lanes & lanes != 0 && !(info.writes_after_its_queue_reads(write_sb) && u.write_queue == info.queue) {
                 return Err(self.scoreboard_message(w, "overwritten", true));
             }
             // The memory unit's early overwrites (`EARLY_OVERWRITES`).
@@ -259,7 +265,7 @@ impl WarpHazards {
                 for &w in info.writes() {
                     let u = &mut self.units[usize::from(w)];
                     u.write_sb = s;
-                    u.write_lanes = lanes;
+                    u.sb_lanes = lanes;
                     u.write_queue = info.queue;
                     u.write_class = NO_CLASS;
                     u.lat_row = 0;
@@ -284,7 +290,7 @@ impl WarpHazards {
                     let u = &mut self.units[usize::from(w)];
                     if let Some(s) = pred_sb.filter(|_| w >= P_BASE) {
                         u.write_sb = s;
-                        u.write_lanes = lanes;
+                        u.sb_lanes = lanes;
                         u.write_queue = 0;
                         u.write_class = NO_CLASS;
                         u.lat_row = 0;
@@ -293,9 +299,7 @@ impl WarpHazards {
                         self.lists[usize::from(s)].written.push(w);
                         continue;
                     }
-                    // The lanes of every result in flight (a scoreboarded one
-                    // of other lanes may still be pending).
-                    u.write_lanes = if u.write_sb != NONE { u.write_lanes | lanes } else { lanes };
+                    u.write_lanes = lanes;
                     u.write_cycle = cycle;
                     u.write_class = info.producer_class() as u8;
                     u.lat_row = row;
@@ -511,18 +515,19 @@ impl WarpHazards {
         // A result in flight in none of the reading lanes is no hazard
         // (ptxas: `@P2 DMUL.RZ R30` with no scoreboard, then `@!P2 DFMA.RZ
         // …, R30` at once, sm_89).
-        if u.write_lanes & lanes == 0 || (u.write_sb == NONE && self.cycle.saturating_sub(u.write_cycle) >= u64::from(needed)) {
+        let scoreboarded = u.write_sb != NONE && u.sb_lanes & lanes != 0;
+        if !scoreboarded && (u.write_lanes & lanes == 0 || self.cycle.saturating_sub(u.write_cycle) >= u64::from(needed)) {
             return Ok(());
         }
-        Err(self.read_message(r, reader))
+        Err(self.read_message(r, reader, scoreboarded))
     }
 
     /// The description of the hazard [`WarpHazards::check_read_as`] found.
     #[cold]
     #[inline(never)]
-    fn read_message(&self, r: u16, reader: Class) -> String {
+    fn read_message(&self, r: u16, reader: Class, scoreboarded: bool) -> String {
         let u = &self.units[usize::from(r)];
-        if u.write_sb != NONE {
+        if scoreboarded {
             return self.scoreboard_message(r, "read", true);
         }
         let needed = self.table.latency_by_index(file_of(r), u.write_class, reader);
@@ -568,6 +573,11 @@ impl WarpHazards {
         for (k, (mine, theirs)) in self.units.iter_mut().zip(other.units.iter()).enumerate() {
             // Either side's result may still be in flight (scoreboarded,
             // fixed-latency or unscoreboarded): the lanes of both.
+            mine.sb_lanes = match (mine.write_sb, theirs.write_sb) {
+                (_, NONE) => mine.sb_lanes,
+                (NONE, _) => theirs.sb_lanes,
+                _ => mine.sb_lanes | theirs.sb_lanes,
+            };
             mine.write_lanes |= theirs.write_lanes;
             if mine.write_sb == NONE {
                 mine.write_sb = theirs.write_sb;

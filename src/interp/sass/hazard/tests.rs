@@ -240,6 +240,36 @@ fn a_result_pending_in_other_lanes_may_be_read() {
     assert!(w.issue_lanes(&read_info, read.ctrl, 0x0001_0001).is_err_and(|m| m.contains("R17 read while scoreboard 5")));
 }
 
+/// A fixed-latency result written in other lanes than a pending load's is
+/// read after its own latency, the load not waited for (ptxas, a generated
+/// program on sm_86: `@!P6 LDG.E.S16 R6` on W5, then `@P6 SEL R6, R21, R6,
+/// !P4` and `@P6 IADD3.X R10, P3, R6, …` with no wait on 5); a lane of the
+/// load must still wait.
+#[test]
+fn a_fixed_latency_result_beside_a_pending_load_of_other_lanes() {
+    let sm = Sm::new(86);
+    let load = inst(86, "[B------:R0:W5:Y:S01]", "@!P6 LDG.E.S16 R6, [R44.64] ;");
+    let select = inst(86, "[B------:R-:W-:Y:S04]", "@P6 SEL R6, R21, R6, !P4 ;");
+    let read = inst(86, "[B------:R-:W-:-:S04]", "@P6 IADD3.X R10, P3, R6, R11, RZ, P3, !PT ;");
+    let (load_info, select_info, read_info) = (HazardInfo::of(&load, sm), HazardInfo::of(&select, sm), HazardInfo::of(&read, sm));
+    let (theirs, mine) = (0x0000_00ff, 0xffff_ff00);
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&load_info, load.ctrl, theirs).unwrap();
+    w.issue_lanes(&select_info, select.ctrl, mine).unwrap();
+    assert_eq!(w.issue_lanes(&read_info, read.ctrl, mine), Ok(()));
+    // The load's lanes read its pending result.
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&load_info, load.ctrl, theirs).unwrap();
+    w.issue_lanes(&select_info, select.ctrl, mine).unwrap();
+    assert!(w.issue_lanes(&read_info, read.ctrl, 0x0000_0100 | 0x1).is_err_and(|m| m.contains("R6 read while scoreboard 5")));
+    // The select's result read too soon in its own lanes.
+    let early = inst(86, "[B------:R-:W-:-:S01]", "@P6 SEL R6, R21, R6, !P4 ;");
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&load_info, load.ctrl, theirs).unwrap();
+    w.issue_lanes(&HazardInfo::of(&early, sm), early.ctrl, mine).unwrap();
+    assert!(w.issue_lanes(&read_info, read.ctrl, mine).is_err_and(|m| m.contains("R6 read 1 cycles after SEL")));
+}
+
 /// An unscoreboarded result of some lanes may be read at once in others
 /// (ptxas, a generated program on sm_89: `@P2 DMUL.RZ R30, R30, R42` with
 /// no scoreboard, then `@!P2 DFMA.RZ R36, R30, R42, R12`); in its own
