@@ -88,7 +88,11 @@ struct UnitState {
     /// lane outside them may overwrite the unit without a wait (ptxas:
     /// `@!P3 LDL.U8 R59, [R0]` on R1, then `@P3 SHF.R.U64 R0, …` with no
     /// wait; `@P2 STG.E.U16 […], R38` on R0, then `@!P2 LDG.E.U16 R38`).
-    read_lanes: u32,
+    /// Per read scoreboard: kept apart so that a wait on one releases
+    /// its lanes only (ptxas: `@P5 LDG.E R5, [R12.64]` on read scoreboard
+    /// 0, `@!P5 I2F.F64.S64 R34, R12` on 3, then a wait on 3 only and
+    /// `@!P5 IMAD.X R13`, sm_86).
+    read_lanes: [u32; SCOREBOARDS as usize],
     /// Per read scoreboard holding it: the in-order queue of every
     /// instruction holding it there, or [`NONE`] when they are of
     /// different queues (or of none). A later member of the queues of all
@@ -117,6 +121,23 @@ struct UnitState {
     early: [u8; EARLY_KINDS],
 }
 
+impl UnitState {
+    /// Whether a read scoreboard holding the unit holds it in any of
+    /// `lanes`.
+    #[inline(always)]
+    fn held_in(&self, lanes: u32) -> bool {
+        let mut sbs = self.read_sbs;
+        while sbs != 0 {
+            let s = sbs.trailing_zeros() as usize;
+            if self.read_lanes.get(s).is_some_and(|l| l & lanes != 0) {
+                return true;
+            }
+            sbs &= sbs - 1;
+        }
+        false
+    }
+}
+
 const NONE: u8 = u8::MAX;
 /// `read_holders` bit of a reader with no write scoreboard.
 const NO_WRITE_SB: u8 = 1 << 6;
@@ -126,7 +147,7 @@ const ATTACHED: u8 = 0x80;
 /// that sets a scoreboard in a loop and never waits on it).
 const COMPACT_AT: usize = 4096;
 
-const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, sb_lanes: u32::MAX, write_lanes: u32::MAX, write_queue: 0, read_sbs: 0, read_lanes: 0, read_queues: [NONE; SCOREBOARDS as usize], orphan: 0, orphan_sbs: 0, read_holders: [0; SCOREBOARDS as usize], early: [0; EARLY_KINDS] };
+const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, sb_lanes: u32::MAX, write_lanes: u32::MAX, write_queue: 0, read_sbs: 0, read_lanes: [0; SCOREBOARDS as usize], read_queues: [NONE; SCOREBOARDS as usize], orphan: 0, orphan_sbs: 0, read_holders: [0; SCOREBOARDS as usize], early: [0; EARLY_KINDS] };
 
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
@@ -249,7 +270,7 @@ impl WarpHazards {
             }
             // The memory unit's early overwrites (`EARLY_OVERWRITES`).
             let early = info.overwrites_early(write_sb, u.read_sbs, &u.early);
-            if u.read_sbs != 0 && u.read_lanes & lanes != 0 && !self.read_before(info, write_sb, u) && !early {
+            if u.read_sbs != 0 && u.held_in(lanes) && !self.read_before(info, write_sb, u) && !early {
                 return Err(self.scoreboard_message(w, "overwritten", false));
             }
         }
@@ -377,7 +398,7 @@ impl WarpHazards {
             let newly = u.read_sbs >> s & 1 == 0;
             info.hold_early(i, s, newly, &mut u.early);
             let queue = if info.queue != 0 { info.queue } else { NONE };
-            u.read_lanes = if u.read_sbs == 0 { lanes } else { u.read_lanes | lanes };
+            u.read_lanes[usize::from(s)] = if newly { lanes } else { u.read_lanes[usize::from(s)] | lanes };
             let held = &mut u.read_queues[usize::from(s)];
             *held = if newly || *held == queue { queue } else { NONE };
             if newly {
@@ -611,11 +632,13 @@ impl WarpHazards {
                 }
             }
             HazardInfo::join_early(&mut mine.early, mine.read_sbs, theirs.read_sbs, &theirs.early);
-            mine.read_lanes = match (mine.read_sbs, theirs.read_sbs) {
-                (_, 0) => mine.read_lanes,
-                (0, _) => theirs.read_lanes,
-                _ => mine.read_lanes | theirs.read_lanes,
-            };
+            for (s, (m, t)) in mine.read_lanes.iter_mut().zip(theirs.read_lanes).enumerate() {
+                match (mine.read_sbs >> s & 1, theirs.read_sbs >> s & 1) {
+                    (1, 1) => *m |= t,
+                    (0, 1) => *m = t,
+                    _ => {}
+                }
+            }
             for (s, (m, t)) in mine.read_queues.iter_mut().zip(theirs.read_queues).enumerate() {
                 match (mine.read_sbs >> s & 1, theirs.read_sbs >> s & 1) {
                     (1, 1) if *m != t => *m = NONE,

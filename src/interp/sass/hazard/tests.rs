@@ -270,6 +270,28 @@ fn a_fixed_latency_result_beside_a_pending_load_of_other_lanes() {
     assert!(w.issue_lanes(&read_info, read.ctrl, mine).is_err_and(|m| m.contains("R6 read 1 cycles after SEL")));
 }
 
+/// A wait on one read scoreboard releases its holders' lanes only (ptxas,
+/// a generated program on sm_86: `@P5 LDG.E R5, [R12.64]` on read
+/// scoreboard 0, `@!P5 I2F.F64.S64 R34, R12` on 3, a wait on 3 only, then
+/// `@!P5 IMAD.X R13`); a lane of the load may not overwrite.
+#[test]
+fn a_wait_on_one_read_scoreboard_releases_its_lanes() {
+    let sm = Sm::new(86);
+    let load = inst(86, "[B------:R0:W2:Y:S01]", "@P5 LDG.E R5, [R12.64] ;");
+    let convert = inst(86, "[B------:R3:W4:Y:S01]", "@!P5 I2F.F64.S64 R34, R12 ;");
+    let write = inst(86, "[B---3--:R-:W-:Y:S02]", "@!P5 IMAD.X R13, RZ, RZ, ~R31, P1 ;");
+    let (load_info, convert_info, write_info) = (HazardInfo::of(&load, sm), HazardInfo::of(&convert, sm), HazardInfo::of(&write, sm));
+    let (p5, not_p5) = (0x0000_ffff, 0xffff_0000);
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&load_info, load.ctrl, p5).unwrap();
+    w.issue_lanes(&convert_info, convert.ctrl, not_p5).unwrap();
+    assert_eq!(w.issue_lanes(&write_info, write.ctrl, not_p5), Ok(()));
+    let mut w = WarpHazards::new(sm);
+    w.issue_lanes(&load_info, load.ctrl, p5).unwrap();
+    w.issue_lanes(&convert_info, convert.ctrl, not_p5).unwrap();
+    assert!(w.issue_lanes(&write_info, write.ctrl, 0x0001_0001).is_err_and(|m| m.contains("R13 overwritten while scoreboard 0")));
+}
+
 /// An unscoreboarded result of some lanes may be read at once in others
 /// (ptxas, a generated program on sm_89: `@P2 DMUL.RZ R30, R30, R42` with
 /// no scoreboard, then `@!P2 DFMA.RZ R36, R30, R42, R12`); in its own
