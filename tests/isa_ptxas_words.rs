@@ -231,6 +231,12 @@ const WORDS: &[common::measured_words::Word] = &[
     // NaNs (see `decodes_half_nan_immediates` for it).
     (89, 0x3c003c002a137832, 0x000fe40000000800, "HMUL2 R19, R42.H0_H0, 1, 1 ;"),
     (120, 0x3c00bc002a137832, 0x000fe40000010800, "HMUL2.FTZ R19, R42.H0_H0, 1, -1 ;"),
+    // HFMA2 with immediates as c, modifiers and swizzles (ptxas's sm_90
+    // code for a generated program, seed 9914767), and that word on sm_75
+    // and sm_120.
+    (90, 0xbba2bba200025431, 0x002fca000005283d, "@P5 HFMA2.FTZ.SAT R2, R0.H0_H0, R61.H0_H0, -0.9541015625, -0.9541015625 ;"),
+    (75, 0xbba2bba200025431, 0x002fca000005283d, "@P5 HFMA2.FTZ.SAT R2, R0.H0_H0, R61.H0_H0, -0.9541015625, -0.9541015625 ;"),
+    (120, 0xbba2bba200025431, 0x002fca000005283d, "@P5 HFMA2.FTZ.SAT R2, R0.H0_H0, R61.H0_H0, -0.9541015625, -0.9541015625 ;"),
     // USHF with an immediate c (ptxas's sm_89 code for a generated
     // program, seed 9904343), and that word on sm_75 and sm_120.
     (89, 0x003fffff05057499, 0x000fe20008010204, "USHF.L.U64.HI UR5, UR5, UR4, 0x3fffff ;"),

@@ -916,13 +916,14 @@ fn memory_ops(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("STS", 0x988, sts_u, &[LOAD_SIZE], vec![shared_u(64), data]).widths(DATA_WIDTHS));
 }
 
-/// HFMA2 with two `f16` immediates (form 2, as ptxas uses it to set
-/// constants: `HFMA2.MMA R3, -RZ, RZ, 0, 2.384185791015625e-07`). The
-/// `.MMA` encoding (0x035) exists on sm_80–sm_90.
+/// HFMA2.MMA with two `f16` immediates as c (as ptxas uses it to set
+/// constants: `HFMA2.MMA R3, -RZ, RZ, 0, 2.384185791015625e-07`), on
+/// sm_80–sm_90.
 fn half_ops(v: &mut Vec<Form>, g: Generation) {
     // b sits in the c field here but keeps b's reuse flag (oracle).
     let slots = vec![RD, gpr(24, Some(72), Some(0)), gpr(64, None, Some(1)), Slot::Half2];
-    v.push(g.form("HFMA2", 0x431, NONE, &[], slots.clone()));
+    // (The plain HFMA2 of this shape, 0x431, is with its modifiers in
+    // the half-precision table.)
     if !g.wide_ur {
         v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x435, NONE, &[], slots) });
     }

@@ -266,6 +266,15 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
     const IMM_MODS: &[ModField] = &[FTZ_FMZ, SAT, SWZ[0], swizzle(81)];
     let imm = vec![RD, a, Slot::Half2, src(64, 84, 83, 2)];
     v.push(Form { operand_suffixes: &IMM_SWZ, ..g.form("HFMA2", 0x831, IMM_FIXED_SWZ, IMM_MODS, imm.clone()) });
+    // HFMA2 with two f16 immediates as c (0x431, ptxas's way of setting a
+    // constant: `HFMA2 R3, -RZ, RZ, 0, 2.38e-07`): b in 64 (`-` 84, `|x|`
+    // 83, b's reuse flag), the modifiers and a's swizzle as above, b's
+    // swizzle in 81–82 (`@P5 HFMA2.FTZ.SAT R2, R0.H0_H0, R61.H0_H0,
+    // -0.9541015625, -0.9541015625`: ptxas 13.5's sm_90 code for a
+    // generated program, seed 9914767; bit flips on SM90, the word decodes
+    // alike on SM75–SM120).
+    const IMM_C_SWZ: [OperandSuffix; 2] = [OperandSuffix::Mod { modifier: 2, slot: 1 }, OperandSuffix::Mod { modifier: 3, slot: 2 }];
+    v.push(Form { operand_suffixes: &IMM_C_SWZ, ..g.form("HFMA2", 0x431, IMM_FIXED_SWZ, IMM_MODS, vec![RD, a, src(64, 84, 83, 1), Slot::Half2]) });
     // HMUL2 with two f16 immediates (0x832): a as in the register form,
     // `.FTZ`/`.FMZ` and `.SAT` as the register form's; 78 (`.F32`) and 85
     // (prints nothing on SM89) kept 0 (`HMUL2 R19, R42.H0_H0, -SNAN ,
