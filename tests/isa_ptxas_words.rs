@@ -237,6 +237,11 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0xbba2bba200025431, 0x002fca000005283d, "@P5 HFMA2.FTZ.SAT R2, R0.H0_H0, R61.H0_H0, -0.9541015625, -0.9541015625 ;"),
     (75, 0xbba2bba200025431, 0x002fca000005283d, "@P5 HFMA2.FTZ.SAT R2, R0.H0_H0, R61.H0_H0, -0.9541015625, -0.9541015625 ;"),
     (120, 0xbba2bba200025431, 0x002fca000005283d, "@P5 HFMA2.FTZ.SAT R2, R0.H0_H0, R61.H0_H0, -0.9541015625, -0.9541015625 ;"),
+    // USGXT (ptxas's sm_86 code for a generated program, seed 9929073),
+    // and that word on sm_75 and sm_120.
+    (86, 0x000000120404789a, 0x000fe20008000000, "USGXT.U32 UR4, UR4, 0x12 ;"),
+    (75, 0x000000120404789a, 0x000fe20008000000, "USGXT.U32 UR4, UR4, 0x12 ;"),
+    (120, 0x000000120404789a, 0x000fe20008000000, "USGXT.U32 UR4, UR4, 0x12 ;"),
     // USHF with an immediate c (ptxas's sm_89 code for a generated
     // program, seed 9904343), and that word on sm_75 and sm_120.
     (89, 0x003fffff05057499, 0x000fe20008010204, "USHF.L.U64.HI UR5, UR5, UR4, 0x3fffff ;"),

@@ -335,7 +335,7 @@ fn strip_all_reuse(form: &mut Form) {
 fn uniform_twin(g: Generation, form: &Form) -> Option<Form> {
     const NAMES: &[&str] = &[
         "IADD3", "IADD3.X", "ISETP", "LOP3.LUT", "SEL", "SHF", "LEA", "LEA.HI", "LEA.HI.X", "LEA.HI.SX32", "LEA.HI.X.SX32", "LEA.X", "PRMT", "IMAD",
-        "IMAD.WIDE", "IMAD.HI",
+        "IMAD.WIDE", "IMAD.HI", "SGXT",
     ];
     // Forms of a later SM than the generation's first have no twin, except
     // ISETP.EX, whose sm_75 form differs from sm_80–sm_90's only in how it

@@ -350,7 +350,13 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     v.push(g.form("BPT.TRAP", 0x95c, TRAP, &[], vec![Slot::Hex(f(34, 36))]));
     // SGXT: d, a, b (forms 1, 4, 5, 6); bit 73 signedness, bit 75 `.W`.
     const SGXT_W: ModField = ModField { field: f(75, 75), names: &["", ".W"], extra: None };
+    let first = v.len();
     alu(v, g, "SGXT", 0x01a, NONE, &[SGXT_W, SIGNED_73], &[RD, gpr(24, None, Some(0))], None, false, false, &[]);
+    // USGXT, its uniform twin (`USGXT.U32 UR4, UR4, 0x12`: ptxas 13.5's
+    // sm_86 code for a generated program, seed 9929073; nvdisasm reads the
+    // word on sm_75–120).
+    let twins: Vec<Form> = v[first..].iter().filter_map(|form| uniform_twin(g, form)).collect();
+    v.extend(twins);
     // LEPC: the address of the next instruction (0x34e), or from sm_90 of a
     // target (0x94e: a byte offset from the next instruction in 24–81, see
     // [`Layout::Bytes`]; bit flips, sm_90–sm_120), into a register pair.

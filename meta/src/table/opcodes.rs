@@ -182,6 +182,7 @@ pub const OPCODES: &[OpFacts] = &[
     // scoreboard on both modes and waits on it before reading
     // `.TRY_ALLOC`'s predicate (`PLOP3 ... UP0` after it, sm_90a).
     op("USETMAXREG", Misc),
+    op("USGXT", Uniform),
     op("USHF", Uniform),
     // Closes a bulk group, counted on scoreboard 0 as LDGDEPBAR's groups.
     op("UTCATOMSWS", Async).opaque().memory(Space::Shared, true, true),

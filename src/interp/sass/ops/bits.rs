@@ -84,7 +84,7 @@ impl Translator<'_> {
             Opcode::POPC | Opcode::UPOPC => Op::Bits(BitsOp::Popc { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)? }),
             Opcode::BREV | Opcode::UBREV => Op::Bits(BitsOp::Brev { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)? }),
             Opcode::FLO | Opcode::UFLO => Op::Bits(BitsOp::Flo { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, signed: !cx.has(Mod::U32), sh: cx.has(Mod::SH) }),
-            Opcode::SGXT => Op::Bits(BitsOp::Sgxt { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, wrap: cx.has(Mod::W), signed: !cx.has(Mod::U32) }),
+            Opcode::SGXT | Opcode::USGXT => Op::Bits(BitsOp::Sgxt { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, wrap: cx.has(Mod::W), signed: !cx.has(Mod::U32) }),
             Opcode::R2P => match cx.o(2)? {
                 Operand::Imm(mask) => Op::Bits(BitsOp::R2p { a: self.src(cx.o(1)?, cx.sl(1), 1)?, mask: *mask, byte: cx.mod_value(0) }),
                 _ => return Err(Bad),
