@@ -435,39 +435,29 @@ static PARSED_LIBRARY: [Parsed; 7] = {
 
 /// Every Triton data file, parsed when the crate is compiled, at the index
 /// of its SM in [`DATA`] (empty for the SMs Triton does not target).
-static PARSED_TRITON: [Parsed; 7] = {
-    let mut out = [Parsed { entries: [PLACEHOLDER; MAX_ENTRIES], len: 0 }; 7];
-    let mut t = 0;
-    while t < TRITON_DATA.len() {
-        let mut k = 0;
-        while k < DATA.len() {
-            if DATA[k].0 == TRITON_DATA[t].0 {
-                out[k] = parse_const(TRITON_DATA[t].1);
-            }
-            k += 1;
-        }
-        t += 1;
-    }
-    out
-};
+static PARSED_TRITON: [Parsed; 7] = parse_by_sm(TRITON_DATA);
 
 /// Every published data file, parsed when the crate is compiled, at the
 /// index of its SM in [`DATA`] (empty for an SM NAK has no table for).
-static PARSED_PUBLISHED: [Parsed; 7] = {
+static PARSED_PUBLISHED: [Parsed; 7] = parse_by_sm(PUBLISHED_DATA);
+
+/// Data files of some of the SMs, parsed at the index of their SM in
+/// [`DATA`] (the others empty).
+const fn parse_by_sm(files: &[(u16, &str)]) -> [Parsed; 7] {
     let mut out = [Parsed { entries: [PLACEHOLDER; MAX_ENTRIES], len: 0 }; 7];
     let mut t = 0;
-    while t < PUBLISHED_DATA.len() {
+    while t < files.len() {
         let mut k = 0;
         while k < DATA.len() {
-            if DATA[k].0 == PUBLISHED_DATA[t].0 {
-                out[k] = parse_const(PUBLISHED_DATA[t].1);
+            if DATA[k].0 == files[t].0 {
+                out[k] = parse_const(files[t].1);
             }
             k += 1;
         }
         t += 1;
     }
     out
-};
+}
 
 /// An unused entry slot.
 const PLACEHOLDER: Entry = Entry { file: File::R, producer: Class::Alu, consumer: Class::Alu, cycles: 0, observations: 0 };

@@ -404,33 +404,15 @@ pub(in super::super) fn exec(cta: &mut Cta, w: &mut Warp, exec: u32, op: &Memory
             }
         }
         MemoryOp::Ld256 { quads, addr } => {
-            let at = addresses(w, &addr, exec);
             let word = Width { bytes: 4, signed: false };
-            for l in lanes(exec) {
-                // PTX's `ld.v8` wants 32-byte alignment, whichever
-                // components move.
-                if at[l] % 32 != 0 {
-                    return Err(fault(MemFault { address: at[l], size: 32, kind: FaultKind::Misaligned, space: "global" }));
-                }
-                for (row, mask) in quads {
-                    for (k, c) in (0..8u64).filter(|c| mask >> c & 1 == 1).enumerate() {
-                        load_lane(cta, memory, w, row + k as u16, at[l] + 4 * c, word, Space::Global, l)?;
-                    }
-                }
+            for (l, row, at) in quad_words(w, &addr, exec, &quads)? {
+                load_lane(cta, memory, w, row, at, word, Space::Global, l)?;
             }
         }
         MemoryOp::St256 { quads, addr } => {
-            let at = addresses(w, &addr, exec);
             let word = Width { bytes: 4, signed: false };
-            for l in lanes(exec) {
-                if at[l] % 32 != 0 {
-                    return Err(fault(MemFault { address: at[l], size: 32, kind: FaultKind::Misaligned, space: "global" }));
-                }
-                for (row, mask) in quads {
-                    for (k, c) in (0..8u64).filter(|c| mask >> c & 1 == 1).enumerate() {
-                        store_lane(cta, memory, w, row + k as u16, at[l] + 4 * c, word, Space::Global, l)?;
-                    }
-                }
+            for (l, row, at) in quad_words(w, &addr, exec, &quads)? {
+                store_lane(cta, memory, w, row, at, word, Space::Global, l)?;
             }
         }
         MemoryOp::St { s, addr, w: width @ Width { bytes: 4, .. }, space: Space::Local } => {
@@ -822,4 +804,25 @@ mod mbarrier {
             assert_eq!(w, init(3) | 1 << 63);
         }
     }
+}
+
+/// The 32-bit words a 256-bit access of `exec` moves: per lane, each
+/// register of each quad with the address of its component (a quad holds
+/// only its mask's components, from its first register); a fault where a
+/// lane's address is not 32-byte aligned (PTX's `ld.v8`/`st.v8` want that,
+/// whichever components move).
+fn quad_words(w: &Warp, addr: &Addr, exec: u32, quads: &[(u16, u8)]) -> Result<Vec<(usize, u16, u64)>, InterpError> {
+    let at = addresses(w, addr, exec);
+    let mut out = Vec::new();
+    for l in lanes(exec) {
+        if at[l] % 32 != 0 {
+            return Err(fault(MemFault { address: at[l], size: 32, kind: FaultKind::Misaligned, space: "global" }));
+        }
+        for &(row, mask) in quads {
+            for (k, c) in (0..8u64).filter(|c| mask >> c & 1 == 1).enumerate() {
+                out.push((l, row + k as u16, at[l] + 4 * c));
+            }
+        }
+    }
+    Ok(out)
 }
