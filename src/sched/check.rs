@@ -501,8 +501,8 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
             // (The guard is read in every lane; an operand only in the
             // lanes the guard selects, none of which a result produced
             // under the complementary guard was written in.)
-            let guard_read = h.guard().map(|p| (p, NO_GUARD, Class::Guard));
-            for (r, g, reader) in guard_read.into_iter().chain(h.reads().iter().map(|&r| (r, g, class))) {
+            let guard_read = h.guard().map(|p| (p, NO_GUARD, Class::Guard, 0));
+            for (r, g, reader, relief) in guard_read.into_iter().chain(h.reads_with_relief().map(|(r, relief)| (r, g, class, relief))) {
                 let u = &units[usize::from(r)];
                 if complementary(u.wg, g) {
                     continue;
@@ -514,7 +514,7 @@ fn run_block(f: &Facts, scratch: &mut Scratch, (start, end): (usize, usize), ent
                     report(r, HazardKind::Raw, u.by_w, "read while a variable-latency result set without a scoreboard is not covered by a wait on a later one of its unit".into());
                 }
                 for &(row, t, by) in &u.fixed {
-                    let need = rows[usize::from(row)][reader as usize];
+                    let need = latency::relieved(rows[usize::from(row)][reader as usize], relief);
                     if need != NEEDS_SCOREBOARD && cycle - t < i64::from(need) {
                         report(r, HazardKind::Raw, by, format!("read {} cycles after its producer issued (needs {need})", cycle - t));
                     }

@@ -346,13 +346,13 @@ fn assign_block(table: &Table, rows: &[u8], nop: &Inst, insts: Vec<Inst>, infos:
         let mut wait = 0u8;
         let mut at = next_min;
         // The guard is read as a guard (`Class::Guard`), the operands as the instruction's class.
-        let guard = h.guard().map(|g| (g, Class::Guard));
-        for (r, reader) in guard.into_iter().chain(h.reads().iter().map(|&r| (r, class))) {
+        let guard = h.guard().map(|g| (g, Class::Guard, 0));
+        for (r, reader, relief) in guard.into_iter().chain(h.reads_with_relief().map(|(r, relief)| (r, class, relief))) {
             let u = &st.units[usize::from(r)];
             wait |= u.wsb;
             at = at.max(u.ready);
             if let Some((t, row)) = u.fixed {
-                let l = table.rows()[usize::from(row)][reader as usize];
+                let l = latency::relieved(table.rows()[usize::from(row)][reader as usize], relief);
                 at = at.max(t + i64::from(l));
             }
         }

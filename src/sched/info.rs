@@ -110,7 +110,22 @@ pub struct HazardInfo {
     /// The entries of [`EARLY_OVERWRITES`] whose overwriter this
     /// instruction is on the SM (bit `e`).
     early_writer: u16,
+    /// Bit `k` set when read `k` is taken [`LATE_READ_CYCLES`] later than
+    /// the instruction's class reads ([`HazardInfo::reads_with_relief`]).
+    late_reads: u16,
 }
+
+/// How much later IMAD's 64-bit datapath (IMAD.WIDE, IMAD.HI) reads the
+/// high register of its `c` pair than its `a` and `b` operands: NVIDIA's
+/// scheduling tables, as Mesa NAK publishes them, give the `c`-high read
+/// 2 cycles less than the `a`/`b` read after every fixed-latency writer
+/// (`IMADWideReadCH` against `IMADWideReadAB` in `sm80_instr_latencies.rs`:
+/// 3 against 5 after an ALU result, 2 against 4 after an FMA one, 8
+/// against 10 after FP64; the same rows in `latencies/sm100/reg_raw.csv`).
+/// ptxas relies on it for IMAD.HI too: `@P1 MOV R5, R29`, then `@P1
+/// IMAD.HI.U32 R37, R3, 0x10000, R4` 3 cycles on (a fuzz-generated
+/// program, seed 9910841, sm_100), where an `a` read needs 5.
+pub const LATE_READ_CYCLES: u8 = 2;
 
 /// What a general register an instruction holds on a read scoreboard was
 /// read as (for [`EARLY_OVERWRITES`]).
@@ -327,6 +342,7 @@ impl HazardInfo {
             write_rows: [0; MAX_WRITES],
             early_holds: [0; EARLY_KINDS],
             early_writer: 0,
+            late_reads: 0,
         };
         // Reads by what they are held as (bit per read, per HeldAs).
         let mut held = [0u16; 5];
@@ -344,6 +360,8 @@ impl HazardInfo {
                 (Op::LDG, Role::MemBase) => held[HeldAs::GlobalLoadAddress as usize] |= span(first, info.n_reads),
                 (Op::ATOMS, Role::Reg | Role::MemBase) => held[HeldAs::SharedAtomicOperand as usize] |= span(first, info.n_reads),
                 (Op::STL, Role::Reg | Role::MemBase) => held[HeldAs::LocalStoreOperand as usize] |= span(first, info.n_reads),
+                // IMAD's only 64-bit source is its `c` pair.
+                (Op::IMAD, Role::Reg) if access.width == 2 && info.n_reads == first + 2 && first + 1 < 16 => info.late_reads |= 1 << (first + 1),
                 _ => {}
             }
         });
@@ -405,6 +423,16 @@ impl HazardInfo {
     #[inline]
     pub fn reads(&self) -> &[u16] {
         &self.reads[..usize::from(self.n_reads)]
+    }
+
+    /// [`HazardInfo::reads`], each with the cycles by which its read comes
+    /// later than its class's ([`LATE_READ_CYCLES`] or 0): a fixed-latency
+    /// result of latency `l` for the class may be read `l - relief`
+    /// cycles on.
+    #[inline]
+    pub fn reads_with_relief(&self) -> impl Iterator<Item = (u16, u8)> + '_ {
+        let late = self.late_reads;
+        self.reads().iter().enumerate().map(move |(k, &r)| (r, if k < 16 && late >> k & 1 != 0 { LATE_READ_CYCLES } else { 0 }))
     }
 
     /// Register units written.

@@ -95,6 +95,13 @@ pub const RELIABLE: u32 = 20;
 /// write scoreboard".
 pub const NEEDS_SCOREBOARD: u8 = u8::MAX;
 
+/// A latency `l` for a read that comes `relief` cycles later than its
+/// class's ([`crate::sched::info::HazardInfo::reads_with_relief`]).
+#[inline(always)]
+pub fn relieved(l: u8, relief: u8) -> u8 {
+    if l == NEEDS_SCOREBOARD { l } else { l.saturating_sub(relief) }
+}
+
 /// The latency table of one SM, with the fallbacks filled in.
 #[derive(Clone, Debug)]
 pub struct Table {

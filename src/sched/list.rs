@@ -39,8 +39,8 @@ fn estimate(class: Class, op: Op) -> u32 {
 }
 
 /// The latency of a RAW edge from `p` to `c` through a unit of `file`.
-fn raw_latency(table: &Table, unit: u16, p: &HazardInfo, p_op: Op, reader: Class) -> u32 {
-    match table.latency(file_of(unit), p.class(), reader) {
+fn raw_latency(table: &Table, unit: u16, p: &HazardInfo, p_op: Op, reader: Class, relief: u8) -> u32 {
+    match latency::relieved(table.latency(file_of(unit), p.class(), reader), relief) {
         NEEDS_SCOREBOARD => estimate(p.class(), p_op),
         l => u32::from(l),
     }
@@ -157,11 +157,11 @@ fn schedule_stretch(table: &Table, insts: &[Inst], infos: &[HazardInfo], units: 
     units.reset();
     for (j, h) in infos.iter().enumerate() {
         // The guard is read as a guard (`Class::Guard`), the operands as the instruction's class.
-        let reads = h.guard().map(|g| (g, Class::Guard)).into_iter().chain(h.reads().iter().map(|&r| (r, h.class())));
-        for (r, reader) in reads {
+        let reads = h.guard().map(|g| (g, Class::Guard, 0)).into_iter().chain(h.reads_with_relief().map(|(r, relief)| (r, h.class(), relief)));
+        for (r, reader, relief) in reads {
             let Some(&p) = units.last_write.get(usize::from(r)) else { continue };
             if p != NONE {
-                let l = raw_latency(table, r, &infos[p as usize], ops[p as usize], reader);
+                let l = raw_latency(table, r, &infos[p as usize], ops[p as usize], reader, relief);
                 add(&mut edges, p, j, l);
             }
             let head = units.readers[usize::from(r)];

@@ -253,8 +253,8 @@ impl WarpHazards {
     #[inline(always)]
     pub fn issue_lanes(&mut self, info: &HazardInfo, ctrl: Ctrl, lanes: u32) -> Result<(), String> {
         let cycle = self.begin_issue(info, ctrl)?;
-        for &r in info.reads() {
-            self.check_read_in(info, r, lanes)?;
+        for (r, relief) in info.reads_with_relief() {
+            self.check_read_as(r, lanes, info.class, relief)?;
         }
         let write_sb = ctrl.write_sb().filter(|s| *s < SCOREBOARDS);
         for &w in info.writes() {
@@ -353,7 +353,7 @@ impl WarpHazards {
             self.wait(ctrl.wait());
         }
         if let Some(g) = info.guard {
-            self.check_read_as(g, u32::MAX, Class::Guard)?;
+            self.check_read_as(g, u32::MAX, Class::Guard, 0)?;
         }
         Ok(cycle)
     }
@@ -518,21 +518,17 @@ impl WarpHazards {
     }
 
     /// Whether unit `r` may be read now by the lanes `lanes` (a result
-    /// pending in none of them is no hazard); the common outcome (no
-    /// hazard) inline, the message out of line.
+    /// pending in none of them is no hazard) by a reader of class `reader`
+    /// (the instruction's, or [`Class::Guard`] for its guard) that reads
+    /// `relief` cycles later than its class
+    /// ([`HazardInfo::reads_with_relief`]); the common outcome (no hazard)
+    /// inline, the message out of line.
     #[inline(always)]
-    fn check_read_in(&self, info: &HazardInfo, r: u16, lanes: u32) -> Result<(), String> {
-        self.check_read_as(r, lanes, info.class)
-    }
-
-    /// [`WarpHazards::check_read_in`] by a reader of class `reader` (the
-    /// instruction's, or [`Class::Guard`] for its guard).
-    #[inline(always)]
-    fn check_read_as(&self, r: u16, lanes: u32, reader: Class) -> Result<(), String> {
+    fn check_read_as(&self, r: u16, lanes: u32, reader: Class, relief: u8) -> Result<(), String> {
         let u = &self.units[usize::from(r)];
         // One byte per dependence: the unit's latency row (all zeros when
         // no fixed-latency result is in flight) at the reader's class.
-        let needed = self.table.rows()[usize::from(u.lat_row) & (ROWS - 1)][reader as usize & (ROW_WIDTH - 1)];
+        let needed = latency::relieved(self.table.rows()[usize::from(u.lat_row) & (ROWS - 1)][reader as usize & (ROW_WIDTH - 1)], relief);
         // A result in flight in none of the reading lanes is no hazard
         // (ptxas: `@P2 DMUL.RZ R30` with no scoreboard, then `@!P2 DFMA.RZ
         // …, R30` at once, sm_89).
@@ -540,18 +536,18 @@ impl WarpHazards {
         if !scoreboarded && (u.write_lanes & lanes == 0 || self.cycle.saturating_sub(u.write_cycle) >= u64::from(needed)) {
             return Ok(());
         }
-        Err(self.read_message(r, reader, scoreboarded))
+        Err(self.read_message(r, reader, relief, scoreboarded))
     }
 
     /// The description of the hazard [`WarpHazards::check_read_as`] found.
     #[cold]
     #[inline(never)]
-    fn read_message(&self, r: u16, reader: Class, scoreboarded: bool) -> String {
+    fn read_message(&self, r: u16, reader: Class, relief: u8, scoreboarded: bool) -> String {
         let u = &self.units[usize::from(r)];
         if scoreboarded {
             return self.scoreboard_message(r, "read", true);
         }
-        let needed = self.table.latency_by_index(file_of(r), u.write_class, reader);
+        let needed = latency::relieved(self.table.latency_by_index(file_of(r), u.write_class, reader), relief);
         let distance = self.cycle - u.write_cycle;
         let writer = self.writer[usize::from(r)].map_or("?", |f| f.name);
         if needed == NEEDS_SCOREBOARD {

@@ -5,6 +5,7 @@
 use super::*;
 use crate::isa::ctrl::Ctrl;
 use crate::isa::parse::parse_inst;
+use crate::sched::info::LATE_READ_CYCLES;
 use crate::sched::latency::{Class, File};
 
 /// One instruction from its listing text and control prefix.
@@ -366,4 +367,27 @@ fn any_later_setter_of_the_queue_covers_an_unscoreboarded_result() {
     assert_eq!(run(120, &code("[B-1---5:R-:W-:Y:S01]")), Ok(()));
     // No wait on either: R34 is not known landed.
     assert!(run(120, &code("[B------:R-:W-:Y:S01]")).is_err_and(|(k, _)| k == 3));
+}
+
+#[test]
+fn imad_reads_the_high_half_of_its_c_pair_later() {
+    // IMAD.HI and IMAD.WIDE read c's high register LATE_READ_CYCLES later
+    // than a and b: ptxas's `@P1 MOV R5, R29` then `@P1 IMAD.HI.U32 R37,
+    // R3, 0x10000, R4` 3 cycles on (sm_100).
+    let table = latency::checking_table(Sm::new(100));
+    let need = table.latency(File::R, Class::Mov, Class::Imad);
+    let late = need - LATE_READ_CYCLES;
+    let mov = format!("[B------:R-:W-:-:S{late:02}]");
+    let one = "[B------:R-:W-:-:S01]";
+    assert_eq!(run(100, &[(&mov, "MOV R5, R29 ;"), (one, "IMAD.HI.U32 R37, R3, 0x10000, R4 ;")]), Ok(()));
+    let wide = format!("[B------:R-:W-:-:S{:02}]", table.latency(File::R, Class::Mov, Class::ImadWide) - LATE_READ_CYCLES);
+    assert_eq!(run(100, &[(&wide, "MOV R5, R29 ;"), (one, "IMAD.WIDE.U32 R6, R3, 0x10, R4 ;")]), Ok(()));
+    // One cycle sooner is a hazard, and the message gives the relieved need.
+    let short = format!("[B------:R-:W-:-:S{:02}]", late - 1);
+    assert_eq!(run(100, &[(&short, "MOV R5, R29 ;"), (one, "IMAD.HI.U32 R37, R3, 0x10000, R4 ;")]), Err((1, format!("R5 read {} cycles after MOV (needs {late})", late - 1))));
+    // The low half and the a and b operands are read at the class's time.
+    assert!(run(100, &[(&mov, "MOV R4, R29 ;"), (one, "IMAD.HI.U32 R37, R3, 0x10000, R4 ;")]).is_err());
+    assert!(run(100, &[(&mov, "MOV R3, R29 ;"), (one, "IMAD.HI.U32 R37, R3, 0x10000, R4 ;")]).is_err());
+    // A 32-bit IMAD has no pair.
+    assert!(run(100, &[(&mov, "MOV R5, R29 ;"), (one, "IMAD R37, R3, 0x10000, R5 ;")]).is_err());
 }
