@@ -424,6 +424,44 @@ fn saturating_add_negates_before_the_clamp() {
 }
 
 #[test]
+fn lea_with_a_negated_addend_carries_as_a_subtraction() {
+    // `(a >> 36) - b` on 64 bits is `LEA.HI.SX32 R6, P0, R5, -R6, 0x1c`
+    // then `LEA.HI.X.SX32` (ptxas 13.5, sm_90 and sm_100): the negated
+    // addend enters as 2^32 minus b's low word, so a low word of 0
+    // carries. Lanes: 0x7000000000000000 >> 36 = 0x7000000, minus
+    // 0x100000000 = 0xffffffff07000000; 0xf000000000000000 >> 36 =
+    // 0xffffffffff000000, minus 0x300000000 = 0xfffffffcff000000 (with
+    // the 32-bit negation's lost carry the high words were one less).
+    // Found by the differential fuzzer, seed 9903589 on sm_100.
+    let ptx = ".version 8.7
+.target sm_90
+.address_size 64
+.visible .entry leasub(.param .u64 in, .param .u64 out) {
+  .reg .b32 %r<2>; .reg .b64 %rd<9>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 16;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.v2.b64 {%rd5, %rd6}, [%rd4];
+  shr.s64 %rd7, %rd5, 36;
+  sub.s64 %rd8, %rd7, %rd6;
+  mul.wide.u32 %rd3, %r1, 8;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.b64 [%rd4], %rd8;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "leasub", "grid": [1, 1, 1], "block": [2, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 32, "fill": "hex", "hex": "0000000000000070000000000100000000000000000000f00000000003000000", "output": false},
+      {"kind": "buffer", "bytes": 16, "fill": "zero", "output": true}]}"#;
+    for sm in [90, 100] {
+        let Some(out) = run_on(sm, "lea_negated_addend", ptx, spec) else { return };
+        assert_eq!(out, "param 1: 00000007ffffffff000000fffcffffff\n", "sm_{sm}");
+    }
+}
+
+#[test]
 fn f16_high_half_conversions_and_f2ip() {
     // ptxas 13.5: `cvt.f64.f16` and `cvt.rpi.f16.f16` of a register's high
     // half are `F2F.F64.F16 R4, R0.H1` and `FRND.F16.CEIL R8, R0.H1` (every

@@ -178,6 +178,17 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     if ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| nan_sign.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|a| signed_results.contains(a))) {
         return true;
     }
+    // `PRODUCER CONSUMER K`: a CONSUMER whose operand K is written by a
+    // PRODUCER (`cvt.s64.u32` then `shl.b64`'s source; `cnot.b32` then a
+    // 16-bit shift's amount).
+    for entry in listed("ptxas-folded-pair\t") {
+        let mut fields = entry.split(' ');
+        let (Some(producer), Some(consumer), Some(Ok(k))) = (fields.next(), fields.next(), fields.next().map(str::parse::<usize>)) else { continue };
+        let produced: Vec<String> = ptx.lines().map(|line| unguarded(line.trim_start())).filter(|line| line.starts_with(producer)).filter_map(|line| operands(line).into_iter().next()).collect();
+        if ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| line.starts_with(consumer) && operands(line).get(k).is_some_and(|a| produced.contains(a))) {
+            return true;
+        }
+    }
     ptx.lines().any(|line| {
         let line = line.trim_start();
         if sat_int_source.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|src| saturated_ints.contains(src)) {
@@ -422,6 +433,23 @@ mod tests {
         // Seed 9112232 (sm_89), minimized.
         assert!(known_ptxas_defect("\t@%p3 neg.f32 %f4, %f0;\n\tcopysign.f32 %f0, %f4, %f1;\n"));
         assert!(!known_ptxas_defect("\tneg.f32 %f4, %f0;\n\tcopysign.f32 %f0, %f1, %f4;\n"));
+    }
+
+    #[test]
+    fn pairs_ptxas_folds_wrongly_are_known_ptxas_defects() {
+        assert!(known_ptxas_defect("\tcvt.s64.u32 %rd2, %r7;\n\tshl.b64 %rd0, %rd2, 28;\n"));
+        assert!(known_ptxas_defect("\t@%p1 cvt.s64.u32 %rd2, %r7;\n\t@!%p0 shl.b64 %rd0, %rd2, 4;\n"));
+        assert!(!known_ptxas_defect("\tcvt.u64.u32 %rd2, %r7;\n\tshl.b64 %rd0, %rd2, 28;\n"));
+        assert!(!known_ptxas_defect("\tcvt.s64.u32 %rd2, %r7;\n\tshl.b64 %rd0, %rd1, 28;\n"));
+        // A 16-bit shift by a `cnot` result (ptxas shifts by R1, or crashes).
+        assert!(known_ptxas_defect("\tcnot.b32 %r8, %r8;\n\tshl.b16 %h0, %h4, %r8;\n"));
+        assert!(known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshr.u16 %h0, %h4, %r9;\n"));
+        assert!(!known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshl.b16 %h0, %h4, %r8;\n"));
+        assert!(!known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshl.b32 %r0, %r4, %r9;\n"));
+        // A value xor its `cnot` (ptxas gives 1 for 0xffffffff ^ 0).
+        assert!(known_ptxas_defect("\tset.ne.u32.u32 %r0, %a0, %a1;\n\tcnot.b32 %r1, %r0;\n\txor.b32 %r2, %r0, %r1;\n"));
+        assert!(known_ptxas_defect("\tcnot.b32 %r1, %r0;\n\txor.b32 %r2, %r1, %r0;\n"));
+        assert!(!known_ptxas_defect("\tcnot.b32 %r1, %r0;\n\tor.b32 %r2, %r0, %r1;\n"));
     }
 
     #[test]

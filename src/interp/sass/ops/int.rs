@@ -414,7 +414,12 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &IntOp) -> Result<(), 
                 // borrow: ptxas's `sub.cc.u32 d, a, c * 32`, whose borrow
                 // the 32-bit negation lost where c << 5 is 0 (seed 9118069).
                 let shifted = if !hi && a.m & NEG != 0 && shifted == 0 { 1u64 << 32 } else { u64::from(shifted) };
-                let sum = shifted + u64::from(bv[l]) + u64::from(cin >> l & 1);
+                // A negated b likewise: `LEA.HI.SX32 R6, P0, R5, -R6, 0x1c`
+                // is the low word of ptxas's `(a >> 36) - b` (sm_90,
+                // sm_100), and carries into the high word's `LEA.HI.X`
+                // when b's low word is 0 (seed 9903589).
+                let addend = if b.m & NEG != 0 && bv[l] == 0 { 1u64 << 32 } else { u64::from(bv[l]) };
+                let sum = shifted + addend + u64::from(cin >> l & 1);
                 out[l] = sum as u32;
                 cm |= ((sum >> 32) as u32 & 1) << l;
             }
