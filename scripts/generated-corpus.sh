@@ -16,7 +16,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$ROOT/target/generated-corpus"
 COUNT="${COUNT:-300}"
 SEED="${SEED:-40000000}"
-SMS=(75 80 86 89 90 100 120)
+SMS=(75 80 86 89 90 100 103 120)
 FUZZGEN="${FUZZGEN:-}"
 if [[ -z "$FUZZGEN" ]]; then
   (cd "$ROOT/fuzz" && CARGO_TARGET_DIR="$ROOT/target/fuzz-target" cargo build --release --quiet --bin fuzzgen)

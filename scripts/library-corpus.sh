@@ -24,7 +24,7 @@ LIBS="$REF/libs"
 SRC_DIR="corpus/library"
 OUT="$ROOT/target/library-corpus"
 JOBS="${JOBS:-2}"
-SMS=(75 80 86 89 90 100 120)
+SMS=(75 80 86 89 90 100 103 120)
 LINE_FLAGS=()
 if [[ -n "${LINEINFO:-}" ]]; then
   OUT="$ROOT/target/library-corpus-lineinfo"
