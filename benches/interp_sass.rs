@@ -55,7 +55,7 @@ fn rec_fib() -> &'static Kernel {
 }
 
 fn options() -> Options {
-    Options { step_budget: u64::MAX, hazards: HazardCheck::Fail, trace: false }
+    Options { step_budget: u64::MAX, hazards: HazardCheck::Fail, ..Default::default() }
 }
 
 fn whole_run(bencher: Bencher, k: &'static Kernel) {

@@ -52,7 +52,7 @@ fn corpus_kernels_run_on_the_sass_interpreter() {
         .collect();
     specs.sort();
     assert!(!specs.is_empty(), "no launch specs");
-    let options = Options { step_budget: 50_000_000, hazards: HazardCheck::Fail, trace: false };
+    let options = Options { step_budget: 50_000_000, hazards: HazardCheck::Fail, ..Default::default() };
     let results: Vec<(String, Result<u64, String>)> = common::par_map(&specs, |path| {
         let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("?").to_string();
         let result = (|| {

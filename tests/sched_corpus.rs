@@ -215,7 +215,7 @@ fn run_case(cubin: &[u8], case: &ptx2sass::internals::interp::conformance::Case,
         loaded.words = w;
     }
     let program = sass::translate(&loaded).map_err(|e| e.to_string())?;
-    let options = Options { step_budget: 20_000_000, hazards: HazardCheck::Fail, trace: false };
+    let options = Options { step_budget: 20_000_000, hazards: HazardCheck::Fail, ..Default::default() };
     sass::exec::run_grid(&program, &mut loaded, &spec, &options).map_err(|e| e.to_string())?;
     let bytes = loaded.launch.buffer_bytes(case.output_param()).ok_or("no output buffer")?;
     case.check_output(bytes)

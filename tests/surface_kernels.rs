@@ -316,7 +316,7 @@ fn spec(c: &Case) -> LaunchSpec {
 
 /// The outputs of a run: each surface of `want`, then the buffer.
 fn outputs(cubin: &[u8], c: &Case, spec: &LaunchSpec, hazards: HazardCheck) -> Result<Vec<Vec<u8>>, String> {
-    let out = sass::run(cubin, spec, &RunOptions { step_budget: 100_000, hazards, trace: false }).map_err(|e| e.to_string())?;
+    let out = sass::run(cubin, spec, &RunOptions { step_budget: 100_000, hazards, ..Default::default() }).map_err(|e| e.to_string())?;
     let mut got: Vec<Vec<u8>> = c.want.iter().map(|(k, _)| out.launch.surface_bytes(*k).unwrap_or_default().to_vec()).collect();
     if let Some((p, _)) = &c.buffer {
         got.push(out.launch.buffer_bytes(*p).unwrap_or_default().to_vec());
@@ -465,7 +465,7 @@ fn formatted_surface_stores_write_their_components() {
     let cache = root.join("target/surface-kernel-cubins");
     std::fs::create_dir_all(&cache).expect("cache directory");
     let run = |cubin: &[u8], hazards: HazardCheck| -> Result<Vec<Vec<u8>>, String> {
-        let out = sass::run(cubin, &spec, &RunOptions { step_budget: 100_000, hazards, trace: false }).map_err(|e| e.to_string())?;
+        let out = sass::run(cubin, &spec, &RunOptions { step_budget: 100_000, hazards, ..Default::default() }).map_err(|e| e.to_string())?;
         Ok((0..bound.len()).map(|k| out.launch.surface_bytes(k).unwrap_or_default().to_vec()).collect())
     };
     let mut failures = Vec::new();

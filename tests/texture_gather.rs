@@ -88,7 +88,7 @@ fn tld4_gathers_the_bilinear_footprint_on_every_sm() {
     let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).expect("parses");
     let (spec, want) = (spec(), expected());
     let run = |cubin: &[u8], hazards| -> Vec<u8> {
-        let out = sass::run(cubin, &spec, &RunOptions { step_budget: 100_000, hazards, trace: false }).unwrap_or_else(|e| panic!("{e}"));
+        let out = sass::run(cubin, &spec, &RunOptions { step_budget: 100_000, hazards, ..Default::default() }).unwrap_or_else(|e| panic!("{e}"));
         out.launch.buffer_bytes(0).expect("output").to_vec()
     };
     for sm in [75u16, 80, 86, 89, 90, 100, 120] {
@@ -109,7 +109,7 @@ fn ptxas_tld4_with_reuse_flags_and_partial_masks_gathers_the_same() {
             let cubin = dir.join(format!("{file}.{sm}.cubin"));
             assert!(common::compile_cubin(&ptxas, sm, &data.join(file), &cubin), "ptxas rejected {file} for sm_{sm}");
             let bytes = std::fs::read(&cubin).expect("cubin");
-            let out = sass::run(&bytes, &spec, &RunOptions { step_budget: 100_000, hazards: HazardCheck::Fail, trace: false }).unwrap_or_else(|e| panic!("{file} sm_{sm}: {e}"));
+            let out = sass::run(&bytes, &spec, &RunOptions { step_budget: 100_000, hazards: HazardCheck::Fail, ..Default::default() }).unwrap_or_else(|e| panic!("{file} sm_{sm}: {e}"));
             assert_eq!(out.launch.buffer_bytes(0).expect("output"), &want[..], "{file} sm_{sm}: ptxas's cubin");
         }
     }

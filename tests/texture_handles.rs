@@ -194,7 +194,7 @@ fn words(bytes: &[u8]) -> Vec<u32> {
 }
 
 fn run(cubin: &[u8], hazards: HazardCheck) -> Result<Vec<u32>, String> {
-    let out = sass::run(cubin, &spec(), &RunOptions { step_budget: 100_000, hazards, trace: false }).map_err(|e| e.to_string())?;
+    let out = sass::run(cubin, &spec(), &RunOptions { step_budget: 100_000, hazards, ..Default::default() }).map_err(|e| e.to_string())?;
     out.launch.buffer_bytes(0).map(words).ok_or_else(|| "no output buffer".into())
 }
 

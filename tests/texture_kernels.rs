@@ -55,7 +55,7 @@ fn spec_and_texel(name: &str) -> Option<(String, u32)> {
 }
 
 fn output(cubin: &[u8], spec: &LaunchSpec) -> Result<Vec<u8>, String> {
-    let out = sass::run(cubin, spec, &RunOptions { step_budget: 100_000, hazards: HazardCheck::Fail, trace: false }).map_err(|e| e.to_string())?;
+    let out = sass::run(cubin, spec, &RunOptions { step_budget: 100_000, hazards: HazardCheck::Fail, ..Default::default() }).map_err(|e| e.to_string())?;
     out.launch.buffer_bytes(0).map(<[u8]>::to_vec).ok_or_else(|| "no output buffer".into())
 }
 

@@ -41,7 +41,7 @@ fn run_case(manifest: &Manifest, case: &conformance::Case, sm: u16) -> Outcome {
         }
     };
     let spec = case.launch_spec();
-    let options = RunOptions { step_budget: 20_000_000, hazards: HazardCheck::Fail, trace: false };
+    let options = RunOptions { step_budget: 20_000_000, hazards: HazardCheck::Fail, ..Default::default() };
     let result = sass::run(&compiled.cubin, &spec, &options).map_err(|e| e.to_string()).and_then(|out| {
         let bytes = out.launch.buffer_bytes(case.output_param()).ok_or("no output buffer")?;
         case.check_output(bytes)

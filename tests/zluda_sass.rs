@@ -34,7 +34,7 @@ fn zluda_cases_run_on_the_sass_interpreter() {
             }
         }
     }
-    let options = Options { step_budget: 20_000_000, hazards: HazardCheck::Fail, trace: false };
+    let options = Options { step_budget: 20_000_000, hazards: HazardCheck::Fail, ..Default::default() };
     let results: Vec<(u16, String, Result<(), String>)> = common::par_map(&jobs, |&(sm, i)| {
         let case = &manifest.cases[i];
         let result = (|| {

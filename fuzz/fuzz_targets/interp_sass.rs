@@ -18,7 +18,7 @@ const SMS: [u32; 5] = [75, 80, 90, 100, 120];
 
 fuzz_target!(|data: &[u8]| {
     let Some((&mode, rest)) = data.split_first() else { return };
-    let options = Options { step_budget: 2_000, hazards: if mode & 2 == 0 { HazardCheck::Report } else { HazardCheck::Fail }, trace: false };
+    let options = Options { step_budget: 2_000, hazards: if mode & 2 == 0 { HazardCheck::Report } else { HazardCheck::Fail }, ..Default::default() };
     let threads = u32::from(mode >> 2) + 1;
     let spec = LaunchSpec {
         kernel: "k".into(),

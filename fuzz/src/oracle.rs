@@ -178,6 +178,12 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     if ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| nan_sign.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|a| signed_results.contains(a))) {
         return true;
     }
+    // An opcode whose 16-bit source ptxas tests in the whole 32-bit
+    // register that packs it with another 16-bit register (`cnot.b16`).
+    let packed = listed("ptxas-packed-half-test\t");
+    if ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| packed.iter().any(|o| line.starts_with(o))) {
+        return true;
+    }
     // `PRODUCER CONSUMER K`: a CONSUMER whose operand K is written by a
     // PRODUCER (`cvt.s64.u32` then `shl.b64`'s source; `cnot.b32` then a
     // 16-bit shift's amount).
@@ -189,6 +195,27 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
             return true;
         }
     }
+    // Register copies (`mov.b16 %h2, %h0`), so that `min.f16 %h0, %h2,
+    // %h0` counts as one source twice: ptxas sees through the copy.
+    let copies: Vec<(String, String)> = ptx
+        .lines()
+        .map(|line| unguarded(line.trim_start()))
+        .filter(|line| line.starts_with("mov."))
+        .filter_map(|line| match operands(line).as_slice() {
+            [d, s] if s.starts_with('%') && d.starts_with('%') => Some((d.clone(), s.clone())),
+            _ => None,
+        })
+        .collect();
+    let root = |r: &str| -> String {
+        let mut r = r.to_string();
+        for _ in 0..8 {
+            match copies.iter().find(|(d, _)| *d == r) {
+                Some((_, s)) => r = s.clone(),
+                None => break,
+            }
+        }
+        r
+    };
     ptx.lines().any(|line| {
         let line = line.trim_start();
         if sat_int_source.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|src| saturated_ints.contains(src)) {
@@ -202,7 +229,7 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
         let line = unguarded(line);
         let sources_alike = || {
             let operands: Vec<&str> = line.split_once(char::is_whitespace).map_or("", |(_, r)| r).trim_end_matches([';', ' ']).split(',').map(str::trim).collect();
-            operands.len() == 3 && operands[1] == operands[2]
+            operands.len() == 3 && root(operands[1]) == root(operands[2])
         };
         same_sources.iter().any(|o| line.starts_with(o)) && sources_alike()
     })
@@ -325,7 +352,7 @@ pub fn run_sass_checked(cubin: &[u8], spec: &LaunchSpec) -> Result<(String, Opti
     static CHECK: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     let check = *CHECK.get_or_init(|| std::env::var_os("PTX2SASS_FUZZ_HAZARDS").is_some());
     let hazards = if check { isass::HazardCheck::Report } else { isass::HazardCheck::Off };
-    let options = isass::Options { step_budget: STEP_BUDGET, hazards, trace: false };
+    let options = isass::Options { step_budget: STEP_BUDGET, hazards, ..Default::default() };
     isass::run(cubin, spec, &options).map(|o| (o.launch.outputs_text(), o.hazards.first().map(|h| h.to_string()))).map_err(|e| e.to_string())
 }
 
@@ -414,6 +441,9 @@ mod tests {
         assert!(!known_ptxas_defect("\t@%p0 add.u32 %r0, %r0, 1; // set. in a comment\n"));
         assert!(known_ptxas_defect("\tmin.f16 %h4, %h2, %h2;\n"));
         assert!(!known_ptxas_defect("\tmin.f16 %h4, %h2, %h3;\n"));
+        // Through a copy (seed 9923906, sm_80).
+        assert!(known_ptxas_defect("\tmov.b16 %h2, %h0;\n\tmin.f16 %h0, %h2, %h0;\n"));
+        assert!(!known_ptxas_defect("\tmov.b16 %h2, %h1;\n\tmin.f16 %h0, %h2, %h0;\n"));
     }
 
     #[test]
@@ -446,6 +476,9 @@ mod tests {
         assert!(known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshr.u16 %h0, %h4, %r9;\n"));
         assert!(!known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshl.b16 %h0, %h4, %r8;\n"));
         assert!(!known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshl.b32 %r0, %r4, %r9;\n"));
+        // `cnot.b16` of a register ptxas packs with another.
+        assert!(known_ptxas_defect("\t@%p1 cnot.b16 %h4, %h2;\n"));
+        assert!(!known_ptxas_defect("\tcnot.b32 %r4, %r2;\n"));
         // A value xor its `cnot` (ptxas gives 1 for 0xffffffff ^ 0).
         assert!(known_ptxas_defect("\tset.ne.u32.u32 %r0, %a0, %a1;\n\tcnot.b32 %r1, %r0;\n\txor.b32 %r2, %r0, %r1;\n"));
         assert!(known_ptxas_defect("\tcnot.b32 %r1, %r0;\n\txor.b32 %r2, %r1, %r0;\n"));

@@ -20,10 +20,13 @@ commands:
   asm -arch=sm_XX FILE.sass -o FILE.bin
                                  assemble a listing into raw instruction
                                  words, all functions in order
-  run --launch SPEC.json [--hazards fail|report|off] [--steps N] [--trace] FILE.cubin
+  run --launch SPEC.json [--hazards fail|report|off] [--steps N] [--trace] [--trace-lane L] FILE.cubin
                                  run one kernel in the SASS interpreter and
                                  print its output buffers (`param N: <hex>`,
-                                 as scripts/gpu-run.py does)
+                                 as scripts/gpu-run.py does); --trace prints
+                                 each issued instruction with R0-R23 and
+                                 P0-P6 of the first executing lane (of lane
+                                 L with --trace-lane L, while it executes)
 
 Listing lines are `/*address*/ [control] instruction ;`, the instruction as
 nvdisasm prints it; words the decoder does not know yet print as
@@ -177,6 +180,13 @@ fn run(args: &[String]) -> ExitCode {
                 }
             }
             "--trace" => options.trace = true,
+            "--trace-lane" => match value().and_then(|v| v.parse::<u8>().ok()).filter(|l| *l < 32) {
+                Some(l) => {
+                    options.trace = true;
+                    options.trace_lane = l;
+                }
+                None => return usage("--trace-lane needs a lane number below 32".into()),
+            },
             "--steps" => match value().and_then(|v| v.parse().ok()) {
                 Some(n) => options.step_budget = n,
                 None => return usage("--steps needs a number".into()),

@@ -21,7 +21,7 @@ pub fn sms_of(text: &str) -> Vec<u16> {
 
 /// The output buffers after a run of `cubin`.
 pub fn outputs(cubin: &[u8], spec: &LaunchSpec, spec_text: &str, hazards: HazardCheck) -> Result<Vec<u8>, String> {
-    let options = RunOptions { step_budget: 1_000_000, hazards, trace: false };
+    let options = RunOptions { step_budget: 1_000_000, hazards, ..Default::default() };
     let out = sass::run(cubin, spec, &options).map_err(|e| e.to_string())?;
     output_bytes(&out.launch, spec_text)
 }

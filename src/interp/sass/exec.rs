@@ -694,7 +694,7 @@ fn run_warp(program: &Program, cta: &mut Cta, w: &mut Warp, memory: &mut crate::
             }
         }
         if options.trace {
-            trace(program, cta, w, pc, exec);
+            trace(program, cta, w, pc, exec, options.trace_lane);
         }
         if let Err(e) = step(cta, w, gi, pc, exec, &code.op, memory) {
             return Err(located(cta, w, pc, if exec != 0 { exec } else { group_mask }, e));
@@ -720,12 +720,12 @@ fn located(cta: &Cta, w: &Warp, pc: u32, mask: u32, e: InterpError) -> InterpErr
     if e.thread.is_none() { e.in_thread(cta.ctaid, tid_of(cta.block, w.first_thread + mask.trailing_zeros())) } else { e }
 }
 
-fn trace(program: &Program, cta: &Cta, w: &Warp, pc: u32, exec: u32) {
+fn trace(program: &Program, cta: &Cta, w: &Warp, pc: u32, exec: u32, lane: u8) {
     let text = program.insts.get(pc as usize).map_or_else(String::new, |i| i.text(cta.loaded.sm, u64::from(pc) * 16));
-    let l = exec.trailing_zeros().min(31) as usize;
+    let l = if lane < 32 && exec >> lane & 1 != 0 { usize::from(lane) } else { exec.trailing_zeros().min(31) as usize };
     let regs: Vec<String> = (0..24).map(|r| format!("{:x}", w.r[r][l])).collect();
     let preds: Vec<String> = (0..7).map(|p| format!("{}", w.p[p] >> l & 1)).collect();
-    eprintln!("w{} {:04x} exec {exec:08x} {text:<50} R0-23 {} P {}", w.first_thread / 32, pc * 16, regs.join(" "), preds.join(""));
+    eprintln!("w{} {:04x} exec {exec:08x} {text:<50} lane {l} R0-23 {} P {}", w.first_thread / 32, pc * 16, regs.join(" "), preds.join(""));
 }
 
 fn site(cta: &Cta, pc: u32) -> Site {

@@ -55,11 +55,14 @@ pub struct Options {
     /// Print every issued instruction with the first lane's registers
     /// (debugging aid, to stderr).
     pub trace: bool,
+    /// The lane whose registers the trace prints while it executes (the
+    /// first executing lane otherwise).
+    pub trace_lane: u8,
 }
 
 impl Default for Options {
     fn default() -> Options {
-        Options { step_budget: 100_000_000, hazards: HazardCheck::Fail, trace: false }
+        Options { step_budget: 100_000_000, hazards: HazardCheck::Fail, trace: false, trace_lane: 0 }
     }
 }
 
