@@ -210,7 +210,8 @@ fn run(args: &[String]) -> ExitCode {
             for h in &out.hazards {
                 eprintln!("sass run: {file}: {h}");
             }
-            print!("{}", out.launch.outputs_text());
+            // A closed pipe (`sass run ... | head`) is not an error.
+            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.launch.outputs_text().as_bytes());
             ExitCode::SUCCESS
         }
         Err(e) => {
