@@ -237,6 +237,25 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0xbba2bba200025431, 0x002fca000005283d, "@P5 HFMA2.FTZ.SAT R2, R0.H0_H0, R61.H0_H0, -0.9541015625, -0.9541015625 ;"),
     (75, 0xbba2bba200025431, 0x002fca000005283d, "@P5 HFMA2.FTZ.SAT R2, R0.H0_H0, R61.H0_H0, -0.9541015625, -0.9541015625 ;"),
     (120, 0xbba2bba200025431, 0x002fca000005283d, "@P5 HFMA2.FTZ.SAT R2, R0.H0_H0, R61.H0_H0, -0.9541015625, -0.9541015625 ;"),
+    // UVIADD (ptxas's sm_120 code for a generated program, seed 9930775)
+    // and its uniform-register form.
+    (120, 0x0000000204057849, 0x000fe20008010400, "UVIADD.S32.ISAT UR5, UR4, 0x2 ;"),
+    (120, 0x0000000604057249, 0x000fe20008010400, "UVIADD.S32.ISAT UR5, UR4, UR6 ;"),
+    // HMUL2 with a uniform b (ptxas's sm_103 code for a generated program,
+    // seed 9932830), and that word on sm_75 and sm_120.
+    (100, 0x2000000411067c32, 0x041fe20008000800, "HMUL2 R6, R17.reuse.H0_H0, UR4.H0_H0 ;"),
+    (75, 0x2000000411067c32, 0x041fe20008000800, "HMUL2 R6, R17.reuse.H0_H0, UR4.H0_H0 ;"),
+    (120, 0x2000000411067c32, 0x041fe20008000800, "HMUL2 R6, R17.reuse.H0_H0, UR4.H0_H0 ;"),
+    // HSETP2 with a uniform b (ptxas's sm_103 code for a generated
+    // program, seed 9932830), and that word on sm_75 and sm_120.
+    (100, 0x2000000411007e34, 0x000fe2000a721800, "HSETP2.LT.AND P1, PT, R17.H0_H0, UR4.H0_H0, P4 ;"),
+    (75, 0x2000000411007e34, 0x000fe2000a721800, "HSETP2.LT.AND P1, PT, R17.H0_H0, UR4.H0_H0, P4 ;"),
+    (120, 0x2000000411007e34, 0x000fe2000a721800, "HSETP2.LT.AND P1, PT, R17.H0_H0, UR4.H0_H0, P4 ;"),
+    // UFRND (ptxas's sm_120 code for a generated program, seed 9933311),
+    // its f32 and immediate forms.
+    (120, 0x000000040004725d, 0x000fe2000810c800, "UFRND.F16.TRUNC UR4, UR4 ;"),
+    (120, 0x000000040004725d, 0x000fe2000820d000, "UFRND.TRUNC UR4, UR4 ;"),
+    (120, 0x000000040004785d, 0x000fe2000810c800, "UFRND.F16.TRUNC UR4, 2.384185791015625e-07 ;"),
     // USGXT (ptxas's sm_86 code for a generated program, seed 9929073),
     // and that word on sm_75 and sm_120.
     (86, 0x000000120404789a, 0x000fe20008000000, "USGXT.U32 UR4, UR4, 0x12 ;"),

@@ -611,6 +611,15 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         // R37, R22, UR4`; bit flips print `.32`, `.16x2`, ..., `-R42`).
         v.push(Form { sms: (120, 120), ..g.form("VIADD", 0x836, NONE, &[LANES, ISAT], vec![RD, gpr(24, Some(72), Some(0)), Slot::Imm32 { signed: false }]) });
         v.push(Form { sms: (120, 120), ..g.form("VIADD", 0xc36, NONE, &[LANES, ISAT], vec![RD, gpr(24, Some(72), Some(0)), g.uniform_b(Some(63), None)]) });
+        // UVIADD, the uniform datapath's (sm_120; nvdisasm refuses the
+        // words on SM100 and SM90): b a uniform register (0x249, `-` 63)
+        // or an immediate (0x849); VIADD's lane type and `.ISAT`, a's `-`
+        // 72, bit 91 set (`UVIADD.S32.ISAT UR5, UR4, 0x2`: ptxas 13.5's
+        // sm_120 code for a generated program, seed 9930775; bit flips).
+        const UNIFORM_ALU: &[(Field, u64)] = &[(f(91, 91), 1)];
+        let ur = |lo: u8, neg: u8| Slot::Ur { field: g.ur_field(lo), neg: Some(neg), abs: None, not: None };
+        v.push(uniform(Form { sms: (120, 120), ..g.form("UVIADD", 0x249, UNIFORM_ALU, &[LANES, ISAT], vec![ur_d, ur(24, 72), ur(32, 63)]) }));
+        v.push(uniform(Form { sms: (120, 120), ..g.form("UVIADD", 0x849, UNIFORM_ALU, &[LANES, ISAT], vec![ur_d, ur(24, 72), Slot::Imm32 { signed: false }]) }));
     }
     // POPC, BREV, FLO: one source in the b position (bit 63 prints `~`);
     // FLO's bit 73 is signedness (`.U32` when clear), bit 74 `.SH`, and its
@@ -1147,7 +1156,7 @@ fn half_source_float_ops(v: &mut Vec<Form>, g: Generation) {
 
 /// The uniform-datapath float instructions of sm_120 (nvdisasm refuses
 /// them on SM100): UFADD (0x254, 0x454), UFFMA (0x255, 0x455, 0x855),
-/// UFMUL (0x256, 0x856) and UFSETP (0x253, 0x853), with FADD's, FFMA's,
+/// UFMUL (0x256, 0x856), UFSETP (0x253, 0x853) and UFRND (below), with FADD's, FFMA's,
 /// FMUL's and FSETP's fields and uniform registers (8 bits) where those
 /// have general ones: a 24 (`-` 72, `|x|` 73), b 32 (`-` 63, `|x|` 62) or
 /// in the c field 64 (`-` 75, `|x|` 74), an f32 immediate in 32–63; bit 91
@@ -1183,6 +1192,21 @@ fn uniform_float_ops(v: &mut Vec<Form>, g: Generation) {
     ];
     for (name, opcode, fixed, mods, slots) in forms {
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form(name, opcode, fixed, mods, slots) });
+    }
+    // UFRND: FRND's fields (the type 75–77 and 84–85, 1 `.F16` or 2 for
+    // f32, no f64; rounding 78–79, `.FTZ` 80) with the source in b, a
+    // uniform register (0x25d, `-` 63, `|x|` 62) or an immediate of the
+    // type (0x85d). `UFRND.F16.TRUNC UR4, UR4`: ptxas 13.5's sm_120 code
+    // for a generated program, seed 9933311; bit flips.
+    const ROUND_INT: ModField = ModField { field: f(78, 79), names: &["", ".FLOOR", ".CEIL", ".TRUNC"], extra: None };
+    const F16_TYPE: ModField = ModField { field: f(84, 85), names: &[UNMEASURED, ".F16", UNMEASURED, UNMEASURED], extra: None };
+    const F32_TYPE: ModField = ModField { field: f(84, 85), names: &[UNMEASURED, UNMEASURED, "", UNMEASURED], extra: None };
+    const F16_FIXED: &[(Field, u64)] = &[(f(91, 91), 1), (f(75, 77), 1), (f(72, 74), 0)];
+    const F32_FIXED: &[(Field, u64)] = &[(f(91, 91), 1), (f(75, 77), 2), (f(72, 74), 0)];
+    for (fixed, ty, immediate) in [(F16_FIXED, F16_TYPE, Slot::Half), (F32_FIXED, F32_TYPE, imm)] {
+        let mods: &'static [ModField] = Box::leak(vec![FTZ, ty, ROUND_INT].into_boxed_slice());
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UFRND", 0x25d, fixed, mods, vec![ud, b]) });
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UFRND", 0x85d, fixed, mods, vec![ud, immediate]) });
     }
 }
 

@@ -243,6 +243,12 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
             }
         }
         v.push(form("HMUL2", 0x232, off, mul, src(32, 63, 62, 1), sw));
+        // b a uniform register: 0xc32 (not HADD2's 0xe30 pattern), `-` 63,
+        // swizzle 60–61; its `|x|` (62) kept 0 as HADD2's (`HMUL2 R6,
+        // R17.H0_H0, UR4.H0_H0`: ptxas 13.5's sm_103 code for a generated
+        // program, seed 9932830; bit flips on SM100, the word decodes
+        // alike on SM75–SM120).
+        v.push(form("HMUL2", 0xc32, off_u, mul, g.uniform_b(Some(63), None), sw));
     }
     // HADD2 with two f16 immediates (0x430): a as in the register form,
     // the immediates in 32–63; 85 (`.BF16_V2`, which prints them as bf16)
@@ -309,6 +315,13 @@ fn setp(v: &mut Vec<Form>, g: Generation) {
     if let Some(sms) = bf16_sms(g) {
         v.push(Form { sms, operand_suffixes: &SWZ, ..g.form("HSETP2.BF16_V2", 0x234, COMPARE_BF16_V2, MODS, slots) });
     }
+    // b a uniform register (0xe34, bit 91): `-` 63, swizzle 60–61, its
+    // `|x|` (62) kept 0 as HADD2's (`HSETP2.LT.AND P1, PT, R17.H0_H0,
+    // UR4.H0_H0, P4`: ptxas 13.5's sm_103 code for a generated program,
+    // seed 9932830; bit flips on SM103, the word decodes alike on SM75).
+    const UNIFORM_FIXED: &[(Field, u64)] = &[(f(64, 65), 0), (f(62, 62), 0)];
+    let uniform_slots = vec![p(81), p(84), a, g.uniform_b(Some(63), None), pred(87, PredShow::Always)];
+    v.push(Form { operand_suffixes: &SWZ, ..g.form("HSETP2", 0xe34, UNIFORM_FIXED, MODS, uniform_slots) });
 }
 
 /// HSET2's and HSETP2's `.BF16_V2`: bits 64–65 = 2 (1 and 3 print

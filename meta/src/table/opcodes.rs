@@ -160,6 +160,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("UFFMA", Uniform),
     op("UFLO", Uniform),
     op("UFMUL", Uniform),
+    op("UFRND", Uniform),
     op("UFSETP", Uniform),
     op("UGETNEXTWORKID", Async).opaque().memory(Space::Shared, false, true),
     op("UI2F", Alu),
@@ -187,6 +188,7 @@ pub const OPCODES: &[OpFacts] = &[
     // Closes a bulk group, counted on scoreboard 0 as LDGDEPBAR's groups.
     op("UTCATOMSWS", Async).opaque().memory(Space::Shared, true, true),
     op("UTMACMDFLUSH", Control).opaque().async_group(AsyncGroup::Commit),
+    op("UVIADD", Uniform),
     op("UVIMNMX", Alu),
     op("VABSDIFF", Alu),
     op("VABSDIFF4", Alu),

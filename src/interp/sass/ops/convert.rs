@@ -101,7 +101,7 @@ impl Translator<'_> {
                 let bf16 = cx.has(Mod::BF16);
                 Op::Convert(ConvertOp::F2fp { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, bf16, relu: cx.has(Mod::RELU), satfinite: cx.has(Mod::SATFINITE), rnd: cx.rnd() })
             }
-            Opcode::FRND => {
+            Opcode::FRND | Opcode::UFRND => {
                 let fmt = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let w = if fmt == Fmt::F64 { 2 } else { 1 };
                 let a = self.half_aware_src(inst, cx.o(1)?, cx.sl(1), w)?;

@@ -99,11 +99,11 @@ impl Translator<'_> {
                 Op::Int(IntOp::Bytes { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, p, signed: cx.has(Mod::S8x4) })
             }
             // `.S32.ISAT`: a saturating signed add; other lane types are not modelled.
-            Opcode::VIADD if cx.has(Mod::ISAT) => match toks {
+            Opcode::VIADD | Opcode::UVIADD if cx.has(Mod::ISAT) => match toks {
                 [Mod::S32, Mod::ISAT] => Op::Int(IntOp::IaddSat { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)? }),
                 _ => return Err(Bad),
             },
-            Opcode::VIADD if toks.iter().all(|t| *t == Mod::_32) => {
+            Opcode::VIADD | Opcode::UVIADD if toks.iter().all(|t| *t == Mod::_32) => {
                 let z = S { r: RZ, m: 0 };
                 Op::Int(IntOp::Iadd3 { d: self.dst(cx.o(0)?)?, co: [P_SINK, P_SINK], a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, c: z, ci: None })
             }
