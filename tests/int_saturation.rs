@@ -1,5 +1,6 @@
 //! Saturated integer conversions from 64-bit integers (`cvt.sat.s8.s64`,
-//! `cvt.sat.u32.s64`, `cvt.sat.s64.u64`, ... and `cvt.sat.u64.s32`): the
+//! `cvt.sat.u32.s64`, `cvt.sat.s64.u64`, ... and `cvt.sat.u64.s32`) and
+//! to u32 from signed 8- and 16-bit integers (`cvt.sat.u32.s16`): the
 //! value clamped to the destination's range. ptx2sass's code for every
 //! such pair PTX allows (ptxas refuses `.sat` where nothing can be out of
 //! range) runs in the SASS interpreter on boundary values on sm_75, sm_90
@@ -16,6 +17,9 @@ const CONVERSIONS: &[(&str, &str, usize)] = &[
     ("s8", "s64", 0), ("u8", "s64", 8), ("s16", "s64", 16), ("u16", "s64", 24), ("s32", "s64", 32), ("u32", "s64", 40), ("u64", "s64", 48),
     ("s8", "u64", 56), ("u8", "u64", 64), ("s16", "u64", 72), ("u16", "u64", 80), ("s32", "u64", 88), ("u32", "u64", 96), ("s64", "u64", 104),
     ("u64", "s8", 112), ("u64", "s16", 128), ("u64", "s32", 144),
+    // Widening to u32 from a signed 8- or 16-bit source: negative values
+    // become 0 (the fuzz-generated programs' `cvt.sat.u32.s16`).
+    ("u32", "s8", 160), ("u32", "s16", 168),
 ];
 
 /// The clamped value of `v` (the thread's 64-bit input, read as the source

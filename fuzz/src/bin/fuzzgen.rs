@@ -31,8 +31,8 @@
 //! (both cubins agree, the PTX interpreter does not), ref-hazard (outputs
 //! agree, and the SASS interpreter's hazard checker reported a hazard in
 //! ptxas's cubin: a false alarm of the checker), ours-hazard (outputs
-//! agree, and it reported one in ours); these two with
-//! `PTX2SASS_FUZZ_HAZARDS` set only.
+//! agree, and it reported one in ours); these two unless
+//! `PTX2SASS_FUZZ_HAZARDS=0` turns the checker off.
 
 use arbitrary::Unstructured;
 use ptx2sass::internals::interp::launch::splitmix64_bytes;
