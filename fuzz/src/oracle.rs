@@ -178,6 +178,26 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     if ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| nan_sign.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|a| signed_results.contains(a))) {
         return true;
     }
+    // An f16 operation reading a register that a later guarded
+    // conversion of the same straight-line code rewrites: ptxas pairs the
+    // f16 operation with a later one into one HADD2 and reads the
+    // register after the conversion.
+    for redefiner in listed("ptxas-f16-guarded-redefinition\t") {
+        let mut read: Vec<String> = Vec::new();
+        for line in ptx.lines().map(str::trim_start) {
+            if line.ends_with(':') {
+                read.clear();
+                continue;
+            }
+            let opcode = unguarded(line).split_whitespace().next().unwrap_or("");
+            let f16_arithmetic = ["add.", "sub.", "mul.", "fma."].iter().any(|o| opcode.starts_with(o)) && opcode.ends_with(".f16");
+            if f16_arithmetic {
+                read.extend(operands(unguarded(line)).into_iter().skip(1));
+            } else if line.starts_with('@') && opcode.starts_with(redefiner) && operands(unguarded(line)).first().is_some_and(|d| read.contains(d)) {
+                return true;
+            }
+        }
+    }
     // An opcode whose 16-bit source ptxas tests in the whole 32-bit
     // register that packs it with another 16-bit register (`cnot.b16`).
     let packed = listed("ptxas-packed-half-test\t");
@@ -474,6 +494,11 @@ mod tests {
         assert!(known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshr.u16 %h0, %h4, %r9;\n"));
         assert!(!known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshl.b16 %h0, %h4, %r8;\n"));
         assert!(!known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshl.b32 %r0, %r4, %r9;\n"));
+        // An f16 add reading %h0, then a guarded conversion rewriting it
+        // (seed 9939363; not after a label in between, nor unguarded).
+        assert!(known_ptxas_defect("\tadd.rn.f16 %h2, %h0, %h1;\n\t@%p1 cvt.rzi.sat.s16.f32 %h0, %f1;\n"));
+        assert!(!known_ptxas_defect("\tadd.rn.f16 %h2, %h0, %h1;\n$L:\n\t@%p1 cvt.rzi.sat.s16.f32 %h0, %f1;\n"));
+        assert!(!known_ptxas_defect("\tadd.rn.f16 %h2, %h0, %h1;\n\tcvt.rzi.sat.s16.f32 %h0, %f1;\n"));
         // `cnot.b16` of a register ptxas packs with another.
         assert!(known_ptxas_defect("\t@%p1 cnot.b16 %h4, %h2;\n"));
         assert!(!known_ptxas_defect("\tcnot.b32 %r4, %r2;\n"));
