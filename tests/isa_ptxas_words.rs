@@ -251,6 +251,12 @@ const WORDS: &[common::measured_words::Word] = &[
     (100, 0x2000000411007e34, 0x000fe2000a721800, "HSETP2.LT.AND P1, PT, R17.H0_H0, UR4.H0_H0, P4 ;"),
     (75, 0x2000000411007e34, 0x000fe2000a721800, "HSETP2.LT.AND P1, PT, R17.H0_H0, UR4.H0_H0, P4 ;"),
     (120, 0x2000000411007e34, 0x000fe2000a721800, "HSETP2.LT.AND P1, PT, R17.H0_H0, UR4.H0_H0, P4 ;"),
+    // UF2I of an immediate (ptxas's sm_120 code for a generated program,
+    // seed 9970999).
+    (120, 0x3f8000000004785c, 0x000fe20008202900, "UF2I.S16.NTZ UR4, 1 ;"),
+    // F2FP with an immediate b (the same program), and that word on sm_90.
+    (120, 0x3f800000ff0b783e, 0x000fce00000180ff, "F2FP.F16.F32.PACK_AB.RZ R11, RZ, 1 ;"),
+    (90, 0x3f800000ff0b783e, 0x000fce00000180ff, "F2FP.F16.F32.PACK_AB.RZ R11, RZ, 1 ;"),
     // UFRND (ptxas's sm_120 code for a generated program, seed 9933311),
     // its f32 and immediate forms.
     (120, 0x000000040004725d, 0x000fe2000810c800, "UFRND.F16.TRUNC UR4, UR4 ;"),

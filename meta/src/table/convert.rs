@@ -151,6 +151,9 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
         let fixed = leak_fixed(vec![(f(73, 74), 0), (f(84, 85), 2), (f(91, 91), 1)]);
         let mods = leak_mods(vec![FTZ, d32, ROUND_INT, NTZ]);
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UF2I", 0x25c, fixed, mods, vec![ur_d, ur_b]) });
+        // An f32 immediate source (0x85c, 32–63): `UF2I.S16.NTZ UR4, 1`,
+        // ptxas 13.5's sm_120 code for a generated program, seed 9970999.
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UF2I", 0x85c, fixed, mods, vec![ur_d, f32_imm]) });
     }
 
     // The high half of an F16 source (bit 60 `.H1`, printed after the

@@ -446,7 +446,11 @@ fn f2fp(v: &mut Vec<Form>, g: Generation) {
     };
     let a = gpr(24, None, Some(0));
     for &(sms, mods) in variants {
-        for (form, b) in [(0x200u16, gpr(32, None, Some(1))), (0xa00, cbank(None, None, None)), (0xc00, g.uniform_b(None, None))] {
+        // An f32 immediate b too (0x83e, 32–63: `F2FP.F16.F32.PACK_AB.RZ
+        // R11, RZ, 1`, ptxas 13.5's sm_120 code for a generated program,
+        // seed 9970999; nvdisasm reads the word alike on SM90).
+        let imm = Slot::Float { f64: false, shadowed: None };
+        for (form, b) in [(0x200u16, gpr(32, None, Some(1))), (0x800, imm), (0xa00, cbank(None, None, None)), (0xc00, g.uniform_b(None, None))] {
             if g.wide_ur && form == 0xa00 {
                 continue;
             }
