@@ -454,6 +454,10 @@ mod tests {
     fn guarded_set_and_testp_are_known_ptxas_defects() {
         assert!(known_ptxas_defect("\t@!%p1 set.ls.u32.u16 %r6, %h5, %h2;\n"));
         assert!(known_ptxas_defect("  @%p0 testp.finite.f32 %p1, %f0;"));
+        assert!(known_ptxas_defect("\t@%p1 cvt.sat.u8.s16 %h2, %h4;\n\tcvt.u64.u8 %rd5, %h2;\n"));
+        // A negation's NaN bits seen through a bit copy (seed 9967058).
+        assert!(known_ptxas_defect("\t@%p3 neg.f32 %f2, %f4;\n\tmov.b32 %r2, %f2;\n"));
+        assert!(!known_ptxas_defect("\tadd.f32 %f2, %f4, %f4;\n\tmov.b32 %r2, %f2;\n"));
         // Unguarded, or setp (a predicate destination): not the defect.
         assert!(!known_ptxas_defect("\tset.ls.u32.u16 %r6, %h5, %h2;\n\t@%p0 setp.lt.u32 %p1, %r0, %r1;\n"));
         assert!(!known_ptxas_defect("\t@%p0 add.u32 %r0, %r0, 1; // set. in a comment\n"));
