@@ -246,6 +246,13 @@ const WORDS: &[common::measured_words::Word] = &[
     (100, 0x2000000411067c32, 0x041fe20008000800, "HMUL2 R6, R17.reuse.H0_H0, UR4.H0_H0 ;"),
     (75, 0x2000000411067c32, 0x041fe20008000800, "HMUL2 R6, R17.reuse.H0_H0, UR4.H0_H0 ;"),
     (120, 0x2000000411067c32, 0x041fe20008000800, "HMUL2 R6, R17.reuse.H0_H0, UR4.H0_H0 ;"),
+    // HFMA2 with a uniform b (ptxas's sm_75 code for a generated program,
+    // seed 9985880), that word on sm_90..sm_120, and with b negated and
+    // `.FTZ` (bits 63 and 80, nvdisasm).
+    (75, 0x30000004002d7c31, 0x002fe20008040c25, "HFMA2 R45, R0.H1_H1, UR4.H1_H1, R37.H0_H0 ;"),
+    (90, 0x30000004002d7c31, 0x002fe20008040c25, "HFMA2 R45, R0.H1_H1, UR4.H1_H1, R37.H0_H0 ;"),
+    (100, 0x30000004002d7c31, 0x002fe20008040c25, "HFMA2 R45, R0.H1_H1, UR4.H1_H1, R37.H0_H0 ;"),
+    (120, 0xb0000004002d7c31, 0x002fe20008050c25, "HFMA2.FTZ R45, R0.H1_H1, -UR4.H1_H1, R37.H0_H0 ;"),
     // HSETP2 with a uniform b (ptxas's sm_103 code for a generated
     // program, seed 9932830), and that word on sm_75 and sm_120.
     (100, 0x2000000411007e34, 0x000fe2000a721800, "HSETP2.LT.AND P1, PT, R17.H0_H0, UR4.H0_H0, P4 ;"),

@@ -73,6 +73,20 @@ pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(form((80, 89), "HFMA2.MMA", 0x235, MMA_NO_BF16, &[FTZ_FMZ, SAT], &[], slots.clone()));
         v.push(form((90, 90), "HFMA2.MMA", 0x235, MMA, &[TYPE, FTZ_FMZ, SAT], &[], slots));
     }
+    // b a uniform register (0xc31, bit 91): `-` 63 and swizzle 60–61 as
+    // the register b's; its `|x|` (62, which nvdisasm prints) kept 0 as
+    // the other uniform-b half forms' (`HFMA2 R45, R0.H1_H1, UR4.H1_H1,
+    // R37.H0_H0`: ptxas 13.5's sm_75 code for a generated program, seed
+    // 9985880; bit flips on SM75, SM90, SM100 and SM120).
+    const UNIFORM_B: &[(Field, u64)] = &[(f(78, 79), 0), (f(62, 62), 0)];
+    const UNIFORM_B_NO_BF16: &[(Field, u64)] = &[(f(78, 79), 0), (f(85, 85), 0), (f(62, 62), 0)];
+    let uniform_slots = vec![RD, reg(24, 72, 73, 0), g.uniform_b(Some(63), None), reg(64, 84, 83, 2)];
+    if g.wide_ur {
+        v.push(form(g.sms, "HFMA2", 0xc31, UNIFORM_B, MODS, &SWZ, uniform_slots));
+    } else {
+        v.push(form((75, 75), "HFMA2", 0xc31, UNIFORM_B_NO_BF16, MODS_NO_BF16, &SWZ_NO_BF16, uniform_slots.clone()));
+        v.push(form((80, 90), "HFMA2", 0xc31, UNIFORM_B, MODS, &SWZ, uniform_slots));
+    }
     min_max_set(v, g);
     add_mul(v, g);
     setp(v, g);
