@@ -255,6 +255,17 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     })
 }
 
+/// Whether `ptx` holds an instruction whose NaN result's bits PTX leaves
+/// open and whose code from ptxas does not give the PTX interpreter's
+/// choice (`nan-payload-open` lines of `known.txt`: `min.f64` of two NaNs
+/// gives one of them made quiet, which one by ptxas's operand order). The
+/// cubins must still agree; a difference from the PTX interpreter alone
+/// is then not a finding.
+pub fn nan_payload_open(ptx: &str) -> bool {
+    let open: Vec<&str> = KNOWN.lines().filter_map(|l| l.strip_prefix("nan-payload-open\t")).filter(|o| !o.is_empty()).collect();
+    ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| open.iter().any(|o| line.starts_with(o)))
+}
+
 /// `line` without its guard (`@%p0 max.f16 ...` -> `max.f16 ...`).
 fn unguarded(line: &str) -> &str {
     match line.strip_prefix('@') {
@@ -449,6 +460,13 @@ pub fn first_difference(a: &str, b: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::known_ptxas_defect;
+
+    #[test]
+    fn f64_min_max_leave_the_nan_payload_open() {
+        assert!(super::nan_payload_open("\t@%p1 min.f64 %fd3, %fd2, %fd0;\n"));
+        assert!(super::nan_payload_open("\tmax.f64 %fd3, %fd2, %fd0;\n"));
+        assert!(!super::nan_payload_open("\tmax.f32 %f3, %f2, %f0;\n\tmin.s64 %rd1, %rd2, %rd3;\n"));
+    }
 
     #[test]
     fn guarded_set_and_testp_are_known_ptxas_defects() {

@@ -672,7 +672,9 @@ impl Cx<'_> {
                     Sig::new(&[T, T, w], &[w])
                 }
                 Opcode::Setp | Opcode::Fsetp | Opcode::Dsetp | Opcode::Set | Opcode::Fset | Opcode::Isetp => {
-                    need(&mut out, a.cmp.is_some(), "a comparison");
+                    // DSETP.MIN/.MAX take a reduction in place of the comparison.
+                    let minmax = op == Opcode::Dsetp && matches!(a.red, Some(super::attrs::RedOp::Min | super::attrs::RedOp::Max));
+                    need(&mut out, a.cmp.is_some() || minmax, "a comparison");
                     let (src, res) = match op {
                         Opcode::Setp => (T, Pred),
                         Opcode::Set => (S, T),

@@ -719,6 +719,16 @@ macro_rules! ori_context_body {
             let p = self.producer_of(v)?;
             (!self.src.insts[p].attrs.ftz || self.cur_data().attrs.ftz).then_some(())
         }
+        fn goes_first(&mut self, a: Value, b: Value) -> Option<Unit> {
+            // Values of the function being built are numbered as they are
+            // defined, in layout order.
+            let constant = |s: &Self, v: Value| s.dst.value_inst(v).is_some_and(|i| s.dst.insts[i].opcode == Opcode::Iconst);
+            match (constant(self, a), constant(self, b)) {
+                (false, true) => Some(()),
+                (true, false) => None,
+                _ => (a.index() < b.index()).then_some(()),
+            }
+        }
         fn inst_attrs(&mut self) -> Attrs {
             self.cur_data().attrs
         }
@@ -951,6 +961,9 @@ macro_rules! ori_context_body {
         }
         fn with_ftz(&mut self, a: Attrs) -> Attrs {
             Attrs { ftz: true, ..a }
+        }
+        fn with_red(&mut self, a: Attrs, r: &crate::ir::RedOp) -> Attrs {
+            Attrs { red: Some(*r), ..a }
         }
         fn with_wrap(&mut self, a: Attrs) -> Attrs {
             Attrs { wrap: true, ..a }

@@ -11,7 +11,7 @@
 use super::{legalize, legalize_late};
 use crate::interp::sass::num::{self, Mufu, Round as NRound};
 use crate::ir::entity::EntityRef;
-use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, Function, FunctionBuilder, FunctionKind, MufuFunc, MulMode, Opcode, Round, Type, Value};
+use crate::ir::{Attrs, BoolOp, Cmp, DataType, FpClass, Function, FunctionBuilder, FunctionKind, MufuFunc, MulMode, Opcode, RedOp, Round, Type, Value};
 use crate::target::Sm;
 
 /// A device function `f(a[, b]) = op(a[, b])` of type `ty`.
@@ -160,6 +160,21 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                     };
                     res[0] = u64::from(combine(at, t, a[2] != 0));
                 }
+                // DSETP.MIN/.MAX: a is the minimum (maximum), a NaN losing
+                // to a number, -0 below +0; two NaNs: b, and the second
+                // result says so.
+                Opcode::Dsetp if matches!(at.red, Some(RedOp::Min | RedOp::Max)) => {
+                    let (x, y) = (f64::from_bits(fmod(0, 63)), f64::from_bits(fmod(1, 63)));
+                    let min = at.red == Some(RedOp::Min);
+                    let pick_a = match (x.is_nan(), y.is_nan()) {
+                        (true, _) => false,
+                        (false, true) => true,
+                        _ if x == y => (x.is_sign_negative() == min) || x.is_sign_negative() == y.is_sign_negative(),
+                        _ => (x < y) == min,
+                    };
+                    res[0] = u64::from(pick_a);
+                    res[1] = u64::from(x.is_nan() && y.is_nan());
+                }
                 Opcode::Fsetp | Opcode::Dsetp => {
                     let (x, y) = if d.opcode == Opcode::Fsetp {
                         (f64::from(ftz(f32v(fmod(0, 31)))), f64::from(ftz(f32v(fmod(1, 31)))))
@@ -200,7 +215,9 @@ fn run(f: &Function, args: &[u64], jitter: u32) -> u64 {
                     let v = if at.xorsign && v != 0x7fff_ffff { (v & 0x7fff_ffff) | ((a[0] ^ a[1]) as u32 & 0x8000_0000) } else { v };
                     res[0] = u64::from(v);
                 }
-                Opcode::Sel | Opcode::Fsel => res[0] = if a[2] != 0 { a[0] } else { a[1] },
+                Opcode::Sel => res[0] = if a[2] != 0 { a[0] } else { a[1] },
+                // FSEL's source modifiers act on the sign bit alone.
+                Opcode::Fsel => res[0] = if a[2] != 0 { fmod(0, 31) } else { fmod(1, 31) },
                 Opcode::Mufu => {
                     let op = match at.mufu {
                         Some(MufuFunc::Rcp) => Mufu::Rcp,
@@ -788,6 +805,66 @@ fn f32_min_max_follow_the_nan_and_xorsign_rules() {
     }
 }
 
+/// `op.f64 d, x, y` where one source (`which`, 0 or 1) is first negated
+/// (`neg.f64`) or made absolute (`abs.f64`), the function's arguments being
+/// x and y.
+fn min_max_of_modified(op: Opcode, modifier: Opcode, which: usize) -> Function {
+    let mut f = Function::new("f", FunctionKind::Device);
+    f.returns.push(Type::R64);
+    let mut b = FunctionBuilder::new(&mut f);
+    let entry = b.create_block();
+    let mut args: Vec<Value> = (0..2).map(|_| b.append_block_param(entry, Type::R64)).collect();
+    b.switch_to_block(entry);
+    b.seal_block(entry);
+    let f64 = Attrs::typed(DataType::F64);
+    args[which] = b.op(modifier, f64, &[args[which]], Type::R64);
+    let v = b.op(op, f64, &args, Type::R64);
+    b.ret(&[v]);
+    b.finish();
+    f
+}
+
+#[test]
+fn f64_min_max_fold_a_negated_or_absolute_source() {
+    let xs = inputs64(48, 0x0dd_ba11_0000_0005);
+    for (op, min) in [(Opcode::Min, true), (Opcode::Max, false)] {
+        for modifier in [Opcode::Neg, Opcode::Abs] {
+            for which in [0, 1] {
+                let f = expand(&min_max_of_modified(op, modifier, which), 90);
+                // Folded: DSETP reads the source with the modifier (the
+                // producer is left for selection to drop, unused).
+                let dsetp = f.layout.iter().flat_map(|&b| &f.blocks[b].insts).map(|&i| &f.insts[i]).find(|d| d.opcode == Opcode::Dsetp);
+                assert!(dsetp.is_some_and(|d| (d.attrs.neg | d.attrs.abs) == 1 << which), "{op}.f64 of a {modifier}: {dsetp:?}");
+                for &a in &xs {
+                    for &b in &xs {
+                        let mut v = [a, b];
+                        v[which] = if modifier == Opcode::Neg { v[which] ^ 1 << 63 } else { v[which] & !(1 << 63) };
+                        let (x, y) = (f64::from_bits(v[0]), f64::from_bits(v[1]));
+                        let got = run(&f, &[a, b], 0);
+                        let want = if x.is_nan() && y.is_nan() {
+                            // b made quiet, its bits as the register holds
+                            // them (ptxas's LOP3 reads the unmodified
+                            // register).
+                            [a, b][1] | 1 << 51
+                        } else if x.is_nan() {
+                            v[1]
+                        } else if y.is_nan() {
+                            v[0]
+                        } else if x == 0.0 && y == 0.0 {
+                            if min { (v[0] | v[1]) & 1 << 63 } else { v[0] & v[1] & 1 << 63 }
+                        } else if min {
+                            x.min(y).to_bits()
+                        } else {
+                            x.max(y).to_bits()
+                        };
+                        assert_eq!(got, want, "{op}.f64 with source {which} a {modifier}: {a:#x}, {b:#x}");
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn f64_min_max_return_the_number_when_one_operand_is_nan() {
     let xs = inputs64(80, 0x0dd_ba11_0000_0004);
@@ -798,11 +875,12 @@ fn f64_min_max_return_the_number_when_one_operand_is_nan() {
                 let (x, y) = (f64::from_bits(a), f64::from_bits(b));
                 let got = run(&f, &[a, b], 0);
                 if x.is_nan() && y.is_nan() {
-                    assert!(f64::from_bits(got).is_nan(), "{op}.f64 {a:#x}, {b:#x}");
+                    // ptxas's rule (its `@P LOP3.LUT hi, b.hi, 0x80000`
+                    // after DSETP.MIN/MAX): b made quiet.
+                    assert_eq!(got, b | 1 << 51, "{op}.f64 {a:#x}, {b:#x}");
                 } else if x == 0.0 && y == 0.0 {
-                    // Signed zeros: either (the hardware's DSETP.MIN/MAX
-                    // order for them is not modelled).
-                    assert_eq!(f64::from_bits(got), 0.0, "{op}.f64 {a:#x}, {b:#x}");
+                    let want = if min { (a | b) & 1 << 63 } else { a & b & 1 << 63 };
+                    assert_eq!(got, want, "{op}.f64 {a:#x}, {b:#x}");
                 } else {
                     let want = if min { x.min(y) } else { x.max(y) };
                     assert_eq!(got, want.to_bits(), "{op}.f64 {a:#x}, {b:#x}");

@@ -19,7 +19,7 @@ mod scope {
 }
 
 /// `legalize`: PTX-layer operations to SASS-layer operations.
-#[allow(missing_docs, dead_code, unused_variables, unused_imports, unreachable_patterns, unreachable_code, non_snake_case, non_camel_case_types, clippy::all)]
+#[allow(missing_docs, dead_code, unused_variables, unused_imports, unreachable_patterns, unreachable_code, irrefutable_let_patterns, non_snake_case, non_camel_case_types, clippy::all)]
 pub(crate) mod legalize {
     extern crate alloc;
     use super::scope::*;

@@ -839,6 +839,10 @@ impl Context for SelectCtx<'_> {
     fn inst_cmp(&mut self, i: Inst) -> Option<Cmp> {
         self.func.insts[i].attrs.cmp
     }
+    fn inst_minmax(&mut self, i: Inst) -> Option<crate::ir::RedOp> {
+        let a = &self.func.insts[i].attrs;
+        a.red.filter(|r| a.cmp.is_none() && matches!(r, crate::ir::RedOp::Min | crate::ir::RedOp::Max))
+    }
     fn inst_cmp_or_eq(&mut self, i: Inst) -> Cmp {
         self.func.insts[i].attrs.cmp.unwrap_or(Cmp::Eq)
     }

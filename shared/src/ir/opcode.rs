@@ -666,11 +666,13 @@ impl Opcode {
     }
     /// Whether the opcode reads `Attrs::red`
     /// (which decides whether `and`/`or`/`xor` are a reduction or a
-    /// combining operation).
+    /// combining operation). DSETP takes `min`/`max` in place of a
+    /// comparison (DSETP.MIN/.MAX).
     pub fn takes_reduction(self) -> bool {
         matches!(
             self,
             Opcode::Atom
+                | Opcode::Dsetp
                 | Opcode::Red
                 | Opcode::Redux
                 | Opcode::AtomGlobal

@@ -454,7 +454,8 @@ fn sat_lanes(ty: ScalarType, v: u64) -> u64 {
 }
 
 /// Float min/max: one NaN input gives the other input, both give the
-/// canonical NaN; `.NaN` makes any NaN input give the canonical NaN; −0 is
+/// canonical NaN (f64: the second input made quiet, see below); `.NaN`
+/// makes any NaN input give the canonical NaN; −0 is
 /// less than +0; `.xorsign.abs` compares magnitudes and gives the result
 /// the XOR of the input signs; `.relu` clamps negative results to +0.
 fn minmax(inst: &Inst, ty: ScalarType, s: &[u64]) -> u64 {
@@ -475,7 +476,12 @@ fn minmax(inst: &Inst, ty: ScalarType, s: &[u64]) -> u64 {
             b &= !fmt.sign_bit();
         }
         let (an, bn) = (fmt.is_nan(a), fmt.is_nan(b));
-        let mut r = if an && bn || (inst.has(f::NAN) && (an || bn)) {
+        let mut r = if an && bn && w == 64 && !inst.has(f::NAN) {
+            // PTX gives a NaN; ptxas's code (DSETP.MIN/.MAX, then `@P
+            // LOP3.LUT hi, b.hi, 0x80000`) gives b made quiet, not the
+            // canonical NaN, and so does ours.
+            b | 1 << 51
+        } else if an && bn || (inst.has(f::NAN) && (an || bn)) {
             fmt.canonical_nan()
         } else if an {
             b

@@ -126,19 +126,22 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &CompareOp) -> Result<
         // DSETP.MIN / DSETP.MAX (comparisons 0 and 15 of DSETP), ptxas's
         // min.f64 / max.f64: the first result says a is the minimum (the
         // maximum), NaNs losing to numbers and -0 below +0; the second that
-        // both are NaN (ptxas then makes b quiet). Read off ptxas's use of
-        // them (`DSETP.MAX.AND P1, P2, a, b, PT`, `FSEL hi, a.hi, b.hi, P1`,
-        // `SEL hi, b.hi | 0x80000, hi, P2`); the outputs of ptxas's cubins
-        // of min.f64 and max.f64 then equal the PTX interpreter's.
+        // both are NaN. Read off ptxas's use of them (`DSETP.MAX.AND P1,
+        // P2, a, b, PT`, `FSEL hi, a.hi, b.hi, P1`, `SEL lo, a.lo, b.lo,
+        // P1`, `@P2 LOP3.LUT hi, b.hi, 0x80000, RZ, 0xfc`): with two NaNs
+        // ptxas makes b's high word quiet, so the first result is false
+        // there (b's low word with it; true would pair a's low word with
+        // b's high word, a NaN of neither operand; generated program seed
+        // 9988829 on sm_100).
         CompareOp::Fsetp { d, a, b, cmp, bop, pin, f64: true, .. } if cmp == 0 || cmp == 15 => {
             let pinm = w.pm(pin);
             let (mut first, mut nan) = (0u32, 0u32);
             for l in lanes(exec) {
                 let (x, y) = (w.rd(a, l), w.rd(b, l));
-                let pick_a = if y.is_nan() {
-                    true
-                } else if x.is_nan() {
+                let pick_a = if x.is_nan() {
                     false
+                } else if y.is_nan() {
+                    true
                 } else if x == y {
                     (x.is_sign_negative() && y.is_sign_positive()) == (cmp == 0) || x.is_sign_negative() == y.is_sign_negative()
                 } else {
