@@ -246,6 +246,10 @@ const WORDS: &[common::measured_words::Word] = &[
     (100, 0x2000000411067c32, 0x041fe20008000800, "HMUL2 R6, R17.reuse.H0_H0, UR4.H0_H0 ;"),
     (75, 0x2000000411067c32, 0x041fe20008000800, "HMUL2 R6, R17.reuse.H0_H0, UR4.H0_H0 ;"),
     (120, 0x2000000411067c32, 0x041fe20008000800, "HMUL2 R6, R17.reuse.H0_H0, UR4.H0_H0 ;"),
+    // VIMNMX with its two printed predicates (ptxas's sm_90 code for a
+    // generated program, seed 9958412), and with other ones (bit flips).
+    (90, 0x00001458040b7848, 0x000fe40003a40300, "VIMNMX.S16x2 R11, P2, P2, R4, 0x1458, PT ;"),
+    (90, 0x00001458040b7848, 0x000fe40003800300, "VIMNMX.S16x2 R11, P0, P0, R4, 0x1458, PT ;"),
     // HFMA2 with a uniform b (ptxas's sm_75 code for a generated program,
     // seed 9985880), that word on sm_90..sm_120, and with b negated and
     // `.FTZ` (bits 63 and 80, nvdisasm).

@@ -956,3 +956,42 @@ fn mufu_rsq64h_of_a_constant_bank_double() {
         assert_eq!(out, format!("param 0: {expected}\n"), "x = {x}");
     }
 }
+
+#[test]
+fn sm90_vimnmx_predicates_say_which_lane_result_is_a() {
+    // ptxas 13.5 (sm_90, sm_100) compiles `min.s16 %h3, %h5, 5208; setp.eq.s16
+    // %p0, %h3, %h5` to `VIMNMX.S16x2 R0, P0, P0, R2, 0x1458, PT` and
+    // guards on P0: the predicates say, per 16-bit lane, that the result
+    // is a (a tie included), and P0 holds the low lane's (the high lanes,
+    // 0 against 0, always tie). Lanes: 1 (a), 5208 (a tie), 0x2000 (b),
+    // -256 (a). Found by the differential fuzzer, seed 9958412 on sm_90.
+    let ptx = ".version 8.7
+.target sm_90
+.address_size 64
+.visible .entry vmin(.param .u64 in, .param .u64 out) {
+  .reg .b16 %h<6>; .reg .b32 %r<4>; .reg .b64 %rd<5>; .reg .pred %p<2>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 2;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.b16 %h5, [%rd4];
+  min.s16 %h3, %h5, 5208;
+  setp.eq.s16 %p0, %h3, %h5;
+  selp.b32 %r2, 7, 9, %p0;
+  cvt.u32.u16 %r3, %h3;
+  add.s32 %r2, %r2, %r3;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.s64 %rd4, %rd2, %rd3;
+  st.global.b32 [%rd4], %r2;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "vmin", "grid": [1, 1, 1], "block": [4, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 8, "fill": "hex", "hex": "01005814002000ff", "output": false},
+      {"kind": "buffer", "bytes": 16, "fill": "zero", "output": true}]}"#;
+    for sm in [90, 100] {
+        let Some(out) = run_on(sm, "vimnmx_predicates", ptx, spec) else { return };
+        assert_eq!(out, "param 1: 080000005f1400006114000007ff0000\n", "sm_{sm}");
+    }
+}

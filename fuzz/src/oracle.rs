@@ -516,6 +516,8 @@ mod tests {
         assert!(known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshr.u16 %h0, %h4, %r9;\n"));
         assert!(!known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshl.b16 %h0, %h4, %r8;\n"));
         assert!(!known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshl.b32 %r0, %r4, %r9;\n"));
+        assert!(known_ptxas_defect("\tredux.sync.max.u32 %r8, %r2, 0xffffffff;\n\tbfe.s32 %r1, %r8, %t2, %t3;\n"));
+        assert!(!known_ptxas_defect("\tredux.sync.max.u32 %r8, %r2, 0xffffffff;\n\tbfe.s32 %r1, %r2, %r8, %t3;\n"));
         // An f16 add reading %h0, then a guarded conversion rewriting it
         // (seed 9939363; not after a label in between, nor unguarded).
         assert!(known_ptxas_defect("\tadd.rn.f16 %h2, %h0, %h1;\n\t@%p1 cvt.rzi.sat.s16.f32 %h0, %f1;\n"));

@@ -70,13 +70,21 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
         } else {
             // sm_90: the lane type of VIADDMNMX (72–73: `.U16x2`, `.S16x2`)
             // and `.RELU` (76) too (library-corpus words of ptxas 13.5,
-            // `VIMNMX.U16x2 R4, R4, R8, !PT`; bit flips).
-            vec![((90, 90), VIADDMNMX_MODS, PT_PT, vec![RD, a])]
+            // `VIMNMX.U16x2 R4, R4, R8, !PT`; bit flips). nvdisasm prints
+            // 81–86 as two predicates when the first is not PT (a PT second
+            // then prints `???7`, so neither may be PT here): ptxas 13.5's
+            // sm_90 code for a generated program (seed 9958412) has
+            // `VIMNMX.S16x2 R11, P2, P2, R4, 0x1458, PT` with P2 live across
+            // it (read later, not written in between), so on sm_90 the two
+            // are not results; bit flips on SM90.
+            vec![((90, 90), VIADDMNMX_MODS, PT_PT, vec![RD, a]), ((90, 90), VIADDMNMX_MODS, NONE, vec![RD, pred_plain(81, Always), pred_plain(84, Always), a])]
         };
         for (sms, mods, fixed, pre) in variants {
             let mut out = Vec::new();
             alu(&mut out, g, "VIMNMX", 0x048, fixed, mods, &pre, None, false, true, &[pred(87, Always)]);
-            v.extend(out.into_iter().map(|form| Form { sms, ..form }));
+            // The sm_90 form with printed predicates: neither is PT.
+            let nonzero: &'static [usize] = if sms == (90, 90) && pre.len() == 4 { &[1, 2] } else { &[] };
+            v.extend(out.into_iter().map(|form| Form { sms, nonzero, ..form }));
         }
     }
 

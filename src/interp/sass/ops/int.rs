@@ -36,7 +36,9 @@ pub enum IntOp {
     /// 16-bit half with `half`, the minimum (`p` true) or maximum of the
     /// first `count` sources (with `add`: of `srcs[0] + srcs[1]`, wrapping
     /// in the lane, and `srcs[2]`), then at least zero with `relu`.
-    MinMax { d: u16, srcs: [S; 3], count: u8, add: bool, p: P, half: bool, signed: bool, relu: bool },
+    /// `pd`: sm_90 VIMNMX's two predicate results, per 16-bit lane (low,
+    /// high) whether the result is a (see the translation).
+    MinMax { d: u16, srcs: [S; 3], count: u8, add: bool, p: P, half: bool, signed: bool, relu: bool, pd: Option<[u8; 2]> },
     Vabsdiff { d: u16, a: S, b: S, c: S, signed: bool },
     Imnmx64 { d: u16, a: S, b: S, p: P, signed: bool },
     /// IDP.4A / IDP.2A.{LO,HI}: dot product of packed integers plus `c`.
@@ -61,6 +63,16 @@ impl Translator<'_> {
         // sm_100's VIMNMX: its two predicate results (operands 1, 2) are
         // PT, as in ptxas's words (their meaning is not measured).
         let vimnmx_pt_results = cx.opcode == Opcode::VIMNMX && cx.n == 6 && [1, 2].iter().all(|&k| matches!(cx.o(k), Ok(Operand::Reg { reg, .. }) if pred_row(*reg, true) == Some(P_SINK)));
+        // VIMNMX on 16-bit lanes with its two predicates (sm_90 to
+        // sm_103; sm_120 has none): per lane (low, high), whether the
+        // result is a. Read off ptxas 13.5's code for `min.s16 %h3, %h5,
+        // 5208; setp.eq.s16 %p0, %h3, %h5` (seed 9958412 on sm_90; the
+        // same on sm_100): `VIMNMX.S16x2 R11, P2, P2, R4, 0x1458, PT` with
+        // %p0 in P2, the low lane's test (the high lane compares 0 with
+        // 0), so where both name one register the low lane's is what it
+        // holds.
+        let vimnmx_lane_results = cx.opcode == Opcode::VIMNMX && cx.n == 6 && (90..120).contains(&self.sm.number) && (cx.has(Mod::U16x2) || cx.has(Mod::S16x2)) && !cx.has(Mod::RELU);
+        let vimnmx_results = vimnmx_pt_results || vimnmx_lane_results;
         let toks: &[Mod] = &cx.toks;
         Ok(Some(match cx.opcode {
             Opcode::MOV | Opcode::UMOV => {
@@ -148,7 +160,7 @@ impl Translator<'_> {
             Opcode::VIMNMX | Opcode::VIMNMX3 | Opcode::VIADDMNMX if cx.has(Mod::U16x2) || cx.has(Mod::S16x2) || cx.has(Mod::RELU) || cx.opcode == Opcode::VIMNMX3 || cx.opcode == Opcode::VIADDMNMX && matches!(cx.sl(2), Slot::Gpr { field, .. } if field.start == 32) => {
                 // sm_100's VIMNMX has two predicate results (PT in ptxas's
                 // words) before its sources.
-                let sinks = vimnmx_pt_results;
+                let sinks = vimnmx_results;
                 let first = if sinks { 3 } else { 1 };
                 let (count, add) = match cx.opcode {
                     Opcode::VIMNMX if n == 4 || sinks => (2, false),
@@ -167,6 +179,7 @@ impl Translator<'_> {
                     half: cx.has(Mod::U16x2) || cx.has(Mod::S16x2),
                     signed: !cx.has(Mod::U32) && !cx.has(Mod::U16x2),
                     relu: cx.has(Mod::RELU),
+                    pd: if vimnmx_lane_results { Some([self.pdst(cx.o(1)?)?, self.pdst(cx.o(2)?)?]) } else { None },
                 })
             }
             // UVIMNMX.{U32,S32} (sm_120): the 32-bit lanes only.
@@ -490,8 +503,10 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &IntOp) -> Result<(), 
                 w.set(d, l, if less == min { x } else { y });
             }
         }
-        IntOp::MinMax { d, srcs, count, add, p, half, signed, relu } => {
+        IntOp::MinMax { d, srcs, count, add, p, half, signed, relu, pd } => {
             let pm = w.pm(p);
+            // Per 16-bit lane, the lanes where the result is a.
+            let mut is_a = [0u32; 2];
             let (parts, bits) = if half { (2, 16) } else { (1, 32) };
             let mask = if half { 0xffff_u64 } else { 0xffff_ffff };
             // A lane's field as a number: sign-extended when signed.
@@ -508,12 +523,17 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &IntOp) -> Result<(), 
                         [value(field(v[0])), value(field(v[1])), value(field(v[if count == 3 { 2 } else { 1 }]))]
                     };
                     let mut r = if min { vals.iter().min() } else { vals.iter().max() }.copied().unwrap_or(0);
+                    is_a[k] |= u32::from(r == vals[0]) << l;
                     if relu {
                         r = r.max(0);
                     }
                     out |= (r as u64 & mask) << (bits * k);
                 }
                 w.set(d, l, out as u32);
+            }
+            if let Some([low, high]) = pd {
+                w.setp(high, exec, is_a[1]);
+                w.setp(low, exec, is_a[0]);
             }
         }
         IntOp::Vabsdiff { d, a, b, c, signed } => {
