@@ -120,109 +120,136 @@ fn known(kind: &str, message: &str) -> bool {
     KNOWN.lines().filter_map(|l| l.split_once('\t')).any(|(k, text)| k == kind && !text.is_empty() && message.contains(text))
 }
 
+/// One line of a PTX program as the known-defect kinds read it.
+struct Line<'a> {
+    /// Whether it has a guard (`@%p0 ...`).
+    guarded: bool,
+    /// The line without leading space and without its guard (`max.f16
+    /// %h1, %h3, %h3;`; a label keeps its colon).
+    inst: &'a str,
+    /// Its operands up to the `;`, destination first, trimmed.
+    operands: Vec<&'a str>,
+}
+
+impl<'a> Line<'a> {
+    fn parse(line: &'a str) -> Line<'a> {
+        let line = line.trim_start();
+        let inst = unguarded(line);
+        let operands = inst.split_once(char::is_whitespace).map_or("", |(_, r)| r).split(';').next().unwrap_or("").split(',').map(str::trim).collect();
+        Line { guarded: line.starts_with('@'), inst, operands }
+    }
+    /// The opcode with its modifiers (`max.f16`).
+    fn opcode(&self) -> &'a str {
+        self.inst.split_whitespace().next().unwrap_or("")
+    }
+    fn starts_with_any(&self, prefixes: &[&str]) -> bool {
+        prefixes.iter().any(|o| self.inst.starts_with(o))
+    }
+    /// Operand `k`, when there is one.
+    fn operand(&self, k: usize) -> Option<&'a str> {
+        self.operands.get(k).copied()
+    }
+}
+
+/// The opcode prefixes `known.txt` lists under `kind`.
+fn listed(kind: &str) -> Vec<&'static str> {
+    KNOWN.lines().filter_map(|l| l.strip_prefix(kind)).filter_map(|l| l.strip_prefix('\t')).filter(|o| !o.is_empty()).collect()
+}
+
 /// Whether `ptx` holds a construct whose code from ptxas contradicts the
-/// PTX ISA (`fuzz/findings/README.md`): `ptxas-guarded` lines of
-/// `known.txt` name opcodes whose guarded form ptxas's code changes also
-/// where the guard is false; `ptxas-same-sources` lines opcodes that
-/// ptxas folds to a copy when both sources are one register (`min.f16 d,
-/// a, a` keeps a NaN's payload where PTX gives the canonical NaN);
-/// `ptxas-sat-int-source` lines saturating float conversions whose `.sat`
-/// ptxas drops when the source register is written by a saturating
-/// integer conversion (`cvt.sat.s16.u64 %h1, ..; cvt.sat.f32.f16 %f0,
-/// %h1` gives values above 1.0 and NaNs). A mismatch where our cubin agrees
-/// with the PTX interpreter is then ptxas's, not ours to follow.
+/// PTX ISA (`fuzz/findings/README.md`; each kind is described in
+/// `known.txt`). A mismatch where our cubin agrees with the PTX
+/// interpreter is then ptxas's, not ours to follow. The program's lines
+/// are read once; each kind is a query over them.
 pub fn known_ptxas_defect(ptx: &str) -> bool {
-    let listed = |kind: &str| -> Vec<&str> { KNOWN.lines().filter_map(|l| l.strip_prefix(kind)).filter(|o| !o.is_empty()).collect() };
-    let (guarded, same_sources, sat_int_source) = (listed("ptxas-guarded\t"), listed("ptxas-same-sources\t"), listed("ptxas-sat-int-source\t"));
-    let operands = |line: &str| -> Vec<String> {
-        line.split_once(char::is_whitespace).map_or("", |(_, r)| r).split(';').next().unwrap_or("").split(',').map(|o| o.trim().to_string()).collect()
-    };
-    // Registers written by a saturating conversion to an integer type
-    // (`cvt.sat.s16.u64`, `cvt.rzi.sat.u8.f32`: the first type after the
-    // modifiers is the destination's).
-    let saturated_ints: Vec<String> = ptx
-        .lines()
-        .map(str::trim_start)
-        .filter(|line| {
-            let opcode = line.split_whitespace().next().unwrap_or("");
-            let parts: Vec<&str> = opcode.split('.').collect();
-            let is_type = |p: &&&str| matches!(p.as_bytes().first(), Some(b's' | b'u' | b'f' | b'b')) && p[1..].parse::<u32>().is_ok();
-            parts.first() == Some(&"cvt") && parts.contains(&"sat") && parts.iter().find(is_type).is_some_and(|t| t.starts_with('s') || t.starts_with('u'))
-        })
-        .filter_map(|line| operands(line).into_iter().next())
-        .collect();
-    // `neg.f16 d, s` with `s` itself written by such a negation (the same
-    // line in a loop: `neg.f16 %h3, %h3`).
-    let double_negation = listed("ptxas-double-negation\t");
-    let negations: Vec<(String, String)> = ptx
-        .lines()
-        .map(|line| unguarded(line.trim_start()))
-        .filter(|line| double_negation.iter().any(|o| line.starts_with(o)))
-        .filter_map(|line| match operands(line).as_slice() {
-            [d, s] => Some((d.clone(), s.clone())),
+    let lines: Vec<Line> = ptx.lines().map(Line::parse).collect();
+    let written_by = |producers: &dyn Fn(&Line) -> bool| -> Vec<&str> { lines.iter().filter(|l| producers(l)).filter_map(|l| l.operand(0)).collect() };
+    // `ptxas-guarded`: an opcode whose guarded form ptxas's code changes
+    // also where the guard is false.
+    let guarded = listed("ptxas-guarded");
+    if lines.iter().any(|l| l.guarded && l.starts_with_any(&guarded)) {
+        return true;
+    }
+    // `ptxas-sat-int-source`: a saturating float conversion reading a
+    // register an (unguarded) saturating conversion to an integer type
+    // wrote (`cvt.sat.s16.u64`, `cvt.rzi.sat.u8.f32`: the first type after
+    // the modifiers is the destination's).
+    let saturated_ints = written_by(&|l: &Line| {
+        let parts: Vec<&str> = l.opcode().split('.').collect();
+        let is_type = |p: &&&str| matches!(p.as_bytes().first(), Some(b's' | b'u' | b'f' | b'b')) && p[1..].parse::<u32>().is_ok();
+        !l.guarded && parts.first() == Some(&"cvt") && parts.contains(&"sat") && parts.iter().find(is_type).is_some_and(|t| t.starts_with('s') || t.starts_with('u'))
+    });
+    let sat_int_source = listed("ptxas-sat-int-source");
+    if lines.iter().any(|l| !l.guarded && l.starts_with_any(&sat_int_source) && l.operand(1).is_some_and(|src| saturated_ints.contains(&src))) {
+        return true;
+    }
+    // `ptxas-double-negation`: `neg.f16 d, s` with `s` itself written by
+    // such a negation (the same line in a loop: `neg.f16 %h3, %h3`).
+    let double_negation = listed("ptxas-double-negation");
+    let negations: Vec<(&str, &str)> = lines
+        .iter()
+        .filter(|l| l.starts_with_any(&double_negation))
+        .filter_map(|l| match l.operands[..] {
+            [d, s] => Some((d, s)),
             _ => None,
         })
         .collect();
     if negations.iter().any(|(_, s)| negations.iter().any(|(d, _)| d == s)) {
         return true;
     }
-    // `copysign.f32 d, a, b` with `a` written by a negation or absolute
-    // value, whose sign PTX leaves open for a NaN.
-    let nan_sign = listed("nan-sign-source\t");
-    let signed_results: Vec<String> = ptx
-        .lines()
-        .map(|line| unguarded(line.trim_start()))
-        .filter(|line| line.starts_with("neg.f") || line.starts_with("abs.f"))
-        .filter_map(|line| operands(line).into_iter().next())
-        .collect();
-    if ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| nan_sign.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|a| signed_results.contains(a))) {
+    // `nan-sign-source`: `copysign.f32 d, a, b` (or a bit copy) with `a`
+    // written by a negation or absolute value, whose sign PTX leaves open
+    // for a NaN.
+    let signed_results = written_by(&|l: &Line| l.inst.starts_with("neg.f") || l.inst.starts_with("abs.f"));
+    let nan_sign = listed("nan-sign-source");
+    if lines.iter().any(|l| l.starts_with_any(&nan_sign) && l.operand(1).is_some_and(|a| signed_results.contains(&a))) {
         return true;
     }
-    // An f16 operation reading a register that a later guarded
-    // conversion of the same straight-line code rewrites: ptxas pairs the
-    // f16 operation with a later one into one HADD2 and reads the
-    // register after the conversion.
-    for redefiner in listed("ptxas-f16-guarded-redefinition\t") {
-        let mut read: Vec<String> = Vec::new();
-        for line in ptx.lines().map(str::trim_start) {
-            if line.ends_with(':') {
+    // `ptxas-f16-guarded-redefinition`: an f16 operation reading a
+    // register that a later guarded instruction of the same straight-line
+    // code rewrites: ptxas pairs the f16 operation with a later one into
+    // one HADD2 and reads the register after the rewrite.
+    for redefiner in listed("ptxas-f16-guarded-redefinition") {
+        let mut read: Vec<&str> = Vec::new();
+        for l in &lines {
+            if l.inst.ends_with(':') {
                 read.clear();
                 continue;
             }
-            let opcode = unguarded(line).split_whitespace().next().unwrap_or("");
-            let f16_arithmetic = ["add.", "sub.", "mul.", "fma."].iter().any(|o| opcode.starts_with(o)) && opcode.ends_with(".f16");
-            if f16_arithmetic {
-                read.extend(operands(unguarded(line)).into_iter().skip(1));
-            } else if line.starts_with('@') && opcode.starts_with(redefiner) && operands(unguarded(line)).first().is_some_and(|d| read.contains(d)) {
+            let opcode = l.opcode();
+            if ["add.", "sub.", "mul.", "fma."].iter().any(|o| opcode.starts_with(o)) && opcode.ends_with(".f16") {
+                read.extend(l.operands.iter().skip(1));
+            } else if l.guarded && opcode.starts_with(redefiner) && l.operand(0).is_some_and(|d| read.contains(&d)) {
                 return true;
             }
         }
     }
-    // An opcode whose 16-bit source ptxas tests in the whole 32-bit
-    // register that packs it with another 16-bit register (`cnot.b16`).
-    let packed = listed("ptxas-packed-half-test\t");
-    if ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| packed.iter().any(|o| line.starts_with(o))) {
+    // `ptxas-packed-half-test`: an opcode whose 16-bit source ptxas tests
+    // in the whole 32-bit register that packs it with another 16-bit
+    // register (`cnot.b16`).
+    if lines.iter().any(|l| l.starts_with_any(&listed("ptxas-packed-half-test"))) {
         return true;
     }
-    // `PRODUCER CONSUMER K`: a CONSUMER whose operand K is written by a
-    // PRODUCER (`cvt.s64.u32` then `shl.b64`'s source; `cnot.b32` then a
-    // 16-bit shift's amount).
-    for entry in listed("ptxas-folded-pair\t") {
+    // `ptxas-folded-pair PRODUCER CONSUMER K`: a CONSUMER whose operand K
+    // is written by a PRODUCER (`cvt.s64.u32` then `shl.b64`'s source;
+    // `cnot.b32` then a 16-bit shift's amount).
+    for entry in listed("ptxas-folded-pair") {
         let mut fields = entry.split(' ');
         let (Some(producer), Some(consumer), Some(Ok(k))) = (fields.next(), fields.next(), fields.next().map(str::parse::<usize>)) else { continue };
-        let produced: Vec<String> = ptx.lines().map(|line| unguarded(line.trim_start())).filter(|line| line.starts_with(producer)).filter_map(|line| operands(line).into_iter().next()).collect();
-        if ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| line.starts_with(consumer) && operands(line).get(k).is_some_and(|a| produced.contains(a))) {
+        let produced = written_by(&|l: &Line| l.inst.starts_with(producer));
+        if lines.iter().any(|l| l.inst.starts_with(consumer) && l.operand(k).is_some_and(|a| produced.contains(&a))) {
             return true;
         }
     }
-    // Register copies (`mov.b16 %h2, %h0`), so that `min.f16 %h0, %h2,
-    // %h0` counts as one source twice: ptxas sees through the copy.
-    let copies: Vec<(String, String)> = ptx
-        .lines()
-        .map(|line| unguarded(line.trim_start()))
-        .filter(|line| line.starts_with("mov."))
-        .filter_map(|line| match operands(line).as_slice() {
-            [d, s] if s.starts_with('%') && d.starts_with('%') => Some((d.clone(), s.clone())),
+    // `ptxas-same-sources`: an opcode that ptxas folds to a copy when both
+    // sources are one register (`min.f16 %h4, %h2, %h2`, guarded or not),
+    // seen through register copies (`mov.b16 %h2, %h0` makes `min.f16
+    // %h0, %h2, %h0` one source twice).
+    let copies: Vec<(&str, &str)> = lines
+        .iter()
+        .filter(|l| l.inst.starts_with("mov."))
+        .filter_map(|l| match l.operands[..] {
+            [d, s] if s.starts_with('%') && d.starts_with('%') => Some((d, s)),
             _ => None,
         })
         .collect();
@@ -230,29 +257,14 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
         let mut r = r.to_string();
         for _ in 0..8 {
             match copies.iter().find(|(d, _)| *d == r) {
-                Some((_, s)) => r = s.clone(),
+                Some((_, s)) => r = s.to_string(),
                 None => break,
             }
         }
         r
     };
-    ptx.lines().any(|line| {
-        let line = line.trim_start();
-        if sat_int_source.iter().any(|o| line.starts_with(o)) && operands(line).get(1).is_some_and(|src| saturated_ints.contains(src)) {
-            return true;
-        }
-        if line.starts_with('@') && guarded.iter().any(|o| unguarded(line).starts_with(o)) {
-            return true;
-        }
-        // `min.f16 %h4, %h2, %h2`: the two sources the same register
-        // (guarded or not).
-        let line = unguarded(line);
-        let sources_alike = || {
-            let operands: Vec<&str> = line.split_once(char::is_whitespace).map_or("", |(_, r)| r).trim_end_matches([';', ' ']).split(',').map(str::trim).collect();
-            operands.len() == 3 && root(operands[1]) == root(operands[2])
-        };
-        same_sources.iter().any(|o| line.starts_with(o)) && sources_alike()
-    })
+    let same_sources = listed("ptxas-same-sources");
+    lines.iter().any(|l| l.starts_with_any(&same_sources) && l.operands.len() == 3 && root(l.operands[1]) == root(l.operands[2]))
 }
 
 /// Whether `ptx` holds an instruction whose NaN result's bits PTX leaves
@@ -262,8 +274,8 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
 /// cubins must still agree; a difference from the PTX interpreter alone
 /// is then not a finding.
 pub fn nan_payload_open(ptx: &str) -> bool {
-    let open: Vec<&str> = KNOWN.lines().filter_map(|l| l.strip_prefix("nan-payload-open\t")).filter(|o| !o.is_empty()).collect();
-    ptx.lines().map(|line| unguarded(line.trim_start())).any(|line| open.iter().any(|o| line.starts_with(o)))
+    let open = listed("nan-payload-open");
+    ptx.lines().map(Line::parse).any(|l| l.starts_with_any(&open))
 }
 
 /// `line` without its guard (`@%p0 max.f16 ...` -> `max.f16 ...`).
