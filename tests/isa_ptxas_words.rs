@@ -250,6 +250,13 @@ const WORDS: &[common::measured_words::Word] = &[
     // generated program, seed 9958412), and with other ones (bit flips).
     (90, 0x00001458040b7848, 0x000fe40003a40300, "VIMNMX.S16x2 R11, P2, P2, R4, 0x1458, PT ;"),
     (90, 0x00001458040b7848, 0x000fe40003800300, "VIMNMX.S16x2 R11, P0, P0, R4, 0x1458, PT ;"),
+    // UI2FP (ptxas's sm_120 code for a generated program, seed 10045887),
+    // `.RZ` and the unsigned source (bits 78–79, 74), and the immediate
+    // forms (0x85e), signed and unsigned.
+    (120, 0x000000160004725e, 0x000fe20008201400, "UI2FP.F32.S32 UR4, UR22 ;"),
+    (120, 0x000000160004725e, 0x000fe2000820d000, "UI2FP.F32.U32.RZ UR4, UR22 ;"),
+    (120, 0xfffffffe0004785e, 0x000fe20008201400, "UI2FP.F32.S32 UR4, -0x2 ;"),
+    (120, 0xfffffffe0004785e, 0x000fe20008201000, "UI2FP.F32.U32 UR4, 0xfffffffe ;"),
     // HFMA2 with a uniform b (ptxas's sm_75 code for a generated program,
     // seed 9985880), that word on sm_90..sm_120, and with b negated and
     // `.FTZ` (bits 63 and 80, nvdisasm).

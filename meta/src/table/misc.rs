@@ -409,6 +409,21 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         const UI2F_FIXED_8: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 0), (f(91, 91), 1)];
         const UI2F_SIGN_8: ModField = ModField { field: f(74, 74), names: &[".U8", ".S8"], extra: None };
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED_8, &[UI2F_SIGN_8, ROUND], vec![ur_d, ur_b]) });
+        // UI2FP (0x25e, 0x85e with an immediate; sm_120): I2FP on the
+        // uniform datapath; 75–77 the f32 result (2), bit 74 signedness,
+        // 84–85 the source size (2), rounding 78–79 (nearest or `.RZ`, 1
+        // and 2 print `.INVALIDn`), bit 91 set; a signed immediate prints
+        // signed (`UI2FP.F32.S32 UR4, UR22`: ptxas 13.5's sm_120 code for a
+        // generated program, seed 10045887; bit flips, sm_120; sm_100
+        // refuses the word).
+        const UI2FP_FIXED: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
+        const UI2FP_SIGN: ModField = ModField { field: f(74, 74), names: &[".U32", ".S32"], extra: None };
+        const UI2FP_ROUND: ModField = ModField { field: f(78, 79), names: &["", U, U, ".RZ"], extra: None };
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2FP.F32", 0x25e, UI2FP_FIXED, &[UI2FP_SIGN, UI2FP_ROUND], vec![ur_d, ur_b]) });
+        const UI2FP_FIXED_U32: &[(Field, u64)] = &[(f(74, 74), 0), (f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
+        const UI2FP_FIXED_S32: &[(Field, u64)] = &[(f(74, 74), 1), (f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2FP.F32.U32", 0x85e, UI2FP_FIXED_U32, &[UI2FP_ROUND], vec![ur_d, Slot::Imm32 { signed: false }]) });
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2FP.F32.S32", 0x85e, UI2FP_FIXED_S32, &[UI2FP_ROUND], vec![ur_d, Slot::Imm32 { signed: true }]) });
         // UI2I (0x24e, sm_120): I2I on the uniform datapath, a uniform
         // register 32–39 saturated from s32 to 76–77's type (I2I's), bit 91
         // set (`UI2I.U8.S32.SAT UR4, UR10`: ptxas 13.5's sm_120 code for a

@@ -164,6 +164,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("UFSETP", Uniform),
     op("UGETNEXTWORKID", Async).opaque().memory(Space::Shared, false, true),
     op("UI2F", Alu),
+    op("UI2FP", Alu),
     op("UI2I", Alu),
     op("UIADD3", Uniform),
     op("UIMAD", Uniform),

@@ -72,7 +72,7 @@ impl Translator<'_> {
                 }
                 Op::Convert(ConvertOp::F2i { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(2)?, cx.sl(2), 1)?, from: Fmt::F32, to: IntFmt { bits: 8, signed: false }, rnd: cx.int_rnd(), ftz: false })
             }
-            Opcode::I2F | Opcode::I2FP | Opcode::UI2F => {
+            Opcode::I2F | Opcode::I2FP | Opcode::UI2F | Opcode::UI2FP => {
                 let to = toks.iter().copied().find_map(fmt).unwrap_or(Fmt::F32);
                 let from = toks.iter().copied().find_map(int_fmt).unwrap_or(IntFmt { bits: 32, signed: true });
                 let w = if from.bits == 64 { 2 } else { 1 };
