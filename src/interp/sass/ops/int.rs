@@ -523,7 +523,9 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &IntOp) -> Result<(), 
                         [value(field(v[0])), value(field(v[1])), value(field(v[if count == 3 { 2 } else { 1 }]))]
                     };
                     let mut r = if min { vals.iter().min() } else { vals.iter().max() }.copied().unwrap_or(0);
-                    is_a[k] |= u32::from(r == vals[0]) << l;
+                    if pd.is_some() {
+                        is_a[k] |= u32::from(r == vals[0]) << l;
+                    }
                     if relu {
                         r = r.max(0);
                     }
