@@ -485,6 +485,8 @@ mod tests {
         assert!(known_ptxas_defect("\t@!%p1 set.ls.u32.u16 %r6, %h5, %h2;\n"));
         assert!(known_ptxas_defect("  @%p0 testp.finite.f32 %p1, %f0;"));
         assert!(known_ptxas_defect("\t@%p1 cvt.sat.u8.s16 %h2, %h4;\n\tcvt.u64.u8 %rd5, %h2;\n"));
+        assert!(known_ptxas_defect("\t@!%p2 cvt.sat.u16.u32 %h3, %r3;\n\tmax.u16 %h4, %h0, %h3;\n"));
+        assert!(!known_ptxas_defect("\tcvt.sat.u16.u32 %h3, %r3;\n\tmax.u16 %h4, %h0, %h3;\n"));
         // A negation's NaN bits seen through a bit copy (seed 9967058).
         assert!(known_ptxas_defect("\t@%p3 neg.f32 %f2, %f4;\n\tmov.b32 %r2, %f2;\n"));
         assert!(!known_ptxas_defect("\tadd.f32 %f2, %f4, %f4;\n\tmov.b32 %r2, %f2;\n"));
@@ -530,6 +532,11 @@ mod tests {
         assert!(!known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshl.b32 %r0, %r4, %r9;\n"));
         assert!(known_ptxas_defect("\tredux.sync.max.u32 %r8, %r2, 0xffffffff;\n\tbfe.s32 %r1, %r8, %t2, %t3;\n"));
         assert!(!known_ptxas_defect("\tredux.sync.max.u32 %r8, %r2, 0xffffffff;\n\tbfe.s32 %r1, %r2, %r8, %t3;\n"));
+        // An unpack of a 16-bit load into a 32-bit register (seed 10064439).
+        assert!(known_ptxas_defect("\tld.global.s16 %r0, [%td0+160];\n\tmov.b32 {%h4, %h1}, %r0;\n\tabs.s16 %h4, %h1;\n"));
+        assert!(known_ptxas_defect("\tld.global.nc.s16 %r3, [%td0];\n\tmov.b32 {%h0,%h2}, %r3;\n"));
+        assert!(!known_ptxas_defect("\tld.global.s16 %r0, [%td0+160];\n\tmov.b32 {%h4, %h1}, %r1;\n"));
+        assert!(!known_ptxas_defect("\tld.global.u32 %r0, [%td0+160];\n\tmov.b32 {%h4, %h1}, %r0;\n"));
         // An f16 add reading %h0, then a guarded conversion rewriting it
         // (seed 9939363; not after a label in between, nor unguarded).
         assert!(known_ptxas_defect("\tadd.rn.f16 %h2, %h0, %h1;\n\t@%p1 cvt.rzi.sat.s16.f32 %h0, %f1;\n"));

@@ -642,6 +642,20 @@ mod tests {
         assert_eq!(checking_table(Sm::new(90)).latency(File::R, Class::Fp64, Class::Shfl), 7);
     }
 
+    /// The shfl class holds REDUX and MATCH, which NVIDIA's tables read as
+    /// decoupled instructions (4 cycles after an ALU result on Ampere, Ada,
+    /// Hopper and Blackwell), besides SHFL, which reads through the memory
+    /// pipe (5): the floor is the lesser. ptxas 13.5's sm_89 code for a
+    /// generated program (seed 10068427) has `REDUX.SUM UR4, R39` 4 cycles
+    /// after `I2FP.F32.S32 R39, R22`.
+    #[test]
+    fn warp_reductions_read_as_decoupled_instructions() {
+        for sm in [80, 86, 89, 90, 100, 103, 120] {
+            assert_eq!(checking_table(Sm::new(sm)).latency(File::R, Class::ConvFast, Class::Shfl), 4, "sm_{sm}");
+            assert_eq!(checking_table(Sm::new(sm)).latency(File::R, Class::Alu, Class::Shfl), 4, "sm_{sm}");
+        }
+    }
+
     /// Comment and blank lines are skipped, white space around a line is
     /// not part of it, and every column is read.
     #[test]
