@@ -477,6 +477,8 @@ mod tests {
     fn f64_min_max_leave_the_nan_payload_open() {
         assert!(super::nan_payload_open("\t@%p1 min.f64 %fd3, %fd2, %fd0;\n"));
         assert!(super::nan_payload_open("\tmax.f64 %fd3, %fd2, %fd0;\n"));
+        assert!(super::nan_payload_open("\tcvt.f64.f16 %fd3, %h0;\n"));
+        assert!(!super::nan_payload_open("\tcvt.f64.f32 %fd3, %f0;\n"));
         assert!(!super::nan_payload_open("\tmax.f32 %f3, %f2, %f0;\n\tmin.s64 %rd1, %rd2, %rd3;\n"));
     }
 
