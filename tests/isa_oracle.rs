@@ -53,7 +53,7 @@ fn operand(slot: &Slot, rng: &mut Rng) -> Operand {
     match *slot {
         Slot::Gpr { neg, abs, not, .. } => Operand::Reg { reg: gpr(rng), mods: flags(rng, neg.is_some(), abs.is_some(), not.is_some()), reuse: false },
         Slot::Ur { neg, not, .. } | Slot::UniformB { neg, not, .. } => {
-            let abs = matches!(slot, Slot::Ur { abs: Some(_), .. });
+            let abs = matches!(slot, Slot::Ur { abs: Some(_), .. } | Slot::UniformB { abs: Some(_), .. });
             let reg = if rng.below(8) == 0 { Reg::zero(RegFile::Uniform) } else { Reg { file: RegFile::Uniform, num: RegNum::Phys(2 * rng.below(30) as u8) } };
             Operand::Reg { reg, mods: flags(rng, neg.is_some(), abs, not.is_some()), reuse: false }
         }

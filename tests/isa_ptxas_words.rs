@@ -264,6 +264,13 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0x30000004002d7c31, 0x002fe20008040c25, "HFMA2 R45, R0.H1_H1, UR4.H1_H1, R37.H0_H0 ;"),
     (100, 0x30000004002d7c31, 0x002fe20008040c25, "HFMA2 R45, R0.H1_H1, UR4.H1_H1, R37.H0_H0 ;"),
     (120, 0xb0000004002d7c31, 0x002fe20008050c25, "HFMA2.FTZ R45, R0.H1_H1, -UR4.H1_H1, R37.H0_H0 ;"),
+    // A float instruction's uniform b or c with `|x|` (bit 62): ptxas's
+    // sm_90 code for a generated program (seed 10082588), and single-bit
+    // flips of words built around it (nvdisasm) on other SMs and opcodes
+    // (`tests/isa_oracle.rs` checks every such form against nvdisasm).
+    (90, 0x40000004ff207e29, 0x000fe20008000100, "DADD R32, -RZ, |UR4| ;"),
+    (120, 0x4000000402204e2b, 0x000fe20008000100, "@P4 DFMA R32, -R2, R0, |UR4| ;"),
+    (80, 0x4000000402204e21, 0x000fe20008000100, "@P4 FADD R32, -R2, |UR4| ;"),
     // HSETP2 with a uniform b (ptxas's sm_103 code for a generated
     // program, seed 9932830), and that word on sm_75 and sm_120.
     (100, 0x2000000411007e34, 0x000fe2000a721800, "HSETP2.LT.AND P1, PT, R17.H0_H0, UR4.H0_H0, P4 ;"),

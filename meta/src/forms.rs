@@ -224,7 +224,7 @@ impl Rust for Slot {
         match self {
             Slot::Gpr { field, neg, abs, not, reuse } => write_struct!(out, "Slot::Gpr", field, neg, abs, not, reuse),
             Slot::Ur { field, neg, abs, not } => write_struct!(out, "Slot::Ur", field, neg, abs, not),
-            Slot::UniformB { field, neg, not } => write_struct!(out, "Slot::UniformB", field, neg, not),
+            Slot::UniformB { field, neg, abs, not } => write_struct!(out, "Slot::UniformB", field, neg, abs, not),
             Slot::Barrier(field) => struct_like(out, "Slot::Barrier(", |o| field.rust(o), ")"),
             Slot::Pred { uniform, field, not, show } => write_struct!(out, "Slot::Pred", uniform, field, not, show),
             Slot::Imm32 { signed } => write_struct!(out, "Slot::Imm32", signed),

@@ -129,7 +129,7 @@ fn fits(slot: &Slot, op: &Operand) -> bool {
     match (slot, op) {
         (Slot::Gpr { neg, abs, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Gpr && allowed(*mods, neg.is_some(), abs.is_some(), not.is_some()),
         (Slot::Ur { neg, abs, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Uniform && allowed(*mods, neg.is_some(), abs.is_some(), not.is_some()),
-        (Slot::UniformB { neg, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Uniform && allowed(*mods, neg.is_some(), false, not.is_some()),
+        (Slot::UniformB { neg, abs, not, .. }, Operand::Reg { reg, mods, .. }) => reg.file == RegFile::Uniform && allowed(*mods, neg.is_some(), abs.is_some(), not.is_some()),
         (Slot::Pred { uniform, not, .. }, Operand::Reg { reg, mods, .. }) => {
             reg.file == if *uniform { RegFile::UniformPred } else { RegFile::Pred } && allowed(*mods, false, false, not.is_some())
         }

@@ -74,7 +74,16 @@ impl Generation {
     }
     /// A uniform register as a b or c operand (bits 32–, with bit 91).
     const fn uniform_b(self, neg: Bit, not: Bit) -> Slot {
-        Slot::UniformB { field: self.ur_field(32), neg, not }
+        Slot::UniformB { field: self.ur_field(32), neg, abs: None, not }
+    }
+    /// A float instruction's uniform b (form 6) or c (form 7): `-` 63 and
+    /// `|x|` 62, as its register b's (single-bit flips under nvdisasm on
+    /// SM75, SM90 and SM120 of FADD, DADD, FMUL, DMUL, FFMA and DFMA (b and
+    /// c), FSETP, DSETP, FMNMX, FSEL, MUFU and FCHK words; ptxas 13.5's
+    /// sm_90 code for a generated program has `DADD R32, -RZ, |UR4|`, seed
+    /// 10082588).
+    const fn uniform_float_b(self) -> Slot {
+        Slot::UniformB { field: self.ur_field(32), neg: Some(63), abs: Some(62), not: None }
     }
     /// How optional carry-out predicates print (always from sm_100).
     const fn carry_show(self) -> PredShow {
@@ -465,7 +474,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) },
         0x800 => Slot::Float { f64: false, shadowed: None },
         0xa00 => cbank(Some(63), Some(62), None),
-        _ => g.uniform_b(Some(63), None),
+        _ => g.uniform_float_b(),
     };
     // DSETP's comparisons: FSETP's, but 0 and 15 print `.MIN` and `.MAX` (oracle).
     const DSETP_CMP: ModField = ModField {
@@ -482,7 +491,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
         0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(2) },
         0x400 => Slot::Float { f64: true, shadowed: None },
         0x600 => cbank(Some(63), Some(62), None),
-        _ => g.uniform_b(Some(63), None),
+        _ => g.uniform_float_b(),
     };
     for form in [0x200u16, 0x400, 0x600, 0xe00] {
         if g.wide_ur && form == 0x600 {
@@ -528,7 +537,7 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     }
     let mufu_src = |form: u16| match form {
         0x200 => Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) },
-        _ => g.uniform_b(Some(63), None),
+        _ => g.uniform_float_b(),
     };
     // The immediate form is left out: its immediate is an f32 or the high
     // half of an f64 depending on the operation (`MUFU.RCP64H R5, 3`).
@@ -1077,7 +1086,7 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
         let imm = Slot::Float { f64, shadowed: None };
         let b_reg = reg(32, Some(63), Some(62), Some(1));
         let b_cb = cbank(Some(63), Some(62), None);
-        let b_ur = g.uniform_b(Some(63), None);
+        let b_ur = g.uniform_float_b();
         let fixed: &'static [(Field, u64)] = if name == "FMUL" { FMUL_FIXED } else { NONE };
         let forms: Vec<(u16, Vec<Slot>)> = if three {
             let c = reg(64, Some(75), Some(74), Some(2));
@@ -1092,7 +1101,7 @@ fn float_ops(v: &mut Vec<Form>, g: Generation) {
                 (0x800, vec![a, imm, c]),
                 (0xa00, vec![a, b_cb, c]),
                 (0xc00, vec![a, b_ur, c]),
-                (0xe00, vec![a, b64, g.uniform_b(Some(63), None)]),
+                (0xe00, vec![a, b64, g.uniform_float_b()]),
             ]
         } else if matches!(name, "FADD" | "DADD") {
             // The second source of FADD and DADD takes the c position in the

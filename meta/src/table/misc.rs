@@ -30,7 +30,7 @@ pub(super) fn misc_ops(v: &mut Vec<Form>, g: Generation) {
         (0x200u16, Slot::Gpr { field: f(32, 39), neg: Some(63), abs: Some(62), not: None, reuse: Some(1) }),
         (0x800, Slot::Float { f64: false, shadowed: None }),
         (0xa00, cbank(Some(63), Some(62), None)),
-        (0xc00, g.uniform_b(Some(63), None)),
+        (0xc00, g.uniform_float_b()),
     ] {
         if g.wide_ur && form == 0xa00 {
             continue;

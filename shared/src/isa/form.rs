@@ -100,6 +100,8 @@ pub enum Slot {
         field: Field,
         /// `-x` bit.
         neg: Bit,
+        /// `|x|` bit (the float instructions' b or c).
+        abs: Bit,
         /// `~x` bit.
         not: Bit,
     },
@@ -437,7 +439,7 @@ impl Slot {
         match *self {
             Slot::Gpr { field: f, neg, abs, not, .. } => field(f) | bit(neg) | bit(abs) | bit(not),
             Slot::Ur { field: f, neg, abs, not } => field(f) | bit(neg) | bit(abs) | bit(not),
-            Slot::UniformB { field: f, neg, not } => field(f) | 1u128 << UNIFORM_B_FLAG | bit(neg) | bit(not),
+            Slot::UniformB { field: f, neg, abs, not } => field(f) | 1u128 << UNIFORM_B_FLAG | bit(neg) | bit(abs) | bit(not),
             Slot::Barrier(f) => field(f),
             Slot::Pred { field: f, not, .. } => field(f) | bit(not),
             Slot::Imm32 { .. } => field(IMM32),

@@ -234,9 +234,9 @@ impl Step {
                 assert!(field.width <= 8, "uniform register fields are at most 8 bits");
                 Step::Reg { at: At::of(field.start, field.width), mask: field.max() as u8, file: RegFile::Uniform, neg: flag(neg), abs: flag(abs), not: flag(not), reuse: NO_REUSE }
             }
-            Slot::UniformB { field, neg, not } => {
+            Slot::UniformB { field, neg, abs, not } => {
                 assert!(field.width <= 8, "uniform register fields are at most 8 bits");
-                Step::Reg { at: At::of(field.start, field.width), mask: field.max() as u8, file: RegFile::Uniform, neg: flag(neg), abs: NO_BIT, not: flag(not), reuse: NO_REUSE }
+                Step::Reg { at: At::of(field.start, field.width), mask: field.max() as u8, file: RegFile::Uniform, neg: flag(neg), abs: flag(abs), not: flag(not), reuse: NO_REUSE }
             }
             Slot::Barrier(f) => Step::Barrier(Fld::of(f)),
             Slot::Pred { uniform, field, not, .. } => {
