@@ -271,6 +271,12 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0x40000004ff207e29, 0x000fe20008000100, "DADD R32, -RZ, |UR4| ;"),
     (120, 0x4000000402204e2b, 0x000fe20008000100, "@P4 DFMA R32, -R2, R0, |UR4| ;"),
     (80, 0x4000000402204e21, 0x000fe20008000100, "@P4 FADD R32, -R2, |UR4| ;"),
+    // UF2I of an F16 source (ptxas's sm_120 code for a generated program,
+    // seed 10087343), its high half and `|x|` (bits 60 and 62) and an f16
+    // immediate (nvdisasm).
+    (120, 0x000000ff0004725c, 0x000fe2000810e000, "UF2I.U8.F16.TRUNC.NTZ UR4, URZ ;"),
+    (120, 0x500000050004725c, 0x000fe2000810e000, "UF2I.U8.F16.TRUNC.NTZ UR4, |UR5.H1| ;"),
+    (120, 0x00003c000004785c, 0x000fe2000810e000, "UF2I.U8.F16.TRUNC.NTZ UR4, 1 ;"),
     // HSETP2 with a uniform b (ptxas's sm_103 code for a generated
     // program, seed 9932830), and that word on sm_75 and sm_120.
     (100, 0x2000000411007e34, 0x000fe2000a721800, "HSETP2.LT.AND P1, PT, R17.H0_H0, UR4.H0_H0, P4 ;"),

@@ -995,3 +995,37 @@ fn sm90_vimnmx_predicates_say_which_lane_result_is_a() {
         assert_eq!(out, "param 1: 080000005f1400006114000007ff0000\n", "sm_{sm}");
     }
 }
+
+#[test]
+fn f2i_takes_the_absolute_value_of_a_uniform_f16_source() {
+    // `cvt.rzi.u8.f16` of the |high half| of a parameter is `LDCU.U16 UR4,
+    // c[0x0][0x38a]` then `F2I.U8.F16.TRUNC.NTZ R0, |UR4|` (ptxas 13.5,
+    // sm_80 to sm_120). The parameter 0xc5003c00 holds 1.0 in its low half
+    // and -5.0 in its high half: 5 and 1 (without the `|x|`, -5 saturates
+    // to 0).
+    let ptx = ".version 8.7
+.target sm_80
+.address_size 64
+.visible .entry uf(.param .u64 p, .param .b32 a)
+{
+  .reg .b16 %h<6>; .reg .b64 %rd<4>; .reg .b32 %r<20>;
+  ld.param.u64 %rd1, [p]; ld.param.b32 %r0, [a];
+  mov.b32 {%h0, %h1}, %r0;
+  abs.f16 %h1, %h1;
+  cvt.rzi.u8.f16 %h2, %h1;
+  cvt.rzi.s32.f16 %r3, %h0;
+  cvt.u32.u16 %r2, %h2;
+  mov.u32 %r1, %tid.x;
+  mul.wide.s32 %rd2, %r1, 8; add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.u32 [%rd3], {%r2, %r3};
+  ret;
+}
+";
+    let spec = r#"{"kernel": "uf", "grid": [1, 1, 1], "block": [2, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 16, "fill": "zero", "output": true}, {"kind": "u32", "value": "0xc5003c00"}]}"#;
+    for sm in [80, 120] {
+        let ptx = ptx.replace("sm_80", &format!("sm_{sm}"));
+        let Some(out) = run_on(sm, "f2i_uniform_abs", &ptx, spec) else { return };
+        assert_eq!(out, "param 0: 05000000010000000500000001000000\n", "sm_{sm}");
+    }
+}

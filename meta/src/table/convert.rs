@@ -94,7 +94,11 @@ fn push<'a>(
     if let (false, Some(m)) = (g.wide_ur, cbank_mods) {
         v.push(at(g.form(name, 0xa00 | op9, all, m, vec![RD, cbank(neg, abs, None)])));
     }
-    v.push(at(g.form(name, 0xc00 | op9, all, mods, vec![RD, g.uniform_b(neg, None)])));
+    // A float source's uniform register takes `|x|` (62) as its register
+    // does (`F2I.U8.F16.TRUNC.NTZ R0, |UR4|`: ptxas 13.5's code for
+    // `cvt.rzi.u8.f16` of a parameter's |high half|, sm_80 to sm_120; bit
+    // flips of F2I, F2F and FRND words on SM90).
+    v.push(at(g.form(name, 0xc00 | op9, all, mods, vec![RD, g.uniform_b_abs(neg, abs)])));
     for (extra, mods, slot) in imms {
         let fixed: Vec<(Field, u64)> = common.iter().chain(fixed).chain(extra).copied().collect();
         v.push(at(g.form(name, 0x800 | op9, leak_fixed(fixed), mods, vec![RD, *slot])));
@@ -154,6 +158,18 @@ pub(super) fn conversions(v: &mut Vec<Form>, g: Generation) {
         // An f32 immediate source (0x85c, 32–63): `UF2I.S16.NTZ UR4, 1`,
         // ptxas 13.5's sm_120 code for a generated program, seed 9970999.
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UF2I", 0x85c, fixed, mods, vec![ur_d, f32_imm]) });
+        // An F16 source (84–85 = 1, printed `.F16` after the destination
+        // type): the register's low half, its high half with bit 60 (`.H1`,
+        // inside `|x|` as F2I's), or an f16 immediate in 32–47
+        // (`UF2I.U8.F16.TRUNC.NTZ UR4, URZ`: ptxas 13.5's sm_120 code for
+        // a generated program, seed 10087343; bit flips of that word,
+        // sm_120).
+        let f16_fixed = leak_fixed(vec![(f(73, 74), 0), (f(91, 91), 1)]);
+        let f16_mods = leak_mods(vec![FTZ, d32, float_src(&[(1, ".F16")]), ROUND_INT, NTZ]);
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UF2I", 0x25c, f16_fixed, f16_mods, vec![ur_d, ur_b]) });
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UF2I", 0x85c, f16_fixed, f16_mods, vec![ur_d, f16_imm]) });
+        let high_mods = leak_mods(vec![FTZ, d32, float_src(&[(1, ".F16")]), ROUND_INT, NTZ, F16_HIGH]);
+        v.push(Form { sms: (120, 120), uniform_guard: true, operand_suffixes: HIGH, ..g.form("UF2I", 0x25c, f16_fixed, high_mods, vec![ur_d, ur_b]) });
     }
 
     // The high half of an F16 source (bit 60 `.H1`, printed after the

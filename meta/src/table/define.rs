@@ -83,7 +83,11 @@ impl Generation {
     /// sm_90 code for a generated program has `DADD R32, -RZ, |UR4|`, seed
     /// 10082588).
     const fn uniform_float_b(self) -> Slot {
-        Slot::UniformB { field: self.ur_field(32), neg: Some(63), abs: Some(62), not: None }
+        self.uniform_b_abs(Some(63), Some(62))
+    }
+    /// A uniform b or c with an `|x|` bit.
+    const fn uniform_b_abs(self, neg: Bit, abs: Bit) -> Slot {
+        Slot::UniformB { field: self.ur_field(32), neg, abs, not: None }
     }
     /// How optional carry-out predicates print (always from sm_100).
     const fn carry_show(self) -> PredShow {
