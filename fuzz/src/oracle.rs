@@ -244,10 +244,11 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     // `ptxas-same-sources`: an opcode that ptxas folds to a copy when both
     // sources are one register (`min.f16 %h4, %h2, %h2`, guarded or not),
     // seen through register copies (`mov.b16 %h2, %h0` makes `min.f16
-    // %h0, %h2, %h0` one source twice).
+    // %h0, %h2, %h0` one source twice; so does `cvt.s16.s16 %h2, %h0`,
+    // a conversion between integer types of one width: seed 10094966).
     let copies: Vec<(&str, &str)> = lines
         .iter()
-        .filter(|l| l.inst.starts_with("mov."))
+        .filter(|l| l.inst.starts_with("mov.") || same_width_int_cvt(l.opcode()))
         .filter_map(|l| match l.operands[..] {
             [d, s] if s.starts_with('%') && d.starts_with('%') => Some((d, s)),
             _ => None,
@@ -265,6 +266,19 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     };
     let same_sources = listed("ptxas-same-sources");
     lines.iter().any(|l| l.starts_with_any(&same_sources) && l.operands.len() == 3 && root(l.operands[1]) == root(l.operands[2]))
+}
+
+/// Whether `opcode` is `cvt` between two integer types of one width with
+/// no modifier (`cvt.s16.u16`): a copy of the bits.
+fn same_width_int_cvt(opcode: &str) -> bool {
+    let int_bits = |t: &str| match t.as_bytes().first() {
+        Some(b's' | b'u' | b'b') => t[1..].parse::<u32>().ok(),
+        _ => None,
+    };
+    match opcode.split('.').collect::<Vec<_>>()[..] {
+        ["cvt", d, s] => int_bits(d).is_some() && int_bits(d) == int_bits(s),
+        _ => false,
+    }
 }
 
 /// Whether `ptx` holds an instruction whose NaN result's bits PTX leaves
@@ -500,6 +514,10 @@ mod tests {
         // Through a copy (seed 9923906, sm_80).
         assert!(known_ptxas_defect("\tmov.b16 %h2, %h0;\n\tmin.f16 %h0, %h2, %h0;\n"));
         assert!(!known_ptxas_defect("\tmov.b16 %h2, %h1;\n\tmin.f16 %h0, %h2, %h0;\n"));
+        // Through an integer conversion of one width (seed 10094966, sm_103).
+        assert!(known_ptxas_defect("\tcvt.s16.s16 %h5, %h4;\n\tmin.f16 %h4, %h5, %h4;\n"));
+        assert!(!known_ptxas_defect("\tcvt.s16.s8 %h5, %h4;\n\tmin.f16 %h4, %h5, %h4;\n"));
+        assert!(!known_ptxas_defect("\tcvt.sat.s16.s16 %h5, %h4;\n\tmin.f16 %h4, %h5, %h4;\n"));
     }
 
     #[test]
