@@ -150,3 +150,48 @@ fn reductions_match_ptxas() {
     let failures: Vec<String> = results.into_iter().filter_map(Result::err).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A constant member mask names every running thread's lanes, so the
+/// reduction is one `REDUX` over the converged threads, as ptxas compiles
+/// it (`redux.sync.add.u32 d, a, 0xffff` in a branch lanes 0–15 take ->
+/// `WARPSYNC 0xffff`, `REDUX.SUM`), not a shuffle from every lane: lanes
+/// 0–15 of each warp get the sum of their thread indices (120 and 632),
+/// the others 0.
+#[test]
+fn a_constant_mask_reduces_with_one_redux() {
+    let source = ".version 8.8
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .b32 %r<6>; .reg .b64 %rd<4>; .reg .pred %p<2>;
+  ld.param.u64 %rd0, [p];
+  cvta.to.global.u64 %rd0, %rd0;
+  mov.u32 %r0, %tid.x;
+  and.b32 %r2, %r0, 31;
+  setp.lt.u32 %p0, %r2, 16;
+  mov.u32 %r1, 0;
+  @!%p0 bra $L1;
+  redux.sync.add.u32 %r1, %r0, 0x0000ffff;
+$L1:
+  mul.wide.u32 %rd1, %r0, 4;
+  add.u64 %rd1, %rd0, %rd1;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+";
+    let spec_text = r#"{"kernel": "k", "grid": [1,1,1], "block": [64,1,1], "shared_bytes": 0, "params": [{"kind": "buffer", "bytes": 256, "fill": "zero", "output": true}]}"#;
+    let spec = LaunchSpec::from_json(spec_text).expect("launch spec");
+    let want: Vec<u32> = (0..64u32).map(|t| if t % 32 >= 16 { 0 } else if t < 32 { 120 } else { 632 }).collect();
+    let module = ptx2sass::internals::ptx::parse(source).expect("parses");
+    let ptx = iptx::run(&module, &spec, &iptx::Options::default()).expect("runs in the PTX interpreter");
+    assert_eq!(as_words(&common::ptxas_match::output_bytes(&ptx.launch, spec_text).expect("outputs")), want, "PTX interpreter");
+    for sm in [80, 90, 100, 120] {
+        let source = source.replace("sm_80", &format!("sm_{sm}"));
+        let cubin = our_cubin(&source, sm);
+        let got = as_words(&common::ptxas_match::outputs(&cubin, &spec, spec_text, HazardCheck::Fail).expect("our cubin runs"));
+        assert_eq!(got, want, "sm_{sm}: our cubin");
+        let listing = ptx2sass::disassemble(&cubin).expect("disassembles");
+        assert!(listing.contains("REDUX.SUM") && !listing.contains("SHFL"), "sm_{sm}: one REDUX, no shuffles:\n{listing}");
+    }
+}

@@ -250,8 +250,13 @@ impl<'a> FnLower<'_, 'a, '_> {
         let a = self.read(&ops[1], ScalarType::B32)?;
         let mask = self.read(&ops[2], ScalarType::B32)?;
         // Below sm_80, which has no `redux.sync`, the instruction is left
-        // for legalization to refuse (as ptxas refuses it).
-        if !float && !self.full_mask(mask) && self.cx.sm.number >= 80 {
+        // for legalization to refuse (as ptxas refuses it). A constant
+        // mask names the lanes of every thread running the instruction
+        // (PTX leaves a thread outside its mask undefined), so `REDUX`
+        // over the converged threads is their reduction, as ptxas has it
+        // (`redux.sync.add.u32 d, a, 0xffff` -> `REDUX.SUM UR4, R0`).
+        let per_lane_mask = self.b.func.value_const(mask).is_none();
+        if !float && per_lane_mask && self.cx.sm.number >= 80 {
             let v = self.redux_over_members(red, ty, a, mask);
             return self.write(&ops[0], v, ty.is_signed());
         }
@@ -266,8 +271,9 @@ impl<'a> FnLower<'_, 'a, '_> {
     /// `REDUX` reduces over every converged thread, so each lane reads
     /// every lane's value (`shfl.idx` from lanes 0 to 31) and combines
     /// those its mask names. ptxas instead runs `REDUX` once per distinct
-    /// mask (`WARPSYNC.EXCLUSIVE`, the masks' threads serialised), whose
-    /// semantics the SASS interpreter does not model.
+    /// mask (`WARPSYNC.EXCLUSIVE`, the masks' threads serialised, then
+    /// `BSYNC` to bring them together again): this compiler places no
+    /// convergence barriers, so it cannot end such a region.
     fn redux_over_members(&mut self, red: RedOp, ty: DataType, a: Value, mask: Value) -> Value {
         let signed = ty.is_signed();
         let (opcode, op_ty, identity) = match red {
