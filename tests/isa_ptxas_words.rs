@@ -271,6 +271,9 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0x40000004ff207e29, 0x000fe20008000100, "DADD R32, -RZ, |UR4| ;"),
     (120, 0x4000000402204e2b, 0x000fe20008000100, "@P4 DFMA R32, -R2, R0, |UR4| ;"),
     (80, 0x4000000402204e21, 0x000fe20008000100, "@P4 FADD R32, -R2, |UR4| ;"),
+    // HADD2 with |x| on its uniform b, the swizzle inside the bars
+    // (ptxas's sm_80 code for a generated program, seed 10103809).
+    (80, 0x60000004ff3f7e30, 0x001fe20008000900, "HADD2 R63, -RZ.H0_H0, |UR4.H0_H0| ;"),
     // UF2I of an F16 source (ptxas's sm_120 code for a generated program,
     // seed 10087343), its high half and `|x|` (bits 60 and 62) and an f16
     // immediate (nvdisasm).

@@ -199,8 +199,20 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     }
     // `nan-sign-source`: `copysign.f32 d, a, b` (or a bit copy) with `a`
     // written by a negation or absolute value, whose sign PTX leaves open
-    // for a NaN.
-    let signed_results = written_by(&|l: &Line| l.inst.starts_with("neg.f") || l.inst.starts_with("abs.f"));
+    // for a NaN, directly or through float copies and selections (`abs.f32
+    // %f3, %f0; selp.f32 %f2, %f3, %f3, %p3; mov.b32 %r2, %f2`: ptxas folds
+    // the `|x|` into an FSEL; seed 10105074, sm_86).
+    let mut signed_results = written_by(&|l: &Line| l.inst.starts_with("neg.f") || l.inst.starts_with("abs.f"));
+    loop {
+        let carried = written_by(&|l: &Line| {
+            let copy = l.inst.starts_with("mov.f") || l.inst.starts_with("selp.f");
+            copy && l.operand(0).is_some_and(|d| !signed_results.contains(&d)) && [1, 2].iter().any(|&k| l.operand(k).is_some_and(|s| signed_results.contains(&s)) && (k == 1 || l.inst.starts_with("selp.")))
+        });
+        if carried.is_empty() {
+            break;
+        }
+        signed_results.extend(carried);
+    }
     let nan_sign = listed("nan-sign-source");
     if lines.iter().any(|l| l.starts_with_any(&nan_sign) && l.operand(1).is_some_and(|a| signed_results.contains(&a))) {
         return true;
@@ -537,6 +549,11 @@ mod tests {
         // Seed 9112232 (sm_89), minimized.
         assert!(known_ptxas_defect("\t@%p3 neg.f32 %f4, %f0;\n\tcopysign.f32 %f0, %f4, %f1;\n"));
         assert!(!known_ptxas_defect("\tneg.f32 %f4, %f0;\n\tcopysign.f32 %f0, %f1, %f4;\n"));
+        // Through selections and copies (seed 10105074, sm_86).
+        assert!(known_ptxas_defect("\tabs.f32 %f3, %f0;\n\t@%p3 selp.f32 %f2, %f3, %f3, %p3;\n\tselp.f32 %f0, %f2, %f2, %p0;\n\tmov.b32 %r2, %f0;\n"));
+        assert!(known_ptxas_defect("\tneg.f32 %f3, %f0;\n\tmov.f32 %f2, %f3;\n\tmov.b32 %r2, %f2;\n"));
+        assert!(!known_ptxas_defect("\tabs.f32 %f3, %f0;\n\tselp.f32 %f2, %f1, %f1, %p3;\n\tmov.b32 %r2, %f2;\n"));
+        assert!(!known_ptxas_defect("\tabs.f32 %f3, %f0;\n\tadd.f32 %f2, %f3, %f1;\n\tmov.b32 %r2, %f2;\n"));
     }
 
     #[test]

@@ -33,6 +33,19 @@ const fn ab_swizzles(a: u8) -> [OperandSuffix; 2] {
     [OperandSuffix::Mod { modifier: a, slot: 1 }, OperandSuffix::Mod { modifier: a + 1, slot: 2 }]
 }
 
+/// [`ab_swizzles`] where b is a uniform register, whose swizzle nvdisasm
+/// prints inside its `|x|` bars (`|UR4.H0_H0|`, where a register's is
+/// `|R2|.H0_H0`).
+const fn ab_swizzles_uniform_b(a: u8) -> [OperandSuffix; 2] {
+    [OperandSuffix::Mod { modifier: a, slot: 1 }, OperandSuffix::ModInBars { modifier: a + 1, slot: 2 }]
+}
+
+/// [`abc_swizzles`] where b is a uniform register ([`ab_swizzles_uniform_b`]).
+const fn abc_swizzles_uniform_b(a: u8) -> [OperandSuffix; 3] {
+    let [x, y] = ab_swizzles_uniform_b(a);
+    [x, y, OperandSuffix::Mod { modifier: a + 2, slot: 3 }]
+}
+
 /// The a, b and c (slots 1–3) swizzles, as modifiers `a`, `a + 1`, `a + 2`.
 const fn abc_swizzles(a: u8) -> [OperandSuffix; 3] {
     let [x, y] = ab_swizzles(a);
@@ -73,19 +86,20 @@ pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(form((80, 89), "HFMA2.MMA", 0x235, MMA_NO_BF16, &[FTZ_FMZ, SAT], &[], slots.clone()));
         v.push(form((90, 90), "HFMA2.MMA", 0x235, MMA, &[TYPE, FTZ_FMZ, SAT], &[], slots));
     }
-    // b a uniform register (0xc31, bit 91): `-` 63 and swizzle 60–61 as
-    // the register b's; its `|x|` (62, which nvdisasm prints) kept 0 as
-    // the other uniform-b half forms' (`HFMA2 R45, R0.H1_H1, UR4.H1_H1,
+    // b a uniform register (0xc31, bit 91): `-` 63, `|x|` 62 and swizzle
+    // 60–61 as the register b's (`HFMA2 R45, R0.H1_H1, UR4.H1_H1,
     // R37.H0_H0`: ptxas 13.5's sm_75 code for a generated program, seed
     // 9985880; bit flips on SM75, SM90, SM100 and SM120).
-    const UNIFORM_B: &[(Field, u64)] = &[(f(78, 79), 0), (f(62, 62), 0)];
-    const UNIFORM_B_NO_BF16: &[(Field, u64)] = &[(f(78, 79), 0), (f(85, 85), 0), (f(62, 62), 0)];
-    let uniform_slots = vec![RD, reg(24, 72, 73, 0), g.uniform_b(Some(63), None), reg(64, 84, 83, 2)];
+    const UNIFORM_B: &[(Field, u64)] = &[(f(78, 79), 0)];
+    const UNIFORM_B_NO_BF16: &[(Field, u64)] = &[(f(78, 79), 0), (f(85, 85), 0)];
+    let uniform_slots = vec![RD, reg(24, 72, 73, 0), g.uniform_b_abs(Some(63), Some(62)), reg(64, 84, 83, 2)];
+    const SWZ_U: [OperandSuffix; 3] = abc_swizzles_uniform_b(3);
+    const SWZ_U_NO_BF16: [OperandSuffix; 3] = abc_swizzles_uniform_b(2);
     if g.wide_ur {
-        v.push(form(g.sms, "HFMA2", 0xc31, UNIFORM_B, MODS, &SWZ, uniform_slots));
+        v.push(form(g.sms, "HFMA2", 0xc31, UNIFORM_B, MODS, &SWZ_U, uniform_slots));
     } else {
-        v.push(form((75, 75), "HFMA2", 0xc31, UNIFORM_B_NO_BF16, MODS_NO_BF16, &SWZ_NO_BF16, uniform_slots.clone()));
-        v.push(form((80, 90), "HFMA2", 0xc31, UNIFORM_B, MODS, &SWZ, uniform_slots));
+        v.push(form((75, 75), "HFMA2", 0xc31, UNIFORM_B_NO_BF16, MODS_NO_BF16, &SWZ_U_NO_BF16, uniform_slots.clone()));
+        v.push(form((80, 90), "HFMA2", 0xc31, UNIFORM_B, MODS, &SWZ_U, uniform_slots));
     }
     min_max_set(v, g);
     add_mul(v, g);
@@ -230,18 +244,20 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
         const MUL_NO_BF16: &[ModField] = &[FTZ_FMZ, SAT, SWZ[0], SWZ[1]];
         const SWZ_3: [OperandSuffix; 2] = ab_swizzles(3);
         const SWZ_2: [OperandSuffix; 2] = ab_swizzles(2);
+        const SWZ_U3: [OperandSuffix; 2] = ab_swizzles_uniform_b(3);
+        const SWZ_U2: [OperandSuffix; 2] = ab_swizzles_uniform_b(2);
         let (add, mul): (&'static [ModField], &'static [ModField]) = if bf16 { (ADD, MUL) } else { (ADD_NO_BF16, MUL_NO_BF16) };
         let (off, sw): (&'static [(Field, u64)], &'static [OperandSuffix]) = if bf16 { (F32_OFF, &SWZ_3) } else { (F32_OFF_NO_BF16, &SWZ_2) };
+        let sw_u: &'static [OperandSuffix] = if bf16 { &SWZ_U3 } else { &SWZ_U2 };
         let form = |name, opcode, fixed, mods, b, sw| Form { sms, operand_suffixes: sw, ..g.form(name, opcode, fixed, mods, vec![RD, a, b]) };
         v.push(form("HADD2", 0x230, off, add, src(32, 63, 62, 2), sw));
-        // b a uniform register (0xe30, bit 91): its `-` 63 and swizzle
-        // 60–61 as the register b's; its `|x|` (62) kept 0 (`HADD2 R0,
-        // R15.H0_H0, -UR4.H0_H0`: ptxas 13.5 for sm_100, a generated
-        // program's `sub.f16`; bit flips on SM75 and SM100, the word
-        // decodes alike on SM75–SM120).
-        const UNIFORM_B_ABS: &[(Field, u64)] = &[(f(62, 62), 0)];
-        let off_u: &'static [(Field, u64)] = Box::leak(off.iter().copied().chain(UNIFORM_B_ABS.iter().copied()).collect::<Vec<_>>().into_boxed_slice());
-        v.push(form("HADD2", 0xe30, off_u, add, g.uniform_b(Some(63), None), sw));
+        // b a uniform register (0xe30, bit 91): its `-` 63, `|x|` 62 and
+        // swizzle 60–61 as the register b's (`HADD2 R0, R15.H0_H0,
+        // -UR4.H0_H0`: ptxas 13.5 for sm_100, a generated program's
+        // `sub.f16`; `HADD2 R63, -RZ.H0_H0, |UR4.H0_H0|`, its sm_80 code
+        // for another, seed 10103809; bit flips on SM75, SM80 and SM100,
+        // the words decode alike on SM75–SM120).
+        v.push(form("HADD2", 0xe30, off, add, g.uniform_b_abs(Some(63), Some(62)), sw_u));
         // `.F32`: from sm_86 a has no `|x|` (73 prints nothing: kept 0)
         // and nvdisasm refuses its reuse flag (oracle); sm_75 and sm_80
         // print both (`HADD2.F32 R0, R5.reuse.H0_H0, -RZ.H0_H0`, ptxas
@@ -258,11 +274,11 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
         }
         v.push(form("HMUL2", 0x232, off, mul, src(32, 63, 62, 1), sw));
         // b a uniform register: 0xc32 (not HADD2's 0xe30 pattern), `-` 63,
-        // swizzle 60–61; its `|x|` (62) kept 0 as HADD2's (`HMUL2 R6,
-        // R17.H0_H0, UR4.H0_H0`: ptxas 13.5's sm_103 code for a generated
-        // program, seed 9932830; bit flips on SM100, the word decodes
-        // alike on SM75–SM120).
-        v.push(form("HMUL2", 0xc32, off_u, mul, g.uniform_b(Some(63), None), sw));
+        // `|x|` 62, swizzle 60–61 as HADD2's (`HMUL2 R6, R17.H0_H0,
+        // UR4.H0_H0`: ptxas 13.5's sm_103 code for a generated program,
+        // seed 9932830; bit flips on SM100, the word decodes alike on
+        // SM75–SM120).
+        v.push(form("HMUL2", 0xc32, off, mul, g.uniform_b_abs(Some(63), Some(62)), sw_u));
     }
     // HADD2 with two f16 immediates (0x430): a as in the register form,
     // the immediates in 32–63; 85 (`.BF16_V2`, which prints them as bf16)
@@ -329,13 +345,14 @@ fn setp(v: &mut Vec<Form>, g: Generation) {
     if let Some(sms) = bf16_sms(g) {
         v.push(Form { sms, operand_suffixes: &SWZ, ..g.form("HSETP2.BF16_V2", 0x234, COMPARE_BF16_V2, MODS, slots) });
     }
-    // b a uniform register (0xe34, bit 91): `-` 63, swizzle 60–61, its
-    // `|x|` (62) kept 0 as HADD2's (`HSETP2.LT.AND P1, PT, R17.H0_H0,
-    // UR4.H0_H0, P4`: ptxas 13.5's sm_103 code for a generated program,
-    // seed 9932830; bit flips on SM103, the word decodes alike on SM75).
-    const UNIFORM_FIXED: &[(Field, u64)] = &[(f(64, 65), 0), (f(62, 62), 0)];
-    let uniform_slots = vec![p(81), p(84), a, g.uniform_b(Some(63), None), pred(87, PredShow::Always)];
-    v.push(Form { operand_suffixes: &SWZ, ..g.form("HSETP2", 0xe34, UNIFORM_FIXED, MODS, uniform_slots) });
+    // b a uniform register (0xe34, bit 91): `-` 63, `|x|` 62, swizzle
+    // 60–61 as HADD2's (`HSETP2.LT.AND P1, PT, R17.H0_H0, UR4.H0_H0, P4`:
+    // ptxas 13.5's sm_103 code for a generated program, seed 9932830; bit
+    // flips on SM103, the word decodes alike on SM75).
+    const UNIFORM_FIXED: &[(Field, u64)] = &[(f(64, 65), 0)];
+    let uniform_slots = vec![p(81), p(84), a, g.uniform_b_abs(Some(63), Some(62)), pred(87, PredShow::Always)];
+    const SWZ_U: [OperandSuffix; 2] = [OperandSuffix::Mod { modifier: 4, slot: 2 }, OperandSuffix::ModInBars { modifier: 5, slot: 3 }];
+    v.push(Form { operand_suffixes: &SWZ_U, ..g.form("HSETP2", 0xe34, UNIFORM_FIXED, MODS, uniform_slots) });
 }
 
 /// HSET2's and HSETP2's `.BF16_V2`: bits 64–65 = 2 (1 and 3 print
