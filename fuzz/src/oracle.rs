@@ -569,6 +569,8 @@ mod tests {
         assert!(!known_ptxas_defect("\tcnot.b32 %r9, %r8;\n\tshl.b32 %r0, %r4, %r9;\n"));
         assert!(known_ptxas_defect("\tredux.sync.max.u32 %r8, %r2, 0xffffffff;\n\tbfe.s32 %r1, %r8, %t2, %t3;\n"));
         assert!(!known_ptxas_defect("\tredux.sync.max.u32 %r8, %r2, 0xffffffff;\n\tbfe.s32 %r1, %r2, %r8, %t3;\n"));
+        // An unpack of a reduction's result (seed 10114127, sm_120).
+        assert!(known_ptxas_defect("\tredux.sync.min.s32 %r1, %r2, 0xffffffff;\n\t@!%p0 mov.b32 {%h2, %h4}, %r1;\n"));
         // An unpack of a 16-bit load into a 32-bit register (seed 10064439).
         assert!(known_ptxas_defect("\tld.global.s16 %r0, [%td0+160];\n\tmov.b32 {%h4, %h1}, %r0;\n\tabs.s16 %h4, %h1;\n"));
         assert!(known_ptxas_defect("\tld.global.nc.s16 %r3, [%td0];\n\tmov.b32 {%h0,%h2}, %r3;\n"));
