@@ -1029,3 +1029,35 @@ fn f2i_takes_the_absolute_value_of_a_uniform_f16_source() {
         assert_eq!(out, "param 0: 05000000010000000500000001000000\n", "sm_{sm}");
     }
 }
+
+#[test]
+fn hadd2_takes_the_absolute_value_of_a_uniform_b() {
+    // `sub.rn.f16 %h2, %h3, |a|` with `a` a parameter is `HADD2 R0,
+    // R0.H0_H0, -|UR6.H0_H0|` on sm_100 and sm_120 (ptxas 13.5; a
+    // constant-bank b on earlier SMs). a = -5.0: thread t writes t - 5
+    // (-5, -4, -3, -2; without the `|x|`, t + 5).
+    let ptx = ".version 8.8
+.target sm_100
+.address_size 64
+.visible .entry k(.param .u64 p, .param .b16 a)
+{
+  .reg .b16 %h<6>; .reg .b32 %r<6>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd0, [p]; ld.param.b16 %h0, [a];
+  cvta.to.global.u64 %rd0, %rd0;
+  mov.u32 %r0, %tid.x;
+  cvt.rn.f16.u32 %h3, %r0;
+  abs.f16 %h1, %h0;
+  sub.rn.f16 %h2, %h3, %h1;
+  mul.wide.u32 %rd1, %r0, 2; add.u64 %rd1, %rd0, %rd1;
+  st.global.b16 [%rd1], %h2;
+  ret;
+}
+";
+    let spec = r#"{"kernel": "k", "grid": [1, 1, 1], "block": [4, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 8, "fill": "zero", "output": true}, {"kind": "u16", "value": "0xc500"}]}"#;
+    for sm in [100, 120] {
+        let ptx = ptx.replace("sm_100", &format!("sm_{sm}"));
+        let Some(out) = run_on(sm, "hadd2_uniform_abs", &ptx, spec) else { return };
+        assert_eq!(out, "param 0: 00c500c400c200c0\n", "sm_{sm}");
+    }
+}
