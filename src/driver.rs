@@ -192,7 +192,8 @@ pub fn legalize_function(raw: &ir::Module, id: FuncId, options: Options) -> Resu
     if options.verify {
         verify_function(raw, &early, VerifyStage::Legal).map_err(|errs| verifier_error(Stage::Legalize, &early, &errs))?;
     }
-    let late = legalize::legalize_late(&early, sm).map_err(|e| fail(Stage::LegalizeLate, e))?;
+    let mut late = legalize::legalize_late(&early, sm).map_err(|e| fail(Stage::LegalizeLate, e))?;
+    crate::opt::special_registers::reuse_special_register_reads(&mut late, sm);
     if options.verify {
         verify_function(raw, &late, VerifyStage::Legal).map_err(|errs| verifier_error(Stage::LegalizeLate, &late, &errs))?;
     }

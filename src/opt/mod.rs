@@ -3,3 +3,4 @@
 
 pub mod contract;
 pub mod inline;
+pub mod special_registers;
