@@ -197,24 +197,7 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     if negations.iter().any(|(_, s)| negations.iter().any(|(d, _)| d == s)) {
         return true;
     }
-    // `nan-sign-source`: `copysign.f32 d, a, b` (or a bit copy) with `a`
-    // written by a negation or absolute value, whose sign PTX leaves open
-    // for a NaN, directly or through float copies and selections (`abs.f32
-    // %f3, %f0; selp.f32 %f2, %f3, %f3, %p3; mov.b32 %r2, %f2`: ptxas folds
-    // the `|x|` into an FSEL; seed 10105074, sm_86).
-    let mut signed_results = written_by(&|l: &Line| l.inst.starts_with("neg.f") || l.inst.starts_with("abs.f"));
-    loop {
-        let carried = written_by(&|l: &Line| {
-            let copy = l.inst.starts_with("mov.f") || l.inst.starts_with("selp.f");
-            copy && l.operand(0).is_some_and(|d| !signed_results.contains(&d)) && [1, 2].iter().any(|&k| l.operand(k).is_some_and(|s| signed_results.contains(&s)) && (k == 1 || l.inst.starts_with("selp.")))
-        });
-        if carried.is_empty() {
-            break;
-        }
-        signed_results.extend(carried);
-    }
-    let nan_sign = listed("nan-sign-source");
-    if lines.iter().any(|l| l.starts_with_any(&nan_sign) && l.operand(1).is_some_and(|a| signed_results.contains(&a))) {
+    if nan_sign_source(&lines) {
         return true;
     }
     // `ptxas-f16-guarded-redefinition`: an f16 operation reading a
@@ -280,6 +263,40 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     lines.iter().any(|l| l.starts_with_any(&same_sources) && l.operands.len() == 3 && root(l.operands[1]) == root(l.operands[2]))
 }
 
+/// `nan-sign-source`: `copysign.f32 d, a, b` (or a bit copy) with `a`
+/// written by a negation or absolute value, whose sign PTX leaves open
+/// for a NaN, directly or through float copies and selections (`abs.f32
+/// %f3, %f0; selp.f32 %f2, %f3, %f3, %p3; mov.b32 %r2, %f2`: ptxas folds
+/// the `|x|` into an FSEL; seed 10105074, sm_86).
+fn nan_sign_source(lines: &[Line]) -> bool {
+    let written_by = |producers: &dyn Fn(&Line) -> bool| -> Vec<&str> { lines.iter().filter(|l| producers(l)).filter_map(|l| l.operand(0)).collect() };
+    let mut signed_results = written_by(&|l: &Line| l.inst.starts_with("neg.f") || l.inst.starts_with("abs.f"));
+    loop {
+        let carried = written_by(&|l: &Line| {
+            let copy = l.inst.starts_with("mov.f") || l.inst.starts_with("selp.f");
+            copy && l.operand(0).is_some_and(|d| !signed_results.contains(&d)) && [1, 2].iter().any(|&k| l.operand(k).is_some_and(|s| signed_results.contains(&s)) && (k == 1 || l.inst.starts_with("selp.")))
+        });
+        if carried.is_empty() {
+            break;
+        }
+        signed_results.extend(carried);
+    }
+    let nan_sign = listed("nan-sign-source");
+    // A store counts where the program may read its bits back: not the
+    // result stores into the thread's slot (`[%slot+120]`), whose float
+    // slots are compared up to NaNs.
+    let rereadable = |l: &Line| !l.inst.starts_with("st.") || l.operand(0).is_some_and(|a| !a.starts_with("[%slot"));
+    lines.iter().any(|l| l.starts_with_any(&nan_sign) && rereadable(l) && l.operand(1).is_some_and(|a| signed_results.contains(&a)))
+}
+
+/// Whether the sign or payload of a NaN that PTX leaves open can reach
+/// the outputs of `ptx` as bits (`nan-payload-open` and `nan-sign-source`
+/// lines of `known.txt`): both cubins must still agree, and a difference
+/// from the PTX interpreter alone is then not a finding.
+pub fn nan_bits_open(ptx: &str) -> bool {
+    nan_payload_open(ptx) || nan_sign_source(&ptx.lines().map(Line::parse).collect::<Vec<_>>())
+}
+
 /// Whether `opcode` is `cvt` between two integer types of one width with
 /// no modifier (`cvt.s16.u16`): a copy of the bits.
 fn same_width_int_cvt(opcode: &str) -> bool {
@@ -315,6 +332,13 @@ fn unguarded(line: &str) -> &str {
 /// Whether a ptx2sass error or run failure is a known finding.
 pub fn known_finding(message: &str) -> bool {
     known("compile", message)
+}
+
+/// Whether the SASS interpreter's failure on ptxas's cubin is a word
+/// ptxas emitted that is no instruction (`ptxas-illegal-word` lines of
+/// `known.txt`).
+pub fn known_ptxas_illegal_word(message: &str) -> bool {
+    known("ptxas-illegal-word", message)
 }
 
 /// Whether a verdict difference on `mutant` is a known one: ptxas's
@@ -500,11 +524,21 @@ mod tests {
     use super::known_ptxas_defect;
 
     #[test]
+    fn an_all_zero_word_of_ptxas_is_known() {
+        assert!(super::known_ptxas_illegal_word("k+0x0370: unsupported: undecodable instruction word 0x00000000000000000000000000000000 (ctaid 0,0,0 tid 0,0,0)"));
+        assert!(!super::known_ptxas_illegal_word("k+0x06c0: unsupported: undecodable instruction word 0x000fe2000800010040000004ff207e29"));
+    }
+
+    #[test]
     fn f64_min_max_leave_the_nan_payload_open() {
         assert!(super::nan_payload_open("\t@%p1 min.f64 %fd3, %fd2, %fd0;\n"));
         assert!(super::nan_payload_open("\tmax.f64 %fd3, %fd2, %fd0;\n"));
         assert!(super::nan_payload_open("\tcvt.f64.f16 %fd3, %h0;\n"));
         assert!(!super::nan_payload_open("\tcvt.f64.f32 %fd3, %f0;\n"));
+        // A negation's NaN sign through a selection into a bit copy, both
+        // cubins folding it into FSEL (seed 10121678, sm_103).
+        assert!(super::nan_bits_open("\tneg.f32 %f4, %f2;\n\tselp.f32 %f2, %f5, %f4, %p1;\n\tmov.b32 %r5, %f2;\n"));
+        assert!(!super::nan_bits_open("\tneg.f32 %f4, %f2;\n\tselp.f32 %f2, %f5, %f4, %p1;\n\tadd.f32 %f3, %f2, %f1;\n"));
         assert!(!super::nan_payload_open("\tmax.f32 %f3, %f2, %f0;\n\tmin.s64 %rd1, %rd2, %rd3;\n"));
     }
 
@@ -549,6 +583,10 @@ mod tests {
         // Seed 9112232 (sm_89), minimized.
         assert!(known_ptxas_defect("\t@%p3 neg.f32 %f4, %f0;\n\tcopysign.f32 %f0, %f4, %f1;\n"));
         assert!(!known_ptxas_defect("\tneg.f32 %f4, %f0;\n\tcopysign.f32 %f0, %f1, %f4;\n"));
+        // Stored, its bits read back by an integer load (seed 10130538).
+        assert!(known_ptxas_defect("\t@%p3 neg.f32 %f1, %f0;\n\tst.global.f32 [%td0+160], %f1;\n"));
+        assert!(!known_ptxas_defect("\tadd.f32 %f1, %f0, %f2;\n\tst.global.f32 [%td0+160], %f1;\n"));
+        assert!(!known_ptxas_defect("\tneg.f32 %f1, %f0;\n\tst.global.f32 [%slot+124], %f1;\n"));
         // Through selections and copies (seed 10105074, sm_86).
         assert!(known_ptxas_defect("\tabs.f32 %f3, %f0;\n\t@%p3 selp.f32 %f2, %f3, %f3, %p3;\n\tselp.f32 %f0, %f2, %f2, %p0;\n\tmov.b32 %r2, %f0;\n"));
         assert!(known_ptxas_defect("\tneg.f32 %f3, %f0;\n\tmov.f32 %f2, %f3;\n\tmov.b32 %r2, %f2;\n"));

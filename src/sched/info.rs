@@ -142,6 +142,8 @@ pub enum HeldAs {
     SharedAtomicOperand,
     /// A local store's address or data (STL's `[R29]` and `R8`).
     LocalStoreOperand,
+    /// A local load's address (LDL's `[R19]`).
+    LocalLoadAddress,
 }
 
 /// An overwrite of a register still held on a read scoreboard that needs
@@ -212,11 +214,15 @@ pub struct EarlyOverwrite {
 ///   spilling kernels on each of the three; on sm_120 also
 ///   `LDG.E.CONSTANT R34, desc[UR10][R2.64]` then `LDL.LU.64 R2` at once,
 ///   in the library corpus); not seen on sm_75–sm_89 (the same kernels
-///   there wait).
+///   there wait);
+/// * the converse on sm_90: `@P0 LDL R2, [R19]` on read scoreboard 0,
+///   then `LDG.E.U16.CONSTANT R19, desc[UR8][R44.64]` on W5 at once with
+///   no wait on 0 (a fuzz-generated program, seed 10136924); taken for the
+///   SMs of the rule above.
 ///
 /// The overwriter sets a write scoreboard, or is in the shared-memory
 /// queue (as [`HazardInfo::writes_after_its_queue_reads`]).
-pub const EARLY_OVERWRITES: [EarlyOverwrite; 9] = [
+pub const EARLY_OVERWRITES: [EarlyOverwrite; 10] = [
     EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreData, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalStoreAddress, by: Op::SHFL, sms: (75, u16::MAX) },
@@ -226,6 +232,7 @@ pub const EARLY_OVERWRITES: [EarlyOverwrite; 9] = [
     EarlyOverwrite { held_as: HeldAs::LocalStoreOperand, by: Op::SHFL, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::LocalStoreOperand, by: Op::LDS, sms: (75, u16::MAX) },
     EarlyOverwrite { held_as: HeldAs::GlobalLoadAddress, by: Op::LDL, sms: (90, u16::MAX) },
+    EarlyOverwrite { held_as: HeldAs::LocalLoadAddress, by: Op::LDG, sms: (90, u16::MAX) },
 ];
 
 /// The number of [`EARLY_OVERWRITES`] entries (bits of the checkers' masks).
@@ -345,7 +352,7 @@ impl HazardInfo {
             late_reads: 0,
         };
         // Reads by what they are held as (bit per read, per HeldAs).
-        let mut held = [0u16; 5];
+        let mut held = [0u16; 6];
         let span = |from: u8, to: u8| (((1u32 << to) - (1u32 << from)) & 0xffff) as u16;
         register_operands(inst, |access| {
             if access.write {
@@ -360,6 +367,7 @@ impl HazardInfo {
                 (Op::LDG, Role::MemBase) => held[HeldAs::GlobalLoadAddress as usize] |= span(first, info.n_reads),
                 (Op::ATOMS, Role::Reg | Role::MemBase) => held[HeldAs::SharedAtomicOperand as usize] |= span(first, info.n_reads),
                 (Op::STL, Role::Reg | Role::MemBase) => held[HeldAs::LocalStoreOperand as usize] |= span(first, info.n_reads),
+                (Op::LDL, Role::MemBase) => held[HeldAs::LocalLoadAddress as usize] |= span(first, info.n_reads),
                 // IMAD's only 64-bit source is its `c` pair.
                 (Op::IMAD, Role::Reg) if access.width == 2 && info.n_reads == first + 2 && first + 1 < 16 => info.late_reads |= 1 << (first + 1),
                 _ => {}

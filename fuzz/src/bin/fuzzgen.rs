@@ -191,7 +191,11 @@ fn main() {
                                 *known.entry(sm).or_default() += 1;
                                 None
                             }
-                            Err(Finding::PtxInterp(_)) if oracle::nan_payload_open(&pruned.ptx) => {
+                            Err(Finding::RefDoesNotRun(m)) if oracle::known_ptxas_illegal_word(&m) => {
+                                *known.entry(sm).or_default() += 1;
+                                None
+                            }
+                            Err(Finding::PtxInterp(_)) if oracle::nan_bits_open(&pruned.ptx) => {
                                 *known.entry(sm).or_default() += 1;
                                 None
                             }

@@ -391,3 +391,18 @@ fn imad_reads_the_high_half_of_its_c_pair_later() {
     // A 32-bit IMAD has no pair.
     assert!(run(100, &[(&mov, "MOV R5, R29 ;"), (one, "IMAD R37, R3, 0x10000, R5 ;")]).is_err());
 }
+
+/// From sm_90 a global load may overwrite a local load's address without
+/// waiting for its read scoreboard (ptxas 13.5's sm_90 code for a
+/// generated program, seed 10136924: `@P0 LDL R2, [R19]` on read
+/// scoreboard 0, then `LDG.E.U16.CONSTANT R19` on W5 at once); an ALU
+/// write of it still waits, and sm_89 has no such rule.
+#[test]
+fn a_global_load_overwrites_a_local_load_address_early_from_sm90() {
+    let early = [("[B------:R0:W5:Y:S04]", "LDL R2, [R19] ;"), ("[B------:R0:W5:Y:S01]", "LDG.E.U16.CONSTANT R19, desc[UR8][R44.64] ;")];
+    assert_eq!(run(90, &early), Ok(()));
+    let alu = [("[B------:R0:W5:Y:S04]", "LDL R2, [R19] ;"), ("[B------:R-:W-:Y:S01]", "MOV R19, RZ ;")];
+    assert!(run(90, &alu).is_err_and(|(k, m)| k == 1 && m.contains("R19 overwritten while scoreboard 0")));
+    let ada = [("[B------:R0:W5:Y:S04]", "LDL R2, [R19] ;"), ("[B------:R0:W5:Y:S01]", "LDG.E.U16.CONSTANT R19, [R44.64] ;")];
+    assert!(run(89, &ada).is_err_and(|(k, m)| k == 1 && m.contains("R19 overwritten while scoreboard 0")));
+}
