@@ -38,6 +38,16 @@ fn run_with(sm: u16, name: &str, ptx: &str, spec: &str, hazards: sass::HazardChe
     Some(out.launch.outputs_text())
 }
 
+/// [`run_on`] of `ptx` retargeted (its `.target` line) to each of `sms`:
+/// each output must be `want`.
+fn assert_outputs_on_each(sms: &[u16], name: &str, ptx: &str, spec: &str, want: &str) {
+    for &sm in sms {
+        let ptx: String = ptx.lines().map(|l| if l.starts_with(".target ") { format!(".target sm_{sm}\n") } else { format!("{l}\n") }).collect();
+        let Some(out) = run_on(sm, name, &ptx, spec) else { return };
+        assert_eq!(out, want, "sm_{sm}");
+    }
+}
+
 #[test]
 fn atoms_popc_inc_counts_each_address_separately() {
     // 64 threads each add 1 to bins[tid % 3]; ptxas turns the `red` into
@@ -853,11 +863,7 @@ fn ldg_stg_256_move_the_components_of_their_masks() {
         "ffffffff", "44454647", "ffffffff", "4c4d4e4f", "50515253", "ffffffff", "ffffffff", "5c5d5e5f",
     ]
     .concat();
-    for sm in [100, 120] {
-        let ptx = ptx.replace("sm_100", &format!("sm_{sm}"));
-        let Some(out) = run_on(sm, "ldg_stg_256_masks", &ptx, &spec) else { return };
-        assert_eq!(out, format!("param 0: {expected}\n"), "sm_{sm}");
-    }
+    assert_outputs_on_each(&[100, 120], "ldg_stg_256_masks", ptx, &spec, &format!("param 0: {expected}\n"));
 }
 
 /// `st.global.v8.b32` and `st.global.v4.b64` with holes on sm_100 and
@@ -918,11 +924,7 @@ fn stg_256_stores_two_quads_at_offsets_and_masks() {
         "28292a2b", "2c2d2e2f", "ffffffff", "ffffffff", "ffffffff", "ffffffff", "20212223", "24252627",
     ]
     .concat();
-    for sm in [100, 120] {
-        let ptx = ptx.replace("sm_100", &format!("sm_{sm}"));
-        let Some(out) = run_on(sm, "stg_256_offsets_masks", &ptx, &spec) else { return };
-        assert_eq!(out, format!("param 0: {expected}\n"), "sm_{sm}");
-    }
+    assert_outputs_on_each(&[100, 120], "stg_256_offsets_masks", ptx, &spec, &format!("param 0: {expected}\n"));
 }
 
 /// `rsqrt.approx.ftz.f64` of a kernel parameter on sm_80: ptxas reads the
@@ -1023,11 +1025,7 @@ fn f2i_takes_the_absolute_value_of_a_uniform_f16_source() {
 ";
     let spec = r#"{"kernel": "uf", "grid": [1, 1, 1], "block": [2, 1, 1], "shared_bytes": 0, "params": [
       {"kind": "buffer", "bytes": 16, "fill": "zero", "output": true}, {"kind": "u32", "value": "0xc5003c00"}]}"#;
-    for sm in [80, 120] {
-        let ptx = ptx.replace("sm_80", &format!("sm_{sm}"));
-        let Some(out) = run_on(sm, "f2i_uniform_abs", &ptx, spec) else { return };
-        assert_eq!(out, "param 0: 05000000010000000500000001000000\n", "sm_{sm}");
-    }
+    assert_outputs_on_each(&[80, 120], "f2i_uniform_abs", ptx, spec, "param 0: 05000000010000000500000001000000\n");
 }
 
 #[test]
@@ -1055,9 +1053,5 @@ fn hadd2_takes_the_absolute_value_of_a_uniform_b() {
 ";
     let spec = r#"{"kernel": "k", "grid": [1, 1, 1], "block": [4, 1, 1], "shared_bytes": 0, "params": [
       {"kind": "buffer", "bytes": 8, "fill": "zero", "output": true}, {"kind": "u16", "value": "0xc500"}]}"#;
-    for sm in [100, 120] {
-        let ptx = ptx.replace("sm_100", &format!("sm_{sm}"));
-        let Some(out) = run_on(sm, "hadd2_uniform_abs", &ptx, spec) else { return };
-        assert_eq!(out, "param 0: 00c500c400c200c0\n", "sm_{sm}");
-    }
+    assert_outputs_on_each(&[100, 120], "hadd2_uniform_abs", ptx, spec, "param 0: 00c500c400c200c0\n");
 }
