@@ -39,7 +39,7 @@ pub fn reuse_special_register_reads(f: &mut Function, sm: Sm) -> usize {
     let mut replaced: HashMap<Value, Value> = HashMap::new();
     let order: Vec<Block> = dt.rpo().to_vec();
     for block in order {
-        let insts = f.blocks[block].insts.clone();
+        let insts = std::mem::take(&mut f.blocks[block].insts);
         let mut keep = Vec::with_capacity(insts.len());
         for inst in insts {
             let d = &f.insts[inst];
