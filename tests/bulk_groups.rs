@@ -2,7 +2,8 @@
 //! shared to global memory in a bulk group (`cp.async.bulk.global
 //! .shared::cta.bulk_group`, with `.cp_mask`), their commit and wait, and
 //! `clusterlaunchcontrol.try_cancel` / `query_cancel` (cub_device_scan's
-//! operations). Our cubin runs in the SASS interpreter with hazard
+//! operations), and a bulk copy from global into shared memory completed
+//! on an mbarrier (sm_90 on). Our cubin runs in the SASS interpreter with hazard
 //! checking; its outputs are the hand-derived ones below, and ptxas's
 //! cubin gives the same where ptxas is installed.
 
@@ -36,7 +37,7 @@ fn expected() -> Vec<u8> {
 }
 
 fn output_bytes(text: &str) -> Vec<u8> {
-    let hex = text.trim().strip_prefix("param 0: ").unwrap_or_else(|| panic!("one output buffer: {text}"));
+    let hex = text.trim().strip_prefix("param ").and_then(|t| t.split_once(": ")).map(|(_, hex)| hex).filter(|hex| !hex.contains('\n')).unwrap_or_else(|| panic!("one output buffer: {text}"));
     (0..hex.len() / 2).map(|k| u8::from_str_radix(&hex[2 * k..2 * k + 2], 16).expect("hex")).collect()
 }
 
@@ -62,6 +63,42 @@ fn bulk_group_stores_and_a_failed_cancellation_give_the_expected_bytes() {
             let _ = std::fs::remove_file(&scratch);
             let theirs = sass::run(&bytes, &spec, &Default::default()).unwrap_or_else(|e| panic!("sm_{sm}, ptxas's cubin: {e}"));
             assert_eq!(output_bytes(&theirs.launch.outputs_text()), want, "sm_{sm}: ptxas's cubin");
+        }
+    }
+}
+
+/// `bulk_copy_wait` of the filetest `compile/mbarrier_bulk_copy`: thread 0
+/// copies 128 bytes from `in` into shared memory on an mbarrier, every
+/// thread waits on it and stores its word to `out`, so `out` is `in`.
+/// ptxas's cubin must pass the hazard checker too: its sm_120 code reads
+/// a `@!P0 MOV R2, 0x80` in `SYNCS.ARRIVE.TRANS64` 4 cycles on.
+#[test]
+fn a_bulk_copy_waited_on_an_mbarrier_delivers_its_bytes() {
+    let ptx_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("filetests/compile/mbarrier_bulk_copy.ptx");
+    let source = std::fs::read_to_string(&ptx_path).expect("filetest PTX");
+    let input: Vec<u8> = (0..128u32).map(|k| (k.wrapping_mul(0x9e) ^ 0x5a) as u8).collect();
+    let hex: String = input.iter().map(|b| format!("{b:02x}")).collect();
+    let spec = LaunchSpec::from_json(&format!(
+        r#"{{"kernel": "bulk_copy_wait", "grid": [1, 1, 1], "block": [32, 1, 1], "shared_bytes": 256, "params": [
+            {{"kind": "buffer", "bytes": 128, "fill": "hex", "hex": "{hex}"}},
+            {{"kind": "buffer", "bytes": 128, "fill": "zero", "output": true}}]}}"#
+    ))
+    .expect("spec");
+    let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).expect("parses");
+    let ptxas = ptx2sass::internals::reference::require("ptxas", "mbarrier bulk copy");
+    let options = sass::Options { hazards: sass::HazardCheck::Fail, ..Default::default() };
+    for sm in [90u16, 100, 120] {
+        let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true, ..Default::default() }, CodegenOptions::default())
+            .unwrap_or_else(|es| panic!("sm_{sm}: {}", es.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
+        let ours = sass::run(&compiled.cubin, &spec, &options).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
+        assert_eq!(output_bytes(&ours.launch.outputs_text()), input, "sm_{sm}: our cubin");
+        if let Some(ptxas) = &ptxas {
+            let scratch = std::env::temp_dir().join(format!("ptx2sass-mbarrier-copy-{}-{sm}.cubin", std::process::id()));
+            assert!(common::compile_cubin(ptxas, sm, &ptx_path, &scratch), "ptxas rejected the filetest for sm_{sm}");
+            let bytes = std::fs::read(&scratch).expect("cubin");
+            let _ = std::fs::remove_file(&scratch);
+            let theirs = sass::run(&bytes, &spec, &options).unwrap_or_else(|e| panic!("sm_{sm}, ptxas's cubin: {e}"));
+            assert_eq!(output_bytes(&theirs.launch.outputs_text()), input, "sm_{sm}: ptxas's cubin");
         }
     }
 }
