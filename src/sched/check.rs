@@ -377,12 +377,11 @@ pub fn check(code: &[Inst], sm: Sm) -> Result<(), Vec<Hazard>> {
 /// judges ptxas's code by the least distances ptxas was seen to leave, as
 /// the SASS interpreter's checker does.
 pub fn check_against(code: &[Inst], sm: Sm, table: &'static Table) -> Result<(), Vec<Hazard>> {
+    // Per row of the table (IMAD.WIDE's low half's included), the
+    // largest latency to any consumer.
     let mut row_max = vec![0i64; 256];
-    for f in File::ALL {
-        for p in Class::ALL {
-            let m = Class::ALL.iter().map(|&c| table.latency(f, p, c)).filter(|&l| l != NEEDS_SCOREBOARD).max().unwrap_or(0);
-            row_max[usize::from(Table::row_index(f, p))] = i64::from(m);
-        }
+    for (m, row) in row_max.iter_mut().zip(table.rows().iter()) {
+        *m = i64::from(Class::ALL.iter().map(|&c| row[c as usize]).filter(|&l| l != NEEDS_SCOREBOARD).max().unwrap_or(0));
     }
     let mut variable = [false; latency::CLASSES];
     for c in Class::ALL {

@@ -176,15 +176,13 @@ impl State {
     }
 }
 
-/// Per table row (file × producer class), the largest latency to any
-/// consumer of a class `consumers` admits.
+/// Per table row ([`Table::rows`]: file × producer class, and
+/// IMAD.WIDE's low half), the largest latency to any consumer of a class
+/// `consumers` admits.
 fn row_max(table: &Table, consumers: impl Fn(Class) -> bool) -> Vec<u8> {
     let mut out = vec![0u8; usize::from(u8::MAX) + 1];
-    for f in File::ALL {
-        for p in Class::ALL {
-            let m = Class::ALL.iter().filter(|&&c| consumers(c)).map(|&c| table.latency(f, p, c)).filter(|&l| l != NEEDS_SCOREBOARD).max().unwrap_or(0);
-            out[usize::from(Table::row_index(f, p))] = m;
-        }
+    for (m, row) in out.iter_mut().zip(table.rows().iter()) {
+        *m = Class::ALL.iter().filter(|&&c| consumers(c)).map(|&c| row[c as usize]).filter(|&l| l != NEEDS_SCOREBOARD).max().unwrap_or(0);
     }
     out
 }

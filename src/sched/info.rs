@@ -376,6 +376,11 @@ impl HazardInfo {
         for (row, &w) in info.write_rows.iter_mut().zip(&info.writes[..usize::from(info.n_writes)]) {
             *row = Table::row_index(file_of(w), producer_class(class));
         }
+        // IMAD.WIDE's low result register has a row of its own
+        // (`latency::WIDE_LOW_ROW`: ready sooner for the coupled readers).
+        if producer_class(class) == Class::ImadWide && info.n_writes >= 2 && file_of(info.writes[0]) == File::R && info.writes[1] == info.writes[0] + 1 {
+            info.write_rows[0] = crate::sched::latency::WIDE_LOW_ROW;
+        }
         for (e, entry) in EARLY_OVERWRITES.iter().enumerate() {
             if (entry.sms.0..=entry.sms.1).contains(&sm.number) {
                 info.early_holds[e] = held[entry.held_as as usize];

@@ -113,7 +113,35 @@ pub struct Table {
     pub entries: Vec<Entry>,
     /// `effective` by [`Table::row_index`] (see [`Table::rows`]).
     rows: Box<[[u8; ROW_WIDTH]; ROWS]>,
+    /// Per reader class, the most cycles IMAD.WIDE's low result may need
+    /// ([`Table::wide_low_half_early`]; [`WIDE_LOW_ROW`] is IMAD.WIDE's
+    /// row below these); `None`: it is IMAD.WIDE's row.
+    wide_low: Option<[u8; CLASSES]>,
 }
+
+/// The row of [`Table::rows`] of IMAD.WIDE's low result register (the
+/// one after every file's class rows).
+pub const WIDE_LOW_ROW: u8 = (1 + 4 * CLASSES) as u8;
+
+/// How much sooner IMAD.WIDE's low result register is ready for the
+/// coupled readers ([`WIDE_LOW_EARLY_READERS`]) than its high one, as a
+/// published floor ([`PUBLISHED_DATA`]'s `imad_wide` row is the high
+/// half's):
+/// NVIDIA's tables as Mesa NAK publishes them give a CoupledAlu reader
+/// 3 cycles after `IMADWideWriteDL` against 5 after `IMADWideWriteDH`
+/// (sm80_instr_latencies.rs; `IMADWideLower`/`IMADWideUpper`, 3 against 5,
+/// in sm75_instr_latencies.rs), an FMA reader 2 against 4, an IMAD.WIDE
+/// `a`/`b` read 4 against 6, FP16 readers 3 against 5; decoupled, address,
+/// FP64 and tensor-core readers the same after both. ptxas 13.5 relies on
+/// it: `IMAD.WIDE.U32 R48, R51, R58, RZ`, then `@!P4 FSEL R44, R48, R46,
+/// !P3` 3 cycles on (a generated program, seed 10159100, sm_90), where
+/// the high half needs 4.
+pub const WIDE_LOW_EARLY_CYCLES: u8 = 2;
+
+/// The reader classes NVIDIA's tables read IMAD.WIDE's low result in
+/// [`WIDE_LOW_EARLY_CYCLES`] sooner: the coupled pipes' (ALU, FMA,
+/// IMAD.WIDE's `a`/`b`, FP16).
+pub const WIDE_LOW_EARLY_READERS: [Class; 7] = [Class::Alu, Class::Imad, Class::ImadWide, Class::Mov, Class::Fp32, Class::Half, Class::ConvFast];
 
 /// Rows of [`Table::rows`]: a power of two above `1 + 4 * CLASSES`, so that
 /// a masked row index needs no bounds check.
@@ -121,7 +149,7 @@ pub const ROWS: usize = 128;
 /// Columns of a row of [`Table::rows`] (a power of two, at least
 /// [`CLASSES`]).
 pub const ROW_WIDTH: usize = 32;
-const _: () = assert!(4 * CLASSES < ROWS && CLASSES <= ROW_WIDTH);
+const _: () = assert!(4 * CLASSES + 1 < ROWS && CLASSES <= ROW_WIDTH);
 
 impl Table {
     /// Builds a table from measured entries.
@@ -173,17 +201,40 @@ impl Table {
                 }
             }
         }
-        Table::with_effective(sm, effective, entries)
+        Table::with_effective(sm, effective, entries, None)
     }
 
-    fn with_effective(sm: u16, effective: [[[u8; CLASSES]; CLASSES]; 4], entries: Vec<Entry>) -> Table {
+    fn with_effective(sm: u16, effective: [[[u8; CLASSES]; CLASSES]; 4], entries: Vec<Entry>, wide_low: Option<[u8; CLASSES]>) -> Table {
         let mut rows = Box::new([[0u8; ROW_WIDTH]; ROWS]);
         for (f, by_producer) in effective.iter().enumerate() {
             for (p, by_consumer) in by_producer.iter().enumerate() {
                 rows[1 + f * CLASSES + p][..CLASSES].copy_from_slice(by_consumer);
             }
         }
-        Table { sm, effective, entries, rows }
+        let mut low = effective[File::R as usize][Class::ImadWide as usize];
+        if let Some(bound) = wide_low {
+            for (l, b) in low.iter_mut().zip(bound) {
+                if *l != NEEDS_SCOREBOARD {
+                    *l = (*l).min(b);
+                }
+            }
+        }
+        rows[usize::from(WIDE_LOW_ROW)][..CLASSES].copy_from_slice(&low);
+        Table { sm, effective, entries, rows, wide_low }
+    }
+
+    /// This table with IMAD.WIDE's low result ready for the coupled
+    /// readers [`WIDE_LOW_EARLY_CYCLES`] sooner than NVIDIA's published
+    /// latency of the high one (`published`'s `imad_wide` row), in
+    /// [`WIDE_LOW_ROW`]; the checker's: the scheduler keeps the high
+    /// half's latency for both. A reader with no published entry keeps
+    /// IMAD.WIDE's.
+    pub fn wide_low_half_early(self, published: &[Entry]) -> Table {
+        let mut bound = [u8::MAX; CLASSES];
+        for e in published.iter().filter(|e| e.file == File::R && e.producer == Class::ImadWide && WIDE_LOW_EARLY_READERS.contains(&e.consumer)) {
+            bound[e.consumer as usize] = e.cycles.saturating_sub(WIDE_LOW_EARLY_CYCLES).max(1);
+        }
+        Table::with_effective(self.sm, self.effective, self.entries, Some(bound))
     }
 
     /// This table with no latency above `bound`'s (entries kept as they
@@ -193,7 +244,7 @@ impl Table {
         for (mine, theirs) in effective.iter_mut().flatten().flatten().zip(bound.effective.iter().flatten().flatten()) {
             *mine = (*mine).min(*theirs);
         }
-        Table::with_effective(self.sm, effective, self.entries)
+        Table::with_effective(self.sm, effective, self.entries, self.wide_low)
     }
 
     /// This table with no fixed latency above a published entry's
@@ -209,7 +260,7 @@ impl Table {
                 *cell = (*cell).min(e.cycles);
             }
         }
-        Table::with_effective(self.sm, effective, self.entries)
+        Table::with_effective(self.sm, effective, self.entries, self.wide_low)
     }
 
     /// This table with no fixed latency after a MOV above the same
@@ -241,7 +292,7 @@ impl Table {
                 *cell = (*cell).min(bound);
             }
         }
-        Table::with_effective(self.sm, effective, self.entries)
+        Table::with_effective(self.sm, effective, self.entries, self.wide_low)
     }
 
     /// The row of [`Table::rows`] holding the consumer latencies of a
@@ -457,7 +508,7 @@ pub fn checking_table(sm: Sm) -> &'static Table {
             .copied()
             .collect();
         let published = &PARSED_PUBLISHED[k].entries[..PARSED_PUBLISHED[k].len];
-        Table::from_entries(DATA[k].0, entries).at_most(table(sm)).at_most_published(published).mov_writes_as_alu(published)
+        Table::from_entries(DATA[k].0, entries).at_most(table(sm)).at_most_published(published).mov_writes_as_alu(published).wide_low_half_early(published)
     })
 }
 
@@ -751,6 +802,21 @@ mod tests {
         let t = Table::from_entries(80, vec![e(Class::Alu, 3), e(Class::Mov, 6)]);
         assert_eq!(t.clone().mov_writes_as_alu(&[e(Class::Alu, 4), e(Class::Mov, 5)]).latency(File::R, Class::Mov, Class::Alu), 6);
         assert_eq!(t.mov_writes_as_alu(&[e(Class::Alu, 4), e(Class::Mov, 4)]).latency(File::R, Class::Mov, Class::Alu), 3);
+    }
+
+    #[test]
+    fn imad_wide_low_half_is_read_sooner_by_the_checker_alone() {
+        let alu = |t: &Table, row: u8| t.rows()[usize::from(row)][Class::Alu as usize];
+        for sm in [75, 80, 86, 89, 90, 100, 103, 120] {
+            let high = Table::row_index(File::R, Class::ImadWide);
+            // NVIDIA's high half to an ALU reader is 5 cycles, the low 3.
+            assert_eq!(alu(checking_table(Sm::new(sm)), WIDE_LOW_ROW), 3.min(alu(checking_table(Sm::new(sm)), high)), "sm_{sm}");
+            // The scheduler's row is the high half's; a decoupled reader
+            // (MUFU) gets nothing sooner.
+            assert_eq!(table(Sm::new(sm)).rows()[usize::from(WIDE_LOW_ROW)], table(Sm::new(sm)).rows()[usize::from(high)], "sm_{sm}");
+            let mufu = |row: u8| checking_table(Sm::new(sm)).rows()[usize::from(row)][Class::Mufu as usize];
+            assert_eq!(mufu(WIDE_LOW_ROW), mufu(high), "sm_{sm}");
+        }
     }
 
     #[test]
