@@ -766,7 +766,8 @@ fn mutations(sm: u16, f: &[Decoded], (start, end): (usize, usize)) -> Vec<(&'sta
             if ip.ctrl.write_sb().is_some() || hp.queue() != 0 {
                 continue;
             }
-            let need = latency::relieved(table.latency(file_of(&HazardInfo::unit_name(r)), hp.producer_class(), reader), relief);
+            let row = hp.write_row(r).unwrap_or_else(|| latency::Table::row_index(file_of(&HazardInfo::unit_name(r)), hp.producer_class()));
+            let need = latency::relieved(table.rows()[usize::from(row)][reader as usize], relief);
             if u64::from(need) != cycles[j] - cycles[p] {
                 continue;
             }

@@ -454,6 +454,12 @@ impl HazardInfo {
         &self.writes[..usize::from(self.n_writes)]
     }
 
+    /// The latency row ([`Table::rows`]) of the result in register unit
+    /// `u`, if this instruction writes it.
+    pub fn write_row(&self, u: u16) -> Option<u8> {
+        self.writes().iter().position(|&w| w == u).map(|k| self.write_rows[k])
+    }
+
     /// Whether this instruction, setting write scoreboard `write_sb`,
     /// writes its registers only after every earlier instruction of its
     /// in-order queue has read its sources, so that it may overwrite them
