@@ -274,6 +274,10 @@ const WORDS: &[common::measured_words::Word] = &[
     // HADD2 with |x| on its uniform b, the swizzle inside the bars
     // (ptxas's sm_80 code for a generated program, seed 10103809).
     (80, 0x60000004ff3f7e30, 0x001fe20008000900, "HADD2 R63, -RZ.H0_H0, |UR4.H0_H0| ;"),
+    // HSET2 with two f16 immediates (ptxas's sm_75 code for a generated
+    // program, seed 10160472), and that word on sm_120.
+    (75, 0xb04eb04e3c067433, 0x000fcc0003811800, "HSET2.LT.FTZ.AND R6, R60.H0_H0, -0.134521484375, -0.134521484375, PT ;"),
+    (120, 0xb04eb04e3c067433, 0x000fcc0003811800, "HSET2.LT.FTZ.AND R6, R60.H0_H0, -0.134521484375, -0.134521484375, PT ;"),
     // UF2I of an F16 source (ptxas's sm_120 code for a generated program,
     // seed 10087343), its high half and `|x|` (bits 60 and 62) and an f16
     // immediate (nvdisasm).

@@ -626,6 +626,11 @@ mod tests {
         assert!(known_ptxas_defect("\tset.ne.u32.u32 %r0, %a0, %a1;\n\tcnot.b32 %r1, %r0;\n\txor.b32 %r2, %r0, %r1;\n"));
         assert!(known_ptxas_defect("\tcnot.b32 %r1, %r0;\n\txor.b32 %r2, %r1, %r0;\n"));
         assert!(!known_ptxas_defect("\tcnot.b32 %r1, %r0;\n\tor.b32 %r2, %r0, %r1;\n"));
+        // A wrapping difference then `add.sat.s32` of it and 0, which
+        // ptxas joins into a saturating subtract (seed 10165207, sm_120).
+        assert!(known_ptxas_defect("\tsub.u32 %r3, %a1, %a0;\n\tadd.sat.s32 %r2, %r3, 0;\n"));
+        assert!(!known_ptxas_defect("\tsub.u32 %r3, %a1, %a0;\n\tadd.s32 %r2, %r3, 0;\n"));
+        assert!(!known_ptxas_defect("\tadd.u32 %r3, %a1, %a0;\n\tadd.sat.s32 %r2, %r3, 0;\n"));
     }
 
     #[test]

@@ -467,4 +467,12 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     if let Some(sms) = bf16_sms(g) {
         v.push(Form { sms, operand_suffixes: &SET_SWZ, ..g.form("HSET2.BF16_V2", 0x233, COMPARE_BF16_V2, SET_MODS, set_slots) });
     }
+    // HSET2 with b two f16 immediates (0x433, 32–63), the rest as the
+    // register form's (a's swizzle 74–75); 64–65 kept 0 (`HSET2.LT.FTZ.AND
+    // R6, R60.H0_H0, -0.134521484375, -0.134521484375, PT`: ptxas 13.5's
+    // sm_75 code for a generated program, seed 10160472; single-bit flips
+    // on SM75, the word decodes alike on SM80–SM120).
+    const SET_IMM_SWZ: [OperandSuffix; 1] = [OperandSuffix::Mod { modifier: 4, slot: 1 }];
+    const SET_IMM_MODS: &[ModField] = &[BF, CMP, FTZ, COMBINE, SWZ[0]];
+    v.push(Form { operand_suffixes: &SET_IMM_SWZ, ..g.form("HSET2", 0x433, SET_FIXED, SET_IMM_MODS, vec![RD, a, Slot::Half2, pred(87, PredShow::Always)]) });
 }
