@@ -631,6 +631,10 @@ mod tests {
         assert!(known_ptxas_defect("\tsub.u32 %r3, %a1, %a0;\n\tadd.sat.s32 %r2, %r3, 0;\n"));
         assert!(!known_ptxas_defect("\tsub.u32 %r3, %a1, %a0;\n\tadd.s32 %r2, %r3, 0;\n"));
         assert!(!known_ptxas_defect("\tadd.u32 %r3, %a1, %a0;\n\tadd.sat.s32 %r2, %r3, 0;\n"));
+        // A saturating conversion to u32 of an `abs.s32` result, whose
+        // clamp ptxas drops (seed 10169295, sm_120).
+        assert!(known_ptxas_defect("\tabs.s32 %r6, %r1;\n\t@%p1 cvt.sat.u32.s32 %r4, %r6;\n"));
+        assert!(!known_ptxas_defect("\tabs.s32 %r6, %r1;\n\t@%p1 cvt.sat.u32.s32 %r4, %r1;\n"));
     }
 
     #[test]
