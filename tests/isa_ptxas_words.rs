@@ -274,6 +274,12 @@ const WORDS: &[common::measured_words::Word] = &[
     // HADD2 with |x| on its uniform b, the swizzle inside the bars
     // (ptxas's sm_80 code for a generated program, seed 10103809).
     (80, 0x60000004ff3f7e30, 0x001fe20008000900, "HADD2 R63, -RZ.H0_H0, |UR4.H0_H0| ;"),
+    // HFMA2 and HFMA2.MMA with `.RELU` and two f16 immediates (ptxas's
+    // sm_89 code for a generated program, seed 10180675; its sm_80 code
+    // for `max.NaN.f16` of a sum and 0), the trailing predicate PT.
+    (89, 0x3c003c00350e7831, 0x000fe200038488ff, "HFMA2.RELU R14, R53.H0_H0, 1, 1, RZ.H0_H0 ;"),
+    (120, 0x3c003c00350e7831, 0x000fe200038488ff, "HFMA2.RELU R14, R53.H0_H0, 1, 1, RZ.H0_H0 ;"),
+    (80, 0x3c003c0007077835, 0x004fe200038080ff, "HFMA2.MMA.RELU R7, R7, 1, 1, RZ ;"),
     // HSET2 with two f16 immediates (ptxas's sm_75 code for a generated
     // program, seed 10160472), and that word on sm_120.
     (75, 0xb04eb04e3c067433, 0x000fcc0003811800, "HSET2.LT.FTZ.AND R6, R60.H0_H0, -0.134521484375, -0.134521484375, PT ;"),

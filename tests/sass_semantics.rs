@@ -303,6 +303,45 @@ fn hmnmx2_xorsign_takes_the_sign_from_the_sources_before_abs() {
 }
 
 #[test]
+fn hfma2_relu_clamps_negatives_to_zero_and_keeps_nan() {
+    // `add.rn.f16 x, 0, x` then `max.NaN.f16 d, x, 0`: ptxas 13.5 joins
+    // each pair into `HFMA2.RELU R, R, 1, 1, RZ.H0_H0` (sm_80 on). PTX
+    // gives max.NaN of the sum and 0: +0 for a negative number or a zero,
+    // the canonical NaN 0x7fff for a NaN, the number itself otherwise.
+    // Halves in: -2.0, 8.0, a NaN (0xfe01), -0; 3.0, -2^-24 (0x8001),
+    // +inf, -inf.
+    let ptx = ".version 8.8
+.target sm_80
+.address_size 64
+.visible .entry rl(.param .u64 out, .param .u64 in) {
+  .reg .b16 %h<10>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [in];
+  cvta.to.global.u64 %rd1, %rd1;
+  cvta.to.global.u64 %rd2, %rd2;
+  ld.global.v4.b16 {%h0, %h1, %h2, %h3}, [%rd2];
+  ld.global.v4.b16 {%h4, %h5, %h6, %h7}, [%rd2+8];
+  mov.b16 %h9, 0;
+  add.rn.f16 %h0, %h9, %h0; max.NaN.f16 %h0, %h0, %h9;
+  add.rn.f16 %h1, %h9, %h1; max.NaN.f16 %h1, %h1, %h9;
+  add.rn.f16 %h2, %h9, %h2; max.NaN.f16 %h2, %h2, %h9;
+  add.rn.f16 %h3, %h9, %h3; max.NaN.f16 %h3, %h3, %h9;
+  add.rn.f16 %h4, %h9, %h4; max.NaN.f16 %h4, %h4, %h9;
+  add.rn.f16 %h5, %h9, %h5; max.NaN.f16 %h5, %h5, %h9;
+  add.rn.f16 %h6, %h9, %h6; max.NaN.f16 %h6, %h6, %h9;
+  add.rn.f16 %h7, %h9, %h7; max.NaN.f16 %h7, %h7, %h9;
+  st.global.v4.b16 [%rd1], {%h0, %h1, %h2, %h3};
+  st.global.v4.b16 [%rd1+8], {%h4, %h5, %h6, %h7};
+  ret;
+}
+";
+    let spec = r#"{"kernel": "rl", "grid": [1, 1, 1], "block": [1, 1, 1], "shared_bytes": 0, "params": [
+      {"kind": "buffer", "bytes": 16, "fill": "zero", "output": true},
+      {"kind": "buffer", "bytes": 16, "fill": "hex", "hex": "00c0004801fe008000420180007c00fc", "output": false}]}"#;
+    assert_outputs_on_each(&[80, 89, 90, 100, 120], "hfma2_relu", ptx, spec, "param 0: 00000048ff7f000000420000007c0000\n");
+}
+
+#[test]
 fn packed_half_f32_sources_convert_toward_zero() {
     // sm_75's `cvt.rz.f16.f32` is `HADD2 R, R.F32, -RZ.H0_H0` (ptxas 13.5):
     // the `.F32` source is one f32 value converted to f16 toward zero.

@@ -144,7 +144,12 @@ fn match_operands(form: &Form, texts: &[&str], mods: &mut ModValues, address: u6
     } else {
         texts
     };
-    let required = form.slots.iter().filter(|s| !matches!(s, Slot::Pred { show: PredShow::UnlessTrue, .. })).count();
+    // An f16 pair prints as two list items.
+    let required: usize = form.slots.iter().map(|s| match s {
+        Slot::Pred { show: PredShow::UnlessTrue, .. } => 0,
+        Slot::Half2 => 2,
+        _ => 1,
+    }).sum();
     let mut optional_left = texts.len().checked_sub(required)?;
     let mut it = texts.iter();
     let mut ops = InstOperands::new();

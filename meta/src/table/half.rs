@@ -301,7 +301,23 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
     const IMM_SWZ: [OperandSuffix; 2] = [OperandSuffix::Mod { modifier: 2, slot: 1 }, OperandSuffix::Mod { modifier: 3, slot: 3 }];
     const IMM_MODS: &[ModField] = &[FTZ_FMZ, SAT, SWZ[0], swizzle(81)];
     let imm = vec![RD, a, Slot::Half2, src(64, 84, 83, 2)];
+    // From sm_80 bit 79 is `.RELU`, printed after `.FTZ`, and brings a
+    // trailing predicate (87–90, printed unless PT) (`HFMA2.RELU R14,
+    // R53.H0_H0, 1, 1, RZ.H0_H0`, ptxas 13.5's `max.NaN.f16 %h4, %h3, 0`
+    // on sm_89 for a generated program, seed 10180675, with PT; bit flips
+    // on SM89, the word decodes alike on SM80–SM120; SM75 prints nothing
+    // for the bit, kept 0 there).
+    // `.SAT` (77) and `.RELU` exclude each other (nvdisasm refuses both),
+    // and the predicate prints only with `.RELU` (ignored without it): a
+    // form of its own, 77 clear and 79 set.
+    const IMM_FIXED_RELU: &[(Field, u64)] = &[(f(77, 79), 0b100), (f(85, 85), 0)];
+    const IMM_MODS_RELU: &[ModField] = &[FTZ_FMZ, SWZ[0], swizzle(81)];
+    const IMM_SWZ_RELU: [OperandSuffix; 2] = [OperandSuffix::Mod { modifier: 1, slot: 1 }, OperandSuffix::Mod { modifier: 2, slot: 3 }];
     v.push(Form { operand_suffixes: &IMM_SWZ, ..g.form("HFMA2", 0x831, IMM_FIXED_SWZ, IMM_MODS, imm.clone()) });
+    if g.sms.1 >= 80 {
+        let imm_relu = vec![RD, a, Slot::Half2, src(64, 84, 83, 2), pred(87, PredShow::UnlessTrue)];
+        v.push(Form { operand_suffixes: &IMM_SWZ_RELU, sms: (g.sms.0.max(80), g.sms.1), suffix: ".RELU", ..g.form("HFMA2", 0x831, IMM_FIXED_RELU, IMM_MODS_RELU, imm_relu) });
+    }
     // HFMA2 with two f16 immediates as c (0x431, ptxas's way of setting a
     // constant: `HFMA2 R3, -RZ, RZ, 0, 2.38e-07`): b in 64 (`-` 84, `|x|`
     // 83, b's reuse flag), the modifiers and a's swizzle as above, b's
@@ -318,7 +334,13 @@ fn add_mul(v: &mut Vec<Form>, g: Generation) {
     // 9103895; bit flips on SM89, the word decodes alike on SM75–SM120).
     v.push(Form { operand_suffixes: &A_SWZ, ..g.form("HMUL2", 0x832, HADD2_IMM, &[FTZ_FMZ, SAT, SWZ[0]], vec![RD, a, Slot::Half2]) });
     if !g.wide_ur {
-        v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x835, IMM_FIXED, &[FTZ_FMZ, SAT], imm) });
+        v.push(Form { sms: (80, 90), ..g.form("HFMA2.MMA", 0x835, IMM_FIXED, &[FTZ_FMZ, SAT], imm.clone()) });
+        // `.RELU` and its predicate as HFMA2's (`HFMA2.MMA.RELU R7, R7, 1,
+        // 1, RZ`: ptxas 13.5's sm_80 `add.rn.f16 x, 0, x; max.NaN.f16 d,
+        // x, 0`; bit flips on SM80, the word decodes alike on SM89–SM90).
+        const MMA_FIXED_RELU: &[(Field, u64)] = &[(f(74, 75), 0), (f(77, 79), 0b100), (f(81, 82), 0), (f(85, 85), 0)];
+        let imm_relu = vec![RD, a, Slot::Half2, src(64, 84, 83, 2), pred(87, PredShow::UnlessTrue)];
+        v.push(Form { sms: (80, 90), suffix: ".RELU", ..g.form("HFMA2.MMA", 0x835, MMA_FIXED_RELU, &[FTZ_FMZ], imm_relu) });
     }
 }
 

@@ -16,8 +16,12 @@ use crate::isa::op::{Mod, Op as Opcode};
 #[allow(missing_docs)]
 pub enum HalfOp {
     /// HFMA2: per half, `a * b + c` rounded once; `.FTZ` flushes subnormal
-    /// inputs and results, `.SAT` clamps to [0, 1].
-    Hfma2 { d: u16, a: S, b: S, c: S, bf16: bool, ftz: bool, sat: bool },
+    /// inputs and results, `.SAT` clamps to [0, 1], `.RELU` gives +0 for a
+    /// negative result (and -0) and the canonical NaN for a NaN: ptxas
+    /// 13.5 compiles `max.NaN.f16 d, x, 0` to `HFMA2.RELU d, x, 1, 1, RZ`,
+    /// and PTX gives that maximum those values (inferred from ptxas's
+    /// code and the PTX ISA's `max.NaN`, not measured on hardware).
+    Hfma2 { d: u16, a: S, b: S, c: S, bf16: bool, ftz: bool, sat: bool, relu: bool },
     /// HMNMX2: per half, the minimum (`p` true) or the maximum of `a` and `b`.
     /// With `xorsign` (PTX `min/max.xorsign.abs`), a number's sign is the
     /// exclusive or of the sources' signs before `|x|`.
@@ -42,7 +46,8 @@ impl Translator<'_> {
         Ok(Some(match cx.opcode {
             // `.MMA` only names the pipe; `.BF16_V2` makes both halves bf16
             // (`.FMZ` and `.F32` are not modelled).
-            Opcode::HFMA2 if toks.iter().all(|t| matches!(t, Mod::MMA | Mod::BF16_V2 | Mod::FTZ | Mod::SAT)) => Op::Half(HalfOp::Hfma2 {
+            // `.RELU`'s trailing predicate is not modelled: PT only.
+            Opcode::HFMA2 if toks.iter().all(|t| matches!(t, Mod::MMA | Mod::BF16_V2 | Mod::FTZ | Mod::SAT | Mod::RELU)) && (cx.n < 5 || self.psrc(cx.o(4)?)? == P::TRUE) => Op::Half(HalfOp::Hfma2 {
                 d: self.dst(cx.o(0)?)?,
                 a: cx.half_src(self.src(cx.o(1)?, cx.sl(1), 1)?, 1)?,
                 b: cx.half_src(self.src(cx.o(2)?, cx.sl(2), 1)?, 2)?,
@@ -50,6 +55,7 @@ impl Translator<'_> {
                 bf16: cx.has(Mod::BF16_V2),
                 ftz: cx.has(Mod::FTZ),
                 sat: cx.has(Mod::SAT),
+                relu: cx.has(Mod::RELU),
             }),
             Opcode::HMNMX2 => Op::Half(HalfOp::Hmnmx2 {
                 d: self.dst(cx.o(0)?)?,
@@ -117,14 +123,19 @@ impl Translator<'_> {
 #[allow(clippy::too_many_arguments)]
 pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &HalfOp) -> Result<(), InterpError> {
     match *op {
-        HalfOp::Hfma2 { d, a, b, c, bf16, ftz, sat } => {
+        HalfOp::Hfma2 { d, a, b, c, bf16, ftz, sat, relu } => {
             let wide = |h: u16| num::half_to_f64(if ftz { num::ftz_half(h, bf16) } else { h }, bf16);
             for l in lanes(exec) {
                 let (x, y, z) = (w.halves(a, l), w.halves(b, l), w.halves(c, l));
                 // The product of two halves is exact in f64; the sum is
                 // exact for f16 and for bf16 unless the exponents are
                 // more than ~37 apart (then rounded twice).
-                let h = |k: usize| u32::from(num::half_result(wide(x[k]) * wide(y[k]) + wide(z[k]), bf16, ftz, sat));
+                let h = |k: usize| {
+                    let r = wide(x[k]) * wide(y[k]) + wide(z[k]);
+                    let half = num::half_result(r, bf16, ftz, sat);
+                    let relu_of = |h: u16| if num::half_to_f64(h, bf16).is_nan() { 0x7fff } else if h & 0x8000 != 0 { 0 } else { h };
+                    u32::from(if relu { relu_of(half) } else { half })
+                };
                 w.set(d, l, h(0) | h(1) << 16);
             }
         }
