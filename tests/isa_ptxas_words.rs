@@ -280,6 +280,14 @@ const WORDS: &[common::measured_words::Word] = &[
     (89, 0x3c003c00350e7831, 0x000fe200038488ff, "HFMA2.RELU R14, R53.H0_H0, 1, 1, RZ.H0_H0 ;"),
     (120, 0x3c003c00350e7831, 0x000fe200038488ff, "HFMA2.RELU R14, R53.H0_H0, 1, 1, RZ.H0_H0 ;"),
     (80, 0x3c003c0007077835, 0x004fe200038080ff, "HFMA2.MMA.RELU R7, R7, 1, 1, RZ ;"),
+    // HMNMX2 with a constant-bank b (ptxas's sm_89 code for a generated
+    // program, seed 10196547), and that word on sm_80 and sm_90.
+    (89, 0x3000030044057a40, 0x000fe20007820800, "HMNMX2.NAN R5, R68.H0_H0, c[0x0] [0xc].H1_H1, !PT ;"),
+    (80, 0x3000030044057a40, 0x000fe20007820800, "HMNMX2.NAN R5, R68.H0_H0, c[0x0] [0xc].H1_H1, !PT ;"),
+    (90, 0x3000030044057a40, 0x000fe20007820800, "HMNMX2.NAN R5, R68.H0_H0, c[0x0] [0xc].H1_H1, !PT ;"),
+    // UI2F to an f16 (ptxas's sm_120 code for a generated program, seed
+    // 10188031).
+    (120, 0x000000050004725a, 0x001fe2000820c800, "UI2F.F16.U32.RZ UR4, UR5 ;"),
     // HSET2 with two f16 immediates (ptxas's sm_75 code for a generated
     // program, seed 10160472), and that word on sm_120.
     (75, 0xb04eb04e3c067433, 0x000fcc0003811800, "HSET2.LT.FTZ.AND R6, R60.H0_H0, -0.134521484375, -0.134521484375, PT ;"),

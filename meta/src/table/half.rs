@@ -416,6 +416,21 @@ fn min_max_set(v: &mut Vec<Form>, g: Generation) {
     }
     let with_xorsign = g.form("HMNMX2", 0x240, MNMX_FIXED, MNMX_MODS_XORSIGN, slots);
     v.push(Form { operand_suffixes: &MNMX_SWZ_XORSIGN, sms: (xorsign_from.max(80), g.sms.1), ..with_xorsign });
+    // Form 5 (0xa40, sm_80–sm_90; nvdisasm refuses it from SM100): b a
+    // constant bank (`-` 63, `|x|` 62, swizzle 60–61, inside the bars with
+    // `|x|`), the register form's other fields (`HMNMX2.NAN R5,
+    // R68.H0_H0, c[0x0] [0xc].H1_H1, !PT`: ptxas 13.5's sm_89 code for a
+    // generated program, seed 10196547; bit flips on SM89, the word
+    // decodes alike on SM80 and SM90, where bit 82 prints nothing on SM80).
+    if !g.wide_ur {
+        let bank_slots = vec![RD, a, Slot::CBank { neg: Some(63), abs: Some(62), not: None }, pred(87, PredShow::Always)];
+        if g.sms.0 < xorsign_from {
+            let before = g.form("HMNMX2", 0xa40, MNMX_FIXED, MNMX_MODS, bank_slots.clone());
+            v.push(Form { operand_suffixes: &MNMX_SWZ, sms: (g.sms.0.max(80), xorsign_from - 1), ..before });
+        }
+        let with_xorsign = g.form("HMNMX2", 0xa40, MNMX_FIXED, MNMX_MODS_XORSIGN, bank_slots);
+        v.push(Form { operand_suffixes: &MNMX_SWZ_XORSIGN, sms: (xorsign_from.max(80), g.sms.1.min(90)), ..with_xorsign });
+    }
     // Form 6 (0xc40): b a uniform register with the register form's
     // fields (`HMNMX2.NAN R6, R15.H0_H0, UR4.H0_H0, !PT`: ptxas 13.5's code
     // for a generated program, sm_86; bit flips of 32–37 and 60–63 on SM86,

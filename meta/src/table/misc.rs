@@ -389,10 +389,15 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         // With a uniform register (0x25a, 32–39): bit 74 clear `.U32`, set
         // signed (printed as nothing); the same fixed fields (ptxas's
         // `UI2F.U32.RP UR4, UR5`, ZLUDA corpus; bit flips, sm_120).
-        const UI2F_FIXED: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 2), (f(91, 91), 1)];
+        // The result type, 75–77: 2 f32 (printed as nothing), 1 `.F16`
+        // (`UI2F.F16.U32.RZ UR4, UR5`: ptxas 13.5's sm_120 code for a
+        // generated program, seed 10188031; bit flips, sm_120), the other
+        // values `.???n`.
+        const UI2F_RESULT: ModField = ModField { field: f(75, 77), names: &[U, ".F16", "", U, U, U, U, U], extra: None };
+        const UI2F_FIXED: &[(Field, u64)] = &[(f(84, 85), 2), (f(91, 91), 1)];
         const UI2F_SIGN: ModField = ModField { field: f(74, 74), names: &[".U32", ""], extra: None };
         let ur_b = Slot::Ur { field: g.ur_field(32), neg: None, abs: None, not: None };
-        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED, &[UI2F_SIGN, ROUND], vec![ur_d, ur_b]) });
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED, &[UI2F_RESULT, UI2F_SIGN, ROUND], vec![ur_d, ur_b]) });
         // A signed immediate (bit 74 set): no size token, the immediate
         // printed signed (`UI2F.RP UR4, -0x2`; bit flips of the word above,
         // sm_120).
@@ -400,15 +405,15 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x85a, UI2F_FIXED_S32, &[ROUND], vec![ur_d, Slot::Imm32 { signed: true }]) });
         // A 16-bit source register (84–85 = 1): `.U16`, or `.S16` with bit 74
         // (`UI2F.U16.RP UR5, UR4`; bit flips, sm_120).
-        const UI2F_FIXED_16: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 1), (f(91, 91), 1)];
+        const UI2F_FIXED_16: &[(Field, u64)] = &[(f(84, 85), 1), (f(91, 91), 1)];
         const UI2F_SIGN_16: ModField = ModField { field: f(74, 74), names: &[".U16", ".S16"], extra: None };
-        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED_16, &[UI2F_SIGN_16, ROUND], vec![ur_d, ur_b]) });
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED_16, &[UI2F_RESULT, UI2F_SIGN_16, ROUND], vec![ur_d, ur_b]) });
         // An 8-bit source register (84–85 = 0): `.U8`, or `.S8` with bit 74
         // (`UI2F.S8.RP UR4, URZ`: ptxas 13.5's sm_120 code for a generated
         // program, seed 9106390; bit flips, sm_120).
-        const UI2F_FIXED_8: &[(Field, u64)] = &[(f(75, 77), 2), (f(84, 85), 0), (f(91, 91), 1)];
+        const UI2F_FIXED_8: &[(Field, u64)] = &[(f(84, 85), 0), (f(91, 91), 1)];
         const UI2F_SIGN_8: ModField = ModField { field: f(74, 74), names: &[".U8", ".S8"], extra: None };
-        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED_8, &[UI2F_SIGN_8, ROUND], vec![ur_d, ur_b]) });
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("UI2F", 0x25a, UI2F_FIXED_8, &[UI2F_RESULT, UI2F_SIGN_8, ROUND], vec![ur_d, ur_b]) });
         // UI2FP (0x25e, 0x85e with an immediate; sm_120): I2FP on the
         // uniform datapath; 75–77 the f32 result (2), bit 74 signedness,
         // 84–85 the source size (2), rounding 78–79 (nearest or `.RZ`, 1
