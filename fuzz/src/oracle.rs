@@ -129,6 +129,8 @@ struct Line<'a> {
     inst: &'a str,
     /// Its operands up to the `;`, destination first, trimmed.
     operands: Vec<&'a str>,
+    /// The line without leading space, guard included.
+    raw: &'a str,
 }
 
 impl<'a> Line<'a> {
@@ -136,7 +138,12 @@ impl<'a> Line<'a> {
         let line = line.trim_start();
         let inst = unguarded(line);
         let operands = inst.split_once(char::is_whitespace).map_or("", |(_, r)| r).split(';').next().unwrap_or("").split(',').map(str::trim).collect();
-        Line { guarded: line.starts_with('@'), inst, operands }
+        Line { guarded: line.starts_with('@'), inst, operands, raw: line }
+    }
+    /// The guard's predicate register (`%p0` of `@!%p0 ...`), empty when
+    /// unguarded.
+    fn inst_guard(&self) -> &'a str {
+        self.raw.strip_prefix('@').and_then(|g| g.split_whitespace().next()).map_or("", |g| g.trim_start_matches('!'))
     }
     /// The opcode with its modifiers (`max.f16`).
     fn opcode(&self) -> &'a str {
@@ -200,6 +207,23 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     if nan_sign_source(&lines) {
         return true;
     }
+    // `ptxas-sunk-guard`: a guarded opcode (ptxas turns its guard into a
+    // select's condition) whose guard predicate a later `setp` rewrites:
+    // ptxas sinks the select below the rewrite and reads the new value
+    // (`@!%p0 max.f64 %fd0, %fd1, %fd0` then, in a branch,
+    // `setp.le.or.s64 %p0|%p3, ...`: `FSEL R6, R4, R12, !P1` after `@!P3
+    // ISETP.LE.OR.EX P1, ...`; sm_103, seed 10182438).
+    let sunk = listed("ptxas-sunk-guard");
+    for (k, l) in lines.iter().enumerate() {
+        if !l.guarded || !l.starts_with_any(&sunk) {
+            continue;
+        }
+        let guard = l.inst_guard();
+        let rewrites = |m: &Line| m.opcode().starts_with("setp.") && m.operand(0).is_some_and(|d| d.split('|').any(|p| p == guard));
+        if !guard.is_empty() && lines[k + 1..].iter().any(rewrites) {
+            return true;
+        }
+    }
     // `ptxas-f16-guarded-redefinition`: an f16 operation reading a
     // register that a later guarded instruction of the same straight-line
     // code rewrites: ptxas pairs the f16 operation with a later one into
@@ -241,26 +265,46 @@ pub fn known_ptxas_defect(ptx: &str) -> bool {
     // seen through register copies (`mov.b16 %h2, %h0` makes `min.f16
     // %h0, %h2, %h0` one source twice; so does `cvt.s16.s16 %h2, %h0`,
     // a conversion between integer types of one width: seed 10094966).
+    // An integer min or max of one register twice is a copy too (`max.s16
+    // %h3, %h2, %h2`: seed 10191903, sm_120).
+    let int_min_max_of_one = |l: &Line| {
+        let parts: Vec<&str> = l.opcode().split('.').collect();
+        matches!(parts[..], ["min" | "max", t] if matches!(t.as_bytes().first(), Some(b's' | b'u')) && t[1..].parse::<u32>().is_ok()) && matches!(l.operands[..], [_, a, b] if a == b)
+    };
     let copies: Vec<(&str, &str)> = lines
         .iter()
-        .filter(|l| l.inst.starts_with("mov.") || same_width_int_cvt(l.opcode()))
+        .filter(|l| l.inst.starts_with("mov.") || same_width_int_cvt(l.opcode()) || int_min_max_of_one(l))
         .filter_map(|l| match l.operands[..] {
-            [d, s] if s.starts_with('%') && d.starts_with('%') => Some((d, s)),
+            [d, s] | [d, s, _] if s.starts_with('%') && d.starts_with('%') => Some((d, s)),
             _ => None,
         })
         .collect();
-    let root = |r: &str| -> String {
-        let mut r = r.to_string();
-        for _ in 0..8 {
-            match copies.iter().find(|(d, _)| *d == r) {
-                Some((_, s)) => r = s.to_string(),
-                None => break,
-            }
-        }
-        r
-    };
+    let sources = |r| copy_sources(&copies, r);
     let same_sources = listed("ptxas-same-sources");
-    lines.iter().any(|l| l.starts_with_any(&same_sources) && l.operands.len() == 3 && root(l.operands[1]) == root(l.operands[2]))
+    lines.iter().any(|l| {
+        l.starts_with_any(&same_sources) && l.operands.len() == 3 && {
+            let (a, b) = (sources(l.operands[1]), sources(l.operands[2]));
+            l.operands[1] == l.operands[2] || a.iter().any(|x| b.contains(x))
+        }
+    })
+}
+
+/// Every register a chain of `copies` (destination, source) may lead back
+/// from `r` to, `r` included: a register name is written in several places
+/// (and in each function of the program), so every copy into it counts,
+/// up to 8 steps.
+fn copy_sources<'a>(copies: &[(&'a str, &'a str)], r: &'a str) -> Vec<&'a str> {
+    let mut seen = vec![r];
+    let mut frontier = vec![r];
+    for _ in 0..8 {
+        let next: Vec<&'a str> = copies.iter().filter(|(d, s)| frontier.contains(d) && !seen.contains(s)).map(|(_, s)| *s).collect();
+        if next.is_empty() {
+            break;
+        }
+        seen.extend(&next);
+        frontier = next;
+    }
+    seen
 }
 
 /// `nan-sign-source`: `copysign.f32 d, a, b` (or a bit copy) with `a`
@@ -564,6 +608,10 @@ mod tests {
         assert!(known_ptxas_defect("\tcvt.s16.s16 %h5, %h4;\n\tmin.f16 %h4, %h5, %h4;\n"));
         assert!(!known_ptxas_defect("\tcvt.s16.s8 %h5, %h4;\n\tmin.f16 %h4, %h5, %h4;\n"));
         assert!(!known_ptxas_defect("\tcvt.sat.s16.s16 %h5, %h4;\n\tmin.f16 %h4, %h5, %h4;\n"));
+        // Through an integer max of one register twice (seed 10191903).
+        assert!(known_ptxas_defect("\tmov.b16 %h2, %h0;\n\tmax.s16 %h3, %h2, %h2;\n\tmax.f16 %h0, %h3, %h0;\n"));
+        assert!(!known_ptxas_defect("\tmax.s16 %h3, %h2, %h1;\n\tmax.f16 %h0, %h3, %h2;\n"));
+        assert!(!known_ptxas_defect("\tadd.s16 %h3, %h2, %h2;\n\tmax.f16 %h0, %h3, %h2;\n"));
     }
 
     #[test]
@@ -631,6 +679,11 @@ mod tests {
         assert!(known_ptxas_defect("\tsub.u32 %r3, %a1, %a0;\n\tadd.sat.s32 %r2, %r3, 0;\n"));
         assert!(!known_ptxas_defect("\tsub.u32 %r3, %a1, %a0;\n\tadd.s32 %r2, %r3, 0;\n"));
         assert!(!known_ptxas_defect("\tadd.u32 %r3, %a1, %a0;\n\tadd.sat.s32 %r2, %r3, 0;\n"));
+        // A guarded f64 max whose guard a later setp rewrites (seed
+        // 10182438, sm_103).
+        assert!(known_ptxas_defect("\t@!%p0 max.f64 %fd0, %fd1, %fd0;\n\tsetp.le.or.s64 %p0|%p3, %rd4, %rd3, !%p3;\n"));
+        assert!(!known_ptxas_defect("\t@!%p0 max.f64 %fd0, %fd1, %fd0;\n\tsetp.le.or.s64 %p1|%p3, %rd4, %rd3, !%p3;\n"));
+        assert!(!known_ptxas_defect("\tsetp.le.s64 %p0, %rd4, %rd3;\n\t@!%p0 max.f64 %fd0, %fd1, %fd0;\n"));
         // A saturating conversion to u32 of an `abs.s32` result, whose
         // clamp ptxas drops (seed 10169295, sm_120).
         assert!(known_ptxas_defect("\tabs.s32 %r6, %r1;\n\t@%p1 cvt.sat.u32.s32 %r4, %r6;\n"));
