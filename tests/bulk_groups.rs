@@ -47,24 +47,8 @@ fn bulk_group_stores_and_a_failed_cancellation_give_the_expected_bytes() {
     let ptx_path = dir.join("bulk_groups.ptx");
     let source = std::fs::read_to_string(&ptx_path).expect("test PTX");
     let spec = LaunchSpec::from_json(&std::fs::read_to_string(dir.join("bulk_groups.json")).expect("spec")).expect("spec");
-    let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).expect("parses");
     let want = expected();
-    let ptxas = ptx2sass::internals::reference::require("ptxas", "bulk_groups");
-    for sm in [100u16, 120] {
-        let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true, ..Default::default() }, CodegenOptions::default())
-            .unwrap_or_else(|es| panic!("sm_{sm}: {}", es.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
-        let options = sass::Options { hazards: sass::HazardCheck::Fail, ..Default::default() };
-        let ours = sass::run(&compiled.cubin, &spec, &options).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
-        assert_eq!(output_bytes(&ours.launch.outputs_text()), want, "sm_{sm}: our cubin");
-        if let Some(ptxas) = &ptxas {
-            let scratch = std::env::temp_dir().join(format!("ptx2sass-bulk-groups-{}-{sm}.cubin", std::process::id()));
-            assert!(common::compile_cubin(ptxas, sm, &ptx_path, &scratch), "ptxas rejected the test kernel for sm_{sm}");
-            let bytes = std::fs::read(&scratch).expect("cubin");
-            let _ = std::fs::remove_file(&scratch);
-            let theirs = sass::run(&bytes, &spec, &Default::default()).unwrap_or_else(|e| panic!("sm_{sm}, ptxas's cubin: {e}"));
-            assert_eq!(output_bytes(&theirs.launch.outputs_text()), want, "sm_{sm}: ptxas's cubin");
-        }
-    }
+    ours_and_ptxas_give(&ptx_path, &source, &spec, &[100, 120], &want);
 }
 
 /// `bulk_copy_wait` of the filetest `compile/mbarrier_bulk_copy`: thread 0
@@ -84,21 +68,29 @@ fn a_bulk_copy_waited_on_an_mbarrier_delivers_its_bytes() {
             {{"kind": "buffer", "bytes": 128, "fill": "zero", "output": true}}]}}"#
     ))
     .expect("spec");
-    let module = ptx2sass::internals::ptx::parse_and_check(&source, &Default::default()).expect("parses");
-    let ptxas = ptx2sass::internals::reference::require("ptxas", "mbarrier bulk copy");
-    let options = sass::Options { hazards: sass::HazardCheck::Fail, ..Default::default() };
-    for sm in [90u16, 100, 120] {
-        let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(&source), Options { verify: true, ..Default::default() }, CodegenOptions::default())
+    ours_and_ptxas_give(&ptx_path, &source, &spec, &[90, 100, 120], &input);
+}
+
+/// Our cubin of `source` (the text of `ptx_path`) for each of `sms`, and
+/// ptxas's where it is installed, run in the SASS interpreter with
+/// hazards fatal, must each give `want` as their one output buffer.
+fn ours_and_ptxas_give(ptx_path: &Path, source: &str, spec: &LaunchSpec, sms: &[u16], want: &[u8]) {
+    let module = ptx2sass::internals::ptx::parse_and_check(source, &Default::default()).expect("parses");
+    let ptxas = ptx2sass::internals::reference::require("ptxas", &ptx_path.display().to_string());
+    for &sm in sms {
+        let compiled = driver::compile_to_cubin(&module, Sm::new(sm), Some(source), Options { verify: true, ..Default::default() }, CodegenOptions::default())
             .unwrap_or_else(|es| panic!("sm_{sm}: {}", es.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
-        let ours = sass::run(&compiled.cubin, &spec, &options).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
-        assert_eq!(output_bytes(&ours.launch.outputs_text()), input, "sm_{sm}: our cubin");
+        let options = sass::Options { hazards: sass::HazardCheck::Fail, ..Default::default() };
+        let ours = sass::run(&compiled.cubin, spec, &options).unwrap_or_else(|e| panic!("sm_{sm}: {e}"));
+        assert_eq!(output_bytes(&ours.launch.outputs_text()), want, "sm_{sm}: our cubin");
         if let Some(ptxas) = &ptxas {
-            let scratch = std::env::temp_dir().join(format!("ptx2sass-mbarrier-copy-{}-{sm}.cubin", std::process::id()));
-            assert!(common::compile_cubin(ptxas, sm, &ptx_path, &scratch), "ptxas rejected the filetest for sm_{sm}");
+            let name = ptx_path.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            let scratch = std::env::temp_dir().join(format!("ptx2sass-{name}-{}-{sm}.cubin", std::process::id()));
+            assert!(common::compile_cubin(ptxas, sm, ptx_path, &scratch), "ptxas rejected {} for sm_{sm}", ptx_path.display());
             let bytes = std::fs::read(&scratch).expect("cubin");
             let _ = std::fs::remove_file(&scratch);
-            let theirs = sass::run(&bytes, &spec, &options).unwrap_or_else(|e| panic!("sm_{sm}, ptxas's cubin: {e}"));
-            assert_eq!(output_bytes(&theirs.launch.outputs_text()), input, "sm_{sm}: ptxas's cubin");
+            let theirs = sass::run(&bytes, spec, &options).unwrap_or_else(|e| panic!("sm_{sm}, ptxas's cubin: {e}"));
+            assert_eq!(output_bytes(&theirs.launch.outputs_text()), want, "sm_{sm}: ptxas's cubin");
         }
     }
 }
