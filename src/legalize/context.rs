@@ -962,6 +962,9 @@ macro_rules! ori_context_body {
         fn with_ftz(&mut self, a: Attrs) -> Attrs {
             Attrs { ftz: true, ..a }
         }
+        fn with_relu(&mut self, a: Attrs) -> Attrs {
+            Attrs { relu: true, ..a }
+        }
         fn with_red(&mut self, a: Attrs, r: &crate::ir::RedOp) -> Attrs {
             Attrs { red: Some(*r), ..a }
         }
@@ -996,6 +999,9 @@ macro_rules! ori_context_body {
         fn inst_ftz(&mut self) -> Option<Unit> {
             self.cur_data().attrs.ftz.then_some(())
         }
+        fn inst_relu(&mut self) -> Option<Unit> {
+            self.cur_data().attrs.relu.then_some(())
+        }
         fn emit_if(&mut self, p: Value, negated: bool, prior: Value, op: &Opcode, attrs: Attrs, args: Args, imm: u64) -> Value {
             let ty = self.dst.value_type(prior);
             let r = self.push(*op, args.modify(attrs), args.as_slice(), imm, &[ty])[0];
@@ -1022,8 +1028,8 @@ macro_rules! ori_context_body {
             Attrs { ty: s.ty, ftz: s.ftz, sat: s.sat, ..Attrs::default() }
         }
         fn half_fma_attrs(&mut self) -> Attrs {
-            let neg = self.cur_data().attrs.neg;
-            Attrs { neg, ..self.half_attrs() }
+            let (neg, relu) = (self.cur_data().attrs.neg, self.cur_data().attrs.relu);
+            Attrs { neg, relu, ..self.half_attrs() }
         }
         fn is_pair(&mut self, ty: Type) -> bool {
             ty.regs() == 2

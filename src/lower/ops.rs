@@ -9,7 +9,7 @@
 use super::error::LowerError;
 use super::function::FnLower;
 use super::types::{self, inverse_cmp, inverse_int_cmp, scalar_value_type, widened};
-use crate::ir::{Attrs, DataType, MulMode, Opcode, Type, Value};
+use crate::ir::{Attrs, DataType, MulMode, Opcode, Space, Type, Value};
 use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType, TypeKind};
 use crate::ptx::opcode::Opcode as P;
 
@@ -87,9 +87,12 @@ impl<'a> FnLower<'_, 'a, '_> {
             return self.mixed_f32(i, half);
         }
         let (attrs, ext) = types::attrs_ext(&i.modifiers).map_err(|()| self.unsupported(i))?;
-        // `.relu` is lowered for `cvt` only (`min.relu` is not yet), and
-        // `.satfinite` (which sets `sat`) for `cvt` only.
-        if (attrs.relu || has_satfinite(i)) && i.opcode != P::Cvt {
+        // `.relu` is lowered for `cvt`, the half `fma` (`HFMA2.RELU`) and
+        // `min/max.s32` (`VIMNMX.RELU`; not yet for `s16x2`), and `.satfinite` (which sets `sat`) for
+        // `cvt` only.
+        let half_fma = i.opcode == P::Fma && matches!(ptx_types(i).0, Some(ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2));
+        let s32_min_max = matches!(i.opcode, P::Min | P::Max) && ptx_types(i).0 == Some(ScalarType::S32);
+        if (attrs.relu && i.opcode != P::Cvt && !half_fma && !s32_min_max) || (has_satfinite(i) && i.opcode != P::Cvt) {
             return Err(self.unsupported(i));
         }
         if ext != types::Ext::default() || super::integer::handles(i.opcode) {
@@ -123,6 +126,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::Cvta => self.cvta(i, attrs),
             P::Isspacep => self.isspacep(i, attrs),
             P::Ld => self.ld(i, attrs),
+            // `ldu` reads global memory (a generic address must point
+            // there, PTX ISA): ptxas 13.5 emits a plain LDG.E for it.
+            P::Ldu => self.ld(i, Attrs { space: Some(Space::Global), ..attrs }),
             P::St => self.st(i, attrs),
             P::Call => self.call(i),
             P::Rcp => self.arith(i, Opcode::Rcp, attrs, 1),

@@ -1585,9 +1585,16 @@ impl<'m> Checker<'m> {
         let span = i.opcode_loc.0;
         let is_float = kind == Some(TypeKind::Float);
         // `.ftz` only on f32 (and packed half types for some ops).
+        // ptxas 13.5: `ex2.approx` of bf16/bf16x2 requires `.ftz` and
+        // refuses it on f16/f16x2 (the PTX ISA's two ex2 forms).
+        let bf16_ex2 = op == Opcode::Ex2 && matches!(ty, Some(ScalarType::Bf16 | ScalarType::Bf16x2));
+        let f16_ex2 = op == Opcode::Ex2 && matches!(ty, Some(ScalarType::F16 | ScalarType::F16x2));
+        if bf16_ex2 && !mods.ftz {
+            self.error(span, format!(".ftz modifier required for instruction '{opname}.bf16'"));
+        }
         if mods.ftz {
             let approx_f64 = matches!(op, Opcode::Rcp | Opcode::Rsqrt) && has_word(APPROX) && ty == Some(ScalarType::F64);
-            let ok = approx_f64 || types.iter().any(|t| matches!(t, ScalarType::F32 | ScalarType::F32x2 | ScalarType::F16 | ScalarType::F16x2));
+            let ok = !f16_ex2 && (approx_f64 || bf16_ex2 || types.iter().any(|t| matches!(t, ScalarType::F32 | ScalarType::F32x2 | ScalarType::F16 | ScalarType::F16x2)));
             if !ok {
                 self.error(span, format!("illegal modifier '.ftz' for instruction '{opname}'"));
             }

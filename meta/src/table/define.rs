@@ -545,8 +545,37 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     };
     // The immediate form is left out: its immediate is an f32 or the high
     // half of an f64 depending on the operation (`MUFU.RCP64H R5, 3`).
+    // The f32 forms keep the half type (72–73) and the source half (60–61)
+    // clear: with a half type those bits are the forms below.
+    const MUFU_F32: &[(Field, u64)] = &[(f(60, 61), 0), (f(72, 73), 0)];
     for form in [0x200u16, 0xc00] {
-        v.push(g.form("MUFU", form | 0x108, NONE, &[MUFU_OP], vec![RD, mufu_src(form)]));
+        v.push(g.form("MUFU", form | 0x108, MUFU_F32, &[MUFU_OP], vec![RD, mufu_src(form)]));
+    }
+    // MUFU of a half (`ex2.approx.f16`, `tanh.approx.bf16`): the type in
+    // 72–73 from sm_90 (1 `.F16`, 2 `.BF16`; 3 is refused), bit 73 `.F16`
+    // before (72 prints nothing there: kept 0); the source's high half
+    // with bit 60 (`.H1` after the register, inside its `|x|` bars; 61
+    // prints `.INVALIDn`), the low half otherwise. The result is one half,
+    // in the register's low 16 bits. ptxas 13.5's `MUFU.EX2.F16 R5,
+    // R0.H1` (`ex2.approx.f16x2`, sm_75 to sm_120), `MUFU.TANH.F16 R5, R0`,
+    // `MUFU.EX2.BF16 R5, R0` (sm_90+); bit flips on SM75, SM80, SM90.
+    // No RCP64H / RSQ64H of a half (nvdisasm prints `.INVALID6`/`7`).
+    const MUFU_HALF_OP: ModField = ModField {
+        field: f(74, 77),
+        names: &[".COS", ".SIN", ".EX2", ".LG2", ".RCP", ".RSQ", UNMEASURED, UNMEASURED, ".SQRT", ".TANH"],
+        extra: None,
+    };
+    const HALF_HIGH: ModField = ModField { field: f(60, 61), names: &["", ".H1", UNMEASURED, UNMEASURED], extra: None };
+    const HALF_SUFFIX: &[OperandSuffix] = &[OperandSuffix::ModInBars { modifier: 2, slot: 1 }];
+    const F16_ONLY: ModField = ModField { field: f(73, 73), names: &[UNMEASURED, ".F16"], extra: None };
+    const HALF_TYPE: ModField = ModField { field: f(72, 73), names: &[UNMEASURED, ".F16", ".BF16", UNMEASURED], extra: None };
+    let half_src = mufu_src(0x200);
+    if g.wide_ur {
+        v.push(Form { operand_suffixes: HALF_SUFFIX, ..g.form("MUFU", 0x308, NONE, &[MUFU_HALF_OP, HALF_TYPE, HALF_HIGH], vec![RD, half_src]) });
+    } else {
+        const F16_FIXED: &[(Field, u64)] = &[(f(72, 72), 0)];
+        v.push(Form { sms: (75, 89), operand_suffixes: HALF_SUFFIX, ..g.form("MUFU", 0x308, F16_FIXED, &[MUFU_HALF_OP, F16_ONLY, HALF_HIGH], vec![RD, half_src]) });
+        v.push(Form { sms: (90, 90), operand_suffixes: HALF_SUFFIX, ..g.form("MUFU", 0x308, NONE, &[MUFU_HALF_OP, HALF_TYPE, HALF_HIGH], vec![RD, half_src]) });
     }
     // A constant-bank source (0xb08, sm_75–sm_90; sm_100+ refuses it):
     // ptxas 13.5's `MUFU.RSQ64H R17, c[0x0][0x17c]` for cuRAND's Poisson

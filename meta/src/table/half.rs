@@ -86,6 +86,28 @@ pub(super) fn half_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(form((80, 89), "HFMA2.MMA", 0x235, MMA_NO_BF16, &[FTZ_FMZ, SAT], &[], slots.clone()));
         v.push(form((90, 90), "HFMA2.MMA", 0x235, MMA, &[TYPE, FTZ_FMZ, SAT], &[], slots));
     }
+    // `.RELU` (bit 79, from sm_80; sm_75 prints nothing for it) with a
+    // trailing predicate (87–90, printed unless PT), `.SAT` (77) refused
+    // with it, as the immediate forms' (`add_mul`): ptxas 13.5's
+    // `fma.rn.relu.f16` -> `HFMA2.RELU R0, R0.H0_H0, R0.H0_H0, R0.H0_H0`
+    // (sm_80), `fma.rn.relu.bf16x2` -> `HFMA2.BF16_V2.RELU R5, R0, R5, R4`
+    // (sm_80, sm_120), `fma.rn.ftz.relu.f16x2` -> `HFMA2.MMA.FTZ.RELU R5,
+    // R0, R5, R4` (sm_80, sm_90) and `HFMA2.FTZ.RELU` (sm_100); bit flips
+    // on SM80 (79 drops `.RELU`, 87 prints the predicate).
+    const RELU_FIXED: &[(Field, u64)] = &[(f(77, 79), 0b100)];
+    const RELU_MODS: &[ModField] = &[TYPE, FTZ_FMZ, swizzle(74), swizzle(60), swizzle(81)];
+    const SWZ_RELU: [OperandSuffix; 3] = abc_swizzles(2);
+    let relu_slots = vec![RD, reg(24, 72, 73, 0), reg(32, 63, 62, 1), reg(64, 84, 83, 2), pred(87, PredShow::UnlessTrue)];
+    let relu = |sms, name, opcode, fixed, mods, sw: &'static [OperandSuffix]| Form { sms, operand_suffixes: sw, suffix: ".RELU", ..g.form(name, opcode, fixed, mods, relu_slots.clone()) };
+    if g.wide_ur {
+        v.push(relu(g.sms, "HFMA2", 0x231, RELU_FIXED, RELU_MODS, &SWZ_RELU));
+    } else {
+        v.push(relu((80, 90), "HFMA2", 0x231, RELU_FIXED, RELU_MODS, &SWZ_RELU));
+        const MMA_RELU: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(77, 79), 0b100), (f(81, 82), 0)];
+        const MMA_RELU_NO_BF16: &[(Field, u64)] = &[(f(60, 61), 0), (f(74, 75), 0), (f(77, 79), 0b100), (f(81, 82), 0), (f(85, 85), 0)];
+        v.push(relu((80, 89), "HFMA2.MMA", 0x235, MMA_RELU_NO_BF16, &[FTZ_FMZ], &[]));
+        v.push(relu((90, 90), "HFMA2.MMA", 0x235, MMA_RELU, &[TYPE, FTZ_FMZ], &[]));
+    }
     // b a uniform register (0xc31, bit 91): `-` 63, `|x|` 62 and swizzle
     // 60–61 as the register b's (`HFMA2 R45, R0.H1_H1, UR4.H1_H1,
     // R37.H0_H0`: ptxas 13.5's sm_75 code for a generated program, seed

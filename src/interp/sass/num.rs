@@ -599,19 +599,39 @@ pub fn mufu(op: Mufu, bits: u32) -> u32 {
     let r = match op {
         Mufu::Rcp64h => return hi64(|x| 1.0 / x),
         Mufu::Rsq64h => return hi64(|x| 1.0 / x.sqrt()),
+        _ => mufu_f64(op, x),
+    };
+    let r = ftz32(r as f32);
+    if r.is_nan() { 0x7fff_ffff } else { r.to_bits() }
+}
+
+/// The function a MUFU computes, on an f64 (the f64 halves' RCP64H and
+/// RSQ64H as RCP and RSQ).
+fn mufu_f64(op: Mufu, x: f64) -> f64 {
+    match op {
         // The hardware's sine and cosine take the angle in turns (ptxas
         // multiplies by 1/2π first).
         Mufu::Cos => (x * std::f64::consts::TAU).cos(),
         Mufu::Sin => (x * std::f64::consts::TAU).sin(),
         Mufu::Ex2 => x.exp2(),
         Mufu::Lg2 => x.log2(),
-        Mufu::Rcp => 1.0 / x,
-        Mufu::Rsq => 1.0 / x.sqrt(),
+        Mufu::Rcp | Mufu::Rcp64h => 1.0 / x,
+        Mufu::Rsq | Mufu::Rsq64h => 1.0 / x.sqrt(),
         Mufu::Sqrt => x.sqrt(),
         Mufu::Tanh => x.tanh(),
-    };
-    let r = ftz32(r as f32);
-    if r.is_nan() { 0x7fff_ffff } else { r.to_bits() }
+    }
+}
+
+/// MUFU.F16 / MUFU.BF16 of the half `h`: the function rounded to the
+/// nearest half (the model, as MUFU's f32 one, of an approximation whose
+/// error the hardware does not document). `.EX2.BF16` flushes subnormal
+/// inputs and results (PTX's bf16 `ex2` exists only with `.ftz`); the
+/// others keep them (PTX ISA: `tanh.approx` of halves supports
+/// subnormals). Not measured on hardware.
+pub fn mufu_half(op: Mufu, h: u16, bf16: bool) -> u16 {
+    let ftz = bf16 && op == Mufu::Ex2;
+    let h = if ftz { ftz_half(h, true) } else { h };
+    half_result(mufu_f64(op, half_to_f64(h, bf16)), bf16, ftz, false)
 }
 
 /// FCHK's predicate: whether `a / b` needs the division's slow path. The

@@ -53,6 +53,10 @@ pub enum Float32Op {
     PackedF32 { d: u16, srcs: [S; 3], lanes: [Lanes; 3], op: PackedOp, rnd: Round, ftz: bool },
     Fsel { d: u16, a: S, b: S, p: P },
     Mufu { d: u16, a: S, op: Mufu },
+    /// MUFU.F16 / MUFU.BF16: the function of one half of `a` (the high
+    /// one with `.H1`), the result a half in the low 16 bits (the high 16
+    /// written 0: not measured, and no code reads them).
+    MufuHalf { d: u16, a: S, op: Mufu, bf16: bool },
     Fchk { p: u8, a: S, b: S },
     /// FMNMX3 (sm_100): FMNMX of three sources, `(a, b)` then `c`, the
     /// predicate choosing the minimum.
@@ -132,7 +136,17 @@ impl Translator<'_> {
                     Some(Mod::TANH) => Mufu::Tanh,
                     _ => return Err(Bad),
                 };
-                Op::Float32(Float32Op::Mufu { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, op })
+                let (d, a) = (self.dst(cx.o(0)?)?, self.src(cx.o(1)?, cx.sl(1), 1)?);
+                if cx.has(Mod::F16) || cx.has(Mod::BF16) {
+                    let a = match cx.inst.operand_tokens(1) {
+                        [] => a,
+                        [Mod::H1] => S { m: a.m | H1H1, ..a },
+                        _ => return Err(Bad),
+                    };
+                    Op::Float32(Float32Op::MufuHalf { d, a, op, bf16: cx.has(Mod::BF16) })
+                } else {
+                    Op::Float32(Float32Op::Mufu { d, a, op })
+                }
             }
             Opcode::FCHK => Op::Float32(Float32Op::Fchk { p: self.pdst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)? }),
             _ => return Ok(None),
@@ -253,6 +267,12 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &Float32Op) -> Result<
             for l in lanes(exec) {
                 let x = w.rf(a, l).to_bits();
                 w.set(d, l, num::mufu(op, x));
+            }
+        }
+        Float32Op::MufuHalf { d, a, op, bf16 } => {
+            for l in lanes(exec) {
+                let h = w.halves(S { m: a.m & !H1H1, ..a }, l)[usize::from(a.m & H1H1 != 0)];
+                w.set(d, l, u32::from(num::mufu_half(op, h, bf16)));
             }
         }
         Float32Op::Fchk { p, a, b } => {
