@@ -1720,6 +1720,18 @@ impl<'m> Checker<'m> {
                     }
                     _ => {}
                 }
+                // ptxas 13.5 (sm_80..sm_120): no float minimum or maximum
+                // but of halves, and every half operation (`add`, `min`,
+                // `max`) spelled with `.noftz`.
+                let operation = i.modifiers.iter().map(|(m, _)| m.spelling()).find(|s| OPS.contains(s));
+                if let (Some(m @ (".min" | ".max")), Some(ScalarType::F32 | ScalarType::F64)) = (operation, ty) {
+                    self.error(span, format!("Operation {m} requires .u32 or .s32 or .u64 or .s64 or .f16 or .f16x2 or .bf16 or .bf16x2 type for instruction '{opname}'"));
+                }
+                let half = matches!(ty, Some(ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2));
+                if half && matches!(operation, Some(".add" | ".min" | ".max")) && !i.modifiers.iter().any(|(m, _)| m.spelling() == ".noftz") {
+                    let t = ty.map_or("", |t| t.spelling());
+                    self.error(span, format!("'.noftz' modifier required for instruction '{opname}' with type '{t}'"));
+                }
             }
             Opcode::Min | Opcode::Max => {
                 if matches!(kind, Some(TypeKind::Bits | TypeKind::Pred)) {
