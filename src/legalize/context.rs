@@ -828,6 +828,9 @@ macro_rules! ori_context_body {
         fn cluster_table_nctarank(&mut self) -> u32 {
             launch_abi::CLUSTER_TABLE_NCTARANK.1
         }
+        fn dynamic_smem_size_offset(&mut self) -> u32 {
+            launch_abi::dynamic_smem_size_offset(self.sm)
+        }
         fn param_base(&mut self) -> u32 {
             launch_abi::param_base(self.sm)
         }

@@ -84,12 +84,28 @@ pub const CLUSTER_WORDS: &[(u16, u32, Option<u32>)] = &[(90, 0x140, Some(0x188))
 /// `IMAD R5, R5, -0xa0, RZ` ; `LDC R5, c[0x0][R5+0x2cc]`: (stride, offset).
 pub const CLUSTER_TABLE_NCTARANK: (i32, u32) = (-0xa0, 0x2cc);
 
+/// `%dynamic_smem_size` (the launch's dynamic shared bytes) in constant
+/// bank 0, from the first SM number it holds for: ptxas 13.5 reads
+/// c[0x0][0x2c] on sm_75..sm_90; from sm_100 it reads a table that
+/// `SR_CgaSize` indexes without scaling (`CS2R.32 R5, SR_CgaSize` ; `LDC
+/// R5, c[0x0][R5+0x2ac]`, sm_100 and sm_120).
+pub const DYNAMIC_SMEM_SIZE: &[(u16, u32)] = &[(75, 0x2c), (100, 0x2ac)];
+
+/// The offset of `%dynamic_smem_size` on `sm` ([`DYNAMIC_SMEM_SIZE`]).
+pub fn dynamic_smem_size_offset(sm: Sm) -> u32 {
+    by_generation(DYNAMIC_SMEM_SIZE, sm)
+}
+
 /// Where `%ntid`/`%nctaid` and the cluster words live in constant bank 0
 /// on `sm`.
 pub fn sreg_cbank_offset(reg: SpecialReg, sm: Sm) -> Option<u32> {
     if matches!(reg, SpecialReg::ClusterLaunch | SpecialReg::ClusterNctaRank) {
         let row = CLUSTER_WORDS.iter().rev().find(|r| sm.number >= r.0)?;
         return if reg == SpecialReg::ClusterLaunch { Some(row.1) } else { row.2 };
+    }
+    if reg == SpecialReg::DynamicSmemSize {
+        // From sm_100 an indexed read (a rule of its own).
+        return (sm.number < 100).then(|| dynamic_smem_size_offset(sm));
     }
     let row = LAUNCH_DIMS.iter().rev().find(|r| sm.number >= r.0).unwrap_or(&LAUNCH_DIMS[0]);
     let (base, slot) = match reg {

@@ -292,6 +292,10 @@ pub fn load(cubin: &[u8], spec: &LaunchSpec) -> Result<Loaded, InterpError> {
     for (at, v) in cluster_words(sm_number, spec.grid) {
         put(at, v);
     }
+    // The launch's dynamic shared bytes (`%dynamic_smem_size`): ptxas
+    // 13.5 reads c[0x0][0x2c] up to sm_90, and from sm_100 the table
+    // `SR_CgaSize` indexes (0 here) at 0x2ac.
+    put(if sm_number >= 100 { 0x2ac } else { 0x2c }, spec.shared_bytes);
     put(layout.stack, local_bytes);
     put(layout.local_window, 0);
     put(layout.local_window + 4, LOCAL_WINDOW_HI);
