@@ -46,6 +46,19 @@ impl<'a> FnLower<'_, 'a, '_> {
                 _ => Err(self.unsupported(i)),
             };
         }
+        // `applypriority` (an L2 eviction priority) and `discard` (an L2
+        // line's data made indeterminate, a weak write of an unstable
+        // value: keeping the memory as it is is one such value, PTX ISA)
+        // change no value a program can rely on: dropped, as `prefetch`
+        // (ptxas 13.5 emits `CCTL.E.DML2` / `CCTL.E.RML2`). The operands
+        // must still be an address and a size (the checker wants 128).
+        if matches!(i.opcode, P::Applypriority | P::Discard) {
+            let ops = self.cx.m.operands(i.operands);
+            return match ops {
+                [a, n] if matches!(a.kind, OperandKind::Address(_)) && matches!(n.kind, OperandKind::Imm(_)) => Ok(()),
+                _ => Err(self.unsupported(i)),
+            };
+        }
         if super::matrix::handles(i.opcode) {
             return self.matrix_op(i);
         }

@@ -790,6 +790,9 @@ impl<'m> Checker<'m> {
             return;
         }
         self.operand_rules(i, head_ok, &mut head_errors);
+        if matches!(op, Opcode::Discard | Opcode::Applypriority) {
+            self.line_size_rule(i);
+        }
         if !head_ok {
             let before = self.diags.error_count();
             self.family_rules(i);
@@ -801,6 +804,21 @@ impl<'m> Checker<'m> {
             if !head_ok && head_errors == 0 && self.diags.error_count() < 100 {
                 self.memo.insert(k, head_needs(i), self.mods);
             }
+        }
+    }
+
+    /// `discard` and `applypriority` take one L2 line: their size operand
+    /// is 128 (ptxas 13.5: `Argument 2 of instruction 'discard':
+    /// unexpected value '64', expected to be 128`). An operand rule, run
+    /// for every instruction (the head memo does not see operands).
+    fn line_size_rule(&mut self, i: &Instruction) {
+        if let [_, size] = self.m.operands(i.operands)
+            && let OperandKind::Imm(e) = &size.kind
+            && let Some(n) = super::parser::eval_int(e)
+            && n != 128
+        {
+            let name = i.opcode.name();
+            self.error(size.loc.0, format!("Argument 2 of instruction '{name}': unexpected value '{n}', expected to be 128"));
         }
     }
 
