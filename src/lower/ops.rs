@@ -87,6 +87,14 @@ impl<'a> FnLower<'_, 'a, '_> {
         if super::video::handles(i.opcode) {
             return self.video(i);
         }
+        // `cvt.rna(.satfinite).tf32.f32`: its rounding has no attribute.
+        if i.opcode == P::Cvt
+            && ptx_types(i) == (Some(ScalarType::Tf32), Some(ScalarType::F32))
+            && i.modifiers.iter().any(|(m, _)| m.spelling() == ".rna")
+            && i.modifiers.iter().all(|(m, _)| matches!(m.spelling(), ".rna" | ".satfinite" | ".tf32" | ".f32"))
+        {
+            return self.cvt_tf32_rna(i);
+        }
         if matches!(i.opcode, P::Atom | P::Red) {
             let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
             return self.atomic(i, attrs);
@@ -515,6 +523,39 @@ impl<'a> FnLower<'_, 'a, '_> {
         let result = scalar_value_type(dty).ok_or_else(|| self.unsupported(i))?;
         let v = self.op(Opcode::Cvt, attrs, &[a], result);
         self.write(&ops[0], v, dty.kind() == TypeKind::Signed)
+    }
+
+    /// `cvt.rna(.satfinite).tf32.f32 d, a` (sm_80+): the f32 rounded to 10
+    /// mantissa bits, ties away from zero, as ptxas 13.5 computes it on
+    /// every SM: half of the dropped unit (0x1000) added to the bits of a
+    /// finite value, then the low 13 bits cleared (`FSETP.GEU.AND P0, PT,
+    /// |R0|, +INF, PT ; @!P0 IMAD.IADD.U32 R0, R0, 0x1, R5 ; LOP3.LUT R5,
+    /// R0, 0xffffe000, RZ, 0xc0, !PT`); `.satfinite` then takes 0x2000 off
+    /// a result at or beyond infinity (an overflow to infinity becomes the
+    /// largest finite tf32; a NaN stays a NaN).
+    fn cvt_tf32_rna(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 2)?;
+        let a = self.read(&ops[1], ScalarType::F32)?;
+        let u32t = Attrs::typed(DataType::U32);
+        let f32t = Attrs::typed(DataType::F32);
+        let inf = self.iconst(Type::R32, 0x7f80_0000);
+        let not_finite = |this: &mut Self, x: Value| {
+            let m = this.op(Opcode::Abs, f32t, &[x], Type::R32);
+            this.op(Opcode::Setp, Attrs { cmp: Some(crate::ir::Cmp::Geu), ..f32t }, &[m, inf], Type::P)
+        };
+        let special = not_finite(self, a);
+        let half_unit = self.iconst(Type::R32, 0x1000);
+        let up = self.op(Opcode::Add, u32t, &[a, half_unit], Type::R32);
+        let kept = self.op(Opcode::Selp, u32t, &[a, up, special], Type::R32);
+        let mask = self.iconst(Type::R32, 0xffff_e000);
+        let mut d = self.op(Opcode::And, Attrs::typed(DataType::B32), &[kept, mask], Type::R32);
+        if has_satfinite(i) {
+            let over = not_finite(self, d);
+            let unit = self.iconst(Type::R32, 0x2000);
+            let below = self.op(Opcode::Sub, u32t, &[d, unit], Type::R32);
+            d = self.op(Opcode::Selp, u32t, &[below, d, over], Type::R32);
+        }
+        self.write(&ops[0], d, false)
     }
 
     /// `testp.class.type p, a` (`.f32`/`.f64`, one class).
