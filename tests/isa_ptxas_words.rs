@@ -288,6 +288,11 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0x2000000000007231, 0x004fca0003a48800, "HFMA2.BF16_V2.RELU R0, R0.H0_H0, R0.H0_H0, R0.H0_H0 ;"),
     (100, 0x0000000500057231, 0x004fca0003818004, "HFMA2.FTZ.RELU R5, R0, R5, R4 ;"),
     (120, 0x0000000500057231, 0x004fca0003a08004, "HFMA2.BF16_V2.RELU R5, R0, R5, R4 ;"),
+    // F2FP of one f32 to tf32 (ptxas 13.5's `cvt.rn/rz(.relu)(.satfinite).tf32.f32`).
+    (90, 0x00000005ff05723e, 0x004fca00024050ff, "F2FP.TF32.F32.PACK_B R5, R5 ;"),
+    (90, 0x00000005ff05723e, 0x004fca000241d0ff, "F2FP.TF32.F32.PACK_B.RZ R5, R5 ;"),
+    (100, 0x00000002ff08723e, 0x088fe400024070ff, "F2FP.SATFINITE.TF32.F32.PACK_B R8, R2.reuse ;"),
+    (120, 0x00000002ff08723e, 0x088fe400024050ff, "F2FP.TF32.F32.PACK_B R8, R2.reuse ;"),
     // MUFU of halves (ptxas 13.5's `ex2.approx.f16x2`, `tanh.approx.f16`,
     // `ex2.approx.ftz.bf16`): the type bit 73 up to sm_89, 72–73 from sm_90.
     (80, 0x0000000000047308, 0x004ff00000000a00, "MUFU.EX2.F16 R4, R0 ;"),

@@ -75,6 +75,9 @@ spelled_enum! {
         E4m3x2 = "e4m3x2",
         /// `.e5m2x2`: two 8-bit floats (5 exponent bits), only converted.
         E5m2x2 = "e5m2x2",
+        /// `.tf32`: an f32 with 10 mantissa bits (the low 13 clear), only
+        /// converted to.
+        Tf32 = "tf32",
         /// `.f32`.
         F32 = "f32",
         /// `.f32x2`: two f32 in a 64-bit register, the first in the low word.
@@ -92,7 +95,7 @@ impl DataType {
             Pred => 1,
             B8 | U8 | S8 => 8,
             B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 => 16,
-            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 => 32,
+            B32 | U32 | S32 | F32 | Tf32 | F16x2 | Bf16x2 => 32,
             B64 | U64 | S64 | F64 | F32x2 => 64,
             B128 => 128,
         }
@@ -104,7 +107,7 @@ impl DataType {
     /// Whether the type is a float (scalar or packed).
     pub fn is_float(self) -> bool {
         use DataType::*;
-        matches!(self, F16 | F16x2 | Bf16 | Bf16x2 | E4m3x2 | E5m2x2 | F32 | F32x2 | F64)
+        matches!(self, F16 | F16x2 | Bf16 | Bf16x2 | E4m3x2 | E5m2x2 | F32 | Tf32 | F32x2 | F64)
     }
     /// Whether the type is an integer or untyped bits.
     pub fn is_integer(self) -> bool {

@@ -665,7 +665,7 @@ macro_rules! kind_of {
             Some(D::B128) => Kind::Quad,
             // fp8 pairs are only converted (rules name their types).
             Some(D::F16 | D::F16x2 | D::Bf16 | D::Bf16x2 | D::E4m3x2 | D::E5m2x2) => Kind::Half,
-            Some(D::F32) => Kind::F32,
+            Some(D::F32 | D::Tf32) => Kind::F32,
             Some(D::F32x2) => Kind::F32x2,
             Some(D::F64) => Kind::F64,
         }

@@ -512,10 +512,12 @@ impl<'a> FnLower<'_, 'a, '_> {
             let v = self.op(Opcode::Cvt, attrs, &[a, b], Type::R32);
             return self.write(&ops[0], v, false);
         }
-        // `.relu` one-source: only unpacking fp8 pairs (`F2FP.RELU...UNPACK_B`);
-        // `.satfinite` only on the packing forms above (a scalar
+        // `.relu` one-source: only unpacking fp8 pairs (`F2FP.RELU...UNPACK_B`)
+        // and tf32; `.satfinite` only on the packing forms above and tf32 (a scalar
         // `cvt.rn.satfinite.f16.f32` would need its own saturation).
-        if (attrs.relu && !matches!(sty, ScalarType::E4m3x2 | ScalarType::E5m2x2)) || has_satfinite(i) {
+        // `cvt.rn/rz(.relu)(.satfinite).tf32.f32` takes both (F2FP's flags).
+        let tf32 = dty == ScalarType::Tf32 && sty == ScalarType::F32;
+        if !tf32 && ((attrs.relu && !matches!(sty, ScalarType::E4m3x2 | ScalarType::E5m2x2)) || has_satfinite(i)) {
             return Err(self.unsupported(i));
         }
         let ops = self.operands_n(i, 2).map_err(|_| self.unsupported(i))?;

@@ -96,6 +96,7 @@ pub(super) fn data_type(t: ScalarType) -> Option<DataType> {
         S::E4m3x2 => DataType::E4m3x2,
         S::E5m2x2 => DataType::E5m2x2,
         S::F32 => DataType::F32,
+        S::Tf32 => DataType::Tf32,
         S::F32x2 => DataType::F32x2,
         S::F64 => DataType::F64,
         _ => return None,

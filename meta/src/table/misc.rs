@@ -485,6 +485,22 @@ fn f2fp(v: &mut Vec<Form>, g: Generation) {
             v.push(Form { sms, ..g.form("F2FP", form | 0x03e, FIXED, mods, vec![RD, a, b]) });
         }
     }
+    // One f32 rounded to tf32 (`cvt.rn/rz.tf32.f32`, sm_90+): b (32–39)
+    // rounded to 10 mantissa bits, in the f32 layout with the low 13 bits
+    // clear: bits 76 and 78 set (76 clear prints `.???2`, 86–88 other
+    // than 1 `.???n`, 89–90 = 1), a unused (RZ), `.RELU` 75 and `.RZ`
+    // 79–80 as the pair's; `.SATFINITE` 77 from sm_100 (sm_90 prints
+    // nothing for it). ptxas 13.5's `F2FP.TF32.F32.PACK_B R5, R5` (word
+    // 0x00000005ff05723e / 0x...024050ff) and `.RZ`, sm_90a; bit flips on
+    // SM89, SM90, SM100, SM120.
+    const TF32: ModField = ModField { field: f(78, 78), names: &[U, ".TF32.F32.PACK_B"], extra: None };
+    const TF32_FIXED: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(64, 71), 0xff), (f(72, 74), 0), (f(76, 76), 1), (f(81, 85), 0), (f(86, 88), 1), (f(89, 90), 1)];
+    const TF32_FIXED_NO_SAT: &[(Field, u64)] = &[(f(24, 31), 0xff), (f(64, 71), 0xff), (f(72, 74), 0), (f(76, 77), 1), (f(81, 85), 0), (f(86, 88), 1), (f(89, 90), 1)];
+    if g.wide_ur {
+        v.push(Form { sms: g.sms, ..g.form("F2FP", 0x23e, TF32_FIXED, &[SAT, RELU, TF32, ROUND], vec![RD, gpr(32, None, Some(1))]) });
+    } else {
+        v.push(Form { sms: (90, 90), ..g.form("F2FP", 0x23e, TF32_FIXED_NO_SAT, &[RELU, TF32, ROUND], vec![RD, gpr(32, None, Some(1))]) });
+    }
     // FP8 (sm_89+, register form 0x23e; bit flips of ZLUDA's cvt words on
     // sm_90): 86–88 = 2 with bit 78 and bit 90 set packs a and b into two
     // e4m3 / e5m2 values (bit 76) merged into c (`.PACK_AB_MERGE_C`); with

@@ -1350,6 +1350,8 @@ fn cvt(l: &mut Lane, inst: &Inst) -> R<()> {
             // layout with the low 13 bits clear.
             const TF32: Format = Format { exp_bits: 8, man_bits: 10, ieee_specials: true };
             let x = a & 0xffff_ffff;
+            // `.relu`: a negative value (not -0) becomes +0.
+            let x = if inst.has(f::RELU) && f32::from_bits(x as u32) < 0.0 { 0 } else { x };
             if float::F32.is_nan(x) {
                 0x7fff_ffff
             } else {

@@ -24,6 +24,12 @@ pub enum ConvertOp {
     /// (`R2.B1`, `R2.H1`) to the bottom first.
     I2f { d: u16, a: S, from: IntFmt, to: Fmt, rnd: Round, shift: u8 },
     F2fp { d: u16, a: S, b: S, bf16: bool, relu: bool, satfinite: bool, rnd: Round },
+    /// F2FP.TF32.F32.PACK_B: the f32 `b` rounded to tf32 (10 mantissa
+    /// bits, the low 13 cleared) to nearest even or toward zero; `.RELU`
+    /// makes a negative value +0, `.SATFINITE` an infinite result (not an
+    /// infinite NaN) the largest finite tf32. A NaN gives 0x7fffffff (the
+    /// model's canonical NaN, not measured).
+    F2fpTf32 { d: u16, b: S, relu: bool, satfinite: bool, toward_zero: bool },
     Frnd { d: u16, a: S, fmt: Fmt, rnd: Round, ftz: bool },
     /// I2I.{U8,S8,U16,S16}.S32.SAT: `b` saturated to the narrow type.
     I2i { d: u16, b: S, dst_signed: bool, src_signed: bool, half: bool },
@@ -97,6 +103,13 @@ impl Translator<'_> {
                     return Err(Bad);
                 }
             }
+            Opcode::F2FP if cx.has(Mod::TF32) => Op::Convert(ConvertOp::F2fpTf32 {
+                d: self.dst(cx.o(0)?)?,
+                b: self.src(cx.o(1)?, cx.sl(1), 1)?,
+                relu: cx.has(Mod::RELU),
+                satfinite: cx.has(Mod::SATFINITE),
+                toward_zero: cx.rnd() == Round::Zero,
+            }),
             Opcode::F2FP => {
                 let bf16 = cx.has(Mod::BF16);
                 Op::Convert(ConvertOp::F2fp { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, bf16, relu: cx.has(Mod::RELU), satfinite: cx.has(Mod::SATFINITE), rnd: cx.rnd() })
@@ -211,6 +224,23 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &ConvertOp) -> Result<
                     u32::from(h)
                 };
                 let v = conv(w.rf(a, l)) << 16 | conv(w.rf(b, l));
+                w.set(d, l, v);
+            }
+        }
+        ConvertOp::F2fpTf32 { d, b, relu, satfinite, toward_zero } => {
+            for l in lanes(exec) {
+                let x = w.rf(b, l);
+                let v = if x.is_nan() {
+                    0x7fff_ffff
+                } else {
+                    let bits = if relu && x < 0.0 { 0 } else { x.to_bits() };
+                    // Ties to even: half the dropped unit less one, plus the
+                    // kept unit's low bit (a carry into the exponent gives
+                    // the next binade or infinity, as the rounding does).
+                    let up = if toward_zero { 0 } else { 0xfff + (bits >> 13 & 1) };
+                    let r = bits.wrapping_add(up) & 0xffff_e000;
+                    if satfinite && r & 0x7fff_ffff == 0x7f80_0000 { (r & 0x8000_0000) | 0x7f7f_e000 } else { r }
+                };
                 w.set(d, l, v);
             }
         }
