@@ -288,6 +288,9 @@ const WORDS: &[common::measured_words::Word] = &[
     (90, 0x2000000000007231, 0x004fca0003a48800, "HFMA2.BF16_V2.RELU R0, R0.H0_H0, R0.H0_H0, R0.H0_H0 ;"),
     (100, 0x0000000500057231, 0x004fca0003818004, "HFMA2.FTZ.RELU R5, R0, R5, R4 ;"),
     (120, 0x0000000500057231, 0x004fca0003a08004, "HFMA2.BF16_V2.RELU R5, R0, R5, R4 ;"),
+    // VIADD.16x2 with two registers (ptxas 13.5's `add.u16x2`, sm_90 and sm_100).
+    (90, 0x0000000500057236, 0x004fca0000000200, "VIADD.16x2 R5, R0, R5 ;"),
+    (100, 0x0000000500057236, 0x004fca0000000200, "VIADD.16x2 R5, R0, R5 ;"),
     // F2FP of one f32 to tf32 (ptxas 13.5's `cvt.rn/rz(.relu)(.satfinite).tf32.f32`).
     (90, 0x00000005ff05723e, 0x004fca00024050ff, "F2FP.TF32.F32.PACK_B R5, R5 ;"),
     (90, 0x00000005ff05723e, 0x004fca000241d0ff, "F2FP.TF32.F32.PACK_B.RZ R5, R5 ;"),

@@ -63,6 +63,10 @@ spelled_enum! {
         S32 = "s32",
         /// `.s64`.
         S64 = "s64",
+        /// `.u16x2`: two unsigned 16-bit lanes (`add`, `min`, `max`).
+        U16x2 = "u16x2",
+        /// `.s16x2`: two signed 16-bit lanes.
+        S16x2 = "s16x2",
         /// `.f16`.
         F16 = "f16",
         /// `.f16x2`.
@@ -95,7 +99,7 @@ impl DataType {
             Pred => 1,
             B8 | U8 | S8 => 8,
             B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 => 16,
-            B32 | U32 | S32 | F32 | Tf32 | F16x2 | Bf16x2 => 32,
+            B32 | U32 | S32 | U16x2 | S16x2 | F32 | Tf32 | F16x2 | Bf16x2 => 32,
             B64 | U64 | S64 | F64 | F32x2 => 64,
             B128 => 128,
         }

@@ -256,6 +256,7 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::ByteSad, &[W32, W32, W32], &[W32]),
     (Opcode::ByteMinmax, &[W32, W32, Pred], &[W32]),
     (Opcode::ByteAdd, &[W32, W32], &[W32]),
+    (Opcode::LaneAdd16, &[W32, W32], &[W32]),
     (Opcode::Testp, &[T], &[Pred]),
     (Opcode::Hadd2, &[W32, W32], &[W32]),
     (Opcode::Hmul2, &[W32, W32], &[W32]),

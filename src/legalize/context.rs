@@ -663,6 +663,8 @@ macro_rules! kind_of {
             Some(D::U64) => Kind::Long { sign: Sign::Unsigned },
             Some(D::S64) => Kind::Long { sign: Sign::Signed },
             Some(D::B128) => Kind::Quad,
+            Some(D::U16x2) => Kind::Lanes16 { sign: Sign::Unsigned },
+            Some(D::S16x2) => Kind::Lanes16 { sign: Sign::Signed },
             // fp8 pairs are only converted (rules name their types).
             Some(D::F16 | D::F16x2 | D::Bf16 | D::Bf16x2 | D::E4m3x2 | D::E5m2x2) => Kind::Half,
             Some(D::F32 | D::Tf32) => Kind::F32,
@@ -967,6 +969,9 @@ macro_rules! ori_context_body {
         }
         fn with_relu(&mut self, a: Attrs) -> Attrs {
             Attrs { relu: true, ..a }
+        }
+        fn relu_of_inst(&mut self, a: Attrs) -> Attrs {
+            Attrs { relu: self.cur_data().attrs.relu, ..a }
         }
         fn with_red(&mut self, a: Attrs, r: &crate::ir::RedOp) -> Attrs {
             Attrs { red: Some(*r), ..a }

@@ -109,10 +109,10 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         let (attrs, ext) = types::attrs_ext(&i.modifiers).map_err(|()| self.unsupported(i))?;
         // `.relu` is lowered for `cvt`, the half `fma` (`HFMA2.RELU`) and
-        // `min/max.s32` (`VIMNMX.RELU`; not yet for `s16x2`), and `.satfinite` (which sets `sat`) for
+        // `min/max.{s32,s16x2}` (`VIMNMX.RELU`), and `.satfinite` (which sets `sat`) for
         // `cvt` only.
         let half_fma = i.opcode == P::Fma && matches!(ptx_types(i).0, Some(ScalarType::F16 | ScalarType::F16x2 | ScalarType::Bf16 | ScalarType::Bf16x2));
-        let s32_min_max = matches!(i.opcode, P::Min | P::Max) && ptx_types(i).0 == Some(ScalarType::S32);
+        let s32_min_max = matches!(i.opcode, P::Min | P::Max) && matches!(ptx_types(i).0, Some(ScalarType::S32 | ScalarType::S16x2));
         if (attrs.relu && i.opcode != P::Cvt && !half_fma && !s32_min_max) || (has_satfinite(i) && i.opcode != P::Cvt) {
             return Err(self.unsupported(i));
         }

@@ -96,6 +96,8 @@ pub(super) fn data_type(t: ScalarType) -> Option<DataType> {
         S::E4m3x2 => DataType::E4m3x2,
         S::E5m2x2 => DataType::E5m2x2,
         S::F32 => DataType::F32,
+        S::U16x2 => DataType::U16x2,
+        S::S16x2 => DataType::S16x2,
         S::Tf32 => DataType::Tf32,
         S::F32x2 => DataType::F32x2,
         S::F64 => DataType::F64,

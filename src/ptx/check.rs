@@ -793,6 +793,9 @@ impl<'m> Checker<'m> {
         if matches!(op, Opcode::Discard | Opcode::Applypriority) {
             self.line_size_rule(i);
         }
+        if matches!(op, Opcode::Add | Opcode::Min | Opcode::Max) {
+            self.lane_pair_operands(i);
+        }
         if !head_ok {
             let before = self.diags.error_count();
             self.family_rules(i);
@@ -819,6 +822,19 @@ impl<'m> Checker<'m> {
         {
             let name = i.opcode.name();
             self.error(size.loc.0, format!("Argument 2 of instruction '{name}': unexpected value '{n}', expected to be 128"));
+        }
+    }
+
+    /// `add/min/max` of 16-bit lane pairs (`u16x2`, `s16x2`) take
+    /// registers only (ptxas 13.5: `Arguments mismatch for instruction
+    /// 'max'` for an immediate).
+    fn lane_pair_operands(&mut self, i: &Instruction) {
+        if !matches!(self.mods.types().last(), Some(ScalarType::U16x2 | ScalarType::S16x2)) {
+            return;
+        }
+        if self.m.operands(i.operands).iter().skip(1).any(|o| matches!(o.kind, OperandKind::Imm(_))) {
+            let name = i.opcode.name();
+            self.error(i.loc.0, format!("Arguments mismatch for instruction '{name}'"));
         }
     }
 
@@ -1754,6 +1770,11 @@ impl<'m> Checker<'m> {
             Opcode::Min | Opcode::Max => {
                 if matches!(kind, Some(TypeKind::Bits | TypeKind::Pred)) {
                     self.error(span, format!("unexpected instruction types specified for '{opname}'"));
+                }
+                // ptxas 13.5: `.relu` only on s32 and s16x2.
+                if i.modifiers.iter().any(|(m, _)| m.spelling() == ".relu") && !matches!(ty, Some(ScalarType::S32 | ScalarType::S16x2)) {
+                    let t = ty.map_or("", |t| t.spelling());
+                    self.error(span, format!("Illegal modifier '.relu' for instruction '{opname}' with type '{t}'"));
                 }
             }
             Opcode::And | Opcode::Or | Opcode::Xor | Opcode::Not | Opcode::Cnot | Opcode::Shl => {

@@ -640,9 +640,17 @@ fn more_ops(v: &mut Vec<Form>, g: Generation) {
     let viadd_sms = if g.wide_ur { (100, 100) } else { (90, 90) };
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0x836, NONE, &[], vec![RD, gpr(24, None, Some(0)), Slot::Imm32 { signed: false }]) });
     v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0xc36, NONE, &[], vec![RD, gpr(24, None, Some(0)), g.uniform_b(Some(63), None)]) });
-    // VIADD with two registers (0x236, sm_120; sm_100 prints the same words
-    // without modifiers): lane type 73–75, bit 80 `.ISAT` (saturating),
-    // 72 and 63 negate a and b (bit flips of add.sat.s32's word).
+    // VIADD with two registers on sm_90 and sm_100 (0x236): bit 73
+    // `.16x2` (sums of the 16-bit lanes), 63 negates b; 72, 74–75 and 80
+    // print nothing there (kept 0). ptxas 13.5's `add.u16x2` ->
+    // `VIADD.16x2 R5, R0, R5` (word 0x0000000500057236 / 0x...00000200,
+    // sm_90 and sm_100); bit flips on SM90 and SM100.
+    const LANES_16X2: ModField = ModField { field: f(73, 73), names: &["", ".16x2"], extra: None };
+    const VIADD_2R_FIXED: &[(Field, u64)] = &[(f(72, 72), 0), (f(74, 75), 0), (f(80, 80), 0)];
+    v.push(Form { sms: viadd_sms, ..g.form("VIADD", 0x236, VIADD_2R_FIXED, &[LANES_16X2], vec![RD, gpr(24, None, Some(0)), gpr(32, Some(63), Some(1))]) });
+    // VIADD with two registers (0x236, sm_120): lane type 73–75, bit 80
+    // `.ISAT` (saturating), 72 and 63 negate a and b (bit flips of
+    // add.sat.s32's word).
     if g.wide_ur {
         const LANES: ModField = ModField { field: f(73, 75), names: &[".32", ".16x2", ".S32", ".S16x2", ".U8x4", ".S8x4", UNMEASURED, UNMEASURED], extra: None };
         const ISAT: ModField = ModField { field: f(80, 80), names: &["", ".ISAT"], extra: None };

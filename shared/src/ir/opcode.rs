@@ -418,6 +418,8 @@ opcodes! {
     /// `VIADD.U8x4 d, a, b` (sm_120): the bytes' sums modulo 256 (of a
     /// negated `b`, the differences).
     ByteAdd = "VIADD.U8x4", Sass, Pure;
+    /// `VIADD.16x2 d, a, b` (sm_90+): the 16-bit lanes' sums modulo 2^16.
+    LaneAdd16 = "VIADD.16x2", Sass, Pure;
     // ---- SASS layer: warp, atomic and synchronisation operations ----
     /// `SHFL.mode p, d, a, b, c` (results `d[, p]`; `warp` the mode).
     Shuffle = "SHFL", Sass, Effect;

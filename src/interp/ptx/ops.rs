@@ -520,6 +520,25 @@ fn minmax(inst: &Inst, ty: ScalarType, s: &[u64]) -> u64 {
 }
 
 fn int_op(l: &mut Lane, inst: &Inst, ty: ScalarType, s: &[u64; 4]) -> R<u64> {
+    // `add/min/max` of two 16-bit lanes (`.relu`: a negative lane 0).
+    if matches!(ty, ScalarType::U16x2 | ScalarType::S16x2) && matches!(inst.op, Opcode::Add | Opcode::Min | Opcode::Max) {
+        let lane = |v: u64, k: u32| -> i64 {
+            let h = (v >> (16 * k)) & 0xffff;
+            if ty == ScalarType::S16x2 { sext(h, 16) } else { h as i64 }
+        };
+        let mut out = 0u64;
+        for k in 0..2 {
+            let (x, y) = (lane(s[0], k), lane(s[1], k));
+            let r = match inst.op {
+                Opcode::Add => x + y,
+                Opcode::Min => x.min(y),
+                _ => x.max(y),
+            };
+            let r = if inst.has(f::RELU) { r.max(0) } else { r };
+            out |= ((r as u64) & 0xffff) << (16 * k);
+        }
+        return Ok(out);
+    }
     if matches!(ty, ScalarType::U16x2 | ScalarType::S16x2 | ScalarType::U8x4 | ScalarType::S8x4 | ScalarType::B128) {
         return Err(unsupported(inst, &format!("on {}", ty.spelling())));
     }

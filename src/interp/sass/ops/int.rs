@@ -53,6 +53,9 @@ pub enum IntOp {
     /// 256, a source's `-` negating each byte (ptxas 13.5's vabsdiff4 is
     /// `VIADD.U8x4 d, max, -min`, which needs the bytes' differences).
     Bytes { d: u16, a: S, b: S, p: Option<P>, signed: bool },
+    /// VIADD.16x2 (sm_90+): per 16-bit lane the sum modulo 2^16, a
+    /// source's `-` negating each lane.
+    LaneAdd16 { d: u16, a: S, b: S },
 }
 
 impl Translator<'_> {
@@ -110,6 +113,7 @@ impl Translator<'_> {
                 };
                 Op::Int(IntOp::Bytes { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)?, p, signed: cx.has(Mod::S8x4) })
             }
+            Opcode::VIADD if toks == [Mod::_16x2] => Op::Int(IntOp::LaneAdd16 { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)? }),
             // `.S32.ISAT`: a saturating signed add; other lane types are not modelled.
             Opcode::VIADD | Opcode::UVIADD if cx.has(Mod::ISAT) => match toks {
                 [Mod::S32, Mod::ISAT] => Op::Int(IntOp::IaddSat { d: self.dst(cx.o(0)?)?, a: self.src(cx.o(1)?, cx.sl(1), 1)?, b: self.src(cx.o(2)?, cx.sl(2), 1)? }),
@@ -555,6 +559,18 @@ pub(in super::super) fn exec(w: &mut Warp, exec: u32, op: &IntOp) -> Result<(), 
                     u32::from_le_bytes([diff(0), diff(1), diff(2), diff(3)])
                 };
                 w.set(d, l, v);
+            }
+        }
+        IntOp::LaneAdd16 { d, a, b } => {
+            // The lanes of a source, each negated where it is.
+            let lanes16 = |v: u32, s: S| {
+                let h = [v as u16, (v >> 16) as u16];
+                if s.m & NEG != 0 { h.map(u16::wrapping_neg) } else { h }
+            };
+            for l in lanes(exec) {
+                let raw = |s: S| w.ri(S { m: s.m & NOT, ..s }, l);
+                let (x, y) = (lanes16(raw(a), a), lanes16(raw(b), b));
+                w.set(d, l, u32::from(x[0].wrapping_add(y[0])) | u32::from(x[1].wrapping_add(y[1])) << 16);
             }
         }
         IntOp::Bytes { d, a, b, p, signed } => {
