@@ -10,35 +10,9 @@
 
 mod common;
 
-use ptx2sass::internals::interp::sass::HazardCheck;
-use ptx2sass::internals::interp::{self, LaunchSpec};
-use std::path::Path;
-
-/// The PTX interpreter's output buffers for the kernel `text` (whose
-/// `// name:` line names its launch spec) against our cubin's.
-/// A kernel with a `// ptx interpreter: not compared (why)` line is
-/// compared with ptxas's cubin only.
-fn ptx_interpreter_agrees(text: &str, cubin: &[u8]) -> Result<(), String> {
-    if text.lines().any(|l| l.starts_with("// ptx interpreter: not compared")) {
-        return Ok(());
-    }
-    let name = text.lines().find_map(|l| l.strip_prefix("// name: ")).ok_or("no `// name:` line")?;
-    let spec_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cuda_constructs").join(format!("{name}.json"));
-    let spec_text = std::fs::read_to_string(&spec_path).map_err(|e| e.to_string())?;
-    let spec = LaunchSpec::from_json(&spec_text).map_err(|e| format!("{e:?}"))?;
-    let module = ptx2sass::internals::ptx::parse_and_check(text, &Default::default()).map_err(|_| "does not parse")?;
-    let out = interp::ptx::run(&module, &spec, &Default::default()).map_err(|e| format!("PTX interpreter: {e}"))?;
-    let want = common::ptxas_match::output_bytes(&out.launch, &spec_text)?;
-    let got = common::ptxas_match::outputs(cubin, &spec, &spec_text, HazardCheck::Fail)?;
-    match want.iter().zip(&got).position(|(a, b)| a != b) {
-        None if want.len() == got.len() => Ok(()),
-        at => Err(format!("the PTX interpreter differs from our cubin at byte {}", at.unwrap_or(want.len().min(got.len())))),
-    }
-}
-
 #[test]
 fn cuda_constructs_match_ptxas_and_the_ptx_interpreter() {
-    common::ptxas_match::all_kernels_match("cuda_constructs", 43, ptx_interpreter_agrees);
+    common::ptxas_match::all_kernels_match("cuda_constructs", 43, |text, cubin| common::ptxas_match::ptx_interpreter_agrees("cuda_constructs", text, cubin));
 }
 
 /// ptxas 13.5's verdicts (`-arch=sm_90`): bf16 `ex2.approx` requires

@@ -15,23 +15,10 @@ mod common;
 
 use ptx2sass::internals::interp::sass::HazardCheck;
 use ptx2sass::internals::interp::{self, LaunchSpec};
-use std::path::Path;
 
-/// The PTX interpreter's output buffers for the kernel `text` (whose
-/// `// name:` line names its launch spec) against our cubin's.
+/// The PTX interpreter's outputs against our cubin's ([`common::ptxas_match::ptx_interpreter_agrees`]).
 fn ptx_interpreter_agrees(text: &str, cubin: &[u8]) -> Result<(), String> {
-    let name = text.lines().find_map(|l| l.strip_prefix("// name: ")).ok_or("no `// name:` line")?;
-    let spec_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/video_ops").join(format!("{name}.json"));
-    let spec_text = std::fs::read_to_string(&spec_path).map_err(|e| e.to_string())?;
-    let spec = LaunchSpec::from_json(&spec_text).map_err(|e| format!("{e:?}"))?;
-    let module = ptx2sass::internals::ptx::parse_and_check(text, &Default::default()).map_err(|_| "does not parse")?;
-    let out = interp::ptx::run(&module, &spec, &Default::default()).map_err(|e| format!("PTX interpreter: {e}"))?;
-    let want = common::ptxas_match::output_bytes(&out.launch, &spec_text)?;
-    let got = common::ptxas_match::outputs(cubin, &spec, &spec_text, HazardCheck::Fail)?;
-    match want.iter().zip(&got).position(|(a, b)| a != b) {
-        None if want.len() == got.len() => Ok(()),
-        at => Err(format!("the PTX interpreter differs from our cubin at byte {}", at.unwrap_or(want.len().min(got.len())))),
-    }
+    common::ptxas_match::ptx_interpreter_agrees("video_ops", text, cubin)
 }
 
 /// sm_120 has no VABSDIFF4: our code for `vabsdiff4.u32.u32.u32` there is

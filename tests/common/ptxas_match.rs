@@ -92,3 +92,25 @@ pub fn all_kernels_match(data: &str, min_runs: usize, also: impl Fn(&str, &[u8])
     eprintln!("{data} kernels: {} of {} runs identical to ptxas's cubin", jobs.len() - failures.len(), jobs.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Whether the PTX interpreter's output buffers for the kernel `text` of
+/// `tests/data/<data>` (its `// name:` line names the launch spec) equal
+/// those of our `cubin`. A kernel with a `// ptx interpreter: not
+/// compared (why)` line is compared with ptxas's cubin only.
+pub fn ptx_interpreter_agrees(data: &str, text: &str, cubin: &[u8]) -> Result<(), String> {
+    if text.lines().any(|l| l.starts_with("// ptx interpreter: not compared")) {
+        return Ok(());
+    }
+    let name = text.lines().find_map(|l| l.strip_prefix("// name: ")).ok_or("no `// name:` line")?;
+    let spec_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(data).join(format!("{name}.json"));
+    let spec_text = std::fs::read_to_string(&spec_path).map_err(|e| e.to_string())?;
+    let spec = LaunchSpec::from_json(&spec_text).map_err(|e| format!("{e:?}"))?;
+    let module = ptx2sass::internals::ptx::parse_and_check(text, &Default::default()).map_err(|_| "does not parse")?;
+    let out = ptx2sass::internals::interp::ptx::run(&module, &spec, &Default::default()).map_err(|e| format!("PTX interpreter: {e}"))?;
+    let want = output_bytes(&out.launch, &spec_text)?;
+    let got = outputs(cubin, &spec, &spec_text, HazardCheck::Fail)?;
+    match want.iter().zip(&got).position(|(a, b)| a != b) {
+        None if want.len() == got.len() => Ok(()),
+        at => Err(format!("the PTX interpreter differs from our cubin at byte {}", at.unwrap_or(want.len().min(got.len())))),
+    }
+}
