@@ -146,6 +146,9 @@ fn accesses(f: &[AllocBlock], wide: &Wide) -> Option<Vec<SmallVec<[Acc; 6]>>> {
 #[allow(clippy::type_complexity)]
 fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]>>, u32)> {
     let mut accs = accesses(f, wide)?;
+    // Units at or above `top` are never accessed, so every table entry of
+    // theirs stays empty: the scans over units stop there.
+    let top = accs.iter().flatten().map(|a| usize::from(a.reg) + usize::from(a.width)).max().unwrap_or(0).min(REGS);
     let nb = f.len();
     // Instruction index range of each block.
     let mut starts = Vec::with_capacity(nb + 1);
@@ -267,7 +270,7 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
         changed = false;
         for b in 0..nb {
             for &s in &succs[b] {
-                for u in 0..REGS {
+                for u in 0..top {
                     let into = live_in[s * REGS + u];
                     if into == NONE {
                         continue;
@@ -308,7 +311,7 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
         orig[web_of[x] as usize] = unit_of[x];
     }
     let mut pinned = vec![false; nw];
-    for u in 0..REGS {
+    for u in 0..top {
         if live_in[u] != NONE {
             pinned[web_of[live_in[u] as usize] as usize] = true;
         }
@@ -322,7 +325,7 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
         live_end.fill(NONE);
         let end_point = 2 * starts[b + 1] as u32;
         for &s in &succs[b] {
-            for u in 0..REGS {
+            for u in 0..top {
                 if live_in[s * REGS + u] != NONE && live_end[u] == NONE {
                     live_end[u] = end_point;
                     let node = end_node(b, u);
@@ -368,7 +371,7 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
             }
         }
         let start_point = 2 * starts[b] as u32;
-        for u in 0..REGS {
+        for u in 0..top {
             if live_end[u] != NONE {
                 intervals.push((live_web[u], start_point, live_end[u]));
             }
