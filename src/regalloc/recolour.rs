@@ -188,8 +188,8 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
     // Webs: a node per register an operand writes, and per register live
     // into a block; a use joins the nodes reaching it.
     let mut uf = UnionFind { parent: Vec::new() };
-    let mut live_in = vec![NONE; nb * REGS];
-    let mut last_def = vec![NONE; nb * REGS];
+    let mut live_in = vec![NONE; nb * top];
+    let mut last_def = vec![NONE; nb * top];
     let mut unit_of: Vec<u8> = Vec::new();
     let new_node = |uf: &mut UnionFind, unit: usize, unit_of: &mut Vec<u8>| {
         unit_of.push(unit as u8);
@@ -207,10 +207,10 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
             let mut reads: SmallVec<[(usize, u32); 8]> = SmallVec::new();
             let mut reach = |u: usize, cur: &mut [u32; REGS], uf: &mut UnionFind, unit_of: &mut Vec<u8>| -> u32 {
                 if cur[u] == NONE {
-                    if live_in[b * REGS + u] == NONE {
-                        live_in[b * REGS + u] = new_node(uf, u, unit_of);
+                    if live_in[b * top + u] == NONE {
+                        live_in[b * top + u] = new_node(uf, u, unit_of);
                     }
-                    cur[u] = live_in[b * REGS + u];
+                    cur[u] = live_in[b * top + u];
                 }
                 cur[u]
             };
@@ -262,7 +262,7 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
             }
             idx += 1;
         }
-        last_def[b * REGS..(b + 1) * REGS].copy_from_slice(&cur);
+        last_def[b * top..(b + 1) * top].copy_from_slice(&cur[..top]);
     }
     // Values live into a block come from every predecessor's end.
     let mut changed = true;
@@ -271,20 +271,20 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
         for b in 0..nb {
             for &s in &succs[b] {
                 for u in 0..top {
-                    let into = live_in[s * REGS + u];
+                    let into = live_in[s * top + u];
                     if into == NONE {
                         continue;
                     }
-                    let out = last_def[b * REGS + u];
+                    let out = last_def[b * top + u];
                     if out != NONE {
                         uf.union(out, into);
                     } else {
-                        if live_in[b * REGS + u] == NONE {
-                            live_in[b * REGS + u] = new_node(&mut uf, u, &mut unit_of);
-                            last_def[b * REGS + u] = NONE;
+                        if live_in[b * top + u] == NONE {
+                            live_in[b * top + u] = new_node(&mut uf, u, &mut unit_of);
+                            last_def[b * top + u] = NONE;
                             changed = true;
                         }
-                        uf.union(live_in[b * REGS + u], into);
+                        uf.union(live_in[b * top + u], into);
                     }
                 }
             }
@@ -292,7 +292,7 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
     }
     // A block whose register is live in and not defined passes the
     // live-in value through: its end value is the live-in one.
-    let end_node = |b: usize, u: usize| if last_def[b * REGS + u] != NONE { last_def[b * REGS + u] } else { live_in[b * REGS + u] };
+    let end_node = |b: usize, u: usize| if last_def[b * top + u] != NONE { last_def[b * top + u] } else { live_in[b * top + u] };
     let nodes = unit_of.len();
     // Webs, numbered densely.
     let mut web_of = vec![NONE; nodes];
@@ -326,10 +326,10 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
         let end_point = 2 * starts[b + 1] as u32;
         for &s in &succs[b] {
             for u in 0..top {
-                if live_in[s * REGS + u] != NONE && live_end[u] == NONE {
+                if live_in[s * top + u] != NONE && live_end[u] == NONE {
                     live_end[u] = end_point;
                     let node = end_node(b, u);
-                    live_web[u] = if node == NONE { web_of[live_in[s * REGS + u] as usize] } else { web_of[node as usize] };
+                    live_web[u] = if node == NONE { web_of[live_in[s * top + u] as usize] } else { web_of[node as usize] };
                 }
             }
         }
