@@ -51,3 +51,36 @@ fn verdicts_are_ptxas_s() {
         }
     }
 }
+
+/// `brkpt` is `BPT.TRAP 0x1` and not a terminator: the store after each
+/// breakpoint stays (ptxas 13.5 keeps it too), and the unguarded one traps
+/// in the SASS interpreter after the first store, in our cubin and in
+/// ptxas's.
+#[test]
+fn a_breakpoint_is_bpt_trap_and_the_code_after_it_stays() {
+    use ptx2sass::internals::driver::{self, CodegenOptions, Options};
+    use ptx2sass::internals::interp::{ErrorKind, LaunchSpec, sass};
+    use ptx2sass::internals::target::Sm;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cuda_constructs_single/breakpoint.ptx");
+    let text = std::fs::read_to_string(&path).expect("kernel");
+    let module = ptx2sass::internals::ptx::parse_and_check(&text, &Default::default()).expect("parses");
+    let spec = LaunchSpec::from_json(r#"{"kernel": "k", "grid": [1,1,1], "block": [32,1,1], "shared_bytes": 0, "params": [{"kind": "buffer", "bytes": 16, "fill": "hex", "hex": "05000000000000000000000000000000", "output": true}]}"#).expect("spec");
+    let ptxas = ptx2sass::internals::reference::require("ptxas", "breakpoint");
+    for sm in [75u16, 80, 90, 120] {
+        let ours = driver::compile_to_cubin(&module, Sm::new(sm), Some(&text), Options { verify: true, ..Default::default() }, CodegenOptions::default())
+            .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
+        let mut cubins = vec![("ours", ours.cubin)];
+        if let Some(ptxas) = &ptxas {
+            let cache = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/cuda_constructs-kernel-cubins");
+            std::fs::create_dir_all(&cache).expect("cache directory");
+            cubins.push(("ptxas's", common::cached_cubin(ptxas, &cache, &path, sm).expect("ptxas compiles it")));
+        }
+        for (who, cubin) in cubins {
+            let listing = ptx2sass::disassemble(&cubin).expect("disassembles");
+            assert_eq!(listing.matches("BPT.TRAP 0x1").count(), 2, "sm_{sm}, {who}:\n{listing}");
+            assert_eq!(listing.matches("STG.E").count(), 2, "sm_{sm}, {who}: the stores after the breakpoints:\n{listing}");
+            let run = sass::run(&cubin, &spec, &Default::default());
+            assert!(matches!(&run, Err(e) if e.kind == ErrorKind::Trap), "sm_{sm}, {who}: {:?}", run.map(|_| ()));
+        }
+    }
+}

@@ -792,6 +792,7 @@ impl Cx<'_> {
                 Opcode::Fence
                 | Opcode::Membar
                 | Opcode::Errbar
+                | Opcode::Breakpoint
                 | Opcode::Cgaerrbar
                 | Opcode::CacheInvalidate
                 | Opcode::GridWait

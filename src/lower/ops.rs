@@ -46,6 +46,14 @@ impl<'a> FnLower<'_, 'a, '_> {
                 _ => Err(self.unsupported(i)),
             };
         }
+        // `brkpt`: a breakpoint, not a terminator (BPT.TRAP 0x1, ptxas 13.5).
+        if i.opcode == P::Brkpt {
+            if !self.cx.m.operands(i.operands).is_empty() {
+                return Err(self.unsupported(i));
+            }
+            self.emit(crate::ir::InstData::new(Opcode::Breakpoint, Attrs::default()), &[]);
+            return Ok(());
+        }
         // `applypriority` (an L2 eviction priority) and `discard` (an L2
         // line's data made indeterminate, a weak write of an unstable
         // value: keeping the memory as it is is one such value, PTX ISA)

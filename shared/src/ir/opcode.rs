@@ -462,6 +462,9 @@ opcodes! {
     RedGeneric = "RED", Sass, Store;
     /// `MEMBAR.order.scope` (`order` sc or acq_rel, `scope`).
     Membar = "MEMBAR", Sass, Effect;
+    /// `BPT.TRAP 0x1` (`brkpt`): a breakpoint; execution goes on after it
+    /// (ptxas 13.5 keeps the code that follows).
+    Breakpoint = "BPT.TRAP", Sass, Effect;
     /// `ERRBAR`: waits for outstanding memory errors.
     Errbar = "ERRBAR", Sass, Effect;
     /// `CGAERRBAR` (sm_90+): the same for the cluster.
