@@ -46,6 +46,9 @@ impl<'a> FnLower<'_, 'a, '_> {
                 _ => Err(self.unsupported(i)),
             };
         }
+        if i.opcode == P::Mapa {
+            return self.mapa(i);
+        }
         // `brkpt`: a breakpoint, not a terminator (BPT.TRAP 0x1, ptxas 13.5).
         if i.opcode == P::Brkpt {
             if !self.cx.m.operands(i.operands).is_empty() {
@@ -566,6 +569,34 @@ impl<'a> FnLower<'_, 'a, '_> {
             d = self.op(Opcode::Selp, u32t, &[below, d, over], Type::R32);
         }
         self.write(&ops[0], d, false)
+    }
+
+    /// `mapa(.shared::cluster).{u32,u64} d, a, rank` (sm_90+): the address
+    /// of `a`'s location in the shared memory of the cluster's CTA `rank`:
+    /// the address's top byte replaced by the rank's low byte, a 64-bit
+    /// address keeping its high word (ptxas 13.5: `PRMT R4, R7, 0x654, R4`,
+    /// every form, sm_90 and sm_120).
+    fn mapa(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let ty = self.one_type(i)?;
+        if !matches!(ty, ScalarType::U32 | ScalarType::U64) {
+            return Err(self.unsupported(i));
+        }
+        let ops = self.operands_n(i, 3)?;
+        let a = self.read(&ops[1], ty)?;
+        let rank = self.read(&ops[2], ScalarType::U32)?;
+        let low = self.extract(a, 0);
+        let selector = self.iconst(Type::R32, 0x654);
+        let mut data = crate::ir::InstData::new(Opcode::Permute, Attrs::typed(DataType::B32));
+        data.args.extend([rank, low, selector]);
+        let inst = self.emit(data, &[Type::R32]);
+        let moved = self.b.func.insts[inst].results[0];
+        let v = if ty == ScalarType::U64 {
+            let high = self.extract(a, 1);
+            self.concat(&[moved, high])
+        } else {
+            moved
+        };
+        self.write(&ops[0], v, false)
     }
 
     /// `testp.class.type p, a` (`.f32`/`.f64`, one class).
