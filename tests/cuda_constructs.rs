@@ -2,7 +2,8 @@
 //! half-precision MUFU functions (`ex2.approx`, `tanh.approx` of f16, bf16
 //! and their pairs), `fma.rn.relu` of halves, `min/max.relu.s32`, `ldu`,
 //! `%dynamic_smem_size`, `cvt` to tf32 (every rounding), `add/min/max`
-//! of 16-bit lane pairs, `mapa` and `brkpt`. On each SM of a kernel's `// sms:` line ptxas's
+//! of 16-bit lane pairs, `mapa`, `brkpt` and the cluster special
+//! registers. On each SM of a kernel's `// sms:` line ptxas's
 //! cubin and ours must give the same outputs in the SASS interpreter
 //! ([`common::ptxas_match`]), and the PTX interpreter the same outputs as
 //! our cubin. The PTX checker's verdicts on `ex2`'s `.ftz` and on lane
@@ -12,7 +13,7 @@ mod common;
 
 #[test]
 fn cuda_constructs_match_ptxas_and_the_ptx_interpreter() {
-    common::ptxas_match::all_kernels_match("cuda_constructs", 46, |text, cubin| common::ptxas_match::ptx_interpreter_agrees("cuda_constructs", text, cubin));
+    common::ptxas_match::all_kernels_match("cuda_constructs", 49, |text, cubin| common::ptxas_match::ptx_interpreter_agrees("cuda_constructs", text, cubin));
 }
 
 /// ptxas 13.5's verdicts (`-arch=sm_90`): bf16 `ex2.approx` requires

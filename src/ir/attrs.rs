@@ -288,6 +288,18 @@ spelled_enum! {
         ClusterCtaRank = "cluster_ctarank",
         /// `%cluster_nctarank`.
         ClusterNctaRank = "cluster_nctarank",
+        /// `%cluster_nctaid.x` (`.y`, `.z` follow): the cluster's shape.
+        ClusterNctaidX = "cluster_nctaid_x",
+        /// `%cluster_nctaid.y`.
+        ClusterNctaidY = "cluster_nctaid_y",
+        /// `%cluster_nctaid.z`.
+        ClusterNctaidZ = "cluster_nctaid_z",
+        /// `%nclusterid.x` (`.y`, `.z` follow): the grid's shape in clusters.
+        NclusteridX = "nclusterid_x",
+        /// `%nclusterid.y`.
+        NclusteridY = "nclusterid_y",
+        /// `%nclusterid.z`.
+        NclusteridZ = "nclusterid_z",
         /// The launch's cluster word (no PTX name: `%is_explicit_cluster`
         /// is whether it is 1; `barrier.cluster` branches on it).
         ClusterLaunch = "cluster_launch",

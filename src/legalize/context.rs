@@ -830,6 +830,9 @@ macro_rules! ori_context_body {
         fn cluster_table_nctarank(&mut self) -> u32 {
             launch_abi::CLUSTER_TABLE_NCTARANK.1
         }
+        fn cluster_shape_offset(&mut self, r: &SpecialReg) -> Option<u32> {
+            launch_abi::cluster_shape_offset(*r, self.sm)
+        }
         fn dynamic_smem_size_offset(&mut self) -> u32 {
             launch_abi::dynamic_smem_size_offset(self.sm)
         }

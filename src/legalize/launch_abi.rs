@@ -84,6 +84,31 @@ pub const CLUSTER_WORDS: &[(u16, u32, Option<u32>)] = &[(90, 0x140, Some(0x188))
 /// `IMAD R5, R5, -0xa0, RZ` ; `LDC R5, c[0x0][R5+0x2cc]`: (stride, offset).
 pub const CLUSTER_TABLE_NCTARANK: (i32, u32) = (-0xa0, 0x2cc);
 
+/// The cluster's shape and the grid's shape in clusters in constant bank 0
+/// (`.y`/`.z` at +4/+8): ptxas 13.5 reads `%cluster_nctaid.x` at
+/// c[0x0][0x144] and `%nclusterid.x` at c[0x0][0x15c] on sm_90 (for
+/// `%clusterid`: `LDC R0, c[0x0][0x144]`), and from sm_100 at 0x2a0 and
+/// 0x2c0 of the table `SR_CgaSize` indexes (`CS2R.32 R0, SR_CgaSize ;
+/// IMAD R0, R0, -0xa0, RZ ; LDC R0, c[0x0][R0+0x2a0]`, sm_120).
+pub const CLUSTER_SHAPE_WORDS: &[(u16, u32, u32)] = &[(90, 0x144, 0x15c), (100, 0x2a0, 0x2c0)];
+
+/// The offset of a cluster-shape register (`%cluster_nctaid`,
+/// `%nclusterid`) on `sm` ([`CLUSTER_SHAPE_WORDS`]); from sm_100 an
+/// offset into the table `SR_CgaSize` indexes.
+pub fn cluster_shape_offset(reg: SpecialReg, sm: Sm) -> Option<u32> {
+    let row = CLUSTER_SHAPE_WORDS.iter().rev().find(|r| sm.number >= r.0)?;
+    let (base, k) = match reg {
+        SpecialReg::ClusterNctaidX => (row.1, 0),
+        SpecialReg::ClusterNctaidY => (row.1, 1),
+        SpecialReg::ClusterNctaidZ => (row.1, 2),
+        SpecialReg::NclusteridX => (row.2, 0),
+        SpecialReg::NclusteridY => (row.2, 1),
+        SpecialReg::NclusteridZ => (row.2, 2),
+        _ => return None,
+    };
+    Some(base + 4 * k)
+}
+
 /// `%dynamic_smem_size` (the launch's dynamic shared bytes) in constant
 /// bank 0, from the first SM number it holds for: ptxas 13.5 reads
 /// c[0x0][0x2c] on sm_75..sm_90; from sm_100 it reads a table that
@@ -102,6 +127,10 @@ pub fn sreg_cbank_offset(reg: SpecialReg, sm: Sm) -> Option<u32> {
     if matches!(reg, SpecialReg::ClusterLaunch | SpecialReg::ClusterNctaRank) {
         let row = CLUSTER_WORDS.iter().rev().find(|r| sm.number >= r.0)?;
         return if reg == SpecialReg::ClusterLaunch { Some(row.1) } else { row.2 };
+    }
+    if cluster_shape_offset(reg, sm).is_some() {
+        // From sm_100 an indexed read (a rule of its own).
+        return cluster_shape_offset(reg, sm).filter(|_| sm.number < 100);
     }
     if reg == SpecialReg::DynamicSmemSize {
         // From sm_100 an indexed read (a rule of its own).
@@ -241,5 +270,11 @@ mod tests {
         assert_eq!(sreg_cbank_offset(SpecialReg::ClusterLaunch, Sm::new(120)), Some(0x36c));
         assert_eq!(sreg_cbank_offset(SpecialReg::ClusterNctaRank, Sm::new(120)), None);
         assert_eq!(sreg_cbank_offset(SpecialReg::ClusterLaunch, Sm::new(80)), None);
+        // The cluster's shape: fixed words on sm_90, the indexed table after.
+        assert_eq!(sreg_cbank_offset(SpecialReg::ClusterNctaidY, Sm::new(90)), Some(0x148));
+        assert_eq!(sreg_cbank_offset(SpecialReg::NclusteridZ, Sm::new(90)), Some(0x164));
+        assert_eq!(sreg_cbank_offset(SpecialReg::ClusterNctaidX, Sm::new(100)), None);
+        assert_eq!(cluster_shape_offset(SpecialReg::NclusteridX, Sm::new(120)), Some(0x2c0));
+        assert_eq!(cluster_shape_offset(SpecialReg::ClusterNctaidX, Sm::new(80)), None);
     }
 }

@@ -88,6 +88,12 @@ pub(super) enum SregName {
     Xyz(SpecialReg),
     /// A single register.
     Plain(SpecialReg),
+    /// `%cluster_ctaid.{x,y,z}`: `%ctaid` modulo `%cluster_nctaid`.
+    ClusterCtaid,
+    /// `%clusterid.{x,y,z}`: `%ctaid` divided by `%cluster_nctaid`.
+    Clusterid,
+    /// `%is_explicit_cluster`: whether the launch's cluster word is 1.
+    IsExplicitCluster,
 }
 
 /// Special registers by PTX name (PTX ISA, "Special Registers").
@@ -114,6 +120,11 @@ const SREGS: &[(&str, SregName)] = &[
     ("%total_smem_size", SregName::Plain(SpecialReg::TotalSmemSize)),
     ("%cluster_ctarank", SregName::Plain(SpecialReg::ClusterCtaRank)),
     ("%cluster_nctarank", SregName::Plain(SpecialReg::ClusterNctaRank)),
+    ("%cluster_nctaid", SregName::Xyz(SpecialReg::ClusterNctaidX)),
+    ("%nclusterid", SregName::Xyz(SpecialReg::NclusteridX)),
+    ("%cluster_ctaid", SregName::ClusterCtaid),
+    ("%clusterid", SregName::Clusterid),
+    ("%is_explicit_cluster", SregName::IsExplicitCluster),
 ];
 
 /// The value type of a special register: 64 bits for `%clock64`,

@@ -245,6 +245,24 @@ impl<'a> FnLower<'_, 'a, '_> {
                         Ok(self.sreg(r))
                     }
                     (SregName::Plain(r), None) => Ok(self.sreg(r)),
+                    // The CTA's place in its cluster and the cluster's in
+                    // the grid, per axis (PTX ISA; ptxas 13.5 divides with
+                    // a reciprocal sequence, sm_90 and sm_120).
+                    (SregName::ClusterCtaid | SregName::Clusterid, Some(c)) if c != Component::W => {
+                        let pick = |x: SpecialReg| SpecialReg::ALL.get(x as usize + c as usize).map_or(x, |r| r.0);
+                        let ctaid = self.sreg(pick(SpecialReg::CtaidX));
+                        let shape = self.sreg(pick(SpecialReg::ClusterNctaidX));
+                        let sreg = self.cx.facts.sreg.get(s.0 as usize).copied();
+                        let op = if sreg == Some(SregName::Clusterid) { Opcode::Div } else { Opcode::Rem };
+                        let v = self.op(op, Attrs::typed(DataType::U32), &[ctaid, shape], Type::R32);
+                        self.coerce(v, want, false, span)
+                    }
+                    // ptxas 13.5 (sm_90): `ISETP.EQ` of the cluster word and 1.
+                    (SregName::IsExplicitCluster, None) => {
+                        let word = self.sreg(SpecialReg::ClusterLaunch);
+                        let one = self.iconst(Type::R32, 1);
+                        Ok(self.op(Opcode::Setp, Attrs { cmp: Some(crate::ir::Cmp::Eq), ..Attrs::typed(DataType::U32) }, &[word, one], Type::P))
+                    }
                     _ => {
                         let name = self.cx.m.names.name(s);
                         if let Some(f) = super::func_of(self.cx, s) {

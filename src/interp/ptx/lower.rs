@@ -180,8 +180,10 @@ const SREGS: &[(&str, Sreg)] = &[
     ("%cluster_ctarank", Sreg::Zero),
     ("%cluster_nctarank", Sreg::ClusterOne),
     ("%is_explicit_cluster", Sreg::Zero),
-    ("%clusterid", Sreg::Zero),
-    ("%nclusterid", Sreg::ClusterOne),
+    // A launch without clusters: each CTA is a cluster of one, so the
+    // cluster ids and counts are the CTA ids and counts.
+    ("%clusterid", Sreg::Ctaid),
+    ("%nclusterid", Sreg::Nctaid),
     ("%cluster_ctaid", Sreg::Zero),
     ("%cluster_nctaid", Sreg::ClusterOne),
     ("%reserved_smem_offset_begin", Sreg::Zero),
