@@ -458,7 +458,8 @@ pub struct Attrs {
     pub cmp: Option<Cmp>,
     /// Combining operation of a compare.
     pub combine: Option<BoolOp>,
-    /// Integer multiply mode; `hi` also selects `IMAD.HI` / `SHF.*.HI`.
+    /// Integer multiply mode; `hi` also selects `IMAD.HI` / `SHF.*.HI`, and
+    /// a half MUFU's high source half (`MUFU.EX2.F16 R5, R0.H1`).
     pub mul: Option<MulMode>,
     /// State space of a memory access or address conversion.
     pub space: Option<Space>,

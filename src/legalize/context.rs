@@ -970,9 +970,6 @@ macro_rules! ori_context_body {
         fn with_ftz(&mut self, a: Attrs) -> Attrs {
             Attrs { ftz: true, ..a }
         }
-        fn with_relu(&mut self, a: Attrs) -> Attrs {
-            Attrs { relu: true, ..a }
-        }
         fn relu_of_inst(&mut self, a: Attrs) -> Attrs {
             Attrs { relu: self.cur_data().attrs.relu, ..a }
         }

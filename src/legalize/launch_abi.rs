@@ -128,9 +128,9 @@ pub fn sreg_cbank_offset(reg: SpecialReg, sm: Sm) -> Option<u32> {
         let row = CLUSTER_WORDS.iter().rev().find(|r| sm.number >= r.0)?;
         return if reg == SpecialReg::ClusterLaunch { Some(row.1) } else { row.2 };
     }
-    if cluster_shape_offset(reg, sm).is_some() {
+    if let Some(offset) = cluster_shape_offset(reg, sm) {
         // From sm_100 an indexed read (a rule of its own).
-        return cluster_shape_offset(reg, sm).filter(|_| sm.number < 100);
+        return (sm.number < 100).then_some(offset);
     }
     if reg == SpecialReg::DynamicSmemSize {
         // From sm_100 an indexed read (a rule of its own).

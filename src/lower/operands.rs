@@ -248,12 +248,11 @@ impl<'a> FnLower<'_, 'a, '_> {
                     // The CTA's place in its cluster and the cluster's in
                     // the grid, per axis (PTX ISA; ptxas 13.5 divides with
                     // a reciprocal sequence, sm_90 and sm_120).
-                    (SregName::ClusterCtaid | SregName::Clusterid, Some(c)) if c != Component::W => {
+                    (name @ (SregName::ClusterCtaid | SregName::Clusterid), Some(c)) if c != Component::W => {
                         let pick = |x: SpecialReg| SpecialReg::ALL.get(x as usize + c as usize).map_or(x, |r| r.0);
                         let ctaid = self.sreg(pick(SpecialReg::CtaidX));
                         let shape = self.sreg(pick(SpecialReg::ClusterNctaidX));
-                        let sreg = self.cx.facts.sreg.get(s.0 as usize).copied();
-                        let op = if sreg == Some(SregName::Clusterid) { Opcode::Div } else { Opcode::Rem };
+                        let op = if name == SregName::Clusterid { Opcode::Div } else { Opcode::Rem };
                         let v = self.op(op, Attrs::typed(DataType::U32), &[ctaid, shape], Type::R32);
                         self.coerce(v, want, false, span)
                     }
