@@ -726,12 +726,23 @@ fn c_format_g(v: f64, precision: usize) -> String {
 /// `nvdisasm`'s name of a special register on an SM (survey, Appendix B,
 /// and [`super::table::SPECIAL_REGISTERS_BY_SM`]); unnamed numbers print as `SR<n>`.
 pub fn special_register_name(n: u8, sm: Sm) -> String {
+    table_special_register_name(n, sm).map_or_else(|| format!("SR{n}"), str::to_string)
+}
+
+/// The name a table gives special register `n` on `sm`, if any.
+fn table_special_register_name(n: u8, sm: Sm) -> Option<&'static str> {
     let table_sm = measured_sm(sm).unwrap_or(sm.number);
     let changed = super::table::SPECIAL_REGISTERS_BY_SM.iter().find(|(k, (lo, hi), _)| *k == n && (*lo..=*hi).contains(&table_sm));
-    changed
-        .map(|(_, _, name)| *name)
-        .or_else(|| super::table::SPECIAL_REGISTERS.iter().find(|(k, _)| *k == n).map(|(_, name)| *name))
-        .map_or_else(|| format!("SR{n}"), str::to_string)
+    changed.map(|(_, _, name)| *name).or_else(|| super::table::SPECIAL_REGISTERS.iter().find(|(k, _)| *k == n).map(|(_, name)| *name))
+}
+
+/// Whether `name` is how special register `n` prints on `sm` (without
+/// building the text).
+fn special_register_named(n: u8, sm: Sm, name: &str) -> bool {
+    match table_special_register_name(n, sm) {
+        Some(t) => t == name,
+        None => name.strip_prefix("SR").is_some_and(|d| d.parse::<u8>().ok() == Some(n) && d == n.to_string()),
+    }
 }
 
 /// The number of a special register by its name on an SM (`SR<n>` included).
@@ -742,7 +753,7 @@ pub fn special_register_number(name: &str, sm: Sm) -> Option<u8> {
     let by_sm = super::table::SPECIAL_REGISTERS_BY_SM.iter().filter(|(_, _, n)| *n == name).map(|(k, _, _)| *k);
     let common = super::table::SPECIAL_REGISTERS.iter().filter(|(_, n)| *n == name).map(|(k, _)| *k);
     let numbered = name.strip_prefix("SR").and_then(|d| d.parse::<u8>().ok());
-    by_sm.chain(common).chain(numbered).filter(|&k| special_register_name(k, sm) == name).min()
+    by_sm.chain(common).chain(numbered).filter(|&k| special_register_named(k, sm, name)).min()
 }
 
 #[cfg(test)]

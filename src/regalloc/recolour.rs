@@ -432,60 +432,101 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
             let _ = o0;
         }
     }
-    // Members of each bundle, offsets from the bundle's lowest register.
-    let mut members: Vec<Vec<(u32, i32)>> = vec![Vec::new(); nw];
-    for w in 0..nw as u32 {
-        let (r, o) = root(&mut parent, &mut offset, w);
-        members[r as usize].push((w, o));
+    // Members of each bundle, offsets from the bundle's lowest register:
+    // (root, web, offset from the root), grouped by root.
+    let mut by_root: Vec<(u32, u32, i32)> = (0..nw as u32)
+        .map(|w| {
+            let (r, o) = root(&mut parent, &mut offset, w);
+            (r, w, o)
+        })
+        .collect();
+    by_root.sort_unstable_by_key(|&(r, w, _)| (r, w));
+    // Each web's occupied points as a bit set over the words it spans:
+    // `occ[occ_at[w]..]` holds words `occ_lo[w]..occ_hi[w]`. A register
+    // is free for a web where none of these bits is set in its busy row,
+    // the same test as each interval against the row.
+    let mut occ_lo = vec![0u32; nw];
+    let mut occ_at = vec![0u32; nw + 1];
+    let mut occ: Vec<u64> = Vec::new();
+    for w in 0..nw {
+        let ivs = &intervals[first[w]..first[w + 1]];
+        let lo = ivs.iter().map(|x| x.1 as usize / 64).min().unwrap_or(0);
+        let hi = ivs.iter().map(|x| (x.2 as usize).div_ceil(64)).max().unwrap_or(0).max(lo);
+        occ_lo[w] = lo as u32;
+        let at = occ.len();
+        occ.resize(at + (hi - lo), 0);
+        for &(_, s, e) in ivs {
+            set_range(&mut occ[at..], s as usize - lo * 64, e as usize - lo * 64);
+        }
+        occ_at[w + 1] = occ.len() as u32;
     }
     struct Bundle {
-        members: Vec<(u32, u32)>,
+        /// `members[first..end]`: (web, offset from the bundle's base).
+        first: usize,
+        end: usize,
         base: u32,
         align: u32,
         pinned: bool,
         start: u32,
         span: u32,
     }
+    let mut members: Vec<(u32, u32)> = Vec::with_capacity(nw);
     let mut bundles = Vec::new();
-    for (r, m) in members.into_iter().enumerate() {
-        if m.is_empty() {
-            continue;
+    let mut g = 0;
+    while g < by_root.len() {
+        let r = by_root[g].0;
+        let mut h = g;
+        while h < by_root.len() && by_root[h].0 == r {
+            h += 1;
         }
-        let low = m.iter().map(|x| x.1).min().unwrap_or(0);
-        let m: Vec<(u32, u32)> = m.into_iter().map(|(w, o)| (w, (o - low) as u32)).collect();
+        let group = &by_root[g..h];
+        g = h;
+        let low = group.iter().map(|x| x.2).min().unwrap_or(0);
+        let first_member = members.len();
+        members.extend(group.iter().map(|&(_, w, o)| (w, (o - low) as u32)));
+        let m = &members[first_member..];
         let base = i32::from(orig[m[0].0 as usize]) - m[0].1 as i32;
         if base < 0 || m.iter().any(|&(w, o)| i32::from(orig[w as usize]) != base + o as i32) {
             return None;
         }
         let start = m.iter().filter_map(|&(w, _)| intervals.get(first[w as usize]).map(|x| x.1)).min().unwrap_or(0);
         let span = m.iter().map(|x| x.1).max().unwrap_or(0) + 1;
-        bundles.push(Bundle { pinned: m.iter().any(|&(w, _)| pinned[w as usize]), members: m, base: base as u32, align: align[r], start, span });
+        let pinned = m.iter().any(|&(w, _)| pinned[w as usize]);
+        bundles.push(Bundle { first: first_member, end: members.len(), pinned, base: base as u32, align: align[r as usize], start, span });
     }
     let old_top = orig.iter().map(|&r| u32::from(r) + 1).max().unwrap_or(0);
     let points = 2 * n + 2;
     let words = points.div_ceil(64);
+    // Whether web `w` may take register `reg` in `busy`.
+    let free = |busy: &[u64], reg: usize, w: usize| -> bool {
+        let lo = occ_lo[w] as usize;
+        let bits = &occ[occ_at[w] as usize..occ_at[w + 1] as usize];
+        let row = &busy[reg * words + lo..reg * words + lo + bits.len()];
+        row.iter().zip(bits).all(|(b, o)| b & o == 0)
+    };
     // Two orders, the better kept: by start, and widest first by start.
     let mut best: Option<(u32, Vec<u8>)> = None;
+    let mut idx: Vec<usize> = (0..bundles.len()).collect();
+    let mut busy = vec![0u64; REGS * words];
     for order in 0..2 {
-        let mut idx: Vec<usize> = (0..bundles.len()).collect();
         if order == 0 {
             idx.sort_by_key(|&i| (!bundles[i].pinned, bundles[i].start, std::cmp::Reverse(bundles[i].span)));
         } else {
+            // From bundle order again: the sort is stable, ties keep it.
+            idx.iter_mut().enumerate().for_each(|(k, i)| *i = k);
             idx.sort_by_key(|&i| (!bundles[i].pinned, std::cmp::Reverse(bundles[i].span), bundles[i].start));
+            busy.fill(0);
         }
-        let mut busy = vec![0u64; REGS * words];
-        let free = |busy: &[u64], reg: usize, w: u32| -> bool {
-            intervals[first[w as usize]..first[w as usize + 1]].iter().all(|&(_, s, e)| !any_set(&busy[reg * words..(reg + 1) * words], s as usize, e as usize))
-        };
         let mut colour = vec![0u8; nw];
         let mut top = 0u32;
         let mut failed = false;
         for &i in &idx {
             let bundle = &bundles[i];
+            let bundle_members = &members[bundle.first..bundle.end];
             let fits = |busy: &[u64], base: u32| -> bool {
-                bundle.members.iter().all(|&(w, o)| {
+                bundle_members.iter().all(|&(w, o)| {
                     let reg = (base + o) as usize;
-                    reg < REGS && reg != SP && free(busy, reg, w)
+                    reg < REGS && reg != SP && free(busy, reg, w as usize)
                 })
             };
             let base = if bundle.pinned {
@@ -506,12 +547,14 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
                 failed = true;
                 break;
             };
-            for &(w, o) in &bundle.members {
+            for &(w, o) in bundle_members {
                 let reg = (base + o) as usize;
                 colour[w as usize] = reg as u8;
                 top = top.max(reg as u32 + 1);
-                for &(_, s, e) in &intervals[first[w as usize]..first[w as usize + 1]] {
-                    set_range(&mut busy[reg * words..(reg + 1) * words], s as usize, e as usize);
+                let lo = occ_lo[w as usize] as usize;
+                let bits = &occ[occ_at[w as usize] as usize..occ_at[w as usize + 1] as usize];
+                for (b, o) in busy[reg * words + lo..reg * words + lo + bits.len()].iter_mut().zip(bits) {
+                    *b |= o;
                 }
             }
         }
@@ -543,21 +586,6 @@ fn plan(f: &[AllocBlock], wide: &Wide) -> Option<(Vec<u8>, Vec<SmallVec<[Acc; 6]
         }
     }
     Some((colour, out_accs, top.max(2)))
-}
-
-fn any_set(bits: &[u64], s: usize, e: usize) -> bool {
-    let mut i = s;
-    while i < e {
-        let word = i / 64;
-        let lo = i % 64;
-        let hi = (e - word * 64).min(64);
-        let mask = if hi - lo == 64 { u64::MAX } else { ((1u64 << (hi - lo)) - 1) << lo };
-        if bits[word] & mask != 0 {
-            return true;
-        }
-        i = (word + 1) * 64;
-    }
-    false
 }
 
 fn set_range(bits: &mut [u64], s: usize, e: usize) {

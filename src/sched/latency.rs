@@ -85,9 +85,6 @@ pub struct Entry {
     pub observations: u32,
 }
 
-/// A row's measured entries, (consumer, (cycles, observations)).
-type SmallEntries = smallvec::SmallVec<[(usize, (u8, u32)); 4 * CLASSES]>;
-
 /// Observations from which a measured minimum is taken as it is.
 pub const RELIABLE: u32 = 20;
 
@@ -175,9 +172,15 @@ impl Table {
         // their entries say nothing of the row's other readers: they count
         // only in a row that has no other.
         let most_observed = |entries: &mut dyn Iterator<Item = (usize, (u8, u32))>| {
-            let entries: SmallEntries = entries.collect();
-            let ordinary = entries.iter().filter(|(c, _)| *c != Class::Mma as usize).map(|(_, e)| *e).max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c)));
-            ordinary.or_else(|| entries.iter().map(|(_, e)| *e).max_by_key(|(c, n)| (*n, std::cmp::Reverse(*c)))).map(|(c, _)| c)
+            let key = |(c, n): (u8, u32)| (n, std::cmp::Reverse(c));
+            let (mut ordinary, mut any) = (None::<(u8, u32)>, None::<(u8, u32)>);
+            for (c, e) in entries {
+                let best = if c == Class::Mma as usize { &mut any } else { &mut ordinary };
+                if best.is_none_or(|b| key(e) >= key(b)) {
+                    *best = Some(e);
+                }
+            }
+            ordinary.or(any).map(|(c, _)| c)
         };
         // Guards are read earlier than any operand (13 cycles after an ALU
         // predicate where operands need 4): their column says nothing of
@@ -185,14 +188,15 @@ impl Table {
         let typical = |row: &[Option<(u8, u32)>; CLASSES]| most_observed(&mut row.iter().enumerate().filter(|(c, _)| *c != Class::Guard as usize).filter_map(|(c, e)| Some((c, (*e)?))));
         // A guard after a producer the corpus never showed guarding takes
         // the most a well-observed producer of its file needed.
-        let guard_fallback = |f: usize| (0..CLASSES).filter_map(|p| measured[f][p][Class::Guard as usize]).filter(|(_, n)| *n >= RELIABLE).map(|(c, _)| c).max();
+        let guard_fallback: [Option<u8>; 4] =
+            std::array::from_fn(|f| (0..CLASSES).filter_map(|p| measured[f][p][Class::Guard as usize]).filter(|(_, n)| *n >= RELIABLE).map(|(c, _)| c).max());
         let mut effective = [[[NEEDS_SCOREBOARD; CLASSES]; CLASSES]; 4];
         for p in 0..CLASSES {
             let any_file = most_observed(&mut (0..4).flat_map(|f| measured[f][p].iter().enumerate().filter(|(c, _)| *c != Class::Guard as usize).filter_map(|(c, e)| Some((c, (*e)?)))));
             for f in 0..4 {
                 let Some(typical) = typical(&measured[f][p]).or(any_file) else { continue };
                 for c in 0..CLASSES {
-                    let fallback = if c == Class::Guard as usize { guard_fallback(f).map_or(typical, |g| g.max(typical)) } else { typical };
+                    let fallback = if c == Class::Guard as usize { guard_fallback[f].map_or(typical, |g| g.max(typical)) } else { typical };
                     effective[f][p][c] = match measured[f][p][c] {
                         Some((cycles, n)) if n >= RELIABLE => cycles,
                         Some((cycles, _)) => cycles.min(fallback),
