@@ -312,6 +312,14 @@ spelled_enum! {
         /// The high word of the shared window's generic addresses
         /// (`SR_SWINHI`; no PTX name).
         SharedWindowHi = "swinhi",
+        /// `%envreg<n>`, `n` in the instruction's immediate (0–31).
+        EnvReg = "envreg",
+        /// `%pm<n>`, a 32-bit performance counter, `n` in the
+        /// instruction's immediate (0–7).
+        PerfCounter = "pm",
+        /// `%pm<n>_64`, the 64-bit performance counter `n` (the
+        /// instruction's immediate, 0–7).
+        PerfCounter64 = "pm_64",
     }
 }
 

@@ -149,6 +149,8 @@ enum K {
     Wide,
     /// An address: 32 or 64 bits.
     Addr,
+    /// One or two 32-bit words.
+    Words,
 }
 
 use K::{Pred, S, T, W32, W64};
@@ -206,7 +208,8 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
     (Opcode::F2f, &[S], &[T]),
     (Opcode::I2i, &[S], &[T]),
     (Opcode::Frnd, &[T], &[T]),
-    (Opcode::Cs2r, &[], &[W64]),
+    // A counter pair, or one word of it (CS2R.32).
+    (Opcode::Cs2r, &[], &[K::Words]),
     (Opcode::Idiv, &[T, T], &[T]),
     (Opcode::Irem, &[T, T], &[T]),
     (Opcode::Fdiv, &[T, T], &[T]),
@@ -269,7 +272,7 @@ const PLAIN: &[(Opcode, &[K], &[K])] = &[
 
 /// Special registers that are 64 bits wide (PTX ISA, "Special
 /// Registers": `%clock64`, `%globaltimer` and `%gridid` are `.u64`).
-const WIDE_SREGS: &[SpecialReg] = &[SpecialReg::Clock64, SpecialReg::GlobalTimer, SpecialReg::GridId];
+const WIDE_SREGS: &[SpecialReg] = &[SpecialReg::Clock64, SpecialReg::GlobalTimer, SpecialReg::GridId, SpecialReg::PerfCounter64];
 
 /// The operand shape an instruction must have.
 #[derive(Default)]
@@ -1073,7 +1076,7 @@ fn resolve(k: K, a: &Attrs) -> Result<SmallVec<[u32; 2]>, &'static str> {
         K::W64 => [64].into_iter().collect(),
         K::W128 => [128].into_iter().collect(),
         K::Pred => [1].into_iter().collect(),
-        K::Addr => [32, 64].into_iter().collect(),
+        K::Addr | K::Words => [32, 64].into_iter().collect(),
         K::T => of(a.ty.ok_or("a type")?),
         K::S => of(a.src_ty.ok_or("a source type")?),
         K::Wide => {

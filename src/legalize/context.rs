@@ -836,6 +836,15 @@ macro_rules! ori_context_body {
         fn dynamic_smem_size_offset(&mut self) -> u32 {
             launch_abi::dynamic_smem_size_offset(self.sm)
         }
+        fn envreg_offset(&mut self, n: u64) -> Option<u32> {
+            launch_abi::envreg_offset(u8::try_from(n).ok()?, self.sm)
+        }
+        fn envreg_table_offset(&mut self, n: u64) -> Option<u32> {
+            launch_abi::envreg_table_offset(u8::try_from(n).ok()?, self.sm)
+        }
+        fn perf_counter_number(&mut self, n: u64) -> Option<u64> {
+            launch_abi::perf_counter_number(u8::try_from(n).ok()?, self.sm).map(u64::from)
+        }
         fn param_base(&mut self) -> u32 {
             launch_abi::param_base(self.sm)
         }

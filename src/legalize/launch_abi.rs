@@ -121,6 +121,39 @@ pub fn dynamic_smem_size_offset(sm: Sm) -> u32 {
     by_generation(DYNAMIC_SMEM_SIZE, sm)
 }
 
+/// `%envreg0` (`%envreg<n>` at +4n) in constant bank 0, from the first SM
+/// number it holds for: ptxas 13.5 reads `%envreg3` at c[0x0][0x94] on
+/// sm_75..sm_89 (`MOV R0, c[0x0][0x88]` for `%envreg0`, 0x104 for
+/// `%envreg31`), at c[0x0][0x4c] on sm_90, and from sm_100 `%envreg16`
+/// to `%envreg31` at 0xd0 to 0x10c (below them, [`ENVREG_TABLE`]).
+pub const ENVREG_WORDS: &[(u16, u32)] = &[(75, 0x88), (90, 0x40), (100, 0x90)];
+
+/// From sm_100, `%envreg0` to `%envreg15` are in the bank-0 table that
+/// `SR_CgaSize` indexes ([`CLUSTER_TABLE_NCTARANK`]'s stride): (first SM,
+/// registers in the table, offset of `%envreg0`). ptxas 13.5: `CS2R.32
+/// R5, SR_CgaSize` ; `IMAD R5, R5, -0xa0, RZ` ; `LDC R5, c[0x0][R5+0x254]`
+/// for `%envreg1`, 0x28c for `%envreg15` (sm_100, sm_120).
+pub const ENVREG_TABLE: (u16, u8, u32) = (100, 16, 0x250);
+
+/// Where `%envreg<n>` is a fixed word of bank 0 on `sm`.
+pub fn envreg_offset(n: u8, sm: Sm) -> Option<u32> {
+    let in_table = sm.number >= ENVREG_TABLE.0 && n < ENVREG_TABLE.1;
+    (n < 32 && !in_table).then(|| by_generation(ENVREG_WORDS, sm) + 4 * u32::from(n))
+}
+
+/// Where `%envreg<n>` is in the table `SR_CgaSize` indexes on `sm`.
+pub fn envreg_table_offset(n: u8, sm: Sm) -> Option<u32> {
+    (sm.number >= ENVREG_TABLE.0 && n < ENVREG_TABLE.1).then(|| ENVREG_TABLE.2 + 4 * u32::from(n))
+}
+
+/// The number `CS2R` reads performance counter `n` (0–7) by on `sm`:
+/// ptxas 13.5 reads `%pm3` with `CS2R.32 R5, SR_PM3` and `%pm2_64` with
+/// `CS2R R4, SR_PM2` (sm_75, sm_90, sm_100).
+pub fn perf_counter_number(n: u8, sm: Sm) -> Option<u8> {
+    const NAMES: [&str; 8] = ["SR_PM0", "SR_PM1", "SR_PM2", "SR_PM3", "SR_PM4", "SR_PM5", "SR_PM6", "SR_PM7"];
+    crate::isa::inst::special_register_number(NAMES.get(usize::from(n))?, sm)
+}
+
 /// Where `%ntid`/`%nctaid` and the cluster words live in constant bank 0
 /// on `sm`.
 pub fn sreg_cbank_offset(reg: SpecialReg, sm: Sm) -> Option<u32> {
@@ -230,6 +263,26 @@ mod tests {
         assert_eq!(param_base(Sm::new(90)), 0x210);
         assert_eq!(param_base(Sm::new(100)), 0x380);
         assert_eq!(param_base(Sm::new(120)), 0x380);
+    }
+
+    /// The words ptxas 13.5 reads (`mov.u32 %r, %envreg<n>`, `-arch=sm_XX`
+    /// then `cuobjdump -sass`).
+    #[test]
+    fn envreg_words_are_ptxas_s() {
+        assert_eq!(envreg_offset(0, Sm::new(75)), Some(0x88));
+        assert_eq!(envreg_offset(31, Sm::new(80)), Some(0x104));
+        assert_eq!(envreg_offset(3, Sm::new(90)), Some(0x4c));
+        assert_eq!(envreg_offset(31, Sm::new(90)), Some(0xbc));
+        assert_eq!(envreg_offset(15, Sm::new(100)), None);
+        assert_eq!(envreg_table_offset(15, Sm::new(100)), Some(0x28c));
+        assert_eq!(envreg_table_offset(1, Sm::new(120)), Some(0x254));
+        assert_eq!(envreg_offset(16, Sm::new(100)), Some(0xd0));
+        assert_eq!(envreg_offset(31, Sm::new(120)), Some(0x10c));
+        assert_eq!(envreg_table_offset(16, Sm::new(120)), None);
+        assert_eq!(envreg_table_offset(3, Sm::new(90)), None);
+        assert_eq!(envreg_offset(32, Sm::new(90)), None);
+        assert_eq!(perf_counter_number(3, Sm::new(90)), Some(0x6a));
+        assert_eq!(perf_counter_number(8, Sm::new(90)), None);
     }
 
     #[test]

@@ -94,6 +94,24 @@ pub(super) enum SregName {
     Clusterid,
     /// `%is_explicit_cluster`: whether the launch's cluster word is 1.
     IsExplicitCluster,
+    /// One of a numbered family (`%envreg3`, `%pm1`, `%pm1_64`): the
+    /// register and its number.
+    Numbered(SpecialReg, u8),
+}
+
+/// A numbered special register's register and number: `%envreg0` to
+/// `%envreg31`, `%pm0` to `%pm7` and `%pm0_64` to `%pm7_64` (PTX ISA,
+/// "Special Registers").
+fn numbered_sreg(text: &str) -> Option<SregName> {
+    let number = |digits: &str, below: u8| digits.parse::<u8>().ok().filter(|&n| n < below && digits == n.to_string());
+    if let Some(d) = text.strip_prefix("%envreg") {
+        return number(d, 32).map(|n| SregName::Numbered(SpecialReg::EnvReg, n));
+    }
+    let d = text.strip_prefix("%pm")?;
+    match d.strip_suffix("_64") {
+        Some(d) => number(d, 8).map(|n| SregName::Numbered(SpecialReg::PerfCounter64, n)),
+        None => number(d, 8).map(|n| SregName::Numbered(SpecialReg::PerfCounter, n)),
+    }
 }
 
 /// Special registers by PTX name (PTX ISA, "Special Registers").
@@ -131,7 +149,7 @@ const SREGS: &[(&str, SregName)] = &[
 /// `%globaltimer` and `%gridid` (PTX declares them `.u64`), else 32.
 pub(super) fn sreg_type(r: SpecialReg) -> Type {
     match r {
-        SpecialReg::Clock64 | SpecialReg::GlobalTimer | SpecialReg::GridId => Type::R64,
+        SpecialReg::Clock64 | SpecialReg::GlobalTimer | SpecialReg::GridId | SpecialReg::PerfCounter64 => Type::R64,
         _ => Type::R32,
     }
 }
@@ -153,7 +171,7 @@ impl NameFacts {
         let mut sreg = Vec::with_capacity(names.len());
         for text in names.names() {
             sreg.push(if text.starts_with('%') {
-                SREGS.iter().find(|(n, _)| *n == text).map_or(SregName::No, |(_, s)| *s)
+                SREGS.iter().find(|(n, _)| *n == text).map(|(_, s)| *s).or_else(|| numbered_sreg(text)).unwrap_or(SregName::No)
             } else {
                 SregName::No
             });

@@ -245,6 +245,13 @@ impl<'a> FnLower<'_, 'a, '_> {
                         Ok(self.sreg(r))
                     }
                     (SregName::Plain(r), None) => Ok(self.sreg(r)),
+                    (SregName::Numbered(r, n), None) => {
+                        let mut data = InstData::new(Opcode::Sreg, Attrs { sreg: Some(r), ..Attrs::default() });
+                        data.imm = u64::from(n);
+                        let inst = self.emit(data, &[sreg_type(r)]);
+                        let v = self.b.func.insts[inst].results[0];
+                        self.coerce(v, want, false, span)
+                    }
                     // The CTA's place in its cluster and the cluster's in
                     // the grid, per axis (PTX ISA; ptxas 13.5 divides with
                     // a reciprocal sequence, sm_90 and sm_120).

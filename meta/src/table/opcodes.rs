@@ -35,6 +35,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("CGAERRBAR", Control),
     op("CREDUX", Credux),
     op("CS2R", Mov).special_register(),
+    op("CS2UR", Uniform).special_register(),
     op("DADD", Fp64),
     op("DEPBAR", Control).opaque(),
     op("DFMA", Fp64),

@@ -35,7 +35,7 @@ impl Translator<'_> {
                 Operand::SpecialReg(sr) => Op::Special(SpecialOp::S2r { d: self.dst(cx.o(0)?)?, sr: *sr }),
                 _ => return Err(Bad),
             },
-            Opcode::CS2R => match cx.o(1)? {
+            Opcode::CS2R | Opcode::CS2UR => match cx.o(1)? {
                 Operand::SpecialReg(sr) => Op::Special(SpecialOp::Cs2r { d: self.dst(cx.o(0)?)?, sr: *sr, n: if cx.has(Mod::_32) { 1 } else { 2 } }),
                 _ => return Err(Bad),
             },
