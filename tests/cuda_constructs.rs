@@ -34,6 +34,11 @@ fn verdicts_are_ptxas_s() {
         ("max.u16x2 %r2, %r1, 7;", false),
         ("max.relu.u16x2 %r2, %r1, %r1;", false),
         ("min.relu.u32 %r2, %r1, %r1;", false),
+        ("pmevent 15;", true),
+        ("pmevent 16;", false),
+        ("pmevent %r1;", false),
+        ("pmevent.mask 0xffff;", true),
+        ("pmevent.mask 0x10000;", false),
     ];
     let ptxas = ptx2sass::internals::reference::require("ptxas", "cuda construct verdicts");
     for (line, accepted) in cases {
@@ -49,6 +54,34 @@ fn verdicts_are_ptxas_s() {
             std::fs::write(&file, &text).expect("write");
             let ok = std::process::Command::new(ptxas).args(["-arch=sm_90", "-o"]).arg(dir.join("k.cubin")).arg(&file).output().expect("ptxas runs").status.success();
             assert_eq!(ok, accepted, "`{line}`: ptxas disagrees with the recorded verdict");
+        }
+    }
+}
+
+/// `pmevent 3` is `PMTRIG 0x8` and `pmevent.mask 0x8001` `PMTRIG 0x8001`
+/// in our cubins and in ptxas 13.5's (the kernel's outputs are compared
+/// by `cuda_constructs_match_ptxas_and_the_ptx_interpreter`).
+#[test]
+fn pmevent_is_pmtrig_of_the_event_mask() {
+    use ptx2sass::internals::driver::{self, CodegenOptions, Options};
+    use ptx2sass::internals::target::Sm;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cuda_constructs/envreg_pm.ptx");
+    let text = std::fs::read_to_string(&path).expect("kernel");
+    let module = ptx2sass::internals::ptx::parse_and_check(&text, &Default::default()).expect("parses");
+    let ptxas = ptx2sass::internals::reference::require("ptxas", "pmevent");
+    for sm in [75u16, 90, 120] {
+        let ours = driver::compile_to_cubin(&module, Sm::new(sm), Some(&text), Options { verify: true, ..Default::default() }, CodegenOptions::default())
+            .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
+        let mut cubins = vec![("ours", ours.cubin)];
+        if let Some(ptxas) = &ptxas {
+            let cache = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/cuda_constructs-kernel-cubins");
+            std::fs::create_dir_all(&cache).expect("cache directory");
+            cubins.push(("ptxas's", common::cached_cubin(ptxas, &cache, &path, sm).expect("ptxas compiles it")));
+        }
+        for (who, cubin) in cubins {
+            let listing = ptx2sass::disassemble(&cubin).expect("disassembles");
+            let triggers: Vec<&str> = listing.lines().filter_map(|l| l.split_once("PMTRIG ").map(|(_, t)| t.trim_end_matches([' ', ';']))).collect();
+            assert_eq!(triggers, ["0x8", "0x8001"], "sm_{sm}, {who}:\n{listing}");
         }
     }
 }

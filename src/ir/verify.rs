@@ -796,6 +796,7 @@ impl Cx<'_> {
                 | Opcode::Membar
                 | Opcode::Errbar
                 | Opcode::Breakpoint
+                | Opcode::PerfTrigger
                 | Opcode::Cgaerrbar
                 | Opcode::CacheInvalidate
                 | Opcode::GridWait

@@ -57,6 +57,31 @@ impl<'a> FnLower<'_, 'a, '_> {
             self.emit(crate::ir::InstData::new(Opcode::Breakpoint, Attrs::default()), &[]);
             return Ok(());
         }
+        // `pmevent e` signals event `e` (0–15), `pmevent.mask m` the events
+        // of the 16-bit mask `m`, both immediates (ptxas 13.5 refuses a
+        // register and values out of range; `pmevent 1` -> `PMTRIG 0x2`,
+        // `pmevent.mask 0x8003` -> `PMTRIG 0x8003`).
+        if i.opcode == P::Pmevent {
+            let ops = self.cx.m.operands(i.operands);
+            let masked = i.modifiers.iter().any(|(m, _)| m.spelling() == ".mask");
+            let [op] = ops else { return Err(self.unsupported(i)) };
+            let value = match &op.kind {
+                OperandKind::Imm(e) => super::types::imm_bits(e, ScalarType::U32),
+                _ => None,
+            };
+            let mask = match (value, masked) {
+                (Some(m), true) if m <= 0xffff => m,
+                (Some(e), false) if e < 16 => 1 << e,
+                _ => {
+                    let what = if masked { "a mask from 0 to 0xffff" } else { "an event number from 0 to 15" };
+                    return Err(self.error(op.loc.span(), format!("pmevent takes {what}, an immediate")));
+                }
+            };
+            let mut data = crate::ir::InstData::new(Opcode::PerfTrigger, Attrs::default());
+            data.imm = mask;
+            self.emit(data, &[]);
+            return Ok(());
+        }
         // `applypriority` (an L2 eviction priority) and `discard` (an L2
         // line's data made indeterminate, a weak write of an unstable
         // value: keeping the memory as it is is one such value, PTX ISA)

@@ -796,6 +796,9 @@ impl<'m> Checker<'m> {
         if matches!(op, Opcode::Add | Opcode::Min | Opcode::Max) {
             self.lane_pair_operands(i);
         }
+        if op == Opcode::Pmevent {
+            self.event_operand(i);
+        }
         if !head_ok {
             let before = self.diags.error_count();
             self.family_rules(i);
@@ -822,6 +825,25 @@ impl<'m> Checker<'m> {
         {
             let name = i.opcode.name();
             self.error(size.loc.0, format!("Argument 2 of instruction '{name}': unexpected value '{n}', expected to be 128"));
+        }
+    }
+
+    /// `pmevent`'s operand is an immediate: an event from 0 to 15, or with
+    /// `.mask` a mask from 0 to 0xffff (ptxas 13.5: `Arguments mismatch
+    /// for instruction 'pmevent'` for a register, `value '16' out of
+    /// range` for an event past 15).
+    fn event_operand(&mut self, i: &Instruction) {
+        let [op] = self.m.operands(i.operands) else { return };
+        let OperandKind::Imm(e) = &op.kind else {
+            self.error(i.loc.0, "Arguments mismatch for instruction 'pmevent'");
+            return;
+        };
+        let masked = i.modifiers.iter().any(|(m, _)| m.spelling() == ".mask");
+        let top = if masked { 0xffff } else { 15 };
+        if let Some(n) = super::parser::eval_int(e)
+            && !(0..=top).contains(&n)
+        {
+            self.error(op.loc.0, format!("Argument 0 of instruction 'pmevent': value '{}' out of range, expected to be in 0..{top}", n as i64));
         }
     }
 

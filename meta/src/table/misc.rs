@@ -327,6 +327,12 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     v.push(Form { sms: sms_90, ..g.form("WARPSYNC.COLLECTIVE", 0x348, COLLECTIVE, &[], vec![cond, gpr(24, None, None), target]) });
     v.push(Form { sms: sms_90, ..g.form("WARPSYNC.COLLECTIVE.ALL", 0x948, COLLECTIVE_ALL, &[], vec![cond, target]) });
     v.push(g.form("YIELD", 0x946, NONE, &[], vec![cond]));
+    // PMTRIG: the 16-bit event mask (32–47), the condition predicate first
+    // when not PT (ptxas 13.5's `PMTRIG 0x2` for `pmevent 1`, word
+    // 0x0000000200007801 / 0x000fe20003800000, every SM sm_75..sm_120;
+    // nvdisasm reads 48–63 as nothing).
+    const PMTRIG_FIXED: &[(Field, u64)] = &[(f(48, 63), 0)];
+    v.push(g.form("PMTRIG", 0x801, PMTRIG_FIXED, &[], vec![cond, Slot::Hex(f(32, 47))]));
     // Bit 85 `.WARP` (`NANOSLEEP.WARP 0x64`: every measured SM; ptxas
     // 13.5 emits it for sm_75's `nanosleep`), 86 `.RAND` (kept 0); 83–84
     // kept 0 (`.CLEAR`, `.SYNCS` from sm_100). Bit flips (nvdisasm 13.5).

@@ -114,6 +114,7 @@ pub const OPCODES: &[OpFacts] = &[
     op("NOP", Control),
     op("P2R", Alu),
     op("PLOP3", Alu),
+    op("PMTRIG", Control),
     op("POPC", Bitop).no_reuse(),
     op("PREEXIT", Control),
     op("PRMT", Alu),

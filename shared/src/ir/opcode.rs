@@ -465,6 +465,9 @@ opcodes! {
     /// `BPT.TRAP 0x1` (`brkpt`): a breakpoint; execution goes on after it
     /// (ptxas 13.5 keeps the code that follows).
     Breakpoint = "BPT.TRAP", Sass, Effect;
+    /// `PMTRIG mask` (`pmevent`): signals the performance-monitor events
+    /// of the immediate's bits.
+    PerfTrigger = "PMTRIG", Sass, Effect;
     /// `ERRBAR`: waits for outstanding memory errors.
     Errbar = "ERRBAR", Sass, Effect;
     /// `CGAERRBAR` (sm_90+): the same for the cluster.

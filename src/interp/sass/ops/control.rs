@@ -61,7 +61,7 @@ impl Translator<'_> {
         let ops = cx.ops;
         let n = cx.n;
         Ok(Some(match cx.opcode {
-            Opcode::NOP | Opcode::MEMBAR | Opcode::ERRBAR | Opcode::CCTL | Opcode::YIELD | Opcode::NANOSLEEP | Opcode::CGAERRBAR | Opcode::ENDCOLLECTIVE | Opcode::DEPBAR | Opcode::LDGDEPBAR => Op::Nop,
+            Opcode::NOP | Opcode::MEMBAR | Opcode::ERRBAR | Opcode::CCTL | Opcode::YIELD | Opcode::NANOSLEEP | Opcode::PMTRIG | Opcode::CGAERRBAR | Opcode::ENDCOLLECTIVE | Opcode::DEPBAR | Opcode::LDGDEPBAR => Op::Nop,
             // One grid at a time: nothing to wait for, nothing to let launch.
             Opcode::ACQBULK | Opcode::PREEXIT => Op::Nop,
             Opcode::USETMAXREG if cx.has(Mod::DEALLOC) => Op::Nop,
