@@ -836,6 +836,9 @@ macro_rules! ori_context_body {
         fn dynamic_smem_size_offset(&mut self) -> u32 {
             launch_abi::dynamic_smem_size_offset(self.sm)
         }
+        fn reserved_smem_offset(&mut self) -> Option<u32> {
+            launch_abi::reserved_smem_offset(self.sm)
+        }
         fn envreg_offset(&mut self, n: u64) -> Option<u32> {
             launch_abi::envreg_offset(u8::try_from(n).ok()?, self.sm)
         }

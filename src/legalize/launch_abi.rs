@@ -38,6 +38,9 @@ pub const SREG_NAMES: &[(SpecialReg, &str)] = &[
     (SpecialReg::ClusterCtaRank, "SR_CgaCtaId"),
     (SpecialReg::SharedWindowHi, "SR_SWINHI"),
     (SpecialReg::CgaSize, "SR_CgaSize"),
+    // ptxas: %total_smem_size -> S2R R0, SR_SMEMSZ (sm_75; from sm_80 less
+    // the driver's reserved bytes, [`RESERVED_SMEM_CBANK`]).
+    (SpecialReg::TotalSmemSize, "SR_SMEMSZ"),
 ];
 
 /// The S2R number of `reg` on `sm`, if it is read with S2R/CS2R.
@@ -119,6 +122,18 @@ pub const DYNAMIC_SMEM_SIZE: &[(u16, u32)] = &[(75, 0x2c), (100, 0x2ac)];
 /// The offset of `%dynamic_smem_size` on `sm` ([`DYNAMIC_SMEM_SIZE`]).
 pub fn dynamic_smem_size_offset(sm: Sm) -> u32 {
     by_generation(DYNAMIC_SMEM_SIZE, sm)
+}
+
+/// The word of bank 0 holding the shared bytes the driver reserves per
+/// CTA, which `SR_SMEMSZ` counts and `%total_smem_size` does not, from the
+/// first SM number it holds for: ptxas 13.5 reads `SR_SMEMSZ` alone on
+/// sm_75, and subtracts c[0x0][0x114] on sm_80..sm_90 (`IADD3 R5, R5,
+/// -c[0x0][0x114], RZ`) and c[0x0][0x16c] from sm_100.
+pub const RESERVED_SMEM_CBANK: &[(u16, Option<u32>)] = &[(75, None), (80, Some(0x114)), (100, Some(0x16c))];
+
+/// The reserved-shared word on `sm`, if `%total_smem_size` subtracts one.
+pub fn reserved_smem_offset(sm: Sm) -> Option<u32> {
+    by_generation(RESERVED_SMEM_CBANK, sm)
 }
 
 /// `%envreg0` (`%envreg<n>` at +4n) in constant bank 0, from the first SM

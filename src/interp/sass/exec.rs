@@ -765,6 +765,8 @@ pub(super) fn special(cta: &Cta, w: &Warp, sr: u8, l: usize, steps: u64) -> u32 
         0x20 => tid[0] | tid[1] << 16 | tid[2] << 26,
         0x21..=0x23 => tid[(sr - 0x21) as usize],
         0x25..=0x27 => cta.ctaid[(sr - 0x25) as usize],
+        // SR_SMEMSZ: the CTA's shared bytes and what the driver reserves.
+        0x32 => cta.shared.data.len() as u32 + super::load::reserved_shared_word(u32::from(cta.loaded.sm.number)).map_or(0, |_| super::load::RESERVED_SHARED),
         0x2e => LOCAL_WINDOW_HI,
         0x2f => SHARED_WINDOW_HI,
         0x38 => 1 << lane,

@@ -148,6 +148,24 @@ fn malformed(message: impl Into<String>) -> InterpError {
     InterpError::new(ErrorKind::Malformed, message)
 }
 
+/// The shared bytes the driver reserves per CTA from sm_80 (1 KB, CUDA's
+/// `cudaDevAttrReservedSharedMemoryPerBlock`), which `SR_SMEMSZ` counts
+/// on top of the CTA's own.
+pub const RESERVED_SHARED: u32 = 0x400;
+
+/// The bank-0 word that holds [`RESERVED_SHARED`]: ptxas 13.5's code for
+/// `%total_smem_size` subtracts c[0x0][0x114] from `SR_SMEMSZ` on
+/// sm_80..sm_90 and c[0x0][0x16c] from sm_100; sm_75 reserves nothing.
+/// (Kept apart from the compiler's table, so that a wrong offset there
+/// shows as a difference from ptxas's code.)
+pub fn reserved_shared_word(sm: u32) -> Option<u32> {
+    match sm {
+        100.. => Some(0x16c),
+        80.. => Some(0x114),
+        _ => None,
+    }
+}
+
 /// Reads the cubin and lays out everything a launch of `spec` needs.
 pub fn load(cubin: &[u8], spec: &LaunchSpec) -> Result<Loaded, InterpError> {
     let read = elf::read(cubin).map_err(|e| malformed(format!("not a cubin: {e}")))?;
@@ -296,6 +314,9 @@ pub fn load(cubin: &[u8], spec: &LaunchSpec) -> Result<Loaded, InterpError> {
     // 13.5 reads c[0x0][0x2c] up to sm_90, and from sm_100 the table
     // `SR_CgaSize` indexes (0 here) at 0x2ac.
     put(if sm_number >= 100 { 0x2ac } else { 0x2c }, spec.shared_bytes);
+    if let Some(at) = reserved_shared_word(sm_number) {
+        put(at, RESERVED_SHARED);
+    }
     put(layout.stack, local_bytes);
     put(layout.local_window, 0);
     put(layout.local_window + 4, LOCAL_WINDOW_HI);
