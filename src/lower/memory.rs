@@ -396,6 +396,28 @@ impl<'a> FnLower<'_, 'a, '_> {
         self.write(&ops[0], p, false)
     }
 
+    /// `istypep.{texref,samplerref,surfref} p, h`: whether the 64-bit handle
+    /// has the kind's bit (61, 62, 63) set, as ptxas 13.5 tests it (`LOP3.LUT
+    /// R0, R0, 0x20000000, RZ, 0xc0, !PT` on the handle's high word, then
+    /// `ISETP.NE.U32.AND.EX` against the same bit, for `.texref`; 0x40000000
+    /// for `.samplerref`, 0x80000000 for `.surfref`; sm_75, sm_90, sm_100).
+    pub fn istypep(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let bit = match i.modifiers.iter().map(|(m, _)| m.spelling()).find(|m| matches!(*m, ".texref" | ".samplerref" | ".surfref")) {
+            Some(".texref") => 61,
+            Some(".samplerref") => 62,
+            Some(".surfref") => 63,
+            _ => return Err(self.unsupported(i)),
+        };
+        let ops = self.operands_n(i, 2)?;
+        let h = self.read(&ops[1], ScalarType::U64)?;
+        let high = self.extract(h, 1);
+        let mask = self.iconst(Type::R32, 1u64 << (bit - 32));
+        let kind = self.op(Opcode::And, Attrs::typed(DataType::B32), &[high, mask], Type::R32);
+        let zero = self.iconst(Type::R32, 0);
+        let p = self.op(Opcode::Setp, Attrs { cmp: Some(crate::ir::Cmp::Ne), ..Attrs::typed(DataType::U32) }, &[kind, zero], Type::P);
+        self.write(&ops[0], p, false)
+    }
+
     /// Bytes `offset..` of a `.param` value, as a value of type `ty`:
     /// whole 32-bit parts, or a sub-word zero- or sign-extended.
     fn piece(&mut self, whole: Value, offset: i64, ty: ScalarType, span: Span) -> Result<Value, LowerError> {

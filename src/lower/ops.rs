@@ -57,6 +57,10 @@ impl<'a> FnLower<'_, 'a, '_> {
             self.emit(crate::ir::InstData::new(Opcode::Breakpoint, Attrs::default()), &[]);
             return Ok(());
         }
+        // `istypep`'s type is a handle kind, not a data type.
+        if i.opcode == P::Istypep {
+            return self.istypep(i);
+        }
         // `pmevent e` signals event `e` (0–15), `pmevent.mask m` the events
         // of the 16-bit mask `m`, both immediates (ptxas 13.5 refuses a
         // register and values out of range; `pmevent 1` -> `PMTRIG 0x2`,
