@@ -32,6 +32,7 @@ pub(super) fn handles(op: P) -> bool {
         P::Addc
             | P::Subc
             | P::Madc
+            | P::Fns
             | P::Popc
             | P::Clz
             | P::Brev
@@ -118,8 +119,75 @@ impl<'a> FnLower<'_, 'a, '_> {
                 self.write(&ops[0], v, false)
             }
             P::Lop3 => self.lop3(i, attrs),
+            P::Fns => self.fns(i),
             _ => Err(self.unsupported(i)),
         }
+    }
+
+    /// `fns.b32 d, mask, base, offset`: the position of the `offset`-th set
+    /// bit of `mask` counted from bit `base` up (`offset` > 0) or down
+    /// (< 0), `mask`'s bit `base` itself for `offset` 0; 0xffffffff where
+    /// there is none (PTX ISA, "fns"). Without a loop, as ptxas 13.5's code
+    /// (a `BREV` for the downward search, then halving with `POPC`): the
+    /// candidate bits (those at or above `base`, or at or below it and
+    /// reversed) are halved five times, keeping the half that holds the
+    /// bit sought and counting off the set bits of the half passed over.
+    fn fns(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        let ops = self.operands_n(i, 4)?;
+        let mask = self.read(&ops[1], ScalarType::B32)?;
+        let base = self.read(&ops[2], ScalarType::U32)?;
+        let offset = self.read(&ops[3], ScalarType::S32)?;
+        let b32 = Attrs::typed(DataType::B32);
+        let u32_ = Attrs::typed(DataType::U32);
+        let cmp = |c: Cmp, t: DataType| Attrs { cmp: Some(c), ..Attrs::typed(t) };
+        let k = |s: &mut Self, v: u64| s.iconst(Type::R32, v);
+        let ones = k(self, 0xffff_ffff);
+        let zero = k(self, 0);
+        let up = self.op(Opcode::Setp, cmp(Cmp::Gt, DataType::S32), &[offset, zero], Type::P);
+        // Bits at or above `base` (none for a base past 31: PTX's shifts
+        // saturate), or at or below it, reversed.
+        let above = self.op(Opcode::Shl, b32, &[ones, base], Type::R32);
+        let upper = self.op(Opcode::And, b32, &[mask, above], Type::R32);
+        let thirty_one = k(self, 31);
+        let below_shift = self.op(Opcode::Sub, u32_, &[thirty_one, base], Type::R32);
+        let below = self.op(Opcode::Shr, u32_, &[ones, below_shift], Type::R32);
+        let lower = self.op(Opcode::And, b32, &[mask, below], Type::R32);
+        let reversed = self.op(Opcode::Brev, b32, &[lower], Type::R32);
+        let mut x = self.op(Opcode::Selp, b32, &[upper, reversed, up], Type::R32);
+        // The count sought, from 1.
+        let negated = self.op(Opcode::Neg, Attrs::typed(DataType::S32), &[offset], Type::R32);
+        let mut want = self.op(Opcode::Selp, b32, &[offset, negated, up], Type::R32);
+        let mut at = zero;
+        for width in [16u64, 8, 4, 2, 1] {
+            let low_mask = k(self, (1 << width) - 1);
+            let low = self.op(Opcode::And, b32, &[x, low_mask], Type::R32);
+            let count = self.op(Opcode::Popc, b32, &[low], Type::R32);
+            let past = self.op(Opcode::Setp, cmp(Cmp::Lt, DataType::U32), &[count, want], Type::P);
+            let left = self.op(Opcode::Sub, u32_, &[want, count], Type::R32);
+            want = self.op(Opcode::Selp, b32, &[left, want, past], Type::R32);
+            let w = k(self, width);
+            let high = self.op(Opcode::Shr, u32_, &[x, w], Type::R32);
+            x = self.op(Opcode::Selp, b32, &[high, low, past], Type::R32);
+            let moved = self.op(Opcode::Add, u32_, &[at, w], Type::R32);
+            at = self.op(Opcode::Selp, b32, &[moved, at, past], Type::R32);
+        }
+        // Found: the last bit left is set and is the one counted to.
+        let one = k(self, 1);
+        let bit = self.op(Opcode::And, b32, &[x, one], Type::R32);
+        let set = self.op(Opcode::Setp, cmp(Cmp::Ne, DataType::U32), &[bit, zero], Type::P);
+        let last = self.op(Opcode::Setp, cmp(Cmp::Eq, DataType::U32), &[want, one], Type::P);
+        let found = self.op(Opcode::And, Attrs::typed(DataType::Pred), &[set, last], Type::P);
+        let from_top = self.op(Opcode::Sub, u32_, &[thirty_one, at], Type::R32);
+        let position = self.op(Opcode::Selp, b32, &[at, from_top, up], Type::R32);
+        let searched = self.op(Opcode::Selp, b32, &[position, ones, found], Type::R32);
+        // `offset` 0: `base` itself where its bit is set.
+        let shifted = self.op(Opcode::Shr, u32_, &[mask, base], Type::R32);
+        let own = self.op(Opcode::And, b32, &[shifted, one], Type::R32);
+        let own_set = self.op(Opcode::Setp, cmp(Cmp::Ne, DataType::U32), &[own, zero], Type::P);
+        let itself = self.op(Opcode::Selp, b32, &[base, ones, own_set], Type::R32);
+        let none = self.op(Opcode::Setp, cmp(Cmp::Eq, DataType::S32), &[offset, zero], Type::P);
+        let d = self.op(Opcode::Selp, b32, &[itself, searched, none], Type::R32);
+        self.write(&ops[0], d, false)
     }
 
     /// The predicate variable holding PTX's carry flag.

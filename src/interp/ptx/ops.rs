@@ -805,8 +805,9 @@ fn fns(mask_: u32, base: u32, offset: i32) -> u32 {
     if base >= 32 {
         return 0xffff_ffff;
     }
+    // The base bit itself, where it is set (PTX ISA, "fns").
     if offset == 0 {
-        return base;
+        return if mask_ >> base & 1 == 1 { base } else { 0xffff_ffff };
     }
     let mut n = offset;
     if n > 0 {
