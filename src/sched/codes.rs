@@ -176,17 +176,6 @@ impl State {
     }
 }
 
-/// Per table row ([`Table::rows`]: file × producer class, and
-/// IMAD.WIDE's low half), the largest latency to any consumer of a class
-/// `consumers` admits.
-fn row_max(table: &Table, consumers: impl Fn(Class) -> bool) -> Vec<u8> {
-    let mut out = vec![0u8; usize::from(u8::MAX) + 1];
-    for (m, row) in out.iter_mut().zip(table.rows().iter()) {
-        *m = Class::ALL.iter().filter(|&&c| consumers(c)).map(|&c| row[c as usize]).filter(|&l| l != NEEDS_SCOREBOARD).max().unwrap_or(0);
-    }
-    out
-}
-
 /// Whether results of `class` need a write scoreboard on this SM.
 pub(super) fn variable(table: &Table, class: Class) -> bool {
     match class {
@@ -240,8 +229,9 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
     // an ALU result on sm_80), in a function with matrix instructions.
     let has = |class: Class| blocks.iter().flat_map(|b| &b.insts).any(|i| i.op().facts().class == class);
     let (fetches, multiplies) = (has(Class::Texture), has(Class::Mma));
-    let rows = row_max(table, |c| (c != Class::Texture || fetches) && (c != Class::Mma || multiplies));
-    let nop = crate::isa::parse::parse_inst("NOP ;", sm, 0, Ctrl::NONE.with_stall(1)).map_err(|e| SchedError { block: 0, inst: 0, message: format!("no NOP on {sm}: {}", e.0) })?;
+    let rows: &[u8] = table.row_max(fetches, multiplies);
+    let mut nop = crate::isa::op::Mnemonic::new(Op::NOP).build(sm, None, &[]).map_err(|e| SchedError { block: 0, inst: 0, message: format!("no NOP on {sm}: {e}") })?;
+    nop.ctrl = Ctrl::NONE.with_stall(1);
     // Scoreboard 0 counts the asynchronous copies' groups wherever a
     // function closes one (LDGDEPBAR): no other instruction may use it.
     let reserved: u8 = if blocks.iter().any(|b| b.insts.iter().any(|i| i.op().facts().async_group == AsyncGroup::Commit)) { 1 } else { 0 };
@@ -277,7 +267,7 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
         // Which instruction of the block each one issued stands for (a
         // NOP: the instruction it waits before), to carry the positions.
         let mut origin: Vec<u32> = Vec::new();
-        let (insts, exit) = assign_block(table, &rows, &nop, insts, &infos[b], &mut st, back_edge, !blocks[b].succs.is_empty(), slack, &mut borrowed, reserved, stats, &mut origin);
+        let (insts, exit) = assign_block(table, rows, &nop, insts, &infos[b], &mut st, back_edge, !blocks[b].succs.is_empty(), slack, &mut borrowed, reserved, stats, &mut origin);
         if !blocks[b].locs.is_empty() {
             let locs = std::mem::take(&mut blocks[b].locs);
             blocks[b].locs = origin.iter().map(|&k| locs.get(k as usize).copied().unwrap_or_default()).collect();
@@ -294,7 +284,7 @@ pub fn assign(blocks: &mut [Block], infos: &[Vec<HazardInfo>], sm: Sm, stats: &m
         for &s in &blocks[b].succs.clone() {
             if s > b {
                 match &mut entry[s] {
-                    Some(e) => e.join(&exit, &rows),
+                    Some(e) => e.join(&exit, rows),
                     slot @ None => *slot = Some(exit.clone()),
                 }
             }

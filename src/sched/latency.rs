@@ -114,6 +114,9 @@ pub struct Table {
     /// ([`Table::wide_low_half_early`]; [`WIDE_LOW_ROW`] is IMAD.WIDE's
     /// row below these); `None`: it is IMAD.WIDE's row.
     wide_low: Option<[u8; CLASSES]>,
+    /// [`Table::row_max`] by whether the texture and the tensor-core
+    /// readers count, worked out on first use.
+    row_max: [OnceLock<Box<[u8; 256]>>; 4],
 }
 
 /// The row of [`Table::rows`] of IMAD.WIDE's low result register (the
@@ -224,7 +227,7 @@ impl Table {
             }
         }
         rows[usize::from(WIDE_LOW_ROW)][..CLASSES].copy_from_slice(&low);
-        Table { sm, effective, entries, rows, wide_low }
+        Table { sm, effective, entries, rows, wide_low, row_max: Default::default() }
     }
 
     /// This table with IMAD.WIDE's low result ready for the coupled
@@ -314,6 +317,21 @@ impl Table {
     #[inline]
     pub fn rows(&self) -> &[[u8; ROW_WIDTH]; ROWS] {
         &self.rows
+    }
+
+    /// Per row of [`Table::rows`] (file × producer class, and IMAD.WIDE's
+    /// low half; 256 entries, those past the rows 0), the largest fixed
+    /// latency to any consumer class, the texture unit's counted only with
+    /// `fetches` and the tensor cores' only with `multiplies`.
+    pub fn row_max(&self, fetches: bool, multiplies: bool) -> &[u8; 256] {
+        let counts = |c: Class| (c != Class::Texture || fetches) && (c != Class::Mma || multiplies);
+        self.row_max[usize::from(fetches) | usize::from(multiplies) << 1].get_or_init(|| {
+            let mut out = Box::new([0u8; 256]);
+            for (m, row) in out.iter_mut().zip(self.rows.iter()) {
+                *m = Class::ALL.iter().filter(|&&c| counts(c)).map(|&c| row[c as usize]).filter(|&l| l != NEEDS_SCOREBOARD).max().unwrap_or(0);
+            }
+            out
+        })
     }
 
     /// The cycles a consumer must issue after a fixed-latency producer, or
