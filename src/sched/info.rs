@@ -110,6 +110,9 @@ pub struct HazardInfo {
     /// The entries of [`EARLY_OVERWRITES`] whose overwriter this
     /// instruction is on the SM (bit `e`).
     early_writer: u16,
+    /// For `DEPBAR.LE SBs, n`: the scoreboard and the count of operations
+    /// it may still have outstanding.
+    pub(crate) depbar: Option<(u8, u8)>,
     /// Bit `k` set when read `k` is taken [`LATE_READ_CYCLES`] later than
     /// the instruction's class reads ([`HazardInfo::reads_with_relief`]).
     late_reads: u16,
@@ -327,6 +330,20 @@ pub fn register_operands(inst: &Inst, mut f: impl FnMut(RegAccess)) {
     }
 }
 
+/// The scoreboard (bits 44–46 of the form's fixed fields) and the count
+/// (its hex operand) of a `DEPBAR.LE`.
+fn depbar_count(inst: &Inst) -> Option<(u8, u8)> {
+    if inst.op() != Op::DEPBAR {
+        return None;
+    }
+    let sb = inst.form.fixed.iter().find(|(field, _)| field.start == 44 && field.width == 3).map(|&(_, v)| v as u8)?;
+    let count = inst.operands.iter().find_map(|o| match o {
+        Operand::Hex(n) => Some(*n as u8),
+        _ => None,
+    })?;
+    Some((sb, count))
+}
+
 impl HazardInfo {
     /// Classifies an instruction for an SM (the SM does not change the
     /// classification today; it is part of the interface because which
@@ -349,6 +366,7 @@ impl HazardInfo {
             write_rows: [0; MAX_WRITES],
             early_holds: [0; EARLY_KINDS],
             early_writer: 0,
+            depbar: depbar_count(inst),
             late_reads: 0,
         };
         // Reads by what they are held as (bit per read, per HeldAs).

@@ -35,8 +35,9 @@
 //! Not modelled (no evidence in the corpus to measure them): fixed-latency
 //! WAW and WAR orderings (in-order pipelines; the tables have no numbers for
 //! them), sources of variable-latency instructions read after issue
-//! without a read scoreboard, `DEPBAR.LE` counts (ptxas emits them only after
-//! `LDGDEPBAR`; the interpreter completes LDGSTS copies at once), extra cycles
+//! without a read scoreboard, `DEPBAR.LE` counts but for the producers of
+//! one in-order unit ([`WarpHazards::depbar`]; after `LDGDEPBAR` the
+//! interpreter completes LDGSTS copies at once), extra cycles
 //! of taken branches (ptxas's code needs none on the paths the tests replay),
 //! and the convergence-barrier registers `B0`…`B15`. Code compiled for
 //! debugging has no schedule at all ([`scheduled`]) and is outside the model.
@@ -149,6 +150,23 @@ const COMPACT_AT: usize = 4096;
 
 const FRESH: UnitState = UnitState { write_cycle: 0, write_class: NO_CLASS, lat_row: 0, write_sb: NONE, sb_lanes: u32::MAX, write_lanes: u32::MAX, write_queue: 0, read_sbs: 0, read_lanes: [0; SCOREBOARDS as usize], read_queues: [NONE; SCOREBOARDS as usize], orphan: 0, orphan_sbs: 0, read_holders: [0; SCOREBOARDS as usize], early: [0; EARLY_KINDS] };
 
+/// [`in_order_unit`] of a texture fetch: the texture unit returns its
+/// results in issue order, though the tables give it no queue.
+const TEXTURE_UNIT: u8 = u8::MAX - 1;
+
+/// The unit an instruction's results land from in issue order, for
+/// `DEPBAR.LE` counts ([`WarpHazards::depbar`]): its queue, the texture
+/// unit for a fetch, or 0 (none known).
+fn in_order_unit(info: &HazardInfo) -> u8 {
+    if info.queue != 0 {
+        info.queue
+    } else if info.class == Class::Texture {
+        TEXTURE_UNIT
+    } else {
+        0
+    }
+}
+
 /// The last instruction that set a scoreboard (for messages).
 #[derive(Clone, Copy, Debug)]
 struct Setter {
@@ -170,6 +188,11 @@ struct Lists {
     read_by_write: Vec<u16>,
     /// Orphans attached to it.
     attached: Vec<u16>,
+    /// The instructions that set it as write scoreboard since the last
+    /// wait on it, in issue order: where each one's units start in
+    /// `written`, and the in-order unit it completes in ([`in_order_unit`];
+    /// 0 none). Emptied when `written` is compacted.
+    setters: Vec<(u32, u8)>,
 }
 
 impl Lists {
@@ -282,7 +305,9 @@ impl WarpHazards {
                 if info.queue != 0 {
                     self.attach(info.queue, s);
                 }
-                let list = &mut self.lists[usize::from(s)].written;
+                let lists = &mut self.lists[usize::from(s)];
+                lists.setters.push((lists.written.len() as u32, in_order_unit(info)));
+                let list = &mut lists.written;
                 for &w in info.writes() {
                     let u = &mut self.units[usize::from(w)];
                     u.write_sb = s;
@@ -317,7 +342,10 @@ impl WarpHazards {
                         u.lat_row = 0;
                         u.orphan = 0;
                         u.orphan_sbs = 0;
-                        self.lists[usize::from(s)].written.push(w);
+                        let lists = &mut self.lists[usize::from(s)];
+                        // Not one of the scoreboard's in-order producers.
+                        lists.setters.push((lists.written.len() as u32, 0));
+                        lists.written.push(w);
                         continue;
                     }
                     u.write_lanes = lanes;
@@ -344,6 +372,33 @@ impl WarpHazards {
         Ok(())
     }
 
+    /// `DEPBAR.LE SBs, n`: scoreboard `s` counts at most `n` operations
+    /// outstanding. Where every instruction that set it since its last wait
+    /// completes in one in-order unit, all but the last `n` have landed and
+    /// their results are released (ptxas 13.5: three `TEX.SCR.LL` on SB5,
+    /// then `DEPBAR.LE SB5, 0x2` and a store of the first one's results,
+    /// sm_75 and sm_80); otherwise nothing is known to have landed.
+    fn depbar(&mut self, s: u8, n: u8) {
+        let Some(lists) = self.lists.get_mut(usize::from(s)) else { return };
+        let k = lists.setters.len();
+        let landed = k.saturating_sub(usize::from(n));
+        let one_unit = lists.setters.first().is_some_and(|&(_, unit)| unit != 0 && lists.setters.iter().all(|&(_, u)| u == unit));
+        if landed == 0 || !one_unit {
+            return;
+        }
+        let cut = if landed == k { lists.written.len() } else { lists.setters[landed].0 as usize };
+        for w in lists.written.drain(..cut) {
+            let u = &mut self.units[usize::from(w)];
+            if u.write_sb == s {
+                u.write_sb = NONE;
+            }
+        }
+        lists.setters.drain(..landed);
+        for (start, _) in &mut lists.setters {
+            *start -= cut as u32;
+        }
+    }
+
     /// What every issue does first: the wait mask's releases and the read
     /// of the guard predicate. Returns the issue cycle.
     #[inline(always)]
@@ -351,6 +406,9 @@ impl WarpHazards {
         let cycle = self.cycle;
         if ctrl.wait() != 0 {
             self.wait(ctrl.wait());
+        }
+        if let Some((s, n)) = info.depbar {
+            self.depbar(s, n);
         }
         if let Some(g) = info.guard {
             self.check_read_as(g, u32::MAX, Class::Guard, 0)?;
@@ -464,6 +522,7 @@ impl WarpHazards {
             left &= left - 1;
             let lists = &mut self.lists[usize::from(s)];
             let units = &mut self.units;
+            lists.setters.clear();
             for w in lists.written.drain(..) {
                 let u = &mut units[usize::from(w)];
                 if u.write_sb == s {
@@ -504,6 +563,7 @@ impl WarpHazards {
     fn compact(&mut self, s: u8) {
         let lists = &mut self.lists[usize::from(s)];
         let units = &self.units;
+        lists.setters.clear();
         lists.written.sort_unstable();
         lists.written.dedup();
         lists.written.retain(|w| units[usize::from(*w)].write_sb == s);
