@@ -21,31 +21,41 @@ pub struct TexFetch {
     /// A gather of this component (0 red … 3 alpha) from the four texels
     /// bilinear filtering reads (`tld4`), rather than one texel.
     pub gather: Option<u8>,
+    /// An explicit level of detail (`tex.level`), an f32 argument after
+    /// the coordinates.
+    pub level: bool,
 }
 
 impl TexFetch {
     /// The immediate: bits 0–1 the dimension, 2 integer coordinates, 3 a
-    /// texref, 4 a gather, 5–6 its component, 8–39 the texref's index.
+    /// texref, 4 a gather, 5–6 its component, 7 an explicit level of
+    /// detail, 8–39 the texref's index.
     pub fn encode(self) -> u64 {
         let texref = self.texref.map_or(0, |k| 8 | u64::from(k) << 8);
         let gather = self.gather.map_or(0, |c| 0x10 | u64::from(c & 3) << 5);
-        u64::from(self.dim & 3) | u64::from(self.int_coords) << 2 | texref | gather
+        u64::from(self.dim & 3) | u64::from(self.int_coords) << 2 | texref | gather | u64::from(self.level) << 7
     }
 
     /// The descriptor of an immediate; `None` for one no fetch encodes to.
     pub fn decode(imm: u64) -> Option<TexFetch> {
         let dim = (imm & 3) as u8;
-        if dim == 0 || imm >> 40 != 0 || imm & 0x80 != 0 || (imm & 0x10 == 0 && imm & 0x60 != 0) || (imm & 8 == 0 && imm >> 8 != 0) {
+        if dim == 0 || imm >> 40 != 0 || (imm & 0x10 == 0 && imm & 0x60 != 0) || (imm & 8 == 0 && imm >> 8 != 0) {
             return None;
         }
         let texref = (imm & 8 != 0).then_some((imm >> 8) as u32);
         let gather = (imm & 0x10 != 0).then_some((imm >> 5 & 3) as u8);
-        Some(TexFetch { dim, int_coords: imm & 4 != 0, texref, gather })
+        Some(TexFetch { dim, int_coords: imm & 4 != 0, texref, gather, level: imm & 0x80 != 0 })
     }
 
     /// Coordinate registers the instruction takes after its handle.
     pub fn coords(self) -> usize {
         usize::from(self.dim)
+    }
+
+    /// Arguments after the handle: the coordinates, then the level of
+    /// detail if explicit.
+    pub fn operands(self) -> usize {
+        self.coords() + usize::from(self.level)
     }
 }
 

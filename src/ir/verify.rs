@@ -854,7 +854,7 @@ impl Cx<'_> {
                     if t.texref.is_none() {
                         args.push(self.handle_kind(op, d));
                     }
-                    args.extend(std::iter::repeat_n(W32, t.coords()));
+                    args.extend(std::iter::repeat_n(W32, t.operands()));
                     Sig::new(&args, &[K::W64, K::W64])
                 }
                 Opcode::Suld | Opcode::SurfaceLoad | Opcode::Sust | Opcode::SurfaceStore => {

@@ -17,14 +17,17 @@ use smallvec::SmallVec;
 use crate::ptx::ast::{Instruction, Operand, OperandKind, ScalarType};
 
 impl<'a> FnLower<'_, 'a, '_> {
-    /// `tex.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32}`: four components of a
-    /// 1D, 2D or 3D texture (3D names four coordinates, the last unused,
-    /// as the PTX ISA's `tex` section has it).
+    /// `tex{.level}.{1d,2d,3d}.v4.{f32,s32,u32}.{f32,s32}`: four components
+    /// of a 1D, 2D or 3D texture (3D names four coordinates, the last
+    /// unused, as the PTX ISA's `tex` section has it); `.level` takes float
+    /// coordinates and an f32 level of detail after them.
     pub(super) fn tex(&mut self, i: &Instruction) -> Result<(), LowerError> {
         let mut dim = None;
         let mut v4 = false;
+        let mut level = false;
         for (m, _) in &i.modifiers {
             match m.spelling() {
+                ".level" => level = true,
                 ".1d" => dim = Some(1u8),
                 ".2d" => dim = Some(2),
                 ".3d" => dim = Some(3),
@@ -40,16 +43,25 @@ impl<'a> FnLower<'_, 'a, '_> {
             ScalarType::S32 => true,
             _ => return Err(self.unsupported(i)),
         };
+        if level && int_coords {
+            return Err(self.unsupported_because(i, "tex.level takes float coordinates"));
+        }
         let given = if dim == 3 { 4 } else { usize::from(dim) };
-        let (dests, handle, coords) = self.fetch_operands(i, given, || format!("tex.{dim}d takes 4 results and {given} coordinates"))?;
-        self.fetch(handle, &coords[..usize::from(dim)], ctype, dests, TexFetch { dim, int_coords, texref: None, gather: None })
+        let (dests, handle, coords, lod) = self.fetch_operands(i, given, level, || format!("tex.{dim}d takes 4 results and {given} coordinates"))?;
+        self.fetch(handle, &coords[..usize::from(dim)], lod, ctype, dests, TexFetch { dim, int_coords, texref: None, gather: None, level: false })
     }
 
-    /// The operands `{d0, d1, d2, d3}, [t, {c..}]` of a fetch with `given`
-    /// coordinates: the results, the handle and the coordinates.
-    fn fetch_operands(&self, i: &Instruction, given: usize, shape: impl FnOnce() -> String) -> Result<(&'a [Operand], &'a Operand, &'a [Operand]), LowerError> {
+    /// The operands `{d0, d1, d2, d3}, [t, {c..}]` (and `, lod` with
+    /// `level`) of a fetch with `given` coordinates: the results, the
+    /// handle, the coordinates and the level of detail.
+    #[allow(clippy::type_complexity)]
+    fn fetch_operands(&self, i: &Instruction, given: usize, level: bool, shape: impl FnOnce() -> String) -> Result<(&'a [Operand], &'a Operand, &'a [Operand], Option<&'a Operand>), LowerError> {
         let ops = self.cx.m.operands(i.operands);
-        let [d, src] = ops else { return Err(self.unsupported(i)) };
+        let (d, src, lod) = match ops {
+            [d, src] if !level => (d, src, None),
+            [d, src, lod] if level => (d, src, Some(lod)),
+            _ => return Err(self.unsupported(i)),
+        };
         let (OperandKind::Vector(dlist), OperandKind::BracketList(slist)) = (&d.kind, &src.kind) else { return Err(self.unsupported(i)) };
         let dests = self.cx.m.operands(*dlist);
         let [handle, coords] = self.cx.m.operands(*slist) else { return Err(self.unsupported(i)) };
@@ -58,13 +70,13 @@ impl<'a> FnLower<'_, 'a, '_> {
         if dests.len() != 4 || coords.len() != given {
             return Err(self.error(src.loc.span(), shape()));
         }
-        Ok((dests, handle, coords))
+        Ok((dests, handle, coords, lod))
     }
 
     /// One Ori `tex` of `fetch` (its texref filled in when the handle names
     /// one, else the handle a 64-bit register argument) at `coords`, its
     /// four components written to `dests` (sinks skipped).
-    fn fetch(&mut self, handle: &Operand, coords: &[Operand], ctype: ScalarType, dests: &[Operand], mut fetch: TexFetch) -> Result<(), LowerError> {
+    fn fetch(&mut self, handle: &Operand, coords: &[Operand], level: Option<&Operand>, ctype: ScalarType, dests: &[Operand], mut fetch: TexFetch) -> Result<(), LowerError> {
         fetch.texref = match &handle.kind {
             OperandKind::Name(s, None) => self.cx.texrefs.iter().position(|(t, _)| t == s).map(|k| k as u32),
             _ => None,
@@ -77,6 +89,11 @@ impl<'a> FnLower<'_, 'a, '_> {
         for c in coords {
             let v = self.read(c, ctype)?;
             data.args.push(v);
+        }
+        if let Some(lod) = level {
+            let v = self.read(lod, ScalarType::F32)?;
+            data.args.push(v);
+            fetch.level = true;
         }
         data.imm = fetch.encode();
         let inst = self.emit(data, &[Type::R64, Type::R64]);
@@ -112,8 +129,8 @@ impl<'a> FnLower<'_, 'a, '_> {
         }
         let mut types = i.types();
         let (Some(component), true, true, Some(_dtype), Some(ScalarType::F32)) = (component, two_d, v4, types.next(), types.next()) else { return Err(self.unsupported(i)) };
-        let (dests, handle, coords) = self.fetch_operands(i, 2, || "tld4.2d takes 4 results and 2 coordinates".into())?;
-        self.fetch(handle, coords, ScalarType::F32, dests, TexFetch { dim: 2, int_coords: false, texref: None, gather: Some(component) })
+        let (dests, handle, coords, _) = self.fetch_operands(i, 2, false, || "tld4.2d takes 4 results and 2 coordinates".into())?;
+        self.fetch(handle, coords, None, ScalarType::F32, dests, TexFetch { dim: 2, int_coords: false, texref: None, gather: Some(component), level: false })
     }
 }
 

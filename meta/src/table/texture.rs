@@ -201,12 +201,13 @@ pub(super) fn texture_ops(v: &mut Vec<Form>, g: Generation) {
         // sm_100/sm_120: the handle pair 40–47, a second uniform register
         // 48–55 (URZ, not printed), 56–58 clear; the level of detail is
         // 59 with 87–89 (`.LL`: 1 and 1, none: 0 and 0; TLD's `.LZ`: 0
-        // and 0).
+        // and 0). ptxas 13.5 uses `.LL` on sm_120 for `tex.level` alone
+        // (`TEX.LL RZ, R5, R4, R0, UR4, 2D, 0x8`).
         const TEX_LL: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0), (f(59, 59), 1), (f(60, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 1), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
         const TEX_PLAIN: &[(Field, u64)] = &[(f(48, 55), 255), (f(56, 58), 0), (f(59, 59), 0), (f(60, 60), 0), (f(63, 63), 0), (f(72, 75), 0xf), (f(76, 80), 0), (f(81, 83), 7), (f(84, 86), 1), (f(87, 89), 0), (f(90, 90), 0), (f(91, 91), 1), (f(92, 104), 0)];
         let handle = Slot::Ur { field: f(40, 47), neg: None, abs: None, not: None };
         for d in TEX_DIMS {
-            v.push(Form { nonzero: &[2, 3, 4], sms: (100, 100), ..fetch("TEX.LL", 0xf60, TEX_LL, false, d, vec![second, RD, a, b, handle]) }.widths(fetch_widths(d + 1, true, false)));
+            v.push(Form { nonzero: &[2, 3, 4], sms: (100, 120), ..fetch("TEX.LL", 0xf60, TEX_LL, false, d, vec![second, RD, a, b, handle]) }.widths(fetch_widths(d + 1, true, false)));
             v.push(Form { nonzero: &[2, 3], sms: (120, 120), ..fetch("TEX", 0xf60, with_rz_b(TEX_PLAIN), false, d, vec![second, RD, a, handle]) }.widths(fetch_widths(d + 1, false, false)));
         }
         for d in DIMS {

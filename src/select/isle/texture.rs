@@ -94,12 +94,18 @@ impl SelectCtx<'_> {
             return self.fail(format!("texture fetch descriptor {:#x}", d.imm));
         };
         let args: SmallVec<[crate::ir::Value; 4]> = d.args.iter().copied().collect();
-        let (handle, coords) = match t.texref {
+        let (handle, operands) = match t.texref {
             Some(_) => (None, &args[..]),
             None => match args.split_first() {
                 Some((h, rest)) => (Some(*h), rest),
                 None => return self.fail("a texture fetch without a handle"),
             },
+        };
+        // The coordinates, then an explicit level of detail.
+        let (coords, level) = match (t.level, operands.split_last()) {
+            (true, Some((lod, coords))) => (coords, Some(*lod)),
+            (true, None) => return self.fail("a texture fetch at a level without its level"),
+            (false, _) => (operands, None),
         };
         let Some(at) = HandleAt::of(self.sm) else { return self.fail("an SM without forms") };
         let picked = handle.filter(|&h| self.picked_handle(h));
@@ -124,7 +130,8 @@ impl SelectCtx<'_> {
         // Float coordinates fetch 1D as 2D (y = 0).
         let dim = if !t.int_coords && t.dim == 1 { 2 } else { t.dim };
         // The mnemonic, whether it takes a level of detail (TEX's `.LL`,
-        // none on sm_120: `TEX R4, R2, R4, UR4, 2D`; TLD's `.LZ` and
+        // none on sm_120 but for `tex.level`: `TEX R4, R2, R4, UR4, 2D`,
+        // `TEX.LL RZ, R5, R4, R0, UR4, 2D, 0x8`; TLD's `.LZ` and
         // TLD4's none are in no register), and whether the values split in
         // halves (the `.SCR` forms; TEX 3D with a handle in a register is
         // `TEX.B.LL`, which does not split).
@@ -153,7 +160,7 @@ impl SelectCtx<'_> {
                     (true, _) if dim == 3 => return self.fail("a 3D texture fetch whose handle is computed in registers (TEX.B.LL) is not supported"),
                     (true, _) => TexMode::SCR_B_LL,
                     (false, true) => TexMode::SCR_LL,
-                    (false, false) if sm120 => TexMode::None,
+                    (false, false) if sm120 && level.is_none() => TexMode::None,
                     (false, false) => TexMode::LL,
                 };
                 (mach::Tex { mode, dim: tex_dim }.mnemonic(), mode != TexMode::None, matches!(mode, TexMode::SCR_LL | TexMode::SCR_B_LL))
@@ -167,8 +174,11 @@ impl SelectCtx<'_> {
         if let (true, Some(h)) = (bound, handle) {
             values.push(Part::Reg(self.handle_low_word(h)));
         }
-        if lod {
-            values.push(Part::Bits(TEX_LOD));
+        match (lod, level) {
+            (true, Some(v)) => values.push(Part::Arg(v)),
+            (true, None) => values.push(Part::Bits(TEX_LOD)),
+            (false, Some(_)) => return self.fail("a texture fetch at a level by an instruction without one"),
+            (false, None) => {}
         }
         let at_b = if split { values.len().div_ceil(2) } else { coords_len };
         let (a, b) = values.split_at(at_b);
