@@ -13,7 +13,7 @@ mod common;
 
 #[test]
 fn cuda_constructs_match_ptxas_and_the_ptx_interpreter() {
-    common::ptxas_match::all_kernels_match("cuda_constructs", 76, |text, cubin| common::ptxas_match::ptx_interpreter_agrees("cuda_constructs", text, cubin));
+    common::ptxas_match::all_kernels_match("cuda_constructs", 79, |text, cubin| common::ptxas_match::ptx_interpreter_agrees("cuda_constructs", text, cubin));
 }
 
 /// ptxas 13.5's verdicts (`-arch=sm_90`): bf16 `ex2.approx` requires

@@ -135,7 +135,10 @@ impl<'a> FnLower<'_, 'a, '_> {
         {
             return self.cvt_tf32_rna(i);
         }
-        if matches!(i.opcode, P::Atom | P::Red) {
+        // `multimem.red` on one device is the reduction on its address
+        // (ptxas 13.5 emits the same warp-aggregated `REDG.E.ADD.STRONG.GPU`
+        // as for `red.relaxed.gpu.global.add.u32`, sm_90).
+        if matches!(i.opcode, P::Atom | P::Red | P::MultimemRed) {
             let attrs = types::attrs(&i.modifiers).map_err(|()| self.unsupported(i))?;
             return self.atomic(i, attrs);
         }
@@ -191,6 +194,9 @@ impl<'a> FnLower<'_, 'a, '_> {
             // there, PTX ISA): ptxas 13.5 emits a plain LDG.E for it.
             P::Ldu => self.ld(i, Attrs { space: Some(Space::Global), ..attrs }),
             P::St => self.st(i, attrs),
+            // `multimem.st` on one device is the store (ptxas 13.5:
+            // `STG.E.STRONG.GPU` for `multimem.st.relaxed.gpu.global.u32`).
+            P::MultimemSt => self.st(i, attrs),
             P::Call => self.call(i),
             P::Rcp => self.arith(i, Opcode::Rcp, attrs, 1),
             P::Sqrt => self.arith(i, Opcode::Sqrt, attrs, 1),

@@ -169,8 +169,9 @@ pub fn exec(l: &mut Lane, inst: &Inst) -> R<()> {
     match inst.op {
         Opcode::Mov => return mov(l, inst),
         Opcode::Ld | Opcode::Ldu => return load(l, inst),
-        Opcode::St => return store(l, inst),
-        Opcode::Atom | Opcode::Red => return atomic(l, inst),
+        // One device: `multimem` accesses are those of their address.
+        Opcode::St | Opcode::MultimemSt => return store(l, inst),
+        Opcode::Atom | Opcode::Red | Opcode::MultimemRed => return atomic(l, inst),
         Opcode::Cvt => return cvt(l, inst),
         Opcode::CvtPack => return cvt_pack(l, inst),
         Opcode::Setp | Opcode::Set => return setp(l, inst),
@@ -1268,7 +1269,7 @@ fn cp_async(l: &mut Lane, inst: &Inst) -> R<()> {
 fn atomic(l: &mut Lane, inst: &Inst) -> R<()> {
     let ty = inst.ty();
     let es = type_bytes(ty) as usize;
-    let is_red = inst.op == Opcode::Red;
+    let is_red = matches!(inst.op, Opcode::Red | Opcode::MultimemRed);
     let (addr_op, srcs) = if is_red { (opn(inst, 0)?, inst.ops.get(1..).unwrap_or(&[])) } else { (opn(inst, 1)?, inst.ops.get(2..).unwrap_or(&[])) };
     let (space, addr) = l.address(addr_op, inst.space)?;
     let b = l.get(srcs.first().unwrap_or(&Opnd::Sink), ty)?;
