@@ -270,8 +270,10 @@ mod tests {
             for int_coords in [false, true] {
                 for texref in [None, Some(0), Some(7)] {
                     for gather in [None, Some(0), Some(3)] {
-                        let t = TexFetch { dim, int_coords, texref, gather };
-                        assert_eq!(TexFetch::decode(t.encode()), Some(t));
+                        for level in [false, true] {
+                            let t = TexFetch { dim, int_coords, texref, gather, level };
+                            assert_eq!(TexFetch::decode(t.encode()), Some(t));
+                        }
                     }
                 }
             }
@@ -279,12 +281,14 @@ mod tests {
         // Dimension 0, a texref index without the texref bit, stray bits.
         assert_eq!(TexFetch::decode(0), None);
         assert_eq!(TexFetch::decode(0x101), None);
-        assert_eq!(TexFetch::decode(0x81), None);
+        assert_eq!(TexFetch::decode(1 << 40 | 1), None);
         // A gather's component without the gather bit.
         assert_eq!(TexFetch::decode(0x22), None);
         // 2D, integer, texref 3: 0b0110 | 8 | 3 << 8.
-        assert_eq!(TexFetch::decode(0x30e), Some(TexFetch { dim: 2, int_coords: true, texref: Some(3), gather: None }));
+        assert_eq!(TexFetch::decode(0x30e), Some(TexFetch { dim: 2, int_coords: true, texref: Some(3), gather: None, level: false }));
         // 2D gather of blue (2): 2 | 0x10 | 2 << 5.
-        assert_eq!(TexFetch::decode(0x52), Some(TexFetch { dim: 2, int_coords: false, texref: None, gather: Some(2) }));
+        assert_eq!(TexFetch::decode(0x52), Some(TexFetch { dim: 2, int_coords: false, texref: None, gather: Some(2), level: false }));
+        // 3D at an explicit level: 3 | 0x80.
+        assert_eq!(TexFetch::decode(0x83), Some(TexFetch { dim: 3, int_coords: false, texref: None, gather: None, level: true }));
     }
 }
