@@ -58,27 +58,32 @@ fn verdicts_are_ptxas_s() {
     }
 }
 
+/// Our cubin of the kernel file `relative` (from the crate root) for
+/// `sm`, and ptxas's where the reference ptxas is installed, each named.
+fn cubins_of(relative: &str, sm: u16) -> Vec<(&'static str, Vec<u8>)> {
+    use ptx2sass::internals::driver::{self, CodegenOptions, Options};
+    use ptx2sass::internals::target::Sm;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let text = std::fs::read_to_string(&path).expect("kernel");
+    let module = ptx2sass::internals::ptx::parse_and_check(&text, &Default::default()).expect("parses");
+    let ours = driver::compile_to_cubin(&module, Sm::new(sm), Some(&text), Options { verify: true, ..Default::default() }, CodegenOptions::default())
+        .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
+    let mut cubins = vec![("ours", ours.cubin)];
+    if let Some(ptxas) = ptx2sass::internals::reference::require("ptxas", "cuda construct listings") {
+        let cache = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/cuda_constructs-kernel-cubins");
+        std::fs::create_dir_all(&cache).expect("cache directory");
+        cubins.push(("ptxas's", common::cached_cubin(&ptxas, &cache, &path, sm).expect("ptxas compiles it")));
+    }
+    cubins
+}
+
 /// `pmevent 3` is `PMTRIG 0x8` and `pmevent.mask 0x8001` `PMTRIG 0x8001`
 /// in our cubins and in ptxas 13.5's (the kernel's outputs are compared
 /// by `cuda_constructs_match_ptxas_and_the_ptx_interpreter`).
 #[test]
 fn pmevent_is_pmtrig_of_the_event_mask() {
-    use ptx2sass::internals::driver::{self, CodegenOptions, Options};
-    use ptx2sass::internals::target::Sm;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cuda_constructs/envreg_pm.ptx");
-    let text = std::fs::read_to_string(&path).expect("kernel");
-    let module = ptx2sass::internals::ptx::parse_and_check(&text, &Default::default()).expect("parses");
-    let ptxas = ptx2sass::internals::reference::require("ptxas", "pmevent");
     for sm in [75u16, 90, 120] {
-        let ours = driver::compile_to_cubin(&module, Sm::new(sm), Some(&text), Options { verify: true, ..Default::default() }, CodegenOptions::default())
-            .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
-        let mut cubins = vec![("ours", ours.cubin)];
-        if let Some(ptxas) = &ptxas {
-            let cache = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/cuda_constructs-kernel-cubins");
-            std::fs::create_dir_all(&cache).expect("cache directory");
-            cubins.push(("ptxas's", common::cached_cubin(ptxas, &cache, &path, sm).expect("ptxas compiles it")));
-        }
-        for (who, cubin) in cubins {
+        for (who, cubin) in cubins_of("tests/data/cuda_constructs/envreg_pm.ptx", sm) {
             let listing = ptx2sass::disassemble(&cubin).expect("disassembles");
             let triggers: Vec<&str> = listing.lines().filter_map(|l| l.split_once("PMTRIG ").map(|(_, t)| t.trim_end_matches([' ', ';']))).collect();
             assert_eq!(triggers, ["0x8", "0x8001"], "sm_{sm}, {who}:\n{listing}");
@@ -92,24 +97,10 @@ fn pmevent_is_pmtrig_of_the_event_mask() {
 /// ptxas's.
 #[test]
 fn a_breakpoint_is_bpt_trap_and_the_code_after_it_stays() {
-    use ptx2sass::internals::driver::{self, CodegenOptions, Options};
     use ptx2sass::internals::interp::{ErrorKind, LaunchSpec, sass};
-    use ptx2sass::internals::target::Sm;
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/cuda_constructs_single/breakpoint.ptx");
-    let text = std::fs::read_to_string(&path).expect("kernel");
-    let module = ptx2sass::internals::ptx::parse_and_check(&text, &Default::default()).expect("parses");
     let spec = LaunchSpec::from_json(r#"{"kernel": "k", "grid": [1,1,1], "block": [32,1,1], "shared_bytes": 0, "params": [{"kind": "buffer", "bytes": 16, "fill": "hex", "hex": "05000000000000000000000000000000", "output": true}]}"#).expect("spec");
-    let ptxas = ptx2sass::internals::reference::require("ptxas", "breakpoint");
     for sm in [75u16, 80, 90, 120] {
-        let ours = driver::compile_to_cubin(&module, Sm::new(sm), Some(&text), Options { verify: true, ..Default::default() }, CodegenOptions::default())
-            .unwrap_or_else(|e| panic!("{}", e.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")));
-        let mut cubins = vec![("ours", ours.cubin)];
-        if let Some(ptxas) = &ptxas {
-            let cache = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/cuda_constructs-kernel-cubins");
-            std::fs::create_dir_all(&cache).expect("cache directory");
-            cubins.push(("ptxas's", common::cached_cubin(ptxas, &cache, &path, sm).expect("ptxas compiles it")));
-        }
-        for (who, cubin) in cubins {
+        for (who, cubin) in cubins_of("tests/data/cuda_constructs_single/breakpoint.ptx", sm) {
             let listing = ptx2sass::disassemble(&cubin).expect("disassembles");
             assert_eq!(listing.matches("BPT.TRAP 0x1").count(), 2, "sm_{sm}, {who}:\n{listing}");
             assert_eq!(listing.matches("STG.E").count(), 2, "sm_{sm}, {who}: the stores after the breakpoints:\n{listing}");
