@@ -109,3 +109,22 @@ fn a_breakpoint_is_bpt_trap_and_the_code_after_it_stays() {
         }
     }
 }
+
+/// `fence.proxy.alias` is a sequentially consistent fence then `CCTL.IVALL`
+/// in ptxas 13.5's cubins (of the GPU or the system by a driver word) and
+/// ours (the system's), between the accesses it orders.
+#[test]
+fn an_alias_fence_is_a_full_fence_and_an_l1_invalidation() {
+    for sm in [75u16, 80, 90, 100, 120] {
+        for (who, cubin) in cubins_of("tests/data/cuda_constructs_single/alias_fence.ptx", sm) {
+            let listing = ptx2sass::disassemble(&cubin).expect("disassembles");
+            let at = |text: &str| listing.find(text).unwrap_or_else(|| panic!("sm_{sm}, {who}: no {text}:\n{listing}"));
+            let (store, fence, invalidate) = (at("STG"), at("MEMBAR.SC."), at("CCTL.IVALL"));
+            let load = listing.rfind("LDG").unwrap_or_else(|| panic!("sm_{sm}, {who}: no load:\n{listing}"));
+            assert!(store < fence && fence < invalidate && invalidate < load, "sm_{sm}, {who}: store, fence, invalidation, load in that order:\n{listing}");
+            if who == "ours" {
+                assert!(listing.contains("MEMBAR.SC.SYS"), "sm_{sm}: ours at the system scope:\n{listing}");
+            }
+        }
+    }
+}

@@ -64,6 +64,7 @@ pub(super) fn handles(op: P) -> bool {
             | P::CpAsyncBulkCommitGroup
             | P::CpAsyncBulkWaitGroup
             | P::FenceProxyAsync
+            | P::FenceProxyAlias
             | P::ClusterlaunchcontrolTryCancel
             | P::ClusterlaunchcontrolQueryCancel
     )
@@ -89,6 +90,7 @@ impl<'a> FnLower<'_, 'a, '_> {
             P::CpAsyncBulkCommitGroup => self.bulk_commit(i),
             P::CpAsyncBulkWaitGroup => self.bulk_wait(i),
             P::FenceProxyAsync => self.proxy_fence(i),
+            P::FenceProxyAlias => self.alias_fence(i),
             P::ClusterlaunchcontrolTryCancel => self.try_cancel(i),
             P::ClusterlaunchcontrolQueryCancel => self.query_cancel(i),
             _ => Err(self.unsupported(i)),
@@ -455,6 +457,23 @@ impl<'a> FnLower<'_, 'a, '_> {
             }
             _ => Err(self.unsupported(i)),
         }
+    }
+
+    /// `fence.proxy.alias`: ordering across virtual aliases of one physical
+    /// location. ptxas 13.5 emits `MEMBAR.SC.GPU ; CCTL.IVALL` on sm_75 and
+    /// from sm_80 chooses `MEMBAR.SC.SYS` or `MEMBAR.SC.GPU` by a word of
+    /// bank 0 the driver writes (c[0x0][0x128] zero: SYS, sm_80; bit 0 of
+    /// c[0x0][0x18c] clear: SYS, sm_90; c[0x0][0x2d8] from sm_100), then
+    /// `CCTL.IVALL`. Here always the system-scope fence, which orders at
+    /// least as much (`fence.sc.sys`: `MEMBAR.SC.SYS ; ERRBAR ;
+    /// (CGAERRBAR) ; CCTL.IVALL`).
+    fn alias_fence(&mut self, i: &Instruction) -> Result<(), LowerError> {
+        if !i.modifiers.is_empty() || !self.cx.m.operands(i.operands).is_empty() {
+            return Err(self.unsupported(i));
+        }
+        let sys = Attrs { order: Some(MemOrder::Sc), scope: Some(MemScope::Sys), ..Attrs::default() };
+        self.emit(InstData::new(Opcode::Fence, sys), &[]);
+        Ok(())
     }
 
     /// `fence.proxy.async.shared::cta` (other spaces refused): ptxas 13.5
