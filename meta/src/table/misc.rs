@@ -285,7 +285,9 @@ fn control_misc(v: &mut Vec<Form>, g: Generation) {
     // `CS2UR.32 UR7, SR_PM0` (word 0x...778cb / 0x000fe20000006400, sm_120);
     // bit 80 set prints `CS2UR UR7, SR_PM0`.
     let ur_d = Slot::Ur { field: g.ur_field(16), neg: None, abs: None, not: None };
-    v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("CS2UR", 0x8cb, NONE, &[CS2R_SIZE], vec![ur_d, Slot::SpecialReg(f(72, 79))]) }.widths(OperandWidths::ONE.result(Width::ByMod(0, &[1, 2]))));
+    if g.wide_ur {
+        v.push(Form { sms: (120, 120), uniform_guard: true, ..g.form("CS2UR", 0x8cb, NONE, &[CS2R_SIZE], vec![ur_d, Slot::SpecialReg(f(72, 79))]) }.widths(OperandWidths::ONE.result(Width::ByMod(0, &[1, 2]))));
+    }
     // WARPSYNC, YIELD, NANOSLEEP: a condition predicate (87–90) printed first
     // when not PT; WARPSYNC's mask immediate (0x948) prints `.ALL` when zero,
     // or a register (0x348, 32–39); NANOSLEEP's duration immediate (0x95d).
