@@ -215,6 +215,10 @@ impl Mma {
     /// and sm_120/121 (QMMA). Those are not lowered.
     pub fn native_on(self, sm: u16) -> bool {
         use MmaElem::*;
+        // sm_75: m16n8k8 from f16 (HMMA.1688, ptxas 13.5).
+        if (75..80).contains(&sm) {
+            return self.shape == MmaShape::M16N8K8 && self.a == F16;
+        }
         sm >= 80
             && match self.a {
                 F16 | Bf16 | Tf32 | F64 | U8 | S8 => true,

@@ -56,6 +56,17 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
         v.push(Form { sms, ..g.form("HMMA.1688.F16", 0x23c, K8_F16, &[], slots.clone()) }.widths(k8_f16));
         v.push(Form { sms, ..g.form("HMMA.1684.F32.TF32", 0x23c, K4_TF32, &[], slots.clone()) }.widths(k4_tf32));
     }
+    // sm_75 (Turing) has m16n8k8 from f16 alone: ptxas 13.5's
+    // `HMMA.1688.F32 R4, R2, R0, R4` (word 0x000000000204723c /
+    // 0x008f5c0000001004) and `HMMA.1688.F16`, sm_80's layout; nvdisasm
+    // prints nothing for input types 1 and 2 there, and refuses a's reuse
+    // flag (oracle: `HMMA.1688.F32 R32, R104.reuse, R156, R132`).
+    if !g.wide_ur {
+        const K8_F32_F16: &[(Field, u64)] = &[(f(72, 72), 0), (f(73, 73), 0), (f(63, 63), 0), (f(75, 76), 2), (f(78, 78), 0), (f(82, 83), 0)];
+        let k8_f32_f16 = OperandWidths::ONE.result(r(4)).source(0, r(2)).source(1, r(1)).source(2, r(4));
+        v.push(Form { sms: (75, 75), ..g.form("HMMA.1688.F32", 0x23c, K8_F32_F16, &[], b_only.clone()) }.widths(k8_f32_f16));
+        v.push(Form { sms: (75, 75), ..g.form("HMMA.1688.F16", 0x23c, K8_F16, &[], b_only.clone()) }.widths(k8_f16));
+    }
     // ---- IMMA (0x237): d, a, b, c like HMMA; the shape is 75 with 85–86
     // as its high bits (5 `.16832`, 4 `.16816`, 6 `.16864`, others
     // `.INVALIDn`), 76–77 and 78–79 the types of a and b (0 `.U8`, 1
