@@ -10,5 +10,5 @@ mod common;
 
 #[test]
 fn matrix_kernels_match_ptxas_on_the_sass_interpreter() {
-    common::ptxas_match::all_kernels_match("matrix", 62, |_, _| Ok(()));
+    common::ptxas_match::all_kernels_match("matrix", 63, |_, _| Ok(()));
 }

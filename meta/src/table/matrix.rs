@@ -13,7 +13,6 @@ use crate::isa::widths::{Declare, OperandWidths, Width};
 
 /// The forms of this module.
 pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
-    let from_80 = |form: Form| Form { sms: (g.sms.0.max(80), g.sms.1), ..form };
     // ---- HMMA (0x23c): d, a, b, c; shape bit 75 with 78 as its high bit
     // (0 `.1688`, 1 `.16816`, 2 `.1684`), result type 76 (`.F16`,
     // `.F32`), input type 82–83 (f16, `.BF16`, `.TF32`); bit 73 is the
@@ -177,8 +176,9 @@ pub(super) fn matrix_ops(v: &mut Vec<Form>, g: Generation) {
     // The address, then one register per matrix stored.
     let stsm_widths = OperandWidths::all(MATRICES).source(0, Width::Address);
     v.push(from_90(g.form("STSM.16", 0x844, LDSM_SIZE, &[STSM_SHAPE, LDSM_COUNT], vec![shared_st, gpr(32, None, None)])).widths(stsm_widths));
-    // ---- MOVM (0x23a, sm_80+): `movmatrix.trans`, d, a; every field
-    // above the operands 0 for `MOVM.16.MT88` (ptxas 13.5 on sm_80, 90, 120).
+    // ---- MOVM (0x23a): `movmatrix.trans`, d, a; every field above the
+    // operands 0 for `MOVM.16.MT88` (ptxas 13.5 on sm_75, 80, 90, 120;
+    // sm_75's word 0x000000000000723a / 0x004e280000000000).
     const MOVM_FIXED: &[(Field, u64)] = &[(f(72, 90), 0)];
-    v.push(from_80(g.form("MOVM.16.MT88", 0x23a, MOVM_FIXED, &[], vec![RD, gpr(24, None, None)])));
+    v.push(g.form("MOVM.16.MT88", 0x23a, MOVM_FIXED, &[], vec![RD, gpr(24, None, None)]));
 }
