@@ -197,7 +197,7 @@ struct Lists {
 
 impl Lists {
     fn longest(&self) -> usize {
-        self.written.len().max(self.read.len()).max(self.read_by_write.len()).max(self.attached.len())
+        self.written.len().max(self.read.len()).max(self.read_by_write.len()).max(self.attached.len()).max(self.setters.len())
     }
 }
 
